@@ -1,0 +1,68 @@
+/**
+ * The only reader of process.env. Command-line flags win over the environment, which wins
+ * over the defaults.
+ */
+export interface KeyFromEnv {
+  appId: string;
+  token: string;
+  origins?: string[];
+}
+
+export interface Config {
+  dbFile: string;
+  host: string;
+  port: number;
+  workers: number;
+  /** Largest accepted request body, in bytes. */
+  bodyLimitBytes: number;
+  serverKey?: KeyFromEnv;
+  clientKey?: KeyFromEnv;
+}
+
+export const DEFAULT_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
+
+export interface ConfigOverrides {
+  db?: string;
+  host?: string;
+  port?: string | number;
+  workers?: string | number;
+}
+
+const env = (name: string): string | undefined => {
+  const value = process.env[name];
+  return value === undefined || value === '' ? undefined : value;
+};
+
+export function parsePort(value: string | number): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port: ${value}`);
+  return port;
+}
+
+export function parseWorkers(value: string | number): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`Invalid worker count: ${value} (1..64)`);
+  return n;
+}
+
+export const dbFileFrom = (flag?: string): string => flag ?? env('PROMO_DB') ?? './promo.db';
+
+export function loadConfig(overrides: ConfigOverrides = {}): Config {
+  const appId = env('PROMO_APP_ID');
+  const appToken = env('PROMO_APP_TOKEN');
+  const clientId = env('PROMO_CLIENT_APP_ID');
+  const clientToken = env('PROMO_CLIENT_TOKEN');
+  const origins = env('PROMO_CLIENT_ORIGINS')
+    ?.split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  return {
+    dbFile: dbFileFrom(overrides.db),
+    host: overrides.host ?? env('PROMO_HOST') ?? '127.0.0.1',
+    port: parsePort(overrides.port ?? env('PROMO_PORT') ?? 8080),
+    workers: parseWorkers(overrides.workers ?? env('PROMO_WORKERS') ?? 2),
+    bodyLimitBytes: Number(env('PROMO_BODY_LIMIT_BYTES') ?? DEFAULT_BODY_LIMIT_BYTES),
+    serverKey: appId && appToken ? { appId, token: appToken } : undefined,
+    clientKey: clientId && clientToken ? { appId: clientId, token: clientToken, origins } : undefined,
+  };
+}

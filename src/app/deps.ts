@@ -1,0 +1,60 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+import { openDatabase, type OpenOptions } from '../db/connect.js';
+import type { Database } from '../db/database.js';
+import { migrate } from '../db/migrate.js';
+import { systemClock, type Clock } from '../lib/clock.js';
+
+export interface Logger {
+  info(message: string): void;
+  error(message: string, error?: unknown): void;
+}
+
+export const stderrLogger: Logger = {
+  info: (message) => process.stderr.write(`${message}\n`),
+  error: (message, error) =>
+    process.stderr.write(`${message}${error instanceof Error ? `\n${error.stack ?? error.message}` : ''}\n`),
+};
+
+/** Everything a service needs, passed explicitly. */
+export interface Deps {
+  db: Kysely<Database>;
+  sqlite: BetterSqlite3.Database;
+  dbFile: string;
+  clock: Clock;
+  log: Logger;
+  /** Called on shutdown, in reverse order of registration (job leases, pools...). */
+  onClose: Array<() => Promise<void> | void>;
+  close(): Promise<void>;
+}
+
+export interface DepsOptions extends OpenOptions {
+  dbFile: string;
+  clock?: Clock;
+  log?: Logger;
+  /** Apply pending migrations first (the default: `serve` and every command migrate at start). */
+  migrate?: boolean;
+}
+
+export function createDeps(options: DepsOptions): Deps {
+  const { db, sqlite, close } = openDatabase(options.dbFile, options);
+  try {
+    if (options.migrate !== false) migrate(sqlite);
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
+  const onClose: Deps['onClose'] = [];
+  return {
+    db,
+    sqlite,
+    dbFile: options.dbFile,
+    clock: options.clock ?? systemClock,
+    log: options.log ?? stderrLogger,
+    onClose,
+    async close() {
+      for (const hook of onClose.splice(0).reverse()) await hook();
+      await close();
+    },
+  };
+}

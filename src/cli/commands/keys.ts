@@ -1,0 +1,39 @@
+import { createKey, listKeys, revokeKey, type KeyView } from '../../modules/auth/keys.service.js';
+import { printJson, runWithDeps, type CommonOptions } from '../run.js';
+
+interface CreateOptions extends CommonOptions {
+  client?: boolean;
+  name?: string;
+  origins?: string;
+}
+
+const describe = (key: KeyView): string =>
+  `${key.app_id}  ${key.kind.padEnd(6)}  ${key.revoked_at ? 'revoked' : 'active '}  ${key.origins.join(',').padEnd(12)}  ${key.name}`;
+
+export const createKeyCommand = (options: CreateOptions) =>
+  runWithDeps(options, async (deps) => {
+    const key = await createKey(deps, {
+      kind: options.client ? 'client' : 'server',
+      name: options.name,
+      origins: options.origins?.split(','),
+    });
+    if (options.json) return printJson(key);
+    const [idHeader, tokenHeader] =
+      key.kind === 'client' ? ['X-Client-Application-Id', 'X-Client-Token'] : ['X-App-Id', 'X-App-Token'];
+    process.stdout.write(`${idHeader}: ${key.app_id}\n${tokenHeader}: ${key.app_token}\n`);
+    process.stderr.write('The token is shown only now; store it safely.\n');
+  });
+
+export const listKeysCommand = (options: CommonOptions) =>
+  runWithDeps(options, async (deps) => {
+    const keys = await listKeys(deps);
+    if (options.json) return printJson(keys);
+    for (const key of keys) process.stdout.write(`${describe(key)}\n`);
+  });
+
+export const revokeKeyCommand = (appId: string, options: CommonOptions) =>
+  runWithDeps(options, async (deps) => {
+    const key = await revokeKey(deps, appId);
+    if (options.json) return printJson(key);
+    process.stdout.write(`revoked ${key.app_id}\n`);
+  });

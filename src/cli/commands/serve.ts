@@ -1,0 +1,66 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadConfig, type ConfigOverrides } from '../../app/config.js';
+import { createDeps, type Deps } from '../../app/deps.js';
+import { createApp } from '../../http/app.js';
+import { bootstrapKeys, type CreatedKey } from '../../modules/auth/keys.service.js';
+import { fail, UsageError } from '../run.js';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+function announceKeys(keys: CreatedKey[]): void {
+  if (keys.length === 0) return;
+  const lines = keys.map((k) =>
+    k.kind === 'server'
+      ? `  server key: X-App-Id: ${k.app_id}  X-App-Token: ${k.app_token}`
+      : `  client key: X-Client-Application-Id: ${k.app_id}  X-Client-Token: ${k.app_token}  (origins: ${k.origins.join(',')})`,
+  );
+  process.stderr.write(`No API keys existed, so promo created these. They are shown only once:\n${lines.join('\n')}\n`);
+}
+
+const urlOf = (address: AddressInfo): string =>
+  `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+
+/** Stop accepting, let requests in flight finish, release what the deps hold, exit 0. */
+function shutdownOn(server: Server, deps: Deps): void {
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+    force.unref();
+    server.close(async () => {
+      await deps.close();
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+export async function serve(options: ConfigOverrides): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(options);
+  } catch (error) {
+    return fail(new UsageError((error as Error).message));
+  }
+  let deps: Deps;
+  try {
+    deps = createDeps({ dbFile: config.dbFile });
+    announceKeys(await bootstrapKeys(deps, config));
+  } catch (error) {
+    return fail(error);
+  }
+  const app = createApp(deps, { bodyLimitBytes: config.bodyLimitBytes });
+  const server = createServer(app.callback());
+  server.on('error', async (error) => {
+    fail(error);
+    await deps.close();
+  });
+  server.listen(config.port, config.host, () => {
+    process.stdout.write(`listening on ${urlOf(server.address() as AddressInfo)}\n`);
+  });
+  shutdownOn(server, deps);
+}

@@ -1,0 +1,23 @@
+import { AppError } from '../../lib/errors.js';
+import { listKeys } from '../../modules/auth/keys.service.js';
+import { issueToken } from '../../modules/auth/oauth.service.js';
+import { printJson, runWithDeps, type CommonOptions } from '../run.js';
+
+interface TokenOptions extends CommonOptions {
+  scope: string;
+  appId?: string;
+}
+
+export const tokenCommand = (options: TokenOptions) =>
+  runWithDeps(options, async (deps) => {
+    const active = (await listKeys(deps)).filter((k) => k.kind === 'server' && k.revoked_at === null);
+    const key = options.appId ? active.find((k) => k.app_id === options.appId) : active[0];
+    if (!key) {
+      throw new AppError('bad_request', 'invalid_app_id', 'No active server key', options.appId
+        ? `No active server key with app id ${options.appId}`
+        : 'Create one with: promo keys create');
+    }
+    const token = await issueToken(deps, key.app_id, { grant_type: 'client_credentials', scope: options.scope });
+    if (options.json) return printJson(token);
+    process.stdout.write(`${token.access_token}\n`);
+  });

@@ -1,0 +1,72 @@
+import { Command, CommanderError, Option } from 'commander';
+import { EXIT_OK, EXIT_USAGE } from './run.js';
+
+/**
+ * The promo program. Each command's module is imported only when it runs, so `promo --help`
+ * does not load Koa, Kysely or Ink.
+ */
+const program = new Command()
+  .name('promo')
+  .description('On-prem promotion engine speaking the Voucherify v2018-08-01 API')
+  .showHelpAfterError()
+  .exitOverride();
+
+const dbOption = () => new Option('--db <path>', 'SQLite database file (env PROMO_DB, default ./promo.db)');
+const jsonOption = () => new Option('--json', 'print JSON on stdout');
+
+program
+  .command('serve')
+  .description('run the HTTP API')
+  .addOption(dbOption())
+  .option('--host <host>', 'address to listen on (env PROMO_HOST, default 127.0.0.1)')
+  .option('--port <port>', 'port; 0 picks a free one (env PROMO_PORT, default 8080)')
+  .option('--workers <n>', 'worker threads for bulk jobs (env PROMO_WORKERS, default 2)')
+  .action(async (options) => (await import('./commands/serve.js')).serve(options));
+
+program
+  .command('migrate')
+  .description('apply pending database migrations')
+  .addOption(dbOption())
+  .addOption(jsonOption())
+  .action(async (options) => (await import('./commands/migrate.js')).migrateCommand(options));
+
+const keys = program.command('keys').description('manage API keys');
+keys
+  .command('create')
+  .description('create a server key (or a client key with --client); prints its secret once')
+  .option('--client', 'a client-side key for /client/v1')
+  .option('--name <name>', 'a label for the key')
+  .option('--origins <list>', 'client keys: comma-separated allowed origins (default *)')
+  .addOption(dbOption())
+  .addOption(jsonOption())
+  .action(async (options) => (await import('./commands/keys.js')).createKeyCommand(options));
+keys
+  .command('list')
+  .description('list keys (never their secrets)')
+  .addOption(dbOption())
+  .addOption(jsonOption())
+  .action(async (options) => (await import('./commands/keys.js')).listKeysCommand(options));
+keys
+  .command('revoke')
+  .description('revoke a key; its OAuth tokens stop working at once')
+  .argument('<appId>', 'the key to revoke')
+  .addOption(dbOption())
+  .addOption(jsonOption())
+  .action(async (appId, options) => (await import('./commands/keys.js')).revokeKeyCommand(appId, options));
+
+program
+  .command('token')
+  .description('issue an OAuth access token, as POST /v1/oauth/token would')
+  .option('--scope <scopes>', 'space-separated scopes', 'api')
+  .option('--app-id <appId>', 'the server key the token acts for (default: the oldest active one)')
+  .addOption(dbOption())
+  .addOption(jsonOption())
+  .action(async (options) => (await import('./commands/token.js')).tokenCommand(options));
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (!(error instanceof CommanderError)) throw error;
+  const helpOrVersion = ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code);
+  process.exitCode = helpOrVersion ? EXIT_OK : EXIT_USAGE;
+}

@@ -1,0 +1,50 @@
+import type { Deps } from '../app/deps.js';
+import { AppError } from '../lib/errors.js';
+
+/** Options every command takes. */
+export interface CommonOptions {
+  db?: string;
+  json?: boolean;
+}
+
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+
+/** A usage error found after parsing (a bad value): exit 2 with the message. */
+export class UsageError extends Error {}
+
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/**
+ * Runs a command's body with the database open, and turns failures into the contract's exit
+ * codes: 1 with the error body as JSON on stderr for a failed operation, 2 for bad usage.
+ */
+export async function runWithDeps(options: CommonOptions, body: (deps: Deps) => Promise<void>): Promise<void> {
+  const [{ createDeps }, { dbFileFrom }] = await Promise.all([import('../app/deps.js'), import('../app/config.js')]);
+  let deps: Deps | undefined;
+  try {
+    deps = createDeps({ dbFile: dbFileFrom(options.db) });
+    await body(deps);
+  } catch (error) {
+    fail(error);
+  } finally {
+    await deps?.close();
+  }
+}
+
+export function fail(error: unknown): void {
+  if (error instanceof UsageError) {
+    process.stderr.write(`error: ${error.message}\n`);
+    process.exitCode = EXIT_USAGE;
+    return;
+  }
+  const body =
+    error instanceof AppError
+      ? error.toBody()
+      : { code: 500, key: 'internal_error', message: error instanceof Error ? error.message : String(error) };
+  process.stderr.write(`${JSON.stringify(body)}\n`);
+  process.exitCode = EXIT_FAILED;
+}

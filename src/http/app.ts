@@ -1,0 +1,37 @@
+import { Router } from '@koa/router';
+import Koa from 'koa';
+import type { Deps } from '../app/deps.js';
+import { DEFAULT_BODY_LIMIT_BYTES } from '../app/config.js';
+import type { AppState } from './context.js';
+import { authMiddleware } from './middleware/auth.js';
+import { bodyMiddleware } from './middleware/body.js';
+import { errorRenderer } from './middleware/errors.js';
+import { requestId } from './middleware/request-id.js';
+import { routeModules } from './routes.js';
+
+export interface AppOptions {
+  bodyLimitBytes?: number;
+}
+
+/** The whole HTTP API as a Koa app. It listens only when `serve` (or a test) asks it to. */
+export function createApp(deps: Deps, options: AppOptions = {}): Koa<AppState> {
+  const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  const app = new Koa<AppState>();
+  app.proxy = false;
+  // Errors are rendered by errorRenderer; Koa's own handler would only log them twice.
+  app.silent = true;
+
+  const router = new Router<AppState>();
+  router.get('/health', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  for (const register of routeModules) register(router, deps);
+
+  app.use(requestId);
+  app.use(errorRenderer(deps.log, bodyLimitBytes));
+  app.use(authMiddleware(deps));
+  app.use(bodyMiddleware(bodyLimitBytes));
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}

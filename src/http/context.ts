@@ -1,0 +1,16 @@
+import type { Router } from '@koa/router';
+import type { ParameterizedContext } from 'koa';
+import type { Deps } from '../app/deps.js';
+import type { Actor } from '../lib/actor.js';
+
+export interface AppState {
+  requestId: string;
+  /** Set by the auth middleware for every authenticated request. */
+  actor: Actor;
+}
+
+export type AppContext = ParameterizedContext<AppState>;
+export type AppRouter = Router<AppState>;
+
+/** A module's routes: registered on the one router by createApp. */
+export type RouteModule = (router: AppRouter, deps: Deps) => void;

@@ -1,0 +1,34 @@
+import bodyParser from 'koa-bodyparser';
+import type { Next } from 'koa';
+import { AppError } from '../../lib/errors.js';
+import type { AppContext } from '../context.js';
+
+/**
+ * JSON bodies (and form bodies, for the OAuth endpoints). A request with a body of any other
+ * type is 415. `Content-Type: application/json` with an empty body is an empty object: the
+ * official clients send exactly that on GET and DELETE.
+ */
+export function bodyMiddleware(limitBytes: number) {
+  const parse = bodyParser({
+    enableTypes: ['json', 'form'],
+    jsonLimit: `${limitBytes}b`,
+    formLimit: `${limitBytes}b`,
+    strict: true,
+  });
+  return async function body(ctx: AppContext, next: Next): Promise<void> {
+    const declared = Number(ctx.get('Content-Length') || 0);
+    if (declared > limitBytes) {
+      throw new AppError('payload_too_large', 'payload_too_large', 'Payload too large', `Request body exceeds ${limitBytes} bytes`);
+    }
+    // ctx.is() is null when the request has no body, false when its type is not listed.
+    if (ctx.is('application/json', '+json', 'application/x-www-form-urlencoded') === false) {
+      throw new AppError(
+        'unsupported_media_type',
+        'unsupported_media_type',
+        'Unsupported media type',
+        `Content-Type ${ctx.get('Content-Type') || '(none)'} is not supported; send application/json`,
+      );
+    }
+    await parse(ctx, next);
+  };
+}

@@ -1,0 +1,71 @@
+import type { Next } from 'koa';
+import type { Logger } from '../../app/deps.js';
+import { AppError } from '../../lib/errors.js';
+import type { AppContext } from '../context.js';
+
+/** Errors thrown by Koa's body parser (raw-body / http-errors) carry a status and a type. */
+interface HttpLikeError {
+  status?: number;
+  type?: string;
+  message?: string;
+  code?: string;
+}
+
+function translate(error: unknown, bodyLimitBytes: number): AppError | undefined {
+  if (error instanceof AppError) return error;
+  const e = error as HttpLikeError;
+  if (e?.type === 'entity.parse.failed' || (e?.status === 400 && e.message?.includes('JSON'))) {
+    return new AppError('bad_request', 'invalid_payload', 'Invalid payload', `Request body is not valid JSON: ${e.message}`);
+  }
+  if (e?.type === 'entity.too.large' || e?.status === 413) {
+    return new AppError('payload_too_large', 'payload_too_large', 'Payload too large', `Request body exceeds ${bodyLimitBytes} bytes`);
+  }
+  if (e?.status === 415 || e?.type === 'charset.unsupported' || e?.type === 'encoding.unsupported') {
+    return new AppError('unsupported_media_type', 'unsupported_media_type', 'Unsupported media type', e.message);
+  }
+  if (e?.type === 'request.aborted') return new AppError('bad_request', 'invalid_payload', 'Invalid payload', 'Request aborted');
+  if (e?.code === 'SQLITE_BUSY') {
+    return new AppError('internal', 'database_busy', 'Database busy', 'The database stayed locked; retry the request');
+  }
+  return undefined;
+}
+
+/** A route that set no body: 404 for an unknown path, 405 for a known path with another method. */
+function unhandled(ctx: AppContext): AppError | undefined {
+  if (ctx.body !== undefined && ctx.body !== null) return undefined;
+  if (ctx.status === 404) {
+    return new AppError('not_found', 'not_found', 'Resource not found', `No route for ${ctx.method} ${ctx.path}`);
+  }
+  if (ctx.status === 405 || ctx.status === 501) {
+    return new AppError('method_not_allowed', 'method_not_allowed', 'Method not allowed', `${ctx.method} is not allowed on ${ctx.path}`);
+  }
+  return undefined;
+}
+
+/**
+ * The one error renderer: every failure becomes {code, key, message, details, request_id}.
+ * Unknown errors become 500 internal_error; their stack goes to the log, never the client.
+ */
+export function errorRenderer(log: Logger, bodyLimitBytes: number) {
+  return async function renderErrors(ctx: AppContext, next: Next): Promise<void> {
+    let appError: AppError | undefined;
+    try {
+      await next();
+      appError = unhandled(ctx);
+    } catch (error) {
+      appError = translate(error, bodyLimitBytes);
+      if (!appError) {
+        log.error(`[${ctx.state.requestId}] ${ctx.method} ${ctx.path} failed`, error);
+        appError = new AppError('internal', 'internal_error', 'Internal server error', 'Unexpected error; see the server log');
+      }
+    }
+    if (!appError) return;
+    if (appError.status === 413) {
+      // The client may still be sending: drain what is left and close the connection.
+      ctx.req.resume();
+      ctx.set('Connection', 'close');
+    }
+    ctx.status = appError.status;
+    ctx.body = { ...appError.toBody(), request_id: ctx.state.requestId };
+  };
+}

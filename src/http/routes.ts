@@ -1,0 +1,5 @@
+import { oauthRoutes } from '../modules/auth/oauth.routes.js';
+import type { RouteModule } from './context.js';
+
+/** Every module's routes, in one list. A new module adds its RouteModule here. */
+export const routeModules: RouteModule[] = [oauthRoutes];

@@ -1,0 +1,17 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/**
+ * Secrets (key tokens, OAuth tokens) are long random strings, so one SHA-256 is enough to
+ * store them: there is nothing to brute-force that a slow hash would protect.
+ */
+export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+
+/** Compares a presented secret with a stored hash in constant time. */
+export function secretMatches(presented: string, storedHash: string): boolean {
+  const a = Buffer.from(hashSecret(presented), 'hex');
+  const b = Buffer.from(storedHash, 'hex');
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** A new secret: 32 random bytes as hex text (the reference's app tokens are UUID-like). */
+export const newSecret = (): string => randomBytes(32).toString('hex');

@@ -1,0 +1,71 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { ApiKeyTable, OAuthTokenTable } from './auth.table.js';
+
+type Db = Kysely<Database>;
+export type ApiKeyRow = Selectable<ApiKeyTable>;
+export type OAuthTokenRow = Selectable<OAuthTokenTable>;
+
+export const findApiKey = (db: Db, appId: string): Promise<ApiKeyRow | undefined> =>
+  db.selectFrom('api_keys').selectAll().where('app_id', '=', appId).executeTakeFirst();
+
+export const listApiKeys = (db: Db): Promise<ApiKeyRow[]> =>
+  db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('app_id').execute();
+
+export const countActiveApiKeys = async (db: Db): Promise<number> => {
+  const row = await db
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('revoked_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return row.n;
+};
+
+export const insertApiKey = async (db: Db, row: ApiKeyRow): Promise<void> => {
+  await db.insertInto('api_keys').values(row).execute();
+};
+
+/** Replaces the token of a key given from the environment, so a changed env secret wins. */
+export const upsertApiKey = async (db: Db, row: ApiKeyRow): Promise<void> => {
+  await db
+    .insertInto('api_keys')
+    .values(row)
+    .onConflict((oc) =>
+      oc.column('app_id').doUpdateSet({ token_hash: row.token_hash, origins: row.origins, kind: row.kind, revoked_at: null }),
+    )
+    .execute();
+};
+
+export const revokeApiKey = async (db: Db, appId: string, at: string): Promise<boolean> => {
+  const result = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: at })
+    .where('app_id', '=', appId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+};
+
+export const insertOAuthToken = async (db: Db, row: OAuthTokenRow): Promise<void> => {
+  await db.insertInto('oauth_tokens').values(row).execute();
+};
+
+/** A token with its key, live or not; the service decides what counts as active. */
+export const findOAuthToken = (db: Db, tokenHash: string) =>
+  db
+    .selectFrom('oauth_tokens as t')
+    .innerJoin('api_keys as k', 'k.app_id', 't.app_id')
+    .select(['t.app_id', 't.scope', 't.expires_at', 't.revoked_at', 'k.name', 'k.revoked_at as key_revoked_at'])
+    .where('t.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+
+export const revokeOAuthToken = async (db: Db, tokenHash: string, at: string, nowSeconds: number): Promise<boolean> => {
+  const result = await db
+    .updateTable('oauth_tokens')
+    .set({ revoked_at: at })
+    .where('token_hash', '=', tokenHash)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', nowSeconds)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+};

@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import type { Deps } from '../../app/deps.js';
+import type { KeyFromEnv } from '../../app/config.js';
+import { isoNow } from '../../lib/clock.js';
+import { AppError, notFound } from '../../lib/errors.js';
+import { hashSecret, newSecret, secretMatches } from '../../lib/secrets.js';
+import * as repo from './auth.repository.js';
+
+type KeyDeps = Pick<Deps, 'db' | 'clock'>;
+export type KeyKind = 'server' | 'client';
+
+/** A key as `promo keys list` shows it: never the secret. */
+export interface KeyView {
+  app_id: string;
+  kind: KeyKind;
+  name: string;
+  origins: string[];
+  created_at: string;
+  revoked_at: string | null;
+}
+
+/** A key as shown once, at creation: with its secret. */
+export interface CreatedKey extends KeyView {
+  app_token: string;
+}
+
+export interface AuthenticatedKey {
+  app_id: string;
+  name: string;
+  origins: string[];
+}
+
+const present = (row: repo.ApiKeyRow): KeyView => ({
+  app_id: row.app_id,
+  kind: row.kind,
+  name: row.name,
+  origins: JSON.parse(row.origins) as string[],
+  created_at: row.created_at,
+  revoked_at: row.revoked_at,
+});
+
+function checkOrigins(origins: string[]): string[] {
+  const cleaned = origins.map((o) => o.trim()).filter(Boolean);
+  if (cleaned.length === 0) throw new AppError('bad_request', 'invalid_origins', 'Invalid origins', 'Give at least one origin, or *');
+  return cleaned;
+}
+
+export async function createKey(
+  deps: KeyDeps,
+  input: { kind: KeyKind; name?: string; origins?: string[] },
+): Promise<CreatedKey> {
+  const token = newSecret();
+  const row: repo.ApiKeyRow = {
+    app_id: randomUUID(),
+    kind: input.kind,
+    name: input.name ?? `${input.kind} key`,
+    token_hash: hashSecret(token),
+    origins: JSON.stringify(input.kind === 'client' ? checkOrigins(input.origins ?? ['*']) : ['*']),
+    created_at: isoNow(deps.clock),
+    revoked_at: null,
+  };
+  await repo.insertApiKey(deps.db, row);
+  return { ...present(row), app_token: token };
+}
+
+export const listKeys = async (deps: KeyDeps): Promise<KeyView[]> => (await repo.listApiKeys(deps.db)).map(present);
+
+export async function revokeKey(deps: KeyDeps, appId: string): Promise<KeyView> {
+  const revoked = await repo.revokeApiKey(deps.db, appId, isoNow(deps.clock));
+  const row = await repo.findApiKey(deps.db, appId);
+  if (!row) throw notFound('api_key', appId);
+  if (!revoked) throw new AppError('bad_request', 'already_revoked', 'Key already revoked', `Key ${appId} was revoked at ${row.revoked_at}`);
+  return present(row);
+}
+
+/**
+ * Registers the keys given in the environment (PROMO_APP_ID/PROMO_APP_TOKEN and the client
+ * pair). When the database has no active key and the environment gives none, creates one
+ * server and one client key and returns them, so `serve` can print them once.
+ */
+export async function bootstrapKeys(
+  deps: KeyDeps,
+  fromEnv: { serverKey?: KeyFromEnv; clientKey?: KeyFromEnv },
+): Promise<CreatedKey[]> {
+  const now = isoNow(deps.clock);
+  const register = (kind: KeyKind, key: KeyFromEnv) =>
+    repo.upsertApiKey(deps.db, {
+      app_id: key.appId,
+      kind,
+      name: `${kind} key from environment`,
+      token_hash: hashSecret(key.token),
+      origins: JSON.stringify(kind === 'client' ? checkOrigins(key.origins ?? ['*']) : ['*']),
+      created_at: now,
+      revoked_at: null,
+    });
+  if (fromEnv.serverKey) await register('server', fromEnv.serverKey);
+  if (fromEnv.clientKey) await register('client', fromEnv.clientKey);
+  if (fromEnv.serverKey || fromEnv.clientKey) return [];
+  if ((await repo.countActiveApiKeys(deps.db)) > 0) return [];
+  return [
+    await createKey(deps, { kind: 'server', name: 'first server key' }),
+    await createKey(deps, { kind: 'client', name: 'first client key' }),
+  ];
+}
+
+/** The key with this id and secret, if it is active and of this kind. */
+export async function authenticateKey(
+  deps: KeyDeps,
+  kind: KeyKind,
+  appId: string,
+  token: string,
+): Promise<AuthenticatedKey | undefined> {
+  const row = await repo.findApiKey(deps.db, appId);
+  if (!row || row.kind !== kind || row.revoked_at !== null) return undefined;
+  if (!secretMatches(token, row.token_hash)) return undefined;
+  return { app_id: row.app_id, name: row.name, origins: JSON.parse(row.origins) as string[] };
+}

@@ -1,0 +1,116 @@
+import type { Deps } from '../../app/deps.js';
+import { isoNow } from '../../lib/clock.js';
+import { AppError, notFound } from '../../lib/errors.js';
+import { randomBase62 } from '../../lib/ids.js';
+import { hashSecret } from '../../lib/secrets.js';
+import * as repo from './auth.repository.js';
+import { isScope } from './scopes.js';
+
+type OAuthDeps = Pick<Deps, 'db' | 'clock'>;
+
+export const TOKEN_LIFETIME_SECONDS = 900;
+
+export interface OAuthToken {
+  access_token: string;
+  client_id: string;
+  expires_at: number;
+  expires_in: number;
+  scope: string;
+  token_type: 'Bearer';
+}
+
+export type Introspection = (Omit<OAuthToken, 'access_token'> & { access_token: string; active: true }) | { active: false };
+
+export interface TokenHolder {
+  app_id: string;
+  name: string;
+  scopes: string[];
+}
+
+const nowSeconds = (deps: OAuthDeps): number => Math.floor(deps.clock.now().getTime() / 1000);
+
+const invalidScope = (scope: string) => new AppError('bad_request', 'invalid_scope', `Invalid scope: ${scope}`);
+
+/** Space-separated scope names; commas, unknown names and an empty list are refused. */
+function parseScope(scope: unknown): string[] {
+  if (typeof scope !== 'string' || scope.trim() === '') {
+    throw new AppError('bad_request', 'missing_parameters', 'Missing parameters', 'scope is required');
+  }
+  const names = scope.trim().split(/ +/);
+  if (names.some((name) => !isScope(name))) throw invalidScope(scope);
+  return [...new Set(names)];
+}
+
+/** POST /v1/oauth/token: grant_type client_credentials, for the server key that asks. */
+export async function issueToken(
+  deps: OAuthDeps,
+  appId: string,
+  body: { grant_type?: unknown; scope?: unknown },
+): Promise<OAuthToken> {
+  if (body.grant_type !== 'client_credentials') {
+    throw new AppError('bad_request', 'invalid_grant_type', 'Invalid grant_type');
+  }
+  const scopes = parseScope(body.scope);
+  const accessToken = randomBase62(48);
+  const expiresAt = nowSeconds(deps) + TOKEN_LIFETIME_SECONDS;
+  await repo.insertOAuthToken(deps.db, {
+    token_hash: hashSecret(accessToken),
+    app_id: appId,
+    scope: scopes.join(' '),
+    created_at: isoNow(deps.clock),
+    expires_at: expiresAt,
+    revoked_at: null,
+  });
+  return {
+    access_token: accessToken,
+    client_id: appId,
+    expires_at: expiresAt,
+    expires_in: TOKEN_LIFETIME_SECONDS,
+    scope: scopes.join(' '),
+    token_type: 'Bearer',
+  };
+}
+
+/** A token is live while unexpired, unrevoked and its key unrevoked. */
+async function findLiveToken(deps: OAuthDeps, accessToken: string) {
+  const row = await repo.findOAuthToken(deps.db, hashSecret(accessToken));
+  if (!row || row.revoked_at !== null || row.key_revoked_at !== null) return undefined;
+  if (row.expires_at <= nowSeconds(deps)) return undefined;
+  return row;
+}
+
+function requireAccessToken(body: { access_token?: unknown }): string {
+  if (typeof body.access_token !== 'string' || body.access_token === '') {
+    throw new AppError('bad_request', 'missing_parameters', 'Missing parameters', 'access_token is required');
+  }
+  return body.access_token;
+}
+
+/** POST /v1/oauth/introspect. Unknown, expired and revoked tokens are `{active: false}`. */
+export async function introspectToken(deps: OAuthDeps, body: { access_token?: unknown }): Promise<Introspection> {
+  const accessToken = requireAccessToken(body);
+  const row = await findLiveToken(deps, accessToken);
+  if (!row) return { active: false };
+  return {
+    access_token: accessToken,
+    client_id: row.app_id,
+    expires_at: row.expires_at,
+    expires_in: row.expires_at - nowSeconds(deps),
+    scope: row.scope,
+    token_type: 'Bearer',
+    active: true,
+  };
+}
+
+/** POST /v1/oauth/token/revoke. A token that is unknown or no longer live is 404. */
+export async function revokeToken(deps: OAuthDeps, body: { access_token?: unknown }): Promise<void> {
+  const accessToken = requireAccessToken(body);
+  const revoked = await repo.revokeOAuthToken(deps.db, hashSecret(accessToken), isoNow(deps.clock), nowSeconds(deps));
+  if (!revoked) throw notFound('oauth_token', 'given');
+}
+
+/** The key and scopes behind a bearer token, if it is live. */
+export async function authenticateBearer(deps: OAuthDeps, accessToken: string): Promise<TokenHolder | undefined> {
+  const row = await findLiveToken(deps, accessToken);
+  return row && { app_id: row.app_id, name: row.name, scopes: row.scope.split(' ') };
+}

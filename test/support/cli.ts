@@ -1,0 +1,66 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const PROMO_BIN = fileURLToPath(new URL('../../bin/promo', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Env for a spawned promo: none of the developer's PROMO_* settings leak in. */
+function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PROMO_')));
+  return { ...env, ...extra };
+}
+
+/** Runs `promo <args>` to completion. */
+export function runCli(args: string[], options: { env?: Record<string, string>; input?: string; cwd?: string } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [PROMO_BIN, ...args], { env: cleanEnv(options.env ?? {}), cwd: options.cwd });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+export interface SpawnedServer {
+  url: string;
+  child: ChildProcess;
+  stderr(): string;
+  /** Sends a signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Spawns `promo serve --port 0` and waits for its `listening on` line. */
+export function spawnServe(args: string[], env: Record<string, string> = {}): Promise<SpawnedServer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [PROMO_BIN, 'serve', '--port', '0', ...args], { env: cleanEnv(env) });
+    let stdout = '';
+    let stderr = '';
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), 20_000);
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      const match = /^listening on (http:\/\/\S+)\n/.exec(stdout);
+      if (!match) return;
+      clearTimeout(timer);
+      resolve({
+        url: match[1] as string,
+        child,
+        stderr: () => stderr,
+        stop: (signal = 'SIGTERM') => {
+          child.kill(signal);
+          return exited;
+        },
+      });
+    });
+  });
+}

@@ -1,0 +1,38 @@
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqlite } from '../../src/db/connect.js';
+import { loadMigrations, migrate } from '../../src/db/migrate.js';
+
+/**
+ * A migrated template database, made once per set of migrations (keyed by their hash) and
+ * copied for every test: migrating once per test would cost more than most tests.
+ */
+function templateFile(): string {
+  const migrations = loadMigrations();
+  const hash = createHash('sha256').update(migrations.map((m) => m.name + m.sql).join('\n')).digest('hex').slice(0, 16);
+  const file = join(tmpdir(), `promo-template-${hash}.db`);
+  if (existsSync(file)) return file;
+  const building = `${file}.${process.pid}.tmp`;
+  const sqlite = openSqlite(building);
+  migrate(sqlite, migrations);
+  sqlite.pragma('journal_mode = DELETE'); // one self-contained file to copy
+  sqlite.close();
+  renameSync(building, file); // atomic: concurrent test processes never copy half a file
+  return file;
+}
+
+/** A temp directory removed when the process exits. */
+export function tempDir(prefix = 'promo-test-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** A fresh, migrated database file of its own. */
+export function freshDbFile(): string {
+  const file = join(tempDir(), 'promo.db');
+  copyFileSync(templateFile(), file);
+  return file;
+}

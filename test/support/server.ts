@@ -1,0 +1,106 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createDeps, type Deps, type Logger } from '../../src/app/deps.js';
+import { createApp } from '../../src/http/app.js';
+import { systemClock, type Clock } from '../../src/lib/clock.js';
+import { createKey, type CreatedKey } from '../../src/modules/auth/keys.service.js';
+import { freshDbFile } from './db.js';
+
+export interface TestResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export type AuthMode = 'server' | 'client' | 'none' | { bearer: string };
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Raw body text, sent as is (for malformed JSON and form bodies). */
+  raw?: string;
+  auth?: AuthMode;
+  headers?: Record<string, string>;
+}
+
+export interface TestServer {
+  url: string;
+  deps: Deps;
+  dbFile: string;
+  serverKey: CreatedKey;
+  clientKey: CreatedKey;
+  /** Errors the app logged (500s): a test can assert there were none. */
+  logged: string[];
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  clock?: Clock;
+  bodyLimitBytes?: number;
+  dbFile?: string;
+  clientOrigins?: string[];
+}
+
+/** The real app on a real database file, listening on port 0, with one server and one client key. */
+export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
+  const dbFile = options.dbFile ?? freshDbFile();
+  const logged: string[] = [];
+  const log: Logger = { info: () => {}, error: (message, error) => logged.push(`${message} ${String(error)}`) };
+  const deps = createDeps({ dbFile, clock: options.clock ?? systemClock, log });
+  const serverKey = await createKey(deps, { kind: 'server', name: 'test server key' });
+  const clientKey = await createKey(deps, { kind: 'client', name: 'test client key', origins: options.clientOrigins });
+  const app = createApp(deps, { bodyLimitBytes: options.bodyLimitBytes });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const authHeaders = (auth: AuthMode): Record<string, string> => {
+    if (auth === 'server') return { 'X-App-Id': serverKey.app_id, 'X-App-Token': serverKey.app_token };
+    if (auth === 'client') {
+      return { 'X-Client-Application-Id': clientKey.app_id, 'X-Client-Token': clientKey.app_token, origin: 'https://shop.example' };
+    }
+    if (auth === 'none') return {};
+    return { Authorization: `Bearer ${auth.bearer}` };
+  };
+
+  return {
+    url,
+    deps,
+    dbFile,
+    serverKey,
+    clientKey,
+    logged,
+    async request(method, path, opts = {}) {
+      const headers: Record<string, string> = { ...authHeaders(opts.auth ?? 'server') };
+      let body: string | undefined = opts.raw;
+      if (opts.body !== undefined) {
+        body = JSON.stringify(opts.body);
+        headers['Content-Type'] = 'application/json';
+      }
+      Object.assign(headers, opts.headers);
+      const response = await fetch(`${url}${path}`, { method, headers, body });
+      const text = await response.text();
+      let parsed: unknown = text;
+      if ((response.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text);
+      return { status: response.status, headers: response.headers, body: parsed as any, text };
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await deps.close();
+    },
+  };
+}
+
+/** The request id of an answer, for asserting whole error bodies. */
+export const requestIdOf = (response: TestResponse): string => response.headers.get('x-request-id') ?? '';
+
+/** The whole error body the API gives for an AppError, with this answer's request id. */
+export function errorBody(
+  response: TestResponse,
+  fields: { code: number; key: string; message: string; details?: string; resource_id?: string; resource_type?: string },
+) {
+  return { ...fields, request_id: requestIdOf(response) };
+}
