@@ -32,6 +32,8 @@ export function runCli(args: string[], options: { env?: Record<string, string>; 
 export interface SpawnedServer {
   url: string;
   child: ChildProcess;
+  /** Resolves with the exit code when the process ends. */
+  exited: Promise<number | null>;
   stderr(): string;
   /** Sends a signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
@@ -55,6 +57,7 @@ export function spawnServe(args: string[], env: Record<string, string> = {}): Pr
       resolve({
         url: match[1] as string,
         child,
+        exited,
         stderr: () => stderr,
         stop: (signal = 'SIGTERM') => {
           child.kill(signal);
