@@ -1,0 +1,79 @@
+import { Agent, request } from 'node:http';
+
+export interface LoadResult {
+  requests: number;
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+}
+
+const percentile = (sorted: number[], p: number): number =>
+  sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number);
+
+/** One GET over a keep-alive agent; resolves with the status once the body is read. */
+function get(agent: Agent, url: URL, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent, headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/**
+ * Closed-loop load: `connections` clients each send the next request when the last answer
+ * arrives, for `durationMs`. Every non-200 answer fails the benchmark.
+ */
+export async function measureThroughput(
+  target: string,
+  options: { connections?: number; durationMs?: number; headers?: Record<string, string> } = {},
+): Promise<LoadResult> {
+  const { connections = 16, durationMs = 3000, headers = {} } = options;
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  const url = new URL(target);
+  const latencies: number[] = [];
+  const deadline = performance.now() + durationMs;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < deadline) {
+        const t0 = performance.now();
+        const status = await get(agent, url, headers);
+        if (status !== 200) throw new Error(`GET ${target} answered ${status}`);
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return { requests: latencies.length, rps: Math.round(latencies.length / elapsed), p50_ms: round(percentile(latencies, 50)), p99_ms: round(percentile(latencies, 99)) };
+}
+
+/**
+ * Latency of single requests, one at a time (no queueing): for list/lookup comparisons.
+ * `paths` are requested round-robin `count` times after `warmup` unmeasured requests.
+ */
+export async function measureLatency(
+  base: string,
+  paths: string[],
+  options: { count?: number; warmup?: number; headers?: Record<string, string> } = {},
+): Promise<{ p50_ms: number; p99_ms: number; n: number }> {
+  const { count = 500, warmup = 50, headers = {} } = options;
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const latencies: number[] = [];
+  for (let i = 0; i < warmup + count; i++) {
+    const url = new URL(`${base}${paths[i % paths.length]}`);
+    const t0 = performance.now();
+    const status = await get(agent, url, headers);
+    if (status !== 200) throw new Error(`GET ${url} answered ${status}`);
+    if (i >= warmup) latencies.push(performance.now() - t0);
+  }
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return { p50_ms: round(percentile(latencies, 50)), p99_ms: round(percentile(latencies, 99)), n: latencies.length };
+}
+
+export const round = (n: number, digits = 3): number => Number(n.toFixed(digits));
