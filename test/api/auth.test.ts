@@ -28,7 +28,7 @@ describe('authentication', () => {
     });
 
     it('refuse a wrong token, an unknown app id and a missing token', async () => {
-      for (const headers of [
+      for (const headers of <Array<Record<string, string>>>[
         { 'X-App-Id': server.serverKey.app_id, 'X-App-Token': 'wrong' },
         { 'X-App-Id': 'no-such-app', 'X-App-Token': server.serverKey.app_token },
         { 'X-App-Id': server.serverKey.app_id },
