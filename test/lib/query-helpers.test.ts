@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseDateQuery, parseIsoDate } from '../../src/lib/dates.js';
+import { AppError } from '../../src/lib/errors.js';
+import { listEnvelope, parseLimit, parseOrder, parsePage } from '../../src/lib/pagination.js';
+
+const rejects = (fn: () => unknown, details: string) =>
+  assert.throws(fn, (e: unknown) => e instanceof AppError && e.key === 'invalid_query_params' && e.details === details);
+
+describe('limit, page and order', () => {
+  it('default limit 10 and page 1', () => {
+    assert.equal(parseLimit({}), 10);
+    assert.equal(parsePage({}, 100), 1);
+  });
+
+  const limitCases: Array<[string, number | string]> = [
+    ['1', 1], ['100', 100], ['0', 'Query parameter limit must be between 1 and 100'],
+    ['101', 'Query parameter limit must be between 1 and 100'], ['-5', 'Query parameter limit must be between 1 and 100'],
+    ['ten', 'Query parameter limit must be an integer'], ['1.5', 'Query parameter limit must be an integer'],
+    ['', 'Query parameter limit must be an integer'],
+  ];
+  for (const [raw, expected] of limitCases) {
+    it(`limit=${raw} -> ${expected}`, () => {
+      if (typeof expected === 'number') assert.equal(parseLimit({ limit: raw }), expected);
+      else rejects(() => parseLimit({ limit: raw }), expected);
+    });
+  }
+
+  it('page bounds differ by list: 1..100 or 1..99, never clamped', () => {
+    assert.equal(parsePage({ page: '100' }, 100), 100);
+    rejects(() => parsePage({ page: '100' }, 99), 'Query parameter page must be between 1 and 99');
+    rejects(() => parsePage({ page: '0' }, 100), 'Query parameter page must be between 1 and 100');
+  });
+
+  it('refuses a repeated parameter', () => {
+    rejects(() => parseLimit({ limit: ['1', '2'] }), 'Query parameter limit must be given once');
+  });
+
+  it('order: a listed field, optionally descending', () => {
+    const fields = ['created_at', 'updated_at'] as const;
+    assert.equal(parseOrder({}, fields), undefined);
+    assert.deepEqual(parseOrder({ order: 'created_at' }, fields), { field: 'created_at', direction: 'asc' });
+    assert.deepEqual(parseOrder({ order: '-updated_at' }, fields), { field: 'updated_at', direction: 'desc' });
+    rejects(() => parseOrder({ order: 'name' }, fields), 'Query parameter order must be one of: created_at, -created_at, updated_at, -updated_at');
+    rejects(() => parseOrder({ order: '--created_at' }, fields), 'Query parameter order must be one of: created_at, -created_at, updated_at, -updated_at');
+  });
+
+  it('builds the list envelope', () => {
+    assert.deepEqual(listEnvelope('data', [1, 2], { total: 2 }), { object: 'list', data_ref: 'data', data: [1, 2], total: 2 });
+  });
+});
+
+describe('ISO 8601 dates', () => {
+  const cases: Array<[string, string | null]> = [
+    ['2024-03-05', '2024-03-05T00:00:00.000Z'],
+    ['2024-03-05T07', '2024-03-05T07:00:00.000Z'],
+    ['2024-03-05T07:08', '2024-03-05T07:08:00.000Z'],
+    ['2024-03-05T07:08:09', '2024-03-05T07:08:09.000Z'],
+    ['2024-03-05T07:08:09Z', '2024-03-05T07:08:09.000Z'],
+    ['2024-03-05T07:08:09.123Z', '2024-03-05T07:08:09.123Z'],
+    ['2024-03-05T07:08:09.123456+00:00', '2024-03-05T07:08:09.123Z'],
+    ['2024-03-05T07:08:09+02:00', '2024-03-05T05:08:09.000Z'],
+    ['2024-02-31', null],
+    ['2024-13-01', null],
+    ['05/03/2024', null],
+    ['2024-03-05Z', null],
+    ['yesterday', null],
+  ];
+  for (const [input, expected] of cases) {
+    it(`${input} -> ${expected}`, () => assert.equal(parseIsoDate(input), expected));
+  }
+
+  it('a malformed date query parameter is 400 invalid_query_params', () => {
+    rejects(() => parseDateQuery({ end_date: 'soon' }, 'end_date'), 'Query parameter end_date must be an ISO 8601 date-time');
+    assert.equal(parseDateQuery({}, 'end_date'), undefined);
+  });
+});
