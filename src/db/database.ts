@@ -1,7 +1,13 @@
 import type { AuthTables } from '../modules/auth/auth.table.js';
+import type { CatalogTables } from '../modules/catalog/catalog.table.js';
+import type { CampaignsTables } from '../modules/campaigns/campaigns.table.js';
+import type { JobsTables } from '../modules/jobs/jobs.table.js';
+import type { VouchersTables } from '../modules/vouchers/vouchers.table.js';
+import type { CustomersTables } from '../modules/customers/customers.table.js';
+import type { EventsTables } from '../modules/events/events.table.js';
 
 /**
  * Kysely's view of the whole schema: every module's *.table.ts, joined. A module adds its
  * tables by extending this interface list.
  */
-export interface Database extends AuthTables {}
+export interface Database extends AuthTables, CatalogTables, CustomersTables, EventsTables, CampaignsTables, VouchersTables, JobsTables {}

@@ -1,0 +1,190 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+
+/**
+ * The summary and loyalty blocks are cached sums. Each change is ONE guarded UPDATE (or
+ * upsert) that returns the row it changed; no row back means the customer is missing or the
+ * guard refused (a sum would go below zero). Never read, compute and write back.
+ */
+type Db = Kysely<Database>;
+
+export interface OrderCount {
+  customerId: string;
+  amount: number;
+  orderDate: string;
+  at: string;
+}
+
+/** An order that counts (PAID, FULFILLED) joins the totals; the latest one is "last". */
+export const creditOrder = (db: Db, o: OrderCount) =>
+  db
+    .updateTable('customers')
+    .set((eb) => {
+      const isLatest = eb.or([eb('orders_last_order_date', 'is', null), eb('orders_last_order_date', '<=', o.orderDate)]);
+      return {
+        orders_total_amount: eb('orders_total_amount', '+', o.amount),
+        orders_total_count: eb('orders_total_count', '+', 1),
+        orders_last_order_amount: eb.case().when(isLatest).then(o.amount).else(eb.ref('orders_last_order_amount')).end(),
+        orders_last_order_date: eb.case().when(isLatest).then(o.orderDate).else(eb.ref('orders_last_order_date')).end(),
+        updated_at: o.at,
+      };
+    })
+    .where('id', '=', o.customerId)
+    .returning(['orders_total_amount', 'orders_total_count'])
+    .executeTakeFirst();
+
+/** An order that stops counting (canceled, amount corrected) leaves the totals. */
+export const debitOrder = (db: Db, o: Omit<OrderCount, 'orderDate'>) =>
+  db
+    .updateTable('customers')
+    .set((eb) => ({
+      orders_total_amount: eb('orders_total_amount', '-', o.amount),
+      orders_total_count: eb('orders_total_count', '-', 1),
+      updated_at: o.at,
+    }))
+    .where('id', '=', o.customerId)
+    .where('orders_total_count', '>=', 1)
+    .where('orders_total_amount', '>=', o.amount)
+    .returning(['orders_total_amount', 'orders_total_count'])
+    .executeTakeFirst();
+
+export interface RedemptionCount {
+  customerId: string;
+  succeeded: boolean;
+  giftAmount: number;
+  loyaltyPoints: number;
+  at: string;
+}
+
+export const creditRedemption = (db: Db, r: RedemptionCount) =>
+  db
+    .updateTable('customers')
+    .set((eb) => ({
+      redemptions_total_redeemed: eb('redemptions_total_redeemed', '+', 1),
+      ...(r.succeeded
+        ? {
+            redemptions_total_succeeded: eb('redemptions_total_succeeded', '+', 1),
+            gift_redeemed_amount: eb('gift_redeemed_amount', '+', r.giftAmount),
+            loyalty_card_redeemed_points: eb('loyalty_card_redeemed_points', '+', r.loyaltyPoints),
+          }
+        : { redemptions_total_failed: eb('redemptions_total_failed', '+', 1) }),
+      updated_at: r.at,
+    }))
+    .where('id', '=', r.customerId)
+    .returning(['redemptions_total_redeemed', 'gift_redeemed_amount', 'loyalty_card_redeemed_points'])
+    .executeTakeFirst();
+
+/** A rollback: a successful one gives back what the redemption counted. */
+export const creditRollback = (db: Db, r: RedemptionCount) => {
+  let query = db
+    .updateTable('customers')
+    .set((eb) =>
+      r.succeeded
+        ? {
+            redemptions_total_rolled_back: eb('redemptions_total_rolled_back', '+', 1),
+            redemptions_total_rollback_succeeded: eb('redemptions_total_rollback_succeeded', '+', 1),
+            gift_redeemed_amount: eb('gift_redeemed_amount', '-', r.giftAmount),
+            loyalty_card_redeemed_points: eb('loyalty_card_redeemed_points', '-', r.loyaltyPoints),
+            updated_at: r.at,
+          }
+        : { redemptions_total_rollback_failed: eb('redemptions_total_rollback_failed', '+', 1), updated_at: r.at },
+    )
+    .where('id', '=', r.customerId);
+  if (r.succeeded) {
+    query = query.where('gift_redeemed_amount', '>=', r.giftAmount).where('loyalty_card_redeemed_points', '>=', r.loyaltyPoints);
+  }
+  return query.returning(['redemptions_total_rolled_back', 'gift_redeemed_amount', 'loyalty_card_redeemed_points']).executeTakeFirst();
+};
+
+/** summary.redemptions.gift.amount_to_go moves with the customer's gift card balances. */
+export const shiftGiftBalance = (db: Db, customerId: string, delta: number, at: string) =>
+  db
+    .updateTable('customers')
+    .set((eb) => ({ gift_amount_to_go: eb('gift_amount_to_go', '+', delta), updated_at: at }))
+    .where('id', '=', customerId)
+    .where((eb) => eb(eb('gift_amount_to_go', '+', delta), '>=', 0))
+    .returning(['gift_amount_to_go'])
+    .executeTakeFirst();
+
+/** loyalty.points and summary.redemptions.loyalty_card.points_to_go move together. */
+export const shiftLoyaltyPoints = (db: Db, customerId: string, delta: number, at: string) =>
+  db
+    .updateTable('customers')
+    .set((eb) => ({
+      loyalty_points: eb('loyalty_points', '+', delta),
+      loyalty_card_points_to_go: eb('loyalty_card_points_to_go', '+', delta),
+      updated_at: at,
+    }))
+    .where('id', '=', customerId)
+    .where((eb) => eb(eb('loyalty_points', '+', delta), '>=', 0))
+    .where((eb) => eb(eb('loyalty_card_points_to_go', '+', delta), '>=', 0))
+    .returning(['loyalty_points'])
+    .executeTakeFirst();
+
+export const incrementReferredCustomers = (db: Db, customerId: string, at: string) =>
+  db
+    .updateTable('customers')
+    .set((eb) => ({ loyalty_referred_customers: eb('loyalty_referred_customers', '+', 1), updated_at: at }))
+    .where('id', '=', customerId)
+    .returning(['loyalty_referred_customers'])
+    .executeTakeFirst();
+
+export interface CampaignRef {
+  id: string;
+  name: string;
+}
+
+/**
+ * A campaign's line in loyalty.campaigns: points added (delta >= 0) or referred customers
+ * counted, created on first use. The name is refreshed on every change.
+ */
+export const addToCampaign = (db: Db, customerId: string, campaign: CampaignRef, points: number, referred: number) =>
+  db
+    .insertInto('customer_loyalty_campaigns')
+    .values({ customer_id: customerId, campaign_id: campaign.id, campaign_name: campaign.name, points, referred_customers: referred })
+    .onConflict((oc) =>
+      oc.columns(['customer_id', 'campaign_id']).doUpdateSet((eb) => ({
+        campaign_name: campaign.name,
+        points: eb('customer_loyalty_campaigns.points', '+', points),
+        referred_customers: eb('customer_loyalty_campaigns.referred_customers', '+', referred),
+      })),
+    )
+    .returning(['points', 'referred_customers'])
+    .executeTakeFirst();
+
+/** Points taken from a campaign's line (delta < 0): guarded, never below zero. */
+export const takeFromCampaign = (db: Db, customerId: string, campaign: CampaignRef, points: number) =>
+  db
+    .updateTable('customer_loyalty_campaigns')
+    .set((eb) => ({ points: eb('points', '-', points), campaign_name: campaign.name }))
+    .where('customer_id', '=', customerId)
+    .where('campaign_id', '=', campaign.id)
+    .where('points', '>=', points)
+    .returning(['points', 'referred_customers'])
+    .executeTakeFirst();
+
+export const setCampaignTier = (db: Db, customerId: string, campaign: CampaignRef, tierId: string | null) =>
+  db
+    .insertInto('customer_loyalty_campaigns')
+    .values({ customer_id: customerId, campaign_id: campaign.id, campaign_name: campaign.name, loyalty_tier: tierId })
+    .onConflict((oc) => oc.columns(['customer_id', 'campaign_id']).doUpdateSet({ campaign_name: campaign.name, loyalty_tier: tierId }))
+    .execute();
+
+export interface ReferralInsert {
+  customer_id: string;
+  campaign_id: string;
+  referrer_id: string;
+  related_object_id: string;
+  related_object_type: string;
+  date: string;
+}
+
+export const insertReferral = async (db: Db, row: ReferralInsert): Promise<void> => {
+  await db.insertInto('customer_referrals').values(row).execute();
+};
+
+export const touchCustomer = (db: Db, customerId: string, at: string) =>
+  db.updateTable('customers').set({ updated_at: at }).where('id', '=', customerId).returning(['id']).executeTakeFirst();
+
+export const customerExists = async (db: Db, customerId: string): Promise<boolean> =>
+  (await db.selectFrom('customers').select('id').where('id', '=', customerId).executeTakeFirst()) !== undefined;

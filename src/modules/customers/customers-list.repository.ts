@@ -1,0 +1,71 @@
+import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { CustomerRow } from './customers.repository.js';
+
+type Db = Kysely<Database>;
+
+/** The filters that define the set a list counts (`total`). */
+export interface CustomerFilters {
+  email?: string;
+  city?: string;
+  name?: string;
+  createdBefore?: string;
+  createdAfter?: string;
+  updatedBefore?: string;
+  updatedAfter?: string;
+}
+
+export type SortField = 'created_at' | 'updated_at' | 'source_id';
+
+export interface CustomerPageQuery {
+  filters: CustomerFilters;
+  sort: { field: SortField; direction: 'asc' | 'desc' };
+  /** The starting_after cursor: rows whose `field` is strictly beyond `value`. */
+  cursor?: { field: 'created_at' | 'updated_at'; op: '<' | '>'; value: string };
+  offset: number;
+  take: number;
+}
+
+export const hasFilters = (f: CustomerFilters): boolean => Object.values(f).some((v) => v !== undefined);
+
+function applyFilters<O>(
+  query: SelectQueryBuilder<Database, 'customers', O>,
+  f: CustomerFilters,
+): SelectQueryBuilder<Database, 'customers', O> {
+  let q = query;
+  // email, name and city compare without ASCII case (their columns are COLLATE NOCASE).
+  if (f.email !== undefined) q = q.where('email', '=', f.email);
+  if (f.name !== undefined) q = q.where('name', '=', f.name);
+  if (f.city !== undefined) q = q.where('address_city', '=', f.city);
+  if (f.createdBefore !== undefined) q = q.where('created_at', '<', f.createdBefore);
+  if (f.createdAfter !== undefined) q = q.where('created_at', '>', f.createdAfter);
+  if (f.updatedBefore !== undefined) q = q.where('updated_at', '<', f.updatedBefore);
+  if (f.updatedAfter !== undefined) q = q.where('updated_at', '>', f.updatedAfter);
+  return q;
+}
+
+/**
+ * One page. Every order ends with seq (the rowid, insertion order), which each index carries,
+ * so the page is read from an index without a sort, and equal keys keep a stable order.
+ */
+export function listCustomerPage(db: Db, q: CustomerPageQuery): Promise<CustomerRow[]> {
+  let query = applyFilters(db.selectFrom('customers').selectAll(), q.filters);
+  if (q.cursor) query = query.where(q.cursor.field, q.cursor.op, q.cursor.value);
+  return query
+    .orderBy(q.sort.field, q.sort.direction)
+    .orderBy('seq', q.sort.direction)
+    .limit(q.take)
+    .offset(q.offset)
+    .execute();
+}
+
+/** The exact number of customers, kept by triggers (see sql/0003_customers.sql). */
+export const countAllCustomers = async (db: Db): Promise<number> =>
+  (await db.selectFrom('customer_counts').select('total').where('id', '=', 1).executeTakeFirstOrThrow()).total;
+
+/** The exact number of customers matching filters; counted on the filter's index. */
+export const countCustomers = async (db: Db, filters: CustomerFilters): Promise<number> => {
+  const row = await applyFilters(db.selectFrom('customers').select((eb) => eb.fn.countAll<number>().as('n')), filters)
+    .executeTakeFirstOrThrow();
+  return row.n;
+};

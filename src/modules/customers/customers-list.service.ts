@@ -1,0 +1,69 @@
+import type { Deps } from '../../app/deps.js';
+import { listEnvelope } from '../../lib/pagination.js';
+import { listCustomerEvents } from '../events/events.service.js';
+import type { ActivityQuery } from '../events/events.schemas.js';
+import { notFound } from '../../lib/errors.js';
+import * as listRepo from './customers-list.repository.js';
+import { findCustomerByRef } from './customers.repository.js';
+import type { CustomerObject } from './customers.presenter.js';
+import type { CustomersListQuery } from './customers-list.schemas.js';
+import { presentRows } from './customers.service.js';
+
+type ReadDeps = Pick<Deps, 'db'>;
+
+/**
+ * The starting_after cursor (SPEC.md 4.11) is a date on created_at, or on updated_at when the
+ * list is ordered by it. Ascending orders list what comes after the date; descending ones (the
+ * default) and the source_id orders list what was created before it.
+ */
+function cursorOf(query: CustomersListQuery): listRepo.CustomerPageQuery['cursor'] {
+  if (query.starting_after === undefined) return undefined;
+  const order = query.order;
+  if (order && order.field !== 'source_id') {
+    return { field: order.field, op: order.direction === 'asc' ? '>' : '<', value: query.starting_after };
+  }
+  return { field: 'created_at', op: '<', value: query.starting_after };
+}
+
+const filtersOf = (q: CustomersListQuery): listRepo.CustomerFilters => ({
+  email: q.email,
+  city: q.city,
+  name: q.name,
+  createdBefore: q.created_before,
+  createdAfter: q.created_after,
+  updatedBefore: q.updated_before,
+  updatedAfter: q.updated_after,
+});
+
+/**
+ * GET /v1/customers. `total` is the exact number of customers matching the filters (email,
+ * city, name, segment_id, created_at and updated_at ranges); the page and the starting_after
+ * cursor do not change it. Without filters it is read from a trigger-kept counter, so a
+ * million customers cost nothing to count. Segments do not exist yet: a segment_id matches
+ * no customer.
+ */
+export async function listCustomers(deps: ReadDeps, query: CustomersListQuery) {
+  if (query.segment_id !== undefined) {
+    return listEnvelope('customers', [] as CustomerObject[], { total: 0, has_more: false });
+  }
+  const filters = filtersOf(query);
+  const rows = await listRepo.listCustomerPage(deps.db, {
+    filters,
+    sort: query.order ?? { field: 'created_at', direction: 'desc' },
+    cursor: cursorOf(query),
+    offset: (query.page - 1) * query.limit,
+    take: query.limit + 1,
+  });
+  const total = listRepo.hasFilters(filters)
+    ? await listRepo.countCustomers(deps.db, filters)
+    : await listRepo.countAllCustomers(deps.db);
+  const customers = await presentRows(deps.db, rows.slice(0, query.limit));
+  return listEnvelope('customers', customers, { total, has_more: rows.length > query.limit });
+}
+
+/** GET /v1/customers/{id or source_id}/activity (SPEC.md 4.12). */
+export async function listCustomerActivity(deps: ReadDeps, ref: string, query: ActivityQuery) {
+  const customer = await findCustomerByRef(deps.db, ref);
+  if (!customer) throw notFound('customer', ref);
+  return listCustomerEvents(deps, customer.id, query);
+}

@@ -1,0 +1,49 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { CustomerLoyaltyCampaignTable, CustomerReferralTable, CustomerTable } from './customers.table.js';
+
+type Db = Kysely<Database>;
+export type CustomerRow = Selectable<CustomerTable>;
+export type NewCustomerRow = Insertable<CustomerTable>;
+export type CustomerPatch = Updateable<CustomerTable>;
+export type LoyaltyCampaignRow = Selectable<CustomerLoyaltyCampaignTable>;
+export type ReferralRow = Selectable<CustomerReferralTable>;
+
+export const findCustomerById = (db: Db, id: string): Promise<CustomerRow | undefined> =>
+  db.selectFrom('customers').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const findCustomerBySourceId = (db: Db, sourceId: string): Promise<CustomerRow | undefined> =>
+  db.selectFrom('customers').selectAll().where('source_id', '=', sourceId).executeTakeFirst();
+
+/** A path's customer reference: an id first, then a source id. */
+export const findCustomerByRef = async (db: Db, ref: string): Promise<CustomerRow | undefined> =>
+  (await findCustomerById(db, ref)) ?? (await findCustomerBySourceId(db, ref));
+
+export const insertCustomer = async (db: Db, row: NewCustomerRow): Promise<CustomerRow> =>
+  db.insertInto('customers').values(row).returningAll().executeTakeFirstOrThrow();
+
+export const updateCustomer = (db: Db, id: string, patch: CustomerPatch): Promise<CustomerRow | undefined> =>
+  db.updateTable('customers').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
+
+export const deleteCustomer = async (db: Db, id: string): Promise<boolean> => {
+  const result = await db.deleteFrom('customers').where('id', '=', id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+};
+
+/** loyalty.campaigns of several customers in one query (no N+1 on lists). */
+export const listLoyaltyCampaigns = (db: Db, customerIds: string[]): Promise<LoyaltyCampaignRow[]> =>
+  customerIds.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('customer_loyalty_campaigns')
+        .selectAll()
+        .where('customer_id', 'in', customerIds)
+        .orderBy('customer_id')
+        .orderBy('campaign_name')
+        .execute();
+
+/** referrals.campaigns of several customers in one query, oldest first. */
+export const listReferrals = (db: Db, customerIds: string[]): Promise<ReferralRow[]> =>
+  customerIds.length === 0
+    ? Promise.resolve([])
+    : db.selectFrom('customer_referrals').selectAll().where('customer_id', 'in', customerIds).orderBy('seq').execute();

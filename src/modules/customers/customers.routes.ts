@@ -1,0 +1,38 @@
+import type { RouteModule } from '../../http/context.js';
+import type { Query } from '../../lib/pagination.js';
+import { validateBody } from '../../lib/validate.js';
+import { parseActivityQuery } from '../events/events.schemas.js';
+import { listCustomerActivity, listCustomers } from './customers-list.service.js';
+import { parseCustomersListQuery } from './customers-list.schemas.js';
+import { createCustomerSchema, updateCustomerSchema } from './customers.schemas.js';
+import { createCustomer, deleteCustomer, getCustomer, updateCustomer } from './customers.service.js';
+
+/** Customers (SPEC.md 2.5, 4.11) and their activity (4.12). `:ref` is an id or a source id. */
+export const customersRoutes: RouteModule = (router, deps) => {
+  router.post('/v1/customers', async (ctx) => {
+    const body = validateBody(createCustomerSchema, ctx.request.body);
+    ctx.body = (await createCustomer(deps, ctx.state.actor, body)).customer;
+  });
+
+  router.get('/v1/customers', async (ctx) => {
+    ctx.body = await listCustomers(deps, parseCustomersListQuery(ctx.query as Query));
+  });
+
+  router.get('/v1/customers/:ref', async (ctx) => {
+    ctx.body = await getCustomer(deps, ctx.params.ref as string);
+  });
+
+  router.put('/v1/customers/:ref', async (ctx) => {
+    const body = validateBody(updateCustomerSchema, ctx.request.body);
+    ctx.body = await updateCustomer(deps, ctx.state.actor, ctx.params.ref as string, body);
+  });
+
+  router.delete('/v1/customers/:ref', async (ctx) => {
+    await deleteCustomer(deps, ctx.state.actor, ctx.params.ref as string);
+    ctx.status = 204;
+  });
+
+  router.get('/v1/customers/:ref/activity', async (ctx) => {
+    ctx.body = await listCustomerActivity(deps, ctx.params.ref as string, parseActivityQuery(ctx.query as Query));
+  });
+};

@@ -1,0 +1,167 @@
+import type { Kysely } from 'kysely';
+import type { Deps } from '../../app/deps.js';
+import type { Database } from '../../db/database.js';
+import type { Actor } from '../../lib/actor.js';
+import { isoNow } from '../../lib/clock.js';
+import { AppError, duplicateFound, notFound } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { emit } from '../events/events.service.js';
+import type { CustomerEventType } from '../events/event-types.js';
+import { changedColumns, patchFromFields } from './customer-patch.js';
+import * as repo from './customers.repository.js';
+import {
+  presentCustomer,
+  presentCustomerForActivity,
+  presentSimpleCustomer,
+  relationsByCustomer,
+  type CustomerObject,
+  type SimpleCustomer,
+} from './customers.presenter.js';
+import type { CreateCustomerBody, CustomerFields } from './customers.schemas.js';
+
+type Db = Kysely<Database>;
+type ReadDeps = Pick<Deps, 'db'>;
+type WriteDeps = Pick<Deps, 'db' | 'clock'>;
+
+/** Who changes a customer and when; `emitEvents: false` for historical imports. */
+export interface ChangeContext {
+  actor: Actor;
+  at: string;
+  emitEvents?: boolean;
+}
+
+export interface UpsertResult {
+  customer: CustomerObject;
+  created: boolean;
+  /** False when an existing customer was given nothing new (no event, no updated_at change). */
+  changed: boolean;
+}
+
+/** Presents rows with their loyalty campaigns and referrals: two queries for any number of rows. */
+export async function presentRows(db: Db, rows: repo.CustomerRow[]): Promise<CustomerObject[]> {
+  const ids = rows.map((r) => r.id);
+  const [campaigns, referrals] = await Promise.all([repo.listLoyaltyCampaigns(db, ids), repo.listReferrals(db, ids)]);
+  const relations = relationsByCustomer(campaigns, referrals);
+  return rows.map((row) => presentCustomer(row, relations.get(row.id) ?? { campaigns: [], referrals: [] }));
+}
+
+const presentRow = async (db: Db, row: repo.CustomerRow): Promise<CustomerObject> => (await presentRows(db, [row]))[0] as CustomerObject;
+
+async function emitCustomerEvent(trx: Db, ctx: ChangeContext, type: CustomerEventType, customer: CustomerObject): Promise<void> {
+  if (ctx.emitEvents === false) return;
+  await emit(trx, {
+    type,
+    customer_id: customer.id,
+    data: { customer: presentCustomerForActivity(customer) },
+    actor: ctx.actor,
+    created_at: ctx.at,
+  });
+}
+
+/** A new source_id for an existing customer must not belong to another one. */
+async function sourceIdChange(trx: Db, row: repo.CustomerRow, sourceId: string | null | undefined): Promise<repo.CustomerPatch> {
+  if (sourceId === undefined || sourceId === row.source_id) return {};
+  if (sourceId !== null) {
+    const holder = await repo.findCustomerBySourceId(trx, sourceId);
+    if (holder && holder.id !== row.id) throw duplicateFound('customer', 'source_id', sourceId);
+  }
+  return { source_id: sourceId };
+}
+
+async function applyUpdate(trx: Db, ctx: ChangeContext, row: repo.CustomerRow, input: CustomerFields): Promise<UpsertResult> {
+  const patch = changedColumns(row, { ...patchFromFields(input), ...(await sourceIdChange(trx, row, input.source_id)) });
+  if (Object.keys(patch).length === 0) return { customer: await presentRow(trx, row), created: false, changed: false };
+  const updated = await repo.updateCustomer(trx, row.id, { ...patch, updated_at: ctx.at });
+  if (!updated) throw notFound('customer', row.id);
+  const customer = await presentRow(trx, updated);
+  await emitCustomerEvent(trx, ctx, 'customer.updated', customer);
+  return { customer, created: false, changed: true };
+}
+
+async function insertNew(trx: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<UpsertResult> {
+  const row = await repo.insertCustomer(trx, {
+    id: newId('cust_'),
+    source_id: input.source_id ?? null,
+    name: null,
+    description: null,
+    email: null,
+    phone: null,
+    birthdate: null,
+    address: null,
+    metadata: '{}',
+    system_metadata: '{}',
+    created_at: ctx.at,
+    updated_at: ctx.at,
+    ...patchFromFields(input),
+  });
+  const customer = await presentRow(trx, row);
+  await emitCustomerEvent(trx, ctx, 'customer.created', customer);
+  return { customer, created: true, changed: true };
+}
+
+/**
+ * Creates a customer, or updates the one the body names (by `id`, else by `source_id`),
+ * inside the caller's transaction. Orders, redemptions and imports call this with the
+ * customer object they were given. An unknown `id` is 404: ids are ours to assign.
+ */
+export async function upsertCustomer(trx: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<UpsertResult> {
+  if (input.id !== undefined) {
+    const row = await repo.findCustomerById(trx, input.id);
+    if (!row) throw notFound('customer', input.id);
+    return applyUpdate(trx, ctx, row, input);
+  }
+  const existing = input.source_id ? await repo.findCustomerBySourceId(trx, input.source_id) : undefined;
+  return existing ? applyUpdate(trx, ctx, existing, input) : insertNew(trx, ctx, input);
+}
+
+/** POST /v1/customers: create, or update the customer with that id or source_id. */
+export async function createCustomer(deps: WriteDeps, actor: Actor, input: CreateCustomerBody): Promise<UpsertResult> {
+  return deps.db.transaction().execute((trx) => upsertCustomer(trx, { actor, at: isoNow(deps.clock) }, input));
+}
+
+/** GET /v1/customers/{id or source_id}. */
+export async function getCustomer(deps: ReadDeps, ref: string): Promise<CustomerObject> {
+  const row = await repo.findCustomerByRef(deps.db, ref);
+  if (!row) throw notFound('customer', ref);
+  return presentRow(deps.db, row);
+}
+
+/** PUT /v1/customers/{id or source_id}: the given fields change, the others stay. */
+export async function updateCustomer(deps: WriteDeps, actor: Actor, ref: string, input: CustomerFields): Promise<CustomerObject> {
+  return deps.db.transaction().execute(async (trx) => {
+    const row = await repo.findCustomerByRef(trx, ref);
+    if (!row) throw notFound('customer', ref);
+    return (await applyUpdate(trx, { actor, at: isoNow(deps.clock) }, row, input)).customer;
+  });
+}
+
+const isForeignKeyError = (error: unknown): boolean =>
+  (error as { code?: string } | null)?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+
+/** DELETE /v1/customers/{id or source_id}: the customer, its loyalty and referral rows. */
+export async function deleteCustomer(deps: WriteDeps, actor: Actor, ref: string): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    const row = await repo.findCustomerByRef(trx, ref);
+    if (!row) throw notFound('customer', ref);
+    const customer = await presentRow(trx, row);
+    try {
+      await repo.deleteCustomer(trx, row.id);
+    } catch (error) {
+      if (!isForeignKeyError(error)) throw error;
+      throw new AppError('bad_request', 'resource_in_use', 'Resource in use', `Customer ${row.id} is still referenced by other records`);
+    }
+    await emitCustomerEvent(trx, { actor, at: isoNow(deps.clock) }, 'customer.deleted', customer);
+  });
+}
+
+/** For other modules: a customer by id or source id, as the API shows it. */
+export async function findCustomer(db: Db, ref: string): Promise<CustomerObject | undefined> {
+  const row = await repo.findCustomerByRef(db, ref);
+  return row && presentRow(db, row);
+}
+
+/** For other modules: the short customer that redemptions, orders and events embed. */
+export async function findSimpleCustomer(db: Db, ref: string): Promise<SimpleCustomer | undefined> {
+  const row = await repo.findCustomerByRef(db, ref);
+  return row && presentSimpleCustomer(row);
+}

@@ -1,0 +1,60 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { CustomerEventTable } from './events.table.js';
+
+type Db = Kysely<Database>;
+export type CustomerEventRow = Selectable<CustomerEventTable>;
+export type NewCustomerEventRow = Insertable<CustomerEventTable>;
+
+export const insertEvent = async (db: Db, row: NewCustomerEventRow): Promise<void> => {
+  await db.insertInto('customer_events').values(row).execute();
+};
+
+/** A position in a customer's feed: events are ordered by (created_at, seq). */
+export interface FeedPosition {
+  created_at: string;
+  seq: number;
+}
+
+export const findEventPosition = (db: Db, customerId: string, eventId: string): Promise<FeedPosition | undefined> =>
+  db
+    .selectFrom('customer_events')
+    .select(['created_at', 'seq'])
+    .where('id', '=', eventId)
+    .where('customer_id', '=', customerId)
+    .executeTakeFirst();
+
+export interface FeedQuery {
+  customerId: string;
+  /** Rows to read (the caller asks one more than it shows, to learn has_more). */
+  take: number;
+  direction: 'asc' | 'desc';
+  /** Only events strictly after this position, in the direction of the listing. */
+  after?: FeedPosition;
+  startDate?: string;
+  endDate?: string;
+  campaignId?: string;
+  campaignType?: string;
+  category?: string;
+  type?: string;
+}
+
+/**
+ * One page of a customer's feed. The (created_at, seq) pair is a total order, so a cursor
+ * never skips nor repeats events that share a timestamp; each filter combination is served by
+ * customer_events_feed, _type or _campaign without a sort.
+ */
+export function listEvents(db: Db, q: FeedQuery): Promise<CustomerEventRow[]> {
+  let query = db.selectFrom('customer_events').selectAll().where('customer_id', '=', q.customerId);
+  if (q.after) {
+    const { created_at, seq } = q.after;
+    query = query.where((eb) => eb(eb.refTuple('created_at', 'seq'), q.direction === 'asc' ? '>' : '<', eb.tuple(created_at, seq)));
+  }
+  if (q.startDate !== undefined) query = query.where('created_at', '>=', q.startDate);
+  if (q.endDate !== undefined) query = query.where('created_at', '<=', q.endDate);
+  if (q.campaignId !== undefined) query = query.where('campaign_id', '=', q.campaignId);
+  if (q.campaignType !== undefined) query = query.where('campaign_type', '=', q.campaignType);
+  if (q.category !== undefined) query = query.where('category', '=', q.category as CustomerEventRow['category']);
+  if (q.type !== undefined) query = query.where('type', '=', q.type);
+  return query.orderBy('created_at', q.direction).orderBy('seq', q.direction).limit(q.take).execute();
+}

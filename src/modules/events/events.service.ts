@@ -1,0 +1,101 @@
+import type { Kysely } from 'kysely';
+import type { Deps } from '../../app/deps.js';
+import type { Database } from '../../db/database.js';
+import type { Actor } from '../../lib/actor.js';
+import { AppError, invalidQueryParams } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { listEnvelope } from '../../lib/pagination.js';
+import {
+  CAMPAIGN_TYPES,
+  defaultCategoryOf,
+  isCustomerEventType,
+  type CampaignType,
+  type CustomerEventType,
+  type EventCategory,
+} from './event-types.js';
+import * as repo from './events.repository.js';
+import { presentEvent, type CustomerActivity } from './events.presenter.js';
+import type { ActivityQuery } from './events.schemas.js';
+
+/** A customer event, as the change that causes it describes it. */
+export interface CustomerEventInput {
+  type: CustomerEventType;
+  customer_id: string;
+  /** The event's data.data: the customer and the related objects, as the API shows them. */
+  data: Record<string, unknown>;
+  /** Who caused it: gives data.event_source and group_id (the request id). */
+  actor: Actor;
+  /** When the change happened (the time the cause stored). */
+  created_at: string;
+  /** The campaign the event relates to, for the campaign_id / campaign_type filters. */
+  campaign?: { id: string; type?: CampaignType | null };
+  /** Defaults by type: see defaultCategoryOf. */
+  category?: EventCategory;
+}
+
+function checkInput(event: CustomerEventInput): void {
+  // Emitters are our own code: a wrong name is a bug, not a client error.
+  if (!isCustomerEventType(event.type)) {
+    throw new AppError('internal', 'invalid_event', 'Invalid event', `Unknown customer event type ${event.type}`);
+  }
+  const campaignType = event.campaign?.type;
+  if (campaignType && !CAMPAIGN_TYPES.includes(campaignType)) {
+    throw new AppError('internal', 'invalid_event', 'Invalid event', `Unknown campaign type ${campaignType}`);
+  }
+}
+
+/**
+ * Writes a customer event inside the caller's transaction, so the event exists exactly when
+ * its cause does: if the transaction rolls back, so does the event. Returns the event as the
+ * activity feed shows it.
+ */
+export async function emit(trx: Kysely<Database>, event: CustomerEventInput): Promise<CustomerActivity> {
+  checkInput(event);
+  const row = {
+    id: newId('evcus_'),
+    customer_id: event.customer_id,
+    type: event.type,
+    category: event.category ?? defaultCategoryOf(event.type),
+    campaign_id: event.campaign?.id ?? null,
+    campaign_type: event.campaign?.type ?? null,
+    data: JSON.stringify(event.data),
+    channel: event.actor.channel,
+    api_key_name: event.actor.api_key?.name ?? null,
+    api_key_app_id: event.actor.api_key?.app_id ?? null,
+    group_id: event.actor.request_id,
+    created_at: event.created_at,
+  };
+  await repo.insertEvent(trx, row);
+  return presentEvent({ ...row, seq: 0 });
+}
+
+/**
+ * One page of a customer's activity (SPEC.md 4.12). The customer is resolved by the caller.
+ * `starting_after_id` must name an event of this customer.
+ */
+export async function listCustomerEvents(deps: Pick<Deps, 'db'>, customerId: string, query: ActivityQuery) {
+  const direction = query.order === 'created_at' ? 'asc' : 'desc';
+  let after: repo.FeedPosition | undefined;
+  if (query.starting_after_id !== undefined) {
+    after = await repo.findEventPosition(deps.db, customerId, query.starting_after_id);
+    if (!after) {
+      throw invalidQueryParams(`Query parameter starting_after_id: ${query.starting_after_id} is not an event of customer ${customerId}`);
+    }
+  }
+  const rows = await repo.listEvents(deps.db, {
+    customerId,
+    take: query.limit + 1,
+    direction,
+    after,
+    startDate: query.start_date,
+    endDate: query.end_date,
+    campaignId: query.campaign_id,
+    campaignType: query.campaign_type,
+    category: query.category,
+    type: query.type,
+  });
+  const hasMore = rows.length > query.limit;
+  const data = rows.slice(0, query.limit).map(presentEvent);
+  const last = data.at(-1);
+  return listEnvelope('data', data, hasMore && last ? { has_more: true, more_starting_after: last.id } : { has_more: false });
+}
