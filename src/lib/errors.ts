@@ -51,7 +51,8 @@ export class AppError extends Error {
       code: this.status,
       key: this.key,
       message: this.message,
-      ...(this.details === undefined ? {} : { details: this.details }),
+      // Every error body carries details; a caller that has nothing to add repeats the message.
+      details: this.details ?? this.message,
       ...this.extras,
     };
   }
@@ -61,7 +62,7 @@ export interface ErrorBody extends ErrorExtras {
   code: number;
   key: string;
   message: string;
-  details?: string;
+  details: string;
   request_id?: string;
 }
 

@@ -93,13 +93,23 @@ describe('OAuth', () => {
     for (const scope of ['vouchers,campaigns', 'api nonsense']) {
       const res = await issue(scope);
       assert.equal(res.status, 400);
-      assert.deepEqual(res.body, errorBody(res, { code: 400, key: 'invalid_scope', message: `Invalid scope: ${scope}` }));
+      assert.deepEqual(res.body, errorBody(res, {
+          code: 400,
+          key: 'invalid_scope',
+          message: `Invalid scope: ${scope}`,
+          details: 'Scopes are names from the documented list, separated by spaces (never commas)',
+        }));
     }
   });
 
   it('refuses another grant type with 400 invalid_grant_type', async () => {
     const res = await server.request('POST', '/v1/oauth/token', { raw: 'grant_type=password&scope=api', headers: form });
-    assert.deepEqual(res.body, errorBody(res, { code: 400, key: 'invalid_grant_type', message: 'Invalid grant_type' }));
+    assert.deepEqual(res.body, errorBody(res, {
+        code: 400,
+        key: 'invalid_grant_type',
+        message: 'Invalid grant_type',
+        details: 'grant_type must be client_credentials',
+      }));
   });
 
   it('refuses a missing scope and a missing access_token with 400 missing_parameters', async () => {
@@ -149,7 +159,8 @@ describe('OAuth', () => {
         const token = (await issue(scope)).body.access_token;
         const res = await server.request('GET', path, { auth: { bearer: token } });
         if (open) {
-          assert.equal(res.status, 404);
+          // Past authentication: whatever the route answers, it is not a refusal of the token.
+          assert.ok(![401, 403].includes(res.status), `status ${res.status}`);
           return;
         }
         assert.deepEqual(

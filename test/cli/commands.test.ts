@@ -98,7 +98,12 @@ describe('promo commands', () => {
 
     const bad = await runCli(['token', '--scope', 'api,vouchers'], { env });
     assert.equal(bad.code, 1);
-    assert.deepEqual(JSON.parse(bad.stderr), { code: 400, key: 'invalid_scope', message: 'Invalid scope: api,vouchers' });
+    assert.deepEqual(JSON.parse(bad.stderr), {
+      code: 400,
+      key: 'invalid_scope',
+      message: 'Invalid scope: api,vouchers',
+      details: 'Scopes are names from the documented list, separated by spaces (never commas)',
+    });
   });
 
   it('exits 2 on usage errors and 0 on --help, for every command', async () => {

@@ -100,7 +100,7 @@ export const requestIdOf = (response: TestResponse): string => response.headers.
 /** The whole error body the API gives for an AppError, with this answer's request id. */
 export function errorBody(
   response: TestResponse,
-  fields: { code: number; key: string; message: string; details?: string; resource_id?: string; resource_type?: string },
+  fields: { code: number; key: string; message: string; details: string; resource_id?: string; resource_type?: string },
 ) {
   return { ...fields, request_id: requestIdOf(response) };
 }

@@ -29,7 +29,13 @@ export interface TokenHolder {
 
 const nowSeconds = (deps: OAuthDeps): number => Math.floor(deps.clock.now().getTime() / 1000);
 
-const invalidScope = (scope: string) => new AppError('bad_request', 'invalid_scope', `Invalid scope: ${scope}`);
+const invalidScope = (scope: string) =>
+  new AppError(
+    'bad_request',
+    'invalid_scope',
+    `Invalid scope: ${scope}`,
+    'Scopes are names from the documented list, separated by spaces (never commas)',
+  );
 
 /** Space-separated scope names; commas, unknown names and an empty list are refused. */
 function parseScope(scope: unknown): string[] {
@@ -48,7 +54,7 @@ export async function issueToken(
   body: { grant_type?: unknown; scope?: unknown },
 ): Promise<OAuthToken> {
   if (body.grant_type !== 'client_credentials') {
-    throw new AppError('bad_request', 'invalid_grant_type', 'Invalid grant_type');
+    throw new AppError('bad_request', 'invalid_grant_type', 'Invalid grant_type', 'grant_type must be client_credentials');
   }
   const scopes = parseScope(body.scope);
   const accessToken = randomBase62(48);
