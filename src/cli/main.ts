@@ -67,6 +67,7 @@ try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (!(error instanceof CommanderError)) throw error;
-  const helpOrVersion = ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code);
-  process.exitCode = helpOrVersion ? EXIT_OK : EXIT_USAGE;
+  // --help and --version exit 0; everything else commander refuses (including a missing
+  // subcommand, for which it prints help to stderr) is a usage error.
+  process.exitCode = error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
 }

@@ -108,6 +108,8 @@ describe('promo commands', () => {
 
   it('exits 2 on usage errors and 0 on --help, for every command', async () => {
     assert.equal((await runCli(['no-such-command'])).code, 2);
+    assert.equal((await runCli([])).code, 2, 'no command');
+    assert.equal((await runCli(['keys'])).code, 2, 'no subcommand');
     assert.equal((await runCli(['keys', 'revoke'])).code, 2, 'missing argument');
     assert.equal((await runCli(['serve', '--nope'])).code, 2, 'unknown option');
     for (const args of [[], ['serve'], ['migrate'], ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'revoke'], ['token']]) {
