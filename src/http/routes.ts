@@ -1,6 +1,7 @@
 import { oauthRoutes } from '../modules/auth/oauth.routes.js';
+import { catalogRoutes } from '../modules/catalog/catalog.routes.js';
 import { customersRoutes } from '../modules/customers/customers.routes.js';
 import type { RouteModule } from './context.js';
 
 /** Every module's routes, in one list. A new module adds its RouteModule here. */
-export const routeModules: RouteModule[] = [oauthRoutes, customersRoutes];
+export const routeModules: RouteModule[] = [oauthRoutes, catalogRoutes, customersRoutes];

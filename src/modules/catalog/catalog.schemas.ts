@@ -1,0 +1,64 @@
+import { array, mixed, number, string } from 'yup';
+import { parseDateQuery } from '../../lib/dates.js';
+import { parseLimit, parseOrder, parsePage, type Query } from '../../lib/pagination.js';
+import type { ListWindow } from './catalog-list.js';
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** An HTTPS address whose path ends in .png or .jpg (SPEC.md 2.3). */
+export function isImageUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && /\.(png|jpg)$/i.test(url.pathname);
+  } catch {
+    return false;
+  }
+}
+
+export const imageUrlField = (label: string) =>
+  string()
+    .nullable()
+    .test('image-url', `${label} must be an HTTPS address of a .png or .jpg file`, (v) => v == null || isImageUrl(v));
+
+/** A JSON object of any keys and values (not an array, not null). */
+export const jsonObjectField = (label: string) =>
+  mixed<Record<string, unknown>>((v): v is Record<string, unknown> => isPlainObject(v))
+    .typeError(`${label} must be an object`)
+    .nonNullable(`${label} must be an object`);
+
+export const idField = (label: string) => string().typeError(`${label} must be a string`).min(1, `${label} must not be empty`);
+
+export const nullableText = (label: string) =>
+  string().nullable().typeError(`${label} must be a string or null`).min(1, `${label} must not be empty`);
+
+export const priceField = (label: string) =>
+  number()
+    .nullable()
+    .typeError(`${label} must be an integer or null`)
+    .test('safe-integer', `${label} must be an integer or null`, (v) => v == null || Number.isSafeInteger(v));
+
+export const stringArrayField = (label: string) =>
+  array(string().defined().typeError(`${label} must be an array of strings`)).typeError(`${label} must be an array of strings`);
+
+/** The order values of the reference's list operations (SPEC.md 4.1, 4.15). */
+export const ORDER_FIELDS = ['created_at', 'updated_at', 'type', 'code', 'campaign', 'category'] as const;
+
+/**
+ * Reads limit, page (1..100), order, start_date and end_date. `created_at` and `updated_at`
+ * sort by that field; the other order values name fields products and SKUs do not have, so
+ * they keep the creation order, in the direction asked.
+ */
+export function parseCatalogListQuery(query: Query): ListWindow {
+  const limit = parseLimit(query);
+  const page = parsePage(query, 100);
+  const order = parseOrder(query, ORDER_FIELDS);
+  const field = order?.field === 'updated_at' ? 'updated_at' : 'created_at';
+  return {
+    limit,
+    offset: (page - 1) * limit,
+    sort: { field, direction: order?.direction ?? 'asc' },
+    createdFrom: parseDateQuery(query, 'start_date'),
+    createdTo: parseDateQuery(query, 'end_date'),
+  };
+}

@@ -1,0 +1,26 @@
+import type { Deps } from '../../app/deps.js';
+import type { AppRouter } from '../../http/context.js';
+import type { Query } from '../../lib/pagination.js';
+import { listCollectionProducts } from './collection-products.service.js';
+import { parseCollectionListQuery, parseMembersQuery } from './product-collections.schemas.js';
+import { createCollection, deleteCollection, getCollection, listCollections } from './product-collections.service.js';
+
+/** Product collections (SPEC.md 2.2, 4.1). */
+export function productCollectionRoutes(router: AppRouter, deps: Deps): void {
+  router.post('/v1/product-collections', async (ctx) => {
+    ctx.body = await createCollection(deps, ctx.request.body);
+  });
+  router.get('/v1/product-collections', async (ctx) => {
+    ctx.body = await listCollections(deps, parseCollectionListQuery(ctx.query as Query));
+  });
+  router.get('/v1/product-collections/:collectionId', async (ctx) => {
+    ctx.body = await getCollection(deps, ctx.params.collectionId as string);
+  });
+  router.delete('/v1/product-collections/:collectionId', async (ctx) => {
+    await deleteCollection(deps, ctx.params.collectionId as string);
+    ctx.status = 204;
+  });
+  router.get('/v1/product-collections/:collectionId/products', async (ctx) => {
+    ctx.body = await listCollectionProducts(deps, ctx.params.collectionId as string, parseMembersQuery(ctx.query as Query));
+  });
+}

@@ -1,0 +1,72 @@
+import { array, mixed, object, string, type InferType } from 'yup';
+import { parseLimit, parseOrder, parsePage, type Query } from '../../lib/pagination.js';
+import { parseDateQuery } from '../../lib/dates.js';
+import { ORDER_FIELDS } from './catalog.schemas.js';
+
+const memberSchema = object({
+  id: string().typeError('products[].id must be a string').required('products[].id is required'),
+  object: string()
+    .typeError('products[].object must be "product" or "sku"')
+    .required('products[].object is required')
+    .oneOf(['product', 'sku'] as const, 'products[].object must be "product" or "sku"'),
+  product_id: string().typeError('products[].product_id must be a string'),
+}).typeError('products[] items must be objects');
+
+/** POST /v1/product-collections. The filter is checked by the condition engine afterwards. */
+export const createCollectionSchema = object({
+  name: string().typeError('name must be a string').required('name is required').min(1, 'name must not be empty'),
+  type: string()
+    .typeError('type must be "STATIC" or "AUTO_UPDATE"')
+    .required('type is required')
+    .oneOf(['STATIC', 'AUTO_UPDATE'] as const, 'type must be "STATIC" or "AUTO_UPDATE"'),
+  products: array(memberSchema).typeError('products must be an array'),
+  filter: mixed(),
+})
+  .typeError('The body must be a JSON object')
+  .nonNullable('The body must be a JSON object');
+
+export type CreateCollectionInput = InferType<typeof createCollectionSchema>;
+export type CollectionMemberInput = InferType<typeof memberSchema>;
+
+export interface CollectionListQuery {
+  limit: number;
+  offset: number;
+  sort: { field: 'created_at' | 'type'; direction: 'asc' | 'desc' };
+}
+
+/**
+ * GET /v1/product-collections (SPEC.md 4.1). `type` sorts by type (then creation); every other
+ * order value sorts by creation: a collection is never updated, and has no code, campaign or
+ * category.
+ */
+export function parseCollectionListQuery(query: Query): CollectionListQuery {
+  const limit = parseLimit(query);
+  const page = parsePage(query, 100);
+  const order = parseOrder(query, ORDER_FIELDS);
+  return {
+    limit,
+    offset: (page - 1) * limit,
+    sort: { field: order?.field === 'type' ? 'type' : 'created_at', direction: order?.direction ?? 'asc' },
+  };
+}
+
+export interface MembersQuery {
+  limit: number;
+  offset: number;
+  sort: { field: 'created_at' | 'updated_at'; direction: 'asc' | 'desc' };
+  /** `starting_after`: only members created after it (before it, in a descending order). */
+  startingAfter?: string;
+}
+
+/** GET /v1/product-collections/{id}/products: limit, page, order, starting_after. */
+export function parseMembersQuery(query: Query): MembersQuery {
+  const limit = parseLimit(query);
+  const page = parsePage(query, 100);
+  const order = parseOrder(query, ORDER_FIELDS);
+  return {
+    limit,
+    offset: (page - 1) * limit,
+    sort: { field: order?.field === 'updated_at' ? 'updated_at' : 'created_at', direction: order?.direction ?? 'asc' },
+    startingAfter: parseDateQuery(query, 'starting_after'),
+  };
+}

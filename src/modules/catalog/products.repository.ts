@@ -1,0 +1,73 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { ProductTable } from './catalog.table.js';
+import type { ListWindow } from './catalog-list.js';
+
+type Db = Kysely<Database>;
+export type ProductRow = Selectable<ProductTable>;
+export type ProductPatch = Updateable<ProductTable>;
+
+export const findProductById = (db: Db, id: string): Promise<ProductRow | undefined> =>
+  db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const findProductBySourceId = (db: Db, sourceId: string): Promise<ProductRow | undefined> =>
+  db.selectFrom('products').selectAll().where('source_id', '=', sourceId).executeTakeFirst();
+
+/** A path key is an id or a source_id; the id wins when both could match. */
+export const findProductByKey = async (db: Db, key: string): Promise<ProductRow | undefined> =>
+  (await findProductById(db, key)) ?? (await findProductBySourceId(db, key));
+
+export const findProductIdByName = async (db: Db, name: string): Promise<string | undefined> =>
+  (await db.selectFrom('products').select('id').where('name', '=', name).executeTakeFirst())?.id;
+
+export const findProductsByIds = (db: Db, ids: readonly string[]): Promise<ProductRow[]> =>
+  ids.length === 0 ? Promise.resolve([]) : db.selectFrom('products').selectAll().where('id', 'in', ids).execute();
+
+/** Products whose id or source_id is one of these keys, in batches that stay under SQLite's parameter cap. */
+export async function findProductsByKeys(db: Db, keys: readonly string[]): Promise<ProductRow[]> {
+  const rows: ProductRow[] = [];
+  for (let i = 0; i < keys.length; i += 400) {
+    const batch = keys.slice(i, i + 400);
+    rows.push(
+      ...(await db
+        .selectFrom('products')
+        .selectAll()
+        .where((eb) => eb.or([eb('id', 'in', batch), eb('source_id', 'in', batch)]))
+        .execute()),
+    );
+  }
+  return rows;
+}
+
+export const insertProduct = async (db: Db, row: Insertable<ProductTable>): Promise<void> => {
+  await db.insertInto('products').values(row).execute();
+};
+
+export const updateProduct = async (db: Db, id: string, patch: ProductPatch): Promise<void> => {
+  await db.updateTable('products').set(patch).where('id', '=', id).execute();
+};
+
+/** Deletes a product; its SKUs and static collection memberships go with it (ON DELETE CASCADE). */
+export const deleteProduct = async (db: Db, id: string): Promise<boolean> => {
+  const result = await db.deleteFrom('products').where('id', '=', id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+};
+
+const windowed = (db: Db, w: Pick<ListWindow, 'createdFrom' | 'createdTo'>) => {
+  let query = db.selectFrom('products');
+  if (w.createdFrom !== undefined) query = query.where('created_at', '>=', w.createdFrom);
+  if (w.createdTo !== undefined) query = query.where('created_at', '<=', w.createdTo);
+  return query;
+};
+
+export const listProducts = (db: Db, w: ListWindow): Promise<ProductRow[]> =>
+  windowed(db, w)
+    .selectAll()
+    .orderBy(w.sort.field, w.sort.direction)
+    .orderBy('id', w.sort.direction)
+    .limit(w.limit)
+    .offset(w.offset)
+    .execute();
+
+export const countProducts = async (db: Db, w: Pick<ListWindow, 'createdFrom' | 'createdTo'>): Promise<number> =>
+  (await windowed(db, w).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;

@@ -1,0 +1,24 @@
+import { object, type InferType } from 'yup';
+import { idField, imageUrlField, jsonObjectField, nullableText, priceField, stringArrayField } from './catalog.schemas.js';
+
+const productFields = {
+  source_id: nullableText('source_id'),
+  name: nullableText('name'),
+  price: priceField('price'),
+  attributes: stringArrayField('attributes'),
+  metadata: jsonObjectField('metadata'),
+  image_url: imageUrlField('image_url'),
+};
+
+/** POST /v1/products: every field optional; an existing `id` or `source_id` updates that product. */
+export const createProductSchema = object({ id: idField('id'), ...productFields })
+  .typeError('The body must be a JSON object')
+  .nonNullable('The body must be a JSON object');
+
+/** PUT /v1/products/{id}: the fields given replace the stored ones; others stay. */
+export const updateProductSchema = object(productFields)
+  .typeError('The body must be a JSON object')
+  .nonNullable('The body must be a JSON object');
+
+export type CreateProductInput = InferType<typeof createProductSchema>;
+export type UpdateProductInput = InferType<typeof updateProductSchema>;

@@ -1,0 +1,132 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import { isoNow } from '../../lib/clock.js';
+import { duplicateFound, invalidPayload, notFound } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { listEnvelope } from '../../lib/pagination.js';
+import { validateBody } from '../../lib/validate.js';
+import type { ListWindow } from './catalog-list.js';
+import type { ProductRow } from './products.repository.js';
+import { presentSku, type SkuView } from './products.presenter.js';
+import { requireProduct, type CatalogDeps } from './products.service.js';
+import { createSkuSchema, updateSkuSchema, type UpdateSkuInput } from './skus.schemas.js';
+import * as skus from './skus.repository.js';
+
+type Db = Kysely<Database>;
+
+/** A SKU sets only attributes its product declares (400 otherwise). */
+function assertAttributesDeclared(product: ProductRow, attributes: Record<string, unknown> | undefined): void {
+  if (attributes === undefined) return;
+  const declared = JSON.parse(product.attributes) as string[];
+  const unknown = Object.keys(attributes).filter((name) => !declared.includes(name));
+  if (unknown.length > 0) {
+    const list = declared.length > 0 ? declared.join(', ') : 'none';
+    throw invalidPayload(`attributes: product ${product.id} does not declare ${unknown.join(', ')} (it declares: ${list})`);
+  }
+}
+
+async function assertSourceIdFree(db: Db, selfId: string | undefined, sourceId: string | null | undefined): Promise<void> {
+  if (sourceId == null) return;
+  const holder = await skus.findSkuBySourceId(db, sourceId);
+  if (holder && holder.id !== selfId) throw duplicateFound('sku', 'source_id', sourceId);
+}
+
+function patchOf(input: UpdateSkuInput): skus.SkuPatch {
+  const patch: skus.SkuPatch = {};
+  if (input.source_id !== undefined) patch.source_id = input.source_id;
+  if (input.sku !== undefined) patch.sku = input.sku;
+  if (input.price !== undefined) patch.price = input.price;
+  if (input.currency !== undefined) patch.currency = input.currency;
+  if (input.attributes !== undefined) patch.attributes = JSON.stringify(input.attributes);
+  if (input.metadata !== undefined) patch.metadata = JSON.stringify(input.metadata);
+  if (input.image_url !== undefined) patch.image_url = input.image_url;
+  return patch;
+}
+
+async function applyUpdate(db: Db, product: ProductRow, row: skus.SkuRow, input: UpdateSkuInput, now: string): Promise<skus.SkuRow> {
+  assertAttributesDeclared(product, input.attributes);
+  await assertSourceIdFree(db, row.id, input.source_id);
+  const patch = { ...patchOf(input), updated_at: now };
+  await skus.updateSku(db, row.id, patch);
+  return { ...row, ...patch } as skus.SkuRow;
+}
+
+/** The SKU behind a path key, if it belongs to this product; else 404 sku. */
+async function requireSkuOf(db: Db, product: ProductRow, key: string): Promise<skus.SkuRow> {
+  const row = await skus.findSkuByKey(db, key);
+  if (!row || row.product_id !== product.id) throw notFound('sku', key);
+  return row;
+}
+
+async function existingSku(db: Db, product: ProductRow, input: { id?: string; source_id?: string | null }) {
+  if (input.id !== undefined) return requireSkuOf(db, product, input.id);
+  if (input.source_id == null) return undefined;
+  const row = await skus.findSkuBySourceId(db, input.source_id);
+  if (row && row.product_id !== product.id) throw duplicateFound('sku', 'source_id', input.source_id);
+  return row;
+}
+
+/**
+ * POST /v1/products/{id}/skus. An `id` or `source_id` of a SKU of this product updates that
+ * SKU, as in the reference; a `source_id` held by another product's SKU is 409.
+ */
+export async function createSku(deps: CatalogDeps, productKey: string, body: unknown): Promise<SkuView> {
+  const input = validateBody(createSkuSchema, body);
+  const now = isoNow(deps.clock);
+  const row = await deps.db.transaction().execute(async (trx) => {
+    const product = await requireProduct(trx, productKey);
+    const existing = await existingSku(trx, product, input);
+    if (existing) return applyUpdate(trx, product, existing, input, now);
+    assertAttributesDeclared(product, input.attributes);
+    const created: skus.SkuRow = {
+      id: newId('sku_'),
+      product_id: product.id,
+      source_id: input.source_id ?? null,
+      sku: input.sku ?? null,
+      price: input.price ?? null,
+      currency: input.currency ?? null,
+      attributes: JSON.stringify(input.attributes ?? {}),
+      image_url: input.image_url ?? null,
+      metadata: JSON.stringify(input.metadata ?? {}),
+      created_at: now,
+      updated_at: null,
+    };
+    await skus.insertSku(trx, created);
+    return created;
+  });
+  return presentSku(row);
+}
+
+/** PUT /v1/products/{id}/skus/{skuId} (ids or source ids). */
+export async function updateSku(deps: CatalogDeps, productKey: string, skuKey: string, body: unknown): Promise<SkuView> {
+  const input = validateBody(updateSkuSchema, body);
+  const now = isoNow(deps.clock);
+  const row = await deps.db.transaction().execute(async (trx) => {
+    const product = await requireProduct(trx, productKey);
+    return applyUpdate(trx, product, await requireSkuOf(trx, product, skuKey), input, now);
+  });
+  return presentSku(row);
+}
+
+/** GET /v1/skus/{id or source_id}. */
+export async function getSku(deps: CatalogDeps, key: string): Promise<SkuView> {
+  const row = await skus.findSkuByKey(deps.db, key);
+  if (!row) throw notFound('sku', key);
+  return presentSku(row);
+}
+
+/** GET /v1/products/{id}/skus: SPEC.md 4.15, `data_ref` `skus`. */
+export async function listSkus(deps: CatalogDeps, productKey: string, window: ListWindow) {
+  const product = await requireProduct(deps.db, productKey);
+  const rows = await skus.listSkusOfProduct(deps.db, product.id, window);
+  const total = await skus.countSkusOfProduct(deps.db, product.id, window);
+  return listEnvelope('skus', rows.map(presentSku), { total });
+}
+
+/** DELETE /v1/products/{id}/skus/{skuId}. */
+export async function deleteSku(deps: CatalogDeps, productKey: string, skuKey: string): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    const product = await requireProduct(trx, productKey);
+    await skus.deleteSku(trx, (await requireSkuOf(trx, product, skuKey)).id);
+  });
+}
