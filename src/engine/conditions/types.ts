@@ -21,31 +21,33 @@ export interface Filter {
   conditions: Condition[];
 }
 
+export interface CatalogLookup {
+  /** What the field holds; absent when the field is unknown or its name is refused. */
+  kind?: FieldKind;
+  /** Why a name under a known prefix is refused. */
+  problem?: string;
+}
+
 /** The fields a filter may name: fixed names, and prefixes such as `metadata.` for open keys. */
 export interface FieldCatalog {
-  kindOf(field: string): FieldKind | undefined;
+  lookup(field: string): CatalogLookup;
   /** The allowed fields, as an error message lists them. */
   readonly description: string;
 }
 
-/** Why a field name under a prefix is refused, or undefined if it is fine. */
+/**
+ * Why a key under a prefix is refused, or undefined if it is fine. Keys travel inside a
+ * quoted JSON path in SQL, where a double quote or a backslash cannot be written.
+ */
 const prefixKeyProblem = (key: string): string | undefined => {
   if (key === '') return 'needs a key after the prefix';
   if (/["\\]/.test(key)) return 'must not contain double quotes or backslashes';
   return undefined;
 };
 
-export interface CatalogLookup {
-  kind?: FieldKind;
-  problem?: string;
-}
-
 /** Builds a FieldCatalog from fixed field names and open prefixes (`{'metadata.': 'any'}`). */
-export function fieldCatalog(fields: Record<string, FieldKind>, prefixes: Record<string, FieldKind> = {}): FieldCatalog & {
-  lookup(field: string): CatalogLookup;
-} {
-  const names = Object.keys(fields);
-  const description = [...names, ...Object.keys(prefixes).map((p) => `${p}<key>`)].join(', ');
+export function fieldCatalog(fields: Record<string, FieldKind>, prefixes: Record<string, FieldKind> = {}): FieldCatalog {
+  const description = [...Object.keys(fields), ...Object.keys(prefixes).map((p) => `${p}<key>`)].join(', ');
   const lookup = (field: string): CatalogLookup => {
     if (Object.hasOwn(fields, field)) return { kind: fields[field] };
     for (const [prefix, kind] of Object.entries(prefixes)) {
@@ -55,5 +57,5 @@ export function fieldCatalog(fields: Record<string, FieldKind>, prefixes: Record
     }
     return {};
   };
-  return { description, lookup, kindOf: (field) => lookup(field).kind };
+  return { description, lookup };
 }

@@ -1,15 +1,10 @@
 import { parseIsoDate } from '../../lib/dates.js';
 import { FAMILIES_OF_KIND, isOperator, OPERATOR_SPECS, type FieldKind, type Operator } from './operators.js';
-import type { CatalogLookup, Condition, Filter, Junction } from './types.js';
+import type { Condition, FieldCatalog, Filter, Junction } from './types.js';
 
 export type FilterValidation =
   | { ok: true; filter: Filter; /** the filter as given, with the junction in lower case */ json: Record<string, unknown> }
   | { ok: false; errors: string[] };
-
-export interface ValidatableCatalog {
-  lookup(field: string): CatalogLookup;
-  readonly description: string;
-}
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -68,13 +63,17 @@ function operandProblem(operator: Operator, kind: FieldKind, operands: unknown):
   }
 }
 
-function validateField(
-  field: string,
-  value: unknown,
-  catalog: ValidatableCatalog,
-  path: string,
-  errors: string[],
-): Condition[] {
+/** One operator of a field: the condition, or what is wrong with it. */
+function validateOperator(field: string, kind: FieldKind, operator: string, operands: unknown, at: string): Condition | string {
+  if (!isOperator(operator)) return `${at} is not a known operator`;
+  if (!FAMILIES_OF_KIND[kind].has(OPERATOR_SPECS[operator].family)) {
+    return `${at} does not apply to ${field} (a ${kind.replace('_', ' ')} field)`;
+  }
+  const problem = operandProblem(operator, kind, operands);
+  return problem ? `${at} ${problem}` : { field, operator, operands: operands as unknown[] };
+}
+
+function validateField(field: string, value: unknown, catalog: FieldCatalog, path: string, errors: string[]): Condition[] {
   const at = `${path}.${field}`;
   const fail = (message: string): Condition[] => {
     errors.push(message);
@@ -92,16 +91,9 @@ function validateField(
   if (entries.length === 0) errors.push(`${at}.conditions must name at least one operator`);
   const conditions: Condition[] = [];
   for (const [operator, operands] of entries) {
-    const opAt = `${at}.conditions.${operator}`;
-    if (!isOperator(operator)) {
-      errors.push(`${opAt} is not a known operator`);
-    } else if (!FAMILIES_OF_KIND[kind].has(OPERATOR_SPECS[operator].family)) {
-      errors.push(`${opAt} does not apply to ${field} (a ${kind.replace('_', ' ')} field)`);
-    } else {
-      const bad = operandProblem(operator, kind, operands);
-      if (bad) errors.push(`${opAt} ${bad}`);
-      else conditions.push({ field, operator, operands: operands as unknown[] });
-    }
+    const result = validateOperator(field, kind, operator, operands, `${at}.conditions.${operator}`);
+    if (typeof result === 'string') errors.push(result);
+    else conditions.push(result);
   }
   return conditions;
 }
@@ -117,7 +109,7 @@ function parseJunction(value: unknown): Junction | undefined {
  * a field catalog. Reports every unknown field and operator, every operator that does not
  * apply to its field's kind, and every operand of the wrong kind, each with its path.
  */
-export function validateFilter(input: unknown, catalog: ValidatableCatalog, path = 'filter'): FilterValidation {
+export function validateFilter(input: unknown, catalog: FieldCatalog, path = 'filter'): FilterValidation {
   if (!isPlainObject(input)) return { ok: false, errors: [`${path} must be an object`] };
   const errors: string[] = [];
   const junction = parseJunction(input.junction);
