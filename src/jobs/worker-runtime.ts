@@ -1,0 +1,43 @@
+import { openDatabase } from '../db/connect.js';
+import type { Deps } from '../app/deps.js';
+import { systemClock } from '../lib/clock.js';
+import type { JobStep } from '../modules/jobs/job-step.js';
+import { runPortion, type PortionReport, type PortionTask } from '../modules/jobs/portions.service.js';
+import { DEFAULT_GATE, throughWriteGate, type GateOptions } from './write-gate.js';
+
+/** What the runner sends a worker for one portion. */
+export interface WorkerTask extends PortionTask {
+  dbFile: string;
+  gate: SharedArrayBuffer;
+  gateOptions?: GateOptions;
+}
+
+export interface WorkerReport extends PortionReport {
+  /** How long the portion held the database. */
+  ms: number;
+}
+
+type WorkerDeps = Pick<Deps, 'db' | 'sqlite' | 'clock'>;
+const connections = new Map<string, WorkerDeps>();
+
+/**
+ * The worker thread's own connection to the file: synchronous=NORMAL (a job resumes from
+ * what the database holds) and a larger page cache for bulk inserts into big indexes.
+ */
+function workerDeps(dbFile: string): WorkerDeps {
+  let deps = connections.get(dbFile);
+  if (!deps) {
+    const { db, sqlite } = openDatabase(dbFile, { synchronous: 'NORMAL' });
+    sqlite.pragma('cache_size = -65536');
+    deps = { db, sqlite, clock: systemClock };
+    connections.set(dbFile, deps);
+  }
+  return deps;
+}
+
+/** The body of every `<job>.worker.ts`: one portion of the job through the write gate. */
+export async function runWorkerTask<P>(task: WorkerTask, step: JobStep<P>): Promise<WorkerReport> {
+  const deps = workerDeps(task.dbFile);
+  const { value, ms } = await throughWriteGate(task.gate, task.gateOptions ?? DEFAULT_GATE, () => runPortion(deps, task, step));
+  return { ...value, ms };
+}

@@ -1,0 +1,64 @@
+/**
+ * The write gate: worker threads of one process take turns at the database, and leave a gap
+ * after each portion. SQLite has one writer; a writer that waits on busy_timeout sleeps and
+ * retries (1, 2, 5, 10 ... ms), so back-to-back portions would starve the API's own writes.
+ * The gap after each portion (a fraction of its duration) gives them their turn.
+ *
+ * State lives in a SharedArrayBuffer handed to every task: an Int32 lock word and a BigInt64
+ * "not before" time in microseconds of the monotonic clock (shared by all threads).
+ */
+const LOCK = 0;
+const STALE_LOCK_MS = 30_000;
+
+export interface GateOptions {
+  /** Idle time after a portion, as a fraction of how long it held the database. */
+  gapRatio: number;
+  /** The smallest gap, in milliseconds. */
+  minGapMs: number;
+}
+
+export const DEFAULT_GATE: GateOptions = { gapRatio: 0.3, minGapMs: 2 };
+
+export const createWriteGate = (): SharedArrayBuffer => new SharedArrayBuffer(16);
+
+const nowUs = (): bigint => process.hrtime.bigint() / 1000n;
+
+function sleepMs(ms: number): void {
+  if (ms > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function acquire(lock: Int32Array): void {
+  const started = Date.now();
+  while (Atomics.compareExchange(lock, LOCK, 0, 1) !== 0) {
+    // A thread that died holding the lock must not stop every other one forever.
+    if (Date.now() - started > STALE_LOCK_MS) {
+      Atomics.store(lock, LOCK, 1);
+      return;
+    }
+    Atomics.wait(lock, LOCK, 1, 100);
+  }
+}
+
+/** Runs `write` holding the gate, after the previous holder's gap; returns its result and duration. */
+export async function throughWriteGate<T>(
+  buffer: SharedArrayBuffer,
+  options: GateOptions,
+  write: () => Promise<T>,
+): Promise<{ value: T; ms: number }> {
+  const lock = new Int32Array(buffer, 0, 1);
+  const notBefore = new BigInt64Array(buffer, 8, 1);
+  acquire(lock);
+  try {
+    sleepMs(Number(Atomics.load(notBefore, 0) - nowUs()) / 1000);
+    const start = nowUs();
+    const value = await write();
+    const end = nowUs();
+    const heldUs = Number(end - start);
+    const gapUs = Math.max(options.minGapMs * 1000, Math.round(heldUs * options.gapRatio));
+    Atomics.store(notBefore, 0, end + BigInt(gapUs));
+    return { value, ms: heldUs / 1000 };
+  } finally {
+    Atomics.store(lock, LOCK, 0);
+    Atomics.notify(lock, LOCK, 1);
+  }
+}

@@ -1,0 +1,87 @@
+import type { CategoryView } from './categories.service.js';
+import type { CampaignRow, TierRow } from './campaigns.repository.js';
+import { presentValidity } from './validity.js';
+
+export const emptyAssignments = () => ({ object: 'list' as const, data_ref: 'data' as const, data: [], total: 0 });
+
+const bool = (n: number): boolean => n === 1;
+const categoriesOf = (id: string | null, categories: Map<string, CategoryView>): CategoryView[] => {
+  const found = id === null ? undefined : categories.get(id);
+  return found ? [found] : [];
+};
+
+export function presentTier(row: TierRow, campaign: CampaignRow, categories: Map<string, CategoryView>) {
+  return {
+    id: row.id,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    name: row.name,
+    banner: row.banner,
+    action: JSON.parse(row.action) as Record<string, unknown>,
+    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+    hierarchy: row.hierarchy,
+    promotion_id: campaign.id,
+    campaign: {
+      id: campaign.id,
+      start_date: campaign.start_date,
+      expiration_date: campaign.expiration_date,
+      active: bool(campaign.active),
+      object: 'campaign' as const,
+    },
+    campaign_id: campaign.id,
+    active: bool(row.active),
+    ...presentValidity(row),
+    summary: { redemptions: { total_redeemed: 0 }, orders: { total_amount: 0, total_discount_amount: 0 } },
+    object: 'promotion_tier' as const,
+    validation_rule_assignments: emptyAssignments(),
+    category_id: row.category_id,
+    categories: categoriesOf(row.category_id, categories),
+  };
+}
+
+/** The campaign as the API answers it (voucherify-facts 3, create-campaign / list-campaigns). */
+export function presentCampaign(row: CampaignRow, tiers: TierRow[], categories: Map<string, CategoryView>) {
+  const category = row.category_id === null ? undefined : categories.get(row.category_id);
+  const promotion =
+    row.campaign_type === 'PROMOTION'
+      ? {
+          promotion: {
+            object: 'list' as const,
+            data_ref: 'tiers' as const,
+            tiers: tiers.map((tier) => presentTier(tier, row, categories)),
+            total: tiers.length,
+            has_more: false,
+          },
+        }
+      : {};
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    campaign_type: row.campaign_type,
+    type: row.type,
+    ...(row.voucher === null ? {} : { voucher: JSON.parse(row.voucher) as Record<string, unknown> }),
+    ...(row.referral_program === null ? {} : { referral_program: JSON.parse(row.referral_program) as Record<string, unknown> }),
+    ...promotion,
+    auto_join: bool(row.auto_join),
+    join_once: bool(row.join_once),
+    use_voucher_metadata_schema: bool(row.use_voucher_metadata_schema),
+    ...presentValidity(row),
+    activity_duration_after_publishing: row.activity_duration_after_publishing,
+    vouchers_count: row.vouchers_count,
+    active: bool(row.active),
+    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    category: category?.name ?? null,
+    category_id: row.category_id,
+    categories: categoriesOf(row.category_id, categories),
+    creation_status: row.creation_status,
+    vouchers_generation_status: row.vouchers_generation_status,
+    protected: bool(row.protected),
+    validation_rules_assignments: emptyAssignments(),
+    object: 'campaign' as const,
+  };
+}
+
+export type CampaignView = ReturnType<typeof presentCampaign>;

@@ -1,0 +1,91 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { OrderBy } from '../../lib/pagination.js';
+import type { CampaignTable, CampaignType, GenerationStatus, PromotionTierTable } from './campaigns.table.js';
+
+type Db = Kysely<Database>;
+export type CampaignRow = Selectable<CampaignTable>;
+export type CampaignInsert = Insertable<CampaignTable>;
+export type CampaignPatch = Updateable<CampaignTable>;
+export type TierRow = Selectable<PromotionTierTable>;
+export type TierInsert = Insertable<PromotionTierTable>;
+
+export const insertCampaign = async (db: Db, row: CampaignInsert): Promise<void> => {
+  await db.insertInto('campaigns').values(row).execute();
+};
+
+export const findLiveCampaignById = (db: Db, id: string): Promise<CampaignRow | undefined> =>
+  db.selectFrom('campaigns').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+
+export const findLiveCampaignByName = (db: Db, name: string): Promise<CampaignRow | undefined> =>
+  db.selectFrom('campaigns').selectAll().where('name', '=', name).where('deleted_at', 'is', null).executeTakeFirst();
+
+export const findCampaignRow = (db: Db, id: string): Promise<CampaignRow | undefined> =>
+  db.selectFrom('campaigns').selectAll().where('id', '=', id).executeTakeFirst();
+
+export interface CampaignFilter {
+  campaignType?: CampaignType;
+}
+
+export function listCampaigns(
+  db: Db,
+  filter: CampaignFilter,
+  page: { limit: number; offset: number; order: OrderBy<'created_at' | 'updated_at'> },
+): Promise<CampaignRow[]> {
+  let query = db.selectFrom('campaigns').selectAll().where('deleted_at', 'is', null);
+  if (filter.campaignType) query = query.where('campaign_type', '=', filter.campaignType);
+  return query
+    .orderBy(page.order.field, page.order.direction)
+    .orderBy('seq', page.order.direction)
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export async function countCampaigns(db: Db, filter: CampaignFilter): Promise<number> {
+  let query = db.selectFrom('campaigns').select((eb) => eb.fn.countAll<number>().as('n')).where('deleted_at', 'is', null);
+  if (filter.campaignType) query = query.where('campaign_type', '=', filter.campaignType);
+  return (await query.executeTakeFirstOrThrow()).n;
+}
+
+export const updateCampaign = async (db: Db, id: string, patch: CampaignPatch): Promise<void> => {
+  await db.updateTable('campaigns').set(patch).where('id', '=', id).execute();
+};
+
+/** Adds (or, negative, removes) vouchers from the campaign's count in one statement. */
+export const addVouchersCount = async (db: Db, id: string, delta: number): Promise<void> => {
+  if (delta === 0) return;
+  await db
+    .updateTable('campaigns')
+    .set((eb) => ({ vouchers_count: eb('vouchers_count', '+', delta) }))
+    .where('id', '=', id)
+    .execute();
+};
+
+export const setGenerationStatus = async (db: Db, id: string, status: GenerationStatus, now: string): Promise<void> => {
+  await db.updateTable('campaigns').set({ vouchers_generation_status: status, updated_at: now }).where('id', '=', id).execute();
+};
+
+/** Hides the campaign at once and frees its name; returns false if it was already gone. */
+export async function markCampaignDeleted(db: Db, id: string, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('campaigns')
+    .set({ deleted_at: now, updated_at: now })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+export const deleteCampaignRow = async (db: Db, id: string): Promise<void> => {
+  await db.deleteFrom('campaigns').where('id', '=', id).execute();
+};
+
+export const insertTiers = async (db: Db, rows: TierInsert[]): Promise<void> => {
+  if (rows.length > 0) await db.insertInto('promotion_tiers').values(rows).execute();
+};
+
+export const listTiers = (db: Db, campaignIds: string[]): Promise<TierRow[]> =>
+  campaignIds.length === 0
+    ? Promise.resolve([])
+    : db.selectFrom('promotion_tiers').selectAll().where('campaign_id', 'in', campaignIds).orderBy('campaign_id').orderBy('hierarchy').orderBy('seq').execute();

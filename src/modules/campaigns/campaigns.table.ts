@@ -1,0 +1,70 @@
+import type { Generated } from 'kysely';
+
+export interface CategoryTable {
+  id: string;
+  name: string;
+  hierarchy: number;
+  created_at: string;
+  updated_at: string | null;
+}
+
+export type CampaignType = 'DISCOUNT_COUPONS' | 'GIFT_VOUCHERS' | 'LOYALTY_PROGRAM' | 'PROMOTION' | 'REFERRAL_PROGRAM';
+export type GenerationStatus = 'DONE' | 'IN_PROGRESS' | 'FAILED' | 'DRAFT' | 'MODIFYING';
+
+export interface CampaignTable {
+  seq: Generated<number>;
+  id: string;
+  name: string;
+  description: string | null;
+  campaign_type: CampaignType;
+  type: 'AUTO_UPDATE' | 'STATIC' | 'STANDALONE';
+  /** JSON voucher template; null for PROMOTION. */
+  voucher: string | null;
+  referral_program: string | null;
+  auto_join: number;
+  join_once: number;
+  use_voucher_metadata_schema: number;
+  start_date: string | null;
+  expiration_date: string | null;
+  validity_timeframe: string | null;
+  validity_day_of_week: string | null;
+  validity_hours: string | null;
+  activity_duration_after_publishing: string | null;
+  vouchers_count: number;
+  active: number;
+  metadata: string;
+  category_id: string | null;
+  creation_status: GenerationStatus;
+  vouchers_generation_status: GenerationStatus;
+  protected: number;
+  created_at: string;
+  updated_at: string | null;
+  deleted_at: string | null;
+}
+
+export interface PromotionTierTable {
+  seq: Generated<number>;
+  id: string;
+  campaign_id: string;
+  name: string;
+  banner: string | null;
+  /** JSON {discount}. */
+  action: string;
+  metadata: string;
+  hierarchy: number;
+  active: number;
+  start_date: string | null;
+  expiration_date: string | null;
+  validity_timeframe: string | null;
+  validity_day_of_week: string | null;
+  validity_hours: string | null;
+  category_id: string | null;
+  created_at: string;
+  updated_at: string | null;
+}
+
+export interface CampaignsTables {
+  categories: CategoryTable;
+  campaigns: CampaignTable;
+  promotion_tiers: PromotionTierTable;
+}

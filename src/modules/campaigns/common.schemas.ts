@@ -1,0 +1,191 @@
+import { array, boolean, lazy, mixed, number, object, string, type Schema } from 'yup';
+import { parseIsoDate } from '../../lib/dates.js';
+
+/**
+ * Schema pieces shared by campaigns, promotion tiers and vouchers: dates, validity rules,
+ * metadata, discounts, code configuration and redemption limits.
+ */
+
+const ISO_DURATION = /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?$/;
+const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+/** An ISO 8601 date or date-time (the forms of SPEC.md 4.5); null clears it. */
+export const isoDate = () =>
+  string()
+    .nullable()
+    .test('iso-date', '${path} must be an ISO 8601 date or date-time', (v) => v === undefined || v === null || parseIsoDate(v) !== null);
+
+export const metadataSchema = () =>
+  mixed<Record<string, unknown>>()
+    .test('object', '${path} must be an object', (v) => v === undefined || (typeof v === 'object' && v !== null && !Array.isArray(v)));
+
+const dayOfWeek = () => number().integer().min(0).max(6).required();
+
+export const validityTimeframe = () =>
+  object({
+    duration: string().required().matches(ISO_DURATION, '${path} must be an ISO 8601 duration'),
+    interval: string().required().matches(ISO_DURATION, '${path} must be an ISO 8601 duration'),
+  })
+    .noUnknown()
+    .nullable()
+    .default(undefined);
+
+export const validityDayOfWeek = () => array(dayOfWeek()).nullable().default(undefined);
+
+export const validityHours = () =>
+  object({
+    daily: array(
+      object({
+        start_time: string().required().matches(HH_MM, '${path} must be HH:mm'),
+        expiration_time: string().required().matches(HH_MM, '${path} must be HH:mm'),
+        days_of_week: array(dayOfWeek()).required(),
+      }).noUnknown(),
+    ).required(),
+  })
+    .noUnknown()
+    .nullable()
+    .default(undefined);
+
+/** Validity fields every resource with a period carries. */
+export const validityFields = () => ({
+  start_date: isoDate(),
+  expiration_date: isoDate(),
+  validity_timeframe: validityTimeframe(),
+  validity_day_of_week: validityDayOfWeek(),
+  validity_hours: validityHours(),
+});
+
+export const codeConfigSchema = () =>
+  object({
+    length: number().integer().min(1),
+    charset: string().min(1),
+    prefix: string(),
+    postfix: string(),
+    pattern: string().min(1),
+    initial_count: number().integer(),
+  })
+    .noUnknown()
+    .default(undefined);
+
+export const redemptionSchema = () =>
+  object({ quantity: number().integer().min(0).nullable() }).noUnknown().default(undefined);
+
+// Discounts (voucherify-facts 2.7), told apart by `type` (and `units` for UNIT).
+const AMOUNT_EFFECTS = [
+  'APPLY_TO_ORDER', 'APPLY_TO_ITEMS', 'APPLY_TO_ITEMS_PROPORTIONALLY', 'APPLY_TO_ITEMS_PROPORTIONALLY_BY_QUANTITY', 'APPLY_TO_ITEMS_BY_QUANTITY',
+];
+const ORDER_OR_ITEMS = ['APPLY_TO_ORDER', 'APPLY_TO_ITEMS'];
+const productRef = () => object({ id: string().required(), source_id: string().nullable(), name: string().nullable() }).noUnknown().default(undefined);
+
+const amountDiscount = object({
+  type: string().required().oneOf(['AMOUNT']),
+  amount_off: number().min(0).required(),
+  amount_off_formula: string(),
+  aggregated_amount_limit: number().integer().min(0),
+  effect: string().oneOf(AMOUNT_EFFECTS),
+  is_dynamic: boolean(),
+}).noUnknown();
+
+const percentDiscount = object({
+  type: string().required().oneOf(['PERCENT']),
+  percent_off: number().min(0).max(100).required(),
+  percent_off_formula: string(),
+  amount_limit: number().min(0),
+  aggregated_amount_limit: number().integer().min(0),
+  effect: string().oneOf(ORDER_OR_ITEMS),
+  is_dynamic: boolean(),
+}).noUnknown();
+
+const fixedDiscount = object({
+  type: string().required().oneOf(['FIXED']),
+  fixed_amount: number().min(0).required(),
+  fixed_amount_formula: string(),
+  effect: string().oneOf(ORDER_OR_ITEMS),
+  is_dynamic: boolean(),
+}).noUnknown();
+
+const oneUnit = {
+  unit_off: number().min(0),
+  unit_off_formula: string(),
+  unit_type: string().required(),
+  product: productRef(),
+  sku: productRef(),
+};
+
+const unitDiscount = object({
+  type: string().required().oneOf(['UNIT']),
+  ...oneUnit,
+  effect: string().oneOf(['ADD_MISSING_ITEMS', 'ADD_NEW_ITEMS', 'ADD_MANY_ITEMS']),
+  is_dynamic: boolean(),
+}).noUnknown();
+
+const unitMultipleDiscount = object({
+  type: string().required().oneOf(['UNIT']),
+  effect: string().oneOf(['ADD_MANY_ITEMS']),
+  units: array(object({ ...oneUnit, effect: string().required().oneOf(['ADD_NEW_ITEMS', 'ADD_MISSING_ITEMS']) }).noUnknown())
+    .required()
+    .min(1),
+  is_dynamic: boolean(),
+}).noUnknown();
+
+const discountType = object({ type: string().required().oneOf(['AMOUNT', 'PERCENT', 'FIXED', 'UNIT']) });
+
+export const discountSchema = (options: { required?: boolean } = {}): Schema<Record<string, unknown> | undefined> =>
+  lazy((value: unknown) => {
+    const v = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+    if (value === undefined) return options.required ? mixed().required() : mixed().default(undefined);
+    switch (v.type) {
+      case 'AMOUNT':
+        return amountDiscount;
+      case 'PERCENT':
+        return percentDiscount;
+      case 'FIXED':
+        return fixedDiscount;
+      case 'UNIT':
+        return v.units !== undefined ? unitMultipleDiscount : unitDiscount;
+      default:
+        return discountType;
+    }
+  }) as unknown as Schema<Record<string, unknown> | undefined>;
+
+export const giftSchema = () =>
+  object({
+    amount: number().integer().min(0).required(),
+    effect: string().oneOf(ORDER_OR_ITEMS),
+  })
+    .noUnknown()
+    .default(undefined);
+
+export const loyaltyCardTemplateSchema = () =>
+  object({
+    points: number().integer().min(0).required(),
+    expiration_rules: object({
+      period_type: string().required().oneOf(['FIXED_DAY_OF_YEAR', 'MONTH']),
+      period_value: number().integer().min(1),
+      rounding_type: string().oneOf(['END_OF_MONTH', 'END_OF_QUARTER', 'END_OF_HALF_YEAR', 'END_OF_YEAR', 'PARTICULAR_MONTH']),
+      rounding_value: number().integer().min(0),
+      fixed_month: number().integer().min(1).max(12),
+      fixed_day: number().integer().min(1).max(31),
+    })
+      .noUnknown()
+      .default(undefined),
+  })
+    .noUnknown()
+    .default(undefined);
+
+export interface ValidityInput {
+  start_date?: string | null;
+  expiration_date?: string | null;
+  validity_timeframe?: { duration: string; interval: string } | null;
+  validity_day_of_week?: number[] | null;
+  validity_hours?: { daily: Array<{ start_time: string; expiration_time: string; days_of_week: number[] }> } | null;
+}
+
+export interface CodeConfigBody {
+  length?: number;
+  charset?: string;
+  prefix?: string;
+  postfix?: string;
+  pattern?: string;
+  initial_count?: number;
+}

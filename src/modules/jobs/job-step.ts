@@ -1,0 +1,52 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+
+/**
+ * What a job type implements to plug into the runner: `run` does one portion of the work
+ * inside the transaction that also advances the job's cursor; `finish` ends the domain work
+ * (in the last portion's transaction) and builds the job's `result`; `fail` (optional) cleans
+ * up when the job fails. Order import adds one.
+ */
+export interface PortionContext {
+  trx: Kysely<Database>;
+  /** The same connection, for bulk statements prepared once (see the repositories). */
+  sqlite: BetterSqlite3.Database;
+  now: string;
+}
+
+export interface PortionJob<P> {
+  id: string;
+  type: string;
+  payload: P;
+  total: number;
+  cursor: number;
+  done_count: number;
+  failed_count: number;
+}
+
+export interface ItemFailure {
+  position: number;
+  key: string | null;
+  reason: string;
+}
+
+export interface PortionOutcome {
+  /** The new cursor (items read, codes generated, last seq...); progress is cursor / total. */
+  cursor: number;
+  done: number;
+  failed: number;
+  failures?: ItemFailure[];
+  finished: boolean;
+}
+
+export interface JobStep<P> {
+  run(ctx: PortionContext, job: PortionJob<P>, maxItems: number): Promise<PortionOutcome>;
+  finish(ctx: PortionContext, job: PortionJob<P>): Promise<Record<string, unknown>>;
+  fail?(ctx: PortionContext, job: PortionJob<P>, reason: string): Promise<void>;
+}
+
+/** Thrown by a step when the job cannot go on: the portion rolls back and the job ends FAILED. */
+export class JobFailure extends Error {
+  override name = 'JobFailure';
+}

@@ -1,0 +1,196 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { AsyncActionTable, JobStatus, OperationStatus } from './jobs.table.js';
+
+type Db = Kysely<Database>;
+export type JobRow = Selectable<AsyncActionTable>;
+export type JobInsert = Insertable<AsyncActionTable>;
+
+const OPEN: JobStatus[] = ['ENQUEUED', 'IN_PROGRESS'];
+
+export const insertJob = async (db: Db, row: JobInsert): Promise<void> => {
+  await db.insertInto('async_actions').values(row).execute();
+};
+
+export const findJob = (db: Db, id: string): Promise<JobRow | undefined> =>
+  db.selectFrom('async_actions').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** Newest first, created before `endDate` when given; one more than asked, for has_more. */
+export const listJobs = (db: Db, options: { limit: number; endDate?: string; openOnly?: boolean }): Promise<JobRow[]> => {
+  let query = db.selectFrom('async_actions').selectAll();
+  if (options.endDate !== undefined) query = query.where('created_at', '<', options.endDate);
+  if (options.openOnly) query = query.where('status', 'in', OPEN);
+  return query.orderBy('created_at', 'desc').orderBy('seq', 'desc').limit(options.limit + 1).execute();
+};
+
+export const listOpenJobsOfType = (db: Db, type: string) =>
+  db.selectFrom('async_actions').select(['payload', 'total', 'cursor']).where('status', 'in', OPEN).where('type', '=', type).execute();
+
+/**
+ * Claims the oldest open, sealed job whose lease is free or expired (or held by `staleOwner`):
+ * one guarded UPDATE, so two runners never both win it.
+ */
+export async function claimJob(
+  db: Db,
+  claim: { owner: string; nowMs: number; leaseUntil: number; now: string; only?: string[]; exclude: string[]; staleOwner?: string },
+): Promise<JobRow | undefined> {
+  let pick = db
+    .selectFrom('async_actions')
+    .select('id')
+    .where('status', 'in', OPEN)
+    .where('sealed', '=', 1)
+    .orderBy('created_at')
+    .orderBy('seq')
+    .limit(1);
+  pick = claim.staleOwner
+    ? pick.where('lease_owner', '=', claim.staleOwner)
+    : pick.where((eb) => eb.or([eb('lease_owner', 'is', null), eb('lease_expires_at', '<', claim.nowMs)]));
+  if (claim.exclude.length > 0) pick = pick.where('id', 'not in', claim.exclude);
+  if (claim.only) pick = pick.where('id', 'in', claim.only.length > 0 ? claim.only : ['']);
+  return db
+    .updateTable('async_actions')
+    .set((eb) => ({
+      lease_owner: claim.owner,
+      lease_expires_at: claim.leaseUntil,
+      status: 'IN_PROGRESS',
+      started_at: eb.fn.coalesce('started_at', eb.val(claim.now)),
+      updated_at: claim.now,
+    }))
+    .where('id', '=', pick)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Owners of open jobs whose lease is still running, to spot owners that died. */
+export const listLeaseOwners = async (db: Db, nowMs: number): Promise<string[]> => {
+  const rows = await db
+    .selectFrom('async_actions')
+    .select('lease_owner')
+    .distinct()
+    .where('status', 'in', OPEN)
+    .where('lease_owner', 'is not', null)
+    .where('lease_expires_at', '>=', nowMs)
+    .execute();
+  return rows.map((r) => r.lease_owner as string);
+};
+
+export const renewLeases = async (db: Db, owner: string, ids: string[], leaseUntil: number): Promise<string[]> => {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .updateTable('async_actions')
+    .set({ lease_expires_at: leaseUntil })
+    .where('id', 'in', ids)
+    .where('lease_owner', '=', owner)
+    .where('status', 'in', OPEN)
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+};
+
+export const releaseLeases = async (db: Db, owner: string): Promise<void> => {
+  await db
+    .updateTable('async_actions')
+    .set({ lease_owner: null, lease_expires_at: null })
+    .where('lease_owner', '=', owner)
+    .execute();
+};
+
+/** The job, if this owner holds its lease and it is running. */
+export const findLeasedJob = (db: Db, id: string, owner: string): Promise<JobRow | undefined> =>
+  db
+    .selectFrom('async_actions')
+    .selectAll()
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .where('status', '=', 'IN_PROGRESS')
+    .executeTakeFirst();
+
+/** Advances the cursor from exactly `fromCursor`, under this owner's lease. */
+export async function advanceJob(
+  db: Db,
+  step: { id: string; owner: string; fromCursor: number; toCursor: number; done: number; failed: number; now: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('async_actions')
+    .set((eb) => ({
+      cursor: step.toCursor,
+      done_count: eb('done_count', '+', step.done),
+      failed_count: eb('failed_count', '+', step.failed),
+      updated_at: step.now,
+    }))
+    .where('id', '=', step.id)
+    .where('lease_owner', '=', step.owner)
+    .where('status', '=', 'IN_PROGRESS')
+    .where('cursor', '=', step.fromCursor)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+export async function endJob(
+  db: Db,
+  end: { id: string; status: 'DONE' | 'FAILED'; operationStatus: OperationStatus; result: string; now: string; owner?: string },
+): Promise<boolean> {
+  let query = db
+    .updateTable('async_actions')
+    .set({
+      status: end.status,
+      operation_status: end.operationStatus,
+      result: end.result,
+      lease_owner: null,
+      lease_expires_at: null,
+      finished_at: end.now,
+      updated_at: end.now,
+    })
+    .where('id', '=', end.id)
+    .where('status', 'in', OPEN);
+  if (end.owner !== undefined) query = query.where('lease_owner', '=', end.owner);
+  const result = await query.executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+export const sealJob = async (db: Db, id: string, total: number, now: string): Promise<void> => {
+  await db.updateTable('async_actions').set({ sealed: 1, total, lease_owner: null, lease_expires_at: null, updated_at: now }).where('id', '=', id).execute();
+};
+
+/** Unsealed jobs (an import still reading its file), with their writer's lease. */
+export const listUnsealed = (db: Db) =>
+  db
+    .selectFrom('async_actions')
+    .select(['id', 'lease_owner', 'lease_expires_at'])
+    .where('sealed', '=', 0)
+    .where('status', '=', 'ENQUEUED')
+    .execute();
+
+export const insertItems = async (db: Db, rows: Array<{ action_id: string; position: number; body: string }>): Promise<void> => {
+  if (rows.length === 0) return;
+  await db.insertInto('async_action_items').values(rows).execute();
+};
+
+export const listItems = (db: Db, id: string, fromPosition: number, limit: number) =>
+  db
+    .selectFrom('async_action_items')
+    .select(['position', 'body'])
+    .where('action_id', '=', id)
+    .where('position', '>=', fromPosition)
+    .orderBy('position')
+    .limit(limit)
+    .execute();
+
+export const deleteItemsBefore = async (db: Db, id: string, position: number): Promise<void> => {
+  await db.deleteFrom('async_action_items').where('action_id', '=', id).where('position', '<', position).execute();
+};
+
+export const insertFailures = async (
+  db: Db,
+  rows: Array<{ action_id: string; position: number; key: string | null; reason: string }>,
+): Promise<void> => {
+  if (rows.length === 0) return;
+  await db.insertInto('async_action_failures').values(rows).execute();
+};
+
+export const listFailures = (db: Db, id: string) =>
+  db.selectFrom('async_action_failures').select(['key', 'reason']).where('action_id', '=', id).orderBy('position').execute();
+
+export const heartbeatStaging = async (db: Db, id: string, owner: string, leaseUntil: number): Promise<void> => {
+  await db.updateTable('async_actions').set({ lease_expires_at: leaseUntil }).where('id', '=', id).where('lease_owner', '=', owner).execute();
+};

@@ -1,0 +1,104 @@
+import type { Kysely } from 'kysely';
+import type { Deps } from '../../app/deps.js';
+import type { Database } from '../../db/database.js';
+import { isoNow } from '../../lib/clock.js';
+import { notFound } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { listEnvelope } from '../../lib/pagination.js';
+import { presentAsyncAction, presentJobView, type AsyncActionView, type JobView } from './jobs.presenter.js';
+import * as repo from './jobs.repository.js';
+
+type ReadDeps = Pick<Deps, 'db' | 'clock'>;
+
+export interface EnqueueInput {
+  type: string;
+  payload: unknown;
+  /** Units of work, for `progress`. */
+  total: number;
+  requestId: string;
+  now: string;
+  /** An import still streaming its items in: unsealed, held by `owner` until sealed. */
+  staging?: { owner: string; leaseUntil: number };
+}
+
+/**
+ * Stores an async action in the caller's transaction, so the job exists exactly when the
+ * caller's other writes do. Call `notifyJobEnqueued()` after the transaction commits.
+ */
+export async function enqueueJob(trx: Kysely<Database>, input: EnqueueInput): Promise<string> {
+  const id = newId('aa_');
+  await repo.insertJob(trx, {
+    id,
+    type: input.type,
+    status: 'ENQUEUED',
+    operation_status: null,
+    request_id: input.requestId,
+    payload: JSON.stringify(input.payload),
+    total: input.total,
+    cursor: 0,
+    done_count: 0,
+    failed_count: 0,
+    result: null,
+    sealed: input.staging ? 0 : 1,
+    lease_owner: input.staging?.owner ?? null,
+    lease_expires_at: input.staging?.leaseUntil ?? null,
+    created_at: input.now,
+    updated_at: input.now,
+    started_at: null,
+    finished_at: null,
+  });
+  return id;
+}
+
+/** Stores items of a job in its caller's transaction (positions from `from`). */
+export async function addJobItems(trx: Kysely<Database>, id: string, from: number, items: unknown[]): Promise<void> {
+  const rows = items.map((item, i) => ({ action_id: id, position: from + i, body: JSON.stringify(item) }));
+  for (let i = 0; i < rows.length; i += 500) await repo.insertItems(trx, rows.slice(i, i + 500));
+}
+
+/** Appends a batch of items to an unsealed job, in a short transaction of its own. */
+export async function stageJobItems(deps: Pick<Deps, 'db'>, id: string, from: number, items: unknown[]): Promise<void> {
+  await deps.db.transaction().execute((trx) => addJobItems(trx, id, from, items));
+}
+
+export async function keepStaging(deps: Pick<Deps, 'db'>, id: string, owner: string, leaseUntil: number): Promise<void> {
+  await repo.heartbeatStaging(deps.db, id, owner, leaseUntil);
+}
+
+/** Ends staging: the job holds `total` items and any runner may claim it. */
+export async function sealJob(deps: ReadDeps, id: string, total: number): Promise<void> {
+  await repo.sealJob(deps.db, id, total, isoNow(deps.clock));
+}
+
+/** Open jobs of a type with what they still have to do (code reservations of generations). */
+export async function listOpenJobs<P>(trx: Kysely<Database>, type: string): Promise<Array<{ payload: P; remaining: number }>> {
+  const rows = await repo.listOpenJobsOfType(trx, type);
+  return rows.map((row) => ({ payload: JSON.parse(row.payload) as P, remaining: Math.max(0, row.total - row.cursor) }));
+}
+
+export async function getAsyncAction(deps: ReadDeps, id: string): Promise<AsyncActionView> {
+  const row = await repo.findJob(deps.db, id);
+  if (!row) throw notFound('async_action', id);
+  return presentAsyncAction(row, deps.clock.now().getTime(), true);
+}
+
+/** GET /v1/async-actions: newest first, without `result`, with `has_more`. */
+export async function listAsyncActions(deps: ReadDeps, query: { limit: number; endDate?: string }) {
+  const rows = await repo.listJobs(deps.db, query);
+  const nowMs = deps.clock.now().getTime();
+  const page = rows.slice(0, query.limit).map((row) => presentAsyncAction(row, nowMs, false));
+  return listEnvelope('async_actions', page, { has_more: rows.length > query.limit });
+}
+
+/** The jobs as `promo jobs` shows them: with counts and results. */
+export async function listJobViews(deps: ReadDeps, query: { limit: number }): Promise<JobView[]> {
+  const rows = await repo.listJobs(deps.db, query);
+  const nowMs = deps.clock.now().getTime();
+  return rows.slice(0, query.limit).map((row) => presentJobView(row, nowMs));
+}
+
+export async function getJobView(deps: ReadDeps, id: string): Promise<JobView> {
+  const row = await repo.findJob(deps.db, id);
+  if (!row) throw notFound('async_action', id);
+  return presentJobView(row, deps.clock.now().getTime());
+}

@@ -1,0 +1,48 @@
+import type { Generated } from 'kysely';
+
+export type JobStatus = 'ENQUEUED' | 'IN_PROGRESS' | 'DONE' | 'FAILED';
+export type OperationStatus = 'SUCCESS' | 'FAILED' | 'UNKNOWN';
+
+export interface AsyncActionTable {
+  seq: Generated<number>;
+  id: string;
+  type: string;
+  status: JobStatus;
+  operation_status: OperationStatus | null;
+  request_id: string | null;
+  /** JSON: the job's input. */
+  payload: string;
+  total: number;
+  cursor: number;
+  done_count: number;
+  failed_count: number;
+  /** JSON, set when the job ends. */
+  result: string | null;
+  sealed: number;
+  lease_owner: string | null;
+  /** Milliseconds since the epoch. */
+  lease_expires_at: number | null;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export interface AsyncActionItemTable {
+  action_id: string;
+  position: number;
+  body: string;
+}
+
+export interface AsyncActionFailureTable {
+  action_id: string;
+  position: number;
+  key: string | null;
+  reason: string;
+}
+
+export interface JobsTables {
+  async_actions: AsyncActionTable;
+  async_action_items: AsyncActionItemTable;
+  async_action_failures: AsyncActionFailureTable;
+}

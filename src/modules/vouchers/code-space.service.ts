@@ -1,0 +1,41 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import { capacity, checkFeasibility, codeTemplate, infeasibleDetails, templateGlob, type CodeConfigInput, type CodeTemplate } from '../../engine/codes/index.js';
+import { AppError } from '../../lib/errors.js';
+import { JobType } from '../jobs/job-types.js';
+import { listOpenJobs } from '../jobs/jobs.service.js';
+import * as repo from './vouchers.repository.js';
+
+export const invalidCodeConfig = (details: string): AppError =>
+  new AppError('bad_request', 'invalid_code_config', 'Invalid code config', details);
+
+/** A checked code template, or 400 invalid_code_config. */
+export function templateFor(config: CodeConfigInput | undefined): CodeTemplate {
+  const result = codeTemplate(config);
+  if (!result.ok) throw invalidCodeConfig(result.error);
+  return result.template;
+}
+
+/** What an unfinished generation job keeps in its payload about its codes. */
+export interface CodeReservation {
+  glob: string;
+}
+
+/**
+ * Checks, before anything is written, that `requested` more codes fit in the template's
+ * space: at most half of what is left after the codes already taken and those reserved by
+ * unfinished generation jobs of the same template. When the space dwarfs every voucher that
+ * could exist (the usual case), the count of taken codes is skipped.
+ */
+export async function checkCodeSpace(trx: Kysely<Database>, template: CodeTemplate, requested: number): Promise<void> {
+  const glob = templateGlob(template);
+  const space = capacity(template);
+  const open = await listOpenJobs<CodeReservation>(trx, JobType.vouchersGenerate);
+  const reservedAll = open.reduce((sum, job) => sum + job.remaining, 0);
+  const upperBound = BigInt((await repo.maxVoucherSeq(trx)) + reservedAll + requested);
+  if (space >= 2n * upperBound) return;
+  const reservedSame = open.filter((job) => job.payload.glob === glob).reduce((sum, job) => sum + job.remaining, 0);
+  const taken = BigInt((await repo.countCodesMatching(trx, glob)) + reservedSame);
+  const feasibility = checkFeasibility(space, taken, BigInt(requested));
+  if (!feasibility.ok) throw invalidCodeConfig(infeasibleDetails(BigInt(requested), feasibility));
+}

@@ -1,0 +1,62 @@
+import { ALPHANUMERIC, codeGenerator } from '../../engine/codes/index.js';
+import { countCampaignVouchers, findLiveCampaign, setGenerationStatus } from '../campaigns/campaign-lookup.service.js';
+import { JobFailure, type JobStep, type PortionJob } from '../jobs/job-step.js';
+import { rowFromDraft } from './voucher-draft.js';
+import type { GeneratePayload } from './voucher-generation.service.js';
+import { voucherInserter } from './vouchers.repository.js';
+
+/** Generators live as long as the worker thread, one per job (a job moves between threads). */
+const generators = new Map<string, () => string>();
+const ID_TEMPLATE = { prefix: 'v_', postfix: '', pattern: '#'.repeat(16), charset: Array.from(ALPHANUMERIC) };
+let nextVoucherId: (() => string) | undefined;
+
+function codesFor(job: PortionJob<GeneratePayload>): () => string {
+  let next = generators.get(job.id);
+  if (!next) {
+    if (generators.size > 64) generators.clear();
+    next = codeGenerator(job.payload.template);
+    generators.set(job.id, next);
+  }
+  return next;
+}
+
+/**
+ * CAMPAIGN.VOUCHERS_GENERATE: each portion inserts the next codes of the job (drawing again
+ * on a collision with any code in the database) and adds them to the campaign's count. The
+ * cursor is the number of vouchers generated. Ids are `v_` + 16 base62 characters, drawn
+ * from the same pooled crypto source as the codes.
+ */
+export const generateVouchersStep: JobStep<GeneratePayload> = {
+  async run(ctx, job, maxItems) {
+    const { campaign_id: campaignId, draft } = job.payload;
+    if (!(await findLiveCampaign(ctx.trx, campaignId))) {
+      throw new JobFailure(`Campaign ${campaignId} was deleted after ${job.cursor} of ${job.total} vouchers were generated.`);
+    }
+    const count = Math.min(maxItems, job.total - job.cursor);
+    const insert = voucherInserter(ctx.trx, ctx.sqlite);
+    const nextCode = codesFor(job);
+    const nextId = (nextVoucherId ??= codeGenerator(ID_TEMPLATE));
+    const maxAttempts = count * 20 + 1000;
+    let inserted = 0;
+    for (let attempt = 0; inserted < count; attempt++) {
+      if (attempt >= maxAttempts) {
+        throw new JobFailure(`No free codes left for this code config after ${job.cursor} of ${job.total} vouchers were generated.`);
+      }
+      if (insert(rowFromDraft(draft, nextId(), nextCode(), ctx.now))) inserted++;
+    }
+    await countCampaignVouchers(ctx.trx, campaignId, count);
+    const cursor = job.cursor + count;
+    return { cursor, done: count, failed: 0, finished: cursor >= job.total };
+  },
+
+  async finish(ctx, job) {
+    generators.delete(job.id);
+    if (await findLiveCampaign(ctx.trx, job.payload.campaign_id)) await setGenerationStatus(ctx.trx, job.payload.campaign_id, 'DONE', ctx.now);
+    return { message: `Generated ${job.done_count} vouchers.`, done_count: job.done_count };
+  },
+
+  async fail(ctx, job) {
+    generators.delete(job.id);
+    if (await findLiveCampaign(ctx.trx, job.payload.campaign_id)) await setGenerationStatus(ctx.trx, job.payload.campaign_id, 'FAILED', ctx.now);
+  },
+};

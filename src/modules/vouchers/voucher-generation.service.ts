@@ -1,0 +1,116 @@
+import type { Kysely } from 'kysely';
+import type { Deps } from '../../app/deps.js';
+import type { Database } from '../../db/database.js';
+import { codeGenerator, templateGlob, type CodeTemplate } from '../../engine/codes/index.js';
+import type { Actor } from '../../lib/actor.js';
+import { isoNow } from '../../lib/clock.js';
+import { AppError, duplicateFound, invalidPayload } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { findCampaign, setGenerationStatus, countCampaignVouchers, type CampaignRow } from '../campaigns/campaign-lookup.service.js';
+import { resolveCategoryId } from '../campaigns/categories.service.js';
+import { checkValidity, validityColumns } from '../campaigns/validity.js';
+import { JobType } from '../jobs/job-types.js';
+import { notifyJobEnqueued } from '../jobs/jobs.events.js';
+import { enqueueJob } from '../jobs/jobs.service.js';
+import { checkCodeSpace, templateFor, type CodeReservation } from './code-space.service.js';
+import { draftFromCampaign, rowFromDraft, templateOf, type StoredTemplate, type VoucherDraft } from './voucher-draft.js';
+import type { AddVouchersBody } from './vouchers.schemas.js';
+import * as repo from './vouchers.repository.js';
+import { getVoucher } from './vouchers.service.js';
+import type { VoucherView } from './vouchers.presenter.js';
+
+/** What a CAMPAIGN.VOUCHERS_GENERATE job carries. */
+export interface GeneratePayload extends CodeReservation {
+  campaign_id: string;
+  draft: VoucherDraft;
+  template: CodeTemplate;
+}
+
+export const noVouchersInPromotion = (campaign: CampaignRow): AppError =>
+  new AppError('bad_request', 'invalid_campaign', 'Invalid campaign', `Campaign ${campaign.id} is a PROMOTION campaign; it holds promotion tiers, not vouchers`);
+
+/** The campaign's template, or 400 for a campaign without vouchers. */
+export function requireTemplate(campaign: CampaignRow): StoredTemplate {
+  const template = templateOf(campaign);
+  if (!template) throw noVouchersInPromotion(campaign);
+  return template;
+}
+
+/** The campaign's draft with the body's overrides (category, metadata, quantity, info, dates). */
+async function draftFor(trx: Kysely<Database>, campaign: CampaignRow, template: StoredTemplate, body: AddVouchersBody, now: string): Promise<VoucherDraft> {
+  const draft = draftFromCampaign(campaign, template);
+  const categoryId = await resolveCategoryId(trx, body, now);
+  if (categoryId !== undefined) draft.category_id = categoryId;
+  if (body.metadata !== undefined) draft.metadata = JSON.stringify(body.metadata);
+  if (body.redemption?.quantity !== undefined) draft.redemption_quantity = body.redemption.quantity;
+  if (body.additional_info !== undefined) draft.additional_info = body.additional_info;
+  Object.assign(draft, validityColumns({ start_date: body.start_date, expiration_date: body.expiration_date }));
+  checkValidity(draft);
+  return draft;
+}
+
+/** Inserts one voucher with a generated code, drawing again on a collision. */
+async function insertGenerated(trx: Kysely<Database>, draft: VoucherDraft, template: CodeTemplate, now: string): Promise<string> {
+  const next = codeGenerator(template);
+  for (let attempt = 0; attempt < 1000; attempt++) {
+    const code = next();
+    if (await repo.insertVoucher(trx, rowFromDraft(draft, newId('v_'), code, now))) return code;
+  }
+  throw new AppError('bad_request', 'invalid_code_config', 'Invalid code config', 'No free code was found for this code config');
+}
+
+export type AddOutcome = { code: string } | { jobId: string };
+
+/**
+ * Adds `count` vouchers to a campaign inside the caller's transaction: one at once (with the
+ * body's `code` or a generated one), more through a CAMPAIGN.VOUCHERS_GENERATE job. The code
+ * space is checked before anything is written.
+ */
+export async function addVouchersInTransaction(
+  trx: Kysely<Database>,
+  campaign: CampaignRow,
+  input: { count: number; body: AddVouchersBody; requestId: string; now: string },
+): Promise<AddOutcome> {
+  const { count, body, now } = input;
+  const template = requireTemplate(campaign);
+  if (body.code !== undefined && count > 1) throw invalidPayload('code can be given only when vouchers_count is 1');
+  const codes = templateFor(body.code_config ?? template.code_config);
+  const draft = await draftFor(trx, campaign, template, body, now);
+  if (count === 1) {
+    let code = body.code;
+    if (code !== undefined) {
+      if (!(await repo.insertVoucher(trx, rowFromDraft(draft, newId('v_'), code, now)))) throw duplicateFound('voucher', 'code', code);
+    } else {
+      await checkCodeSpace(trx, codes, 1);
+      code = await insertGenerated(trx, draft, codes, now);
+    }
+    await countCampaignVouchers(trx, campaign.id, 1);
+    return { code };
+  }
+  await checkCodeSpace(trx, codes, count);
+  const payload: GeneratePayload = { campaign_id: campaign.id, draft, template: codes, glob: templateGlob(codes) };
+  const jobId = await enqueueJob(trx, { type: JobType.vouchersGenerate, payload, total: count, requestId: input.requestId, now });
+  await setGenerationStatus(trx, campaign.id, 'IN_PROGRESS', now);
+  return { jobId };
+}
+
+export type AddVouchersResult = { voucher: VoucherView } | { async_action_id: string };
+
+/** POST /v1/campaigns/{id}/vouchers (and `promo generate`). */
+export async function addVouchers(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  campaignIdOrName: string,
+  input: { count: number; body: AddVouchersBody; actor: Actor },
+): Promise<AddVouchersResult> {
+  const now = isoNow(deps.clock);
+  const outcome = await deps.db.transaction().execute(async (trx) => {
+    const campaign = await findCampaign(trx, campaignIdOrName);
+    return addVouchersInTransaction(trx, campaign, { count: input.count, body: input.body, requestId: input.actor.request_id, now });
+  });
+  if ('jobId' in outcome) {
+    notifyJobEnqueued();
+    return { async_action_id: outcome.jobId };
+  }
+  return { voucher: await getVoucher(deps, outcome.code) };
+}
+

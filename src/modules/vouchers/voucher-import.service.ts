@@ -1,0 +1,77 @@
+import type { Deps } from '../../app/deps.js';
+import type { Actor } from '../../lib/actor.js';
+import { isoNow } from '../../lib/clock.js';
+import { AppError } from '../../lib/errors.js';
+import { validateBody } from '../../lib/validate.js';
+import { findCampaign } from '../campaigns/campaign-lookup.service.js';
+import { JobType } from '../jobs/job-types.js';
+import { notifyJobEnqueued } from '../jobs/jobs.events.js';
+import { addJobItems, enqueueJob, sealJob, stageJobItems } from '../jobs/jobs.service.js';
+import { requireTemplate } from './voucher-generation.service.js';
+import { importBodySchema } from './vouchers.schemas.js';
+
+/** What a CAMPAIGN.VOUCHERS_IMPORT job carries; its items are stored beside it. */
+export interface ImportPayload {
+  campaign_id: string;
+  campaign_name: string;
+}
+
+type ImportDeps = Pick<Deps, 'db' | 'clock'>;
+
+const hasNoCode = (item: Record<string, unknown>): boolean => item.code === undefined || item.code === null || item.code === '';
+
+/**
+ * POST /v1/campaigns/{id}/import: a body that is not a non-empty array of objects, or items
+ * without a code, are refused before any job starts (400). Otherwise the items and the
+ * CAMPAIGN.VOUCHERS_IMPORT job are stored in one transaction; each item is checked by the job,
+ * and bad ones are reported in its result.
+ */
+export async function importVouchers(deps: ImportDeps, campaignIdOrName: string, body: unknown, actor: Actor): Promise<{ async_action_id: string }> {
+  const items = validateBody(importBodySchema, body) as Array<Record<string, unknown>>;
+  const missing = items.filter(hasNoCode).length;
+  if (missing > 0) throw new AppError('bad_request', 'invalid_voucher', 'Invalid Voucher', `Found ${missing} voucher(s) without 'code' value`);
+  const now = isoNow(deps.clock);
+  const jobId = await deps.db.transaction().execute(async (trx) => {
+    const campaign = await findCampaign(trx, campaignIdOrName);
+    requireTemplate(campaign);
+    const payload: ImportPayload = { campaign_id: campaign.id, campaign_name: campaign.name };
+    const id = await enqueueJob(trx, { type: JobType.vouchersImport, payload, total: items.length, requestId: actor.request_id, now });
+    await addJobItems(trx, id, 0, items);
+    return id;
+  });
+  notifyJobEnqueued();
+  return { async_action_id: jobId };
+}
+
+/** An import fed item by item (`promo import` streaming a file): unsealed until `seal`. */
+export interface ImportStaging {
+  jobId: string;
+  add(items: unknown[]): Promise<void>;
+  seal(): Promise<void>;
+}
+
+export async function startImportStaging(
+  deps: ImportDeps,
+  campaignIdOrName: string,
+  staging: { owner: string; leaseUntil: number; actor: Actor },
+): Promise<ImportStaging> {
+  const now = isoNow(deps.clock);
+  const jobId = await deps.db.transaction().execute(async (trx) => {
+    const campaign = await findCampaign(trx, campaignIdOrName);
+    requireTemplate(campaign);
+    const payload: ImportPayload = { campaign_id: campaign.id, campaign_name: campaign.name };
+    return enqueueJob(trx, { type: JobType.vouchersImport, payload, total: 0, requestId: staging.actor.request_id, now, staging });
+  });
+  let count = 0;
+  return {
+    jobId,
+    async add(items) {
+      await stageJobItems(deps, jobId, count, items);
+      count += items.length;
+    },
+    async seal() {
+      await sealJob(deps, jobId, count);
+      notifyJobEnqueued();
+    },
+  };
+}

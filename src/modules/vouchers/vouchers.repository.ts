@@ -1,0 +1,140 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { OrderBy } from '../../lib/pagination.js';
+import type { VoucherInsertRow } from './voucher-draft.js';
+import type { VoucherTable } from './vouchers.table.js';
+
+type Db = Kysely<Database>;
+export type VoucherRow = Selectable<VoucherTable> & { campaign_name: string | null };
+export type VoucherPatch = Updateable<VoucherTable>;
+
+/** Every insertable column, in the order the bulk statement binds them. */
+const COLUMNS: ReadonlyArray<keyof VoucherInsertRow> = [
+  'id', 'code', 'campaign_id', 'category_id', 'type', 'discount', 'gift_amount', 'gift_subtracted_amount', 'gift_balance',
+  'gift_effect', 'loyalty_points', 'loyalty_balance', 'loyalty_next_expiration_date', 'loyalty_next_expiration_points',
+  'loyalty_pending_points', 'loyalty_expired_points', 'loyalty_subtracted_points', 'start_date', 'expiration_date',
+  'validity_timeframe', 'validity_day_of_week', 'validity_hours', 'active', 'additional_info', 'metadata', 'is_referral_code',
+  'holder_id', 'referrer_id', 'redemption_quantity', 'redeemed_quantity', 'redeemed_points', 'publish_count', 'created_at',
+  'updated_at',
+];
+
+const inserters = new WeakMap<BetterSqlite3.Database, BetterSqlite3.Statement>();
+
+/**
+ * Bulk insert for generation and import: `INSERT ... ON CONFLICT (code) DO NOTHING`, built by
+ * Kysely once and then run as one prepared statement per row on the same connection (inside
+ * the caller's transaction). Going through Kysely for each of a million rows would cost more
+ * than the insert itself. Returns whether the row went in (false: the code is taken).
+ */
+export function voucherInserter(db: Db, sqlite: BetterSqlite3.Database): (row: VoucherInsertRow) => boolean {
+  let statement = inserters.get(sqlite);
+  if (!statement) {
+    const sample = Object.fromEntries(COLUMNS.map((c) => [c, null])) as unknown as VoucherInsertRow;
+    const compiled = db.insertInto('vouchers').values(sample).onConflict((oc) => oc.column('code').doNothing()).compile();
+    statement = sqlite.prepare(compiled.sql);
+    inserters.set(sqlite, statement);
+  }
+  const prepared = statement;
+  return (row) => prepared.run(COLUMNS.map((c) => row[c])).changes === 1;
+}
+
+/** One voucher; false when the code is taken. */
+export async function insertVoucher(db: Db, row: VoucherInsertRow): Promise<boolean> {
+  const result = await db.insertInto('vouchers').values(row).onConflict((oc) => oc.column('code').doNothing()).executeTakeFirst();
+  return result.numInsertedOrUpdatedRows === 1n;
+}
+
+const withCampaign = (db: Db) =>
+  db
+    .selectFrom('vouchers as v')
+    .leftJoin('campaigns as c', 'c.id', 'v.campaign_id')
+    .selectAll('v')
+    .select('c.name as campaign_name')
+    .where((eb) => eb.or([eb('v.campaign_id', 'is', null), eb('c.deleted_at', 'is', null)]));
+
+/** A voucher whose campaign is live (vouchers of a campaign being deleted are gone already). */
+export const findVoucherByCode = (db: Db, code: string): Promise<VoucherRow | undefined> =>
+  withCampaign(db).where('v.code', '=', code).executeTakeFirst();
+
+export interface VoucherFilter {
+  campaignId?: string;
+}
+
+export type VoucherOrderField = 'created_at' | 'updated_at' | 'code';
+
+export function listVouchers(db: Db, filter: VoucherFilter, page: { limit: number; offset: number; order: OrderBy<VoucherOrderField> }) {
+  let query = withCampaign(db);
+  if (filter.campaignId) query = query.where('v.campaign_id', '=', filter.campaignId);
+  return query
+    .orderBy(`v.${page.order.field}`, page.order.direction)
+    .orderBy('v.seq', page.order.direction)
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+/** All vouchers of live campaigns (and of none). */
+export async function countVouchers(db: Db): Promise<number> {
+  const row = await withCampaign(db).clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return row.n;
+}
+
+/**
+ * Updates a voucher by id. A new redemption quantity below what was already redeemed is
+ * refused by the guard (returns false), never written.
+ */
+export async function updateVoucher(db: Db, id: string, patch: VoucherPatch): Promise<boolean> {
+  let query = db.updateTable('vouchers').set(patch).where('id', '=', id);
+  const quantity = patch.redemption_quantity;
+  if (typeof quantity === 'number') query = query.where('redeemed_quantity', '<=', quantity);
+  const result = await query.executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+export async function deleteVoucher(db: Db, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('vouchers').where('id', '=', id).executeTakeFirst();
+  return result.numDeletedRows === 1n;
+}
+
+/** The highest seq ever used: an upper bound of the number of vouchers, read in O(1). */
+export async function maxVoucherSeq(db: Db): Promise<number> {
+  const row = await db.selectFrom('vouchers').select((eb) => eb.fn.max('seq').as('m')).executeTakeFirst();
+  return Number(row?.m ?? 0);
+}
+
+/**
+ * Codes matching an SQLite GLOB pattern. Kysely has no GLOB operator, hence the raw
+ * fragment; a pattern with a fixed start is answered from the code index's range.
+ */
+export async function countCodesMatching(db: Db, glob: string): Promise<number> {
+  const row = await db
+    .selectFrom('vouchers')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where(sql<boolean>`code GLOB ${glob}`)
+    .executeTakeFirstOrThrow();
+  return row.n;
+}
+
+/** Deletes the campaign's vouchers with seq in (from, to]; returns how many. */
+export async function deleteCampaignVouchersInRange(db: Db, campaignId: string, from: number, to: number): Promise<number> {
+  const result = await db
+    .deleteFrom('vouchers')
+    .where('seq', '>', from)
+    .where('seq', '<=', to)
+    .where('campaign_id', '=', campaignId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Updates the campaign's vouchers with seq in (from, to]; returns how many. */
+export async function updateCampaignVouchersInRange(db: Db, campaignId: string, from: number, to: number, patch: VoucherPatch): Promise<number> {
+  const result = await db
+    .updateTable('vouchers')
+    .set(patch)
+    .where('seq', '>', from)
+    .where('seq', '<=', to)
+    .where('campaign_id', '=', campaignId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
