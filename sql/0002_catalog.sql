@@ -14,7 +14,7 @@ CREATE TABLE products (
 
 -- List order and start_date/end_date; price for collection filters.
 CREATE INDEX products_created_at ON products (created_at, id);
-CREATE INDEX products_updated_at ON products (updated_at, id);
+CREATE INDEX products_updated_at ON products (updated_at, created_at, id);
 CREATE INDEX products_price ON products (price);
 
 CREATE TABLE skus (
@@ -34,7 +34,7 @@ CREATE TABLE skus (
 -- A product's SKU list (and the cascade from products) in either order; all SKUs by date and
 -- price for collection filters.
 CREATE INDEX skus_product_created_at ON skus (product_id, created_at, id);
-CREATE INDEX skus_product_updated_at ON skus (product_id, updated_at, id);
+CREATE INDEX skus_product_updated_at ON skus (product_id, updated_at, created_at, id);
 CREATE INDEX skus_created_at ON skus (created_at, id);
 CREATE INDEX skus_price ON skus (price);
 

@@ -1,6 +1,7 @@
-import { array, mixed, number, string } from 'yup';
+import { mixed, number, string } from 'yup';
 import { parseDateQuery } from '../../lib/dates.js';
 import { parseLimit, parseOrder, parsePage, type Query } from '../../lib/pagination.js';
+import { parseQueryFields } from '../../lib/query-fields.js';
 import type { ListWindow } from './catalog-list.js';
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -39,7 +40,9 @@ export const priceField = (label: string) =>
     .test('safe-integer', `${label} must be an integer or null`, (v) => v == null || Number.isSafeInteger(v));
 
 export const stringArrayField = (label: string) =>
-  array(string().defined().typeError(`${label} must be an array of strings`)).typeError(`${label} must be an array of strings`);
+  mixed<string[]>((v): v is string[] => Array.isArray(v) && v.every((item) => typeof item === 'string'))
+    .typeError(`${label} must be an array of strings`)
+    .nonNullable(`${label} must be an array of strings`);
 
 /** The order values of the reference's list operations (SPEC.md 4.1, 4.15). */
 export const ORDER_FIELDS = ['created_at', 'updated_at', 'type', 'code', 'campaign', 'category'] as const;
@@ -50,15 +53,18 @@ export const ORDER_FIELDS = ['created_at', 'updated_at', 'type', 'code', 'campai
  * they keep the creation order, in the direction asked.
  */
 export function parseCatalogListQuery(query: Query): ListWindow {
-  const limit = parseLimit(query);
-  const page = parsePage(query, 100);
-  const order = parseOrder(query, ORDER_FIELDS);
-  const field = order?.field === 'updated_at' ? 'updated_at' : 'created_at';
+  const q = parseQueryFields({
+    limit: () => parseLimit(query),
+    page: () => parsePage(query, 100),
+    order: () => parseOrder(query, ORDER_FIELDS),
+    createdFrom: () => parseDateQuery(query, 'start_date'),
+    createdTo: () => parseDateQuery(query, 'end_date'),
+  });
   return {
-    limit,
-    offset: (page - 1) * limit,
-    sort: { field, direction: order?.direction ?? 'asc' },
-    createdFrom: parseDateQuery(query, 'start_date'),
-    createdTo: parseDateQuery(query, 'end_date'),
+    limit: q.limit,
+    offset: (q.page - 1) * q.limit,
+    sort: { field: q.order?.field === 'updated_at' ? 'updated_at' : 'created_at', direction: q.order?.direction ?? 'asc' },
+    createdFrom: q.createdFrom,
+    createdTo: q.createdTo,
   };
 }

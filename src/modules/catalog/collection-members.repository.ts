@@ -75,6 +75,7 @@ export async function pageOfMembers(db: Db, membership: Membership, q: MembersQu
     .selectAll()
     .select(sql<number>`count(*) OVER ()`.as('total'))
     .orderBy(q.sort.field, q.sort.direction)
+    .$if(q.sort.field === 'updated_at', (qb) => qb.orderBy('created_at', q.sort.direction))
     .orderBy('id', q.sort.direction)
     .limit(q.limit)
     .offset(q.offset)

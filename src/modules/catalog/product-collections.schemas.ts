@@ -1,6 +1,7 @@
 import { array, mixed, object, string, type InferType } from 'yup';
 import { parseLimit, parseOrder, parsePage, type Query } from '../../lib/pagination.js';
 import { parseDateQuery } from '../../lib/dates.js';
+import { parseQueryFields } from '../../lib/query-fields.js';
 import { ORDER_FIELDS } from './catalog.schemas.js';
 
 const memberSchema = object({
@@ -40,13 +41,15 @@ export interface CollectionListQuery {
  * category.
  */
 export function parseCollectionListQuery(query: Query): CollectionListQuery {
-  const limit = parseLimit(query);
-  const page = parsePage(query, 100);
-  const order = parseOrder(query, ORDER_FIELDS);
+  const q = parseQueryFields({
+    limit: () => parseLimit(query),
+    page: () => parsePage(query, 100),
+    order: () => parseOrder(query, ORDER_FIELDS),
+  });
   return {
-    limit,
-    offset: (page - 1) * limit,
-    sort: { field: order?.field === 'type' ? 'type' : 'created_at', direction: order?.direction ?? 'asc' },
+    limit: q.limit,
+    offset: (q.page - 1) * q.limit,
+    sort: { field: q.order?.field === 'type' ? 'type' : 'created_at', direction: q.order?.direction ?? 'asc' },
   };
 }
 
@@ -60,13 +63,16 @@ export interface MembersQuery {
 
 /** GET /v1/product-collections/{id}/products: limit, page, order, starting_after. */
 export function parseMembersQuery(query: Query): MembersQuery {
-  const limit = parseLimit(query);
-  const page = parsePage(query, 100);
-  const order = parseOrder(query, ORDER_FIELDS);
+  const q = parseQueryFields({
+    limit: () => parseLimit(query),
+    page: () => parsePage(query, 100),
+    order: () => parseOrder(query, ORDER_FIELDS),
+    startingAfter: () => parseDateQuery(query, 'starting_after'),
+  });
   return {
-    limit,
-    offset: (page - 1) * limit,
-    sort: { field: order?.field === 'updated_at' ? 'updated_at' : 'created_at', direction: order?.direction ?? 'asc' },
-    startingAfter: parseDateQuery(query, 'starting_after'),
+    limit: q.limit,
+    offset: (q.page - 1) * q.limit,
+    sort: { field: q.order?.field === 'updated_at' ? 'updated_at' : 'created_at', direction: q.order?.direction ?? 'asc' },
+    startingAfter: q.startingAfter,
   };
 }

@@ -64,6 +64,7 @@ export const listProducts = (db: Db, w: ListWindow): Promise<ProductRow[]> =>
   windowed(db, w)
     .selectAll()
     .orderBy(w.sort.field, w.sort.direction)
+    .$if(w.sort.field === 'updated_at', (q) => q.orderBy('created_at', w.sort.direction))
     .orderBy('id', w.sort.direction)
     .limit(w.limit)
     .offset(w.offset)

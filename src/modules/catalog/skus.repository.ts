@@ -60,6 +60,7 @@ export const listSkusOfProduct = (db: Db, productId: string, w: ListWindow): Pro
   ofProduct(db, productId, w)
     .selectAll()
     .orderBy(w.sort.field, w.sort.direction)
+    .$if(w.sort.field === 'updated_at', (q) => q.orderBy('created_at', w.sort.direction))
     .orderBy('id', w.sort.direction)
     .limit(w.limit)
     .offset(w.offset)
