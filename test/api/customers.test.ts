@@ -220,6 +220,29 @@ describe('customers: create, upsert, get, update, delete', () => {
     assert.notEqual(recreated.body.id, created.body.id);
   });
 
+  it('DELETE refuses with 400 resource_in_use while another record still references the customer', async () => {
+    // Stands in for a later module's table with a foreign key to customers (id).
+    server.deps.sqlite.exec('CREATE TABLE test_holder (customer_id TEXT NOT NULL REFERENCES customers (id))');
+    clock.set(T0);
+    const created = await server.request('POST', '/v1/customers', { body: { source_id: 'held' } });
+    server.deps.sqlite.prepare('INSERT INTO test_holder (customer_id) VALUES (?)').run(created.body.id);
+    const res = await server.request('DELETE', '/v1/customers/held');
+    assert.equal(res.status, 400);
+    assert.deepEqual(
+      res.body,
+      errorBody(res, {
+        code: 400,
+        key: 'resource_in_use',
+        message: 'Resource in use',
+        details: `Customer ${created.body.id} is still referenced by other records`,
+      }),
+    );
+    assert.deepEqual((await server.request('GET', '/v1/customers/held')).body, created.body);
+    const activity = await server.request('GET', '/v1/customers/held/activity');
+    assert.deepEqual(activity.body.data.map((e: { type: string }) => e.type), ['customer.created']);
+    server.deps.sqlite.exec('DROP TABLE test_holder');
+  });
+
   it('refuses a body with every problem listed in details', async () => {
     const res = await server.request('POST', '/v1/customers', {
       body: {
