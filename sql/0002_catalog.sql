@@ -12,10 +12,11 @@ CREATE TABLE products (
   updated_at  TEXT
 ) STRICT;
 
--- List order and start_date/end_date; price for collection filters.
+-- List order and start_date/end_date. Collection filters: a price range reads this index,
+-- and metadata conditions are checked on the index entry, so only members cost a row read.
 CREATE INDEX products_created_at ON products (created_at, id);
 CREATE INDEX products_updated_at ON products (updated_at, created_at, id);
-CREATE INDEX products_price ON products (price);
+CREATE INDEX products_price ON products (price, metadata);
 
 CREATE TABLE skus (
   id          TEXT PRIMARY KEY,
@@ -31,12 +32,12 @@ CREATE TABLE skus (
   updated_at  TEXT
 ) STRICT;
 
--- A product's SKU list (and the cascade from products) in either order; all SKUs by date and
--- price for collection filters.
+-- A product's SKU list (and the cascade from products) in either order; all SKUs by date, and
+-- by price with metadata for collection filters (as products_price).
 CREATE INDEX skus_product_created_at ON skus (product_id, created_at, id);
 CREATE INDEX skus_product_updated_at ON skus (product_id, updated_at, created_at, id);
 CREATE INDEX skus_created_at ON skus (created_at, id);
-CREATE INDEX skus_price ON skus (price);
+CREATE INDEX skus_price ON skus (price, metadata);
 
 CREATE TABLE product_collections (
   id          TEXT PRIMARY KEY,
