@@ -5,7 +5,7 @@ import { internalActor } from '../../../src/lib/actor.js';
 import { fixedClock } from '../../../src/lib/clock.js';
 import { AppError } from '../../../src/lib/errors.js';
 import * as summary from '../../../src/modules/customers/customer-summary.service.js';
-import { createCustomer, getCustomer } from '../../../src/modules/customers/customers.service.js';
+import { createCustomer, deleteCustomer, getCustomer } from '../../../src/modules/customers/customers.service.js';
 import { freshDbFile } from '../../support/db.js';
 import { customerObject } from './fixtures.js';
 import { assertCustomerObject } from './reference.js';
@@ -175,6 +175,29 @@ describe('customer summary services', () => {
       referred_customers: 1,
       campaigns: { 'Bring a friend': { points: 0, referred_customers: 1 } },
     });
+  });
+
+  it('deletes a customer together with its loyalty lines and referrals', async () => {
+    const referrer = await newCustomer('cascade-referrer');
+    const id = await newCustomer('cascade');
+    await inTx(async (trx) => {
+      await summary.addLoyaltyPoints(trx, { customer_id: id, campaign: LOYAL, points: 5, at: T1 });
+      await summary.recordReferral(trx, {
+        customer_id: id,
+        referrer_id: referrer,
+        campaign: LOYAL,
+        related_object_id: 'r_1',
+        related_object_type: 'redemption',
+        date: T1,
+        at: T1,
+      });
+    });
+    const rows = (table: string) =>
+      (deps.sqlite.prepare(`SELECT count(*) AS n FROM ${table} WHERE customer_id = ?`).get(id) as { n: number }).n;
+    assert.deepEqual([rows('customer_loyalty_campaigns'), rows('customer_referrals')], [1, 1]);
+    await deleteCustomer(deps, internalActor(), id);
+    assert.deepEqual([rows('customer_loyalty_campaigns'), rows('customer_referrals')], [0, 0]);
+    assert.equal((await getCustomer(deps, referrer)).loyalty.referred_customers, 1, 'what the referrer earned stays');
   });
 
   it('is 404 for an unknown customer, and refuses amounts that are not whole non-negative numbers', async () => {
