@@ -30,6 +30,8 @@ export interface Item {
   isFalse: Bool;
   /** Stored as canonical ISO text (created_at, updated_at): compare as strings, on the index. */
   canonicalDate?: boolean;
+  /** A text column with an index: a prefix also becomes a range the index can serve. */
+  indexedText?: boolean;
 }
 
 /** Where a field's items come from, and how to count them and tell if the value is present. */
@@ -58,8 +60,28 @@ const TEXT_SQL = {
   ends_with: (v: Sql, s: string) => sql<SqlBool>`substr(${v}, -length(${s})) = ${s}`,
 };
 
+/**
+ * The first string after every string that starts with `prefix`, in SQLite's BINARY order
+ * (code points): the prefix with its last character raised by one. Undefined when that would
+ * leave Unicode or land on a surrogate.
+ */
+function prefixEnd(prefix: string): string | undefined {
+  const chars = [...prefix];
+  const last = (chars.pop() as string).codePointAt(0) as number;
+  const next = last + 1;
+  if (next > 0x10ffff || (next >= 0xd800 && next <= 0xdfff)) return undefined;
+  return chars.join('') + String.fromCodePoint(next);
+}
+
+/** A prefix test; on an indexed column it is also a range, so the planner can seek to it. */
+function startsWith(item: Item, prefix: string): Bool {
+  const exact = TEXT_SQL.starts_with(item.value, prefix);
+  const end = item.indexedText ? prefixEnd(prefix) : undefined;
+  return end === undefined ? exact : and([sql<SqlBool>`${item.value} >= ${prefix}`, sql<SqlBool>`${item.value} < ${end}`, exact]);
+}
+
 const textItemTest = (item: Item, mode: keyof typeof TEXT_SQL, values: string[]): Bool =>
-  and([item.isText, or(values.map((s) => TEXT_SQL[mode](item.value, s)))]);
+  and([item.isText, or(values.map((s) => (mode === 'starts_with' ? startsWith(item, s) : TEXT_SQL[mode](item.value, s))))]);
 
 const CMP = { '>': sql`>`, '<': sql`<`, '>=': sql`>=`, '<=': sql`<=`, '=': sql`=` } as const;
 

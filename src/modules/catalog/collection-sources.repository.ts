@@ -23,8 +23,8 @@ function columnSource(value: Sql, item: Item, present: Bool): Source {
   return { some: (predicate) => predicate(item), count: sql`(${value} IS NOT NULL)`, present };
 }
 
-const textColumn = (value: Sql): Source =>
-  columnSource(value, textItem(value, notNull(value)), and([notNull(value), sql<SqlBool>`${value} <> ''`]));
+const textColumn = (value: Sql, indexedText = false): Source =>
+  columnSource(value, { ...textItem(value, notNull(value)), indexedText }, and([notNull(value), sql<SqlBool>`${value} <> ''`]));
 
 const numberColumn = (value: Sql): Source =>
   columnSource(value, { value, isText: FALSE, isNumber: notNull(value), isTrue: FALSE, isFalse: FALSE }, notNull(value));
@@ -92,16 +92,18 @@ export function catalogSource(kind: ArmKind, field: string): Source {
     case 'updated_at':
       return dateColumn(col(kind, field));
     case 'name':
-      return textColumn(col(kind, kind === 'product' ? 'name' : 'sku'));
+      return kind === 'product' ? textColumn(col(kind, 'name'), true) : textColumn(col(kind, 'sku'));
     case 'product_id':
-      return textColumn(col(kind, kind === 'product' ? 'id' : 'product_id'));
+      return textColumn(col(kind, kind === 'product' ? 'id' : 'product_id'), true);
     case 'object':
       return textColumn(sql.val(kind));
     case 'attributes':
       return attributesSource(kind);
     case 'skus':
       return skusSource(kind);
-    default: // id, source_id, image_url
+    case 'image_url':
       return textColumn(col(kind, field));
+    default: // id, source_id: unique, so indexed
+      return textColumn(col(kind, field), true);
   }
 }

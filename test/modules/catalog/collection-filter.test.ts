@@ -25,7 +25,7 @@ const FIELDS: Array<[string, FieldKind]> = [
   ...['color', 'size', 'tags', 'flag', 'when', 'obj', 'empty', 'missing', 'd'].map((k): [string, FieldKind] => [`metadata.${k}`, 'any']),
 ];
 
-const TEXT = [['e'], ['Re'], ['ee'], ['prod_'], ['sku_'], ['x'], ['é'], ['sale'], ['Tee', 'Sock'], ['.png']];
+const TEXT = [['e'], ['Re'], ['ee'], ['prod_'], ['sku_'], ['x'], ['é'], ['Café'], ['sale'], ['Tee', 'Sock'], ['.png']];
 const DATES = [['2024-06-05'], ['2024-06-10T08:00:00Z'], ['2024-06-14'], ['2024-06-15T11:00:00Z'], ['2024-06-20'], ['2024-02-01']];
 const DAYS = [[0], [1], [2], [3], [5], [10]];
 
