@@ -32,12 +32,13 @@ CREATE TABLE skus (
   updated_at  TEXT
 ) STRICT;
 
--- A product's SKU list (and the cascade from products) in either order; all SKUs by date, and
--- by price with metadata for collection filters (as products_price).
+-- A product's SKU list (and the cascade from products) in either order; all SKUs by date, by
+-- price with metadata (as products_price) and by name, for collection filters.
 CREATE INDEX skus_product_created_at ON skus (product_id, created_at, id);
 CREATE INDEX skus_product_updated_at ON skus (product_id, updated_at, created_at, id);
 CREATE INDEX skus_created_at ON skus (created_at, id);
 CREATE INDEX skus_price ON skus (price, metadata);
+CREATE INDEX skus_sku ON skus (sku);
 
 CREATE TABLE product_collections (
   id          TEXT PRIMARY KEY,

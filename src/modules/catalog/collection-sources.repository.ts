@@ -92,7 +92,7 @@ export function catalogSource(kind: ArmKind, field: string): Source {
     case 'updated_at':
       return dateColumn(col(kind, field));
     case 'name':
-      return kind === 'product' ? textColumn(col(kind, 'name'), true) : textColumn(col(kind, 'sku'));
+      return textColumn(col(kind, kind === 'product' ? 'name' : 'sku'), true);
     case 'product_id':
       return textColumn(col(kind, kind === 'product' ? 'id' : 'product_id'), true);
     case 'object':
@@ -103,7 +103,7 @@ export function catalogSource(kind: ArmKind, field: string): Source {
       return skusSource(kind);
     case 'image_url':
       return textColumn(col(kind, field));
-    default: // id, source_id: unique, so indexed
+    default: // id, source_id
       return textColumn(col(kind, field), true);
   }
 }
