@@ -15,6 +15,7 @@ describe('database connection', () => {
     assert.equal(sqlite.pragma('foreign_keys', { simple: true }), 1);
     assert.equal(sqlite.pragma('busy_timeout', { simple: true }), 5000);
     assert.equal(sqlite.pragma('synchronous', { simple: true }), 2, 'FULL for the API');
+    assert.equal(sqlite.pragma('cache_size', { simple: true }), -65536);
     sqlite.close();
     const bulk = openSqlite(freshDbFile(), { synchronous: 'NORMAL' });
     assert.equal(bulk.pragma('synchronous', { simple: true }), 1);
