@@ -196,7 +196,7 @@ describe('GET /v1/customers/{id}/activity', () => {
           'Query parameter start_date must be an ISO 8601 date-time',
           'Query parameter campaign_type must be one of: PROMOTION, GIFT_VOUCHERS, REFERRAL_PROGRAM, DISCOUNT_COUPONS, LOYALTY_PROGRAM',
           'Query parameter category must be one of: ACTION, EFFECT',
-          'Query parameter type must be a customer event name (SPEC.md section 6); customer.exploded is not one',
+          'Query parameter type must be a customer event name such as customer.created; customer.exploded is not one',
         ].join('; '),
       }),
     );

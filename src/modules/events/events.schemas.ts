@@ -35,7 +35,7 @@ function eventType(query: Query): FilterableEventType | undefined {
   const value = parseString(query, 'type');
   if (value === undefined) return undefined;
   if (!isFilterableEventType(value)) {
-    throw invalidQueryParams(`Query parameter type must be a customer event name (SPEC.md section 6); ${value} is not one`);
+    throw invalidQueryParams(`Query parameter type must be a customer event name such as customer.created; ${value} is not one`);
   }
   return value;
 }
