@@ -1,15 +1,12 @@
-import { ALPHANUMERIC, codeGenerator } from '../../engine/codes/index.js';
+import { codeGenerator } from '../../engine/codes/index.js';
 import { countCampaignVouchers, findLiveCampaign, setGenerationStatus } from '../campaigns/campaign-lookup.service.js';
 import { JobFailure, type JobStep, type PortionJob } from '../jobs/job-step.js';
-import { rowFromDraft } from './voucher-draft.js';
 import type { GeneratePayload } from './voucher-generation.service.js';
+import { timeOrderedIds } from './voucher-ids.js';
 import { voucherInserter } from './vouchers.repository.js';
 
 /** Generators live as long as the worker thread, one per job (a job moves between threads). */
 const generators = new Map<string, () => string>();
-const ID_TEMPLATE = { prefix: 'v_', postfix: '', pattern: '#'.repeat(16), charset: Array.from(ALPHANUMERIC) };
-let nextVoucherId: (() => string) | undefined;
-
 function codesFor(job: PortionJob<GeneratePayload>): () => string {
   let next = generators.get(job.id);
   if (!next) {
@@ -23,8 +20,7 @@ function codesFor(job: PortionJob<GeneratePayload>): () => string {
 /**
  * CAMPAIGN.VOUCHERS_GENERATE: each portion inserts the next codes of the job (drawing again
  * on a collision with any code in the database) and adds them to the campaign's count. The
- * cursor is the number of vouchers generated. Ids are `v_` + 16 base62 characters, drawn
- * from the same pooled crypto source as the codes.
+ * cursor is the number of vouchers generated.
  */
 export const generateVouchersStep: JobStep<GeneratePayload> = {
   async run(ctx, job, maxItems) {
@@ -33,16 +29,16 @@ export const generateVouchersStep: JobStep<GeneratePayload> = {
       throw new JobFailure(`Campaign ${campaignId} was deleted after ${job.cursor} of ${job.total} vouchers were generated.`);
     }
     const count = Math.min(maxItems, job.total - job.cursor);
-    const insert = voucherInserter(ctx.trx, ctx.sqlite);
+    const insert = voucherInserter(ctx.trx, ctx.sqlite).forDraft({ ...draft, created_at: ctx.now, updated_at: null });
     const nextCode = codesFor(job);
-    const nextId = (nextVoucherId ??= codeGenerator(ID_TEMPLATE));
+    const nextId = timeOrderedIds(Date.parse(ctx.now));
     const maxAttempts = count * 20 + 1000;
     let inserted = 0;
     for (let attempt = 0; inserted < count; attempt++) {
       if (attempt >= maxAttempts) {
         throw new JobFailure(`No free codes left for this code config after ${job.cursor} of ${job.total} vouchers were generated.`);
       }
-      if (insert(rowFromDraft(draft, nextId(), nextCode(), ctx.now))) inserted++;
+      if (insert(nextId(), nextCode())) inserted++;
     }
     await countCampaignVouchers(ctx.trx, campaignId, count);
     const cursor = job.cursor + count;

@@ -3,7 +3,6 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { parseIsoDate } from '../../lib/dates.js';
 import { AppError } from '../../lib/errors.js';
-import { newId } from '../../lib/ids.js';
 import { countCampaignVouchers, findLiveCampaign, type CampaignRow } from '../campaigns/campaign-lookup.service.js';
 import { resolveCategoryId } from '../campaigns/categories.service.js';
 import { checkValidity, validityColumns } from '../campaigns/validity.js';
@@ -11,6 +10,7 @@ import { JobFailure, type ItemFailure, type JobStep } from '../jobs/job-step.js'
 import { dropJobItems, listJobFailures, readJobItems } from '../jobs/portions.service.js';
 import { draftFromCampaign, rowFromDraft, templateOf, type StoredTemplate, type VoucherDraft } from './voucher-draft.js';
 import type { ImportPayload } from './voucher-import.service.js';
+import { timeOrderedIds } from './voucher-ids.js';
 import { importItemSchema, type ImportItem } from './vouchers.schemas.js';
 import { voucherInserter } from './vouchers.repository.js';
 
@@ -58,7 +58,7 @@ function applyKind(draft: VoucherDraft, item: ImportItem, template: StoredTempla
 }
 
 /** The voucher row for one import item: the campaign's draft with the item's fields. */
-async function rowForItem(trx: Kysely<Database>, campaign: CampaignRow, template: StoredTemplate, body: unknown, now: string) {
+async function rowForItem(trx: Kysely<Database>, campaign: CampaignRow, template: StoredTemplate, body: unknown, now: string, id: string) {
   const item = checkItem(body);
   const draft = draftFromCampaign(campaign, template);
   applyKind(draft, item, template);
@@ -70,7 +70,7 @@ async function rowForItem(trx: Kysely<Database>, campaign: CampaignRow, template
   checkValidity(draft);
   const categoryId = await resolveCategoryId(trx, { category: item.category }, now);
   if (categoryId !== undefined) draft.category_id = categoryId;
-  return rowFromDraft(draft, newId('v_'), item.code, now);
+  return rowFromDraft(draft, id, item.code, now);
 }
 
 const codeOf = (body: unknown): string | null => {
@@ -99,11 +99,12 @@ export const importVouchersStep: JobStep<ImportPayload> = {
     const items = await readJobItems(ctx, job.id, job.cursor, maxItems);
     const insert = voucherInserter(ctx.trx, ctx.sqlite);
     const failures: ItemFailure[] = [];
+    const nextId = timeOrderedIds(Date.parse(ctx.now));
     for (const item of items) {
       const body: unknown = JSON.parse(item.body);
       try {
-        const row = await rowForItem(ctx.trx, campaign, template, body, ctx.now);
-        if (!insert(row)) failures.push({ position: item.position, key: row.code, reason: `Voucher with code ${row.code} already exists` });
+        const row = await rowForItem(ctx.trx, campaign, template, body, ctx.now, nextId());
+        if (!insert.insert(row)) failures.push({ position: item.position, key: row.code, reason: `Voucher with code ${row.code} already exists` });
       } catch (error) {
         failures.push({ position: item.position, key: codeOf(body), reason: reasonOf(error) });
       }

@@ -19,24 +19,51 @@ const COLUMNS: ReadonlyArray<keyof VoucherInsertRow> = [
   'updated_at',
 ];
 
-const inserters = new WeakMap<BetterSqlite3.Database, BetterSqlite3.Statement>();
+const statements = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
 
-/**
- * Bulk insert for generation and import: `INSERT ... ON CONFLICT (code) DO NOTHING`, built by
- * Kysely once and then run as one prepared statement per row on the same connection (inside
- * the caller's transaction). Going through Kysely for each of a million rows would cost more
- * than the insert itself. Returns whether the row went in (false: the code is taken).
- */
-export function voucherInserter(db: Db, sqlite: BetterSqlite3.Database): (row: VoucherInsertRow) => boolean {
-  let statement = inserters.get(sqlite);
+/** The INSERT ... ON CONFLICT (code) DO NOTHING for these columns, built by Kysely, prepared once per connection. */
+function insertStatement(db: Db, sqlite: BetterSqlite3.Database, columns: ReadonlyArray<keyof VoucherInsertRow>): BetterSqlite3.Statement {
+  let byColumns = statements.get(sqlite);
+  if (!byColumns) statements.set(sqlite, (byColumns = new Map()));
+  const key = columns.join(',');
+  let statement = byColumns.get(key);
   if (!statement) {
-    const sample = Object.fromEntries(COLUMNS.map((c) => [c, null])) as unknown as VoucherInsertRow;
+    const sample = Object.fromEntries(columns.map((c) => [c, null])) as unknown as VoucherInsertRow;
     const compiled = db.insertInto('vouchers').values(sample).onConflict((oc) => oc.column('code').doNothing()).compile();
     statement = sqlite.prepare(compiled.sql);
-    inserters.set(sqlite, statement);
+    byColumns.set(key, statement);
   }
-  const prepared = statement;
-  return (row) => prepared.run(COLUMNS.map((c) => row[c])).changes === 1;
+  return statement;
+}
+
+export interface VoucherInserter {
+  /** Inserts one row; false when its code is taken. */
+  insert(row: VoucherInsertRow): boolean;
+  /** A writer for many rows that share everything but id and code (one reused parameter array). */
+  forDraft(draft: Omit<VoucherInsertRow, 'id' | 'code'>): (id: string, code: string) => boolean;
+}
+
+/**
+ * Bulk insert for generation and import, run as prepared statements on the caller's
+ * connection (inside its transaction): going through Kysely for each of a million rows would
+ * cost more than the insert itself, so Kysely builds the SQL once. The bulk writer binds only
+ * the draft's non-null columns (the rest default to NULL): binding costs per parameter.
+ */
+export function voucherInserter(db: Db, sqlite: BetterSqlite3.Database): VoucherInserter {
+  return {
+    insert: (row) => insertStatement(db, sqlite, COLUMNS).run(COLUMNS.map((c) => row[c])).changes === 1,
+    forDraft(draft) {
+      const shared = COLUMNS.filter((c) => c !== 'id' && c !== 'code' && draft[c] !== null && draft[c] !== undefined);
+      const columns: Array<keyof VoucherInsertRow> = ['id', 'code', ...shared];
+      const statement = insertStatement(db, sqlite, columns);
+      const params: unknown[] = [null, null, ...shared.map((c) => draft[c as keyof typeof draft])];
+      return (id, code) => {
+        params[0] = id;
+        params[1] = code;
+        return statement.run(params).changes === 1;
+      };
+    },
+  };
 }
 
 /** One voucher; false when the code is taken. */

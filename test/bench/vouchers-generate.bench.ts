@@ -1,0 +1,153 @@
+/**
+ * Voucher generation at scale: POST /v1/campaigns/{id}/vouchers?vouchers_count=1000000 through
+ * the real `promo serve --workers 2`, until the async action is DONE.
+ *
+ * Baseline, in the same run: a raw better-sqlite3 prepared-insert loop of as many random codes
+ * into the same schema (another fresh file from the same migrations, the same pragmas as a
+ * worker's connection, the same bound columns as the worker's rows, codes and ids drawn
+ * before the clock starts, one transaction), run before and after the server. Figures: rows/s of both and their ratio (target
+ * >= 0.6), the server's peak RSS (VmHWM; target <= 400 MB), and p99 of GET /v1/vouchers/{code}
+ * sent one at a time, every 5 ms, during the job (target <= 50 ms).
+ *
+ * BENCH_COUNT=100000 runs a smaller job: a quick check of the bench itself.
+ */
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { openSqlite } from '../../src/db/connect.js';
+import { ALPHANUMERIC, codeGenerator, codeTemplate, type CodeTemplate } from '../../src/engine/codes/index.js';
+import { freshDbFile } from '../support/db.js';
+import { round } from './support/load.js';
+import { spawnListening } from './support/spawn.js';
+
+const COUNT = Number(process.env.BENCH_COUNT ?? 1_000_000);
+const KNOWN_CODES = 50;
+const GET_EVERY_MS = 5;
+const APP_ID = 'bench-app';
+const APP_TOKEN = 'bench-token-0123456789';
+const HEADERS = { 'X-App-Id': APP_ID, 'X-App-Token': APP_TOKEN, 'Content-Type': 'application/json' };
+const DISCOUNT = { type: 'PERCENT', percent_off: 10 };
+const bin = fileURLToPath(new URL('../../bin/promo', import.meta.url));
+
+const template = (codeTemplate({ length: 8 }) as { template: CodeTemplate }).template;
+const idTemplate: CodeTemplate = { prefix: 'v_', postfix: '', pattern: '#'.repeat(16), charset: Array.from(ALPHANUMERIC) };
+
+/** The raw loop: what the hardware gives for these rows without any of our machinery. */
+function rawInsertRate(): number {
+  const sqlite = openSqlite(freshDbFile(), { synchronous: 'NORMAL' });
+  sqlite.pragma('cache_size = -65536');
+  sqlite
+    .prepare(`INSERT INTO campaigns (id, name, campaign_type, type, voucher, creation_status, vouchers_generation_status, created_at)
+      VALUES ('camp_raw', 'raw', 'DISCOUNT_COUPONS', 'AUTO_UPDATE', '{}', 'DONE', 'DONE', ?)`)
+    .run(new Date().toISOString());
+  const nextCode = codeGenerator(template);
+  const nextId = codeGenerator(idTemplate);
+  const codes = Array.from({ length: COUNT }, nextCode);
+  const ids = Array.from({ length: COUNT }, nextId);
+  const insert = sqlite.prepare(`INSERT INTO vouchers (id, code, campaign_id, type, discount, active, metadata, is_referral_code,
+    redeemed_quantity, redeemed_points, publish_count, created_at) VALUES (?, ?, 'camp_raw', 'DISCOUNT_VOUCHER', ?, 1, '{}', 0, 0, 0, 0, ?)`);
+  const discount = JSON.stringify(DISCOUNT);
+  const now = new Date().toISOString();
+  const started = performance.now();
+  sqlite.transaction(() => {
+    for (let i = 0; i < COUNT; i++) insert.run(ids[i], codes[i], discount, now);
+  })();
+  const seconds = (performance.now() - started) / 1000;
+  const inserted = (sqlite.prepare('SELECT count(*) AS n FROM vouchers').get() as { n: number }).n;
+  sqlite.close();
+  if (inserted !== COUNT) throw new Error(`raw loop inserted ${inserted} of ${COUNT} (a duplicate random code?)`);
+  return COUNT / seconds;
+}
+
+function call(agent: Agent, base: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(path, base), { agent, method, headers: HEADERS }, (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
+    });
+    req.on('error', reject);
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}
+
+const peakRssMb = (pid: number): number => {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:')) ?? '';
+  return Number(/(\d+)/.exec(line)?.[1] ?? 0) / 1024;
+};
+
+const percentile = (sorted: number[], p: number): number =>
+  sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number);
+
+async function serverRun(): Promise<{ rate: number; peakRss: number; p99: number; p50: number; gets: number }> {
+  const dbFile = freshDbFile();
+  const env = { ...process.env, PROMO_APP_ID: APP_ID, PROMO_APP_TOKEN: APP_TOKEN };
+  const server = await spawnListening([bin, 'serve', '--port', '0', '--db', dbFile, '--workers', '2'], env);
+  const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+  try {
+    const campaign = await call(agent, server.url, 'POST', '/v1/campaigns', {
+      name: 'Bench', campaign_type: 'DISCOUNT_COUPONS', voucher: { type: 'DISCOUNT_VOUCHER', discount: DISCOUNT, code_config: { length: 8 } },
+    });
+    if (campaign.status !== 200) throw new Error(`create campaign: ${JSON.stringify(campaign.body)}`);
+    const known: string[] = [];
+    for (let i = 0; i < KNOWN_CODES; i++) known.push((await call(agent, server.url, 'POST', '/v1/campaigns/Bench/vouchers')).body.code);
+
+    const started = performance.now();
+    const accepted = await call(agent, server.url, 'POST', `/v1/campaigns/Bench/vouchers?vouchers_count=${COUNT}`);
+    if (accepted.status !== 202) throw new Error(`add vouchers: ${JSON.stringify(accepted.body)}`);
+    const jobPath = `/v1/async-actions/${accepted.body.async_action_id}`;
+    let done = false;
+    let status = '';
+    const poll = (async () => {
+      while (!done) {
+        await new Promise((r) => setTimeout(r, 100));
+        status = (await call(agent, server.url, 'GET', jobPath)).body.status;
+        done = status === 'DONE' || status === 'FAILED';
+      }
+    })();
+    // One GET every GET_EVERY_MS (a steady read load, not a loop that would take a core).
+    const latencies: number[] = [];
+    for (let i = 0; !done; i++) {
+      const t0 = performance.now();
+      const res = await call(agent, server.url, 'GET', `/v1/vouchers/${known[i % known.length]}`);
+      if (res.status !== 200) throw new Error(`GET voucher answered ${res.status}`);
+      const ms = performance.now() - t0;
+      latencies.push(ms);
+      await new Promise((r) => setTimeout(r, Math.max(0, GET_EVERY_MS - ms)));
+    }
+    await poll;
+    const seconds = (performance.now() - started) / 1000;
+    if (status !== 'DONE') throw new Error(`the job ended ${status}`);
+    const count = (await call(agent, server.url, 'GET', '/v1/campaigns/Bench')).body.vouchers_count;
+    if (count !== COUNT + KNOWN_CODES) throw new Error(`campaign holds ${count} vouchers, expected ${COUNT + KNOWN_CODES}`);
+    latencies.sort((a, b) => a - b);
+    const peakRss = peakRssMb(server.child.pid as number);
+    return { rate: COUNT / seconds, peakRss, p99: percentile(latencies, 99), p50: percentile(latencies, 50), gets: latencies.length };
+  } finally {
+    agent.destroy();
+    await server.stop();
+  }
+}
+
+// The raw loop runs before and after the server (the mean is the baseline), so a change in
+// the machine's load during the run shows in both figures rather than only in one.
+const rawBefore = rawInsertRate();
+const served = await serverRun();
+const rawAfter = rawInsertRate();
+const raw = (rawBefore + rawAfter) / 2;
+const ratio = served.rate / raw;
+const result = {
+  bench: 'vouchers-generate',
+  count: COUNT,
+  server_rows_per_s: Math.round(served.rate),
+  raw_rows_per_s: Math.round(raw),
+  raw_runs_rows_per_s: [Math.round(rawBefore), Math.round(rawAfter)],
+  ratio: round(ratio, 3),
+  peak_rss_mb: round(served.peakRss, 1),
+  get_voucher_p50_ms: round(served.p50),
+  get_voucher_p99_ms: round(served.p99),
+  get_requests: served.gets,
+  targets: { ratio: '>= 0.6', peak_rss_mb: '<= 400', get_voucher_p99_ms: '<= 50' },
+  pass: ratio >= 0.6 && served.peakRss <= 400 && served.p99 <= 50,
+};
+process.stdout.write(`${JSON.stringify(result)}\n`);
