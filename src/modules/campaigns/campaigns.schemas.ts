@@ -57,12 +57,12 @@ export const createCampaignSchema = object({
   promotion: object({ tiers: array(tierSchema()).required().min(1) }).default(undefined),
   referral_program: metadataSchema(),
   ...commonFields(),
-});
+}).typeError('The body must be a JSON object');
 
 export const updateCampaignSchema = object({
   ...commonFields(),
   discount: discountSchema(),
-});
+}).typeError('The body must be a JSON object');
 
 export interface VoucherTemplateBody {
   type: 'DISCOUNT_VOUCHER' | 'GIFT_VOUCHER' | 'LOYALTY_CARD';

@@ -15,7 +15,7 @@ export const addVouchersSchema = object({
   additional_info: string().nullable(),
   start_date: isoDate(),
   expiration_date: isoDate(),
-});
+}).typeError('The body must be a JSON object');
 
 export interface AddVouchersBody {
   code?: string;
@@ -39,7 +39,7 @@ export const updateVoucherSchema = object({
   redemption: redemptionSchema(),
   discount: discountSchema(),
   ...validityFields(),
-});
+}).typeError('The body must be a JSON object');
 
 export interface UpdateVoucherBody extends ValidityInput {
   category?: string | null;
