@@ -63,6 +63,39 @@ program
   .addOption(jsonOption())
   .action(async (options) => (await import('./commands/token.js')).tokenCommand(options));
 
+program
+  .command('generate')
+  .description('add vouchers to a campaign, as POST /v1/campaigns/{id}/vouchers does (a job beyond one, run here)')
+  .argument('<campaign>', 'campaign id or name')
+  .requiredOption('--count <n>', 'how many vouchers')
+  .option('--length <n>', 'random characters per code (default 8)')
+  .option('--charset <chars>', 'characters to draw from (default 0-9A-Za-z)')
+  .option('--prefix <text>', 'text before each code')
+  .option('--postfix <text>', 'text after each code')
+  .option('--pattern <pattern>', 'code pattern; each # is a random character (overrides --length)')
+  .addOption(dbOption())
+  .addOption(jsonOption())
+  .action(async (campaign, options) => (await import('./commands/generate.js')).generateCommand(campaign, options));
+
+program
+  .command('import')
+  .description('import a JSON array file (streamed), as the import endpoints do; exits 1 if any item failed')
+  .argument('<file>', 'a JSON file holding an array')
+  .option('--type <type>', 'orders or vouchers', 'orders')
+  .option('--campaign <campaign>', 'vouchers: the campaign id or name to import into')
+  .addOption(dbOption())
+  .addOption(jsonOption())
+  .action(async (file, options) => (await import('./commands/import.js')).importCommand(file, options));
+
+program
+  .command('jobs')
+  .description('watch async actions live (arrows select, enter shows the result, q quits)')
+  .option('--once', 'print one frame and exit (also when stdin is not a terminal)')
+  .option('--limit <n>', 'how many of the newest jobs (default 20)')
+  .addOption(dbOption())
+  .addOption(jsonOption())
+  .action(async (options) => (await import('./commands/jobs.js')).jobsCommand(options));
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {

@@ -55,7 +55,7 @@ describe('races on vouchers', () => {
     await server.request('POST', '/v1/campaigns', { body: discountCampaign('Small', {}, { code_config: { pattern: 'S-###', charset: '0123456789' } }) });
     const jobs: string[] = [];
     for (let i = 0; i < 3; i++) jobs.push((await server.request('POST', '/v1/campaigns/Small/vouchers?vouchers_count=120', { body: {} })).body.async_action_id);
-    jobs.push((await (await viaOther('POST', '/v1/campaigns/Small/vouchers?vouchers_count=100', {})).json()).async_action_id);
+    jobs.push(((await (await viaOther('POST', '/v1/campaigns/Small/vouchers?vouchers_count=100', {})).json()) as { async_action_id: string }).async_action_id);
     const runner = testRunner(server.deps, { workers: 2 });
     const singles = await Promise.all(Array.from({ length: 20 }, () => server.request('POST', '/v1/campaigns/Small/vouchers', { body: {} }).then((r) => r.status)));
     try {

@@ -86,7 +86,7 @@ export const importItemSchema = object({
   validity_timeframe: validityTimeframe(),
   validity_day_of_week: validityDayOfWeek(),
   additional_info: string().nullable(),
-});
+}).typeError('The item must be an object');
 
 export interface ImportItem {
   code: string;

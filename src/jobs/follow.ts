@@ -1,0 +1,27 @@
+import type { Deps } from '../app/deps.js';
+import type { JobView } from '../modules/jobs/jobs.presenter.js';
+import { getJobView } from '../modules/jobs/jobs.service.js';
+import { startJobRunner } from './runner.js';
+
+/**
+ * Runs one job in this process (a command line's own job) and waits for its end, reporting
+ * its state as it goes. A server on the same file may claim the job first; the lease decides,
+ * and this waits for the end either way.
+ */
+export async function runJobToEnd(
+  deps: Deps,
+  jobId: string,
+  options: { workers?: number; pollMs?: number; onProgress?: (job: JobView) => void } = {},
+): Promise<JobView> {
+  const runner = startJobRunner(deps, { workers: options.workers ?? 1, only: [jobId], pollMs: 100 });
+  try {
+    for (;;) {
+      const job = await getJobView(deps, jobId);
+      options.onProgress?.(job);
+      if (job.status === 'DONE' || job.status === 'FAILED') return job;
+      await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 200));
+    }
+  } finally {
+    await runner.stop();
+  }
+}

@@ -1,0 +1,116 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource react */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { renderToString } from 'ink';
+import { render } from 'ink-testing-library';
+import type { JobView } from '../../src/modules/jobs/jobs.presenter.js';
+import { JobsApp, JobsTable } from '../../src/tui/jobs-view.js';
+import { etaOf, formatEta, formatRate, progressBar, progressLine, rateOf } from '../../src/tui/progress-line.js';
+
+const T0 = Date.parse('2025-01-01T00:00:00.000Z');
+
+function job(fields: Partial<JobView>): JobView {
+  return {
+    id: 'aa_0000000000000001',
+    type: 'CAMPAIGN.VOUCHERS_GENERATE',
+    status: 'IN_PROGRESS',
+    created_at: '2025-01-01T00:00:00.000Z',
+    updated_at: '2025-01-01T00:00:10.000Z',
+    request_id: 'v-1',
+    processing_time: 10_000,
+    progress: 25,
+    object: 'async_action',
+    total: 100_000,
+    done_count: 25_000,
+    failed_count: 0,
+    started_at: '2025-01-01T00:00:00.000Z',
+    finished_at: null,
+    ...fields,
+  };
+}
+
+const running = job({});
+const done = job({ id: 'aa_0000000000000002', type: 'CAMPAIGN.VOUCHERS_IMPORT', status: 'DONE', operation_status: 'FAILED', progress: 100, done_count: 8, failed_count: 2, finished_at: '2025-01-01T00:00:04.000Z', result: { message: '8 voucher(s) imported successfully, 2 failed.' } });
+const queued = job({ id: 'aa_0000000000000003', status: 'ENQUEUED', progress: 0, done_count: 0, started_at: null });
+
+describe('progress figures', () => {
+  const cases: Array<{ name: string; job: JobView; rate: string; eta: string }> = [
+    { name: 'running: 25,000 in 10 s, a quarter done', job: running, rate: '2,500/s', eta: '30s' },
+    { name: 'ended: its rate over its run, no ETA', job: done, rate: '3/s', eta: '-' },
+    { name: 'not started', job: queued, rate: '-', eta: '-' },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      assert.equal(formatRate(rateOf(c.job, T0 + 10_000)), c.rate);
+      assert.equal(formatEta(etaOf(c.job, T0 + 10_000)), c.eta);
+    });
+  }
+
+  it('formats bars and durations', () => {
+    assert.deepEqual([progressBar(0, 4), progressBar(50, 4), progressBar(100, 4), progressBar(130, 4)], ['░░░░', '██░░', '████', '████']);
+    assert.deepEqual([formatEta(59.4), formatEta(61), formatEta(3_700)], ['59s', '1m01s', '1h01m']);
+    assert.equal(progressLine(running, T0 + 10_000), 'CAMPAIGN.VOUCHERS_GENERATE █████░░░░░░░░░░░░░░░  25%  25000 done, 0 failed  2,500/s  eta 30s');
+  });
+});
+
+const frame = (lines: string[]) => lines.join('\n');
+const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
+
+/** Ink draws at most ~30 frames a second: wait until the frame shows what is expected. */
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 2000;
+  while (!check()) {
+    if (Date.now() > deadline) assert.fail(`the view never showed ${what}`);
+    await settle();
+  }
+}
+
+describe('the jobs view', () => {
+  it('draws the table, one row per job, the first selected', () => {
+    const out = renderToString(<JobsTable jobs={[running, done, queued]} nowMs={T0 + 10_000} />, { columns: 140 });
+    assert.equal(out, frame([
+      'promo jobs: 3 async action(s)',
+      '  ID                   TYPE                       STATUS      PROGRESS                       DONE  FAILED       RATE ETA',
+      '› aa_0000000000000001  CAMPAIGN.VOUCHERS_GENERATE IN_PROGRESS █████░░░░░░░░░░░░░░░  25%     25000       0    2,500/s 30s',
+      '  aa_0000000000000002  CAMPAIGN.VOUCHERS_IMPORT   DONE        ████████████████████ 100%         8       2        3/s -',
+      '  aa_0000000000000003  CAMPAIGN.VOUCHERS_GENERATE ENQUEUED    ░░░░░░░░░░░░░░░░░░░░   0%         0       0          - -',
+    ]));
+  });
+
+  it('says so when there are no jobs, and truncates rather than wraps in a narrow terminal', () => {
+    assert.equal(renderToString(<JobsTable jobs={[]} nowMs={T0} />, { columns: 140 }), frame([
+      'promo jobs: 0 async action(s)',
+      '  ID                   TYPE                       STATUS      PROGRESS                       DONE  FAILED       RATE ETA',
+      '  (no jobs yet)',
+    ]));
+    const narrow = renderToString(<JobsTable jobs={[running]} nowMs={T0} />, { columns: 40 }).split('\n');
+    assert.equal(narrow.length, 3);
+    assert.ok(narrow.every((line) => line.length <= 40));
+  });
+
+  it('reloads, moves the selection with the arrows, shows the result on enter, and quits on q', async () => {
+    let loads = 0;
+    const load = async () => {
+      loads++;
+      return [running, done, queued];
+    };
+    const app = render(<JobsApp load={load} refreshMs={20} />);
+    const rowOf = (id: string) => app.lastFrame()?.split('\n').find((l) => l.includes(id)) ?? '';
+    await until(() => rowOf(running.id).startsWith('› '), 'the first job selected');
+    app.stdin.write('\u001B[B'); // down
+    await until(() => rowOf(done.id).startsWith('› ') && rowOf(running.id).startsWith('  '), 'the second job selected');
+    app.stdin.write('\r');
+    await until(() => app.lastFrame()?.includes('aa_0000000000000002 result\n{\n  "message": "8 voucher(s) imported successfully, 2 failed."\n}') === true, 'its result');
+    app.stdin.write('k');
+    await until(() => rowOf(running.id).startsWith('› ') && app.lastFrame()?.includes('aa_0000000000000001 result\n(no result yet)') === true, 'the first job again, without a result');
+    assert.ok(app.lastFrame()?.endsWith('↑/↓ select · enter result · q quit'));
+    assert.ok(loads >= 2, `the view reloaded ${loads} time(s)`);
+    app.stdin.write('q');
+    await settle();
+    const afterQuit = loads;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(loads, afterQuit, 'q ends the view: it stops reloading');
+    app.unmount();
+  });
+});
