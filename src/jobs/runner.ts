@@ -39,152 +39,168 @@ interface HeldJob {
   retryAt: number;
 }
 
+interface RunnerState {
+  deps: Deps;
+  options: RunnerOptions;
+  owner: string;
+  leaseMs: number;
+  held: Map<string, HeldJob>;
+  /** Held job ids in turn order: a job goes to the back when it gets a portion. */
+  rotation: string[];
+  inFlight: Set<Promise<void>>;
+  gate: SharedArrayBuffer;
+  pool?: Piscina;
+  stopping: boolean;
+  ticking: boolean;
+  again: boolean;
+  scheduled?: NodeJS.Immediate;
+  lastStagingCheck: number;
+}
+
 const MAX_ERRORS = 3;
 
-/** The lease-based job runner of one process. */
-export function startJobRunner(deps: Deps, options: RunnerOptions): JobRunner {
-  const owner = newLeaseOwner();
-  const leaseMs = options.leaseMs ?? 15_000;
-  const held = new Map<string, HeldJob>();
-  let rotation: string[] = [];
-  const inFlight = new Set<Promise<void>>();
-  const gate = createWriteGate();
-  let pool: Piscina | undefined;
-  let stopping = false;
-  let ticking = false;
-  let again = false;
-  let lastStagingCheck = 0;
+const poolOf = (r: RunnerState): Piscina =>
+  (r.pool ??= new Piscina({ maxThreads: r.options.workers, minThreads: 0, idleTimeout: 30_000, execArgv: ['--import', import.meta.resolve('tsx')] }));
 
-  const getPool = (): Piscina =>
-    (pool ??= new Piscina({ maxThreads: options.workers, minThreads: 0, idleTimeout: 30_000, execArgv: ['--import', import.meta.resolve('tsx')] }));
+function drop(r: RunnerState, id: string): void {
+  r.held.delete(id);
+  r.rotation = r.rotation.filter((x) => x !== id);
+}
 
-  const drop = (id: string) => {
-    held.delete(id);
-    rotation = rotation.filter((x) => x !== id);
-  };
-
-  async function claimNew(): Promise<void> {
-    const now = Date.now();
-    if (now - lastStagingCheck > 5_000) {
-      lastStagingCheck = now;
-      await failAbandonedStaging(deps, isOwnerDead);
-    }
-    while (held.size < (options.maxJobs ?? 16)) {
-      const job = await claimJob(deps, { owner, leaseMs, only: options.only, exclude: [...held.keys()], isOwnerDead });
-      if (!job) return;
-      const entry = jobRegistry[job.type];
-      if (!entry) {
-        await failJob(deps, job.id, `This promo cannot run ${job.type} jobs.`, undefined, owner);
-        continue;
-      }
-      held.set(job.id, { id: job.id, type: job.type, portion: entry.firstPortion, inFlight: false, errors: 0, retryAt: 0 });
-      rotation.push(job.id);
-    }
+/** Claims open jobs up to maxJobs; fails jobs of a type this build cannot run. */
+async function claimNew(r: RunnerState): Promise<void> {
+  if (Date.now() - r.lastStagingCheck > 5_000) {
+    r.lastStagingCheck = Date.now();
+    await failAbandonedStaging(r.deps, isOwnerDead);
   }
-
-  function dispatch(): void {
-    const now = Date.now();
-    for (const id of [...rotation]) {
-      if (inFlight.size >= options.workers || stopping) return;
-      const job = held.get(id);
-      if (!job || job.inFlight || job.retryAt > now) continue;
-      rotation = [...rotation.filter((x) => x !== id), id];
-      start(job);
+  while (r.held.size < (r.options.maxJobs ?? 16)) {
+    const job = await claimJob(r.deps, { owner: r.owner, leaseMs: r.leaseMs, only: r.options.only, exclude: [...r.held.keys()], isOwnerDead });
+    if (!job) return;
+    const entry = jobRegistry[job.type];
+    if (!entry) {
+      await failJob(r.deps, job.id, `This promo cannot run ${job.type} jobs.`, undefined, r.owner);
+      continue;
     }
+    r.held.set(job.id, { id: job.id, type: job.type, portion: entry.firstPortion, inFlight: false, errors: 0, retryAt: 0 });
+    r.rotation.push(job.id);
   }
+}
 
-  function start(job: HeldJob): void {
-    job.inFlight = true;
-    const task: WorkerTask = { dbFile: deps.dbFile, jobId: job.id, owner, maxItems: job.portion, gate, gateOptions: options.gateOptions };
-    const run = (getPool().run(task, { filename: (jobRegistry[job.type] as { worker: string }).worker }) as Promise<WorkerReport>)
-      .then((report) => onReport(job, report), (error: unknown) => onError(job, error))
-      .finally(() => {
-        job.inFlight = false;
-        inFlight.delete(run);
-        if (!stopping) wake();
-      });
-    inFlight.add(run);
+/** Gives the next jobs in turn one portion each, as long as worker threads are free. */
+function dispatch(r: RunnerState): void {
+  const now = Date.now();
+  for (const id of [...r.rotation]) {
+    if (r.inFlight.size >= r.options.workers || r.stopping) return;
+    const job = r.held.get(id);
+    if (!job || job.inFlight || job.retryAt > now) continue;
+    r.rotation = [...r.rotation.filter((x) => x !== id), id];
+    start(r, job);
   }
+}
 
-  function onReport(job: HeldJob, report: WorkerReport): void {
-    job.errors = 0;
-    job.portion = nextPortionSize(job.portion, report.items, report.ms);
-    if (report.state !== 'continue') drop(job.id);
-    options.onReport?.(job.id, report);
-  }
-
-  async function onError(job: HeldJob, error: unknown): Promise<void> {
-    job.errors++;
-    deps.log.error(`job ${job.id} (${job.type}): portion failed (attempt ${job.errors})`, error);
-    if (job.errors < MAX_ERRORS) {
-      job.retryAt = Date.now() + 500 * job.errors;
-      return;
-    }
-    drop(job.id);
-    const message = error instanceof Error ? error.message : String(error);
-    await failJob(deps, job.id, `The job stopped after an unexpected error: ${message}`, undefined, owner);
-  }
-
-  async function tick(): Promise<void> {
-    if (stopping) return;
-    if (ticking) {
-      again = true;
-      return;
-    }
-    ticking = true;
-    try {
-      await claimNew();
-      dispatch();
-    } catch (error) {
-      deps.log.error('job runner: tick failed', error);
-    } finally {
-      ticking = false;
-    }
-    if (again) {
-      again = false;
-      wake();
-    }
-  }
-
-  let scheduled: NodeJS.Immediate | undefined;
-  function wake(): void {
-    if (stopping || scheduled) return;
-    scheduled = setImmediate(() => {
-      scheduled = undefined;
-      void tick();
+function start(r: RunnerState, job: HeldJob): void {
+  job.inFlight = true;
+  const task: WorkerTask = { dbFile: r.deps.dbFile, jobId: job.id, owner: r.owner, maxItems: job.portion, gate: r.gate, gateOptions: r.options.gateOptions };
+  const filename = (jobRegistry[job.type] as { worker: string }).worker;
+  const run = (poolOf(r).run(task, { filename }) as Promise<WorkerReport>)
+    .then((report) => onReport(r, job, report), (error: unknown) => onError(r, job, error))
+    .finally(() => {
+      job.inFlight = false;
+      r.inFlight.delete(run);
+      if (!r.stopping) wake(r);
     });
-  }
+  r.inFlight.add(run);
+}
 
-  async function heartbeat(): Promise<void> {
-    if (held.size === 0 || stopping) return;
-    try {
-      const kept = new Set(await renewLeases(deps, owner, [...held.keys()], leaseMs));
-      for (const id of [...held.keys()]) if (!kept.has(id) && !held.get(id)?.inFlight) drop(id);
-    } catch (error) {
-      deps.log.error('job runner: heartbeat failed', error);
-    }
-  }
+function onReport(r: RunnerState, job: HeldJob, report: WorkerReport): void {
+  job.errors = 0;
+  job.portion = nextPortionSize(job.portion, report.items, report.ms);
+  if (report.state !== 'continue') drop(r, job.id);
+  r.options.onReport?.(job.id, report);
+}
 
-  const poll = setInterval(wake, options.pollMs ?? 250);
-  const beat = setInterval(() => void heartbeat(), Math.max(100, Math.floor(leaseMs / 3)));
+/** A portion that threw (not a JobFailure): retried twice with a pause, then the job fails. */
+async function onError(r: RunnerState, job: HeldJob, error: unknown): Promise<void> {
+  job.errors++;
+  r.deps.log.error(`job ${job.id} (${job.type}): portion failed (attempt ${job.errors})`, error);
+  if (job.errors < MAX_ERRORS) {
+    job.retryAt = Date.now() + 500 * job.errors;
+    return;
+  }
+  drop(r, job.id);
+  const message = error instanceof Error ? error.message : String(error);
+  await failJob(r.deps, job.id, `The job stopped after an unexpected error: ${message}`, undefined, r.owner);
+}
+
+async function tick(r: RunnerState): Promise<void> {
+  if (r.stopping) return;
+  if (r.ticking) {
+    r.again = true;
+    return;
+  }
+  r.ticking = true;
+  try {
+    await claimNew(r);
+    dispatch(r);
+  } catch (error) {
+    r.deps.log.error('job runner: tick failed', error);
+  } finally {
+    r.ticking = false;
+  }
+  if (r.again) {
+    r.again = false;
+    wake(r);
+  }
+}
+
+function wake(r: RunnerState): void {
+  if (r.stopping || r.scheduled) return;
+  r.scheduled = setImmediate(() => {
+    r.scheduled = undefined;
+    void tick(r);
+  });
+}
+
+/** Extends the leases of held jobs; a job whose lease another runner took is dropped. */
+async function heartbeat(r: RunnerState): Promise<void> {
+  if (r.held.size === 0 || r.stopping) return;
+  try {
+    const kept = new Set(await renewLeases(r.deps, r.owner, [...r.held.keys()], r.leaseMs));
+    for (const [id, job] of r.held) if (!kept.has(id) && !job.inFlight) drop(r, id);
+  } catch (error) {
+    r.deps.log.error('job runner: heartbeat failed', error);
+  }
+}
+
+/**
+ * The lease-based job runner of one process: claims open jobs (free, expired, or left by a
+ * dead process), and sends them round-robin, one portion at a time, to Piscina worker threads.
+ */
+export function startJobRunner(deps: Deps, options: RunnerOptions): JobRunner {
+  const r: RunnerState = {
+    deps, options, owner: newLeaseOwner(), leaseMs: options.leaseMs ?? 15_000, held: new Map(), rotation: [], inFlight: new Set(),
+    gate: createWriteGate(), stopping: false, ticking: false, again: false, lastStagingCheck: 0,
+  };
+  const onEnqueued = () => wake(r);
+  const poll = setInterval(onEnqueued, options.pollMs ?? 250);
+  const beat = setInterval(() => void heartbeat(r), Math.max(100, Math.floor(r.leaseMs / 3)));
   poll.unref();
   beat.unref();
-  jobEvents.on('enqueued', wake);
-  wake();
-
+  jobEvents.on('enqueued', onEnqueued);
+  wake(r);
   return {
-    owner,
-    wake,
+    owner: r.owner,
+    wake: onEnqueued,
     async stop() {
-      stopping = true;
+      r.stopping = true;
       clearInterval(poll);
       clearInterval(beat);
-      if (scheduled) clearImmediate(scheduled);
-      jobEvents.off('enqueued', wake);
-      while (ticking) await new Promise((r) => setTimeout(r, 5));
-      await Promise.allSettled([...inFlight]);
-      await releaseLeases(deps, owner);
-      await pool?.destroy();
+      if (r.scheduled) clearImmediate(r.scheduled);
+      jobEvents.off('enqueued', onEnqueued);
+      while (r.ticking) await new Promise((resolve) => setTimeout(resolve, 5));
+      await Promise.allSettled([...r.inFlight]);
+      await releaseLeases(deps, r.owner);
+      await r.pool?.destroy();
     },
   };
 }

@@ -31,5 +31,8 @@ export const countCampaignVouchers = (db: Kysely<Database>, id: string, delta: n
 export const setGenerationStatus = (db: Kysely<Database>, id: string, status: GenerationStatus, now: string): Promise<void> =>
   repo.setGenerationStatus(db, id, status, now);
 
+/** Vouchers in all live campaigns, from their counts. */
+export const countLiveCampaignVouchers = (db: Kysely<Database>): Promise<number> => repo.sumLiveVouchersCount(db);
+
 /** Removes a deleted campaign's row (and its tiers) once its vouchers are gone. */
 export const removeCampaignRow = (db: Kysely<Database>, id: string): Promise<void> => repo.deleteCampaignRow(db, id);

@@ -48,6 +48,15 @@ export async function countCampaigns(db: Db, filter: CampaignFilter): Promise<nu
   return (await query.executeTakeFirstOrThrow()).n;
 }
 
+export async function sumLiveVouchersCount(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('campaigns')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('vouchers_count'), eb.lit(0)).as('n'))
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export const updateCampaign = async (db: Db, id: string, patch: CampaignPatch): Promise<void> => {
   await db.updateTable('campaigns').set(patch).where('id', '=', id).execute();
 };

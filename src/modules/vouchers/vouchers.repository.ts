@@ -101,9 +101,9 @@ export function listVouchers(db: Db, filter: VoucherFilter, page: { limit: numbe
     .execute();
 }
 
-/** All vouchers of live campaigns (and of none). */
-export async function countVouchers(db: Db): Promise<number> {
-  const row = await withCampaign(db).clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+/** Vouchers that belong to no campaign (read from the campaign index's NULL range). */
+export async function countStandaloneVouchers(db: Db): Promise<number> {
+  const row = await db.selectFrom('vouchers').select((eb) => eb.fn.countAll<number>().as('n')).where('campaign_id', 'is', null).executeTakeFirstOrThrow();
   return row.n;
 }
 

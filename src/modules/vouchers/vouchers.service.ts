@@ -3,7 +3,7 @@ import { isoNow } from '../../lib/clock.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { findCampaignOrNone, countCampaignVouchers } from '../campaigns/campaign-lookup.service.js';
+import { countCampaignVouchers, countLiveCampaignVouchers, findCampaignOrNone } from '../campaigns/campaign-lookup.service.js';
 import { categoriesById, resolveCategoryId } from '../campaigns/categories.service.js';
 import { checkValidity, validityColumns } from '../campaigns/validity.js';
 import { presentVoucher, type VoucherView } from './vouchers.presenter.js';
@@ -43,7 +43,9 @@ export async function listVouchers(deps: VoucherDeps, query: ListVouchersQuery) 
     offset: (query.page - 1) * query.limit,
     order: query.order,
   });
-  const total = campaign ? campaign.vouchers_count : await repo.countVouchers(deps.db);
+  // Campaigns keep their count in the same transaction as every insert and delete, so the
+  // total of a million vouchers is a sum over campaigns, not a scan.
+  const total = campaign ? campaign.vouchers_count : (await countLiveCampaignVouchers(deps.db)) + (await repo.countStandaloneVouchers(deps.db));
   const categories = await categoriesById(deps.db, rows.map((r) => r.category_id));
   return listEnvelope('vouchers', rows.map((row) => presentVoucher(row, categories)), { total });
 }
