@@ -20,7 +20,7 @@ export const jobRegistry: Record<string, JobTypeEntry> = {
 };
 
 /** Portion sizes adapt so that each portion's transaction lasts about this long. */
-export const TARGET_PORTION_MS = 50;
+export const TARGET_PORTION_MS = 80;
 export const MIN_PORTION = 10;
 export const MAX_PORTION = 20_000;
 

@@ -37,6 +37,8 @@ interface HeldJob {
   inFlight: boolean;
   errors: number;
   retryAt: number;
+  /** When its lease was last renewed (a portion renews it; the heartbeat covers the rest). */
+  renewedAt: number;
 }
 
 interface RunnerState {
@@ -81,7 +83,7 @@ async function claimNew(r: RunnerState): Promise<void> {
       await failJob(r.deps, job.id, `This promo cannot run ${job.type} jobs.`, undefined, r.owner);
       continue;
     }
-    r.held.set(job.id, { id: job.id, type: job.type, portion: entry.firstPortion, inFlight: false, errors: 0, retryAt: 0 });
+    r.held.set(job.id, { id: job.id, type: job.type, portion: entry.firstPortion, inFlight: false, errors: 0, retryAt: 0, renewedAt: Date.now() });
     r.rotation.push(job.id);
   }
 }
@@ -100,7 +102,9 @@ function dispatch(r: RunnerState): void {
 
 function start(r: RunnerState, job: HeldJob): void {
   job.inFlight = true;
-  const task: WorkerTask = { dbFile: r.deps.dbFile, jobId: job.id, owner: r.owner, maxItems: job.portion, gate: r.gate, gateOptions: r.options.gateOptions };
+  const task: WorkerTask = {
+    dbFile: r.deps.dbFile, jobId: job.id, owner: r.owner, maxItems: job.portion, leaseMs: r.leaseMs, gate: r.gate, gateOptions: r.options.gateOptions,
+  };
   const filename = (jobRegistry[job.type] as { worker: string }).worker;
   const run = (poolOf(r).run(task, { filename }) as Promise<WorkerReport>)
     .then((report) => onReport(r, job, report), (error: unknown) => onError(r, job, error))
@@ -114,6 +118,7 @@ function start(r: RunnerState, job: HeldJob): void {
 
 function onReport(r: RunnerState, job: HeldJob, report: WorkerReport): void {
   job.errors = 0;
+  job.renewedAt = Date.now();
   job.portion = nextPortionSize(job.portion, report.items, report.ms);
   if (report.state !== 'continue') drop(r, job.id);
   r.options.onReport?.(job.id, report);
@@ -161,12 +166,19 @@ function wake(r: RunnerState): void {
   });
 }
 
-/** Extends the leases of held jobs; a job whose lease another runner took is dropped. */
+/**
+ * Extends the leases of held jobs that no portion renewed lately (a write on this thread, so
+ * it stays rare); a job whose lease another runner took is dropped.
+ */
 async function heartbeat(r: RunnerState): Promise<void> {
-  if (r.held.size === 0 || r.stopping) return;
+  const stale = [...r.held.values()].filter((job) => !job.inFlight && Date.now() - job.renewedAt > r.leaseMs / 3).map((job) => job.id);
+  if (stale.length === 0 || r.stopping) return;
   try {
-    const kept = new Set(await renewLeases(r.deps, r.owner, [...r.held.keys()], r.leaseMs));
-    for (const [id, job] of r.held) if (!kept.has(id) && !job.inFlight) drop(r, id);
+    const kept = new Set(await renewLeases(r.deps, r.owner, stale, r.leaseMs));
+    for (const id of stale) {
+      if (kept.has(id)) (r.held.get(id) as HeldJob).renewedAt = Date.now();
+      else if (!r.held.get(id)?.inFlight) drop(r, id);
+    }
   } catch (error) {
     r.deps.log.error('job runner: heartbeat failed', error);
   }

@@ -2,7 +2,7 @@ import { openDatabase } from '../db/connect.js';
 import type { Deps } from '../app/deps.js';
 import { systemClock } from '../lib/clock.js';
 import type { JobStep } from '../modules/jobs/job-step.js';
-import { runPortion, type PortionReport, type PortionTask } from '../modules/jobs/portions.service.js';
+import { preparePortion, runPortion, type PortionReport, type PortionTask } from '../modules/jobs/portions.service.js';
 import { DEFAULT_GATE, throughWriteGate, type GateOptions } from './write-gate.js';
 
 /** What the runner sends a worker for one portion. */
@@ -39,9 +39,10 @@ function workerDeps(dbFile: string): WorkerDeps {
   return deps;
 }
 
-/** The body of every `<job>.worker.ts`: one portion of the job through the write gate. */
-export async function runWorkerTask<P>(task: WorkerTask, step: JobStep<P>): Promise<WorkerReport> {
+/** The body of every `<job>.worker.ts`: one portion of the job (its pure work first), through the write gate. */
+export async function runWorkerTask<P, R>(task: WorkerTask, step: JobStep<P, R>): Promise<WorkerReport> {
   const deps = workerDeps(task.dbFile);
-  const { value, ms } = await throughWriteGate(task.gate, task.gateOptions ?? DEFAULT_GATE, () => runPortion(deps, task, step));
+  const prepared = await preparePortion(deps, task, step);
+  const { value, ms } = await throughWriteGate(task.gate, task.gateOptions ?? DEFAULT_GATE, () => runPortion(deps, task, step, prepared));
   return { ...value, ms };
 }

@@ -17,7 +17,7 @@ export interface GateOptions {
   minGapMs: number;
 }
 
-export const DEFAULT_GATE: GateOptions = { gapRatio: 0.05, minGapMs: 1 };
+export const DEFAULT_GATE: GateOptions = { gapRatio: 0.03, minGapMs: 1 };
 
 export const createWriteGate = (): SharedArrayBuffer => new SharedArrayBuffer(16);
 

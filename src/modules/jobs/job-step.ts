@@ -40,8 +40,13 @@ export interface PortionOutcome {
   finished: boolean;
 }
 
-export interface JobStep<P> {
-  run(ctx: PortionContext, job: PortionJob<P>, maxItems: number): Promise<PortionOutcome>;
+export interface JobStep<P, R = unknown> {
+  /**
+   * Optional pure work for the next portion, done before the write lock is taken (codes to
+   * try, for a generation), so the transaction holds the lock only to write.
+   */
+  prepare?(job: PortionJob<P>, maxItems: number): R;
+  run(ctx: PortionContext, job: PortionJob<P>, maxItems: number, prepared?: R): Promise<PortionOutcome>;
   finish(ctx: PortionContext, job: PortionJob<P>): Promise<Record<string, unknown>>;
   fail?(ctx: PortionContext, job: PortionJob<P>, reason: string): Promise<void>;
 }

@@ -30,10 +30,9 @@ export const listOpenJobsOfType = (db: Db, type: string) =>
  * Claims the oldest open, sealed job whose lease is free or expired (or held by `staleOwner`):
  * one guarded UPDATE, so two runners never both win it.
  */
-export async function claimJob(
-  db: Db,
-  claim: { owner: string; nowMs: number; leaseUntil: number; now: string; only?: string[]; exclude: string[]; staleOwner?: string },
-): Promise<JobRow | undefined> {
+type ClaimFilter = { nowMs: number; only?: string[]; exclude: string[]; staleOwner?: string };
+
+function claimable(db: Db, claim: ClaimFilter) {
   let pick = db
     .selectFrom('async_actions')
     .select('id')
@@ -47,6 +46,18 @@ export async function claimJob(
     : pick.where((eb) => eb.or([eb('lease_owner', 'is', null), eb('lease_expires_at', '<', claim.nowMs)]));
   if (claim.exclude.length > 0) pick = pick.where('id', 'not in', claim.exclude);
   if (claim.only) pick = pick.where('id', 'in', claim.only.length > 0 ? claim.only : ['']);
+  return pick;
+}
+
+/** Whether a job could be claimed: a plain read, so a runner with nothing to do never waits for the write lock. */
+export const findClaimable = async (db: Db, claim: ClaimFilter): Promise<boolean> =>
+  (await claimable(db, claim).executeTakeFirst()) !== undefined;
+
+export async function claimJob(
+  db: Db,
+  claim: ClaimFilter & { owner: string; leaseUntil: number; now: string },
+): Promise<JobRow | undefined> {
+  const pick = claimable(db, claim);
   return db
     .updateTable('async_actions')
     .set((eb) => ({
@@ -108,12 +119,13 @@ export const findLeasedJob = (db: Db, id: string, owner: string): Promise<JobRow
 /** Advances the cursor from exactly `fromCursor`, under this owner's lease. */
 export async function advanceJob(
   db: Db,
-  step: { id: string; owner: string; fromCursor: number; toCursor: number; done: number; failed: number; now: string },
+  step: { id: string; owner: string; fromCursor: number; toCursor: number; done: number; failed: number; now: string; leaseUntil: number },
 ): Promise<boolean> {
   const result = await db
     .updateTable('async_actions')
     .set((eb) => ({
       cursor: step.toCursor,
+      lease_expires_at: step.leaseUntil,
       done_count: eb('done_count', '+', step.done),
       failed_count: eb('failed_count', '+', step.failed),
       updated_at: step.now,

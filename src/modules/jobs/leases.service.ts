@@ -22,13 +22,16 @@ export interface ClaimedJob {
 
 /**
  * Claims the oldest open job that nobody holds: a free or expired lease, or one held by an
- * owner that died. Returns undefined when there is none.
+ * owner that died. Returns undefined when there is none. It looks before it writes: the API's
+ * thread must not wait for the write lock (held by a worker's portion) just to find nothing.
  */
 export async function claimJob(deps: LeaseDeps, options: ClaimOptions): Promise<ClaimedJob | undefined> {
   const nowMs = deps.clock.now().getTime();
   const base = { owner: options.owner, nowMs, leaseUntil: nowMs + options.leaseMs, now: isoNow(deps.clock), only: options.only, exclude: options.exclude };
-  const claimed = await deps.db.transaction().execute((trx) => repo.claimJob(trx, base));
-  if (claimed) return { id: claimed.id, type: claimed.type };
+  if (await repo.findClaimable(deps.db, base)) {
+    const claimed = await deps.db.transaction().execute((trx) => repo.claimJob(trx, base));
+    if (claimed) return { id: claimed.id, type: claimed.type };
+  }
   const dead = (await repo.listLeaseOwners(deps.db, nowMs)).filter((o) => o !== options.owner && options.isOwnerDead(o));
   for (const staleOwner of dead) {
     const taken = await deps.db.transaction().execute((trx) => repo.claimJob(trx, { ...base, staleOwner }));

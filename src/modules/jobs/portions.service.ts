@@ -9,7 +9,11 @@ export interface PortionTask {
   jobId: string;
   owner: string;
   maxItems: number;
+  /** Each portion renews the lease for this long (the runner's heartbeat covers idle jobs). */
+  leaseMs?: number;
 }
+
+const DEFAULT_LEASE_MS = 15_000;
 
 export interface PortionReport {
   /** continue: more to do; finished: ended DONE; failed: ended FAILED; lost: the lease is gone. */
@@ -36,7 +40,7 @@ const toPortionJob = <P>(row: repo.JobRow): PortionJob<P> => ({
  * the job when the step says it is finished. A lost lease rolls everything back; a
  * JobFailure rolls the portion back and ends the job FAILED.
  */
-export async function runPortion<P>(deps: WorkerDeps, task: PortionTask, step: JobStep<P>): Promise<PortionReport> {
+export async function runPortion<P, R>(deps: WorkerDeps, task: PortionTask, step: JobStep<P, R>, prepared?: R): Promise<PortionReport> {
   try {
     return await deps.db.transaction().execute(async (trx) => {
       const row = await repo.findLeasedJob(trx, task.jobId, task.owner);
@@ -44,11 +48,12 @@ export async function runPortion<P>(deps: WorkerDeps, task: PortionTask, step: J
       const now = isoNow(deps.clock);
       const ctx: PortionContext = { trx, sqlite: deps.sqlite, now };
       const job = toPortionJob<P>(row);
-      const outcome = await step.run(ctx, job, task.maxItems);
+      const outcome = await step.run(ctx, job, task.maxItems, prepared);
       const failures = (outcome.failures ?? []).map((f) => ({ action_id: job.id, ...f }));
       await repo.insertFailures(trx, failures);
       const advanced = await repo.advanceJob(trx, {
         id: job.id, owner: task.owner, fromCursor: job.cursor, toCursor: outcome.cursor, done: outcome.done, failed: outcome.failed, now,
+        leaseUntil: deps.clock.now().getTime() + (task.leaseMs ?? DEFAULT_LEASE_MS),
       });
       if (!advanced) throw new LeaseLost();
       if (outcome.finished) await finish(ctx, step, { ...job, cursor: outcome.cursor, done_count: job.done_count + outcome.done, failed_count: job.failed_count + outcome.failed });
@@ -64,7 +69,7 @@ export async function runPortion<P>(deps: WorkerDeps, task: PortionTask, step: J
   }
 }
 
-async function finish<P>(ctx: PortionContext, step: JobStep<P>, job: PortionJob<P>): Promise<void> {
+async function finish<P, R>(ctx: PortionContext, step: JobStep<P, R>, job: PortionJob<P>): Promise<void> {
   const result = await step.finish(ctx, job);
   await repo.endJob(ctx.trx, {
     id: job.id,
@@ -75,8 +80,18 @@ async function finish<P>(ctx: PortionContext, step: JobStep<P>, job: PortionJob<
   });
 }
 
+/**
+ * The step's work done before the write lock: from the job as it stands (a plain read; the
+ * portion re-reads it under the lease). Undefined when the step has none or the job is gone.
+ */
+export async function preparePortion<P, R>(deps: Pick<Deps, 'db'>, task: PortionTask, step: JobStep<P, R>): Promise<R | undefined> {
+  if (!step.prepare) return undefined;
+  const row = await repo.findJob(deps.db, task.jobId);
+  return row ? step.prepare(toPortionJob<P>(row), task.maxItems) : undefined;
+}
+
 /** Ends a job FAILED with the reason as its result message (and lets the step clean up). */
-export async function failJob<P>(deps: WorkerDeps, id: string, reason: string, step?: JobStep<P>, owner?: string): Promise<boolean> {
+export async function failJob<P, R>(deps: WorkerDeps, id: string, reason: string, step?: JobStep<P, R>, owner?: string): Promise<boolean> {
   return deps.db.transaction().execute(async (trx) => {
     const row = await repo.findJob(trx, id);
     if (!row || (owner !== undefined && row.lease_owner !== owner)) return false;

@@ -17,13 +17,29 @@ function codesFor(job: PortionJob<GeneratePayload>): () => string {
   return next;
 }
 
+/** Codes and ids drawn before the write lock is taken. */
+interface Drawn {
+  codes: string[];
+  ids: string[];
+}
+
+/** Draws from `drawn` first, then from the generators (collisions need more than drawn). */
+const take = (list: string[] | undefined, at: number, next: () => string): string => list?.[at] ?? next();
+
 /**
  * CAMPAIGN.VOUCHERS_GENERATE: each portion inserts the next codes of the job (drawing again
  * on a collision with any code in the database) and adds them to the campaign's count. The
  * cursor is the number of vouchers generated.
  */
-export const generateVouchersStep: JobStep<GeneratePayload> = {
-  async run(ctx, job, maxItems) {
+export const generateVouchersStep: JobStep<GeneratePayload, Drawn> = {
+  prepare(job, maxItems) {
+    const count = Math.min(maxItems, job.total - job.cursor);
+    const nextCode = codesFor(job);
+    const nextId = timeOrderedIds(Date.now());
+    return { codes: Array.from({ length: count }, nextCode), ids: Array.from({ length: count }, nextId) };
+  },
+
+  async run(ctx, job, maxItems, drawn) {
     const { campaign_id: campaignId, draft } = job.payload;
     if (!(await findLiveCampaign(ctx.trx, campaignId))) {
       throw new JobFailure(`Campaign ${campaignId} was deleted after ${job.cursor} of ${job.total} vouchers were generated.`);
@@ -38,7 +54,7 @@ export const generateVouchersStep: JobStep<GeneratePayload> = {
       if (attempt >= maxAttempts) {
         throw new JobFailure(`No free codes left for this code config after ${job.cursor} of ${job.total} vouchers were generated.`);
       }
-      if (insert(nextId(), nextCode())) inserted++;
+      if (insert(take(drawn?.ids, attempt, nextId), take(drawn?.codes, attempt, nextCode))) inserted++;
     }
     await countCampaignVouchers(ctx.trx, campaignId, count);
     const cursor = job.cursor + count;

@@ -19,6 +19,11 @@ const COLUMNS: ReadonlyArray<keyof VoucherInsertRow> = [
   'updated_at',
 ];
 
+/** Column defaults of sql/0004_campaigns.sql: the bulk writer leaves these to the database. */
+const COLUMN_DEFAULTS: Partial<Record<keyof VoucherInsertRow, unknown>> = {
+  active: 1, metadata: '{}', is_referral_code: 0, redeemed_quantity: 0, redeemed_points: 0, publish_count: 0,
+};
+
 const statements = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
 
 /** The INSERT ... ON CONFLICT (code) DO NOTHING for these columns, built by Kysely, prepared once per connection. */
@@ -47,13 +52,13 @@ export interface VoucherInserter {
  * Bulk insert for generation and import, run as prepared statements on the caller's
  * connection (inside its transaction): going through Kysely for each of a million rows would
  * cost more than the insert itself, so Kysely builds the SQL once. The bulk writer binds only
- * the draft's non-null columns (the rest default to NULL): binding costs per parameter.
+ * the draft's columns that differ from the table's defaults: binding costs per parameter.
  */
 export function voucherInserter(db: Db, sqlite: BetterSqlite3.Database): VoucherInserter {
   return {
     insert: (row) => insertStatement(db, sqlite, COLUMNS).run(COLUMNS.map((c) => row[c])).changes === 1,
     forDraft(draft) {
-      const shared = COLUMNS.filter((c) => c !== 'id' && c !== 'code' && draft[c] !== null && draft[c] !== undefined);
+      const shared = COLUMNS.filter((c) => c !== 'id' && c !== 'code' && draft[c] !== null && draft[c] !== undefined && draft[c] !== COLUMN_DEFAULTS[c]);
       const columns: Array<keyof VoucherInsertRow> = ['id', 'code', ...shared];
       const statement = insertStatement(db, sqlite, columns);
       const params: unknown[] = [null, null, ...shared.map((c) => draft[c as keyof typeof draft])];
