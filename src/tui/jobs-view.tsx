@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource react */
 import { Box, Text, useApp, useInput } from 'ink';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { JobView } from '../modules/jobs/jobs.presenter.js';
 import { etaOf, formatEta, formatRate, progressBar, rateOf } from './progress-line.js';
 
@@ -72,6 +72,10 @@ export function JobsApp({ load, refreshMs = 500 }: { load: () => Promise<JobView
   const [selected, setSelected] = useState(0);
   const [showResult, setShowResult] = useState(false);
   const [nowMs, setNowMs] = useState(Date.now());
+  // The input handler may run before it is re-registered with this render's closure: it reads
+  // the number of jobs from a ref, never from a stale `jobs`.
+  const count = useRef(0);
+  count.current = jobs.length;
 
   useEffect(() => {
     let alive = true;
@@ -92,7 +96,7 @@ export function JobsApp({ load, refreshMs = 500 }: { load: () => Promise<JobView
   useInput((input, key) => {
     if (input === 'q' || key.escape) exit();
     else if (key.upArrow || input === 'k') setSelected((s) => Math.max(0, s - 1));
-    else if (key.downArrow || input === 'j') setSelected((s) => Math.min(Math.max(0, jobs.length - 1), s + 1));
+    else if (key.downArrow || input === 'j') setSelected((s) => Math.min(Math.max(0, count.current - 1), s + 1));
     else if (key.return) setShowResult((v) => !v);
   });
 

@@ -59,7 +59,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
 
 /** Ink draws at most ~30 frames a second: wait until the frame shows what is expected. */
 async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 2000;
+  const deadline = Date.now() + 10_000;
   while (!check()) {
     if (Date.now() > deadline) assert.fail(`the view never showed ${what}`);
     await settle();
@@ -96,21 +96,29 @@ describe('the jobs view', () => {
       return [running, done, queued];
     };
     const app = render(<JobsApp load={load} refreshMs={20} />);
-    const rowOf = (id: string) => app.lastFrame()?.split('\n').find((l) => l.includes(id)) ?? '';
-    await until(() => rowOf(running.id).startsWith('› '), 'the first job selected');
-    app.stdin.write('\u001B[B'); // down
-    await until(() => rowOf(done.id).startsWith('› ') && rowOf(running.id).startsWith('  '), 'the second job selected');
-    app.stdin.write('\r');
-    await until(() => app.lastFrame()?.includes('aa_0000000000000002 result\n{\n  "message": "8 voucher(s) imported successfully, 2 failed."\n}') === true, 'its result');
-    app.stdin.write('k');
-    await until(() => rowOf(running.id).startsWith('› ') && app.lastFrame()?.includes('aa_0000000000000001 result\n(no result yet)') === true, 'the first job again, without a result');
-    assert.ok(app.lastFrame()?.endsWith('↑/↓ select · enter result · q quit'));
-    assert.ok(loads >= 2, `the view reloaded ${loads} time(s)`);
-    app.stdin.write('q');
-    await settle();
-    const afterQuit = loads;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.equal(loads, afterQuit, 'q ends the view: it stops reloading');
-    app.unmount();
+    try {
+      const rowOf = (id: string) => app.lastFrame()?.split('\n').find((l) => l.includes(id)) ?? '';
+      await until(() => rowOf(running.id).startsWith('› '), 'the first job selected');
+      app.stdin.write('\u001B[B'); // down
+      await until(() => rowOf(done.id).startsWith('› ') && rowOf(running.id).startsWith('  '), 'the second job selected');
+      app.stdin.write('\r');
+      await until(() => app.lastFrame()?.includes('aa_0000000000000002 result\n{\n  "message": "8 voucher(s) imported successfully, 2 failed."\n}') === true, 'its result');
+      app.stdin.write('k');
+      await until(() => rowOf(running.id).startsWith('› ') && app.lastFrame()?.includes('aa_0000000000000001 result\n(no result yet)') === true, 'the first job again, without a result');
+      assert.ok(app.lastFrame()?.endsWith('↑/↓ select · enter result · q quit'));
+      assert.ok(loads >= 2, `the view reloaded ${loads} time(s)`);
+      app.stdin.write('q');
+      // q ends the view: it stops reloading (every 20 ms while it runs).
+      let seen = loads;
+      let since = Date.now();
+      await until(() => {
+        if (loads !== seen) [seen, since] = [loads, Date.now()];
+        return Date.now() - since >= 150;
+      }, 'the view stop after q');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(loads, seen, 'the view kept reloading after q');
+    } finally {
+      app.unmount();
+    }
   });
 });
