@@ -19,13 +19,13 @@
  * rebuilt from sqlite_master afterwards (exactly the migration's definitions).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type BetterSqlite3 from 'better-sqlite3';
 import { openSqlite } from '../../src/db/connect.js';
-import { migrate } from '../../src/db/migrate.js';
+import { cachedSeed } from './support/cached-seed.js';
 import { measureLatency, round } from './support/load.js';
 import { spawnListening } from './support/spawn.js';
 
@@ -81,34 +81,6 @@ function seedRows(sqlite: BetterSqlite3.Database): void {
   }
 }
 
-/** Builds the cached database (or reuses it). */
-function seed(): { seconds: number; reused: boolean } {
-  if (existsSync(dbFile)) return { seconds: 0, reused: true };
-  const started = performance.now();
-  const building = `${dbFile}.${process.pid}.tmp`;
-  const sqlite = openSqlite(building, { synchronous: 'NORMAL' });
-  try {
-    migrate(sqlite);
-    sqlite.pragma('journal_mode = OFF');
-    sqlite.pragma('synchronous = OFF');
-    const indexes = sqlite
-      .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('products', 'skus')`)
-      .all() as Array<{ name: string; sql: string }>;
-    for (const index of indexes) sqlite.exec(`DROP INDEX ${index.name}`);
-    seedRows(sqlite);
-    for (const index of indexes) sqlite.exec(index.sql);
-    sqlite.exec('ANALYZE');
-    sqlite.pragma('journal_mode = WAL');
-  } catch (error) {
-    sqlite.close();
-    rmSync(building, { force: true });
-    throw error;
-  }
-  sqlite.close();
-  renameSync(building, dbFile);
-  return { seconds: round((performance.now() - started) / 1000, 1), reused: false };
-}
-
 function samples(): { products: string[]; skus: string[] } {
   const sqlite = openSqlite(dbFile);
   try {
@@ -120,7 +92,7 @@ function samples(): { products: string[]; skus: string[] } {
   }
 }
 
-const seeded = seed();
+const seeded = cachedSeed(dbFile, ['products', 'skus'], seedRows);
 const { products, skus } = samples();
 const headers = { 'X-App-Id': 'bench', 'X-App-Token': 'bench-token', 'Content-Type': 'application/json' };
 const server = await spawnListening([bin, 'serve', '--port', '0', '--db', dbFile], {

@@ -17,13 +17,13 @@
  * index definitions are read back from sqlite_master, so they are exactly the migration's).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type BetterSqlite3 from 'better-sqlite3';
 import { openSqlite } from '../../src/db/connect.js';
-import { migrate } from '../../src/db/migrate.js';
+import { cachedSeed } from './support/cached-seed.js';
 import { measureLatency, round } from './support/load.js';
 import { spawnListening } from './support/spawn.js';
 
@@ -105,37 +105,6 @@ function seedEvents(sqlite: BetterSqlite3.Database, ids: string[]): void {
   }
 }
 
-/** Builds the cached database (or reuses it) and answers the ids the bench asks for. */
-function seed(): { seconds: number; reused: boolean } {
-  if (existsSync(dbFile)) return { seconds: 0, reused: true };
-  const started = performance.now();
-  const building = `${dbFile}.${process.pid}.tmp`;
-  const sqlite = openSqlite(building, { synchronous: 'NORMAL' });
-  try {
-    migrate(sqlite);
-    sqlite.pragma('journal_mode = OFF');
-    sqlite.pragma('synchronous = OFF');
-    sqlite.pragma('cache_size = -1000000');
-    const indexes = sqlite
-      .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('customers', 'customer_events')`)
-      .all() as Array<{ name: string; sql: string }>;
-    for (const index of indexes) sqlite.exec(`DROP INDEX ${index.name}`);
-    const ids = Array.from({ length: CUSTOMERS }, (_, i) => customerId(i));
-    seedCustomers(sqlite, ids);
-    seedEvents(sqlite, ids);
-    for (const index of indexes) sqlite.exec(index.sql);
-    sqlite.exec('ANALYZE');
-    sqlite.pragma('journal_mode = WAL');
-  } catch (error) {
-    sqlite.close();
-    rmSync(building, { force: true });
-    throw error;
-  }
-  sqlite.close();
-  renameSync(building, dbFile);
-  return { seconds: round((performance.now() - started) / 1000, 1), reused: false };
-}
-
 function samples(): { customers: string[]; heavy: string; events: string[] } {
   const sqlite = openSqlite(dbFile);
   try {
@@ -150,7 +119,11 @@ function samples(): { customers: string[]; heavy: string; events: string[] } {
   }
 }
 
-const seeded = seed();
+const seeded = cachedSeed(dbFile, ['customers', 'customer_events'], (sqlite) => {
+  const ids = Array.from({ length: CUSTOMERS }, (_, i) => customerId(i));
+  seedCustomers(sqlite, ids);
+  seedEvents(sqlite, ids);
+});
 const { customers, heavy, events } = samples();
 const headers = { 'X-App-Id': 'bench', 'X-App-Token': 'bench-token' };
 const server = await spawnListening([bin, 'serve', '--port', '0', '--db', dbFile], {
