@@ -4,7 +4,7 @@ import { fixedClock } from '../../src/lib/clock.js';
 import type { JobRunner } from '../../src/jobs/runner.js';
 import { assertAsyncActionMatchesReference, discountCampaign, testRunner, waitForJob } from '../modules/jobs/support.js';
 import { assertMatchesReference } from '../support/openapi.js';
-import { errorBody, requestIdOf, startTestServer, type TestServer } from '../support/server.js';
+import { errorBody, notFoundBody, requestIdOf, startTestServer, type TestServer } from '../support/server.js';
 
 const NOW = '2025-03-01T10:00:00.000Z';
 
@@ -50,9 +50,7 @@ describe('GET /v1/async-actions', () => {
     assertAsyncActionMatchesReference(res.body);
     const missing = await server.request('GET', '/v1/async-actions/aa_nope');
     assert.equal(missing.status, 404);
-    assert.deepEqual(missing.body, errorBody(missing, {
-      code: 404, key: 'not_found', message: 'Resource not found', details: 'Cannot find async_action with id aa_nope', resource_id: 'aa_nope', resource_type: 'async_action',
-    }));
+    assert.deepEqual(missing.body, notFoundBody(missing, 'async_action', 'aa_nope'));
   });
 
   const refusals = [

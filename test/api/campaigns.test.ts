@@ -4,7 +4,7 @@ import { fixedClock } from '../../src/lib/clock.js';
 import type { JobRunner } from '../../src/jobs/runner.js';
 import { ALPHANUMERIC } from '../../src/engine/codes/index.js';
 import { discountCampaign, percentDiscount, testRunner, waitForJob } from '../modules/jobs/support.js';
-import { errorBody, startTestServer, type TestServer } from '../support/server.js';
+import { errorBody, notFoundBody, startTestServer, type TestServer } from '../support/server.js';
 
 const NOW = '2025-03-01T10:00:00.000Z';
 const assignments = { object: 'list', data_ref: 'data', data: [], total: 0 };
@@ -276,9 +276,7 @@ describe('POST /v1/campaigns', () => {
   it('refuses an unknown category_id with 404', async () => {
     const res = await server.request('POST', '/v1/campaigns', { body: discountCampaign('Cat', { category_id: 'cat_nope' }) });
     assert.equal(res.status, 404);
-    assert.deepEqual(res.body, errorBody(res, {
-      code: 404, key: 'not_found', message: 'Resource not found', details: 'Cannot find category with id cat_nope', resource_id: 'cat_nope', resource_type: 'category',
-    }));
+    assert.deepEqual(res.body, notFoundBody(res, 'category', 'cat_nope'));
   });
 });
 
@@ -303,9 +301,7 @@ describe('GET, PUT and DELETE /v1/campaigns', () => {
     }
     const missing = await server.request('GET', '/v1/campaigns/nope');
     assert.equal(missing.status, 404);
-    assert.deepEqual(missing.body, errorBody(missing, {
-      code: 404, key: 'not_found', message: 'Resource not found', details: 'Cannot find campaign with id nope', resource_id: 'nope', resource_type: 'campaign',
-    }));
+    assert.deepEqual(missing.body, notFoundBody(missing, 'campaign', 'nope'));
   });
 
   it('lists campaigns with total, paging, type filter and order', async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../src/lib/clock.js';
 import { emit } from '../../src/modules/events/events.service.js';
-import { errorBody, requestIdOf, startTestServer, type TestServer } from '../support/server.js';
+import { errorBody, notFoundBody, requestIdOf, startTestServer, type TestServer } from '../support/server.js';
 import { customerObject } from '../modules/customers/fixtures.js';
 import { assertCustomerReference } from '../modules/customers/reference.js';
 
@@ -226,14 +226,7 @@ describe('GET /v1/customers/{id}/activity', () => {
     assert.equal(res.status, 404);
     assert.deepEqual(
       res.body,
-      errorBody(res, {
-        code: 404,
-        key: 'not_found',
-        message: 'Resource not found',
-        details: 'Cannot find customer with id jck-wbh',
-        resource_id: 'jck-wbh',
-        resource_type: 'customer',
-      }),
+      notFoundBody(res, 'customer', 'jck-wbh'),
     );
     assertCustomerReference('GET', ACTIVITY, 404, res.body);
     clock.set(T0);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../src/lib/clock.js';
-import { errorBody, startTestServer, type TestServer } from '../support/server.js';
+import { errorBody, notFoundBody, startTestServer, type TestServer } from '../support/server.js';
 import { customerObject } from '../modules/customers/fixtures.js';
 import { assertCustomerObject } from '../modules/customers/reference.js';
 
@@ -96,14 +96,7 @@ describe('customers: create, upsert, get, update, delete', () => {
     assert.equal(missing.status, 404);
     assert.deepEqual(
       missing.body,
-      errorBody(missing, {
-        code: 404,
-        key: 'not_found',
-        message: 'Resource not found',
-        details: 'Cannot find customer with id cust_nope',
-        resource_id: 'cust_nope',
-        resource_type: 'customer',
-      }),
+      notFoundBody(missing, 'customer', 'cust_nope'),
     );
   });
 
@@ -123,14 +116,7 @@ describe('customers: create, upsert, get, update, delete', () => {
     assert.equal(res.status, 404);
     assert.deepEqual(
       res.body,
-      errorBody(res, {
-        code: 404,
-        key: 'not_found',
-        message: 'Resource not found',
-        details: 'Cannot find customer with id jck-wbh',
-        resource_id: 'jck-wbh',
-        resource_type: 'customer',
-      }),
+      notFoundBody(res, 'customer', 'jck-wbh'),
     );
   });
 
@@ -186,14 +172,7 @@ describe('customers: create, upsert, get, update, delete', () => {
     const res = await server.request('PUT', '/v1/customers/nobody', { body: { name: 'x' } });
     assert.deepEqual(
       res.body,
-      errorBody(res, {
-        code: 404,
-        key: 'not_found',
-        message: 'Resource not found',
-        details: 'Cannot find customer with id nobody',
-        resource_id: 'nobody',
-        resource_type: 'customer',
-      }),
+      notFoundBody(res, 'customer', 'nobody'),
     );
   });
 
@@ -207,14 +186,7 @@ describe('customers: create, upsert, get, update, delete', () => {
     const again = await server.request('DELETE', `/v1/customers/${created.body.id}`);
     assert.deepEqual(
       again.body,
-      errorBody(again, {
-        code: 404,
-        key: 'not_found',
-        message: 'Resource not found',
-        details: `Cannot find customer with id ${created.body.id}`,
-        resource_id: created.body.id,
-        resource_type: 'customer',
-      }),
+      notFoundBody(again, 'customer', created.body.id),
     );
     const recreated = await server.request('POST', '/v1/customers', { body: { source_id: 'del-1' } });
     assert.notEqual(recreated.body.id, created.body.id);

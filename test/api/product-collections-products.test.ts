@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../src/lib/clock.js';
-import { errorBody, startTestServer, type TestServer } from '../support/server.js';
+import { errorBody, notFoundBody, startTestServer, type TestServer } from '../support/server.js';
 
 const clock = fixedClock('2024-06-01T00:00:00.000Z');
 const HOUR = 3_600_000;
@@ -125,14 +125,7 @@ describe('GET /v1/product-collections/{id}/products', () => {
     const missing = await members('pc_nope');
     assert.deepEqual(
       missing.body,
-      errorBody(missing, {
-        code: 404,
-        key: 'not_found',
-        message: 'Resource not found',
-        details: 'Cannot find products_collection with id pc_nope',
-        resource_id: 'pc_nope',
-        resource_type: 'products_collection',
-      }),
+      notFoundBody(missing, 'products_collection', 'pc_nope'),
     );
   });
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../src/lib/clock.js';
 import { assertMatchesReference } from '../support/openapi.js';
-import { errorBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
+import { errorBody, notFoundBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
 
 const clock = fixedClock('2024-06-01T09:00:00.000Z');
 const tick = () => clock.advance(1000);
@@ -80,14 +80,7 @@ describe('product collections: create, get, list, delete', () => {
     const product = await create({ type: 'STATIC', name: 'x1', products: [{ id: 'prod_nope', object: 'product' }] });
     assert.deepEqual(
       product.body,
-      errorBody(product, {
-        code: 404,
-        key: 'not_found',
-        message: 'Resource not found',
-        details: 'Cannot find product with id prod_nope',
-        resource_id: 'prod_nope',
-        resource_type: 'product',
-      }),
+      notFoundBody(product, 'product', 'prod_nope'),
     );
     const sku = await create({ type: 'STATIC', name: 'x2', products: [{ id: 'shirt', object: 'product' }, { id: 'sku_nope', object: 'sku' }] });
     assert.deepEqual([sku.status, sku.body.resource_type, sku.body.details], [404, 'sku', 'Cannot find sku with id sku_nope']);
@@ -177,14 +170,7 @@ describe('product collections: create, get, list, delete', () => {
       const res = await server.request(method, '/v1/product-collections/pc_nope');
       assert.deepEqual(
         res.body,
-        errorBody(res, {
-          code: 404,
-          key: 'not_found',
-          message: 'Resource not found',
-          details: 'Cannot find products_collection with id pc_nope',
-          resource_id: 'pc_nope',
-          resource_type: 'products_collection',
-        }),
+        notFoundBody(res, 'products_collection', 'pc_nope'),
       );
     }
   });

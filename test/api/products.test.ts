@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../src/lib/clock.js';
 import { assertMatchesReference } from '../support/openapi.js';
-import { errorBody, startTestServer, type TestServer } from '../support/server.js';
+import { errorBody, notFoundBody, startTestServer, type TestServer } from '../support/server.js';
 
 const clock = fixedClock('2024-03-01T10:00:00.000Z');
 const tick = () => clock.advance(1000);
@@ -87,14 +87,7 @@ describe('products API', () => {
     assert.equal(res.status, 404);
     assert.deepEqual(
       res.body,
-      errorBody(res, {
-        code: 404,
-        key: 'not_found',
-        message: 'Resource not found',
-        details: 'Cannot find product with id prod_nope',
-        resource_id: 'prod_nope',
-        resource_type: 'product',
-      }),
+      notFoundBody(res, 'product', 'prod_nope'),
     );
   });
 
@@ -168,14 +161,7 @@ describe('products API', () => {
     assert.equal(missing.status, 404);
     assert.deepEqual(
       missing.body,
-      errorBody(missing, {
-        code: 404,
-        key: 'not_found',
-        message: 'Resource not found',
-        details: 'Cannot find product with id nope',
-        resource_id: 'nope',
-        resource_type: 'product',
-      }),
+      notFoundBody(missing, 'product', 'nope'),
     );
     assertMatchesReference('GET', '/v1/products/{productId}', 404, missing.body);
   });
@@ -222,14 +208,7 @@ describe('products API', () => {
     const again = await server.request('DELETE', '/v1/products/doomed');
     assert.deepEqual(
       again.body,
-      errorBody(again, {
-        code: 404,
-        key: 'not_found',
-        message: 'Resource not found',
-        details: 'Cannot find product with id doomed',
-        resource_id: 'doomed',
-        resource_type: 'product',
-      }),
+      notFoundBody(again, 'product', 'doomed'),
     );
   });
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../src/lib/clock.js';
 import { assertMatchesReference } from '../support/openapi.js';
-import { errorBody, startTestServer, type TestServer } from '../support/server.js';
+import { errorBody, notFoundBody, startTestServer, type TestServer } from '../support/server.js';
 
 const clock = fixedClock('2024-05-01T08:00:00.000Z');
 const tick = () => clock.advance(60_000);
@@ -96,14 +96,7 @@ describe('SKUs API', () => {
     const missing = await createSku('nope', {});
     assert.deepEqual(
       missing.body,
-      errorBody(missing, {
-        code: 404,
-        key: 'not_found',
-        message: 'Resource not found',
-        details: 'Cannot find product with id nope',
-        resource_id: 'nope',
-        resource_type: 'product',
-      }),
+      notFoundBody(missing, 'product', 'nope'),
     );
   });
 
@@ -135,14 +128,7 @@ describe('SKUs API', () => {
     const missing = await server.request('GET', '/v1/skus/nope');
     assert.deepEqual(
       missing.body,
-      errorBody(missing, {
-        code: 404,
-        key: 'not_found',
-        message: 'Resource not found',
-        details: 'Cannot find sku with id nope',
-        resource_id: 'nope',
-        resource_type: 'sku',
-      }),
+      notFoundBody(missing, 'sku', 'nope'),
     );
   });
 
@@ -161,14 +147,7 @@ describe('SKUs API', () => {
     const wrongProduct = await server.request('PUT', `/v1/products/other/skus/tee-put`, { body: { price: 1 } });
     assert.deepEqual(
       wrongProduct.body,
-      errorBody(wrongProduct, {
-        code: 404,
-        key: 'not_found',
-        message: 'Resource not found',
-        details: 'Cannot find sku with id tee-put',
-        resource_id: 'tee-put',
-        resource_type: 'sku',
-      }),
+      notFoundBody(wrongProduct, 'sku', 'tee-put'),
     );
   });
 

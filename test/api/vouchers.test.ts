@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../src/lib/clock.js';
 import { discountCampaign, percentDiscount, withoutNulls } from '../modules/jobs/support.js';
 import { assertMatchesReference } from '../support/openapi.js';
-import { errorBody, startTestServer, type TestServer } from '../support/server.js';
+import { errorBody, notFoundBody, startTestServer, type TestServer } from '../support/server.js';
 
 const NOW = '2025-03-01T10:00:00.000Z';
 const assignments = { object: 'list', data_ref: 'data', data: [], total: 0 };
@@ -244,7 +244,7 @@ describe('GET, PUT and DELETE /v1/vouchers', () => {
   it('answers 404 for an unknown code', async () => {
     const res = await server.request('GET', '/v1/vouchers/NOPE');
     assert.equal(res.status, 404);
-    assert.deepEqual(res.body, errorBody(res, { code: 404, key: 'not_found', message: 'Resource not found', details: 'Cannot find voucher with id NOPE', resource_id: 'NOPE', resource_type: 'voucher' }));
+    assert.deepEqual(res.body, notFoundBody(res, 'voucher', 'NOPE'));
   });
 
   it('updates a voucher', async () => {

@@ -104,3 +104,14 @@ export function errorBody(
 ) {
   return { ...fields, request_id: requestIdOf(response) };
 }
+
+/** The whole 404 body for an unknown resource. */
+export const notFoundBody = (response: TestResponse, resourceType: string, id: string) =>
+  errorBody(response, {
+    code: 404,
+    key: 'not_found',
+    message: 'Resource not found',
+    details: `Cannot find ${resourceType} with id ${id}`,
+    resource_id: id,
+    resource_type: resourceType,
+  });
