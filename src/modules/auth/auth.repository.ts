@@ -46,6 +46,24 @@ export const revokeApiKey = async (db: Db, appId: string, at: string): Promise<b
   return result.numUpdatedRows > 0n;
 };
 
+/** Forgets tokens that can no longer open anything: an unknown token answers the same. */
+export const deleteDeadOAuthTokens = async (db: Db, nowSeconds: number): Promise<void> => {
+  await db
+    .deleteFrom('oauth_tokens')
+    .where((eb) => eb.or([eb('expires_at', '<=', nowSeconds), eb('revoked_at', 'is not', null)]))
+    .execute();
+};
+
+export const countLiveOAuthTokens = async (db: Db, nowSeconds: number): Promise<number> => {
+  const row = await db
+    .selectFrom('oauth_tokens')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('expires_at', '>', nowSeconds)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return row.n;
+};
+
 export const insertOAuthToken = async (db: Db, row: OAuthTokenRow): Promise<void> => {
   await db.insertInto('oauth_tokens').values(row).execute();
 };

@@ -9,6 +9,8 @@ import { isScope } from './scopes.js';
 type OAuthDeps = Pick<Deps, 'db' | 'clock'>;
 
 export const TOKEN_LIFETIME_SECONDS = 900;
+/** The reference's cap on live tokens per project (one project here: the whole database). */
+export const MAX_LIVE_TOKENS = 1000;
 
 export interface OAuthToken {
   access_token: string;
@@ -58,15 +60,32 @@ export async function issueToken(
   }
   const scopes = parseScope(body.scope);
   const accessToken = randomBase62(48);
-  const expiresAt = nowSeconds(deps) + TOKEN_LIFETIME_SECONDS;
-  await repo.insertOAuthToken(deps.db, {
+  const now = nowSeconds(deps);
+  const expiresAt = now + TOKEN_LIFETIME_SECONDS;
+  const row = {
     token_hash: hashSecret(accessToken),
     app_id: appId,
     scope: scopes.join(' '),
     created_at: isoNow(deps.clock),
     expires_at: expiresAt,
     revoked_at: null,
+  };
+  // The count and the insert share one IMMEDIATE transaction, which holds the write lock from
+  // its first statement: concurrent issues (in this process or another) cannot both pass.
+  const issued = await deps.db.transaction().execute(async (trx) => {
+    await repo.deleteDeadOAuthTokens(trx, now);
+    if ((await repo.countLiveOAuthTokens(trx, now)) >= MAX_LIVE_TOKENS) return false;
+    await repo.insertOAuthToken(trx, row);
+    return true;
   });
+  if (!issued) {
+    throw new AppError(
+      'bad_request',
+      'token_limit_reached',
+      'Token limit reached',
+      `At most ${MAX_LIVE_TOKENS} tokens may be live at once; revoke some or wait for them to expire`,
+    );
+  }
   return {
     access_token: accessToken,
     client_id: appId,
