@@ -86,6 +86,12 @@ describe('HTTP core', () => {
     assert.equal(health.status, 200);
   });
 
+  it('accepts a POST with an empty body and no content type', async () => {
+    const res = await server.request('POST', '/v1/oauth/introspect');
+    assert.equal(res.status, 400, 'past the body parser: the OAuth endpoint itself asks for access_token');
+    assert.equal(res.body.key, 'missing_parameters');
+  });
+
   it('answers an unknown route with 404 not_found', async () => {
     const res = await server.request('GET', '/v1/nothing-here');
     assert.deepEqual(

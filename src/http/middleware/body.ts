@@ -20,8 +20,10 @@ export function bodyMiddleware(limitBytes: number) {
     if (declared > limitBytes) {
       throw new AppError('payload_too_large', 'payload_too_large', 'Payload too large', `Request body exceeds ${limitBytes} bytes`);
     }
-    // ctx.is() is null when the request has no body, false when its type is not listed.
-    if (ctx.is('application/json', '+json', 'application/x-www-form-urlencoded') === false) {
+    // ctx.is() is null when the request has no body, false when its type is not listed. An
+    // empty body (Content-Length: 0, as fetch sends on a bare POST) needs no type at all.
+    const empty = ctx.request.length === 0;
+    if (!empty && ctx.is('application/json', '+json', 'application/x-www-form-urlencoded') === false) {
       throw new AppError(
         'unsupported_media_type',
         'unsupported_media_type',
