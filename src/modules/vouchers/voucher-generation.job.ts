@@ -1,6 +1,8 @@
 import { codeGenerator } from '../../engine/codes/index.js';
 import { countCampaignVouchers, findLiveCampaign, setGenerationStatus } from '../campaigns/campaign-lookup.service.js';
 import { JobFailure, type JobStep, type PortionJob } from '../jobs/job-step.js';
+import { JobType } from '../jobs/job-types.js';
+import { listOpenJobs } from '../jobs/jobs.service.js';
 import type { GeneratePayload } from './voucher-generation.service.js';
 import { timeOrderedIds } from './voucher-ids.js';
 import { voucherInserter } from './vouchers.repository.js';
@@ -63,7 +65,12 @@ export const generateVouchersStep: JobStep<GeneratePayload, Drawn> = {
 
   async finish(ctx, job) {
     generators.delete(job.id);
-    if (await findLiveCampaign(ctx.trx, job.payload.campaign_id)) await setGenerationStatus(ctx.trx, job.payload.campaign_id, 'DONE', ctx.now);
+    const campaignId = job.payload.campaign_id;
+    // Another generation for the same campaign may still be running: the campaign stays IN_PROGRESS.
+    const stillGenerating = (await listOpenJobs<GeneratePayload>(ctx.trx, JobType.vouchersGenerate)).some(
+      (open) => open.payload.campaign_id === campaignId && open.remaining > 0,
+    );
+    if (!stillGenerating && (await findLiveCampaign(ctx.trx, campaignId))) await setGenerationStatus(ctx.trx, campaignId, 'DONE', ctx.now);
     return { message: `Generated ${job.done_count} vouchers.`, done_count: job.done_count };
   },
 
