@@ -22,7 +22,7 @@ function registeredRoutes(): Route[] {
   const router = new Router();
   for (const register of routeModules) register(router as unknown as AppRouter, {} as Deps);
   return router.stack.flatMap((layer) =>
-    layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: layer.path })),
+    layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: String(layer.path) })),
   );
 }
 
