@@ -1,5 +1,5 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { CompiledQuery, Kysely, SqliteDialect, SqliteDriver, type DatabaseConnection, type SqliteDatabase } from 'kysely';
+import { Kysely, SqliteDialect, SqliteDriver, type SqliteDatabase } from 'kysely';
 import type { Database } from './database.js';
 
 export interface OpenOptions {
@@ -15,6 +15,36 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+const sleepMs = (ms: number): void => {
+  Atomics.wait(sleeper, 0, 0, ms);
+};
+
+/**
+ * BEGIN IMMEDIATE, waiting for the write lock by polling every millisecond. SQLite's own busy
+ * handler sleeps longer and longer between tries (up to 100 ms), so a writer that has waited
+ * one bulk portion (~80 ms) sleeps through the short gap the worker leaves before its next
+ * portion and then waits a whole second portion. Polling takes the lock within a millisecond
+ * of its release. busy_timeout still covers statements outside transactions.
+ */
+function beginImmediate(sqlite: BetterSqlite3.Database, timeoutMs: number): void {
+  sqlite.pragma('busy_timeout = 0');
+  try {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        sqlite.exec('begin immediate');
+        return;
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
+        sleepMs(1);
+      }
+    }
+  } finally {
+    sqlite.pragma(`busy_timeout = ${timeoutMs}`);
+  }
+}
+
 /**
  * Kysely's SQLite driver begins transactions DEFERRED. A deferred transaction that reads and
  * then writes fails at once with SQLITE_BUSY_SNAPSHOT when another connection wrote in
@@ -22,22 +52,38 @@ export interface DatabaseHandle {
  * transaction waits its turn instead.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  constructor(
+    private readonly sqlite: BetterSqlite3.Database,
+    private readonly busyTimeoutMs: number,
+    database: SqliteDatabase,
+  ) {
+    super({ database });
+  }
+
+  override async beginTransaction(): Promise<void> {
+    beginImmediate(this.sqlite, this.busyTimeoutMs);
   }
 }
 
 class ImmediateSqliteDialect extends SqliteDialect {
-  constructor(private readonly database: SqliteDatabase) {
-    super({ database });
+  private readonly cached: SqliteDatabase;
+
+  constructor(
+    private readonly sqlite: BetterSqlite3.Database,
+    private readonly busyTimeoutMs: number,
+  ) {
+    const cached = withStatementCache(sqlite);
+    super({ database: cached });
+    this.cached = cached;
   }
 
   override createDriver(): SqliteDriver {
-    return new ImmediateSqliteDriver({ database: this.database });
+    return new ImmediateSqliteDriver(this.sqlite, this.busyTimeoutMs, this.cached);
   }
 }
 
 const STATEMENT_CACHE_SIZE = 500;
+const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
 /**
  * Kysely prepares every statement anew; preparing costs about as much as running a simple
@@ -69,9 +115,10 @@ export function withStatementCache(sqlite: BetterSqlite3.Database): SqliteDataba
 /** Opens a better-sqlite3 connection with the house pragmas. */
 export function openSqlite(file: string, options: OpenOptions = {}): BetterSqlite3.Database {
   const sqlite = new BetterSqlite3(file);
+  // busy_timeout first: switching a new file to WAL needs the lock another process may hold.
+  sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS}`);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   sqlite.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
   // 64 MiB of page cache per connection instead of SQLite's 2 MiB default: list pages of
   // large catalogs and feeds stay in memory (measured: collection page 18 ms -> 12 ms).
@@ -82,6 +129,6 @@ export function openSqlite(file: string, options: OpenOptions = {}): BetterSqlit
 /** Opens the database file for Kysely: pragmas, IMMEDIATE transactions, statement cache. */
 export function openDatabase(file: string, options: OpenOptions = {}): DatabaseHandle {
   const sqlite = openSqlite(file, options);
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect(withStatementCache(sqlite)) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS) });
   return { db, sqlite, close: () => db.destroy() };
 }

@@ -1,12 +1,16 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
+import { Worker } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import { openDatabase, openSqlite, withStatementCache } from '../../src/db/connect.js';
 import { loadMigrations } from '../../src/db/migrate.js';
 import { runCli } from '../support/cli.js';
 import { freshDbFile, tempDir } from '../support/db.js';
+
+const require = createRequire(import.meta.url);
 
 describe('database connection', () => {
   it('sets the house pragmas', () => {
@@ -41,6 +45,40 @@ describe('database connection', () => {
     assert.equal(otherWrite, 'SQLITE_BUSY');
     other.close();
     await close();
+  });
+
+  it('waits for a write lock another connection holds, and gives up after busy_timeout', async () => {
+    const file = freshDbFile();
+    // Another thread holds the write lock for 150 ms.
+    const holder = new Worker(
+      `const Database = require(${JSON.stringify(require.resolve('better-sqlite3'))});
+       const db = new Database(${JSON.stringify(file)});
+       db.pragma('journal_mode = WAL');
+       db.exec('begin immediate');
+       require('node:worker_threads').parentPort.postMessage('locked');
+       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 150);
+       db.exec('commit');`,
+      { eval: true },
+    );
+    await new Promise((resolve) => holder.once('message', resolve));
+    const patient = openDatabase(file, { busyTimeoutMs: 2000 });
+    const started = performance.now();
+    await patient.db.transaction().execute(async (trx) => {
+      await sql`INSERT INTO api_keys (app_id, kind, name, token_hash, created_at) VALUES ('w', 'server', 'w', 'h', 't')`.execute(trx);
+    });
+    const waited = performance.now() - started;
+    assert.ok(waited > 50 && waited < 1000, `took the lock after ${waited} ms`);
+    await patient.close();
+
+    const other = new BetterSqlite3(file);
+    other.exec('begin immediate');
+    const impatient = openDatabase(file, { busyTimeoutMs: 50 });
+    await assert.rejects(impatient.db.transaction().execute(async () => {}), (e: unknown) => (e as { code?: string }).code === 'SQLITE_BUSY');
+    assert.equal(impatient.sqlite.pragma('busy_timeout', { simple: true }), 50, 'busy_timeout restored for statements outside transactions');
+    other.exec('rollback');
+    other.close();
+    await impatient.close();
+    await holder.terminate();
   });
 
   it('caches statements by SQL text, and streams with statements of their own', async () => {
