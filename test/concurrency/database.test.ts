@@ -111,3 +111,18 @@ describe('database connection', () => {
     sqlite.close();
   });
 });
+
+describe('inBatches', () => {
+  it('splits a long key list into batches under the parameter cap and keeps every row', async () => {
+    const { inBatches } = await import('../../src/db/batches.js');
+    const sizes: number[] = [];
+    const keys = Array.from({ length: 1001 }, (_, i) => i);
+    const rows = await inBatches(keys, async (batch) => {
+      sizes.push(batch.length);
+      return batch.map((k) => k * 2);
+    });
+    assert.deepEqual(sizes, [400, 400, 201]);
+    assert.deepEqual(rows, keys.map((k) => k * 2));
+    assert.deepEqual(await inBatches([], async () => [1]), []);
+  });
+});

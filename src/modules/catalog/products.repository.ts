@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { inBatches } from '../../db/batches.js';
 import type { Database } from '../../db/database.js';
 import type { ProductTable } from './catalog.table.js';
 import type { ListWindow } from './catalog-list.js';
@@ -23,21 +24,15 @@ export const findProductIdByName = async (db: Db, name: string): Promise<string 
 export const findProductsByIds = (db: Db, ids: readonly string[]): Promise<ProductRow[]> =>
   ids.length === 0 ? Promise.resolve([]) : db.selectFrom('products').selectAll().where('id', 'in', ids).execute();
 
-/** Products whose id or source_id is one of these keys, in batches that stay under SQLite's parameter cap. */
-export async function findProductsByKeys(db: Db, keys: readonly string[]): Promise<ProductRow[]> {
-  const rows: ProductRow[] = [];
-  for (let i = 0; i < keys.length; i += 400) {
-    const batch = keys.slice(i, i + 400);
-    rows.push(
-      ...(await db
-        .selectFrom('products')
-        .selectAll()
-        .where((eb) => eb.or([eb('id', 'in', batch), eb('source_id', 'in', batch)]))
-        .execute()),
-    );
-  }
-  return rows;
-}
+/** Products whose id or source_id is one of these keys. */
+export const findProductsByKeys = (db: Db, keys: readonly string[]): Promise<ProductRow[]> =>
+  inBatches(keys, (batch) =>
+    db
+      .selectFrom('products')
+      .selectAll()
+      .where((eb) => eb.or([eb('id', 'in', batch), eb('source_id', 'in', batch)]))
+      .execute(),
+  );
 
 export const insertProduct = async (db: Db, row: Insertable<ProductTable>): Promise<void> => {
   await db.insertInto('products').values(row).execute();

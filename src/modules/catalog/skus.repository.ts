@@ -1,4 +1,5 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { inBatches } from '../../db/batches.js';
 import type { Database } from '../../db/database.js';
 import type { SkuTable } from './catalog.table.js';
 import type { ListWindow } from './catalog-list.js';
@@ -20,21 +21,15 @@ export const findSkuByKey = async (db: Db, key: string): Promise<SkuRow | undefi
 export const findSkusByIds = (db: Db, ids: readonly string[]): Promise<SkuRow[]> =>
   ids.length === 0 ? Promise.resolve([]) : db.selectFrom('skus').selectAll().where('id', 'in', ids).execute();
 
-/** SKUs whose id or source_id is one of these keys, in batches that stay under SQLite's parameter cap. */
-export async function findSkusByKeys(db: Db, keys: readonly string[]): Promise<SkuRow[]> {
-  const rows: SkuRow[] = [];
-  for (let i = 0; i < keys.length; i += 400) {
-    const batch = keys.slice(i, i + 400);
-    rows.push(
-      ...(await db
-        .selectFrom('skus')
-        .selectAll()
-        .where((eb) => eb.or([eb('id', 'in', batch), eb('source_id', 'in', batch)]))
-        .execute()),
-    );
-  }
-  return rows;
-}
+/** SKUs whose id or source_id is one of these keys. */
+export const findSkusByKeys = (db: Db, keys: readonly string[]): Promise<SkuRow[]> =>
+  inBatches(keys, (batch) =>
+    db
+      .selectFrom('skus')
+      .selectAll()
+      .where((eb) => eb.or([eb('id', 'in', batch), eb('source_id', 'in', batch)]))
+      .execute(),
+  );
 
 export const insertSku = async (db: Db, row: Insertable<SkuTable>): Promise<void> => {
   await db.insertInto('skus').values(row).execute();
