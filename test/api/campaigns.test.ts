@@ -158,7 +158,7 @@ describe('POST /v1/campaigns', () => {
     });
     assert.equal(res.status, 200);
     const [first, second] = res.body.promotion.tiers;
-    const tier = (t: any, fields: Record<string, unknown>) => ({
+    const tier = (t: { id: string }, fields: Record<string, unknown>) => ({
       id: t.id,
       created_at: NOW,
       updated_at: null,

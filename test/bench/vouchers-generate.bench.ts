@@ -59,12 +59,20 @@ function rawInsertRate(): number {
   return COUNT / seconds;
 }
 
-function call(agent: Agent, base: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+/** The fields of the answers this bench reads. */
+interface Answer {
+  code: string;
+  status: string;
+  vouchers_count: number;
+  async_action_id: string;
+}
+
+function call(agent: Agent, base: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: Answer }> {
   return new Promise((resolve, reject) => {
     const req = request(new URL(path, base), { agent, method, headers: HEADERS }, (res) => {
       let text = '';
       res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: (text ? JSON.parse(text) : {}) as Answer }));
     });
     req.on('error', reject);
     req.end(body === undefined ? undefined : JSON.stringify(body));

@@ -8,9 +8,16 @@ const COUNT = 100_000;
 const ENV = { PROMO_APP_ID: 'crash-app', PROMO_APP_TOKEN: 'crash-token' };
 const HEADERS = { 'X-App-Id': ENV.PROMO_APP_ID, 'X-App-Token': ENV.PROMO_APP_TOKEN, 'Content-Type': 'application/json' };
 
-async function call(server: SpawnedServer, method: string, path: string, body?: unknown): Promise<any> {
+interface JobAnswer {
+  status: string;
+  operation_status?: string;
+  progress: number;
+  result?: unknown;
+}
+
+async function call<T>(server: SpawnedServer, method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${server.url}${path}`, { method, headers: HEADERS, body: body === undefined ? undefined : JSON.stringify(body) });
-  return res.json();
+  return (await res.json()) as T;
 }
 
 function inspect(file: string) {
@@ -31,10 +38,10 @@ describe('a generation survives SIGKILL', () => {
     const file = freshDbFile();
     const first = await spawnServe(['--db', file, '--workers', '2'], ENV);
     await call(first, 'POST', '/v1/campaigns', { name: 'Crash', campaign_type: 'DISCOUNT_COUPONS', voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 5 } } });
-    const { async_action_id: id } = await call(first, 'POST', `/v1/campaigns/Crash/vouchers?vouchers_count=${COUNT}`, {});
+    const { async_action_id: id } = await call<{ async_action_id: string }>(first, 'POST', `/v1/campaigns/Crash/vouchers?vouchers_count=${COUNT}`, {});
     for (let progress = 0; progress < 10; ) {
       await new Promise((r) => setTimeout(r, 20));
-      progress = (await call(first, 'GET', `/v1/async-actions/${id}`)).progress;
+      progress = (await call<JobAnswer>(first, 'GET', `/v1/async-actions/${id}`)).progress;
       assert.ok(progress < 90, 'the job ran too fast to be killed in the middle');
     }
     assert.equal(await first.stop('SIGKILL'), null);
@@ -49,11 +56,11 @@ describe('a generation survives SIGKILL', () => {
     // The dead process's lease is taken over at once by the next server on the file.
     const second = await spawnServe(['--db', file, '--workers', '2'], ENV);
     try {
-      let job: any;
+      let job: JobAnswer;
       const deadline = Date.now() + 60_000;
       do {
         await new Promise((r) => setTimeout(r, 50));
-        job = await call(second, 'GET', `/v1/async-actions/${id}`);
+        job = await call<JobAnswer>(second, 'GET', `/v1/async-actions/${id}`);
       } while (job.status !== 'DONE' && job.status !== 'FAILED' && Date.now() < deadline);
       assert.deepEqual([job.status, job.operation_status, job.progress, job.result], ['DONE', 'SUCCESS', 100, { message: `Generated ${COUNT} vouchers.`, done_count: COUNT }]);
     } finally {
