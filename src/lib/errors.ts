@@ -1,61 +1,63 @@
 /**
- * The one error type of the service. Every failure that reaches a client is an AppError,
- * rendered by the error middleware as {code, key, message, details, request_id}.
+ * The one error type of the service and its closed catalogue of keys. Every failure that
+ * reaches a client is an AppError built from a key of `errorCatalogue`, which fixes its status
+ * and canonical message; only `details` (and the resource fields) vary. The error middleware
+ * renders it as {code, key, message, details, request_id}; the CLI prints the same body.
+ *
+ * Keys follow the reference (voucherify-facts 2.9 and 2.10). Keys the reference does not
+ * name (the command line's, the server's own) say what happened in the same style.
  */
-export type ErrorKind =
-  | 'bad_request'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'conflict'
-  | 'payload_too_large'
-  | 'unsupported_media_type'
-  | 'internal';
+const entry = (status: number, message: string) => ({ status, message });
 
-export const statusOfKind: Record<ErrorKind, number> = {
-  bad_request: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  method_not_allowed: 405,
-  conflict: 409,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  internal: 500,
-};
+export const errorCatalogue = {
+  // 400: the request is wrong
+  invalid_payload: entry(400, 'Invalid payload'),
+  invalid_query_params: entry(400, 'Invalid query params'),
+  missing_parameters: entry(400, 'Missing parameters'),
+  invalid_voucher: entry(400, 'Invalid voucher'),
+  invalid_campaign: entry(400, 'Invalid campaign'),
+  invalid_customer: entry(400, 'Invalid customer'),
+  invalid_order: entry(400, 'Invalid order'),
+  invalid_amount: entry(400, 'Invalid amount'),
+  invalid_expiration_date: entry(400, 'Invalid expiration date'),
+  invalid_balance: entry(400, 'Invalid balance'),
+  invalid_code_config: entry(400, 'Invalid code config'),
+  invalid_scope: entry(400, 'Invalid scope'),
+  invalid_grant_type: entry(400, 'Invalid grant_type'),
+  invalid_origins: entry(400, 'Invalid origins'),
+  token_limit_reached: entry(400, 'Token limit reached'),
+  already_revoked: entry(400, 'Key already revoked'),
+  invalid_app_id: entry(400, 'No active server key'),
+  resource_in_use: entry(400, 'Resource in use'),
+  // 401, 403
+  unauthorized: entry(401, 'Unauthorized'),
+  forbidden: entry(403, 'Forbidden'),
+  missing_required_permission: entry(403, 'Missing permission'),
+  // 404, 405, 409, 413, 415, 431
+  not_found: entry(404, 'Resource not found'),
+  method_not_allowed: entry(405, 'Method not allowed'),
+  duplicate_found: entry(409, 'Duplicated resource found'),
+  payload_too_large: entry(413, 'Payload too large'),
+  unsupported_media_type: entry(415, 'Unsupported media type'),
+  // The command line's own failures (exit 1 with this body on stderr).
+  file_not_found: entry(400, 'File not found'),
+  import_type_unavailable: entry(400, 'Order import is not available yet'),
+  import_failed: entry(400, 'Some items were not imported'),
+  job_failed: entry(400, 'Job failed'),
+  // 500: the server's own faults; never the client's doing.
+  internal_error: entry(500, 'Internal server error'),
+  database_busy: entry(500, 'Database busy'),
+  schema_too_new: entry(500, 'Database is newer than this binary'),
+  invalid_event: entry(500, 'Invalid event'),
+  invalid_summary_change: entry(500, 'Invalid summary change'),
+  customer_summary_out_of_balance: entry(500, 'Customer summary out of balance'),
+} as const;
+
+export type ErrorKey = keyof typeof errorCatalogue;
 
 export interface ErrorExtras {
   resource_id?: string;
   resource_type?: string;
-}
-
-export class AppError extends Error {
-  readonly status: number;
-
-  constructor(
-    readonly kind: ErrorKind,
-    readonly key: string,
-    message: string,
-    readonly details?: string,
-    readonly extras: ErrorExtras = {},
-  ) {
-    super(message);
-    this.name = 'AppError';
-    this.status = statusOfKind[kind];
-  }
-
-  /** The error body without the request id, as the API and the CLI print it. */
-  toBody(): ErrorBody {
-    return {
-      code: this.status,
-      key: this.key,
-      message: this.message,
-      // Every error body carries details; a caller that has nothing to add repeats the message.
-      details: this.details ?? this.message,
-      ...this.extras,
-    };
-  }
 }
 
 export interface ErrorBody extends ErrorExtras {
@@ -66,32 +68,41 @@ export interface ErrorBody extends ErrorExtras {
   request_id?: string;
 }
 
-export const invalidPayload = (details: string): AppError =>
-  new AppError('bad_request', 'invalid_payload', 'Invalid payload', details);
+export class AppError extends Error {
+  readonly status: number;
+  /** Every error body carries details; a caller with nothing to add repeats the message. */
+  readonly details: string;
 
-export const invalidQueryParams = (details: string): AppError =>
-  new AppError('bad_request', 'invalid_query_params', 'Invalid query params', details);
+  constructor(
+    readonly key: ErrorKey,
+    details?: string,
+    readonly extras: ErrorExtras = {},
+  ) {
+    const { status, message } = errorCatalogue[key];
+    super(message);
+    this.name = 'AppError';
+    this.status = status;
+    this.details = details ?? message;
+  }
+
+  /** The error body without the request id, as the API and the CLI print it. */
+  toBody(): ErrorBody {
+    return { code: this.status, key: this.key, message: this.message, details: this.details, ...this.extras };
+  }
+}
+
+export const invalidPayload = (details: string): AppError => new AppError('invalid_payload', details);
+
+export const invalidQueryParams = (details: string): AppError => new AppError('invalid_query_params', details);
 
 export const notFound = (resourceType: string, id: string): AppError =>
-  new AppError('not_found', 'not_found', 'Resource not found', `Cannot find ${resourceType} with id ${id}`, {
-    resource_id: id,
-    resource_type: resourceType,
-  });
+  new AppError('not_found', `Cannot find ${resourceType} with id ${id}`, { resource_id: id, resource_type: resourceType });
 
 export const duplicateFound = (resourceType: string, field: string, value: string): AppError =>
-  new AppError(
-    'conflict',
-    'duplicate_found',
-    'Duplicated resource found',
-    `Duplicated ${resourceType} exists with ${field} ${value}`,
-    { resource_type: resourceType },
-  );
+  new AppError('duplicate_found', `Duplicated ${resourceType} exists with ${field} ${value}`, { resource_type: resourceType });
 
-export const unauthorized = (details = 'Missing or invalid credentials'): AppError =>
-  new AppError('unauthorized', 'unauthorized', 'Unauthorized', details);
+export const unauthorized = (details = 'Missing or invalid credentials'): AppError => new AppError('unauthorized', details);
 
-export const missingPermission = (details: string): AppError =>
-  new AppError('forbidden', 'missing_required_permission', 'Missing permission', details);
+export const missingPermission = (details: string): AppError => new AppError('missing_required_permission', details);
 
-export const forbidden = (details: string): AppError =>
-  new AppError('forbidden', 'forbidden', 'Forbidden', details);
+export const forbidden = (details: string): AppError => new AppError('forbidden', details);

@@ -13,7 +13,7 @@ export function parseQueryFields<T extends object>(parsers: { [K in keyof T]: ()
       out[key] = parsers[key]();
     } catch (error) {
       if (!(error instanceof AppError) || error.key !== 'invalid_query_params') throw error;
-      problems.push(error.details ?? error.message);
+      problems.push(error.details);
     }
   }
   if (problems.length > 0) throw invalidQueryParams(problems.join('; '));

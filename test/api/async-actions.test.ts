@@ -195,7 +195,7 @@ describe('generation and import jobs through the runner', () => {
     { name: 'an object', body: { code: 'X' }, details: 'The body must be an array of vouchers' },
     { name: 'an empty array', body: [], details: 'The body must hold at least one voucher' },
     { name: 'an array with a non-object', body: [{ code: 'A' }, 'B'], details: '[1] must be an object' },
-    { name: 'items without a code', body: [{ code: 'A' }, { loyalty_card: { points: 1 } }, { code: '' }], key: 'invalid_voucher', message: 'Invalid Voucher', details: "Found 2 voucher(s) without 'code' value" },
+    { name: 'items without a code', body: [{ code: 'A' }, { loyalty_card: { points: 1 } }, { code: '' }], key: 'invalid_voucher', message: 'Invalid voucher', details: "Found 2 voucher(s) without 'code' value" },
   ];
   for (const r of refusals) {
     it(`refuses an import body that is ${r.name}, before any job starts`, async () => {

@@ -194,7 +194,7 @@ describe('GET /v1/customers/{id}/activity', () => {
           'Query parameter limit must be between 1 and 100',
           'Query parameter order must be one of: created_at, -created_at',
           'Query parameter start_date must be an ISO 8601 date-time',
-          'Query parameter campaign_type must be one of: PROMOTION, GIFT_VOUCHERS, REFERRAL_PROGRAM, DISCOUNT_COUPONS, LOYALTY_PROGRAM',
+          'Query parameter campaign_type must be one of: DISCOUNT_COUPONS, GIFT_VOUCHERS, LOYALTY_PROGRAM, PROMOTION, REFERRAL_PROGRAM',
           'Query parameter category must be one of: ACTION, EFFECT',
           'Query parameter type must be a customer event name such as customer.created; customer.exploded is not one',
         ].join('; '),

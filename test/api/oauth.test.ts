@@ -96,8 +96,8 @@ describe('OAuth', () => {
       assert.deepEqual(res.body, errorBody(res, {
           code: 400,
           key: 'invalid_scope',
-          message: `Invalid scope: ${scope}`,
-          details: 'Scopes are names from the documented list, separated by spaces (never commas)',
+          message: 'Invalid scope',
+          details: `Invalid scope ${scope}: scopes are names from the documented list, separated by spaces (never commas)`,
         }));
     }
   });

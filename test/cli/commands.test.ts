@@ -101,8 +101,8 @@ describe('promo commands', () => {
     assert.deepEqual(JSON.parse(bad.stderr), {
       code: 400,
       key: 'invalid_scope',
-      message: 'Invalid scope: api,vouchers',
-      details: 'Scopes are names from the documented list, separated by spaces (never commas)',
+      message: 'Invalid scope',
+      details: 'Invalid scope api,vouchers: scopes are names from the documented list, separated by spaces (never commas)',
     });
   });
 

@@ -42,7 +42,7 @@ describe('promo import', () => {
       '',
     ].join('\n'));
     const body = JSON.parse(res.stderr);
-    assert.deepEqual(body, { code: 400, key: 'import_failed', message: 'Some vouchers were not imported', details: `3 of 5 item(s) failed; see ${body.details.split('see ')[1]}` });
+    assert.deepEqual(body, { code: 400, key: 'import_failed', message: 'Some items were not imported', details: `3 of 5 item(s) failed; see ${body.details.split('see ')[1]}` });
 
     const json = await runCli(['import', file('again.json', '[{"code":"MIX-3"},{"code":"MIX-4"}]'), '--type', 'vouchers', '--campaign', 'Coupons', '--db', server.dbFile, '--json']);
     assert.equal(json.code, 1);

@@ -54,6 +54,6 @@ export const generateCommand = (campaign: string, options: GenerateOptions) =>
     if (options.json) printJson(action);
     else process.stdout.write(`${String(action.result?.message ?? job.status)}\n`);
     if (job.status === 'FAILED') {
-      throw new AppError('bad_request', 'job_failed', 'Job failed', `${job.id}: ${String(action.result?.message)}`);
+      throw new AppError('job_failed', `${job.id}: ${String(action.result?.message)}`);
     }
   });

@@ -46,7 +46,7 @@ async function stageVouchers(deps: Deps, file: string, campaign: string): Promis
     await staging.seal();
     return staging.jobId;
   } catch (error) {
-    const reason = error instanceof AppError ? (error.details ?? error.message) : `The file is not a JSON array of vouchers: ${(error as Error).message}`;
+    const reason = error instanceof AppError ? error.details : `The file is not a JSON array of vouchers: ${(error as Error).message}`;
     await failJob(deps, staging.jobId, reason, undefined, owner);
     throw error instanceof AppError ? error : invalidPayload(reason);
   } finally {
@@ -63,11 +63,11 @@ export async function importCommand(file: string, options: ImportOptions): Promi
   const type = options.type ?? 'orders';
   if (type !== 'orders' && type !== 'vouchers') return fail(new UsageError(`--type must be orders or vouchers, not ${type}`));
   if (type === 'orders') {
-    return fail(new AppError('bad_request', 'import_type_unavailable', 'Order import is not available yet', 'This promo cannot import orders yet; promo import --type vouchers --campaign <id or name> works'));
+    return fail(new AppError('import_type_unavailable', 'This promo cannot import orders yet; promo import --type vouchers --campaign <id or name> works'));
   }
   const campaign = options.campaign;
   if (!campaign) return fail(new UsageError('--campaign <id or name> is required with --type vouchers'));
-  if (!existsSync(file)) return fail(new AppError('bad_request', 'file_not_found', 'File not found', `No file at ${file}`));
+  if (!existsSync(file)) return fail(new AppError('file_not_found', `No file at ${file}`));
   await runWithDeps(options, async (deps) => {
     const jobId = await stageVouchers(deps, file, campaign);
     const progress = stderrProgress();
@@ -80,9 +80,9 @@ export async function importCommand(file: string, options: ImportOptions): Promi
       process.stdout.write(`${result.message ?? job.status}\n`);
       for (const failure of result.failed ?? []) process.stdout.write(`  ${failure.code ?? '(no code)'}: ${failure.reason}\n`);
     }
-    if (job.status === 'FAILED') throw new AppError('bad_request', 'job_failed', 'Job failed', `${jobId}: ${result.message}`);
+    if (job.status === 'FAILED') throw new AppError('job_failed', `${jobId}: ${result.message}`);
     if (job.failed_count > 0) {
-      throw new AppError('bad_request', 'import_failed', 'Some vouchers were not imported', `${job.failed_count} of ${job.failed_count + job.done_count} item(s) failed; see ${jobId}`);
+      throw new AppError('import_failed', `${job.failed_count} of ${job.failed_count + job.done_count} item(s) failed; see ${jobId}`);
     }
   });
 }

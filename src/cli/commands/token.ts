@@ -13,7 +13,7 @@ export const tokenCommand = (options: TokenOptions) =>
     const active = (await listKeys(deps)).filter((k) => k.kind === 'server' && k.revoked_at === null);
     const key = options.appId ? active.find((k) => k.app_id === options.appId) : active[0];
     if (!key) {
-      throw new AppError('bad_request', 'invalid_app_id', 'No active server key', options.appId
+      throw new AppError('invalid_app_id', options.appId
         ? `No active server key with app id ${options.appId}`
         : 'Create one with: promo keys create');
     }

@@ -18,17 +18,13 @@ export function bodyMiddleware(limitBytes: number) {
   return async function body(ctx: AppContext, next: Next): Promise<void> {
     const declared = Number(ctx.get('Content-Length') || 0);
     if (declared > limitBytes) {
-      throw new AppError('payload_too_large', 'payload_too_large', 'Payload too large', `Request body exceeds ${limitBytes} bytes`);
+      throw new AppError('payload_too_large', `Request body exceeds ${limitBytes} bytes`);
     }
     // ctx.is() is null when the request has no body, false when its type is not listed. An
     // empty body (Content-Length: 0, as fetch sends on a bare POST) needs no type at all.
     const empty = ctx.request.length === 0;
     if (!empty && ctx.is('application/json', '+json', 'application/x-www-form-urlencoded') === false) {
-      throw new AppError(
-        'unsupported_media_type',
-        'unsupported_media_type',
-        'Unsupported media type',
-        `Content-Type ${ctx.get('Content-Type') || '(none)'} is not supported; send application/json`,
+      throw new AppError('unsupported_media_type', `Content-Type ${ctx.get('Content-Type') || '(none)'} is not supported; send application/json`,
       );
     }
     await parse(ctx, next);

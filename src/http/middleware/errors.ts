@@ -15,17 +15,17 @@ function translate(error: unknown, bodyLimitBytes: number): AppError | undefined
   if (error instanceof AppError) return error;
   const e = error as HttpLikeError;
   if (e?.type === 'entity.parse.failed' || (e?.status === 400 && e.message?.includes('JSON'))) {
-    return new AppError('bad_request', 'invalid_payload', 'Invalid payload', `Request body is not valid JSON: ${e.message}`);
+    return new AppError('invalid_payload', `Request body is not valid JSON: ${e.message}`);
   }
   if (e?.type === 'entity.too.large' || e?.status === 413) {
-    return new AppError('payload_too_large', 'payload_too_large', 'Payload too large', `Request body exceeds ${bodyLimitBytes} bytes`);
+    return new AppError('payload_too_large', `Request body exceeds ${bodyLimitBytes} bytes`);
   }
   if (e?.status === 415 || e?.type === 'charset.unsupported' || e?.type === 'encoding.unsupported') {
-    return new AppError('unsupported_media_type', 'unsupported_media_type', 'Unsupported media type', e.message);
+    return new AppError('unsupported_media_type', e.message);
   }
-  if (e?.type === 'request.aborted') return new AppError('bad_request', 'invalid_payload', 'Invalid payload', 'Request aborted');
+  if (e?.type === 'request.aborted') return new AppError('invalid_payload', 'Request aborted');
   if (e?.code === 'SQLITE_BUSY') {
-    return new AppError('internal', 'database_busy', 'Database busy', 'The database stayed locked; retry the request');
+    return new AppError('database_busy', 'The database stayed locked; retry the request');
   }
   return undefined;
 }
@@ -34,10 +34,10 @@ function translate(error: unknown, bodyLimitBytes: number): AppError | undefined
 function unhandled(ctx: AppContext): AppError | undefined {
   if (ctx.body !== undefined && ctx.body !== null) return undefined;
   if (ctx.status === 404) {
-    return new AppError('not_found', 'not_found', 'Resource not found', `No route for ${ctx.method} ${ctx.path}`);
+    return new AppError('not_found', `No route for ${ctx.method} ${ctx.path}`);
   }
   if (ctx.status === 405 || ctx.status === 501) {
-    return new AppError('method_not_allowed', 'method_not_allowed', 'Method not allowed', `${ctx.method} is not allowed on ${ctx.path}`);
+    return new AppError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`);
   }
   return undefined;
 }
@@ -56,7 +56,7 @@ export function errorRenderer(log: Logger, bodyLimitBytes: number) {
       appError = translate(error, bodyLimitBytes);
       if (!appError) {
         log.error(`[${ctx.state.requestId}] ${ctx.method} ${ctx.path} failed`, error);
-        appError = new AppError('internal', 'internal_error', 'Internal server error', 'Unexpected error; see the server log');
+        appError = new AppError('internal_error', 'Unexpected error; see the server log');
       }
     }
     if (!appError) return;

@@ -41,7 +41,7 @@ const present = (row: repo.ApiKeyRow): KeyView => ({
 
 function checkOrigins(origins: string[]): string[] {
   const cleaned = origins.map((o) => o.trim()).filter(Boolean);
-  if (cleaned.length === 0) throw new AppError('bad_request', 'invalid_origins', 'Invalid origins', 'Give at least one origin, or *');
+  if (cleaned.length === 0) throw new AppError('invalid_origins', 'Give at least one origin, or *');
   return cleaned;
 }
 
@@ -69,7 +69,7 @@ export async function revokeKey(deps: KeyDeps, appId: string): Promise<KeyView> 
   const revoked = await repo.revokeApiKey(deps.db, appId, isoNow(deps.clock));
   const row = await repo.findApiKey(deps.db, appId);
   if (!row) throw notFound('api_key', appId);
-  if (!revoked) throw new AppError('bad_request', 'already_revoked', 'Key already revoked', `Key ${appId} was revoked at ${row.revoked_at}`);
+  if (!revoked) throw new AppError('already_revoked', `Key ${appId} was revoked at ${row.revoked_at}`);
   return present(row);
 }
 

@@ -32,17 +32,12 @@ export interface TokenHolder {
 const nowSeconds = (deps: OAuthDeps): number => Math.floor(deps.clock.now().getTime() / 1000);
 
 const invalidScope = (scope: string) =>
-  new AppError(
-    'bad_request',
-    'invalid_scope',
-    `Invalid scope: ${scope}`,
-    'Scopes are names from the documented list, separated by spaces (never commas)',
-  );
+  new AppError('invalid_scope', `Invalid scope ${scope}: scopes are names from the documented list, separated by spaces (never commas)`);
 
 /** Space-separated scope names; commas, unknown names and an empty list are refused. */
 function parseScope(scope: unknown): string[] {
   if (typeof scope !== 'string' || scope.trim() === '') {
-    throw new AppError('bad_request', 'missing_parameters', 'Missing parameters', 'scope is required');
+    throw new AppError('missing_parameters', 'scope is required');
   }
   const names = scope.trim().split(/ +/);
   if (names.some((name) => !isScope(name))) throw invalidScope(scope);
@@ -56,7 +51,7 @@ export async function issueToken(
   body: { grant_type?: unknown; scope?: unknown },
 ): Promise<OAuthToken> {
   if (body.grant_type !== 'client_credentials') {
-    throw new AppError('bad_request', 'invalid_grant_type', 'Invalid grant_type', 'grant_type must be client_credentials');
+    throw new AppError('invalid_grant_type', 'grant_type must be client_credentials');
   }
   const scopes = parseScope(body.scope);
   const accessToken = randomBase62(48);
@@ -79,11 +74,7 @@ export async function issueToken(
     return true;
   });
   if (!issued) {
-    throw new AppError(
-      'bad_request',
-      'token_limit_reached',
-      'Token limit reached',
-      `At most ${MAX_LIVE_TOKENS} tokens may be live at once; revoke some or wait for them to expire`,
+    throw new AppError('token_limit_reached', `At most ${MAX_LIVE_TOKENS} tokens may be live at once; revoke some or wait for them to expire`,
     );
   }
   return {
@@ -106,7 +97,7 @@ async function findLiveToken(deps: OAuthDeps, accessToken: string) {
 
 function requireAccessToken(body: { access_token?: unknown }): string {
   if (typeof body.access_token !== 'string' || body.access_token === '') {
-    throw new AppError('bad_request', 'missing_parameters', 'Missing parameters', 'access_token is required');
+    throw new AppError('missing_parameters', 'access_token is required');
   }
   return body.access_token;
 }

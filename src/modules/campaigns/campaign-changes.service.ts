@@ -32,7 +32,7 @@ function plainFields(body: UpdateCampaignBody): repo.CampaignPatch {
 function withDiscount(campaign: repo.CampaignRow, discount: Record<string, unknown>): string {
   const template = campaign.voucher === null ? null : (JSON.parse(campaign.voucher) as StoredTemplate);
   if (!template || template.type !== 'DISCOUNT_VOUCHER') {
-    throw new AppError('bad_request', 'invalid_campaign', 'Invalid campaign', `Campaign ${campaign.id} has no discount vouchers; discount cannot be set`);
+    throw new AppError('invalid_campaign', `Campaign ${campaign.id} has no discount vouchers; discount cannot be set`);
   }
   return JSON.stringify({ ...template, discount });
 }

@@ -3,16 +3,16 @@ import {
   codeConfigSchema, discountSchema, giftSchema, loyaltyCardTemplateSchema, metadataSchema, redemptionSchema,
   validityFields, type CodeConfigBody, type ValidityInput,
 } from './common.schemas.js';
-import type { CampaignType } from './campaigns.table.js';
+import { CAMPAIGN_TYPES, VOUCHER_TYPES, type CampaignType, type VoucherType } from '../../lib/enums.js';
 
-export const CAMPAIGN_TYPES: CampaignType[] = ['DISCOUNT_COUPONS', 'GIFT_VOUCHERS', 'LOYALTY_PROGRAM', 'PROMOTION', 'REFERRAL_PROGRAM'];
+export { CAMPAIGN_TYPES };
 export const MAX_VOUCHERS_COUNT = 10_000_000;
 
 const ISO_DURATION = /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?$/;
 
 const voucherTemplate = () =>
   object({
-    type: string().required().oneOf(['DISCOUNT_VOUCHER', 'GIFT_VOUCHER', 'LOYALTY_CARD']),
+    type: string().required().oneOf(VOUCHER_TYPES),
     discount: discountSchema(),
     gift: giftSchema(),
     loyalty_card: loyaltyCardTemplateSchema(),
@@ -65,7 +65,7 @@ export const updateCampaignSchema = object({
 }).typeError('The body must be a JSON object');
 
 export interface VoucherTemplateBody {
-  type: 'DISCOUNT_VOUCHER' | 'GIFT_VOUCHER' | 'LOYALTY_CARD';
+  type: VoucherType;
   discount?: Record<string, unknown>;
   gift?: { amount: number; effect?: string };
   loyalty_card?: { points: number; expiration_rules?: Record<string, unknown> };

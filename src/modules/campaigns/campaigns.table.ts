@@ -8,7 +8,9 @@ export interface CategoryTable {
   updated_at: string | null;
 }
 
-export type CampaignType = 'DISCOUNT_COUPONS' | 'GIFT_VOUCHERS' | 'LOYALTY_PROGRAM' | 'PROMOTION' | 'REFERRAL_PROGRAM';
+import type { CampaignType } from '../../lib/enums.js';
+
+export type { CampaignType };
 export type GenerationStatus = 'DONE' | 'IN_PROGRESS' | 'FAILED' | 'DRAFT' | 'MODIFYING';
 
 export interface CampaignTable {

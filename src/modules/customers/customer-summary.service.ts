@@ -16,18 +16,14 @@ export type CampaignRef = repo.CampaignRef;
 /** No row came back: the customer is missing (404) or a sum would fall below zero (a bug). */
 async function refused(trx: Db, customerId: string, what: string): Promise<never> {
   if (!(await repo.customerExists(trx, customerId))) throw notFound('customer', customerId);
-  throw new AppError(
-    'internal',
-    'customer_summary_out_of_balance',
-    'Customer summary out of balance',
-    `${what} would take a total of customer ${customerId} below zero`,
+  throw new AppError('customer_summary_out_of_balance', `${what} would take a total of customer ${customerId} below zero`,
   );
 }
 
 function checkInteger(name: string, value: number, min: number): void {
   if (!Number.isSafeInteger(value) || value < min) {
     const what = min === 0 ? 'a non-negative integer' : 'an integer';
-    throw new AppError('internal', 'invalid_summary_change', 'Invalid summary change', `${name} must be ${what}, got ${value}`);
+    throw new AppError('invalid_summary_change', `${name} must be ${what}, got ${value}`);
   }
 }
 

@@ -148,7 +148,7 @@ export async function deleteCustomer(deps: WriteDeps, actor: Actor, ref: string)
       await repo.deleteCustomer(trx, row.id);
     } catch (error) {
       if (!isForeignKeyError(error)) throw error;
-      throw new AppError('bad_request', 'resource_in_use', 'Resource in use', `Customer ${row.id} is still referenced by other records`);
+      throw new AppError('resource_in_use', `Customer ${row.id} is still referenced by other records`);
     }
     await emitCustomerEvent(trx, { actor, at: isoNow(deps.clock) }, 'customer.deleted', customer);
   });

@@ -98,8 +98,7 @@ const ALL = new Set<string>([...FILTERABLE_EVENT_TYPES, ...FEED_ONLY_EVENT_TYPES
 export const isFilterableEventType = (value: string): value is FilterableEventType => FILTERABLE.has(value);
 export const isCustomerEventType = (value: string): value is CustomerEventType => ALL.has(value);
 
-export const CAMPAIGN_TYPES = ['PROMOTION', 'GIFT_VOUCHERS', 'REFERRAL_PROGRAM', 'DISCOUNT_COUPONS', 'LOYALTY_PROGRAM'] as const;
-export type CampaignType = (typeof CAMPAIGN_TYPES)[number];
+export { CAMPAIGN_TYPES, type CampaignType } from '../../lib/enums.js';
 
 export const EVENT_CATEGORIES = ['ACTION', 'EFFECT'] as const;
 export type EventCategory = (typeof EVENT_CATEGORIES)[number];

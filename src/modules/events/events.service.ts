@@ -36,11 +36,11 @@ export interface CustomerEventInput {
 function checkInput(event: CustomerEventInput): void {
   // Emitters are our own code: a wrong name is a bug, not a client error.
   if (!isCustomerEventType(event.type)) {
-    throw new AppError('internal', 'invalid_event', 'Invalid event', `Unknown customer event type ${event.type}`);
+    throw new AppError('invalid_event', `Unknown customer event type ${event.type}`);
   }
   const campaignType = event.campaign?.type;
   if (campaignType && !CAMPAIGN_TYPES.includes(campaignType)) {
-    throw new AppError('internal', 'invalid_event', 'Invalid event', `Unknown campaign type ${campaignType}`);
+    throw new AppError('invalid_event', `Unknown campaign type ${campaignType}`);
   }
 }
 

@@ -7,7 +7,7 @@ import { listOpenJobs } from '../jobs/jobs.service.js';
 import * as repo from './vouchers.repository.js';
 
 export const invalidCodeConfig = (details: string): AppError =>
-  new AppError('bad_request', 'invalid_code_config', 'Invalid code config', details);
+  new AppError('invalid_code_config', details);
 
 /** A checked code template, or 400 invalid_code_config. */
 export function templateFor(config: CodeConfigInput | undefined): CodeTemplate {

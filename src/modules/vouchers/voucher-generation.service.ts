@@ -27,7 +27,7 @@ export interface GeneratePayload extends CodeReservation {
 }
 
 export const noVouchersInPromotion = (campaign: CampaignRow): AppError =>
-  new AppError('bad_request', 'invalid_campaign', 'Invalid campaign', `Campaign ${campaign.id} is a PROMOTION campaign; it holds promotion tiers, not vouchers`);
+  new AppError('invalid_campaign', `Campaign ${campaign.id} is a PROMOTION campaign; it holds promotion tiers, not vouchers`);
 
 /** The campaign's template, or 400 for a campaign without vouchers. */
 export function requireTemplate(campaign: CampaignRow): StoredTemplate {
@@ -56,7 +56,7 @@ async function insertGenerated(trx: Kysely<Database>, draft: VoucherDraft, templ
     const code = next();
     if (await repo.insertVoucher(trx, rowFromDraft(draft, newId('v_'), code, now))) return code;
   }
-  throw new AppError('bad_request', 'invalid_code_config', 'Invalid code config', 'No free code was found for this code config');
+  throw new AppError('invalid_code_config', 'No free code was found for this code config');
 }
 
 export type AddOutcome = { code: string } | { jobId: string };

@@ -80,7 +80,7 @@ const codeOf = (body: unknown): string | null => {
 
 const reasonOf = (error: unknown): string => {
   if (error instanceof ItemRejected) return error.message;
-  if (error instanceof AppError) return error.details ?? error.message;
+  if (error instanceof AppError) return error.details;
   // A row that breaks a CHECK (the statement alone is rolled back, not the portion).
   if (String((error as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT')) return (error as Error).message;
   throw error;

@@ -29,7 +29,7 @@ const hasNoCode = (item: Record<string, unknown>): boolean => item.code === unde
 export async function importVouchers(deps: ImportDeps, campaignIdOrName: string, body: unknown, actor: Actor): Promise<{ async_action_id: string }> {
   const items = validateBody(importBodySchema, body) as Array<Record<string, unknown>>;
   const missing = items.filter(hasNoCode).length;
-  if (missing > 0) throw new AppError('bad_request', 'invalid_voucher', 'Invalid Voucher', `Found ${missing} voucher(s) without 'code' value`);
+  if (missing > 0) throw new AppError('invalid_voucher', `Found ${missing} voucher(s) without 'code' value`);
   const now = isoNow(deps.clock);
   const jobId = await deps.db.transaction().execute(async (trx) => {
     const campaign = await findCampaign(trx, campaignIdOrName);

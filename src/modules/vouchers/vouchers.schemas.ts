@@ -1,4 +1,5 @@
 import { array, boolean, mixed, number, object, string } from 'yup';
+import { VOUCHER_TYPES, type VoucherType } from '../../lib/enums.js';
 import {
   codeConfigSchema, discountSchema, isoDate, metadataSchema, redemptionSchema, validityDayOfWeek, validityFields, validityTimeframe,
   type CodeConfigBody, type ValidityInput,
@@ -56,7 +57,7 @@ const nonNegative = () => number().integer().min(0);
 /** One item of POST /v1/campaigns/{id}/import (SPEC.md 4.5, voucherify-facts 1.5 and 2.8). */
 export const importItemSchema = object({
   code: string().required().min(1).max(255),
-  type: string().oneOf(['DISCOUNT_VOUCHER', 'GIFT_VOUCHER', 'LOYALTY_CARD']),
+  type: string().oneOf(VOUCHER_TYPES),
   loyalty_card: object({
     points: nonNegative().required(),
     balance: nonNegative(),
@@ -90,7 +91,7 @@ export const importItemSchema = object({
 
 export interface ImportItem {
   code: string;
-  type?: 'DISCOUNT_VOUCHER' | 'GIFT_VOUCHER' | 'LOYALTY_CARD';
+  type?: VoucherType;
   loyalty_card?: {
     points: number;
     balance?: number;

@@ -64,11 +64,11 @@ export async function updateVoucher(deps: VoucherDeps, code: string, body: Updat
     if (body.metadata !== undefined) patch.metadata = JSON.stringify(body.metadata);
     if (body.redemption?.quantity !== undefined) patch.redemption_quantity = body.redemption.quantity;
     if (body.discount !== undefined) {
-      if (row.type !== 'DISCOUNT_VOUCHER') throw new AppError('bad_request', 'invalid_voucher', 'Invalid voucher', `Only a DISCOUNT_VOUCHER has a discount; ${code} is a ${row.type}`);
+      if (row.type !== 'DISCOUNT_VOUCHER') throw new AppError('invalid_voucher', `Only a DISCOUNT_VOUCHER has a discount; ${code} is a ${row.type}`);
       patch.discount = JSON.stringify(body.discount);
     }
     if (!(await repo.updateVoucher(trx, row.id, patch))) {
-      throw new AppError('bad_request', 'invalid_voucher', 'Invalid voucher', `redemption.quantity cannot be below the ${row.redeemed_quantity} redemption(s) already made`);
+      throw new AppError('invalid_voucher', `redemption.quantity cannot be below the ${row.redeemed_quantity} redemption(s) already made`);
     }
   });
   return getVoucher(deps, code);

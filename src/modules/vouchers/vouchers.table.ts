@@ -1,6 +1,8 @@
 import type { Generated } from 'kysely';
 
-export type VoucherType = 'DISCOUNT_VOUCHER' | 'GIFT_VOUCHER' | 'LOYALTY_CARD';
+import type { VoucherType } from '../../lib/enums.js';
+
+export type { VoucherType };
 
 export interface VoucherTable {
   seq: Generated<number>;

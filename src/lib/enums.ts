@@ -1,0 +1,15 @@
+/**
+ * The API's enumerations, defined once: schemas validate against these lists, tables and
+ * services take their types from them.
+ */
+export const CAMPAIGN_TYPES = ['DISCOUNT_COUPONS', 'GIFT_VOUCHERS', 'LOYALTY_PROGRAM', 'PROMOTION', 'REFERRAL_PROGRAM'] as const;
+export type CampaignType = (typeof CAMPAIGN_TYPES)[number];
+
+export const VOUCHER_TYPES = ['DISCOUNT_VOUCHER', 'GIFT_VOUCHER', 'LOYALTY_CARD'] as const;
+export type VoucherType = (typeof VOUCHER_TYPES)[number];
+
+export const ORDER_STATUSES = ['CREATED', 'PAID', 'CANCELED', 'FULFILLED'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const JOB_STATUSES = ['ENQUEUED', 'IN_PROGRESS', 'DONE', 'FAILED'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
