@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, it } from 'node:test';
+
+/**
+ * The house's layering, read from the sources: every relative import (type-only ones too)
+ * between the tree's units, where a unit is a domain folder under src/modules/ or another
+ * top-level folder of src/ (a domain's *.routes.ts belongs to http). The unit graph must have no cycle at all, and the entry points
+ * must not reach past the services.
+ */
+const SRC = resolve(import.meta.dirname, '../../src');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(e.name) ? [path] : [];
+  });
+}
+
+/** A domain's routes are the HTTP layer's adapters kept beside their domain: they count as http. */
+const unitOf = (file: string): string => {
+  if (file.endsWith('.routes.ts')) return 'http';
+  const parts = relative(SRC, file).split('/');
+  return parts[0] === 'modules' ? `modules/${parts[1]}` : (parts[0] as string).replace(/\.tsx?$/, '');
+};
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(IMPORT)].map((m) => resolve(dirname(file), (m[1] ?? m[2]) as string).replace(/\.js$/, '.ts'));
+}
+
+const files = sourceFiles(SRC);
+const edges = new Map<string, Map<string, string>>();
+for (const file of files) {
+  for (const target of importsOf(file)) {
+    // db/database.ts gathers every *.table.ts into Kysely's Database type, by design (DESIGN.md 2).
+    if (file.endsWith('/db/database.ts') && target.endsWith('.table.ts')) continue;
+    const from = unitOf(file);
+    const to = unitOf(target);
+    if (from === to) continue;
+    const out = edges.get(from) ?? new Map<string, string>();
+    if (!out.has(to)) out.set(to, `${relative(SRC, file)} -> ${relative(SRC, target)}`);
+    edges.set(from, out);
+  }
+}
+
+function findCycle(): string[] | undefined {
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (unit: string): string[] | undefined => {
+    if (state.get(unit) === 'done') return undefined;
+    if (state.get(unit) === 'open') return [...stack.slice(stack.indexOf(unit)), unit];
+    state.set(unit, 'open');
+    stack.push(unit);
+    for (const next of edges.get(unit)?.keys() ?? []) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    stack.pop();
+    state.set(unit, 'done');
+    return undefined;
+  };
+  for (const unit of edges.keys()) {
+    const cycle = visit(unit);
+    if (cycle) return cycle;
+  }
+  return undefined;
+}
+
+describe('import graph', () => {
+  it('has no cycle between units (domain folders and top-level folders)', () => {
+    const cycle = findCycle();
+    const why = cycle?.slice(1).map((to, i) => edges.get(cycle[i] as string)?.get(to)).join('\n  ');
+    assert.equal(cycle, undefined, `cycle ${cycle?.join(' -> ')}:\n  ${why}`);
+  });
+
+  it('keeps engine/ free of I/O layers', () => {
+    const reached = [...(edges.get('engine')?.keys() ?? [])].filter((u) => u !== 'lib');
+    assert.deepEqual(reached, []);
+  });
+
+  it('lets routes, commands and the TUI reach services only, never a repository or kysely', () => {
+    const offenders = files
+      .filter((f) => /\.routes\.ts$|\/cli\/|\/tui\//.test(f))
+      .flatMap((f) => {
+        const text = readFileSync(f, 'utf8');
+        const bad = importsOf(f).filter((t) => t.endsWith('.repository.ts')).map((t) => relative(SRC, t));
+        if (/from ['"]kysely['"]/.test(text)) bad.push('kysely');
+        return bad.map((b) => `${relative(SRC, f)} -> ${b}`);
+      });
+    assert.deepEqual(offenders, []);
+  });
+});
