@@ -1,6 +1,3 @@
-import { invalidQueryParams } from './errors.js';
-import type { Query } from './pagination.js';
-
 /**
  * The date forms the API accepts (SPEC.md 4.5): YYYY-MM-DD, YYYY-MM-DDTHH, YYYY-MM-DDTHH:mm,
  * YYYY-MM-DDTHH:mm:ss, with optional fractions and an optional Z or +hh:mm offset. A value
@@ -23,15 +20,6 @@ export function parseIsoDate(value: unknown): string | null {
   // Reject dates that Date silently rolls over (2024-02-31).
   if (offset === 'Z' && date.getUTCDate() !== Number(d)) return null;
   return date.toISOString();
-}
-
-/** An optional date-time query parameter; a malformed one is 400 invalid_query_params. */
-export function parseDateQuery(query: Query, name: string): string | undefined {
-  const raw = query[name];
-  if (raw === undefined) return undefined;
-  const parsed = Array.isArray(raw) ? null : parseIsoDate(raw);
-  if (parsed === null) throw invalidQueryParams(`Query parameter ${name} must be an ISO 8601 date-time`);
-  return parsed;
 }
 
 /** YYYY-MM-DD of a Date, in UTC. */

@@ -1,20 +1,8 @@
 import type { RouteModule } from '../../http/context.js';
-import { invalidQueryParams } from '../../lib/errors.js';
-import { parseLimit, parseOrder, parsePage, parseString, type Query } from '../../lib/pagination.js';
-import { validateBody } from '../../lib/validate.js';
+import { validateBody, validateQuery } from '../../lib/validate.js';
 import { deleteCampaign, updateCampaign } from './campaign-changes.service.js';
 import { createCampaign, getCampaign, listCampaigns } from './campaigns.service.js';
-import { CAMPAIGN_TYPES, createCampaignSchema, updateCampaignSchema, type CreateCampaignBody, type UpdateCampaignBody } from './campaigns.schemas.js';
-import type { CampaignType } from './campaigns.table.js';
-
-function campaignTypeOf(query: Query): CampaignType | undefined {
-  const value = parseString(query, 'campaign_type');
-  if (value === undefined) return undefined;
-  if (!CAMPAIGN_TYPES.includes(value as CampaignType)) {
-    throw invalidQueryParams(`Query parameter campaign_type must be one of: ${CAMPAIGN_TYPES.join(', ')}`);
-  }
-  return value as CampaignType;
-}
+import { campaignsListQuerySchema, createCampaignSchema, updateCampaignSchema, type CreateCampaignBody, type UpdateCampaignBody } from './campaigns.schemas.js';
 
 export const campaignsRoutes: RouteModule = (router, deps) => {
   router.post('/v1/campaigns', async (ctx) => {
@@ -23,13 +11,7 @@ export const campaignsRoutes: RouteModule = (router, deps) => {
   });
 
   router.get('/v1/campaigns', async (ctx) => {
-    const query = ctx.query as Query;
-    ctx.body = await listCampaigns(deps, {
-      limit: parseLimit(query),
-      page: parsePage(query, 100),
-      order: parseOrder(query, ['created_at', 'updated_at'] as const) ?? { field: 'created_at', direction: 'desc' },
-      campaignType: campaignTypeOf(query),
-    });
+    ctx.body = await listCampaigns(deps, validateQuery(campaignsListQuerySchema, ctx.query));
   });
 
   router.get('/v1/campaigns/:campaignId', async (ctx) => {

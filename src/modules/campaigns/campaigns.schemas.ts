@@ -4,9 +4,16 @@ import {
   validityFields, type CodeConfigBody, type ValidityInput,
 } from './common.schemas.js';
 import { CAMPAIGN_TYPES, VOUCHER_TYPES, type CampaignType, type VoucherType } from '../../lib/enums.js';
+import { limit, oneOf, order, page, querySchema, type QueryOf } from '../../lib/query-params.js';
 
 export { CAMPAIGN_TYPES };
 export const MAX_VOUCHERS_COUNT = 10_000_000;
+
+const campaignsListParams = { limit: limit(), page: page(100), order: order(['created_at', 'updated_at'] as const), campaign_type: oneOf(CAMPAIGN_TYPES) };
+
+/** GET /v1/campaigns: newest first unless `order` says otherwise. */
+export const campaignsListQuerySchema = querySchema(campaignsListParams);
+export type CampaignsListQuery = QueryOf<typeof campaignsListParams>;
 
 const ISO_DURATION = /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?$/;
 

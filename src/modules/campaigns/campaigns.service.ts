@@ -5,15 +5,14 @@ import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import { duplicateFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { listEnvelope, type OrderBy } from '../../lib/pagination.js';
+import { listEnvelope } from '../../lib/pagination.js';
 import { notifyJobEnqueued } from '../jobs/jobs.events.js';
 import { addVouchersInTransaction } from '../vouchers/voucher-generation.service.js';
 import { findCampaign } from './campaign-lookup.service.js';
 import { templateFromBody } from './campaign-template.js';
 import { presentCampaign, type CampaignView } from './campaigns.presenter.js';
 import * as repo from './campaigns.repository.js';
-import type { CreateCampaignBody, TierBody } from './campaigns.schemas.js';
-import type { CampaignType } from './campaigns.table.js';
+import type { CampaignsListQuery, CreateCampaignBody, TierBody } from './campaigns.schemas.js';
 import { categoriesById, resolveCategoryId } from './categories.service.js';
 import { checkValidity, validityColumns, type ValidityColumns } from './validity.js';
 
@@ -109,17 +108,11 @@ export async function getCampaign(deps: Pick<Deps, 'db'>, idOrName: string): Pro
   return view as CampaignView;
 }
 
-export interface ListCampaignsQuery {
-  limit: number;
-  page: number;
-  order: OrderBy<'created_at' | 'updated_at'>;
-  campaignType?: CampaignType;
-}
-
-/** GET /v1/campaigns. */
-export async function listCampaigns(deps: Pick<Deps, 'db'>, query: ListCampaignsQuery) {
-  const filter = { campaignType: query.campaignType };
-  const rows = await repo.listCampaigns(deps.db, filter, { limit: query.limit, offset: (query.page - 1) * query.limit, order: query.order });
+/** GET /v1/campaigns: newest first by default. */
+export async function listCampaigns(deps: Pick<Deps, 'db'>, query: CampaignsListQuery) {
+  const filter = { campaignType: query.campaign_type };
+  const order = query.order ?? { field: 'created_at', direction: 'desc' };
+  const rows = await repo.listCampaigns(deps.db, filter, { limit: query.limit, offset: (query.page - 1) * query.limit, order });
   const total = await repo.countCampaigns(deps.db, filter);
   return listEnvelope('campaigns', await present(deps.db, rows), { total });
 }

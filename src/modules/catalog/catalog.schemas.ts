@@ -1,7 +1,5 @@
 import { mixed, number, string } from 'yup';
-import { parseDateQuery } from '../../lib/dates.js';
-import { parseLimit, parseOrder, parsePage, type Query } from '../../lib/pagination.js';
-import { parseQueryFields } from '../../lib/query-fields.js';
+import { date, limit, order, page, querySchema, type QueryOf } from '../../lib/query-params.js';
 import type { ListWindow } from './catalog-list.js';
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -47,24 +45,22 @@ export const stringArrayField = (label: string) =>
 /** The order values of the reference's list operations (SPEC.md 4.1, 4.15). */
 export const ORDER_FIELDS = ['created_at', 'updated_at', 'type', 'code', 'campaign', 'category'] as const;
 
+const catalogListParams = { limit: limit(), page: page(100), order: order(ORDER_FIELDS), start_date: date(), end_date: date() };
+
+/** The query of GET /v1/products and GET /v1/products/{id}/skus (SPEC.md 4.15). */
+export const catalogListQuerySchema = querySchema(catalogListParams);
+
 /**
- * Reads limit, page (1..100), order, start_date and end_date. `created_at` and `updated_at`
- * sort by that field; the other order values name fields products and SKUs do not have, so
- * they keep the creation order, in the direction asked.
+ * The list window of a catalog query. `created_at` and `updated_at` sort by that field; the
+ * other order values name fields products and SKUs do not have, so they keep the creation
+ * order, in the direction asked.
  */
-export function parseCatalogListQuery(query: Query): ListWindow {
-  const q = parseQueryFields({
-    limit: () => parseLimit(query),
-    page: () => parsePage(query, 100),
-    order: () => parseOrder(query, ORDER_FIELDS),
-    createdFrom: () => parseDateQuery(query, 'start_date'),
-    createdTo: () => parseDateQuery(query, 'end_date'),
-  });
+export function catalogListWindow(q: QueryOf<typeof catalogListParams>): ListWindow {
   return {
     limit: q.limit,
     offset: (q.page - 1) * q.limit,
     sort: { field: q.order?.field === 'updated_at' ? 'updated_at' : 'created_at', direction: q.order?.direction ?? 'asc' },
-    createdFrom: q.createdFrom,
-    createdTo: q.createdTo,
+    createdFrom: q.start_date,
+    createdTo: q.end_date,
   };
 }

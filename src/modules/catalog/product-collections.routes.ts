@@ -1,17 +1,17 @@
 import type { Deps } from '../../app/deps.js';
 import type { AppRouter } from '../../http/context.js';
-import type { Query } from '../../lib/pagination.js';
+import { validateBody, validateQuery } from '../../lib/validate.js';
 import { listCollectionProducts } from './collection-products.service.js';
-import { parseCollectionListQuery, parseMembersQuery } from './product-collections.schemas.js';
+import { collectionListQuerySchema, collectionListWindow, createCollectionSchema, membersQuerySchema, membersWindow } from './product-collections.schemas.js';
 import { createCollection, deleteCollection, getCollection, listCollections } from './product-collections.service.js';
 
 /** Product collections (SPEC.md 2.2, 4.1). */
 export function productCollectionRoutes(router: AppRouter, deps: Deps): void {
   router.post('/v1/product-collections', async (ctx) => {
-    ctx.body = await createCollection(deps, ctx.request.body);
+    ctx.body = await createCollection(deps, validateBody(createCollectionSchema, ctx.request.body));
   });
   router.get('/v1/product-collections', async (ctx) => {
-    ctx.body = await listCollections(deps, parseCollectionListQuery(ctx.query as Query));
+    ctx.body = await listCollections(deps, collectionListWindow(validateQuery(collectionListQuerySchema, ctx.query)));
   });
   router.get('/v1/product-collections/:collectionId', async (ctx) => {
     ctx.body = await getCollection(deps, ctx.params.collectionId as string);
@@ -21,6 +21,6 @@ export function productCollectionRoutes(router: AppRouter, deps: Deps): void {
     ctx.status = 204;
   });
   router.get('/v1/product-collections/:collectionId/products', async (ctx) => {
-    ctx.body = await listCollectionProducts(deps, ctx.params.collectionId as string, parseMembersQuery(ctx.query as Query));
+    ctx.body = await listCollectionProducts(deps, ctx.params.collectionId as string, membersWindow(validateQuery(membersQuerySchema, ctx.query)));
   });
 }

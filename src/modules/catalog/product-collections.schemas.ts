@@ -1,7 +1,5 @@
 import { array, mixed, object, string, type InferType } from 'yup';
-import { parseLimit, parseOrder, parsePage, type Query } from '../../lib/pagination.js';
-import { parseDateQuery } from '../../lib/dates.js';
-import { parseQueryFields } from '../../lib/query-fields.js';
+import { date, limit, order, page, querySchema, type QueryOf } from '../../lib/query-params.js';
 import { ORDER_FIELDS } from './catalog.schemas.js';
 
 const memberSchema = object({
@@ -29,6 +27,9 @@ export const createCollectionSchema = object({
 export type CreateCollectionInput = InferType<typeof createCollectionSchema>;
 export type CollectionMemberInput = InferType<typeof memberSchema>;
 
+const collectionListParams = { limit: limit(), page: page(100), order: order(ORDER_FIELDS) };
+export const collectionListQuerySchema = querySchema(collectionListParams);
+
 export interface CollectionListQuery {
   limit: number;
   offset: number;
@@ -40,12 +41,7 @@ export interface CollectionListQuery {
  * order value sorts by creation: a collection is never updated, and has no code, campaign or
  * category.
  */
-export function parseCollectionListQuery(query: Query): CollectionListQuery {
-  const q = parseQueryFields({
-    limit: () => parseLimit(query),
-    page: () => parsePage(query, 100),
-    order: () => parseOrder(query, ORDER_FIELDS),
-  });
+export function collectionListWindow(q: QueryOf<typeof collectionListParams>): CollectionListQuery {
   return {
     limit: q.limit,
     offset: (q.page - 1) * q.limit,
@@ -61,18 +57,16 @@ export interface MembersQuery {
   startingAfter?: string;
 }
 
+const membersParams = { limit: limit(), page: page(100), order: order(ORDER_FIELDS), starting_after: date() };
+
 /** GET /v1/product-collections/{id}/products: limit, page, order, starting_after. */
-export function parseMembersQuery(query: Query): MembersQuery {
-  const q = parseQueryFields({
-    limit: () => parseLimit(query),
-    page: () => parsePage(query, 100),
-    order: () => parseOrder(query, ORDER_FIELDS),
-    startingAfter: () => parseDateQuery(query, 'starting_after'),
-  });
+export const membersQuerySchema = querySchema(membersParams);
+
+export function membersWindow(q: QueryOf<typeof membersParams>): MembersQuery {
   return {
     limit: q.limit,
     offset: (q.page - 1) * q.limit,
     sort: { field: q.order?.field === 'updated_at' ? 'updated_at' : 'created_at', direction: q.order?.direction ?? 'asc' },
-    startingAfter: q.startingAfter,
+    startingAfter: q.starting_after,
   };
 }

@@ -5,12 +5,10 @@ import { isoNow } from '../../lib/clock.js';
 import { duplicateFound, invalidPayload, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { validateBody } from '../../lib/validate.js';
 import { COLLECTION_FIELDS } from './collection-fields.js';
 import * as collections from './product-collections.repository.js';
 import { presentCollection, type CollectionView } from './product-collections.presenter.js';
 import {
-  createCollectionSchema,
   type CollectionListQuery,
   type CollectionMemberInput,
   type CreateCollectionInput,
@@ -78,8 +76,7 @@ async function resolveMembers(db: Db, collectionId: string, members: CollectionM
 }
 
 /** POST /v1/product-collections: STATIC with existing products and SKUs, or AUTO_UPDATE with a filter. */
-export async function createCollection(deps: CatalogDeps, body: unknown): Promise<CollectionView> {
-  const input = validateBody(createCollectionSchema, body);
+export async function createCollection(deps: CatalogDeps, input: CreateCollectionInput): Promise<CollectionView> {
   const isStatic = input.type === 'STATIC';
   if (isStatic && input.filter !== undefined) throw invalidPayload('filter: only an AUTO_UPDATE collection has a filter');
   if (isStatic && input.products === undefined) throw invalidPayload('products is required for a STATIC collection');

@@ -5,11 +5,10 @@ import { isoNow } from '../../lib/clock.js';
 import { duplicateFound, invalidPayload, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { validateBody } from '../../lib/validate.js';
 import type { ListWindow } from './catalog-list.js';
 import * as products from './products.repository.js';
 import { presentProduct, presentProductsWithSkus, presentProductWithSkus, type ProductView } from './products.presenter.js';
-import { createProductSchema, updateProductSchema, type UpdateProductInput } from './products.schemas.js';
+import type { CreateProductInput, UpdateProductInput } from './products.schemas.js';
 import * as skus from './skus.repository.js';
 
 export type CatalogDeps = Pick<Deps, 'db' | 'clock'>;
@@ -60,8 +59,7 @@ async function applyUpdate(db: Db, row: products.ProductRow, input: UpdateProduc
  * POST /v1/products. As in the reference, an `id` or `source_id` that exists updates that
  * product instead (an unknown `id` is 404: ids are assigned here, never chosen).
  */
-export async function createProduct(deps: CatalogDeps, body: unknown): Promise<ProductView> {
-  const input = validateBody(createProductSchema, body);
+export async function createProduct(deps: CatalogDeps, input: CreateProductInput): Promise<ProductView> {
   const now = isoNow(deps.clock);
   const row = await deps.db.transaction().execute(async (trx) => {
     const existing =
@@ -91,8 +89,7 @@ export async function createProduct(deps: CatalogDeps, body: unknown): Promise<P
 }
 
 /** PUT /v1/products/{id or source_id}. */
-export async function updateProduct(deps: CatalogDeps, key: string, body: unknown): Promise<ProductView> {
-  const input = validateBody(updateProductSchema, body);
+export async function updateProduct(deps: CatalogDeps, key: string, input: UpdateProductInput): Promise<ProductView> {
   const now = isoNow(deps.clock);
   const row = await deps.db.transaction().execute(async (trx) => {
     const existing = await products.findProductByKey(trx, key);

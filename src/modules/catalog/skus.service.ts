@@ -4,12 +4,11 @@ import { isoNow } from '../../lib/clock.js';
 import { duplicateFound, invalidPayload, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { validateBody } from '../../lib/validate.js';
 import type { ListWindow } from './catalog-list.js';
 import type { ProductRow } from './products.repository.js';
 import { presentSku, type SkuView } from './products.presenter.js';
 import { requireProduct, type CatalogDeps } from './products.service.js';
-import { createSkuSchema, updateSkuSchema, type UpdateSkuInput } from './skus.schemas.js';
+import type { CreateSkuInput, UpdateSkuInput } from './skus.schemas.js';
 import * as skus from './skus.repository.js';
 
 type Db = Kysely<Database>;
@@ -70,8 +69,7 @@ async function existingSku(db: Db, product: ProductRow, input: { id?: string; so
  * POST /v1/products/{id}/skus. An `id` or `source_id` of a SKU of this product updates that
  * SKU, as in the reference; a `source_id` held by another product's SKU is 409.
  */
-export async function createSku(deps: CatalogDeps, productKey: string, body: unknown): Promise<SkuView> {
-  const input = validateBody(createSkuSchema, body);
+export async function createSku(deps: CatalogDeps, productKey: string, input: CreateSkuInput): Promise<SkuView> {
   const now = isoNow(deps.clock);
   const row = await deps.db.transaction().execute(async (trx) => {
     const product = await requireProduct(trx, productKey);
@@ -98,8 +96,7 @@ export async function createSku(deps: CatalogDeps, productKey: string, body: unk
 }
 
 /** PUT /v1/products/{id}/skus/{skuId} (ids or source ids). */
-export async function updateSku(deps: CatalogDeps, productKey: string, skuKey: string, body: unknown): Promise<SkuView> {
-  const input = validateBody(updateSkuSchema, body);
+export async function updateSku(deps: CatalogDeps, productKey: string, skuKey: string, input: UpdateSkuInput): Promise<SkuView> {
   const now = isoNow(deps.clock);
   const row = await deps.db.transaction().execute(async (trx) => {
     const product = await requireProduct(trx, productKey);

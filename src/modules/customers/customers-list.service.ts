@@ -29,10 +29,10 @@ const filtersOf = (q: CustomersListQuery): listRepo.CustomerFilters => ({
   email: q.email,
   city: q.city,
   name: q.name,
-  createdBefore: q.created_before,
-  createdAfter: q.created_after,
-  updatedBefore: q.updated_before,
-  updatedAfter: q.updated_after,
+  createdBefore: q['created_at[before]'],
+  createdAfter: q['created_at[after]'],
+  updatedBefore: q['updated_at[before]'],
+  updatedAfter: q['updated_at[after]'],
 });
 
 /**

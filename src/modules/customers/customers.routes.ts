@@ -1,9 +1,8 @@
 import type { RouteModule } from '../../http/context.js';
-import type { Query } from '../../lib/pagination.js';
-import { validateBody } from '../../lib/validate.js';
-import { parseActivityQuery } from '../events/events.schemas.js';
+import { validateBody, validateQuery } from '../../lib/validate.js';
+import { activityQuerySchema } from '../events/events.schemas.js';
 import { listCustomerActivity, listCustomers } from './customers-list.service.js';
-import { parseCustomersListQuery } from './customers-list.schemas.js';
+import { customersListQuerySchema } from './customers-list.schemas.js';
 import { createCustomerSchema, updateCustomerSchema } from './customers.schemas.js';
 import { createCustomer, deleteCustomer, getCustomer, updateCustomer } from './customers.service.js';
 
@@ -15,7 +14,7 @@ export const customersRoutes: RouteModule = (router, deps) => {
   });
 
   router.get('/v1/customers', async (ctx) => {
-    ctx.body = await listCustomers(deps, parseCustomersListQuery(ctx.query as Query));
+    ctx.body = await listCustomers(deps, validateQuery(customersListQuerySchema, ctx.query));
   });
 
   router.get('/v1/customers/:ref', async (ctx) => {
@@ -33,6 +32,6 @@ export const customersRoutes: RouteModule = (router, deps) => {
   });
 
   router.get('/v1/customers/:ref/activity', async (ctx) => {
-    ctx.body = await listCustomerActivity(deps, ctx.params.ref as string, parseActivityQuery(ctx.query as Query));
+    ctx.body = await listCustomerActivity(deps, ctx.params.ref as string, validateQuery(activityQuerySchema, ctx.query));
   });
 };

@@ -74,7 +74,7 @@ export async function emit(trx: Kysely<Database>, event: CustomerEventInput): Pr
  * `starting_after_id` must name an event of this customer.
  */
 export async function listCustomerEvents(deps: Pick<Deps, 'db'>, customerId: string, query: ActivityQuery) {
-  const direction = query.order === 'created_at' ? 'asc' : 'desc';
+  const direction = query.order?.direction ?? 'desc';
   let after: repo.FeedPosition | undefined;
   if (query.starting_after_id !== undefined) {
     after = await repo.findEventPosition(deps.db, customerId, query.starting_after_id);

@@ -1,28 +1,16 @@
 import type { RouteModule } from '../../http/context.js';
-import { invalidQueryParams } from '../../lib/errors.js';
-import { parseLimit, parseOrder, parsePage, parseString, type Query } from '../../lib/pagination.js';
-import { validateBody } from '../../lib/validate.js';
-import { MAX_VOUCHERS_COUNT } from '../campaigns/campaigns.schemas.js';
+import { validateBody, validateQuery } from '../../lib/validate.js';
 import { importVouchers } from './voucher-import.service.js';
 import { addVouchers } from './voucher-generation.service.js';
-import { addVouchersSchema, updateVoucherSchema, type AddVouchersBody, type UpdateVoucherBody } from './vouchers.schemas.js';
+import {
+  addVouchersQuerySchema, addVouchersSchema, updateVoucherSchema, vouchersListQuerySchema, type AddVouchersBody, type UpdateVoucherBody,
+} from './vouchers.schemas.js';
 import { deleteVoucher, getVoucher, listVouchers } from './vouchers.service.js';
 import { updateVoucher } from './vouchers.service.js';
 
-/** `vouchers_count`: 1 (the default) up to MAX_VOUCHERS_COUNT. */
-export function parseVouchersCount(query: Query): number {
-  const raw = parseString(query, 'vouchers_count');
-  if (raw === undefined) return 1;
-  const count = Number(raw);
-  if (!/^\d+$/.test(raw) || count < 1 || count > MAX_VOUCHERS_COUNT) {
-    throw invalidQueryParams(`Query parameter vouchers_count must be an integer from 1 to ${MAX_VOUCHERS_COUNT}`);
-  }
-  return count;
-}
-
 export const vouchersRoutes: RouteModule = (router, deps) => {
   router.post('/v1/campaigns/:campaignId/vouchers', async (ctx) => {
-    const count = parseVouchersCount(ctx.query as Query);
+    const count = validateQuery(addVouchersQuerySchema, ctx.query).vouchers_count;
     const body = validateBody(addVouchersSchema, ctx.request.body ?? {}) as AddVouchersBody;
     const result = await addVouchers(deps, ctx.params.campaignId as string, { count, body, actor: ctx.state.actor });
     if ('voucher' in result) {
@@ -39,14 +27,7 @@ export const vouchersRoutes: RouteModule = (router, deps) => {
   });
 
   router.get('/v1/vouchers', async (ctx) => {
-    const query = ctx.query as Query;
-    const campaign = parseString(query, 'campaign_id') ?? parseString(query, 'campaign');
-    ctx.body = await listVouchers(deps, {
-      limit: parseLimit(query),
-      page: parsePage(query, 100),
-      order: parseOrder(query, ['created_at', 'updated_at', 'code'] as const) ?? { field: 'created_at', direction: 'desc' },
-      campaign,
-    });
+    ctx.body = await listVouchers(deps, validateQuery(vouchersListQuerySchema, ctx.query));
   });
 
   router.get('/v1/vouchers/:code', async (ctx) => {

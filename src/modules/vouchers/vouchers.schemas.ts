@@ -1,5 +1,7 @@
 import { array, boolean, mixed, number, object, string } from 'yup';
 import { VOUCHER_TYPES, type VoucherType } from '../../lib/enums.js';
+import { integer, limit, order, page, querySchema, text, type QueryOf } from '../../lib/query-params.js';
+import { MAX_VOUCHERS_COUNT } from '../campaigns/campaigns.schemas.js';
 import {
   codeConfigSchema, discountSchema, isoDate, metadataSchema, redemptionSchema, validityDayOfWeek, validityFields, validityTimeframe,
   type CodeConfigBody, type ValidityInput,
@@ -121,3 +123,14 @@ export const importBodySchema = array(
   .required('The body must be an array of vouchers')
   .min(1, 'The body must hold at least one voucher')
   .typeError('The body must be an array of vouchers');
+
+/** `vouchers_count` of POST /v1/campaigns/{id}/vouchers (voucherify-facts 2.1): 1 by default. */
+export const addVouchersQuerySchema = querySchema({ vouchers_count: integer(1, MAX_VOUCHERS_COUNT, 1) });
+
+export const VOUCHER_ORDER_FIELDS = ['created_at', 'updated_at', 'code'] as const;
+
+const vouchersListParams = { limit: limit(), page: page(100), order: order(VOUCHER_ORDER_FIELDS), campaign_id: text(), campaign: text() };
+
+/** GET /v1/vouchers: newest first unless ordered; `campaign_id` or `campaign` (id or name) filters. */
+export const vouchersListQuerySchema = querySchema(vouchersListParams);
+export type VouchersListQuery = QueryOf<typeof vouchersListParams>;

@@ -1,14 +1,13 @@
 import type { Deps } from '../../app/deps.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError, notFound } from '../../lib/errors.js';
-import type { OrderBy } from '../../lib/pagination.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import { countCampaignVouchers, countLiveCampaignVouchers, findCampaignOrNone } from '../campaigns/campaign-lookup.service.js';
 import { categoriesById, resolveCategoryId } from '../campaigns/categories.service.js';
 import { checkValidity, validityColumns } from '../campaigns/validity.js';
 import { presentVoucher, type VoucherView } from './vouchers.presenter.js';
 import * as repo from './vouchers.repository.js';
-import type { UpdateVoucherBody } from './vouchers.schemas.js';
+import type { UpdateVoucherBody, VouchersListQuery } from './vouchers.schemas.js';
 
 type VoucherDeps = Pick<Deps, 'db' | 'clock'>;
 
@@ -24,24 +23,18 @@ export async function getVoucher(deps: Pick<Deps, 'db'>, code: string): Promise<
   return presentVoucher(row, await categoriesById(deps.db, [row.category_id]));
 }
 
-export interface ListVouchersQuery {
-  limit: number;
-  page: number;
-  order: OrderBy<repo.VoucherOrderField>;
-  campaign?: string;
-}
-
 /**
  * GET /v1/vouchers: newest first unless ordered, filtered by campaign id or name (an unknown
  * campaign gives an empty list), with `total`.
  */
-export async function listVouchers(deps: VoucherDeps, query: ListVouchersQuery) {
-  const campaign = query.campaign === undefined ? undefined : await findCampaignOrNone(deps.db, query.campaign);
+export async function listVouchers(deps: VoucherDeps, query: VouchersListQuery) {
+  const campaignKey = query.campaign_id ?? query.campaign;
+  const campaign = campaignKey === undefined ? undefined : await findCampaignOrNone(deps.db, campaignKey);
   if (campaign === null) return listEnvelope('vouchers', [] as VoucherView[], { total: 0 });
   const rows = await repo.listVouchers(deps.db, { campaignId: campaign?.id }, {
     limit: query.limit,
     offset: (query.page - 1) * query.limit,
-    order: query.order,
+    order: query.order ?? { field: 'created_at', direction: 'desc' },
   });
   // Campaigns keep their count in the same transaction as every insert and delete, so the
   // total of a million vouchers is a sum over campaigns, not a scan.

@@ -13,7 +13,8 @@ import {
   isFilterableEventType,
   type CustomerEventType,
 } from '../../../src/modules/events/event-types.js';
-import { parseActivityQuery } from '../../../src/modules/events/events.schemas.js';
+import { activityQuerySchema } from '../../../src/modules/events/events.schemas.js';
+import { validateQuery } from '../../../src/lib/validate.js';
 import { emit, listCustomerEvents } from '../../../src/modules/events/events.service.js';
 import { freshDbFile } from '../../support/db.js';
 
@@ -27,7 +28,7 @@ describe('events: emit and the feed', () => {
   });
   after(() => deps.close());
 
-  const feed = (customerId: string, query: Record<string, string> = {}) => listCustomerEvents(deps, customerId, parseActivityQuery(query));
+  const feed = (customerId: string, query: Record<string, string> = {}) => listCustomerEvents(deps, customerId, validateQuery(activityQuerySchema, query));
 
   it('returns the event as the feed shows it', async () => {
     const emitted = await deps.db.transaction().execute((trx) =>

@@ -1,0 +1,92 @@
+import { mixed, object, type AnySchema, type Schema } from 'yup';
+import { parseIsoDate } from './dates.js';
+import type { OrderBy } from './pagination.js';
+
+/**
+ * Query parameters as yup schemas, so queries take the same path as bodies: one schema per
+ * endpoint, validated at the edge by `validateQuery`, every problem reported at once, the
+ * result typed from the schema. A query value is text (or an array when repeated), so each
+ * parameter parses its text; a refusal travels from the transform to the test as `Refused`,
+ * which is how yup collects it with the others.
+ */
+class Refused {
+  constructor(readonly message: string) {}
+}
+
+type Parse<T> = (raw: string, name: string) => T | Refused;
+
+/** Builds a parameter's schema under its name; `Out` is what the parsed query holds for it. */
+export type ParamBuilder<Out> = ((name: string) => AnySchema) & { readonly __out?: Out };
+
+/** One parameter, named by its key in the query: absent is undefined, repeated is refused. */
+function param<T extends NonNullable<unknown>>(parse: Parse<T>): ParamBuilder<T | undefined>;
+/** The same with a value for an absent parameter. */
+function param<T extends NonNullable<unknown>>(parse: Parse<T>, fallback: T): ParamBuilder<T>;
+function param<T extends NonNullable<unknown>>(parse: Parse<T>, fallback?: T): ParamBuilder<T | undefined> {
+  // yup runs no transform on an absent value; its default stands in for it.
+  return (name: string) =>
+    mixed<T>()
+      .default(fallback)
+      .transform((value: unknown) => {
+        if (typeof value !== 'string') return new Refused(`Query parameter ${name} must be given once`);
+        return parse(value, name);
+      })
+      .test('query-param', '', function check(value) {
+        return value instanceof Refused ? this.createError({ message: value.message }) : true;
+      });
+}
+
+const refuse = (name: string, what: string) => new Refused(`Query parameter ${name} ${what}`);
+
+function boundedInteger(min: number, max: number): Parse<number> {
+  return (raw, name) => {
+    if (!/^-?\d+$/.test(raw)) return refuse(name, 'must be an integer');
+    const value = Number(raw);
+    return value < min || value > max ? refuse(name, `must be between ${min} and ${max}`) : value;
+  };
+}
+
+/** `limit`: 1..max (100), default 10. Out of range is an error, never a silent clamp. */
+export const limit = (max = 100) => param(boundedInteger(1, max), 10);
+
+/** `page`: 1..max (100 for most lists, 99 for customers and redemptions), default 1. */
+export const page = (max: 99 | 100) => param(boundedInteger(1, max), 1);
+
+/** A whole number from min to max, absent as `fallback` (`vouchers_count`). */
+export const integer = (min: number, max: number, fallback: number) =>
+  param<number>((raw, name) => (/^\d+$/.test(raw) && Number(raw) >= min && Number(raw) <= max ? Number(raw) : refuse(name, `must be an integer from ${min} to ${max}`)), fallback);
+
+/** `order`: one of the fields, optionally prefixed by `-` for descending; absent is undefined. */
+export const order = <F extends string>(fields: readonly F[]) =>
+  param<OrderBy<F>>((raw, name) => {
+    const descending = raw.startsWith('-');
+    const field = (descending ? raw.slice(1) : raw) as F;
+    if (!fields.includes(field)) return refuse(name, `must be one of: ${fields.flatMap((f) => [f, `-${f}`]).join(', ')}`);
+    return { field, direction: descending ? 'desc' : 'asc' };
+  });
+
+/** A single-valued text parameter. */
+export const text = () => param<string>((raw) => raw);
+
+/** An ISO 8601 date or date-time, as a UTC ISO string. */
+export const date = () => param<string>((raw, name) => parseIsoDate(raw) ?? refuse(name, 'must be an ISO 8601 date-time'));
+
+/** One of the listed values. */
+export const oneOf = <T extends string>(values: readonly T[]) =>
+  param<T>((raw, name) => (values.includes(raw as T) ? (raw as T) : refuse(name, `must be one of: ${values.join(', ')}`)));
+
+/** A parameter checked by `accepts`, refused with what `refusal` says of the value ("must be ..."). */
+export const matching = <T extends string>(accepts: (raw: string) => raw is T, refusal: (raw: string) => string) =>
+  param<T>((raw, name) => (accepts(raw) ? raw : refuse(name, refusal(raw))));
+
+/** The parsed query of a schema built by `querySchema`, typed from its parameters. */
+export type QueryOf<P> = { [K in keyof P]: P[K] extends ParamBuilder<infer T> ? T : never };
+
+/**
+ * An endpoint's query schema from its parameters, each built under its own name. Parameters
+ * with a fallback (limit, page) come out defined; the rest may be undefined.
+ */
+export function querySchema<P extends Record<string, ParamBuilder<unknown>>>(params: P): Schema<QueryOf<P>> {
+  const shape = Object.fromEntries(Object.entries(params).map(([name, build]) => [name, build(name)]));
+  return object(shape) as unknown as Schema<QueryOf<P>>;
+}
