@@ -41,10 +41,7 @@ export function fail(error: unknown): void {
     process.exitCode = EXIT_USAGE;
     return;
   }
-  const body =
-    error instanceof AppError
-      ? error.toBody()
-      : { code: 500, key: 'internal_error', message: error instanceof Error ? error.message : String(error) };
-  process.stderr.write(`${JSON.stringify(body)}\n`);
+  const appError = error instanceof AppError ? error : new AppError('internal_error', error instanceof Error ? error.message : String(error));
+  process.stderr.write(`${JSON.stringify(appError.toBody())}\n`);
   process.exitCode = EXIT_FAILED;
 }

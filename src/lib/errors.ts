@@ -33,17 +33,20 @@ export const errorCatalogue = {
   unauthorized: entry(401, 'Unauthorized'),
   forbidden: entry(403, 'Forbidden'),
   missing_required_permission: entry(403, 'Missing permission'),
-  // 404, 405, 409, 413, 415, 431
+  // 404, 405, 409, 413, 415, 431; malformed_request is HTTP that could not be parsed at all
   not_found: entry(404, 'Resource not found'),
   method_not_allowed: entry(405, 'Method not allowed'),
   duplicate_found: entry(409, 'Duplicated resource found'),
   payload_too_large: entry(413, 'Payload too large'),
   unsupported_media_type: entry(415, 'Unsupported media type'),
+  headers_too_large: entry(431, 'Request header fields too large'),
+  malformed_request: entry(400, 'Malformed request'),
   // The command line's own failures (exit 1 with this body on stderr).
   file_not_found: entry(400, 'File not found'),
   import_type_unavailable: entry(400, 'Order import is not available yet'),
   import_failed: entry(400, 'Some items were not imported'),
   job_failed: entry(400, 'Job failed'),
+  cannot_listen: entry(500, 'Cannot listen'),
   // 500: the server's own faults; never the client's doing.
   internal_error: entry(500, 'Internal server error'),
   database_busy: entry(500, 'Database busy'),

@@ -1,25 +1,51 @@
 import { ValidationError, type Schema } from 'yup';
-import { invalidPayload, invalidQueryParams, type AppError } from './errors.js';
+import { AppError, errorCatalogue, invalidPayload, invalidQueryParams, type ErrorKey } from './errors.js';
 import type { Query } from './pagination.js';
 
 /** Runs a schema and collects every message, so a client learns all that is wrong in one answer. */
-function run<T>(schema: Schema<T>, value: unknown, strict: boolean, toError: (details: string) => AppError): T {
+function run<T>(schema: Schema<T>, value: unknown, strict: boolean, toError: (details: string, error: ValidationError) => AppError): T {
   try {
     return schema.validateSync(value, { abortEarly: false, strict, stripUnknown: !strict }) as T;
   } catch (error) {
-    if (error instanceof ValidationError) throw toError(error.errors.join('; '));
+    if (error instanceof ValidationError) throw toError(error.errors.join('; '), error);
     throw error;
   }
 }
 
+const isPlainObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /**
  * A request body (or a CLI command's flags, or a job's item) against its schema: 400
- * invalid_payload with every message. Strict: nothing is cast, so "5" is not a number.
+ * invalid_payload with every message. Strict: nothing is cast, so "5" is not a number. A
+ * body that should be an object and is not (a scalar, null, an array) is named as such
+ * first; array schemas name their own expected shape.
  */
-export const validateBody = <T>(schema: Schema<T>, body: unknown): T => run(schema, body, true, invalidPayload);
+export function validateBody<T>(schema: Schema<T>, body: unknown): T {
+  requireShape(schema, body);
+  return run(schema, body, true, invalidPayload);
+}
+
+function requireShape(schema: Schema<unknown>, body: unknown): void {
+  if (schema.type === 'object' && !isPlainObject(body)) throw invalidPayload('The body must be a JSON object');
+}
 
 /**
  * A query string against a schema of `querySchema` (lib/query-params.ts): 400
  * invalid_query_params with every message. Query values are text, so each parameter parses its own.
  */
 export const validateQuery = <T>(schema: Schema<T>, query: Query | Record<string, unknown>): T => run(schema, query, false, invalidQueryParams);
+
+/** The catalogue key a failed test names (a missing required field is `missing_parameters`). */
+function keyOfTest(type: string | undefined): ErrorKey {
+  if (type === 'required' || type === 'optionality') return 'missing_parameters';
+  return type !== undefined && type in errorCatalogue ? (type as ErrorKey) : 'invalid_payload';
+}
+
+/**
+ * A body whose refusals carry keys of their own (the OAuth forms): each test is named by its
+ * catalogue key, and the first failed test decides the key; every message goes into details.
+ */
+export function validateKeyedBody<T>(schema: Schema<T>, body: unknown): T {
+  requireShape(schema, body);
+  return run(schema, body, true, (details, error) => new AppError(keyOfTest(error.inner[0]?.type ?? error.type), details));
+}

@@ -235,12 +235,12 @@ describe('customers: create, upsert, get, update, delete', () => {
         message: 'Invalid payload',
         details: [
           'source_id must not be empty',
-          'name must be a `string` type, but the final value was: `5`.',
+          'name must be a string',
           'email must be a valid e-mail address',
           'birthdate must be a date in YYYY-MM-DD format',
-          'address.city must be a `string` type, but the final value was: `7`.',
+          'address.city must be a string',
           'address has unknown field(s): zip; allowed: city, state, line_1, line_2, country, postal_code',
-          'metadata must be a `object` type, but the final value was: `[\n  "\\"x\\""\n]`.',
+          'metadata must be an object',
         ].join('; '),
       }),
     );
@@ -248,10 +248,10 @@ describe('customers: create, upsert, get, update, delete', () => {
 
   it('refuses a body that is not an object, metadata null and a date-time birthdate', async () => {
     for (const [body, details] of [
-      [[{ name: 'a' }], 'body must be a JSON object'],
-      [{ metadata: null }, 'metadata cannot be null'],
+      [[{ name: 'a' }], 'The body must be a JSON object'],
+      [{ metadata: null }, 'metadata must be an object'],
       [{ birthdate: '1990-01-01T00:00:00Z' }, 'birthdate must be a date in YYYY-MM-DD format'],
-      [{ address: 'Main St' }, 'address must be a `object` type, but the final value was: `"Main St"`.'],
+      [{ address: 'Main St' }, 'address must be an object'],
     ] as const) {
       const res = await server.request('POST', '/v1/customers', { body });
       assert.equal(res.status, 400, JSON.stringify(body));

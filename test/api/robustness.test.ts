@@ -4,13 +4,13 @@
  * success), never a 500, and a refused request must leave the database exactly as it was.
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Router } from '@koa/router';
 import type { Deps } from '../../src/app/deps.js';
 import type { AppRouter } from '../../src/http/context.js';
 import { routeModules } from '../../src/http/routes.js';
 import { discountCampaign } from '../modules/jobs/support.js';
+import { dbFingerprint } from '../support/db.js';
 import { startTestServer, type TestResponse, type TestServer } from '../support/server.js';
 
 interface Route {
@@ -45,16 +45,6 @@ const BODIES: Array<{ label: string; raw: string }> = [
 
 const BAD_QUERY =
   '?limit=abc&page=-1&order=zzz&start_date=x&end_date=y&created_at[before]=nope&updated_at[after]=no&vouchers_count=0&campaign_type=X&category=Y&type=Z&starting_after_id=nope&starting_after=never';
-
-function dbFingerprint(deps: Deps): string {
-  const hash = createHash('sha256');
-  const tables = deps.sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>;
-  for (const { name } of tables) {
-    hash.update(name);
-    for (const row of deps.sqlite.prepare(`SELECT * FROM "${name}"`).iterate()) hash.update(JSON.stringify(row));
-  }
-  return hash.digest('hex');
-}
 
 function assertErrorBody(res: TestResponse, what: string): void {
   assert.ok(res.status < 500, `${what}: ${res.status} ${res.text}`);
@@ -101,14 +91,14 @@ describe('every route refuses bad input with an error body and writes nothing', 
         const attempts: Array<{ label: string; raw?: string; query?: string }> = [{ label: 'bad query', query: BAD_QUERY }];
         if (route.method === 'POST' || route.method === 'PUT') attempts.push(...BODIES);
         for (const attempt of attempts) {
-          const before = dbFingerprint(server.deps);
+          const before = dbFingerprint(server.deps.sqlite);
           const res = await server.request(route.method, `${path}${attempt.query ?? ''}`, {
             raw: attempt.raw,
             headers: attempt.raw === undefined ? {} : { 'Content-Type': 'application/json' },
           });
           const what = `${route.method} ${path} with ${attempt.label}`;
           assertErrorBody(res, what);
-          if (res.status >= 400) assert.equal(dbFingerprint(server.deps), before, `${what}: a refused request changed the database`);
+          if (res.status >= 400) assert.equal(dbFingerprint(server.deps.sqlite), before, `${what}: a refused request changed the database`);
         }
       }
     });

@@ -93,6 +93,26 @@ describe('promo serve', () => {
     assert.equal(child, `listening on http://127.0.0.1:${port}`);
   });
 
+  it('says what to do when the port is taken, and exits 1', async () => {
+    const { createServer } = await import('node:net');
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const res = await runCli(['serve', '--port', String(port), '--db', freshDbFile()]);
+      assert.equal(res.code, 1);
+      assert.equal(res.stdout, '');
+      assert.deepEqual(JSON.parse(res.stderr.trim().split('\n').at(-1) as string), {
+        code: 500,
+        key: 'cannot_listen',
+        message: 'Cannot listen',
+        details: `Port ${port} on 127.0.0.1 is already in use by another program (another promo serve?). Stop it, or choose another port with --port or PROMO_PORT (0 picks a free one).`,
+      });
+    } finally {
+      taken.close();
+    }
+  });
+
   it('refuses a bad port with exit 2', async () => {
     const res = await runCli(['serve', '--port', 'eighty', '--db', freshDbFile()]);
     assert.equal(res.code, 2);

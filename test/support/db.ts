@@ -1,3 +1,4 @@
+import type BetterSqlite3 from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,4 +36,15 @@ export function freshDbFile(): string {
   const file = join(tempDir(), 'promo.db');
   copyFileSync(templateFile(), file);
   return file;
+}
+
+/** A hash of every row of every table: equal before and after means a request wrote nothing. */
+export function dbFingerprint(sqlite: BetterSqlite3.Database): string {
+  const hash = createHash('sha256');
+  const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>;
+  for (const { name } of tables) {
+    hash.update(name);
+    for (const row of sqlite.prepare(`SELECT * FROM "${name}"`).iterate()) hash.update(JSON.stringify(row));
+  }
+  return hash.digest('hex');
 }

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createDeps, type Deps, type Logger } from '../../src/app/deps.js';
 import { createApp } from '../../src/http/app.js';
+import { createHttpServer } from '../../src/http/server.js';
 import { systemClock, type Clock } from '../../src/lib/clock.js';
 import { createKey, type CreatedKey } from '../../src/modules/auth/keys.service.js';
 import { freshDbFile } from './db.js';
@@ -51,9 +52,8 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   const serverKey = await createKey(deps, { kind: 'server', name: 'test server key' });
   const clientKey = await createKey(deps, { kind: 'client', name: 'test client key', origins: options.clientOrigins });
   const app = createApp(deps, { bodyLimitBytes: options.bodyLimitBytes });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
+  const server: Server = createHttpServer(app, log);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const authHeaders = (auth: AuthMode): Record<string, string> => {

@@ -1,8 +1,10 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type ConfigOverrides } from '../../app/config.js';
 import { createDeps, type Deps } from '../../app/deps.js';
 import { createApp } from '../../http/app.js';
+import { createHttpServer } from '../../http/server.js';
+import { AppError } from '../../lib/errors.js';
 import { startJobRunner } from '../../jobs/runner.js';
 import { bootstrapKeys, type CreatedKey } from '../../modules/auth/keys.service.js';
 import { fail, UsageError } from '../run.js';
@@ -17,6 +19,17 @@ function announceKeys(keys: CreatedKey[]): void {
       : `  client key: X-Client-Application-Id: ${k.app_id}  X-Client-Token: ${k.app_token}  (origins: ${k.origins.join(',')})`,
   );
   process.stderr.write(`No API keys existed, so promo created these. They are shown only once:\n${lines.join('\n')}\n`);
+}
+
+/** Why `listen` failed, in words an operator can act on. */
+function listenError(error: NodeJS.ErrnoException, host: string, port: number): AppError {
+  const where = `${host}:${port}`;
+  const advice: Record<string, string> = {
+    EADDRINUSE: `Port ${port} on ${host} is already in use by another program (another promo serve?). Stop it, or choose another port with --port or PROMO_PORT (0 picks a free one).`,
+    EACCES: `This user may not listen on ${where} (ports below 1024 need privileges). Choose a port above 1023 with --port or PROMO_PORT.`,
+    EADDRNOTAVAIL: `${host} is not an address of this machine. Use --host 127.0.0.1 (this machine only) or 0.0.0.0 (every interface), or PROMO_HOST.`,
+  };
+  return new AppError('cannot_listen', advice[error.code ?? ''] ?? `Cannot listen on ${where}: ${error.message}`);
 }
 
 const urlOf = (address: AddressInfo): string =>
@@ -59,9 +72,9 @@ export async function serve(options: ConfigOverrides): Promise<void> {
   const runner = startJobRunner(deps, { workers: config.workers });
   deps.onClose.push(() => runner.stop());
   const app = createApp(deps, { bodyLimitBytes: config.bodyLimitBytes });
-  const server = createServer(app.callback());
-  server.on('error', async (error) => {
-    fail(error);
+  const server = createHttpServer(app, deps.log);
+  server.on('error', async (error: NodeJS.ErrnoException) => {
+    fail(listenError(error, config.host, config.port));
     await deps.close();
   });
   server.listen(config.port, config.host, () => {

@@ -1,6 +1,8 @@
 import { AppError } from '../../lib/errors.js';
 import { listKeys } from '../../modules/auth/keys.service.js';
+import { tokenRequestSchema } from '../../modules/auth/oauth.schemas.js';
 import { issueToken } from '../../modules/auth/oauth.service.js';
+import { validateKeyedBody } from '../../lib/validate.js';
 import { printJson, runWithDeps, type CommonOptions } from '../run.js';
 
 interface TokenOptions extends CommonOptions {
@@ -17,7 +19,8 @@ export const tokenCommand = (options: TokenOptions) =>
         ? `No active server key with app id ${options.appId}`
         : 'Create one with: promo keys create');
     }
-    const token = await issueToken(deps, key.app_id, { grant_type: 'client_credentials', scope: options.scope });
+    const request = validateKeyedBody(tokenRequestSchema, { grant_type: 'client_credentials', scope: options.scope });
+    const token = await issueToken(deps, key.app_id, request);
     if (options.json) return printJson(token);
     process.stdout.write(`${token.access_token}\n`);
   });

@@ -1,19 +1,22 @@
 import bodyParser from 'koa-bodyparser';
 import type { Next } from 'koa';
-import { AppError } from '../../lib/errors.js';
+import { AppError, invalidPayload } from '../../lib/errors.js';
+import { jsonDepth, LIMITS } from '../../lib/limits.js';
 import type { AppContext } from '../context.js';
 
 /**
  * JSON bodies (and form bodies, for the OAuth endpoints). A request with a body of any other
  * type is 415. `Content-Type: application/json` with an empty body is an empty object: the
- * official clients send exactly that on GET and DELETE.
+ * official clients send exactly that on GET and DELETE. Any JSON value parses (a scalar or
+ * null reaches validation, which names the shape it expected); one nested deeper than
+ * LIMITS.jsonDepth is refused here, before anything walks it recursively.
  */
 export function bodyMiddleware(limitBytes: number) {
   const parse = bodyParser({
     enableTypes: ['json', 'form'],
     jsonLimit: `${limitBytes}b`,
     formLimit: `${limitBytes}b`,
-    strict: true,
+    strict: false,
   });
   return async function body(ctx: AppContext, next: Next): Promise<void> {
     const declared = Number(ctx.get('Content-Length') || 0);
@@ -27,6 +30,12 @@ export function bodyMiddleware(limitBytes: number) {
       throw new AppError('unsupported_media_type', `Content-Type ${ctx.get('Content-Type') || '(none)'} is not supported; send application/json`,
       );
     }
-    await parse(ctx, next);
+    await parse(ctx, async () => {
+      if (typeof ctx.request.rawBody === 'string' && ctx.request.rawBody.trim() === '') ctx.request.body = {};
+      if (jsonDepth(ctx.request.body) > LIMITS.jsonDepth) {
+        throw invalidPayload(`The body nests deeper than ${LIMITS.jsonDepth} levels of objects and arrays`);
+      }
+      await next();
+    });
   };
 }

@@ -42,9 +42,15 @@ function unhandled(ctx: AppContext): AppError | undefined {
   return undefined;
 }
 
+/** A plain object or array answer, which Koa would otherwise serialize after every middleware ran. */
+const isJsonAnswer = (body: unknown): boolean =>
+  typeof body === 'object' && body !== null && !Buffer.isBuffer(body) && typeof (body as { pipe?: unknown }).pipe !== 'function';
+
 /**
  * The one error renderer: every failure becomes {code, key, message, details, request_id}.
  * Unknown errors become 500 internal_error; their stack goes to the log, never the client.
+ * Answers are serialized here, not by Koa after the fact, so that a value that cannot be
+ * written (one nested too deep for JSON.stringify) fails inside this handler too.
  */
 export function errorRenderer(log: Logger, bodyLimitBytes: number) {
   return async function renderErrors(ctx: AppContext, next: Next): Promise<void> {
@@ -52,6 +58,10 @@ export function errorRenderer(log: Logger, bodyLimitBytes: number) {
     try {
       await next();
       appError = unhandled(ctx);
+      if (!appError && isJsonAnswer(ctx.body)) {
+        ctx.body = JSON.stringify(ctx.body);
+        ctx.type = 'application/json';
+      }
     } catch (error) {
       appError = translate(error, bodyLimitBytes);
       if (!appError) {

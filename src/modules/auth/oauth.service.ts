@@ -1,10 +1,10 @@
 import type { Deps } from '../../app/deps.js';
 import { isoNow } from '../../lib/clock.js';
-import { AppError, notFound } from '../../lib/errors.js';
+import { AppError } from '../../lib/errors.js';
 import { randomBase62 } from '../../lib/ids.js';
 import { hashSecret } from '../../lib/secrets.js';
 import * as repo from './auth.repository.js';
-import { isScope } from './scopes.js';
+import { scopeNames, type TokenBody, type TokenRequest } from './oauth.schemas.js';
 
 type OAuthDeps = Pick<Deps, 'db' | 'clock'>;
 
@@ -31,29 +31,9 @@ export interface TokenHolder {
 
 const nowSeconds = (deps: OAuthDeps): number => Math.floor(deps.clock.now().getTime() / 1000);
 
-const invalidScope = (scope: string) =>
-  new AppError('invalid_scope', `Invalid scope ${scope}: scopes are names from the documented list, separated by spaces (never commas)`);
-
-/** Space-separated scope names; commas, unknown names and an empty list are refused. */
-function parseScope(scope: unknown): string[] {
-  if (typeof scope !== 'string' || scope.trim() === '') {
-    throw new AppError('missing_parameters', 'scope is required');
-  }
-  const names = scope.trim().split(/ +/);
-  if (names.some((name) => !isScope(name))) throw invalidScope(scope);
-  return [...new Set(names)];
-}
-
 /** POST /v1/oauth/token: grant_type client_credentials, for the server key that asks. */
-export async function issueToken(
-  deps: OAuthDeps,
-  appId: string,
-  body: { grant_type?: unknown; scope?: unknown },
-): Promise<OAuthToken> {
-  if (body.grant_type !== 'client_credentials') {
-    throw new AppError('invalid_grant_type', 'grant_type must be client_credentials');
-  }
-  const scopes = parseScope(body.scope);
+export async function issueToken(deps: OAuthDeps, appId: string, request: TokenRequest): Promise<OAuthToken> {
+  const scopes = scopeNames(request.scope);
   const accessToken = randomBase62(48);
   const now = nowSeconds(deps);
   const expiresAt = now + TOKEN_LIFETIME_SECONDS;
@@ -95,16 +75,8 @@ async function findLiveToken(deps: OAuthDeps, accessToken: string) {
   return row;
 }
 
-function requireAccessToken(body: { access_token?: unknown }): string {
-  if (typeof body.access_token !== 'string' || body.access_token === '') {
-    throw new AppError('missing_parameters', 'access_token is required');
-  }
-  return body.access_token;
-}
-
 /** POST /v1/oauth/introspect. Unknown, expired and revoked tokens are `{active: false}`. */
-export async function introspectToken(deps: OAuthDeps, body: { access_token?: unknown }): Promise<Introspection> {
-  const accessToken = requireAccessToken(body);
+export async function introspectToken(deps: OAuthDeps, { access_token: accessToken }: TokenBody): Promise<Introspection> {
   const row = await findLiveToken(deps, accessToken);
   if (!row) return { active: false };
   return {
@@ -118,11 +90,13 @@ export async function introspectToken(deps: OAuthDeps, body: { access_token?: un
   };
 }
 
-/** POST /v1/oauth/token/revoke. A token that is unknown or no longer live is 404. */
-export async function revokeToken(deps: OAuthDeps, body: { access_token?: unknown }): Promise<void> {
-  const accessToken = requireAccessToken(body);
-  const revoked = await repo.revokeOAuthToken(deps.db, hashSecret(accessToken), isoNow(deps.clock), nowSeconds(deps));
-  if (!revoked) throw notFound('oauth_token', 'given');
+/**
+ * POST /v1/oauth/token/revoke. As RFC 7009 asks, a token that is unknown or no longer live
+ * gets the same answer as one revoked now: a retry is safe, and the answer tells nobody
+ * whether a token existed.
+ */
+export async function revokeToken(deps: OAuthDeps, { access_token: accessToken }: TokenBody): Promise<void> {
+  await repo.revokeOAuthToken(deps.db, hashSecret(accessToken), isoNow(deps.clock), nowSeconds(deps));
 }
 
 /** The key and scopes behind a bearer token, if it is live. */

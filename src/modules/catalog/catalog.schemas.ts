@@ -1,9 +1,7 @@
 import { mixed, number, string } from 'yup';
+import { LIMITS } from '../../lib/limits.js';
 import { date, limit, order, page, querySchema, type QueryOf } from '../../lib/query-params.js';
 import type { ListWindow } from './catalog-list.js';
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** An HTTPS address whose path ends in .png or .jpg (SPEC.md 2.3). */
 export function isImageUrl(value: string): boolean {
@@ -18,18 +16,8 @@ export function isImageUrl(value: string): boolean {
 export const imageUrlField = (label: string) =>
   string()
     .nullable()
+    .max(LIMITS.url, `${label} must be at most ${LIMITS.url} characters`)
     .test('image-url', `${label} must be an HTTPS address of a .png or .jpg file`, (v) => v == null || isImageUrl(v));
-
-/** A JSON object of any keys and values (not an array, not null). */
-export const jsonObjectField = (label: string) =>
-  mixed<Record<string, unknown>>((v): v is Record<string, unknown> => isPlainObject(v))
-    .typeError(`${label} must be an object`)
-    .nonNullable(`${label} must be an object`);
-
-export const idField = (label: string) => string().typeError(`${label} must be a string`).min(1, `${label} must not be empty`);
-
-export const nullableText = (label: string) =>
-  string().nullable().typeError(`${label} must be a string or null`).min(1, `${label} must not be empty`);
 
 export const priceField = (label: string) =>
   number()
@@ -40,6 +28,7 @@ export const priceField = (label: string) =>
 export const stringArrayField = (label: string) =>
   mixed<string[]>((v): v is string[] => Array.isArray(v) && v.every((item) => typeof item === 'string'))
     .typeError(`${label} must be an array of strings`)
+    .test('item-length', `${label} must hold strings of at most ${LIMITS.shortText} characters`, (v) => v == null || v.every((item) => item.length <= LIMITS.shortText))
     .nonNullable(`${label} must be an array of strings`);
 
 /** The order values of the reference's list operations (SPEC.md 4.1, 4.15). */

@@ -1,19 +1,20 @@
 import { array, mixed, object, string, type InferType } from 'yup';
+import { shortText } from '../../lib/fields.js';
 import { date, limit, order, page, querySchema, type QueryOf } from '../../lib/query-params.js';
 import { ORDER_FIELDS } from './catalog.schemas.js';
 
 const memberSchema = object({
-  id: string().typeError('products[].id must be a string').required('products[].id is required'),
+  id: shortText('products[].id').required('products[].id is required'),
   object: string()
     .typeError('products[].object must be "product" or "sku"')
     .required('products[].object is required')
     .oneOf(['product', 'sku'] as const, 'products[].object must be "product" or "sku"'),
-  product_id: string().typeError('products[].product_id must be a string'),
+  product_id: shortText('products[].product_id'),
 }).typeError('products[] items must be objects');
 
 /** POST /v1/product-collections. The filter is checked by the condition engine afterwards. */
 export const createCollectionSchema = object({
-  name: string().typeError('name must be a string').required('name is required').min(1, 'name must not be empty'),
+  name: shortText('name').required('name is required').min(1, 'name must not be empty'),
   type: string()
     .typeError('type must be "STATIC" or "AUTO_UPDATE"')
     .required('type is required')

@@ -1,5 +1,6 @@
 import { object, type InferType } from 'yup';
-import { idField, imageUrlField, jsonObjectField, nullableText, priceField, stringArrayField } from './catalog.schemas.js';
+import { idField, jsonObjectField, nullableText } from '../../lib/fields.js';
+import { imageUrlField, priceField, stringArrayField } from './catalog.schemas.js';
 
 const productFields = {
   source_id: nullableText('source_id'),

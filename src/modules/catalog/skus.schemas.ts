@@ -1,11 +1,12 @@
-import { object, string, type InferType } from 'yup';
-import { idField, imageUrlField, jsonObjectField, nullableText, priceField } from './catalog.schemas.js';
+import { object, type InferType } from 'yup';
+import { idField, jsonObjectField, nullableText, shortText } from '../../lib/fields.js';
+import { imageUrlField, priceField } from './catalog.schemas.js';
 
 const skuFields = {
   source_id: nullableText('source_id'),
   sku: nullableText('sku'),
   price: priceField('price'),
-  currency: string().nullable().typeError('currency must be a string or null'),
+  currency: shortText('currency').nullable().typeError('currency must be a string or null'),
   attributes: jsonObjectField('attributes'),
   metadata: jsonObjectField('metadata'),
   image_url: imageUrlField('image_url'),

@@ -1,6 +1,7 @@
 import { object, string, type InferType } from 'yup';
+import { idField, jsonObjectField, longText, shortText } from '../../lib/fields.js';
 
-const text = () => string().nullable().optional();
+const text = (label: string) => shortText(label).nullable().optional();
 
 /** YYYY-MM-DD that names a real day. */
 export function isDateOnly(value: string): boolean {
@@ -10,17 +11,18 @@ export function isDateOnly(value: string): boolean {
   return !Number.isNaN(date.getTime()) && date.getUTCDate() === Number(m[3]);
 }
 
-const dateOnly = () =>
-  text().test('date', '${path} must be a date in YYYY-MM-DD format', (value) => value == null || isDateOnly(value));
+const dateOnly = (label: string) =>
+  text(label).test('date', '${path} must be a date in YYYY-MM-DD format', (value) => value == null || isDateOnly(value));
 
 const addressSchema = object({
-  city: text(),
-  state: text(),
-  line_1: text(),
-  line_2: text(),
-  country: text(),
-  postal_code: text(),
+  city: text('address.city'),
+  state: text('address.state'),
+  line_1: text('address.line_1'),
+  line_2: text('address.line_2'),
+  country: text('address.country'),
+  postal_code: text('address.postal_code'),
 })
+  .typeError('address must be an object')
   .noUnknown(true, 'address has unknown field(s): ${unknown}; allowed: city, state, line_1, line_2, country, postal_code')
   .nullable()
   .optional()
@@ -31,19 +33,19 @@ const addressSchema = object({
  * `summary`, `created_at`... of a customer read back and sent again) are ignored.
  */
 const fields = {
-  source_id: string().min(1, 'source_id must not be empty').nullable().optional(),
-  name: text(),
-  description: text(),
-  email: string().email('email must be a valid e-mail address').nullable().optional(),
-  phone: text(),
-  birthdate: dateOnly(),
+  source_id: idField('source_id').nullable().optional(),
+  name: text('name'),
+  description: longText('description').nullable().optional(),
+  email: text('email').email('email must be a valid e-mail address'),
+  phone: text('phone'),
+  birthdate: dateOnly('birthdate'),
   /** Deprecated spelling of birthdate, still accepted. */
-  birthday: dateOnly(),
+  birthday: dateOnly('birthday'),
   address: addressSchema,
-  metadata: object().optional().default(undefined),
+  metadata: jsonObjectField('metadata').optional(),
 };
 
-const NOT_AN_OBJECT = 'body must be a JSON object';
+const NOT_AN_OBJECT = 'The body must be a JSON object';
 
 const sameBirthdate = {
   name: 'birthdate-birthday',
@@ -53,7 +55,7 @@ const sameBirthdate = {
 };
 
 export const updateCustomerSchema = object(fields).typeError(NOT_AN_OBJECT).nonNullable(NOT_AN_OBJECT).test(sameBirthdate);
-export const createCustomerSchema = object({ ...fields, id: string().min(1, 'id must not be empty').optional() })
+export const createCustomerSchema = object({ ...fields, id: idField('id').optional() })
   .typeError(NOT_AN_OBJECT)
   .nonNullable(NOT_AN_OBJECT)
   .test(sameBirthdate);

@@ -1,0 +1,41 @@
+import { mixed, string } from 'yup';
+import { jsonDepth, LIMITS } from './limits.js';
+
+/**
+ * The field builders every schema shares, so the same kind of field has the same type
+ * message and the same limit everywhere (README: "Limits").
+ */
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Short text: names, codes, source ids, e-mails, phones (LIMITS.shortText characters). */
+export const shortText = (label: string, max: number = LIMITS.shortText) =>
+  string().typeError(`${label} must be a string`).max(max, `${label} must be at most ${max} characters`);
+
+/** Longer free text: descriptions, additional info (LIMITS.longText characters). */
+export const longText = (label: string) => shortText(label, LIMITS.longText);
+
+/** An id or source id given by the caller: short text, not empty. */
+export const idField = (label: string) => shortText(label).min(1, `${label} must not be empty`);
+
+/** Nullable short text that is not empty when given. */
+export const nullableText = (label: string) =>
+  string()
+    .nullable()
+    .typeError(`${label} must be a string or null`)
+    .min(1, `${label} must not be empty`)
+    .max(LIMITS.shortText, `${label} must be at most ${LIMITS.shortText} characters`);
+
+/**
+ * A free-form JSON object (metadata, attributes): not an array, not null, at most
+ * LIMITS.metadataBytes as JSON and LIMITS.jsonDepth deep. Import items do not pass the HTTP
+ * body checks, so the depth is checked here too.
+ */
+export const jsonObjectField = (label: string) =>
+  mixed<Record<string, unknown>>((v): v is Record<string, unknown> => isPlainObject(v))
+    .typeError(`${label} must be an object`)
+    .nonNullable(`${label} must be an object`)
+    .test('json-depth', `${label} must nest at most ${LIMITS.jsonDepth} levels deep`, (v) => v == null || jsonDepth(v) <= LIMITS.jsonDepth)
+    .test('json-size', `${label} must be at most ${LIMITS.metadataBytes} bytes as JSON`, (v) => {
+      return v == null || jsonDepth(v) > LIMITS.jsonDepth || Buffer.byteLength(JSON.stringify(v)) <= LIMITS.metadataBytes;
+    });
