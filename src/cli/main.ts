@@ -96,6 +96,14 @@ program
   .addOption(jsonOption())
   .action(async (options) => (await import('./commands/jobs.js')).jobsCommand(options));
 
+program
+  .command('vacuum')
+  .description('give free space back to the disk in short steps, safe beside a running server')
+  .option('--full', 'rewrite the whole file once (databases made before online vacuum; stop the server first)')
+  .addOption(dbOption())
+  .addOption(jsonOption())
+  .action(async (options) => (await import('./commands/vacuum.js')).vacuumCommand(options));
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {

@@ -83,6 +83,7 @@ class ImmediateSqliteDialect extends SqliteDialect {
 }
 
 const STATEMENT_CACHE_SIZE = 500;
+export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
 /**
@@ -117,7 +118,13 @@ export function openSqlite(file: string, options: OpenOptions = {}): BetterSqlit
   const sqlite = new BetterSqlite3(file);
   // busy_timeout first: switching a new file to WAL needs the lock another process may hold.
   sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS}`);
+  // A new file keeps a free-page list that `promo vacuum` can hand back to the disk in small
+  // steps while the server runs; the mode can only be chosen before the first table exists.
+  if (sqlite.pragma('page_count', { simple: true }) === 0) sqlite.pragma('auto_vacuum = INCREMENTAL');
   sqlite.pragma('journal_mode = WAL');
+  // After a checkpoint that lets the WAL restart, the file is cut back to this size instead
+  // of staying as large as its largest burst.
+  sqlite.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
   // 64 MiB of page cache per connection instead of SQLite's 2 MiB default: list pages of

@@ -47,6 +47,8 @@ export const errorCatalogue = {
   import_failed: entry(400, 'Some items were not imported'),
   job_failed: entry(400, 'Job failed'),
   cannot_listen: entry(500, 'Cannot listen'),
+  vacuum_needs_full: entry(400, 'Full vacuum needed'),
+  database_in_use: entry(409, 'Database in use'),
   // 500: the server's own faults; never the client's doing.
   internal_error: entry(500, 'Internal server error'),
   database_busy: entry(500, 'Database busy'),

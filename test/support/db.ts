@@ -10,9 +10,12 @@ import { loadMigrations, migrate } from '../../src/db/migrate.js';
  * A migrated template database, made once per set of migrations (keyed by their hash) and
  * copied for every test: migrating once per test would cost more than most tests.
  */
+const TEMPLATE_FORMAT = 'incremental-vacuum';
+
 function templateFile(): string {
   const migrations = loadMigrations();
-  const hash = createHash('sha256').update(migrations.map((m) => m.name + m.sql).join('\n')).digest('hex').slice(0, 16);
+  // The file's own settings count too: bump TEMPLATE_FORMAT when openSqlite changes how a new file is made.
+  const hash = createHash('sha256').update(TEMPLATE_FORMAT + migrations.map((m) => m.name + m.sql).join('\n')).digest('hex').slice(0, 16);
   const file = join(tmpdir(), `promo-template-${hash}.db`);
   if (existsSync(file)) return file;
   const building = `${file}.${process.pid}.tmp`;

@@ -1,0 +1,59 @@
+import type { Deps } from '../../app/deps.js';
+import { AppError } from '../../lib/errors.js';
+import * as repo from './maintenance.repository.js';
+
+type MaintenanceDeps = Pick<Deps, 'db' | 'sqlite'>;
+
+/** Pages handed back per transaction: a few milliseconds of write lock, so API writes barely wait. */
+const PAGES_PER_STEP = 1024;
+
+export interface VacuumReport {
+  /** Bytes of the database file before and after (the WAL aside). */
+  bytes_before: number;
+  bytes_after: number;
+  pages_released: number;
+  ms: number;
+}
+
+const fileBytes = (space: repo.SpaceFigures): number => space.pageCount * space.pageSize;
+
+/**
+ * `promo vacuum`: gives free pages back to the file system in short IMMEDIATE transactions,
+ * so a running server keeps answering between steps, then lets the WAL restart at zero bytes.
+ * A database made before incremental vacuum existed needs one `full` rewrite first.
+ */
+export async function vacuumDatabase(deps: MaintenanceDeps, options: { full?: boolean; onStep?: (freeLeft: number) => void } = {}): Promise<VacuumReport> {
+  const started = Date.now();
+  const before = repo.readSpace(deps.sqlite);
+  if (options.full) rewriteWhole(deps);
+  else if (before.autoVacuum !== 'INCREMENTAL') {
+    throw new AppError('vacuum_needs_full', 'This database was created before online vacuum existed: stop the server and run promo vacuum --full once');
+  }
+  let space = repo.readSpace(deps.sqlite);
+  while (space.freePages > 0) {
+    await deps.db.transaction().execute(async () => repo.releaseFreePages(deps.sqlite, PAGES_PER_STEP));
+    space = repo.readSpace(deps.sqlite);
+    options.onStep?.(space.freePages);
+  }
+  repo.truncateWal(deps.sqlite);
+  return { bytes_before: fileBytes(before), bytes_after: fileBytes(space), pages_released: Math.max(0, before.pageCount - space.pageCount), ms: Date.now() - started };
+}
+
+/** A whole-file rewrite holds the write lock throughout: refused at once if anyone writes. */
+function rewriteWhole(deps: MaintenanceDeps): void {
+  const timeout = deps.sqlite.pragma('busy_timeout', { simple: true }) as number;
+  deps.sqlite.pragma('busy_timeout = 0');
+  try {
+    repo.rewriteFile(deps.sqlite);
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+    throw new AppError('database_in_use', 'Another process is writing to this database; stop promo serve before promo vacuum --full');
+  } finally {
+    deps.sqlite.pragma(`busy_timeout = ${timeout}`);
+  }
+}
+
+/** Lets the WAL restart at zero bytes (after a bulk job); false when readers kept it in use. */
+export function checkpointWal(deps: Pick<Deps, 'sqlite'>): boolean {
+  return !repo.truncateWal(deps.sqlite).busy;
+}
