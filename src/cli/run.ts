@@ -1,5 +1,5 @@
 import type { Deps } from '../app/deps.js';
-import { AppError } from '../lib/errors.js';
+import { AppError, UsageError } from '../lib/errors.js';
 
 /** Options every command takes. */
 export interface CommonOptions {
@@ -11,8 +11,7 @@ export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
 
-/** A usage error found after parsing (a bad value): exit 2 with the message. */
-export class UsageError extends Error {}
+export { UsageError };
 
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);

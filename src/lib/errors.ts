@@ -111,3 +111,8 @@ export const unauthorized = (details = 'Missing or invalid credentials'): AppErr
 export const missingPermission = (details: string): AppError => new AppError('missing_required_permission', details);
 
 export const forbidden = (details: string): AppError => new AppError('forbidden', details);
+
+/** A command line used wrongly (a flag's value, a missing argument): exit 2 with the message, not an error body. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}

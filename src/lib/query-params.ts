@@ -3,11 +3,11 @@ import { parseIsoDate } from './dates.js';
 import type { OrderBy } from './pagination.js';
 
 /**
- * Query parameters as yup schemas, so queries take the same path as bodies: one schema per
- * endpoint, validated at the edge by `validateQuery`, every problem reported at once, the
- * result typed from the schema. A query value is text (or an array when repeated), so each
- * parameter parses its text; a refusal travels from the transform to the test as `Refused`,
- * which is how yup collects it with the others.
+ * Query parameters (and command-line flags, which are text too) as yup schemas, so they take
+ * the same path as bodies: one schema per endpoint or command, validated at the edge by
+ * `validateQuery` or `validateFlags`, every problem reported at once, the result typed from
+ * the schema. Each parameter parses its text; a refusal travels from the transform to the
+ * test as `Refused`, which is how yup collects it with the others.
  */
 class Refused {
   constructor(readonly message: string) {}
@@ -15,28 +15,31 @@ class Refused {
 
 type Parse<T> = (raw: string, name: string) => T | Refused;
 
-/** Builds a parameter's schema under its name; `Out` is what the parsed query holds for it. */
-export type ParamBuilder<Out> = ((name: string) => AnySchema) & { readonly __out?: Out };
+/**
+ * Builds a parameter's schema under the label its messages use ("Query parameter limit",
+ * "--count"); `Out` is what the parsed values hold for it.
+ */
+export type ParamBuilder<Out> = ((label: string) => AnySchema) & { readonly __out?: Out };
 
-/** One parameter, named by its key in the query: absent is undefined, repeated is refused. */
+/** One parameter: absent is undefined, repeated is refused. */
 function param<T extends NonNullable<unknown>>(parse: Parse<T>): ParamBuilder<T | undefined>;
 /** The same with a value for an absent parameter. */
 function param<T extends NonNullable<unknown>>(parse: Parse<T>, fallback: T): ParamBuilder<T>;
 function param<T extends NonNullable<unknown>>(parse: Parse<T>, fallback?: T): ParamBuilder<T | undefined> {
   // yup runs no transform on an absent value; its default stands in for it.
-  return (name: string) =>
+  return (label: string) =>
     mixed<T>()
       .default(fallback)
       .transform((value: unknown) => {
-        if (typeof value !== 'string') return new Refused(`Query parameter ${name} must be given once`);
-        return parse(value, name);
+        if (typeof value !== 'string') return new Refused(`${label} must be given once`);
+        return parse(value, label);
       })
       .test('query-param', '', function check(value) {
         return value instanceof Refused ? this.createError({ message: value.message }) : true;
       });
 }
 
-const refuse = (name: string, what: string) => new Refused(`Query parameter ${name} ${what}`);
+const refuse = (label: string, what: string) => new Refused(`${label} ${what}`);
 
 function boundedInteger(min: number, max: number): Parse<number> {
   return (raw, name) => {
@@ -52,9 +55,14 @@ export const limit = (max = 100) => param(boundedInteger(1, max), 10);
 /** `page`: 1..max (100 for most lists, 99 for customers and redemptions), default 1. */
 export const page = (max: 99 | 100) => param(boundedInteger(1, max), 1);
 
-/** A whole number from min to max, absent as `fallback` (`vouchers_count`). */
-export const integer = (min: number, max: number, fallback: number) =>
-  param<number>((raw, name) => (/^\d+$/.test(raw) && Number(raw) >= min && Number(raw) <= max ? Number(raw) : refuse(name, `must be an integer from ${min} to ${max}`)), fallback);
+/** A whole number from min to max (`vouchers_count`, `--length`); absent is `fallback` when given. */
+export function integer(min: number, max: number): ParamBuilder<number | undefined>;
+export function integer(min: number, max: number, fallback: number): ParamBuilder<number>;
+export function integer(min: number, max: number, fallback?: number): ParamBuilder<number | undefined> {
+  const parse: Parse<number> = (raw, label) =>
+    /^\d+$/.test(raw) && Number(raw) >= min && Number(raw) <= max ? Number(raw) : refuse(label, `must be an integer from ${min} to ${max}`);
+  return fallback === undefined ? param(parse) : param(parse, fallback);
+}
 
 /** `order`: one of the fields, optionally prefixed by `-` for descending; absent is undefined. */
 export const order = <F extends string>(fields: readonly F[]) =>
@@ -82,11 +90,17 @@ export const matching = <T extends string>(accepts: (raw: string) => raw is T, r
 /** The parsed query of a schema built by `querySchema`, typed from its parameters. */
 export type QueryOf<P> = { [K in keyof P]: P[K] extends ParamBuilder<infer T> ? T : never };
 
-/**
- * An endpoint's query schema from its parameters, each built under its own name. Parameters
- * with a fallback (limit, page) come out defined; the rest may be undefined.
- */
-export function querySchema<P extends Record<string, ParamBuilder<unknown>>>(params: P): Schema<QueryOf<P>> {
-  const shape = Object.fromEntries(Object.entries(params).map(([name, build]) => [name, build(name)]));
+function schemaOf<P extends Record<string, ParamBuilder<unknown>>>(params: P, labelOf: (name: string) => string): Schema<QueryOf<P>> {
+  const shape = Object.fromEntries(Object.entries(params).map(([name, build]) => [name, build(labelOf(name))]));
   return object(shape) as unknown as Schema<QueryOf<P>>;
 }
+
+/**
+ * An endpoint's query schema from its parameters, each under its own name. Parameters with
+ * a fallback (limit, page) come out defined; the rest may be undefined.
+ */
+export const querySchema = <P extends Record<string, ParamBuilder<unknown>>>(params: P) => schemaOf(params, (name) => `Query parameter ${name}`);
+
+/** A command's flags (commander's camelCase option names), named `--kebab-case` in messages. */
+export const flagsSchema = <P extends Record<string, ParamBuilder<unknown>>>(params: P) =>
+  schemaOf(params, (name) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);

@@ -1,9 +1,9 @@
 import { ValidationError, type Schema } from 'yup';
-import { AppError, errorCatalogue, invalidPayload, invalidQueryParams, type ErrorKey } from './errors.js';
+import { AppError, errorCatalogue, invalidPayload, invalidQueryParams, UsageError, type ErrorKey } from './errors.js';
 import type { Query } from './pagination.js';
 
 /** Runs a schema and collects every message, so a client learns all that is wrong in one answer. */
-function run<T>(schema: Schema<T>, value: unknown, strict: boolean, toError: (details: string, error: ValidationError) => AppError): T {
+function run<T>(schema: Schema<T>, value: unknown, strict: boolean, toError: (details: string, error: ValidationError) => Error): T {
   try {
     return schema.validateSync(value, { abortEarly: false, strict, stripUnknown: !strict }) as T;
   } catch (error) {
@@ -34,6 +34,9 @@ function requireShape(schema: Schema<unknown>, body: unknown): void {
  * invalid_query_params with every message. Query values are text, so each parameter parses its own.
  */
 export const validateQuery = <T>(schema: Schema<T>, query: Query | Record<string, unknown>): T => run(schema, query, false, invalidQueryParams);
+
+/** A command's flags against a `flagsSchema`: a usage error (exit 2) with every message. */
+export const validateFlags = <T>(schema: Schema<T>, flags: object): T => run(schema, flags, false, (details) => new UsageError(details));
 
 /** The catalogue key a failed test names (a missing required field is `missing_parameters`). */
 function keyOfTest(type: string | undefined): ErrorKey {
