@@ -1,6 +1,13 @@
-import { ValidationError, type Schema } from 'yup';
+import { setLocale, ValidationError, type Schema } from 'yup';
 import { AppError, errorCatalogue, invalidPayload, invalidQueryParams, UsageError, type ErrorKey } from './errors.js';
 import type { Query } from './pagination.js';
+
+/**
+ * Every field of a wrong type says what it should be, without echoing the value back
+ * ("active must be a boolean", not yup's "must be a `boolean` type, but the final value was: ...").
+ */
+const ARTICLE: Record<string, string> = { object: 'an object', array: 'an array', integer: 'an integer' };
+setLocale({ mixed: { notType: ({ path, type }: { path: string; type: string }) => `${path} must be ${ARTICLE[type] ?? `a ${type}`}` } });
 
 /** Runs a schema and collects every message, so a client learns all that is wrong in one answer. */
 function run<T>(schema: Schema<T>, value: unknown, strict: boolean, toError: (details: string, error: ValidationError) => Error): T {
