@@ -50,6 +50,12 @@ describe('promo commands', () => {
     assert.equal(client.kind, 'client');
     assert.deepEqual(client.origins, ['https://a.example', 'https://b.example']);
 
+    const table = (await runCli(['keys', 'list'], { env })).stdout.split('\n');
+    assert.match(table[0] as string, /^APP ID +KIND +STATE +ORIGINS +CREATED +NAME$/);
+    assert.deepEqual(table.slice(1, 3).map((line) => line.split(/ {2,}/)).sort(), [
+      [key.app_id, 'server', 'active', '*', key.created_at, 'shop'],
+      [client.app_id, 'client', 'active', 'https://a.example,https://b.example', client.created_at, 'client key'],
+    ].sort());
     const list = JSON.parse((await runCli(['keys', 'list', '--json'], { env })).stdout);
     assert.deepEqual(list.map((k: { app_id: string }) => k.app_id).sort(), [key.app_id, client.app_id].sort());
     assert.ok(list.every((k: Record<string, unknown>) => !('app_token' in k)), 'list never shows secrets');

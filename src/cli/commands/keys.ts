@@ -7,8 +7,15 @@ interface CreateOptions extends CommonOptions {
   origins?: string;
 }
 
-const describe = (key: KeyView): string =>
-  `${key.app_id}  ${key.kind.padEnd(6)}  ${key.revoked_at ? 'revoked' : 'active '}  ${key.origins.join(',').padEnd(12)}  ${key.name}`;
+/** `promo keys list` as a table with a header row, columns as wide as their widest cell. */
+function keysTable(keys: KeyView[]): string {
+  const rows = [
+    ['APP ID', 'KIND', 'STATE', 'ORIGINS', 'CREATED', 'NAME'],
+    ...keys.map((k) => [k.app_id, k.kind, k.revoked_at ? 'revoked' : 'active', k.origins.join(','), k.created_at, k.name]),
+  ];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
+  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')).join('\n');
+}
 
 export const createKeyCommand = (options: CreateOptions) =>
   runWithDeps(options, async (deps) => {
@@ -28,7 +35,7 @@ export const listKeysCommand = (options: CommonOptions) =>
   runWithDeps(options, async (deps) => {
     const keys = await listKeys(deps);
     if (options.json) return printJson(keys);
-    for (const key of keys) process.stdout.write(`${describe(key)}\n`);
+    process.stdout.write(`${keysTable(keys)}\n`);
   });
 
 export const revokeKeyCommand = (appId: string, options: CommonOptions) =>
