@@ -2,7 +2,7 @@
 /** @jsxImportSource react */
 import { Box, Text, useApp, useInput } from 'ink';
 import { useEffect, useRef, useState } from 'react';
-import type { JobView } from '../modules/jobs/jobs.presenter.js';
+import type { JobView } from '../jobs/jobs.presenter.js';
 import { etaOf, formatEta, formatRate, progressBar, rateOf } from './progress-line.js';
 
 const STATUS_COLOR: Record<JobView['status'], string> = { ENQUEUED: 'gray', IN_PROGRESS: 'cyan', DONE: 'green', FAILED: 'red' };

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../src/lib/clock.js';
 import type { JobRunner } from '../../src/jobs/runner.js';
-import { assertAsyncActionMatchesReference, discountCampaign, testRunner, waitForJob } from '../modules/jobs/support.js';
-import { assertMatchesReference } from '../support/openapi.js';
+import { discountCampaign } from '../support/factories.js';
+import { testRunner, waitForJob } from '../support/jobs.js';
+import { assertAsyncActionMatchesReference, assertMatchesReference } from '../support/openapi.js';
 import { errorBody, notFoundBody, requestIdOf, startTestServer, type TestServer } from '../support/server.js';
 
 const NOW = '2025-03-01T10:00:00.000Z';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { discountCampaign } from '../modules/jobs/support.js';
+import { discountCampaign } from '../support/factories.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/db.js';
 import { startTestServer, type TestServer } from '../support/server.js';

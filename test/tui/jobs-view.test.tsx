@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { renderToString } from 'ink';
 import { render } from 'ink-testing-library';
-import type { JobView } from '../../src/modules/jobs/jobs.presenter.js';
+import type { JobView } from '../../src/jobs/jobs.presenter.js';
 import { JobsApp, JobsTable } from '../../src/tui/jobs-view.js';
 import { etaOf, formatEta, formatRate, progressBar, progressLine, rateOf } from '../../src/tui/progress-line.js';
 

@@ -1,9 +1,10 @@
 import { internalActor } from '../../lib/actor.js';
 import { AppError } from '../../lib/errors.js';
 import { MAX_VOUCHERS_COUNT } from '../../modules/campaigns/campaigns.schemas.js';
-import { getAsyncAction } from '../../modules/jobs/jobs.service.js';
+import { getAsyncAction } from '../../jobs/jobs.service.js';
 import type { CodeConfigBody } from '../../modules/campaigns/common.schemas.js';
 import { addVouchers } from '../../modules/vouchers/voucher-generation.service.js';
+import { jobRegistry } from '../../app/job-registry.js';
 import { runJobToEnd } from '../../jobs/follow.js';
 import { stderrProgress } from '../../tui/progress-line.js';
 import { printJson, runWithDeps, UsageError, type CommonOptions } from '../run.js';
@@ -48,7 +49,7 @@ export const generateCommand = (campaign: string, options: GenerateOptions) =>
       return;
     }
     const progress = stderrProgress();
-    const job = await runJobToEnd(deps, result.async_action_id, { onProgress: progress.update });
+    const job = await runJobToEnd(deps, jobRegistry, result.async_action_id, { onProgress: progress.update });
     progress.end();
     const action = await getAsyncAction(deps, job.id);
     if (options.json) printJson(action);

@@ -3,9 +3,10 @@ import StreamArray from 'stream-json/streamers/StreamArray.js';
 import type { Deps } from '../../app/deps.js';
 import { internalActor } from '../../lib/actor.js';
 import { AppError, invalidPayload } from '../../lib/errors.js';
-import { getAsyncAction, keepStaging } from '../../modules/jobs/jobs.service.js';
-import { failJob } from '../../modules/jobs/portions.service.js';
+import { getAsyncAction, keepStaging } from '../../jobs/jobs.service.js';
+import { failJob } from '../../jobs/portions.service.js';
 import { startImportStaging, type ImportStaging } from '../../modules/vouchers/voucher-import.service.js';
+import { jobRegistry } from '../../app/job-registry.js';
 import { runJobToEnd } from '../../jobs/follow.js';
 import { newLeaseOwner } from '../../jobs/lease-owner.js';
 import { stderrProgress } from '../../tui/progress-line.js';
@@ -71,7 +72,7 @@ export async function importCommand(file: string, options: ImportOptions): Promi
   await runWithDeps(options, async (deps) => {
     const jobId = await stageVouchers(deps, file, campaign);
     const progress = stderrProgress();
-    const job = await runJobToEnd(deps, jobId, { onProgress: progress.update });
+    const job = await runJobToEnd(deps, jobRegistry, jobId, { onProgress: progress.update });
     progress.end();
     const action = await getAsyncAction(deps, jobId);
     const result = (action.result ?? {}) as { message?: string; failed?: Array<{ code?: string; reason: string }> };

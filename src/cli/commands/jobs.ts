@@ -1,4 +1,4 @@
-import { listAsyncActions, listJobViews } from '../../modules/jobs/jobs.service.js';
+import { listAsyncActions, listJobViews } from '../../jobs/jobs.service.js';
 import { printJson, runWithDeps, UsageError, type CommonOptions } from '../run.js';
 
 interface JobsOptions extends CommonOptions {

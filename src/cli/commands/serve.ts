@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig, type ConfigOverrides } from '../../app/config.js';
 import { createDeps, type Deps } from '../../app/deps.js';
 import { createApp } from '../../http/app.js';
+import { jobRegistry } from '../../app/job-registry.js';
 import { startJobRunner } from '../../jobs/runner.js';
 import { bootstrapKeys, type CreatedKey } from '../../modules/auth/keys.service.js';
 import { fail, UsageError } from '../run.js';
@@ -56,7 +57,7 @@ export async function serve(options: ConfigOverrides): Promise<void> {
   }
   // Bulk jobs run on `workers` threads; on shutdown the runner finishes its portions in
   // flight and releases its leases, so another process can take the jobs over at once.
-  const runner = startJobRunner(deps, { workers: config.workers });
+  const runner = startJobRunner(deps, { workers: config.workers, registry: jobRegistry });
   deps.onClose.push(() => runner.stop());
   const app = createApp(deps, { bodyLimitBytes: config.bodyLimitBytes });
   const server = createServer(app.callback());

@@ -4,9 +4,9 @@ import { isoNow } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
 import { validateBody } from '../../lib/validate.js';
 import { findCampaign } from '../campaigns/campaign-lookup.service.js';
-import { JobType } from '../jobs/job-types.js';
-import { notifyJobEnqueued } from '../jobs/jobs.events.js';
-import { addJobItems, enqueueJob, sealJob, stageJobItems } from '../jobs/jobs.service.js';
+import { JobType } from '../../lib/enums.js';
+import { notifyJobEnqueued } from '../../jobs/jobs.events.js';
+import { addJobItems, enqueueJob, sealJob, stageJobItems } from '../../jobs/jobs.service.js';
 import { requireTemplate } from './voucher-generation.service.js';
 import { importBodySchema } from './vouchers.schemas.js';
 

@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Database } from '../db/database.js';
 import type { AsyncActionTable, JobStatus, OperationStatus } from './jobs.table.js';
 
 type Db = Kysely<Database>;

@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
+import type { JobStatus, OperationStatus } from '../lib/enums.js';
 
-export type JobStatus = 'ENQUEUED' | 'IN_PROGRESS' | 'DONE' | 'FAILED';
-export type OperationStatus = 'SUCCESS' | 'FAILED' | 'UNKNOWN';
+export type { JobStatus, OperationStatus };
 
 export interface AsyncActionTable {
   seq: Generated<number>;

@@ -2,16 +2,17 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { after, before, describe, it } from 'node:test';
-import { isOwnerDead } from '../../../src/jobs/lease-owner.js';
-import type { WorkerReport } from '../../../src/jobs/worker-runtime.js';
-import { claimJob } from '../../../src/modules/jobs/leases.service.js';
-import { runPortion } from '../../../src/modules/jobs/portions.service.js';
-import { enqueueJob } from '../../../src/modules/jobs/jobs.service.js';
-import { generateVouchersStep } from '../../../src/modules/vouchers/voucher-generation.job.js';
-import { startImportStaging } from '../../../src/modules/vouchers/voucher-import.service.js';
-import { internalActor } from '../../../src/lib/actor.js';
-import { startTestServer, type TestServer } from '../../support/server.js';
-import { discountCampaign, testRunner, waitForJob } from './support.js';
+import { isOwnerDead } from '../../src/jobs/lease-owner.js';
+import type { WorkerReport } from '../../src/jobs/worker.js';
+import { claimJob } from '../../src/jobs/leases.service.js';
+import { runPortion } from '../../src/jobs/portions.service.js';
+import { enqueueJob } from '../../src/jobs/jobs.service.js';
+import { generateVouchersStep } from '../../src/modules/vouchers/voucher-generation.job.js';
+import { startImportStaging } from '../../src/modules/vouchers/voucher-import.service.js';
+import { internalActor } from '../../src/lib/actor.js';
+import { discountCampaign } from '../support/factories.js';
+import { testRunner, waitForJob } from '../support/jobs.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 
 const jobRow = (server: TestServer, id: string) =>
   server.deps.sqlite.prepare('SELECT status, cursor, done_count, lease_owner, lease_expires_at FROM async_actions WHERE id = ?').get(id) as {
