@@ -13,6 +13,11 @@ export interface JobTypeEntry {
   step: StepRef;
   /** Items in the first portion; later portions adapt to the target duration. */
   firstPortion: number;
+  /**
+   * For jobs of items (imports): the field that names a failed item in `result.failed` and in
+   * the failures report (`code` for vouchers, `source_id` for orders).
+   */
+  failureKey?: string;
 }
 
 export type JobRegistry = Readonly<Record<string, JobTypeEntry>>;
@@ -26,7 +31,7 @@ export const domainStep = (path: string, name: string): StepRef => ({ module: ne
  */
 export const jobRegistry: JobRegistry = {
   [JobType.vouchersGenerate]: { step: domainStep('vouchers/voucher-generation.job.ts', 'generateVouchersStep'), firstPortion: 1000 },
-  [JobType.vouchersImport]: { step: domainStep('vouchers/voucher-import.job.ts', 'importVouchersStep'), firstPortion: 200 },
+  [JobType.vouchersImport]: { step: domainStep('vouchers/voucher-import.job.ts', 'importVouchersStep'), firstPortion: 200, failureKey: 'code' },
   [JobType.vouchersDelete]: { step: domainStep('vouchers/campaign-vouchers.job.ts', 'deleteCampaignVouchersStep'), firstPortion: 1000 },
   [JobType.vouchersUpdate]: { step: domainStep('vouchers/campaign-vouchers.job.ts', 'updateCampaignVouchersStep'), firstPortion: 1000 },
 };

@@ -26,6 +26,8 @@ export interface AsyncActionTable {
   updated_at: string;
   started_at: string | null;
   finished_at: string | null;
+  /** When an operator asked to cancel it (sql/0007); the lease holder ends it. */
+  canceled_at: Generated<string | null>;
 }
 
 export interface AsyncActionItemTable {

@@ -29,3 +29,7 @@ export const JobType = {
   ordersImport: 'ORDERS.IMPORT',
 } as const;
 export type JobTypeName = (typeof JobType)[keyof typeof JobType];
+
+/** Formats of an items file (`promo import --format`): a JSON array, or one JSON value per line. */
+export const ITEM_FILE_FORMATS = ['json', 'ndjson'] as const;
+export type ItemFileFormat = (typeof ITEM_FILE_FORMATS)[number];

@@ -44,6 +44,7 @@ export const errorCatalogue = {
   import_type_unavailable: entry(400, 'Order import is not available yet'),
   import_failed: entry(400, 'Some items were not imported'),
   job_failed: entry(400, 'Job failed'),
+  job_already_ended: entry(409, 'Job already ended'),
   // 500: the server's own faults; never the client's doing.
   internal_error: entry(500, 'Internal server error'),
   database_busy: entry(500, 'Database busy'),

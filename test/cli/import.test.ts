@@ -48,7 +48,10 @@ describe('promo import', () => {
     assert.equal(json.code, 1);
     const action = JSON.parse(json.stdout);
     assert.deepEqual(action, (await server.request('GET', `/v1/async-actions/${action.id}`)).body);
-    assert.deepEqual(action.result, { message: '1 voucher(s) imported successfully, 1 failed.', failed: [{ code: 'MIX-3', reason: 'Voucher with code MIX-3 already exists' }], done_count: 1, failed_count: 1 });
+    assert.deepEqual(action.result, {
+      message: '1 voucher(s) imported successfully, 1 failed.', failed: [{ code: 'MIX-3', reason: 'Voucher with code MIX-3 already exists' }], done_count: 1, failed_count: 1,
+      reports: [`/v1/async-actions/${action.id}/failures`],
+    });
   });
 
   it('refuses order imports for now, usage errors, a missing file and a file that is not an array', async () => {

@@ -105,7 +105,7 @@ describe('the jobs view', () => {
       await until(() => app.lastFrame()?.includes('aa_0000000000000002 result\n{\n  "message": "8 voucher(s) imported successfully, 2 failed."\n}') === true, 'its result');
       app.stdin.write('k');
       await until(() => rowOf(running.id).startsWith('› ') && app.lastFrame()?.includes('aa_0000000000000001 result\n(no result yet)') === true, 'the first job again, without a result');
-      assert.ok(app.lastFrame()?.endsWith('↑/↓ select · enter result · q quit'));
+      assert.ok(app.lastFrame()?.endsWith('↑/↓ select · enter result · c cancel · q/esc quit'));
       assert.ok(loads >= 2, `the view reloaded ${loads} time(s)`);
       app.stdin.write('q');
       // q ends the view: it stops reloading (every 20 ms while it runs).
