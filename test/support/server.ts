@@ -83,7 +83,8 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
       const response = await fetch(`${url}${path}`, { method, headers, body });
       const text = await response.text();
       let parsed: unknown = text;
-      if ((response.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text);
+      // JSON answers are parsed; anything else (the NDJSON failures report) stays text.
+      if ((response.headers.get('content-type') ?? '').startsWith('application/json')) parsed = JSON.parse(text);
       return { status: response.status, headers: response.headers, body: parsed as any, text };
     },
     async close() {
