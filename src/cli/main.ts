@@ -103,7 +103,8 @@ jobs
   .argument('<id>', 'the async action id')
   .addOption(dbOption())
   .addOption(jsonOption())
-  .action(async (id, options) => (await import('./commands/jobs.js')).cancelJobCommand(id, options));
+  // `jobs` takes --db and --json too, and commander gives them to it wherever they stand.
+  .action(async (id, _options, command: Command) => (await import('./commands/jobs.js')).cancelJobCommand(id, command.optsWithGlobals()));
 
 try {
   await program.parseAsync(process.argv);
