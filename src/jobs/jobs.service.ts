@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Deps } from '../app/deps.js';
 import type { Database } from '../db/database.js';
-import { isoNow } from '../lib/clock.js';
 import { notFound } from '../lib/errors.js';
 import { newId } from '../lib/ids.js';
 import { listEnvelope } from '../lib/pagination.js';
