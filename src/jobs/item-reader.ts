@@ -28,18 +28,24 @@ async function* jsonArrayItems(input: Readable, what: string): AsyncGenerator<un
   }
 }
 
+function parseLine(text: string, line: number, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw invalidPayload(`The file is not NDJSON of ${what}: line ${line}: ${(error as Error).message}`);
+  }
+}
+
 async function* ndjsonItems(input: Readable, what: string): AsyncGenerator<unknown> {
   let line = 0;
-  for await (const text of createInterface({ input, crlfDelay: Infinity })) {
-    line++;
-    if (text.trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      throw invalidPayload(`The file is not NDJSON of ${what}: line ${line}: ${(error as Error).message}`);
+  try {
+    for await (const text of createInterface({ input, crlfDelay: Infinity })) {
+      line++;
+      if (text.trim() !== '') yield parseLine(text, line, what);
     }
-    yield value;
+  } finally {
+    // A reader that stops early (a bad line, a canceled import) closes the file too.
+    input.destroy();
   }
 }
 
