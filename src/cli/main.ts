@@ -79,22 +79,32 @@ program
 
 program
   .command('import')
-  .description('import a JSON array file (streamed), as the import endpoints do; exits 1 if any item failed')
-  .argument('<file>', 'a JSON file holding an array')
+  .description('import a file of items (streamed), as the import endpoints do; exits 1 if any item failed')
+  .argument('<file>', 'a JSON array file, or NDJSON (.ndjson/.jsonl or --format ndjson); - reads stdin')
   .option('--type <type>', 'orders or vouchers', 'orders')
   .option('--campaign <campaign>', 'vouchers: the campaign id or name to import into')
+  .option('--format <format>', 'json (an array) or ndjson (one item per line); default from the file name')
   .addOption(dbOption())
   .addOption(jsonOption())
   .action(async (file, options) => (await import('./commands/import.js')).importCommand(file, options));
 
-program
+const jobs = program
   .command('jobs')
-  .description('watch async actions live (arrows select, enter shows the result, q quits)')
+  .description('watch async actions live (arrows select, enter shows the result, c cancels, q or esc quits)')
   .option('--once', 'print one frame and exit (also when stdin is not a terminal)')
   .option('--limit <n>', 'how many of the newest jobs (default 20)')
+  .option('--failures <id>', "print every failure of one job (--json: the failures URL's NDJSON)")
   .addOption(dbOption())
   .addOption(jsonOption())
   .action(async (options) => (await import('./commands/jobs.js')).jobsCommand(options));
+jobs
+  .command('cancel')
+  .description('cancel an open job; a server running it stops at its next portion')
+  .argument('<id>', 'the async action id')
+  .addOption(dbOption())
+  .addOption(jsonOption())
+  // `jobs` takes --db and --json too, and commander gives them to it wherever they stand.
+  .action(async (id, _options, command: Command) => (await import('./commands/jobs.js')).cancelJobCommand(id, command.optsWithGlobals()));
 
 program
   .command('vacuum')

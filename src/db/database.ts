@@ -1,7 +1,7 @@
 import type { AuthTables } from '../modules/auth/auth.table.js';
 import type { CatalogTables } from '../modules/catalog/catalog.table.js';
 import type { CampaignsTables } from '../modules/campaigns/campaigns.table.js';
-import type { JobsTables } from '../modules/jobs/jobs.table.js';
+import type { JobsTables } from '../jobs/jobs.table.js';
 import type { VouchersTables } from '../modules/vouchers/vouchers.table.js';
 import type { CustomersTables } from '../modules/customers/customers.table.js';
 import type { EventsTables } from '../modules/events/events.table.js';

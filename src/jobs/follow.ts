@@ -1,6 +1,7 @@
 import type { Deps } from '../app/deps.js';
-import type { JobView } from '../modules/jobs/jobs.presenter.js';
-import { getJobView } from '../modules/jobs/jobs.service.js';
+import type { JobRegistry } from '../app/job-registry.js';
+import type { JobView } from './jobs.presenter.js';
+import { getJobView } from './jobs.service.js';
 import { startJobRunner } from './runner.js';
 
 /**
@@ -10,10 +11,11 @@ import { startJobRunner } from './runner.js';
  */
 export async function runJobToEnd(
   deps: Deps,
+  registry: JobRegistry,
   jobId: string,
   options: { workers?: number; pollMs?: number; onProgress?: (job: JobView) => void } = {},
 ): Promise<JobView> {
-  const runner = startJobRunner(deps, { workers: options.workers ?? 1, only: [jobId], pollMs: 100 });
+  const runner = startJobRunner(deps, { workers: options.workers ?? 1, registry, only: [jobId], pollMs: 100 });
   try {
     for (;;) {
       const job = await getJobView(deps, jobId);

@@ -1,16 +1,19 @@
 import { Piscina } from 'piscina';
 import type { Deps } from '../app/deps.js';
-import { jobEvents } from '../modules/jobs/jobs.events.js';
-import { claimJob, failAbandonedStaging, releaseLeases, renewLeases } from '../modules/jobs/leases.service.js';
-import { failJob } from '../modules/jobs/portions.service.js';
+import type { JobRegistry, JobTypeEntry } from '../app/job-registry.js';
+import { jobEvents } from './jobs.events.js';
+import { claimJob, failAbandonedStaging, releaseLeases, renewLeases } from './leases.service.js';
+import { failJob } from './portions.service.js';
 import { isOwnerDead, newLeaseOwner } from './lease-owner.js';
-import { jobRegistry, nextPortionSize } from './registry.js';
-import type { WorkerReport, WorkerTask } from './worker-runtime.js';
+import { nextPortionSize } from './portion-size.js';
+import type { WorkerReport, WorkerTask } from './worker.js';
 import { createWriteGate, type GateOptions } from './write-gate.js';
 
 export interface RunnerOptions {
   /** Worker threads (and portions in flight at once). */
   workers: number;
+  /** The job types this runner can run (app/job-registry.ts, or a test's own). */
+  registry: JobRegistry;
   /** How long a lease lasts without a heartbeat. */
   leaseMs?: number;
   /** How often the runner looks for new jobs when nobody tells it. */
@@ -33,6 +36,7 @@ export interface JobRunner {
 interface HeldJob {
   id: string;
   type: string;
+  entry: JobTypeEntry;
   portion: number;
   inFlight: boolean;
   errors: number;
@@ -61,8 +65,10 @@ interface RunnerState {
 
 const MAX_ERRORS = 3;
 
+const WORKER = new URL('./worker.ts', import.meta.url).href;
+
 const poolOf = (r: RunnerState): Piscina =>
-  (r.pool ??= new Piscina({ maxThreads: r.options.workers, minThreads: 0, idleTimeout: 30_000, execArgv: ['--import', import.meta.resolve('tsx')] }));
+  (r.pool ??= new Piscina({ filename: WORKER, maxThreads: r.options.workers, minThreads: 0, idleTimeout: 30_000, execArgv: ['--import', import.meta.resolve('tsx')] }));
 
 function drop(r: RunnerState, id: string): void {
   r.held.delete(id);
@@ -78,12 +84,12 @@ async function claimNew(r: RunnerState): Promise<void> {
   while (r.held.size < (r.options.maxJobs ?? 16)) {
     const job = await claimJob(r.deps, { owner: r.owner, leaseMs: r.leaseMs, only: r.options.only, exclude: [...r.held.keys()], isOwnerDead });
     if (!job) return;
-    const entry = jobRegistry[job.type];
+    const entry = r.options.registry[job.type];
     if (!entry) {
       await failJob(r.deps, job.id, `This promo cannot run ${job.type} jobs.`, undefined, r.owner);
       continue;
     }
-    r.held.set(job.id, { id: job.id, type: job.type, portion: entry.firstPortion, inFlight: false, errors: 0, retryAt: 0, renewedAt: Date.now() });
+    r.held.set(job.id, { id: job.id, type: job.type, entry, portion: entry.firstPortion, inFlight: false, errors: 0, retryAt: 0, renewedAt: Date.now() });
     r.rotation.push(job.id);
   }
 }
@@ -100,14 +106,15 @@ function dispatch(r: RunnerState): void {
   }
 }
 
+const taskOf = (r: RunnerState, job: HeldJob): WorkerTask => ({
+  dbFile: r.deps.dbFile, jobId: job.id, owner: r.owner, maxItems: job.portion, leaseMs: r.leaseMs, step: job.entry.step, failureKey: job.entry.failureKey, gate: r.gate, gateOptions: r.options.gateOptions,
+});
+
 function start(r: RunnerState, job: HeldJob): void {
   job.inFlight = true;
-  const task: WorkerTask = {
-    dbFile: r.deps.dbFile, jobId: job.id, owner: r.owner, maxItems: job.portion, leaseMs: r.leaseMs, gate: r.gate, gateOptions: r.options.gateOptions,
-  };
-  const filename = (jobRegistry[job.type] as { worker: string }).worker;
-  const run = (poolOf(r).run(task, { filename }) as Promise<WorkerReport>)
+  const run = (poolOf(r).run(taskOf(r, job)) as Promise<WorkerReport>)
     .then((report) => onReport(r, job, report), (error: unknown) => onError(r, job, error))
+    .catch((error: unknown) => r.deps.log.error(`job ${job.id} (${job.type}): could not record the end of a portion`, error))
     .finally(() => {
       job.inFlight = false;
       r.inFlight.delete(run);
@@ -124,7 +131,11 @@ function onReport(r: RunnerState, job: HeldJob, report: WorkerReport): void {
   r.options.onReport?.(job.id, report);
 }
 
-/** A portion that threw (not a JobFailure): retried twice with a pause, then the job fails. */
+/**
+ * A portion that threw (not a JobFailure): retried twice with a pause, then the job ends
+ * FAILED through a worker that runs its step's `fail` (a generation's campaign must not stay
+ * IN_PROGRESS). If even that throws, the job ends FAILED without the step's clean-up.
+ */
 async function onError(r: RunnerState, job: HeldJob, error: unknown): Promise<void> {
   job.errors++;
   r.deps.log.error(`job ${job.id} (${job.type}): portion failed (attempt ${job.errors})`, error);
@@ -133,8 +144,13 @@ async function onError(r: RunnerState, job: HeldJob, error: unknown): Promise<vo
     return;
   }
   drop(r, job.id);
-  const message = error instanceof Error ? error.message : String(error);
-  await failJob(r.deps, job.id, `The job stopped after an unexpected error: ${message}`, undefined, r.owner);
+  const reason = `The job stopped after an unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+  try {
+    await poolOf(r).run({ ...taskOf(r, job), fail: reason } satisfies WorkerTask);
+  } catch (cleanup) {
+    r.deps.log.error(`job ${job.id} (${job.type}): its step's fail threw`, cleanup);
+    await failJob(r.deps, job.id, reason, undefined, r.owner);
+  }
 }
 
 async function tick(r: RunnerState): Promise<void> {

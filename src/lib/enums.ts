@@ -13,3 +13,23 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export const JOB_STATUSES = ['ENQUEUED', 'IN_PROGRESS', 'DONE', 'FAILED'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
+
+export const OPERATION_STATUSES = ['SUCCESS', 'FAILED', 'UNKNOWN'] as const;
+export type OperationStatus = (typeof OPERATION_STATUSES)[number];
+
+/**
+ * Async action types (voucherify-facts 2.2) that promo runs or will run. The composition root
+ * (app/job-registry.ts) maps each to its step module; services enqueue them by these names.
+ */
+export const JobType = {
+  vouchersGenerate: 'CAMPAIGN.VOUCHERS_GENERATE',
+  vouchersImport: 'CAMPAIGN.VOUCHERS_IMPORT',
+  vouchersUpdate: 'CAMPAIGN.VOUCHERS_UPDATE',
+  vouchersDelete: 'CAMPAIGN.VOUCHERS_DELETE',
+  ordersImport: 'ORDERS.IMPORT',
+} as const;
+export type JobTypeName = (typeof JobType)[keyof typeof JobType];
+
+/** Formats of an items file (`promo import --format`): a JSON array, or one JSON value per line. */
+export const ITEM_FILE_FORMATS = ['json', 'ndjson'] as const;
+export type ItemFileFormat = (typeof ITEM_FILE_FORMATS)[number];

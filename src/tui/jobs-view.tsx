@@ -2,7 +2,7 @@
 /** @jsxImportSource react */
 import { Box, Text, useApp, useInput } from 'ink';
 import { useEffect, useRef, useState } from 'react';
-import type { JobView } from '../modules/jobs/jobs.presenter.js';
+import type { JobView } from '../jobs/jobs.presenter.js';
 import { etaOf, formatEta, formatRate, progressBar, rateOf } from './progress-line.js';
 
 const STATUS_COLOR: Record<JobView['status'], string> = { ENQUEUED: 'gray', IN_PROGRESS: 'cyan', DONE: 'green', FAILED: 'red' };
@@ -65,18 +65,10 @@ export function JobsTable({ jobs, selected = 0, nowMs, showResult = false }: { j
   );
 }
 
-/** The live view: reloads the list, ↑/↓ (or k/j) select, enter shows the result, q quits. */
-export function JobsApp({ load, refreshMs = 500 }: { load: () => Promise<JobView[]>; refreshMs?: number }) {
-  const { exit } = useApp();
+/** Reloads the list every `refreshMs` while the view is mounted. */
+function useJobs(load: () => Promise<JobView[]>, refreshMs: number): { jobs: JobView[]; nowMs: number } {
   const [jobs, setJobs] = useState<JobView[]>([]);
-  const [selected, setSelected] = useState(0);
-  const [showResult, setShowResult] = useState(false);
   const [nowMs, setNowMs] = useState(Date.now());
-  // The input handler may run before it is re-registered with this render's closure: it reads
-  // the number of jobs from a ref, never from a stale `jobs`.
-  const count = useRef(0);
-  count.current = jobs.length;
-
   useEffect(() => {
     let alive = true;
     const refresh = async () => {
@@ -92,18 +84,72 @@ export function JobsApp({ load, refreshMs = 500 }: { load: () => Promise<JobView
       clearInterval(timer);
     };
   }, [load, refreshMs]);
+  return { jobs, nowMs };
+}
+
+const isOpen = (job: JobView): boolean => job.status === 'ENQUEUED' || job.status === 'IN_PROGRESS';
+
+/**
+ * `c` on the selected job asks for a confirmation; `y` cancels it (through `cancel`, which
+ * resolves with how the job ended), any other key keeps it. The notice line says what happened.
+ */
+function useCancel(cancel: ((id: string) => Promise<string>) | undefined) {
+  const [confirming, setConfirming] = useState<JobView | undefined>(undefined);
+  const [notice, setNotice] = useState<string | undefined>(undefined);
+  // Keys may arrive before the next render: the job awaiting an answer is read from a ref.
+  const pending = useRef<JobView | undefined>(undefined);
+  const confirm = (job: JobView | undefined) => {
+    pending.current = job;
+    setConfirming(job);
+  };
+  const ask = (job: JobView | undefined) => {
+    if (!job || !cancel) return;
+    if (isOpen(job)) confirm(job);
+    else setNotice(`${job.id} already ended ${job.status}`);
+  };
+  const answer = (yes: boolean) => {
+    const job = pending.current as JobView;
+    confirm(undefined);
+    if (!yes) return setNotice(`${job.id} kept`);
+    setNotice(`Canceling ${job.id}…`);
+    (cancel as (id: string) => Promise<string>)(job.id).then(
+      (message) => setNotice(`${job.id}: ${message}`),
+      (error: unknown) => setNotice(`${job.id}: ${(error as { details?: string; message?: string }).details ?? (error as Error).message}`),
+    );
+  };
+  return { confirming, notice, ask, answer, isAsking: () => pending.current !== undefined };
+}
+
+const HELP = '↑/↓ select · enter result · c cancel · q/esc quit';
+
+/** The live view: reloads the list, ↑/↓ (or k/j) select, enter shows the result, c cancels, q or esc quits. */
+export function JobsApp({ load, cancel, refreshMs = 500 }: { load: () => Promise<JobView[]>; cancel?: (id: string) => Promise<string>; refreshMs?: number }) {
+  const { exit } = useApp();
+  const { jobs, nowMs } = useJobs(load, refreshMs);
+  const [selected, setSelected] = useState(0);
+  const [showResult, setShowResult] = useState(false);
+  const canceling = useCancel(cancel);
+  const shown = Math.min(selected, Math.max(0, jobs.length - 1));
+  // The input handler may run before it is re-registered with this render's closure: it reads
+  // the jobs and the selection from refs, never from a stale render.
+  const current = useRef({ jobs, shown });
+  current.current = { jobs, shown };
 
   useInput((input, key) => {
+    if (canceling.isAsking()) return canceling.answer(input === 'y');
     if (input === 'q' || key.escape) exit();
     else if (key.upArrow || input === 'k') setSelected((s) => Math.max(0, s - 1));
-    else if (key.downArrow || input === 'j') setSelected((s) => Math.min(Math.max(0, count.current - 1), s + 1));
+    else if (key.downArrow || input === 'j') setSelected((s) => Math.min(Math.max(0, current.current.jobs.length - 1), s + 1));
     else if (key.return) setShowResult((v) => !v);
+    else if (input === 'c') canceling.ask(current.current.jobs[current.current.shown]);
   });
 
+  const prompt = canceling.confirming ? `Cancel ${canceling.confirming.id} (${canceling.confirming.type})? y cancels it, any other key keeps it` : undefined;
   return (
     <Box flexDirection="column">
-      <JobsTable jobs={jobs} selected={Math.min(selected, Math.max(0, jobs.length - 1))} nowMs={nowMs} showResult={showResult} />
-      <Text dimColor>↑/↓ select · enter result · q quit</Text>
+      <JobsTable jobs={jobs} selected={shown} nowMs={nowMs} showResult={showResult} />
+      {prompt || canceling.notice ? <Text color={prompt ? 'yellow' : undefined}>{prompt ?? canceling.notice}</Text> : null}
+      <Text dimColor>{HELP}</Text>
     </Box>
   );
 }

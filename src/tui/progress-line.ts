@@ -1,4 +1,4 @@
-import type { JobView } from '../modules/jobs/jobs.presenter.js';
+import type { JobView } from '../jobs/jobs.presenter.js';
 
 /** A progress bar of `width` cells for 0..100. */
 export function progressBar(progress: number, width = 20): string {

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../src/lib/clock.js';
 import type { JobRunner } from '../../src/jobs/runner.js';
-import { assertAsyncActionMatchesReference, discountCampaign, testRunner, waitForJob } from '../modules/jobs/support.js';
-import { assertMatchesReference } from '../support/openapi.js';
+import { discountCampaign } from '../support/factories.js';
+import { testRunner, waitForJob } from '../support/jobs.js';
+import { assertAsyncActionMatchesReference, assertMatchesReference } from '../support/openapi.js';
 import { errorBody, notFoundBody, requestIdOf, startTestServer, type TestServer } from '../support/server.js';
 
 const NOW = '2025-03-01T10:00:00.000Z';
@@ -148,6 +149,7 @@ describe('generation and import jobs through the runner', () => {
       ],
       done_count: 7,
       failed_count: 8,
+      reports: [`/v1/async-actions/${job.id}/failures`],
     });
     const starts = await Promise.all(good.map(async (g) => (await server.request('GET', `/v1/vouchers/${g.code}`)).body.start_date));
     assert.deepEqual(starts, [
@@ -179,7 +181,10 @@ describe('generation and import jobs through the runner', () => {
     await server.request('POST', '/v1/campaigns', { body: { name: 'Gifts', campaign_type: 'GIFT_VOUCHERS', voucher: { type: 'GIFT_VOUCHER', gift: { amount: 1000, effect: 'APPLY_TO_ORDER' } } } });
     const gifts = await server.request('POST', '/v1/campaigns/Gifts/import', { body: [{ code: 'GC-1', gift: { amount: 2000, balance: 1500, subtracted_amount: 500 } }, { code: 'GC-2' }] });
     const giftJob = await waitForJob(server, gifts.body.async_action_id);
-    assert.deepEqual(giftJob.result, { message: '1 voucher(s) imported successfully, 1 failed.', failed: [{ code: 'GC-2', reason: 'gift is a required field' }], done_count: 1, failed_count: 1 });
+    assert.deepEqual(giftJob.result, {
+      message: '1 voucher(s) imported successfully, 1 failed.', failed: [{ code: 'GC-2', reason: 'gift is a required field' }], done_count: 1, failed_count: 1,
+      reports: [`/v1/async-actions/${giftJob.id}/failures`],
+    });
     assert.deepEqual((await server.request('GET', '/v1/vouchers/GC-1')).body.gift, { amount: 2000, subtracted_amount: 500, balance: 1500, effect: 'APPLY_TO_ORDER' });
 
     await server.request('POST', '/v1/campaigns', { body: discountCampaign('Disc', { expiration_date: '2030-01-01' }) });

@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../src/lib/clock.js';
 import type { JobRunner } from '../../src/jobs/runner.js';
 import { ALPHANUMERIC } from '../../src/engine/codes/index.js';
-import { discountCampaign, percentDiscount, testRunner, waitForJob } from '../modules/jobs/support.js';
+import { discountCampaign, percentDiscount } from '../support/factories.js';
+import { testRunner, waitForJob } from '../support/jobs.js';
 import { errorBody, notFoundBody, startTestServer, type TestServer } from '../support/server.js';
 
 const NOW = '2025-03-01T10:00:00.000Z';

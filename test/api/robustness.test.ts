@@ -9,8 +9,8 @@ import { Router } from '@koa/router';
 import type { Deps } from '../../src/app/deps.js';
 import type { AppRouter } from '../../src/http/context.js';
 import { routeModules } from '../../src/http/routes.js';
-import { discountCampaign } from '../modules/jobs/support.js';
 import { dbFingerprint } from '../support/db.js';
+import { discountCampaign } from '../support/factories.js';
 import { startTestServer, type TestResponse, type TestServer } from '../support/server.js';
 
 interface Route {

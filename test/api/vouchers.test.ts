@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../src/lib/clock.js';
-import { discountCampaign, percentDiscount, withoutNulls } from '../modules/jobs/support.js';
-import { assertMatchesReference } from '../support/openapi.js';
+import { discountCampaign, percentDiscount } from '../support/factories.js';
+import { assertMatchesReference, withoutNulls } from '../support/openapi.js';
 import { errorBody, notFoundBody, startTestServer, type TestServer } from '../support/server.js';
 
 const NOW = '2025-03-01T10:00:00.000Z';

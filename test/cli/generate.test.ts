@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { discountCampaign } from '../modules/jobs/support.js';
+import { discountCampaign } from '../support/factories.js';
 import { runCli } from '../support/cli.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { discountCampaign } from '../modules/jobs/support.js';
+import { discountCampaign } from '../support/factories.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/db.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -48,7 +48,10 @@ describe('promo import', () => {
     assert.equal(json.code, 1);
     const action = JSON.parse(json.stdout);
     assert.deepEqual(action, (await server.request('GET', `/v1/async-actions/${action.id}`)).body);
-    assert.deepEqual(action.result, { message: '1 voucher(s) imported successfully, 1 failed.', failed: [{ code: 'MIX-3', reason: 'Voucher with code MIX-3 already exists' }], done_count: 1, failed_count: 1 });
+    assert.deepEqual(action.result, {
+      message: '1 voucher(s) imported successfully, 1 failed.', failed: [{ code: 'MIX-3', reason: 'Voucher with code MIX-3 already exists' }], done_count: 1, failed_count: 1,
+      reports: [`/v1/async-actions/${action.id}/failures`],
+    });
   });
 
   it('refuses order imports for now, usage errors, a missing file and a file that is not an array', async () => {
@@ -71,5 +74,40 @@ describe('promo import', () => {
     assert.deepEqual([staged.type, staged.status], ['CAMPAIGN.VOUCHERS_IMPORT', 'FAILED']);
     const unknown = await runCli(['import', file('ok.json', '[{"code":"Z"}]'), '--type', 'vouchers', '--campaign', 'Nope', '--db', server.dbFile]);
     assert.deepEqual([unknown.code, JSON.parse(unknown.stderr).key], [1, 'not_found']);
+  });
+
+  it('reads NDJSON (.ndjson, .jsonl or --format ndjson) and stdin (-), streamed like a JSON array', async () => {
+    const lines = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => JSON.stringify({ code: `${prefix}-${i}` })).join('\n');
+    const ndjson = await runCli(['import', file('a.ndjson', `${lines('ND', 1500)}\n\n`), '--type', 'vouchers', '--campaign', 'Coupons', '--db', server.dbFile]);
+    assert.deepEqual(ndjson, { code: 0, stdout: '1500 voucher(s) imported successfully, 0 failed.\n', stderr: '' });
+    const jsonl = await runCli(['import', file('b.jsonl', lines('JL', 3)), '--type', 'vouchers', '--campaign', 'Coupons', '--db', server.dbFile]);
+    assert.deepEqual(jsonl, { code: 0, stdout: '3 voucher(s) imported successfully, 0 failed.\n', stderr: '' });
+    const piped = await runCli(['import', '-', '--format', 'ndjson', '--type', 'vouchers', '--campaign', 'Coupons', '--db', server.dbFile], { input: lines('IN', 4) });
+    assert.deepEqual(piped, { code: 0, stdout: '4 voucher(s) imported successfully, 0 failed.\n', stderr: '' });
+    const array = await runCli(['import', '-', '--type', 'vouchers', '--campaign', 'Coupons', '--db', server.dbFile], { input: JSON.stringify([{ code: 'AR-1' }, { code: 'ND-0' }]) });
+    assert.deepEqual([array.code, array.stdout], [1, '1 voucher(s) imported successfully, 1 failed.\n  ND-0: Voucher with code ND-0 already exists\n']);
+    assert.match(array.stderr, /^\{"code":400,"key":"import_failed","message":"Some items were not imported","details":"1 of 2 item\(s\) failed; see aa_[0-9A-Za-z]{16}"\}\n$/);
+    for (const code of ['ND-1499', 'JL-2', 'IN-3', 'AR-1']) assert.equal((await server.request('GET', `/v1/vouchers/${code}`)).status, 200);
+  });
+
+  it('refuses a malformed NDJSON line, naming it, and an unknown --format', async () => {
+    const bad = '{"code":"OK-1"}\n{"code": nope}\n';
+    const parseError = (() => {
+      try {
+        JSON.parse('{"code": nope}');
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    const res = await runCli(['import', file('bad.ndjson', bad), '--type', 'vouchers', '--campaign', 'Coupons', '--db', server.dbFile]);
+    assert.deepEqual([res.code, res.stdout, JSON.parse(res.stderr)], [1, '', {
+      code: 400, key: 'invalid_payload', message: 'Invalid payload', details: `The file is not NDJSON of vouchers: line 2: ${parseError}`,
+    }]);
+    const staged = (await server.request('GET', '/v1/async-actions?limit=1')).body.async_actions[0].id;
+    assert.deepEqual((await server.request('GET', `/v1/async-actions/${staged}`)).body.result, { message: `The file is not NDJSON of vouchers: line 2: ${parseError}`, done_count: 0, failed_count: 0 });
+    assert.equal((await server.request('GET', '/v1/vouchers/OK-1')).status, 404);
+    assert.deepEqual(await runCli(['import', 'x.json', '--format', 'xml', '--type', 'vouchers', '--campaign', 'Coupons', '--db', server.dbFile]), {
+      code: 2, stdout: '', stderr: 'error: --format must be json or ndjson, not xml\n',
+    });
   });
 });

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { spawnServe, type SpawnedServer } from '../support/cli.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { discountCampaign, testRunner, waitForJob } from '../modules/jobs/support.js';
+import { discountCampaign } from '../support/factories.js';
+import { testRunner, waitForJob } from '../support/jobs.js';
 
 const ENV = { PROMO_APP_ID: 'race-app', PROMO_APP_TOKEN: 'race-token' };
 

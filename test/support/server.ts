@@ -7,6 +7,11 @@ import { systemClock, type Clock } from '../../src/lib/clock.js';
 import { createKey, type CreatedKey } from '../../src/modules/auth/keys.service.js';
 import { freshDbFile } from './db.js';
 
+/**
+ * An answer as a test reads it. `T` types the body: pass it where a test relies on a shape
+ * (`request<EndedJob>`). It defaults to `any` on purpose: hundreds of assertions read fields
+ * of bodies that the same test then asserts whole against the reference or a literal.
+ */
 export interface TestResponse<T = any> {
   status: number;
   headers: Headers;
@@ -72,7 +77,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     serverKey,
     clientKey,
     logged,
-    async request(method, path, opts = {}) {
+    async request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse<T>> {
       const headers: Record<string, string> = { ...authHeaders(opts.auth ?? 'server') };
       let body: string | undefined = opts.raw;
       if (opts.body !== undefined) {
@@ -83,8 +88,9 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
       const response = await fetch(`${url}${path}`, { method, headers, body });
       const text = await response.text();
       let parsed: unknown = text;
-      if ((response.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text);
-      return { status: response.status, headers: response.headers, body: parsed as any, text };
+      // JSON answers are parsed; anything else (the NDJSON failures report) stays text.
+      if ((response.headers.get('content-type') ?? '').startsWith('application/json')) parsed = JSON.parse(text);
+      return { status: response.status, headers: response.headers, body: parsed as T, text }; // the caller names the body's type; nothing checks it at run time
     },
     async close() {
       server.closeAllConnections();
@@ -95,18 +101,18 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
 }
 
 /** The request id of an answer, for asserting whole error bodies. */
-export const requestIdOf = (response: TestResponse): string => response.headers.get('x-request-id') ?? '';
+export const requestIdOf = (response: TestResponse<unknown>): string => response.headers.get('x-request-id') ?? '';
 
 /** The whole error body the API gives for an AppError, with this answer's request id. */
 export function errorBody(
-  response: TestResponse,
+  response: TestResponse<unknown>,
   fields: { code: number; key: string; message: string; details: string; resource_id?: string; resource_type?: string },
 ) {
   return { ...fields, request_id: requestIdOf(response) };
 }
 
 /** The whole 404 body for an unknown resource. */
-export const notFoundBody = (response: TestResponse, resourceType: string, id: string) =>
+export const notFoundBody = (response: TestResponse<unknown>, resourceType: string, id: string) =>
   errorBody(response, {
     code: 404,
     key: 'not_found',

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { renderToString } from 'ink';
 import { render } from 'ink-testing-library';
-import type { JobView } from '../../src/modules/jobs/jobs.presenter.js';
+import type { JobView } from '../../src/jobs/jobs.presenter.js';
 import { JobsApp, JobsTable } from '../../src/tui/jobs-view.js';
 import { etaOf, formatEta, formatRate, progressBar, progressLine, rateOf } from '../../src/tui/progress-line.js';
 
@@ -105,7 +105,7 @@ describe('the jobs view', () => {
       await until(() => app.lastFrame()?.includes('aa_0000000000000002 result\n{\n  "message": "8 voucher(s) imported successfully, 2 failed."\n}') === true, 'its result');
       app.stdin.write('k');
       await until(() => rowOf(running.id).startsWith('› ') && app.lastFrame()?.includes('aa_0000000000000001 result\n(no result yet)') === true, 'the first job again, without a result');
-      assert.ok(app.lastFrame()?.endsWith('↑/↓ select · enter result · q quit'));
+      assert.ok(app.lastFrame()?.endsWith('↑/↓ select · enter result · c cancel · q/esc quit'));
       assert.ok(loads >= 2, `the view reloaded ${loads} time(s)`);
       app.stdin.write('q');
       // q ends the view: it stops reloading (every 20 ms while it runs).
@@ -117,6 +117,51 @@ describe('the jobs view', () => {
       }, 'the view stop after q');
       await new Promise((resolve) => setTimeout(resolve, 200));
       assert.equal(loads, seen, 'the view kept reloading after q');
+    } finally {
+      app.unmount();
+    }
+  });
+
+  it('cancels the selected job on c and y, keeps it on c and any other key, and says so for an ended job', async () => {
+    const canceled: string[] = [];
+    const cancel = async (id: string) => {
+      canceled.push(id);
+      return 'Canceled by the operator after 25000 of 100000 items.';
+    };
+    const app = render(<JobsApp load={async () => [running, done, queued]} cancel={cancel} refreshMs={20} />);
+    const notice = () => app.lastFrame()?.split('\n').at(-2) ?? '';
+    try {
+      await until(() => app.lastFrame()?.includes(running.id) === true, 'the jobs');
+      app.stdin.write('c');
+      await until(() => notice() === `Cancel ${running.id} (CAMPAIGN.VOUCHERS_GENERATE)? y cancels it, any other key keeps it`, 'the confirmation');
+      app.stdin.write('n');
+      await until(() => notice() === `${running.id} kept`, 'the job kept');
+      assert.deepEqual(canceled, []);
+      app.stdin.write('c');
+      await until(() => notice().startsWith(`Cancel ${running.id}`), 'the confirmation again');
+      app.stdin.write('y');
+      await until(() => notice() === `${running.id}: Canceled by the operator after 25000 of 100000 items.`, 'how it ended');
+      assert.deepEqual(canceled, [running.id]);
+      app.stdin.write('j');
+      await until(() => (app.lastFrame()?.split('\n').find((l) => l.includes(done.id)) ?? '').startsWith('› '), 'the ended job selected');
+      app.stdin.write('c');
+      await until(() => notice() === `${done.id} already ended DONE`, 'the refusal');
+      assert.deepEqual(canceled, [running.id]);
+    } finally {
+      app.unmount();
+    }
+  });
+
+  it('quits on esc', async () => {
+    let loads = 0;
+    const app = render(<JobsApp load={async () => (loads++, [running])} refreshMs={20} />);
+    try {
+      await until(() => loads >= 2, 'a reload');
+      app.stdin.write('\u001B');
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const seen = loads;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(loads, seen, 'the view kept reloading after esc');
     } finally {
       app.unmount();
     }

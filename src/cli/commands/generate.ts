@@ -3,8 +3,9 @@ import { AppError } from '../../lib/errors.js';
 import { flagsSchema, integer, text } from '../../lib/query-params.js';
 import { validateFlags } from '../../lib/validate.js';
 import { MAX_VOUCHERS_COUNT } from '../../modules/campaigns/campaigns.schemas.js';
-import { getAsyncAction } from '../../modules/jobs/jobs.service.js';
+import { getAsyncAction } from '../../jobs/jobs.service.js';
 import { addVouchers } from '../../modules/vouchers/voucher-generation.service.js';
+import { jobRegistry } from '../../app/job-registry.js';
 import { runJobToEnd } from '../../jobs/follow.js';
 import { stderrProgress } from '../../tui/progress-line.js';
 import { printJson, runWithDeps, type CommonOptions } from '../run.js';
@@ -36,7 +37,7 @@ export const generateCommand = (campaign: string, options: CommonOptions & Recor
       return;
     }
     const progress = stderrProgress();
-    const job = await runJobToEnd(deps, result.async_action_id, { onProgress: progress.update });
+    const job = await runJobToEnd(deps, jobRegistry, result.async_action_id, { onProgress: progress.update });
     progress.end();
     const action = await getAsyncAction(deps, job.id);
     if (options.json) printJson(action);

@@ -1,17 +1,23 @@
-import { listAsyncActions, listJobViews } from '../../modules/jobs/jobs.service.js';
+import { jobRegistry } from '../../app/job-registry.js';
+import { cancelJob } from '../../jobs/cancel.service.js';
+import { getAsyncAction, listAsyncActions, listJobViews } from '../../jobs/jobs.service.js';
+import { printFailures } from '../job-output.js';
 import { printJson, runWithDeps, UsageError, type CommonOptions } from '../run.js';
 
 interface JobsOptions extends CommonOptions {
   once?: boolean;
   limit?: string;
+  failures?: string;
 }
 
 /**
  * `promo jobs`: the live Ink view of async actions. `--once` prints one frame, `--json` the
- * list as GET /v1/async-actions answers it. Ink and React load only here (half a second).
+ * list as GET /v1/async-actions answers it, `--failures <id>` every failure of one job
+ * (streamed). Ink and React load only here (half a second).
  */
 export const jobsCommand = (options: JobsOptions) =>
   runWithDeps(options, async (deps) => {
+    if (options.failures !== undefined) return printFailures(deps, options.failures, options.json);
     const limit = Number(options.limit ?? 20);
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new UsageError('--limit must be an integer from 1 to 100');
     if (options.json) return printJson(await listAsyncActions(deps, { limit }));
@@ -24,6 +30,19 @@ export const jobsCommand = (options: JobsOptions) =>
       process.stdout.write(`${frame}\n`);
       return;
     }
-    const app = ink.render(createElement(view.JobsApp, { load }));
+    const cancel = async (id: string) => String((await cancelJob(deps, jobRegistry, id)).result?.message);
+    const app = ink.render(createElement(view.JobsApp, { load, cancel }));
     await app.waitUntilExit();
+  });
+
+/**
+ * `promo jobs cancel <id>`: cancels an open job, here or in the process that runs it, and
+ * prints how it ended (`--json`: the async action). Exit 1 when unknown or already ended.
+ */
+export const cancelJobCommand = (id: string, options: CommonOptions) =>
+  runWithDeps(options, async (deps) => {
+    await cancelJob(deps, jobRegistry, id);
+    const action = await getAsyncAction(deps, id);
+    if (options.json) printJson(action);
+    else process.stdout.write(`${String(action.result?.message)}\n`);
   });

@@ -5,6 +5,7 @@ import { createDeps, type Deps } from '../../app/deps.js';
 import { createApp } from '../../http/app.js';
 import { createHttpServer } from '../../http/server.js';
 import { AppError } from '../../lib/errors.js';
+import { jobRegistry } from '../../app/job-registry.js';
 import { startJobRunner } from '../../jobs/runner.js';
 import { bootstrapKeys, type CreatedKey } from '../../modules/auth/keys.service.js';
 import { fail, UsageError } from '../run.js';
@@ -69,7 +70,7 @@ export async function serve(options: ConfigOverrides): Promise<void> {
   }
   // Bulk jobs run on `workers` threads; on shutdown the runner finishes its portions in
   // flight and releases its leases, so another process can take the jobs over at once.
-  const runner = startJobRunner(deps, { workers: config.workers });
+  const runner = startJobRunner(deps, { workers: config.workers, registry: jobRegistry });
   deps.onClose.push(() => runner.stop());
   const app = createApp(deps, { bodyLimitBytes: config.bodyLimitBytes });
   const server = createHttpServer(app, deps.log);

@@ -2,7 +2,7 @@ import type { Deps } from '../../app/deps.js';
 import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError, notFound } from '../../lib/errors.js';
-import { notifyJobEnqueued } from '../jobs/jobs.events.js';
+import { notifyJobEnqueued } from '../../jobs/jobs.events.js';
 import { enqueueCampaignVouchersDelete, enqueueCampaignVouchersUpdate } from '../vouchers/campaign-vouchers.service.js';
 import type { StoredTemplate } from '../vouchers/voucher-draft.js';
 import { findCampaign } from './campaign-lookup.service.js';

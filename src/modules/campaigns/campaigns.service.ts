@@ -6,7 +6,7 @@ import { isoNow } from '../../lib/clock.js';
 import { duplicateFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { notifyJobEnqueued } from '../jobs/jobs.events.js';
+import { notifyJobEnqueued } from '../../jobs/jobs.events.js';
 import { addVouchersInTransaction } from '../vouchers/voucher-generation.service.js';
 import { findCampaign } from './campaign-lookup.service.js';
 import { templateFromBody } from './campaign-template.js';

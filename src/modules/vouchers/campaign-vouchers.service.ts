@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { JobType } from '../jobs/job-types.js';
-import { enqueueJob } from '../jobs/jobs.service.js';
+import { JobType } from '../../lib/enums.js';
+import { enqueueJob } from '../../jobs/jobs.service.js';
 import * as repo from './vouchers.repository.js';
 
 /**

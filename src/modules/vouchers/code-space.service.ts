@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { capacity, checkFeasibility, codeTemplate, infeasibleDetails, templateGlob, type CodeConfigInput, type CodeTemplate } from '../../engine/codes/index.js';
 import { AppError } from '../../lib/errors.js';
-import { JobType } from '../jobs/job-types.js';
-import { listOpenJobs } from '../jobs/jobs.service.js';
+import { JobType } from '../../lib/enums.js';
+import { listOpenJobs } from '../../jobs/jobs.service.js';
 import * as repo from './vouchers.repository.js';
 
 export const invalidCodeConfig = (details: string): AppError =>

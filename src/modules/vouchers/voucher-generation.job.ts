@@ -1,8 +1,8 @@
 import { codeGenerator } from '../../engine/codes/index.js';
 import { countCampaignVouchers, findLiveCampaign, setGenerationStatus } from '../campaigns/campaign-lookup.service.js';
-import { JobFailure, type JobStep, type PortionJob } from '../jobs/job-step.js';
-import { JobType } from '../jobs/job-types.js';
-import { listOpenJobs } from '../jobs/jobs.service.js';
+import { JobFailure, type JobStep, type PortionJob } from '../../jobs/job-step.js';
+import { JobType } from '../../lib/enums.js';
+import { listOpenJobs } from '../../jobs/jobs.service.js';
 import type { GeneratePayload } from './voucher-generation.service.js';
 import { timeOrderedIds } from './voucher-ids.js';
 import { voucherInserter } from './vouchers.repository.js';

@@ -6,8 +6,8 @@ import { AppError } from '../../lib/errors.js';
 import { countCampaignVouchers, findLiveCampaign, type CampaignRow } from '../campaigns/campaign-lookup.service.js';
 import { resolveCategoryId } from '../campaigns/categories.service.js';
 import { checkValidity, validityColumns } from '../campaigns/validity.js';
-import { JobFailure, type ItemFailure, type JobStep } from '../jobs/job-step.js';
-import { dropJobItems, listJobFailures, readJobItems } from '../jobs/portions.service.js';
+import { JobFailure, type ItemFailure, type JobStep } from '../../jobs/job-step.js';
+import { dropJobItems, readJobItems } from '../../jobs/portions.service.js';
 import { draftFromCampaign, rowFromDraft, templateOf, type StoredTemplate, type VoucherDraft } from './voucher-draft.js';
 import type { ImportPayload } from './voucher-import.service.js';
 import { timeOrderedIds } from './voucher-ids.js';
@@ -116,11 +116,10 @@ export const importVouchersStep: JobStep<ImportPayload> = {
     return { cursor, done, failed: failures.length, failures, finished: cursor >= job.total };
   },
 
-  async finish(ctx, job) {
-    const failed = (await listJobFailures(ctx, job.id)).map((f) => ({ ...(f.key === null ? {} : { code: f.key }), reason: f.reason }));
+  // The runner adds `failed` (the first failures, under the registry's failureKey `code`) and the report's URL.
+  async finish(_ctx, job) {
     return {
       message: `${job.done_count} voucher(s) imported successfully, ${job.failed_count} failed.`,
-      failed,
       done_count: job.done_count,
       failed_count: job.failed_count,
     };

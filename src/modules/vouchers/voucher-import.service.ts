@@ -4,9 +4,10 @@ import { isoNow } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
 import { validateBody } from '../../lib/validate.js';
 import { findCampaign } from '../campaigns/campaign-lookup.service.js';
-import { JobType } from '../jobs/job-types.js';
-import { notifyJobEnqueued } from '../jobs/jobs.events.js';
-import { addJobItems, enqueueJob, sealJob, stageJobItems } from '../jobs/jobs.service.js';
+import { JobType } from '../../lib/enums.js';
+import { notifyJobEnqueued } from '../../jobs/jobs.events.js';
+import { addJobItems, enqueueJob } from '../../jobs/jobs.service.js';
+import { startStaging, type Staging } from '../../jobs/staging.service.js';
 import { requireTemplate } from './voucher-generation.service.js';
 import { importBodySchema } from './vouchers.schemas.js';
 
@@ -43,35 +44,13 @@ export async function importVouchers(deps: ImportDeps, campaignIdOrName: string,
   return { async_action_id: jobId };
 }
 
-/** An import fed item by item (`promo import` streaming a file): unsealed until `seal`. */
-export interface ImportStaging {
-  jobId: string;
-  add(items: unknown[]): Promise<void>;
-  seal(): Promise<void>;
-}
-
-export async function startImportStaging(
-  deps: ImportDeps,
-  campaignIdOrName: string,
-  staging: { owner: string; leaseUntil: number; actor: Actor },
-): Promise<ImportStaging> {
-  const now = isoNow(deps.clock);
-  const jobId = await deps.db.transaction().execute(async (trx) => {
-    const campaign = await findCampaign(trx, campaignIdOrName);
-    requireTemplate(campaign);
-    const payload: ImportPayload = { campaign_id: campaign.id, campaign_name: campaign.name };
-    return enqueueJob(trx, { type: JobType.vouchersImport, payload, total: 0, requestId: staging.actor.request_id, now, staging });
-  });
-  let count = 0;
-  return {
-    jobId,
-    async add(items) {
-      await stageJobItems(deps, jobId, count, items);
-      count += items.length;
-    },
-    async seal() {
-      await sealJob(deps, jobId, count);
-      notifyJobEnqueued();
-    },
-  };
+/**
+ * An import fed item by item (`promo import` streaming a file): the campaign is checked, then
+ * the items go to a staged CAMPAIGN.VOUCHERS_IMPORT job (src/jobs/staging.service.ts).
+ */
+export async function startImportStaging(deps: Pick<Deps, 'db' | 'sqlite' | 'clock'>, campaignIdOrName: string, actor: Actor): Promise<Staging> {
+  const campaign = await findCampaign(deps.db, campaignIdOrName);
+  requireTemplate(campaign);
+  const payload: ImportPayload = { campaign_id: campaign.id, campaign_name: campaign.name };
+  return startStaging(deps, { type: JobType.vouchersImport, payload, requestId: actor.request_id });
 }

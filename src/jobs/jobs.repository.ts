@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Database } from '../db/database.js';
 import type { AsyncActionTable, JobStatus, OperationStatus } from './jobs.table.js';
 
 type Db = Kysely<Database>;
@@ -160,9 +160,18 @@ export async function endJob(
   return result.numUpdatedRows === 1n;
 }
 
-export const sealJob = async (db: Db, id: string, total: number, now: string): Promise<void> => {
-  await db.updateTable('async_actions').set({ sealed: 1, total, lease_owner: null, lease_expires_at: null, updated_at: now }).where('id', '=', id).execute();
-};
+/** Ends staging: the job holds `total` items and any runner may claim it. False if its writer lost it. */
+export async function sealJob(db: Db, seal: { id: string; owner: string; total: number; now: string }): Promise<boolean> {
+  const result = await db
+    .updateTable('async_actions')
+    .set({ sealed: 1, total: seal.total, lease_owner: null, lease_expires_at: null, updated_at: seal.now })
+    .where('id', '=', seal.id)
+    .where('lease_owner', '=', seal.owner)
+    .where('status', '=', 'ENQUEUED')
+    .where('sealed', '=', 0)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
 
 /** Unsealed jobs (an import still reading its file), with their writer's lease. */
 export const listUnsealed = (db: Db) =>
@@ -173,36 +182,25 @@ export const listUnsealed = (db: Db) =>
     .where('status', '=', 'ENQUEUED')
     .execute();
 
-export const insertItems = async (db: Db, rows: Array<{ action_id: string; position: number; body: string }>): Promise<void> => {
-  if (rows.length === 0) return;
-  await db.insertInto('async_action_items').values(rows).execute();
-};
+/** Extends a staging writer's lease; false once the job is no longer its to fill (canceled, failed). */
+export async function holdStaging(db: Db, id: string, owner: string, leaseUntil: number): Promise<boolean> {
+  const result = await db
+    .updateTable('async_actions')
+    .set({ lease_expires_at: leaseUntil })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .where('status', '=', 'ENQUEUED')
+    .where('sealed', '=', 0)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
 
-export const listItems = (db: Db, id: string, fromPosition: number, limit: number) =>
-  db
-    .selectFrom('async_action_items')
-    .select(['position', 'body'])
-    .where('action_id', '=', id)
-    .where('position', '>=', fromPosition)
-    .orderBy('position')
-    .limit(limit)
+/** Marks an open job canceled (once: a second request keeps the first time). */
+export async function markCanceled(db: Db, id: string, now: string): Promise<void> {
+  await db
+    .updateTable('async_actions')
+    .set((eb) => ({ canceled_at: eb.fn.coalesce('canceled_at', eb.val(now)), updated_at: now }))
+    .where('id', '=', id)
+    .where('status', 'in', OPEN)
     .execute();
-
-export const deleteItemsBefore = async (db: Db, id: string, position: number): Promise<void> => {
-  await db.deleteFrom('async_action_items').where('action_id', '=', id).where('position', '<', position).execute();
-};
-
-export const insertFailures = async (
-  db: Db,
-  rows: Array<{ action_id: string; position: number; key: string | null; reason: string }>,
-): Promise<void> => {
-  if (rows.length === 0) return;
-  await db.insertInto('async_action_failures').values(rows).execute();
-};
-
-export const listFailures = (db: Db, id: string) =>
-  db.selectFrom('async_action_failures').select(['key', 'reason']).where('action_id', '=', id).orderBy('position').execute();
-
-export const heartbeatStaging = async (db: Db, id: string, owner: string, leaseUntil: number): Promise<void> => {
-  await db.updateTable('async_actions').set({ lease_expires_at: leaseUntil }).where('id', '=', id).where('lease_owner', '=', owner).execute();
-};
+}

@@ -2,16 +2,19 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { after, before, describe, it } from 'node:test';
-import { isOwnerDead } from '../../../src/jobs/lease-owner.js';
-import type { WorkerReport } from '../../../src/jobs/worker-runtime.js';
-import { claimJob } from '../../../src/modules/jobs/leases.service.js';
-import { runPortion } from '../../../src/modules/jobs/portions.service.js';
-import { enqueueJob } from '../../../src/modules/jobs/jobs.service.js';
-import { generateVouchersStep } from '../../../src/modules/vouchers/voucher-generation.job.js';
-import { startImportStaging } from '../../../src/modules/vouchers/voucher-import.service.js';
-import { internalActor } from '../../../src/lib/actor.js';
-import { startTestServer, type TestServer } from '../../support/server.js';
-import { discountCampaign, testRunner, waitForJob } from './support.js';
+import { jobRegistry } from '../../src/app/job-registry.js';
+import { isOwnerDead } from '../../src/jobs/lease-owner.js';
+import type { WorkerReport } from '../../src/jobs/worker.js';
+import { claimJob } from '../../src/jobs/leases.service.js';
+import { runPortion } from '../../src/jobs/portions.service.js';
+import { enqueueJob } from '../../src/jobs/jobs.service.js';
+import { generateVouchersStep } from '../../src/modules/vouchers/voucher-generation.job.js';
+import { startImportStaging } from '../../src/modules/vouchers/voucher-import.service.js';
+import { internalActor } from '../../src/lib/actor.js';
+import { JobType } from '../../src/lib/enums.js';
+import { discountCampaign } from '../support/factories.js';
+import { testRunner, waitForJob } from '../support/jobs.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 
 const jobRow = (server: TestServer, id: string) =>
   server.deps.sqlite.prepare('SELECT status, cursor, done_count, lease_owner, lease_expires_at FROM async_actions WHERE id = ?').get(id) as {
@@ -143,12 +146,32 @@ describe('the job runner', () => {
     }
   });
 
+  it("runs the step's fail when a portion keeps throwing: the generation's campaign leaves IN_PROGRESS", async () => {
+    const id = await enqueue(server, 'Throws', 50);
+    const campaign = async () => (await server.request('GET', '/v1/campaigns/Throws')).body;
+    assert.deepEqual([(await campaign()).vouchers_generation_status, (await campaign()).vouchers_count], ['IN_PROGRESS', 0]);
+    const throwing = { module: new URL('./throwing.job.ts', import.meta.url).href, export: 'throwingGenerationStep' };
+    const runner = testRunner(server.deps, { registry: { ...jobRegistry, [JobType.vouchersGenerate]: { step: throwing, firstPortion: 10 } }, only: [id] });
+    try {
+      const job = await waitForJob(server, id);
+      assert.deepEqual([job.status, job.operation_status, job.progress, job.result], [
+        'FAILED', 'FAILED', 0, { message: 'The job stopped after an unexpected error: disk on fire', done_count: 0, failed_count: 0 },
+      ]);
+    } finally {
+      await runner.stop();
+    }
+    assert.deepEqual([(await campaign()).vouchers_generation_status, (await campaign()).vouchers_count], ['FAILED', 0]);
+    assert.equal(server.logged.filter((line) => line.includes(`job ${id}`) && line.includes('Error: disk on fire')).length, 3);
+  });
+
   it('fails an import whose writer died before sealing it, and runs one that was sealed', async () => {
     await server.request('POST', '/v1/campaigns', { body: discountCampaign('Staged') });
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
-    const abandoned = await startImportStaging(server.deps, 'Staged', { owner: `${hostname()}:${dead}:x`, leaseUntil: Date.now() + 60_000, actor: internalActor() });
+    const abandoned = await startImportStaging(server.deps, 'Staged', internalActor());
     await abandoned.add([{ code: 'S-1' }]);
-    const sealed = await startImportStaging(server.deps, 'Staged', { owner: `${hostname()}:${process.pid}:y`, leaseUntil: Date.now() + 60_000, actor: internalActor() });
+    // Its writer dies: its lease names a process that is gone.
+    server.deps.sqlite.prepare('UPDATE async_actions SET lease_owner = ? WHERE id = ?').run(`${hostname()}:${dead}:x`, abandoned.jobId);
+    const sealed = await startImportStaging(server.deps, 'Staged', internalActor());
     await sealed.add([{ code: 'S-2' }, { code: 'S-3' }]);
     await sealed.add([{ code: 'S-4' }]);
     await sealed.seal();

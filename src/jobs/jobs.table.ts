@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
+import type { JobStatus, OperationStatus } from '../lib/enums.js';
 
-export type JobStatus = 'ENQUEUED' | 'IN_PROGRESS' | 'DONE' | 'FAILED';
-export type OperationStatus = 'SUCCESS' | 'FAILED' | 'UNKNOWN';
+export type { JobStatus, OperationStatus };
 
 export interface AsyncActionTable {
   seq: Generated<number>;
@@ -26,6 +26,8 @@ export interface AsyncActionTable {
   updated_at: string;
   started_at: string | null;
   finished_at: string | null;
+  /** When an operator asked to cancel it (sql/0007); the lease holder ends it. */
+  canceled_at: Generated<string | null>;
 }
 
 export interface AsyncActionItemTable {

@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Database } from '../db/database.js';
 
 /**
  * What a job type implements to plug into the runner: `run` does one portion of the work

@@ -1,5 +1,5 @@
-import type { Deps } from '../../app/deps.js';
-import { isoNow } from '../../lib/clock.js';
+import type { Deps } from '../app/deps.js';
+import { isoNow } from '../lib/clock.js';
 import * as repo from './jobs.repository.js';
 
 type LeaseDeps = Pick<Deps, 'db' | 'clock'>;

@@ -1,15 +1,22 @@
-import { openDatabase } from '../db/connect.js';
 import type { Deps } from '../app/deps.js';
+import type { StepRef } from '../app/job-registry.js';
+import { openDatabase } from '../db/connect.js';
 import { systemClock } from '../lib/clock.js';
-import type { JobStep } from '../modules/jobs/job-step.js';
-import { preparePortion, runPortion, type PortionReport, type PortionTask } from '../modules/jobs/portions.service.js';
+import { failJob, preparePortion, runPortion, type PortionReport, type PortionTask } from './portions.service.js';
+import { loadStep } from './step-loader.js';
 import { DEFAULT_GATE, throughWriteGate, type GateOptions } from './write-gate.js';
 
-/** What the runner sends a worker for one portion. */
+/**
+ * The one Piscina worker of every job type. A task names the step module to run (from the
+ * registry); the worker imports it once and runs one portion of the job with it.
+ */
 export interface WorkerTask extends PortionTask {
   dbFile: string;
+  step: StepRef;
   gate: SharedArrayBuffer;
   gateOptions?: GateOptions;
+  /** Instead of a portion: end the job FAILED with this reason, running the step's `fail`. */
+  fail?: string;
 }
 
 export interface WorkerReport extends PortionReport {
@@ -39,10 +46,20 @@ function workerDeps(dbFile: string): WorkerDeps {
   return deps;
 }
 
-/** The body of every `<job>.worker.ts`: one portion of the job (its pure work first), through the write gate. */
-export async function runWorkerTask<P, R>(task: WorkerTask, step: JobStep<P, R>): Promise<WorkerReport> {
+/**
+ * Piscina task: one portion of the job (its pure work first), or its end when `fail` is set
+ * (portions kept throwing), through the write gate.
+ */
+export default async function runWorkerTask(task: WorkerTask): Promise<WorkerReport> {
+  const step = loadStep(task.step);
   const deps = workerDeps(task.dbFile);
+  const gate = task.gateOptions ?? DEFAULT_GATE;
+  if (task.fail !== undefined) {
+    const reason = task.fail;
+    const { ms } = await throughWriteGate(task.gate, gate, () => failJob(deps, task.jobId, reason, step, task.owner));
+    return { state: 'failed', items: 0, ms };
+  }
   const prepared = await preparePortion(deps, task, step);
-  const { value, ms } = await throughWriteGate(task.gate, task.gateOptions ?? DEFAULT_GATE, () => runPortion(deps, task, step, prepared));
+  const { value, ms } = await throughWriteGate(task.gate, gate, () => runPortion(deps, task, step, prepared));
   return { ...value, ms };
 }

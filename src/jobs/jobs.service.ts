@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
-import { isoNow } from '../../lib/clock.js';
-import { notFound } from '../../lib/errors.js';
-import { newId } from '../../lib/ids.js';
-import { listEnvelope } from '../../lib/pagination.js';
+import type { Deps } from '../app/deps.js';
+import type { Database } from '../db/database.js';
+import { notFound } from '../lib/errors.js';
+import { newId } from '../lib/ids.js';
+import { listEnvelope } from '../lib/pagination.js';
 import { presentAsyncAction, presentJobView, type AsyncActionView, type JobView } from './jobs.presenter.js';
+import * as itemsRepo from './job-items.repository.js';
 import * as repo from './jobs.repository.js';
 
 type ReadDeps = Pick<Deps, 'db' | 'clock'>;
@@ -53,21 +53,7 @@ export async function enqueueJob(trx: Kysely<Database>, input: EnqueueInput): Pr
 /** Stores items of a job in its caller's transaction (positions from `from`). */
 export async function addJobItems(trx: Kysely<Database>, id: string, from: number, items: unknown[]): Promise<void> {
   const rows = items.map((item, i) => ({ action_id: id, position: from + i, body: JSON.stringify(item) }));
-  for (let i = 0; i < rows.length; i += 500) await repo.insertItems(trx, rows.slice(i, i + 500));
-}
-
-/** Appends a batch of items to an unsealed job, in a short transaction of its own. */
-export async function stageJobItems(deps: Pick<Deps, 'db'>, id: string, from: number, items: unknown[]): Promise<void> {
-  await deps.db.transaction().execute((trx) => addJobItems(trx, id, from, items));
-}
-
-export async function keepStaging(deps: Pick<Deps, 'db'>, id: string, owner: string, leaseUntil: number): Promise<void> {
-  await repo.heartbeatStaging(deps.db, id, owner, leaseUntil);
-}
-
-/** Ends staging: the job holds `total` items and any runner may claim it. */
-export async function sealJob(deps: ReadDeps, id: string, total: number): Promise<void> {
-  await repo.sealJob(deps.db, id, total, isoNow(deps.clock));
+  for (let i = 0; i < rows.length; i += 500) await itemsRepo.insertItems(trx, rows.slice(i, i + 500));
 }
 
 /** Open jobs of a type with what they still have to do (code reservations of generations). */

@@ -1,0 +1,37 @@
+import { JobType } from '../lib/enums.js';
+
+/**
+ * Where a job type's step lives: a module URL and the name of its export (a JobStep). Worker
+ * threads import it by URL, so the job machinery (src/jobs) never imports a domain module.
+ */
+export interface StepRef {
+  module: string;
+  export: string;
+}
+
+export interface JobTypeEntry {
+  step: StepRef;
+  /** Items in the first portion; later portions adapt to the target duration. */
+  firstPortion: number;
+  /**
+   * For jobs of items (imports): the field that names a failed item in `result.failed` and in
+   * the failures report (`code` for vouchers, `source_id` for orders).
+   */
+  failureKey?: string;
+}
+
+export type JobRegistry = Readonly<Record<string, JobTypeEntry>>;
+
+/** A step exported by a domain module, by its path under src/modules. */
+export const domainStep = (path: string, name: string): StepRef => ({ module: new URL(`../modules/${path}`, import.meta.url).href, export: name });
+
+/**
+ * The job types this build runs: one line each. The composition root hands this to the
+ * runner (`promo serve`, the commands that run their own job, tests).
+ */
+export const jobRegistry: JobRegistry = {
+  [JobType.vouchersGenerate]: { step: domainStep('vouchers/voucher-generation.job.ts', 'generateVouchersStep'), firstPortion: 1000 },
+  [JobType.vouchersImport]: { step: domainStep('vouchers/voucher-import.job.ts', 'importVouchersStep'), firstPortion: 200, failureKey: 'code' },
+  [JobType.vouchersDelete]: { step: domainStep('vouchers/campaign-vouchers.job.ts', 'deleteCampaignVouchersStep'), firstPortion: 1000 },
+  [JobType.vouchersUpdate]: { step: domainStep('vouchers/campaign-vouchers.job.ts', 'updateCampaignVouchersStep'), firstPortion: 1000 },
+};

@@ -1,0 +1,72 @@
+import type { Kysely } from 'kysely';
+import type { Deps } from '../app/deps.js';
+import type { JobRegistry } from '../app/job-registry.js';
+import type { Database } from '../db/database.js';
+import { notFound } from '../lib/errors.js';
+import * as items from './job-items.repository.js';
+import * as repo from './jobs.repository.js';
+
+/**
+ * A job's failures, item by item. An ended job's `result` lists only the first ones (an
+ * import of 200,000 taken codes would otherwise answer 15 MB); the exact counts stay in
+ * `done_count`/`failed_count`, and the whole list is a report streamed from its URL.
+ */
+export const FAILURES_IN_RESULT = 100;
+const PAGE = 1000;
+
+export const failuresUrl = (id: string): string => `/v1/async-actions/${id}/failures`;
+
+export type FailureView = Record<string, string>;
+
+/** One failure as the API shows it: the item's key under its type's name (`code`, `source_id`), and why. */
+export const presentFailure = (failureKey: string, row: { key: string | null; reason: string }): FailureView => ({
+  ...(row.key === null ? {} : { [failureKey]: row.key }),
+  reason: row.reason,
+});
+
+/** A page of failures as NDJSON: one JSON object per line, as the failures URL answers. */
+export const failuresNdjson = (page: FailureView[]): string => page.map((failure) => `${JSON.stringify(failure)}\n`).join('');
+
+/**
+ * The result a job ends with: the step's, with `failed` (its first failures) for a type whose
+ * items have a key, and `reports` (the failures' URL) once anything failed.
+ */
+export async function resultWithFailures(
+  trx: Kysely<Database>,
+  job: { id: string; failed_count: number },
+  result: Record<string, unknown>,
+  failureKey?: string,
+): Promise<Record<string, unknown>> {
+  const reports = job.failed_count > 0 ? { reports: [failuresUrl(job.id)] } : {};
+  if (failureKey === undefined) return { ...result, ...reports };
+  const first = await items.listFailures(trx, job.id, -1, FAILURES_IN_RESULT);
+  const { message, ...rest } = result;
+  return { message, failed: first.map((row) => presentFailure(failureKey, row)), ...rest, ...reports };
+}
+
+/** Every failure of a job, a page at a time: each page is one short read, never the whole list. */
+async function* failurePages(db: Kysely<Database>, id: string, failureKey: string, pageSize: number): AsyncGenerator<FailureView[]> {
+  let after = -1;
+  for (;;) {
+    const page = await items.listFailures(db, id, after, pageSize);
+    if (page.length === 0) return;
+    yield page.map((row) => presentFailure(failureKey, row));
+    after = (page.at(-1) as items.FailureRow).position;
+    if (page.length < pageSize) return;
+  }
+}
+
+/**
+ * GET /v1/async-actions/{id}/failures and `promo jobs --failures`: 404 for an unknown job
+ * (before anything is streamed), else its failures in item order, page by page.
+ */
+export async function openJobFailures(
+  deps: Pick<Deps, 'db'>,
+  registry: JobRegistry,
+  id: string,
+  pageSize = PAGE,
+): Promise<AsyncIterable<FailureView[]>> {
+  const job = await repo.findJob(deps.db, id);
+  if (!job) throw notFound('async_action', id);
+  return failurePages(deps.db, id, registry[job.type]?.failureKey ?? 'key', pageSize);
+}

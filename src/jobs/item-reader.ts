@@ -1,0 +1,55 @@
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { pipeline, type Readable } from 'node:stream';
+import StreamArray from 'stream-json/streamers/StreamArray.js';
+import type { ItemFileFormat } from '../lib/enums.js';
+import { invalidPayload } from '../lib/errors.js';
+
+/**
+ * The items of a file, streamed one at a time: files larger than memory work. `-` is stdin.
+ * A JSON array goes through stream-json's parser; NDJSON (one JSON value per line, blank
+ * lines ignored) through readline and JSON.parse.
+ */
+
+/** `--format` when given; else `.ndjson` and `.jsonl` files are NDJSON, anything else (stdin too) a JSON array. */
+export const itemFormatOf = (source: string, format?: ItemFileFormat): ItemFileFormat =>
+  format ?? (/\.(ndjson|jsonl)$/i.test(source) ? 'ndjson' : 'json');
+
+const open = (source: string): Readable => (source === '-' ? process.stdin : createReadStream(source));
+
+async function* jsonArrayItems(input: Readable, what: string): AsyncGenerator<unknown> {
+  const parser = StreamArray.withParser();
+  // pipeline, not pipe: a read error of the file reaches the parser, and so this loop.
+  pipeline(input, parser, () => undefined);
+  try {
+    for await (const { value } of parser as AsyncIterable<{ value: unknown }>) yield value;
+  } catch (error) {
+    throw invalidPayload(`The file is not a JSON array of ${what}: ${(error as Error).message}`);
+  }
+}
+
+function parseLine(text: string, line: number, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw invalidPayload(`The file is not NDJSON of ${what}: line ${line}: ${(error as Error).message}`);
+  }
+}
+
+async function* ndjsonItems(input: Readable, what: string): AsyncGenerator<unknown> {
+  let line = 0;
+  try {
+    for await (const text of createInterface({ input, crlfDelay: Infinity })) {
+      line++;
+      if (text.trim() !== '') yield parseLine(text, line, what);
+    }
+  } finally {
+    // A reader that stops early (a bad line, a canceled import) closes the file too.
+    input.destroy();
+  }
+}
+
+/** The items of `source` (a path, or `-` for stdin) in `format`; `what` names them in errors ("vouchers"). */
+export function readItems(source: string, format: ItemFileFormat, what: string): AsyncGenerator<unknown> {
+  return format === 'ndjson' ? ndjsonItems(open(source), what) : jsonArrayItems(open(source), what);
+}
