@@ -4,7 +4,7 @@ import { parseLimit, parseOrder, parsePage, parseString, type Query } from '../.
 import { validateBody } from '../../lib/validate.js';
 import { deleteCampaign, updateCampaign } from './campaign-changes.service.js';
 import { createCampaign, getCampaign, listCampaigns } from './campaigns.service.js';
-import { CAMPAIGN_TYPES, createCampaignSchema, updateCampaignSchema, type CreateCampaignBody, type UpdateCampaignBody } from './campaigns.schemas.js';
+import { CAMPAIGN_ORDER_FIELDS, CAMPAIGN_TYPES, createCampaignSchema, updateCampaignSchema, type CreateCampaignBody, type UpdateCampaignBody } from './campaigns.schemas.js';
 import type { CampaignType } from './campaigns.table.js';
 
 function campaignTypeOf(query: Query): CampaignType | undefined {
@@ -27,7 +27,7 @@ export const campaignsRoutes: RouteModule = (router, deps) => {
     ctx.body = await listCampaigns(deps, {
       limit: parseLimit(query),
       page: parsePage(query, 100),
-      order: parseOrder(query, ['created_at', 'updated_at'] as const) ?? { field: 'created_at', direction: 'desc' },
+      order: parseOrder(query, CAMPAIGN_ORDER_FIELDS) ?? { field: 'created_at', direction: 'desc' },
       campaignType: campaignTypeOf(query),
     });
   });

@@ -8,6 +8,9 @@ import { CAMPAIGN_TYPES, VOUCHER_TYPES, type CampaignType, type VoucherType } fr
 export { CAMPAIGN_TYPES };
 export const MAX_VOUCHERS_COUNT = 10_000_000;
 
+/** The `order` values of GET /v1/campaigns (each also with a leading `-`). */
+export const CAMPAIGN_ORDER_FIELDS = ['created_at', 'updated_at'] as const;
+
 const ISO_DURATION = /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?$/;
 
 const voucherTemplate = () =>

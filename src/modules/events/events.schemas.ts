@@ -11,6 +11,9 @@ import {
   type FilterableEventType,
 } from './event-types.js';
 
+/** The `order` values of GET /v1/customers/{id}/activity (each also with a leading `-`). */
+export const ACTIVITY_ORDER_FIELDS = ['created_at'] as const;
+
 /** The query of GET /v1/customers/{id}/activity (SPEC.md 4.12), checked. */
 export interface ActivityQuery {
   limit: number;
@@ -44,7 +47,7 @@ function eventType(query: Query): FilterableEventType | undefined {
 export function parseActivityQuery(query: Query): ActivityQuery {
   return parseQueryFields<ActivityQuery>({
     limit: () => parseLimit(query),
-    order: () => (parseOrder(query, ['created_at'] as const)?.direction === 'asc' ? 'created_at' : '-created_at'),
+    order: () => (parseOrder(query, ACTIVITY_ORDER_FIELDS)?.direction === 'asc' ? 'created_at' : '-created_at'),
     starting_after_id: () => parseString(query, 'starting_after_id'),
     start_date: () => parseDateQuery(query, 'start_date'),
     end_date: () => parseDateQuery(query, 'end_date'),

@@ -5,7 +5,7 @@ import { validateBody } from '../../lib/validate.js';
 import { MAX_VOUCHERS_COUNT } from '../campaigns/campaigns.schemas.js';
 import { importVouchers } from './voucher-import.service.js';
 import { addVouchers } from './voucher-generation.service.js';
-import { addVouchersSchema, updateVoucherSchema, type AddVouchersBody, type UpdateVoucherBody } from './vouchers.schemas.js';
+import { addVouchersSchema, updateVoucherSchema, VOUCHER_ORDER_FIELDS, type AddVouchersBody, type UpdateVoucherBody } from './vouchers.schemas.js';
 import { deleteVoucher, getVoucher, listVouchers } from './vouchers.service.js';
 import { updateVoucher } from './vouchers.service.js';
 
@@ -44,7 +44,7 @@ export const vouchersRoutes: RouteModule = (router, deps) => {
     ctx.body = await listVouchers(deps, {
       limit: parseLimit(query),
       page: parsePage(query, 100),
-      order: parseOrder(query, ['created_at', 'updated_at', 'code'] as const) ?? { field: 'created_at', direction: 'desc' },
+      order: parseOrder(query, VOUCHER_ORDER_FIELDS) ?? { field: 'created_at', direction: 'desc' },
       campaign,
     });
   });

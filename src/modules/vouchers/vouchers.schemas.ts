@@ -5,6 +5,9 @@ import {
   type CodeConfigBody, type ValidityInput,
 } from '../campaigns/common.schemas.js';
 
+/** The `order` values of GET /v1/vouchers (each also with a leading `-`). */
+export const VOUCHER_ORDER_FIELDS = ['created_at', 'updated_at', 'code'] as const;
+
 /** POST /v1/campaigns/{id}/vouchers: fields that override the campaign's (SPEC.md 4.4). */
 export const addVouchersSchema = object({
   code: string().min(1).max(255),
