@@ -23,3 +23,40 @@ CREATE INDEX customers_city_source_id ON customers (address_city, source_id);
 -- GET /v1/campaigns: the campaign_type filter in either order.
 CREATE INDEX campaigns_type_created_at ON campaigns (campaign_type, created_at);
 CREATE INDEX campaigns_type_updated_at ON campaigns (campaign_type, updated_at);
+
+-- GET /v1/product-collections/{id}/products of a STATIC collection: each item carries its
+-- member's sort keys, so a page is one walk of the collection's items in the order asked
+-- instead of a sort of every member. The member's creation date never changes; its
+-- updated_at is copied by the triggers below whenever the product or SKU changes.
+ALTER TABLE product_collection_items ADD COLUMN member_id TEXT GENERATED ALWAYS AS (coalesce(sku_id, product_id)) VIRTUAL;
+ALTER TABLE product_collection_items ADD COLUMN member_created_at TEXT;
+ALTER TABLE product_collection_items ADD COLUMN member_updated_at TEXT;
+
+UPDATE product_collection_items SET
+  member_created_at = coalesce((SELECT created_at FROM skus WHERE id = sku_id), (SELECT created_at FROM products WHERE id = product_id)),
+  member_updated_at = CASE WHEN sku_id IS NULL
+    THEN (SELECT updated_at FROM products WHERE id = product_id)
+    ELSE (SELECT updated_at FROM skus WHERE id = sku_id) END;
+
+CREATE TRIGGER product_collection_items_member_keys AFTER INSERT ON product_collection_items
+BEGIN
+  UPDATE product_collection_items SET
+    member_created_at = coalesce((SELECT created_at FROM skus WHERE id = NEW.sku_id), (SELECT created_at FROM products WHERE id = NEW.product_id)),
+    member_updated_at = CASE WHEN NEW.sku_id IS NULL
+      THEN (SELECT updated_at FROM products WHERE id = NEW.product_id)
+      ELSE (SELECT updated_at FROM skus WHERE id = NEW.sku_id) END
+  WHERE collection_id = NEW.collection_id AND position = NEW.position;
+END;
+
+CREATE TRIGGER products_updated_at_of_collection_items AFTER UPDATE OF updated_at ON products
+BEGIN
+  UPDATE product_collection_items SET member_updated_at = NEW.updated_at WHERE product_id = NEW.id AND sku_id IS NULL;
+END;
+
+CREATE TRIGGER skus_updated_at_of_collection_items AFTER UPDATE OF updated_at ON skus
+BEGIN
+  UPDATE product_collection_items SET member_updated_at = NEW.updated_at WHERE sku_id = NEW.id;
+END;
+
+CREATE INDEX product_collection_items_created_at ON product_collection_items (collection_id, member_created_at, member_id);
+CREATE INDEX product_collection_items_updated_at ON product_collection_items (collection_id, member_updated_at, member_created_at, member_id);
