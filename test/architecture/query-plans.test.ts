@@ -3,14 +3,14 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect, type CompiledQuery } from 'kysely';
+import type { CompiledQuery } from 'kysely';
 import { createDeps, type Deps } from '../../src/app/deps.js';
-import type { Database } from '../../src/db/database.js';
 import { createApp } from '../../src/http/app.js';
 import { fixedClock } from '../../src/lib/clock.js';
 import { createKey } from '../../src/modules/auth/keys.service.js';
 import { freshDbFile } from '../support/db.js';
 import { Fixture, listVariants } from '../support/list-variants.js';
+import { explain, planProblems, recordingKysely } from '../support/query-plans.js';
 
 /**
  * DESIGN.md 3: no request may hold the main thread for long, so every list order and filter
@@ -27,13 +27,6 @@ import { Fixture, listVariants } from '../support/list-variants.js';
  */
 
 /**
- * Tables small by nature, which a plan may read whole: campaigns are made one at a time by an
- * operator (hundreds, not millions: the vouchers in them are the big table), and the totals of
- * the campaign and voucher lists sum over the live ones.
- */
-const SMALL_TABLES = new Set(['campaigns', 'customer_counts', 'schema_migrations']);
-
-/**
  * An AUTO_UPDATE collection's members are whatever its filter matches now, and the filter is
  * a query language over any `metadata.<key>` (SPEC.md 2.2): no index serves every filter.
  * Its page and its `total` are read in one statement over the filter's matches (through the
@@ -48,22 +41,6 @@ function exemptions(path: string, f: Fixture, withStatistics: boolean): { sort: 
   const members = (id: string) => path.includes(`/product-collections/${id}/products`);
   const autoUpdate = [f.collections.price, f.collections.created, f.collections.metadata].some(members);
   return { sort: autoUpdate, scan: members(f.collections.metadata) || (withStatistics && autoUpdate) };
-}
-
-interface PlanRow {
-  detail: string;
-}
-
-/** What is wrong with a plan, one entry per bad step (none when it is all index work). */
-export function planProblems(rows: PlanRow[], allowed = { sort: false, scan: false }): string[] {
-  // Subqueries and co-routines are named in the plan before they are scanned: not tables.
-  const derived = new Set(rows.flatMap(({ detail }) => /^(?:CO-ROUTINE|MATERIALIZE) (\S+)$/.exec(detail)?.[1] ?? []));
-  return rows.flatMap(({ detail }) => {
-    if (/TEMP B-TREE FOR .*ORDER BY/.test(detail)) return allowed.sort ? [] : [detail];
-    const scan = /^SCAN (\S+)(?: AS \S+)?$/.exec(detail)?.[1];
-    if (scan === undefined || allowed.scan || derived.has(scan) || scan.startsWith('(subquery-')) return [];
-    return SMALL_TABLES.has(scan) ? [] : [detail];
-  });
 }
 
 const ROWS = 1_000_000;
@@ -116,22 +93,15 @@ describe('query plans of every list variant', () => {
     captured = undefined;
     assert.ok(statements.length > 1, `${path} ran no list statement`);
     return statements.flatMap((statement) => {
-      const plan = deps.sqlite.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`).all(...(statement.parameters as unknown[])) as PlanRow[];
-      const problems = planProblems(plan, exemptions(path, fixture, withStatistics));
+      const problems = planProblems(explain(deps.sqlite, statement), exemptions(path, fixture, withStatistics));
       return problems.length === 0 ? [] : [`${path}\n  ${statement.sql}\n  -> ${problems.join('; ')}`];
     });
   }
 
   before(async () => {
     const real = createDeps({ dbFile: freshDbFile(), clock: fixedClock('2024-06-01T00:00:00.000Z'), log: { info: () => {}, error: () => {} } });
-    // The same connection through a Kysely that logs every statement it runs, as compiled.
-    const logged = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: real.sqlite }),
-      log: (event) => {
-        if (event.level === 'query') captured?.push(event.query);
-      },
-    });
-    deps = { ...real, db: logged };
+    // The same connection through a Kysely that records every statement it runs, as compiled.
+    deps = { ...real, db: recordingKysely(real.sqlite, (query) => captured?.push(query)) };
     const key = await createKey(deps, { kind: 'server', name: 'plans' });
     headers = { 'X-App-Id': key.app_id, 'X-App-Token': key.app_token };
     server = await new Promise((resolve) => {
