@@ -88,7 +88,10 @@ export const matching = <T extends string>(accepts: (raw: string) => raw is T, r
   param<T>((raw, name) => (accepts(raw) ? raw : refuse(name, refusal(raw))));
 
 /** The parsed query of a schema built by `querySchema`, typed from its parameters. */
-export type QueryOf<P> = { [K in keyof P]: P[K] extends ParamBuilder<infer T> ? T : never };
+type Out<B> = B extends ParamBuilder<infer T> ? T : never;
+export type QueryOf<P> = { [K in keyof P as undefined extends Out<P[K]> ? never : K]: Out<P[K]> } & {
+  [K in keyof P as undefined extends Out<P[K]> ? K : never]?: Out<P[K]>;
+};
 
 function schemaOf<P extends Record<string, ParamBuilder<unknown>>>(params: P, labelOf: (name: string) => string): Schema<QueryOf<P>> {
   const shape = Object.fromEntries(Object.entries(params).map(([name, build]) => [name, build(labelOf(name))]));

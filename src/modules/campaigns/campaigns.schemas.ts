@@ -9,7 +9,10 @@ import { limit, oneOf, order, page, querySchema, type QueryOf } from '../../lib/
 export { CAMPAIGN_TYPES };
 export const MAX_VOUCHERS_COUNT = 10_000_000;
 
-const campaignsListParams = { limit: limit(), page: page(100), order: order(['created_at', 'updated_at'] as const), campaign_type: oneOf(CAMPAIGN_TYPES) };
+/** The `order` values of GET /v1/campaigns (each also with a leading `-`). */
+export const CAMPAIGN_ORDER_FIELDS = ['created_at', 'updated_at'] as const;
+
+const campaignsListParams = { limit: limit(), page: page(100), order: order(CAMPAIGN_ORDER_FIELDS), campaign_type: oneOf(CAMPAIGN_TYPES) };
 
 /** GET /v1/campaigns: newest first unless `order` says otherwise. */
 export const campaignsListQuerySchema = querySchema(campaignsListParams);

@@ -1,3 +1,5 @@
+import type { Generated, GeneratedAlways } from 'kysely';
+
 export interface ProductTable {
   id: string;
   source_id: string | null;
@@ -46,6 +48,11 @@ export interface ProductCollectionItemTable {
   /** The product, or the SKU's product. */
   product_id: string;
   sku_id: string | null;
+  /** The member's own id (the SKU's, else the product's); generated (sql/0005). */
+  member_id: GeneratedAlways<string>;
+  /** The member's created_at and updated_at, kept by triggers (sql/0005): a page's sort keys. */
+  member_created_at: Generated<string | null>;
+  member_updated_at: Generated<string | null>;
 }
 
 export interface CatalogTables {

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { notIndexed } from '../../db/plan-hints.js';
 import type { CompiledFilter } from '../../engine/conditions/index.js';
 import { filterSql } from './collection-filter.repository.js';
 import { catalogSource } from './collection-sources.repository.js';
@@ -18,58 +19,67 @@ export interface MemberRef {
 
 export interface MemberPage {
   rows: MemberRef[];
-  /** Members in the whole collection; undefined when the page is empty (count them apart). */
+  /** Members in the whole collection, when the page's statement counted them (else count apart). */
   total?: number;
 }
 
 /** Which products and which SKUs are members: an AUTO_UPDATE filter or a STATIC list. */
 export type Membership = { filter: CompiledFilter } | { collectionId: string };
 
-function productArm(db: Db, membership: Membership, after?: { op: '>' | '<'; at: string }) {
-  let query = db
+type Cursor = { op: '>' | '<'; at: string };
+
+function productArm(db: Db, filter: CompiledFilter, after?: Cursor) {
+  const query = db
     .selectFrom('products as p')
-    .select([sql.lit<'product' | 'sku'>('product').as('object'), 'p.id', 'p.id as product_id', 'p.created_at', 'p.updated_at']);
-  query =
-    'filter' in membership
-      ? query.where(filterSql(membership.filter, (field) => catalogSource('product', field)))
-      : query.where('p.id', 'in', (eb) =>
-          eb
-            .selectFrom('product_collection_items as i')
-            .select('i.product_id')
-            .where('i.collection_id', '=', membership.collectionId)
-            .where('i.object', '=', 'product'),
-        );
+    .select([sql.lit<'product' | 'sku'>('product').as('object'), 'p.id', 'p.id as product_id', 'p.created_at', 'p.updated_at'])
+    .where(filterSql(filter, (field) => catalogSource('product', field)));
   return after ? query.where('p.created_at', after.op, after.at) : query;
 }
 
-function skuArm(db: Db, membership: Membership, after?: { op: '>' | '<'; at: string }) {
-  let query = db
+function skuArm(db: Db, filter: CompiledFilter, after?: Cursor) {
+  const query = db
     .selectFrom('skus as s')
-    .select([sql.lit<'product' | 'sku'>('sku').as('object'), 's.id', 's.product_id', 's.created_at', 's.updated_at']);
-  query =
-    'filter' in membership
-      ? query.where(filterSql(membership.filter, (field) => catalogSource('sku', field)))
-      : query.where('s.id', 'in', (eb) =>
-          eb
-            .selectFrom('product_collection_items as i')
-            .select('i.sku_id')
-            .where('i.collection_id', '=', membership.collectionId)
-            .where('i.object', '=', 'sku')
-            .$narrowType<{ sku_id: string }>(),
-        );
+    .select([sql.lit<'product' | 'sku'>('sku').as('object'), 's.id', 's.product_id', 's.created_at', 's.updated_at'])
+    .where(filterSql(filter, (field) => catalogSource('sku', field)));
   return after ? query.where('s.created_at', after.op, after.at) : query;
 }
 
-const cursorOf = (q: MembersQuery) =>
-  q.startingAfter === undefined ? undefined : { op: q.sort.direction === 'asc' ? ('>' as const) : ('<' as const), at: q.startingAfter };
+const cursorOf = (q: MembersQuery): Cursor | undefined =>
+  q.startingAfter === undefined ? undefined : { op: q.sort.direction === 'asc' ? '>' : '<', at: q.startingAfter };
 
 /**
- * One page of members, products and SKUs together, in one statement. The total comes with
- * the page (a window count over every member before LIMIT), so the filter runs once.
+ * A page of a STATIC collection: one walk of its items in the order asked, on the member sort
+ * keys each item carries (product_collection_items_created_at / _updated_at, sql/0005). With
+ * the updated_at order, the starting_after date is checked on the index entries of that walk.
+ */
+function staticPage(db: Db, collectionId: string, q: MembersQuery): Promise<MemberRef[]> {
+  const cursor = cursorOf(q);
+  const createdAt = q.sort.field === 'updated_at' ? notIndexed('member_created_at') : 'member_created_at';
+  let query = db
+    .selectFrom('product_collection_items')
+    .select(['object', 'member_id as id', 'product_id', 'member_created_at as created_at', 'member_updated_at as updated_at'])
+    .where('collection_id', '=', collectionId);
+  if (cursor) query = query.where(createdAt, cursor.op, cursor.at);
+  if (q.sort.field === 'updated_at') query = query.orderBy('member_updated_at', q.sort.direction);
+  return query
+    .orderBy('member_created_at', q.sort.direction)
+    .orderBy('member_id', q.sort.direction)
+    .limit(q.limit)
+    .offset(q.offset)
+    .$narrowType<{ created_at: string }>()
+    .execute();
+}
+
+/**
+ * One page of members, products and SKUs together. A STATIC collection's page is a walk of
+ * its items (counted apart, from the same items). An AUTO_UPDATE filter's page comes with its
+ * total (a window count over every match before LIMIT), so the filter runs once; the matches
+ * are sorted, as the total reads each of them anyway (see the README's catalog section).
  */
 export async function pageOfMembers(db: Db, membership: Membership, q: MembersQuery): Promise<MemberPage> {
+  if ('collectionId' in membership) return { rows: await staticPage(db, membership.collectionId, q) };
   const cursor = cursorOf(q);
-  const members = productArm(db, membership, cursor).unionAll(skuArm(db, membership, cursor));
+  const members = productArm(db, membership.filter, cursor).unionAll(skuArm(db, membership.filter, cursor));
   const rows = await db
     .selectFrom(members.as('m'))
     .selectAll()
@@ -84,9 +94,17 @@ export async function pageOfMembers(db: Db, membership: Membership, q: MembersQu
   return { rows: rows.map(({ total: _, ...ref }) => ref), total: cursor ? undefined : total };
 }
 
-/** How many products and SKUs a collection holds now. */
+/** How many products and SKUs a collection holds now (a STATIC one: its items). */
 export async function countMembers(db: Db, membership: Membership): Promise<number> {
-  const members = productArm(db, membership).unionAll(skuArm(db, membership));
+  if ('collectionId' in membership) {
+    const row = await db
+      .selectFrom('product_collection_items')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('collection_id', '=', membership.collectionId)
+      .executeTakeFirstOrThrow();
+    return row.n;
+  }
+  const members = productArm(db, membership.filter).unionAll(skuArm(db, membership.filter));
   const row = await db
     .selectFrom(members.as('m'))
     .select((eb) => eb.fn.countAll<number>().as('n'))

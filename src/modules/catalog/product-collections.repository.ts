@@ -5,7 +5,8 @@ import type { CollectionListQuery } from './product-collections.schemas.js';
 
 type Db = Kysely<Database>;
 export type CollectionRow = Selectable<ProductCollectionTable>;
-export type CollectionItemRow = Selectable<ProductCollectionItemTable>;
+/** A member as given (the sort keys sql/0005 adds are the database's to fill). */
+export type CollectionItemRow = Pick<Selectable<ProductCollectionItemTable>, 'collection_id' | 'position' | 'object' | 'product_id' | 'sku_id'>;
 
 export const findCollectionById = (db: Db, id: string): Promise<CollectionRow | undefined> =>
   db.selectFrom('product_collections').selectAll().where('id', '=', id).executeTakeFirst();
@@ -50,7 +51,7 @@ export const listItemsOfCollections = (db: Db, ids: readonly string[]): Promise<
     ? Promise.resolve([])
     : db
         .selectFrom('product_collection_items')
-        .selectAll()
+        .select(['collection_id', 'position', 'object', 'product_id', 'sku_id'])
         .where('collection_id', 'in', ids)
         .orderBy('collection_id')
         .orderBy('position')

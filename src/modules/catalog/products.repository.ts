@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import { inBatches } from '../../db/batches.js';
 import type { Database } from '../../db/database.js';
+import { notIndexed } from '../../db/plan-hints.js';
 import type { ProductTable } from './catalog.table.js';
 import type { ListWindow } from './catalog-list.js';
 
@@ -48,10 +49,15 @@ export const deleteProduct = async (db: Db, id: string): Promise<boolean> => {
   return result.numDeletedRows > 0n;
 };
 
-const windowed = (db: Db, w: Pick<ListWindow, 'createdFrom' | 'createdTo'>) => {
+/**
+ * The creation window. Listed by updated_at, the window is checked on products_updated_at's
+ * entries (it holds created_at) during the ordered walk, not read as a range then sorted.
+ */
+const windowed = (db: Db, w: Pick<ListWindow, 'createdFrom' | 'createdTo'> & { sort?: ListWindow['sort'] }) => {
+  const createdAt = w.sort?.field === 'updated_at' ? notIndexed('created_at') : 'created_at';
   let query = db.selectFrom('products');
-  if (w.createdFrom !== undefined) query = query.where('created_at', '>=', w.createdFrom);
-  if (w.createdTo !== undefined) query = query.where('created_at', '<=', w.createdTo);
+  if (w.createdFrom !== undefined) query = query.where(createdAt, '>=', w.createdFrom);
+  if (w.createdTo !== undefined) query = query.where(createdAt, '<=', w.createdTo);
   return query;
 };
 

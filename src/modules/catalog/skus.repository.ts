@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import { inBatches } from '../../db/batches.js';
 import type { Database } from '../../db/database.js';
+import { notIndexed } from '../../db/plan-hints.js';
 import type { SkuTable } from './catalog.table.js';
 import type { ListWindow } from './catalog-list.js';
 
@@ -44,10 +45,15 @@ export const deleteSku = async (db: Db, id: string): Promise<boolean> => {
   return result.numDeletedRows > 0n;
 };
 
-const ofProduct = (db: Db, productId: string, w: Pick<ListWindow, 'createdFrom' | 'createdTo'>) => {
+/**
+ * A product's SKUs in the creation window. Listed by updated_at, the window is checked on
+ * skus_product_updated_at's entries (it holds created_at) during the ordered walk.
+ */
+const ofProduct = (db: Db, productId: string, w: Pick<ListWindow, 'createdFrom' | 'createdTo'> & { sort?: ListWindow['sort'] }) => {
+  const createdAt = w.sort?.field === 'updated_at' ? notIndexed('created_at') : 'created_at';
   let query = db.selectFrom('skus').where('product_id', '=', productId);
-  if (w.createdFrom !== undefined) query = query.where('created_at', '>=', w.createdFrom);
-  if (w.createdTo !== undefined) query = query.where('created_at', '<=', w.createdTo);
+  if (w.createdFrom !== undefined) query = query.where(createdAt, '>=', w.createdFrom);
+  if (w.createdTo !== undefined) query = query.where(createdAt, '<=', w.createdTo);
   return query;
 };
 

@@ -1,5 +1,6 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { notIndexed } from '../../db/plan-hints.js';
 import type { CustomerRow } from './customers.repository.js';
 
 type Db = Kysely<Database>;
@@ -28,29 +29,36 @@ export interface CustomerPageQuery {
 
 export const hasFilters = (f: CustomerFilters): boolean => Object.values(f).some((v) => v !== undefined);
 
+type DateField = 'created_at' | 'updated_at';
+
+/** A date range on another field than the page's order is checked during the ordered walk. */
+const dateTerm = (field: DateField, order: SortField | undefined) => (order === undefined || order === field ? field : notIndexed(field));
+
 function applyFilters<O>(
   query: SelectQueryBuilder<Database, 'customers', O>,
   f: CustomerFilters,
+  order?: SortField,
 ): SelectQueryBuilder<Database, 'customers', O> {
   let q = query;
   // email, name and city compare without ASCII case (their columns are COLLATE NOCASE).
   if (f.email !== undefined) q = q.where('email', '=', f.email);
   if (f.name !== undefined) q = q.where('name', '=', f.name);
   if (f.city !== undefined) q = q.where('address_city', '=', f.city);
-  if (f.createdBefore !== undefined) q = q.where('created_at', '<', f.createdBefore);
-  if (f.createdAfter !== undefined) q = q.where('created_at', '>', f.createdAfter);
-  if (f.updatedBefore !== undefined) q = q.where('updated_at', '<', f.updatedBefore);
-  if (f.updatedAfter !== undefined) q = q.where('updated_at', '>', f.updatedAfter);
+  if (f.createdBefore !== undefined) q = q.where(dateTerm('created_at', order), '<', f.createdBefore);
+  if (f.createdAfter !== undefined) q = q.where(dateTerm('created_at', order), '>', f.createdAfter);
+  if (f.updatedBefore !== undefined) q = q.where(dateTerm('updated_at', order), '<', f.updatedBefore);
+  if (f.updatedAfter !== undefined) q = q.where(dateTerm('updated_at', order), '>', f.updatedAfter);
   return q;
 }
 
 /**
  * One page. Every order ends with seq (the rowid, insertion order), which each index carries,
- * so the page is read from an index without a sort, and equal keys keep a stable order.
+ * so the page is read from an index without a sort, and equal keys keep a stable order: the
+ * order's own index, or an equality filter's index on (filter, order) (sql/0005).
  */
 export function listCustomerPage(db: Db, q: CustomerPageQuery): Promise<CustomerRow[]> {
-  let query = applyFilters(db.selectFrom('customers').selectAll(), q.filters);
-  if (q.cursor) query = query.where(q.cursor.field, q.cursor.op, q.cursor.value);
+  let query = applyFilters(db.selectFrom('customers').selectAll(), q.filters, q.sort.field);
+  if (q.cursor) query = query.where(dateTerm(q.cursor.field, q.sort.field), q.cursor.op, q.cursor.value);
   return query
     .orderBy(q.sort.field, q.sort.direction)
     .orderBy('seq', q.sort.direction)

@@ -1,9 +1,12 @@
 import { date, limit, matching, oneOf, order, querySchema, text, type QueryOf } from '../../lib/query-params.js';
 import { CAMPAIGN_TYPES, EVENT_CATEGORIES, isFilterableEventType } from './event-types.js';
 
+/** The `order` values of GET /v1/customers/{id}/activity (each also with a leading `-`). */
+export const ACTIVITY_ORDER_FIELDS = ['created_at'] as const;
+
 const activityParams = {
   limit: limit(),
-  order: order(['created_at'] as const),
+  order: order(ACTIVITY_ORDER_FIELDS),
   starting_after_id: text(),
   start_date: date(),
   end_date: date(),

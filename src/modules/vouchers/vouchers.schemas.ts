@@ -7,6 +7,9 @@ import {
   type CodeConfigBody, type ValidityInput,
 } from '../campaigns/common.schemas.js';
 
+/** The `order` values of GET /v1/vouchers (each also with a leading `-`). */
+export const VOUCHER_ORDER_FIELDS = ['created_at', 'updated_at', 'code'] as const;
+
 /** POST /v1/campaigns/{id}/vouchers: fields that override the campaign's (SPEC.md 4.4). */
 export const addVouchersSchema = object({
   code: string().min(1).max(255),
@@ -126,8 +129,6 @@ export const importBodySchema = array(
 
 /** `vouchers_count` of POST /v1/campaigns/{id}/vouchers (voucherify-facts 2.1): 1 by default. */
 export const addVouchersQuerySchema = querySchema({ vouchers_count: integer(1, MAX_VOUCHERS_COUNT, 1) });
-
-export const VOUCHER_ORDER_FIELDS = ['created_at', 'updated_at', 'code'] as const;
 
 const vouchersListParams = { limit: limit(), page: page(100), order: order(VOUCHER_ORDER_FIELDS), campaign_id: text(), campaign: text() };
 

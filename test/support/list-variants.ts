@@ -1,0 +1,131 @@
+/**
+ * Every accepted variant of every list endpoint, as request paths: each `order` value of the
+ * routes' own constants (with and without `-`, and absent), each filter alone and with each
+ * order, and the cursors. A new order value or filter in a route appears here by itself
+ * (orders) or needs one line (filters); the plan test then checks it has an index.
+ */
+import { CAMPAIGN_ORDER_FIELDS, CAMPAIGN_TYPES } from '../../src/modules/campaigns/campaigns.schemas.js';
+import { ORDER_FIELDS as CATALOG_ORDER_FIELDS } from '../../src/modules/catalog/catalog.schemas.js';
+import { CUSTOMER_ORDER_FIELDS } from '../../src/modules/customers/customers-list.schemas.js';
+import { EVENT_CATEGORIES, FILTERABLE_EVENT_TYPES } from '../../src/modules/events/event-types.js';
+import { ACTIVITY_ORDER_FIELDS } from '../../src/modules/events/events.schemas.js';
+import { VOUCHER_ORDER_FIELDS } from '../../src/modules/vouchers/vouchers.schemas.js';
+
+type Call = (method: string, path: string, body?: unknown) => Promise<Record<string, unknown>>;
+
+const DATE = '2024-06-01T00:00:00.000Z';
+
+/** One record of each kind the lists need to reach their query (an unknown parent answers early). */
+export class Fixture {
+  private constructor(
+    readonly campaign: { id: string; name: string },
+    readonly customerId: string,
+    readonly eventId: string,
+    readonly productId: string,
+    readonly collections: { static: string; price: string; created: string; metadata: string },
+  ) {}
+
+  static async create(call: Call): Promise<Fixture> {
+    const campaign = await call('POST', '/v1/campaigns', {
+      name: 'Plans',
+      campaign_type: 'DISCOUNT_COUPONS',
+      vouchers_count: 2, // one job in /v1/async-actions (no runner: it stays ENQUEUED)
+      voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } },
+    });
+    await call('POST', '/v1/campaigns/Plans/vouchers');
+    const customer = await call('POST', '/v1/customers', { source_id: 'c1', email: 'a@example.com', address: { city: 'Oslo' } });
+    const activity = await call('GET', `/v1/customers/${customer.id as string}/activity`);
+    const product = await call('POST', '/v1/products', { source_id: 'p1', name: 'P1', price: 1000, metadata: { color: 'red' } });
+    await call('POST', '/v1/products/p1/skus', { source_id: 's1', sku: 'S1', price: 900 });
+    const collection = async (name: string, body: Record<string, unknown>) =>
+      (await call('POST', '/v1/product-collections', { name, ...body })).id as string;
+    const collections = {
+      static: await collection('static', { type: 'STATIC', products: [{ id: 'p1', object: 'product' }, { id: 's1', object: 'sku' }] }),
+      // The filters the README promises read through an index, and one that cannot.
+      price: await collection('price', { type: 'AUTO_UPDATE', filter: { junction: 'and', price: { conditions: { $less_than: [2000] } } } }),
+      created: await collection('created', { type: 'AUTO_UPDATE', filter: { junction: 'and', created_at: { conditions: { $after: [DATE] } } } }),
+      metadata: await collection('metadata', {
+        type: 'AUTO_UPDATE',
+        filter: { junction: 'and', 'metadata.color': { conditions: { $is: ['red'] } } },
+      }),
+    };
+    const events = activity.data as Array<{ id: string }>;
+    return new Fixture({ id: campaign.id as string, name: 'Plans' }, customer.id as string, (events[0] as { id: string }).id, product.id as string, collections);
+  }
+}
+
+/** `order` absent, then each field ascending and descending. */
+const orders = (fields: readonly string[]): Array<string | undefined> => [undefined, ...fields.flatMap((f) => [f, `-${f}`])];
+
+const path = (base: string, params: Record<string, string | undefined>): string => {
+  const query = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined));
+  const text = query.toString();
+  return text ? `${base}?${text}` : base;
+};
+
+/** Every combination of one value from each list (undefined leaves the parameter out). */
+function combine(base: string, axes: Record<string, Array<Record<string, string | undefined>>>): string[] {
+  let rows: Array<Record<string, string | undefined>> = [{}];
+  for (const options of Object.values(axes)) rows = rows.flatMap((row) => options.map((o) => ({ ...row, ...o })));
+  // A deep page: the walk an offset costs is part of the plan's question.
+  return rows.map((row) => path(base, { ...row, limit: '100', page: '99' }));
+}
+
+const each = (name: string, values: Array<string | undefined>) => values.map((v) => ({ [name]: v }));
+const oneOf = (filters: Record<string, string>) => [{}, ...Object.entries(filters).map(([k, v]) => ({ [k]: v }))];
+
+export function listVariants(f: Fixture): string[] {
+  const catalogWindow = [{}, { start_date: DATE }, { end_date: DATE }, { start_date: DATE, end_date: DATE }];
+  return [
+    ...combine('/v1/vouchers', {
+      order: each('order', orders(VOUCHER_ORDER_FIELDS)),
+      campaign: [{}, { campaign_id: f.campaign.id }, { campaign: f.campaign.name }],
+    }),
+    ...combine('/v1/campaigns', {
+      order: each('order', orders(CAMPAIGN_ORDER_FIELDS)),
+      type: each('campaign_type', [undefined, ...CAMPAIGN_TYPES]),
+    }),
+    // segment_id is left out: segments do not exist yet and it answers an empty list at once.
+    ...combine('/v1/customers', {
+      order: each('order', orders(CUSTOMER_ORDER_FIELDS)),
+      filter: [
+        ...oneOf({
+          email: 'a@example.com',
+          city: 'Oslo',
+          name: 'Ann',
+          'created_at[before]': DATE,
+          'created_at[after]': DATE,
+          'updated_at[before]': DATE,
+          'updated_at[after]': DATE,
+        }),
+        { email: 'a@example.com', city: 'Oslo', name: 'Ann', 'created_at[after]': DATE, 'updated_at[before]': DATE },
+      ],
+      cursor: each('starting_after', [undefined, DATE]),
+    }),
+    ...combine(`/v1/customers/${f.customerId}/activity`, {
+      order: each('order', orders(ACTIVITY_ORDER_FIELDS)),
+      filter: [
+        ...oneOf({
+          start_date: DATE,
+          end_date: DATE,
+          campaign_id: f.campaign.id,
+          campaign_type: CAMPAIGN_TYPES[0],
+          category: EVENT_CATEGORIES[0],
+          type: FILTERABLE_EVENT_TYPES[0],
+        }),
+        { start_date: DATE, end_date: DATE, campaign_id: f.campaign.id, category: EVENT_CATEGORIES[0], type: FILTERABLE_EVENT_TYPES[0] },
+      ],
+      cursor: each('starting_after_id', [undefined, f.eventId]),
+    }),
+    ...combine('/v1/products', { order: each('order', orders(CATALOG_ORDER_FIELDS)), window: catalogWindow }),
+    ...combine(`/v1/products/${f.productId}/skus`, { order: each('order', orders(CATALOG_ORDER_FIELDS)), window: catalogWindow }),
+    ...combine('/v1/product-collections', { order: each('order', orders(CATALOG_ORDER_FIELDS)) }),
+    ...Object.values(f.collections).flatMap((id) =>
+      combine(`/v1/product-collections/${id}/products`, {
+        order: each('order', orders(CATALOG_ORDER_FIELDS)),
+        cursor: each('starting_after', [undefined, DATE]),
+      }),
+    ),
+    ...combine('/v1/async-actions', { end: each('end_date', [undefined, DATE]) }).map((p) => p.replace('&page=99', '')),
+  ];
+}
