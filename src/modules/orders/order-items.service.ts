@@ -18,10 +18,10 @@ import type { OrderItemBody } from './orders.schemas.js';
  * `sku_id` (which must exist: 404 otherwise) or by `source_id` with `related_object` (default
  * `product`, or `sku` when the item carries SKU fields). An unknown source id is created in the
  * catalog from the item's inline `product` / `sku` block (a new SKU's product comes from the
- * item's `product` block, found or created the same way); with no block it is 404. `override:
- * true` writes the block's name (or sku), price and metadata into the catalog, as the reference
- * defines it; without it the block's values hold for this order only. An item that names no
- * catalog entry is kept as sent.
+ * item's `product` block, found or created the same way); a block with no data (name or sku,
+ * price, metadata), or none, makes it 404. `override: true` writes the block's name (or sku),
+ * price and metadata into the catalog, as the reference defines it; without it the block's
+ * values hold for this order only. An item that names no catalog entry is kept as sent.
  */
 type Db = Kysely<Database>;
 
@@ -113,6 +113,9 @@ const given = <T extends Record<string, unknown>>(fields: T) =>
 const productFields = (block: ProductInput | null | undefined) => given({ name: block?.name, price: block?.price, metadata: block?.metadata });
 const skuFields = (block: SkuInput | null | undefined) => given({ sku: block?.sku, price: block?.price, metadata: block?.metadata });
 
+/** A block that only names its entry (id, source_id) carries no data to create it from. */
+const hasData = (fields: object): boolean => Object.keys(fields).length > 0;
+
 /** The fields of `wanted` whose value differs from `current`'s. */
 function differing<T extends Record<string, unknown>>(wanted: T, current: object): Partial<T> {
   const now = current as Record<string, unknown>;
@@ -147,16 +150,18 @@ async function findOrCreateProduct(r: Resolver, keys: ItemKeys, block: ProductIn
   if (keys.productSourceId === undefined) return undefined;
   const known = r.catalog.productBySource(keys.productSourceId);
   if (known) return overrideProduct(r, known, block);
-  if (!block) throw notFound('product', keys.productSourceId);
-  return r.catalog.addProduct(await upsertProduct(r.trx, { source_id: keys.productSourceId, ...productFields(block) }, r.now));
+  const fields = productFields(block);
+  if (!hasData(fields)) throw notFound('product', keys.productSourceId);
+  return r.catalog.addProduct(await upsertProduct(r.trx, { source_id: keys.productSourceId, ...fields }, r.now));
 }
 
 /** A SKU the catalog does not know, created from the item's `sku` block under the item's product. */
 async function createSku(r: Resolver, item: OrderItemBody, keys: ItemKeys & { skuSourceId: string }, label: string): Promise<SkuView> {
-  if (!item.sku) throw notFound('sku', keys.skuSourceId);
+  const fields = skuFields(item.sku);
+  if (!hasData(fields)) throw notFound('sku', keys.skuSourceId);
   const product = await findOrCreateProduct(r, keys, item.product);
   if (!product) throw invalidPayload(`${label}: a new SKU (source_id ${keys.skuSourceId}) needs its product: product_id or product.source_id`);
-  return r.catalog.addSku(await upsertSku(r.trx, product.id, { source_id: keys.skuSourceId, ...skuFields(item.sku) }, r.now));
+  return r.catalog.addSku(await upsertSku(r.trx, product.id, { source_id: keys.skuSourceId, ...fields }, r.now));
 }
 
 /** The SKU an item names (by sku_id, or by source_id when related_object is sku) and its product; undefined when it names none. */
