@@ -27,7 +27,7 @@ const ref = () => idField(PATH).nullable();
 const metadata = () => jsonObjectField(PATH).nullable();
 const flag = () => boolean().nullable().typeError(`${PATH} must be a boolean`);
 const block = <T extends ObjectShape>(fields: T) =>
-  object(fields).typeError(`${PATH} must be an object`).nullable().default(undefined);
+  object(fields).typeError(`${PATH} must be an object`).nullable().optional().default(undefined);
 
 const itemSchema = object({
   sku_id: ref(),
@@ -46,7 +46,7 @@ const itemSchema = object({
   metadata: metadata(),
 }).typeError(`${PATH} must be an object`);
 
-const customerSchema = () => createCustomerSchema.clone().typeError(`${PATH} must be an object`).nullable().default(undefined);
+const customerSchema = () => createCustomerSchema.clone().typeError(`${PATH} must be an object`).nullable().optional().default(undefined);
 
 const orderFields = {
   source_id: nullableText('source_id'),
