@@ -28,10 +28,14 @@ export const updateOrder = async (db: Db, id: string, patch: OrderPatch): Promis
   await db.updateTable('orders').set(patch).where('id', '=', id).execute();
 };
 
+export const insertItems = async (db: Db, rows: OrderItemRow[]): Promise<void> => {
+  if (rows.length > 0) await db.insertInto('order_items').values(rows).execute();
+};
+
 /** An order's items are replaced as a whole, as an update sends them. */
 export async function replaceItems(db: Db, orderId: string, rows: OrderItemRow[]): Promise<void> {
   await db.deleteFrom('order_items').where('order_id', '=', orderId).execute();
-  if (rows.length > 0) await db.insertInto('order_items').values(rows).execute();
+  await insertItems(db, rows);
 }
 
 /** The items of several orders in one query (no N+1 on lists), each order's in its order. */

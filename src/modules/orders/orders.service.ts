@@ -89,7 +89,7 @@ async function insertNew(trx: Db, ctx: OrderContext, input: CreateOrderBody, opt
   const draft = await draftOrder(trx, ctx, undefined, input, options);
   const id = newId('ord_');
   await repo.insertOrder(trx, { id, ...draft.columns, paid_at: null, updated_at: null });
-  await repo.replaceItems(trx, id, itemRows(id, draft.items ?? []));
+  await repo.insertItems(trx, itemRows(id, draft.items ?? []));
   return { order: await afterWrite(trx, ctx, undefined, id, options), created: true, changed: true };
 }
 
