@@ -128,6 +128,16 @@ describe('orders: customer events and summary.orders', () => {
     assert.deepEqual((await types('mv-b')).slice(-1), ['customer.order.updated'], 'the event goes to the order\'s customer now');
   });
 
+  it('keeps a customer with orders (as buyer or referrer) from being deleted: 400 resource_in_use', async () => {
+    tick();
+    await post({ customer: { source_id: 'del-buyer' }, referrer: { source_id: 'del-referrer' } });
+    for (const ref of ['del-buyer', 'del-referrer']) {
+      const id = (await customer(ref)).id;
+      const res = await server.request('DELETE', `/v1/customers/${ref}`);
+      assert.deepEqual([res.status, res.body.key, res.body.details], [400, 'resource_in_use', `Customer ${id} is still referenced by other records`]);
+    }
+  });
+
   it('keeps an order without a customer out of every feed and summary', async () => {
     tick();
     const res: TestResponse = await post({ status: 'PAID', items: [{ quantity: 1, price: 10 }] });
