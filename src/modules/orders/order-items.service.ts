@@ -10,7 +10,7 @@ import {
 } from '../catalog/catalog-lookup.service.js';
 import { upsertProduct } from '../catalog/products.service.js';
 import { upsertSku } from '../catalog/skus.service.js';
-import type { ItemProductBlock, ItemSkuBlock } from './orders.presenter.js';
+import { withoutNulls, type ItemProductBlock, type ItemSkuBlock } from './orders.presenter.js';
 import type { OrderItemBody } from './orders.schemas.js';
 
 /**
@@ -106,12 +106,8 @@ function must<T>(value: T | undefined, error: () => AppError): T {
   return value;
 }
 
-/** Values that are not null, for catalog inputs and order blocks. */
-const given = <T extends Record<string, unknown>>(fields: T) =>
-  Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null && v !== undefined)) as { [K in keyof T]?: NonNullable<T[K]> };
-
-const productFields = (block: ProductInput | null | undefined) => given({ name: block?.name, price: block?.price, metadata: block?.metadata });
-const skuFields = (block: SkuInput | null | undefined) => given({ sku: block?.sku, price: block?.price, metadata: block?.metadata });
+const productFields = (block: ProductInput | null | undefined) => withoutNulls({ name: block?.name, price: block?.price, metadata: block?.metadata });
+const skuFields = (block: SkuInput | null | undefined) => withoutNulls({ sku: block?.sku, price: block?.price, metadata: block?.metadata });
 
 /** A block that only names its entry (id, source_id) carries no data to create it from. */
 const hasData = (fields: object): boolean => Object.keys(fields).length > 0;
@@ -183,15 +179,15 @@ async function resolveSku(r: Resolver, item: OrderItemBody, keys: ItemKeys, labe
 
 /** What the order shows of its product: the catalog's values, with the block's for this order. */
 function productBlock(product: ProductView | undefined, block: ProductInput | null | undefined): ItemProductBlock | null {
-  if (!product) return block ? given({ source_id: block.source_id, ...productFields(block) }) : null;
+  if (!product) return block ? withoutNulls({ source_id: block.source_id, ...productFields(block) }) : null;
   const { id, source_id, name, metadata, price } = product;
-  return given({ id, source_id, name, metadata, price, ...productFields(block) });
+  return withoutNulls({ id, source_id, name, metadata, price, ...productFields(block) });
 }
 
 function skuBlock(sku: SkuView | undefined, block: SkuInput | null | undefined): ItemSkuBlock | null {
-  if (!sku) return block ? given({ source_id: block.source_id, ...skuFields(block) }) : null;
+  if (!sku) return block ? withoutNulls({ source_id: block.source_id, ...skuFields(block) }) : null;
   const { id, source_id, metadata, price } = sku;
-  return given({ id, source_id, sku: sku.sku, metadata, price, ...skuFields(block) });
+  return withoutNulls({ id, source_id, sku: sku.sku, metadata, price, ...skuFields(block) });
 }
 
 async function resolveItem(r: Resolver, item: OrderItemBody, label: string): Promise<ResolvedItem> {

@@ -70,8 +70,8 @@ export interface OrderObject {
   redemptions?: Record<string, unknown>;
 }
 
-/** Keys whose value is null are left out. */
-const present = <T extends Record<string, unknown>>(fields: T) =>
+/** The fields whose value is not null (nor undefined): answers leave the others out. */
+export const withoutNulls = <T extends Record<string, unknown>>(fields: T) =>
   Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null && value !== undefined)) as {
     [K in keyof T]?: NonNullable<T[K]>;
   };
@@ -84,7 +84,7 @@ const json = <T>(text: string | null): T | null => (text === null ? null : (JSON
 export const presentItem = (row: OrderItemRow): OrderItemObject => ({
   object: 'order_item',
   id: row.id,
-  ...present({
+  ...withoutNulls({
     source_id: row.source_id,
     related_object: row.related_object,
     product_id: row.product_id,
@@ -115,7 +115,7 @@ export function presentOrder(row: OrderRow, items: OrderItemRow[]): OrderObject 
     updated_at: row.updated_at,
     status: row.status,
     amount: row.amount,
-    ...present({
+    ...withoutNulls({
       initial_amount: row.initial_amount,
       discount_amount: nonZero(row.discount_amount),
       items_discount_amount: nonZero(row.items_discount_amount),
@@ -124,7 +124,7 @@ export function presentOrder(row: OrderRow, items: OrderItemRow[]): OrderObject 
     total_amount: row.total_amount,
     items: items.map(presentItem),
     metadata: JSON.parse(row.metadata) as Record<string, unknown>,
-    ...present({ customer: customerRef(row.customer_id), referrer: customerRef(row.referrer_id) }),
+    ...withoutNulls({ customer: customerRef(row.customer_id), referrer: customerRef(row.referrer_id) }),
     customer_id: row.customer_id,
     referrer_id: row.referrer_id,
     object: 'order',
