@@ -4,6 +4,7 @@ import { openDatabase, type OpenOptions } from '../db/connect.js';
 import type { Database } from '../db/database.js';
 import { migrate } from '../db/migrate.js';
 import { systemClock, type Clock } from '../lib/clock.js';
+import { Seams } from '../lib/seams.js';
 
 export interface Logger {
   info(message: string): void;
@@ -23,6 +24,11 @@ export interface Deps {
   dbFile: string;
   clock: Clock;
   log: Logger;
+  /**
+   * In-transaction extension points (lib/seams.ts): the paid-order seam of orders, to which
+   * loyalty's earning rules subscribe. Empty until something subscribes.
+   */
+  seams: Seams;
   /** Called on shutdown, in reverse order of registration (job leases, pools...). */
   onClose: Array<() => Promise<void> | void>;
   close(): Promise<void>;
@@ -51,6 +57,7 @@ export function createDeps(options: DepsOptions): Deps {
     dbFile: options.dbFile,
     clock: options.clock ?? systemClock,
     log: options.log ?? stderrLogger,
+    seams: new Seams(),
     onClose,
     async close() {
       for (const hook of onClose.splice(0).reverse()) await hook();

@@ -14,6 +14,8 @@ export const LIMITS = {
   longText: 4096,
   /** URLs (images). */
   url: 2048,
+  /** Items of one order (SPEC.md 2.11). */
+  orderItems: 500,
 } as const;
 
 /** How deeply a JSON value nests (a scalar is 0, `{}` and `[]` are 1), without recursion. */

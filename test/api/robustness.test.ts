@@ -33,6 +33,7 @@ const WRONG_TYPES = {
   campaign_type: 1, voucher: 'x', code: 5, code_config: 'x', category: [], redemption: 3, start_date: 'soon',
   expiration_date: 12, active: 'yes', additional_info: {}, vouchers_count: 'many', gift: 1, discount: 'half',
   loyalty_card: 2, validity_day_of_week: [9], grant_type: 5, scope: [], access_token: 1, points: 'x',
+  status: 7, items: 'x', amount: 'x', discount_amount: [], initial_amount: true, customer: 'x', referrer: 5, referrer_id: {}, created_at: 5,
 };
 
 const BODIES: Array<{ label: string; raw: string }> = [
@@ -70,9 +71,10 @@ describe('every route refuses bad input with an error body and writes nothing', 
     await server.request('POST', '/v1/campaigns', { body: discountCampaign('Camp') });
     await server.request('POST', '/v1/campaigns/Camp/vouchers', { body: { code: 'CODE-1' } });
     const job = await server.request('POST', '/v1/campaigns/Camp/import', { body: [{ code: 'CODE-2' }] });
+    const order = await server.request('POST', '/v1/orders', { body: { source_id: 'o-1', status: 'PAID', customer: { source_id: 'c-1' }, items: [{ product_id: product.body.id, quantity: 1 }] } });
     Object.assign(real, {
       productId: product.body.id, skuId: sku.body.id, collectionId: collection.body.id, ref: customer.body.id,
-      campaignId: 'Camp', code: 'CODE-1', id: job.body.async_action_id,
+      campaignId: 'Camp', code: 'CODE-1', id: job.body.async_action_id, orderId: order.body.id,
     });
     assert.ok(Object.values(real).every(Boolean), JSON.stringify(real));
   });

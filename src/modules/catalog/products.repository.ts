@@ -25,6 +25,9 @@ export const findProductIdByName = async (db: Db, name: string): Promise<string 
 export const findProductsByIds = (db: Db, ids: readonly string[]): Promise<ProductRow[]> =>
   ids.length === 0 ? Promise.resolve([]) : db.selectFrom('products').selectAll().where('id', 'in', ids).execute();
 
+export const findProductsBySourceIds = (db: Db, sourceIds: readonly string[]): Promise<ProductRow[]> =>
+  inBatches(sourceIds, (batch) => db.selectFrom('products').selectAll().where('source_id', 'in', batch).execute());
+
 /** Products whose id or source_id is one of these keys. */
 export const findProductsByKeys = (db: Db, keys: readonly string[]): Promise<ProductRow[]> =>
   inBatches(keys, (batch) =>

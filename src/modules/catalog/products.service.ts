@@ -56,36 +56,39 @@ async function applyUpdate(db: Db, row: products.ProductRow, input: UpdateProduc
 }
 
 /**
- * POST /v1/products. As in the reference, an `id` or `source_id` that exists updates that
- * product instead (an unknown `id` is 404: ids are assigned here, never chosen).
+ * Creates a product, or updates the one the input names by `id` or `source_id`, inside the
+ * caller's transaction (orders create and override products from their items this way). An
+ * unknown `id` is 404: ids are assigned here, never chosen.
  */
+export async function upsertProduct(trx: Db, input: CreateProductInput, now: string): Promise<ProductView> {
+  const existing =
+    input.id !== undefined
+      ? await products.findProductById(trx, input.id)
+      : input.source_id != null
+        ? await products.findProductBySourceId(trx, input.source_id)
+        : undefined;
+  if (input.id !== undefined && !existing) throw notFound('product', input.id);
+  if (existing) return presentProduct(await applyUpdate(trx, existing, input, now));
+  await assertProductUnique(trx, undefined, input);
+  const created: products.ProductRow = {
+    id: newId('prod_'),
+    source_id: input.source_id ?? null,
+    name: input.name ?? null,
+    price: input.price ?? null,
+    attributes: JSON.stringify(input.attributes ?? []),
+    metadata: JSON.stringify(input.metadata ?? {}),
+    image_url: input.image_url ?? null,
+    created_at: now,
+    updated_at: null,
+  };
+  await products.insertProduct(trx, created);
+  return presentProduct(created);
+}
+
+/** POST /v1/products: as in the reference, an `id` or `source_id` that exists updates that product. */
 export async function createProduct(deps: CatalogDeps, input: CreateProductInput): Promise<ProductView> {
   const now = isoNow(deps.clock);
-  const row = await deps.db.transaction().execute(async (trx) => {
-    const existing =
-      input.id !== undefined
-        ? await products.findProductById(trx, input.id)
-        : input.source_id != null
-          ? await products.findProductBySourceId(trx, input.source_id)
-          : undefined;
-    if (input.id !== undefined && !existing) throw notFound('product', input.id);
-    if (existing) return applyUpdate(trx, existing, input, now);
-    await assertProductUnique(trx, undefined, input);
-    const created: products.ProductRow = {
-      id: newId('prod_'),
-      source_id: input.source_id ?? null,
-      name: input.name ?? null,
-      price: input.price ?? null,
-      attributes: JSON.stringify(input.attributes ?? []),
-      metadata: JSON.stringify(input.metadata ?? {}),
-      image_url: input.image_url ?? null,
-      created_at: now,
-      updated_at: null,
-    };
-    await products.insertProduct(trx, created);
-    return created;
-  });
-  return presentProduct(row);
+  return deps.db.transaction().execute((trx) => upsertProduct(trx, input, now));
 }
 
 /** PUT /v1/products/{id or source_id}. */

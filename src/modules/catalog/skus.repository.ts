@@ -22,6 +22,9 @@ export const findSkuByKey = async (db: Db, key: string): Promise<SkuRow | undefi
 export const findSkusByIds = (db: Db, ids: readonly string[]): Promise<SkuRow[]> =>
   ids.length === 0 ? Promise.resolve([]) : db.selectFrom('skus').selectAll().where('id', 'in', ids).execute();
 
+export const findSkusBySourceIds = (db: Db, sourceIds: readonly string[]): Promise<SkuRow[]> =>
+  inBatches(sourceIds, (batch) => db.selectFrom('skus').selectAll().where('source_id', 'in', batch).execute());
+
 /** SKUs whose id or source_id is one of these keys. */
 export const findSkusByKeys = (db: Db, keys: readonly string[]): Promise<SkuRow[]> =>
   inBatches(keys, (batch) =>

@@ -66,33 +66,36 @@ async function existingSku(db: Db, product: ProductRow, input: { id?: string; so
 }
 
 /**
- * POST /v1/products/{id}/skus. An `id` or `source_id` of a SKU of this product updates that
- * SKU, as in the reference; a `source_id` held by another product's SKU is 409.
+ * Creates a SKU of the product, or updates the product's SKU the input names by `id` or
+ * `source_id`, inside the caller's transaction (orders create SKUs from their items this way).
+ * A `source_id` held by another product's SKU is 409.
  */
+export async function upsertSku(trx: Db, productKey: string, input: CreateSkuInput, now: string): Promise<SkuView> {
+  const product = await requireProduct(trx, productKey);
+  const existing = await existingSku(trx, product, input);
+  if (existing) return presentSku(await applyUpdate(trx, product, existing, input, now));
+  assertAttributesDeclared(product, input.attributes);
+  const created: skus.SkuRow = {
+    id: newId('sku_'),
+    product_id: product.id,
+    source_id: input.source_id ?? null,
+    sku: input.sku ?? null,
+    price: input.price ?? null,
+    currency: input.currency ?? null,
+    attributes: JSON.stringify(input.attributes ?? {}),
+    image_url: input.image_url ?? null,
+    metadata: JSON.stringify(input.metadata ?? {}),
+    created_at: now,
+    updated_at: null,
+  };
+  await skus.insertSku(trx, created);
+  return presentSku(created);
+}
+
+/** POST /v1/products/{id}/skus: an `id` or `source_id` of a SKU of this product updates that SKU, as in the reference. */
 export async function createSku(deps: CatalogDeps, productKey: string, input: CreateSkuInput): Promise<SkuView> {
   const now = isoNow(deps.clock);
-  const row = await deps.db.transaction().execute(async (trx) => {
-    const product = await requireProduct(trx, productKey);
-    const existing = await existingSku(trx, product, input);
-    if (existing) return applyUpdate(trx, product, existing, input, now);
-    assertAttributesDeclared(product, input.attributes);
-    const created: skus.SkuRow = {
-      id: newId('sku_'),
-      product_id: product.id,
-      source_id: input.source_id ?? null,
-      sku: input.sku ?? null,
-      price: input.price ?? null,
-      currency: input.currency ?? null,
-      attributes: JSON.stringify(input.attributes ?? {}),
-      image_url: input.image_url ?? null,
-      metadata: JSON.stringify(input.metadata ?? {}),
-      created_at: now,
-      updated_at: null,
-    };
-    await skus.insertSku(trx, created);
-    return created;
-  });
-  return presentSku(row);
+  return deps.db.transaction().execute((trx) => upsertSku(trx, productKey, input, now));
 }
 
 /** PUT /v1/products/{id}/skus/{skuId} (ids or source ids). */

@@ -48,6 +48,15 @@ export const debitOrder = (db: Db, o: Omit<OrderCount, 'orderDate'>) =>
     .returning(['orders_total_amount', 'orders_total_count'])
     .executeTakeFirst();
 
+/** last_order_* set to the given order (or cleared), after an order left the totals. */
+export const setLastOrder = (db: Db, customerId: string, last: { amount: number; date: string } | null, at: string) =>
+  db
+    .updateTable('customers')
+    .set({ orders_last_order_amount: last?.amount ?? 0, orders_last_order_date: last?.date ?? null, updated_at: at })
+    .where('id', '=', customerId)
+    .returning(['id'])
+    .executeTakeFirst();
+
 export interface RedemptionCount {
   customerId: string;
   succeeded: boolean;

@@ -41,12 +41,26 @@ export async function recordOrderInSummary(
 
 /**
  * An order that no longer counts (canceled after being paid, or an amount being replaced)
- * leaves the totals. last_order_* keep describing the latest order that was counted.
+ * leaves the totals. last_order_* stay as they are: the caller, which knows the customer's
+ * other orders, sets them with setLastOrderInSummary.
  */
 export async function withdrawOrderFromSummary(trx: Db, input: { customer_id: string; amount: number; at: string }): Promise<void> {
   checkAmount('amount', input.amount);
   const row = await repo.debitOrder(trx, { customerId: input.customer_id, amount: input.amount, at: input.at });
   if (!row) await refused(trx, input.customer_id, 'Withdrawing an order');
+}
+
+/**
+ * last_order_amount and last_order_date describe this order (the latest that still counts),
+ * or nothing (null: no order counts any more). Orders call it after withdrawing an order.
+ */
+export async function setLastOrderInSummary(
+  trx: Db,
+  input: { customer_id: string; last: { amount: number; date: string } | null; at: string },
+): Promise<void> {
+  if (input.last) checkAmount('amount', input.last.amount);
+  const row = await repo.setLastOrder(trx, input.customer_id, input.last, input.at);
+  if (!row) throw notFound('customer', input.customer_id);
 }
 
 export interface RedemptionSummaryInput {

@@ -10,38 +10,39 @@ export interface LoadResult {
 const percentile = (sorted: number[], p: number): number =>
   sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number);
 
-/** One GET over a keep-alive agent; resolves with the status once the body is read. */
-function get(agent: Agent, url: URL, headers: Record<string, string>): Promise<number> {
+/** One request over a keep-alive agent; resolves with the status once the answer is read. */
+function send(agent: Agent, url: URL, headers: Record<string, string>, method = 'GET', body?: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { agent, headers }, (res) => {
+    const req = request(url, { agent, headers, method }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode ?? 0));
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }
+
+const get = (agent: Agent, url: URL, headers: Record<string, string>): Promise<number> => send(agent, url, headers);
 
 /**
  * Closed-loop load: `connections` clients each send the next request when the last answer
  * arrives, for `durationMs`. Every non-200 answer fails the benchmark.
  */
-export async function measureThroughput(
+async function closedLoop(
   target: string,
-  options: { connections?: number; durationMs?: number; headers?: Record<string, string> } = {},
+  options: { connections: number; durationMs: number; request: (agent: Agent, url: URL) => Promise<number> },
 ): Promise<LoadResult> {
-  const { connections = 16, durationMs = 3000, headers = {} } = options;
-  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
   const url = new URL(target);
   const latencies: number[] = [];
-  const deadline = performance.now() + durationMs;
+  const deadline = performance.now() + options.durationMs;
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: connections }, async () => {
+    Array.from({ length: options.connections }, async () => {
       while (performance.now() < deadline) {
         const t0 = performance.now();
-        const status = await get(agent, url, headers);
-        if (status !== 200) throw new Error(`GET ${target} answered ${status}`);
+        const status = await options.request(agent, url);
+        if (status !== 200) throw new Error(`${target} answered ${status}`);
         latencies.push(performance.now() - t0);
       }
     }),
@@ -50,6 +51,24 @@ export async function measureThroughput(
   agent.destroy();
   latencies.sort((a, b) => a - b);
   return { requests: latencies.length, rps: Math.round(latencies.length / elapsed), p50_ms: round(percentile(latencies, 50)), p99_ms: round(percentile(latencies, 99)) };
+}
+
+/** GETs of `target` under closed-loop load (16 clients for 3 s unless told). */
+export function measureThroughput(
+  target: string,
+  options: { connections?: number; durationMs?: number; headers?: Record<string, string> } = {},
+): Promise<LoadResult> {
+  const { connections = 16, durationMs = 3000, headers = {} } = options;
+  return closedLoop(target, { connections, durationMs, request: (agent, url) => get(agent, url, headers) });
+}
+
+/** JSON POSTs to `target` under closed-loop load, each with a new body from `body()`. */
+export function measurePosts(
+  target: string,
+  options: { connections: number; durationMs: number; headers?: Record<string, string>; body: () => unknown },
+): Promise<LoadResult> {
+  const headers = { ...options.headers, 'Content-Type': 'application/json' };
+  return closedLoop(target, { ...options, request: (agent, url) => send(agent, url, headers, 'POST', JSON.stringify(options.body())) });
 }
 
 /**

@@ -1,0 +1,144 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import { computeOrderAmounts, type ItemFigures } from '../../engine/orders/amounts.js';
+import type { Actor } from '../../lib/actor.js';
+import { parseIsoDate } from '../../lib/dates.js';
+import { invalidPayload, notFound } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import type { Seams } from '../../lib/seams.js';
+import { findSimpleCustomer, upsertCustomer, type ChangeContext } from '../customers/customers.service.js';
+import { resolveItems } from './order-items.service.js';
+import type { NewOrderRow, OrderItemRow, OrderRow } from './orders.repository.js';
+import type { CreateOrderBody, OrderItemBody } from './orders.schemas.js';
+
+type Db = Kysely<Database>;
+
+/** Who stores an order, when, and the seams it may fire. */
+export interface OrderContext {
+  actor: Actor;
+  at: string;
+  seams: Seams;
+}
+
+/**
+ * What a caller's path through upsertOrder does besides storing the order. The API does
+ * everything; order import (voucherify-facts 1.13: historical orders) keeps the order's own
+ * created_at and the summaries but writes no events and fires no paid-order seam.
+ */
+export interface UpsertOptions {
+  emitEvents: boolean;
+  firePaidSeam: boolean;
+  keepCreatedAt: boolean;
+}
+
+export const API_UPSERT: UpsertOptions = { emitEvents: true, firePaidSeam: true, keepCreatedAt: false };
+export const IMPORT_UPSERT: UpsertOptions = { emitEvents: false, firePaidSeam: false, keepCreatedAt: true };
+
+/** The columns an upsert decides (the rest are the order's identity and bookkeeping). */
+export type OrderColumns = Omit<NewOrderRow, 'id' | 'seq' | 'total_amount' | 'redemptions' | 'paid_at' | 'updated_at'>;
+
+/** The stored order an upsert starts from, if any. */
+export interface StoredOrder {
+  row: OrderRow;
+  items: OrderItemRow[];
+}
+
+/** An item's stored content: its row without the keys that place it. */
+export type ItemContent = Omit<OrderItemRow, 'order_id' | 'position' | 'id'>;
+
+export interface OrderDraft {
+  columns: OrderColumns;
+  /** The new items, when the body sent items; undefined keeps the stored ones. */
+  items?: ItemContent[];
+}
+
+/** The customer (or referrer) an order names, upserted with the fields sent. */
+async function customerIdOf(trx: Db, ctx: ChangeContext, body: CreateOrderBody['customer']): Promise<string | undefined> {
+  return body ? (await upsertCustomer(trx, ctx, body)).customer.id : undefined;
+}
+
+async function referrerIdOf(trx: Db, ctx: ChangeContext, input: CreateOrderBody, stored: OrderRow | undefined): Promise<string | null> {
+  const upserted = await customerIdOf(trx, ctx, input.referrer);
+  if (upserted !== undefined) return upserted;
+  if (input.referrer_id === undefined) return stored?.referrer_id ?? null;
+  if (input.referrer_id === null) return null;
+  const referrer = await findSimpleCustomer(trx, input.referrer_id);
+  if (!referrer) throw notFound('customer', input.referrer_id);
+  return referrer.id;
+}
+
+const json = (value: unknown): string | null => (value == null ? null : JSON.stringify(value));
+
+async function itemContents(trx: Db, items: OrderItemBody[], at: string): Promise<ItemContent[]> {
+  return (await resolveItems(trx, items, at)).map((item) => ({
+    source_id: item.body.source_id ?? null,
+    related_object: item.body.related_object ?? null,
+    product_id: item.productId,
+    sku_id: item.skuId,
+    quantity: item.body.quantity ?? null,
+    discount_quantity: item.body.discount_quantity ?? null,
+    initial_quantity: item.body.initial_quantity ?? null,
+    amount: item.body.amount ?? null,
+    discount_amount: item.body.discount_amount ?? 0,
+    initial_amount: item.body.initial_amount ?? null,
+    price: item.price,
+    product: json(item.product),
+    sku: json(item.sku),
+    metadata: json(item.body.metadata),
+  }));
+}
+
+/**
+ * The amounts (engine/orders/amounts.ts), and the items with their amounts: an item's amount
+ * is price x quantity when it was not sent.
+ */
+function amountsOf(input: CreateOrderBody, stored: OrderRow | undefined, items: ItemContent[], itemsSent: boolean) {
+  const figures: ItemFigures[] = items;
+  const computed = computeOrderAmounts({
+    amount: input.amount ?? (itemsSent ? undefined : stored?.amount),
+    discount_amount: input.discount_amount ?? stored?.discount_amount,
+    items: figures,
+  });
+  if (!computed.ok) throw invalidPayload(computed.problems.join('; '));
+  return { order: computed.order, items: items.map((item, i) => ({ ...item, amount: computed.items[i]?.amount ?? null })) };
+}
+
+function createdAtOf(input: CreateOrderBody, stored: OrderRow | undefined, at: string, options: UpsertOptions): string {
+  const sent = options.keepCreatedAt && input.created_at != null ? parseIsoDate(input.created_at) : null;
+  return sent ?? stored?.created_at ?? at;
+}
+
+/**
+ * The order as it will be after this body: the stored order (if any) with the fields sent.
+ * Customers and catalog entries the body names are upserted on the way, in the caller's
+ * transaction. Null means "not sent" except for source_id, metadata and referrer_id, which it
+ * clears.
+ */
+export async function draftOrder(trx: Db, ctx: OrderContext, stored: StoredOrder | undefined, input: CreateOrderBody, options: UpsertOptions) {
+  const customerCtx: ChangeContext = { actor: ctx.actor, at: ctx.at, emitEvents: options.emitEvents };
+  const before = stored?.row;
+  const customerId = (await customerIdOf(trx, customerCtx, input.customer)) ?? before?.customer_id ?? null;
+  const referrerId = await referrerIdOf(trx, customerCtx, input, before);
+  const sentItems = input.items == null ? undefined : await itemContents(trx, input.items, ctx.at);
+  const { order: amounts, items } = amountsOf(input, before, sentItems ?? stored?.items.map(contentOf) ?? [], sentItems !== undefined);
+  const columns: OrderColumns = {
+    source_id: input.source_id !== undefined ? input.source_id : (before?.source_id ?? null),
+    status: input.status ?? before?.status ?? 'CREATED',
+    amount: amounts.amount,
+    initial_amount: input.initial_amount ?? before?.initial_amount ?? null,
+    discount_amount: amounts.discount_amount,
+    items_discount_amount: amounts.items_discount_amount,
+    metadata: input.metadata !== undefined ? JSON.stringify(input.metadata ?? {}) : (before?.metadata ?? '{}'),
+    customer_id: customerId,
+    referrer_id: referrerId,
+    created_at: createdAtOf(input, before, ctx.at, options),
+  };
+  return { columns, items: sentItems && items } satisfies OrderDraft;
+}
+
+/** Item rows of an order, with fresh ids, in the order given. */
+export const itemRows = (orderId: string, items: ItemContent[]): OrderItemRow[] =>
+  items.map((item, position) => ({ order_id: orderId, position, id: newId('ordli_'), ...item }));
+
+/** An item's stored content, for telling whether a re-sent order changed its items. */
+export const contentOf = ({ order_id: _order, position: _position, id: _id, ...content }: OrderItemRow): ItemContent => content;

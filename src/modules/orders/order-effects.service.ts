@@ -1,0 +1,101 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { OrderStatus } from '../../lib/enums.js';
+import {
+  recordOrderInSummary,
+  setLastOrderInSummary,
+  withdrawOrderFromSummary,
+} from '../customers/customer-summary.service.js';
+import { findSimpleCustomer } from '../customers/customers.service.js';
+import type { CustomerEventType } from '../events/event-types.js';
+import { emit } from '../events/events.service.js';
+import type { OrderContext, UpsertOptions } from './order-draft.service.js';
+import { ORDER_PAID } from './order-paid.seam.js';
+import type { OrderObject } from './orders.presenter.js';
+import * as repo from './orders.repository.js';
+
+/**
+ * What a stored change of an order causes, inside its transaction: the customers' summary
+ * figures, the customer events (SPEC.md section 6) and the paid-order seam.
+ */
+type Db = Kysely<Database>;
+
+/**
+ * summary.orders counts PAID and FULFILLED orders only (the reference's CustomerSummaryOrders),
+ * each with its total_amount (what the customer paid, after discounts) on its created_at.
+ */
+const COUNTED: readonly OrderStatus[] = ['PAID', 'FULFILLED'];
+
+interface Counted {
+  customerId: string;
+  amount: number;
+  date: string;
+}
+
+const countedOf = (row: repo.OrderRow | undefined): Counted | null =>
+  row && row.customer_id !== null && COUNTED.includes(row.status)
+    ? { customerId: row.customer_id, amount: row.total_amount, date: row.created_at }
+    : null;
+
+const sameCount = (a: Counted | null, b: Counted | null): boolean =>
+  a === b || (a !== null && b !== null && a.customerId === b.customerId && a.amount === b.amount && a.date === b.date);
+
+/**
+ * Moves the order's figures in summary.orders from what it counted before (if anything) to
+ * what it counts now: canceled or reopened, re-priced, moved to another customer. A customer
+ * the order left gets last_order_* from its latest order that still counts.
+ */
+export async function moveOrderInSummary(trx: Db, before: repo.OrderRow | undefined, after: repo.OrderRow, at: string): Promise<void> {
+  const was = countedOf(before);
+  const now = countedOf(after);
+  if (sameCount(was, now)) return;
+  if (was) await withdrawOrderFromSummary(trx, { customer_id: was.customerId, amount: was.amount, at });
+  if (now) await recordOrderInSummary(trx, { customer_id: now.customerId, amount: now.amount, order_date: now.date, at });
+  if (was) {
+    const latest = await repo.findLatestCountedOrder(trx, was.customerId);
+    const last = latest ? { amount: latest.total_amount, date: latest.created_at } : null;
+    await setLastOrderInSummary(trx, { customer_id: was.customerId, last, at });
+  }
+}
+
+const STATUS_EVENTS: Partial<Record<OrderStatus, CustomerEventType>> = {
+  PAID: 'customer.order.paid',
+  CANCELED: 'customer.order.canceled',
+  FULFILLED: 'customer.order.fulfilled',
+};
+
+/** What happened to the order in this change, for its events. */
+export interface OrderChange {
+  created: boolean;
+  statusChanged: boolean;
+}
+
+/**
+ * `customer.order.created` for a new order, `customer.order.updated` for a changed one, and
+ * the status's own event when the status is new (a reopened CREATED order has none of its
+ * own). They go to the order's customer's feed; an order without a customer has no feed.
+ * Their data is the reference's EventCustomerOrder: customer, referrer and the order.
+ */
+export async function emitOrderEvents(trx: Db, ctx: OrderContext, change: OrderChange, order: OrderObject): Promise<void> {
+  if (order.customer_id === null) return;
+  const types: CustomerEventType[] = [change.created ? 'customer.order.created' : 'customer.order.updated'];
+  const statusEvent = STATUS_EVENTS[order.status];
+  if (statusEvent && (change.created || change.statusChanged)) types.push(statusEvent);
+  const customer = await findSimpleCustomer(trx, order.customer_id);
+  const referrer = order.referrer_id === null ? undefined : await findSimpleCustomer(trx, order.referrer_id);
+  const data = { customer, ...(referrer ? { referrer } : {}), order };
+  for (const type of types) {
+    await emit(trx, { type, customer_id: order.customer_id, data, actor: ctx.actor, created_at: ctx.at });
+  }
+}
+
+/**
+ * The paid-order seam (order-paid.seam.ts): a PAID order claims paid_at in one guarded
+ * statement; the one writer that claims it fires the seam, unless the caller (order import)
+ * asked for none. An imported PAID order is claimed too, so it never fires later.
+ */
+export async function firePaidSeam(trx: Db, ctx: OrderContext, order: OrderObject, options: UpsertOptions): Promise<void> {
+  if (order.status !== 'PAID') return;
+  if (!(await repo.claimPaid(trx, order.id, ctx.at))) return;
+  if (options.firePaidSeam) await ctx.seams.fire(ORDER_PAID, trx, { order, actor: ctx.actor, at: ctx.at });
+}

@@ -1,0 +1,216 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import { invalidPayload, notFound, type AppError } from '../../lib/errors.js';
+import {
+  findCatalogEntries,
+  type CatalogEntries,
+  type CatalogRefs,
+  type ProductView,
+  type SkuView,
+} from '../catalog/catalog-lookup.service.js';
+import { upsertProduct } from '../catalog/products.service.js';
+import { upsertSku } from '../catalog/skus.service.js';
+import { withoutNulls, type ItemProductBlock, type ItemSkuBlock } from './orders.presenter.js';
+import type { OrderItemBody } from './orders.schemas.js';
+
+/**
+ * An order's items against the catalog. An item names its product or SKU by `product_id` /
+ * `sku_id` (which must exist: 404 otherwise) or by `source_id` with `related_object` (default
+ * `product`, or `sku` when the item carries SKU fields). An unknown source id is created in the
+ * catalog from the item's inline `product` / `sku` block (a new SKU's product comes from the
+ * item's `product` block, found or created the same way); a block with no data (name or sku,
+ * price, metadata), or none, makes it 404. `override: true` writes the block's name (or sku),
+ * price and metadata into the catalog, as the reference defines it; without it the block's
+ * values hold for this order only. An item that names no catalog entry is kept as sent.
+ */
+type Db = Kysely<Database>;
+
+type ProductInput = NonNullable<OrderItemBody['product']>;
+type SkuInput = NonNullable<OrderItemBody['sku']>;
+
+export interface ResolvedItem {
+  body: OrderItemBody;
+  product: ItemProductBlock | null;
+  sku: ItemSkuBlock | null;
+  productId: string | null;
+  skuId: string | null;
+  /** The sent price, else the SKU's, else the product's (as this order shows them). */
+  price: number | null;
+}
+
+/** The catalog entries an order has seen so far, by id and by source id. */
+class ItemCatalog {
+  private readonly products = new Map<string, ProductView>();
+  private readonly skus = new Map<string, SkuView>();
+  private readonly productSources = new Map<string, ProductView>();
+  private readonly skuSources = new Map<string, SkuView>();
+
+  constructor(entries: CatalogEntries) {
+    entries.products.forEach((p) => this.addProduct(p));
+    entries.skus.forEach((s) => this.addSku(s));
+  }
+
+  addProduct(p: ProductView): ProductView {
+    this.products.set(p.id, p);
+    if (p.source_id !== null) this.productSources.set(p.source_id, p);
+    return p;
+  }
+
+  addSku(s: SkuView): SkuView {
+    this.skus.set(s.id, s);
+    if (s.source_id !== null) this.skuSources.set(s.source_id, s);
+    return s;
+  }
+
+  product = (id: string) => this.products.get(id);
+  sku = (id: string) => this.skus.get(id);
+  productBySource = (sourceId: string) => this.productSources.get(sourceId);
+  skuBySource = (sourceId: string) => this.skuSources.get(sourceId);
+}
+
+/** How an item names its product and SKU. */
+interface ItemKeys {
+  related: 'product' | 'sku';
+  productId?: string;
+  productSourceId?: string;
+  skuId?: string;
+  skuSourceId?: string;
+}
+
+function keysOf(item: OrderItemBody): ItemKeys {
+  const skuId = item.sku_id ?? item.sku?.id ?? undefined;
+  const related = item.related_object ?? (skuId !== undefined || item.sku ? 'sku' : 'product');
+  const sourceId = item.source_id ?? undefined;
+  const productSourceId = related === 'product' ? (sourceId ?? item.product?.source_id) : item.product?.source_id;
+  return {
+    related,
+    productId: item.product_id ?? item.product?.id ?? undefined,
+    productSourceId: productSourceId ?? undefined,
+    skuId,
+    skuSourceId: (related === 'sku' ? (sourceId ?? item.sku?.source_id) : undefined) ?? undefined,
+  };
+}
+
+function refsOf(keys: ItemKeys[]): CatalogRefs {
+  const defined = (values: Array<string | undefined>) => values.filter((v): v is string => v !== undefined);
+  return {
+    productIds: defined(keys.map((k) => k.productId)),
+    productSourceIds: defined(keys.map((k) => k.productSourceId)),
+    skuIds: defined(keys.map((k) => k.skuId)),
+    skuSourceIds: defined(keys.map((k) => k.skuSourceId)),
+  };
+}
+
+function must<T>(value: T | undefined, error: () => AppError): T {
+  if (value === undefined) throw error();
+  return value;
+}
+
+const productFields = (block: ProductInput | null | undefined) => withoutNulls({ name: block?.name, price: block?.price, metadata: block?.metadata });
+const skuFields = (block: SkuInput | null | undefined) => withoutNulls({ sku: block?.sku, price: block?.price, metadata: block?.metadata });
+
+/** A block that only names its entry (id, source_id) carries no data to create it from. */
+const hasData = (fields: object): boolean => Object.keys(fields).length > 0;
+
+/** The fields of `wanted` whose value differs from `current`'s. */
+function differing<T extends Record<string, unknown>>(wanted: T, current: object): Partial<T> {
+  const now = current as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(wanted).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(now[k]))) as Partial<T>;
+}
+
+interface Resolver {
+  trx: Db;
+  catalog: ItemCatalog;
+  now: string;
+}
+
+/** `override: true`: the block's values replace the catalog's (only those that differ are written). */
+async function overrideProduct(r: Resolver, product: ProductView, block: ProductInput | null | undefined): Promise<ProductView> {
+  if (block?.override !== true) return product;
+  const changes = differing(productFields(block), product);
+  if (Object.keys(changes).length === 0) return product;
+  return r.catalog.addProduct(await upsertProduct(r.trx, { id: product.id, ...changes }, r.now));
+}
+
+async function overrideSku(r: Resolver, sku: SkuView, block: SkuInput | null | undefined): Promise<SkuView> {
+  if (block?.override !== true) return sku;
+  const changes = differing(skuFields(block), sku);
+  if (Object.keys(changes).length === 0) return sku;
+  return r.catalog.addSku(await upsertSku(r.trx, sku.product_id, { id: sku.id, ...changes }, r.now));
+}
+
+/** The product an item names by id or source id, created from its block when unknown; undefined when it names none. */
+async function findOrCreateProduct(r: Resolver, keys: ItemKeys, block: ProductInput | null | undefined): Promise<ProductView | undefined> {
+  const { productId } = keys;
+  if (productId !== undefined) return must(r.catalog.product(productId), () => notFound('product', productId));
+  if (keys.productSourceId === undefined) return undefined;
+  const known = r.catalog.productBySource(keys.productSourceId);
+  if (known) return overrideProduct(r, known, block);
+  const fields = productFields(block);
+  if (!hasData(fields)) throw notFound('product', keys.productSourceId);
+  return r.catalog.addProduct(await upsertProduct(r.trx, { source_id: keys.productSourceId, ...fields }, r.now));
+}
+
+/** A SKU the catalog does not know, created from the item's `sku` block under the item's product. */
+async function createSku(r: Resolver, item: OrderItemBody, keys: ItemKeys & { skuSourceId: string }, label: string): Promise<SkuView> {
+  const fields = skuFields(item.sku);
+  if (!hasData(fields)) throw notFound('sku', keys.skuSourceId);
+  const product = await findOrCreateProduct(r, keys, item.product);
+  if (!product) throw invalidPayload(`${label}: a new SKU (source_id ${keys.skuSourceId}) needs its product: product_id or product.source_id`);
+  return r.catalog.addSku(await upsertSku(r.trx, product.id, { source_id: keys.skuSourceId, ...fields }, r.now));
+}
+
+/** The SKU an item names (by sku_id, or by source_id when related_object is sku) and its product; undefined when it names none. */
+async function resolveSku(r: Resolver, item: OrderItemBody, keys: ItemKeys, label: string): Promise<{ sku: SkuView; product: ProductView } | undefined> {
+  const { skuId, skuSourceId } = keys;
+  let sku: SkuView;
+  if (skuId !== undefined) sku = must(r.catalog.sku(skuId), () => notFound('sku', skuId));
+  else if (skuSourceId === undefined) return undefined;
+  else {
+    const known = r.catalog.skuBySource(skuSourceId);
+    sku = known ? await overrideSku(r, known, item.sku) : await createSku(r, item, { ...keys, skuSourceId }, label);
+  }
+  if (keys.productId !== undefined && keys.productId !== sku.product_id) {
+    throw invalidPayload(`${label}.product_id: SKU ${sku.id} belongs to product ${sku.product_id}, not ${keys.productId}`);
+  }
+  const product = r.catalog.product(sku.product_id) as ProductView;
+  return { sku, product: await overrideProduct(r, product, item.product) };
+}
+
+/** What the order shows of its product: the catalog's values, with the block's for this order. */
+function productBlock(product: ProductView | undefined, block: ProductInput | null | undefined): ItemProductBlock | null {
+  if (!product) return block ? withoutNulls({ source_id: block.source_id, ...productFields(block) }) : null;
+  const { id, source_id, name, metadata, price } = product;
+  return withoutNulls({ id, source_id, name, metadata, price, ...productFields(block) });
+}
+
+function skuBlock(sku: SkuView | undefined, block: SkuInput | null | undefined): ItemSkuBlock | null {
+  if (!sku) return block ? withoutNulls({ source_id: block.source_id, ...skuFields(block) }) : null;
+  const { id, source_id, metadata, price } = sku;
+  return withoutNulls({ id, source_id, sku: sku.sku, metadata, price, ...skuFields(block) });
+}
+
+async function resolveItem(r: Resolver, item: OrderItemBody, label: string): Promise<ResolvedItem> {
+  const keys = keysOf(item);
+  const found = await resolveSku(r, item, keys, label);
+  const product = found?.product ?? (await findOrCreateProduct(r, keys, item.product));
+  const sku = skuBlock(found?.sku, item.sku);
+  const shown = productBlock(product, item.product);
+  return {
+    body: item,
+    product: shown,
+    sku,
+    productId: product?.id ?? null,
+    skuId: found?.sku.id ?? null,
+    price: item.price ?? sku?.price ?? shown?.price ?? null,
+  };
+}
+
+/** Resolves every item in order (an item may use a product an earlier one created). */
+export async function resolveItems(trx: Db, items: OrderItemBody[], now: string): Promise<ResolvedItem[]> {
+  const keys = items.map(keysOf);
+  const r: Resolver = { trx, catalog: new ItemCatalog(await findCatalogEntries(trx, refsOf(keys))), now };
+  const resolved: ResolvedItem[] = [];
+  for (const [i, item] of items.entries()) resolved.push(await resolveItem(r, item, `items[${i}]`));
+  return resolved;
+}

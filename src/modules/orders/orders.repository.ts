@@ -1,0 +1,77 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { inBatches } from '../../db/batches.js';
+import type { Database } from '../../db/database.js';
+import type { OrderStatus } from '../../lib/enums.js';
+import type { OrderItemTable, OrderTable } from './orders.table.js';
+
+type Db = Kysely<Database>;
+export type OrderRow = Selectable<OrderTable>;
+export type NewOrderRow = Insertable<OrderTable>;
+export type OrderPatch = Updateable<OrderTable>;
+export type OrderItemRow = Selectable<OrderItemTable>;
+
+export const findOrderById = (db: Db, id: string): Promise<OrderRow | undefined> =>
+  db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const findOrderBySourceId = (db: Db, sourceId: string): Promise<OrderRow | undefined> =>
+  db.selectFrom('orders').selectAll().where('source_id', '=', sourceId).executeTakeFirst();
+
+/** A path's order reference: an id first, then a source id. */
+export const findOrderByRef = async (db: Db, ref: string): Promise<OrderRow | undefined> =>
+  (await findOrderById(db, ref)) ?? (await findOrderBySourceId(db, ref));
+
+export const insertOrder = async (db: Db, row: NewOrderRow): Promise<void> => {
+  await db.insertInto('orders').values(row).execute();
+};
+
+export const updateOrder = async (db: Db, id: string, patch: OrderPatch): Promise<void> => {
+  await db.updateTable('orders').set(patch).where('id', '=', id).execute();
+};
+
+export const insertItems = async (db: Db, rows: OrderItemRow[]): Promise<void> => {
+  if (rows.length > 0) await db.insertInto('order_items').values(rows).execute();
+};
+
+/** An order's items are replaced as a whole, as an update sends them. */
+export async function replaceItems(db: Db, orderId: string, rows: OrderItemRow[]): Promise<void> {
+  await db.deleteFrom('order_items').where('order_id', '=', orderId).execute();
+  await insertItems(db, rows);
+}
+
+/** The items of several orders in one query (no N+1 on lists), each order's in its order. */
+export const listItems = (db: Db, orderIds: readonly string[]): Promise<OrderItemRow[]> =>
+  inBatches(orderIds, (batch) =>
+    db.selectFrom('order_items').selectAll().where('order_id', 'in', batch).orderBy('order_id').orderBy('position').execute(),
+  );
+
+/**
+ * The paid-order seam's guard: marks the order paid unless it ever was. One statement, so of
+ * any number of concurrent writers exactly one gets the row back.
+ */
+export const claimPaid = async (db: Db, id: string, at: string): Promise<boolean> =>
+  (await db.updateTable('orders').set({ paid_at: at }).where('id', '=', id).where('paid_at', 'is', null).returning('id').executeTakeFirst()) !==
+  undefined;
+
+/** The latest order of a customer with this status (by created_at, then insertion). */
+const latestWithStatus = (db: Db, customerId: string, status: OrderStatus) =>
+  db
+    .selectFrom('orders')
+    .select(['total_amount', 'created_at', 'seq'])
+    .where('customer_id', '=', customerId)
+    .where('status', '=', status)
+    .orderBy('created_at', 'desc')
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+
+/**
+ * A customer's latest order that counts in summary.orders (PAID or FULFILLED): one indexed
+ * lookup per status, so its cost does not grow with the customer's orders.
+ */
+export async function findLatestCountedOrder(db: Db, customerId: string): Promise<{ total_amount: number; created_at: string } | undefined> {
+  const found = [await latestWithStatus(db, customerId, 'PAID'), await latestWithStatus(db, customerId, 'FULFILLED')];
+  const later = (a: (typeof found)[number], b: (typeof found)[number]) =>
+    !a || (b && (b.created_at > a.created_at || (b.created_at === a.created_at && b.seq > a.seq))) ? b : a;
+  const latest = later(found[0], found[1]);
+  return latest && { total_amount: latest.total_amount, created_at: latest.created_at };
+}

@@ -1,0 +1,24 @@
+import type { RouteModule } from '../../http/context.js';
+import { validateBody, validateQuery } from '../../lib/validate.js';
+import { listOrders } from './orders-list.service.js';
+import { createOrderSchema, ordersListQuerySchema, updateOrderSchema } from './orders.schemas.js';
+import { createOrder, getOrder, updateOrder } from './orders.service.js';
+
+/** Orders (SPEC.md 2.11). `:orderId` is an order id or source id. */
+export const ordersRoutes: RouteModule = (router, deps) => {
+  router.post('/v1/orders', async (ctx) => {
+    ctx.body = await createOrder(deps, ctx.state.actor, validateBody(createOrderSchema, ctx.request.body));
+  });
+
+  router.get('/v1/orders', async (ctx) => {
+    ctx.body = await listOrders(deps, validateQuery(ordersListQuerySchema, ctx.query));
+  });
+
+  router.get('/v1/orders/:orderId', async (ctx) => {
+    ctx.body = await getOrder(deps, ctx.params.orderId as string);
+  });
+
+  router.put('/v1/orders/:orderId', async (ctx) => {
+    ctx.body = await updateOrder(deps, ctx.state.actor, ctx.params.orderId as string, validateBody(updateOrderSchema, ctx.request.body));
+  });
+};
