@@ -1,10 +1,8 @@
-import { array, boolean, number, object, string } from 'yup';
-import {
-  codeConfigSchema, discountSchema, giftSchema, loyaltyCardTemplateSchema, metadataSchema, redemptionSchema,
-  validityFields, type CodeConfigBody, type ValidityInput,
-} from './common.schemas.js';
-import { CAMPAIGN_TYPES, VOUCHER_TYPES, type CampaignType, type VoucherType } from '../../lib/enums.js';
+import { array, boolean, number, object, string, type InferType } from 'yup';
+import { CAMPAIGN_TYPES, VOUCHER_TYPES } from '../../lib/enums.js';
 import { limit, oneOf, order, page, querySchema, type QueryOf } from '../../lib/query-params.js';
+import { isoDuration, metadataSchema, validityFields } from '../../lib/schema-fields.js';
+import { codeConfigSchema, discountSchema, giftSchema, loyaltyCardTemplateSchema, redemptionSchema } from './voucher-template.schemas.js';
 
 export { CAMPAIGN_TYPES };
 export const MAX_VOUCHERS_COUNT = 10_000_000;
@@ -14,8 +12,6 @@ const campaignsListParams = { limit: limit(), page: page(100), order: order(['cr
 /** GET /v1/campaigns: newest first unless `order` says otherwise. */
 export const campaignsListQuerySchema = querySchema(campaignsListParams);
 export type CampaignsListQuery = QueryOf<typeof campaignsListParams>;
-
-const ISO_DURATION = /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?$/;
 
 const voucherTemplate = () =>
   object({
@@ -28,7 +24,7 @@ const voucherTemplate = () =>
     is_referral_code: boolean(),
   })
     .noUnknown()
-    .default(undefined);
+    .optional().default(undefined);
 
 const tierSchema = () =>
   object({
@@ -45,11 +41,11 @@ const tierSchema = () =>
 
 const commonFields = () => ({
   description: string().nullable(),
-  type: string().oneOf(['AUTO_UPDATE', 'STATIC']),
+  type: string().oneOf(['AUTO_UPDATE', 'STATIC'] as const),
   join_once: boolean(),
   auto_join: boolean(),
   use_voucher_metadata_schema: boolean(),
-  activity_duration_after_publishing: string().nullable().matches(ISO_DURATION, { message: '${path} must be an ISO 8601 duration', excludeEmptyString: true }),
+  activity_duration_after_publishing: isoDuration(),
   category: string().nullable(),
   category_id: string().nullable(),
   metadata: metadataSchema(),
@@ -61,7 +57,7 @@ export const createCampaignSchema = object({
   campaign_type: string().required().oneOf(CAMPAIGN_TYPES),
   vouchers_count: number().integer().min(0).max(MAX_VOUCHERS_COUNT),
   voucher: voucherTemplate(),
-  promotion: object({ tiers: array(tierSchema()).required().min(1) }).default(undefined),
+  promotion: object({ tiers: array(tierSchema()).required().min(1) }).optional().default(undefined),
   referral_program: metadataSchema(),
   ...commonFields(),
 }).typeError('The body must be a JSON object');
@@ -71,49 +67,6 @@ export const updateCampaignSchema = object({
   discount: discountSchema(),
 }).typeError('The body must be a JSON object');
 
-export interface VoucherTemplateBody {
-  type: VoucherType;
-  discount?: Record<string, unknown>;
-  gift?: { amount: number; effect?: string };
-  loyalty_card?: { points: number; expiration_rules?: Record<string, unknown> };
-  code_config?: CodeConfigBody;
-  redemption?: { quantity?: number | null };
-  is_referral_code?: boolean;
-}
-
-export interface TierBody extends ValidityInput {
-  name: string;
-  banner?: string | null;
-  action: { discount: Record<string, unknown> };
-  metadata?: Record<string, unknown>;
-  active?: boolean;
-  hierarchy?: number;
-  category?: string;
-  category_id?: string;
-}
-
-export interface CampaignCommonBody extends ValidityInput {
-  description?: string | null;
-  type?: 'AUTO_UPDATE' | 'STATIC';
-  join_once?: boolean;
-  auto_join?: boolean;
-  use_voucher_metadata_schema?: boolean;
-  activity_duration_after_publishing?: string | null;
-  category?: string | null;
-  category_id?: string | null;
-  metadata?: Record<string, unknown>;
-}
-
-export interface CreateCampaignBody extends CampaignCommonBody {
-  name: string;
-  campaign_type: CampaignType;
-  vouchers_count?: number;
-  voucher?: VoucherTemplateBody;
-  promotion?: { tiers: TierBody[] };
-  referral_program?: Record<string, unknown>;
-}
-
-export interface UpdateCampaignBody extends CampaignCommonBody {
-  discount?: Record<string, unknown>;
-}
-
+export type CreateCampaignBody = InferType<typeof createCampaignSchema>;
+export type UpdateCampaignBody = InferType<typeof updateCampaignSchema>;
+export type TierBody = NonNullable<CreateCampaignBody['promotion']>['tiers'][number];

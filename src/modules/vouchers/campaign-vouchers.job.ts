@@ -1,4 +1,4 @@
-import { findLiveCampaign, removeCampaignRow } from '../campaigns/campaign-lookup.service.js';
+import { findLiveCampaign, removeCampaignRow } from '../campaigns/campaigns.service.js';
 import type { JobStep } from '../jobs/job-step.js';
 import type { CampaignRangePayload } from './campaign-vouchers.service.js';
 import * as repo from './vouchers.repository.js';

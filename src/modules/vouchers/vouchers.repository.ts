@@ -2,6 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { OrderBy } from '../../lib/pagination.js';
+import { KIND_COLUMNS } from './kinds/index.js';
 import type { VoucherInsertRow } from './voucher-draft.js';
 import type { VoucherTable } from './vouchers.table.js';
 
@@ -9,11 +10,9 @@ type Db = Kysely<Database>;
 export type VoucherRow = Selectable<VoucherTable> & { campaign_name: string | null };
 export type VoucherPatch = Updateable<VoucherTable>;
 
-/** Every insertable column, in the order the bulk statement binds them. */
+/** Every insertable column, in the order the bulk statement binds them; each voucher kind names its own (kinds/). */
 const COLUMNS: ReadonlyArray<keyof VoucherInsertRow> = [
-  'id', 'code', 'campaign_id', 'category_id', 'type', 'discount', 'gift_amount', 'gift_subtracted_amount', 'gift_balance',
-  'gift_effect', 'loyalty_points', 'loyalty_balance', 'loyalty_next_expiration_date', 'loyalty_next_expiration_points',
-  'loyalty_pending_points', 'loyalty_expired_points', 'loyalty_subtracted_points', 'start_date', 'expiration_date',
+  'id', 'code', 'campaign_id', 'category_id', 'type', ...KIND_COLUMNS, 'start_date', 'expiration_date',
   'validity_timeframe', 'validity_day_of_week', 'validity_hours', 'active', 'additional_info', 'metadata', 'is_referral_code',
   'holder_id', 'referrer_id', 'redemption_quantity', 'redeemed_quantity', 'redeemed_points', 'publish_count', 'created_at',
   'updated_at',
