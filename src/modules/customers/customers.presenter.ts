@@ -62,16 +62,6 @@ export interface CustomerObject {
   object: 'customer';
 }
 
-/** The short customer other objects embed (redemptions, orders, events). */
-export interface SimpleCustomer {
-  id: string;
-  name?: string;
-  email?: string;
-  source_id?: string;
-  metadata: Record<string, unknown>;
-  object: 'customer';
-}
-
 /** The related rows a customer answer needs besides its own row. */
 export interface CustomerRelations {
   campaigns: LoyaltyCampaignRow[];
@@ -159,15 +149,6 @@ export const presentCustomerForActivity = (customer: CustomerObject): CustomerOb
   const { object, ...rest } = customer;
   return { ...rest, assets: {}, object };
 };
-
-export const presentSimpleCustomer = (row: CustomerRow): SimpleCustomer => ({
-  id: row.id,
-  ...optional('name', row.name),
-  ...optional('email', row.email),
-  ...optional('source_id', row.source_id),
-  metadata: JSON.parse(row.metadata) as Record<string, unknown>,
-  object: 'customer',
-});
 
 /** Groups relation rows by customer id, for presenting a page of customers. */
 export function relationsByCustomer(campaigns: LoyaltyCampaignRow[], referrals: ReferralRow[]): Map<string, CustomerRelations> {

@@ -9,14 +9,7 @@ import { emit } from '../events/events.service.js';
 import type { CustomerEventType } from '../events/event-types.js';
 import { changedColumns, patchFromFields } from './customer-patch.js';
 import * as repo from './customers.repository.js';
-import {
-  presentCustomer,
-  presentCustomerForActivity,
-  presentSimpleCustomer,
-  relationsByCustomer,
-  type CustomerObject,
-  type SimpleCustomer,
-} from './customers.presenter.js';
+import { presentCustomer, presentCustomerForActivity, relationsByCustomer, type CustomerObject } from './customers.presenter.js';
 import type { CreateCustomerBody, CustomerFields } from './customers.schemas.js';
 
 type Db = Kysely<Database>;
@@ -152,16 +145,4 @@ export async function deleteCustomer(deps: WriteDeps, actor: Actor, ref: string)
     }
     await emitCustomerEvent(trx, { actor, at: isoNow(deps.clock) }, 'customer.deleted', customer);
   });
-}
-
-/** For other modules: a customer by id or source id, as the API shows it. */
-export async function findCustomer(db: Db, ref: string): Promise<CustomerObject | undefined> {
-  const row = await repo.findCustomerByRef(db, ref);
-  return row && presentRow(db, row);
-}
-
-/** For other modules: the short customer that redemptions, orders and events embed. */
-export async function findSimpleCustomer(db: Db, ref: string): Promise<SimpleCustomer | undefined> {
-  const row = await repo.findCustomerByRef(db, ref);
-  return row && presentSimpleCustomer(row);
 }
