@@ -147,25 +147,44 @@ export async function countCodesMatching(db: Db, glob: string): Promise<number> 
   return row.n;
 }
 
-/** Deletes the campaign's vouchers with seq in (from, to]; returns how many. */
+/**
+ * The seq of the campaign's `n`-th voucher with seq in (after, upTo], or null when it has
+ * fewer: where a portion of a job over the campaign's vouchers ends. Read from
+ * vouchers_campaign_seq alone (n index entries, no row).
+ */
+export async function findNthCampaignVoucherSeq(db: Db, campaignId: string, after: number, upTo: number, n: number): Promise<number | null> {
+  const row = await db
+    .selectFrom('vouchers')
+    .select('seq')
+    .where('campaign_id', '=', campaignId)
+    .where('seq', '>', after)
+    .where('seq', '<=', upTo)
+    .orderBy('seq')
+    .limit(1)
+    .offset(n - 1)
+    .executeTakeFirst();
+  return row?.seq ?? null;
+}
+
+/** Deletes the campaign's vouchers with seq in (from, to] (through vouchers_campaign_seq); returns how many. */
 export async function deleteCampaignVouchersInRange(db: Db, campaignId: string, from: number, to: number): Promise<number> {
   const result = await db
     .deleteFrom('vouchers')
+    .where('campaign_id', '=', campaignId)
     .where('seq', '>', from)
     .where('seq', '<=', to)
-    .where('campaign_id', '=', campaignId)
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 
-/** Updates the campaign's vouchers with seq in (from, to]; returns how many. */
+/** Updates the campaign's vouchers with seq in (from, to] (through vouchers_campaign_seq); returns how many. */
 export async function updateCampaignVouchersInRange(db: Db, campaignId: string, from: number, to: number, patch: VoucherPatch): Promise<number> {
   const result = await db
     .updateTable('vouchers')
     .set(patch)
+    .where('campaign_id', '=', campaignId)
     .where('seq', '>', from)
     .where('seq', '<=', to)
-    .where('campaign_id', '=', campaignId)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
