@@ -51,7 +51,8 @@ export function kindImportFields(campaignType: VoucherType) {
   const field = <C extends KindColumn, S extends AnySchema>(kind: VoucherKind<C, S>) => {
     const shape = kind.importSchema();
     const ofKind = kind.onItemOfKind(shape);
-    return lazy((_block, { parent }): ISchema<InferType<S>> => (((parent as { type?: unknown } | undefined)?.type ?? campaignType) === kind.type ? ofKind : shape));
+    const isOfKind = (item: { type?: unknown } | undefined): boolean => (item?.type ?? campaignType) === kind.type;
+    return lazy((_block, { parent }): ISchema<InferType<S>> => (isOfKind(parent) ? ofKind : shape));
   };
   return { discount: field(discountKind), gift: field(giftKind), loyalty_card: field(loyaltyCardKind) };
 }
