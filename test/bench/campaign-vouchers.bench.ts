@@ -18,7 +18,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { copyFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +28,7 @@ import { loadMigrations } from '../../src/db/migrate.js';
 import { codeTemplate, presentCodeConfig, type CodeTemplate } from '../../src/engine/codes/index.js';
 import { tempDir } from '../support/db.js';
 import { cachedSeed } from './support/cached-seed.js';
-import { round } from './support/load.js';
+import { jsonRequest, percentile, round } from './support/load.js';
 import { spawnListening } from './support/spawn.js';
 
 const SEED_VERSION = 'campaign-vouchers-v1';
@@ -94,20 +94,8 @@ interface Answer {
   result: { done_count: number };
 }
 
-function call(agent: Agent, base: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: Answer }> {
-  return new Promise((resolve, reject) => {
-    const req = request(new URL(path, base), { agent, method, headers: HEADERS }, (res) => {
-      let text = '';
-      res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: (text ? JSON.parse(text) : {}) as Answer }));
-    });
-    req.on('error', reject);
-    req.end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
+const call = (agent: Agent, base: string, method: string, path: string, body?: unknown) => jsonRequest<Answer>(agent, base, HEADERS, method, path, body);
 
-const percentile = (sorted: number[], p: number): number =>
-  sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number);
 
 interface Phase {
   rate: number;
