@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.js';
 import { checkValidity, validityColumns } from '../../engine/validity/index.js';
 import type { VoucherType } from '../../lib/enums.js';
 import { AppError } from '../../lib/errors.js';
-import { validateBody } from '../../lib/validate.js';
+import { validateItem } from '../../lib/validate.js';
 import { templateOf, type StoredTemplate } from '../campaigns/campaign-template.js';
 import { addToVouchersCount, findLiveCampaign, type CampaignRow } from '../campaigns/campaigns.service.js';
 import { resolveCategoryId } from '../categories/categories.service.js';
@@ -25,12 +25,12 @@ function itemSchemaFor(type: VoucherType): ReturnType<typeof importItemSchema> {
 }
 
 /**
- * The voucher row for one import item: checked like a request body (every problem at once),
+ * The voucher row for one import item: checked on the one validation path (every problem at once),
  * then the campaign's draft with the item's fields. An item's type is the campaign's (the
  * schema refuses another), so its kind fills the kind's columns.
  */
 async function rowForItem(trx: Kysely<Database>, campaign: CampaignRow, template: StoredTemplate, body: unknown, now: string, id: string) {
-  const item = validateBody(itemSchemaFor(template.type), body);
+  const item = validateItem(itemSchemaFor(template.type), body);
   const draft = draftFromCampaign(campaign, template);
   Object.assign(draft, kindColumnsFromImport(item, template.type, draft));
   if (item.redemption?.quantity !== undefined) draft.redemption_quantity = item.redemption.quantity;
