@@ -1,7 +1,8 @@
 import { array, boolean, number, object, string, type InferType } from 'yup';
 import { CAMPAIGN_TYPES, VOUCHER_TYPES } from '../../lib/enums.js';
 import { limit, oneOf, order, page, querySchema, type QueryOf } from '../../lib/query-params.js';
-import { isoDuration, metadataSchema, validityFields } from '../../lib/schema-fields.js';
+import { jsonObjectField, longText, shortText } from '../../lib/fields.js';
+import { isoDuration, validityFields } from '../../lib/validity-fields.js';
 import { codeConfigSchema, discountSchema, giftSchema, loyaltyCardTemplateSchema, redemptionSchema } from './voucher-template.schemas.js';
 
 export { CAMPAIGN_TYPES };
@@ -12,6 +13,9 @@ const campaignsListParams = { limit: limit(), page: page(100), order: order(['cr
 /** GET /v1/campaigns: newest first unless `order` says otherwise. */
 export const campaignsListQuerySchema = querySchema(campaignsListParams);
 export type CampaignsListQuery = QueryOf<typeof campaignsListParams>;
+
+/** Free-form JSON objects (metadata, referral_program): the shared size and depth limits. */
+const metadata = () => jsonObjectField('${path}');
 
 const voucherTemplate = () =>
   object({
@@ -24,31 +28,32 @@ const voucherTemplate = () =>
     is_referral_code: boolean(),
   })
     .noUnknown()
-    .optional().default(undefined);
+    .optional()
+    .default(undefined);
 
 const tierSchema = () =>
   object({
-    name: string().required().min(1),
-    banner: string().nullable(),
+    name: shortText('${path}').required().min(1),
+    banner: longText('${path}').nullable(),
     action: object({ discount: discountSchema({ required: true }) }).noUnknown().required(),
-    metadata: metadataSchema(),
+    metadata: metadata(),
     active: boolean(),
     hierarchy: number().integer().min(1),
-    category: string(),
-    category_id: string(),
+    category: shortText('${path}'),
+    category_id: shortText('${path}'),
     ...validityFields(),
   });
 
 const commonFields = () => ({
-  description: string().nullable(),
+  description: longText('${path}').nullable(),
   type: string().oneOf(['AUTO_UPDATE', 'STATIC'] as const),
   join_once: boolean(),
   auto_join: boolean(),
   use_voucher_metadata_schema: boolean(),
   activity_duration_after_publishing: isoDuration(),
-  category: string().nullable(),
-  category_id: string().nullable(),
-  metadata: metadataSchema(),
+  category: shortText('${path}').nullable(),
+  category_id: shortText('${path}').nullable(),
+  metadata: metadata(),
   ...validityFields(),
 });
 
@@ -58,7 +63,7 @@ export const createCampaignSchema = object({
   vouchers_count: number().integer().min(0).max(MAX_VOUCHERS_COUNT),
   voucher: voucherTemplate(),
   promotion: object({ tiers: array(tierSchema()).required().min(1) }).optional().default(undefined),
-  referral_program: metadataSchema(),
+  referral_program: metadata(),
   ...commonFields(),
 }).typeError('The body must be a JSON object');
 

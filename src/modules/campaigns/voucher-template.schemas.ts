@@ -16,7 +16,8 @@ export const codeConfigSchema = () =>
     initial_count: number().integer(),
   })
     .noUnknown()
-    .optional().default(undefined);
+    .optional()
+    .default(undefined);
 
 export const redemptionSchema = () =>
   object({ quantity: number().integer().min(0).nullable() }).noUnknown().optional().default(undefined);
@@ -105,7 +106,8 @@ export const giftSchema = () =>
     effect: string().oneOf(ORDER_OR_ITEMS),
   })
     .noUnknown()
-    .optional().default(undefined);
+    .optional()
+    .default(undefined);
 
 export const loyaltyCardTemplateSchema = () =>
   object({
@@ -119,10 +121,12 @@ export const loyaltyCardTemplateSchema = () =>
       fixed_day: number().integer().min(1).max(31),
     })
       .noUnknown()
-      .optional().default(undefined),
+      .optional()
+      .default(undefined),
   })
     .noUnknown()
-    .optional().default(undefined);
+    .optional()
+    .default(undefined);
 
 export type CodeConfigBody = NonNullable<InferType<ReturnType<typeof codeConfigSchema>>>;
 export type GiftTemplate = NonNullable<InferType<ReturnType<typeof giftSchema>>>;

@@ -1,20 +1,24 @@
 import { array, boolean, mixed, object, string, type InferType } from 'yup';
 import { VOUCHER_TYPES, type VoucherType } from '../../lib/enums.js';
 import { integer, limit, order, page, querySchema, text, type QueryOf } from '../../lib/query-params.js';
-import { isoDate, metadataSchema, validityDayOfWeek, validityFields, validityTimeframe } from '../../lib/schema-fields.js';
+import { jsonObjectField, longText, shortText } from '../../lib/fields.js';
+import { isoDate, validityDayOfWeek, validityFields, validityTimeframe } from '../../lib/validity-fields.js';
 import { MAX_VOUCHERS_COUNT } from '../campaigns/campaigns.schemas.js';
 import { codeConfigSchema, discountSchema, redemptionSchema } from '../campaigns/voucher-template.schemas.js';
 import { kindImportFields } from './kinds/index.js';
+
+const metadata = () => jsonObjectField('${path}');
+const additionalInfo = () => longText('${path}').nullable();
 
 /** POST /v1/campaigns/{id}/vouchers: fields that override the campaign's (SPEC.md 4.4). */
 export const addVouchersSchema = object({
   code: string().min(1).max(255),
   code_config: codeConfigSchema(),
-  category: string(),
-  category_id: string(),
-  metadata: metadataSchema(),
+  category: shortText('${path}'),
+  category_id: shortText('${path}'),
+  metadata: metadata(),
   redemption: redemptionSchema(),
-  additional_info: string().nullable(),
+  additional_info: additionalInfo(),
   start_date: isoDate(),
   expiration_date: isoDate(),
 }).typeError('The body must be a JSON object');
@@ -23,11 +27,11 @@ export type AddVouchersBody = InferType<typeof addVouchersSchema>;
 
 /** PUT /v1/vouchers/{code}. */
 export const updateVoucherSchema = object({
-  category: string().nullable(),
-  category_id: string().nullable(),
+  category: shortText('${path}').nullable(),
+  category_id: shortText('${path}').nullable(),
   active: boolean(),
-  additional_info: string().nullable(),
-  metadata: metadataSchema(),
+  additional_info: additionalInfo(),
+  metadata: metadata(),
   redemption: redemptionSchema(),
   discount: discountSchema(),
   ...validityFields(),
@@ -54,13 +58,13 @@ export const importItemSchema = (campaignType: VoucherType) =>
     ...kindImportFields(campaignType),
     redemption: redemptionSchema(),
     active: boolean(),
-    metadata: metadataSchema(),
-    category: string(),
+    metadata: metadata(),
+    category: shortText('${path}'),
     start_date: isoDate(),
     expiration_date: isoDate(),
     validity_timeframe: validityTimeframe(),
     validity_day_of_week: validityDayOfWeek(),
-    additional_info: string().nullable(),
+    additional_info: additionalInfo(),
   }).typeError('The item must be an object');
 
 export type ImportItem = InferType<ReturnType<typeof importItemSchema>>;

@@ -13,7 +13,8 @@ const importBlock = () =>
     effect: string().oneOf(['APPLY_TO_ORDER', 'APPLY_TO_ITEMS']),
   })
     .noUnknown()
-    .optional().default(undefined);
+    .optional()
+    .default(undefined);
 
 /** GIFT_VOUCHER: its credits (amount, what was subtracted, the balance left) and its effect. */
 export const giftKind = {

@@ -1,6 +1,6 @@
 import { number, object } from 'yup';
 import { parseIsoDate } from '../../../lib/dates.js';
-import { isoDate } from '../../../lib/schema-fields.js';
+import { isoDate } from '../../../lib/validity-fields.js';
 import type { VoucherKind } from './kind.js';
 
 const COLUMNS = [
@@ -25,7 +25,8 @@ const importBlock = () =>
     subtracted_points: nonNegative(),
   })
     .noUnknown()
-    .optional().default(undefined);
+    .optional()
+    .default(undefined);
 
 const isNumberOrAbsent = (value: unknown): boolean => value === undefined || typeof value === 'number';
 

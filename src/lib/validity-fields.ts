@@ -1,10 +1,10 @@
-import { array, mixed, number, object, string } from 'yup';
+import { array, number, object, string } from 'yup';
 import { ISO_DURATION, parseIsoDate } from './dates.js';
 
 /**
- * Body field schemas that resources of several domains share (campaigns, promotion tiers,
- * vouchers): dates, durations, metadata and the validity rules of engine/validity. The body
- * counterpart of query-params.ts.
+ * Body fields of resources with a period (campaigns, promotion tiers, vouchers, later rewards
+ * and earning rules): dates, durations and the validity rules of engine/validity. Text and
+ * JSON fields come from fields.ts.
  */
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -20,10 +20,6 @@ const NOT_A_DURATION = '${path} must be an ISO 8601 duration';
 /** An ISO 8601 duration (`PT1H`, `P2D`), or null, or empty. */
 export const isoDuration = () => string().nullable().matches(ISO_DURATION, { message: NOT_A_DURATION, excludeEmptyString: true });
 
-export const metadataSchema = () =>
-  mixed<Record<string, unknown>>()
-    .test('object', '${path} must be an object', (v) => v === undefined || (typeof v === 'object' && v !== null && !Array.isArray(v)));
-
 const dayOfWeek = () => number().integer().min(0).max(6).required();
 
 export const validityTimeframe = () =>
@@ -33,7 +29,8 @@ export const validityTimeframe = () =>
   })
     .noUnknown()
     .nullable()
-    .optional().default(undefined);
+    .optional()
+    .default(undefined);
 
 export const validityDayOfWeek = () => array(dayOfWeek()).nullable().optional().default(undefined);
 
@@ -49,7 +46,8 @@ export const validityHours = () =>
   })
     .noUnknown()
     .nullable()
-    .optional().default(undefined);
+    .optional()
+    .default(undefined);
 
 /** Validity fields every resource with a period carries (engine/validity's rules). */
 export const validityFields = () => ({
