@@ -1,6 +1,7 @@
 import type { AuthTables } from '../modules/auth/auth.table.js';
 import type { CatalogTables } from '../modules/catalog/catalog.table.js';
 import type { CampaignsTables } from '../modules/campaigns/campaigns.table.js';
+import type { CategoriesTables } from '../modules/categories/categories.table.js';
 import type { JobsTables } from '../jobs/jobs.table.js';
 import type { VouchersTables } from '../modules/vouchers/vouchers.table.js';
 import type { CustomersTables } from '../modules/customers/customers.table.js';
@@ -11,4 +12,4 @@ import type { OrdersTables } from '../modules/orders/orders.table.js';
  * Kysely's view of the whole schema: every module's *.table.ts, joined. A module adds its
  * tables by extending this interface list.
  */
-export interface Database extends AuthTables, CatalogTables, CustomersTables, EventsTables, CampaignsTables, VouchersTables, JobsTables, OrdersTables {}
+export interface Database extends AuthTables, CatalogTables, CustomersTables, EventsTables, CategoriesTables, CampaignsTables, VouchersTables, JobsTables, OrdersTables {}

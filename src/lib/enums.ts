@@ -8,6 +8,10 @@ export type CampaignType = (typeof CAMPAIGN_TYPES)[number];
 export const VOUCHER_TYPES = ['DISCOUNT_VOUCHER', 'GIFT_VOUCHER', 'LOYALTY_CARD'] as const;
 export type VoucherType = (typeof VOUCHER_TYPES)[number];
 
+/** The block of a voucher (and of a campaign's voucher template) that holds each type's own fields. */
+export const VOUCHER_TYPE_BLOCK = { DISCOUNT_VOUCHER: 'discount', GIFT_VOUCHER: 'gift', LOYALTY_CARD: 'loyalty_card' } as const satisfies Record<VoucherType, string>;
+export type VoucherBlock = (typeof VOUCHER_TYPE_BLOCK)[VoucherType];
+
 export const ORDER_STATUSES = ['CREATED', 'PAID', 'CANCELED', 'FULFILLED'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 

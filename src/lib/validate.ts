@@ -32,6 +32,13 @@ export function validateBody<T>(schema: Schema<T>, body: unknown): T {
   return run(schema, body, true, invalidPayload);
 }
 
+/**
+ * A bulk job's item (an import line) against its schema: as validateBody, but a wrong shape is
+ * named by the item schema's own type message ("The item must be an object"), since the item
+ * is not the request's body.
+ */
+export const validateItem = <T>(schema: Schema<T>, item: unknown): T => run(schema, item, true, invalidPayload);
+
 function requireShape(schema: Schema<unknown>, body: unknown): void {
   if (schema.type === 'object' && !isPlainObject(body)) throw invalidPayload('The body must be a JSON object');
 }

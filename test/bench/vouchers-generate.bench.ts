@@ -12,12 +12,12 @@
  * BENCH_COUNT=100000 runs a smaller job: a quick check of the bench itself.
  */
 import { readFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { openSqlite } from '../../src/db/connect.js';
 import { ALPHANUMERIC, codeGenerator, codeTemplate, type CodeTemplate } from '../../src/engine/codes/index.js';
 import { freshDbFile } from '../support/db.js';
-import { round } from './support/load.js';
+import { jsonRequest, percentile, round } from './support/load.js';
 import { spawnListening } from './support/spawn.js';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 1_000_000);
@@ -67,25 +67,13 @@ interface Answer {
   async_action_id: string;
 }
 
-function call(agent: Agent, base: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: Answer }> {
-  return new Promise((resolve, reject) => {
-    const req = request(new URL(path, base), { agent, method, headers: HEADERS }, (res) => {
-      let text = '';
-      res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: (text ? JSON.parse(text) : {}) as Answer }));
-    });
-    req.on('error', reject);
-    req.end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
+const call = (agent: Agent, base: string, method: string, path: string, body?: unknown) => jsonRequest<Answer>(agent, base, HEADERS, method, path, body);
 
 const peakRssMb = (pid: number): number => {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:')) ?? '';
   return Number(/(\d+)/.exec(line)?.[1] ?? 0) / 1024;
 };
 
-const percentile = (sorted: number[], p: number): number =>
-  sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number);
 
 async function serverRun(): Promise<{ rate: number; peakRss: number; p99: number; p50: number; gets: number }> {
   const dbFile = freshDbFile();

@@ -37,7 +37,7 @@ describe('promo import', () => {
     assert.equal(res.stdout, [
       '2 voucher(s) imported successfully, 3 failed.',
       '  MIX-1: Voucher with code MIX-1 already exists',
-      '  MIX-2: active must be a `boolean` type, but the final value was: `"yes"`.',
+      '  MIX-2: active must be a boolean',
       '  (no code): The item must be an object',
       '',
     ].join('\n'));

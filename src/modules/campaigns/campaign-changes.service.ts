@@ -1,19 +1,14 @@
-import type { Deps } from '../../app/deps.js';
-import type { Actor } from '../../lib/actor.js';
-import { isoNow } from '../../lib/clock.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import { checkValidity, validityColumns, type ValidityColumns } from '../../engine/validity/index.js';
 import { AppError, notFound } from '../../lib/errors.js';
-import { notifyJobEnqueued } from '../../jobs/jobs.events.js';
-import { enqueueCampaignVouchersDelete, enqueueCampaignVouchersUpdate } from '../vouchers/campaign-vouchers.service.js';
-import type { StoredTemplate } from '../vouchers/voucher-draft.js';
-import { findCampaign } from './campaign-lookup.service.js';
-import type { CampaignView } from './campaigns.presenter.js';
+import { resolveCategoryId } from '../categories/categories.service.js';
+import { templateOf } from './campaign-template.js';
 import * as repo from './campaigns.repository.js';
 import type { UpdateCampaignBody } from './campaigns.schemas.js';
-import { getCampaign } from './campaigns.service.js';
-import { resolveCategoryId } from './categories.service.js';
-import { checkValidity, validityColumns, type ValidityColumns } from './validity.js';
+import { findCampaign, type CampaignRow } from './campaigns.service.js';
 
-type CampaignDeps = Pick<Deps, 'db' | 'clock'>;
+type Db = Kysely<Database>;
 
 const flag = (value: boolean): number => (value ? 1 : 0);
 
@@ -29,49 +24,41 @@ function plainFields(body: UpdateCampaignBody): repo.CampaignPatch {
   return patch;
 }
 
-function withDiscount(campaign: repo.CampaignRow, discount: Record<string, unknown>): string {
-  const template = campaign.voucher === null ? null : (JSON.parse(campaign.voucher) as StoredTemplate);
+function withDiscount(campaign: CampaignRow, discount: Record<string, unknown>): string {
+  const template = templateOf(campaign);
   if (!template || template.type !== 'DISCOUNT_VOUCHER') {
     throw new AppError('invalid_campaign', `Campaign ${campaign.id} has no discount vouchers; discount cannot be set`);
   }
   return JSON.stringify({ ...template, discount });
 }
 
-/**
- * PUT /v1/campaigns/{id or name}. Validity and discount changes reach the campaign's existing
- * vouchers through a CAMPAIGN.VOUCHERS_UPDATE job enqueued in the same transaction.
- */
-export async function updateCampaign(deps: CampaignDeps, idOrName: string, body: UpdateCampaignBody, actor: Actor): Promise<CampaignView> {
-  const now = isoNow(deps.clock);
-  const { id, jobStarted } = await deps.db.transaction().execute(async (trx) => {
-    const campaign = await findCampaign(trx, idOrName);
-    const validity = validityColumns(body);
-    checkValidity({ ...campaign, ...validity } as ValidityColumns);
-    const patch: repo.CampaignPatch = { ...plainFields(body), ...validity, updated_at: now };
-    const categoryId = await resolveCategoryId(trx, body, now);
-    if (categoryId !== undefined) patch.category_id = categoryId;
-    if (body.discount !== undefined) patch.voucher = withDiscount(campaign, body.discount);
-    await repo.updateCampaign(trx, campaign.id, patch);
-    const voucherPatch = { ...validity, ...(body.discount !== undefined ? { discount: JSON.stringify(body.discount) } : {}) };
-    const propagate = Object.keys(voucherPatch).length > 0 && campaign.vouchers_count > 0;
-    if (propagate) await enqueueCampaignVouchersUpdate(trx, campaign, voucherPatch, actor.request_id, now);
-    return { id: campaign.id, jobStarted: propagate };
-  });
-  if (jobStarted) notifyJobEnqueued();
-  return getCampaign(deps, id);
+/** What changed in a campaign that its vouchers carry too. */
+export interface CampaignChanges {
+  campaign: CampaignRow;
+  /** The validity columns the body set (absent ones are left out). */
+  validity: Partial<ValidityColumns>;
+  discount?: Record<string, unknown>;
 }
 
 /**
- * DELETE /v1/campaigns/{id or name}: the campaign disappears at once (its name is free again)
- * and a CAMPAIGN.VOUCHERS_DELETE job removes its vouchers, then its row.
+ * The campaign row of PUT /v1/campaigns/{id or name}, inside the caller's transaction, which
+ * carries the validity and discount changes to the vouchers (vouchers/campaign-vouchers.service.ts).
  */
-export async function deleteCampaign(deps: CampaignDeps, idOrName: string, actor: Actor): Promise<{ async_action_id: string }> {
-  const now = isoNow(deps.clock);
-  const jobId = await deps.db.transaction().execute(async (trx) => {
-    const campaign = await findCampaign(trx, idOrName);
-    if (!(await repo.markCampaignDeleted(trx, campaign.id, now))) throw notFound('campaign', idOrName);
-    return enqueueCampaignVouchersDelete(trx, campaign, actor.request_id, now);
-  });
-  notifyJobEnqueued();
-  return { async_action_id: jobId };
+export async function changeCampaign(trx: Db, idOrName: string, body: UpdateCampaignBody, now: string): Promise<CampaignChanges> {
+  const campaign = await findCampaign(trx, idOrName);
+  const validity = validityColumns(body);
+  checkValidity({ ...campaign, ...validity });
+  const patch: repo.CampaignPatch = { ...plainFields(body), ...validity, updated_at: now };
+  const categoryId = await resolveCategoryId(trx, body, now);
+  if (categoryId !== undefined) patch.category_id = categoryId;
+  if (body.discount !== undefined) patch.voucher = withDiscount(campaign, body.discount);
+  await repo.updateCampaign(trx, campaign.id, patch);
+  return { campaign, validity, ...(body.discount !== undefined ? { discount: body.discount } : {}) };
+}
+
+/** The campaign disappears at once (its name is free again); its row stays until its vouchers are gone. */
+export async function hideCampaign(trx: Db, idOrName: string, now: string): Promise<CampaignRow> {
+  const campaign = await findCampaign(trx, idOrName);
+  if (!(await repo.markCampaignDeleted(trx, campaign.id, now))) throw notFound('campaign', idOrName);
+  return campaign;
 }

@@ -1,22 +1,50 @@
-import { presentCodeConfig } from '../../engine/codes/index.js';
-import { invalidPayload } from '../../lib/errors.js';
-import { templateFor } from '../vouchers/code-space.service.js';
-import type { StoredTemplate } from '../vouchers/voucher-draft.js';
+import { codeTemplate, presentCodeConfig, type CodeConfigInput, type CodeTemplate, type PresentedCodeConfig } from '../../engine/codes/index.js';
+import { VOUCHER_TYPE_BLOCK, type VoucherType } from '../../lib/enums.js';
+import { AppError, invalidPayload } from '../../lib/errors.js';
+import type { CampaignRow } from './campaigns.repository.js';
 import type { CreateCampaignBody } from './campaigns.schemas.js';
 import type { CampaignType } from './campaigns.table.js';
+import type { GiftTemplate, LoyaltyCardTemplate } from './voucher-template.schemas.js';
 
-const VOUCHER_TYPE: Record<Exclude<CampaignType, 'PROMOTION'>, StoredTemplate['type']> = {
+/**
+ * The voucher template a campaign stores (and answers) under `voucher`: what every voucher
+ * of the campaign starts from. Campaigns own it; vouchers read it to draft new vouchers.
+ */
+export interface StoredTemplate {
+  type: VoucherType;
+  discount?: Record<string, unknown>;
+  gift?: GiftTemplate;
+  loyalty_card?: LoyaltyCardTemplate;
+  code_config: PresentedCodeConfig;
+  redemption: { quantity: number | null };
+  is_referral_code: boolean;
+}
+
+const VOUCHER_TYPE: Record<Exclude<CampaignType, 'PROMOTION'>, VoucherType> = {
   DISCOUNT_COUPONS: 'DISCOUNT_VOUCHER',
   REFERRAL_PROGRAM: 'DISCOUNT_VOUCHER',
   GIFT_VOUCHERS: 'GIFT_VOUCHER',
   LOYALTY_PROGRAM: 'LOYALTY_CARD',
 };
 
-const DETAIL_OF: Record<StoredTemplate['type'], 'discount' | 'gift' | 'loyalty_card'> = {
-  DISCOUNT_VOUCHER: 'discount',
-  GIFT_VOUCHER: 'gift',
-  LOYALTY_CARD: 'loyalty_card',
-};
+export const invalidCodeConfig = (details: string): AppError => new AppError('invalid_code_config', details);
+
+/** A checked code template, or 400 invalid_code_config. */
+export function templateFor(config: CodeConfigInput | undefined): CodeTemplate {
+  const result = codeTemplate(config);
+  if (!result.ok) throw invalidCodeConfig(result.error);
+  return result.template;
+}
+
+export const templateOf = (campaign: CampaignRow): StoredTemplate | null =>
+  campaign.voucher === null ? null : (JSON.parse(campaign.voucher) as StoredTemplate);
+
+/** The campaign's template, or 400 for a campaign without vouchers (a PROMOTION). */
+export function requireTemplate(campaign: CampaignRow): StoredTemplate {
+  const template = templateOf(campaign);
+  if (!template) throw new AppError('invalid_campaign', `Campaign ${campaign.id} is a PROMOTION campaign; it holds promotion tiers, not vouchers`);
+  return template;
+}
 
 function checkPromotion(body: CreateCampaignBody): null {
   if (body.voucher) throw invalidPayload('voucher is not allowed in a PROMOTION campaign; give promotion.tiers');
@@ -40,14 +68,14 @@ export function templateFromBody(body: CreateCampaignBody): StoredTemplate | nul
   if (!voucher) throw invalidPayload('voucher is a required field');
   const expected = VOUCHER_TYPE[body.campaign_type];
   if (voucher.type !== expected) throw invalidPayload(`voucher.type must be ${expected} in a ${body.campaign_type} campaign`);
-  const detail = DETAIL_OF[expected];
-  if (voucher[detail] === undefined) throw invalidPayload(`voucher.${detail} is a required field`);
-  for (const other of Object.values(DETAIL_OF)) {
-    if (other !== detail && voucher[other] !== undefined) throw invalidPayload(`voucher.${other} is not allowed for a ${expected}`);
+  const block = VOUCHER_TYPE_BLOCK[expected];
+  if (voucher[block] === undefined) throw invalidPayload(`voucher.${block} is a required field`);
+  for (const other of Object.values(VOUCHER_TYPE_BLOCK)) {
+    if (other !== block && voucher[other] !== undefined) throw invalidPayload(`voucher.${other} is not allowed for a ${expected}`);
   }
   return {
     type: expected,
-    [detail]: voucher[detail],
+    [block]: voucher[block],
     code_config: presentCodeConfig(templateFor(voucher.code_config)),
     redemption: { quantity: voucher.redemption?.quantity ?? null },
     is_referral_code: body.campaign_type === 'REFERRAL_PROGRAM',

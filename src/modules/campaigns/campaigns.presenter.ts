@@ -1,14 +1,10 @@
-import type { CategoryView } from './categories.service.js';
+import { presentValidity } from '../../engine/validity/index.js';
+import { categoriesOf, type CategoryView } from '../categories/categories.presenter.js';
 import type { CampaignRow, TierRow } from './campaigns.repository.js';
-import { presentValidity } from './validity.js';
 
 export const emptyAssignments = () => ({ object: 'list' as const, data_ref: 'data' as const, data: [], total: 0 });
 
 const bool = (n: number): boolean => n === 1;
-const categoriesOf = (id: string | null, categories: Map<string, CategoryView>): CategoryView[] => {
-  const found = id === null ? undefined : categories.get(id);
-  return found ? [found] : [];
-};
 
 export function presentTier(row: TierRow, campaign: CampaignRow, categories: Map<string, CategoryView>) {
   return {

@@ -1,13 +1,13 @@
 import type { RouteModule } from '../../http/context.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
-import { deleteCampaign, updateCampaign } from './campaign-changes.service.js';
-import { createCampaign, getCampaign, listCampaigns } from './campaigns.service.js';
-import { campaignsListQuerySchema, createCampaignSchema, updateCampaignSchema, type CreateCampaignBody, type UpdateCampaignBody } from './campaigns.schemas.js';
+import { createCampaign, deleteCampaign, updateCampaign } from '../vouchers/campaign-vouchers.service.js';
+import { campaignsListQuerySchema, createCampaignSchema, updateCampaignSchema } from './campaigns.schemas.js';
+import { getCampaign, listCampaigns } from './campaigns.service.js';
 
+/** Campaigns. Writes reach the campaign's vouchers, so they are the vouchers module's use cases. */
 export const campaignsRoutes: RouteModule = (router, deps) => {
   router.post('/v1/campaigns', async (ctx) => {
-    const body = validateBody(createCampaignSchema, ctx.request.body) as CreateCampaignBody;
-    ctx.body = await createCampaign(deps, body, ctx.state.actor);
+    ctx.body = await createCampaign(deps, validateBody(createCampaignSchema, ctx.request.body), ctx.state.actor);
   });
 
   router.get('/v1/campaigns', async (ctx) => {
@@ -19,8 +19,7 @@ export const campaignsRoutes: RouteModule = (router, deps) => {
   });
 
   router.put('/v1/campaigns/:campaignId', async (ctx) => {
-    const body = validateBody(updateCampaignSchema, ctx.request.body) as UpdateCampaignBody;
-    ctx.body = await updateCampaign(deps, ctx.params.campaignId as string, body, ctx.state.actor);
+    ctx.body = await updateCampaign(deps, ctx.params.campaignId as string, validateBody(updateCampaignSchema, ctx.request.body), ctx.state.actor);
   });
 
   router.delete('/v1/campaigns/:campaignId', async (ctx) => {

@@ -1,10 +1,9 @@
-import { array, boolean, number, object, string } from 'yup';
-import {
-  codeConfigSchema, discountSchema, giftSchema, loyaltyCardTemplateSchema, metadataSchema, redemptionSchema,
-  validityFields, type CodeConfigBody, type ValidityInput,
-} from './common.schemas.js';
-import { CAMPAIGN_TYPES, VOUCHER_TYPES, type CampaignType, type VoucherType } from '../../lib/enums.js';
+import { array, boolean, number, object, string, type InferType } from 'yup';
+import { CAMPAIGN_TYPES, VOUCHER_TYPES } from '../../lib/enums.js';
 import { limit, oneOf, order, page, querySchema, type QueryOf } from '../../lib/query-params.js';
+import { jsonObjectField, longText, shortText } from '../../lib/fields.js';
+import { isoDuration, validityFields } from '../../lib/validity-fields.js';
+import { codeConfigSchema, discountSchema, giftSchema, loyaltyCardTemplateSchema, redemptionSchema } from './voucher-template.schemas.js';
 
 export { CAMPAIGN_TYPES };
 export const MAX_VOUCHERS_COUNT = 10_000_000;
@@ -18,7 +17,8 @@ const campaignsListParams = { limit: limit(), page: page(100), order: order(CAMP
 export const campaignsListQuerySchema = querySchema(campaignsListParams);
 export type CampaignsListQuery = QueryOf<typeof campaignsListParams>;
 
-const ISO_DURATION = /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?$/;
+/** Free-form JSON objects (metadata, referral_program): the shared size and depth limits. */
+const metadata = () => jsonObjectField('${path}');
 
 const voucherTemplate = () =>
   object({
@@ -31,31 +31,32 @@ const voucherTemplate = () =>
     is_referral_code: boolean(),
   })
     .noUnknown()
+    .optional()
     .default(undefined);
 
 const tierSchema = () =>
   object({
-    name: string().required().min(1),
-    banner: string().nullable(),
+    name: shortText('${path}').required().min(1),
+    banner: longText('${path}').nullable(),
     action: object({ discount: discountSchema({ required: true }) }).noUnknown().required(),
-    metadata: metadataSchema(),
+    metadata: metadata(),
     active: boolean(),
     hierarchy: number().integer().min(1),
-    category: string(),
-    category_id: string(),
+    category: shortText('${path}'),
+    category_id: shortText('${path}'),
     ...validityFields(),
   });
 
 const commonFields = () => ({
-  description: string().nullable(),
-  type: string().oneOf(['AUTO_UPDATE', 'STATIC']),
+  description: longText('${path}').nullable(),
+  type: string().oneOf(['AUTO_UPDATE', 'STATIC'] as const),
   join_once: boolean(),
   auto_join: boolean(),
   use_voucher_metadata_schema: boolean(),
-  activity_duration_after_publishing: string().nullable().matches(ISO_DURATION, { message: '${path} must be an ISO 8601 duration', excludeEmptyString: true }),
-  category: string().nullable(),
-  category_id: string().nullable(),
-  metadata: metadataSchema(),
+  activity_duration_after_publishing: isoDuration(),
+  category: shortText('${path}').nullable(),
+  category_id: shortText('${path}').nullable(),
+  metadata: metadata(),
   ...validityFields(),
 });
 
@@ -64,8 +65,8 @@ export const createCampaignSchema = object({
   campaign_type: string().required().oneOf(CAMPAIGN_TYPES),
   vouchers_count: number().integer().min(0).max(MAX_VOUCHERS_COUNT),
   voucher: voucherTemplate(),
-  promotion: object({ tiers: array(tierSchema()).required().min(1) }).default(undefined),
-  referral_program: metadataSchema(),
+  promotion: object({ tiers: array(tierSchema()).required().min(1) }).optional().default(undefined),
+  referral_program: metadata(),
   ...commonFields(),
 }).typeError('The body must be a JSON object');
 
@@ -74,49 +75,6 @@ export const updateCampaignSchema = object({
   discount: discountSchema(),
 }).typeError('The body must be a JSON object');
 
-export interface VoucherTemplateBody {
-  type: VoucherType;
-  discount?: Record<string, unknown>;
-  gift?: { amount: number; effect?: string };
-  loyalty_card?: { points: number; expiration_rules?: Record<string, unknown> };
-  code_config?: CodeConfigBody;
-  redemption?: { quantity?: number | null };
-  is_referral_code?: boolean;
-}
-
-export interface TierBody extends ValidityInput {
-  name: string;
-  banner?: string | null;
-  action: { discount: Record<string, unknown> };
-  metadata?: Record<string, unknown>;
-  active?: boolean;
-  hierarchy?: number;
-  category?: string;
-  category_id?: string;
-}
-
-export interface CampaignCommonBody extends ValidityInput {
-  description?: string | null;
-  type?: 'AUTO_UPDATE' | 'STATIC';
-  join_once?: boolean;
-  auto_join?: boolean;
-  use_voucher_metadata_schema?: boolean;
-  activity_duration_after_publishing?: string | null;
-  category?: string | null;
-  category_id?: string | null;
-  metadata?: Record<string, unknown>;
-}
-
-export interface CreateCampaignBody extends CampaignCommonBody {
-  name: string;
-  campaign_type: CampaignType;
-  vouchers_count?: number;
-  voucher?: VoucherTemplateBody;
-  promotion?: { tiers: TierBody[] };
-  referral_program?: Record<string, unknown>;
-}
-
-export interface UpdateCampaignBody extends CampaignCommonBody {
-  discount?: Record<string, unknown>;
-}
-
+export type CreateCampaignBody = InferType<typeof createCampaignSchema>;
+export type UpdateCampaignBody = InferType<typeof updateCampaignSchema>;
+export type TierBody = NonNullable<CreateCampaignBody['promotion']>['tiers'][number];

@@ -1,102 +1,49 @@
 import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
 import type { Database } from '../../db/database.js';
-import type { Actor } from '../../lib/actor.js';
-import { isoNow } from '../../lib/clock.js';
-import { duplicateFound } from '../../lib/errors.js';
-import { newId } from '../../lib/ids.js';
+import { notFound } from '../../lib/errors.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { notifyJobEnqueued } from '../../jobs/jobs.events.js';
-import { addVouchersInTransaction } from '../vouchers/voucher-generation.service.js';
-import { findCampaign } from './campaign-lookup.service.js';
-import { templateFromBody } from './campaign-template.js';
+import { categoriesById } from '../categories/categories.service.js';
 import { presentCampaign, type CampaignView } from './campaigns.presenter.js';
 import * as repo from './campaigns.repository.js';
-import type { CampaignsListQuery, CreateCampaignBody, TierBody } from './campaigns.schemas.js';
-import { categoriesById, resolveCategoryId } from './categories.service.js';
-import { checkValidity, validityColumns, type ValidityColumns } from './validity.js';
+import type { CampaignsListQuery } from './campaigns.schemas.js';
+import type { GenerationStatus } from './campaigns.table.js';
 
-type CampaignDeps = Pick<Deps, 'db' | 'clock'>;
+/**
+ * Reading campaigns, and the campaign side of voucher work: the vouchers module (which owns
+ * every use case that touches both) calls these inside its own transactions.
+ */
+export type CampaignRow = repo.CampaignRow;
+type Db = Kysely<Database>;
 
-const flag = (value: boolean | undefined, fallback = false): number => ((value ?? fallback) ? 1 : 0);
-
-function fullValidity(input: Partial<ValidityColumns>, path = ''): ValidityColumns {
-  const columns: ValidityColumns = {
-    start_date: input.start_date ?? null,
-    expiration_date: input.expiration_date ?? null,
-    validity_timeframe: input.validity_timeframe ?? null,
-    validity_day_of_week: input.validity_day_of_week ?? null,
-    validity_hours: input.validity_hours ?? null,
-  };
-  checkValidity(columns, path);
-  return columns;
+/** A live campaign by id or name, or null. */
+export async function findCampaignOrNone(db: Db, idOrName: string): Promise<CampaignRow | null> {
+  return (await repo.findLiveCampaignById(db, idOrName)) ?? (await repo.findLiveCampaignByName(db, idOrName)) ?? null;
 }
 
-async function insertTiers(trx: Kysely<Database>, campaignId: string, tiers: TierBody[], now: string): Promise<void> {
-  const rows: repo.TierInsert[] = [];
-  for (const [i, tier] of tiers.entries()) {
-    rows.push({
-      id: newId('promo_'),
-      campaign_id: campaignId,
-      name: tier.name,
-      banner: tier.banner ?? null,
-      action: JSON.stringify({ discount: tier.action.discount }),
-      metadata: JSON.stringify(tier.metadata ?? {}),
-      hierarchy: tier.hierarchy ?? i + 1,
-      active: flag(tier.active, true),
-      ...fullValidity(validityColumns(tier), `promotion.tiers[${i}].`),
-      category_id: (await resolveCategoryId(trx, tier, now)) ?? null,
-      created_at: now,
-      updated_at: null,
-    });
-  }
-  await repo.insertTiers(trx, rows);
+/** A live campaign by id or name, or 404. */
+export async function findCampaign(db: Db, idOrName: string): Promise<CampaignRow> {
+  const campaign = await findCampaignOrNone(db, idOrName);
+  if (!campaign) throw notFound('campaign', idOrName);
+  return campaign;
 }
 
-/** POST /v1/campaigns: the campaign, its tiers, and its first vouchers (a job beyond one). */
-export async function createCampaign(deps: CampaignDeps, body: CreateCampaignBody, actor: Actor): Promise<CampaignView> {
-  const template = templateFromBody(body);
-  const validity = fullValidity(validityColumns(body));
-  const now = isoNow(deps.clock);
-  const id = newId('camp_');
-  const count = body.vouchers_count ?? 0;
-  const jobStarted = await deps.db.transaction().execute(async (trx) => {
-    if (await repo.findLiveCampaignByName(trx, body.name)) throw duplicateFound('campaign', 'name', body.name);
-    await repo.insertCampaign(trx, {
-      id,
-      name: body.name,
-      description: body.description ?? null,
-      campaign_type: body.campaign_type,
-      type: body.type ?? 'AUTO_UPDATE',
-      voucher: template ? JSON.stringify(template) : null,
-      referral_program: body.referral_program ? JSON.stringify(body.referral_program) : null,
-      auto_join: flag(body.auto_join),
-      join_once: flag(body.join_once),
-      use_voucher_metadata_schema: flag(body.use_voucher_metadata_schema),
-      ...validity,
-      activity_duration_after_publishing: body.activity_duration_after_publishing ?? null,
-      vouchers_count: 0,
-      active: 1,
-      metadata: JSON.stringify(body.metadata ?? {}),
-      category_id: (await resolveCategoryId(trx, body, now)) ?? null,
-      creation_status: 'DONE',
-      vouchers_generation_status: 'DONE',
-      protected: 0,
-      created_at: now,
-      updated_at: null,
-      deleted_at: null,
-    });
-    if (body.promotion) await insertTiers(trx, id, body.promotion.tiers, now);
-    if (count === 0) return false;
-    const campaign = await findCampaign(trx, id);
-    const outcome = await addVouchersInTransaction(trx, campaign, { count, body: {}, requestId: actor.request_id, now });
-    return 'jobId' in outcome;
-  });
-  if (jobStarted) notifyJobEnqueued();
-  return getCampaign(deps, id);
-}
+/** The live campaign with this id, if it still exists. */
+export const findLiveCampaign = (db: Db, id: string): Promise<CampaignRow | undefined> => repo.findLiveCampaignById(db, id);
 
-async function present(db: Kysely<Database>, rows: repo.CampaignRow[]): Promise<CampaignView[]> {
+/** Vouchers added to (delta > 0) or removed from (delta < 0) the campaign's count, in one statement. */
+export const addToVouchersCount = (db: Db, id: string, delta: number): Promise<void> => repo.addVouchersCount(db, id, delta);
+
+export const setGenerationStatus = (db: Db, id: string, status: GenerationStatus, now: string): Promise<void> =>
+  repo.setGenerationStatus(db, id, status, now);
+
+/** Vouchers in all live campaigns, from their counts. */
+export const countLiveCampaignVouchers = (db: Db): Promise<number> => repo.sumLiveVouchersCount(db);
+
+/** Removes a deleted campaign's row (and its tiers) once its vouchers are gone. */
+export const removeCampaignRow = (db: Db, id: string): Promise<void> => repo.deleteCampaignRow(db, id);
+
+async function present(db: Db, rows: CampaignRow[]): Promise<CampaignView[]> {
   const tiers = await repo.listTiers(db, rows.filter((r) => r.campaign_type === 'PROMOTION').map((r) => r.id));
   const categories = await categoriesById(db, [...rows.map((r) => r.category_id), ...tiers.map((t) => t.category_id)]);
   return rows.map((row) => presentCampaign(row, tiers.filter((t) => t.campaign_id === row.id), categories));

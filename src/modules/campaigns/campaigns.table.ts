@@ -1,13 +1,4 @@
 import type { Generated } from 'kysely';
-
-export interface CategoryTable {
-  id: string;
-  name: string;
-  hierarchy: number;
-  created_at: string;
-  updated_at: string | null;
-}
-
 import type { CampaignType } from '../../lib/enums.js';
 
 export type { CampaignType };
@@ -66,7 +57,6 @@ export interface PromotionTierTable {
 }
 
 export interface CampaignsTables {
-  categories: CategoryTable;
   campaigns: CampaignTable;
   promotion_tiers: PromotionTierTable;
 }

@@ -154,12 +154,6 @@ export async function deleteCustomer(deps: WriteDeps, actor: Actor, ref: string)
   });
 }
 
-/** For other modules: a customer by id or source id, as the API shows it. */
-export async function findCustomer(db: Db, ref: string): Promise<CustomerObject | undefined> {
-  const row = await repo.findCustomerByRef(db, ref);
-  return row && presentRow(db, row);
-}
-
 /** For other modules: the short customer that redemptions, orders and events embed. */
 export async function findSimpleCustomer(db: Db, ref: string): Promise<SimpleCustomer | undefined> {
   const row = await repo.findCustomerByRef(db, ref);

@@ -1,13 +1,31 @@
 import type { Kysely } from 'kysely';
+import type { Deps } from '../../app/deps.js';
 import type { Database } from '../../db/database.js';
+import type { Actor } from '../../lib/actor.js';
+import { isoNow } from '../../lib/clock.js';
+import { changeCampaign, hideCampaign, type CampaignChanges } from '../campaigns/campaign-changes.service.js';
+import { insertCampaign } from '../campaigns/campaign-create.service.js';
+import type { CampaignView } from '../campaigns/campaigns.presenter.js';
+import type { CreateCampaignBody, UpdateCampaignBody } from '../campaigns/campaigns.schemas.js';
+import { getCampaign } from '../campaigns/campaigns.service.js';
 import { JobType } from '../../lib/enums.js';
+import { notifyJobEnqueued } from '../../jobs/jobs.events.js';
 import { enqueueJob } from '../../jobs/jobs.service.js';
+import { addVouchersInTransaction } from './voucher-generation.service.js';
 import * as repo from './vouchers.repository.js';
 
 /**
- * Jobs over all vouchers of a campaign (delete, update). They walk the vouchers table by seq
- * from 0 to the highest seq at the time of the request, a range of seqs per portion, so each
- * portion is one short indexed range; the cursor is the seq reached.
+ * The campaign use cases that reach its vouchers, in one transaction each: create a campaign
+ * with its first vouchers, change a campaign and carry the change to its vouchers, delete a
+ * campaign with its vouchers. They live with the vouchers, which depend on campaigns (the
+ * owner of campaign rows and voucher templates), never the other way round.
+ */
+type CampaignDeps = Pick<Deps, 'db' | 'clock'>;
+
+/**
+ * What a CAMPAIGN.VOUCHERS_DELETE or CAMPAIGN.VOUCHERS_UPDATE job carries. The job walks the
+ * campaign's vouchers in seq order up to the highest seq at the time of the request (its
+ * total); the cursor is the last seq done.
  */
 export interface CampaignRangePayload {
   campaign_id: string;
@@ -20,15 +38,58 @@ async function enqueueRangeJob(trx: Kysely<Database>, type: string, payload: Cam
   return enqueueJob(trx, { type, payload, total, requestId, now });
 }
 
-/** CAMPAIGN.VOUCHERS_DELETE, in the transaction that marks the campaign deleted. */
-export const enqueueCampaignVouchersDelete = (trx: Kysely<Database>, campaign: { id: string; name: string }, requestId: string, now: string) =>
-  enqueueRangeJob(trx, JobType.vouchersDelete, { campaign_id: campaign.id, campaign_name: campaign.name }, requestId, now);
+/** POST /v1/campaigns: the campaign, its tiers, and its first vouchers (a job beyond one). */
+export async function createCampaign(deps: CampaignDeps, body: CreateCampaignBody, actor: Actor): Promise<CampaignView> {
+  const now = isoNow(deps.clock);
+  const count = body.vouchers_count ?? 0;
+  const { id, jobStarted } = await deps.db.transaction().execute(async (trx) => {
+    const campaign = await insertCampaign(trx, body, now);
+    if (count === 0) return { id: campaign.id, jobStarted: false };
+    const outcome = await addVouchersInTransaction(trx, campaign, { count, body: {}, requestId: actor.request_id, now });
+    return { id: campaign.id, jobStarted: 'jobId' in outcome };
+  });
+  if (jobStarted) notifyJobEnqueued();
+  return getCampaign(deps, id);
+}
 
-/** CAMPAIGN.VOUCHERS_UPDATE: the campaign's changed validity or discount, carried to its vouchers. */
-export const enqueueCampaignVouchersUpdate = (
-  trx: Kysely<Database>,
-  campaign: { id: string; name: string },
-  patch: repo.VoucherPatch,
-  requestId: string,
-  now: string,
-) => enqueueRangeJob(trx, JobType.vouchersUpdate, { campaign_id: campaign.id, campaign_name: campaign.name, patch }, requestId, now);
+/** The columns of the campaign's vouchers that follow a change of the campaign. */
+const voucherPatchOf = (changes: CampaignChanges): repo.VoucherPatch => ({
+  ...changes.validity,
+  ...(changes.discount !== undefined ? { discount: JSON.stringify(changes.discount) } : {}),
+});
+
+/**
+ * PUT /v1/campaigns/{id or name}. Validity and discount changes reach the campaign's existing
+ * vouchers through a CAMPAIGN.VOUCHERS_UPDATE job enqueued in the same transaction.
+ */
+export async function updateCampaign(deps: CampaignDeps, idOrName: string, body: UpdateCampaignBody, actor: Actor): Promise<CampaignView> {
+  const now = isoNow(deps.clock);
+  const { id, jobStarted } = await deps.db.transaction().execute(async (trx) => {
+    const changes = await changeCampaign(trx, idOrName, body, now);
+    const { campaign } = changes;
+    const patch = voucherPatchOf(changes);
+    const propagate = Object.keys(patch).length > 0 && campaign.vouchers_count > 0;
+    if (propagate) {
+      const payload: CampaignRangePayload = { campaign_id: campaign.id, campaign_name: campaign.name, patch };
+      await enqueueRangeJob(trx, JobType.vouchersUpdate, payload, actor.request_id, now);
+    }
+    return { id: campaign.id, jobStarted: propagate };
+  });
+  if (jobStarted) notifyJobEnqueued();
+  return getCampaign(deps, id);
+}
+
+/**
+ * DELETE /v1/campaigns/{id or name}: the campaign disappears at once (its name is free again)
+ * and a CAMPAIGN.VOUCHERS_DELETE job removes its vouchers, then its row.
+ */
+export async function deleteCampaign(deps: CampaignDeps, idOrName: string, actor: Actor): Promise<{ async_action_id: string }> {
+  const now = isoNow(deps.clock);
+  const jobId = await deps.db.transaction().execute(async (trx) => {
+    const campaign = await hideCampaign(trx, idOrName, now);
+    const payload: CampaignRangePayload = { campaign_id: campaign.id, campaign_name: campaign.name };
+    return enqueueRangeJob(trx, JobType.vouchersDelete, payload, actor.request_id, now);
+  });
+  notifyJobEnqueued();
+  return { async_action_id: jobId };
+}

@@ -1,20 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { capacity, checkFeasibility, codeTemplate, infeasibleDetails, templateGlob, type CodeConfigInput, type CodeTemplate } from '../../engine/codes/index.js';
-import { AppError } from '../../lib/errors.js';
+import { capacity, checkFeasibility, infeasibleDetails, templateGlob, type CodeTemplate } from '../../engine/codes/index.js';
+import { invalidCodeConfig } from '../campaigns/campaign-template.js';
 import { JobType } from '../../lib/enums.js';
 import { listOpenJobs } from '../../jobs/jobs.service.js';
 import * as repo from './vouchers.repository.js';
-
-export const invalidCodeConfig = (details: string): AppError =>
-  new AppError('invalid_code_config', details);
-
-/** A checked code template, or 400 invalid_code_config. */
-export function templateFor(config: CodeConfigInput | undefined): CodeTemplate {
-  const result = codeTemplate(config);
-  if (!result.ok) throw invalidCodeConfig(result.error);
-  return result.template;
-}
 
 /** What an unfinished generation job keeps in its payload about its codes. */
 export interface CodeReservation {

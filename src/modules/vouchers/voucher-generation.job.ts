@@ -1,5 +1,5 @@
 import { codeGenerator } from '../../engine/codes/index.js';
-import { countCampaignVouchers, findLiveCampaign, setGenerationStatus } from '../campaigns/campaign-lookup.service.js';
+import { addToVouchersCount, findLiveCampaign, setGenerationStatus } from '../campaigns/campaigns.service.js';
 import { JobFailure, type JobStep, type PortionJob } from '../../jobs/job-step.js';
 import { JobType } from '../../lib/enums.js';
 import { listOpenJobs } from '../../jobs/jobs.service.js';
@@ -58,7 +58,7 @@ export const generateVouchersStep: JobStep<GeneratePayload, Drawn> = {
       }
       if (insert(take(drawn?.ids, attempt, nextId), take(drawn?.codes, attempt, nextCode))) inserted++;
     }
-    await countCampaignVouchers(ctx.trx, campaignId, count);
+    await addToVouchersCount(ctx.trx, campaignId, count);
     const cursor = job.cursor + count;
     return { cursor, done: count, failed: 0, finished: cursor >= job.total };
   },

@@ -2,18 +2,19 @@ import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
 import type { Database } from '../../db/database.js';
 import { codeGenerator, templateGlob, type CodeTemplate } from '../../engine/codes/index.js';
+import { checkValidity, validityColumns } from '../../engine/validity/index.js';
 import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
-import { AppError, duplicateFound, invalidPayload } from '../../lib/errors.js';
+import { duplicateFound, invalidPayload } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { findCampaign, setGenerationStatus, countCampaignVouchers, type CampaignRow } from '../campaigns/campaign-lookup.service.js';
-import { resolveCategoryId } from '../campaigns/categories.service.js';
-import { checkValidity, validityColumns } from '../campaigns/validity.js';
+import { invalidCodeConfig, requireTemplate, templateFor, type StoredTemplate } from '../campaigns/campaign-template.js';
+import { addToVouchersCount, findCampaign, setGenerationStatus, type CampaignRow } from '../campaigns/campaigns.service.js';
+import { resolveCategoryId } from '../categories/categories.service.js';
 import { JobType } from '../../lib/enums.js';
 import { notifyJobEnqueued } from '../../jobs/jobs.events.js';
 import { enqueueJob } from '../../jobs/jobs.service.js';
-import { checkCodeSpace, templateFor, type CodeReservation } from './code-space.service.js';
-import { draftFromCampaign, rowFromDraft, templateOf, type StoredTemplate, type VoucherDraft } from './voucher-draft.js';
+import { checkCodeSpace, type CodeReservation } from './code-space.service.js';
+import { draftFromCampaign, rowFromDraft, type VoucherDraft } from './voucher-draft.js';
 import type { AddVouchersBody } from './vouchers.schemas.js';
 import * as repo from './vouchers.repository.js';
 import { getVoucher } from './vouchers.service.js';
@@ -24,16 +25,6 @@ export interface GeneratePayload extends CodeReservation {
   campaign_id: string;
   draft: VoucherDraft;
   template: CodeTemplate;
-}
-
-export const noVouchersInPromotion = (campaign: CampaignRow): AppError =>
-  new AppError('invalid_campaign', `Campaign ${campaign.id} is a PROMOTION campaign; it holds promotion tiers, not vouchers`);
-
-/** The campaign's template, or 400 for a campaign without vouchers. */
-export function requireTemplate(campaign: CampaignRow): StoredTemplate {
-  const template = templateOf(campaign);
-  if (!template) throw noVouchersInPromotion(campaign);
-  return template;
 }
 
 /** The campaign's draft with the body's overrides (category, metadata, quantity, info, dates). */
@@ -56,7 +47,7 @@ async function insertGenerated(trx: Kysely<Database>, draft: VoucherDraft, templ
     const code = next();
     if (await repo.insertVoucher(trx, rowFromDraft(draft, newId('v_'), code, now))) return code;
   }
-  throw new AppError('invalid_code_config', 'No free code was found for this code config');
+  throw invalidCodeConfig('No free code was found for this code config');
 }
 
 export type AddOutcome = { code: string } | { jobId: string };
@@ -84,7 +75,7 @@ export async function addVouchersInTransaction(
       await checkCodeSpace(trx, codes, 1);
       code = await insertGenerated(trx, draft, codes, now);
     }
-    await countCampaignVouchers(trx, campaign.id, 1);
+    await addToVouchersCount(trx, campaign.id, 1);
     return { code };
   }
   await checkCodeSpace(trx, codes, count);

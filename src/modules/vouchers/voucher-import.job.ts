@@ -1,67 +1,38 @@
-import { ValidationError } from 'yup';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { parseIsoDate } from '../../lib/dates.js';
+import { checkValidity, validityColumns } from '../../engine/validity/index.js';
+import type { VoucherType } from '../../lib/enums.js';
 import { AppError } from '../../lib/errors.js';
-import { countCampaignVouchers, findLiveCampaign, type CampaignRow } from '../campaigns/campaign-lookup.service.js';
-import { resolveCategoryId } from '../campaigns/categories.service.js';
-import { checkValidity, validityColumns } from '../campaigns/validity.js';
+import { validateItem } from '../../lib/validate.js';
+import { templateOf, type StoredTemplate } from '../campaigns/campaign-template.js';
+import { addToVouchersCount, findLiveCampaign, type CampaignRow } from '../campaigns/campaigns.service.js';
+import { resolveCategoryId } from '../categories/categories.service.js';
 import { JobFailure, type ItemFailure, type JobStep } from '../../jobs/job-step.js';
 import { dropJobItems, readJobItems } from '../../jobs/portions.service.js';
-import { draftFromCampaign, rowFromDraft, templateOf, type StoredTemplate, type VoucherDraft } from './voucher-draft.js';
+import { kindColumnsFromImport } from './kinds/index.js';
+import { draftFromCampaign, rowFromDraft } from './voucher-draft.js';
 import type { ImportPayload } from './voucher-import.service.js';
 import { timeOrderedIds } from './voucher-ids.js';
-import { importItemSchema, type ImportItem } from './vouchers.schemas.js';
+import { importItemSchema } from './vouchers.schemas.js';
 import { voucherInserter } from './vouchers.repository.js';
 
-class ItemRejected extends Error {}
-
-function checkItem(body: unknown): ImportItem {
-  try {
-    return importItemSchema.validateSync(body, { strict: true, abortEarly: false }) as ImportItem;
-  } catch (error) {
-    if (error instanceof ValidationError) throw new ItemRejected(error.errors.join('; '));
-    throw error;
-  }
+/** One item schema per voucher type, built once per worker thread. */
+const itemSchemas = new Map<VoucherType, ReturnType<typeof importItemSchema>>();
+function itemSchemaFor(type: VoucherType): ReturnType<typeof importItemSchema> {
+  let schema = itemSchemas.get(type);
+  if (!schema) itemSchemas.set(type, (schema = importItemSchema(type)));
+  return schema;
 }
 
-function applyCard(draft: VoucherDraft, card: NonNullable<ImportItem['loyalty_card']>): void {
-  const expired = card.expired_points ?? 0;
-  const subtracted = card.subtracted_points ?? 0;
-  const balance = card.balance ?? card.points - expired - subtracted;
-  if (balance < 0) throw new ItemRejected('loyalty_card.balance cannot be negative (points - expired_points - subtracted_points)');
-  const next = card.next_expiration_date ? parseIsoDate(card.next_expiration_date) : null;
-  Object.assign(draft, {
-    loyalty_points: card.points,
-    loyalty_balance: balance,
-    loyalty_next_expiration_date: next ? next.slice(0, 10) : null,
-    loyalty_next_expiration_points: card.next_expiration_points ?? 0,
-    loyalty_pending_points: card.pending_points ?? 0,
-    loyalty_expired_points: expired,
-    loyalty_subtracted_points: subtracted,
-  });
-}
-
-function applyKind(draft: VoucherDraft, item: ImportItem, template: StoredTemplate): void {
-  const type = item.type ?? template.type;
-  if (type !== template.type) throw new ItemRejected(`type ${type} does not match the campaign's ${template.type} vouchers`);
-  if (type === 'LOYALTY_CARD') {
-    if (!item.loyalty_card) throw new ItemRejected('loyalty_card is a required field');
-    applyCard(draft, item.loyalty_card);
-  } else if (type === 'GIFT_VOUCHER') {
-    if (!item.gift) throw new ItemRejected('gift is a required field');
-    const gift = item.gift;
-    Object.assign(draft, { gift_amount: gift.amount, gift_balance: gift.balance, gift_subtracted_amount: gift.subtracted_amount ?? 0, gift_effect: gift.effect ?? draft.gift_effect });
-  } else if (item.discount) {
-    draft.discount = JSON.stringify(item.discount);
-  }
-}
-
-/** The voucher row for one import item: the campaign's draft with the item's fields. */
+/**
+ * The voucher row for one import item: checked on the one validation path (every problem at once),
+ * then the campaign's draft with the item's fields. An item's type is the campaign's (the
+ * schema refuses another), so its kind fills the kind's columns.
+ */
 async function rowForItem(trx: Kysely<Database>, campaign: CampaignRow, template: StoredTemplate, body: unknown, now: string, id: string) {
-  const item = checkItem(body);
+  const item = validateItem(itemSchemaFor(template.type), body);
   const draft = draftFromCampaign(campaign, template);
-  applyKind(draft, item, template);
+  Object.assign(draft, kindColumnsFromImport(item, template.type, draft));
   if (item.redemption?.quantity !== undefined) draft.redemption_quantity = item.redemption.quantity;
   if (item.active !== undefined) draft.active = item.active ? 1 : 0;
   if (item.metadata !== undefined) draft.metadata = JSON.stringify(item.metadata);
@@ -79,7 +50,6 @@ const codeOf = (body: unknown): string | null => {
 };
 
 const reasonOf = (error: unknown): string => {
-  if (error instanceof ItemRejected) return error.message;
   if (error instanceof AppError) return error.details;
   // A row that breaks a CHECK (the statement alone is rolled back, not the portion).
   if (String((error as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT')) return (error as Error).message;
@@ -112,7 +82,7 @@ export const importVouchersStep: JobStep<ImportPayload> = {
     const cursor = items.length > 0 ? (items.at(-1)?.position ?? 0) + 1 : job.total;
     await dropJobItems(ctx, job.id, cursor);
     const done = items.length - failures.length;
-    await countCampaignVouchers(ctx.trx, campaign.id, done);
+    await addToVouchersCount(ctx.trx, campaign.id, done);
     return { cursor, done, failed: failures.length, failures, finished: cursor >= job.total };
   },
 

@@ -3,12 +3,12 @@ import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
 import { validateBody } from '../../lib/validate.js';
-import { findCampaign } from '../campaigns/campaign-lookup.service.js';
+import { requireTemplate } from '../campaigns/campaign-template.js';
+import { findCampaign } from '../campaigns/campaigns.service.js';
 import { JobType } from '../../lib/enums.js';
 import { notifyJobEnqueued } from '../../jobs/jobs.events.js';
 import { addJobItems, enqueueJob } from '../../jobs/jobs.service.js';
 import { startStaging, type Staging } from '../../jobs/staging.service.js';
-import { requireTemplate } from './voucher-generation.service.js';
 import { importBodySchema } from './vouchers.schemas.js';
 
 /** What a CAMPAIGN.VOUCHERS_IMPORT job carries; its items are stored beside it. */
@@ -19,7 +19,7 @@ export interface ImportPayload {
 
 type ImportDeps = Pick<Deps, 'db' | 'clock'>;
 
-const hasNoCode = (item: Record<string, unknown>): boolean => item.code === undefined || item.code === null || item.code === '';
+const hasNoCode = (item: Record<string, unknown> | undefined): boolean => item?.code === undefined || item.code === null || item.code === '';
 
 /**
  * POST /v1/campaigns/{id}/import: a body that is not a non-empty array of objects, or items
@@ -28,7 +28,7 @@ const hasNoCode = (item: Record<string, unknown>): boolean => item.code === unde
  * and bad ones are reported in its result.
  */
 export async function importVouchers(deps: ImportDeps, campaignIdOrName: string, body: unknown, actor: Actor): Promise<{ async_action_id: string }> {
-  const items = validateBody(importBodySchema, body) as Array<Record<string, unknown>>;
+  const items = validateBody(importBodySchema, body);
   const missing = items.filter(hasNoCode).length;
   if (missing > 0) throw new AppError('invalid_voucher', `Found ${missing} voucher(s) without 'code' value`);
   const now = isoNow(deps.clock);

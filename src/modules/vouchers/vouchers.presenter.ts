@@ -1,30 +1,13 @@
+import { presentValidity } from '../../engine/validity/index.js';
 import { emptyAssignments } from '../campaigns/campaigns.presenter.js';
-import type { CategoryView } from '../campaigns/categories.service.js';
-import { presentValidity } from '../campaigns/validity.js';
+import { categoriesOf, type CategoryView } from '../categories/categories.presenter.js';
+import { presentKindBlocks } from './kinds/index.js';
 import type { VoucherRow } from './vouchers.repository.js';
 
 const asset = (kind: 'qr' | 'barcode', code: string) => {
   const id = Buffer.from(code, 'utf8').toString('base64url');
   return { id, url: `/v1/assets/${kind}/${id}` };
 };
-
-function giftOf(row: VoucherRow) {
-  if (row.type !== 'GIFT_VOUCHER') return null;
-  return { amount: row.gift_amount ?? 0, subtracted_amount: row.gift_subtracted_amount ?? 0, balance: row.gift_balance ?? 0, effect: row.gift_effect };
-}
-
-function loyaltyCardOf(row: VoucherRow) {
-  if (row.type !== 'LOYALTY_CARD') return null;
-  return {
-    points: row.loyalty_points ?? 0,
-    balance: row.loyalty_balance ?? 0,
-    next_expiration_date: row.loyalty_next_expiration_date,
-    next_expiration_points: row.loyalty_next_expiration_points ?? 0,
-    pending_points: row.loyalty_pending_points ?? 0,
-    expired_points: row.loyalty_expired_points ?? 0,
-    subtracted_points: row.loyalty_subtracted_points ?? 0,
-  };
-}
 
 /** The voucher as the API answers it (SPEC.md 2.6). */
 export function presentVoucher(row: VoucherRow, categories: Map<string, CategoryView>) {
@@ -38,9 +21,7 @@ export function presentVoucher(row: VoucherRow, categories: Map<string, Category
     category: category?.name ?? null,
     category_id: row.category_id,
     type: row.type,
-    discount: row.discount === null ? null : (JSON.parse(row.discount) as Record<string, unknown>),
-    gift: giftOf(row),
-    loyalty_card: loyaltyCardOf(row),
+    ...presentKindBlocks(row),
     ...presentValidity(row),
     active: row.active === 1,
     additional_info: row.additional_info,
@@ -60,7 +41,7 @@ export function presentVoucher(row: VoucherRow, categories: Map<string, Category
       object: 'list' as const,
       url: `${path}/redemptions?page=1&limit=10`,
     },
-    categories: category ? [category] : [],
+    categories: categoriesOf(row.category_id, categories),
     validation_rules_assignments: emptyAssignments(),
   };
 }

@@ -2,6 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { OrderBy } from '../../lib/pagination.js';
+import { KIND_COLUMNS } from './kinds/index.js';
 import type { VoucherInsertRow } from './voucher-draft.js';
 import type { VoucherTable } from './vouchers.table.js';
 
@@ -9,11 +10,9 @@ type Db = Kysely<Database>;
 export type VoucherRow = Selectable<VoucherTable> & { campaign_name: string | null };
 export type VoucherPatch = Updateable<VoucherTable>;
 
-/** Every insertable column, in the order the bulk statement binds them. */
+/** Every insertable column, in the order the bulk statement binds them; each voucher kind names its own (kinds/). */
 const COLUMNS: ReadonlyArray<keyof VoucherInsertRow> = [
-  'id', 'code', 'campaign_id', 'category_id', 'type', 'discount', 'gift_amount', 'gift_subtracted_amount', 'gift_balance',
-  'gift_effect', 'loyalty_points', 'loyalty_balance', 'loyalty_next_expiration_date', 'loyalty_next_expiration_points',
-  'loyalty_pending_points', 'loyalty_expired_points', 'loyalty_subtracted_points', 'start_date', 'expiration_date',
+  'id', 'code', 'campaign_id', 'category_id', 'type', ...KIND_COLUMNS, 'start_date', 'expiration_date',
   'validity_timeframe', 'validity_day_of_week', 'validity_hours', 'active', 'additional_info', 'metadata', 'is_referral_code',
   'holder_id', 'referrer_id', 'redemption_quantity', 'redeemed_quantity', 'redeemed_points', 'publish_count', 'created_at',
   'updated_at',
@@ -167,25 +166,44 @@ export async function countCodesMatching(db: Db, glob: string): Promise<number> 
   return row.n;
 }
 
-/** Deletes the campaign's vouchers with seq in (from, to]; returns how many. */
+/**
+ * The seq of the campaign's `n`-th voucher with seq in (after, upTo], or null when it has
+ * fewer: where a portion of a job over the campaign's vouchers ends. Read from
+ * vouchers_campaign_seq alone (n index entries, no row).
+ */
+export async function findNthCampaignVoucherSeq(db: Db, campaignId: string, after: number, upTo: number, n: number): Promise<number | null> {
+  const row = await db
+    .selectFrom('vouchers')
+    .select('seq')
+    .where('campaign_id', '=', campaignId)
+    .where('seq', '>', after)
+    .where('seq', '<=', upTo)
+    .orderBy('seq')
+    .limit(1)
+    .offset(n - 1)
+    .executeTakeFirst();
+  return row?.seq ?? null;
+}
+
+/** Deletes the campaign's vouchers with seq in (from, to] (through vouchers_campaign_seq); returns how many. */
 export async function deleteCampaignVouchersInRange(db: Db, campaignId: string, from: number, to: number): Promise<number> {
   const result = await db
     .deleteFrom('vouchers')
+    .where('campaign_id', '=', campaignId)
     .where('seq', '>', from)
     .where('seq', '<=', to)
-    .where('campaign_id', '=', campaignId)
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 
-/** Updates the campaign's vouchers with seq in (from, to]; returns how many. */
+/** Updates the campaign's vouchers with seq in (from, to] (through vouchers_campaign_seq); returns how many. */
 export async function updateCampaignVouchersInRange(db: Db, campaignId: string, from: number, to: number, patch: VoucherPatch): Promise<number> {
   const result = await db
     .updateTable('vouchers')
     .set(patch)
+    .where('campaign_id', '=', campaignId)
     .where('seq', '>', from)
     .where('seq', '<=', to)
-    .where('campaign_id', '=', campaignId)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }

@@ -2,16 +2,13 @@ import type { RouteModule } from '../../http/context.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
 import { importVouchers } from './voucher-import.service.js';
 import { addVouchers } from './voucher-generation.service.js';
-import {
-  addVouchersQuerySchema, addVouchersSchema, updateVoucherSchema, vouchersListQuerySchema, type AddVouchersBody, type UpdateVoucherBody,
-} from './vouchers.schemas.js';
-import { deleteVoucher, getVoucher, listVouchers } from './vouchers.service.js';
-import { updateVoucher } from './vouchers.service.js';
+import { addVouchersQuerySchema, addVouchersSchema, updateVoucherSchema, vouchersListQuerySchema } from './vouchers.schemas.js';
+import { deleteVoucher, getVoucher, listVouchers, updateVoucher } from './vouchers.service.js';
 
 export const vouchersRoutes: RouteModule = (router, deps) => {
   router.post('/v1/campaigns/:campaignId/vouchers', async (ctx) => {
     const count = validateQuery(addVouchersQuerySchema, ctx.query).vouchers_count;
-    const body = validateBody(addVouchersSchema, ctx.request.body ?? {}) as AddVouchersBody;
+    const body = validateBody(addVouchersSchema, ctx.request.body ?? {});
     const result = await addVouchers(deps, ctx.params.campaignId as string, { count, body, actor: ctx.state.actor });
     if ('voucher' in result) {
       ctx.body = result.voucher;
@@ -35,7 +32,7 @@ export const vouchersRoutes: RouteModule = (router, deps) => {
   });
 
   router.put('/v1/vouchers/:code', async (ctx) => {
-    const body = validateBody(updateVoucherSchema, ctx.request.body) as UpdateVoucherBody;
+    const body = validateBody(updateVoucherSchema, ctx.request.body);
     ctx.body = await updateVoucher(deps, ctx.params.code as string, body);
   });
 

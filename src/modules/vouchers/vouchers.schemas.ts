@@ -1,11 +1,14 @@
-import { array, boolean, mixed, number, object, string } from 'yup';
+import { array, boolean, mixed, object, string, type InferType } from 'yup';
 import { VOUCHER_TYPES, type VoucherType } from '../../lib/enums.js';
 import { integer, limit, order, page, querySchema, text, type QueryOf } from '../../lib/query-params.js';
+import { jsonObjectField, longText, shortText } from '../../lib/fields.js';
+import { isoDate, validityDayOfWeek, validityFields, validityTimeframe } from '../../lib/validity-fields.js';
 import { MAX_VOUCHERS_COUNT } from '../campaigns/campaigns.schemas.js';
-import {
-  codeConfigSchema, discountSchema, isoDate, metadataSchema, redemptionSchema, validityDayOfWeek, validityFields, validityTimeframe,
-  type CodeConfigBody, type ValidityInput,
-} from '../campaigns/common.schemas.js';
+import { codeConfigSchema, discountSchema, redemptionSchema } from '../campaigns/voucher-template.schemas.js';
+import { kindImportFields } from './kinds/index.js';
+
+const metadata = () => jsonObjectField('${path}');
+const additionalInfo = () => longText('${path}').nullable();
 
 /** The `order` values of GET /v1/vouchers (each also with a leading `-`). */
 export const VOUCHER_ORDER_FIELDS = ['created_at', 'updated_at', 'code'] as const;
@@ -14,114 +17,64 @@ export const VOUCHER_ORDER_FIELDS = ['created_at', 'updated_at', 'code'] as cons
 export const addVouchersSchema = object({
   code: string().min(1).max(255),
   code_config: codeConfigSchema(),
-  category: string(),
-  category_id: string(),
-  metadata: metadataSchema(),
+  category: shortText('${path}'),
+  category_id: shortText('${path}'),
+  metadata: metadata(),
   redemption: redemptionSchema(),
-  additional_info: string().nullable(),
+  additional_info: additionalInfo(),
   start_date: isoDate(),
   expiration_date: isoDate(),
 }).typeError('The body must be a JSON object');
 
-export interface AddVouchersBody {
-  code?: string;
-  code_config?: CodeConfigBody;
-  category?: string;
-  category_id?: string;
-  metadata?: Record<string, unknown>;
-  redemption?: { quantity?: number | null };
-  additional_info?: string | null;
-  start_date?: string | null;
-  expiration_date?: string | null;
-}
+export type AddVouchersBody = InferType<typeof addVouchersSchema>;
 
 /** PUT /v1/vouchers/{code}. */
 export const updateVoucherSchema = object({
-  category: string().nullable(),
-  category_id: string().nullable(),
+  category: shortText('${path}').nullable(),
+  category_id: shortText('${path}').nullable(),
   active: boolean(),
-  additional_info: string().nullable(),
-  metadata: metadataSchema(),
+  additional_info: additionalInfo(),
+  metadata: metadata(),
   redemption: redemptionSchema(),
   discount: discountSchema(),
   ...validityFields(),
 }).typeError('The body must be a JSON object');
 
-export interface UpdateVoucherBody extends ValidityInput {
-  category?: string | null;
-  category_id?: string | null;
-  active?: boolean;
-  additional_info?: string | null;
-  metadata?: Record<string, unknown>;
-  redemption?: { quantity?: number | null };
-  discount?: Record<string, unknown>;
-}
+export type UpdateVoucherBody = InferType<typeof updateVoucherSchema>;
 
-const nonNegative = () => number().integer().min(0);
+const isVoucherType = (value: unknown): value is VoucherType => VOUCHER_TYPES.includes(value as VoucherType);
 
-/** One item of POST /v1/campaigns/{id}/import (SPEC.md 4.5, voucherify-facts 1.5 and 2.8). */
-export const importItemSchema = object({
-  code: string().required().min(1).max(255),
-  type: string().oneOf(VOUCHER_TYPES),
-  loyalty_card: object({
-    points: nonNegative().required(),
-    balance: nonNegative(),
-    next_expiration_date: isoDate(),
-    next_expiration_points: nonNegative(),
-    pending_points: nonNegative(),
-    expired_points: nonNegative(),
-    subtracted_points: nonNegative(),
-  })
-    .noUnknown()
-    .default(undefined),
-  gift: object({
-    amount: nonNegative().required(),
-    balance: nonNegative().required(),
-    subtracted_amount: nonNegative(),
-    effect: string().oneOf(['APPLY_TO_ORDER', 'APPLY_TO_ITEMS']),
-  })
-    .noUnknown()
-    .default(undefined),
-  discount: discountSchema(),
-  redemption: redemptionSchema(),
-  active: boolean(),
-  metadata: metadataSchema(),
-  category: string(),
-  start_date: isoDate(),
-  expiration_date: isoDate(),
-  validity_timeframe: validityTimeframe(),
-  validity_day_of_week: validityDayOfWeek(),
-  additional_info: string().nullable(),
-}).typeError('The item must be an object');
+/**
+ * One item of POST /v1/campaigns/{id}/import (SPEC.md 4.5, voucherify-facts 1.5 and 2.8) in a
+ * campaign of `campaignType` vouchers: an item's `type` defaults to it and may not differ,
+ * and the item's kind decides which block it must carry (kinds/).
+ */
+export const importItemSchema = (campaignType: VoucherType) =>
+  object({
+    code: string().required().min(1).max(255),
+    type: string()
+      .oneOf(VOUCHER_TYPES)
+      .test('campaign-type', '', function sameType(type) {
+        if (!isVoucherType(type) || type === campaignType) return true;
+        return this.createError({ message: `type ${type} does not match the campaign's ${campaignType} vouchers` });
+      }),
+    ...kindImportFields(campaignType),
+    redemption: redemptionSchema(),
+    active: boolean(),
+    metadata: metadata(),
+    category: shortText('${path}'),
+    start_date: isoDate(),
+    expiration_date: isoDate(),
+    validity_timeframe: validityTimeframe(),
+    validity_day_of_week: validityDayOfWeek(),
+    additional_info: additionalInfo(),
+  }).typeError('The item must be an object');
 
-export interface ImportItem {
-  code: string;
-  type?: VoucherType;
-  loyalty_card?: {
-    points: number;
-    balance?: number;
-    next_expiration_date?: string | null;
-    next_expiration_points?: number;
-    pending_points?: number;
-    expired_points?: number;
-    subtracted_points?: number;
-  };
-  gift?: { amount: number; balance: number; subtracted_amount?: number; effect?: string };
-  discount?: Record<string, unknown>;
-  redemption?: { quantity?: number | null };
-  active?: boolean;
-  metadata?: Record<string, unknown>;
-  category?: string;
-  start_date?: string | null;
-  expiration_date?: string | null;
-  validity_timeframe?: { duration: string; interval: string } | null;
-  validity_day_of_week?: number[] | null;
-  additional_info?: string | null;
-}
+export type ImportItem = InferType<ReturnType<typeof importItemSchema>>;
 
 /** The import body: an array of objects (each item is checked in the job). */
 export const importBodySchema = array(
-  mixed().test('object', '${path} must be an object', (v) => typeof v === 'object' && v !== null && !Array.isArray(v)),
+  mixed<Record<string, unknown>>().test('object', '${path} must be an object', (v) => typeof v === 'object' && v !== null && !Array.isArray(v)),
 )
   .required('The body must be an array of vouchers')
   .min(1, 'The body must hold at least one voucher')

@@ -1,10 +1,10 @@
 import type { Deps } from '../../app/deps.js';
+import { checkValidity, validityColumns } from '../../engine/validity/index.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { countCampaignVouchers, countLiveCampaignVouchers, findCampaignOrNone } from '../campaigns/campaign-lookup.service.js';
-import { categoriesById, resolveCategoryId } from '../campaigns/categories.service.js';
-import { checkValidity, validityColumns } from '../campaigns/validity.js';
+import { addToVouchersCount, countLiveCampaignVouchers, findCampaignOrNone } from '../campaigns/campaigns.service.js';
+import { categoriesById, resolveCategoryId } from '../categories/categories.service.js';
 import { presentVoucher, type VoucherView } from './vouchers.presenter.js';
 import * as repo from './vouchers.repository.js';
 import type { UpdateVoucherBody, VouchersListQuery } from './vouchers.schemas.js';
@@ -48,8 +48,9 @@ export async function updateVoucher(deps: VoucherDeps, code: string, body: Updat
   const now = isoNow(deps.clock);
   await deps.db.transaction().execute(async (trx) => {
     const row = await findOrThrow({ db: trx }, code);
-    const patch: repo.VoucherPatch = { ...validityColumns(body), updated_at: now };
-    checkValidity({ ...row, ...patch } as Parameters<typeof checkValidity>[0]);
+    const validity = validityColumns(body);
+    checkValidity({ ...row, ...validity });
+    const patch: repo.VoucherPatch = { ...validity, updated_at: now };
     const categoryId = await resolveCategoryId(trx, body, now);
     if (categoryId !== undefined) patch.category_id = categoryId;
     if (body.active !== undefined) patch.active = body.active ? 1 : 0;
@@ -72,6 +73,6 @@ export async function deleteVoucher(deps: VoucherDeps, code: string): Promise<vo
   await deps.db.transaction().execute(async (trx) => {
     const row = await findOrThrow({ db: trx }, code);
     if (!(await repo.deleteVoucher(trx, row.id))) throw notFound('voucher', code);
-    if (row.campaign_id !== null) await countCampaignVouchers(trx, row.campaign_id, -1);
+    if (row.campaign_id !== null) await addToVouchersCount(trx, row.campaign_id, -1);
   });
 }

@@ -7,7 +7,7 @@ export interface LoadResult {
   p99_ms: number;
 }
 
-const percentile = (sorted: number[], p: number): number =>
+export const percentile = (sorted: number[], p: number): number =>
   sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number);
 
 /** One request over a keep-alive agent; resolves with the status once the answer is read. */
@@ -23,6 +23,25 @@ function send(agent: Agent, url: URL, headers: Record<string, string>, method = 
 }
 
 const get = (agent: Agent, url: URL, headers: Record<string, string>): Promise<number> => send(agent, url, headers);
+/** One JSON request over a keep-alive agent; resolves with the status and the parsed body. */
+export function jsonRequest<T>(
+  agent: Agent,
+  base: string,
+  headers: Record<string, string>,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(path, base), { agent, method, headers }, (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: (text ? JSON.parse(text) : {}) as T }));
+    });
+    req.on('error', reject);
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}
 
 /**
  * Closed-loop load: `connections` clients each send the next request when the last answer

@@ -1,59 +1,10 @@
-import { array, boolean, lazy, mixed, number, object, string, type Schema } from 'yup';
-import { parseIsoDate } from '../../lib/dates.js';
+import { array, boolean, lazy, mixed, number, object, string, type InferType, type Schema } from 'yup';
 
 /**
- * Schema pieces shared by campaigns, promotion tiers and vouchers: dates, validity rules,
- * metadata, discounts, code configuration and redemption limits.
+ * The voucher template's pieces (campaigns own templates): discounts, gift and loyalty card
+ * blocks, code configuration and redemption limits. Vouchers reuse them for the fields a
+ * request may override.
  */
-
-const ISO_DURATION = /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?$/;
-const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
-
-/** An ISO 8601 date or date-time (the forms of SPEC.md 4.5); null clears it. */
-export const isoDate = () =>
-  string()
-    .nullable()
-    .test('iso-date', '${path} must be an ISO 8601 date or date-time', (v) => v === undefined || v === null || parseIsoDate(v) !== null);
-
-export const metadataSchema = () =>
-  mixed<Record<string, unknown>>()
-    .test('object', '${path} must be an object', (v) => v === undefined || (typeof v === 'object' && v !== null && !Array.isArray(v)));
-
-const dayOfWeek = () => number().integer().min(0).max(6).required();
-
-export const validityTimeframe = () =>
-  object({
-    duration: string().required().matches(ISO_DURATION, '${path} must be an ISO 8601 duration'),
-    interval: string().required().matches(ISO_DURATION, '${path} must be an ISO 8601 duration'),
-  })
-    .noUnknown()
-    .nullable()
-    .default(undefined);
-
-export const validityDayOfWeek = () => array(dayOfWeek()).nullable().default(undefined);
-
-export const validityHours = () =>
-  object({
-    daily: array(
-      object({
-        start_time: string().required().matches(HH_MM, '${path} must be HH:mm'),
-        expiration_time: string().required().matches(HH_MM, '${path} must be HH:mm'),
-        days_of_week: array(dayOfWeek()).required(),
-      }).noUnknown(),
-    ).required(),
-  })
-    .noUnknown()
-    .nullable()
-    .default(undefined);
-
-/** Validity fields every resource with a period carries. */
-export const validityFields = () => ({
-  start_date: isoDate(),
-  expiration_date: isoDate(),
-  validity_timeframe: validityTimeframe(),
-  validity_day_of_week: validityDayOfWeek(),
-  validity_hours: validityHours(),
-});
 
 export const codeConfigSchema = () =>
   object({
@@ -65,17 +16,18 @@ export const codeConfigSchema = () =>
     initial_count: number().integer(),
   })
     .noUnknown()
+    .optional()
     .default(undefined);
 
 export const redemptionSchema = () =>
-  object({ quantity: number().integer().min(0).nullable() }).noUnknown().default(undefined);
+  object({ quantity: number().integer().min(0).nullable() }).noUnknown().optional().default(undefined);
 
 // Discounts (voucherify-facts 2.7), told apart by `type` (and `units` for UNIT).
 const AMOUNT_EFFECTS = [
   'APPLY_TO_ORDER', 'APPLY_TO_ITEMS', 'APPLY_TO_ITEMS_PROPORTIONALLY', 'APPLY_TO_ITEMS_PROPORTIONALLY_BY_QUANTITY', 'APPLY_TO_ITEMS_BY_QUANTITY',
 ];
 const ORDER_OR_ITEMS = ['APPLY_TO_ORDER', 'APPLY_TO_ITEMS'];
-const productRef = () => object({ id: string().required(), source_id: string().nullable(), name: string().nullable() }).noUnknown().default(undefined);
+const productRef = () => object({ id: string().required(), source_id: string().nullable(), name: string().nullable() }).noUnknown().optional().default(undefined);
 
 const amountDiscount = object({
   type: string().required().oneOf(['AMOUNT']),
@@ -154,6 +106,7 @@ export const giftSchema = () =>
     effect: string().oneOf(ORDER_OR_ITEMS),
   })
     .noUnknown()
+    .optional()
     .default(undefined);
 
 export const loyaltyCardTemplateSchema = () =>
@@ -168,24 +121,13 @@ export const loyaltyCardTemplateSchema = () =>
       fixed_day: number().integer().min(1).max(31),
     })
       .noUnknown()
+      .optional()
       .default(undefined),
   })
     .noUnknown()
+    .optional()
     .default(undefined);
 
-export interface ValidityInput {
-  start_date?: string | null;
-  expiration_date?: string | null;
-  validity_timeframe?: { duration: string; interval: string } | null;
-  validity_day_of_week?: number[] | null;
-  validity_hours?: { daily: Array<{ start_time: string; expiration_time: string; days_of_week: number[] }> } | null;
-}
-
-export interface CodeConfigBody {
-  length?: number;
-  charset?: string;
-  prefix?: string;
-  postfix?: string;
-  pattern?: string;
-  initial_count?: number;
-}
+export type CodeConfigBody = NonNullable<InferType<ReturnType<typeof codeConfigSchema>>>;
+export type GiftTemplate = NonNullable<InferType<ReturnType<typeof giftSchema>>>;
+export type LoyaltyCardTemplate = NonNullable<InferType<ReturnType<typeof loyaltyCardTemplateSchema>>>;

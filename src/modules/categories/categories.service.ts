@@ -2,26 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
+import { presentCategory, type CategoryView } from './categories.presenter.js';
 import * as repo from './categories.repository.js';
-
-/** A category as embedded in campaigns, tiers and vouchers (`categories[]`). */
-export interface CategoryView {
-  id: string;
-  name: string;
-  hierarchy: number;
-  object: 'category';
-  created_at: string;
-  updated_at: string | null;
-}
-
-export const presentCategory = (row: repo.CategoryRow): CategoryView => ({
-  id: row.id,
-  name: row.name,
-  hierarchy: row.hierarchy,
-  object: 'category',
-  created_at: row.created_at,
-  updated_at: row.updated_at,
-});
 
 /**
  * The category id for a `category` name or a `category_id`, inside the caller's transaction:

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
-import type { CategoryTable } from './campaigns.table.js';
+import type { CategoryTable } from './categories.table.js';
 
 type Db = Kysely<Database>;
 export type CategoryRow = Selectable<CategoryTable>;

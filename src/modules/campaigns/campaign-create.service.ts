@@ -1,0 +1,78 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import { allValidityColumns, checkValidity, validityColumns, type ValidityColumns, type ValidityInput } from '../../engine/validity/index.js';
+import { duplicateFound } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { resolveCategoryId } from '../categories/categories.service.js';
+import { templateFromBody } from './campaign-template.js';
+import * as repo from './campaigns.repository.js';
+import type { CreateCampaignBody, TierBody } from './campaigns.schemas.js';
+import { findCampaign, type CampaignRow } from './campaigns.service.js';
+
+const flag = (value: boolean | undefined, fallback = false): number => ((value ?? fallback) ? 1 : 0);
+
+/** A new resource's validity: every column, checked. */
+function newValidity(input: ValidityInput, path = ''): ValidityColumns {
+  const columns = allValidityColumns(validityColumns(input));
+  checkValidity(columns, path);
+  return columns;
+}
+
+async function insertTiers(trx: Kysely<Database>, campaignId: string, tiers: TierBody[], now: string): Promise<void> {
+  const rows: repo.TierInsert[] = [];
+  for (const [i, tier] of tiers.entries()) {
+    rows.push({
+      id: newId('promo_'),
+      campaign_id: campaignId,
+      name: tier.name,
+      banner: tier.banner ?? null,
+      action: JSON.stringify({ discount: tier.action.discount }),
+      metadata: JSON.stringify(tier.metadata ?? {}),
+      hierarchy: tier.hierarchy ?? i + 1,
+      active: flag(tier.active, true),
+      ...newValidity(tier, `promotion.tiers[${i}].`),
+      category_id: (await resolveCategoryId(trx, tier, now)) ?? null,
+      created_at: now,
+      updated_at: null,
+    });
+  }
+  await repo.insertTiers(trx, rows);
+}
+
+/**
+ * The campaign of POST /v1/campaigns and its promotion tiers, inside the caller's transaction
+ * (which adds the first vouchers: vouchers/campaign-vouchers.service.ts). Its vouchers_count
+ * starts at 0 and follows the vouchers actually made.
+ */
+export async function insertCampaign(trx: Kysely<Database>, body: CreateCampaignBody, now: string): Promise<CampaignRow> {
+  const template = templateFromBody(body);
+  const validity = newValidity(body);
+  if (await repo.findLiveCampaignByName(trx, body.name)) throw duplicateFound('campaign', 'name', body.name);
+  const id = newId('camp_');
+  await repo.insertCampaign(trx, {
+    id,
+    name: body.name,
+    description: body.description ?? null,
+    campaign_type: body.campaign_type,
+    type: body.type ?? 'AUTO_UPDATE',
+    voucher: template ? JSON.stringify(template) : null,
+    referral_program: body.referral_program ? JSON.stringify(body.referral_program) : null,
+    auto_join: flag(body.auto_join),
+    join_once: flag(body.join_once),
+    use_voucher_metadata_schema: flag(body.use_voucher_metadata_schema),
+    ...validity,
+    activity_duration_after_publishing: body.activity_duration_after_publishing ?? null,
+    vouchers_count: 0,
+    active: 1,
+    metadata: JSON.stringify(body.metadata ?? {}),
+    category_id: (await resolveCategoryId(trx, body, now)) ?? null,
+    creation_status: 'DONE',
+    vouchers_generation_status: 'DONE',
+    protected: 0,
+    created_at: now,
+    updated_at: null,
+    deleted_at: null,
+  });
+  if (body.promotion) await insertTiers(trx, id, body.promotion.tiers, now);
+  return findCampaign(trx, id);
+}

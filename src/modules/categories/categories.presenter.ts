@@ -1,0 +1,26 @@
+import type { CategoryRow } from './categories.repository.js';
+
+/** A category as embedded in campaigns, tiers and vouchers (`categories[]`). */
+export interface CategoryView {
+  id: string;
+  name: string;
+  hierarchy: number;
+  object: 'category';
+  created_at: string;
+  updated_at: string | null;
+}
+
+export const presentCategory = (row: CategoryRow): CategoryView => ({
+  id: row.id,
+  name: row.name,
+  hierarchy: row.hierarchy,
+  object: 'category',
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+});
+
+/** The `categories` list of a resource: its one category, or none. */
+export const categoriesOf = (id: string | null, categories: Map<string, CategoryView>): CategoryView[] => {
+  const found = id === null ? undefined : categories.get(id);
+  return found ? [found] : [];
+};
