@@ -43,7 +43,6 @@ export const errorCatalogue = {
   malformed_request: entry(400, 'Malformed request'),
   // The command line's own failures (exit 1 with this body on stderr).
   file_not_found: entry(400, 'File not found'),
-  import_type_unavailable: entry(400, 'Order import is not available yet'),
   import_failed: entry(400, 'Some items were not imported'),
   job_failed: entry(400, 'Job failed'),
   cannot_listen: entry(500, 'Cannot listen'),

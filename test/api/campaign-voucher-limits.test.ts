@@ -59,6 +59,7 @@ describe('campaigns and vouchers bound their stored values like every other reso
       failed: [{ code: 'BIG', reason: `metadata must be at most ${LIMITS.metadataBytes} bytes as JSON` }],
       done_count: 1,
       failed_count: 1,
+      reports: [`/v1/async-actions/${res.body.async_action_id}/failures`],
     });
   });
 });

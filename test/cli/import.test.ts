@@ -54,13 +54,10 @@ describe('promo import', () => {
     });
   });
 
-  it('refuses order imports for now, usage errors, a missing file and a file that is not an array', async () => {
+  it('refuses an empty order file, usage errors, a missing file and a file that is not an array', async () => {
     const orders = await runCli(['import', file('orders.json', '[]'), '--db', server.dbFile]);
     assert.deepEqual([orders.code, orders.stdout], [1, '']);
-    assert.deepEqual(JSON.parse(orders.stderr), {
-      code: 400, key: 'import_type_unavailable', message: 'Order import is not available yet',
-      details: 'This promo cannot import orders yet; promo import --type vouchers --campaign <id or name> works',
-    });
+    assert.deepEqual(JSON.parse(orders.stderr), { code: 400, key: 'invalid_payload', message: 'Invalid payload', details: 'The file holds no orders' });
     assert.deepEqual(await runCli(['import', 'x.json', '--type', 'vouchers', '--db', server.dbFile]), { code: 2, stdout: '', stderr: 'error: --campaign <id or name> is required with --type vouchers\n' });
     assert.deepEqual(await runCli(['import', 'x.json', '--type', 'coupons', '--db', server.dbFile]), { code: 2, stdout: '', stderr: 'error: --type must be orders or vouchers, not coupons\n' });
     const missing = await runCli(['import', join(dir, 'none.json'), '--type', 'vouchers', '--campaign', 'Coupons', '--db', server.dbFile]);

@@ -8,6 +8,7 @@ import { stageItems, type Staging } from '../../jobs/staging.service.js';
 import { internalActor } from '../../lib/actor.js';
 import { ITEM_FILE_FORMATS, type ItemFileFormat } from '../../lib/enums.js';
 import { AppError } from '../../lib/errors.js';
+import { startOrderImportStaging } from '../../modules/orders/order-import.service.js';
 import { startImportStaging } from '../../modules/vouchers/voucher-import.service.js';
 import { stderrProgress } from '../../tui/progress-line.js';
 import { printFailures } from '../job-output.js';
@@ -21,10 +22,10 @@ interface ImportOptions extends CommonOptions {
 
 /**
  * What each `--type` imports: the name of its items, and how its staged job starts (checking
- * its options). A type without `start` is not available yet. ORDERS.IMPORT adds its start here.
+ * its options).
  */
-const IMPORT_TYPES: Record<string, { what: string; start?: (deps: Deps, options: ImportOptions) => Promise<Staging> }> = {
-  orders: { what: 'orders' },
+const IMPORT_TYPES: Record<string, { what: string; start: (deps: Deps, options: ImportOptions) => Promise<Staging> }> = {
+  orders: { what: 'orders', start: (deps) => startOrderImportStaging(deps, internalActor()) },
   vouchers: { what: 'vouchers', start: (deps, options) => startImportStaging(deps, options.campaign as string, internalActor()) },
 };
 
@@ -33,9 +34,6 @@ function refusal(source: string, type: string, options: ImportOptions): Error | 
   if (!IMPORT_TYPES[type]) return new UsageError(`--type must be ${Object.keys(IMPORT_TYPES).join(' or ')}, not ${type}`);
   if (options.format !== undefined && !(ITEM_FILE_FORMATS as readonly string[]).includes(options.format)) {
     return new UsageError(`--format must be ${ITEM_FILE_FORMATS.join(' or ')}, not ${options.format}`);
-  }
-  if (type === 'orders') {
-    return new AppError('import_type_unavailable', 'This promo cannot import orders yet; promo import --type vouchers --campaign <id or name> works');
   }
   if (type === 'vouchers' && !options.campaign) return new UsageError('--campaign <id or name> is required with --type vouchers');
   if (source !== '-' && !existsSync(source)) return new AppError('file_not_found', `No file at ${source}`);
@@ -65,7 +63,7 @@ export async function importCommand(source: string, options: ImportOptions): Pro
   const type = options.type ?? 'orders';
   const refused = refusal(source, type, options);
   if (refused) return fail(refused);
-  const { what, start } = IMPORT_TYPES[type] as Required<(typeof IMPORT_TYPES)[string]>;
+  const { what, start } = IMPORT_TYPES[type] as (typeof IMPORT_TYPES)[string];
   await runWithDeps(options, async (deps) => {
     const staging = await start(deps, options);
     await stageItems(staging, readItems(source, itemFormatOf(source, options.format as ItemFileFormat | undefined), what), what);

@@ -1,5 +1,6 @@
 import type { RouteModule } from '../../http/context.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
+import { importOrders } from './order-import.service.js';
 import { listOrders } from './orders-list.service.js';
 import { createOrderSchema, ordersListQuerySchema, updateOrderSchema } from './orders.schemas.js';
 import { createOrder, getOrder, updateOrder } from './orders.service.js';
@@ -12,6 +13,11 @@ export const ordersRoutes: RouteModule = (router, deps) => {
 
   router.get('/v1/orders', async (ctx) => {
     ctx.body = await listOrders(deps, validateQuery(ordersListQuerySchema, ctx.query));
+  });
+
+  // 200, not 202, as the reference answers this one (voucherify-facts 1.13).
+  router.post('/v1/orders/import', async (ctx) => {
+    ctx.body = await importOrders(deps, ctx.request.body, ctx.state.actor);
   });
 
   router.get('/v1/orders/:orderId', async (ctx) => {

@@ -1,0 +1,60 @@
+import { JobFailure, type ItemFailure, type JobStep } from '../../jobs/job-step.js';
+import { dropJobItems, readJobItems } from '../../jobs/portions.service.js';
+import { AppError } from '../../lib/errors.js';
+import { Seams } from '../../lib/seams.js';
+import { validateBody } from '../../lib/validate.js';
+import { createOrderSchema } from './orders.schemas.js';
+import { IMPORT_UPSERT, upsertOrder } from './orders.service.js';
+import type { OrderImportPayload } from './order-import.service.js';
+
+const sourceIdOf = (body: unknown): string | null => {
+  const sourceId = typeof body === 'object' && body !== null ? (body as { source_id?: unknown }).source_id : undefined;
+  return typeof sourceId === 'string' ? sourceId : null;
+};
+
+/** Why one order failed; anything that is not the order's own fault ends the job instead. */
+function reasonOf(error: unknown): string {
+  if (error instanceof AppError && error.status < 500) return error.details;
+  if (String((error as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT')) return (error as Error).message;
+  throw error instanceof AppError ? new JobFailure(error.details) : error;
+}
+
+/** Import fires no seam (voucherify-facts 1.13: historical orders run no earning rules). */
+const NO_SEAMS = new Seams();
+
+/**
+ * ORDERS.IMPORT: each portion upserts the next stored orders, each in a savepoint of its own
+ * so a bad order leaves nothing half-written while the good ones of the portion land. Orders
+ * keep their own created_at and update customer summaries, but write no events and fire no
+ * paid-order seam (IMPORT_UPSERT).
+ */
+export const importOrdersStep: JobStep<OrderImportPayload> = {
+  async run(ctx, job, maxItems) {
+    const items = await readJobItems(ctx, job.id, job.cursor, maxItems);
+    const orderCtx = { actor: job.payload.actor, at: ctx.now, seams: NO_SEAMS };
+    const failures: ItemFailure[] = [];
+    for (const item of items) {
+      const body: unknown = JSON.parse(item.body);
+      ctx.sqlite.exec('SAVEPOINT order_item');
+      try {
+        await upsertOrder(ctx.trx, orderCtx, validateBody(createOrderSchema, body), IMPORT_UPSERT);
+        ctx.sqlite.exec('RELEASE order_item');
+      } catch (error) {
+        ctx.sqlite.exec('ROLLBACK TO order_item; RELEASE order_item');
+        failures.push({ position: item.position, key: sourceIdOf(body), reason: reasonOf(error) });
+      }
+    }
+    const cursor = items.length > 0 ? (items.at(-1)?.position ?? 0) + 1 : job.total;
+    await dropJobItems(ctx, job.id, cursor);
+    return { cursor, done: items.length - failures.length, failed: failures.length, failures, finished: cursor >= job.total };
+  },
+
+  // The runner adds `failed` (the first failures, by `source_id`) and the report's URL.
+  async finish(_ctx, job) {
+    return {
+      message: `${job.done_count} order(s) imported successfully, ${job.failed_count} failed.`,
+      done_count: job.done_count,
+      failed_count: job.failed_count,
+    };
+  },
+};

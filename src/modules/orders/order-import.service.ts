@@ -1,0 +1,45 @@
+import { array, mixed } from 'yup';
+import type { Deps } from '../../app/deps.js';
+import { notifyJobEnqueued } from '../../jobs/jobs.events.js';
+import { addJobItems, enqueueJob } from '../../jobs/jobs.service.js';
+import { startStaging, type Staging } from '../../jobs/staging.service.js';
+import type { Actor } from '../../lib/actor.js';
+import { isoNow } from '../../lib/clock.js';
+import { JobType } from '../../lib/enums.js';
+import { isPlainObject } from '../../lib/fields.js';
+import { validateBody } from '../../lib/validate.js';
+
+/** What an ORDERS.IMPORT job carries: who asked (its orders' customers are upserted in their name). */
+export interface OrderImportPayload {
+  actor: Actor;
+}
+
+/** The reference's cap on one POST /v1/orders/import (voucherify-facts 1.13); `promo import` has none. */
+export const MAX_ORDERS_PER_IMPORT = 2000;
+
+const importOrdersBodySchema = array(mixed().test('object', '${path} must be an object', (v) => isPlainObject(v)))
+  .typeError('The body must be an array of orders')
+  .required('The body must be an array of orders')
+  .min(1, 'The body must hold at least one order')
+  .max(MAX_ORDERS_PER_IMPORT, `The body may hold at most ${MAX_ORDERS_PER_IMPORT} orders`);
+
+/**
+ * POST /v1/orders/import: a body that is not an array of 1 to 2000 objects is refused before
+ * any job starts; otherwise the job and its orders are stored in one transaction, and each
+ * order is checked by the job (a bad one is reported in its result, the others land).
+ */
+export async function importOrders(deps: Pick<Deps, 'db' | 'clock'>, body: unknown, actor: Actor): Promise<{ async_action_id: string }> {
+  const items = validateBody(importOrdersBodySchema, body);
+  const payload: OrderImportPayload = { actor };
+  const jobId = await deps.db.transaction().execute(async (trx) => {
+    const id = await enqueueJob(trx, { type: JobType.ordersImport, payload, total: items.length, requestId: actor.request_id, now: isoNow(deps.clock) });
+    await addJobItems(trx, id, 0, items);
+    return id;
+  });
+  notifyJobEnqueued();
+  return { async_action_id: jobId };
+}
+
+/** `promo import orders.json`: an ORDERS.IMPORT job fed from a streamed file of any size. */
+export const startOrderImportStaging = (deps: Pick<Deps, 'db' | 'sqlite' | 'clock'>, actor: Actor): Promise<Staging> =>
+  startStaging(deps, { type: JobType.ordersImport, payload: { actor } satisfies OrderImportPayload, requestId: actor.request_id });
