@@ -80,10 +80,12 @@ program
 program
   .command('import')
   .description('import a file of items (streamed), as the import endpoints do; exits 1 if any item failed')
-  .argument('<file>', 'a JSON array file, or NDJSON (.ndjson/.jsonl or --format ndjson); - reads stdin')
+  .argument('[file]', 'a JSON array file, or NDJSON (.ndjson/.jsonl or --format ndjson); - reads stdin')
   .option('--type <type>', 'orders or vouchers', 'orders')
   .option('--campaign <campaign>', 'vouchers: the campaign id or name to import into')
   .option('--format <format>', 'json (an array) or ndjson (one item per line); default from the file name')
+  .option('--dry-run', 'orders: check every order as the import would, report what would fail, write nothing')
+  .option('--resume <jobId>', 'finish an interrupted import job (instead of a file)')
   .addOption(dbOption())
   .addOption(jsonOption())
   .action(async (file, options) => (await import('./commands/import.js')).importCommand(file, options));

@@ -17,14 +17,25 @@ export const itemFormatOf = (source: string, format?: ItemFileFormat): ItemFileF
 
 const open = (source: string): Readable => (source === '-' ? process.stdin : createReadStream(source));
 
+/**
+ * A malformed or cut-off array names where it broke: the items read whole before it, and the
+ * bytes the parser had been given (for a file cut off half-way, exactly where it ends).
+ */
 async function* jsonArrayItems(input: Readable, what: string): AsyncGenerator<unknown> {
   const parser = StreamArray.withParser();
+  let bytes = 0;
+  input.on('data', (chunk: Buffer | string) => (bytes += Buffer.byteLength(chunk)));
   // pipeline, not pipe: a read error of the file reaches the parser, and so this loop.
   pipeline(input, parser, () => undefined);
+  let items = 0;
   try {
-    for await (const { value } of parser as AsyncIterable<{ value: unknown }>) yield value;
+    for await (const { value } of parser as AsyncIterable<{ value: unknown }>) {
+      items++;
+      yield value;
+    }
   } catch (error) {
-    throw invalidPayload(`The file is not a JSON array of ${what}: ${(error as Error).message}`);
+    const where = items > 0 ? ` (after ${items} whole ${what}, by byte ${bytes})` : ` (by byte ${bytes})`;
+    throw invalidPayload(`The file is not a JSON array of ${what}: ${(error as Error).message}${where}`);
   }
 }
 

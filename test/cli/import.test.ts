@@ -65,7 +65,7 @@ describe('promo import', () => {
     const notArray = await runCli(['import', file('object.json', '{"code":"A"}'), '--type', 'vouchers', '--campaign', 'Coupons', '--db', server.dbFile]);
     assert.equal(notArray.code, 1);
     assert.deepEqual(JSON.parse(notArray.stderr), {
-      code: 400, key: 'invalid_payload', message: 'Invalid payload', details: 'The file is not a JSON array of vouchers: Top-level object should be an array.',
+      code: 400, key: 'invalid_payload', message: 'Invalid payload', details: 'The file is not a JSON array of vouchers: Top-level object should be an array. (by byte 12)',
     });
     const staged = (await server.request('GET', '/v1/async-actions?limit=1')).body.async_actions[0];
     assert.deepEqual([staged.type, staged.status], ['CAMPAIGN.VOUCHERS_IMPORT', 'FAILED']);

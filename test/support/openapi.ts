@@ -14,6 +14,9 @@ import addFormats from 'ajv-formats';
  * 2. CustomerActivityData is a `oneOf` whose customer.created/.updated/.deleted/.confirmed
  *    branches are the same schema, so no such payload could match exactly one: it becomes an
  *    anyOf (tests then check `data.data` against the schema its `type` names).
+ * 3. The ORDERS.IMPORT result types `failed` as one object, while the reference's examples
+ *    (and every other import result) list failures in an array (voucherify-facts 2.2): it
+ *    becomes an array of that object.
  */
 type Json = unknown;
 
@@ -39,6 +42,12 @@ const activityData = referenceSpec.components.schemas.CustomerActivityData;
 if (activityData?.oneOf) {
   activityData.anyOf = activityData.oneOf;
   delete activityData.oneOf;
+}
+const ordersImportResult = referenceSpec.components.schemas['17_res_obj_get_async_action_result_orders_import'] as { properties?: Record<string, Json> };
+const ordersFailed = ordersImportResult?.properties?.failed as { type?: string; description?: string } | undefined;
+if (ordersImportResult.properties && ordersFailed?.type === 'object') {
+  const { description, ...item } = ordersFailed;
+  ordersImportResult.properties.failed = { type: 'array', description, items: item };
 }
 
 const ajv = new Ajv({ strict: false, allErrors: true, discriminator: false });
@@ -116,6 +125,7 @@ const RESULT_SCHEMA: Record<string, string> = {
   'CAMPAIGN.VOUCHERS_IMPORT': '17_res_obj_get_async_action_result_campaign_vouchers_import',
   'CAMPAIGN.VOUCHERS_UPDATE': '17_res_obj_get_async_action_result_campaign_vouchers_update',
   'CAMPAIGN.VOUCHERS_DELETE': '17_res_obj_get_async_action_result_campaign_vouchers_delete',
+  'ORDERS.IMPORT': '17_res_obj_get_async_action_result_orders_import',
 };
 
 /**

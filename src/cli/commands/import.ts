@@ -11,6 +11,7 @@ import { AppError } from '../../lib/errors.js';
 import { startOrderImportStaging } from '../../modules/orders/order-import.service.js';
 import { startImportStaging } from '../../modules/vouchers/voucher-import.service.js';
 import { stderrProgress } from '../../tui/progress-line.js';
+import { dryRunOrders } from './import-dry-run.js';
 import { printFailures } from '../job-output.js';
 import { fail, printJson, runWithDeps, UsageError, type CommonOptions } from '../run.js';
 
@@ -18,6 +19,8 @@ interface ImportOptions extends CommonOptions {
   type?: string;
   campaign?: string;
   format?: string;
+  dryRun?: boolean;
+  resume?: string;
 }
 
 /**
@@ -30,7 +33,10 @@ const IMPORT_TYPES: Record<string, { what: string; start: (deps: Deps, options: 
 };
 
 /** The option errors found before the database is opened, if any. */
-function refusal(source: string, type: string, options: ImportOptions): Error | undefined {
+function refusal(source: string | undefined, type: string, options: ImportOptions): Error | undefined {
+  if (source === undefined) return options.resume ? undefined : new UsageError('give a file to import (or - for stdin), or --resume <job id>');
+  if (options.resume) return new UsageError('--resume takes no file: the job already holds its items');
+  if (options.dryRun && type !== 'orders') return new UsageError('--dry-run checks orders only');
   if (!IMPORT_TYPES[type]) return new UsageError(`--type must be ${Object.keys(IMPORT_TYPES).join(' or ')}, not ${type}`);
   if (options.format !== undefined && !(ITEM_FILE_FORMATS as readonly string[]).includes(options.format)) {
     return new UsageError(`--format must be ${ITEM_FILE_FORMATS.join(' or ')}, not ${options.format}`);
@@ -59,17 +65,30 @@ async function report(deps: Deps, jobId: string, json: boolean | undefined): Pro
  * a streamed file (a JSON array, or NDJSON for `.ndjson`/`.jsonl` or `--format ndjson`; `-` is
  * stdin) and run in this process. Prints a summary and every failure; exits 1 if any failed.
  */
-export async function importCommand(source: string, options: ImportOptions): Promise<void> {
+export async function importCommand(source: string | undefined, options: ImportOptions): Promise<void> {
   const type = options.type ?? 'orders';
   const refused = refusal(source, type, options);
   if (refused) return fail(refused);
-  const { what, start } = IMPORT_TYPES[type] as (typeof IMPORT_TYPES)[string];
   await runWithDeps(options, async (deps) => {
+    if (source === undefined) return runToReport(deps, options.resume as string, options.json);
+    const { what, start } = IMPORT_TYPES[type] as (typeof IMPORT_TYPES)[string];
+    const items = readItems(source, itemFormatOf(source, options.format as ItemFileFormat | undefined), what);
+    if (options.dryRun) return dryRunOrders(deps, items, options.json);
     const staging = await start(deps, options);
-    await stageItems(staging, readItems(source, itemFormatOf(source, options.format as ItemFileFormat | undefined), what), what);
-    const progress = stderrProgress();
-    await runJobToEnd(deps, jobRegistry, staging.jobId, { onProgress: progress.update });
-    progress.end();
-    await report(deps, staging.jobId, options.json);
+    await stageItems(staging, items, what);
+    await runToReport(deps, staging.jobId, options.json);
   });
+}
+
+/**
+ * Runs the job here (or waits while another process holding it does) with a progress bar on
+ * stderr, then reports. `--resume` starts here: a job left by an interrupted `promo import`
+ * carries on from its last committed portion, so no order is written twice.
+ */
+async function runToReport(deps: Deps, jobId: string, json: boolean | undefined): Promise<void> {
+  await getAsyncAction(deps, jobId);
+  const progress = stderrProgress();
+  await runJobToEnd(deps, jobRegistry, jobId, { onProgress: progress.update });
+  progress.end();
+  await report(deps, jobId, json);
 }

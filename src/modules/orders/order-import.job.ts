@@ -1,8 +1,9 @@
-import { JobFailure, type ItemFailure, type JobStep } from '../../jobs/job-step.js';
+import { JobFailure, type ItemFailure, type JobStep, type PortionContext } from '../../jobs/job-step.js';
 import { dropJobItems, readJobItems } from '../../jobs/portions.service.js';
 import { AppError } from '../../lib/errors.js';
 import { Seams } from '../../lib/seams.js';
-import { validateBody } from '../../lib/validate.js';
+import type { Actor } from '../../lib/actor.js';
+import { validateItem } from '../../lib/validate.js';
 import { createOrderSchema } from './orders.schemas.js';
 import { IMPORT_UPSERT, upsertOrder } from './orders.service.js';
 import type { OrderImportPayload } from './order-import.service.js';
@@ -22,6 +23,32 @@ function reasonOf(error: unknown): string {
 /** Import fires no seam (voucherify-facts 1.13: historical orders run no earning rules). */
 const NO_SEAMS = new Seams();
 
+export interface StoredItem {
+  position: number;
+  body: string;
+}
+
+/**
+ * Upserts each order in a savepoint of its own, in the caller's transaction, and returns why
+ * each bad one failed: the work of one import portion, and of a dry run that rolls it back.
+ */
+export async function upsertImportedOrders(ctx: PortionContext, actor: Actor, items: StoredItem[]): Promise<ItemFailure[]> {
+  const orderCtx = { actor, at: ctx.now, seams: NO_SEAMS };
+  const failures: ItemFailure[] = [];
+  for (const item of items) {
+    const body: unknown = JSON.parse(item.body);
+    ctx.sqlite.exec('SAVEPOINT order_item');
+    try {
+      await upsertOrder(ctx.trx, orderCtx, validateItem(createOrderSchema, body), IMPORT_UPSERT);
+      ctx.sqlite.exec('RELEASE order_item');
+    } catch (error) {
+      ctx.sqlite.exec('ROLLBACK TO order_item; RELEASE order_item');
+      failures.push({ position: item.position, key: sourceIdOf(body), reason: reasonOf(error) });
+    }
+  }
+  return failures;
+}
+
 /**
  * ORDERS.IMPORT: each portion upserts the next stored orders, each in a savepoint of its own
  * so a bad order leaves nothing half-written while the good ones of the portion land. Orders
@@ -31,19 +58,7 @@ const NO_SEAMS = new Seams();
 export const importOrdersStep: JobStep<OrderImportPayload> = {
   async run(ctx, job, maxItems) {
     const items = await readJobItems(ctx, job.id, job.cursor, maxItems);
-    const orderCtx = { actor: job.payload.actor, at: ctx.now, seams: NO_SEAMS };
-    const failures: ItemFailure[] = [];
-    for (const item of items) {
-      const body: unknown = JSON.parse(item.body);
-      ctx.sqlite.exec('SAVEPOINT order_item');
-      try {
-        await upsertOrder(ctx.trx, orderCtx, validateBody(createOrderSchema, body), IMPORT_UPSERT);
-        ctx.sqlite.exec('RELEASE order_item');
-      } catch (error) {
-        ctx.sqlite.exec('ROLLBACK TO order_item; RELEASE order_item');
-        failures.push({ position: item.position, key: sourceIdOf(body), reason: reasonOf(error) });
-      }
-    }
+    const failures = await upsertImportedOrders(ctx, job.payload.actor, items);
     const cursor = items.length > 0 ? (items.at(-1)?.position ?? 0) + 1 : job.total;
     await dropJobItems(ctx, job.id, cursor);
     return { cursor, done: items.length - failures.length, failed: failures.length, failures, finished: cursor >= job.total };

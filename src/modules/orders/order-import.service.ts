@@ -1,5 +1,6 @@
 import { array, mixed } from 'yup';
 import type { Deps } from '../../app/deps.js';
+import type { ItemFailure } from '../../jobs/job-step.js';
 import { notifyJobEnqueued } from '../../jobs/jobs.events.js';
 import { addJobItems, enqueueJob } from '../../jobs/jobs.service.js';
 import { startStaging, type Staging } from '../../jobs/staging.service.js';
@@ -8,6 +9,7 @@ import { isoNow } from '../../lib/clock.js';
 import { JobType } from '../../lib/enums.js';
 import { isPlainObject } from '../../lib/fields.js';
 import { validateBody } from '../../lib/validate.js';
+import { upsertImportedOrders } from './order-import.job.js';
 
 /** What an ORDERS.IMPORT job carries: who asked (its orders' customers are upserted in their name). */
 export interface OrderImportPayload {
@@ -43,3 +45,25 @@ export async function importOrders(deps: Pick<Deps, 'db' | 'clock'>, body: unkno
 /** `promo import orders.json`: an ORDERS.IMPORT job fed from a streamed file of any size. */
 export const startOrderImportStaging = (deps: Pick<Deps, 'db' | 'sqlite' | 'clock'>, actor: Actor): Promise<Staging> =>
   startStaging(deps, { type: JobType.ordersImport, payload: { actor } satisfies OrderImportPayload, requestId: actor.request_id });
+
+/** Thrown to roll a dry run's transaction back once its failures are known. */
+class DryRunDone extends Error {}
+
+/**
+ * `promo import --dry-run`: runs the real import of a batch of orders (every check the job
+ * makes, the catalog and customers included) in a transaction that is then rolled back, and
+ * answers what would fail. Nothing is written. `from` numbers the batch's first order.
+ */
+export async function checkOrderImport(deps: Pick<Deps, 'db' | 'sqlite' | 'clock'>, actor: Actor, orders: unknown[], from: number): Promise<ItemFailure[]> {
+  let failures: ItemFailure[] = [];
+  const items = orders.map((order, i) => ({ position: from + i, body: JSON.stringify(order) }));
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      failures = await upsertImportedOrders({ trx, sqlite: deps.sqlite, now: isoNow(deps.clock) }, actor, items);
+      throw new DryRunDone();
+    });
+  } catch (error) {
+    if (!(error instanceof DryRunDone)) throw error;
+  }
+  return failures;
+}

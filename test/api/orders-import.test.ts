@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { dbFingerprint } from '../support/db.js';
+import { testRunner, waitForJob } from '../support/jobs.js';
+import { assertAsyncActionMatchesReference } from '../support/openapi.js';
+import { errorBody, startTestServer, type TestServer } from '../support/server.js';
+
+const order = (sourceId: string, extra: Record<string, unknown> = {}) => ({
+  source_id: sourceId,
+  status: 'PAID',
+  created_at: '2023-05-01T10:00:00.000Z',
+  customer: { source_id: 'imp-ann', name: 'Ann' },
+  items: [{ quantity: 2, price: 1500 }, { quantity: 1, price: 700 }],
+  ...extra,
+});
+
+/** POST /v1/orders/import (SPEC.md 4.13): historical orders through the ORDERS.IMPORT job. */
+describe('POST /v1/orders/import', () => {
+  let server: TestServer;
+  let runner: ReturnType<typeof testRunner>;
+  before(async () => {
+    server = await startTestServer();
+    runner = testRunner(server.deps);
+    await server.request('POST', '/v1/orders', { body: { source_id: 'imp-existing', status: 'CREATED', items: [{ quantity: 1, price: 100 }] } });
+  });
+  after(async () => {
+    await runner.stop();
+    await server.close();
+  });
+
+  it('imports good orders, reports each bad one, keeps created_at, updates summaries, and emits no events', async () => {
+    const res = await server.request('POST', '/v1/orders/import', {
+      body: [
+        order('imp-1'),
+        order('imp-bad-status', { status: 'SHIPPED' }),
+        order('imp-2', { created_at: '2023-06-01T10:00:00.000Z' }),
+        order('imp-existing', { status: 'CANCELED', customer: undefined, items: [{ quantity: 3, price: 100 }] }),
+        order('imp-unknown-product', { items: [{ product_id: 'prod_nope', quantity: 1 }] }),
+      ],
+    });
+    assert.equal(res.status, 200);
+    assert.deepEqual(Object.keys(res.body), ['async_action_id']);
+    const job = await waitForJob(server, res.body.async_action_id);
+    assertAsyncActionMatchesReference(job);
+    assert.deepEqual([job.type, job.status, job.operation_status], ['ORDERS.IMPORT', 'DONE', 'FAILED']);
+    assert.deepEqual(job.result, {
+      message: '3 order(s) imported successfully, 2 failed.',
+      failed: [
+        { source_id: 'imp-bad-status', reason: 'status must be one of: CREATED, PAID, CANCELED, FULFILLED' },
+        { source_id: 'imp-unknown-product', reason: 'Cannot find product with id prod_nope' },
+      ],
+      done_count: 3,
+      failed_count: 2,
+      reports: [`/v1/async-actions/${job.id}/failures`],
+    });
+    const one = (await server.request('GET', '/v1/orders/imp-1')).body;
+    assert.deepEqual([one.created_at, one.amount, one.status], ['2023-05-01T10:00:00.000Z', 3700, 'PAID']);
+    assert.equal((await server.request('GET', '/v1/orders/imp-existing')).body.status, 'CANCELED');
+    assert.equal((await server.request('GET', '/v1/orders/imp-bad-status')).status, 404);
+    const ann = (await server.request('GET', '/v1/customers/imp-ann')).body;
+    assert.deepEqual(ann.summary.orders, {
+      total_amount: 7400, total_count: 2, average_amount: 3700, last_order_amount: 3700, last_order_date: '2023-06-01T10:00:00.000Z',
+    });
+    const feed = (await server.request('GET', '/v1/customers/imp-ann/activity?limit=100')).body.data as Array<{ type: string }>;
+    assert.deepEqual(feed.filter((e) => e.type.startsWith('customer.order.')), []);
+  });
+
+  it('refuses a body that is not an array of 1 to 2000 objects before any job starts', async () => {
+    const cases: Array<[unknown, string]> = [
+      [{ source_id: 'x' }, 'The body must be an array of orders'],
+      [[], 'The body must hold at least one order'],
+      [[1], '[0] must be an object'],
+      [Array.from({ length: 2001 }, (_, i) => order(`many-${i}`)), 'The body may hold at most 2000 orders'],
+    ];
+    for (const [body, details] of cases) {
+      const before = dbFingerprint(server.deps.sqlite);
+      const res = await server.request('POST', '/v1/orders/import', { body });
+      assert.deepEqual(res.body, errorBody(res, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details }), details);
+      assert.equal(dbFingerprint(server.deps.sqlite), before);
+    }
+  });
+});
