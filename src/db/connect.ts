@@ -139,3 +139,15 @@ export function openDatabase(file: string, options: OpenOptions = {}): DatabaseH
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS) });
   return { db, sqlite, close: () => db.destroy() };
 }
+
+/**
+ * Copies the WAL into the database and lets it restart at zero bytes, when no reader holds
+ * it (false then: it stays, bounded by journal_size_limit). The copy runs PASSIVE first,
+ * beside other writers; TRUNCATE, which holds writers off while it runs, then has little
+ * left to do. Run off the request thread: a large WAL takes a while to copy.
+ */
+export function truncateWal(sqlite: BetterSqlite3.Database): boolean {
+  sqlite.pragma('wal_checkpoint(PASSIVE)');
+  const [row] = sqlite.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
+  return (row?.busy ?? 1) === 0;
+}

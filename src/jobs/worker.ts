@@ -1,6 +1,6 @@
 import type { Deps } from '../app/deps.js';
 import type { StepRef } from '../app/job-registry.js';
-import { openDatabase } from '../db/connect.js';
+import { openDatabase, truncateWal } from '../db/connect.js';
 import { systemClock } from '../lib/clock.js';
 import { failJob, preparePortion, runPortion, type PortionReport, type PortionTask } from './portions.service.js';
 import { loadStep } from './step-loader.js';
@@ -61,5 +61,8 @@ export default async function runWorkerTask(task: WorkerTask): Promise<WorkerRep
   }
   const prepared = await preparePortion(deps, task, step);
   const { value, ms } = await throughWriteGate(task.gate, gate, () => runPortion(deps, task, step, prepared));
+  // A bulk job leaves a WAL as large as its largest stretch between checkpoints; when it
+  // ends, this thread (not the API's) copies it back and lets it restart at zero bytes.
+  if (value.state !== 'continue') truncateWal(deps.sqlite);
   return { ...value, ms };
 }

@@ -27,12 +27,6 @@ export function releaseFreePages(sqlite: BetterSqlite3.Database, pages: number):
   sqlite.pragma(`incremental_vacuum(${Math.max(1, Math.floor(pages))})`);
 }
 
-/** Copies the WAL into the database and cuts the WAL file to zero when no reader holds it. */
-export function truncateWal(sqlite: BetterSqlite3.Database): { busy: boolean; walPages: number } {
-  const [row] = sqlite.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number; log: number }>;
-  return { busy: (row?.busy ?? 1) === 1, walPages: row?.log ?? 0 };
-}
-
 /** Rewrites the whole file (and sets incremental auto-vacuum). Holds the write lock throughout. */
 export function rewriteFile(sqlite: BetterSqlite3.Database): void {
   sqlite.pragma('auto_vacuum = INCREMENTAL');

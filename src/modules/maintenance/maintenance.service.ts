@@ -1,4 +1,5 @@
 import type { Deps } from '../../app/deps.js';
+import { truncateWal } from '../../db/connect.js';
 import { AppError } from '../../lib/errors.js';
 import * as repo from './maintenance.repository.js';
 
@@ -35,7 +36,7 @@ export async function vacuumDatabase(deps: MaintenanceDeps, options: { full?: bo
     space = repo.readSpace(deps.sqlite);
     options.onStep?.(space.freePages);
   }
-  repo.truncateWal(deps.sqlite);
+  truncateWal(deps.sqlite);
   return { bytes_before: fileBytes(before), bytes_after: fileBytes(space), pages_released: Math.max(0, before.pageCount - space.pageCount), ms: Date.now() - started };
 }
 
@@ -51,9 +52,4 @@ function rewriteWhole(deps: MaintenanceDeps): void {
   } finally {
     deps.sqlite.pragma(`busy_timeout = ${timeout}`);
   }
-}
-
-/** Lets the WAL restart at zero bytes (after a bulk job); false when readers kept it in use. */
-export function checkpointWal(deps: Pick<Deps, 'sqlite'>): boolean {
-  return !repo.truncateWal(deps.sqlite).busy;
 }
