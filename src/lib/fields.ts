@@ -15,6 +15,12 @@ export const shortText = (label: string, max: number = LIMITS.shortText) =>
 /** Longer free text: descriptions, additional info (LIMITS.longText characters). */
 export const longText = (label: string) => shortText(label, LIMITS.longText);
 
+/** A voucher code: short text with at least one character that is not white space. */
+export const voucherCodeField = () =>
+  shortText('code')
+    .min(1, 'code must not be empty')
+    .test('not-blank', 'code must hold a character other than white space', (v) => v === undefined || v.trim() !== '');
+
 /** An id or source id given by the caller: short text, not empty. */
 export const idField = (label: string) => shortText(label).min(1, `${label} must not be empty`);
 

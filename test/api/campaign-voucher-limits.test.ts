@@ -62,4 +62,10 @@ describe('campaigns and vouchers bound their stored values like every other reso
       reports: [`/v1/async-actions/${res.body.async_action_id}/failures`],
     });
   });
+
+  it('fails an import item of another voucher type for that reason alone', async () => {
+    const res = await server.request('POST', '/v1/campaigns/Bounded/import', { body: [{ code: 'GIFT-IN-DISCOUNT', type: 'GIFT_VOUCHER', gift: { amount: 5 } }] });
+    const job = await waitForJob(server, res.body.async_action_id);
+    assert.deepEqual(job.result?.failed, [{ code: 'GIFT-IN-DISCOUNT', reason: "type GIFT_VOUCHER does not match the campaign's DISCOUNT_VOUCHER vouchers" }]);
+  });
 });

@@ -82,6 +82,17 @@ describe('input limits at the edge', () => {
     }
   });
 
+  it('refuses a voucher code of only spaces, and a campaign name that would read as another campaign id', async () => {
+    const template = { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 5 } };
+    const first = await server.request('POST', '/v1/campaigns', { body: { name: 'Spaces', campaign_type: 'DISCOUNT_COUPONS', voucher: template } });
+    const before = dbFingerprint(server.deps.sqlite);
+    const blank = await server.request('POST', '/v1/campaigns/Spaces/vouchers', { body: { code: '   ' } });
+    assert.deepEqual(blank.body, invalid(blank, 'code must hold a character other than white space'));
+    const named = await server.request('POST', '/v1/campaigns', { body: { name: first.body.id, campaign_type: 'DISCOUNT_COUPONS', voucher: template } });
+    assert.deepEqual(named.body, invalid(named, 'name must not start with camp_, which campaign ids do'));
+    assert.equal(dbFingerprint(server.deps.sqlite), before);
+  });
+
   it('answers a record that cannot be written as JSON with the JSON 500 body, its request id and a log line', async () => {
     // A value stored before the limits existed: deeper than JSON.stringify can go.
     const poisoned = `${'{"a":'.repeat(20_000)}{}${'}'.repeat(20_000)}`;

@@ -61,7 +61,12 @@ const commonFields = () => ({
 });
 
 export const createCampaignSchema = object({
-  name: string().required().min(1).max(255),
+  // A name that looks like an id would be found by GET /v1/campaigns/{id or name} as that id.
+  name: string()
+    .required()
+    .min(1)
+    .max(255)
+    .test('not-an-id', 'name must not start with camp_, which campaign ids do', (v) => v === undefined || !v.startsWith('camp_')),
   campaign_type: string().required().oneOf(CAMPAIGN_TYPES),
   vouchers_count: number().integer().min(0).max(MAX_VOUCHERS_COUNT),
   voucher: voucherTemplate(),

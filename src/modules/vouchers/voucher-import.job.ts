@@ -13,7 +13,7 @@ import { kindColumnsFromImport } from './kinds/index.js';
 import { draftFromCampaign, rowFromDraft } from './voucher-draft.js';
 import type { ImportPayload } from './voucher-import.service.js';
 import { timeOrderedIds } from './voucher-ids.js';
-import { importItemSchema } from './vouchers.schemas.js';
+import { importItemSchema, importItemTypeSchema } from './vouchers.schemas.js';
 import { voucherInserter } from './vouchers.repository.js';
 
 /** One item schema per voucher type, built once per worker thread. */
@@ -30,6 +30,7 @@ function itemSchemaFor(type: VoucherType): ReturnType<typeof importItemSchema> {
  * schema refuses another), so its kind fills the kind's columns.
  */
 async function rowForItem(trx: Kysely<Database>, campaign: CampaignRow, template: StoredTemplate, body: unknown, now: string, id: string) {
+  validateItem(importItemTypeSchema(template.type), body);
   const item = validateItem(itemSchemaFor(template.type), body);
   const draft = draftFromCampaign(campaign, template);
   Object.assign(draft, kindColumnsFromImport(item, template.type, draft));

@@ -1,7 +1,7 @@
 import { array, boolean, mixed, object, string, type InferType } from 'yup';
 import { VOUCHER_TYPES, type VoucherType } from '../../lib/enums.js';
 import { integer, limit, order, page, querySchema, text, type QueryOf } from '../../lib/query-params.js';
-import { jsonObjectField, longText, shortText } from '../../lib/fields.js';
+import { jsonObjectField, longText, shortText, voucherCodeField } from '../../lib/fields.js';
 import { isoDate, validityDayOfWeek, validityFields, validityTimeframe } from '../../lib/validity-fields.js';
 import { MAX_VOUCHERS_COUNT } from '../campaigns/campaigns.schemas.js';
 import { codeConfigSchema, discountSchema, redemptionSchema } from '../campaigns/voucher-template.schemas.js';
@@ -15,7 +15,7 @@ export const VOUCHER_ORDER_FIELDS = ['created_at', 'updated_at', 'code'] as cons
 
 /** POST /v1/campaigns/{id}/vouchers: fields that override the campaign's (SPEC.md 4.4). */
 export const addVouchersSchema = object({
-  code: string().min(1).max(255),
+  code: voucherCodeField().optional(),
   code_config: codeConfigSchema(),
   category: shortText('${path}'),
   category_id: shortText('${path}'),
@@ -49,15 +49,24 @@ const isVoucherType = (value: unknown): value is VoucherType => VOUCHER_TYPES.in
  * campaign of `campaignType` vouchers: an item's `type` defaults to it and may not differ,
  * and the item's kind decides which block it must carry (kinds/).
  */
+const itemTypeField = (campaignType: VoucherType) =>
+  string()
+    .oneOf(VOUCHER_TYPES)
+    .test('campaign-type', '', function sameType(type) {
+      if (!isVoucherType(type) || type === campaignType) return true;
+      return this.createError({ message: `type ${type} does not match the campaign's ${campaignType} vouchers` });
+    });
+
+/**
+ * An item's `type` alone, checked before the rest: an item of another kind fails for that
+ * reason only, not for the blocks this campaign's kind would need.
+ */
+export const importItemTypeSchema = (campaignType: VoucherType) => object({ type: itemTypeField(campaignType) }).typeError('The item must be an object');
+
 export const importItemSchema = (campaignType: VoucherType) =>
   object({
-    code: string().required().min(1).max(255),
-    type: string()
-      .oneOf(VOUCHER_TYPES)
-      .test('campaign-type', '', function sameType(type) {
-        if (!isVoucherType(type) || type === campaignType) return true;
-        return this.createError({ message: `type ${type} does not match the campaign's ${campaignType} vouchers` });
-      }),
+    code: voucherCodeField().required(),
+    type: itemTypeField(campaignType),
     ...kindImportFields(campaignType),
     redemption: redemptionSchema(),
     active: boolean(),
