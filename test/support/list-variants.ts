@@ -9,6 +9,7 @@ import { ORDER_FIELDS as CATALOG_ORDER_FIELDS } from '../../src/modules/catalog/
 import { CUSTOMER_ORDER_FIELDS } from '../../src/modules/customers/customers-list.schemas.js';
 import { EVENT_CATEGORIES, FILTERABLE_EVENT_TYPES } from '../../src/modules/events/event-types.js';
 import { ACTIVITY_ORDER_FIELDS } from '../../src/modules/events/events.schemas.js';
+import { ORDER_LIST_ORDER_FIELDS } from '../../src/modules/orders/orders.schemas.js';
 import { VOUCHER_ORDER_FIELDS } from '../../src/modules/vouchers/vouchers.schemas.js';
 
 type Call = (method: string, path: string, body?: unknown) => Promise<Record<string, unknown>>;
@@ -49,6 +50,7 @@ export class Fixture {
         filter: { junction: 'and', 'metadata.color': { conditions: { $is: ['red'] } } },
       }),
     };
+    await call('POST', '/v1/orders', { source_id: 'o1', status: 'PAID', customer: { source_id: 'c1' }, items: [{ quantity: 1, price: 10 }] });
     const events = activity.data as Array<{ id: string }>;
     return new Fixture({ id: campaign.id as string, name: 'Plans' }, customer.id as string, (events[0] as { id: string }).id, product.id as string, collections);
   }
@@ -126,6 +128,10 @@ export function listVariants(f: Fixture): string[] {
         cursor: each('starting_after', [undefined, DATE]),
       }),
     ),
+    ...combine('/v1/orders', {
+      order: each('order', orders(ORDER_LIST_ORDER_FIELDS)),
+      filter: [{}, { customer: 'c1' }, { customer_id: f.customerId }, { status: 'PAID' }, { customer: 'c1', status: 'PAID' }],
+    }),
     ...combine('/v1/async-actions', { end: each('end_date', [undefined, DATE]) }).map((p) => p.replace('&page=99', '')),
   ];
 }
