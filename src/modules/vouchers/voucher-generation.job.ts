@@ -38,7 +38,9 @@ export const generateVouchersStep: JobStep<GeneratePayload, Drawn> = {
     const count = Math.min(maxItems, job.total - job.cursor);
     const nextCode = codesFor(job);
     const nextId = timeOrderedIds(Date.now());
-    return { codes: Array.from({ length: count }, nextCode), ids: Array.from({ length: count }, nextId) };
+    // In code order, the portion's inserts walk the code indexes (the unique code, and the
+    // campaign's code order for the list) page by page instead of landing all over them.
+    return { codes: Array.from({ length: count }, nextCode).sort(), ids: Array.from({ length: count }, nextId) };
   },
 
   async run(ctx, job, maxItems, drawn) {
