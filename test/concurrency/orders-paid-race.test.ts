@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { onOrderPaid } from '../../src/modules/orders/order-paid.seam.js';
+import { spawnServe, type SpawnedServer } from '../support/cli.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+const ENV = { PROMO_APP_ID: 'paid-race-app', PROMO_APP_TOKEN: 'paid-race-token' };
+const ORDERS = 25;
+
+interface Activity {
+  type: string;
+  data: { data: { order: { source_id: string } }; event_source: { api_key?: { app_id: string } } };
+}
+
+/**
+ * Concurrent PUTs to PAID through two `promo serve` processes on one file: each order becomes
+ * PAID once (one customer.order.paid event), and the paid-order seam fires in the process
+ * that made that change, and only there.
+ */
+describe('the paid-order seam across two processes', () => {
+  let server: TestServer;
+  let other: SpawnedServer;
+  const firedHere: string[] = [];
+  before(async () => {
+    server = await startTestServer();
+    onOrderPaid(server.deps.seams, async (_trx, paid) => void firedHere.push(paid.order.source_id as string));
+    other = await spawnServe(['--db', server.dbFile], ENV);
+  });
+  after(async () => {
+    await other.stop('SIGTERM');
+    await server.close();
+  });
+
+  const putViaOther = (ref: string, body: unknown) =>
+    fetch(`${other.url}/v1/orders/${ref}`, {
+      method: 'PUT',
+      headers: { 'X-App-Id': ENV.PROMO_APP_ID, 'X-App-Token': ENV.PROMO_APP_TOKEN, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then((r) => r.status);
+
+  it('makes each order PAID once, firing the seam in the winning process only', async () => {
+    const refs = Array.from({ length: ORDERS }, (_, i) => `race-${i}`);
+    for (const ref of refs) {
+      await server.request('POST', '/v1/orders', { body: { source_id: ref, status: 'CREATED', customer: { source_id: 'racer' }, items: [{ quantity: 1, price: 100 }] } });
+    }
+    // Which process sends first alternates by order, so both win some of the races.
+    const puts = refs.flatMap((ref, n) => [0, 1, 2, 3].map((i) =>
+      (i + n) % 2 === 0
+        ? server.request('PUT', `/v1/orders/${ref}`, { body: { status: 'PAID', metadata: { put: i } } }).then((r) => r.status)
+        : putViaOther(ref, { status: 'PAID', metadata: { put: i } }),
+    ));
+    assert.deepEqual(new Set(await Promise.all(puts)), new Set([200]));
+
+    const feed = (await server.request('GET', '/v1/customers/racer/activity?limit=100&type=customer.order.paid')).body.data as Activity[];
+    const paidBy = new Map<string, string[]>();
+    for (const event of feed) {
+      const ref = event.data.data.order.source_id;
+      paidBy.set(ref, [...(paidBy.get(ref) ?? []), event.data.event_source.api_key?.app_id ?? '']);
+    }
+    assert.deepEqual([...paidBy.keys()].sort(), [...refs].sort());
+    assert.ok([...paidBy.values()].every((apps) => apps.length === 1), JSON.stringify([...paidBy]));
+    const wonHere = refs.filter((ref) => paidBy.get(ref)?.[0] === server.serverKey.app_id);
+    assert.deepEqual([...firedHere].sort(), wonHere.sort());
+    assert.ok(wonHere.length > 0 && wonHere.length < ORDERS, `this process won ${wonHere.length} of ${ORDERS}: both must race`);
+  });
+});
