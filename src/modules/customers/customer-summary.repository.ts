@@ -15,7 +15,11 @@ export interface OrderCount {
   at: string;
 }
 
-/** An order that counts (PAID, FULFILLED) joins the totals; the latest one is "last". */
+/**
+ * An order that counts (PAID, FULFILLED) joins the totals; the latest one is "last". The
+ * amount in CASE is bound with eb.val: Kysely writes a bare number in `then` into the SQL
+ * text, which made one statement per amount and churned the connection's statement cache.
+ */
 export const creditOrder = (db: Db, o: OrderCount) =>
   db
     .updateTable('customers')
@@ -24,7 +28,7 @@ export const creditOrder = (db: Db, o: OrderCount) =>
       return {
         orders_total_amount: eb('orders_total_amount', '+', o.amount),
         orders_total_count: eb('orders_total_count', '+', 1),
-        orders_last_order_amount: eb.case().when(isLatest).then(o.amount).else(eb.ref('orders_last_order_amount')).end(),
+        orders_last_order_amount: eb.case().when(isLatest).then(eb.val(o.amount)).else(eb.ref('orders_last_order_amount')).end(),
         orders_last_order_date: eb.case().when(isLatest).then(o.orderDate).else(eb.ref('orders_last_order_date')).end(),
         updated_at: o.at,
       };
