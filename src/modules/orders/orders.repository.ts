@@ -20,13 +20,11 @@ export const findOrderBySourceId = (db: Db, sourceId: string): Promise<OrderRow 
 export const findOrderByRef = async (db: Db, ref: string): Promise<OrderRow | undefined> =>
   (await findOrderById(db, ref)) ?? (await findOrderBySourceId(db, ref));
 
-export const insertOrder = async (db: Db, row: NewOrderRow): Promise<void> => {
-  await db.insertInto('orders').values(row).execute();
-};
+/** The stored row, as the insert returns it (seq and the generated total_amount included). */
+export const insertOrder = (db: Db, row: NewOrderRow): Promise<OrderRow> => db.insertInto('orders').values(row).returningAll().executeTakeFirstOrThrow();
 
-export const updateOrder = async (db: Db, id: string, patch: OrderPatch): Promise<void> => {
-  await db.updateTable('orders').set(patch).where('id', '=', id).execute();
-};
+export const updateOrder = (db: Db, id: string, patch: OrderPatch): Promise<OrderRow> =>
+  db.updateTable('orders').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 
 export const insertItems = async (db: Db, rows: OrderItemRow[]): Promise<void> => {
   if (rows.length > 0) await db.insertInto('order_items').values(rows).execute();
