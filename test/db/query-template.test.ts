@@ -20,7 +20,7 @@ describe('query templates', () => {
   const insertProduct = queryTemplate<Record<string, unknown>, { id: string; name: string | null; price: number | null }>((db, param, columns) =>
     db
       .insertInto('products')
-      .values(Object.fromEntries(columns.split(',').map((column) => [column, param(column)])) as { id: string; created_at: string })
+      .values(Object.fromEntries(columns.split(',').map((column) => [column, param(column)])) as never)
       .returning(['id', 'name', 'price']),
   );
   const priced = queryTemplate<{ min: number; max: number }, { id: string }>((db, param) =>
