@@ -53,8 +53,12 @@ export function queryTemplate<P extends Record<string, unknown>, O>(
       templates.set(shape, template);
     }
     const { compiled, slots } = template;
-    const parameters = slots.map((slot) => ('param' in slot ? params[slot.param] : slot.value));
-    return (await db.executeQuery<O>({ ...compiled, parameters })).rows;
+    const parameters: unknown[] = new Array(slots.length);
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i] as Slot;
+      parameters[i] = 'param' in slot ? params[slot.param] : slot.value;
+    }
+    return (await db.executeQuery<O>({ sql: compiled.sql, query: compiled.query, queryId: compiled.queryId, parameters })).rows;
   };
 }
 
