@@ -88,27 +88,30 @@ const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
 /**
  * Kysely prepares every statement anew; preparing costs about as much as running a simple
- * query. This wrapper caches statements by SQL text. A cached statement cannot serve two
- * iterations at once, so streamed reads (`iterate`) always prepare their own.
+ * query. This wrapper caches statements by SQL text (with the object Kysely calls, so a run
+ * creates no closures: tsx wraps each one it creates to keep its name). A cached statement
+ * cannot serve two iterations at once, so streamed reads (`iterate`) always prepare their own.
  */
 export function withStatementCache(sqlite: BetterSqlite3.Database): SqliteDatabase {
-  const cache = new Map<string, BetterSqlite3.Statement>();
+  type Cached = ReturnType<SqliteDatabase['prepare']>;
+  const cache = new Map<string, Cached>();
+  const wrap = (sql: string, stmt: BetterSqlite3.Statement): Cached => ({
+    reader: stmt.reader,
+    // better-sqlite3 binds an array's elements as the anonymous parameters.
+    all: (parameters: ReadonlyArray<unknown>) => stmt.all(parameters as unknown[]),
+    run: (parameters: ReadonlyArray<unknown>) => stmt.run(parameters as unknown[]),
+    iterate: (parameters: ReadonlyArray<unknown>) => sqlite.prepare(sql).iterate(parameters as unknown[]),
+  });
   return {
     close: () => sqlite.close(),
     prepare(sql: string) {
-      let stmt = cache.get(sql);
-      if (!stmt) {
-        stmt = sqlite.prepare(sql);
+      let cached = cache.get(sql);
+      if (!cached) {
+        cached = wrap(sql, sqlite.prepare(sql));
         if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-        cache.set(sql, stmt);
+        cache.set(sql, cached);
       }
-      const cached = stmt;
-      return {
-        reader: cached.reader,
-        all: (parameters: ReadonlyArray<unknown>) => cached.all(...(parameters as unknown[])),
-        run: (parameters: ReadonlyArray<unknown>) => cached.run(...(parameters as unknown[])),
-        iterate: (parameters: ReadonlyArray<unknown>) => sqlite.prepare(sql).iterate(...(parameters as unknown[])),
-      };
+      return cached;
     },
   };
 }

@@ -3,16 +3,31 @@ import { randomBytes } from 'node:crypto';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /**
+ * Random bytes from crypto, drawn 4 KiB at a time: one randomBytes call per id cost ~6 us
+ * (an imported order takes five ids). Each byte is used once, as Node's randomUUID does with
+ * its own cache.
+ */
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let used = 0;
+
+function randomByte(): number {
+  if (used === pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    used = 0;
+  }
+  return pool[used++] as number;
+}
+
+/**
  * Random base62 text from crypto. Bytes >= 248 are rejected so that every character is
  * equally likely (248 = 4 * 62).
  */
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248) out += BASE62[byte % 62];
-      if (out.length === length) break;
-    }
+    const byte = randomByte();
+    if (byte < 248) out += BASE62[byte % 62];
   }
   return out;
 }

@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import { inBatches } from '../../db/batches.js';
 import type { Database } from '../../db/database.js';
+import { queryTemplate } from '../../db/query-template.js';
 import { notIndexed } from '../../db/plan-hints.js';
 import type { ProductTable } from './catalog.table.js';
 import type { ListWindow } from './catalog-list.js';
@@ -25,8 +26,16 @@ export const findProductIdByName = async (db: Db, name: string): Promise<string 
 export const findProductsByIds = (db: Db, ids: readonly string[]): Promise<ProductRow[]> =>
   ids.length === 0 ? Promise.resolve([]) : db.selectFrom('products').selectAll().where('id', 'in', ids).execute();
 
+/** Every order of an import resolves its items with this: a query template per list length (db/query-template.ts). */
+const bySourceIds = queryTemplate<Record<string, string>, ProductRow>((db, param, length) =>
+  db
+    .selectFrom('products')
+    .selectAll()
+    .where('source_id', 'in', Array.from({ length: Number(length) }, (_, i) => param(String(i)))),
+);
+
 export const findProductsBySourceIds = (db: Db, sourceIds: readonly string[]): Promise<ProductRow[]> =>
-  inBatches(sourceIds, (batch) => db.selectFrom('products').selectAll().where('source_id', 'in', batch).execute());
+  inBatches(sourceIds, (batch) => bySourceIds(db, Object.fromEntries(batch.map((sourceId, i) => [String(i), sourceId])), String(batch.length)));
 
 /** Products whose id or source_id is one of these keys. */
 export const findProductsByKeys = (db: Db, keys: readonly string[]): Promise<ProductRow[]> =>

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { queryTemplate } from '../../db/query-template.js';
 
 /**
  * The summary and loyalty blocks are cached sums. Each change is ONE guarded UPDATE (or
@@ -15,23 +16,32 @@ export interface OrderCount {
   at: string;
 }
 
-/** An order that counts (PAID, FULFILLED) joins the totals; the latest one is "last". */
-export const creditOrder = (db: Db, o: OrderCount) =>
-  db
-    .updateTable('customers')
-    .set((eb) => {
-      const isLatest = eb.or([eb('orders_last_order_date', 'is', null), eb('orders_last_order_date', '<=', o.orderDate)]);
-      return {
-        orders_total_amount: eb('orders_total_amount', '+', o.amount),
-        orders_total_count: eb('orders_total_count', '+', 1),
-        orders_last_order_amount: eb.case().when(isLatest).then(o.amount).else(eb.ref('orders_last_order_amount')).end(),
-        orders_last_order_date: eb.case().when(isLatest).then(o.orderDate).else(eb.ref('orders_last_order_date')).end(),
-        updated_at: o.at,
-      };
-    })
-    .where('id', '=', o.customerId)
-    .returning(['orders_total_amount', 'orders_total_count'])
-    .executeTakeFirst();
+const credit = queryTemplate<{ customer_id: string; amount: number; order_date: string; at: string }, { orders_total_amount: number; orders_total_count: number }>(
+  (db, param) =>
+    db
+      .updateTable('customers')
+      .set((eb) => {
+        const isLatest = eb.or([eb('orders_last_order_date', 'is', null), eb('orders_last_order_date', '<=', param('order_date'))]);
+        return {
+          orders_total_amount: eb('orders_total_amount', '+', param('amount')),
+          orders_total_count: eb('orders_total_count', '+', 1),
+          orders_last_order_amount: eb.case().when(isLatest).then(eb.val(param('amount'))).else(eb.ref('orders_last_order_amount')).end(),
+          orders_last_order_date: eb.case().when(isLatest).then(param('order_date')).else(eb.ref('orders_last_order_date')).end(),
+          updated_at: param('at'),
+        };
+      })
+      .where('id', '=', param('customer_id'))
+      .returning(['orders_total_amount', 'orders_total_count']),
+);
+
+/**
+ * An order that counts (PAID, FULFILLED) joins the totals; the latest one is "last". Every
+ * order of an import runs it, so it is a query template (db/query-template.ts). The amount in
+ * CASE is bound with eb.val: Kysely writes a bare number in `then` into the SQL text (which
+ * made one statement per amount and churned the connection's statement cache).
+ */
+export const creditOrder = async (db: Db, o: OrderCount) =>
+  (await credit(db, { customer_id: o.customerId, amount: o.amount, order_date: o.orderDate, at: o.at }))[0];
 
 /** An order that stops counting (canceled, amount corrected) leaves the totals. */
 export const debitOrder = (db: Db, o: Omit<OrderCount, 'orderDate'>) =>

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { columnsShape, queryTemplate } from '../../db/query-template.js';
 import type { CustomerLoyaltyCampaignTable, CustomerReferralTable, CustomerTable } from './customers.table.js';
 
 type Db = Kysely<Database>;
@@ -12,15 +13,28 @@ export type ReferralRow = Selectable<CustomerReferralTable>;
 export const findCustomerById = (db: Db, id: string): Promise<CustomerRow | undefined> =>
   db.selectFrom('customers').selectAll().where('id', '=', id).executeTakeFirst();
 
-export const findCustomerBySourceId = (db: Db, sourceId: string): Promise<CustomerRow | undefined> =>
-  db.selectFrom('customers').selectAll().where('source_id', '=', sourceId).executeTakeFirst();
+// Every order of an import looks up (and may create) its customer: query templates
+// (db/query-template.ts), built once by Kysely rather than once per order.
+const bySourceId = queryTemplate<{ source_id: string }, CustomerRow>((db, param) =>
+  db.selectFrom('customers').selectAll().where('source_id', '=', param('source_id')),
+);
+
+export const findCustomerBySourceId = async (db: Db, sourceId: string): Promise<CustomerRow | undefined> =>
+  (await bySourceId(db, { source_id: sourceId }))[0];
 
 /** A path's customer reference: an id first, then a source id. */
 export const findCustomerByRef = async (db: Db, ref: string): Promise<CustomerRow | undefined> =>
   (await findCustomerById(db, ref)) ?? (await findCustomerBySourceId(db, ref));
 
+const insertRow = queryTemplate<NewCustomerRow & Record<string, unknown>, CustomerRow>((db, param, columns) =>
+  db
+    .insertInto('customers')
+    .values(Object.fromEntries(columns.split(',').map((column) => [column, param(column)])) as NewCustomerRow)
+    .returningAll(),
+);
+
 export const insertCustomer = async (db: Db, row: NewCustomerRow): Promise<CustomerRow> =>
-  db.insertInto('customers').values(row).returningAll().executeTakeFirstOrThrow();
+  (await insertRow(db, row, columnsShape(row)))[0] as CustomerRow;
 
 export const updateCustomer = (db: Db, id: string, patch: CustomerPatch): Promise<CustomerRow | undefined> =>
   db.updateTable('customers').set(patch).where('id', '=', id).returningAll().executeTakeFirst();

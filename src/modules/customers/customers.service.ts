@@ -68,17 +68,37 @@ async function sourceIdChange(trx: Db, row: repo.CustomerRow, sourceId: string |
   return { source_id: sourceId };
 }
 
-async function applyUpdate(trx: Db, ctx: ChangeContext, row: repo.CustomerRow, input: CustomerFields): Promise<UpsertResult> {
-  const patch = changedColumns(row, { ...patchFromFields(input), ...(await sourceIdChange(trx, row, input.source_id)) });
-  if (Object.keys(patch).length === 0) return { customer: await presentRow(trx, row), created: false, changed: false };
-  const updated = await repo.updateCustomer(trx, row.id, { ...patch, updated_at: ctx.at });
-  if (!updated) throw notFound('customer', row.id);
-  const customer = await presentRow(trx, updated);
-  await emitCustomerEvent(trx, ctx, 'customer.updated', customer);
-  return { customer, created: false, changed: true };
+/** What an upsert stored: the row after it, and the customer object if its event needed one. */
+interface Written {
+  row: repo.CustomerRow;
+  customer?: CustomerObject;
+  created: boolean;
+  changed: boolean;
 }
 
-async function insertNew(trx: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<UpsertResult> {
+/** The change's event, presenting the customer for it; nothing (and no query) without events. */
+async function announce(trx: Db, ctx: ChangeContext, type: CustomerEventType, row: repo.CustomerRow): Promise<CustomerObject | undefined> {
+  if (ctx.emitEvents === false) return undefined;
+  const customer = await presentRow(trx, row);
+  await emitCustomerEvent(trx, ctx, type, customer);
+  return customer;
+}
+
+const presented = async (trx: Db, written: Written): Promise<UpsertResult> => ({
+  customer: written.customer ?? (await presentRow(trx, written.row)),
+  created: written.created,
+  changed: written.changed,
+});
+
+async function applyUpdate(trx: Db, ctx: ChangeContext, row: repo.CustomerRow, input: CustomerFields): Promise<Written> {
+  const patch = changedColumns(row, { ...patchFromFields(input), ...(await sourceIdChange(trx, row, input.source_id)) });
+  if (Object.keys(patch).length === 0) return { row, created: false, changed: false };
+  const updated = await repo.updateCustomer(trx, row.id, { ...patch, updated_at: ctx.at });
+  if (!updated) throw notFound('customer', row.id);
+  return { row: updated, customer: await announce(trx, ctx, 'customer.updated', updated), created: false, changed: true };
+}
+
+async function insertNew(trx: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<Written> {
   const row = await repo.insertCustomer(trx, {
     id: newId('cust_'),
     source_id: input.source_id ?? null,
@@ -94,9 +114,17 @@ async function insertNew(trx: Db, ctx: ChangeContext, input: CreateCustomerBody)
     updated_at: ctx.at,
     ...patchFromFields(input),
   });
-  const customer = await presentRow(trx, row);
-  await emitCustomerEvent(trx, ctx, 'customer.created', customer);
-  return { customer, created: true, changed: true };
+  return { row, customer: await announce(trx, ctx, 'customer.created', row), created: true, changed: true };
+}
+
+async function writeCustomer(trx: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<Written> {
+  if (input.id !== undefined) {
+    const row = await repo.findCustomerById(trx, input.id);
+    if (!row) throw notFound('customer', input.id);
+    return applyUpdate(trx, ctx, row, input);
+  }
+  const existing = input.source_id ? await repo.findCustomerBySourceId(trx, input.source_id) : undefined;
+  return existing ? applyUpdate(trx, ctx, existing, input) : insertNew(trx, ctx, input);
 }
 
 /**
@@ -105,13 +133,16 @@ async function insertNew(trx: Db, ctx: ChangeContext, input: CreateCustomerBody)
  * customer object they were given. An unknown `id` is 404: ids are ours to assign.
  */
 export async function upsertCustomer(trx: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<UpsertResult> {
-  if (input.id !== undefined) {
-    const row = await repo.findCustomerById(trx, input.id);
-    if (!row) throw notFound('customer', input.id);
-    return applyUpdate(trx, ctx, row, input);
-  }
-  const existing = input.source_id ? await repo.findCustomerBySourceId(trx, input.source_id) : undefined;
-  return existing ? applyUpdate(trx, ctx, existing, input) : insertNew(trx, ctx, input);
+  return presented(trx, await writeCustomer(trx, ctx, input));
+}
+
+/**
+ * upsertCustomer for a caller that needs only the customer's id (an order naming its
+ * customer): the customer is presented only for its event, so an order import (no events)
+ * spends no query on presenting it.
+ */
+export async function upsertCustomerId(trx: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<string> {
+  return (await writeCustomer(trx, ctx, input)).row.id;
 }
 
 /** POST /v1/customers: create, or update the customer with that id or source_id. */
@@ -131,7 +162,7 @@ export async function updateCustomer(deps: WriteDeps, actor: Actor, ref: string,
   return deps.db.transaction().execute(async (trx) => {
     const row = await repo.findCustomerByRef(trx, ref);
     if (!row) throw notFound('customer', ref);
-    return (await applyUpdate(trx, { actor, at: isoNow(deps.clock) }, row, input)).customer;
+    return (await presented(trx, await applyUpdate(trx, { actor, at: isoNow(deps.clock) }, row, input))).customer;
   });
 }
 

@@ -6,7 +6,7 @@ import { parseIsoDate } from '../../lib/dates.js';
 import { invalidPayload, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Seams } from '../../lib/seams.js';
-import { findSimpleCustomer, upsertCustomer, type ChangeContext } from '../customers/customers.service.js';
+import { findSimpleCustomer, upsertCustomerId, type ChangeContext } from '../customers/customers.service.js';
 import { resolveItems } from './order-items.service.js';
 import type { NewOrderRow, OrderItemRow, OrderRow } from './orders.repository.js';
 import type { CreateOrderBody, OrderItemBody } from './orders.schemas.js';
@@ -54,7 +54,7 @@ export interface OrderDraft {
 
 /** The customer (or referrer) an order names, upserted with the fields sent. */
 async function customerIdOf(trx: Db, ctx: ChangeContext, body: CreateOrderBody['customer']): Promise<string | undefined> {
-  return body ? (await upsertCustomer(trx, ctx, body)).customer.id : undefined;
+  return body ? upsertCustomerId(trx, ctx, body) : undefined;
 }
 
 async function referrerIdOf(trx: Db, ctx: ChangeContext, input: CreateOrderBody, stored: OrderRow | undefined): Promise<string | null> {

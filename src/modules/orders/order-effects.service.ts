@@ -9,7 +9,7 @@ import {
 import { findSimpleCustomer } from '../customers/customers.service.js';
 import type { CustomerEventType } from '../events/event-types.js';
 import { emit } from '../events/events.service.js';
-import type { OrderContext, UpsertOptions } from './order-draft.service.js';
+import type { OrderContext } from './order-draft.service.js';
 import { ORDER_PAID } from './order-paid.seam.js';
 import type { OrderObject } from './orders.presenter.js';
 import * as repo from './orders.repository.js';
@@ -90,12 +90,15 @@ export async function emitOrderEvents(trx: Db, ctx: OrderContext, change: OrderC
 }
 
 /**
- * The paid-order seam (order-paid.seam.ts): a PAID order claims paid_at in one guarded
- * statement; the one writer that claims it fires the seam, unless the caller (order import)
- * asked for none. An imported PAID order is claimed too, so it never fires later.
+ * The paid-order seam's guard (order-paid.seam.ts): a PAID order claims paid_at in one guarded
+ * statement, and true means this writer claimed it, so it alone fires the seam. An imported
+ * PAID order is claimed too, so it never fires later. (A new order is claimed by its insert.)
  */
-export async function firePaidSeam(trx: Db, ctx: OrderContext, order: OrderObject, options: UpsertOptions): Promise<void> {
-  if (order.status !== 'PAID') return;
-  if (!(await repo.claimPaid(trx, order.id, ctx.at))) return;
-  if (options.firePaidSeam) await ctx.seams.fire(ORDER_PAID, trx, { order, actor: ctx.actor, at: ctx.at });
+export async function claimPaid(trx: Db, row: repo.OrderRow, at: string): Promise<boolean> {
+  return row.status === 'PAID' && repo.claimPaid(trx, row.id, at);
+}
+
+/** Fires the paid-order seam for an order this writer claimed paid. */
+export async function firePaidSeam(trx: Db, ctx: OrderContext, order: OrderObject): Promise<void> {
+  await ctx.seams.fire(ORDER_PAID, trx, { order, actor: ctx.actor, at: ctx.at });
 }

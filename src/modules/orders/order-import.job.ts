@@ -5,7 +5,7 @@ import { Seams } from '../../lib/seams.js';
 import type { Actor } from '../../lib/actor.js';
 import { validateItem } from '../../lib/validate.js';
 import { createOrderSchema } from './orders.schemas.js';
-import { IMPORT_UPSERT, upsertOrder } from './orders.service.js';
+import { IMPORT_UPSERT, storeOrder } from './orders.service.js';
 import type { OrderImportPayload } from './order-import.service.js';
 
 const sourceIdOf = (body: unknown): string | null => {
@@ -39,7 +39,7 @@ export async function upsertImportedOrders(ctx: PortionContext, actor: Actor, it
     const body: unknown = JSON.parse(item.body);
     ctx.sqlite.exec('SAVEPOINT order_item');
     try {
-      await upsertOrder(ctx.trx, orderCtx, validateItem(createOrderSchema, body), IMPORT_UPSERT);
+      await storeOrder(ctx.trx, orderCtx, validateItem(createOrderSchema, body), IMPORT_UPSERT);
       ctx.sqlite.exec('RELEASE order_item');
     } catch (error) {
       ctx.sqlite.exec('ROLLBACK TO order_item; RELEASE order_item');

@@ -8,9 +8,10 @@ import type { OrderObject } from './orders.presenter.js';
  * THE PAID-ORDER SEAM: fired inside the order's transaction when an order becomes PAID for the
  * first time (created PAID, or updated to PAID), whoever stores it (POST/PUT /v1/orders,
  * redemptions). It fires once per order: the order's paid_at is claimed by one guarded
- * statement (`UPDATE ... WHERE paid_at IS NULL`), and only the writer that claims it fires, so
- * an order re-sent as PAID, canceled and paid again, or paid by two processes at once fires
- * once. Order import claims paid_at without firing (historical orders earn nothing).
+ * statement (`UPDATE ... WHERE paid_at IS NULL`, or the insert of a new PAID order), and only
+ * the writer that claims it fires, so an order re-sent as PAID, canceled and paid again, or
+ * paid by two processes at once fires once. Order import claims paid_at without firing
+ * (historical orders earn nothing).
  *
  * Subscribers (loyalty's earning rules first) run in the same transaction: what they write
  * commits with the order, and a subscriber that throws fails the request that paid it.

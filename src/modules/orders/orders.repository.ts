@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import { inBatches } from '../../db/batches.js';
 import type { Database } from '../../db/database.js';
+import { columnsShape, queryTemplate } from '../../db/query-template.js';
 import type { OrderStatus } from '../../lib/enums.js';
 import type { OrderItemTable, OrderTable } from './orders.table.js';
 
@@ -13,23 +14,41 @@ export type OrderItemRow = Selectable<OrderItemTable>;
 export const findOrderById = (db: Db, id: string): Promise<OrderRow | undefined> =>
   db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
 
-export const findOrderBySourceId = (db: Db, sourceId: string): Promise<OrderRow | undefined> =>
-  db.selectFrom('orders').selectAll().where('source_id', '=', sourceId).executeTakeFirst();
+// The statements every order of an import runs are query templates (db/query-template.ts):
+// Kysely builds each once instead of once per order.
+const bySourceId = queryTemplate<{ source_id: string }, OrderRow>((db, param) =>
+  db.selectFrom('orders').selectAll().where('source_id', '=', param('source_id')),
+);
+
+export const findOrderBySourceId = async (db: Db, sourceId: string): Promise<OrderRow | undefined> =>
+  (await bySourceId(db, { source_id: sourceId }))[0];
 
 /** A path's order reference: an id first, then a source id. */
 export const findOrderByRef = async (db: Db, ref: string): Promise<OrderRow | undefined> =>
   (await findOrderById(db, ref)) ?? (await findOrderBySourceId(db, ref));
 
-export const insertOrder = async (db: Db, row: NewOrderRow): Promise<void> => {
-  await db.insertInto('orders').values(row).execute();
-};
+const insertRow = queryTemplate<NewOrderRow & Record<string, unknown>, OrderRow>((db, param, columns) =>
+  db
+    .insertInto('orders')
+    .values(Object.fromEntries(columns.split(',').map((column) => [column, param(column)])) as NewOrderRow)
+    .returningAll(),
+);
 
-export const updateOrder = async (db: Db, id: string, patch: OrderPatch): Promise<void> => {
-  await db.updateTable('orders').set(patch).where('id', '=', id).execute();
-};
+/** The stored row, as the insert returns it (seq and the generated total_amount included). */
+export async function insertOrder(db: Db, row: NewOrderRow): Promise<OrderRow> {
+  return (await insertRow(db, row, columnsShape(row)))[0] as OrderRow;
+}
 
+export const updateOrder = (db: Db, id: string, patch: OrderPatch): Promise<OrderRow> =>
+  db.updateTable('orders').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+
+const insertItem = queryTemplate<OrderItemRow & Record<string, unknown>, never>((db, param, columns) =>
+  db.insertInto('order_items').values(Object.fromEntries(columns.split(',').map((column) => [column, param(column)])) as OrderItemRow),
+);
+
+/** An order's items, a statement each (one template, however many items an order has). */
 export const insertItems = async (db: Db, rows: OrderItemRow[]): Promise<void> => {
-  if (rows.length > 0) await db.insertInto('order_items').values(rows).execute();
+  for (const row of rows) await insertItem(db, row, columnsShape(row));
 };
 
 /** An order's items are replaced as a whole, as an update sends them. */

@@ -16,7 +16,7 @@ import {
   type StoredOrder,
   type UpsertOptions,
 } from './order-draft.service.js';
-import { emitOrderEvents, firePaidSeam, moveOrderInSummary } from './order-effects.service.js';
+import { claimPaid, emitOrderEvents, firePaidSeam, moveOrderInSummary } from './order-effects.service.js';
 import { presentOrder, type OrderObject } from './orders.presenter.js';
 import * as repo from './orders.repository.js';
 import type { CreateOrderBody, UpdateOrderBody } from './orders.schemas.js';
@@ -55,50 +55,63 @@ async function assertSourceIdFree(trx: Db, selfId: string, sourceId: string | nu
   if (holder && holder.id !== selfId) throw duplicateFound('order', 'source_id', sourceId);
 }
 
-/** Stores what changed; false when nothing did. */
-async function writeChanges(trx: Db, ctx: OrderContext, stored: StoredOrder, draft: OrderDraft): Promise<boolean> {
+/** The order after the change, or undefined when the body changed nothing. */
+async function writeChanges(trx: Db, ctx: OrderContext, stored: StoredOrder, draft: OrderDraft): Promise<StoredOrder | undefined> {
   const patch = changedColumns(stored.row, draft.columns);
   const itemsChanged = !sameItems(stored, draft);
-  if (Object.keys(patch).length === 0 && !itemsChanged) return false;
+  if (Object.keys(patch).length === 0 && !itemsChanged) return undefined;
   await assertSourceIdFree(trx, stored.row.id, patch.source_id);
-  await repo.updateOrder(trx, stored.row.id, { ...patch, updated_at: ctx.at });
-  if (itemsChanged) await repo.replaceItems(trx, stored.row.id, itemRows(stored.row.id, draft.items ?? []));
-  return true;
+  const row = await repo.updateOrder(trx, stored.row.id, { ...patch, updated_at: ctx.at });
+  if (!itemsChanged) return { row, items: stored.items };
+  const items = itemRows(row.id, draft.items ?? []);
+  await repo.replaceItems(trx, row.id, items);
+  return { row, items };
 }
 
-/** The effects of a stored change: summaries, events (unless asked for none), the paid seam. */
-async function afterWrite(trx: Db, ctx: OrderContext, before: repo.OrderRow | undefined, id: string, options: UpsertOptions) {
-  const stored = await loadOrder(trx, (await repo.findOrderById(trx, id)) as repo.OrderRow);
-  await moveOrderInSummary(trx, before, stored.row, ctx.at);
-  const order = present(stored);
-  if (options.emitEvents) {
-    await emitOrderEvents(trx, ctx, { created: before === undefined, statusChanged: before?.status !== stored.row.status }, order);
-  }
-  await firePaidSeam(trx, ctx, order, options);
-  return order;
+/** What an upsert stored: the order before and after, and whether it claimed the order paid. */
+export interface StoredChange {
+  before: repo.OrderRow | undefined;
+  after: StoredOrder;
+  created: boolean;
+  /** False when an existing order was sent nothing new (no write, no event, updated_at kept). */
+  changed: boolean;
+  /** The order became paid for the first time in this change (the paid-order seam's claim). */
+  claimedPaid: boolean;
 }
 
-async function applyUpdate(trx: Db, ctx: OrderContext, stored: StoredOrder, input: CreateOrderBody, options: UpsertOptions) {
+async function applyUpdate(trx: Db, ctx: OrderContext, stored: StoredOrder, input: CreateOrderBody, options: UpsertOptions): Promise<StoredChange> {
   const draft = await draftOrder(trx, ctx, stored, input, options);
+  const after = await writeChanges(trx, ctx, stored, draft);
   // Nothing new: the order was claimed when it became PAID, so the seam has nothing to do.
-  if (!(await writeChanges(trx, ctx, stored, draft))) return { order: present(stored), created: false, changed: false };
-  return { order: await afterWrite(trx, ctx, stored.row, stored.row.id, options), created: false, changed: true };
+  if (!after) return { before: stored.row, after: stored, created: false, changed: false, claimedPaid: false };
+  await moveOrderInSummary(trx, stored.row, after.row, ctx.at);
+  return { before: stored.row, after, created: false, changed: true, claimedPaid: await claimPaid(trx, after.row, ctx.at) };
 }
 
-async function insertNew(trx: Db, ctx: OrderContext, input: CreateOrderBody, options: UpsertOptions): Promise<OrderUpsertResult> {
+/**
+ * A new order is stored as the insert returns it (generated columns included) with the items
+ * as inserted, so nothing is read back. A new PAID order is claimed by its own insert
+ * (paid_at set): no other writer can have claimed a row that did not exist.
+ */
+async function insertNew(trx: Db, ctx: OrderContext, input: CreateOrderBody, options: UpsertOptions): Promise<StoredChange> {
   const draft = await draftOrder(trx, ctx, undefined, input, options);
   const id = newId('ord_');
-  await repo.insertOrder(trx, { id, ...draft.columns, paid_at: null, updated_at: null });
-  await repo.insertItems(trx, itemRows(id, draft.items ?? []));
-  return { order: await afterWrite(trx, ctx, undefined, id, options), created: true, changed: true };
+  const paid = draft.columns.status === 'PAID';
+  const row = await repo.insertOrder(trx, { id, ...draft.columns, paid_at: paid ? ctx.at : null, updated_at: null });
+  const items = itemRows(id, draft.items ?? []);
+  await repo.insertItems(trx, items);
+  await moveOrderInSummary(trx, undefined, row, ctx.at);
+  return { before: undefined, after: { row, items }, created: true, changed: true, claimedPaid: paid };
 }
 
 /**
  * Creates an order, or updates the one the body names (by `id`, else by `source_id`), inside
- * the caller's transaction: POST /v1/orders, redemptions storing their order, and each item
- * of an order import (with IMPORT_UPSERT). An unknown `id` is 404: ids are ours to assign.
+ * the caller's transaction, with the customers' summaries and the paid-order claim, but
+ * without presenting it, writing events or firing the seam: order import's path (each order
+ * of an import, with IMPORT_UPSERT), and the first half of upsertOrder. An unknown `id` is
+ * 404: ids are ours to assign.
  */
-export async function upsertOrder(trx: Db, ctx: OrderContext, input: CreateOrderBody, options: UpsertOptions): Promise<OrderUpsertResult> {
+export async function storeOrder(trx: Db, ctx: OrderContext, input: CreateOrderBody, options: UpsertOptions): Promise<StoredChange> {
   if (input.id != null) {
     const row = await repo.findOrderById(trx, input.id);
     if (!row) throw notFound('order', input.id);
@@ -106,6 +119,25 @@ export async function upsertOrder(trx: Db, ctx: OrderContext, input: CreateOrder
   }
   const existing = input.source_id != null ? await repo.findOrderBySourceId(trx, input.source_id) : undefined;
   return existing ? applyUpdate(trx, ctx, await loadOrder(trx, existing), input, options) : insertNew(trx, ctx, input, options);
+}
+
+/** Presents a stored change, with its events (unless asked for none) and the paid-order seam. */
+async function announce(trx: Db, ctx: OrderContext, change: StoredChange, options: UpsertOptions): Promise<OrderUpsertResult> {
+  const order = present(change.after);
+  if (change.changed && options.emitEvents) {
+    await emitOrderEvents(trx, ctx, { created: change.created, statusChanged: change.before?.status !== change.after.row.status }, order);
+  }
+  // Only the writer that claimed the order paid fires, so the seam fires once per order.
+  if (change.claimedPaid && options.firePaidSeam) await firePaidSeam(trx, ctx, order);
+  return { order, created: change.created, changed: change.changed };
+}
+
+/**
+ * storeOrder, then what a stored change causes besides: the events and the paid-order seam.
+ * POST /v1/orders and redemptions storing their order call this.
+ */
+export async function upsertOrder(trx: Db, ctx: OrderContext, input: CreateOrderBody, options: UpsertOptions): Promise<OrderUpsertResult> {
+  return announce(trx, ctx, await storeOrder(trx, ctx, input, options), options);
 }
 
 const contextOf = (deps: WriteDeps, actor: Actor): OrderContext => ({ actor, at: isoNow(deps.clock), seams: deps.seams });
@@ -122,7 +154,7 @@ export async function updateOrder(deps: WriteDeps, actor: Actor, ref: string, in
   return deps.db.transaction().execute(async (trx) => {
     const row = await repo.findOrderByRef(trx, ref);
     if (!row) throw notFound('order', ref);
-    return (await applyUpdate(trx, ctx, await loadOrder(trx, row), input, API_UPSERT)).order;
+    return (await announce(trx, ctx, await applyUpdate(trx, ctx, await loadOrder(trx, row), input, API_UPSERT), API_UPSERT)).order;
   });
 }
 

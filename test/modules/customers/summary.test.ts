@@ -76,6 +76,29 @@ describe('customer summary services', () => {
     });
   });
 
+  it('counts an order with one statement text whatever its amount (the statement cache keeps it)', async () => {
+    // A connection of its own, so that no earlier test has prepared anything yet.
+    const own = createDeps({ dbFile: freshDbFile(), clock });
+    const prepared: string[] = [];
+    const prepare = own.sqlite.prepare.bind(own.sqlite);
+    own.sqlite.prepare = ((source: string) => {
+      prepared.push(source);
+      return prepare(source);
+    }) as typeof own.sqlite.prepare;
+    try {
+      const id = (await createCustomer(own, internalActor(), { source_id: 'one-statement' })).customer.id;
+      for (const amount of [1000, 2001, 3777]) {
+        await own.db.transaction().execute((trx) =>
+          summary.recordOrderInSummary(trx, { customer_id: id, amount, order_date: '2024-01-10T00:00:00.000Z', at: T1 }),
+        );
+      }
+      assert.equal(prepared.filter((source) => source.startsWith('update "customers"')).length, 1, prepared.join('\n'));
+      assert.equal((await getCustomer(own, id)).summary.orders.total_amount, 6778);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('refuses to withdraw more than was counted, and the transaction leaves nothing behind', async () => {
     const id = await newCustomer('orders-guard');
     await inTx((trx) => summary.recordOrderInSummary(trx, { customer_id: id, amount: 100, order_date: T0, at: T0 }));

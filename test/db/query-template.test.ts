@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createDeps, type Deps } from '../../src/app/deps.js';
+import { columnsShape, queryTemplate } from '../../src/db/query-template.js';
+import { freshDbFile } from '../support/db.js';
+
+describe('query templates', () => {
+  let deps: Deps;
+  const prepared: string[] = [];
+  before(() => {
+    deps = createDeps({ dbFile: freshDbFile() });
+    const prepare = deps.sqlite.prepare.bind(deps.sqlite);
+    deps.sqlite.prepare = ((source: string) => {
+      prepared.push(source);
+      return prepare(source);
+    }) as typeof deps.sqlite.prepare;
+  });
+  after(() => deps.close());
+
+  const insertProduct = queryTemplate<Record<string, unknown>, { id: string; name: string | null; price: number | null }>((db, param, columns) =>
+    db
+      .insertInto('products')
+      .values(Object.fromEntries(columns.split(',').map((column) => [column, param(column)])) as never)
+      .returning(['id', 'name', 'price']),
+  );
+  const priced = queryTemplate<{ min: number; max: number }, { id: string }>((db, param) =>
+    db.selectFrom('products').select('id').where('price', '>=', param('min')).where('price', '<=', param('max')).where('name', 'is not', null).orderBy('id'),
+  );
+
+  it('binds each call\'s values into one statement per shape, and keeps the builder\'s constants', async () => {
+    const rows = [
+      { id: 'prod_t1', name: 'One', price: 100, created_at: '2024-01-01T00:00:00.000Z' },
+      { id: 'prod_t2', name: 'Two', price: 250, created_at: '2024-01-01T00:00:00.000Z' },
+      { id: 'prod_t3', name: undefined, price: 300, created_at: '2024-01-01T00:00:00.000Z' },
+    ];
+    const inserted = [];
+    for (const row of rows) inserted.push(...(await insertProduct(deps.db, row, columnsShape(row))));
+    assert.deepEqual(inserted, [
+      { id: 'prod_t1', name: 'One', price: 100 },
+      { id: 'prod_t2', name: 'Two', price: 250 },
+      { id: 'prod_t3', name: null, price: 300 },
+    ]);
+    assert.deepEqual(await priced(deps.db, { min: 100, max: 260 }), [{ id: 'prod_t1' }, { id: 'prod_t2' }]);
+    assert.deepEqual(await priced(deps.db, { min: 200, max: 400 }), [{ id: 'prod_t2' }], 'the constant `name is not null` still holds');
+    const inserts = prepared.filter((sql) => sql.startsWith('insert into "products"'));
+    assert.equal(inserts.length, 2, 'one statement for each set of columns');
+    assert.equal(prepared.filter((sql) => sql.startsWith('select "id" from "products"')).length, 1);
+  });
+
+  it('runs inside the caller\'s transaction', async () => {
+    await assert.rejects(
+      deps.db.transaction().execute(async (trx) => {
+        await insertProduct(trx, { id: 'prod_rolled_back', created_at: '2024-01-01T00:00:00.000Z' }, 'id,created_at');
+        throw new Error('roll back');
+      }),
+      /roll back/,
+    );
+    assert.deepEqual(await priced(deps.db, { min: 0, max: 1000 }), [{ id: 'prod_t1' }, { id: 'prod_t2' }]);
+    assert.equal((await deps.db.selectFrom('products').select('id').where('id', '=', 'prod_rolled_back').execute()).length, 0);
+  });
+
+  it('refuses a builder that writes a value into the SQL text instead of binding it', async () => {
+    const inlined = queryTemplate<{ amount: number }, { n: number }>((db, param) =>
+      db.selectFrom('products').select((eb) => eb.case().when('price', '>', 0).then(Number(param('amount'))).else(0).end().as('n')),
+    );
+    await assert.rejects(inlined(deps.db, { amount: 5 }), /query template: amount not bound as parameters/);
+  });
+});
