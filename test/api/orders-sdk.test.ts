@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import sdk from '@voucherify/sdk';
 import { fixedClock } from '../../src/lib/clock.js';
+import { serverSideClient, type ServerSideClient } from '../support/sdk.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /** The official client (@voucherify/sdk), unchanged, against the orders endpoints. */
 describe('orders through @voucherify/sdk', () => {
   let server: TestServer;
-  let client: ReturnType<typeof sdk.VoucherifyServerSide>;
+  let client: ServerSideClient;
   const clock = fixedClock('2024-09-01T00:00:00.000Z');
   before(async () => {
     server = await startTestServer({ clock });
-    client = sdk.VoucherifyServerSide({ applicationId: server.serverKey.app_id, secretKey: server.serverKey.app_token, apiUrl: server.url });
+    client = serverSideClient(server);
   });
   after(async () => {
     assert.deepEqual(server.logged, []);

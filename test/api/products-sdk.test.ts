@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import sdk from '@voucherify/sdk';
+import { serverSideClient, type ServerSideClient } from '../support/sdk.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /** The official client (@voucherify/sdk), unchanged, against the catalog endpoints. */
 describe('catalog through @voucherify/sdk', () => {
   let server: TestServer;
-  let client: ReturnType<typeof sdk.VoucherifyServerSide>;
+  let client: ServerSideClient;
   before(async () => {
     server = await startTestServer();
-    client = sdk.VoucherifyServerSide({ applicationId: server.serverKey.app_id, secretKey: server.serverKey.app_token, apiUrl: server.url });
+    client = serverSideClient(server);
   });
   after(async () => {
     assert.deepEqual(server.logged, []);
