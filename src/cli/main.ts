@@ -116,6 +116,22 @@ program
   .addOption(jsonOption())
   .action(async (options) => (await import('./commands/vacuum.js')).vacuumCommand(options));
 
+program
+  .command('backup')
+  .description('copy the database to a new file while the server runs (consistent, integrity-checked)')
+  .argument('<file>', 'the backup file to write; must not exist')
+  .addOption(dbOption())
+  .addOption(jsonOption())
+  .action(async (file, options) => (await import('./commands/backup.js')).backupCommand(file, options));
+
+program
+  .command('restore')
+  .description('put a backup in place of the database (stop the server first; the old file is kept)')
+  .argument('<file>', 'a file written by promo backup')
+  .addOption(dbOption())
+  .addOption(jsonOption())
+  .action(async (file, options) => (await import('./commands/backup.js')).restoreCommand(file, options));
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {

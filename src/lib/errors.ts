@@ -48,6 +48,8 @@ export const errorCatalogue = {
   cannot_listen: entry(500, 'Cannot listen'),
   vacuum_needs_full: entry(400, 'Full vacuum needed'),
   database_in_use: entry(409, 'Database in use'),
+  file_exists: entry(409, 'File exists'),
+  invalid_backup: entry(400, 'Invalid backup'),
   job_already_ended: entry(409, 'Job already ended'),
   // 500: the server's own faults; never the client's doing.
   internal_error: entry(500, 'Internal server error'),
