@@ -1,3 +1,5 @@
+import { LOG_LEVELS, type LogLevel } from './logger.js';
+
 /**
  * The only reader of process.env. Command-line flags win over the environment, which wins
  * over the defaults.
@@ -17,6 +19,9 @@ export interface Config {
   bodyLimitBytes: number;
   serverKey?: KeyFromEnv;
   clientKey?: KeyFromEnv;
+  logLevel: LogLevel;
+  /** PROMO_METRICS_TOKEN: lets /metrics answer this bearer token from any address. */
+  metricsToken?: string;
 }
 
 export const DEFAULT_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
@@ -26,6 +31,7 @@ export interface ConfigOverrides {
   host?: string;
   port?: string | number;
   workers?: string | number;
+  logLevel?: string;
 }
 
 const env = (name: string): string | undefined => {
@@ -43,6 +49,13 @@ export function parseWorkers(value: string | number): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`Invalid worker count: ${value} (1..64)`);
   return n;
+}
+
+/** The log level: the flag, else PROMO_LOG_LEVEL, else the command's default. */
+export function logLevelFrom(flag: string | undefined, fallback: LogLevel): LogLevel {
+  const level = flag ?? env('PROMO_LOG_LEVEL') ?? fallback;
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new Error(`Invalid log level: ${level} (${LOG_LEVELS.join(', ')})`);
+  return level as LogLevel;
 }
 
 export const dbFileFrom = (flag?: string): string => flag ?? env('PROMO_DB') ?? './promo.db';
@@ -64,5 +77,7 @@ export function loadConfig(overrides: ConfigOverrides = {}): Config {
     bodyLimitBytes: Number(env('PROMO_BODY_LIMIT_BYTES') ?? DEFAULT_BODY_LIMIT_BYTES),
     serverKey: appId && appToken ? { appId, token: appToken } : undefined,
     clientKey: clientId && clientToken ? { appId: clientId, token: clientToken, origins } : undefined,
+    logLevel: logLevelFrom(overrides.logLevel, 'info'),
+    metricsToken: env('PROMO_METRICS_TOKEN'),
   };
 }

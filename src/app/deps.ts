@@ -5,17 +5,9 @@ import type { Database } from '../db/database.js';
 import { migrate } from '../db/migrate.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { Seams } from '../lib/seams.js';
+import { createLogger, type Logger } from './logger.js';
 
-export interface Logger {
-  info(message: string): void;
-  error(message: string, error?: unknown): void;
-}
-
-export const stderrLogger: Logger = {
-  info: (message) => process.stderr.write(`${message}\n`),
-  error: (message, error) =>
-    process.stderr.write(`${message}${error instanceof Error ? `\n${error.stack ?? error.message}` : ''}\n`),
-};
+export type { Logger };
 
 /** Everything a service needs, passed explicitly. */
 export interface Deps {
@@ -56,7 +48,8 @@ export function createDeps(options: DepsOptions): Deps {
     sqlite,
     dbFile: options.dbFile,
     clock: options.clock ?? systemClock,
-    log: options.log ?? stderrLogger,
+    // Commands and tests log only what goes wrong; serve passes its configured logger.
+    log: options.log ?? createLogger({ level: 'warn' }),
     seams: new Seams(),
     onClose,
     async close() {

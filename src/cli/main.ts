@@ -21,6 +21,7 @@ program
   .option('--host <host>', 'address to listen on (env PROMO_HOST, default 127.0.0.1)')
   .option('--port <port>', 'port; 0 picks a free one (env PROMO_PORT, default 8080)')
   .option('--workers <n>', 'worker threads for bulk jobs (env PROMO_WORKERS, default 2)')
+  .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (env PROMO_LOG_LEVEL, default info)')
   .action(async (options) => (await import('./commands/serve.js')).serve(options));
 
 program

@@ -2,15 +2,22 @@ import { Router } from '@koa/router';
 import Koa from 'koa';
 import type { Deps } from '../app/deps.js';
 import { DEFAULT_BODY_LIMIT_BYTES } from '../app/config.js';
+import { createMetrics, type Metrics } from '../app/metrics.js';
 import type { AppState } from './context.js';
+import { metricsEndpoint } from './metrics-endpoint.js';
 import { authMiddleware } from './middleware/auth.js';
 import { bodyMiddleware } from './middleware/body.js';
 import { errorRenderer } from './middleware/errors.js';
 import { requestId } from './middleware/request-id.js';
+import { requestLog } from './middleware/request-log.js';
 import { routeModules } from './routes.js';
 
 export interface AppOptions {
   bodyLimitBytes?: number;
+  /** Shared with the job runner by `serve`, so job checkpoints show too; made here otherwise. */
+  metrics?: Metrics;
+  /** PROMO_METRICS_TOKEN: /metrics then answers this bearer token from anywhere. */
+  metricsToken?: string;
 }
 
 /** The whole HTTP API as a Koa app. It listens only when `serve` (or a test) asks it to. */
@@ -25,9 +32,12 @@ export function createApp(deps: Deps, options: AppOptions = {}): Koa<AppState> {
   router.get('/health', (ctx) => {
     ctx.body = { status: 'ok' };
   });
+  const metrics = options.metrics ?? createMetrics(deps);
+  router.get('/metrics', metricsEndpoint(metrics, options.metricsToken));
   for (const register of routeModules) register(router, deps);
 
   app.use(requestId);
+  app.use(requestLog(deps.log, metrics));
   app.use(errorRenderer(deps.log, bodyLimitBytes));
   app.use(authMiddleware(deps));
   app.use(bodyMiddleware(bodyLimitBytes));

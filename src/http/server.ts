@@ -1,7 +1,7 @@
 import { createServer, STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
-import type { Logger } from '../app/deps.js';
+import type { Logger } from '../app/logger.js';
 import { AppError } from '../lib/errors.js';
 import { newRequestId } from '../lib/ids.js';
 import type { AppState } from './context.js';
@@ -21,7 +21,7 @@ function answerClientError(log: Logger, error: NodeJS.ErrnoException, socket: Du
     error.code === 'HPE_HEADER_OVERFLOW'
       ? new AppError('headers_too_large', 'The request headers exceed 16 KiB')
       : new AppError('malformed_request', `The request is not valid HTTP/1.1: ${error.code ?? error.message}`);
-  log.error(`[${requestId}] refused before routing: ${appError.details}`);
+  log.warn('request refused before routing', { req_id: requestId, status: appError.status, reason: appError.details });
   const body = JSON.stringify({ ...appError.toBody(), request_id: requestId });
   socket.end(
     `HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +

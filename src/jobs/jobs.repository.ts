@@ -204,3 +204,19 @@ export async function markCanceled(db: Db, id: string, now: string): Promise<voi
     .where('status', 'in', OPEN)
     .execute();
 }
+
+export interface JobFigures {
+  type: string;
+  status: JobStatus;
+  jobs: number;
+  done: number;
+  failed: number;
+}
+
+/** Jobs by type and status with their items; one pass over a table of one row per job. */
+export const countJobs = (db: Db): Promise<JobFigures[]> =>
+  db
+    .selectFrom('async_actions')
+    .select((eb) => ['type', 'status', eb.fn.countAll<number>().as('jobs'), eb.fn.sum<number>('done_count').as('done'), eb.fn.sum<number>('failed_count').as('failed')])
+    .groupBy(['type', 'status'])
+    .execute();

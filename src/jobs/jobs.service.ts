@@ -7,6 +7,7 @@ import { listEnvelope } from '../lib/pagination.js';
 import { presentAsyncAction, presentJobView, type AsyncActionView, type JobView } from './jobs.presenter.js';
 import * as itemsRepo from './job-items.repository.js';
 import * as repo from './jobs.repository.js';
+import type { JobFigures } from './jobs.repository.js';
 
 type ReadDeps = Pick<Deps, 'db' | 'clock'>;
 
@@ -88,3 +89,8 @@ export async function getJobView(deps: ReadDeps, id: string): Promise<JobView> {
   if (!row) throw notFound('async_action', id);
   return presentJobView(row, deps.clock.now().getTime());
 }
+
+export type { JobFigures };
+
+/** Jobs by type and status, with the items they did and failed: for /metrics. */
+export const jobFigures = (deps: Pick<Deps, 'db'>): Promise<repo.JobFigures[]> => repo.countJobs(deps.db);

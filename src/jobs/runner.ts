@@ -91,6 +91,7 @@ async function claimNew(r: RunnerState): Promise<void> {
     }
     r.held.set(job.id, { id: job.id, type: job.type, entry, portion: entry.firstPortion, inFlight: false, errors: 0, retryAt: 0, renewedAt: Date.now() });
     r.rotation.push(job.id);
+    r.deps.log.info('job started', { job_id: job.id, type: job.type });
   }
 }
 
@@ -114,7 +115,7 @@ function start(r: RunnerState, job: HeldJob): void {
   job.inFlight = true;
   const run = (poolOf(r).run(taskOf(r, job)) as Promise<WorkerReport>)
     .then((report) => onReport(r, job, report), (error: unknown) => onError(r, job, error))
-    .catch((error: unknown) => r.deps.log.error(`job ${job.id} (${job.type}): could not record the end of a portion`, error))
+    .catch((error: unknown) => r.deps.log.error('job portion not recorded', error, { job_id: job.id, type: job.type }))
     .finally(() => {
       job.inFlight = false;
       r.inFlight.delete(run);
@@ -127,7 +128,11 @@ function onReport(r: RunnerState, job: HeldJob, report: WorkerReport): void {
   job.errors = 0;
   job.renewedAt = Date.now();
   job.portion = nextPortionSize(job.portion, report.items, report.ms);
-  if (report.state !== 'continue') drop(r, job.id);
+  r.deps.log.debug('job portion', { job_id: job.id, type: job.type, items: report.items, ms: report.ms });
+  if (report.state !== 'continue') {
+    drop(r, job.id);
+    r.deps.log.info('job ended', { job_id: job.id, type: job.type, state: report.state, checkpoint_ms: report.checkpointMs });
+  }
   r.options.onReport?.(job.id, report);
 }
 
@@ -138,7 +143,7 @@ function onReport(r: RunnerState, job: HeldJob, report: WorkerReport): void {
  */
 async function onError(r: RunnerState, job: HeldJob, error: unknown): Promise<void> {
   job.errors++;
-  r.deps.log.error(`job ${job.id} (${job.type}): portion failed (attempt ${job.errors})`, error);
+  r.deps.log.error('job portion failed', error, { job_id: job.id, type: job.type, attempt: job.errors });
   if (job.errors < MAX_ERRORS) {
     job.retryAt = Date.now() + 500 * job.errors;
     return;
@@ -148,7 +153,7 @@ async function onError(r: RunnerState, job: HeldJob, error: unknown): Promise<vo
   try {
     await poolOf(r).run({ ...taskOf(r, job), fail: reason } satisfies WorkerTask);
   } catch (cleanup) {
-    r.deps.log.error(`job ${job.id} (${job.type}): its step's fail threw`, cleanup);
+    r.deps.log.error("job step's fail threw", cleanup, { job_id: job.id, type: job.type });
     await failJob(r.deps, job.id, reason, undefined, r.owner);
   }
 }
@@ -164,7 +169,7 @@ async function tick(r: RunnerState): Promise<void> {
     await claimNew(r);
     dispatch(r);
   } catch (error) {
-    r.deps.log.error('job runner: tick failed', error);
+    r.deps.log.error('job runner tick failed', error);
   } finally {
     r.ticking = false;
   }
@@ -196,7 +201,7 @@ async function heartbeat(r: RunnerState): Promise<void> {
       else if (!r.held.get(id)?.inFlight) drop(r, id);
     }
   } catch (error) {
-    r.deps.log.error('job runner: heartbeat failed', error);
+    r.deps.log.error('job runner heartbeat failed', error);
   }
 }
 

@@ -22,6 +22,8 @@ export interface WorkerTask extends PortionTask {
 export interface WorkerReport extends PortionReport {
   /** How long the portion held the database. */
   ms: number;
+  /** The job's last portion: how long copying the WAL back took. */
+  checkpointMs?: number;
 }
 
 type WorkerDeps = Pick<Deps, 'db' | 'sqlite' | 'clock'>;
@@ -67,6 +69,8 @@ export default async function runWorkerTask(task: WorkerTask): Promise<WorkerRep
   const { value, ms } = await throughWriteGate(task.gate, gate, () => runPortion(deps, task, step, prepared));
   // A bulk job leaves a WAL as large as its largest stretch between checkpoints; when it
   // ends, this thread (not the API's) copies it back and lets it restart at zero bytes.
-  if (value.state !== 'continue') truncateWal(deps.sqlite);
-  return { ...value, ms };
+  if (value.state === 'continue') return { ...value, ms };
+  const checkpointStarted = performance.now();
+  truncateWal(deps.sqlite);
+  return { ...value, ms, checkpointMs: Math.round(performance.now() - checkpointStarted) };
 }

@@ -161,7 +161,8 @@ describe('the job runner', () => {
       await runner.stop();
     }
     assert.deepEqual([(await campaign()).vouchers_generation_status, (await campaign()).vouchers_count], ['FAILED', 0]);
-    assert.equal(server.logged.filter((line) => line.includes(`job ${id}`) && line.includes('Error: disk on fire')).length, 3);
+    const failures = server.logLines.filter((line) => line.level === 'error' && line.job_id === id && line.err?.message === 'disk on fire');
+    assert.deepEqual(failures.map((line) => [line.msg, line.type, line.attempt, line.err?.type]), [1, 2, 3].map((attempt) => ['job portion failed', JobType.vouchersGenerate, attempt, 'Error']));
   });
 
   it('fails an import whose writer died before sealing it, and runs one that was sealed', async () => {

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createDeps, type Deps, type Logger } from '../../src/app/deps.js';
+import { createDeps, type Deps } from '../../src/app/deps.js';
+import { createLogger } from '../../src/app/logger.js';
 import { createApp } from '../../src/http/app.js';
 import { createHttpServer } from '../../src/http/server.js';
 import { systemClock, type Clock } from '../../src/lib/clock.js';
@@ -29,6 +30,21 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
+/** One parsed log line: pino's fields and ours. */
+export interface LogLine {
+  level: string;
+  time: string;
+  msg: string;
+  err?: { type: string; message: string; stack: string };
+  [field: string]: unknown;
+}
+
+/** The error lines of a log as `message {fields} Type: message` strings, for quick assertions. */
+const errorLines = (lines: LogLine[]): string[] =>
+  lines
+    .filter((line) => line.level === 'error')
+    .map(({ level: _level, time: _time, pid: _pid, msg, err, ...fields }) => `${msg} ${JSON.stringify(fields)}${err ? ` ${err.type}: ${err.message}` : ''}`);
+
 export interface TestServer {
   url: string;
   deps: Deps;
@@ -37,6 +53,8 @@ export interface TestServer {
   clientKey: CreatedKey;
   /** Errors the app logged (500s): a test can assert there were none. */
   logged: string[];
+  /** Every line the app logged, parsed (the request log, job lines, errors). */
+  logLines: LogLine[];
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
   close(): Promise<void>;
 }
@@ -51,8 +69,8 @@ export interface StartOptions {
 /** The real app on a real database file, listening on port 0, with one server and one client key. */
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
   const dbFile = options.dbFile ?? freshDbFile();
-  const logged: string[] = [];
-  const log: Logger = { info: () => {}, error: (message, error) => logged.push(`${message} ${String(error)}`) };
+  const logLines: LogLine[] = [];
+  const log = createLogger({ level: 'debug', destination: { write: (line: string) => void logLines.push(JSON.parse(line) as LogLine) } });
   const deps = createDeps({ dbFile, clock: options.clock ?? systemClock, log });
   const serverKey = await createKey(deps, { kind: 'server', name: 'test server key' });
   const clientKey = await createKey(deps, { kind: 'client', name: 'test client key', origins: options.clientOrigins });
@@ -76,7 +94,10 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     dbFile,
     serverKey,
     clientKey,
-    logged,
+    get logged() {
+      return errorLines(logLines);
+    },
+    logLines,
     async request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse<T>> {
       const headers: Record<string, string> = { ...authHeaders(opts.auth ?? 'server') };
       let body: string | undefined = opts.raw;

@@ -2,6 +2,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type ConfigOverrides } from '../../app/config.js';
 import { createDeps, type Deps } from '../../app/deps.js';
+import { createLogger } from '../../app/logger.js';
+import { createMetrics } from '../../app/metrics.js';
 import { createApp } from '../../http/app.js';
 import { createHttpServer } from '../../http/server.js';
 import { AppError } from '../../lib/errors.js';
@@ -46,6 +48,7 @@ function shutdownOn(server: Server, deps: Deps): void {
     force.unref();
     server.close(async () => {
       await deps.close();
+      deps.log.flush();
       process.exit(0);
     });
     server.closeIdleConnections();
@@ -63,16 +66,21 @@ export async function serve(options: ConfigOverrides): Promise<void> {
   }
   let deps: Deps;
   try {
-    deps = createDeps({ dbFile: config.dbFile });
+    deps = createDeps({ dbFile: config.dbFile, log: createLogger({ level: config.logLevel }) });
     announceKeys(await bootstrapKeys(deps, config));
   } catch (error) {
     return fail(error);
   }
   // Bulk jobs run on `workers` threads; on shutdown the runner finishes its portions in
   // flight and releases its leases, so another process can take the jobs over at once.
-  const runner = startJobRunner(deps, { workers: config.workers, registry: jobRegistry });
+  const metrics = createMetrics(deps);
+  const runner = startJobRunner(deps, {
+    workers: config.workers,
+    registry: jobRegistry,
+    onReport: (_jobId, report) => report.checkpointMs !== undefined && metrics.observeCheckpoint(report.checkpointMs / 1000),
+  });
   deps.onClose.push(() => runner.stop());
-  const app = createApp(deps, { bodyLimitBytes: config.bodyLimitBytes });
+  const app = createApp(deps, { bodyLimitBytes: config.bodyLimitBytes, metrics, metricsToken: config.metricsToken });
   const server = createHttpServer(app, deps.log);
   server.on('error', async (error: NodeJS.ErrnoException) => {
     fail(listenError(error, config.host, config.port));

@@ -1,5 +1,5 @@
 import type { Next } from 'koa';
-import type { Logger } from '../../app/deps.js';
+import type { Logger } from '../../app/logger.js';
 import { AppError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
 
@@ -65,7 +65,7 @@ export function errorRenderer(log: Logger, bodyLimitBytes: number) {
     } catch (error) {
       appError = translate(error, bodyLimitBytes);
       if (!appError) {
-        log.error(`[${ctx.state.requestId}] ${ctx.method} ${ctx.path} failed`, error);
+        log.error('request failed', error, { req_id: ctx.state.requestId, method: ctx.method, path: ctx.path });
         appError = new AppError('internal_error', 'Unexpected error; see the server log');
       }
     }

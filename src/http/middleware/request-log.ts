@@ -1,0 +1,28 @@
+import type { Next } from 'koa';
+import type { Logger } from '../../app/logger.js';
+import type { Metrics } from '../../app/metrics.js';
+import type { AppContext } from '../context.js';
+
+/** @koa/router leaves the pattern of the route that answered on the context. */
+const routeOf = (ctx: AppContext): string | null => (ctx as AppContext & { _matchedRoute?: string })._matchedRoute ?? null;
+
+/**
+ * One log line and one metrics observation per request, after the error renderer has set the
+ * final status: request id, method, route pattern (never the raw path or query, which may
+ * carry codes), status, duration, and the key that made the request (never its secret).
+ */
+export function requestLog(log: Logger, metrics: Metrics) {
+  return async function logRequest(ctx: AppContext, next: Next): Promise<void> {
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      const ms = performance.now() - started;
+      const route = routeOf(ctx);
+      log.info('request', {
+        req_id: ctx.state.requestId, method: ctx.method, route, status: ctx.status, ms: Math.round(ms * 100) / 100, app_id: ctx.state.actor?.api_key?.app_id,
+      });
+      metrics.observeRequest({ method: ctx.method, route: route ?? '(unmatched)', status: ctx.status }, ms / 1000);
+    }
+  };
+}
