@@ -20,6 +20,8 @@ export interface Config {
   serverKey?: KeyFromEnv;
   clientKey?: KeyFromEnv;
   logLevel: LogLevel;
+  /** PROMO_RATE_LIMIT: requests per minute for keys without a budget of their own. */
+  rateLimit?: number;
   /** PROMO_METRICS_TOKEN: lets /metrics answer this bearer token from any address. */
   metricsToken?: string;
 }
@@ -51,6 +53,16 @@ export function parseWorkers(value: string | number): number {
   return n;
 }
 
+/** The largest budget a key may have: requests per minute. */
+export const MAX_RATE_LIMIT = 100_000_000;
+
+export function parseRateLimit(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_RATE_LIMIT) throw new Error(`Invalid PROMO_RATE_LIMIT: ${value} (requests per minute, 1..${MAX_RATE_LIMIT})`);
+  return n;
+}
+
 /** The log level: the flag, else PROMO_LOG_LEVEL, else the command's default. */
 export function logLevelFrom(flag: string | undefined, fallback: LogLevel): LogLevel {
   const level = flag ?? env('PROMO_LOG_LEVEL') ?? fallback;
@@ -79,5 +91,6 @@ export function loadConfig(overrides: ConfigOverrides = {}): Config {
     clientKey: clientId && clientToken ? { appId: clientId, token: clientToken, origins } : undefined,
     logLevel: logLevelFrom(overrides.logLevel, 'info'),
     metricsToken: env('PROMO_METRICS_TOKEN'),
+    rateLimit: parseRateLimit(env('PROMO_RATE_LIMIT')),
   };
 }

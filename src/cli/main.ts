@@ -38,6 +38,7 @@ keys
   .option('--client', 'a client-side key for /client/v1')
   .option('--name <name>', 'a label for the key')
   .option('--origins <list>', 'client keys: comma-separated allowed origins (default *)')
+  .option('--rate-limit <n>', 'requests per minute for this key (default: PROMO_RATE_LIMIT, else unlimited)')
   .addOption(dbOption())
   .addOption(jsonOption())
   .action(async (options) => (await import('./commands/keys.js')).createKeyCommand(options));

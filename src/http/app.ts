@@ -7,6 +7,7 @@ import type { AppState } from './context.js';
 import { metricsEndpoint } from './metrics-endpoint.js';
 import { authMiddleware } from './middleware/auth.js';
 import { bodyMiddleware } from './middleware/body.js';
+import { rateLimit } from './middleware/rate-limit.js';
 import { errorRenderer } from './middleware/errors.js';
 import { requestId } from './middleware/request-id.js';
 import { requestLog } from './middleware/request-log.js';
@@ -18,6 +19,8 @@ export interface AppOptions {
   metrics?: Metrics;
   /** PROMO_METRICS_TOKEN: /metrics then answers this bearer token from anywhere. */
   metricsToken?: string;
+  /** PROMO_RATE_LIMIT: requests per minute for keys without their own budget. */
+  rateLimit?: number;
 }
 
 /** The whole HTTP API as a Koa app. It listens only when `serve` (or a test) asks it to. */
@@ -40,6 +43,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Koa<AppState> {
   app.use(requestLog(deps.log, metrics));
   app.use(errorRenderer(deps.log, bodyLimitBytes));
   app.use(authMiddleware(deps));
+  app.use(rateLimit(options.rateLimit));
   app.use(bodyMiddleware(bodyLimitBytes));
   app.use(router.routes());
   app.use(router.allowedMethods());

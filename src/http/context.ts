@@ -7,6 +7,8 @@ export interface AppState {
   requestId: string;
   /** Set by the auth middleware for every authenticated request. */
   actor: Actor;
+  /** The authenticated key's own requests per minute (null: the server's default). */
+  keyRateLimit?: number | null;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

@@ -51,6 +51,8 @@ export const errorCatalogue = {
   file_exists: entry(409, 'File exists'),
   invalid_backup: entry(400, 'Invalid backup'),
   job_already_ended: entry(409, 'Job already ended'),
+  // 429: beyond a key's budget of requests per minute (the reference's message; it has no key).
+  too_many_requests: entry(429, 'Too many requests hit the API too quickly.'),
   // 500: the server's own faults; never the client's doing.
   internal_error: entry(500, 'Internal server error'),
   database_busy: entry(500, 'Database busy'),

@@ -41,9 +41,9 @@ describe('promo commands', () => {
     const created = await runCli(['keys', 'create', '--name', 'shop', '--json'], { env });
     assert.equal(created.code, 0, created.stderr);
     const key = JSON.parse(created.stdout);
-    assert.deepEqual(Object.keys(key).sort(), ['app_id', 'app_token', 'created_at', 'kind', 'name', 'origins', 'revoked_at']);
+    assert.deepEqual(Object.keys(key).sort(), ['app_id', 'app_token', 'created_at', 'kind', 'name', 'origins', 'rate_limit', 'revoked_at']);
     assert.deepEqual({ ...key, app_id: 'x', app_token: 'y', created_at: 'z' }, {
-      app_id: 'x', app_token: 'y', created_at: 'z', kind: 'server', name: 'shop', origins: ['*'], revoked_at: null,
+      app_id: 'x', app_token: 'y', created_at: 'z', kind: 'server', name: 'shop', origins: ['*'], revoked_at: null, rate_limit: null,
     });
 
     const client = JSON.parse((await runCli(['keys', 'create', '--client', '--origins', 'https://a.example,https://b.example', '--json'], { env })).stdout);
@@ -51,10 +51,10 @@ describe('promo commands', () => {
     assert.deepEqual(client.origins, ['https://a.example', 'https://b.example']);
 
     const table = (await runCli(['keys', 'list'], { env })).stdout.split('\n');
-    assert.match(table[0] as string, /^APP ID +KIND +STATE +ORIGINS +CREATED +NAME$/);
+    assert.match(table[0] as string, /^APP ID +KIND +STATE +ORIGINS +PER MINUTE +CREATED +NAME$/);
     assert.deepEqual(table.slice(1, 3).map((line) => line.split(/ {2,}/)).sort(), [
-      [key.app_id, 'server', 'active', '*', key.created_at, 'shop'],
-      [client.app_id, 'client', 'active', 'https://a.example,https://b.example', client.created_at, 'client key'],
+      [key.app_id, 'server', 'active', '*', 'default', key.created_at, 'shop'],
+      [client.app_id, 'client', 'active', 'https://a.example,https://b.example', 'default', client.created_at, 'client key'],
     ].sort());
     const list = JSON.parse((await runCli(['keys', 'list', '--json'], { env })).stdout);
     assert.deepEqual(list.map((k: { app_id: string }) => k.app_id).sort(), [key.app_id, client.app_id].sort());

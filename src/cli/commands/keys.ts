@@ -1,3 +1,6 @@
+import { MAX_RATE_LIMIT } from '../../app/config.js';
+import { flagsSchema, integer } from '../../lib/query-params.js';
+import { validateFlags } from '../../lib/validate.js';
 import { createKey, listKeys, revokeKey, type KeyView } from '../../modules/auth/keys.service.js';
 import { printJson, runWithDeps, type CommonOptions } from '../run.js';
 
@@ -5,13 +8,16 @@ interface CreateOptions extends CommonOptions {
   client?: boolean;
   name?: string;
   origins?: string;
+  rateLimit?: string;
 }
+
+const createFlags = flagsSchema({ rateLimit: integer(1, MAX_RATE_LIMIT) });
 
 /** `promo keys list` as a table with a header row, columns as wide as their widest cell. */
 function keysTable(keys: KeyView[]): string {
   const rows = [
-    ['APP ID', 'KIND', 'STATE', 'ORIGINS', 'CREATED', 'NAME'],
-    ...keys.map((k) => [k.app_id, k.kind, k.revoked_at ? 'revoked' : 'active', k.origins.join(','), k.created_at, k.name]),
+    ['APP ID', 'KIND', 'STATE', 'ORIGINS', 'PER MINUTE', 'CREATED', 'NAME'],
+    ...keys.map((k) => [k.app_id, k.kind, k.revoked_at ? 'revoked' : 'active', k.origins.join(','), k.rate_limit === null ? 'default' : String(k.rate_limit), k.created_at, k.name]),
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
   return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')).join('\n');
@@ -19,10 +25,12 @@ function keysTable(keys: KeyView[]): string {
 
 export const createKeyCommand = (options: CreateOptions) =>
   runWithDeps(options, async (deps) => {
+    const { rateLimit } = validateFlags(createFlags, { rateLimit: options.rateLimit });
     const key = await createKey(deps, {
       kind: options.client ? 'client' : 'server',
       name: options.name,
       origins: options.origins?.split(','),
+      rateLimit,
     });
     if (options.json) return printJson(key);
     const [idHeader, tokenHeader] =

@@ -80,7 +80,7 @@ export async function serve(options: ConfigOverrides): Promise<void> {
     onReport: (_jobId, report) => report.checkpointMs !== undefined && metrics.observeCheckpoint(report.checkpointMs / 1000),
   });
   deps.onClose.push(() => runner.stop());
-  const app = createApp(deps, { bodyLimitBytes: config.bodyLimitBytes, metrics, metricsToken: config.metricsToken });
+  const app = createApp(deps, { bodyLimitBytes: config.bodyLimitBytes, metrics, metricsToken: config.metricsToken, rateLimit: config.rateLimit });
   const server = createHttpServer(app, deps.log);
   server.on('error', async (error: NodeJS.ErrnoException) => {
     fail(listenError(error, config.host, config.port));

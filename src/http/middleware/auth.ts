@@ -16,6 +16,7 @@ type Side = 'server' | 'client';
 async function serverKeyActor(deps: Deps, ctx: AppContext): Promise<Actor> {
   const key = await authenticateKey(deps, 'server', ctx.get('X-App-Id'), ctx.get('X-App-Token'));
   if (!key) throw unauthorized('Invalid X-App-Id or X-App-Token');
+  ctx.state.keyRateLimit = key.rate_limit;
   return { channel: 'API', api_key: { name: key.name, app_id: key.app_id }, request_id: ctx.state.requestId };
 }
 
@@ -27,6 +28,7 @@ async function clientKeyActor(deps: Deps, ctx: AppContext): Promise<Actor> {
   if (!key.origins.includes('*') && !key.origins.includes(origin)) {
     throw forbidden(`Origin ${origin} is not allowed for this client key`);
   }
+  ctx.state.keyRateLimit = key.rate_limit;
   return { channel: 'CLIENT_API', api_key: { name: key.name, app_id: key.app_id }, request_id: ctx.state.requestId };
 }
 
@@ -36,6 +38,7 @@ async function bearerActor(deps: Deps, ctx: AppContext, side: Side, token: strin
   if (!scopesAllowPath(holder.scopes, ctx.path)) {
     throw missingPermission(`The token's scope (${holder.scopes.join(' ')}) does not open ${ctx.path}`);
   }
+  ctx.state.keyRateLimit = holder.rate_limit;
   return {
     channel: side === 'client' ? 'CLIENT_API' : 'API',
     api_key: { name: holder.name, app_id: holder.app_id },

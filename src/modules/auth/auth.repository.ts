@@ -73,7 +73,7 @@ export const findOAuthToken = (db: Db, tokenHash: string) =>
   db
     .selectFrom('oauth_tokens as t')
     .innerJoin('api_keys as k', 'k.app_id', 't.app_id')
-    .select(['t.app_id', 't.scope', 't.expires_at', 't.revoked_at', 'k.name', 'k.revoked_at as key_revoked_at'])
+    .select(['t.app_id', 't.scope', 't.expires_at', 't.revoked_at', 'k.name', 'k.revoked_at as key_revoked_at', 'k.rate_limit'])
     .where('t.token_hash', '=', tokenHash)
     .executeTakeFirst();
 

@@ -7,6 +7,8 @@ export interface ApiKeyTable {
   origins: string;
   created_at: string;
   revoked_at: string | null;
+  /** Requests per minute; null: the server's default. */
+  rate_limit: number | null;
 }
 
 export interface OAuthTokenTable {

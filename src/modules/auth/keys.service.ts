@@ -17,6 +17,7 @@ export interface KeyView {
   origins: string[];
   created_at: string;
   revoked_at: string | null;
+  rate_limit: number | null;
 }
 
 /** A key as shown once, at creation: with its secret. */
@@ -28,6 +29,8 @@ export interface AuthenticatedKey {
   app_id: string;
   name: string;
   origins: string[];
+  /** Requests per minute; null: the server's default. */
+  rate_limit: number | null;
 }
 
 const present = (row: repo.ApiKeyRow): KeyView => ({
@@ -37,6 +40,7 @@ const present = (row: repo.ApiKeyRow): KeyView => ({
   origins: JSON.parse(row.origins) as string[],
   created_at: row.created_at,
   revoked_at: row.revoked_at,
+  rate_limit: row.rate_limit,
 });
 
 function checkOrigins(origins: string[]): string[] {
@@ -47,7 +51,7 @@ function checkOrigins(origins: string[]): string[] {
 
 export async function createKey(
   deps: KeyDeps,
-  input: { kind: KeyKind; name?: string; origins?: string[] },
+  input: { kind: KeyKind; name?: string; origins?: string[]; rateLimit?: number },
 ): Promise<CreatedKey> {
   const token = newSecret();
   const row: repo.ApiKeyRow = {
@@ -58,6 +62,7 @@ export async function createKey(
     origins: JSON.stringify(input.kind === 'client' ? checkOrigins(input.origins ?? ['*']) : ['*']),
     created_at: isoNow(deps.clock),
     revoked_at: null,
+    rate_limit: input.rateLimit ?? null,
   };
   await repo.insertApiKey(deps.db, row);
   return { ...present(row), app_token: token };
@@ -92,6 +97,7 @@ export async function bootstrapKeys(
       origins: JSON.stringify(kind === 'client' ? checkOrigins(key.origins ?? ['*']) : ['*']),
       created_at: now,
       revoked_at: null,
+      rate_limit: null,
     });
   if (fromEnv.serverKey) await register('server', fromEnv.serverKey);
   if (fromEnv.clientKey) await register('client', fromEnv.clientKey);
@@ -113,5 +119,5 @@ export async function authenticateKey(
   const row = await repo.findApiKey(deps.db, appId);
   if (!row || row.kind !== kind || row.revoked_at !== null) return undefined;
   if (!secretMatches(token, row.token_hash)) return undefined;
-  return { app_id: row.app_id, name: row.name, origins: JSON.parse(row.origins) as string[] };
+  return { app_id: row.app_id, name: row.name, origins: JSON.parse(row.origins) as string[], rate_limit: row.rate_limit };
 }

@@ -27,6 +27,8 @@ export interface TokenHolder {
   app_id: string;
   name: string;
   scopes: string[];
+  /** The key's requests per minute; null: the server's default. */
+  rate_limit: number | null;
 }
 
 const nowSeconds = (deps: OAuthDeps): number => Math.floor(deps.clock.now().getTime() / 1000);
@@ -102,5 +104,5 @@ export async function revokeToken(deps: OAuthDeps, { access_token: accessToken }
 /** The key and scopes behind a bearer token, if it is live. */
 export async function authenticateBearer(deps: OAuthDeps, accessToken: string): Promise<TokenHolder | undefined> {
   const row = await findLiveToken(deps, accessToken);
-  return row && { app_id: row.app_id, name: row.name, scopes: row.scope.split(' ') };
+  return row && { app_id: row.app_id, name: row.name, scopes: row.scope.split(' '), rate_limit: row.rate_limit };
 }
