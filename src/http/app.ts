@@ -2,7 +2,7 @@ import { Router } from '@koa/router';
 import Koa from 'koa';
 import type { Deps } from '../app/deps.js';
 import { DEFAULT_BODY_LIMIT_BYTES } from '../app/config.js';
-import { createMetrics, type Metrics } from '../app/metrics.js';
+import { createMetrics, type Metrics } from './metrics.js';
 import type { AppState } from './context.js';
 import { metricsEndpoint } from './metrics-endpoint.js';
 import { authMiddleware } from './middleware/auth.js';

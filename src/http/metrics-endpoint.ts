@@ -1,4 +1,4 @@
-import type { Metrics } from '../app/metrics.js';
+import type { Metrics } from './metrics.js';
 import { forbidden, unauthorized } from '../lib/errors.js';
 import { hashSecret, secretMatches } from '../lib/secrets.js';
 import type { AppContext } from './context.js';

@@ -1,3 +1,4 @@
+import { assetsRoutes } from '../modules/assets/assets.routes.js';
 import { oauthRoutes } from '../modules/auth/oauth.routes.js';
 import { catalogRoutes } from '../modules/catalog/catalog.routes.js';
 import { customersRoutes } from '../modules/customers/customers.routes.js';
@@ -8,4 +9,4 @@ import { vouchersRoutes } from '../modules/vouchers/vouchers.routes.js';
 import type { RouteModule } from './context.js';
 
 /** Every module's routes, in one list. A new module adds its RouteModule here. */
-export const routeModules: RouteModule[] = [oauthRoutes, catalogRoutes, customersRoutes, campaignsRoutes, vouchersRoutes, ordersRoutes, asyncActionsRoutes];
+export const routeModules: RouteModule[] = [oauthRoutes, catalogRoutes, customersRoutes, campaignsRoutes, vouchersRoutes, ordersRoutes, asyncActionsRoutes, assetsRoutes];

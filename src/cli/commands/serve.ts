@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig, type ConfigOverrides } from '../../app/config.js';
 import { createDeps, type Deps } from '../../app/deps.js';
 import { createLogger } from '../../app/logger.js';
-import { createMetrics } from '../../app/metrics.js';
+import { createMetrics } from '../../http/metrics.js';
 import { createApp } from '../../http/app.js';
 import { createHttpServer } from '../../http/server.js';
 import { AppError } from '../../lib/errors.js';

@@ -1,6 +1,6 @@
 import type { Next } from 'koa';
 import type { Logger } from '../../app/logger.js';
-import type { Metrics } from '../../app/metrics.js';
+import type { Metrics } from '../metrics.js';
 import type { AppContext } from '../context.js';
 
 /** @koa/router leaves the pattern of the route that answered on the context. */

@@ -2,12 +2,9 @@ import { presentValidity } from '../../engine/validity/index.js';
 import { emptyAssignments } from '../campaigns/campaigns.presenter.js';
 import { categoriesOf, type CategoryView } from '../categories/categories.presenter.js';
 import { presentKindBlocks } from './kinds/index.js';
+import { assetOf } from './voucher-assets.js';
 import type { VoucherRow } from './vouchers.repository.js';
 
-const asset = (kind: 'qr' | 'barcode', code: string) => {
-  const id = Buffer.from(code, 'utf8').toString('base64url');
-  return { id, url: `/v1/assets/${kind}/${id}` };
-};
 
 /** The voucher as the API answers it (SPEC.md 2.6). */
 export function presentVoucher(row: VoucherRow, categories: Map<string, CategoryView>) {
@@ -26,7 +23,7 @@ export function presentVoucher(row: VoucherRow, categories: Map<string, Category
     active: row.active === 1,
     additional_info: row.additional_info,
     metadata: JSON.parse(row.metadata) as Record<string, unknown>,
-    assets: { qr: asset('qr', row.code), barcode: asset('barcode', row.code) },
+    assets: { qr: assetOf('qr', row.code), barcode: assetOf('barcode', row.code) },
     is_referral_code: row.is_referral_code === 1,
     created_at: row.created_at,
     updated_at: row.updated_at,

@@ -8,6 +8,7 @@ import { categoriesById, resolveCategoryId } from '../categories/categories.serv
 import { presentVoucher, type VoucherView } from './vouchers.presenter.js';
 import * as repo from './vouchers.repository.js';
 import type { UpdateVoucherBody, VouchersListQuery } from './vouchers.schemas.js';
+import { codeOfAssetId } from './voucher-assets.js';
 
 type VoucherDeps = Pick<Deps, 'db' | 'clock'>;
 
@@ -15,6 +16,13 @@ async function findOrThrow(deps: Pick<Deps, 'db'>, code: string): Promise<repo.V
   const row = await repo.findVoucherByCode(deps.db, code);
   if (!row) throw notFound('voucher', code);
   return row;
+}
+
+/** The code of the voucher an asset id names; 404 when it names none. */
+export async function voucherCodeOfAsset(deps: Pick<Deps, 'db'>, assetId: string): Promise<string> {
+  const code = codeOfAssetId(assetId);
+  if (code === undefined || !(await repo.findVoucherByCode(deps.db, code))) throw notFound('asset', assetId);
+  return code;
 }
 
 /** GET /v1/vouchers/{code}. */

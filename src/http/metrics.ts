@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { jobFigures, type JobFigures } from '../jobs/jobs.service.js';
 
-import type { Deps } from './deps.js';
+import type { Deps } from '../app/deps.js';
 
 /**
  * What `GET /metrics` shows, in Prometheus' text format (prom-client): requests by route
