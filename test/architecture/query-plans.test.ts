@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { CompiledQuery } from 'kysely';
 import { createDeps, type Deps } from '../../src/app/deps.js';
+import { createLogger } from '../../src/app/logger.js';
 import { createApp } from '../../src/http/app.js';
 import { fixedClock } from '../../src/lib/clock.js';
 import { createKey } from '../../src/modules/auth/keys.service.js';
@@ -99,7 +100,7 @@ describe('query plans of every list variant', () => {
   }
 
   before(async () => {
-    const real = createDeps({ dbFile: freshDbFile(), clock: fixedClock('2024-06-01T00:00:00.000Z'), log: { info: () => {}, error: () => {} } });
+    const real = createDeps({ dbFile: freshDbFile(), clock: fixedClock('2024-06-01T00:00:00.000Z'), log: createLogger({ level: 'silent' }) });
     // The same connection through a Kysely that records every statement it runs, as compiled.
     deps = { ...real, db: recordingKysely(real.sqlite, (query) => captured?.push(query)) };
     const key = await createKey(deps, { kind: 'server', name: 'plans' });
