@@ -1,5 +1,5 @@
 import { splitCapped, toMinor } from './money.js';
-import { orderLeft, type OrderState, type Plan } from './state.js';
+import type { OrderState, Plan } from './state.js';
 import { itemsPlan, orderPlan, touchesOf } from './targets.js';
 import type { GiftRedeemable } from './types.js';
 
@@ -12,7 +12,8 @@ import type { GiftRedeemable } from './types.js';
  */
 export function planGift(state: OrderState, gift: GiftRedeemable): Plan {
   const balance = toMinor(gift.balance);
-  const credits = Math.min(gift.credits == null ? balance : toMinor(gift.credits), balance, orderLeft(state));
+  // What is left to pay caps it in the plan, as for any discount.
+  const credits = Math.min(gift.credits == null ? balance : toMinor(gift.credits), balance);
   if ((gift.effect ?? 'APPLY_TO_ORDER') === 'APPLY_TO_ORDER') return orderPlan(state, credits, null);
   const touches = touchesOf(state, gift.items, false);
   const rooms = touches.map((t) => t.room);

@@ -32,7 +32,7 @@ const cases: Array<[string, DiscountOrder, Stack, StackResult]> = [
   ],
   ['PERCENT rounds half-up: 12.5% of 1004 is 125.5 -> 126', one(1004), percent({ percent_off: 12.5 }), alone('discount', 126, [], oneAfter(1004, 126, 878))],
   ['PERCENT rounds half-up: 12.5% of 1003 is 125.375 -> 125', one(1003), percent({ percent_off: 12.5 }), alone('discount', 125, [], oneAfter(1003, 125, 878))],
-  ['PERCENT is exact, not binary floating point: 1.15% of 1000 is 11.5 -> 12', one(1000), percent({ percent_off: 1.15 }), alone('discount', 12, [], oneAfter(1000, 12, 988))],
+  ['PERCENT is exact, not binary floating point: 2.3% of 1500 is 34.5 -> 35', one(1500), percent({ percent_off: 2.3 }), alone('discount', 35, [], oneAfter(1500, 35, 1465))],
   ['PERCENT APPLY_TO_ORDER capped by amount_limit', SHOP, percent({ percent_off: 50, amount_limit: 5000 }), alone('discount', 5000, [], order({ amount: 15000, discount: 5000, total_amount: 10000 }, shop([0, 0, 0], [0, 0, 0])))],
   [
     'PERCENT APPLY_TO_ITEMS: each named line, amount_limit capping each',
