@@ -76,8 +76,13 @@ export const lineLeft = (line: Line): number => (line.amount ?? 0) - line.discou
 export const orderLeft = (state: OrderState): number =>
   state.initial_amount + state.added_amount - state.discount_amount - sum(state.lines.map((line) => line.discount_amount));
 
-/** The calculated order as the reference answers it (OrderCalculated, OrderCalculatedItem). */
-export function presentOrder(state: OrderState): CalculatedOrder {
+/**
+ * The calculated order as the reference answers it (OrderCalculated, OrderCalculatedItem).
+ * The `applied_*` figures are this request's; with a tally, they are only that redeemable's,
+ * as a child redemption's order shows them (the reference's stacked validation example:
+ * discount_amount accumulates down the stack while applied_discount_amount is each one's own).
+ */
+export function presentOrder(state: OrderState, tally?: Tally): CalculatedOrder {
   const computed = computeOrderAmounts({
     amount: state.initial_amount + state.added_amount,
     discount_amount: state.discount_amount,
@@ -85,34 +90,64 @@ export function presentOrder(state: OrderState): CalculatedOrder {
   });
   // The engine keeps every figure within its amount; a problem here is the engine's own bug.
   if (!computed.ok) throw new Error(`discount engine broke an order invariant: ${computed.problems.join('; ')}`);
-  const itemsApplied = sum(state.lines.map((line) => line.applied_discount_amount));
+  const items = state.lines.map((line, i) => presentLine(line, computed.items[i]?.subtotal_amount ?? null, tally ? appliedBy(tally, i) : appliedIn(line)));
+  const applied = tally ? tally.order : state.applied_discount_amount;
+  const itemsApplied = sum(items.map((item) => item.applied_discount_amount));
   return {
     ...computed.order,
     initial_amount: state.initial_amount,
-    applied_discount_amount: state.applied_discount_amount,
+    applied_discount_amount: applied,
     items_applied_discount_amount: itemsApplied,
-    total_applied_discount_amount: state.applied_discount_amount + itemsApplied,
-    items: state.lines.map((line, i) => presentLine(line, computed.items[i]?.subtotal_amount ?? null)),
+    total_applied_discount_amount: applied + itemsApplied,
+    items,
   };
 }
 
-function presentLine(line: Line, subtotal: number | null): CalculatedItem {
+/** What was applied to a line: in the whole request, or by one redeemable. */
+interface Applied {
+  discount_amount: number;
+  discount_quantity: number;
+  quantity: number;
+  quantity_amount: number;
+  details: ApplicationDetail[];
+}
+
+const appliedIn = (line: Line): Applied => ({
+  discount_amount: line.applied_discount_amount,
+  discount_quantity: line.applied_discount_quantity,
+  quantity: line.applied_quantity,
+  quantity_amount: line.applied_quantity_amount,
+  details: line.application_details,
+});
+
+function appliedBy(tally: Tally, index: number): Applied {
+  const part = tally.items.get(index);
+  return {
+    discount_amount: part?.discount_amount ?? 0,
+    discount_quantity: part?.discount_quantity ?? 0,
+    quantity: part?.applied_quantity ?? 0,
+    quantity_amount: part?.applied_quantity_amount ?? 0,
+    details: tally.details.get(index) ?? [],
+  };
+}
+
+function presentLine(line: Line, subtotal: number | null, applied: Applied): CalculatedItem {
   return {
     product_id: line.product_id,
     sku_id: line.sku_id,
     quantity: line.quantity,
     initial_quantity: line.initial_quantity,
     discount_quantity: line.discount_quantity,
-    applied_discount_quantity: line.applied_discount_quantity,
-    applied_quantity: line.applied_quantity,
-    applied_quantity_amount: line.applied_quantity_amount,
+    applied_discount_quantity: applied.discount_quantity,
+    applied_quantity: applied.quantity,
+    applied_quantity_amount: applied.quantity_amount,
     price: line.price,
     amount: line.amount,
     initial_amount: line.initial_amount,
     discount_amount: line.discount_amount,
-    applied_discount_amount: line.applied_discount_amount,
+    applied_discount_amount: applied.discount_amount,
     subtotal_amount: subtotal,
-    application_details: line.application_details.map((detail) => ({ ...detail })),
+    application_details: applied.details.map((detail) => ({ ...detail })),
   };
 }
 
@@ -126,9 +161,10 @@ export interface Plan {
 export interface Tally {
   order: number;
   items: Map<number, ItemContribution>;
+  details: Map<number, ApplicationDetail[]>;
 }
 
-export const newTally = (): Tally => ({ order: 0, items: new Map() });
+export const newTally = (): Tally => ({ order: 0, items: new Map(), details: new Map() });
 
 function contributionOf(tally: Tally, index: number): ItemContribution {
   const found = tally.items.get(index);
@@ -170,4 +206,17 @@ export function addUnits(state: OrderState, index: number, units: number, price:
   const contribution = contributionOf(tally, index);
   contribution.applied_quantity += units;
   contribution.applied_quantity_amount += value;
+}
+
+/** Units a UNIT discount added, recorded as the reference's application details (no source: nothing is replaced). */
+export function recordAddition(state: OrderState, index: number, units: number, discount: number, tally: Tally): void {
+  const line = state.lines[index] as Line;
+  const detail: ApplicationDetail = {
+    target_index: index,
+    target_applied_quantity: units,
+    target_applied_quantity_amount: (line.price ?? 0) * units,
+    target_applied_discount_amount: discount,
+  };
+  line.application_details.push(detail);
+  tally.details.set(index, [...(tally.details.get(index) ?? []), detail]);
 }

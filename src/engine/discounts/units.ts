@@ -1,5 +1,5 @@
 import { toMinor } from './money.js';
-import { addUnits, applyPlan, type Line, type OrderState, type Plan, type Tally } from './state.js';
+import { addUnits, applyPlan, recordAddition, type Line, type OrderState, type Plan, type Tally } from './state.js';
 import { itemsPlan, touchesOf } from './targets.js';
 import type { Unit, UnitDiscount } from './types.js';
 
@@ -67,12 +67,7 @@ function addFree(state: OrderState, unit: Unit, units: number, present: Plan, un
   addUnits(state, index, units, price, tally);
   const discountedBefore = present.items.find((item) => item.index === index)?.units ?? 0;
   applyPlan(state, { order: 0, items: [{ index, amount: price * units, units: discountedBefore + units }] }, tally);
-  line.application_details.push({
-    target_index: index,
-    target_applied_quantity: units,
-    target_applied_quantity_amount: price * units,
-    target_applied_discount_amount: price * units,
-  });
+  recordAddition(state, index, units, price * units, tally);
 }
 
 function newLine(state: OrderState, productId: string, skuId: string | null, price: number): number {

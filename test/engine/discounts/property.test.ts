@@ -78,13 +78,13 @@ function randomRedeemable(r: Random, count: number): Redeemable {
 const total = (values: number[]) => values.reduce((s, v) => s + v, 0);
 
 /** Every figure of a calculated order is a whole number >= 0, and its sums add up. */
-function checkOrder(o: CalculatedOrder, where: string): void {
+function checkOrder(o: CalculatedOrder, where: string, whole: boolean): void {
   for (const [key, value] of Object.entries(o)) if (key !== 'items') assert.ok(Number.isSafeInteger(value) && (value as number) >= 0, `${where}: order.${key} = ${value}`);
   for (const [i, it] of o.items.entries()) {
     for (const [key, value] of Object.entries(it)) {
       if (typeof value === 'number') assert.ok(Number.isSafeInteger(value) && value >= 0, `${where}: items[${i}].${key} = ${value}`);
     }
-    assert.ok(it.discount_quantity <= it.quantity && it.applied_discount_quantity <= it.discount_quantity, `${where}: items[${i}] quantities`);
+    assert.ok(it.discount_quantity <= it.quantity && it.applied_discount_quantity <= it.discount_quantity && it.applied_quantity <= it.quantity, `${where}: items[${i}] quantities`);
     assert.ok(it.applied_discount_amount <= it.discount_amount, `${where}: items[${i}] applied within discount`);
     assert.equal(it.subtotal_amount, it.amount === null ? null : it.amount - it.discount_amount, `${where}: items[${i}].subtotal_amount`);
   }
@@ -93,20 +93,27 @@ function checkOrder(o: CalculatedOrder, where: string): void {
   assert.equal(o.total_discount_amount, o.discount_amount + o.items_discount_amount, `${where}: total_discount_amount`);
   assert.equal(o.total_applied_discount_amount, o.applied_discount_amount + o.items_applied_discount_amount, `${where}: total_applied_discount_amount`);
   assert.equal(o.total_amount, o.amount - o.total_discount_amount, `${where}: total_amount`);
-  assert.equal(o.amount, o.initial_amount + total(o.items.map((i) => i.applied_quantity_amount)), `${where}: amount = initial + added`);
+  // The whole request's order: its amount is the sent one plus every unit the stack added.
+  if (whole) assert.equal(o.amount, o.initial_amount + total(o.items.map((i) => i.applied_quantity_amount)), `${where}: amount = initial + added`);
 }
 
-/** A redeemable's parts add up to its total, which is what the order's applied total grew by. */
+/**
+ * A redeemable's parts add up to its total; its order shows the stack so far, with its own
+ * applied figures; the order before it shrinks by exactly what it gave.
+ */
 function checkRedeemable(res: RedeemableResult, before: CalculatedOrder, redeemable: Redeemable, where: string): void {
   assert.equal(res.items_discount_amount, total(res.items.map((i) => i.discount_amount)), `${where}: items_discount_amount`);
   assert.equal(res.discount_amount, res.order_discount_amount + res.items_discount_amount, `${where}: discount_amount`);
-  assert.equal(res.order.total_applied_discount_amount - before.total_applied_discount_amount, res.discount_amount, `${where}: applied total grew by it`);
-  assert.equal(res.order.applied_discount_amount - before.applied_discount_amount, res.order_discount_amount, `${where}: order part`);
-  for (const c of res.items) {
-    const now = res.order.items[c.index];
-    assert.ok(now !== undefined && c.discount_amount >= 0 && c.discount_quantity <= now.quantity, `${where}: contribution ${c.index}`);
-    assert.equal(now.applied_discount_amount - (before.items[c.index]?.applied_discount_amount ?? 0), c.discount_amount, `${where}: item ${c.index} grew by its part`);
-  }
+  assert.equal(res.order.total_applied_discount_amount, res.discount_amount, `${where}: applied total is its own`);
+  assert.equal(res.order.applied_discount_amount, res.order_discount_amount, `${where}: order part`);
+  const added = total(res.items.map((i) => i.applied_quantity_amount));
+  assert.equal(res.order.total_amount, before.total_amount + added - res.discount_amount, `${where}: what is left shrank by it`);
+  res.order.items.forEach((now, index) => {
+    const c = res.items.find((i) => i.index === index);
+    assert.equal(now.applied_discount_amount, c?.discount_amount ?? 0, `${where}: item ${index} applied is its part`);
+    assert.equal(now.discount_amount - (before.items[index]?.discount_amount ?? 0), c?.discount_amount ?? 0, `${where}: item ${index} grew by its part`);
+    assert.equal(now.applied_quantity, c?.applied_quantity ?? 0, `${where}: item ${index} added units`);
+  });
   assert.equal(res.no_effect, res.discount_amount === 0 && res.items.every((i) => i.applied_quantity === 0), `${where}: no_effect`);
   if (redeemable.kind === 'gift') {
     assert.equal(res.credits_used, res.discount_amount, `${where}: credits`);
@@ -114,6 +121,16 @@ function checkRedeemable(res: RedeemableResult, before: CalculatedOrder, redeema
   } else {
     assert.equal(res.credits_used, 0, `${where}: credits of a discount`);
   }
+}
+
+/** The whole request's applied figures are the redeemables' parts, summed. */
+function checkWhole(final: CalculatedOrder, results: RedeemableResult[], where: string): void {
+  assert.equal(final.applied_discount_amount, total(results.map((r) => r.order_discount_amount)), `${where}: applied order discounts`);
+  final.items.forEach((it, index) => {
+    const parts = results.flatMap((r) => r.items.filter((i) => i.index === index));
+    assert.equal(it.applied_discount_amount, total(parts.map((p) => p.discount_amount)), `${where}: item ${index} applied`);
+    assert.equal(it.applied_quantity, total(parts.map((p) => p.applied_quantity)), `${where}: item ${index} added`);
+  });
 }
 
 describe('engine: random orders and stacks', () => {
@@ -129,9 +146,10 @@ describe('engine: random orders and stacks', () => {
       const start = applyStack(input, []);
       assert.ok(start.ok);
       let previous = start.order;
-      checkOrder(result.order, `seed ${seed}`);
+      checkOrder(result.order, `seed ${seed}`, true);
+      checkWhole(result.order, result.redeemables, `seed ${seed}`);
       result.redeemables.forEach((res, k) => {
-        checkOrder(res.order, `seed ${seed} after #${k}`);
+        checkOrder(res.order, `seed ${seed} after #${k}`, false);
         checkRedeemable(res, previous, stack[k] as Redeemable, `seed ${seed} #${k}`);
         previous = res.order;
         seen.discounted += res.discount_amount > 0 ? 1 : 0;
@@ -139,7 +157,14 @@ describe('engine: random orders and stacks', () => {
         seen.noEffect += res.no_effect ? 1 : 0;
         seen.gifts += res.credits_used > 0 ? 1 : 0;
       });
-      assert.deepEqual(previous, result.order, `seed ${seed}: the last redeemable's order is the final one`);
+      const { items: lastItems, ...last } = previous;
+      const { items: finalItems, ...final } = result.order;
+      const amounts = (items: CalculatedOrder['items']) => items.map((i) => [i.quantity, i.amount, i.discount_amount, i.subtotal_amount]);
+      assert.deepEqual(
+        [last.amount, last.discount_amount, last.total_amount, amounts(lastItems)],
+        [final.amount, final.discount_amount, final.total_amount, amounts(finalItems)],
+        `seed ${seed}: the last redeemable's order has the final amounts`,
+      );
     }
     // The generator reaches every kind of outcome, not only trivial ones.
     assert.equal(seen.cases, 4000);

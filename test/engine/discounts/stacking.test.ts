@@ -4,36 +4,57 @@ import { applyStack, type Discount, type DiscountOrder, type ItemTarget, type Re
 import { alone, item, order, outcome, part } from './support.js';
 
 const SHOP: DiscountOrder = { items: [{ product_id: 'mug', price: 2000 }, { product_id: 'pen', price: 8000 }, { product_id: 'tee', price: 5000 }] };
-const shop = (d: number[], q: number[], previous: number[] = [0, 0, 0]) =>
-  ['mug', 'pen', 'tee'].map((id, i) => item({ product_id: id, quantity: 1, price: [2000, 8000, 5000][i] as number, discount: d[i], discount_quantity: q[i], previous: previous[i] }));
+/**
+ * The three lines with this view's applied discounts and discounted units (`d`, `q`), and what
+ * came before in the stack or in earlier requests (`previous`, with its units `pq`).
+ */
+const shop = (d: number[], q: number[], previous: number[] = [0, 0, 0], pq: number[] = [0, 0, 0]) =>
+  ['mug', 'pen', 'tee'].map((id, i) =>
+    item({
+      product_id: id, quantity: 1, price: [2000, 8000, 5000][i] as number, discount: d[i], previous: previous[i],
+      discount_quantity: Math.max(q[i] as number, pq[i] as number), applied_discount_quantity: q[i],
+    }));
 const use = (discount: Discount, items?: ItemTarget[]): Redeemable => ({ kind: 'discount', discount, items });
 
 describe('engine: stacks', () => {
+  it('the reference\'s stacked validation example: gift 100, then 20% of what is left, then 8000', () => {
+    const stack: Redeemable[] = [{ kind: 'gift', balance: 5000, credits: 100 }, use({ type: 'PERCENT', percent_off: 20 }), use({ type: 'AMOUNT', amount_off: 8000 })];
+    const after = (previous: number, discount: number, total: number) => order({ amount: 200000, previous, discount, total_amount: total }, []);
+    assert.deepEqual(applyStack({ amount: 200000, items: [] }, stack), {
+      ok: true,
+      order: after(0, 48080, 151920),
+      redeemables: [outcome('gift', 100, [], after(0, 100, 199900)), outcome('discount', 39980, [], after(100, 39980, 159920)), outcome('discount', 8000, [], after(40080, 8000, 151920))],
+    });
+  });
+
   it('each discount works on what the earlier ones left; each result carries the order after it', () => {
     const afterFirst = order({ amount: 15000, total_amount: 14000 }, shop([1000, 0, 0], [1, 0, 0]));
-    const afterSecond = order({ amount: 15000, discount: 1400, total_amount: 12600 }, shop([1000, 0, 0], [1, 0, 0]));
+    const afterSecond = order({ amount: 15000, discount: 1400, total_amount: 12600 }, shop([0, 0, 0], [0, 0, 0], [1000, 0, 0], [1, 0, 0]));
+    const final = order({ amount: 15000, discount: 1400, total_amount: 12600 }, shop([1000, 0, 0], [1, 0, 0]));
     const result = applyStack(SHOP, [use({ type: 'AMOUNT', amount_off: 1000, effect: 'APPLY_TO_ITEMS' }, [{ index: 0 }]), use({ type: 'PERCENT', percent_off: 10 })]);
-    assert.deepEqual(result, { ok: true, order: afterSecond, redeemables: [outcome('discount', 0, [part(0, 1000, 1)], afterFirst), outcome('discount', 1400, [], afterSecond)] });
+    assert.deepEqual(result, { ok: true, order: final, redeemables: [outcome('discount', 0, [part(0, 1000, 1)], afterFirst), outcome('discount', 1400, [], afterSecond)] });
   });
 
   it('percentages on the same item compound: 50% then 50% of what is left', () => {
     const afterFirst = order({ amount: 15000, total_amount: 14000 }, shop([1000, 0, 0], [1, 0, 0]));
-    const afterSecond = order({ amount: 15000, total_amount: 13500 }, shop([1500, 0, 0], [1, 0, 0]));
+    const afterSecond = order({ amount: 15000, total_amount: 13500 }, shop([500, 0, 0], [1, 0, 0], [1000, 0, 0], [1, 0, 0]));
+    const final = order({ amount: 15000, total_amount: 13500 }, shop([1500, 0, 0], [1, 0, 0]));
     const half = use({ type: 'PERCENT', percent_off: 50, effect: 'APPLY_TO_ITEMS' }, [{ index: 0 }]);
     assert.deepEqual(applyStack(SHOP, [half, half]), {
-      ok: true, order: afterSecond, redeemables: [outcome('discount', 0, [part(0, 1000, 1)], afterFirst), outcome('discount', 0, [part(0, 500, 1)], afterSecond)],
+      ok: true, order: final, redeemables: [outcome('discount', 0, [part(0, 1000, 1)], afterFirst), outcome('discount', 0, [part(0, 500, 1)], afterSecond)],
     });
   });
 
   it('after the whole order is discounted, an item discount has no effect (zero floor on the order)', () => {
     const after = order({ amount: 15000, discount: 15000, total_amount: 0 }, shop([0, 0, 0], [0, 0, 0]));
+    const afterNothing = order({ amount: 15000, previous: 15000, total_amount: 0 }, shop([0, 0, 0], [0, 0, 0]));
     const result = applyStack(SHOP, [use({ type: 'PERCENT', percent_off: 100 }), use({ type: 'AMOUNT', amount_off: 500, effect: 'APPLY_TO_ITEMS' })]);
     assert.deepEqual(result, {
       ok: true,
       order: after,
       redeemables: [
         outcome('discount', 15000, [], after),
-        { kind: 'discount', discount_amount: 0, order_discount_amount: 0, items_discount_amount: 0, items: [], no_effect: true, credits_used: 0, order: after },
+        { kind: 'discount', discount_amount: 0, order_discount_amount: 0, items_discount_amount: 0, items: [], no_effect: true, credits_used: 0, order: afterNothing },
       ],
     });
   });
@@ -54,10 +75,11 @@ describe('engine: stacks', () => {
 
   it('ONCE leaves items that carry a discount to it', () => {
     const afterFirst = order({ amount: 15000, total_amount: 14900 }, shop([100, 0, 0], [1, 0, 0]));
-    const afterSecond = order({ amount: 15000, total_amount: 13600 }, shop([100, 800, 500], [1, 1, 1]));
+    const afterSecond = order({ amount: 15000, total_amount: 13600 }, shop([0, 800, 500], [0, 1, 1], [100, 0, 0], [1, 0, 0]));
+    const final = order({ amount: 15000, total_amount: 13600 }, shop([100, 800, 500], [1, 1, 1]));
     const stack = [use({ type: 'AMOUNT', amount_off: 100, effect: 'APPLY_TO_ITEMS' }, [{ index: 0 }]), use({ type: 'PERCENT', percent_off: 10, effect: 'APPLY_TO_ITEMS' })];
     assert.deepEqual(applyStack(SHOP, stack, { products_application_mode: 'ONCE' }), {
-      ok: true, order: afterSecond, redeemables: [outcome('discount', 0, [part(0, 100, 1)], afterFirst), outcome('discount', 0, [part(1, 800, 1), part(2, 500, 1)], afterSecond)],
+      ok: true, order: final, redeemables: [outcome('discount', 0, [part(0, 100, 1)], afterFirst), outcome('discount', 0, [part(1, 800, 1), part(2, 500, 1)], afterSecond)],
     });
   });
 
@@ -68,12 +90,14 @@ describe('engine: stacks', () => {
 
   it('items a unit discount added are targets for the later redeemables', () => {
     const detail = { target_index: 3, target_applied_quantity: 2, target_applied_quantity_amount: 600, target_applied_discount_amount: 600 };
-    const cap = (discount: number) => item({ product_id: 'cap', quantity: 2, price: 300, discount, discount_quantity: 2, added: 2, added_amount: 600, details: [detail] });
-    const afterUnit = order({ amount: 15600, initial_amount: 15000, total_amount: 15000 }, [...shop([0, 0, 0], [0, 0, 0]), cap(600)]);
-    const afterGift = order({ amount: 15600, initial_amount: 15000, discount: 15000, total_amount: 0 }, [...shop([0, 0, 0], [0, 0, 0]), cap(600)]);
+    const cap = item({ product_id: 'cap', quantity: 2, price: 300, discount: 600, discount_quantity: 2, added: 2, added_amount: 600, details: [detail] });
+    const capSeenLater = { ...cap, applied_discount_amount: 0, applied_discount_quantity: 0, applied_quantity: 0, applied_quantity_amount: 0, application_details: [] };
+    const afterUnit = order({ amount: 15600, initial_amount: 15000, total_amount: 15000 }, [...shop([0, 0, 0], [0, 0, 0]), cap]);
+    const afterGift = order({ amount: 15600, initial_amount: 15000, discount: 15000, total_amount: 0 }, [...shop([0, 0, 0], [0, 0, 0]), capSeenLater]);
+    const final = order({ amount: 15600, initial_amount: 15000, discount: 15000, total_amount: 0 }, [...shop([0, 0, 0], [0, 0, 0]), cap]);
     const stack: Redeemable[] = [{ kind: 'discount', discount: { type: 'UNIT', unit_off: 2, unit_type: 'cap', effect: 'ADD_NEW_ITEMS' }, unit_prices: { cap: 300 } }, { kind: 'gift', balance: 90000 }];
     assert.deepEqual(applyStack(SHOP, stack), {
-      ok: true, order: afterGift, redeemables: [outcome('discount', 0, [part(3, 600, 2, 2, 600)], afterUnit), outcome('gift', 15000, [], afterGift)],
+      ok: true, order: final, redeemables: [outcome('discount', 0, [part(3, 600, 2, 2, 600)], afterUnit), outcome('gift', 15000, [], afterGift)],
     });
   });
 
@@ -96,9 +120,10 @@ describe('engine: gift credits', () => {
 
   it('pay what the discounts left, never more than that', () => {
     const afterDiscount = order({ amount: 15000, discount: 5000, total_amount: 10000 }, shop([0, 0, 0], [0, 0, 0]));
-    const afterGift = order({ amount: 15000, discount: 15000, total_amount: 0 }, shop([0, 0, 0], [0, 0, 0]));
+    const afterGift = order({ amount: 15000, previous: 5000, discount: 10000, total_amount: 0 }, shop([0, 0, 0], [0, 0, 0]));
+    const final = order({ amount: 15000, discount: 15000, total_amount: 0 }, shop([0, 0, 0], [0, 0, 0]));
     assert.deepEqual(applyStack(SHOP, [use({ type: 'AMOUNT', amount_off: 5000 }), gift(50000, 20000)]), {
-      ok: true, order: afterGift, redeemables: [outcome('discount', 5000, [], afterDiscount), outcome('gift', 10000, [], afterGift)],
+      ok: true, order: final, redeemables: [outcome('discount', 5000, [], afterDiscount), outcome('gift', 10000, [], afterGift)],
     });
   });
 
@@ -114,12 +139,13 @@ describe('engine: gift credits', () => {
 
   it('an order already paid takes no credits: no effect', () => {
     const after = order({ amount: 15000, discount: 15000, total_amount: 0 }, shop([0, 0, 0], [0, 0, 0]));
+    const afterNothing = order({ amount: 15000, previous: 15000, total_amount: 0 }, shop([0, 0, 0], [0, 0, 0]));
     assert.deepEqual(applyStack(SHOP, [gift(20000), gift(500)]), {
       ok: true,
       order: after,
       redeemables: [
         outcome('gift', 15000, [], after),
-        { kind: 'gift', discount_amount: 0, order_discount_amount: 0, items_discount_amount: 0, items: [], no_effect: true, credits_used: 0, order: after },
+        { kind: 'gift', discount_amount: 0, order_discount_amount: 0, items_discount_amount: 0, items: [], no_effect: true, credits_used: 0, order: afterNothing },
       ],
     });
   });
