@@ -4,10 +4,11 @@
  */
 
 /**
- * A configured money value (amount_off, amount_limit, fixed_amount, credits) as whole minor
- * units: the schemas accept any number >= 0, so a fraction of a cent rounds half-up.
+ * A configured money value (amount_off, amount_limit, fixed_amount, credits, unit_off) as whole
+ * minor units: the schemas accept any number >= 0, so a fraction of a cent rounds half-up;
+ * what is not a number >= 0 counts as 0, and nothing passes 2^53 - 1.
  */
-export const toMinor = (value: number): number => Math.max(0, Math.round(value));
+export const toMinor = (value: number): number => (value > 0 ? Math.min(Math.round(value), Number.MAX_SAFE_INTEGER) : 0);
 
 /** A finite decimal number as an exact fraction: 12.5 -> 125/10, 1e-7 -> 1/10^7. */
 function exactFraction(value: number): { num: bigint; den: bigint } {
@@ -24,7 +25,7 @@ function exactFraction(value: number): { num: bigint; den: bigint } {
  * percentage is taken exactly as written (no binary float error: 0.1% stays 1/1000).
  */
 export function percentOf(amount: number, percent: number): number {
-  if (amount <= 0 || percent <= 0) return 0;
+  if (!(amount > 0 && percent > 0)) return 0;
   const { num, den } = exactFraction(Math.min(percent, 100));
   const scaled = BigInt(amount) * num;
   const whole = 100n * den;

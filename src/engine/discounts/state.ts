@@ -35,14 +35,25 @@ export interface OrderState {
 
 export type Started = { ok: true; state: OrderState } | { ok: false; problems: string[] };
 
+const whole = (value: number | null | undefined): boolean => value == null || (Number.isSafeInteger(value) && value >= 0);
+
+/** Figures the engine cannot work with: fractions of a unit or a cent, negative amounts. */
+function figureProblems(order: DiscountOrder): string[] {
+  const problems = (['amount', 'discount_amount'] as const).flatMap((key) => (whole(order[key]) ? [] : [`${key} must be a whole number >= 0`]));
+  order.items.forEach((item, i) => {
+    for (const key of ['quantity', 'price', 'amount', 'discount_amount', 'discount_quantity'] as const) {
+      if (!whole(item[key])) problems.push(`items[${i}].${key} must be a whole number >= 0`);
+    }
+  });
+  return problems;
+}
+
 /** The order as sent, checked by computeOrderAmounts (discounts within amounts, sums below 2^53). */
 export function startOrder(order: DiscountOrder): Started {
-  const problems = order.items.flatMap((item, i) =>
-    item.quantity != null && (!Number.isSafeInteger(item.quantity) || item.quantity < 0) ? [`items[${i}].quantity must be a whole number >= 0`] : [],
-  );
-  const computed = computeOrderAmounts(order);
-  if (!computed.ok) return { ok: false, problems: [...problems, ...computed.problems] };
+  const problems = figureProblems(order);
   if (problems.length > 0) return { ok: false, problems };
+  const computed = computeOrderAmounts(order);
+  if (!computed.ok) return { ok: false, problems: computed.problems };
   const lines = order.items.map((item, i): Line => {
     const figures = computed.items[i] as CalculatedFigures;
     const quantity = item.quantity ?? 1;

@@ -101,17 +101,31 @@ describe('engine: stacks', () => {
     });
   });
 
-  it('inputs that cannot be computed come back as problems, all at once', () => {
-    const input: DiscountOrder = { items: [{ price: 100, quantity: 1.5 }, { amount: 10, discount_amount: 20 }] };
+  it('figures that cannot be computed come back as problems, all at once', () => {
+    const input: DiscountOrder = { amount: -5, items: [{ price: 100, quantity: 1.5 }, { amount: 10.5, discount_amount: -1 }] };
     assert.deepEqual(applyStack(input, [use({ type: 'AMOUNT', amount_off: 1 }, [{ index: -1 }, { index: 0, quantity_limit: 0.5 }])]), {
       ok: false,
       problems: [
+        'amount must be a whole number >= 0',
         'items[0].quantity must be a whole number >= 0',
-        "items[1].discount_amount must not exceed the item's amount (10)",
+        'items[1].amount must be a whole number >= 0',
+        'items[1].discount_amount must be a whole number >= 0',
         'stack[0].items[0].index must be a whole number >= 0',
         'stack[0].items[1].quantity_limit must be a whole number >= 0',
       ],
     });
+  });
+
+  it('discounts beyond the amounts they discount come back as the order amounts\' problems', () => {
+    const input: DiscountOrder = { amount: 100, discount_amount: 90, items: [{ amount: 10, discount_amount: 20 }] };
+    assert.deepEqual(applyStack(input, []), { ok: false, problems: ["items[0].discount_amount must not exceed the item's amount (10)"] });
+  });
+
+  it('discount figures that are not numbers >= 0 give nothing', () => {
+    const after = order({ amount: 15000, total_amount: 15000 }, shop([0, 0, 0], [0, 0, 0]));
+    const nothing = { kind: 'discount' as const, discount_amount: 0, order_discount_amount: 0, items_discount_amount: 0, items: [], no_effect: true, credits_used: 0, order: after };
+    const stack = [use({ type: 'AMOUNT', amount_off: Number.NaN }), use({ type: 'PERCENT', percent_off: -10 }), use({ type: 'UNIT', unit_off: -2, unit_type: 'mug' })];
+    assert.deepEqual(applyStack(SHOP, stack), { ok: true, order: after, redeemables: [nothing, nothing, nothing] });
   });
 });
 
