@@ -11,7 +11,8 @@ import type { CalculatedOrder, DiscountOrder, ItemContribution, Redeemable, Rede
  * left, so no item and no order goes below zero, and gift credits pay only what is left.
  * Each redeemable's result says what it took off (order-level and per item), whether it had no
  * effect, the credits it used, and the order as it stood after it (its child redemption's
- * order, whose applied_* figures are that redeemable's own). Inputs that cannot be computed come back as problems, all at once.
+ * order, whose applied_* figures are that redeemable's own). Inputs that cannot be computed
+ * come back as problems, all at once.
  */
 export function applyStack(order: DiscountOrder, stack: Redeemable[], options: StackOptions = {}): StackResult {
   const problems = stack.flatMap(targetProblems);

@@ -17,7 +17,7 @@ export interface Touch {
  * The value of `units` of a line: all of them is the line's amount; fewer is price x units,
  * or (without a price) the amount's share, rounded down so a discount never passes it.
  */
-export function valueOfUnits(amount: number, quantity: number, price: number | null, units: number): number {
+function valueOfUnits(amount: number, quantity: number, price: number | null, units: number): number {
   if (units >= quantity) return amount;
   if (price !== null) return Math.min(amount, price * units);
   return Number((BigInt(amount) * BigInt(units)) / BigInt(quantity));

@@ -118,8 +118,10 @@ export type Redeemable = DiscountRedeemable | GiftRedeemable;
 
 export interface StackOptions {
   /**
-   * Stacking rules' redeemables_products_application_mode: ONCE leaves an item that already
-   * carries an item discount to itself for later item-level effects; STACK (default) does not.
+   * Stacking rules' redeemables_products_application_mode: with ONCE, item-level effects of
+   * AMOUNT, PERCENT and FIXED discounts pass over items that already carry an item discount
+   * (of this request or an earlier one); UNIT discounts and gift credits are not concerned.
+   * STACK (the default) lets discounts pile up on an item.
    */
   products_application_mode?: 'STACK' | 'ONCE';
 }
