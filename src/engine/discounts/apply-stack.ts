@@ -21,19 +21,21 @@ export function applyStack(order: DiscountOrder, stack: Redeemable[], options: S
   if (problems.length > 0) return { ok: false, problems };
   const state = started.state;
   const once = options.products_application_mode === 'ONCE';
-  const redeemables = stack.map((redeemable) => {
+  const redeemables: RedeemableResult[] = [];
+  for (const [position, redeemable] of stack.entries()) {
     const tally = newTally();
-    applyRedeemable(state, redeemable, once, tally);
-    return resultOf(redeemable, tally, presentOrder(state, tally));
-  });
+    applyRedeemable(state, redeemable, { once, label: `stack[${position}]` }, tally);
+    if (state.problems.length > 0) return { ok: false, problems: state.problems };
+    redeemables.push(resultOf(redeemable, tally, presentOrder(state, tally)));
+  }
   return { ok: true, order: presentOrder(state), redeemables };
 }
 
-function applyRedeemable(state: OrderState, redeemable: Redeemable, once: boolean, tally: Tally): void {
+function applyRedeemable(state: OrderState, redeemable: Redeemable, how: { once: boolean; label: string }, tally: Tally): void {
   if (redeemable.kind === 'gift') return applyPlan(state, planGift(state, redeemable), tally);
   const { discount } = redeemable;
-  if (discount.type === 'UNIT') return applyUnitDiscount(state, discount, redeemable.unit_prices ?? {}, tally);
-  applyPlan(state, planValueDiscount(state, discount, redeemable.items, once), tally);
+  if (discount.type === 'UNIT') return applyUnitDiscount(state, discount, redeemable.unit_prices ?? {}, tally, how.label);
+  applyPlan(state, planValueDiscount(state, discount, redeemable.items, how.once), tally);
 }
 
 function resultOf(redeemable: Redeemable, tally: Tally, order: CalculatedOrder): RedeemableResult {

@@ -31,6 +31,8 @@ export interface OrderState {
   discount_amount: number;
   applied_discount_amount: number;
   lines: Line[];
+  /** What could not be computed on the way (units whose value passes 2^53 - 1). */
+  problems: string[];
 }
 
 export type Started = { ok: true; state: OrderState } | { ok: false; problems: string[] };
@@ -75,7 +77,7 @@ export function startOrder(order: DiscountOrder): Started {
     };
   });
   const { amount, discount_amount } = computed.order;
-  return { ok: true, state: { initial_amount: amount, added_amount: 0, discount_amount, applied_discount_amount: 0, lines } };
+  return { ok: true, state: { initial_amount: amount, added_amount: 0, discount_amount, applied_discount_amount: 0, lines, problems: [] } };
 }
 
 type CalculatedFigures = { amount: number | null; discount_amount: number };

@@ -89,4 +89,12 @@ describe('engine: UNIT discounts', () => {
   for (const [name, input, stack, expected] of cases) {
     it(name, () => assert.deepEqual(applyStack(input, stack), expected));
   }
+
+  it('units whose value passes 2^53 - 1 are a problem, not an unsafe amount', () => {
+    const huge = unit({ unit_off: 2, unit_type: 'gem', effect: 'ADD_NEW_ITEMS' }, { gem: 2 ** 52 });
+    assert.deepEqual(applyStack(TEE, [...unit({ unit_off: 1, unit_type: 'tee' }), ...huge]), {
+      ok: false,
+      problems: [`stack[1]: 2 units of gem at ${2 ** 52} take the order's amount beyond ${Number.MAX_SAFE_INTEGER}`],
+    });
+  });
 });
