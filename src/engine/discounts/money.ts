@@ -26,7 +26,11 @@ function exactFraction(value: number): { num: bigint; den: bigint } {
  */
 export function percentOf(amount: number, percent: number): number {
   if (!(amount > 0 && percent > 0)) return 0;
-  const { num, den } = exactFraction(Math.min(percent, 100));
+  const capped = Math.min(percent, 100);
+  // Whole percentages of ordinary amounts: exact in floating point (every value stays far below
+  // 2^53, so the division's floor is exact); the general path parses the decimal and uses BigInt.
+  if (Number.isInteger(capped) && amount < 2 ** 40) return Math.floor((amount * capped + 50) / 100);
+  const { num, den } = exactFraction(capped);
   const scaled = BigInt(amount) * num;
   const whole = 100n * den;
   return Number((2n * scaled + whole) / (2n * whole));

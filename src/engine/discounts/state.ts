@@ -106,8 +106,14 @@ export function presentOrder(state: OrderState, tally?: Tally): CalculatedOrder 
   const items = state.lines.map((line, i) => presentLine(line, computed.items[i]?.subtotal_amount ?? null, tally ? appliedBy(tally, i) : appliedIn(line)));
   const applied = tally ? tally.order : state.applied_discount_amount;
   const itemsApplied = sum(items.map((item) => item.applied_discount_amount));
+  const { amount, discount_amount, items_discount_amount, total_discount_amount, total_amount } = computed.order;
+  // Fields named one by one: an object spread here cost ten times the whole computation.
   return {
-    ...computed.order,
+    amount,
+    discount_amount,
+    items_discount_amount,
+    total_discount_amount,
+    total_amount,
     initial_amount: state.initial_amount,
     applied_discount_amount: applied,
     items_applied_discount_amount: itemsApplied,

@@ -21,6 +21,17 @@ describe('engine: percentages of minor units', () => {
   for (const [amount, percent, expected] of cases) {
     it(`${percent}% of ${amount} is ${expected}`, () => assert.equal(percentOf(amount, percent), expected));
   }
+
+  it('whole percentages (the floating-point path) agree with exact BigInt half-up on 20000 amounts', () => {
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 2147483647);
+    for (let k = 0; k < 20000; k += 1) {
+      const amount = k < 10000 ? next() : next() * 512 + (next() % 512); // up to ~2^40
+      const percent = next() % 101;
+      const exact = Number((BigInt(amount) * BigInt(percent) * 2n + 100n) / 200n);
+      assert.equal(percentOf(amount, percent), exact, `${percent}% of ${amount}`);
+    }
+  });
 });
 
 describe('engine: largest-remainder splits with caps', () => {
