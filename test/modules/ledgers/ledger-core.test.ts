@@ -69,6 +69,36 @@ describe('the ledger core', () => {
     );
   });
 
+  it('keeps every loyalty_card field a sum of the rows through a sequence of every points type', async () => {
+    const { card } = await loyaltyCard(server, 'Mixed program', 'CORE-MIX', 0, { expiration_rules: { period_type: 'MONTH', period_value: 2 } });
+    const holder = await customer(server, 'mixed-holder');
+    const base = { voucherId: card.id, actor: internalActor(), at: AT };
+    await inTrx(async (trx) => {
+      await assignCardHolder(trx, { voucherId: card.id, customerId: holder.id, at: AT });
+      await creditPoints(server.deps, trx, { ...base, amount: 40, type: 'POINTS_ACCRUAL', related: { order_id: 'ord_1' }, details: { order: { source_id: 'o-1' } } });
+      await creditPoints(server.deps, trx, { ...base, amount: 25, type: 'PENDING_POINTS_ACTIVATION', expiration: { type: 'NON_EXPIRING' } });
+      await creditPoints(server.deps, trx, { ...base, amount: 10, type: 'POINTS_TRANSFER_IN', expiration: { type: 'CUSTOM_DATE', date: '2026-03-02' } });
+      await debitPoints(server.deps, trx, { ...base, amount: 30, type: 'POINTS_REDEMPTION', related: { redemption_id: 'r_1' } });
+      await creditPoints(server.deps, trx, { ...base, amount: 12, type: 'POINTS_REFUND', related: { redemption_id: 'r_1' } });
+      await debitPoints(server.deps, trx, { ...base, amount: 7, type: 'POINTS_TRANSFER_OUT' });
+      await debitPoints(server.deps, trx, { ...base, amount: 3 });
+    });
+    assertCardMatchesLedger(server.deps.sqlite, card.id);
+    const voucher = await server.request('GET', '/v1/vouchers/CORE-MIX');
+    // The program's rules: two months after 2026-03-01. The redemption took 2026-03-02's 10 first, then 20 of 2026-05-01's.
+    assert.deepEqual([voucher.body.loyalty_card, voucher.body.redemption.redeemed_points], [
+      { points: 75, balance: 47, next_expiration_date: '2026-05-01', next_expiration_points: 22, pending_points: 0, expired_points: 0, subtracted_points: 10 },
+      18,
+    ]);
+    assert.deepEqual(rows('SELECT loyalty_points FROM customers WHERE id = ?', holder.id), [{ loyalty_points: 47 }]);
+    const accrual = await server.request('GET', '/v1/vouchers/CORE-MIX/transactions?order=id&limit=1');
+    assert.deepEqual(accrual.body.data[0].details.order, { id: 'ord_1', source_id: 'o-1' });
+    assert.deepEqual(
+      rows("SELECT type FROM customer_events WHERE customer_id = ? AND type LIKE 'customer.%loyalty%' ORDER BY seq", holder.id).map((r) => (r as { type: string }).type),
+      ['customer.rewarded.loyalty_points', 'customer.voucher.loyalty_card.points_added', 'customer.voucher.loyalty_card.points_added'],
+    );
+  });
+
   it('answers a repeated source_id with the first result and writes nothing', async () => {
     const { card } = await loyaltyCard(server, 'Replay program', 'CORE-2', 10);
     const base = { voucherId: card.id, actor: internalActor(), at: AT };
