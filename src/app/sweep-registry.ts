@@ -8,8 +8,9 @@ import { domainStep, type StepRef } from './job-registry.js';
  * guarded statement inside an IMMEDIATE transaction, so an item is done exactly once.
  *
  * A module registers a sweep with one line here: the module and its export, a function
- * `(deps: Deps) => Promise<number>` (one pass over what is due at the Deps' clock; returns how
- * many items it did). By URL, as job steps are, so app/ imports no domain module.
+ * `(deps: Deps, signal: AbortSignal) => Promise<number>` (one pass over what is due at the Deps'
+ * clock, in batches, ending early once the signal is aborted; returns how many items it did).
+ * By URL, as job steps are, so app/ imports no domain module.
  */
 export interface SweepEntry {
   name: string;

@@ -65,7 +65,7 @@ describe('the ledger across two processes', () => {
       for (let i = 0; i < cards; i++) insert.run(`v_sweeprace${String(i).padStart(5, '0')}`, `RACE-3-${i}`, campaign.id);
     })();
     const sweeper = await spawnServe(['--db', server.dbFile], ENV);
-    await expireDueBuckets({ ...server.deps, clock: fixedClock(new Date()) }, 50);
+    await expireDueBuckets({ ...server.deps, clock: fixedClock(new Date()) }, undefined, 50);
     // The spawned sweeper's round started with its listening line; wait for it to finish.
     const due = server.deps.sqlite.prepare("SELECT count(*) AS n FROM points_buckets WHERE status = 'ACTIVE' AND expires_on < '2026-01-01'");
     for (let waited = 0; (due.get() as { n: number }).n > 0 && waited < 30_000; waited += 50) await new Promise((r) => setTimeout(r, 50));

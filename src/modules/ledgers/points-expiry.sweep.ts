@@ -15,9 +15,10 @@ const BATCH = 200;
  * clock, UTC) expires, a batch per IMMEDIATE transaction, with its POINTS_EXPIRATION row and
  * `customer.voucher.loyalty_card.points_expired` event. Each bucket is claimed by a guarded
  * UPDATE, so with two processes sweeping one file it expires once. Returns how many buckets
- * it expired (or retired).
+ * it expired (or retired). Once `signal` is aborted (the runner stopping) it ends after the
+ * batch in progress; the next run carries on.
  */
-export async function expireDueBuckets(deps: Pick<Deps, 'db' | 'clock' | 'seams'>, batch = BATCH): Promise<number> {
+export async function expireDueBuckets(deps: Pick<Deps, 'db' | 'clock' | 'seams'>, signal?: AbortSignal, batch = BATCH): Promise<number> {
   const today = isoDay(deps.clock.now());
   const actor: Actor = { channel: 'INTERNAL', request_id: `w-${randomBase62(18)}` };
   let expired = 0;
@@ -30,7 +31,7 @@ export async function expireDueBuckets(deps: Pick<Deps, 'db' | 'clock' | 'seams'
       return { due: buckets.length, done: claimed };
     });
     expired += done;
-    if (due < batch) return expired;
+    if (due < batch || signal?.aborted) return expired;
     await yieldToRequests(); // requests waiting on the writer go between batches
   }
 }

@@ -6,6 +6,7 @@ import { startSweeps } from '../../../src/jobs/sweeps.js';
 import { internalActor } from '../../../src/lib/actor.js';
 import { fixedClock } from '../../../src/lib/clock.js';
 import { assignCardHolder, creditPoints, debitPoints } from '../../../src/modules/ledgers/index.js';
+import { expireDueBuckets } from '../../../src/modules/ledgers/points-expiry.sweep.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { customer, loyaltyCard } from './fixtures.js';
 import { assertCardMatchesLedger } from './recompute.js';
@@ -74,6 +75,17 @@ describe('the points-expiry sweep', () => {
     await runner.stop();
     assert.deepEqual(expirations().map((e) => (e as { delta: number }).delta), [-15, -30]);
     assertCardMatchesLedger(server.deps.sqlite, card.id);
+  });
+
+  it('ends after the batch in progress once told to stop, and the next run carries on', async () => {
+    const { campaign } = await loyaltyCard(server, 'Stopping program', 'STOP-SEED', 0);
+    const insert = server.deps.sqlite.prepare(`INSERT INTO vouchers (id, code, campaign_id, type, loyalty_points, loyalty_balance, loyalty_next_expiration_date,
+      loyalty_next_expiration_points, loyalty_pending_points, loyalty_expired_points, loyalty_subtracted_points, created_at) VALUES (?, ?, ?, 'LOYALTY_CARD', 5, 5, '2026-04-01', 5, 0, 0, 0, ?)`);
+    for (let i = 0; i < 25; i++) insert.run(`v_stopping${String(i).padStart(8, '0')}`, `STOP-${i}`, campaign.id, START);
+    const stopped = new AbortController();
+    stopped.abort();
+    assert.equal(await expireDueBuckets(server.deps, stopped.signal, 10), 10);
+    assert.equal(await expireDueBuckets(server.deps, undefined, 10), 15);
   });
 
   it('logs a sweep that fails and still runs the others', async () => {
