@@ -84,6 +84,37 @@ const exceeded = (type: LedgerEntryType, card: repo.CardFields, amount: number):
     ? new AppError('loyalty_card_points_exceeded', `Cannot take ${amount} points from ${card.code}: its balance is ${card.loyalty_balance ?? 0}`)
     : new AppError('gift_amount_exceeded', `Cannot take ${amount} from gift card ${card.code}: its balance is ${card.gift_balance ?? 0}`);
 
+/** The ledger row of a change, with the balance and lifetime total the guarded UPDATE returned. */
+function entryRow(card: repo.CardFields, shifted: repo.CardFields, type: LedgerEntryType, input: LedgerChangeInput, extra: { id?: string; bucketId?: string | null }): repo.LedgerEntryRow {
+  const points = isPointsType(type);
+  const related = input.related ?? {};
+  return {
+    seq: 0,
+    id: extra.id ?? newId('vtx_'),
+    voucher_id: card.id,
+    campaign_id: card.campaign_id,
+    customer_id: card.holder_id,
+    type,
+    delta: TYPE_EFFECTS[type].sign * input.amount,
+    balance: (points ? shifted.loyalty_balance : shifted.gift_balance) ?? 0,
+    total: (points ? shifted.loyalty_points : shifted.gift_amount) ?? 0,
+    reason: input.reason ?? null,
+    source_id: input.sourceId ?? null,
+    source: input.source ?? null,
+    operation_type: input.operationType ?? 'MANUAL',
+    order_id: related.order_id ?? null,
+    redemption_id: related.redemption_id ?? null,
+    rollback_id: related.rollback_id ?? null,
+    reward_id: related.reward_id ?? null,
+    earning_rule_id: related.earning_rule_id ?? null,
+    pending_points_id: related.pending_points_id ?? null,
+    related_transaction_id: related.related_transaction_id ?? null,
+    bucket_id: extra.bucketId ?? null,
+    details: input.details && Object.keys(input.details).length > 0 ? JSON.stringify(input.details) : null,
+    created_at: input.at,
+  };
+}
+
 /**
  * The guarded UPDATE of the balance and its counter, then the ledger row. Throws (leaving
  * nothing written by this change) when the balance or the counter would go below zero.
@@ -105,32 +136,7 @@ export async function writeEntry(
     at: input.at,
   });
   if (!shifted) throw exceeded(type, card, input.amount);
-  const related = input.related ?? {};
-  const entry: repo.LedgerEntryRow = {
-    seq: 0,
-    id: extra.id ?? newId('vtx_'),
-    voucher_id: card.id,
-    campaign_id: card.campaign_id,
-    customer_id: card.holder_id,
-    type,
-    delta: effect.sign * input.amount,
-    balance: (points ? shifted.loyalty_balance : shifted.gift_balance) ?? 0,
-    total: (points ? shifted.loyalty_points : shifted.gift_amount) ?? 0,
-    reason: input.reason ?? null,
-    source_id: input.sourceId ?? null,
-    source: input.source ?? null,
-    operation_type: input.operationType ?? 'MANUAL',
-    order_id: related.order_id ?? null,
-    redemption_id: related.redemption_id ?? null,
-    rollback_id: related.rollback_id ?? null,
-    reward_id: related.reward_id ?? null,
-    earning_rule_id: related.earning_rule_id ?? null,
-    pending_points_id: related.pending_points_id ?? null,
-    related_transaction_id: related.related_transaction_id ?? null,
-    bucket_id: extra.bucketId ?? null,
-    details: input.details && Object.keys(input.details).length > 0 ? JSON.stringify(input.details) : null,
-    created_at: input.at,
-  };
+  const entry = entryRow(card, shifted, type, input, extra);
   const { seq: _seq, ...row } = entry;
   await repo.insertEntry(trx, row);
   return { entry, card: shifted, replayed: false };
