@@ -85,12 +85,12 @@ const exceeded = (type: LedgerEntryType, card: repo.CardFields, amount: number):
     : new AppError('gift_amount_exceeded', `Cannot take ${amount} from gift card ${card.code}: its balance is ${card.gift_balance ?? 0}`);
 
 /** The ledger row of a change, with the balance and lifetime total the guarded UPDATE returned. */
-function entryRow(card: repo.CardFields, shifted: repo.CardFields, type: LedgerEntryType, input: LedgerChangeInput, extra: { id?: string; bucketId?: string | null }): repo.LedgerEntryRow {
+function entryRow(card: repo.CardFields, shifted: repo.CardFields, type: LedgerEntryType, input: LedgerChangeInput, bucketId: string | null): repo.LedgerEntryRow {
   const points = isPointsType(type);
   const related = input.related ?? {};
   return {
     seq: 0,
-    id: extra.id ?? newId('vtx_'),
+    id: newId('vtx_'),
     voucher_id: card.id,
     campaign_id: card.campaign_id,
     customer_id: card.holder_id,
@@ -109,7 +109,7 @@ function entryRow(card: repo.CardFields, shifted: repo.CardFields, type: LedgerE
     earning_rule_id: related.earning_rule_id ?? null,
     pending_points_id: related.pending_points_id ?? null,
     related_transaction_id: related.related_transaction_id ?? null,
-    bucket_id: extra.bucketId ?? null,
+    bucket_id: bucketId,
     details: input.details && Object.keys(input.details).length > 0 ? JSON.stringify(input.details) : null,
     created_at: input.at,
   };
@@ -124,7 +124,8 @@ export async function writeEntry(
   card: repo.CardFields,
   type: LedgerEntryType,
   input: LedgerChangeInput,
-  extra: { id?: string; bucketId?: string | null } = {},
+  /** Points credits: puts the points in their bucket once the guard passed; gives the bucket's id. */
+  intoBucket?: () => Promise<string>,
 ): Promise<LedgerResult> {
   const effect = TYPE_EFFECTS[type];
   const points = isPointsType(type);
@@ -136,7 +137,7 @@ export async function writeEntry(
     at: input.at,
   });
   if (!shifted) throw exceeded(type, card, input.amount);
-  const entry = entryRow(card, shifted, type, input, extra);
+  const entry = entryRow(card, shifted, type, input, intoBucket ? await intoBucket() : null);
   const { seq: _seq, ...row } = entry;
   await repo.insertEntry(trx, row);
   return { entry, card: shifted, replayed: false };

@@ -59,16 +59,16 @@ export async function creditPoints(deps: LedgerDeps, trx: Db, input: PointsCredi
   const type = input.type ?? 'POINTS_ADDITION';
   const card = await findCardFor(trx, input.voucherId, type);
   const expiresOn = await expiryOf(trx, card.campaign_id, input.expiration ?? { type: 'PROGRAM_RULES' }, input.at);
-  const bucketId = await repo.addToBucket(trx, { id: newId('lopb_'), voucherId: card.id, campaignId: card.campaign_id, expiresOn, points: input.amount, at: input.at });
-  const written = await writeEntry(trx, card, type, input, { bucketId });
+  const intoBucket = () => repo.addToBucket(trx, { id: newId('lopb_'), voucherId: card.id, campaignId: card.campaign_id, expiresOn, points: input.amount, at: input.at });
+  const written = await writeEntry(trx, card, type, input, intoBucket);
   const result = { ...written, card: await refreshNextExpiration(trx, written.card) };
   await applyEffects(deps, trx, result, input.actor);
   return result;
 }
 
 /**
- * Takes points from the buckets, soonest-expiring first and never-expiring last, recording
- * each draw. More than the balance: 400 loyalty_card_points_exceeded, nothing written.
+ * Takes a debit's points from the buckets, soonest-expiring first and never-expiring last,
+ * recording each draw. Runs after the guarded UPDATE passed, so the buckets hold enough.
  */
 export async function takeFromBuckets(trx: Db, voucherId: string, entryId: string, points: number, at: string): Promise<void> {
   const draws: Array<{ entry_id: string; bucket_id: string; points: number }> = [];
@@ -85,7 +85,10 @@ export async function takeFromBuckets(trx: Db, voucherId: string, entryId: strin
   await repo.insertDraws(trx, draws);
 }
 
-/** Removes points (POINTS_REMOVAL unless told): the guarded UPDATE, the row, then the draws. */
+/**
+ * Removes points (POINTS_REMOVAL unless told): the guarded UPDATE, the row, then the draws.
+ * More than the balance: 400 loyalty_card_points_exceeded, nothing written.
+ */
 export async function debitPoints(deps: LedgerDeps, trx: Db, input: PointsDebitInput): Promise<LedgerResult> {
   checkAmount(input.amount);
   const replay = await findReplay(trx, input);
