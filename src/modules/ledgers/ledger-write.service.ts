@@ -79,8 +79,11 @@ export async function findCardFor(trx: Db, voucherId: string, type: LedgerEntryT
   return card;
 }
 
+/** Why the guarded UPDATE refused: a debit beyond the balance, or a refund beyond what was redeemed. */
 const exceeded = (type: LedgerEntryType, card: repo.CardFields, amount: number): AppError =>
-  isPointsType(type)
+  TYPE_EFFECTS[type].sign > 0
+    ? new AppError('invalid_amount', `Cannot refund ${amount} points to ${card.code}: ${card.redeemed_points} were redeemed`)
+    : isPointsType(type)
     ? new AppError('loyalty_card_points_exceeded', `Cannot take ${amount} points from ${card.code}: its balance is ${card.loyalty_balance ?? 0}`)
     : new AppError('gift_amount_exceeded', `Cannot take ${amount} from gift card ${card.code}: its balance is ${card.gift_balance ?? 0}`);
 

@@ -118,6 +118,13 @@ describe('the ledger core', () => {
     await refusal(() => inTrx((trx) => creditGift(server.deps, trx, { ...base, amount: 1 })), 'invalid_voucher');
     await refusal(() => inTrx((trx) => debitGift(server.deps, trx, { ...base, voucherId: gift.card.id, amount: 501 })), 'gift_amount_exceeded');
     await refusal(() => inTrx((trx) => debitPoints(server.deps, trx, { ...base, amount: 0 })), 'invalid_amount');
+    // A caller that catches the refusal and goes on with its transaction keeps nothing of it.
+    const before = dbFingerprint(server.deps.sqlite);
+    await inTrx(async (trx) => {
+      await assert.rejects(creditPoints(server.deps, trx, { ...base, amount: 5, type: 'POINTS_REFUND' }), (error: unknown) => error instanceof AppError && error.key === 'invalid_amount');
+      await assert.rejects(debitPoints(server.deps, trx, { ...base, amount: 41 }), (error: unknown) => error instanceof AppError && error.key === 'loyalty_card_points_exceeded');
+    });
+    assert.equal(dbFingerprint(server.deps.sqlite), before);
   });
 
   it('keeps a gift card\'s credits and its holder\'s summary in step with the rows', async () => {
