@@ -9,6 +9,7 @@ import { ORDER_FIELDS as CATALOG_ORDER_FIELDS } from '../../src/modules/catalog/
 import { CUSTOMER_ORDER_FIELDS } from '../../src/modules/customers/customers-list.schemas.js';
 import { EVENT_CATEGORIES, FILTERABLE_EVENT_TYPES } from '../../src/modules/events/event-types.js';
 import { ACTIVITY_ORDER_FIELDS } from '../../src/modules/events/events.schemas.js';
+import { TRANSACTION_ORDER_FIELDS } from '../../src/modules/ledgers/ledgers.schemas.js';
 import { ORDER_LIST_ORDER_FIELDS } from '../../src/modules/orders/orders.schemas.js';
 import { VOUCHER_ORDER_FIELDS } from '../../src/modules/vouchers/vouchers.schemas.js';
 
@@ -24,6 +25,8 @@ export class Fixture {
     readonly eventId: string,
     readonly productId: string,
     readonly collections: { static: string; price: string; created: string; metadata: string },
+    /** A loyalty card with a ledger row to page after. */
+    readonly card: { campaignId: string; code: string; transactionId: string },
   ) {}
 
   static async create(call: Call): Promise<Fixture> {
@@ -52,7 +55,12 @@ export class Fixture {
     };
     await call('POST', '/v1/orders', { source_id: 'o1', status: 'PAID', customer: { source_id: 'c1' }, items: [{ quantity: 1, price: 10 }] });
     const events = activity.data as Array<{ id: string }>;
-    return new Fixture({ id: campaign.id as string, name: 'Plans' }, customer.id as string, (events[0] as { id: string }).id, product.id as string, collections);
+    const program = await call('POST', '/v1/campaigns', { name: 'Plans loyalty', campaign_type: 'LOYALTY_PROGRAM', voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 10 } } });
+    await call('POST', `/v1/campaigns/${program.id as string}/vouchers`, { code: 'PLANS-CARD' });
+    await call('POST', '/v1/loyalties/members/PLANS-CARD/balance', { points: 5, expiration_type: 'CUSTOM_DATE', expiration_date: '2099-01-01' });
+    const transactions = (await call('GET', '/v1/vouchers/PLANS-CARD/transactions')).data as Array<{ id: string }>;
+    const card = { campaignId: program.id as string, code: 'PLANS-CARD', transactionId: (transactions[0] as { id: string }).id };
+    return new Fixture({ id: campaign.id as string, name: 'Plans' }, customer.id as string, (events[0] as { id: string }).id, product.id as string, collections, card);
   }
 }
 
@@ -133,5 +141,12 @@ export function listVariants(f: Fixture): string[] {
       filter: [{}, { customer: 'c1' }, { customer_id: f.customerId }, { status: 'PAID' }, { customer: 'c1', status: 'PAID' }],
     }),
     ...combine('/v1/async-actions', { end: each('end_date', [undefined, DATE]) }).map((p) => p.replace('&page=99', '')),
+    ...[`/v1/loyalties/members/${f.card.code}/transactions`, `/v1/loyalties/${f.card.campaignId}/members/${f.card.code}/transactions`, `/v1/vouchers/${f.card.code}/transactions`].flatMap((base) =>
+      combine(base, {
+        order: each('order', orders(TRANSACTION_ORDER_FIELDS)),
+        cursor: each('starting_after_id', [undefined, f.card.transactionId]),
+      }).map((p) => p.replace('&page=99', '')),
+    ),
+    ...combine(`/v1/loyalties/${f.card.campaignId}/members/${f.card.code}/points-expiration`, {}),
   ];
 }

@@ -3,6 +3,7 @@ import { flagsSchema, integer } from '../../lib/query-params.js';
 import { validateFlags } from '../../lib/validate.js';
 import { createKey, listKeys, revokeKey, type KeyView } from '../../modules/auth/keys.service.js';
 import { printJson, runWithDeps, type CommonOptions } from '../run.js';
+import { textTable } from '../table.js';
 
 interface CreateOptions extends CommonOptions {
   client?: boolean;
@@ -13,15 +14,12 @@ interface CreateOptions extends CommonOptions {
 
 const createFlags = flagsSchema({ rateLimit: integer(1, MAX_RATE_LIMIT) });
 
-/** `promo keys list` as a table with a header row, columns as wide as their widest cell. */
-function keysTable(keys: KeyView[]): string {
-  const rows = [
+/** `promo keys list` as a table. */
+const keysTable = (keys: KeyView[]): string =>
+  textTable(
     ['APP ID', 'KIND', 'STATE', 'ORIGINS', 'PER MINUTE', 'CREATED', 'NAME'],
-    ...keys.map((k) => [k.app_id, k.kind, k.revoked_at ? 'revoked' : 'active', k.origins.join(','), k.rate_limit === null ? 'default' : String(k.rate_limit), k.created_at, k.name]),
-  ];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
-  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')).join('\n');
-}
+    keys.map((k) => [k.app_id, k.kind, k.revoked_at ? 'revoked' : 'active', k.origins.join(','), k.rate_limit === null ? 'default' : String(k.rate_limit), k.created_at, k.name]),
+  );
 
 export const createKeyCommand = (options: CreateOptions) =>
   runWithDeps(options, async (deps) => {

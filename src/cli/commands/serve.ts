@@ -8,6 +8,7 @@ import { createApp } from '../../http/app.js';
 import { createHttpServer } from '../../http/server.js';
 import { AppError } from '../../lib/errors.js';
 import { jobRegistry } from '../../app/job-registry.js';
+import { sweepRegistry } from '../../app/sweep-registry.js';
 import { startJobRunner } from '../../jobs/runner.js';
 import { bootstrapKeys, type CreatedKey } from '../../modules/auth/keys.service.js';
 import { fail, UsageError } from '../run.js';
@@ -72,11 +73,13 @@ export async function serve(options: ConfigOverrides): Promise<void> {
     return fail(error);
   }
   // Bulk jobs run on `workers` threads; on shutdown the runner finishes its portions in
-  // flight and releases its leases, so another process can take the jobs over at once.
+  // flight and releases its leases, so another process can take the jobs over at once. The
+  // periodic sweeps (points expiry...) run with it.
   const metrics = createMetrics(deps);
   const runner = startJobRunner(deps, {
     workers: config.workers,
     registry: jobRegistry,
+    sweeps: sweepRegistry,
     onReport: (_jobId, report) => report.checkpointMs !== undefined && metrics.observeCheckpoint(report.checkpointMs / 1000),
   });
   deps.onClose.push(() => runner.stop());
