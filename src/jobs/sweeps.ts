@@ -35,7 +35,7 @@ export function startSweeps(deps: Deps, sweeps: SweepRegistry, intervalMs = SWEE
       try {
         await (await load(sweep))(deps, stopping.signal);
       } catch (error) {
-        deps.log.error(`sweep ${sweep.name} failed`, error);
+        deps.log.error('sweep failed', error, { sweep: sweep.name });
       }
     }
   };

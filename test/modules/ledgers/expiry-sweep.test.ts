@@ -90,11 +90,12 @@ describe('the points-expiry sweep', () => {
 
   it('logs a sweep that fails and still runs the others', async () => {
     const failing = { name: 'broken', run: { module: new URL('./fixtures.js', import.meta.url).href, export: 'nothingHere' } };
-    const before = server.logged.length;
+    const before = server.logLines.length;
     const loop = startSweeps(server.deps, [failing, ...sweepRegistry]);
     await loop.stop();
-    assert.deepEqual(server.logged.slice(before).map((line) => line.split('\n')[0]?.slice(0, 60)), [
-      `sweep broken failed Error: nothingHere of ${failing.run.module}`.slice(0, 60),
+    const errors = server.logLines.slice(before).filter((line) => line.level === 'error');
+    assert.deepEqual(errors.map((line) => [line.msg, line.sweep, line.err?.type, line.err?.message.slice(0, 40)]), [
+      ['sweep failed', 'broken', 'Error', `nothingHere of ${failing.run.module}`.slice(0, 40)],
     ]);
   });
 });
