@@ -4,6 +4,7 @@ import { fixedClock } from '../../src/lib/clock.js';
 import { assertCustomerObject, eventSchemaName } from '../modules/customers/reference.js';
 import { assertCardMatchesLedger } from '../modules/ledgers/recompute.js';
 import { dbFingerprint } from '../support/db.js';
+import { assertRefused } from '../modules/loyalty/refusals.js';
 import { discountCampaign } from '../support/factories.js';
 import { assertMatchesReference, assertMatchesSchema, withoutNulls } from '../support/openapi.js';
 import { errorBody, notFoundBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
@@ -50,12 +51,6 @@ function cardShape(card: { id: string; code: string; campaign: string; campaign_
   };
 }
 
-async function assertRefused(server: TestServer, send: () => Promise<TestResponse>, expected: (res: TestResponse) => { code: number }) {
-  const before = dbFingerprint(server.deps.sqlite);
-  const res = await send();
-  assert.deepEqual({ status: res.status, body: res.body }, { status: expected(res).code, body: expected(res) });
-  assert.equal(dbFingerprint(server.deps.sqlite), before);
-}
 
 describe('loyalty members', () => {
   let server: TestServer;
