@@ -5,11 +5,13 @@ import { customersRoutes } from '../modules/customers/customers.routes.js';
 import { campaignsRoutes } from '../modules/campaigns/campaigns.routes.js';
 import { asyncActionsRoutes } from '../modules/async-actions/async-actions.routes.js';
 import { ledgersRoutes } from '../modules/ledgers/ledgers.routes.js';
+import { membersRoutes } from '../modules/loyalty/members.routes.js';
+import { programsRoutes } from '../modules/loyalty/programs.routes.js';
 import { ordersRoutes } from '../modules/orders/orders.routes.js';
 import { vouchersRoutes } from '../modules/vouchers/vouchers.routes.js';
 import type { RouteModule } from './context.js';
 
 /** Every module's routes, in one list. A new module adds its RouteModule here. */
 export const routeModules: RouteModule[] = [
-  oauthRoutes, catalogRoutes, customersRoutes, campaignsRoutes, vouchersRoutes, ordersRoutes, asyncActionsRoutes, assetsRoutes, ledgersRoutes,
+  oauthRoutes, catalogRoutes, customersRoutes, campaignsRoutes, vouchersRoutes, ordersRoutes, asyncActionsRoutes, assetsRoutes, ledgersRoutes, programsRoutes, membersRoutes,
 ];

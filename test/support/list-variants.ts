@@ -10,6 +10,7 @@ import { CUSTOMER_ORDER_FIELDS } from '../../src/modules/customers/customers-lis
 import { EVENT_CATEGORIES, FILTERABLE_EVENT_TYPES } from '../../src/modules/events/event-types.js';
 import { ACTIVITY_ORDER_FIELDS } from '../../src/modules/events/events.schemas.js';
 import { TRANSACTION_ORDER_FIELDS } from '../../src/modules/ledgers/ledgers.schemas.js';
+import { MEMBER_ORDER_FIELDS } from '../../src/modules/loyalty/members.schemas.js';
 import { ORDER_LIST_ORDER_FIELDS } from '../../src/modules/orders/orders.schemas.js';
 import { VOUCHER_ORDER_FIELDS } from '../../src/modules/vouchers/vouchers.schemas.js';
 
@@ -27,6 +28,7 @@ export class Fixture {
     readonly collections: { static: string; price: string; created: string; metadata: string },
     /** A loyalty card with a ledger row to page after. */
     readonly card: { campaignId: string; code: string; transactionId: string },
+    readonly program: { id: string; cardId: string; cardCode: string },
   ) {}
 
   static async create(call: Call): Promise<Fixture> {
@@ -55,12 +57,15 @@ export class Fixture {
     };
     await call('POST', '/v1/orders', { source_id: 'o1', status: 'PAID', customer: { source_id: 'c1' }, items: [{ quantity: 1, price: 10 }] });
     const events = activity.data as Array<{ id: string }>;
-    const program = await call('POST', '/v1/campaigns', { name: 'Plans loyalty', campaign_type: 'LOYALTY_PROGRAM', voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 10 } } });
+    const program = await call('POST', '/v1/campaigns', { name: 'Plans ledger', campaign_type: 'LOYALTY_PROGRAM', voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 10 } } });
     await call('POST', `/v1/campaigns/${program.id as string}/vouchers`, { code: 'PLANS-CARD' });
     await call('POST', '/v1/loyalties/members/PLANS-CARD/balance', { points: 5, expiration_type: 'CUSTOM_DATE', expiration_date: '2099-01-01' });
     const transactions = (await call('GET', '/v1/vouchers/PLANS-CARD/transactions')).data as Array<{ id: string }>;
     const card = { campaignId: program.id as string, code: 'PLANS-CARD', transactionId: (transactions[0] as { id: string }).id };
-    return new Fixture({ id: campaign.id as string, name: 'Plans' }, customer.id as string, (events[0] as { id: string }).id, product.id as string, collections, card);
+    const loyaltyProgram = await call('POST', '/v1/loyalties', { name: 'Plans loyalty', voucher: { loyalty_card: { points: 0 } } });
+    const member = await call('POST', `/v1/loyalties/${loyaltyProgram.id as string}/members`, { customer: { source_id: 'c1' } });
+    const loyalty = { id: loyaltyProgram.id as string, cardId: member.id as string, cardCode: member.code as string };
+    return new Fixture({ id: campaign.id as string, name: 'Plans' }, customer.id as string, (events[0] as { id: string }).id, product.id as string, collections, card, loyalty);
   }
 }
 
@@ -139,6 +144,23 @@ export function listVariants(f: Fixture): string[] {
     ...combine('/v1/orders', {
       order: each('order', orders(ORDER_LIST_ORDER_FIELDS)),
       filter: [{}, { customer: 'c1' }, { customer_id: f.customerId }, { status: 'PAID' }, { customer: 'c1', status: 'PAID' }],
+    }),
+    ...combine('/v1/loyalties', { order: each('order', orders(CAMPAIGN_ORDER_FIELDS)) }),
+    ...combine(`/v1/loyalties/${f.program.id}/members`, {
+      order: each('order', orders(MEMBER_ORDER_FIELDS)),
+      filter: [
+        ...oneOf({
+          customer: 'c1',
+          'created_at[before]': DATE,
+          'created_at[after]': DATE,
+          'updated_at[before]': DATE,
+          'updated_at[after]': DATE,
+          code: f.program.cardCode,
+          ids: f.program.cardId,
+        }),
+        { customer: f.customerId, 'created_at[after]': DATE, 'updated_at[before]': DATE },
+        { code: f.program.cardCode, ids: f.program.cardId, customer: 'c1' },
+      ],
     }),
     ...combine('/v1/async-actions', { end: each('end_date', [undefined, DATE]) }).map((p) => p.replace('&page=99', '')),
     ...[`/v1/loyalties/members/${f.card.code}/transactions`, `/v1/loyalties/${f.card.campaignId}/members/${f.card.code}/transactions`, `/v1/vouchers/${f.card.code}/transactions`].flatMap((base) =>
