@@ -37,3 +37,13 @@ export type JobTypeName = (typeof JobType)[keyof typeof JobType];
 /** Formats of an items file (`promo import --format`): a JSON array, or one JSON value per line. */
 export const ITEM_FILE_FORMATS = ['json', 'ndjson'] as const;
 export type ItemFileFormat = (typeof ITEM_FILE_FORMATS)[number];
+
+/** Earning-rule events a program's tiers fire (with the rule's `loyalty_tier`). */
+export const EARNING_RULE_TIER_EVENTS = [
+  'customer.loyalty.tier.joined',
+  'customer.loyalty.tier.left',
+  'customer.loyalty.tier.upgraded',
+  'customer.loyalty.tier.downgraded',
+  'customer.loyalty.tier.prolonged',
+] as const;
+export type EarningRuleTierEvent = (typeof EARNING_RULE_TIER_EVENTS)[number];

@@ -9,6 +9,7 @@ import { ORDER_FIELDS as CATALOG_ORDER_FIELDS } from '../../src/modules/catalog/
 import { CUSTOMER_ORDER_FIELDS } from '../../src/modules/customers/customers-list.schemas.js';
 import { EVENT_CATEGORIES, FILTERABLE_EVENT_TYPES } from '../../src/modules/events/event-types.js';
 import { ACTIVITY_ORDER_FIELDS } from '../../src/modules/events/events.schemas.js';
+import { EARNING_RULE_ORDER_FIELDS } from '../../src/modules/loyalty/earning-rules.schemas.js';
 import { ORDER_LIST_ORDER_FIELDS } from '../../src/modules/orders/orders.schemas.js';
 import { VOUCHER_ORDER_FIELDS } from '../../src/modules/vouchers/vouchers.schemas.js';
 
@@ -24,6 +25,7 @@ export class Fixture {
     readonly eventId: string,
     readonly productId: string,
     readonly collections: { static: string; price: string; created: string; metadata: string },
+    readonly loyalty: { programId: string },
   ) {}
 
   static async create(call: Call): Promise<Fixture> {
@@ -52,7 +54,12 @@ export class Fixture {
     };
     await call('POST', '/v1/orders', { source_id: 'o1', status: 'PAID', customer: { source_id: 'c1' }, items: [{ quantity: 1, price: 10 }] });
     const events = activity.data as Array<{ id: string }>;
-    return new Fixture({ id: campaign.id as string, name: 'Plans' }, customer.id as string, (events[0] as { id: string }).id, product.id as string, collections);
+    const program = await call('POST', '/v1/campaigns', {
+      name: 'Loyal', campaign_type: 'LOYALTY_PROGRAM', vouchers_count: 0, voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } },
+    });
+    await call('POST', '/v1/loyalties/Loyal/earning-rules', [{ event: 'order.paid', loyalty: { type: 'FIXED', points: 1 } }]);
+    const loyalty = { programId: program.id as string };
+    return new Fixture({ id: campaign.id as string, name: 'Plans' }, customer.id as string, (events[0] as { id: string }).id, product.id as string, collections, loyalty);
   }
 }
 
@@ -132,6 +139,7 @@ export function listVariants(f: Fixture): string[] {
       order: each('order', orders(ORDER_LIST_ORDER_FIELDS)),
       filter: [{}, { customer: 'c1' }, { customer_id: f.customerId }, { status: 'PAID' }, { customer: 'c1', status: 'PAID' }],
     }),
+    ...combine(`/v1/loyalties/${f.loyalty.programId}/earning-rules`, { order: each('order', orders(EARNING_RULE_ORDER_FIELDS)) }),
     ...combine('/v1/async-actions', { end: each('end_date', [undefined, DATE]) }).map((p) => p.replace('&page=99', '')),
   ];
 }
