@@ -18,6 +18,8 @@ export interface PendingPointsTable {
   activates_at: string;
   /** JSON: the reference's LoyaltyPendingPointsDetails. */
   details: string;
+  /** JSON: the ledger's PointsExpiration the points get when they activate. */
+  expiration: string;
   created_at: string;
   updated_at: string | null;
 }
