@@ -122,8 +122,8 @@ export async function activatePendingPoints(deps: PendingDeps, memberCode: strin
     const { card: after } = await applyActivation(deps, trx, claimed, actor, at);
     return {
       points: claimed.points,
-      total: after.loyalty_points - after.loyalty_expired_points,
-      balance: after.loyalty_balance,
+      total: (after.loyalty_points ?? 0) - (after.loyalty_expired_points ?? 0),
+      balance: after.loyalty_balance ?? 0,
       type: 'loyalty_card' as const,
       object: 'balance' as const,
       related_object: { type: 'voucher' as const, id: card.id },
