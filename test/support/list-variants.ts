@@ -10,6 +10,8 @@ import { CUSTOMER_ORDER_FIELDS } from '../../src/modules/customers/customers-lis
 import { EVENT_CATEGORIES, FILTERABLE_EVENT_TYPES } from '../../src/modules/events/event-types.js';
 import { ACTIVITY_ORDER_FIELDS } from '../../src/modules/events/events.schemas.js';
 import { EARNING_RULE_ORDER_FIELDS } from '../../src/modules/loyalty/earning-rules.schemas.js';
+import { MEMBER_ORDER_FIELDS } from '../../src/modules/loyalty/members.schemas.js';
+import { PENDING_POINTS_ORDER_FIELDS } from '../../src/modules/loyalty/pending-points.schemas.js';
 import { ORDER_LIST_ORDER_FIELDS } from '../../src/modules/orders/orders.schemas.js';
 import { VOUCHER_ORDER_FIELDS } from '../../src/modules/vouchers/vouchers.schemas.js';
 
@@ -25,7 +27,7 @@ export class Fixture {
     readonly eventId: string,
     readonly productId: string,
     readonly collections: { static: string; price: string; created: string; metadata: string },
-    readonly loyalty: { programId: string },
+    readonly program: { id: string; cardId: string; cardCode: string },
   ) {}
 
   static async create(call: Call): Promise<Fixture> {
@@ -54,11 +56,10 @@ export class Fixture {
     };
     await call('POST', '/v1/orders', { source_id: 'o1', status: 'PAID', customer: { source_id: 'c1' }, items: [{ quantity: 1, price: 10 }] });
     const events = activity.data as Array<{ id: string }>;
-    const program = await call('POST', '/v1/campaigns', {
-      name: 'Loyal', campaign_type: 'LOYALTY_PROGRAM', vouchers_count: 0, voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } },
-    });
-    await call('POST', '/v1/loyalties/Loyal/earning-rules', [{ event: 'order.paid', loyalty: { type: 'FIXED', points: 1 } }]);
-    const loyalty = { programId: program.id as string };
+    const program = await call('POST', '/v1/loyalties', { name: 'Plans loyalty', voucher: { loyalty_card: { points: 0 } } });
+    const card = await call('POST', `/v1/loyalties/${program.id as string}/members`, { customer: { source_id: 'c1' } });
+    const loyalty = { id: program.id as string, cardId: card.id as string, cardCode: card.code as string };
+    await call('POST', `/v1/loyalties/${program.id as string}/earning-rules`, [{ event: 'order.paid', loyalty: { type: 'FIXED', points: 1 } }]);
     return new Fixture({ id: campaign.id as string, name: 'Plans' }, customer.id as string, (events[0] as { id: string }).id, product.id as string, collections, loyalty);
   }
 }
@@ -139,7 +140,27 @@ export function listVariants(f: Fixture): string[] {
       order: each('order', orders(ORDER_LIST_ORDER_FIELDS)),
       filter: [{}, { customer: 'c1' }, { customer_id: f.customerId }, { status: 'PAID' }, { customer: 'c1', status: 'PAID' }],
     }),
-    ...combine(`/v1/loyalties/${f.loyalty.programId}/earning-rules`, { order: each('order', orders(EARNING_RULE_ORDER_FIELDS)) }),
+    ...combine('/v1/loyalties', { order: each('order', orders(CAMPAIGN_ORDER_FIELDS)) }),
+    ...combine(`/v1/loyalties/${f.program.id}/members`, {
+      order: each('order', orders(MEMBER_ORDER_FIELDS)),
+      filter: [
+        ...oneOf({
+          customer: 'c1',
+          'created_at[before]': DATE,
+          'created_at[after]': DATE,
+          'updated_at[before]': DATE,
+          'updated_at[after]': DATE,
+          code: f.program.cardCode,
+          ids: f.program.cardId,
+        }),
+        { customer: f.customerId, 'created_at[after]': DATE, 'updated_at[before]': DATE },
+        { code: f.program.cardCode, ids: f.program.cardId, customer: 'c1' },
+      ],
+    }),
+    ...combine(`/v1/loyalties/${f.program.id}/earning-rules`, { order: each('order', orders(EARNING_RULE_ORDER_FIELDS)) }),
+    ...[`/v1/loyalties/members/${f.program.cardCode}/pending-points`, `/v1/loyalties/${f.program.id}/members/${f.program.cardCode}/pending-points`, `/v1/loyalties/${f.program.id}/pending-points`].flatMap((base) =>
+      combine(base, { order: each('order', orders(PENDING_POINTS_ORDER_FIELDS)), cursor: each('starting_after_id', [undefined, 'lopp_00000000']) }).map((p) => p.replace('&page=99', '')),
+    ),
     ...combine('/v1/async-actions', { end: each('end_date', [undefined, DATE]) }).map((p) => p.replace('&page=99', '')),
   ];
 }
