@@ -192,7 +192,7 @@ describe('loyalty programs (/v1/loyalties)', () => {
     assert.deepEqual(res.body, expected);
     assertMatchesReference('PUT', '/v1/loyalties/{campaignId}', 200, withoutNulls(res.body));
     const cleared = await server.request('PUT', `/v1/loyalties/${res.body.id}`, { body: { loyalty_tiers_expiration: null } });
-    const { loyalty_tiers_expiration: _dropped, ...withoutTiers } = expected;
+    const { loyalty_tiers_expiration: _dropped, ...withoutTiers } = expected as typeof expected & { loyalty_tiers_expiration?: unknown };
     assert.deepEqual(cleared.body, { ...withoutTiers, updated_at: NOW });
   });
 
