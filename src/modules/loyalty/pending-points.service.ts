@@ -1,3 +1,4 @@
+import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
 import type { Database } from '../../db/database.js';
@@ -183,5 +184,6 @@ export async function activateDuePendingPoints(deps: PendingDeps, actor: Actor):
       return ids.length;
     });
     if (done < SWEEP_BATCH) return activated;
+    await yieldToRequests(); // requests waiting on the writer go between batches
   }
 }
