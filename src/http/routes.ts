@@ -7,10 +7,11 @@ import { earningRulesRoutes } from '../modules/loyalty/earning-rules.routes.js';
 import { pendingPointsRoutes } from '../modules/loyalty/pending-points.routes.js';
 import { membersRoutes } from '../modules/loyalty/members.routes.js';
 import { programsRoutes } from '../modules/loyalty/programs.routes.js';
+import { ledgersRoutes } from '../modules/ledgers/ledgers.routes.js';
 import { ordersRoutes } from '../modules/orders/orders.routes.js';
 import { vouchersRoutes } from '../modules/vouchers/vouchers.routes.js';
 import type { RouteModule } from './context.js';
 
 /** Every module's routes, in one list. A new module adds its RouteModule here. */
-export const routeModules: RouteModule[] = [oauthRoutes, catalogRoutes, customersRoutes, campaignsRoutes, vouchersRoutes, ordersRoutes, asyncActionsRoutes, programsRoutes, membersRoutes,
-  earningRulesRoutes, pendingPointsRoutes];
+export const routeModules: RouteModule[] = [oauthRoutes, catalogRoutes, customersRoutes, campaignsRoutes, vouchersRoutes, ordersRoutes, asyncActionsRoutes, ledgersRoutes,
+  programsRoutes, membersRoutes, earningRulesRoutes, pendingPointsRoutes];

@@ -3,6 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { internalActor } from '../../src/lib/actor.js';
 import { fixedClock } from '../../src/lib/clock.js';
 import { IMPORT_UPSERT, upsertOrder } from '../../src/modules/orders/orders.service.js';
+import { sweepRegistry } from '../../src/app/sweep-registry.js';
+import { startSweeps } from '../../src/jobs/sweeps.js';
 import { activateDuePendingPoints } from '../../src/modules/loyalty/pending-points.service.js';
 import { dbFingerprint } from '../support/db.js';
 import { assertMatchesReference } from '../support/openapi.js';
@@ -183,9 +185,17 @@ describe('earning rules on paid orders, and pending points', () => {
     clock.set(new Date(Date.parse(T0) + 4 * DAY - 1).toISOString());
     assert.equal(await activateDuePendingPoints(server.deps, internalActor()), 0, 'not due a millisecond early');
     clock.set(new Date(Date.parse(T0) + 4 * DAY).toISOString());
-    assert.equal(await activateDuePendingPoints(server.deps, internalActor()), 1);
+    // The registered sweep, run by the job runner's loop (on start, then on demand).
+    const loop = startSweeps(server.deps, sweepRegistry);
+    await loop.runNow();
+    await loop.stop();
     assert.equal(await activateDuePendingPoints(server.deps, internalActor()), 0, 'once');
     assert.deepEqual(await loyaltyCard('aliceStars'), card({ points: 14, balance: 14 }));
+    const activation = server.deps.sqlite.prepare("SELECT delta, operation_type, created_at FROM ledger_entries WHERE voucher_id = ? AND type = 'PENDING_POINTS_ACTIVATION' ORDER BY seq").all(cards.aliceStars!.id);
+    assert.deepEqual(activation, [
+      { delta: 7, operation_type: 'MANUAL', created_at: T0 },
+      { delta: 7, operation_type: 'AUTOMATIC', created_at: new Date(Date.parse(T0) + 4 * DAY).toISOString() },
+    ]);
   });
 
   it('an order CANCELED before activation cancels its pending points; activated ones stay', async () => {

@@ -79,8 +79,9 @@ export async function addPendingPoints(trx: Db, input: NewPendingPoints): Promis
   return row;
 }
 
-/** A claimed (now ACTIVATED) row's points onto the card: pending down, balance up. */
-async function applyActivation(deps: PendingDeps, trx: Db, row: repo.PendingPointsRow, actor: Actor, at: string) {
+/** A claimed (now ACTIVATED) row's points onto the card: pending down, balance up; MANUAL by 4.7, AUTOMATIC by the sweep. */
+async function applyActivation(deps: PendingDeps, trx: Db, row: repo.PendingPointsRow, how: { actor: Actor; at: string; operationType: 'MANUAL' | 'AUTOMATIC' }) {
+  const { actor, at } = how;
   await adjustPendingPoints(trx, { voucherId: row.voucher_id, delta: -row.points, at });
   // Points whose own expiry passed while they waited get the program's rules instead.
   const stored = JSON.parse(row.expiration) as PointsExpiration;
@@ -90,7 +91,7 @@ async function applyActivation(deps: PendingDeps, trx: Db, row: repo.PendingPoin
     amount: row.points,
     type: 'PENDING_POINTS_ACTIVATION',
     expiration,
-    operationType: 'MANUAL',
+    operationType: how.operationType,
     related: { order_id: row.order_id, earning_rule_id: row.earning_rule_id, pending_points_id: row.id },
     actor,
     at,
@@ -120,7 +121,7 @@ export async function activatePendingPoints(deps: PendingDeps, memberCode: strin
     const row = await findCardPending(trx, card, pendingId);
     const claimed = await repo.claimPendingPoints(trx, row.id, 'ACTIVATED', at);
     if (!claimed) throw notPending(row);
-    const { card: after } = await applyActivation(deps, trx, claimed, actor, at);
+    const { card: after } = await applyActivation(deps, trx, claimed, { actor, at, operationType: 'MANUAL' });
     return {
       points: claimed.points,
       total: (after.loyalty_points ?? 0) - (after.loyalty_expired_points ?? 0),
@@ -178,7 +179,7 @@ export async function activateDuePendingPoints(deps: PendingDeps, actor: Actor):
       for (const id of ids) {
         const claimed = await repo.claimPendingPoints(trx, id, 'ACTIVATED', at);
         if (!claimed) continue;
-        await applyActivation(deps, trx, claimed, actor, at);
+        await applyActivation(deps, trx, claimed, { actor, at, operationType: 'AUTOMATIC' });
         activated++;
       }
       return ids.length;
