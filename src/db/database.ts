@@ -7,9 +7,10 @@ import type { VouchersTables } from '../modules/vouchers/vouchers.table.js';
 import type { CustomersTables } from '../modules/customers/customers.table.js';
 import type { EventsTables } from '../modules/events/events.table.js';
 import type { OrdersTables } from '../modules/orders/orders.table.js';
+import type { RewardsTables } from '../modules/rewards/rewards.table.js';
 
 /**
  * Kysely's view of the whole schema: every module's *.table.ts, joined. A module adds its
  * tables by extending this interface list.
  */
-export interface Database extends AuthTables, CatalogTables, CustomersTables, EventsTables, CategoriesTables, CampaignsTables, VouchersTables, JobsTables, OrdersTables {}
+export interface Database extends AuthTables, CatalogTables, CustomersTables, EventsTables, CategoriesTables, CampaignsTables, VouchersTables, JobsTables, OrdersTables, RewardsTables {}

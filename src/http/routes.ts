@@ -5,7 +5,8 @@ import { campaignsRoutes } from '../modules/campaigns/campaigns.routes.js';
 import { asyncActionsRoutes } from '../modules/async-actions/async-actions.routes.js';
 import { ordersRoutes } from '../modules/orders/orders.routes.js';
 import { vouchersRoutes } from '../modules/vouchers/vouchers.routes.js';
+import { rewardsRoutes } from '../modules/rewards/rewards.routes.js';
 import type { RouteModule } from './context.js';
 
 /** Every module's routes, in one list. A new module adds its RouteModule here. */
-export const routeModules: RouteModule[] = [oauthRoutes, catalogRoutes, customersRoutes, campaignsRoutes, vouchersRoutes, ordersRoutes, asyncActionsRoutes];
+export const routeModules: RouteModule[] = [oauthRoutes, catalogRoutes, customersRoutes, campaignsRoutes, vouchersRoutes, ordersRoutes, asyncActionsRoutes, rewardsRoutes];

@@ -29,6 +29,7 @@ export const errorCatalogue = {
   already_revoked: entry(400, 'Key already revoked'),
   invalid_app_id: entry(400, 'No active server key'),
   resource_in_use: entry(400, 'Resource in use'),
+  reward_out_of_stock: entry(400, 'Reward out of stock'),
   // 401, 403
   unauthorized: entry(401, 'Unauthorized'),
   forbidden: entry(403, 'Forbidden'),
