@@ -64,7 +64,7 @@ const rewardFields = {
 /** POST /v1/rewards: `name` and `parameters` are required. */
 export const createRewardSchema = object({
   ...rewardFields,
-  name: rewardFields.name.required('name is required'),
+  name: rewardFields.name.defined('name is required'),
   parameters: parametersSchema.required('parameters is required'),
 })
   .typeError(NOT_AN_OBJECT)
