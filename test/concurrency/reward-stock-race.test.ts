@@ -3,8 +3,8 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../support/server.js';
 
-const STOCK = 50;
-const TRIES_EACH = 40;
+const STOCK = 100;
+const TRIES_EACH = 60;
 const CHILD = new URL('./reward-stock-race.child.ts', import.meta.url).pathname;
 
 /** A racer process; resolves once it is connected and waiting for the start. */
@@ -26,7 +26,7 @@ function racer(dbFile: string, rewardId: string): Promise<{ child: ChildProcessW
 
 /**
  * A reward's stock is claimed by one guarded statement (DESIGN.md 3): three processes on one
- * file (two racers and this one, 120 claims for 50 units) sell exactly the stock, never more.
+ * file (two racers and this one, 180 claims for 100 units) sell exactly the stock, never more.
  */
 describe('reward stock across processes', () => {
   let server: TestServer;
