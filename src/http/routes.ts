@@ -6,7 +6,8 @@ import { asyncActionsRoutes } from '../modules/async-actions/async-actions.route
 import { ordersRoutes } from '../modules/orders/orders.routes.js';
 import { vouchersRoutes } from '../modules/vouchers/vouchers.routes.js';
 import { rewardsRoutes } from '../modules/rewards/rewards.routes.js';
+import { tiersRoutes } from '../modules/loyalty/tiers.routes.js';
 import type { RouteModule } from './context.js';
 
 /** Every module's routes, in one list. A new module adds its RouteModule here. */
-export const routeModules: RouteModule[] = [oauthRoutes, catalogRoutes, customersRoutes, campaignsRoutes, vouchersRoutes, ordersRoutes, asyncActionsRoutes, rewardsRoutes];
+export const routeModules: RouteModule[] = [oauthRoutes, catalogRoutes, customersRoutes, campaignsRoutes, vouchersRoutes, ordersRoutes, asyncActionsRoutes, rewardsRoutes, tiersRoutes];
