@@ -6,6 +6,7 @@ import type { JobsTables } from '../jobs/jobs.table.js';
 import type { VouchersTables } from '../modules/vouchers/vouchers.table.js';
 import type { CustomersTables } from '../modules/customers/customers.table.js';
 import type { EventsTables } from '../modules/events/events.table.js';
+import type { LedgersTables } from '../modules/ledgers/ledgers.table.js';
 import type { OrdersTables } from '../modules/orders/orders.table.js';
 import type { RewardsTables } from '../modules/rewards/rewards.table.js';
 import type { TiersTables } from '../modules/loyalty/tiers.table.js';
@@ -14,4 +15,4 @@ import type { TiersTables } from '../modules/loyalty/tiers.table.js';
  * Kysely's view of the whole schema: every module's *.table.ts, joined. A module adds its
  * tables by extending this interface list.
  */
-export interface Database extends AuthTables, CatalogTables, CustomersTables, EventsTables, CategoriesTables, CampaignsTables, VouchersTables, JobsTables, OrdersTables, RewardsTables, TiersTables {}
+export interface Database extends AuthTables, CatalogTables, CustomersTables, EventsTables, CategoriesTables, CampaignsTables, VouchersTables, JobsTables, OrdersTables, LedgersTables, RewardsTables, TiersTables {}

@@ -29,6 +29,8 @@ export const errorCatalogue = {
   already_revoked: entry(400, 'Key already revoked'),
   invalid_app_id: entry(400, 'No active server key'),
   resource_in_use: entry(400, 'Resource in use'),
+  loyalty_card_points_exceeded: entry(400, 'Loyalty card points exceeded'),
+  gift_amount_exceeded: entry(400, 'Gift amount exceeded'),
   reward_out_of_stock: entry(400, 'Reward out of stock'),
   // 401, 403
   unauthorized: entry(401, 'Unauthorized'),

@@ -1,0 +1,153 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { CounterColumn } from './ledger-types.js';
+import { NEVER_EXPIRES } from './ledger-types.js';
+import type { LedgerEntryTable, PointsBucketTable } from './ledgers.table.js';
+
+type Db = Kysely<Database>;
+export type LedgerEntryRow = Selectable<LedgerEntryTable>;
+export type PointsBucketRow = Selectable<PointsBucketTable>;
+
+/** The voucher's fields a ledger change reads back (RETURNING of the guarded UPDATE). */
+const CARD_FIELDS = [
+  'id', 'code', 'type', 'campaign_id', 'holder_id', 'loyalty_points', 'loyalty_balance', 'loyalty_next_expiration_date',
+  'loyalty_next_expiration_points', 'loyalty_pending_points', 'loyalty_expired_points', 'loyalty_subtracted_points', 'redeemed_points',
+  'gift_amount', 'gift_subtracted_amount', 'gift_balance', 'gift_effect',
+] as const;
+export type CardFields = Pick<Selectable<Database['vouchers']>, (typeof CARD_FIELDS)[number]>;
+
+export const findCard = (db: Db, voucherId: string): Promise<CardFields | undefined> =>
+  db.selectFrom('vouchers').select(CARD_FIELDS).where('id', '=', voucherId).executeTakeFirst();
+
+export const findEntryBySourceId = (db: Db, voucherId: string, sourceId: string): Promise<LedgerEntryRow | undefined> =>
+  db.selectFrom('ledger_entries').selectAll().where('voucher_id', '=', voucherId).where('source_id', '=', sourceId).executeTakeFirst();
+
+export const findEntry = (db: Db, id: string): Promise<LedgerEntryRow | undefined> =>
+  db.selectFrom('ledger_entries').selectAll().where('id', '=', id).executeTakeFirst();
+
+export async function insertEntry(db: Db, row: Insertable<LedgerEntryTable>): Promise<void> {
+  await db.insertInto('ledger_entries').values(row).execute();
+}
+
+export interface BalanceShift {
+  voucherId: string;
+  balanceColumn: 'loyalty_balance' | 'gift_balance';
+  /** Signed. A negative shift is guarded: the balance never goes below zero. */
+  delta: number;
+  counter: { column: CounterColumn; delta: number } | null;
+  at: string;
+}
+
+/**
+ * THE balance change: one guarded UPDATE of the voucher (`balance + delta >= 0`, and the
+ * counter's too when it shrinks). Undefined when the guard refused (or no such card).
+ */
+export function shiftBalance(db: Db, shift: BalanceShift): Promise<CardFields | undefined> {
+  const { balanceColumn: balance, delta, counter } = shift;
+  let query = db
+    .updateTable('vouchers')
+    .set((eb) => ({
+      [balance]: eb(eb.ref(balance), '+', delta),
+      ...(counter ? { [counter.column]: eb(eb.ref(counter.column), '+', counter.delta) } : {}),
+      updated_at: shift.at,
+    }))
+    .where('id', '=', shift.voucherId)
+    .where(balance, '>=', Math.max(0, -delta));
+  if (counter && counter.delta < 0) query = query.where(counter.column, '>=', -counter.delta);
+  return query.returning(CARD_FIELDS).executeTakeFirst();
+}
+
+/** Pending points move by one guarded statement too; undefined when it would go below zero. */
+export const shiftPendingPoints = (db: Db, voucherId: string, delta: number, at: string): Promise<CardFields | undefined> =>
+  db
+    .updateTable('vouchers')
+    .set((eb) => ({ loyalty_pending_points: eb(eb.fn.coalesce('loyalty_pending_points', eb.val(0)), '+', delta), updated_at: at }))
+    .where('id', '=', voucherId)
+    .where('type', '=', 'LOYALTY_CARD')
+    .where((eb) => eb(eb(eb.fn.coalesce('loyalty_pending_points', eb.val(0)), '+', delta), '>=', 0))
+    .returning(CARD_FIELDS)
+    .executeTakeFirst();
+
+/** Adds points to the card's bucket of that date (made on first use); returns the bucket id. */
+export async function addToBucket(db: Db, input: { id: string; voucherId: string; campaignId: string | null; expiresOn: string; points: number; at: string }): Promise<string> {
+  const row = await db
+    .insertInto('points_buckets')
+    .values({ id: input.id, voucher_id: input.voucherId, campaign_id: input.campaignId, expires_on: input.expiresOn, total_points: input.points, status: 'ACTIVE', created_at: input.at })
+    .onConflict((oc) =>
+      oc.columns(['voucher_id', 'expires_on']).doUpdateSet((eb) => ({ total_points: eb(eb.ref('points_buckets.total_points'), '+', input.points), updated_at: input.at })),
+    )
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** The card's buckets with points left, soonest-expiring first (never-expiring last). */
+export const listLiveBuckets = (db: Db, voucherId: string): Promise<PointsBucketRow[]> =>
+  db
+    .selectFrom('points_buckets')
+    .selectAll()
+    .where('voucher_id', '=', voucherId)
+    .where('status', '=', 'ACTIVE')
+    .where('total_points', '>', 0)
+    .orderBy('expires_on')
+    .execute();
+
+/** Takes points from one bucket, guarded; false when it holds fewer. */
+export async function takeFromBucket(db: Db, bucketId: string, points: number, at: string): Promise<boolean> {
+  const result = await db
+    .updateTable('points_buckets')
+    .set((eb) => ({ total_points: eb('total_points', '-', points), updated_at: at }))
+    .where('id', '=', bucketId)
+    .where('status', '=', 'ACTIVE')
+    .where('total_points', '>=', points)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+export async function insertDraws(db: Db, draws: Array<{ entry_id: string; bucket_id: string; points: number }>): Promise<void> {
+  if (draws.length > 0) await db.insertInto('points_draws').values(draws).execute();
+}
+
+/** The soonest bucket that will expire with points left: the card's next expiration. */
+export const findNextExpiring = (db: Db, voucherId: string): Promise<Pick<PointsBucketRow, 'expires_on' | 'total_points'> | undefined> =>
+  db
+    .selectFrom('points_buckets')
+    .select(['expires_on', 'total_points'])
+    .where('voucher_id', '=', voucherId)
+    .where('status', '=', 'ACTIVE')
+    .where('total_points', '>', 0)
+    .where('expires_on', '<', NEVER_EXPIRES)
+    .orderBy('expires_on')
+    .limit(1)
+    .executeTakeFirst();
+
+export async function setNextExpiration(db: Db, voucherId: string, date: string | null, points: number): Promise<void> {
+  await db.updateTable('vouchers').set({ loyalty_next_expiration_date: date, loyalty_next_expiration_points: points }).where('id', '=', voucherId).execute();
+}
+
+/**
+ * Claims a due bucket for expiry: ACTIVE -> EXPIRED, its points moved to expired_points, in
+ * one guarded statement. Undefined when it was no longer ACTIVE (claimed already).
+ */
+export const claimExpiredBucket = (db: Db, bucketId: string, at: string): Promise<PointsBucketRow | undefined> =>
+  db
+    .updateTable('points_buckets')
+    .set((eb) => ({ status: 'EXPIRED', expired_points: eb.ref('total_points'), total_points: 0, updated_at: at }))
+    .where('id', '=', bucketId)
+    .where('status', '=', 'ACTIVE')
+    .returningAll()
+    .executeTakeFirst();
+
+/** Ids of ACTIVE buckets whose last day is before `today`, oldest first (points_buckets_due). */
+export const listDueBuckets = (db: Db, today: string, limit: number): Promise<Array<{ id: string }>> =>
+  db.selectFrom('points_buckets').select('id').where('status', '=', 'ACTIVE').where('expires_on', '<', today).orderBy('expires_on').limit(limit).execute();
+
+/** Gives a card without a holder to a customer (guarded: holder_id IS NULL). */
+export const setHolder = (db: Db, voucherId: string, customerId: string, at: string): Promise<CardFields | undefined> =>
+  db
+    .updateTable('vouchers')
+    .set({ holder_id: customerId, updated_at: at })
+    .where('id', '=', voucherId)
+    .where('holder_id', 'is', null)
+    .returning(CARD_FIELDS)
+    .executeTakeFirst();

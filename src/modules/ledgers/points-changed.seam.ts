@@ -1,0 +1,31 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import { seam, type Seams, type Subscriber } from '../../lib/seams.js';
+import type { PointsType } from './ledger-types.js';
+
+/**
+ * THE POINTS SEAM: fired inside the transaction of every change of a loyalty card's points
+ * (credit, debit, expiry), after the ledger row and the cached fields are written. Tiers
+ * subscribe to it: what a subscriber writes commits with the change, and one that throws
+ * fails it.
+ */
+export interface PointsChanged {
+  voucherId: string;
+  campaignId: string | null;
+  /** The card's holder, if it has one. */
+  customerId: string | null;
+  /** Signed: what the balance moved by. */
+  delta: number;
+  /** The card's balance after the change. */
+  balance: number;
+  type: PointsType;
+  /** The time of the change. */
+  at: string;
+}
+
+export const POINTS_CHANGED = seam<Kysely<Database>, PointsChanged>('ledger.points_changed');
+
+export type PointsChangedSubscriber = Subscriber<Kysely<Database>, PointsChanged>;
+
+/** Subscribes to points changes (at composition, on the Deps' seams); returns the unsubscribe. */
+export const onPointsChanged = (seams: Seams, subscriber: PointsChangedSubscriber): (() => void) => seams.subscribe(POINTS_CHANGED, subscriber);

@@ -1,0 +1,130 @@
+import { programExpiryDate, type ExpirationRules } from '../../engine/loyalty/points-expiry.js';
+import { AppError } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { findLiveCampaign } from '../campaigns/campaigns.service.js';
+import { templateOf } from '../campaigns/campaign-template.js';
+import { NEVER_EXPIRES, type PointsCreditType, type PointsDebitType } from './ledger-types.js';
+import {
+  applyEffects, checkAmount, findCardFor, findReplay, writeEntry, type Db, type LedgerChangeInput, type LedgerDeps, type LedgerResult,
+} from './ledger-write.service.js';
+import * as repo from './ledgers.repository.js';
+
+/**
+ * THE POINTS LEDGER: the one way any module adds or takes a loyalty card's points. Each
+ * function runs INSIDE the caller's (IMMEDIATE) transaction, so earning, rewards and
+ * redemptions compose it into their own change: one guarded UPDATE of the card, one ledger
+ * row, the buckets, the holder's loyalty points, events and the points seam, all or nothing.
+ */
+
+/** When added points expire: the program's rules (the default), never, or a given day. */
+export type PointsExpiration = { type: 'PROGRAM_RULES' } | { type: 'NON_EXPIRING' } | { type: 'CUSTOM_DATE'; date: string };
+
+export interface PointsCreditInput extends LedgerChangeInput {
+  type?: PointsCreditType;
+  expiration?: PointsExpiration;
+}
+
+export interface PointsDebitInput extends LedgerChangeInput {
+  type?: PointsDebitType;
+}
+
+/** The bucket date of the credit: 400 invalid_expiration_date for a day already past. */
+async function expiryOf(trx: Db, campaignId: string | null, expiration: PointsExpiration, at: string): Promise<string> {
+  const today = at.slice(0, 10);
+  if (expiration.type === 'NON_EXPIRING') return NEVER_EXPIRES;
+  if (expiration.type === 'CUSTOM_DATE') {
+    if (expiration.date < today) throw new AppError('invalid_expiration_date', 'Expiration date cannot be set in the past');
+    return expiration.date;
+  }
+  const campaign = campaignId === null ? undefined : await findLiveCampaign(trx, campaignId);
+  const rules = (campaign ? templateOf(campaign)?.loyalty_card?.expiration_rules : undefined) as ExpirationRules | undefined;
+  return programExpiryDate(rules, today) ?? NEVER_EXPIRES;
+}
+
+/** The card's next expiration (its soonest bucket with points) on the voucher, when it changed. */
+async function refreshNextExpiration(trx: Db, card: repo.CardFields): Promise<repo.CardFields> {
+  const next = await repo.findNextExpiring(trx, card.id);
+  const date = next?.expires_on ?? null;
+  const points = next?.total_points ?? 0;
+  if (card.loyalty_next_expiration_date === date && card.loyalty_next_expiration_points === points) return card;
+  await repo.setNextExpiration(trx, card.id, date, points);
+  return { ...card, loyalty_next_expiration_date: date, loyalty_next_expiration_points: points };
+}
+
+/** Adds points (POINTS_ADDITION unless told) into the bucket of their expiry date. */
+export async function creditPoints(deps: LedgerDeps, trx: Db, input: PointsCreditInput): Promise<LedgerResult> {
+  checkAmount(input.amount);
+  const replay = await findReplay(trx, input);
+  if (replay) return replay;
+  const type = input.type ?? 'POINTS_ADDITION';
+  const card = await findCardFor(trx, input.voucherId, type);
+  const expiresOn = await expiryOf(trx, card.campaign_id, input.expiration ?? { type: 'PROGRAM_RULES' }, input.at);
+  const bucketId = await repo.addToBucket(trx, { id: newId('lopb_'), voucherId: card.id, campaignId: card.campaign_id, expiresOn, points: input.amount, at: input.at });
+  const written = await writeEntry(trx, card, type, input, { bucketId });
+  const result = { ...written, card: await refreshNextExpiration(trx, written.card) };
+  await applyEffects(deps, trx, result, input.actor);
+  return result;
+}
+
+/**
+ * Takes points from the buckets, soonest-expiring first and never-expiring last, recording
+ * each draw. More than the balance: 400 loyalty_card_points_exceeded, nothing written.
+ */
+export async function takeFromBuckets(trx: Db, voucherId: string, entryId: string, points: number, at: string): Promise<void> {
+  const draws: Array<{ entry_id: string; bucket_id: string; points: number }> = [];
+  let left = points;
+  for (const bucket of await repo.listLiveBuckets(trx, voucherId)) {
+    if (left === 0) break;
+    const take = Math.min(left, bucket.total_points);
+    if (!(await repo.takeFromBucket(trx, bucket.id, take, at))) throw new AppError('internal_error', `Bucket ${bucket.id} changed under a debit`);
+    draws.push({ entry_id: entryId, bucket_id: bucket.id, points: take });
+    left -= take;
+  }
+  // The buckets sum to the balance the guarded UPDATE just checked, so this is a broken invariant.
+  if (left > 0) throw new AppError('internal_error', `The buckets of ${voucherId} hold ${points - left} points, less than its balance`);
+  await repo.insertDraws(trx, draws);
+}
+
+/** Removes points (POINTS_REMOVAL unless told): the guarded UPDATE, the row, then the draws. */
+export async function debitPoints(deps: LedgerDeps, trx: Db, input: PointsDebitInput): Promise<LedgerResult> {
+  checkAmount(input.amount);
+  const replay = await findReplay(trx, input);
+  if (replay) return replay;
+  const type = input.type ?? 'POINTS_REMOVAL';
+  const card = await findCardFor(trx, input.voucherId, type);
+  const written = await writeEntry(trx, card, type, input);
+  await takeFromBuckets(trx, card.id, written.entry.id, input.amount, input.at);
+  const result = { ...written, card: await refreshNextExpiration(trx, written.card) };
+  await applyEffects(deps, trx, result, input.actor);
+  return result;
+}
+
+/**
+ * Moves a card's pending points (the earning engineer's pending points: + when created, -
+ * when activated or canceled), in one guarded statement; 400 invalid_amount below zero.
+ */
+export async function adjustPendingPoints(trx: Db, input: { voucherId: string; delta: number; at: string }): Promise<repo.CardFields> {
+  if (!Number.isSafeInteger(input.delta)) throw new AppError('invalid_amount', `Pending points must change by an integer, got ${input.delta}`);
+  const card = await repo.shiftPendingPoints(trx, input.voucherId, input.delta, input.at);
+  if (!card) throw new AppError('invalid_amount', `The pending points of ${input.voucherId} cannot go below zero`);
+  return card;
+}
+
+/**
+ * Expires one due bucket, exactly once: the bucket is claimed by a guarded UPDATE (ACTIVE ->
+ * EXPIRED), and only the claimer writes the POINTS_EXPIRATION row. False when another
+ * process (or an earlier run) claimed it first.
+ */
+export async function expireBucket(deps: LedgerDeps, trx: Db, input: { bucketId: string; actor: LedgerChangeInput['actor']; at: string }): Promise<boolean> {
+  const claimed = await repo.claimExpiredBucket(trx, input.bucketId, input.at);
+  if (!claimed || claimed.expired_points === 0) return claimed !== undefined;
+  // A deleted card's bucket is only retired: there is no card left to write a row for.
+  const card = await repo.findCard(trx, claimed.voucher_id);
+  if (!card) return true;
+  const change: LedgerChangeInput = { voucherId: card.id, amount: claimed.expired_points, operationType: 'AUTOMATIC', actor: input.actor, at: input.at };
+  const written = await writeEntry(trx, card, 'POINTS_EXPIRATION', change);
+  await repo.insertDraws(trx, [{ entry_id: written.entry.id, bucket_id: claimed.id, points: claimed.expired_points }]);
+  const result = { ...written, card: await refreshNextExpiration(trx, written.card) };
+  await applyEffects(deps, trx, result, input.actor);
+  return true;
+}

@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { internalActor } from '../../../src/lib/actor.js';
+import { AppError } from '../../../src/lib/errors.js';
+import {
+  assignCardHolder, creditGift, creditPoints, debitGift, debitPoints, onPointsChanged, type PointsChanged,
+} from '../../../src/modules/ledgers/index.js';
+import { dbFingerprint } from '../../support/db.js';
+import { startTestServer, type TestServer } from '../../support/server.js';
+import { customer, giftCard, loyaltyCard } from './fixtures.js';
+import { assertCardMatchesLedger } from './recompute.js';
+
+const AT = '2026-03-01T10:00:00.000Z';
+
+/** The ledger core that earning, rewards and redemptions compose into their own transactions. */
+describe('the ledger core', () => {
+  let server: TestServer;
+  const fired: PointsChanged[] = [];
+  before(async () => {
+    server = await startTestServer();
+    onPointsChanged(server.deps.seams, async (_trx, change) => void fired.push(change));
+  });
+  after(async () => server.close());
+
+  const inTrx = <T>(fn: (trx: TestServer['deps']['db']) => Promise<T>) => server.deps.db.transaction().execute(fn);
+  const rows = (sql: string, ...params: unknown[]) => server.deps.sqlite.prepare(sql).all(...params);
+  const refusal = async (fn: () => Promise<unknown>, key: string) => {
+    const before = dbFingerprint(server.deps.sqlite);
+    await assert.rejects(fn, (error: unknown) => error instanceof AppError && error.key === key);
+    assert.equal(dbFingerprint(server.deps.sqlite), before);
+  };
+
+  it('opens a card created with points, credits into date buckets and debits the soonest-expiring first', async () => {
+    const { card, campaign } = await loyaltyCard(server, 'Core program', 'CORE-1', 100);
+    const holder = await customer(server, 'core-holder');
+    await inTrx((trx) => assignCardHolder(trx, { voucherId: card.id, customerId: holder.id, at: AT }));
+    const actor = internalActor();
+    const base = { voucherId: card.id, actor, at: AT };
+    await inTrx((trx) => creditPoints(server.deps, trx, { ...base, amount: 50, expiration: { type: 'CUSTOM_DATE', date: '2027-01-31' } }));
+    await inTrx((trx) => creditPoints(server.deps, trx, { ...base, amount: 30, expiration: { type: 'CUSTOM_DATE', date: '2026-12-31' } }));
+    const debit = await inTrx((trx) => debitPoints(server.deps, trx, { ...base, amount: 60, reason: 'gift', sourceId: 'tx-1' }));
+    assert.deepEqual(
+      rows('SELECT b.expires_on, d.points FROM points_draws d JOIN points_buckets b ON b.id = d.bucket_id WHERE d.entry_id = ? ORDER BY b.expires_on', debit.entry.id),
+      [{ expires_on: '2026-12-31', points: 30 }, { expires_on: '2027-01-31', points: 30 }],
+    );
+    assert.deepEqual(
+      rows('SELECT expires_on, total_points FROM points_buckets WHERE voucher_id = ? ORDER BY expires_on', card.id),
+      [{ expires_on: '2026-12-31', total_points: 0 }, { expires_on: '2027-01-31', total_points: 20 }, { expires_on: '9999-12-31', total_points: 100 }],
+    );
+    assert.deepEqual(
+      rows('SELECT type, delta, balance, total, reason, source_id FROM ledger_entries WHERE voucher_id = ? ORDER BY seq', card.id),
+      [
+        { type: 'POINTS_ADDITION', delta: 100, balance: 100, total: 100, reason: 'Opening balance', source_id: null },
+        { type: 'POINTS_ADDITION', delta: 50, balance: 150, total: 150, reason: null, source_id: null },
+        { type: 'POINTS_ADDITION', delta: 30, balance: 180, total: 180, reason: null, source_id: null },
+        { type: 'POINTS_REMOVAL', delta: -60, balance: 120, total: 180, reason: 'gift', source_id: 'tx-1' },
+      ],
+    );
+    assertCardMatchesLedger(server.deps.sqlite, card.id);
+    assert.deepEqual(rows('SELECT loyalty_points FROM customers WHERE id = ?', holder.id), [{ loyalty_points: 120 }]);
+    assert.deepEqual(rows('SELECT points FROM customer_loyalty_campaigns WHERE customer_id = ?', holder.id), [{ points: 120 }]);
+    assert.deepEqual(
+      fired.filter((f) => f.voucherId === card.id).map((f) => [f.type, f.delta, f.balance, f.customerId, f.campaignId]),
+      [['POINTS_ADDITION', 50, 150, holder.id, campaign.id], ['POINTS_ADDITION', 30, 180, holder.id, campaign.id], ['POINTS_REMOVAL', -60, 120, holder.id, campaign.id]],
+    );
+    assert.deepEqual(
+      rows("SELECT type FROM customer_events WHERE customer_id = ? AND type LIKE 'customer.voucher.%' ORDER BY seq", holder.id),
+      [{ type: 'customer.voucher.loyalty_card.points_added' }, { type: 'customer.voucher.loyalty_card.points_added' }],
+    );
+  });
+
+  it('answers a repeated source_id with the first result and writes nothing', async () => {
+    const { card } = await loyaltyCard(server, 'Replay program', 'CORE-2', 10);
+    const base = { voucherId: card.id, actor: internalActor(), at: AT };
+    const first = await inTrx((trx) => creditPoints(server.deps, trx, { ...base, amount: 5, sourceId: 's-1' }));
+    const before = dbFingerprint(server.deps.sqlite);
+    const again = await inTrx((trx) => debitPoints(server.deps, trx, { ...base, amount: 7, sourceId: 's-1' }));
+    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.deepEqual([again.entry, again.replayed], [{ ...first.entry, seq: again.entry.seq }, true]);
+  });
+
+  it('refuses more than the balance, a past date and the wrong kind of card, changing nothing', async () => {
+    const { card } = await loyaltyCard(server, 'Refusal program', 'CORE-3', 40);
+    const gift = await giftCard(server, 'Refusal gifts', 'GIFT-3', 500);
+    const base = { voucherId: card.id, actor: internalActor(), at: AT };
+    await refusal(() => inTrx((trx) => debitPoints(server.deps, trx, { ...base, amount: 41 })), 'loyalty_card_points_exceeded');
+    await refusal(() => inTrx((trx) => creditPoints(server.deps, trx, { ...base, amount: 1, expiration: { type: 'CUSTOM_DATE', date: '2026-02-28' } })), 'invalid_expiration_date');
+    await refusal(() => inTrx((trx) => creditGift(server.deps, trx, { ...base, amount: 1 })), 'invalid_voucher');
+    await refusal(() => inTrx((trx) => debitGift(server.deps, trx, { ...base, voucherId: gift.card.id, amount: 501 })), 'gift_amount_exceeded');
+    await refusal(() => inTrx((trx) => debitPoints(server.deps, trx, { ...base, amount: 0 })), 'invalid_amount');
+  });
+
+  it('keeps a gift card\'s credits and its holder\'s summary in step with the rows', async () => {
+    const { card } = await giftCard(server, 'Core gifts', 'GIFT-1', 1000);
+    const holder = await customer(server, 'gift-holder');
+    await inTrx((trx) => assignCardHolder(trx, { voucherId: card.id, customerId: holder.id, at: AT }));
+    const base = { voucherId: card.id, actor: internalActor(), at: AT };
+    await inTrx((trx) => creditGift(server.deps, trx, { ...base, amount: 250 }));
+    await inTrx((trx) => debitGift(server.deps, trx, { ...base, amount: 400 }));
+    await inTrx((trx) => debitGift(server.deps, trx, { ...base, amount: 100, type: 'CREDITS_REDEMPTION' }));
+    await inTrx((trx) => creditGift(server.deps, trx, { ...base, amount: 50, type: 'CREDITS_REFUND' }));
+    assertCardMatchesLedger(server.deps.sqlite, card.id);
+    assert.deepEqual(rows('SELECT gift_amount, gift_subtracted_amount, gift_balance FROM vouchers WHERE id = ?', card.id), [{ gift_amount: 1250, gift_subtracted_amount: 400, gift_balance: 800 }]);
+    assert.deepEqual(rows('SELECT gift_amount_to_go FROM customers WHERE id = ?', holder.id), [{ gift_amount_to_go: 800 }]);
+    assert.deepEqual(rows("SELECT type FROM customer_events WHERE customer_id = ? AND type LIKE 'customer.voucher.%'", holder.id), [{ type: 'customer.voucher.gift.balance_added' }]);
+  });
+});
