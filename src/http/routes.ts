@@ -3,6 +3,8 @@ import { catalogRoutes } from '../modules/catalog/catalog.routes.js';
 import { customersRoutes } from '../modules/customers/customers.routes.js';
 import { campaignsRoutes } from '../modules/campaigns/campaigns.routes.js';
 import { asyncActionsRoutes } from '../modules/async-actions/async-actions.routes.js';
+import { membersRoutes } from '../modules/loyalty/members.routes.js';
+import { programsRoutes } from '../modules/loyalty/programs.routes.js';
 import { ordersRoutes } from '../modules/orders/orders.routes.js';
 import { vouchersRoutes } from '../modules/vouchers/vouchers.routes.js';
 import { rewardsRoutes } from '../modules/rewards/rewards.routes.js';
@@ -10,4 +12,4 @@ import { tiersRoutes } from '../modules/loyalty/tiers.routes.js';
 import type { RouteModule } from './context.js';
 
 /** Every module's routes, in one list. A new module adds its RouteModule here. */
-export const routeModules: RouteModule[] = [oauthRoutes, catalogRoutes, customersRoutes, campaignsRoutes, vouchersRoutes, ordersRoutes, asyncActionsRoutes, rewardsRoutes, tiersRoutes];
+export const routeModules: RouteModule[] = [oauthRoutes, catalogRoutes, customersRoutes, campaignsRoutes, vouchersRoutes, ordersRoutes, asyncActionsRoutes, programsRoutes, membersRoutes, rewardsRoutes, tiersRoutes];

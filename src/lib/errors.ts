@@ -40,6 +40,8 @@ export const errorCatalogue = {
   not_found: entry(404, 'Resource not found'),
   method_not_allowed: entry(405, 'Method not allowed'),
   duplicate_found: entry(409, 'Duplicated resource found'),
+  // The reference's own spelling: a loyalty card given to a customer while another holds it.
+  holder_assignement_duplication: entry(409, 'Holder assignment duplication'),
   payload_too_large: entry(413, 'Payload too large'),
   unsupported_media_type: entry(415, 'Unsupported media type'),
   headers_too_large: entry(431, 'Request header fields too large'),

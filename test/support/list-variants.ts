@@ -9,6 +9,7 @@ import { ORDER_FIELDS as CATALOG_ORDER_FIELDS } from '../../src/modules/catalog/
 import { CUSTOMER_ORDER_FIELDS } from '../../src/modules/customers/customers-list.schemas.js';
 import { EVENT_CATEGORIES, FILTERABLE_EVENT_TYPES } from '../../src/modules/events/event-types.js';
 import { ACTIVITY_ORDER_FIELDS } from '../../src/modules/events/events.schemas.js';
+import { MEMBER_ORDER_FIELDS } from '../../src/modules/loyalty/members.schemas.js';
 import { ORDER_LIST_ORDER_FIELDS } from '../../src/modules/orders/orders.schemas.js';
 import { VOUCHER_ORDER_FIELDS } from '../../src/modules/vouchers/vouchers.schemas.js';
 
@@ -24,6 +25,7 @@ export class Fixture {
     readonly eventId: string,
     readonly productId: string,
     readonly collections: { static: string; price: string; created: string; metadata: string },
+    readonly program: { id: string; cardId: string; cardCode: string },
   ) {}
 
   static async create(call: Call): Promise<Fixture> {
@@ -52,7 +54,10 @@ export class Fixture {
     };
     await call('POST', '/v1/orders', { source_id: 'o1', status: 'PAID', customer: { source_id: 'c1' }, items: [{ quantity: 1, price: 10 }] });
     const events = activity.data as Array<{ id: string }>;
-    return new Fixture({ id: campaign.id as string, name: 'Plans' }, customer.id as string, (events[0] as { id: string }).id, product.id as string, collections);
+    const program = await call('POST', '/v1/loyalties', { name: 'Plans loyalty', voucher: { loyalty_card: { points: 0 } } });
+    const card = await call('POST', `/v1/loyalties/${program.id as string}/members`, { customer: { source_id: 'c1' } });
+    const loyalty = { id: program.id as string, cardId: card.id as string, cardCode: card.code as string };
+    return new Fixture({ id: campaign.id as string, name: 'Plans' }, customer.id as string, (events[0] as { id: string }).id, product.id as string, collections, loyalty);
   }
 }
 
@@ -131,6 +136,23 @@ export function listVariants(f: Fixture): string[] {
     ...combine('/v1/orders', {
       order: each('order', orders(ORDER_LIST_ORDER_FIELDS)),
       filter: [{}, { customer: 'c1' }, { customer_id: f.customerId }, { status: 'PAID' }, { customer: 'c1', status: 'PAID' }],
+    }),
+    ...combine('/v1/loyalties', { order: each('order', orders(CAMPAIGN_ORDER_FIELDS)) }),
+    ...combine(`/v1/loyalties/${f.program.id}/members`, {
+      order: each('order', orders(MEMBER_ORDER_FIELDS)),
+      filter: [
+        ...oneOf({
+          customer: 'c1',
+          'created_at[before]': DATE,
+          'created_at[after]': DATE,
+          'updated_at[before]': DATE,
+          'updated_at[after]': DATE,
+          code: f.program.cardCode,
+          ids: f.program.cardId,
+        }),
+        { customer: f.customerId, 'created_at[after]': DATE, 'updated_at[before]': DATE },
+        { code: f.program.cardCode, ids: f.program.cardId, customer: 'c1' },
+      ],
     }),
     ...combine('/v1/async-actions', { end: each('end_date', [undefined, DATE]) }).map((p) => p.replace('&page=99', '')),
   ];

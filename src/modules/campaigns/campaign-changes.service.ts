@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { checkValidity, validityColumns, type ValidityColumns } from '../../engine/validity/index.js';
-import { AppError, notFound } from '../../lib/errors.js';
+import { AppError, invalidPayload, notFound } from '../../lib/errors.js';
 import { resolveCategoryId } from '../categories/categories.service.js';
 import { templateOf } from './campaign-template.js';
 import * as repo from './campaigns.repository.js';
@@ -32,6 +32,14 @@ function withDiscount(campaign: CampaignRow, discount: Record<string, unknown>):
   return JSON.stringify({ ...template, discount });
 }
 
+/** A loyalty program's tiers expiration: replaced as a whole, null clears it. */
+function withTiersExpiration(campaign: CampaignRow, value: UpdateCampaignBody['loyalty_tiers_expiration']): string | null {
+  if (campaign.campaign_type !== 'LOYALTY_PROGRAM') {
+    throw invalidPayload('loyalty_tiers_expiration is allowed only in a LOYALTY_PROGRAM campaign');
+  }
+  return value === null || value === undefined ? null : JSON.stringify(value);
+}
+
 /** What changed in a campaign that its vouchers carry too. */
 export interface CampaignChanges {
   campaign: CampaignRow;
@@ -52,6 +60,7 @@ export async function changeCampaign(trx: Db, idOrName: string, body: UpdateCamp
   const categoryId = await resolveCategoryId(trx, body, now);
   if (categoryId !== undefined) patch.category_id = categoryId;
   if (body.discount !== undefined) patch.voucher = withDiscount(campaign, body.discount);
+  if (body.loyalty_tiers_expiration !== undefined) patch.loyalty_tiers_expiration = withTiersExpiration(campaign, body.loyalty_tiers_expiration);
   await repo.updateCampaign(trx, campaign.id, patch);
   return { campaign, validity, ...(body.discount !== undefined ? { discount: body.discount } : {}) };
 }

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { allValidityColumns, checkValidity, validityColumns, type ValidityColumns, type ValidityInput } from '../../engine/validity/index.js';
-import { duplicateFound } from '../../lib/errors.js';
+import { duplicateFound, invalidPayload } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { resolveCategoryId } from '../categories/categories.service.js';
 import { templateFromBody } from './campaign-template.js';
@@ -47,6 +47,9 @@ async function insertTiers(trx: Kysely<Database>, campaignId: string, tiers: Tie
 export async function insertCampaign(trx: Kysely<Database>, body: CreateCampaignBody, now: string): Promise<CampaignRow> {
   const template = templateFromBody(body);
   const validity = newValidity(body);
+  if (body.loyalty_tiers_expiration != null && body.campaign_type !== 'LOYALTY_PROGRAM') {
+    throw invalidPayload('loyalty_tiers_expiration is allowed only in a LOYALTY_PROGRAM campaign');
+  }
   if (await repo.findLiveCampaignByName(trx, body.name)) throw duplicateFound('campaign', 'name', body.name);
   const id = newId('camp_');
   await repo.insertCampaign(trx, {
@@ -72,6 +75,7 @@ export async function insertCampaign(trx: Kysely<Database>, body: CreateCampaign
     created_at: now,
     updated_at: null,
     deleted_at: null,
+    loyalty_tiers_expiration: body.loyalty_tiers_expiration ? JSON.stringify(body.loyalty_tiers_expiration) : null,
   });
   if (body.promotion) await insertTiers(trx, id, body.promotion.tiers, now);
   return findCampaign(trx, id);

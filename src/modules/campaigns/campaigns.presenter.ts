@@ -76,6 +76,7 @@ export function presentCampaign(row: CampaignRow, tiers: TierRow[], categories: 
     vouchers_generation_status: row.vouchers_generation_status,
     protected: bool(row.protected),
     validation_rules_assignments: emptyAssignments(),
+    ...(row.loyalty_tiers_expiration === null ? {} : { loyalty_tiers_expiration: JSON.parse(row.loyalty_tiers_expiration) as Record<string, unknown> }),
     object: 'campaign' as const,
   };
 }

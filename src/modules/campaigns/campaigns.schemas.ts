@@ -3,6 +3,7 @@ import { CAMPAIGN_TYPES, VOUCHER_TYPES } from '../../lib/enums.js';
 import { limit, oneOf, order, page, querySchema, type QueryOf } from '../../lib/query-params.js';
 import { jsonObjectField, longText, shortText } from '../../lib/fields.js';
 import { isoDuration, validityFields } from '../../lib/validity-fields.js';
+import { loyaltyTiersExpirationSchema } from './loyalty-tiers-expiration.schemas.js';
 import { codeConfigSchema, discountSchema, giftSchema, loyaltyCardTemplateSchema, redemptionSchema } from './voucher-template.schemas.js';
 
 export { CAMPAIGN_TYPES };
@@ -57,6 +58,8 @@ const commonFields = () => ({
   category: shortText('${path}').nullable(),
   category_id: shortText('${path}').nullable(),
   metadata: metadata(),
+  /** LOYALTY_PROGRAM only (campaign-create.service.ts, campaign-changes.service.ts). */
+  loyalty_tiers_expiration: loyaltyTiersExpirationSchema(),
   ...validityFields(),
 });
 

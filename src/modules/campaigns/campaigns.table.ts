@@ -33,6 +33,8 @@ export interface CampaignTable {
   created_at: string;
   updated_at: string | null;
   deleted_at: string | null;
+  /** JSON loyalty_tiers_expiration of a LOYALTY_PROGRAM (sql/0010), as sent; null when none. */
+  loyalty_tiers_expiration: string | null;
 }
 
 export interface PromotionTierTable {

@@ -1,0 +1,24 @@
+import type { RouteModule } from '../../http/context.js';
+import { validateBody, validateQuery } from '../../lib/validate.js';
+import { getMember, listMembers } from './members-list.service.js';
+import { addMemberSchema, gatherIds, membersListQuerySchema } from './members.schemas.js';
+import { addMember } from './members.service.js';
+
+/** Loyalty program members: the program's cards and their holders. */
+export const membersRoutes: RouteModule = (router, deps) => {
+  router.post('/v1/loyalties/:campaignId/members', async (ctx) => {
+    ctx.body = await addMember(deps, ctx.params.campaignId as string, validateBody(addMemberSchema, ctx.request.body), ctx.state.actor);
+  });
+
+  router.get('/v1/loyalties/:campaignId/members', async (ctx) => {
+    ctx.body = await listMembers(deps, ctx.params.campaignId as string, validateQuery(membersListQuerySchema, gatherIds(ctx.query)));
+  });
+
+  router.get('/v1/loyalties/members/:memberId', async (ctx) => {
+    ctx.body = await getMember(deps, ctx.params.memberId as string);
+  });
+
+  router.get('/v1/loyalties/:campaignId/members/:memberId', async (ctx) => {
+    ctx.body = await getMember(deps, ctx.params.memberId as string, ctx.params.campaignId as string);
+  });
+};

@@ -1,0 +1,69 @@
+import { array, object, type InferType } from 'yup';
+import { idField, jsonObjectField, shortText } from '../../lib/fields.js';
+import type { Query } from '../../lib/pagination.js';
+import { date, limit, order, page, querySchema, text, type ParamBuilder, type QueryOf } from '../../lib/query-params.js';
+import { createCustomerSchema } from '../customers/customers.schemas.js';
+
+/** The `order` values of GET /v1/loyalties/{id}/members (each also with a leading `-`). */
+export const MEMBER_ORDER_FIELDS = ['created_at', 'updated_at', 'code'] as const;
+
+/** At most this many `ids` in one list request. */
+export const MAX_MEMBER_IDS = 100;
+
+/**
+ * POST /v1/loyalties/{id}/members (add-member): the customer (upserted by id or source_id),
+ * and optionally the card (`voucher`, its code) and the publication's source_id, metadata and
+ * channel.
+ */
+export const addMemberSchema = object({
+  customer: createCustomerSchema.typeError('customer must be an object').required('customer is a required field').default(undefined),
+  voucher: idField('voucher').optional(),
+  source_id: shortText('source_id').nullable().optional(),
+  metadata: jsonObjectField('metadata').optional(),
+  channel: shortText('channel').nullable().optional(),
+}).typeError('The body must be a JSON object');
+
+export type AddMemberBody = InferType<typeof addMemberSchema>;
+
+/** `ids`: one or more card ids (repeated, or `ids[0]=...` as the official client sends them). */
+const idList = (): ParamBuilder<string[] | undefined> => (label: string) =>
+  array(shortText(label).required())
+    .transform((_value: unknown, original: unknown) => (typeof original === 'string' ? [original] : original))
+    .typeError(`${label} must be text`)
+    .min(1)
+    .max(MAX_MEMBER_IDS, `${label} may name at most ${MAX_MEMBER_IDS} cards`)
+    .optional()
+    .default(undefined);
+
+const membersListParams = {
+  limit: limit(),
+  page: page(100),
+  customer: text(),
+  'created_at[before]': date(),
+  'created_at[after]': date(),
+  'updated_at[before]': date(),
+  'updated_at[after]': date(),
+  order: order(MEMBER_ORDER_FIELDS),
+  code: text(),
+  ids: idList(),
+};
+
+/** GET /v1/loyalties/{id}/members (list-members): newest first unless `order` says otherwise. */
+export const membersListQuerySchema = querySchema(membersListParams);
+export type MembersListQuery = QueryOf<typeof membersListParams>;
+
+/**
+ * The query as the official client sends it (qs: `ids[0]=a&ids[1]=b`), with its `ids[N]`
+ * keys gathered under `ids` in order, beside any plain `ids`.
+ */
+export function gatherIds(query: Query): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const ids: string[] = [];
+  for (const [key, value] of Object.entries(query)) {
+    if (key === 'ids' || /^ids\[\d*\]$/.test(key)) ids.push(...(Array.isArray(value) ? value : value === undefined ? [] : [value]));
+    else out[key] = value;
+  }
+  if (ids.length > 0) out.ids = ids;
+  return out;
+}
+
