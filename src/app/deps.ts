@@ -5,6 +5,7 @@ import type { Database } from '../db/database.js';
 import { migrate } from '../db/migrate.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { Seams } from '../lib/seams.js';
+import { loadSubscriptions } from './subscriptions.js';
 
 export interface Logger {
   info(message: string): void;
@@ -26,7 +27,7 @@ export interface Deps {
   log: Logger;
   /**
    * In-transaction extension points (lib/seams.ts): the paid-order seam of orders, to which
-   * loyalty's earning rules subscribe. Empty until something subscribes.
+   * loyalty's earning rules subscribe (app/subscriptions.ts, on every Deps).
    */
   seams: Seams;
   /** Called on shutdown, in reverse order of registration (job leases, pools...). */
@@ -51,7 +52,7 @@ export function createDeps(options: DepsOptions): Deps {
     throw error;
   }
   const onClose: Deps['onClose'] = [];
-  return {
+  const deps: Deps = {
     db,
     sqlite,
     dbFile: options.dbFile,
@@ -64,4 +65,7 @@ export function createDeps(options: DepsOptions): Deps {
       await close();
     },
   };
+  // The seam subscriptions (app/subscriptions.ts): loaded in the background, waited for by fire.
+  deps.seams.whenLoaded(loadSubscriptions(deps));
+  return deps;
 }

@@ -51,3 +51,13 @@ export type TierMappingType = (typeof TIER_MAPPING_TYPES)[number];
 /** How a program qualifies members for tiers (loyalty_tiers_expiration.qualification_type). */
 export const TIER_QUALIFICATION_TYPES = ['BALANCE', 'POINTS_IN_PERIOD'] as const;
 export type TierQualificationType = (typeof TIER_QUALIFICATION_TYPES)[number];
+
+/** Earning-rule events a program's tiers fire (with the rule's `loyalty_tier`). */
+export const EARNING_RULE_TIER_EVENTS = [
+  'customer.loyalty.tier.joined',
+  'customer.loyalty.tier.left',
+  'customer.loyalty.tier.upgraded',
+  'customer.loyalty.tier.downgraded',
+  'customer.loyalty.tier.prolonged',
+] as const;
+export type EarningRuleTierEvent = (typeof EARNING_RULE_TIER_EVENTS)[number];

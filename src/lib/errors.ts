@@ -21,6 +21,7 @@ export const errorCatalogue = {
   invalid_amount: entry(400, 'Invalid amount'),
   invalid_expiration_date: entry(400, 'Invalid expiration date'),
   invalid_balance: entry(400, 'Invalid balance'),
+  invalid_pending_points_state: entry(400, 'Invalid pending points state'),
   invalid_code_config: entry(400, 'Invalid code config'),
   invalid_scope: entry(400, 'Invalid scope'),
   invalid_grant_type: entry(400, 'Invalid grant_type'),

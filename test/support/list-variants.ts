@@ -10,6 +10,7 @@ import { CUSTOMER_ORDER_FIELDS } from '../../src/modules/customers/customers-lis
 import { EVENT_CATEGORIES, FILTERABLE_EVENT_TYPES } from '../../src/modules/events/event-types.js';
 import { ACTIVITY_ORDER_FIELDS } from '../../src/modules/events/events.schemas.js';
 import { MEMBER_ORDER_FIELDS } from '../../src/modules/loyalty/members.schemas.js';
+import { EARNING_RULE_ORDER_FIELDS } from '../../src/modules/loyalty/earning-rules.schemas.js';
 import { ORDER_LIST_ORDER_FIELDS } from '../../src/modules/orders/orders.schemas.js';
 import { VOUCHER_ORDER_FIELDS } from '../../src/modules/vouchers/vouchers.schemas.js';
 
@@ -57,6 +58,7 @@ export class Fixture {
     const program = await call('POST', '/v1/loyalties', { name: 'Plans loyalty', voucher: { loyalty_card: { points: 0 } } });
     const card = await call('POST', `/v1/loyalties/${program.id as string}/members`, { customer: { source_id: 'c1' } });
     const loyalty = { id: program.id as string, cardId: card.id as string, cardCode: card.code as string };
+    await call('POST', `/v1/loyalties/${program.id as string}/earning-rules`, [{ event: 'order.paid', loyalty: { type: 'FIXED', points: 1 } }]);
     return new Fixture({ id: campaign.id as string, name: 'Plans' }, customer.id as string, (events[0] as { id: string }).id, product.id as string, collections, loyalty);
   }
 }
@@ -154,6 +156,7 @@ export function listVariants(f: Fixture): string[] {
         { code: f.program.cardCode, ids: f.program.cardId, customer: 'c1' },
       ],
     }),
+    ...combine(`/v1/loyalties/${f.program.id}/earning-rules`, { order: each('order', orders(EARNING_RULE_ORDER_FIELDS)) }),
     ...combine('/v1/async-actions', { end: each('end_date', [undefined, DATE]) }).map((p) => p.replace('&page=99', '')),
   ];
 }

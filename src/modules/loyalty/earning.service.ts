@@ -1,0 +1,118 @@
+import type { Kysely } from 'kysely';
+import type { Deps } from '../../app/deps.js';
+import type { Database } from '../../db/database.js';
+import { programExpiryDate, type ExpirationRules } from '../../engine/loyalty/points-expiry.js';
+import { pointsEarned, targetsOf, type EarningInput, type EarningLoyalty, type ItemRatio, type TierMapping } from '../../engine/loyalty/points.js';
+import { isActiveAt, presentValidity } from '../../engine/validity/index.js';
+import { collectionMembersAmong } from '../catalog/collection-products.service.js';
+import { findSimpleCustomer } from '../customers/customers.service.js';
+import { creditPoints, type PointsExpiration } from '../ledgers/index.js';
+import type { PaidOrder } from '../orders/order-paid.seam.js';
+import type { OrderObject } from '../orders/orders.presenter.js';
+import { listHeldCards, type HeldCard } from './earning.repository.js';
+import type { EarningRuleRow } from './earning-rules.repository.js';
+import { listActiveRulesForEvent } from './earning-rules.repository.js';
+import { addPendingPoints } from './pending-points.service.js';
+
+/**
+ * Earning on a paid order (issue 11 point 5), inside the order's transaction (the paid-order
+ * seam): for the paying customer, in each program where the customer holds an active card,
+ * every active order.paid rule valid at the time of payment earns its points on that card,
+ * through the ledger (POINTS_ACCRUAL; the ledger writes the customer.rewarded.loyalty_points
+ * and points_added events), or as pending points when the rule has a pending period.
+ */
+type Db = Kysely<Database>;
+export type EarnDeps = Pick<Deps, 'db' | 'clock' | 'seams'>;
+
+const ORDER_PAID_EVENT = 'order.paid';
+
+/** The calculator's view of the order. */
+const earningOrder = (order: OrderObject): NonNullable<EarningInput['order']> => ({
+  amount: order.amount,
+  total_amount: order.total_amount,
+  metadata: order.metadata,
+  items: order.items.map((item) => ({
+    product_id: item.product_id ?? null,
+    sku_id: item.sku_id ?? null,
+    quantity: item.quantity ?? null,
+    amount: item.amount ?? null,
+    subtotal_amount: item.subtotal_amount ?? null,
+  })),
+});
+
+/** The collections the rules target, each with those of the order's products and SKUs it holds. */
+async function collectionsOf(deps: EarnDeps, trx: Db, loyalties: EarningLoyalty[], order: OrderObject) {
+  const ratios = loyalties.flatMap((l) => Object.values(l.order_items ?? {}).filter((r): r is ItemRatio => !!r));
+  const ids = [...new Set(ratios.flatMap(targetsOf).filter((t) => t.object === 'products_collection').map((t) => t.id))];
+  const members = {
+    productIds: [...new Set(order.items.flatMap((i) => (i.product_id ? [i.product_id] : [])))],
+    skuIds: [...new Set(order.items.flatMap((i) => (i.sku_id ? [i.sku_id] : [])))],
+  };
+  const collections = new Map<string, Set<string>>();
+  for (const id of ids) collections.set(id, await collectionMembersAmong({ db: trx, clock: deps.clock }, id, members));
+  return collections;
+}
+
+/** What the calculator needs beyond the rule, read once for all the customer's cards. */
+async function earningInput(deps: EarnDeps, trx: Db, order: OrderObject, customerId: string, rules: EarningRuleRow[]): Promise<EarningInput> {
+  const loyalties = rules.map((rule) => JSON.parse(rule.loyalty) as EarningLoyalty);
+  const needsCustomer = loyalties.some((l) => l.type === 'PROPORTIONAL' && l.calculation_type === 'CUSTOMER_METADATA');
+  const customer = needsCustomer ? await findSimpleCustomer(trx, customerId) : undefined;
+  return { order: earningOrder(order), customerMetadata: customer?.metadata ?? null, collections: await collectionsOf(deps, trx, loyalties, order) };
+}
+
+/**
+ * When the earned points expire: the rule's own expiration_rules (they supersede the
+ * program's), else the program's rules, applied by the ledger.
+ */
+export function expirationOf(rule: Pick<EarningRuleRow, 'expiration_rules'>, at: string): PointsExpiration {
+  const rules = rule.expiration_rules === null ? null : (JSON.parse(rule.expiration_rules) as ExpirationRules);
+  const date = rules ? programExpiryDate(rules, at.slice(0, 10)) : null;
+  return date ? { type: 'CUSTOM_DATE', date } : { type: 'PROGRAM_RULES' };
+}
+
+/**
+ * The member's tier mapping for a rule (SPEC.md 2.10 `earning_rules`): tiers are not merged
+ * into this branch yet, so none applies (README: what is left).
+ */
+async function tierMappingOf(_trx: Db, _card: HeldCard, _rule: EarningRuleRow): Promise<TierMapping | null> {
+  return null;
+}
+
+async function earnOnCard(deps: EarnDeps, trx: Db, card: HeldCard, rule: EarningRuleRow, input: EarningInput, paid: PaidOrder): Promise<void> {
+  const points = pointsEarned(JSON.parse(rule.loyalty) as EarningLoyalty, { ...input, tier: await tierMappingOf(trx, card, rule) });
+  if (points <= 0) return;
+  const expiration = expirationOf(rule, paid.at);
+  const order = { id: paid.order.id, source_id: paid.order.source_id };
+  if (rule.pending_days !== null) {
+    const pendingRule = { id: rule.id, banner: rule.banner, pending_days: rule.pending_days };
+    await addPendingPoints(trx, { card, rule: pendingRule, order, points, expiration, actor: paid.actor, at: paid.at });
+    return;
+  }
+  await creditPoints(deps, trx, {
+    voucherId: card.id,
+    amount: points,
+    type: 'POINTS_ACCRUAL',
+    expiration,
+    operationType: 'AUTOMATIC',
+    related: { order_id: order.id, earning_rule_id: rule.id },
+    details: { order: { id: order.id, source_id: order.source_id }, earning_rule: { id: rule.id, source: { banner: rule.banner } } },
+    actor: paid.actor,
+    at: paid.at,
+  });
+}
+
+/** The paid-order seam's subscriber: every card of the paying customer, every rule due. */
+export async function earnOnPaidOrder(deps: EarnDeps, trx: Db, paid: PaidOrder): Promise<void> {
+  const customerId = paid.order.customer_id;
+  if (customerId === null) return;
+  const cards = await listHeldCards(trx, customerId);
+  if (cards.length === 0) return;
+  const campaignIds = [...new Set(cards.map((card) => card.campaign_id))];
+  const rules = (await listActiveRulesForEvent(trx, campaignIds, ORDER_PAID_EVENT)).filter((rule) => isActiveAt(presentValidity(rule), paid.at));
+  if (rules.length === 0) return;
+  const input = await earningInput(deps, trx, paid.order, customerId, rules);
+  for (const card of cards) {
+    for (const rule of rules.filter((r) => r.campaign_id === card.campaign_id)) await earnOnCard(deps, trx, card, rule, input, paid);
+  }
+}
