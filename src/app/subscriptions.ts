@@ -13,6 +13,8 @@ import { domainStep, type StepRef } from './job-registry.js';
 export const subscriptionModules: readonly StepRef[] = [
   // Loyalty: earning rules on paid orders, pending points canceled with their order.
   domainStep('loyalty/earning.subscriptions.ts', 'subscribeEarning'),
+  // Loyalty: a member's tier follows its points.
+  domainStep('loyalty/tiers.subscriptions.ts', 'subscribeTiers'),
 ];
 
 type Subscribe = (deps: Deps) => void;

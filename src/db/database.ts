@@ -8,6 +8,8 @@ import type { CustomersTables } from '../modules/customers/customers.table.js';
 import type { EventsTables } from '../modules/events/events.table.js';
 import type { LedgersTables } from '../modules/ledgers/ledgers.table.js';
 import type { OrdersTables } from '../modules/orders/orders.table.js';
+import type { RewardsTables } from '../modules/rewards/rewards.table.js';
+import type { TiersTables } from '../modules/loyalty/tiers.table.js';
 import type { EarningRulesTables } from '../modules/loyalty/earning-rules.table.js';
 import type { PendingPointsTables } from '../modules/loyalty/pending-points.table.js';
 
@@ -16,4 +18,4 @@ import type { PendingPointsTables } from '../modules/loyalty/pending-points.tabl
  * tables by extending this interface list.
  */
 export interface Database extends AuthTables, CatalogTables, CustomersTables, EventsTables, CategoriesTables, CampaignsTables, VouchersTables, JobsTables, OrdersTables, LedgersTables,
-    EarningRulesTables, PendingPointsTables {}
+    EarningRulesTables, PendingPointsTables, RewardsTables, TiersTables {}

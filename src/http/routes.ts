@@ -10,8 +10,10 @@ import { programsRoutes } from '../modules/loyalty/programs.routes.js';
 import { ledgersRoutes } from '../modules/ledgers/ledgers.routes.js';
 import { ordersRoutes } from '../modules/orders/orders.routes.js';
 import { vouchersRoutes } from '../modules/vouchers/vouchers.routes.js';
+import { rewardsRoutes } from '../modules/rewards/rewards.routes.js';
+import { tiersRoutes } from '../modules/loyalty/tiers.routes.js';
 import type { RouteModule } from './context.js';
 
 /** Every module's routes, in one list. A new module adds its RouteModule here. */
 export const routeModules: RouteModule[] = [oauthRoutes, catalogRoutes, customersRoutes, campaignsRoutes, vouchersRoutes, ordersRoutes, asyncActionsRoutes, ledgersRoutes,
-  programsRoutes, membersRoutes, earningRulesRoutes, pendingPointsRoutes];
+  programsRoutes, membersRoutes, earningRulesRoutes, pendingPointsRoutes, rewardsRoutes, tiersRoutes];

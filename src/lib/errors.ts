@@ -32,6 +32,7 @@ export const errorCatalogue = {
   resource_in_use: entry(400, 'Resource in use'),
   loyalty_card_points_exceeded: entry(400, 'Loyalty card points exceeded'),
   gift_amount_exceeded: entry(400, 'Gift amount exceeded'),
+  reward_out_of_stock: entry(400, 'Reward out of stock'),
   // 401, 403
   unauthorized: entry(401, 'Unauthorized'),
   forbidden: entry(403, 'Forbidden'),
