@@ -42,8 +42,8 @@ CREATE INDEX IF NOT EXISTS vouchers_holder ON vouchers (holder_id, campaign_id) 
 -- Points an earning rule gave that wait `pending_days` before they count (the reference's
 -- LoyaltyPendingPoints, `lopp_` ids). The card's loyalty_card.pending_points is the sum of its
 -- PENDING rows, kept by the ledger. `activates_at` is the instant the sweep activates it
--- (answered as its date); `details` is the reference's JSON details block; `expiration`
--- the ledger's expiry for the points once active (the rule's rules, else the program's).
+-- (answered as its date); `details` is the reference's JSON details block; `expiration_rules`
+-- the earning rule's own (NULL: the program's), applied from the day the points activate.
 CREATE TABLE loyalty_pending_points (
   seq              INTEGER PRIMARY KEY,
   id               TEXT NOT NULL UNIQUE,
@@ -56,7 +56,7 @@ CREATE TABLE loyalty_pending_points (
   status           TEXT NOT NULL CHECK (status IN ('PENDING', 'ACTIVATED', 'CANCELED')),
   activates_at     TEXT NOT NULL,
   details          TEXT NOT NULL CHECK (json_type(details) = 'object'),
-  expiration       TEXT NOT NULL CHECK (json_type(expiration) = 'object'),
+  expiration_rules TEXT CHECK (expiration_rules IS NULL OR json_type(expiration_rules) = 'object'),
   created_at       TEXT NOT NULL,
   updated_at       TEXT
 ) STRICT;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { programExpiryDate } from '../../src/engine/loyalty/points-expiry.js';
 import { internalActor } from '../../src/lib/actor.js';
 import { fixedClock } from '../../src/lib/clock.js';
 import { IMPORT_UPSERT, upsertOrder } from '../../src/modules/orders/orders.service.js';
@@ -34,9 +35,9 @@ describe('earning rules on paid orders, and pending points', () => {
 
   before(async () => {
     server = await startTestServer({ clock });
-    for (const name of ['Club', 'Stars']) await post('/v1/loyalties', { name, voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } } });
-    for (const [who, program] of [['alice', 'Club'], ['aliceStars', 'Stars'], ['bob', 'Club']] as const) {
-      const member = await post(`/v1/loyalties/${program}/members`, { customer: { source_id: who.startsWith('alice') ? 'alice' : who } });
+    for (const name of ['Club', 'Stars', 'Brief']) await post('/v1/loyalties', { name, voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } } });
+    for (const [who, program] of [['alice', 'Club'], ['aliceStars', 'Stars'], ['bob', 'Club'], ['bobBrief', 'Brief']] as const) {
+      const member = await post(`/v1/loyalties/${program}/members`, { customer: { source_id: who.replace(/(Stars|Brief)$/, '') } });
       assert.equal(member.status, 200, JSON.stringify(member.body));
       cards[who] = { id: member.body.id, code: member.body.code };
     }
@@ -58,6 +59,7 @@ describe('earning rules on paid orders, and pending points', () => {
       { event: 'order.paid', loyalty: { type: 'FIXED', points: 7 }, source: { banner: 'Seven, in three days' }, pending_points: { period_type: 'DAY', period_value: 3 } },
     ]);
     starsRule = stars.body[0];
+    await post('/v1/loyalties/Brief/earning-rules', [{ event: 'order.paid', loyalty: { type: 'FIXED', points: 3 }, expiration_rules: { period_type: 'MONTH', period_value: 1 } }]);
   });
   after(async () => {
     assert.deepEqual(server.logged, []);
@@ -143,6 +145,9 @@ describe('earning rules on paid orders, and pending points', () => {
     await server.request('PUT', '/v1/orders/o-2', { body: { status: 'PAID' } });
     await server.request('PUT', '/v1/orders/o-2', { body: { status: 'PAID', metadata: { again: true } } });
     assert.deepEqual(await loyaltyCard('bob'), card({ points: 32, balance: 32 }));
+    const expires = programExpiryDate({ period_type: 'MONTH', period_value: 1 }, T0.slice(0, 10));
+    assert.ok(expires && expires > T0.slice(0, 10));
+    assert.deepEqual(await loyaltyCard('bobBrief'), card({ points: 3, balance: 3, next_expiration_date: expires, next_expiration_points: 3 }), 'the rule\'s own expiration_rules');
     const before = dbFingerprint(server.deps.sqlite);
     await order('o-3', null, 'PAID');
     await order('o-4', 'carol', 'PAID');

@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
 import type { Database } from '../../db/database.js';
-import { programExpiryDate, type ExpirationRules } from '../../engine/loyalty/points-expiry.js';
 import { pointsEarned, targetsOf, type EarningInput, type EarningLoyalty, type ItemRatio, type TierMapping } from '../../engine/loyalty/points.js';
 import { isActiveAt, presentValidity } from '../../engine/validity/index.js';
 import { collectionMembersAmong } from '../catalog/collection-products.service.js';
 import { findSimpleCustomer } from '../customers/customers.service.js';
-import { creditPoints, type PointsExpiration } from '../ledgers/index.js';
+import { creditPoints } from '../ledgers/index.js';
+import { expirationOf } from './earning-expiry.js';
 import { findMemberTier } from './tiers-members.service.js';
 import type { PaidOrder } from '../orders/order-paid.seam.js';
 import type { OrderObject } from '../orders/orders.presenter.js';
@@ -63,16 +63,6 @@ async function earningInput(deps: EarnDeps, trx: Db, order: OrderObject, custome
 }
 
 /**
- * When the earned points expire: the rule's own expiration_rules (they supersede the
- * program's), else the program's rules, applied by the ledger.
- */
-export function expirationOf(rule: Pick<EarningRuleRow, 'expiration_rules'>, at: string): PointsExpiration {
-  const rules = rule.expiration_rules === null ? null : (JSON.parse(rule.expiration_rules) as ExpirationRules);
-  const date = rules ? programExpiryDate(rules, at.slice(0, 10)) : null;
-  return date ? { type: 'CUSTOM_DATE', date } : { type: 'PROGRAM_RULES' };
-}
-
-/**
  * The member's tier mapping for each rule (SPEC.md 2.10 `earning_rules` of the tier the card
  * is in now), keyed by rule id; empty without a tier.
  */
@@ -107,7 +97,7 @@ async function earnOnCard(deps: EarnDeps, trx: Db, card: HeldCard, rules: Earnin
       continue;
     }
     const pendingRule = { id: rule.id, banner: rule.banner, pending_days: rule.pending_days };
-    await addPendingPoints(trx, { card, rule: pendingRule, order, points, expiration: expirationOf(rule, paid.at), actor: paid.actor, at: paid.at });
+    await addPendingPoints(trx, { card, rule: pendingRule, order, points, expirationRules: rule.expiration_rules, actor: paid.actor, at: paid.at });
   }
 }
 
