@@ -6,14 +6,13 @@ import { isActiveAt, presentValidity } from '../../engine/validity/index.js';
 import { collectionMembersAmong } from '../catalog/collection-products.service.js';
 import { findSimpleCustomer } from '../customers/customers.service.js';
 import { creditPoints } from '../ledgers/index.js';
-import { expirationOf } from './earning-expiry.js';
-import { findMemberTier } from './tiers-members.service.js';
 import type { PaidOrder } from '../orders/order-paid.seam.js';
 import type { OrderObject } from '../orders/orders.presenter.js';
+import { expirationOf } from './earning-expiry.js';
+import { listActiveRulesForEvent, type EarningRuleRow } from './earning-rules.repository.js';
 import { listHeldCards, type HeldCard } from './earning.repository.js';
-import type { EarningRuleRow } from './earning-rules.repository.js';
-import { listActiveRulesForEvent } from './earning-rules.repository.js';
 import { addPendingPoints } from './pending-points.service.js';
+import { findMemberTier } from './tiers-members.service.js';
 
 /**
  * Earning on a paid order (issue 11 point 5), inside the order's transaction (the paid-order
