@@ -6,6 +6,7 @@ import { migrate } from '../db/migrate.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { Seams } from '../lib/seams.js';
 import { createLogger, type Logger } from './logger.js';
+import { loadSubscriptions } from './subscriptions.js';
 
 export type { Logger };
 
@@ -18,7 +19,7 @@ export interface Deps {
   log: Logger;
   /**
    * In-transaction extension points (lib/seams.ts): the paid-order seam of orders, to which
-   * loyalty's earning rules subscribe. Empty until something subscribes.
+   * loyalty's earning rules subscribe (app/subscriptions.ts, on every Deps).
    */
   seams: Seams;
   /** Called on shutdown, in reverse order of registration (job leases, pools...). */
@@ -43,7 +44,7 @@ export function createDeps(options: DepsOptions): Deps {
     throw error;
   }
   const onClose: Deps['onClose'] = [];
-  return {
+  const deps: Deps = {
     db,
     sqlite,
     dbFile: options.dbFile,
@@ -57,4 +58,7 @@ export function createDeps(options: DepsOptions): Deps {
       await close();
     },
   };
+  // The seam subscriptions (app/subscriptions.ts): loaded in the background, waited for by fire.
+  deps.seams.whenLoaded(loadSubscriptions(deps));
+  return deps;
 }

@@ -8,9 +8,14 @@ import type { CustomersTables } from '../modules/customers/customers.table.js';
 import type { EventsTables } from '../modules/events/events.table.js';
 import type { LedgersTables } from '../modules/ledgers/ledgers.table.js';
 import type { OrdersTables } from '../modules/orders/orders.table.js';
+import type { RewardsTables } from '../modules/rewards/rewards.table.js';
+import type { TiersTables } from '../modules/loyalty/tiers.table.js';
+import type { EarningRulesTables } from '../modules/loyalty/earning-rules.table.js';
+import type { PendingPointsTables } from '../modules/loyalty/pending-points.table.js';
 
 /**
  * Kysely's view of the whole schema: every module's *.table.ts, joined. A module adds its
  * tables by extending this interface list.
  */
-export interface Database extends AuthTables, CatalogTables, CustomersTables, EventsTables, CategoriesTables, CampaignsTables, VouchersTables, JobsTables, OrdersTables, LedgersTables {}
+export interface Database extends AuthTables, CatalogTables, CustomersTables, EventsTables, CategoriesTables, CampaignsTables, VouchersTables, JobsTables, OrdersTables, LedgersTables,
+    EarningRulesTables, PendingPointsTables, RewardsTables, TiersTables {}

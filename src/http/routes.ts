@@ -7,11 +7,16 @@ import { asyncActionsRoutes } from '../modules/async-actions/async-actions.route
 import { ledgersRoutes } from '../modules/ledgers/ledgers.routes.js';
 import { membersRoutes } from '../modules/loyalty/members.routes.js';
 import { programsRoutes } from '../modules/loyalty/programs.routes.js';
+import { earningRulesRoutes } from '../modules/loyalty/earning-rules.routes.js';
+import { pendingPointsRoutes } from '../modules/loyalty/pending-points.routes.js';
 import { ordersRoutes } from '../modules/orders/orders.routes.js';
 import { vouchersRoutes } from '../modules/vouchers/vouchers.routes.js';
+import { rewardsRoutes } from '../modules/rewards/rewards.routes.js';
+import { tiersRoutes } from '../modules/loyalty/tiers.routes.js';
 import type { RouteModule } from './context.js';
 
 /** Every module's routes, in one list. A new module adds its RouteModule here. */
 export const routeModules: RouteModule[] = [
-  oauthRoutes, catalogRoutes, customersRoutes, campaignsRoutes, vouchersRoutes, ordersRoutes, asyncActionsRoutes, assetsRoutes, ledgersRoutes, programsRoutes, membersRoutes,
+  oauthRoutes, catalogRoutes, customersRoutes, campaignsRoutes, vouchersRoutes, ordersRoutes, asyncActionsRoutes, assetsRoutes, ledgersRoutes,
+  programsRoutes, membersRoutes, earningRulesRoutes, pendingPointsRoutes, rewardsRoutes, tiersRoutes,
 ];

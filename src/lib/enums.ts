@@ -37,3 +37,27 @@ export type JobTypeName = (typeof JobType)[keyof typeof JobType];
 /** Formats of an items file (`promo import --format`): a JSON array, or one JSON value per line. */
 export const ITEM_FILE_FORMATS = ['json', 'ndjson'] as const;
 export type ItemFileFormat = (typeof ITEM_FILE_FORMATS)[number];
+
+/** Reward types (SPEC.md 2.9) and the campaign types a CAMPAIGN reward may give. */
+export const REWARD_TYPES = ['CAMPAIGN', 'MATERIAL', 'COIN'] as const;
+export type RewardType = (typeof REWARD_TYPES)[number];
+export const REWARD_CAMPAIGN_TYPES = ['DISCOUNT_COUPONS', 'GIFT_VOUCHERS', 'LOYALTY_PROGRAM'] as const;
+export type RewardCampaignType = (typeof REWARD_CAMPAIGN_TYPES)[number];
+
+/** Tier mappings of earning rules and rewards (SPEC.md 2.10): a multiplier or a custom number of points. */
+export const TIER_MAPPING_TYPES = ['MULTIPLY', 'CUSTOM'] as const;
+export type TierMappingType = (typeof TIER_MAPPING_TYPES)[number];
+
+/** How a program qualifies members for tiers (loyalty_tiers_expiration.qualification_type). */
+export const TIER_QUALIFICATION_TYPES = ['BALANCE', 'POINTS_IN_PERIOD'] as const;
+export type TierQualificationType = (typeof TIER_QUALIFICATION_TYPES)[number];
+
+/** Earning-rule events a program's tiers fire (with the rule's `loyalty_tier`). */
+export const EARNING_RULE_TIER_EVENTS = [
+  'customer.loyalty.tier.joined',
+  'customer.loyalty.tier.left',
+  'customer.loyalty.tier.upgraded',
+  'customer.loyalty.tier.downgraded',
+  'customer.loyalty.tier.prolonged',
+] as const;
+export type EarningRuleTierEvent = (typeof EARNING_RULE_TIER_EVENTS)[number];

@@ -21,6 +21,7 @@ export const errorCatalogue = {
   invalid_amount: entry(400, 'Invalid amount'),
   invalid_expiration_date: entry(400, 'Invalid expiration date'),
   invalid_balance: entry(400, 'Invalid balance'),
+  invalid_pending_points_state: entry(400, 'Invalid pending points state'),
   invalid_code_config: entry(400, 'Invalid code config'),
   invalid_scope: entry(400, 'Invalid scope'),
   invalid_grant_type: entry(400, 'Invalid grant_type'),
@@ -31,6 +32,7 @@ export const errorCatalogue = {
   resource_in_use: entry(400, 'Resource in use'),
   loyalty_card_points_exceeded: entry(400, 'Loyalty card points exceeded'),
   gift_amount_exceeded: entry(400, 'Gift amount exceeded'),
+  reward_out_of_stock: entry(400, 'Reward out of stock'),
   // 401, 403
   unauthorized: entry(401, 'Unauthorized'),
   forbidden: entry(403, 'Forbidden'),

@@ -21,6 +21,19 @@ type AnySubscriber = Subscriber<unknown, unknown>;
 
 export class Seams {
   private readonly subscribers = new Map<SeamKey<unknown, unknown>, AnySubscriber[]>();
+  private loading: Promise<void> = Promise.resolve();
+
+  /**
+   * Subscriptions still being made: the composition root loads the subscribing modules by URL
+   * (app/subscriptions.ts), which is asynchronous, so `fire` waits for them first. Once they
+   * are loaded that wait is one resolved promise.
+   */
+  whenLoaded(loading: Promise<void>): void {
+    const before = this.loading;
+    this.loading = Promise.all([before, loading]).then(() => undefined);
+    // A failed load surfaces at the next fire (which then fails), not as an unhandled rejection.
+    this.loading.catch(() => undefined);
+  }
 
   /** Adds a subscriber; returns the function that removes it again. */
   subscribe<Trx, Payload>(key: SeamKey<Trx, Payload>, subscriber: Subscriber<Trx, Payload>): () => void {
@@ -33,8 +46,9 @@ export class Seams {
     };
   }
 
-  /** Calls every subscriber of the seam in the order they subscribed, one after another. */
+  /** Calls every subscriber of the seam in the order they subscribed, one after another (after the loading ones are in). */
   async fire<Trx, Payload>(key: SeamKey<Trx, Payload>, trx: Trx, payload: Payload): Promise<void> {
+    await this.loading;
     for (const subscriber of [...(this.subscribers.get(key as SeamKey<unknown, unknown>) ?? [])]) {
       await subscriber(trx, payload);
     }

@@ -10,7 +10,9 @@ import { CUSTOMER_ORDER_FIELDS } from '../../src/modules/customers/customers-lis
 import { EVENT_CATEGORIES, FILTERABLE_EVENT_TYPES } from '../../src/modules/events/event-types.js';
 import { ACTIVITY_ORDER_FIELDS } from '../../src/modules/events/events.schemas.js';
 import { TRANSACTION_ORDER_FIELDS } from '../../src/modules/ledgers/ledgers.schemas.js';
+import { EARNING_RULE_ORDER_FIELDS } from '../../src/modules/loyalty/earning-rules.schemas.js';
 import { MEMBER_ORDER_FIELDS } from '../../src/modules/loyalty/members.schemas.js';
+import { PENDING_POINTS_ORDER_FIELDS } from '../../src/modules/loyalty/pending-points.schemas.js';
 import { ORDER_LIST_ORDER_FIELDS } from '../../src/modules/orders/orders.schemas.js';
 import { VOUCHER_ORDER_FIELDS } from '../../src/modules/vouchers/vouchers.schemas.js';
 
@@ -65,6 +67,7 @@ export class Fixture {
     const loyaltyProgram = await call('POST', '/v1/loyalties', { name: 'Plans loyalty', voucher: { loyalty_card: { points: 0 } } });
     const member = await call('POST', `/v1/loyalties/${loyaltyProgram.id as string}/members`, { customer: { source_id: 'c1' } });
     const loyalty = { id: loyaltyProgram.id as string, cardId: member.id as string, cardCode: member.code as string };
+    await call('POST', `/v1/loyalties/${loyaltyProgram.id as string}/earning-rules`, [{ event: 'order.paid', loyalty: { type: 'FIXED', points: 1 } }]);
     return new Fixture({ id: campaign.id as string, name: 'Plans' }, customer.id as string, (events[0] as { id: string }).id, product.id as string, collections, card, loyalty);
   }
 }
@@ -162,6 +165,10 @@ export function listVariants(f: Fixture): string[] {
         { code: f.program.cardCode, ids: f.program.cardId, customer: 'c1' },
       ],
     }),
+    ...combine(`/v1/loyalties/${f.program.id}/earning-rules`, { order: each('order', orders(EARNING_RULE_ORDER_FIELDS)) }),
+    ...[`/v1/loyalties/members/${f.program.cardCode}/pending-points`, `/v1/loyalties/${f.program.id}/members/${f.program.cardCode}/pending-points`, `/v1/loyalties/${f.program.id}/pending-points`].flatMap((base) =>
+      combine(base, { order: each('order', orders(PENDING_POINTS_ORDER_FIELDS)), cursor: each('starting_after_id', [undefined, 'lopp_00000000']) }).map((p) => p.replace('&page=99', '')),
+    ),
     ...combine('/v1/async-actions', { end: each('end_date', [undefined, DATE]) }).map((p) => p.replace('&page=99', '')),
     ...[`/v1/loyalties/members/${f.card.code}/transactions`, `/v1/loyalties/${f.card.campaignId}/members/${f.card.code}/transactions`, `/v1/vouchers/${f.card.code}/transactions`].flatMap((base) =>
       combine(base, {

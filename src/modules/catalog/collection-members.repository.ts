@@ -111,3 +111,28 @@ export async function countMembers(db: Db, membership: Membership): Promise<numb
     .executeTakeFirstOrThrow();
   return row.n;
 }
+
+/** Product and SKU ids to test for membership (an order's items: at most a few hundred). */
+export interface MemberIds {
+  productIds: string[];
+  skuIds: string[];
+}
+
+/**
+ * Which of these products and SKUs are members now: a STATIC collection's items (read on its
+ * key), or an AUTO_UPDATE filter run over just these rows (by id). For loyalty's earning
+ * rules that target a collection.
+ */
+export async function membersAmong(db: Db, membership: Membership, ids: MemberIds): Promise<string[]> {
+  if ('collectionId' in membership) {
+    const rows = await db
+      .selectFrom('product_collection_items')
+      .select(['object', 'product_id', 'sku_id'])
+      .where('collection_id', '=', membership.collectionId)
+      .execute();
+    return rows.flatMap((row) => (row.object === 'sku' ? (row.sku_id && ids.skuIds.includes(row.sku_id) ? [row.sku_id] : []) : ids.productIds.includes(row.product_id) ? [row.product_id] : []));
+  }
+  const products = ids.productIds.length === 0 ? [] : await productArm(db, membership.filter).where('p.id', 'in', ids.productIds).execute();
+  const skus = ids.skuIds.length === 0 ? [] : await skuArm(db, membership.filter).where('s.id', 'in', ids.skuIds).execute();
+  return [...products, ...skus].map((row) => row.id);
+}

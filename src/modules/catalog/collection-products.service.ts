@@ -1,7 +1,8 @@
 import { compileFilter, validateFilter, type Filter } from '../../engine/conditions/index.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import { COLLECTION_FIELDS } from './collection-fields.js';
-import { countMembers, pageOfMembers, type Membership, type MemberRef } from './collection-members.repository.js';
+import { countMembers, membersAmong, pageOfMembers, type MemberIds, type Membership, type MemberRef } from './collection-members.repository.js';
+import { findCollectionById } from './product-collections.repository.js';
 import { presentProductMember, presentSkuMember, type MemberView } from './product-collections.presenter.js';
 import type { CollectionRow } from './product-collections.repository.js';
 import { requireCollection } from './product-collections.service.js';
@@ -45,4 +46,13 @@ export async function listCollectionProducts(deps: CatalogDeps, id: string, quer
   const page = await pageOfMembers(deps.db, membership, query);
   const total = page.total ?? (await countMembers(deps.db, membership));
   return listEnvelope('data', await presentMembers(deps, page.rows), { total });
+}
+
+/**
+ * The ids among these products and SKUs that the collection holds now (an unknown collection
+ * holds none): for earning rules that target a collection.
+ */
+export async function collectionMembersAmong(deps: CatalogDeps, collectionId: string, ids: MemberIds): Promise<Set<string>> {
+  const row = await findCollectionById(deps.db, collectionId);
+  return new Set(row ? await membersAmong(deps.db, membershipOf(deps, row), ids) : []);
 }

@@ -9,3 +9,4 @@ export type { LedgerChangeInput, LedgerResult, RelatedIds, LedgerDeps } from './
 export { onPointsChanged, POINTS_CHANGED, type PointsChanged, type PointsChangedSubscriber } from './points-changed.seam.js';
 export { presentBalance, presentTransaction, presentBucket, type TransactionObject } from './ledgers.presenter.js';
 export * from './ledger-types.js';
+export { pointsEarnedSince } from './points-earned.service.js';

@@ -181,6 +181,7 @@ export async function applyEffects(deps: LedgerDeps, trx: Db, result: LedgerResu
       balance: entry.balance,
       type: entry.type as PointsType,
       at: entry.created_at,
+      actor,
     });
   }
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
+import type { Actor } from '../../lib/actor.js';
 import { seam, type Seams, type Subscriber } from '../../lib/seams.js';
 import type { PointsType } from './ledger-types.js';
 
@@ -21,6 +22,8 @@ export interface PointsChanged {
   type: PointsType;
   /** The time of the change. */
   at: string;
+  /** Who caused it: what subscribers emit in consequence (tier events) carries it as its event source. */
+  actor: Actor;
 }
 
 export const POINTS_CHANGED = seam<Kysely<Database>, PointsChanged>('ledger.points_changed');

@@ -11,6 +11,7 @@ import type { CustomerEventType } from '../events/event-types.js';
 import { emit } from '../events/events.service.js';
 import type { OrderContext } from './order-draft.service.js';
 import { ORDER_PAID } from './order-paid.seam.js';
+import { ORDER_STATUS_CHANGED } from './order-status.seam.js';
 import type { OrderObject } from './orders.presenter.js';
 import * as repo from './orders.repository.js';
 
@@ -101,4 +102,9 @@ export async function claimPaid(trx: Db, row: repo.OrderRow, at: string): Promis
 /** Fires the paid-order seam for an order this writer claimed paid. */
 export async function firePaidSeam(trx: Db, ctx: OrderContext, order: OrderObject): Promise<void> {
   await ctx.seams.fire(ORDER_PAID, trx, { order, actor: ctx.actor, at: ctx.at });
+}
+
+/** Fires the order-status seam for a stored order whose status changed in this write. */
+export async function fireStatusSeam(trx: Db, ctx: OrderContext, order: OrderObject, previous: OrderStatus): Promise<void> {
+  await ctx.seams.fire(ORDER_STATUS_CHANGED, trx, { order, previous, actor: ctx.actor, at: ctx.at });
 }

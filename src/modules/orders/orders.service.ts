@@ -16,7 +16,7 @@ import {
   type StoredOrder,
   type UpsertOptions,
 } from './order-draft.service.js';
-import { claimPaid, emitOrderEvents, firePaidSeam, moveOrderInSummary } from './order-effects.service.js';
+import { claimPaid, emitOrderEvents, firePaidSeam, fireStatusSeam, moveOrderInSummary } from './order-effects.service.js';
 import { presentOrder, type OrderObject } from './orders.presenter.js';
 import * as repo from './orders.repository.js';
 import type { CreateOrderBody, UpdateOrderBody } from './orders.schemas.js';
@@ -129,6 +129,9 @@ async function announce(trx: Db, ctx: OrderContext, change: StoredChange, option
   }
   // Only the writer that claimed the order paid fires, so the seam fires once per order.
   if (change.claimedPaid && options.firePaidSeam) await firePaidSeam(trx, ctx, order);
+  // The same flag: import (historical orders) fires neither seam.
+  const previous = change.before?.status;
+  if (options.firePaidSeam && previous !== undefined && previous !== order.status) await fireStatusSeam(trx, ctx, order, previous);
   return { order, created: change.created, changed: change.changed };
 }
 

@@ -1,0 +1,48 @@
+import { presentValidity } from '../../engine/validity/index.js';
+import type { EarningLoyalty } from '../../engine/loyalty/points.js';
+import type { EarningRuleRow } from './earning-rules.repository.js';
+
+const parse = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
+
+/** The validity rules that are set (the reference types them as objects and arrays, never null). */
+function validityOf(row: EarningRuleRow) {
+  const v = presentValidity(row);
+  return {
+    start_date: v.start_date,
+    expiration_date: v.expiration_date,
+    ...(v.validity_timeframe ? { validity_timeframe: v.validity_timeframe } : {}),
+    ...(v.validity_day_of_week ? { validity_day_of_week: v.validity_day_of_week } : {}),
+    ...(v.validity_hours ? { validity_hours: v.validity_hours } : {}),
+  };
+}
+
+/**
+ * The reference's EarningRule, shaped as its example answers: the event's own target
+ * (`loyalty_tier`, `segment`, `custom_event`), `pending_points`, `expiration_rules` and
+ * `validation_rule_id` only when set; `source` names the program.
+ */
+export function presentEarningRule(row: EarningRuleRow) {
+  const segment = parse<{ id: string }>(row.segment);
+  const customEvent = parse<{ schema_id: string }>(row.custom_event);
+  const expirationRules = parse<Record<string, unknown>>(row.expiration_rules);
+  return {
+    id: row.id,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    ...(row.validation_rule_id !== null ? { validation_rule_id: row.validation_rule_id } : {}),
+    loyalty: JSON.parse(row.loyalty) as EarningLoyalty,
+    event: row.event,
+    ...(row.loyalty_tier_id !== null ? { loyalty_tier: { id: row.loyalty_tier_id } } : {}),
+    ...(segment ? { segment } : {}),
+    ...(customEvent ? { custom_event: customEvent } : {}),
+    source: { ...(row.banner !== null ? { banner: row.banner } : {}), object_id: row.campaign_id, object_type: 'campaign' as const },
+    active: row.active === 1,
+    ...(row.pending_days !== null ? { pending_points: { period_type: 'DAY' as const, period_value: row.pending_days } } : {}),
+    ...(expirationRules ? { expiration_rules: expirationRules } : {}),
+    ...validityOf(row),
+    object: 'earning_rule' as const,
+    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+  };
+}
+
+export type EarningRuleView = ReturnType<typeof presentEarningRule>;

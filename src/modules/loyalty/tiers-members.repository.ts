@@ -1,0 +1,30 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { MemberTierTable } from './tiers.table.js';
+
+type Db = Kysely<Database>;
+export type MemberTierRow = Selectable<MemberTierTable>;
+
+export const findMemberTierRow = (db: Db, voucherId: string): Promise<MemberTierRow | undefined> =>
+  db.selectFrom('loyalty_member_tiers').selectAll().where('voucher_id', '=', voucherId).executeTakeFirst();
+
+/** The card's tier now: one row per card, replaced whole. */
+export const saveMemberTier = async (db: Db, row: Insertable<MemberTierTable>): Promise<void> => {
+  await db
+    .insertInto('loyalty_member_tiers')
+    .values(row)
+    .onConflict((oc) =>
+      oc.column('voucher_id').doUpdateSet({
+        tier_id: row.tier_id,
+        customer_id: row.customer_id,
+        start_date: row.start_date,
+        expiration_date: row.expiration_date,
+        updated_at: row.updated_at,
+      }),
+    )
+    .execute();
+};
+
+export const deleteMemberTier = async (db: Db, voucherId: string): Promise<void> => {
+  await db.deleteFrom('loyalty_member_tiers').where('voucher_id', '=', voucherId).execute();
+};

@@ -1,0 +1,76 @@
+import { array, boolean, object, string, type InferType } from 'yup';
+import { idField } from '../../lib/fields.js';
+import { limit, page, querySchema, text, type QueryOf } from '../../lib/query-params.js';
+import { wholeNumber } from './rewards.schemas.js';
+
+/**
+ * Bodies of reward assignments: the bulk POST /v1/loyalties/{campaignId}/rewards (an array of
+ * `{reward, parameters}`), POST /v1/rewards/{rewardId}/assignments (`{campaign, parameters}`)
+ * and both PUTs (SPEC.md 4.10: `parameters.loyalty.points`). A COIN reward's assignment has no
+ * points cost; every other needs one. `validation_rules` are accepted and not kept (promo has
+ * no validation rules yet).
+ */
+const PATH = '${path}';
+const NOT_AN_OBJECT = 'The body must be a JSON object';
+
+/** The most assignments one bulk request may create. */
+export const MAX_BULK_ASSIGNMENTS = 100;
+
+const parametersSchema = object({
+  loyalty: object({
+    points: wholeNumber(1).nullable(),
+    auto_redeem: boolean().typeError(`${PATH} must be a boolean`).nullable(),
+  })
+    .typeError(`${PATH} must be an object`)
+    .nullable()
+    .optional()
+    .default(undefined),
+})
+  .typeError(`${PATH} must be an object`)
+  .nullable()
+  .optional()
+  .default(undefined);
+
+const validationRules = array(string().typeError(`${PATH} must be a string`)).typeError(`${PATH} must be an array of strings`).nullable();
+
+const itemSchema = object({
+  reward: idField(PATH).required(`${PATH} is required`),
+  parameters: parametersSchema,
+  validation_rules: validationRules,
+}).typeError(`${PATH} must be an object`);
+
+/** POST /v1/loyalties/{campaignId}/rewards: 1 to MAX_BULK_ASSIGNMENTS assignments, all or none. */
+export const bulkAssignmentsSchema = array(itemSchema)
+  .typeError('The body must be a JSON array of assignments')
+  .nonNullable('The body must be a JSON array of assignments')
+  .min(1, 'The body must hold at least one assignment')
+  .max(MAX_BULK_ASSIGNMENTS, `The body must hold at most ${MAX_BULK_ASSIGNMENTS} assignments`)
+  .required('The body must be a JSON array of assignments');
+
+/** POST /v1/rewards/{rewardId}/assignments. */
+export const createAssignmentSchema = object({
+  campaign: idField('campaign').required('campaign is required'),
+  parameters: parametersSchema,
+  validation_rules: validationRules,
+})
+  .typeError(NOT_AN_OBJECT)
+  .nonNullable(NOT_AN_OBJECT);
+
+/** PUT of an assignment: its points cost (and auto_redeem). */
+export const updateAssignmentSchema = object({ parameters: parametersSchema }).typeError(NOT_AN_OBJECT).nonNullable(NOT_AN_OBJECT);
+
+export type AssignmentItemBody = InferType<typeof itemSchema>;
+export type CreateAssignmentBody = InferType<typeof createAssignmentSchema>;
+export type UpdateAssignmentBody = InferType<typeof updateAssignmentSchema>;
+export type AssignmentParametersBody = AssignmentItemBody['parameters'];
+
+const programAssignmentsParams = { limit: limit(), page: page(100), assignment_id: text() };
+const rewardAssignmentsParams = { limit: limit(), page: page(100) };
+
+/** GET /v1/loyalties/{campaignId}/rewards. */
+export const programAssignmentsQuerySchema = querySchema(programAssignmentsParams);
+export type ProgramAssignmentsQuery = QueryOf<typeof programAssignmentsParams>;
+
+/** GET /v1/rewards/{rewardId}/assignments. */
+export const rewardAssignmentsQuerySchema = querySchema(rewardAssignmentsParams);
+export type RewardAssignmentsQuery = QueryOf<typeof rewardAssignmentsParams>;

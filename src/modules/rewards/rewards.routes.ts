@@ -1,0 +1,72 @@
+import type { RouteModule } from '../../http/context.js';
+import { validateBody, validateQuery } from '../../lib/validate.js';
+import {
+  bulkAssignmentsSchema,
+  createAssignmentSchema,
+  programAssignmentsQuerySchema,
+  rewardAssignmentsQuerySchema,
+  updateAssignmentSchema,
+} from './assignments.schemas.js';
+import {
+  assignReward,
+  assignRewards,
+  deleteAssignment,
+  getAssignment,
+  listProgramAssignments,
+  listRewardAssignments,
+  updateAssignment,
+  type AssignmentScope,
+} from './assignments.service.js';
+import { createRewardSchema, rewardsListQuerySchema, updateRewardSchema } from './rewards.schemas.js';
+import { createReward, deleteReward, getReward, listRewards, updateReward } from './rewards.service.js';
+
+/** Rewards (SPEC.md 2.9) and their assignments to loyalty programs (2.8, 4.10), under both of the reference's paths. */
+export const rewardsRoutes: RouteModule = (router, deps) => {
+  router.post('/v1/rewards', async (ctx) => {
+    ctx.body = await createReward(deps, validateBody(createRewardSchema, ctx.request.body));
+  });
+  router.get('/v1/rewards', async (ctx) => {
+    ctx.body = await listRewards(deps, validateQuery(rewardsListQuerySchema, ctx.query));
+  });
+  router.get('/v1/rewards/:rewardId', async (ctx) => {
+    ctx.body = await getReward(deps, ctx.params.rewardId as string);
+  });
+  router.put('/v1/rewards/:rewardId', async (ctx) => {
+    ctx.body = await updateReward(deps, ctx.params.rewardId as string, validateBody(updateRewardSchema, ctx.request.body));
+  });
+  router.delete('/v1/rewards/:rewardId', async (ctx) => {
+    await deleteReward(deps, ctx.params.rewardId as string);
+    ctx.status = 204;
+  });
+
+  router.post('/v1/rewards/:rewardId/assignments', async (ctx) => {
+    ctx.body = await assignReward(deps, ctx.params.rewardId as string, validateBody(createAssignmentSchema, ctx.request.body));
+  });
+  router.get('/v1/rewards/:rewardId/assignments', async (ctx) => {
+    ctx.body = await listRewardAssignments(deps, ctx.params.rewardId as string, validateQuery(rewardAssignmentsQuerySchema, ctx.query));
+  });
+  // The bulk form answers the array of assignments it made (the official client expects an array).
+  router.post('/v1/loyalties/:campaignId/rewards', async (ctx) => {
+    ctx.body = await assignRewards(deps, ctx.params.campaignId as string, validateBody(bulkAssignmentsSchema, ctx.request.body));
+  });
+  router.get('/v1/loyalties/:campaignId/rewards', async (ctx) => {
+    ctx.body = await listProgramAssignments(deps, ctx.params.campaignId as string, validateQuery(programAssignmentsQuerySchema, ctx.query));
+  });
+
+  const scopes: Array<[string, (params: Record<string, string | undefined>) => AssignmentScope]> = [
+    ['/v1/rewards/:rewardId/assignments/:assignmentId', (p) => ({ reward: p.rewardId as string })],
+    ['/v1/loyalties/:campaignId/rewards/:assignmentId', (p) => ({ program: p.campaignId as string })],
+  ];
+  for (const [path, scopeOf] of scopes) {
+    router.get(path, async (ctx) => {
+      ctx.body = await getAssignment(deps, scopeOf(ctx.params), ctx.params.assignmentId as string);
+    });
+    router.put(path, async (ctx) => {
+      ctx.body = await updateAssignment(deps, scopeOf(ctx.params), ctx.params.assignmentId as string, validateBody(updateAssignmentSchema, ctx.request.body));
+    });
+    router.delete(path, async (ctx) => {
+      await deleteAssignment(deps, scopeOf(ctx.params), ctx.params.assignmentId as string);
+      ctx.status = 204;
+    });
+  }
+};

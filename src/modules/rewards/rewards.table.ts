@@ -1,0 +1,39 @@
+import type { Generated } from 'kysely';
+import type { RewardType } from '../../lib/enums.js';
+
+export interface RewardTable {
+  seq: Generated<number>;
+  id: string;
+  name: string;
+  type: RewardType;
+  /** JSON: the type's parameters as answered. */
+  parameters: string;
+  /** The campaign of a CAMPAIGN reward. */
+  campaign_id: string | null;
+  /** Null: unlimited. */
+  stock: number | null;
+  /** Null until a redemption claims the first one. */
+  redeemed: number | null;
+  /** JSON {image_url?, description?}. */
+  attributes: string;
+  metadata: string;
+  created_at: string;
+  updated_at: string | null;
+}
+
+export interface RewardAssignmentTable {
+  seq: Generated<number>;
+  id: string;
+  reward_id: string;
+  campaign_id: string;
+  /** The points cost; null for COIN rewards. */
+  points: number | null;
+  auto_redeem: number | null;
+  created_at: string;
+  updated_at: string | null;
+}
+
+export interface RewardsTables {
+  rewards: RewardTable;
+  reward_assignments: RewardAssignmentTable;
+}
