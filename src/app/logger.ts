@@ -38,8 +38,9 @@ function destinationOf(options: LoggerOptions): DestinationStream {
     const pretty = require('pino-pretty') as (o: object) => DestinationStream;
     return pretty({ destination: 2, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
   }
-  // Buffered: a request line costs no write of its own; flush() runs on shutdown.
-  return pino.destination({ dest: 2, sync: false, minLength: 4096 });
+  // Asynchronous: lines that arrive while a write is under way go out together in the next one,
+  // so a busy server does not pay a write per request and a quiet one shows each line at once.
+  return pino.destination({ dest: 2, sync: false });
 }
 
 export function createLogger(options: LoggerOptions): Logger {
