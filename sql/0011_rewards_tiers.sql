@@ -25,6 +25,8 @@ CREATE TABLE rewards (
   CHECK (stock IS NULL OR redeemed IS NULL OR redeemed <= stock)
 ) STRICT;
 
+-- The list walks rewards in creation order (seq breaks ties within a millisecond).
+CREATE INDEX rewards_created_at ON rewards (created_at);
 CREATE INDEX rewards_campaign ON rewards (campaign_id) WHERE campaign_id IS NOT NULL;
 
 -- A reward offered in a loyalty program, at a points cost (NULL for COIN rewards, which have none).

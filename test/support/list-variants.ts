@@ -11,6 +11,7 @@ import { EVENT_CATEGORIES, FILTERABLE_EVENT_TYPES } from '../../src/modules/even
 import { ACTIVITY_ORDER_FIELDS } from '../../src/modules/events/events.schemas.js';
 import { MEMBER_ORDER_FIELDS } from '../../src/modules/loyalty/members.schemas.js';
 import { EARNING_RULE_ORDER_FIELDS } from '../../src/modules/loyalty/earning-rules.schemas.js';
+import { TIER_ORDER_FIELDS } from '../../src/modules/loyalty/tiers.schemas.js';
 import { ORDER_LIST_ORDER_FIELDS } from '../../src/modules/orders/orders.schemas.js';
 import { VOUCHER_ORDER_FIELDS } from '../../src/modules/vouchers/vouchers.schemas.js';
 
@@ -27,6 +28,7 @@ export class Fixture {
     readonly productId: string,
     readonly collections: { static: string; price: string; created: string; metadata: string },
     readonly program: { id: string; cardId: string; cardCode: string },
+    readonly rewards: { rewardId: string; assignmentId: string; tierId: string },
   ) {}
 
   static async create(call: Call): Promise<Fixture> {
@@ -59,7 +61,11 @@ export class Fixture {
     const card = await call('POST', `/v1/loyalties/${program.id as string}/members`, { customer: { source_id: 'c1' } });
     const loyalty = { id: program.id as string, cardId: card.id as string, cardCode: card.code as string };
     await call('POST', `/v1/loyalties/${program.id as string}/earning-rules`, [{ event: 'order.paid', loyalty: { type: 'FIXED', points: 1 } }]);
-    return new Fixture({ id: campaign.id as string, name: 'Plans' }, customer.id as string, (events[0] as { id: string }).id, product.id as string, collections, loyalty);
+    const reward = await call('POST', '/v1/rewards', { name: 'Plans reward', parameters: { coin: { exchange_ratio: 1 } } });
+    const [assignment] = (await call('POST', `/v1/loyalties/${loyalty.id}/rewards`, [{ reward: reward.id }])) as unknown as Array<{ id: string }>;
+    const [tier] = (await call('POST', `/v1/loyalties/${loyalty.id}/tiers`, [{ name: 'Plans tier', points: { from: 0 } }])) as unknown as Array<{ id: string }>;
+    const rewards = { rewardId: reward.id as string, assignmentId: assignment?.id as string, tierId: tier?.id as string };
+    return new Fixture({ id: campaign.id as string, name: 'Plans' }, customer.id as string, (events[0] as { id: string }).id, product.id as string, collections, loyalty, rewards);
   }
 }
 
@@ -157,6 +163,13 @@ export function listVariants(f: Fixture): string[] {
       ],
     }),
     ...combine(`/v1/loyalties/${f.program.id}/earning-rules`, { order: each('order', orders(EARNING_RULE_ORDER_FIELDS)) }),
+    ...combine('/v1/rewards', { filter: [{}, { assignment_id: f.rewards.assignmentId }] }),
+    ...combine(`/v1/rewards/${f.rewards.rewardId}/assignments`, {}),
+    ...combine(`/v1/loyalties/${f.program.id}/rewards`, { filter: [{}, { assignment_id: f.rewards.assignmentId }] }),
+    ...combine(`/v1/loyalties/${f.program.id}/tiers`, { order: each('order', orders(TIER_ORDER_FIELDS)) }),
+    // Lists the reference gives no paging: a tier's rewards (4.8) and a member's tiers (4.9).
+    `/v1/loyalties/${f.program.id}/tiers/${f.rewards.tierId}/rewards`,
+    `/v1/loyalties/members/${f.program.cardCode}/tiers`,
     ...combine('/v1/async-actions', { end: each('end_date', [undefined, DATE]) }).map((p) => p.replace('&page=99', '')),
   ];
 }
