@@ -5,6 +5,7 @@ import { claimRewardStock } from '../../src/modules/rewards/rewards.service.js';
 import { dbFingerprint } from '../support/db.js';
 import { discountCampaign, loyaltyCampaign } from '../support/factories.js';
 import { assertMatchesReference } from '../support/openapi.js';
+import { assertRefused, invalidPayloadError, notFoundError, type ExpectedError } from '../support/refusals.js';
 import { errorBody, notFoundBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
 
 const clock = fixedClock('2024-05-01T08:00:00.000Z');
@@ -35,16 +36,9 @@ describe('rewards API', () => {
     return server.request('POST', '/v1/rewards', { body });
   };
 
-  /** A refusal: the whole error body, and nothing written. */
-  async function refused(send: () => Promise<TestResponse>, expected: { code: number; key: string; message: string; details: string; resource_id?: string; resource_type?: string }) {
-    const before = dbFingerprint(server.deps.sqlite);
-    const res = await send();
-    assert.equal(res.status, expected.code);
-    assert.deepEqual(res.body, errorBody(res, expected));
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
-  }
-  const invalid = (details: string) => ({ code: 400, key: 'invalid_payload', message: 'Invalid payload', details });
-  const missing = (type: string, id: string) => ({ code: 404, key: 'not_found', message: 'Resource not found', details: `Cannot find ${type} with id ${id}`, resource_id: id, resource_type: type });
+  const refused = (send: () => Promise<TestResponse>, expected: ExpectedError) => assertRefused(server, send, expected);
+  const invalid = invalidPayloadError;
+  const missing = notFoundError;
 
   const reward = (id: string, fields: Record<string, unknown>) => ({
     id,
