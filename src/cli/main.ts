@@ -108,6 +108,16 @@ jobs
   // `jobs` takes --db and --json too, and commander gives them to it wherever they stand.
   .action(async (id, _options, command: Command) => (await import('./commands/jobs.js')).cancelJobCommand(id, command.optsWithGlobals()));
 
+const loyalty = program.command('loyalty').description('loyalty programs: members and their cards');
+loyalty
+  .command('members')
+  .description('list a loyalty program\'s members (newest first), as GET /v1/loyalties/{id}/members')
+  .argument('<program>', 'program id or name')
+  .option('--limit <n>', 'how many of the newest members, 1 to 100 (default 20)')
+  .addOption(dbOption())
+  .addOption(jsonOption())
+  .action(async (name, options) => (await import('./commands/loyalty-members.js')).loyaltyMembersCommand(name, options));
+
 program
   .command('vacuum')
   .description('give free space back to the disk in short steps, safe beside a running server')

@@ -3,6 +3,7 @@ import { catalogRoutes } from '../modules/catalog/catalog.routes.js';
 import { customersRoutes } from '../modules/customers/customers.routes.js';
 import { campaignsRoutes } from '../modules/campaigns/campaigns.routes.js';
 import { asyncActionsRoutes } from '../modules/async-actions/async-actions.routes.js';
+import { ledgersRoutes } from '../modules/ledgers/ledgers.routes.js';
 import { membersRoutes } from '../modules/loyalty/members.routes.js';
 import { programsRoutes } from '../modules/loyalty/programs.routes.js';
 import { earningRulesRoutes } from '../modules/loyalty/earning-rules.routes.js';
@@ -15,4 +16,4 @@ import type { RouteModule } from './context.js';
 
 /** Every module's routes, in one list. A new module adds its RouteModule here. */
 export const routeModules: RouteModule[] = [oauthRoutes, catalogRoutes, customersRoutes, campaignsRoutes, vouchersRoutes, ordersRoutes, asyncActionsRoutes,
-  programsRoutes, membersRoutes, earningRulesRoutes, pendingPointsRoutes, rewardsRoutes, tiersRoutes];
+  ledgersRoutes, programsRoutes, membersRoutes, earningRulesRoutes, pendingPointsRoutes, rewardsRoutes, tiersRoutes];

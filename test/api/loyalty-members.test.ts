@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../src/lib/clock.js';
 import { assertCustomerObject, eventSchemaName } from '../modules/customers/reference.js';
+import { assertCardMatchesLedger } from '../modules/ledgers/recompute.js';
 import { dbFingerprint } from '../support/db.js';
+import { assertRefused } from '../modules/loyalty/refusals.js';
 import { discountCampaign } from '../support/factories.js';
 import { assertMatchesReference, assertMatchesSchema, withoutNulls } from '../support/openapi.js';
 import { errorBody, notFoundBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
@@ -49,12 +51,6 @@ function cardShape(card: { id: string; code: string; campaign: string; campaign_
   };
 }
 
-async function assertRefused(server: TestServer, send: () => Promise<TestResponse>, expected: (res: TestResponse) => { code: number }) {
-  const before = dbFingerprint(server.deps.sqlite);
-  const res = await send();
-  assert.deepEqual({ status: res.status, body: res.body }, { status: expected(res).code, body: expected(res) });
-  assert.equal(dbFingerprint(server.deps.sqlite), before);
-}
 
 describe('loyalty members', () => {
   let server: TestServer;
@@ -151,6 +147,13 @@ describe('loyalty members', () => {
       { points: 100, referred_customers: 0, campaigns: { Rich: { points: 100, referred_customers: 0 } } },
       { redeemed_points: 0, points_to_go: 100 },
     ]);
+    assertCardMatchesLedger(server.deps.sqlite, free1.id);
+    // Later points of the card are the holder's: the ledgers carry them to the customer.
+    const added = await server.request('POST', '/v1/loyalties/members/FREE-1/balance', { body: { points: 25 } });
+    assert.equal(added.status, 200);
+    const after = (await server.request('GET', '/v1/customers/bob')).body;
+    assert.deepEqual(after.loyalty, { points: 125, referred_customers: 0, campaigns: { Rich: { points: 125, referred_customers: 0 } } });
+    assertCardMatchesLedger(server.deps.sqlite, free1.id);
   });
 
   it('gives the card the body names when it is free, and refuses one held by another customer, of another program or unknown', async () => {

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { ALPHANUMERIC } from '../../src/engine/codes/index.js';
 import { fixedClock } from '../../src/lib/clock.js';
 import { findProgram } from '../../src/modules/loyalty/programs.service.js';
-import { dbFingerprint } from '../support/db.js';
+import { assertRefused } from '../modules/loyalty/refusals.js';
 import { discountCampaign, loyaltyCampaign } from '../support/factories.js';
 import { testRunner, waitForJob } from '../support/jobs.js';
 import { assertMatchesReference, withoutNulls } from '../support/openapi.js';
@@ -57,13 +57,6 @@ function programShape(id: string, fields: Record<string, unknown>) {
   };
 }
 
-/** Asserts a refusal's whole body and that the database did not change. */
-async function assertRefused(server: TestServer, send: () => Promise<TestResponse>, expected: (res: TestResponse) => unknown) {
-  const before = dbFingerprint(server.deps.sqlite);
-  const res = await send();
-  assert.deepEqual({ status: res.status, body: res.body }, { status: (expected(res) as { code: number }).code, body: expected(res) });
-  assert.equal(dbFingerprint(server.deps.sqlite), before);
-}
 
 describe('loyalty programs (/v1/loyalties)', () => {
   let server: TestServer;
@@ -192,7 +185,7 @@ describe('loyalty programs (/v1/loyalties)', () => {
     assert.deepEqual(res.body, expected);
     assertMatchesReference('PUT', '/v1/loyalties/{campaignId}', 200, withoutNulls(res.body));
     const cleared = await server.request('PUT', `/v1/loyalties/${res.body.id}`, { body: { loyalty_tiers_expiration: null } });
-    const { loyalty_tiers_expiration: _dropped, ...withoutTiers } = expected;
+    const { loyalty_tiers_expiration: _dropped, ...withoutTiers } = expected as typeof expected & { loyalty_tiers_expiration?: unknown };
     assert.deepEqual(cleared.body, { ...withoutTiers, updated_at: NOW });
   });
 

@@ -151,3 +151,47 @@ export const setHolder = (db: Db, voucherId: string, customerId: string, at: str
     .where('holder_id', 'is', null)
     .returning(CARD_FIELDS)
     .executeTakeFirst();
+
+/** The card by code, if its campaign is live (a deleted campaign's cards are gone already). */
+export const findCardByCode = (db: Db, code: string): Promise<CardFields | undefined> =>
+  db
+    .selectFrom('vouchers as v')
+    .leftJoin('campaigns as c', 'c.id', 'v.campaign_id')
+    .select(CARD_FIELDS.map((f) => `v.${f}` as const))
+    .where('v.code', '=', code)
+    .where((eb) => eb.or([eb('v.campaign_id', 'is', null), eb('c.deleted_at', 'is', null)]))
+    .executeTakeFirst();
+
+/**
+ * One page of a card's rows in seq order (ledger_entries_voucher holds the rowid), after the
+ * cursor row's seq when given: rows appended meanwhile never shift the pages already read.
+ */
+export function listEntries(db: Db, voucherId: string, page: { limit: number; afterSeq?: number; descending: boolean }): Promise<LedgerEntryRow[]> {
+  let query = db.selectFrom('ledger_entries').selectAll().where('voucher_id', '=', voucherId);
+  if (page.afterSeq !== undefined) query = query.where('seq', page.descending ? '<' : '>', page.afterSeq);
+  return query.orderBy('seq', page.descending ? 'desc' : 'asc').limit(page.limit).execute();
+}
+
+/** The card's buckets still to expire (or never): ACTIVE with points, soonest first. */
+export const listOpenBuckets = (db: Db, voucherId: string, page: { limit: number; offset: number }): Promise<PointsBucketRow[]> =>
+  db
+    .selectFrom('points_buckets')
+    .selectAll()
+    .where('voucher_id', '=', voucherId)
+    .where('status', '=', 'ACTIVE')
+    .where('total_points', '>', 0)
+    .orderBy('expires_on')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+
+export async function countOpenBuckets(db: Db, voucherId: string): Promise<number> {
+  const row = await db
+    .selectFrom('points_buckets')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('voucher_id', '=', voucherId)
+    .where('status', '=', 'ACTIVE')
+    .where('total_points', '>', 0)
+    .executeTakeFirstOrThrow();
+  return row.n;
+}

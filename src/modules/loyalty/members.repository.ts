@@ -6,8 +6,8 @@ import type { VoucherTable } from '../vouchers/vouchers.table.js';
 
 /**
  * Members are loyalty cards (vouchers of a LOYALTY_PROGRAM campaign); a member's customer is
- * the card's holder_id. These queries read cards and give a card its holder. They never touch
- * a card's points or balance: those belong to the ledgers.
+ * the card's holder_id. These queries read cards and count their publications. Giving a card
+ * its holder, and its points and balance, belong to the ledgers (assignCardHolder).
  */
 type Db = Kysely<Database>;
 export type MemberRow = Selectable<VoucherTable> & { campaign_name: string | null };
@@ -49,20 +49,13 @@ export const findFreeCard = (db: Db, campaignId: string): Promise<{ id: string; 
     .limit(1)
     .executeTakeFirst();
 
-/**
- * Gives a free card its holder in one guarded statement: only a card that has no holder
- * changes, so two processes claiming the same card at once cannot both get it. Returns the
- * card's balance at the claim (what its new holder now holds), or undefined when it was taken.
- */
-export async function claimCard(db: Db, id: string, holderId: string, at: string): Promise<{ balance: number } | undefined> {
-  const row = await db
+/** A card just given its holder counts one publication (a counter, in one statement). */
+export async function countPublication(db: Db, id: string): Promise<void> {
+  await db
     .updateTable('vouchers')
-    .set((eb) => ({ holder_id: holderId, publish_count: eb('publish_count', '+', 1), updated_at: at }))
+    .set((eb) => ({ publish_count: eb('publish_count', '+', 1) }))
     .where('id', '=', id)
-    .where('holder_id', 'is', null)
-    .returning(['loyalty_balance'])
-    .executeTakeFirst();
-  return row && { balance: row.loyalty_balance ?? 0 };
+    .execute();
 }
 
 export interface MemberFilters {

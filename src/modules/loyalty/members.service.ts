@@ -9,6 +9,7 @@ import { getCampaign } from '../campaigns/campaigns.service.js';
 import { addLoyaltyPoints } from '../customers/customer-summary.service.js';
 import { findSimpleCustomer, getCustomer, upsertCustomer } from '../customers/customers.service.js';
 import { emit } from '../events/events.service.js';
+import { assignCardHolder } from '../ledgers/index.js';
 import { addVouchersInTransaction } from '../vouchers/voucher-generation.service.js';
 import type { VoucherView } from '../vouchers/vouchers.presenter.js';
 import { getVoucher } from '../vouchers/vouchers.service.js';
@@ -28,6 +29,22 @@ interface Picked {
   claimedBalance?: number;
 }
 
+/**
+ * Gives the free card its holder: the ledgers' guarded claim (`... WHERE holder_id IS NULL`),
+ * which also moves the card's balance into the customer's loyalty points. Undefined when the
+ * card had a holder already.
+ */
+async function claim(trx: Db, card: { id: string; code: string }, customerId: string, at: string): Promise<Picked | undefined> {
+  try {
+    const claimed = await assignCardHolder(trx, { voucherId: card.id, customerId, at });
+    await repo.countPublication(trx, card.id);
+    return { id: card.id, code: card.code, claimedBalance: claimed.loyalty_balance ?? 0 };
+  } catch (error) {
+    if (error instanceof AppError && error.key === 'invalid_voucher') return undefined;
+    throw error;
+  }
+}
+
 /** The card the body names: a card of this program that is free or the customer's already. */
 async function namedCard(trx: Db, program: LoyaltyProgram, customerId: string, code: string, at: string): Promise<Picked> {
   const card = await repo.findCardByCode(trx, code);
@@ -36,14 +53,14 @@ async function namedCard(trx: Db, program: LoyaltyProgram, customerId: string, c
     throw new AppError('invalid_voucher', `Voucher ${code} is not a loyalty card of program ${program.id}`);
   }
   if (card.holder_id === customerId) return { id: card.id, code };
-  const claimed = card.holder_id === null ? await repo.claimCard(trx, card.id, customerId, at) : undefined;
+  const claimed = card.holder_id === null ? await claim(trx, card, customerId, at) : undefined;
   if (!claimed) {
     throw new AppError('holder_assignement_duplication', `Loyalty card ${code} is already held by another customer`, {
       resource_id: code,
       resource_type: 'voucher',
     });
   }
-  return { id: card.id, code, claimedBalance: claimed.balance };
+  return claimed;
 }
 
 /**
@@ -58,24 +75,25 @@ async function anyCard(trx: Db, program: LoyaltyProgram, customerId: string, act
   for (let attempt = 0; attempt < 100; attempt++) {
     const free = await repo.findFreeCard(trx, program.id);
     if (!free) break;
-    const claimed = await repo.claimCard(trx, free.id, customerId, at);
-    if (claimed) return { ...free, claimedBalance: claimed.balance };
+    const claimed = await claim(trx, free, customerId, at);
+    if (claimed) return claimed;
   }
   const made = await addVouchersInTransaction(trx, program.campaign, { count: 1, body: {}, requestId: actor.request_id, now: at });
   if (!('code' in made)) throw new AppError('internal_error', 'A single card was queued as a job');
   const card = await repo.findCardByCode(trx, made.code);
-  const claimed = card && (await repo.claimCard(trx, card.id, customerId, at));
-  if (!card || !claimed) throw new AppError('internal_error', `The new card ${made.code} could not be claimed`);
-  return { id: card.id, code: card.code, claimedBalance: claimed.balance };
+  const claimed = card && (await claim(trx, card, customerId, at));
+  if (!claimed) throw new AppError('internal_error', `The new card ${made.code} could not be claimed`);
+  return claimed;
 }
 
 /**
- * A card just published to the customer: its balance joins the customer's loyalty points and
- * their loyalty.campaigns line for the program (customers service), and the customer gets a
+ * A card just published to the customer: the program appears in their loyalty.campaigns (a
+ * card with points put it there already, through assignCardHolder; an empty one adds its line
+ * with 0 points here, through the customers service), and the customer gets a
  * `customer.publication.succeeded` event.
  */
 async function recordPublication(trx: Db, program: LoyaltyProgram, customerId: string, picked: Picked, body: AddMemberBody, actor: Actor, at: string) {
-  await addLoyaltyPoints(trx, { customer_id: customerId, campaign: { id: program.id, name: program.name }, points: picked.claimedBalance ?? 0, at });
+  if (picked.claimedBalance === 0) await addLoyaltyPoints(trx, { customer_id: customerId, campaign: { id: program.id, name: program.name }, points: 0, at });
   const [customer, simple, campaign, card] = await Promise.all([
     getCustomer({ db: trx }, customerId),
     findSimpleCustomer(trx, customerId),

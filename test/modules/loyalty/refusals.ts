@@ -1,0 +1,11 @@
+import assert from 'node:assert/strict';
+import { dbFingerprint } from '../../support/db.js';
+import type { TestResponse, TestServer } from '../../support/server.js';
+
+/** Sends a request that must be refused: asserts its whole error body (and status), and that the database did not change. */
+export async function assertRefused(server: TestServer, send: () => Promise<TestResponse>, expected: (res: TestResponse) => { code: number }) {
+  const before = dbFingerprint(server.deps.sqlite);
+  const res = await send();
+  assert.deepEqual({ status: res.status, body: res.body }, { status: expected(res).code, body: expected(res) });
+  assert.equal(dbFingerprint(server.deps.sqlite), before);
+}
