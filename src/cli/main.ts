@@ -90,6 +90,32 @@ program
   .addOption(jsonOption())
   .action(async (file, options) => (await import('./commands/import.js')).importCommand(file, options));
 
+program
+  .command('balance')
+  .description("add or remove a loyalty card's points (a gift card's credits), as POST /v1/loyalties/members/{code}/balance does")
+  .argument('<card>', 'the card code')
+  .argument('<change>', 'points to add (+100) or remove (-30)')
+  .option('--reason <text>', 'why (kept on the transaction)')
+  .option('--source-id <id>', 'your transaction id: a repeated one changes nothing and prints the first result')
+  .option('--expires <date|never>', 'when added points expire (default: the program rules)')
+  .option('--campaign <campaign>', 'the program (id or name) the card must belong to')
+  .addOption(dbOption())
+  .addOption(jsonOption())
+  .action(async (card, change, options) => (await import('./commands/balance.js')).balanceCommand(card, change, options));
+
+// One subcommand per file under commands/loyalty-*.ts; this group is only their table.
+const loyalty = program.command('loyalty').description('loyalty programs: members and card transactions');
+loyalty
+  .command('transactions')
+  .description("a card's ledger, newest first, one page (--json: the API's list)")
+  .argument('<card>', 'the card code')
+  .option('--limit <n>', 'rows per page, 1 to 100 (default 10)')
+  .option('--starting-after-id <id>', 'the page after this transaction')
+  .option('--campaign <campaign>', 'the program (id or name) the card must belong to')
+  .addOption(dbOption())
+  .addOption(jsonOption())
+  .action(async (card, options) => (await import('./commands/loyalty-transactions.js')).loyaltyTransactionsCommand(card, options));
+
 const jobs = program
   .command('jobs')
   .description('watch async actions live (arrows select, enter shows the result, c cancels, q or esc quits)')

@@ -1,11 +1,13 @@
 import { Piscina } from 'piscina';
 import type { Deps } from '../app/deps.js';
 import type { JobRegistry, JobTypeEntry } from '../app/job-registry.js';
+import type { SweepRegistry } from '../app/sweep-registry.js';
 import { jobEvents } from './jobs.events.js';
 import { claimJob, failAbandonedStaging, releaseLeases, renewLeases } from './leases.service.js';
 import { failJob } from './portions.service.js';
 import { isOwnerDead, newLeaseOwner } from './lease-owner.js';
 import { nextPortionSize } from './portion-size.js';
+import { startSweeps, type SweepLoop } from './sweeps.js';
 import type { WorkerReport, WorkerTask } from './worker.js';
 import { createWriteGate, type GateOptions } from './write-gate.js';
 
@@ -24,11 +26,16 @@ export interface RunnerOptions {
   maxJobs?: number;
   gateOptions?: GateOptions;
   onReport?: (jobId: string, report: WorkerReport) => void;
+  /** Periodic sweeps (app/sweep-registry.ts) to run at start and every `sweepIntervalMs`. */
+  sweeps?: SweepRegistry;
+  sweepIntervalMs?: number;
 }
 
 export interface JobRunner {
   owner: string;
   wake(): void;
+  /** Runs the sweeps once more, now (tests move the clock, then call it). */
+  sweepNow(): Promise<void>;
   /** Stops claiming, waits for portions in flight, releases every lease, ends the threads. */
   stop(): Promise<void>;
 }
@@ -216,11 +223,14 @@ export function startJobRunner(deps: Deps, options: RunnerOptions): JobRunner {
   beat.unref();
   jobEvents.on('enqueued', onEnqueued);
   wake(r);
+  const sweeps: SweepLoop | undefined = options.sweeps && startSweeps(deps, options.sweeps, options.sweepIntervalMs);
   return {
     owner: r.owner,
     wake: onEnqueued,
+    sweepNow: async () => sweeps?.runNow(),
     async stop() {
       r.stopping = true;
+      await sweeps?.stop();
       clearInterval(poll);
       clearInterval(beat);
       if (r.scheduled) clearImmediate(r.scheduled);

@@ -12,6 +12,7 @@ import { ACTIVITY_ORDER_FIELDS } from '../../src/modules/events/events.schemas.j
 import { MEMBER_ORDER_FIELDS } from '../../src/modules/loyalty/members.schemas.js';
 import { EARNING_RULE_ORDER_FIELDS } from '../../src/modules/loyalty/earning-rules.schemas.js';
 import { TIER_ORDER_FIELDS } from '../../src/modules/loyalty/tiers.schemas.js';
+import { TRANSACTION_ORDER_FIELDS } from '../../src/modules/ledgers/ledgers.schemas.js';
 import { ORDER_LIST_ORDER_FIELDS } from '../../src/modules/orders/orders.schemas.js';
 import { VOUCHER_ORDER_FIELDS } from '../../src/modules/vouchers/vouchers.schemas.js';
 
@@ -29,6 +30,8 @@ export class Fixture {
     readonly collections: { static: string; price: string; created: string; metadata: string },
     readonly program: { id: string; cardId: string; cardCode: string },
     readonly rewards: { rewardId: string; assignmentId: string; tierId: string },
+    /** A loyalty card with a ledger row to page after. */
+    readonly card: { campaignId: string; code: string; transactionId: string },
   ) {}
 
   static async create(call: Call): Promise<Fixture> {
@@ -65,7 +68,12 @@ export class Fixture {
     const [assignment] = (await call('POST', `/v1/loyalties/${loyalty.id}/rewards`, [{ reward: reward.id }])) as unknown as Array<{ id: string }>;
     const [tier] = (await call('POST', `/v1/loyalties/${loyalty.id}/tiers`, [{ name: 'Plans tier', points: { from: 0 } }])) as unknown as Array<{ id: string }>;
     const rewards = { rewardId: reward.id as string, assignmentId: assignment?.id as string, tierId: tier?.id as string };
-    return new Fixture({ id: campaign.id as string, name: 'Plans' }, customer.id as string, (events[0] as { id: string }).id, product.id as string, collections, loyalty, rewards);
+    // A card of the program with a ledger row to page after (the ledger's transactions lists).
+    await call('POST', `/v1/campaigns/${loyalty.id}/vouchers`, { code: 'PLANS-CARD' });
+    await call('POST', '/v1/loyalties/members/PLANS-CARD/balance', { points: 5, expiration_type: 'CUSTOM_DATE', expiration_date: '2099-01-01' });
+    const transactions = (await call('GET', '/v1/vouchers/PLANS-CARD/transactions')).data as Array<{ id: string }>;
+    const card = { campaignId: loyalty.id, code: 'PLANS-CARD', transactionId: (transactions[0] as { id: string }).id };
+    return new Fixture({ id: campaign.id as string, name: 'Plans' }, customer.id as string, (events[0] as { id: string }).id, product.id as string, collections, loyalty, rewards, card);
   }
 }
 
@@ -171,5 +179,12 @@ export function listVariants(f: Fixture): string[] {
     `/v1/loyalties/${f.program.id}/tiers/${f.rewards.tierId}/rewards`,
     `/v1/loyalties/members/${f.program.cardCode}/tiers`,
     ...combine('/v1/async-actions', { end: each('end_date', [undefined, DATE]) }).map((p) => p.replace('&page=99', '')),
+    ...[`/v1/loyalties/members/${f.card.code}/transactions`, `/v1/loyalties/${f.card.campaignId}/members/${f.card.code}/transactions`, `/v1/vouchers/${f.card.code}/transactions`].flatMap((base) =>
+      combine(base, {
+        order: each('order', orders(TRANSACTION_ORDER_FIELDS)),
+        cursor: each('starting_after_id', [undefined, f.card.transactionId]),
+      }).map((p) => p.replace('&page=99', '')),
+    ),
+    ...combine(`/v1/loyalties/${f.card.campaignId}/members/${f.card.code}/points-expiration`, {}),
   ];
 }

@@ -1,5 +1,6 @@
 import { createKey, listKeys, revokeKey, type KeyView } from '../../modules/auth/keys.service.js';
 import { printJson, runWithDeps, type CommonOptions } from '../run.js';
+import { textTable } from '../table.js';
 
 interface CreateOptions extends CommonOptions {
   client?: boolean;
@@ -7,15 +8,12 @@ interface CreateOptions extends CommonOptions {
   origins?: string;
 }
 
-/** `promo keys list` as a table with a header row, columns as wide as their widest cell. */
-function keysTable(keys: KeyView[]): string {
-  const rows = [
+/** `promo keys list` as a table. */
+const keysTable = (keys: KeyView[]): string =>
+  textTable(
     ['APP ID', 'KIND', 'STATE', 'ORIGINS', 'CREATED', 'NAME'],
-    ...keys.map((k) => [k.app_id, k.kind, k.revoked_at ? 'revoked' : 'active', k.origins.join(','), k.created_at, k.name]),
-  ];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
-  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')).join('\n');
-}
+    keys.map((k) => [k.app_id, k.kind, k.revoked_at ? 'revoked' : 'active', k.origins.join(','), k.created_at, k.name]),
+  );
 
 export const createKeyCommand = (options: CreateOptions) =>
   runWithDeps(options, async (deps) => {

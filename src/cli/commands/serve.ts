@@ -6,6 +6,7 @@ import { createApp } from '../../http/app.js';
 import { createHttpServer } from '../../http/server.js';
 import { AppError } from '../../lib/errors.js';
 import { jobRegistry } from '../../app/job-registry.js';
+import { sweepRegistry } from '../../app/sweep-registry.js';
 import { startJobRunner } from '../../jobs/runner.js';
 import { bootstrapKeys, type CreatedKey } from '../../modules/auth/keys.service.js';
 import { fail, UsageError } from '../run.js';
@@ -69,8 +70,9 @@ export async function serve(options: ConfigOverrides): Promise<void> {
     return fail(error);
   }
   // Bulk jobs run on `workers` threads; on shutdown the runner finishes its portions in
-  // flight and releases its leases, so another process can take the jobs over at once.
-  const runner = startJobRunner(deps, { workers: config.workers, registry: jobRegistry });
+  // flight and releases its leases, so another process can take the jobs over at once. The
+  // periodic sweeps (points expiry...) run with it.
+  const runner = startJobRunner(deps, { workers: config.workers, registry: jobRegistry, sweeps: sweepRegistry });
   deps.onClose.push(() => runner.stop());
   const app = createApp(deps, { bodyLimitBytes: config.bodyLimitBytes });
   const server = createHttpServer(app, deps.log);

@@ -1,3 +1,5 @@
+import { giftKind } from '../vouchers/kinds/gift.js';
+import { loyaltyCardKind } from '../vouchers/kinds/loyalty-card.js';
 import { NEVER_EXPIRES, isPointsType } from './ledger-types.js';
 import type { CardFields, LedgerEntryRow, PointsBucketRow } from './ledgers.repository.js';
 
@@ -76,23 +78,11 @@ export const presentBucket = (bucket: PointsBucketRow) => ({
   object: 'loyalty_points_bucket' as const,
 });
 
-/** The card as events carry it: its code, campaign and its kind's block. */
+/** The card as events carry it: its code, campaign and its kind's block (as GET /v1/vouchers/{code} answers it). */
 export const presentCard = (card: CardFields) => ({
   id: card.id,
   code: card.code,
   type: card.type,
   campaign_id: card.campaign_id,
-  ...(card.type === 'GIFT_VOUCHER'
-    ? { gift: { amount: card.gift_amount ?? 0, subtracted_amount: card.gift_subtracted_amount ?? 0, balance: card.gift_balance ?? 0, effect: card.gift_effect } }
-    : {
-        loyalty_card: {
-          points: card.loyalty_points ?? 0,
-          balance: card.loyalty_balance ?? 0,
-          next_expiration_date: card.loyalty_next_expiration_date,
-          next_expiration_points: card.loyalty_next_expiration_points ?? 0,
-          pending_points: card.loyalty_pending_points ?? 0,
-          expired_points: card.loyalty_expired_points ?? 0,
-          subtracted_points: card.loyalty_subtracted_points ?? 0,
-        },
-      }),
+  ...(card.type === 'GIFT_VOUCHER' ? { gift: giftKind.present(card) } : { loyalty_card: loyaltyCardKind.present(card) }),
 });

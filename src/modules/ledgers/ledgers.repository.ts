@@ -81,17 +81,6 @@ export async function addToBucket(db: Db, input: { id: string; voucherId: string
   return row.id;
 }
 
-/** The card's buckets with points left, soonest-expiring first (never-expiring last). */
-export const listLiveBuckets = (db: Db, voucherId: string): Promise<PointsBucketRow[]> =>
-  db
-    .selectFrom('points_buckets')
-    .selectAll()
-    .where('voucher_id', '=', voucherId)
-    .where('status', '=', 'ACTIVE')
-    .where('total_points', '>', 0)
-    .orderBy('expires_on')
-    .execute();
-
 /** Takes points from one bucket, guarded; false when it holds fewer. */
 export async function takeFromBucket(db: Db, bucketId: string, points: number, at: string): Promise<boolean> {
   const result = await db
@@ -172,18 +161,17 @@ export function listEntries(db: Db, voucherId: string, page: { limit: number; af
   return query.orderBy('seq', page.descending ? 'desc' : 'asc').limit(page.limit).execute();
 }
 
-/** The card's buckets still to expire (or never): ACTIVE with points, soonest first. */
-export const listOpenBuckets = (db: Db, voucherId: string, page: { limit: number; offset: number }): Promise<PointsBucketRow[]> =>
-  db
+/** The card's buckets with points left (ACTIVE), soonest-expiring first and never-expiring last; a page of them when asked. */
+export function listOpenBuckets(db: Db, voucherId: string, page?: { limit: number; offset: number }): Promise<PointsBucketRow[]> {
+  const query = db
     .selectFrom('points_buckets')
     .selectAll()
     .where('voucher_id', '=', voucherId)
     .where('status', '=', 'ACTIVE')
     .where('total_points', '>', 0)
-    .orderBy('expires_on')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
+    .orderBy('expires_on');
+  return (page ? query.limit(page.limit).offset(page.offset) : query).execute();
+}
 
 export async function countOpenBuckets(db: Db, voucherId: string): Promise<number> {
   const row = await db

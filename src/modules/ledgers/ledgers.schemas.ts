@@ -41,7 +41,8 @@ export const voucherBalanceSchema = object({ amount: nonZero('amount'), ...reaso
 export type VoucherBalanceBody = InferType<typeof voucherBalanceSchema>;
 
 /** The transactions lists (the reference's limit, order id|-id, starting_after_id). */
-const transactionsParams = { limit: limit(), order: order(['id'] as const), starting_after_id: text() };
+export const TRANSACTION_ORDER_FIELDS = ['id'] as const;
+const transactionsParams = { limit: limit(), order: order(TRANSACTION_ORDER_FIELDS), starting_after_id: text() };
 export const transactionsQuerySchema = querySchema(transactionsParams);
 export type TransactionsQuery = QueryOf<typeof transactionsParams>;
 

@@ -73,7 +73,7 @@ export async function creditPoints(deps: LedgerDeps, trx: Db, input: PointsCredi
 export async function takeFromBuckets(trx: Db, voucherId: string, entryId: string, points: number, at: string): Promise<void> {
   const draws: Array<{ entry_id: string; bucket_id: string; points: number }> = [];
   let left = points;
-  for (const bucket of await repo.listLiveBuckets(trx, voucherId)) {
+  for (const bucket of await repo.listOpenBuckets(trx, voucherId)) {
     if (left === 0) break;
     const take = Math.min(left, bucket.total_points);
     if (!(await repo.takeFromBucket(trx, bucket.id, take, at))) throw new AppError('internal_error', `Bucket ${bucket.id} changed under a debit`);
