@@ -134,7 +134,6 @@ jobs
   // `jobs` takes --db and --json too, and commander gives them to it wherever they stand.
   .action(async (id, _options, command: Command) => (await import('./commands/jobs.js')).cancelJobCommand(id, command.optsWithGlobals()));
 
-const loyalty = program.command('loyalty').description('loyalty programs: members and their cards');
 loyalty
   .command('members')
   .description('list a loyalty program\'s members (newest first), as GET /v1/loyalties/{id}/members')

@@ -72,8 +72,8 @@ export class Fixture {
     await call('POST', `/v1/campaigns/${loyalty.id}/vouchers`, { code: 'PLANS-CARD' });
     await call('POST', '/v1/loyalties/members/PLANS-CARD/balance', { points: 5, expiration_type: 'CUSTOM_DATE', expiration_date: '2099-01-01' });
     const transactions = (await call('GET', '/v1/vouchers/PLANS-CARD/transactions')).data as Array<{ id: string }>;
-    const card = { campaignId: loyalty.id, code: 'PLANS-CARD', transactionId: (transactions[0] as { id: string }).id };
-    return new Fixture({ id: campaign.id as string, name: 'Plans' }, customer.id as string, (events[0] as { id: string }).id, product.id as string, collections, loyalty, rewards, card);
+    const ledgerCard = { campaignId: loyalty.id, code: 'PLANS-CARD', transactionId: (transactions[0] as { id: string }).id };
+    return new Fixture({ id: campaign.id as string, name: 'Plans' }, customer.id as string, (events[0] as { id: string }).id, product.id as string, collections, loyalty, rewards, ledgerCard);
   }
 }
 
