@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../src/lib/clock.js';
 import { discountCampaign, loyaltyCampaign } from '../support/factories.js';
+import { assertRefused } from '../modules/loyalty/refusals.js';
 import { assertMatchesReference } from '../support/openapi.js';
-import { assertRefused, invalidPayloadError, notFoundError, type ExpectedError } from '../support/refusals.js';
+import { expectError, invalidPayloadError, notFoundError, type ExpectedError } from '../support/error-bodies.js';
 import { startTestServer, type TestResponse, type TestServer } from '../support/server.js';
 
 const clock = fixedClock('2024-05-01T08:00:00.000Z');
@@ -31,7 +32,7 @@ describe('reward assignments API', () => {
     await server.close();
   });
 
-  const refused = (send: () => Promise<TestResponse>, expected: ExpectedError) => assertRefused(server, send, expected);
+  const refused = (send: () => Promise<TestResponse>, expected: ExpectedError) => assertRefused(server, send, expectError(expected));
   const invalid = invalidPayloadError;
   const missing = notFoundError;
   const duplicate = (rewardId: string) => ({

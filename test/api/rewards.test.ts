@@ -4,8 +4,9 @@ import { fixedClock } from '../../src/lib/clock.js';
 import { claimRewardStock } from '../../src/modules/rewards/rewards.service.js';
 import { dbFingerprint } from '../support/db.js';
 import { discountCampaign, loyaltyCampaign } from '../support/factories.js';
+import { assertRefused } from '../modules/loyalty/refusals.js';
 import { assertMatchesReference } from '../support/openapi.js';
-import { assertRefused, invalidPayloadError, notFoundError, type ExpectedError } from '../support/refusals.js';
+import { expectError, invalidPayloadError, notFoundError, type ExpectedError } from '../support/error-bodies.js';
 import { errorBody, notFoundBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
 
 const clock = fixedClock('2024-05-01T08:00:00.000Z');
@@ -36,7 +37,7 @@ describe('rewards API', () => {
     return server.request('POST', '/v1/rewards', { body });
   };
 
-  const refused = (send: () => Promise<TestResponse>, expected: ExpectedError) => assertRefused(server, send, expected);
+  const refused = (send: () => Promise<TestResponse>, expected: ExpectedError) => assertRefused(server, send, expectError(expected));
   const invalid = invalidPayloadError;
   const missing = notFoundError;
 
