@@ -35,15 +35,11 @@ CREATE INDEX earning_rules_created ON earning_rules (campaign_id, created_at, se
 CREATE INDEX earning_rules_updated ON earning_rules (campaign_id, updated_at, created_at, seq);
 CREATE INDEX earning_rules_event ON earning_rules (campaign_id, event, active);
 
--- The loyalty cards a customer holds, for earning on the customer's paid order (each card of
--- each program). IF NOT EXISTS: the members work may add the same index.
-CREATE INDEX IF NOT EXISTS vouchers_holder ON vouchers (holder_id, campaign_id) WHERE holder_id IS NOT NULL;
-
 -- Points an earning rule gave that wait `pending_days` before they count (the reference's
 -- LoyaltyPendingPoints, `lopp_` ids). The card's loyalty_card.pending_points is the sum of its
 -- PENDING rows, kept by the ledger. `activates_at` is the instant the sweep activates it
--- (answered as its date); `details` is the reference's JSON details block; `expiration`
--- the ledger's expiry for the points once active (the rule's rules, else the program's).
+-- (answered as its date); `details` is the reference's JSON details block; `expiration_rules`
+-- the earning rule's own (NULL: the program's), applied from the day the points activate.
 CREATE TABLE loyalty_pending_points (
   seq              INTEGER PRIMARY KEY,
   id               TEXT NOT NULL UNIQUE,
@@ -56,14 +52,16 @@ CREATE TABLE loyalty_pending_points (
   status           TEXT NOT NULL CHECK (status IN ('PENDING', 'ACTIVATED', 'CANCELED')),
   activates_at     TEXT NOT NULL,
   details          TEXT NOT NULL CHECK (json_type(details) = 'object'),
-  expiration       TEXT NOT NULL CHECK (json_type(expiration) = 'object'),
+  expiration_rules TEXT CHECK (expiration_rules IS NULL OR json_type(expiration_rules) = 'object'),
   created_at       TEXT NOT NULL,
   updated_at       TEXT
 ) STRICT;
 
 -- The lists (a card's, a program's) hold PENDING rows, ordered by id (the reference's `order`
--- is `id` or `-id`); the sweep takes due rows by time; a canceled order finds its rows.
-CREATE INDEX loyalty_pending_points_voucher ON loyalty_pending_points (voucher_id, id) WHERE status = 'PENDING';
+-- is `id` or `-id`); the sweep takes due rows by time; a canceled order finds its rows. The
+-- card's index is whole, not partial: deleting vouchers (a campaign's, by the thousand) finds
+-- each card's rows through it for the foreign key's cascade instead of scanning the table.
+CREATE INDEX loyalty_pending_points_voucher ON loyalty_pending_points (voucher_id, id);
 CREATE INDEX loyalty_pending_points_campaign ON loyalty_pending_points (campaign_id, id) WHERE status = 'PENDING';
 CREATE INDEX loyalty_pending_points_due ON loyalty_pending_points (activates_at) WHERE status = 'PENDING';
 CREATE INDEX loyalty_pending_points_order ON loyalty_pending_points (order_id) WHERE status = 'PENDING';

@@ -20,4 +20,5 @@ export type SweepRegistry = readonly SweepEntry[];
 
 export const sweepRegistry: SweepRegistry = [
   { name: 'points-expiry', run: domainStep('ledgers/points-expiry.sweep.ts', 'expireDueBuckets') },
+  { name: 'pending-points', run: domainStep('loyalty/pending-points.sweep.ts', 'activateDuePendingPointsSweep') },
 ];

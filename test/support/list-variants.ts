@@ -9,10 +9,11 @@ import { ORDER_FIELDS as CATALOG_ORDER_FIELDS } from '../../src/modules/catalog/
 import { CUSTOMER_ORDER_FIELDS } from '../../src/modules/customers/customers-list.schemas.js';
 import { EVENT_CATEGORIES, FILTERABLE_EVENT_TYPES } from '../../src/modules/events/event-types.js';
 import { ACTIVITY_ORDER_FIELDS } from '../../src/modules/events/events.schemas.js';
-import { MEMBER_ORDER_FIELDS } from '../../src/modules/loyalty/members.schemas.js';
 import { EARNING_RULE_ORDER_FIELDS } from '../../src/modules/loyalty/earning-rules.schemas.js';
 import { TIER_ORDER_FIELDS } from '../../src/modules/loyalty/tiers.schemas.js';
 import { TRANSACTION_ORDER_FIELDS } from '../../src/modules/ledgers/ledgers.schemas.js';
+import { MEMBER_ORDER_FIELDS } from '../../src/modules/loyalty/members.schemas.js';
+import { PENDING_POINTS_ORDER_FIELDS } from '../../src/modules/loyalty/pending-points.schemas.js';
 import { ORDER_LIST_ORDER_FIELDS } from '../../src/modules/orders/orders.schemas.js';
 import { VOUCHER_ORDER_FIELDS } from '../../src/modules/vouchers/vouchers.schemas.js';
 
@@ -178,6 +179,9 @@ export function listVariants(f: Fixture): string[] {
     // Lists the reference gives no paging: a tier's rewards (4.8) and a member's tiers (4.9).
     `/v1/loyalties/${f.program.id}/tiers/${f.rewards.tierId}/rewards`,
     `/v1/loyalties/members/${f.program.cardCode}/tiers`,
+    ...[`/v1/loyalties/members/${f.program.cardCode}/pending-points`, `/v1/loyalties/${f.program.id}/members/${f.program.cardCode}/pending-points`, `/v1/loyalties/${f.program.id}/pending-points`].flatMap((base) =>
+      combine(base, { order: each('order', orders(PENDING_POINTS_ORDER_FIELDS)), cursor: each('starting_after_id', [undefined, 'lopp_00000000']) }).map((p) => p.replace('&page=99', '')),
+    ),
     ...combine('/v1/async-actions', { end: each('end_date', [undefined, DATE]) }).map((p) => p.replace('&page=99', '')),
     ...[`/v1/loyalties/members/${f.card.code}/transactions`, `/v1/loyalties/${f.card.campaignId}/members/${f.card.code}/transactions`, `/v1/vouchers/${f.card.code}/transactions`].flatMap((base) =>
       combine(base, {

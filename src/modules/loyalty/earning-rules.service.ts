@@ -3,10 +3,10 @@ import type { Deps } from '../../app/deps.js';
 import type { Database } from '../../db/database.js';
 import { allValidityColumns, checkValidity, validityColumns, type ValidityColumns } from '../../engine/validity/index.js';
 import { isoNow } from '../../lib/clock.js';
-import { AppError, invalidPayload, notFound } from '../../lib/errors.js';
+import { invalidPayload, notFound, type AppError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { findCampaign, type CampaignRow } from '../campaigns/campaigns.service.js';
+import { findProgram as findLoyaltyProgram } from './programs.service.js';
 import { presentEarningRule, type EarningRuleView } from './earning-rules.presenter.js';
 import * as repo from './earning-rules.repository.js';
 import { eventProblem, type EarningRuleBody, type EarningRuleChanges, type EarningRulesListQuery } from './earning-rules.schemas.js';
@@ -19,16 +19,12 @@ type Db = Kysely<Database>;
 type ReadDeps = Pick<Deps, 'db'>;
 type WriteDeps = Pick<Deps, 'db' | 'clock'>;
 
-/** The program a path names (id or name): 404 when unknown, 400 for a campaign of another type. */
-export async function findProgram(db: Db, idOrName: string): Promise<CampaignRow> {
-  const campaign = await findCampaign(db, idOrName);
-  if (campaign.campaign_type !== 'LOYALTY_PROGRAM') {
-    throw new AppError('invalid_campaign', `Campaign ${campaign.id} is not a loyalty program (campaign_type ${campaign.campaign_type})`);
-  }
-  return campaign;
-}
+/** The program a path names (id or name): 404 `campaign` for an unknown one or a campaign of another type. */
+const findProgram = async (db: Db, ref: string): Promise<Program> => (await findLoyaltyProgram({ db }, ref)).campaign;
 
-async function findRule(db: Db, campaign: CampaignRow, ruleId: string): Promise<repo.EarningRuleRow> {
+type Program = { id: string };
+
+async function findRule(db: Db, campaign: Program, ruleId: string): Promise<repo.EarningRuleRow> {
   const rule = await repo.findEarningRule(db, campaign.id, ruleId);
   if (!rule) throw notFound('earning_rule', ruleId);
   return rule;
@@ -49,7 +45,7 @@ function changedColumns(body: EarningRuleChanges): Partial<repo.NewEarningRuleRo
   return out;
 }
 
-function newRow(campaign: CampaignRow, body: EarningRuleBody, now: string): repo.NewEarningRuleRow {
+function newRow(campaign: Program, body: EarningRuleBody, now: string): repo.NewEarningRuleRow {
   const columns = changedColumns(body);
   return {
     id: newId('ern_'),

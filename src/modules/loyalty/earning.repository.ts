@@ -12,8 +12,9 @@ export interface HeldCard {
 }
 
 /**
- * The cards a customer holds (vouchers_holder), each of a live LOYALTY_PROGRAM, active ones
- * only: a disabled card earns nothing. Read-only: balances move through the ledgers only.
+ * The cards a customer holds (read on vouchers_holder_created_at, sql/0010), each of a live
+ * LOYALTY_PROGRAM, active ones only: a disabled card earns nothing. Read-only: balances move
+ * through the ledgers only.
  */
 export async function listHeldCards(db: Db, customerId: string): Promise<HeldCard[]> {
   const rows = await db

@@ -1,12 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
 import type { Database } from '../../db/database.js';
-import { programExpiryDate, type ExpirationRules } from '../../engine/loyalty/points-expiry.js';
 import { pointsEarned, targetsOf, type EarningInput, type EarningLoyalty, type ItemRatio, type TierMapping } from '../../engine/loyalty/points.js';
 import { isActiveAt, presentValidity } from '../../engine/validity/index.js';
 import { collectionMembersAmong } from '../catalog/collection-products.service.js';
 import { findSimpleCustomer } from '../customers/customers.service.js';
-import { creditPoints, type PointsExpiration } from '../ledgers/index.js';
+import { creditPoints } from '../ledgers/index.js';
+import { expirationOf } from './earning-expiry.js';
+import { findMemberTier } from './tiers-members.service.js';
 import type { PaidOrder } from '../orders/order-paid.seam.js';
 import type { OrderObject } from '../orders/orders.presenter.js';
 import { listHeldCards, type HeldCard } from './earning.repository.js';
@@ -62,44 +63,42 @@ async function earningInput(deps: EarnDeps, trx: Db, order: OrderObject, custome
 }
 
 /**
- * When the earned points expire: the rule's own expiration_rules (they supersede the
- * program's), else the program's rules, applied by the ledger.
+ * The member's tier mapping for each rule (SPEC.md 2.10 `earning_rules` of the tier the card
+ * is in now), keyed by rule id; empty without a tier.
  */
-export function expirationOf(rule: Pick<EarningRuleRow, 'expiration_rules'>, at: string): PointsExpiration {
-  const rules = rule.expiration_rules === null ? null : (JSON.parse(rule.expiration_rules) as ExpirationRules);
-  const date = rules ? programExpiryDate(rules, at.slice(0, 10)) : null;
-  return date ? { type: 'CUSTOM_DATE', date } : { type: 'PROGRAM_RULES' };
+export async function tierMappingsOf(trx: Db, voucherId: string): Promise<Record<string, TierMapping>> {
+  return ((await findMemberTier({}, trx, voucherId))?.earning_rules ?? {}) as Record<string, TierMapping>;
 }
 
-/**
- * The member's tier mapping for a rule (SPEC.md 2.10 `earning_rules`): tiers are not merged
- * into this branch yet, so none applies (README: what is left).
- */
-async function tierMappingOf(_trx: Db, _card: HeldCard, _rule: EarningRuleRow): Promise<TierMapping | null> {
-  return null;
-}
-
-async function earnOnCard(deps: EarnDeps, trx: Db, card: HeldCard, rule: EarningRuleRow, input: EarningInput, paid: PaidOrder): Promise<void> {
-  const points = pointsEarned(JSON.parse(rule.loyalty) as EarningLoyalty, { ...input, tier: await tierMappingOf(trx, card, rule) });
-  if (points <= 0) return;
-  const expiration = expirationOf(rule, paid.at);
-  const order = { id: paid.order.id, source_id: paid.order.source_id };
-  if (rule.pending_days !== null) {
-    const pendingRule = { id: rule.id, banner: rule.banner, pending_days: rule.pending_days };
-    await addPendingPoints(trx, { card, rule: pendingRule, order, points, expiration, actor: paid.actor, at: paid.at });
-    return;
-  }
+/** Points a rule earned, onto the card through the ledger (POINTS_ACCRUAL, the rule's expiry). */
+export async function creditRulePoints(deps: EarnDeps, trx: Db, input: { voucherId: string; rule: EarningRuleRow; points: number; order?: { id: string; source_id: string | null }; actor: PaidOrder['actor']; at: string }) {
+  const { rule, order } = input;
   await creditPoints(deps, trx, {
-    voucherId: card.id,
-    amount: points,
+    voucherId: input.voucherId,
+    amount: input.points,
     type: 'POINTS_ACCRUAL',
-    expiration,
+    expiration: expirationOf(rule, input.at),
     operationType: 'AUTOMATIC',
-    related: { order_id: order.id, earning_rule_id: rule.id },
-    details: { order: { id: order.id, source_id: order.source_id }, earning_rule: { id: rule.id, source: { banner: rule.banner } } },
-    actor: paid.actor,
-    at: paid.at,
+    related: { order_id: order?.id ?? null, earning_rule_id: rule.id },
+    details: { ...(order ? { order: { id: order.id, source_id: order.source_id } } : {}), earning_rule: { id: rule.id, source: { banner: rule.banner } } },
+    actor: input.actor,
+    at: input.at,
   });
+}
+
+async function earnOnCard(deps: EarnDeps, trx: Db, card: HeldCard, rules: EarningRuleRow[], input: EarningInput, paid: PaidOrder): Promise<void> {
+  const mappings = await tierMappingsOf(trx, card.id);
+  const order = { id: paid.order.id, source_id: paid.order.source_id };
+  for (const rule of rules) {
+    const points = pointsEarned(JSON.parse(rule.loyalty) as EarningLoyalty, { ...input, tier: mappings[rule.id] ?? null });
+    if (points <= 0) continue;
+    if (rule.pending_days === null) {
+      await creditRulePoints(deps, trx, { voucherId: card.id, rule, points, order, actor: paid.actor, at: paid.at });
+      continue;
+    }
+    const pendingRule = { id: rule.id, banner: rule.banner, pending_days: rule.pending_days };
+    await addPendingPoints(trx, { card, rule: pendingRule, order, points, expirationRules: rule.expiration_rules, actor: paid.actor, at: paid.at });
+  }
 }
 
 /** The paid-order seam's subscriber: every card of the paying customer, every rule due. */
@@ -112,7 +111,5 @@ export async function earnOnPaidOrder(deps: EarnDeps, trx: Db, paid: PaidOrder):
   const rules = (await listActiveRulesForEvent(trx, campaignIds, ORDER_PAID_EVENT)).filter((rule) => isActiveAt(presentValidity(rule), paid.at));
   if (rules.length === 0) return;
   const input = await earningInput(deps, trx, paid.order, customerId, rules);
-  for (const card of cards) {
-    for (const rule of rules.filter((r) => r.campaign_id === card.campaign_id)) await earnOnCard(deps, trx, card, rule, input, paid);
-  }
+  for (const card of cards) await earnOnCard(deps, trx, card, rules.filter((r) => r.campaign_id === card.campaign_id), input, paid);
 }

@@ -1,6 +1,6 @@
 import type { Deps } from '../../app/deps.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { findProgram } from './earning-rules.service.js';
+import { findProgram } from './programs.service.js';
 import { findMemberCard } from './member-card.service.js';
 import { presentPendingPoints } from './pending-points.presenter.js';
 import * as repo from './pending-points.repository.js';
@@ -29,13 +29,12 @@ async function pageOf(deps: ReadDeps, owner: repo.PendingPageQuery['owner'], que
 
 /** GET /v1/loyalties/members/{memberId}/pending-points, and the form with the program (its card only). */
 export async function listMemberPendingPoints(deps: ReadDeps, memberCode: string, query: PendingPointsListQuery, campaignRef?: string) {
-  const campaignId = campaignRef === undefined ? undefined : (await findProgram(deps.db, campaignRef)).id;
-  const card = await findMemberCard(deps.db, memberCode, campaignId);
+  const card = await findMemberCard(deps.db, memberCode, campaignRef);
   return pageOf(deps, { voucherId: card.id }, query);
 }
 
 /** GET /v1/loyalties/{campaignId}/pending-points: every member's. */
 export async function listProgramPendingPoints(deps: ReadDeps, campaignRef: string, query: PendingPointsListQuery) {
-  const program = await findProgram(deps.db, campaignRef);
+  const program = await findProgram(deps, campaignRef);
   return pageOf(deps, { campaignId: program.id }, query);
 }

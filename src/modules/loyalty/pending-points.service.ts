@@ -1,3 +1,4 @@
+import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
 import type { Database } from '../../db/database.js';
@@ -5,7 +6,8 @@ import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { emit } from '../events/events.service.js';
-import { adjustPendingPoints, creditPoints, type PointsExpiration } from '../ledgers/index.js';
+import { adjustPendingPoints, creditPoints } from '../ledgers/index.js';
+import { expirationOf } from './earning-expiry.js';
 import { findMemberCard, type MemberCard } from './member-card.service.js';
 import { presentPendingPoints } from './pending-points.presenter.js';
 import * as repo from './pending-points.repository.js';
@@ -29,8 +31,8 @@ export interface NewPendingPoints {
   rule: { id: string; banner: string | null; pending_days: number };
   order: { id: string; source_id: string | null };
   points: number;
-  /** The expiry the points get when they activate (the rule's, else the program's). */
-  expiration: PointsExpiration;
+  /** The rule's own expiration_rules (JSON; null: the program's), applied from the activation day. */
+  expirationRules: string | null;
   actor: Actor;
   at: string;
 }
@@ -69,7 +71,7 @@ export async function addPendingPoints(trx: Db, input: NewPendingPoints): Promis
     status: 'PENDING',
     activates_at: new Date(Date.parse(input.at) + input.rule.pending_days * DAY_MS).toISOString(),
     details: JSON.stringify(detailsOf(input)),
-    expiration: JSON.stringify(input.expiration),
+    expiration_rules: input.expirationRules,
     created_at: input.at,
     updated_at: null,
   });
@@ -78,18 +80,16 @@ export async function addPendingPoints(trx: Db, input: NewPendingPoints): Promis
   return row;
 }
 
-/** A claimed (now ACTIVATED) row's points onto the card: pending down, balance up. */
-async function applyActivation(deps: PendingDeps, trx: Db, row: repo.PendingPointsRow, actor: Actor, at: string) {
+/** A claimed (now ACTIVATED) row's points onto the card: pending down, balance up; MANUAL by 4.7, AUTOMATIC by the sweep. */
+async function applyActivation(deps: PendingDeps, trx: Db, row: repo.PendingPointsRow, how: { actor: Actor; at: string; operationType: 'MANUAL' | 'AUTOMATIC' }) {
+  const { actor, at } = how;
   await adjustPendingPoints(trx, { voucherId: row.voucher_id, delta: -row.points, at });
-  // Points whose own expiry passed while they waited get the program's rules instead.
-  const stored = JSON.parse(row.expiration) as PointsExpiration;
-  const expiration = stored.type === 'CUSTOM_DATE' && stored.date < at.slice(0, 10) ? undefined : stored;
   const result = await creditPoints(deps, trx, {
     voucherId: row.voucher_id,
     amount: row.points,
     type: 'PENDING_POINTS_ACTIVATION',
-    expiration,
-    operationType: 'MANUAL',
+    expiration: expirationOf(row, at),
+    operationType: how.operationType,
     related: { order_id: row.order_id, earning_rule_id: row.earning_rule_id, pending_points_id: row.id },
     actor,
     at,
@@ -119,7 +119,7 @@ export async function activatePendingPoints(deps: PendingDeps, memberCode: strin
     const row = await findCardPending(trx, card, pendingId);
     const claimed = await repo.claimPendingPoints(trx, row.id, 'ACTIVATED', at);
     if (!claimed) throw notPending(row);
-    const { card: after } = await applyActivation(deps, trx, claimed, actor, at);
+    const { card: after } = await applyActivation(deps, trx, claimed, { actor, at, operationType: 'MANUAL' });
     return {
       points: claimed.points,
       total: (after.loyalty_points ?? 0) - (after.loyalty_expired_points ?? 0),
@@ -177,11 +177,12 @@ export async function activateDuePendingPoints(deps: PendingDeps, actor: Actor):
       for (const id of ids) {
         const claimed = await repo.claimPendingPoints(trx, id, 'ACTIVATED', at);
         if (!claimed) continue;
-        await applyActivation(deps, trx, claimed, actor, at);
+        await applyActivation(deps, trx, claimed, { actor, at, operationType: 'AUTOMATIC' });
         activated++;
       }
       return ids.length;
     });
     if (done < SWEEP_BATCH) return activated;
+    await yieldToRequests(); // requests waiting on the writer go between batches
   }
 }

@@ -18,8 +18,8 @@ export interface PendingPointsTable {
   activates_at: string;
   /** JSON: the reference's LoyaltyPendingPointsDetails. */
   details: string;
-  /** JSON: the ledger's PointsExpiration the points get when they activate. */
-  expiration: string;
+  /** JSON: the earning rule's expiration_rules (null: the program's), applied when the points activate. */
+  expiration_rules: string | null;
   created_at: string;
   updated_at: string | null;
 }
