@@ -68,11 +68,10 @@ CREATE INDEX loyalty_tiers_points ON loyalty_tiers (campaign_id, points_from);
 
 -- The tier a loyalty card is in now (none: no row), kept in the transaction of every points
 -- change. `start_date` is when it entered the tier, `expiration_date` when the tier ends unless
--- the points keep it (NULL: kept as long as the points are). No foreign key to vouchers (as the
--- ledger's tables): a campaign's bulk delete would pay a cascade probe per voucher; a deleted
--- card's row is never reached again (members are found by their card).
+-- the points keep it (NULL: kept as long as the points are). A deleted card's row goes with it:
+-- a campaign's bulk delete pays one primary-key probe per voucher for that.
 CREATE TABLE loyalty_member_tiers (
-  voucher_id       TEXT PRIMARY KEY,
+  voucher_id       TEXT PRIMARY KEY REFERENCES vouchers (id) ON DELETE CASCADE,
   campaign_id      TEXT NOT NULL,
   customer_id      TEXT,
   tier_id          TEXT NOT NULL REFERENCES loyalty_tiers (id) ON DELETE CASCADE,
