@@ -4,8 +4,8 @@ import { fixedClock } from '../../src/lib/clock.js';
 import { discountCampaign, loyaltyCampaign } from '../support/factories.js';
 import { assertRefused } from '../modules/loyalty/refusals.js';
 import { assertMatchesReference } from '../support/openapi.js';
-import { expectError, invalidPayloadError, notFoundError, type ExpectedError } from '../support/error-bodies.js';
-import { errorBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
+import { expectError, invalidPayloadError, invalidQueryError, notFoundError, type ExpectedError } from '../support/error-bodies.js';
+import { startTestServer, type TestResponse, type TestServer } from '../support/server.js';
 
 const clock = fixedClock('2024-06-01T08:00:00.000Z');
 const at = () => clock.now().toISOString();
@@ -106,15 +106,7 @@ describe('loyalty tiers API', () => {
     await refused(() => server.request('GET', '/v1/loyalties/Club/tiers/ltr_none'), missing('loyalty_tier', 'ltr_none'));
     await refused(() => server.request('GET', `/v1/loyalties/Empty club/tiers/${tiers[0]?.id}`), missing('loyalty_tier', tiers[0]?.id as string));
     const bad = await server.request('GET', '/v1/loyalties/Club/tiers?order=name&limit=101');
-    assert.deepEqual(
-      bad.body,
-      errorBody(bad, {
-        code: 400,
-        key: 'invalid_query_params',
-        message: 'Invalid query params',
-        details: 'Query parameter limit must be between 1 and 100; Query parameter order must be one of: created_at, -created_at, updated_at, -updated_at',
-      }),
-    );
+    assert.deepEqual(bad.body, expectError(invalidQueryError('Query parameter limit must be between 1 and 100; Query parameter order must be one of: created_at, -created_at, updated_at, -updated_at'))(bad));
   });
 
   it('lists a tier\'s rewards: its mapping at the tier\'s cost, else every assignment of the program (SPEC.md 4.8)', async () => {

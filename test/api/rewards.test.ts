@@ -6,8 +6,8 @@ import { dbFingerprint } from '../support/db.js';
 import { discountCampaign, loyaltyCampaign } from '../support/factories.js';
 import { assertRefused } from '../modules/loyalty/refusals.js';
 import { assertMatchesReference } from '../support/openapi.js';
-import { expectError, invalidPayloadError, notFoundError, type ExpectedError } from '../support/error-bodies.js';
-import { errorBody, notFoundBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
+import { expectError, invalidPayloadError, invalidQueryError, notFoundError, type ExpectedError } from '../support/error-bodies.js';
+import { notFoundBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
 
 const clock = fixedClock('2024-05-01T08:00:00.000Z');
 const at = () => clock.now().toISOString();
@@ -140,15 +140,7 @@ describe('rewards API', () => {
     assert.deepEqual(beyond.body, { object: 'list', data_ref: 'data', data: [], total });
     const bad = await server.request('GET', '/v1/rewards?limit=0&page=101');
     assert.equal(bad.status, 400);
-    assert.deepEqual(
-      bad.body,
-      errorBody(bad, {
-        code: 400,
-        key: 'invalid_query_params',
-        message: 'Invalid query params',
-        details: 'Query parameter limit must be between 1 and 100; Query parameter page must be between 1 and 100',
-      }),
-    );
+    assert.deepEqual(bad.body, expectError(invalidQueryError('Query parameter limit must be between 1 and 100; Query parameter page must be between 1 and 100'))(bad));
 
     const first = all.body.data[0];
     const [assignment] = (await server.request('POST', '/v1/loyalties/Club/rewards', { body: [{ reward: first.id, parameters: { loyalty: { points: 10 } } }] })).body;

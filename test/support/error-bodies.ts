@@ -12,6 +12,9 @@ export interface ExpectedError {
 /** 400 invalid_payload with these details. */
 export const invalidPayloadError = (details: string): ExpectedError => ({ code: 400, key: 'invalid_payload', message: 'Invalid payload', details });
 
+/** 400 invalid_query_params with these details. */
+export const invalidQueryError = (details: string): ExpectedError => ({ code: 400, key: 'invalid_query_params', message: 'Invalid query params', details });
+
 /** 404 not_found for this resource. */
 export const notFoundError = (type: string, id: string): ExpectedError => ({
   code: 404,
