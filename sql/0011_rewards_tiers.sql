@@ -25,6 +25,8 @@ CREATE TABLE rewards (
   CHECK (stock IS NULL OR redeemed IS NULL OR redeemed <= stock)
 ) STRICT;
 
+-- The list walks rewards in creation order (seq breaks ties within a millisecond).
+CREATE INDEX rewards_created_at ON rewards (created_at);
 CREATE INDEX rewards_campaign ON rewards (campaign_id) WHERE campaign_id IS NOT NULL;
 
 -- A reward offered in a loyalty program, at a points cost (NULL for COIN rewards, which have none).
@@ -66,7 +68,8 @@ CREATE INDEX loyalty_tiers_points ON loyalty_tiers (campaign_id, points_from);
 
 -- The tier a loyalty card is in now (none: no row), kept in the transaction of every points
 -- change. `start_date` is when it entered the tier, `expiration_date` when the tier ends unless
--- the points keep it (NULL: kept as long as the points are).
+-- the points keep it (NULL: kept as long as the points are). A deleted card's row goes with it:
+-- a campaign's bulk delete pays one primary-key probe per voucher for that.
 CREATE TABLE loyalty_member_tiers (
   voucher_id       TEXT PRIMARY KEY REFERENCES vouchers (id) ON DELETE CASCADE,
   campaign_id      TEXT NOT NULL,

@@ -48,10 +48,6 @@ export type RewardCampaignType = (typeof REWARD_CAMPAIGN_TYPES)[number];
 export const TIER_MAPPING_TYPES = ['MULTIPLY', 'CUSTOM'] as const;
 export type TierMappingType = (typeof TIER_MAPPING_TYPES)[number];
 
-/** How a program qualifies members for tiers (loyalty_tiers_expiration.qualification_type). */
-export const TIER_QUALIFICATION_TYPES = ['BALANCE', 'POINTS_IN_PERIOD'] as const;
-export type TierQualificationType = (typeof TIER_QUALIFICATION_TYPES)[number];
-
 /** Earning-rule events a program's tiers fire (with the rule's `loyalty_tier`). */
 export const EARNING_RULE_TIER_EVENTS = [
   'customer.loyalty.tier.joined',

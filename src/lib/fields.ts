@@ -1,4 +1,4 @@
-import { mixed, string } from 'yup';
+import { array, mixed, string, type ISchema } from 'yup';
 import { jsonDepth, LIMITS } from './limits.js';
 
 /**
@@ -45,3 +45,14 @@ export const jsonObjectField = (label: string) =>
     .test('json-size', `${label} must be at most ${LIMITS.metadataBytes} bytes as JSON`, (v) => {
       return v == null || jsonDepth(v) > LIMITS.jsonDepth || Buffer.byteLength(JSON.stringify(v)) <= LIMITS.metadataBytes;
     });
+
+/** A body that is an array of `many` (bulk creates): 1 to `max` items, each checked by `item`. */
+export function bulkBody<T>(item: ISchema<T>, one: string, many: string, max: number) {
+  const message = `The body must be a JSON array of ${many}`;
+  return array(item)
+    .typeError(message)
+    .nonNullable(message)
+    .min(1, `The body must hold at least one ${one}`)
+    .max(max, `The body must hold at most ${max} ${many}`)
+    .required(message);
+}

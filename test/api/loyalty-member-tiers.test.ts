@@ -151,6 +151,24 @@ describe('a member\'s loyalty tier', () => {
     ]);
   });
 
+  it('deleting a tier releases its members: no tier on the card or the customer until their next points change', async () => {
+    clock.set('2024-09-01T10:00:00.000Z');
+    const m = await member('Deleted tier club', 'del');
+    const [bronze, silver] = m.tiers as [Member['tiers'][number], Member['tiers'][number]];
+    await change(m, 20);
+    assert.equal(await customerTier(m, 'Deleted tier club'), bronze.id);
+    const del = await server.request('DELETE', `/v1/loyalties/${m.programId}/tiers/${bronze.id}`);
+    assert.equal(del.status, 204);
+    assert.equal(await customerTier(m, 'Deleted tier club'), undefined);
+    assert.deepEqual((await server.request('GET', `/v1/loyalties/members/${m.code}/tiers`)).body, { object: 'list', data_ref: 'data', data: [], total: 0 });
+    await change(m, 100);
+    assert.equal(await customerTier(m, 'Deleted tier club'), silver.id);
+    assert.deepEqual(summary(await tierEvents(m)), [
+      ['joined', 'Bronze', 'Bronze'],
+      ['joined', 'Silver', 'Silver'],
+    ]);
+  });
+
   it('answers 404 for an unknown card', async () => {
     const res = await server.request('GET', '/v1/loyalties/members/NOPE/tiers');
     assert.equal(res.status, 404);

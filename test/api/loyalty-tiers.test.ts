@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../src/lib/clock.js';
-import { dbFingerprint } from '../support/db.js';
 import { discountCampaign, loyaltyCampaign } from '../support/factories.js';
+import { assertRefused } from '../modules/loyalty/refusals.js';
 import { assertMatchesReference } from '../support/openapi.js';
-import { errorBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
+import { expectError, invalidPayloadError, invalidQueryError, notFoundError, type ExpectedError } from '../support/error-bodies.js';
+import { startTestServer, type TestResponse, type TestServer } from '../support/server.js';
 
 const clock = fixedClock('2024-06-01T08:00:00.000Z');
 const at = () => clock.now().toISOString();
@@ -34,15 +35,9 @@ describe('loyalty tiers API', () => {
     await server.close();
   });
 
-  async function refused(send: () => Promise<TestResponse>, expected: { code: number; key: string; message: string; details: string; resource_id?: string; resource_type?: string }) {
-    const before = dbFingerprint(server.deps.sqlite);
-    const res = await send();
-    assert.equal(res.status, expected.code);
-    assert.deepEqual(res.body, errorBody(res, expected));
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
-  }
-  const invalid = (details: string) => ({ code: 400, key: 'invalid_payload', message: 'Invalid payload', details });
-  const missing = (type: string, id: string) => ({ code: 404, key: 'not_found', message: 'Resource not found', details: `Cannot find ${type} with id ${id}`, resource_id: id, resource_type: type });
+  const refused = (send: () => Promise<TestResponse>, expected: ExpectedError) => assertRefused(server, send, expectError(expected));
+  const invalid = invalidPayloadError;
+  const missing = notFoundError;
 
   const tier = (id: string, name: string, points: { from: number; to?: number }, extra: Record<string, unknown> = {}) => ({
     id,
@@ -111,15 +106,7 @@ describe('loyalty tiers API', () => {
     await refused(() => server.request('GET', '/v1/loyalties/Club/tiers/ltr_none'), missing('loyalty_tier', 'ltr_none'));
     await refused(() => server.request('GET', `/v1/loyalties/Empty club/tiers/${tiers[0]?.id}`), missing('loyalty_tier', tiers[0]?.id as string));
     const bad = await server.request('GET', '/v1/loyalties/Club/tiers?order=name&limit=101');
-    assert.deepEqual(
-      bad.body,
-      errorBody(bad, {
-        code: 400,
-        key: 'invalid_query_params',
-        message: 'Invalid query params',
-        details: 'Query parameter limit must be between 1 and 100; Query parameter order must be one of: created_at, -created_at, updated_at, -updated_at',
-      }),
-    );
+    assert.deepEqual(bad.body, expectError(invalidQueryError('Query parameter limit must be between 1 and 100; Query parameter order must be one of: created_at, -created_at, updated_at, -updated_at'))(bad));
   });
 
   it('lists a tier\'s rewards: its mapping at the tier\'s cost, else every assignment of the program (SPEC.md 4.8)', async () => {

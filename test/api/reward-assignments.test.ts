@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../src/lib/clock.js';
-import { dbFingerprint } from '../support/db.js';
 import { discountCampaign, loyaltyCampaign } from '../support/factories.js';
+import { assertRefused } from '../modules/loyalty/refusals.js';
 import { assertMatchesReference } from '../support/openapi.js';
-import { errorBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
+import { expectError, invalidPayloadError, notFoundError, type ExpectedError } from '../support/error-bodies.js';
+import { startTestServer, type TestResponse, type TestServer } from '../support/server.js';
 
 const clock = fixedClock('2024-05-01T08:00:00.000Z');
 const at = () => clock.now().toISOString();
@@ -31,15 +32,9 @@ describe('reward assignments API', () => {
     await server.close();
   });
 
-  async function refused(send: () => Promise<TestResponse>, expected: { code: number; key: string; message: string; details: string; resource_id?: string; resource_type?: string }) {
-    const before = dbFingerprint(server.deps.sqlite);
-    const res = await send();
-    assert.equal(res.status, expected.code);
-    assert.deepEqual(res.body, errorBody(res, expected));
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
-  }
-  const invalid = (details: string) => ({ code: 400, key: 'invalid_payload', message: 'Invalid payload', details });
-  const missing = (type: string, id: string) => ({ code: 404, key: 'not_found', message: 'Resource not found', details: `Cannot find ${type} with id ${id}`, resource_id: id, resource_type: type });
+  const refused = (send: () => Promise<TestResponse>, expected: ExpectedError) => assertRefused(server, send, expectError(expected));
+  const invalid = invalidPayloadError;
+  const missing = notFoundError;
   const duplicate = (rewardId: string) => ({
     code: 409,
     key: 'duplicate_found',

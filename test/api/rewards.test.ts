@@ -4,8 +4,10 @@ import { fixedClock } from '../../src/lib/clock.js';
 import { claimRewardStock } from '../../src/modules/rewards/rewards.service.js';
 import { dbFingerprint } from '../support/db.js';
 import { discountCampaign, loyaltyCampaign } from '../support/factories.js';
+import { assertRefused } from '../modules/loyalty/refusals.js';
 import { assertMatchesReference } from '../support/openapi.js';
-import { errorBody, notFoundBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
+import { expectError, invalidPayloadError, invalidQueryError, notFoundError, type ExpectedError } from '../support/error-bodies.js';
+import { notFoundBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
 
 const clock = fixedClock('2024-05-01T08:00:00.000Z');
 const at = () => clock.now().toISOString();
@@ -35,16 +37,9 @@ describe('rewards API', () => {
     return server.request('POST', '/v1/rewards', { body });
   };
 
-  /** A refusal: the whole error body, and nothing written. */
-  async function refused(send: () => Promise<TestResponse>, expected: { code: number; key: string; message: string; details: string; resource_id?: string; resource_type?: string }) {
-    const before = dbFingerprint(server.deps.sqlite);
-    const res = await send();
-    assert.equal(res.status, expected.code);
-    assert.deepEqual(res.body, errorBody(res, expected));
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
-  }
-  const invalid = (details: string) => ({ code: 400, key: 'invalid_payload', message: 'Invalid payload', details });
-  const missing = (type: string, id: string) => ({ code: 404, key: 'not_found', message: 'Resource not found', details: `Cannot find ${type} with id ${id}`, resource_id: id, resource_type: type });
+  const refused = (send: () => Promise<TestResponse>, expected: ExpectedError) => assertRefused(server, send, expectError(expected));
+  const invalid = invalidPayloadError;
+  const missing = notFoundError;
 
   const reward = (id: string, fields: Record<string, unknown>) => ({
     id,
@@ -145,15 +140,7 @@ describe('rewards API', () => {
     assert.deepEqual(beyond.body, { object: 'list', data_ref: 'data', data: [], total });
     const bad = await server.request('GET', '/v1/rewards?limit=0&page=101');
     assert.equal(bad.status, 400);
-    assert.deepEqual(
-      bad.body,
-      errorBody(bad, {
-        code: 400,
-        key: 'invalid_query_params',
-        message: 'Invalid query params',
-        details: 'Query parameter limit must be between 1 and 100; Query parameter page must be between 1 and 100',
-      }),
-    );
+    assert.deepEqual(bad.body, expectError(invalidQueryError('Query parameter limit must be between 1 and 100; Query parameter page must be between 1 and 100'))(bad));
 
     const first = all.body.data[0];
     const [assignment] = (await server.request('POST', '/v1/loyalties/Club/rewards', { body: [{ reward: first.id, parameters: { loyalty: { points: 10 } } }] })).body;

@@ -9,8 +9,9 @@ import { ORDER_FIELDS as CATALOG_ORDER_FIELDS } from '../../src/modules/catalog/
 import { CUSTOMER_ORDER_FIELDS } from '../../src/modules/customers/customers-list.schemas.js';
 import { EVENT_CATEGORIES, FILTERABLE_EVENT_TYPES } from '../../src/modules/events/event-types.js';
 import { ACTIVITY_ORDER_FIELDS } from '../../src/modules/events/events.schemas.js';
-import { TRANSACTION_ORDER_FIELDS } from '../../src/modules/ledgers/ledgers.schemas.js';
 import { EARNING_RULE_ORDER_FIELDS } from '../../src/modules/loyalty/earning-rules.schemas.js';
+import { TIER_ORDER_FIELDS } from '../../src/modules/loyalty/tiers.schemas.js';
+import { TRANSACTION_ORDER_FIELDS } from '../../src/modules/ledgers/ledgers.schemas.js';
 import { MEMBER_ORDER_FIELDS } from '../../src/modules/loyalty/members.schemas.js';
 import { PENDING_POINTS_ORDER_FIELDS } from '../../src/modules/loyalty/pending-points.schemas.js';
 import { ORDER_LIST_ORDER_FIELDS } from '../../src/modules/orders/orders.schemas.js';
@@ -28,9 +29,10 @@ export class Fixture {
     readonly eventId: string,
     readonly productId: string,
     readonly collections: { static: string; price: string; created: string; metadata: string },
+    readonly program: { id: string; cardId: string; cardCode: string },
+    readonly rewards: { rewardId: string; assignmentId: string; tierId: string },
     /** A loyalty card with a ledger row to page after. */
     readonly card: { campaignId: string; code: string; transactionId: string },
-    readonly program: { id: string; cardId: string; cardCode: string },
   ) {}
 
   static async create(call: Call): Promise<Fixture> {
@@ -59,16 +61,20 @@ export class Fixture {
     };
     await call('POST', '/v1/orders', { source_id: 'o1', status: 'PAID', customer: { source_id: 'c1' }, items: [{ quantity: 1, price: 10 }] });
     const events = activity.data as Array<{ id: string }>;
-    const program = await call('POST', '/v1/campaigns', { name: 'Plans ledger', campaign_type: 'LOYALTY_PROGRAM', voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 10 } } });
-    await call('POST', `/v1/campaigns/${program.id as string}/vouchers`, { code: 'PLANS-CARD' });
+    const program = await call('POST', '/v1/loyalties', { name: 'Plans loyalty', voucher: { loyalty_card: { points: 0 } } });
+    const card = await call('POST', `/v1/loyalties/${program.id as string}/members`, { customer: { source_id: 'c1' } });
+    const loyalty = { id: program.id as string, cardId: card.id as string, cardCode: card.code as string };
+    await call('POST', `/v1/loyalties/${program.id as string}/earning-rules`, [{ event: 'order.paid', loyalty: { type: 'FIXED', points: 1 } }]);
+    const reward = await call('POST', '/v1/rewards', { name: 'Plans reward', parameters: { coin: { exchange_ratio: 1 } } });
+    const [assignment] = (await call('POST', `/v1/loyalties/${loyalty.id}/rewards`, [{ reward: reward.id }])) as unknown as Array<{ id: string }>;
+    const [tier] = (await call('POST', `/v1/loyalties/${loyalty.id}/tiers`, [{ name: 'Plans tier', points: { from: 0 } }])) as unknown as Array<{ id: string }>;
+    const rewards = { rewardId: reward.id as string, assignmentId: assignment?.id as string, tierId: tier?.id as string };
+    // A card of the program with a ledger row to page after (the ledger's transactions lists).
+    await call('POST', `/v1/campaigns/${loyalty.id}/vouchers`, { code: 'PLANS-CARD' });
     await call('POST', '/v1/loyalties/members/PLANS-CARD/balance', { points: 5, expiration_type: 'CUSTOM_DATE', expiration_date: '2099-01-01' });
     const transactions = (await call('GET', '/v1/vouchers/PLANS-CARD/transactions')).data as Array<{ id: string }>;
-    const card = { campaignId: program.id as string, code: 'PLANS-CARD', transactionId: (transactions[0] as { id: string }).id };
-    const loyaltyProgram = await call('POST', '/v1/loyalties', { name: 'Plans loyalty', voucher: { loyalty_card: { points: 0 } } });
-    const member = await call('POST', `/v1/loyalties/${loyaltyProgram.id as string}/members`, { customer: { source_id: 'c1' } });
-    const loyalty = { id: loyaltyProgram.id as string, cardId: member.id as string, cardCode: member.code as string };
-    await call('POST', `/v1/loyalties/${loyaltyProgram.id as string}/earning-rules`, [{ event: 'order.paid', loyalty: { type: 'FIXED', points: 1 } }]);
-    return new Fixture({ id: campaign.id as string, name: 'Plans' }, customer.id as string, (events[0] as { id: string }).id, product.id as string, collections, card, loyalty);
+    const ledgerCard = { campaignId: loyalty.id, code: 'PLANS-CARD', transactionId: (transactions[0] as { id: string }).id };
+    return new Fixture({ id: campaign.id as string, name: 'Plans' }, customer.id as string, (events[0] as { id: string }).id, product.id as string, collections, loyalty, rewards, ledgerCard);
   }
 }
 
@@ -166,6 +172,13 @@ export function listVariants(f: Fixture): string[] {
       ],
     }),
     ...combine(`/v1/loyalties/${f.program.id}/earning-rules`, { order: each('order', orders(EARNING_RULE_ORDER_FIELDS)) }),
+    ...combine('/v1/rewards', { filter: [{}, { assignment_id: f.rewards.assignmentId }] }),
+    ...combine(`/v1/rewards/${f.rewards.rewardId}/assignments`, {}),
+    ...combine(`/v1/loyalties/${f.program.id}/rewards`, { filter: [{}, { assignment_id: f.rewards.assignmentId }] }),
+    ...combine(`/v1/loyalties/${f.program.id}/tiers`, { order: each('order', orders(TIER_ORDER_FIELDS)) }),
+    // Lists the reference gives no paging: a tier's rewards (4.8) and a member's tiers (4.9).
+    `/v1/loyalties/${f.program.id}/tiers/${f.rewards.tierId}/rewards`,
+    `/v1/loyalties/members/${f.program.cardCode}/tiers`,
     ...[`/v1/loyalties/members/${f.program.cardCode}/pending-points`, `/v1/loyalties/${f.program.id}/members/${f.program.cardCode}/pending-points`, `/v1/loyalties/${f.program.id}/pending-points`].flatMap((base) =>
       combine(base, { order: each('order', orders(PENDING_POINTS_ORDER_FIELDS)), cursor: each('starting_after_id', [undefined, 'lopp_00000000']) }).map((p) => p.replace('&page=99', '')),
     ),

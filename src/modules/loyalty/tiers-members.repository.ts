@@ -28,3 +28,9 @@ export const saveMemberTier = async (db: Db, row: Insertable<MemberTierTable>): 
 export const deleteMemberTier = async (db: Db, voucherId: string): Promise<void> => {
   await db.deleteFrom('loyalty_member_tiers').where('voucher_id', '=', voucherId).execute();
 };
+
+/** The holders of cards in a tier (through loyalty_member_tiers_tier). */
+export const listTierHolders = async (db: Db, tierId: string): Promise<string[]> =>
+  (await db.selectFrom('loyalty_member_tiers').select('customer_id').where('tier_id', '=', tierId).where('customer_id', 'is not', null).execute()).map(
+    (row) => row.customer_id as string,
+  );

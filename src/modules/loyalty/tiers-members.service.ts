@@ -87,6 +87,30 @@ async function emitMove(trx: Db, change: PointsChanged, program: LoyaltyProgram,
 }
 
 /**
+ * Stores a move: the card's new tier row (a prolonged tier keeps its start), or none when it
+ * left every tier. Returns the tiers before and after, as events show them.
+ */
+async function storeMove(trx: Db, change: PointsChanged, move: TierMove, held: members.MemberTierRow | undefined, heldTier: repo.TierRow | undefined, target: repo.TierRow | undefined, dates: { start_date: string; expiration_date: string | null }) {
+  const before = heldTier && held ? presentTier(heldTier, expirationOf(held)) : null;
+  if (move === 'left' || !target) {
+    await members.deleteMemberTier(trx, change.voucherId);
+    return { before, after: null };
+  }
+  const row: members.MemberTierRow = {
+    voucher_id: change.voucherId,
+    campaign_id: target.campaign_id,
+    customer_id: change.customerId,
+    tier_id: target.id,
+    start_date: move === 'prolonged' && held ? held.start_date : dates.start_date,
+    expiration_date: dates.expiration_date,
+    created_at: held?.created_at ?? change.at,
+    updated_at: held ? change.at : null,
+  };
+  await members.saveMemberTier(trx, row);
+  return { before, after: presentTier(target, expirationOf(row)) };
+}
+
+/**
  * Recomputes a card's tier after a change of its points, in that change's transaction (the
  * ledger's points seam): stores the move, sets the holder's loyalty.campaigns tier, emits the
  * tier event once and fires the tier seam. A program without tiers costs one indexed read.
@@ -106,23 +130,7 @@ export async function recomputeMemberTier(deps: TierDeps, trx: Db, change: Point
   const heldTier = held && tiers.find((t) => t.id === held.tier_id);
   const move = tierMove(heldTier && held ? { id: heldTier.id, from: heldTier.points_from, expiration_date: held.expiration_date } : null, target, today, dates.expiration_date);
   if (!move) return;
-  const targetRow = move === 'left' ? undefined : tiers.find((t) => t.id === target?.id);
-  let row: members.MemberTierRow | undefined;
-  if (targetRow) {
-    row = {
-      voucher_id: change.voucherId,
-      campaign_id: program.id,
-      customer_id: change.customerId,
-      tier_id: targetRow.id,
-      start_date: move === 'prolonged' && held ? held.start_date : dates.start_date,
-      expiration_date: dates.expiration_date,
-      created_at: held?.created_at ?? change.at,
-      updated_at: held ? change.at : null,
-    };
-    await members.saveMemberTier(trx, row);
-  } else await members.deleteMemberTier(trx, change.voucherId);
-  const before = heldTier && held ? presentTier(heldTier, expirationOf(held)) : null;
-  const after = targetRow && row ? presentTier(targetRow, expirationOf(row)) : null;
+  const { before, after } = await storeMove(trx, change, move, held, heldTier, tiers.find((t) => t.id === target?.id), dates);
   await emitMove(trx, change, program, { move, before, after });
   await deps.seams.fire(TIER_CHANGED, trx, {
     move,
@@ -134,6 +142,16 @@ export async function recomputeMemberTier(deps: TierDeps, trx: Db, change: Point
     actor: change.actor,
     at: change.at,
   });
+}
+
+/**
+ * Before a tier is deleted: its members' customers show no tier in that program any more (their
+ * member rows go with the tier; their next points change finds their tier again).
+ */
+export async function releaseTierMembers(trx: Db, tier: { id: string; campaign_id: string }, program: { name: string }, at: string): Promise<void> {
+  for (const customerId of new Set(await members.listTierHolders(trx, tier.id))) {
+    await setLoyaltyTier(trx, { customer_id: customerId, campaign: { id: tier.campaign_id, name: program.name }, tier_id: null, at });
+  }
 }
 
 /**

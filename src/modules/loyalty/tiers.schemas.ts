@@ -1,6 +1,6 @@
-import { array, mixed, number, object, type InferType } from 'yup';
+import { mixed, number, object, type InferType } from 'yup';
 import { TIER_MAPPING_TYPES } from '../../lib/enums.js';
-import { isPlainObject, jsonObjectField, shortText } from '../../lib/fields.js';
+import { bulkBody, isPlainObject, jsonObjectField, shortText } from '../../lib/fields.js';
 import { LIMITS } from '../../lib/limits.js';
 import { limit, order, page, querySchema, type QueryOf } from '../../lib/query-params.js';
 
@@ -74,12 +74,7 @@ const newTierSchema = object({
 }).typeError(`${PATH} must be an object`);
 
 /** POST /v1/loyalties/{campaignId}/tiers: 1 to MAX_TIERS tiers, all or none. */
-export const createTiersSchema = array(newTierSchema)
-  .typeError('The body must be a JSON array of tiers')
-  .nonNullable('The body must be a JSON array of tiers')
-  .min(1, 'The body must hold at least one tier')
-  .max(MAX_TIERS, `The body must hold at most ${MAX_TIERS} tiers`)
-  .required('The body must be a JSON array of tiers');
+export const createTiersSchema = bulkBody(newTierSchema, 'tier', 'tiers', MAX_TIERS);
 
 /** PUT /v1/loyalties/{campaignId}/tiers/{tierId}: the fields given change. */
 export const updateTierSchema = object(tierFields).typeError(NOT_AN_OBJECT).nonNullable(NOT_AN_OBJECT);

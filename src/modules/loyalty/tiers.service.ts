@@ -6,6 +6,7 @@ import { invalidPayload, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import { findProgramCampaign, programRewards } from '../rewards/assignments.service.js';
+import { releaseTierMembers } from './tiers-members.service.js';
 import { presentTier, type TierView } from './tiers.presenter.js';
 import * as repo from './tiers.repository.js';
 import { MAX_TIERS, type NewTierBody, type TiersListQuery, type UpdateTierBody } from './tiers.schemas.js';
@@ -117,9 +118,11 @@ export async function updateTier(deps: TierDeps, programKey: string, tierId: str
 }
 
 /** DELETE /v1/loyalties/{campaignId}/tiers/{tierId}: members leave it (their tier is found again at their next points change). */
-export async function deleteTier(deps: Pick<Deps, 'db'>, programKey: string, tierId: string): Promise<void> {
+export async function deleteTier(deps: TierDeps, programKey: string, tierId: string): Promise<void> {
+  const now = isoNow(deps.clock);
   await deps.db.transaction().execute(async (trx) => {
     const row = await requireTier(trx, programKey, tierId);
+    await releaseTierMembers(trx, row, await findProgramCampaign(trx, row.campaign_id), now);
     await repo.deleteTier(trx, row.id);
   });
 }

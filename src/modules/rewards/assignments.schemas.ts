@@ -1,5 +1,5 @@
 import { array, boolean, object, string, type InferType } from 'yup';
-import { idField } from '../../lib/fields.js';
+import { bulkBody, idField } from '../../lib/fields.js';
 import { limit, page, querySchema, text, type QueryOf } from '../../lib/query-params.js';
 import { wholeNumber } from './rewards.schemas.js';
 
@@ -40,12 +40,7 @@ const itemSchema = object({
 }).typeError(`${PATH} must be an object`);
 
 /** POST /v1/loyalties/{campaignId}/rewards: 1 to MAX_BULK_ASSIGNMENTS assignments, all or none. */
-export const bulkAssignmentsSchema = array(itemSchema)
-  .typeError('The body must be a JSON array of assignments')
-  .nonNullable('The body must be a JSON array of assignments')
-  .min(1, 'The body must hold at least one assignment')
-  .max(MAX_BULK_ASSIGNMENTS, `The body must hold at most ${MAX_BULK_ASSIGNMENTS} assignments`)
-  .required('The body must be a JSON array of assignments');
+export const bulkAssignmentsSchema = bulkBody(itemSchema, 'assignment', 'assignments', MAX_BULK_ASSIGNMENTS);
 
 /** POST /v1/rewards/{rewardId}/assignments. */
 export const createAssignmentSchema = object({

@@ -52,9 +52,9 @@ export const deleteReward = async (db: Db, id: string): Promise<void> => {
   await db.deleteFrom('rewards').where('id', '=', id).execute();
 };
 
-/** A page of rewards in creation order. */
+/** A page of rewards in creation order, walked on rewards_created_at. */
 export const listRewards = (db: Db, page: { limit: number; offset: number }): Promise<RewardRow[]> =>
-  db.selectFrom('rewards').selectAll().orderBy('seq').limit(page.limit).offset(page.offset).execute();
+  db.selectFrom('rewards').selectAll().orderBy('created_at').orderBy('seq').limit(page.limit).offset(page.offset).execute();
 
 export const countRewards = async (db: Db): Promise<number> =>
   (await db.selectFrom('rewards').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;

@@ -1,0 +1,29 @@
+import { errorBody, type TestResponse } from './server.js';
+
+export interface ExpectedError {
+  code: number;
+  key: string;
+  message: string;
+  details: string;
+  resource_id?: string;
+  resource_type?: string;
+}
+
+/** 400 invalid_payload with these details. */
+export const invalidPayloadError = (details: string): ExpectedError => ({ code: 400, key: 'invalid_payload', message: 'Invalid payload', details });
+
+/** 400 invalid_query_params with these details. */
+export const invalidQueryError = (details: string): ExpectedError => ({ code: 400, key: 'invalid_query_params', message: 'Invalid query params', details });
+
+/** 404 not_found for this resource. */
+export const notFoundError = (type: string, id: string): ExpectedError => ({
+  code: 404,
+  key: 'not_found',
+  message: 'Resource not found',
+  details: `Cannot find ${type} with id ${id}`,
+  resource_id: id,
+  resource_type: type,
+});
+
+/** The whole error body of an answer, for test/modules/loyalty/refusals.ts's assertRefused. */
+export const expectError = (expected: ExpectedError) => (res: TestResponse) => errorBody(res, expected);
