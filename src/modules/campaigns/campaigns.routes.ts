@@ -2,7 +2,7 @@ import type { RouteModule } from '../../http/context.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
 import { createCampaign, deleteCampaign, updateCampaign } from '../vouchers/campaign-vouchers.service.js';
 import { campaignsListQuerySchema, createCampaignSchema, updateCampaignSchema } from './campaigns.schemas.js';
-import { getCampaign, listCampaigns } from './campaigns.service.js';
+import { getCampaign, listCampaigns, setCampaignActive } from './campaigns.service.js';
 
 /** Campaigns. Writes reach the campaign's vouchers, so they are the vouchers module's use cases. */
 export const campaignsRoutes: RouteModule = (router, deps) => {
@@ -21,6 +21,12 @@ export const campaignsRoutes: RouteModule = (router, deps) => {
   router.put('/v1/campaigns/:campaignId', async (ctx) => {
     ctx.body = await updateCampaign(deps, ctx.params.campaignId as string, validateBody(updateCampaignSchema, ctx.request.body), ctx.state.actor);
   });
+
+  for (const [action, active] of [['enable', true], ['disable', false]] as const) {
+    router.post(`/v1/campaigns/:campaignId/${action}`, async (ctx) => {
+      ctx.body = await setCampaignActive(deps, ctx.params.campaignId as string, active);
+    });
+  }
 
   router.delete('/v1/campaigns/:campaignId', async (ctx) => {
     ctx.status = 202;

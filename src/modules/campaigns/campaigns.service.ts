@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
 import type { Database } from '../../db/database.js';
+import { isoNow } from '../../lib/clock.js';
 import { notFound } from '../../lib/errors.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import { categoriesById } from '../categories/categories.service.js';
@@ -47,6 +48,18 @@ async function present(db: Db, rows: CampaignRow[]): Promise<CampaignView[]> {
   const tiers = await repo.listTiers(db, rows.filter((r) => r.campaign_type === 'PROMOTION').map((r) => r.id));
   const categories = await categoriesById(db, [...rows.map((r) => r.category_id), ...tiers.map((t) => t.category_id)]);
   return rows.map((row) => presentCampaign(row, tiers.filter((t) => t.campaign_id === row.id), categories));
+}
+
+/**
+ * POST /v1/campaigns/{id or name}/enable and /disable: the campaign's own `active` flag (its
+ * vouchers keep theirs). The reference answers an empty object.
+ */
+export async function setCampaignActive(deps: Pick<Deps, 'db' | 'clock'>, idOrName: string, active: boolean): Promise<Record<string, never>> {
+  await deps.db.transaction().execute(async (trx) => {
+    const campaign = await findCampaign(trx, idOrName);
+    await repo.updateCampaign(trx, campaign.id, { active: active ? 1 : 0, updated_at: isoNow(deps.clock) });
+  });
+  return {};
 }
 
 /** GET /v1/campaigns/{id or name}. */

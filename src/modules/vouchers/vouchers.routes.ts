@@ -18,6 +18,13 @@ export const vouchersRoutes: RouteModule = (router, deps) => {
     }
   });
 
+  // add-voucher-with-specific-code-to-campaign: the path's code, one voucher (409 when taken).
+  router.post('/v1/campaigns/:campaignId/vouchers/:code', async (ctx) => {
+    const body = validateBody(addVouchersSchema, ctx.request.body ?? {});
+    const result = await addVouchers(deps, ctx.params.campaignId as string, { count: 1, body: { ...body, code: ctx.params.code as string }, actor: ctx.state.actor });
+    ctx.body = 'voucher' in result ? result.voucher : result;
+  });
+
   router.post('/v1/campaigns/:campaignId/import', async (ctx) => {
     ctx.status = 202;
     ctx.body = await importVouchers(deps, ctx.params.campaignId as string, ctx.request.body, ctx.state.actor);
@@ -35,6 +42,13 @@ export const vouchersRoutes: RouteModule = (router, deps) => {
     const body = validateBody(updateVoucherSchema, ctx.request.body);
     ctx.body = await updateVoucher(deps, ctx.params.code as string, body);
   });
+
+  // enable-voucher, disable-voucher: PUT's `active`, answered with the whole voucher.
+  for (const [action, active] of [['enable', true], ['disable', false]] as const) {
+    router.post(`/v1/vouchers/:code/${action}`, async (ctx) => {
+      ctx.body = await updateVoucher(deps, ctx.params.code as string, { active });
+    });
+  }
 
   router.delete('/v1/vouchers/:code', async (ctx) => {
     await deleteVoucher(deps, ctx.params.code as string);
