@@ -2,7 +2,7 @@ import { codeTemplate, presentCodeConfig, type CodeConfigInput, type CodeTemplat
 import { VOUCHER_TYPE_BLOCK, type VoucherType } from '../../lib/enums.js';
 import { AppError, invalidPayload } from '../../lib/errors.js';
 import type { CampaignRow } from './campaigns.repository.js';
-import type { CreateCampaignBody } from './campaigns.schemas.js';
+import type { CreateCampaignBody, CreateCampaignRequest } from './campaigns.schemas.js';
 import type { CampaignType } from './campaigns.table.js';
 import type { GiftTemplate, LoyaltyCardTemplate } from './voucher-template.schemas.js';
 
@@ -46,9 +46,36 @@ export function requireTemplate(campaign: CampaignRow): StoredTemplate {
   return template;
 }
 
+const CAMPAIGN_TYPE_OF_VOUCHER: Record<VoucherType, CampaignType> = {
+  DISCOUNT_VOUCHER: 'DISCOUNT_COUPONS',
+  GIFT_VOUCHER: 'GIFT_VOUCHERS',
+  LOYALTY_CARD: 'LOYALTY_PROGRAM',
+};
+
+/**
+ * The body with its campaign type: as sent, else inferred as the real API does: `promotion`
+ * makes a PROMOTION, `referral_program` a REFERRAL_PROGRAM, else `voucher.type` tells.
+ */
+export function withCampaignType(body: CreateCampaignRequest): CreateCampaignBody {
+  if (body.campaign_type) return { ...body, campaign_type: body.campaign_type };
+  const inferred = body.promotion
+    ? 'PROMOTION'
+    : body.referral_program
+      ? 'REFERRAL_PROGRAM'
+      : body.voucher && CAMPAIGN_TYPE_OF_VOUCHER[body.voucher.type as VoucherType];
+  if (!inferred) throw invalidPayload('campaign_type is a required field when neither voucher.type nor promotion is given');
+  return { ...body, campaign_type: inferred };
+}
+
+/** A card template without the fields the real API accepts and ignores. */
+const withoutIgnored = (card: LoyaltyCardTemplate | undefined) => {
+  if (!card) return card;
+  const { balance: _ignored, ...kept } = card;
+  return kept;
+};
+
 function checkPromotion(body: CreateCampaignBody): null {
   if (body.voucher) throw invalidPayload('voucher is not allowed in a PROMOTION campaign; give promotion.tiers');
-  if (!body.promotion) throw invalidPayload('promotion.tiers is required for a PROMOTION campaign');
   if ((body.vouchers_count ?? 0) > 0) throw invalidPayload('vouchers_count must be 0 for a PROMOTION campaign');
   return null;
 }
@@ -75,7 +102,7 @@ export function templateFromBody(body: CreateCampaignBody): StoredTemplate | nul
   }
   return {
     type: expected,
-    [block]: voucher[block],
+    [block]: block === 'loyalty_card' ? withoutIgnored(voucher.loyalty_card) : voucher[block],
     code_config: presentCodeConfig(templateFor(voucher.code_config)),
     redemption: { quantity: voucher.redemption?.quantity ?? null },
     is_referral_code: body.campaign_type === 'REFERRAL_PROGRAM',

@@ -2,12 +2,13 @@ import type { RouteModule } from '../../http/context.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
 import { createCampaign, deleteCampaign, updateCampaign } from '../vouchers/campaign-vouchers.service.js';
 import { campaignsListQuerySchema, createCampaignSchema, updateCampaignSchema } from './campaigns.schemas.js';
+import { withCampaignType } from './campaign-template.js';
 import { getCampaign, listCampaigns, setCampaignActive } from './campaigns.service.js';
 
 /** Campaigns. Writes reach the campaign's vouchers, so they are the vouchers module's use cases. */
 export const campaignsRoutes: RouteModule = (router, deps) => {
   router.post('/v1/campaigns', async (ctx) => {
-    ctx.body = await createCampaign(deps, validateBody(createCampaignSchema, ctx.request.body), ctx.state.actor);
+    ctx.body = await createCampaign(deps, withCampaignType(validateBody(createCampaignSchema, ctx.request.body)), ctx.state.actor);
   });
 
   router.get('/v1/campaigns', async (ctx) => {

@@ -70,10 +70,12 @@ export const createCampaignSchema = object({
     .min(1)
     .max(255)
     .test('not-an-id', 'name must not start with camp_, which campaign ids do', (v) => v === undefined || !v.startsWith('camp_')),
-  campaign_type: string().required().oneOf(CAMPAIGN_TYPES),
+  // Optional as in the real API: campaign-template.ts infers it from voucher.type or promotion.
+  campaign_type: string().oneOf(CAMPAIGN_TYPES),
   vouchers_count: number().integer().min(0).max(MAX_VOUCHERS_COUNT),
   voucher: voucherTemplate(),
-  promotion: object({ tiers: array(tierSchema()).required().min(1) }).optional().default(undefined),
+  // A PROMOTION may start without tiers, as in the real API.
+  promotion: object({ tiers: array(tierSchema()).default([]) }).optional().default(undefined),
   referral_program: metadata(),
   ...commonFields(),
 }).typeError('The body must be a JSON object');
@@ -83,6 +85,8 @@ export const updateCampaignSchema = object({
   discount: discountSchema(),
 }).typeError('The body must be a JSON object');
 
-export type CreateCampaignBody = InferType<typeof createCampaignSchema>;
+/** The body as sent: `campaign_type` may be left out (withCampaignType fills it in). */
+export type CreateCampaignRequest = InferType<typeof createCampaignSchema>;
+export type CreateCampaignBody = CreateCampaignRequest & { campaign_type: (typeof CAMPAIGN_TYPES)[number] };
 export type UpdateCampaignBody = InferType<typeof updateCampaignSchema>;
-export type TierBody = NonNullable<CreateCampaignBody['promotion']>['tiers'][number];
+export type TierBody = NonNullable<NonNullable<CreateCampaignBody['promotion']>['tiers']>[number];

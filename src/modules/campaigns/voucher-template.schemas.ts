@@ -112,6 +112,8 @@ export const giftSchema = () =>
 export const loyaltyCardTemplateSchema = () =>
   object({
     points: number().integer().min(0).required(),
+    /** Accepted and ignored, as the real API does: a new card's balance is its points. */
+    balance: number().integer().min(0),
     expiration_rules: object({
       period_type: string().required().oneOf(['FIXED_DAY_OF_YEAR', 'MONTH']),
       period_value: number().integer().min(1),
