@@ -95,16 +95,35 @@ export function templateFromBody(body: CreateCampaignBody): StoredTemplate | nul
   if (!voucher) throw invalidPayload('voucher is a required field');
   const expected = VOUCHER_TYPE[body.campaign_type];
   if (voucher.type !== expected) throw invalidPayload(`voucher.type must be ${expected} in a ${body.campaign_type} campaign`);
-  const block = VOUCHER_TYPE_BLOCK[expected];
-  if (voucher[block] === undefined) throw invalidPayload(`voucher.${block} is a required field`);
+  return templateOfVoucher(voucher, expected, { path: 'voucher.', isReferral: body.campaign_type === 'REFERRAL_PROGRAM' });
+}
+
+/** A voucher body's own fields: its kind's block, code_config and redemption. */
+export interface VoucherTemplateInput {
+  discount?: Record<string, unknown>;
+  gift?: GiftTemplate;
+  loyalty_card?: LoyaltyCardTemplate;
+  code_config?: CodeConfigInput;
+  redemption?: { quantity?: number | null };
+}
+
+/**
+ * The template of a `type` voucher, from a campaign's `voucher` block or a standalone
+ * voucher's body (POST /v1/vouchers): exactly the type's block (discount, gift or
+ * loyalty_card), the checked code_config (defaults filled in) and the redemption quantity
+ * (null: unlimited). `path` prefixes the field names in messages.
+ */
+export function templateOfVoucher(voucher: VoucherTemplateInput, type: VoucherType, options: { path: string; isReferral: boolean }): StoredTemplate {
+  const block = VOUCHER_TYPE_BLOCK[type];
+  if (voucher[block] === undefined) throw invalidPayload(`${options.path}${block} is a required field`);
   for (const other of Object.values(VOUCHER_TYPE_BLOCK)) {
-    if (other !== block && voucher[other] !== undefined) throw invalidPayload(`voucher.${other} is not allowed for a ${expected}`);
+    if (other !== block && voucher[other] !== undefined) throw invalidPayload(`${options.path}${other} is not allowed for a ${type}`);
   }
   return {
-    type: expected,
+    type,
     [block]: block === 'loyalty_card' ? withoutIgnored(voucher.loyalty_card) : voucher[block],
     code_config: presentCodeConfig(templateFor(voucher.code_config)),
     redemption: { quantity: voucher.redemption?.quantity ?? null },
-    is_referral_code: body.campaign_type === 'REFERRAL_PROGRAM',
+    is_referral_code: options.isReferral,
   };
 }

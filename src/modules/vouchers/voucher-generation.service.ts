@@ -2,12 +2,12 @@ import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
 import type { Database } from '../../db/database.js';
 import { codeGenerator, templateGlob, type CodeTemplate } from '../../engine/codes/index.js';
-import { checkValidity, validityColumns } from '../../engine/validity/index.js';
+import { checkValidity, validityColumns, type ValidityInput } from '../../engine/validity/index.js';
 import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import { duplicateFound, invalidPayload } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { invalidCodeConfig, requireTemplate, templateFor, type StoredTemplate } from '../campaigns/campaign-template.js';
+import { invalidCodeConfig, requireTemplate, templateFor } from '../campaigns/campaign-template.js';
 import { addToVouchersCount, findCampaign, setGenerationStatus, type CampaignRow } from '../campaigns/campaigns.service.js';
 import { resolveCategoryId } from '../categories/categories.service.js';
 import { JobType } from '../../lib/enums.js';
@@ -27,17 +27,27 @@ export interface GeneratePayload extends CodeReservation {
   template: CodeTemplate;
 }
 
-/** The campaign's draft with the body's overrides (category, metadata, quantity, info, dates). */
-async function draftFor(trx: Kysely<Database>, campaign: CampaignRow, template: StoredTemplate, body: AddVouchersBody, now: string): Promise<VoucherDraft> {
-  const draft = draftFromCampaign(campaign, template);
+/** What a request may set on a new voucher over its draft (a campaign's or a standalone one's). */
+export interface DraftOverrides extends ValidityInput {
+  category?: string | null;
+  category_id?: string | null;
+  metadata?: Record<string, unknown>;
+  redemption?: { quantity?: number | null };
+  additional_info?: string | null;
+  active?: boolean;
+}
+
+/** The draft with the body's overrides (category, metadata, quantity, info, state, validity), checked. */
+export async function draftWithOverrides(trx: Kysely<Database>, draft: VoucherDraft, body: DraftOverrides, now: string): Promise<VoucherDraft> {
+  const out = { ...draft, ...validityColumns(body) };
   const categoryId = await resolveCategoryId(trx, body, now);
-  if (categoryId !== undefined) draft.category_id = categoryId;
-  if (body.metadata !== undefined) draft.metadata = JSON.stringify(body.metadata);
-  if (body.redemption?.quantity !== undefined) draft.redemption_quantity = body.redemption.quantity;
-  if (body.additional_info !== undefined) draft.additional_info = body.additional_info;
-  Object.assign(draft, validityColumns({ start_date: body.start_date, expiration_date: body.expiration_date }));
-  checkValidity(draft);
-  return draft;
+  if (categoryId !== undefined) out.category_id = categoryId;
+  if (body.metadata !== undefined) out.metadata = JSON.stringify(body.metadata);
+  if (body.redemption?.quantity !== undefined) out.redemption_quantity = body.redemption.quantity;
+  if (body.additional_info !== undefined) out.additional_info = body.additional_info;
+  if (body.active !== undefined) out.active = body.active ? 1 : 0;
+  checkValidity(out);
+  return out;
 }
 
 /** Inserts one voucher with a generated code, drawing again on a collision. */
@@ -48,6 +58,19 @@ async function insertGenerated(trx: Kysely<Database>, draft: VoucherDraft, templ
     if (await repo.insertVoucher(trx, rowFromDraft(draft, newId('v_'), code, now))) return code;
   }
   throw invalidCodeConfig('No free code was found for this code config');
+}
+
+/**
+ * Inserts one voucher of the draft: with the chosen code (409 duplicate_found when taken), or
+ * with a code of the template, checked for room first. Returns its code.
+ */
+export async function insertOneVoucher(trx: Kysely<Database>, draft: VoucherDraft, code: string | undefined, codes: CodeTemplate, now: string): Promise<string> {
+  if (code === undefined) {
+    await checkCodeSpace(trx, codes, 1);
+    return insertGenerated(trx, draft, codes, now);
+  }
+  if (!(await repo.insertVoucher(trx, rowFromDraft(draft, newId('v_'), code, now)))) throw duplicateFound('voucher', 'code', code);
+  return code;
 }
 
 export type AddOutcome = { code: string } | { jobId: string };
@@ -66,15 +89,9 @@ export async function addVouchersInTransaction(
   const template = requireTemplate(campaign);
   if (body.code !== undefined && count > 1) throw invalidPayload('code can be given only when vouchers_count is 1');
   const codes = templateFor(body.code_config ?? template.code_config);
-  const draft = await draftFor(trx, campaign, template, body, now);
+  const draft = await draftWithOverrides(trx, draftFromCampaign(campaign, template), body, now);
   if (count === 1) {
-    let code = body.code;
-    if (code !== undefined) {
-      if (!(await repo.insertVoucher(trx, rowFromDraft(draft, newId('v_'), code, now)))) throw duplicateFound('voucher', 'code', code);
-    } else {
-      await checkCodeSpace(trx, codes, 1);
-      code = await insertGenerated(trx, draft, codes, now);
-    }
+    const code = await insertOneVoucher(trx, draft, body.code, codes, now);
     await addToVouchersCount(trx, campaign.id, 1);
     return { code };
   }

@@ -1,8 +1,9 @@
 import type { RouteModule } from '../../http/context.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
+import { createVoucher } from './standalone-vouchers.service.js';
 import { importVouchers } from './voucher-import.service.js';
 import { addVouchers } from './voucher-generation.service.js';
-import { addVouchersQuerySchema, addVouchersSchema, updateVoucherSchema, vouchersListQuerySchema } from './vouchers.schemas.js';
+import { addVouchersQuerySchema, addVouchersSchema, createVoucherSchema, updateVoucherSchema, vouchersListQuerySchema } from './vouchers.schemas.js';
 import { deleteVoucher, getVoucher, listVouchers, updateVoucher } from './vouchers.service.js';
 
 export const vouchersRoutes: RouteModule = (router, deps) => {
@@ -28,6 +29,17 @@ export const vouchersRoutes: RouteModule = (router, deps) => {
   router.post('/v1/campaigns/:campaignId/import', async (ctx) => {
     ctx.status = 202;
     ctx.body = await importVouchers(deps, ctx.params.campaignId as string, ctx.request.body, ctx.state.actor);
+  });
+
+  // generate-random-code and create-voucher: a voucher outside any campaign (or in the body's
+  // campaign). The official SDK posts a code-less voucher to /v1/vouchers/ (trailing slash).
+  router.post('/v1/vouchers', async (ctx) => {
+    ctx.body = await createVoucher(deps, validateBody(createVoucherSchema, ctx.request.body ?? {}), ctx.state.actor);
+  });
+
+  router.post('/v1/vouchers/:code', async (ctx) => {
+    const body = validateBody(createVoucherSchema, ctx.request.body ?? {});
+    ctx.body = await createVoucher(deps, { ...body, code: ctx.params.code as string }, ctx.state.actor);
   });
 
   router.get('/v1/vouchers', async (ctx) => {

@@ -4,7 +4,7 @@ import { integer, limit, order, page, querySchema, text, type QueryOf } from '..
 import { jsonObjectField, longText, shortText, voucherCodeField } from '../../lib/fields.js';
 import { isoDate, validityDayOfWeek, validityFields, validityTimeframe } from '../../lib/validity-fields.js';
 import { MAX_VOUCHERS_COUNT } from '../campaigns/campaigns.schemas.js';
-import { codeConfigSchema, discountSchema, redemptionSchema } from '../campaigns/voucher-template.schemas.js';
+import { codeConfigSchema, discountSchema, giftSchema, loyaltyCardTemplateSchema, redemptionSchema } from '../campaigns/voucher-template.schemas.js';
 import { kindImportFields } from './kinds/index.js';
 
 const metadata = () => jsonObjectField('${path}');
@@ -27,6 +27,32 @@ export const addVouchersSchema = object({
 }).typeError('The body must be a JSON object');
 
 export type AddVouchersBody = InferType<typeof addVouchersSchema>;
+
+/**
+ * POST /v1/vouchers and POST /v1/vouchers/{code} (the reference's VouchersCreateRequestBody):
+ * a voucher outside any campaign, or, with `campaign`/`campaign_id`, one more voucher of
+ * that campaign (then its type and blocks come from the campaign). `type` may be left out
+ * when the body's block (discount, gift, loyalty_card) tells it.
+ */
+export const createVoucherSchema = object({
+  code: voucherCodeField().optional(),
+  campaign: shortText('${path}'),
+  campaign_id: shortText('${path}'),
+  type: string().oneOf(VOUCHER_TYPES),
+  discount: discountSchema(),
+  gift: giftSchema(),
+  loyalty_card: loyaltyCardTemplateSchema(),
+  code_config: codeConfigSchema(),
+  category: shortText('${path}').nullable(),
+  category_id: shortText('${path}').nullable(),
+  active: boolean(),
+  additional_info: additionalInfo(),
+  metadata: metadata(),
+  redemption: redemptionSchema(),
+  ...validityFields(),
+}).typeError('The body must be a JSON object');
+
+export type CreateVoucherBody = InferType<typeof createVoucherSchema>;
 
 /** PUT /v1/vouchers/{code}. */
 export const updateVoucherSchema = object({

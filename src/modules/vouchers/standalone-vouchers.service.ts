@@ -1,0 +1,61 @@
+import type { Deps } from '../../app/deps.js';
+import type { Actor } from '../../lib/actor.js';
+import { isoNow } from '../../lib/clock.js';
+import { VOUCHER_TYPE_BLOCK, VOUCHER_TYPES, type VoucherType } from '../../lib/enums.js';
+import { invalidPayload } from '../../lib/errors.js';
+import { templateFor, templateOfVoucher } from '../campaigns/campaign-template.js';
+import { draftFromTemplate, NO_OWNER } from './voucher-draft.js';
+import { addVouchers, draftWithOverrides, insertOneVoucher } from './voucher-generation.service.js';
+import type { VoucherView } from './vouchers.presenter.js';
+import type { CreateVoucherBody } from './vouchers.schemas.js';
+import { getVoucher } from './vouchers.service.js';
+
+type CreateDeps = Pick<Deps, 'db' | 'clock'>;
+
+/** The voucher's type: as given, else the one kind block the body carries. */
+function typeOf(body: CreateVoucherBody): VoucherType {
+  if (body.type !== undefined) return body.type;
+  const given = VOUCHER_TYPES.filter((type) => body[VOUCHER_TYPE_BLOCK[type]] !== undefined);
+  if (given.length !== 1) throw invalidPayload('type is a required field when the body does not carry exactly one of discount, gift and loyalty_card');
+  return given[0] as VoucherType;
+}
+
+const KIND_FIELDS = ['type', 'discount', 'gift', 'loyalty_card'] as const;
+
+/**
+ * POST /v1/vouchers with `campaign` or `campaign_id`: one more voucher of that campaign, as
+ * POST /v1/campaigns/{id}/vouchers makes it. Its kind is the campaign's, so the body may not
+ * name another.
+ */
+async function createInCampaign(deps: CreateDeps, campaign: string, body: CreateVoucherBody, code: string | undefined, actor: Actor): Promise<VoucherView> {
+  const kindField = KIND_FIELDS.find((field) => body[field] !== undefined);
+  if (kindField) throw invalidPayload(`${kindField} is not allowed with a campaign: the campaign's voucher template gives it`);
+  if (body.active !== undefined || body.validity_timeframe !== undefined || body.validity_day_of_week !== undefined || body.validity_hours !== undefined) {
+    throw invalidPayload('active and validity rules of a campaign voucher come from its campaign');
+  }
+  const { category, category_id, metadata, redemption, additional_info, start_date, expiration_date, code_config } = body;
+  const overrides = { category: category ?? undefined, category_id: category_id ?? undefined, metadata, redemption, additional_info, start_date, expiration_date, code_config };
+  const result = await addVouchers(deps, campaign, { count: 1, body: { ...overrides, code }, actor });
+  if (!('voucher' in result)) throw new Error('one voucher never starts a job');
+  return result.voucher;
+}
+
+/**
+ * POST /v1/vouchers (a generated code: the body's `code_config`, else 8 alphanumeric
+ * characters) and POST /v1/vouchers/{code} (the path's code): a voucher outside any campaign,
+ * drafted from a template built from its body, as a campaign's vouchers are from theirs. A
+ * gift card or loyalty card with a balance gets its opening ledger row from the insert's
+ * trigger (sql/0009_ledgers.sql).
+ */
+export async function createVoucher(deps: CreateDeps, body: CreateVoucherBody, actor: Actor): Promise<VoucherView> {
+  const campaign = body.campaign_id ?? body.campaign;
+  if (campaign !== undefined) return createInCampaign(deps, campaign, body, body.code, actor);
+  const template = templateOfVoucher(body, typeOf(body), { path: '', isReferral: false });
+  const codes = templateFor(body.code_config);
+  const now = isoNow(deps.clock);
+  const code = await deps.db.transaction().execute(async (trx) => {
+    const draft = await draftWithOverrides(trx, draftFromTemplate(template, NO_OWNER), body, now);
+    return insertOneVoucher(trx, draft, body.code, codes, now);
+  });
+  return getVoucher(deps, code);
+}
