@@ -20,6 +20,7 @@ import { VOUCHER_ORDER_FIELDS } from '../../src/modules/vouchers/vouchers.schema
 type Call = (method: string, path: string, body?: unknown) => Promise<Record<string, unknown>>;
 
 const DATE = '2024-06-01T00:00:00.000Z';
+const VOUCHER_CATEGORY = 'Plans category';
 
 /** One record of each kind the lists need to reach their query (an unknown parent answers early). */
 export class Fixture {
@@ -43,6 +44,8 @@ export class Fixture {
       voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } },
     });
     await call('POST', '/v1/campaigns/Plans/vouchers');
+    // A standalone voucher with a category, for the vouchers list's category filter.
+    await call('POST', '/v1/vouchers/PLANS-STANDALONE', { discount: { type: 'PERCENT', percent_off: 5 }, category: VOUCHER_CATEGORY });
     const customer = await call('POST', '/v1/customers', { source_id: 'c1', email: 'a@example.com', address: { city: 'Oslo' } });
     const activity = await call('GET', `/v1/customers/${customer.id as string}/activity`);
     const product = await call('POST', '/v1/products', { source_id: 'p1', name: 'P1', price: 1000, metadata: { color: 'red' } });
@@ -101,9 +104,18 @@ const oneOf = (filters: Record<string, string>) => [{}, ...Object.entries(filter
 export function listVariants(f: Fixture): string[] {
   const catalogWindow = [{}, { start_date: DATE }, { end_date: DATE }, { start_date: DATE, end_date: DATE }];
   return [
+    // campaign with category is refused (400: no index serves both), hence two groups.
     ...combine('/v1/vouchers', {
       order: each('order', orders(VOUCHER_ORDER_FIELDS)),
       campaign: [{}, { campaign_id: f.campaign.id }, { campaign: f.campaign.name }],
+      customer: [{}, { customer: 'c1' }],
+      dates: [{}, { 'created_at[after]': DATE }, { 'created_at[before]': DATE, 'updated_at[after]': DATE }, { 'updated_at[before]': DATE }],
+    }),
+    ...combine('/v1/vouchers', {
+      order: each('order', orders(VOUCHER_ORDER_FIELDS)),
+      category: [{ category: VOUCHER_CATEGORY }],
+      customer: [{}, { customer: 'c1' }],
+      dates: [{}, { 'created_at[after]': DATE }, { 'created_at[before]': DATE, 'updated_at[after]': DATE }, { 'updated_at[before]': DATE }],
     }),
     ...combine('/v1/campaigns', {
       order: each('order', orders(CAMPAIGN_ORDER_FIELDS)),

@@ -37,3 +37,8 @@ export async function categoriesById(db: Kysely<Database>, ids: Array<string | n
   const rows = await repo.findCategoriesByIds(db, wanted);
   return new Map(rows.map((row) => [row.id, presentCategory(row)]));
 }
+
+/** The id of the category with this id or name, or undefined (a list filter: nothing is created). */
+export async function findCategoryId(db: Kysely<Database>, idOrName: string): Promise<string | undefined> {
+  return ((await repo.findCategoryById(db, idOrName)) ?? (await repo.findCategoryByName(db, idOrName)))?.id;
+}

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { sql, type Kysely, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
+import { notIndexed } from '../../db/plan-hints.js';
 import type { Database } from '../../db/database.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import { KIND_COLUMNS } from './kinds/index.js';
@@ -90,28 +91,61 @@ export const findVoucherByCode = (db: Db, code: string): Promise<VoucherRow | un
 
 export interface VoucherFilter {
   campaignId?: string;
+  categoryId?: string;
+  holderId?: string;
+  createdBefore?: string;
+  createdAfter?: string;
+  updatedBefore?: string;
+  updatedAfter?: string;
 }
 
 export type VoucherOrderField = 'created_at' | 'updated_at' | 'code';
 
+type VoucherQuery<O> = SelectQueryBuilder<Database, 'vouchers', O>;
+
 /**
- * One page of vouchers. The page is a walk of the order's index alone (sql/0004, 0005): the
- * rows it skips are never read, so a deep page costs its offset in index entries. Hence no
- * join per row: the campaign names come for the page's rows only, and vouchers of campaigns
- * being deleted (their job removes them in portions) are excluded by id, which costs a row
- * read per entry only while such a campaign exists and only in lists across campaigns.
+ * The filters as WHERE terms, chosen so that one index serves the page (sql/0004, 0005,
+ * 0010, 0014): the holder's (holder_id, order) when a customer is given, else the category's
+ * or the campaign's (filter, order), else the order's own. The other terms are checked on
+ * the way (`notIndexed`), as is a date range on another field than the order's; a customer's
+ * vouchers are few, so checking a campaign or category on them costs little. Without an
+ * order (the count), every term may use its index.
+ */
+function applyFilters<O>(query: VoucherQuery<O>, f: VoucherFilter, deleted: string[], order?: VoucherOrderField): VoucherQuery<O> {
+  const byHolder = f.holderId !== undefined;
+  const term = (column: 'campaign_id' | 'category_id', secondary: boolean) => (secondary && order !== undefined ? notIndexed(column) : column);
+  const dateTerm = (field: 'created_at' | 'updated_at') => (order === undefined || order === field ? field : notIndexed(field));
+  let q = query;
+  if (f.holderId !== undefined) q = q.where('holder_id', '=', f.holderId);
+  if (f.categoryId !== undefined) q = q.where(term('category_id', byHolder), '=', f.categoryId);
+  if (f.campaignId !== undefined) q = q.where(term('campaign_id', byHolder || f.categoryId !== undefined), '=', f.campaignId);
+  else if (deleted.length > 0) q = q.where((eb) => eb.or([eb('campaign_id', 'is', null), eb('campaign_id', 'not in', deleted)]));
+  if (f.createdBefore !== undefined) q = q.where(dateTerm('created_at'), '<', f.createdBefore);
+  if (f.createdAfter !== undefined) q = q.where(dateTerm('created_at'), '>', f.createdAfter);
+  if (f.updatedBefore !== undefined) q = q.where(dateTerm('updated_at'), '<', f.updatedBefore);
+  if (f.updatedAfter !== undefined) q = q.where(dateTerm('updated_at'), '>', f.updatedAfter);
+  return q;
+}
+
+/** Campaigns being deleted: their vouchers (removed by a job, portion by portion) are no longer listed. */
+const deletedCampaignIds = async (db: Db): Promise<string[]> =>
+  (await db.selectFrom('campaigns').select('id').where('deleted_at', 'is not', null).execute()).map((c) => c.id);
+
+/**
+ * One page of vouchers. The page is a walk of one index alone (see applyFilters): the rows
+ * it skips are never read, so a deep page costs its offset in index entries. Hence no join
+ * per row: the campaign names come for the page's rows only, and vouchers of campaigns being
+ * deleted are excluded by id, which costs a row read per entry only while such a campaign
+ * exists and only in lists across campaigns.
  */
 export async function listVouchers(
   db: Db,
   filter: VoucherFilter,
   page: { limit: number; offset: number; order: OrderBy<VoucherOrderField> },
 ): Promise<VoucherRow[]> {
-  const deleted = (await db.selectFrom('campaigns').select('id').where('deleted_at', 'is not', null).execute()).map((c) => c.id);
+  const deleted = await deletedCampaignIds(db);
   if (filter.campaignId !== undefined && deleted.includes(filter.campaignId)) return [];
-  let query = db.selectFrom('vouchers').selectAll();
-  if (filter.campaignId !== undefined) query = query.where('campaign_id', '=', filter.campaignId);
-  else if (deleted.length > 0) query = query.where((eb) => eb.or([eb('campaign_id', 'is', null), eb('campaign_id', 'not in', deleted)]));
-  const rows = await query
+  const rows = await applyFilters(db.selectFrom('vouchers').selectAll(), filter, deleted, page.order.field)
     .orderBy(page.order.field, page.order.direction)
     .orderBy('seq', page.order.direction)
     .limit(page.limit)
@@ -122,6 +156,14 @@ export async function listVouchers(
     ids.length === 0 ? [] : (await db.selectFrom('campaigns').select(['id', 'name']).where('id', 'in', ids).execute()).map((c) => [c.id, c.name]),
   );
   return rows.map((row) => ({ ...row, campaign_name: row.campaign_id === null ? null : (names.get(row.campaign_id) ?? null) }));
+}
+
+/** How many listed vouchers match the filters, counted on the narrowest filter's index. */
+export async function countVouchers(db: Db, filter: VoucherFilter): Promise<number> {
+  const deleted = await deletedCampaignIds(db);
+  if (filter.campaignId !== undefined && deleted.includes(filter.campaignId)) return 0;
+  const query = applyFilters(db.selectFrom('vouchers').select((eb) => eb.fn.countAll<number>().as('n')), filter, deleted);
+  return (await query.executeTakeFirstOrThrow()).n;
 }
 
 /** Vouchers that belong to no campaign (read from the campaign index's NULL range). */

@@ -3,7 +3,7 @@ import { validateBody, validateQuery } from '../../lib/validate.js';
 import { createVoucher } from './standalone-vouchers.service.js';
 import { importVouchers } from './voucher-import.service.js';
 import { addVouchers } from './voucher-generation.service.js';
-import { addVouchersQuerySchema, addVouchersSchema, createVoucherSchema, updateVoucherSchema, vouchersListQuerySchema } from './vouchers.schemas.js';
+import { addVouchersQuerySchema, addVouchersSchema, createVoucherSchema, parseVouchersListQuery, updateVoucherSchema } from './vouchers.schemas.js';
 import { deleteVoucher, getVoucher, listVouchers, updateVoucher } from './vouchers.service.js';
 
 export const vouchersRoutes: RouteModule = (router, deps) => {
@@ -43,7 +43,7 @@ export const vouchersRoutes: RouteModule = (router, deps) => {
   });
 
   router.get('/v1/vouchers', async (ctx) => {
-    ctx.body = await listVouchers(deps, validateQuery(vouchersListQuerySchema, ctx.query));
+    ctx.body = await listVouchers(deps, parseVouchersListQuery(ctx.query));
   });
 
   router.get('/v1/vouchers/:code', async (ctx) => {

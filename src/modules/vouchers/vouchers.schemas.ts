@@ -1,6 +1,8 @@
 import { array, boolean, mixed, object, string, type InferType } from 'yup';
 import { VOUCHER_TYPES, type VoucherType } from '../../lib/enums.js';
-import { integer, limit, order, page, querySchema, text, type QueryOf } from '../../lib/query-params.js';
+import { invalidQueryParams } from '../../lib/errors.js';
+import { validateQuery } from '../../lib/validate.js';
+import { date, integer, limit, order, page, querySchema, text, type QueryOf } from '../../lib/query-params.js';
 import { jsonObjectField, longText, shortText, voucherCodeField } from '../../lib/fields.js';
 import { isoDate, validityDayOfWeek, validityFields, validityTimeframe } from '../../lib/validity-fields.js';
 import { MAX_VOUCHERS_COUNT } from '../campaigns/campaigns.schemas.js';
@@ -118,8 +120,37 @@ export const importBodySchema = array(
 /** `vouchers_count` of POST /v1/campaigns/{id}/vouchers (voucherify-facts 2.1): 1 by default. */
 export const addVouchersQuerySchema = querySchema({ vouchers_count: integer(1, MAX_VOUCHERS_COUNT, 1) });
 
-const vouchersListParams = { limit: limit(), page: page(100), order: order(VOUCHER_ORDER_FIELDS), campaign_id: text(), campaign: text() };
+const vouchersListParams = {
+  limit: limit(),
+  page: page(100),
+  order: order(VOUCHER_ORDER_FIELDS),
+  campaign_id: text(),
+  campaign: text(),
+  category: text(),
+  customer: text(),
+  'created_at[before]': date(),
+  'created_at[after]': date(),
+  'updated_at[before]': date(),
+  'updated_at[after]': date(),
+};
 
-/** GET /v1/vouchers: newest first unless ordered; `campaign_id` or `campaign` (id or name) filters. */
-export const vouchersListQuerySchema = querySchema(vouchersListParams);
+/** The query keys GET /v1/vouchers knows; other bracketed keys (`filters[...]`, `created_at[x]`) are refused. */
+export const VOUCHER_LIST_PARAMS = Object.keys(vouchersListParams);
+
+/**
+ * GET /v1/vouchers: newest first unless ordered; `campaign_id` or `campaign` (id or name),
+ * `category` (id or name), `customer` (holder id or source_id) and created/updated ranges.
+ */
+const listSchema = querySchema(vouchersListParams);
 export type VouchersListQuery = QueryOf<typeof vouchersListParams>;
+
+/**
+ * The list's query, checked. A deep-object key it does not know (`filters[...]`, which is
+ * not built yet, or `created_at[since]`) is refused rather than ignored: a client that
+ * filters must never get the unfiltered list as if it were the filtered one.
+ */
+export function parseVouchersListQuery(query: Record<string, unknown>): VouchersListQuery {
+  const unknown = Object.keys(query).filter((key) => key.includes('[') && !VOUCHER_LIST_PARAMS.includes(key));
+  if (unknown.length > 0) throw invalidQueryParams(`Unknown query parameter(s): ${unknown.join(', ')}`);
+  return validateQuery(listSchema, query);
+}

@@ -1,10 +1,11 @@
 import type { Deps } from '../../app/deps.js';
 import { checkValidity, validityColumns } from '../../engine/validity/index.js';
 import { isoNow } from '../../lib/clock.js';
-import { AppError, notFound } from '../../lib/errors.js';
+import { AppError, invalidQueryParams, notFound } from '../../lib/errors.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import { addToVouchersCount, countLiveCampaignVouchers, findCampaignOrNone } from '../campaigns/campaigns.service.js';
-import { categoriesById, resolveCategoryId } from '../categories/categories.service.js';
+import { categoriesById, findCategoryId, resolveCategoryId } from '../categories/categories.service.js';
+import { findSimpleCustomer } from '../customers/customers.service.js';
 import { presentVoucher, type VoucherView } from './vouchers.presenter.js';
 import * as repo from './vouchers.repository.js';
 import type { UpdateVoucherBody, VouchersListQuery } from './vouchers.schemas.js';
@@ -31,24 +32,54 @@ export async function getVoucher(deps: Pick<Deps, 'db'>, code: string): Promise<
   return presentVoucher(row, await categoriesById(deps.db, [row.category_id]));
 }
 
+/** The list's filters with their keys resolved; null when a key names nothing (an empty list). */
+async function filterOf(deps: Pick<Deps, 'db'>, query: VouchersListQuery): Promise<repo.VoucherFilter | null> {
+  const campaignKey = query.campaign_id ?? query.campaign;
+  if (campaignKey !== undefined && query.category !== undefined) {
+    throw invalidQueryParams('campaign and category cannot be combined: no index serves both (filter by one of them)');
+  }
+  const campaign = campaignKey === undefined ? undefined : await findCampaignOrNone(deps.db, campaignKey);
+  const categoryId = query.category === undefined ? undefined : await findCategoryId(deps.db, query.category);
+  const holderId = query.customer === undefined ? undefined : (await findSimpleCustomer(deps.db, query.customer))?.id;
+  if (campaign === null || (query.category !== undefined && !categoryId) || (query.customer !== undefined && !holderId)) return null;
+  return {
+    campaignId: campaign?.id,
+    categoryId,
+    holderId,
+    createdBefore: query['created_at[before]'],
+    createdAfter: query['created_at[after]'],
+    updatedBefore: query['updated_at[before]'],
+    updatedAfter: query['updated_at[after]'],
+  };
+}
+
 /**
- * GET /v1/vouchers: newest first unless ordered, filtered by campaign id or name (an unknown
- * campaign gives an empty list), with `total`.
+ * The list's total. Campaigns keep their count in the same transaction as every insert and
+ * delete, so the total of a million vouchers (or of one campaign's) is read, not counted;
+ * other filters are counted on their index.
+ */
+async function totalOf(deps: Pick<Deps, 'db'>, filter: repo.VoucherFilter): Promise<number> {
+  const { campaignId, ...others } = filter;
+  if (Object.values(others).some((v) => v !== undefined)) return repo.countVouchers(deps.db, filter);
+  if (campaignId !== undefined) return (await findCampaignOrNone(deps.db, campaignId))?.vouchers_count ?? 0;
+  return (await countLiveCampaignVouchers(deps.db)) + (await repo.countStandaloneVouchers(deps.db));
+}
+
+/**
+ * GET /v1/vouchers: newest first unless ordered, filtered by campaign (id or name), category
+ * (id or name), customer (the holder's id or source_id) and created/updated ranges (strict
+ * bounds); a key that names nothing gives an empty list. With `total`.
  */
 export async function listVouchers(deps: VoucherDeps, query: VouchersListQuery) {
-  const campaignKey = query.campaign_id ?? query.campaign;
-  const campaign = campaignKey === undefined ? undefined : await findCampaignOrNone(deps.db, campaignKey);
-  if (campaign === null) return listEnvelope('vouchers', [] as VoucherView[], { total: 0 });
-  const rows = await repo.listVouchers(deps.db, { campaignId: campaign?.id }, {
+  const filter = await filterOf(deps, query);
+  if (filter === null) return listEnvelope('vouchers', [] as VoucherView[], { total: 0 });
+  const rows = await repo.listVouchers(deps.db, filter, {
     limit: query.limit,
     offset: (query.page - 1) * query.limit,
     order: query.order ?? { field: 'created_at', direction: 'desc' },
   });
-  // Campaigns keep their count in the same transaction as every insert and delete, so the
-  // total of a million vouchers is a sum over campaigns, not a scan.
-  const total = campaign ? campaign.vouchers_count : (await countLiveCampaignVouchers(deps.db)) + (await repo.countStandaloneVouchers(deps.db));
   const categories = await categoriesById(deps.db, rows.map((r) => r.category_id));
-  return listEnvelope('vouchers', rows.map((row) => presentVoucher(row, categories)), { total });
+  return listEnvelope('vouchers', rows.map((row) => presentVoucher(row, categories)), { total: await totalOf(deps, filter) });
 }
 
 /** PUT /v1/vouchers/{code}: validity, state, info, metadata, category, quantity, discount. */
