@@ -9,6 +9,7 @@ import { errorBody, startTestServer, type TestServer } from '../support/server.j
 
 const clock = fixedClock('2025-03-01T10:00:00.000Z');
 const MINUTE = 60_000;
+const SERVED = 'campaign_id, category_id and holder_id with $is (or $in with one value), created_at and updated_at with $after and $before';
 const at = (minutes: number) => new Date(Date.parse('2025-03-01T10:00:00.000Z') + minutes * MINUTE).toISOString();
 
 /**
@@ -79,10 +80,24 @@ describe('GET /v1/vouchers filters', () => {
     assert.deepEqual(await codes(`created_at[before]=${at(2)}`), [[], 0]);
   });
 
+  it('takes the reference\'s filters deep object for what the indexes serve', async () => {
+    const both = `filters[junction]=and&filters[category_id][conditions][$is]=${footwearId}&filters[created_at][conditions][$after]=${at(2)}`;
+    assert.deepEqual(await codes(both), [['BOOT-1'], 1]);
+    assert.deepEqual(await codes(`filters[holder_id][conditions][$in][0]=${aliceId}&order=code`), [[cardCode], 1]);
+    assert.deepEqual(await codes(`filters[updated_at][conditions][$before]=${at(9)}&filters[updated_at][conditions][$after]=${at(7)}`), [['SHOE-1'], 1]);
+  });
+
   it('refuses what no index serves and every filter it does not know, naming it', async () => {
     const cases: Array<[string, string]> = [
       ['campaign=Shoes&category=Footwear', 'campaign and category cannot be combined: no index serves both (filter by one of them)'],
-      ['filters[code][conditions][$in]=BOOT-1', 'Unknown query parameter(s): filters[code][conditions][$in]'],
+      ['filters[code][conditions][$in]=BOOT-1', 'filters.code is not a known field; allowed: campaign_id, category_id, holder_id, created_at, updated_at'],
+      ['filters[campaign_id][conditions][$like]=x', 'filters.campaign_id.conditions.$like is not a known operator'],
+      ['filters[created_at][conditions][$is]=x', 'filters.created_at.conditions.$is does not apply to created_at (a date field)'],
+      ['filters[campaign_id][conditions][$is_not]=x', `filters.campaign_id.conditions.$is_not is not served by an index; the filters served are ${SERVED}`],
+      ['filters[campaign_id][conditions][$in][0]=a&filters[campaign_id][conditions][$in][1]=b', `filters.campaign_id.conditions.$in is not served by an index; the filters served are ${SERVED}`],
+      [`filters[junction]=or&filters[category_id][conditions][$is]=x&filters[created_at][conditions][$after]=${at(1)}`, 'filters.junction "or" of several conditions is not served by an index; use "and"'],
+      ['campaign=Shoes&filters[campaign_id][conditions][$is]=x', 'campaign_id is given twice (as a parameter or in filters)'],
+      ['filters=x', 'Unknown query parameter(s): filters'],
       ['created_at[since]=2025-01-01', 'Unknown query parameter(s): created_at[since]'],
       ['created_at[after]=soon', 'Query parameter created_at[after] must be an ISO 8601 date-time'],
     ];
@@ -94,5 +109,7 @@ describe('GET /v1/vouchers filters', () => {
     const listed = await client.vouchers.list({ category: 'Footwear', created_at: { after: at(2) } } as never);
     assert.deepEqual(listed, (await server.request('GET', `/v1/vouchers?category=Footwear&created_at[after]=${at(2)}`)).body);
     assert.deepEqual(listed.vouchers.map((v: { code: string }) => v.code), ['BOOT-1']);
+    const filtered = await client.vouchers.list({ filters: { junction: 'and', category_id: { conditions: { $is: [footwearId] } } }, order: 'code' } as never);
+    assert.deepEqual(filtered.vouchers.map((v: { code: string }) => v.code), ['BOOT-1', 'SHOE-1']);
   });
 });

@@ -8,6 +8,7 @@ import { isoDate, validityDayOfWeek, validityFields, validityTimeframe } from '.
 import { MAX_VOUCHERS_COUNT } from '../campaigns/campaigns.schemas.js';
 import { codeConfigSchema, discountSchema, giftSchema, loyaltyCardTemplateSchema, redemptionSchema } from '../campaigns/voucher-template.schemas.js';
 import { kindImportFields } from './kinds/index.js';
+import { withFiltersAsParams } from './voucher-list-filters.js';
 
 const metadata = () => jsonObjectField('${path}');
 const additionalInfo = () => longText('${path}').nullable();
@@ -145,12 +146,14 @@ const listSchema = querySchema(vouchersListParams);
 export type VouchersListQuery = QueryOf<typeof vouchersListParams>;
 
 /**
- * The list's query, checked. A deep-object key it does not know (`filters[...]`, which is
- * not built yet, or `created_at[since]`) is refused rather than ignored: a client that
- * filters must never get the unfiltered list as if it were the filtered one.
+ * The list's query, checked: the `filters` deep object becomes the plain parameters it means
+ * (voucher-list-filters.ts). Any other key with brackets that the list does not know
+ * (`created_at[since]`) is refused rather than ignored: a client that filters must never get
+ * the unfiltered list as if it were the filtered one.
  */
 export function parseVouchersListQuery(query: Record<string, unknown>): VouchersListQuery {
-  const unknown = Object.keys(query).filter((key) => key.includes('[') && !VOUCHER_LIST_PARAMS.includes(key));
+  const plain = withFiltersAsParams(query);
+  const unknown = Object.keys(plain).filter((key) => (key.includes('[') || key === 'filters') && !VOUCHER_LIST_PARAMS.includes(key));
   if (unknown.length > 0) throw invalidQueryParams(`Unknown query parameter(s): ${unknown.join(', ')}`);
-  return validateQuery(listSchema, query);
+  return validateQuery(listSchema, plain);
 }
