@@ -8,49 +8,24 @@ import { assertRefused } from '../modules/loyalty/refusals.js';
 import { discountCampaign } from '../support/factories.js';
 import { assertMatchesReference, assertMatchesSchema, withoutNulls } from '../support/openapi.js';
 import { errorBody, notFoundBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
+import { voucherBody } from '../support/voucher-shape.js';
 
 const NOW = '2025-03-01T10:00:00.000Z';
 const LATER = '2025-03-01T11:00:00.000Z';
-const assignments = { object: 'list', data_ref: 'data', data: [], total: 0 };
 
 /** A loyalty card as the member endpoints answer it. */
 function cardShape(card: { id: string; code: string; campaign: string; campaign_id: string }, fields: Record<string, unknown> = {}) {
   const path = `/v1/vouchers/${encodeURIComponent(card.code)}`;
-  const asset = Buffer.from(card.code, 'utf8').toString('base64url');
-  return {
-    id: card.id,
-    code: card.code,
+  return voucherBody({ id: card.id, code: card.code, created_at: NOW }, {
     campaign: card.campaign,
     campaign_id: card.campaign_id,
-    category: null,
-    category_id: null,
     type: 'LOYALTY_CARD',
-    discount: null,
-    gift: null,
     loyalty_card: { points: 0, balance: 0, next_expiration_date: null, next_expiration_points: 0, pending_points: 0, expired_points: 0, subtracted_points: 0 },
-    start_date: null,
-    expiration_date: null,
-    validity_timeframe: null,
-    validity_day_of_week: null,
-    validity_hours: null,
-    active: true,
-    additional_info: null,
-    metadata: {},
-    assets: { qr: { id: asset, url: `/v1/assets/qr/${asset}` }, barcode: { id: asset, url: `/v1/assets/barcode/${asset}` } },
-    is_referral_code: false,
-    created_at: NOW,
     updated_at: NOW,
-    holder_id: null,
-    referrer_id: null,
-    object: 'voucher',
     publish: { object: 'list', count: 1, url: `${path}/publications?page=1&limit=10` },
-    redemption: { quantity: null, redeemed_quantity: 0, redeemed_points: 0, object: 'list', url: `${path}/redemptions?page=1&limit=10` },
-    categories: [],
-    validation_rules_assignments: assignments,
     ...fields,
-  };
+  });
 }
-
 
 describe('loyalty members', () => {
   let server: TestServer;

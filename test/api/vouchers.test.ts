@@ -4,47 +4,13 @@ import { fixedClock } from '../../src/lib/clock.js';
 import { discountCampaign, percentDiscount } from '../support/factories.js';
 import { assertMatchesReference, withoutNulls } from '../support/openapi.js';
 import { errorBody, notFoundBody, startTestServer, type TestServer } from '../support/server.js';
+import { voucherBody } from '../support/voucher-shape.js';
 
 const NOW = '2025-03-01T10:00:00.000Z';
-const assignments = { object: 'list', data_ref: 'data', data: [], total: 0 };
-const b64 = (code: string) => Buffer.from(code).toString('base64url');
 
-/** The whole voucher body for a code, with the given fields changed. */
-function voucherShape(body: { id: string; code: string }, campaign: { id: string; name: string }, fields: Record<string, unknown>) {
-  const path = `/v1/vouchers/${encodeURIComponent(body.code)}`;
-  return {
-    id: body.id,
-    code: body.code,
-    campaign: campaign.name,
-    campaign_id: campaign.id,
-    category: null,
-    category_id: null,
-    type: 'DISCOUNT_VOUCHER',
-    discount: percentDiscount,
-    gift: null,
-    loyalty_card: null,
-    start_date: null,
-    expiration_date: null,
-    validity_timeframe: null,
-    validity_day_of_week: null,
-    validity_hours: null,
-    active: true,
-    additional_info: null,
-    metadata: {},
-    assets: { qr: { id: b64(body.code), url: `/v1/assets/qr/${b64(body.code)}` }, barcode: { id: b64(body.code), url: `/v1/assets/barcode/${b64(body.code)}` } },
-    is_referral_code: false,
-    created_at: NOW,
-    updated_at: null,
-    holder_id: null,
-    referrer_id: null,
-    object: 'voucher',
-    publish: { object: 'list', count: 0, url: `${path}/publications?page=1&limit=10` },
-    redemption: { quantity: null, redeemed_quantity: 0, redeemed_points: 0, object: 'list', url: `${path}/redemptions?page=1&limit=10` },
-    categories: [],
-    validation_rules_assignments: assignments,
-    ...fields,
-  };
-}
+/** The whole voucher body for a code of the campaign, with the given fields changed. */
+const voucherShape = (body: { id: string; code: string }, campaign: { id: string; name: string }, fields: Record<string, unknown>) =>
+  voucherBody({ id: body.id, code: body.code, created_at: NOW }, { campaign: campaign.name, campaign_id: campaign.id, discount: percentDiscount, ...fields });
 
 describe('POST /v1/campaigns/{id}/vouchers', () => {
   let server: TestServer;

@@ -31,6 +31,17 @@ export const addVouchersSchema = object({
 
 export type AddVouchersBody = InferType<typeof addVouchersSchema>;
 
+/** What a voucher holds of its own, beside its kind: set at creation, changed by PUT. */
+const voucherOwnFields = () => ({
+  category: shortText('${path}').nullable(),
+  category_id: shortText('${path}').nullable(),
+  active: boolean(),
+  additional_info: additionalInfo(),
+  metadata: metadata(),
+  redemption: redemptionSchema(),
+  ...validityFields(),
+});
+
 /**
  * POST /v1/vouchers and POST /v1/vouchers/{code} (the reference's VouchersCreateRequestBody):
  * a voucher outside any campaign, or, with `campaign`/`campaign_id`, one more voucher of
@@ -46,27 +57,15 @@ export const createVoucherSchema = object({
   gift: giftSchema(),
   loyalty_card: loyaltyCardTemplateSchema(),
   code_config: codeConfigSchema(),
-  category: shortText('${path}').nullable(),
-  category_id: shortText('${path}').nullable(),
-  active: boolean(),
-  additional_info: additionalInfo(),
-  metadata: metadata(),
-  redemption: redemptionSchema(),
-  ...validityFields(),
+  ...voucherOwnFields(),
 }).typeError('The body must be a JSON object');
 
 export type CreateVoucherBody = InferType<typeof createVoucherSchema>;
 
 /** PUT /v1/vouchers/{code}. */
 export const updateVoucherSchema = object({
-  category: shortText('${path}').nullable(),
-  category_id: shortText('${path}').nullable(),
-  active: boolean(),
-  additional_info: additionalInfo(),
-  metadata: metadata(),
-  redemption: redemptionSchema(),
+  ...voucherOwnFields(),
   discount: discountSchema(),
-  ...validityFields(),
 }).typeError('The body must be a JSON object');
 
 export type UpdateVoucherBody = InferType<typeof updateVoucherSchema>;

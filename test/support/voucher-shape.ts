@@ -1,0 +1,41 @@
+/**
+ * The whole voucher body the API answers (SPEC.md 2.6), for a voucher without a campaign,
+ * category, kind block or any optional field; `fields` change or add to it. Tests assert
+ * whole bodies against it.
+ */
+export function voucherBody(voucher: { id: string; code: string; created_at: string }, fields: Record<string, unknown> = {}) {
+  const path = `/v1/vouchers/${encodeURIComponent(voucher.code)}`;
+  const asset = Buffer.from(voucher.code, 'utf8').toString('base64url');
+  return {
+    id: voucher.id,
+    code: voucher.code,
+    campaign: null,
+    campaign_id: null,
+    category: null,
+    category_id: null,
+    type: 'DISCOUNT_VOUCHER',
+    discount: null,
+    gift: null,
+    loyalty_card: null,
+    start_date: null,
+    expiration_date: null,
+    validity_timeframe: null,
+    validity_day_of_week: null,
+    validity_hours: null,
+    active: true,
+    additional_info: null,
+    metadata: {},
+    assets: { qr: { id: asset, url: `/v1/assets/qr/${asset}` }, barcode: { id: asset, url: `/v1/assets/barcode/${asset}` } },
+    is_referral_code: false,
+    created_at: voucher.created_at,
+    updated_at: null,
+    holder_id: null,
+    referrer_id: null,
+    object: 'voucher',
+    publish: { object: 'list', count: 0, url: `${path}/publications?page=1&limit=10` },
+    redemption: { quantity: null, redeemed_quantity: 0, redeemed_points: 0, object: 'list', url: `${path}/redemptions?page=1&limit=10` },
+    categories: [],
+    validation_rules_assignments: { object: 'list', data_ref: 'data', data: [], total: 0 },
+    ...fields,
+  };
+}
