@@ -103,6 +103,8 @@ describe('standalone vouchers: POST /v1/vouchers and POST /v1/vouchers/{code}', 
     for (const [body, details] of cases) {
       errorBody(await server.request('POST', '/v1/vouchers', { body }), invalidPayloadError(details));
     }
+    const blank = await server.request('POST', '/v1/vouchers/%20', { body: { discount: { type: 'PERCENT', percent_off: 5 } } });
+    errorBody(blank, invalidPayloadError('code must hold a character other than white space'));
     assert.equal(dbFingerprint(server.deps.sqlite), before);
   });
 

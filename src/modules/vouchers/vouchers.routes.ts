@@ -39,7 +39,8 @@ export const vouchersRoutes: RouteModule = (router, deps) => {
 
   router.post('/v1/vouchers/:code', async (ctx) => {
     const body = validateBody(createVoucherSchema, ctx.request.body ?? {});
-    ctx.body = await createVoucher(deps, { ...body, code: ctx.params.code as string }, ctx.state.actor);
+    const { code } = validateBody(createVoucherSchema.pick(['code']), { code: ctx.params.code });
+    ctx.body = await createVoucher(deps, { ...body, code }, ctx.state.actor);
   });
 
   router.get('/v1/vouchers', async (ctx) => {
