@@ -106,7 +106,8 @@ type VoucherQuery<O> = SelectQueryBuilder<Database, 'vouchers', O>;
 /**
  * The filters as WHERE terms, chosen so that one index serves the page (sql/0004, 0005,
  * 0010, 0014): the holder's (holder_id, order) when a customer is given, else the category's
- * or the campaign's (filter, order), else the order's own. The other terms are checked on
+ * (category_id, created_at: the service refuses other orders with a category) or the
+ * campaign's (campaign_id, order), else the order's own. The other terms are checked on
  * the way (`notIndexed`), as is a date range on another field than the order's; a customer's
  * vouchers are few, so checking a campaign or category on them costs little. Without an
  * order (the count), every term may use its index.
