@@ -26,6 +26,10 @@ describe('enable and disable, and a voucher with a chosen code', () => {
     const taken = await server.request('POST', '/v1/campaigns/Switch/vouchers/CHOSEN-1', { body: {} });
     assert.equal(taken.status, 409);
     assert.equal(taken.body.key, 'duplicate_found');
+    const blank = await server.request('POST', `/v1/campaigns/Switch/vouchers/${encodeURIComponent('  ')}`, { body: {} });
+    assert.deepEqual([blank.status, blank.body], [400, {
+      code: 400, key: 'invalid_payload', message: 'Invalid payload', details: 'code must hold a character other than white space', request_id: blank.headers.get('x-request-id'),
+    }]);
     assert.equal((await server.request('GET', '/v1/campaigns/Switch')).body.vouchers_count, 1);
   });
 

@@ -22,7 +22,8 @@ export const vouchersRoutes: RouteModule = (router, deps) => {
   // add-voucher-with-specific-code-to-campaign: the path's code, one voucher (409 when taken).
   router.post('/v1/campaigns/:campaignId/vouchers/:code', async (ctx) => {
     const body = validateBody(addVouchersSchema, ctx.request.body ?? {});
-    const result = await addVouchers(deps, ctx.params.campaignId as string, { count: 1, body: { ...body, code: ctx.params.code as string }, actor: ctx.state.actor });
+    const { code } = validateBody(addVouchersSchema.pick(['code']), { code: ctx.params.code });
+    const result = await addVouchers(deps, ctx.params.campaignId as string, { count: 1, body: { ...body, code }, actor: ctx.state.actor });
     ctx.body = 'voucher' in result ? result.voucher : result;
   });
 
