@@ -88,7 +88,7 @@ const exceeded = (type: LedgerEntryType, card: repo.CardFields, amount: number):
     : new AppError('gift_amount_exceeded', `Cannot take ${amount} from gift card ${card.code}: its balance is ${card.gift_balance ?? 0}`);
 
 /** The ledger row of a change, with the balance and lifetime total the guarded UPDATE returned. */
-function entryRow(card: repo.CardFields, shifted: repo.CardFields, type: LedgerEntryType, input: LedgerChangeInput, bucketId: string | null): repo.LedgerEntryRow {
+export function entryRow(card: repo.CardFields, shifted: repo.CardFields, type: LedgerEntryType, input: LedgerChangeInput, bucketId: string | null): repo.LedgerEntryRow {
   const points = isPointsType(type);
   const related = input.related ?? {};
   return {

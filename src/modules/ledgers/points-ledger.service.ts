@@ -112,22 +112,3 @@ export async function adjustPendingPoints(trx: Db, input: { voucherId: string; d
   if (!card) throw new AppError('invalid_amount', `The pending points of ${input.voucherId} cannot go below zero`);
   return card;
 }
-
-/**
- * Expires one due bucket, exactly once: the bucket is claimed by a guarded UPDATE (ACTIVE ->
- * EXPIRED), and only the claimer writes the POINTS_EXPIRATION row. False when another
- * process (or an earlier run) claimed it first.
- */
-export async function expireBucket(deps: LedgerDeps, trx: Db, input: { bucketId: string; actor: LedgerChangeInput['actor']; at: string }): Promise<boolean> {
-  const claimed = await repo.claimExpiredBucket(trx, input.bucketId, input.at);
-  if (!claimed || claimed.expired_points === 0) return claimed !== undefined;
-  // A deleted card's bucket is only retired: there is no card left to write a row for.
-  const card = await repo.findCard(trx, claimed.voucher_id);
-  if (!card) return true;
-  const change: LedgerChangeInput = { voucherId: card.id, amount: claimed.expired_points, operationType: 'AUTOMATIC', actor: input.actor, at: input.at };
-  const written = await writeEntry(trx, card, 'POINTS_EXPIRATION', change);
-  await repo.insertDraws(trx, [{ entry_id: written.entry.id, bucket_id: claimed.id, points: claimed.expired_points }]);
-  const result = { ...written, card: await refreshNextExpiration(trx, written.card) };
-  await applyEffects(deps, trx, result, input.actor);
-  return true;
-}
