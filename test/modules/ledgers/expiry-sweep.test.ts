@@ -25,7 +25,7 @@ describe('the points-expiry sweep', () => {
     holder = await customer(server, 'expiring-holder');
     const base = { voucherId: card.id, actor: internalActor(), at: START };
     await server.deps.db.transaction().execute(async (trx) => {
-      await assignCardHolder(trx, { voucherId: card.id, customerId: holder.id, at: START });
+      await assignCardHolder(server.deps, trx, { voucherId: card.id, customerId: holder.id, at: START, actor: internalActor() });
       await creditPoints(server.deps, trx, { ...base, amount: 20, expiration: { type: 'CUSTOM_DATE', date: '2026-03-20' } });
       await creditPoints(server.deps, trx, { ...base, amount: 30, expiration: { type: 'CUSTOM_DATE', date: '2026-04-01' } });
       await creditPoints(server.deps, trx, { ...base, amount: 50, expiration: { type: 'NON_EXPIRING' } });
@@ -97,7 +97,7 @@ describe('the points-expiry sweep', () => {
     await server.deps.db.transaction().execute(async (trx) => {
       const credit = (voucherId: string, amount: number, date: string | null) =>
         creditPoints(server.deps, trx, { voucherId, amount, actor: internalActor(), at, expiration: date ? { type: 'CUSTOM_DATE', date } : { type: 'NON_EXPIRING' } });
-      for (const id of [first.id, second.id]) await assignCardHolder(trx, { voucherId: id, customerId: owner.id, at });
+      for (const id of [first.id, second.id]) await assignCardHolder(server.deps, trx, { voucherId: id, customerId: owner.id, at, actor: internalActor() });
       await credit(first.id, 20, '2026-05-05');
       await credit(first.id, 10, '2026-05-03');
       await credit(first.id, 5, null);
