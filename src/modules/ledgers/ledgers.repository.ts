@@ -80,17 +80,22 @@ export const shiftPendingPoints = (db: Db, voucherId: string, delta: number, at:
     .returning(CARD_FIELDS)
     .executeTakeFirst();
 
-/** Adds points to the card's bucket of that date (made on first use); returns the bucket id. */
-export async function addToBucket(db: Db, input: { id: string; voucherId: string; campaignId: string | null; expiresOn: string; points: number; at: string }): Promise<string> {
-  const row = await db
+type BucketFigures = Pick<PointsBucketRow, 'id' | 'expires_on' | 'total_points'>;
+
+const addBucket = queryTemplate<{ id: string; voucher_id: string; campaign_id: string | null; expires_on: string; points: number; at: string }, BucketFigures>((db, param) =>
+  db
     .insertInto('points_buckets')
-    .values({ id: input.id, voucher_id: input.voucherId, campaign_id: input.campaignId, expires_on: input.expiresOn, total_points: input.points, status: 'ACTIVE', created_at: input.at })
+    .values({ id: param('id'), voucher_id: param('voucher_id'), campaign_id: param('campaign_id'), expires_on: param('expires_on'), total_points: param('points'), status: 'ACTIVE', created_at: param('at') })
     .onConflict((oc) =>
-      oc.columns(['voucher_id', 'expires_on']).doUpdateSet((eb) => ({ total_points: eb(eb.ref('points_buckets.total_points'), '+', input.points), updated_at: input.at })),
+      oc.columns(['voucher_id', 'expires_on']).doUpdateSet((eb) => ({ total_points: eb(eb.ref('points_buckets.total_points'), '+', eb.ref('excluded.total_points')), updated_at: eb.ref('excluded.created_at') })),
     )
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+    .returning(['id', 'expires_on', 'total_points']),
+);
+
+/** Adds points to the card's bucket of that date (made on first use); returns the bucket after it. */
+export async function addToBucket(db: Db, input: { id: string; voucherId: string; campaignId: string | null; expiresOn: string; points: number; at: string }): Promise<BucketFigures> {
+  const params = { id: input.id, voucher_id: input.voucherId, campaign_id: input.campaignId, expires_on: input.expiresOn, points: input.points, at: input.at };
+  return (await addBucket(db, params))[0] as BucketFigures;
 }
 
 /** Takes points from one bucket, guarded; false when it holds fewer. */
@@ -108,19 +113,6 @@ export async function takeFromBucket(db: Db, bucketId: string, points: number, a
 export async function insertDraws(db: Db, draws: Array<{ entry_id: string; bucket_id: string; points: number }>): Promise<void> {
   if (draws.length > 0) await db.insertInto('points_draws').values(draws).execute();
 }
-
-/** The soonest bucket that will expire with points left: the card's next expiration. */
-export const findNextExpiring = (db: Db, voucherId: string): Promise<Pick<PointsBucketRow, 'expires_on' | 'total_points'> | undefined> =>
-  db
-    .selectFrom('points_buckets')
-    .select(['expires_on', 'total_points'])
-    .where('voucher_id', '=', voucherId)
-    .where('status', '=', 'ACTIVE')
-    .where('total_points', '>', 0)
-    .where('expires_on', '<', NEVER_EXPIRES)
-    .orderBy('expires_on')
-    .limit(1)
-    .executeTakeFirst();
 
 export async function setNextExpiration(db: Db, voucherId: string, date: string | null, points: number): Promise<void> {
   await db.updateTable('vouchers').set({ loyalty_next_expiration_date: date, loyalty_next_expiration_points: points }).where('id', '=', voucherId).execute();
