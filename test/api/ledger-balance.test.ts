@@ -88,6 +88,19 @@ describe('balance endpoints', () => {
     })]);
   });
 
+  it('refuses the reference\'s transactions filters, which it does not implement, on all three paths', async () => {
+    for (const path of ['/v1/loyalties/members/BAL-1/transactions', `/v1/loyalties/${campaignId}/members/BAL-1/transactions`, '/v1/vouchers/BAL-1/transactions']) {
+      const res = await server.request('GET', `${path}?limit=2&filters[created_at][$after]=2026-01-01T00:00:00.000Z&filters[id][$is]=vtx_1`);
+      assert.deepEqual([res.status, res.body], [400, errorBody(res, {
+        code: 400, key: 'invalid_query_params', message: 'Invalid query params',
+        details: [
+          'Query parameter filters[created_at][$after] is not supported (transactions take limit, order and starting_after_id)',
+          'Query parameter filters[id][$is] is not supported (transactions take limit, order and starting_after_id)',
+        ].join('; '),
+      })]);
+    }
+  });
+
   it('answers a repeated source_id with the first result and changes nothing', async () => {
     const before = dbFingerprint(server.deps.sqlite);
     const again = await post('/v1/loyalties/members/BAL-1/balance', { points: -5, source_id: 'crm-1' });

@@ -169,6 +169,23 @@ describe('a member\'s loyalty tier', () => {
     ]);
   });
 
+  it('gives a member their tier the moment they hold a card with points: a new card, or a free one made with points', async () => {
+    clock.set('2024-10-01T10:00:00.000Z');
+    const first = await member('Opening club', 'open-1', { voucher: { loyalty_card: { points: 150 } } });
+    const silver = first.tiers[1] as Member['tiers'][number];
+    const free = await server.request('POST', `/v1/campaigns/${first.programId}/vouchers`, { body: { code: 'OPEN-FREE' } });
+    assert.equal(free.status, 200, free.text);
+    const card = await server.request('POST', `/v1/loyalties/${first.programId}/members`, { body: { customer: { source_id: 'open-2' }, voucher: 'OPEN-FREE' } });
+    assert.equal(card.status, 200, card.text);
+    const second: Member = { ...first, cardId: card.body.id, code: 'OPEN-FREE', customerId: card.body.holder_id };
+    for (const m of [first, second]) {
+      const expiration = { customer_id: m.customerId, campaign_id: m.programId, tier_id: silver.id, start_date: '2024-10-01', created_at: at() };
+      assert.deepEqual((await server.request('GET', `/v1/loyalties/members/${m.code}/tiers`)).body, { object: 'list', data_ref: 'data', data: [{ ...silver, expiration }], total: 1 });
+      assert.equal(await customerTier(m, 'Opening club'), silver.id);
+      assert.deepEqual(summary(await tierEvents(m)), [['joined', 'Silver', 'Silver']]);
+    }
+  });
+
   it('answers 404 for an unknown card', async () => {
     const res = await server.request('GET', '/v1/loyalties/members/NOPE/tiers');
     assert.equal(res.status, 404);

@@ -126,19 +126,24 @@ export const shiftGiftBalance = (db: Db, customerId: string, delta: number, at: 
     .executeTakeFirst();
 
 /** loyalty.points and summary.redemptions.loyalty_card.points_to_go move together. */
-export const shiftLoyaltyPoints = (db: Db, customerId: string, delta: number, at: string) =>
+// Every ledger change of a held card (a balance change, each card of an expiry batch) moves
+// these: query templates, built once by Kysely rather than once per change.
+const shiftLoyalty = queryTemplate<{ customer_id: string; delta: number; at: string }, { loyalty_points: number }>((db, param) =>
   db
     .updateTable('customers')
     .set((eb) => ({
-      loyalty_points: eb('loyalty_points', '+', delta),
-      loyalty_card_points_to_go: eb('loyalty_card_points_to_go', '+', delta),
-      updated_at: at,
+      loyalty_points: eb('loyalty_points', '+', param('delta')),
+      loyalty_card_points_to_go: eb('loyalty_card_points_to_go', '+', param('delta')),
+      updated_at: param('at'),
     }))
-    .where('id', '=', customerId)
-    .where((eb) => eb(eb('loyalty_points', '+', delta), '>=', 0))
-    .where((eb) => eb(eb('loyalty_card_points_to_go', '+', delta), '>=', 0))
-    .returning(['loyalty_points'])
-    .executeTakeFirst();
+    .where('id', '=', param('customer_id'))
+    .where((eb) => eb(eb('loyalty_points', '+', param('delta')), '>=', 0))
+    .where((eb) => eb(eb('loyalty_card_points_to_go', '+', param('delta')), '>=', 0))
+    .returning(['loyalty_points']),
+);
+
+export const shiftLoyaltyPoints = async (db: Db, customerId: string, delta: number, at: string) =>
+  (await shiftLoyalty(db, { customer_id: customerId, delta, at }))[0];
 
 export const incrementReferredCustomers = (db: Db, customerId: string, at: string) =>
   db
@@ -153,34 +158,43 @@ export interface CampaignRef {
   name: string;
 }
 
+type CampaignLine = { customer_id: string; campaign_id: string; campaign_name: string; points: number };
+type LineAnswer = { points: number; referred_customers: number };
+
+const addLine = queryTemplate<CampaignLine & { referred: number }, LineAnswer>((db, param) =>
+  db
+    .insertInto('customer_loyalty_campaigns')
+    .values({ customer_id: param('customer_id'), campaign_id: param('campaign_id'), campaign_name: param('campaign_name'), points: param('points'), referred_customers: param('referred') })
+    .onConflict((oc) =>
+      oc.columns(['customer_id', 'campaign_id']).doUpdateSet((eb) => ({
+        campaign_name: eb.ref('excluded.campaign_name'),
+        points: eb('customer_loyalty_campaigns.points', '+', eb.ref('excluded.points')),
+        referred_customers: eb('customer_loyalty_campaigns.referred_customers', '+', eb.ref('excluded.referred_customers')),
+      })),
+    )
+    .returning(['points', 'referred_customers']),
+);
+
 /**
  * A campaign's line in loyalty.campaigns: points added (delta >= 0) or referred customers
  * counted, created on first use. The name is refreshed on every change.
  */
-export const addToCampaign = (db: Db, customerId: string, campaign: CampaignRef, points: number, referred: number) =>
-  db
-    .insertInto('customer_loyalty_campaigns')
-    .values({ customer_id: customerId, campaign_id: campaign.id, campaign_name: campaign.name, points, referred_customers: referred })
-    .onConflict((oc) =>
-      oc.columns(['customer_id', 'campaign_id']).doUpdateSet((eb) => ({
-        campaign_name: campaign.name,
-        points: eb('customer_loyalty_campaigns.points', '+', points),
-        referred_customers: eb('customer_loyalty_campaigns.referred_customers', '+', referred),
-      })),
-    )
-    .returning(['points', 'referred_customers'])
-    .executeTakeFirst();
+export const addToCampaign = async (db: Db, customerId: string, campaign: CampaignRef, points: number, referred: number) =>
+  (await addLine(db, { customer_id: customerId, campaign_id: campaign.id, campaign_name: campaign.name, points, referred }))[0];
 
-/** Points taken from a campaign's line (delta < 0): guarded, never below zero. */
-export const takeFromCampaign = (db: Db, customerId: string, campaign: CampaignRef, points: number) =>
+const takeLine = queryTemplate<CampaignLine, LineAnswer>((db, param) =>
   db
     .updateTable('customer_loyalty_campaigns')
-    .set((eb) => ({ points: eb('points', '-', points), campaign_name: campaign.name }))
-    .where('customer_id', '=', customerId)
-    .where('campaign_id', '=', campaign.id)
-    .where('points', '>=', points)
-    .returning(['points', 'referred_customers'])
-    .executeTakeFirst();
+    .set((eb) => ({ points: eb('points', '-', param('points')), campaign_name: param('campaign_name') }))
+    .where('customer_id', '=', param('customer_id'))
+    .where('campaign_id', '=', param('campaign_id'))
+    .where('points', '>=', param('points'))
+    .returning(['points', 'referred_customers']),
+);
+
+/** Points taken from a campaign's line (delta < 0): guarded, never below zero. */
+export const takeFromCampaign = async (db: Db, customerId: string, campaign: CampaignRef, points: number) =>
+  (await takeLine(db, { customer_id: customerId, campaign_id: campaign.id, campaign_name: campaign.name, points }))[0];
 
 export const setCampaignTier = (db: Db, customerId: string, campaign: CampaignRef, tierId: string | null) =>
   db

@@ -190,3 +190,9 @@ export async function findSimpleCustomer(db: Db, ref: string): Promise<SimpleCus
   const row = await repo.findCustomerByRef(db, ref);
   return row && presentSimpleCustomer(row);
 }
+
+/** The short customers of these ids, by id (a sweep's batch reads its holders in one query). */
+export async function findSimpleCustomers(db: Db, ids: string[]): Promise<Map<string, SimpleCustomer>> {
+  const rows = await repo.findCustomersByIds(db, [...new Set(ids)]);
+  return new Map(rows.map((row) => [row.id, presentSimpleCustomer(row)]));
+}

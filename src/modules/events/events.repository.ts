@@ -10,6 +10,10 @@ export const insertEvent = async (db: Db, row: NewCustomerEventRow): Promise<voi
   await db.insertInto('customer_events').values(row).execute();
 };
 
+export const insertEvents = async (db: Db, rows: NewCustomerEventRow[]): Promise<void> => {
+  if (rows.length > 0) await db.insertInto('customer_events').values(rows).execute();
+};
+
 /** A position in a customer's feed: events are ordered by (created_at, seq). */
 export interface FeedPosition {
   created_at: string;

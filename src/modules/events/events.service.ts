@@ -44,14 +44,10 @@ function checkInput(event: CustomerEventInput): void {
   }
 }
 
-/**
- * Writes a customer event inside the caller's transaction, so the event exists exactly when
- * its cause does: if the transaction rolls back, so does the event. Returns the event as the
- * activity feed shows it.
- */
-export async function emit(trx: Kysely<Database>, event: CustomerEventInput): Promise<CustomerActivity> {
+/** The stored row of an event (checked: emitters are our own code). */
+function eventRow(event: CustomerEventInput) {
   checkInput(event);
-  const row = {
+  return {
     id: newId('evcus_'),
     customer_id: event.customer_id,
     type: event.type,
@@ -65,8 +61,22 @@ export async function emit(trx: Kysely<Database>, event: CustomerEventInput): Pr
     group_id: event.actor.request_id,
     created_at: event.created_at,
   };
+}
+
+/**
+ * Writes a customer event inside the caller's transaction, so the event exists exactly when
+ * its cause does: if the transaction rolls back, so does the event. Returns the event as the
+ * activity feed shows it.
+ */
+export async function emit(trx: Kysely<Database>, event: CustomerEventInput): Promise<CustomerActivity> {
+  const row = eventRow(event);
   await repo.insertEvent(trx, row);
   return presentEvent({ ...row, seq: 0 });
+}
+
+/** Writes many events in one statement (a sweep's batch), in the caller's transaction, in the order given. */
+export async function emitMany(trx: Kysely<Database>, events: CustomerEventInput[]): Promise<void> {
+  await repo.insertEvents(trx, events.map(eventRow));
 }
 
 /**

@@ -48,7 +48,7 @@ export async function changeBalance(deps: BalanceDeps, change: BalanceChange): P
   return deps.db.transaction().execute(async (trx) => {
     const card = await findMemberCard(trx, change.code, change.campaign);
     const input: LedgerChangeInput = {
-      voucherId: card.id, amount: Math.abs(change.amount), reason: change.reason, sourceId: change.source_id, source: change.source, actor: change.actor, at,
+      voucherId: card.id, amount: Math.abs(change.amount), reason: change.reason, sourceId: change.source_id, source: change.source, actor: change.actor, at, card,
     };
     if (card.type === 'LOYALTY_CARD') {
       return change.amount > 0 ? creditPoints(deps, trx, { ...input, expiration }) : debitPoints(deps, trx, input);

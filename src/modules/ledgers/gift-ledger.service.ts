@@ -24,7 +24,7 @@ async function change(deps: LedgerDeps, trx: Db, input: LedgerChangeInput, type:
   checkAmount(input.amount);
   const replay = await findReplay(trx, input);
   if (replay) return replay;
-  const card = await findCardFor(trx, input.voucherId, type);
+  const card = await findCardFor(trx, input.voucherId, type, input.card);
   const result = await writeEntry(trx, card, type, input);
   await applyEffects(deps, trx, result, input.actor);
   return result;

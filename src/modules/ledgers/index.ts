@@ -2,7 +2,7 @@
  * The ledgers' seam for other modules (loyalty, rewards, redemptions): import from here.
  * Every function runs inside the caller's transaction.
  */
-export { creditPoints, debitPoints, adjustPendingPoints, expireBucket, type PointsCreditInput, type PointsDebitInput, type PointsExpiration } from './points-ledger.service.js';
+export { creditPoints, debitPoints, adjustPendingPoints, type PointsCreditInput, type PointsDebitInput, type PointsExpiration } from './points-ledger.service.js';
 export { creditGift, debitGift, type GiftChangeInput } from './gift-ledger.service.js';
 export { assignCardHolder } from './card-holder.service.js';
 export type { LedgerChangeInput, LedgerResult, RelatedIds, LedgerDeps } from './ledger-write.service.js';

@@ -4,7 +4,7 @@ import type { Database } from '../../db/database.js';
 import type { Actor } from '../../lib/actor.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { findLiveCampaign } from '../campaigns/campaigns.service.js';
+import { findLiveCampaign, type CampaignRow } from '../campaigns/campaigns.service.js';
 import { addLoyaltyPoints, adjustGiftBalanceInSummary } from '../customers/customer-summary.service.js';
 import { findSimpleCustomer } from '../customers/customers.service.js';
 import type { CustomerEventType } from '../events/event-types.js';
@@ -48,6 +48,8 @@ export interface LedgerChangeInput {
   details?: Record<string, Record<string, unknown>>;
   actor: Actor;
   at: string;
+  /** The card as the caller just read it in this transaction (by its id): saves reading it again. */
+  card?: repo.CardFields;
 }
 
 export interface LedgerResult {
@@ -71,8 +73,8 @@ export async function findReplay(trx: Db, input: LedgerChangeInput): Promise<Led
 }
 
 /** The card the change is for, of the kind the type needs (404 / 400 invalid_voucher otherwise). */
-export async function findCardFor(trx: Db, voucherId: string, type: LedgerEntryType): Promise<repo.CardFields> {
-  const card = await repo.findCard(trx, voucherId);
+export async function findCardFor(trx: Db, voucherId: string, type: LedgerEntryType, known?: repo.CardFields): Promise<repo.CardFields> {
+  const card = known?.id === voucherId ? known : await repo.findCard(trx, voucherId);
   if (!card) throw notFound('voucher', voucherId);
   const wanted = isPointsType(type) ? 'LOYALTY_CARD' : 'GIFT_VOUCHER';
   if (card.type !== wanted) throw new AppError('invalid_voucher', `${type} needs a ${wanted}; ${card.code} is a ${card.type}`);
@@ -88,7 +90,7 @@ const exceeded = (type: LedgerEntryType, card: repo.CardFields, amount: number):
     : new AppError('gift_amount_exceeded', `Cannot take ${amount} from gift card ${card.code}: its balance is ${card.gift_balance ?? 0}`);
 
 /** The ledger row of a change, with the balance and lifetime total the guarded UPDATE returned. */
-function entryRow(card: repo.CardFields, shifted: repo.CardFields, type: LedgerEntryType, input: LedgerChangeInput, bucketId: string | null): repo.LedgerEntryRow {
+export function entryRow(card: repo.CardFields, shifted: repo.CardFields, type: LedgerEntryType, input: LedgerChangeInput, bucketId: string | null): repo.LedgerEntryRow {
   const points = isPointsType(type);
   const related = input.related ?? {};
   return {
@@ -159,10 +161,10 @@ const EVENTS: Partial<Record<LedgerEntryType, CustomerEventType[]>> = {
  * gift summary) and events, then the points seam. A card without a (live) holder has no
  * customer to tell.
  */
-export async function applyEffects(deps: LedgerDeps, trx: Db, result: LedgerResult, actor: Actor): Promise<void> {
+export async function applyEffects(deps: LedgerDeps, trx: Db, result: LedgerResult, actor: Actor, known?: { campaign: CampaignRow | undefined }): Promise<void> {
   const { entry, card } = result;
   const customer = card.holder_id === null ? undefined : await findSimpleCustomer(trx, card.holder_id);
-  const campaign = card.campaign_id === null ? undefined : await findLiveCampaign(trx, card.campaign_id);
+  const campaign = known ? known.campaign : card.campaign_id === null ? undefined : await findLiveCampaign(trx, card.campaign_id);
   if (customer) {
     const at = entry.created_at;
     if (!isPointsType(entry.type)) await adjustGiftBalanceInSummary(trx, { customer_id: customer.id, delta: entry.delta, at });

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { queryTemplate } from '../../db/query-template.js';
 import type { CounterColumn } from './ledger-types.js';
 import { NEVER_EXPIRES } from './ledger-types.js';
 import type { LedgerEntryTable, PointsBucketTable } from './ledgers.table.js';
@@ -9,7 +10,7 @@ export type LedgerEntryRow = Selectable<LedgerEntryTable>;
 export type PointsBucketRow = Selectable<PointsBucketTable>;
 
 /** The voucher's fields a ledger change reads back (RETURNING of the guarded UPDATE). */
-const CARD_FIELDS = [
+export const CARD_FIELDS = [
   'id', 'code', 'type', 'campaign_id', 'holder_id', 'loyalty_points', 'loyalty_balance', 'loyalty_next_expiration_date',
   'loyalty_next_expiration_points', 'loyalty_pending_points', 'loyalty_expired_points', 'loyalty_subtracted_points', 'redeemed_points',
   'gift_amount', 'gift_subtracted_amount', 'gift_balance', 'gift_effect',
@@ -38,23 +39,34 @@ export interface BalanceShift {
   at: string;
 }
 
+type ShiftParams = { id: string; delta: number; min: number; counter_delta: number; counter_min: number; at: string };
+
+// Every ledger change runs this (and a batch of expiring buckets once per card): built once
+// per shape (the columns it moves, and whether the counter is guarded), not per change.
+const shift = queryTemplate<ShiftParams, CardFields>((db, param, shape) => {
+  const [balance, counter, guardCounter] = shape.split(':') as ['loyalty_balance' | 'gift_balance', CounterColumn | '', string];
+  let query = db
+    .updateTable('vouchers')
+    .set((eb) => ({
+      [balance]: eb(eb.ref(balance), '+', param('delta')),
+      ...(counter ? { [counter]: eb(eb.ref(counter), '+', param('counter_delta')) } : {}),
+      updated_at: param('at'),
+    }))
+    .where('id', '=', param('id'))
+    .where(balance, '>=', param('min'));
+  if (counter && guardCounter === 'guarded') query = query.where(counter, '>=', param('counter_min'));
+  return query.returning(CARD_FIELDS);
+});
+
 /**
  * THE balance change: one guarded UPDATE of the voucher (`balance + delta >= 0`, and the
  * counter's too when it shrinks). Undefined when the guard refused (or no such card).
  */
-export function shiftBalance(db: Db, shift: BalanceShift): Promise<CardFields | undefined> {
-  const { balanceColumn: balance, delta, counter } = shift;
-  let query = db
-    .updateTable('vouchers')
-    .set((eb) => ({
-      [balance]: eb(eb.ref(balance), '+', delta),
-      ...(counter ? { [counter.column]: eb(eb.ref(counter.column), '+', counter.delta) } : {}),
-      updated_at: shift.at,
-    }))
-    .where('id', '=', shift.voucherId)
-    .where(balance, '>=', Math.max(0, -delta));
-  if (counter && counter.delta < 0) query = query.where(counter.column, '>=', -counter.delta);
-  return query.returning(CARD_FIELDS).executeTakeFirst();
+export async function shiftBalance(db: Db, s: BalanceShift): Promise<CardFields | undefined> {
+  const counter = s.counter;
+  const shape = `${s.balanceColumn}:${counter?.column ?? ''}:${counter && counter.delta < 0 ? 'guarded' : ''}`;
+  const params = { id: s.voucherId, delta: s.delta, min: Math.max(0, -s.delta), counter_delta: counter?.delta ?? 0, counter_min: -(counter?.delta ?? 0), at: s.at };
+  return (await shift(db, params, shape))[0];
 }
 
 /** Pending points move by one guarded statement too; undefined when it would go below zero. */
@@ -68,17 +80,22 @@ export const shiftPendingPoints = (db: Db, voucherId: string, delta: number, at:
     .returning(CARD_FIELDS)
     .executeTakeFirst();
 
-/** Adds points to the card's bucket of that date (made on first use); returns the bucket id. */
-export async function addToBucket(db: Db, input: { id: string; voucherId: string; campaignId: string | null; expiresOn: string; points: number; at: string }): Promise<string> {
-  const row = await db
+type BucketFigures = Pick<PointsBucketRow, 'id' | 'expires_on' | 'total_points'>;
+
+const addBucket = queryTemplate<{ id: string; voucher_id: string; campaign_id: string | null; expires_on: string; points: number; at: string }, BucketFigures>((db, param) =>
+  db
     .insertInto('points_buckets')
-    .values({ id: input.id, voucher_id: input.voucherId, campaign_id: input.campaignId, expires_on: input.expiresOn, total_points: input.points, status: 'ACTIVE', created_at: input.at })
+    .values({ id: param('id'), voucher_id: param('voucher_id'), campaign_id: param('campaign_id'), expires_on: param('expires_on'), total_points: param('points'), status: 'ACTIVE', created_at: param('at') })
     .onConflict((oc) =>
-      oc.columns(['voucher_id', 'expires_on']).doUpdateSet((eb) => ({ total_points: eb(eb.ref('points_buckets.total_points'), '+', input.points), updated_at: input.at })),
+      oc.columns(['voucher_id', 'expires_on']).doUpdateSet((eb) => ({ total_points: eb(eb.ref('points_buckets.total_points'), '+', eb.ref('excluded.total_points')), updated_at: eb.ref('excluded.created_at') })),
     )
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+    .returning(['id', 'expires_on', 'total_points']),
+);
+
+/** Adds points to the card's bucket of that date (made on first use); returns the bucket after it. */
+export async function addToBucket(db: Db, input: { id: string; voucherId: string; campaignId: string | null; expiresOn: string; points: number; at: string }): Promise<BucketFigures> {
+  const params = { id: input.id, voucher_id: input.voucherId, campaign_id: input.campaignId, expires_on: input.expiresOn, points: input.points, at: input.at };
+  return (await addBucket(db, params))[0] as BucketFigures;
 }
 
 /** Takes points from one bucket, guarded; false when it holds fewer. */
@@ -97,39 +114,9 @@ export async function insertDraws(db: Db, draws: Array<{ entry_id: string; bucke
   if (draws.length > 0) await db.insertInto('points_draws').values(draws).execute();
 }
 
-/** The soonest bucket that will expire with points left: the card's next expiration. */
-export const findNextExpiring = (db: Db, voucherId: string): Promise<Pick<PointsBucketRow, 'expires_on' | 'total_points'> | undefined> =>
-  db
-    .selectFrom('points_buckets')
-    .select(['expires_on', 'total_points'])
-    .where('voucher_id', '=', voucherId)
-    .where('status', '=', 'ACTIVE')
-    .where('total_points', '>', 0)
-    .where('expires_on', '<', NEVER_EXPIRES)
-    .orderBy('expires_on')
-    .limit(1)
-    .executeTakeFirst();
-
 export async function setNextExpiration(db: Db, voucherId: string, date: string | null, points: number): Promise<void> {
   await db.updateTable('vouchers').set({ loyalty_next_expiration_date: date, loyalty_next_expiration_points: points }).where('id', '=', voucherId).execute();
 }
-
-/**
- * Claims a due bucket for expiry: ACTIVE -> EXPIRED, its points moved to expired_points, in
- * one guarded statement. Undefined when it was no longer ACTIVE (claimed already).
- */
-export const claimExpiredBucket = (db: Db, bucketId: string, at: string): Promise<PointsBucketRow | undefined> =>
-  db
-    .updateTable('points_buckets')
-    .set((eb) => ({ status: 'EXPIRED', expired_points: eb.ref('total_points'), total_points: 0, updated_at: at }))
-    .where('id', '=', bucketId)
-    .where('status', '=', 'ACTIVE')
-    .returningAll()
-    .executeTakeFirst();
-
-/** Ids of ACTIVE buckets whose last day is before `today`, oldest first (points_buckets_due). */
-export const listDueBuckets = (db: Db, today: string, limit: number): Promise<Array<{ id: string }>> =>
-  db.selectFrom('points_buckets').select('id').where('status', '=', 'ACTIVE').where('expires_on', '<', today).orderBy('expires_on').limit(limit).execute();
 
 /** Gives a card without a holder to a customer (guarded: holder_id IS NULL). */
 export const setHolder = (db: Db, voucherId: string, customerId: string, at: string): Promise<CardFields | undefined> =>

@@ -1,4 +1,5 @@
 import type { AppContext, RouteModule } from '../../http/context.js';
+import { invalidQueryParams } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
 import { changeBalanceAnswer } from './balance.service.js';
@@ -10,6 +11,19 @@ const channelOf = (ctx: AppContext): string | null => {
   const channel = ctx.get('x-voucherify-channel');
   return channel === '' ? null : channel.slice(0, LIMITS.shortText);
 };
+
+/**
+ * The reference's `filters` of the transactions lists (created_at and id conditions) are not
+ * implemented: refused, so that a client never takes an unfiltered page for a filtered one.
+ * Other unknown parameters are ignored, as on every list.
+ */
+function transactionsQuery(ctx: AppContext) {
+  const filters = Object.keys(ctx.query).filter((key) => key === 'filters' || key.startsWith('filters['));
+  if (filters.length > 0) {
+    throw invalidQueryParams(filters.map((key) => `Query parameter ${key} is not supported (transactions take limit, order and starting_after_id)`).join('; '));
+  }
+  return validateQuery(transactionsQuerySchema, ctx.query);
+}
 
 /** Balance changes (4.6, /vouchers/{code}/balance), transactions and points expiration. */
 export const ledgersRoutes: RouteModule = (router, deps) => {
@@ -29,14 +43,14 @@ export const ledgersRoutes: RouteModule = (router, deps) => {
   });
 
   router.get('/v1/loyalties/members/:memberId/transactions', async (ctx) => {
-    ctx.body = await listCardTransactions(deps, { code: ctx.params.memberId as string }, validateQuery(transactionsQuerySchema, ctx.query));
+    ctx.body = await listCardTransactions(deps, { code: ctx.params.memberId as string }, transactionsQuery(ctx));
   });
   router.get('/v1/loyalties/:campaignId/members/:memberId/transactions', async (ctx) => {
     const card = { code: ctx.params.memberId as string, campaign: ctx.params.campaignId as string };
-    ctx.body = await listCardTransactions(deps, card, validateQuery(transactionsQuerySchema, ctx.query));
+    ctx.body = await listCardTransactions(deps, card, transactionsQuery(ctx));
   });
   router.get('/v1/vouchers/:code/transactions', async (ctx) => {
-    ctx.body = await listCardTransactions(deps, { code: ctx.params.code as string }, validateQuery(transactionsQuerySchema, ctx.query));
+    ctx.body = await listCardTransactions(deps, { code: ctx.params.code as string }, transactionsQuery(ctx));
   });
   router.get('/v1/loyalties/:campaignId/members/:memberId/points-expiration', async (ctx) => {
     const card = { code: ctx.params.memberId as string, campaign: ctx.params.campaignId as string };

@@ -6,7 +6,9 @@ import type { PointsType } from './ledger-types.js';
 
 /**
  * THE POINTS SEAM: fired inside the transaction of every change of a loyalty card's points
- * (credit, debit, expiry), after the ledger row and the cached fields are written. Tiers
+ * (credit, debit, expiry), after the ledger row and the cached fields are written, and when a
+ * loyalty card is given to a holder (assignCardHolder: `type` null, `delta` 0), since what the
+ * points mean for a member (their tier) starts then. Tiers
  * subscribe to it: what a subscriber writes commits with the change, and one that throws
  * fails it.
  */
@@ -19,7 +21,8 @@ export interface PointsChanged {
   delta: number;
   /** The card's balance after the change. */
   balance: number;
-  type: PointsType;
+  /** The ledger row's type; null when no points moved (the card was given to a holder). */
+  type: PointsType | null;
   /** The time of the change. */
   at: string;
   /** Who caused it: what subscribers emit in consequence (tier events) carries it as its event source. */

@@ -1,7 +1,7 @@
 import { programExpiryDate, type ExpirationRules } from '../../engine/loyalty/points-expiry.js';
 import { AppError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { findLiveCampaign } from '../campaigns/campaigns.service.js';
+import { findLiveCampaign, type CampaignRow } from '../campaigns/campaigns.service.js';
 import { templateOf } from '../campaigns/campaign-template.js';
 import { NEVER_EXPIRES, type PointsCreditType, type PointsDebitType } from './ledger-types.js';
 import {
@@ -29,26 +29,37 @@ export interface PointsDebitInput extends LedgerChangeInput {
 }
 
 /** The bucket date of the credit: 400 invalid_expiration_date for a day already past. */
-async function expiryOf(trx: Db, campaignId: string | null, expiration: PointsExpiration, at: string): Promise<string> {
+function expiryOf(campaign: CampaignRow | undefined, expiration: PointsExpiration, at: string): string {
   const today = at.slice(0, 10);
   if (expiration.type === 'NON_EXPIRING') return NEVER_EXPIRES;
   if (expiration.type === 'CUSTOM_DATE') {
     if (expiration.date < today) throw new AppError('invalid_expiration_date', 'Expiration date cannot be set in the past');
     return expiration.date;
   }
-  const campaign = campaignId === null ? undefined : await findLiveCampaign(trx, campaignId);
   const rules = (campaign ? templateOf(campaign)?.loyalty_card?.expiration_rules : undefined) as ExpirationRules | undefined;
   return programExpiryDate(rules, today) ?? NEVER_EXPIRES;
 }
 
-/** The card's next expiration (its soonest bucket with points) on the voucher, when it changed. */
-async function refreshNextExpiration(trx: Db, card: repo.CardFields): Promise<repo.CardFields> {
-  const next = await repo.findNextExpiring(trx, card.id);
+type Next = { expires_on: string; total_points: number } | null;
+
+/**
+ * The card's next expiration (its soonest bucket with points) on the voucher, when it changed.
+ * The change knows it without a read: the bucket a credit filled, or the first a debit left.
+ */
+async function setNextExpiration(trx: Db, card: repo.CardFields, next: Next): Promise<repo.CardFields> {
   const date = next?.expires_on ?? null;
   const points = next?.total_points ?? 0;
   if (card.loyalty_next_expiration_date === date && card.loyalty_next_expiration_points === points) return card;
   await repo.setNextExpiration(trx, card.id, date, points);
   return { ...card, loyalty_next_expiration_date: date, loyalty_next_expiration_points: points };
+}
+
+/** After a credit into `bucket`: it is the next expiration when it expires no later than the card's. */
+function nextAfterCredit(card: repo.CardFields, bucket: NonNullable<Next>): Next {
+  const current = card.loyalty_next_expiration_date;
+  const kept: Next = current === null ? null : { expires_on: current, total_points: card.loyalty_next_expiration_points ?? 0 };
+  if (bucket.expires_on === NEVER_EXPIRES) return kept;
+  return current === null || bucket.expires_on <= current ? bucket : kept;
 }
 
 /** Adds points (POINTS_ADDITION unless told) into the bucket of their expiry date. */
@@ -57,32 +68,44 @@ export async function creditPoints(deps: LedgerDeps, trx: Db, input: PointsCredi
   const replay = await findReplay(trx, input);
   if (replay) return replay;
   const type = input.type ?? 'POINTS_ADDITION';
-  const card = await findCardFor(trx, input.voucherId, type);
-  const expiresOn = await expiryOf(trx, card.campaign_id, input.expiration ?? { type: 'PROGRAM_RULES' }, input.at);
-  const intoBucket = () => repo.addToBucket(trx, { id: newId('lopb_'), voucherId: card.id, campaignId: card.campaign_id, expiresOn, points: input.amount, at: input.at });
+  const card = await findCardFor(trx, input.voucherId, type, input.card);
+  const campaign = card.campaign_id === null ? undefined : await findLiveCampaign(trx, card.campaign_id);
+  const expiresOn = expiryOf(campaign, input.expiration ?? { type: 'PROGRAM_RULES' }, input.at);
+  let bucket: NonNullable<Next> = { expires_on: expiresOn, total_points: 0 };
+  const intoBucket = async () => {
+    const filled = await repo.addToBucket(trx, { id: newId('lopb_'), voucherId: card.id, campaignId: card.campaign_id, expiresOn, points: input.amount, at: input.at });
+    bucket = filled;
+    return filled.id;
+  };
   const written = await writeEntry(trx, card, type, input, intoBucket);
-  const result = { ...written, card: await refreshNextExpiration(trx, written.card) };
-  await applyEffects(deps, trx, result, input.actor);
+  const result = { ...written, card: await setNextExpiration(trx, written.card, nextAfterCredit(card, bucket)) };
+  await applyEffects(deps, trx, result, input.actor, { campaign });
   return result;
 }
 
 /**
  * Takes a debit's points from the buckets, soonest-expiring first and never-expiring last,
  * recording each draw. Runs after the guarded UPDATE passed, so the buckets hold enough.
+ * Returns the card's next expiration after it.
  */
-export async function takeFromBuckets(trx: Db, voucherId: string, entryId: string, points: number, at: string): Promise<void> {
+export async function takeFromBuckets(trx: Db, voucherId: string, entryId: string, points: number, at: string): Promise<Next> {
   const draws: Array<{ entry_id: string; bucket_id: string; points: number }> = [];
   let left = points;
+  let next: Next = null;
   for (const bucket of await repo.listOpenBuckets(trx, voucherId)) {
-    if (left === 0) break;
     const take = Math.min(left, bucket.total_points);
-    if (!(await repo.takeFromBucket(trx, bucket.id, take, at))) throw new AppError('internal_error', `Bucket ${bucket.id} changed under a debit`);
-    draws.push({ entry_id: entryId, bucket_id: bucket.id, points: take });
-    left -= take;
+    if (take > 0) {
+      if (!(await repo.takeFromBucket(trx, bucket.id, take, at))) throw new AppError('internal_error', `Bucket ${bucket.id} changed under a debit`);
+      draws.push({ entry_id: entryId, bucket_id: bucket.id, points: take });
+      left -= take;
+    }
+    if (next === null && bucket.total_points > take && bucket.expires_on < NEVER_EXPIRES) next = { expires_on: bucket.expires_on, total_points: bucket.total_points - take };
+    if (left === 0 && next !== null) break;
   }
   // The buckets sum to the balance the guarded UPDATE just checked, so this is a broken invariant.
   if (left > 0) throw new AppError('internal_error', `The buckets of ${voucherId} hold ${points - left} points, less than its balance`);
   await repo.insertDraws(trx, draws);
+  return next;
 }
 
 /**
@@ -94,10 +117,10 @@ export async function debitPoints(deps: LedgerDeps, trx: Db, input: PointsDebitI
   const replay = await findReplay(trx, input);
   if (replay) return replay;
   const type = input.type ?? 'POINTS_REMOVAL';
-  const card = await findCardFor(trx, input.voucherId, type);
+  const card = await findCardFor(trx, input.voucherId, type, input.card);
   const written = await writeEntry(trx, card, type, input);
-  await takeFromBuckets(trx, card.id, written.entry.id, input.amount, input.at);
-  const result = { ...written, card: await refreshNextExpiration(trx, written.card) };
+  const next = await takeFromBuckets(trx, card.id, written.entry.id, input.amount, input.at);
+  const result = { ...written, card: await setNextExpiration(trx, written.card, next) };
   await applyEffects(deps, trx, result, input.actor);
   return result;
 }
@@ -111,23 +134,4 @@ export async function adjustPendingPoints(trx: Db, input: { voucherId: string; d
   const card = await repo.shiftPendingPoints(trx, input.voucherId, input.delta, input.at);
   if (!card) throw new AppError('invalid_amount', `The pending points of ${input.voucherId} cannot go below zero`);
   return card;
-}
-
-/**
- * Expires one due bucket, exactly once: the bucket is claimed by a guarded UPDATE (ACTIVE ->
- * EXPIRED), and only the claimer writes the POINTS_EXPIRATION row. False when another
- * process (or an earlier run) claimed it first.
- */
-export async function expireBucket(deps: LedgerDeps, trx: Db, input: { bucketId: string; actor: LedgerChangeInput['actor']; at: string }): Promise<boolean> {
-  const claimed = await repo.claimExpiredBucket(trx, input.bucketId, input.at);
-  if (!claimed || claimed.expired_points === 0) return claimed !== undefined;
-  // A deleted card's bucket is only retired: there is no card left to write a row for.
-  const card = await repo.findCard(trx, claimed.voucher_id);
-  if (!card) return true;
-  const change: LedgerChangeInput = { voucherId: card.id, amount: claimed.expired_points, operationType: 'AUTOMATIC', actor: input.actor, at: input.at };
-  const written = await writeEntry(trx, card, 'POINTS_EXPIRATION', change);
-  await repo.insertDraws(trx, [{ entry_id: written.entry.id, bucket_id: claimed.id, points: claimed.expired_points }]);
-  const result = { ...written, card: await refreshNextExpiration(trx, written.card) };
-  await applyEffects(deps, trx, result, input.actor);
-  return true;
 }

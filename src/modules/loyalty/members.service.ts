@@ -19,7 +19,8 @@ import * as repo from './members.repository.js';
 import { findProgram, type LoyaltyProgram } from './programs.service.js';
 
 type Db = Kysely<Database>;
-type WriteDeps = Pick<Deps, 'db' | 'clock'>;
+type WriteDeps = Pick<Deps, 'db' | 'clock' | 'seams'>;
+type ClaimDeps = Pick<Deps, 'seams'>;
 
 /** What add-member did with the card: claimed it for the customer now, or found it theirs already. */
 interface Picked {
@@ -34,9 +35,9 @@ interface Picked {
  * which also moves the card's balance into the customer's loyalty points. Undefined when the
  * card had a holder already.
  */
-async function claim(trx: Db, card: { id: string; code: string }, customerId: string, at: string): Promise<Picked | undefined> {
+async function claim(deps: ClaimDeps, trx: Db, card: { id: string; code: string }, customerId: string, who: { actor: Actor; at: string }): Promise<Picked | undefined> {
   try {
-    const claimed = await assignCardHolder(trx, { voucherId: card.id, customerId, at });
+    const claimed = await assignCardHolder(deps, trx, { voucherId: card.id, customerId, at: who.at, actor: who.actor });
     await repo.countPublication(trx, card.id);
     return { id: card.id, code: card.code, claimedBalance: claimed.loyalty_balance ?? 0 };
   } catch (error) {
@@ -46,14 +47,14 @@ async function claim(trx: Db, card: { id: string; code: string }, customerId: st
 }
 
 /** The card the body names: a card of this program that is free or the customer's already. */
-async function namedCard(trx: Db, program: LoyaltyProgram, customerId: string, code: string, at: string): Promise<Picked> {
+async function namedCard(deps: ClaimDeps, trx: Db, program: LoyaltyProgram, customerId: string, code: string, who: { actor: Actor; at: string }): Promise<Picked> {
   const card = await repo.findCardByCode(trx, code);
   if (!card) throw notFound('voucher', code);
   if (card.campaign_id !== program.id) {
     throw new AppError('invalid_voucher', `Voucher ${code} is not a loyalty card of program ${program.id}`);
   }
   if (card.holder_id === customerId) return { id: card.id, code };
-  const claimed = card.holder_id === null ? await claim(trx, card, customerId, at) : undefined;
+  const claimed = card.holder_id === null ? await claim(deps, trx, card, customerId, who) : undefined;
   if (!claimed) {
     throw new AppError('holder_assignement_duplication', `Loyalty card ${code} is already held by another customer`, {
       resource_id: code,
@@ -68,20 +69,21 @@ async function namedCard(trx: Db, program: LoyaltyProgram, customerId: string, c
  * else the program's oldest free card, else a new one made from the program's code_config.
  * Each claim is guarded; a card another process took meanwhile is passed over.
  */
-async function anyCard(trx: Db, program: LoyaltyProgram, customerId: string, actor: Actor, at: string): Promise<Picked> {
+async function anyCard(deps: ClaimDeps, trx: Db, program: LoyaltyProgram, customerId: string, who: { actor: Actor; at: string }): Promise<Picked> {
+  const { actor, at } = who;
   const held = await repo.findHeldCard(trx, program.id, customerId);
   if (held) return held;
   // A card that a claim missed is no longer free, so the next look finds another one.
   for (let attempt = 0; attempt < 100; attempt++) {
     const free = await repo.findFreeCard(trx, program.id);
     if (!free) break;
-    const claimed = await claim(trx, free, customerId, at);
+    const claimed = await claim(deps, trx, free, customerId, who);
     if (claimed) return claimed;
   }
   const made = await addVouchersInTransaction(trx, program.campaign, { count: 1, body: {}, requestId: actor.request_id, now: at });
   if (!('code' in made)) throw new AppError('internal_error', 'A single card was queued as a job');
   const card = await repo.findCardByCode(trx, made.code);
-  const claimed = card && (await claim(trx, card, customerId, at));
+  const claimed = card && (await claim(deps, trx, card, customerId, who));
   if (!claimed) throw new AppError('internal_error', `The new card ${made.code} could not be claimed`);
   return claimed;
 }
@@ -122,8 +124,8 @@ export async function addMember(deps: WriteDeps, programRef: string, body: AddMe
     const { customer } = await upsertCustomer(trx, { actor, at }, body.customer);
     const picked =
       body.voucher === undefined
-        ? await anyCard(trx, program, customer.id, actor, at)
-        : await namedCard(trx, program, customer.id, body.voucher, at);
+        ? await anyCard(deps, trx, program, customer.id, { actor, at })
+        : await namedCard(deps, trx, program, customer.id, body.voucher, { actor, at });
     if (picked.claimedBalance !== undefined) await recordPublication(trx, program, customer.id, picked, body, actor, at);
     return picked.code;
   });

@@ -1,12 +1,17 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { queryTemplate } from '../../db/query-template.js';
 import type { MemberTierTable } from './tiers.table.js';
 
 type Db = Kysely<Database>;
 export type MemberTierRow = Selectable<MemberTierTable>;
 
-export const findMemberTierRow = (db: Db, voucherId: string): Promise<MemberTierRow | undefined> =>
-  db.selectFrom('loyalty_member_tiers').selectAll().where('voucher_id', '=', voucherId).executeTakeFirst();
+// Read on every points change of a card (the tier recomputation): built once, not per change.
+const memberTierRow = queryTemplate<{ voucher_id: string }, MemberTierRow>((db, param) =>
+  db.selectFrom('loyalty_member_tiers').selectAll().where('voucher_id', '=', param('voucher_id')),
+);
+
+export const findMemberTierRow = async (db: Db, voucherId: string): Promise<MemberTierRow | undefined> => (await memberTierRow(db, { voucher_id: voucherId }))[0];
 
 /** The card's tier now: one row per card, replaced whole. */
 export const saveMemberTier = async (db: Db, row: Insertable<MemberTierTable>): Promise<void> => {

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { queryTemplate } from '../../db/query-template.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import type { LoyaltyTierTable } from './tiers.table.js';
 
@@ -14,8 +15,12 @@ export const findTiersByIds = (db: Db, ids: readonly string[]): Promise<TierRow[
   ids.length === 0 ? Promise.resolve([]) : db.selectFrom('loyalty_tiers').selectAll().where('id', 'in', ids).execute();
 
 /** Every tier of a program by its lower bound (a program holds at most MAX_TIERS). */
-export const listProgramTiers = (db: Db, campaignId: string): Promise<TierRow[]> =>
-  db.selectFrom('loyalty_tiers').selectAll().where('campaign_id', '=', campaignId).orderBy('points_from').execute();
+// Read on every points change of a card (the tier recomputation): built once, not per change.
+const programTiers = queryTemplate<{ campaign_id: string }, TierRow>((db, param) =>
+  db.selectFrom('loyalty_tiers').selectAll().where('campaign_id', '=', param('campaign_id')).orderBy('points_from'),
+);
+
+export const listProgramTiers = (db: Db, campaignId: string): Promise<TierRow[]> => programTiers(db, { campaign_id: campaignId });
 
 /** The tier whose range holds these points, if any (ranges of one program never overlap). */
 export const findTierForPoints = (db: Db, campaignId: string, points: number): Promise<TierRow | undefined> =>

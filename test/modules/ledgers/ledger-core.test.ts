@@ -33,7 +33,7 @@ describe('the ledger core', () => {
   it('opens a card created with points, credits into date buckets and debits the soonest-expiring first', async () => {
     const { card, campaign } = await loyaltyCard(server, 'Core program', 'CORE-1', 100);
     const holder = await customer(server, 'core-holder');
-    await inTrx((trx) => assignCardHolder(trx, { voucherId: card.id, customerId: holder.id, at: AT }));
+    await inTrx((trx) => assignCardHolder(server.deps, trx, { voucherId: card.id, customerId: holder.id, at: AT, actor: internalActor() }));
     const actor = internalActor();
     const base = { voucherId: card.id, actor, at: AT };
     await inTrx((trx) => creditPoints(server.deps, trx, { ...base, amount: 50, expiration: { type: 'CUSTOM_DATE', date: '2027-01-31' } }));
@@ -61,7 +61,12 @@ describe('the ledger core', () => {
     assert.deepEqual(rows('SELECT points FROM customer_loyalty_campaigns WHERE customer_id = ?', holder.id), [{ points: 120 }]);
     assert.deepEqual(
       fired.filter((f) => f.voucherId === card.id).map((f) => [f.type, f.delta, f.balance, f.customerId, f.campaignId]),
-      [['POINTS_ADDITION', 50, 150, holder.id, campaign.id], ['POINTS_ADDITION', 30, 180, holder.id, campaign.id], ['POINTS_REMOVAL', -60, 120, holder.id, campaign.id]],
+      [
+        [null, 0, 100, holder.id, campaign.id], // given to its holder with its opening 100 points
+        ['POINTS_ADDITION', 50, 150, holder.id, campaign.id],
+        ['POINTS_ADDITION', 30, 180, holder.id, campaign.id],
+        ['POINTS_REMOVAL', -60, 120, holder.id, campaign.id],
+      ],
     );
     assert.deepEqual(
       rows("SELECT type FROM customer_events WHERE customer_id = ? AND type LIKE 'customer.voucher.%' ORDER BY seq", holder.id),
@@ -74,7 +79,7 @@ describe('the ledger core', () => {
     const holder = await customer(server, 'mixed-holder');
     const base = { voucherId: card.id, actor: internalActor(), at: AT };
     await inTrx(async (trx) => {
-      await assignCardHolder(trx, { voucherId: card.id, customerId: holder.id, at: AT });
+      await assignCardHolder(server.deps, trx, { voucherId: card.id, customerId: holder.id, at: AT, actor: internalActor() });
       await creditPoints(server.deps, trx, { ...base, amount: 40, type: 'POINTS_ACCRUAL', related: { order_id: 'ord_1' }, details: { order: { source_id: 'o-1' } } });
       await creditPoints(server.deps, trx, { ...base, amount: 25, type: 'PENDING_POINTS_ACTIVATION', expiration: { type: 'NON_EXPIRING' } });
       await creditPoints(server.deps, trx, { ...base, amount: 10, type: 'POINTS_TRANSFER_IN', expiration: { type: 'CUSTOM_DATE', date: '2026-03-02' } });
@@ -130,7 +135,7 @@ describe('the ledger core', () => {
   it('keeps a gift card\'s credits and its holder\'s summary in step with the rows', async () => {
     const { card } = await giftCard(server, 'Core gifts', 'GIFT-1', 1000);
     const holder = await customer(server, 'gift-holder');
-    await inTrx((trx) => assignCardHolder(trx, { voucherId: card.id, customerId: holder.id, at: AT }));
+    await inTrx((trx) => assignCardHolder(server.deps, trx, { voucherId: card.id, customerId: holder.id, at: AT, actor: internalActor() }));
     const base = { voucherId: card.id, actor: internalActor(), at: AT };
     await inTrx((trx) => creditGift(server.deps, trx, { ...base, amount: 250 }));
     await inTrx((trx) => debitGift(server.deps, trx, { ...base, amount: 400 }));
