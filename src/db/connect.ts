@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, SqliteDriver, type SqliteDatabase } from 'kysely';
 import type { Database } from './database.js';
@@ -30,7 +29,7 @@ const sleepMs = (ms: number): void => {
 /**
  * BEGIN IMMEDIATE, waiting for the write lock by polling every millisecond. SQLite's own busy
  * handler sleeps longer and longer between tries (up to 100 ms), so a writer that has waited
- * one bulk portion (tens of ms) sleeps through the short gap the worker leaves before its next
+ * one bulk portion (~80 ms) sleeps through the short gap the worker leaves before its next
  * portion and then waits a whole second portion. Polling takes the lock within a millisecond
  * of its release. busy_timeout still covers statements outside transactions.
  */
@@ -161,13 +160,4 @@ export function truncateWal(sqlite: BetterSqlite3.Database): boolean {
   sqlite.pragma('wal_checkpoint(PASSIVE)');
   const [row] = sqlite.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
   return (row?.busy ?? 1) === 0;
-}
-
-/** The size of the database's -wal file in bytes (0 when there is none). */
-export function walBytes(dbFile: string): number {
-  try {
-    return statSync(`${dbFile}-wal`).size;
-  } catch {
-    return 0;
-  }
 }

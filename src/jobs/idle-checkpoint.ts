@@ -1,5 +1,5 @@
+import { statSync } from 'node:fs';
 import type { Piscina } from 'piscina';
-import { walBytes } from '../db/connect.js';
 import type { Logger } from '../app/logger.js';
 import type { CheckpointReport, CheckpointTask } from './worker.js';
 
@@ -28,6 +28,14 @@ export interface IdleCheckpoints {
 
 export const IDLE_CHECKPOINT_BYTES = 4 * 1024 * 1024;
 const IDLE_CHECKPOINT_EVERY_MS = 1000;
+
+const walBytes = (dbFile: string): number => {
+  try {
+    return statSync(`${dbFile}-wal`).size;
+  } catch {
+    return 0;
+  }
+};
 
 export function startIdleCheckpoints(options: IdleCheckpointOptions): IdleCheckpoints {
   const minBytes = options.minBytes ?? IDLE_CHECKPOINT_BYTES;

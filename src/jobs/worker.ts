@@ -1,6 +1,6 @@
 import type { Deps } from '../app/deps.js';
 import type { StepRef } from '../app/job-registry.js';
-import { openDatabase, truncateWal, walBytes, WAL_SIZE_LIMIT_BYTES } from '../db/connect.js';
+import { openDatabase, truncateWal } from '../db/connect.js';
 import { systemClock } from '../lib/clock.js';
 import { failJob, preparePortion, runPortion, type PortionReport, type PortionTask } from './portions.service.js';
 import { loadStep } from './step-loader.js';
@@ -38,21 +38,15 @@ export interface CheckpointReport {
   ms: number;
 }
 
-/** Half of journal_size_limit: the WAL restarts well before it passes the limit. */
-const WAL_RESTART_BYTES = WAL_SIZE_LIMIT_BYTES / 2;
-
 type WorkerDeps = Pick<Deps, 'db' | 'sqlite' | 'clock'>;
 const connections = new Map<string, WorkerDeps>();
 
 /**
  * The worker thread's own connection to the file: synchronous=NORMAL (a job resumes from
- * what the database holds), a larger page cache for bulk inserts into big indexes, and
- * SQLite's automatic checkpoint after a commit once the WAL holds 1,000 pages: the API
- * connection of `promo serve` never checkpoints (a checkpoint there ran inside a request), so
- * the job's writers do, after each portion's commit (the write lock released: API writers go
- * on meanwhile). Those checkpoints seldom let the WAL restart (another thread's reader nearly
- * always holds an older frame), so past WAL_RESTART_BYTES the worker truncates it, in the gate.
- * Statement journals stay in memory (temp_store): an import's savepoint per
+ * what the database holds), a larger page cache for bulk inserts into big indexes, and a
+ * checkpoint every 20,000 WAL pages rather than 1,000: a portion of random codes dirties
+ * pages all over the code index, and checkpointing them after every portion costs more than
+ * the inserts. Statement journals stay in memory (temp_store): an import's savepoint per
  * order journals the ~25 pages the order touches, more than the 64 KiB SQLite keeps in memory
  * before it spills them to a temp file, so each order wrote one (~40 us of 860 per order).
  * A journal holds at most the pages one statement or savepoint of a portion touches.
@@ -62,7 +56,7 @@ function workerDeps(dbFile: string): WorkerDeps {
   if (!deps) {
     const { db, sqlite } = openDatabase(dbFile, { synchronous: 'NORMAL' });
     sqlite.pragma('cache_size = -65536');
-    sqlite.pragma('wal_autocheckpoint = 1000');
+    sqlite.pragma('wal_autocheckpoint = 20000');
     sqlite.pragma('temp_store = MEMORY');
     deps = { db, sqlite, clock: systemClock };
     connections.set(dbFile, deps);
@@ -96,8 +90,6 @@ async function runPortionTask(task: WorkerTask): Promise<WorkerReport> {
   }
   const prepared = await preparePortion(deps, task, step);
   const { value, ms } = await throughWriteGate(task.gate, gate, () => runPortion(deps, task, step, prepared));
-  // In the gate, so the other worker is not writing: TRUNCATE waits only for readers.
-  if (value.state === 'continue' && walBytes(task.dbFile) > WAL_RESTART_BYTES) await throughWriteGate(task.gate, gate, async () => truncateWal(deps.sqlite));
   // A bulk job leaves a WAL as large as its largest stretch between checkpoints; when it
   // ends, this thread (not the API's) copies it back and lets it restart at zero bytes.
   if (value.state === 'continue') return { ...value, ms };
