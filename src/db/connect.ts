@@ -7,12 +7,6 @@ export interface OpenOptions {
   synchronous?: 'FULL' | 'NORMAL';
   /** Milliseconds a writer waits for the lock before SQLITE_BUSY. */
   busyTimeoutMs?: number;
-  /**
-   * WAL pages after which a commit runs a checkpoint on this connection (SQLite's default:
-   * 1,000). `promo serve` gives its API connection 0: a checkpoint there ran on the event
-   * loop, inside a request, and copied whatever a bulk job had written (see jobs/idle-checkpoint.ts).
-   */
-  walAutocheckpoint?: number;
 }
 
 export interface DatabaseHandle {
@@ -139,7 +133,6 @@ export function openSqlite(file: string, options: OpenOptions = {}): BetterSqlit
   // 64 MiB of page cache per connection instead of SQLite's 2 MiB default: list pages of
   // large catalogs and feeds stay in memory (measured: collection page 18 ms -> 12 ms).
   sqlite.pragma('cache_size = -65536');
-  if (options.walAutocheckpoint !== undefined) sqlite.pragma(`wal_autocheckpoint = ${options.walAutocheckpoint}`);
   return sqlite;
 }
 

@@ -6,7 +6,6 @@ import { jobEvents } from './jobs.events.js';
 import { claimJob, failAbandonedStaging, releaseLeases, renewLeases } from './leases.service.js';
 import { failJob } from './portions.service.js';
 import { isOwnerDead, newLeaseOwner } from './lease-owner.js';
-import { startIdleCheckpoints, type IdleCheckpointOptions } from './idle-checkpoint.js';
 import { nextPortionSize } from './portion-size.js';
 import { startSweeps, type SweepLoop } from './sweeps.js';
 import type { WorkerReport, WorkerTask } from './worker.js';
@@ -30,8 +29,6 @@ export interface RunnerOptions {
   /** Periodic sweeps (app/sweep-registry.ts) to run at start and every `sweepIntervalMs`. */
   sweeps?: SweepRegistry;
   sweepIntervalMs?: number;
-  /** Checkpoint the WAL on a worker thread while no job runs (a server whose API connection never does). */
-  idleCheckpoints?: Pick<IdleCheckpointOptions, 'everyMs' | 'minBytes' | 'onCheckpoint'>;
 }
 
 export interface JobRunner {
@@ -232,9 +229,6 @@ export function startJobRunner(deps: Deps, options: RunnerOptions): JobRunner {
   jobEvents.on('enqueued', onEnqueued);
   wake(r);
   const sweeps: SweepLoop | undefined = options.sweeps && startSweeps(deps, options.sweeps, options.sweepIntervalMs);
-  const checkpoints = options.idleCheckpoints && startIdleCheckpoints({
-    ...options.idleCheckpoints, dbFile: deps.dbFile, log: deps.log, pool: () => poolOf(r), idle: () => !r.stopping && r.held.size === 0 && r.inFlight.size === 0,
-  });
   return {
     owner: r.owner,
     wake: onEnqueued,
@@ -242,7 +236,6 @@ export function startJobRunner(deps: Deps, options: RunnerOptions): JobRunner {
     async stop() {
       r.stopping = true;
       await sweeps?.stop();
-      await checkpoints?.stop();
       clearInterval(poll);
       clearInterval(beat);
       if (r.scheduled) clearImmediate(r.scheduled);

@@ -26,18 +26,6 @@ export interface WorkerReport extends PortionReport {
   checkpointMs?: number;
 }
 
-/** Instead of a job's portion: copy the WAL back and let it restart (jobs/idle-checkpoint.ts). */
-export interface CheckpointTask {
-  dbFile: string;
-  checkpoint: true;
-}
-
-export interface CheckpointReport {
-  /** False when a reader kept the WAL from restarting. */
-  truncated: boolean;
-  ms: number;
-}
-
 type WorkerDeps = Pick<Deps, 'db' | 'sqlite' | 'clock'>;
 const connections = new Map<string, WorkerDeps>();
 
@@ -68,18 +56,7 @@ function workerDeps(dbFile: string): WorkerDeps {
  * Piscina task: one portion of the job (its pure work first), or its end when `fail` is set
  * (portions kept throwing), through the write gate.
  */
-export default async function runWorkerTask(task: WorkerTask | CheckpointTask): Promise<WorkerReport | CheckpointReport> {
-  if ('checkpoint' in task) return checkpoint(task.dbFile);
-  return runPortionTask(task);
-}
-
-function checkpoint(dbFile: string): CheckpointReport {
-  const started = performance.now();
-  const truncated = truncateWal(workerDeps(dbFile).sqlite);
-  return { truncated, ms: Math.round(performance.now() - started) };
-}
-
-async function runPortionTask(task: WorkerTask): Promise<WorkerReport> {
+export default async function runWorkerTask(task: WorkerTask): Promise<WorkerReport> {
   const step = loadStep(task.step);
   const deps = workerDeps(task.dbFile);
   const gate = task.gateOptions ?? DEFAULT_GATE;

@@ -67,9 +67,7 @@ export async function serve(options: ConfigOverrides): Promise<void> {
   }
   let deps: Deps;
   try {
-    // The API connection never checkpoints: a checkpoint on it ran inside a request, on the
-    // event loop. The job runner's worker threads do it (jobs/idle-checkpoint.ts).
-    deps = createDeps({ dbFile: config.dbFile, log: createLogger({ level: config.logLevel }), walAutocheckpoint: 0 });
+    deps = createDeps({ dbFile: config.dbFile, log: createLogger({ level: config.logLevel }) });
     announceKeys(await bootstrapKeys(deps, config));
   } catch (error) {
     return fail(error);
@@ -83,7 +81,6 @@ export async function serve(options: ConfigOverrides): Promise<void> {
     registry: jobRegistry,
     sweeps: sweepRegistry,
     onReport: (_jobId, report) => report.checkpointMs !== undefined && metrics.observeCheckpoint(report.checkpointMs / 1000),
-    idleCheckpoints: { onCheckpoint: (report) => metrics.observeCheckpoint(report.ms / 1000) },
   });
   deps.onClose.push(() => runner.stop());
   const app = createApp(deps, { bodyLimitBytes: config.bodyLimitBytes, metrics, metricsToken: config.metricsToken, rateLimit: config.rateLimit });
