@@ -16,7 +16,7 @@ import { Agent } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { freshDbFile } from '../support/db.js';
 import { jsonRequest, percentile, round } from './support/load.js';
-import { rawInsertRate } from './support/raw-insert.js';
+import { betweenRawLoops } from './support/raw-insert.js';
 import { spawnListening } from './support/spawn.js';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 1_000_000);
@@ -94,19 +94,14 @@ async function serverRun(): Promise<{ rate: number; peakRss: number; p99: number
   }
 }
 
-// The raw loop runs before and after the server (the mean is the baseline), so a change in
-// the machine's load during the run shows in both figures rather than only in one.
-const rawBefore = rawInsertRate(COUNT);
-const served = await serverRun();
-const rawAfter = rawInsertRate(COUNT);
-const raw = (rawBefore + rawAfter) / 2;
+const { served, raw, runs } = await betweenRawLoops(COUNT, serverRun);
 const ratio = served.rate / raw;
 const result = {
   bench: 'vouchers-generate',
   count: COUNT,
   server_rows_per_s: Math.round(served.rate),
   raw_rows_per_s: Math.round(raw),
-  raw_runs_rows_per_s: [Math.round(rawBefore), Math.round(rawAfter)],
+  raw_runs_rows_per_s: runs,
   ratio: round(ratio, 3),
   peak_rss_mb: round(served.peakRss, 1),
   get_voucher_p50_ms: round(served.p50),

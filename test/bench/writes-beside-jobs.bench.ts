@@ -15,7 +15,7 @@ import { Agent } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { freshDbFile } from '../support/db.js';
 import { jsonRequest, percentile, round } from './support/load.js';
-import { rawInsertRate } from './support/raw-insert.js';
+import { betweenRawLoops } from './support/raw-insert.js';
 import { spawnListening } from './support/spawn.js';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 1_000_000);
@@ -93,19 +93,14 @@ async function serverRun() {
   }
 }
 
-// The raw loop runs before and after the server (the mean is the baseline), as in
-// vouchers-generate, so a change in the machine's load shows in both figures.
-const rawBefore = rawInsertRate(COUNT);
-const served = await serverRun();
-const rawAfter = rawInsertRate(COUNT);
-const raw = (rawBefore + rawAfter) / 2;
+const { served, raw, runs } = await betweenRawLoops(COUNT, serverRun);
 const result = {
   bench: 'writes-beside-jobs',
   count: COUNT,
   generation_codes_per_s: Math.round(served.rate),
   generation_seconds: round(served.seconds, 1),
   raw_rows_per_s: Math.round(raw),
-  raw_runs_rows_per_s: [Math.round(rawBefore), Math.round(rawAfter)],
+  raw_runs_rows_per_s: runs,
   ratio: round(served.rate / raw, 3),
   customer_post_idle: served.idle,
   customer_post_during: served.during,

@@ -39,3 +39,14 @@ export function rawInsertRate(count: number): number {
   return count / seconds;
 }
 
+
+/**
+ * Runs `served` between two raw loops (the mean is the baseline), so a change in the
+ * machine's load during the run shows in both figures rather than only in one.
+ */
+export async function betweenRawLoops<T>(count: number, served: () => Promise<T>): Promise<{ served: T; raw: number; runs: number[] }> {
+  const before = rawInsertRate(count);
+  const result = await served();
+  const after = rawInsertRate(count);
+  return { served: result, raw: (before + after) / 2, runs: [Math.round(before), Math.round(after)] };
+}
