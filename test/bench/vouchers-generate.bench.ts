@@ -14,10 +14,9 @@
 import { readFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { openSqlite } from '../../src/db/connect.js';
-import { ALPHANUMERIC, codeGenerator, codeTemplate, type CodeTemplate } from '../../src/engine/codes/index.js';
 import { freshDbFile } from '../support/db.js';
 import { jsonRequest, percentile, round } from './support/load.js';
+import { betweenRawLoops } from './support/raw-insert.js';
 import { spawnListening } from './support/spawn.js';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 1_000_000);
@@ -28,36 +27,6 @@ const APP_TOKEN = 'bench-token-0123456789';
 const HEADERS = { 'X-App-Id': APP_ID, 'X-App-Token': APP_TOKEN, 'Content-Type': 'application/json' };
 const DISCOUNT = { type: 'PERCENT', percent_off: 10 };
 const bin = fileURLToPath(new URL('../../bin/promo', import.meta.url));
-
-const template = (codeTemplate({ length: 8 }) as { template: CodeTemplate }).template;
-const idTemplate: CodeTemplate = { prefix: 'v_', postfix: '', pattern: '#'.repeat(16), charset: Array.from(ALPHANUMERIC) };
-
-/** The raw loop: what the hardware gives for these rows without any of our machinery. */
-function rawInsertRate(): number {
-  const sqlite = openSqlite(freshDbFile(), { synchronous: 'NORMAL' });
-  sqlite.pragma('cache_size = -65536');
-  sqlite
-    .prepare(`INSERT INTO campaigns (id, name, campaign_type, type, voucher, creation_status, vouchers_generation_status, created_at)
-      VALUES ('camp_raw', 'raw', 'DISCOUNT_COUPONS', 'AUTO_UPDATE', '{}', 'DONE', 'DONE', ?)`)
-    .run(new Date().toISOString());
-  const nextCode = codeGenerator(template);
-  const nextId = codeGenerator(idTemplate);
-  const codes = Array.from({ length: COUNT }, nextCode);
-  const ids = Array.from({ length: COUNT }, nextId);
-  const insert = sqlite.prepare(`INSERT INTO vouchers (id, code, campaign_id, type, discount, active, metadata, is_referral_code,
-    redeemed_quantity, redeemed_points, publish_count, created_at) VALUES (?, ?, 'camp_raw', 'DISCOUNT_VOUCHER', ?, 1, '{}', 0, 0, 0, 0, ?)`);
-  const discount = JSON.stringify(DISCOUNT);
-  const now = new Date().toISOString();
-  const started = performance.now();
-  sqlite.transaction(() => {
-    for (let i = 0; i < COUNT; i++) insert.run(ids[i], codes[i], discount, now);
-  })();
-  const seconds = (performance.now() - started) / 1000;
-  const inserted = (sqlite.prepare('SELECT count(*) AS n FROM vouchers').get() as { n: number }).n;
-  sqlite.close();
-  if (inserted !== COUNT) throw new Error(`raw loop inserted ${inserted} of ${COUNT} (a duplicate random code?)`);
-  return COUNT / seconds;
-}
 
 /** The fields of the answers this bench reads. */
 interface Answer {
@@ -125,19 +94,14 @@ async function serverRun(): Promise<{ rate: number; peakRss: number; p99: number
   }
 }
 
-// The raw loop runs before and after the server (the mean is the baseline), so a change in
-// the machine's load during the run shows in both figures rather than only in one.
-const rawBefore = rawInsertRate();
-const served = await serverRun();
-const rawAfter = rawInsertRate();
-const raw = (rawBefore + rawAfter) / 2;
+const { served, raw, runs } = await betweenRawLoops(COUNT, serverRun);
 const ratio = served.rate / raw;
 const result = {
   bench: 'vouchers-generate',
   count: COUNT,
   server_rows_per_s: Math.round(served.rate),
   raw_rows_per_s: Math.round(raw),
-  raw_runs_rows_per_s: [Math.round(rawBefore), Math.round(rawAfter)],
+  raw_runs_rows_per_s: runs,
   ratio: round(ratio, 3),
   peak_rss_mb: round(served.peakRss, 1),
   get_voucher_p50_ms: round(served.p50),
