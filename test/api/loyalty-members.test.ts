@@ -52,9 +52,9 @@ describe('loyalty members', () => {
     assert.deepEqual(customer.loyalty, { points: 0, referred_customers: 0, campaigns: { Stars: { points: 0, referred_customers: 0 } } });
     assertCustomerObject(customer);
 
-    const feed = (await server.request('GET', '/v1/customers/ann/activity?order=created_at')).body.data as Array<{ type: string; data: { data: any } }>;
+    const feed = (await server.request('GET', '/v1/customers/ann/activity?order=created_at')).body.data as Array<{ type: string; data: { data: { publication: { id: string } } } }>;
     assert.deepEqual(feed.map((e) => e.type), ['customer.created', 'customer.publication.succeeded']);
-    const event = (feed[1] as { data: { data: any } }).data.data;
+    const event = feed[1]?.data.data as { publication: { id: string } };
     assertMatchesSchema(eventSchemaName('customer.publication.succeeded'), event);
     assert.match(event.publication.id, /^pub_[0-9A-Za-z]{16}$/);
     assert.deepEqual(event, {

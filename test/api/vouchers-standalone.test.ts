@@ -13,6 +13,12 @@ const CREATED_AT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const expectedVoucher = (body: Record<string, any>, fields: Record<string, unknown>) =>
   voucherBody({ id: body.id, code: body.code, created_at: body.created_at }, fields);
 
+/** The part of a ledger transaction these tests read. */
+interface Transaction {
+  type: string;
+  details: { balance: { balance: number } & Record<string, unknown> };
+}
+
 describe('standalone vouchers: POST /v1/vouchers and POST /v1/vouchers/{code}', () => {
   let server: TestServer;
   before(async () => {
@@ -73,7 +79,7 @@ describe('standalone vouchers: POST /v1/vouchers and POST /v1/vouchers/{code}', 
     }));
     const ledger = await server.request('GET', '/v1/vouchers/GIFT-100/transactions');
     assert.equal(ledger.status, 200);
-    assert.deepEqual(ledger.body.data.map((t: any) => [t.type, t.details.balance]), [['CREDITS_ADDITION', { type: 'gift_voucher', total: 10000, amount: 10000, object: 'balance', balance: 10000, related_object: { id: res.body.id, type: 'voucher' } }]]);
+    assert.deepEqual((ledger.body.data as Transaction[]).map((t) => [t.type, t.details.balance]), [['CREDITS_ADDITION', { type: 'gift_voucher', total: 10000, amount: 10000, object: 'balance', balance: 10000, related_object: { id: res.body.id, type: 'voucher' } }]]);
   });
 
   it('creates a loyalty card (type told by its block) with its opening points', async () => {
@@ -85,7 +91,7 @@ describe('standalone vouchers: POST /v1/vouchers and POST /v1/vouchers/{code}', 
       loyalty_card: { points: 250, balance: 250, next_expiration_date: null, next_expiration_points: 0, pending_points: 0, expired_points: 0, subtracted_points: 0 },
     }));
     const ledger = await server.request('GET', '/v1/vouchers/CARD-1/transactions');
-    assert.deepEqual(ledger.body.data.map((t: any) => [t.type, t.details.balance.balance]), [['POINTS_ADDITION', 250]]);
+    assert.deepEqual((ledger.body.data as Transaction[]).map((t) => [t.type, t.details.balance.balance]), [['POINTS_ADDITION', 250]]);
   });
 
   it('refuses a taken code with 409, and wrong bodies with 400, changing nothing', async () => {

@@ -28,11 +28,7 @@ describe('the ledger across two processes', () => {
   const balanceVia = (i: number, code: string, points: number) =>
     i % 2 === 0
       ? server.request('POST', `/v1/loyalties/members/${code}/balance`, { body: { points } }).then((r) => [r.status, r.body.key ?? 'ok'])
-      : fetch(`${other.url}/v1/loyalties/members/${code}/balance`, {
-          method: 'POST',
-          headers: { 'X-App-Id': ENV.PROMO_APP_ID, 'X-App-Token': ENV.PROMO_APP_TOKEN, 'Content-Type': 'application/json' },
-          body: JSON.stringify({ points }),
-        }).then(async (r) => [r.status, ((await r.json()) as { key?: string }).key ?? 'ok']);
+      : other.request<{ key?: string }>('POST', `/v1/loyalties/members/${code}/balance`, { points }).then((r) => [r.status, r.body.key ?? 'ok']);
   const count = (results: unknown[][]) => results.reduce<Record<string, number>>((acc, [status, key]) => ({ ...acc, [`${status} ${key}`]: (acc[`${status} ${key}`] ?? 0) + 1 }), {});
   const ledgerSum = (voucherId: string) => (server.deps.sqlite.prepare('SELECT sum(delta) AS s, count(*) AS n FROM ledger_entries WHERE voucher_id = ?').get(voucherId) as { s: number; n: number });
 

@@ -24,12 +24,7 @@ describe('adding loyalty members from two processes at once', () => {
     await server.close();
   });
 
-  const addViaOther = (body: unknown) =>
-    fetch(`${other.url}/v1/loyalties/Race/members`, {
-      method: 'POST',
-      headers: { 'X-App-Id': ENV.PROMO_APP_ID, 'X-App-Token': ENV.PROMO_APP_TOKEN, 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-    }).then(async (r) => ({ status: r.status, body: (await r.json()) as { code: string; holder_id: string } }));
+  const addViaOther = (body: unknown) => other.request<{ code: string; holder_id: string }>('POST', '/v1/loyalties/Race/members', body);
 
   it('never gives one card to two customers, nor two cards to one', async () => {
     await server.request('POST', '/v1/loyalties', { body: { name: 'Race', voucher: { loyalty_card: { points: 7 } } } });

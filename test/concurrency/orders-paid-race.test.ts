@@ -31,12 +31,7 @@ describe('the paid-order seam across two processes', () => {
     await server.close();
   });
 
-  const putViaOther = (ref: string, body: unknown) =>
-    fetch(`${other.url}/v1/orders/${ref}`, {
-      method: 'PUT',
-      headers: { 'X-App-Id': ENV.PROMO_APP_ID, 'X-App-Token': ENV.PROMO_APP_TOKEN, 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-    }).then((r) => r.status);
+  const putViaOther = (ref: string, body: unknown) => other.request('PUT', `/v1/orders/${ref}`, body).then((r) => r.status);
 
   it('makes each order PAID once, firing the seam in the winning process only', async () => {
     const refs = Array.from({ length: ORDERS }, (_, i) => `race-${i}`);

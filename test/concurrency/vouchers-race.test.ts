@@ -20,12 +20,7 @@ describe('races on vouchers', () => {
     await server.close();
   });
 
-  const viaOther = (method: string, path: string, body?: unknown) =>
-    fetch(`${other.url}${path}`, {
-      method,
-      headers: { 'X-App-Id': ENV.PROMO_APP_ID, 'X-App-Token': ENV.PROMO_APP_TOKEN, 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const viaOther = (method: string, path: string, body?: unknown) => other.request(method, path, body);
 
   it('gives one code to exactly one of many concurrent requests, across two processes', async () => {
     await server.request('POST', '/v1/campaigns', { body: discountCampaign('Race') });
@@ -56,7 +51,7 @@ describe('races on vouchers', () => {
     await server.request('POST', '/v1/campaigns', { body: discountCampaign('Small', {}, { code_config: { pattern: 'S-###', charset: '0123456789' } }) });
     const jobs: string[] = [];
     for (let i = 0; i < 3; i++) jobs.push((await server.request('POST', '/v1/campaigns/Small/vouchers?vouchers_count=120', { body: {} })).body.async_action_id);
-    jobs.push(((await (await viaOther('POST', '/v1/campaigns/Small/vouchers?vouchers_count=100', {})).json()) as { async_action_id: string }).async_action_id);
+    jobs.push((await viaOther('POST', '/v1/campaigns/Small/vouchers?vouchers_count=100', {})).body.async_action_id as string);
     const runner = testRunner(server.deps, { workers: 2 });
     const singles = await Promise.all(Array.from({ length: 20 }, () => server.request('POST', '/v1/campaigns/Small/vouchers', { body: {} }).then((r) => r.status)));
     try {

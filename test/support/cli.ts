@@ -37,6 +37,18 @@ export interface SpawnedServer {
   stderr(): string;
   /** Sends a signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** A JSON request with the server key its env registered (PROMO_APP_ID/PROMO_APP_TOKEN). */
+  request<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
+}
+
+async function requestWithEnvKey<T>(url: string, env: Record<string, string>, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: { 'X-App-Id': env.PROMO_APP_ID ?? '', 'X-App-Token': env.PROMO_APP_TOKEN ?? '', 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text === '' ? undefined : JSON.parse(text)) as T };
 }
 
 /** Spawns `promo serve --port 0` and waits for its `listening on` line. */
@@ -63,6 +75,7 @@ export function spawnServe(args: string[], env: Record<string, string> = {}): Pr
           child.kill(signal);
           return exited;
         },
+        request: (method, path, body) => requestWithEnvKey(match[1] as string, env, method, path, body),
       });
     });
   });
