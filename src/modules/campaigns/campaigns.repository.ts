@@ -98,3 +98,6 @@ export const listTiers = (db: Db, campaignIds: string[]): Promise<TierRow[]> =>
   campaignIds.length === 0
     ? Promise.resolve([])
     : db.selectFrom('promotion_tiers').selectAll().where('campaign_id', 'in', campaignIds).orderBy('campaign_id').orderBy('hierarchy').orderBy('seq').execute();
+
+export const findTier = (db: Db, id: string): Promise<TierRow | undefined> =>
+  db.selectFrom('promotion_tiers').selectAll().where('id', '=', id).executeTakeFirst();

@@ -1,0 +1,2 @@
+export { selectStack } from './select.js';
+export * from './types.js';
