@@ -2,6 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { openDatabase, type OpenOptions } from '../db/connect.js';
 import type { Database } from '../db/database.js';
+import type { CommitStats } from '../db/group-commit.js';
 import { migrate } from '../db/migrate.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { Seams } from '../lib/seams.js';
@@ -14,6 +15,8 @@ export type { Logger };
 export interface Deps {
   db: Kysely<Database>;
   sqlite: BetterSqlite3.Database;
+  /** Group commit's figures on this connection (db/group-commit.ts). */
+  commitStats(): CommitStats;
   dbFile: string;
   clock: Clock;
   log: Logger;
@@ -36,7 +39,8 @@ export interface DepsOptions extends OpenOptions {
 }
 
 export function createDeps(options: DepsOptions): Deps {
-  const { db, sqlite, close } = openDatabase(options.dbFile, options);
+  // Requests that write together share one durable COMMIT (db/group-commit.ts).
+  const { db, sqlite, commitStats, close } = openDatabase(options.dbFile, { groupCommit: true, ...options });
   try {
     if (options.migrate !== false) migrate(sqlite);
   } catch (error) {
@@ -47,6 +51,7 @@ export function createDeps(options: DepsOptions): Deps {
   const deps: Deps = {
     db,
     sqlite,
+    commitStats,
     dbFile: options.dbFile,
     clock: options.clock ?? systemClock,
     // Commands and tests log only what goes wrong; serve passes its configured logger.

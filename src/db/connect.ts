@@ -1,17 +1,25 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect, SqliteDriver, type SqliteDatabase } from 'kysely';
+import { Kysely, SelectQueryNode, SqliteDialect, SqliteDriver, type CompiledQuery, type DatabaseConnection, type SqliteDatabase } from 'kysely';
 import type { Database } from './database.js';
+import { GroupCommit, type Batch, type CommitStats } from './group-commit.js';
 
 export interface OpenOptions {
   /** FULL for the API (a committed redemption survives a power cut); NORMAL for bulk workers. */
   synchronous?: 'FULL' | 'NORMAL';
   /** Milliseconds a writer waits for the lock before SQLITE_BUSY. */
   busyTimeoutMs?: number;
+  /**
+   * Transactions that arrive together share one COMMIT (db/group-commit.ts): the API's
+   * connection. Bulk workers commit portions of their own and leave it off.
+   */
+  groupCommit?: boolean;
 }
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
   sqlite: BetterSqlite3.Database;
+  /** Group commit's figures; zeros without it. */
+  commitStats(): CommitStats;
   close(): Promise<void>;
 }
 
@@ -53,8 +61,8 @@ function beginImmediate(sqlite: BetterSqlite3.Database, timeoutMs: number): void
  */
 class ImmediateSqliteDriver extends SqliteDriver {
   constructor(
-    private readonly sqlite: BetterSqlite3.Database,
-    private readonly busyTimeoutMs: number,
+    protected readonly sqlite: BetterSqlite3.Database,
+    protected readonly busyTimeoutMs: number,
     database: SqliteDatabase,
   ) {
     super({ database });
@@ -65,12 +73,65 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 }
 
+/**
+ * Each Kysely transaction is a savepoint of a shared batch (db/group-commit.ts). Kysely awaits
+ * releaseConnection before a transaction's `execute` returns, so that is where a committed
+ * transaction waits for its batch's COMMIT, with the connection already free for the next
+ * transaction to join the batch. A write outside any transaction while a batch is open joins
+ * it, and waits the same way.
+ */
+class GroupCommitDriver extends ImmediateSqliteDriver {
+  readonly group = new GroupCommit(this.sqlite, () => beginImmediate(this.sqlite, this.busyTimeoutMs));
+  /** The batch the connection's current holder wrote into. */
+  private joined: Batch | null = null;
+  private wrapped: DatabaseConnection | null = null;
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    this.wrapped ??= {
+      executeQuery: (query: CompiledQuery) => {
+        const batch = this.group.openBatch;
+        if (batch && !SelectQueryNode.is(query.query)) this.joined = batch;
+        return connection.executeQuery(query);
+      },
+      streamQuery: (query: CompiledQuery, chunkSize?: number) => connection.streamQuery(query, chunkSize),
+    } as DatabaseConnection;
+    return this.wrapped;
+  }
+
+  override async beginTransaction(): Promise<void> {
+    this.group.begin();
+  }
+
+  override async commitTransaction(): Promise<void> {
+    this.joined = this.group.commit();
+  }
+
+  override async rollbackTransaction(): Promise<void> {
+    this.group.rollback();
+  }
+
+  override async releaseConnection(): Promise<void> {
+    const joined = this.joined;
+    this.joined = null;
+    await super.releaseConnection();
+    if (joined) await joined.durable;
+  }
+
+  override async destroy(): Promise<void> {
+    await this.group.drain();
+    await super.destroy();
+  }
+}
+
 class ImmediateSqliteDialect extends SqliteDialect {
   private readonly cached: SqliteDatabase;
+  private driver: ImmediateSqliteDriver | null = null;
 
   constructor(
     private readonly sqlite: BetterSqlite3.Database,
     private readonly busyTimeoutMs: number,
+    private readonly groupCommit: boolean,
   ) {
     const cached = withStatementCache(sqlite);
     super({ database: cached });
@@ -78,7 +139,14 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 
   override createDriver(): SqliteDriver {
-    return new ImmediateSqliteDriver(this.sqlite, this.busyTimeoutMs, this.cached);
+    const Driver = this.groupCommit ? GroupCommitDriver : ImmediateSqliteDriver;
+    const driver = new Driver(this.sqlite, this.busyTimeoutMs, this.cached);
+    this.driver = driver;
+    return driver;
+  }
+
+  commitStats(): CommitStats {
+    return this.driver instanceof GroupCommitDriver ? { ...this.driver.group.stats } : { batches: 0, transactions: 0, commitSeconds: 0 };
   }
 }
 
@@ -139,8 +207,9 @@ export function openSqlite(file: string, options: OpenOptions = {}): BetterSqlit
 /** Opens the database file for Kysely: pragmas, IMMEDIATE transactions, statement cache. */
 export function openDatabase(file: string, options: OpenOptions = {}): DatabaseHandle {
   const sqlite = openSqlite(file, options);
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS) });
-  return { db, sqlite, close: () => db.destroy() };
+  const dialect = new ImmediateSqliteDialect(sqlite, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS, options.groupCommit ?? false);
+  const db = new Kysely<Database>({ dialect });
+  return { db, sqlite, commitStats: () => dialect.commitStats(), close: () => db.destroy() };
 }
 
 /**

@@ -3,6 +3,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { jobFigures, type JobFigures } from '../jobs/jobs.service.js';
 
 import type { Deps } from '../app/deps.js';
+import type { CommitStats } from '../db/group-commit.js';
 
 /**
  * What `GET /metrics` shows, in Prometheus' text format (prom-client): requests by route
@@ -35,7 +36,7 @@ function latestJobFigures(deps: Pick<Deps, 'db'>): () => Promise<JobFigures[]> {
   };
 }
 
-export function createMetrics(deps: Pick<Deps, 'db' | 'dbFile'>): Metrics {
+export function createMetrics(deps: Pick<Deps, 'db' | 'dbFile' | 'commitStats'>): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status'] as const;
@@ -58,6 +59,19 @@ export function createMetrics(deps: Pick<Deps, 'db' | 'dbFile'>): Metrics {
       this.set({ file: 'wal' }, sizeOf(`${deps.dbFile}-wal`));
     },
   });
+  const commits = (name: string, help: string, value: (stats: CommitStats) => number) =>
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(value(deps.commitStats()));
+      },
+    });
+  commits('promo_commit_batches_total', 'Durable COMMITs of the API connection: each holds one batch of write transactions', (s) => s.batches);
+  commits('promo_commit_transactions_total', 'Write transactions those batches held: divided by the batches, the mean batch size', (s) => s.transactions);
+  commits('promo_commit_seconds_total', 'Time the API connection spent in COMMIT, waiting for the disk', (s) => s.commitSeconds);
   const figures = latestJobFigures(deps);
   const jobGauge = (name: string, help: string, value: (row: JobFigures) => number | null) =>
     new Gauge({
