@@ -1,6 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SelectQueryNode, SqliteDialect, SqliteDriver, type CompiledQuery, type DatabaseConnection, type SqliteDatabase } from 'kysely';
 import type { Database } from './database.js';
+import { runFirstWrite } from './first-write.js';
 import { GroupCommit, type Batch, type CommitStats } from './group-commit.js';
 
 export interface OpenOptions {
@@ -70,6 +71,7 @@ class ImmediateSqliteDriver extends SqliteDriver {
 
   override async beginTransaction(): Promise<void> {
     beginImmediate(this.sqlite, this.busyTimeoutMs);
+    runFirstWrite(this.sqlite, () => this.sqlite.exec('rollback'));
   }
 }
 
@@ -101,6 +103,7 @@ class GroupCommitDriver extends ImmediateSqliteDriver {
 
   override async beginTransaction(): Promise<void> {
     this.group.begin();
+    runFirstWrite(this.sqlite, () => this.group.rollback());
   }
 
   override async commitTransaction(): Promise<void> {

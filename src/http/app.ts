@@ -7,6 +7,7 @@ import type { AppState } from './context.js';
 import { metricsEndpoint } from './metrics-endpoint.js';
 import { authMiddleware } from './middleware/auth.js';
 import { bodyMiddleware } from './middleware/body.js';
+import { idempotency } from './middleware/idempotency.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { errorRenderer } from './middleware/errors.js';
 import { requestId } from './middleware/request-id.js';
@@ -45,6 +46,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Koa<AppState> {
   app.use(authMiddleware(deps));
   app.use(rateLimit(options.rateLimit));
   app.use(bodyMiddleware(bodyLimitBytes));
+  app.use(idempotency(deps, bodyLimitBytes));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

@@ -43,6 +43,10 @@ export const errorCatalogue = {
   duplicate_found: entry(409, 'Duplicated resource found'),
   // The reference's own spelling: a loyalty card given to a customer while another holds it.
   holder_assignement_duplication: entry(409, 'Holder assignment duplication'),
+  // Idempotency-Key (issue 13; the reference has no such header): the key's first request is
+  // still running, or was sent again with another body.
+  idempotency_key_in_progress: entry(409, 'Idempotency key in progress'),
+  idempotency_key_reused: entry(422, 'Idempotency key reused'),
   payload_too_large: entry(413, 'Payload too large'),
   unsupported_media_type: entry(415, 'Unsupported media type'),
   headers_too_large: entry(431, 'Request header fields too large'),

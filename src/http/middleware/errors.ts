@@ -11,7 +11,8 @@ interface HttpLikeError {
   code?: string;
 }
 
-function translate(error: unknown, bodyLimitBytes: number): AppError | undefined {
+/** The AppError a known failure is answered with; undefined for an unexpected one (a 500). */
+export function translate(error: unknown, bodyLimitBytes: number): AppError | undefined {
   if (error instanceof AppError) return error;
   const e = error as HttpLikeError;
   if (e?.type === 'entity.parse.failed' || (e?.status === 400 && e.message?.includes('JSON'))) {
@@ -30,6 +31,11 @@ function translate(error: unknown, bodyLimitBytes: number): AppError | undefined
   return undefined;
 }
 
+export const internalError = (): AppError => new AppError('internal_error', 'Unexpected error; see the server log');
+
+/** The body an error is answered with. */
+export const errorBody = (error: AppError, ctx: AppContext) => ({ ...error.toBody(), request_id: ctx.state.requestId });
+
 /** A route that set no body: 404 for an unknown path, 405 for a known path with another method. */
 function unhandled(ctx: AppContext): AppError | undefined {
   if (ctx.body !== undefined && ctx.body !== null) return undefined;
@@ -43,7 +49,7 @@ function unhandled(ctx: AppContext): AppError | undefined {
 }
 
 /** A plain object or array answer, which Koa would otherwise serialize after every middleware ran. */
-const isJsonAnswer = (body: unknown): boolean =>
+export const isJsonAnswer = (body: unknown): boolean =>
   typeof body === 'object' && body !== null && !Buffer.isBuffer(body) && typeof (body as { pipe?: unknown }).pipe !== 'function';
 
 /**
@@ -66,7 +72,7 @@ export function errorRenderer(log: Logger, bodyLimitBytes: number) {
       appError = translate(error, bodyLimitBytes);
       if (!appError) {
         log.error('request failed', error, { req_id: ctx.state.requestId, method: ctx.method, path: ctx.path });
-        appError = new AppError('internal_error', 'Unexpected error; see the server log');
+        appError = internalError();
       }
     }
     if (!appError) return;
@@ -76,6 +82,6 @@ export function errorRenderer(log: Logger, bodyLimitBytes: number) {
       ctx.set('Connection', 'close');
     }
     ctx.status = appError.status;
-    ctx.body = { ...appError.toBody(), request_id: ctx.state.requestId };
+    ctx.body = errorBody(appError, ctx);
   };
 }

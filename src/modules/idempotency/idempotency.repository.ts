@@ -1,0 +1,46 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { IdempotencyKeyTable } from './idempotency.table.js';
+
+type Db = Kysely<Database>;
+export type IdempotencyRow = Selectable<IdempotencyKeyTable>;
+export interface KeyRef {
+  credential: string;
+  key: string;
+}
+
+export const findKey = (db: Db, ref: KeyRef): Promise<IdempotencyRow | undefined> =>
+  db.selectFrom('idempotency_keys').selectAll().where('credential', '=', ref.credential).where('key', '=', ref.key).executeTakeFirst();
+
+/**
+ * Inserts the key's row inside the transaction the driver just began (db/first-write.ts).
+ * Kysely builds the statement; better-sqlite3 runs it, because the driver holds Kysely's
+ * connection while it begins. Throws SQLITE_CONSTRAINT_PRIMARYKEY when the key is taken.
+ */
+export function insertKeyRaw(db: Db, sqlite: BetterSqlite3.Database, row: Omit<IdempotencyRow, 'status' | 'body'>): void {
+  const compiled = db.insertInto('idempotency_keys').values(row).compile();
+  sqlite.prepare(compiled.sql).run(compiled.parameters as unknown[]);
+}
+
+export const saveAnswer = async (db: Db, ref: KeyRef, status: number, body: string | null): Promise<void> => {
+  await db.updateTable('idempotency_keys').set({ status, body }).where('credential', '=', ref.credential).where('key', '=', ref.key).execute();
+};
+
+export const deleteKey = async (db: Db, ref: KeyRef): Promise<void> => {
+  await db.deleteFrom('idempotency_keys').where('credential', '=', ref.credential).where('key', '=', ref.key).execute();
+};
+
+/**
+ * Deletes keys created before `before`, at most about `limit` of them (the oldest: those
+ * created at or before the limit-th oldest one's time). Returns how many went.
+ */
+export async function deleteExpired(db: Db, before: string, limit: number): Promise<number> {
+  const nth = await db.selectFrom('idempotency_keys').select('created_at').where('created_at', '<', before).orderBy('created_at').limit(1).offset(limit - 1).executeTakeFirst();
+  const result = await db
+    .deleteFrom('idempotency_keys')
+    .where('created_at', '<', before)
+    .$if(nth !== undefined, (q) => q.where('created_at', '<=', nth!.created_at))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
