@@ -50,6 +50,8 @@ export const SKIP_KEYS = [
   'applicable_exclusive_redeemables_per_category_limit_exceeded',
   'exclusion_rules_not_met',
   'preceding_validation_failed',
+  /** redeemables_no_effect_rule / no_effect_*_categories: applied, but changed nothing (noEffectSkips). */
+  'no_effect',
 ] as const;
 export type SkipKey = (typeof SKIP_KEYS)[number];
 
