@@ -43,6 +43,7 @@ export const errorCatalogue = {
   duplicate_found: entry(409, 'Duplicated resource found'),
   // The reference's own spelling: a loyalty card given to a customer while another holds it.
   holder_assignement_duplication: entry(409, 'Holder assignment duplication'),
+  stacking_rules_exist: entry(409, 'Stacking rules already exist'),
   payload_too_large: entry(413, 'Payload too large'),
   unsupported_media_type: entry(415, 'Unsupported media type'),
   headers_too_large: entry(431, 'Request header fields too large'),
