@@ -56,7 +56,8 @@ async function checkRules(db: Db, rules: StackingRules): Promise<void> {
 
 /** The rules with a change applied (lists deduplicated), checked. */
 async function changed(db: Db, current: StackingRules, change: StackingRulesChange): Promise<StackingRules> {
-  const given = Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined)) as Partial<StackingRules>;
+  // Only the rules' own fields: a body's other fields (those promo does not apply) are dropped.
+  const given = Object.fromEntries(Object.entries(change).filter(([key, value]) => value !== undefined && key in DEFAULT_STACKING_RULES)) as Partial<StackingRules>;
   const rules: StackingRules = { ...current, ...given };
   for (const list of CATEGORY_LISTS) rules[list] = [...new Set(rules[list])];
   await checkRules(db, rules);
