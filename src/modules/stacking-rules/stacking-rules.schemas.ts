@@ -25,7 +25,7 @@ const whole = (min: number, max: number) =>
     .max(max, `${PATH} must be from ${min} to ${max}`);
 
 const categories = () =>
-  array(idField(PATH))
+  array(idField(PATH).required())
     .typeError(`${PATH} must be an array of category ids`)
     .max(MAX_RULE_CATEGORIES, `${PATH} must hold at most ${MAX_RULE_CATEGORIES} category ids`);
 
