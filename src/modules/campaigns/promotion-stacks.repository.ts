@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { notIndexed } from '../../db/plan-hints.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import type { PromotionStackTable } from './campaigns.table.js';
 
@@ -53,21 +54,25 @@ export interface StacksFilter {
   updatedAfter?: string;
 }
 
-/** Stacks of live campaigns, filtered by their dates (checked on the rows the order's index walks). */
-function stacksQuery(db: Db, filter: StacksFilter) {
+/**
+ * Stacks of live campaigns, filtered by their dates: a page walks its order's index and checks
+ * a date range on another field on the way (`notIndexed`); the count may use any index.
+ */
+function stacksQuery(db: Db, filter: StacksFilter, order?: 'created_at' | 'updated_at' | 'name') {
+  const dateTerm = (field: 'created_at' | 'updated_at') => (order === undefined || order === field ? `promotion_stacks.${field}` as const : notIndexed(`promotion_stacks.${field}`));
   let query = db
     .selectFrom('promotion_stacks')
     .innerJoin('campaigns', 'campaigns.id', 'promotion_stacks.campaign_id')
     .where('campaigns.deleted_at', 'is', null);
-  if (filter.createdBefore) query = query.where('promotion_stacks.created_at', '<', filter.createdBefore);
-  if (filter.createdAfter) query = query.where('promotion_stacks.created_at', '>', filter.createdAfter);
-  if (filter.updatedBefore) query = query.where('promotion_stacks.updated_at', '<', filter.updatedBefore);
-  if (filter.updatedAfter) query = query.where('promotion_stacks.updated_at', '>', filter.updatedAfter);
+  if (filter.createdBefore) query = query.where(dateTerm('created_at'), '<', filter.createdBefore);
+  if (filter.createdAfter) query = query.where(dateTerm('created_at'), '>', filter.createdAfter);
+  if (filter.updatedBefore) query = query.where(dateTerm('updated_at'), '<', filter.updatedBefore);
+  if (filter.updatedAfter) query = query.where(dateTerm('updated_at'), '>', filter.updatedAfter);
   return query;
 }
 
 export function listStacksPage(db: Db, filter: StacksFilter, page: { limit: number; offset: number; order: OrderBy<'created_at' | 'updated_at' | 'name'> }): Promise<StackRow[]> {
-  return stacksQuery(db, filter)
+  return stacksQuery(db, filter, page.order.field)
     .selectAll('promotion_stacks')
     .orderBy(`promotion_stacks.${page.order.field}`, page.order.direction)
     .orderBy('promotion_stacks.seq', page.order.direction)
