@@ -112,10 +112,15 @@ describe('stacking rules settings', () => {
     assertMatchesReference('POST', '/management/v1/projects/{projectId}/stacking-rules', 200, created.body);
   });
 
-  it('opens the management API to server keys only', async () => {
+  it('opens the management API to server keys and api-scope tokens only', async () => {
     const res = await server.request('GET', management, { auth: 'none' });
     assert.equal(res.status, 401);
     assert.equal(res.body.key, 'unauthorized');
     assert.equal((await server.request('GET', '/v1/stacking-rules', { auth: 'client' })).status, 401);
+    const token = async (scope: string) =>
+      (await server.request('POST', '/v1/oauth/token', { raw: new URLSearchParams({ grant_type: 'client_credentials', scope }).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } })).body.access_token as string;
+    assert.equal((await server.request('GET', management, { auth: { bearer: await token('api') } })).status, 200);
+    const narrow = await server.request('GET', management, { auth: { bearer: await token('vouchers') } });
+    assert.deepEqual({ status: narrow.status, key: narrow.body.key }, { status: 403, key: 'missing_required_permission' });
   });
 });
