@@ -58,6 +58,9 @@ describe('stacking rules settings', () => {
       `category ${silver} cannot be in both no_effect_skip_categories and no_effect_redeem_anyway_categories`,
     ));
     await refused(() => put({ joint_categories: [gold, 'cat_unknown'] }), notFoundError('category', 'cat_unknown'));
+    await refused(() => put({ applicable_redeemables_category_limits: { [gold]: 11 } }), invalidPayloadError(`applicable_redeemables_category_limits.${gold} must be an integer from 1 to 10`));
+    await refused(() => put({ applicable_redeemables_category_limits: [2] }), invalidPayloadError('applicable_redeemables_category_limits must be an object'));
+    await refused(() => put({ applicable_redeemables_category_limits: { cat_unknown: 2 } }), notFoundError('category', 'cat_unknown'));
     await refused(() => put([1]), invalidPayloadError('The body must be a JSON object'));
   });
 
@@ -65,9 +68,15 @@ describe('stacking rules settings', () => {
 
   it('stores a change, keeping the fields not given, and the pipeline reads it', async () => {
     clock.advance(1000);
-    const res = await put({ applicable_redeemables_limit: 3, redeemables_application_mode: 'PARTIAL', exclusive_categories: [gold, gold], joint_categories: [silver], ignored: 1 });
+    const res = await put({
+      applicable_redeemables_limit: 3, redeemables_application_mode: 'PARTIAL', exclusive_categories: [gold, gold], joint_categories: [silver],
+      applicable_redeemables_category_limits: { [silver]: 2 }, discount_calculation_mode: 'INITIAL_AMOUNT', ignored: 1,
+    });
     assert.equal(res.status, 200);
-    stored = { ...DEFAULT_STACKING_RULES, applicable_redeemables_limit: 3, redeemables_application_mode: 'PARTIAL', exclusive_categories: [gold], joint_categories: [silver] };
+    stored = {
+      ...DEFAULT_STACKING_RULES, applicable_redeemables_limit: 3, redeemables_application_mode: 'PARTIAL', exclusive_categories: [gold], joint_categories: [silver],
+      applicable_redeemables_category_limits: { [silver]: 2 },
+    };
     assert.deepEqual(res.body, stored);
     assert.deepEqual((await server.request('GET', '/v1/stacking-rules')).body, stored);
     assert.deepEqual(await getStackingRules(server.deps.db), stored);

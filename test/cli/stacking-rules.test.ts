@@ -14,7 +14,7 @@ describe('promo stacking-rules', () => {
     const set = await runCli(['stacking-rules', 'set', '--db', db, '--applicable-limit', '3', '--mode', 'PARTIAL', '--sorting', 'CATEGORY_HIERARCHY', '--if-no-effect', 'SKIP']);
     assert.equal(set.code, 0, set.stderr);
     const expected = { ...DEFAULT_STACKING_RULES, applicable_redeemables_limit: 3, redeemables_application_mode: 'PARTIAL', redeemables_sorting_rule: 'CATEGORY_HIERARCHY', redeemables_no_effect_rule: 'SKIP' };
-    assert.equal(set.stdout, `${Object.entries(expected).map(([k, v]) => `${k}: ${Array.isArray(v) ? '-' : String(v)}`).join('\n')}\n`);
+    assert.equal(set.stdout, `${Object.entries(expected).map(([k, v]) => `${k}: ${Array.isArray(v) ? '-' : typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join('\n')}\n`);
     assert.deepEqual(JSON.parse((await runCli(['stacking-rules', 'show', '--db', db, '--json'])).stdout), expected);
 
     const usage = await runCli(['stacking-rules', 'set', '--db', db, '--applicable-limit', '31', '--mode', 'SOME']);

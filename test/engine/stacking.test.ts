@@ -58,6 +58,13 @@ describe('selectStack', () => {
       skipped: { b: 'applicable_redeemables_per_category_limit_exceeded' },
     },
     {
+      name: 'a category limit overrides the per-category limit for that category only',
+      spec: 'a:gold b:gold c:gold d:silver e:silver',
+      rules: { applicable_redeemables_per_category_limit: 1, applicable_redeemables_category_limits: { gold: 2 } },
+      applied: 'a b d',
+      skipped: { c: 'applicable_redeemables_per_category_limit_exceeded', e: 'applicable_redeemables_per_category_limit_exceeded' },
+    },
+    {
       name: 'CATEGORY_HIERARCHY: lower hierarchy first, ties and no category in requested order, no category last',
       spec: 'a b:bronze c:gold d:silver e:gold f',
       rules: { redeemables_sorting_rule: 'CATEGORY_HIERARCHY' },

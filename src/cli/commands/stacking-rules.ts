@@ -52,9 +52,9 @@ function changeOf(options: object): StackingRulesChange {
   return change;
 }
 
-/** The rules as `field: value` lines (lists comma-separated, `-` when empty). */
+/** The rules as `field: value` lines (lists comma-separated, `-` when empty; the category limits as JSON). */
 function print(rules: StackingRules): void {
-  const value = (v: unknown) => (Array.isArray(v) ? (v.length === 0 ? '-' : v.join(',')) : String(v));
+  const value = (v: unknown) => (Array.isArray(v) ? (v.length === 0 ? '-' : v.join(',')) : typeof v === 'object' ? JSON.stringify(v) : String(v));
   process.stdout.write(`${Object.entries(rules).map(([k, v]) => `${k}: ${value(v)}`).join('\n')}\n`);
 }
 

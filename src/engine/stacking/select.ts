@@ -15,7 +15,8 @@ import type { SkipKey, StackCandidate, StackingRules, StackSelection } from './t
  *    and the joint ones follow the exclusive ones (the reference's default "apply joint
  *    categories last"). Otherwise every non-exclusive redeemable is taken in order.
  * 4. Every taken redeemable counts against `applicable_redeemables_limit`; a non-exclusive one
- *    with a category also against `applicable_redeemables_per_category_limit`.
+ *    with a category also against its category's limit: `applicable_redeemables_category_limits`
+ *    when it names the category, else `applicable_redeemables_per_category_limit`.
  */
 export function selectStack<C extends StackCandidate>(candidates: readonly C[], rules: StackingRules): StackSelection<C> {
   const ordered = sortCandidates(candidates, rules);
@@ -52,7 +53,9 @@ function limitCounter<C extends StackCandidate>(rules: StackingRules, isExclusiv
     if (applied.length >= rules.applicable_redeemables_limit) return 'applicable_redeemables_limit_exceeded';
     const id = c.category?.id;
     if (id !== undefined) {
-      const limit = isExclusive(c) ? rules.applicable_exclusive_redeemables_per_category_limit : rules.applicable_redeemables_per_category_limit;
+      const limit = isExclusive(c)
+        ? rules.applicable_exclusive_redeemables_per_category_limit
+        : (rules.applicable_redeemables_category_limits?.[id] ?? rules.applicable_redeemables_per_category_limit);
       if ((perCategory.get(id) ?? 0) >= limit) {
         return isExclusive(c) ? 'applicable_exclusive_redeemables_per_category_limit_exceeded' : 'applicable_redeemables_per_category_limit_exceeded';
       }

@@ -48,7 +48,7 @@ async function checkRules(db: Db, rules: StackingRules): Promise<void> {
   const noEffect = overlap(rules.no_effect_skip_categories, rules.no_effect_redeem_anyway_categories);
   if (noEffect !== undefined) problems.push(`category ${noEffect} cannot be in both no_effect_skip_categories and no_effect_redeem_anyway_categories`);
   if (problems.length > 0) throw invalidPayload(problems.join('; '));
-  const named = [...new Set(CATEGORY_LISTS.flatMap((list) => rules[list]))];
+  const named = [...new Set([...CATEGORY_LISTS.flatMap((list) => rules[list]), ...Object.keys(rules.applicable_redeemables_category_limits ?? {})])];
   const known = await categoriesById(db, named);
   const unknown = named.find((id) => !known.has(id));
   if (unknown !== undefined) throw notFound('category', unknown);
