@@ -145,6 +145,36 @@ loyalty
   .addOption(jsonOption())
   .action(async (name, options) => (await import('./commands/loyalty-members.js')).loyaltyMembersCommand(name, options));
 
+// One file (commands/stacking-rules.ts); `promo stacking-rules` alone shows them.
+const stackingRules = program.command('stacking-rules').description("the project's stacking rules, as GET/PUT /v1/stacking-rules");
+stackingRules
+  .command('show', { isDefault: true })
+  .description('print the rules in force (the defaults until set)')
+  .addOption(dbOption())
+  .addOption(jsonOption())
+  .action(async (options) => (await import('./commands/stacking-rules.js')).showStackingRulesCommand(options));
+stackingRules
+  .command('set')
+  .description('change the rules given, keep the others; prints the whole rules')
+  .option('--redeemables-limit <n>', 'redeemables one request may name, 1 to 30')
+  .option('--applicable-limit <n>', 'redeemables applied per request, 1 to 30')
+  .option('--applicable-per-category-limit <n>', 'applied per category, 1 to 30')
+  .option('--exclusive-limit <n>', 'exclusive redeemables applied per request, 1 to 5')
+  .option('--exclusive-per-category-limit <n>', 'exclusive ones applied per category, 1 to 5')
+  .option('--exclusive-categories <ids>', 'comma-separated category ids ("" clears)')
+  .option('--joint-categories <ids>', 'comma-separated category ids ("" clears)')
+  .option('--mode <mode>', 'redeemables_application_mode: ALL or PARTIAL')
+  .option('--sorting <rule>', 'redeemables_sorting_rule: CATEGORY_HIERARCHY or REQUESTED_ORDER')
+  .option('--products-mode <mode>', 'redeemables_products_application_mode: STACK or ONCE')
+  // Not --no-effect...: commander reads a --no- prefix as a negated boolean.
+  .option('--if-no-effect <rule>', 'redeemables_no_effect_rule: REDEEM_ANYWAY or SKIP')
+  .option('--skip-if-no-effect <ids>', 'no_effect_skip_categories: comma-separated category ids ("" clears)')
+  .option('--redeem-if-no-effect <ids>', 'no_effect_redeem_anyway_categories: comma-separated category ids ("" clears)')
+  .option('--rollback-mode <mode>', 'redeemables_rollback_order_mode: WITH_ORDER or WITHOUT_ORDER')
+  .addOption(dbOption())
+  .addOption(jsonOption())
+  .action(async (options) => (await import('./commands/stacking-rules.js')).setStackingRulesCommand(options));
+
 program
   .command('vacuum')
   .description('give free space back to the disk in short steps, safe beside a running server')

@@ -3,6 +3,8 @@ import { oauthRoutes } from '../modules/auth/oauth.routes.js';
 import { catalogRoutes } from '../modules/catalog/catalog.routes.js';
 import { customersRoutes } from '../modules/customers/customers.routes.js';
 import { campaignsRoutes } from '../modules/campaigns/campaigns.routes.js';
+import { promotionStacksRoutes } from '../modules/campaigns/promotion-stacks.routes.js';
+import { promotionTiersRoutes } from '../modules/campaigns/promotion-tiers.routes.js';
 import { asyncActionsRoutes } from '../modules/async-actions/async-actions.routes.js';
 import { ledgersRoutes } from '../modules/ledgers/ledgers.routes.js';
 import { membersRoutes } from '../modules/loyalty/members.routes.js';
@@ -13,10 +15,12 @@ import { ordersRoutes } from '../modules/orders/orders.routes.js';
 import { vouchersRoutes } from '../modules/vouchers/vouchers.routes.js';
 import { rewardsRoutes } from '../modules/rewards/rewards.routes.js';
 import { tiersRoutes } from '../modules/loyalty/tiers.routes.js';
+import { stackingRulesRoutes } from '../modules/stacking-rules/stacking-rules.routes.js';
 import type { RouteModule } from './context.js';
 
 /** Every module's routes, in one list. A new module adds its RouteModule here. */
 export const routeModules: RouteModule[] = [
   oauthRoutes, catalogRoutes, customersRoutes, campaignsRoutes, vouchersRoutes, ordersRoutes, asyncActionsRoutes, assetsRoutes, ledgersRoutes,
   programsRoutes, membersRoutes, earningRulesRoutes, pendingPointsRoutes, rewardsRoutes, tiersRoutes,
+  promotionTiersRoutes, promotionStacksRoutes, stackingRulesRoutes,
 ];

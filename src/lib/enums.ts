@@ -57,3 +57,12 @@ export const EARNING_RULE_TIER_EVENTS = [
   'customer.loyalty.tier.prolonged',
 ] as const;
 export type EarningRuleTierEvent = (typeof EARNING_RULE_TIER_EVENTS)[number];
+
+/** StackingRules enumerations (voucherify-facts 2.12; engine/stacking/types.ts holds the type). */
+export const STACKING_APPLICATION_MODES = ['ALL', 'PARTIAL'] as const;
+export const STACKING_SORTING_RULES = ['CATEGORY_HIERARCHY', 'REQUESTED_ORDER'] as const;
+export const STACKING_PRODUCTS_APPLICATION_MODES = ['STACK', 'ONCE'] as const;
+export const STACKING_NO_EFFECT_RULES = ['REDEEM_ANYWAY', 'SKIP'] as const;
+export const STACKING_ROLLBACK_ORDER_MODES = ['WITH_ORDER', 'WITHOUT_ORDER'] as const;
+/** A promotion stack's `tiers.hierarchy_mode`: the reference knows only MANUAL. */
+export const STACK_HIERARCHY_MODES = ['MANUAL'] as const;

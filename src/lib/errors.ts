@@ -47,6 +47,7 @@ export const errorCatalogue = {
   // still running, or was sent again with another body.
   idempotency_key_in_progress: entry(409, 'Idempotency key in progress'),
   idempotency_key_reused: entry(422, 'Idempotency key reused'),
+  stacking_rules_exist: entry(409, 'Stacking rules already exist'),
   payload_too_large: entry(413, 'Payload too large'),
   unsupported_media_type: entry(415, 'Unsupported media type'),
   headers_too_large: entry(431, 'Request header fields too large'),

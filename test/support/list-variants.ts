@@ -16,6 +16,8 @@ import { MEMBER_ORDER_FIELDS } from '../../src/modules/loyalty/members.schemas.j
 import { PENDING_POINTS_ORDER_FIELDS } from '../../src/modules/loyalty/pending-points.schemas.js';
 import { ORDER_LIST_ORDER_FIELDS } from '../../src/modules/orders/orders.schemas.js';
 import { VOUCHER_ORDER_FIELDS } from '../../src/modules/vouchers/vouchers.schemas.js';
+import { PROMOTION_STACK_ORDER_FIELDS } from '../../src/modules/campaigns/promotion-stacks.schemas.js';
+import { PROMOTION_TIER_ORDER_FIELDS } from '../../src/modules/campaigns/promotion-tiers.schemas.js';
 
 type Call = (method: string, path: string, body?: unknown) => Promise<Record<string, unknown>>;
 
@@ -34,6 +36,8 @@ export class Fixture {
     readonly rewards: { rewardId: string; assignmentId: string; tierId: string },
     /** A loyalty card with a ledger row to page after. */
     readonly card: { campaignId: string; code: string; transactionId: string },
+    /** A PROMOTION campaign with a tier in a stack. */
+    readonly promotionId: string,
   ) {}
 
   static async create(call: Call): Promise<Fixture> {
@@ -77,7 +81,10 @@ export class Fixture {
     await call('POST', '/v1/loyalties/members/PLANS-CARD/balance', { points: 5, expiration_type: 'CUSTOM_DATE', expiration_date: '2099-01-01' });
     const transactions = (await call('GET', '/v1/vouchers/PLANS-CARD/transactions')).data as Array<{ id: string }>;
     const ledgerCard = { campaignId: loyalty.id, code: 'PLANS-CARD', transactionId: (transactions[0] as { id: string }).id };
-    return new Fixture({ id: campaign.id as string, name: 'Plans' }, customer.id as string, (events[0] as { id: string }).id, product.id as string, collections, loyalty, rewards, ledgerCard);
+    const promotion = await call('POST', '/v1/campaigns', { name: 'Plans promotion', campaign_type: 'PROMOTION', promotion: { tiers: [{ name: 'T', action: { discount: { type: 'PERCENT', percent_off: 1 } } }] } });
+    const tierIds = (promotion.promotion as { tiers: Array<{ id: string }> }).tiers.map((t) => t.id);
+    await call('POST', `/v1/promotions/${promotion.id as string}/stacks`, { name: 'S', tiers: { ids: tierIds } });
+    return new Fixture({ id: campaign.id as string, name: 'Plans' }, customer.id as string, (events[0] as { id: string }).id, product.id as string, collections, loyalty, rewards, ledgerCard, promotion.id as string);
   }
 }
 
@@ -215,5 +222,14 @@ export function listVariants(f: Fixture): string[] {
       }).map((p) => p.replace('&page=99', '')),
     ),
     ...combine(`/v1/loyalties/${f.card.campaignId}/members/${f.card.code}/points-expiration`, {}),
+    // /client/v1/promotions/tiers runs the same statements.
+    ...combine('/v1/promotions/tiers', { order: each('order', orders(PROMOTION_TIER_ORDER_FIELDS)), available: each('is_available', [undefined, 'true']) }),
+    // A campaign's tiers and stacks: no paging (at most 100 of each).
+    `/v1/promotions/${f.promotionId}/tiers`,
+    `/v1/promotions/${f.promotionId}/stacks`,
+    ...combine('/v1/promotions/stacks', {
+      order: each('order', orders(PROMOTION_STACK_ORDER_FIELDS)),
+      dates: [{}, { 'created_at[after]': DATE }, { 'created_at[before]': DATE, 'updated_at[after]': DATE }, { 'updated_at[before]': DATE }],
+    }),
   ];
 }

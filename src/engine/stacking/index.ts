@@ -1,2 +1,2 @@
-export { selectStack } from './select.js';
+export { noEffectSkips, selectStack, sortCandidates } from './select.js';
 export * from './types.js';

@@ -11,6 +11,8 @@ export interface StackingRules {
   /** Applicable redeemables one request applies (1..30); the rest are SKIPPED. */
   applicable_redeemables_limit: number;
   applicable_redeemables_per_category_limit: number;
+  /** Per-category overrides of applicable_redeemables_per_category_limit: category id -> 1..10. */
+  applicable_redeemables_category_limits?: Record<string, number>;
   applicable_exclusive_redeemables_limit: number;
   applicable_exclusive_redeemables_per_category_limit: number;
   exclusive_categories: string[];
@@ -30,6 +32,7 @@ export const DEFAULT_STACKING_RULES: Readonly<StackingRules> = Object.freeze({
   redeemables_limit: 30,
   applicable_redeemables_limit: 5,
   applicable_redeemables_per_category_limit: 1,
+  applicable_redeemables_category_limits: {},
   applicable_exclusive_redeemables_limit: 1,
   applicable_exclusive_redeemables_per_category_limit: 1,
   exclusive_categories: [],
@@ -50,6 +53,8 @@ export const SKIP_KEYS = [
   'applicable_exclusive_redeemables_per_category_limit_exceeded',
   'exclusion_rules_not_met',
   'preceding_validation_failed',
+  /** redeemables_no_effect_rule / no_effect_*_categories: applied, but changed nothing (noEffectSkips). */
+  'no_effect',
 ] as const;
 export type SkipKey = (typeof SKIP_KEYS)[number];
 

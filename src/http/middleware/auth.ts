@@ -9,7 +9,8 @@ import type { AppContext } from '../context.js';
 
 const isOAuthPath = (path: string) => path.startsWith('/v1/oauth/');
 const isClientPath = (path: string) => path === '/client/v1' || path.startsWith('/client/v1/');
-const isServerPath = (path: string) => path === '/v1' || path.startsWith('/v1/');
+// The management API (stacking rules) is the project's own settings: server keys open it too.
+const isServerPath = (path: string) => path === '/v1' || path.startsWith('/v1/') || path.startsWith('/management/v1/');
 
 type Side = 'server' | 'client';
 

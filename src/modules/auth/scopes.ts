@@ -25,5 +25,6 @@ export function scopesAllowPath(scopes: readonly string[], path: string): boolea
   if (client) return scopes.includes('client_api') || scopes.includes(`client_${client[1]}`);
   const server = /^\/v1\/([^/]+)/.exec(path);
   if (server) return scopes.includes('api') || scopes.includes(server[1] as string);
-  return false;
+  // The management API's paths (promo serves its stacking rules) open with `api` only.
+  return path.startsWith('/management/v1/') && scopes.includes('api');
 }

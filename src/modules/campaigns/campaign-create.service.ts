@@ -1,43 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { allValidityColumns, checkValidity, validityColumns, type ValidityColumns, type ValidityInput } from '../../engine/validity/index.js';
 import { duplicateFound, invalidPayload } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { resolveCategoryId } from '../categories/categories.service.js';
 import { templateFromBody } from './campaign-template.js';
 import * as repo from './campaigns.repository.js';
-import type { CreateCampaignBody, TierBody } from './campaigns.schemas.js';
+import type { CreateCampaignBody } from './campaigns.schemas.js';
+import { insertTiers, newValidity } from './promotion-tier-rows.js';
 import { findCampaign, type CampaignRow } from './campaigns.service.js';
 
 const flag = (value: boolean | undefined, fallback = false): number => ((value ?? fallback) ? 1 : 0);
-
-/** A new resource's validity: every column, checked. */
-function newValidity(input: ValidityInput, path = ''): ValidityColumns {
-  const columns = allValidityColumns(validityColumns(input));
-  checkValidity(columns, path);
-  return columns;
-}
-
-async function insertTiers(trx: Kysely<Database>, campaignId: string, tiers: TierBody[], now: string): Promise<void> {
-  const rows: repo.TierInsert[] = [];
-  for (const [i, tier] of tiers.entries()) {
-    rows.push({
-      id: newId('promo_'),
-      campaign_id: campaignId,
-      name: tier.name,
-      banner: tier.banner ?? null,
-      action: JSON.stringify({ discount: tier.action.discount }),
-      metadata: JSON.stringify(tier.metadata ?? {}),
-      hierarchy: tier.hierarchy ?? i + 1,
-      active: flag(tier.active, true),
-      ...newValidity(tier, `promotion.tiers[${i}].`),
-      category_id: (await resolveCategoryId(trx, tier, now)) ?? null,
-      created_at: now,
-      updated_at: null,
-    });
-  }
-  await repo.insertTiers(trx, rows);
-}
 
 /**
  * The campaign of POST /v1/campaigns and its promotion tiers, inside the caller's transaction
@@ -77,6 +49,6 @@ export async function insertCampaign(trx: Kysely<Database>, body: CreateCampaign
     deleted_at: null,
     loyalty_tiers_expiration: body.loyalty_tiers_expiration ? JSON.stringify(body.loyalty_tiers_expiration) : null,
   });
-  if (body.promotion) await insertTiers(trx, id, body.promotion.tiers, now);
+  if (body.promotion) await insertTiers(trx, id, body.promotion.tiers, { now, firstHierarchy: 1, path: (i) => `promotion.tiers[${i}].` });
   return findCampaign(trx, id);
 }

@@ -4,6 +4,7 @@ import { limit, oneOf, order, page, querySchema, type QueryOf } from '../../lib/
 import { jsonObjectField, longText, shortText } from '../../lib/fields.js';
 import { isoDuration, validityFields } from '../../lib/validity-fields.js';
 import { loyaltyTiersExpirationSchema } from './loyalty-tiers-expiration.schemas.js';
+import { MAX_PROMOTION_TIERS, tierSchema } from './promotion-tiers.schemas.js';
 import { codeConfigSchema, discountSchema, giftSchema, loyaltyCardTemplateSchema, redemptionSchema } from './voucher-template.schemas.js';
 
 export { CAMPAIGN_TYPES };
@@ -35,19 +36,6 @@ const voucherTemplate = () =>
     .optional()
     .default(undefined);
 
-const tierSchema = () =>
-  object({
-    name: shortText('${path}').required().min(1),
-    banner: longText('${path}').nullable(),
-    action: object({ discount: discountSchema({ required: true }) }).noUnknown().required(),
-    metadata: metadata(),
-    active: boolean(),
-    hierarchy: number().integer().min(1),
-    category: shortText('${path}'),
-    category_id: shortText('${path}'),
-    ...validityFields(),
-  });
-
 const commonFields = () => ({
   description: longText('${path}').nullable(),
   type: string().oneOf(['AUTO_UPDATE', 'STATIC'] as const),
@@ -75,7 +63,7 @@ export const createCampaignSchema = object({
   vouchers_count: number().integer().min(0).max(MAX_VOUCHERS_COUNT),
   voucher: voucherTemplate(),
   // A PROMOTION may start without tiers, as in the real API.
-  promotion: object({ tiers: array(tierSchema()).default([]) }).optional().default(undefined),
+  promotion: object({ tiers: array(tierSchema()).max(MAX_PROMOTION_TIERS, `promotion.tiers must hold at most ${MAX_PROMOTION_TIERS} tiers`).default([]) }).optional().default(undefined),
   referral_program: metadata(),
   ...commonFields(),
 }).typeError('The body must be a JSON object');
@@ -89,4 +77,3 @@ export const updateCampaignSchema = object({
 export type CreateCampaignRequest = InferType<typeof createCampaignSchema>;
 export type CreateCampaignBody = CreateCampaignRequest & { campaign_type: (typeof CAMPAIGN_TYPES)[number] };
 export type UpdateCampaignBody = InferType<typeof updateCampaignSchema>;
-export type TierBody = NonNullable<NonNullable<CreateCampaignBody['promotion']>['tiers']>[number];

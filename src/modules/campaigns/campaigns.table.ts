@@ -58,7 +58,27 @@ export interface PromotionTierTable {
   updated_at: string | null;
 }
 
+/** A promotion stack (sql/0017): its tiers are rows of promotion_stack_tiers. */
+export interface PromotionStackTable {
+  seq: Generated<number>;
+  id: string;
+  campaign_id: string;
+  name: string;
+  hierarchy_mode: 'MANUAL';
+  category_id: string | null;
+  created_at: string;
+  updated_at: string | null;
+}
+
+export interface PromotionStackTierTable {
+  stack_id: string;
+  position: number;
+  tier_id: string;
+}
+
 export interface CampaignsTables {
   campaigns: CampaignTable;
   promotion_tiers: PromotionTierTable;
+  promotion_stacks: PromotionStackTable;
+  promotion_stack_tiers: PromotionStackTierTable;
 }

@@ -1,8 +1,15 @@
 import type { Kysely } from 'kysely';
+import type { Deps } from '../../app/deps.js';
 import type { Database } from '../../db/database.js';
+import { isoNow } from '../../lib/clock.js';
+import { AppError, notFound } from '../../lib/errors.js';
+import { listEnvelope } from '../../lib/pagination.js';
 import { categoriesById } from '../categories/categories.service.js';
 import { presentTier } from './campaigns.presenter.js';
 import * as repo from './campaigns.repository.js';
+import * as tiers from './promotion-tiers.repository.js';
+import type { PromotionTiersListQuery } from './promotion-tiers.schemas.js';
+import { findCampaign } from './campaigns.service.js';
 
 type Db = Kysely<Database>;
 export type TierRow = repo.TierRow;
@@ -23,4 +30,47 @@ export async function findPromotionTier(db: Db, id: string): Promise<PromotionTi
   if (!campaign) return undefined;
   const categories = await categoriesById(db, [tier.category_id]);
   return { tier, campaign, view: presentTier(tier, campaign, categories) };
+}
+
+/** The tier, or 404 promotion_tier. */
+export async function requirePromotionTier(db: Db, id: string): Promise<PromotionTierRecord> {
+  const found = await findPromotionTier(db, id);
+  if (!found) throw notFound('promotion_tier', id);
+  return found;
+}
+
+/** A live PROMOTION campaign by id or name: 404 when none, 400 invalid_campaign for another type. */
+export async function findPromotionCampaign(db: Db, idOrName: string): Promise<repo.CampaignRow> {
+  const campaign = await findCampaign(db, idOrName);
+  if (campaign.campaign_type !== 'PROMOTION') throw new AppError('invalid_campaign', `Campaign ${campaign.id} is not a PROMOTION campaign`);
+  return campaign;
+}
+
+/** Tiers with their campaigns and categories, in the order given. */
+async function present(db: Db, rows: TierRow[], campaigns?: repo.CampaignRow[]): Promise<PromotionTierView[]> {
+  const byId = new Map((campaigns ?? (await tiers.listCampaignsByIds(db, [...new Set(rows.map((r) => r.campaign_id))]))).map((c) => [c.id, c]));
+  const categories = await categoriesById(db, rows.map((r) => r.category_id));
+  return rows.map((row) => presentTier(row, byId.get(row.campaign_id) as repo.CampaignRow, categories));
+}
+
+/** GET /v1/promotions/tiers/{promotionTierId}. */
+export const getPromotionTier = async (deps: Pick<Deps, 'db'>, id: string): Promise<PromotionTierView> => (await requirePromotionTier(deps.db, id)).view;
+
+/**
+ * GET /v1/promotions/tiers and /client/v1/promotions/tiers: tiers of every live campaign,
+ * newest first unless `order` says otherwise (the reference's example); `is_available=true`
+ * keeps those active now by their flags and dates and their campaign's.
+ */
+export async function listPromotionTiers(deps: Pick<Deps, 'db' | 'clock'>, query: PromotionTiersListQuery) {
+  const filter = query.is_available === 'true' ? { availableAt: isoNow(deps.clock) } : {};
+  const order = query.order ?? { field: 'created_at', direction: 'desc' };
+  const rows = await tiers.listTiersPage(deps.db, filter, { limit: query.limit, offset: (query.page - 1) * query.limit, order });
+  return listEnvelope('tiers', await present(deps.db, rows), { total: await tiers.countTiers(deps.db, filter) });
+}
+
+/** GET /v1/promotions/{campaignId}/tiers: every tier of the campaign (at most MAX_PROMOTION_TIERS), by hierarchy. */
+export async function listCampaignTiers(deps: Pick<Deps, 'db'>, campaignKey: string) {
+  const campaign = await findPromotionCampaign(deps.db, campaignKey);
+  const rows = await repo.listTiers(deps.db, [campaign.id]);
+  return listEnvelope('tiers', await present(deps.db, rows, [campaign]), { total: rows.length, has_more: false });
 }

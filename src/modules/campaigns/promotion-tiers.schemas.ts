@@ -1,0 +1,49 @@
+import { boolean, number, object, type InferType } from 'yup';
+import { jsonObjectField, longText, shortText } from '../../lib/fields.js';
+import { limit, oneOf, order, page, querySchema, type QueryOf } from '../../lib/query-params.js';
+import { validityFields } from '../../lib/validity-fields.js';
+import { discountSchema } from './voucher-template.schemas.js';
+
+/**
+ * Promotion tier bodies: a tier of POST /v1/campaigns' `promotion.tiers` and of POST
+ * /v1/promotions/{campaignId}/tiers (PromotionTierCreateParams), and PUT
+ * /v1/promotions/tiers/{promotionTierId} (the fields given change). The discount is the
+ * voucher discount's schema; validity goes through engine/validity.
+ */
+const PATH = '${path}';
+
+/** The most tiers one PROMOTION campaign holds (its tiers list has no paging). */
+export const MAX_PROMOTION_TIERS = 100;
+
+const tierFields = () => ({
+  name: shortText(PATH).min(1, `${PATH} must not be empty`),
+  banner: longText(PATH).nullable(),
+  action: object({ discount: discountSchema({ required: true }) }).noUnknown().default(undefined),
+  metadata: jsonObjectField(PATH),
+  active: boolean(),
+  hierarchy: number().integer().min(1),
+  category: shortText(PATH).nullable(),
+  category_id: shortText(PATH).nullable(),
+  ...validityFields(),
+});
+
+/** A new tier: a name and a discount. */
+export const tierSchema = () => {
+  const fields = tierFields();
+  return object({ ...fields, name: fields.name.required(), action: fields.action.required() });
+};
+
+export const createTierSchema = tierSchema().typeError('The body must be a JSON object');
+export const updateTierSchema = object(tierFields()).typeError('The body must be a JSON object');
+
+export type TierBody = InferType<ReturnType<typeof tierSchema>>;
+export type UpdateTierBody = InferType<typeof updateTierSchema>;
+
+/** The `order` values of GET /v1/promotions/tiers (each also with a leading `-`). */
+export const PROMOTION_TIER_ORDER_FIELDS = ['created_at', 'updated_at'] as const;
+
+const tiersListParams = { is_available: oneOf(['true', 'false'] as const), limit: limit(), page: page(100), order: order(PROMOTION_TIER_ORDER_FIELDS) };
+
+/** GET /v1/promotions/tiers and /client/v1/promotions/tiers. */
+export const promotionTiersListQuerySchema = querySchema(tiersListParams);
+export type PromotionTiersListQuery = QueryOf<typeof tiersListParams>;

@@ -1,0 +1,22 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { StackingRulesTable } from './stacking-rules.table.js';
+
+type Db = Kysely<Database>;
+export type StackingRulesRow = Selectable<StackingRulesTable>;
+
+/** The one row, by its primary key (every checkout reads it). */
+export const findRules = (db: Db): Promise<StackingRulesRow | undefined> =>
+  db.selectFrom('stacking_rules').selectAll().where('singleton', '=', 1).executeTakeFirst();
+
+export const insertRules = async (db: Db, row: Insertable<StackingRulesTable>): Promise<void> => {
+  await db.insertInto('stacking_rules').values(row).execute();
+};
+
+export const updateRules = async (db: Db, rules: string, updatedAt: string): Promise<void> => {
+  await db.updateTable('stacking_rules').set({ rules, updated_at: updatedAt }).where('singleton', '=', 1).execute();
+};
+
+export const deleteRules = async (db: Db): Promise<void> => {
+  await db.deleteFrom('stacking_rules').where('singleton', '=', 1).execute();
+};
