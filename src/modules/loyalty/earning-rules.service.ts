@@ -136,3 +136,6 @@ export async function deleteEarningRule(deps: WriteDeps, campaignRef: string, ru
     await repo.deleteEarningRule(trx, rule.id);
   });
 }
+
+/** Whether an earning rule with this id exists, in any program (validation rule assignments name it by id alone). */
+export const earningRuleExists = async (db: Db, id: string): Promise<boolean> => (await repo.findEarningRuleById(db, id)) !== undefined;

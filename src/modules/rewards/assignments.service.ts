@@ -152,3 +152,6 @@ export async function programRewards(db: Db, campaignId: string, assignmentIds?:
   const rewards = new Map((await findRewardsByIds(db, [...new Set(rows.map((row) => row.reward_id))])).map((r) => [r.id, r]));
   return rows.map((row) => ({ reward: presentReward(rewards.get(row.reward_id) as RewardRow), assignment: presentAssignment(row) }));
 }
+
+/** Whether a reward assignment with this id exists (validation rule assignments name it by id alone). */
+export const rewardAssignmentExists = async (db: Db, id: string): Promise<boolean> => (await repo.findAssignmentById(db, id)) !== undefined;
