@@ -154,7 +154,7 @@ describe('validation rules API', () => {
       ['earning_rule', ids.earningRule as string, { related_object_type: 'earning_rule', related_object_id: ids.earningRule }],
       ['reward_assignment', ids.rewardAssignment as string, { related_object_type: 'reward_assignment', related_object_id: ids.rewardAssignment }],
     ];
-    const made = [];
+    const made: Array<Record<string, unknown>> = [];
     for (const [type, id, body] of targets) {
       const res = await assign(body);
       assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -163,7 +163,7 @@ describe('validation rules API', () => {
       assertMatchesReference('POST', ASSIGNMENTS, 200, res.body);
       made.push(res.body);
     }
-    ids.voucherAssignment = made[0].id;
+    ids.voucherAssignment = made[0]?.id as string;
 
     const voucher = await server.request('GET', '/v1/vouchers/RULED');
     assert.deepEqual(voucher.body.validation_rules_assignments, { object: 'list', data_ref: 'data', data: [made[0]], total: 1 });
@@ -178,6 +178,40 @@ describe('validation rules API', () => {
     assert.deepEqual(newest.body, { object: 'list', data_ref: 'data', data: [made[2]], total: 1 });
     assertMatchesReference('GET', '/v1/validation-rules-assignments', 200, newest.body);
     assert.equal((await server.request('GET', `/v1/validation-rules/${ids.amount}`)).body.assignments_count, 5);
+
+    const campaign = await server.request('GET', '/v1/campaigns/Ten off');
+    assert.deepEqual(campaign.body.validation_rules_assignments, { object: 'list', data_ref: 'data', data: [made[1]], total: 1 });
+    const promo = await server.request('GET', '/v1/campaigns/Promo');
+    assert.deepEqual(promo.body.promotion.tiers[0].validation_rule_assignments, { object: 'list', data_ref: 'data', data: [made[2]], total: 1 });
+  });
+
+  it('assigns the rules named in a new voucher or campaign, in the same transaction', async () => {
+    clock.advance(1000);
+    const voucher = await server.request('POST', '/v1/vouchers/NEWRULED', { body: { discount: { type: 'PERCENT', percent_off: 5 }, validation_rules: [ids.mugs] } });
+    assert.equal(voucher.status, 200, JSON.stringify(voucher.body));
+    const [assigned] = voucher.body.validation_rules_assignments.data;
+    assert.deepEqual(voucher.body.validation_rules_assignments, {
+      object: 'list',
+      data_ref: 'data',
+      data: [{ id: assigned.id, rule_id: ids.mugs, related_object_id: voucher.body.id, related_object_type: 'voucher', created_at: at(), object: 'validation_rules_assignment' }],
+      total: 1,
+    });
+    const campaign = await server.request('POST', '/v1/campaigns', { body: discountCampaign('Ruled', { validation_rules: [ids.mugs] }) });
+    assert.equal(campaign.status, 200, JSON.stringify(campaign.body));
+    assert.equal(campaign.body.validation_rules_assignments.data[0].rule_id, ids.mugs);
+    assert.equal(campaign.body.validation_rules_assignments.data[0].related_object_type, 'campaign');
+
+    await refused(
+      () => server.request('POST', '/v1/vouchers/NORULE', { body: { discount: { type: 'PERCENT', percent_off: 5 }, validation_rules: ['val_none'] } }),
+      notFoundError('validation_rules', 'val_none'),
+    );
+    await refused(
+      () => server.request('POST', '/v1/campaigns', { body: discountCampaign('Two rules', { validation_rules: [ids.mugs, ids.amount] }) }),
+      invalidPayloadError('validation_rules must hold at most 1 validation rule id'),
+    );
+    // Deleting the voucher forgets its assignment.
+    assert.equal((await server.request('DELETE', '/v1/vouchers/NEWRULED')).status, 204);
+    assert.equal((await server.request('GET', `/v1/validation-rules-assignments?related_object_id=${voucher.body.id}`)).body.total, 0);
   });
 
   it('refuses a second assignment to the same object unless forced, and unknown objects', async () => {
@@ -224,7 +258,9 @@ describe('validation rules API', () => {
     assert.equal((await server.request('GET', '/v1/vouchers/RULED')).body.validation_rules_assignments.total, 0);
     assert.equal((await server.request('DELETE', `/v1/validation-rules/${ids.amount}`)).status, 204);
     assert.deepEqual((await server.request('GET', `/v1/validation-rules/${ids.amount}/assignments`)).body, { object: 'list', data_ref: 'data', data: [], total: 0 });
-    assert.deepEqual((await server.request('GET', '/v1/validation-rules-assignments')).body, { object: 'list', data_ref: 'data', data: [], total: 0 });
+    assert.deepEqual((await server.request('GET', `/v1/validation-rules-assignments?rule=${ids.amount}`)).body, { object: 'list', data_ref: 'data', data: [], total: 0 });
+    // The other rule's assignment (the Ruled campaign's) stays.
+    assert.equal((await server.request('GET', '/v1/validation-rules-assignments')).body.total, 1);
     await refused(() => server.request('DELETE', `/v1/validation-rules/${ids.amount}`), notFoundError('validation_rules', ids.amount as string));
   });
 });

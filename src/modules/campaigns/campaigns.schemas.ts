@@ -5,6 +5,7 @@ import { jsonObjectField, longText, shortText } from '../../lib/fields.js';
 import { isoDuration, validityFields } from '../../lib/validity-fields.js';
 import { loyaltyTiersExpirationSchema } from './loyalty-tiers-expiration.schemas.js';
 import { codeConfigSchema, discountSchema, giftSchema, loyaltyCardTemplateSchema, redemptionSchema } from './voucher-template.schemas.js';
+import { validationRulesField } from '../validation-rules/index.js';
 
 export { CAMPAIGN_TYPES };
 export const MAX_VOUCHERS_COUNT = 10_000_000;
@@ -77,6 +78,8 @@ export const createCampaignSchema = object({
   // A PROMOTION may start without tiers, as in the real API.
   promotion: object({ tiers: array(tierSchema()).default([]) }).optional().default(undefined),
   referral_program: metadata(),
+  // The rule assigned to the new campaign, in its transaction (at most one, as in the reference).
+  validation_rules: validationRulesField(1),
   ...commonFields(),
 }).typeError('The body must be a JSON object');
 

@@ -3,6 +3,7 @@ import type { Database } from '../../db/database.js';
 import { categoriesById } from '../categories/categories.service.js';
 import { presentTier } from './campaigns.presenter.js';
 import * as repo from './campaigns.repository.js';
+import { assignmentsOfObjects } from '../validation-rules/index.js';
 
 type Db = Kysely<Database>;
 export type TierRow = repo.TierRow;
@@ -22,5 +23,5 @@ export async function findPromotionTier(db: Db, id: string): Promise<PromotionTi
   const campaign = await repo.findLiveCampaignById(db, tier.campaign_id);
   if (!campaign) return undefined;
   const categories = await categoriesById(db, [tier.category_id]);
-  return { tier, campaign, view: presentTier(tier, campaign, categories) };
+  return { tier, campaign, view: presentTier(tier, campaign, categories, await assignmentsOfObjects(db, [tier.id])) };
 }

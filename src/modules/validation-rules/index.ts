@@ -5,3 +5,4 @@
 export { checkValidationRules, type ApplicableList, type RuleSubject, type RulesInput, type RulesOutcome } from './rules-check.service.js';
 export { assignRulesTo, assignmentsOfObjects, assignmentsList, removeAssignmentsOf } from './assignments.service.js';
 export type { AssignmentView } from './validation-rules.presenter.js';
+export { validationRulesField } from './validation-rules.schemas.js';

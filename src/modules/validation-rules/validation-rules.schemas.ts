@@ -1,4 +1,4 @@
-import { mixed, object, string, type InferType } from 'yup';
+import { array, mixed, object, string, type InferType } from 'yup';
 import { parseApplicable, parseRules } from '../../engine/rules/index.js';
 import { RULE_OBJECT_TYPES, VALIDATION_RULE_CONTEXT_TYPES, VALIDATION_RULE_TYPES } from '../../lib/enums.js';
 import { idField, isPlainObject, jsonObjectField, shortText } from '../../lib/fields.js';
@@ -97,3 +97,15 @@ export type AssignmentsListQuery = QueryOf<typeof assignmentsListParams>;
 const createAssignmentParams = { force: oneOf(['true', 'false'] as const) };
 export const createAssignmentQuerySchema = querySchema(createAssignmentParams);
 export type CreateAssignmentQuery = QueryOf<typeof createAssignmentParams>;
+
+/**
+ * `validation_rules: [ids]` in the create bodies of vouchers and campaigns (the reference's
+ * VouchersCreateRequestBody, CampaignsCreateRequestBody: at most one for a campaign).
+ */
+export const validationRulesField = (max: number) =>
+  array(idField('${path}').required('${path} must be a validation rule id'))
+    .typeError('${path} must be an array of validation rule ids')
+    .max(max, `\${path} must hold at most ${max} validation rule id${max === 1 ? '' : 's'}`)
+    .nullable()
+    .optional()
+    .default(undefined);
