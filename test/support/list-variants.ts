@@ -16,6 +16,7 @@ import { MEMBER_ORDER_FIELDS } from '../../src/modules/loyalty/members.schemas.j
 import { PENDING_POINTS_ORDER_FIELDS } from '../../src/modules/loyalty/pending-points.schemas.js';
 import { ORDER_LIST_ORDER_FIELDS } from '../../src/modules/orders/orders.schemas.js';
 import { VOUCHER_ORDER_FIELDS } from '../../src/modules/vouchers/vouchers.schemas.js';
+import { ASSIGNMENT_ORDER_FIELDS, RULE_ORDER_FIELDS } from '../../src/modules/validation-rules/validation-rules.schemas.js';
 
 type Call = (method: string, path: string, body?: unknown) => Promise<Record<string, unknown>>;
 
@@ -34,6 +35,8 @@ export class Fixture {
     readonly rewards: { rewardId: string; assignmentId: string; tierId: string },
     /** A loyalty card with a ledger row to page after. */
     readonly card: { campaignId: string; code: string; transactionId: string },
+    /** A validation rule assigned to the standalone voucher. */
+    readonly validationRule: { id: string; objectId: string },
   ) {}
 
   static async create(call: Call): Promise<Fixture> {
@@ -77,7 +80,10 @@ export class Fixture {
     await call('POST', '/v1/loyalties/members/PLANS-CARD/balance', { points: 5, expiration_type: 'CUSTOM_DATE', expiration_date: '2099-01-01' });
     const transactions = (await call('GET', '/v1/vouchers/PLANS-CARD/transactions')).data as Array<{ id: string }>;
     const ledgerCard = { campaignId: loyalty.id, code: 'PLANS-CARD', transactionId: (transactions[0] as { id: string }).id };
-    return new Fixture({ id: campaign.id as string, name: 'Plans' }, customer.id as string, (events[0] as { id: string }).id, product.id as string, collections, loyalty, rewards, ledgerCard);
+    const rule = await call('POST', '/v1/validation-rules', { name: 'Plans rule', rules: { '1': { name: 'order.amount', conditions: { $more_than: [1] } } } });
+    const ruled = await call('POST', `/v1/validation-rules/${rule.id as string}/assignments`, { voucher: 'PLANS-STANDALONE' });
+    const validationRule = { id: rule.id as string, objectId: ruled.related_object_id as string };
+    return new Fixture({ id: campaign.id as string, name: 'Plans' }, customer.id as string, (events[0] as { id: string }).id, product.id as string, collections, loyalty, rewards, ledgerCard, validationRule);
   }
 }
 
@@ -215,5 +221,11 @@ export function listVariants(f: Fixture): string[] {
       }).map((p) => p.replace('&page=99', '')),
     ),
     ...combine(`/v1/loyalties/${f.card.campaignId}/members/${f.card.code}/points-expiration`, {}),
+    ...combine('/v1/validation-rules', { order: each('order', orders(RULE_ORDER_FIELDS)), window: catalogWindow }),
+    ...combine(`/v1/validation-rules/${f.validationRule.id}/assignments`, { order: each('order', orders(ASSIGNMENT_ORDER_FIELDS)) }),
+    ...combine('/v1/validation-rules-assignments', {
+      order: each('order', orders(ASSIGNMENT_ORDER_FIELDS)),
+      filter: [{}, { rule: f.validationRule.id }, { related_object_id: f.validationRule.objectId }, { rule: f.validationRule.id, related_object_id: f.validationRule.objectId }],
+    }),
   ];
 }

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { notIndexed } from '../../db/plan-hints.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import type { ValidationRuleAssignmentTable, ValidationRuleTable } from './validation-rules.table.js';
 
@@ -32,15 +33,21 @@ export interface RuleFilter {
   createdTo?: string;
 }
 
-const ruleQuery = (db: Db, filter: RuleFilter) =>
-  db
+/**
+ * The rules in a creation window. Ordered by another field, the window is checked while that
+ * field's index is walked (plan-hints.ts), so a page never sorts the whole window.
+ */
+const ruleQuery = (db: Db, filter: RuleFilter, orderField: RuleOrderField = 'created_at') => {
+  const created = orderField === 'created_at' ? 'created_at' : notIndexed('created_at');
+  return db
     .selectFrom('validation_rules')
-    .$if(filter.createdFrom !== undefined, (q) => q.where('created_at', '>=', filter.createdFrom as string))
-    .$if(filter.createdTo !== undefined, (q) => q.where('created_at', '<=', filter.createdTo as string));
+    .$if(filter.createdFrom !== undefined, (q) => q.where(created, '>=', filter.createdFrom as string))
+    .$if(filter.createdTo !== undefined, (q) => q.where(created, '<=', filter.createdTo as string));
+};
 
 /** A page of rules in the order asked, each on its index (seq breaks ties). */
 export const listRules = (db: Db, filter: RuleFilter, page: { limit: number; offset: number; order: OrderBy<RuleOrderField> }): Promise<RuleRow[]> =>
-  ruleQuery(db, filter)
+  ruleQuery(db, filter, page.order.field)
     .selectAll()
     .orderBy(page.order.field, page.order.direction)
     .orderBy('seq', page.order.direction)
@@ -82,11 +89,16 @@ export const deleteAssignmentsOf = async (db: Db, objectIds: readonly string[]):
   if (objectIds.length > 0) await db.deleteFrom('validation_rules_assignments').where('related_object_id', 'in', objectIds).execute();
 };
 
-/** The assignments of these objects, in creation order: one read on the object index. */
-export const listAssignmentsOfObjects = (db: Db, objectIds: readonly string[]): Promise<AssignmentRow[]> =>
-  objectIds.length === 0
-    ? Promise.resolve([])
-    : db.selectFrom('validation_rules_assignments').selectAll().where('related_object_id', 'in', objectIds).orderBy('created_at').orderBy('seq').execute();
+/**
+ * The assignments of these objects, in creation order: one read on the object index. An
+ * object holds a few rules, so they are ordered here rather than by a sort in SQL (an IN
+ * list cannot walk the index in order).
+ */
+export async function listAssignmentsOfObjects(db: Db, objectIds: readonly string[]): Promise<AssignmentRow[]> {
+  if (objectIds.length === 0) return [];
+  const rows = await db.selectFrom('validation_rules_assignments').selectAll().where('related_object_id', 'in', objectIds).execute();
+  return rows.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.seq - b.seq));
+}
 
 export interface AssignmentFilter {
   ruleId?: string;
