@@ -251,6 +251,16 @@ describe('validation rules API', () => {
     await refused(() => server.request('GET', '/v1/validation-rules?order=id&limit=0'), invalidQueryError('Query parameter limit must be between 1 and 100; Query parameter order must be one of: created_at, -created_at, updated_at, -updated_at, name, -name'));
   });
 
+  it('forgets the assignments of a deleted earning rule or reward assignment', async () => {
+    const count = async (id: string) => (await server.request('GET', `/v1/validation-rules-assignments?related_object_id=${id}`)).body.total;
+    assert.equal(await count(ids.earningRule as string), 1);
+    assert.equal((await server.request('DELETE', `/v1/loyalties/Club/earning-rules/${ids.earningRule}`)).status, 204);
+    assert.equal(await count(ids.earningRule as string), 0);
+    assert.equal(await count(ids.rewardAssignment as string), 1);
+    assert.equal((await server.request('DELETE', `/v1/loyalties/Club/rewards/${ids.rewardAssignment}`)).status, 204);
+    assert.equal(await count(ids.rewardAssignment as string), 0);
+  });
+
   it('deletes an assignment, then a rule with its assignments', async () => {
     await refused(() => server.request('DELETE', `/v1/validation-rules/${ids.amount}/assignments/asgm_none`), notFoundError('validation_rules_assignment', 'asgm_none'));
     const gone = await server.request('DELETE', `/v1/validation-rules/${ids.amount}/assignments/${ids.voucherAssignment}`);

@@ -7,6 +7,7 @@ import { newId } from '../../lib/ids.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import { findCampaign, type CampaignRow } from '../campaigns/campaigns.service.js';
 import * as repo from './assignments.repository.js';
+import { removeAssignmentsOf } from '../validation-rules/index.js';
 import type {
   AssignmentItemBody,
   AssignmentParametersBody,
@@ -119,6 +120,7 @@ export async function deleteAssignment(deps: Pick<Deps, 'db'>, scope: Assignment
   await deps.db.transaction().execute(async (trx) => {
     const row = await requireAssignment(trx, scope, assignmentId);
     await repo.deleteAssignment(trx, row.id);
+    await removeAssignmentsOf(trx, [row.id]);
   });
 }
 
