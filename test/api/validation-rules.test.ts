@@ -185,7 +185,7 @@ describe('validation rules API', () => {
     assert.deepEqual(promo.body.promotion.tiers[0].validation_rule_assignments, { object: 'list', data_ref: 'data', data: [made[2]], total: 1 });
   });
 
-  it('assigns the rules named in a new voucher or campaign, in the same transaction', async () => {
+  it('assigns the rules named in a new voucher, campaign or reward assignment, in the same transaction', async () => {
     clock.advance(1000);
     const voucher = await server.request('POST', '/v1/vouchers/NEWRULED', { body: { discount: { type: 'PERCENT', percent_off: 5 }, validation_rules: [ids.mugs] } });
     assert.equal(voucher.status, 200, JSON.stringify(voucher.body));
@@ -200,6 +200,12 @@ describe('validation rules API', () => {
     assert.equal(campaign.status, 200, JSON.stringify(campaign.body));
     assert.equal(campaign.body.validation_rules_assignments.data[0].rule_id, ids.mugs);
     assert.equal(campaign.body.validation_rules_assignments.data[0].related_object_type, 'campaign');
+
+    const reward = await server.request('POST', '/v1/rewards', { body: { name: 'Coin', parameters: { coin: { exchange_ratio: 1 } } } });
+    const coin = await server.request('POST', '/v1/loyalties/Club/rewards', { body: [{ reward: reward.body.id, validation_rules: [ids.mugs] }] });
+    assert.equal(coin.status, 200, JSON.stringify(coin.body));
+    const ofCoin = await server.request('GET', `/v1/validation-rules-assignments?related_object_id=${coin.body[0].id}`);
+    assert.deepEqual(ofCoin.body.data.map((a: Record<string, unknown>) => [a.rule_id, a.related_object_type]), [[ids.mugs, 'reward_assignment']]);
 
     await refused(
       () => server.request('POST', '/v1/vouchers/NORULE', { body: { discount: { type: 'PERCENT', percent_off: 5 }, validation_rules: ['val_none'] } }),
@@ -269,8 +275,8 @@ describe('validation rules API', () => {
     assert.equal((await server.request('DELETE', `/v1/validation-rules/${ids.amount}`)).status, 204);
     assert.deepEqual((await server.request('GET', `/v1/validation-rules/${ids.amount}/assignments`)).body, { object: 'list', data_ref: 'data', data: [], total: 0 });
     assert.deepEqual((await server.request('GET', `/v1/validation-rules-assignments?rule=${ids.amount}`)).body, { object: 'list', data_ref: 'data', data: [], total: 0 });
-    // The other rule's assignment (the Ruled campaign's) stays.
-    assert.equal((await server.request('GET', '/v1/validation-rules-assignments')).body.total, 1);
+    // The other rule's assignments (the Ruled campaign's, the coin reward's) stay.
+    assert.equal((await server.request('GET', '/v1/validation-rules-assignments')).body.total, 2);
     await refused(() => server.request('DELETE', `/v1/validation-rules/${ids.amount}`), notFoundError('validation_rules', ids.amount as string));
   });
 });

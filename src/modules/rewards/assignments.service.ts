@@ -7,7 +7,7 @@ import { newId } from '../../lib/ids.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import { findCampaign, type CampaignRow } from '../campaigns/campaigns.service.js';
 import * as repo from './assignments.repository.js';
-import { removeAssignmentsOf } from '../validation-rules/index.js';
+import { assignRulesTo, removeAssignmentsOf } from '../validation-rules/index.js';
 import type {
   AssignmentItemBody,
   AssignmentParametersBody,
@@ -40,7 +40,9 @@ function costOf(reward: RewardRow, parameters: AssignmentParametersBody, label: 
 }
 
 /** Inserts assignments of rewards into one program, refusing any reward it (or the batch) already holds. */
-async function assign(trx: Db, campaignId: string, items: Array<{ reward: RewardRow; parameters: AssignmentParametersBody; label: string }>, now: string) {
+type AssignItem = { reward: RewardRow; parameters: AssignmentParametersBody; label: string; rules?: string[] | null };
+
+async function assign(trx: Db, campaignId: string, items: AssignItem[], now: string) {
   const seen = new Set<string>();
   for (const { reward } of items) {
     if (seen.has(reward.id)) throw duplicateFound('reward_assignment', 'reward', reward.id);
@@ -58,6 +60,10 @@ async function assign(trx: Db, campaignId: string, items: Array<{ reward: Reward
     updated_at: null,
   }));
   await repo.insertAssignments(trx, rows.map(({ seq: _seq, ...row }) => row));
+  // The body's validation_rules become assignments of the new reward assignment, in this transaction.
+  for (const [i, { rules }] of items.entries()) {
+    if (rules?.length) await assignRulesTo(trx, { type: 'reward_assignment', id: (rows[i] as repo.AssignmentRow).id }, rules, now);
+  }
   return rows.map(presentAssignment);
 }
 
@@ -70,7 +76,7 @@ export async function assignRewards(deps: AssignmentDeps, programKey: string, it
     const resolved = items.map((item, i) => {
       const reward = rewards.get(item.reward);
       if (!reward) throw notFound('reward', item.reward);
-      return { reward, parameters: item.parameters, label: `[${i}].parameters` };
+      return { reward, parameters: item.parameters, label: `[${i}].parameters`, rules: item.validation_rules };
     });
     return assign(trx, program.id, resolved, now);
   });
@@ -82,7 +88,7 @@ export async function assignReward(deps: AssignmentDeps, rewardId: string, body:
   return deps.db.transaction().execute(async (trx) => {
     const reward = await requireReward(trx, rewardId);
     const program = await findProgramCampaign(trx, body.campaign);
-    const [created] = await assign(trx, program.id, [{ reward, parameters: body.parameters, label: 'parameters' }], now);
+    const [created] = await assign(trx, program.id, [{ reward, parameters: body.parameters, label: 'parameters', rules: body.validation_rules }], now);
     return created as AssignmentView;
   });
 }
