@@ -16,11 +16,12 @@ import { vouchersRoutes } from '../modules/vouchers/vouchers.routes.js';
 import { rewardsRoutes } from '../modules/rewards/rewards.routes.js';
 import { tiersRoutes } from '../modules/loyalty/tiers.routes.js';
 import { stackingRulesRoutes } from '../modules/stacking-rules/stacking-rules.routes.js';
+import { validationRulesRoutes } from '../modules/validation-rules/validation-rules.routes.js';
 import type { RouteModule } from './context.js';
 
 /** Every module's routes, in one list. A new module adds its RouteModule here. */
 export const routeModules: RouteModule[] = [
   oauthRoutes, catalogRoutes, customersRoutes, campaignsRoutes, vouchersRoutes, ordersRoutes, asyncActionsRoutes, assetsRoutes, ledgersRoutes,
   programsRoutes, membersRoutes, earningRulesRoutes, pendingPointsRoutes, rewardsRoutes, tiersRoutes,
-  promotionTiersRoutes, promotionStacksRoutes, stackingRulesRoutes,
+  promotionTiersRoutes, promotionStacksRoutes, stackingRulesRoutes, validationRulesRoutes,
 ];

@@ -66,3 +66,67 @@ export const STACKING_NO_EFFECT_RULES = ['REDEEM_ANYWAY', 'SKIP'] as const;
 export const STACKING_ROLLBACK_ORDER_MODES = ['WITH_ORDER', 'WITHOUT_ORDER'] as const;
 /** A promotion stack's `tiers.hierarchy_mode`: the reference knows only MANUAL. */
 export const STACK_HIERARCHY_MODES = ['MANUAL'] as const;
+/** Validation rules (issue 12): their types, context types and the objects they are assigned to. */
+export const VALIDATION_RULE_TYPES = ['expression', 'basic', 'advanced', 'complex'] as const;
+export type ValidationRuleType = (typeof VALIDATION_RULE_TYPES)[number];
+export const VALIDATION_RULE_CONTEXT_TYPES = [
+  'earning_rule.order.paid',
+  'earning_rule.custom_event',
+  'earning_rule.customer.segment.entered',
+  'earning_rule.customer.tier.joined',
+  'earning_rule.customer.tier.left',
+  'earning_rule.customer.tier.upgraded',
+  'earning_rule.customer.tier.downgraded',
+  'earning_rule.customer.tier.prolonged',
+  'campaign.discount_coupons',
+  'campaign.discount_coupons.discount.apply_to_order',
+  'campaign.discount_coupons.discount.apply_to_items',
+  'campaign.discount_coupons.discount.apply_to_items_proportionally',
+  'campaign.discount_coupons.discount.apply_to_items_proportionally_by_quantity',
+  'campaign.discount_coupons.discount.apply_to_items_by_quantity',
+  'campaign.discount_coupons.discount.fixed.apply_to_items',
+  'campaign.discount_coupons.discount.percent.apply_to_items',
+  'campaign.gift_vouchers',
+  'campaign.gift_vouchers.gift.apply_to_order',
+  'campaign.gift_vouchers.gift.apply_to_items',
+  'campaign.referral_program',
+  'campaign.referral_program.discount.apply_to_order',
+  'campaign.referral_program.discount.apply_to_items',
+  'campaign.referral_program.discount.apply_to_items_proportionally',
+  'campaign.referral_program.discount.apply_to_items_proportionally_by_quantity',
+  'campaign.referral_program.discount.apply_to_items_by_quantity',
+  'campaign.referral_program.discount.fixed.apply_to_items',
+  'campaign.referral_program.discount.percent.apply_to_items',
+  'campaign.promotion',
+  'campaign.promotion.discount.apply_to_order',
+  'campaign.promotion.discount.apply_to_items',
+  'campaign.promotion.discount.apply_to_items_proportionally',
+  'campaign.promotion.discount.apply_to_items_proportionally_by_quantity',
+  'campaign.promotion.discount.apply_to_items_by_quantity',
+  'campaign.promotion.discount.fixed.apply_to_items',
+  'campaign.promotion.discount.percent.apply_to_items',
+  'campaign.loyalty_program',
+  'voucher.discount_voucher',
+  'voucher.discount_voucher.discount.apply_to_order',
+  'voucher.discount_voucher.discount.apply_to_items',
+  'voucher.discount_voucher.discount.apply_to_items_proportionally',
+  'voucher.discount_voucher.discount.apply_to_items_proportionally_by_quantity',
+  'voucher.discount_voucher.discount.apply_to_items_by_quantity',
+  'voucher.discount_voucher.discount.fixed.apply_to_items',
+  'voucher.discount_voucher.discount.percent.apply_to_items',
+  'voucher.gift_voucher',
+  'voucher.gift_voucher.gift.apply_to_order',
+  'voucher.gift_voucher.gift.apply_to_items',
+  'voucher.loyalty_card',
+  'distribution.custom_event',
+  'distribution.order.paid',
+  'distribution.order.created',
+  'distribution.order.canceled',
+  'distribution.order.updated',
+  'reward_assignment.pay_with_points',
+  'global',
+] as const;
+export type ValidationRuleContextType = (typeof VALIDATION_RULE_CONTEXT_TYPES)[number];
+/** What a rule may be assigned to (the reference's `distribution` is not part of promo). */
+export const RULE_OBJECT_TYPES = ['voucher', 'campaign', 'promotion_tier', 'earning_rule', 'reward_assignment'] as const;
+export type RuleObjectType = (typeof RULE_OBJECT_TYPES)[number];

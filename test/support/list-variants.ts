@@ -18,6 +18,7 @@ import { ORDER_LIST_ORDER_FIELDS } from '../../src/modules/orders/orders.schemas
 import { VOUCHER_ORDER_FIELDS } from '../../src/modules/vouchers/vouchers.schemas.js';
 import { PROMOTION_STACK_ORDER_FIELDS } from '../../src/modules/campaigns/promotion-stacks.schemas.js';
 import { PROMOTION_TIER_ORDER_FIELDS } from '../../src/modules/campaigns/promotion-tiers.schemas.js';
+import { ASSIGNMENT_ORDER_FIELDS, RULE_ORDER_FIELDS } from '../../src/modules/validation-rules/validation-rules.schemas.js';
 
 type Call = (method: string, path: string, body?: unknown) => Promise<Record<string, unknown>>;
 
@@ -38,6 +39,8 @@ export class Fixture {
     readonly card: { campaignId: string; code: string; transactionId: string },
     /** A PROMOTION campaign with a tier in a stack. */
     readonly promotionId: string,
+    /** A validation rule assigned to the standalone voucher. */
+    readonly validationRule: { id: string; objectId: string },
   ) {}
 
   static async create(call: Call): Promise<Fixture> {
@@ -84,7 +87,10 @@ export class Fixture {
     const promotion = await call('POST', '/v1/campaigns', { name: 'Plans promotion', campaign_type: 'PROMOTION', promotion: { tiers: [{ name: 'T', action: { discount: { type: 'PERCENT', percent_off: 1 } } }] } });
     const tierIds = (promotion.promotion as { tiers: Array<{ id: string }> }).tiers.map((t) => t.id);
     await call('POST', `/v1/promotions/${promotion.id as string}/stacks`, { name: 'S', tiers: { ids: tierIds } });
-    return new Fixture({ id: campaign.id as string, name: 'Plans' }, customer.id as string, (events[0] as { id: string }).id, product.id as string, collections, loyalty, rewards, ledgerCard, promotion.id as string);
+    const rule = await call('POST', '/v1/validation-rules', { name: 'Plans rule', rules: { '1': { name: 'order.amount', conditions: { $more_than: [1] } } } });
+    const ruled = await call('POST', `/v1/validation-rules/${rule.id as string}/assignments`, { voucher: 'PLANS-STANDALONE' });
+    const validationRule = { id: rule.id as string, objectId: ruled.related_object_id as string };
+    return new Fixture({ id: campaign.id as string, name: 'Plans' }, customer.id as string, (events[0] as { id: string }).id, product.id as string, collections, loyalty, rewards, ledgerCard, promotion.id as string, validationRule);
   }
 }
 
@@ -230,6 +236,12 @@ export function listVariants(f: Fixture): string[] {
     ...combine('/v1/promotions/stacks', {
       order: each('order', orders(PROMOTION_STACK_ORDER_FIELDS)),
       dates: [{}, { 'created_at[after]': DATE }, { 'created_at[before]': DATE, 'updated_at[after]': DATE }, { 'updated_at[before]': DATE }],
+    }),
+    ...combine('/v1/validation-rules', { order: each('order', orders(RULE_ORDER_FIELDS)), window: catalogWindow }),
+    ...combine(`/v1/validation-rules/${f.validationRule.id}/assignments`, { order: each('order', orders(ASSIGNMENT_ORDER_FIELDS)) }),
+    ...combine('/v1/validation-rules-assignments', {
+      order: each('order', orders(ASSIGNMENT_ORDER_FIELDS)),
+      filter: [{}, { rule: f.validationRule.id }, { related_object_id: f.validationRule.objectId }, { rule: f.validationRule.id, related_object_id: f.validationRule.objectId }],
     }),
   ];
 }

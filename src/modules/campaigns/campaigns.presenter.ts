@@ -1,12 +1,16 @@
 import { presentValidity } from '../../engine/validity/index.js';
 import { categoriesOf, type CategoryView } from '../categories/categories.presenter.js';
 import type { CampaignRow, TierRow } from './campaigns.repository.js';
+import { assignmentsList, type AssignmentView } from '../validation-rules/index.js';
 
-export const emptyAssignments = () => ({ object: 'list' as const, data_ref: 'data' as const, data: [], total: 0 });
+/** Validation rule assignments by object id (validation-rules' assignmentsOfObjects). */
+type Assignments = Map<string, AssignmentView[]>;
+const NONE: Assignments = new Map();
+
 
 const bool = (n: number): boolean => n === 1;
 
-export function presentTier(row: TierRow, campaign: CampaignRow, categories: Map<string, CategoryView>) {
+export function presentTier(row: TierRow, campaign: CampaignRow, categories: Map<string, CategoryView>, assignments: Assignments = NONE) {
   return {
     id: row.id,
     created_at: row.created_at,
@@ -29,14 +33,14 @@ export function presentTier(row: TierRow, campaign: CampaignRow, categories: Map
     ...presentValidity(row),
     summary: { redemptions: { total_redeemed: 0 }, orders: { total_amount: 0, total_discount_amount: 0 } },
     object: 'promotion_tier' as const,
-    validation_rule_assignments: emptyAssignments(),
+    validation_rule_assignments: assignmentsList(assignments.get(row.id)),
     category_id: row.category_id,
     categories: categoriesOf(row.category_id, categories),
   };
 }
 
 /** The campaign as the API answers it (voucherify-facts 3, create-campaign / list-campaigns). */
-export function presentCampaign(row: CampaignRow, tiers: TierRow[], categories: Map<string, CategoryView>) {
+export function presentCampaign(row: CampaignRow, tiers: TierRow[], categories: Map<string, CategoryView>, assignments: Assignments = NONE) {
   const category = row.category_id === null ? undefined : categories.get(row.category_id);
   const promotion =
     row.campaign_type === 'PROMOTION'
@@ -44,7 +48,7 @@ export function presentCampaign(row: CampaignRow, tiers: TierRow[], categories: 
           promotion: {
             object: 'list' as const,
             data_ref: 'tiers' as const,
-            tiers: tiers.map((tier) => presentTier(tier, row, categories)),
+            tiers: tiers.map((tier) => presentTier(tier, row, categories, assignments)),
             total: tiers.length,
             has_more: false,
           },
@@ -75,7 +79,7 @@ export function presentCampaign(row: CampaignRow, tiers: TierRow[], categories: 
     creation_status: row.creation_status,
     vouchers_generation_status: row.vouchers_generation_status,
     protected: bool(row.protected),
-    validation_rules_assignments: emptyAssignments(),
+    validation_rules_assignments: assignmentsList(assignments.get(row.id)),
     ...(row.loyalty_tiers_expiration === null ? {} : { loyalty_tiers_expiration: JSON.parse(row.loyalty_tiers_expiration) as Record<string, unknown> }),
     object: 'campaign' as const,
   };

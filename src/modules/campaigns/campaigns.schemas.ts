@@ -6,6 +6,7 @@ import { isoDuration, validityFields } from '../../lib/validity-fields.js';
 import { loyaltyTiersExpirationSchema } from './loyalty-tiers-expiration.schemas.js';
 import { MAX_PROMOTION_TIERS, tierSchema } from './promotion-tiers.schemas.js';
 import { codeConfigSchema, discountSchema, giftSchema, loyaltyCardTemplateSchema, redemptionSchema } from './voucher-template.schemas.js';
+import { validationRulesField } from '../validation-rules/index.js';
 
 export { CAMPAIGN_TYPES };
 export const MAX_VOUCHERS_COUNT = 10_000_000;
@@ -65,6 +66,8 @@ export const createCampaignSchema = object({
   // A PROMOTION may start without tiers, as in the real API.
   promotion: object({ tiers: array(tierSchema()).max(MAX_PROMOTION_TIERS, `promotion.tiers must hold at most ${MAX_PROMOTION_TIERS} tiers`).default([]) }).optional().default(undefined),
   referral_program: metadata(),
+  // The rule assigned to the new campaign, in its transaction (at most one, as in the reference).
+  validation_rules: validationRulesField(1),
   ...commonFields(),
 }).typeError('The body must be a JSON object');
 

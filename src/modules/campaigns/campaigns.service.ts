@@ -6,6 +6,7 @@ import { notFound } from '../../lib/errors.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import { categoriesById } from '../categories/categories.service.js';
 import { presentCampaign, type CampaignView } from './campaigns.presenter.js';
+import { assignmentsOfObjects } from '../validation-rules/index.js';
 import * as repo from './campaigns.repository.js';
 import type { CampaignsListQuery } from './campaigns.schemas.js';
 import type { GenerationStatus } from './campaigns.table.js';
@@ -47,7 +48,9 @@ export const removeCampaignRow = (db: Db, id: string): Promise<void> => repo.del
 async function present(db: Db, rows: CampaignRow[]): Promise<CampaignView[]> {
   const tiers = await repo.listTiers(db, rows.filter((r) => r.campaign_type === 'PROMOTION').map((r) => r.id));
   const categories = await categoriesById(db, [...rows.map((r) => r.category_id), ...tiers.map((t) => t.category_id)]);
-  return rows.map((row) => presentCampaign(row, tiers.filter((t) => t.campaign_id === row.id), categories));
+  // One read of the rules assigned to the page's campaigns and their tiers.
+  const assignments = await assignmentsOfObjects(db, [...rows.map((r) => r.id), ...tiers.map((t) => t.id)]);
+  return rows.map((row) => presentCampaign(row, tiers.filter((t) => t.campaign_id === row.id), categories, assignments));
 }
 
 /**

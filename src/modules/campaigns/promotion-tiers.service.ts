@@ -10,6 +10,7 @@ import * as repo from './campaigns.repository.js';
 import * as tiers from './promotion-tiers.repository.js';
 import type { PromotionTiersListQuery } from './promotion-tiers.schemas.js';
 import { findCampaign } from './campaigns.service.js';
+import { assignmentsOfObjects } from '../validation-rules/index.js';
 
 type Db = Kysely<Database>;
 export type TierRow = repo.TierRow;
@@ -29,7 +30,7 @@ export async function findPromotionTier(db: Db, id: string): Promise<PromotionTi
   const campaign = await repo.findLiveCampaignById(db, tier.campaign_id);
   if (!campaign) return undefined;
   const categories = await categoriesById(db, [tier.category_id]);
-  return { tier, campaign, view: presentTier(tier, campaign, categories) };
+  return { tier, campaign, view: presentTier(tier, campaign, categories, await assignmentsOfObjects(db, [tier.id])) };
 }
 
 /** The tier, or 404 promotion_tier. */

@@ -56,3 +56,14 @@ export async function collectionMembersAmong(deps: CatalogDeps, collectionId: st
   const row = await findCollectionById(deps.db, collectionId);
   return new Set(row ? await membersAmong(deps.db, membershipOf(deps, row), ids) : []);
 }
+
+/**
+ * Which of these products and SKUs each collection holds now, by collection id (an unknown
+ * collection holds none): for validation rules that name collections. Queries grow with the
+ * collections named, not with the items.
+ */
+export async function collectionsMembersAmong(deps: CatalogDeps, collectionIds: readonly string[], ids: MemberIds): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>();
+  for (const id of new Set(collectionIds)) out.set(id, await collectionMembersAmong(deps, id, ids));
+  return out;
+}

@@ -15,6 +15,9 @@ export async function insertEarningRules(db: Db, rows: NewEarningRuleRow[]): Pro
 export const findEarningRule = (db: Db, campaignId: string, id: string): Promise<EarningRuleRow | undefined> =>
   db.selectFrom('earning_rules').selectAll().where('id', '=', id).where('campaign_id', '=', campaignId).executeTakeFirst();
 
+export const findEarningRuleById = (db: Db, id: string): Promise<EarningRuleRow | undefined> =>
+  db.selectFrom('earning_rules').selectAll().where('id', '=', id).executeTakeFirst();
+
 export interface EarningRulePageQuery {
   campaignId: string;
   sort: OrderBy<'created_at' | 'updated_at'>;

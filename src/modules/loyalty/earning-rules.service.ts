@@ -9,6 +9,7 @@ import { listEnvelope } from '../../lib/pagination.js';
 import { findProgram as findLoyaltyProgram } from './programs.service.js';
 import { presentEarningRule, type EarningRuleView } from './earning-rules.presenter.js';
 import * as repo from './earning-rules.repository.js';
+import { removeAssignmentsOf } from '../validation-rules/index.js';
 import { eventProblem, type EarningRuleBody, type EarningRuleChanges, type EarningRulesListQuery } from './earning-rules.schemas.js';
 
 /**
@@ -134,5 +135,9 @@ export async function deleteEarningRule(deps: WriteDeps, campaignRef: string, ru
   await deps.db.transaction().execute(async (trx) => {
     const rule = await findRule(trx, await findProgram(trx, campaignRef), ruleId);
     await repo.deleteEarningRule(trx, rule.id);
+    await removeAssignmentsOf(trx, [rule.id]);
   });
 }
+
+/** Whether an earning rule with this id exists, in any program (validation rule assignments name it by id alone). */
+export const earningRuleExists = async (db: Db, id: string): Promise<boolean> => (await repo.findEarningRuleById(db, id)) !== undefined;

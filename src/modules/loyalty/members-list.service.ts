@@ -5,6 +5,7 @@ import { listEnvelope, type OrderBy } from '../../lib/pagination.js';
 import { categoriesById } from '../categories/categories.service.js';
 import { findSimpleCustomer } from '../customers/customers.service.js';
 import { presentVoucher, type VoucherView } from '../vouchers/vouchers.presenter.js';
+import { assignmentsOfObjects } from '../validation-rules/index.js';
 import type { MembersListQuery } from './members.schemas.js';
 import * as repo from './members.repository.js';
 import { findProgram } from './programs.service.js';
@@ -17,7 +18,8 @@ const withNames = (name: string, rows: Array<Omit<repo.MemberRow, 'campaign_name
 
 async function present(db: Kysely<Database>, rows: repo.MemberRow[]): Promise<VoucherView[]> {
   const categories = await categoriesById(db, rows.map((r) => r.category_id));
-  return rows.map((row) => presentVoucher(row, categories));
+  const assignments = await assignmentsOfObjects(db, rows.map((r) => r.id));
+  return rows.map((row) => presentVoucher(row, categories, assignments));
 }
 
 /** A lookup by code or ids holds a handful of rows: ordered (then seq) and paged here. */

@@ -1,14 +1,15 @@
-import { array, boolean, object, string, type InferType } from 'yup';
+import { boolean, object, type InferType } from 'yup';
 import { bulkBody, idField } from '../../lib/fields.js';
 import { limit, page, querySchema, text, type QueryOf } from '../../lib/query-params.js';
 import { wholeNumber } from './rewards.schemas.js';
+import { validationRulesField } from '../validation-rules/index.js';
 
 /**
  * Bodies of reward assignments: the bulk POST /v1/loyalties/{campaignId}/rewards (an array of
  * `{reward, parameters}`), POST /v1/rewards/{rewardId}/assignments (`{campaign, parameters}`)
  * and both PUTs (SPEC.md 4.10: `parameters.loyalty.points`). A COIN reward's assignment has no
- * points cost; every other needs one. `validation_rules` are accepted and not kept (promo has
- * no validation rules yet).
+ * points cost; every other needs one. `validation_rules` (rule ids) are assigned to the new
+ * assignment.
  */
 const PATH = '${path}';
 const NOT_AN_OBJECT = 'The body must be a JSON object';
@@ -31,7 +32,8 @@ const parametersSchema = object({
   .optional()
   .default(undefined);
 
-const validationRules = array(string().typeError(`${PATH} must be a string`)).typeError(`${PATH} must be an array of strings`).nullable();
+// Rule ids assigned to the new reward assignment in its transaction (validation-rules module).
+const validationRules = validationRulesField(10);
 
 const itemSchema = object({
   reward: idField(PATH).required(`${PATH} is required`),

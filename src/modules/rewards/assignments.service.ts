@@ -7,6 +7,7 @@ import { newId } from '../../lib/ids.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import { findCampaign, type CampaignRow } from '../campaigns/campaigns.service.js';
 import * as repo from './assignments.repository.js';
+import { assignRulesTo, removeAssignmentsOf } from '../validation-rules/index.js';
 import type {
   AssignmentItemBody,
   AssignmentParametersBody,
@@ -39,7 +40,9 @@ function costOf(reward: RewardRow, parameters: AssignmentParametersBody, label: 
 }
 
 /** Inserts assignments of rewards into one program, refusing any reward it (or the batch) already holds. */
-async function assign(trx: Db, campaignId: string, items: Array<{ reward: RewardRow; parameters: AssignmentParametersBody; label: string }>, now: string) {
+type AssignItem = { reward: RewardRow; parameters: AssignmentParametersBody; label: string; rules?: string[] | null };
+
+async function assign(trx: Db, campaignId: string, items: AssignItem[], now: string) {
   const seen = new Set<string>();
   for (const { reward } of items) {
     if (seen.has(reward.id)) throw duplicateFound('reward_assignment', 'reward', reward.id);
@@ -57,6 +60,10 @@ async function assign(trx: Db, campaignId: string, items: Array<{ reward: Reward
     updated_at: null,
   }));
   await repo.insertAssignments(trx, rows.map(({ seq: _seq, ...row }) => row));
+  // The body's validation_rules become assignments of the new reward assignment, in this transaction.
+  for (const [i, { rules }] of items.entries()) {
+    if (rules?.length) await assignRulesTo(trx, { type: 'reward_assignment', id: (rows[i] as repo.AssignmentRow).id }, rules, now);
+  }
   return rows.map(presentAssignment);
 }
 
@@ -69,7 +76,7 @@ export async function assignRewards(deps: AssignmentDeps, programKey: string, it
     const resolved = items.map((item, i) => {
       const reward = rewards.get(item.reward);
       if (!reward) throw notFound('reward', item.reward);
-      return { reward, parameters: item.parameters, label: `[${i}].parameters` };
+      return { reward, parameters: item.parameters, label: `[${i}].parameters`, rules: item.validation_rules };
     });
     return assign(trx, program.id, resolved, now);
   });
@@ -81,7 +88,7 @@ export async function assignReward(deps: AssignmentDeps, rewardId: string, body:
   return deps.db.transaction().execute(async (trx) => {
     const reward = await requireReward(trx, rewardId);
     const program = await findProgramCampaign(trx, body.campaign);
-    const [created] = await assign(trx, program.id, [{ reward, parameters: body.parameters, label: 'parameters' }], now);
+    const [created] = await assign(trx, program.id, [{ reward, parameters: body.parameters, label: 'parameters', rules: body.validation_rules }], now);
     return created as AssignmentView;
   });
 }
@@ -119,6 +126,7 @@ export async function deleteAssignment(deps: Pick<Deps, 'db'>, scope: Assignment
   await deps.db.transaction().execute(async (trx) => {
     const row = await requireAssignment(trx, scope, assignmentId);
     await repo.deleteAssignment(trx, row.id);
+    await removeAssignmentsOf(trx, [row.id]);
   });
 }
 
@@ -152,3 +160,6 @@ export async function programRewards(db: Db, campaignId: string, assignmentIds?:
   const rewards = new Map((await findRewardsByIds(db, [...new Set(rows.map((row) => row.reward_id))])).map((r) => [r.id, r]));
   return rows.map((row) => ({ reward: presentReward(rewards.get(row.reward_id) as RewardRow), assignment: presentAssignment(row) }));
 }
+
+/** Whether a reward assignment with this id exists (validation rule assignments name it by id alone). */
+export const rewardAssignmentExists = async (db: Db, id: string): Promise<boolean> => (await repo.findAssignmentById(db, id)) !== undefined;

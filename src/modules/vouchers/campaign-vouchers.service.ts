@@ -13,6 +13,7 @@ import { notifyJobEnqueued } from '../../jobs/jobs.events.js';
 import { enqueueJob } from '../../jobs/jobs.service.js';
 import { addVouchersInTransaction } from './voucher-generation.service.js';
 import * as repo from './vouchers.repository.js';
+import { assignRulesTo } from '../validation-rules/index.js';
 
 /**
  * The campaign use cases that reach its vouchers, in one transaction each: create a campaign
@@ -44,6 +45,7 @@ export async function createCampaign(deps: CampaignDeps, body: CreateCampaignBod
   const count = body.vouchers_count ?? 0;
   const { id, jobStarted } = await deps.db.transaction().execute(async (trx) => {
     const campaign = await insertCampaign(trx, body, now);
+    if (body.validation_rules?.length) await assignRulesTo(trx, { type: 'campaign', id: campaign.id }, body.validation_rules, now);
     if (count === 0) return { id: campaign.id, jobStarted: false };
     const outcome = await addVouchersInTransaction(trx, campaign, { count, body: {}, requestId: actor.request_id, now });
     return { id: campaign.id, jobStarted: 'jobId' in outcome };

@@ -9,6 +9,8 @@ import { addVouchers, draftWithOverrides, insertOneVoucher } from './voucher-gen
 import type { VoucherView } from './vouchers.presenter.js';
 import type { CreateVoucherBody } from './vouchers.schemas.js';
 import { getVoucher } from './vouchers.service.js';
+import { findVoucherByCode, type VoucherRow } from './vouchers.repository.js';
+import { assignRulesTo } from '../validation-rules/index.js';
 
 type CreateDeps = Pick<Deps, 'db' | 'clock'>;
 
@@ -30,6 +32,7 @@ const KIND_FIELDS = ['type', 'discount', 'gift', 'loyalty_card'] as const;
 async function createInCampaign(deps: CreateDeps, campaign: string, body: CreateVoucherBody, code: string | undefined, actor: Actor): Promise<VoucherView> {
   const kindField = KIND_FIELDS.find((field) => body[field] !== undefined);
   if (kindField) throw invalidPayload(`${kindField} is not allowed with a campaign: the campaign's voucher template gives it`);
+  if (body.validation_rules?.length) throw invalidPayload("validation_rules apply to a voucher outside a campaign: a campaign's vouchers follow the campaign's rules");
   if (body.active !== undefined || body.validity_timeframe !== undefined || body.validity_day_of_week !== undefined || body.validity_hours !== undefined) {
     throw invalidPayload('active and validity rules of a campaign voucher come from its campaign');
   }
@@ -55,7 +58,12 @@ export async function createVoucher(deps: CreateDeps, body: CreateVoucherBody, a
   const now = isoNow(deps.clock);
   const code = await deps.db.transaction().execute(async (trx) => {
     const draft = await draftWithOverrides(trx, draftFromTemplate(template, NO_OWNER), body, now);
-    return insertOneVoucher(trx, draft, body.code, codes, now);
+    const inserted = await insertOneVoucher(trx, draft, body.code, codes, now);
+    if (body.validation_rules?.length) {
+      const voucher = await findVoucherByCode(trx, inserted);
+      await assignRulesTo(trx, { type: 'voucher', id: (voucher as VoucherRow).id }, body.validation_rules, now);
+    }
+    return inserted;
   });
   return getVoucher(deps, code);
 }

@@ -1,13 +1,13 @@
 import { presentValidity } from '../../engine/validity/index.js';
-import { emptyAssignments } from '../campaigns/campaigns.presenter.js';
 import { categoriesOf, type CategoryView } from '../categories/categories.presenter.js';
+import { assignmentsList, type AssignmentView } from '../validation-rules/index.js';
 import { presentKindBlocks } from './kinds/index.js';
 import { assetOf } from './voucher-assets.js';
 import type { VoucherRow } from './vouchers.repository.js';
 
 
-/** The voucher as the API answers it (SPEC.md 2.6). */
-export function presentVoucher(row: VoucherRow, categories: Map<string, CategoryView>) {
+/** The voucher as the API answers it (SPEC.md 2.6), with the validation rules assigned to it. */
+export function presentVoucher(row: VoucherRow, categories: Map<string, CategoryView>, assignments: Map<string, AssignmentView[]>) {
   const category = row.category_id === null ? undefined : categories.get(row.category_id);
   const path = `/v1/vouchers/${encodeURIComponent(row.code)}`;
   return {
@@ -39,7 +39,7 @@ export function presentVoucher(row: VoucherRow, categories: Map<string, Category
       url: `${path}/redemptions?page=1&limit=10`,
     },
     categories: categoriesOf(row.category_id, categories),
-    validation_rules_assignments: emptyAssignments(),
+    validation_rules_assignments: assignmentsList(assignments.get(row.id)),
   };
 }
 

@@ -89,6 +89,9 @@ const withCampaign = (db: Db) =>
 export const findVoucherByCode = (db: Db, code: string): Promise<VoucherRow | undefined> =>
   withCampaign(db).where('v.code', '=', code).executeTakeFirst();
 
+/** A voucher (of a live campaign, or standalone) by its id. */
+export const findVoucherById = (db: Db, id: string): Promise<VoucherRow | undefined> => withCampaign(db).where('v.id', '=', id).executeTakeFirst();
+
 export interface VoucherFilter {
   campaignId?: string;
   categoryId?: string;

@@ -9,6 +9,7 @@ import { MAX_VOUCHERS_COUNT } from '../campaigns/campaigns.schemas.js';
 import { codeConfigSchema, discountSchema, giftSchema, loyaltyCardTemplateSchema, redemptionSchema } from '../campaigns/voucher-template.schemas.js';
 import { kindImportFields } from './kinds/index.js';
 import { withFiltersAsParams } from './voucher-list-filters.js';
+import { validationRulesField } from '../validation-rules/index.js';
 
 const metadata = () => jsonObjectField('${path}');
 const additionalInfo = () => longText('${path}').nullable();
@@ -57,6 +58,8 @@ export const createVoucherSchema = object({
   gift: giftSchema(),
   loyalty_card: loyaltyCardTemplateSchema(),
   code_config: codeConfigSchema(),
+  // The rules assigned to the new voucher, in its transaction (validation-rules module).
+  validation_rules: validationRulesField(10),
   ...voucherOwnFields(),
 }).typeError('The body must be a JSON object');
 

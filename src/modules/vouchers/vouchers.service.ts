@@ -9,6 +9,7 @@ import { findSimpleCustomer } from '../customers/customers.service.js';
 import { presentVoucher, type VoucherView } from './vouchers.presenter.js';
 import * as repo from './vouchers.repository.js';
 import type { UpdateVoucherBody, VouchersListQuery } from './vouchers.schemas.js';
+import { assignmentsOfObjects, removeAssignmentsOf } from '../validation-rules/index.js';
 import { codeOfAssetId } from './voucher-assets.js';
 
 type VoucherDeps = Pick<Deps, 'db' | 'clock'>;
@@ -29,7 +30,7 @@ export async function voucherCodeOfAsset(deps: Pick<Deps, 'db'>, assetId: string
 /** GET /v1/vouchers/{code}. */
 export async function getVoucher(deps: Pick<Deps, 'db'>, code: string): Promise<VoucherView> {
   const row = await findOrThrow(deps, code);
-  return presentVoucher(row, await categoriesById(deps.db, [row.category_id]));
+  return presentVoucher(row, await categoriesById(deps.db, [row.category_id]), await assignmentsOfObjects(deps.db, [row.id]));
 }
 
 /** The list's filters with their keys resolved; null when a key names nothing (an empty list). */
@@ -82,7 +83,9 @@ export async function listVouchers(deps: VoucherDeps, query: VouchersListQuery) 
     order: query.order ?? { field: 'created_at', direction: 'desc' },
   });
   const categories = await categoriesById(deps.db, rows.map((r) => r.category_id));
-  return listEnvelope('vouchers', rows.map((row) => presentVoucher(row, categories)), { total: await totalOf(deps, filter) });
+  // One read of the page's rule assignments, whatever its size.
+  const assignments = await assignmentsOfObjects(deps.db, rows.map((r) => r.id));
+  return listEnvelope('vouchers', rows.map((row) => presentVoucher(row, categories, assignments)), { total: await totalOf(deps, filter) });
 }
 
 /** PUT /v1/vouchers/{code}: validity, state, info, metadata, category, quantity, discount. */
@@ -116,5 +119,11 @@ export async function deleteVoucher(deps: VoucherDeps, code: string): Promise<vo
     const row = await findOrThrow({ db: trx }, code);
     if (!(await repo.deleteVoucher(trx, row.id))) throw notFound('voucher', code);
     if (row.campaign_id !== null) await addToVouchersCount(trx, row.campaign_id, -1);
+    await removeAssignmentsOf(trx, [row.id]);
   });
+}
+
+/** The id of the voucher with this id or code, if there is one (validation rule assignments name either). */
+export async function findVoucherId(db: Pick<Deps, 'db'>['db'], idOrCode: string): Promise<string | undefined> {
+  return ((await repo.findVoucherById(db, idOrCode)) ?? (await repo.findVoucherByCode(db, idOrCode)))?.id;
 }
