@@ -12,11 +12,12 @@ import { pendingPointsRoutes } from '../modules/loyalty/pending-points.routes.js
 import { ordersRoutes } from '../modules/orders/orders.routes.js';
 import { vouchersRoutes } from '../modules/vouchers/vouchers.routes.js';
 import { rewardsRoutes } from '../modules/rewards/rewards.routes.js';
+import { redemptionsRoutes } from '../modules/redemptions/redemptions.routes.js';
 import { tiersRoutes } from '../modules/loyalty/tiers.routes.js';
 import type { RouteModule } from './context.js';
 
 /** Every module's routes, in one list. A new module adds its RouteModule here. */
 export const routeModules: RouteModule[] = [
   oauthRoutes, catalogRoutes, customersRoutes, campaignsRoutes, vouchersRoutes, ordersRoutes, asyncActionsRoutes, assetsRoutes, ledgersRoutes,
-  programsRoutes, membersRoutes, earningRulesRoutes, pendingPointsRoutes, rewardsRoutes, tiersRoutes,
+  programsRoutes, membersRoutes, earningRulesRoutes, pendingPointsRoutes, rewardsRoutes, tiersRoutes, redemptionsRoutes,
 ];

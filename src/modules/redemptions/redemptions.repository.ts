@@ -22,6 +22,9 @@ export async function insertRedemptions(db: Db, rows: NewRedemptionRow[]): Promi
 export const findRedemptionById = (db: Db, id: string): Promise<RedemptionRow | undefined> =>
   db.selectFrom('redemptions').selectAll().where('id', '=', id).executeTakeFirst();
 
-/** A voucher's redemption records, oldest first. */
-export const listVoucherRedemptions = (db: Db, voucherId: string): Promise<RedemptionRow[]> =>
-  db.selectFrom('redemptions').selectAll().where('voucher_id', '=', voucherId).orderBy('created_at').orderBy('seq').execute();
+/** A voucher's latest redemption records, newest first (on the voucher's index). */
+export const listVoucherRedemptions = (db: Db, voucherId: string, limit: number): Promise<RedemptionRow[]> =>
+  db.selectFrom('redemptions').selectAll().where('voucher_id', '=', voucherId).orderBy('created_at', 'desc').orderBy('seq', 'desc').limit(limit).execute();
+
+export const countVoucherRedemptions = async (db: Db, voucherId: string): Promise<number> =>
+  Number((await db.selectFrom('redemptions').select((eb) => eb.fn.countAll().as('n')).where('voucher_id', '=', voucherId).executeTakeFirstOrThrow()).n);

@@ -152,3 +152,11 @@ export async function programRewards(db: Db, campaignId: string, assignmentIds?:
   const rewards = new Map((await findRewardsByIds(db, [...new Set(rows.map((row) => row.reward_id))])).map((r) => [r.id, r]));
   return rows.map((row) => ({ reward: presentReward(rewards.get(row.reward_id) as RewardRow), assignment: presentAssignment(row) }));
 }
+
+/** For redemptions: the reward assigned to this program, with its assignment, or undefined (two indexed reads). */
+export async function findProgramReward(db: Db, campaignId: string, rewardId: string): Promise<{ reward: RewardView; assignment: AssignmentView } | undefined> {
+  const [row] = await repo.findAssignmentsOfRewards(db, campaignId, [rewardId]);
+  if (!row) return undefined;
+  const [reward] = await findRewardsByIds(db, [rewardId]);
+  return reward && { reward: presentReward(reward), assignment: presentAssignment(row) };
+}

@@ -250,3 +250,18 @@ export async function updateCampaignVouchersInRange(db: Db, campaignId: string, 
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/**
+ * One more redemption of a voucher, guarded by its redemption quantity: false when the
+ * quantity is used up (a lost race), nothing changed then.
+ */
+export async function claimRedemption(db: Db, id: string, at: string): Promise<boolean> {
+  const row = await db
+    .updateTable('vouchers')
+    .set((eb) => ({ redeemed_quantity: eb('redeemed_quantity', '+', 1), updated_at: at }))
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('redemption_quantity', 'is', null), eb('redeemed_quantity', '<', eb.ref('redemption_quantity'))]))
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}

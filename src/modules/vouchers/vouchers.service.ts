@@ -118,3 +118,12 @@ export async function deleteVoucher(deps: VoucherDeps, code: string): Promise<vo
     if (row.campaign_id !== null) await addToVouchersCount(trx, row.campaign_id, -1);
   });
 }
+
+/** For redemptions: the voucher of this code with its campaign's name (one query), or undefined. */
+export const findVoucherRow = (db: Pick<Deps, 'db'>['db'], code: string): Promise<repo.VoucherRow | undefined> => repo.findVoucherByCode(db, code);
+
+/** For redemptions, inside their transaction: one more redemption, false when the quantity is used up. */
+export const claimVoucherRedemption = (db: Pick<Deps, 'db'>['db'], voucherId: string, at: string): Promise<boolean> =>
+  repo.claimRedemption(db, voucherId, at);
+
+export type { VoucherRow } from './vouchers.repository.js';
