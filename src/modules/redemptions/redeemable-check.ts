@@ -61,13 +61,7 @@ function voucherFailure(loaded: LoadedRedeemable, ctx: CheckContext): Failure | 
   const timing = validityFailure(voucher, ctx.now, VOUCHER_KEYS);
   if (timing) return timing;
   if (voucher.redemption_quantity !== null && voucher.redeemed_quantity >= voucher.redemption_quantity) return failure('quantity_exceeded');
-  if (voucher.type === 'LOYALTY_CARD') {
-    if (ctx.customerId === null) return failure('missing_customer');
-    const reward = loaded.body.reward;
-    if (!reward?.id) return failure('missing_reward');
-    if (reward.points !== undefined && reward.points > (voucher.loyalty_balance ?? 0)) return failure('loyalty_card_points_exceeded');
-    return null;
-  }
+  if (voucher.type === 'LOYALTY_CARD') return loyaltyFailure(loaded, ctx);
   if (voucher.type === 'GIFT_VOUCHER') {
     const credits = loaded.body.gift?.credits;
     if ((voucher.gift_balance ?? 0) === 0 || (credits !== undefined && credits > (voucher.gift_balance ?? 0))) return failure('gift_amount_exceeded');
@@ -76,6 +70,21 @@ function voucherFailure(loaded: LoadedRedeemable, ctx: CheckContext): Failure | 
   const discount = voucher.discount === null ? null : (JSON.parse(voucher.discount) as { type?: string; effect?: string | null });
   return orderFailure(ctx.order, itemsEffect(discount));
 }
+
+/** A loyalty card needs its holder's customer, a reward of its program, and the points the reward costs. */
+function loyaltyFailure(loaded: LoadedRedeemable, ctx: CheckContext): Failure | null {
+  if (ctx.customerId === null) return failure('missing_customer');
+  if (!loaded.reward) return failure('missing_reward');
+  const balance = loaded.voucher!.loyalty_balance ?? 0;
+  if (loaded.reward.reward.type === 'COIN') {
+    if ((loaded.body.reward?.points ?? 1) > balance) return failure('loyalty_card_points_exceeded');
+    return orderFailure(ctx.order, false);
+  }
+  return pointsCost(loaded) > balance ? failure('loyalty_card_points_exceeded') : null;
+}
+
+/** What a non-COIN reward costs: the points asked, else the assignment's price. */
+export const pointsCost = (loaded: LoadedRedeemable): number => loaded.body.reward?.points ?? loaded.reward?.assignment.parameters?.loyalty.points ?? 0;
 
 function tierFailure(loaded: LoadedRedeemable, ctx: CheckContext): Failure | null {
   const { tier, campaign } = loaded.tier!;

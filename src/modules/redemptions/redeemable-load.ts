@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { findPromotionTier, type PromotionTierRecord } from '../campaigns/promotion-tiers.service.js';
+import { findProgramReward } from '../rewards/assignments.service.js';
 import { findVoucherRow, type VoucherRow } from '../vouchers/vouchers.service.js';
 import type { RedeemableBody } from './redemptions.schemas.js';
 
@@ -15,6 +16,15 @@ export interface LoadedRedeemable {
   body: RedeemableBody;
   voucher: VoucherRow | null;
   tier: PromotionTierRecord | null;
+  /** A loyalty card's reward (`reward.id`), when it is assigned to the card's program. */
+  reward: ProgramReward | null;
+}
+
+export type ProgramReward = NonNullable<Awaited<ReturnType<typeof findProgramReward>>>;
+
+async function rewardOf(db: Kysely<Database>, voucher: VoucherRow | null, body: RedeemableBody): Promise<ProgramReward | null> {
+  if (voucher?.type !== 'LOYALTY_CARD' || !body.reward?.id || voucher.campaign_id === null) return null;
+  return (await findProgramReward(db, voucher.campaign_id, body.reward.id)) ?? null;
 }
 
 export async function loadRedeemables(db: Kysely<Database>, bodies: RedeemableBody[]): Promise<LoadedRedeemable[]> {
@@ -22,7 +32,7 @@ export async function loadRedeemables(db: Kysely<Database>, bodies: RedeemableBo
   for (const [index, body] of bodies.entries()) {
     const voucher = body.object === 'voucher' ? ((await findVoucherRow(db, body.id)) ?? null) : null;
     const tier = body.object === 'promotion_tier' ? ((await findPromotionTier(db, body.id)) ?? null) : null;
-    loaded.push({ index, body, voucher, tier });
+    loaded.push({ index, body, voucher, tier, reward: await rewardOf(db, voucher, body) });
   }
   return loaded;
 }

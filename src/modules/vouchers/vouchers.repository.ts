@@ -265,3 +265,7 @@ export async function claimRedemption(db: Db, id: string, at: string): Promise<b
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** The oldest voucher of a campaign that a customer holds (on the holder's index), or undefined. */
+export const findHeldVoucher = (db: Db, campaignId: string, holderId: string): Promise<VoucherRow | undefined> =>
+  withCampaign(db).where('v.holder_id', '=', holderId).where('v.campaign_id', '=', campaignId).orderBy('v.created_at').limit(1).executeTakeFirst();

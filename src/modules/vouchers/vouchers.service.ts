@@ -126,4 +126,8 @@ export const findVoucherRow = (db: Pick<Deps, 'db'>['db'], code: string): Promis
 export const claimVoucherRedemption = (db: Pick<Deps, 'db'>['db'], voucherId: string, at: string): Promise<boolean> =>
   repo.claimRedemption(db, voucherId, at);
 
+/** For loyalty rewards: the voucher of this campaign the customer holds, if any. */
+export const findHeldVoucher = (db: Pick<Deps, 'db'>['db'], campaignId: string, holderId: string): Promise<repo.VoucherRow | undefined> =>
+  repo.findHeldVoucher(db, campaignId, holderId);
+
 export type { VoucherRow } from './vouchers.repository.js';
