@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { spawnServe, type SpawnedServer } from '../support/cli.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { describe, it } from 'node:test';
+import { twoProcesses } from '../support/two-processes.js';
 import { giftCard, percentVoucher } from '../api/redemptions/fixtures.js';
 import { loyaltySetup } from '../api/redemptions/loyalty-setup.js';
 import { assertCardMatchesLedger } from '../modules/ledgers/recompute.js';
@@ -15,27 +14,18 @@ const ENV = { PROMO_APP_ID: 'redeem-race-app', PROMO_APP_TOKEN: 'redeem-race-tok
  * refused ones are stored as failed redemptions.
  */
 describe('redemptions across two processes', () => {
-  let server: TestServer;
-  let other: SpawnedServer;
-  before(async () => {
-    server = await startTestServer();
-    other = await spawnServe(['--db', server.dbFile], ENV);
-  });
-  after(async () => {
-    await other.stop('SIGTERM');
-    await server.close();
-  });
-
+  const pair = twoProcesses(ENV);
   const redeemVia = (i: number, body: unknown) =>
     (i % 2 === 0
-      ? server.request('POST', '/v1/redemptions', { body })
-      : other.request<{ key?: string }>('POST', '/v1/redemptions', body)
+      ? pair.server.request('POST', '/v1/redemptions', { body })
+      : pair.other.request<{ key?: string }>('POST', '/v1/redemptions', body)
     ).then((r) => `${r.status} ${(r.body as { key?: string }).key ?? 'ok'}`);
   const count = (results: string[]) => results.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r]: (acc[r] ?? 0) + 1 }), {});
   const failedCount = (code: string) =>
-    (server.deps.sqlite.prepare("SELECT count(*) AS n FROM redemptions WHERE voucher_code = ? AND result = 'FAILURE'").get(code) as { n: number }).n;
+    (pair.server.deps.sqlite.prepare("SELECT count(*) AS n FROM redemptions WHERE voucher_code = ? AND result = 'FAILURE'").get(code) as { n: number }).n;
 
   it('a single-use voucher under 200 concurrent redemptions succeeds exactly once', async () => {
+    const { server } = pair;
     await percentVoucher(server, 'RACE-ONCE', { redemption: { quantity: 1 } });
     const results = await Promise.all(Array.from({ length: 200 }, (_, i) => redeemVia(i, { order: { amount: 1000 }, redeemables: [{ object: 'voucher', id: 'RACE-ONCE' }] })));
     assert.deepEqual(count(results), { '200 ok': 1, '400 quantity_exceeded': 199 });
@@ -44,6 +34,7 @@ describe('redemptions across two processes', () => {
   });
 
   it('a 1000-credit gift card under 100 concurrent 30-credit redemptions: exactly 33 succeed and 10 are left', async () => {
+    const { server } = pair;
     const card = await giftCard(server, 'RACE-GIFT', 1000);
     const body = { order: { amount: 100 }, redeemables: [{ object: 'voucher', id: 'RACE-GIFT', gift: { credits: 30 } }] };
     const results = await Promise.all(Array.from({ length: 100 }, (_, i) => redeemVia(i, body)));
@@ -53,6 +44,7 @@ describe('redemptions across two processes', () => {
   });
 
   it('a reward with stock 5 under 50 concurrent redemptions is given exactly 5 times, and points never go negative', async () => {
+    const { server } = pair;
     // 50 redemptions of 10 points from a card of 1000: points are plenty, stock is the limit.
     const stocked = await loyaltySetup(server, 'race-stock', { points: 1000, cost: 10, stock: 5 });
     const body = { customer: { source_id: stocked.customerSourceId }, redeemables: [{ object: 'voucher', id: stocked.member.code, reward: { id: stocked.reward.id } }] };
