@@ -118,6 +118,21 @@ describe('stackable redemptions: a discount voucher plus a gift card', () => {
     assert.deepEqual(Object.keys(second.body.order.redemptions), [first.body.parent_redemption.id, second.body.parent_redemption.id]);
   });
 
+  it('redeems a promotion tier: the child names the tier, with the tier as the campaigns module answers it', async () => {
+    const promotion = await server.request('POST', '/v1/campaigns', {
+      body: { name: 'Tier promotion', campaign_type: 'PROMOTION', promotion: { tiers: [{ name: 'Five off', action: { discount: { type: 'AMOUNT', amount_off: 500 } } }] } },
+    });
+    const tier = promotion.body.promotion.tiers[0];
+    const res = await server.request('POST', '/v1/redemptions', { body: { order: { amount: 2000 }, redeemables: [{ object: 'promotion_tier', id: tier.id }] } });
+    assert.equal(res.status, 200, res.text);
+    const [child] = res.body.redemptions;
+    assert.deepEqual(
+      [child.related_object_type, child.related_object_id, child.promotion_tier, child.voucher, child.order.total_amount],
+      ['promotion_tier', tier.id, tier, undefined, 1500],
+    );
+    assertRedemptionMatches(child);
+  });
+
   it('skips the redeemables beyond the applicable limit (5) and answers them as SKIPPED', async () => {
     const codes = ['LIM-1', 'LIM-2', 'LIM-3', 'LIM-4', 'LIM-5', 'LIM-6'];
     for (const code of codes) await percentVoucher(server, code);
