@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { assertMatchesReference } from '../../support/openapi.js';
+import { assertMatchesReference, withoutNulls } from '../../support/openapi.js';
 import { assertRedemptionMatches, redeemAnswerForReference } from '../../support/redemption-shape.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { calculatedOrder, giftCard, ITEMS, percentVoucher } from './fixtures.js';
@@ -101,6 +101,9 @@ describe('stackable redemptions: a discount voucher plus a gift card', () => {
         quantity: null, redeemed_quantity: 1, object: 'list', url: `/v1/vouchers/PCT-${tag}/redemptions?page=1&limit=10`, data_ref: 'redemption_entries',
         total: 1, redemption_entries: [body.redemptions[0]],
       });
+      const { redemption_entries: listed, ...list } = entries.body;
+      assertMatchesReference('GET', '/v1/vouchers/{code}/redemption', 200, { ...withoutNulls(list), quantity: null, redemption_entries: [] });
+      for (const entry of listed) assertRedemptionMatches(entry);
     });
   }
 
