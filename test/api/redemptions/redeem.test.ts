@@ -103,7 +103,7 @@ describe('stackable redemptions: a discount voucher plus a gift card', () => {
       });
       const { redemption_entries: listed, ...list } = entries.body;
       assertMatchesReference('GET', '/v1/vouchers/{code}/redemption', 200, { ...withoutNulls(list), quantity: null, redemption_entries: [] });
-      for (const entry of listed) assertRedemptionMatches(entry);
+      for (const entry of listed as object[]) assertRedemptionMatches(entry);
     });
   }
 
