@@ -14,6 +14,7 @@ import { pendingPointsRoutes } from '../modules/loyalty/pending-points.routes.js
 import { ordersRoutes } from '../modules/orders/orders.routes.js';
 import { vouchersRoutes } from '../modules/vouchers/vouchers.routes.js';
 import { rewardsRoutes } from '../modules/rewards/rewards.routes.js';
+import { redemptionsRoutes } from '../modules/redemptions/redemptions.routes.js';
 import { tiersRoutes } from '../modules/loyalty/tiers.routes.js';
 import { stackingRulesRoutes } from '../modules/stacking-rules/stacking-rules.routes.js';
 import { validationRulesRoutes } from '../modules/validation-rules/validation-rules.routes.js';
@@ -23,5 +24,5 @@ import type { RouteModule } from './context.js';
 export const routeModules: RouteModule[] = [
   oauthRoutes, catalogRoutes, customersRoutes, campaignsRoutes, vouchersRoutes, ordersRoutes, asyncActionsRoutes, assetsRoutes, ledgersRoutes,
   programsRoutes, membersRoutes, earningRulesRoutes, pendingPointsRoutes, rewardsRoutes, tiersRoutes,
-  promotionTiersRoutes, promotionStacksRoutes, stackingRulesRoutes, validationRulesRoutes,
+  promotionTiersRoutes, promotionStacksRoutes, stackingRulesRoutes, validationRulesRoutes, redemptionsRoutes,
 ];

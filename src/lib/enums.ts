@@ -130,3 +130,18 @@ export type ValidationRuleContextType = (typeof VALIDATION_RULE_CONTEXT_TYPES)[n
 /** What a rule may be assigned to (the reference's `distribution` is not part of promo). */
 export const RULE_OBJECT_TYPES = ['voucher', 'campaign', 'promotion_tier', 'earning_rule', 'reward_assignment'] as const;
 export type RuleObjectType = (typeof RULE_OBJECT_TYPES)[number];
+/** Redemption records (SPEC.md 2.12; voucherify-facts 1.16, 2.6): what the redemption list holds. */
+export const REDEMPTION_OBJECTS = ['redemption', 'redemption_rollback'] as const;
+export type RedemptionObjectName = (typeof REDEMPTION_OBJECTS)[number];
+export const REDEMPTION_RESULTS = ['SUCCESS', 'FAILURE'] as const;
+export type RedemptionResult = (typeof REDEMPTION_RESULTS)[number];
+export const REDEMPTION_STATUSES = ['SUCCEEDED', 'FAILED', 'ROLLED_BACK'] as const;
+export type RedemptionStatus = (typeof REDEMPTION_STATUSES)[number];
+export const REDEMPTION_RELATED_TYPES = ['voucher', 'promotion_tier', 'redemption'] as const;
+export type RedemptionRelatedType = (typeof REDEMPTION_RELATED_TYPES)[number];
+export const REDEMPTION_CHANNEL_TYPES = ['USER', 'API', 'AUTO_REDEEM'] as const;
+export type RedemptionChannelType = (typeof REDEMPTION_CHANNEL_TYPES)[number];
+export const ROLLBACK_ORDER_MODES = ['WITH_ORDER', 'WITHOUT_ORDER'] as const;
+export type RollbackOrderMode = (typeof ROLLBACK_ORDER_MODES)[number];
+/** Redemption list orders (SPEC.md 4.16), each also with a leading `-`. */
+export const REDEMPTION_LIST_ORDERS = ['created_at', 'id', 'voucher_code', 'tracking_id', 'customer_id'] as const;

@@ -33,6 +33,26 @@ export const errorCatalogue = {
   loyalty_card_points_exceeded: entry(400, 'Loyalty card points exceeded'),
   gift_amount_exceeded: entry(400, 'Gift amount exceeded'),
   reward_out_of_stock: entry(400, 'Reward out of stock'),
+  // Stacked requests (voucherify-facts 1.17, 2.10).
+  duplicated_redeemables: entry(400, 'Duplicated redeemables detected in one redemption'),
+  invalid_redeemables: entry(400, 'Promotion Stack cannot be use with other redeemables'),
+  // Redemption failure codes (voucherify-facts 2.9): a refused redeemable's failure_code and
+  // failure_message, and the key of the 400 that refuses an all-or-nothing request. The
+  // reference's own messages where it shows one, its lower-case style otherwise.
+  resource_not_found: entry(400, 'Resource not found'),
+  voucher_not_active: entry(400, 'voucher not active'),
+  voucher_expired: entry(400, 'voucher expired'),
+  voucher_disabled: entry(400, 'voucher is disabled'),
+  voucher_not_active_now: entry(400, 'voucher not active now'),
+  quantity_exceeded: entry(400, 'quantity exceeded'),
+  missing_customer: entry(400, 'Missing customer'),
+  missing_order: entry(400, 'Missing order'),
+  missing_order_items: entry(400, 'Missing order items'),
+  missing_reward: entry(400, 'Missing reward'),
+  promotion_inactive: entry(400, 'Inactive Promotion'),
+  promotion_not_active_now: entry(400, 'Promotion not active now'),
+  customer_rules_violated: entry(400, 'customer does not match validation rules'),
+  order_rules_violated: entry(400, 'order does not match validation rules'),
   // 401, 403
   unauthorized: entry(401, 'Unauthorized'),
   forbidden: entry(403, 'Forbidden'),

@@ -13,23 +13,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { measurePosts, measureThroughput, round } from './support/load.js';
+import { benchHeaders as headers, BENCH_KEY_ENV, pick, post, PROMO_BIN as bin } from './support/api.js';
 import { spawnListening } from './support/spawn.js';
 
-const bin = fileURLToPath(new URL('../../bin/promo', import.meta.url));
 const CONNECTIONS = 32;
 const PRODUCTS = 50;
 const CUSTOMERS = 500;
 const DURATION_MS = Number(process.env.BENCH_ORDERS_MS ?? 8000);
-const headers = { 'X-App-Id': 'bench', 'X-App-Token': 'bench' };
-
-const pick = (n: number): number => Math.floor(Math.random() * n);
-
-async function post(url: string, body: unknown): Promise<void> {
-  const res = await fetch(url, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  if (res.status !== 200) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
-}
 
 async function seed(base: string): Promise<void> {
   for (let i = 0; i < PRODUCTS; i++) await post(`${base}/v1/products`, { source_id: `p-${i}`, name: `Product ${i}`, price: 100 * (i + 1) });
@@ -49,8 +40,7 @@ function orderBody() {
 const dir = mkdtempSync(join(tmpdir(), 'promo-bench-'));
 const server = await spawnListening([bin, 'serve', '--port', '0', '--db', join(dir, 'bench.db')], {
   ...process.env,
-  PROMO_APP_ID: 'bench',
-  PROMO_APP_TOKEN: 'bench',
+  ...BENCH_KEY_ENV,
 });
 try {
   await seed(server.url);

@@ -94,3 +94,8 @@ export async function findLatestCountedOrder(db: Db, customerId: string): Promis
   const latest = later(found[0], found[1]);
   return latest && { total_amount: latest.total_amount, created_at: latest.created_at };
 }
+
+/** An item's discount figures after a redemption (its position in the order). */
+export const updateItemDiscount = async (db: Db, orderId: string, position: number, figures: { discount_amount: number; discount_quantity: number | null }): Promise<void> => {
+  await db.updateTable('order_items').set(figures).where('order_id', '=', orderId).where('position', '=', position).execute();
+};

@@ -167,3 +167,29 @@ export async function getOrder(deps: ReadDeps, ref: string): Promise<OrderObject
   if (!row) throw notFound('order', ref);
   return present(await loadOrder(deps.db, row));
 }
+
+/** What a redemption changed on its order (redemptions, inside their transaction). */
+export interface OrderRedemptionChange {
+  discount_amount: number;
+  items_discount_amount: number;
+  /** The stored items whose figures it changed, by position. */
+  items: { position: number; discount_amount: number; discount_quantity: number | null }[];
+  /** The whole `redemptions` map after it. */
+  redemptions: Record<string, unknown>;
+  at: string;
+}
+
+/**
+ * Records a redemption on its order: the cumulative discounts and the `redemptions` map
+ * (SPEC.md 2.11), in the redemption's transaction. The order's CHECKs keep the discounts within
+ * the amounts.
+ */
+export async function recordOrderRedemption(trx: Db, orderId: string, change: OrderRedemptionChange): Promise<void> {
+  await repo.updateOrder(trx, orderId, {
+    discount_amount: change.discount_amount,
+    items_discount_amount: change.items_discount_amount,
+    redemptions: JSON.stringify(change.redemptions),
+    updated_at: change.at,
+  });
+  for (const { position, ...figures } of change.items) await repo.updateItemDiscount(trx, orderId, position, figures);
+}

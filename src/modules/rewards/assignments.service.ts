@@ -163,3 +163,10 @@ export async function programRewards(db: Db, campaignId: string, assignmentIds?:
 
 /** Whether a reward assignment with this id exists (validation rule assignments name it by id alone). */
 export const rewardAssignmentExists = async (db: Db, id: string): Promise<boolean> => (await repo.findAssignmentById(db, id)) !== undefined;
+/** For redemptions: the reward assigned to this program, with its assignment, or undefined (two indexed reads). */
+export async function findProgramReward(db: Db, campaignId: string, rewardId: string): Promise<{ reward: RewardView; assignment: AssignmentView } | undefined> {
+  const [row] = await repo.findAssignmentsOfRewards(db, campaignId, [rewardId]);
+  if (!row) return undefined;
+  const [reward] = await findRewardsByIds(db, [rewardId]);
+  return reward && { reward: presentReward(reward), assignment: presentAssignment(row) };
+}

@@ -30,8 +30,11 @@ export interface RulesInput {
     metadata: Record<string, unknown>;
     items: { product_id: string | null; sku_id: string | null; quantity: number; price: number | null; amount: number | null }[];
   } | null;
-  /** This customer's successful redemptions of the subject, supplied by the caller. */
-  customerRedemptions?: number;
+  /**
+   * This customer's successful redemptions of the subject, from the caller: asked only when a
+   * rule reads `redemption.count.per_customer`, so other checkouts pay nothing for it.
+   */
+  customerRedemptions?: () => Promise<number>;
 }
 
 /** The reference's ApplicableToResultList: the entries and the order items each one matched. */
@@ -83,6 +86,9 @@ async function ruleItems(db: Db, clock: Clock, specs: RuleSpec[], order: RulesIn
   }));
 }
 
+const readsCustomerRedemptions = (spec: RuleSpec): boolean =>
+  [...spec.tree.conditions.values()].some((c) => c.kind === 'filter' && c.name === 'redemption.count.per_customer');
+
 const entryResult = (entry: ApplicableEntry, items: RuleItem[]) => ({
   object: entry.object,
   id: entry.id,
@@ -110,7 +116,7 @@ export async function checkValidationRules(db: Db, input: RulesInput, clock: Clo
   const context = {
     customer: input.customer && { metadata: input.customer.metadata },
     order: input.order && { amount: input.order.amount, metadata: input.order.metadata, items },
-    customerRedemptions: input.customerRedemptions ?? 0,
+    customerRedemptions: specs.some(readsCustomerRedemptions) && input.customerRedemptions ? await input.customerRedemptions() : 0,
   };
   const now = clock.now();
   let allowed: ItemTarget[] | null = null;

@@ -253,3 +253,22 @@ export async function updateCampaignVouchersInRange(db: Db, campaignId: string, 
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/**
+ * One more redemption of a voucher, guarded by its redemption quantity: false when the
+ * quantity is used up (a lost race), nothing changed then.
+ */
+export async function claimRedemption(db: Db, id: string, at: string): Promise<boolean> {
+  const row = await db
+    .updateTable('vouchers')
+    .set((eb) => ({ redeemed_quantity: eb('redeemed_quantity', '+', 1), updated_at: at }))
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('redemption_quantity', 'is', null), eb('redeemed_quantity', '<', eb.ref('redemption_quantity'))]))
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The oldest voucher of a campaign that a customer holds (on the holder's index), or undefined. */
+export const findHeldVoucher = (db: Db, campaignId: string, holderId: string): Promise<VoucherRow | undefined> =>
+  withCampaign(db).where('v.holder_id', '=', holderId).where('v.campaign_id', '=', campaignId).orderBy('v.created_at').limit(1).executeTakeFirst();

@@ -127,3 +127,15 @@ export async function deleteVoucher(deps: VoucherDeps, code: string): Promise<vo
 export async function findVoucherId(db: Pick<Deps, 'db'>['db'], idOrCode: string): Promise<string | undefined> {
   return ((await repo.findVoucherById(db, idOrCode)) ?? (await repo.findVoucherByCode(db, idOrCode)))?.id;
 }
+/** For redemptions: the voucher of this code with its campaign's name (one query), or undefined. */
+export const findVoucherRow = (db: Pick<Deps, 'db'>['db'], code: string): Promise<repo.VoucherRow | undefined> => repo.findVoucherByCode(db, code);
+
+/** For redemptions, inside their transaction: one more redemption, false when the quantity is used up. */
+export const claimVoucherRedemption = (db: Pick<Deps, 'db'>['db'], voucherId: string, at: string): Promise<boolean> =>
+  repo.claimRedemption(db, voucherId, at);
+
+/** For loyalty rewards: the voucher of this campaign the customer holds, if any. */
+export const findHeldVoucher = (db: Pick<Deps, 'db'>['db'], campaignId: string, holderId: string): Promise<repo.VoucherRow | undefined> =>
+  repo.findHeldVoucher(db, campaignId, holderId);
+
+export type { VoucherRow } from './vouchers.repository.js';

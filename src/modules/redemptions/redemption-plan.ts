@@ -1,0 +1,129 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import { applyStack, type CalculatedOrder, type Redeemable, type RedeemableResult } from '../../engine/discounts/index.js';
+import { noEffectSkips, selectStack, type SkipKey, type StackingRules } from '../../engine/stacking/index.js';
+import type { Actor } from '../../lib/actor.js';
+import { invalidPayload } from '../../lib/errors.js';
+import type { Seams } from '../../lib/seams.js';
+import { customerOf, type Customer } from './redemption-customer.js';
+import type { OrderObject } from '../orders/orders.presenter.js';
+import { API_UPSERT, upsertOrder } from '../orders/orders.service.js';
+import { discountOrderOf, unchangedFigures } from './calculated-order.js';
+import { checkRedeemable, failure, type Failure } from './redeemable-check.js';
+import { categoryOf, loadRedeemables, type LoadedRedeemable } from './redeemable-load.js';
+import { checkValidationRules, type RulesInput, type RulesOutcome } from '../validation-rules/index.js';
+import { countCustomerRedemptions } from './redemptions.repository.js';
+import type { StackableBody } from './redemptions.schemas.js';
+import { engineRedeemable } from './redeemable-effect.js';
+
+/**
+ * The stages before anything of the redemption is written, shared by redemptions and
+ * validations: the customer and the order (upserted in the caller's transaction), load, check
+ * (validity, then validation rules), stack (the stacking rules), compute (the engine). The
+ * plan says what applies, what is inapplicable and why, what is skipped, and every order.
+ */
+export interface PipelineContext {
+  actor: Actor;
+  at: string;
+  seams: Seams;
+  rules: StackingRules;
+}
+
+export type { Customer };
+type RulesPassed = Extract<RulesOutcome, { ok: true }>;
+
+export interface AppliedRedeemable {
+  loaded: LoadedRedeemable;
+  rules: RulesPassed;
+  /** What the engine computed for it (null: it does not touch the order, a reward without coins). */
+  effect: RedeemableResult | null;
+  /** The order after it. */
+  order: CalculatedOrder | null;
+}
+
+export interface Plan {
+  customer: Customer | null;
+  order: OrderObject | null;
+  /** The request created the order (a validation answers it without an id: nothing is kept). */
+  orderCreated: boolean;
+  applied: AppliedRedeemable[];
+  inapplicable: { loaded: LoadedRedeemable; failure: Failure }[];
+  skipped: { loaded: LoadedRedeemable; key: SkipKey }[];
+  /** The order after the whole stack. */
+  final: CalculatedOrder | null;
+}
+
+async function orderOf(trx: Kysely<Database>, ctx: PipelineContext, body: StackableBody, customer: Customer | null) {
+  if (!body.order) return { order: null, created: false };
+  // The order belongs to the redeeming customer unless it names its own.
+  const input = body.order.customer || !customer ? body.order : { ...body.order, customer: { id: customer.id } };
+  const { order, created } = await upsertOrder(trx, { actor: ctx.actor, at: ctx.at, seams: ctx.seams }, input, API_UPSERT);
+  return { order, created };
+}
+
+function rulesInputOf(trx: Kysely<Database>, loaded: LoadedRedeemable, customer: Customer | null, order: OrderObject | null): RulesInput {
+  const subjects: RulesInput['subjects'] = [];
+  if (loaded.voucher) subjects.push({ object: 'voucher', id: loaded.voucher.id });
+  if (loaded.voucher?.campaign_id) subjects.push({ object: 'campaign', id: loaded.voucher.campaign_id });
+  if (loaded.tier) subjects.push({ object: 'promotion_tier', id: loaded.tier.tier.id }, { object: 'campaign', id: loaded.tier.campaign.id });
+  const redeemedId = loaded.voucher?.id ?? loaded.tier?.tier.id;
+  return {
+    subjects,
+    customerRedemptions: customer && redeemedId ? () => countCustomerRedemptions(trx, customer.id, redeemedId) : undefined,
+    customer: customer && { id: customer.id, source_id: customer.source_id ?? null, metadata: (customer.metadata ?? {}) as Record<string, unknown> },
+    order: order && {
+      amount: order.amount,
+      metadata: order.metadata,
+      items: order.items.map((item) => ({
+        product_id: item.product_id ?? null, sku_id: item.sku_id ?? null, quantity: item.quantity ?? 1, price: item.price ?? null, amount: item.amount ?? null,
+      })),
+    },
+  };
+}
+
+type Checked = { loaded: LoadedRedeemable; rules: RulesPassed } | { loaded: LoadedRedeemable; failure: Failure };
+
+async function checkOne(trx: Kysely<Database>, ctx: PipelineContext, loaded: LoadedRedeemable, customer: Customer | null, order: OrderObject | null): Promise<Checked> {
+  const refused = checkRedeemable(loaded, { now: ctx.at, customerId: customer?.id ?? null, order });
+  if (refused) return { loaded, failure: refused };
+  const rules = await checkValidationRules(trx, rulesInputOf(trx, loaded, customer, order), { now: () => new Date(ctx.at) });
+  return rules.ok ? { loaded, rules } : { loaded, failure: { ...failure(rules.code, rules.message), rule_id: rules.rule_id } };
+}
+
+/** The engine over the applied stack, in stacking order; redeemables without an order effect pass through. */
+function compute(order: OrderObject | null, applied: { loaded: LoadedRedeemable; rules: RulesPassed }[], rules: StackingRules) {
+  const effects = applied.map((a) => engineRedeemable(a.loaded, a.rules.items));
+  const stack = effects.filter((e): e is Redeemable => e !== null);
+  if (order === null) return { final: null, applied: applied.map((a) => ({ ...a, effect: null, order: null })) };
+  const result = applyStack(discountOrderOf(order), stack, { products_application_mode: rules.redeemables_products_application_mode });
+  if (!result.ok) throw invalidPayload(result.problems.join('; '));
+  let next = 0;
+  let last = unchangedFigures(order);
+  const withEffects = applied.map((a, i): AppliedRedeemable => {
+    if (effects[i] === null) return { ...a, effect: null, order: last };
+    const effect = result.redeemables[next++] as RedeemableResult;
+    last = effect.order;
+    return { ...a, effect, order: effect.order };
+  });
+  return { final: result.order, applied: withEffects };
+}
+
+export async function planStack(trx: Kysely<Database>, ctx: PipelineContext, body: StackableBody): Promise<Plan> {
+  const customer = await customerOf(trx, ctx, body);
+  const { order, created } = await orderOf(trx, ctx, body, customer);
+  const loaded = await loadRedeemables(trx, body.redeemables);
+  const checked: Checked[] = [];
+  for (const one of loaded) checked.push(await checkOne(trx, ctx, one, customer, order));
+  const inapplicable = checked.flatMap((c) => ('failure' in c ? [c] : []));
+  const valid = checked.flatMap((c) => ('rules' in c ? [{ ...c, index: c.loaded.index, category: categoryOf(c.loaded) }] : []));
+  const selection = selectStack(valid, ctx.rules);
+  const computed = compute(order, selection.applied, ctx.rules);
+  // What changed nothing is skipped or kept by the no-effect rule; the order is the same either way.
+  const noEffect = new Set(noEffectSkips(computed.applied.map((a) => ({ ...a, index: a.loaded.index, category: categoryOf(a.loaded), no_effect: a.effect?.no_effect ?? false })), ctx.rules).map((s) => s.candidate.loaded));
+  const skipped = [
+    ...selection.skipped.map((s) => ({ loaded: s.candidate.loaded, key: s.key })),
+    ...[...noEffect].map((loaded) => ({ loaded, key: 'no_effect' as const })),
+  ].sort((a, b) => a.loaded.index - b.loaded.index);
+  const applied = computed.applied.filter((a) => !noEffect.has(a.loaded));
+  return { customer, order, orderCreated: created, applied, inapplicable, skipped, final: computed.final };
+}

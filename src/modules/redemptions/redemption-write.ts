@@ -1,0 +1,132 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { Deps } from '../../app/deps.js';
+import { AppError } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { recordRedemptionInSummary } from '../customers/customer-summary.service.js';
+import { emit } from '../events/events.service.js';
+import type { CampaignType } from '../../lib/enums.js';
+import { debitGift } from '../ledgers/index.js';
+import { recordOrderRedemption } from '../orders/orders.service.js';
+import { claimVoucherRedemption } from '../vouchers/vouchers.service.js';
+import { calculatedOrder } from './calculated-order.js';
+import { failure, isFailureKey, type Failure } from './redeemable-check.js';
+import type { LoadedRedeemable } from './redeemable-load.js';
+import type { AppliedRedeemable, Plan } from './redemption-plan.js';
+import { presentRedemption, type RedemptionRow } from './redemptions.presenter.js';
+import { insertRedemptions } from './redemptions.repository.js';
+import { childRow, parentRow, type RowContext } from './redemption-rows.js';
+import { spendLoyalty, type LoyaltySpend } from './loyalty-spend.js';
+import { Refusal } from './redemption-refusal.js';
+
+export { Refusal };
+
+/**
+ * The write stage, inside the request's one transaction: each applied redeemable's guarded
+ * counters (the voucher's redemption quantity, the gift card's credits, the loyalty card's
+ * points and the reward's stock), the parent and child redemptions, the order's discounts and
+ * `redemptions` map, the customer's summary and the events. A guarded statement that loses a
+ * race throws a Refusal for its redeemable: the transaction rolls back and the request is
+ * refused like any other failure.
+ */
+type WriteDeps = Pick<Deps, 'seams' | 'clock'>;
+
+/** The redeemable's own AppErrors with a failure key (gift_amount_exceeded...) as its Refusal. */
+async function asRefusal<T>(loaded: LoadedRedeemable, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof AppError && isFailureKey(error.key)) throw new Refusal(loaded, failure(error.key));
+    throw error;
+  }
+}
+
+interface Spent {
+  giftAmount: number | null;
+  loyalty: LoyaltySpend | null;
+}
+
+async function spend(deps: WriteDeps, trx: Kysely<Database>, applied: AppliedRedeemable, ids: { child: string; orderId: string | null }, ctx: RowContext, plan: Plan): Promise<Spent> {
+  const { loaded, effect } = applied;
+  const voucher = loaded.voucher;
+  if (!voucher) return { giftAmount: null, loyalty: null };
+  if (!(await claimVoucherRedemption(trx, voucher.id, ctx.at))) throw new Refusal(loaded, failure('quantity_exceeded'));
+  const related = { order_id: ids.orderId, redemption_id: ids.child };
+  if (voucher.type === 'GIFT_VOUCHER') {
+    const credits = effect?.credits_used ?? 0;
+    if (credits > 0) await debitGift(deps, trx, { voucherId: voucher.id, amount: credits, type: 'CREDITS_REDEMPTION', related, actor: ctx.actor, at: ctx.at });
+    return { giftAmount: credits, loyalty: null };
+  }
+  if (voucher.type === 'LOYALTY_CARD') return { giftAmount: null, loyalty: await spendLoyalty(deps, trx, applied, { ...related, customer: plan.customer, ctx }) };
+  return { giftAmount: null, loyalty: null };
+}
+
+const CAMPAIGN_TYPE_OF: Record<string, CampaignType> = { DISCOUNT_VOUCHER: 'DISCOUNT_COUPONS', GIFT_VOUCHER: 'GIFT_VOUCHERS', LOYALTY_CARD: 'LOYALTY_PROGRAM' };
+
+async function announce(trx: Kysely<Database>, row: RedemptionRow, loaded: LoadedRedeemable, ctx: RowContext, type: 'customer.redemption.succeeded' | 'customer.redemption.failed') {
+  if (!ctx.customer) return;
+  await recordRedemptionInSummary(trx, {
+    customer_id: ctx.customer.id, result: row.result, gift_amount: row.gift_amount ?? 0, loyalty_points: row.loyalty_points ?? 0, at: ctx.at,
+  });
+  const redemption = presentRedemption(row);
+  const campaignId = row.campaign_id;
+  const campaignType = loaded.tier ? 'PROMOTION' : loaded.voucher ? CAMPAIGN_TYPE_OF[loaded.voucher.type] : undefined;
+  await emit(trx, {
+    type, customer_id: ctx.customer.id, actor: ctx.actor, created_at: ctx.at,
+    data: { customer: ctx.customer, redemption, ...(redemption.voucher ? { voucher: redemption.voucher } : {}), ...(redemption.promotion_tier ? { promotion_tier: redemption.promotion_tier } : {}) },
+    ...(campaignId ? { campaign: { id: campaignId, type: campaignType ?? null } } : {}),
+  });
+}
+
+export interface Written {
+  parent: RedemptionRow;
+  children: RedemptionRow[];
+  order: Record<string, unknown> | null;
+}
+
+/** The order's redemptions map with this request's parent entry. */
+function redemptionsMap(plan: Plan, parentId: string, childIds: string[], at: string): Record<string, unknown> {
+  const entry = { date: at, related_object_type: 'redemption', related_object_id: parentId, stacked: childIds };
+  return { ...(plan.order?.redemptions ?? {}), [parentId]: entry };
+}
+
+async function writeOrder(trx: Kysely<Database>, plan: Plan, redemptions: Record<string, unknown>, at: string): Promise<void> {
+  if (!plan.order || !plan.final) return;
+  const items = plan.final.items.slice(0, plan.order.items.length).flatMap((item, position) => {
+    const stored = plan.order!.items[position]!;
+    const changed = item.discount_amount !== (stored.discount_amount ?? 0) || item.discount_quantity !== (stored.discount_quantity ?? 0);
+    return changed ? [{ position, discount_amount: item.discount_amount, discount_quantity: item.discount_quantity }] : [];
+  });
+  await recordOrderRedemption(trx, plan.order.id, {
+    discount_amount: plan.final.discount_amount, items_discount_amount: plan.final.items_discount_amount, items, redemptions, at,
+  });
+}
+
+export async function writeRedemption(deps: WriteDeps, trx: Kysely<Database>, stages: Plan, ctx: RowContext): Promise<Written> {
+  // The order is updated by this redemption: its snapshots show it as stored after it.
+  const plan = stages.order ? { ...stages, order: { ...stages.order, updated_at: ctx.at } } : stages;
+  const parentId = newId('r_');
+  const childIds = plan.applied.map(() => newId('r_'));
+  const redemptions = redemptionsMap(plan, parentId, childIds, ctx.at);
+  const children: RedemptionRow[] = [];
+  for (const [i, applied] of plan.applied.entries()) {
+    const id = childIds[i] as string;
+    const spent = await asRefusal(applied.loaded, () => spend(deps, trx, applied, { child: id, orderId: plan.order?.id ?? null }, ctx, plan));
+    const order = plan.order && applied.order ? calculatedOrder(plan.order, applied.order, redemptions) : null;
+    const figures = { order, giftAmount: spent.giftAmount, loyaltyPoints: spent.loyalty?.points ?? null, reward: spent.loyalty?.reward ?? null };
+    children.push(childRow(id, parentId, applied.loaded, figures, ctx));
+  }
+  const order = plan.order && plan.final ? calculatedOrder(plan.order, plan.final, redemptions) : null;
+  const parent = parentRow(parentId, children, order, ctx);
+  await insertRedemptions(trx, [parent, ...children].map(({ seq: _seq, ...row }) => row));
+  await writeOrder(trx, plan, redemptions, ctx.at);
+  for (const [i, row] of children.entries()) await announce(trx, row, plan.applied[i]!.loaded, ctx, 'customer.redemption.succeeded');
+  return { parent, children, order };
+}
+
+/** A refused request's failed redemption and its event (with the summary's failed count). */
+export async function writeFailure(trx: Kysely<Database>, row: RedemptionRow, loaded: LoadedRedeemable, ctx: RowContext): Promise<void> {
+  const { seq: _seq, ...insert } = row;
+  await insertRedemptions(trx, [insert]);
+  await announce(trx, row, loaded, ctx, 'customer.redemption.failed');
+}

@@ -1,0 +1,27 @@
+import type { RouteModule } from '../../http/context.js';
+import { validateBody } from '../../lib/validate.js';
+import { redeemStackable } from './redeem.service.js';
+import { stackableBodySchema } from './redemptions.schemas.js';
+import { validateStackable } from './validate.service.js';
+import { getVoucherRedemptions } from './voucher-redemptions.service.js';
+
+/**
+ * Stackable redemptions and validations (SPEC.md 4.17; voucherify-facts 1.17), server side and
+ * client side with the same body and answer, and a voucher's redemptions. The routes only
+ * parse and present; the services own the pipeline.
+ */
+export const redemptionsRoutes: RouteModule = (router, deps) => {
+  for (const path of ['/v1/redemptions', '/client/v1/redemptions']) {
+    router.post(path, async (ctx) => {
+      ctx.body = await redeemStackable(deps, ctx.state.actor, validateBody(stackableBodySchema, ctx.request.body));
+    });
+  }
+  for (const path of ['/v1/validations', '/client/v1/validations']) {
+    router.post(path, async (ctx) => {
+      ctx.body = await validateStackable(deps, ctx.state.actor, validateBody(stackableBodySchema, ctx.request.body));
+    });
+  }
+  router.get('/v1/vouchers/:code/redemption', async (ctx) => {
+    ctx.body = await getVoucherRedemptions(deps, ctx.params.code as string);
+  });
+};

@@ -1,0 +1,68 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import type { TestServer } from '../../support/server.js';
+
+/**
+ * What the redemption tests share: vouchers made through the API, the calculated order the
+ * answers carry (OrderCalculated, voucherify-facts 2.11) built from the items and figures a
+ * test expects, and a fingerprint of everything a refused request must leave untouched.
+ */
+export const ITEMS = [
+  { quantity: 1, price: 500 },
+  { quantity: 2, price: 100 },
+  { quantity: 3, price: 100 },
+];
+
+export async function makeVoucher(server: TestServer, code: string, body: Record<string, unknown>): Promise<Record<string, any>> {
+  const res = await server.request('POST', `/v1/vouchers/${code}`, { body });
+  if (res.status !== 200) throw new Error(`voucher ${code}: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+export const percentVoucher = (server: TestServer, code: string, extra: Record<string, unknown> = {}) =>
+  makeVoucher(server, code, { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 }, ...extra });
+
+export const giftCard = (server: TestServer, code: string, amount: number, extra: Record<string, unknown> = {}) =>
+  makeVoucher(server, code, { type: 'GIFT_VOUCHER', gift: { amount }, ...extra });
+
+/** An order item of a calculated order with no item-level discount, as the answers show it. */
+export function calculatedItem(id: string, item: { quantity: number; price: number }) {
+  const amount = item.quantity * item.price;
+  return {
+    object: 'order_item', id, quantity: item.quantity, discount_quantity: 0, initial_quantity: item.quantity, amount, discount_amount: 0,
+    applied_discount_amount: 0, applied_discount_quantity: 0, applied_quantity: 0, applied_quantity_amount: 0, initial_amount: amount,
+    price: item.price, subtotal_amount: amount,
+  };
+}
+
+export interface OrderFigures {
+  amount: number;
+  discount: number;
+  applied: number;
+}
+
+/** A calculated order with order-level discounts only. */
+export function calculatedOrder(order: Record<string, any>, figures: OrderFigures, redemptions: Record<string, unknown>, items = ITEMS) {
+  return {
+    id: order.id, source_id: order.source_id ?? null, status: order.status ?? 'CREATED', amount: figures.amount, initial_amount: figures.amount,
+    discount_amount: figures.discount, items_discount_amount: 0, total_discount_amount: figures.discount, total_amount: figures.amount - figures.discount,
+    applied_discount_amount: figures.applied, items_applied_discount_amount: 0, total_applied_discount_amount: figures.applied,
+    items: items.map((item, i) => calculatedItem(order.items[i].id, item)), metadata: order.metadata ?? {}, object: 'order',
+    created_at: order.created_at, updated_at: order.updated_at, customer_id: order.customer_id, referrer_id: null,
+    ...(order.customer_id ? { customer: { id: order.customer_id, object: 'customer' } } : {}), redemptions,
+  };
+}
+
+/** Every row of every table but those named, and every customer's columns but the redemption summary. */
+export function fingerprintBut(sqlite: BetterSqlite3.Database, tables: string[]): string {
+  const hash = createHash('sha256');
+  const names = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>;
+  for (const { name } of names.filter((t) => !tables.includes(t.name))) {
+    hash.update(name);
+    for (const row of sqlite.prepare(`SELECT * FROM "${name}"`).iterate() as Iterable<Record<string, unknown>>) {
+      const kept = name === 'customers' ? Object.fromEntries(Object.entries(row).filter(([k]) => !k.startsWith('redemptions_') && k !== 'updated_at')) : row;
+      hash.update(JSON.stringify(kept));
+    }
+  }
+  return hash.digest('hex');
+}

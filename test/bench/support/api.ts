@@ -1,0 +1,18 @@
+import { fileURLToPath } from 'node:url';
+
+/**
+ * What the benchmarks that drive `promo serve` over HTTP share: the binary, the server key
+ * they register through PROMO_APP_ID / PROMO_APP_TOKEN, seeding POSTs, and random picks.
+ */
+export const PROMO_BIN = fileURLToPath(new URL('../../../bin/promo', import.meta.url));
+export const BENCH_KEY_ENV = { PROMO_APP_ID: 'bench', PROMO_APP_TOKEN: 'bench' };
+export const benchHeaders = { 'X-App-Id': 'bench', 'X-App-Token': 'bench' };
+
+/** A whole number below n. */
+export const pick = (n: number): number => Math.floor(Math.random() * n);
+
+/** A seeding POST with the bench key; anything but 200 ends the bench. */
+export async function post(url: string, body: unknown): Promise<void> {
+  const res = await fetch(url, { method: 'POST', headers: { ...benchHeaders, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  if (res.status !== 200) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
+}
