@@ -13,10 +13,12 @@ import type { TiersTables } from '../modules/loyalty/tiers.table.js';
 import type { EarningRulesTables } from '../modules/loyalty/earning-rules.table.js';
 import type { PendingPointsTables } from '../modules/loyalty/pending-points.table.js';
 import type { RedemptionsTables } from '../modules/redemptions/redemptions.table.js';
+import type { RedemptionListTables } from '../modules/redemptions/redemptions-list.table.js';
 
 /**
  * Kysely's view of the whole schema: every module's *.table.ts, joined. A module adds its
  * tables by extending this interface list.
  */
 export interface Database extends AuthTables, CatalogTables, CustomersTables, EventsTables, CategoriesTables, CampaignsTables, VouchersTables, JobsTables, OrdersTables, LedgersTables,
-    EarningRulesTables, PendingPointsTables, RewardsTables, TiersTables, RedemptionsTables {}
+    EarningRulesTables, PendingPointsTables, RewardsTables, TiersTables, RedemptionsTables,
+    RedemptionListTables {}
