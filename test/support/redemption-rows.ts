@@ -11,16 +11,20 @@ export interface Who {
   source_id: string;
 }
 
-const customerSnapshot = (who: Who | null) =>
-  who === null ? null : JSON.stringify({ id: who.id, name: null, email: null, source_id: who.source_id, metadata: {}, object: 'customer' });
+/** The customer a record shows (SimpleCustomer). */
+export const simpleCustomer = (who: Who) => ({ id: who.id, name: null, email: null, source_id: who.source_id, metadata: {}, object: 'customer' });
 
-const orderSnapshot = (id: string, at: string, who: Who | null, discount: number) =>
-  JSON.stringify({
+const customerSnapshot = (who: Who | null) => (who === null ? null : JSON.stringify(simpleCustomer(who)));
+
+/** The order a record shows (OrderCalculated): 1000 with `discount` off. */
+export const orderObject = (id: string, at: string, who: Who | null, discount: number) => ({
     id, source_id: null, status: 'PAID', amount: 1000, discount_amount: discount, total_discount_amount: discount, total_amount: 1000 - discount,
     applied_discount_amount: discount, total_applied_discount_amount: discount,
     items: [{ object: 'order_item', product_id: 'prod_1', quantity: 1, amount: 1000, price: 1000 }],
     metadata: {}, object: 'order', created_at: at, updated_at: null, customer_id: who?.id ?? null, referrer_id: null,
-  });
+});
+
+const orderSnapshot = (id: string, at: string, who: Who | null, discount: number) => JSON.stringify(orderObject(id, at, who, discount));
 
 const voucherSnapshot = (id: string, code: string, campaign: { id: string; name: string } | null) =>
   JSON.stringify({ id, code, campaign: campaign?.name ?? null, campaign_id: campaign?.id ?? null, object: 'voucher' });

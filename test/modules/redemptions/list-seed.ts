@@ -1,4 +1,5 @@
 import { insertRedemptions } from '../../../src/modules/redemptions/redemptions.repository.js';
+import { assertMatchesReference, withoutNulls } from '../../support/openapi.js';
 import { failedRow, parentRow, rollbackRow, tierChildRow, voucherChildRow, type VoucherRef, type Who } from '../../support/redemption-rows.js';
 import type { TestServer } from '../../support/server.js';
 
@@ -47,3 +48,18 @@ export async function seedRedemptions(server: TestServer): Promise<Seeded> {
   ]);
   return { ann, bob };
 }
+
+/**
+ * A record with its nested blocks without their nulls, as redemption-shape.ts checks them:
+ * the reference types a customer's `name` or a voucher's `campaign` as plain strings that the
+ * real API answers as null; top-level nullable fields (`order`, `customer`...) stay as answered.
+ */
+const nestedWithoutNulls = (record: object): object =>
+  Object.fromEntries(Object.entries(record).map(([key, value]) => [key, value !== null && typeof value === 'object' ? withoutNulls(value) : value]));
+
+/** GET /v1/redemptions's answer against the reference (list-redemptions). */
+export const assertListMatches = (body: { redemptions: object[] }): void =>
+  assertMatchesReference('GET', '/v1/redemptions', 200, { ...body, redemptions: body.redemptions.map(nestedWithoutNulls) });
+
+/** GET /v1/redemptions/{id}'s answer against the reference (get-redemption). */
+export const assertRecordMatches = (body: object): void => assertMatchesReference('GET', '/v1/redemptions/{redemptionId}', 200, nestedWithoutNulls(body));
