@@ -168,6 +168,7 @@ describe('redemptions: list and get', () => {
       [`filters[junction]=AND&${f('result', '$is', 'SUCCESS')}&${f('object', '$is', 'redemption')}`, ['r_c2', 'r_p2', 'r_c1b', 'r_c1a', 'r_p1']],
       [`filters[junction]=or&${f('failure_code', '$is', 'voucher_expired')}`, ['rf_f1']],
       [`${f('failure_code', '$is', 'voucher_expired')}&result=FAILURE&campaign=Spring&customer=bob`, ['rf_f1']],
+      [`${f('voucher_code', '$is_unknown')}&${f('parent_redemption_id', '$is_unknown')}&result=SUCCESS`, ['r_p2', 'r_p1']],
     ];
     for (const [query, expected] of cases) assert.deepEqual(await ids(`?${query}`), [expected, expected.length], query);
   });

@@ -245,6 +245,7 @@ function redemptionVariants(f: Fixture): string[] {
         { result: 'SUCCESS', campaign: 'Plans', customer: 'c1' },
         { result: 'FAILURE', ...condition('failure_code', '$is', 'voucher_expired') },
         { result: 'FAILURE', ...condition('object', '$is', 'redemption') },
+        { result: 'SUCCESS', ...condition('voucher_code', '$is_unknown'), ...condition('parent_redemption_id', '$is_unknown') },
         { 'filters[junction]': 'and', ...byField },
       ],
       dates,
