@@ -16,10 +16,12 @@ import type { IdempotencyTables } from '../modules/idempotency/idempotency.table
 import type { StackingRulesTables } from '../modules/stacking-rules/stacking-rules.table.js';
 import type { ValidationRulesTables } from '../modules/validation-rules/validation-rules.table.js';
 import type { RedemptionsTables } from '../modules/redemptions/redemptions.table.js';
+import type { RedemptionListTables } from '../modules/redemptions/redemptions-list.table.js';
 
 /**
  * Kysely's view of the whole schema: every module's *.table.ts, joined. A module adds its
  * tables by extending this interface list.
  */
 export interface Database extends AuthTables, CatalogTables, CustomersTables, EventsTables, CategoriesTables, CampaignsTables, VouchersTables, JobsTables, OrdersTables, LedgersTables,
-    EarningRulesTables, PendingPointsTables, RewardsTables, TiersTables, IdempotencyTables, StackingRulesTables, ValidationRulesTables, RedemptionsTables {}
+    EarningRulesTables, PendingPointsTables, RewardsTables, TiersTables, IdempotencyTables, StackingRulesTables, ValidationRulesTables, RedemptionsTables,
+    RedemptionListTables {}

@@ -12,6 +12,7 @@ import { programsRoutes } from '../modules/loyalty/programs.routes.js';
 import { earningRulesRoutes } from '../modules/loyalty/earning-rules.routes.js';
 import { pendingPointsRoutes } from '../modules/loyalty/pending-points.routes.js';
 import { ordersRoutes } from '../modules/orders/orders.routes.js';
+import { redemptionsListRoutes } from '../modules/redemptions/redemptions-list.routes.js';
 import { vouchersRoutes } from '../modules/vouchers/vouchers.routes.js';
 import { rewardsRoutes } from '../modules/rewards/rewards.routes.js';
 import { redemptionsRoutes } from '../modules/redemptions/redemptions.routes.js';
@@ -24,5 +25,5 @@ import type { RouteModule } from './context.js';
 export const routeModules: RouteModule[] = [
   oauthRoutes, catalogRoutes, customersRoutes, campaignsRoutes, vouchersRoutes, ordersRoutes, asyncActionsRoutes, assetsRoutes, ledgersRoutes,
   programsRoutes, membersRoutes, earningRulesRoutes, pendingPointsRoutes, rewardsRoutes, tiersRoutes,
-  promotionTiersRoutes, promotionStacksRoutes, stackingRulesRoutes, validationRulesRoutes, redemptionsRoutes,
+  promotionTiersRoutes, promotionStacksRoutes, stackingRulesRoutes, validationRulesRoutes, redemptionsRoutes, redemptionsListRoutes,
 ];

@@ -1,6 +1,6 @@
 import { mixed, object, type AnySchema, type Schema } from 'yup';
 import { parseIsoDate } from './dates.js';
-import type { OrderBy } from './pagination.js';
+import type { OrderBy, Query } from './pagination.js';
 
 /**
  * Query parameters (and command-line flags, which are text too) as yup schemas, so they take
@@ -86,6 +86,23 @@ export const oneOf = <T extends string>(values: readonly T[]) =>
 /** A parameter checked by `accepts`, refused with what `refusal` says of the value ("must be ..."). */
 export const matching = <T extends string>(accepts: (raw: string) => raw is T, refusal: (raw: string) => string) =>
   param<T>((raw, name) => (accepts(raw) ? raw : refuse(name, refusal(raw))));
+
+/**
+ * The query with a repeatable parameter's values gathered under its name, in order: repeated
+ * (`result=a&result=b`, which Koa gives as an array) or indexed as the official client's qs
+ * sends arrays (`result[0]=a&result[1]=b`, `result[]=a`).
+ */
+export function gatherRepeated(query: Query | Record<string, unknown>, name: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const values: unknown[] = [];
+  const indexed = new RegExp(`^${name}\\[\\d*\\]$`);
+  for (const [key, value] of Object.entries(query)) {
+    if (key === name || indexed.test(key)) values.push(...(Array.isArray(value) ? value : value === undefined ? [] : [value]));
+    else out[key] = value;
+  }
+  if (values.length > 0) out[name] = values;
+  return out;
+}
 
 /** The parsed query of a schema built by `querySchema`, typed from its parameters. */
 type Out<B> = B extends ParamBuilder<infer T> ? T : never;

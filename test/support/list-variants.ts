@@ -15,6 +15,7 @@ import { TRANSACTION_ORDER_FIELDS } from '../../src/modules/ledgers/ledgers.sche
 import { MEMBER_ORDER_FIELDS } from '../../src/modules/loyalty/members.schemas.js';
 import { PENDING_POINTS_ORDER_FIELDS } from '../../src/modules/loyalty/pending-points.schemas.js';
 import { ORDER_LIST_ORDER_FIELDS } from '../../src/modules/orders/orders.schemas.js';
+import { REDEMPTION_ORDER_FIELDS } from '../../src/modules/redemptions/redemptions-list.schemas.js';
 import { VOUCHER_ORDER_FIELDS } from '../../src/modules/vouchers/vouchers.schemas.js';
 import { PROMOTION_STACK_ORDER_FIELDS } from '../../src/modules/campaigns/promotion-stacks.schemas.js';
 import { PROMOTION_TIER_ORDER_FIELDS } from '../../src/modules/campaigns/promotion-tiers.schemas.js';
@@ -143,6 +144,7 @@ export function listVariants(f: Fixture): string[] {
       order: each('order', orders(['created_at'])),
       filters: [{ 'filters[category_id][conditions][$is]': VOUCHER_CATEGORY, 'filters[created_at][conditions][$after]': DATE }],
     }),
+    ...redemptionVariants(f),
     ...combine('/v1/campaigns', {
       order: each('order', orders(CAMPAIGN_ORDER_FIELDS)),
       type: each('campaign_type', [undefined, ...CAMPAIGN_TYPES]),
@@ -242,6 +244,50 @@ export function listVariants(f: Fixture): string[] {
     ...combine('/v1/validation-rules-assignments', {
       order: each('order', orders(ASSIGNMENT_ORDER_FIELDS)),
       filter: [{}, { rule: f.validationRule.id }, { related_object_id: f.validationRule.objectId }, { rule: f.validationRule.id, related_object_id: f.validationRule.objectId }],
+    }),
+  ];
+}
+
+/** `filters[<field>][conditions][<op>]=value` of the reference's deep object. */
+const condition = (field: string, op: string, value = ''): Record<string, string> => ({ [`filters[${field}][conditions][${op}]`]: value });
+
+/**
+ * GET /v1/redemptions: every filter alone and together by created_at (newest or oldest first),
+ * every order with a date range, and each field order with its own field's equality (other
+ * combinations are refused with 400). user_login $is is left out: it answers an empty list at once.
+ */
+function redemptionVariants(f: Fixture): string[] {
+  const dates = [{}, { 'created_at[after]': DATE }, { 'created_at[before]': DATE, 'created_at[after]': '2024-01-01' }];
+  const byField = {
+    ...condition('voucher_code', '$is', 'PLANS-STANDALONE'), ...condition('related_object_id', '$in', 'v_1'), ...condition('related_object_parent_id', '$is', f.campaign.id),
+    ...condition('parent_redemption_id', '$is', 'r_1'), ...condition('failure_code', '$is', 'voucher_expired'), ...condition('object', '$is', 'redemption_rollback'),
+    ...condition('customer_id', '$is', f.customerId), ...condition('campaign_name', '$is', 'Plans'),
+  };
+  const nulls = ['voucher_code', 'related_object_parent_id', 'parent_redemption_id', 'customer_id', 'campaign_name'].map((field) => condition(field, '$is_unknown'));
+  return [
+    ...combine('/v1/redemptions', {
+      order: each('order', orders(['created_at'])),
+      filter: [
+        ...Object.entries({ result: 'FAILURE', campaign: 'Plans', customer: 'c1', ...byField, 'filters[result][conditions][$is]': 'SUCCESS' }).map(([k, v]) => ({ [k]: v })),
+        ...nulls, condition('user_login', '$is_unknown'), condition('object', '$in', 'redemption'),
+        { result: 'SUCCESS', campaign: 'Plans', customer: 'c1' },
+        { result: 'FAILURE', ...condition('failure_code', '$is', 'voucher_expired') },
+        { result: 'FAILURE', ...condition('object', '$is', 'redemption') },
+        { result: 'SUCCESS', ...condition('voucher_code', '$is_unknown'), ...condition('parent_redemption_id', '$is_unknown') },
+        { 'filters[junction]': 'and', ...byField },
+      ],
+      dates,
+    }),
+    ...combine('/v1/redemptions', { order: each('order', orders(REDEMPTION_ORDER_FIELDS)), dates }),
+    ...combine('/v1/redemptions', {
+      order: each('order', ['voucher_code', '-voucher_code']),
+      filter: [condition('voucher_code', '$is', 'PLANS-STANDALONE'), condition('voucher_code', '$is_unknown')],
+      dates,
+    }),
+    ...combine('/v1/redemptions', {
+      order: each('order', ['customer_id', '-customer_id']),
+      filter: [{ customer: 'c1' }, condition('customer_id', '$is', f.customerId), condition('customer_id', '$is_unknown')],
+      dates,
     }),
   ];
 }

@@ -1,7 +1,7 @@
 import { array, object, type InferType } from 'yup';
 import { idField, jsonObjectField, shortText } from '../../lib/fields.js';
 import type { Query } from '../../lib/pagination.js';
-import { date, limit, order, page, querySchema, text, type ParamBuilder, type QueryOf } from '../../lib/query-params.js';
+import { date, gatherRepeated, limit, order, page, querySchema, text, type ParamBuilder, type QueryOf } from '../../lib/query-params.js';
 import { createCustomerSchema } from '../customers/customers.schemas.js';
 
 /** The `order` values of GET /v1/loyalties/{id}/members (each also with a leading `-`). */
@@ -56,14 +56,5 @@ export type MembersListQuery = QueryOf<typeof membersListParams>;
  * The query as the official client sends it (qs: `ids[0]=a&ids[1]=b`), with its `ids[N]`
  * keys gathered under `ids` in order, beside any plain `ids`.
  */
-export function gatherIds(query: Query): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const ids: string[] = [];
-  for (const [key, value] of Object.entries(query)) {
-    if (key === 'ids' || /^ids\[\d*\]$/.test(key)) ids.push(...(Array.isArray(value) ? value : value === undefined ? [] : [value]));
-    else out[key] = value;
-  }
-  if (ids.length > 0) out.ids = ids;
-  return out;
-}
+export const gatherIds = (query: Query): Record<string, unknown> => gatherRepeated(query, 'ids');
 

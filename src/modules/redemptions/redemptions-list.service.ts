@@ -1,0 +1,41 @@
+import type { Deps } from '../../app/deps.js';
+import { notFound } from '../../lib/errors.js';
+import { listEnvelope } from '../../lib/pagination.js';
+import { findSimpleCustomer } from '../customers/customers.service.js';
+import * as listRepo from './redemptions-list.repository.js';
+import type { RedemptionsListQuery } from './redemptions-list.schemas.js';
+import { presentRedemption, type RedemptionObject } from './redemptions.presenter.js';
+import { findRedemptionById } from './redemptions.repository.js';
+
+type ReadDeps = Pick<Deps, 'db'>;
+
+/**
+ * The customer id `customer` names: a customer's id or source_id. A ref that names no customer
+ * now is kept as an id, so the records of a deleted customer (history, kept by id) are still
+ * found, and an unknown ref matches nothing: an empty list, as the reference answers.
+ */
+async function customerIdOf(deps: ReadDeps, ref: string): Promise<string> {
+  return (await findSimpleCustomer(deps.db, ref))?.id ?? ref;
+}
+
+/**
+ * GET /v1/redemptions (SPEC.md 4.16): redemptions, failed ones and rollback records, newest
+ * first unless `order` says otherwise, `limit` 1..100, `page` 1..99; `total` is the exact
+ * number of records matching the filters.
+ */
+export async function listRedemptions(deps: ReadDeps, query: RedemptionsListQuery) {
+  if (query.where.none) return listEnvelope('redemptions', [] as RedemptionObject[], { total: 0 });
+  const equal = { ...query.where.equal };
+  if (query.customer !== undefined) equal.customer_id = await customerIdOf(deps, query.customer);
+  const filters: listRepo.RedemptionFilters = { equal, createdBefore: query.createdBefore, createdAfter: query.createdAfter };
+  const rows = await listRepo.listRedemptionPage(deps.db, { filters, sort: query.order, offset: (query.page - 1) * query.limit, limit: query.limit });
+  const total = await listRepo.countRedemptions(deps.db, filters);
+  return listEnvelope('redemptions', rows.map(presentRedemption), { total });
+}
+
+/** GET /v1/redemptions/{id}: a redemption, a failed one (rf_) or a rollback record (rr_); 404 otherwise. */
+export async function getRedemption(deps: ReadDeps, id: string): Promise<RedemptionObject> {
+  const row = await findRedemptionById(deps.db, id);
+  if (row === undefined) throw notFound('redemption', id);
+  return presentRedemption(row);
+}
