@@ -37,7 +37,7 @@ export async function redeemablesOf(db: Kysely<Database>, body: StackableBody): 
     seen.add(key);
   }
   const stacks = body.redeemables.filter((r) => r.object === 'promotion_stack');
-  if (stacks.length > 0 && body.redeemables.length > 1) throw new AppError('invalid_redeemables', 'Promotion Stack cannot be use with other redeemables');
+  if (stacks.length > 0 && body.redeemables.length > 1) throw new AppError('invalid_redeemables', 'A promotion_stack must be the only redeemable of a request');
   const [stack] = stacks;
   if (!stack) return body;
   const found = await findPromotionStack(db, stack.id);

@@ -66,14 +66,14 @@ describe('refused redemptions', () => {
     it(`refuses with ${c.key}, writing only the failed redemption and its event`, async () => {
       const body = c.body();
       const refused = (body.redeemables as Array<{ object: string; id: string }>).at(-1)!;
-      const before = fingerprintBut(server.deps.sqlite, ['redemptions', 'customer_events']);
+      const before = fingerprintBut(server.deps.sqlite, ['redemptions', 'redemption_counts', 'customer_events']);
       const events = server.deps.sqlite.prepare('SELECT count(*) AS n FROM customer_events').get() as { n: number };
       const res = await server.request('POST', '/v1/redemptions', { body });
       assert.equal(res.status, 400, res.text);
       const id = res.body.resource_id as string;
       assert.match(id, /^rf_/);
       assert.deepEqual(res.body, errorBody(res, { code: 400, key: c.key, message: c.message, details: `${refused.object} ${refused.id}: ${c.message}`, resource_id: id, resource_type: 'redemption' }));
-      assert.equal(fingerprintBut(server.deps.sqlite, ['redemptions', 'customer_events']), before);
+      assert.equal(fingerprintBut(server.deps.sqlite, ['redemptions', 'redemption_counts', 'customer_events']), before);
       const withCustomer = body.customer !== undefined;
       const eventsAfter = server.deps.sqlite.prepare("SELECT count(*) AS n FROM customer_events").get() as { n: number };
       assert.equal(eventsAfter.n - events.n, withCustomer ? 1 : 0);
