@@ -170,3 +170,38 @@ export async function countOpenBuckets(db: Db, voucherId: string): Promise<numbe
     .executeTakeFirstOrThrow();
   return row.n;
 }
+
+/** A redemption's debit on a card (on the card's index: a card has few rows per redemption). */
+export const findRedemptionEntry = (db: Db, voucherId: string, redemptionId: string): Promise<LedgerEntryRow | undefined> =>
+  db
+    .selectFrom('ledger_entries')
+    .selectAll()
+    .where('voucher_id', '=', voucherId)
+    .where('redemption_id', '=', redemptionId)
+    .where('type', 'in', ['POINTS_REDEMPTION', 'CREDITS_REDEMPTION'])
+    .executeTakeFirst();
+
+export type DrawRow = { entry_id: string; bucket_id: string; points: number };
+
+export const listDrawsOf = (db: Db, entryId: string): Promise<DrawRow[]> =>
+  db.selectFrom('points_draws').select(['entry_id', 'bucket_id', 'points']).where('entry_id', '=', entryId).execute();
+
+/** Puts points back into a live bucket (guarded: ACTIVE); false for a bucket that expired since. */
+export async function giveBackToBucket(db: Db, bucketId: string, points: number, at: string): Promise<boolean> {
+  const result = await db
+    .updateTable('points_buckets')
+    .set((eb) => ({ total_points: eb('total_points', '+', points), updated_at: at }))
+    .where('id', '=', bucketId)
+    .where('status', '=', 'ACTIVE')
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+/** Points given back to an expired bucket expire with it: counted in its expired_points. */
+export async function addExpiredToBucket(db: Db, bucketId: string, points: number, at: string): Promise<void> {
+  await db
+    .updateTable('points_buckets')
+    .set((eb) => ({ expired_points: eb('expired_points', '+', points), updated_at: at }))
+    .where('id', '=', bucketId)
+    .execute();
+}

@@ -48,6 +48,16 @@ export const claimRewardUnit = (db: Db, id: string): Promise<RewardRow | undefin
     .returningAll()
     .executeTakeFirst();
 
+/** Gives a unit back (a rollback of its redemption): `redeemed` shrinks by one, never below zero. */
+export const releaseRewardUnit = (db: Db, id: string): Promise<RewardRow | undefined> =>
+  db
+    .updateTable('rewards')
+    .set((eb) => ({ redeemed: eb('redeemed', '-', 1) }))
+    .where('id', '=', id)
+    .where('redeemed', '>', 0)
+    .returningAll()
+    .executeTakeFirst();
+
 export const deleteReward = async (db: Db, id: string): Promise<void> => {
   await db.deleteFrom('rewards').where('id', '=', id).execute();
 };

@@ -159,3 +159,11 @@ export async function claimRewardStock(_deps: Pick<Deps, 'clock'>, trx: Db, rewa
   await requireReward(trx, rewardId);
   throw new AppError('reward_out_of_stock', `Reward ${rewardId} has no stock left`);
 }
+
+/**
+ * Gives back the unit a redemption took (its rollback), inside the caller's transaction, in one
+ * guarded statement. A reward deleted since has no stock to give back: nothing changes then.
+ */
+export async function releaseRewardStock(trx: Db, rewardId: string): Promise<void> {
+  await repo.releaseRewardUnit(trx, rewardId);
+}

@@ -269,6 +269,18 @@ export async function claimRedemption(db: Db, id: string, at: string): Promise<b
   return row !== undefined;
 }
 
+/** One redemption fewer (a rollback), guarded so the count never goes below zero. */
+export async function releaseRedemption(db: Db, id: string, at: string): Promise<boolean> {
+  const row = await db
+    .updateTable('vouchers')
+    .set((eb) => ({ redeemed_quantity: eb('redeemed_quantity', '-', 1), updated_at: at }))
+    .where('id', '=', id)
+    .where('redeemed_quantity', '>', 0)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The oldest voucher of a campaign that a customer holds (on the holder's index), or undefined. */
 export const findHeldVoucher = (db: Db, campaignId: string, holderId: string): Promise<VoucherRow | undefined> =>
   withCampaign(db).where('v.holder_id', '=', holderId).where('v.campaign_id', '=', campaignId).orderBy('v.created_at').limit(1).executeTakeFirst();
