@@ -204,7 +204,7 @@ describe('redemption rollbacks', () => {
     assert.deepEqual(other.body, errorBody(other, {
       code: 400, key: 'invalid_customer', message: 'Invalid customer', details: 'Customer is not related with redemption.', resource_id: other.body.resource_id, resource_type: 'redemption_rollback',
     }));
-    assert.match(other.body.resource_id, /^rrf_/);
+    assert.match(other.body.resource_id ?? '', /^rrf_/);
     const order = await server.request('POST', `/v1/redemptions/${child.id}/rollback`, { body: { order: { id: 'ord_other' } } });
     assert.deepEqual(order.body, errorBody(order, {
       code: 400, key: 'invalid_order', message: 'Invalid order', details: 'Order is not related with redemption.', resource_id: order.body.resource_id, resource_type: 'redemption_rollback',
