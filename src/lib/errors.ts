@@ -58,6 +58,8 @@ export const errorCatalogue = {
   already_rolled_back: entry(400, 'Already rolled back'),
   invalid_redemption: entry(400, 'Invalid redemption'),
   invalid_redemption_parent: entry(400, 'Invalid redemption parent'),
+  // Session locks (voucherify-facts 2.9): another request on the same session key is running.
+  multiple_requests: entry(400, 'Multiple requests'),
   // 401, 403
   unauthorized: entry(401, 'Unauthorized'),
   forbidden: entry(403, 'Forbidden'),

@@ -36,6 +36,8 @@ export interface BalanceShift {
   /** Signed. A negative shift is guarded: the balance never goes below zero. */
   delta: number;
   counter: { column: CounterColumn; delta: number } | null;
+  /** A debit that must leave the session locks' reservations alone (every debit but expiry). */
+  respectReserved?: boolean;
   at: string;
 }
 
@@ -44,7 +46,8 @@ type ShiftParams = { id: string; delta: number; min: number; counter_delta: numb
 // Every ledger change runs this (and a batch of expiring buckets once per card): built once
 // per shape (the columns it moves, and whether the counter is guarded), not per change.
 const shift = queryTemplate<ShiftParams, CardFields>((db, param, shape) => {
-  const [balance, counter, guardCounter] = shape.split(':') as ['loyalty_balance' | 'gift_balance', CounterColumn | '', string];
+  const [balance, counter, guardCounter, reserved] = shape.split(':') as ['loyalty_balance' | 'gift_balance', CounterColumn | '', string, string];
+  const held = balance === 'loyalty_balance' ? 'reserved_points' : 'reserved_credits';
   let query = db
     .updateTable('vouchers')
     .set((eb) => ({
@@ -53,7 +56,8 @@ const shift = queryTemplate<ShiftParams, CardFields>((db, param, shape) => {
       updated_at: param('at'),
     }))
     .where('id', '=', param('id'))
-    .where(balance, '>=', param('min'));
+    // A debit leaves what live session locks hold (sql/0020) on the card.
+    .where((eb) => (reserved ? eb(eb(eb.ref(balance), '-', eb.ref(held)), '>=', param('min')) : eb(balance, '>=', param('min'))));
   if (counter && guardCounter === 'guarded') query = query.where(counter, '>=', param('counter_min'));
   return query.returning(CARD_FIELDS);
 });
@@ -64,7 +68,7 @@ const shift = queryTemplate<ShiftParams, CardFields>((db, param, shape) => {
  */
 export async function shiftBalance(db: Db, s: BalanceShift): Promise<CardFields | undefined> {
   const counter = s.counter;
-  const shape = `${s.balanceColumn}:${counter?.column ?? ''}:${counter && counter.delta < 0 ? 'guarded' : ''}`;
+  const shape = `${s.balanceColumn}:${counter?.column ?? ''}:${counter && counter.delta < 0 ? 'guarded' : ''}:${s.respectReserved ? 'reserved' : ''}`;
   const params = { id: s.voucherId, delta: s.delta, min: Math.max(0, -s.delta), counter_delta: counter?.delta ?? 0, counter_min: -(counter?.delta ?? 0), at: s.at };
   return (await shift(db, params, shape))[0];
 }

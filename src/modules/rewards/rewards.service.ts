@@ -73,6 +73,7 @@ export async function createReward(deps: RewardDeps, body: CreateRewardBody): Pr
       type: resolved.type,
       parameters: JSON.stringify(resolved.parameters),
       campaign_id: resolved.campaignId,
+      reserved: 0,
       stock: body.stock ?? null,
       redeemed: null,
       attributes: JSON.stringify(attributesOf(body.attributes)),
