@@ -8,10 +8,10 @@ import { assertCardMatchesLedger } from '../modules/ledgers/recompute.js';
 const ENV = { PROMO_APP_ID: 'rollback-race-app', PROMO_APP_TOKEN: 'rollback-race-token' };
 
 /**
- * Rollbacks across two processes on one file (this test server and a spawned `promo serve`),
+ * Rollbacks and session locks across two processes on one file (this test server and a spawned `promo serve`),
  * requests alternating between them and all sent at once: the guarded status change lets
  * exactly one rollback of a redemption through, and rollbacks racing redemptions of the same
- * card leave its ledger summing to its balance.
+ * card leave its ledger summing to its balance; a locked last unit goes to its session only.
  */
 describe('rollbacks across two processes', () => {
   const pair = twoProcesses(ENV);
@@ -94,5 +94,17 @@ describe('rollbacks across two processes', () => {
       { type: 'CREDITS_REDEMPTION', n: 20 + redeemedOk, s: -30 * (20 + redeemedOk) },
       { type: 'CREDITS_REFUND', n: 20, s: 600 },
     ]);
+  });
+
+  it('a session lock on the last unit under 60 concurrent redemptions: only the session\'s own redemption gets it', async () => {
+    const { server } = pair;
+    await percentVoucher(server, 'RB-LOCK', { redemption: { quantity: 1 } });
+    const body = { order: { amount: 1000 }, redeemables: [{ object: 'voucher', id: 'RB-LOCK' }] };
+    const lock = await server.request('POST', '/v1/validations', { body: { ...body, session: { type: 'LOCK', key: 'race-lock' } } });
+    assert.equal(lock.status, 200, lock.text);
+    const requests = Array.from({ length: 60 }, (_, i) => via(i, '/v1/redemptions', body));
+    requests.splice(30, 0, via(1, '/v1/redemptions', { ...body, session: { key: 'race-lock' } }).then((r) => `session ${r}`));
+    assert.deepEqual(count(await Promise.all(requests)), { 'session 200 ok': 1, '400 quantity_exceeded': 60 });
+    assert.deepEqual(sqlite().prepare("SELECT redeemed_quantity, reserved_quantity FROM vouchers WHERE code = 'RB-LOCK'").get(), { redeemed_quantity: 1, reserved_quantity: 0 });
   });
 });
