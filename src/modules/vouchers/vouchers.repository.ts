@@ -263,7 +263,20 @@ export async function claimRedemption(db: Db, id: string, at: string): Promise<b
     .updateTable('vouchers')
     .set((eb) => ({ redeemed_quantity: eb('redeemed_quantity', '+', 1), updated_at: at }))
     .where('id', '=', id)
-    .where((eb) => eb.or([eb('redemption_quantity', 'is', null), eb('redeemed_quantity', '<', eb.ref('redemption_quantity'))]))
+    // Units held by live session locks (sql/0020) are not for others.
+    .where((eb) => eb.or([eb('redemption_quantity', 'is', null), eb(eb('redeemed_quantity', '+', eb.ref('reserved_quantity')), '<', eb.ref('redemption_quantity'))]))
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** One redemption fewer (a rollback), guarded so the count never goes below zero. */
+export async function releaseRedemption(db: Db, id: string, at: string): Promise<boolean> {
+  const row = await db
+    .updateTable('vouchers')
+    .set((eb) => ({ redeemed_quantity: eb('redeemed_quantity', '-', 1), updated_at: at }))
+    .where('id', '=', id)
+    .where('redeemed_quantity', '>', 0)
     .returning('id')
     .executeTakeFirst();
   return row !== undefined;
