@@ -31,6 +31,7 @@ export const JobType = {
   vouchersUpdate: 'CAMPAIGN.VOUCHERS_UPDATE',
   vouchersDelete: 'CAMPAIGN.VOUCHERS_DELETE',
   ordersImport: 'ORDERS.IMPORT',
+  export: 'EXPORT',
 } as const;
 export type JobTypeName = (typeof JobType)[keyof typeof JobType];
 
@@ -145,3 +146,11 @@ export const ROLLBACK_ORDER_MODES = ['WITH_ORDER', 'WITHOUT_ORDER'] as const;
 export type RollbackOrderMode = (typeof ROLLBACK_ORDER_MODES)[number];
 /** Redemption list orders (SPEC.md 4.16), each also with a leading `-`. */
 export const REDEMPTION_LIST_ORDERS = ['created_at', 'id', 'voucher_code', 'tracking_id', 'customer_id'] as const;
+
+/** What POST /v1/exports exports (the reference's `exported_object`, less `publication`). */
+export const EXPORTED_OBJECTS = ['voucher', 'redemption', 'customer', 'order', 'points_expiration', 'voucher_transactions'] as const;
+export type ExportedObject = (typeof EXPORTED_OBJECTS)[number];
+
+/** An export's status (the reference's Export object). */
+export const EXPORT_STATUSES = ['SCHEDULED', 'IN_PROGRESS', 'DONE', 'ERROR'] as const;
+export type ExportStatus = (typeof EXPORT_STATUSES)[number];
