@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Insertable, Kysely, Selectable, SelectQueryBuilder, Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { ExportStatus } from '../../lib/enums.js';
 import type { ExportRow, ExportSource } from './export-sources.js';
@@ -63,26 +63,51 @@ export interface KeysetPage {
   limit: number;
 }
 
-/**
- * The next `limit` rows of the source after `after`, streamed (better-sqlite3's iterate) so a
- * page is never held in memory whole. The walk is a keyset seek on the order's index: the
- * column's index ends in the rowid (seq), so `(column, seq) > (?, ?) ORDER BY column, seq`
- * reads in index order without a sort, however deep the export is.
- */
-export function streamSourcePage(db: Db, source: ExportSource, page: KeysetPage): AsyncIterableIterator<ExportRow> {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Untyped = SelectQueryBuilder<any, any, ExportRow>;
+
+/** The source's row query, without its walk: the columns, the lookups, rows up to maxSeq (or `seqBound`). */
+function rowsOf(db: Db, source: ExportSource, seqBound: number): Untyped {
   const table = source.table;
-  let query = untyped(db)
+  return untyped(db)
     .selectFrom(table)
     .select([...source.columns.map((c) => `${table}.${c}`), `${table}.seq`])
     .select((eb) => (source.lookups ?? []).map((l) => eb.selectFrom(l.table).select(`${l.table}.${l.column}`).whereRef(`${l.table}.id`, '=', `${table}.${l.via}`).as(l.as)))
-    .where(`${table}.seq`, '<=', page.maxSeq);
-  const cmp = page.descending ? '<' : '>';
+    .where(`${table}.seq`, '<=', seqBound) as Untyped;
+}
+
+/**
+ * The next `limit` rows of the source after `after`, streamed (better-sqlite3's iterate) so a
+ * page is never held in memory whole. The walk is a keyset seek on the order's index, whose
+ * entries end in the rowid (seq), so it reads in index order without a sort at any depth. It
+ * takes two seeks: first the rows that tie with the last one on the order's column
+ * (`column = ? AND seq > ?`, a seek on both), then those past it (`column > ?`). One row-value
+ * seek, `(column, seq) > (?, ?)`, seeks only on the column and walks every tie before the
+ * position: a million vouchers generated in one second would cost a quadratic walk.
+ */
+export async function* streamSourcePage(db: Db, source: ExportSource, page: KeysetPage): AsyncGenerator<ExportRow> {
+  const table = source.table;
   const direction = page.descending ? 'desc' : 'asc';
+  const past = page.descending ? '<' : '>';
+  const after = page.after;
   if (page.orderColumn === null) {
-    if (page.after) query = query.where(`${table}.seq`, cmp, page.after[1]);
-  } else {
-    if (page.after) query = query.where((eb) => eb(eb.refTuple(`${table}.${page.orderColumn}`, `${table}.seq`), cmp, eb.tuple(page.after![0], page.after![1])));
-    query = query.orderBy(`${table}.${page.orderColumn}`, direction);
+    const walk = after === null ? rowsOf(db, source, page.maxSeq) : rowsOf(db, source, page.descending ? Math.min(page.maxSeq, after[1] - 1) : page.maxSeq);
+    const rest = after !== null && !page.descending ? walk.where(`${table}.seq`, '>', after[1]) : walk;
+    yield* rest.orderBy(`${table}.seq`, direction).limit(page.limit).stream(500) as AsyncIterable<ExportRow>;
+    return;
   }
-  return query.orderBy(`${table}.seq`, direction).limit(page.limit).stream(500) as AsyncIterableIterator<ExportRow>;
+  const column = `${table}.${page.orderColumn}`;
+  let left = page.limit;
+  if (after !== null) {
+    const ties = page.descending
+      ? rowsOf(db, source, Math.min(page.maxSeq, after[1] - 1))
+      : rowsOf(db, source, page.maxSeq).where(`${table}.seq`, '>', after[1]);
+    for await (const row of ties.where(column, '=', after[0]).orderBy(`${table}.seq`, direction).limit(left).stream(500) as AsyncIterable<ExportRow>) {
+      left -= 1;
+      yield row;
+    }
+    if (left === 0) return;
+  }
+  const rest = after === null ? rowsOf(db, source, page.maxSeq) : rowsOf(db, source, page.maxSeq).where(column, past, after[0]);
+  yield* rest.orderBy(column, direction).orderBy(`${table}.seq`, direction).limit(left).stream(500) as AsyncIterable<ExportRow>;
 }
