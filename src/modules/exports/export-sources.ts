@@ -31,6 +31,11 @@ export interface ExportSource {
   defaults: readonly string[];
   /** The `order` values (without `-`) and the column each walks. */
   orders: Readonly<Record<string, string>>;
+  /**
+   * The index a seek among ties on an order's column must use (by column), where the planner
+   * could prefer another: it reads points_buckets_card by skip-scan, then sorts.
+   */
+  tieIndexes?: Readonly<Record<string, string>>;
   /** The JSON column whose keys `metadata.<key>` fields and filters read. */
   metadata?: string;
   /** Rows the export never holds (points that never expire). */
@@ -164,6 +169,7 @@ const pointsExpiration: ExportSource = {
   },
   defaults: ['id', 'campaign_id', 'voucher_id', 'status', 'expires_at', 'points'],
   orders: { expires_at: 'expires_on', id: 'id' },
+  tieIndexes: { expires_on: 'points_buckets_expires_on' },
   keep: (row) => row.expires_on !== NEVER_EXPIRES,
 };
 

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, SelectQueryBuilder, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { ExportStatus } from '../../lib/enums.js';
 import type { ExportRow, ExportSource } from './export-sources.js';
@@ -66,11 +66,17 @@ export interface KeysetPage {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Untyped = SelectQueryBuilder<any, any, ExportRow>;
 
-/** The source's row query, without its walk: the columns, the lookups, rows up to maxSeq (or `seqBound`). */
-function rowsOf(db: Db, source: ExportSource, seqBound: number): Untyped {
+/**
+ * The source's row query, without its walk: the columns, the lookups, rows up to `seqBound`.
+ * `index` names the index it must read (SQLite's INDEXED BY, which Kysely's builder lacks:
+ * hence the raw table reference).
+ */
+function rowsOf(db: Db, source: ExportSource, seqBound: number, index?: string): Untyped {
   const table = source.table;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const from = index === undefined ? table : (sql`${sql.table(table)} indexed by ${sql.id(index)}` as any);
   return untyped(db)
-    .selectFrom(table)
+    .selectFrom(from)
     .select([...source.columns.map((c) => `${table}.${c}`), `${table}.seq`])
     .select((eb) => (source.lookups ?? []).map((l) => eb.selectFrom(l.table).select(`${l.table}.${l.column}`).whereRef(`${l.table}.id`, '=', `${table}.${l.via}`).as(l.as)))
     .where(`${table}.seq`, '<=', seqBound) as Untyped;
@@ -99,9 +105,10 @@ export async function* streamSourcePage(db: Db, source: ExportSource, page: Keys
   const column = `${table}.${page.orderColumn}`;
   let left = page.limit;
   if (after !== null) {
+    const index = source.tieIndexes?.[page.orderColumn];
     const ties = page.descending
-      ? rowsOf(db, source, Math.min(page.maxSeq, after[1] - 1))
-      : rowsOf(db, source, page.maxSeq).where(`${table}.seq`, '>', after[1]);
+      ? rowsOf(db, source, Math.min(page.maxSeq, after[1] - 1), index)
+      : rowsOf(db, source, page.maxSeq, index).where(`${table}.seq`, '>', after[1]);
     for await (const row of ties.where(column, '=', after[0]).orderBy(`${table}.seq`, direction).limit(left).stream(500) as AsyncIterable<ExportRow>) {
       left -= 1;
       yield row;
