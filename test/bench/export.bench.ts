@@ -15,9 +15,8 @@
  * The seeded database is kept under the OS temp dir, keyed by SEED_VERSION and the migrations'
  * hash (cached-seed.ts). BENCH_SCALE=100 runs a hundredth of the data.
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, existsSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +28,7 @@ import { exportsDirectory } from '../../src/modules/exports/exports.service.js';
 import { tempDir } from '../support/db.js';
 import { cachedSeed } from './support/cached-seed.js';
 import { round } from './support/load.js';
+import { runMeasured } from './support/measure.js';
 
 const SEED_VERSION = 'export-v1';
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
@@ -86,37 +86,6 @@ function rawExport(out: string): void {
   sqlite.close();
 }
 
-/** Runs a child to its end: wall seconds and peak RSS in MB (GNU time's %M, else VmHWM polled). */
-function measured(args: string[]): Promise<{ seconds: number; peakRssMb: number }> {
-  const timeFile = join(tempDir('promo-bench-export-time-'), 'time');
-  const useTime = existsSync('/usr/bin/time');
-  const started = performance.now();
-  const child = useTime
-    ? spawn('/usr/bin/time', ['-f', '%M', '-o', timeFile, process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  let polledKb = 0;
-  const poll = setInterval(() => {
-    try {
-      const line = readFileSync(`/proc/${child.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:')) ?? '';
-      polledKb = Math.max(polledKb, Number(/(\d+)/.exec(line)?.[1] ?? 0));
-    } catch {
-      // ended between two polls
-    }
-  }, 50);
-  return new Promise((resolve, reject) => {
-    child.on('exit', (code) => {
-      clearInterval(poll);
-      const seconds = (performance.now() - started) / 1000;
-      if (code !== 0) return reject(new Error(`${args.join(' ')} exited ${code}: ${output.slice(-2000)}`));
-      const kb = useTime ? Number(readFileSync(timeFile, 'utf8').trim().split('\n').at(-1)) : polledKb;
-      resolve({ seconds, peakRssMb: kb / 1024 });
-    });
-  });
-}
-
 const sha256 = (file: string): Promise<string> =>
   new Promise((resolve, reject) => {
     const hash = createHash('sha256');
@@ -129,8 +98,8 @@ if (process.argv.includes('baseline')) {
   const seeded = cachedSeed(dbFile, ['vouchers'], seedVouchers);
   const dir = tempDir('promo-bench-export-');
   const [exportFile, baselineFile] = [join(dir, 'export.csv'), join(dir, 'baseline.csv')];
-  const baseline = await measured(['--import', 'tsx', self, 'baseline', baselineFile]);
-  const exported = await measured([bin, 'export', 'voucher', '--fields', FIELDS.join(','), '--order', 'created_at', '--out', exportFile, '--db', dbFile]);
+  const baseline = await runMeasured(['--import', 'tsx', self, 'baseline', baselineFile], 'the baseline');
+  const exported = await runMeasured([bin, 'export', 'voucher', '--fields', FIELDS.join(','), '--order', 'created_at', '--out', exportFile, '--db', dbFile], 'promo export');
   const identical = (await sha256(exportFile)) === (await sha256(baselineFile));
   // The request's own cost on the API's thread: the count that fixes the job's total.
   const sqlite = openSqlite(dbFile, { synchronous: 'NORMAL' });
