@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../src/lib/clock.js';
@@ -73,6 +73,10 @@ describe('exports: status, list, download, delete and refusals', () => {
       assert.deepEqual([res.status, res.body], [404, notFoundBody(res, 'export', a)]);
     }
     assert.deepEqual((await server.request('GET', '/v1/exports')).body, { object: 'list', data_ref: 'exports', exports: [doneB], total: 1 });
+    // A file removed by hand from the exports directory: the download is 404, the export stays.
+    rmSync(join(exportsDirectory(server.dbFile), `${b}.csv`));
+    const gone = await server.request('GET', `/v1/exports/${b}/download`);
+    assert.deepEqual([gone.status, gone.body], [404, notFoundBody(gone, 'export_file', b)]);
   });
 
   it('refuses a body of the wrong shape (invalid_payload) and parameters that do not fit the object (invalid_export_params)', async () => {

@@ -79,10 +79,13 @@ export async function deleteExport(deps: ExportDeps, id: string): Promise<void> 
   rmSync(fileOf(deps.dbFile, id), { force: true });
 }
 
-/** A finished export's file, to stream: 404 for an unknown export, 409 export_not_ready before it is DONE. */
+/** A finished export's file, to stream: 404 for an unknown export (or a file removed by hand), 409 export_not_ready before it is DONE. */
 export async function openExportFile(deps: ExportDeps, id: string): Promise<{ stream: ReadStream; size: number; name: string }> {
   const row = await findOrFail(deps, id);
   if (row.status !== 'DONE') throw new AppError('export_not_ready', `Export ${id} is ${row.status}; its file is served once it is DONE`);
   const file = fileOf(deps.dbFile, id);
-  return { stream: createReadStream(file), size: statSync(file).size, name: `${row.exported_object}-${id}.csv` };
+  // Removed from the exports directory by hand (the row says DONE): gone, as far as a client can tell.
+  const size = statSync(file, { throwIfNoEntry: false })?.size;
+  if (size === undefined) throw notFound('export_file', id);
+  return { stream: createReadStream(file), size, name: `${row.exported_object}-${id}.csv` };
 }
