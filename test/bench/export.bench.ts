@@ -101,11 +101,16 @@ if (process.argv.includes('baseline')) {
   const baseline = await runMeasured(['--import', 'tsx', self, 'baseline', baselineFile], 'the baseline');
   const exported = await runMeasured([bin, 'export', 'voucher', '--fields', FIELDS.join(','), '--order', 'created_at', '--out', exportFile, '--db', dbFile], 'promo export');
   const identical = (await sha256(exportFile)) === (await sha256(baselineFile));
-  // The request's own cost on the API's thread: the count that fixes the job's total.
+  // What the request reads on the API's thread to fix the export's rows (the table's highest
+  // seq), beside the count it does not make (a count of the table would hold the thread).
   const sqlite = openSqlite(dbFile, { synchronous: 'NORMAL' });
-  const t0 = performance.now();
-  sqlite.prepare('SELECT count(*) FROM vouchers WHERE seq <= (SELECT max(seq) FROM vouchers)').get();
-  const countMs = performance.now() - t0;
+  const timed = (query: string) => {
+    const t0 = performance.now();
+    sqlite.prepare(query).get();
+    return round(performance.now() - t0, 2);
+  };
+  const requestMs = timed('SELECT max(seq) FROM vouchers');
+  const countMs = timed('SELECT count(*) FROM vouchers');
   sqlite.close();
   rmSync(exportsDirectory(dbFile), { recursive: true, force: true });
   const rate = VOUCHERS / exported.seconds;
@@ -125,7 +130,8 @@ if (process.argv.includes('baseline')) {
       baseline_seconds: round(baseline.seconds, 1),
       baseline_peak_rss_mb: round(baseline.peakRssMb, 0),
       ratio: round(rate / baselineRate, 2),
-      request_count_ms: round(countMs, 1),
+      request_max_seq_ms: requestMs,
+      count_not_made_ms: countMs,
       target: { identical: true, export_peak_rss_mb: '< 300' },
       pass: identical && exported.peakRssMb < 300,
     }),

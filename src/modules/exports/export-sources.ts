@@ -12,6 +12,8 @@ export type ExportRow = Record<string, unknown>;
 
 export interface ExportField {
   kind: FieldKind;
+  /** The columns (or lookups) the value reads: a page selects only those its fields need. */
+  columns: readonly string[];
   value(row: ExportRow): unknown;
 }
 
@@ -25,7 +27,6 @@ export interface ExportLookup {
 
 export interface ExportSource {
   table: 'vouchers' | 'customers' | 'orders' | 'redemptions' | 'points_buckets' | 'ledger_entries';
-  columns: readonly string[];
   lookups?: readonly ExportLookup[];
   fields: Readonly<Record<string, ExportField>>;
   defaults: readonly string[];
@@ -38,14 +39,16 @@ export interface ExportSource {
   tieIndexes?: Readonly<Record<string, string>>;
   /** The JSON column whose keys `metadata.<key>` fields and filters read. */
   metadata?: string;
-  /** Rows the export never holds (points that never expire). */
+  /** Rows the export never holds (points that never expire), and the columns that tells from. */
   keep?(row: ExportRow): boolean;
+  keepColumns?: readonly string[];
 }
 
 const json = (text: unknown): Record<string, unknown> => (typeof text === 'string' ? (JSON.parse(text) as Record<string, unknown>) : {});
-const column = (name: string, kind: FieldKind = 'string'): ExportField => ({ kind, value: (row) => row[name] });
-const inJson = (name: string, key: string, kind: FieldKind = 'string'): ExportField => ({ kind, value: (row) => json(row[name])[key] });
-const flag = (name: string): ExportField => ({ kind: 'any', value: (row) => (row[name] === null ? null : row[name] === 1) });
+const column = (name: string, kind: FieldKind = 'string'): ExportField => ({ kind, columns: [name], value: (row) => row[name] });
+const inJson = (name: string, key: string, kind: FieldKind = 'string'): ExportField => ({ kind, columns: [name], value: (row) => json(row[name])[key] });
+const flag = (name: string): ExportField => ({ kind: 'any', columns: [name], value: (row) => (row[name] === null ? null : row[name] === 1) });
+const parsed = (name: string): ExportField => ({ kind: 'any', columns: [name], value: (row) => (row[name] === null ? null : JSON.parse(row[name] as string)) });
 const same = (...names: string[]): Record<string, ExportField> => Object.fromEntries(names.map((name) => [name, column(name)]));
 const numbers = (...names: string[]): Record<string, ExportField> => Object.fromEntries(names.map((name) => [name, column(name, 'number')]));
 const dates = (...names: string[]): Record<string, ExportField> => Object.fromEntries(names.map((name) => [name, column(name, 'date')]));
@@ -60,16 +63,13 @@ function voucherValue(row: ExportRow): unknown {
 
 const voucher: ExportSource = {
   table: 'vouchers',
-  columns: ['id', 'code', 'type', 'discount', 'gift_amount', 'gift_balance', 'loyalty_points', 'loyalty_balance', 'campaign_id', 'start_date', 'expiration_date',
-    'validity_timeframe', 'validity_day_of_week', 'active', 'additional_info', 'metadata', 'is_referral_code', 'holder_id', 'redemption_quantity', 'redeemed_quantity',
-    'created_at', 'updated_at'],
   lookups: [{ as: 'campaign_name', table: 'campaigns', column: 'name', via: 'campaign_id' }, { as: 'category_name', table: 'categories', column: 'name', via: 'category_id' }],
   fields: {
     ...same('id', 'code', 'campaign_id', 'additional_info'),
     ...numbers('gift_balance', 'loyalty_balance', 'redemption_quantity'),
     ...dates('start_date', 'expiration_date', 'created_at', 'updated_at'),
     voucher_type: column('type'),
-    value: { kind: 'number', value: voucherValue },
+    value: { kind: 'number', columns: ['type', 'gift_amount', 'loyalty_points', 'discount'], value: voucherValue },
     discount_type: inJson('discount', 'type'),
     discount_amount_limit: inJson('discount', 'amount_limit', 'number'),
     discount_effect: inJson('discount', 'effect'),
@@ -84,7 +84,7 @@ const voucher: ExportSource = {
     customer_id: column('holder_id'),
     validity_timeframe_interval: inJson('validity_timeframe', 'interval'),
     validity_timeframe_duration: inJson('validity_timeframe', 'duration'),
-    validity_day_of_week: { kind: 'any', value: (row) => (row.validity_day_of_week === null ? null : JSON.parse(row.validity_day_of_week as string)) },
+    validity_day_of_week: parsed('validity_day_of_week'),
   },
   defaults: ['code', 'voucher_type', 'value', 'discount_type'],
   orders: { created_at: 'created_at', code: 'code', id: 'id' },
@@ -95,9 +95,6 @@ const address = (key: string): ExportField => inJson('address', key);
 
 const customer: ExportSource = {
   table: 'customers',
-  columns: ['id', 'source_id', 'name', 'description', 'email', 'phone', 'birthdate', 'address', 'metadata', 'redemptions_total_redeemed', 'redemptions_total_failed',
-    'redemptions_total_succeeded', 'redemptions_total_rolled_back', 'redemptions_total_rollback_failed', 'redemptions_total_rollback_succeeded', 'orders_total_amount',
-    'orders_total_count', 'orders_last_order_amount', 'orders_last_order_date', 'loyalty_points', 'loyalty_referred_customers', 'created_at', 'updated_at'],
   fields: {
     ...same('id', 'source_id', 'name', 'description', 'email', 'phone'),
     ...numbers('redemptions_total_redeemed', 'redemptions_total_failed', 'redemptions_total_succeeded', 'redemptions_total_rolled_back',
@@ -113,7 +110,7 @@ const customer: ExportSource = {
     address_country: address('country'),
     address_postal_code: address('postal_code'),
     // PAID and FULFILLED orders' mean, rounded as the customer's summary rounds it.
-    orders_average_amount: { kind: 'number', value: (row) => (row.orders_total_count === 0 ? 0 : Math.round((row.orders_total_amount as number) / (row.orders_total_count as number))) },
+    orders_average_amount: { kind: 'number', columns: ['orders_total_amount', 'orders_total_count'], value: (row) => (row.orders_total_count === 0 ? 0 : Math.round((row.orders_total_amount as number) / (row.orders_total_count as number))) },
     metadata: column('metadata', 'any'),
   },
   defaults: ['name', 'source_id'],
@@ -123,12 +120,11 @@ const customer: ExportSource = {
 
 const order: ExportSource = {
   table: 'orders',
-  columns: ['id', 'source_id', 'status', 'amount', 'discount_amount', 'items_discount_amount', 'total_amount', 'customer_id', 'referrer_id', 'metadata', 'created_at', 'updated_at'],
   fields: {
     ...same('id', 'source_id', 'status', 'customer_id', 'referrer_id'),
     ...numbers('amount', 'discount_amount', 'items_discount_amount', 'total_amount'),
     ...dates('created_at', 'updated_at'),
-    total_discount_amount: { kind: 'number', value: (row) => (row.discount_amount as number) + (row.items_discount_amount as number) },
+    total_discount_amount: { kind: 'number', columns: ['discount_amount', 'items_discount_amount'], value: (row) => (row.discount_amount as number) + (row.items_discount_amount as number) },
     metadata: column('metadata', 'any'),
   },
   defaults: ['id', 'source_id', 'status'],
@@ -138,8 +134,6 @@ const order: ExportSource = {
 
 const redemption: ExportSource = {
   table: 'redemptions',
-  columns: ['id', 'object', 'created_at', 'voucher_code', 'campaign_name', 'promotion_tier_id', 'customer_id', 'customer_snapshot', 'tracking_id', 'order_id',
-    'order_snapshot', 'gift_amount', 'loyalty_points', 'result', 'failure_code', 'failure_message', 'metadata'],
   fields: {
     ...same('id', 'object', 'voucher_code', 'promotion_tier_id', 'customer_id', 'tracking_id', 'order_id', 'result', 'failure_code', 'failure_message'),
     ...numbers('gift_amount', 'loyalty_points'),
@@ -148,7 +142,7 @@ const redemption: ExportSource = {
     customer_source_id: inJson('customer_snapshot', 'source_id'),
     customer_name: inJson('customer_snapshot', 'name'),
     order_amount: inJson('order_snapshot', 'amount', 'number'),
-    metadata: { kind: 'any', value: (row) => (row.metadata === null ? null : JSON.parse(row.metadata as string)) },
+    metadata: parsed('metadata'),
   },
   defaults: ['id', 'object', 'voucher_code', 'customer_id', 'date', 'result'],
   orders: { created_at: 'created_at', id: 'id' },
@@ -160,28 +154,27 @@ const NEVER_EXPIRES = '9999-12-31';
 
 const pointsExpiration: ExportSource = {
   table: 'points_buckets',
-  columns: ['id', 'campaign_id', 'voucher_id', 'status', 'expires_on', 'total_points', 'expired_points'],
   fields: {
     ...same('id', 'campaign_id', 'voucher_id', 'status'),
     expires_at: column('expires_on', 'date'),
     // What expires (ACTIVE: the points left in the bucket) or expired (EXPIRED).
-    points: { kind: 'number', value: (row) => (row.status === 'EXPIRED' ? row.expired_points : row.total_points) },
+    points: { kind: 'number', columns: ['status', 'total_points', 'expired_points'], value: (row) => (row.status === 'EXPIRED' ? row.expired_points : row.total_points) },
   },
   defaults: ['id', 'campaign_id', 'voucher_id', 'status', 'expires_at', 'points'],
   orders: { expires_at: 'expires_on', id: 'id' },
   tieIndexes: { expires_on: 'points_buckets_expires_on' },
   keep: (row) => row.expires_on !== NEVER_EXPIRES,
+  keepColumns: ['expires_on'],
 };
 
 const voucherTransactions: ExportSource = {
   table: 'ledger_entries',
-  columns: ['id', 'campaign_id', 'voucher_id', 'type', 'source_id', 'reason', 'source', 'balance', 'delta', 'related_transaction_id', 'details', 'created_at'],
   fields: {
     ...same('id', 'campaign_id', 'voucher_id', 'type', 'source_id', 'reason', 'source', 'related_transaction_id'),
     balance: column('balance', 'number'),
     amount: column('delta', 'number'),
     created_at: column('created_at', 'date'),
-    details: { kind: 'any', value: (row) => (row.details === null ? null : JSON.parse(row.details as string)) },
+    details: parsed('details'),
   },
   // The reference's defaults also name `status`, which a transaction does not have.
   defaults: ['id', 'type', 'source_id', 'reason', 'source', 'balance', 'amount', 'created_at'],
@@ -198,4 +191,18 @@ export function fieldValue(source: ExportSource, row: ExportRow, field: string):
   if (known) return known.value(row);
   if (source.metadata && field.startsWith('metadata.')) return json(row[source.metadata])[field.slice('metadata.'.length)];
   return undefined;
+}
+
+/**
+ * The columns a page must select for these fields (and filter fields), the order's column and
+ * the source's own test; the lookups among them are selected as subqueries.
+ */
+export function columnsFor(source: ExportSource, fields: readonly string[], orderColumn: string | null): string[] {
+  const needed = new Set<string>([...(orderColumn === null ? [] : [orderColumn]), ...(source.keepColumns ?? [])]);
+  for (const field of fields) {
+    const known = source.fields[field];
+    if (known) known.columns.forEach((c) => needed.add(c));
+    else if (source.metadata && field.startsWith('metadata.')) needed.add(source.metadata);
+  }
+  return [...needed];
 }

@@ -2,7 +2,7 @@ import { closeSync, fdatasyncSync, ftruncateSync, openSync, writeSync } from 'no
 import { compileFilter, evaluateFilter, type CompiledFilter } from '../../engine/conditions/index.js';
 import { JobFailure, type JobStep, type PortionContext, type PortionJob } from '../../jobs/job-step.js';
 import { csvLine } from '../../lib/csv.js';
-import { EXPORT_SOURCES, fieldValue, type ExportRow, type ExportSource } from './export-sources.js';
+import { columnsFor, EXPORT_SOURCES, fieldValue, type ExportRow, type ExportSource } from './export-sources.js';
 import type { ExportPlan } from './export-params.js';
 import * as repo from './exports.repository.js';
 
@@ -46,7 +46,9 @@ async function writePortion(ctx: PortionContext, payload: ExportPayload, source:
   };
   try {
     ftruncateSync(fd, state.bytes);
-    const rows = repo.streamSourcePage(ctx.trx, source, { orderColumn: plan.orderColumn, descending: plan.descending, after: state.after, maxSeq: payload.max_seq, limit: maxItems });
+    const columns = columnsFor(source, [...plan.fields, ...(plan.filter?.conditions.map((c) => c.field) ?? [])], plan.orderColumn);
+    const page = { columns, orderColumn: plan.orderColumn, descending: plan.descending, after: state.after, maxSeq: payload.max_seq, limit: maxItems };
+    const rows = repo.streamSourcePage(ctx.trx, source, page);
     for await (const row of rows) {
       out.scanned += 1;
       out.last = [plan.orderColumn === null ? row.seq : row[plan.orderColumn], row.seq as number];
@@ -72,8 +74,9 @@ const kept = (source: ExportSource, row: ExportRow, filter: CompiledFilter | nul
 /**
  * EXPORT: walks the exported table by keyset, `maxItems` rows a portion, writing the rows its
  * filter keeps to the CSV file; the export row holds the position and the file's committed
- * length. The cursor counts rows walked (of the total at the request). An export deleted
- * while it runs ends its job at once.
+ * length. The cursor counts rows walked; the total is the table's highest seq at the request
+ * (a bound on them that costs no count), so the last portion moves the cursor to it. An
+ * export deleted while it runs ends its job at once.
  */
 export const exportStep: JobStep<ExportPayload> = {
   async run(ctx, job, maxItems) {

@@ -47,13 +47,9 @@ export async function findMaxSeq(db: Db, source: ExportSource): Promise<number> 
   return row?.n ?? 0;
 }
 
-/** How many of the source's rows an export to `maxSeq` walks (its job's total). */
-export async function countUpTo(db: Db, source: ExportSource, maxSeq: number): Promise<number> {
-  const row = (await untyped(db).selectFrom(source.table).select((eb) => eb.fn.countAll().as('n')).where('seq', '<=', maxSeq).executeTakeFirstOrThrow()) as { n: number };
-  return Number(row.n);
-}
-
 export interface KeysetPage {
+  /** The columns and lookups to select (export-sources.ts columnsFor); seq always comes too. */
+  columns: readonly string[];
   /** null: the row's seq. */
   orderColumn: string | null;
   descending: boolean;
@@ -71,14 +67,16 @@ type Untyped = SelectQueryBuilder<any, any, ExportRow>;
  * `index` names the index it must read (SQLite's INDEXED BY, which Kysely's builder lacks:
  * hence the raw table reference).
  */
-function rowsOf(db: Db, source: ExportSource, seqBound: number, index?: string): Untyped {
+function rowsOf(db: Db, source: ExportSource, columns: readonly string[], seqBound: number, index?: string): Untyped {
   const table = source.table;
+  const lookups = (source.lookups ?? []).filter((l) => columns.includes(l.as));
+  const own = columns.filter((c) => !lookups.some((l) => l.as === c));
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const from = index === undefined ? table : (sql`${sql.table(table)} indexed by ${sql.id(index)}` as any);
   return untyped(db)
     .selectFrom(from)
-    .select([...source.columns.map((c) => `${table}.${c}`), `${table}.seq`])
-    .select((eb) => (source.lookups ?? []).map((l) => eb.selectFrom(l.table).select(`${l.table}.${l.column}`).whereRef(`${l.table}.id`, '=', `${table}.${l.via}`).as(l.as)))
+    .select([...own.map((c) => `${table}.${c}`), `${table}.seq`])
+    .select((eb) => lookups.map((l) => eb.selectFrom(l.table).select(`${l.table}.${l.column}`).whereRef(`${l.table}.id`, '=', `${table}.${l.via}`).as(l.as)))
     .where(`${table}.seq`, '<=', seqBound) as Untyped;
 }
 
@@ -97,7 +95,7 @@ export async function* streamSourcePage(db: Db, source: ExportSource, page: Keys
   const past = page.descending ? '<' : '>';
   const after = page.after;
   if (page.orderColumn === null) {
-    const walk = after === null ? rowsOf(db, source, page.maxSeq) : rowsOf(db, source, page.descending ? Math.min(page.maxSeq, after[1] - 1) : page.maxSeq);
+    const walk = after === null ? rowsOf(db, source, page.columns, page.maxSeq) : rowsOf(db, source, page.columns, page.descending ? Math.min(page.maxSeq, after[1] - 1) : page.maxSeq);
     const rest = after !== null && !page.descending ? walk.where(`${table}.seq`, '>', after[1]) : walk;
     yield* rest.orderBy(`${table}.seq`, direction).limit(page.limit).stream(500) as AsyncIterable<ExportRow>;
     return;
@@ -107,14 +105,14 @@ export async function* streamSourcePage(db: Db, source: ExportSource, page: Keys
   if (after !== null) {
     const index = source.tieIndexes?.[page.orderColumn];
     const ties = page.descending
-      ? rowsOf(db, source, Math.min(page.maxSeq, after[1] - 1), index)
-      : rowsOf(db, source, page.maxSeq, index).where(`${table}.seq`, '>', after[1]);
+      ? rowsOf(db, source, page.columns, Math.min(page.maxSeq, after[1] - 1), index)
+      : rowsOf(db, source, page.columns, page.maxSeq, index).where(`${table}.seq`, '>', after[1]);
     for await (const row of ties.where(column, '=', after[0]).orderBy(`${table}.seq`, direction).limit(left).stream(500) as AsyncIterable<ExportRow>) {
       left -= 1;
       yield row;
     }
     if (left === 0) return;
   }
-  const rest = after === null ? rowsOf(db, source, page.maxSeq) : rowsOf(db, source, page.maxSeq).where(column, past, after[0]);
+  const rest = after === null ? rowsOf(db, source, page.columns, page.maxSeq) : rowsOf(db, source, page.columns, page.maxSeq).where(column, past, after[0]);
   yield* rest.orderBy(column, direction).orderBy(`${table}.seq`, direction).limit(left).stream(500) as AsyncIterable<ExportRow>;
 }

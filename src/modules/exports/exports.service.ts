@@ -27,7 +27,7 @@ const fileOf = (dbFile: string, id: string): string => join(exportsDirectory(dbF
 /**
  * POST /v1/exports (and `promo export`): checks the parameters against the exported object,
  * then stores the export (SCHEDULED) and its EXPORT job in one transaction. The job writes
- * the rows that exist now (up to the table's highest seq); `total` is their number.
+ * the rows that exist now (up to the table's highest seq, which is also the job's `total`).
  */
 export async function createExport(deps: ExportDeps, body: unknown, actor: Actor, origin = ''): Promise<ExportView> {
   const { parameters, plan } = readExportRequest(validateBody(createExportSchema, body));
@@ -38,8 +38,8 @@ export async function createExport(deps: ExportDeps, body: unknown, actor: Actor
   const row = await deps.db.transaction().execute(async (trx) => {
     const maxSeq = await repo.findMaxSeq(trx, source);
     const payload: ExportPayload = { export_id: id, file: fileOf(deps.dbFile, id), plan, max_seq: maxSeq, requested_at: now };
-    const total = await repo.countUpTo(trx, source, maxSeq);
-    const jobId = await enqueueJob(trx, { type: JobType.export, payload, total, requestId: actor.request_id, now });
+    // The highest seq bounds the rows to walk: the job's total, without counting them here.
+    const jobId = await enqueueJob(trx, { type: JobType.export, payload, total: maxSeq, requestId: actor.request_id, now });
     const channel = actor.channel === 'INTERNAL' ? 'CLI' : 'API';
     await repo.insertExport(trx, {
       id, exported_object: plan.exported_object, parameters: JSON.stringify(parameters), channel, status: 'SCHEDULED', async_action_id: jobId, last_key: null, created_at: now, updated_at: null,
