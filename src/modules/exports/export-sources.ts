@@ -53,12 +53,12 @@ const same = (...names: string[]): Record<string, ExportField> => Object.fromEnt
 const numbers = (...names: string[]): Record<string, ExportField> => Object.fromEntries(names.map((name) => [name, column(name, 'number')]));
 const dates = (...names: string[]): Record<string, ExportField> => Object.fromEntries(names.map((name) => [name, column(name, 'date')]));
 
-/** A voucher's value: its discount's amount, percent or units, its gift amount, or its card's points. */
+/** A voucher's value: its discount's amount, percent, units or fixed amount, its gift amount, or its card's points. */
 function voucherValue(row: ExportRow): unknown {
   if (row.type === 'GIFT_VOUCHER') return row.gift_amount;
   if (row.type === 'LOYALTY_CARD') return row.loyalty_points;
   const discount = json(row.discount);
-  return discount.amount_off ?? discount.percent_off ?? discount.unit_off ?? null;
+  return discount.amount_off ?? discount.percent_off ?? discount.unit_off ?? discount.fixed_amount ?? null;
 }
 
 const voucher: ExportSource = {

@@ -38,7 +38,6 @@ export async function countExports(db: Db): Promise<number> {
  * The exported tables are named by each source (export-sources.ts), so these queries are
  * built on an untyped view of the schema: the columns come from the source's own lists.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const untyped = (db: Db): Kysely<any> => db as unknown as Kysely<any>;
 
 /** The source's highest seq now (0: empty): the export holds the rows that existed at its request. */
@@ -59,7 +58,6 @@ export interface KeysetPage {
   limit: number;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Untyped = SelectQueryBuilder<any, any, ExportRow>;
 
 /**
@@ -71,7 +69,6 @@ function rowsOf(db: Db, source: ExportSource, columns: readonly string[], seqBou
   const table = source.table;
   const lookups = (source.lookups ?? []).filter((l) => columns.includes(l.as));
   const own = columns.filter((c) => !lookups.some((l) => l.as === c));
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const from = index === undefined ? table : (sql`${sql.table(table)} indexed by ${sql.id(index)}` as any);
   return untyped(db)
     .selectFrom(from)
