@@ -78,6 +78,17 @@ function rowsOf(db: Db, source: ExportSource, columns: readonly string[], seqBou
 }
 
 /**
+ * Rows past `seq` in the walk's direction, up to maxSeq. Descending, the two upper bounds are
+ * merged into one: given both (`seq <= ? AND seq < ?`), SQLite seeks on one and filtered the
+ * other row by row in a tie of 200,000 rows (40 ms instead of 1 ms).
+ */
+function pastSeq(db: Db, source: ExportSource, page: KeysetPage, seq: number, index?: string): Untyped {
+  return page.descending
+    ? rowsOf(db, source, page.columns, Math.min(page.maxSeq, seq - 1), index)
+    : rowsOf(db, source, page.columns, page.maxSeq, index).where(`${source.table}.seq`, '>', seq);
+}
+
+/**
  * The next `limit` rows of the source after `after`, streamed (better-sqlite3's iterate) so a
  * page is never held in memory whole. The walk is a keyset seek on the order's index, whose
  * entries end in the rowid (seq), so it reads in index order without a sort at any depth. It
@@ -92,18 +103,14 @@ export async function* streamSourcePage(db: Db, source: ExportSource, page: Keys
   const past = page.descending ? '<' : '>';
   const after = page.after;
   if (page.orderColumn === null) {
-    const walk = after === null ? rowsOf(db, source, page.columns, page.maxSeq) : rowsOf(db, source, page.columns, page.descending ? Math.min(page.maxSeq, after[1] - 1) : page.maxSeq);
-    const rest = after !== null && !page.descending ? walk.where(`${table}.seq`, '>', after[1]) : walk;
+    const rest = after === null ? rowsOf(db, source, page.columns, page.maxSeq) : pastSeq(db, source, page, after[1]);
     yield* rest.orderBy(`${table}.seq`, direction).limit(page.limit).stream(500) as AsyncIterable<ExportRow>;
     return;
   }
   const column = `${table}.${page.orderColumn}`;
   let left = page.limit;
   if (after !== null) {
-    const index = source.tieIndexes?.[page.orderColumn];
-    const ties = page.descending
-      ? rowsOf(db, source, page.columns, Math.min(page.maxSeq, after[1] - 1), index)
-      : rowsOf(db, source, page.columns, page.maxSeq, index).where(`${table}.seq`, '>', after[1]);
+    const ties = pastSeq(db, source, page, after[1], source.tieIndexes?.[page.orderColumn]);
     for await (const row of ties.where(column, '=', after[0]).orderBy(`${table}.seq`, direction).limit(left).stream(500) as AsyncIterable<ExportRow>) {
       left -= 1;
       yield row;
