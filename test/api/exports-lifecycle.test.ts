@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { requestCancel } from '../../src/jobs/cancel.service.js';
 import { fixedClock } from '../../src/lib/clock.js';
 import { exportsDirectory } from '../../src/modules/exports/exports.service.js';
 import { dbFingerprint } from '../support/db.js';
@@ -77,6 +78,27 @@ describe('exports: status, list, download, delete and refusals', () => {
     rmSync(join(exportsDirectory(server.dbFile), `${b}.csv`));
     const gone = await server.request('GET', `/v1/exports/${b}/download`);
     assert.deepEqual([gone.status, gone.body], [404, notFoundBody(gone, 'export_file', b)]);
+  });
+
+  it('ends ERROR when its job is canceled: no url, no download', async () => {
+    const created = await server.request('POST', '/v1/exports', { body: { exported_object: 'order' } });
+    const id = created.body.id as string;
+    const jobId = (server.deps.sqlite.prepare('SELECT async_action_id AS a FROM exports WHERE id = ?').get(id) as { a: string }).a;
+    await requestCancel(server.deps, jobId);
+    const runner = testRunner(server.deps);
+    try {
+      await waitUntil(async () => (await server.request('GET', `/v1/exports/${id}`)).body.status === 'ERROR');
+    } finally {
+      await runner.stop();
+    }
+    const errored = { ...created.body, status: 'ERROR' };
+    assert.deepEqual((await server.request('GET', `/v1/exports/${id}`)).body, errored);
+    assertMatchesReference('GET', '/v1/exports/{exportId}', 200, errored);
+    const action = await server.request('GET', `/v1/async-actions/${jobId}`);
+    assert.deepEqual([action.body.type, action.body.status, action.body.result], ['EXPORT', 'FAILED', { message: 'Canceled by the operator after 0 of 0 items.', done_count: 0, failed_count: 0 }]);
+    await refused(() => server.request('GET', `/v1/exports/${id}/download`), 409, {
+      key: 'export_not_ready', message: 'Export not ready', details: `Export ${id} is ERROR; its file is served once it is DONE`,
+    });
   });
 
   it('refuses a body of the wrong shape (invalid_payload) and parameters that do not fit the object (invalid_export_params)', async () => {
