@@ -34,5 +34,6 @@ export const jobRegistry: JobRegistry = {
   [JobType.vouchersImport]: { step: domainStep('vouchers/voucher-import.job.ts', 'importVouchersStep'), firstPortion: 200, failureKey: 'code' },
   [JobType.vouchersDelete]: { step: domainStep('vouchers/campaign-vouchers.job.ts', 'deleteCampaignVouchersStep'), firstPortion: 1000 },
   [JobType.vouchersUpdate]: { step: domainStep('vouchers/campaign-vouchers.job.ts', 'updateCampaignVouchersStep'), firstPortion: 1000 },
+  [JobType.export]: { step: domainStep('exports/export.job.ts', 'exportStep'), firstPortion: 1000 },
   [JobType.ordersImport]: { step: domainStep('orders/order-import.job.ts', 'importOrdersStep'), firstPortion: 200, failureKey: 'source_id' },
 };

@@ -93,6 +93,18 @@ program
   .action(async (file, options) => (await import('./commands/import.js')).importCommand(file, options));
 
 program
+  .command('export')
+  .description('export vouchers, customers, orders... to CSV, as POST /v1/exports does (its job run here)')
+  .argument('<type>', 'voucher, redemption, customer, order, points_expiration or voucher_transactions')
+  .option('--fields <a,b>', 'the CSV columns (default: the reference\'s defaults for the type)')
+  .option('--order <field>', 'the row order, e.g. -created_at (default: the order of insertion)')
+  .option('--filters <json>', 'parameters.filters of POST /v1/exports, as JSON')
+  .option('--out <file>', 'write the CSV to this file (default: stdout)')
+  .addOption(dbOption())
+  .addOption(jsonOption())
+  .action(async (type, options) => (await import('./commands/export.js')).exportCommand(type, options));
+
+program
   .command('balance')
   .description("add or remove a loyalty card's points (a gift card's credits), as POST /v1/loyalties/members/{code}/balance does")
   .argument('<card>', 'the card code')

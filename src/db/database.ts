@@ -18,6 +18,7 @@ import type { ValidationRulesTables } from '../modules/validation-rules/validati
 import type { RedemptionsTables } from '../modules/redemptions/redemptions.table.js';
 import type { RedemptionListTables } from '../modules/redemptions/redemptions-list.table.js';
 import type { SessionLocksTables } from '../modules/sessions/session-locks.table.js';
+import type { ExportsTables } from '../modules/exports/exports.table.js';
 
 /**
  * Kysely's view of the whole schema: every module's *.table.ts, joined. A module adds its
@@ -25,4 +26,4 @@ import type { SessionLocksTables } from '../modules/sessions/session-locks.table
  */
 export interface Database extends AuthTables, CatalogTables, CustomersTables, EventsTables, CategoriesTables, CampaignsTables, VouchersTables, JobsTables, OrdersTables, LedgersTables,
     EarningRulesTables, PendingPointsTables, RewardsTables, TiersTables, IdempotencyTables, StackingRulesTables, ValidationRulesTables, RedemptionsTables,
-    RedemptionListTables, SessionLocksTables {}
+    RedemptionListTables, SessionLocksTables, ExportsTables {}

@@ -31,6 +31,7 @@ export const JobType = {
   vouchersUpdate: 'CAMPAIGN.VOUCHERS_UPDATE',
   vouchersDelete: 'CAMPAIGN.VOUCHERS_DELETE',
   ordersImport: 'ORDERS.IMPORT',
+  export: 'EXPORT',
 } as const;
 export type JobTypeName = (typeof JobType)[keyof typeof JobType];
 
@@ -149,3 +150,10 @@ export const REDEMPTION_LIST_ORDERS = ['created_at', 'id', 'voucher_code', 'trac
 /** A session lock's ttl_unit (voucherify-facts 1.17 `session`). */
 export const SESSION_TTL_UNITS = ['DAYS', 'HOURS', 'MINUTES', 'SECONDS', 'MILLISECONDS', 'MICROSECONDS', 'NANOSECONDS'] as const;
 export type SessionTtlUnit = (typeof SESSION_TTL_UNITS)[number];
+/** What POST /v1/exports exports (the reference's `exported_object`, less `publication`). */
+export const EXPORTED_OBJECTS = ['voucher', 'redemption', 'customer', 'order', 'points_expiration', 'voucher_transactions'] as const;
+export type ExportedObject = (typeof EXPORTED_OBJECTS)[number];
+
+/** An export's status (the reference's Export object). */
+export const EXPORT_STATUSES = ['SCHEDULED', 'IN_PROGRESS', 'DONE', 'ERROR'] as const;
+export type ExportStatus = (typeof EXPORT_STATUSES)[number];

@@ -23,6 +23,8 @@ export const errorCatalogue = {
   invalid_balance: entry(400, 'Invalid balance'),
   invalid_pending_points_state: entry(400, 'Invalid pending points state'),
   invalid_code_config: entry(400, 'Invalid code config'),
+  invalid_export_params: entry(400, 'Invalid export params'),
+  export_not_ready: entry(409, 'Export not ready'),
   invalid_scope: entry(400, 'Invalid scope'),
   invalid_grant_type: entry(400, 'Invalid grant_type'),
   invalid_origins: entry(400, 'Invalid origins'),

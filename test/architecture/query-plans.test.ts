@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import type BetterSqlite3 from 'better-sqlite3';
 import type { CompiledQuery } from 'kysely';
 import { createDeps, type Deps } from '../../src/app/deps.js';
 import { createLogger } from '../../src/app/logger.js';
@@ -11,7 +10,7 @@ import { fixedClock } from '../../src/lib/clock.js';
 import { createKey } from '../../src/modules/auth/keys.service.js';
 import { freshDbFile } from '../support/db.js';
 import { Fixture, listVariants } from '../support/list-variants.js';
-import { explain, planProblems, recordingKysely } from '../support/query-plans.js';
+import { explain, planProblems, recordingKysely, ROWS, writeStatistics } from '../support/query-plans.js';
 
 /**
  * DESIGN.md 3: no request may hold the main thread for long, so every list order and filter
@@ -42,29 +41,6 @@ function exemptions(path: string, f: Fixture, withStatistics: boolean): { sort: 
   const members = (id: string) => path.includes(`/product-collections/${id}/products`);
   const autoUpdate = [f.collections.price, f.collections.created, f.collections.metadata].some(members);
   return { sort: autoUpdate, scan: members(f.collections.metadata) || (withStatistics && autoUpdate) };
-}
-
-const ROWS = 1_000_000;
-
-/**
- * Replaces the planner's statistics (sqlite_stat1) by those of a million-row table for every
- * index: `rowsPerKey` rows share each key prefix (a unique index's whole key: one row).
- */
-function writeStatistics(sqlite: BetterSqlite3.Database, rowsPerKey: number | undefined): void {
-  sqlite.exec('ANALYZE'); // creates sqlite_stat1
-  sqlite.exec('DELETE FROM sqlite_stat1');
-  if (rowsPerKey !== undefined) {
-    const indexes = sqlite
-      .prepare(`SELECT i.name AS idx, t.name AS tbl, i."unique" AS uniq FROM sqlite_schema t, pragma_index_list(t.name) i WHERE t.type = 'table'`)
-      .all() as Array<{ idx: string; tbl: string; uniq: number }>;
-    const insert = sqlite.prepare('INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES (?, ?, ?)');
-    for (const { idx, tbl, uniq } of indexes) {
-      const columns = (sqlite.prepare('SELECT count(*) AS n FROM pragma_index_info(?)').get(idx) as { n: number }).n;
-      const perPrefix = Array.from({ length: columns }, (_, i) => (uniq && i === columns - 1 ? 1 : rowsPerKey));
-      insert.run(tbl, idx, [ROWS, ...perPrefix].join(' '));
-    }
-  }
-  sqlite.exec('ANALYZE sqlite_schema'); // reloads the statistics into the planner
 }
 
 describe('query plans of every list variant', () => {

@@ -20,14 +20,14 @@
  * and reports its peak RSS and rate (targets: <= 1.2x the 100,000-order peak, < 300 MB).
  * BENCH_COUNT=10000 runs a smaller first file: a quick check of the bench itself.
  */
-import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type BetterSqlite3 from 'better-sqlite3';
 import { openSqlite } from '../../src/db/connect.js';
 import { newId } from '../../src/lib/ids.js';
 import { freshDbFile, tempDir } from '../support/db.js';
 import { round } from './support/load.js';
+import { runMeasured } from './support/measure.js';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 100_000);
 const MILLION = process.env.BENCH_MILLION === '1' || process.argv.includes('million');
@@ -187,37 +187,8 @@ function checkCounts(sqlite: BetterSqlite3.Database, count: number, who: string)
   if (counted !== count) throw new Error(`${who}: the customers' summaries count ${counted} orders, expected ${count}`);
 }
 
-/** Peak RSS in MB of a process that has ended: GNU time's %M, else the last VmHWM polled. */
-function runImport(ordersFile: string, dbFile: string): Promise<{ seconds: number; peakRssMb: number }> {
-  const timeFile = `${dbFile}.time`;
-  const useTime = existsSync('/usr/bin/time');
-  const args = [bin, 'import', ordersFile, '--db', dbFile];
-  const started = performance.now();
-  const child = useTime
-    ? spawn('/usr/bin/time', ['-f', '%M', '-o', timeFile, process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  let polledKb = 0;
-  const poll = setInterval(() => {
-    try {
-      const line = readFileSync(`/proc/${child.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:')) ?? '';
-      polledKb = Math.max(polledKb, Number(/(\d+)/.exec(line)?.[1] ?? 0));
-    } catch {
-      // ended between two polls
-    }
-  }, 50);
-  return new Promise((resolve, reject) => {
-    child.on('exit', (code) => {
-      clearInterval(poll);
-      const seconds = (performance.now() - started) / 1000;
-      if (code !== 0) return reject(new Error(`promo import exited ${code}: ${output.slice(-2000)}`));
-      const kb = useTime ? Number(readFileSync(timeFile, 'utf8').trim().split('\n').at(-1)) : polledKb;
-      resolve({ seconds, peakRssMb: kb / 1024 });
-    });
-  });
-}
+/** `promo import` of the file, measured (its peak RSS: GNU time's %M, else VmHWM polled). */
+const runImport = (ordersFile: string, dbFile: string) => runMeasured([bin, 'import', ordersFile, '--db', dbFile], 'promo import');
 
 async function importRun(count: number): Promise<{ rate: number; seconds: number; peakRssMb: number; fileMb: number }> {
   const ordersFile = `${dir}/orders-${count}.json`;

@@ -9,6 +9,7 @@ import { ORDER_FIELDS as CATALOG_ORDER_FIELDS } from '../../src/modules/catalog/
 import { CUSTOMER_ORDER_FIELDS } from '../../src/modules/customers/customers-list.schemas.js';
 import { EVENT_CATEGORIES, FILTERABLE_EVENT_TYPES } from '../../src/modules/events/event-types.js';
 import { ACTIVITY_ORDER_FIELDS } from '../../src/modules/events/events.schemas.js';
+import { EXPORT_LIST_ORDER_FIELDS } from '../../src/modules/exports/exports.schemas.js';
 import { EARNING_RULE_ORDER_FIELDS } from '../../src/modules/loyalty/earning-rules.schemas.js';
 import { TIER_ORDER_FIELDS } from '../../src/modules/loyalty/tiers.schemas.js';
 import { TRANSACTION_ORDER_FIELDS } from '../../src/modules/ledgers/ledgers.schemas.js';
@@ -194,6 +195,7 @@ export function listVariants(f: Fixture): string[] {
       order: each('order', orders(ORDER_LIST_ORDER_FIELDS)),
       filter: [{}, { customer: 'c1' }, { customer_id: f.customerId }, { status: 'PAID' }, { customer: 'c1', status: 'PAID' }],
     }),
+    ...combine('/v1/exports', { order: each('order', orders(EXPORT_LIST_ORDER_FIELDS)) }),
     ...combine('/v1/loyalties', { order: each('order', orders(CAMPAIGN_ORDER_FIELDS)) }),
     ...combine(`/v1/loyalties/${f.program.id}/members`, {
       order: each('order', orders(MEMBER_ORDER_FIELDS)),

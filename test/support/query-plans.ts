@@ -44,3 +44,26 @@ export function recordingKysely(sqlite: BetterSqlite3.Database, sink: (query: Co
 /** EXPLAIN QUERY PLAN of a statement, with its parameters bound (they can change the plan). */
 export const explain = (sqlite: BetterSqlite3.Database, query: CompiledQuery): PlanRow[] =>
   sqlite.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...(query.parameters as unknown[])) as PlanRow[];
+
+export const ROWS = 1_000_000;
+
+/**
+ * Replaces the planner's statistics (sqlite_stat1) by those of a million-row table for every
+ * index: `rowsPerKey` rows share each key prefix (a unique index's whole key: one row).
+ */
+export function writeStatistics(sqlite: BetterSqlite3.Database, rowsPerKey: number | undefined): void {
+  sqlite.exec('ANALYZE'); // creates sqlite_stat1
+  sqlite.exec('DELETE FROM sqlite_stat1');
+  if (rowsPerKey !== undefined) {
+    const indexes = sqlite
+      .prepare(`SELECT i.name AS idx, t.name AS tbl, i."unique" AS uniq FROM sqlite_schema t, pragma_index_list(t.name) i WHERE t.type = 'table'`)
+      .all() as Array<{ idx: string; tbl: string; uniq: number }>;
+    const insert = sqlite.prepare('INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES (?, ?, ?)');
+    for (const { idx, tbl, uniq } of indexes) {
+      const columns = (sqlite.prepare('SELECT count(*) AS n FROM pragma_index_info(?)').get(idx) as { n: number }).n;
+      const perPrefix = Array.from({ length: columns }, (_, i) => (uniq && i === columns - 1 ? 1 : rowsPerKey));
+      insert.run(tbl, idx, [ROWS, ...perPrefix].join(' '));
+    }
+  }
+  sqlite.exec('ANALYZE sqlite_schema'); // reloads the statistics into the planner
+}
