@@ -145,3 +145,10 @@ export const ROLLBACK_ORDER_MODES = ['WITH_ORDER', 'WITHOUT_ORDER'] as const;
 export type RollbackOrderMode = (typeof ROLLBACK_ORDER_MODES)[number];
 /** Redemption list orders (SPEC.md 4.16), each also with a leading `-`. */
 export const REDEMPTION_LIST_ORDERS = ['created_at', 'id', 'voucher_code', 'tracking_id', 'customer_id'] as const;
+/** Publications (the reference's /v1/publications): list orders, each also with a leading `-`. */
+export const PUBLICATION_LIST_ORDERS = ['created_at', 'id', 'voucher_code', 'tracking_id', 'customer_id', 'channel'] as const;
+export type PublicationOrderField = (typeof PUBLICATION_LIST_ORDERS)[number];
+export const PUBLICATION_RESULTS = ['SUCCESS', 'FAILURE'] as const;
+export type PublicationResult = (typeof PUBLICATION_RESULTS)[number];
+/** The list's `voucher_type` values (the reference's enum), and the voucher type each names. */
+export const PUBLICATION_VOUCHER_TYPES = { discount: 'DISCOUNT_VOUCHER', loyalty: 'LOYALTY_CARD' } as const;

@@ -23,6 +23,8 @@ export const errorCatalogue = {
   invalid_balance: entry(400, 'Invalid balance'),
   invalid_pending_points_state: entry(400, 'Invalid pending points state'),
   invalid_code_config: entry(400, 'Invalid code config'),
+  // A publication that found no voucher to give: every voucher of a STATIC campaign is held.
+  no_voucher_suitable_for_publication: entry(400, 'Couldn\'t find any voucher suitable for publication.'),
   invalid_scope: entry(400, 'Invalid scope'),
   invalid_grant_type: entry(400, 'Invalid grant_type'),
   invalid_origins: entry(400, 'Invalid origins'),
