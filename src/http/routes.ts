@@ -12,6 +12,7 @@ import { programsRoutes } from '../modules/loyalty/programs.routes.js';
 import { earningRulesRoutes } from '../modules/loyalty/earning-rules.routes.js';
 import { pendingPointsRoutes } from '../modules/loyalty/pending-points.routes.js';
 import { ordersRoutes } from '../modules/orders/orders.routes.js';
+import { permanentDeletionRoutes } from '../modules/permanent-deletion/permanent-deletion.routes.js';
 import { publicationsRoutes } from '../modules/publications/publications.routes.js';
 import { redemptionsListRoutes } from '../modules/redemptions/redemptions-list.routes.js';
 import { vouchersRoutes } from '../modules/vouchers/vouchers.routes.js';
@@ -27,5 +28,5 @@ export const routeModules: RouteModule[] = [
   oauthRoutes, catalogRoutes, customersRoutes, campaignsRoutes, vouchersRoutes, ordersRoutes, asyncActionsRoutes, assetsRoutes, ledgersRoutes,
   programsRoutes, membersRoutes, earningRulesRoutes, pendingPointsRoutes, rewardsRoutes, tiersRoutes,
   promotionTiersRoutes, promotionStacksRoutes, stackingRulesRoutes, validationRulesRoutes, redemptionsRoutes, redemptionsListRoutes,
-  publicationsRoutes,
+  publicationsRoutes, permanentDeletionRoutes,
 ];

@@ -48,3 +48,9 @@ export async function countPublication(db: Db, voucherId: string): Promise<void>
     .where('id', '=', voucherId)
     .execute();
 }
+
+/** Clears a customer's tracking_id (their source_id then) on publications_customer; the number changed. */
+export async function clearTrackingIds(db: Db, customerId: string): Promise<number> {
+  const result = await db.updateTable('publications').set({ tracking_id: null }).where('customer_id', '=', customerId).executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

@@ -163,3 +163,10 @@ async function getCreatedPublication(deps: Pick<Deps, 'db'>, id: string) {
   const { vouchers: _codes, ...publication } = presentPublication(row, customer);
   return { ...publication, voucher };
 }
+
+/**
+ * Permanent deletion: a customer's publications stay (they are the vouchers' publish counts)
+ * without their tracking_id, inside the caller's transaction. Publications store no other
+ * personal data: the customer is read from its row when presented.
+ */
+export const erasePublicationCustomer = (trx: Db, customerId: string): Promise<number> => repo.clearTrackingIds(trx, customerId);
