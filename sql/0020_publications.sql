@@ -74,3 +74,5 @@ END;
 -- A campaign's next free voucher (any type; 0010's vouchers_free_cards covers loyalty cards
 -- only), oldest first, so picking one reads one index entry.
 CREATE INDEX vouchers_free ON vouchers (campaign_id, seq) WHERE holder_id IS NULL;
+-- It serves the loyalty members' free cards too: 0010's loyalty-only index is no longer read.
+DROP INDEX vouchers_free_cards;
