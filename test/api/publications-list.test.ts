@@ -105,6 +105,8 @@ describe('publications: GET /v1/publications', () => {
     assert.deepEqual(await list('?customer=nobody'), envelope([]));
     assert.deepEqual(await list('?filters[junction]=and&filters[campaign_name][conditions][$is]=Spring&filters[result][conditions][$in][0]=SUCCESS'), envelope([spring]));
     assert.deepEqual(await list('?order=voucher_code&voucher=NAMED'), envelope([named]));
+    const own = await server.request('GET', '/v1/vouchers/NAMED/publications?page=1&limit=10');
+    assert.deepEqual([own.status, own.body], [200, envelope([named])], 'the voucher\'s publish.url lists its publications');
   });
 
   it('refuses what it cannot serve, naming it', async () => {

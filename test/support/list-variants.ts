@@ -314,5 +314,6 @@ function publicationVariants(f: Fixture): string[] {
     ...combine('/v1/publications', { order: each('order', PUBLICATION_ORDER_FIELDS.filter((o) => o !== 'created_at').flatMap((o) => [o, `-${o}`])) }),
     ...combine('/v1/publications', { order: each('order', ['voucher_code', '-voucher_code']), filter: [{ voucher: f.program.cardCode }] }),
     ...combine('/v1/publications', { order: each('order', ['customer_id', '-customer_id']), filter: [{ customer: 'c1' }, condition('customer_id', '$is', f.customerId)] }),
+    ...combine(`/v1/vouchers/${f.program.cardCode}/publications`, { order: each('order', [undefined, 'created_at', '-voucher_code']) }),
   ];
 }

@@ -5,7 +5,7 @@ import { parsePublicationsListQuery } from './publications-list.schemas.js';
 import { createPublicationSchema, parseCreateQuery, parseJoinOnce } from './publications.schemas.js';
 import { createPublication } from './publications.service.js';
 
-/** Publications (the reference's /v1/publications): create (by POST, or GET with the request as a query) and list. */
+/** Publications (the reference's /v1/publications): create (by POST, or GET with the request as a query) and list (also a voucher's own). */
 export const publicationsRoutes: RouteModule = (router, deps) => {
   router.post('/v1/publications', async (ctx) => {
     const joinOnce = parseJoinOnce(ctx.query);
@@ -20,5 +20,10 @@ export const publicationsRoutes: RouteModule = (router, deps) => {
 
   router.get('/v1/publications', async (ctx) => {
     ctx.body = await listPublications(deps, parsePublicationsListQuery(ctx.query));
+  });
+
+  // A voucher's `publish.url`: its publications, as GET /v1/publications?voucher={code} lists them.
+  router.get('/v1/vouchers/:code/publications', async (ctx) => {
+    ctx.body = await listPublications(deps, parsePublicationsListQuery({ ...ctx.query, voucher: ctx.params.code as string }));
   });
 };
