@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../src/lib/clock.js';
 import { assertRefused } from '../modules/loyalty/refusals.js';
 import { dbFingerprint } from '../support/db.js';
@@ -8,7 +8,6 @@ import { discountCampaign } from '../support/factories.js';
 import { assertMatchesReference, assertMatchesSchema, withoutNulls } from '../support/openapi.js';
 import { errorBody, startTestServer, type TestServer } from '../support/server.js';
 import { voucherBody } from '../support/voucher-shape.js';
-import { after } from 'node:test';
 
 const NOW = '2025-03-01T10:00:00.000Z';
 const DISCOUNT = { type: 'PERCENT', percent_off: 10 };
