@@ -19,6 +19,7 @@ import type { RedemptionsTables } from '../modules/redemptions/redemptions.table
 import type { RedemptionListTables } from '../modules/redemptions/redemptions-list.table.js';
 import type { SessionLocksTables } from '../modules/sessions/session-locks.table.js';
 import type { ExportsTables } from '../modules/exports/exports.table.js';
+import type { PublicationsTables } from '../modules/publications/publications.table.js';
 
 /**
  * Kysely's view of the whole schema: every module's *.table.ts, joined. A module adds its
@@ -26,4 +27,4 @@ import type { ExportsTables } from '../modules/exports/exports.table.js';
  */
 export interface Database extends AuthTables, CatalogTables, CustomersTables, EventsTables, CategoriesTables, CampaignsTables, VouchersTables, JobsTables, OrdersTables, LedgersTables,
     EarningRulesTables, PendingPointsTables, RewardsTables, TiersTables, IdempotencyTables, StackingRulesTables, ValidationRulesTables, RedemptionsTables,
-    RedemptionListTables, SessionLocksTables, ExportsTables {}
+    RedemptionListTables, SessionLocksTables, ExportsTables, PublicationsTables {}

@@ -13,6 +13,8 @@ import { earningRulesRoutes } from '../modules/loyalty/earning-rules.routes.js';
 import { pendingPointsRoutes } from '../modules/loyalty/pending-points.routes.js';
 import { exportsRoutes } from '../modules/exports/exports.routes.js';
 import { ordersRoutes } from '../modules/orders/orders.routes.js';
+import { permanentDeletionRoutes } from '../modules/permanent-deletion/permanent-deletion.routes.js';
+import { publicationsRoutes } from '../modules/publications/publications.routes.js';
 import { redemptionsListRoutes } from '../modules/redemptions/redemptions-list.routes.js';
 import { vouchersRoutes } from '../modules/vouchers/vouchers.routes.js';
 import { rewardsRoutes } from '../modules/rewards/rewards.routes.js';
@@ -27,5 +29,5 @@ export const routeModules: RouteModule[] = [
   oauthRoutes, catalogRoutes, customersRoutes, campaignsRoutes, vouchersRoutes, ordersRoutes, asyncActionsRoutes, assetsRoutes, ledgersRoutes,
   programsRoutes, membersRoutes, earningRulesRoutes, pendingPointsRoutes, rewardsRoutes, tiersRoutes,
   promotionTiersRoutes, promotionStacksRoutes, stackingRulesRoutes, validationRulesRoutes, redemptionsRoutes, redemptionsListRoutes,
-  exportsRoutes,
+  exportsRoutes, publicationsRoutes, permanentDeletionRoutes,
 ];

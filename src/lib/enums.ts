@@ -157,3 +157,10 @@ export type ExportedObject = (typeof EXPORTED_OBJECTS)[number];
 /** An export's status (the reference's Export object). */
 export const EXPORT_STATUSES = ['SCHEDULED', 'IN_PROGRESS', 'DONE', 'ERROR'] as const;
 export type ExportStatus = (typeof EXPORT_STATUSES)[number];
+/** Publications (the reference's /v1/publications): list orders, each also with a leading `-`. */
+export const PUBLICATION_LIST_ORDERS = ['created_at', 'id', 'voucher_code', 'tracking_id', 'customer_id', 'channel'] as const;
+export type PublicationOrderField = (typeof PUBLICATION_LIST_ORDERS)[number];
+export const PUBLICATION_RESULTS = ['SUCCESS', 'FAILURE'] as const;
+export type PublicationResult = (typeof PUBLICATION_RESULTS)[number];
+/** The list's `voucher_type` values (the reference's enum), and the voucher type each names. */
+export const PUBLICATION_VOUCHER_TYPES = { discount: 'DISCOUNT_VOUCHER', loyalty: 'LOYALTY_CARD' } as const;

@@ -25,6 +25,8 @@ export const errorCatalogue = {
   invalid_code_config: entry(400, 'Invalid code config'),
   invalid_export_params: entry(400, 'Invalid export params'),
   export_not_ready: entry(409, 'Export not ready'),
+  // A publication that found no voucher to give: every voucher of a STATIC campaign is held.
+  no_voucher_suitable_for_publication: entry(400, 'Couldn\'t find any voucher suitable for publication.'),
   invalid_scope: entry(400, 'Invalid scope'),
   invalid_grant_type: entry(400, 'Invalid grant_type'),
   invalid_origins: entry(400, 'Invalid origins'),

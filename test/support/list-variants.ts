@@ -18,6 +18,7 @@ import { PENDING_POINTS_ORDER_FIELDS } from '../../src/modules/loyalty/pending-p
 import { ORDER_LIST_ORDER_FIELDS } from '../../src/modules/orders/orders.schemas.js';
 import { REDEMPTION_ORDER_FIELDS } from '../../src/modules/redemptions/redemptions-list.schemas.js';
 import { VOUCHER_ORDER_FIELDS } from '../../src/modules/vouchers/vouchers.schemas.js';
+import { PUBLICATION_ORDER_FIELDS } from '../../src/modules/publications/publications-list.schemas.js';
 import { PROMOTION_STACK_ORDER_FIELDS } from '../../src/modules/campaigns/promotion-stacks.schemas.js';
 import { PROMOTION_TIER_ORDER_FIELDS } from '../../src/modules/campaigns/promotion-tiers.schemas.js';
 import { ASSIGNMENT_ORDER_FIELDS, RULE_ORDER_FIELDS } from '../../src/modules/validation-rules/validation-rules.schemas.js';
@@ -146,6 +147,7 @@ export function listVariants(f: Fixture): string[] {
       filters: [{ 'filters[category_id][conditions][$is]': VOUCHER_CATEGORY, 'filters[created_at][conditions][$after]': DATE }],
     }),
     ...redemptionVariants(f),
+    ...publicationVariants(f),
     ...combine('/v1/campaigns', {
       order: each('order', orders(CAMPAIGN_ORDER_FIELDS)),
       type: each('campaign_type', [undefined, ...CAMPAIGN_TYPES]),
@@ -291,5 +293,29 @@ function redemptionVariants(f: Fixture): string[] {
       filter: [{ customer: 'c1' }, condition('customer_id', '$is', f.customerId), condition('customer_id', '$is_unknown')],
       dates,
     }),
+  ];
+}
+
+/**
+ * GET /v1/publications: every filter alone and all together by created_at, every order alone,
+ * and each field order with its own field's equality (other combinations are refused with 400).
+ */
+function publicationVariants(f: Fixture): string[] {
+  const filters = {
+    campaign: 'Plans loyalty', customer: 'c1', voucher: f.program.cardCode, result: 'SUCCESS', voucher_type: 'loyalty', is_referral_code: 'false', source_id: 'pub-1',
+  };
+  return [
+    ...combine('/v1/publications', {
+      order: each('order', orders(['created_at'])),
+      filter: [
+        ...oneOf(filters),
+        condition('failure_code', '$is', 'no_voucher_suitable_for_publication'), condition('customer_id', '$in', f.customerId), condition('campaign_name', '$is', 'Plans'),
+        { ...filters, 'filters[junction]': 'and', ...condition('failure_code', '$is', 'x') },
+      ],
+    }),
+    ...combine('/v1/publications', { order: each('order', PUBLICATION_ORDER_FIELDS.filter((o) => o !== 'created_at').flatMap((o) => [o, `-${o}`])) }),
+    ...combine('/v1/publications', { order: each('order', ['voucher_code', '-voucher_code']), filter: [{ voucher: f.program.cardCode }] }),
+    ...combine('/v1/publications', { order: each('order', ['customer_id', '-customer_id']), filter: [{ customer: 'c1' }, condition('customer_id', '$is', f.customerId)] }),
+    ...combine(`/v1/vouchers/${f.program.cardCode}/publications`, { order: each('order', [undefined, 'created_at', '-voucher_code']) }),
   ];
 }

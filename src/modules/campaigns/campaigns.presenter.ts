@@ -86,3 +86,31 @@ export function presentCampaign(row: CampaignRow, tiers: TierRow[], categories: 
 }
 
 export type CampaignView = ReturnType<typeof presentCampaign>;
+
+const withoutNulls = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
+
+/** The short campaign events carry (the reference's SimpleCampaign): set fields only. */
+export function presentSimpleCampaign(c: CampaignView) {
+  const voucher = c.voucher as { redemption?: { quantity: number | null } } | undefined;
+  return withoutNulls({
+    id: c.id,
+    name: c.name,
+    campaign_type: c.campaign_type,
+    type: c.type,
+    is_referral_code: false,
+    voucher: voucher && { ...voucher, redemption: { quantity: voucher.redemption?.quantity ?? null, redeemed_quantity: 0 } },
+    auto_join: c.auto_join,
+    join_once: c.join_once,
+    active: c.active,
+    category_id: c.category_id,
+    category: c.category,
+    categories: c.categories,
+    metadata: c.metadata,
+    start_date: c.start_date,
+    expiration_date: c.expiration_date,
+    description: c.description,
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+    object: c.object,
+  });
+}

@@ -6,8 +6,8 @@ import type { VoucherTable } from '../vouchers/vouchers.table.js';
 
 /**
  * Members are loyalty cards (vouchers of a LOYALTY_PROGRAM campaign); a member's customer is
- * the card's holder_id. These queries read cards and count their publications. Giving a card
- * its holder, and its points and balance, belong to the ledgers (assignCardHolder).
+ * the card's holder_id. These queries read cards. Giving a card its holder belongs to
+ * publications (claimVoucher, through the ledgers' assignCardHolder).
  */
 type Db = Kysely<Database>;
 export type MemberRow = Selectable<VoucherTable> & { campaign_name: string | null };
@@ -36,27 +36,6 @@ export const findHeldCard = (db: Db, campaignId: string, holderId: string): Prom
     .orderBy('seq')
     .limit(1)
     .executeTakeFirst();
-
-/** The program's oldest free card (no holder), read from vouchers_free_cards. */
-export const findFreeCard = (db: Db, campaignId: string): Promise<{ id: string; code: string } | undefined> =>
-  db
-    .selectFrom('vouchers')
-    .select(['id', 'code'])
-    .where('campaign_id', '=', campaignId)
-    .where('holder_id', 'is', null)
-    .where('type', '=', 'LOYALTY_CARD')
-    .orderBy('seq')
-    .limit(1)
-    .executeTakeFirst();
-
-/** A card just given its holder counts one publication (a counter, in one statement). */
-export async function countPublication(db: Db, id: string): Promise<void> {
-  await db
-    .updateTable('vouchers')
-    .set((eb) => ({ publish_count: eb('publish_count', '+', 1) }))
-    .where('id', '=', id)
-    .execute();
-}
 
 export interface MemberFilters {
   campaignId: string;

@@ -9,7 +9,7 @@ import { findSimpleCustomer } from '../customers/customers.service.js';
 import { emit } from '../events/events.service.js';
 import { pointsEarnedSince, type PointsChanged } from '../ledgers/index.js';
 import { getVoucher } from '../vouchers/vouchers.service.js';
-import { presentSimpleCampaign } from './members.presenter.js';
+import { presentSimpleCampaign } from '../campaigns/campaigns.presenter.js';
 import { findProgram, getProgram, type LoyaltyProgram } from './programs.service.js';
 import { TIER_CHANGED } from './tiers-changed.seam.js';
 import * as members from './tiers-members.repository.js';

@@ -30,14 +30,25 @@ export async function vacuumDatabase(deps: MaintenanceDeps, options: { full?: bo
   else if (before.autoVacuum !== 'INCREMENTAL') {
     throw new AppError('vacuum_needs_full', 'This database was created before online vacuum existed: stop the server and run promo vacuum --full once');
   }
+  const space = await releaseFreeSpace(deps, options.onStep);
+  return { bytes_before: fileBytes(before), bytes_after: fileBytes(space), pages_released: Math.max(0, before.pageCount - space.pageCount), ms: Date.now() - started };
+}
+
+/**
+ * Hands every free page back to the file system in short steps, then lets the WAL restart at
+ * zero bytes: afterwards no byte of a freed page or of an old page version is left in either
+ * file (what a permanent deletion needs). A database without incremental vacuum keeps its
+ * free pages (only `promo vacuum --full` can change that).
+ */
+export async function releaseFreeSpace(deps: MaintenanceDeps, onStep?: (freeLeft: number) => void): Promise<repo.SpaceFigures> {
   let space = repo.readSpace(deps.sqlite);
-  while (space.freePages > 0) {
+  while (space.autoVacuum === 'INCREMENTAL' && space.freePages > 0) {
     await deps.db.transaction().execute(async () => repo.releaseFreePages(deps.sqlite, PAGES_PER_STEP));
     space = repo.readSpace(deps.sqlite);
-    options.onStep?.(space.freePages);
+    onStep?.(space.freePages);
   }
   truncateWal(deps.sqlite);
-  return { bytes_before: fileBytes(before), bytes_after: fileBytes(space), pages_released: Math.max(0, before.pageCount - space.pageCount), ms: Date.now() - started };
+  return space;
 }
 
 /** A whole-file rewrite holds the write lock throughout: refused at once if anyone writes. */

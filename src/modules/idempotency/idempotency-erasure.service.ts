@@ -1,0 +1,10 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import { deleteAnswersMentioning } from './idempotency-erasure.repository.js';
+
+/**
+ * Permanent deletion: stored answers to keyed requests that show the customer (a created
+ * customer, a redemption, a publication) are forgotten, inside the caller's transaction. A
+ * retry with such a key afterwards runs as a new request.
+ */
+export const forgetAnswersAbout = (trx: Kysely<Database>, customerId: string): Promise<number> => deleteAnswersMentioning(trx, customerId);

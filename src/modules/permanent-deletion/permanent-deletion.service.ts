@@ -1,0 +1,58 @@
+import type { Deps } from '../../app/deps.js';
+import { isoNow } from '../../lib/clock.js';
+import { newId } from '../../lib/ids.js';
+import { eraseCustomerRow, findCustomerIdToErase } from '../customers/customer-erasure.service.js';
+import { eraseCustomerEvents } from '../events/events-erasure.service.js';
+import { releaseFreeSpace } from '../maintenance/maintenance.service.js';
+import { forgetAnswersAbout } from '../idempotency/idempotency-erasure.service.js';
+import { unlinkCustomerFromOrders } from '../orders/orders-erasure.service.js';
+import { erasePublicationCustomer } from '../publications/index.js';
+import { eraseRedemptionCustomer } from '../redemptions/redemptions-erasure.service.js';
+
+type DeletionDeps = Pick<Deps, 'db' | 'clock' | 'sqlite'>;
+
+/**
+ * POST /v1/customers/{id or source_id}/permanent-deletion (the reference's
+ * customer-permanently-deletion): the customer's personal data leaves every place it is
+ * stored, in one transaction. The customer's row and events go (the order events of customers
+ * they referred keep them by id only); orders stay without their link to the customer; redemption records keep only the customer's id (their snapshots and
+ * tracking_id cleared); publications lose their tracking_id; stored answers to keyed requests
+ * that show the customer are forgotten. Ledgers, vouchers and every counter are untouched, so
+ * balances, redeemed quantities, publish counts and list totals stay what they were.
+ *
+ * Deleted bytes must not linger in the file: every connection zeroes the space an update or
+ * delete frees inside a page (secure_delete FAST, db/connect.ts), this transaction also the
+ * pages it frees (ON); then the free pages (which may hold older data) go back to the file
+ * system and the WAL, which still holds the pages as they were, is copied into the file and
+ * truncated (when no reader holds it; else it is overwritten as the WAL is reused). The answer is the reference's deletion object; promo
+ * keeps no deletion records, so there is nothing to read back later.
+ */
+export async function deleteCustomerPermanently(deps: DeletionDeps, ref: string) {
+  const at = isoNow(deps.clock);
+  deps.sqlite.pragma('secure_delete = ON');
+  let counts: { id: string; events: { all: number; orders: number }; orders: number };
+  try {
+    counts = await deps.db.transaction().execute(async (trx) => {
+      const id = await findCustomerIdToErase(trx, ref);
+      const { orders, referredCustomerIds } = await unlinkCustomerFromOrders(trx, id);
+      const events = await eraseCustomerEvents(trx, id, referredCustomerIds);
+      await eraseRedemptionCustomer(trx, id);
+      await erasePublicationCustomer(trx, id);
+      await forgetAnswersAbout(trx, id);
+      await eraseCustomerRow(trx, id);
+      return { id, events, orders };
+    });
+  } finally {
+    deps.sqlite.pragma('secure_delete = FAST');
+  }
+  await releaseFreeSpace(deps);
+  return {
+    id: newId('del_'),
+    created_at: at,
+    related_object_id: counts.id,
+    related_object: 'customer' as const,
+    status: 'DONE' as const,
+    data_json: { events: 0, customer_events: counts.events.all, daily_events: 0, segments: 0, orders: counts.orders, order_events: counts.events.orders, customer: 1 },
+    object: 'pernament_deletion' as const,
+  };
+}

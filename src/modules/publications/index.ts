@@ -1,0 +1,4 @@
+/** What other modules use of publications: giving a voucher to a customer, and recording it. */
+export { claimVoucher, giveCampaignVoucher, type Given, type Who } from './give-voucher.service.js';
+export { recordPublication } from './publications.service.js';
+export { erasePublicationCustomer } from './publications.service.js';

@@ -1,0 +1,84 @@
+import { mixed, number, object, type InferType } from 'yup';
+import { idField, isPlainObject, jsonObjectField, shortText } from '../../lib/fields.js';
+import { invalidQueryParams } from '../../lib/errors.js';
+import { oneOf, querySchema } from '../../lib/query-params.js';
+import { validateBody, validateQuery } from '../../lib/validate.js';
+import { createCustomerSchema } from '../customers/customers.schemas.js';
+
+/**
+ * `campaign`: its name or id as text, or the reference's CreatePublicationCampaign object
+ * {name, count}. promo gives one voucher per publication: `count` above 1 is refused (see the
+ * README), rather than answered with fewer vouchers than asked.
+ */
+const campaignField = mixed<string | { name: string; count?: number | null }>()
+  .test('campaign', 'campaign must be a campaign name or an object with a name', function check(value) {
+    if (value === undefined || value === null) return true;
+    if (typeof value === 'string') return value.length > 0 || this.createError({ message: 'campaign must not be empty' });
+    if (!isPlainObject(value)) return false;
+    const nested = object({
+      name: idField('campaign.name').required('campaign.name is a required field'),
+      count: number().typeError('campaign.count must be a number').integer('campaign.count must be an integer').min(1).max(1, 'campaign.count must be 1: one voucher per publication').nullable().optional(),
+    }).noUnknown(true, 'campaign has unspecified keys: ${unknown}');
+    try {
+      nested.validateSync(value, { abortEarly: false });
+      return true;
+    } catch (error) {
+      return this.createError({ message: (error as { errors: string[] }).errors.join(', ') });
+    }
+  })
+  .optional();
+
+/**
+ * POST /v1/publications (the reference's PublicationsCreateRequestBody): the customer
+ * (upserted by id or source_id), and either a named `voucher` or a `campaign` to take one
+ * from; the publication's source_id, metadata and channel.
+ */
+export const createPublicationSchema = object({
+  customer: createCustomerSchema.typeError('customer must be an object').required('customer is a required field').default(undefined),
+  voucher: idField('voucher').nullable().optional(),
+  campaign: campaignField,
+  source_id: shortText('source_id').nullable().optional(),
+  metadata: jsonObjectField('metadata').nullable().optional(),
+  channel: shortText('channel').nullable().optional(),
+})
+  .test('voucher-or-campaign', 'Either voucher or campaign is required', (body) => !body || body.voucher != null || body.campaign != null)
+  .typeError('The body must be a JSON object');
+
+export type CreatePublicationBody = InferType<typeof createPublicationSchema>;
+
+const joinOnceSchema = querySchema({ join_once: oneOf(['true', 'false'] as const) });
+
+/** `join_once` of either create operation: true, false or absent. */
+export const parseJoinOnce = (query: Record<string, unknown>): boolean => validateQuery(joinOnceSchema, { join_once: query.join_once }).join_once === 'true';
+
+const OBJECT_PARAMS = ['customer', 'campaign', 'metadata'];
+
+/**
+ * GET /v1/publications/create: the same request as query parameters, its objects as the
+ * reference's deepObject style (`customer[source_id]=x`, `customer[address][city]=y`,
+ * `metadata[k]=v`). Nested into the body's shape and checked by the body's schema; a key
+ * outside it is 400 invalid_query_params.
+ */
+export function parseCreateQuery(query: Record<string, unknown>): CreatePublicationBody {
+  const body: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(query)) {
+    if (key === 'join_once') continue;
+    if (typeof value !== 'string') throw invalidQueryParams(`Query parameter ${key} must be given once`);
+    const path = key.split(/\]?\[|\]/).filter((part) => part !== '');
+    const [head, ...rest] = path;
+    if (head === undefined || (rest.length > 0 && !OBJECT_PARAMS.includes(head)) || (rest.length === 0 && !['voucher', 'campaign', 'source_id', 'channel'].includes(head))) {
+      throw invalidQueryParams(`Unknown query parameter: ${key}`);
+    }
+    setPath(body, path, value);
+  }
+  return validateBody(createPublicationSchema, body);
+}
+
+function setPath(target: Record<string, unknown>, path: string[], value: string): void {
+  let node = target;
+  for (const part of path.slice(0, -1)) {
+    if (!isPlainObject(node[part])) node[part] = {};
+    node = node[part] as Record<string, unknown>;
+  }
+  node[path[path.length - 1] as string] = value;
+}

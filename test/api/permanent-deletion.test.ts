@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { fixedClock } from '../../src/lib/clock.js';
+import { assertRefused } from '../modules/loyalty/refusals.js';
+import { expectError, notFoundError } from '../support/error-bodies.js';
+import { assertMatchesReference } from '../support/openapi.js';
+import { serverSideClient } from '../support/sdk.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+const NOW = '2025-03-01T10:00:00.000Z';
+const ZED = { source_id: 'zed-crm-4711', name: 'Zebulon Quist', email: 'zebulon.quist@example.org', phone: '+47 9988 7766', address: { city: 'Tromsø', line_1: 'Storgata 99' } };
+/** Zed's email before an update: an old version of a row must not linger either. */
+const OLD_EMAIL = 'zeb.q.1999@example.net';
+/** Every piece of Zed's personal data, as the bytes a search of the file looks for. */
+const PERSONAL = [ZED.source_id, ZED.name, ZED.email, OLD_EMAIL, ZED.phone, ZED.address.line_1];
+
+/** What the deletion must leave as it was: the figures of vouchers, ledgers, orders and the list totals. */
+function figures(server: TestServer) {
+  const q = (text: string) => server.deps.sqlite.prepare(text).all();
+  return {
+    vouchers: q('SELECT code, holder_id, gift_balance, loyalty_balance, redeemed_quantity, publish_count FROM vouchers ORDER BY seq'),
+    ledger: q('SELECT id, voucher_id, customer_id, delta, balance FROM ledger_entries ORDER BY rowid'),
+    orders: q('SELECT id, amount, discount_amount, status FROM orders ORDER BY seq'),
+    counts: [q('SELECT * FROM order_counts ORDER BY status'), q('SELECT * FROM redemption_counts ORDER BY object, result'), q('SELECT * FROM publication_counts ORDER BY result')],
+    redemptions: q('SELECT id, customer_id, amount, result, status FROM redemptions ORDER BY seq'),
+  };
+}
+
+const fileHas = (file: string, text: string): boolean => existsSync(file) && readFileSync(file).includes(Buffer.from(text, 'utf8'));
+
+describe('POST /v1/customers/{id}/permanent-deletion', () => {
+  let server: TestServer;
+  let zed: { id: string };
+  let redemptionId: string;
+  before(async () => {
+    server = await startTestServer({ clock: fixedClock(NOW) });
+    const call = async (method: string, path: string, body?: unknown, headers?: Record<string, string>) => {
+      const res = await server.request(method, path, { body, headers });
+      assert.ok(res.status < 300, `${path}: ${JSON.stringify(res.body)}`);
+      return res.body;
+    };
+    zed = await call('POST', '/v1/customers', { ...ZED, email: OLD_EMAIL }, { 'Idempotency-Key': 'zed-create' });
+    await call('PUT', `/v1/customers/${zed.id}`, { email: ZED.email });
+    await call('POST', '/v1/customers', { source_id: 'amy', name: 'Amy', email: 'amy@example.org' });
+    await call('POST', '/v1/campaigns', { name: 'Gifts', campaign_type: 'GIFT_VOUCHERS', voucher: { type: 'GIFT_VOUCHER', gift: { amount: 5000 } } });
+    const gift = await call('POST', '/v1/publications', { campaign: 'Gifts', customer: { source_id: ZED.source_id }, source_id: 'pub-zed' });
+    await call('POST', '/v1/loyalties', { name: 'Stars', voucher: { loyalty_card: { points: 10 } } });
+    await call('POST', '/v1/loyalties/Stars/members', { customer: { source_id: ZED.source_id } });
+    await call('POST', '/v1/orders', { source_id: 'zed-order', status: 'PAID', customer: { source_id: ZED.source_id }, amount: 3000 });
+    const redeemed = await call('POST', '/v1/redemptions', {
+      redeemables: [{ object: 'voucher', id: gift.voucher.code, gift: { credits: 1000 } }],
+      customer: { source_id: ZED.source_id },
+      order: { amount: 2000, customer: { source_id: ZED.source_id } },
+    });
+    redemptionId = redeemed.redemptions[0].id;
+    await call('POST', '/v1/orders', { source_id: 'amy-order', customer: { source_id: 'amy' }, referrer: { id: zed.id }, amount: 100 });
+  });
+  after(() => server.close());
+
+  it('refuses an unknown customer and changes nothing', async () => {
+    await assertRefused(server, () => server.request('POST', '/v1/customers/nobody/permanent-deletion'), expectError(notFoundError('customer', 'nobody')));
+  });
+
+  it('removes the customer\'s personal data from the file and its WAL, keeping every figure and count', async () => {
+    for (const text of PERSONAL) assert.ok(fileHas(server.dbFile, text) || fileHas(`${server.dbFile}-wal`, text), `the setup stored ${text}`);
+    const kept = figures(server);
+    const res = await server.request('POST', `/v1/customers/${ZED.source_id}/permanent-deletion`);
+    assert.equal(res.status, 200);
+    assert.match(res.body.id, /^del_[0-9A-Za-z]{16}$/);
+    assert.deepEqual(res.body, {
+      id: res.body.id,
+      created_at: NOW,
+      related_object_id: zed.id,
+      related_object: 'customer',
+      status: 'DONE',
+      data_json: { events: 0, customer_events: 8, daily_events: 0, segments: 0, orders: 3, order_events: 3, customer: 1 },
+      object: 'pernament_deletion',
+    });
+    assertMatchesReference('POST', '/v1/customers/{customerId}/permanent-deletion', 200, res.body);
+    assert.deepEqual(figures(server), kept);
+
+    server.deps.sqlite.pragma('wal_checkpoint(PASSIVE)');
+    for (const text of PERSONAL) {
+      assert.equal(fileHas(server.dbFile, text), false, `the database file still holds ${text}`);
+      assert.equal(fileHas(`${server.dbFile}-wal`, text), false, `the WAL still holds ${text}`);
+    }
+    assert.equal(fileHas(server.dbFile, 'amy@example.org'), true, 'other customers stay');
+  });
+
+  it('leaves history that shows the customer by id only', async () => {
+    assert.equal((await server.request('GET', `/v1/customers/${zed.id}`)).status, 404);
+    assert.deepEqual((await server.request('GET', `/v1/customers/${zed.id}/activity`)).status, 404);
+    const redemption = (await server.request('GET', `/v1/redemptions/${redemptionId}`)).body;
+    assert.deepEqual([redemption.customer, redemption.tracking_id, redemption.customer_id], [{ id: zed.id, object: 'customer' }, null, zed.id]);
+    const publications = (await server.request('GET', `/v1/publications?customer=${zed.id}`)).body;
+    assert.equal(publications.total, 2);
+    for (const p of publications.publications) assert.deepEqual([p.customer, 'tracking_id' in p], [{ id: zed.id, object: 'customer' }, false]);
+    const order = (await server.request('GET', '/v1/orders/zed-order')).body;
+    assert.deepEqual([order.customer_id, order.amount, order.status], [null, 3000, 'PAID']);
+    const retried = await server.request('POST', '/v1/customers', { body: { ...ZED, email: OLD_EMAIL }, headers: { 'Idempotency-Key': 'zed-create' } });
+    assert.notEqual(retried.body.id, zed.id, 'the stored answer was forgotten: the retry made a new customer');
+  });
+
+  it('deletes through @voucherify/sdk', async () => {
+    const amy = (await server.request('GET', '/v1/customers/amy')).body;
+    const answer = await serverSideClient(server).customers.deletePermanently(amy.id);
+    assert.deepEqual([answer.related_object_id, answer.status, answer.object], [amy.id, 'DONE', 'pernament_deletion']);
+    assert.equal((await server.request('GET', '/v1/customers/amy')).status, 404);
+    assert.deepEqual(server.logged, []);
+  });
+});
