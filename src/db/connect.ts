@@ -1,5 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SelectQueryNode, SqliteDialect, SqliteDriver, type CompiledQuery, type DatabaseConnection, type SqliteDatabase } from 'kysely';
+import {
+  Kysely, SelectQueryNode, SqliteDialect, SqliteDriver, type CompiledQuery, type DatabaseConnection, type KyselyPlugin, type SqliteDatabase,
+} from 'kysely';
 import type { Database } from './database.js';
 import { runFirstWrite } from './first-write.js';
 import { GroupCommit, type Batch, type CommitStats } from './group-commit.js';
@@ -16,11 +18,23 @@ export interface OpenOptions {
   groupCommit?: boolean;
 }
 
+/**
+ * What a connection has run since it opened: statements executed through Kysely (each run of
+ * a prepared statement; transaction control and the bulk writers' own statements are not
+ * counted) and queries Kysely built and compiled. The README's per-request budget is checked
+ * against these (test/db/statement-budget.test.ts).
+ */
+export interface QueryStats {
+  statements: number;
+  compiles: number;
+}
+
 export interface DatabaseHandle {
   db: Kysely<Database>;
   sqlite: BetterSqlite3.Database;
   /** Group commit's figures; zeros without it. */
   commitStats(): CommitStats;
+  queryStats(): QueryStats;
   close(): Promise<void>;
 }
 
@@ -135,8 +149,9 @@ class ImmediateSqliteDialect extends SqliteDialect {
     private readonly sqlite: BetterSqlite3.Database,
     private readonly busyTimeoutMs: number,
     private readonly groupCommit: boolean,
+    stats: QueryStats,
   ) {
-    const cached = withStatementCache(sqlite);
+    const cached = withStatementCache(sqlite, stats);
     super({ database: cached });
     this.cached = cached;
   }
@@ -163,15 +178,24 @@ const DEFAULT_BUSY_TIMEOUT_MS = 5000;
  * creates no closures: tsx wraps each one it creates to keep its name). A cached statement
  * cannot serve two iterations at once, so streamed reads (`iterate`) always prepare their own.
  */
-export function withStatementCache(sqlite: BetterSqlite3.Database): SqliteDatabase {
+export function withStatementCache(sqlite: BetterSqlite3.Database, stats: QueryStats = { statements: 0, compiles: 0 }): SqliteDatabase {
   type Cached = ReturnType<SqliteDatabase['prepare']>;
   const cache = new Map<string, Cached>();
   const wrap = (sql: string, stmt: BetterSqlite3.Statement): Cached => ({
     reader: stmt.reader,
     // better-sqlite3 binds an array's elements as the anonymous parameters.
-    all: (parameters: ReadonlyArray<unknown>) => stmt.all(parameters as unknown[]),
-    run: (parameters: ReadonlyArray<unknown>) => stmt.run(parameters as unknown[]),
-    iterate: (parameters: ReadonlyArray<unknown>) => sqlite.prepare(sql).iterate(parameters as unknown[]),
+    all: (parameters: ReadonlyArray<unknown>) => {
+      stats.statements++;
+      return stmt.all(parameters as unknown[]);
+    },
+    run: (parameters: ReadonlyArray<unknown>) => {
+      stats.statements++;
+      return stmt.run(parameters as unknown[]);
+    },
+    iterate: (parameters: ReadonlyArray<unknown>) => {
+      stats.statements++;
+      return sqlite.prepare(sql).iterate(parameters as unknown[]);
+    },
   });
   return {
     close: () => sqlite.close(),
@@ -207,12 +231,25 @@ export function openSqlite(file: string, options: OpenOptions = {}): BetterSqlit
   return sqlite;
 }
 
+/**
+ * Counts the queries Kysely compiles: it hands each built query to its plugins once, on
+ * compiling it; a query compiled beforehand (db/query-template.ts) runs without passing here.
+ */
+const compileCounter = (stats: QueryStats): KyselyPlugin => ({
+  transformQuery(args) {
+    stats.compiles++;
+    return args.node;
+  },
+  transformResult: (args) => Promise.resolve(args.result),
+});
+
 /** Opens the database file for Kysely: pragmas, IMMEDIATE transactions, statement cache. */
 export function openDatabase(file: string, options: OpenOptions = {}): DatabaseHandle {
   const sqlite = openSqlite(file, options);
-  const dialect = new ImmediateSqliteDialect(sqlite, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS, options.groupCommit ?? false);
-  const db = new Kysely<Database>({ dialect });
-  return { db, sqlite, commitStats: () => dialect.commitStats(), close: () => db.destroy() };
+  const stats: QueryStats = { statements: 0, compiles: 0 };
+  const dialect = new ImmediateSqliteDialect(sqlite, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS, options.groupCommit ?? false, stats);
+  const db = new Kysely<Database>({ dialect, plugins: [compileCounter(stats)] });
+  return { db, sqlite, commitStats: () => dialect.commitStats(), queryStats: () => ({ ...stats }), close: () => db.destroy() };
 }
 
 /**
