@@ -107,7 +107,10 @@ class GroupCommitDriver extends ImmediateSqliteDriver {
     this.wrapped ??= {
       executeQuery: (query: CompiledQuery) => {
         const batch = this.group.openBatch;
-        if (batch && !SelectQueryNode.is(query.query)) this.joined = batch;
+        if (batch && !SelectQueryNode.is(query.query)) {
+          this.joined = batch;
+          batch.kept = true;
+        }
         return connection.executeQuery(query);
       },
       streamQuery: (query: CompiledQuery, chunkSize?: number) => connection.streamQuery(query, chunkSize),

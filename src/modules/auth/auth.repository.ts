@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { queryTemplate } from '../../db/query-template.js';
 import type { ApiKeyTable, OAuthTokenTable } from './auth.table.js';
@@ -14,13 +14,16 @@ export const findApiKey = async (db: Db, appId: string): Promise<ApiKeyRow | und
 /**
  * SQLite's `PRAGMA data_version`: a number that changes whenever another connection (another
  * process: `promo keys revoke`) commits to the file, and never for this connection's own
- * commits. Raw SQL because a pragma has no builder; a PostgreSQL port would read a
- * generation counter row instead. Compiled once: it runs on every authenticated request.
+ * commits. Raw SQL because a pragma has no builder (a PostgreSQL port would read a generation
+ * counter row instead); a SELECT of its table-valued form, so that the group-commit driver
+ * sees a read (a read never waits for the open batch's COMMIT). Compiled once: it runs on
+ * every request with a key.
  */
-const DATA_VERSION = CompiledQuery.raw('pragma data_version');
+const dataVersionQuery = queryTemplate<Record<string, never>, { data_version: number }>((db) =>
+  db.selectNoFrom(sql<number>`(select data_version from pragma_data_version())`.as('data_version')),
+);
 
-export const dataVersion = async (db: Db): Promise<number> =>
-  (await db.executeQuery<{ data_version: number }>(DATA_VERSION)).rows[0]?.data_version ?? 0;
+export const dataVersion = async (db: Db): Promise<number> => (await dataVersionQuery(db, {}))[0]?.data_version ?? 0;
 
 export const listApiKeys = (db: Db): Promise<ApiKeyRow[]> =>
   db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('app_id').execute();
