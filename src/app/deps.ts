@@ -41,8 +41,9 @@ export interface DepsOptions extends OpenOptions {
 }
 
 export function createDeps(options: DepsOptions): Deps {
-  // Requests that write together share one durable COMMIT (db/group-commit.ts).
-  const { db, sqlite, commitStats, queryStats, close } = openDatabase(options.dbFile, { groupCommit: true, ...options });
+  // Requests that write together share one durable COMMIT (db/group-commit.ts); reads use a
+  // connection of their own and never wait for the writer (db/driver.ts).
+  const { db, sqlite, commitStats, queryStats, close } = openDatabase(options.dbFile, { groupCommit: true, separateReads: true, ...options });
   try {
     if (options.migrate !== false) migrate(sqlite);
   } catch (error) {

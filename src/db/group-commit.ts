@@ -12,7 +12,9 @@ import type BetterSqlite3 from 'better-sqlite3';
  * next batch: the busier the server, the larger the batches.
  *
  * The COMMIT never runs while a savepoint is open (that would commit half a transaction): a
- * flush that falls due then waits for the transaction to end.
+ * flush that falls due then waits for the transaction to end. While more transactions are
+ * queued for the writer (`busy`), the flush waits for them too, up to MAX_BATCH transactions or
+ * MAX_WINDOW_MS: the batch then holds everything that arrived while the last one ran.
  */
 export interface CommitStats {
   /** Durable COMMITs of batches so far. */
@@ -32,6 +34,7 @@ export class Batch {
    * savepoints touched to the WAL and wait for the disk (measured: ~8 ms against 0.06 ms).
    */
   kept = false;
+  readonly openedAt = performance.now();
   readonly durable: Promise<void>;
   settle!: (error?: unknown) => void;
 
@@ -45,17 +48,23 @@ export class Batch {
 }
 
 const SAVEPOINT = 'group_tx';
+const MAX_BATCH = 64;
+const MAX_WINDOW_MS = 50;
 
 export class GroupCommit {
   private open: Batch | null = null;
   private depth = 0;
   private flushDue = false;
+  private scheduled = false;
+  private draining = false;
   readonly stats: CommitStats = { batches: 0, transactions: 0, commitSeconds: 0 };
 
   constructor(
     private readonly sqlite: BetterSqlite3.Database,
     /** Takes the write lock: BEGIN IMMEDIATE, waiting for other connections. */
     private readonly beginImmediate: () => void,
+    /** Whether another transaction waits for the writer (it would join the batch). */
+    private readonly busy: () => boolean = () => false,
   ) {}
 
   /** The batch a write outside any transaction joins, if one is open (it then waits for it too). */
@@ -67,7 +76,7 @@ export class GroupCommit {
     if (!this.open) {
       this.beginImmediate();
       this.open = new Batch();
-      setImmediate(() => this.requestFlush());
+      this.schedule();
     }
     this.sqlite.exec(`savepoint ${SAVEPOINT}`);
     this.depth += 1;
@@ -92,18 +101,41 @@ export class GroupCommit {
   async drain(): Promise<void> {
     const batch = this.open;
     if (!batch) return;
-    this.requestFlush();
+    this.draining = true;
+    this.tryFlush();
     await batch.durable.catch(() => undefined);
   }
 
   private end(): void {
     this.depth -= 1;
-    if (this.depth === 0 && this.flushDue) this.flush();
+    if (this.depth === 0 && this.flushDue) {
+      this.flushDue = false;
+      this.tryFlush();
+    }
   }
 
-  private requestFlush(): void {
-    this.flushDue = true;
-    if (this.depth === 0) this.flush();
+  /** One pending look at the open batch, at the end of this turn of the event loop. */
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.tryFlush();
+    });
+  }
+
+  private tryFlush(): void {
+    const batch = this.open;
+    if (!batch) return;
+    if (this.depth > 0) {
+      this.flushDue = true; // the running transaction's end looks again
+      return;
+    }
+    if (!this.draining && this.busy() && batch.size < MAX_BATCH && performance.now() - batch.openedAt < MAX_WINDOW_MS) {
+      this.schedule();
+      return;
+    }
+    this.flush();
   }
 
   private flush(): void {

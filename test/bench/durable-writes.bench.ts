@@ -6,39 +6,17 @@
  * the same disk (what one fsync per request would cap the rate at) and GET /health.
  */
 import { Agent } from 'node:http';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openSqlite } from '../../src/db/connect.js';
 import { freshDbFile } from '../support/db.js';
 import { jsonRequest, measurePosts, measureThroughput, percentile, round } from './support/load.js';
+import { commitFigures, meanBatch, tinyCommitRate } from './support/commits.js';
 import { spawnListening } from './support/spawn.js';
 
 const APP = { id: 'bench-app', token: 'bench-token-0123456789' };
 const HEADERS = { 'X-App-Id': APP.id, 'X-App-Token': APP.token };
 const DURATION_MS = 4000;
 const bin = fileURLToPath(new URL('../../bin/promo', import.meta.url));
-
-/** One-row transactions committed one by one under synchronous = FULL, for `ms`: commits/s. */
-function tinyCommitRate(dir: string, ms: number): number {
-  const sqlite = openSqlite(join(dir, 'tiny-commits.db'));
-  sqlite.exec('CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, v TEXT)');
-  const insert = sqlite.prepare('INSERT INTO t (v) VALUES (?)');
-  const once = sqlite.transaction(() => insert.run('x'));
-  const started = performance.now();
-  let n = 0;
-  while (performance.now() - started < ms) {
-    once();
-    n++;
-  }
-  sqlite.close();
-  return Math.round(n / ((performance.now() - started) / 1000));
-}
-
-async function commitFigures(base: string): Promise<{ batches: number; transactions: number }> {
-  const text = await (await fetch(`${base}/metrics`)).text();
-  const value = (name: string) => Number(text.split('\n').find((l) => l.startsWith(`${name} `))?.split(' ')[1] ?? 0);
-  return { batches: value('promo_commit_batches_total'), transactions: value('promo_commit_transactions_total') };
-}
 
 /** GET latencies, one request at a time, until `done()`. */
 async function readerLatencies(base: string, path: string, done: () => boolean): Promise<number[]> {
@@ -82,7 +60,7 @@ async function main() {
       post_customers_1_client: one,
       post_customers_16_clients: sixteen,
       ratio_16_to_1: round(sixteen.rps / one.rps, 2),
-      mean_commit_batch_16_clients: round((after.transactions - before.transactions) / Math.max(1, after.batches - before.batches), 2),
+      mean_commit_batch_16_clients: meanBatch(before, after),
       get_customer_during_storm: { p50_ms: round(percentile(readLatencies, 50)), p99_ms: round(percentile(readLatencies, 99)), n: readLatencies.length },
     }));
   } finally {

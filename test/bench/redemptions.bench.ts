@@ -1,76 +1,83 @@
 /**
- * Redemptions: POST /v1/redemptions at 32 concurrent keep-alive clients through the real
- * `promo serve`, each a stack of one percent-off voucher and one gift card (30 credits) on a
- * new 3-item order of one of 500 customers. Beside them, in the same run, GET /health and
- * GET /v1/vouchers/{code} (4 clients each) measure what the writes do to everything else; the
- * baseline is GET /health alone before the load.
+ * Redemptions (issues 12 and 13): POST /v1/redemptions through the real `promo serve`, each a
+ * stack of one percent-off voucher (with a validation rule whose applicable_to is a product
+ * collection: two of the three catalog products) and one gift card (30 credits), on a new
+ * 3-item order of one of 500 customers; from 1 client, then from 32 keep-alive clients while
+ * GET /health and GET /v1/vouchers/{code} (2 clients each) measure what the writes do to
+ * everything else. Baselines in the same run: GET /health alone, and a loop of tiny
+ * synchronous = FULL commits on the same disk. The mean commit batch comes from /metrics.
  *
  * A request upserts the customer, stores the order and its items, loads and checks both
- * redeemables, computes the stack, claims the voucher's counter, debits the gift card through
- * its ledger, writes the parent and two child redemptions, the order's discounts and
- * redemptions map, the summary and the events: one synchronous=FULL transaction.
- *
- * After the merge with the validation-rules branch the percent-off voucher gets a
- * product-collection rule (issue 12's benchmark): add it in seed() with
- * POST /v1/validation-rules and its assignment to PCT-BENCH.
+ * redeemables (the rule reads the items' collections), computes the stack, claims the
+ * voucher's counter, debits the gift card through its ledger, writes the parent and two child
+ * redemptions, the order's discounts and redemptions map, the summary and the events.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { measurePosts, measureThroughput, round } from './support/load.js';
 import { benchHeaders as headers, BENCH_KEY_ENV, pick, post, PROMO_BIN as bin } from './support/api.js';
+import { commitFigures, meanBatch, tinyCommitRate } from './support/commits.js';
+import { measurePosts, measureThroughput, round } from './support/load.js';
 import { spawnListening } from './support/spawn.js';
 
-const CONNECTIONS = 32;
 const CUSTOMERS = 500;
 const GIFT_CARDS = 100;
 const DURATION_MS = Number(process.env.BENCH_REDEMPTIONS_MS ?? 8000);
 
-async function seed(base: string): Promise<void> {
-  await post(`${base}/v1/vouchers/PCT-BENCH`, { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } });
+async function seed(base: string): Promise<string[]> {
+  const products: string[] = [];
+  for (const [i, price] of [500, 1000, 1500].entries()) products.push((await post(`${base}/v1/products`, { source_id: `bench-p${i}`, name: `Product ${i}`, price })).id);
+  const collection = await post(`${base}/v1/product-collections`, { type: 'STATIC', name: 'Bench picks', products: products.slice(0, 2).map((id) => ({ id, object: 'product' })) });
+  const rule = await post(`${base}/v1/validation-rules`, {
+    name: 'Bench picks only',
+    rules: { '1': { name: 'order.amount', conditions: { $more_than: [0] } }, logic: '1' },
+    applicable_to: { included: [{ object: 'products_collection', id: collection.id }], excluded: [], included_all: false },
+  });
+  await post(`${base}/v1/vouchers/PCT-BENCH`, { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10, effect: 'APPLY_TO_ITEMS' }, validation_rules: [rule.id] });
   for (let i = 0; i < GIFT_CARDS; i++) await post(`${base}/v1/vouchers/GIFT-BENCH-${i}`, { type: 'GIFT_VOUCHER', gift: { amount: 100_000_000 } });
   for (let i = 0; i < CUSTOMERS; i++) await post(`${base}/v1/customers`, { source_id: `c-${i}`, name: `Customer ${i}` });
+  return products;
 }
 
 let sequence = 0;
-function redemptionBody() {
+const redemptionBody = (products: string[]) => () => {
   sequence++;
   return {
     customer: { source_id: `c-${pick(CUSTOMERS)}` },
-    order: { items: Array.from({ length: 3 }, (_, i) => ({ product_id: null, quantity: 1 + pick(3), price: 500 * (i + 1) })) },
+    order: { items: products.map((id, i) => ({ product_id: id, quantity: 1 + pick(3), price: 500 * (i + 1) })) },
     redeemables: [{ object: 'voucher', id: 'PCT-BENCH' }, { object: 'voucher', id: `GIFT-BENCH-${pick(GIFT_CARDS)}`, gift: { credits: 30 } }],
   };
-}
+};
 
 const dir = mkdtempSync(join(tmpdir(), 'promo-bench-'));
+const tinyBefore = tinyCommitRate(dir, 2000);
 const server = await spawnListening([bin, 'serve', '--port', '0', '--db', join(dir, 'bench.db')], { ...process.env, ...BENCH_KEY_ENV });
 try {
-  await seed(server.url);
-  const redeem = (durationMs: number) => measurePosts(`${server.url}/v1/redemptions`, { connections: CONNECTIONS, durationMs, headers, body: redemptionBody });
-  await redeem(2000); // warm-up
+  const body = redemptionBody(await seed(server.url));
+  const redeem = (connections: number, durationMs: number) => measurePosts(`${server.url}/v1/redemptions`, { connections, durationMs, headers, body });
+  await redeem(32, 2000); // warm-up
   const alone = await measureThroughput(`${server.url}/health`, { connections: 4, durationMs: 3000 });
-  const [redemptions, health, voucher] = await Promise.all([
-    redeem(DURATION_MS),
-    measureThroughput(`${server.url}/health`, { connections: 4, durationMs: DURATION_MS }),
-    measureThroughput(`${server.url}/v1/vouchers/PCT-BENCH`, { connections: 4, durationMs: DURATION_MS, headers }),
+  const one = await redeem(1, DURATION_MS / 2);
+  const before = await commitFigures(server.url);
+  const [storm, health, voucher] = await Promise.all([
+    redeem(32, DURATION_MS),
+    measureThroughput(`${server.url}/health`, { connections: 2, durationMs: DURATION_MS }),
+    measureThroughput(`${server.url}/v1/vouchers/PCT-BENCH`, { connections: 2, durationMs: DURATION_MS, headers }),
   ]);
+  const after = await commitFigures(server.url);
+  const tinyAfter = tinyCommitRate(dir, 2000);
   console.log(
     JSON.stringify({
       bench: 'redemptions',
-      connections: CONNECTIONS,
-      redemptions_rps: redemptions.rps,
-      redemptions_p50_ms: redemptions.p50_ms,
-      redemptions_p99_ms: redemptions.p99_ms,
+      redemptions_1_client: one,
+      redemptions_32_clients: storm,
+      ratio_32_to_1: round(storm.rps / one.rps, 2),
+      mean_commit_batch_32_clients: meanBatch(before, after),
+      health_beside: health,
+      voucher_get_beside: voucher,
+      health_alone: alone,
+      tiny_full_commits_per_s: { before: tinyBefore, after: tinyAfter },
       redemptions_sent: sequence,
-      health_beside_rps: health.rps,
-      health_beside_p50_ms: health.p50_ms,
-      health_beside_p99_ms: health.p99_ms,
-      voucher_get_beside_rps: voucher.rps,
-      voucher_get_beside_p50_ms: voucher.p50_ms,
-      voucher_get_beside_p99_ms: voucher.p99_ms,
-      health_alone_rps: alone.rps,
-      health_alone_p99_ms: alone.p99_ms,
-      ratio_redemption_p99_to_health_alone_p99: round(redemptions.p99_ms / alone.p99_ms, 2),
     }),
   );
 } finally {

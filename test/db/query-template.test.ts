@@ -8,7 +8,8 @@ describe('query templates', () => {
   let deps: Deps;
   const prepared: string[] = [];
   before(() => {
-    deps = createDeps({ dbFile: freshDbFile() });
+    // One connection, so that every statement is prepared where this test counts them.
+    deps = createDeps({ dbFile: freshDbFile(), separateReads: false });
     const prepare = deps.sqlite.prepare.bind(deps.sqlite);
     deps.sqlite.prepare = ((source: string) => {
       prepared.push(source);

@@ -108,6 +108,14 @@ export async function findLatestCountedOrder(db: Db, customerId: string): Promis
 }
 
 /** An item's discount figures after a redemption (its position in the order). */
-export const updateItemDiscount = async (db: Db, orderId: string, position: number, figures: { discount_amount: number; discount_quantity: number | null }): Promise<void> => {
+export const updateItemFigures = async (
+  db: Db,
+  orderId: string,
+  position: number,
+  figures: { discount_amount: number; discount_quantity: number | null; quantity?: number; amount?: number | null },
+): Promise<void> => {
   await db.updateTable('order_items').set(figures).where('order_id', '=', orderId).where('position', '=', position).execute();
 };
+
+export const countItems = async (db: Db, orderId: string): Promise<number> =>
+  Number((await db.selectFrom('order_items').select((eb) => eb.fn.countAll<number>().as('n')).where('order_id', '=', orderId).executeTakeFirstOrThrow()).n);

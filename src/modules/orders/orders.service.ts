@@ -5,6 +5,7 @@ import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import { duplicateFound, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
+import type { ItemContent } from './order-draft.service.js';
 import {
   API_UPSERT,
   contentOf,
@@ -170,10 +171,14 @@ export async function getOrder(deps: ReadDeps, ref: string): Promise<OrderObject
 
 /** What a redemption changed on its order (redemptions, inside their transaction). */
 export interface OrderRedemptionChange {
+  /** The order's amount after it: units a UNIT discount added count in it. */
+  amount: number;
   discount_amount: number;
   items_discount_amount: number;
-  /** The stored items whose figures it changed, by position. */
-  items: { position: number; discount_amount: number; discount_quantity: number | null }[];
+  /** The stored items whose figures it changed, by position (quantity and amount when units were added to them). */
+  items: { position: number; discount_amount: number; discount_quantity: number | null; quantity?: number; amount?: number | null }[];
+  /** New lines of the units a UNIT discount added, after the stored ones. */
+  added: Array<Pick<ItemContent, 'product_id' | 'sku_id' | 'quantity' | 'price' | 'amount' | 'discount_amount' | 'discount_quantity'>>;
   /** The whole `redemptions` map after it. */
   redemptions: Record<string, unknown>;
   at: string;
@@ -186,10 +191,15 @@ export interface OrderRedemptionChange {
  */
 export async function recordOrderRedemption(trx: Db, orderId: string, change: OrderRedemptionChange): Promise<void> {
   await repo.updateOrder(trx, orderId, {
+    amount: change.amount,
     discount_amount: change.discount_amount,
     items_discount_amount: change.items_discount_amount,
     redemptions: JSON.stringify(change.redemptions),
     updated_at: change.at,
   });
-  for (const { position, ...figures } of change.items) await repo.updateItemDiscount(trx, orderId, position, figures);
+  for (const { position, ...figures } of change.items) await repo.updateItemFigures(trx, orderId, position, figures);
+  if (change.added.length === 0) return;
+  const first = await repo.countItems(trx, orderId);
+  const blank = { source_id: null, related_object: null, initial_quantity: null, initial_amount: null, product: null, sku: null, metadata: null };
+  await repo.insertItems(trx, change.added.map((item, i) => ({ ...blank, ...item, related_object: item.sku_id ? 'sku' : 'product', order_id: orderId, position: first + i, id: newId('ordli_') })));
 }

@@ -1,4 +1,4 @@
-import type { Discount, ItemTarget, OrderOrItems, Redeemable } from '../../engine/discounts/index.js';
+import type { ItemTarget, OrderOrItems, Redeemable } from '../../engine/discounts/index.js';
 import type { LoadedRedeemable } from './redeemable-load.js';
 
 /**
@@ -8,13 +8,9 @@ import type { LoadedRedeemable } from './redeemable-load.js';
  * touch (null: every item).
  */
 export function engineRedeemable(loaded: LoadedRedeemable, items: ItemTarget[] | null): Redeemable | null {
-  const { voucher, tier } = loaded;
-  if (tier) {
-    const action = JSON.parse(tier.tier.action) as { discount?: Discount };
-    return action.discount ? { kind: 'discount', discount: action.discount, items } : null;
-  }
+  const { voucher, discount } = loaded;
+  if (discount) return { kind: 'discount', discount, items, unit_prices: loaded.unitPrices };
   if (!voucher) return null;
-  if (voucher.type === 'DISCOUNT_VOUCHER' && voucher.discount !== null) return { kind: 'discount', discount: JSON.parse(voucher.discount) as Discount, items };
   if (voucher.type === 'GIFT_VOUCHER') {
     return { kind: 'gift', credits: loaded.body.gift?.credits ?? null, balance: voucher.gift_balance ?? 0, effect: voucher.gift_effect as OrderOrItems | null, items };
   }

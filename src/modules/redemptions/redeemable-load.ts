@@ -1,6 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
+import type { Discount } from '../../engine/discounts/index.js';
 import { findPromotionTier, type PromotionTierRecord } from '../campaigns/promotion-tiers.service.js';
+import { findCatalogEntries } from '../catalog/catalog-lookup.service.js';
+import { categoriesById } from '../categories/categories.service.js';
 import { findProgramReward } from '../rewards/assignments.service.js';
 import { findVoucherRow, type VoucherRow } from '../vouchers/vouchers.service.js';
 import type { RedeemableBody } from './redemptions.schemas.js';
@@ -18,6 +21,12 @@ export interface LoadedRedeemable {
   tier: PromotionTierRecord | null;
   /** A loyalty card's reward (`reward.id`), when it is assigned to the card's program. */
   reward: ProgramReward | null;
+  /** Its discount (a discount voucher's, a tier's), parsed once. */
+  discount: Discount | null;
+  /** The voucher's or the tier's category, with its hierarchy (the stacking rules sort by it). */
+  category: { id: string; hierarchy: number } | null;
+  /** The price of each unit a UNIT discount adds, by SKU id or by product id (its unit_type). */
+  unitPrices: Record<string, number>;
 }
 
 export type ProgramReward = NonNullable<Awaited<ReturnType<typeof findProgramReward>>>;
@@ -27,14 +36,42 @@ async function rewardOf(db: Kysely<Database>, voucher: VoucherRow | null, body: 
   return (await findProgramReward(db, voucher.campaign_id, body.reward.id)) ?? null;
 }
 
+function discountOf(voucher: VoucherRow | null, tier: PromotionTierRecord | null): Discount | null {
+  if (tier) return (JSON.parse(tier.tier.action) as { discount?: Discount }).discount ?? null;
+  return voucher?.type === 'DISCOUNT_VOUCHER' && voucher.discount !== null ? (JSON.parse(voucher.discount) as Discount) : null;
+}
+
+/** The products and SKUs UNIT discounts add: their prices, in one catalog lookup for the whole request. */
+async function unitPricesOf(db: Kysely<Database>, discounts: Array<Discount | null>): Promise<Record<string, number>> {
+  type UnitRef = { unit_type?: string | null; sku?: { id: string } | null };
+  const units = discounts.flatMap((d): UnitRef[] => (d?.type === 'UNIT' ? (d.units ?? [d]) : []));
+  if (units.length === 0) return {};
+  const productIds = units.flatMap((u) => (u.unit_type ? [u.unit_type] : []));
+  const skuIds = units.flatMap((u) => (u.sku?.id ? [u.sku.id] : []));
+  const { products, skus } = await findCatalogEntries(db, { productIds, skuIds, productSourceIds: [], skuSourceIds: [] });
+  const prices: Record<string, number> = {};
+  for (const product of products) if (product.price !== null) prices[product.id] = product.price;
+  for (const sku of skus) {
+    const price = sku.price ?? prices[sku.product_id];
+    if (price !== undefined && price !== null) prices[sku.id] = price;
+  }
+  return prices;
+}
+
 export async function loadRedeemables(db: Kysely<Database>, bodies: RedeemableBody[]): Promise<LoadedRedeemable[]> {
-  const loaded: LoadedRedeemable[] = [];
+  const found = [];
   for (const [index, body] of bodies.entries()) {
     const voucher = body.object === 'voucher' ? ((await findVoucherRow(db, body.id)) ?? null) : null;
     const tier = body.object === 'promotion_tier' ? ((await findPromotionTier(db, body.id)) ?? null) : null;
-    loaded.push({ index, body, voucher, tier, reward: await rewardOf(db, voucher, body) });
+    found.push({ index, body, voucher, tier, reward: await rewardOf(db, voucher, body), discount: discountOf(voucher, tier) });
   }
-  return loaded;
+  const categoryIds = found.map((f) => f.voucher?.category_id ?? f.tier?.tier.category_id ?? null);
+  const categories = await categoriesById(db, categoryIds);
+  const unitPrices = await unitPricesOf(db, found.map((f) => f.discount));
+  return found.map((f, i) => {
+    const category = categoryIds[i] ? categories.get(categoryIds[i] as string) : undefined;
+    return { ...f, category: category ? { id: category.id, hierarchy: category.hierarchy } : null, unitPrices };
+  });
 }
 
 /** The related object a redemption of it names: the voucher's id, or the tier's (the request's id when unknown). */
@@ -45,7 +82,4 @@ export function relatedObjectOf(loaded: LoadedRedeemable): { type: 'voucher' | '
 }
 
 /** Its category for the stacking rules (the voucher's or the tier's). */
-export function categoryOf(loaded: LoadedRedeemable): { id: string; hierarchy: number } | null {
-  const id = loaded.voucher?.category_id ?? loaded.tier?.tier.category_id ?? null;
-  return id === null ? null : { id, hierarchy: 0 };
-}
+export const categoryOf = (loaded: LoadedRedeemable): { id: string; hierarchy: number } | null => loaded.category;

@@ -92,13 +92,20 @@ function redemptionsMap(plan: Plan, parentId: string, childIds: string[], at: st
 
 async function writeOrder(trx: Kysely<Database>, plan: Plan, redemptions: Record<string, unknown>, at: string): Promise<void> {
   if (!plan.order || !plan.final) return;
-  const items = plan.final.items.slice(0, plan.order.items.length).flatMap((item, position) => {
+  const storedCount = plan.order.items.length;
+  const items = plan.final.items.slice(0, storedCount).flatMap((item, position) => {
     const stored = plan.order!.items[position]!;
-    const changed = item.discount_amount !== (stored.discount_amount ?? 0) || item.discount_quantity !== (stored.discount_quantity ?? 0);
-    return changed ? [{ position, discount_amount: item.discount_amount, discount_quantity: item.discount_quantity }] : [];
+    const added = item.quantity !== (stored.quantity ?? 1); // a UNIT discount's missing units, added to the line
+    const changed = added || item.discount_amount !== (stored.discount_amount ?? 0) || item.discount_quantity !== (stored.discount_quantity ?? 0);
+    const figures = { position, discount_amount: item.discount_amount, discount_quantity: item.discount_quantity };
+    return changed ? [added ? { ...figures, quantity: item.quantity, amount: item.amount } : figures] : [];
   });
+  const added = plan.final.items.slice(storedCount).map((item) => ({
+    product_id: item.product_id, sku_id: item.sku_id, quantity: item.quantity, price: item.price, amount: item.amount,
+    discount_amount: item.discount_amount, discount_quantity: item.discount_quantity,
+  }));
   await recordOrderRedemption(trx, plan.order.id, {
-    discount_amount: plan.final.discount_amount, items_discount_amount: plan.final.items_discount_amount, items, redemptions, at,
+    amount: plan.final.amount, discount_amount: plan.final.discount_amount, items_discount_amount: plan.final.items_discount_amount, items, added, redemptions, at,
   });
 }
 

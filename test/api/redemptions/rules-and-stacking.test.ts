@@ -86,6 +86,19 @@ describe('redemptions under validation rules, stacking rules and promotion stack
     }
   });
 
+  it('adds the unit a UNIT discount gives at its catalog price, and takes that price off', async () => {
+    await makeVoucher(server, 'FREE-CAP', { type: 'DISCOUNT_VOUCHER', discount: { type: 'UNIT', unit_off: 1, unit_type: ids.cap, effect: 'ADD_NEW_ITEMS' } });
+    const res = await redeem([{ object: 'voucher', id: 'FREE-CAP' }]);
+    assert.equal(res.status, 200, res.text);
+    const { amount, discount_amount, items_discount_amount, total_amount, items } = res.body.order;
+    assert.deepEqual({ amount, discount_amount, items_discount_amount, total_amount }, { amount: 1200, discount_amount: 0, items_discount_amount: 300, total_amount: 900 });
+    assert.deepEqual(items.map((i: Record<string, unknown>) => [i.product_id, i.quantity, i.price, i.discount_amount]), [[ids.mug, 1, 500, 0], [ids.tee, 2, 200, 0], [ids.cap, 1, 300, 300]]);
+    const stored = (await server.request('GET', `/v1/orders/${res.body.order.id}`)).body;
+    // A stored order leaves out a zero item discount (as the orders API always has).
+    assert.deepEqual(stored.items.map((i: Record<string, unknown>) => [i.product_id, i.quantity, i.price, i.discount_amount ?? 0]), [[ids.mug, 1, 500, 0], [ids.tee, 2, 200, 0], [ids.cap, 1, 300, 300]]);
+    assert.deepEqual([stored.amount, stored.total_amount], [1200, 900]);
+  });
+
   it('redeems a promotion stack as its tiers, in the stack order', async () => {
     const promotion = await server.request('POST', '/v1/campaigns', {
       body: {

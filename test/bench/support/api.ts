@@ -11,8 +11,10 @@ export const benchHeaders = { 'X-App-Id': 'bench', 'X-App-Token': 'bench' };
 /** A whole number below n. */
 export const pick = (n: number): number => Math.floor(Math.random() * n);
 
-/** A seeding POST with the bench key; anything but 200 ends the bench. */
-export async function post(url: string, body: unknown): Promise<void> {
+/** A seeding POST with the bench key; anything but 200 ends the bench. Answers the body. */
+export async function post<T = Record<string, any>>(url: string, body: unknown): Promise<T> {
   const res = await fetch(url, { method: 'POST', headers: { ...benchHeaders, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  if (res.status !== 200) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`POST ${url}: ${res.status} ${text}`);
+  return JSON.parse(text) as T;
 }

@@ -20,7 +20,7 @@ const voucher = (fields: Partial<VoucherRow>): VoucherRow => ({
 });
 const order = (amount: number, items = 0) => ({ amount, items: Array.from({ length: items }, () => ({ object: 'order_item', id: 'i' })) }) as unknown as OrderObject;
 const loaded = (row: VoucherRow | null, body: Partial<LoadedRedeemable['body']> = {}): LoadedRedeemable => ({
-  index: 0, body: { object: 'voucher', id: 'C', ...body }, voucher: row, tier: null, reward: null,
+  index: 0, body: { object: 'voucher', id: 'C', ...body }, voucher: row, tier: null, reward: null, discount: null, category: null, unitPrices: {},
 });
 const ctx = (fields: Partial<CheckContext> = {}): CheckContext => ({ now: NOW, customerId: 'cust_1', order: order(1000, 1), ...fields });
 

@@ -1,0 +1,151 @@
+import { setImmediate as yieldToIo } from 'node:timers/promises';
+import type BetterSqlite3 from 'better-sqlite3';
+import { SelectQueryNode, type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type SqliteDatabase } from 'kysely';
+import { runFirstWrite } from './first-write.js';
+import type { Batch, GroupCommit } from './group-commit.js';
+
+/**
+ * promo's Kysely driver for better-sqlite3 (DESIGN 3):
+ *
+ * - Transactions begin IMMEDIATE (through `begin`), one at a time on the writer connection,
+ *   in the order they asked (a FIFO mutex).
+ * - With group commit, each transaction is a savepoint of a shared batch (group-commit.ts) and
+ *   `releaseConnection` (which Kysely awaits before `execute` returns) waits for the batch's
+ *   COMMIT, with the writer already free for the next transaction to join the batch.
+ * - A transaction yields to the event loop once before it begins, so requests that need no
+ *   writer (`/health`, reads) are answered between transactions instead of after a whole
+ *   queue of them.
+ * - With a reader connection, SELECTs outside transactions run there: they never wait for the
+ *   writer, and see only committed data. Everything else (raw SQL included) runs on the writer.
+ */
+export interface DriverOptions {
+  writer: SqliteDatabase;
+  reader: SqliteDatabase | null;
+  /** Takes the write lock: BEGIN IMMEDIATE, waiting for other processes. */
+  begin: () => void;
+  /** The raw writer connection, for COMMIT, ROLLBACK and the first-write hook. */
+  sqlite: BetterSqlite3.Database;
+  group: GroupCommit | null;
+}
+
+/** A FIFO lock: the writer serves one transaction (or one write outside a transaction) at a time. */
+export class WriterMutex {
+  private readonly queue: Array<() => void> = [];
+  held = false;
+
+  lock(): Promise<void> {
+    if (!this.held) {
+      this.held = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.queue.push(resolve));
+  }
+
+  unlock(): void {
+    const next = this.queue.shift();
+    if (next) next();
+    else this.held = false;
+  }
+}
+
+function run(db: SqliteDatabase, query: CompiledQuery): QueryResult<unknown> {
+  const statement = db.prepare(query.sql);
+  if (statement.reader) return { rows: statement.all(query.parameters) };
+  const { changes, lastInsertRowid } = statement.run(query.parameters);
+  return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+}
+
+/** One acquisition by Kysely: a single query, or a whole transaction. */
+class Connection implements DatabaseConnection {
+  inTransaction = false;
+  /** The batch its writes joined: released only once that batch is on disk. */
+  joined: Batch | null = null;
+
+  constructor(private readonly driver: PromoDriver) {}
+
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    return this.driver.execute(this, query) as Promise<QueryResult<R>>;
+  }
+
+  async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    if (!SelectQueryNode.is(query.query)) throw new Error('Only SELECT queries can be streamed');
+    const db = this.inTransaction || !this.driver.reader ? this.driver.writer : this.driver.reader;
+    for (const row of db.prepare(query.sql).iterate(query.parameters)) yield { rows: [row as R] };
+  }
+}
+
+export class PromoDriver implements Driver {
+  readonly mutex = new WriterMutex();
+  readonly writer: SqliteDatabase;
+  readonly reader: SqliteDatabase | null;
+
+  constructor(private readonly options: DriverOptions) {
+    this.writer = options.writer;
+    this.reader = options.reader;
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new Connection(this);
+  }
+
+  async beginTransaction(connection: Connection): Promise<void> {
+    await this.mutex.lock();
+    connection.inTransaction = true;
+    try {
+      await yieldToIo();
+      const { group, sqlite } = this.options;
+      if (group) group.begin();
+      else this.options.begin();
+      runFirstWrite(sqlite, () => (group ? group.rollback() : sqlite.exec('rollback')));
+    } catch (error) {
+      connection.inTransaction = false;
+      this.mutex.unlock();
+      throw error;
+    }
+  }
+
+  async commitTransaction(connection: Connection): Promise<void> {
+    if (this.options.group) connection.joined = this.options.group.commit();
+    else this.options.sqlite.exec('commit');
+  }
+
+  async rollbackTransaction(): Promise<void> {
+    if (this.options.group) this.options.group.rollback();
+    else this.options.sqlite.exec('rollback');
+  }
+
+  async releaseConnection(connection: Connection): Promise<void> {
+    if (connection.inTransaction) {
+      connection.inTransaction = false;
+      this.mutex.unlock();
+    }
+    const joined = connection.joined;
+    connection.joined = null;
+    if (joined) await joined.durable;
+  }
+
+  async execute(connection: Connection, query: CompiledQuery): Promise<QueryResult<unknown>> {
+    if (connection.inTransaction) return run(this.writer, query);
+    if (this.reader && SelectQueryNode.is(query.query)) return run(this.reader, query);
+    // A write (or raw SQL) outside a transaction: its turn on the writer; inside an open batch, it waits for that batch.
+    await this.mutex.lock();
+    try {
+      const batch = this.options.group?.openBatch ?? null;
+      if (batch) {
+        connection.joined = batch;
+        batch.kept = true;
+      }
+      return run(this.writer, query);
+    } finally {
+      this.mutex.unlock();
+    }
+  }
+
+  async destroy(): Promise<void> {
+    await this.options.group?.drain();
+    this.writer.close();
+    this.reader?.close();
+  }
+}

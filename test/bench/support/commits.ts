@@ -1,0 +1,37 @@
+import { join } from 'node:path';
+import { openSqlite } from '../../../src/db/connect.js';
+
+/**
+ * Durable-commit figures the write benchmarks share: the disk's own rate of tiny
+ * synchronous = FULL commits (what one fsync per request would cap a server at), and the
+ * server's group-commit counters from /metrics.
+ */
+export function tinyCommitRate(dir: string, ms: number): number {
+  const sqlite = openSqlite(join(dir, 'tiny-commits.db'));
+  sqlite.exec('CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, v TEXT)');
+  const insert = sqlite.prepare('INSERT INTO t (v) VALUES (?)');
+  const once = sqlite.transaction(() => insert.run('x'));
+  const started = performance.now();
+  let n = 0;
+  while (performance.now() - started < ms) {
+    once();
+    n++;
+  }
+  sqlite.close();
+  return Math.round(n / ((performance.now() - started) / 1000));
+}
+
+export interface CommitFigures {
+  batches: number;
+  transactions: number;
+}
+
+export async function commitFigures(base: string): Promise<CommitFigures> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const value = (name: string) => Number(text.split('\n').find((l) => l.startsWith(`${name} `))?.split(' ')[1] ?? 0);
+  return { batches: value('promo_commit_batches_total'), transactions: value('promo_commit_transactions_total') };
+}
+
+/** Transactions per COMMIT between two readings. */
+export const meanBatch = (before: CommitFigures, after: CommitFigures): number =>
+  Number(((after.transactions - before.transactions) / Math.max(1, after.batches - before.batches)).toFixed(2));
