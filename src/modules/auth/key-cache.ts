@@ -22,12 +22,13 @@ const caches = new WeakMap<Db, KeyCache>();
 
 /**
  * The key rows authentication reads, from memory (README "Hot paths"): one `PRAGMA
- * data_version` per request instead of a key lookup. Another process's commit (`promo keys
- * revoke`, `promo keys create`) changes data_version, and the map is dropped before the
- * next request reads it, so a revocation anywhere stops the very next request; this
- * connection's own key writes call forgetKeys, since they leave data_version alone. Any
- * other process's write drops the map too (a bulk job's portion): the next request per key
- * reads its row again, as every request did before.
+ * data_version` per request instead of a key lookup. Any commit by another connection
+ * (`promo keys revoke` or `promo keys create` in another process; with the API's reader
+ * connection, this process's own writer too) changes the data_version the read sees, and the
+ * map is dropped before the request looks in it, so a revocation anywhere stops the very next
+ * request. Key writes through this module also call forgetKeys, for a handle that reads on
+ * its writer (whose own commits leave its data_version alone). Every other commit drops the
+ * map as well: the next request per key then reads its row again, as every request did before.
  */
 export async function cachedKey(db: Db, appId: string): Promise<CachedKey | null> {
   const version = await repo.dataVersion(db);
