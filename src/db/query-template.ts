@@ -53,8 +53,8 @@ function templateOf(compiled: CompiledQuery, names: ReadonlySet<string>): Templa
  * `param('name')` wherever a value of the call goes; anything else in it is a constant of
  * the statement. `shape` tells apart queries whose text depends on the call (the columns an
  * insert sets, the length of an IN list: `listShape`); the builder gets it back. Hot reads
- * (a voucher, a customer, the key of a request) use it too: README "Hot paths". The compiled query runs
- * through the caller's Kysely (its transaction and the connection's statement cache).
+ * (a voucher, a customer, the key of a request) use it too: README "Hot paths". The compiled
+ * query runs through the caller's Kysely (its transaction and the connection's statement cache).
  */
 export function queryTemplate<P extends Record<string, unknown>, O>(
   build: (db: Db, param: Param<P>, shape: string) => Compilable<O>,

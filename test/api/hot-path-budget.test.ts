@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import type { QueryStats } from '../../src/db/connect.js';
-import { startTestServer, type TestServer, type RequestOptions } from '../support/server.js';
+import { errorBody, startTestServer, type TestResponse, type TestServer, type RequestOptions } from '../support/server.js';
 
 /**
  * The README's per-request budget ("Hot paths: the statement budget"): how many statements a
@@ -72,5 +73,34 @@ describe('hot paths: the statement budget', () => {
       assert.ok(stats.statements <= allowed.statements && stats.compiles <= allowed.compiles,
         `${request} ran ${stats.statements} statements and ${stats.compiles} compiles; the README allows ${allowed.statements} and ${allowed.compiles}`);
     }
+  });
+
+  /** A GET with a body (fetch cannot send one), over node:http. */
+  function getWithBody(path: string, body: string, headers: Record<string, string>): Promise<TestResponse> {
+    const auth = { 'X-App-Id': server.serverKey.app_id, 'X-App-Token': server.serverKey.app_token };
+    return new Promise((resolve, reject) => {
+      const req = request(`${server.url}${path}`, { method: 'GET', headers: { ...auth, ...headers } }, (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => {
+          const headers = new Headers(Object.entries(res.headers).map(([k, v]) => [k, String(v)]));
+          resolve({ status: res.statusCode ?? 0, headers, body: JSON.parse(text), text });
+        });
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  it('reads a GET without parsing its body; a declared size above the limit is still refused', async () => {
+    const voucher = await server.request('GET', '/v1/vouchers/HOT-PCT');
+    const res = await getWithBody('/v1/vouchers/HOT-PCT', '{"not json', { 'Content-Type': 'application/json', 'Content-Length': '10' });
+    assert.deepEqual({ status: res.status, body: res.body }, { status: 200, body: voucher.body });
+    const big = await getWithBody('/v1/vouchers/HOT-PCT', '', { 'Content-Type': 'application/json', 'Content-Length': String(64 * 1024 * 1024) });
+    assert.deepEqual({ status: big.status, body: big.body }, {
+      status: 413,
+      body: errorBody(big, { code: 413, key: 'payload_too_large', message: 'Payload too large', details: big.body.details }),
+    });
+    assert.match(big.body.details, /^Request body exceeds \d+ bytes$/);
   });
 });
