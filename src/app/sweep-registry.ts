@@ -22,5 +22,6 @@ export type SweepRegistry = readonly SweepEntry[];
 export const sweepRegistry: SweepRegistry = [
   { name: 'points-expiry', run: domainStep('ledgers/points-expiry.sweep.ts', 'expireDueBuckets') },
   { name: 'pending-points', run: domainStep('loyalty/pending-points.sweep.ts', 'activateDuePendingPointsSweep') },
+  { name: 'session-locks', run: domainStep('sessions/session-locks.service.ts', 'expireSessionLocks') },
   { name: 'idempotency-keys', run: domainStep('idempotency/idempotency.service.ts', 'expireIdempotencyKeys') },
 ];

@@ -17,6 +17,7 @@ import type { StackingRulesTables } from '../modules/stacking-rules/stacking-rul
 import type { ValidationRulesTables } from '../modules/validation-rules/validation-rules.table.js';
 import type { RedemptionsTables } from '../modules/redemptions/redemptions.table.js';
 import type { RedemptionListTables } from '../modules/redemptions/redemptions-list.table.js';
+import type { SessionLocksTables } from '../modules/sessions/session-locks.table.js';
 
 /**
  * Kysely's view of the whole schema: every module's *.table.ts, joined. A module adds its
@@ -24,4 +25,4 @@ import type { RedemptionListTables } from '../modules/redemptions/redemptions-li
  */
 export interface Database extends AuthTables, CatalogTables, CustomersTables, EventsTables, CategoriesTables, CampaignsTables, VouchersTables, JobsTables, OrdersTables, LedgersTables,
     EarningRulesTables, PendingPointsTables, RewardsTables, TiersTables, IdempotencyTables, StackingRulesTables, ValidationRulesTables, RedemptionsTables,
-    RedemptionListTables {}
+    RedemptionListTables, SessionLocksTables {}

@@ -145,3 +145,7 @@ export const ROLLBACK_ORDER_MODES = ['WITH_ORDER', 'WITHOUT_ORDER'] as const;
 export type RollbackOrderMode = (typeof ROLLBACK_ORDER_MODES)[number];
 /** Redemption list orders (SPEC.md 4.16), each also with a leading `-`. */
 export const REDEMPTION_LIST_ORDERS = ['created_at', 'id', 'voucher_code', 'tracking_id', 'customer_id'] as const;
+
+/** A session lock's ttl_unit (voucherify-facts 1.17 `session`). */
+export const SESSION_TTL_UNITS = ['DAYS', 'HOURS', 'MINUTES', 'SECONDS', 'MILLISECONDS', 'MICROSECONDS', 'NANOSECONDS'] as const;
+export type SessionTtlUnit = (typeof SESSION_TTL_UNITS)[number];

@@ -53,6 +53,13 @@ export const errorCatalogue = {
   promotion_not_active_now: entry(400, 'Promotion not active now'),
   customer_rules_violated: entry(400, 'customer does not match validation rules'),
   order_rules_violated: entry(400, 'order does not match validation rules'),
+  // Rollbacks (voucherify-facts 2.6): a redemption rolled back already; a stack's parent sent
+  // to the single endpoint (invalid_redemption) or a child to the stacked one.
+  already_rolled_back: entry(400, 'Already rolled back'),
+  invalid_redemption: entry(400, 'Invalid redemption'),
+  invalid_redemption_parent: entry(400, 'Invalid redemption parent'),
+  // Session locks (voucherify-facts 2.9): another request on the same session key is running.
+  multiple_requests: entry(400, 'Multiple requests'),
   // 401, 403
   unauthorized: entry(401, 'Unauthorized'),
   forbidden: entry(403, 'Forbidden'),

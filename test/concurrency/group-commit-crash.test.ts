@@ -8,8 +8,7 @@ const ENV = { PROMO_APP_ID: 'gc-app', PROMO_APP_TOKEN: 'gc-token' };
 const CLIENTS = 16;
 
 /** One client: creates customers one after another until the server dies; returns those answered 2xx. */
-async function createUntilKilled(server: SpawnedServer, client: number): Promise<string[]> {
-  const answered: string[] = [];
+async function createUntilKilled(server: SpawnedServer, client: number, answered: string[]): Promise<string[]> {
   for (let n = 0; ; n++) {
     const sourceId = `gc-${client}-${n}`;
     try {
@@ -32,11 +31,13 @@ describe('group commit survives SIGKILL', () => {
   it('loses no answered write and leaves no unanswered write half-applied', async () => {
     const file = freshDbFile();
     const server = await spawnServe(['--db', file], ENV);
-    const clients = Array.from({ length: CLIENTS }, (_, client) => createUntilKilled(server, client));
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const answered: string[] = [];
+    const clients = Array.from({ length: CLIENTS }, (_, client) => createUntilKilled(server, client, answered));
+    // Kill it in full flow: once 300 creations were answered (a loaded machine takes longer).
+    for (let waited = 0; answered.length < 300 && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     assert.equal(await server.stop('SIGKILL'), null);
-    const answered = (await Promise.all(clients)).flat();
+    await Promise.all(clients);
 
     // Concurrent writes shared commits: more transactions than COMMITs.
     const batches = metric(metrics, 'promo_commit_batches_total');

@@ -33,8 +33,9 @@ describe('the paid-order seam across two processes', () => {
 
   const putViaOther = (ref: string, body: unknown) => other.request('PUT', `/v1/orders/${ref}`, body).then((r) => r.status);
 
-  it('makes each order PAID once, firing the seam in the winning process only', async () => {
-    const refs = Array.from({ length: ORDERS }, (_, i) => `race-${i}`);
+  /** One round of races over new orders: each PAID once, the seam fired where it was won; answers the orders won here. */
+  async function raceRound(round: number): Promise<{ refs: string[]; wonHere: string[] }> {
+    const refs = Array.from({ length: ORDERS }, (_, i) => `race-${round}-${i}`);
     for (const ref of refs) {
       await server.request('POST', '/v1/orders', { body: { source_id: ref, status: 'CREATED', customer: { source_id: 'racer' }, items: [{ quantity: 1, price: 100 }] } });
     }
@@ -48,14 +49,27 @@ describe('the paid-order seam across two processes', () => {
 
     const feed = (await server.request('GET', '/v1/customers/racer/activity?limit=100&type=customer.order.paid')).body.data as Activity[];
     const paidBy = new Map<string, string[]>();
-    for (const event of feed) {
+    for (const event of feed.filter((e) => refs.includes(e.data.data.order.source_id))) {
       const ref = event.data.data.order.source_id;
       paidBy.set(ref, [...(paidBy.get(ref) ?? []), event.data.event_source.api_key?.app_id ?? '']);
     }
     assert.deepEqual([...paidBy.keys()].sort(), [...refs].sort());
     assert.ok([...paidBy.values()].every((apps) => apps.length === 1), JSON.stringify([...paidBy]));
     const wonHere = refs.filter((ref) => paidBy.get(ref)?.[0] === server.serverKey.app_id);
-    assert.deepEqual([...firedHere].sort(), wonHere.sort());
-    assert.ok(wonHere.length > 0 && wonHere.length < ORDERS, `this process won ${wonHere.length} of ${ORDERS}: both must race`);
+    assert.deepEqual(firedHere.filter((ref) => refs.includes(ref)).sort(), wonHere.sort());
+    return { refs, wonHere };
+  }
+
+  it('makes each order PAID once, firing the seam in the winning process only', async () => {
+    // On a loaded machine one process can win a whole round: the test is only meaningful once
+    // both have won races, so it runs up to three rounds (each fully checked) until they have.
+    let won = 0;
+    let total = 0;
+    for (let round = 0; round < 3 && (won === 0 || won === total); round++) {
+      const { refs, wonHere } = await raceRound(round);
+      won += wonHere.length;
+      total += refs.length;
+    }
+    assert.ok(won > 0 && won < total, `this process won ${won} of ${total}: both must race`);
   });
 });

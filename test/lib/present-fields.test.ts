@@ -78,6 +78,9 @@ describe('present-fields schemas', () => {
       { redeemables: [voucher], session: { type: 'KEY', ttl: 'x' }, options: { expand: ['order', 'nothing'] }, metadata: [], tracking_id: 5 },
       { redeemables: [voucher], customer: { birthdate: '2000-01-01', birthday: '2000-01-02', email: 'nope' }, order: orders[6] },
       { redeemables: [voucher], order: null, customer: null, unknown: true },
+      { redeemables: [voucher], session: { ttl: 5 } },
+      { redeemables: [voucher], session: { type: 'LOCK', key: 'k', ttl: 1, ttl_unit: 'HOURS' } },
+      { redeemables: [voucher], session: { ttl: -1, ttl_unit: 'FORTNIGHTS', extra: 1 } },
       null,
       [voucher],
     ]);

@@ -10,3 +10,4 @@ export { onPointsChanged, POINTS_CHANGED, type PointsChanged, type PointsChanged
 export { presentBalance, presentTransaction, presentBucket, type TransactionObject } from './ledgers.presenter.js';
 export * from './ledger-types.js';
 export { pointsEarnedSince } from './points-earned.service.js';
+export { refundPoints, findRedemptionEntry, type PointsRefund, type PointsRefundInput } from './points-refund.service.js';

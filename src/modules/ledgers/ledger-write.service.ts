@@ -139,6 +139,8 @@ export async function writeEntry(
     balanceColumn: points ? 'loyalty_balance' : 'gift_balance',
     delta: effect.sign * input.amount,
     counter: effect.counter && { column: effect.counter.column, delta: effect.counter.sign * input.amount },
+    // Expiry takes what is due whatever a session holds; every other debit leaves it.
+    respectReserved: effect.sign < 0 && type !== 'POINTS_EXPIRATION',
     at: input.at,
   });
   if (!shifted) throw exceeded(type, card, input.amount);

@@ -43,6 +43,8 @@ export interface BalanceShift {
   /** Signed. A negative shift is guarded: the balance never goes below zero. */
   delta: number;
   counter: { column: CounterColumn; delta: number } | null;
+  /** A debit that must leave the session locks' reservations alone (every debit but expiry). */
+  respectReserved?: boolean;
   at: string;
 }
 
@@ -51,7 +53,8 @@ type ShiftParams = { id: string; delta: number; min: number; counter_delta: numb
 // Every ledger change runs this (and a batch of expiring buckets once per card): built once
 // per shape (the columns it moves, and whether the counter is guarded), not per change.
 const shift = queryTemplate<ShiftParams, CardFields>((db, param, shape) => {
-  const [balance, counter, guardCounter] = shape.split(':') as ['loyalty_balance' | 'gift_balance', CounterColumn | '', string];
+  const [balance, counter, guardCounter, reserved] = shape.split(':') as ['loyalty_balance' | 'gift_balance', CounterColumn | '', string, string];
+  const held = balance === 'loyalty_balance' ? 'reserved_points' : 'reserved_credits';
   let query = db
     .updateTable('vouchers')
     .set((eb) => ({
@@ -60,7 +63,8 @@ const shift = queryTemplate<ShiftParams, CardFields>((db, param, shape) => {
       updated_at: param('at'),
     }))
     .where('id', '=', param('id'))
-    .where(balance, '>=', param('min'));
+    // A debit leaves what live session locks hold (sql/0020) on the card.
+    .where((eb) => (reserved ? eb(eb(eb.ref(balance), '-', eb.ref(held)), '>=', param('min')) : eb(balance, '>=', param('min'))));
   if (counter && guardCounter === 'guarded') query = query.where(counter, '>=', param('counter_min'));
   return query.returning(CARD_FIELDS);
 });
@@ -71,7 +75,7 @@ const shift = queryTemplate<ShiftParams, CardFields>((db, param, shape) => {
  */
 export async function shiftBalance(db: Db, s: BalanceShift): Promise<CardFields | undefined> {
   const counter = s.counter;
-  const shape = `${s.balanceColumn}:${counter?.column ?? ''}:${counter && counter.delta < 0 ? 'guarded' : ''}`;
+  const shape = `${s.balanceColumn}:${counter?.column ?? ''}:${counter && counter.delta < 0 ? 'guarded' : ''}:${s.respectReserved ? 'reserved' : ''}`;
   const params = { id: s.voucherId, delta: s.delta, min: Math.max(0, -s.delta), counter_delta: counter?.delta ?? 0, counter_min: -(counter?.delta ?? 0), at: s.at };
   return (await shift(db, params, shape))[0];
 }
@@ -176,4 +180,39 @@ export async function countOpenBuckets(db: Db, voucherId: string): Promise<numbe
     .where('total_points', '>', 0)
     .executeTakeFirstOrThrow();
   return row.n;
+}
+
+/** A redemption's debit on a card (on the card's index: a card has few rows per redemption). */
+export const findRedemptionEntry = (db: Db, voucherId: string, redemptionId: string): Promise<LedgerEntryRow | undefined> =>
+  db
+    .selectFrom('ledger_entries')
+    .selectAll()
+    .where('voucher_id', '=', voucherId)
+    .where('redemption_id', '=', redemptionId)
+    .where('type', 'in', ['POINTS_REDEMPTION', 'CREDITS_REDEMPTION'])
+    .executeTakeFirst();
+
+export type DrawRow = { entry_id: string; bucket_id: string; points: number };
+
+export const listDrawsOf = (db: Db, entryId: string): Promise<DrawRow[]> =>
+  db.selectFrom('points_draws').select(['entry_id', 'bucket_id', 'points']).where('entry_id', '=', entryId).execute();
+
+/** Puts points back into a live bucket (guarded: ACTIVE); false for a bucket that expired since. */
+export async function giveBackToBucket(db: Db, bucketId: string, points: number, at: string): Promise<boolean> {
+  const result = await db
+    .updateTable('points_buckets')
+    .set((eb) => ({ total_points: eb('total_points', '+', points), updated_at: at }))
+    .where('id', '=', bucketId)
+    .where('status', '=', 'ACTIVE')
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+/** Points given back to an expired bucket expire with it: counted in its expired_points. */
+export async function addExpiredToBucket(db: Db, bucketId: string, points: number, at: string): Promise<void> {
+  await db
+    .updateTable('points_buckets')
+    .set((eb) => ({ expired_points: eb('expired_points', '+', points), updated_at: at }))
+    .where('id', '=', bucketId)
+    .execute();
 }

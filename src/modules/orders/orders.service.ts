@@ -169,6 +169,12 @@ export async function getOrder(deps: ReadDeps, ref: string): Promise<OrderObject
   return present(await loadOrder(deps.db, row));
 }
 
+/** An order by id as the API answers it, inside the caller's transaction (redemption rollbacks). */
+export async function findOrderObject(trx: Db, id: string): Promise<OrderObject | undefined> {
+  const row = await repo.findOrderById(trx, id);
+  return row && present(await loadOrder(trx, row));
+}
+
 /** What a redemption changed on its order (redemptions, inside their transaction). */
 export interface OrderRedemptionChange {
   /** The order's amount after it: units a UNIT discount added count in it. */

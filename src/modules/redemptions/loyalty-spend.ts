@@ -35,7 +35,7 @@ interface SpendInput {
 }
 
 /** The points a reward costs: a COIN reward's what its credits used, at its ratio; the others' their price. */
-function pointsOf(applied: AppliedRedeemable): number {
+export function pointsOf(applied: AppliedRedeemable): number {
   const ratio = coinRatio(applied.loaded);
   if (!ratio) return pointsCost(applied.loaded);
   return Math.min(pointsFor(applied.effect?.credits_used ?? 0, ratio), applied.loaded.voucher!.loyalty_balance ?? 0);

@@ -15,6 +15,7 @@ import { presentRedemption } from './redemptions.presenter.js';
 import type { StackableBody } from './redemptions.schemas.js';
 import { getStackingRules } from '../stacking-rules/stacking-rules.service.js';
 import { customerOf } from './redemption-customer.js';
+import { consumeSession, releaseExpiredLocks, withSessionKey } from '../sessions/session-locks.service.js';
 
 type RedeemDeps = Pick<Deps, 'db' | 'clock' | 'seams'>;
 
@@ -66,6 +67,9 @@ function answer(plan: Plan, written: Written, requestId: string) {
 export type RedeemAnswer = ReturnType<typeof answer>;
 
 async function redeemIn(deps: RedeemDeps, trx: Kysely<Database>, ctx: PipelineContext, body: StackableBody): Promise<RedeemAnswer> {
+  await releaseExpiredLocks(trx, ctx.at);
+  // The session's reservations come free for this redemption's own guarded claims, just below.
+  if (body.session?.key) await consumeSession(trx, body.session.key, ctx.at);
   const plan = await planStack(trx, ctx, body);
   const first = plan.inapplicable[0];
   if (first && (ctx.rules.redeemables_application_mode === 'ALL' || plan.applied.length === 0)) throw new Refusal(first.loaded, first.failure);
@@ -86,6 +90,10 @@ async function refuse(deps: RedeemDeps, ctx: PipelineContext, body: StackableBod
 
 export async function redeemStackable(deps: RedeemDeps, actor: Actor, body: StackableBody): Promise<RedeemAnswer> {
   body = await redeemablesOf(deps.db, body);
+  return withSessionKey(deps, body.session?.key ?? null, () => redeemWith(deps, actor, body));
+}
+
+async function redeemWith(deps: RedeemDeps, actor: Actor, body: StackableBody): Promise<RedeemAnswer> {
   const ctx: PipelineContext = { actor, at: isoNow(deps.clock), seams: deps.seams, rules: await getStackingRules(deps.db) };
   try {
     return await deps.db.transaction().execute((trx) => redeemIn(deps, trx, ctx, body));

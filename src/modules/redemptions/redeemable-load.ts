@@ -58,10 +58,26 @@ async function unitPricesOf(db: Kysely<Database>, discounts: Array<Discount | nu
   return prices;
 }
 
+/**
+ * The voucher as a request sees it: what live session locks hold (sql/0020) is not there, so
+ * the checks refuse what only a reservation left, as the guarded claims would.
+ */
+function available(voucher: VoucherRow): VoucherRow {
+  const { reserved_quantity: quantity, reserved_credits: credits, reserved_points: points } = voucher;
+  if (quantity === 0 && credits === 0 && points === 0) return voucher;
+  return {
+    ...voucher,
+    redeemed_quantity: voucher.redeemed_quantity + quantity,
+    gift_balance: voucher.gift_balance === null ? null : voucher.gift_balance - credits,
+    loyalty_balance: voucher.loyalty_balance === null ? null : voucher.loyalty_balance - points,
+  };
+}
+
 export async function loadRedeemables(db: Kysely<Database>, bodies: RedeemableBody[]): Promise<LoadedRedeemable[]> {
   const found = [];
   for (const [index, body] of bodies.entries()) {
-    const voucher = body.object === 'voucher' ? ((await findVoucherRow(db, body.id)) ?? null) : null;
+    const row = body.object === 'voucher' ? await findVoucherRow(db, body.id) : undefined;
+    const voucher = row ? available(row) : null;
     const tier = body.object === 'promotion_tier' ? ((await findPromotionTier(db, body.id)) ?? null) : null;
     found.push({ index, body, voucher, tier, reward: await rewardOf(db, voucher, body), discount: discountOf(voucher, tier) });
   }

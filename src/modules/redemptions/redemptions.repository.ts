@@ -1,4 +1,4 @@
-import type { Insertable, Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 
 import type { Database } from '../../db/database.js';
 import type { RedemptionRow } from './redemptions.presenter.js';
@@ -43,3 +43,24 @@ export const countCustomerRedemptions = async (db: Db, customerId: string, relat
         .executeTakeFirstOrThrow()
     ).n,
   );
+
+/**
+ * THE rollback guard: a successful redemption becomes ROLLED_BACK and records its rollback in
+ * `related_redemptions.rollbacks`, in one statement that only a SUCCEEDED row passes, so of
+ * any number of concurrent rollbacks exactly one changes it. Undefined when it was not
+ * SUCCEEDED (rolled back already). Raw SQL for json_insert: Kysely's builder has no JSON
+ * array append, and SQLite's `$.rollbacks[#]` is the one-statement way.
+ */
+export const markRolledBack = (db: Db, id: string, rollback: { id: string; date: string; rollback_order_mode: string }): Promise<RedemptionRow | undefined> =>
+  db
+    .updateTable('redemptions')
+    .set({ status: 'ROLLED_BACK', related_redemptions: sql<string>`json_insert(related_redemptions, '$.rollbacks[#]', json(${JSON.stringify(rollback)}))` })
+    .where('id', '=', id)
+    .where('object', '=', 'redemption')
+    .where('status', '=', 'SUCCEEDED')
+    .returningAll()
+    .executeTakeFirst();
+
+/** A parent's children in the order they were written (on the parent index). */
+export const listChildRedemptions = (db: Db, parentId: string): Promise<RedemptionRow[]> =>
+  db.selectFrom('redemptions').selectAll().where('parent_id', '=', parentId).where('object', '=', 'redemption').orderBy('created_at').orderBy('seq').execute();

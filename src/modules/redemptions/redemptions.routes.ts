@@ -4,6 +4,7 @@ import { redeemStackable } from './redeem.service.js';
 import { stackableBodySchema } from './redemptions.schemas.js';
 import { validateStackable } from './validate.service.js';
 import { getVoucherRedemptions } from './voucher-redemptions.service.js';
+import { rollbacksRoutes } from './rollbacks.routes.js';
 
 /**
  * Stackable redemptions and validations (SPEC.md 4.17; voucherify-facts 1.17), server side and
@@ -24,4 +25,6 @@ export const redemptionsRoutes: RouteModule = (router, deps) => {
   router.get('/v1/vouchers/:code/redemption', async (ctx) => {
     ctx.body = await getVoucherRedemptions(deps, ctx.params.code as string);
   });
+  // Registered here so the module's routes stay one entry of src/http/routes.ts.
+  rollbacksRoutes(router, deps);
 };

@@ -2,6 +2,7 @@ import { array, number, object, string, type InferType } from 'yup';
 import { idField, jsonObjectField, nullableText } from '../../lib/fields.js';
 import { createCustomerSchema } from '../customers/customers.schemas.js';
 import { createOrderSchema } from '../orders/orders.schemas.js';
+import { SESSION_TTL_UNITS as TTL_UNITS } from '../../lib/enums.js';
 
 /**
  * The body of POST /v1/redemptions, /client/v1/redemptions, /v1/validations and
@@ -44,9 +45,13 @@ export const stackableBodySchema = object({
   session: object({
     type: string().typeError('session.type must be a string').oneOf(['LOCK'], 'session.type must be LOCK').optional(),
     key: nullableText('session.key').optional(),
-    ttl: number().typeError('session.ttl must be a number').optional(),
-    ttl_unit: string().typeError('session.ttl_unit must be a string').optional(),
-  }).typeError('session must be an object').optional().default(undefined),
+    ttl: number().typeError('session.ttl must be a number').positive('session.ttl must be positive').optional(),
+    ttl_unit: string().typeError('session.ttl_unit must be a string').oneOf(TTL_UNITS, `session.ttl_unit must be one of: ${TTL_UNITS.join(', ')}`).optional(),
+  })
+    .typeError('session must be an object')
+    .test('ttl-unit', 'session.ttl and session.ttl_unit go together', (s) => s === undefined || (s.ttl === undefined) === (s.ttl_unit === undefined))
+    .optional()
+    .default(undefined),
   tracking_id: nullableText('tracking_id').optional(),
   metadata: jsonObjectField('metadata').nullable().optional(),
   options: object({

@@ -10,6 +10,8 @@ import { customerOf } from './redemption-customer.js';
 import { planStack, type AppliedRedeemable, type PipelineContext, type Plan } from './redemption-plan.js';
 import type { StackableBody } from './redemptions.schemas.js';
 import { getStackingRules } from '../stacking-rules/stacking-rules.service.js';
+import { releaseExpiredLocks, setAsideSession, withSessionKey } from '../sessions/session-locks.service.js';
+import { holdSession, sessionLockOf, type SessionLock } from './session-lock.js';
 
 /**
  * POST /v1/validations and /client/v1/validations: the redemption pipeline without its write
@@ -54,7 +56,7 @@ function applicableItem(plan: Plan, applied: AppliedRedeemable) {
   };
 }
 
-function answer(plan: Plan, ctx: PipelineContext, body: StackableBody) {
+function answer(plan: Plan, ctx: PipelineContext, body: StackableBody, lock: SessionLock | null) {
   const inapplicable = plan.inapplicable.map((i) => inapplicableItem(i.loaded, i.failure, ctx.actor.request_id));
   const skipped = plan.skipped.map((s) => skippedItem(s.loaded, s.key));
   const valid = ctx.rules.redeemables_application_mode === 'ALL' ? inapplicable.length === 0 : plan.applied.length > 0;
@@ -66,24 +68,38 @@ function answer(plan: Plan, ctx: PipelineContext, body: StackableBody) {
     inapplicable_redeemables: inapplicable,
     ...(plan.order ? { order: orderOfValidation(plan, plan.final) } : {}),
     tracking_id: body.tracking_id ?? plan.customer?.source_id ?? null,
-    ...(body.session ? { session: { key: body.session.key ?? newId('ssn_'), type: 'LOCK' } } : {}),
+    ...(lock ? { session: lock } : body.session ? { session: { key: body.session.key ?? newId('ssn_'), type: 'LOCK' } } : {}),
     stacking_rules: ctx.rules,
   };
 }
 
-export async function validateStackable(deps: ValidateDeps, actor: Actor, body: StackableBody) {
-  body = await redeemablesOf(deps.db, body);
-  const ctx: PipelineContext = { actor, at: isoNow(deps.clock), seams: deps.seams, rules: await getStackingRules(deps.db) };
-  let plan: Plan | undefined;
+/** The plan, in a transaction rolled back at once; the session's own reservations are free to it. */
+async function planOnly(deps: ValidateDeps, ctx: PipelineContext, body: StackableBody, lock: SessionLock | null): Promise<Plan> {
   try {
     await deps.db.transaction().execute(async (trx) => {
+      await releaseExpiredLocks(trx, ctx.at);
+      if (lock) await setAsideSession(trx, lock.key);
       throw new Rollback(await planStack(trx, ctx, body));
     });
   } catch (error) {
     if (!(error instanceof Rollback)) throw error;
-    plan = error.plan;
+    return error.plan;
   }
-  const result = answer(plan as Plan, ctx, body);
+  throw new Error('unreachable: the plan transaction always rolls back');
+}
+
+export async function validateStackable(deps: ValidateDeps, actor: Actor, body: StackableBody) {
+  body = await redeemablesOf(deps.db, body);
+  const lock = sessionLockOf(body);
+  return withSessionKey(deps, lock?.key ?? null, () => validateIn(deps, actor, body, lock));
+}
+
+async function validateIn(deps: ValidateDeps, actor: Actor, body: StackableBody, lock: SessionLock | null) {
+  const ctx: PipelineContext = { actor, at: isoNow(deps.clock), seams: deps.seams, rules: await getStackingRules(deps.db) };
+  const plan = await planOnly(deps, ctx, body, lock);
+  const result = answer(plan, ctx, body, lock);
+  // A valid validation holds what it would take; an invalid one holds nothing.
+  if (lock && result.valid) await holdSession(deps, lock, plan, ctx.at);
   if (body.customer) {
     await deps.db.transaction().execute(async (trx) => {
       const customer = await customerOf(trx, ctx, body);

@@ -44,7 +44,18 @@ export const claimRewardUnit = (db: Db, id: string): Promise<RewardRow | undefin
     .updateTable('rewards')
     .set((eb) => ({ redeemed: eb(eb.fn.coalesce('redeemed', eb.lit(0)), '+', 1) }))
     .where('id', '=', id)
-    .where((eb) => eb.or([eb('stock', 'is', null), eb(eb.fn.coalesce('redeemed', eb.lit(0)), '<', eb.ref('stock'))]))
+    // Units held by live session locks (sql/0020) are not for others.
+    .where((eb) => eb.or([eb('stock', 'is', null), eb(eb(eb.fn.coalesce('redeemed', eb.lit(0)), '+', eb.ref('reserved')), '<', eb.ref('stock'))]))
+    .returningAll()
+    .executeTakeFirst();
+
+/** Gives a unit back (a rollback of its redemption): `redeemed` shrinks by one, never below zero. */
+export const releaseRewardUnit = (db: Db, id: string): Promise<RewardRow | undefined> =>
+  db
+    .updateTable('rewards')
+    .set((eb) => ({ redeemed: eb('redeemed', '-', 1) }))
+    .where('id', '=', id)
+    .where('redeemed', '>', 0)
     .returningAll()
     .executeTakeFirst();
 

@@ -73,6 +73,7 @@ export async function createReward(deps: RewardDeps, body: CreateRewardBody): Pr
       type: resolved.type,
       parameters: JSON.stringify(resolved.parameters),
       campaign_id: resolved.campaignId,
+      reserved: 0,
       stock: body.stock ?? null,
       redeemed: null,
       attributes: JSON.stringify(attributesOf(body.attributes)),
@@ -158,4 +159,12 @@ export async function claimRewardStock(_deps: Pick<Deps, 'clock'>, trx: Db, rewa
   if (row) return presentReward(row);
   await requireReward(trx, rewardId);
   throw new AppError('reward_out_of_stock', `Reward ${rewardId} has no stock left`);
+}
+
+/**
+ * Gives back the unit a redemption took (its rollback), inside the caller's transaction, in one
+ * guarded statement. A reward deleted since has no stock to give back: nothing changes then.
+ */
+export async function releaseRewardStock(trx: Db, rewardId: string): Promise<void> {
+  await repo.releaseRewardUnit(trx, rewardId);
 }

@@ -14,6 +14,8 @@ export interface RewardTable {
   stock: number | null;
   /** Null until a redemption claims the first one. */
   redeemed: number | null;
+  /** Units held by live session locks (sql/0020): counted by the guarded claim. */
+  reserved: Generated<number>;
   /** JSON {image_url?, description?}. */
   attributes: string;
   metadata: string;

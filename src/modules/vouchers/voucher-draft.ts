@@ -4,10 +4,12 @@ import { kindColumnsFromTemplate } from './kinds/index.js';
 import type { VoucherTable } from './vouchers.table.js';
 
 /** Every column of a new voucher except its id, code and times. */
-export type VoucherDraft = Omit<VoucherTable, 'seq' | 'id' | 'code' | 'created_at' | 'updated_at'>;
+/** The session locks' reservation columns (sql/0020) start at their default, 0. */
+type Reserved = 'reserved_quantity' | 'reserved_credits' | 'reserved_points';
+export type VoucherDraft = Omit<VoucherTable, 'seq' | 'id' | 'code' | 'created_at' | 'updated_at' | Reserved>;
 
 /** A voucher row ready to insert. */
-export type VoucherInsertRow = Omit<VoucherTable, 'seq'>;
+export type VoucherInsertRow = Omit<VoucherTable, 'seq' | Reserved>;
 
 /** What a new voucher takes from its owner (its campaign, or nothing for a standalone voucher). */
 export type DraftOwner = Pick<

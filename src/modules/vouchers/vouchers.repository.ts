@@ -264,7 +264,8 @@ const claimOne = queryTemplate<{ id: string; at: string }, { id: string }>((db, 
     .updateTable('vouchers')
     .set((eb) => ({ redeemed_quantity: eb('redeemed_quantity', '+', 1), updated_at: param('at') }))
     .where('id', '=', param('id'))
-    .where((eb) => eb.or([eb('redemption_quantity', 'is', null), eb('redeemed_quantity', '<', eb.ref('redemption_quantity'))]))
+    // Units held by live session locks (sql/0020) are not for others.
+    .where((eb) => eb.or([eb('redemption_quantity', 'is', null), eb(eb('redeemed_quantity', '+', eb.ref('reserved_quantity')), '<', eb.ref('redemption_quantity'))]))
     .returning('id'),
 );
 
@@ -274,6 +275,18 @@ const claimOne = queryTemplate<{ id: string; at: string }, { id: string }>((db, 
  */
 export async function claimRedemption(db: Db, id: string, at: string): Promise<boolean> {
   return (await claimOne(db, { id, at })).length > 0;
+}
+
+/** One redemption fewer (a rollback), guarded so the count never goes below zero. */
+export async function releaseRedemption(db: Db, id: string, at: string): Promise<boolean> {
+  const row = await db
+    .updateTable('vouchers')
+    .set((eb) => ({ redeemed_quantity: eb('redeemed_quantity', '-', 1), updated_at: at }))
+    .where('id', '=', id)
+    .where('redeemed_quantity', '>', 0)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** The oldest voucher of a campaign that a customer holds (on the holder's index), or undefined. */

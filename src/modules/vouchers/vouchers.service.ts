@@ -134,6 +134,10 @@ export const findVoucherRow = (db: Pick<Deps, 'db'>['db'], code: string): Promis
 export const claimVoucherRedemption = (db: Pick<Deps, 'db'>['db'], voucherId: string, at: string): Promise<boolean> =>
   repo.claimRedemption(db, voucherId, at);
 
+/** For rollbacks, inside their transaction: gives back one redemption (false for a voucher deleted since). */
+export const releaseVoucherRedemption = (db: Pick<Deps, 'db'>['db'], voucherId: string, at: string): Promise<boolean> =>
+  repo.releaseRedemption(db, voucherId, at);
+
 /** For loyalty rewards: the voucher of this campaign the customer holds, if any. */
 export const findHeldVoucher = (db: Pick<Deps, 'db'>['db'], campaignId: string, holderId: string): Promise<repo.VoucherRow | undefined> =>
   repo.findHeldVoucher(db, campaignId, holderId);

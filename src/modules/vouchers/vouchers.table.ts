@@ -37,6 +37,10 @@ export interface VoucherTable {
   referrer_id: string | null;
   redemption_quantity: number | null;
   redeemed_quantity: number;
+  /** Held by live session locks (sql/0020): counted by the guarded claims. */
+  reserved_quantity: Generated<number>;
+  reserved_credits: Generated<number>;
+  reserved_points: Generated<number>;
   redeemed_points: number;
   publish_count: number;
   created_at: string;

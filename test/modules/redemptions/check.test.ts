@@ -16,7 +16,8 @@ const voucher = (fields: Partial<VoucherRow>): VoucherRow => ({
   loyalty_next_expiration_date: null, loyalty_next_expiration_points: null, loyalty_pending_points: null, loyalty_expired_points: null,
   loyalty_subtracted_points: null, start_date: null, expiration_date: null, validity_timeframe: null, validity_day_of_week: null, validity_hours: null,
   active: 1, additional_info: null, metadata: '{}', is_referral_code: 0, holder_id: null, referrer_id: null, redemption_quantity: null,
-  redeemed_quantity: 0, redeemed_points: 0, publish_count: 0, created_at: NOW, updated_at: null, campaign_name: null, ...fields,
+  redeemed_quantity: 0, redeemed_points: 0, publish_count: 0, created_at: NOW, updated_at: null, campaign_name: null,
+  reserved_quantity: 0, reserved_credits: 0, reserved_points: 0, ...fields,
 });
 const order = (amount: number, items = 0) => ({ amount, items: Array.from({ length: items }, () => ({ object: 'order_item', id: 'i' })) }) as unknown as OrderObject;
 const loaded = (row: VoucherRow | null, body: Partial<LoadedRedeemable['body']> = {}): LoadedRedeemable => ({

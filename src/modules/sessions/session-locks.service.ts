@@ -1,0 +1,101 @@
+import type { Kysely } from 'kysely';
+import type { Deps } from '../../app/deps.js';
+import type { Database } from '../../db/database.js';
+import { isoNow } from '../../lib/clock.js';
+import type { SessionTtlUnit } from '../../lib/enums.js';
+import { AppError } from '../../lib/errors.js';
+import * as repo from './session-locks.repository.js';
+
+export type { Reservation } from './session-locks.repository.js';
+
+/**
+ * SESSION LOCKS (voucherify-facts 1.17 `session`; issue 13 point 2). A validation with
+ * `session {type: LOCK}` holds what it would take (lockSession); a redemption with the same key
+ * consumes it (consumeSession: the held amounts are given back and its own guarded claims take
+ * them at once, in the same transaction); a lock past its expiry is dropped lazily by the next
+ * validation or redemption (releaseExpiredLocks, a few per request) and by the sweep. Locks and
+ * reservations are rows, so they survive a restart.
+ *
+ * One request at a time per key (withSessionKey): a second one while the first runs is
+ * refused with 400 multiple_requests. The claim is a guarded upsert committed before the work,
+ * so it holds across processes; a claim left by a process that died expires after BUSY_MS.
+ */
+type Db = Kysely<Database>;
+type SessionDeps = Pick<Deps, 'db' | 'clock'>;
+
+export const BUSY_MS = 10_000;
+
+const UNIT_MS: Record<SessionTtlUnit, number> = { DAYS: 86_400_000, HOURS: 3_600_000, MINUTES: 60_000, SECONDS: 1_000, MILLISECONDS: 1, MICROSECONDS: 1e-3, NANOSECONDS: 1e-6 };
+export type TtlUnit = SessionTtlUnit;
+
+/** When a lock of this ttl taken at `at` expires (whole milliseconds, rounded up). */
+export function lockExpiry(at: string, ttl: number, unit: TtlUnit): string {
+  return new Date(new Date(at).getTime() + Math.ceil(ttl * UNIT_MS[unit])).toISOString();
+}
+
+export async function withSessionKey<T>(deps: SessionDeps, key: string | null, work: () => Promise<T>): Promise<T> {
+  if (key === null) return work();
+  const now = deps.clock.now();
+  const busyUntil = new Date(now.getTime() + BUSY_MS).toISOString();
+  const claimed = await deps.db.transaction().execute((trx) => repo.claimKey(trx, key, now.toISOString(), busyUntil));
+  if (!claimed) throw new AppError('multiple_requests', `Another request on session ${key} is running`);
+  try {
+    return await work();
+  } finally {
+    await deps.db.transaction().execute((trx) => repo.clearBusy(trx, key));
+  }
+}
+
+/** Gives back everything the session holds. */
+async function giveBack(trx: Db, key: string): Promise<void> {
+  for (const reservation of await repo.listReservations(trx, key)) await repo.unreserve(trx, reservation);
+  await repo.deleteReservations(trx, key);
+}
+
+/** Gives back everything the session holds and forgets it. */
+async function dropLock(trx: Db, key: string): Promise<void> {
+  await giveBack(trx, key);
+  await repo.deleteLock(trx, key);
+}
+
+/** Drops up to `limit` expired locks (inside the caller's transaction); how many it dropped. */
+export async function releaseExpiredLocks(trx: Db, at: string, limit = 20): Promise<number> {
+  const keys = await repo.listExpiredKeys(trx, at, limit);
+  for (const key of keys) await dropLock(trx, key);
+  return keys.length;
+}
+
+/** A redemption on the key: what the session held is given back for the redemption's own claims. */
+export async function consumeSession(trx: Db, key: string, at: string): Promise<void> {
+  await giveBack(trx, key);
+  // The row stays (its request's claim with it) until the lazy release or the sweep drops it.
+  await repo.setExpiry(trx, key, at, at);
+}
+
+/** A validation on the key sees what its own session holds as free (it is about to hold it anew). */
+export const setAsideSession = (trx: Db, key: string): Promise<void> => giveBack(trx, key);
+
+/**
+ * Holds `reservations` for the session until `expiresAt`, replacing what it held before (a
+ * key sent again overwrites its session). Returns the first reservation that could not be
+ * held (another request took it meanwhile), or null; the caller's transaction then rolls back.
+ */
+export async function lockSession(trx: Db, lock: { key: string; expiresAt: string; at: string }, reservations: repo.Reservation[]): Promise<repo.Reservation | null> {
+  await giveBack(trx, lock.key);
+  await repo.setExpiry(trx, lock.key, lock.expiresAt, lock.at);
+  for (const reservation of reservations) if (!(await repo.reserve(trx, reservation))) return reservation;
+  await repo.insertReservations(trx, lock.key, reservations);
+  return null;
+}
+
+/** The sweep (src/app/sweep-registry.ts): every expired lock, in batches of `batch`. */
+export async function expireSessionLocks(deps: SessionDeps, signal?: AbortSignal, batch = 500): Promise<number> {
+  let done = 0;
+  for (;;) {
+    if (signal?.aborted) return done;
+    const at = isoNow(deps.clock);
+    const dropped = await deps.db.transaction().execute((trx) => releaseExpiredLocks(trx, at, batch));
+    done += dropped;
+    if (dropped < batch) return done;
+  }
+}
