@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import { openDatabase, type OpenOptions } from '../db/connect.js';
+import { openDatabase, type OpenOptions, type QueryStats } from '../db/connect.js';
 import type { Database } from '../db/database.js';
 import type { CommitStats } from '../db/group-commit.js';
 import { migrate } from '../db/migrate.js';
@@ -17,6 +17,8 @@ export interface Deps {
   sqlite: BetterSqlite3.Database;
   /** Group commit's figures on this connection (db/group-commit.ts). */
   commitStats(): CommitStats;
+  /** Statements run and queries compiled on this connection since it opened (db/connect.ts). */
+  queryStats(): QueryStats;
   dbFile: string;
   clock: Clock;
   log: Logger;
@@ -41,7 +43,7 @@ export interface DepsOptions extends OpenOptions {
 export function createDeps(options: DepsOptions): Deps {
   // Requests that write together share one durable COMMIT (db/group-commit.ts); reads use a
   // connection of their own and never wait for the writer (db/driver.ts).
-  const { db, sqlite, commitStats, close } = openDatabase(options.dbFile, { groupCommit: true, separateReads: true, ...options });
+  const { db, sqlite, commitStats, queryStats, close } = openDatabase(options.dbFile, { groupCommit: true, separateReads: true, ...options });
   try {
     if (options.migrate !== false) migrate(sqlite);
   } catch (error) {
@@ -53,6 +55,7 @@ export function createDeps(options: DepsOptions): Deps {
     db,
     sqlite,
     commitStats,
+    queryStats,
     dbFile: options.dbFile,
     clock: options.clock ?? systemClock,
     // Commands and tests log only what goes wrong; serve passes its configured logger.

@@ -1,5 +1,5 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect, type Driver, type SqliteDatabase } from 'kysely';
+import { Kysely, SqliteDialect, type Driver, type KyselyPlugin, type SqliteDatabase } from 'kysely';
 import type { Database } from './database.js';
 import { PromoDriver } from './driver.js';
 import { GroupCommit, type CommitStats } from './group-commit.js';
@@ -21,11 +21,23 @@ export interface OpenOptions {
   separateReads?: boolean;
 }
 
+/**
+ * What a database handle has run since it opened, on its writer and reader connections:
+ * statements executed through Kysely (each run of a prepared statement; transaction control
+ * and the bulk writers' own statements are not counted) and queries Kysely built and compiled.
+ * The README's per-request budget is checked against these (test/api/hot-path-budget.test.ts).
+ */
+export interface QueryStats {
+  statements: number;
+  compiles: number;
+}
+
 export interface DatabaseHandle {
   db: Kysely<Database>;
   sqlite: BetterSqlite3.Database;
   /** Group commit's figures; zeros without it. */
   commitStats(): CommitStats;
+  queryStats(): QueryStats;
   close(): Promise<void>;
 }
 
@@ -85,15 +97,24 @@ const DEFAULT_BUSY_TIMEOUT_MS = 5000;
  * creates no closures: tsx wraps each one it creates to keep its name). A cached statement
  * cannot serve two iterations at once, so streamed reads (`iterate`) always prepare their own.
  */
-export function withStatementCache(sqlite: BetterSqlite3.Database): SqliteDatabase {
+export function withStatementCache(sqlite: BetterSqlite3.Database, stats: QueryStats = { statements: 0, compiles: 0 }): SqliteDatabase {
   type Cached = ReturnType<SqliteDatabase['prepare']>;
   const cache = new Map<string, Cached>();
   const wrap = (sql: string, stmt: BetterSqlite3.Statement): Cached => ({
     reader: stmt.reader,
     // better-sqlite3 binds an array's elements as the anonymous parameters.
-    all: (parameters: ReadonlyArray<unknown>) => stmt.all(parameters as unknown[]),
-    run: (parameters: ReadonlyArray<unknown>) => stmt.run(parameters as unknown[]),
-    iterate: (parameters: ReadonlyArray<unknown>) => sqlite.prepare(sql).iterate(parameters as unknown[]),
+    all: (parameters: ReadonlyArray<unknown>) => {
+      stats.statements++;
+      return stmt.all(parameters as unknown[]);
+    },
+    run: (parameters: ReadonlyArray<unknown>) => {
+      stats.statements++;
+      return stmt.run(parameters as unknown[]);
+    },
+    iterate: (parameters: ReadonlyArray<unknown>) => {
+      stats.statements++;
+      return sqlite.prepare(sql).iterate(parameters as unknown[]);
+    },
   });
   return {
     close: () => sqlite.close(),
@@ -146,6 +167,18 @@ function openReader(file: string, busyTimeoutMs: number): BetterSqlite3.Database
   return reader;
 }
 
+/**
+ * Counts the queries Kysely compiles: it hands each built query to its plugins once, on
+ * compiling it; a query compiled beforehand (db/query-template.ts) runs without passing here.
+ */
+const compileCounter = (stats: QueryStats): KyselyPlugin => ({
+  transformQuery(args) {
+    stats.compiles++;
+    return args.node;
+  },
+  transformResult: (args) => Promise.resolve(args.result),
+});
+
 /** Opens the database file for Kysely: pragmas, IMMEDIATE transactions, statement caches, group commit. */
 export function openDatabase(file: string, options: OpenOptions = {}): DatabaseHandle {
   const sqlite = openSqlite(file, options);
@@ -153,11 +186,12 @@ export function openDatabase(file: string, options: OpenOptions = {}): DatabaseH
   const begin = () => beginImmediate(sqlite, busyTimeoutMs);
   let driver: PromoDriver | null = null;
   const group = options.groupCommit ? new GroupCommit(sqlite, begin, () => driver?.mutex.held ?? false) : null;
-  const reader = options.separateReads ? withStatementCache(openReader(file, busyTimeoutMs)) : null;
-  driver = new PromoDriver({ writer: withStatementCache(sqlite), reader, begin, sqlite, group });
-  const db = new Kysely<Database>({ dialect: new PromoDialect(driver) });
+  const stats: QueryStats = { statements: 0, compiles: 0 };
+  const reader = options.separateReads ? withStatementCache(openReader(file, busyTimeoutMs), stats) : null;
+  driver = new PromoDriver({ writer: withStatementCache(sqlite, stats), reader, begin, sqlite, group });
+  const db = new Kysely<Database>({ dialect: new PromoDialect(driver), plugins: [compileCounter(stats)] });
   const commitStats = (): CommitStats => (group ? { ...group.stats } : { batches: 0, transactions: 0, commitSeconds: 0 });
-  return { db, sqlite, commitStats, close: () => db.destroy() };
+  return { db, sqlite, commitStats, queryStats: () => ({ ...stats }), close: () => db.destroy() };
 }
 
 /**

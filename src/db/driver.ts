@@ -133,7 +133,10 @@ export class PromoDriver implements Driver {
     await this.mutex.lock();
     try {
       const batch = this.options.group?.openBatch ?? null;
-      if (batch) connection.joined = batch;
+      if (batch) {
+        connection.joined = batch;
+        batch.kept = true;
+      }
       return run(this.writer, query);
     } finally {
       this.mutex.unlock();

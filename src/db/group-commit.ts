@@ -27,6 +27,13 @@ export interface CommitStats {
 
 export class Batch {
   size = 0;
+  /**
+   * Whether the batch holds anything to commit: a released savepoint or a write outside any
+   * transaction. A batch whose transactions all rolled back (every validation: its pipeline
+   * writes the order, then rolls back) ends with ROLLBACK: a COMMIT would write the pages its
+   * savepoints touched to the WAL and wait for the disk (measured: ~8 ms against 0.06 ms).
+   */
+  kept = false;
   readonly openedAt = performance.now();
   readonly durable: Promise<void>;
   settle!: (error?: unknown) => void;
@@ -80,6 +87,7 @@ export class GroupCommit {
     const batch = this.open as Batch;
     this.sqlite.exec(`release ${SAVEPOINT}`);
     batch.size += 1;
+    batch.kept = true;
     this.end();
     return batch;
   }
@@ -135,6 +143,11 @@ export class GroupCommit {
     const batch = this.open;
     if (!batch) return;
     this.open = null;
+    if (!batch.kept) {
+      this.sqlite.exec('rollback');
+      batch.settle();
+      return;
+    }
     const started = performance.now();
     try {
       this.sqlite.exec('commit');

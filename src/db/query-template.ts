@@ -3,8 +3,11 @@ import type { Database } from './database.js';
 
 type Db = Kysely<Database>;
 
-/** Where a compiled parameter comes from: a named value of the call, or a constant of the query. */
-type Slot = { param: string } | { value: unknown };
+/**
+ * Where a compiled parameter comes from: a named value of the call, an element of a named
+ * list of the call (an IN list), or a constant of the query.
+ */
+type Slot = { param: string; index?: number } | { value: unknown };
 
 interface Template {
   compiled: CompiledQuery;
@@ -13,14 +16,29 @@ interface Template {
 
 const TOKEN = '\u0000param:';
 
-/** Names a parameter inside a template's builder: stands for the call's value of that name. */
-export type Param<P> = <K extends keyof P & string>(name: K) => P[K];
+type ElementOf<T> = T extends ReadonlyArray<infer E> ? E : never;
+
+/**
+ * Names a parameter inside a template's builder: stands for the call's value of that name.
+ * `param.list(name, count)` stands for the first `count` elements of a list the call gives
+ * (an IN list); the count goes into the shape, since the SQL text depends on it.
+ */
+export type Param<P> = (<K extends keyof P & string>(name: K) => P[K]) & {
+  list<K extends keyof P & string>(name: K, count: number): Array<ElementOf<P[K]>>;
+};
+
+const LIST_ELEMENT = /^(.*)\[(\d+)\]$/;
+
+function slotOf(value: unknown): Slot {
+  if (typeof value !== 'string' || !value.startsWith(TOKEN)) return { value };
+  const name = value.slice(TOKEN.length);
+  const element = LIST_ELEMENT.exec(name);
+  return element ? { param: element[1] as string, index: Number(element[2]) } : { param: name };
+}
 
 function templateOf(compiled: CompiledQuery, names: ReadonlySet<string>): Template {
-  const slots = compiled.parameters.map((value): Slot =>
-    typeof value === 'string' && value.startsWith(TOKEN) ? { param: value.slice(TOKEN.length) } : { value },
-  );
-  const bound = new Set(slots.flatMap((slot) => ('param' in slot ? [slot.param] : [])));
+  const slots = compiled.parameters.map(slotOf);
+  const bound = new Set(slots.flatMap((slot) => ('param' in slot ? [slot.index === undefined ? slot.param : `${slot.param}[${slot.index}]`] : [])));
   const lost = [...names].filter((name) => !bound.has(name));
   // A builder that wrote a value into the SQL text instead of binding it would run every
   // later call with the first call's value: refuse it.
@@ -34,8 +52,9 @@ function templateOf(compiled: CompiledQuery, names: ReadonlySet<string>): Templa
  * building and compiling the query anew costs more than SQLite's own work. The builder puts
  * `param('name')` wherever a value of the call goes; anything else in it is a constant of
  * the statement. `shape` tells apart queries whose text depends on the call (the columns an
- * insert sets, the length of an IN list); the builder gets it back. The compiled query runs
- * through the caller's Kysely (its transaction and the connection's statement cache).
+ * insert sets, the length of an IN list: `listShape`); the builder gets it back. Hot reads
+ * (a voucher, a customer, the key of a request) use it too: README "Hot paths". The compiled
+ * query runs through the caller's Kysely (its transaction and the connection's statement cache).
  */
 export function queryTemplate<P extends Record<string, unknown>, O>(
   build: (db: Db, param: Param<P>, shape: string) => Compilable<O>,
@@ -45,10 +64,13 @@ export function queryTemplate<P extends Record<string, unknown>, O>(
     let template = templates.get(shape);
     if (!template) {
       const names = new Set<string>();
-      const param = ((name: string) => {
+      const token = (name: string) => {
         names.add(name);
         return `${TOKEN}${name}`;
-      }) as Param<P>;
+      };
+      const param = Object.assign(token, {
+        list: (name: string, count: number) => Array.from({ length: count }, (_, i) => token(`${name}[${i}]`)),
+      }) as unknown as Param<P>;
       template = templateOf(build(db, param, shape).compile(), names);
       templates.set(shape, template);
     }
@@ -56,7 +78,8 @@ export function queryTemplate<P extends Record<string, unknown>, O>(
     const parameters: unknown[] = new Array(slots.length);
     for (let i = 0; i < slots.length; i++) {
       const slot = slots[i] as Slot;
-      parameters[i] = 'param' in slot ? params[slot.param] : slot.value;
+      if (!('param' in slot)) parameters[i] = slot.value;
+      else parameters[i] = slot.index === undefined ? params[slot.param] : (params[slot.param] as ReadonlyArray<unknown>)[slot.index];
     }
     return (await db.executeQuery<O>({ sql: compiled.sql, query: compiled.query, queryId: compiled.queryId, parameters })).rows;
   };
@@ -67,3 +90,6 @@ export const columnsShape = (row: Record<string, unknown>): string =>
   Object.keys(row)
     .filter((key) => row[key] !== undefined)
     .join(',');
+
+/** The shape of a query with one IN list: its length. */
+export const listShape = (values: ReadonlyArray<unknown>): string => String(values.length);

@@ -11,13 +11,17 @@ const POOL_BYTES = 4096;
 let pool = Buffer.alloc(0);
 let used = 0;
 
-function randomByte(): number {
-  if (used === pool.length) {
+/** The pool's offset of `count` unused bytes, refilling it first when fewer are left. */
+function takeBytes(count: number): number {
+  if (pool.length - used < count) {
     pool = randomBytes(POOL_BYTES);
     used = 0;
   }
-  return pool[used++] as number;
+  used += count;
+  return used - count;
 }
+
+const randomByte = (): number => pool[takeBytes(1)] as number;
 
 /**
  * Random base62 text from crypto. Bytes >= 248 are rejected so that every character is
@@ -35,5 +39,8 @@ export function randomBase62(length: number): string {
 /** A Voucherify-style id: the resource's prefix and 16 random base62 characters. */
 export const newId = (prefix: string): string => `${prefix}${randomBase62(16)}`;
 
-/** Request ids look like the reference's: `v-` and 18 hex digits. */
-export const newRequestId = (): string => `v-${randomBytes(9).toString('hex')}`;
+/** Request ids look like the reference's: `v-` and 18 hex digits (from the pool: one per request). */
+export function newRequestId(): string {
+  const start = takeBytes(9);
+  return `v-${pool.toString('hex', start, start + 9)}`;
+}

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { statSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
@@ -73,6 +74,43 @@ describe('group commit', () => {
       insertKey('b').execute(db).then(() => (seen = committedNames(file))),
     ]);
     assert.deepEqual(seen, ['a', 'b']);
+    await close();
+  });
+
+  it('ends a batch whose transactions all rolled back without a COMMIT (nothing written to the WAL)', async () => {
+    const file = freshDbFile();
+    const { db, sqlite, commitStats, close } = openDatabase(file, { groupCommit: true });
+    await db.transaction().execute((trx) => insertKey('kept').execute(trx));
+    const walBytes = () => statSync(`${file}-wal`).size;
+    const before = walBytes();
+    const failing = (name: string) =>
+      db.transaction().execute(async (trx) => {
+        await insertKey(name).execute(trx);
+        throw new Error(`${name} rolls back`);
+      });
+    const results = await Promise.allSettled([failing('x'), failing('y')]);
+    await new Promise((resolve) => setImmediate(resolve)); // the batch's flush
+    assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected']);
+    assert.deepEqual(committedNames(file), ['kept']);
+    assert.equal(sqlite.inTransaction, false, 'the batch ended');
+    assert.equal(walBytes(), before, 'a COMMIT would have written the pages the savepoints touched');
+    assert.deepEqual({ ...commitStats(), commitSeconds: 0 }, { batches: 1, transactions: 1, commitSeconds: 0 });
+    await close();
+  });
+
+  it('commits a write outside any transaction that joined a batch whose transaction rolled back', async () => {
+    const file = freshDbFile();
+    const { db, commitStats, close } = openDatabase(file, { groupCommit: true });
+    const results = await Promise.allSettled([
+      db.transaction().execute(async (trx) => {
+        await insertKey('x').execute(trx);
+        throw new Error('x rolls back');
+      }),
+      insertKey('outside').execute(db),
+    ]);
+    assert.deepEqual(results.map((r) => r.status), ['rejected', 'fulfilled']);
+    assert.deepEqual(committedNames(file), ['outside']);
+    assert.equal(commitStats().batches, 1, 'the outside write joined the open batch and was committed with it');
     await close();
   });
 

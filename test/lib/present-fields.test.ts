@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { array, number, object, string, ValidationError, type ISchema, type Schema } from 'yup';
 import { presentFieldsSchema } from '../../src/lib/present-fields.js';
 import { createOrderSchema } from '../../src/modules/orders/orders.schemas.js';
+import { stackableBodySchema } from '../../src/modules/redemptions/redemptions.schemas.js';
 import { importItemSchema } from '../../src/modules/vouchers/vouchers.schemas.js';
 
 /** What a strict validation answers: the value, or every message in order. */
@@ -63,6 +64,26 @@ describe('present-fields schemas', () => {
       'A-6',
     ];
     for (const type of ['DISCOUNT_VOUCHER', 'GIFT_VOUCHER', 'LOYALTY_CARD'] as const) sameAnswers(importItemSchema(type) as ISchema<unknown>, vouchers);
+  });
+
+  it('answer every validation and redemption body as the whole schema does (the routes check only present fields)', () => {
+    const voucher = { object: 'voucher', id: 'V-1' };
+    sameAnswers(stackableBodySchema as ISchema<unknown>, [
+      { redeemables: [voucher], order: { items: [{ product_id: null, quantity: 1, price: 500 }] } },
+      { redeemables: [voucher, { object: 'voucher', id: 'G-1', gift: { credits: 30 } }], customer: { source_id: 'c' }, order: { source_id: 'o' } },
+      {},
+      { redeemables: [] },
+      { redeemables: Array.from({ length: 31 }, () => voucher) },
+      { redeemables: [{ object: 'coupon' }, null, 'x', { id: '', gift: { credits: 0 }, reward: { points: 1.5 } }], order: [], customer: 'c' },
+      { redeemables: [voucher], session: { type: 'KEY', ttl: 'x' }, options: { expand: ['order', 'nothing'] }, metadata: [], tracking_id: 5 },
+      { redeemables: [voucher], customer: { birthdate: '2000-01-01', birthday: '2000-01-02', email: 'nope' }, order: orders[6] },
+      { redeemables: [voucher], order: null, customer: null, unknown: true },
+      { redeemables: [voucher], session: { ttl: 5 } },
+      { redeemables: [voucher], session: { type: 'LOCK', key: 'k', ttl: 1, ttl_unit: 'HOURS' } },
+      { redeemables: [voucher], session: { ttl: -1, ttl_unit: 'FORTNIGHTS', extra: 1 } },
+      null,
+      [voucher],
+    ]);
   });
 
   it('keep a field that fails when absent, refuse unknown fields, and keep fields that depend on their siblings', () => {

@@ -23,6 +23,9 @@ export function bodyMiddleware(limitBytes: number) {
     if (declared > limitBytes) {
       throw new AppError('payload_too_large', `Request body exceeds ${limitBytes} bytes`);
     }
+    // No GET route reads a body: the hot reads skip the parser (README "Hot paths"). Node
+    // discards a body nobody read before the connection serves its next request.
+    if (ctx.method === 'GET' || ctx.method === 'HEAD') return next();
     // ctx.is() is null when the request has no body, false when its type is not listed. An
     // empty body (Content-Length: 0, as fetch sends on a bare POST) needs no type at all.
     const empty = ctx.request.length === 0;

@@ -5,6 +5,7 @@ import { isoNow } from '../../lib/clock.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { hashSecret, newSecret, secretMatches } from '../../lib/secrets.js';
 import * as repo from './auth.repository.js';
+import { cachedKey, forgetKeys } from './key-cache.js';
 
 type KeyDeps = Pick<Deps, 'db' | 'clock'>;
 export type KeyKind = 'server' | 'client';
@@ -65,6 +66,7 @@ export async function createKey(
     rate_limit: input.rateLimit ?? null,
   };
   await repo.insertApiKey(deps.db, row);
+  forgetKeys(deps.db);
   return { ...present(row), app_token: token };
 }
 
@@ -72,6 +74,7 @@ export const listKeys = async (deps: KeyDeps): Promise<KeyView[]> => (await repo
 
 export async function revokeKey(deps: KeyDeps, appId: string): Promise<KeyView> {
   const revoked = await repo.revokeApiKey(deps.db, appId, isoNow(deps.clock));
+  forgetKeys(deps.db);
   const row = await repo.findApiKey(deps.db, appId);
   if (!row) throw notFound('api_key', appId);
   if (!revoked) throw new AppError('already_revoked', `Key ${appId} was revoked at ${row.revoked_at}`);
@@ -88,8 +91,8 @@ export async function bootstrapKeys(
   fromEnv: { serverKey?: KeyFromEnv; clientKey?: KeyFromEnv },
 ): Promise<CreatedKey[]> {
   const now = isoNow(deps.clock);
-  const register = (kind: KeyKind, key: KeyFromEnv) =>
-    repo.upsertApiKey(deps.db, {
+  const register = async (kind: KeyKind, key: KeyFromEnv) => {
+    await repo.upsertApiKey(deps.db, {
       app_id: key.appId,
       kind,
       name: `${kind} key from environment`,
@@ -99,6 +102,8 @@ export async function bootstrapKeys(
       revoked_at: null,
       rate_limit: null,
     });
+    forgetKeys(deps.db);
+  };
   if (fromEnv.serverKey) await register('server', fromEnv.serverKey);
   if (fromEnv.clientKey) await register('client', fromEnv.clientKey);
   if (fromEnv.serverKey || fromEnv.clientKey) return [];
@@ -116,8 +121,9 @@ export async function authenticateKey(
   appId: string,
   token: string,
 ): Promise<AuthenticatedKey | undefined> {
-  const row = await repo.findApiKey(deps.db, appId);
+  const key = await cachedKey(deps.db, appId);
+  const row = key?.row;
   if (!row || row.kind !== kind || row.revoked_at !== null) return undefined;
   if (!secretMatches(token, row.token_hash)) return undefined;
-  return { app_id: row.app_id, name: row.name, origins: JSON.parse(row.origins) as string[], rate_limit: row.rate_limit };
+  return { app_id: row.app_id, name: row.name, origins: key.origins, rate_limit: row.rate_limit };
 }

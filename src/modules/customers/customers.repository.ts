@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { columnsShape, queryTemplate } from '../../db/query-template.js';
+import { columnsShape, listShape, queryTemplate } from '../../db/query-template.js';
 import type { CustomerLoyaltyCampaignTable, CustomerReferralTable, CustomerTable } from './customers.table.js';
 
 type Db = Kysely<Database>;
@@ -10,8 +10,10 @@ export type CustomerPatch = Updateable<CustomerTable>;
 export type LoyaltyCampaignRow = Selectable<CustomerLoyaltyCampaignTable>;
 export type ReferralRow = Selectable<CustomerReferralTable>;
 
-export const findCustomerById = (db: Db, id: string): Promise<CustomerRow | undefined> =>
-  db.selectFrom('customers').selectAll().where('id', '=', id).executeTakeFirst();
+// A customer read, and every redemption with a customer: compiled once (README "Hot paths").
+const byId = queryTemplate<{ id: string }, CustomerRow>((db, param) => db.selectFrom('customers').selectAll().where('id', '=', param('id')));
+
+export const findCustomerById = async (db: Db, id: string): Promise<CustomerRow | undefined> => (await byId(db, { id }))[0];
 
 export const findCustomersByIds = (db: Db, ids: string[]): Promise<CustomerRow[]> =>
   ids.length === 0 ? Promise.resolve([]) : db.selectFrom('customers').selectAll().where('id', 'in', ids).execute();
@@ -47,20 +49,23 @@ export const deleteCustomer = async (db: Db, id: string): Promise<boolean> => {
   return result.numDeletedRows > 0n;
 };
 
+// A customer's relations, for every customer presented: compiled once per list length.
+const loyaltyCampaigns = queryTemplate<{ ids: readonly string[] }, LoyaltyCampaignRow>((db, param, shape) =>
+  db
+    .selectFrom('customer_loyalty_campaigns')
+    .selectAll()
+    .where('customer_id', 'in', param.list('ids', Number(shape)))
+    .orderBy('customer_id')
+    .orderBy('campaign_name'),
+);
+const referrals = queryTemplate<{ ids: readonly string[] }, ReferralRow>((db, param, shape) =>
+  db.selectFrom('customer_referrals').selectAll().where('customer_id', 'in', param.list('ids', Number(shape))).orderBy('seq'),
+);
+
 /** loyalty.campaigns of several customers in one query (no N+1 on lists). */
 export const listLoyaltyCampaigns = (db: Db, customerIds: string[]): Promise<LoyaltyCampaignRow[]> =>
-  customerIds.length === 0
-    ? Promise.resolve([])
-    : db
-        .selectFrom('customer_loyalty_campaigns')
-        .selectAll()
-        .where('customer_id', 'in', customerIds)
-        .orderBy('customer_id')
-        .orderBy('campaign_name')
-        .execute();
+  customerIds.length === 0 ? Promise.resolve([]) : loyaltyCampaigns(db, { ids: customerIds }, listShape(customerIds));
 
 /** referrals.campaigns of several customers in one query, oldest first. */
 export const listReferrals = (db: Db, customerIds: string[]): Promise<ReferralRow[]> =>
-  customerIds.length === 0
-    ? Promise.resolve([])
-    : db.selectFrom('customer_referrals').selectAll().where('customer_id', 'in', customerIds).orderBy('seq').execute();
+  customerIds.length === 0 ? Promise.resolve([]) : referrals(db, { ids: customerIds }, listShape(customerIds));

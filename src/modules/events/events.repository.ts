@@ -1,13 +1,19 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { columnsShape, queryTemplate } from '../../db/query-template.js';
 import type { CustomerEventTable } from './events.table.js';
 
 type Db = Kysely<Database>;
 export type CustomerEventRow = Selectable<CustomerEventTable>;
 export type NewCustomerEventRow = Insertable<CustomerEventTable>;
 
+// On the redemption path: compiled once per set of columns (README "Hot paths").
+const insertRow = queryTemplate<NewCustomerEventRow & Record<string, unknown>, never>((db, param, columns) =>
+  db.insertInto('customer_events').values(Object.fromEntries(columns.split(',').map((column) => [column, param(column)])) as NewCustomerEventRow),
+);
+
 export const insertEvent = async (db: Db, row: NewCustomerEventRow): Promise<void> => {
-  await db.insertInto('customer_events').values(row).execute();
+  await insertRow(db, row, columnsShape(row));
 };
 
 export const insertEvents = async (db: Db, rows: NewCustomerEventRow[]): Promise<void> => {

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { queryTemplate } from '../../db/query-template.js';
+import { columnsShape, queryTemplate } from '../../db/query-template.js';
 import type { CounterColumn } from './ledger-types.js';
 import { NEVER_EXPIRES } from './ledger-types.js';
 import type { LedgerEntryTable, PointsBucketTable } from './ledgers.table.js';
@@ -17,8 +17,10 @@ export const CARD_FIELDS = [
 ] as const;
 export type CardFields = Pick<Selectable<Database['vouchers']>, (typeof CARD_FIELDS)[number]>;
 
-export const findCard = (db: Db, voucherId: string): Promise<CardFields | undefined> =>
-  db.selectFrom('vouchers').select(CARD_FIELDS).where('id', '=', voucherId).executeTakeFirst();
+// Every balance change and gift redemption reads its card: compiled once (README "Hot paths").
+const cardById = queryTemplate<{ id: string }, CardFields>((db, param) => db.selectFrom('vouchers').select(CARD_FIELDS).where('id', '=', param('id')));
+
+export const findCard = async (db: Db, voucherId: string): Promise<CardFields | undefined> => (await cardById(db, { id: voucherId }))[0];
 
 export const findEntryBySourceId = (db: Db, voucherId: string, sourceId: string): Promise<LedgerEntryRow | undefined> =>
   db.selectFrom('ledger_entries').selectAll().where('voucher_id', '=', voucherId).where('source_id', '=', sourceId).executeTakeFirst();
@@ -26,8 +28,13 @@ export const findEntryBySourceId = (db: Db, voucherId: string, sourceId: string)
 export const findEntry = (db: Db, id: string): Promise<LedgerEntryRow | undefined> =>
   db.selectFrom('ledger_entries').selectAll().where('id', '=', id).executeTakeFirst();
 
+// On the redemption path: compiled once per set of columns (README "Hot paths").
+const insertEntryRow = queryTemplate<Insertable<LedgerEntryTable> & Record<string, unknown>, never>((db, param, columns) =>
+  db.insertInto('ledger_entries').values(Object.fromEntries(columns.split(',').map((column) => [column, param(column)])) as Insertable<LedgerEntryTable>),
+);
+
 export async function insertEntry(db: Db, row: Insertable<LedgerEntryTable>): Promise<void> {
-  await db.insertInto('ledger_entries').values(row).execute();
+  await insertEntryRow(db, row, columnsShape(row));
 }
 
 export interface BalanceShift {

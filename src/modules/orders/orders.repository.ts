@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { NoResultError, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import { inBatches } from '../../db/batches.js';
 import type { Database } from '../../db/database.js';
 import { columnsShape, queryTemplate } from '../../db/query-template.js';
@@ -39,8 +39,20 @@ export async function insertOrder(db: Db, row: NewOrderRow): Promise<OrderRow> {
   return (await insertRow(db, row, columnsShape(row)))[0] as OrderRow;
 }
 
-export const updateOrder = (db: Db, id: string, patch: OrderPatch): Promise<OrderRow> =>
-  db.updateTable('orders').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+// On the redemption path: compiled once per set of columns (README "Hot paths").
+const updateRow = queryTemplate<OrderPatch & { id: string }, OrderRow>((db, param, columns) =>
+  db
+    .updateTable('orders')
+    .set(Object.fromEntries(columns.split(',').map((column) => [column, param(column as keyof OrderPatch & string)])) as OrderPatch)
+    .where('id', '=', param('id'))
+    .returningAll(),
+);
+
+export async function updateOrder(db: Db, id: string, patch: OrderPatch): Promise<OrderRow> {
+  const [row] = await updateRow(db, { ...patch, id }, columnsShape(patch as Record<string, unknown>));
+  if (!row) throw new NoResultError(db.updateTable('orders').where('id', '=', id).toOperationNode());
+  return row;
+}
 
 const insertItem = queryTemplate<OrderItemRow & Record<string, unknown>, never>((db, param, columns) =>
   db.insertInto('order_items').values(Object.fromEntries(columns.split(',').map((column) => [column, param(column)])) as OrderItemRow),

@@ -1,5 +1,5 @@
 import type { RouteModule } from '../../http/context.js';
-import { validateBody } from '../../lib/validate.js';
+import { validateBodyPresentFields } from '../../lib/validate.js';
 import { redeemStackable } from './redeem.service.js';
 import { stackableBodySchema } from './redemptions.schemas.js';
 import { validateStackable } from './validate.service.js';
@@ -14,12 +14,12 @@ import { rollbacksRoutes } from './rollbacks.routes.js';
 export const redemptionsRoutes: RouteModule = (router, deps) => {
   for (const path of ['/v1/redemptions', '/client/v1/redemptions']) {
     router.post(path, async (ctx) => {
-      ctx.body = await redeemStackable(deps, ctx.state.actor, validateBody(stackableBodySchema, ctx.request.body));
+      ctx.body = await redeemStackable(deps, ctx.state.actor, validateBodyPresentFields(stackableBodySchema, ctx.request.body));
     });
   }
   for (const path of ['/v1/validations', '/client/v1/validations']) {
     router.post(path, async (ctx) => {
-      ctx.body = await validateStackable(deps, ctx.state.actor, validateBody(stackableBodySchema, ctx.request.body));
+      ctx.body = await validateStackable(deps, ctx.state.actor, validateBodyPresentFields(stackableBodySchema, ctx.request.body));
     });
   }
   router.get('/v1/vouchers/:code/redemption', async (ctx) => {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { queryTemplate } from '../../db/query-template.js';
 import type { ReservationKind } from './session-locks.table.js';
 
 /**
@@ -63,18 +64,20 @@ export async function deleteLock(db: Db, key: string): Promise<void> {
   await db.deleteFrom('session_locks').where('key', '=', key).execute();
 }
 
+// Every validation and redemption looks for expired locks first: compiled once (README "Hot paths").
+const expiredKeys = queryTemplate<{ at: string; limit: number }, { key: string }>((db, param) =>
+  db
+    .selectFrom('session_locks')
+    .select('key')
+    .where('expires_at', '<=', param('at'))
+    .where((eb) => eb.or([eb('busy_until', 'is', null), eb('busy_until', '<=', param('at'))]))
+    .orderBy('expires_at')
+    .limit(param('limit')),
+);
+
 /** Locks past their expiry that no request is running on, soonest first (session_locks_expires). */
 export const listExpiredKeys = async (db: Db, at: string, limit: number): Promise<string[]> =>
-  (
-    await db
-      .selectFrom('session_locks')
-      .select('key')
-      .where('expires_at', '<=', at)
-      .where((eb) => eb.or([eb('busy_until', 'is', null), eb('busy_until', '<=', at)]))
-      .orderBy('expires_at')
-      .limit(limit)
-      .execute()
-  ).map((r) => r.key);
+  (await expiredKeys(db, { at, limit })).map((r) => r.key);
 
 /**
  * Holds `amount` of a counter for a session, in one guarded statement that counts what other

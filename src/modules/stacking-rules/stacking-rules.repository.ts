@@ -1,13 +1,15 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { queryTemplate } from '../../db/query-template.js';
 import type { StackingRulesTable } from './stacking-rules.table.js';
 
 type Db = Kysely<Database>;
 export type StackingRulesRow = Selectable<StackingRulesTable>;
 
 /** The one row, by its primary key (every checkout reads it). */
-export const findRules = (db: Db): Promise<StackingRulesRow | undefined> =>
-  db.selectFrom('stacking_rules').selectAll().where('singleton', '=', 1).executeTakeFirst();
+const theRow = queryTemplate<Record<string, never>, StackingRulesRow>((db) => db.selectFrom('stacking_rules').selectAll().where('singleton', '=', 1));
+
+export const findRules = async (db: Db): Promise<StackingRulesRow | undefined> => (await theRow(db, {}))[0];
 
 export const insertRules = async (db: Db, row: Insertable<StackingRulesTable>): Promise<void> => {
   await db.insertInto('stacking_rules').values(row).execute();

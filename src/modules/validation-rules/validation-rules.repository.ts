@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { notIndexed } from '../../db/plan-hints.js';
+import { listShape, queryTemplate } from '../../db/query-template.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import type { ValidationRuleAssignmentTable, ValidationRuleTable } from './validation-rules.table.js';
 
@@ -12,8 +13,13 @@ export type RuleOrderField = 'created_at' | 'updated_at' | 'name';
 export const findRuleById = (db: Db, id: string): Promise<RuleRow | undefined> =>
   db.selectFrom('validation_rules').selectAll().where('id', '=', id).executeTakeFirst();
 
+// The rules of the vouchers a validation or redemption checks: compiled once per list length.
+const rulesByIds = queryTemplate<{ ids: readonly string[] }, RuleRow>((db, param, shape) =>
+  db.selectFrom('validation_rules').selectAll().where('id', 'in', param.list('ids', Number(shape))),
+);
+
 export const findRulesByIds = (db: Db, ids: readonly string[]): Promise<RuleRow[]> =>
-  ids.length === 0 ? Promise.resolve([]) : db.selectFrom('validation_rules').selectAll().where('id', 'in', ids).execute();
+  ids.length === 0 ? Promise.resolve([]) : rulesByIds(db, { ids }, listShape(ids));
 
 export const insertRule = async (db: Db, row: Insertable<ValidationRuleTable>): Promise<void> => {
   await db.insertInto('validation_rules').values(row).execute();
@@ -89,6 +95,11 @@ export const deleteAssignmentsOf = async (db: Db, objectIds: readonly string[]):
   if (objectIds.length > 0) await db.deleteFrom('validation_rules_assignments').where('related_object_id', 'in', objectIds).execute();
 };
 
+// Every voucher read asks for its assignments: compiled once per list length.
+const assignmentsByObjects = queryTemplate<{ ids: readonly string[] }, AssignmentRow>((db, param, shape) =>
+  db.selectFrom('validation_rules_assignments').selectAll().where('related_object_id', 'in', param.list('ids', Number(shape))),
+);
+
 /**
  * The assignments of these objects, in creation order: one read on the object index. An
  * object holds a few rules, so they are ordered here rather than by a sort in SQL (an IN
@@ -96,7 +107,7 @@ export const deleteAssignmentsOf = async (db: Db, objectIds: readonly string[]):
  */
 export async function listAssignmentsOfObjects(db: Db, objectIds: readonly string[]): Promise<AssignmentRow[]> {
   if (objectIds.length === 0) return [];
-  const rows = await db.selectFrom('validation_rules_assignments').selectAll().where('related_object_id', 'in', objectIds).execute();
+  const rows = await assignmentsByObjects(db, { ids: objectIds }, listShape(objectIds));
   return rows.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.seq - b.seq));
 }
 

@@ -2,6 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type Kysely, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
 import { notIndexed } from '../../db/plan-hints.js';
 import type { Database } from '../../db/database.js';
+import { queryTemplate } from '../../db/query-template.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import { KIND_COLUMNS } from './kinds/index.js';
 import type { VoucherInsertRow } from './voucher-draft.js';
@@ -85,12 +86,15 @@ const withCampaign = (db: Db) =>
     .select('c.name as campaign_name')
     .where((eb) => eb.or([eb('v.campaign_id', 'is', null), eb('c.deleted_at', 'is', null)]));
 
+// Every voucher read, validation and redemption finds its vouchers: compiled once (README "Hot paths").
+const byCode = queryTemplate<{ code: string }, VoucherRow>((db, param) => withCampaign(db).where('v.code', '=', param('code')));
+const byId = queryTemplate<{ id: string }, VoucherRow>((db, param) => withCampaign(db).where('v.id', '=', param('id')));
+
 /** A voucher whose campaign is live (vouchers of a campaign being deleted are gone already). */
-export const findVoucherByCode = (db: Db, code: string): Promise<VoucherRow | undefined> =>
-  withCampaign(db).where('v.code', '=', code).executeTakeFirst();
+export const findVoucherByCode = async (db: Db, code: string): Promise<VoucherRow | undefined> => (await byCode(db, { code }))[0];
 
 /** A voucher (of a live campaign, or standalone) by its id. */
-export const findVoucherById = (db: Db, id: string): Promise<VoucherRow | undefined> => withCampaign(db).where('v.id', '=', id).executeTakeFirst();
+export const findVoucherById = async (db: Db, id: string): Promise<VoucherRow | undefined> => (await byId(db, { id }))[0];
 
 export interface VoucherFilter {
   campaignId?: string;
@@ -254,20 +258,23 @@ export async function updateCampaignVouchersInRange(db: Db, campaignId: string, 
   return Number(result.numUpdatedRows);
 }
 
+// Every redemption claims its vouchers: compiled once (README "Hot paths").
+const claimOne = queryTemplate<{ id: string; at: string }, { id: string }>((db, param) =>
+  db
+    .updateTable('vouchers')
+    .set((eb) => ({ redeemed_quantity: eb('redeemed_quantity', '+', 1), updated_at: param('at') }))
+    .where('id', '=', param('id'))
+    // Units held by live session locks (sql/0020) are not for others.
+    .where((eb) => eb.or([eb('redemption_quantity', 'is', null), eb(eb('redeemed_quantity', '+', eb.ref('reserved_quantity')), '<', eb.ref('redemption_quantity'))]))
+    .returning('id'),
+);
+
 /**
  * One more redemption of a voucher, guarded by its redemption quantity: false when the
  * quantity is used up (a lost race), nothing changed then.
  */
 export async function claimRedemption(db: Db, id: string, at: string): Promise<boolean> {
-  const row = await db
-    .updateTable('vouchers')
-    .set((eb) => ({ redeemed_quantity: eb('redeemed_quantity', '+', 1), updated_at: at }))
-    .where('id', '=', id)
-    // Units held by live session locks (sql/0020) are not for others.
-    .where((eb) => eb.or([eb('redemption_quantity', 'is', null), eb(eb('redeemed_quantity', '+', eb.ref('reserved_quantity')), '<', eb.ref('redemption_quantity'))]))
-    .returning('id')
-    .executeTakeFirst();
-  return row !== undefined;
+  return (await claimOne(db, { id, at })).length > 0;
 }
 
 /** One redemption fewer (a rollback), guarded so the count never goes below zero. */

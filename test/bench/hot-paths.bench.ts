@@ -1,0 +1,98 @@
+/**
+ * Hot paths (issue 16): req/s and p99 at 16 keep-alive connections through the real
+ * `promo serve`, one after another in one run: GET /health (the baseline: Koa, the request
+ * id, the log line and the error renderer, no database), GET /v1/vouchers/{code},
+ * GET /v1/customers/{id} and POST /client/v1/validations (one percent-off voucher on a
+ * 3-item order, client key and origin). Targets: the reads at least 0.5x /health, the
+ * validation at least 0.25x.
+ *
+ * Beside each figure, the server's CPU time per request (from /proc, Linux only): on a shared
+ * machine req/s moves with the neighbours' load, CPU time per request much less.
+ *
+ * BENCH_PROMO_BIN runs another checkout's binary (the figures before a change, measured the
+ * same way); BENCH_HOT_MS sets each measurement's duration.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { measurePosts, measureThroughput, round, type LoadResult } from './support/load.js';
+import { benchHeaders, BENCH_KEY_ENV, post, PROMO_BIN } from './support/api.js';
+import { spawnListening } from './support/spawn.js';
+
+const CONNECTIONS = 16;
+const DURATION_MS = Number(process.env.BENCH_HOT_MS ?? 5000);
+const bin = process.env.BENCH_PROMO_BIN ?? PROMO_BIN;
+const CLIENT_ENV = { PROMO_CLIENT_APP_ID: 'bench-client', PROMO_CLIENT_TOKEN: 'bench-client', PROMO_CLIENT_ORIGINS: '*' };
+const clientHeaders = { 'X-Client-Application-Id': 'bench-client', 'X-Client-Token': 'bench-client', Origin: 'https://shop.example' };
+
+async function seed(base: string): Promise<string> {
+  await post(`${base}/v1/vouchers/PCT-BENCH`, { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 }, metadata: { tier: 'gold' } });
+  const res = await fetch(`${base}/v1/customers`, {
+    method: 'POST',
+    headers: { ...benchHeaders, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ source_id: 'c-bench', name: 'Bench Customer', email: 'bench@example.com', metadata: { tier: 'gold' } }),
+  });
+  if (res.status !== 200) throw new Error(`POST /v1/customers: ${res.status}`);
+  return ((await res.json()) as { id: string }).id;
+}
+
+const validationBody = () => ({
+  redeemables: [{ object: 'voucher', id: 'PCT-BENCH' }],
+  order: { items: [1, 2, 3].map((i) => ({ product_id: null, quantity: i, price: 500 * i })) },
+});
+
+/** The server process's user + system CPU seconds so far; null where /proc is missing. */
+function cpuSeconds(pid: number | undefined): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 Hz)
+  } catch {
+    return null;
+  }
+}
+
+/** One measurement with the server's CPU time per request it answered. */
+async function measured(pid: number | undefined, run: () => Promise<LoadResult>) {
+  const cpu0 = cpuSeconds(pid);
+  const result = await run();
+  const cpu1 = cpuSeconds(pid);
+  const cpuUs = cpu0 === null || cpu1 === null ? null : Math.round(((cpu1 - cpu0) * 1e6) / result.requests);
+  return { rps: result.rps, p99_ms: result.p99_ms, server_cpu_us_per_req: cpuUs };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'promo-bench-'));
+const server = await spawnListening([bin, 'serve', '--port', '0', '--db', join(dir, 'bench.db')], { ...process.env, ...BENCH_KEY_ENV, ...CLIENT_ENV });
+try {
+  const customerId = await seed(server.url);
+  const get = (path: string, headers: Record<string, string> = {}, durationMs = DURATION_MS) =>
+    measureThroughput(`${server.url}${path}`, { connections: CONNECTIONS, durationMs, headers });
+  const validate = (durationMs = DURATION_MS) =>
+    measurePosts(`${server.url}/client/v1/validations`, { connections: CONNECTIONS, durationMs, headers: clientHeaders, body: validationBody });
+  // Warm-up: JIT, the statement cache, the key map.
+  await get('/health', {}, 1000);
+  await get('/v1/vouchers/PCT-BENCH', benchHeaders, 1000);
+  await get(`/v1/customers/${customerId}`, benchHeaders, 1000);
+  await validate(1000);
+  const pid = server.child.pid;
+  const health = await measured(pid, () => get('/health'));
+  const voucher = await measured(pid, () => get('/v1/vouchers/PCT-BENCH', benchHeaders));
+  const customer = await measured(pid, () => get(`/v1/customers/${customerId}`, benchHeaders));
+  const validation = await measured(pid, () => validate());
+  console.log(
+    JSON.stringify({
+      bench: 'hot-paths',
+      connections: CONNECTIONS,
+      duration_ms: DURATION_MS,
+      health,
+      voucher_get: voucher,
+      customer_get: customer,
+      validation_post: validation,
+      ratio_voucher_to_health: round(voucher.rps / health.rps, 2),
+      ratio_customer_to_health: round(customer.rps / health.rps, 2),
+      ratio_validation_to_health: round(validation.rps / health.rps, 2),
+    }),
+  );
+} finally {
+  await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
