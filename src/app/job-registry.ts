@@ -48,4 +48,6 @@ export const jobRegistry: JobRegistry = {
   [JobType.ordersImport]: { step: domainStep('orders/order-import.job.ts', 'importOrdersStep'), firstPortion: 200, failureKey: 'source_id' },
   [JobType.customersBulkUpdate]: { step: domainStep('customers/customers-bulk.job.ts', 'updateCustomersStep'), ...bulkUpdate('source_id') },
   [JobType.customersMetadataUpdate]: { step: domainStep('customers/customers-bulk.job.ts', 'updateCustomersMetadataStep'), ...bulkUpdate('source_id') },
+  [JobType.productsBulkUpdate]: { step: domainStep('catalog/products-bulk.job.ts', 'updateProductsStep'), ...bulkUpdate('source_id') },
+  [JobType.productsMetadataUpdate]: { step: domainStep('catalog/products-bulk.job.ts', 'updateProductsMetadataStep'), ...bulkUpdate('source_id') },
 };
