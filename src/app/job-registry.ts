@@ -50,4 +50,6 @@ export const jobRegistry: JobRegistry = {
   [JobType.customersMetadataUpdate]: { step: domainStep('customers/customers-bulk.job.ts', 'updateCustomersMetadataStep'), ...bulkUpdate('source_id') },
   [JobType.productsBulkUpdate]: { step: domainStep('catalog/products-bulk.job.ts', 'updateProductsStep'), ...bulkUpdate('source_id') },
   [JobType.productsMetadataUpdate]: { step: domainStep('catalog/products-bulk.job.ts', 'updateProductsMetadataStep'), ...bulkUpdate('source_id') },
+  [JobType.vouchersBulkUpdate]: { step: domainStep('vouchers/vouchers-bulk.job.ts', 'updateVouchersStep'), ...bulkUpdate('code') },
+  [JobType.vouchersMetadataUpdate]: { step: domainStep('vouchers/vouchers-bulk.job.ts', 'updateVouchersMetadataStep'), ...bulkUpdate('code') },
 };
