@@ -1,6 +1,9 @@
 import type { Deps } from '../app/deps.js';
+import type { Actor } from '../lib/actor.js';
+import { bulkUpdateBody, codesMetadataBody, sourceIdsMetadataBody } from '../lib/bulk-bodies.js';
 import { isoNow } from '../lib/clock.js';
 import { AppError } from '../lib/errors.js';
+import { validateBody } from '../lib/validate.js';
 import { JobFailure, type ItemFailure, type JobStep, type PortionContext } from './job-step.js';
 import { notifyJobEnqueued } from './jobs.events.js';
 import { addJobItems, enqueueJob } from './jobs.service.js';
@@ -62,24 +65,49 @@ export const fieldOf = (field: string) => (item: unknown): string | null => {
   return typeof value === 'string' ? value : null;
 };
 
-export interface BulkUpdateInput {
-  type: string;
-  payload: unknown;
-  items: unknown[];
-  requestId: string;
+/** What every bulk update's job carries: who asked (customer events name them). */
+export interface BulkPayload {
+  actor: Actor;
 }
 
-/**
- * Stores a bulk update's job and its items in one transaction (an accepted job is never lost)
- * and answers its id, as POST /v1/<objects>/bulk/async and /metadata/async do.
- */
-export async function enqueueBulkUpdate(deps: Pick<Deps, 'db' | 'clock'>, input: BulkUpdateInput): Promise<{ async_action_id: string }> {
+/** A *.METADATA_UPDATE job's payload: the one metadata its items (keys) each get merged in. */
+export interface MetadataPayload extends BulkPayload {
+  metadata: Record<string, unknown>;
+}
+
+type BulkDeps = Pick<Deps, 'db' | 'clock'>;
+
+/** Stores the job and its items in one transaction (an accepted job is never lost), then wakes the runner. */
+async function enqueueBulkUpdate(deps: BulkDeps, type: string, payload: BulkPayload, items: unknown[]): Promise<{ async_action_id: string }> {
   const now = isoNow(deps.clock);
   const jobId = await deps.db.transaction().execute(async (trx) => {
-    const id = await enqueueJob(trx, { type: input.type, payload: input.payload, total: input.items.length, requestId: input.requestId, now });
-    await addJobItems(trx, id, 0, input.items);
+    const id = await enqueueJob(trx, { type, payload, total: items.length, requestId: payload.actor.request_id, now });
+    await addJobItems(trx, id, 0, items);
     return id;
   });
   notifyJobEnqueued();
   return { async_action_id: jobId };
+}
+
+const entriesBodies = new Map<string, ReturnType<typeof bulkUpdateBody>>();
+
+/**
+ * POST /v1/{customers,products,vouchers}/bulk/async: the body's shape is checked (400 and
+ * nothing written otherwise), then a `type` job holds the entries, each checked by the job.
+ */
+export function enqueueBulkEntries(deps: BulkDeps, actor: Actor, type: string, many: string, body: unknown): Promise<{ async_action_id: string }> {
+  let schema = entriesBodies.get(many);
+  if (!schema) entriesBodies.set(many, (schema = bulkUpdateBody(many)));
+  return enqueueBulkUpdate(deps, type, { actor }, validateBody(schema, body));
+}
+
+/**
+ * POST /v1/{customers,products}/metadata/async (`source_ids`) and /v1/vouchers/metadata/async
+ * (`codes`): a `type` job with one item per key and the metadata in its payload.
+ */
+export function enqueueMetadataUpdate(deps: BulkDeps, actor: Actor, type: string, listField: 'source_ids' | 'codes', body: unknown): Promise<{ async_action_id: string }> {
+  const input = listField === 'codes' ? validateBody(codesMetadataBody, body) : validateBody(sourceIdsMetadataBody, body);
+  const keys = 'codes' in input ? input.codes : input.source_ids;
+  const payload: MetadataPayload = { actor, metadata: input.metadata };
+  return enqueueBulkUpdate(deps, type, payload, keys);
 }

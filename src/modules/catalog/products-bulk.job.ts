@@ -1,22 +1,18 @@
-import { bulkUpdateStep, fieldOf } from '../../jobs/bulk-updates.js';
+import { bulkUpdateStep, fieldOf, type BulkPayload, type MetadataPayload } from '../../jobs/bulk-updates.js';
 import { validateItem } from '../../lib/validate.js';
 import { bulkProductSchema } from './products.schemas.js';
 import { mergeProductMetadata, upsertProduct } from './products.service.js';
-
-export interface ProductsMetadataPayload {
-  metadata: Record<string, unknown>;
-}
 
 /**
  * PRODUCTS.BULK_UPDATE: each entry is a PUT body naming its product by source_id, applied by
  * the same upsert as POST /v1/products; an unknown source_id creates the product, as the
  * reference does.
  */
-export const updateProductsStep = bulkUpdateStep<Record<string, never>>(async (ctx, _payload, item) => {
+export const updateProductsStep = bulkUpdateStep<BulkPayload>(async (ctx, _payload, item) => {
   await upsertProduct(ctx.trx, validateItem(bulkProductSchema, item), ctx.now);
 }, fieldOf('source_id'));
 
 /** PRODUCTS.METADATA_UPDATE: each item is a source_id whose product gets the payload's metadata merged in. */
-export const updateProductsMetadataStep = bulkUpdateStep<ProductsMetadataPayload>(async (ctx, payload, item) => {
+export const updateProductsMetadataStep = bulkUpdateStep<MetadataPayload>(async (ctx, payload, item) => {
   await mergeProductMetadata(ctx.trx, item as string, payload.metadata, ctx.now);
 }, fieldOf('source_id'));

@@ -2,7 +2,6 @@ import type { AppRouter } from '../../http/context.js';
 import type { Deps } from '../../app/deps.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
 import { catalogListQuerySchema, catalogListWindow } from './catalog.schemas.js';
-import { updateProductsInBulk, updateProductsMetadataInBulk } from './products-bulk.service.js';
 import { createProductSchema, updateProductSchema } from './products.schemas.js';
 import { createSkuSchema, updateSkuSchema } from './skus.schemas.js';
 import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from './products.service.js';
@@ -12,14 +11,6 @@ import { createSku, deleteSku, getSku, listSkus, updateSku } from './skus.servic
 export function productRoutes(router: AppRouter, deps: Deps): void {
   router.post('/v1/products', async (ctx) => {
     ctx.body = await createProduct(deps, validateBody(createProductSchema, ctx.request.body));
-  });
-  router.post('/v1/products/bulk/async', async (ctx) => {
-    ctx.body = await updateProductsInBulk(deps, ctx.state.actor, ctx.request.body);
-    ctx.status = 202;
-  });
-  router.post('/v1/products/metadata/async', async (ctx) => {
-    ctx.body = await updateProductsMetadataInBulk(deps, ctx.state.actor, ctx.request.body);
-    ctx.status = 202;
   });
   router.get('/v1/products', async (ctx) => {
     ctx.body = await listProducts(deps, catalogListWindow(validateQuery(catalogListQuerySchema, ctx.query)));

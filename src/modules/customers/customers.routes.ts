@@ -1,7 +1,6 @@
 import type { RouteModule } from '../../http/context.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
 import { activityQuerySchema } from '../events/events.schemas.js';
-import { updateCustomersInBulk, updateCustomersMetadataInBulk } from './customers-bulk.service.js';
 import { listCustomerActivity, listCustomers } from './customers-list.service.js';
 import { customersListQuerySchema } from './customers-list.schemas.js';
 import { createCustomerSchema, updateCustomerSchema } from './customers.schemas.js';
@@ -12,16 +11,6 @@ export const customersRoutes: RouteModule = (router, deps) => {
   router.post('/v1/customers', async (ctx) => {
     const body = validateBody(createCustomerSchema, ctx.request.body);
     ctx.body = (await createCustomer(deps, ctx.state.actor, body)).customer;
-  });
-
-  router.post('/v1/customers/bulk/async', async (ctx) => {
-    ctx.body = await updateCustomersInBulk(deps, ctx.state.actor, ctx.request.body);
-    ctx.status = 202;
-  });
-
-  router.post('/v1/customers/metadata/async', async (ctx) => {
-    ctx.body = await updateCustomersMetadataInBulk(deps, ctx.state.actor, ctx.request.body);
-    ctx.status = 202;
   });
 
   router.get('/v1/customers', async (ctx) => {

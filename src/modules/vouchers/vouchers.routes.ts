@@ -2,7 +2,6 @@ import type { RouteModule } from '../../http/context.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
 import { createVoucher } from './standalone-vouchers.service.js';
 import { importVouchers } from './voucher-import.service.js';
-import { updateVouchersInBulk, updateVouchersMetadataInBulk } from './vouchers-bulk.service.js';
 import { addVouchers } from './voucher-generation.service.js';
 import { addVouchersQuerySchema, addVouchersSchema, createVoucherSchema, parseVouchersListQuery, updateVoucherSchema } from './vouchers.schemas.js';
 import { deleteVoucher, getVoucher, listVouchers, updateVoucher } from './vouchers.service.js';
@@ -31,16 +30,6 @@ export const vouchersRoutes: RouteModule = (router, deps) => {
   router.post('/v1/campaigns/:campaignId/import', async (ctx) => {
     ctx.status = 202;
     ctx.body = await importVouchers(deps, ctx.params.campaignId as string, ctx.request.body, ctx.state.actor);
-  });
-
-  // Bulk updates (VOUCHERS.BULK_UPDATE, VOUCHERS.METADATA_UPDATE), ahead of /v1/vouchers/:code/balance.
-  router.post('/v1/vouchers/bulk/async', async (ctx) => {
-    ctx.body = await updateVouchersInBulk(deps, ctx.state.actor, ctx.request.body);
-    ctx.status = 202;
-  });
-  router.post('/v1/vouchers/metadata/async', async (ctx) => {
-    ctx.body = await updateVouchersMetadataInBulk(deps, ctx.state.actor, ctx.request.body);
-    ctx.status = 202;
   });
 
   // generate-random-code and create-voucher: a voucher outside any campaign (or in the body's
