@@ -73,9 +73,10 @@ describe('bulk updates', () => {
         { source_id: 'bulk-bad', email: 'not-an-email' } as never,
         { name: 'Nobody' } as never,
         { source_id: 'bulk-phone', phone: 42 } as never,
+        { id: 'cust_unknown', source_id: 'bulk-id', name: 'Named by source_id' } as never,
       ]);
       const job = await ended('/v1/customers/bulk/async', accepted, 'CUSTOMERS.BULK_UPDATE', 'FAILED');
-      assert.deepEqual(job.result, resultOf(job, 2, [
+      assert.deepEqual(job.result, resultOf(job, 3, [
         invalid('email must be a valid e-mail address', { source_id: 'bulk-bad' }),
         invalid('source_id is required'),
         invalid('phone must be a string', { source_id: 'bulk-phone' }),
@@ -91,6 +92,7 @@ describe('bulk updates', () => {
       assert.deepEqual([fresh.source_id, fresh.email, 'name' in fresh], ['bulk-new', 'new@example.com', false]);
       assert.deepEqual(await eventTypes('bulk-ann'), ['customer.updated', 'customer.created']);
       assert.deepEqual(await eventTypes('bulk-new'), ['customer.created']);
+      assert.deepEqual((await get('/v1/customers/bulk-id')).name, 'Named by source_id');
       for (const missing of ['bulk-bad', 'bulk-phone']) assert.equal((await server.request('GET', `/v1/customers/${missing}`)).status, 404);
     });
 
@@ -142,9 +144,10 @@ describe('bulk updates', () => {
         { source_id: 'bp-dup', name: 'Hat' },
         { source_id: 'bp-price', price: 'cheap' as never },
         { name: 'No source' },
+        { id: 'prod_unknown', source_id: 'bp-id', name: 'Named by source_id' } as never,
       ]);
       const job = await ended('/v1/products/bulk/async', accepted, 'PRODUCTS.BULK_UPDATE', 'FAILED');
-      assert.deepEqual(job.result, resultOf(job, 2, [
+      assert.deepEqual(job.result, resultOf(job, 3, [
         { message: 'Duplicated resource found', details: 'Duplicated product exists with name Hat', key: 'duplicate_found', source_id: 'bp-dup' },
         invalid('price must be an integer or null', { source_id: 'bp-price' }),
         invalid('source_id is required'),
@@ -153,6 +156,7 @@ describe('bulk updates', () => {
       assert.deepEqual([shirt.name, shirt.price, shirt.attributes, shirt.metadata], ['Shirt', 1200, ['size'], { b: 2 }]);
       const socks = await get('/v1/products/bp-new');
       assert.deepEqual([socks.source_id, socks.name, socks.price, socks.metadata], ['bp-new', 'Socks', 300, {}]);
+      assert.deepEqual((await get('/v1/products/bp-id')).name, 'Named by source_id');
       for (const missing of ['bp-dup', 'bp-price']) assert.equal((await server.request('GET', `/v1/products/${missing}`)).status, 404);
     });
 

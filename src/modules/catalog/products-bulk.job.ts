@@ -9,7 +9,8 @@ import { mergeProductMetadata, upsertProduct } from './products.service.js';
  * reference does.
  */
 export const updateProductsStep = bulkUpdateStep<BulkPayload>(async (ctx, _payload, item) => {
-  await upsertProduct(ctx.trx, validateItem(bulkProductSchema, item), ctx.now);
+  // An entry names its product by source_id only: an `id` in it is ignored, not followed.
+  await upsertProduct(ctx.trx, { ...validateItem(bulkProductSchema, item), id: undefined }, ctx.now);
 }, fieldOf('source_id'));
 
 /** PRODUCTS.METADATA_UPDATE: each item is a source_id whose product gets the payload's metadata merged in. */

@@ -9,7 +9,8 @@ import { mergeCustomerMetadata, upsertCustomer } from './customers.service.js';
  * event); an unknown source_id creates the customer, as the reference does.
  */
 export const updateCustomersStep = bulkUpdateStep<BulkPayload>(async (ctx, payload, item) => {
-  await upsertCustomer(ctx.trx, { actor: payload.actor, at: ctx.now }, validateItem(bulkCustomerSchema, item));
+  // An entry names its customer by source_id only: an `id` in it is ignored, not followed.
+  await upsertCustomer(ctx.trx, { actor: payload.actor, at: ctx.now }, { ...validateItem(bulkCustomerSchema, item), id: undefined });
 }, fieldOf('source_id'));
 
 /** CUSTOMERS.METADATA_UPDATE: each item is a source_id whose customer gets the payload's metadata merged in. */
