@@ -31,13 +31,14 @@ describe('bulk updates', () => {
   const invalid = (details: string, named: Record<string, string> = {}) => ({ message: 'Invalid payload', details, key: 'invalid_payload', ...named });
   const notFoundVoucher = (code: string) => ({ message: 'Resource not found', details: `Cannot find voucher with id ${code}`, key: 'not_found', code });
 
-  /** The 202 answer checked against the reference, then the job polled to its end and checked too. */
+  /** The 202 answer checked against the reference, then the job polled to its end, checked, and read again through the client. */
   async function ended(path: string, accepted: { async_action_id: string }, type: string, operationStatus: string): Promise<EndedJob> {
     assertMatchesReference('POST', path, 202, accepted);
     assert.deepEqual(Object.keys(accepted), ['async_action_id']);
     const job = await waitForJob(server, accepted.async_action_id);
     assertAsyncActionMatchesReference(job);
     assert.deepEqual([job.type, job.status, job.operation_status, job.progress], [type, 'DONE', operationStatus, 100]);
+    assert.deepEqual(await client.asyncActions.get(job.id), job);
     return job;
   }
 
