@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Deps } from '../app/deps.js';
-import type { JobRegistry } from '../app/job-registry.js';
+import type { FailureList, JobRegistry } from '../app/job-registry.js';
 import type { Database } from '../db/database.js';
-import { notFound } from '../lib/errors.js';
+import { errorCatalogue, notFound, type ErrorKey } from '../lib/errors.js';
 import * as items from './job-items.repository.js';
 import * as repo from './jobs.repository.js';
 
@@ -24,19 +24,41 @@ export const presentFailure = (failureKey: string, row: { key: string | null; re
   reason: row.reason,
 });
 
+/**
+ * One failure as a bulk update's result lists it (voucherify-facts 2.2): the body of the error
+ * that refused the item (its catalogue message, its details, its key) and the item's key.
+ */
+export function presentFailureError(failureKey: string, row: items.FailureRow): Record<string, string> {
+  const key = (row.error_key ?? 'invalid_payload') as ErrorKey;
+  return {
+    message: errorCatalogue[key]?.message ?? row.reason,
+    details: row.reason,
+    key,
+    ...(row.key === null ? {} : { [failureKey]: row.key }),
+  };
+}
+
 /** A page of failures as NDJSON: one JSON object per line, as the failures URL answers. */
 export const failuresNdjson = (page: FailureView[]): string => page.map((failure) => `${JSON.stringify(failure)}\n`).join('');
 
 /**
  * The result a job ends with: the step's, with `failed` (its first failures) for a type whose
- * items have a key, and `reports` (the failures' URL) once anything failed.
+ * items have a key, and `reports` (the failures' URL) once anything failed. A bulk update's
+ * (failureList `errors`) always has `reports`, never expiring (`reports_available_till`
+ * null), and `errors`: its first failures as error bodies.
  */
 export async function resultWithFailures(
   trx: Kysely<Database>,
   job: { id: string; failed_count: number },
   result: Record<string, unknown>,
   failureKey?: string,
+  failureList: FailureList = 'failed',
 ): Promise<Record<string, unknown>> {
+  if (failureList === 'errors') {
+    const first = await items.listFailures(trx, job.id, -1, FAILURES_IN_RESULT);
+    const errors = first.map((row) => presentFailureError(failureKey ?? 'key', row));
+    return { ...result, reports: [failuresUrl(job.id)], reports_available_till: null, errors };
+  }
   const reports = job.failed_count > 0 ? { reports: [failuresUrl(job.id)] } : {};
   if (failureKey === undefined) return { ...result, ...reports };
   const first = await items.listFailures(trx, job.id, -1, FAILURES_IN_RESULT);

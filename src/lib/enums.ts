@@ -32,6 +32,12 @@ export const JobType = {
   vouchersDelete: 'CAMPAIGN.VOUCHERS_DELETE',
   ordersImport: 'ORDERS.IMPORT',
   export: 'EXPORT',
+  customersBulkUpdate: 'CUSTOMERS.BULK_UPDATE',
+  customersMetadataUpdate: 'CUSTOMERS.METADATA_UPDATE',
+  productsBulkUpdate: 'PRODUCTS.BULK_UPDATE',
+  productsMetadataUpdate: 'PRODUCTS.METADATA_UPDATE',
+  vouchersBulkUpdate: 'VOUCHERS.BULK_UPDATE',
+  vouchersMetadataUpdate: 'VOUCHERS.METADATA_UPDATE',
 } as const;
 export type JobTypeName = (typeof JobType)[keyof typeof JobType];
 
