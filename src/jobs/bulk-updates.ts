@@ -2,9 +2,9 @@ import type { Deps } from '../app/deps.js';
 import type { Actor } from '../lib/actor.js';
 import { bulkUpdateBody, codesMetadataBody, sourceIdsMetadataBody } from '../lib/bulk-bodies.js';
 import { isoNow } from '../lib/clock.js';
-import { AppError } from '../lib/errors.js';
 import { validateBody } from '../lib/validate.js';
-import { JobFailure, type ItemFailure, type JobStep, type PortionContext } from './job-step.js';
+import { applyEachItem } from './item-savepoints.js';
+import type { JobStep, PortionContext } from './job-step.js';
 import { notifyJobEnqueued } from './jobs.events.js';
 import { addJobItems, enqueueJob } from './jobs.service.js';
 import { dropJobItems, readJobItems } from './portions.service.js';
@@ -19,13 +19,6 @@ import { dropJobItems, readJobItems } from './portions.service.js';
 /** What a bulk update does to one item, in the portion's transaction: throws to refuse it. */
 export type ApplyItem<P> = (ctx: PortionContext, payload: P, item: unknown) => Promise<void>;
 
-/** Why an item failed: the refusal of a client error; anything else ends the job instead. */
-function refusalOf(error: unknown): Pick<ItemFailure, 'reason' | 'error_key'> {
-  if (error instanceof AppError && error.status < 500) return { reason: error.details, error_key: error.key };
-  if (String((error as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT')) return { reason: (error as Error).message, error_key: 'invalid_payload' };
-  throw error instanceof AppError ? new JobFailure(error.details) : error;
-}
-
 /**
  * A bulk update's step: each portion applies the next stored items, each in its savepoint,
  * and drops them; `keyOf` names an item in the result's errors (its source_id or code). The
@@ -35,18 +28,7 @@ export function bulkUpdateStep<P>(apply: ApplyItem<P>, keyOf: (item: unknown) =>
   return {
     async run(ctx, job, maxItems) {
       const items = await readJobItems(ctx, job.id, job.cursor, maxItems);
-      const failures: ItemFailure[] = [];
-      for (const stored of items) {
-        const item: unknown = JSON.parse(stored.body);
-        ctx.sqlite.exec('SAVEPOINT bulk_item');
-        try {
-          await apply(ctx, job.payload, item);
-          ctx.sqlite.exec('RELEASE bulk_item');
-        } catch (error) {
-          ctx.sqlite.exec('ROLLBACK TO bulk_item; RELEASE bulk_item');
-          failures.push({ position: stored.position, key: keyOf(item), ...refusalOf(error) });
-        }
-      }
+      const failures = await applyEachItem(ctx, items, (item) => apply(ctx, job.payload, item), keyOf);
       const cursor = items.length > 0 ? (items.at(-1)?.position ?? 0) + 1 : job.total;
       await dropJobItems(ctx, job.id, cursor);
       return { cursor, done: items.length - failures.length, failed: failures.length, failures, finished: cursor >= job.total };
@@ -57,13 +39,6 @@ export function bulkUpdateStep<P>(apply: ApplyItem<P>, keyOf: (item: unknown) =>
     },
   };
 }
-
-/** An item's string field (`source_id`, `code`) to name it by, or null. */
-export const fieldOf = (field: string) => (item: unknown): string | null => {
-  if (typeof item === 'string') return item;
-  const value = typeof item === 'object' && item !== null ? (item as Record<string, unknown>)[field] : undefined;
-  return typeof value === 'string' ? value : null;
-};
 
 /** What every bulk update's job carries: who asked (customer events name them). */
 export interface BulkPayload {

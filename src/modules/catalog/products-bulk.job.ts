@@ -1,4 +1,5 @@
-import { bulkUpdateStep, fieldOf, type BulkPayload, type MetadataPayload } from '../../jobs/bulk-updates.js';
+import { bulkUpdateStep, type BulkPayload, type MetadataPayload } from '../../jobs/bulk-updates.js';
+import { fieldOf } from '../../jobs/item-savepoints.js';
 import { validateItem } from '../../lib/validate.js';
 import { bulkProductSchema } from './products.schemas.js';
 import { mergeProductMetadata, upsertProduct } from './products.service.js';

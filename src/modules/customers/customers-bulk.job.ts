@@ -1,4 +1,5 @@
-import { bulkUpdateStep, fieldOf, type BulkPayload, type MetadataPayload } from '../../jobs/bulk-updates.js';
+import { bulkUpdateStep, type BulkPayload, type MetadataPayload } from '../../jobs/bulk-updates.js';
+import { fieldOf } from '../../jobs/item-savepoints.js';
 import { validateItem } from '../../lib/validate.js';
 import { bulkCustomerSchema } from './customers.schemas.js';
 import { mergeCustomerMetadata, upsertCustomer } from './customers.service.js';

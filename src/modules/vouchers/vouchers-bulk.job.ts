@@ -1,5 +1,6 @@
 import { object } from 'yup';
-import { bulkUpdateStep, fieldOf, type BulkPayload, type MetadataPayload } from '../../jobs/bulk-updates.js';
+import { bulkUpdateStep, type BulkPayload, type MetadataPayload } from '../../jobs/bulk-updates.js';
+import { fieldOf } from '../../jobs/item-savepoints.js';
 import { jsonObjectField, voucherCodeField } from '../../lib/fields.js';
 import { validateItem } from '../../lib/validate.js';
 import { mergeVoucherMetadata } from './vouchers.service.js';
