@@ -37,9 +37,10 @@ const fileHas = (file: string, text: string): boolean => existsSync(file) && rea
 /** The export files on disk, by name. */
 const exportFiles = (server: TestServer): string[] => (existsSync(exportsDirectory(server.dbFile)) ? readdirSync(exportsDirectory(server.dbFile)).sort() : []);
 
-/** Job data about Zed: an export of customers (holds them) and one of orders (ids only), a bulk update's failure report, a staged import. */
+/** Job data about Zed: exports of customers and redemptions (hold them) and one of orders (ids only), a bulk update's failure report, a staged import. */
 interface JobData {
   customerExport: string;
+  redemptionExport: string;
   orderExport: string;
   bulk: EndedJob;
   importJob: string;
@@ -59,6 +60,7 @@ async function exportDone(server: TestServer, body: unknown): Promise<string> {
 async function jobData(server: TestServer): Promise<JobData> {
   const runner = testRunner(server.deps);
   const customerExport = await exportDone(server, { exported_object: 'customer', parameters: { fields: ['source_id', 'name', 'email', 'phone', 'address_line_1'] } });
+  const redemptionExport = await exportDone(server, { exported_object: 'redemption', parameters: { fields: ['id', 'customer_id', 'customer_source_id', 'customer_name'] } });
   const orderExport = await exportDone(server, { exported_object: 'order', parameters: { fields: ['id', 'customer_id', 'amount'] } });
   const accepted = await server.request('POST', '/v1/customers/bulk/async', { body: [{ source_id: ZED.source_id, email: 'not-an-email' }, { source_id: 'other-bad', email: 'nope' }] });
   const bulk = await waitForJob(server, accepted.body.async_action_id);
@@ -67,7 +69,7 @@ async function jobData(server: TestServer): Promise<JobData> {
     body: [{ source_id: 'late-zed', customer: { source_id: ZED.source_id, email: ZED.email, phone: ZED.phone }, amount: 500 }, { source_id: 'late-amy', customer: { source_id: 'amy' }, amount: 700 }],
   });
   assert.equal(staged.status, 200, staged.text);
-  return { customerExport, orderExport, bulk, importJob: staged.body.async_action_id };
+  return { customerExport, redemptionExport, orderExport, bulk, importJob: staged.body.async_action_id };
 }
 
 const failuresReport = async (server: TestServer, id: string): Promise<unknown[]> =>
@@ -112,7 +114,8 @@ describe('POST /v1/customers/{id}/permanent-deletion', () => {
     for (const text of PERSONAL) assert.ok(fileHas(server.dbFile, text) || fileHas(`${server.dbFile}-wal`, text), `the setup stored ${text}`);
     const customerCsv = join(exportsDirectory(server.dbFile), `${jobs.customerExport}.csv`);
     for (const text of [ZED.source_id, ZED.name, ZED.email, ZED.phone, ZED.address.line_1]) assert.ok(fileHas(customerCsv, text), `the customer export holds ${text}`);
-    assert.deepEqual(exportFiles(server), [`${jobs.customerExport}.csv`, `${jobs.orderExport}.csv`].sort());
+    assert.ok(fileHas(join(exportsDirectory(server.dbFile), `${jobs.redemptionExport}.csv`), ZED.name), 'the redemption export holds their name');
+    assert.deepEqual(exportFiles(server), [jobs.customerExport, jobs.redemptionExport, jobs.orderExport].map((id) => `${id}.csv`).sort());
     const kept = figures(server);
     const res = await server.request('POST', `/v1/customers/${ZED.source_id}/permanent-deletion`);
     assert.equal(res.status, 200);
@@ -135,12 +138,12 @@ describe('POST /v1/customers/{id}/permanent-deletion', () => {
       assert.equal(fileHas(`${server.dbFile}-wal`, text), false, `the WAL still holds ${text}`);
     }
     assert.equal(fileHas(server.dbFile, 'amy@example.org'), true, 'other customers stay');
-    assert.deepEqual(exportFiles(server), [`${jobs.orderExport}.csv`], 'the export that held the customer went with its file; the one of orders (ids only) stays');
+    assert.deepEqual(exportFiles(server), [`${jobs.orderExport}.csv`], 'the exports that held the customer went with their files; the one of orders (ids only) stays');
     for (const file of exportFiles(server)) for (const text of PERSONAL) assert.equal(fileHas(join(exportsDirectory(server.dbFile), file), text), false, `${file} holds ${text}`);
   });
 
   it('deletes the exports that held the customer, scrubs their failure reports and erases their staged import items', async () => {
-    assert.deepEqual((await server.request('GET', `/v1/exports/${jobs.customerExport}`)).status, 404);
+    for (const id of [jobs.customerExport, jobs.redemptionExport]) assert.deepEqual((await server.request('GET', `/v1/exports/${id}`)).status, 404);
     assert.deepEqual((await server.request('GET', `/v1/exports/${jobs.orderExport}`)).body.status, 'DONE');
     assert.deepEqual(await failuresReport(server, jobs.bulk.id), [{ reason: ERASED_FAILURE_REASON }, { source_id: 'other-bad', reason: 'email must be a valid e-mail address' }]);
     const [zedError, otherError] = jobs.bulk.result.errors as unknown[];
