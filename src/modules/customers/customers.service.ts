@@ -166,6 +166,11 @@ export async function upsertCustomer(trx: Db, ctx: ChangeContext, input: CreateC
   return presented(trx, await writeCustomer(trx, ctx, input));
 }
 
+/** upsertCustomer for a caller that needs the short customer (a redemption's): no read after the write. */
+export async function upsertSimpleCustomer(trx: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<SimpleCustomer> {
+  return presentSimpleCustomer((await writeCustomer(trx, ctx, input)).row);
+}
+
 /**
  * upsertCustomer for a caller that needs only the customer's id (an order naming its
  * customer): the customer is presented only for its event, so an order import (no events)

@@ -7,6 +7,7 @@ import { invalidPayload, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Seams } from '../../lib/seams.js';
 import { findSimpleCustomer, previewCustomerId, upsertCustomerId, type ChangeContext } from '../customers/customers.service.js';
+import type { SimpleCustomer } from '../customers/customers.presenter.js';
 import { PREVIEW_CATALOG, resolveItems, STORE_CATALOG, type CatalogUpserts } from './order-items.service.js';
 import type { NewOrderRow, OrderItemRow, OrderRow } from './orders.repository.js';
 import type { CreateOrderBody, OrderItemBody } from './orders.schemas.js';
@@ -18,6 +19,12 @@ export interface OrderContext {
   actor: Actor;
   at: string;
   seams: Seams;
+  /**
+   * The customer the caller has just upserted or previewed (a redemption's, a validation's):
+   * an order that names it by id alone takes it as it is, without a lookup (a previewed one
+   * may not be stored), and the order's events embed it.
+   */
+  customer?: SimpleCustomer;
 }
 
 /**
@@ -65,12 +72,14 @@ export const STORE_UPSERTS: OrderUpserts = { ...STORE_CATALOG, customerId: upser
 export const PREVIEW_UPSERTS: OrderUpserts = { ...PREVIEW_CATALOG, customerId: previewCustomerId };
 
 /** The customer (or referrer) an order names, upserted with the fields sent. */
-async function customerIdOf(trx: Db, ctx: ChangeContext, body: CreateOrderBody['customer'], upserts: OrderUpserts): Promise<string | undefined> {
-  return body ? upserts.customerId(trx, ctx, body) : undefined;
+async function customerIdOf(trx: Db, ctx: ChangeContext, body: CreateOrderBody['customer'], upserts: OrderUpserts, known: SimpleCustomer | undefined): Promise<string | undefined> {
+  if (!body) return undefined;
+  const namesKnown = known !== undefined && body.id === known.id && Object.values(body).filter((v) => v !== undefined).length === 1;
+  return namesKnown ? known.id : upserts.customerId(trx, ctx, body);
 }
 
-async function referrerIdOf(trx: Db, ctx: ChangeContext, input: CreateOrderBody, stored: OrderRow | undefined, upserts: OrderUpserts): Promise<string | null> {
-  const upserted = await customerIdOf(trx, ctx, input.referrer, upserts);
+async function referrerIdOf(trx: Db, ctx: ChangeContext, input: CreateOrderBody, stored: OrderRow | undefined, upserts: OrderUpserts, known: SimpleCustomer | undefined): Promise<string | null> {
+  const upserted = await customerIdOf(trx, ctx, input.referrer, upserts, known);
   if (upserted !== undefined) return upserted;
   if (input.referrer_id === undefined) return stored?.referrer_id ?? null;
   if (input.referrer_id === null) return null;
@@ -129,8 +138,8 @@ function createdAtOf(input: CreateOrderBody, stored: OrderRow | undefined, at: s
 export async function draftOrder(trx: Db, ctx: OrderContext, stored: StoredOrder | undefined, input: CreateOrderBody, options: UpsertOptions, upserts: OrderUpserts) {
   const customerCtx: ChangeContext = { actor: ctx.actor, at: ctx.at, emitEvents: options.emitEvents };
   const before = stored?.row;
-  const customerId = (await customerIdOf(trx, customerCtx, input.customer, upserts)) ?? before?.customer_id ?? null;
-  const referrerId = await referrerIdOf(trx, customerCtx, input, before, upserts);
+  const customerId = (await customerIdOf(trx, customerCtx, input.customer, upserts, ctx.customer)) ?? before?.customer_id ?? null;
+  const referrerId = await referrerIdOf(trx, customerCtx, input, before, upserts, ctx.customer);
   const sentItems = input.items == null ? undefined : await itemContents(trx, input.items, ctx.at, upserts);
   const { order: amounts, items } = amountsOf(input, before, sentItems ?? stored?.items.map(contentOf) ?? [], sentItems !== undefined);
   const columns: OrderColumns = {

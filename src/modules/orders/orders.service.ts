@@ -16,7 +16,6 @@ import {
   type OrderColumns,
   type OrderContext,
   type OrderDraft,
-  type OrderUpserts,
   type StoredOrder,
   type UpsertOptions,
 } from './order-draft.service.js';
@@ -147,22 +146,16 @@ const withTotal = (row: repo.NewOrderRow): repo.OrderRow => {
   return { seq: 0, redemptions: '{}', ...row, total_amount: row.amount - discounts } as repo.OrderRow;
 };
 
-/** PREVIEW_UPSERTS that also know a previewed customer's id. */
-const knowing = (customerId: string): OrderUpserts => ({
-  ...PREVIEW_UPSERTS,
-  customerId: (db, ctx, body) => (body.id === customerId ? Promise.resolve(customerId) : PREVIEW_UPSERTS.customerId(db, ctx, body)),
-});
-
 /**
  * What upsertOrder (API_UPSERT) would answer for this body, from the same reads, drafts and
  * checks, writing nothing: the customers and catalog entries it names are previewed, not
  * upserted (a new one gets an id that is never stored), and no summary, event or seam moves.
- * A validation's order (its answer is the order a redemption would store now). `previewed` is
- * a customer previewed beside it (maybe new, so not stored): the order may name it by id.
+ * A validation's order (its answer is the order a redemption would store now); a customer
+ * previewed beside it (maybe new, so not stored) comes as `ctx.customer`.
  */
-export async function previewOrder(db: Db, ctx: OrderContext, input: CreateOrderBody, previewed?: { id: string }): Promise<{ order: OrderObject; created: boolean }> {
+export async function previewOrder(db: Db, ctx: OrderContext, input: CreateOrderBody): Promise<{ order: OrderObject; created: boolean }> {
   const stored = await namedOrder(db, input);
-  const draft = await draftOrder(db, ctx, stored, input, API_UPSERT, previewed ? knowing(previewed.id) : PREVIEW_UPSERTS);
+  const draft = await draftOrder(db, ctx, stored, input, API_UPSERT, PREVIEW_UPSERTS);
   if (!stored) return { order: present({ row: withTotal(newRow(ctx, newId('ord_'), draft)), items: itemRows('', draft.items ?? []) }), created: true };
   const changes = await changesOf(db, stored, draft);
   if (!changes) return { order: present(stored), created: false };

@@ -61,18 +61,18 @@ export interface Plan {
  */
 export interface PlanSubjects {
   customer(db: Kysely<Database>, ctx: PipelineContext, body: StackableBody): Promise<Customer | null>;
-  /** The order; `customer` is the request's, which the order may name by id. */
-  order(db: Kysely<Database>, ctx: OrderContext, input: CreateOrderBody, customer: Customer | null): Promise<{ order: OrderObject; created: boolean }>;
+  /** The order; `ctx.customer` is the request's, which the order may name by id. */
+  order(db: Kysely<Database>, ctx: OrderContext, input: CreateOrderBody): Promise<{ order: OrderObject; created: boolean }>;
 }
 
 export const STORED: PlanSubjects = { customer: customerOf, order: (db, ctx, input) => upsertOrder(db, ctx, input, API_UPSERT) };
-export const PREVIEWED: PlanSubjects = { customer: previewedCustomerOf, order: (db, ctx, input, customer) => previewOrder(db, ctx, input, customer ?? undefined) };
+export const PREVIEWED: PlanSubjects = { customer: previewedCustomerOf, order: previewOrder };
 
 async function orderOf(trx: Kysely<Database>, ctx: PipelineContext, body: StackableBody, customer: Customer | null, subjects: PlanSubjects) {
   if (!body.order) return { order: null, created: false };
   // The order belongs to the redeeming customer unless it names its own.
   const input = body.order.customer || !customer ? body.order : { ...body.order, customer: { id: customer.id } };
-  const { order, created } = await subjects.order(trx, { actor: ctx.actor, at: ctx.at, seams: ctx.seams }, input, customer);
+  const { order, created } = await subjects.order(trx, { actor: ctx.actor, at: ctx.at, seams: ctx.seams, ...(customer ? { customer } : {}) }, input);
   return { order, created };
 }
 
