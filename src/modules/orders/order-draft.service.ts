@@ -132,8 +132,8 @@ function createdAtOf(input: CreateOrderBody, stored: OrderRow | undefined, at: s
 /**
  * The order as it will be after this body: the stored order (if any) with the fields sent.
  * Customers and catalog entries the body names are upserted on the way, in the caller's
- * transaction (or previewed: `upserts`). Null means "not sent" except for source_id, metadata and referrer_id, which it
- * clears.
+ * transaction (or previewed: `upserts`). Null means "not sent" except for source_id, metadata
+ * and referrer_id, which it clears.
  */
 export async function draftOrder(trx: Db, ctx: OrderContext, stored: StoredOrder | undefined, input: CreateOrderBody, options: UpsertOptions, upserts: OrderUpserts) {
   const customerCtx: ChangeContext = { actor: ctx.actor, at: ctx.at, emitEvents: options.emitEvents };
