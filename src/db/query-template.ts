@@ -93,3 +93,33 @@ export const columnsShape = (row: Record<string, unknown>): string =>
 
 /** The shape of a query with one IN list: its length. */
 export const listShape = (values: ReadonlyArray<unknown>): string => String(values.length);
+
+/** The columns any of the rows sets (a value other than undefined), in first-seen order. */
+const unionColumns = (rows: ReadonlyArray<Record<string, unknown>>): string[] => {
+  const columns = new Set<string>();
+  for (const row of rows) for (const key of Object.keys(row)) if (row[key] !== undefined) columns.add(key);
+  return [...columns];
+};
+
+/**
+ * A multi-row INSERT as a query template: built and compiled once per column list and row
+ * count, then bound per call (a redemption's parent and children, an order's items, a
+ * request's events: one statement and no compile however many rows). The rows name the union
+ * of their columns; a column a row leaves out is bound as NULL, since SQLite has no DEFAULT
+ * inside VALUES (so a column with a default must be set in every row or in none).
+ */
+export function insertTemplate<T extends keyof Database & string>(table: T): (db: Db, rows: ReadonlyArray<Record<string, unknown>>) => Promise<void> {
+  const run = queryTemplate<Record<string, unknown[]>, never>((db, param, shape) => {
+    const [columns = '', count = '0'] = shape.split(':');
+    const names = columns.split(',');
+    const lists = names.map((column) => param.list(column, Number(count)));
+    const values = Array.from({ length: Number(count) }, (_, i) => Object.fromEntries(names.map((column, j) => [column, lists[j]![i]])));
+    return db.insertInto(table).values(values as never);
+  });
+  return async (db, rows) => {
+    if (rows.length === 0) return;
+    const columns = unionColumns(rows);
+    const params = Object.fromEntries(columns.map((column) => [column, rows.map((row) => row[column] ?? null)]));
+    await run(db, params, `${columns.join(',')}:${rows.length}`);
+  };
+}

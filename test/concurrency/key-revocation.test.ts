@@ -9,6 +9,8 @@ import { errorBody, startTestServer, type TestResponse, type TestServer } from '
  * paths"). Whatever changes a key, in this process or another one on the same file, shows in
  * the very next request: no request after `promo keys revoke` returns is served with the
  * revoked key, and a key whose secret another process replaced answers to the new secret only.
+ * OAuth bearer tokens come from the same map: a token revoked by another process, or whose key
+ * another process revoked, is refused by the very next request.
  */
 describe('keys in memory, changed by another process', () => {
   let server: TestServer;
@@ -50,6 +52,35 @@ describe('keys in memory, changed by another process', () => {
     const res = await readWith('from-env', 'second-token');
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.code, 'REVOKE-1');
+  });
+
+  const readWithBearer = (token: string) => server.request('GET', '/v1/vouchers/REVOKE-1', { auth: { bearer: token } });
+  const bearerRefused = (res: TestResponse) => unauthorized(res, 'Invalid or expired access token');
+
+  it('refuses the next request with a token another process revoked', async () => {
+    const key = await cli(['keys', 'create', '--name', 'token holder']);
+    const token = (await cli(['token', '--app-id', key.app_id])).access_token as string;
+    const other = (await cli(['token', '--app-id', key.app_id])).access_token as string;
+    for (let i = 0; i < 3; i++) assert.equal((await readWithBearer(token)).status, 200);
+    assert.equal((await readWithBearer(other)).status, 200);
+    // Another `serve` on the same file revokes the token through its API.
+    const env = { PROMO_APP_ID: 'revoker', PROMO_APP_TOKEN: 'revoker-token' };
+    const revoker = await spawnServe(['--db', server.dbFile], env);
+    try {
+      const res = await fetch(`${revoker.url}/v1/oauth/token/revoke`, {
+        method: 'POST',
+        headers: { 'X-App-Id': 'revoker', 'X-App-Token': 'revoker-token', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ access_token: token }),
+      });
+      assert.equal(res.status, 204, await res.text());
+    } finally {
+      await revoker.stop('SIGTERM');
+    }
+    bearerRefused(await readWithBearer(token));
+    assert.equal((await readWithBearer(other)).status, 200);
+    // `promo keys revoke` in another process ends the key's other token too.
+    await cli(['keys', 'revoke', key.app_id]);
+    bearerRefused(await readWithBearer(other));
   });
 
   it('refuses the next request after a revocation in this process, on both sides', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createDeps, type Deps } from '../../src/app/deps.js';
-import { columnsShape, queryTemplate } from '../../src/db/query-template.js';
+import { columnsShape, insertTemplate, queryTemplate } from '../../src/db/query-template.js';
 import { freshDbFile } from '../support/db.js';
 
 describe('query templates', () => {
@@ -58,6 +58,34 @@ describe('query templates', () => {
     );
     assert.deepEqual(await priced(deps.db, { min: 0, max: 1000 }), [{ id: 'prod_t1' }, { id: 'prod_t2' }]);
     assert.equal((await deps.db.selectFrom('products').select('id').where('id', '=', 'prod_rolled_back').execute()).length, 0);
+  });
+
+  it('inserts many rows in one statement per column list and row count, binding a column a row leaves out as NULL', async () => {
+    const insertProducts = insertTemplate('products');
+    const at = '2024-01-02T00:00:00.000Z';
+    const before = deps.queryStats();
+    await insertProducts(deps.db, [
+      { id: 'prod_m1', name: 'M1', price: 10, created_at: at },
+      { id: 'prod_m2', price: 20, created_at: at, name: undefined },
+    ]);
+    await insertProducts(deps.db, [
+      { id: 'prod_m3', name: 'M3', price: 30, created_at: at },
+      { id: 'prod_m4', name: 'M4', price: 40, created_at: at },
+    ]);
+    await insertProducts(deps.db, [{ id: 'prod_m5', name: 'M5', price: 50, created_at: at }]);
+    await insertProducts(deps.db, []);
+    const after = deps.queryStats();
+    assert.deepEqual({ statements: after.statements - before.statements, compiles: after.compiles - before.compiles }, { statements: 3, compiles: 2 });
+    const rows = await deps.db.selectFrom('products').select(['id', 'name', 'price']).where('id', 'like', 'prod_m%').orderBy('id').execute();
+    assert.deepEqual(rows, [
+      { id: 'prod_m1', name: 'M1', price: 10 },
+      { id: 'prod_m2', name: null, price: 20 },
+      { id: 'prod_m3', name: 'M3', price: 30 },
+      { id: 'prod_m4', name: 'M4', price: 40 },
+      { id: 'prod_m5', name: 'M5', price: 50 },
+    ]);
+    const inserts = prepared.filter((sql) => sql.startsWith('insert into "products" ("id", "name", "price", "created_at")') && !sql.includes('returning'));
+    assert.deepEqual(inserts.map((sql) => sql.split('(?, ?, ?, ?)').length - 1), [2, 1], 'one statement for 2 rows, one for 1 row');
   });
 
   it('refuses a builder that writes a value into the SQL text instead of binding it', async () => {

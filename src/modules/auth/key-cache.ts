@@ -10,15 +10,38 @@ export interface CachedKey {
   origins: string[];
 }
 
-interface KeyCache {
-  /** The connection's data_version when the map was filled. */
+/** A bearer token's row (by its hash) with its key's name, limits and revocation; null: unknown. */
+export type CachedToken = NonNullable<Awaited<ReturnType<typeof repo.findOAuthToken>>>;
+
+interface AuthCache {
+  /** The connection's data_version when the maps were filled. */
   version: number;
   keys: Map<string, CachedKey | null>;
+  /** By token hash. */
+  tokens: Map<string, CachedToken | null>;
 }
 
 /** Unknown ids are remembered too (a client retrying a wrong id); past this many, start over. */
 const MAX_CACHED = 10_000;
-const caches = new WeakMap<Db, KeyCache>();
+const caches = new WeakMap<Db, AuthCache>();
+
+/** The maps, dropped first when another connection committed since they were filled. */
+async function current(db: Db): Promise<AuthCache> {
+  const version = await repo.dataVersion(db);
+  let cache = caches.get(db);
+  if (!cache || cache.version !== version) caches.set(db, (cache = { version, keys: new Map(), tokens: new Map() }));
+  return cache;
+}
+
+async function remembered<T>(map: Map<string, T | null>, id: string, read: () => Promise<T | null>): Promise<T | null> {
+  let value = map.get(id);
+  if (value === undefined) {
+    value = await read();
+    if (map.size >= MAX_CACHED) map.clear();
+    map.set(id, value);
+  }
+  return value;
+}
 
 /**
  * The key rows authentication reads, from memory (README "Hot paths"): one `PRAGMA
@@ -31,20 +54,22 @@ const caches = new WeakMap<Db, KeyCache>();
  * map as well: the next request per key then reads its row again, as every request did before.
  */
 export async function cachedKey(db: Db, appId: string): Promise<CachedKey | null> {
-  const version = await repo.dataVersion(db);
-  let cache = caches.get(db);
-  if (!cache || cache.version !== version) caches.set(db, (cache = { version, keys: new Map() }));
-  let key = cache.keys.get(appId);
-  if (key === undefined) {
+  return remembered((await current(db)).keys, appId, async () => {
     const row = await repo.findApiKey(db, appId);
-    key = row ? { row, origins: JSON.parse(row.origins) as string[] } : null;
-    if (cache.keys.size >= MAX_CACHED) cache.keys.clear();
-    cache.keys.set(appId, key);
-  }
-  return key;
+    return row ? { row, origins: JSON.parse(row.origins) as string[] } : null;
+  });
 }
 
-/** After this connection wrote keys: the next request reads them again. */
+/**
+ * A bearer token's row, from the same maps and the same data_version check as the keys: a
+ * token (or its key) revoked anywhere is read again by the very next request. Expiry is time,
+ * not a write: the caller checks it on every request.
+ */
+export async function cachedToken(db: Db, tokenHash: string): Promise<CachedToken | null> {
+  return remembered((await current(db)).tokens, tokenHash, async () => (await repo.findOAuthToken(db, tokenHash)) ?? null);
+}
+
+/** After this connection wrote keys or tokens: the next request reads them again. */
 export const forgetKeys = (db: Db): void => {
   caches.delete(db);
 };

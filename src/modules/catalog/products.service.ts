@@ -48,30 +48,31 @@ function patchOf(input: UpdateProductInput): products.ProductPatch {
   return patch;
 }
 
-async function applyUpdate(db: Db, row: products.ProductRow, input: UpdateProductInput, now: string): Promise<products.ProductRow> {
+/** The row after an update (checked, not written). */
+async function updatedRow(db: Db, row: products.ProductRow, input: UpdateProductInput, now: string): Promise<products.ProductRow> {
   await assertProductUnique(db, row.id, input);
   if (input.attributes !== undefined) await assertAttributesCoverSkus(db, row.id, input.attributes);
-  const patch = { ...patchOf(input), updated_at: now };
-  await products.updateProduct(db, row.id, patch);
-  return { ...row, ...patch } as products.ProductRow;
+  return { ...row, ...patchOf(input), updated_at: now } as products.ProductRow;
 }
 
-/**
- * Creates a product, or updates the one the input names by `id` or `source_id`, inside the
- * caller's transaction (orders create and override products from their items this way). An
- * unknown `id` is 404: ids are assigned here, never chosen.
- */
-export async function upsertProduct(trx: Db, input: CreateProductInput, now: string): Promise<ProductView> {
-  const existing =
-    input.id !== undefined
-      ? await products.findProductById(trx, input.id)
-      : input.source_id != null
-        ? await products.findProductBySourceId(trx, input.source_id)
-        : undefined;
-  if (input.id !== undefined && !existing) throw notFound('product', input.id);
-  if (existing) return presentProduct(await applyUpdate(trx, existing, input, now));
-  await assertProductUnique(trx, undefined, input);
-  const created: products.ProductRow = {
+async function applyUpdate(db: Db, row: products.ProductRow, input: UpdateProductInput, now: string): Promise<products.ProductRow> {
+  const updated = await updatedRow(db, row, input, now);
+  await products.updateProduct(db, row.id, { ...patchOf(input), updated_at: now });
+  return updated;
+}
+
+/** The product an upsert names by `id` (404 when unknown) or `source_id`. */
+async function namedProduct(db: Db, input: CreateProductInput): Promise<products.ProductRow | undefined> {
+  if (input.id === undefined) return input.source_id != null ? products.findProductBySourceId(db, input.source_id) : undefined;
+  const existing = await products.findProductById(db, input.id);
+  if (!existing) throw notFound('product', input.id);
+  return existing;
+}
+
+/** A new product's row (checked, not written). */
+async function newRow(db: Db, input: CreateProductInput, now: string): Promise<products.ProductRow> {
+  await assertProductUnique(db, undefined, input);
+  return {
     id: newId('prod_'),
     source_id: input.source_id ?? null,
     name: input.name ?? null,
@@ -82,6 +83,17 @@ export async function upsertProduct(trx: Db, input: CreateProductInput, now: str
     created_at: now,
     updated_at: null,
   };
+}
+
+/**
+ * Creates a product, or updates the one the input names by `id` or `source_id`, inside the
+ * caller's transaction (orders create and override products from their items this way). An
+ * unknown `id` is 404: ids are assigned here, never chosen.
+ */
+export async function upsertProduct(trx: Db, input: CreateProductInput, now: string): Promise<ProductView> {
+  const existing = await namedProduct(trx, input);
+  if (existing) return presentProduct(await applyUpdate(trx, existing, input, now));
+  const created = await newRow(trx, input, now);
   await products.insertProduct(trx, created);
   return presentProduct(created);
 }
@@ -95,6 +107,12 @@ export async function mergeProductMetadata(trx: Db, sourceId: string, metadata: 
   const row = await products.findProductBySourceId(trx, sourceId);
   const merged = { ...(row ? (JSON.parse(row.metadata) as Record<string, unknown>) : {}), ...metadata };
   await upsertProduct(trx, validateItem(updateProductSchema, { source_id: sourceId, metadata: merged }), now);
+}
+
+/** What upsertProduct would answer, from the same reads and checks alone: nothing is written (a validation's order). */
+export async function previewProduct(db: Db, input: CreateProductInput, now: string): Promise<ProductView> {
+  const existing = await namedProduct(db, input);
+  return presentProduct(existing ? await updatedRow(db, existing, input, now) : await newRow(db, input, now));
 }
 
 /** POST /v1/products: as in the reference, an `id` or `source_id` that exists updates that product. */

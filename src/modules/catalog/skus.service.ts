@@ -6,15 +6,17 @@ import { newId } from '../../lib/ids.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import type { ListWindow } from './catalog-list.js';
 import type { ProductRow } from './products.repository.js';
-import { presentSku, type SkuView } from './products.presenter.js';
+import { presentSku, type ProductView, type SkuView } from './products.presenter.js';
 import { requireProduct, type CatalogDeps } from './products.service.js';
 import type { CreateSkuInput, UpdateSkuInput } from './skus.schemas.js';
 import * as skus from './skus.repository.js';
 
 type Db = Kysely<Database>;
+/** What a SKU's checks need of its product. */
+type SkuProduct = Pick<ProductRow, 'id' | 'attributes'>;
 
 /** A SKU sets only attributes its product declares (400 otherwise). */
-function assertAttributesDeclared(product: ProductRow, attributes: Record<string, unknown> | undefined): void {
+function assertAttributesDeclared(product: SkuProduct, attributes: Record<string, unknown> | undefined): void {
   if (attributes === undefined) return;
   const declared = JSON.parse(product.attributes) as string[];
   const unknown = Object.keys(attributes).filter((name) => !declared.includes(name));
@@ -42,22 +44,27 @@ function patchOf(input: UpdateSkuInput): skus.SkuPatch {
   return patch;
 }
 
-async function applyUpdate(db: Db, product: ProductRow, row: skus.SkuRow, input: UpdateSkuInput, now: string): Promise<skus.SkuRow> {
+/** The row after an update (checked, not written). */
+async function updatedRow(db: Db, product: SkuProduct, row: skus.SkuRow, input: UpdateSkuInput, now: string): Promise<skus.SkuRow> {
   assertAttributesDeclared(product, input.attributes);
   await assertSourceIdFree(db, row.id, input.source_id);
-  const patch = { ...patchOf(input), updated_at: now };
-  await skus.updateSku(db, row.id, patch);
-  return { ...row, ...patch } as skus.SkuRow;
+  return { ...row, ...patchOf(input), updated_at: now } as skus.SkuRow;
+}
+
+async function applyUpdate(db: Db, product: SkuProduct, row: skus.SkuRow, input: UpdateSkuInput, now: string): Promise<skus.SkuRow> {
+  const updated = await updatedRow(db, product, row, input, now);
+  await skus.updateSku(db, row.id, { ...patchOf(input), updated_at: now });
+  return updated;
 }
 
 /** The SKU behind a path key, if it belongs to this product; else 404 sku. */
-async function requireSkuOf(db: Db, product: ProductRow, key: string): Promise<skus.SkuRow> {
+async function requireSkuOf(db: Db, product: SkuProduct, key: string): Promise<skus.SkuRow> {
   const row = await skus.findSkuByKey(db, key);
   if (!row || row.product_id !== product.id) throw notFound('sku', key);
   return row;
 }
 
-async function existingSku(db: Db, product: ProductRow, input: { id?: string; source_id?: string | null }) {
+async function existingSku(db: Db, product: SkuProduct, input: { id?: string; source_id?: string | null }) {
   if (input.id !== undefined) return requireSkuOf(db, product, input.id);
   if (input.source_id == null) return undefined;
   const row = await skus.findSkuBySourceId(db, input.source_id);
@@ -70,12 +77,10 @@ async function existingSku(db: Db, product: ProductRow, input: { id?: string; so
  * `source_id`, inside the caller's transaction (orders create SKUs from their items this way).
  * A `source_id` held by another product's SKU is 409.
  */
-export async function upsertSku(trx: Db, productKey: string, input: CreateSkuInput, now: string): Promise<SkuView> {
-  const product = await requireProduct(trx, productKey);
-  const existing = await existingSku(trx, product, input);
-  if (existing) return presentSku(await applyUpdate(trx, product, existing, input, now));
+/** A new SKU's row (checked, not written). */
+function newRow(product: SkuProduct, input: CreateSkuInput, now: string): skus.SkuRow {
   assertAttributesDeclared(product, input.attributes);
-  const created: skus.SkuRow = {
+  return {
     id: newId('sku_'),
     product_id: product.id,
     source_id: input.source_id ?? null,
@@ -88,8 +93,25 @@ export async function upsertSku(trx: Db, productKey: string, input: CreateSkuInp
     created_at: now,
     updated_at: null,
   };
+}
+
+export async function upsertSku(trx: Db, productKey: string, input: CreateSkuInput, now: string): Promise<SkuView> {
+  const product = await requireProduct(trx, productKey);
+  const existing = await existingSku(trx, product, input);
+  if (existing) return presentSku(await applyUpdate(trx, product, existing, input, now));
+  const created = newRow(product, input, now);
   await skus.insertSku(trx, created);
   return presentSku(created);
+}
+
+/**
+ * What upsertSku would answer for a SKU of this product, from the same reads and checks
+ * alone: nothing is written (a validation's order; its product may be a preview too).
+ */
+export async function previewSku(db: Db, product: ProductView, input: CreateSkuInput, now: string): Promise<SkuView> {
+  const owner: SkuProduct = { id: product.id, attributes: JSON.stringify(product.attributes) };
+  const existing = await existingSku(db, owner, input);
+  return presentSku(existing ? await updatedRow(db, owner, existing, input, now) : newRow(owner, input, now));
 }
 
 /** POST /v1/products/{id}/skus: an `id` or `source_id` of a SKU of this product updates that SKU, as in the reference. */

@@ -70,28 +70,38 @@ export const setLastOrder = (db: Db, customerId: string, last: { amount: number;
 export interface RedemptionCount {
   customerId: string;
   succeeded: boolean;
+  /** How many redemptions (a stack's children count in one statement); 1 unless given. */
+  count?: number;
   giftAmount: number;
   loyaltyPoints: number;
   at: string;
 }
 
-export const creditRedemption = (db: Db, r: RedemptionCount) =>
+type RedemptionTotals = { redemptions_total_redeemed: number; gift_redeemed_amount: number; loyalty_card_redeemed_points: number };
+
+// Every redemption with a customer: compiled once per outcome (README "Hot paths").
+const creditRedemptions = queryTemplate<{ id: string; count: number; gift: number; points: number; at: string }, RedemptionTotals>((db, param, outcome) =>
   db
     .updateTable('customers')
     .set((eb) => ({
-      redemptions_total_redeemed: eb('redemptions_total_redeemed', '+', 1),
-      ...(r.succeeded
+      redemptions_total_redeemed: eb('redemptions_total_redeemed', '+', param('count')),
+      ...(outcome === 'succeeded'
         ? {
-            redemptions_total_succeeded: eb('redemptions_total_succeeded', '+', 1),
-            gift_redeemed_amount: eb('gift_redeemed_amount', '+', r.giftAmount),
-            loyalty_card_redeemed_points: eb('loyalty_card_redeemed_points', '+', r.loyaltyPoints),
+            redemptions_total_succeeded: eb('redemptions_total_succeeded', '+', param('count')),
+            gift_redeemed_amount: eb('gift_redeemed_amount', '+', param('gift')),
+            loyalty_card_redeemed_points: eb('loyalty_card_redeemed_points', '+', param('points')),
           }
-        : { redemptions_total_failed: eb('redemptions_total_failed', '+', 1) }),
-      updated_at: r.at,
+        : { redemptions_total_failed: eb('redemptions_total_failed', '+', param('count')) }),
+      updated_at: param('at'),
     }))
-    .where('id', '=', r.customerId)
-    .returning(['redemptions_total_redeemed', 'gift_redeemed_amount', 'loyalty_card_redeemed_points'])
-    .executeTakeFirst();
+    .where('id', '=', param('id'))
+    .returning(['redemptions_total_redeemed', 'gift_redeemed_amount', 'loyalty_card_redeemed_points']),
+);
+
+export const creditRedemption = async (db: Db, r: RedemptionCount): Promise<RedemptionTotals | undefined> => {
+  const params = { id: r.customerId, count: r.count ?? 1, gift: r.giftAmount, points: r.loyaltyPoints, at: r.at };
+  return (await creditRedemptions(db, params, r.succeeded ? 'succeeded' : 'failed'))[0];
+};
 
 /** A rollback: a successful one gives back what the redemption counted. */
 export const creditRollback = (db: Db, r: RedemptionCount) => {

@@ -66,6 +66,8 @@ export async function setLastOrderInSummary(
 export interface RedemptionSummaryInput {
   customer_id: string;
   result: 'SUCCESS' | 'FAILURE';
+  /** How many redemptions of this result (a stack's children: one statement); 1 unless given. */
+  count?: number;
   /** Gift card credits the redemption used (successes only). */
   gift_amount?: number;
   /** Loyalty points the redemption used (successes only). */
@@ -78,10 +80,12 @@ function redemptionCount(input: RedemptionSummaryInput): repo.RedemptionCount {
   const loyaltyPoints = input.loyalty_points ?? 0;
   checkAmount('gift_amount', giftAmount);
   checkAmount('loyalty_points', loyaltyPoints);
-  return { customerId: input.customer_id, succeeded: input.result === 'SUCCESS', giftAmount, loyaltyPoints, at: input.at };
+  const count = input.count ?? 1;
+  checkInteger('count', count, 1);
+  return { customerId: input.customer_id, succeeded: input.result === 'SUCCESS', count, giftAmount, loyaltyPoints, at: input.at };
 }
 
-/** A redemption (success or failure) counted in summary.redemptions. */
+/** A redemption (success or failure), or `count` of them with their summed amounts, counted in summary.redemptions. */
 export async function recordRedemptionInSummary(trx: Db, input: RedemptionSummaryInput): Promise<void> {
   const row = await repo.creditRedemption(trx, redemptionCount(input));
   if (!row) throw notFound('customer', input.customer_id);

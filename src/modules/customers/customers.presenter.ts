@@ -161,7 +161,7 @@ export const presentCustomerForActivity = (customer: CustomerObject): CustomerOb
   return { ...rest, assets: {}, object };
 };
 
-export const presentSimpleCustomer = (row: CustomerRow): SimpleCustomer => ({
+export const presentSimpleCustomer = (row: Pick<CustomerRow, 'id' | 'name' | 'email' | 'source_id' | 'metadata'>): SimpleCustomer => ({
   id: row.id,
   ...optional('name', row.name),
   ...optional('email', row.email),

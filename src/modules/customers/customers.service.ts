@@ -91,42 +91,72 @@ const presented = async (trx: Db, written: Written): Promise<UpsertResult> => ({
   changed: written.changed,
 });
 
+/** The columns a body would change on this row (checked: a source_id another customer holds is 409). */
+const updatePatch = async (db: Db, row: repo.CustomerRow, input: CustomerFields): Promise<repo.CustomerPatch> =>
+  changedColumns(row, { ...patchFromFields(input), ...(await sourceIdChange(db, row, input.source_id)) });
+
 async function applyUpdate(trx: Db, ctx: ChangeContext, row: repo.CustomerRow, input: CustomerFields): Promise<Written> {
-  const patch = changedColumns(row, { ...patchFromFields(input), ...(await sourceIdChange(trx, row, input.source_id)) });
+  const patch = await updatePatch(trx, row, input);
   if (Object.keys(patch).length === 0) return { row, created: false, changed: false };
   const updated = await repo.updateCustomer(trx, row.id, { ...patch, updated_at: ctx.at });
   if (!updated) throw notFound('customer', row.id);
   return { row: updated, customer: await announce(trx, ctx, 'customer.updated', updated), created: false, changed: true };
 }
 
+const newRow = (ctx: ChangeContext, input: CreateCustomerBody) => ({
+  id: newId('cust_'),
+  source_id: input.source_id ?? null,
+  name: null,
+  description: null,
+  email: null,
+  phone: null,
+  birthdate: null,
+  address: null,
+  metadata: '{}',
+  system_metadata: '{}',
+  created_at: ctx.at,
+  updated_at: ctx.at,
+  ...patchFromFields(input),
+});
+
 async function insertNew(trx: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<Written> {
-  const row = await repo.insertCustomer(trx, {
-    id: newId('cust_'),
-    source_id: input.source_id ?? null,
-    name: null,
-    description: null,
-    email: null,
-    phone: null,
-    birthdate: null,
-    address: null,
-    metadata: '{}',
-    system_metadata: '{}',
-    created_at: ctx.at,
-    updated_at: ctx.at,
-    ...patchFromFields(input),
-  });
+  const row = await repo.insertCustomer(trx, newRow(ctx, input));
   return { row, customer: await announce(trx, ctx, 'customer.created', row), created: true, changed: true };
 }
 
-async function writeCustomer(trx: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<Written> {
+/** The customer a body names (by `id`, else by `source_id`); an unknown `id` is 404. */
+async function namedCustomer(db: Db, input: CreateCustomerBody): Promise<repo.CustomerRow | undefined> {
   if (input.id !== undefined) {
-    const row = await repo.findCustomerById(trx, input.id);
+    const row = await repo.findCustomerById(db, input.id);
     if (!row) throw notFound('customer', input.id);
-    return applyUpdate(trx, ctx, row, input);
+    return row;
   }
-  const existing = input.source_id ? await repo.findCustomerBySourceId(trx, input.source_id) : undefined;
+  return input.source_id ? repo.findCustomerBySourceId(db, input.source_id) : undefined;
+}
+
+async function writeCustomer(trx: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<Written> {
+  const existing = await namedCustomer(trx, input);
   return existing ? applyUpdate(trx, ctx, existing, input) : insertNew(trx, ctx, input);
 }
+
+/**
+ * The row upsertCustomer would leave, from reads alone (the same lookups and checks): nothing
+ * is written. A validation's customer and order are previewed this way; a new customer gets
+ * an id that is never stored.
+ */
+async function previewRow(db: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<Parameters<typeof presentSimpleCustomer>[0]> {
+  const existing = await namedCustomer(db, input);
+  if (!existing) return newRow(ctx, input);
+  const patch = await updatePatch(db, existing, input);
+  return Object.keys(patch).length === 0 ? existing : ({ ...existing, ...patch, updated_at: ctx.at } as repo.CustomerRow);
+}
+
+/** upsertCustomerId from reads alone (previewRow). */
+export const previewCustomerId = async (db: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<string> => (await previewRow(db, ctx, input)).id;
+
+/** The short customer upsertCustomer then findSimpleCustomer would give, from reads alone (previewRow). */
+export const previewSimpleCustomer = async (db: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<SimpleCustomer> =>
+  presentSimpleCustomer(await previewRow(db, ctx, input));
 
 /**
  * Creates a customer, or updates the one the body names (by `id`, else by `source_id`),
@@ -135,6 +165,11 @@ async function writeCustomer(trx: Db, ctx: ChangeContext, input: CreateCustomerB
  */
 export async function upsertCustomer(trx: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<UpsertResult> {
   return presented(trx, await writeCustomer(trx, ctx, input));
+}
+
+/** upsertCustomer for a caller that needs the short customer (a redemption's): no read after the write. */
+export async function upsertSimpleCustomer(trx: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<SimpleCustomer> {
+  return presentSimpleCustomer((await writeCustomer(trx, ctx, input)).row);
 }
 
 /**

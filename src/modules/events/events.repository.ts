@@ -1,24 +1,19 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { columnsShape, queryTemplate } from '../../db/query-template.js';
+import { insertTemplate } from '../../db/query-template.js';
 import type { CustomerEventTable } from './events.table.js';
 
 type Db = Kysely<Database>;
 export type CustomerEventRow = Selectable<CustomerEventTable>;
 export type NewCustomerEventRow = Insertable<CustomerEventTable>;
 
-// On the redemption path: compiled once per set of columns (README "Hot paths").
-const insertRow = queryTemplate<NewCustomerEventRow & Record<string, unknown>, never>((db, param, columns) =>
-  db.insertInto('customer_events').values(Object.fromEntries(columns.split(',').map((column) => [column, param(column)])) as NewCustomerEventRow),
-);
+// On the redemption path: compiled once per set of columns and number of rows (README "Hot paths").
+const insertRows = insertTemplate('customer_events');
 
-export const insertEvent = async (db: Db, row: NewCustomerEventRow): Promise<void> => {
-  await insertRow(db, row, columnsShape(row));
-};
+export const insertEvent = (db: Db, row: NewCustomerEventRow): Promise<void> => insertRows(db, [row]);
 
-export const insertEvents = async (db: Db, rows: NewCustomerEventRow[]): Promise<void> => {
-  if (rows.length > 0) await db.insertInto('customer_events').values(rows).execute();
-};
+/** Many events in one statement, in the order given. */
+export const insertEvents = (db: Db, rows: NewCustomerEventRow[]): Promise<void> => insertRows(db, rows);
 
 /** A position in a customer's feed: events are ordered by (created_at, seq). */
 export interface FeedPosition {

@@ -6,8 +6,9 @@ import { parseIsoDate } from '../../lib/dates.js';
 import { invalidPayload, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Seams } from '../../lib/seams.js';
-import { findSimpleCustomer, upsertCustomerId, type ChangeContext } from '../customers/customers.service.js';
-import { resolveItems } from './order-items.service.js';
+import { findSimpleCustomer, previewCustomerId, upsertCustomerId, type ChangeContext } from '../customers/customers.service.js';
+import type { SimpleCustomer } from '../customers/customers.presenter.js';
+import { PREVIEW_CATALOG, resolveItems, STORE_CATALOG, type CatalogUpserts } from './order-items.service.js';
 import type { NewOrderRow, OrderItemRow, OrderRow } from './orders.repository.js';
 import type { CreateOrderBody, OrderItemBody } from './orders.schemas.js';
 
@@ -18,6 +19,12 @@ export interface OrderContext {
   actor: Actor;
   at: string;
   seams: Seams;
+  /**
+   * The customer the caller has just upserted or previewed (a redemption's, a validation's):
+   * an order that names it by id alone takes it as it is, without a lookup (a previewed one
+   * may not be stored), and the order's events embed it.
+   */
+  customer?: SimpleCustomer;
 }
 
 /**
@@ -52,13 +59,27 @@ export interface OrderDraft {
   items?: ItemContent[];
 }
 
-/** The customer (or referrer) an order names, upserted with the fields sent. */
-async function customerIdOf(trx: Db, ctx: ChangeContext, body: CreateOrderBody['customer']): Promise<string | undefined> {
-  return body ? upsertCustomerId(trx, ctx, body) : undefined;
+/**
+ * How the customers and catalog entries an order names come to be: upserted in the caller's
+ * transaction (storeOrder), or previewed from the same reads and checks, writing nothing
+ * (previewOrder: a validation's order).
+ */
+export interface OrderUpserts extends CatalogUpserts {
+  customerId(db: Db, ctx: ChangeContext, input: NonNullable<CreateOrderBody['customer']>): Promise<string>;
 }
 
-async function referrerIdOf(trx: Db, ctx: ChangeContext, input: CreateOrderBody, stored: OrderRow | undefined): Promise<string | null> {
-  const upserted = await customerIdOf(trx, ctx, input.referrer);
+export const STORE_UPSERTS: OrderUpserts = { ...STORE_CATALOG, customerId: upsertCustomerId };
+export const PREVIEW_UPSERTS: OrderUpserts = { ...PREVIEW_CATALOG, customerId: previewCustomerId };
+
+/** The customer (or referrer) an order names, upserted with the fields sent. */
+async function customerIdOf(trx: Db, ctx: ChangeContext, body: CreateOrderBody['customer'], upserts: OrderUpserts, known: SimpleCustomer | undefined): Promise<string | undefined> {
+  if (!body) return undefined;
+  const namesKnown = known !== undefined && body.id === known.id && Object.values(body).filter((v) => v !== undefined).length === 1;
+  return namesKnown ? known.id : upserts.customerId(trx, ctx, body);
+}
+
+async function referrerIdOf(trx: Db, ctx: ChangeContext, input: CreateOrderBody, stored: OrderRow | undefined, upserts: OrderUpserts, known: SimpleCustomer | undefined): Promise<string | null> {
+  const upserted = await customerIdOf(trx, ctx, input.referrer, upserts, known);
   if (upserted !== undefined) return upserted;
   if (input.referrer_id === undefined) return stored?.referrer_id ?? null;
   if (input.referrer_id === null) return null;
@@ -69,8 +90,8 @@ async function referrerIdOf(trx: Db, ctx: ChangeContext, input: CreateOrderBody,
 
 const json = (value: unknown): string | null => (value == null ? null : JSON.stringify(value));
 
-async function itemContents(trx: Db, items: OrderItemBody[], at: string): Promise<ItemContent[]> {
-  return (await resolveItems(trx, items, at)).map((item) => ({
+async function itemContents(trx: Db, items: OrderItemBody[], at: string, upserts: OrderUpserts): Promise<ItemContent[]> {
+  return (await resolveItems(trx, items, at, upserts)).map((item) => ({
     source_id: item.body.source_id ?? null,
     related_object: item.body.related_object ?? null,
     product_id: item.productId,
@@ -111,15 +132,15 @@ function createdAtOf(input: CreateOrderBody, stored: OrderRow | undefined, at: s
 /**
  * The order as it will be after this body: the stored order (if any) with the fields sent.
  * Customers and catalog entries the body names are upserted on the way, in the caller's
- * transaction. Null means "not sent" except for source_id, metadata and referrer_id, which it
- * clears.
+ * transaction (or previewed: `upserts`). Null means "not sent" except for source_id, metadata
+ * and referrer_id, which it clears.
  */
-export async function draftOrder(trx: Db, ctx: OrderContext, stored: StoredOrder | undefined, input: CreateOrderBody, options: UpsertOptions) {
+export async function draftOrder(trx: Db, ctx: OrderContext, stored: StoredOrder | undefined, input: CreateOrderBody, options: UpsertOptions, upserts: OrderUpserts) {
   const customerCtx: ChangeContext = { actor: ctx.actor, at: ctx.at, emitEvents: options.emitEvents };
   const before = stored?.row;
-  const customerId = (await customerIdOf(trx, customerCtx, input.customer)) ?? before?.customer_id ?? null;
-  const referrerId = await referrerIdOf(trx, customerCtx, input, before);
-  const sentItems = input.items == null ? undefined : await itemContents(trx, input.items, ctx.at);
+  const customerId = (await customerIdOf(trx, customerCtx, input.customer, upserts, ctx.customer)) ?? before?.customer_id ?? null;
+  const referrerId = await referrerIdOf(trx, customerCtx, input, before, upserts, ctx.customer);
+  const sentItems = input.items == null ? undefined : await itemContents(trx, input.items, ctx.at, upserts);
   const { order: amounts, items } = amountsOf(input, before, sentItems ?? stored?.items.map(contentOf) ?? [], sentItems !== undefined);
   const columns: OrderColumns = {
     source_id: input.source_id !== undefined ? input.source_id : (before?.source_id ?? null),

@@ -82,7 +82,7 @@ export async function emitOrderEvents(trx: Db, ctx: OrderContext, change: OrderC
   const types: CustomerEventType[] = [change.created ? 'customer.order.created' : 'customer.order.updated'];
   const statusEvent = STATUS_EVENTS[order.status];
   if (statusEvent && (change.created || change.statusChanged)) types.push(statusEvent);
-  const customer = await findSimpleCustomer(trx, order.customer_id);
+  const customer = ctx.customer?.id === order.customer_id ? ctx.customer : await findSimpleCustomer(trx, order.customer_id);
   const referrer = order.referrer_id === null ? undefined : await findSimpleCustomer(trx, order.referrer_id);
   const data = { customer, ...(referrer ? { referrer } : {}), order };
   for (const type of types) {

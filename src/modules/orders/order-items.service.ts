@@ -8,8 +8,10 @@ import {
   type ProductView,
   type SkuView,
 } from '../catalog/catalog-lookup.service.js';
-import { upsertProduct } from '../catalog/products.service.js';
-import { upsertSku } from '../catalog/skus.service.js';
+import { previewProduct, upsertProduct } from '../catalog/products.service.js';
+import type { CreateProductInput } from '../catalog/products.schemas.js';
+import { previewSku, upsertSku } from '../catalog/skus.service.js';
+import type { CreateSkuInput } from '../catalog/skus.schemas.js';
 import { withoutNulls, type ItemProductBlock, type ItemSkuBlock } from './orders.presenter.js';
 import type { OrderItemBody } from './orders.schemas.js';
 
@@ -118,10 +120,24 @@ function differing<T extends Record<string, unknown>>(wanted: T, current: object
   return Object.fromEntries(Object.entries(wanted).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(now[k]))) as Partial<T>;
 }
 
+/**
+ * How an order's new and overridden catalog entries come to be: written in the caller's
+ * transaction (an order stored), or previewed from the same reads and checks (a validation's
+ * order, which writes nothing).
+ */
+export interface CatalogUpserts {
+  product(db: Db, input: CreateProductInput, now: string): Promise<ProductView>;
+  sku(db: Db, product: ProductView, input: CreateSkuInput, now: string): Promise<SkuView>;
+}
+
+export const STORE_CATALOG: CatalogUpserts = { product: upsertProduct, sku: (db, product, input, now) => upsertSku(db, product.id, input, now) };
+export const PREVIEW_CATALOG: CatalogUpserts = { product: previewProduct, sku: previewSku };
+
 interface Resolver {
   trx: Db;
   catalog: ItemCatalog;
   now: string;
+  upserts: CatalogUpserts;
 }
 
 /** `override: true`: the block's values replace the catalog's (only those that differ are written). */
@@ -129,14 +145,14 @@ async function overrideProduct(r: Resolver, product: ProductView, block: Product
   if (block?.override !== true) return product;
   const changes = differing(productFields(block), product);
   if (Object.keys(changes).length === 0) return product;
-  return r.catalog.addProduct(await upsertProduct(r.trx, { id: product.id, ...changes }, r.now));
+  return r.catalog.addProduct(await r.upserts.product(r.trx, { id: product.id, ...changes }, r.now));
 }
 
 async function overrideSku(r: Resolver, sku: SkuView, block: SkuInput | null | undefined): Promise<SkuView> {
   if (block?.override !== true) return sku;
   const changes = differing(skuFields(block), sku);
   if (Object.keys(changes).length === 0) return sku;
-  return r.catalog.addSku(await upsertSku(r.trx, sku.product_id, { id: sku.id, ...changes }, r.now));
+  return r.catalog.addSku(await r.upserts.sku(r.trx, r.catalog.product(sku.product_id) as ProductView, { id: sku.id, ...changes }, r.now));
 }
 
 /** The product an item names by id or source id, created from its block when unknown; undefined when it names none. */
@@ -148,7 +164,7 @@ async function findOrCreateProduct(r: Resolver, keys: ItemKeys, block: ProductIn
   if (known) return overrideProduct(r, known, block);
   const fields = productFields(block);
   if (!hasData(fields)) throw notFound('product', keys.productSourceId);
-  return r.catalog.addProduct(await upsertProduct(r.trx, { source_id: keys.productSourceId, ...fields }, r.now));
+  return r.catalog.addProduct(await r.upserts.product(r.trx, { source_id: keys.productSourceId, ...fields }, r.now));
 }
 
 /** A SKU the catalog does not know, created from the item's `sku` block under the item's product. */
@@ -157,7 +173,7 @@ async function createSku(r: Resolver, item: OrderItemBody, keys: ItemKeys & { sk
   if (!hasData(fields)) throw notFound('sku', keys.skuSourceId);
   const product = await findOrCreateProduct(r, keys, item.product);
   if (!product) throw invalidPayload(`${label}: a new SKU (source_id ${keys.skuSourceId}) needs its product: product_id or product.source_id`);
-  return r.catalog.addSku(await upsertSku(r.trx, product.id, { source_id: keys.skuSourceId, ...fields }, r.now));
+  return r.catalog.addSku(await r.upserts.sku(r.trx, product, { source_id: keys.skuSourceId, ...fields }, r.now));
 }
 
 /** The SKU an item names (by sku_id, or by source_id when related_object is sku) and its product; undefined when it names none. */
@@ -207,9 +223,9 @@ async function resolveItem(r: Resolver, item: OrderItemBody, label: string): Pro
 }
 
 /** Resolves every item in order (an item may use a product an earlier one created). */
-export async function resolveItems(trx: Db, items: OrderItemBody[], now: string): Promise<ResolvedItem[]> {
+export async function resolveItems(trx: Db, items: OrderItemBody[], now: string, upserts: CatalogUpserts): Promise<ResolvedItem[]> {
   const keys = items.map(keysOf);
-  const r: Resolver = { trx, catalog: new ItemCatalog(await findCatalogEntries(trx, refsOf(keys))), now };
+  const r: Resolver = { trx, catalog: new ItemCatalog(await findCatalogEntries(trx, refsOf(keys))), now, upserts };
   const resolved: ResolvedItem[] = [];
   for (const [i, item] of items.entries()) resolved.push(await resolveItem(r, item, `items[${i}]`));
   return resolved;

@@ -1,7 +1,7 @@
 import { NoResultError, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import { inBatches } from '../../db/batches.js';
 import type { Database } from '../../db/database.js';
-import { columnsShape, queryTemplate } from '../../db/query-template.js';
+import { columnsShape, insertTemplate, queryTemplate } from '../../db/query-template.js';
 import type { OrderStatus } from '../../lib/enums.js';
 import type { OrderItemTable, OrderTable } from './orders.table.js';
 
@@ -54,14 +54,10 @@ export async function updateOrder(db: Db, id: string, patch: OrderPatch): Promis
   return row;
 }
 
-const insertItem = queryTemplate<OrderItemRow & Record<string, unknown>, never>((db, param, columns) =>
-  db.insertInto('order_items').values(Object.fromEntries(columns.split(',').map((column) => [column, param(column)])) as OrderItemRow),
-);
+const insertItemRows = insertTemplate('order_items');
 
-/** An order's items, a statement each (one template, however many items an order has). */
-export const insertItems = async (db: Db, rows: OrderItemRow[]): Promise<void> => {
-  for (const row of rows) await insertItem(db, row, columnsShape(row));
-};
+/** An order's items in one statement (a template per number of items). */
+export const insertItems = (db: Db, rows: OrderItemRow[]): Promise<void> => insertItemRows(db, rows);
 
 /** An order's items are replaced as a whole, as an update sends them. */
 export async function replaceItems(db: Db, orderId: string, rows: OrderItemRow[]): Promise<void> {

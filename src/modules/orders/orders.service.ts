@@ -11,6 +11,8 @@ import {
   contentOf,
   draftOrder,
   itemRows,
+  PREVIEW_UPSERTS,
+  STORE_UPSERTS,
   type OrderColumns,
   type OrderContext,
   type OrderDraft,
@@ -56,14 +58,21 @@ async function assertSourceIdFree(trx: Db, selfId: string, sourceId: string | nu
   if (holder && holder.id !== selfId) throw duplicateFound('order', 'source_id', sourceId);
 }
 
-/** The order after the change, or undefined when the body changed nothing. */
-async function writeChanges(trx: Db, ctx: OrderContext, stored: StoredOrder, draft: OrderDraft): Promise<StoredOrder | undefined> {
+/** What a body changes on a stored order (checked, not written); undefined when nothing. */
+async function changesOf(db: Db, stored: StoredOrder, draft: OrderDraft): Promise<{ patch: Partial<OrderColumns>; itemsChanged: boolean } | undefined> {
   const patch = changedColumns(stored.row, draft.columns);
   const itemsChanged = !sameItems(stored, draft);
   if (Object.keys(patch).length === 0 && !itemsChanged) return undefined;
-  await assertSourceIdFree(trx, stored.row.id, patch.source_id);
-  const row = await repo.updateOrder(trx, stored.row.id, { ...patch, updated_at: ctx.at });
-  if (!itemsChanged) return { row, items: stored.items };
+  await assertSourceIdFree(db, stored.row.id, patch.source_id);
+  return { patch, itemsChanged };
+}
+
+/** The order after the change, or undefined when the body changed nothing. */
+async function writeChanges(trx: Db, ctx: OrderContext, stored: StoredOrder, draft: OrderDraft): Promise<StoredOrder | undefined> {
+  const changes = await changesOf(trx, stored, draft);
+  if (!changes) return undefined;
+  const row = await repo.updateOrder(trx, stored.row.id, { ...changes.patch, updated_at: ctx.at });
+  if (!changes.itemsChanged) return { row, items: stored.items };
   const items = itemRows(row.id, draft.items ?? []);
   await repo.replaceItems(trx, row.id, items);
   return { row, items };
@@ -81,7 +90,7 @@ export interface StoredChange {
 }
 
 async function applyUpdate(trx: Db, ctx: OrderContext, stored: StoredOrder, input: CreateOrderBody, options: UpsertOptions): Promise<StoredChange> {
-  const draft = await draftOrder(trx, ctx, stored, input, options);
+  const draft = await draftOrder(trx, ctx, stored, input, options, STORE_UPSERTS);
   const after = await writeChanges(trx, ctx, stored, draft);
   // Nothing new: the order was claimed when it became PAID, so the seam has nothing to do.
   if (!after) return { before: stored.row, after: stored, created: false, changed: false, claimedPaid: false };
@@ -89,20 +98,34 @@ async function applyUpdate(trx: Db, ctx: OrderContext, stored: StoredOrder, inpu
   return { before: stored.row, after, created: false, changed: true, claimedPaid: await claimPaid(trx, after.row, ctx.at) };
 }
 
+const newRow = (ctx: OrderContext, id: string, draft: OrderDraft) =>
+  ({ id, ...draft.columns, paid_at: draft.columns.status === 'PAID' ? ctx.at : null, updated_at: null }) satisfies repo.NewOrderRow;
+
 /**
  * A new order is stored as the insert returns it (generated columns included) with the items
  * as inserted, so nothing is read back. A new PAID order is claimed by its own insert
  * (paid_at set): no other writer can have claimed a row that did not exist.
  */
 async function insertNew(trx: Db, ctx: OrderContext, input: CreateOrderBody, options: UpsertOptions): Promise<StoredChange> {
-  const draft = await draftOrder(trx, ctx, undefined, input, options);
+  const draft = await draftOrder(trx, ctx, undefined, input, options, STORE_UPSERTS);
   const id = newId('ord_');
   const paid = draft.columns.status === 'PAID';
-  const row = await repo.insertOrder(trx, { id, ...draft.columns, paid_at: paid ? ctx.at : null, updated_at: null });
+  const row = await repo.insertOrder(trx, newRow(ctx, id, draft));
   const items = itemRows(id, draft.items ?? []);
   await repo.insertItems(trx, items);
   await moveOrderInSummary(trx, undefined, row, ctx.at);
   return { before: undefined, after: { row, items }, created: true, changed: true, claimedPaid: paid };
+}
+
+/** The stored order a body names (by `id`, else by `source_id`); an unknown `id` is 404. */
+async function namedOrder(db: Db, input: CreateOrderBody): Promise<StoredOrder | undefined> {
+  if (input.id != null) {
+    const row = await repo.findOrderById(db, input.id);
+    if (!row) throw notFound('order', input.id);
+    return loadOrder(db, row);
+  }
+  const existing = input.source_id != null ? await repo.findOrderBySourceId(db, input.source_id) : undefined;
+  return existing && loadOrder(db, existing);
 }
 
 /**
@@ -113,13 +136,31 @@ async function insertNew(trx: Db, ctx: OrderContext, input: CreateOrderBody, opt
  * 404: ids are ours to assign.
  */
 export async function storeOrder(trx: Db, ctx: OrderContext, input: CreateOrderBody, options: UpsertOptions): Promise<StoredChange> {
-  if (input.id != null) {
-    const row = await repo.findOrderById(trx, input.id);
-    if (!row) throw notFound('order', input.id);
-    return applyUpdate(trx, ctx, await loadOrder(trx, row), input, options);
-  }
-  const existing = input.source_id != null ? await repo.findOrderBySourceId(trx, input.source_id) : undefined;
-  return existing ? applyUpdate(trx, ctx, await loadOrder(trx, existing), input, options) : insertNew(trx, ctx, input, options);
+  const stored = await namedOrder(trx, input);
+  return stored ? applyUpdate(trx, ctx, stored, input, options) : insertNew(trx, ctx, input, options);
+}
+
+/** A row as the database would hold it: total_amount is a generated column. */
+const withTotal = (row: repo.NewOrderRow): repo.OrderRow => {
+  const discounts = (row.discount_amount ?? 0) + (row.items_discount_amount ?? 0);
+  return { seq: 0, redemptions: '{}', ...row, total_amount: row.amount - discounts } as repo.OrderRow;
+};
+
+/**
+ * What upsertOrder (API_UPSERT) would answer for this body, from the same reads, drafts and
+ * checks, writing nothing: the customers and catalog entries it names are previewed, not
+ * upserted (a new one gets an id that is never stored), and no summary, event or seam moves.
+ * A validation's order (its answer is the order a redemption would store now); a customer
+ * previewed beside it (maybe new, so not stored) comes as `ctx.customer`.
+ */
+export async function previewOrder(db: Db, ctx: OrderContext, input: CreateOrderBody): Promise<{ order: OrderObject; created: boolean }> {
+  const stored = await namedOrder(db, input);
+  const draft = await draftOrder(db, ctx, stored, input, API_UPSERT, PREVIEW_UPSERTS);
+  if (!stored) return { order: present({ row: withTotal(newRow(ctx, newId('ord_'), draft)), items: itemRows('', draft.items ?? []) }), created: true };
+  const changes = await changesOf(db, stored, draft);
+  if (!changes) return { order: present(stored), created: false };
+  const row = withTotal({ ...stored.row, ...changes.patch, updated_at: ctx.at });
+  return { order: present({ row, items: changes.itemsChanged ? itemRows(row.id, draft.items ?? []) : stored.items }), created: false };
 }
 
 /** Presents a stored change, with its events (unless asked for none) and the paid-order seam. */

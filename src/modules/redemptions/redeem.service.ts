@@ -7,7 +7,7 @@ import { AppError, notFound } from '../../lib/errors.js';
 import { findPromotionStack } from '../campaigns/promotion-stacks.service.js';
 import { newId } from '../../lib/ids.js';
 import { inapplicableItem, skippedItem } from './redemption-answer.js';
-import { planStack, type Customer, type PipelineContext, type Plan } from './redemption-plan.js';
+import { planStack, STORED, type Customer, type PipelineContext, type Plan } from './redemption-plan.js';
 import { Refusal } from './redemption-refusal.js';
 import { failedRow, type RowContext } from './redemption-rows.js';
 import { writeFailure, writeRedemption, type Written } from './redemption-write.js';
@@ -70,7 +70,7 @@ async function redeemIn(deps: RedeemDeps, trx: Kysely<Database>, ctx: PipelineCo
   await releaseExpiredLocks(trx, ctx.at);
   // The session's reservations come free for this redemption's own guarded claims, just below.
   if (body.session?.key) await consumeSession(trx, body.session.key, ctx.at);
-  const plan = await planStack(trx, ctx, body);
+  const plan = await planStack(trx, ctx, body, STORED);
   const first = plan.inapplicable[0];
   if (first && (ctx.rules.redeemables_application_mode === 'ALL' || plan.applied.length === 0)) throw new Refusal(first.loaded, first.failure);
   const written = await writeRedemption(deps, trx, plan, rowContext(body, ctx.actor, ctx.at, plan.customer, plan.order?.id ?? null));

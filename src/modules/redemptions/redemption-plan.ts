@@ -5,9 +5,10 @@ import { noEffectSkips, selectStack, type SkipKey, type StackingRules } from '..
 import type { Actor } from '../../lib/actor.js';
 import { invalidPayload } from '../../lib/errors.js';
 import type { Seams } from '../../lib/seams.js';
-import { customerOf, type Customer } from './redemption-customer.js';
+import { customerOf, previewedCustomerOf, type Customer } from './redemption-customer.js';
 import type { OrderObject } from '../orders/orders.presenter.js';
-import { API_UPSERT, upsertOrder } from '../orders/orders.service.js';
+import { API_UPSERT, previewOrder, upsertOrder, type OrderContext } from '../orders/orders.service.js';
+import type { CreateOrderBody } from '../orders/orders.schemas.js';
 import { discountOrderOf, unchangedFigures } from './calculated-order.js';
 import { checkRedeemable, failure, type Failure } from './redeemable-check.js';
 import { categoryOf, loadRedeemables, type LoadedRedeemable } from './redeemable-load.js';
@@ -53,11 +54,25 @@ export interface Plan {
   final: CalculatedOrder | null;
 }
 
-async function orderOf(trx: Kysely<Database>, ctx: PipelineContext, body: StackableBody, customer: Customer | null) {
+/**
+ * How the plan comes by the request's customer and order: upserted in the redemption's
+ * transaction (STORED), or previewed from the same reads and checks (PREVIEWED: a validation
+ * writes neither; its answer is what a redemption would store now).
+ */
+export interface PlanSubjects {
+  customer(db: Kysely<Database>, ctx: PipelineContext, body: StackableBody): Promise<Customer | null>;
+  /** The order; `ctx.customer` is the request's, which the order may name by id. */
+  order(db: Kysely<Database>, ctx: OrderContext, input: CreateOrderBody): Promise<{ order: OrderObject; created: boolean }>;
+}
+
+export const STORED: PlanSubjects = { customer: customerOf, order: (db, ctx, input) => upsertOrder(db, ctx, input, API_UPSERT) };
+export const PREVIEWED: PlanSubjects = { customer: previewedCustomerOf, order: previewOrder };
+
+async function orderOf(trx: Kysely<Database>, ctx: PipelineContext, body: StackableBody, customer: Customer | null, subjects: PlanSubjects) {
   if (!body.order) return { order: null, created: false };
   // The order belongs to the redeeming customer unless it names its own.
   const input = body.order.customer || !customer ? body.order : { ...body.order, customer: { id: customer.id } };
-  const { order, created } = await upsertOrder(trx, { actor: ctx.actor, at: ctx.at, seams: ctx.seams }, input, API_UPSERT);
+  const { order, created } = await subjects.order(trx, { actor: ctx.actor, at: ctx.at, seams: ctx.seams, ...(customer ? { customer } : {}) }, input);
   return { order, created };
 }
 
@@ -108,9 +123,9 @@ function compute(order: OrderObject | null, applied: { loaded: LoadedRedeemable;
   return { final: result.order, applied: withEffects };
 }
 
-export async function planStack(trx: Kysely<Database>, ctx: PipelineContext, body: StackableBody): Promise<Plan> {
-  const customer = await customerOf(trx, ctx, body);
-  const { order, created } = await orderOf(trx, ctx, body, customer);
+export async function planStack(trx: Kysely<Database>, ctx: PipelineContext, body: StackableBody, subjects: PlanSubjects): Promise<Plan> {
+  const customer = await subjects.customer(trx, ctx, body);
+  const { order, created } = await orderOf(trx, ctx, body, customer, subjects);
   const loaded = await loadRedeemables(trx, body.redeemables);
   const checked: Checked[] = [];
   for (const one of loaded) checked.push(await checkOne(trx, ctx, one, customer, order));

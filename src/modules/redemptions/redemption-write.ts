@@ -4,7 +4,7 @@ import type { Deps } from '../../app/deps.js';
 import { AppError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { recordRedemptionInSummary } from '../customers/customer-summary.service.js';
-import { emit } from '../events/events.service.js';
+import { emitMany, type CustomerEventInput } from '../events/events.service.js';
 import type { CampaignType } from '../../lib/enums.js';
 import { debitGift } from '../ledgers/index.js';
 import { recordOrderRedemption } from '../orders/orders.service.js';
@@ -54,7 +54,8 @@ async function spend(deps: WriteDeps, trx: Kysely<Database>, applied: AppliedRed
   const related = { order_id: ids.orderId, redemption_id: ids.child };
   if (voucher.type === 'GIFT_VOUCHER') {
     const credits = effect?.credits_used ?? 0;
-    if (credits > 0) await debitGift(deps, trx, { voucherId: voucher.id, amount: credits, type: 'CREDITS_REDEMPTION', related, actor: ctx.actor, at: ctx.at });
+    // The card as the plan read it in this transaction: the guarded debit needs no second read.
+    if (credits > 0) await debitGift(deps, trx, { voucherId: voucher.id, amount: credits, type: 'CREDITS_REDEMPTION', related, actor: ctx.actor, at: ctx.at, card: voucher });
     return { giftAmount: credits, loyalty: null };
   }
   if (voucher.type === 'LOYALTY_CARD') return { giftAmount: null, loyalty: await spendLoyalty(deps, trx, applied, { ...related, customer: plan.customer, ctx }) };
@@ -63,19 +64,34 @@ async function spend(deps: WriteDeps, trx: Kysely<Database>, applied: AppliedRed
 
 const CAMPAIGN_TYPE_OF: Record<string, CampaignType> = { DISCOUNT_VOUCHER: 'DISCOUNT_COUPONS', GIFT_VOUCHER: 'GIFT_VOUCHERS', LOYALTY_CARD: 'LOYALTY_PROGRAM' };
 
-async function announce(trx: Kysely<Database>, row: RedemptionRow, loaded: LoadedRedeemable, ctx: RowContext, type: 'customer.redemption.succeeded' | 'customer.redemption.failed') {
-  if (!ctx.customer) return;
-  await recordRedemptionInSummary(trx, {
-    customer_id: ctx.customer.id, result: row.result, gift_amount: row.gift_amount ?? 0, loyalty_points: row.loyalty_points ?? 0, at: ctx.at,
-  });
+type Announced = { row: RedemptionRow; loaded: LoadedRedeemable };
+type RedemptionEvent = 'customer.redemption.succeeded' | 'customer.redemption.failed';
+
+function eventOf({ row, loaded }: Announced, customer: NonNullable<RowContext['customer']>, ctx: RowContext, type: RedemptionEvent): CustomerEventInput {
   const redemption = presentRedemption(row);
   const campaignId = row.campaign_id;
   const campaignType = loaded.tier ? 'PROMOTION' : loaded.voucher ? CAMPAIGN_TYPE_OF[loaded.voucher.type] : undefined;
-  await emit(trx, {
-    type, customer_id: ctx.customer.id, actor: ctx.actor, created_at: ctx.at,
-    data: { customer: ctx.customer, redemption, ...(redemption.voucher ? { voucher: redemption.voucher } : {}), ...(redemption.promotion_tier ? { promotion_tier: redemption.promotion_tier } : {}) },
+  return {
+    type, customer_id: customer.id, actor: ctx.actor, created_at: ctx.at,
+    data: { customer, redemption, ...(redemption.voucher ? { voucher: redemption.voucher } : {}), ...(redemption.promotion_tier ? { promotion_tier: redemption.promotion_tier } : {}) },
     ...(campaignId ? { campaign: { id: campaignId, type: campaignType ?? null } } : {}),
+  };
+}
+
+/**
+ * The customer's summary and events for redemptions of one outcome (a stack's children, or a
+ * refusal's failed redemption): one summary statement with their sums, one insert of their
+ * events, in the rows' order.
+ */
+async function announce(trx: Kysely<Database>, rows: Announced[], ctx: RowContext, type: RedemptionEvent) {
+  const customer = ctx.customer;
+  if (!customer || rows.length === 0) return;
+  const sum = (pick: (row: RedemptionRow) => number | null) => rows.reduce((total, { row }) => total + (pick(row) ?? 0), 0);
+  await recordRedemptionInSummary(trx, {
+    customer_id: customer.id, result: type === 'customer.redemption.succeeded' ? 'SUCCESS' : 'FAILURE', count: rows.length,
+    gift_amount: sum((row) => row.gift_amount), loyalty_points: sum((row) => row.loyalty_points), at: ctx.at,
   });
+  await emitMany(trx, rows.map((announced) => eventOf(announced, customer, ctx, type)));
 }
 
 export interface Written {
@@ -127,7 +143,7 @@ export async function writeRedemption(deps: WriteDeps, trx: Kysely<Database>, st
   const parent = parentRow(parentId, children, order, ctx);
   await insertRedemptions(trx, [parent, ...children].map(({ seq: _seq, ...row }) => row));
   await writeOrder(trx, plan, redemptions, ctx.at);
-  for (const [i, row] of children.entries()) await announce(trx, row, plan.applied[i]!.loaded, ctx, 'customer.redemption.succeeded');
+  await announce(trx, children.map((row, i) => ({ row, loaded: plan.applied[i]!.loaded })), ctx, 'customer.redemption.succeeded');
   return { parent, children, order };
 }
 
@@ -135,5 +151,5 @@ export async function writeRedemption(deps: WriteDeps, trx: Kysely<Database>, st
 export async function writeFailure(trx: Kysely<Database>, row: RedemptionRow, loaded: LoadedRedeemable, ctx: RowContext): Promise<void> {
   const { seq: _seq, ...insert } = row;
   await insertRedemptions(trx, [insert]);
-  await announce(trx, row, loaded, ctx, 'customer.redemption.failed');
+  await announce(trx, [{ row, loaded }], ctx, 'customer.redemption.failed');
 }

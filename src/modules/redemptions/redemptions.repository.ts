@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Kysely } from 'kysely';
 
 import type { Database } from '../../db/database.js';
+import { insertTemplate } from '../../db/query-template.js';
 import type { RedemptionRow } from './redemptions.presenter.js';
 import type { RedemptionTable } from './redemptions.table.js';
 
@@ -10,13 +11,15 @@ export type NewRedemptionRow = Insertable<RedemptionTable>;
 export const NO_RELATED_REDEMPTIONS = '{"rollbacks":[],"redemptions":[]}';
 
 /**
- * One statement for a parent and its children (a request writes them together). A multi-row
- * insert names the union of the rows' columns and SQLite has no DEFAULT in VALUES, so the one
- * column with a default is filled here.
+ * One statement for a parent and its children (a request writes them together), compiled
+ * once per column list and row count (db/query-template.ts insertTemplate). A multi-row insert
+ * names the union of the rows' columns and SQLite has no DEFAULT in VALUES, so the one column
+ * with a default is filled here.
  */
+const insertRows = insertTemplate('redemptions');
+
 export async function insertRedemptions(db: Db, rows: NewRedemptionRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db.insertInto('redemptions').values(rows.map((row) => ({ ...row, related_redemptions: row.related_redemptions ?? NO_RELATED_REDEMPTIONS }))).execute();
+  await insertRows(db, rows.map((row) => ({ ...row, related_redemptions: row.related_redemptions ?? NO_RELATED_REDEMPTIONS })));
 }
 
 export const findRedemptionById = (db: Db, id: string): Promise<RedemptionRow | undefined> =>

@@ -1,7 +1,8 @@
-import type { Deps } from '../../app/deps.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
 import { AppError, type ErrorKey } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { lockExpiry, lockSession, releaseExpiredLocks, type Reservation, type TtlUnit } from '../sessions/session-locks.service.js';
+import { lockExpiry, lockSession, type Reservation, type TtlUnit } from '../sessions/session-locks.service.js';
 import { pointsOf } from './loyalty-spend.js';
 import type { Plan } from './redemption-plan.js';
 import type { StackableBody } from './redemptions.schemas.js';
@@ -48,15 +49,12 @@ const LOST: Record<Reservation['kind'], ErrorKey> = {
 };
 
 /**
- * Holds the plan's reservations for the session, in a transaction of its own. Another request
- * that took what the validation saw between its plan and this (another process) refuses the
- * validation with that failure's 400: nothing is held then.
+ * Holds the plan's reservations for the session, in the caller's transaction (the one that
+ * planned it). A reservation that cannot be held refuses the validation with that failure's
+ * 400, and the transaction rolls back: nothing is held then.
  */
-export async function holdSession(deps: Pick<Deps, 'db'>, lock: SessionLock, plan: Plan, at: string): Promise<void> {
+export async function holdSession(trx: Kysely<Database>, lock: SessionLock, plan: Plan, at: string): Promise<void> {
   const expiresAt = lockExpiry(at, lock.ttl, lock.ttl_unit);
-  await deps.db.transaction().execute(async (trx) => {
-    await releaseExpiredLocks(trx, at);
-    const failed = await lockSession(trx, { key: lock.key, expiresAt, at }, reservationsOf(plan));
-    if (failed) throw new AppError(LOST[failed.kind], `${failed.target_id} has not ${failed.amount} left to hold for session ${lock.key}`);
-  });
+  const failed = await lockSession(trx, { key: lock.key, expiresAt, at }, reservationsOf(plan));
+  if (failed) throw new AppError(LOST[failed.kind], `${failed.target_id} has not ${failed.amount} left to hold for session ${lock.key}`);
 }

@@ -7,18 +7,19 @@ import { calculatedOrder, type CalculatedOrderObject } from './calculated-order.
 import { redeemablesOf } from './redeem.service.js';
 import { inapplicableItem, skippedItem } from './redemption-answer.js';
 import { customerOf } from './redemption-customer.js';
-import { planStack, type AppliedRedeemable, type PipelineContext, type Plan } from './redemption-plan.js';
+import { planStack, PREVIEWED, type AppliedRedeemable, type PipelineContext, type Plan } from './redemption-plan.js';
 import type { StackableBody } from './redemptions.schemas.js';
 import { getStackingRules } from '../stacking-rules/stacking-rules.service.js';
-import { releaseExpiredLocks, setAsideSession, withSessionKey } from '../sessions/session-locks.service.js';
+import { releaseExpiredLocks, releaseExpiredLocksIfAny, setAsideSession, withSessionKey } from '../sessions/session-locks.service.js';
 import { holdSession, sessionLockOf, type SessionLock } from './session-lock.js';
 
 /**
  * POST /v1/validations and /client/v1/validations: the redemption pipeline without its write
- * stage. The stages run in a transaction that is rolled back at the end (the customer and
- * order upserts they share with redemptions leave nothing behind), so the answer is exactly
- * what a redemption would do now; then only the customer (when one is sent) and its
- * customer.validation.succeeded|failed event are written.
+ * stage, from reads alone. The customer and the order are previewed (PREVIEWED: the same
+ * lookups, drafts and checks as the upserts a redemption runs, writing nothing), so the answer
+ * is exactly what a redemption would do now. Only these are written: expired session locks
+ * are released when there are some (as any request does), a LOCK session's holdings, and the
+ * customer (when one is sent) with its customer.validation.succeeded|failed event.
  */
 type ValidateDeps = Pick<Deps, 'db' | 'clock' | 'seams'>;
 
@@ -59,10 +60,9 @@ function applicableItem(plan: Plan, applied: AppliedRedeemable) {
 function answer(plan: Plan, ctx: PipelineContext, body: StackableBody, lock: SessionLock | null) {
   const inapplicable = plan.inapplicable.map((i) => inapplicableItem(i.loaded, i.failure, ctx.actor.request_id));
   const skipped = plan.skipped.map((s) => skippedItem(s.loaded, s.key));
-  const valid = ctx.rules.redeemables_application_mode === 'ALL' ? inapplicable.length === 0 : plan.applied.length > 0;
   return {
     id: newId('valid_'),
-    valid,
+    valid: isValid(plan, ctx),
     redeemables: [...plan.applied.map((a) => applicableItem(plan, a)), ...inapplicable, ...skipped],
     skipped_redeemables: skipped,
     inapplicable_redeemables: inapplicable,
@@ -73,19 +73,34 @@ function answer(plan: Plan, ctx: PipelineContext, body: StackableBody, lock: Ses
   };
 }
 
-/** The plan, in a transaction rolled back at once; the session's own reservations are free to it. */
-async function planOnly(deps: ValidateDeps, ctx: PipelineContext, body: StackableBody, lock: SessionLock | null): Promise<Plan> {
+const isValid = (plan: Plan, ctx: PipelineContext): boolean =>
+  ctx.rules.redeemables_application_mode === 'ALL' ? plan.inapplicable.length === 0 : plan.applied.length > 0;
+
+/**
+ * A LOCK session's plan, in one write transaction: the session's own holdings are set aside
+ * (free to it), and held anew when the plan is valid; an invalid one rolls back, so it holds
+ * nothing and the session keeps what it held.
+ */
+async function planAndHold(deps: ValidateDeps, ctx: PipelineContext, body: StackableBody, lock: SessionLock): Promise<Plan> {
   try {
-    await deps.db.transaction().execute(async (trx) => {
+    return await deps.db.transaction().execute(async (trx) => {
       await releaseExpiredLocks(trx, ctx.at);
-      if (lock) await setAsideSession(trx, lock.key);
-      throw new Rollback(await planStack(trx, ctx, body));
+      await setAsideSession(trx, lock.key);
+      const plan = await planStack(trx, ctx, body, PREVIEWED);
+      if (!isValid(plan, ctx)) throw new Rollback(plan);
+      await holdSession(trx, lock, plan, ctx.at);
+      return plan;
     });
   } catch (error) {
     if (!(error instanceof Rollback)) throw error;
     return error.plan;
   }
-  throw new Error('unreachable: the plan transaction always rolls back');
+}
+
+/** The plan from reads alone (no write transaction unless a session lock expired). */
+async function planFromReads(deps: ValidateDeps, ctx: PipelineContext, body: StackableBody): Promise<Plan> {
+  await releaseExpiredLocksIfAny(deps, ctx.at);
+  return planStack(deps.db, ctx, body, PREVIEWED);
 }
 
 export async function validateStackable(deps: ValidateDeps, actor: Actor, body: StackableBody) {
@@ -96,10 +111,8 @@ export async function validateStackable(deps: ValidateDeps, actor: Actor, body: 
 
 async function validateIn(deps: ValidateDeps, actor: Actor, body: StackableBody, lock: SessionLock | null) {
   const ctx: PipelineContext = { actor, at: isoNow(deps.clock), seams: deps.seams, rules: await getStackingRules(deps.db) };
-  const plan = await planOnly(deps, ctx, body, lock);
+  const plan = lock ? await planAndHold(deps, ctx, body, lock) : await planFromReads(deps, ctx, body);
   const result = answer(plan, ctx, body, lock);
-  // A valid validation holds what it would take; an invalid one holds nothing.
-  if (lock && result.valid) await holdSession(deps, lock, plan, ctx.at);
   if (body.customer) {
     await deps.db.transaction().execute(async (trx) => {
       const customer = await customerOf(trx, ctx, body);

@@ -65,6 +65,15 @@ export async function releaseExpiredLocks(trx: Db, at: string, limit = 20): Prom
   return keys.length;
 }
 
+/**
+ * releaseExpiredLocks for a request that writes nothing else (a validation): one read, and a
+ * write transaction of its own only when a lock has expired.
+ */
+export async function releaseExpiredLocksIfAny(deps: Pick<Deps, 'db'>, at: string): Promise<void> {
+  if ((await repo.listExpiredKeys(deps.db, at, 1)).length === 0) return;
+  await deps.db.transaction().execute((trx) => releaseExpiredLocks(trx, at));
+}
+
 /** A redemption on the key: what the session held is given back for the redemption's own claims. */
 export async function consumeSession(trx: Db, key: string, at: string): Promise<void> {
   await giveBack(trx, key);
