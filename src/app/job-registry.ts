@@ -18,6 +18,8 @@ export interface JobTypeEntry {
    * the failures report (`code` for vouchers, `source_id` for orders).
    */
   failureKey?: string;
+  /** CSV imports: each failure also names its `row` (1 = the first row under the header). */
+  failureRow?: boolean;
 }
 
 export type JobRegistry = Readonly<Record<string, JobTypeEntry>>;
@@ -36,4 +38,5 @@ export const jobRegistry: JobRegistry = {
   [JobType.vouchersUpdate]: { step: domainStep('vouchers/campaign-vouchers.job.ts', 'updateCampaignVouchersStep'), firstPortion: 1000 },
   [JobType.export]: { step: domainStep('exports/export.job.ts', 'exportStep'), firstPortion: 1000 },
   [JobType.ordersImport]: { step: domainStep('orders/order-import.job.ts', 'importOrdersStep'), firstPortion: 200, failureKey: 'source_id' },
+  [JobType.customersImportCsv]: { step: domainStep('customers/customer-csv-import.job.ts', 'importCustomersCsvStep'), firstPortion: 200, failureKey: 'source_id', failureRow: true },
 };

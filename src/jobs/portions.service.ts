@@ -1,6 +1,6 @@
 import type { Deps } from '../app/deps.js';
 import { isoNow } from '../lib/clock.js';
-import { resultWithFailures } from './failures.service.js';
+import { resultWithFailures, type FailureKeys } from './failures.service.js';
 import { JobFailure, type JobStep, type PortionContext, type PortionJob } from './job-step.js';
 import * as items from './job-items.repository.js';
 import * as repo from './jobs.repository.js';
@@ -15,6 +15,8 @@ export interface PortionTask {
   leaseMs?: number;
   /** The registry's failureKey of the job's type: its result lists its first failures. */
   failureKey?: string;
+  /** The registry's failureRow: failures name their CSV row too. */
+  failureRow?: boolean;
 }
 
 const DEFAULT_LEASE_MS = 15_000;
@@ -82,13 +84,13 @@ async function advance<P, R>(ctx: PortionContext, task: PortionTask, step: JobSt
   if (!advanced) throw new LeaseLost();
   if (outcome.finished) {
     const ended = { ...job, cursor: outcome.cursor, done_count: job.done_count + outcome.done, failed_count: job.failed_count + outcome.failed };
-    await finish(ctx, step, ended, task.failureKey);
+    await finish(ctx, step, ended, task);
   }
   return { state: outcome.finished ? 'finished' : 'continue', items: outcome.cursor - job.cursor };
 }
 
-async function finish<P, R>(ctx: PortionContext, step: JobStep<P, R>, job: PortionJob<P>, failureKey?: string): Promise<void> {
-  const result = await resultWithFailures(ctx.trx, job, await step.finish(ctx, job), failureKey);
+async function finish<P, R>(ctx: PortionContext, step: JobStep<P, R>, job: PortionJob<P>, view: FailureKeys): Promise<void> {
+  const result = await resultWithFailures(ctx.trx, job, await step.finish(ctx, job), view);
   await repo.endJob(ctx.trx, {
     id: job.id,
     status: 'DONE',

@@ -22,6 +22,8 @@ export interface Staging {
   seal(): Promise<void>;
   /** Ends the job FAILED with the reason (a malformed file). */
   abandon(reason: string): Promise<void>;
+  /** Deletes the job and its items, as if it had never started (a refused upload). */
+  discard(): Promise<void>;
 }
 
 export interface StagingInput {
@@ -85,6 +87,10 @@ export async function startStaging(deps: StagingDeps, input: StagingInput): Prom
       end();
       await failJob(deps, jobId, reason, undefined, owner);
     },
+    async discard() {
+      end();
+      await deps.db.transaction().execute((trx) => repo.deleteStagedJob(trx, jobId, owner));
+    },
   };
 }
 
@@ -93,7 +99,7 @@ export async function startStaging(deps: StagingDeps, input: StagingInput): Prom
  * Nothing to import, or a stream that breaks (a malformed file), ends the job FAILED with the
  * reason, which is thrown as an AppError. Returns how many items the job holds.
  */
-export async function stageItems(staging: Staging, items: AsyncIterable<unknown>, what: string): Promise<number> {
+export async function stageItems(staging: Staging, items: AsyncIterable<unknown>, what: string, options: { discard?: boolean } = {}): Promise<number> {
   let count = 0;
   try {
     let batch: unknown[] = [];
@@ -111,7 +117,18 @@ export async function stageItems(staging: Staging, items: AsyncIterable<unknown>
     return count;
   } catch (error) {
     const failure = error instanceof AppError ? error : invalidPayload(`The items could not be read: ${(error as Error).message}`);
-    await staging.abandon(failure.details);
+    await (options.discard ? staging.discard() : staging.abandon(failure.details));
     throw failure;
   }
+}
+
+/**
+ * An upload (POST .../importCSV): its items go to a new staged job as they stream in, and the
+ * job's id is answered once it is sealed. A stream that breaks or holds nothing discards the
+ * job, so a refused request leaves the database as it was.
+ */
+export async function stageUpload(deps: StagingDeps, input: StagingInput, items: AsyncIterable<unknown>, what: string): Promise<{ async_action_id: string }> {
+  const staging = await startStaging(deps, input);
+  await stageItems(staging, items, what, { discard: true });
+  return { async_action_id: staging.jobId };
 }
