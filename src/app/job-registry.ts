@@ -39,4 +39,6 @@ export const jobRegistry: JobRegistry = {
   [JobType.export]: { step: domainStep('exports/export.job.ts', 'exportStep'), firstPortion: 1000 },
   [JobType.ordersImport]: { step: domainStep('orders/order-import.job.ts', 'importOrdersStep'), firstPortion: 200, failureKey: 'source_id' },
   [JobType.customersImportCsv]: { step: domainStep('customers/customer-csv-import.job.ts', 'importCustomersCsvStep'), firstPortion: 200, failureKey: 'source_id', failureRow: true },
+  [JobType.productsImportCsv]: { step: domainStep('catalog/catalog-csv-import.job.ts', 'importProductsCsvStep'), firstPortion: 200, failureKey: 'source_id', failureRow: true },
+  [JobType.skusImportCsv]: { step: domainStep('catalog/catalog-csv-import.job.ts', 'importSkusCsvStep'), firstPortion: 200, failureKey: 'source_id', failureRow: true },
 };

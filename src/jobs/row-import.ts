@@ -1,6 +1,21 @@
+import type { Actor } from '../lib/actor.js';
 import { AppError } from '../lib/errors.js';
 import { JobFailure, type ItemFailure, type JobStep, type PortionContext, type PortionJob } from './job-step.js';
 import { dropJobItems, readJobItems } from './portions.service.js';
+
+/** What a CSV import job carries: who asked (and, for a campaign's vouchers, the campaign). Its rows are stored beside it. */
+export interface CsvImportPayload {
+  actor: Actor;
+  campaign_id?: string;
+  campaign_name?: string;
+}
+
+/** The staging input of a CSV import job of `type` asked for by `actor`. */
+export const csvImportJob = (type: string, actor: Actor, campaign?: { id: string; name: string }) => ({
+  type,
+  payload: { actor, ...(campaign ? { campaign_id: campaign.id, campaign_name: campaign.name } : {}) } satisfies CsvImportPayload,
+  requestId: actor.request_id,
+});
 
 /**
  * The step of an import whose items are stored one at a time (the CSV imports): each item in a

@@ -52,6 +52,16 @@ describe('promo import (CSV)', () => {
     });
   });
 
+  it('imports products, then their SKUs', async () => {
+    const products = await runCli(['import', file('p.csv', 'name,source_id,attributes\nCLI Tee,cli-tee,"color,size"\n'), '--type', 'products', '--db', server.dbFile]);
+    assert.deepEqual(products, { code: 0, stdout: '1 product(s) imported successfully, 0 failed.\n', stderr: '' });
+    const skus = await runCli(['import', file('s.csv', 'source_id,product_id,attributes\ncli-tee-s,cli-tee,{size:S}\ncli-tee-x,cli-nope,\n'), '--type', 'skus', '--db', server.dbFile]);
+    assert.deepEqual(skus, {
+      code: 1, stdout: '1 sku(s) imported successfully, 1 failed.\n  row 2: cli-tee-x: Cannot find product with id cli-nope\n', stderr: skus.stderr,
+    });
+    assert.deepEqual((await server.request('GET', '/v1/skus/cli-tee-s')).body.attributes, { size: 'S' });
+  });
+
   it('refuses a JSON file for a CSV-only type, and malformed CSV', async () => {
     assert.deepEqual(await runCli(['import', file('c.json', '[]'), '--type', 'customers', '--db', server.dbFile]), {
       code: 2, stdout: '', stderr: 'error: --type customers reads csv, not json\n',

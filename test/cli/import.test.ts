@@ -59,7 +59,7 @@ describe('promo import', () => {
     assert.deepEqual([orders.code, orders.stdout], [1, '']);
     assert.deepEqual(JSON.parse(orders.stderr), { code: 400, key: 'invalid_payload', message: 'Invalid payload', details: 'The file holds no orders' });
     assert.deepEqual(await runCli(['import', 'x.json', '--type', 'vouchers', '--db', server.dbFile]), { code: 2, stdout: '', stderr: 'error: --campaign <id or name> is required with --type vouchers\n' });
-    assert.deepEqual(await runCli(['import', 'x.json', '--type', 'coupons', '--db', server.dbFile]), { code: 2, stdout: '', stderr: 'error: --type must be orders or vouchers or customers, not coupons\n' });
+    assert.deepEqual(await runCli(['import', 'x.json', '--type', 'coupons', '--db', server.dbFile]), { code: 2, stdout: '', stderr: 'error: --type must be orders or vouchers or customers or products or skus, not coupons\n' });
     const missing = await runCli(['import', join(dir, 'none.json'), '--type', 'vouchers', '--campaign', 'Coupons', '--db', server.dbFile]);
     assert.deepEqual([missing.code, JSON.parse(missing.stderr)], [1, { code: 400, key: 'file_not_found', message: 'File not found', details: `No file at ${join(dir, 'none.json')}` }]);
     const notArray = await runCli(['import', file('object.json', '{"code":"A"}'), '--type', 'vouchers', '--campaign', 'Coupons', '--db', server.dbFile]);

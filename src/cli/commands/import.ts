@@ -8,6 +8,7 @@ import { stageItems, type Staging } from '../../jobs/staging.service.js';
 import { internalActor } from '../../lib/actor.js';
 import { ITEM_FILE_FORMATS, type ItemFileFormat } from '../../lib/enums.js';
 import { AppError } from '../../lib/errors.js';
+import { startProductsCsvStaging, startSkusCsvStaging } from '../../modules/catalog/catalog-csv-import.service.js';
 import { startCustomersCsvStaging } from '../../modules/customers/customer-csv-import.service.js';
 import { startOrderImportStaging } from '../../modules/orders/order-import.service.js';
 import { startImportStaging } from '../../modules/vouchers/voucher-import.service.js';
@@ -41,6 +42,8 @@ const IMPORT_TYPES: Record<string, ImportType> = {
   orders: { what: 'orders', formats: JSON_FORMATS, start: (deps) => startOrderImportStaging(deps, internalActor()) },
   vouchers: { what: 'vouchers', formats: JSON_FORMATS, start: (deps, options) => startImportStaging(deps, options.campaign as string, internalActor()) },
   customers: { what: 'customers', formats: ['csv'], start: (deps) => startCustomersCsvStaging(deps, internalActor()) },
+  products: { what: 'products', formats: ['csv'], start: (deps) => startProductsCsvStaging(deps, internalActor()) },
+  skus: { what: 'skus', formats: ['csv'], start: (deps) => startSkusCsvStaging(deps, internalActor()) },
 };
 
 /** The option errors found before the database is opened, if any. */

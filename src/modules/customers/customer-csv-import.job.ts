@@ -1,6 +1,5 @@
-import { rowImportStep, stringField } from '../../jobs/row-import.js';
+import { rowImportStep, stringField, type CsvImportPayload } from '../../jobs/row-import.js';
 import { validateItem } from '../../lib/validate.js';
-import type { CsvImportPayload } from './customer-csv-import.service.js';
 import { customerFromCsv } from './customer-csv.js';
 import { createCustomerSchema } from './customers.schemas.js';
 import { upsertCustomerId } from './customers.service.js';
