@@ -41,4 +41,6 @@ export const jobRegistry: JobRegistry = {
   [JobType.customersImportCsv]: { step: domainStep('customers/customer-csv-import.job.ts', 'importCustomersCsvStep'), firstPortion: 200, failureKey: 'source_id', failureRow: true },
   [JobType.productsImportCsv]: { step: domainStep('catalog/catalog-csv-import.job.ts', 'importProductsCsvStep'), firstPortion: 200, failureKey: 'source_id', failureRow: true },
   [JobType.skusImportCsv]: { step: domainStep('catalog/catalog-csv-import.job.ts', 'importSkusCsvStep'), firstPortion: 200, failureKey: 'source_id', failureRow: true },
+  [JobType.vouchersImportCsv]: { step: domainStep('vouchers/voucher-csv-import.job.ts', 'importVouchersCsvStep'), firstPortion: 200, failureKey: 'code', failureRow: true },
+  [JobType.campaignVouchersImportCsv]: { step: domainStep('vouchers/voucher-csv-import.job.ts', 'importCampaignVouchersCsvStep'), firstPortion: 200, failureKey: 'code', failureRow: true },
 };

@@ -84,7 +84,7 @@ program
   .description('import a file of items (streamed), as the import endpoints do; exits 1 if any item failed')
   .argument('[file]', 'a JSON array file, NDJSON (.ndjson/.jsonl or --format ndjson) or CSV (.csv or --format csv); - reads stdin')
   .option('--type <type>', 'orders, vouchers, customers, products or skus (CSV: customers, products, skus, vouchers)', 'orders')
-  .option('--campaign <campaign>', 'vouchers: the campaign id or name to import into')
+  .option('--campaign <campaign>', 'vouchers: the campaign id or name to import into (a CSV without it: standalone vouchers)')
   .option('--format <format>', 'json (an array), ndjson (one item per line) or csv (a header line, then rows); default from the file name')
   .option('--dry-run', 'orders: check every order as the import would, report what would fail, write nothing')
   .option('--resume <jobId>', 'finish an interrupted import job (instead of a file)')

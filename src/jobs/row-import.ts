@@ -22,15 +22,20 @@ export const csvImportJob = (type: string, actor: Actor, campaign?: { id: string
  * savepoint of its own, so a bad one leaves nothing half-written while the good ones of the
  * portion land. A domain gives how to store one item and which field names it.
  */
-export interface RowImport<P> {
+export interface RowImport<P, C = undefined> {
   /** Singular noun of the message: "N customer(s) imported successfully, M failed." */
   noun: string;
-  /** The item's key in a failure (its `source_id`, `code`), or null. */
+  /** The item's key in a failure (its `source_id`, `code`), or null. Never throws. */
   keyOf(item: unknown): string | null;
+  /**
+   * What every item of a portion needs, read once at its start (the campaign imported into);
+   * throw JobFailure to end the job (the campaign is gone).
+   */
+  open?(ctx: PortionContext, job: PortionJob<P>): Promise<C>;
   /** Stores one item in the portion's transaction; an AppError below 500 fails this item only. */
-  store(ctx: PortionContext, job: PortionJob<P>, item: unknown): Promise<void>;
-  /** Checks made once per portion (the campaign still exists); throw JobFailure to end the job. */
-  before?(ctx: PortionContext, job: PortionJob<P>): Promise<void>;
+  store(ctx: PortionContext, job: PortionJob<P>, item: unknown, opened: C): Promise<void>;
+  /** Runs after the portion's items, with how many were stored (a campaign's vouchers_count). */
+  close?(ctx: PortionContext, opened: C, done: number): Promise<void>;
 }
 
 /** Why one item failed; anything that is not the item's own fault ends the job instead. */
@@ -46,13 +51,13 @@ export const stringField = (item: unknown, field: string): string | null => {
   return typeof value === 'string' && value !== '' ? value : null;
 };
 
-async function storeEach<P>(spec: RowImport<P>, ctx: PortionContext, job: PortionJob<P>, items: Array<{ position: number; body: string }>) {
+async function storeEach<P, C>(spec: RowImport<P, C>, ctx: PortionContext, job: PortionJob<P>, opened: C, items: Array<{ position: number; body: string }>) {
   const failures: ItemFailure[] = [];
   for (const row of items) {
     const item: unknown = JSON.parse(row.body);
     ctx.sqlite.exec('SAVEPOINT import_row');
     try {
-      await spec.store(ctx, job, item);
+      await spec.store(ctx, job, item, opened);
       ctx.sqlite.exec('RELEASE import_row');
     } catch (error) {
       ctx.sqlite.exec('ROLLBACK TO import_row; RELEASE import_row');
@@ -63,15 +68,17 @@ async function storeEach<P>(spec: RowImport<P>, ctx: PortionContext, job: Portio
 }
 
 /** The JobStep of a RowImport: portions of stored items, processed items dropped as they go. */
-export function rowImportStep<P>(spec: RowImport<P>): JobStep<P> {
+export function rowImportStep<P, C = undefined>(spec: RowImport<P, C>): JobStep<P> {
   return {
     async run(ctx, job, maxItems) {
-      await spec.before?.(ctx, job);
+      const opened = (await spec.open?.(ctx, job)) as C;
       const items = await readJobItems(ctx, job.id, job.cursor, maxItems);
-      const failures = await storeEach(spec, ctx, job, items);
+      const failures = await storeEach(spec, ctx, job, opened, items);
       const cursor = items.length > 0 ? (items.at(-1)?.position ?? 0) + 1 : job.total;
       await dropJobItems(ctx, job.id, cursor);
-      return { cursor, done: items.length - failures.length, failed: failures.length, failures, finished: cursor >= job.total };
+      const done = items.length - failures.length;
+      await spec.close?.(ctx, opened, done);
+      return { cursor, done, failed: failures.length, failures, finished: cursor >= job.total };
     },
 
     // The runner adds `failed` (the first failures, with their key and row) and the report's URL.

@@ -62,6 +62,16 @@ describe('promo import (CSV)', () => {
     assert.deepEqual((await server.request('GET', '/v1/skus/cli-tee-s')).body.attributes, { size: 'S' });
   });
 
+  it('imports standalone vouchers, or a campaign\'s with --campaign', async () => {
+    const standalone = await runCli(['import', file('v.csv', 'Code,Voucher Type,Value\nCLI-G,GIFT_VOUCHER,900\n'), '--type', 'vouchers', '--db', server.dbFile]);
+    assert.deepEqual(standalone, { code: 0, stdout: '1 voucher(s) imported successfully, 0 failed.\n', stderr: '' });
+    assert.deepEqual((await server.request('GET', '/v1/vouchers/CLI-G')).body.gift, { amount: 900, subtracted_amount: 0, balance: 900, effect: null });
+    await server.request('POST', '/v1/campaigns', { body: { name: 'CLI Cards', campaign_type: 'LOYALTY_PROGRAM', voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } } } });
+    const cards = await runCli(['import', file('cards.csv', 'code,value\nCLI-C1,40\nCLI-G,1\n'), '--type', 'vouchers', '--campaign', 'CLI Cards', '--db', server.dbFile]);
+    assert.deepEqual([cards.code, cards.stdout], [1, '1 voucher(s) imported successfully, 1 failed.\n  row 2: CLI-G: Voucher with code CLI-G already exists\n']);
+    assert.equal((await server.request('GET', '/v1/vouchers/CLI-C1')).body.loyalty_card.points, 40);
+  });
+
   it('refuses a JSON file for a CSV-only type, and malformed CSV', async () => {
     assert.deepEqual(await runCli(['import', file('c.json', '[]'), '--type', 'customers', '--db', server.dbFile]), {
       code: 2, stdout: '', stderr: 'error: --type customers reads csv, not json\n',

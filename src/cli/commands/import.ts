@@ -11,6 +11,7 @@ import { AppError } from '../../lib/errors.js';
 import { startProductsCsvStaging, startSkusCsvStaging } from '../../modules/catalog/catalog-csv-import.service.js';
 import { startCustomersCsvStaging } from '../../modules/customers/customer-csv-import.service.js';
 import { startOrderImportStaging } from '../../modules/orders/order-import.service.js';
+import { startVouchersCsvStaging } from '../../modules/vouchers/voucher-csv-import.service.js';
 import { startImportStaging } from '../../modules/vouchers/voucher-import.service.js';
 import { stderrProgress } from '../../tui/progress-line.js';
 import { dryRunOrders } from './import-dry-run.js';
@@ -40,7 +41,12 @@ const JSON_FORMATS = ['json', 'ndjson'] as const;
  */
 const IMPORT_TYPES: Record<string, ImportType> = {
   orders: { what: 'orders', formats: JSON_FORMATS, start: (deps) => startOrderImportStaging(deps, internalActor()) },
-  vouchers: { what: 'vouchers', formats: JSON_FORMATS, start: (deps, options) => startImportStaging(deps, options.campaign as string, internalActor()) },
+  vouchers: {
+    what: 'vouchers',
+    formats: [...JSON_FORMATS, 'csv'],
+    start: (deps, options, format) =>
+      format === 'csv' ? startVouchersCsvStaging(deps, options.campaign, internalActor()) : startImportStaging(deps, options.campaign as string, internalActor()),
+  },
   customers: { what: 'customers', formats: ['csv'], start: (deps) => startCustomersCsvStaging(deps, internalActor()) },
   products: { what: 'products', formats: ['csv'], start: (deps) => startProductsCsvStaging(deps, internalActor()) },
   skus: { what: 'skus', formats: ['csv'], start: (deps) => startSkusCsvStaging(deps, internalActor()) },
