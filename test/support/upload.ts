@@ -14,7 +14,11 @@ export async function uploadFile(
   for (const [name, value] of Object.entries(options.fields ?? {})) form.append(name, value);
   if (file !== undefined) form.append(options.fileField ?? 'file', new Blob([file]), 'upload.csv');
   const headers = { 'X-App-Id': server.serverKey.app_id, 'X-App-Token': server.serverKey.app_token };
-  const response = await fetch(`${server.url}${path}`, { method: 'POST', headers, body: form });
+  return answer(await fetch(`${server.url}${path}`, { method: 'POST', headers, body: form }));
+}
+
+/** A fetch response as a test reads it: JSON answers parsed. */
+async function answer(response: Response): Promise<TestResponse> {
   const text = await response.text();
   const json = (response.headers.get('content-type') ?? '').startsWith('application/json');
   return { status: response.status, headers: response.headers, body: json ? JSON.parse(text) : text, text };
@@ -33,8 +37,5 @@ export async function uploadChunked(server: TestServer, path: string, file: stri
   const headers = {
     'X-App-Id': server.serverKey.app_id, 'X-App-Token': server.serverKey.app_token, 'Content-Type': `multipart/form-data; boundary=${boundary}`,
   };
-  const response = await fetch(`${server.url}${path}`, { method: 'POST', headers, body: stream, duplex: 'half' } as RequestInit);
-  const text = await response.text();
-  const json = (response.headers.get('content-type') ?? '').startsWith('application/json');
-  return { status: response.status, headers: response.headers, body: json ? JSON.parse(text) : text, text };
+  return answer(await fetch(`${server.url}${path}`, { method: 'POST', headers, body: stream, duplex: 'half' } as RequestInit));
 }

@@ -31,23 +31,15 @@ function objectCell(value: string): unknown {
   }
 }
 
-const withMetadata = (body: Record<string, unknown>, metadata: Record<string, string>) =>
-  Object.keys(metadata).length > 0 ? { ...body, metadata } : body;
+type CellReaders = Readonly<Record<string, (cell: string) => unknown>>;
 
-export function productFromCsv(record: Record<string, string>): Record<string, unknown> {
-  const { fields, metadata } = sortColumns(record, PRODUCT_COLUMNS);
-  const { price, attributes, ...rest } = fields;
-  const body: Record<string, unknown> = { ...rest };
-  if (price !== undefined) body.price = numberCell(price);
-  if (attributes !== undefined) body.attributes = listCell(attributes);
-  return withMetadata(body, metadata);
+/** The body of a row: each standard field's cell (read by its reader, else as text), and the other columns as metadata. */
+function bodyFromCsv(record: Record<string, string>, columns: Readonly<Record<string, string>>, readers: CellReaders): Record<string, unknown> {
+  const { fields, metadata } = sortColumns(record, columns);
+  const body: Record<string, unknown> = Object.fromEntries(Object.entries(fields).map(([field, cell]) => [field, readers[field]?.(cell) ?? cell]));
+  return Object.keys(metadata).length > 0 ? { ...body, metadata } : body;
 }
 
-export function skuFromCsv(record: Record<string, string>): Record<string, unknown> {
-  const { fields, metadata } = sortColumns(record, SKU_COLUMNS);
-  const { price, attributes, ...rest } = fields;
-  const body: Record<string, unknown> = { ...rest };
-  if (price !== undefined) body.price = numberCell(price);
-  if (attributes !== undefined) body.attributes = objectCell(attributes);
-  return withMetadata(body, metadata);
-}
+export const productFromCsv = (record: Record<string, string>) => bodyFromCsv(record, PRODUCT_COLUMNS, { price: numberCell, attributes: listCell });
+
+export const skuFromCsv = (record: Record<string, string>) => bodyFromCsv(record, SKU_COLUMNS, { price: numberCell, attributes: objectCell });
