@@ -32,6 +32,11 @@ export interface StagingInput {
   requestId: string;
   /** How long the writer's lease lasts without a heartbeat (every third of it). */
   leaseMs?: number;
+  /**
+   * Keep the connection's page cache as it is: the API's shared connection, which other
+   * requests (and other uploads, each restoring what it saw) use meanwhile.
+   */
+  keepCache?: boolean;
 }
 
 const DEFAULT_LEASE_MS = 30_000;
@@ -63,7 +68,7 @@ export async function startStaging(deps: StagingDeps, input: StagingInput): Prom
   );
   const beat = setInterval(() => void repo.holdStaging(deps.db, jobId, owner, leaseUntil()).catch(() => undefined), leaseMs / 3);
   beat.unref();
-  const restoreCache = smallCache(deps.sqlite);
+  const restoreCache = input.keepCache ? () => undefined : smallCache(deps.sqlite);
   const end = () => {
     clearInterval(beat);
     restoreCache();
@@ -128,7 +133,7 @@ export async function stageItems(staging: Staging, items: AsyncIterable<unknown>
  * job, so a refused request leaves the database as it was.
  */
 export async function stageUpload(deps: StagingDeps, input: StagingInput, items: AsyncIterable<unknown>, what: string): Promise<{ async_action_id: string }> {
-  const staging = await startStaging(deps, input);
+  const staging = await startStaging(deps, { ...input, keepCache: true });
   await stageItems(staging, items, what, { discard: true });
   return { async_action_id: staging.jobId };
 }

@@ -74,9 +74,16 @@ describe('POST /v1/customers/importCSV', () => {
   });
 
   it('streams the failures report with each failure row', async () => {
+    const cacheSize = server.deps.sqlite.pragma('cache_size', { simple: true });
     // x4's row is shorter than the header: its missing cells are absent fields.
     const res = await uploadFile(server, '/v1/customers/importCSV', 'source_id,email\nx1,bad\nx2,ok@example.com\nx3,worse\nx4\n');
     assert.equal(res.status, 202);
+    // Uploads stage on the API's shared connection: two at once leave its page cache as it was.
+    const many = (prefix: string) => `source_id\n${Array.from({ length: 3000 }, (_, i) => `${prefix}-${i}`).join('\n')}\n`;
+    const both = await Promise.all([uploadFile(server, '/v1/customers/importCSV', many('p')), uploadFile(server, '/v1/customers/importCSV', many('q'))]);
+    assert.deepEqual(both.map((r) => r.status), [202, 202]);
+    assert.equal(server.deps.sqlite.pragma('cache_size', { simple: true }), cacheSize);
+    for (const r of both) assert.equal((await waitForJob(server, r.body.async_action_id)).result.done_count, 3000);
     const job = await waitForJob(server, res.body.async_action_id);
     assert.equal(job.result.done_count, 2);
     assert.equal((await server.request('GET', '/v1/customers/x4')).body.email, undefined);
