@@ -39,7 +39,7 @@ describe('promo import (CSV)', () => {
       '  row 3: (no source_id): email must be a valid e-mail address',
       '',
     ].join('\n'));
-    const json = await runCli(['import', '-', '--format', 'csv', '--type', 'customers', '--db', server.dbFile, '--json'], { input: 'source_id,birthdate\ncli-d,1990-13-01\n' });
+    const json = await runCli(['import', '-', '--type', 'customers', '--db', server.dbFile, '--json'], { input: 'source_id,birthdate\ncli-d,1990-13-01\n' });
     assert.equal(json.code, 1);
     const action = JSON.parse(json.stdout);
     assert.deepEqual(action, (await server.request('GET', `/v1/async-actions/${action.id}`)).body);

@@ -52,6 +52,13 @@ const IMPORT_TYPES: Record<string, ImportType> = {
   skus: { what: 'skus', formats: ['csv'], start: (deps) => startSkusCsvStaging(deps, internalActor()) },
 };
 
+/** `--format`, else the file name's; stdin of a type that reads one format only is that format. */
+const formatOf = (source: string, type: string, options: ImportOptions): ItemFileFormat => {
+  const only = IMPORT_TYPES[type]?.formats;
+  if (source === '-' && options.format === undefined && only?.length === 1) return only[0] as ItemFileFormat;
+  return itemFormatOf(source, options.format as ItemFileFormat | undefined);
+};
+
 /** The option errors found before the database is opened, if any. */
 function refusal(source: string | undefined, type: string, options: ImportOptions): Error | undefined {
   if (source === undefined) return options.resume ? undefined : new UsageError('give a file to import (or - for stdin), or --resume <job id>');
@@ -61,7 +68,7 @@ function refusal(source: string | undefined, type: string, options: ImportOption
   if (options.format !== undefined && !(ITEM_FILE_FORMATS as readonly string[]).includes(options.format)) {
     return new UsageError(`--format must be ${ITEM_FILE_FORMATS.join(' or ')}, not ${options.format}`);
   }
-  const format = itemFormatOf(source, options.format as ItemFileFormat | undefined);
+  const format = formatOf(source, type, options);
   if (!(IMPORT_TYPES[type] as ImportType).formats.includes(format)) {
     return new UsageError(`--type ${type} reads ${(IMPORT_TYPES[type] as ImportType).formats.join(' or ')}, not ${format}`);
   }
@@ -96,7 +103,7 @@ export async function importCommand(source: string | undefined, options: ImportO
   await runWithDeps(options, async (deps) => {
     if (source === undefined) return runToReport(deps, options.resume as string, options.json);
     const { what, start } = IMPORT_TYPES[type] as ImportType;
-    const format = itemFormatOf(source, options.format as ItemFileFormat | undefined);
+    const format = formatOf(source, type, options);
     const items = readItems(source, format, what);
     if (options.dryRun) return dryRunOrders(deps, items, options.json);
     const staging = await start(deps, options, format);
