@@ -95,6 +95,16 @@ describe('POST /v1/customers/importCSV', () => {
     ].join('\n'));
   });
 
+  it('answers a retry with the same Idempotency-Key from the first upload, staging nothing again', async () => {
+    const headers = { 'Idempotency-Key': 'csv-upload-1' };
+    const first = await uploadFile(server, '/v1/customers/importCSV', 'source_id\nidem-1\n', { headers });
+    await waitForJob(server, first.body.async_action_id);
+    const before = dbFingerprint(server.deps.sqlite);
+    const again = await uploadFile(server, '/v1/customers/importCSV', 'source_id\nidem-1\n', { headers });
+    assert.deepEqual([again.status, again.body, again.headers.get('idempotent-replayed')], [202, first.body, 'true']);
+    assert.equal(dbFingerprint(server.deps.sqlite), before);
+  });
+
   it('refuses an upload without a file, an empty file, malformed CSV and a non-multipart body, leaving the database as it was', async () => {
     const invalid = (details: string) => ({ code: 400, key: 'invalid_payload', message: 'Invalid payload', details });
     const cases: Array<[() => ReturnType<typeof uploadFile>, ReturnType<typeof invalid>]> = [

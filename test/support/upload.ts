@@ -8,12 +8,12 @@ export async function uploadFile(
   server: TestServer,
   path: string,
   file: string | Buffer | undefined,
-  options: { fields?: Record<string, string>; fileField?: string } = {},
+  options: { fields?: Record<string, string>; fileField?: string; headers?: Record<string, string> } = {},
 ): Promise<TestResponse> {
   const form = new FormData();
   for (const [name, value] of Object.entries(options.fields ?? {})) form.append(name, value);
   if (file !== undefined) form.append(options.fileField ?? 'file', new Blob([file]), 'upload.csv');
-  const headers = { 'X-App-Id': server.serverKey.app_id, 'X-App-Token': server.serverKey.app_token };
+  const headers = { 'X-App-Id': server.serverKey.app_id, 'X-App-Token': server.serverKey.app_token, ...options.headers };
   return answer(await fetch(`${server.url}${path}`, { method: 'POST', headers, body: form }));
 }
 
