@@ -18,14 +18,24 @@ export interface JobTypeEntry {
    * the failures report (`code` for vouchers, `source_id` for orders).
    */
   failureKey?: string;
+  /**
+   * How the result lists the first failures: `failed` [{<failureKey>, reason}] (imports, the
+   * default), or `errors` [{message, details, key, <failureKey>}] with `reports` (bulk updates).
+   */
+  failureList?: FailureList;
   /** CSV imports: each failure also names its `row` (1 = the first row under the header). */
   failureRow?: boolean;
 }
+
+export type FailureList = 'failed' | 'errors';
 
 export type JobRegistry = Readonly<Record<string, JobTypeEntry>>;
 
 /** A step exported by a domain module, by its path under src/modules. */
 export const domainStep = (path: string, name: string): StepRef => ({ module: new URL(`../modules/${path}`, import.meta.url).href, export: name });
+
+/** A bulk update's entry: items by key, failures listed as error bodies. */
+const bulkUpdate = (failureKey: string) => ({ firstPortion: 200, failureKey, failureList: 'errors' as const });
 
 /**
  * The job types this build runs: one line each. The composition root hands this to the
@@ -38,6 +48,12 @@ export const jobRegistry: JobRegistry = {
   [JobType.vouchersUpdate]: { step: domainStep('vouchers/campaign-vouchers.job.ts', 'updateCampaignVouchersStep'), firstPortion: 1000 },
   [JobType.export]: { step: domainStep('exports/export.job.ts', 'exportStep'), firstPortion: 1000 },
   [JobType.ordersImport]: { step: domainStep('orders/order-import.job.ts', 'importOrdersStep'), firstPortion: 200, failureKey: 'source_id' },
+  [JobType.customersBulkUpdate]: { step: domainStep('customers/customers-bulk.job.ts', 'updateCustomersStep'), ...bulkUpdate('source_id') },
+  [JobType.customersMetadataUpdate]: { step: domainStep('customers/customers-bulk.job.ts', 'updateCustomersMetadataStep'), ...bulkUpdate('source_id') },
+  [JobType.productsBulkUpdate]: { step: domainStep('catalog/products-bulk.job.ts', 'updateProductsStep'), ...bulkUpdate('source_id') },
+  [JobType.productsMetadataUpdate]: { step: domainStep('catalog/products-bulk.job.ts', 'updateProductsMetadataStep'), ...bulkUpdate('source_id') },
+  [JobType.vouchersBulkUpdate]: { step: domainStep('vouchers/vouchers-bulk.job.ts', 'updateVouchersStep'), ...bulkUpdate('code') },
+  [JobType.vouchersMetadataUpdate]: { step: domainStep('vouchers/vouchers-bulk.job.ts', 'updateVouchersMetadataStep'), ...bulkUpdate('code') },
   [JobType.customersImportCsv]: { step: domainStep('customers/customer-csv-import.job.ts', 'importCustomersCsvStep'), firstPortion: 200, failureKey: 'source_id', failureRow: true },
   [JobType.productsImportCsv]: { step: domainStep('catalog/catalog-csv-import.job.ts', 'importProductsCsvStep'), firstPortion: 200, failureKey: 'source_id', failureRow: true },
   [JobType.skusImportCsv]: { step: domainStep('catalog/catalog-csv-import.job.ts', 'importSkusCsvStep'), firstPortion: 200, failureKey: 'source_id', failureRow: true },

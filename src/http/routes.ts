@@ -6,6 +6,7 @@ import { campaignsRoutes } from '../modules/campaigns/campaigns.routes.js';
 import { promotionStacksRoutes } from '../modules/campaigns/promotion-stacks.routes.js';
 import { promotionTiersRoutes } from '../modules/campaigns/promotion-tiers.routes.js';
 import { asyncActionsRoutes } from '../modules/async-actions/async-actions.routes.js';
+import { bulkUpdatesRoutes } from '../modules/async-actions/bulk-updates.routes.js';
 import { ledgersRoutes } from '../modules/ledgers/ledgers.routes.js';
 import { membersRoutes } from '../modules/loyalty/members.routes.js';
 import { programsRoutes } from '../modules/loyalty/programs.routes.js';
@@ -30,4 +31,5 @@ export const routeModules: RouteModule[] = [
   programsRoutes, membersRoutes, earningRulesRoutes, pendingPointsRoutes, rewardsRoutes, tiersRoutes,
   promotionTiersRoutes, promotionStacksRoutes, stackingRulesRoutes, validationRulesRoutes, redemptionsRoutes, redemptionsListRoutes,
   exportsRoutes, publicationsRoutes, permanentDeletionRoutes,
+  bulkUpdatesRoutes,
 ];

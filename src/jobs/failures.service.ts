@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Deps } from '../app/deps.js';
-import type { JobRegistry } from '../app/job-registry.js';
+import type { FailureList, JobRegistry } from '../app/job-registry.js';
 import type { Database } from '../db/database.js';
-import { notFound } from '../lib/errors.js';
+import { errorCatalogue, notFound, type ErrorKey } from '../lib/errors.js';
 import * as items from './job-items.repository.js';
 import * as repo from './jobs.repository.js';
 
@@ -18,10 +18,14 @@ export const failuresUrl = (id: string): string => `/v1/async-actions/${id}/fail
 
 export type FailureView = Record<string, string | number>;
 
-/** How a job type's failures are shown (the registry's fields): the item's key name, and whether they name a CSV row. */
+/**
+ * How a job type's failures are shown (the registry's fields): the item's key name, whether
+ * they name a CSV row, and whether the result lists them as `failed` or as error bodies.
+ */
 export interface FailureKeys {
   failureKey?: string;
   failureRow?: boolean;
+  failureList?: FailureList;
 }
 
 /**
@@ -34,12 +38,28 @@ export const presentFailure = (keys: FailureKeys, row: { position: number; key: 
   reason: row.reason,
 });
 
+/**
+ * One failure as a bulk update's result lists it (voucherify-facts 2.2): the body of the error
+ * that refused the item (its catalogue message, its details, its key) and the item's key.
+ */
+export function presentFailureError(failureKey: string, row: items.FailureRow): Record<string, string> {
+  const key = (row.error_key ?? 'invalid_payload') as ErrorKey;
+  return {
+    message: errorCatalogue[key]?.message ?? row.reason,
+    details: row.reason,
+    key,
+    ...(row.key === null ? {} : { [failureKey]: row.key }),
+  };
+}
+
 /** A page of failures as NDJSON: one JSON object per line, as the failures URL answers. */
 export const failuresNdjson = (page: FailureView[]): string => page.map((failure) => `${JSON.stringify(failure)}\n`).join('');
 
 /**
  * The result a job ends with: the step's, with `failed` (its first failures) for a type whose
- * items have a key, and `reports` (the failures' URL) once anything failed.
+ * items have a key, and `reports` (the failures' URL) once anything failed. A bulk update's
+ * (failureList `errors`) always has `reports`, never expiring (`reports_available_till`
+ * null), and `errors`: its first failures as error bodies.
  */
 export async function resultWithFailures(
   trx: Kysely<Database>,
@@ -47,6 +67,11 @@ export async function resultWithFailures(
   result: Record<string, unknown>,
   keys: FailureKeys = {},
 ): Promise<Record<string, unknown>> {
+  if (keys.failureList === 'errors') {
+    const first = await items.listFailures(trx, job.id, -1, FAILURES_IN_RESULT);
+    const errors = first.map((row) => presentFailureError(keys.failureKey ?? 'key', row));
+    return { ...result, reports: [failuresUrl(job.id)], reports_available_till: null, errors };
+  }
   const reports = job.failed_count > 0 ? { reports: [failuresUrl(job.id)] } : {};
   if (keys.failureKey === undefined) return { ...result, ...reports };
   const first = await items.listFailures(trx, job.id, -1, FAILURES_IN_RESULT);

@@ -25,13 +25,13 @@ export const deleteItemsBefore = async (db: Db, id: string, position: number): P
 
 export const insertFailures = async (
   db: Db,
-  rows: Array<{ action_id: string; position: number; key: string | null; reason: string }>,
+  rows: Array<{ action_id: string; position: number; key: string | null; reason: string; error_key: string | null }>,
 ): Promise<void> => {
   if (rows.length === 0) return;
   await db.insertInto('async_action_failures').values(rows).execute();
 };
 
-export type FailureRow = { position: number; key: string | null; reason: string };
+export type FailureRow = { position: number; key: string | null; reason: string; error_key: string | null };
 
 /**
  * A job's failures in item order, after `afterPosition`, at most `limit`: one short range
@@ -40,7 +40,7 @@ export type FailureRow = { position: number; key: string | null; reason: string 
 export const listFailures = (db: Db, id: string, afterPosition: number, limit: number): Promise<FailureRow[]> =>
   db
     .selectFrom('async_action_failures')
-    .select(['position', 'key', 'reason'])
+    .select(['position', 'key', 'reason', 'error_key'])
     .where('action_id', '=', id)
     .where('position', '>', afterPosition)
     .orderBy('position')

@@ -29,6 +29,8 @@ export interface ItemFailure {
   position: number;
   key: string | null;
   reason: string;
+  /** The catalogue key of the error that refused the item, for results that list error bodies. */
+  error_key?: string;
 }
 
 export interface PortionOutcome {

@@ -41,6 +41,8 @@ export interface AsyncActionFailureTable {
   position: number;
   key: string | null;
   reason: string;
+  /** The catalogue key of the error that refused the item (bulk updates; sql/0024), else null. */
+  error_key: string | null;
 }
 
 export interface JobsTables {

@@ -1,6 +1,7 @@
 import type { Deps } from '../app/deps.js';
+import type { FailureList } from '../app/job-registry.js';
 import { isoNow } from '../lib/clock.js';
-import { resultWithFailures, type FailureKeys } from './failures.service.js';
+import { resultWithFailures } from './failures.service.js';
 import { JobFailure, type JobStep, type PortionContext, type PortionJob } from './job-step.js';
 import * as items from './job-items.repository.js';
 import * as repo from './jobs.repository.js';
@@ -15,6 +16,8 @@ export interface PortionTask {
   leaseMs?: number;
   /** The registry's failureKey of the job's type: its result lists its first failures. */
   failureKey?: string;
+  /** The registry's failureList of the job's type. */
+  failureList?: FailureList;
   /** The registry's failureRow: failures name their CSV row too. */
   failureRow?: boolean;
 }
@@ -76,7 +79,7 @@ export async function runPortion<P, R>(deps: WorkerDeps, task: PortionTask, step
 /** The step's portion, its failures and the cursor's move, inside runPortion's transaction. */
 async function advance<P, R>(ctx: PortionContext, task: PortionTask, step: JobStep<P, R>, job: PortionJob<P>, prepared: R | undefined, nowMs: number): Promise<PortionReport> {
   const outcome = await step.run(ctx, job, task.maxItems, prepared);
-  await items.insertFailures(ctx.trx, (outcome.failures ?? []).map((f) => ({ action_id: job.id, ...f })));
+  await items.insertFailures(ctx.trx, (outcome.failures ?? []).map((f) => ({ action_id: job.id, ...f, error_key: f.error_key ?? null })));
   const advanced = await repo.advanceJob(ctx.trx, {
     id: job.id, owner: task.owner, fromCursor: job.cursor, toCursor: outcome.cursor, done: outcome.done, failed: outcome.failed, now: ctx.now,
     leaseUntil: nowMs + (task.leaseMs ?? DEFAULT_LEASE_MS),
@@ -89,8 +92,8 @@ async function advance<P, R>(ctx: PortionContext, task: PortionTask, step: JobSt
   return { state: outcome.finished ? 'finished' : 'continue', items: outcome.cursor - job.cursor };
 }
 
-async function finish<P, R>(ctx: PortionContext, step: JobStep<P, R>, job: PortionJob<P>, view: FailureKeys): Promise<void> {
-  const result = await resultWithFailures(ctx.trx, job, await step.finish(ctx, job), view);
+async function finish<P, R>(ctx: PortionContext, step: JobStep<P, R>, job: PortionJob<P>, task: PortionTask): Promise<void> {
+  const result = await resultWithFailures(ctx.trx, job, await step.finish(ctx, job), task);
   await repo.endJob(ctx.trx, {
     id: job.id,
     status: 'DONE',

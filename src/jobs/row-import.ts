@@ -1,6 +1,6 @@
 import type { Actor } from '../lib/actor.js';
-import { AppError } from '../lib/errors.js';
-import { JobFailure, type ItemFailure, type JobStep, type PortionContext, type PortionJob } from './job-step.js';
+import { applyEachItem } from './item-savepoints.js';
+import type { JobStep, PortionContext, PortionJob } from './job-step.js';
 import { dropJobItems, readJobItems } from './portions.service.js';
 
 /** What a CSV import job carries: who asked (and, for a campaign's vouchers, the campaign). Its rows are stored beside it. */
@@ -18,9 +18,9 @@ export const csvImportJob = (type: string, actor: Actor, campaign?: { id: string
 });
 
 /**
- * The step of an import whose items are stored one at a time (the CSV imports): each item in a
- * savepoint of its own, so a bad one leaves nothing half-written while the good ones of the
- * portion land. A domain gives how to store one item and which field names it.
+ * The step of an import whose items are stored one at a time (the CSV imports), each in a
+ * savepoint of its own (item-savepoints.ts), so a bad one leaves nothing half-written while
+ * the good ones of the portion land. A domain gives how to store one item and which field names it.
  */
 export interface RowImport<P, C = undefined> {
   /** Singular noun of the message: "N customer(s) imported successfully, M failed." */
@@ -38,42 +38,13 @@ export interface RowImport<P, C = undefined> {
   close?(ctx: PortionContext, opened: C, done: number): Promise<void>;
 }
 
-/** Why one item failed; anything that is not the item's own fault ends the job instead. */
-function reasonOf(error: unknown): string {
-  if (error instanceof AppError && error.status < 500) return error.details;
-  if (String((error as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT')) return (error as Error).message;
-  throw error instanceof AppError ? new JobFailure(error.details) : error;
-}
-
-/** A field of an item that is a non-empty string, else null. */
-export const stringField = (item: unknown, field: string): string | null => {
-  const value = typeof item === 'object' && item !== null ? (item as Record<string, unknown>)[field] : undefined;
-  return typeof value === 'string' && value !== '' ? value : null;
-};
-
-async function storeEach<P, C>(spec: RowImport<P, C>, ctx: PortionContext, job: PortionJob<P>, opened: C, items: Array<{ position: number; body: string }>) {
-  const failures: ItemFailure[] = [];
-  for (const row of items) {
-    const item: unknown = JSON.parse(row.body);
-    ctx.sqlite.exec('SAVEPOINT import_row');
-    try {
-      await spec.store(ctx, job, item, opened);
-      ctx.sqlite.exec('RELEASE import_row');
-    } catch (error) {
-      ctx.sqlite.exec('ROLLBACK TO import_row; RELEASE import_row');
-      failures.push({ position: row.position, key: spec.keyOf(item), reason: reasonOf(error) });
-    }
-  }
-  return failures;
-}
-
 /** The JobStep of a RowImport: portions of stored items, processed items dropped as they go. */
 export function rowImportStep<P, C = undefined>(spec: RowImport<P, C>): JobStep<P> {
   return {
     async run(ctx, job, maxItems) {
       const opened = (await spec.open?.(ctx, job)) as C;
       const items = await readJobItems(ctx, job.id, job.cursor, maxItems);
-      const failures = await storeEach(spec, ctx, job, opened, items);
+      const failures = await applyEachItem(ctx, items, (item) => spec.store(ctx, job, item, opened), spec.keyOf);
       const cursor = items.length > 0 ? (items.at(-1)?.position ?? 0) + 1 : job.total;
       await dropJobItems(ctx, job.id, cursor);
       const done = items.length - failures.length;

@@ -115,7 +115,8 @@ function dispatch(r: RunnerState): void {
 }
 
 const taskOf = (r: RunnerState, job: HeldJob): WorkerTask => ({
-  dbFile: r.deps.dbFile, jobId: job.id, owner: r.owner, maxItems: job.portion, leaseMs: r.leaseMs, step: job.entry.step, failureKey: job.entry.failureKey, failureRow: job.entry.failureRow, gate: r.gate, gateOptions: r.options.gateOptions,
+  dbFile: r.deps.dbFile, jobId: job.id, owner: r.owner, maxItems: job.portion, leaseMs: r.leaseMs, step: job.entry.step, gate: r.gate, gateOptions: r.options.gateOptions,
+  failureKey: job.entry.failureKey, failureList: job.entry.failureList, failureRow: job.entry.failureRow,
 });
 
 function start(r: RunnerState, job: HeldJob): void {

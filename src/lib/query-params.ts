@@ -1,5 +1,6 @@
 import { mixed, object, type AnySchema, type Schema } from 'yup';
 import { parseIsoDate } from './dates.js';
+import { invalidQueryParams } from './errors.js';
 import type { OrderBy, Query } from './pagination.js';
 
 /**
@@ -124,3 +125,17 @@ export const querySchema = <P extends Record<string, ParamBuilder<unknown>>>(par
 /** A command's flags (commander's camelCase option names), named `--kebab-case` in messages. */
 export const flagsSchema = <P extends Record<string, ParamBuilder<unknown>>>(params: P) =>
   schemaOf(params, (name) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+
+/**
+ * A list ordered by a field other than created_at reads that field's own index, which serves an
+ * equality on that field only: other filters with it would sort every match, so the pair is
+ * refused, naming the filters to drop. `filters` maps each filtered column to the parameter
+ * that set it.
+ */
+export function refuseUnservedOrder(sort: OrderBy<string>, filters: Iterable<[string, string]>): void {
+  if (sort.field === 'created_at') return;
+  const others = [...filters].flatMap(([column, label]) => (column === sort.field ? [] : [label]));
+  if (others.length === 0) return;
+  const raw = `${sort.direction === 'desc' ? '-' : ''}${sort.field}`;
+  throw invalidQueryParams(`Query parameter order=${raw} cannot be combined with ${others.join(', ')}: no index serves them together; filter with the default order (created_at) instead`);
+}

@@ -6,44 +6,14 @@ import { ALPHANUMERIC } from '../../src/engine/codes/index.js';
 import { discountCampaign, percentDiscount } from '../support/factories.js';
 import { testRunner, waitForJob } from '../support/jobs.js';
 import { errorBody, notFoundBody, startTestServer, type TestServer } from '../support/server.js';
+import { campaignShape as sharedCampaignShape } from '../support/campaign-shape.js';
 
 const NOW = '2025-03-01T10:00:00.000Z';
 const assignments = { object: 'list', data_ref: 'data', data: [], total: 0 };
 const defaultCodeConfig = { length: 8, charset: ALPHANUMERIC, pattern: '########' };
 
 /** The campaign body every create answers, with the given fields changed. */
-function campaignShape(id: string, fields: Record<string, unknown>) {
-  return {
-    id,
-    name: 'x',
-    description: null,
-    campaign_type: 'DISCOUNT_COUPONS',
-    type: 'AUTO_UPDATE',
-    auto_join: false,
-    join_once: false,
-    use_voucher_metadata_schema: false,
-    start_date: null,
-    expiration_date: null,
-    validity_timeframe: null,
-    validity_day_of_week: null,
-    validity_hours: null,
-    activity_duration_after_publishing: null,
-    vouchers_count: 0,
-    active: true,
-    metadata: {},
-    created_at: NOW,
-    updated_at: null,
-    category: null,
-    category_id: null,
-    categories: [],
-    creation_status: 'DONE',
-    vouchers_generation_status: 'DONE',
-    protected: false,
-    validation_rules_assignments: assignments,
-    object: 'campaign',
-    ...fields,
-  };
-}
+const campaignShape = (id: string, fields: Record<string, unknown>) => sharedCampaignShape(id, NOW, fields);
 
 describe('POST /v1/campaigns', () => {
   let server: TestServer;
@@ -367,6 +337,18 @@ describe('GET, PUT and DELETE /v1/campaigns', () => {
     assert.deepEqual([job.type, job.result], ['CAMPAIGN.VOUCHERS_UPDATE', { message: 'Updated 1 voucher(s) of campaign Update me.', done_count: 1 }]);
     const voucher = (await server.request('GET', '/v1/vouchers?campaign=Update%20me')).body.vouchers[0];
     assert.deepEqual([voucher.start_date, voucher.expiration_date, voucher.discount], ['2025-05-01T00:00:00.000Z', '2025-05-31T00:00:00.000Z', { type: 'AMOUNT', amount_off: 700 }]);
+  });
+
+  it('leaves cleared optional fields out of the answer, as the real API does', async () => {
+    const created = await server.request('POST', '/v1/campaigns', {
+      body: discountCampaign('Clear me', { description: 'dated', start_date: '2025-04-01T00:00:00Z', expiration_date: '2025-06-30T00:00:00Z' }),
+    });
+    assert.deepEqual([created.body.description, created.body.start_date, created.body.expiration_date], ['dated', '2025-04-01T00:00:00.000Z', '2025-06-30T00:00:00.000Z']);
+    const res = await server.request('PUT', `/v1/campaigns/${created.body.id}`, { body: { description: null, start_date: null, expiration_date: null } });
+    assert.equal(res.status, 200, res.text);
+    const { description: _d, start_date: _s, expiration_date: _e, ...rest } = created.body;
+    assert.deepEqual(res.body, { ...rest, updated_at: NOW });
+    assert.deepEqual((await server.request('GET', `/v1/campaigns/${created.body.id}`)).body, res.body);
   });
 
   it('refuses a discount for a gift campaign and an expiration before the start', async () => {

@@ -10,9 +10,10 @@ const T1 = '2026-01-06T11:00:00.000Z';
 const BASE = '/v1/loyalties/{campaignId}/earning-rules';
 const ONE = `${BASE}/{earningRuleId}`;
 
+/** Its validation_rule_id is a rule the setup creates (an unknown one is refused: 404). */
 const FIXED_RULE = {
   event: 'order.paid',
-  validation_rule_id: 'val_7SxpdhPeBngA',
+  validation_rule_id: 'val_set_in_before',
   loyalty: { type: 'FIXED', points: 5 },
   source: { banner: 'Order paid 5 points.' },
   active: true,
@@ -47,6 +48,9 @@ describe('earning rules API', () => {
     });
     assert.equal(program.status, 200, JSON.stringify(program.body));
     programId = program.body.id;
+    const rule = await server.request('POST', '/v1/validation-rules', { body: { name: 'Big orders', rules: { '1': { name: 'order.amount', conditions: { $more_than: [10000] } }, logic: '1' } } });
+    assert.equal(rule.status, 200, JSON.stringify(rule.body));
+    FIXED_RULE.validation_rule_id = rule.body.id;
     await server.request('POST', '/v1/campaigns', {
       body: { name: 'Coupons', campaign_type: 'DISCOUNT_COUPONS', vouchers_count: 0, voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 5 } } },
     });
@@ -185,6 +189,9 @@ describe('earning rules API', () => {
       await refused('GET', '/v1/loyalties/Club/earning-rules/ern_missing', undefined, (res) => notFoundBody(res, 'earning_rule', 'ern_missing'));
       await refused('DELETE', '/v1/loyalties/Club/earning-rules/ern_missing', undefined, (res) => notFoundBody(res, 'earning_rule', 'ern_missing'));
       await refused('POST', '/v1/loyalties/Coupons/earning-rules', [FIXED_RULE], (res) => notFoundBody(res, 'campaign', 'Coupons'));
+      const unknownRule = { ...FIXED_RULE, validation_rule_id: 'val_missing' };
+      await refused('POST', '/v1/loyalties/Club/earning-rules', [ITEMS_RULE, unknownRule], (res) => notFoundBody(res, 'validation_rules', 'val_missing'));
+      await refused('PUT', `/v1/loyalties/Club/earning-rules/${created[0]!.id}`, { validation_rule_id: 'val_missing', active: false }, (res) => notFoundBody(res, 'validation_rules', 'val_missing'));
       await refused('GET', '/v1/loyalties/Club/earning-rules?limit=101', undefined, (res) =>
         errorBody(res, { code: 400, key: 'invalid_query_params', message: 'Invalid query params', details: 'Query parameter limit must be between 1 and 100' }),
       );

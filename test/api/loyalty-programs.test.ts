@@ -8,10 +8,10 @@ import { discountCampaign, loyaltyCampaign } from '../support/factories.js';
 import { testRunner, waitForJob } from '../support/jobs.js';
 import { assertMatchesReference, withoutNulls } from '../support/openapi.js';
 import { errorBody, notFoundBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
+import { campaignShape } from '../support/campaign-shape.js';
 
 const NOW = '2025-03-01T10:00:00.000Z';
 const LATER = '2025-03-02T08:00:00.000Z';
-const assignments = { object: 'list', data_ref: 'data', data: [], total: 0 };
 const defaultCodeConfig = { length: 8, charset: ALPHANUMERIC, pattern: '########' };
 
 const tiersExpiration = {
@@ -23,39 +23,12 @@ const tiersExpiration = {
 const expirationRules = { period_type: 'MONTH', period_value: 6, rounding_type: 'END_OF_MONTH' };
 
 /** A loyalty program as every answer shows it, with the given fields changed. */
-function programShape(id: string, fields: Record<string, unknown>) {
-  return {
-    id,
-    name: 'x',
-    description: null,
+const programShape = (id: string, fields: Record<string, unknown>) =>
+  campaignShape(id, NOW, {
     campaign_type: 'LOYALTY_PROGRAM',
-    type: 'AUTO_UPDATE',
     voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 }, code_config: defaultCodeConfig, redemption: { quantity: null }, is_referral_code: false },
-    auto_join: false,
-    join_once: false,
-    use_voucher_metadata_schema: false,
-    start_date: null,
-    expiration_date: null,
-    validity_timeframe: null,
-    validity_day_of_week: null,
-    validity_hours: null,
-    activity_duration_after_publishing: null,
-    vouchers_count: 0,
-    active: true,
-    metadata: {},
-    created_at: NOW,
-    updated_at: null,
-    category: null,
-    category_id: null,
-    categories: [],
-    creation_status: 'DONE',
-    vouchers_generation_status: 'DONE',
-    protected: false,
-    validation_rules_assignments: assignments,
-    object: 'campaign',
     ...fields,
-  };
-}
+  });
 
 
 describe('loyalty programs (/v1/loyalties)', () => {

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { ERASED, ERASED_FAILURE_REASON, ERASED_ITEM_REASON } from '../../src/jobs/erasure.service.js';
+import type { JobRunner } from '../../src/jobs/runner.js';
 import { fixedClock } from '../../src/lib/clock.js';
+import { exportsDirectory } from '../../src/modules/exports/exports.service.js';
+import { testRunner, waitForJob, type EndedJob } from '../support/jobs.js';
 import { assertRefused } from '../modules/loyalty/refusals.js';
 import { expectError, notFoundError } from '../support/error-bodies.js';
 import { assertMatchesReference } from '../support/openapi.js';
@@ -29,10 +34,52 @@ function figures(server: TestServer) {
 
 const fileHas = (file: string, text: string): boolean => existsSync(file) && readFileSync(file).includes(Buffer.from(text, 'utf8'));
 
+/** The export files on disk, by name. */
+const exportFiles = (server: TestServer): string[] => (existsSync(exportsDirectory(server.dbFile)) ? readdirSync(exportsDirectory(server.dbFile)).sort() : []);
+
+/** Job data about Zed: exports of customers and redemptions (hold them) and one of orders (ids only), a bulk update's failure report, a staged import. */
+interface JobData {
+  customerExport: string;
+  redemptionExport: string;
+  orderExport: string;
+  bulk: EndedJob;
+  importJob: string;
+}
+
+async function exportDone(server: TestServer, body: unknown): Promise<string> {
+  const created = await server.request('POST', '/v1/exports', { body });
+  assert.equal(created.status, 200, created.text);
+  for (let i = 0; i < 400; i += 1) {
+    if ((await server.request('GET', `/v1/exports/${created.body.id}`)).body.status === 'DONE') return created.body.id as string;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return assert.fail(`export ${created.body.id} did not end`);
+}
+
+/** Runs the exports and the bulk update with a runner, then stages an import that no runner takes yet. */
+async function jobData(server: TestServer): Promise<JobData> {
+  const runner = testRunner(server.deps);
+  const customerExport = await exportDone(server, { exported_object: 'customer', parameters: { fields: ['source_id', 'name', 'email', 'phone', 'address_line_1'] } });
+  const redemptionExport = await exportDone(server, { exported_object: 'redemption', parameters: { fields: ['id', 'customer_id', 'customer_source_id', 'customer_name'] } });
+  const orderExport = await exportDone(server, { exported_object: 'order', parameters: { fields: ['id', 'customer_id', 'amount'] } });
+  const accepted = await server.request('POST', '/v1/customers/bulk/async', { body: [{ source_id: ZED.source_id, email: 'not-an-email' }, { source_id: 'other-bad', email: 'nope' }] });
+  const bulk = await waitForJob(server, accepted.body.async_action_id);
+  await runner.stop();
+  const staged = await server.request('POST', '/v1/orders/import', {
+    body: [{ source_id: 'late-zed', customer: { source_id: ZED.source_id, email: ZED.email, phone: ZED.phone }, amount: 500 }, { source_id: 'late-amy', customer: { source_id: 'amy' }, amount: 700 }],
+  });
+  assert.equal(staged.status, 200, staged.text);
+  return { customerExport, redemptionExport, orderExport, bulk, importJob: staged.body.async_action_id };
+}
+
+const failuresReport = async (server: TestServer, id: string): Promise<unknown[]> =>
+  (await server.request('GET', `/v1/async-actions/${id}/failures`)).text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown);
+
 describe('POST /v1/customers/{id}/permanent-deletion', () => {
   let server: TestServer;
   let zed: { id: string };
   let redemptionId: string;
+  let jobs: JobData;
   before(async () => {
     server = await startTestServer({ clock: fixedClock(NOW) });
     const call = async (method: string, path: string, body?: unknown, headers?: Record<string, string>) => {
@@ -55,6 +102,7 @@ describe('POST /v1/customers/{id}/permanent-deletion', () => {
     });
     redemptionId = redeemed.redemptions[0].id;
     await call('POST', '/v1/orders', { source_id: 'amy-order', customer: { source_id: 'amy' }, referrer: { id: zed.id }, amount: 100 });
+    jobs = await jobData(server);
   });
   after(() => server.close());
 
@@ -64,6 +112,10 @@ describe('POST /v1/customers/{id}/permanent-deletion', () => {
 
   it('removes the customer\'s personal data from the file and its WAL, keeping every figure and count', async () => {
     for (const text of PERSONAL) assert.ok(fileHas(server.dbFile, text) || fileHas(`${server.dbFile}-wal`, text), `the setup stored ${text}`);
+    const customerCsv = join(exportsDirectory(server.dbFile), `${jobs.customerExport}.csv`);
+    for (const text of [ZED.source_id, ZED.name, ZED.email, ZED.phone, ZED.address.line_1]) assert.ok(fileHas(customerCsv, text), `the customer export holds ${text}`);
+    assert.ok(fileHas(join(exportsDirectory(server.dbFile), `${jobs.redemptionExport}.csv`), ZED.name), 'the redemption export holds their name');
+    assert.deepEqual(exportFiles(server), [jobs.customerExport, jobs.redemptionExport, jobs.orderExport].map((id) => `${id}.csv`).sort());
     const kept = figures(server);
     const res = await server.request('POST', `/v1/customers/${ZED.source_id}/permanent-deletion`);
     assert.equal(res.status, 200);
@@ -86,6 +138,34 @@ describe('POST /v1/customers/{id}/permanent-deletion', () => {
       assert.equal(fileHas(`${server.dbFile}-wal`, text), false, `the WAL still holds ${text}`);
     }
     assert.equal(fileHas(server.dbFile, 'amy@example.org'), true, 'other customers stay');
+    assert.deepEqual(exportFiles(server), [`${jobs.orderExport}.csv`], 'the exports that held the customer went with their files; the one of orders (ids only) stays');
+    for (const file of exportFiles(server)) for (const text of PERSONAL) assert.equal(fileHas(join(exportsDirectory(server.dbFile), file), text), false, `${file} holds ${text}`);
+  });
+
+  it('deletes the exports that held the customer, scrubs their failure reports and erases their staged import items', async () => {
+    for (const id of [jobs.customerExport, jobs.redemptionExport]) assert.deepEqual((await server.request('GET', `/v1/exports/${id}`)).status, 404);
+    assert.deepEqual((await server.request('GET', `/v1/exports/${jobs.orderExport}`)).body.status, 'DONE');
+    assert.deepEqual(await failuresReport(server, jobs.bulk.id), [{ reason: ERASED_FAILURE_REASON }, { source_id: 'other-bad', reason: 'email must be a valid e-mail address' }]);
+    const [zedError, otherError] = jobs.bulk.result.errors as unknown[];
+    assert.deepEqual(zedError, { message: 'Invalid payload', details: 'email must be a valid e-mail address', key: 'invalid_payload', source_id: ZED.source_id }, 'the setup reported Zed');
+    const bulk = await waitForJob(server, jobs.bulk.id);
+    assert.deepEqual(bulk, { ...jobs.bulk, result: { ...jobs.bulk.result, errors: [{ message: ERASED, details: ERASED, key: ERASED, source_id: ERASED }, otherError] } });
+
+    const staged = (await server.request('GET', `/v1/async-actions/${jobs.importJob}`)).body;
+    assert.deepEqual([staged.status, staged.progress], ['ENQUEUED', 0]);
+    const runner = testRunner(server.deps);
+    const imported = await waitForJob(server, jobs.importJob);
+    await runner.stop();
+    assert.deepEqual([imported.status, imported.result], ['DONE', {
+      message: '1 order(s) imported successfully, 1 failed.',
+      failed: [{ reason: ERASED_ITEM_REASON }],
+      done_count: 1,
+      failed_count: 1,
+      reports: [`/v1/async-actions/${jobs.importJob}/failures`],
+    }]);
+    assert.equal((await server.request('GET', `/v1/customers/${ZED.source_id}`)).status, 404, 'the erased item did not write the customer again');
+    assert.equal((await server.request('GET', '/v1/orders/late-zed')).status, 404);
+    assert.equal((await server.request('GET', '/v1/orders/late-amy')).body.amount, 700);
   });
 
   it('leaves history that shows the customer by id only', async () => {

@@ -177,7 +177,7 @@ describe('publications: POST /v1/publications and GET /v1/publications/create', 
     const post = (body: unknown, query = '') => () => server.request('POST', `/v1/publications${query}`, { body });
     await assertRefused(server, post({ customer: { source_id: 'gus' } }), expectError(invalidPayloadError('Either voucher or campaign is required')));
     await assertRefused(server, post({ campaign: 'Spring' }), expectError(invalidPayloadError('customer is a required field')));
-    await assertRefused(server, post({ campaign: { name: 'Spring', count: 2 }, customer: { source_id: 'gus' } }), expectError(invalidPayloadError('campaign.count must be 1: one voucher per publication')));
+    await assertRefused(server, post({ campaign: { name: 'Spring', count: 51 }, customer: { source_id: 'gus' } }), expectError(invalidPayloadError('campaign.count must be less than or equal to 50')));
     await assertRefused(server, post({ campaign: 'Nope', customer: { source_id: 'gus' } }), expectError(notFoundError('campaign', 'Nope')));
     await assertRefused(server, post({ voucher: 'NOPE', customer: { source_id: 'gus' } }), expectError(notFoundError('voucher', 'NOPE')));
     await assertRefused(server, post({ voucher: 'NAMED', campaign: 'Spring', customer: { source_id: 'gus' } }), (res) =>

@@ -60,4 +60,27 @@ describe('publishing from one campaign in two processes at once', () => {
       .get();
     assert.deepEqual(held, { n: customers.length, holders: customers.length });
   });
+
+  it('gives each publication of 3 vouchers all of them or none, never sharing one', async () => {
+    const { server, other } = pair;
+    await server.request('POST', '/v1/campaigns', { body: discountCampaign('Triples', { type: 'STATIC' }) });
+    for (let i = 0; i < 20; i++) await server.request('POST', '/v1/campaigns/Triples/vouchers', { body: { code: `TRIPLE-${i}` } });
+    const customers = Array.from({ length: 10 }, (_, i) => `triple-${i}`);
+    const answers = await Promise.all(
+      customers.map((source_id, i) => {
+        const body = { campaign: { name: 'Triples', count: 3 }, customer: { source_id } };
+        return i % 2 === 0 ? server.request('POST', '/v1/publications', { body }).then((r) => ({ status: r.status, body: r.body })) : other.request('POST', '/v1/publications', body);
+      }),
+    );
+    const won = answers.filter((a) => a.status === 200);
+    assert.equal(won.length, 6, '20 vouchers make 6 whole publications of 3');
+    assert.ok(won.every((a) => a.body.vouchers.length === 3));
+    assert.equal(new Set(won.flatMap((a) => a.body.vouchers)).size, 18, 'no code answered twice');
+    const held = server.deps.sqlite
+      .prepare("SELECT c.source_id, count(*) AS n FROM vouchers v JOIN customers c ON c.id = v.holder_id WHERE v.code LIKE 'TRIPLE-%' GROUP BY c.source_id ORDER BY c.source_id")
+      .all();
+    assert.deepEqual(held, won.map((a) => ({ source_id: a.body.tracking_id, n: 3 })).sort((a, b) => a.source_id.localeCompare(b.source_id)));
+    const free = server.deps.sqlite.prepare("SELECT count(*) AS n FROM vouchers WHERE code LIKE 'TRIPLE-%' AND holder_id IS NULL AND publish_count = 0").get();
+    assert.deepEqual(free, { n: 2 }, 'the refused publications gave back what they had claimed');
+  });
 });

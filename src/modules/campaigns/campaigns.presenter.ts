@@ -10,6 +10,14 @@ const NONE: Assignments = new Map();
 
 const bool = (n: number): boolean => n === 1;
 
+/**
+ * The optional fields of a campaign that the real API leaves out of its answer while unset (its
+ * get-campaign example has no `description`, dates, validity, `updated_at` or `category`, but
+ * `category_id: null`); set, they are answered in this place.
+ */
+const setFieldsOf = <T extends Record<string, unknown>>(fields: T) =>
+  Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null)) as { [K in keyof T]?: NonNullable<T[K]> };
+
 export function presentTier(row: TierRow, campaign: CampaignRow, categories: Map<string, CategoryView>, assignments: Assignments = NONE) {
   return {
     id: row.id,
@@ -57,7 +65,7 @@ export function presentCampaign(row: CampaignRow, tiers: TierRow[], categories: 
   return {
     id: row.id,
     name: row.name,
-    description: row.description,
+    ...setFieldsOf({ description: row.description }),
     campaign_type: row.campaign_type,
     type: row.type,
     ...(row.voucher === null ? {} : { voucher: JSON.parse(row.voucher) as Record<string, unknown> }),
@@ -66,14 +74,12 @@ export function presentCampaign(row: CampaignRow, tiers: TierRow[], categories: 
     auto_join: bool(row.auto_join),
     join_once: bool(row.join_once),
     use_voucher_metadata_schema: bool(row.use_voucher_metadata_schema),
-    ...presentValidity(row),
-    activity_duration_after_publishing: row.activity_duration_after_publishing,
+    ...setFieldsOf({ ...presentValidity(row), activity_duration_after_publishing: row.activity_duration_after_publishing }),
     vouchers_count: row.vouchers_count,
     active: bool(row.active),
     metadata: JSON.parse(row.metadata) as Record<string, unknown>,
     created_at: row.created_at,
-    updated_at: row.updated_at,
-    category: category?.name ?? null,
+    ...setFieldsOf({ updated_at: row.updated_at, category: category?.name ?? null }),
     category_id: row.category_id,
     categories: categoriesOf(row.category_id, categories),
     creation_status: row.creation_status,

@@ -1,4 +1,5 @@
-import { rowImportStep, stringField, type CsvImportPayload } from '../../jobs/row-import.js';
+import { fieldOf } from '../../jobs/item-savepoints.js';
+import { rowImportStep, type CsvImportPayload } from '../../jobs/row-import.js';
 import { invalidPayload } from '../../lib/errors.js';
 import { validateItem } from '../../lib/validate.js';
 import { productFromCsv, skuFromCsv } from './catalog-csv.js';
@@ -11,7 +12,7 @@ type Row = Record<string, string>;
 
 /** The reference's required columns of a row, as the one failure reason that names them all. */
 function requireColumns(body: Record<string, unknown>, names: string[]): void {
-  const missing = names.filter((name) => stringField(body, name) === null);
+  const missing = names.filter((name) => fieldOf(name)(body) === null);
   if (missing.length > 0) throw invalidPayload(missing.map((name) => `${name} is a required field`).join(', '));
 }
 
@@ -21,7 +22,7 @@ function requireColumns(body: Record<string, unknown>, names: string[]): void {
  */
 export const importProductsCsvStep = rowImportStep<CsvImportPayload>({
   noun: 'product',
-  keyOf: (row) => stringField(productFromCsv(row as Row), 'source_id'),
+  keyOf: (row) => fieldOf('source_id')(productFromCsv(row as Row)),
   async store(ctx, _job, row) {
     const body = productFromCsv(row as Row);
     requireColumns(body, ['name']);
@@ -35,7 +36,7 @@ export const importProductsCsvStep = rowImportStep<CsvImportPayload>({
  */
 export const importSkusCsvStep = rowImportStep<CsvImportPayload>({
   noun: 'sku',
-  keyOf: (row) => stringField(skuFromCsv(row as Row), 'source_id'),
+  keyOf: (row) => fieldOf('source_id')(skuFromCsv(row as Row)),
   async store(ctx, _job, row) {
     const { product_id: productId, ...body } = skuFromCsv(row as Row);
     requireColumns({ product_id: productId, ...body }, ['product_id', 'source_id']);

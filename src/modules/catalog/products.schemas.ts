@@ -21,5 +21,8 @@ export const updateProductSchema = object(productFields)
   .typeError('The body must be a JSON object')
   .nonNullable('The body must be a JSON object');
 
+/** An entry of POST /v1/products/bulk/async: the PUT body, naming its product by source_id. */
+export const bulkProductSchema = updateProductSchema.shape({ source_id: nullableText('source_id').required('source_id is required') });
+
 export type CreateProductInput = InferType<typeof createProductSchema>;
 export type UpdateProductInput = InferType<typeof updateProductSchema>;

@@ -5,10 +5,11 @@ import { isoNow } from '../../lib/clock.js';
 import { duplicateFound, invalidPayload, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { listEnvelope } from '../../lib/pagination.js';
+import { validateItem } from '../../lib/validate.js';
 import type { ListWindow } from './catalog-list.js';
 import * as products from './products.repository.js';
 import { presentProduct, presentProductsWithSkus, presentProductWithSkus, type ProductView } from './products.presenter.js';
-import type { CreateProductInput, UpdateProductInput } from './products.schemas.js';
+import { updateProductSchema, type CreateProductInput, type UpdateProductInput } from './products.schemas.js';
 import * as skus from './skus.repository.js';
 
 export type CatalogDeps = Pick<Deps, 'db' | 'clock'>;
@@ -83,6 +84,17 @@ export async function upsertProduct(trx: Db, input: CreateProductInput, now: str
   };
   await products.insertProduct(trx, created);
   return presentProduct(created);
+}
+
+/**
+ * PRODUCTS.METADATA_UPDATE, one product: the given keys merged into the metadata of the
+ * product with that source_id (the others kept), through the same upsert as POST; an unknown
+ * source_id is a new product with that metadata (the reference upserts).
+ */
+export async function mergeProductMetadata(trx: Db, sourceId: string, metadata: Record<string, unknown>, now: string): Promise<void> {
+  const row = await products.findProductBySourceId(trx, sourceId);
+  const merged = { ...(row ? (JSON.parse(row.metadata) as Record<string, unknown>) : {}), ...metadata };
+  await upsertProduct(trx, validateItem(updateProductSchema, { source_id: sourceId, metadata: merged }), now);
 }
 
 /** POST /v1/products: as in the reference, an `id` or `source_id` that exists updates that product. */

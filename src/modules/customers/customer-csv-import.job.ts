@@ -1,4 +1,5 @@
-import { rowImportStep, stringField, type CsvImportPayload } from '../../jobs/row-import.js';
+import { fieldOf } from '../../jobs/item-savepoints.js';
+import { rowImportStep, type CsvImportPayload } from '../../jobs/row-import.js';
 import { validateItem } from '../../lib/validate.js';
 import { customerFromCsv } from './customer-csv.js';
 import { createCustomerSchema } from './customers.schemas.js';
@@ -11,7 +12,7 @@ import { upsertCustomerId } from './customers.service.js';
  */
 export const importCustomersCsvStep = rowImportStep<CsvImportPayload>({
   noun: 'customer',
-  keyOf: (record) => stringField(customerFromCsv(record as Record<string, string>), 'source_id'),
+  keyOf: (record) => fieldOf('source_id')(customerFromCsv(record as Record<string, string>)),
   async store(ctx, job, record) {
     const body = validateItem(createCustomerSchema, customerFromCsv(record as Record<string, string>));
     await upsertCustomerId(ctx.trx, { actor: job.payload.actor, at: ctx.now, emitEvents: false }, body);

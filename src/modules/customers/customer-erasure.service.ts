@@ -5,11 +5,20 @@ import * as repo from './customers.repository.js';
 
 type Db = Kysely<Database>;
 
-/** The id of the customer an id or source_id names, or 404. */
-export async function findCustomerIdToErase(trx: Db, ref: string): Promise<string> {
+/** The customer a permanent deletion erases: its id, its seq, and the values that identify it in stored data. */
+export interface CustomerToErase {
+  id: string;
+  seq: number;
+  /** id, source_id, email and phone (those set): what names the customer in job data. */
+  identifiers: string[];
+}
+
+/** The customer an id or source_id names, or 404. */
+export async function findCustomerToErase(trx: Db, ref: string): Promise<CustomerToErase> {
   const row = await repo.findCustomerByRef(trx, ref);
   if (!row) throw notFound('customer', ref);
-  return row.id;
+  const identifiers = [row.id, row.source_id, row.email, row.phone].filter((value): value is string => typeof value === 'string' && value !== '');
+  return { id: row.id, seq: row.seq, identifiers };
 }
 
 /**

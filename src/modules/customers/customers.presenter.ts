@@ -53,7 +53,8 @@ export interface CustomerObject {
       date: string;
     }>;
   };
-  metadata: Record<string, unknown>;
+  /** Left out while empty, as the real API's customer answers leave it out (README). */
+  metadata?: Record<string, unknown>;
   system_metadata: Record<string, unknown>;
   created_at: string;
   updated_at: string;
@@ -143,7 +144,7 @@ export function presentCustomer(row: CustomerRow, relations: CustomerRelations):
     summary: summaryOf(row),
     loyalty: loyaltyOf(row, relations.campaigns),
     referrals: referralsOf(relations.referrals),
-    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+    ...(row.metadata === '{}' ? {} : { metadata: JSON.parse(row.metadata) as Record<string, unknown> }),
     system_metadata: JSON.parse(row.system_metadata) as Record<string, unknown>,
     created_at: row.created_at,
     updated_at: row.updated_at,

@@ -62,5 +62,8 @@ export const createCustomerSchema = object({ ...fields, id: idField('id').option
   .nonNullable(NOT_AN_OBJECT)
   .test(sameBirthdate);
 
+/** An entry of POST /v1/customers/bulk/async: the PUT body, naming its customer by source_id. */
+export const bulkCustomerSchema = updateCustomerSchema.shape({ source_id: idField('source_id').required('source_id is required') });
+
 export type CustomerFields = InferType<typeof updateCustomerSchema>;
 export type CreateCustomerBody = InferType<typeof createCustomerSchema>;

@@ -5,6 +5,7 @@ import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError, duplicateFound, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
+import { validateItem } from '../../lib/validate.js';
 import { emit } from '../events/events.service.js';
 import type { CustomerEventType } from '../events/event-types.js';
 import { changedColumns, patchFromFields } from './customer-patch.js';
@@ -17,7 +18,7 @@ import {
   type CustomerObject,
   type SimpleCustomer,
 } from './customers.presenter.js';
-import type { CreateCustomerBody, CustomerFields } from './customers.schemas.js';
+import { updateCustomerSchema, type CreateCustomerBody, type CustomerFields } from './customers.schemas.js';
 
 type Db = Kysely<Database>;
 type ReadDeps = Pick<Deps, 'db'>;
@@ -143,6 +144,17 @@ export async function upsertCustomer(trx: Db, ctx: ChangeContext, input: CreateC
  */
 export async function upsertCustomerId(trx: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<string> {
   return (await writeCustomer(trx, ctx, input)).row.id;
+}
+
+/**
+ * CUSTOMERS.METADATA_UPDATE, one customer: the given keys merged into the metadata of the
+ * customer with that source_id (the others kept), through the same upsert as POST and PUT;
+ * an unknown source_id is a new customer with that metadata (the reference upserts).
+ */
+export async function mergeCustomerMetadata(trx: Db, ctx: ChangeContext, sourceId: string, metadata: Record<string, unknown>): Promise<void> {
+  const row = await repo.findCustomerBySourceId(trx, sourceId);
+  const merged = { ...(row ? (JSON.parse(row.metadata) as Record<string, unknown>) : {}), ...metadata };
+  await writeCustomer(trx, ctx, validateItem(updateCustomerSchema, { source_id: sourceId, metadata: merged }));
 }
 
 /** POST /v1/customers: create, or update the customer with that id or source_id. */

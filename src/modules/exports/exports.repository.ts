@@ -34,6 +34,14 @@ export async function countExports(db: Db): Promise<number> {
   return Number(row.n);
 }
 
+/** Every export with how far its snapshot reaches: the highest seq its job walks (in the job's payload; raw SQL for json_extract). */
+export const listExportReaches = (db: Db) =>
+  db
+    .selectFrom('exports')
+    .innerJoin('async_actions', 'async_actions.id', 'exports.async_action_id')
+    .select(['exports.id', 'exports.exported_object', 'exports.parameters', sql<number>`json_extract(async_actions.payload, '$.max_seq')`.as('max_seq')])
+    .execute();
+
 /*
  * The exported tables are named by each source (export-sources.ts), so these queries are
  * built on an untyped view of the schema: the columns come from the source's own lists.

@@ -1,6 +1,9 @@
 import { createReadStream, mkdirSync, rmSync, statSync, type ReadStream } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
+import type { Database } from '../../db/database.js';
+import { jsonNames } from '../../jobs/erasure.service.js';
 import { enqueueJob } from '../../jobs/jobs.service.js';
 import { notifyJobEnqueued } from '../../jobs/jobs.events.js';
 import type { Actor } from '../../lib/actor.js';
@@ -76,8 +79,42 @@ export async function listExports(deps: Pick<Deps, 'db'>, query: ExportsListQuer
 export async function deleteExport(deps: ExportDeps, id: string): Promise<void> {
   const deleted = await deps.db.transaction().execute((trx) => repo.deleteExport(trx, id));
   if (!deleted) throw notFound('export', id);
-  rmSync(fileOf(deps.dbFile, id), { force: true });
+  removeExportFiles([fileOf(deps.dbFile, id)]);
 }
+
+/** What a permanent deletion needs to find the exports that hold a customer. */
+export interface ExportedCustomer {
+  /** The customer's row: a customer export whose snapshot reached it holds it. */
+  customerSeq: number;
+  /** Their first redemption record (null: none): a redemption export that reached it holds their snapshot. */
+  redemptionSeq: number | null;
+  /** id, source_id, email, phone: an export whose parameters (a filter) name them. */
+  identifiers: readonly string[];
+}
+
+function holdsCustomer(row: { exported_object: string; parameters: string; max_seq: number }, customer: ExportedCustomer): boolean {
+  if (row.exported_object === 'customer' && row.max_seq >= customer.customerSeq) return true;
+  if (row.exported_object === 'redemption' && customer.redemptionSeq !== null && row.max_seq >= customer.redemptionSeq) return true;
+  return jsonNames(row.parameters, customer.identifiers);
+}
+
+/**
+ * Permanent deletion, in the caller's transaction: every export that holds the customer's
+ * personal data goes, whatever its status, as DELETE /v1/exports/{id} would (a job still
+ * writing one ends at its next portion). Held means its snapshot reached the customer's row
+ * (customer exports) or one of their redemption records (customer_source_id, customer_name,
+ * tracking_id): its filters are not evaluated again, so an export they excluded goes too.
+ * Other exports name the customer by id only, as promo's own records still do. Returns the
+ * files to remove once the transaction has committed (removeExportFiles).
+ */
+export async function eraseExportsOfCustomer(trx: Kysely<Database>, dbFile: string, customer: ExportedCustomer): Promise<string[]> {
+  const ids = (await repo.listExportReaches(trx)).filter((row) => holdsCustomer(row, customer)).map((row) => row.id);
+  for (const id of ids) await repo.deleteExport(trx, id);
+  return ids.map((id) => fileOf(dbFile, id));
+}
+
+/** Removes export files (after the transaction that deleted their exports committed). */
+export const removeExportFiles = (files: readonly string[]): void => files.forEach((file) => rmSync(file, { force: true }));
 
 /** A finished export's file, to stream: 404 for an unknown export (or a file removed by hand), 409 export_not_ready before it is DONE. */
 export async function openExportFile(deps: ExportDeps, id: string): Promise<{ stream: ReadStream; size: number; name: string }> {

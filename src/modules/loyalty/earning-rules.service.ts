@@ -9,7 +9,7 @@ import { listEnvelope } from '../../lib/pagination.js';
 import { findProgram as findLoyaltyProgram } from './programs.service.js';
 import { presentEarningRule, type EarningRuleView } from './earning-rules.presenter.js';
 import * as repo from './earning-rules.repository.js';
-import { removeAssignmentsOf } from '../validation-rules/index.js';
+import { removeAssignmentsOf, requireValidationRule } from '../validation-rules/index.js';
 import { eventProblem, type EarningRuleBody, type EarningRuleChanges, type EarningRulesListQuery } from './earning-rules.schemas.js';
 
 /**
@@ -68,6 +68,11 @@ function newRow(campaign: Program, body: EarningRuleBody, now: string): repo.New
   };
 }
 
+/** 404 for a `validation_rule_id` that names no validation rule (each distinct one looked up once). */
+async function requireValidationRules(db: Db, ids: ReadonlyArray<string | null | undefined>): Promise<void> {
+  for (const id of new Set(ids)) if (typeof id === 'string') await requireValidationRule(db, id);
+}
+
 /** Every rule's validity problems, each under the rule's index, at once. */
 function checkRulesValidity(rows: ValidityColumns[]): void {
   const problems = rows.flatMap((row, i) => {
@@ -88,6 +93,7 @@ export async function createEarningRules(deps: WriteDeps, campaignRef: string, b
     const campaign = await findProgram(trx, campaignRef);
     const rows = body.map((rule) => newRow(campaign, rule, now));
     checkRulesValidity(rows.map(allValidityColumns));
+    await requireValidationRules(trx, rows.map((row) => row.validation_rule_id));
     return (await repo.insertEarningRules(trx, rows)).map(presentEarningRule);
   });
 }
@@ -122,6 +128,7 @@ export async function updateEarningRule(deps: WriteDeps, campaignRef: string, ru
     checkValidity(merged);
     const problem = eventProblem({ event: rule.event, loyalty_tier: rule.loyalty_tier_id, segment: rule.segment, custom_event: rule.custom_event, loyalty: JSON.parse(merged.loyalty) });
     if (problem) throw invalidPayload(problem);
+    await requireValidationRules(trx, [patch.validation_rule_id]);
     return presentEarningRule(await repo.updateEarningRule(trx, rule.id, { ...patch, updated_at: now }));
   });
 }

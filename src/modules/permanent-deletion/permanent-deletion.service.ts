@@ -1,15 +1,43 @@
 import type { Deps } from '../../app/deps.js';
 import { isoNow } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
-import { eraseCustomerRow, findCustomerIdToErase } from '../customers/customer-erasure.service.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import { eraseJobDataAbout } from '../../jobs/erasure.service.js';
+import { eraseCustomerRow, findCustomerToErase } from '../customers/customer-erasure.service.js';
+import { eraseExportsOfCustomer, removeExportFiles } from '../exports/exports.service.js';
 import { eraseCustomerEvents } from '../events/events-erasure.service.js';
 import { releaseFreeSpace } from '../maintenance/maintenance.service.js';
 import { forgetAnswersAbout } from '../idempotency/idempotency-erasure.service.js';
 import { unlinkCustomerFromOrders } from '../orders/orders-erasure.service.js';
 import { erasePublicationCustomer } from '../publications/index.js';
-import { eraseRedemptionCustomer } from '../redemptions/redemptions-erasure.service.js';
+import { eraseRedemptionCustomer, firstRedemptionSeqOf } from '../redemptions/redemptions-erasure.service.js';
 
-type DeletionDeps = Pick<Deps, 'db' | 'clock' | 'sqlite'>;
+type DeletionDeps = Pick<Deps, 'db' | 'clock' | 'sqlite' | 'dbFile'>;
+
+interface Erased {
+  id: string;
+  events: { all: number; orders: number };
+  orders: number;
+  /** Export files to remove once the transaction has committed. */
+  files: string[];
+}
+
+/** Every erasure, in the deletion's transaction. */
+async function eraseEverywhere(trx: Kysely<Database>, dbFile: string, ref: string): Promise<Erased> {
+  const customer = await findCustomerToErase(trx, ref);
+  const id = customer.id;
+  const redemptionSeq = await firstRedemptionSeqOf(trx, id);
+  const files = await eraseExportsOfCustomer(trx, dbFile, { customerSeq: customer.seq, redemptionSeq, identifiers: customer.identifiers });
+  await eraseJobDataAbout(trx, customer.identifiers);
+  const { orders, referredCustomerIds } = await unlinkCustomerFromOrders(trx, id);
+  const events = await eraseCustomerEvents(trx, id, referredCustomerIds);
+  await eraseRedemptionCustomer(trx, id);
+  await erasePublicationCustomer(trx, id);
+  await forgetAnswersAbout(trx, id);
+  await eraseCustomerRow(trx, id);
+  return { id, events, orders, files };
+}
 
 /**
  * POST /v1/customers/{id or source_id}/permanent-deletion (the reference's
@@ -17,7 +45,8 @@ type DeletionDeps = Pick<Deps, 'db' | 'clock' | 'sqlite'>;
  * stored, in one transaction. The customer's row and events go (the order events of customers
  * they referred keep them by id only); orders stay without their link to the customer; redemption records keep only the customer's id (their snapshots and
  * tracking_id cleared); publications lose their tracking_id; stored answers to keyed requests
- * that show the customer are forgotten. Ledgers, vouchers and every counter are untouched, so
+ * that show the customer are forgotten; job data that names them is scrubbed (jobs/erasure.service)
+ * and the exports that hold them are deleted with their files (exports.service). Ledgers, vouchers and every counter are untouched, so
  * balances, redeemed quantities, publish counts and list totals stay what they were.
  *
  * Deleted bytes must not linger in the file: every connection zeroes the space an update or
@@ -30,21 +59,13 @@ type DeletionDeps = Pick<Deps, 'db' | 'clock' | 'sqlite'>;
 export async function deleteCustomerPermanently(deps: DeletionDeps, ref: string) {
   const at = isoNow(deps.clock);
   deps.sqlite.pragma('secure_delete = ON');
-  let counts: { id: string; events: { all: number; orders: number }; orders: number };
+  let counts: Erased;
   try {
-    counts = await deps.db.transaction().execute(async (trx) => {
-      const id = await findCustomerIdToErase(trx, ref);
-      const { orders, referredCustomerIds } = await unlinkCustomerFromOrders(trx, id);
-      const events = await eraseCustomerEvents(trx, id, referredCustomerIds);
-      await eraseRedemptionCustomer(trx, id);
-      await erasePublicationCustomer(trx, id);
-      await forgetAnswersAbout(trx, id);
-      await eraseCustomerRow(trx, id);
-      return { id, events, orders };
-    });
+    counts = await deps.db.transaction().execute((trx) => eraseEverywhere(trx, deps.dbFile, ref));
   } finally {
     deps.sqlite.pragma('secure_delete = FAST');
   }
+  removeExportFiles(counts.files);
   await releaseFreeSpace(deps);
   return {
     id: newId('del_'),

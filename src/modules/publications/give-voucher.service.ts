@@ -89,3 +89,19 @@ export async function giveCampaignVoucher(deps: ClaimDeps, trx: Db, campaign: Ca
   if (!claimed) throw new AppError('internal_error', `The new voucher of campaign ${campaign.id} could not be claimed`);
   return claimed;
 }
+
+/**
+ * `count` of a campaign's vouchers for the customer (a publication's `campaign.count`), each
+ * through giveCampaignVoucher's guarded claim, in the caller's transaction: all of them, or
+ * none when the campaign runs out (the refusal rolls the whole transaction back).
+ */
+export async function giveCampaignVouchers(deps: ClaimDeps, trx: Db, campaign: CampaignRow, customerId: string, who: Who, generate: boolean, count: number): Promise<Given[]> {
+  const given: Given[] = [];
+  try {
+    while (given.length < count) given.push(await giveCampaignVoucher(deps, trx, campaign, customerId, who, generate));
+  } catch (error) {
+    if (count === 1 || !(error instanceof AppError) || error.key !== 'no_voucher_suitable_for_publication') throw error;
+    throw new AppError('no_voucher_suitable_for_publication', `Campaign ${campaign.name} has ${given.length} of the ${count} vouchers asked for left to publish`, { resource_id: campaign.id, resource_type: 'campaign' });
+  }
+  return given;
+}

@@ -2,7 +2,7 @@ import { fieldCatalog, readQueryFilters, type Condition } from '../../engine/con
 import { PUBLICATION_LIST_ORDERS, PUBLICATION_RESULTS, PUBLICATION_VOUCHER_TYPES, type PublicationOrderField } from '../../lib/enums.js';
 import { invalidQueryParams } from '../../lib/errors.js';
 import type { OrderBy } from '../../lib/pagination.js';
-import { limit, oneOf, order, page, querySchema, text } from '../../lib/query-params.js';
+import { limit, oneOf, order, page, querySchema, refuseUnservedOrder, text } from '../../lib/query-params.js';
 import { validateQuery } from '../../lib/validate.js';
 
 /** The `order` values of GET /v1/publications, each also with a leading `-`. */
@@ -60,18 +60,6 @@ function stored(column: PublicationFilterColumn, raw: string, label: string): st
   return raw;
 }
 
-/**
- * An order other than created_at is read from its own index, which serves no filter on
- * another column: such a pair would sort every match, so it is refused, naming what to drop.
- */
-function checkServed(sort: OrderBy<PublicationOrderField>, labels: Map<string, string>): void {
-  if (sort.field === 'created_at') return;
-  const others = [...labels].flatMap(([column, label]) => (column === sort.field ? [] : [label]));
-  if (others.length === 0) return;
-  const raw = `${sort.direction === 'desc' ? '-' : ''}${sort.field}`;
-  throw invalidQueryParams(`Query parameter order=${raw} cannot be combined with ${others.join(', ')}: no index serves them together; filter with the default order (created_at) instead`);
-}
-
 /** GET /v1/publications's query: the plain parameters and the `filters` deep object as one set of column equalities. */
 export function parsePublicationsListQuery(query: Record<string, unknown>): PublicationsListQuery {
   const read = readQueryFilters(query, { catalog: CATALOG, accepts, served: SERVED });
@@ -95,6 +83,6 @@ export function parsePublicationsListQuery(query: Record<string, unknown>): Publ
     if (column !== 'customer_id' || label !== 'customer') equal[column] = stored(column, raw, label);
   }
   const sort = p.order ?? { field: 'created_at', direction: 'desc' };
-  checkServed(sort, labels);
+  refuseUnservedOrder(sort, labels);
   return { limit: p.limit, page: p.page, order: sort, equal, customer: p.customer };
 }

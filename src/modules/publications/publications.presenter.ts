@@ -4,12 +4,13 @@ import type { PublicationRow } from './publications.repository.js';
 
 /**
  * A publication as the reference's list (ListPublicationsItemValidSingleVoucher, or its
- * failed form) and the publication events show it. The customer is read from the customer's
+ * failed form, or with several vouchers `vouchers` and no `voucher`) and the publication events show it. The customer is read from the customer's
  * row when presented (a customer deleted since shows its id only); the voucher is the snapshot
  * taken when it was given.
  */
 export function presentPublication(row: PublicationRow, customer: SimpleCustomer | CustomerObject | undefined) {
   const failed = row.result === 'FAILURE';
+  const given = vouchersOf(row);
   return {
     id: row.id,
     object: 'publication' as const,
@@ -21,13 +22,19 @@ export function presentPublication(row: PublicationRow, customer: SimpleCustomer
     source_id: row.source_id,
     result: row.result,
     customer: customer ?? { id: row.customer_id, object: 'customer' as const },
-    ...(row.voucher_id === null ? {} : { vouchers: [row.voucher_code as string], vouchers_id: [row.voucher_id] }),
+    ...(given.length === 0 ? {} : { vouchers: given.map((v) => v.code), vouchers_id: given.map((v) => v.id) }),
     ...(row.voucher_snapshot === null ? {} : { voucher: JSON.parse(row.voucher_snapshot) as Record<string, unknown> }),
     ...(failed ? { failure_code: row.failure_code, failure_message: row.failure_message } : {}),
   };
 }
 
 export type PublicationObject = ReturnType<typeof presentPublication>;
+
+/** The vouchers a publication gave: all of a multi-voucher one (sql/0027), else its one voucher, or none (a failure). */
+function vouchersOf(row: PublicationRow): Array<{ id: string; code: string }> {
+  if (row.vouchers !== null) return JSON.parse(row.vouchers) as Array<{ id: string; code: string }>;
+  return row.voucher_id === null ? [] : [{ id: row.voucher_id, code: row.voucher_code as string }];
+}
 
 /** The list's `voucher`: its code and campaign, and its kind's block (discount, gift or loyalty_card). */
 export function voucherSnapshot(voucher: VoucherView): Record<string, unknown> {

@@ -5,10 +5,12 @@ import { oneOf, querySchema } from '../../lib/query-params.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
 import { createCustomerSchema } from '../customers/customers.schemas.js';
 
+/** The most vouchers one publication gives (the reference's CreatePublicationCampaign.count maximum). */
+export const MAX_PUBLICATION_COUNT = 50;
+
 /**
  * `campaign`: its name or id as text, or the reference's CreatePublicationCampaign object
- * {name, count}. promo gives one voucher per publication: `count` above 1 is refused (see the
- * README), rather than answered with fewer vouchers than asked.
+ * {name, count}: `count` vouchers (1..50) in one publication, all or none.
  */
 const campaignField = mixed<string | { name: string; count?: number | null }>()
   .test('campaign', 'campaign must be a campaign name or an object with a name', function check(value) {
@@ -17,7 +19,7 @@ const campaignField = mixed<string | { name: string; count?: number | null }>()
     if (!isPlainObject(value)) return false;
     const nested = object({
       name: idField('campaign.name').required('campaign.name is a required field'),
-      count: number().typeError('campaign.count must be a number').integer('campaign.count must be an integer').min(1).max(1, 'campaign.count must be 1: one voucher per publication').nullable().optional(),
+      count: number().strict().typeError('campaign.count must be a number').integer('campaign.count must be an integer').min(1, 'campaign.count must be greater than or equal to 1').max(MAX_PUBLICATION_COUNT, `campaign.count must be less than or equal to ${MAX_PUBLICATION_COUNT}`).nullable().optional(),
     }).noUnknown(true, 'campaign has unspecified keys: ${unknown}');
     try {
       nested.validateSync(value, { abortEarly: false });
@@ -42,6 +44,9 @@ export const createPublicationSchema = object({
   channel: shortText('channel').nullable().optional(),
 })
   .test('voucher-or-campaign', 'Either voucher or campaign is required', (body) => !body || body.voucher != null || body.campaign != null)
+  .test('count-without-voucher', 'campaign.count above 1 takes vouchers from the campaign: it cannot go with a named voucher', (body) =>
+    !body || body.voucher == null || typeof body.campaign !== 'object' || body.campaign === null || (body.campaign.count ?? 1) <= 1,
+  )
   .typeError('The body must be a JSON object');
 
 export type CreatePublicationBody = InferType<typeof createPublicationSchema>;
@@ -69,12 +74,13 @@ export function parseCreateQuery(query: Record<string, unknown>): CreatePublicat
     if (head === undefined || (rest.length > 0 && !OBJECT_PARAMS.includes(head)) || (rest.length === 0 && !['voucher', 'campaign', 'source_id', 'channel'].includes(head))) {
       throw invalidQueryParams(`Unknown query parameter: ${key}`);
     }
-    setPath(body, path, value);
+    // Every value arrives as text: `campaign[count]` is read as the number it spells.
+    setPath(body, path, key === 'campaign[count]' && /^\d+$/.test(value) ? Number(value) : value);
   }
   return validateBody(createPublicationSchema, body);
 }
 
-function setPath(target: Record<string, unknown>, path: string[], value: string): void {
+function setPath(target: Record<string, unknown>, path: string[], value: string | number): void {
   let node = target;
   for (const part of path.slice(0, -1)) {
     if (!isPlainObject(node[part])) node[part] = {};

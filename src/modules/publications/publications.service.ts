@@ -10,7 +10,7 @@ import type { CustomerObject } from '../customers/customers.presenter.js';
 import { findSimpleCustomer, getCustomer, upsertCustomer } from '../customers/customers.service.js';
 import { emit } from '../events/events.service.js';
 import { getVoucher } from '../vouchers/vouchers.service.js';
-import { giveCampaignVoucher, giveNamedVoucher, type Given, type Who } from './give-voucher.service.js';
+import { giveCampaignVouchers, giveNamedVoucher, type Given, type Who } from './give-voucher.service.js';
 import { presentPublication, voucherSnapshot } from './publications.presenter.js';
 import * as repo from './publications.repository.js';
 import type { CreatePublicationBody } from './publications.schemas.js';
@@ -36,13 +36,17 @@ const rowFields = (customer: CustomerObject, fields: PublicationFields, who: Who
 });
 
 /**
- * Records a successful publication of a voucher just given to the customer, inside the
- * caller's transaction: the row the list reads and the customer's
- * `customer.publication.succeeded` event (its publication shows the customer as it is now).
+ * Records a successful publication of the vouchers just given to the customer (one, or a
+ * campaign's `count`), inside the caller's transaction: the row the list reads and the
+ * customer's `customer.publication.succeeded` event (its publication shows the customer as it
+ * is now). A publication of several keeps them all in `vouchers` and the first in the list's
+ * voucher columns (sql/0027).
  */
-export async function recordPublication(trx: Db, customerId: string, given: Given, fields: PublicationFields, who: Who): Promise<string> {
-  const [customer, simple, voucher] = await Promise.all([getCustomer({ db: trx }, customerId), findSimpleCustomer(trx, customerId), getVoucher({ db: trx }, given.code)]);
-  const snapshot = voucherSnapshot(voucher);
+export async function recordPublication(trx: Db, customerId: string, given: Given | readonly Given[], fields: PublicationFields, who: Who): Promise<string> {
+  const all = Array.isArray(given) ? (given as readonly Given[]) : [given as Given];
+  const first = all[0] as Given;
+  const [customer, simple, voucher] = await Promise.all([getCustomer({ db: trx }, customerId), findSimpleCustomer(trx, customerId), getVoucher({ db: trx }, first.code)]);
+  const many = all.length > 1;
   const row = {
     ...rowFields(customer, fields, who),
     result: 'SUCCESS' as const,
@@ -54,7 +58,8 @@ export async function recordPublication(trx: Db, customerId: string, given: Give
     campaign_name: voucher.campaign,
     voucher_type: voucher.type,
     is_referral_code: voucher.is_referral_code ? 1 : 0,
-    voucher_snapshot: JSON.stringify(snapshot),
+    voucher_snapshot: many ? null : JSON.stringify(voucherSnapshot(voucher)),
+    vouchers: many ? JSON.stringify(all.map((v) => ({ id: v.id, code: v.code }))) : null,
   };
   await repo.insertPublication(trx, row);
   const campaign = voucher.campaign_id === null ? undefined : await getCampaign({ db: trx }, voucher.campaign_id);
@@ -68,6 +73,9 @@ export async function recordPublication(trx: Db, customerId: string, given: Give
   });
   return row.id;
 }
+
+/** How many vouchers the campaign gives (`campaign.count`, 1 unless given). */
+const campaignCount = (campaign: CreatePublicationBody['campaign']): number => (typeof campaign === 'object' && campaign !== null ? (campaign.count ?? 1) : 1);
 
 const campaignRef = (campaign: CreatePublicationBody['campaign']): string | undefined =>
   campaign == null ? undefined : typeof campaign === 'string' ? campaign : campaign.name;
@@ -93,7 +101,7 @@ async function publish(deps: WriteDeps, trx: Db, body: CreatePublicationBody, jo
   const given =
     body.voucher != null
       ? await giveNamedVoucher(deps, trx, body.voucher, customer.id, who, campaign?.id)
-      : await giveCampaignVoucher(deps, trx, campaign as NonNullable<typeof campaign>, customer.id, who, campaign?.type === 'AUTO_UPDATE');
+      : await giveCampaignVouchers(deps, trx, campaign as NonNullable<typeof campaign>, customer.id, who, campaign?.type === 'AUTO_UPDATE', campaignCount(body.campaign));
   return recordPublication(trx, customer.id, given, body, who);
 }
 
@@ -122,6 +130,7 @@ async function recordFailure(deps: WriteDeps, body: CreatePublicationBody, error
       voucher_type: null,
       is_referral_code: 0,
       voucher_snapshot: null,
+      vouchers: null,
     };
     await repo.insertPublication(trx, row);
     const simple = await findSimpleCustomer(trx, customer.id);
@@ -155,13 +164,18 @@ export async function createPublication(deps: WriteDeps, body: CreatePublication
   return getCreatedPublication(deps, id);
 }
 
-/** A publication as create-publication answers it: the voucher and the customer whole, as they are now. */
+/**
+ * A publication as create-publication answers it: the customer whole, as it is now, and the
+ * voucher whole; a publication of several vouchers answers `vouchers` (codes) and
+ * `vouchers_id` instead (the reference's multi-voucher form).
+ */
 async function getCreatedPublication(deps: Pick<Deps, 'db'>, id: string) {
   const row = await repo.findPublicationById(deps.db, id);
   if (!row || row.voucher_code === null) throw new AppError('internal_error', `Publication ${id} vanished`);
-  const [customer, voucher] = await Promise.all([getCustomer(deps, row.customer_id), getVoucher(deps, row.voucher_code)]);
-  const { vouchers: _codes, ...publication } = presentPublication(row, customer);
-  return { ...publication, voucher };
+  const customer = await getCustomer(deps, row.customer_id);
+  const { vouchers: codes, ...publication } = presentPublication(row, customer);
+  if (row.vouchers !== null) return { ...publication, vouchers: codes };
+  return { ...publication, voucher: await getVoucher(deps, row.voucher_code) };
 }
 
 /**

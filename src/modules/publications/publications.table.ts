@@ -24,6 +24,8 @@ export interface PublicationTable {
   is_referral_code: number;
   /** JSON object: the list's `voucher`, as it was given. */
   voucher_snapshot: string | null;
+  /** JSON array of {id, code}: every voucher of a publication of several (sql/0027), else null. */
+  vouchers: Generated<string | null>;
 }
 
 /** The number of publications per result, kept by triggers. */

@@ -2,7 +2,7 @@ import { array, string } from 'yup';
 import { REDEMPTION_LIST_ORDERS, REDEMPTION_RESULTS, type RedemptionResult } from '../../lib/enums.js';
 import { invalidQueryParams } from '../../lib/errors.js';
 import type { OrderBy } from '../../lib/pagination.js';
-import { date, gatherRepeated, limit, order, page, querySchema, text, type ParamBuilder } from '../../lib/query-params.js';
+import { date, gatherRepeated, limit, order, page, querySchema, refuseUnservedOrder, text, type ParamBuilder } from '../../lib/query-params.js';
 import { validateQuery } from '../../lib/validate.js';
 import { readRedemptionFilters, whereOf, type RedemptionWhere, type Term } from './redemptions-list.filters.js';
 
@@ -44,21 +44,6 @@ export interface RedemptionsListQuery {
 }
 
 /**
- * An order other than created_at is read from its own index (the id's, or the field's with
- * created_at), which serves an equality on that field only: other filters with it would need a
- * sort of every match, so they are refused, naming what to drop.
- */
-function checkServed(order: OrderBy<RedemptionOrderField>, where: RedemptionWhere): void {
-  if (order.field === 'created_at') return;
-  const others = Object.entries(where.labels).flatMap(([column, label]) => (column === order.field ? [] : [label]));
-  if (others.length === 0) return;
-  const raw = `${order.direction === 'desc' ? '-' : ''}${order.field}`;
-  throw invalidQueryParams(
-    `Query parameter order=${raw} cannot be combined with ${others.join(', ')}: no index serves them together; filter with the default order (created_at) instead`,
-  );
-}
-
-/**
  * GET /v1/redemptions's query, checked: the plain parameters and the `filters` deep object
  * become one set of column terms. A bracketed key the list does not know
  * (`created_at[since]`) is refused rather than ignored.
@@ -75,7 +60,7 @@ export function parseRedemptionsListQuery(query: Record<string, unknown>): Redem
   ];
   const where = whereOf([...plain, ...terms]);
   const sort = params.order ?? { field: 'created_at', direction: 'desc' };
-  checkServed(sort, where);
+  refuseUnservedOrder(sort, Object.entries(where.labels));
   return {
     limit: params.limit,
     page: params.page,

@@ -6,3 +6,4 @@ export { checkValidationRules, type ApplicableList, type RuleSubject, type Rules
 export { assignRulesTo, assignmentsOfObjects, assignmentsList, removeAssignmentsOf } from './assignments.service.js';
 export type { AssignmentView } from './validation-rules.presenter.js';
 export { validationRulesField } from './validation-rules.schemas.js';
+export { requireRule as requireValidationRule } from './validation-rules.service.js';

@@ -3,16 +3,18 @@ import { checkValidity, validityColumns } from '../../engine/validity/index.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError, invalidQueryParams, notFound } from '../../lib/errors.js';
 import { listEnvelope } from '../../lib/pagination.js';
+import { validateItem } from '../../lib/validate.js';
 import { addToVouchersCount, countLiveCampaignVouchers, findCampaignOrNone } from '../campaigns/campaigns.service.js';
 import { categoriesById, findCategoryId, resolveCategoryId } from '../categories/categories.service.js';
 import { findSimpleCustomer } from '../customers/customers.service.js';
 import { presentVoucher, type VoucherView } from './vouchers.presenter.js';
 import * as repo from './vouchers.repository.js';
-import type { UpdateVoucherBody, VouchersListQuery } from './vouchers.schemas.js';
+import { updateVoucherSchema, type UpdateVoucherBody, type VouchersListQuery } from './vouchers.schemas.js';
 import { assignmentsOfObjects, removeAssignmentsOf } from '../validation-rules/index.js';
 import { codeOfAssetId } from './voucher-assets.js';
 
 type VoucherDeps = Pick<Deps, 'db' | 'clock'>;
+type Db = Deps['db'];
 
 async function findOrThrow(deps: Pick<Deps, 'db'>, code: string): Promise<repo.VoucherRow> {
   const row = await repo.findVoucherByCode(deps.db, code);
@@ -88,29 +90,46 @@ export async function listVouchers(deps: VoucherDeps, query: VouchersListQuery) 
   return listEnvelope('vouchers', rows.map((row) => presentVoucher(row, categories, assignments)), { total: await totalOf(deps, filter) });
 }
 
-/** PUT /v1/vouchers/{code}: validity, state, info, metadata, category, quantity, discount. */
+/**
+ * The change PUT /v1/vouchers/{code} makes, inside the caller's transaction (the bulk updates
+ * apply it too): validity, state, info, metadata, category, quantity, discount.
+ */
+export async function applyVoucherUpdate(trx: Db, code: string, body: UpdateVoucherBody, now: string): Promise<void> {
+  const row = await findOrThrow({ db: trx }, code);
+  const validity = validityColumns(body);
+  checkValidity({ ...row, ...validity });
+  const patch: repo.VoucherPatch = { ...validity, updated_at: now };
+  const categoryId = await resolveCategoryId(trx, body, now);
+  if (categoryId !== undefined) patch.category_id = categoryId;
+  if (body.active !== undefined) patch.active = body.active ? 1 : 0;
+  if (body.additional_info !== undefined) patch.additional_info = body.additional_info;
+  if (body.metadata !== undefined) patch.metadata = JSON.stringify(body.metadata);
+  if (body.redemption?.quantity !== undefined) patch.redemption_quantity = body.redemption.quantity;
+  if (body.discount !== undefined) {
+    if (row.type !== 'DISCOUNT_VOUCHER') throw new AppError('invalid_voucher', `Only a DISCOUNT_VOUCHER has a discount; ${code} is a ${row.type}`);
+    patch.discount = JSON.stringify(body.discount);
+  }
+  if (!(await repo.updateVoucher(trx, row.id, patch))) {
+    throw new AppError('invalid_voucher', `redemption.quantity cannot be below the ${row.redeemed_quantity} redemption(s) already made`);
+  }
+}
+
+/** PUT /v1/vouchers/{code}. */
 export async function updateVoucher(deps: VoucherDeps, code: string, body: UpdateVoucherBody): Promise<VoucherView> {
   const now = isoNow(deps.clock);
-  await deps.db.transaction().execute(async (trx) => {
-    const row = await findOrThrow({ db: trx }, code);
-    const validity = validityColumns(body);
-    checkValidity({ ...row, ...validity });
-    const patch: repo.VoucherPatch = { ...validity, updated_at: now };
-    const categoryId = await resolveCategoryId(trx, body, now);
-    if (categoryId !== undefined) patch.category_id = categoryId;
-    if (body.active !== undefined) patch.active = body.active ? 1 : 0;
-    if (body.additional_info !== undefined) patch.additional_info = body.additional_info;
-    if (body.metadata !== undefined) patch.metadata = JSON.stringify(body.metadata);
-    if (body.redemption?.quantity !== undefined) patch.redemption_quantity = body.redemption.quantity;
-    if (body.discount !== undefined) {
-      if (row.type !== 'DISCOUNT_VOUCHER') throw new AppError('invalid_voucher', `Only a DISCOUNT_VOUCHER has a discount; ${code} is a ${row.type}`);
-      patch.discount = JSON.stringify(body.discount);
-    }
-    if (!(await repo.updateVoucher(trx, row.id, patch))) {
-      throw new AppError('invalid_voucher', `redemption.quantity cannot be below the ${row.redeemed_quantity} redemption(s) already made`);
-    }
-  });
+  await deps.db.transaction().execute((trx) => applyVoucherUpdate(trx, code, body, now));
   return getVoucher(deps, code);
+}
+
+/**
+ * VOUCHERS.BULK_UPDATE and VOUCHERS.METADATA_UPDATE, one voucher: the given keys merged into
+ * its metadata (the others kept), through PUT's change. An unknown code is 404: the reference
+ * does not upsert vouchers.
+ */
+export async function mergeVoucherMetadata(trx: Db, code: string, metadata: Record<string, unknown>, now: string): Promise<void> {
+  const row = await findOrThrow({ db: trx }, code);
+  const merged = { ...(JSON.parse(row.metadata) as Record<string, unknown>), ...metadata };
+  await applyVoucherUpdate(trx, code, validateItem(updateVoucherSchema, { metadata: merged }), now);
 }
 
 /** DELETE /v1/vouchers/{code}: the voucher goes, and its campaign counts one fewer. */

@@ -1,4 +1,7 @@
-/** The whole customer object the API answers, zeros where nothing happened yet. */
+/**
+ * The whole customer object the API answers, zeros where nothing happened yet; `metadata` only
+ * when given (the API leaves an empty one out).
+ */
 export function customerObject(fields: Record<string, unknown> & { id: string; created_at: string; updated_at?: string }) {
   const { id, created_at, updated_at, ...rest } = fields;
   const {
@@ -12,7 +15,7 @@ export function customerObject(fields: Record<string, unknown> & { id: string; c
     summary,
     loyalty,
     referrals,
-    metadata = {},
+    metadata,
     assets,
   } = rest as Record<string, unknown>;
   const optional = (key: string, value: unknown) => (value === undefined ? {} : { [key]: value });
@@ -40,7 +43,7 @@ export function customerObject(fields: Record<string, unknown> & { id: string; c
     },
     loyalty: loyalty ?? { points: 0, referred_customers: 0, campaigns: {} },
     referrals: referrals ?? { total: 0, campaigns: [] },
-    metadata,
+    ...optional('metadata', metadata),
     system_metadata: {},
     created_at,
     updated_at: updated_at ?? created_at,
