@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { dbFingerprint, tempDir } from '../support/db.js';
+import { dbFingerprint, tempFiles } from '../support/db.js';
 import { discountCampaign } from '../support/factories.js';
 import { testRunner, waitForJob } from '../support/jobs.js';
 import { assertAsyncActionMatchesReference, assertMatchesReference } from '../support/openapi.js';
@@ -20,12 +18,7 @@ const sameAs = (voucher: Record<string, unknown>) => {
 describe('vouchers CSV imports', () => {
   let server: TestServer;
   let runner: ReturnType<typeof testRunner>;
-  const dir = tempDir();
-  const file = (name: string, content: string): string => {
-    const path = join(dir, name);
-    writeFileSync(path, content);
-    return path;
-  };
+  const file = tempFiles();
   before(async () => {
     server = await startTestServer();
     runner = testRunner(server.deps);

@@ -1,20 +1,13 @@
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../support/cli.js';
-import { tempDir } from '../support/db.js';
+import { tempFiles } from '../support/db.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /** `promo import file.csv --type customers|products|skus|vouchers`: the CSV import jobs, from the shell. */
 describe('promo import (CSV)', () => {
   let server: TestServer;
-  const dir = tempDir();
-  const file = (name: string, content: string): string => {
-    const path = join(dir, name);
-    writeFileSync(path, content);
-    return path;
-  };
+  const file = tempFiles();
   before(async () => {
     server = await startTestServer();
   });
