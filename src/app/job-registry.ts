@@ -23,6 +23,8 @@ export interface JobTypeEntry {
    * default), or `errors` [{message, details, key, <failureKey>}] with `reports` (bulk updates).
    */
   failureList?: FailureList;
+  /** CSV imports: each failure also names its `row` (1 = the first row under the header). */
+  failureRow?: boolean;
 }
 
 export type FailureList = 'failed' | 'errors';
@@ -52,4 +54,9 @@ export const jobRegistry: JobRegistry = {
   [JobType.productsMetadataUpdate]: { step: domainStep('catalog/products-bulk.job.ts', 'updateProductsMetadataStep'), ...bulkUpdate('source_id') },
   [JobType.vouchersBulkUpdate]: { step: domainStep('vouchers/vouchers-bulk.job.ts', 'updateVouchersStep'), ...bulkUpdate('code') },
   [JobType.vouchersMetadataUpdate]: { step: domainStep('vouchers/vouchers-bulk.job.ts', 'updateVouchersMetadataStep'), ...bulkUpdate('code') },
+  [JobType.customersImportCsv]: { step: domainStep('customers/customer-csv-import.job.ts', 'importCustomersCsvStep'), firstPortion: 200, failureKey: 'source_id', failureRow: true },
+  [JobType.productsImportCsv]: { step: domainStep('catalog/catalog-csv-import.job.ts', 'importProductsCsvStep'), firstPortion: 200, failureKey: 'source_id', failureRow: true },
+  [JobType.skusImportCsv]: { step: domainStep('catalog/catalog-csv-import.job.ts', 'importSkusCsvStep'), firstPortion: 200, failureKey: 'source_id', failureRow: true },
+  [JobType.vouchersImportCsv]: { step: domainStep('vouchers/voucher-csv-import.job.ts', 'importVouchersCsvStep'), firstPortion: 200, failureKey: 'code', failureRow: true },
+  [JobType.campaignVouchersImportCsv]: { step: domainStep('vouchers/voucher-csv-import.job.ts', 'importCampaignVouchersCsvStep'), firstPortion: 200, failureKey: 'code', failureRow: true },
 };

@@ -9,6 +9,8 @@ export interface AppState {
   actor: Actor;
   /** The authenticated key's own requests per minute (null: the server's default). */
   keyRateLimit?: number | null;
+  /** Set by the body middleware on a multipart upload (POST .../importCSV): its largest file. */
+  uploadLimitBytes?: number;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

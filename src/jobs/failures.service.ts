@@ -16,11 +16,25 @@ const PAGE = 1000;
 
 export const failuresUrl = (id: string): string => `/v1/async-actions/${id}/failures`;
 
-export type FailureView = Record<string, string>;
+export type FailureView = Record<string, string | number>;
 
-/** One failure as the API shows it: the item's key under its type's name (`code`, `source_id`), and why. */
-export const presentFailure = (failureKey: string, row: { key: string | null; reason: string }): FailureView => ({
-  ...(row.key === null ? {} : { [failureKey]: row.key }),
+/**
+ * How a job type's failures are shown (the registry's fields): the item's key name, whether
+ * they name a CSV row, and whether the result lists them as `failed` or as error bodies.
+ */
+export interface FailureKeys {
+  failureKey?: string;
+  failureRow?: boolean;
+  failureList?: FailureList;
+}
+
+/**
+ * One failure as the API shows it: the item's key under its type's name (`code`, `source_id`),
+ * its CSV `row` for a CSV import (1 = the first row under the header), and why.
+ */
+export const presentFailure = (keys: FailureKeys, row: { position: number; key: string | null; reason: string }): FailureView => ({
+  ...(row.key === null ? {} : { [keys.failureKey ?? 'key']: row.key }),
+  ...(keys.failureRow ? { row: row.position + 1 } : {}),
   reason: row.reason,
 });
 
@@ -51,28 +65,27 @@ export async function resultWithFailures(
   trx: Kysely<Database>,
   job: { id: string; failed_count: number },
   result: Record<string, unknown>,
-  failureKey?: string,
-  failureList: FailureList = 'failed',
+  keys: FailureKeys = {},
 ): Promise<Record<string, unknown>> {
-  if (failureList === 'errors') {
+  if (keys.failureList === 'errors') {
     const first = await items.listFailures(trx, job.id, -1, FAILURES_IN_RESULT);
-    const errors = first.map((row) => presentFailureError(failureKey ?? 'key', row));
+    const errors = first.map((row) => presentFailureError(keys.failureKey ?? 'key', row));
     return { ...result, reports: [failuresUrl(job.id)], reports_available_till: null, errors };
   }
   const reports = job.failed_count > 0 ? { reports: [failuresUrl(job.id)] } : {};
-  if (failureKey === undefined) return { ...result, ...reports };
+  if (keys.failureKey === undefined) return { ...result, ...reports };
   const first = await items.listFailures(trx, job.id, -1, FAILURES_IN_RESULT);
   const { message, ...rest } = result;
-  return { message, failed: first.map((row) => presentFailure(failureKey, row)), ...rest, ...reports };
+  return { message, failed: first.map((row) => presentFailure(keys, row)), ...rest, ...reports };
 }
 
 /** Every failure of a job, a page at a time: each page is one short read, never the whole list. */
-async function* failurePages(db: Kysely<Database>, id: string, failureKey: string, pageSize: number): AsyncGenerator<FailureView[]> {
+async function* failurePages(db: Kysely<Database>, id: string, keys: FailureKeys, pageSize: number): AsyncGenerator<FailureView[]> {
   let after = -1;
   for (;;) {
     const page = await items.listFailures(db, id, after, pageSize);
     if (page.length === 0) return;
-    yield page.map((row) => presentFailure(failureKey, row));
+    yield page.map((row) => presentFailure(keys, row));
     after = (page.at(-1) as items.FailureRow).position;
     if (page.length < pageSize) return;
   }
@@ -90,5 +103,6 @@ export async function openJobFailures(
 ): Promise<AsyncIterable<FailureView[]>> {
   const job = await repo.findJob(deps.db, id);
   if (!job) throw notFound('async_action', id);
-  return failurePages(deps.db, id, registry[job.type]?.failureKey ?? 'key', pageSize);
+  const entry = registry[job.type];
+  return failurePages(deps.db, id, { failureKey: entry?.failureKey ?? 'key', failureRow: entry?.failureRow }, pageSize);
 }

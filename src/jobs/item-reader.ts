@@ -1,21 +1,22 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { parse as parseCsv } from 'csv-parse';
 import { pipeline, type Readable } from 'node:stream';
 import type { ParserOptions } from 'stream-json/Parser.js';
 import StreamArray from 'stream-json/streamers/StreamArray.js';
 import type { StreamOptions } from 'stream-json/streamers/StreamBase.js';
 import type { ItemFileFormat } from '../lib/enums.js';
-import { invalidPayload } from '../lib/errors.js';
+import { AppError, invalidPayload } from '../lib/errors.js';
 
 /**
  * The items of a file, streamed one at a time: files larger than memory work. `-` is stdin.
  * A JSON array goes through stream-json's parser; NDJSON (one JSON value per line, blank
- * lines ignored) through readline and JSON.parse.
+ * lines ignored) through readline and JSON.parse; CSV through csv-parse, one object per row.
  */
 
-/** `--format` when given; else `.ndjson` and `.jsonl` files are NDJSON, anything else (stdin too) a JSON array. */
+/** `--format` when given; else `.ndjson`/`.jsonl` files are NDJSON, `.csv` CSV, anything else (stdin too) a JSON array. */
 export const itemFormatOf = (source: string, format?: ItemFileFormat): ItemFileFormat =>
-  format ?? (/\.(ndjson|jsonl)$/i.test(source) ? 'ndjson' : 'json');
+  format ?? (/\.(ndjson|jsonl)$/i.test(source) ? 'ndjson' : /\.csv$/i.test(source) ? 'csv' : 'json');
 
 const open = (source: string): Readable => (source === '-' ? process.stdin : createReadStream(source));
 
@@ -66,7 +67,42 @@ async function* ndjsonItems(input: Readable, what: string): AsyncGenerator<unkno
   }
 }
 
+/** A CSV row: its values by the header's column names, as written (the importer maps them). */
+export type CsvRecord = Record<string, string>;
+
+/**
+ * The rows of a CSV stream as objects keyed by the first line's column names (in any order).
+ * Quoted fields may hold commas, quotes ("") and newlines; a UTF-8 BOM is dropped; blank lines
+ * are skipped; a row shorter than the header lacks the missing columns, and one longer is an
+ * error. An AppError the input is destroyed with (an upload over its limit) comes out as is.
+ */
+export async function* csvRecords(input: Readable, what: string): AsyncGenerator<CsvRecord> {
+  const parser = parseCsv({
+    bom: true,
+    columns: (header: string[]) => header.map((name) => name.trim()),
+    skip_empty_lines: true,
+    relax_column_count_less: true,
+  });
+  let failure: unknown;
+  pipeline(input, parser, (error) => (failure = error ?? failure));
+  let rows = 0;
+  try {
+    for await (const record of parser as AsyncIterable<CsvRecord>) {
+      rows++;
+      yield record;
+    }
+  } catch (error) {
+    const cause = failure instanceof AppError ? failure : error;
+    if (cause instanceof AppError) throw cause;
+    throw invalidPayload(`The file is not CSV of ${what}: ${(cause as Error).message} (after ${rows} whole row(s))`);
+  } finally {
+    input.destroy();
+  }
+  if (failure instanceof AppError) throw failure;
+}
+
 /** The items of `source` (a path, or `-` for stdin) in `format`; `what` names them in errors ("vouchers"). */
 export function readItems(source: string, format: ItemFileFormat, what: string): AsyncGenerator<unknown> {
+  if (format === 'csv') return csvRecords(open(source), what);
   return format === 'ndjson' ? ndjsonItems(open(source), what) : jsonArrayItems(open(source), what);
 }

@@ -195,6 +195,15 @@ export async function holdStaging(db: Db, id: string, owner: string, leaseUntil:
   return result.numUpdatedRows === 1n;
 }
 
+/** Deletes a job its staging writer still holds, with its items (a refused upload leaves no trace). */
+export async function deleteStagedJob(db: Db, id: string, owner: string): Promise<void> {
+  const held = await db.selectFrom('async_actions').select('id').where('id', '=', id).where('lease_owner', '=', owner).where('sealed', '=', 0).executeTakeFirst();
+  if (!held) return;
+  await db.deleteFrom('async_action_items').where('action_id', '=', id).execute();
+  await db.deleteFrom('async_action_failures').where('action_id', '=', id).execute();
+  await db.deleteFrom('async_actions').where('id', '=', id).execute();
+}
+
 /** Marks an open job canceled (once: a second request keeps the first time). */
 export async function markCanceled(db: Db, id: string, now: string): Promise<void> {
   await db

@@ -18,6 +18,8 @@ export interface PortionTask {
   failureKey?: string;
   /** The registry's failureList of the job's type. */
   failureList?: FailureList;
+  /** The registry's failureRow: failures name their CSV row too. */
+  failureRow?: boolean;
 }
 
 const DEFAULT_LEASE_MS = 15_000;
@@ -91,7 +93,7 @@ async function advance<P, R>(ctx: PortionContext, task: PortionTask, step: JobSt
 }
 
 async function finish<P, R>(ctx: PortionContext, step: JobStep<P, R>, job: PortionJob<P>, task: PortionTask): Promise<void> {
-  const result = await resultWithFailures(ctx.trx, job, await step.finish(ctx, job), task.failureKey, task.failureList);
+  const result = await resultWithFailures(ctx.trx, job, await step.finish(ctx, job), task);
   await repo.endJob(ctx.trx, {
     id: job.id,
     status: 'DONE',

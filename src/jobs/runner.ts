@@ -116,7 +116,7 @@ function dispatch(r: RunnerState): void {
 
 const taskOf = (r: RunnerState, job: HeldJob): WorkerTask => ({
   dbFile: r.deps.dbFile, jobId: job.id, owner: r.owner, maxItems: job.portion, leaseMs: r.leaseMs, step: job.entry.step, gate: r.gate, gateOptions: r.options.gateOptions,
-  failureKey: job.entry.failureKey, failureList: job.entry.failureList,
+  failureKey: job.entry.failureKey, failureList: job.entry.failureList, failureRow: job.entry.failureRow,
 });
 
 function start(r: RunnerState, job: HeldJob): void {

@@ -22,6 +22,8 @@ export interface Staging {
   seal(): Promise<void>;
   /** Ends the job FAILED with the reason (a malformed file). */
   abandon(reason: string): Promise<void>;
+  /** Deletes the job and its items, as if it had never started (a refused upload). */
+  discard(): Promise<void>;
 }
 
 export interface StagingInput {
@@ -30,6 +32,11 @@ export interface StagingInput {
   requestId: string;
   /** How long the writer's lease lasts without a heartbeat (every third of it). */
   leaseMs?: number;
+  /**
+   * Keep the connection's page cache as it is: the API's shared connection, which other
+   * requests (and other uploads, each restoring what it saw) use meanwhile.
+   */
+  keepCache?: boolean;
 }
 
 const DEFAULT_LEASE_MS = 30_000;
@@ -61,7 +68,7 @@ export async function startStaging(deps: StagingDeps, input: StagingInput): Prom
   );
   const beat = setInterval(() => void repo.holdStaging(deps.db, jobId, owner, leaseUntil()).catch(() => undefined), leaseMs / 3);
   beat.unref();
-  const restoreCache = smallCache(deps.sqlite);
+  const restoreCache = input.keepCache ? () => undefined : smallCache(deps.sqlite);
   const end = () => {
     clearInterval(beat);
     restoreCache();
@@ -85,6 +92,10 @@ export async function startStaging(deps: StagingDeps, input: StagingInput): Prom
       end();
       await failJob(deps, jobId, reason, undefined, owner);
     },
+    async discard() {
+      end();
+      await deps.db.transaction().execute((trx) => repo.deleteStagedJob(trx, jobId, owner));
+    },
   };
 }
 
@@ -93,7 +104,7 @@ export async function startStaging(deps: StagingDeps, input: StagingInput): Prom
  * Nothing to import, or a stream that breaks (a malformed file), ends the job FAILED with the
  * reason, which is thrown as an AppError. Returns how many items the job holds.
  */
-export async function stageItems(staging: Staging, items: AsyncIterable<unknown>, what: string): Promise<number> {
+export async function stageItems(staging: Staging, items: AsyncIterable<unknown>, what: string, options: { discard?: boolean } = {}): Promise<number> {
   let count = 0;
   try {
     let batch: unknown[] = [];
@@ -111,7 +122,18 @@ export async function stageItems(staging: Staging, items: AsyncIterable<unknown>
     return count;
   } catch (error) {
     const failure = error instanceof AppError ? error : invalidPayload(`The items could not be read: ${(error as Error).message}`);
-    await staging.abandon(failure.details);
+    await (options.discard ? staging.discard() : staging.abandon(failure.details));
     throw failure;
   }
+}
+
+/**
+ * An upload (POST .../importCSV): its items go to a new staged job as they stream in, and the
+ * job's id is answered once it is sealed. A stream that breaks or holds nothing discards the
+ * job, so a refused request leaves the database as it was.
+ */
+export async function stageUpload(deps: StagingDeps, input: StagingInput, items: AsyncIterable<unknown>, what: string): Promise<{ async_action_id: string }> {
+  const staging = await startStaging(deps, { ...input, keepCache: true });
+  await stageItems(staging, items, what, { discard: true });
+  return { async_action_id: staging.jobId };
 }

@@ -38,11 +38,16 @@ export const JobType = {
   productsMetadataUpdate: 'PRODUCTS.METADATA_UPDATE',
   vouchersBulkUpdate: 'VOUCHERS.BULK_UPDATE',
   vouchersMetadataUpdate: 'VOUCHERS.METADATA_UPDATE',
+  customersImportCsv: 'CUSTOMERS.IMPORT_CSV',
+  productsImportCsv: 'PRODUCTS.IMPORT_CSV',
+  skusImportCsv: 'SKUS.IMPORT_CSV',
+  vouchersImportCsv: 'VOUCHERS.IMPORT_CSV',
+  campaignVouchersImportCsv: 'CAMPAIGN.VOUCHERS_IMPORT_CSV',
 } as const;
 export type JobTypeName = (typeof JobType)[keyof typeof JobType];
 
-/** Formats of an items file (`promo import --format`): a JSON array, or one JSON value per line. */
-export const ITEM_FILE_FORMATS = ['json', 'ndjson'] as const;
+/** Formats of an items file (`promo import --format`): a JSON array, one JSON value per line, or CSV rows under a header. */
+export const ITEM_FILE_FORMATS = ['json', 'ndjson', 'csv'] as const;
 export type ItemFileFormat = (typeof ITEM_FILE_FORMATS)[number];
 
 /** Reward types (SPEC.md 2.9) and the campaign types a CAMPAIGN reward may give. */

@@ -59,7 +59,7 @@ describe('promo import', () => {
     assert.deepEqual([orders.code, orders.stdout], [1, '']);
     assert.deepEqual(JSON.parse(orders.stderr), { code: 400, key: 'invalid_payload', message: 'Invalid payload', details: 'The file holds no orders' });
     assert.deepEqual(await runCli(['import', 'x.json', '--type', 'vouchers', '--db', server.dbFile]), { code: 2, stdout: '', stderr: 'error: --campaign <id or name> is required with --type vouchers\n' });
-    assert.deepEqual(await runCli(['import', 'x.json', '--type', 'coupons', '--db', server.dbFile]), { code: 2, stdout: '', stderr: 'error: --type must be orders or vouchers, not coupons\n' });
+    assert.deepEqual(await runCli(['import', 'x.json', '--type', 'coupons', '--db', server.dbFile]), { code: 2, stdout: '', stderr: 'error: --type must be orders or vouchers or customers or products or skus, not coupons\n' });
     const missing = await runCli(['import', join(dir, 'none.json'), '--type', 'vouchers', '--campaign', 'Coupons', '--db', server.dbFile]);
     assert.deepEqual([missing.code, JSON.parse(missing.stderr)], [1, { code: 400, key: 'file_not_found', message: 'File not found', details: `No file at ${join(dir, 'none.json')}` }]);
     const notArray = await runCli(['import', file('object.json', '{"code":"A"}'), '--type', 'vouchers', '--campaign', 'Coupons', '--db', server.dbFile]);
@@ -104,7 +104,7 @@ describe('promo import', () => {
     assert.deepEqual((await server.request('GET', `/v1/async-actions/${staged}`)).body.result, { message: `The file is not NDJSON of vouchers: line 2: ${parseError}`, done_count: 0, failed_count: 0 });
     assert.equal((await server.request('GET', '/v1/vouchers/OK-1')).status, 404);
     assert.deepEqual(await runCli(['import', 'x.json', '--format', 'xml', '--type', 'vouchers', '--campaign', 'Coupons', '--db', server.dbFile]), {
-      code: 2, stdout: '', stderr: 'error: --format must be json or ndjson, not xml\n',
+      code: 2, stdout: '', stderr: 'error: --format must be json or ndjson or csv, not xml\n',
     });
   });
 });

@@ -69,7 +69,7 @@ describe('an import with more failures than its result lists', () => {
   });
 
   it('reads the failures a page at a time', async () => {
-    const pages: Array<Array<Record<string, string>>> = [];
+    const pages: Array<Array<Record<string, string | number>>> = [];
     for await (const page of await openJobFailures(server.deps, jobRegistry, job.id, 7)) pages.push(page);
     assert.deepEqual(pages.map((p) => p.length), [...Array(35).fill(7), 5]);
     assert.deepEqual(pages.flat(), allFailures);

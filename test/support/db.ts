@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqlite } from '../../src/db/connect.js';
@@ -32,6 +32,16 @@ export function tempDir(prefix = 'promo-test-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
   return dir;
+}
+
+/** Writes files into a temp directory of their own: `file(name, content)` answers the path. */
+export function tempFiles(prefix?: string): (name: string, content: string) => string {
+  const dir = tempDir(prefix);
+  return (name, content) => {
+    const path = join(dir, name);
+    writeFileSync(path, content);
+    return path;
+  };
 }
 
 /** A fresh, migrated database file of its own. */

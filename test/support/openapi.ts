@@ -126,6 +126,12 @@ const RESULT_SCHEMA: Record<string, string> = {
   'CAMPAIGN.VOUCHERS_UPDATE': '17_res_obj_get_async_action_result_campaign_vouchers_update',
   'CAMPAIGN.VOUCHERS_DELETE': '17_res_obj_get_async_action_result_campaign_vouchers_delete',
   'ORDERS.IMPORT': '17_res_obj_get_async_action_result_orders_import',
+  'CUSTOMERS.IMPORT_CSV': '17_res_obj_get_async_action_result_customers_import_csv',
+  'SKUS.IMPORT_CSV': '17_res_obj_get_async_action_result_skus_import_csv',
+  'VOUCHERS.IMPORT_CSV': '17_res_obj_get_async_action_result_vouchers_import_csv',
+  'CAMPAIGN.VOUCHERS_IMPORT_CSV': '17_res_obj_get_async_action_result_campaign_vouchers_import_csv',
+  // The reference has no result schema of its own for PRODUCTS.IMPORT_CSV; it is the SKUs' shape.
+  'PRODUCTS.IMPORT_CSV': '17_res_obj_get_async_action_result_skus_import_csv',
 };
 
 /**

@@ -8,7 +8,10 @@ import { stageItems, type Staging } from '../../jobs/staging.service.js';
 import { internalActor } from '../../lib/actor.js';
 import { ITEM_FILE_FORMATS, type ItemFileFormat } from '../../lib/enums.js';
 import { AppError } from '../../lib/errors.js';
+import { startProductsCsvStaging, startSkusCsvStaging } from '../../modules/catalog/catalog-csv-import.service.js';
+import { startCustomersCsvStaging } from '../../modules/customers/customer-csv-import.service.js';
 import { startOrderImportStaging } from '../../modules/orders/order-import.service.js';
+import { startVouchersCsvStaging } from '../../modules/vouchers/voucher-csv-import.service.js';
 import { startImportStaging } from '../../modules/vouchers/voucher-import.service.js';
 import { stderrProgress } from '../../tui/progress-line.js';
 import { dryRunOrders } from './import-dry-run.js';
@@ -23,13 +26,37 @@ interface ImportOptions extends CommonOptions {
   resume?: string;
 }
 
+interface ImportType {
+  what: string;
+  /** The file formats it reads: CSV rows go to the *_IMPORT_CSV jobs, JSON items to the JSON imports. */
+  formats: readonly ItemFileFormat[];
+  start: (deps: Deps, options: ImportOptions, format: ItemFileFormat) => Promise<Staging>;
+}
+
+const JSON_FORMATS = ['json', 'ndjson'] as const;
+
 /**
- * What each `--type` imports: the name of its items, and how its staged job starts (checking
- * its options).
+ * What each `--type` imports: the name of its items, the formats it reads, and how its staged
+ * job starts (checking its options).
  */
-const IMPORT_TYPES: Record<string, { what: string; start: (deps: Deps, options: ImportOptions) => Promise<Staging> }> = {
-  orders: { what: 'orders', start: (deps) => startOrderImportStaging(deps, internalActor()) },
-  vouchers: { what: 'vouchers', start: (deps, options) => startImportStaging(deps, options.campaign as string, internalActor()) },
+const IMPORT_TYPES: Record<string, ImportType> = {
+  orders: { what: 'orders', formats: JSON_FORMATS, start: (deps) => startOrderImportStaging(deps, internalActor()) },
+  vouchers: {
+    what: 'vouchers',
+    formats: [...JSON_FORMATS, 'csv'],
+    start: (deps, options, format) =>
+      format === 'csv' ? startVouchersCsvStaging(deps, options.campaign, internalActor()) : startImportStaging(deps, options.campaign as string, internalActor()),
+  },
+  customers: { what: 'customers', formats: ['csv'], start: (deps) => startCustomersCsvStaging(deps, internalActor()) },
+  products: { what: 'products', formats: ['csv'], start: (deps) => startProductsCsvStaging(deps, internalActor()) },
+  skus: { what: 'skus', formats: ['csv'], start: (deps) => startSkusCsvStaging(deps, internalActor()) },
+};
+
+/** `--format`, else the file name's; stdin of a type that reads one format only is that format. */
+const formatOf = (source: string, type: string, options: ImportOptions): ItemFileFormat => {
+  const only = IMPORT_TYPES[type]?.formats;
+  if (source === '-' && options.format === undefined && only?.length === 1) return only[0] as ItemFileFormat;
+  return itemFormatOf(source, options.format as ItemFileFormat | undefined);
 };
 
 /** The option errors found before the database is opened, if any. */
@@ -41,7 +68,11 @@ function refusal(source: string | undefined, type: string, options: ImportOption
   if (options.format !== undefined && !(ITEM_FILE_FORMATS as readonly string[]).includes(options.format)) {
     return new UsageError(`--format must be ${ITEM_FILE_FORMATS.join(' or ')}, not ${options.format}`);
   }
-  if (type === 'vouchers' && !options.campaign) return new UsageError('--campaign <id or name> is required with --type vouchers');
+  const format = formatOf(source, type, options);
+  if (!(IMPORT_TYPES[type] as ImportType).formats.includes(format)) {
+    return new UsageError(`--type ${type} reads ${(IMPORT_TYPES[type] as ImportType).formats.join(' or ')}, not ${format}`);
+  }
+  if (type === 'vouchers' && format !== 'csv' && !options.campaign) return new UsageError('--campaign <id or name> is required with --type vouchers');
   if (source !== '-' && !existsSync(source)) return new AppError('file_not_found', `No file at ${source}`);
   return undefined;
 }
@@ -62,8 +93,8 @@ async function report(deps: Deps, jobId: string, json: boolean | undefined): Pro
 
 /**
  * `promo import <file> --type vouchers --campaign X`: the job of the import endpoint, fed from
- * a streamed file (a JSON array, or NDJSON for `.ndjson`/`.jsonl` or `--format ndjson`; `-` is
- * stdin) and run in this process. Prints a summary and every failure; exits 1 if any failed.
+ * a streamed file (a JSON array, NDJSON for `.ndjson`/`.jsonl` or `--format ndjson`, CSV for
+ * `.csv` or `--format csv`; `-` is stdin) and run in this process. Prints a summary and every failure; exits 1 if any failed.
  */
 export async function importCommand(source: string | undefined, options: ImportOptions): Promise<void> {
   const type = options.type ?? 'orders';
@@ -71,10 +102,11 @@ export async function importCommand(source: string | undefined, options: ImportO
   if (refused) return fail(refused);
   await runWithDeps(options, async (deps) => {
     if (source === undefined) return runToReport(deps, options.resume as string, options.json);
-    const { what, start } = IMPORT_TYPES[type] as (typeof IMPORT_TYPES)[string];
-    const items = readItems(source, itemFormatOf(source, options.format as ItemFileFormat | undefined), what);
+    const { what, start } = IMPORT_TYPES[type] as ImportType;
+    const format = formatOf(source, type, options);
+    const items = readItems(source, format, what);
     if (options.dryRun) return dryRunOrders(deps, items, options.json);
-    const staging = await start(deps, options);
+    const staging = await start(deps, options, format);
     await stageItems(staging, items, what);
     await runToReport(deps, staging.jobId, options.json);
   });

@@ -3,13 +3,15 @@ import type { Next } from 'koa';
 import { AppError, invalidPayload } from '../../lib/errors.js';
 import { jsonDepth, LIMITS } from '../../lib/limits.js';
 import type { AppContext } from '../context.js';
+import { UPLOAD_PATH } from '../upload.js';
 
 /**
  * JSON bodies (and form bodies, for the OAuth endpoints). A request with a body of any other
  * type is 415. `Content-Type: application/json` with an empty body is an empty object: the
  * official clients send exactly that on GET and DELETE. Any JSON value parses (a scalar or
  * null reaches validation, which names the shape it expected); one nested deeper than
- * LIMITS.jsonDepth is refused here, before anything walks it recursively.
+ * LIMITS.jsonDepth is refused here, before anything walks it recursively. A multipart upload
+ * to an importCSV path is left to its route, which streams it.
  */
 export function bodyMiddleware(limitBytes: number) {
   const parse = bodyParser({
@@ -29,6 +31,11 @@ export function bodyMiddleware(limitBytes: number) {
     // ctx.is() is null when the request has no body, false when its type is not listed. An
     // empty body (Content-Length: 0, as fetch sends on a bare POST) needs no type at all.
     const empty = ctx.request.length === 0;
+    // A CSV upload is streamed by its route (src/http/upload.ts), never buffered here.
+    if (!empty && ctx.method === 'POST' && UPLOAD_PATH.test(ctx.path) && ctx.is('multipart/form-data')) {
+      ctx.state.uploadLimitBytes = limitBytes;
+      return next();
+    }
     if (!empty && ctx.is('application/json', '+json', 'application/x-www-form-urlencoded') === false) {
       throw new AppError('unsupported_media_type', `Content-Type ${ctx.get('Content-Type') || '(none)'} is not supported; send application/json`,
       );

@@ -1,16 +1,25 @@
 import type { RouteModule } from '../../http/context.js';
+import { withUploadedFile } from '../../http/upload.js';
+import { csvRecords } from '../../jobs/item-reader.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
 import { activityQuerySchema } from '../events/events.schemas.js';
 import { listCustomerActivity, listCustomers } from './customers-list.service.js';
 import { customersListQuerySchema } from './customers-list.schemas.js';
 import { createCustomerSchema, updateCustomerSchema } from './customers.schemas.js';
 import { createCustomer, deleteCustomer, getCustomer, updateCustomer } from './customers.service.js';
+import { importCustomersCsv } from './customer-csv-import.service.js';
 
 /** Customers (SPEC.md 2.5, 4.11) and their activity (4.12). `:ref` is an id or a source id. */
 export const customersRoutes: RouteModule = (router, deps) => {
   router.post('/v1/customers', async (ctx) => {
     const body = validateBody(createCustomerSchema, ctx.request.body);
     ctx.body = (await createCustomer(deps, ctx.state.actor, body)).customer;
+  });
+
+  // A CUSTOMERS.IMPORT_CSV job fed from the uploaded file as it streams in (202, as the reference).
+  router.post('/v1/customers/importCSV', async (ctx) => {
+    ctx.body = await withUploadedFile(ctx, (file) => importCustomersCsv(deps, csvRecords(file, 'customers'), ctx.state.actor));
+    ctx.status = 202;
   });
 
   router.get('/v1/customers', async (ctx) => {

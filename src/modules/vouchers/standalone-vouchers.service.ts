@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
+import type { Database } from '../../db/database.js';
 import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import { VOUCHER_TYPE_BLOCK, VOUCHER_TYPES, type VoucherType } from '../../lib/enums.js';
@@ -53,17 +55,22 @@ async function createInCampaign(deps: CreateDeps, campaign: string, body: Create
 export async function createVoucher(deps: CreateDeps, body: CreateVoucherBody, actor: Actor): Promise<VoucherView> {
   const campaign = body.campaign_id ?? body.campaign;
   if (campaign !== undefined) return createInCampaign(deps, campaign, body, body.code, actor);
-  const template = templateOfVoucher(body, typeOf(body), { path: '', isReferral: false });
-  const codes = templateFor(body.code_config);
   const now = isoNow(deps.clock);
-  const code = await deps.db.transaction().execute(async (trx) => {
-    const draft = await draftWithOverrides(trx, draftFromTemplate(template, NO_OWNER), body, now);
-    const inserted = await insertOneVoucher(trx, draft, body.code, codes, now);
-    if (body.validation_rules?.length) {
-      const voucher = await findVoucherByCode(trx, inserted);
-      await assignRulesTo(trx, { type: 'voucher', id: (voucher as VoucherRow).id }, body.validation_rules, now);
-    }
-    return inserted;
-  });
+  const code = await deps.db.transaction().execute((trx) => insertStandaloneVoucher(trx, body, now));
   return getVoucher(deps, code);
+}
+
+/**
+ * A voucher outside any campaign, in the caller's transaction (POST /v1/vouchers, and each row
+ * of a VOUCHERS.IMPORT_CSV job); answers its code.
+ */
+export async function insertStandaloneVoucher(trx: Kysely<Database>, body: CreateVoucherBody, now: string): Promise<string> {
+  const template = templateOfVoucher(body, typeOf(body), { path: '', isReferral: false });
+  const draft = await draftWithOverrides(trx, draftFromTemplate(template, NO_OWNER), body, now);
+  const inserted = await insertOneVoucher(trx, draft, body.code, templateFor(body.code_config), now);
+  if (body.validation_rules?.length) {
+    const voucher = await findVoucherByCode(trx, inserted);
+    await assignRulesTo(trx, { type: 'voucher', id: (voucher as VoucherRow).id }, body.validation_rules, now);
+  }
+  return inserted;
 }

@@ -29,7 +29,7 @@ function itemSchemaFor(type: VoucherType): ReturnType<typeof importItemSchema> {
  * then the campaign's draft with the item's fields. An item's type is the campaign's (the
  * schema refuses another), so its kind fills the kind's columns.
  */
-async function rowForItem(trx: Kysely<Database>, campaign: CampaignRow, template: StoredTemplate, body: unknown, now: string, id: string) {
+export async function rowForItem(trx: Kysely<Database>, campaign: CampaignRow, template: StoredTemplate, body: unknown, now: string, id: string) {
   validateItem(importItemTypeSchema(template.type), body);
   const item = validateItem(itemSchemaFor(template.type), body);
   const draft = draftFromCampaign(campaign, template);

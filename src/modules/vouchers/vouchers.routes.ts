@@ -2,11 +2,13 @@ import type { RouteModule } from '../../http/context.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
 import { createVoucher } from './standalone-vouchers.service.js';
 import { importVouchers } from './voucher-import.service.js';
+import { voucherCsvRoutes } from './voucher-csv.routes.js';
 import { addVouchers } from './voucher-generation.service.js';
 import { addVouchersQuerySchema, addVouchersSchema, createVoucherSchema, parseVouchersListQuery, updateVoucherSchema } from './vouchers.schemas.js';
 import { deleteVoucher, getVoucher, listVouchers, updateVoucher } from './vouchers.service.js';
 
 export const vouchersRoutes: RouteModule = (router, deps) => {
+  voucherCsvRoutes(router, deps);
   router.post('/v1/campaigns/:campaignId/vouchers', async (ctx) => {
     const count = validateQuery(addVouchersQuerySchema, ctx.query).vouchers_count;
     const body = validateBody(addVouchersSchema, ctx.request.body ?? {});
