@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { checkValidity, validityColumns } from '../../engine/validity/index.js';
 import type { VoucherType } from '../../lib/enums.js';
-import { AppError } from '../../lib/errors.js';
+import { fieldOf, itemRefusal } from '../../jobs/item-savepoints.js';
 import { validateItem } from '../../lib/validate.js';
 import { templateOf, type StoredTemplate } from '../campaigns/campaign-template.js';
 import { addToVouchersCount, findLiveCampaign, type CampaignRow } from '../campaigns/campaigns.service.js';
@@ -45,17 +45,7 @@ export async function rowForItem(trx: Kysely<Database>, campaign: CampaignRow, t
   return rowFromDraft(draft, id, item.code, now);
 }
 
-const codeOf = (body: unknown): string | null => {
-  const code = typeof body === 'object' && body !== null ? (body as { code?: unknown }).code : undefined;
-  return typeof code === 'string' ? code : null;
-};
-
-const reasonOf = (error: unknown): string => {
-  if (error instanceof AppError) return error.details;
-  // A row that breaks a CHECK (the statement alone is rolled back, not the portion).
-  if (String((error as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT')) return (error as Error).message;
-  throw error;
-};
+const codeOf = fieldOf('code');
 
 /**
  * CAMPAIGN.VOUCHERS_IMPORT: each portion reads the next stored items, imports the good ones
@@ -77,7 +67,7 @@ export const importVouchersStep: JobStep<ImportPayload> = {
         const row = await rowForItem(ctx.trx, campaign, template, body, ctx.now, nextId());
         if (!insert.insert(row)) failures.push({ position: item.position, key: row.code, reason: `Voucher with code ${row.code} already exists` });
       } catch (error) {
-        failures.push({ position: item.position, key: codeOf(body), reason: reasonOf(error) });
+        failures.push({ position: item.position, key: codeOf(body), ...itemRefusal(error) });
       }
     }
     const cursor = items.length > 0 ? (items.at(-1)?.position ?? 0) + 1 : job.total;
