@@ -6,6 +6,7 @@ import { parseIsoDate } from '../../lib/dates.js';
 import { invalidPayload, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Seams } from '../../lib/seams.js';
+import type { CatalogCache } from '../catalog/catalog-lookup.service.js';
 import { findSimpleCustomer, upsertCustomerId, type ChangeContext } from '../customers/customers.service.js';
 import { resolveItems } from './order-items.service.js';
 import type { NewOrderRow, OrderItemRow, OrderRow } from './orders.repository.js';
@@ -18,6 +19,8 @@ export interface OrderContext {
   actor: Actor;
   at: string;
   seams: Seams;
+  /** The transaction's cache of catalog reads, when its caller keeps one (an import portion's orders). */
+  catalog?: CatalogCache;
 }
 
 /**
@@ -69,8 +72,8 @@ async function referrerIdOf(trx: Db, ctx: ChangeContext, input: CreateOrderBody,
 
 const json = (value: unknown): string | null => (value == null ? null : JSON.stringify(value));
 
-async function itemContents(trx: Db, items: OrderItemBody[], at: string): Promise<ItemContent[]> {
-  return (await resolveItems(trx, items, at)).map((item) => ({
+async function itemContents(trx: Db, ctx: OrderContext, items: OrderItemBody[]): Promise<ItemContent[]> {
+  return (await resolveItems(trx, items, ctx.at, ctx.catalog)).map((item) => ({
     source_id: item.body.source_id ?? null,
     related_object: item.body.related_object ?? null,
     product_id: item.productId,
@@ -119,7 +122,7 @@ export async function draftOrder(trx: Db, ctx: OrderContext, stored: StoredOrder
   const before = stored?.row;
   const customerId = (await customerIdOf(trx, customerCtx, input.customer)) ?? before?.customer_id ?? null;
   const referrerId = await referrerIdOf(trx, customerCtx, input, before);
-  const sentItems = input.items == null ? undefined : await itemContents(trx, input.items, ctx.at);
+  const sentItems = input.items == null ? undefined : await itemContents(trx, ctx, input.items);
   const { order: amounts, items } = amountsOf(input, before, sentItems ?? stored?.items.map(contentOf) ?? [], sentItems !== undefined);
   const columns: OrderColumns = {
     source_id: input.source_id !== undefined ? input.source_id : (before?.source_id ?? null),
