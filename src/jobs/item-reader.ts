@@ -6,11 +6,13 @@ import StreamArray from 'stream-json/streamers/StreamArray.js';
 import type { StreamOptions } from 'stream-json/streamers/StreamBase.js';
 import type { ItemFileFormat } from '../lib/enums.js';
 import { invalidPayload } from '../lib/errors.js';
+import { scanJsonArray } from './json-array-scan.js';
 
 /**
  * The items of a file, streamed one at a time: files larger than memory work. `-` is stdin.
- * A JSON array goes through stream-json's parser; NDJSON (one JSON value per line, blank
- * lines ignored) through readline and JSON.parse.
+ * A JSON array file goes through a scanner and JSON.parse (json-array-scan.ts), stdin and a
+ * malformed file through stream-json's parser; NDJSON (one JSON value per line, blank lines
+ * ignored) through readline and JSON.parse.
  */
 
 /** `--format` when given; else `.ndjson` and `.jsonl` files are NDJSON, anything else (stdin too) a JSON array. */
@@ -45,6 +47,26 @@ async function* jsonArrayItems(input: Readable, what: string): AsyncGenerator<un
   }
 }
 
+/**
+ * A JSON array file, scanned fast (json-array-scan.ts). At the first thing wrong, stream-json
+ * reads the file again to name it exactly (jsonArrayItems), and gives the items the scan had
+ * not given yet: the same items, and the same error, as reading it with stream-json alone.
+ */
+async function* jsonArrayFileItems(source: string, what: string): AsyncGenerator<unknown> {
+  let given = 0;
+  try {
+    for await (const value of scanJsonArray(createReadStream(source))) {
+      yield value;
+      given++;
+    }
+    return;
+  } catch {
+    // named below
+  }
+  let read = 0;
+  for await (const value of jsonArrayItems(open(source), what)) if (read++ >= given) yield value;
+}
+
 function parseLine(text: string, line: number, what: string): unknown {
   try {
     return JSON.parse(text);
@@ -68,5 +90,6 @@ async function* ndjsonItems(input: Readable, what: string): AsyncGenerator<unkno
 
 /** The items of `source` (a path, or `-` for stdin) in `format`; `what` names them in errors ("vouchers"). */
 export function readItems(source: string, format: ItemFileFormat, what: string): AsyncGenerator<unknown> {
-  return format === 'ndjson' ? ndjsonItems(open(source), what) : jsonArrayItems(open(source), what);
+  if (format === 'ndjson') return ndjsonItems(open(source), what);
+  return source === '-' ? jsonArrayItems(open(source), what) : jsonArrayFileItems(source, what);
 }
