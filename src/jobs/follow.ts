@@ -1,6 +1,6 @@
 import type { Deps } from '../app/deps.js';
 import type { JobRegistry } from '../app/job-registry.js';
-import { checkpointPassive } from '../db/connect.js';
+import { checkpointPassive, truncateWal } from '../db/connect.js';
 import type { JobView } from './jobs.presenter.js';
 import { getJobView } from './jobs.service.js';
 import { startJobRunner } from './runner.js';
@@ -23,7 +23,12 @@ export async function runJobToEnd(
     for (;;) {
       const job = await getJobView(deps, jobId);
       options.onProgress?.(job);
-      if (job.status === 'DONE' || job.status === 'FAILED') return job;
+      if (job.status === 'DONE' || job.status === 'FAILED') {
+        // The worker lets the WAL restart at zero bytes after the last portion, unless this
+        // thread's checkpoint held the checkpoint lock at that moment: so this thread does too.
+        truncateWal(deps.sqlite);
+        return job;
+      }
       checkpointPassive(deps.sqlite);
       await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 200));
     }
