@@ -205,3 +205,13 @@ export function truncateWal(sqlite: BetterSqlite3.Database): boolean {
   const [row] = sqlite.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
   return (row?.busy ?? 1) === 0;
 }
+
+/**
+ * Copies what it can of the WAL into the database, without waiting for or holding off any
+ * writer or reader (PASSIVE): a thread with nothing else to do (a command's main thread while
+ * its worker thread writes) takes that work off the writer, whose own automatic checkpoints
+ * then find the WAL copied already. The writer restarts the WAL once it is copied whole.
+ */
+export function checkpointPassive(sqlite: BetterSqlite3.Database): void {
+  sqlite.pragma('wal_checkpoint(PASSIVE)');
+}

@@ -7,11 +7,13 @@ import StreamArray from 'stream-json/streamers/StreamArray.js';
 import type { StreamOptions } from 'stream-json/streamers/StreamBase.js';
 import type { ItemFileFormat } from '../lib/enums.js';
 import { AppError, invalidPayload } from '../lib/errors.js';
+import { scanJsonArray } from './json-array-scan.js';
 
 /**
  * The items of a file, streamed one at a time: files larger than memory work. `-` is stdin.
- * A JSON array goes through stream-json's parser; NDJSON (one JSON value per line, blank
- * lines ignored) through readline and JSON.parse; CSV through csv-parse, one object per row.
+ * A JSON array file goes through a scanner and JSON.parse (json-array-scan.ts), stdin and a
+ * malformed file through stream-json's parser; NDJSON (one JSON value per line, blank lines
+ * ignored) through readline and JSON.parse; CSV through csv-parse, one object per row.
  */
 
 /** `--format` when given; else `.ndjson`/`.jsonl` files are NDJSON, `.csv` CSV, anything else (stdin too) a JSON array. */
@@ -44,6 +46,26 @@ async function* jsonArrayItems(input: Readable, what: string): AsyncGenerator<un
     const where = items > 0 ? ` (after ${items} whole ${what}, by byte ${bytes})` : ` (by byte ${bytes})`;
     throw invalidPayload(`The file is not a JSON array of ${what}: ${(error as Error).message}${where}`);
   }
+}
+
+/**
+ * A JSON array file, scanned fast (json-array-scan.ts). At the first thing wrong, stream-json
+ * reads the file again to name it exactly (jsonArrayItems), and gives the items the scan had
+ * not given yet: the same items, and the same error, as reading it with stream-json alone.
+ */
+async function* jsonArrayFileItems(source: string, what: string): AsyncGenerator<unknown> {
+  let given = 0;
+  try {
+    for await (const value of scanJsonArray(createReadStream(source))) {
+      yield value;
+      given++;
+    }
+    return;
+  } catch {
+    // named below
+  }
+  let read = 0;
+  for await (const value of jsonArrayItems(open(source), what)) if (read++ >= given) yield value;
 }
 
 function parseLine(text: string, line: number, what: string): unknown {
@@ -104,5 +126,6 @@ export async function* csvRecords(input: Readable, what: string): AsyncGenerator
 /** The items of `source` (a path, or `-` for stdin) in `format`; `what` names them in errors ("vouchers"). */
 export function readItems(source: string, format: ItemFileFormat, what: string): AsyncGenerator<unknown> {
   if (format === 'csv') return csvRecords(open(source), what);
-  return format === 'ndjson' ? ndjsonItems(open(source), what) : jsonArrayItems(open(source), what);
+  if (format === 'ndjson') return ndjsonItems(open(source), what);
+  return source === '-' ? jsonArrayItems(open(source), what) : jsonArrayFileItems(source, what);
 }

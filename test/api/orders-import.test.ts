@@ -65,6 +65,33 @@ describe('POST /v1/orders/import', () => {
     assert.deepEqual(feed.filter((e) => e.type.startsWith('customer.order.')), []);
   });
 
+  it('resolves each order against the catalog as it stands after the orders before it, in one portion', async () => {
+    await server.request('POST', '/v1/products', { body: { source_id: 'cat-old', name: 'Old', price: 100 } });
+    const item = (sourceId: string, extra: Record<string, unknown> = {}) => ({ source_id: sourceId, related_object: 'product', quantity: 1, ...extra });
+    const created = { product: { name: 'New', price: 500 } };
+    const res = await server.request('POST', '/v1/orders/import', {
+      body: [
+        // Creates cat-new, then fails on its amounts: the product is rolled back with it.
+        order('cat-1', { items: [item('cat-new', created)], discount_amount: 600 }),
+        order('cat-2', { items: [item('cat-new')] }),
+        order('cat-3', { items: [item('cat-new', created)] }),
+        order('cat-4', { items: [item('cat-new', { quantity: 2 })] }),
+        order('cat-5', { items: [item('cat-old', { product: { price: 900, override: true } })] }),
+        order('cat-6', { items: [item('cat-old'), item('cat-new')] }),
+      ],
+    });
+    const job = await waitForJob(server, res.body.async_action_id);
+    assert.deepEqual(job.result.failed, [
+      { source_id: 'cat-1', reason: "discount_amount and the items' discount_amount (600 in all) must not exceed amount (500)" },
+      { source_id: 'cat-2', reason: 'Cannot find product with id cat-new' },
+    ]);
+    const amounts = [];
+    for (const id of ['cat-3', 'cat-4', 'cat-5', 'cat-6']) amounts.push((await server.request('GET', `/v1/orders/${id}`)).body.amount);
+    assert.deepEqual(amounts, [500, 1000, 900, 1400]);
+    const products = (await server.request('GET', '/v1/products?limit=100')).body.products as Array<{ source_id: string; price: number }>;
+    assert.deepEqual(products.filter((p) => p.source_id?.startsWith('cat-')).map((p) => [p.source_id, p.price]).sort(), [['cat-new', 500], ['cat-old', 900]]);
+  });
+
   it('refuses a body that is not an array of 1 to 2000 objects before any job starts', async () => {
     const cases: Array<[unknown, string]> = [
       [{ source_id: 'x' }, 'The body must be an array of orders'],

@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import { inBatches } from '../../db/batches.js';
+import { inBatches, padToBucket } from '../../db/batches.js';
 import type { Database } from '../../db/database.js';
 import { queryTemplate } from '../../db/query-template.js';
 import { notIndexed } from '../../db/plan-hints.js';
@@ -26,7 +26,11 @@ export const findProductIdByName = async (db: Db, name: string): Promise<string 
 export const findProductsByIds = (db: Db, ids: readonly string[]): Promise<ProductRow[]> =>
   ids.length === 0 ? Promise.resolve([]) : db.selectFrom('products').selectAll().where('id', 'in', ids).execute();
 
-/** Every order of an import resolves its items with this: a query template per list length (db/query-template.ts). */
+/**
+ * Every order of an import resolves its items with this (and each import portion, the items of
+ * all its orders): a query template per list length (db/query-template.ts), long lists padded
+ * to a few lengths (padToBucket).
+ */
 const bySourceIds = queryTemplate<Record<string, string>, ProductRow>((db, param, length) =>
   db
     .selectFrom('products')
@@ -35,7 +39,10 @@ const bySourceIds = queryTemplate<Record<string, string>, ProductRow>((db, param
 );
 
 export const findProductsBySourceIds = (db: Db, sourceIds: readonly string[]): Promise<ProductRow[]> =>
-  inBatches(sourceIds, (batch) => bySourceIds(db, Object.fromEntries(batch.map((sourceId, i) => [String(i), sourceId])), String(batch.length)));
+  inBatches(sourceIds, (batch) => {
+    const padded = padToBucket(batch);
+    return bySourceIds(db, Object.fromEntries(padded.map((sourceId, i) => [String(i), sourceId])), String(padded.length));
+  });
 
 /** Products whose id or source_id is one of these keys. */
 export const findProductsByKeys = (db: Db, keys: readonly string[]): Promise<ProductRow[]> =>

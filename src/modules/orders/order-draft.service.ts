@@ -6,6 +6,7 @@ import { parseIsoDate } from '../../lib/dates.js';
 import { invalidPayload, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Seams } from '../../lib/seams.js';
+import type { CatalogCache } from '../catalog/catalog-lookup.service.js';
 import { findSimpleCustomer, previewCustomerId, upsertCustomerId, type ChangeContext } from '../customers/customers.service.js';
 import type { SimpleCustomer } from '../customers/customers.presenter.js';
 import { PREVIEW_CATALOG, resolveItems, STORE_CATALOG, type CatalogUpserts } from './order-items.service.js';
@@ -25,6 +26,8 @@ export interface OrderContext {
    * may not be stored), and the order's events embed it.
    */
   customer?: SimpleCustomer;
+  /** The transaction's cache of catalog reads, when its caller keeps one (an import portion's orders). */
+  catalog?: CatalogCache;
 }
 
 /**
@@ -90,8 +93,8 @@ async function referrerIdOf(trx: Db, ctx: ChangeContext, input: CreateOrderBody,
 
 const json = (value: unknown): string | null => (value == null ? null : JSON.stringify(value));
 
-async function itemContents(trx: Db, items: OrderItemBody[], at: string, upserts: OrderUpserts): Promise<ItemContent[]> {
-  return (await resolveItems(trx, items, at, upserts)).map((item) => ({
+async function itemContents(trx: Db, ctx: OrderContext, items: OrderItemBody[], upserts: OrderUpserts): Promise<ItemContent[]> {
+  return (await resolveItems(trx, items, ctx.at, upserts, ctx.catalog)).map((item) => ({
     source_id: item.body.source_id ?? null,
     related_object: item.body.related_object ?? null,
     product_id: item.productId,
@@ -140,7 +143,7 @@ export async function draftOrder(trx: Db, ctx: OrderContext, stored: StoredOrder
   const before = stored?.row;
   const customerId = (await customerIdOf(trx, customerCtx, input.customer, upserts, ctx.customer)) ?? before?.customer_id ?? null;
   const referrerId = await referrerIdOf(trx, customerCtx, input, before, upserts, ctx.customer);
-  const sentItems = input.items == null ? undefined : await itemContents(trx, input.items, ctx.at, upserts);
+  const sentItems = input.items == null ? undefined : await itemContents(trx, ctx, input.items, upserts);
   const { order: amounts, items } = amountsOf(input, before, sentItems ?? stored?.items.map(contentOf) ?? [], sentItems !== undefined);
   const columns: OrderColumns = {
     source_id: input.source_id !== undefined ? input.source_id : (before?.source_id ?? null),

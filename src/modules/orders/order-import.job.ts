@@ -4,7 +4,9 @@ import { AppError } from '../../lib/errors.js';
 import { Seams } from '../../lib/seams.js';
 import type { Actor } from '../../lib/actor.js';
 import { validateItem } from '../../lib/validate.js';
-import { createOrderSchema } from './orders.schemas.js';
+import { clearCatalogCache, newCatalogCache } from '../catalog/catalog-lookup.service.js';
+import { prefetchCatalog } from './order-items.service.js';
+import { createOrderSchema, type CreateOrderBody } from './orders.schemas.js';
 import { IMPORT_UPSERT, storeOrder } from './orders.service.js';
 import type { OrderImportPayload } from './order-import.service.js';
 
@@ -28,22 +30,41 @@ export interface StoredItem {
   body: string;
 }
 
+type Checked = { input: CreateOrderBody; error?: undefined } | { input?: undefined; error: unknown };
+
+function check(body: unknown): Checked {
+  try {
+    return { input: validateItem(createOrderSchema, body) };
+  } catch (error) {
+    return { error };
+  }
+}
+
 /**
  * Upserts each order in a savepoint of its own, in the caller's transaction, and returns why
  * each bad one failed: the work of one import portion, and of a dry run that rolls it back.
+ * The orders are checked first, and the catalog entries all of them name are read in a few
+ * queries into a cache that lives as long as this transaction (catalog-lookup.service.ts);
+ * an order that fails clears it, since its rollback may undo catalog writes (which clear it
+ * anyway).
  */
 export async function upsertImportedOrders(ctx: PortionContext, actor: Actor, items: StoredItem[]): Promise<ItemFailure[]> {
-  const orderCtx = { actor, at: ctx.now, seams: NO_SEAMS };
+  const orderCtx = { actor, at: ctx.now, seams: NO_SEAMS, catalog: newCatalogCache() };
+  const bodies: unknown[] = items.map((item) => JSON.parse(item.body));
+  const checked = bodies.map(check);
+  await prefetchCatalog(ctx.trx, checked.flatMap((c) => c.input?.items ?? []), orderCtx.catalog);
   const failures: ItemFailure[] = [];
-  for (const item of items) {
-    const body: unknown = JSON.parse(item.body);
+  for (const [i, item] of items.entries()) {
+    const { input, error } = checked[i] as Checked;
     ctx.sqlite.exec('SAVEPOINT order_item');
     try {
-      await storeOrder(ctx.trx, orderCtx, validateItem(createOrderSchema, body), IMPORT_UPSERT);
+      if (!input) throw error;
+      await storeOrder(ctx.trx, orderCtx, input, IMPORT_UPSERT);
       ctx.sqlite.exec('RELEASE order_item');
     } catch (error) {
       ctx.sqlite.exec('ROLLBACK TO order_item; RELEASE order_item');
-      failures.push({ position: item.position, key: sourceIdOf(body), reason: reasonOf(error) });
+      clearCatalogCache(orderCtx.catalog);
+      failures.push({ position: item.position, key: sourceIdOf(bodies[i]), reason: reasonOf(error) });
     }
   }
   return failures;

@@ -2,7 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { invalidPayload, notFound, type AppError } from '../../lib/errors.js';
 import {
+  clearCatalogCache,
   findCatalogEntries,
+  type CatalogCache,
   type CatalogEntries,
   type CatalogRefs,
   type ProductView,
@@ -138,21 +140,32 @@ interface Resolver {
   catalog: ItemCatalog;
   now: string;
   upserts: CatalogUpserts;
+  /** The transaction's cache of catalog reads, if its caller keeps one (an import portion). */
+  shared?: CatalogCache;
 }
+
+/**
+ * The order's catalog, for an entry this order is about to write: the transaction's cache is
+ * cleared first (it holds only what the database held before any write of the transaction).
+ */
+const writing = (r: Resolver): ItemCatalog => {
+  clearCatalogCache(r.shared);
+  return r.catalog;
+};
 
 /** `override: true`: the block's values replace the catalog's (only those that differ are written). */
 async function overrideProduct(r: Resolver, product: ProductView, block: ProductInput | null | undefined): Promise<ProductView> {
   if (block?.override !== true) return product;
   const changes = differing(productFields(block), product);
   if (Object.keys(changes).length === 0) return product;
-  return r.catalog.addProduct(await r.upserts.product(r.trx, { id: product.id, ...changes }, r.now));
+  return writing(r).addProduct(await r.upserts.product(r.trx, { id: product.id, ...changes }, r.now));
 }
 
 async function overrideSku(r: Resolver, sku: SkuView, block: SkuInput | null | undefined): Promise<SkuView> {
   if (block?.override !== true) return sku;
   const changes = differing(skuFields(block), sku);
   if (Object.keys(changes).length === 0) return sku;
-  return r.catalog.addSku(await r.upserts.sku(r.trx, r.catalog.product(sku.product_id) as ProductView, { id: sku.id, ...changes }, r.now));
+  return writing(r).addSku(await r.upserts.sku(r.trx, r.catalog.product(sku.product_id) as ProductView, { id: sku.id, ...changes }, r.now));
 }
 
 /** The product an item names by id or source id, created from its block when unknown; undefined when it names none. */
@@ -164,7 +177,7 @@ async function findOrCreateProduct(r: Resolver, keys: ItemKeys, block: ProductIn
   if (known) return overrideProduct(r, known, block);
   const fields = productFields(block);
   if (!hasData(fields)) throw notFound('product', keys.productSourceId);
-  return r.catalog.addProduct(await r.upserts.product(r.trx, { source_id: keys.productSourceId, ...fields }, r.now));
+  return writing(r).addProduct(await r.upserts.product(r.trx, { source_id: keys.productSourceId, ...fields }, r.now));
 }
 
 /** A SKU the catalog does not know, created from the item's `sku` block under the item's product. */
@@ -173,7 +186,7 @@ async function createSku(r: Resolver, item: OrderItemBody, keys: ItemKeys & { sk
   if (!hasData(fields)) throw notFound('sku', keys.skuSourceId);
   const product = await findOrCreateProduct(r, keys, item.product);
   if (!product) throw invalidPayload(`${label}: a new SKU (source_id ${keys.skuSourceId}) needs its product: product_id or product.source_id`);
-  return r.catalog.addSku(await r.upserts.sku(r.trx, product, { source_id: keys.skuSourceId, ...fields }, r.now));
+  return writing(r).addSku(await r.upserts.sku(r.trx, product, { source_id: keys.skuSourceId, ...fields }, r.now));
 }
 
 /** The SKU an item names (by sku_id, or by source_id when related_object is sku) and its product; undefined when it names none. */
@@ -222,11 +235,23 @@ async function resolveItem(r: Resolver, item: OrderItemBody, label: string): Pro
   };
 }
 
-/** Resolves every item in order (an item may use a product an earlier one created). */
-export async function resolveItems(trx: Db, items: OrderItemBody[], now: string, upserts: CatalogUpserts): Promise<ResolvedItem[]> {
+/**
+ * Resolves every item in order (an item may use a product an earlier one created). `shared`:
+ * the transaction's cache of catalog reads (catalog-lookup.service.ts), kept by an import portion.
+ */
+export async function resolveItems(trx: Db, items: OrderItemBody[], now: string, upserts: CatalogUpserts, shared?: CatalogCache): Promise<ResolvedItem[]> {
   const keys = items.map(keysOf);
-  const r: Resolver = { trx, catalog: new ItemCatalog(await findCatalogEntries(trx, refsOf(keys))), now, upserts };
+  const r: Resolver = { trx, catalog: new ItemCatalog(await findCatalogEntries(trx, refsOf(keys), shared)), now, upserts, shared };
   const resolved: ResolvedItem[] = [];
   for (const [i, item] of items.entries()) resolved.push(await resolveItem(r, item, `items[${i}]`));
   return resolved;
+}
+
+/**
+ * Reads into `shared` every catalog entry these items name, in a few queries: an import
+ * portion does it for the items of all its orders before the first of them, so each order
+ * finds its products there instead of querying for them.
+ */
+export async function prefetchCatalog(trx: Db, items: OrderItemBody[], shared: CatalogCache): Promise<void> {
+  await findCatalogEntries(trx, refsOf(items.map(keysOf)), shared);
 }
