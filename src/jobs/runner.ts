@@ -8,7 +8,8 @@ import { failJob } from './portions.service.js';
 import { isOwnerDead, newLeaseOwner } from './lease-owner.js';
 import { nextPortionSize } from './portion-size.js';
 import { startSweeps, type SweepLoop } from './sweeps.js';
-import type { WorkerReport, WorkerTask } from './worker.js';
+import { IDLE_CHECK_MS, idleCheckpointDue } from './wal-checkpoints.js';
+import type { CheckpointTask, WorkerReport, WorkerTask } from './worker.js';
 import { createWriteGate, type GateOptions } from './write-gate.js';
 
 export interface RunnerOptions {
@@ -26,6 +27,8 @@ export interface RunnerOptions {
   maxJobs?: number;
   gateOptions?: GateOptions;
   onReport?: (jobId: string, report: WorkerReport) => void;
+  /** A checkpoint ran (jobs/wal-checkpoints.ts): in a portion, at a job's end, or while idle. */
+  onCheckpoint?: (ms: number) => void;
   /** Periodic sweeps (app/sweep-registry.ts) to run at start and every `sweepIntervalMs`. */
   sweeps?: SweepRegistry;
   sweepIntervalMs?: number;
@@ -68,6 +71,7 @@ interface RunnerState {
   again: boolean;
   scheduled?: NodeJS.Immediate;
   lastStagingCheck: number;
+  lastWalCheck: number;
 }
 
 const MAX_ERRORS = 3;
@@ -140,7 +144,29 @@ function onReport(r: RunnerState, job: HeldJob, report: WorkerReport): void {
     drop(r, job.id);
     r.deps.log.info('job ended', { job_id: job.id, type: job.type, state: report.state, checkpoint_ms: report.checkpointMs });
   }
+  if (report.checkpointMs !== undefined) r.options.onCheckpoint?.(report.checkpointMs);
   r.options.onReport?.(job.id, report);
+}
+
+/**
+ * While no job runs, a worker thread copies the WAL back once it is past its idle threshold
+ * (the API's own connection no longer does: jobs/wal-checkpoints.ts). Looked at once a second.
+ */
+function checkpointIfIdle(r: RunnerState): void {
+  if (r.held.size > 0 || r.inFlight.size > 0 || r.stopping || Date.now() - r.lastWalCheck < IDLE_CHECK_MS) return;
+  r.lastWalCheck = Date.now();
+  if (!idleCheckpointDue(r.deps.dbFile)) return;
+  const task: CheckpointTask = { dbFile: r.deps.dbFile, gate: r.gate, gateOptions: r.options.gateOptions };
+  const run = (poolOf(r).run(task, { name: 'checkpoint' }) as Promise<WorkerReport>)
+    .then((report) => {
+      if (report.checkpointMs !== undefined) r.options.onCheckpoint?.(report.checkpointMs);
+    })
+    .catch((error: unknown) => r.deps.log.error('WAL checkpoint failed', error))
+    .finally(() => {
+      r.inFlight.delete(run);
+      if (!r.stopping) wake(r);
+    });
+  r.inFlight.add(run);
 }
 
 /**
@@ -175,6 +201,7 @@ async function tick(r: RunnerState): Promise<void> {
   try {
     await claimNew(r);
     dispatch(r);
+    checkpointIfIdle(r);
   } catch (error) {
     r.deps.log.error('job runner tick failed', error);
   } finally {
@@ -219,7 +246,7 @@ async function heartbeat(r: RunnerState): Promise<void> {
 export function startJobRunner(deps: Deps, options: RunnerOptions): JobRunner {
   const r: RunnerState = {
     deps, options, owner: newLeaseOwner(), leaseMs: options.leaseMs ?? 15_000, held: new Map(), rotation: [], inFlight: new Set(),
-    gate: createWriteGate(), stopping: false, ticking: false, again: false, lastStagingCheck: 0,
+    gate: createWriteGate(), stopping: false, ticking: false, again: false, lastStagingCheck: 0, lastWalCheck: 0,
   };
   const onEnqueued = () => wake(r);
   const poll = setInterval(onEnqueued, options.pollMs ?? 250);
