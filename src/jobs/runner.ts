@@ -8,7 +8,7 @@ import { failJob } from './portions.service.js';
 import { isOwnerDead, newLeaseOwner } from './lease-owner.js';
 import { nextPortionSize } from './portion-size.js';
 import { startSweeps, type SweepLoop } from './sweeps.js';
-import { IDLE_CHECK_MS, idleCheckpointDue } from './wal-checkpoints.js';
+import { DEFAULT_WAL_THRESHOLDS, IDLE_CHECK_MS, idleCheckpointDue, type WalThresholds } from './wal-checkpoints.js';
 import type { CheckpointTask, WorkerReport, WorkerTask } from './worker.js';
 import { createWriteGate, type GateOptions } from './write-gate.js';
 
@@ -26,6 +26,8 @@ export interface RunnerOptions {
   /** Jobs held at once; they advance round-robin, one portion each. */
   maxJobs?: number;
   gateOptions?: GateOptions;
+  /** When worker threads copy the WAL back (jobs/wal-checkpoints.ts); tests pass smaller ones. */
+  wal?: WalThresholds;
   onReport?: (jobId: string, report: WorkerReport) => void;
   /** A checkpoint ran (jobs/wal-checkpoints.ts): in a portion, at a job's end, or while idle. */
   onCheckpoint?: (ms: number) => void;
@@ -120,6 +122,7 @@ function dispatch(r: RunnerState): void {
 
 const taskOf = (r: RunnerState, job: HeldJob): WorkerTask => ({
   dbFile: r.deps.dbFile, jobId: job.id, owner: r.owner, maxItems: job.portion, leaseMs: r.leaseMs, step: job.entry.step, failureKey: job.entry.failureKey, gate: r.gate, gateOptions: r.options.gateOptions,
+  walCheckpointBytes: (r.options.wal ?? DEFAULT_WAL_THRESHOLDS).jobBytes,
 });
 
 function start(r: RunnerState, job: HeldJob): void {
@@ -155,7 +158,7 @@ function onReport(r: RunnerState, job: HeldJob, report: WorkerReport): void {
 function checkpointIfIdle(r: RunnerState): void {
   if (r.held.size > 0 || r.inFlight.size > 0 || r.stopping || Date.now() - r.lastWalCheck < IDLE_CHECK_MS) return;
   r.lastWalCheck = Date.now();
-  if (!idleCheckpointDue(r.deps.dbFile)) return;
+  if (!idleCheckpointDue(r.deps.dbFile, r.options.wal ?? DEFAULT_WAL_THRESHOLDS)) return;
   const task: CheckpointTask = { dbFile: r.deps.dbFile, gate: r.gate, gateOptions: r.options.gateOptions };
   const run = (poolOf(r).run(task, { name: 'checkpoint' }) as Promise<WorkerReport>)
     .then((report) => {

@@ -18,6 +18,8 @@ export interface WorkerTask extends PortionTask {
   gateOptions?: GateOptions;
   /** Instead of a portion: end the job FAILED with this reason, running the step's `fail`. */
   fail?: string;
+  /** Past this many bytes of WAL, the portion first copies it back (jobs/wal-checkpoints.ts). */
+  walCheckpointBytes: number;
 }
 
 export interface WorkerReport extends PortionReport {
@@ -73,10 +75,10 @@ export default async function runWorkerTask(task: WorkerTask): Promise<WorkerRep
     return { state: 'failed', items: 0, ms };
   }
   const prepared = await preparePortion(deps, task, step);
-  deps.wal.copyBack();
+  deps.wal.copyBack(task.walCheckpointBytes);
   let checkpointMs: number | undefined;
   const { value: report } = await throughWriteGate(task.gate, gate, async () => {
-    checkpointMs = deps.wal.restart();
+    checkpointMs = deps.wal.restart(task.walCheckpointBytes);
     const started = performance.now();
     const value = await runPortion(deps, task, step, prepared);
     return { ...value, ms: performance.now() - started };
