@@ -28,22 +28,40 @@ export function copyWalBack(sqlite: BetterSqlite3.Database): boolean {
   return row !== undefined && row.busy === 0 && row.log === row.checkpointed;
 }
 
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * TRUNCATE, trying every millisecond for up to `waitMs`. SQLite's busy handler sleeps longer
+ * and longer between tries: beside API writes that take the write lock every few milliseconds,
+ * it would miss every gap. Each try holds writers off only while it runs.
+ */
+function truncateWithin(sqlite: BetterSqlite3.Database, waitMs: number): boolean {
+  const timeout = sqlite.pragma('busy_timeout', { simple: true }) as number;
+  sqlite.pragma('busy_timeout = 0');
+  try {
+    const deadline = performance.now() + waitMs;
+    for (;;) {
+      const [row] = sqlite.pragma('wal_checkpoint(TRUNCATE)') as CheckpointRow[];
+      if (row?.busy === 0) return true;
+      if (performance.now() >= deadline) return false;
+      Atomics.wait(sleeper, 0, 0, 1);
+    }
+  } finally {
+    sqlite.pragma(`busy_timeout = ${timeout}`);
+  }
+}
+
 /**
  * Copies the WAL into the database and lets it restart at zero bytes, when no reader holds
  * it (false then: it stays, bounded by journal_size_limit). The copy runs PASSIVE first,
  * beside other writers; TRUNCATE, which holds writers off while it runs, then has little
- * left to do. TRUNCATE also waits for readers to leave the WAL, holding writers off: with
- * `waitMs`, for that long at most (the connection's busy timeout otherwise). Run off the
- * request thread: a large WAL takes a while to copy.
+ * left to do. TRUNCATE also needs every reader out of the WAL: with `waitMs`, it tries for
+ * that long (off the request thread only: it sleeps), else it waits the busy timeout. Run off
+ * the request thread anyway: a large WAL takes a while to copy.
  */
 export function truncateWal(sqlite: BetterSqlite3.Database, waitMs?: number): boolean {
   sqlite.pragma('wal_checkpoint(PASSIVE)');
-  const timeout = sqlite.pragma('busy_timeout', { simple: true }) as number;
-  if (waitMs !== undefined) sqlite.pragma(`busy_timeout = ${waitMs}`);
-  try {
-    const [row] = sqlite.pragma('wal_checkpoint(TRUNCATE)') as CheckpointRow[];
-    return (row?.busy ?? 1) === 0;
-  } finally {
-    if (waitMs !== undefined) sqlite.pragma(`busy_timeout = ${timeout}`);
-  }
+  if (waitMs !== undefined) return truncateWithin(sqlite, waitMs);
+  const [row] = sqlite.pragma('wal_checkpoint(TRUNCATE)') as CheckpointRow[];
+  return (row?.busy ?? 1) === 0;
 }
