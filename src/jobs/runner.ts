@@ -6,7 +6,7 @@ import { jobEvents } from './jobs.events.js';
 import { claimJob, failAbandonedStaging, releaseLeases, renewLeases } from './leases.service.js';
 import { failJob } from './portions.service.js';
 import { isOwnerDead, newLeaseOwner } from './lease-owner.js';
-import { nextPortionSize } from './portion-size.js';
+import { BESIDE_WRITES_PORTION_MS, nextPortionSize, TARGET_PORTION_MS } from './portion-size.js';
 import { startSweeps, type SweepLoop } from './sweeps.js';
 import { DEFAULT_WAL_THRESHOLDS, IDLE_CHECK_MS, idleCheckpointDue, type WalThresholds } from './wal-checkpoints.js';
 import type { CheckpointTask, WorkerReport, WorkerTask } from './worker.js';
@@ -74,6 +74,8 @@ interface RunnerState {
   scheduled?: NodeJS.Immediate;
   lastStagingCheck: number;
   lastWalCheck: number;
+  /** The API connection's durable commits at the last report: did it write since? */
+  apiCommits: number;
 }
 
 const MAX_ERRORS = 3;
@@ -138,10 +140,18 @@ function start(r: RunnerState, job: HeldJob): void {
   r.inFlight.add(run);
 }
 
+/** Shorter portions while the API writes beside the jobs (jobs/portion-size.ts). */
+function portionTarget(r: RunnerState): number {
+  const commits = r.deps.commitStats().batches;
+  const writing = commits !== r.apiCommits;
+  r.apiCommits = commits;
+  return writing ? BESIDE_WRITES_PORTION_MS : TARGET_PORTION_MS;
+}
+
 function onReport(r: RunnerState, job: HeldJob, report: WorkerReport): void {
   job.errors = 0;
   job.renewedAt = Date.now();
-  job.portion = nextPortionSize(job.portion, report.items, report.ms);
+  job.portion = nextPortionSize(job.portion, report.items, report.ms, portionTarget(r));
   r.deps.log.debug('job portion', { job_id: job.id, type: job.type, items: report.items, ms: report.ms });
   if (report.state !== 'continue') {
     drop(r, job.id);
@@ -249,7 +259,7 @@ async function heartbeat(r: RunnerState): Promise<void> {
 export function startJobRunner(deps: Deps, options: RunnerOptions): JobRunner {
   const r: RunnerState = {
     deps, options, owner: newLeaseOwner(), leaseMs: options.leaseMs ?? 15_000, held: new Map(), rotation: [], inFlight: new Set(),
-    gate: createWriteGate(), stopping: false, ticking: false, again: false, lastStagingCheck: 0, lastWalCheck: 0,
+    gate: createWriteGate(), stopping: false, ticking: false, again: false, lastStagingCheck: 0, lastWalCheck: 0, apiCommits: 0,
   };
   const onEnqueued = () => wake(r);
   const poll = setInterval(onEnqueued, options.pollMs ?? 250);
