@@ -75,7 +75,7 @@ export default async function runWorkerTask(task: WorkerTask): Promise<WorkerRep
     return { state: 'failed', items: 0, ms };
   }
   const prepared = await preparePortion(deps, task, step);
-  deps.wal.copyBack(task.walCheckpointBytes);
+  deps.wal.copyBack();
   let checkpointMs: number | undefined;
   const { value: report } = await throughWriteGate(task.gate, gate, async () => {
     checkpointMs = deps.wal.restart(task.walCheckpointBytes);
