@@ -54,7 +54,7 @@ const sleepMs = (ms: number): void => {
 /**
  * BEGIN IMMEDIATE, waiting for the write lock by polling every millisecond. SQLite's own busy
  * handler sleeps longer and longer between tries (up to 100 ms), so a writer that has waited
- * one bulk portion (~30 ms) sleeps through the short gap the worker leaves before its next
+ * one bulk portion (~40 ms) sleeps through the short gap the worker leaves before its next
  * portion and then waits a whole second portion. Polling takes the lock within a millisecond
  * of its release. busy_timeout still covers statements outside transactions.
  */

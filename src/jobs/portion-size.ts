@@ -7,7 +7,7 @@
  */
 export const TARGET_PORTION_MS = 80;
 /** The target while API writes are being made beside the job (jobs/runner.ts looks). */
-export const BESIDE_WRITES_PORTION_MS = 30;
+export const BESIDE_WRITES_PORTION_MS = 40;
 export const MIN_PORTION = 10;
 export const MAX_PORTION = 20_000;
 

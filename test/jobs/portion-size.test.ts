@@ -10,15 +10,15 @@ describe('portion sizes', () => {
       [1000, 1000, 10, undefined, 2000],
       [1000, 1000, 160, undefined, 500],
       [1000, 1000, 1000, undefined, 500],
-      [1000, 1000, 60, 30, 500],
-      [1000, 1000, 45, 30, 667],
-      [1000, 1000, 30, 30, 1000],
+      [1000, 1000, 80, 40, 500],
+      [1000, 1000, 60, 40, 667],
+      [1000, 1000, 40, 40, 1000],
       [1000, 400, 10, undefined, 1000], // a short last portion says nothing
       [1000, 1000, 0, undefined, 1000],
       [15, 15, 1000, undefined, MIN_PORTION],
       [15_000, 15_000, 10, undefined, MAX_PORTION],
     ];
     for (const [current, items, ms, target, next] of cases) assert.equal(nextPortionSize(current, items, ms, target), next, `${current} ${items} ${ms} ${target}`);
-    assert.deepEqual([TARGET_PORTION_MS, BESIDE_WRITES_PORTION_MS], [80, 30]);
+    assert.deepEqual([TARGET_PORTION_MS, BESIDE_WRITES_PORTION_MS], [80, 40]);
   });
 });
