@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import { openDatabase, type OpenOptions, type QueryStats } from '../db/connect.js';
+import { openDatabase, WAL_SIZE_LIMIT_BYTES, type OpenOptions, type QueryStats } from '../db/connect.js';
 import type { Database } from '../db/database.js';
 import type { CommitStats } from '../db/group-commit.js';
 import { migrate } from '../db/migrate.js';
@@ -42,8 +42,12 @@ export interface DepsOptions extends OpenOptions {
 
 export function createDeps(options: DepsOptions): Deps {
   // Requests that write together share one durable COMMIT (db/group-commit.ts); reads use a
-  // connection of their own and never wait for the writer (db/driver.ts).
-  const { db, sqlite, commitStats, queryStats, close } = openDatabase(options.dbFile, { groupCommit: true, separateReads: true, ...options });
+  // connection of their own and never wait for the writer (db/driver.ts). A request's commit
+  // checkpoints only past 64 MiB of WAL, a safety net: job worker threads copy the WAL back
+  // during and between jobs (jobs/wal-checkpoints.ts), off the request thread.
+  const { db, sqlite, commitStats, queryStats, close } = openDatabase(options.dbFile, {
+    groupCommit: true, separateReads: true, autocheckpointBytes: WAL_SIZE_LIMIT_BYTES, ...options,
+  });
   try {
     if (options.migrate !== false) migrate(sqlite);
   } catch (error) {

@@ -19,6 +19,11 @@ export interface OpenOptions {
    * writer and see only committed data (the API's connection).
    */
   separateReads?: boolean;
+  /**
+   * The WAL's size past which a commit on this connection checkpoints (SQLite's
+   * wal_autocheckpoint, here in bytes; 0: never). SQLite's default is about 4 MiB.
+   */
+  autocheckpointBytes?: number;
 }
 
 /**
@@ -49,7 +54,7 @@ const sleepMs = (ms: number): void => {
 /**
  * BEGIN IMMEDIATE, waiting for the write lock by polling every millisecond. SQLite's own busy
  * handler sleeps longer and longer between tries (up to 100 ms), so a writer that has waited
- * one bulk portion (~80 ms) sleeps through the short gap the worker leaves before its next
+ * one bulk portion (~40 ms) sleeps through the short gap the worker leaves before its next
  * portion and then waits a whole second portion. Polling takes the lock within a millisecond
  * of its release. busy_timeout still covers statements outside transactions.
  */
@@ -155,6 +160,10 @@ export function openSqlite(file: string, options: OpenOptions = {}): BetterSqlit
   // memory: on a file, every insert into a table with a counting trigger wrote one (measured:
   // raw inserts into redemptions 8-11k rows/s with temp files, 12-15k in memory).
   sqlite.pragma('temp_store = MEMORY');
+  if (options.autocheckpointBytes !== undefined) {
+    const pageSize = sqlite.pragma('page_size', { simple: true }) as number;
+    sqlite.pragma(`wal_autocheckpoint = ${Math.ceil(options.autocheckpointBytes / pageSize)}`);
+  }
   return sqlite;
 }
 
@@ -192,26 +201,4 @@ export function openDatabase(file: string, options: OpenOptions = {}): DatabaseH
   const db = new Kysely<Database>({ dialect: new PromoDialect(driver), plugins: [compileCounter(stats)] });
   const commitStats = (): CommitStats => (group ? { ...group.stats } : { batches: 0, transactions: 0, commitSeconds: 0 });
   return { db, sqlite, commitStats, queryStats: () => ({ ...stats }), close: () => db.destroy() };
-}
-
-/**
- * Copies the WAL into the database and lets it restart at zero bytes, when no reader holds
- * it (false then: it stays, bounded by journal_size_limit). The copy runs PASSIVE first,
- * beside other writers; TRUNCATE, which holds writers off while it runs, then has little
- * left to do. Run off the request thread: a large WAL takes a while to copy.
- */
-export function truncateWal(sqlite: BetterSqlite3.Database): boolean {
-  sqlite.pragma('wal_checkpoint(PASSIVE)');
-  const [row] = sqlite.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
-  return (row?.busy ?? 1) === 0;
-}
-
-/**
- * Copies what it can of the WAL into the database, without waiting for or holding off any
- * writer or reader (PASSIVE): a thread with nothing else to do (a command's main thread while
- * its worker thread writes) takes that work off the writer, whose own automatic checkpoints
- * then find the WAL copied already. The writer restarts the WAL once it is copied whole.
- */
-export function checkpointPassive(sqlite: BetterSqlite3.Database): void {
-  sqlite.pragma('wal_checkpoint(PASSIVE)');
 }

@@ -8,7 +8,7 @@ import type { CommitStats } from '../db/group-commit.js';
 /**
  * What `GET /metrics` shows, in Prometheus' text format (prom-client): requests by route
  * pattern (never the raw path, so the series stay few), jobs by type and status, the database
- * and WAL sizes, the last checkpoint a job's end ran, and the process figures.
+ * and WAL sizes, the last WAL checkpoint a job worker ran, and the process figures.
  */
 export interface Metrics {
   registry: Registry;
@@ -48,7 +48,7 @@ export function createMetrics(deps: Pick<Deps, 'db' | 'dbFile' | 'commitStats'>)
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
-  const checkpoint = new Gauge({ name: 'promo_wal_checkpoint_last_seconds', help: 'How long the last checkpoint at the end of a bulk job took', registers: [registry] });
+  const checkpoint = new Gauge({ name: 'promo_wal_checkpoint_last_seconds', help: 'How long the last WAL checkpoint took (job worker threads run them: during and after bulk jobs, and while idle)', registers: [registry] });
   new Gauge({
     name: 'promo_database_bytes',
     help: 'Size of the database file and of its write-ahead log',

@@ -1,6 +1,6 @@
 import type { Deps } from '../app/deps.js';
 import type { JobRegistry } from '../app/job-registry.js';
-import { checkpointPassive, truncateWal } from '../db/connect.js';
+import { copyWalBack, truncateWal } from '../db/wal.js';
 import type { JobView } from './jobs.presenter.js';
 import { getJobView } from './jobs.service.js';
 import { startJobRunner } from './runner.js';
@@ -9,7 +9,7 @@ import { startJobRunner } from './runner.js';
  * Runs one job in this process (a command line's own job) and waits for its end, reporting
  * its state as it goes. A server on the same file may claim the job first; the lease decides,
  * and this waits for the end either way. Meanwhile this thread, otherwise idle, copies the WAL
- * the job's writes fill back into the database (checkpointPassive): a bulk import's worker
+ * the job's writes fill back into the database (copyWalBack): a bulk import's worker
  * spent about a sixth of its time on its own automatic checkpoints.
  */
 export async function runJobToEnd(
@@ -29,7 +29,7 @@ export async function runJobToEnd(
         truncateWal(deps.sqlite);
         return job;
       }
-      checkpointPassive(deps.sqlite);
+      copyWalBack(deps.sqlite);
       await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 200));
     }
   } finally {

@@ -6,9 +6,10 @@ import { jobEvents } from './jobs.events.js';
 import { claimJob, failAbandonedStaging, releaseLeases, renewLeases } from './leases.service.js';
 import { failJob } from './portions.service.js';
 import { isOwnerDead, newLeaseOwner } from './lease-owner.js';
-import { nextPortionSize } from './portion-size.js';
+import { BESIDE_WRITES_PORTION_MS, nextPortionSize, TARGET_PORTION_MS } from './portion-size.js';
 import { startSweeps, type SweepLoop } from './sweeps.js';
-import type { WorkerReport, WorkerTask } from './worker.js';
+import { DEFAULT_WAL_THRESHOLDS, IDLE_CHECK_MS, idleCheckpointDue, type WalThresholds } from './wal-checkpoints.js';
+import type { CheckpointTask, WorkerReport, WorkerTask } from './worker.js';
 import { createWriteGate, type GateOptions } from './write-gate.js';
 
 export interface RunnerOptions {
@@ -25,7 +26,11 @@ export interface RunnerOptions {
   /** Jobs held at once; they advance round-robin, one portion each. */
   maxJobs?: number;
   gateOptions?: GateOptions;
+  /** When worker threads copy the WAL back (jobs/wal-checkpoints.ts); tests pass smaller ones. */
+  wal?: WalThresholds;
   onReport?: (jobId: string, report: WorkerReport) => void;
+  /** A checkpoint ran (jobs/wal-checkpoints.ts): in a portion, at a job's end, or while idle. */
+  onCheckpoint?: (ms: number) => void;
   /** Periodic sweeps (app/sweep-registry.ts) to run at start and every `sweepIntervalMs`. */
   sweeps?: SweepRegistry;
   sweepIntervalMs?: number;
@@ -68,6 +73,9 @@ interface RunnerState {
   again: boolean;
   scheduled?: NodeJS.Immediate;
   lastStagingCheck: number;
+  lastWalCheck: number;
+  /** The API connection's durable commits at the last report: did it write since? */
+  apiCommits: number;
 }
 
 const MAX_ERRORS = 3;
@@ -117,6 +125,7 @@ function dispatch(r: RunnerState): void {
 const taskOf = (r: RunnerState, job: HeldJob): WorkerTask => ({
   dbFile: r.deps.dbFile, jobId: job.id, owner: r.owner, maxItems: job.portion, leaseMs: r.leaseMs, step: job.entry.step, gate: r.gate, gateOptions: r.options.gateOptions,
   failureKey: job.entry.failureKey, failureList: job.entry.failureList, failureRow: job.entry.failureRow,
+  walCheckpointBytes: (r.options.wal ?? DEFAULT_WAL_THRESHOLDS).jobBytes,
 });
 
 function start(r: RunnerState, job: HeldJob): void {
@@ -132,16 +141,46 @@ function start(r: RunnerState, job: HeldJob): void {
   r.inFlight.add(run);
 }
 
+/** Shorter portions while the API writes beside the jobs (jobs/portion-size.ts). */
+function portionTarget(r: RunnerState): number {
+  const commits = r.deps.commitStats().batches;
+  const writing = commits !== r.apiCommits;
+  r.apiCommits = commits;
+  return writing ? BESIDE_WRITES_PORTION_MS : TARGET_PORTION_MS;
+}
+
 function onReport(r: RunnerState, job: HeldJob, report: WorkerReport): void {
   job.errors = 0;
   job.renewedAt = Date.now();
-  job.portion = nextPortionSize(job.portion, report.items, report.ms);
+  job.portion = nextPortionSize(job.portion, report.items, report.ms, portionTarget(r));
   r.deps.log.debug('job portion', { job_id: job.id, type: job.type, items: report.items, ms: report.ms });
   if (report.state !== 'continue') {
     drop(r, job.id);
     r.deps.log.info('job ended', { job_id: job.id, type: job.type, state: report.state, checkpoint_ms: report.checkpointMs });
   }
+  if (report.checkpointMs !== undefined) r.options.onCheckpoint?.(report.checkpointMs);
   r.options.onReport?.(job.id, report);
+}
+
+/**
+ * While no job runs, a worker thread copies the WAL back once it is past its idle threshold
+ * (the API's own connection no longer does: jobs/wal-checkpoints.ts). Looked at once a second.
+ */
+function checkpointIfIdle(r: RunnerState): void {
+  if (r.held.size > 0 || r.inFlight.size > 0 || r.stopping || Date.now() - r.lastWalCheck < IDLE_CHECK_MS) return;
+  r.lastWalCheck = Date.now();
+  if (!idleCheckpointDue(r.deps.dbFile, r.options.wal ?? DEFAULT_WAL_THRESHOLDS)) return;
+  const task: CheckpointTask = { dbFile: r.deps.dbFile, gate: r.gate, gateOptions: r.options.gateOptions };
+  const run = (poolOf(r).run(task, { name: 'checkpoint' }) as Promise<WorkerReport>)
+    .then((report) => {
+      if (report.checkpointMs !== undefined) r.options.onCheckpoint?.(report.checkpointMs);
+    })
+    .catch((error: unknown) => r.deps.log.error('WAL checkpoint failed', error))
+    .finally(() => {
+      r.inFlight.delete(run);
+      if (!r.stopping) wake(r);
+    });
+  r.inFlight.add(run);
 }
 
 /**
@@ -176,6 +215,7 @@ async function tick(r: RunnerState): Promise<void> {
   try {
     await claimNew(r);
     dispatch(r);
+    checkpointIfIdle(r);
   } catch (error) {
     r.deps.log.error('job runner tick failed', error);
   } finally {
@@ -220,7 +260,7 @@ async function heartbeat(r: RunnerState): Promise<void> {
 export function startJobRunner(deps: Deps, options: RunnerOptions): JobRunner {
   const r: RunnerState = {
     deps, options, owner: newLeaseOwner(), leaseMs: options.leaseMs ?? 15_000, held: new Map(), rotation: [], inFlight: new Set(),
-    gate: createWriteGate(), stopping: false, ticking: false, again: false, lastStagingCheck: 0,
+    gate: createWriteGate(), stopping: false, ticking: false, again: false, lastStagingCheck: 0, lastWalCheck: 0, apiCommits: 0,
   };
   const onEnqueued = () => wake(r);
   const poll = setInterval(onEnqueued, options.pollMs ?? 250);

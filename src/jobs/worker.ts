@@ -1,9 +1,10 @@
 import type { Deps } from '../app/deps.js';
 import type { StepRef } from '../app/job-registry.js';
-import { openDatabase, truncateWal } from '../db/connect.js';
+import { openDatabase } from '../db/connect.js';
 import { systemClock } from '../lib/clock.js';
 import { failJob, preparePortion, runPortion, type PortionReport, type PortionTask } from './portions.service.js';
 import { loadStep } from './step-loader.js';
+import { walKeeper, type WalKeeper } from './wal-checkpoints.js';
 import { DEFAULT_GATE, throughWriteGate, type GateOptions } from './write-gate.js';
 
 /**
@@ -17,24 +18,32 @@ export interface WorkerTask extends PortionTask {
   gateOptions?: GateOptions;
   /** Instead of a portion: end the job FAILED with this reason, running the step's `fail`. */
   fail?: string;
+  /** Past this many bytes of WAL, the portion first copies it back (jobs/wal-checkpoints.ts). */
+  walCheckpointBytes: number;
 }
 
 export interface WorkerReport extends PortionReport {
   /** How long the portion held the database. */
   ms: number;
-  /** The job's last portion: how long copying the WAL back took. */
+  /** How long copying the WAL back took, when this task did (jobs/wal-checkpoints.ts). */
   checkpointMs?: number;
 }
 
-type WorkerDeps = Pick<Deps, 'db' | 'sqlite' | 'clock'>;
+/** The runner's idle checkpoint: no job runs, the WAL is past its idle threshold. */
+export interface CheckpointTask {
+  dbFile: string;
+  gate: SharedArrayBuffer;
+  gateOptions?: GateOptions;
+}
+
+type WorkerDeps = Pick<Deps, 'db' | 'sqlite' | 'clock'> & { wal: WalKeeper };
 const connections = new Map<string, WorkerDeps>();
 
 /**
  * The worker thread's own connection to the file: synchronous=NORMAL (a job resumes from
- * what the database holds), a larger page cache for bulk inserts into big indexes, and a
- * checkpoint every 20,000 WAL pages rather than 1,000: a portion of random codes dirties
- * pages all over the code index, and checkpointing them after every portion costs more than
- * the inserts. Statement journals stay in memory (temp_store): an import's savepoint per
+ * what the database holds), a larger page cache for bulk inserts into big indexes, and no
+ * checkpoint inside a commit: the worker copies the WAL back itself, between portions
+ * (jobs/wal-checkpoints.ts). Statement journals stay in memory (temp_store): an import's savepoint per
  * order journals the ~25 pages the order touches, more than the 64 KiB SQLite keeps in memory
  * before it spills them to a temp file, so each order wrote one (~40 us of 860 per order).
  * A journal holds at most the pages one statement or savepoint of a portion touches.
@@ -42,11 +51,10 @@ const connections = new Map<string, WorkerDeps>();
 function workerDeps(dbFile: string): WorkerDeps {
   let deps = connections.get(dbFile);
   if (!deps) {
-    const { db, sqlite } = openDatabase(dbFile, { synchronous: 'NORMAL' });
+    const { db, sqlite } = openDatabase(dbFile, { synchronous: 'NORMAL', autocheckpointBytes: 0 });
     sqlite.pragma('cache_size = -65536');
-    sqlite.pragma('wal_autocheckpoint = 20000');
     sqlite.pragma('temp_store = MEMORY');
-    deps = { db, sqlite, clock: systemClock };
+    deps = { db, sqlite, clock: systemClock, wal: walKeeper(sqlite, dbFile) };
     connections.set(dbFile, deps);
   }
   return deps;
@@ -54,7 +62,8 @@ function workerDeps(dbFile: string): WorkerDeps {
 
 /**
  * Piscina task: one portion of the job (its pure work first), or its end when `fail` is set
- * (portions kept throwing), through the write gate.
+ * (portions kept throwing), through the write gate. Past the WAL's threshold, the portion
+ * first copies the WAL back: the bulk before the gate, the rest holding it.
  */
 export default async function runWorkerTask(task: WorkerTask): Promise<WorkerReport> {
   const step = loadStep(task.step);
@@ -66,11 +75,23 @@ export default async function runWorkerTask(task: WorkerTask): Promise<WorkerRep
     return { state: 'failed', items: 0, ms };
   }
   const prepared = await preparePortion(deps, task, step);
-  const { value, ms } = await throughWriteGate(task.gate, gate, () => runPortion(deps, task, step, prepared));
-  // A bulk job leaves a WAL as large as its largest stretch between checkpoints; when it
+  deps.wal.copyBack();
+  let checkpointMs: number | undefined;
+  const { value: report } = await throughWriteGate(task.gate, gate, async () => {
+    checkpointMs = deps.wal.restart(task.walCheckpointBytes);
+    const started = performance.now();
+    const value = await runPortion(deps, task, step, prepared);
+    return { ...value, ms: performance.now() - started };
+  });
+  // A bulk job leaves a WAL as large as its last stretch between checkpoints; when it
   // ends, this thread (not the API's) copies it back and lets it restart at zero bytes.
-  if (value.state === 'continue') return { ...value, ms };
-  const checkpointStarted = performance.now();
-  truncateWal(deps.sqlite);
-  return { ...value, ms, checkpointMs: Math.round(performance.now() - checkpointStarted) };
+  if (report.state !== 'continue') checkpointMs = deps.wal.restart(0);
+  return checkpointMs === undefined ? report : { ...report, checkpointMs: Math.round(checkpointMs) };
+}
+
+/** Piscina task `checkpoint`: the runner's idle checkpoint, through the write gate. */
+export async function checkpoint(task: CheckpointTask): Promise<WorkerReport> {
+  const deps = workerDeps(task.dbFile);
+  const { value } = await throughWriteGate(task.gate, task.gateOptions ?? DEFAULT_GATE, async () => deps.wal.restart(0));
+  return { state: 'finished', items: 0, ms: 0, ...(value === undefined ? {} : { checkpointMs: Math.round(value) }) };
 }

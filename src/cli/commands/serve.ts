@@ -80,7 +80,7 @@ export async function serve(options: ConfigOverrides): Promise<void> {
     workers: config.workers,
     registry: jobRegistry,
     sweeps: sweepRegistry,
-    onReport: (_jobId, report) => report.checkpointMs !== undefined && metrics.observeCheckpoint(report.checkpointMs / 1000),
+    onCheckpoint: (ms) => metrics.observeCheckpoint(ms / 1000),
   });
   deps.onClose.push(() => runner.stop());
   const app = createApp(deps, { bodyLimitBytes: config.bodyLimitBytes, metrics, metricsToken: config.metricsToken, rateLimit: config.rateLimit });

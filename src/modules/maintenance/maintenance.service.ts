@@ -1,5 +1,5 @@
 import type { Deps } from '../../app/deps.js';
-import { truncateWal } from '../../db/connect.js';
+import { truncateWal } from '../../db/wal.js';
 import { AppError } from '../../lib/errors.js';
 import * as repo from './maintenance.repository.js';
 

@@ -1,0 +1,64 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import { copyWalBack, truncateWal, walBytes } from '../db/wal.js';
+
+/**
+ * Who copies the WAL back into the database, and when (issue 15 point 6). A bulk job writes
+ * pages all over big indexes (about 8 KiB of WAL per generated code), and a checkpoint of them
+ * on the request thread stalls every request while it copies. So the API's connection
+ * checkpoints only past WAL_SIZE_LIMIT_BYTES (a safety net: app/deps.ts), and:
+ *
+ * - while jobs run, each worker copies the WAL back before its portion, beside the other
+ *   worker's portion and the API's writes (PASSIVE: no one waits for it; about one portion's
+ *   pages each time; one bench run each: 11,759 codes/s against 10,165 with one large copy past
+ *   the threshold). Past `jobBytes` of WAL, holding the write gate (other workers wait, the API
+ *   does not), it copies what was written meanwhile and truncates the WAL (TRUNCATE: writers
+ *   wait for that short rest only);
+ * - when no job runs, the runner has a worker thread do the same past `idleBytes`.
+ *
+ * TRUNCATE waits for readers to leave the WAL while holding writers off: at most
+ * RESTART_WAIT_MS, then it gives up and the next attempt waits RETRY_MS. The WAL's file size
+ * is then its content (it restarts at zero bytes), which is what the thresholds read.
+ */
+export interface WalThresholds {
+  /** While jobs run: past this many bytes of WAL, a worker copies it back and restarts it. */
+  jobBytes: number;
+  /** While no job runs: past this many, the runner has a worker thread do it. */
+  idleBytes: number;
+}
+
+/**
+ * 40 MiB while jobs run: a restart every ~10 portions of a large generation, and the WAL stays
+ * under 64 MiB with the portions written before a restart. 4 MiB while idle: SQLite's own default.
+ */
+export const DEFAULT_WAL_THRESHOLDS: WalThresholds = { jobBytes: 40 * 1024 * 1024, idleBytes: 4 * 1024 * 1024 };
+/** How often the runner looks at the WAL's size while no job runs. */
+export const IDLE_CHECK_MS = 1000;
+const RESTART_WAIT_MS = 50;
+const RETRY_MS = 250;
+
+export interface WalKeeper {
+  /** Before the write gate: copies back what was written since the last copy. */
+  copyBack(): void;
+  /** Holding the write gate: the rest, and the WAL restarts. Answers how long it took, if it ran. */
+  restart(threshold: number): number | undefined;
+}
+
+/** The WAL checkpoints of one worker connection. */
+export function walKeeper(sqlite: BetterSqlite3.Database, dbFile: string): WalKeeper {
+  let retryAt = 0;
+  const due = (threshold: number) => performance.now() >= retryAt && walBytes(dbFile) >= threshold;
+  return {
+    copyBack() {
+      copyWalBack(sqlite);
+    },
+    restart(threshold) {
+      if (!due(threshold)) return undefined;
+      const started = performance.now();
+      if (!truncateWal(sqlite, RESTART_WAIT_MS)) retryAt = performance.now() + RETRY_MS;
+      return performance.now() - started;
+    },
+  };
+}
+
+/** The runner, while no job runs: whether the WAL is worth a checkpoint now. */
+export const idleCheckpointDue = (dbFile: string, thresholds: WalThresholds): boolean => walBytes(dbFile) >= thresholds.idleBytes;

@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { WAL_SIZE_LIMIT_BYTES } from '../../src/db/connect.js';
+import { walBytes } from '../../src/db/wal.js';
+import { discountCampaign } from '../support/factories.js';
+import { testRunner, waitForJob } from '../support/jobs.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+const MiB = 1024 * 1024;
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** POST /v1/customers one after another until `done()`: answers their statuses. */
+async function customersUntil(server: TestServer, prefix: string, done: () => boolean): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let i = 0; !done(); i++) {
+    statuses.push((await server.request('POST', '/v1/customers', { body: { source_id: `${prefix}-${i}` } })).status);
+    await pause(2);
+  }
+  return statuses;
+}
+
+/** The -wal file's largest size until `done()`, looked at every 5 ms. */
+async function walPeak(dbFile: string, done: () => boolean): Promise<number> {
+  let peak = 0;
+  while (!done()) {
+    peak = Math.max(peak, walBytes(dbFile));
+    await pause(5);
+  }
+  return peak;
+}
+
+describe('WAL checkpoints beside bulk jobs', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.close());
+
+  it("keeps the API's connection from checkpointing below 64 MiB: job workers copy the WAL back during a generation", async () => {
+    const pageSize = server.deps.sqlite.pragma('page_size', { simple: true }) as number;
+    assert.equal(server.deps.sqlite.pragma('wal_autocheckpoint', { simple: true }), WAL_SIZE_LIMIT_BYTES / pageSize);
+    assert.equal((await server.request('POST', '/v1/campaigns', { body: discountCampaign('Wal') })).status, 200);
+    // 40,000 random codes write far more than 64 MiB of WAL (pages all over the code indexes):
+    // without the workers' checkpoints it would pass the API's 64 MiB before any restart.
+    const jobBytes = 2 * MiB;
+    const runner = testRunner(server.deps, { workers: 2, wal: { jobBytes, idleBytes: 1 * MiB } });
+    const walBefore = walBytes(server.dbFile);
+    try {
+      const res = await server.request('POST', '/v1/campaigns/Wal/vouchers?vouchers_count=40000', { body: {} });
+      assert.equal(res.status, 202);
+      let ended = false;
+      const job = waitForJob(server, res.body.async_action_id, 120_000).finally(() => {
+        ended = true;
+      });
+      const [statuses, peak, done] = await Promise.all([customersUntil(server, 'beside', () => ended), walPeak(server.dbFile, () => ended), job]);
+      assert.deepEqual([done.status, done.result.done_count], ['DONE', 40_000]);
+      assert.ok(statuses.length > 0 && statuses.every((s) => s === 200), `customer POSTs answered ${[...new Set(statuses)].join(', ')}`);
+      // The threshold and the portions written before a worker looks (without the workers'
+      // checkpoints: about 50 MiB).
+      assert.ok(peak <= 16 * MiB, `the WAL reached ${(peak / MiB).toFixed(1)} MiB (threshold ${jobBytes / MiB} MiB; before the job ${walBefore} bytes)`);
+    } finally {
+      await runner.stop();
+    }
+    const count = server.deps.sqlite.prepare("SELECT count(*) AS n FROM vouchers v JOIN campaigns c ON c.id = v.campaign_id WHERE c.name = 'Wal'").get() as { n: number };
+    assert.equal(count.n, 40_000);
+  });
+
+  it('copies the WAL back and truncates it while no job runs, off the request thread', async () => {
+    for (let i = 0; walBytes(server.dbFile) < 256 * 1024; i++) {
+      assert.equal((await server.request('POST', '/v1/customers', { body: { source_id: `idle-${i}` } })).status, 200);
+    }
+    await pause(1_200);
+    assert.ok(walBytes(server.dbFile) >= 256 * 1024, 'the API connection checkpointed by itself');
+    const checkpoints: number[] = [];
+    const runner = testRunner(server.deps, { wal: { jobBytes: 2 * MiB, idleBytes: 128 * 1024 }, onCheckpoint: (ms) => checkpoints.push(ms) });
+    try {
+      const deadline = Date.now() + 10_000;
+      while ((walBytes(server.dbFile) > 0 || checkpoints.length === 0) && Date.now() < deadline) await pause(20);
+      assert.equal(walBytes(server.dbFile), 0);
+      assert.equal(checkpoints.length, 1);
+      // Below the idle threshold, the runner leaves it alone.
+      assert.equal((await server.request('POST', '/v1/customers', { body: { source_id: 'idle-last' } })).status, 200);
+      await pause(1_500);
+      assert.ok(walBytes(server.dbFile) > 0);
+      assert.equal(checkpoints.length, 1);
+    } finally {
+      await runner.stop();
+    }
+  });
+});
