@@ -1,5 +1,5 @@
 /**
- * Hot paths (issue 16): req/s and p99 at 16 keep-alive connections through the real
+ * Hot paths (issue 16): req/s and p99 at 16 keep-alive connections (autocannon) through the real
  * `promo serve`, one after another in one run: GET /health (the baseline: Koa, the request
  * id, the log line and the error renderer, no database), GET /v1/vouchers/{code},
  * GET /v1/customers/{id} and POST /client/v1/validations (one percent-off voucher on a
@@ -15,7 +15,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { measurePosts, measureThroughput, round, type LoadResult } from './support/load.js';
+import { cannon } from './support/cannon.js';
+import { round, type LoadResult } from './support/load.js';
 import { benchHeaders, BENCH_KEY_ENV, post, PROMO_BIN } from './support/api.js';
 import { spawnListening } from './support/spawn.js';
 
@@ -65,9 +66,9 @@ const server = await spawnListening([bin, 'serve', '--port', '0', '--db', join(d
 try {
   const customerId = await seed(server.url);
   const get = (path: string, headers: Record<string, string> = {}, durationMs = DURATION_MS) =>
-    measureThroughput(`${server.url}${path}`, { connections: CONNECTIONS, durationMs, headers });
+    cannon(`${server.url}${path}`, { connections: CONNECTIONS, durationMs, headers });
   const validate = (durationMs = DURATION_MS) =>
-    measurePosts(`${server.url}/client/v1/validations`, { connections: CONNECTIONS, durationMs, headers: clientHeaders, body: validationBody });
+    cannon(`${server.url}/client/v1/validations`, { connections: CONNECTIONS, durationMs, method: 'POST', headers: clientHeaders, body: validationBody() });
   // Warm-up: JIT, the statement cache, the key map.
   await get('/health', {}, 1000);
   await get('/v1/vouchers/PCT-BENCH', benchHeaders, 1000);
