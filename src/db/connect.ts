@@ -1,6 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, type Driver, type KyselyPlugin, type SqliteDatabase } from 'kysely';
 import type { Database } from './database.js';
+import { registerDataVersion } from './data-version.js';
 import { PromoDriver } from './driver.js';
 import { GroupCommit, type CommitStats } from './group-commit.js';
 
@@ -96,6 +97,46 @@ const STATEMENT_CACHE_SIZE = 500;
 export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
+type RowMaker = (values: unknown[]) => Record<string, unknown>;
+
+/** A function that builds a row object from its values, with one literal shape (null: a name a literal cannot carry). */
+function rowMaker(names: string[]): RowMaker | null {
+  if (names.includes('__proto__')) return null;
+  const fields = names.map((name, i) => `${JSON.stringify(name)}: v[${i}]`).join(', ');
+  return new Function('v', `return { ${fields} };`) as RowMaker;
+}
+
+/**
+ * A reading statement's rows as objects, built in JavaScript from better-sqlite3's raw rows
+ * (arrays): an object literal of one shape per statement costs a fraction of the objects
+ * better-sqlite3 builds key by key (a 39-column voucher row: 3.6 us less; README "Hot paths").
+ * Same keys, order and values: a name given twice keeps its first place and its last value,
+ * as there. A row whose length no longer matches (the statement was re-prepared after a
+ * schema change) rebuilds the maker from the statement's columns.
+ */
+function rowsOf(stmt: BetterSqlite3.Statement, stats: QueryStats): (parameters: ReadonlyArray<unknown>) => unknown[] {
+  const raw = stmt.raw(true);
+  let names = raw.columns().map((column) => column.name);
+  let make = rowMaker(names);
+  if (!make) {
+    stmt.raw(false);
+    return (parameters) => (stats.statements++, stmt.all(parameters as unknown[]));
+  }
+  return (parameters) => {
+    stats.statements++;
+    const rows = raw.all(parameters as unknown[]) as unknown[][];
+    for (let i = 0; i < rows.length; i++) {
+      const values = rows[i] as unknown[];
+      if (values.length !== names.length) {
+        names = raw.columns().map((column) => column.name);
+        make = rowMaker(names) ?? make;
+      }
+      (rows as unknown[])[i] = (make as RowMaker)(values);
+    }
+    return rows;
+  };
+}
+
 /**
  * Kysely prepares every statement anew; preparing costs about as much as running a simple
  * query. This wrapper caches statements by SQL text (with the object Kysely calls, so a run
@@ -108,10 +149,7 @@ export function withStatementCache(sqlite: BetterSqlite3.Database, stats: QueryS
   const wrap = (sql: string, stmt: BetterSqlite3.Statement): Cached => ({
     reader: stmt.reader,
     // better-sqlite3 binds an array's elements as the anonymous parameters.
-    all: (parameters: ReadonlyArray<unknown>) => {
-      stats.statements++;
-      return stmt.all(parameters as unknown[]);
-    },
+    all: stmt.reader ? rowsOf(stmt, stats) : (parameters: ReadonlyArray<unknown>) => stmt.all(parameters as unknown[]),
     run: (parameters: ReadonlyArray<unknown>) => {
       stats.statements++;
       return stmt.run(parameters as unknown[]);
@@ -196,9 +234,17 @@ export function openDatabase(file: string, options: OpenOptions = {}): DatabaseH
   let driver: PromoDriver | null = null;
   const group = options.groupCommit ? new GroupCommit(sqlite, begin, () => driver?.mutex.held ?? false) : null;
   const stats: QueryStats = { statements: 0, compiles: 0 };
-  const reader = options.separateReads ? withStatementCache(openReader(file, busyTimeoutMs), stats) : null;
+  const readerSqlite = options.separateReads ? openReader(file, busyTimeoutMs) : null;
+  const reader = readerSqlite ? withStatementCache(readerSqlite, stats) : null;
   driver = new PromoDriver({ writer: withStatementCache(sqlite, stats), reader, begin, sqlite, group });
   const db = new Kysely<Database>({ dialect: new PromoDialect(driver), plugins: [compileCounter(stats)] });
+  if (readerSqlite) {
+    const version = readerSqlite.prepare('pragma data_version').pluck();
+    registerDataVersion(db, () => {
+      stats.statements++;
+      return version.get() as number;
+    });
+  }
   const commitStats = (): CommitStats => (group ? { ...group.stats } : { batches: 0, transactions: 0, commitSeconds: 0 });
   return { db, sqlite, commitStats, queryStats: () => ({ ...stats }), close: () => db.destroy() };
 }
