@@ -1,7 +1,8 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, type Driver, type KyselyPlugin, type SqliteDatabase } from 'kysely';
 import type { Database } from './database.js';
-import { registerDataVersion } from './data-version.js';
+import { registerDirectReads } from './direct-reads.js';
+import { ReadSnapshot } from './read-snapshot.js';
 import { PromoDriver } from './driver.js';
 import { GroupCommit, type CommitStats } from './group-commit.js';
 
@@ -232,17 +233,23 @@ export function openDatabase(file: string, options: OpenOptions = {}): DatabaseH
   const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   const begin = () => beginImmediate(sqlite, busyTimeoutMs);
   let driver: PromoDriver | null = null;
-  const group = options.groupCommit ? new GroupCommit(sqlite, begin, () => driver?.mutex.held ?? false) : null;
-  const stats: QueryStats = { statements: 0, compiles: 0 };
   const readerSqlite = options.separateReads ? openReader(file, busyTimeoutMs) : null;
+  const snapshot = readerSqlite ? new ReadSnapshot(readerSqlite) : null;
+  const group = options.groupCommit ? new GroupCommit(sqlite, begin, () => driver?.mutex.held ?? false, snapshot?.writerCommitted) : null;
+  const stats: QueryStats = { statements: 0, compiles: 0 };
   const reader = readerSqlite ? withStatementCache(readerSqlite, stats) : null;
-  driver = new PromoDriver({ writer: withStatementCache(sqlite, stats), reader, begin, sqlite, group });
+  driver = new PromoDriver({ writer: withStatementCache(sqlite, stats), reader, begin, sqlite, group, snapshot });
   const db = new Kysely<Database>({ dialect: new PromoDialect(driver), plugins: [compileCounter(stats)] });
   if (readerSqlite) {
     const version = readerSqlite.prepare('pragma data_version').pluck();
-    registerDataVersion(db, () => {
-      stats.statements++;
-      return version.get() as number;
+    const onReader = driver;
+    registerDirectReads(db, {
+      dataVersion: () => {
+        snapshot?.enter();
+        stats.statements++;
+        return version.get() as number;
+      },
+      select: (sql, parameters) => onReader.selectOnReader(sql, parameters),
     });
   }
   const commitStats = (): CommitStats => (group ? { ...group.stats } : { batches: 0, transactions: 0, commitSeconds: 0 });

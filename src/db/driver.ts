@@ -3,6 +3,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { SelectQueryNode, type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type SqliteDatabase } from 'kysely';
 import { runFirstWrite } from './first-write.js';
 import type { Batch, GroupCommit } from './group-commit.js';
+import type { ReadSnapshot } from './read-snapshot.js';
 
 /**
  * promo's Kysely driver for better-sqlite3 (DESIGN 3):
@@ -26,6 +27,8 @@ export interface DriverOptions {
   /** The raw writer connection, for COMMIT, ROLLBACK and the first-write hook. */
   sqlite: BetterSqlite3.Database;
   group: GroupCommit | null;
+  /** The reader's per-tick read transaction (db/read-snapshot.ts); null without a reader. */
+  snapshot: ReadSnapshot | null;
 }
 
 /** A FIFO lock: the writer serves one transaction (or one write outside a transaction) at a time. */
@@ -69,8 +72,15 @@ class Connection implements DatabaseConnection {
 
   async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
     if (!SelectQueryNode.is(query.query)) throw new Error('Only SELECT queries can be streamed');
-    const db = this.inTransaction || !this.driver.reader ? this.driver.writer : this.driver.reader;
-    for (const row of db.prepare(query.sql).iterate(query.parameters)) yield { rows: [row as R] };
+    const onReader = !this.inTransaction && this.driver.reader !== null;
+    const snapshot = onReader ? this.driver.snapshot : null;
+    const db = onReader ? (this.driver.reader as SqliteDatabase) : this.driver.writer;
+    snapshot?.streamStarted();
+    try {
+      for (const row of db.prepare(query.sql).iterate(query.parameters)) yield { rows: [row as R] };
+    } finally {
+      snapshot?.streamEnded();
+    }
   }
 }
 
@@ -78,10 +88,12 @@ export class PromoDriver implements Driver {
   readonly mutex = new WriterMutex();
   readonly writer: SqliteDatabase;
   readonly reader: SqliteDatabase | null;
+  readonly snapshot: ReadSnapshot | null;
 
   constructor(private readonly options: DriverOptions) {
     this.writer = options.writer;
     this.reader = options.reader;
+    this.snapshot = options.snapshot;
   }
 
   async init(): Promise<void> {}
@@ -108,7 +120,10 @@ export class PromoDriver implements Driver {
 
   async commitTransaction(connection: Connection): Promise<void> {
     if (this.options.group) connection.joined = this.options.group.commit();
-    else this.options.sqlite.exec('commit');
+    else {
+      this.options.sqlite.exec('commit');
+      this.snapshot?.writerCommitted();
+    }
   }
 
   async rollbackTransaction(): Promise<void> {
@@ -126,9 +141,15 @@ export class PromoDriver implements Driver {
     if (joined) await joined.durable;
   }
 
+  /** A SELECT outside any transaction, on the reader connection (there must be one), in the tick's snapshot. */
+  selectOnReader(sql: string, parameters: ReadonlyArray<unknown>): unknown[] {
+    this.snapshot?.enter();
+    return (this.reader as SqliteDatabase).prepare(sql).all(parameters);
+  }
+
   async execute(connection: Connection, query: CompiledQuery): Promise<QueryResult<unknown>> {
     if (connection.inTransaction) return run(this.writer, query);
-    if (this.reader && SelectQueryNode.is(query.query)) return run(this.reader, query);
+    if (this.reader && SelectQueryNode.is(query.query)) return { rows: this.selectOnReader(query.sql, query.parameters) };
     // A write (or raw SQL) outside a transaction: its turn on the writer; inside an open batch, it waits for that batch.
     await this.mutex.lock();
     try {
@@ -137,7 +158,10 @@ export class PromoDriver implements Driver {
         connection.joined = batch;
         batch.kept = true;
       }
-      return run(this.writer, query);
+      const result = run(this.writer, query);
+      // Outside a batch the write committed on its own.
+      if (!batch) this.snapshot?.writerCommitted();
+      return result;
     } finally {
       this.mutex.unlock();
     }
@@ -145,6 +169,7 @@ export class PromoDriver implements Driver {
 
   async destroy(): Promise<void> {
     await this.options.group?.drain();
+    this.snapshot?.end();
     this.writer.close();
     this.reader?.close();
   }

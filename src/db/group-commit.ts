@@ -65,6 +65,8 @@ export class GroupCommit {
     private readonly beginImmediate: () => void,
     /** Whether another transaction waits for the writer (it would join the batch). */
     private readonly busy: () => boolean = () => false,
+    /** Right after each COMMIT (the reader's snapshot ends: db/read-snapshot.ts). */
+    private readonly committed: () => void = () => {},
   ) {}
 
   /** The batch a write outside any transaction joins, if one is open (it then waits for it too). */
@@ -156,6 +158,7 @@ export class GroupCommit {
       batch.settle(error);
       return;
     }
+    this.committed();
     this.stats.batches += 1;
     this.stats.transactions += batch.size;
     this.stats.commitSeconds += (performance.now() - started) / 1000;

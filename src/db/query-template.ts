@@ -1,5 +1,6 @@
-import type { CompiledQuery, Compilable, Kysely } from 'kysely';
+import { SelectQueryNode, type CompiledQuery, type Compilable, type Kysely } from 'kysely';
 import type { Database } from './database.js';
+import { directReads } from './direct-reads.js';
 
 type Db = Kysely<Database>;
 
@@ -12,6 +13,8 @@ type Slot = { param: string; index?: number } | { value: unknown };
 interface Template {
   compiled: CompiledQuery;
   slots: Slot[];
+  /** A SELECT: outside a transaction, it may run straight on the reader (db/direct-reads.ts). */
+  select: boolean;
 }
 
 const TOKEN = '\u0000param:';
@@ -43,7 +46,7 @@ function templateOf(compiled: CompiledQuery, names: ReadonlySet<string>): Templa
   // A builder that wrote a value into the SQL text instead of binding it would run every
   // later call with the first call's value: refuse it.
   if (lost.length > 0) throw new Error(`query template: ${lost.join(', ')} not bound as parameters in: ${compiled.sql}`);
-  return { compiled, slots };
+  return { compiled, slots, select: SelectQueryNode.is(compiled.query) };
 }
 
 /**
@@ -81,6 +84,8 @@ export function queryTemplate<P extends Record<string, unknown>, O>(
       if (!('param' in slot)) parameters[i] = slot.value;
       else parameters[i] = slot.index === undefined ? params[slot.param] : (params[slot.param] as ReadonlyArray<unknown>)[slot.index];
     }
+    const direct = template.select ? directReads(db) : undefined;
+    if (direct) return direct.select(compiled.sql, parameters) as O[];
     return (await db.executeQuery<O>({ sql: compiled.sql, query: compiled.query, queryId: compiled.queryId, parameters })).rows;
   };
 }

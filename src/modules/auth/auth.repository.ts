@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { dataVersionReader } from '../../db/data-version.js';
+import { directReads } from '../../db/direct-reads.js';
 import { queryTemplate } from '../../db/query-template.js';
 import type { ApiKeyTable, OAuthTokenTable } from './auth.table.js';
 
@@ -24,10 +24,10 @@ const dataVersionQuery = queryTemplate<Record<string, never>, { data_version: nu
   db.selectNoFrom(sql<number>`(select data_version from pragma_data_version())`.as('data_version')),
 );
 
-/** The data_version: straight from the reader connection where the handle has one (db/data-version.ts), else the query. */
+/** The data_version: straight from the reader connection where the handle has one (db/direct-reads.ts), else the query. */
 export const dataVersion = async (db: Db): Promise<number> => {
-  const read = dataVersionReader(db);
-  return read ? read() : ((await dataVersionQuery(db, {}))[0]?.data_version ?? 0);
+  const direct = directReads(db);
+  return direct ? direct.dataVersion() : ((await dataVersionQuery(db, {}))[0]?.data_version ?? 0);
 };
 
 export const listApiKeys = (db: Db): Promise<ApiKeyRow[]> =>
