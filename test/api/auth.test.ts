@@ -28,8 +28,14 @@ describe('authentication', () => {
     });
 
     it('refuse a wrong token, an unknown app id and a missing token', async () => {
+      // Once the right token opened the key, later tokens are compared with it (README "Hot paths").
+      assert.ok(passedAuth(await server.request('GET', '/v1/anything')));
+      const token = server.serverKey.app_token;
       for (const headers of <Array<Record<string, string>>>[
         { 'X-App-Id': server.serverKey.app_id, 'X-App-Token': 'wrong' },
+        { 'X-App-Id': server.serverKey.app_id, 'X-App-Token': `${token.slice(0, -1)}x` },
+        { 'X-App-Id': server.serverKey.app_id, 'X-App-Token': `${token}0` },
+        { 'X-App-Id': server.serverKey.app_id, 'X-App-Token': token.slice(0, -1) },
         { 'X-App-Id': 'no-such-app', 'X-App-Token': server.serverKey.app_token },
         { 'X-App-Id': server.serverKey.app_id },
       ]) {

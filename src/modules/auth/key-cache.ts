@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { sameSecret, secretMatches } from '../../lib/secrets.js';
 import * as repo from './auth.repository.js';
 
 type Db = Kysely<Database>;
@@ -8,6 +9,8 @@ type Db = Kysely<Database>;
 export interface CachedKey {
   row: repo.ApiKeyRow;
   origins: string[];
+  /** The token that matched the row's hash, once one did: dropped with the row. */
+  verified?: Buffer;
 }
 
 /** A bearer token's row (by its hash) with its key's name, limits and revocation; null: unknown. */
@@ -67,6 +70,19 @@ export async function cachedKey(db: Db, appId: string): Promise<CachedKey | null
  */
 export async function cachedToken(db: Db, tokenHash: string): Promise<CachedToken | null> {
   return remembered((await current(db)).tokens, tokenHash, async () => (await repo.findOAuthToken(db, tokenHash)) ?? null);
+}
+
+/**
+ * Whether a token opens a cached key: the first match is hashed and compared with the stored
+ * hash; later requests compare with that token in constant time instead of hashing (README
+ * "Hot paths"). The token lives only as long as the cached row, so a revoked or rotated key
+ * reads its row (and its hash) again on the very next request.
+ */
+export function keyTokenMatches(key: CachedKey, token: string): boolean {
+  if (key.verified) return sameSecret(token, key.verified);
+  if (!secretMatches(token, key.row.token_hash)) return false;
+  key.verified = Buffer.from(token);
+  return true;
 }
 
 /** After this connection wrote keys or tokens: the next request reads them again. */

@@ -3,9 +3,9 @@ import type { Deps } from '../../app/deps.js';
 import type { KeyFromEnv } from '../../app/config.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError, notFound } from '../../lib/errors.js';
-import { hashSecret, newSecret, secretMatches } from '../../lib/secrets.js';
+import { hashSecret, newSecret } from '../../lib/secrets.js';
 import * as repo from './auth.repository.js';
-import { cachedKey, forgetKeys } from './key-cache.js';
+import { cachedKey, forgetKeys, keyTokenMatches } from './key-cache.js';
 
 type KeyDeps = Pick<Deps, 'db' | 'clock'>;
 export type KeyKind = 'server' | 'client';
@@ -124,6 +124,6 @@ export async function authenticateKey(
   const key = await cachedKey(deps.db, appId);
   const row = key?.row;
   if (!row || row.kind !== kind || row.revoked_at !== null) return undefined;
-  if (!secretMatches(token, row.token_hash)) return undefined;
+  if (!keyTokenMatches(key, token)) return undefined;
   return { app_id: row.app_id, name: row.name, origins: key.origins, rate_limit: row.rate_limit };
 }
