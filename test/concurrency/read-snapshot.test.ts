@@ -15,11 +15,21 @@ const insertKey = (sqlite: BetterSqlite3.Database, appId: string, name: string) 
     .prepare("INSERT INTO api_keys (app_id, kind, name, token_hash, created_at) VALUES (?, 'server', ?, 'h', '2026-01-01T00:00:00.000Z')")
     .run(appId, name);
 
+/** The API's kind of handle (a reader, group commit) and a second connection to the same file. */
+function opened() {
+  const file = freshDbFile();
+  const handle = openDatabase(file, { separateReads: true, groupCommit: true });
+  const other = new BetterSqlite3(file);
+  const close = async () => {
+    other.close();
+    await handle.close();
+  };
+  return { db: handle.db, other, close };
+}
+
 describe('reads on the reader connection', () => {
   it("share one snapshot within a tick; another connection's commit reaches the next tick's reads", async () => {
-    const file = freshDbFile();
-    const { db, close } = openDatabase(file, { separateReads: true, groupCommit: true });
-    const other = new BetterSqlite3(file);
+    const { db, other, close } = opened();
     await nextMacrotask();
     const before = await dataVersion(db);
     assert.equal(await findApiKey(db, 'k1'), undefined);
@@ -29,14 +39,11 @@ describe('reads on the reader connection', () => {
     await nextMacrotask();
     assert.equal((await findApiKey(db, 'k1'))?.name, 'first');
     assert.notEqual(await dataVersion(db), before, 'a revocation elsewhere stops the next tick at once');
-    other.close();
     await close();
   });
 
   it("see this process's own commits at once, in the same tick (a write outside a transaction, a group-committed transaction)", async () => {
-    const file = freshDbFile();
-    const { db, close } = openDatabase(file, { separateReads: true, groupCommit: true });
-    const other = new BetterSqlite3(file);
+    const { db, other, close } = opened();
     await nextMacrotask();
     assert.equal(await findApiKey(db, 'k2'), undefined); // the tick's snapshot is open
     insertKey(other, 'k2', 'elsewhere');
@@ -44,14 +51,11 @@ describe('reads on the reader connection', () => {
     assert.equal((await findApiKey(db, 'k2'))?.name, 'elsewhere', 'the own commit ended the snapshot');
     await db.transaction().execute((trx) => trx.updateTable('api_keys').set({ name: 'mine' }).where('app_id', '=', 'k2').execute());
     assert.equal((await findApiKey(db, 'k2'))?.name, 'mine');
-    other.close();
     await close();
   });
 
   it('leave a streamed read its own statement, and read beside it', async () => {
-    const file = freshDbFile();
-    const { db, close } = openDatabase(file, { separateReads: true, groupCommit: true });
-    const other = new BetterSqlite3(file);
+    const { db, other, close } = opened();
     for (const id of ['s1', 's2', 's3']) insertKey(other, id, id);
     await nextMacrotask();
     assert.equal((await findApiKey(db, 's1'))?.name, 's1'); // a snapshot is open
@@ -63,7 +67,6 @@ describe('reads on the reader connection', () => {
     assert.deepEqual(seen, ['s1', 's2', 's3']);
     insertKey(other, 's4', 's4');
     assert.equal((await findApiKey(db, 's4'))?.name, 's4', 'no snapshot was left open by the stream');
-    other.close();
     await close();
   });
 });
