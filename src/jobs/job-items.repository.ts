@@ -27,8 +27,9 @@ export const insertFailures = async (
   db: Db,
   rows: Array<{ action_id: string; position: number; key: string | null; reason: string; error_key: string | null }>,
 ): Promise<void> => {
-  if (rows.length === 0) return;
-  await db.insertInto('async_action_failures').values(rows).execute();
+  // 500 rows of 5 values a statement: a long portion of failing items (thousands) would pass
+  // SQLite's cap of bound parameters in one.
+  for (let i = 0; i < rows.length; i += 500) await db.insertInto('async_action_failures').values(rows.slice(i, i + 500)).execute();
 };
 
 export type FailureRow = { position: number; key: string | null; reason: string; error_key: string | null };

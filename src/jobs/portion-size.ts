@@ -2,18 +2,42 @@
  * Portion sizes adapt so that each portion's transaction lasts about a target duration. An API
  * write that arrives meanwhile waits up to one portion for the write lock, then commits (and
  * its durable commit flushes what the portion wrote): p99 <= 50 ms beside a generation needs
- * portions well under 50 ms (issue 15 point 6). Each API commit between portions costs the job
- * about one disk flush, so while the API is not writing, portions are longer.
+ * portions well under 50 ms (issue 15 point 6). Each commit costs the job the pages it
+ * dirtied written to the WAL again (an order import dirties ~15 pages an order, spread over the
+ * file), so while nobody else writes, portions grow.
+ *
+ * The target follows who else writes (jobs/runner.ts looks after each portion):
+ * - someone wrote since the last portion (the API's own commits, or another connection's, which
+ *   the worker's `PRAGMA data_version` shows): BESIDE_WRITES_PORTION_MS at once;
+ * - nobody did: it doubles each portion, from TARGET_PORTION_MS up to QUIET_PORTION_MS;
+ * - unknown (another worker thread of this process committed in between, which data_version
+ *   cannot tell from an outsider): TARGET_PORTION_MS.
  */
 export const TARGET_PORTION_MS = 80;
-/** The target while API writes are being made beside the job (jobs/runner.ts looks). */
+/** The target while others write beside the job. */
 export const BESIDE_WRITES_PORTION_MS = 40;
+/** The longest target, reached while nobody else writes. */
+export const QUIET_PORTION_MS = 400;
 export const MIN_PORTION = 10;
 export const MAX_PORTION = 20_000;
 
-/** The next portion size, from how long the last one held the database. */
-export function nextPortionSize(current: number, items: number, ms: number, targetMs = TARGET_PORTION_MS): number {
+/** Who else wrote to the file since the job's last portion. */
+export type Neighbours = 'writing' | 'quiet' | 'unknown';
+
+/** The next portion's target duration, from the last one and who else wrote meanwhile. */
+export function nextTarget(current: number, neighbours: Neighbours): number {
+  if (neighbours === 'writing') return BESIDE_WRITES_PORTION_MS;
+  if (neighbours === 'unknown') return TARGET_PORTION_MS;
+  return Math.min(QUIET_PORTION_MS, Math.max(TARGET_PORTION_MS, current * 2));
+}
+
+/**
+ * The next portion size, from how long the last one held the database: at most x2 or /2 a step
+ * (one slow portion says little), except that a lower target than the last one's applies at once.
+ */
+export function nextPortionSize(current: number, items: number, ms: number, targetMs = TARGET_PORTION_MS, lastTargetMs = targetMs): number {
   if (items < current || ms <= 0) return current;
-  const scaled = Math.round(current * Math.min(2, Math.max(0.5, targetMs / ms)));
+  const floor = 0.5 * Math.min(1, targetMs / lastTargetMs);
+  const scaled = Math.round(current * Math.min(2, Math.max(floor, targetMs / ms)));
   return Math.min(MAX_PORTION, Math.max(MIN_PORTION, scaled));
 }

@@ -6,7 +6,7 @@ import { jobEvents } from './jobs.events.js';
 import { claimJob, failAbandonedStaging, releaseLeases, renewLeases } from './leases.service.js';
 import { failJob } from './portions.service.js';
 import { isOwnerDead, newLeaseOwner } from './lease-owner.js';
-import { BESIDE_WRITES_PORTION_MS, nextPortionSize, TARGET_PORTION_MS } from './portion-size.js';
+import { nextPortionSize, nextTarget, TARGET_PORTION_MS } from './portion-size.js';
 import { startSweeps, type SweepLoop } from './sweeps.js';
 import { DEFAULT_WAL_THRESHOLDS, IDLE_CHECK_MS, idleCheckpointDue, type WalThresholds } from './wal-checkpoints.js';
 import type { CheckpointTask, WorkerReport, WorkerTask } from './worker.js';
@@ -50,6 +50,8 @@ interface HeldJob {
   type: string;
   entry: JobTypeEntry;
   portion: number;
+  /** The duration its next portion is sized for (jobs/portion-size.ts). */
+  target: number;
   inFlight: boolean;
   errors: number;
   retryAt: number;
@@ -104,7 +106,7 @@ async function claimNew(r: RunnerState): Promise<void> {
       await failJob(r.deps, job.id, `This promo cannot run ${job.type} jobs.`, undefined, r.owner);
       continue;
     }
-    r.held.set(job.id, { id: job.id, type: job.type, entry, portion: entry.firstPortion, inFlight: false, errors: 0, retryAt: 0, renewedAt: Date.now() });
+    r.held.set(job.id, { id: job.id, type: job.type, entry, portion: entry.firstPortion, target: TARGET_PORTION_MS, inFlight: false, errors: 0, retryAt: 0, renewedAt: Date.now() });
     r.rotation.push(job.id);
     r.deps.log.info('job started', { job_id: job.id, type: job.type });
   }
@@ -141,19 +143,25 @@ function start(r: RunnerState, job: HeldJob): void {
   r.inFlight.add(run);
 }
 
-/** Shorter portions while the API writes beside the jobs (jobs/portion-size.ts). */
-function portionTarget(r: RunnerState): number {
+/**
+ * The job's next target (jobs/portion-size.ts): short while others write beside it, growing while
+ * nobody does. Two signals: this process's API commits, and the worker connection's data_version
+ * (any other connection's commits, other processes' included).
+ */
+function resize(r: RunnerState, job: HeldJob, report: WorkerReport): void {
   const commits = r.deps.commitStats().batches;
-  const writing = commits !== r.apiCommits;
+  const apiWrote = commits !== r.apiCommits;
   r.apiCommits = commits;
-  return writing ? BESIDE_WRITES_PORTION_MS : TARGET_PORTION_MS;
+  const target = nextTarget(job.target, apiWrote ? 'writing' : (report.neighbours ?? 'unknown'));
+  job.portion = nextPortionSize(job.portion, report.items, report.ms, target, job.target);
+  job.target = target;
 }
 
 function onReport(r: RunnerState, job: HeldJob, report: WorkerReport): void {
   job.errors = 0;
   job.renewedAt = Date.now();
-  job.portion = nextPortionSize(job.portion, report.items, report.ms, portionTarget(r));
-  r.deps.log.debug('job portion', { job_id: job.id, type: job.type, items: report.items, ms: report.ms });
+  resize(r, job, report);
+  r.deps.log.debug('job portion', { job_id: job.id, type: job.type, items: report.items, ms: report.ms, neighbours: report.neighbours, target_ms: job.target });
   if (report.state !== 'continue') {
     drop(r, job.id);
     r.deps.log.info('job ended', { job_id: job.id, type: job.type, state: report.state, checkpoint_ms: report.checkpointMs });

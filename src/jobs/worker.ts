@@ -4,8 +4,9 @@ import { openDatabase } from '../db/connect.js';
 import { systemClock } from '../lib/clock.js';
 import { failJob, preparePortion, runPortion, type PortionReport, type PortionTask } from './portions.service.js';
 import { loadStep } from './step-loader.js';
+import type { Neighbours } from './portion-size.js';
 import { walKeeper, type WalKeeper } from './wal-checkpoints.js';
-import { DEFAULT_GATE, throughWriteGate, type GateOptions } from './write-gate.js';
+import { DEFAULT_GATE, gateWrites, markGateWrite, throughWriteGate, type GateOptions } from './write-gate.js';
 
 /**
  * The one Piscina worker of every job type. A task names the step module to run (from the
@@ -27,6 +28,8 @@ export interface WorkerReport extends PortionReport {
   ms: number;
   /** How long copying the WAL back took, when this task did (jobs/wal-checkpoints.ts). */
   checkpointMs?: number;
+  /** Who else wrote to the file between this connection's last portion and this one. */
+  neighbours?: Neighbours;
 }
 
 /** The runner's idle checkpoint: no job runs, the WAL is past its idle threshold. */
@@ -36,7 +39,13 @@ export interface CheckpointTask {
   gateOptions?: GateOptions;
 }
 
-type WorkerDeps = Pick<Deps, 'db' | 'sqlite' | 'clock'> & { wal: WalKeeper };
+/** What the connection saw at the end of its last portion: its data_version and the gate's write count. */
+interface Seen {
+  dataVersion: number;
+  gateWrites: number;
+}
+
+type WorkerDeps = Pick<Deps, 'db' | 'sqlite' | 'clock'> & { wal: WalKeeper; seen?: Seen };
 const connections = new Map<string, WorkerDeps>();
 
 /**
@@ -60,6 +69,24 @@ function workerDeps(dbFile: string): WorkerDeps {
   return deps;
 }
 
+const dataVersion = (deps: WorkerDeps): number => deps.sqlite.pragma('data_version', { simple: true }) as number;
+
+/**
+ * Holding the gate, before a portion: did another connection commit since this one's last
+ * portion? `PRAGMA data_version` changes only for other connections' commits (the API's, another
+ * process's, or another worker thread's: when the gate's write count moved too, it cannot tell).
+ */
+function neighboursOf(deps: WorkerDeps, gate: SharedArrayBuffer): Neighbours {
+  if (!deps.seen) return 'unknown';
+  if (dataVersion(deps) === deps.seen.dataVersion) return 'quiet';
+  return gateWrites(gate) === deps.seen.gateWrites ? 'writing' : 'unknown';
+}
+
+/** Holding the gate, after this connection wrote (a portion, a checkpoint): what it saw. */
+function noteWrite(deps: WorkerDeps, gate: SharedArrayBuffer): void {
+  deps.seen = { gateWrites: markGateWrite(gate), dataVersion: dataVersion(deps) };
+}
+
 /**
  * Piscina task: one portion of the job (its pure work first), or its end when `fail` is set
  * (portions kept throwing), through the write gate. Past the WAL's threshold, the portion
@@ -71,27 +98,41 @@ export default async function runWorkerTask(task: WorkerTask): Promise<WorkerRep
   const gate = task.gateOptions ?? DEFAULT_GATE;
   if (task.fail !== undefined) {
     const reason = task.fail;
-    const { ms } = await throughWriteGate(task.gate, gate, () => failJob(deps, task.jobId, reason, step, task.owner));
+    const { ms } = await throughWriteGate(task.gate, gate, async () => {
+      await failJob(deps, task.jobId, reason, step, task.owner);
+      noteWrite(deps, task.gate);
+    });
     return { state: 'failed', items: 0, ms };
   }
   const prepared = await preparePortion(deps, task, step);
   deps.wal.copyBack();
   let checkpointMs: number | undefined;
   const { value: report } = await throughWriteGate(task.gate, gate, async () => {
+    const neighbours = neighboursOf(deps, task.gate);
     checkpointMs = deps.wal.restart(task.walCheckpointBytes);
     const started = performance.now();
     const value = await runPortion(deps, task, step, prepared);
-    return { ...value, ms: performance.now() - started };
+    const ms = performance.now() - started;
+    noteWrite(deps, task.gate);
+    return { ...value, ms, neighbours };
   });
   // A bulk job leaves a WAL as large as its last stretch between checkpoints; when it
   // ends, this thread (not the API's) copies it back and lets it restart at zero bytes.
-  if (report.state !== 'continue') checkpointMs = deps.wal.restart(0);
+  if (report.state !== 'continue') {
+    checkpointMs = deps.wal.restart(0);
+    // Outside the gate, but a restart moves other connections' data_version: count it.
+    if (checkpointMs !== undefined) markGateWrite(task.gate);
+  }
   return checkpointMs === undefined ? report : { ...report, checkpointMs: Math.round(checkpointMs) };
 }
 
 /** Piscina task `checkpoint`: the runner's idle checkpoint, through the write gate. */
 export async function checkpoint(task: CheckpointTask): Promise<WorkerReport> {
   const deps = workerDeps(task.dbFile);
-  const { value } = await throughWriteGate(task.gate, task.gateOptions ?? DEFAULT_GATE, async () => deps.wal.restart(0));
+  const { value } = await throughWriteGate(task.gate, task.gateOptions ?? DEFAULT_GATE, async () => {
+    const ms = deps.wal.restart(0);
+    noteWrite(deps, task.gate);
+    return ms;
+  });
   return { state: 'finished', items: 0, ms: 0, ...(value === undefined ? {} : { checkpointMs: Math.round(value) }) };
 }

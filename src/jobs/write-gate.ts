@@ -4,10 +4,12 @@
  * retries (1, 2, 5, 10 ... ms), so back-to-back portions would starve the API's own writes.
  * The gap after each portion (a fraction of its duration) gives them their turn.
  *
- * State lives in a SharedArrayBuffer handed to every task: an Int32 lock word and a BigInt64
- * "not before" time in microseconds of the monotonic clock (shared by all threads).
+ * State lives in a SharedArrayBuffer handed to every task: an Int32 lock word, an Int32 count
+ * of writes made holding the gate (markGateWrite), and a BigInt64 "not before" time in
+ * microseconds of the monotonic clock (shared by all threads).
  */
 const LOCK = 0;
+const WRITES = 1;
 const STALE_LOCK_MS = 30_000;
 
 export interface GateOptions {
@@ -38,6 +40,12 @@ function acquire(lock: Int32Array): void {
     Atomics.wait(lock, LOCK, 1, 100);
   }
 }
+
+/** Counts a write (a commit or a checkpoint) made holding the gate; answers the new count. */
+export const markGateWrite = (buffer: SharedArrayBuffer): number => Atomics.add(new Int32Array(buffer, 0, 2), WRITES, 1) + 1;
+
+/** How many writes were made holding the gate so far (by every thread of this process). */
+export const gateWrites = (buffer: SharedArrayBuffer): number => Atomics.load(new Int32Array(buffer, 0, 2), WRITES);
 
 /** Runs `write` holding the gate, after the previous holder's gap; returns its result and duration. */
 export async function throughWriteGate<T>(

@@ -11,7 +11,8 @@
  *
  * Baseline, in the same run: a raw better-sqlite3 prepared-insert loop of the same rows (the
  * new customers with their final summary figures, the orders, their items with the product
- * blocks the import stores) into a fresh file from the same migrations with the same products,
+ * blocks the import stores; new orders and customers with time-ordered ids, as the import makes
+ * them) into a fresh file from the same migrations with the same products,
  * the same pragmas as a worker's connection, every value computed before the clock starts,
  * one transaction; run before and after the import (the baseline is their mean).
  *
@@ -24,7 +25,7 @@ import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type BetterSqlite3 from 'better-sqlite3';
 import { openSqlite } from '../../src/db/connect.js';
-import { newId } from '../../src/lib/ids.js';
+import { newId, timeOrderedIds } from '../../src/lib/ids.js';
 import { freshDbFile, tempDir } from '../support/db.js';
 import { round } from './support/load.js';
 import { runMeasured } from './support/measure.js';
@@ -124,6 +125,9 @@ interface RawRows {
   items: unknown[][];
 }
 
+/** New orders' and customers' ids as the import makes them: time-ordered (src/lib/ids.ts), the time moving on as the rows are computed. */
+const idNow = (prefix: string): string => timeOrderedIds(prefix, Date.now())();
+
 /** Every row the import writes for these orders, as bound values. */
 function rawRows(count: number): RawRows {
   const now = new Date().toISOString();
@@ -132,8 +136,8 @@ function rawRows(count: number): RawRows {
   const productBlocks = products.map((p) => JSON.stringify({ id: p.id, source_id: p.source_id, name: p.name, metadata: {}, price: p.price }));
   const rows: RawRows = { customers: [], orders: [], items: [] };
   for (const o of orderSpecs(count)) {
-    if (o.customer === o.n) customerIds.set(o.n, newId('cust_'));
-    const orderId = newId('ord_');
+    if (o.customer === o.n) customerIds.set(o.n, idNow('cust_'));
+    const orderId = idNow('ord_');
     let amount = 0;
     o.items.forEach((item, position) => {
       const price = (products[item.product] as Product).price;

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { jobRegistry } from '../../src/app/job-registry.js';
+import { openSqlite } from '../../src/db/connect.js';
 import { isOwnerDead } from '../../src/jobs/lease-owner.js';
 import type { WorkerReport } from '../../src/jobs/worker.js';
 import { claimJob } from '../../src/jobs/leases.service.js';
@@ -55,6 +56,31 @@ describe('the job runner', () => {
     assert.ok(whileBoth.length >= 2, `too few portions to judge: ${seen.length}`);
     for (let i = 1; i < whileBoth.length; i++) assert.notEqual(whileBoth[i], whileBoth[i - 1], `portion ${i} ran the same job twice in a row`);
     assert.deepEqual([codesOf(server, 'RR-A').length, codesOf(server, 'RR-B').length], [3000, 3000]);
+  });
+
+  it("sees another connection's commit between two portions (data_version), and grows portions while nobody writes", async () => {
+    const id = await enqueue(server, 'Neighbours', 60_000);
+    const other = openSqlite(server.deps.dbFile);
+    const reports: WorkerReport[] = [];
+    const runner = testRunner(server.deps, {
+      onReport: (_, report) => {
+        reports.push(report);
+        // Another process's write, strictly between the 3rd portion and the 4th.
+        if (reports.length === 3) other.prepare("INSERT INTO products (id, source_id, name, created_at) VALUES ('prod_neighbour', 'neighbour', 'N', '2024-01-01T00:00:00.000Z')").run();
+      },
+    });
+    try {
+      assert.equal((await waitForJob(server, id)).status, 'DONE');
+    } finally {
+      await runner.stop();
+      other.close();
+    }
+    assert.ok(reports.length >= 6, `too few portions to judge: ${reports.length}`);
+    assert.deepEqual(reports.slice(0, 6).map((r) => r.neighbours), ['unknown', 'quiet', 'quiet', 'writing', 'quiet', 'quiet']);
+    // The targets that follow: 40 ms after the API's own commits (the POSTs above), doubling
+    // while quiet, 40 ms again after the other connection's write.
+    const targets = server.logLines.filter((line) => line.msg === 'job portion' && line.job_id === id).slice(0, 6).map((line) => line.target_ms);
+    assert.deepEqual(targets, [40, 80, 160, 40, 80, 160]);
   });
 
   it('leaves a job leased by a live owner alone, and takes it over once the lease expires', async () => {

@@ -4,7 +4,7 @@ import type { Database } from '../../db/database.js';
 import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError, duplicateFound, notFound } from '../../lib/errors.js';
-import { newId } from '../../lib/ids.js';
+import { timeOrderedId } from '../../lib/ids.js';
 import { validateItem } from '../../lib/validate.js';
 import { emit } from '../events/events.service.js';
 import type { CustomerEventType } from '../events/event-types.js';
@@ -104,7 +104,7 @@ async function applyUpdate(trx: Db, ctx: ChangeContext, row: repo.CustomerRow, i
 }
 
 const newRow = (ctx: ChangeContext, input: CreateCustomerBody) => ({
-  id: newId('cust_'),
+  id: timeOrderedId('cust_', ctx.at),
   source_id: input.source_id ?? null,
   name: null,
   description: null,

@@ -4,7 +4,7 @@ import type { Database } from '../../db/database.js';
 import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import { duplicateFound, notFound } from '../../lib/errors.js';
-import { newId } from '../../lib/ids.js';
+import { newId, timeOrderedId } from '../../lib/ids.js';
 import type { ItemContent } from './order-draft.service.js';
 import {
   API_UPSERT,
@@ -108,7 +108,7 @@ const newRow = (ctx: OrderContext, id: string, draft: OrderDraft) =>
  */
 async function insertNew(trx: Db, ctx: OrderContext, input: CreateOrderBody, options: UpsertOptions): Promise<StoredChange> {
   const draft = await draftOrder(trx, ctx, undefined, input, options, STORE_UPSERTS);
-  const id = newId('ord_');
+  const id = timeOrderedId('ord_', ctx.at);
   const paid = draft.columns.status === 'PAID';
   const row = await repo.insertOrder(trx, newRow(ctx, id, draft));
   const items = itemRows(id, draft.items ?? []);
@@ -156,7 +156,7 @@ const withTotal = (row: repo.NewOrderRow): repo.OrderRow => {
 export async function previewOrder(db: Db, ctx: OrderContext, input: CreateOrderBody): Promise<{ order: OrderObject; created: boolean }> {
   const stored = await namedOrder(db, input);
   const draft = await draftOrder(db, ctx, stored, input, API_UPSERT, PREVIEW_UPSERTS);
-  if (!stored) return { order: present({ row: withTotal(newRow(ctx, newId('ord_'), draft)), items: itemRows('', draft.items ?? []) }), created: true };
+  if (!stored) return { order: present({ row: withTotal(newRow(ctx, timeOrderedId('ord_', ctx.at), draft)), items: itemRows('', draft.items ?? []) }), created: true };
   const changes = await changesOf(db, stored, draft);
   if (!changes) return { order: present(stored), created: false };
   const row = withTotal({ ...stored.row, ...changes.patch, updated_at: ctx.at });

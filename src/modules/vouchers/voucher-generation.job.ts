@@ -4,7 +4,7 @@ import { JobFailure, type JobStep, type PortionJob } from '../../jobs/job-step.j
 import { JobType } from '../../lib/enums.js';
 import { listOpenJobs } from '../../jobs/jobs.service.js';
 import type { GeneratePayload } from './voucher-generation.service.js';
-import { timeOrderedIds } from './voucher-ids.js';
+import { timeOrderedIds } from '../../lib/ids.js';
 import { voucherInserter } from './vouchers.repository.js';
 
 /** Generators live as long as the worker thread, one per job (a job moves between threads). */
@@ -37,7 +37,7 @@ export const generateVouchersStep: JobStep<GeneratePayload, Drawn> = {
   prepare(job, maxItems) {
     const count = Math.min(maxItems, job.total - job.cursor);
     const nextCode = codesFor(job);
-    const nextId = timeOrderedIds(Date.now());
+    const nextId = timeOrderedIds('v_', Date.now());
     // In code order, the portion's inserts walk the code indexes (the unique code, and the
     // campaign's code order for the list) page by page instead of landing all over them.
     return { codes: Array.from({ length: count }, nextCode).sort(), ids: Array.from({ length: count }, nextId) };
@@ -51,7 +51,7 @@ export const generateVouchersStep: JobStep<GeneratePayload, Drawn> = {
     const count = Math.min(maxItems, job.total - job.cursor);
     const insert = voucherInserter(ctx.trx, ctx.sqlite).forDraft({ ...draft, created_at: ctx.now, updated_at: null });
     const nextCode = codesFor(job);
-    const nextId = timeOrderedIds(Date.parse(ctx.now));
+    const nextId = timeOrderedIds('v_', Date.parse(ctx.now));
     const maxAttempts = count * 20 + 1000;
     let inserted = 0;
     for (let attempt = 0; inserted < count; attempt++) {

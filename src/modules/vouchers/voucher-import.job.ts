@@ -12,7 +12,7 @@ import { dropJobItems, readJobItems } from '../../jobs/portions.service.js';
 import { kindColumnsFromImport } from './kinds/index.js';
 import { draftFromCampaign, rowFromDraft } from './voucher-draft.js';
 import type { ImportPayload } from './voucher-import.service.js';
-import { timeOrderedIds } from './voucher-ids.js';
+import { timeOrderedIds } from '../../lib/ids.js';
 import { importItemSchema, importItemTypeSchema } from './vouchers.schemas.js';
 import { voucherInserter } from './vouchers.repository.js';
 
@@ -60,7 +60,7 @@ export const importVouchersStep: JobStep<ImportPayload> = {
     const items = await readJobItems(ctx, job.id, job.cursor, maxItems);
     const insert = voucherInserter(ctx.trx, ctx.sqlite);
     const failures: ItemFailure[] = [];
-    const nextId = timeOrderedIds(Date.parse(ctx.now));
+    const nextId = timeOrderedIds('v_', Date.parse(ctx.now));
     for (const item of items) {
       const body: unknown = JSON.parse(item.body);
       try {
