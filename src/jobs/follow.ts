@@ -3,6 +3,7 @@ import type { JobRegistry } from '../app/job-registry.js';
 import { copyWalBack, truncateWal } from '../db/wal.js';
 import type { JobView } from './jobs.presenter.js';
 import { getJobView } from './jobs.service.js';
+import { QUIET_PORTION_MS } from './portion-size.js';
 import { startJobRunner } from './runner.js';
 
 /**
@@ -18,7 +19,7 @@ export async function runJobToEnd(
   jobId: string,
   options: { workers?: number; pollMs?: number; onProgress?: (job: JobView) => void } = {},
 ): Promise<JobView> {
-  const runner = startJobRunner(deps, { workers: options.workers ?? 1, registry, only: [jobId], pollMs: 100 });
+  const runner = startJobRunner(deps, { workers: options.workers ?? 1, registry, only: [jobId], pollMs: 100, quietPortionMs: QUIET_PORTION_MS });
   try {
     for (;;) {
       const job = await getJobView(deps, jobId);

@@ -9,7 +9,9 @@
  * The target follows who else writes (jobs/runner.ts looks after each portion):
  * - someone wrote since the last portion (the API's own commits, or another connection's, which
  *   the worker's `PRAGMA data_version` shows): BESIDE_WRITES_PORTION_MS at once;
- * - nobody did: it doubles each portion, from TARGET_PORTION_MS up to QUIET_PORTION_MS;
+ * - nobody did: it doubles each portion, from TARGET_PORTION_MS up to the runner's ceiling
+ *   (QUIET_PORTION_MS for a command running its own job; TARGET_PORTION_MS in `promo serve`,
+ *   whose next API write, arriving after a quiet stretch, would otherwise wait up to 400 ms);
  * - unknown (another worker thread of this process committed in between, which data_version
  *   cannot tell from an outsider): TARGET_PORTION_MS.
  */
@@ -25,10 +27,10 @@ export const MAX_PORTION = 20_000;
 export type Neighbours = 'writing' | 'quiet' | 'unknown';
 
 /** The next portion's target duration, from the last one and who else wrote meanwhile. */
-export function nextTarget(current: number, neighbours: Neighbours): number {
+export function nextTarget(current: number, neighbours: Neighbours, ceiling = QUIET_PORTION_MS): number {
   if (neighbours === 'writing') return BESIDE_WRITES_PORTION_MS;
   if (neighbours === 'unknown') return TARGET_PORTION_MS;
-  return Math.min(QUIET_PORTION_MS, Math.max(TARGET_PORTION_MS, current * 2));
+  return Math.min(ceiling, Math.max(TARGET_PORTION_MS, current * 2));
 }
 
 /**

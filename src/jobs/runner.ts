@@ -26,6 +26,12 @@ export interface RunnerOptions {
   /** Jobs held at once; they advance round-robin, one portion each. */
   maxJobs?: number;
   gateOptions?: GateOptions;
+  /**
+   * The longest portion target while nobody else writes (portion-size.ts): TARGET_PORTION_MS
+   * unless given, so that an API in this process never waits behind a long portion; a command
+   * that runs its own job (follow.ts) lets portions grow to QUIET_PORTION_MS.
+   */
+  quietPortionMs?: number;
   /** When worker threads copy the WAL back (jobs/wal-checkpoints.ts); tests pass smaller ones. */
   wal?: WalThresholds;
   onReport?: (jobId: string, report: WorkerReport) => void;
@@ -152,7 +158,7 @@ function resize(r: RunnerState, job: HeldJob, report: WorkerReport): void {
   const commits = r.deps.commitStats().batches;
   const apiWrote = commits !== r.apiCommits;
   r.apiCommits = commits;
-  const target = nextTarget(job.target, apiWrote ? 'writing' : (report.neighbours ?? 'unknown'));
+  const target = nextTarget(job.target, apiWrote ? 'writing' : (report.neighbours ?? 'unknown'), r.options.quietPortionMs ?? TARGET_PORTION_MS);
   job.portion = nextPortionSize(job.portion, report.items, report.ms, target, job.target);
   job.target = target;
 }

@@ -56,4 +56,8 @@ describe('portion sizes', () => {
     ];
     for (const [current, neighbours, next] of cases) assert.equal(nextTarget(current, neighbours), next, `${current} ${neighbours}`);
   });
+
+  it("stays at 80 ms under a lower ceiling (promo serve's: its own API's next write must not wait behind a long portion)", () => {
+    assert.deepEqual([nextTarget(80, 'quiet', 80), nextTarget(40, 'quiet', 80), nextTarget(80, 'writing', 80)], [80, 80, 40]);
+  });
 });

@@ -16,6 +16,7 @@ import { JobType } from '../../src/lib/enums.js';
 import { discountCampaign } from '../support/factories.js';
 import { testRunner, waitForJob } from '../support/jobs.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { QUIET_PORTION_MS } from '../../src/jobs/portion-size.js';
 
 const jobRow = (server: TestServer, id: string) =>
   server.deps.sqlite.prepare('SELECT status, cursor, done_count, lease_owner, lease_expires_at FROM async_actions WHERE id = ?').get(id) as {
@@ -62,7 +63,9 @@ describe('the job runner', () => {
     const id = await enqueue(server, 'Neighbours', 60_000);
     const other = openSqlite(server.deps.dbFile);
     const reports: WorkerReport[] = [];
+    // A command's runner (follow.ts): portions may grow to QUIET_PORTION_MS while nobody writes.
     const runner = testRunner(server.deps, {
+      quietPortionMs: QUIET_PORTION_MS,
       onReport: (_, report) => {
         reports.push(report);
         // Another process's write, strictly between the 3rd portion and the 4th.
