@@ -1,6 +1,6 @@
-import { JobFailure, type ItemFailure, type JobStep, type PortionContext } from '../../jobs/job-step.js';
+import { fieldOf, itemRefusal, type StoredItem } from '../../jobs/item-savepoints.js';
+import type { ItemFailure, JobStep, PortionContext } from '../../jobs/job-step.js';
 import { dropJobItems, readJobItems } from '../../jobs/portions.service.js';
-import { AppError } from '../../lib/errors.js';
 import { Seams } from '../../lib/seams.js';
 import type { Actor } from '../../lib/actor.js';
 import { validateItem } from '../../lib/validate.js';
@@ -10,25 +10,10 @@ import { createOrderSchema, type CreateOrderBody } from './orders.schemas.js';
 import { IMPORT_UPSERT, storeOrder } from './orders.service.js';
 import type { OrderImportPayload } from './order-import.service.js';
 
-const sourceIdOf = (body: unknown): string | null => {
-  const sourceId = typeof body === 'object' && body !== null ? (body as { source_id?: unknown }).source_id : undefined;
-  return typeof sourceId === 'string' ? sourceId : null;
-};
-
-/** Why one order failed; anything that is not the order's own fault ends the job instead. */
-function reasonOf(error: unknown): string {
-  if (error instanceof AppError && error.status < 500) return error.details;
-  if (String((error as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT')) return (error as Error).message;
-  throw error instanceof AppError ? new JobFailure(error.details) : error;
-}
+const sourceIdOf = fieldOf('source_id');
 
 /** Import fires no seam (voucherify-facts 1.13: historical orders run no earning rules). */
 const NO_SEAMS = new Seams();
-
-export interface StoredItem {
-  position: number;
-  body: string;
-}
 
 type Checked = { input: CreateOrderBody; error?: undefined } | { input?: undefined; error: unknown };
 
@@ -64,7 +49,7 @@ export async function upsertImportedOrders(ctx: PortionContext, actor: Actor, it
     } catch (error) {
       ctx.sqlite.exec('ROLLBACK TO order_item; RELEASE order_item');
       clearCatalogCache(orderCtx.catalog);
-      failures.push({ position: item.position, key: sourceIdOf(bodies[i]), reason: reasonOf(error) });
+      failures.push({ position: item.position, key: sourceIdOf(bodies[i]), ...itemRefusal(error) });
     }
   }
   return failures;
