@@ -7,7 +7,7 @@ import { applyEachItem } from './item-savepoints.js';
 import type { JobStep, PortionContext } from './job-step.js';
 import { notifyJobEnqueued } from './jobs.events.js';
 import { addJobItems, enqueueJob } from './jobs.service.js';
-import { dropJobItems, readJobItems } from './portions.service.js';
+import { itemPortion } from './portions.service.js';
 
 /**
  * Bulk updates (the reference's *.BULK_UPDATE and *.METADATA_UPDATE async actions): a job
@@ -26,13 +26,7 @@ export type ApplyItem<P> = (ctx: PortionContext, payload: P, item: unknown) => P
  */
 export function bulkUpdateStep<P>(apply: ApplyItem<P>, keyOf: (item: unknown) => string | null): JobStep<P> {
   return {
-    async run(ctx, job, maxItems) {
-      const items = await readJobItems(ctx, job.id, job.cursor, maxItems);
-      const failures = await applyEachItem(ctx, items, (item) => apply(ctx, job.payload, item), keyOf);
-      const cursor = items.length > 0 ? (items.at(-1)?.position ?? 0) + 1 : job.total;
-      await dropJobItems(ctx, job.id, cursor);
-      return { cursor, done: items.length - failures.length, failed: failures.length, failures, finished: cursor >= job.total };
-    },
+    run: (ctx, job, maxItems) => itemPortion(ctx, job, maxItems, (items) => applyEachItem(ctx, items, (item) => apply(ctx, job.payload, item), keyOf)),
 
     async finish(_ctx, job) {
       return { done_count: job.done_count, failed_count: job.failed_count };

@@ -2,7 +2,7 @@ import type { Deps } from '../app/deps.js';
 import type { FailureList } from '../app/job-registry.js';
 import { isoNow } from '../lib/clock.js';
 import { resultWithFailures } from './failures.service.js';
-import { JobFailure, type JobStep, type PortionContext, type PortionJob } from './job-step.js';
+import { JobFailure, type ItemFailure, type JobStep, type PortionContext, type PortionJob, type PortionOutcome } from './job-step.js';
 import * as items from './job-items.repository.js';
 import * as repo from './jobs.repository.js';
 
@@ -136,11 +136,29 @@ export async function failJob<P, R>(deps: WorkerDeps, id: string, reason: string
 }
 
 /** Drops the stored items before `position` (processed), inside a portion. */
-export async function dropJobItems(ctx: PortionContext, id: string, position: number): Promise<void> {
+async function dropJobItems(ctx: PortionContext, id: string, position: number): Promise<void> {
   await items.deleteItemsBefore(ctx.trx, id, position);
 }
 
 /** The next stored items from `position`, inside a portion. */
-export async function readJobItems(ctx: PortionContext, id: string, position: number, limit: number) {
+async function readJobItems(ctx: PortionContext, id: string, position: number, limit: number) {
   return items.listItems(ctx.trx, id, position, limit);
+}
+
+/**
+ * One portion of a job of stored items (imports, bulk updates): the next `maxItems` items,
+ * handed to `apply` (which stores them and says why each bad one failed), then dropped; the
+ * cursor moves past them.
+ */
+export async function itemPortion(
+  ctx: PortionContext,
+  job: PortionJob<unknown>,
+  maxItems: number,
+  apply: (items: Awaited<ReturnType<typeof readJobItems>>) => Promise<ItemFailure[]>,
+): Promise<PortionOutcome & { failures: ItemFailure[] }> {
+  const stored = await readJobItems(ctx, job.id, job.cursor, maxItems);
+  const failures = await apply(stored);
+  const cursor = stored.length > 0 ? (stored.at(-1)?.position ?? 0) + 1 : job.total;
+  await dropJobItems(ctx, job.id, cursor);
+  return { cursor, done: stored.length - failures.length, failed: failures.length, failures, finished: cursor >= job.total };
 }

@@ -1,7 +1,7 @@
 import type { Actor } from '../lib/actor.js';
 import { applyEachItem } from './item-savepoints.js';
 import type { JobStep, PortionContext, PortionJob } from './job-step.js';
-import { dropJobItems, readJobItems } from './portions.service.js';
+import { itemPortion } from './portions.service.js';
 
 /** What a CSV import job carries: who asked (and, for a campaign's vouchers, the campaign). Its rows are stored beside it. */
 export interface CsvImportPayload {
@@ -43,13 +43,9 @@ export function rowImportStep<P, C = undefined>(spec: RowImport<P, C>): JobStep<
   return {
     async run(ctx, job, maxItems) {
       const opened = (await spec.open?.(ctx, job)) as C;
-      const items = await readJobItems(ctx, job.id, job.cursor, maxItems);
-      const failures = await applyEachItem(ctx, items, (item) => spec.store(ctx, job, item, opened), spec.keyOf);
-      const cursor = items.length > 0 ? (items.at(-1)?.position ?? 0) + 1 : job.total;
-      await dropJobItems(ctx, job.id, cursor);
-      const done = items.length - failures.length;
-      await spec.close?.(ctx, opened, done);
-      return { cursor, done, failed: failures.length, failures, finished: cursor >= job.total };
+      const outcome = await itemPortion(ctx, job, maxItems, (items) => applyEachItem(ctx, items, (item) => spec.store(ctx, job, item, opened), spec.keyOf));
+      await spec.close?.(ctx, opened, outcome.done);
+      return outcome;
     },
 
     // The runner adds `failed` (the first failures, with their key and row) and the report's URL.

@@ -91,7 +91,11 @@ async function newRow(db: Db, input: CreateProductInput, now: string): Promise<p
  * unknown `id` is 404: ids are assigned here, never chosen.
  */
 export async function upsertProduct(trx: Db, input: CreateProductInput, now: string): Promise<ProductView> {
-  const existing = await namedProduct(trx, input);
+  return storeProduct(trx, await namedProduct(trx, input), input, now);
+}
+
+/** Updates `existing` with the input, or creates the product when there is none. */
+async function storeProduct(trx: Db, existing: products.ProductRow | undefined, input: CreateProductInput, now: string): Promise<ProductView> {
   if (existing) return presentProduct(await applyUpdate(trx, existing, input, now));
   const created = await newRow(trx, input, now);
   await products.insertProduct(trx, created);
@@ -106,7 +110,7 @@ export async function upsertProduct(trx: Db, input: CreateProductInput, now: str
 export async function mergeProductMetadata(trx: Db, sourceId: string, metadata: Record<string, unknown>, now: string): Promise<void> {
   const row = await products.findProductBySourceId(trx, sourceId);
   const merged = { ...(row ? (JSON.parse(row.metadata) as Record<string, unknown>) : {}), ...metadata };
-  await upsertProduct(trx, validateItem(updateProductSchema, { source_id: sourceId, metadata: merged }), now);
+  await storeProduct(trx, row, validateItem(updateProductSchema, { source_id: sourceId, metadata: merged }), now);
 }
 
 /** What upsertProduct would answer, from the same reads and checks alone: nothing is written (a validation's order). */

@@ -189,7 +189,8 @@ export async function upsertCustomerId(trx: Db, ctx: ChangeContext, input: Creat
 export async function mergeCustomerMetadata(trx: Db, ctx: ChangeContext, sourceId: string, metadata: Record<string, unknown>): Promise<void> {
   const row = await repo.findCustomerBySourceId(trx, sourceId);
   const merged = { ...(row ? (JSON.parse(row.metadata) as Record<string, unknown>) : {}), ...metadata };
-  await writeCustomer(trx, ctx, validateItem(updateCustomerSchema, { source_id: sourceId, metadata: merged }));
+  const input = validateItem(updateCustomerSchema, { source_id: sourceId, metadata: merged });
+  await (row ? applyUpdate(trx, ctx, row, input) : insertNew(trx, ctx, input));
 }
 
 /** POST /v1/customers: create, or update the customer with that id or source_id. */

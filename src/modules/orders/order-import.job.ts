@@ -1,6 +1,6 @@
 import { fieldOf, itemRefusal, type StoredItem } from '../../jobs/item-savepoints.js';
 import type { ItemFailure, JobStep, PortionContext } from '../../jobs/job-step.js';
-import { dropJobItems, readJobItems } from '../../jobs/portions.service.js';
+import { itemPortion } from '../../jobs/portions.service.js';
 import { Seams } from '../../lib/seams.js';
 import type { Actor } from '../../lib/actor.js';
 import { validateItem } from '../../lib/validate.js';
@@ -62,13 +62,7 @@ export async function upsertImportedOrders(ctx: PortionContext, actor: Actor, it
  * paid-order seam (IMPORT_UPSERT).
  */
 export const importOrdersStep: JobStep<OrderImportPayload> = {
-  async run(ctx, job, maxItems) {
-    const items = await readJobItems(ctx, job.id, job.cursor, maxItems);
-    const failures = await upsertImportedOrders(ctx, job.payload.actor, items);
-    const cursor = items.length > 0 ? (items.at(-1)?.position ?? 0) + 1 : job.total;
-    await dropJobItems(ctx, job.id, cursor);
-    return { cursor, done: items.length - failures.length, failed: failures.length, failures, finished: cursor >= job.total };
-  },
+  run: (ctx, job, maxItems) => itemPortion(ctx, job, maxItems, (items) => upsertImportedOrders(ctx, job.payload.actor, items)),
 
   // The runner adds `failed` (the first failures, by `source_id`) and the report's URL.
   async finish(_ctx, job) {

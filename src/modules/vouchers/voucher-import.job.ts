@@ -8,7 +8,7 @@ import { templateOf, type StoredTemplate } from '../campaigns/campaign-template.
 import { addToVouchersCount, findLiveCampaign, type CampaignRow } from '../campaigns/campaigns.service.js';
 import { resolveCategoryId } from '../categories/categories.service.js';
 import { JobFailure, type ItemFailure, type JobStep } from '../../jobs/job-step.js';
-import { dropJobItems, readJobItems } from '../../jobs/portions.service.js';
+import { itemPortion } from '../../jobs/portions.service.js';
 import { kindColumnsFromImport } from './kinds/index.js';
 import { draftFromCampaign, rowFromDraft } from './voucher-draft.js';
 import type { ImportPayload } from './voucher-import.service.js';
@@ -57,24 +57,23 @@ export const importVouchersStep: JobStep<ImportPayload> = {
     const campaign = await findLiveCampaign(ctx.trx, job.payload.campaign_id);
     const template = campaign && templateOf(campaign);
     if (!campaign || !template) throw new JobFailure(`Campaign ${job.payload.campaign_name} was deleted during the import.`);
-    const items = await readJobItems(ctx, job.id, job.cursor, maxItems);
     const insert = voucherInserter(ctx.trx, ctx.sqlite);
-    const failures: ItemFailure[] = [];
     const nextId = timeOrderedIds('v_', Date.parse(ctx.now));
-    for (const item of items) {
-      const body: unknown = JSON.parse(item.body);
-      try {
-        const row = await rowForItem(ctx.trx, campaign, template, body, ctx.now, nextId());
-        if (!insert.insert(row)) failures.push({ position: item.position, key: row.code, reason: `Voucher with code ${row.code} already exists` });
-      } catch (error) {
-        failures.push({ position: item.position, key: codeOf(body), ...itemRefusal(error) });
+    const outcome = await itemPortion(ctx, job, maxItems, async (items) => {
+      const failures: ItemFailure[] = [];
+      for (const item of items) {
+        const body: unknown = JSON.parse(item.body);
+        try {
+          const row = await rowForItem(ctx.trx, campaign, template, body, ctx.now, nextId());
+          if (!insert.insert(row)) failures.push({ position: item.position, key: row.code, reason: `Voucher with code ${row.code} already exists` });
+        } catch (error) {
+          failures.push({ position: item.position, key: codeOf(body), ...itemRefusal(error) });
+        }
       }
-    }
-    const cursor = items.length > 0 ? (items.at(-1)?.position ?? 0) + 1 : job.total;
-    await dropJobItems(ctx, job.id, cursor);
-    const done = items.length - failures.length;
-    await addToVouchersCount(ctx.trx, campaign.id, done);
-    return { cursor, done, failed: failures.length, failures, finished: cursor >= job.total };
+      return failures;
+    });
+    await addToVouchersCount(ctx.trx, campaign.id, outcome.done);
+    return outcome;
   },
 
   // The runner adds `failed` (the first failures, under the registry's failureKey `code`) and the report's URL.

@@ -94,8 +94,8 @@ export async function listVouchers(deps: VoucherDeps, query: VouchersListQuery) 
  * The change PUT /v1/vouchers/{code} makes, inside the caller's transaction (the bulk updates
  * apply it too): validity, state, info, metadata, category, quantity, discount.
  */
-export async function applyVoucherUpdate(trx: Db, code: string, body: UpdateVoucherBody, now: string): Promise<void> {
-  const row = await findOrThrow({ db: trx }, code);
+async function applyVoucherUpdate(trx: Db, row: repo.VoucherRow, body: UpdateVoucherBody, now: string): Promise<void> {
+  const code = row.code;
   const validity = validityColumns(body);
   checkValidity({ ...row, ...validity });
   const patch: repo.VoucherPatch = { ...validity, updated_at: now };
@@ -117,7 +117,7 @@ export async function applyVoucherUpdate(trx: Db, code: string, body: UpdateVouc
 /** PUT /v1/vouchers/{code}. */
 export async function updateVoucher(deps: VoucherDeps, code: string, body: UpdateVoucherBody): Promise<VoucherView> {
   const now = isoNow(deps.clock);
-  await deps.db.transaction().execute((trx) => applyVoucherUpdate(trx, code, body, now));
+  await deps.db.transaction().execute(async (trx) => applyVoucherUpdate(trx, await findOrThrow({ db: trx }, code), body, now));
   return getVoucher(deps, code);
 }
 
@@ -129,7 +129,7 @@ export async function updateVoucher(deps: VoucherDeps, code: string, body: Updat
 export async function mergeVoucherMetadata(trx: Db, code: string, metadata: Record<string, unknown>, now: string): Promise<void> {
   const row = await findOrThrow({ db: trx }, code);
   const merged = { ...(JSON.parse(row.metadata) as Record<string, unknown>), ...metadata };
-  await applyVoucherUpdate(trx, code, validateItem(updateVoucherSchema, { metadata: merged }), now);
+  await applyVoucherUpdate(trx, row, validateItem(updateVoucherSchema, { metadata: merged }), now);
 }
 
 /** DELETE /v1/vouchers/{code}: the voucher goes, and its campaign counts one fewer. */
