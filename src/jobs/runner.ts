@@ -34,6 +34,11 @@ export interface RunnerOptions {
   quietPortionMs?: number;
   /** When worker threads copy the WAL back (jobs/wal-checkpoints.ts); tests pass smaller ones. */
   wal?: WalThresholds;
+  /**
+   * The caller's own thread copies the WAL back while the jobs run (follow.ts: a command's
+   * idle main thread): worker threads then skip their copy before each portion.
+   */
+  callerCopiesWal?: boolean;
   onReport?: (jobId: string, report: WorkerReport) => void;
   /** A checkpoint ran (jobs/wal-checkpoints.ts): in a portion, at a job's end, or while idle. */
   onCheckpoint?: (ms: number) => void;
@@ -133,7 +138,7 @@ function dispatch(r: RunnerState): void {
 const taskOf = (r: RunnerState, job: HeldJob): WorkerTask => ({
   dbFile: r.deps.dbFile, jobId: job.id, owner: r.owner, maxItems: job.portion, leaseMs: r.leaseMs, step: job.entry.step, gate: r.gate, gateOptions: r.options.gateOptions,
   failureKey: job.entry.failureKey, failureList: job.entry.failureList, failureRow: job.entry.failureRow,
-  walCheckpointBytes: (r.options.wal ?? DEFAULT_WAL_THRESHOLDS).jobBytes,
+  walCheckpointBytes: (r.options.wal ?? DEFAULT_WAL_THRESHOLDS).jobBytes, copyWalBack: !r.options.callerCopiesWal,
 });
 
 function start(r: RunnerState, job: HeldJob): void {

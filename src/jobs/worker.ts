@@ -21,6 +21,8 @@ export interface WorkerTask extends PortionTask {
   fail?: string;
   /** Past this many bytes of WAL, the portion first copies it back (jobs/wal-checkpoints.ts). */
   walCheckpointBytes: number;
+  /** Copy the WAL back before each portion (PASSIVE); false when the runner's caller does (follow.ts). */
+  copyWalBack: boolean;
 }
 
 export interface WorkerReport extends PortionReport {
@@ -105,7 +107,7 @@ export default async function runWorkerTask(task: WorkerTask): Promise<WorkerRep
     return { state: 'failed', items: 0, ms };
   }
   const prepared = await preparePortion(deps, task, step);
-  deps.wal.copyBack();
+  if (task.copyWalBack) deps.wal.copyBack();
   let checkpointMs: number | undefined;
   const { value: report } = await throughWriteGate(task.gate, gate, async () => {
     const neighbours = neighboursOf(deps, task.gate);

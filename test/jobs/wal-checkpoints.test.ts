@@ -65,6 +65,33 @@ describe('WAL checkpoints beside bulk jobs', () => {
     assert.equal(count.n, 40_000);
   });
 
+  it("leaves the WAL to the runner's caller when it copies it back itself (callerCopiesWal: a command's main thread)", async () => {
+    // No restart threshold within reach: the WAL restarts at its beginning only after a copy.
+    const wal = { jobBytes: 1024 * MiB, idleBytes: 1024 * MiB };
+    const peakOfGeneration = async (name: string, callerCopiesWal: boolean): Promise<number> => {
+      assert.equal((await server.request('POST', '/v1/campaigns', { body: discountCampaign(name) })).status, 200);
+      const runner = testRunner(server.deps, { wal, callerCopiesWal });
+      try {
+        const res = await server.request('POST', `/v1/campaigns/${name}/vouchers?vouchers_count=4000`, { body: {} });
+        assert.equal(res.status, 202);
+        let ended = false;
+        const job = waitForJob(server, res.body.async_action_id, 120_000).finally(() => {
+          ended = true;
+        });
+        const [peak, done] = await Promise.all([walPeak(server.dbFile, () => ended), job]);
+        assert.deepEqual([done.status, done.result.done_count], ['DONE', 4000]);
+        return peak;
+      } finally {
+        await runner.stop();
+      }
+    };
+    // Workers that copy before each portion keep the WAL at about two portions; left to a
+    // caller that does not copy, it holds every portion of the job.
+    const copiedByWorkers = await peakOfGeneration('WalWorkers', false);
+    const leftToCaller = await peakOfGeneration('WalCaller', true);
+    assert.ok(leftToCaller > 2 * copiedByWorkers, `WAL peak ${(leftToCaller / MiB).toFixed(1)} MiB left to the caller, ${(copiedByWorkers / MiB).toFixed(1)} MiB copied by workers`);
+  });
+
   it('copies the WAL back and truncates it while no job runs, off the request thread', async () => {
     for (let i = 0; walBytes(server.dbFile) < 256 * 1024; i++) {
       assert.equal((await server.request('POST', '/v1/customers', { body: { source_id: `idle-${i}` } })).status, 200);
