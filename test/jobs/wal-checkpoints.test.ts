@@ -65,6 +65,29 @@ describe('WAL checkpoints beside bulk jobs', () => {
     assert.equal(count.n, 40_000);
   });
 
+  it('copies the WAL back and truncates it while no job runs, off the request thread', async () => {
+    for (let i = 0; walBytes(server.dbFile) < 256 * 1024; i++) {
+      assert.equal((await server.request('POST', '/v1/customers', { body: { source_id: `idle-${i}` } })).status, 200);
+    }
+    await pause(1_200);
+    assert.ok(walBytes(server.dbFile) >= 256 * 1024, 'the API connection checkpointed by itself');
+    const checkpoints: number[] = [];
+    const runner = testRunner(server.deps, { wal: { jobBytes: 2 * MiB, idleBytes: 128 * 1024 }, onCheckpoint: (ms) => checkpoints.push(ms) });
+    try {
+      const deadline = Date.now() + 10_000;
+      while ((walBytes(server.dbFile) > 0 || checkpoints.length === 0) && Date.now() < deadline) await pause(20);
+      assert.equal(walBytes(server.dbFile), 0);
+      assert.equal(checkpoints.length, 1);
+      // Below the idle threshold, the runner leaves it alone.
+      assert.equal((await server.request('POST', '/v1/customers', { body: { source_id: 'idle-last' } })).status, 200);
+      await pause(1_500);
+      assert.ok(walBytes(server.dbFile) > 0);
+      assert.equal(checkpoints.length, 1);
+    } finally {
+      await runner.stop();
+    }
+  });
+
   it("leaves the WAL to the runner's caller when it copies it back itself (callerCopiesWal: a command's main thread)", async () => {
     // No restart threshold within reach: the WAL restarts at its beginning only after a copy.
     const wal = { jobBytes: 1024 * MiB, idleBytes: 1024 * MiB };
@@ -90,28 +113,5 @@ describe('WAL checkpoints beside bulk jobs', () => {
     const copiedByWorkers = await peakOfGeneration('WalWorkers', false);
     const leftToCaller = await peakOfGeneration('WalCaller', true);
     assert.ok(leftToCaller > 2 * copiedByWorkers, `WAL peak ${(leftToCaller / MiB).toFixed(1)} MiB left to the caller, ${(copiedByWorkers / MiB).toFixed(1)} MiB copied by workers`);
-  });
-
-  it('copies the WAL back and truncates it while no job runs, off the request thread', async () => {
-    for (let i = 0; walBytes(server.dbFile) < 256 * 1024; i++) {
-      assert.equal((await server.request('POST', '/v1/customers', { body: { source_id: `idle-${i}` } })).status, 200);
-    }
-    await pause(1_200);
-    assert.ok(walBytes(server.dbFile) >= 256 * 1024, 'the API connection checkpointed by itself');
-    const checkpoints: number[] = [];
-    const runner = testRunner(server.deps, { wal: { jobBytes: 2 * MiB, idleBytes: 128 * 1024 }, onCheckpoint: (ms) => checkpoints.push(ms) });
-    try {
-      const deadline = Date.now() + 10_000;
-      while ((walBytes(server.dbFile) > 0 || checkpoints.length === 0) && Date.now() < deadline) await pause(20);
-      assert.equal(walBytes(server.dbFile), 0);
-      assert.equal(checkpoints.length, 1);
-      // Below the idle threshold, the runner leaves it alone.
-      assert.equal((await server.request('POST', '/v1/customers', { body: { source_id: 'idle-last' } })).status, 200);
-      await pause(1_500);
-      assert.ok(walBytes(server.dbFile) > 0);
-      assert.equal(checkpoints.length, 1);
-    } finally {
-      await runner.stop();
-    }
   });
 });
