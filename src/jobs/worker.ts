@@ -23,6 +23,8 @@ export interface WorkerTask extends PortionTask {
   walCheckpointBytes: number;
   /** Copy the WAL back before each portion (PASSIVE); false when the runner's caller does (follow.ts). */
   copyWalBack: boolean;
+  /** The connection's page cache for this portion, in MiB (the job type's; WORKER_CACHE_MB unless given). */
+  cacheMb?: number;
 }
 
 export interface WorkerReport extends PortionReport {
@@ -47,7 +49,10 @@ interface Seen {
   gateWrites: number;
 }
 
-type WorkerDeps = Pick<Deps, 'db' | 'sqlite' | 'clock'> & { wal: WalKeeper; seen?: Seen };
+type WorkerDeps = Pick<Deps, 'db' | 'sqlite' | 'clock'> & { wal: WalKeeper; seen?: Seen; cacheMb: number };
+
+/** The worker connection's page cache unless the job type asks for another (job-registry.ts cacheMb). */
+const WORKER_CACHE_MB = 64;
 const connections = new Map<string, WorkerDeps>();
 
 /**
@@ -63,12 +68,22 @@ function workerDeps(dbFile: string): WorkerDeps {
   let deps = connections.get(dbFile);
   if (!deps) {
     const { db, sqlite } = openDatabase(dbFile, { synchronous: 'NORMAL', autocheckpointBytes: 0 });
-    sqlite.pragma('cache_size = -65536');
+    sqlite.pragma(`cache_size = -${WORKER_CACHE_MB * 1024}`);
     sqlite.pragma('temp_store = MEMORY');
-    deps = { db, sqlite, clock: systemClock, wal: walKeeper(sqlite, dbFile) };
+    deps = { db, sqlite, clock: systemClock, wal: walKeeper(sqlite, dbFile), cacheMb: WORKER_CACHE_MB };
     connections.set(dbFile, deps);
   }
   return deps;
+}
+
+/**
+ * The page cache the task's job type asks for (a smaller one drops the pages past it: the
+ * peak memory of a command running an order import, README "Order import").
+ */
+function useCache(deps: WorkerDeps, cacheMb = WORKER_CACHE_MB): void {
+  if (deps.cacheMb === cacheMb) return;
+  deps.sqlite.pragma(`cache_size = -${cacheMb * 1024}`);
+  deps.cacheMb = cacheMb;
 }
 
 const dataVersion = (deps: WorkerDeps): number => deps.sqlite.pragma('data_version', { simple: true }) as number;
@@ -106,6 +121,7 @@ export default async function runWorkerTask(task: WorkerTask): Promise<WorkerRep
     });
     return { state: 'failed', items: 0, ms };
   }
+  useCache(deps, task.cacheMb);
   const prepared = await preparePortion(deps, task, step);
   if (task.copyWalBack) deps.wal.copyBack();
   let checkpointMs: number | undefined;
