@@ -244,11 +244,11 @@ export function openDatabase(file: string, options: OpenOptions = {}): DatabaseH
     const version = readerSqlite.prepare('pragma data_version').pluck();
     const onReader = driver;
     registerDirectReads(db, {
-      dataVersion: () => {
-        snapshot?.enter();
-        stats.statements++;
-        return version.get() as number;
-      },
+      dataVersion: () =>
+        (snapshot as ReadSnapshot).dataVersion(() => {
+          stats.statements++;
+          return version.get() as number;
+        }),
       select: (sql, parameters) => onReader.selectOnReader(sql, parameters),
     });
   }

@@ -5,6 +5,7 @@ import { isoNow } from '../../lib/clock.js';
 import type { SessionTtlUnit } from '../../lib/enums.js';
 import { AppError } from '../../lib/errors.js';
 import * as repo from './session-locks.repository.js';
+import { versionedRead } from '../../db/versioned-cache.js';
 
 export type { Reservation } from './session-locks.repository.js';
 
@@ -65,11 +66,17 @@ export async function releaseExpiredLocks(trx: Db, at: string, limit = 20): Prom
   return keys.length;
 }
 
+/** When the first lock expires, kept until the next commit (db/versioned-cache.ts). */
+const nextLockExpiry = versionedRead(repo.firstLockExpiry);
+
 /**
- * releaseExpiredLocks for a request that writes nothing else (a validation): one read, and a
- * write transaction of its own only when a lock has expired.
+ * releaseExpiredLocks for a request that writes nothing else (a validation): no lock can have
+ * expired before the first expiry (in memory until any commit), and past it one read, and a
+ * write transaction of its own only when a lock has expired and no request runs on it.
  */
 export async function releaseExpiredLocksIfAny(deps: Pick<Deps, 'db'>, at: string): Promise<void> {
+  const next = await nextLockExpiry(deps.db);
+  if (next === null || at < next) return;
   if ((await repo.listExpiredKeys(deps.db, at, 1)).length === 0) return;
   await deps.db.transaction().execute((trx) => releaseExpiredLocks(trx, at));
 }
