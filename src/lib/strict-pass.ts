@@ -90,28 +90,67 @@ function testPasses(test: Test, value: unknown, ctx: TestContext): boolean {
   return result === true || (Boolean(result) && result !== FAILED && !ValidationError.isError(result) && typeof (result as { then?: unknown }).then !== 'function');
 }
 
+/**
+ * yup's own internal tests, answered here without a context: the type (skipped when absent),
+ * null and undefined against the schema's nullability and optionality, oneOf's values.
+ */
+interface Basics {
+  typeCheck: ((value: unknown) => boolean) | null;
+  nullable: boolean | null;
+  optional: boolean | null;
+  /** oneOf's values; null: no oneOf (or one with references, left to its test). */
+  oneOf: Set<unknown> | null;
+}
+
 /** What checking a schema node takes, worked out once per schema object. */
 interface Plan {
   /** Neither lazy nor conditional: the schema is itself whatever the value. */
   fixed: boolean;
+  basics: Basics;
+  /** The tests left to run with a context: the schema's own, and internal ones not in basics. */
   tests: Test[];
   /** For a fixed schema, whether an absent value passes (its tests cannot see the value's siblings). */
   absent?: boolean;
 }
 
+interface SchemaInternals extends Internals {
+  _typeCheck(value: unknown): boolean;
+  _whitelist: Set<unknown>;
+  spec: { nullable: boolean; optional: boolean };
+}
+
 const plans = new WeakMap<object, Plan>();
 
+/** Internal tests known by their key and name; anything else stays a test to run. */
 function planOf(schema: AnySchema): Plan {
   let plan = plans.get(schema);
-  if (!plan) {
-    const known = schema instanceof Schema && KNOWN_TYPES.has(schema.type);
-    const { internalTests, tests, conditions } = schema as unknown as Internals;
-    plan = known
-      ? { fixed: conditions.length === 0, tests: [...Object.values(internalTests).filter((test): test is Test => test !== undefined), ...tests] }
-      : { fixed: false, tests: [] };
-    plans.set(schema, plan);
+  if (plan) return plan;
+  const basics: Basics = { typeCheck: null, nullable: null, optional: null, oneOf: null };
+  if (!(schema instanceof Schema) || !KNOWN_TYPES.has(schema.type)) {
+    plan = { fixed: false, basics, tests: [] };
+  } else {
+    const inner = schema as unknown as SchemaInternals;
+    const tests: Test[] = [];
+    for (const [key, test] of Object.entries(inner.internalTests)) {
+      if (!test) continue;
+      const name = test.OPTIONS?.name;
+      if (key === 'typeError' && name === 'typeError') basics.typeCheck = (value) => inner._typeCheck(value);
+      else if (key === 'nullable' && name === 'nullable') basics.nullable = inner.spec.nullable;
+      else if (key === 'optionality' && name === 'optionality') basics.optional = inner.spec.optional;
+      else if (key === 'whiteList' && name === 'oneOf' && ![...inner._whitelist].some(isRef)) basics.oneOf = new Set(inner._whitelist);
+      else tests.push(test);
+    }
+    plan = { fixed: inner.conditions.length === 0, basics, tests: [...tests, ...inner.tests] };
   }
+  plans.set(schema, plan);
   return plan;
+}
+
+/** False when one of the basics fails; the node's other tests still run after a pass. */
+function basicsPass(basics: Basics, value: unknown): boolean {
+  if (value === null) return basics.nullable !== false;
+  if (value === undefined) return basics.optional !== false;
+  return (!basics.typeCheck || basics.typeCheck(value)) && (!basics.oneOf || basics.oneOf.has(value));
 }
 
 function nodePasses(unresolved: AnySchema, value: unknown, parent: unknown, from: Frame[]): boolean {
@@ -124,10 +163,13 @@ function nodePasses(unresolved: AnySchema, value: unknown, parent: unknown, from
 }
 
 function resolvedPasses(schema: AnySchema, plan: Plan, value: unknown, parent: unknown, from: Frame[]): boolean {
+  if (!basicsPass(plan.basics, value)) return false;
   // An object's own tests already see it first in `from`, as its fields do (yup's ObjectSchema).
   const seen = schema instanceof ObjectSchema ? [{ schema, value }, ...from] : from;
-  const ctx = new TestContext(schema, value, parent, seen);
-  for (const test of plan.tests) if (!testPasses(test, value, ctx)) return false;
+  if (plan.tests.length > 0) {
+    const ctx = new TestContext(schema, value, parent, seen);
+    for (const test of plan.tests) if (!testPasses(test, value, ctx)) return false;
+  }
   if (schema instanceof ObjectSchema) return fieldsPass(schema, value, seen);
   if (schema instanceof ArraySchema) return elementsPass(schema, value, seen);
   return true;
