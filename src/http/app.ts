@@ -43,9 +43,11 @@ export function createApp(deps: Deps, options: AppOptions = {}): Koa<AppState> {
   app.use(requestId);
   app.use(requestLog(deps.log, metrics));
   app.use(errorRenderer(deps.log, bodyLimitBytes));
+  const body = bodyMiddleware(bodyLimitBytes);
+  app.use(body.readBody);
   app.use(authMiddleware(deps));
   app.use(rateLimit(options.rateLimit));
-  app.use(bodyMiddleware(bodyLimitBytes));
+  app.use(body.bodyRefusal);
   app.use(idempotency(deps, bodyLimitBytes));
   app.use(router.routes());
   app.use(router.allowedMethods());
