@@ -66,11 +66,18 @@ export async function releaseExpiredLocks(trx: Db, at: string, limit = 20): Prom
 }
 
 /**
+ * Whether any lock has expired, from one read of what is committed (outside a transaction:
+ * the reader connection). A request that finds none skips releaseExpiredLocks in its write
+ * transaction (a lock made by a transaction not yet committed expires only after it is).
+ */
+export const anyExpiredLocks = async (db: Db, at: string): Promise<boolean> => (await repo.listExpiredKeys(db, at, 1)).length > 0;
+
+/**
  * releaseExpiredLocks for a request that writes nothing else (a validation): one read, and a
  * write transaction of its own only when a lock has expired.
  */
 export async function releaseExpiredLocksIfAny(deps: Pick<Deps, 'db'>, at: string): Promise<void> {
-  if ((await repo.listExpiredKeys(deps.db, at, 1)).length === 0) return;
+  if (!(await anyExpiredLocks(deps.db, at))) return;
   await deps.db.transaction().execute((trx) => releaseExpiredLocks(trx, at));
 }
 
