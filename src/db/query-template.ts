@@ -1,6 +1,7 @@
 import { SelectQueryNode, type CompiledQuery, type Compilable, type Kysely } from 'kysely';
 import type { Database } from './database.js';
 import { directReads } from './direct-reads.js';
+import { transactionRunner } from './direct-transactions.js';
 
 type Db = Kysely<Database>;
 
@@ -86,6 +87,8 @@ export function queryTemplate<P extends Record<string, unknown>, O>(
     }
     const direct = template.select ? directReads(db) : undefined;
     if (direct) return direct.select(compiled.sql, parameters) as O[];
+    const inTransaction = transactionRunner(db)?.(compiled.sql, parameters);
+    if (inTransaction) return inTransaction as O[];
     return (await db.executeQuery<O>({ sql: compiled.sql, query: compiled.query, queryId: compiled.queryId, parameters })).rows;
   };
 }
