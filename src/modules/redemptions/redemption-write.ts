@@ -13,7 +13,7 @@ import { calculatedOrder } from './calculated-order.js';
 import { failure, isFailureKey, type Failure } from './redeemable-check.js';
 import type { LoadedRedeemable } from './redeemable-load.js';
 import type { AppliedRedeemable, Plan } from './redemption-plan.js';
-import { presentRedemption, type RedemptionObject, type RedemptionRow } from './redemptions.presenter.js';
+import { presentRedemption, presentWrittenRedemption, type RedemptionObject, type RedemptionRow } from './redemptions.presenter.js';
 import { insertRedemptions } from './redemptions.repository.js';
 import { childRow, parentRow, type RowContext } from './redemption-rows.js';
 import { spendLoyalty, type LoyaltySpend } from './loyalty-spend.js';
@@ -132,20 +132,22 @@ export async function writeRedemption(deps: WriteDeps, trx: Kysely<Database>, st
   const childIds = plan.applied.map(() => newId('r_'));
   const redemptions = redemptionsMap(plan, parentId, childIds, ctx.at);
   const children: RedemptionRow[] = [];
+  const childOrders: (object | null)[] = [];
   for (const [i, applied] of plan.applied.entries()) {
     const id = childIds[i] as string;
     const spent = await asRefusal(applied.loaded, () => spend(deps, trx, applied, { child: id, orderId: plan.order?.id ?? null }, ctx, plan));
     const order = plan.order && applied.order ? calculatedOrder(plan.order, applied.order, redemptions) : null;
     const figures = { order, giftAmount: spent.giftAmount, loyaltyPoints: spent.loyalty?.points ?? null, reward: spent.loyalty?.reward ?? null };
     children.push(childRow(id, parentId, applied.loaded, figures, ctx));
+    childOrders.push(order);
   }
   const order = plan.order && plan.final ? calculatedOrder(plan.order, plan.final, redemptions) : null;
   const parent = parentRow(parentId, children, order, ctx);
   await insertRedemptions(trx, [parent, ...children].map(({ seq: _seq, ...row }) => row));
   await writeOrder(trx, plan, redemptions, ctx.at);
-  const announced = children.map((row, i) => ({ row, redemption: presentRedemption(row), loaded: plan.applied[i]!.loaded }));
+  const announced = children.map((row, i) => ({ row, redemption: presentWrittenRedemption(row, childOrders[i] ?? null), loaded: plan.applied[i]!.loaded }));
   await announce(trx, announced, ctx, 'customer.redemption.succeeded');
-  return { parent: presentRedemption(parent), children: announced.map((a) => a.redemption), order };
+  return { parent: presentWrittenRedemption(parent, order), children: announced.map((a) => a.redemption), order };
 }
 
 /** A refused request's failed redemption and its event (with the summary's failed count). */
