@@ -12,6 +12,7 @@ import { rateLimit } from './middleware/rate-limit.js';
 import { errorRenderer } from './middleware/errors.js';
 import { requestId } from './middleware/request-id.js';
 import { requestLog } from './middleware/request-log.js';
+import { groupedRoutes } from './route-groups.js';
 import { routeModules } from './routes.js';
 
 export interface AppOptions {
@@ -49,7 +50,6 @@ export function createApp(deps: Deps, options: AppOptions = {}): Koa<AppState> {
   app.use(rateLimit(options.rateLimit));
   app.use(body.bodyRefusal);
   app.use(idempotency(deps, bodyLimitBytes));
-  app.use(router.routes());
-  app.use(router.allowedMethods());
+  app.use(groupedRoutes(router));
   return app;
 }
