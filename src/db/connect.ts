@@ -1,7 +1,8 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect, type Driver, type KyselyPlugin, type SqliteDatabase } from 'kysely';
+import { Kysely, SqliteDialect, type Driver, type KyselyConfig, type KyselyPlugin, type SqliteDatabase, type Transaction, type TransactionBuilder } from 'kysely';
 import type { Database } from './database.js';
 import { registerDirectReads } from './direct-reads.js';
+import { registerTransaction } from './direct-transactions.js';
 import { ReadSnapshot } from './read-snapshot.js';
 import { PromoDriver } from './driver.js';
 import { GroupCommit, type CommitStats } from './group-commit.js';
@@ -227,6 +228,32 @@ const compileCounter = (stats: QueryStats): KyselyPlugin => ({
   transformResult: (args) => Promise.resolve(args.result),
 });
 
+/**
+ * Kysely, with each transaction it begins registered for db/direct-transactions.ts. The
+ * callback runs right after the driver began the transaction (the writer is its own until it
+ * ends), so the driver's open transaction is this one.
+ */
+class PromoKysely extends Kysely<Database> {
+  constructor(
+    config: KyselyConfig,
+    private readonly promoDriver: PromoDriver,
+  ) {
+    super(config);
+  }
+
+  override transaction(): TransactionBuilder<Database> {
+    const builder = super.transaction();
+    const execute = builder.execute.bind(builder);
+    const driver = this.promoDriver;
+    builder.execute = <T>(callback: (trx: Transaction<Database>) => Promise<T>): Promise<T> =>
+      execute((trx) => {
+        registerTransaction(trx, driver.currentTransactionRunner());
+        return callback(trx);
+      });
+    return builder;
+  }
+}
+
 /** Opens the database file for Kysely: pragmas, IMMEDIATE transactions, statement caches, group commit. */
 export function openDatabase(file: string, options: OpenOptions = {}): DatabaseHandle {
   const sqlite = openSqlite(file, options);
@@ -239,16 +266,16 @@ export function openDatabase(file: string, options: OpenOptions = {}): DatabaseH
   const stats: QueryStats = { statements: 0, compiles: 0 };
   const reader = readerSqlite ? withStatementCache(readerSqlite, stats) : null;
   driver = new PromoDriver({ writer: withStatementCache(sqlite, stats), reader, begin, sqlite, group, snapshot });
-  const db = new Kysely<Database>({ dialect: new PromoDialect(driver), plugins: [compileCounter(stats)] });
+  const db = new PromoKysely({ dialect: new PromoDialect(driver), plugins: [compileCounter(stats)] }, driver);
   if (readerSqlite) {
     const version = readerSqlite.prepare('pragma data_version').pluck();
     const onReader = driver;
     registerDirectReads(db, {
-      dataVersion: () => {
-        snapshot?.enter();
-        stats.statements++;
-        return version.get() as number;
-      },
+      dataVersion: () =>
+        (snapshot as ReadSnapshot).dataVersion(() => {
+          stats.statements++;
+          return version.get() as number;
+        }),
       select: (sql, parameters) => onReader.selectOnReader(sql, parameters),
     });
   }

@@ -2,6 +2,7 @@ import { setImmediate as yieldToIo } from 'node:timers/promises';
 import type BetterSqlite3 from 'better-sqlite3';
 import { SelectQueryNode, type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type SqliteDatabase } from 'kysely';
 import { runFirstWrite } from './first-write.js';
+import type { TransactionRunner } from './direct-transactions.js';
 import type { Batch, GroupCommit } from './group-commit.js';
 import type { ReadSnapshot } from './read-snapshot.js';
 
@@ -86,6 +87,8 @@ class Connection implements DatabaseConnection {
 
 export class PromoDriver implements Driver {
   readonly mutex = new WriterMutex();
+  /** The connection whose transaction is open on the writer, between its BEGIN and its end. */
+  private current: Connection | null = null;
   readonly writer: SqliteDatabase;
   readonly reader: SqliteDatabase | null;
   readonly snapshot: ReadSnapshot | null;
@@ -111,6 +114,7 @@ export class PromoDriver implements Driver {
       if (group) group.begin();
       else this.options.begin();
       runFirstWrite(sqlite, () => (group ? group.rollback() : sqlite.exec('rollback')));
+      this.current = connection;
     } catch (error) {
       connection.inTransaction = false;
       this.mutex.unlock();
@@ -119,6 +123,7 @@ export class PromoDriver implements Driver {
   }
 
   async commitTransaction(connection: Connection): Promise<void> {
+    this.current = null;
     if (this.options.group) connection.joined = this.options.group.commit();
     else {
       this.options.sqlite.exec('commit');
@@ -127,6 +132,7 @@ export class PromoDriver implements Driver {
   }
 
   async rollbackTransaction(): Promise<void> {
+    this.current = null;
     if (this.options.group) this.options.group.rollback();
     else this.options.sqlite.exec('rollback');
   }
@@ -139,6 +145,21 @@ export class PromoDriver implements Driver {
     const joined = connection.joined;
     connection.joined = null;
     if (joined) await joined.durable;
+  }
+
+  /**
+   * A runner for the transaction that has just begun (db/direct-transactions.ts): its
+   * statements on the writer while it is the open one; undefined afterwards.
+   */
+  currentTransactionRunner(): TransactionRunner {
+    const connection = this.current;
+    return (sql, parameters) => {
+      if (connection === null || this.current !== connection) return undefined;
+      const statement = this.writer.prepare(sql);
+      if (statement.reader) return statement.all(parameters);
+      statement.run(parameters);
+      return [];
+    };
   }
 
   /** A SELECT outside any transaction, on the reader connection (there must be one), in the tick's snapshot. */

@@ -1,6 +1,7 @@
 import { SelectQueryNode, type CompiledQuery, type Compilable, type Kysely } from 'kysely';
 import type { Database } from './database.js';
 import { directReads } from './direct-reads.js';
+import { transactionRunner } from './direct-transactions.js';
 
 type Db = Kysely<Database>;
 
@@ -57,7 +58,9 @@ function templateOf(compiled: CompiledQuery, names: ReadonlySet<string>): Templa
  * the statement. `shape` tells apart queries whose text depends on the call (the columns an
  * insert sets, the length of an IN list: `listShape`); the builder gets it back. Hot reads
  * (a voucher, a customer, the key of a request) use it too: README "Hot paths". The compiled
- * query runs through the caller's Kysely (its transaction and the connection's statement cache).
+ * query runs in the caller's transaction, on the connection's cached statement: straight on
+ * the reader for a SELECT outside a transaction (db/direct-reads.ts), straight on the writer
+ * inside a transaction that is open (db/direct-transactions.ts), else through Kysely.
  */
 export function queryTemplate<P extends Record<string, unknown>, O>(
   build: (db: Db, param: Param<P>, shape: string) => Compilable<O>,
@@ -86,6 +89,8 @@ export function queryTemplate<P extends Record<string, unknown>, O>(
     }
     const direct = template.select ? directReads(db) : undefined;
     if (direct) return direct.select(compiled.sql, parameters) as O[];
+    const inTransaction = transactionRunner(db)?.(compiled.sql, parameters);
+    if (inTransaction) return inTransaction as O[];
     return (await db.executeQuery<O>({ sql: compiled.sql, query: compiled.query, queryId: compiled.queryId, parameters })).rows;
   };
 }

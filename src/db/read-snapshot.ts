@@ -22,6 +22,8 @@ import type BetterSqlite3 from 'better-sqlite3';
 export class ReadSnapshot {
   private open = false;
   private streams = 0;
+  /** The snapshot's `PRAGMA data_version`, once read (stable for as long as the snapshot lives). */
+  private version: number | undefined;
   private readonly begin: BetterSqlite3.Statement;
   private readonly commit: BetterSqlite3.Statement;
 
@@ -39,6 +41,17 @@ export class ReadSnapshot {
   }
 
   /**
+   * The data_version of the tick's snapshot (db/versioned-cache.ts): read once per snapshot,
+   * since no commit can reach a snapshot once taken. Without one (a streamed read runs), each
+   * call reads it anew.
+   */
+  dataVersion(read: () => number): number {
+    this.enter();
+    if (!this.open) return read();
+    return (this.version ??= read());
+  }
+
+  /**
    * A tick runs its process.nextTick queue before its microtasks: a nextTick queued from sync
    * code (an I/O callback's) would end the snapshot before the request's awaits resume.
    * Queued from a microtask, it runs once the microtask queue is empty.
@@ -51,6 +64,7 @@ export class ReadSnapshot {
   readonly end = (): void => {
     if (!this.open) return;
     this.open = false;
+    this.version = undefined;
     if (!this.sqlite.open) return;
     try {
       if (this.sqlite.inTransaction) this.commit.run();

@@ -12,6 +12,7 @@ import { rateLimit } from './middleware/rate-limit.js';
 import { errorRenderer } from './middleware/errors.js';
 import { requestId } from './middleware/request-id.js';
 import { requestLog } from './middleware/request-log.js';
+import { groupedRoutes } from './route-groups.js';
 import { routeModules } from './routes.js';
 
 export interface AppOptions {
@@ -43,11 +44,12 @@ export function createApp(deps: Deps, options: AppOptions = {}): Koa<AppState> {
   app.use(requestId);
   app.use(requestLog(deps.log, metrics));
   app.use(errorRenderer(deps.log, bodyLimitBytes));
+  const body = bodyMiddleware(bodyLimitBytes);
+  app.use(body.readBody);
   app.use(authMiddleware(deps));
   app.use(rateLimit(options.rateLimit));
-  app.use(bodyMiddleware(bodyLimitBytes));
+  app.use(body.bodyRefusal);
   app.use(idempotency(deps, bodyLimitBytes));
-  app.use(router.routes());
-  app.use(router.allowedMethods());
+  app.use(groupedRoutes(router));
   return app;
 }

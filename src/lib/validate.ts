@@ -2,6 +2,7 @@ import { setLocale, ValidationError, type Schema } from 'yup';
 import { AppError, errorCatalogue, invalidPayload, invalidQueryParams, UsageError, type ErrorKey } from './errors.js';
 import type { Query } from './pagination.js';
 import { presentFieldsSchema } from './present-fields.js';
+import { passesStrict } from './strict-pass.js';
 
 /**
  * Every field of a wrong type says what it should be, without echoing the value back
@@ -9,6 +10,16 @@ import { presentFieldsSchema } from './present-fields.js';
  */
 const ARTICLE: Record<string, string> = { object: 'an object', array: 'an array', integer: 'an integer' };
 setLocale({ mixed: { notType: ({ path, type }: { path: string; type: string }) => `${path} must be ${ARTICLE[type] ?? `a ${type}`}` } });
+
+/**
+ * Strict validation: a value that passes comes back as it was, told by the lean walk of the
+ * same schema (strict-pass.ts); one that does not is validated by `messages` (the schema, or
+ * its present-fields variant, which answers the same) for every message.
+ */
+function strictly<T>(schema: Schema<T>, value: unknown, toError: (details: string, error: ValidationError) => Error, messages: Schema<T> = schema): T {
+  if (passesStrict(schema as Schema<unknown>, value)) return value as T;
+  return run(messages, value, true, toError);
+}
 
 /** Runs a schema and collects every message, so a client learns all that is wrong in one answer. */
 function run<T>(schema: Schema<T>, value: unknown, strict: boolean, toError: (details: string, error: ValidationError) => Error): T {
@@ -30,7 +41,7 @@ const isPlainObject = (value: unknown): boolean => typeof value === 'object' && 
  */
 export function validateBody<T>(schema: Schema<T>, body: unknown): T {
   requireShape(schema, body);
-  return run(schema, body, true, invalidPayload);
+  return strictly(schema, body, invalidPayload);
 }
 
 /**
@@ -41,7 +52,7 @@ export function validateBody<T>(schema: Schema<T>, body: unknown): T {
  */
 export function validateBodyPresentFields<T>(schema: Schema<T>, body: unknown): T {
   requireShape(schema, body);
-  return run(presentFieldsSchema(schema) as Schema<T>, body, true, invalidPayload);
+  return strictly(schema, body, invalidPayload, presentFieldsSchema(schema) as Schema<T>);
 }
 
 /**
@@ -50,7 +61,7 @@ export function validateBodyPresentFields<T>(schema: Schema<T>, body: unknown): 
  * is not the request's body. Items are many: the schema checks only the fields an item has
  * (present-fields.ts), which gives the same answer at a fraction of the cost.
  */
-export const validateItem = <T>(schema: Schema<T>, item: unknown): T => run(presentFieldsSchema(schema) as Schema<T>, item, true, invalidPayload);
+export const validateItem = <T>(schema: Schema<T>, item: unknown): T => strictly(schema, item, invalidPayload, presentFieldsSchema(schema) as Schema<T>);
 
 function requireShape(schema: Schema<unknown>, body: unknown): void {
   if (schema.type === 'object' && !isPlainObject(body)) throw invalidPayload('The body must be a JSON object');
@@ -77,5 +88,5 @@ function keyOfTest(type: string | undefined): ErrorKey {
  */
 export function validateKeyedBody<T>(schema: Schema<T>, body: unknown): T {
   requireShape(schema, body);
-  return run(schema, body, true, (details, error) => new AppError(keyOfTest(error.inner[0]?.type ?? error.type), details));
+  return strictly(schema, body, (details, error) => new AppError(keyOfTest(error.inner[0]?.type ?? error.type), details));
 }

@@ -48,6 +48,17 @@ describe('HTTP core', () => {
     assert.equal(res.status, 415);
   });
 
+  it('answers a request without a valid key 401 before looking at its body (read before the key check, refused after it)', async () => {
+    const unauthorized = (res: { status: number; body: unknown }, details: string) =>
+      assert.deepEqual({ status: res.status, body: res.body }, { status: 401, body: errorBody(res as never, { code: 401, key: 'unauthorized', message: 'Unauthorized', details }) });
+    const details = 'Send X-App-Id and X-App-Token, or an OAuth bearer token';
+    unauthorized(await server.request('POST', '/v1/customers', { auth: 'none', raw: '{"name": ', headers: { 'Content-Type': 'application/json' } }), details);
+    unauthorized(await server.request('POST', '/v1/customers', { auth: 'none', raw: 'hello', headers: { 'Content-Type': 'text/plain' } }), details);
+    unauthorized(await server.request('POST', '/v1/customers', { auth: 'none', body: { name: 'x'.repeat(2000) } }), details);
+    const keyed = await server.request('POST', '/v1/customers', { raw: '{"name": ', headers: { 'Content-Type': 'application/json' } });
+    assert.deepEqual([keyed.status, keyed.body.key], [400, 'invalid_payload']);
+  });
+
   it('answers an oversized body with 413 and the error body', async () => {
     const res = await server.request('POST', '/v1/oauth/token', { body: { scope: 'x'.repeat(2000) } });
     assert.equal(res.status, 413);

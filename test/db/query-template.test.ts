@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { Transaction } from 'kysely';
 import { createDeps, type Deps } from '../../src/app/deps.js';
+import type { Database } from '../../src/db/database.js';
 import { columnsShape, insertTemplate, queryTemplate } from '../../src/db/query-template.js';
 import { freshDbFile } from '../support/db.js';
 
@@ -58,6 +60,21 @@ describe('query templates', () => {
     );
     assert.deepEqual(await priced(deps.db, { min: 0, max: 1000 }), [{ id: 'prod_t1' }, { id: 'prod_t2' }]);
     assert.equal((await deps.db.selectFrom('products').select('id').where('id', '=', 'prod_rolled_back').execute()).length, 0);
+  });
+
+  it('runs a transaction\'s statements straight on the writer while it is open, and refuses a finished one', async () => {
+    let finished: Transaction<Database> | undefined;
+    await deps.db.transaction().execute(async (trx) => {
+      const pending = insertProduct(trx, { id: 'prod_direct', created_at: '2024-01-01T00:00:00.000Z' }, 'id,created_at');
+      // Without Kysely's executor (its connection provider awaits first), the row is there before any await.
+      assert.deepEqual(deps.sqlite.prepare("select id from products where id = 'prod_direct'").all(), [{ id: 'prod_direct' }]);
+      assert.deepEqual(await pending, [{ id: 'prod_direct', name: null, price: null }]);
+      finished = trx;
+    });
+    assert.ok(finished);
+    await assert.rejects(priced(finished, { min: 0, max: 1000 }), /Transaction is already committed/);
+    await assert.rejects(insertProduct(finished, { id: 'prod_late', created_at: '2024-01-01T00:00:00.000Z' }, 'id,created_at'), /Transaction is already committed/);
+    assert.equal((await deps.db.selectFrom('products').select('id').where('id', 'in', ['prod_direct', 'prod_late']).execute()).length, 1);
   });
 
   it('inserts many rows in one statement per column list and row count, binding a column a row leaves out as NULL', async () => {

@@ -20,32 +20,52 @@ export function bodyMiddleware(limitBytes: number) {
     formLimit: `${limitBytes}b`,
     strict: false,
   });
-  return async function body(ctx: AppContext, next: Next): Promise<void> {
+  const parsed = async (): Promise<void> => {};
+
+  async function readBody(ctx: AppContext): Promise<void> {
     const declared = Number(ctx.get('Content-Length') || 0);
     if (declared > limitBytes) {
       throw new AppError('payload_too_large', `Request body exceeds ${limitBytes} bytes`);
     }
     // No GET route reads a body: the hot reads skip the parser (README "Hot paths"). Node
     // discards a body nobody read before the connection serves its next request.
-    if (ctx.method === 'GET' || ctx.method === 'HEAD') return next();
+    if (ctx.method === 'GET' || ctx.method === 'HEAD') return;
     // ctx.is() is null when the request has no body, false when its type is not listed. An
     // empty body (Content-Length: 0, as fetch sends on a bare POST) needs no type at all.
     const empty = ctx.request.length === 0;
     // A CSV upload is streamed by its route (src/http/upload.ts), never buffered here.
     if (!empty && ctx.method === 'POST' && UPLOAD_PATH.test(ctx.path) && ctx.is('multipart/form-data')) {
       ctx.state.uploadLimitBytes = limitBytes;
-      return next();
+      return;
     }
     if (!empty && ctx.is('application/json', '+json', 'application/x-www-form-urlencoded') === false) {
-      throw new AppError('unsupported_media_type', `Content-Type ${ctx.get('Content-Type') || '(none)'} is not supported; send application/json`,
-      );
+      throw new AppError('unsupported_media_type', `Content-Type ${ctx.get('Content-Type') || '(none)'} is not supported; send application/json`);
     }
-    await parse(ctx, async () => {
-      if (typeof ctx.request.rawBody === 'string' && ctx.request.rawBody.trim() === '') ctx.request.body = {};
-      if (jsonDepth(ctx.request.body) > LIMITS.jsonDepth) {
-        throw invalidPayload(`The body nests deeper than ${LIMITS.jsonDepth} levels of objects and arrays`);
+    await parse(ctx, parsed);
+    if (typeof ctx.request.rawBody === 'string' && ctx.request.rawBody.trim() === '') ctx.request.body = {};
+    if (jsonDepth(ctx.request.body) > LIMITS.jsonDepth) {
+      throw invalidPayload(`The body nests deeper than ${LIMITS.jsonDepth} levels of objects and arrays`);
+    }
+  }
+
+  return {
+    /**
+     * Before authentication: the body is read (a request's body mostly arrives with its
+     * headers), so that the key check and the route's reads run in one tick and share one read
+     * snapshot (db/read-snapshot.ts, README "Hot paths"). A refusal waits for `bodyRefusal`.
+     */
+    async readBody(ctx: AppContext, next: Next): Promise<void> {
+      try {
+        await readBody(ctx);
+      } catch (error) {
+        ctx.state.bodyRefusal = error;
       }
-      await next();
-    });
+      return next();
+    },
+    /** After authentication (and the rate limit): a refused body is answered only now, so a request without a valid key is still 401. */
+    async bodyRefusal(ctx: AppContext, next: Next): Promise<void> {
+      if (ctx.state.bodyRefusal !== undefined) throw ctx.state.bodyRefusal;
+      return next();
+    },
   };
 }

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { notIndexed } from '../../db/plan-hints.js';
+import { queryTemplate } from '../../db/query-template.js';
 import type { CompiledFilter } from '../../engine/conditions/index.js';
 import { filterSql } from './collection-filter.repository.js';
 import { catalogSource } from './collection-sources.repository.js';
@@ -112,6 +113,11 @@ export async function countMembers(db: Db, membership: Membership): Promise<numb
   return row.n;
 }
 
+/** A STATIC collection's items, for membership tests (each checkout a rule on it applies to). */
+const staticItems = queryTemplate<{ collectionId: string }, { object: 'product' | 'sku'; product_id: string; sku_id: string | null }>((db, param) =>
+  db.selectFrom('product_collection_items').select(['object', 'product_id', 'sku_id']).where('collection_id', '=', param('collectionId')),
+);
+
 /** Product and SKU ids to test for membership (an order's items: at most a few hundred). */
 export interface MemberIds {
   productIds: string[];
@@ -125,11 +131,7 @@ export interface MemberIds {
  */
 export async function membersAmong(db: Db, membership: Membership, ids: MemberIds): Promise<string[]> {
   if ('collectionId' in membership) {
-    const rows = await db
-      .selectFrom('product_collection_items')
-      .select(['object', 'product_id', 'sku_id'])
-      .where('collection_id', '=', membership.collectionId)
-      .execute();
+    const rows = await staticItems(db, { collectionId: membership.collectionId });
     return rows.flatMap((row) => (row.object === 'sku' ? (row.sku_id && ids.skuIds.includes(row.sku_id) ? [row.sku_id] : []) : ids.productIds.includes(row.product_id) ? [row.product_id] : []));
   }
   const products = ids.productIds.length === 0 ? [] : await productArm(db, membership.filter).where('p.id', 'in', ids.productIds).execute();

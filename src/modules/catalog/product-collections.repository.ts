@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { queryTemplate } from '../../db/query-template.js';
 import type { ProductCollectionItemTable, ProductCollectionTable } from './catalog.table.js';
 import type { CollectionListQuery } from './product-collections.schemas.js';
 
@@ -8,8 +9,10 @@ export type CollectionRow = Selectable<ProductCollectionTable>;
 /** A member as given (the sort keys sql/0005 adds are the database's to fill). */
 export type CollectionItemRow = Pick<Selectable<ProductCollectionItemTable>, 'collection_id' | 'position' | 'object' | 'product_id' | 'sku_id'>;
 
-export const findCollectionById = (db: Db, id: string): Promise<CollectionRow | undefined> =>
-  db.selectFrom('product_collections').selectAll().where('id', '=', id).executeTakeFirst();
+// A collection a validation rule names is read by each checkout it applies to.
+const collectionById = queryTemplate<{ id: string }, CollectionRow>((db, param) => db.selectFrom('product_collections').selectAll().where('id', '=', param('id')));
+
+export const findCollectionById = async (db: Db, id: string): Promise<CollectionRow | undefined> => (await collectionById(db, { id }))[0];
 
 export const findCollectionIdByName = async (db: Db, name: string): Promise<string | undefined> =>
   (await db.selectFrom('product_collections').select('id').where('name', '=', name).executeTakeFirst())?.id;

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import { inBatches, padToBucket } from '../../db/batches.js';
 import type { Database } from '../../db/database.js';
-import { queryTemplate } from '../../db/query-template.js';
+import { listShape, queryTemplate } from '../../db/query-template.js';
 import { notIndexed } from '../../db/plan-hints.js';
 import type { ProductTable } from './catalog.table.js';
 import type { ListWindow } from './catalog-list.js';
@@ -23,8 +23,16 @@ export const findProductByKey = async (db: Db, key: string): Promise<ProductRow 
 export const findProductIdByName = async (db: Db, name: string): Promise<string | undefined> =>
   (await db.selectFrom('products').select('id').where('name', '=', name).executeTakeFirst())?.id;
 
+// An order's products (each redemption and validation reads them): compiled once per list length.
+const productsByIds = queryTemplate<{ ids: readonly string[] }, ProductRow>((db, param, shape) =>
+  db.selectFrom('products').selectAll().where('id', 'in', param.list('ids', Number(shape))),
+);
+
 export const findProductsByIds = (db: Db, ids: readonly string[]): Promise<ProductRow[]> =>
-  ids.length === 0 ? Promise.resolve([]) : db.selectFrom('products').selectAll().where('id', 'in', ids).execute();
+  inBatches(ids, (batch) => {
+    const padded = padToBucket(batch);
+    return productsByIds(db, { ids: padded }, listShape(padded));
+  });
 
 /**
  * Every order of an import resolves its items with this (and each import portion, the items of

@@ -103,14 +103,25 @@ export async function findLatestCountedOrder(db: Db, customerId: string): Promis
   return latest && { total_amount: latest.total_amount, created_at: latest.created_at };
 }
 
+type ItemFigures = { discount_amount: number; discount_quantity: number | null; quantity?: number; amount?: number | null };
+
+// Compiled once per set of figures (a redemption changes two or three of an order's items).
+const itemFigures = queryTemplate<ItemFigures & { orderId: string; position: number }, never>((db, param, shape) =>
+  db
+    .updateTable('order_items')
+    .set(Object.fromEntries(shape.split(',').map((column) => [column, param(column as keyof ItemFigures)])))
+    .where('order_id', '=', param('orderId'))
+    .where('position', '=', param('position')),
+);
+
 /** An item's discount figures after a redemption (its position in the order). */
 export const updateItemFigures = async (
   db: Db,
   orderId: string,
   position: number,
-  figures: { discount_amount: number; discount_quantity: number | null; quantity?: number; amount?: number | null },
+  figures: ItemFigures,
 ): Promise<void> => {
-  await db.updateTable('order_items').set(figures).where('order_id', '=', orderId).where('position', '=', position).execute();
+  await itemFigures(db, { ...figures, orderId, position }, columnsShape(figures));
 };
 
 export const countItems = async (db: Db, orderId: string): Promise<number> =>

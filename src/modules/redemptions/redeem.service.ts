@@ -11,11 +11,10 @@ import { planStack, STORED, type Customer, type PipelineContext, type Plan } fro
 import { Refusal } from './redemption-refusal.js';
 import { failedRow, type RowContext } from './redemption-rows.js';
 import { writeFailure, writeRedemption, type Written } from './redemption-write.js';
-import { presentRedemption } from './redemptions.presenter.js';
 import type { StackableBody } from './redemptions.schemas.js';
 import { getStackingRules } from '../stacking-rules/stacking-rules.service.js';
 import { customerOf } from './redemption-customer.js';
-import { consumeSession, releaseExpiredLocks, withSessionKey } from '../sessions/session-locks.service.js';
+import { anyExpiredLocks, consumeSession, releaseExpiredLocks, withSessionKey } from '../sessions/session-locks.service.js';
 
 type RedeemDeps = Pick<Deps, 'db' | 'clock' | 'seams'>;
 
@@ -57,8 +56,8 @@ export function rowContext(body: StackableBody, actor: Actor, at: string, custom
 
 function answer(plan: Plan, written: Written, requestId: string) {
   return {
-    redemptions: written.children.map(presentRedemption),
-    parent_redemption: presentRedemption(written.parent),
+    redemptions: written.children,
+    parent_redemption: written.parent,
     order: written.order,
     inapplicable_redeemables: plan.inapplicable.map((i) => inapplicableItem(i.loaded, i.failure, requestId)),
     skipped_redeemables: plan.skipped.map((s) => skippedItem(s.loaded, s.key)),
@@ -66,8 +65,8 @@ function answer(plan: Plan, written: Written, requestId: string) {
 }
 export type RedeemAnswer = ReturnType<typeof answer>;
 
-async function redeemIn(deps: RedeemDeps, trx: Kysely<Database>, ctx: PipelineContext, body: StackableBody): Promise<RedeemAnswer> {
-  await releaseExpiredLocks(trx, ctx.at);
+async function redeemIn(deps: RedeemDeps, trx: Kysely<Database>, ctx: PipelineContext, body: StackableBody, expiredLocks: boolean): Promise<RedeemAnswer> {
+  if (expiredLocks) await releaseExpiredLocks(trx, ctx.at);
   // The session's reservations come free for this redemption's own guarded claims, just below.
   if (body.session?.key) await consumeSession(trx, body.session.key, ctx.at);
   const plan = await planStack(trx, ctx, body, STORED);
@@ -95,8 +94,10 @@ export async function redeemStackable(deps: RedeemDeps, actor: Actor, body: Stac
 
 async function redeemWith(deps: RedeemDeps, actor: Actor, body: StackableBody): Promise<RedeemAnswer> {
   const ctx: PipelineContext = { actor, at: isoNow(deps.clock), seams: deps.seams, rules: await getStackingRules(deps.db) };
+  // Read before the transaction, on the reader: the writer's turn is the scarce one.
+  const expiredLocks = await anyExpiredLocks(deps.db, ctx.at);
   try {
-    return await deps.db.transaction().execute((trx) => redeemIn(deps, trx, ctx, body));
+    return await deps.db.transaction().execute((trx) => redeemIn(deps, trx, ctx, body, expiredLocks));
   } catch (error) {
     if (error instanceof Refusal) throw await refuse(deps, ctx, body, error);
     throw error;

@@ -13,7 +13,7 @@ import { calculatedOrder } from './calculated-order.js';
 import { failure, isFailureKey, type Failure } from './redeemable-check.js';
 import type { LoadedRedeemable } from './redeemable-load.js';
 import type { AppliedRedeemable, Plan } from './redemption-plan.js';
-import { presentRedemption, type RedemptionRow } from './redemptions.presenter.js';
+import { presentRedemption, presentWrittenRedemption, type RedemptionObject, type RedemptionRow } from './redemptions.presenter.js';
 import { insertRedemptions } from './redemptions.repository.js';
 import { childRow, parentRow, type RowContext } from './redemption-rows.js';
 import { spendLoyalty, type LoyaltySpend } from './loyalty-spend.js';
@@ -64,11 +64,11 @@ async function spend(deps: WriteDeps, trx: Kysely<Database>, applied: AppliedRed
 
 const CAMPAIGN_TYPE_OF: Record<string, CampaignType> = { DISCOUNT_VOUCHER: 'DISCOUNT_COUPONS', GIFT_VOUCHER: 'GIFT_VOUCHERS', LOYALTY_CARD: 'LOYALTY_PROGRAM' };
 
-type Announced = { row: RedemptionRow; loaded: LoadedRedeemable };
+/** A record written, with its answer (presented once: the event and the request's answer share it). */
+type Announced = { row: RedemptionRow; redemption: RedemptionObject; loaded: LoadedRedeemable };
 type RedemptionEvent = 'customer.redemption.succeeded' | 'customer.redemption.failed';
 
-function eventOf({ row, loaded }: Announced, customer: NonNullable<RowContext['customer']>, ctx: RowContext, type: RedemptionEvent): CustomerEventInput {
-  const redemption = presentRedemption(row);
+function eventOf({ row, redemption, loaded }: Announced, customer: NonNullable<RowContext['customer']>, ctx: RowContext, type: RedemptionEvent): CustomerEventInput {
   const campaignId = row.campaign_id;
   const campaignType = loaded.tier ? 'PROMOTION' : loaded.voucher ? CAMPAIGN_TYPE_OF[loaded.voucher.type] : undefined;
   return {
@@ -95,8 +95,8 @@ async function announce(trx: Kysely<Database>, rows: Announced[], ctx: RowContex
 }
 
 export interface Written {
-  parent: RedemptionRow;
-  children: RedemptionRow[];
+  parent: RedemptionObject;
+  children: RedemptionObject[];
   order: Record<string, unknown> | null;
 }
 
@@ -132,24 +132,27 @@ export async function writeRedemption(deps: WriteDeps, trx: Kysely<Database>, st
   const childIds = plan.applied.map(() => newId('r_'));
   const redemptions = redemptionsMap(plan, parentId, childIds, ctx.at);
   const children: RedemptionRow[] = [];
+  const childOrders: (object | null)[] = [];
   for (const [i, applied] of plan.applied.entries()) {
     const id = childIds[i] as string;
     const spent = await asRefusal(applied.loaded, () => spend(deps, trx, applied, { child: id, orderId: plan.order?.id ?? null }, ctx, plan));
     const order = plan.order && applied.order ? calculatedOrder(plan.order, applied.order, redemptions) : null;
     const figures = { order, giftAmount: spent.giftAmount, loyaltyPoints: spent.loyalty?.points ?? null, reward: spent.loyalty?.reward ?? null };
     children.push(childRow(id, parentId, applied.loaded, figures, ctx));
+    childOrders.push(order);
   }
   const order = plan.order && plan.final ? calculatedOrder(plan.order, plan.final, redemptions) : null;
   const parent = parentRow(parentId, children, order, ctx);
   await insertRedemptions(trx, [parent, ...children].map(({ seq: _seq, ...row }) => row));
   await writeOrder(trx, plan, redemptions, ctx.at);
-  await announce(trx, children.map((row, i) => ({ row, loaded: plan.applied[i]!.loaded })), ctx, 'customer.redemption.succeeded');
-  return { parent, children, order };
+  const announced = children.map((row, i) => ({ row, redemption: presentWrittenRedemption(row, childOrders[i] ?? null), loaded: plan.applied[i]!.loaded }));
+  await announce(trx, announced, ctx, 'customer.redemption.succeeded');
+  return { parent: presentWrittenRedemption(parent, order), children: announced.map((a) => a.redemption), order };
 }
 
 /** A refused request's failed redemption and its event (with the summary's failed count). */
 export async function writeFailure(trx: Kysely<Database>, row: RedemptionRow, loaded: LoadedRedeemable, ctx: RowContext): Promise<void> {
   const { seq: _seq, ...insert } = row;
   await insertRedemptions(trx, [insert]);
-  await announce(trx, [{ row, loaded }], ctx, 'customer.redemption.failed');
+  await announce(trx, [{ row, redemption: presentRedemption(row), loaded }], ctx, 'customer.redemption.failed');
 }

@@ -52,7 +52,16 @@ const json = <T>(text: string | null): T | null => (text === null ? null : (JSON
 const some = <K extends string, V>(key: K, value: V | null | undefined): { [P in K]?: V } =>
   (value === null || value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 
-export function presentRedemption(row: RedemptionRow): RedemptionObject {
+export const presentRedemption = (row: RedemptionRow): RedemptionObject => presentWith(row, json(row.order_snapshot));
+
+/**
+ * A record just written, with the order object its `order_snapshot` was serialized from: the
+ * same answer (JSON.stringify of the object and of its JSON read back give the same text)
+ * without reading the snapshot's JSON back (~2 KiB for a 3-item order, three per stack).
+ */
+export const presentWrittenRedemption = (row: RedemptionRow, order: object | null): RedemptionObject => presentWith(row, order as Record<string, unknown> | null);
+
+function presentWith(row: RedemptionRow, order: Record<string, unknown> | null): RedemptionObject {
   const rollback = row.object === 'redemption_rollback';
   return {
     id: row.id,
@@ -70,7 +79,7 @@ export function presentRedemption(row: RedemptionRow): RedemptionObject {
     ...(rollback ? {} : { related_redemptions: JSON.parse(row.related_redemptions) as RelatedRedemptions }),
     ...some('failure_code', row.failure_code),
     ...some('failure_message', row.failure_message),
-    order: json(row.order_snapshot),
+    order,
     channel: { channel_id: row.channel_id, channel_type: row.channel_type },
     customer: json(row.customer_snapshot),
     related_object_type: row.related_object_type,

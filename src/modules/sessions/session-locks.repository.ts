@@ -75,6 +75,13 @@ const expiredKeys = queryTemplate<{ at: string; limit: number }, { key: string }
     .limit(param('limit')),
 );
 
+const firstExpiry = queryTemplate<Record<string, never>, { expires_at: string }>((db) =>
+  db.selectFrom('session_locks').select('expires_at').orderBy('expires_at').limit(1),
+);
+
+/** When the first lock expires (the head of session_locks_expires); null: no lock. */
+export const firstLockExpiry = async (db: Db): Promise<string | null> => (await firstExpiry(db, {}))[0]?.expires_at ?? null;
+
 /** Locks past their expiry that no request is running on, soonest first (session_locks_expires). */
 export const listExpiredKeys = async (db: Db, at: string, limit: number): Promise<string[]> =>
   (await expiredKeys(db, { at, limit })).map((r) => r.key);

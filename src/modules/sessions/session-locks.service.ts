@@ -5,6 +5,7 @@ import { isoNow } from '../../lib/clock.js';
 import type { SessionTtlUnit } from '../../lib/enums.js';
 import { AppError } from '../../lib/errors.js';
 import * as repo from './session-locks.repository.js';
+import { versionedRead } from '../../db/versioned-cache.js';
 
 export type { Reservation } from './session-locks.repository.js';
 
@@ -65,12 +66,27 @@ export async function releaseExpiredLocks(trx: Db, at: string, limit = 20): Prom
   return keys.length;
 }
 
+/** When the first lock expires, kept until the next commit (db/versioned-cache.ts). */
+const nextLockExpiry = versionedRead(repo.firstLockExpiry);
+
 /**
- * releaseExpiredLocks for a request that writes nothing else (a validation): one read, and a
- * write transaction of its own only when a lock has expired.
+ * Whether any lock has expired, from what is committed (outside a transaction: the reader
+ * connection): none before the first expiry, which is kept in memory until the next commit;
+ * past it, one read. A request that finds none skips releaseExpiredLocks in its write
+ * transaction (a lock made by a transaction not yet committed expires only after it is).
+ */
+export async function anyExpiredLocks(db: Db, at: string): Promise<boolean> {
+  const next = await nextLockExpiry(db);
+  if (next === null || at < next) return false;
+  return (await repo.listExpiredKeys(db, at, 1)).length > 0;
+}
+
+/**
+ * releaseExpiredLocks for a request that writes nothing else (a validation): a write
+ * transaction of its own only when a lock has expired and no request runs on it.
  */
 export async function releaseExpiredLocksIfAny(deps: Pick<Deps, 'db'>, at: string): Promise<void> {
-  if ((await repo.listExpiredKeys(deps.db, at, 1)).length === 0) return;
+  if (!(await anyExpiredLocks(deps.db, at))) return;
   await deps.db.transaction().execute((trx) => releaseExpiredLocks(trx, at));
 }
 

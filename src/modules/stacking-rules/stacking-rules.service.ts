@@ -9,6 +9,7 @@ import { listEnvelope } from '../../lib/pagination.js';
 import { categoriesById } from '../categories/categories.service.js';
 import * as repo from './stacking-rules.repository.js';
 import type { StackingRulesChange } from './stacking-rules.schemas.js';
+import { deepFreeze, versionedRead } from '../../db/versioned-cache.js';
 
 /**
  * The project's stacking rules (voucherify-facts 2.12): one stored row, or the reference's
@@ -24,8 +25,11 @@ const CATEGORY_LISTS = ['exclusive_categories', 'joint_categories', 'no_effect_s
 const rulesOf = (row: repo.StackingRulesRow | undefined): StackingRules =>
   row ? { ...DEFAULT_STACKING_RULES, ...(JSON.parse(row.rules) as Partial<StackingRules>) } : { ...DEFAULT_STACKING_RULES };
 
-/** The rules every stacked validation and redemption applies: one primary-key read. */
-export const getStackingRules = async (db: Db): Promise<StackingRules> => rulesOf(await repo.findRules(db));
+/**
+ * The rules every stacked validation and redemption applies: one primary-key read, kept in
+ * memory until the next commit to the file (db/versioned-cache.ts). Shared, hence frozen.
+ */
+export const getStackingRules: (db: Db) => Promise<StackingRules> = versionedRead(async (db) => deepFreeze(rulesOf(await repo.findRules(db))));
 
 /** The stored row as the management API answers it (ManagementProjectsStackingRules). */
 export const presentRecord = (row: repo.StackingRulesRow) => ({ id: row.id, ...rulesOf(row), created_at: row.created_at, updated_at: row.updated_at });

@@ -52,10 +52,29 @@ export type RulesOutcome =
 type Db = Kysely<Database>;
 
 /** A stored rule as the engine takes it (it was checked when saved). */
-function specOf(row: repo.RuleRow): RuleSpec {
+function parseSpec(row: repo.RuleRow): RuleSpec {
   const parsed = parseRules(JSON.parse(row.rules));
   if (!parsed.ok) throw new Error(`Stored rules of ${row.id} no longer validate: ${parsed.errors.join('; ')}`);
   return { id: row.id, tree: parsed.tree, message: row.error_message, applicable: parseApplicable(JSON.parse(row.applicable_to), []) };
+}
+
+/**
+ * Parsed rules by what they were parsed from (the engine only reads a spec): every checkout of
+ * a voucher re-reads the same rule, and parsing it was most of the check's own time. Keyed by
+ * the row's content, so an edited rule is parsed anew; bounded (cleared when full).
+ */
+const parsedSpecs = new Map<string, RuleSpec>();
+const PARSED_SPECS_MAX = 1000;
+
+function specOf(row: repo.RuleRow): RuleSpec {
+  const key = `${row.id}\u0000${row.error_message ?? ''}\u0000${row.rules}\u0000${row.applicable_to}`;
+  let spec = parsedSpecs.get(key);
+  if (!spec) {
+    spec = parseSpec(row);
+    if (parsedSpecs.size >= PARSED_SPECS_MAX) parsedSpecs.clear();
+    parsedSpecs.set(key, spec);
+  }
+  return spec;
 }
 
 /** Every collection a rule names, in its item conditions (nested ones too) and applicable_to. */

@@ -104,6 +104,17 @@ describe('stackable redemptions: a discount voucher plus a gift card', () => {
       const { redemption_entries: listed, ...list } = entries.body;
       assertMatchesReference('GET', '/v1/vouchers/{code}/redemption', 200, { ...withoutNulls(list), quantity: null, redemption_entries: [] });
       for (const entry of listed as object[]) assertRedemptionMatches(entry);
+
+      // Byte for byte (key order too), each record answered is what GET presents from the stored
+      // row, and what the customer's redemption events hold.
+      for (const record of [...body.redemptions, body.parent_redemption]) {
+        assert.equal((await server.request('GET', `/v1/redemptions/${record.id}`)).text, JSON.stringify(record));
+      }
+      const eventRecords = activity.data
+        .filter((event: { type: string }) => event.type === 'customer.redemption.succeeded')
+        .map((event: { data: { data: { redemption: { id: string } } } }) => event.data.data.redemption)
+        .sort((a: { id: string }, b: { id: string }) => (a.id === first.id ? -1 : b.id === first.id ? 1 : 0));
+      assert.equal(JSON.stringify(eventRecords), JSON.stringify(body.redemptions));
     });
   }
 
