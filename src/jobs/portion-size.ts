@@ -20,6 +20,12 @@ export const TARGET_PORTION_MS = 80;
 export const BESIDE_WRITES_PORTION_MS = 40;
 /** The longest target, reached while nobody else writes. */
 export const QUIET_PORTION_MS = 400;
+/**
+ * An API write of this process that has waited this long for the write lock ends the portion
+ * in flight (steps that look: PortionContext.shouldYield), and the next portion waits (at most
+ * as long again) until that write has the lock (db/write-intent.ts).
+ */
+export const HAND_OFF_MS = 15;
 export const MIN_PORTION = 10;
 export const MAX_PORTION = 20_000;
 

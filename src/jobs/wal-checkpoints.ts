@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { copyWalBack, truncateWal, walBytes } from '../db/wal.js';
+import { copyWalBack, truncateWal, walBytes, type WalReset } from '../db/wal.js';
 
 /**
  * Who copies the WAL back into the database, and when (issue 15 point 6). A bulk job writes
@@ -30,33 +30,56 @@ export interface WalThresholds {
  * 40 MiB while jobs run: a restart every ~10 portions of a large generation, and the WAL stays
  * under 64 MiB with the portions written before a restart. 4 MiB while idle: SQLite's own default.
  */
-export const DEFAULT_WAL_THRESHOLDS: WalThresholds = { jobBytes: 40 * 1024 * 1024, idleBytes: 4 * 1024 * 1024 };
+export const DEFAULT_WAL_THRESHOLDS: WalThresholds = { jobBytes: 24 * 1024 * 1024, idleBytes: 4 * 1024 * 1024 };
 /** How often the runner looks at the WAL's size while no job runs. */
 export const IDLE_CHECK_MS = 1000;
 const RESTART_WAIT_MS = 50;
 const RETRY_MS = 250;
+const WAL_FRAME_HEADER_BYTES = 24;
+const HARD_LIMIT = 1.5;
+const HARD_WAIT_MS = 1000;
 
 export interface WalKeeper {
   /** Before the write gate: copies back what was written since the last copy. */
   copyBack(): void;
-  /** Holding the write gate: the rest, and the WAL restarts. Answers how long it took, if it ran. */
+  /**
+   * Holding the write gate, while jobs run: past `threshold` bytes of WAL content (as the last
+   * copy of any worker thread found it), the rest, and the WAL restarts from its first frame.
+   * Answers how long it took, if it ran.
+   */
   restart(threshold: number): number | undefined;
+  /** At a job's end and while idle: the rest, and the WAL file is cut to zero bytes. */
+  truncate(): number | undefined;
 }
 
-/** The WAL checkpoints of one worker connection. */
-export function walKeeper(sqlite: BetterSqlite3.Database, dbFile: string): WalKeeper {
+/**
+ * The WAL checkpoints of one worker connection. `frames` is shared by the worker threads of a
+ * runner (jobs/write-gate.ts): a copy that finds another thread's checkpoint running learns
+ * nothing, the one that ran tells both.
+ */
+export function walKeeper(sqlite: BetterSqlite3.Database, frames: Int32Array): WalKeeper {
   let retryAt = 0;
-  const due = (threshold: number) => performance.now() >= retryAt && walBytes(dbFile) >= threshold;
+  const frameBytes = (sqlite.pragma('page_size', { simple: true }) as number) + WAL_FRAME_HEADER_BYTES;
+  const reset = (mode: WalReset, waitMs = RESTART_WAIT_MS) => {
+    const started = performance.now();
+    if (!truncateWal(sqlite, waitMs, mode)) retryAt = performance.now() + RETRY_MS;
+    else Atomics.store(frames, 0, 0);
+    return performance.now() - started;
+  };
   return {
     copyBack() {
-      copyWalBack(sqlite);
+      const copy = copyWalBack(sqlite);
+      if (copy.frames >= 0) Atomics.store(frames, 0, copy.frames);
     },
+    // Past the threshold, a restart that failed waits RETRY_MS; past HARD_LIMIT times it, the
+    // portion waits (up to HARD_WAIT_MS) until the WAL restarts.
     restart(threshold) {
-      if (!due(threshold)) return undefined;
-      const started = performance.now();
-      if (!truncateWal(sqlite, RESTART_WAIT_MS)) retryAt = performance.now() + RETRY_MS;
-      return performance.now() - started;
+      const content = Atomics.load(frames, 0) * frameBytes;
+      if (content < threshold) return undefined;
+      if (content >= threshold * HARD_LIMIT) return reset('RESTART', HARD_WAIT_MS);
+      return performance.now() >= retryAt ? reset('RESTART') : undefined;
     },
+    truncate: () => (performance.now() >= retryAt ? reset('TRUNCATE') : undefined),
   };
 }
 

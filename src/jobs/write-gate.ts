@@ -5,11 +5,13 @@
  * The gap after each portion (a fraction of its duration) gives them their turn.
  *
  * State lives in a SharedArrayBuffer handed to every task: an Int32 lock word, an Int32 count
- * of writes made holding the gate (markGateWrite), and a BigInt64 "not before" time in
- * microseconds of the monotonic clock (shared by all threads).
+ * of writes made holding the gate (markGateWrite), a BigInt64 "not before" time in
+ * microseconds of the monotonic clock (shared by all threads), and an Int32 of the WAL's frames
+ * as the last checkpoint of any thread found them (jobs/wal-checkpoints.ts).
  */
 const LOCK = 0;
 const WRITES = 1;
+const WAL_FRAMES = 4;
 const STALE_LOCK_MS = 30_000;
 
 export interface GateOptions {
@@ -21,7 +23,7 @@ export interface GateOptions {
 
 export const DEFAULT_GATE: GateOptions = { gapRatio: 0.03, minGapMs: 1 };
 
-export const createWriteGate = (): SharedArrayBuffer => new SharedArrayBuffer(16);
+export const createWriteGate = (): SharedArrayBuffer => new SharedArrayBuffer(24);
 
 const nowUs = (): bigint => process.hrtime.bigint() / 1000n;
 
@@ -46,6 +48,9 @@ export const markGateWrite = (buffer: SharedArrayBuffer): number => Atomics.add(
 
 /** How many writes were made holding the gate so far (by every thread of this process). */
 export const gateWrites = (buffer: SharedArrayBuffer): number => Atomics.load(new Int32Array(buffer, 0, 2), WRITES);
+
+/** The WAL's frames as the last checkpoint of any worker thread found them (0 until one ran). */
+export const gateWalFrames = (buffer: SharedArrayBuffer): Int32Array => new Int32Array(buffer, WAL_FRAMES * 4, 1);
 
 /** Runs `write` holding the gate, after the previous holder's gap; returns its result and duration. */
 export async function throughWriteGate<T>(
