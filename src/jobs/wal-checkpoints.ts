@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import { gateWalFrames, holdingCheckpointLock } from './write-gate.js';
 import { copyWalBack, truncateWal, walBytes, type WalReset } from '../db/wal.js';
 
 /**
@@ -30,7 +31,7 @@ export interface WalThresholds {
  * 40 MiB while jobs run: a restart every ~10 portions of a large generation, and the WAL stays
  * under 64 MiB with the portions written before a restart. 4 MiB while idle: SQLite's own default.
  */
-export const DEFAULT_WAL_THRESHOLDS: WalThresholds = { jobBytes: 24 * 1024 * 1024, idleBytes: 4 * 1024 * 1024 };
+export const DEFAULT_WAL_THRESHOLDS: WalThresholds = { jobBytes: 32 * 1024 * 1024, idleBytes: 4 * 1024 * 1024 };
 /** How often the runner looks at the WAL's size while no job runs. */
 export const IDLE_CHECK_MS = 1000;
 const RESTART_WAIT_MS = 50;
@@ -53,22 +54,23 @@ export interface WalKeeper {
 }
 
 /**
- * The WAL checkpoints of one worker connection. `frames` is shared by the worker threads of a
- * runner (jobs/write-gate.ts): a copy that finds another thread's checkpoint running learns
- * nothing, the one that ran tells both.
+ * The WAL checkpoints of one worker connection. The worker threads of a runner share the WAL's
+ * frame count and take turns to checkpoint (jobs/write-gate.ts): SQLite fails a checkpoint that
+ * finds another one running, and it would learn nothing of the WAL's size.
  */
-export function walKeeper(sqlite: BetterSqlite3.Database, frames: Int32Array): WalKeeper {
+export function walKeeper(sqlite: BetterSqlite3.Database, gate: SharedArrayBuffer): WalKeeper {
   let retryAt = 0;
+  const frames = gateWalFrames(gate);
   const frameBytes = (sqlite.pragma('page_size', { simple: true }) as number) + WAL_FRAME_HEADER_BYTES;
   const reset = (mode: WalReset, waitMs = RESTART_WAIT_MS) => {
     const started = performance.now();
-    if (!truncateWal(sqlite, waitMs, mode)) retryAt = performance.now() + RETRY_MS;
+    if (!holdingCheckpointLock(gate, () => truncateWal(sqlite, waitMs, mode))) retryAt = performance.now() + RETRY_MS;
     else Atomics.store(frames, 0, 0);
     return performance.now() - started;
   };
   return {
     copyBack() {
-      const copy = copyWalBack(sqlite);
+      const copy = holdingCheckpointLock(gate, () => copyWalBack(sqlite));
       if (copy.frames >= 0) Atomics.store(frames, 0, copy.frames);
     },
     // Past the threshold, a restart that failed waits RETRY_MS; past HARD_LIMIT times it, the

@@ -7,7 +7,7 @@ import { loadStep } from './step-loader.js';
 import { HAND_OFF_MS, type Neighbours } from './portion-size.js';
 import { letWaitingWriteFirst, waitingMs } from '../db/write-intent.js';
 import { walKeeper, type WalKeeper } from './wal-checkpoints.js';
-import { DEFAULT_GATE, gateWalFrames, gateWrites, markGateWrite, throughWriteGate, type GateOptions } from './write-gate.js';
+import { DEFAULT_GATE, gateWrites, markGateWrite, throughWriteGate, type GateOptions } from './write-gate.js';
 
 /**
  * The one Piscina worker of every job type. A task names the step module to run (from the
@@ -66,7 +66,7 @@ function workerDeps(dbFile: string, gate: SharedArrayBuffer): WorkerDeps {
     const { db, sqlite } = openDatabase(dbFile, { synchronous: 'NORMAL', autocheckpointBytes: 0 });
     sqlite.pragma('cache_size = -65536');
     sqlite.pragma('temp_store = MEMORY');
-    deps = { db, sqlite, clock: systemClock, wal: walKeeper(sqlite, gateWalFrames(gate)) };
+    deps = { db, sqlite, clock: systemClock, wal: walKeeper(sqlite, gate) };
     connections.set(dbFile, deps);
   }
   return deps;
