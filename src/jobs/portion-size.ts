@@ -1,8 +1,8 @@
 /**
  * Portion sizes adapt so that each portion's transaction lasts about a target duration. An API
- * write that arrives meanwhile waits up to one portion for the write lock, then commits (and
- * its durable commit flushes what the portion wrote): p99 <= 50 ms beside a generation needs
- * portions well under 50 ms (issue 15 point 6). Each commit costs the job the pages it
+ * write that arrives meanwhile waits up to one portion for the write lock (a generation's portion
+ * ends early for it: HAND_OFF_MS), then commits (and its durable commit flushes what the portion
+ * wrote): p99 <= 50 ms beside a generation (issue 15 point 6). Each commit costs the job the pages it
  * dirtied written to the WAL again (an order import dirties ~15 pages an order, spread over the
  * file), so while nobody else writes, portions grow.
  *

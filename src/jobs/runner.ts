@@ -120,9 +120,8 @@ async function claimNew(r: RunnerState): Promise<void> {
 }
 
 /**
- * Gives the next jobs in turn one portion each, as long as worker threads are free; then, to a
- * thread still free, a second portion of a job whose type overlaps them (JobTypeEntry.overlap):
- * it prepares and copies the WAL back while the first writes, and waits for the write gate.
+ * Gives the next jobs in turn one portion each, as long as worker threads are free; then a second
+ * one to jobs whose type overlaps them (JobTypeEntry.overlap), on a thread still free.
  */
 function dispatch(r: RunnerState): void {
   const now = Date.now();

@@ -11,14 +11,19 @@ import { copyWalBack, truncateWal, walBytes, type WalReset } from '../db/wal.js'
  * - while jobs run, each worker copies the WAL back before its portion, beside the other
  *   worker's portion and the API's writes (PASSIVE: no one waits for it; about one portion's
  *   pages each time; one bench run each: 11,759 codes/s against 10,165 with one large copy past
- *   the threshold). Past `jobBytes` of WAL, holding the write gate (other workers wait, the API
- *   does not), it copies what was written meanwhile and truncates the WAL (TRUNCATE: writers
- *   wait for that short rest only);
- * - when no job runs, the runner has a worker thread do the same past `idleBytes`.
+ *   the threshold). Past `jobBytes` of WAL content, holding the write gate (other workers wait,
+ *   the API does not), it copies what was written meanwhile and lets the WAL restart from its
+ *   first frame (RESTART: writers wait for that short rest only). The file keeps its size (its
+ *   largest content so far): TRUNCATE, which cut it to zero bytes, cost a file-system truncation
+ *   of ~20-40 ms each time while writers waited;
+ * - at a job's end, and when no job runs (past `idleBytes`, on a worker thread), the same with
+ *   TRUNCATE: the file goes back to zero bytes.
  *
- * TRUNCATE waits for readers to leave the WAL while holding writers off: at most
- * RESTART_WAIT_MS, then it gives up and the next attempt waits RETRY_MS. The WAL's file size
- * is then its content (it restarts at zero bytes), which is what the thresholds read.
+ * Both wait for readers to leave the WAL while holding writers off: at most RESTART_WAIT_MS,
+ * then they give up and the next attempt waits RETRY_MS, unless the WAL holds HARD_LIMIT times
+ * the threshold: the portion then waits (up to HARD_WAIT_MS) for the restart. The content is
+ * the frame count the last copy of any worker thread found (jobs/write-gate.ts); while idle, the
+ * file's size (it restarts at zero bytes).
  */
 export interface WalThresholds {
   /** While jobs run: past this many bytes of WAL, a worker copies it back and restarts it. */
@@ -28,8 +33,9 @@ export interface WalThresholds {
 }
 
 /**
- * 40 MiB while jobs run: a restart every ~10 portions of a large generation, and the WAL stays
- * under 64 MiB with the portions written before a restart. 4 MiB while idle: SQLite's own default.
+ * 32 MiB while jobs run: a restart every few portions of a large generation, and the WAL stays
+ * under 64 MiB with the portion another thread writes before the restart (its copy counted
+ * the WAL before that portion). 4 MiB while idle: SQLite's own default.
  */
 export const DEFAULT_WAL_THRESHOLDS: WalThresholds = { jobBytes: 32 * 1024 * 1024, idleBytes: 4 * 1024 * 1024 };
 /** How often the runner looks at the WAL's size while no job runs. */
