@@ -64,7 +64,7 @@ export interface WalKeeper {
  * frame count and take turns to checkpoint (jobs/write-gate.ts): SQLite fails a checkpoint that
  * finds another one running, and it would learn nothing of the WAL's size.
  */
-export function walKeeper(sqlite: BetterSqlite3.Database, gate: SharedArrayBuffer): WalKeeper {
+export function walKeeper(sqlite: BetterSqlite3.Database, dbFile: string, gate: SharedArrayBuffer): WalKeeper {
   let retryAt = 0;
   const frames = gateWalFrames(gate);
   const frameBytes = (sqlite.pragma('page_size', { simple: true }) as number) + WAL_FRAME_HEADER_BYTES;
@@ -77,7 +77,9 @@ export function walKeeper(sqlite: BetterSqlite3.Database, gate: SharedArrayBuffe
   return {
     copyBack() {
       const copy = holdingCheckpointLock(gate, () => copyWalBack(sqlite));
-      if (copy.frames >= 0) Atomics.store(frames, 0, copy.frames);
+      // Another connection's checkpoint ran (a command's main thread: jobs/follow.ts): the
+      // file's size is the most the WAL can hold.
+      Atomics.store(frames, 0, copy.frames >= 0 ? copy.frames : Math.floor(walBytes(dbFile) / frameBytes));
     },
     // Past the threshold, a restart that failed waits RETRY_MS; past HARD_LIMIT times it, the
     // portion waits (up to HARD_WAIT_MS) until the WAL restarts.

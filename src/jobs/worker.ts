@@ -66,7 +66,7 @@ function workerDeps(dbFile: string, gate: SharedArrayBuffer): WorkerDeps {
     const { db, sqlite } = openDatabase(dbFile, { synchronous: 'NORMAL', autocheckpointBytes: 0 });
     sqlite.pragma('cache_size = -65536');
     sqlite.pragma('temp_store = MEMORY');
-    deps = { db, sqlite, clock: systemClock, wal: walKeeper(sqlite, gate) };
+    deps = { db, sqlite, clock: systemClock, wal: walKeeper(sqlite, dbFile, gate) };
     connections.set(dbFile, deps);
   }
   return deps;
