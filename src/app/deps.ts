@@ -17,6 +17,8 @@ export interface Deps {
   sqlite: BetterSqlite3.Database;
   /** Group commit's figures on this connection (db/group-commit.ts). */
   commitStats(): CommitStats;
+  /** Where the API's transactions say they wait for the write lock: job workers let them in (db/write-intent.ts). */
+  writeIntent?: SharedArrayBuffer;
   /** Statements run and queries compiled on this connection since it opened (db/connect.ts). */
   queryStats(): QueryStats;
   dbFile: string;
@@ -45,7 +47,7 @@ export function createDeps(options: DepsOptions): Deps {
   // connection of their own and never wait for the writer (db/driver.ts). A request's commit
   // checkpoints only past 64 MiB of WAL, a safety net: job worker threads copy the WAL back
   // during and between jobs (jobs/wal-checkpoints.ts), off the request thread.
-  const { db, sqlite, commitStats, queryStats, close } = openDatabase(options.dbFile, {
+  const { db, sqlite, commitStats, queryStats, writeIntent, close } = openDatabase(options.dbFile, {
     groupCommit: true, separateReads: true, autocheckpointBytes: WAL_SIZE_LIMIT_BYTES, ...options,
   });
   try {
@@ -60,6 +62,7 @@ export function createDeps(options: DepsOptions): Deps {
     sqlite,
     commitStats,
     queryStats,
+    writeIntent,
     dbFile: options.dbFile,
     clock: options.clock ?? systemClock,
     // Commands and tests log only what goes wrong; serve passes its configured logger.

@@ -30,6 +30,12 @@ export interface JobTypeEntry {
    * given: bulk inserts into big random indexes, voucher codes, want it large).
    */
   cacheMb?: number;
+  /**
+   * A second portion may be under way while one writes (jobs/runner.ts): it prepares and
+   * copies the WAL back meanwhile, then waits for the write gate; each portion still reads the
+   * job's cursor in its own transaction. Generations: the WAL copy no longer adds to each portion.
+   */
+  overlap?: boolean;
 }
 
 export type FailureList = 'failed' | 'errors';
@@ -47,7 +53,7 @@ const bulkUpdate = (failureKey: string) => ({ firstPortion: 200, failureKey, fai
  * runner (`promo serve`, the commands that run their own job, tests).
  */
 export const jobRegistry: JobRegistry = {
-  [JobType.vouchersGenerate]: { step: domainStep('vouchers/voucher-generation.job.ts', 'generateVouchersStep'), firstPortion: 1000 },
+  [JobType.vouchersGenerate]: { step: domainStep('vouchers/voucher-generation.job.ts', 'generateVouchersStep'), firstPortion: 1000, overlap: true },
   [JobType.vouchersImport]: { step: domainStep('vouchers/voucher-import.job.ts', 'importVouchersStep'), firstPortion: 200, failureKey: 'code' },
   [JobType.vouchersDelete]: { step: domainStep('vouchers/campaign-vouchers.job.ts', 'deleteCampaignVouchersStep'), firstPortion: 1000 },
   [JobType.vouchersUpdate]: { step: domainStep('vouchers/campaign-vouchers.job.ts', 'updateCampaignVouchersStep'), firstPortion: 1000 },

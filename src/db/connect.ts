@@ -6,6 +6,7 @@ import { registerTransaction } from './direct-transactions.js';
 import { ReadSnapshot } from './read-snapshot.js';
 import { PromoDriver } from './driver.js';
 import { GroupCommit, type CommitStats } from './group-commit.js';
+import { announceWait, createWriteIntent, endWait } from './write-intent.js';
 
 export interface OpenOptions {
   /** FULL for the API (a committed redemption survives a power cut); NORMAL for bulk workers. */
@@ -45,6 +46,8 @@ export interface DatabaseHandle {
   sqlite: BetterSqlite3.Database;
   /** Group commit's figures; zeros without it. */
   commitStats(): CommitStats;
+  /** Where this connection's transactions say they wait for the write lock (db/write-intent.ts). */
+  writeIntent: SharedArrayBuffer;
   queryStats(): QueryStats;
   close(): Promise<void>;
 }
@@ -57,12 +60,17 @@ const sleepMs = (ms: number): void => {
 /**
  * BEGIN IMMEDIATE, waiting for the write lock by polling every millisecond. SQLite's own busy
  * handler sleeps longer and longer between tries (up to 100 ms), so a writer that has waited
- * one bulk portion (~40 ms) sleeps through the short gap the worker leaves before its next
- * portion and then waits a whole second portion. Polling takes the lock within a millisecond
- * of its release. busy_timeout still covers statements outside transactions.
+ * one bulk portion sleeps through the short gap the worker leaves before its next portion and
+ * then waits a whole second portion. Polling takes the lock within a millisecond of its
+ * release; meanwhile `intent` tells this process's job workers that a write waits
+ * (db/write-intent.ts): they end their portion and let it in. `onWait` ends this process's
+ * read snapshot of the tick (db/read-snapshot.ts): a snapshot held while waiting would keep the
+ * workers from copying the WAL back past it and from restarting it. busy_timeout still covers
+ * statements outside transactions.
  */
-function beginImmediate(sqlite: BetterSqlite3.Database, timeoutMs: number): void {
+function beginImmediate(sqlite: BetterSqlite3.Database, timeoutMs: number, intent: SharedArrayBuffer, onWait: () => void): void {
   sqlite.pragma('busy_timeout = 0');
+  let waiting = false;
   try {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
@@ -71,10 +79,16 @@ function beginImmediate(sqlite: BetterSqlite3.Database, timeoutMs: number): void
         return;
       } catch (error) {
         if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
+        if (!waiting) {
+          announceWait(intent);
+          onWait();
+        }
+        waiting = true;
         sleepMs(1);
       }
     }
   } finally {
+    if (waiting) endWait(intent);
     sqlite.pragma(`busy_timeout = ${timeoutMs}`);
   }
 }
@@ -258,7 +272,8 @@ class PromoKysely extends Kysely<Database> {
 export function openDatabase(file: string, options: OpenOptions = {}): DatabaseHandle {
   const sqlite = openSqlite(file, options);
   const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
-  const begin = () => beginImmediate(sqlite, busyTimeoutMs);
+  const writeIntent = createWriteIntent();
+  const begin = () => beginImmediate(sqlite, busyTimeoutMs, writeIntent, () => snapshot?.end());
   let driver: PromoDriver | null = null;
   const readerSqlite = options.separateReads ? openReader(file, busyTimeoutMs) : null;
   const snapshot = readerSqlite ? new ReadSnapshot(readerSqlite) : null;
@@ -280,5 +295,5 @@ export function openDatabase(file: string, options: OpenOptions = {}): DatabaseH
     });
   }
   const commitStats = (): CommitStats => (group ? { ...group.stats } : { batches: 0, transactions: 0, commitSeconds: 0 });
-  return { db, sqlite, commitStats, queryStats: () => ({ ...stats }), close: () => db.destroy() };
+  return { db, sqlite, commitStats, writeIntent, queryStats: () => ({ ...stats }), close: () => db.destroy() };
 }

@@ -18,30 +18,45 @@ interface CheckpointRow {
   checkpointed: number;
 }
 
+/** What a PASSIVE copy found: whether it copied every frame, and how many the WAL holds. */
+export interface WalCopy {
+  complete: boolean;
+  /** Frames in the WAL (copied or not): its content, whatever the file's size; -1 when another checkpoint ran (unknown). */
+  frames: number;
+}
+
 /**
  * Copies what it can of the WAL into the database without holding writers off (PASSIVE): other
- * connections keep writing meanwhile. True when every page was copied (the next write then
+ * connections keep writing meanwhile. Complete when every frame was copied (the next write then
  * restarts the WAL, unless a reader still holds it).
  */
-export function copyWalBack(sqlite: BetterSqlite3.Database): boolean {
+export function copyWalBack(sqlite: BetterSqlite3.Database): WalCopy {
   const [row] = sqlite.pragma('wal_checkpoint(PASSIVE)') as CheckpointRow[];
-  return row !== undefined && row.busy === 0 && row.log === row.checkpointed;
+  return { complete: row !== undefined && row.busy === 0 && row.log === row.checkpointed, frames: row?.log ?? -1 };
 }
+
+/**
+ * How the WAL starts over once copied back: RESTART lets the next writer write it again from its
+ * first frame (the file keeps its size: its largest content so far); TRUNCATE also cuts the file
+ * to zero bytes, which costs a file-system truncation (about 20-40 ms for 40 MiB here) while
+ * writers wait.
+ */
+export type WalReset = 'RESTART' | 'TRUNCATE';
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 /**
- * TRUNCATE, trying every millisecond for up to `waitMs`. SQLite's busy handler sleeps longer
+ * RESTART or TRUNCATE, trying every millisecond for up to `waitMs`. SQLite's busy handler sleeps longer
  * and longer between tries: beside API writes that take the write lock every few milliseconds,
  * it would miss every gap. Each try holds writers off only while it runs.
  */
-function truncateWithin(sqlite: BetterSqlite3.Database, waitMs: number): boolean {
+function resetWithin(sqlite: BetterSqlite3.Database, waitMs: number, mode: WalReset): boolean {
   const timeout = sqlite.pragma('busy_timeout', { simple: true }) as number;
   sqlite.pragma('busy_timeout = 0');
   try {
     const deadline = performance.now() + waitMs;
     for (;;) {
-      const [row] = sqlite.pragma('wal_checkpoint(TRUNCATE)') as CheckpointRow[];
+      const [row] = sqlite.pragma(`wal_checkpoint(${mode})`) as CheckpointRow[];
       if (row?.busy === 0) return true;
       if (performance.now() >= deadline) return false;
       Atomics.wait(sleeper, 0, 0, 1);
@@ -59,9 +74,9 @@ function truncateWithin(sqlite: BetterSqlite3.Database, waitMs: number): boolean
  * that long (off the request thread only: it sleeps), else it waits the busy timeout. Run off
  * the request thread anyway: a large WAL takes a while to copy.
  */
-export function truncateWal(sqlite: BetterSqlite3.Database, waitMs?: number): boolean {
+export function truncateWal(sqlite: BetterSqlite3.Database, waitMs?: number, mode: WalReset = 'TRUNCATE'): boolean {
   sqlite.pragma('wal_checkpoint(PASSIVE)');
-  if (waitMs !== undefined) return truncateWithin(sqlite, waitMs);
-  const [row] = sqlite.pragma('wal_checkpoint(TRUNCATE)') as CheckpointRow[];
+  if (waitMs !== undefined) return resetWithin(sqlite, waitMs, mode);
+  const [row] = sqlite.pragma(`wal_checkpoint(${mode})`) as CheckpointRow[];
   return (row?.busy ?? 1) === 0;
 }

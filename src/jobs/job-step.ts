@@ -13,6 +13,12 @@ export interface PortionContext {
   /** The same connection, for bulk statements prepared once (see the repositories). */
   sqlite: BetterSqlite3.Database;
   now: string;
+  /**
+   * True once another writer of this process has waited long enough for the write lock
+   * (db/write-intent.ts): a step that works item by item may end its portion there, with the
+   * items done so far, to let it in. Absent outside the job runner.
+   */
+  shouldYield?: () => boolean;
 }
 
 export interface PortionJob<P> {

@@ -1,8 +1,8 @@
 /**
  * Portion sizes adapt so that each portion's transaction lasts about a target duration. An API
- * write that arrives meanwhile waits up to one portion for the write lock, then commits (and
- * its durable commit flushes what the portion wrote): p99 <= 50 ms beside a generation needs
- * portions well under 50 ms (issue 15 point 6). Each commit costs the job the pages it
+ * write that arrives meanwhile waits up to one portion for the write lock (a generation's portion
+ * ends early for it: HAND_OFF_MS), then commits (and its durable commit flushes what the portion
+ * wrote): p99 <= 50 ms beside a generation (issue 15 point 6). Each commit costs the job the pages it
  * dirtied written to the WAL again (an order import dirties ~15 pages an order, spread over the
  * file), so while nobody else writes, portions grow.
  *
@@ -20,6 +20,12 @@ export const TARGET_PORTION_MS = 80;
 export const BESIDE_WRITES_PORTION_MS = 40;
 /** The longest target, reached while nobody else writes. */
 export const QUIET_PORTION_MS = 400;
+/**
+ * An API write of this process that has waited this long for the write lock ends the portion
+ * in flight (steps that look: PortionContext.shouldYield), and the next portion waits (at most
+ * as long again) until that write has the lock (db/write-intent.ts).
+ */
+export const HAND_OFF_MS = 15;
 export const MIN_PORTION = 10;
 export const MAX_PORTION = 20_000;
 

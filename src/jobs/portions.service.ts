@@ -54,12 +54,18 @@ export const canceledReason = (row: Pick<repo.JobRow, 'sealed' | 'cursor' | 'tot
  * JobFailure rolls the portion back and ends the job FAILED; a job an operator canceled ends
  * FAILED in this transaction, without a portion of work.
  */
-export async function runPortion<P, R>(deps: WorkerDeps, task: PortionTask, step: JobStep<P, R>, prepared?: R): Promise<PortionReport> {
+export async function runPortion<P, R>(
+  deps: WorkerDeps,
+  task: PortionTask,
+  step: JobStep<P, R>,
+  prepared?: R,
+  shouldYield?: PortionContext['shouldYield'],
+): Promise<PortionReport> {
   try {
     return await deps.db.transaction().execute(async (trx) => {
       const row = await repo.findLeasedJob(trx, task.jobId, task.owner);
       if (!row) throw new LeaseLost();
-      const ctx: PortionContext = { trx, sqlite: deps.sqlite, now: isoNow(deps.clock) };
+      const ctx: PortionContext = { trx, sqlite: deps.sqlite, now: isoNow(deps.clock), shouldYield };
       if (row.canceled_at !== null) {
         await endJobFailed(ctx, row, canceledReason(row), step, task.owner);
         return { state: 'failed', items: 0 } as PortionReport;

@@ -63,7 +63,8 @@ interface HeldJob {
   portion: number;
   /** The duration its next portion is sized for (jobs/portion-size.ts). */
   target: number;
-  inFlight: boolean;
+  /** Its portions in flight: a second one prepares while the first writes, if its type overlaps. */
+  inFlight: number;
   errors: number;
   retryAt: number;
   /** When its lease was last renewed (a portion renews it; the heartbeat covers the rest). */
@@ -117,37 +118,42 @@ async function claimNew(r: RunnerState): Promise<void> {
       await failJob(r.deps, job.id, `This promo cannot run ${job.type} jobs.`, undefined, r.owner);
       continue;
     }
-    r.held.set(job.id, { id: job.id, type: job.type, entry, portion: entry.firstPortion, target: TARGET_PORTION_MS, inFlight: false, errors: 0, retryAt: 0, renewedAt: Date.now() });
+    r.held.set(job.id, { id: job.id, type: job.type, entry, portion: entry.firstPortion, target: TARGET_PORTION_MS, inFlight: 0, errors: 0, retryAt: 0, renewedAt: Date.now() });
     r.rotation.push(job.id);
     r.deps.log.info('job started', { job_id: job.id, type: job.type });
   }
 }
 
-/** Gives the next jobs in turn one portion each, as long as worker threads are free. */
+/**
+ * Gives the next jobs in turn one portion each, as long as worker threads are free; then a second
+ * one to jobs whose type overlaps them (JobTypeEntry.overlap), on a thread still free.
+ */
 function dispatch(r: RunnerState): void {
   const now = Date.now();
-  for (const id of [...r.rotation]) {
-    if (r.inFlight.size >= r.options.workers || r.stopping) return;
-    const job = r.held.get(id);
-    if (!job || job.inFlight || job.retryAt > now) continue;
-    r.rotation = [...r.rotation.filter((x) => x !== id), id];
-    start(r, job);
+  for (const most of [0, 1]) {
+    for (const id of [...r.rotation]) {
+      if (r.inFlight.size >= r.options.workers || r.stopping) return;
+      const job = r.held.get(id);
+      if (!job || job.inFlight > most || job.retryAt > now || (most > 0 && (!job.entry.overlap || job.errors > 0))) continue;
+      r.rotation = [...r.rotation.filter((x) => x !== id), id];
+      start(r, job);
+    }
   }
 }
 
 const taskOf = (r: RunnerState, job: HeldJob): WorkerTask => ({
   dbFile: r.deps.dbFile, jobId: job.id, owner: r.owner, maxItems: job.portion, leaseMs: r.leaseMs, step: job.entry.step, gate: r.gate, gateOptions: r.options.gateOptions,
   failureKey: job.entry.failureKey, failureList: job.entry.failureList, failureRow: job.entry.failureRow, cacheMb: job.entry.cacheMb,
-  walCheckpointBytes: (r.options.wal ?? DEFAULT_WAL_THRESHOLDS).jobBytes, copyWalBack: !r.options.callerCopiesWal,
+  walCheckpointBytes: (r.options.wal ?? DEFAULT_WAL_THRESHOLDS).jobBytes, copyWalBack: !r.options.callerCopiesWal, writeIntent: r.deps.writeIntent,
 });
 
 function start(r: RunnerState, job: HeldJob): void {
-  job.inFlight = true;
+  job.inFlight++;
   const run = (poolOf(r).run(taskOf(r, job)) as Promise<WorkerReport>)
     .then((report) => onReport(r, job, report), (error: unknown) => onError(r, job, error))
     .catch((error: unknown) => r.deps.log.error('job portion not recorded', error, { job_id: job.id, type: job.type }))
     .finally(() => {
-      job.inFlight = false;
+      job.inFlight--;
       r.inFlight.delete(run);
       if (!r.stopping) wake(r);
     });
@@ -169,6 +175,9 @@ function resize(r: RunnerState, job: HeldJob, report: WorkerReport): void {
 }
 
 function onReport(r: RunnerState, job: HeldJob, report: WorkerReport): void {
+  if (report.checkpointMs !== undefined) r.options.onCheckpoint?.(report.checkpointMs);
+  // An overlapping portion that found the job ended by the other one (or dropped since): nothing to do.
+  if (r.held.get(job.id) !== job || (report.state === 'lost' && job.inFlight > 1)) return;
   job.errors = 0;
   job.renewedAt = Date.now();
   resize(r, job, report);
@@ -177,7 +186,6 @@ function onReport(r: RunnerState, job: HeldJob, report: WorkerReport): void {
     drop(r, job.id);
     r.deps.log.info('job ended', { job_id: job.id, type: job.type, state: report.state, checkpoint_ms: report.checkpointMs });
   }
-  if (report.checkpointMs !== undefined) r.options.onCheckpoint?.(report.checkpointMs);
   r.options.onReport?.(job.id, report);
 }
 

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { copyWalBack, truncateWal, walBytes } from '../db/wal.js';
+import { gateWalFrames, holdingCheckpointLock } from './write-gate.js';
+import { copyWalBack, truncateWal, walBytes, type WalReset } from '../db/wal.js';
 
 /**
  * Who copies the WAL back into the database, and when (issue 15 point 6). A bulk job writes
@@ -10,14 +11,19 @@ import { copyWalBack, truncateWal, walBytes } from '../db/wal.js';
  * - while jobs run, each worker copies the WAL back before its portion, beside the other
  *   worker's portion and the API's writes (PASSIVE: no one waits for it; about one portion's
  *   pages each time; one bench run each: 11,759 codes/s against 10,165 with one large copy past
- *   the threshold). Past `jobBytes` of WAL, holding the write gate (other workers wait, the API
- *   does not), it copies what was written meanwhile and truncates the WAL (TRUNCATE: writers
- *   wait for that short rest only);
- * - when no job runs, the runner has a worker thread do the same past `idleBytes`.
+ *   the threshold). Past `jobBytes` of WAL content, holding the write gate (other workers wait,
+ *   the API does not), it copies what was written meanwhile and lets the WAL restart from its
+ *   first frame (RESTART: writers wait for that short rest only). The file keeps its size (its
+ *   largest content so far): TRUNCATE, which cut it to zero bytes, cost a file-system truncation
+ *   of ~20-40 ms each time while writers waited;
+ * - at a job's end, and when no job runs (past `idleBytes`, on a worker thread), the same with
+ *   TRUNCATE: the file goes back to zero bytes.
  *
- * TRUNCATE waits for readers to leave the WAL while holding writers off: at most
- * RESTART_WAIT_MS, then it gives up and the next attempt waits RETRY_MS. The WAL's file size
- * is then its content (it restarts at zero bytes), which is what the thresholds read.
+ * Both wait for readers to leave the WAL while holding writers off: at most RESTART_WAIT_MS,
+ * then they give up and the next attempt waits RETRY_MS, unless the WAL holds HARD_LIMIT times
+ * the threshold: the portion then waits (up to HARD_WAIT_MS) for the restart. The content is
+ * the frame count the last copy of any worker thread found (jobs/write-gate.ts); while idle, the
+ * file's size (it restarts at zero bytes).
  */
 export interface WalThresholds {
   /** While jobs run: past this many bytes of WAL, a worker copies it back and restarts it. */
@@ -27,36 +33,63 @@ export interface WalThresholds {
 }
 
 /**
- * 40 MiB while jobs run: a restart every ~10 portions of a large generation, and the WAL stays
- * under 64 MiB with the portions written before a restart. 4 MiB while idle: SQLite's own default.
+ * 32 MiB while jobs run: a restart every few portions of a large generation, and the WAL stays
+ * under 64 MiB with the portion another thread writes before the restart (its copy counted
+ * the WAL before that portion). 4 MiB while idle: SQLite's own default.
  */
-export const DEFAULT_WAL_THRESHOLDS: WalThresholds = { jobBytes: 40 * 1024 * 1024, idleBytes: 4 * 1024 * 1024 };
+export const DEFAULT_WAL_THRESHOLDS: WalThresholds = { jobBytes: 32 * 1024 * 1024, idleBytes: 4 * 1024 * 1024 };
 /** How often the runner looks at the WAL's size while no job runs. */
 export const IDLE_CHECK_MS = 1000;
 const RESTART_WAIT_MS = 50;
 const RETRY_MS = 250;
+const WAL_FRAME_HEADER_BYTES = 24;
+const HARD_LIMIT = 1.5;
+const HARD_WAIT_MS = 1000;
 
 export interface WalKeeper {
   /** Before the write gate: copies back what was written since the last copy. */
   copyBack(): void;
-  /** Holding the write gate: the rest, and the WAL restarts. Answers how long it took, if it ran. */
+  /**
+   * Holding the write gate, while jobs run: past `threshold` bytes of WAL content (as the last
+   * copy of any worker thread found it), the rest, and the WAL restarts from its first frame.
+   * Answers how long it took, if it ran.
+   */
   restart(threshold: number): number | undefined;
+  /** At a job's end and while idle: the rest, and the WAL file is cut to zero bytes. */
+  truncate(): number | undefined;
 }
 
-/** The WAL checkpoints of one worker connection. */
-export function walKeeper(sqlite: BetterSqlite3.Database, dbFile: string): WalKeeper {
+/**
+ * The WAL checkpoints of one worker connection. The worker threads of a runner share the WAL's
+ * frame count and take turns to checkpoint (jobs/write-gate.ts): SQLite fails a checkpoint that
+ * finds another one running, and it would learn nothing of the WAL's size.
+ */
+export function walKeeper(sqlite: BetterSqlite3.Database, dbFile: string, gate: SharedArrayBuffer): WalKeeper {
   let retryAt = 0;
-  const due = (threshold: number) => performance.now() >= retryAt && walBytes(dbFile) >= threshold;
+  const frames = gateWalFrames(gate);
+  const frameBytes = (sqlite.pragma('page_size', { simple: true }) as number) + WAL_FRAME_HEADER_BYTES;
+  const reset = (mode: WalReset, waitMs = RESTART_WAIT_MS) => {
+    const started = performance.now();
+    if (!holdingCheckpointLock(gate, () => truncateWal(sqlite, waitMs, mode))) retryAt = performance.now() + RETRY_MS;
+    else Atomics.store(frames, 0, 0);
+    return performance.now() - started;
+  };
   return {
     copyBack() {
-      copyWalBack(sqlite);
+      const copy = holdingCheckpointLock(gate, () => copyWalBack(sqlite));
+      // Another connection's checkpoint ran (a command's main thread: jobs/follow.ts): the
+      // file's size is the most the WAL can hold.
+      Atomics.store(frames, 0, copy.frames >= 0 ? copy.frames : Math.floor(walBytes(dbFile) / frameBytes));
     },
+    // Past the threshold, a restart that failed waits RETRY_MS; past HARD_LIMIT times it, the
+    // portion waits (up to HARD_WAIT_MS) until the WAL restarts.
     restart(threshold) {
-      if (!due(threshold)) return undefined;
-      const started = performance.now();
-      if (!truncateWal(sqlite, RESTART_WAIT_MS)) retryAt = performance.now() + RETRY_MS;
-      return performance.now() - started;
+      const content = Atomics.load(frames, 0) * frameBytes;
+      if (content < threshold) return undefined;
+      if (content >= threshold * HARD_LIMIT) return reset('RESTART', HARD_WAIT_MS);
+      return performance.now() >= retryAt ? reset('RESTART') : undefined;
     },
+    truncate: () => (performance.now() >= retryAt ? reset('TRUNCATE') : undefined),
   };
 }
 

@@ -4,7 +4,8 @@ import { openDatabase } from '../db/connect.js';
 import { systemClock } from '../lib/clock.js';
 import { failJob, preparePortion, runPortion, type PortionReport, type PortionTask } from './portions.service.js';
 import { loadStep } from './step-loader.js';
-import type { Neighbours } from './portion-size.js';
+import { HAND_OFF_MS, type Neighbours } from './portion-size.js';
+import { letWaitingWriteFirst, waitingMs } from '../db/write-intent.js';
 import { walKeeper, type WalKeeper } from './wal-checkpoints.js';
 import { DEFAULT_GATE, gateWrites, markGateWrite, throughWriteGate, type GateOptions } from './write-gate.js';
 
@@ -25,6 +26,8 @@ export interface WorkerTask extends PortionTask {
   copyWalBack: boolean;
   /** The connection's page cache for this portion, in MiB (the job type's; WORKER_CACHE_MB unless given). */
   cacheMb?: number;
+  /** Where the API's writer of this process says it waits for the lock (db/write-intent.ts). */
+  writeIntent?: SharedArrayBuffer;
 }
 
 export interface WorkerReport extends PortionReport {
@@ -64,13 +67,13 @@ const connections = new Map<string, WorkerDeps>();
  * before it spills them to a temp file, so each order wrote one (~40 us of 860 per order).
  * A journal holds at most the pages one statement or savepoint of a portion touches.
  */
-function workerDeps(dbFile: string): WorkerDeps {
+function workerDeps(dbFile: string, gate: SharedArrayBuffer): WorkerDeps {
   let deps = connections.get(dbFile);
   if (!deps) {
     const { db, sqlite } = openDatabase(dbFile, { synchronous: 'NORMAL', autocheckpointBytes: 0 });
     sqlite.pragma(`cache_size = -${WORKER_CACHE_MB * 1024}`);
     sqlite.pragma('temp_store = MEMORY');
-    deps = { db, sqlite, clock: systemClock, wal: walKeeper(sqlite, dbFile), cacheMb: WORKER_CACHE_MB };
+    deps = { db, sqlite, clock: systemClock, wal: walKeeper(sqlite, dbFile, gate), cacheMb: WORKER_CACHE_MB };
     connections.set(dbFile, deps);
   }
   return deps;
@@ -111,7 +114,7 @@ function noteWrite(deps: WorkerDeps, gate: SharedArrayBuffer): void {
  */
 export default async function runWorkerTask(task: WorkerTask): Promise<WorkerReport> {
   const step = loadStep(task.step);
-  const deps = workerDeps(task.dbFile);
+  const deps = workerDeps(task.dbFile, task.gate);
   const gate = task.gateOptions ?? DEFAULT_GATE;
   if (task.fail !== undefined) {
     const reason = task.fail;
@@ -123,13 +126,15 @@ export default async function runWorkerTask(task: WorkerTask): Promise<WorkerRep
   }
   useCache(deps, task.cacheMb);
   const prepared = await preparePortion(deps, task, step);
+  const intent = task.writeIntent;
   if (task.copyWalBack) deps.wal.copyBack();
   let checkpointMs: number | undefined;
   const { value: report } = await throughWriteGate(task.gate, gate, async () => {
     const neighbours = neighboursOf(deps, task.gate);
+    if (intent) letWaitingWriteFirst(intent, HAND_OFF_MS);
     checkpointMs = deps.wal.restart(task.walCheckpointBytes);
     const started = performance.now();
-    const value = await runPortion(deps, task, step, prepared);
+    const value = await runPortion(deps, task, step, prepared, intent && (() => waitingMs(intent) >= HAND_OFF_MS));
     const ms = performance.now() - started;
     noteWrite(deps, task.gate);
     return { ...value, ms, neighbours };
@@ -137,7 +142,7 @@ export default async function runWorkerTask(task: WorkerTask): Promise<WorkerRep
   // A bulk job leaves a WAL as large as its last stretch between checkpoints; when it
   // ends, this thread (not the API's) copies it back and lets it restart at zero bytes.
   if (report.state !== 'continue') {
-    checkpointMs = deps.wal.restart(0);
+    checkpointMs = deps.wal.truncate();
     // Outside the gate, but a restart moves other connections' data_version: count it.
     if (checkpointMs !== undefined) markGateWrite(task.gate);
   }
@@ -146,9 +151,9 @@ export default async function runWorkerTask(task: WorkerTask): Promise<WorkerRep
 
 /** Piscina task `checkpoint`: the runner's idle checkpoint, through the write gate. */
 export async function checkpoint(task: CheckpointTask): Promise<WorkerReport> {
-  const deps = workerDeps(task.dbFile);
+  const deps = workerDeps(task.dbFile, task.gate);
   const { value } = await throughWriteGate(task.gate, task.gateOptions ?? DEFAULT_GATE, async () => {
-    const ms = deps.wal.restart(0);
+    const ms = deps.wal.truncate();
     noteWrite(deps, task.gate);
     return ms;
   });

@@ -5,11 +5,15 @@
  * The gap after each portion (a fraction of its duration) gives them their turn.
  *
  * State lives in a SharedArrayBuffer handed to every task: an Int32 lock word, an Int32 count
- * of writes made holding the gate (markGateWrite), and a BigInt64 "not before" time in
- * microseconds of the monotonic clock (shared by all threads).
+ * of writes made holding the gate (markGateWrite), a BigInt64 "not before" time in
+ * microseconds of the monotonic clock (shared by all threads), and an Int32 of the WAL's frames
+ * as the last checkpoint of any thread found them, and an Int32 lock word that lets one thread
+ * checkpoint at a time (jobs/wal-checkpoints.ts).
  */
 const LOCK = 0;
 const WRITES = 1;
+const WAL_FRAMES = 4;
+const CHECKPOINT = 5;
 const STALE_LOCK_MS = 30_000;
 
 export interface GateOptions {
@@ -21,7 +25,7 @@ export interface GateOptions {
 
 export const DEFAULT_GATE: GateOptions = { gapRatio: 0.03, minGapMs: 1 };
 
-export const createWriteGate = (): SharedArrayBuffer => new SharedArrayBuffer(16);
+export const createWriteGate = (): SharedArrayBuffer => new SharedArrayBuffer(24);
 
 const nowUs = (): bigint => process.hrtime.bigint() / 1000n;
 
@@ -29,16 +33,21 @@ function sleepMs(ms: number): void {
   if (ms > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-function acquire(lock: Int32Array): void {
+function acquire(lock: Int32Array, at = LOCK): void {
   const started = Date.now();
-  while (Atomics.compareExchange(lock, LOCK, 0, 1) !== 0) {
+  while (Atomics.compareExchange(lock, at, 0, 1) !== 0) {
     // A thread that died holding the lock must not stop every other one forever.
     if (Date.now() - started > STALE_LOCK_MS) {
-      Atomics.store(lock, LOCK, 1);
+      Atomics.store(lock, at, 1);
       return;
     }
-    Atomics.wait(lock, LOCK, 1, 100);
+    Atomics.wait(lock, at, 1, 100);
   }
+}
+
+function release(lock: Int32Array, at = LOCK): void {
+  Atomics.store(lock, at, 0);
+  Atomics.notify(lock, at, 1);
 }
 
 /** Counts a write (a commit or a checkpoint) made holding the gate; answers the new count. */
@@ -46,6 +55,23 @@ export const markGateWrite = (buffer: SharedArrayBuffer): number => Atomics.add(
 
 /** How many writes were made holding the gate so far (by every thread of this process). */
 export const gateWrites = (buffer: SharedArrayBuffer): number => Atomics.load(new Int32Array(buffer, 0, 2), WRITES);
+
+/**
+ * Runs `checkpoint` while no other worker thread of the runner runs one: SQLite lets one
+ * checkpoint run at a time and fails the others at once, which then learn nothing of the WAL.
+ */
+export function holdingCheckpointLock<T>(buffer: SharedArrayBuffer, checkpoint: () => T): T {
+  const words = new Int32Array(buffer, 0, 6);
+  acquire(words, CHECKPOINT);
+  try {
+    return checkpoint();
+  } finally {
+    release(words, CHECKPOINT);
+  }
+}
+
+/** The WAL's frames as the last checkpoint of any worker thread found them (0 until one ran). */
+export const gateWalFrames = (buffer: SharedArrayBuffer): Int32Array => new Int32Array(buffer, WAL_FRAMES * 4, 1);
 
 /** Runs `write` holding the gate, after the previous holder's gap; returns its result and duration. */
 export async function throughWriteGate<T>(
@@ -66,7 +92,6 @@ export async function throughWriteGate<T>(
     Atomics.store(notBefore, 0, end + BigInt(gapUs));
     return { value, ms: heldUs / 1000 };
   } finally {
-    Atomics.store(lock, LOCK, 0);
-    Atomics.notify(lock, LOCK, 1);
+    release(lock);
   }
 }

@@ -19,6 +19,9 @@ function codesFor(job: PortionJob<GeneratePayload>): () => string {
   return next;
 }
 
+/** How often (in inserts, minus one) a portion looks whether an API write waits for the lock. */
+const YIELD_EVERY = 15;
+
 /** Codes and ids drawn before the write lock is taken. */
 interface Drawn {
   codes: string[];
@@ -58,11 +61,13 @@ export const generateVouchersStep: JobStep<GeneratePayload, Drawn> = {
       if (attempt >= maxAttempts) {
         throw new JobFailure(`No free codes left for this code config after ${job.cursor} of ${job.total} vouchers were generated.`);
       }
+      // An API write waits for the lock: the portion ends with the codes inserted so far.
+      if ((attempt & YIELD_EVERY) === YIELD_EVERY && ctx.shouldYield?.()) break;
       if (insert(take(drawn?.ids, attempt, nextId), take(drawn?.codes, attempt, nextCode))) inserted++;
     }
-    await addToVouchersCount(ctx.trx, campaignId, count);
-    const cursor = job.cursor + count;
-    return { cursor, done: count, failed: 0, finished: cursor >= job.total };
+    await addToVouchersCount(ctx.trx, campaignId, inserted);
+    const cursor = job.cursor + inserted;
+    return { cursor, done: inserted, failed: 0, finished: cursor >= job.total };
   },
 
   async finish(ctx, job) {
