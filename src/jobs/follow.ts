@@ -31,7 +31,7 @@ export async function runJobToEnd(
         truncateWal(deps.sqlite);
         return job;
       }
-      copyWalBack(deps.sqlite);
+      runner.walCopied(copyWalBack(deps.sqlite).frames);
       await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 200));
     }
   } finally {

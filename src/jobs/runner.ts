@@ -10,7 +10,7 @@ import { nextPortionSize, nextTarget, TARGET_PORTION_MS } from './portion-size.j
 import { startSweeps, type SweepLoop } from './sweeps.js';
 import { DEFAULT_WAL_THRESHOLDS, IDLE_CHECK_MS, idleCheckpointDue, type WalThresholds } from './wal-checkpoints.js';
 import type { CheckpointTask, WorkerReport, WorkerTask } from './worker.js';
-import { createWriteGate, type GateOptions } from './write-gate.js';
+import { createWriteGate, gateWalFrames, type GateOptions } from './write-gate.js';
 
 export interface RunnerOptions {
   /** Worker threads (and portions in flight at once). */
@@ -52,6 +52,11 @@ export interface JobRunner {
   wake(): void;
   /** Runs the sweeps once more, now (tests move the clock, then call it). */
   sweepNow(): Promise<void>;
+  /**
+   * The caller copied the WAL back (callerCopiesWal) and found this many frames in it: the
+   * workers restart the WAL past their threshold by that count, as by their own copies'.
+   */
+  walCopied(frames: number): void;
   /** Stops claiming, waits for portions in flight, releases every lease, ends the threads. */
   stop(): Promise<void>;
 }
@@ -301,6 +306,9 @@ export function startJobRunner(deps: Deps, options: RunnerOptions): JobRunner {
     owner: r.owner,
     wake: onEnqueued,
     sweepNow: async () => sweeps?.runNow(),
+    walCopied: (frames) => {
+      if (frames >= 0) Atomics.store(gateWalFrames(r.gate), 0, frames);
+    },
     async stop() {
       r.stopping = true;
       await sweeps?.stop();

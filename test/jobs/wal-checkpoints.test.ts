@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { WAL_SIZE_LIMIT_BYTES } from '../../src/db/connect.js';
-import { walBytes } from '../../src/db/wal.js';
+import { copyWalBack, walBytes } from '../../src/db/wal.js';
 import { discountCampaign } from '../support/factories.js';
 import { testRunner, waitForJob } from '../support/jobs.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -113,5 +113,38 @@ describe('WAL checkpoints beside bulk jobs', () => {
     const copiedByWorkers = await peakOfGeneration('WalWorkers', false);
     const leftToCaller = await peakOfGeneration('WalCaller', true);
     assert.ok(leftToCaller > 2 * copiedByWorkers, `WAL peak ${(leftToCaller / MiB).toFixed(1)} MiB left to the caller, ${(copiedByWorkers / MiB).toFixed(1)} MiB copied by workers`);
+  });
+
+  it('restarts the WAL past the threshold by what the caller found in its own copies (walCopied)', async () => {
+    const jobBytes = 2 * MiB;
+    const peakOfGeneration = async (name: string, reported: boolean): Promise<number> => {
+      assert.equal((await server.request('POST', '/v1/campaigns', { body: discountCampaign(name) })).status, 200);
+      const runner = testRunner(server.deps, { wal: { jobBytes, idleBytes: 1024 * MiB }, callerCopiesWal: true });
+      try {
+        const res = await server.request('POST', `/v1/campaigns/${name}/vouchers?vouchers_count=40000`, { body: {} });
+        assert.equal(res.status, 202);
+        let ended = false;
+        const job = waitForJob(server, res.body.async_action_id, 120_000).finally(() => {
+          ended = true;
+        });
+        // The caller's loop, as jobs/follow.ts runs it on a command's main thread.
+        const caller = (async () => {
+          while (!ended) {
+            const copy = copyWalBack(server.deps.sqlite);
+            if (reported) runner.walCopied(copy.frames);
+            await pause(20);
+          }
+        })();
+        const [peak, done] = await Promise.all([walPeak(server.dbFile, () => ended), job, caller]);
+        assert.deepEqual([done.status, done.result.done_count], ['DONE', 40_000]);
+        return peak;
+      } finally {
+        await runner.stop();
+      }
+    };
+    const unreported = await peakOfGeneration('WalUnreported', false);
+    const reported = await peakOfGeneration('WalReported', true);
+    assert.ok(reported <= 16 * MiB, `the WAL reached ${(reported / MiB).toFixed(1)} MiB with the caller's copies reported (threshold ${jobBytes / MiB} MiB)`);
+    assert.ok(unreported > 2 * reported, `WAL peak ${(unreported / MiB).toFixed(1)} MiB unreported, ${(reported / MiB).toFixed(1)} MiB reported`);
   });
 });
