@@ -1,6 +1,6 @@
 import type { Deps } from '../app/deps.js';
 import type { JobRegistry } from '../app/job-registry.js';
-import { copyWalBack, truncateWal } from '../db/wal.js';
+import { truncateWal } from '../db/wal.js';
 import type { JobView } from './jobs.presenter.js';
 import { getJobView } from './jobs.service.js';
 import { QUIET_PORTION_MS } from './portion-size.js';
@@ -31,7 +31,7 @@ export async function runJobToEnd(
         truncateWal(deps.sqlite);
         return job;
       }
-      runner.walCopied(copyWalBack(deps.sqlite).frames);
+      runner.copyWalBack(deps.sqlite);
       await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 200));
     }
   } finally {

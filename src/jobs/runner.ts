@@ -9,8 +9,10 @@ import { isOwnerDead, newLeaseOwner } from './lease-owner.js';
 import { nextPortionSize, nextTarget, TARGET_PORTION_MS } from './portion-size.js';
 import { startSweeps, type SweepLoop } from './sweeps.js';
 import { DEFAULT_WAL_THRESHOLDS, IDLE_CHECK_MS, idleCheckpointDue, type WalThresholds } from './wal-checkpoints.js';
+import { copyWalBack } from '../db/wal.js';
+import type BetterSqlite3 from 'better-sqlite3';
 import type { CheckpointTask, WorkerReport, WorkerTask } from './worker.js';
-import { createWriteGate, gateWalFrames, type GateOptions } from './write-gate.js';
+import { createWriteGate, gateWalFrames, holdingCheckpointLock, type GateOptions } from './write-gate.js';
 
 export interface RunnerOptions {
   /** Worker threads (and portions in flight at once). */
@@ -53,10 +55,10 @@ export interface JobRunner {
   /** Runs the sweeps once more, now (tests move the clock, then call it). */
   sweepNow(): Promise<void>;
   /**
-   * The caller copied the WAL back (callerCopiesWal) and found this many frames in it: the
-   * workers restart the WAL past their threshold by that count, as by their own copies'.
+   * For a caller that copies the WAL back itself (callerCopiesWal): its copy on `sqlite`, taking
+   * turns with the workers' checkpoints, and counted for their restart threshold as theirs are.
    */
-  walCopied(frames: number): void;
+  copyWalBack(sqlite: BetterSqlite3.Database): void;
   /** Stops claiming, waits for portions in flight, releases every lease, ends the threads. */
   stop(): Promise<void>;
 }
@@ -306,8 +308,9 @@ export function startJobRunner(deps: Deps, options: RunnerOptions): JobRunner {
     owner: r.owner,
     wake: onEnqueued,
     sweepNow: async () => sweeps?.runNow(),
-    walCopied: (frames) => {
-      if (frames >= 0) Atomics.store(gateWalFrames(r.gate), 0, frames);
+    copyWalBack: (sqlite) => {
+      const copy = holdingCheckpointLock(r.gate, () => copyWalBack(sqlite));
+      if (copy.frames >= 0) Atomics.store(gateWalFrames(r.gate), 0, copy.frames);
     },
     async stop() {
       r.stopping = true;
