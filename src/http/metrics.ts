@@ -84,14 +84,20 @@ export function createMetrics(deps: Pick<Deps, 'db' | 'dbFile' | 'commitStats'>)
         for (const row of await figures()) this.set({ type: row.type, status: row.status }, value(row) ?? 0);
       },
     });
+  // One entry per method, status and route pattern (never a raw path): bounded by the routes.
+  const seriesByLabels = new Map<string, { requests: { inc(): void }; latency: { observe(value: number): void } }>();
   jobGauge('promo_jobs', 'Bulk jobs (async actions) by type and status', (row) => row.jobs);
   jobGauge('promo_job_items_done', 'Items done by the bulk jobs of a type and status', (row) => row.done);
   jobGauge('promo_job_items_failed', 'Items failed by the bulk jobs of a type and status', (row) => row.failed);
   return {
     registry,
     observeRequest(labels, seconds) {
-      requests.inc(labels);
-      latency.observe(labels, seconds);
+      // prom-client hashes a label set on every call; each set's children are kept instead.
+      const key = `${labels.method} ${labels.status} ${labels.route}`;
+      let series = seriesByLabels.get(key);
+      if (!series) seriesByLabels.set(key, (series = { requests: requests.labels(labels), latency: latency.labels(labels) }));
+      series.requests.inc();
+      series.latency.observe(seconds);
     },
     observeCheckpoint: (seconds) => checkpoint.set(seconds),
   };
