@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { WAL_SIZE_LIMIT_BYTES } from '../../src/db/connect.js';
 import { copyWalBack, walBytes } from '../../src/db/wal.js';
 import { discountCampaign } from '../support/factories.js';
+import type { JobRunner } from '../../src/jobs/runner.js';
 import { testRunner, waitForJob } from '../support/jobs.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -27,6 +28,30 @@ async function walPeak(dbFile: string, done: () => boolean): Promise<number> {
     await pause(5);
   }
   return peak;
+}
+
+/**
+ * The -wal file's peak while `runner` generates `count` codes in a new campaign; `callerCopy`,
+ * if given, runs every 20 ms meanwhile. The runner is stopped at the end.
+ */
+async function generationWalPeak(server: TestServer, name: string, count: number, runner: JobRunner, callerCopy?: () => void): Promise<number> {
+  try {
+    assert.equal((await server.request('POST', '/v1/campaigns', { body: discountCampaign(name) })).status, 200);
+    const res = await server.request('POST', `/v1/campaigns/${name}/vouchers?vouchers_count=${count}`, { body: {} });
+    assert.equal(res.status, 202);
+    let ended = false;
+    const job = waitForJob(server, res.body.async_action_id, 120_000).finally(() => {
+      ended = true;
+    });
+    const caller = (async () => {
+      for (; callerCopy && !ended; await pause(20)) callerCopy();
+    })();
+    const [peak, done] = await Promise.all([walPeak(server.dbFile, () => ended), job, caller]);
+    assert.deepEqual([done.status, done.result.done_count], ['DONE', count]);
+    return peak;
+  } finally {
+    await runner.stop();
+  }
 }
 
 describe('WAL checkpoints beside bulk jobs', () => {
@@ -91,59 +116,22 @@ describe('WAL checkpoints beside bulk jobs', () => {
   it("leaves the WAL to the runner's caller when it copies it back itself (callerCopiesWal: a command's main thread)", async () => {
     // No restart threshold within reach: the WAL restarts at its beginning only after a copy.
     const wal = { jobBytes: 1024 * MiB, idleBytes: 1024 * MiB };
-    const peakOfGeneration = async (name: string, callerCopiesWal: boolean): Promise<number> => {
-      assert.equal((await server.request('POST', '/v1/campaigns', { body: discountCampaign(name) })).status, 200);
-      const runner = testRunner(server.deps, { wal, callerCopiesWal });
-      try {
-        const res = await server.request('POST', `/v1/campaigns/${name}/vouchers?vouchers_count=4000`, { body: {} });
-        assert.equal(res.status, 202);
-        let ended = false;
-        const job = waitForJob(server, res.body.async_action_id, 120_000).finally(() => {
-          ended = true;
-        });
-        const [peak, done] = await Promise.all([walPeak(server.dbFile, () => ended), job]);
-        assert.deepEqual([done.status, done.result.done_count], ['DONE', 4000]);
-        return peak;
-      } finally {
-        await runner.stop();
-      }
-    };
     // Workers that copy before each portion keep the WAL at about two portions; left to a
     // caller that does not copy, it holds every portion of the job.
-    const copiedByWorkers = await peakOfGeneration('WalWorkers', false);
-    const leftToCaller = await peakOfGeneration('WalCaller', true);
+    const copiedByWorkers = await generationWalPeak(server, 'WalWorkers', 4000, testRunner(server.deps, { wal, callerCopiesWal: false }));
+    const leftToCaller = await generationWalPeak(server, 'WalCaller', 4000, testRunner(server.deps, { wal, callerCopiesWal: true }));
     assert.ok(leftToCaller > 2 * copiedByWorkers, `WAL peak ${(leftToCaller / MiB).toFixed(1)} MiB left to the caller, ${(copiedByWorkers / MiB).toFixed(1)} MiB copied by workers`);
   });
 
   it('restarts the WAL past the threshold by what the caller found in its own copies (copyWalBack)', async () => {
     const jobBytes = 2 * MiB;
-    const peakOfGeneration = async (name: string, reported: boolean): Promise<number> => {
-      assert.equal((await server.request('POST', '/v1/campaigns', { body: discountCampaign(name) })).status, 200);
+    const peak = (name: string, reported: boolean) => {
       const runner = testRunner(server.deps, { wal: { jobBytes, idleBytes: 1024 * MiB }, callerCopiesWal: true });
-      try {
-        const res = await server.request('POST', `/v1/campaigns/${name}/vouchers?vouchers_count=80000`, { body: {} });
-        assert.equal(res.status, 202);
-        let ended = false;
-        const job = waitForJob(server, res.body.async_action_id, 120_000).finally(() => {
-          ended = true;
-        });
-        // The caller's loop, as jobs/follow.ts runs it on a command's main thread.
-        const caller = (async () => {
-          while (!ended) {
-            if (reported) runner.copyWalBack(server.deps.sqlite);
-            else copyWalBack(server.deps.sqlite);
-            await pause(20);
-          }
-        })();
-        const [peak, done] = await Promise.all([walPeak(server.dbFile, () => ended), job, caller]);
-        assert.deepEqual([done.status, done.result.done_count], ['DONE', 80_000]);
-        return peak;
-      } finally {
-        await runner.stop();
-      }
+      // The caller's copies, as jobs/follow.ts runs them on a command's main thread.
+      return generationWalPeak(server, name, 80_000, runner, () => (reported ? runner.copyWalBack(server.deps.sqlite) : copyWalBack(server.deps.sqlite)));
     };
-    const unreported = await peakOfGeneration('WalUnreported', false);
-    const reported = await peakOfGeneration('WalReported', true);
+    const unreported = await peak('WalUnreported', false);
+    const reported = await peak('WalReported', true);
     assert.ok(reported <= 24 * MiB, `the WAL reached ${(reported / MiB).toFixed(1)} MiB with the caller's copies reported (threshold ${jobBytes / MiB} MiB)`);
     // Threshold plus about one portion's writes, against every portion of the job (~80 MiB).
     assert.ok(unreported > 2 * reported, `WAL peak ${(unreported / MiB).toFixed(1)} MiB unreported, ${(reported / MiB).toFixed(1)} MiB reported`);
