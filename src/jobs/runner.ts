@@ -1,67 +1,19 @@
 import { Piscina } from 'piscina';
 import type { Deps } from '../app/deps.js';
-import type { JobRegistry, JobTypeEntry } from '../app/job-registry.js';
-import type { SweepRegistry } from '../app/sweep-registry.js';
+import type { JobTypeEntry } from '../app/job-registry.js';
+import type { JobRunner, RunnerOptions } from './runner-options.js';
 import { jobEvents } from './jobs.events.js';
 import { claimJob, failAbandonedStaging, releaseLeases, renewLeases } from './leases.service.js';
 import { failJob } from './portions.service.js';
 import { isOwnerDead, newLeaseOwner } from './lease-owner.js';
 import { nextPortionSize, nextTarget, TARGET_PORTION_MS } from './portion-size.js';
 import { startSweeps, type SweepLoop } from './sweeps.js';
-import { DEFAULT_WAL_THRESHOLDS, IDLE_CHECK_MS, idleCheckpointDue, type WalThresholds } from './wal-checkpoints.js';
+import { DEFAULT_WAL_THRESHOLDS, IDLE_CHECK_MS, idleCheckpointDue } from './wal-checkpoints.js';
 import { copyWalBack } from '../db/wal.js';
-import type BetterSqlite3 from 'better-sqlite3';
 import type { CheckpointTask, WorkerReport, WorkerTask } from './worker.js';
-import { createWriteGate, gateWalFrames, holdingCheckpointLock, type GateOptions } from './write-gate.js';
+import { createWriteGate, gateWalFrames, holdingCheckpointLock } from './write-gate.js';
 
-export interface RunnerOptions {
-  /** Worker threads (and portions in flight at once). */
-  workers: number;
-  /** The job types this runner can run (app/job-registry.ts, or a test's own). */
-  registry: JobRegistry;
-  /** How long a lease lasts without a heartbeat. */
-  leaseMs?: number;
-  /** How often the runner looks for new jobs when nobody tells it. */
-  pollMs?: number;
-  /** Run only these jobs (a command line running its own). */
-  only?: string[];
-  /** Jobs held at once; they advance round-robin, one portion each. */
-  maxJobs?: number;
-  gateOptions?: GateOptions;
-  /**
-   * The longest portion target while nobody else writes (portion-size.ts): TARGET_PORTION_MS
-   * unless given, so that an API in this process never waits behind a long portion; a command
-   * that runs its own job (follow.ts) lets portions grow to QUIET_PORTION_MS.
-   */
-  quietPortionMs?: number;
-  /** When worker threads copy the WAL back (jobs/wal-checkpoints.ts); tests pass smaller ones. */
-  wal?: WalThresholds;
-  /**
-   * The caller's own thread copies the WAL back while the jobs run (follow.ts: a command's
-   * idle main thread): worker threads then skip their copy before each portion.
-   */
-  callerCopiesWal?: boolean;
-  onReport?: (jobId: string, report: WorkerReport) => void;
-  /** A checkpoint ran (jobs/wal-checkpoints.ts): in a portion, at a job's end, or while idle. */
-  onCheckpoint?: (ms: number) => void;
-  /** Periodic sweeps (app/sweep-registry.ts) to run at start and every `sweepIntervalMs`. */
-  sweeps?: SweepRegistry;
-  sweepIntervalMs?: number;
-}
-
-export interface JobRunner {
-  owner: string;
-  wake(): void;
-  /** Runs the sweeps once more, now (tests move the clock, then call it). */
-  sweepNow(): Promise<void>;
-  /**
-   * For a caller that copies the WAL back itself (callerCopiesWal): its copy on `sqlite`, taking
-   * turns with the workers' checkpoints, and counted for their restart threshold as theirs are.
-   */
-  copyWalBack(sqlite: BetterSqlite3.Database): void;
-  /** Stops claiming, waits for portions in flight, releases every lease, ends the threads. */
-  stop(): Promise<void>;
-}
+export type { JobRunner, RunnerOptions } from './runner-options.js';
 
 interface HeldJob {
   id: string;
