@@ -24,6 +24,8 @@ export interface Config {
   rateLimit?: number;
   /** PROMO_METRICS_TOKEN: lets /metrics answer this bearer token from any address. */
   metricsToken?: string;
+  /** PROMO_HAND_OFF_MS: how long an API write waits before a generation's portion ends for it. */
+  handOffMs?: number;
 }
 
 export const DEFAULT_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
@@ -63,6 +65,16 @@ export function parseRateLimit(value: string | undefined): number | undefined {
   return n;
 }
 
+/** The most an API write may be made to wait for a generation's portion (jobs/portion-size.ts). */
+export const MAX_HAND_OFF_MS = 1000;
+
+export function parseHandOffMs(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_HAND_OFF_MS) throw new Error(`Invalid PROMO_HAND_OFF_MS: ${value} (milliseconds, 1..${MAX_HAND_OFF_MS})`);
+  return n;
+}
+
 /** The log level: the flag, else PROMO_LOG_LEVEL, else the command's default. */
 export function logLevelFrom(flag: string | undefined, fallback: LogLevel): LogLevel {
   const level = flag ?? env('PROMO_LOG_LEVEL') ?? fallback;
@@ -92,5 +104,6 @@ export function loadConfig(overrides: ConfigOverrides = {}): Config {
     logLevel: logLevelFrom(overrides.logLevel, 'info'),
     metricsToken: env('PROMO_METRICS_TOKEN'),
     rateLimit: parseRateLimit(env('PROMO_RATE_LIMIT')),
+    handOffMs: parseHandOffMs(env('PROMO_HAND_OFF_MS')),
   };
 }

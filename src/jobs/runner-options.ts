@@ -26,6 +26,12 @@ export interface RunnerOptions {
    * that runs its own job (follow.ts) lets portions grow to QUIET_PORTION_MS.
    */
   quietPortionMs?: number;
+  /**
+   * How long an API write of this process waits before a generation's portion ends for it
+   * (PROMO_HAND_OFF_MS): HAND_OFF_MS unless given. Shorter: writes wait less, the generation
+   * commits more often and runs slower (README "Operating promo").
+   */
+  handOffMs?: number;
   /** When worker threads copy the WAL back (jobs/wal-checkpoints.ts); tests pass smaller ones. */
   wal?: WalThresholds;
   /**

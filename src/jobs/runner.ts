@@ -6,7 +6,7 @@ import { jobEvents } from './jobs.events.js';
 import { claimJob, failAbandonedStaging, releaseLeases, renewLeases } from './leases.service.js';
 import { failJob } from './portions.service.js';
 import { isOwnerDead, newLeaseOwner } from './lease-owner.js';
-import { nextPortionSize, nextTarget, TARGET_PORTION_MS } from './portion-size.js';
+import { HAND_OFF_MS, nextPortionSize, nextTarget, TARGET_PORTION_MS } from './portion-size.js';
 import { startSweeps, type SweepLoop } from './sweeps.js';
 import { DEFAULT_WAL_THRESHOLDS, IDLE_CHECK_MS, idleCheckpointDue } from './wal-checkpoints.js';
 import { copyWalBack } from '../db/wal.js';
@@ -103,7 +103,7 @@ function dispatch(r: RunnerState): void {
 const taskOf = (r: RunnerState, job: HeldJob): WorkerTask => ({
   dbFile: r.deps.dbFile, jobId: job.id, owner: r.owner, maxItems: job.portion, leaseMs: r.leaseMs, step: job.entry.step, gate: r.gate, gateOptions: r.options.gateOptions,
   failureKey: job.entry.failureKey, failureList: job.entry.failureList, failureRow: job.entry.failureRow, cacheMb: job.entry.cacheMb,
-  walCheckpointBytes: (r.options.wal ?? DEFAULT_WAL_THRESHOLDS).jobBytes, copyWalBack: !r.options.callerCopiesWal, writeIntent: r.deps.writeIntent,
+  walCheckpointBytes: (r.options.wal ?? DEFAULT_WAL_THRESHOLDS).jobBytes, copyWalBack: !r.options.callerCopiesWal, writeIntent: r.deps.writeIntent, handOffMs: r.options.handOffMs ?? HAND_OFF_MS,
 });
 
 function start(r: RunnerState, job: HeldJob): void {

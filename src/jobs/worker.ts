@@ -4,7 +4,7 @@ import { openDatabase } from '../db/connect.js';
 import { systemClock } from '../lib/clock.js';
 import { failJob, preparePortion, runPortion, type PortionReport, type PortionTask } from './portions.service.js';
 import { loadStep } from './step-loader.js';
-import { HAND_OFF_MS, type Neighbours } from './portion-size.js';
+import type { Neighbours } from './portion-size.js';
 import { letWaitingWriteFirst, waitingMs } from '../db/write-intent.js';
 import { walKeeper, type WalKeeper } from './wal-checkpoints.js';
 import { DEFAULT_GATE, gateWrites, markGateWrite, throughWriteGate, type GateOptions } from './write-gate.js';
@@ -28,6 +28,8 @@ export interface WorkerTask extends PortionTask {
   cacheMb?: number;
   /** Where the API's writer of this process says it waits for the lock (db/write-intent.ts). */
   writeIntent?: SharedArrayBuffer;
+  /** How long that writer waits before a portion that can end early ends for it. */
+  handOffMs: number;
 }
 
 export interface WorkerReport extends PortionReport {
@@ -131,10 +133,10 @@ export default async function runWorkerTask(task: WorkerTask): Promise<WorkerRep
   let checkpointMs: number | undefined;
   const { value: report } = await throughWriteGate(task.gate, gate, async () => {
     const neighbours = neighboursOf(deps, task.gate);
-    if (intent) letWaitingWriteFirst(intent, HAND_OFF_MS);
+    if (intent) letWaitingWriteFirst(intent, task.handOffMs);
     checkpointMs = deps.wal.restart(task.walCheckpointBytes);
     const started = performance.now();
-    const value = await runPortion(deps, task, step, prepared, intent && (() => waitingMs(intent) >= HAND_OFF_MS));
+    const value = await runPortion(deps, task, step, prepared, intent && (() => waitingMs(intent) >= task.handOffMs));
     const ms = performance.now() - started;
     noteWrite(deps, task.gate);
     return { ...value, ms, neighbours };

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
+import { parseHandOffMs } from '../../src/app/config.js';
 import { jobRegistry, type JobRegistry } from '../../src/app/job-registry.js';
 import { announceWait, createWriteIntent, endWait, letWaitingWriteFirst, waitingMs } from '../../src/db/write-intent.js';
 import type { WorkerReport } from '../../src/jobs/worker.js';
@@ -90,6 +91,25 @@ describe('API writes beside a generation', () => {
     assert.equal(countOf(server, 'Handoff'), 40_000);
     const counted = await server.request('GET', '/v1/campaigns/Handoff');
     assert.deepEqual([counted.body.vouchers_count, counted.body.vouchers_generation_status], [40_000, 'DONE']);
+  });
+
+  it('keeps the portion whole while the wait stays under the hand-off (PROMO_HAND_OFF_MS, the runner\'s handOffMs)', async () => {
+    const id = await generation(server, 'HandoffLong', 40_000);
+    const reports: WorkerReport[] = [];
+    const runner = testRunner(server.deps, { registry: generationRegistry(30_000, false), handOffMs: 60_000, onReport: (_, report) => reports.push(report) });
+    try {
+      for (let i = 0; reports.length === 0; i++) {
+        assert.equal((await server.request('POST', '/v1/customers', { body: { source_id: `handoff-long-${i}` } })).status, 200);
+        await pause(2);
+      }
+      assert.equal((await waitForJob(server, id, 120_000)).status, 'DONE');
+    } finally {
+      await runner.stop();
+    }
+    assert.deepEqual([reports[0]?.state, reports[0]?.items], ['continue', 30_000]);
+    assert.equal(countOf(server, 'HandoffLong'), 40_000);
+    assert.deepEqual([parseHandOffMs(undefined), parseHandOffMs('5')], [undefined, 5]);
+    for (const bad of ['0', '1001', '2.5', 'soon']) assert.throws(() => parseHandOffMs(bad), { message: `Invalid PROMO_HAND_OFF_MS: ${bad} (milliseconds, 1..1000)` });
   });
 
   it('overlaps two portions of one generation on two threads, and ends the job once', async () => {

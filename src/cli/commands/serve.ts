@@ -81,6 +81,7 @@ export async function serve(options: ConfigOverrides): Promise<void> {
     registry: jobRegistry,
     sweeps: sweepRegistry,
     onCheckpoint: (ms) => metrics.observeCheckpoint(ms / 1000),
+    handOffMs: config.handOffMs,
   });
   deps.onClose.push(() => runner.stop());
   const app = createApp(deps, { bodyLimitBytes: config.bodyLimitBytes, metrics, metricsToken: config.metricsToken, rateLimit: config.rateLimit });
