@@ -7,6 +7,7 @@ import { ReadSnapshot } from './read-snapshot.js';
 import { PromoDriver } from './driver.js';
 import { GroupCommit, type CommitStats } from './group-commit.js';
 import { announceWait, createWriteIntent, endWait } from './write-intent.js';
+import { sleepSync } from '../lib/thread-wait.js';
 
 export interface OpenOptions {
   /** FULL for the API (a committed redemption survives a power cut); NORMAL for bulk workers. */
@@ -52,11 +53,6 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
-const sleepMs = (ms: number): void => {
-  Atomics.wait(sleeper, 0, 0, ms);
-};
-
 /**
  * BEGIN IMMEDIATE, waiting for the write lock by polling every millisecond. SQLite's own busy
  * handler sleeps longer and longer between tries (up to 100 ms), so a writer that has waited
@@ -84,7 +80,7 @@ function beginImmediate(sqlite: BetterSqlite3.Database, timeoutMs: number, inten
           onWait();
         }
         waiting = true;
-        sleepMs(1);
+        sleepSync(1);
       }
     }
   } finally {

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
+import { sleepSync } from '../lib/thread-wait.js';
 
 /**
  * The write-ahead log's checkpoints (DESIGN 3). A checkpoint copies the WAL's pages back into
@@ -43,8 +44,6 @@ export function copyWalBack(sqlite: BetterSqlite3.Database): WalCopy {
  */
 export type WalReset = 'RESTART' | 'TRUNCATE';
 
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
-
 /**
  * RESTART or TRUNCATE, trying every millisecond for up to `waitMs`. SQLite's busy handler sleeps longer
  * and longer between tries: beside API writes that take the write lock every few milliseconds,
@@ -59,7 +58,7 @@ function resetWithin(sqlite: BetterSqlite3.Database, waitMs: number, mode: WalRe
       const [row] = sqlite.pragma(`wal_checkpoint(${mode})`) as CheckpointRow[];
       if (row?.busy === 0) return true;
       if (performance.now() >= deadline) return false;
-      Atomics.wait(sleeper, 0, 0, 1);
+      sleepSync(1);
     }
   } finally {
     sqlite.pragma(`busy_timeout = ${timeout}`);

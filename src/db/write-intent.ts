@@ -1,3 +1,5 @@
+import { monotonicUs } from '../lib/thread-wait.js';
+
 /**
  * A writer's wish for the write lock, shared with the job worker threads of its process (issue
  * 15 point 6). SQLite has one writer and no queue: a writer that finds the lock taken can only
@@ -14,13 +16,12 @@ const FLAG = 0;
 
 export const createWriteIntent = (): SharedArrayBuffer => new SharedArrayBuffer(16);
 
-const nowUs = (): bigint => process.hrtime.bigint() / 1000n;
 const flagOf = (buffer: SharedArrayBuffer) => new Int32Array(buffer, 0, 1);
 const sinceOf = (buffer: SharedArrayBuffer) => new BigInt64Array(buffer, 8, 1);
 
 /** The writer found the lock taken: from now on, it waits. */
 export function announceWait(buffer: SharedArrayBuffer): void {
-  Atomics.store(sinceOf(buffer), 0, nowUs());
+  Atomics.store(sinceOf(buffer), 0, monotonicUs());
   Atomics.store(flagOf(buffer), FLAG, 1);
 }
 
@@ -33,7 +34,7 @@ export function endWait(buffer: SharedArrayBuffer): void {
 /** How long a write has been waiting, in milliseconds; -1 when none waits. */
 export function waitingMs(buffer: SharedArrayBuffer): number {
   if (Atomics.load(flagOf(buffer), FLAG) === 0) return -1;
-  return Number(nowUs() - Atomics.load(sinceOf(buffer), 0)) / 1000;
+  return Number(monotonicUs() - Atomics.load(sinceOf(buffer), 0)) / 1000;
 }
 
 /** Blocks this (worker) thread while a write waits for the lock, at most `maxMs`. */

@@ -1,3 +1,5 @@
+import { monotonicUs, sleepSync } from '../lib/thread-wait.js';
+
 /**
  * The write gate: worker threads of one process take turns at the database, and leave a gap
  * after each portion. SQLite has one writer; a writer that waits on busy_timeout sleeps and
@@ -27,11 +29,6 @@ export const DEFAULT_GATE: GateOptions = { gapRatio: 0.03, minGapMs: 1 };
 
 export const createWriteGate = (): SharedArrayBuffer => new SharedArrayBuffer(24);
 
-const nowUs = (): bigint => process.hrtime.bigint() / 1000n;
-
-function sleepMs(ms: number): void {
-  if (ms > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
 
 function acquire(lock: Int32Array, at = LOCK): void {
   const started = Date.now();
@@ -83,10 +80,10 @@ export async function throughWriteGate<T>(
   const notBefore = new BigInt64Array(buffer, 8, 1);
   acquire(lock);
   try {
-    sleepMs(Number(Atomics.load(notBefore, 0) - nowUs()) / 1000);
-    const start = nowUs();
+    sleepSync(Number(Atomics.load(notBefore, 0) - monotonicUs()) / 1000);
+    const start = monotonicUs();
     const value = await write();
-    const end = nowUs();
+    const end = monotonicUs();
     const heldUs = Number(end - start);
     const gapUs = Math.max(options.minGapMs * 1000, Math.round(heldUs * options.gapRatio));
     Atomics.store(notBefore, 0, end + BigInt(gapUs));
