@@ -2,8 +2,11 @@ import assert from 'node:assert/strict';
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
+import type { Kysely } from 'kysely';
 import { openDatabase, withStatementCache } from '../../src/db/connect.js';
-import { dataVersion, findApiKey } from '../../src/modules/auth/auth.repository.js';
+import type { Database } from '../../src/db/database.js';
+import { directReads } from '../../src/db/direct-reads.js';
+import { findApiKey } from '../../src/modules/auth/auth.repository.js';
 import { freshDbFile } from '../support/db.js';
 
 /**
@@ -14,6 +17,9 @@ const insertKey = (sqlite: BetterSqlite3.Database, appId: string, name: string) 
   sqlite
     .prepare("INSERT INTO api_keys (app_id, kind, name, token_hash, created_at) VALUES (?, 'server', ?, 'h', '2026-01-01T00:00:00.000Z')")
     .run(appId, name);
+
+/** SQLite's data_version as the reader's snapshot of the tick sees it. */
+const dataVersion = (db: Kysely<Database>): number => directReads(db)!.dataVersion();
 
 /** The API's kind of handle (a reader, group commit) and a second connection to the same file. */
 function opened() {
@@ -31,14 +37,14 @@ describe('reads on the reader connection', () => {
   it("share one snapshot within a tick; another connection's commit reaches the next tick's reads", async () => {
     const { db, other, close } = opened();
     await nextMacrotask();
-    const before = await dataVersion(db);
+    const before = dataVersion(db);
     assert.equal(await findApiKey(db, 'k1'), undefined);
     insertKey(other, 'k1', 'first'); // between two reads of one tick
     assert.equal(await findApiKey(db, 'k1'), undefined, 'the same snapshot as the tick began');
-    assert.equal(await dataVersion(db), before);
+    assert.equal(dataVersion(db), before);
     await nextMacrotask();
     assert.equal((await findApiKey(db, 'k1'))?.name, 'first');
-    assert.notEqual(await dataVersion(db), before, 'a revocation elsewhere stops the next tick at once');
+    assert.notEqual(dataVersion(db), before, 'a revocation elsewhere stops the next tick at once');
     await close();
   });
 

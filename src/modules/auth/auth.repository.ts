@@ -1,6 +1,5 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { directReads } from '../../db/direct-reads.js';
 import { queryTemplate } from '../../db/query-template.js';
 import type { ApiKeyTable, OAuthTokenTable } from './auth.table.js';
 
@@ -11,24 +10,6 @@ export type OAuthTokenRow = Selectable<OAuthTokenTable>;
 const keyById = queryTemplate<{ app_id: string }, ApiKeyRow>((db, param) => db.selectFrom('api_keys').selectAll().where('app_id', '=', param('app_id')));
 
 export const findApiKey = async (db: Db, appId: string): Promise<ApiKeyRow | undefined> => (await keyById(db, { app_id: appId }))[0];
-
-/**
- * SQLite's `PRAGMA data_version`: a number that changes whenever another connection (another
- * process: `promo keys revoke`) commits to the file, and never for this connection's own
- * commits. Raw SQL because a pragma has no builder (a PostgreSQL port would read a generation
- * counter row instead); a SELECT of its table-valued form, so that the group-commit driver
- * sees a read (a read never waits for the open batch's COMMIT). Compiled once: it runs on
- * every request with a key.
- */
-const dataVersionQuery = queryTemplate<Record<string, never>, { data_version: number }>((db) =>
-  db.selectNoFrom(sql<number>`(select data_version from pragma_data_version())`.as('data_version')),
-);
-
-/** The data_version: straight from the reader connection where the handle has one (db/direct-reads.ts), else the query. */
-export const dataVersion = async (db: Db): Promise<number> => {
-  const direct = directReads(db);
-  return direct ? direct.dataVersion() : ((await dataVersionQuery(db, {}))[0]?.data_version ?? 0);
-};
 
 export const listApiKeys = (db: Db): Promise<ApiKeyRow[]> =>
   db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('app_id').execute();

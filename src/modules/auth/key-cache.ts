@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { versionedRead } from '../../db/versioned-cache.js';
 import { sameSecret, secretMatches } from '../../lib/secrets.js';
 import * as repo from './auth.repository.js';
 
@@ -17,8 +18,6 @@ export interface CachedKey {
 export type CachedToken = NonNullable<Awaited<ReturnType<typeof repo.findOAuthToken>>>;
 
 interface AuthCache {
-  /** The connection's data_version when the maps were filled. */
-  version: number;
   keys: Map<string, CachedKey | null>;
   /** By token hash. */
   tokens: Map<string, CachedToken | null>;
@@ -26,15 +25,12 @@ interface AuthCache {
 
 /** Unknown ids are remembered too (a client retrying a wrong id); past this many, start over. */
 const MAX_CACHED = 10_000;
-const caches = new WeakMap<Db, AuthCache>();
 
-/** The maps, dropped first when another connection committed since they were filled. */
-async function current(db: Db): Promise<AuthCache> {
-  const version = await repo.dataVersion(db);
-  let cache = caches.get(db);
-  if (!cache || cache.version !== version) caches.set(db, (cache = { version, keys: new Map(), tokens: new Map() }));
-  return cache;
-}
+/**
+ * The maps of the file's current data_version (db/versioned-cache.ts): any commit to the file
+ * starts them empty. A handle without a reader connection keeps nothing (fresh maps each time).
+ */
+const current = versionedRead(async (): Promise<AuthCache> => ({ keys: new Map(), tokens: new Map() }));
 
 async function remembered<T>(map: Map<string, T | null>, id: string, read: () => Promise<T | null>): Promise<T | null> {
   let value = map.get(id);
@@ -52,9 +48,8 @@ async function remembered<T>(map: Map<string, T | null>, id: string, read: () =>
  * (`promo keys revoke` or `promo keys create` in another process; with the API's reader
  * connection, this process's own writer too) changes the data_version the read sees, and the
  * map is dropped before the request looks in it, so a revocation anywhere stops the very next
- * request. Key writes through this module also call forgetKeys, for a handle that reads on
- * its writer (whose own commits leave its data_version alone). Every other commit drops the
- * map as well: the next request per key then reads its row again, as every request did before.
+ * request. Every other commit drops the map as well: the next request per key then reads its
+ * row again, as every request did before.
  */
 export async function cachedKey(db: Db, appId: string): Promise<CachedKey | null> {
   return remembered((await current(db)).keys, appId, async () => {
@@ -84,8 +79,3 @@ export function keyTokenMatches(key: CachedKey, token: string): boolean {
   key.verified = Buffer.from(token);
   return true;
 }
-
-/** After this connection wrote keys or tokens: the next request reads them again. */
-export const forgetKeys = (db: Db): void => {
-  caches.delete(db);
-};

@@ -5,7 +5,7 @@ import { isoNow } from '../../lib/clock.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { hashSecret, newSecret } from '../../lib/secrets.js';
 import * as repo from './auth.repository.js';
-import { cachedKey, forgetKeys, keyTokenMatches } from './key-cache.js';
+import { cachedKey, keyTokenMatches } from './key-cache.js';
 
 type KeyDeps = Pick<Deps, 'db' | 'clock'>;
 export type KeyKind = 'server' | 'client';
@@ -66,7 +66,6 @@ export async function createKey(
     rate_limit: input.rateLimit ?? null,
   };
   await repo.insertApiKey(deps.db, row);
-  forgetKeys(deps.db);
   return { ...present(row), app_token: token };
 }
 
@@ -74,7 +73,6 @@ export const listKeys = async (deps: KeyDeps): Promise<KeyView[]> => (await repo
 
 export async function revokeKey(deps: KeyDeps, appId: string): Promise<KeyView> {
   const revoked = await repo.revokeApiKey(deps.db, appId, isoNow(deps.clock));
-  forgetKeys(deps.db);
   const row = await repo.findApiKey(deps.db, appId);
   if (!row) throw notFound('api_key', appId);
   if (!revoked) throw new AppError('already_revoked', `Key ${appId} was revoked at ${row.revoked_at}`);
@@ -102,8 +100,7 @@ export async function bootstrapKeys(
       revoked_at: null,
       rate_limit: null,
     });
-    forgetKeys(deps.db);
-  };
+    };
   if (fromEnv.serverKey) await register('server', fromEnv.serverKey);
   if (fromEnv.clientKey) await register('client', fromEnv.clientKey);
   if (fromEnv.serverKey || fromEnv.clientKey) return [];

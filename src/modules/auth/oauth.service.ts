@@ -4,7 +4,7 @@ import { AppError } from '../../lib/errors.js';
 import { randomBase62 } from '../../lib/ids.js';
 import { hashSecret } from '../../lib/secrets.js';
 import * as repo from './auth.repository.js';
-import { cachedToken, forgetKeys } from './key-cache.js';
+import { cachedToken } from './key-cache.js';
 import { scopeNames, type TokenBody, type TokenRequest } from './oauth.schemas.js';
 
 type OAuthDeps = Pick<Deps, 'db' | 'clock'>;
@@ -56,7 +56,6 @@ export async function issueToken(deps: OAuthDeps, appId: string, request: TokenR
     await repo.insertOAuthToken(trx, row);
     return true;
   });
-  forgetKeys(deps.db);
   if (!issued) {
     throw new AppError('token_limit_reached', `At most ${MAX_LIVE_TOKENS} tokens may be live at once; revoke some or wait for them to expire`,
     );
@@ -105,7 +104,6 @@ export async function introspectToken(deps: OAuthDeps, { access_token: accessTok
  */
 export async function revokeToken(deps: OAuthDeps, { access_token: accessToken }: TokenBody): Promise<void> {
   await repo.revokeOAuthToken(deps.db, hashSecret(accessToken), isoNow(deps.clock), nowSeconds(deps));
-  forgetKeys(deps.db);
 }
 
 /** The key and scopes behind a bearer token, if it is live. */
