@@ -6,6 +6,8 @@ import { startTestServer, type TestServer } from '../support/server.js';
 
 const ENV = { PROMO_APP_ID: 'paid-race-app', PROMO_APP_TOKEN: 'paid-race-token' };
 const ORDERS = 25;
+const HEAD_START_MS = 5;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Activity {
   type: string;
@@ -39,12 +41,15 @@ describe('the paid-order seam across two processes', () => {
     for (const ref of refs) {
       await server.request('POST', '/v1/orders', { body: { source_id: ref, status: 'CREATED', customer: { source_id: 'racer' }, items: [{ quantity: 1, price: 100 }] } });
     }
-    // Which process sends first alternates by order, so both win some of the races.
-    const puts = refs.flatMap((ref, n) => [0, 1, 2, 3].map((i) =>
-      (i + n) % 2 === 0
-        ? server.request('PUT', `/v1/orders/${ref}`, { body: { status: 'PAID', metadata: { put: i } } }).then((r) => r.status)
-        : putViaOther(ref, { status: 'PAID', metadata: { put: i } }),
-    ));
+    // Which process sends first alternates by order, and the other one's two PUTs of that order
+    // leave HEAD_START_MS later (still while the first ones run): both processes win some of
+    // the races even when the test process, client and server at once, is the slower one.
+    const puts = refs.flatMap((ref, n) => [0, 1, 2, 3].map(async (i) => {
+      const here = (i + n) % 2 === 0;
+      if (here !== (n % 2 === 0)) await pause(HEAD_START_MS);
+      const body = { status: 'PAID', metadata: { put: i } };
+      return here ? (await server.request('PUT', `/v1/orders/${ref}`, { body })).status : putViaOther(ref, body);
+    }));
     assert.deepEqual(new Set(await Promise.all(puts)), new Set([200]));
 
     const feed = (await server.request('GET', '/v1/customers/racer/activity?limit=100&type=customer.order.paid')).body.data as Activity[];
