@@ -20,3 +20,10 @@ export type AppRouter = Router<AppState>;
 
 /** A module's routes: registered on the one router by createApp. */
 export type RouteModule = (router: AppRouter, deps: Deps) => void;
+
+declare module 'koa' {
+  interface Request {
+    /** The parsed JSON or form body (middleware/body.ts); unset on GET, HEAD and uploads. */
+    body?: unknown;
+  }
+}

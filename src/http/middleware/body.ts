@@ -1,8 +1,8 @@
-import bodyParser from 'koa-bodyparser';
 import type { Next } from 'koa';
 import { AppError, invalidPayload } from '../../lib/errors.js';
 import { jsonDepth, LIMITS } from '../../lib/limits.js';
 import type { AppContext } from '../context.js';
+import { parseFormBody, parseJsonBody, requestText } from '../request-body.js';
 import { UPLOAD_PATH } from '../upload.js';
 
 /**
@@ -14,35 +14,25 @@ import { UPLOAD_PATH } from '../upload.js';
  * to an importCSV path is left to its route, which streams it.
  */
 export function bodyMiddleware(limitBytes: number) {
-  const parse = bodyParser({
-    enableTypes: ['json', 'form'],
-    jsonLimit: `${limitBytes}b`,
-    formLimit: `${limitBytes}b`,
-    strict: false,
-  });
-  const parsed = async (): Promise<void> => {};
-
   async function readBody(ctx: AppContext): Promise<void> {
     const declared = Number(ctx.get('Content-Length') || 0);
-    if (declared > limitBytes) {
-      throw new AppError('payload_too_large', `Request body exceeds ${limitBytes} bytes`);
-    }
-    // No GET route reads a body: the hot reads skip the parser (README "Hot paths"). Node
-    // discards a body nobody read before the connection serves its next request.
+    if (declared > limitBytes) throw new AppError('payload_too_large', `Request body exceeds ${limitBytes} bytes`);
+    // No GET route reads a body: the hot reads skip it (README "Hot paths"). Node discards a
+    // body nobody read before the connection serves its next request.
     if (ctx.method === 'GET' || ctx.method === 'HEAD') return;
     // ctx.is() is null when the request has no body, false when its type is not listed. An
     // empty body (Content-Length: 0, as fetch sends on a bare POST) needs no type at all.
-    const empty = ctx.request.length === 0;
+    const type = ctx.request.length === 0 ? null : ctx.is('application/json', '+json', 'application/x-www-form-urlencoded');
     // A CSV upload is streamed by its route (src/http/upload.ts), never buffered here.
-    if (!empty && ctx.method === 'POST' && UPLOAD_PATH.test(ctx.path) && ctx.is('multipart/form-data')) {
+    if (type === false && ctx.method === 'POST' && UPLOAD_PATH.test(ctx.path) && ctx.is('multipart/form-data')) {
       ctx.state.uploadLimitBytes = limitBytes;
       return;
     }
-    if (!empty && ctx.is('application/json', '+json', 'application/x-www-form-urlencoded') === false) {
+    if (type === false) {
       throw new AppError('unsupported_media_type', `Content-Type ${ctx.get('Content-Type') || '(none)'} is not supported; send application/json`);
     }
-    await parse(ctx, parsed);
-    if (typeof ctx.request.rawBody === 'string' && ctx.request.rawBody.trim() === '') ctx.request.body = {};
+    const text = type === null ? '' : await requestText(ctx.req, limitBytes);
+    ctx.request.body = type === 'application/x-www-form-urlencoded' ? parseFormBody(text) : parseJsonBody(text);
     if (jsonDepth(ctx.request.body) > LIMITS.jsonDepth) {
       throw invalidPayload(`The body nests deeper than ${LIMITS.jsonDepth} levels of objects and arrays`);
     }

@@ -1,0 +1,81 @@
+import type { IncomingMessage } from 'node:http';
+import { parse as parseForm } from 'node:querystring';
+import type { Readable, Transform } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { AppError, invalidPayload } from '../lib/errors.js';
+
+/** The Content-Encodings a body may arrive in (RFC 9110 8.4.1), with their decoders. */
+const DECODERS: Record<string, (() => Transform) | undefined> = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+};
+
+const tooLarge = (limitBytes: number) => new AppError('payload_too_large', `Request body exceeds ${limitBytes} bytes`);
+
+/** The body's bytes as they were sent, decoded from their Content-Encoding. */
+function decodedStream(req: IncomingMessage): Readable {
+  const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  if (encoding === 'identity' || encoding === '') return req;
+  const decoder = DECODERS[encoding];
+  if (!decoder) throw new AppError('unsupported_media_type', `Content-Encoding ${encoding} is not supported; send identity, gzip, deflate or br`);
+  return req.pipe(decoder());
+}
+
+/**
+ * The request's body as UTF-8 text (a leading byte-order mark dropped), at most `limitBytes`
+ * once decoded. One pass over the stream's chunks: a small body mostly arrives with its
+ * headers, so this settles in the tick that read them.
+ */
+export function requestText(req: IncomingMessage, limitBytes: number): Promise<string> {
+  const source = decodedStream(req);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    const fail = (error: AppError): void => {
+      source.removeListener('data', onData);
+      if (source !== req) source.destroy(); // a decoder stops inflating what nobody reads
+      reject(error);
+    };
+    const onData = (chunk: Buffer): void => {
+      bytes += chunk.length;
+      if (bytes > limitBytes) return fail(tooLarge(limitBytes));
+      chunks.push(chunk);
+    };
+    source.on('data', onData);
+    source.once('end', () => {
+      const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, bytes).toString('utf8');
+      resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    });
+    // A client that hangs up mid-body: the answer goes nowhere, but the request must end.
+    const aborted = (): void => fail(new AppError('invalid_payload', 'Request aborted'));
+    req.once('aborted', aborted);
+    req.once('error', aborted);
+    if (source !== req) source.once('error', (error: Error) => fail(invalidPayload(`Request body could not be decoded: ${error.message}`)));
+  });
+}
+
+/**
+ * A key that JSON.parse makes an own property but that a later merge (Object.assign, a deep
+ * copy) would take for the object's prototype: refused wherever it appears, escaped or not.
+ */
+const PROTO_KEY = /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:/;
+
+/** A JSON body: any JSON value (validation names the shape it expected); empty text is `{}`. */
+export function parseJsonBody(text: string): unknown {
+  if (text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw invalidPayload(`Request body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (PROTO_KEY.test(text)) throw invalidPayload('Request body may not contain the key "__proto__"');
+  return value;
+}
+
+/** A form body (the OAuth endpoints'): a plain object of its fields, repeated fields as arrays. */
+export function parseFormBody(text: string): Record<string, unknown> {
+  return { ...parseForm(text) };
+}
