@@ -23,13 +23,29 @@ function decodedStream(req: IncomingMessage): Readable {
   return req.pipe(decoder());
 }
 
+/** UTF-8 text, a leading byte-order mark dropped. */
+function textOf(bytes: Buffer): string {
+  const text = bytes.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 /**
  * The request's body as UTF-8 text (a leading byte-order mark dropped), at most `limitBytes`
- * once decoded. One pass over the stream's chunks: a small body mostly arrives with its
- * headers, so this settles in the tick that read them.
+ * once decoded. A body that came with its headers is whole once the HTTP parser has finished
+ * their packet, which it does before the next microtask: it is then taken from the stream's
+ * buffer in one read. Any other body (a large one, a slow client, an encoded one) is collected
+ * from its chunks as they come.
  */
-export function requestText(req: IncomingMessage, limitBytes: number): Promise<string> {
+export async function requestText(req: IncomingMessage, limitBytes: number): Promise<string> {
   const source = decodedStream(req);
+  await undefined;
+  if (source !== req || !req.complete) return collectedText(source, req, limitBytes);
+  const bytes = (req.read() as Buffer | null) ?? Buffer.alloc(0);
+  if (bytes.length > limitBytes) throw tooLarge(limitBytes);
+  return textOf(bytes);
+}
+
+function collectedText(source: Readable, req: IncomingMessage, limitBytes: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let bytes = 0;
@@ -44,10 +60,7 @@ export function requestText(req: IncomingMessage, limitBytes: number): Promise<s
       chunks.push(chunk);
     };
     source.on('data', onData);
-    source.once('end', () => {
-      const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, bytes).toString('utf8');
-      resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-    });
+    source.once('end', () => resolve(textOf(Buffer.concat(chunks, bytes))));
     // A client that hangs up mid-body: the answer goes nowhere, but the request must end.
     const aborted = (): void => fail(new AppError('invalid_payload', 'Request aborted'));
     req.once('aborted', aborted);

@@ -76,6 +76,25 @@ describe('request bodies', () => {
     assert.deepEqual([quoted.status, quoted.body.metadata], [200, { note: '"__proto__": is fine inside a string' }]);
   });
 
+  it('reads a body that arrives in pieces after its headers', async () => {
+    const { request } = await import('node:http');
+    const answer = await new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
+      const req = request(`${server.url}/v1/customers`, {
+        method: 'POST',
+        headers: { 'X-App-Id': server.serverKey.app_id, 'X-App-Token': server.serverKey.app_token, ...json, 'Content-Length': '25' },
+      }, (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> }));
+      });
+      req.on('error', reject);
+      req.flushHeaders();
+      setTimeout(() => req.write('{"source_id":'), 30);
+      setTimeout(() => req.end('"by-pieces"}'), 60);
+    });
+    assert.deepEqual([answer.status, answer.body.source_id], [200, 'by-pieces']);
+  });
+
   it('reads a form body into its fields', async () => {
     const res = await fetch(`${server.url}/v1/oauth/token`, {
       method: 'POST',
