@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { openSqlite } from '../../src/db/connect.js';
+import { loadMigrations, migrate } from '../../src/db/migrate.js';
 import { fixedClock } from '../../src/lib/clock.js';
 import { assertRefused } from '../modules/loyalty/refusals.js';
 import { invalidPayloadError, expectError } from '../support/error-bodies.js';
+import { tempDir } from '../support/db.js';
 import { discountCampaign, percentDiscount } from '../support/factories.js';
 import { assertMatchesReference, assertMatchesSchema, withoutNulls } from '../support/openapi.js';
 import { serverSideClient } from '../support/sdk.js';
@@ -62,6 +66,19 @@ describe('publications of several vouchers (campaign.count > 1)', () => {
 
     const again = await server.request('POST', '/v1/publications', { body: { campaign: { name: 'Trio', count: 3 }, customer: { source_id: 'ann' }, source_id: 'multi-ann' } });
     assert.deepEqual(again.body, res.body, 'a retry with the source_id answers the same publication');
+
+    // Every voucher it gave finds it: the list's `voucher` filter (alone, beside filters that
+    // drive the walk themselves) and the voucher's own publications.
+    const only = { object: 'list', data_ref: 'publications', publications: [listed], total: 1 };
+    for (const code of ['T-1', 'T-2', 'T-3']) {
+      for (const query of [`voucher=${code}`, `voucher=${code}&customer=ann`, `voucher=${code}&source_id=multi-ann`, `voucher=${code}&result=SUCCESS&order=-created_at`]) {
+        assert.deepEqual((await server.request('GET', `/v1/publications?${query}`)).body, only, query);
+      }
+      assert.deepEqual((await server.request('GET', `/v1/vouchers/${code}/publications`)).body, only, code);
+    }
+    const none = { object: 'list', data_ref: 'publications', publications: [], total: 0 };
+    assert.deepEqual((await server.request('GET', '/v1/publications?voucher=T-4')).body, none);
+    assert.deepEqual((await server.request('GET', '/v1/publications?voucher=T-2&customer=nobody')).body, none);
   });
 
   it('gives none when the campaign has fewer left: the refusal is recorded as one failed publication', async () => {
@@ -103,5 +120,28 @@ describe('publications of several vouchers (campaign.count > 1)', () => {
     await assertRefused(server, post({ name: 'Trio', count: 2.5 }), expectError(invalidPayloadError('campaign.count must be an integer')));
     await assertRefused(server, post({ name: 'Trio', count: 'two' }), expectError(invalidPayloadError('campaign.count must be a number')));
     await assertRefused(server, post({ name: 'Trio', count: 2 }, { voucher: 'T-4' }), expectError(invalidPayloadError('campaign.count above 1 takes vouchers from the campaign: it cannot go with a named voucher')));
+  });
+});
+
+describe('sql/0030 on a database that already holds publications', () => {
+  it('gives every voucher of each publication its row: one for a single voucher, each of several', () => {
+    const sqlite = openSqlite(join(tempDir(), 'promo.db'));
+    const migrations = loadMigrations();
+    migrate(sqlite, migrations.filter((m) => m.version < 30));
+    const at = (n: number) => `2025-01-0${n}T00:00:00.000Z`;
+    sqlite.exec(`
+      INSERT INTO publications (id, created_at, customer_id, channel, result, voucher_id, voucher_code, vouchers) VALUES
+        ('pub_1', '${at(1)}', 'cust_1', 'API', 'SUCCESS', 'v_1', 'ONE', NULL),
+        ('pub_2', '${at(2)}', 'cust_1', 'API', 'SUCCESS', 'v_2', 'M-1', '[{"id":"v_2","code":"M-1"},{"id":"v_3","code":"M-2"}]');
+      INSERT INTO publications (id, created_at, customer_id, channel, result, failure_code) VALUES
+        ('pub_3', '${at(3)}', 'cust_1', 'API', 'FAILURE', 'no_voucher_suitable_for_publication');`);
+    migrate(sqlite, migrations);
+    const rows = sqlite.prepare('SELECT voucher_code, created_at, publication_seq FROM publication_vouchers ORDER BY voucher_code').all();
+    sqlite.close();
+    assert.deepEqual(rows, [
+      { voucher_code: 'M-1', created_at: at(2), publication_seq: 2 },
+      { voucher_code: 'M-2', created_at: at(2), publication_seq: 2 },
+      { voucher_code: 'ONE', created_at: at(1), publication_seq: 1 },
+    ]);
   });
 });

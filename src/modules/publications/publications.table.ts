@@ -34,7 +34,15 @@ export interface PublicationCountsTable {
   total: number;
 }
 
+/** Every voucher a publication gave, one row each (sql/0030, kept by a trigger): the list's `voucher` filter walks it. */
+export interface PublicationVoucherTable {
+  voucher_code: string;
+  created_at: string;
+  publication_seq: number;
+}
+
 export interface PublicationsTables {
   publications: PublicationTable;
   publication_counts: PublicationCountsTable;
+  publication_vouchers: PublicationVoucherTable;
 }
