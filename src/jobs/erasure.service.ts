@@ -51,12 +51,66 @@ export const jsonNames = (text: string, identifiers: readonly string[]): boolean
 const inJsonText = (ids: readonly string[]): string[] => ids.map((id) => JSON.stringify(id).slice(1, -1));
 
 /**
+ * Where the customer's job data lay at a read before the deletion's transaction: the rows that
+ * named them then, and how far the open jobs reached, so that the transaction (which holds the
+ * write lock) reads only those rows and what was written since, by key, instead of searching
+ * every table whole. A job that has ended never changes again; an open one only appends items
+ * and failures and sets its result.
+ */
+export interface JobDataFound {
+  ids: readonly string[];
+  lastSeq: number;
+  open: repo.OpenJobFrontier[];
+  items: repo.Positions[];
+  failures: repo.Positions[];
+  jobs: string[];
+}
+
+const usable = (identifiers: readonly string[]) => identifiers.filter((id) => id !== '');
+
+/** The whole-table searches, on the reader (no write lock): run before the deletion's transaction. */
+export async function findJobDataAbout(db: Db, identifiers: readonly string[]): Promise<JobDataFound> {
+  const ids = usable(identifiers);
+  const texts = inJsonText(ids);
+  const at = (row: { action_id: string; position: number }): repo.Positions => ({ actionId: row.action_id, at: row.position });
+  return {
+    ids,
+    lastSeq: await repo.lastJobSeq(db),
+    open: await repo.listOpenJobFrontiers(db),
+    items: ids.length === 0 ? [] : (await repo.listItemsHolding(db, texts)).map(at),
+    failures: ids.length === 0 ? [] : (await repo.listFailuresNaming(db, ids, ids)).map(at),
+    jobs: ids.length === 0 ? [] : (await repo.listJobsHolding(db, texts)).map((row) => row.id),
+  };
+}
+
+/** What to read inside the transaction: each row found, and each open or new job past what was seen. */
+async function sinceFound(trx: Db, found: JobDataFound) {
+  const newJobs = await repo.listJobsAfter(trx, found.lastSeq);
+  const after = (lastOf: (job: repo.OpenJobFrontier) => number): repo.Positions[] => [
+    ...found.open.map((job) => ({ actionId: job.id, after: lastOf(job) })),
+    ...newJobs.map((id) => ({ actionId: id, after: -1 })),
+  ];
+  return {
+    items: [...found.items, ...after((job) => job.lastItem)],
+    failures: [...found.failures, ...after((job) => job.lastFailure)],
+    jobs: [...new Set([...found.jobs, ...found.open.map((job) => job.id), ...newJobs])],
+  };
+}
+
+/** Each query's rows, once each (a range may meet a row found by key). */
+async function rowsAt<T extends { action_id: string; position: number }>(where: repo.Positions[] | 'all', read: (at: repo.Positions) => Promise<T[]>): Promise<T[]> {
+  const rows = new Map<string, T>();
+  for (const at of where === 'all' ? ['all' as const] : where) for (const row of await read(at)) rows.set(`${row.action_id}:${row.position}`, row);
+  return [...rows.values()];
+}
+
+/**
  * Stored items (an import's or bulk update's entries not yet run) that name the customer go:
  * run later, they would write the customer again. In a job still open, each counts as a
  * failed item with a neutral reason, so done + failed still adds up to the job's total.
  */
-async function eraseItems(trx: Db, ids: readonly string[]): Promise<number> {
-  const rows = (await repo.listItemsHolding(trx, inJsonText(ids))).filter((row) => jsonNames(row.body, ids));
+async function eraseItems(trx: Db, ids: readonly string[], where: repo.Positions[] | 'all'): Promise<number> {
+  const rows = (await rowsAt(where, (at) => repo.listItemsHolding(trx, inJsonText(ids), at))).filter((row) => jsonNames(row.body, ids));
   const open = rows.filter((row) => row.status === 'ENQUEUED' || row.status === 'IN_PROGRESS');
   for (const row of rows) await repo.deleteItem(trx, row.action_id, row.position);
   await insertFailures(trx, open.map((row) => ({ action_id: row.action_id, position: row.position, key: null, reason: ERASED_ITEM_REASON, error_key: null })));
@@ -67,16 +121,16 @@ async function eraseItems(trx: Db, ids: readonly string[]): Promise<number> {
 }
 
 /** Failure reports keyed by the customer, or whose reason names them: the key goes and the reason becomes a neutral one; the count stays. */
-async function eraseFailures(trx: Db, ids: readonly string[]): Promise<number> {
-  const rows = (await repo.listFailuresNaming(trx, ids, ids)).filter((row) => (row.key !== null && ids.includes(row.key)) || names(row.reason, ids));
+async function eraseFailures(trx: Db, ids: readonly string[], where: repo.Positions[] | 'all'): Promise<number> {
+  const rows = (await rowsAt(where, (at) => repo.listFailuresNaming(trx, ids, ids, at))).filter((row) => (row.key !== null && ids.includes(row.key)) || names(row.reason, ids));
   for (const row of rows) await repo.updateFailure(trx, row.action_id, row.position, { key: null, reason: ERASED_FAILURE_REASON });
   return rows.length;
 }
 
 /** Job payloads (an export's filter on an email) and results (their first failures) lose every value that names the customer. */
-async function eraseJobFields(trx: Db, ids: readonly string[]): Promise<number> {
+async function eraseJobFields(trx: Db, ids: readonly string[], jobIds: string[] | undefined): Promise<number> {
   let changed = 0;
-  for (const row of await repo.listJobsHolding(trx, inJsonText(ids))) {
+  for (const row of await repo.listJobsHolding(trx, inJsonText(ids), jobIds)) {
     const payload = scrubbed(row.payload, ids);
     const result = row.result === null ? null : scrubbed(row.result, ids);
     if (payload === null && result === null) continue;
@@ -86,9 +140,19 @@ async function eraseJobFields(trx: Db, ids: readonly string[]): Promise<number> 
   return changed;
 }
 
-/** Erases the customer from every job's data; how many items, failures and jobs changed. */
-export async function eraseJobDataAbout(trx: Db, identifiers: readonly string[]): Promise<{ items: number; failures: number; jobs: number }> {
-  const ids = identifiers.filter((id) => id !== '');
+/**
+ * Erases the customer from every job's data, inside the deletion's transaction; how many
+ * items, failures and jobs changed. With what `findJobDataAbout` found for the same
+ * identifiers, only those rows and what was written since are read; without it (or when the
+ * customer's identifiers changed in between), every table is searched here.
+ */
+export async function eraseJobDataAbout(trx: Db, identifiers: readonly string[], found?: JobDataFound): Promise<{ items: number; failures: number; jobs: number }> {
+  const ids = usable(identifiers);
   if (ids.length === 0) return { items: 0, failures: 0, jobs: 0 };
-  return { items: await eraseItems(trx, ids), failures: await eraseFailures(trx, ids), jobs: await eraseJobFields(trx, ids) };
+  const since = found && isDeepStrictEqual(found.ids, ids) ? await sinceFound(trx, found) : undefined;
+  return {
+    items: await eraseItems(trx, ids, since?.items ?? 'all'),
+    failures: await eraseFailures(trx, ids, since?.failures ?? 'all'),
+    jobs: await eraseJobFields(trx, ids, since?.jobs),
+  };
 }

@@ -3,7 +3,7 @@ import { isoNow } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { eraseJobDataAbout } from '../../jobs/erasure.service.js';
+import { eraseJobDataAbout, findJobDataAbout, type JobDataFound } from '../../jobs/erasure.service.js';
 import { eraseCustomerRow, findCustomerToErase } from '../customers/customer-erasure.service.js';
 import { eraseExportsOfCustomer, removeExportFiles } from '../exports/exports.service.js';
 import { eraseCustomerEvents } from '../events/events-erasure.service.js';
@@ -24,12 +24,12 @@ interface Erased {
 }
 
 /** Every erasure, in the deletion's transaction. */
-async function eraseEverywhere(trx: Kysely<Database>, dbFile: string, ref: string): Promise<Erased> {
+async function eraseEverywhere(trx: Kysely<Database>, dbFile: string, ref: string, jobData: JobDataFound): Promise<Erased> {
   const customer = await findCustomerToErase(trx, ref);
   const id = customer.id;
   const redemptionSeq = await firstRedemptionSeqOf(trx, id);
   const files = await eraseExportsOfCustomer(trx, dbFile, { customerSeq: customer.seq, redemptionSeq, identifiers: customer.identifiers });
-  await eraseJobDataAbout(trx, customer.identifiers);
+  await eraseJobDataAbout(trx, customer.identifiers, jobData);
   const { orders, referredCustomerIds } = await unlinkCustomerFromOrders(trx, id);
   const events = await eraseCustomerEvents(trx, id, referredCustomerIds);
   await eraseRedemptionCustomer(trx, id);
@@ -58,10 +58,13 @@ async function eraseEverywhere(trx: Kysely<Database>, dbFile: string, ref: strin
  */
 export async function deleteCustomerPermanently(deps: DeletionDeps, ref: string) {
   const at = isoNow(deps.clock);
+  // The searches of whole job tables run first, on the reader: the transaction, which holds
+  // the write lock, then reads only what they found and what was written since.
+  const jobData = await findJobDataAbout(deps.db, (await findCustomerToErase(deps.db, ref)).identifiers);
   deps.sqlite.pragma('secure_delete = ON');
   let counts: Erased;
   try {
-    counts = await deps.db.transaction().execute((trx) => eraseEverywhere(trx, deps.dbFile, ref));
+    counts = await deps.db.transaction().execute((trx) => eraseEverywhere(trx, deps.dbFile, ref, jobData));
   } finally {
     deps.sqlite.pragma('secure_delete = FAST');
   }
