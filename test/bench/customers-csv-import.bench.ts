@@ -21,7 +21,7 @@ import { openSqlite } from '../../src/db/connect.js';
 import { newId } from '../../src/lib/ids.js';
 import { freshDbFile, tempDir } from '../support/db.js';
 import { round } from './support/load.js';
-import { runMeasured } from './support/measure.js';
+import { measuredImport } from './support/measure.js';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 1_000_000);
 const bin = fileURLToPath(new URL('../../bin/promo', import.meta.url));
@@ -88,18 +88,16 @@ function checkCount(sqlite: ReturnType<typeof openSqlite>, count: number, who: s
   if (JSON.stringify(last) !== JSON.stringify(want)) throw new Error(`${who} stored ${JSON.stringify(last)}, expected ${JSON.stringify(want)}`);
 }
 
-async function importRun(count: number) {
-  const csvFile = `${dir}/customers-${count}.csv`;
-  const fileMb = writeCsv(csvFile, count) / 1024 / 1024;
-  const dbFile = freshDbFile();
-  const { seconds, peakRssMb } = await runMeasured([bin, 'import', csvFile, '--type', 'customers', '--db', dbFile], 'promo import');
-  rmSync(csvFile, { force: true });
-  const sqlite = openSqlite(dbFile, { synchronous: 'NORMAL' });
-  checkCount(sqlite, count, 'promo import');
-  sqlite.close();
-  rmSync(dbFile, { force: true });
-  return { rate: count / seconds, seconds, peakRssMb, fileMb };
-}
+const importRun = (count: number) =>
+  measuredImport(
+    {
+      write: (file) => writeCsv(file, count),
+      args: (file, dbFile) => [bin, 'import', file, '--type', 'customers', '--db', dbFile],
+      check: (sqlite) => checkCount(sqlite, count, 'promo import'),
+    },
+    `${dir}/customers-${count}.csv`,
+    count,
+  );
 
 const rawBefore = rawInsertRate(COUNT);
 const imported = await importRun(COUNT);

@@ -28,7 +28,7 @@ import { openSqlite } from '../../src/db/connect.js';
 import { newId, timeOrderedIds } from '../../src/lib/ids.js';
 import { freshDbFile, tempDir } from '../support/db.js';
 import { round } from './support/load.js';
-import { runMeasured } from './support/measure.js';
+import { measuredImport } from './support/measure.js';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 100_000);
 const MILLION = process.env.BENCH_MILLION === '1' || process.argv.includes('million');
@@ -192,21 +192,17 @@ function checkCounts(sqlite: BetterSqlite3.Database, count: number, who: string)
 }
 
 /** `promo import` of the file, measured (its peak RSS: GNU time's %M, else VmHWM polled). */
-const runImport = (ordersFile: string, dbFile: string) => runMeasured([bin, 'import', ordersFile, '--db', dbFile], 'promo import');
-
-async function importRun(count: number): Promise<{ rate: number; seconds: number; peakRssMb: number; fileMb: number }> {
-  const ordersFile = `${dir}/orders-${count}.json`;
-  const fileMb = writeOrdersFile(ordersFile, count) / 1024 / 1024;
-  const dbFile = freshDbFile();
-  seedProducts(dbFile);
-  const { seconds, peakRssMb } = await runImport(ordersFile, dbFile);
-  rmSync(ordersFile, { force: true });
-  const sqlite = openSqlite(dbFile, { synchronous: 'NORMAL' });
-  checkCounts(sqlite, count, 'promo import');
-  sqlite.close();
-  rmSync(dbFile, { force: true });
-  return { rate: count / seconds, seconds, peakRssMb, fileMb };
-}
+const importRun = (count: number) =>
+  measuredImport(
+    {
+      write: (file) => writeOrdersFile(file, count),
+      args: (file, dbFile) => [bin, 'import', file, '--db', dbFile],
+      prepare: seedProducts,
+      check: (sqlite) => checkCounts(sqlite, count, 'promo import'),
+    },
+    `${dir}/orders-${count}.json`,
+    count,
+  );
 
 // The raw loop runs before and after the import (the mean is the baseline), so a change in the
 // machine's load during the run shows in both figures rather than only in one.

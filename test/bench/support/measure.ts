@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir } from '../../support/db.js';
+import type BetterSqlite3 from 'better-sqlite3';
+import { openSqlite } from '../../../src/db/connect.js';
+import { freshDbFile, tempDir } from '../../support/db.js';
 
 /**
  * Runs `node <args>` to its end: wall seconds and its peak RSS in MB (GNU time's %M when
@@ -36,4 +38,36 @@ export function runMeasured(args: string[], label: string): Promise<{ seconds: n
       resolve({ seconds, peakRssMb: kb / 1024 });
     });
   });
+}
+
+/** One measured `promo import` of a file written for it, into a fresh database. */
+export interface ImportRun {
+  /** Writes the input file; answers its size in bytes. */
+  write(file: string): number;
+  /** The command's arguments (after the binary) for this file and database. */
+  args(file: string, dbFile: string): string[];
+  /** Before the import: what the database must hold (a catalog the orders name). */
+  prepare?(dbFile: string): void;
+  /** After it: throws when the database does not hold what the file said. */
+  check(sqlite: BetterSqlite3.Database): void;
+}
+
+/**
+ * Writes the file, runs the import to its end (wall time and peak RSS), checks what it stored,
+ * and removes the file and the database: the import's rate in rows a second over `count`.
+ */
+export async function measuredImport(run: ImportRun, file: string, count: number): Promise<{ rate: number; seconds: number; peakRssMb: number; fileMb: number }> {
+  const fileMb = run.write(file) / 1024 / 1024;
+  const dbFile = freshDbFile();
+  run.prepare?.(dbFile);
+  const { seconds, peakRssMb } = await runMeasured(run.args(file, dbFile), 'promo import');
+  rmSync(file, { force: true });
+  const sqlite = openSqlite(dbFile, { synchronous: 'NORMAL' });
+  try {
+    run.check(sqlite);
+  } finally {
+    sqlite.close();
+    rmSync(dbFile, { force: true });
+  }
+  return { rate: count / seconds, seconds, peakRssMb, fileMb };
 }
