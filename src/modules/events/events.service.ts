@@ -3,7 +3,7 @@ import type { Deps } from '../../app/deps.js';
 import type { Database } from '../../db/database.js';
 import type { Actor } from '../../lib/actor.js';
 import { AppError, invalidQueryParams } from '../../lib/errors.js';
-import { newId } from '../../lib/ids.js';
+import { timeOrderedId } from '../../lib/ids.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import {
   CAMPAIGN_TYPES,
@@ -48,7 +48,7 @@ function checkInput(event: CustomerEventInput): void {
 function eventRow(event: CustomerEventInput) {
   checkInput(event);
   return {
-    id: newId('evcus_'),
+    id: timeOrderedId('evcus_', event.created_at),
     customer_id: event.customer_id,
     type: event.type,
     category: event.category ?? defaultCategoryOf(event.type),

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { Deps } from '../../app/deps.js';
 import { AppError } from '../../lib/errors.js';
-import { newId } from '../../lib/ids.js';
+import { timeOrderedId } from '../../lib/ids.js';
 import { recordRedemptionInSummary } from '../customers/customer-summary.service.js';
 import { emitMany, type CustomerEventInput } from '../events/events.service.js';
 import type { CampaignType } from '../../lib/enums.js';
@@ -128,8 +128,8 @@ async function writeOrder(trx: Kysely<Database>, plan: Plan, redemptions: Record
 export async function writeRedemption(deps: WriteDeps, trx: Kysely<Database>, stages: Plan, ctx: RowContext): Promise<Written> {
   // The order is updated by this redemption: its snapshots show it as stored after it.
   const plan = stages.order ? { ...stages, order: { ...stages.order, updated_at: ctx.at } } : stages;
-  const parentId = newId('r_');
-  const childIds = plan.applied.map(() => newId('r_'));
+  const parentId = timeOrderedId('r_', ctx.at);
+  const childIds = plan.applied.map(() => timeOrderedId('r_', ctx.at));
   const redemptions = redemptionsMap(plan, parentId, childIds, ctx.at);
   const children: RedemptionRow[] = [];
   const childOrders: (object | null)[] = [];
