@@ -5,10 +5,17 @@
 -- 1. The snapshots (order, customer, voucher, tier, reward) and related_redemptions are built
 --    by the service from stored rows, never taken from a request: their CHECKs go. `metadata`
 --    (the request's) keeps its CHECK.
--- 2. redemptions_voucher holds only rows with a voucher (not parents, not tiers): it serves
---    only `voucher_id = ?` (GET /v1/vouchers/{code}/redemption). The list's other indexes keep
---    their nulls: `$is_unknown` reads them (voucher_code, customer_id, campaign_name, parent_id,
---    related_object_parent_id) and an order by tracking_id walks them first.
+-- 2. redemptions_voucher (voucher_id, created_at) goes, folded into redemptions_related_object:
+--    a row with a voucher_id has that same id as its related_object_id (a redemption of the
+--    voucher, a failed one, a rollback of either), so a voucher's records are the entries of its
+--    id there whose voucher_id is the voucher's too (an unknown code that happens to equal a
+--    voucher's id gives a failed record with that related_object_id and no voucher_id). With
+--    seq and voucher_id in the index, GET /v1/vouchers/{code}/redemption walks it in order and
+--    counts on it alone, and the list's related_object_id filter still walks it in
+--    (created_at, seq) order. One index entry less per record, on a voucher-keyed (random) page.
+--    The list's other indexes keep their nulls: `$is_unknown` reads them (voucher_code,
+--    customer_id, campaign_name, parent_id, related_object_parent_id) and an order by
+--    tracking_id walks them first.
 -- SQLite cannot drop a CHECK: the table is rebuilt with the same columns in the same order,
 -- and its indexes and counting triggers (0018) are made again.
 CREATE TABLE redemptions_lean (
@@ -62,11 +69,10 @@ CREATE INDEX redemptions_customer ON redemptions (customer_id, created_at);
 CREATE INDEX redemptions_result ON redemptions (result, created_at);
 CREATE INDEX redemptions_object ON redemptions (object, created_at);
 CREATE INDEX redemptions_campaign_name ON redemptions (campaign_name, created_at);
-CREATE INDEX redemptions_related_object ON redemptions (related_object_id, created_at);
+CREATE INDEX redemptions_related_object ON redemptions (related_object_id, created_at, seq, voucher_id);
 CREATE INDEX redemptions_related_parent ON redemptions (related_object_parent_id, created_at);
 CREATE INDEX redemptions_parent ON redemptions (parent_id, created_at);
 CREATE INDEX redemptions_failure_code ON redemptions (failure_code, created_at) WHERE failure_code IS NOT NULL;
-CREATE INDEX redemptions_voucher ON redemptions (voucher_id, created_at) WHERE voucher_id IS NOT NULL;
 CREATE INDEX redemptions_order ON redemptions (order_id) WHERE order_id IS NOT NULL;
 
 CREATE TRIGGER redemptions_count_insert AFTER INSERT ON redemptions
