@@ -1,6 +1,7 @@
 import type { Next } from 'koa';
 import type { Logger } from '../../app/logger.js';
 import { AppError } from '../../lib/errors.js';
+import { stringifyJson } from '../../lib/raw-json.js';
 import type { AppContext } from '../context.js';
 
 /** Errors thrown by Koa's body parser (raw-body / http-errors) carry a status and a type. */
@@ -65,7 +66,7 @@ export function errorRenderer(log: Logger, bodyLimitBytes: number) {
       await next();
       appError = unhandled(ctx);
       if (!appError && isJsonAnswer(ctx.body)) {
-        ctx.body = JSON.stringify(ctx.body);
+        ctx.body = stringifyJson(ctx.body);
         ctx.type = 'application/json';
       }
     } catch (error) {

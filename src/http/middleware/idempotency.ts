@@ -2,6 +2,7 @@ import type { Next } from 'koa';
 import type { Deps } from '../../app/deps.js';
 import { withFirstWrite } from '../../db/first-write.js';
 import { AppError, invalidPayload } from '../../lib/errors.js';
+import { stringifyJson } from '../../lib/raw-json.js';
 import {
   awaitAnswer, findEarlier, keyRowOnFirstWrite, KeyTaken, MAX_KEY_LENGTH, requestHash, saveAnswer, type Earlier, type IdempotentRequest,
 } from '../../modules/idempotency/idempotency.service.js';
@@ -71,7 +72,7 @@ export function idempotency(deps: Deps, bodyLimitBytes: number) {
       throw error;
     }
     if (!keyRow.done) return;
-    const body = isJsonAnswer(ctx.body) ? JSON.stringify(ctx.body) : null;
+    const body = isJsonAnswer(ctx.body) ? stringifyJson(ctx.body) : null;
     await saveAnswer(deps, request, ctx.status, body);
     if (body !== null) {
       ctx.body = body; // sent as stored: a replay is byte for byte the same

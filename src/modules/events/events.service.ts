@@ -3,7 +3,8 @@ import type { Deps } from '../../app/deps.js';
 import type { Database } from '../../db/database.js';
 import type { Actor } from '../../lib/actor.js';
 import { AppError, invalidQueryParams } from '../../lib/errors.js';
-import { newId } from '../../lib/ids.js';
+import { timeOrderedId } from '../../lib/ids.js';
+import { stringifyJson } from '../../lib/raw-json.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import {
   CAMPAIGN_TYPES,
@@ -48,13 +49,13 @@ function checkInput(event: CustomerEventInput): void {
 function eventRow(event: CustomerEventInput) {
   checkInput(event);
   return {
-    id: newId('evcus_'),
+    id: timeOrderedId('evcus_', event.created_at),
     customer_id: event.customer_id,
     type: event.type,
     category: event.category ?? defaultCategoryOf(event.type),
     campaign_id: event.campaign?.id ?? null,
     campaign_type: event.campaign?.type ?? null,
-    data: JSON.stringify(event.data),
+    data: stringifyJson(event.data),
     channel: event.actor.channel,
     api_key_name: event.actor.api_key?.name ?? null,
     api_key_app_id: event.actor.api_key?.app_id ?? null,

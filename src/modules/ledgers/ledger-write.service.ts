@@ -3,7 +3,7 @@ import type { Deps } from '../../app/deps.js';
 import type { Database } from '../../db/database.js';
 import type { Actor } from '../../lib/actor.js';
 import { AppError, notFound } from '../../lib/errors.js';
-import { newId } from '../../lib/ids.js';
+import { timeOrderedId } from '../../lib/ids.js';
 import { findLiveCampaign, type CampaignRow } from '../campaigns/campaigns.service.js';
 import { addLoyaltyPoints, adjustGiftBalanceInSummary } from '../customers/customer-summary.service.js';
 import { findSimpleCustomer } from '../customers/customers.service.js';
@@ -95,7 +95,7 @@ export function entryRow(card: repo.CardFields, shifted: repo.CardFields, type: 
   const related = input.related ?? {};
   return {
     seq: 0,
-    id: newId('vtx_'),
+    id: timeOrderedId('vtx_', input.at),
     voucher_id: card.id,
     campaign_id: card.campaign_id,
     customer_id: card.holder_id,

@@ -5,7 +5,7 @@ import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { findPromotionStack } from '../campaigns/promotion-stacks.service.js';
-import { newId } from '../../lib/ids.js';
+import { newId, timeOrderedId } from '../../lib/ids.js';
 import { inapplicableItem, skippedItem } from './redemption-answer.js';
 import { planStack, STORED, type Customer, type PipelineContext, type Plan } from './redemption-plan.js';
 import { Refusal } from './redemption-refusal.js';
@@ -78,7 +78,7 @@ async function redeemIn(deps: RedeemDeps, trx: Kysely<Database>, ctx: PipelineCo
 
 /** The refusal's failed redemption and event, in a transaction of their own; the 400 that answers it. */
 async function refuse(deps: RedeemDeps, ctx: PipelineContext, body: StackableBody, refusal: Refusal): Promise<AppError> {
-  const id = newId('rf_');
+  const id = timeOrderedId('rf_', ctx.at);
   await deps.db.transaction().execute(async (trx) => {
     const customer = await customerOf(trx, ctx, body);
     const rowCtx = rowContext(body, ctx.actor, ctx.at, customer, null);

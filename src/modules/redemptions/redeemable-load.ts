@@ -5,12 +5,12 @@ import { findPromotionTier, type PromotionTierRecord } from '../campaigns/promot
 import { findCatalogEntries } from '../catalog/catalog-lookup.service.js';
 import { categoriesById } from '../categories/categories.service.js';
 import { findProgramReward } from '../rewards/assignments.service.js';
-import { findVoucherRow, type VoucherRow } from '../vouchers/vouchers.service.js';
+import { findVoucherRowsByCode, type VoucherRow } from '../vouchers/vouchers.service.js';
 import type { RedeemableBody } from './redemptions.schemas.js';
 
 /**
- * The load stage: each requested redeemable read with one query (a voucher with its campaign's
- * name; a promotion tier through the campaigns module), never per item. What is not found
+ * The load stage: the request's vouchers read with one query (with their campaigns'
+ * names), each promotion tier through the campaigns module, never per item. What is not found
  * stays null: the check stage turns it into resource_not_found.
  */
 export interface LoadedRedeemable {
@@ -75,8 +75,9 @@ function available(voucher: VoucherRow): VoucherRow {
 
 export async function loadRedeemables(db: Kysely<Database>, bodies: RedeemableBody[]): Promise<LoadedRedeemable[]> {
   const found = [];
+  const vouchers = await findVoucherRowsByCode(db, bodies.flatMap((body) => (body.object === 'voucher' ? [body.id] : [])));
   for (const [index, body] of bodies.entries()) {
-    const row = body.object === 'voucher' ? await findVoucherRow(db, body.id) : undefined;
+    const row = body.object === 'voucher' ? vouchers.get(body.id) : undefined;
     const voucher = row ? available(row) : null;
     const tier = body.object === 'promotion_tier' ? ((await findPromotionTier(db, body.id)) ?? null) : null;
     found.push({ index, body, voucher, tier, reward: await rewardOf(db, voucher, body), discount: discountOf(voucher, tier) });

@@ -12,7 +12,7 @@ import type { CreateOrderBody } from '../orders/orders.schemas.js';
 import { discountOrderOf, unchangedFigures } from './calculated-order.js';
 import { checkRedeemable, failure, type Failure } from './redeemable-check.js';
 import { categoryOf, loadRedeemables, type LoadedRedeemable } from './redeemable-load.js';
-import { checkValidationRules, type RulesInput, type RulesOutcome } from '../validation-rules/index.js';
+import { checkValidationRules, readRuleAssignments, type RuleAssignments, type RulesInput, type RulesOutcome } from '../validation-rules/index.js';
 import { countCustomerRedemptions } from './redemptions.repository.js';
 import type { StackableBody } from './redemptions.schemas.js';
 import { engineRedeemable } from './redeemable-effect.js';
@@ -76,14 +76,20 @@ async function orderOf(trx: Kysely<Database>, ctx: PipelineContext, body: Stacka
   return { order, created };
 }
 
-function rulesInputOf(trx: Kysely<Database>, loaded: LoadedRedeemable, customer: Customer | null, order: OrderObject | null): RulesInput {
+/** What validation rules of a redeemable apply: those assigned to the voucher or tier, and to its campaign. */
+function subjectsOf(loaded: LoadedRedeemable): RulesInput['subjects'] {
   const subjects: RulesInput['subjects'] = [];
   if (loaded.voucher) subjects.push({ object: 'voucher', id: loaded.voucher.id });
   if (loaded.voucher?.campaign_id) subjects.push({ object: 'campaign', id: loaded.voucher.campaign_id });
   if (loaded.tier) subjects.push({ object: 'promotion_tier', id: loaded.tier.tier.id }, { object: 'campaign', id: loaded.tier.campaign.id });
+  return subjects;
+}
+
+function rulesInputOf(trx: Kysely<Database>, loaded: LoadedRedeemable, customer: Customer | null, order: OrderObject | null, assignments: RuleAssignments): RulesInput {
   const redeemedId = loaded.voucher?.id ?? loaded.tier?.tier.id;
   return {
-    subjects,
+    subjects: subjectsOf(loaded),
+    assignments,
     customerRedemptions: customer && redeemedId ? () => countCustomerRedemptions(trx, customer.id, redeemedId) : undefined,
     customer: customer && { id: customer.id, source_id: customer.source_id ?? null, metadata: (customer.metadata ?? {}) as Record<string, unknown> },
     order: order && {
@@ -98,10 +104,12 @@ function rulesInputOf(trx: Kysely<Database>, loaded: LoadedRedeemable, customer:
 
 type Checked = { loaded: LoadedRedeemable; rules: RulesPassed } | { loaded: LoadedRedeemable; failure: Failure };
 
-async function checkOne(trx: Kysely<Database>, ctx: PipelineContext, loaded: LoadedRedeemable, customer: Customer | null, order: OrderObject | null): Promise<Checked> {
+type Subjects = { customer: Customer | null; order: OrderObject | null; assignments: RuleAssignments };
+
+async function checkOne(trx: Kysely<Database>, ctx: PipelineContext, loaded: LoadedRedeemable, { customer, order, assignments }: Subjects): Promise<Checked> {
   const refused = checkRedeemable(loaded, { now: ctx.at, customerId: customer?.id ?? null, order });
   if (refused) return { loaded, failure: refused };
-  const rules = await checkValidationRules(trx, rulesInputOf(trx, loaded, customer, order), { now: () => new Date(ctx.at) });
+  const rules = await checkValidationRules(trx, rulesInputOf(trx, loaded, customer, order, assignments), { now: () => new Date(ctx.at) });
   return rules.ok ? { loaded, rules } : { loaded, failure: { ...failure(rules.code, rules.message), rule_id: rules.rule_id } };
 }
 
@@ -127,8 +135,10 @@ export async function planStack(trx: Kysely<Database>, ctx: PipelineContext, bod
   const customer = await subjects.customer(trx, ctx, body);
   const { order, created } = await orderOf(trx, ctx, body, customer, subjects);
   const loaded = await loadRedeemables(trx, body.redeemables);
+  // Every redeemable's rule assignments in one read, for the checks below.
+  const assignments = await readRuleAssignments(trx, loaded.flatMap(subjectsOf));
   const checked: Checked[] = [];
-  for (const one of loaded) checked.push(await checkOne(trx, ctx, one, customer, order));
+  for (const one of loaded) checked.push(await checkOne(trx, ctx, one, { customer, order, assignments }));
   const inapplicable = checked.flatMap((c) => ('failure' in c ? [c] : []));
   const valid = checked.flatMap((c) => ('rules' in c ? [{ ...c, index: c.loaded.index, category: categoryOf(c.loaded) }] : []));
   const selection = selectStack(valid, ctx.rules);

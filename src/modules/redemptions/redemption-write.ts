@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { Deps } from '../../app/deps.js';
 import { AppError } from '../../lib/errors.js';
-import { newId } from '../../lib/ids.js';
+import { timeOrderedId } from '../../lib/ids.js';
+import { RawJson } from '../../lib/raw-json.js';
 import { recordRedemptionInSummary } from '../customers/customer-summary.service.js';
 import { emitMany, type CustomerEventInput } from '../events/events.service.js';
 import type { CampaignType } from '../../lib/enums.js';
@@ -97,8 +98,12 @@ async function announce(trx: Kysely<Database>, rows: Announced[], ctx: RowContex
 export interface Written {
   parent: RedemptionObject;
   children: RedemptionObject[];
-  order: Record<string, unknown> | null;
+  /** The parent's order snapshot: the answer's `order` is that very text. */
+  order: RawJson | null;
 }
+
+/** A row's order snapshot as written, to be copied as is into its answer and event. */
+const snapshotOf = (row: RedemptionRow): RawJson | null => (row.order_snapshot === null ? null : new RawJson(row.order_snapshot));
 
 /** The order's redemptions map with this request's parent entry. */
 function redemptionsMap(plan: Plan, parentId: string, childIds: string[], at: string): Record<string, unknown> {
@@ -128,26 +133,25 @@ async function writeOrder(trx: Kysely<Database>, plan: Plan, redemptions: Record
 export async function writeRedemption(deps: WriteDeps, trx: Kysely<Database>, stages: Plan, ctx: RowContext): Promise<Written> {
   // The order is updated by this redemption: its snapshots show it as stored after it.
   const plan = stages.order ? { ...stages, order: { ...stages.order, updated_at: ctx.at } } : stages;
-  const parentId = newId('r_');
-  const childIds = plan.applied.map(() => newId('r_'));
+  const parentId = timeOrderedId('r_', ctx.at);
+  const childIds = plan.applied.map(() => timeOrderedId('r_', ctx.at));
   const redemptions = redemptionsMap(plan, parentId, childIds, ctx.at);
   const children: RedemptionRow[] = [];
-  const childOrders: (object | null)[] = [];
   for (const [i, applied] of plan.applied.entries()) {
     const id = childIds[i] as string;
     const spent = await asRefusal(applied.loaded, () => spend(deps, trx, applied, { child: id, orderId: plan.order?.id ?? null }, ctx, plan));
     const order = plan.order && applied.order ? calculatedOrder(plan.order, applied.order, redemptions) : null;
     const figures = { order, giftAmount: spent.giftAmount, loyaltyPoints: spent.loyalty?.points ?? null, reward: spent.loyalty?.reward ?? null };
     children.push(childRow(id, parentId, applied.loaded, figures, ctx));
-    childOrders.push(order);
   }
   const order = plan.order && plan.final ? calculatedOrder(plan.order, plan.final, redemptions) : null;
   const parent = parentRow(parentId, children, order, ctx);
   await insertRedemptions(trx, [parent, ...children].map(({ seq: _seq, ...row }) => row));
   await writeOrder(trx, plan, redemptions, ctx.at);
-  const announced = children.map((row, i) => ({ row, redemption: presentWrittenRedemption(row, childOrders[i] ?? null), loaded: plan.applied[i]!.loaded }));
+  const announced = children.map((row, i) => ({ row, redemption: presentWrittenRedemption(row, snapshotOf(row)), loaded: plan.applied[i]!.loaded }));
   await announce(trx, announced, ctx, 'customer.redemption.succeeded');
-  return { parent: presentWrittenRedemption(parent, order), children: announced.map((a) => a.redemption), order };
+  const parentOrder = snapshotOf(parent);
+  return { parent: presentWrittenRedemption(parent, parentOrder), children: announced.map((a) => a.redemption), order: parentOrder };
 }
 
 /** A refused request's failed redemption and its event (with the summary's failed count). */

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 
 import type { RedemptionChannelType, RedemptionRelatedType, RedemptionResult, RedemptionStatus, RollbackOrderMode } from '../../lib/enums.js';
+import type { RawJson } from '../../lib/raw-json.js';
 import type { RedemptionTable } from './redemptions.table.js';
 
 /**
@@ -34,7 +35,8 @@ export interface RedemptionObject {
   related_redemptions?: RelatedRedemptions;
   failure_code?: string;
   failure_message?: string;
-  order: Record<string, unknown> | null;
+  /** A record just written holds its snapshot's text (RawJson: written as is into the answer and events). */
+  order: Record<string, unknown> | RawJson | null;
   channel: { channel_id: string | null; channel_type: RedemptionChannelType };
   customer: Record<string, unknown> | null;
   related_object_type: RedemptionRelatedType;
@@ -55,13 +57,14 @@ const some = <K extends string, V>(key: K, value: V | null | undefined): { [P in
 export const presentRedemption = (row: RedemptionRow): RedemptionObject => presentWith(row, json(row.order_snapshot));
 
 /**
- * A record just written, with the order object its `order_snapshot` was serialized from: the
- * same answer (JSON.stringify of the object and of its JSON read back give the same text)
- * without reading the snapshot's JSON back (~2 KiB for a 3-item order, three per stack).
+ * A record just written, with its `order_snapshot` text as a RawJson: the same answer
+ * (JSON.stringify of an object and of its JSON read back give the same text) without parsing
+ * the snapshot back or serializing it again (~2 KiB for a 3-item order, in the answer and in
+ * each child's event).
  */
-export const presentWrittenRedemption = (row: RedemptionRow, order: object | null): RedemptionObject => presentWith(row, order as Record<string, unknown> | null);
+export const presentWrittenRedemption = (row: RedemptionRow, order: RawJson | null): RedemptionObject => presentWith(row, order);
 
-function presentWith(row: RedemptionRow, order: Record<string, unknown> | null): RedemptionObject {
+function presentWith(row: RedemptionRow, order: RedemptionObject['order']): RedemptionObject {
   const rollback = row.object === 'redemption_rollback';
   return {
     id: row.id,

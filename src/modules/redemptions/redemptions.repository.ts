@@ -25,12 +25,19 @@ export async function insertRedemptions(db: Db, rows: NewRedemptionRow[]): Promi
 export const findRedemptionById = (db: Db, id: string): Promise<RedemptionRow | undefined> =>
   db.selectFrom('redemptions').selectAll().where('id', '=', id).executeTakeFirst();
 
-/** A voucher's latest redemption records, newest first (on the voucher's index). */
+/**
+ * A voucher's records: those related to its id that name it as their voucher (sql/0029: on
+ * redemptions_related_object, which holds voucher_id, so the walk and the count read the index
+ * alone).
+ */
+const ofVoucher = (db: Db, voucherId: string) => db.selectFrom('redemptions').where('related_object_id', '=', voucherId).where('voucher_id', '=', voucherId);
+
+/** A voucher's latest redemption records, newest first. */
 export const listVoucherRedemptions = (db: Db, voucherId: string, limit: number): Promise<RedemptionRow[]> =>
-  db.selectFrom('redemptions').selectAll().where('voucher_id', '=', voucherId).orderBy('created_at', 'desc').orderBy('seq', 'desc').limit(limit).execute();
+  ofVoucher(db, voucherId).selectAll().orderBy('created_at', 'desc').orderBy('seq', 'desc').limit(limit).execute();
 
 export const countVoucherRedemptions = async (db: Db, voucherId: string): Promise<number> =>
-  Number((await db.selectFrom('redemptions').select((eb) => eb.fn.countAll().as('n')).where('voucher_id', '=', voucherId).executeTakeFirstOrThrow()).n);
+  Number((await ofVoucher(db, voucherId).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
 /** A customer's successful redemptions of a voucher or promotion tier (not rolled back): per-customer limits. */
 export const countCustomerRedemptions = async (db: Db, customerId: string, relatedObjectId: string): Promise<number> =>

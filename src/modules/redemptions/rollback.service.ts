@@ -4,7 +4,7 @@ import type { Database } from '../../db/database.js';
 import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
-import { newId } from '../../lib/ids.js';
+import { timeOrderedId } from '../../lib/ids.js';
 import { getStackingRules } from '../stacking-rules/stacking-rules.service.js';
 import { findRollbackTarget, redemptionCustomer, rollbackCustomer, RollbackRefusal } from './rollback-checks.js';
 import { rollBackOnOrder } from './rollback-order.js';
@@ -40,7 +40,7 @@ async function rowContext(trx: Kysely<Database>, original: RedemptionRow, run: R
 
 /** Marks one child rolled back (the guard) and gives back what it took; undefined when it was rolled back already. */
 async function rollBackChild(deps: RollbackDeps, trx: Kysely<Database>, child: RedemptionRow, ctx: RollbackRowContext): Promise<{ child: RedemptionRow; rollbackId: string } | undefined> {
-  const rollbackId = newId('rr_');
+  const rollbackId = timeOrderedId('rr_', ctx.at);
   const marked = await markRolledBack(trx, child.id, { id: rollbackId, date: ctx.at, rollback_order_mode: ctx.mode });
   if (!marked) return undefined;
   await undoChild(deps, trx, marked, { rollbackId, customer: ctx.customer, actor: ctx.actor, at: ctx.at });
@@ -68,7 +68,7 @@ export interface StackedRollbackAnswer {
 async function stackedIn(deps: RollbackDeps, trx: Kysely<Database>, id: string, run: Run): Promise<StackedRollbackAnswer> {
   const original = await findRollbackTarget(trx, id, 'stacked');
   const ctx = await rowContext(trx, original, run);
-  const parentRollbackId = newId('rr_');
+  const parentRollbackId = timeOrderedId('rr_', ctx.at);
   const parent = await markRolledBack(trx, original.id, { id: parentRollbackId, date: ctx.at, rollback_order_mode: ctx.mode });
   if (!parent) throw new RollbackRefusal('already_rolled_back', 'Already rolled back');
   // Children rolled back one by one before are skipped: their guard refuses them.
@@ -87,7 +87,7 @@ async function stackedIn(deps: RollbackDeps, trx: Kysely<Database>, id: string, 
 
 /** The refusal's failed rollback (rrf_) and event, in a transaction of their own; the 400 that answers it. */
 async function refuse(deps: RollbackDeps, id: string, run: Run, refusal: RollbackRefusal): Promise<AppError> {
-  const failedId = newId('rrf_');
+  const failedId = timeOrderedId('rrf_', run.at);
   await deps.db.transaction().execute(async (trx) => {
     // It exists: the refusal came after findRollbackTarget found it.
     const original = (await findRedemptionById(trx, id)) as RedemptionRow;

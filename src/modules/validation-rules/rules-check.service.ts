@@ -35,7 +35,19 @@ export interface RulesInput {
    * rule reads `redemption.count.per_customer`, so other checkouts pay nothing for it.
    */
   customerRedemptions?: () => Promise<number>;
+  /**
+   * The subjects' assignments, when the caller read them already for several checks at once
+   * (`readRuleAssignments` of every subject of a request: one query instead of one per check).
+   */
+  assignments?: RuleAssignments;
 }
+
+/** Assignments of any set of subjects, in assignment order (checkValidationRules keeps its subjects' own). */
+export type RuleAssignments = readonly repo.AssignmentRow[];
+
+/** The assignments of these subjects' ids, for several checks of one request. */
+export const readRuleAssignments = (db: Db, subjects: RuleSubject[]): Promise<RuleAssignments> =>
+  repo.listAssignmentsOfObjects(db, [...new Set(subjects.map((s) => s.id))]);
 
 /** The reference's ApplicableToResultList: the entries and the order items each one matched. */
 export interface ApplicableList {
@@ -127,7 +139,7 @@ const resultList = (data: ApplicableList['data']): ApplicableList => ({ data, to
  */
 export async function checkValidationRules(db: Db, input: RulesInput, clock: Clock = systemClock): Promise<RulesOutcome> {
   const wanted = new Set(input.subjects.map((s) => `${s.object}:${s.id}`));
-  const assignments = (await repo.listAssignmentsOfObjects(db, input.subjects.map((s) => s.id))).filter((a) => wanted.has(`${a.related_object_type}:${a.related_object_id}`));
+  const assignments = (input.assignments ?? (await repo.listAssignmentsOfObjects(db, input.subjects.map((s) => s.id)))).filter((a) => wanted.has(`${a.related_object_type}:${a.related_object_id}`));
   const ruleIds = [...new Set(assignments.map((a) => a.rule_id))];
   const rows = new Map((await repo.findRulesByIds(db, ruleIds)).map((row) => [row.id, row]));
   const specs = ruleIds.flatMap((id) => (rows.has(id) ? [specOf(rows.get(id) as repo.RuleRow)] : []));

@@ -149,6 +149,11 @@ export async function findVoucherId(db: Pick<Deps, 'db'>['db'], idOrCode: string
 /** For redemptions: the voucher of this code with its campaign's name (one query), or undefined. */
 export const findVoucherRow = (db: Pick<Deps, 'db'>['db'], code: string): Promise<repo.VoucherRow | undefined> => repo.findVoucherByCode(db, code);
 
+/** Several vouchers by code in one read, by code (a code with no live voucher is absent). */
+export async function findVoucherRowsByCode(db: Pick<Deps, 'db'>['db'], codes: readonly string[]): Promise<Map<string, repo.VoucherRow>> {
+  return new Map((await repo.findVouchersByCodes(db, codes)).map((row) => [row.code, row]));
+}
+
 /** For redemptions, inside their transaction: one more redemption, false when the quantity is used up. */
 export const claimVoucherRedemption = (db: Pick<Deps, 'db'>['db'], voucherId: string, at: string): Promise<boolean> =>
   repo.claimRedemption(db, voucherId, at);

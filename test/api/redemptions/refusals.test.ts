@@ -102,6 +102,20 @@ describe('refused redemptions', () => {
     assert.equal(summary.total_failed, cases.filter((c) => c.key !== 'missing_customer').length + 1);
   });
 
+  it("leaves out of a voucher's redemptions a failed one whose unknown code was that voucher's id (sql/0029 reads them by related object)", async () => {
+    await percentVoucher(server, 'BY-ID');
+    const voucher = (await server.request('GET', '/v1/vouchers/BY-ID')).body;
+    const redeemed = await server.request('POST', '/v1/redemptions', { body: { ...withOrder, redeemables: [{ object: 'voucher', id: 'BY-ID' }] } });
+    assert.equal(redeemed.status, 200, redeemed.text);
+    const byId = await server.request('POST', '/v1/redemptions', { body: { ...withOrder, redeemables: [{ object: 'voucher', id: voucher.id }] } });
+    assert.equal(byId.status, 400, byId.text);
+    const failed = presentRedemption((await findRedemptionById(server.deps.db, byId.body.resource_id))!);
+    // The failed record names the id it was given as its related object, as the voucher's own records do.
+    assert.equal(failed.related_object_id, voucher.id);
+    const entries = (await server.request('GET', '/v1/vouchers/BY-ID/redemption')).body;
+    assert.deepEqual({ total: entries.total, ids: entries.redemption_entries.map((e: { id: string }) => e.id) }, { total: 1, ids: [redeemed.body.redemptions[0].id] });
+  });
+
   it('refuses more than 30 redeemables, duplicates and a promotion stack among others, writing nothing', async () => {
     const before = fingerprintBut(server.deps.sqlite, []);
     const many = Array.from({ length: 31 }, (_, i) => ({ object: 'voucher', id: `C${i}` }));
