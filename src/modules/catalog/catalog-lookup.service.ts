@@ -94,3 +94,10 @@ async function cachedCatalogEntries(db: Db, refs: CatalogRefs, cache: CatalogCac
 export async function findCatalogEntries(db: Db, refs: CatalogRefs, cache?: CatalogCache): Promise<CatalogEntries> {
   return cache ? cachedCatalogEntries(db, refs, cache) : readCatalogEntries(db, refs);
 }
+
+/** Whether the cache holds every entry the refs name (an import portion's orders then create none and miss none). */
+export const catalogHolds = (cache: CatalogCache, refs: CatalogRefs): boolean =>
+  refs.productIds.every((id) => cache.products.has(id)) &&
+  refs.productSourceIds.every((sourceId) => cache.productSources.has(sourceId)) &&
+  refs.skuIds.every((id) => cache.skus.has(id)) &&
+  refs.skuSourceIds.every((sourceId) => cache.skuSources.has(sourceId));

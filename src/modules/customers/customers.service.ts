@@ -9,6 +9,7 @@ import { validateItem } from '../../lib/validate.js';
 import { emit } from '../events/events.service.js';
 import type { CustomerEventType } from '../events/event-types.js';
 import { changedColumns, patchFromFields } from './customer-patch.js';
+import { firstOrderColumns, type FirstOrder } from './customer-summary.service.js';
 import * as repo from './customers.repository.js';
 import {
   presentCustomer,
@@ -119,8 +120,8 @@ const newRow = (ctx: ChangeContext, input: CreateCustomerBody) => ({
   ...patchFromFields(input),
 });
 
-async function insertNew(trx: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<Written> {
-  const row = await repo.insertCustomer(trx, newRow(ctx, input));
+async function insertNew(trx: Db, ctx: ChangeContext, input: CreateCustomerBody, fresh = newRow(ctx, input)): Promise<Written> {
+  const row = await repo.insertCustomer(trx, fresh);
   return { row, customer: await announce(trx, ctx, 'customer.created', row), created: true, changed: true };
 }
 
@@ -137,6 +138,30 @@ async function namedCustomer(db: Db, input: CreateCustomerBody): Promise<repo.Cu
 async function writeCustomer(trx: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<Written> {
   const existing = await namedCustomer(trx, input);
   return existing ? applyUpdate(trx, ctx, existing, input) : insertNew(trx, ctx, input);
+}
+
+/** A customer a body names that does not exist yet: its row, made but not written (insertPlannedCustomer). */
+export interface NewCustomerPlan {
+  id: string;
+  input: CreateCustomerBody;
+  row: ReturnType<typeof newRow>;
+}
+
+/**
+ * upsertCustomerId in two halves, for an order import: an existing customer is upserted now
+ * (its id comes back); a new one is only planned, and its caller inserts it later with
+ * insertPlannedCustomer, its first order's figures in the insert (no summary UPDATE after).
+ */
+export async function upsertOrPlanCustomer(trx: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<string | NewCustomerPlan> {
+  const existing = await namedCustomer(trx, input);
+  if (existing) return (await applyUpdate(trx, ctx, existing, input)).row.id;
+  const row = newRow(ctx, input);
+  return { id: row.id, input, row };
+}
+
+/** Inserts a planned customer (upsertOrPlanCustomer), with its first order's figures when that order counts in summary.orders. */
+export async function insertPlannedCustomer(trx: Db, ctx: ChangeContext, plan: NewCustomerPlan, first: FirstOrder | undefined): Promise<void> {
+  await insertNew(trx, ctx, plan.input, first ? { ...plan.row, ...firstOrderColumns(first) } : plan.row);
 }
 
 /**

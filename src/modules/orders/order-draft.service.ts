@@ -7,7 +7,7 @@ import { invalidPayload, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Seams } from '../../lib/seams.js';
 import type { CatalogCache } from '../catalog/catalog-lookup.service.js';
-import { findSimpleCustomer, previewCustomerId, upsertCustomerId, type ChangeContext } from '../customers/customers.service.js';
+import { findSimpleCustomer, previewCustomerId, upsertCustomerId, upsertOrPlanCustomer, type ChangeContext, type NewCustomerPlan } from '../customers/customers.service.js';
 import type { SimpleCustomer } from '../customers/customers.presenter.js';
 import { PREVIEW_CATALOG, resolveItems, STORE_CATALOG, type CatalogUpserts } from './order-items.service.js';
 import type { NewOrderRow, OrderItemRow, OrderRow } from './orders.repository.js';
@@ -39,10 +39,16 @@ export interface UpsertOptions {
   emitEvents: boolean;
   firePaidSeam: boolean;
   keepCreatedAt: boolean;
+  /**
+   * Summaries as history (an import's; README "Order import"): the order's figures in
+   * summary.orders keep the customer's updated_at, and a new customer the order names (with
+   * no referrer object beside it) is inserted with the order's figures, no UPDATE after.
+   */
+  historySummaries: boolean;
 }
 
-export const API_UPSERT: UpsertOptions = { emitEvents: true, firePaidSeam: true, keepCreatedAt: false };
-export const IMPORT_UPSERT: UpsertOptions = { emitEvents: false, firePaidSeam: false, keepCreatedAt: true };
+export const API_UPSERT: UpsertOptions = { emitEvents: true, firePaidSeam: true, keepCreatedAt: false, historySummaries: false };
+export const IMPORT_UPSERT: UpsertOptions = { emitEvents: false, firePaidSeam: false, keepCreatedAt: true, historySummaries: true };
 
 /** The columns an upsert decides (the rest are the order's identity and bookkeeping). */
 export type OrderColumns = Omit<NewOrderRow, 'id' | 'seq' | 'total_amount' | 'redemptions' | 'paid_at' | 'updated_at'>;
@@ -60,6 +66,8 @@ export interface OrderDraft {
   columns: OrderColumns;
   /** The new items, when the body sent items; undefined keeps the stored ones. */
   items?: ItemContent[];
+  /** The order's new customer, planned but not inserted yet (historySummaries): the order's insert inserts it first. */
+  newCustomer?: NewCustomerPlan;
 }
 
 /**
@@ -79,6 +87,18 @@ async function customerIdOf(trx: Db, ctx: ChangeContext, body: CreateOrderBody['
   if (!body) return undefined;
   const namesKnown = known !== undefined && body.id === known.id && Object.values(body).filter((v) => v !== undefined).length === 1;
   return namesKnown ? known.id : upserts.customerId(trx, ctx, body);
+}
+
+/**
+ * The order's customer: upserted (customerIdOf), or for a new order stored with
+ * historySummaries and no referrer object (which might name the same new customer), a new
+ * customer is only planned, for the order's insert to insert with its figures.
+ */
+async function orderCustomer(trx: Db, ctx: ChangeContext, input: CreateOrderBody, stored: StoredOrder | undefined, options: UpsertOptions, upserts: OrderUpserts, known: SimpleCustomer | undefined): Promise<{ id?: string; plan?: NewCustomerPlan }> {
+  const plans = options.historySummaries && upserts === STORE_UPSERTS && !stored && !input.referrer && !known;
+  if (!plans || !input.customer) return { id: await customerIdOf(trx, ctx, input.customer, upserts, known) };
+  const found = await upsertOrPlanCustomer(trx, ctx, input.customer);
+  return typeof found === 'string' ? { id: found } : { id: found.id, plan: found };
 }
 
 async function referrerIdOf(trx: Db, ctx: ChangeContext, input: CreateOrderBody, stored: OrderRow | undefined, upserts: OrderUpserts, known: SimpleCustomer | undefined): Promise<string | null> {
@@ -141,7 +161,8 @@ function createdAtOf(input: CreateOrderBody, stored: OrderRow | undefined, at: s
 export async function draftOrder(trx: Db, ctx: OrderContext, stored: StoredOrder | undefined, input: CreateOrderBody, options: UpsertOptions, upserts: OrderUpserts) {
   const customerCtx: ChangeContext = { actor: ctx.actor, at: ctx.at, emitEvents: options.emitEvents };
   const before = stored?.row;
-  const customerId = (await customerIdOf(trx, customerCtx, input.customer, upserts, ctx.customer)) ?? before?.customer_id ?? null;
+  const customer = await orderCustomer(trx, customerCtx, input, stored, options, upserts, ctx.customer);
+  const customerId = customer.id ?? before?.customer_id ?? null;
   const referrerId = await referrerIdOf(trx, customerCtx, input, before, upserts, ctx.customer);
   const sentItems = input.items == null ? undefined : await itemContents(trx, ctx, input.items, upserts);
   const { order: amounts, items } = amountsOf(input, before, sentItems ?? stored?.items.map(contentOf) ?? [], sentItems !== undefined);
@@ -157,7 +178,7 @@ export async function draftOrder(trx: Db, ctx: OrderContext, stored: StoredOrder
     referrer_id: referrerId,
     created_at: createdAtOf(input, before, ctx.at, options),
   };
-  return { columns, items: sentItems && items } satisfies OrderDraft;
+  return { columns, items: sentItems && items, newCustomer: customer.plan } satisfies OrderDraft;
 }
 
 /** Item rows of an order, with fresh ids, in the order given. */

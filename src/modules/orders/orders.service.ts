@@ -19,7 +19,8 @@ import {
   type StoredOrder,
   type UpsertOptions,
 } from './order-draft.service.js';
-import { claimPaid, emitOrderEvents, firePaidSeam, fireStatusSeam, moveOrderInSummary } from './order-effects.service.js';
+import { insertPlannedCustomer } from '../customers/customers.service.js';
+import { claimPaid, countedInNew, emitOrderEvents, firePaidSeam, fireStatusSeam, moveOrderInSummary } from './order-effects.service.js';
 import { presentOrder, type OrderObject } from './orders.presenter.js';
 import * as repo from './orders.repository.js';
 import type { CreateOrderBody, UpdateOrderBody } from './orders.schemas.js';
@@ -94,9 +95,12 @@ async function applyUpdate(trx: Db, ctx: OrderContext, stored: StoredOrder, inpu
   const after = await writeChanges(trx, ctx, stored, draft);
   // Nothing new: the order was claimed when it became PAID, so the seam has nothing to do.
   if (!after) return { before: stored.row, after: stored, created: false, changed: false, claimedPaid: false };
-  await moveOrderInSummary(trx, stored.row, after.row, ctx.at);
+  await moveOrderInSummary(trx, stored.row, after.row, summaryAt(ctx, options));
   return { before: stored.row, after, created: false, changed: true, claimedPaid: await claimPaid(trx, after.row, ctx.at) };
 }
+
+/** The customers' updated_at a summary change sets: none for summaries as history (an import's). */
+const summaryAt = (ctx: OrderContext, options: UpsertOptions): string | null => (options.historySummaries ? null : ctx.at);
 
 const newRow = (ctx: OrderContext, id: string, draft: OrderDraft) =>
   ({ id, ...draft.columns, paid_at: draft.columns.status === 'PAID' ? ctx.at : null, updated_at: null }) satisfies repo.NewOrderRow;
@@ -110,10 +114,12 @@ async function insertNew(trx: Db, ctx: OrderContext, input: CreateOrderBody, opt
   const draft = await draftOrder(trx, ctx, undefined, input, options, STORE_UPSERTS);
   const id = timeOrderedId('ord_', ctx.at);
   const paid = draft.columns.status === 'PAID';
+  // A new customer planned by the draft counts this order in its insert: nothing to move after.
+  if (draft.newCustomer) await insertPlannedCustomer(trx, { actor: ctx.actor, at: ctx.at, emitEvents: options.emitEvents }, draft.newCustomer, countedInNew(draft.columns));
   const row = await repo.insertOrder(trx, newRow(ctx, id, draft));
   const items = itemRows(id, draft.items ?? []);
   await repo.insertItems(trx, items);
-  await moveOrderInSummary(trx, undefined, row, ctx.at);
+  if (!draft.newCustomer) await moveOrderInSummary(trx, undefined, row, summaryAt(ctx, options));
   return { before: undefined, after: { row, items }, created: true, changed: true, claimedPaid: paid };
 }
 
