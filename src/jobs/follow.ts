@@ -25,14 +25,19 @@ export async function runJobToEnd(
     for (;;) {
       const job = await getJobView(deps, jobId);
       options.onProgress?.(job);
-      if (job.status === 'DONE' || job.status === 'FAILED') {
+      const ended = job.status === 'DONE' || job.status === 'FAILED';
+      // The checkpoints below run in a later tick than that read: the read's snapshot (db/
+      // read-snapshot.ts) lasts until its tick ends, and a checkpoint waiting for the lock
+      // beside it kept the worker's restart of the WAL from ever finding the readers gone
+      // (it held the write gate for its whole wait, up to a second, then gave up).
+      await new Promise((resolve) => (ended ? setImmediate(resolve) : setTimeout(resolve, options.pollMs ?? 200)));
+      if (ended) {
         // The worker lets the WAL restart at zero bytes after the last portion, unless this
         // thread's checkpoint held the checkpoint lock at that moment: so this thread does too.
         truncateWal(deps.sqlite);
         return job;
       }
       runner.copyWalBack(deps.sqlite);
-      await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 200));
     }
   } finally {
     await runner.stop();
