@@ -41,6 +41,15 @@ const insertRow = queryTemplate<NewCustomerRow & Record<string, unknown>, Custom
 export const insertCustomer = async (db: Db, row: NewCustomerRow): Promise<CustomerRow> =>
   (await insertRow(db, row, columnsShape(row)))[0] as CustomerRow;
 
+const insertOnly = queryTemplate<NewCustomerRow & Record<string, unknown>, never>((db, param, columns) =>
+  db.insertInto('customers').values(Object.fromEntries(columns.split(',').map((column) => [column, param(column)])) as NewCustomerRow),
+);
+
+/** insertCustomer for a caller that reads nothing back (an import's new customer): RETURNING * cost ~8 us of its ~20. */
+export const insertCustomerOnly = async (db: Db, row: NewCustomerRow): Promise<void> => {
+  await insertOnly(db, row, columnsShape(row));
+};
+
 export const updateCustomer = (db: Db, id: string, patch: CustomerPatch): Promise<CustomerRow | undefined> =>
   db.updateTable('customers').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
 

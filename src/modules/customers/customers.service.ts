@@ -161,7 +161,10 @@ export async function upsertOrPlanCustomer(trx: Db, ctx: ChangeContext, input: C
 
 /** Inserts a planned customer (upsertOrPlanCustomer), with its first order's figures when that order counts in summary.orders. */
 export async function insertPlannedCustomer(trx: Db, ctx: ChangeContext, plan: NewCustomerPlan, first: FirstOrder | undefined): Promise<void> {
-  await insertNew(trx, ctx, plan.input, first ? { ...plan.row, ...firstOrderColumns(first) } : plan.row);
+  const row = first ? { ...plan.row, ...firstOrderColumns(first) } : plan.row;
+  // Without an event, nothing reads the row back.
+  if (ctx.emitEvents === false) await repo.insertCustomerOnly(trx, row);
+  else await insertNew(trx, ctx, plan.input, row);
 }
 
 /**

@@ -10,7 +10,7 @@ import type { CatalogCache } from '../catalog/catalog-lookup.service.js';
 import { findSimpleCustomer, previewCustomerId, upsertCustomerId, upsertOrPlanCustomer, type ChangeContext, type NewCustomerPlan } from '../customers/customers.service.js';
 import type { SimpleCustomer } from '../customers/customers.presenter.js';
 import { PREVIEW_CATALOG, resolveItems, STORE_CATALOG, type CatalogUpserts } from './order-items.service.js';
-import type { NewOrderRow, OrderItemRow, OrderRow } from './orders.repository.js';
+import type { FullOrderRow, OrderItemRow, OrderRow } from './orders.repository.js';
 import type { CreateOrderBody, OrderItemBody } from './orders.schemas.js';
 
 type Db = Kysely<Database>;
@@ -51,7 +51,7 @@ export const API_UPSERT: UpsertOptions = { emitEvents: true, firePaidSeam: true,
 export const IMPORT_UPSERT: UpsertOptions = { emitEvents: false, firePaidSeam: false, keepCreatedAt: true, historySummaries: true };
 
 /** The columns an upsert decides (the rest are the order's identity and bookkeeping). */
-export type OrderColumns = Omit<NewOrderRow, 'id' | 'seq' | 'total_amount' | 'redemptions' | 'paid_at' | 'updated_at'>;
+export type OrderColumns = Omit<FullOrderRow, 'id' | 'paid_at' | 'updated_at'>;
 
 /** The stored order an upsert starts from, if any. */
 export interface StoredOrder {

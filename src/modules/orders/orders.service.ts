@@ -103,7 +103,7 @@ async function applyUpdate(trx: Db, ctx: OrderContext, stored: StoredOrder, inpu
 const summaryAt = (ctx: OrderContext, options: UpsertOptions): string | null => (options.historySummaries ? null : ctx.at);
 
 const newRow = (ctx: OrderContext, id: string, draft: OrderDraft) =>
-  ({ id, ...draft.columns, paid_at: draft.columns.status === 'PAID' ? ctx.at : null, updated_at: null }) satisfies repo.NewOrderRow;
+  ({ id, ...draft.columns, paid_at: draft.columns.status === 'PAID' ? ctx.at : null, updated_at: null }) satisfies repo.FullOrderRow;
 
 /**
  * A new order is stored as the insert returns it (generated columns included) with the items
@@ -146,10 +146,10 @@ export async function storeOrder(trx: Db, ctx: OrderContext, input: CreateOrderB
   return stored ? applyUpdate(trx, ctx, stored, input, options) : insertNew(trx, ctx, input, options);
 }
 
-/** A row as the database would hold it: total_amount is a generated column. */
-const withTotal = (row: repo.NewOrderRow): repo.OrderRow => {
-  const discounts = (row.discount_amount ?? 0) + (row.items_discount_amount ?? 0);
-  return { seq: 0, redemptions: '{}', ...row, total_amount: row.amount - discounts } as repo.OrderRow;
+/** A row as the database would hold it: a new one (never stored: seq 0), or a stored one changed (its seq and redemptions kept). */
+const withTotal = (row: repo.FullOrderRow & Partial<Pick<repo.OrderRow, 'seq' | 'redemptions'>>): repo.OrderRow => {
+  const stored = repo.asStored(row, row.seq ?? 0);
+  return row.redemptions === undefined ? stored : { ...stored, redemptions: row.redemptions };
 };
 
 /**
