@@ -119,6 +119,18 @@ describe('POST /v1/orders/import', () => {
     assert.notEqual((await server.request('GET', '/v1/customers/hist-bob')).body.updated_at, bob.updated_at);
   });
 
+  it('finds a customer by a source id an earlier order of the same portion gave it', async () => {
+    const moved = (await server.request('POST', '/v1/customers', { body: { source_id: 'move-old', name: 'Mover' } })).body;
+    const res = await server.request('POST', '/v1/orders/import', {
+      body: [order('move-1', { customer: { id: moved.id, source_id: 'move-new' } }), order('move-2', { customer: { source_id: 'move-new' } })],
+    });
+    const job = await waitForJob(server, res.body.async_action_id);
+    assert.deepEqual(job.result, { message: '2 order(s) imported successfully, 0 failed.', failed: [], done_count: 2, failed_count: 0 });
+    const after = (await server.request('GET', '/v1/customers/move-new')).body;
+    assert.deepEqual([after.id, after.summary.orders.total_count], [moved.id, 2]);
+    assert.equal((await server.request('GET', '/v1/customers/move-old')).status, 404);
+  });
+
   it('redoes a portion an order at a time when an order fails in SQL: the others land, the one is reported, nothing of it is kept', async () => {
     await server.request('POST', '/v1/products', { body: { source_id: 'sql-refused', name: 'Refused', price: 100 } });
     const bob = (await server.request('POST', '/v1/customers', { body: { source_id: 'sql-bob', name: 'Bob' } })).body;

@@ -7,7 +7,15 @@ import { invalidPayload, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Seams } from '../../lib/seams.js';
 import type { CatalogCache } from '../catalog/catalog-lookup.service.js';
-import { findSimpleCustomer, previewCustomerId, upsertCustomerId, upsertOrPlanCustomer, type ChangeContext, type NewCustomerPlan } from '../customers/customers.service.js';
+import {
+  findSimpleCustomer,
+  previewCustomerId,
+  upsertCustomerId,
+  upsertOrPlanCustomer,
+  type ChangeContext,
+  type NewCustomerPlan,
+} from '../customers/customers.service.js';
+import type { CustomerCache } from '../customers/customer-cache.service.js';
 import type { SimpleCustomer } from '../customers/customers.presenter.js';
 import { PREVIEW_CATALOG, resolveItems, STORE_CATALOG, type CatalogUpserts } from './order-items.service.js';
 import type { FullOrderRow, OrderItemRow, OrderRow } from './orders.repository.js';
@@ -28,6 +36,8 @@ export interface OrderContext {
   customer?: SimpleCustomer;
   /** The transaction's cache of catalog reads, when its caller keeps one (an import portion's orders). */
   catalog?: CatalogCache;
+  /** The transaction's customers read by source id, when its caller keeps them (an import portion's orders). */
+  customers?: CustomerCache;
 }
 
 /**
@@ -152,6 +162,14 @@ function createdAtOf(input: CreateOrderBody, stored: OrderRow | undefined, at: s
   return sent ?? stored?.created_at ?? at;
 }
 
+/** How an order's writes of its customers are made: by whom, when, with events or not, through the transaction's customer cache if any. */
+export const customerContext = (ctx: OrderContext, options: UpsertOptions): ChangeContext => ({
+  actor: ctx.actor,
+  at: ctx.at,
+  emitEvents: options.emitEvents,
+  customers: ctx.customers,
+});
+
 /**
  * The order as it will be after this body: the stored order (if any) with the fields sent.
  * Customers and catalog entries the body names are upserted on the way, in the caller's
@@ -159,7 +177,7 @@ function createdAtOf(input: CreateOrderBody, stored: OrderRow | undefined, at: s
  * and referrer_id, which it clears.
  */
 export async function draftOrder(trx: Db, ctx: OrderContext, stored: StoredOrder | undefined, input: CreateOrderBody, options: UpsertOptions, upserts: OrderUpserts) {
-  const customerCtx: ChangeContext = { actor: ctx.actor, at: ctx.at, emitEvents: options.emitEvents };
+  const customerCtx = customerContext(ctx, options);
   const before = stored?.row;
   const customer = await orderCustomer(trx, customerCtx, input, stored, options, upserts, ctx.customer);
   const customerId = customer.id ?? before?.customer_id ?? null;

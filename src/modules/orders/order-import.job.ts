@@ -5,6 +5,7 @@ import { Seams } from '../../lib/seams.js';
 import type { Actor } from '../../lib/actor.js';
 import { validateItem } from '../../lib/validate.js';
 import { clearCatalogCache, newCatalogCache } from '../catalog/catalog-lookup.service.js';
+import { newCustomerCache, prefetchCustomers } from '../customers/customer-cache.service.js';
 import { prefetchCatalog } from './order-items.service.js';
 import { createOrderSchema, type CreateOrderBody } from './orders.schemas.js';
 import { IMPORT_UPSERT, storeOrder, type OrderContext } from './orders.service.js';
@@ -72,16 +73,18 @@ async function allAtOnce(ctx: PortionContext, work: OrderWork, items: StoredItem
  * Upserts the orders in the caller's transaction and returns why each bad one failed: the
  * work of one import portion, and of a dry run that rolls it back. The orders are checked
  * first, and the catalog entries all of them name are read in a few queries into a cache that
- * lives as long as this transaction (catalog-lookup.service.ts). When the cache holds them all
+ * lives as long as this transaction (catalog-lookup.service.ts), and so are the customers
+ * they name by source id (customer-cache.service.ts). When the catalog cache holds them all
  * (no order creates or misses one), the orders run without a savepoint each (allAtOnce), else
  * or when `savepoints` (a dry run, a portion run again), each in a savepoint of its own; an
  * order that fails there clears the cache, since its rollback may undo catalog writes.
  */
 export async function upsertImportedOrders(ctx: PortionContext, actor: Actor, items: StoredItem[], savepoints = ctx.itemSavepoints === true): Promise<ItemFailure[]> {
-  const orderCtx = { actor, at: ctx.now, seams: NO_SEAMS, catalog: newCatalogCache() };
+  const orderCtx = { actor, at: ctx.now, seams: NO_SEAMS, catalog: newCatalogCache(), customers: newCustomerCache() };
   const bodies: unknown[] = items.map((item) => JSON.parse(item.body));
   const checked = bodies.map(check);
   const allKnown = await prefetchCatalog(ctx.trx, checked.flatMap((c) => c.input?.items ?? []), orderCtx.catalog);
+  await prefetchCustomers(ctx.trx, checked.flatMap((c) => (c.input?.customer?.id == null ? (c.input?.customer?.source_id ?? []) : [])), orderCtx.customers);
   const work = { orderCtx, bodies, checked };
   return savepoints || !allKnown ? eachInSavepoint(ctx, work, items) : allAtOnce(ctx, work, items);
 }

@@ -9,6 +9,7 @@ import type { ItemContent } from './order-draft.service.js';
 import {
   API_UPSERT,
   contentOf,
+  customerContext,
   draftOrder,
   itemRows,
   PREVIEW_UPSERTS,
@@ -115,7 +116,7 @@ async function insertNew(trx: Db, ctx: OrderContext, input: CreateOrderBody, opt
   const id = timeOrderedId('ord_', ctx.at);
   const paid = draft.columns.status === 'PAID';
   // A new customer planned by the draft counts this order in its insert: nothing to move after.
-  if (draft.newCustomer) await insertPlannedCustomer(trx, { actor: ctx.actor, at: ctx.at, emitEvents: options.emitEvents }, draft.newCustomer, countedInNew(draft.columns));
+  if (draft.newCustomer) await insertPlannedCustomer(trx, customerContext(ctx, options), draft.newCustomer, countedInNew(draft.columns));
   const row = await repo.insertOrder(trx, newRow(ctx, id, draft));
   const items = itemRows(id, draft.items ?? []);
   await repo.insertItems(trx, items);
