@@ -90,8 +90,8 @@ export async function upsertImportedOrders(ctx: PortionContext, actor: Actor, it
 }
 
 /**
- * ORDERS.IMPORT: each portion upserts the next stored orders, each in a savepoint of its own
- * so a bad order leaves nothing half-written while the good ones of the portion land. Orders
+ * ORDERS.IMPORT: each portion upserts the next stored orders, each all or nothing, so a bad
+ * order leaves nothing half-written while the good ones of the portion land. Orders
  * keep their own created_at and update customer summaries, but write no events and fire no
  * paid-order seam (IMPORT_UPSERT).
  */
