@@ -67,7 +67,14 @@ function remember(cache: CatalogCache, entries: CatalogEntries): void {
   }
 }
 
-const known = <T>(map: Map<string, T>, keys: string[]): T[] => keys.flatMap((key) => map.get(key) ?? []);
+function known<T>(map: Map<string, T>, keys: string[]): T[] {
+  const found: T[] = [];
+  for (const key of keys) {
+    const value = map.get(key);
+    if (value !== undefined) found.push(value);
+  }
+  return found;
+}
 
 /** The entries the refs name from the cache, reading only what it lacks (a SKU's product comes with it). */
 async function cachedCatalogEntries(db: Db, refs: CatalogRefs, cache: CatalogCache): Promise<CatalogEntries> {

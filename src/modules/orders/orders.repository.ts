@@ -31,11 +31,24 @@ export const findOrderByRef = async (db: Db, ref: string): Promise<OrderRow | un
 export type FullOrderRow = Omit<OrderRow, 'seq' | 'total_amount' | 'redemptions'>;
 
 /** The row the database holds after inserting this one with that seq: total_amount is the generated column's formula (sql/0008), redemptions its default. */
+// Every column named (not a spread of `row`): every order of an import builds one.
 export const asStored = (row: FullOrderRow, seq: number): OrderRow => ({
-  ...row,
   seq,
+  id: row.id,
+  source_id: row.source_id,
+  status: row.status,
+  amount: row.amount,
+  initial_amount: row.initial_amount,
+  discount_amount: row.discount_amount,
+  items_discount_amount: row.items_discount_amount,
   total_amount: row.amount - row.discount_amount - row.items_discount_amount,
+  metadata: row.metadata,
+  customer_id: row.customer_id,
+  referrer_id: row.referrer_id,
   redemptions: '{}',
+  paid_at: row.paid_at,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
 });
 
 // Only seq comes back: RETURNING * cost ~4 us an insert (SQLite's result row and its object),
