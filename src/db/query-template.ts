@@ -96,10 +96,11 @@ export function queryTemplate<P extends Record<string, unknown>, O>(
 }
 
 /** The shape of an insert: the columns it sets (Kysely leaves out undefined values), in order. */
-export const columnsShape = (row: Record<string, unknown>): string =>
-  Object.keys(row)
-    .filter((key) => row[key] !== undefined)
-    .join(',');
+export const columnsShape = (row: Record<string, unknown>): string => {
+  let shape = '';
+  for (const key in row) if (row[key] !== undefined) shape = shape === '' ? key : `${shape},${key}`;
+  return shape;
+};
 
 /** The shape of a query with one IN list: its length. */
 export const listShape = (values: ReadonlyArray<unknown>): string => String(values.length);
@@ -107,9 +108,20 @@ export const listShape = (values: ReadonlyArray<unknown>): string => String(valu
 /** The columns any of the rows sets (a value other than undefined), in first-seen order. */
 const unionColumns = (rows: ReadonlyArray<Record<string, unknown>>): string[] => {
   const columns = new Set<string>();
-  for (const row of rows) for (const key of Object.keys(row)) if (row[key] !== undefined) columns.add(key);
+  for (const row of rows) for (const key in row) if (row[key] !== undefined) columns.add(key);
   return [...columns];
 };
+
+/** Each column's values, one per row (NULL where a row leaves it out): loops, since an import's every order inserts its items through it. */
+function columnValues(rows: ReadonlyArray<Record<string, unknown>>, columns: string[]): Record<string, unknown[]> {
+  const params: Record<string, unknown[]> = {};
+  for (const column of columns) {
+    const values = new Array<unknown>(rows.length);
+    for (let i = 0; i < rows.length; i++) values[i] = (rows[i] as Record<string, unknown>)[column] ?? null;
+    params[column] = values;
+  }
+  return params;
+}
 
 /**
  * A multi-row INSERT as a query template: built and compiled once per column list and row
@@ -129,7 +141,6 @@ export function insertTemplate<T extends keyof Database & string>(table: T): (db
   return async (db, rows) => {
     if (rows.length === 0) return;
     const columns = unionColumns(rows);
-    const params = Object.fromEntries(columns.map((column) => [column, rows.map((row) => row[column] ?? null)]));
-    await run(db, params, `${columns.join(',')}:${rows.length}`);
+    await run(db, columnValues(rows, columns), `${columns.join(',')}:${rows.length}`);
   };
 }

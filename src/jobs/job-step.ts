@@ -19,6 +19,11 @@ export interface PortionContext {
    * items done so far, to let it in. Absent outside the job runner.
    */
   shouldYield?: () => boolean;
+  /**
+   * True when the portion runs again after its step threw RedoPortion: a step that stores its
+   * items without a savepoint each stores each one in a savepoint of its own this time.
+   */
+  itemSavepoints?: boolean;
 }
 
 export interface PortionJob<P> {
@@ -57,6 +62,15 @@ export interface JobStep<P, R = unknown> {
   run(ctx: PortionContext, job: PortionJob<P>, maxItems: number, prepared?: R): Promise<PortionOutcome>;
   finish(ctx: PortionContext, job: PortionJob<P>): Promise<Record<string, unknown>>;
   fail?(ctx: PortionContext, job: PortionJob<P>, reason: string): Promise<void>;
+}
+
+/**
+ * Thrown by a step that stored its items without a savepoint each when one of them failed:
+ * the portion's whole transaction rolls back (no savepoint: the transaction's own rollback)
+ * and the portion runs once more, in a new transaction, with `itemSavepoints` set.
+ */
+export class RedoPortion extends Error {
+  override name = 'RedoPortion';
 }
 
 /** Thrown by a step when the job cannot go on: the portion rolls back and the job ends FAILED. */

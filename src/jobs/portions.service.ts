@@ -2,7 +2,7 @@ import type { Deps } from '../app/deps.js';
 import type { FailureList } from '../app/job-registry.js';
 import { isoNow } from '../lib/clock.js';
 import { resultWithFailures } from './failures.service.js';
-import { JobFailure, type ItemFailure, type JobStep, type PortionContext, type PortionJob, type PortionOutcome } from './job-step.js';
+import { JobFailure, RedoPortion, type ItemFailure, type JobStep, type PortionContext, type PortionJob, type PortionOutcome } from './job-step.js';
 import * as items from './job-items.repository.js';
 import * as repo from './jobs.repository.js';
 
@@ -52,7 +52,8 @@ export const canceledReason = (row: Pick<repo.JobRow, 'sealed' | 'cursor' | 'tot
  * step do its work, record failures, advance the cursor from exactly the value read, and end
  * the job when the step says it is finished. A lost lease rolls everything back; a
  * JobFailure rolls the portion back and ends the job FAILED; a job an operator canceled ends
- * FAILED in this transaction, without a portion of work.
+ * FAILED in this transaction, without a portion of work. A step's RedoPortion rolls the
+ * portion back and runs it once more with `itemSavepoints`.
  */
 export async function runPortion<P, R>(
   deps: WorkerDeps,
@@ -61,17 +62,24 @@ export async function runPortion<P, R>(
   prepared?: R,
   shouldYield?: PortionContext['shouldYield'],
 ): Promise<PortionReport> {
-  try {
-    return await deps.db.transaction().execute(async (trx) => {
+  const once = (itemSavepoints: boolean) =>
+    deps.db.transaction().execute(async (trx) => {
       const row = await repo.findLeasedJob(trx, task.jobId, task.owner);
       if (!row) throw new LeaseLost();
-      const ctx: PortionContext = { trx, sqlite: deps.sqlite, now: isoNow(deps.clock), shouldYield };
+      const ctx: PortionContext = { trx, sqlite: deps.sqlite, now: isoNow(deps.clock), shouldYield, itemSavepoints };
       if (row.canceled_at !== null) {
         await endJobFailed(ctx, row, canceledReason(row), step, task.owner);
         return { state: 'failed', items: 0 } as PortionReport;
       }
       return advance(ctx, task, step, toPortionJob<P>(row), prepared, deps.clock.now().getTime());
     });
+  try {
+    try {
+      return await once(false);
+    } catch (error) {
+      if (!(error instanceof RedoPortion)) throw error;
+      return await once(true);
+    }
   } catch (error) {
     if (error instanceof LeaseLost) return { state: 'lost', items: 0 };
     if (error instanceof JobFailure) {

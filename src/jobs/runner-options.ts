@@ -39,6 +39,12 @@ export interface RunnerOptions {
    * idle main thread): worker threads then skip their copy before each portion.
    */
   callerCopiesWal?: boolean;
+  /**
+   * The worker threads' old space, in MiB (V8's own sizing unless given): V8 collects sooner
+   * near it. A command's job (follow.ts) caps it so that its process stays small: an order
+   * import's worker heap grew to ~110 MB, mostly garbage, for a live set of tens.
+   */
+  workerHeapMb?: number;
   onReport?: (jobId: string, report: WorkerReport) => void;
   /** A checkpoint ran (jobs/wal-checkpoints.ts): in a portion, at a job's end, or while idle. */
   onCheckpoint?: (ms: number) => void;

@@ -56,7 +56,14 @@ const MAX_ERRORS = 3;
 const WORKER = new URL('./worker.ts', import.meta.url).href;
 
 const poolOf = (r: RunnerState): Piscina =>
-  (r.pool ??= new Piscina({ filename: WORKER, maxThreads: r.options.workers, minThreads: 0, idleTimeout: 30_000, execArgv: ['--import', import.meta.resolve('tsx')] }));
+  (r.pool ??= new Piscina({
+    filename: WORKER,
+    maxThreads: r.options.workers,
+    minThreads: 0,
+    idleTimeout: 30_000,
+    execArgv: ['--import', import.meta.resolve('tsx')],
+    ...(r.options.workerHeapMb ? { resourceLimits: { maxOldGenerationSizeMb: r.options.workerHeapMb } } : {}),
+  }));
 
 function drop(r: RunnerState, id: string): void {
   r.held.delete(id);

@@ -6,9 +6,17 @@
 const ISO_DATE =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2})(?::(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
+/** An instant as toISOString writes it: most dates sent (an import's created_at) are. */
+const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 /** Parses an ISO 8601 date or date-time into a UTC ISO string, or null if it is not one. */
 export function parseIsoDate(value: unknown): string | null {
   if (typeof value !== 'string') return null;
+  // The canonical form is its own answer when Date reads it back unchanged (no 2024-02-31).
+  if (CANONICAL.test(value)) {
+    const date = new Date(value);
+    if (!Number.isNaN(date.getTime()) && date.toISOString() === value) return value;
+  }
   const m = ISO_DATE.exec(value.trim());
   if (!m) return null;
   const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', zone] = m;

@@ -4,6 +4,8 @@ import { dbFingerprint } from '../support/db.js';
 import { testRunner, waitForJob } from '../support/jobs.js';
 import { assertAsyncActionMatchesReference } from '../support/openapi.js';
 import { errorBody, startTestServer, type TestServer } from '../support/server.js';
+import { customerObject } from '../modules/customers/fixtures.js';
+import { assertCustomerObject } from '../modules/customers/reference.js';
 
 const order = (sourceId: string, extra: Record<string, unknown> = {}) => ({
   source_id: sourceId,
@@ -90,6 +92,79 @@ describe('POST /v1/orders/import', () => {
     assert.deepEqual(amounts, [500, 1000, 900, 1400]);
     const products = (await server.request('GET', '/v1/products?limit=100')).body.products as Array<{ source_id: string; price: number }>;
     assert.deepEqual(products.filter((p) => p.source_id?.startsWith('cat-')).map((p) => [p.source_id, p.price]).sort(), [['cat-new', 500], ['cat-old', 900]]);
+  });
+
+  it("keeps the customers' updated_at: an imported order is history; a new customer is stored with its first order's figures", async () => {
+    const bob = (await server.request('POST', '/v1/customers', { body: { source_id: 'hist-bob', name: 'Bob' } })).body;
+    await new Promise((r) => setTimeout(r, 5)); // a later millisecond: a moved updated_at would show
+    const res = await server.request('POST', '/v1/orders/import', {
+      body: [
+        order('hist-1', { customer: { source_id: 'hist-bob' } }),
+        order('hist-2', { customer: { source_id: 'hist-new', name: 'New' }, created_at: '2023-07-01T10:00:00.000Z' }),
+        order('hist-3', { customer: { source_id: 'hist-new' }, status: 'CREATED' }),
+      ],
+    });
+    const job = await waitForJob(server, res.body.async_action_id);
+    assert.deepEqual(job.result, { message: '3 order(s) imported successfully, 0 failed.', failed: [], done_count: 3, failed_count: 0 });
+    const summary = (orders: Record<string, unknown>) => ({ ...bob.summary, orders });
+    const counted = (date: string) => ({ total_amount: 3700, total_count: 1, average_amount: 3700, last_order_amount: 3700, last_order_date: date });
+    const bobAfter = (await server.request('GET', '/v1/customers/hist-bob')).body;
+    assert.deepEqual(bobAfter, { ...bob, summary: summary(counted('2023-05-01T10:00:00.000Z')) });
+    const fresh = (await server.request('GET', '/v1/customers/hist-new')).body;
+    assertCustomerObject(fresh);
+    // updated_at: its created_at (customerObject's default), not moved by its orders.
+    assert.deepEqual(fresh, customerObject({ id: fresh.id, source_id: 'hist-new', name: 'New', created_at: fresh.created_at, summary: summary(counted('2023-07-01T10:00:00.000Z')) }));
+    // The API's writes still move it.
+    await server.request('POST', '/v1/orders', { body: { source_id: 'hist-api', status: 'PAID', customer: { source_id: 'hist-bob' }, items: [{ quantity: 1, price: 300 }] } });
+    assert.notEqual((await server.request('GET', '/v1/customers/hist-bob')).body.updated_at, bob.updated_at);
+  });
+
+  it('finds a customer by a source id an earlier order of the same portion gave it', async () => {
+    const moved = (await server.request('POST', '/v1/customers', { body: { source_id: 'move-old', name: 'Mover' } })).body;
+    const res = await server.request('POST', '/v1/orders/import', {
+      body: [order('move-1', { customer: { id: moved.id, source_id: 'move-new' } }), order('move-2', { customer: { source_id: 'move-new' } })],
+    });
+    const job = await waitForJob(server, res.body.async_action_id);
+    assert.deepEqual(job.result, { message: '2 order(s) imported successfully, 0 failed.', failed: [], done_count: 2, failed_count: 0 });
+    const after = (await server.request('GET', '/v1/customers/move-new')).body;
+    assert.deepEqual([after.id, after.summary.orders.total_count], [moved.id, 2]);
+    assert.equal((await server.request('GET', '/v1/customers/move-old')).status, 404);
+  });
+
+  it('redoes a portion an order at a time when an order fails in SQL: the others land, the one is reported, nothing of it is kept', async () => {
+    await server.request('POST', '/v1/products', { body: { source_id: 'sql-refused', name: 'Refused', price: 100 } });
+    const bob = (await server.request('POST', '/v1/customers', { body: { source_id: 'sql-bob', name: 'Bob' } })).body;
+    server.deps.sqlite.exec(`CREATE TRIGGER test_refuse_item BEFORE INSERT ON order_items WHEN NEW.source_id = 'sql-refused'
+      BEGIN SELECT RAISE(ABORT, 'order item refused by a test trigger'); END`);
+    try {
+      const before = dbFingerprint(server.deps.sqlite);
+      const res = await server.request('POST', '/v1/orders/import', {
+        body: [
+          order('sql-1', { customer: { source_id: 'sql-ann', name: 'Ann' } }),
+          // Renames Bob, then its item fails in SQL: the rename must go with it.
+          order('sql-2', { customer: { source_id: 'sql-bob', name: 'Robert' }, items: [{ source_id: 'sql-refused', related_object: 'product', quantity: 1 }] }),
+          order('sql-3', { customer: { source_id: 'sql-ann' } }),
+        ],
+      });
+      const job = await waitForJob(server, res.body.async_action_id);
+      assert.deepEqual(job.result, {
+        message: '2 order(s) imported successfully, 1 failed.',
+        failed: [{ source_id: 'sql-2', reason: 'order item refused by a test trigger' }],
+        done_count: 2,
+        failed_count: 1,
+        reports: [`/v1/async-actions/${job.id}/failures`],
+      });
+      assert.notEqual(dbFingerprint(server.deps.sqlite), before);
+      assert.equal((await server.request('GET', '/v1/orders/sql-2')).status, 404);
+      assert.deepEqual((await server.request('GET', '/v1/customers/sql-bob')).body, bob);
+      const amounts = [];
+      for (const id of ['sql-1', 'sql-3']) amounts.push((await server.request('GET', `/v1/orders/${id}`)).body.amount);
+      assert.deepEqual(amounts, [3700, 3700]);
+      const ann = (await server.request('GET', '/v1/customers/sql-ann')).body;
+      assert.deepEqual(ann.summary.orders, { total_amount: 7400, total_count: 2, average_amount: 3700, last_order_amount: 3700, last_order_date: '2023-05-01T10:00:00.000Z' });
+    } finally {
+      server.deps.sqlite.exec('DROP TRIGGER test_refuse_item');
+    }
   });
 
   it('refuses a body that is not an array of 1 to 2000 objects before any job starts', async () => {

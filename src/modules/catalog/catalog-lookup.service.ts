@@ -67,7 +67,14 @@ function remember(cache: CatalogCache, entries: CatalogEntries): void {
   }
 }
 
-const known = <T>(map: Map<string, T>, keys: string[]): T[] => keys.flatMap((key) => map.get(key) ?? []);
+function known<T>(map: Map<string, T>, keys: string[]): T[] {
+  const found: T[] = [];
+  for (const key of keys) {
+    const value = map.get(key);
+    if (value !== undefined) found.push(value);
+  }
+  return found;
+}
 
 /** The entries the refs name from the cache, reading only what it lacks (a SKU's product comes with it). */
 async function cachedCatalogEntries(db: Db, refs: CatalogRefs, cache: CatalogCache): Promise<CatalogEntries> {
@@ -94,3 +101,10 @@ async function cachedCatalogEntries(db: Db, refs: CatalogRefs, cache: CatalogCac
 export async function findCatalogEntries(db: Db, refs: CatalogRefs, cache?: CatalogCache): Promise<CatalogEntries> {
   return cache ? cachedCatalogEntries(db, refs, cache) : readCatalogEntries(db, refs);
 }
+
+/** Whether the cache holds every entry the refs name (an import portion's orders then create none and miss none). */
+export const catalogHolds = (cache: CatalogCache, refs: CatalogRefs): boolean =>
+  refs.productIds.every((id) => cache.products.has(id)) &&
+  refs.productSourceIds.every((sourceId) => cache.productSources.has(sourceId)) &&
+  refs.skuIds.every((id) => cache.skus.has(id)) &&
+  refs.skuSourceIds.every((sourceId) => cache.skuSources.has(sourceId));

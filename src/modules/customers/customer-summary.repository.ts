@@ -13,11 +13,15 @@ export interface OrderCount {
   customerId: string;
   amount: number;
   orderDate: string;
-  at: string;
+  /** The customer's new updated_at; null keeps it (an import's history: README "Order import"). */
+  at: string | null;
 }
 
-const credit = queryTemplate<{ customer_id: string; amount: number; order_date: string; at: string }, { orders_total_amount: number; orders_total_count: number }>(
-  (db, param) =>
+/** updated_at = at, unless at is null (the change keeps it: SQLite then skips its indexes). */
+const touched = (at: string | null): { updated_at?: string } => (at === null ? {} : { updated_at: at });
+
+const credit = queryTemplate<{ customer_id: string; amount: number; order_date: string; at: string | null }, { orders_total_amount: number; orders_total_count: number }>(
+  (db, param, shape) =>
     db
       .updateTable('customers')
       .set((eb) => {
@@ -27,7 +31,7 @@ const credit = queryTemplate<{ customer_id: string; amount: number; order_date: 
           orders_total_count: eb('orders_total_count', '+', 1),
           orders_last_order_amount: eb.case().when(isLatest).then(eb.val(param('amount'))).else(eb.ref('orders_last_order_amount')).end(),
           orders_last_order_date: eb.case().when(isLatest).then(param('order_date')).else(eb.ref('orders_last_order_date')).end(),
-          updated_at: param('at'),
+          ...(shape === 'keep' ? {} : { updated_at: param('at') as string }),
         };
       })
       .where('id', '=', param('customer_id'))
@@ -41,7 +45,7 @@ const credit = queryTemplate<{ customer_id: string; amount: number; order_date: 
  * made one statement per amount and churned the connection's statement cache).
  */
 export const creditOrder = async (db: Db, o: OrderCount) =>
-  (await credit(db, { customer_id: o.customerId, amount: o.amount, order_date: o.orderDate, at: o.at }))[0];
+  (await credit(db, { customer_id: o.customerId, amount: o.amount, order_date: o.orderDate, at: o.at }, o.at === null ? 'keep' : 'touch'))[0];
 
 /** An order that stops counting (canceled, amount corrected) leaves the totals. */
 export const debitOrder = (db: Db, o: Omit<OrderCount, 'orderDate'>) =>
@@ -50,7 +54,7 @@ export const debitOrder = (db: Db, o: Omit<OrderCount, 'orderDate'>) =>
     .set((eb) => ({
       orders_total_amount: eb('orders_total_amount', '-', o.amount),
       orders_total_count: eb('orders_total_count', '-', 1),
-      updated_at: o.at,
+      ...touched(o.at),
     }))
     .where('id', '=', o.customerId)
     .where('orders_total_count', '>=', 1)
@@ -59,10 +63,10 @@ export const debitOrder = (db: Db, o: Omit<OrderCount, 'orderDate'>) =>
     .executeTakeFirst();
 
 /** last_order_* set to the given order (or cleared), after an order left the totals. */
-export const setLastOrder = (db: Db, customerId: string, last: { amount: number; date: string } | null, at: string) =>
+export const setLastOrder = (db: Db, customerId: string, last: { amount: number; date: string } | null, at: string | null) =>
   db
     .updateTable('customers')
-    .set({ orders_last_order_amount: last?.amount ?? 0, orders_last_order_date: last?.date ?? null, updated_at: at })
+    .set({ orders_last_order_amount: last?.amount ?? 0, orders_last_order_date: last?.date ?? null, ...touched(at) })
     .where('id', '=', customerId)
     .returning(['id'])
     .executeTakeFirst();

@@ -7,7 +7,8 @@ import * as repo from './customer-summary.repository.js';
  * Keeps a customer's summary, loyalty and referrals blocks true. Orders, redemptions and
  * loyalty call these inside the transaction of their own change, so the blocks change exactly
  * when the cause commits. Each is one guarded statement per row it touches. Every change sets
- * the customer's updated_at to `at`.
+ * the customer's updated_at to `at`, but an order's figures given `at: null` keep it (an
+ * import's history: README "Order import").
  */
 type Db = Kysely<Database>;
 
@@ -32,11 +33,23 @@ const checkAmount = (name: string, value: number): void => checkInteger(name, va
 /** An order that counts (status PAID or FULFILLED) joins summary.orders. */
 export async function recordOrderInSummary(
   trx: Db,
-  input: { customer_id: string; amount: number; order_date: string; at: string },
+  input: { customer_id: string; amount: number; order_date: string; at: string | null },
 ): Promise<void> {
   checkAmount('amount', input.amount);
   const row = await repo.creditOrder(trx, { customerId: input.customer_id, amount: input.amount, orderDate: input.order_date, at: input.at });
   if (!row) throw notFound('customer', input.customer_id);
+}
+
+/** A new customer's first order that counts, for its insert: how an import stores a new customer's summary. */
+export interface FirstOrder {
+  amount: number;
+  date: string;
+}
+
+/** The summary.orders columns of a new customer whose first order counts (recordOrderInSummary's figures from zero). */
+export function firstOrderColumns(first: FirstOrder) {
+  checkAmount('amount', first.amount);
+  return { orders_total_amount: first.amount, orders_total_count: 1, orders_last_order_amount: first.amount, orders_last_order_date: first.date };
 }
 
 /**
@@ -44,7 +57,7 @@ export async function recordOrderInSummary(
  * leaves the totals. last_order_* stay as they are: the caller, which knows the customer's
  * other orders, sets them with setLastOrderInSummary.
  */
-export async function withdrawOrderFromSummary(trx: Db, input: { customer_id: string; amount: number; at: string }): Promise<void> {
+export async function withdrawOrderFromSummary(trx: Db, input: { customer_id: string; amount: number; at: string | null }): Promise<void> {
   checkAmount('amount', input.amount);
   const row = await repo.debitOrder(trx, { customerId: input.customer_id, amount: input.amount, at: input.at });
   if (!row) await refused(trx, input.customer_id, 'Withdrawing an order');
@@ -56,7 +69,7 @@ export async function withdrawOrderFromSummary(trx: Db, input: { customer_id: st
  */
 export async function setLastOrderInSummary(
   trx: Db,
-  input: { customer_id: string; last: { amount: number; date: string } | null; at: string },
+  input: { customer_id: string; last: { amount: number; date: string } | null; at: string | null },
 ): Promise<void> {
   if (input.last) checkAmount('amount', input.last.amount);
   const row = await repo.setLastOrder(trx, input.customer_id, input.last, input.at);

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { inBatches, padToBucket } from '../../db/batches.js';
 import { columnsShape, listShape, queryTemplate } from '../../db/query-template.js';
 import type { CustomerLoyaltyCampaignTable, CustomerReferralTable, CustomerTable } from './customers.table.js';
 
@@ -27,6 +28,18 @@ const bySourceId = queryTemplate<{ source_id: string }, CustomerRow>((db, param)
 export const findCustomerBySourceId = async (db: Db, sourceId: string): Promise<CustomerRow | undefined> =>
   (await bySourceId(db, { source_id: sourceId }))[0];
 
+// An import portion's customers, read in one statement per batch (padded to a few lengths).
+const bySourceIds = queryTemplate<{ ids: readonly string[] }, CustomerRow>((db, param, shape) =>
+  db.selectFrom('customers').selectAll().where('source_id', 'in', param.list('ids', Number(shape))),
+);
+
+/** The customers with these source ids, in batches. */
+export const findCustomersBySourceIds = (db: Db, sourceIds: readonly string[]): Promise<CustomerRow[]> =>
+  inBatches(sourceIds, (batch) => {
+    const padded = padToBucket(batch);
+    return bySourceIds(db, { ids: padded }, listShape(padded));
+  });
+
 /** A path's customer reference: an id first, then a source id. */
 export const findCustomerByRef = async (db: Db, ref: string): Promise<CustomerRow | undefined> =>
   (await findCustomerById(db, ref)) ?? (await findCustomerBySourceId(db, ref));
@@ -40,6 +53,15 @@ const insertRow = queryTemplate<NewCustomerRow & Record<string, unknown>, Custom
 
 export const insertCustomer = async (db: Db, row: NewCustomerRow): Promise<CustomerRow> =>
   (await insertRow(db, row, columnsShape(row)))[0] as CustomerRow;
+
+const insertOnly = queryTemplate<NewCustomerRow & Record<string, unknown>, never>((db, param, columns) =>
+  db.insertInto('customers').values(Object.fromEntries(columns.split(',').map((column) => [column, param(column)])) as NewCustomerRow),
+);
+
+/** insertCustomer for a caller that reads nothing back (an import's new customer): RETURNING * cost ~8 us of its ~20. */
+export const insertCustomerOnly = async (db: Db, row: NewCustomerRow): Promise<void> => {
+  await insertOnly(db, row, columnsShape(row));
+};
 
 export const updateCustomer = (db: Db, id: string, patch: CustomerPatch): Promise<CustomerRow | undefined> =>
   db.updateTable('customers').set(patch).where('id', '=', id).returningAll().executeTakeFirst();

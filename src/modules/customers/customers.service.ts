@@ -9,6 +9,8 @@ import { validateItem } from '../../lib/validate.js';
 import { emit } from '../events/events.service.js';
 import type { CustomerEventType } from '../events/event-types.js';
 import { changedColumns, patchFromFields } from './customer-patch.js';
+import { forgetCustomer, type CustomerCache } from './customer-cache.service.js';
+import { firstOrderColumns, type FirstOrder } from './customer-summary.service.js';
 import * as repo from './customers.repository.js';
 import {
   presentCustomer,
@@ -29,6 +31,8 @@ export interface ChangeContext {
   actor: Actor;
   at: string;
   emitEvents?: boolean;
+  /** The transaction's customers read by source id, when its caller keeps them (an import portion): CustomerCache. */
+  customers?: CustomerCache;
 }
 
 export interface UpsertResult {
@@ -99,6 +103,7 @@ async function applyUpdate(trx: Db, ctx: ChangeContext, row: repo.CustomerRow, i
   const patch = await updatePatch(trx, row, input);
   if (Object.keys(patch).length === 0) return { row, created: false, changed: false };
   const updated = await repo.updateCustomer(trx, row.id, { ...patch, updated_at: ctx.at });
+  forgetCustomer(ctx.customers, row.source_id, patch.source_id);
   if (!updated) throw notFound('customer', row.id);
   return { row: updated, customer: await announce(trx, ctx, 'customer.updated', updated), created: false, changed: true };
 }
@@ -119,24 +124,55 @@ const newRow = (ctx: ChangeContext, input: CreateCustomerBody) => ({
   ...patchFromFields(input),
 });
 
-async function insertNew(trx: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<Written> {
-  const row = await repo.insertCustomer(trx, newRow(ctx, input));
+async function insertNew(trx: Db, ctx: ChangeContext, input: CreateCustomerBody, fresh = newRow(ctx, input)): Promise<Written> {
+  const row = await repo.insertCustomer(trx, fresh);
+  forgetCustomer(ctx.customers, row.source_id);
   return { row, customer: await announce(trx, ctx, 'customer.created', row), created: true, changed: true };
 }
 
-/** The customer a body names (by `id`, else by `source_id`); an unknown `id` is 404. */
-async function namedCustomer(db: Db, input: CreateCustomerBody): Promise<repo.CustomerRow | undefined> {
+/** The customer a body names (by `id`, else by `source_id`, through the cache if given); an unknown `id` is 404. */
+async function namedCustomer(db: Db, input: CreateCustomerBody, cache?: CustomerCache): Promise<repo.CustomerRow | undefined> {
   if (input.id !== undefined) {
     const row = await repo.findCustomerById(db, input.id);
     if (!row) throw notFound('customer', input.id);
     return row;
   }
-  return input.source_id ? repo.findCustomerBySourceId(db, input.source_id) : undefined;
+  if (!input.source_id) return undefined;
+  const cached = cache?.get(input.source_id);
+  return cached !== undefined ? (cached ?? undefined) : repo.findCustomerBySourceId(db, input.source_id);
 }
 
 async function writeCustomer(trx: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<Written> {
   const existing = await namedCustomer(trx, input);
   return existing ? applyUpdate(trx, ctx, existing, input) : insertNew(trx, ctx, input);
+}
+
+/** A customer a body names that does not exist yet: its row, made but not written (insertPlannedCustomer). */
+export interface NewCustomerPlan {
+  id: string;
+  input: CreateCustomerBody;
+  row: ReturnType<typeof newRow>;
+}
+
+/**
+ * upsertCustomerId in two halves, for an order import: an existing customer is upserted now
+ * (its id comes back); a new one is only planned, and its caller inserts it later with
+ * insertPlannedCustomer, its first order's figures in the insert (no summary UPDATE after).
+ */
+export async function upsertOrPlanCustomer(trx: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<string | NewCustomerPlan> {
+  const existing = await namedCustomer(trx, input, ctx.customers);
+  if (existing) return (await applyUpdate(trx, ctx, existing, input)).row.id;
+  const row = newRow(ctx, input);
+  return { id: row.id, input, row };
+}
+
+/** Inserts a planned customer (upsertOrPlanCustomer), with its first order's figures when that order counts in summary.orders. */
+export async function insertPlannedCustomer(trx: Db, ctx: ChangeContext, plan: NewCustomerPlan, first: FirstOrder | undefined): Promise<void> {
+  const row = first ? { ...plan.row, ...firstOrderColumns(first) } : plan.row;
+  // Without an event, nothing reads the row back.
+  if (ctx.emitEvents !== false) return void (await insertNew(trx, ctx, plan.input, row));
+  await repo.insertCustomerOnly(trx, row);
+  forgetCustomer(ctx.customers, row.source_id);
 }
 
 /**

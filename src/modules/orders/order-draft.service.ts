@@ -7,10 +7,18 @@ import { invalidPayload, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Seams } from '../../lib/seams.js';
 import type { CatalogCache } from '../catalog/catalog-lookup.service.js';
-import { findSimpleCustomer, previewCustomerId, upsertCustomerId, type ChangeContext } from '../customers/customers.service.js';
+import {
+  findSimpleCustomer,
+  previewCustomerId,
+  upsertCustomerId,
+  upsertOrPlanCustomer,
+  type ChangeContext,
+  type NewCustomerPlan,
+} from '../customers/customers.service.js';
+import type { CustomerCache } from '../customers/customer-cache.service.js';
 import type { SimpleCustomer } from '../customers/customers.presenter.js';
 import { PREVIEW_CATALOG, resolveItems, STORE_CATALOG, type CatalogUpserts } from './order-items.service.js';
-import type { NewOrderRow, OrderItemRow, OrderRow } from './orders.repository.js';
+import type { FullOrderRow, OrderItemRow, OrderRow } from './orders.repository.js';
 import type { CreateOrderBody, OrderItemBody } from './orders.schemas.js';
 
 type Db = Kysely<Database>;
@@ -28,6 +36,8 @@ export interface OrderContext {
   customer?: SimpleCustomer;
   /** The transaction's cache of catalog reads, when its caller keeps one (an import portion's orders). */
   catalog?: CatalogCache;
+  /** The transaction's customers read by source id, when its caller keeps them (an import portion's orders). */
+  customers?: CustomerCache;
 }
 
 /**
@@ -39,13 +49,19 @@ export interface UpsertOptions {
   emitEvents: boolean;
   firePaidSeam: boolean;
   keepCreatedAt: boolean;
+  /**
+   * Summaries as history (an import's; README "Order import"): the order's figures in
+   * summary.orders keep the customer's updated_at, and a new customer the order names (with
+   * no referrer object beside it) is inserted with the order's figures, no UPDATE after.
+   */
+  historySummaries: boolean;
 }
 
-export const API_UPSERT: UpsertOptions = { emitEvents: true, firePaidSeam: true, keepCreatedAt: false };
-export const IMPORT_UPSERT: UpsertOptions = { emitEvents: false, firePaidSeam: false, keepCreatedAt: true };
+export const API_UPSERT: UpsertOptions = { emitEvents: true, firePaidSeam: true, keepCreatedAt: false, historySummaries: false };
+export const IMPORT_UPSERT: UpsertOptions = { emitEvents: false, firePaidSeam: false, keepCreatedAt: true, historySummaries: true };
 
 /** The columns an upsert decides (the rest are the order's identity and bookkeeping). */
-export type OrderColumns = Omit<NewOrderRow, 'id' | 'seq' | 'total_amount' | 'redemptions' | 'paid_at' | 'updated_at'>;
+export type OrderColumns = Omit<FullOrderRow, 'id' | 'paid_at' | 'updated_at'>;
 
 /** The stored order an upsert starts from, if any. */
 export interface StoredOrder {
@@ -60,6 +76,8 @@ export interface OrderDraft {
   columns: OrderColumns;
   /** The new items, when the body sent items; undefined keeps the stored ones. */
   items?: ItemContent[];
+  /** The order's new customer, planned but not inserted yet (historySummaries): the order's insert inserts it first. */
+  newCustomer?: NewCustomerPlan;
 }
 
 /**
@@ -79,6 +97,18 @@ async function customerIdOf(trx: Db, ctx: ChangeContext, body: CreateOrderBody['
   if (!body) return undefined;
   const namesKnown = known !== undefined && body.id === known.id && Object.values(body).filter((v) => v !== undefined).length === 1;
   return namesKnown ? known.id : upserts.customerId(trx, ctx, body);
+}
+
+/**
+ * The order's customer: upserted (customerIdOf), or for a new order stored with
+ * historySummaries and no referrer object (which might name the same new customer), a new
+ * customer is only planned, for the order's insert to insert with its figures.
+ */
+async function orderCustomer(trx: Db, ctx: ChangeContext, input: CreateOrderBody, stored: StoredOrder | undefined, options: UpsertOptions, upserts: OrderUpserts, known: SimpleCustomer | undefined): Promise<{ id?: string; plan?: NewCustomerPlan }> {
+  const plans = options.historySummaries && upserts === STORE_UPSERTS && !stored && !input.referrer && !known;
+  if (!plans || !input.customer) return { id: await customerIdOf(trx, ctx, input.customer, upserts, known) };
+  const found = await upsertOrPlanCustomer(trx, ctx, input.customer);
+  return typeof found === 'string' ? { id: found } : { id: found.id, plan: found };
 }
 
 async function referrerIdOf(trx: Db, ctx: ChangeContext, input: CreateOrderBody, stored: OrderRow | undefined, upserts: OrderUpserts, known: SimpleCustomer | undefined): Promise<string | null> {
@@ -132,6 +162,14 @@ function createdAtOf(input: CreateOrderBody, stored: OrderRow | undefined, at: s
   return sent ?? stored?.created_at ?? at;
 }
 
+/** How an order's writes of its customers are made: by whom, when, with events or not, through the transaction's customer cache if any. */
+export const customerContext = (ctx: OrderContext, options: UpsertOptions): ChangeContext => ({
+  actor: ctx.actor,
+  at: ctx.at,
+  emitEvents: options.emitEvents,
+  customers: ctx.customers,
+});
+
 /**
  * The order as it will be after this body: the stored order (if any) with the fields sent.
  * Customers and catalog entries the body names are upserted on the way, in the caller's
@@ -139,9 +177,10 @@ function createdAtOf(input: CreateOrderBody, stored: OrderRow | undefined, at: s
  * and referrer_id, which it clears.
  */
 export async function draftOrder(trx: Db, ctx: OrderContext, stored: StoredOrder | undefined, input: CreateOrderBody, options: UpsertOptions, upserts: OrderUpserts) {
-  const customerCtx: ChangeContext = { actor: ctx.actor, at: ctx.at, emitEvents: options.emitEvents };
+  const customerCtx = customerContext(ctx, options);
   const before = stored?.row;
-  const customerId = (await customerIdOf(trx, customerCtx, input.customer, upserts, ctx.customer)) ?? before?.customer_id ?? null;
+  const customer = await orderCustomer(trx, customerCtx, input, stored, options, upserts, ctx.customer);
+  const customerId = customer.id ?? before?.customer_id ?? null;
   const referrerId = await referrerIdOf(trx, customerCtx, input, before, upserts, ctx.customer);
   const sentItems = input.items == null ? undefined : await itemContents(trx, ctx, input.items, upserts);
   const { order: amounts, items } = amountsOf(input, before, sentItems ?? stored?.items.map(contentOf) ?? [], sentItems !== undefined);
@@ -157,7 +196,7 @@ export async function draftOrder(trx: Db, ctx: OrderContext, stored: StoredOrder
     referrer_id: referrerId,
     created_at: createdAtOf(input, before, ctx.at, options),
   };
-  return { columns, items: sentItems && items } satisfies OrderDraft;
+  return { columns, items: sentItems && items, newCustomer: customer.plan } satisfies OrderDraft;
 }
 
 /** Item rows of an order, with fresh ids, in the order given. */

@@ -5,6 +5,7 @@ import {
   recordOrderInSummary,
   setLastOrderInSummary,
   withdrawOrderFromSummary,
+  type FirstOrder,
 } from '../customers/customer-summary.service.js';
 import { findSimpleCustomer } from '../customers/customers.service.js';
 import type { CustomerEventType } from '../events/event-types.js';
@@ -41,12 +42,19 @@ const countedOf = (row: repo.OrderRow | undefined): Counted | null =>
 const sameCount = (a: Counted | null, b: Counted | null): boolean =>
   a === b || (a !== null && b !== null && a.customerId === b.customerId && a.amount === b.amount && a.date === b.date);
 
+/** What a new order (its columns) counts in its customer's summary.orders, if anything: a new customer's insert carries it. */
+export const countedInNew = (columns: Pick<repo.NewOrderRow, 'status' | 'amount' | 'discount_amount' | 'items_discount_amount' | 'created_at'>): FirstOrder | undefined =>
+  COUNTED.includes(columns.status)
+    ? { amount: columns.amount - (columns.discount_amount ?? 0) - (columns.items_discount_amount ?? 0), date: columns.created_at }
+    : undefined;
+
 /**
  * Moves the order's figures in summary.orders from what it counted before (if anything) to
  * what it counts now: canceled or reopened, re-priced, moved to another customer. A customer
- * the order left gets last_order_* from its latest order that still counts.
+ * the order left gets last_order_* from its latest order that still counts. `at` is the
+ * customers' new updated_at; null keeps it (an import's history).
  */
-export async function moveOrderInSummary(trx: Db, before: repo.OrderRow | undefined, after: repo.OrderRow, at: string): Promise<void> {
+export async function moveOrderInSummary(trx: Db, before: repo.OrderRow | undefined, after: repo.OrderRow, at: string | null): Promise<void> {
   const was = countedOf(before);
   const now = countedOf(after);
   if (sameCount(was, now)) return;

@@ -59,7 +59,7 @@ export async function checkOrderImport(deps: Pick<Deps, 'db' | 'sqlite' | 'clock
   const items = orders.map((order, i) => ({ position: from + i, body: JSON.stringify(order) }));
   try {
     await deps.db.transaction().execute(async (trx) => {
-      failures = await upsertImportedOrders({ trx, sqlite: deps.sqlite, now: isoNow(deps.clock) }, actor, items);
+      failures = await upsertImportedOrders({ trx, sqlite: deps.sqlite, now: isoNow(deps.clock) }, actor, items, true);
       throw new DryRunDone();
     });
   } catch (error) {

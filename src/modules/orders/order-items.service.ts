@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { invalidPayload, notFound, type AppError } from '../../lib/errors.js';
 import {
+  catalogHolds,
   clearCatalogCache,
   findCatalogEntries,
   type CatalogCache,
@@ -250,8 +251,11 @@ export async function resolveItems(trx: Db, items: OrderItemBody[], now: string,
 /**
  * Reads into `shared` every catalog entry these items name, in a few queries: an import
  * portion does it for the items of all its orders before the first of them, so each order
- * finds its products there instead of querying for them.
+ * finds its products there instead of querying for them. True when it found them all (the
+ * orders will create no catalog entry and name none that is missing).
  */
-export async function prefetchCatalog(trx: Db, items: OrderItemBody[], shared: CatalogCache): Promise<void> {
-  await findCatalogEntries(trx, refsOf(items.map(keysOf)), shared);
+export async function prefetchCatalog(trx: Db, items: OrderItemBody[], shared: CatalogCache): Promise<boolean> {
+  const refs = refsOf(items.map(keysOf));
+  await findCatalogEntries(trx, refs, shared);
+  return catalogHolds(shared, refs);
 }

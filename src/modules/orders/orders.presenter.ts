@@ -71,10 +71,12 @@ export interface OrderObject {
 }
 
 /** The fields whose value is not null (nor undefined): answers leave the others out. */
-export const withoutNulls = <T extends Record<string, unknown>>(fields: T) =>
-  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null && value !== undefined)) as {
-    [K in keyof T]?: NonNullable<T[K]>;
-  };
+// A loop, not fromEntries(entries().filter()): an order's items run it a few times each (~1 us saved a call).
+export const withoutNulls = <T extends Record<string, unknown>>(fields: T) => {
+  const kept: Record<string, unknown> = {};
+  for (const key in fields) if (fields[key] !== null && fields[key] !== undefined) kept[key] = fields[key];
+  return kept as { [K in keyof T]?: NonNullable<T[K]> };
+};
 
 /** Zero discounts are left out, as the reference's answers do. */
 const nonZero = (value: number): number | null => (value === 0 ? null : value);

@@ -9,6 +9,7 @@ import type { ItemContent } from './order-draft.service.js';
 import {
   API_UPSERT,
   contentOf,
+  customerContext,
   draftOrder,
   itemRows,
   PREVIEW_UPSERTS,
@@ -19,7 +20,8 @@ import {
   type StoredOrder,
   type UpsertOptions,
 } from './order-draft.service.js';
-import { claimPaid, emitOrderEvents, firePaidSeam, fireStatusSeam, moveOrderInSummary } from './order-effects.service.js';
+import { insertPlannedCustomer } from '../customers/customers.service.js';
+import { claimPaid, countedInNew, emitOrderEvents, firePaidSeam, fireStatusSeam, moveOrderInSummary } from './order-effects.service.js';
 import { presentOrder, type OrderObject } from './orders.presenter.js';
 import * as repo from './orders.repository.js';
 import type { CreateOrderBody, UpdateOrderBody } from './orders.schemas.js';
@@ -94,12 +96,15 @@ async function applyUpdate(trx: Db, ctx: OrderContext, stored: StoredOrder, inpu
   const after = await writeChanges(trx, ctx, stored, draft);
   // Nothing new: the order was claimed when it became PAID, so the seam has nothing to do.
   if (!after) return { before: stored.row, after: stored, created: false, changed: false, claimedPaid: false };
-  await moveOrderInSummary(trx, stored.row, after.row, ctx.at);
+  await moveOrderInSummary(trx, stored.row, after.row, summaryAt(ctx, options));
   return { before: stored.row, after, created: false, changed: true, claimedPaid: await claimPaid(trx, after.row, ctx.at) };
 }
 
+/** The customers' updated_at a summary change sets: none for summaries as history (an import's). */
+const summaryAt = (ctx: OrderContext, options: UpsertOptions): string | null => (options.historySummaries ? null : ctx.at);
+
 const newRow = (ctx: OrderContext, id: string, draft: OrderDraft) =>
-  ({ id, ...draft.columns, paid_at: draft.columns.status === 'PAID' ? ctx.at : null, updated_at: null }) satisfies repo.NewOrderRow;
+  ({ id, ...draft.columns, paid_at: draft.columns.status === 'PAID' ? ctx.at : null, updated_at: null }) satisfies repo.FullOrderRow;
 
 /**
  * A new order is stored as the insert returns it (generated columns included) with the items
@@ -110,10 +115,12 @@ async function insertNew(trx: Db, ctx: OrderContext, input: CreateOrderBody, opt
   const draft = await draftOrder(trx, ctx, undefined, input, options, STORE_UPSERTS);
   const id = timeOrderedId('ord_', ctx.at);
   const paid = draft.columns.status === 'PAID';
+  // A new customer planned by the draft counts this order in its insert: nothing to move after.
+  if (draft.newCustomer) await insertPlannedCustomer(trx, customerContext(ctx, options), draft.newCustomer, countedInNew(draft.columns));
   const row = await repo.insertOrder(trx, newRow(ctx, id, draft));
   const items = itemRows(id, draft.items ?? []);
   await repo.insertItems(trx, items);
-  await moveOrderInSummary(trx, undefined, row, ctx.at);
+  if (!draft.newCustomer) await moveOrderInSummary(trx, undefined, row, summaryAt(ctx, options));
   return { before: undefined, after: { row, items }, created: true, changed: true, claimedPaid: paid };
 }
 
@@ -140,10 +147,10 @@ export async function storeOrder(trx: Db, ctx: OrderContext, input: CreateOrderB
   return stored ? applyUpdate(trx, ctx, stored, input, options) : insertNew(trx, ctx, input, options);
 }
 
-/** A row as the database would hold it: total_amount is a generated column. */
-const withTotal = (row: repo.NewOrderRow): repo.OrderRow => {
-  const discounts = (row.discount_amount ?? 0) + (row.items_discount_amount ?? 0);
-  return { seq: 0, redemptions: '{}', ...row, total_amount: row.amount - discounts } as repo.OrderRow;
+/** A row as the database would hold it: a new one (never stored: seq 0), or a stored one changed (its seq and redemptions kept). */
+const withTotal = (row: repo.FullOrderRow & Partial<Pick<repo.OrderRow, 'seq' | 'redemptions'>>): repo.OrderRow => {
+  const stored = repo.asStored(row, row.seq ?? 0);
+  return row.redemptions === undefined ? stored : { ...stored, redemptions: row.redemptions };
 };
 
 /**
