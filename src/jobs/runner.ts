@@ -8,7 +8,7 @@ import { failJob } from './portions.service.js';
 import { isOwnerDead, newLeaseOwner } from './lease-owner.js';
 import { HAND_OFF_MS, nextPortionSize, nextTarget, TARGET_PORTION_MS } from './portion-size.js';
 import { startSweeps, type SweepLoop } from './sweeps.js';
-import { DEFAULT_WAL_THRESHOLDS, IDLE_CHECK_MS, idleCheckpointDue } from './wal-checkpoints.js';
+import { DEFAULT_WAL_THRESHOLDS, IDLE_CHECK_MS, idleCheckpointDue, WRITING_CHECK_MS } from './wal-checkpoints.js';
 import { copyWalBack } from '../db/wal.js';
 import type { CheckpointTask, WorkerReport, WorkerTask } from './worker.js';
 import { createWriteGate, gateWalFrames, holdingCheckpointLock } from './write-gate.js';
@@ -49,6 +49,8 @@ interface RunnerState {
   lastWalCheck: number;
   /** The API connection's durable commits at the last report: did it write since? */
   apiCommits: number;
+  /** The API's commits at the last look at the WAL while idle. */
+  walCheckCommits: number;
 }
 
 const MAX_ERRORS = 3;
@@ -157,13 +159,19 @@ function onReport(r: RunnerState, job: HeldJob, report: WorkerReport): void {
 
 /**
  * While no job runs, a worker thread copies the WAL back once it is past its idle threshold
- * (the API's own connection no longer does: jobs/wal-checkpoints.ts). Looked at once a second.
+ * (the API's own connection no longer does: jobs/wal-checkpoints.ts). Looked at once a second,
+ * and the file cut to zero bytes; while this process's API commits, every quarter second, and
+ * the WAL restarted in place.
  */
 function checkpointIfIdle(r: RunnerState): void {
-  if (r.held.size > 0 || r.inFlight.size > 0 || r.stopping || Date.now() - r.lastWalCheck < IDLE_CHECK_MS) return;
+  if (r.held.size > 0 || r.inFlight.size > 0 || r.stopping) return;
+  const commits = r.deps.commitStats().batches;
+  const writing = commits !== r.walCheckCommits;
+  if (Date.now() - r.lastWalCheck < (writing ? WRITING_CHECK_MS : IDLE_CHECK_MS)) return;
   r.lastWalCheck = Date.now();
+  r.walCheckCommits = commits;
   if (!idleCheckpointDue(r.deps.dbFile, r.options.wal ?? DEFAULT_WAL_THRESHOLDS)) return;
-  const task: CheckpointTask = { dbFile: r.deps.dbFile, gate: r.gate, gateOptions: r.options.gateOptions };
+  const task: CheckpointTask = { dbFile: r.deps.dbFile, gate: r.gate, gateOptions: r.options.gateOptions, mode: writing ? 'RESTART' : 'TRUNCATE' };
   const run = (poolOf(r).run(task, { name: 'checkpoint' }) as Promise<WorkerReport>)
     .then((report) => {
       if (report.checkpointMs !== undefined) r.options.onCheckpoint?.(report.checkpointMs);
@@ -254,6 +262,7 @@ export function startJobRunner(deps: Deps, options: RunnerOptions): JobRunner {
   const r: RunnerState = {
     deps, options, owner: newLeaseOwner(), leaseMs: options.leaseMs ?? 15_000, held: new Map(), rotation: [], inFlight: new Set(),
     gate: createWriteGate(), stopping: false, ticking: false, again: false, lastStagingCheck: 0, lastWalCheck: 0, apiCommits: 0,
+    walCheckCommits: deps.commitStats().batches,
   };
   const onEnqueued = () => wake(r);
   const poll = setInterval(onEnqueued, options.pollMs ?? 250);

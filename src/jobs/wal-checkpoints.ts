@@ -17,7 +17,8 @@ import { copyWalBack, truncateWal, walBytes, type WalReset } from '../db/wal.js'
  *   largest content so far): TRUNCATE, which cut it to zero bytes, cost a file-system truncation
  *   of ~20-40 ms each time while writers waited;
  * - at a job's end, and when no job runs (past `idleBytes`, on a worker thread), the same with
- *   TRUNCATE: the file goes back to zero bytes.
+ *   TRUNCATE: the file goes back to zero bytes; but while the API writes (no job running), every
+ *   WRITING_CHECK_MS with RESTART, which leaves the file its size.
  *
  * Both wait for readers to leave the WAL while holding writers off: at most RESTART_WAIT_MS,
  * then they give up and the next attempt waits RETRY_MS, unless the WAL holds HARD_LIMIT times
@@ -38,8 +39,16 @@ export interface WalThresholds {
  * the WAL before that portion). 4 MiB while idle: SQLite's own default.
  */
 export const DEFAULT_WAL_THRESHOLDS: WalThresholds = { jobBytes: 32 * 1024 * 1024, idleBytes: 4 * 1024 * 1024 };
-/** How often the runner looks at the WAL's size while no job runs. */
+/** How often the runner looks at the WAL's size while no job runs and the API does not write. */
 export const IDLE_CHECK_MS = 1000;
+/**
+ * How often while the API writes (a write storm: stacked redemptions at 32 clients write
+ * ~60-100 MB of WAL a second). Copied back every quarter second and restarted (RESTART), the
+ * WAL holds a few MiB; looked at once a second, it reached the API connection's own 64 MiB
+ * checkpoint, which then ran inside a COMMIT on the request thread (40-83 ms), and a TRUNCATE
+ * of 64 MiB held the writers off.
+ */
+export const WRITING_CHECK_MS = 250;
 const RESTART_WAIT_MS = 50;
 const RETRY_MS = 250;
 const WAL_FRAME_HEADER_BYTES = 24;
@@ -55,8 +64,12 @@ export interface WalKeeper {
    * Answers how long it took, if it ran.
    */
   restart(threshold: number): number | undefined;
-  /** At a job's end and while idle: the rest, and the WAL file is cut to zero bytes. */
-  truncate(): number | undefined;
+  /**
+   * At a job's end and while idle: the rest, and the WAL starts over: TRUNCATE cuts the file to
+   * zero bytes (at a job's end, or no API write since the last look), RESTART keeps its size
+   * (while the API writes: the file would soon grow again, and cutting it holds writers off).
+   */
+  reset(mode: WalReset): number | undefined;
 }
 
 /**
@@ -89,7 +102,7 @@ export function walKeeper(sqlite: BetterSqlite3.Database, dbFile: string, gate: 
       if (content >= threshold * HARD_LIMIT) return reset('RESTART', HARD_WAIT_MS);
       return performance.now() >= retryAt ? reset('RESTART') : undefined;
     },
-    truncate: () => (performance.now() >= retryAt ? reset('TRUNCATE') : undefined),
+    reset: (mode) => (performance.now() >= retryAt ? reset(mode) : undefined),
   };
 }
 

@@ -6,6 +6,7 @@ import { failJob, preparePortion, runPortion, type PortionReport, type PortionTa
 import { loadStep } from './step-loader.js';
 import type { Neighbours } from './portion-size.js';
 import { letWaitingWriteFirst, waitingMs } from '../db/write-intent.js';
+import type { WalReset } from '../db/wal.js';
 import { walKeeper, type WalKeeper } from './wal-checkpoints.js';
 import { DEFAULT_GATE, gateWrites, markGateWrite, throughWriteGate, type GateOptions } from './write-gate.js';
 
@@ -46,6 +47,8 @@ export interface CheckpointTask {
   dbFile: string;
   gate: SharedArrayBuffer;
   gateOptions?: GateOptions;
+  /** RESTART while the API writes, else TRUNCATE (jobs/wal-checkpoints.ts). */
+  mode: WalReset;
 }
 
 /** What the connection saw at the end of its last portion: its data_version and the gate's write count. */
@@ -144,7 +147,7 @@ export default async function runWorkerTask(task: WorkerTask): Promise<WorkerRep
   // A bulk job leaves a WAL as large as its last stretch between checkpoints; when it
   // ends, this thread (not the API's) copies it back and lets it restart at zero bytes.
   if (report.state !== 'continue') {
-    checkpointMs = deps.wal.truncate();
+    checkpointMs = deps.wal.reset('TRUNCATE');
     // Outside the gate, but a restart moves other connections' data_version: count it.
     if (checkpointMs !== undefined) markGateWrite(task.gate);
   }
@@ -155,7 +158,7 @@ export default async function runWorkerTask(task: WorkerTask): Promise<WorkerRep
 export async function checkpoint(task: CheckpointTask): Promise<WorkerReport> {
   const deps = workerDeps(task.dbFile, task.gate);
   const { value } = await throughWriteGate(task.gate, task.gateOptions ?? DEFAULT_GATE, async () => {
-    const ms = deps.wal.truncate();
+    const ms = deps.wal.reset(task.mode);
     noteWrite(deps, task.gate);
     return ms;
   });

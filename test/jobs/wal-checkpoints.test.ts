@@ -113,6 +113,38 @@ describe('WAL checkpoints beside bulk jobs', () => {
     }
   });
 
+  it('while the API writes and no job runs, restarts the WAL in place every quarter second; cuts it to zero bytes once writes stop', async () => {
+    const checkpoints: number[] = [];
+    const runner = testRunner(server.deps, { wal: { jobBytes: 2 * MiB, idleBytes: 16 * 1024 }, onCheckpoint: () => checkpoints.push(Date.now()) });
+    try {
+      const stormMs = 3_000;
+      const until = Date.now() + stormMs;
+      let emptied = 0;
+      const watch = (async () => {
+        // The runner's first look may come before the first write (TRUNCATE); from the second
+        // on, the file keeps its size while writes go on (RESTART).
+        while (Date.now() < until) {
+          if (checkpoints.length > 1 && walBytes(server.dbFile) === 0) emptied++;
+          await pause(5);
+        }
+      })();
+      const statuses = await customersUntil(server, 'storm', () => Date.now() >= until);
+      await watch;
+      assert.deepEqual(new Set(statuses), new Set([200]));
+      const during = checkpoints.length;
+      // A look every 250 ms (the runner's poll): at least half of them copied and restarted; once a second would be 3.
+      assert.ok(during >= 6, `${during} checkpoints in ${stormMs} ms of writes`);
+      assert.equal(emptied, 0, 'the WAL file was cut to zero bytes while writes went on');
+      const deadline = Date.now() + 5_000;
+      while (walBytes(server.dbFile) > 0 && Date.now() < deadline) await pause(20);
+      assert.equal(walBytes(server.dbFile), 0, 'once writes stopped, the next look cut the file to zero bytes');
+      // The look right after the last writes still saw them (RESTART); the next one cut the file.
+      assert.ok([1, 2].includes(checkpoints.length - during), `${checkpoints.length - during} checkpoints after the writes`);
+    } finally {
+      await runner.stop();
+    }
+  });
+
   it("leaves the WAL to the runner's caller when it copies it back itself (callerCopiesWal: a command's main thread)", async () => {
     // No restart threshold within reach: the WAL restarts at its beginning only after a copy.
     const wal = { jobBytes: 1024 * MiB, idleBytes: 1024 * MiB };
