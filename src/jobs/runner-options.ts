@@ -63,6 +63,8 @@ export interface JobRunner {
    * turns with the workers' checkpoints, and counted for their restart threshold as theirs are.
    */
   copyWalBack(sqlite: BetterSqlite3.Database): void;
+  /** Starts a worker thread and loads this job type's step in it now, before its first portion. */
+  warmUp(type: string): void;
   /** Stops claiming, waits for portions in flight, releases every lease, ends the threads. */
   stop(): Promise<void>;
 }

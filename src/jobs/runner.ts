@@ -280,6 +280,18 @@ export function startJobRunner(deps: Deps, options: RunnerOptions): JobRunner {
       const copy = holdingCheckpointLock(r.gate, () => copyWalBack(sqlite));
       if (copy.frames >= 0) Atomics.store(gateWalFrames(r.gate), 0, copy.frames);
     },
+    warmUp(type) {
+      const entry = options.registry[type];
+      if (!entry) return;
+      const run = poolOf(r)
+        .run({ step: entry.step, dbFile: deps.dbFile, gate: r.gate }, { name: 'warm' })
+        .catch((error: unknown) => deps.log.error('worker warm-up failed', error))
+        .finally(() => {
+          r.inFlight.delete(run);
+          wake(r);
+        });
+      r.inFlight.add(run);
+    },
     async stop() {
       r.stopping = true;
       await sweeps?.stop();

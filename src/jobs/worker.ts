@@ -164,3 +164,12 @@ export async function checkpoint(task: CheckpointTask): Promise<WorkerReport> {
   });
   return { state: 'finished', items: 0, ms: 0, ...(value === undefined ? {} : { checkpointMs: Math.round(value) }) };
 }
+
+/**
+ * Piscina task `warm`: loads a job type's step (and with it this thread's module graph) before
+ * its job can run, while the caller still prepares it (`promo import` staging its file).
+ */
+export async function warm(task: { step: StepRef; dbFile: string; gate: SharedArrayBuffer }): Promise<void> {
+  loadStep(task.step);
+  workerDeps(task.dbFile, task.gate);
+}

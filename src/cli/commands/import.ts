@@ -107,8 +107,7 @@ export async function importCommand(source: string | undefined, options: ImportO
     const items = readItems(source, format, what);
     if (options.dryRun) return dryRunOrders(deps, items, options.json);
     const staging = await start(deps, options, format);
-    await stageItems(staging, items, what);
-    await runToReport(deps, staging.jobId, options.json);
+    await runToReport(deps, staging.jobId, options.json, () => stageItems(staging, items, what));
   });
 }
 
@@ -117,10 +116,10 @@ export async function importCommand(source: string | undefined, options: ImportO
  * stderr, then reports. `--resume` starts here: a job left by an interrupted `promo import`
  * carries on from its last committed portion, so no order is written twice.
  */
-async function runToReport(deps: Deps, jobId: string, json: boolean | undefined): Promise<void> {
+async function runToReport(deps: Deps, jobId: string, json: boolean | undefined, preparing?: () => Promise<unknown>): Promise<void> {
   await getAsyncAction(deps, jobId);
   const progress = stderrProgress();
-  await runJobToEnd(deps, jobRegistry, jobId, { onProgress: progress.update });
+  await runJobToEnd(deps, jobRegistry, jobId, { onProgress: progress.update, preparing });
   progress.end();
   await report(deps, jobId, json);
 }
