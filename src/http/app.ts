@@ -43,13 +43,13 @@ export function createApp(deps: Deps, options: AppOptions = {}): Koa<AppState> {
 
   app.use(requestId);
   app.use(requestLog(deps.log, metrics));
-  app.use(errorRenderer(deps.log, bodyLimitBytes));
+  app.use(errorRenderer(deps.log));
   const body = bodyMiddleware(bodyLimitBytes);
   app.use(body.readBody);
   app.use(authMiddleware(deps));
   app.use(rateLimit(options.rateLimit));
   app.use(body.bodyRefusal);
-  app.use(idempotency(deps, bodyLimitBytes));
+  app.use(idempotency(deps));
   app.use(groupedRoutes(router));
   return app;
 }

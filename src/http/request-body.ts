@@ -12,7 +12,7 @@ const DECODERS: Record<string, (() => Transform) | undefined> = {
   br: createBrotliDecompress,
 };
 
-const tooLarge = (limitBytes: number) => new AppError('payload_too_large', `Request body exceeds ${limitBytes} bytes`);
+export const tooLarge = (limitBytes: number): AppError => new AppError('payload_too_large', `Request body exceeds ${limitBytes} bytes`);
 
 /** The body's bytes as they were sent, decoded from their Content-Encoding. */
 function decodedStream(req: IncomingMessage): Readable {

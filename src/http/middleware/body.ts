@@ -2,7 +2,7 @@ import type { Next } from 'koa';
 import { AppError, invalidPayload } from '../../lib/errors.js';
 import { jsonDepth, LIMITS } from '../../lib/limits.js';
 import type { AppContext } from '../context.js';
-import { parseFormBody, parseJsonBody, requestText } from '../request-body.js';
+import { parseFormBody, parseJsonBody, requestText, tooLarge } from '../request-body.js';
 import { UPLOAD_PATH } from '../upload.js';
 
 /**
@@ -16,7 +16,7 @@ import { UPLOAD_PATH } from '../upload.js';
 export function bodyMiddleware(limitBytes: number) {
   async function readBody(ctx: AppContext): Promise<void> {
     const declared = Number(ctx.get('Content-Length') || 0);
-    if (declared > limitBytes) throw new AppError('payload_too_large', `Request body exceeds ${limitBytes} bytes`);
+    if (declared > limitBytes) throw tooLarge(limitBytes);
     // No GET route reads a body: the hot reads skip it (README "Hot paths"). Node discards a
     // body nobody read before the connection serves its next request.
     if (ctx.method === 'GET' || ctx.method === 'HEAD') return;

@@ -4,29 +4,10 @@ import { AppError } from '../../lib/errors.js';
 import { stringifyJson } from '../../lib/raw-json.js';
 import type { AppContext } from '../context.js';
 
-/** Errors thrown by Koa's body parser (raw-body / http-errors) carry a status and a type. */
-interface HttpLikeError {
-  status?: number;
-  type?: string;
-  message?: string;
-  code?: string;
-}
-
 /** The AppError a known failure is answered with; undefined for an unexpected one (a 500). */
-export function translate(error: unknown, bodyLimitBytes: number): AppError | undefined {
+export function translate(error: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
-  const e = error as HttpLikeError;
-  if (e?.type === 'entity.parse.failed' || (e?.status === 400 && e.message?.includes('JSON'))) {
-    return new AppError('invalid_payload', `Request body is not valid JSON: ${e.message}`);
-  }
-  if (e?.type === 'entity.too.large' || e?.status === 413) {
-    return new AppError('payload_too_large', `Request body exceeds ${bodyLimitBytes} bytes`);
-  }
-  if (e?.status === 415 || e?.type === 'charset.unsupported' || e?.type === 'encoding.unsupported') {
-    return new AppError('unsupported_media_type', e.message);
-  }
-  if (e?.type === 'request.aborted') return new AppError('invalid_payload', 'Request aborted');
-  if (e?.code === 'SQLITE_BUSY') {
+  if ((error as { code?: string } | null)?.code === 'SQLITE_BUSY') {
     return new AppError('database_busy', 'The database stayed locked; retry the request');
   }
   return undefined;
@@ -59,7 +40,7 @@ export const isJsonAnswer = (body: unknown): boolean =>
  * Answers are serialized here, not by Koa after the fact, so that a value that cannot be
  * written (one nested too deep for JSON.stringify) fails inside this handler too.
  */
-export function errorRenderer(log: Logger, bodyLimitBytes: number) {
+export function errorRenderer(log: Logger) {
   return async function renderErrors(ctx: AppContext, next: Next): Promise<void> {
     let appError: AppError | undefined;
     try {
@@ -70,7 +51,7 @@ export function errorRenderer(log: Logger, bodyLimitBytes: number) {
         ctx.type = 'application/json';
       }
     } catch (error) {
-      appError = translate(error, bodyLimitBytes);
+      appError = translate(error);
       if (!appError) {
         log.error('request failed', error, { req_id: ctx.state.requestId, method: ctx.method, path: ctx.path });
         appError = internalError();

@@ -50,7 +50,7 @@ async function answerFromEarlier(deps: Deps, ctx: AppContext, request: Idempoten
  * even from another process; requests that wrote nothing are not remembered (a retry runs
  * them again, with the same outcome).
  */
-export function idempotency(deps: Deps, bodyLimitBytes: number) {
+export function idempotency(deps: Deps) {
   return async function idempotentRetries(ctx: AppContext, next: Next): Promise<void> {
     const key = ctx.get('Idempotency-Key');
     if (ctx.method !== 'POST' || key === '') return next();
@@ -66,7 +66,7 @@ export function idempotency(deps: Deps, bodyLimitBytes: number) {
         throw new AppError('idempotency_key_in_progress', `Idempotency-Key ${request.key} was taken by a request that is no longer remembered; retry`);
       }
       if (keyRow.done) {
-        const appError = translate(error, bodyLimitBytes) ?? internalError();
+        const appError = translate(error) ?? internalError();
         await saveAnswer(deps, request, appError.status, JSON.stringify(errorBody(appError, ctx)));
       }
       throw error;
