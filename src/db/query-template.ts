@@ -1,4 +1,5 @@
 import { SelectQueryNode, type CompiledQuery, type Compilable, type Kysely } from 'kysely';
+import { inBatches, padToBucket } from './batches.js';
 import type { Database } from './database.js';
 import { directReads } from './direct-reads.js';
 import { transactionRunner } from './direct-transactions.js';
@@ -104,6 +105,20 @@ export const columnsShape = (row: Record<string, unknown>): string => {
 
 /** The shape of a query with one IN list: its length. */
 export const listShape = (values: ReadonlyArray<unknown>): string => String(values.length);
+
+/**
+ * A lookup by any number of keys (one IN list) as a query template: the keys go in batches
+ * under SQLite's cap of bound parameters, each padded to one of a few lengths (db/batches.ts),
+ * so every call runs one of a few compiled statements. `build` gets the list's placeholders.
+ */
+export function keysTemplate<K, O>(build: (db: Db, keys: K[]) => Compilable<O>): (db: Db, keys: readonly K[]) => Promise<O[]> {
+  const run = queryTemplate<{ keys: readonly K[] }, O>((db, param, shape) => build(db, param.list('keys', Number(shape))));
+  return (db, keys) =>
+    inBatches(keys, (batch) => {
+      const padded = padToBucket(batch);
+      return run(db, { keys: padded }, listShape(padded));
+    });
+}
 
 /** The columns any of the rows sets (a value other than undefined), in first-seen order. */
 const unionColumns = (rows: ReadonlyArray<Record<string, unknown>>): string[] => {

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import { inBatches, padToBucket } from '../../db/batches.js';
+import { inBatches } from '../../db/batches.js';
 import type { Database } from '../../db/database.js';
-import { listShape, queryTemplate } from '../../db/query-template.js';
+import { keysTemplate } from '../../db/query-template.js';
 import { notIndexed } from '../../db/plan-hints.js';
 import type { ProductTable } from './catalog.table.js';
 import type { ListWindow } from './catalog-list.js';
@@ -23,34 +23,13 @@ export const findProductByKey = async (db: Db, key: string): Promise<ProductRow 
 export const findProductIdByName = async (db: Db, name: string): Promise<string | undefined> =>
   (await db.selectFrom('products').select('id').where('name', '=', name).executeTakeFirst())?.id;
 
-// An order's products (each redemption and validation reads them): compiled once per list length.
-const productsByIds = queryTemplate<{ ids: readonly string[] }, ProductRow>((db, param, shape) =>
-  db.selectFrom('products').selectAll().where('id', 'in', param.list('ids', Number(shape))),
+// An order's products (each redemption and validation reads them, and each import portion
+// the items of all its orders): one of a few compiled statements however many keys.
+export const findProductsByIds = keysTemplate<string, ProductRow>((db, ids) => db.selectFrom('products').selectAll().where('id', 'in', ids));
+
+export const findProductsBySourceIds = keysTemplate<string, ProductRow>((db, sourceIds) =>
+  db.selectFrom('products').selectAll().where('source_id', 'in', sourceIds),
 );
-
-export const findProductsByIds = (db: Db, ids: readonly string[]): Promise<ProductRow[]> =>
-  inBatches(ids, (batch) => {
-    const padded = padToBucket(batch);
-    return productsByIds(db, { ids: padded }, listShape(padded));
-  });
-
-/**
- * Every order of an import resolves its items with this (and each import portion, the items of
- * all its orders): a query template per list length (db/query-template.ts), long lists padded
- * to a few lengths (padToBucket).
- */
-const bySourceIds = queryTemplate<Record<string, string>, ProductRow>((db, param, length) =>
-  db
-    .selectFrom('products')
-    .selectAll()
-    .where('source_id', 'in', Array.from({ length: Number(length) }, (_, i) => param(String(i)))),
-);
-
-export const findProductsBySourceIds = (db: Db, sourceIds: readonly string[]): Promise<ProductRow[]> =>
-  inBatches(sourceIds, (batch) => {
-    const padded = padToBucket(batch);
-    return bySourceIds(db, Object.fromEntries(padded.map((sourceId, i) => [String(i), sourceId])), String(padded.length));
-  });
 
 /** Products whose id or source_id is one of these keys. */
 export const findProductsByKeys = (db: Db, keys: readonly string[]): Promise<ProductRow[]> =>

@@ -1,7 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { inBatches, padToBucket } from '../../db/batches.js';
-import { columnsShape, listShape, queryTemplate } from '../../db/query-template.js';
+import { columnsShape, keysTemplate, listShape, queryTemplate } from '../../db/query-template.js';
 import type { CustomerLoyaltyCampaignTable, CustomerReferralTable, CustomerTable } from './customers.table.js';
 
 type Db = Kysely<Database>;
@@ -28,17 +27,10 @@ const bySourceId = queryTemplate<{ source_id: string }, CustomerRow>((db, param)
 export const findCustomerBySourceId = async (db: Db, sourceId: string): Promise<CustomerRow | undefined> =>
   (await bySourceId(db, { source_id: sourceId }))[0];
 
-// An import portion's customers, read in one statement per batch (padded to a few lengths).
-const bySourceIds = queryTemplate<{ ids: readonly string[] }, CustomerRow>((db, param, shape) =>
-  db.selectFrom('customers').selectAll().where('source_id', 'in', param.list('ids', Number(shape))),
+/** The customers with these source ids (an import portion's, in one statement per batch). */
+export const findCustomersBySourceIds = keysTemplate<string, CustomerRow>((db, sourceIds) =>
+  db.selectFrom('customers').selectAll().where('source_id', 'in', sourceIds),
 );
-
-/** The customers with these source ids, in batches. */
-export const findCustomersBySourceIds = (db: Db, sourceIds: readonly string[]): Promise<CustomerRow[]> =>
-  inBatches(sourceIds, (batch) => {
-    const padded = padToBucket(batch);
-    return bySourceIds(db, { ids: padded }, listShape(padded));
-  });
 
 /** A path's customer reference: an id first, then a source id. */
 export const findCustomerByRef = async (db: Db, ref: string): Promise<CustomerRow | undefined> =>
