@@ -8,10 +8,9 @@ import { failJob } from './portions.service.js';
 import { isOwnerDead, newLeaseOwner } from './lease-owner.js';
 import { HAND_OFF_MS, nextPortionSize, nextTarget, TARGET_PORTION_MS } from './portion-size.js';
 import { startSweeps, type SweepLoop } from './sweeps.js';
-import { DEFAULT_WAL_THRESHOLDS, IDLE_CHECK_MS, idleCheckpointDue, WRITING_CHECK_MS } from './wal-checkpoints.js';
-import { copyWalBack } from '../db/wal.js';
+import { copyBackCounted, DEFAULT_WAL_THRESHOLDS, idleReset, type IdleLook } from './wal-checkpoints.js';
 import type { CheckpointTask, WorkerReport, WorkerTask } from './worker.js';
-import { createWriteGate, gateWalFrames, holdingCheckpointLock } from './write-gate.js';
+import { createWriteGate } from './write-gate.js';
 
 export type { JobRunner, RunnerOptions } from './runner-options.js';
 
@@ -46,11 +45,10 @@ interface RunnerState {
   again: boolean;
   scheduled?: NodeJS.Immediate;
   lastStagingCheck: number;
-  lastWalCheck: number;
+  /** The last look at the WAL while no job ran (jobs/wal-checkpoints.ts idleReset). */
+  walLook: IdleLook;
   /** The API connection's durable commits at the last report: did it write since? */
   apiCommits: number;
-  /** The API's commits at the last look at the WAL while idle. */
-  walCheckCommits: number;
 }
 
 const MAX_ERRORS = 3;
@@ -158,25 +156,27 @@ function onReport(r: RunnerState, job: HeldJob, report: WorkerReport): void {
 }
 
 /**
- * While no job runs, a worker thread copies the WAL back once it is past its idle threshold
- * (the API's own connection no longer does: jobs/wal-checkpoints.ts). Looked at once a second,
- * and the file cut to zero bytes; while this process's API commits, every quarter second, and
- * the WAL restarted in place.
+ * While no job runs, a worker thread copies the WAL back when idleReset says so (the API's own
+ * connection no longer does: jobs/wal-checkpoints.ts).
  */
 function checkpointIfIdle(r: RunnerState): void {
   if (r.held.size > 0 || r.inFlight.size > 0 || r.stopping) return;
-  const commits = r.deps.commitStats().batches;
-  const writing = commits !== r.walCheckCommits;
-  if (Date.now() - r.lastWalCheck < (writing ? WRITING_CHECK_MS : IDLE_CHECK_MS)) return;
-  r.lastWalCheck = Date.now();
-  r.walCheckCommits = commits;
-  if (!idleCheckpointDue(r.deps.dbFile, r.options.wal ?? DEFAULT_WAL_THRESHOLDS)) return;
-  const task: CheckpointTask = { dbFile: r.deps.dbFile, gate: r.gate, gateOptions: r.options.gateOptions, mode: writing ? 'RESTART' : 'TRUNCATE' };
-  const run = (poolOf(r).run(task, { name: 'checkpoint' }) as Promise<WorkerReport>)
-    .then((report) => {
-      if (report.checkpointMs !== undefined) r.options.onCheckpoint?.(report.checkpointMs);
-    })
-    .catch((error: unknown) => r.deps.log.error('WAL checkpoint failed', error))
+  const mode = idleReset(r.walLook, r.deps.commitStats().batches, r.deps.dbFile, r.options.wal ?? DEFAULT_WAL_THRESHOLDS);
+  if (!mode) return;
+  const task: CheckpointTask = { dbFile: r.deps.dbFile, gate: r.gate, gateOptions: r.options.gateOptions, mode };
+  runBesideJobs(r, 'checkpoint', task, (report: WorkerReport) => {
+    if (report.checkpointMs !== undefined) r.options.onCheckpoint?.(report.checkpointMs);
+  });
+}
+
+/**
+ * A worker task that is not a job's portion (an idle checkpoint, a warm-up): it holds a
+ * thread like a portion (counted in flight, awaited by stop) and wakes the runner when done.
+ */
+function runBesideJobs<T>(r: RunnerState, name: 'checkpoint' | 'warm', task: unknown, then: (report: T) => void = () => {}): void {
+  const run = (poolOf(r).run(task, { name }) as Promise<T>)
+    .then(then)
+    .catch((error: unknown) => r.deps.log.error(`worker task ${name} failed`, error))
     .finally(() => {
       r.inFlight.delete(run);
       if (!r.stopping) wake(r);
@@ -261,8 +261,8 @@ async function heartbeat(r: RunnerState): Promise<void> {
 export function startJobRunner(deps: Deps, options: RunnerOptions): JobRunner {
   const r: RunnerState = {
     deps, options, owner: newLeaseOwner(), leaseMs: options.leaseMs ?? 15_000, held: new Map(), rotation: [], inFlight: new Set(),
-    gate: createWriteGate(), stopping: false, ticking: false, again: false, lastStagingCheck: 0, lastWalCheck: 0, apiCommits: 0,
-    walCheckCommits: deps.commitStats().batches,
+    gate: createWriteGate(), stopping: false, ticking: false, again: false, lastStagingCheck: 0, apiCommits: 0,
+    walLook: { at: 0, commits: deps.commitStats().batches },
   };
   const onEnqueued = () => wake(r);
   const poll = setInterval(onEnqueued, options.pollMs ?? 250);
@@ -276,21 +276,10 @@ export function startJobRunner(deps: Deps, options: RunnerOptions): JobRunner {
     owner: r.owner,
     wake: onEnqueued,
     sweepNow: async () => sweeps?.runNow(),
-    copyWalBack: (sqlite) => {
-      const copy = holdingCheckpointLock(r.gate, () => copyWalBack(sqlite));
-      if (copy.frames >= 0) Atomics.store(gateWalFrames(r.gate), 0, copy.frames);
-    },
+    copyWalBack: (sqlite) => copyBackCounted(sqlite, r.gate),
     warmUp(type) {
       const entry = options.registry[type];
-      if (!entry) return;
-      const run = poolOf(r)
-        .run({ step: entry.step, dbFile: deps.dbFile, gate: r.gate }, { name: 'warm' })
-        .catch((error: unknown) => deps.log.error('worker warm-up failed', error))
-        .finally(() => {
-          r.inFlight.delete(run);
-          wake(r);
-        });
-      r.inFlight.add(run);
+      if (entry) runBesideJobs(r, 'warm', { step: entry.step, dbFile: deps.dbFile, gate: r.gate });
     },
     async stop() {
       r.stopping = true;

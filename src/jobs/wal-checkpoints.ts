@@ -40,7 +40,7 @@ export interface WalThresholds {
  */
 export const DEFAULT_WAL_THRESHOLDS: WalThresholds = { jobBytes: 32 * 1024 * 1024, idleBytes: 4 * 1024 * 1024 };
 /** How often the runner looks at the WAL's size while no job runs and the API does not write. */
-export const IDLE_CHECK_MS = 1000;
+const IDLE_CHECK_MS = 1000;
 /**
  * How often while the API writes (a write storm: stacked redemptions at 32 clients write
  * ~60-100 MB of WAL a second). Copied back every quarter second and restarted (RESTART), the
@@ -48,7 +48,7 @@ export const IDLE_CHECK_MS = 1000;
  * checkpoint, which then ran inside a COMMIT on the request thread (40-83 ms), and a TRUNCATE
  * of 64 MiB held the writers off.
  */
-export const WRITING_CHECK_MS = 250;
+const WRITING_CHECK_MS = 250;
 const RESTART_WAIT_MS = 50;
 const RETRY_MS = 250;
 const WAL_FRAME_HEADER_BYTES = 24;
@@ -73,6 +73,17 @@ export interface WalKeeper {
 }
 
 /**
+ * Copies the WAL back on `sqlite` (PASSIVE), taking turns with the other checkpoints of the
+ * runner whose gate this is, and records the frames it found for their restart threshold
+ * (`unknown`: what to record when another connection's checkpoint ran meanwhile; else nothing).
+ */
+export function copyBackCounted(sqlite: BetterSqlite3.Database, gate: SharedArrayBuffer, unknown?: () => number): void {
+  const copy = holdingCheckpointLock(gate, () => copyWalBack(sqlite));
+  const frames = copy.frames >= 0 ? copy.frames : unknown?.();
+  if (frames !== undefined) Atomics.store(gateWalFrames(gate), 0, frames);
+}
+
+/**
  * The WAL checkpoints of one worker connection. The worker threads of a runner share the WAL's
  * frame count and take turns to checkpoint (jobs/write-gate.ts): SQLite fails a checkpoint that
  * finds another one running, and it would learn nothing of the WAL's size.
@@ -88,12 +99,9 @@ export function walKeeper(sqlite: BetterSqlite3.Database, dbFile: string, gate: 
     return performance.now() - started;
   };
   return {
-    copyBack() {
-      const copy = holdingCheckpointLock(gate, () => copyWalBack(sqlite));
-      // Another connection's checkpoint ran (a command's main thread: jobs/follow.ts): the
-      // file's size is the most the WAL can hold.
-      Atomics.store(frames, 0, copy.frames >= 0 ? copy.frames : Math.floor(walBytes(dbFile) / frameBytes));
-    },
+    // Another connection's checkpoint ran (a command's main thread: jobs/follow.ts): the
+    // file's size is the most the WAL can hold.
+    copyBack: () => copyBackCounted(sqlite, gate, () => Math.floor(walBytes(dbFile) / frameBytes)),
     // Past the threshold, a restart that failed waits RETRY_MS; past HARD_LIMIT times it, the
     // portion waits (up to HARD_WAIT_MS) until the WAL restarts.
     restart(threshold) {
@@ -106,5 +114,24 @@ export function walKeeper(sqlite: BetterSqlite3.Database, dbFile: string, gate: 
   };
 }
 
-/** The runner, while no job runs: whether the WAL is worth a checkpoint now. */
-export const idleCheckpointDue = (dbFile: string, thresholds: WalThresholds): boolean => walBytes(dbFile) >= thresholds.idleBytes;
+/** The runner's last look at the WAL while no job runs: when, and the API's commits by then. */
+export interface IdleLook {
+  at: number;
+  commits: number;
+}
+
+/**
+ * While no job runs, whether the runner has a worker copy the WAL back now, and how the WAL
+ * then starts over: looked at every IDLE_CHECK_MS, cut to zero bytes (TRUNCATE); while the API
+ * commits (`commits` moved since the last look), every WRITING_CHECK_MS, restarted in place
+ * (RESTART). Only past `idleBytes`.
+ */
+export function idleReset(last: IdleLook, commits: number, dbFile: string, thresholds: WalThresholds): WalReset | undefined {
+  const writing = commits !== last.commits;
+  const now = Date.now();
+  if (now - last.at < (writing ? WRITING_CHECK_MS : IDLE_CHECK_MS)) return undefined;
+  last.at = now;
+  last.commits = commits;
+  if (walBytes(dbFile) < thresholds.idleBytes) return undefined;
+  return writing ? 'RESTART' : 'TRUNCATE';
+}
