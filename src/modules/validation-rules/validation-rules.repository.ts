@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { notIndexed } from '../../db/plan-hints.js';
-import { listShape, queryTemplate } from '../../db/query-template.js';
+import { keysTemplate } from '../../db/query-template.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import type { ValidationRuleAssignmentTable, ValidationRuleTable } from './validation-rules.table.js';
 
@@ -13,13 +13,8 @@ export type RuleOrderField = 'created_at' | 'updated_at' | 'name';
 export const findRuleById = (db: Db, id: string): Promise<RuleRow | undefined> =>
   db.selectFrom('validation_rules').selectAll().where('id', '=', id).executeTakeFirst();
 
-// The rules of the vouchers a validation or redemption checks: compiled once per list length.
-const rulesByIds = queryTemplate<{ ids: readonly string[] }, RuleRow>((db, param, shape) =>
-  db.selectFrom('validation_rules').selectAll().where('id', 'in', param.list('ids', Number(shape))),
-);
-
-export const findRulesByIds = (db: Db, ids: readonly string[]): Promise<RuleRow[]> =>
-  ids.length === 0 ? Promise.resolve([]) : rulesByIds(db, { ids }, listShape(ids));
+// The rules of the vouchers a validation or redemption checks.
+export const findRulesByIds = keysTemplate<string, RuleRow>((db, ids) => db.selectFrom('validation_rules').selectAll().where('id', 'in', ids));
 
 export const insertRule = async (db: Db, row: Insertable<ValidationRuleTable>): Promise<void> => {
   await db.insertInto('validation_rules').values(row).execute();
@@ -95,9 +90,9 @@ export const deleteAssignmentsOf = async (db: Db, objectIds: readonly string[]):
   if (objectIds.length > 0) await db.deleteFrom('validation_rules_assignments').where('related_object_id', 'in', objectIds).execute();
 };
 
-// Every voucher read asks for its assignments: compiled once per list length.
-const assignmentsByObjects = queryTemplate<{ ids: readonly string[] }, AssignmentRow>((db, param, shape) =>
-  db.selectFrom('validation_rules_assignments').selectAll().where('related_object_id', 'in', param.list('ids', Number(shape))),
+// Every voucher read asks for its assignments.
+const assignmentsByObjects = keysTemplate<string, AssignmentRow>((db, ids) =>
+  db.selectFrom('validation_rules_assignments').selectAll().where('related_object_id', 'in', ids),
 );
 
 /**
@@ -106,8 +101,7 @@ const assignmentsByObjects = queryTemplate<{ ids: readonly string[] }, Assignmen
  * list cannot walk the index in order).
  */
 export async function listAssignmentsOfObjects(db: Db, objectIds: readonly string[]): Promise<AssignmentRow[]> {
-  if (objectIds.length === 0) return [];
-  const rows = await assignmentsByObjects(db, { ids: objectIds }, listShape(objectIds));
+  const rows = await assignmentsByObjects(db, objectIds);
   return rows.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.seq - b.seq));
 }
 
