@@ -27,8 +27,12 @@ export const saveAnswer = async (db: Db, ref: KeyRef, status: number, body: stri
   await db.updateTable('idempotency_keys').set({ status, body }).where('credential', '=', ref.credential).where('key', '=', ref.key).execute();
 };
 
-export const deleteKey = async (db: Db, ref: KeyRef): Promise<void> => {
-  await db.deleteFrom('idempotency_keys').where('credential', '=', ref.credential).where('key', '=', ref.key).execute();
+/**
+ * Forgets the key if it is still expired (created before `before`): one guarded statement, so a
+ * row that another request (another process) wrote since the expired one was read stays.
+ */
+export const deleteExpiredKey = async (db: Db, ref: KeyRef, before: string): Promise<void> => {
+  await db.deleteFrom('idempotency_keys').where('credential', '=', ref.credential).where('key', '=', ref.key).where('created_at', '<', before).execute();
 };
 
 /**

@@ -34,8 +34,10 @@ export const requestHash = (method: string, url: string, body: unknown): string 
 export async function findEarlier(deps: IdempotencyDeps, request: IdempotentRequest): Promise<Earlier> {
   const row = await repo.findKey(deps.db, request);
   if (!row) return { kind: 'none' };
-  if (Date.parse(row.created_at) < deps.clock.now().getTime() - KEY_LIFETIME_MS) {
-    await repo.deleteKey(deps.db, request);
+  const before = new Date(deps.clock.now().getTime() - KEY_LIFETIME_MS).toISOString();
+  if (row.created_at < before) {
+    // Guarded: a fresh row another request wrote since this read stays, and takes our first write (KeyTaken).
+    await repo.deleteExpiredKey(deps.db, request, before);
     return { kind: 'none' };
   }
   if (row.request_hash !== request.hash) return { kind: 'other_request' };
