@@ -35,8 +35,12 @@ export async function claimKey(db: Db, key: string, at: string, busyUntil: strin
   return row !== undefined;
 }
 
-export async function clearBusy(db: Db, key: string): Promise<void> {
-  await db.updateTable('session_locks').set({ busy_until: null }).where('key', '=', key).execute();
+/**
+ * Ends the request's claim on the key: only while the claim is still its own (`busyUntil`, as
+ * claimKey wrote it). A claim that ran out and was taken by another request stays that one's.
+ */
+export async function clearBusy(db: Db, key: string, busyUntil: string): Promise<void> {
+  await db.updateTable('session_locks').set({ busy_until: null }).where('key', '=', key).where('busy_until', '=', busyUntil).execute();
 }
 
 /** The lock's expiry (the row is made when missing). */

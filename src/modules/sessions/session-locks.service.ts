@@ -43,7 +43,7 @@ export async function withSessionKey<T>(deps: SessionDeps, key: string | null, w
   try {
     return await work();
   } finally {
-    await deps.db.transaction().execute((trx) => repo.clearBusy(trx, key));
+    await deps.db.transaction().execute((trx) => repo.clearBusy(trx, key, busyUntil));
   }
 }
 
