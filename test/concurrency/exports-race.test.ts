@@ -28,11 +28,18 @@ describe('exports across two processes', () => {
       Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? server.request('POST', '/v1/exports', { body: body(i) }).then((r) => ({ status: r.status, body: r.body })) : other.request('POST', '/v1/exports', body(i)))),
     );
     assert.ok(created.every((c) => c.status === 200), JSON.stringify(created.find((c) => c.status !== 200)));
-    // Two deleted at once, as the runners start on them.
+    // Two deleted while the runners race: one as they start, one once its file is being written.
     const doomed = created.slice(4).map((c) => c.body.id as string);
     const runner = testRunner(server.deps, { workers: 1 });
     try {
-      const deletes = await Promise.all(doomed.map((id, i) => (i % 2 === 0 ? server.request('DELETE', `/v1/exports/${id}`).then((r) => r.status) : other.request('DELETE', `/v1/exports/${id}`).then((r) => r.status))));
+      const started = server.deps.sqlite.prepare("SELECT bytes > 0 AS writing FROM exports WHERE id = ?");
+      const deletes = await Promise.all([
+        server.request('DELETE', `/v1/exports/${doomed[0]}`).then((r) => r.status),
+        (async () => {
+          for (let waited = 0; !(started.get(doomed[1]) as { writing: number }).writing && waited < 10_000; waited += 5) await new Promise((r) => setTimeout(r, 5));
+          return (await other.request('DELETE', `/v1/exports/${doomed[1]}`)).status;
+        })(),
+      ]);
       assert.deepEqual(deletes, [204, 204]);
       const ids = created.map((c) => c.body.id as string);
       for (let waited = 0; waited < 60_000; waited += 50) {
