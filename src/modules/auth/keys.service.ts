@@ -50,10 +50,15 @@ function checkOrigins(origins: string[]): string[] {
   return cleaned;
 }
 
-export async function createKey(
-  deps: KeyDeps,
-  input: { kind: KeyKind; name?: string; origins?: string[]; rateLimit?: number },
-): Promise<CreatedKey> {
+interface NewKey {
+  kind: KeyKind;
+  name?: string;
+  origins?: string[];
+  rateLimit?: number;
+}
+
+/** A new key's row and its secret, shown once. */
+function newKey(deps: KeyDeps, input: NewKey): { row: repo.ApiKeyRow; created: CreatedKey } {
   const token = newSecret();
   const row: repo.ApiKeyRow = {
     app_id: randomUUID(),
@@ -65,8 +70,13 @@ export async function createKey(
     revoked_at: null,
     rate_limit: input.rateLimit ?? null,
   };
+  return { row, created: { ...present(row), app_token: token } };
+}
+
+export async function createKey(deps: KeyDeps, input: NewKey): Promise<CreatedKey> {
+  const { row, created } = newKey(deps, input);
   await repo.insertApiKey(deps.db, row);
-  return { ...present(row), app_token: token };
+  return created;
 }
 
 export const listKeys = async (deps: KeyDeps): Promise<KeyView[]> => (await repo.listApiKeys(deps.db)).map(present);
@@ -104,11 +114,14 @@ export async function bootstrapKeys(
   if (fromEnv.serverKey) await register('server', fromEnv.serverKey);
   if (fromEnv.clientKey) await register('client', fromEnv.clientKey);
   if (fromEnv.serverKey || fromEnv.clientKey) return [];
-  if ((await repo.countActiveApiKeys(deps.db)) > 0) return [];
-  return [
-    await createKey(deps, { kind: 'server', name: 'first server key' }),
-    await createKey(deps, { kind: 'client', name: 'first client key' }),
-  ];
+  // The look and the inserts in one write transaction: servers starting on one new file at
+  // once create the first pair once (the others find it).
+  return deps.db.transaction().execute(async (trx) => {
+    if ((await repo.countActiveApiKeys(trx)) > 0) return [];
+    const first = [newKey(deps, { kind: 'server', name: 'first server key' }), newKey(deps, { kind: 'client', name: 'first client key' })];
+    for (const { row } of first) await repo.insertApiKey(trx, row);
+    return first.map((k) => k.created);
+  });
 }
 
 /** The key with this id and secret, if it is active and of this kind. */
