@@ -24,10 +24,11 @@ import { tiersRoutes } from '../modules/loyalty/tiers.routes.js';
 import { stackingRulesRoutes } from '../modules/stacking-rules/stacking-rules.routes.js';
 import { validationRulesRoutes } from '../modules/validation-rules/validation-rules.routes.js';
 import type { RouteModule } from './context.js';
+import { unservedRoutes } from './unserved-routes.js';
 
-/** Every module's routes, in one list. A new module adds its RouteModule here. */
+/** Every module's routes, in one list. A new module adds its RouteModule here (unservedRoutes stays first). */
 export const routeModules: RouteModule[] = [
-  oauthRoutes, catalogRoutes, customersRoutes, campaignsRoutes, vouchersRoutes, ordersRoutes, asyncActionsRoutes, assetsRoutes, ledgersRoutes,
+  unservedRoutes, oauthRoutes, catalogRoutes, customersRoutes, campaignsRoutes, vouchersRoutes, ordersRoutes, asyncActionsRoutes, assetsRoutes, ledgersRoutes,
   programsRoutes, membersRoutes, earningRulesRoutes, pendingPointsRoutes, rewardsRoutes, tiersRoutes,
   promotionTiersRoutes, promotionStacksRoutes, stackingRulesRoutes, validationRulesRoutes, redemptionsRoutes, redemptionsListRoutes,
   exportsRoutes, publicationsRoutes, permanentDeletionRoutes,
