@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { fixedClock } from '../../src/lib/clock.js';
+import { assertMatchesReference } from '../support/openapi.js';
+import { serverSideClient, type ServerSideClient } from '../support/sdk.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+const NOW = '2025-05-01T09:00:00.000Z';
+type Json = Record<string, any>;
+
+/**
+ * The @voucherify/sdk loyalty methods no other test called (earning rules, points, card
+ * transactions and expiration, tiers): each through the SDK, unchanged, its whole answer
+ * checked against what the API answers for the same resource and against the reference.
+ */
+describe('@voucherify/sdk: loyalty earning rules, points and tiers', () => {
+  let server: TestServer;
+  let sdk: ServerSideClient;
+  let program: Json;
+  let card: Json;
+  before(async () => {
+    server = await startTestServer({ clock: fixedClock(NOW) });
+    sdk = serverSideClient(server);
+    program = (await sdk.loyalties.create({ name: 'SDK Stars', campaign_type: 'LOYALTY_PROGRAM', voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } } } as any)) as Json;
+    card = (await sdk.loyalties.createMember(program.id, { customer: { source_id: 'sdk-star-ann' } })) as Json;
+  });
+  after(async () => {
+    assert.deepEqual(server.logged, []);
+    await server.close();
+  });
+  const get = async (path: string): Promise<Json> => (await server.request('GET', path)).body;
+
+  it('creates, reads, lists, updates, disables, enables and deletes an earning rule; a paid order earns by it', async () => {
+    const [rule] = (await sdk.loyalties.createEarningRule(program.id, [{ event: 'order.paid', loyalty: { type: 'FIXED', points: 10 }, source: { banner: 'Paid orders' } }] as any)) as unknown as Json[];
+    const expected = {
+      id: rule?.id, created_at: NOW, updated_at: null, loyalty: { type: 'FIXED', points: 10 }, event: 'order.paid',
+      source: { banner: 'Paid orders', object_id: program.id, object_type: 'campaign' }, active: true, start_date: null, expiration_date: null,
+      object: 'earning_rule', metadata: {},
+    };
+    assert.match(rule?.id, /^ern_/);
+    assert.deepEqual(rule, expected);
+    assertMatchesReference('POST', '/v1/loyalties/{campaignId}/earning-rules', 200, [rule] as unknown as Json);
+
+    const one = await sdk.loyalties.getEarningRule(program.id, rule?.id);
+    assert.deepEqual(one, rule);
+    assert.deepEqual(one, await get(`/v1/loyalties/${program.id}/earning-rules/${rule?.id}`));
+    assertMatchesReference('GET', '/v1/loyalties/{campaignId}/earning-rules/{earningRuleId}', 200, one as Json);
+
+    const list = await sdk.loyalties.listEarningRules(program.id, { limit: 10 });
+    assert.deepEqual(list, { object: 'list', data_ref: 'data', data: [rule], total: 1 });
+    assertMatchesReference('GET', '/v1/loyalties/{campaignId}/earning-rules', 200, list as Json);
+
+    const updated = await sdk.loyalties.updateEarningRule(program.id, { id: rule?.id, loyalty: { type: 'FIXED', points: 20 } } as any);
+    assert.deepEqual(updated, { ...rule, loyalty: { type: 'FIXED', points: 20 }, updated_at: NOW });
+    assertMatchesReference('PUT', '/v1/loyalties/{campaignId}/earning-rules/{earningRuleId}', 200, updated as Json);
+
+    const disabled = await sdk.loyalties.disableEarningRule(program.id, rule?.id);
+    assert.deepEqual(disabled, { ...updated, active: false });
+    assertMatchesReference('POST', '/v1/loyalties/{campaignId}/earning-rules/{earningRuleId}/disable', 200, disabled as Json);
+    await sdk.orders.create({ source_id: 'sdk-star-o1', amount: 3000, status: 'PAID', customer: { source_id: 'sdk-star-ann' } } as any);
+    assert.equal((await sdk.loyalties.getMember(program.id, card.code)).loyalty_card?.balance, 0);
+
+    const enabled = await sdk.loyalties.enableEarningRule(program.id, rule?.id);
+    assert.deepEqual(enabled, { ...updated, active: true });
+    assertMatchesReference('POST', '/v1/loyalties/{campaignId}/earning-rules/{earningRuleId}/enable', 200, enabled as Json);
+    await sdk.orders.create({ source_id: 'sdk-star-o2', amount: 3000, status: 'PAID', customer: { source_id: 'sdk-star-ann' } } as any);
+    assert.equal((await sdk.loyalties.getMember(program.id, card.code)).loyalty_card?.balance, 20);
+
+    assert.equal(await sdk.loyalties.deleteEarningRule(program.id, rule?.id), '');
+    await assert.rejects(sdk.loyalties.getEarningRule(program.id, rule?.id), (error: Json) => {
+      assert.deepEqual([error.code, error.key, error.details], [404, 'not_found', `Cannot find earning_rule with id ${rule?.id}`]);
+      return true;
+    });
+  });
+
+  it('adds points, lists the card\'s transactions with and without the program and its expiration buckets (addPoints, listCardTransactions, getPointsExpiration)', async () => {
+    const before = (await sdk.loyalties.getMember(program.id, card.code)).loyalty_card?.balance as number;
+    const added = await sdk.loyalties.addPoints(program.id, card.code, { points: 100, reason: 'Welcome', source_id: 'sdk-welcome' } as any);
+    assert.deepEqual(added, {
+      points: 100, total: before + 100, balance: before + 100, type: 'loyalty_card', object: 'balance',
+      related_object: { type: 'voucher', id: card.id }, operation_type: 'MANUAL',
+    });
+    assertMatchesReference('POST', '/v1/loyalties/{campaignId}/members/{memberId}/balance', 200, added as Json);
+
+    const inProgram = (await sdk.loyalties.listCardTransactions(card.code, program.id, { limit: 10 } as any)) as Json;
+    assert.deepEqual(inProgram, await get(`/v1/loyalties/${program.id}/members/${card.code}/transactions?limit=10`));
+    assert.deepEqual(inProgram.data[0].reason, 'Welcome');
+    assert.deepEqual(inProgram.data.map((t: Json) => [t.type, t.details.balance.points]), [['POINTS_ADDITION', 100], ['POINTS_ACCRUAL', 20]]);
+    assertMatchesReference('GET', '/v1/loyalties/{campaignId}/members/{memberId}/transactions', 200, inProgram);
+    const anyProgram = await sdk.loyalties.listCardTransactions(card.code, null as unknown as string, { limit: 10 } as any);
+    assert.deepEqual(anyProgram, inProgram);
+
+    const buckets = (await sdk.loyalties.getPointsExpiration(program.id, card.code, { limit: 10 } as any)) as Json;
+    assert.deepEqual(buckets, await get(`/v1/loyalties/${program.id}/members/${card.code}/points-expiration?limit=10`));
+    assert.deepEqual([buckets.total, buckets.data.map((b: Json) => b.bucket.total_points).reduce((a: number, b: number) => a + b, 0)], [buckets.data.length, before + 100]);
+    assertMatchesReference('GET', '/v1/loyalties/{campaignId}/members/{memberId}/points-expiration', 200, buckets);
+  });
+
+  it('creates tiers, reads and lists them, lists a tier\'s rewards and a member\'s tiers (createTiers, getTier, listTiers, listLoyaltyTierRewards, listMemberLoyaltyTiers)', async () => {
+    const coupons = (await sdk.campaigns.create({ name: 'SDK coupons', campaign_type: 'DISCOUNT_COUPONS', voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 5 } } } as any)) as Json;
+    const reward = (await sdk.rewards.create({ name: 'SDK coupon', parameters: { campaign: { id: coupons.id } } } as any)) as Json;
+    const [assignment] = (await sdk.loyalties.createRewardAssignments(program.id, [{ reward: reward.id, parameters: { loyalty: { points: 50 } } }] as any)) as unknown as Json[];
+    const tiers = (await sdk.loyalties.createTiers(program.id, [
+      { name: 'Silver', points: { from: 1, to: 99 } },
+      { name: 'Gold', points: { from: 100, to: 10000 }, rewards: { [assignment?.id]: { type: 'CUSTOM', points: 40 } }, metadata: { rank: 2 } },
+    ] as any)) as unknown as Json[];
+    const [silver, gold] = tiers;
+    assert.deepEqual(gold, {
+      id: gold?.id, name: 'Gold', campaign_id: program.id, metadata: { rank: 2 }, created_at: NOW, updated_at: null, earning_rules: {},
+      rewards: { [assignment?.id]: { type: 'CUSTOM', points: 40 } }, config: { points: { from: 100, to: 10000 } }, points: { from: 100, to: 10000 }, object: 'loyalty_tier',
+    });
+    assertMatchesReference('POST', '/v1/loyalties/{campaignId}/tiers', 200, tiers as unknown as Json);
+
+    const one = await sdk.loyalties.getTier(program.id, gold?.id);
+    assert.deepEqual(one, gold);
+    assertMatchesReference('GET', '/v1/loyalties/{campaignId}/tiers/{loyaltyTierId}', 200, one as Json);
+    const list = await sdk.loyalties.listTiers(program.id, { limit: 10 } as any);
+    assert.deepEqual(list, { object: 'list', data_ref: 'data', data: [silver, gold], total: 2 });
+    assertMatchesReference('GET', '/v1/loyalties/{campaignId}/tiers', 200, list as Json);
+
+    const rewards = await sdk.loyalties.listLoyaltyTierRewards(program.id, gold?.id);
+    assert.deepEqual(rewards, { object: 'list', data_ref: 'data', data: [{ reward: await sdk.rewards.get(reward.id), assignment: { ...assignment, parameters: { loyalty: { points: 40 } } }, object: 'loyalty_tier_reward' }], total: 1 });
+    assert.deepEqual(rewards, await get(`/v1/loyalties/${program.id}/tiers/${gold?.id}/rewards`));
+    assertMatchesReference('GET', '/v1/loyalties/{campaignId}/tiers/{loyaltyTierId}/rewards', 200, rewards as Json);
+
+    // Members move between tiers at their next change of points (README "Loyalty: rewards and tiers").
+    await sdk.loyalties.addPoints(program.id, card.code, { points: 1 } as any);
+    const mine = (await sdk.loyalties.listMemberLoyaltyTiers(card.code)) as Json;
+    assert.deepEqual(mine, await get(`/v1/loyalties/members/${card.code}/tiers`));
+    assert.deepEqual([mine.total, mine.data.map((t: Json) => t.id)], [1, [gold?.id]]);
+    assertMatchesReference('GET', '/v1/loyalties/members/{memberId}/tiers', 200, mine);
+  });
+});
