@@ -36,7 +36,6 @@ describe('@voucherify/sdk methods promo does not serve', () => {
       ['campaigns.qualifications.examine', 'POST', '/v1/campaigns/qualification', () => s.campaigns.qualifications.examine({ customer, order }, { limit: 5 })],
       ['events.create', 'POST', '/v1/events', () => s.events.create('signed_up', { customer })],
       ['vouchers.import', 'POST', '/v1/vouchers/import', () => s.vouchers.import([{ code: 'UNS-IMP', type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } }])],
-      ['vouchers.releaseValidationSession', 'DELETE', '/v1/vouchers/UNS-1/sessions/ssn_x', () => s.vouchers.releaseValidationSession('UNS-1', 'ssn_x')],
       ['vouchers.exportTransactions', 'POST', '/v1/vouchers/UNS-1/transactions/export', () => s.vouchers.exportTransactions('UNS-1', { parameters: { fields: ['id'] } })],
       ['vouchers.qualifications.examine', 'POST', '/v1/vouchers/qualification', () => s.vouchers.qualifications.examine({ customer, order }, { limit: 5 })],
       ['validations.validateVoucher', 'POST', '/v1/vouchers/UNS-1/validate', () => s.validations.validateVoucher('UNS-1', { order })],
@@ -93,7 +92,7 @@ describe('@voucherify/sdk methods promo does not serve', () => {
       });
       assert.equal(answers.at(-1), `${name}: 404 not_found Resource not found No route for ${method} ${path}`);
     }
-    assert.equal(answers.length, 48);
+    assert.equal(answers.length, 47);
   });
 
   it('leaves the database as it was: no voucher coded import or qualification, no customer made', async () => {
