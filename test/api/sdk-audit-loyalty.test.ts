@@ -130,4 +130,30 @@ describe('@voucherify/sdk: loyalty earning rules, points and tiers', () => {
     assert.deepEqual([mine.total, mine.data.map((t: Json) => t.id)], [1, [gold?.id]]);
     assertMatchesReference('GET', '/v1/loyalties/members/{memberId}/tiers', 200, mine);
   });
+
+  it('reads the reward an assignment of the program gives (loyalties.getRewardDetails); another program\'s assignment is 404', async () => {
+    const coupons = (await sdk.campaigns.create({ name: 'SDK details coupons', campaign_type: 'DISCOUNT_COUPONS', voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 300 } } } as any)) as Json;
+    const reward = (await sdk.rewards.create({ name: 'SDK details coupon', parameters: { campaign: { id: coupons.id } }, metadata: { shelf: 'A' } } as any)) as Json;
+    const [assignment] = (await sdk.loyalties.createRewardAssignments(program.id, [{ reward: reward.id, parameters: { loyalty: { points: 30 } } }] as any)) as unknown as Json[];
+    const details = await sdk.loyalties.getRewardDetails(program.id, assignment?.id);
+    assert.deepEqual(details, await sdk.rewards.get(reward.id));
+    assert.deepEqual(details, {
+      id: reward.id, name: 'SDK details coupon', type: 'CAMPAIGN', parameters: { campaign: { id: coupons.id, type: 'DISCOUNT_COUPONS' } }, stock: null, redeemed: null,
+      attributes: {}, created_at: NOW, updated_at: null, metadata: { shelf: 'A' }, object: 'reward',
+    });
+    assertMatchesReference('GET', '/v1/loyalties/{campaignId}/reward-assignments/{assignmentId}/reward', 200, details as Json);
+    assert.deepEqual(await sdk.loyalties.getRewardDetails('SDK Stars', assignment?.id), details);
+
+    const other = (await sdk.loyalties.create({ name: 'SDK Moons', voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } } } as any)) as Json;
+    for (const [campaign, id] of [[other.id, assignment?.id], [program.id, 'rewa_none']]) {
+      await assert.rejects(sdk.loyalties.getRewardDetails(campaign, id), (error: Json) => {
+        assert.deepEqual([error.code, error.key, error.message, error.details, error.resource_type], [404, 'not_found', 'Resource not found', `Cannot find reward_assignment with id ${id}`, 'reward_assignment']);
+        return true;
+      });
+    }
+    await assert.rejects(sdk.loyalties.getRewardDetails('camp_none', assignment?.id), (error: Json) => {
+      assert.deepEqual([error.code, error.key, error.details], [404, 'not_found', 'Cannot find campaign with id camp_none']);
+      return true;
+    });
+  });
 });
