@@ -36,7 +36,6 @@ describe('@voucherify/sdk methods promo does not serve', () => {
       ['campaigns.qualifications.examine', 'POST', '/v1/campaigns/qualification', () => s.campaigns.qualifications.examine({ customer, order }, { limit: 5 })],
       ['events.create', 'POST', '/v1/events', () => s.events.create('signed_up', { customer })],
       ['vouchers.import', 'POST', '/v1/vouchers/import', () => s.vouchers.import([{ code: 'UNS-IMP', type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } }])],
-      ['vouchers.exportTransactions', 'POST', '/v1/vouchers/UNS-1/transactions/export', () => s.vouchers.exportTransactions('UNS-1', { parameters: { fields: ['id'] } })],
       ['vouchers.qualifications.examine', 'POST', '/v1/vouchers/qualification', () => s.vouchers.qualifications.examine({ customer, order }, { limit: 5 })],
       ['validations.validateVoucher', 'POST', '/v1/vouchers/UNS-1/validate', () => s.validations.validateVoucher('UNS-1', { order })],
       ['validations.validate (a code)', 'POST', '/v1/vouchers/UNS-1/validate', () => s.validations.validate('UNS-1', { order })],
@@ -54,7 +53,6 @@ describe('@voucherify/sdk methods promo does not serve', () => {
       ['loyalties.listMemberRewards', 'GET', '/v1/loyalties/members/M1/rewards', () => s.loyalties.listMemberRewards('M1', { affordable_only: true })],
       ['loyalties.transferPoints', 'POST', '/v1/loyalties/camp_x/members/M1/transfers', () => s.loyalties.transferPoints('camp_x', 'M1', [{ code: 'M2', points: 10 }])],
       ['loyalties.redeemReward', 'POST', '/v1/loyalties/camp_x/members/M1/redemption', () => s.loyalties.redeemReward('camp_x', 'M1', { reward: { id: 'rew_x' } })],
-      ['loyalties.exportCardTransactions', 'POST', '/v1/loyalties/camp_x/members/M1/transactions/export', () => s.loyalties.exportCardTransactions('M1', 'camp_x', {})],
       ['loyalties.listLoyaltyTierEarningRules', 'GET', '/v1/loyalties/camp_x/tiers/ltr_x/earning-rules', () => s.loyalties.listLoyaltyTierEarningRules('camp_x', 'ltr_x', { limit: 5 })],
       ['validationRules.validate', 'POST', '/v1/validation-rules/val_x/validation', () => s.validationRules.validate('val_x', { order })],
       ['segments.create', 'POST', '/v1/segments', () => s.segments.create({ name: 'Vip', type: 'static', customers: ['uns-ann'] })],
@@ -91,7 +89,7 @@ describe('@voucherify/sdk methods promo does not serve', () => {
       });
       assert.equal(answers.at(-1), `${name}: 404 not_found Resource not found No route for ${method} ${path}`);
     }
-    assert.equal(answers.length, 46);
+    assert.equal(answers.length, 44);
   });
 
   it('leaves the database as it was: no voucher coded import or qualification, no customer made', async () => {

@@ -5,6 +5,7 @@ import { validateBody, validateQuery } from '../../lib/validate.js';
 import { changeBalanceAnswer } from './balance.service.js';
 import { bucketsQuerySchema, memberBalanceSchema, transactionsQuerySchema, voucherBalanceSchema } from './ledgers.schemas.js';
 import { listCardTransactions, listPointsExpiration } from './transactions.service.js';
+import { exportCardTransactions } from './transactions-export.service.js';
 
 /** The channel a client names in X-Voucherify-Channel: the rows' `source` (short text, else none). */
 const channelOf = (ctx: AppContext): string | null => {
@@ -51,6 +52,17 @@ export const ledgersRoutes: RouteModule = (router, deps) => {
   });
   router.get('/v1/vouchers/:code/transactions', async (ctx) => {
     ctx.body = await listCardTransactions(deps, { code: ctx.params.code as string }, transactionsQuery(ctx));
+  });
+  const exportOf = (ctx: AppContext, card: { code: string; campaign?: string }) =>
+    exportCardTransactions(deps, card, ctx.request.body, ctx.state.actor, `${ctx.protocol}://${ctx.host}`);
+  router.post('/v1/vouchers/:code/transactions/export', async (ctx) => {
+    ctx.body = await exportOf(ctx, { code: ctx.params.code as string });
+  });
+  router.post('/v1/loyalties/members/:memberId/transactions/export', async (ctx) => {
+    ctx.body = await exportOf(ctx, { code: ctx.params.memberId as string });
+  });
+  router.post('/v1/loyalties/:campaignId/members/:memberId/transactions/export', async (ctx) => {
+    ctx.body = await exportOf(ctx, { code: ctx.params.memberId as string, campaign: ctx.params.campaignId as string });
   });
   router.get('/v1/loyalties/:campaignId/members/:memberId/points-expiration', async (ctx) => {
     const card = { code: ctx.params.memberId as string, campaign: ctx.params.campaignId as string };

@@ -2,6 +2,7 @@ import { number, object, string, type InferType } from 'yup';
 import { parseIsoDate } from '../../lib/dates.js';
 import { LIMITS } from '../../lib/limits.js';
 import { limit, order, page, querySchema, text, type QueryOf } from '../../lib/query-params.js';
+import { exportParametersSchema } from '../exports/exports.schemas.js';
 
 export const EXPIRATION_TYPES = ['PROGRAM_RULES', 'CUSTOM_DATE', 'NON_EXPIRING'] as const;
 
@@ -50,3 +51,6 @@ export type TransactionsQuery = QueryOf<typeof transactionsParams>;
 const bucketsParams = { limit: limit(), page: page(100) };
 export const bucketsQuerySchema = querySchema(bucketsParams);
 export type BucketsQuery = QueryOf<typeof bucketsParams>;
+
+/** The body of a card's transactions export: POST /v1/exports's `parameters`, without `exported_object`. */
+export const transactionsExportSchema = object({ parameters: exportParametersSchema }).noUnknown('the body holds unknown keys: ${unknown}');
