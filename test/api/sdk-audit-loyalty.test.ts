@@ -156,4 +156,32 @@ describe('@voucherify/sdk: loyalty earning rules, points and tiers', () => {
       return true;
     });
   });
+
+  it('lists the rewards a member can get, all or only those the card affords (loyalties.listMemberRewards)', async () => {
+    const suns = (await sdk.loyalties.create({ name: 'SDK Suns', voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 40 } } } as any)) as Json;
+    const rich = (await sdk.loyalties.createMember(suns.id, { customer: { source_id: 'sdk-sun-ann' } })) as Json;
+    const coupons = (await sdk.campaigns.create({ name: 'SDK sun coupons', campaign_type: 'DISCOUNT_COUPONS', voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 5 } } } as any)) as Json;
+    const cheap = (await sdk.rewards.create({ name: 'SDK cheap', parameters: { campaign: { id: coupons.id } } } as any)) as Json;
+    const dear = (await sdk.rewards.create({ name: 'SDK dear', parameters: { campaign: { id: coupons.id } } } as any)) as Json;
+    const coin = (await sdk.rewards.create({ name: 'SDK coin', parameters: { coin: { exchange_ratio: 1 } } } as any)) as Json;
+    const assignments = (await sdk.loyalties.createRewardAssignments(suns.id, [
+      { reward: cheap.id, parameters: { loyalty: { points: 30 } } }, { reward: dear.id, parameters: { loyalty: { points: 60 } } }, { reward: coin.id },
+    ] as any)) as unknown as Json[];
+    const item = (reward: Json, assignment: Json | undefined) => ({ reward, assignment, object: 'loyalty_reward' });
+    const all = await sdk.loyalties.listMemberRewards(rich.code);
+    assert.deepEqual(all, { object: 'list', data_ref: 'data', data: [item(cheap, assignments[0]), item(dear, assignments[1]), item(coin, assignments[2])], total: 3 });
+    assertMatchesReference('GET', '/v1/loyalties/members/{memberId}/rewards', 200, all as Json);
+    const affordable = await sdk.loyalties.listMemberRewards(rich.code, { affordable_only: true });
+    assert.deepEqual(affordable, { object: 'list', data_ref: 'data', data: [item(cheap, assignments[0]), item(coin, assignments[2])], total: 2 });
+
+    await sdk.loyalties.addOrRemoveCardBalance(rich.code, { points: -40 } as any);
+    assert.deepEqual(await sdk.loyalties.listMemberRewards(rich.code, { affordable_only: true }), { object: 'list', data_ref: 'data', data: [], total: 0 });
+    assert.equal(((await sdk.loyalties.listMemberRewards(rich.code, { affordable_only: false })) as Json).total, 3);
+    await assert.rejects(sdk.loyalties.listMemberRewards('SUN-NONE'), (error: Json) => {
+      assert.deepEqual([error.code, error.key, error.details], [404, 'not_found', 'Cannot find voucher with id SUN-NONE']);
+      return true;
+    });
+    const bad = await server.request('GET', `/v1/loyalties/members/${rich.code}/rewards?affordable_only=yes`);
+    assert.deepEqual([bad.status, bad.body.key, bad.body.details], [400, 'invalid_query_params', 'Query parameter affordable_only must be one of: true, false']);
+  });
 });

@@ -50,7 +50,6 @@ describe('@voucherify/sdk methods promo does not serve', () => {
       ['loyalties.listMemberActivity', 'GET', '/v1/loyalties/camp_x/members/M1/activity', () => s.loyalties.listMemberActivity('camp_x', 'M1', { limit: 5 })],
       ['loyalties.listMemberActivity (no program)', 'GET', '/v1/loyalties/members/M1/activity', () => s.loyalties.listMemberActivity(undefined, 'M1', { limit: 5 })],
       ['loyalties.getMemberActivities', 'GET', '/v1/loyalties/camp_x/members/M1/activities', () => s.loyalties.getMemberActivities('camp_x', 'M1')],
-      ['loyalties.listMemberRewards', 'GET', '/v1/loyalties/members/M1/rewards', () => s.loyalties.listMemberRewards('M1', { affordable_only: true })],
       ['loyalties.transferPoints', 'POST', '/v1/loyalties/camp_x/members/M1/transfers', () => s.loyalties.transferPoints('camp_x', 'M1', [{ code: 'M2', points: 10 }])],
       ['loyalties.redeemReward', 'POST', '/v1/loyalties/camp_x/members/M1/redemption', () => s.loyalties.redeemReward('camp_x', 'M1', { reward: { id: 'rew_x' } })],
       ['loyalties.listLoyaltyTierEarningRules', 'GET', '/v1/loyalties/camp_x/tiers/ltr_x/earning-rules', () => s.loyalties.listLoyaltyTierEarningRules('camp_x', 'ltr_x', { limit: 5 })],
@@ -89,7 +88,7 @@ describe('@voucherify/sdk methods promo does not serve', () => {
       });
       assert.equal(answers.at(-1), `${name}: 404 not_found Resource not found No route for ${method} ${path}`);
     }
-    assert.equal(answers.length, 44);
+    assert.equal(answers.length, 43);
   });
 
   it('leaves the database as it was: no voucher coded import or qualification, no customer made', async () => {

@@ -3,6 +3,7 @@ import { validateBody, validateQuery } from '../../lib/validate.js';
 import { getMember, listMembers } from './members-list.service.js';
 import { addMemberSchema, gatherIds, membersListQuerySchema } from './members.schemas.js';
 import { addMember } from './members.service.js';
+import { listMemberRewards, memberRewardsQuerySchema } from './member-rewards.service.js';
 
 /** Loyalty program members: the program's cards and their holders. */
 export const membersRoutes: RouteModule = (router, deps) => {
@@ -16,6 +17,10 @@ export const membersRoutes: RouteModule = (router, deps) => {
 
   router.get('/v1/loyalties/members/:memberId', async (ctx) => {
     ctx.body = await getMember(deps, ctx.params.memberId as string);
+  });
+
+  router.get('/v1/loyalties/members/:memberId/rewards', async (ctx) => {
+    ctx.body = await listMemberRewards(deps, ctx.params.memberId as string, validateQuery(memberRewardsQuerySchema, ctx.query));
   });
 
   router.get('/v1/loyalties/:campaignId/members/:memberId', async (ctx) => {
