@@ -184,4 +184,18 @@ describe('@voucherify/sdk: loyalty earning rules, points and tiers', () => {
     const bad = await server.request('GET', `/v1/loyalties/members/${rich.code}/rewards?affordable_only=yes`);
     assert.deepEqual([bad.status, bad.body.key, bad.body.details], [400, 'invalid_query_params', 'Query parameter affordable_only must be one of: true, false']);
   });
+
+  it('lists a tier\'s earning rules: its program\'s (loyalties.listLoyaltyTierEarningRules)', async () => {
+    const [rule] = (await sdk.loyalties.createEarningRule(program.id, [{ event: 'order.paid', loyalty: { type: 'FIXED', points: 5 }, source: { banner: 'Five per order' } }] as any)) as unknown as Json[];
+    const gold = ((await sdk.loyalties.listTiers(program.id, {} as any)) as Json).data.find((t: Json) => t.name === 'Gold');
+    const list = await sdk.loyalties.listLoyaltyTierEarningRules(program.id, gold.id, { limit: 10, page: 1 } as any);
+    assert.deepEqual(list, { object: 'list', data_ref: 'data', data: [rule], total: 1 });
+    assert.deepEqual(list, await sdk.loyalties.listEarningRules(program.id, { limit: 10, page: 1 }));
+    assertMatchesReference('GET', '/v1/loyalties/{campaignId}/tiers/{loyaltyTierId}/earning-rules', 200, list as Json);
+    assert.deepEqual(await sdk.loyalties.listLoyaltyTierEarningRules(program.id, gold.id, { page: 2 } as any), { object: 'list', data_ref: 'data', data: [], total: 1 });
+    await assert.rejects(sdk.loyalties.listLoyaltyTierEarningRules(program.id, 'ltr_none', {} as any), (error: Json) => {
+      assert.deepEqual([error.code, error.key, error.details], [404, 'not_found', 'Cannot find loyalty_tier with id ltr_none']);
+      return true;
+    });
+  });
 });
