@@ -50,7 +50,6 @@ describe('@voucherify/sdk methods promo does not serve', () => {
       ['loyalties.listMemberActivity', 'GET', '/v1/loyalties/camp_x/members/M1/activity', () => s.loyalties.listMemberActivity('camp_x', 'M1', { limit: 5 })],
       ['loyalties.listMemberActivity (no program)', 'GET', '/v1/loyalties/members/M1/activity', () => s.loyalties.listMemberActivity(undefined, 'M1', { limit: 5 })],
       ['loyalties.getMemberActivities', 'GET', '/v1/loyalties/camp_x/members/M1/activities', () => s.loyalties.getMemberActivities('camp_x', 'M1')],
-      ['loyalties.transferPoints', 'POST', '/v1/loyalties/camp_x/members/M1/transfers', () => s.loyalties.transferPoints('camp_x', 'M1', [{ code: 'M2', points: 10 }])],
       ['loyalties.redeemReward', 'POST', '/v1/loyalties/camp_x/members/M1/redemption', () => s.loyalties.redeemReward('camp_x', 'M1', { reward: { id: 'rew_x' } })],
       ['validationRules.validate', 'POST', '/v1/validation-rules/val_x/validation', () => s.validationRules.validate('val_x', { order })],
       ['segments.create', 'POST', '/v1/segments', () => s.segments.create({ name: 'Vip', type: 'static', customers: ['uns-ann'] })],
@@ -87,7 +86,7 @@ describe('@voucherify/sdk methods promo does not serve', () => {
       });
       assert.equal(answers.at(-1), `${name}: 404 not_found Resource not found No route for ${method} ${path}`);
     }
-    assert.equal(answers.length, 42);
+    assert.equal(answers.length, 41);
   });
 
   it('leaves the database as it was: no voucher coded import or qualification, no customer made', async () => {

@@ -3,7 +3,8 @@ import { invalidQueryParams } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
 import { changeBalanceAnswer } from './balance.service.js';
-import { bucketsQuerySchema, memberBalanceSchema, transactionsQuerySchema, voucherBalanceSchema } from './ledgers.schemas.js';
+import { bucketsQuerySchema, memberBalanceSchema, transactionsQuerySchema, transfersSchema, voucherBalanceSchema } from './ledgers.schemas.js';
+import { transferPoints } from './transfers.service.js';
 import { listCardTransactions, listPointsExpiration } from './transactions.service.js';
 import { exportCardTransactions } from './transactions-export.service.js';
 
@@ -37,6 +38,10 @@ export const ledgersRoutes: RouteModule = (router, deps) => {
   });
   router.post('/v1/loyalties/:campaignId/members/:memberId/balance', async (ctx) => {
     ctx.body = await memberBalance(ctx, ctx.params.campaignId as string);
+  });
+  router.post('/v1/loyalties/:campaignId/members/:memberId/transfers', async (ctx) => {
+    const card = { code: ctx.params.memberId as string, campaign: ctx.params.campaignId as string };
+    ctx.body = await transferPoints(deps, card, validateBody(transfersSchema, ctx.request.body), { source: channelOf(ctx), actor: ctx.state.actor });
   });
   router.post('/v1/vouchers/:code/balance', async (ctx) => {
     const body = validateBody(voucherBalanceSchema, ctx.request.body);
