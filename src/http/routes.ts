@@ -1,6 +1,7 @@
 import { assetsRoutes } from '../modules/assets/assets.routes.js';
 import { oauthRoutes } from '../modules/auth/oauth.routes.js';
 import { catalogRoutes } from '../modules/catalog/catalog.routes.js';
+import { categoriesRoutes } from '../modules/categories/categories.routes.js';
 import { customersRoutes } from '../modules/customers/customers.routes.js';
 import { campaignsRoutes } from '../modules/campaigns/campaigns.routes.js';
 import { promotionStacksRoutes } from '../modules/campaigns/promotion-stacks.routes.js';
@@ -32,5 +33,5 @@ export const routeModules: RouteModule[] = [
   programsRoutes, membersRoutes, earningRulesRoutes, pendingPointsRoutes, rewardsRoutes, tiersRoutes,
   promotionTiersRoutes, promotionStacksRoutes, stackingRulesRoutes, validationRulesRoutes, redemptionsRoutes, redemptionsListRoutes,
   exportsRoutes, publicationsRoutes, permanentDeletionRoutes,
-  bulkUpdatesRoutes,
+  bulkUpdatesRoutes, categoriesRoutes,
 ];

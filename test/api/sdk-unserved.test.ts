@@ -58,11 +58,6 @@ describe('@voucherify/sdk methods promo does not serve', () => {
       ['segments.list', 'GET', '/v1/customers/uns-ann/segments', () => s.segments.list('uns-ann')],
       ['metadataSchemas.list', 'GET', '/v1/metadata-schemas', () => s.metadataSchemas.list()],
       ['metadataSchemas.get', 'GET', '/v1/metadata-schemas/voucher', () => s.metadataSchemas.get('voucher')],
-      ['categories.list', 'GET', '/v1/categories', () => s.categories.list()],
-      ['categories.create', 'POST', '/v1/categories', () => s.categories.create({ name: 'Top', hierarchy: 1 })],
-      ['categories.get', 'GET', '/v1/categories/cat_x', () => s.categories.get('cat_x')],
-      ['categories.update', 'PUT', '/v1/categories/cat_x', () => s.categories.update('cat_x', { name: 'Top', hierarchy: 2 })],
-      ['categories.delete', 'DELETE', '/v1/categories/cat_x', () => s.categories.delete('cat_x')],
       ['qualifications.checkEligibility', 'POST', '/v1/qualifications', () => s.qualifications.checkEligibility({ customer, order })],
       ['client validate (a code)', 'GET', '/client/v1/validate', () => c.validate({ code: 'UNS-1', amount: 1000, customer })],
       ['client validate (promotions)', 'GET', '/client/v1/promotions/validation', () => c.validate({ amount: 1000, customer })],
@@ -86,7 +81,7 @@ describe('@voucherify/sdk methods promo does not serve', () => {
       });
       assert.equal(answers.at(-1), `${name}: 404 not_found Resource not found No route for ${method} ${path}`);
     }
-    assert.equal(answers.length, 41);
+    assert.equal(answers.length, 36);
   });
 
   it('leaves the database as it was: no voucher coded import or qualification, no customer made', async () => {
