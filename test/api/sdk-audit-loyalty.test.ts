@@ -198,4 +198,36 @@ describe('@voucherify/sdk: loyalty earning rules, points and tiers', () => {
       return true;
     });
   });
+
+  it('lists a member\'s activity: its holder\'s events of the program, paged by cursor (loyalties.listMemberActivity)', async () => {
+    const holder = card.holder_id as string;
+    const all = (await sdk.loyalties.listMemberActivity(program.id, card.code, { limit: 100 } as any)) as Json;
+    assert.deepEqual(all, await get(`/v1/customers/${holder}/activity?campaign_id=${program.id}&limit=100`));
+    const types = new Set(all.data.map((e: Json) => e.type));
+    assert.deepEqual(['customer.voucher.loyalty_card.points_added', 'customer.rewarded.loyalty_points', 'customer.loyalty.tier.joined'].map((t) => types.has(t)), [true, true, true]);
+    assert.equal(all.has_more, false);
+    assertMatchesReference('GET', '/v1/loyalties/{campaignId}/members/{memberId}/activity', 200, all);
+
+    const first = (await sdk.loyalties.listMemberActivity(undefined as unknown as string, card.code, { limit: 2 } as any)) as Json;
+    assert.deepEqual(first, { object: 'list', data_ref: 'data', data: all.data.slice(0, 2), has_more: true, more_starting_after: all.data[1].id });
+    assertMatchesReference('GET', '/v1/loyalties/members/{memberId}/activity', 200, first);
+    const next = (await sdk.loyalties.listMemberActivity(program.id, card.code, { limit: 2, starting_after_id: first.more_starting_after } as any)) as Json;
+    assert.deepEqual(next.data, all.data.slice(2, 4));
+    const oldest = (await sdk.loyalties.listMemberActivity(program.id, card.code, { limit: 1, order: 'created_at' } as any)) as Json;
+    assert.deepEqual(oldest.data, [all.data.at(-1)]);
+
+    // Another program's events of the same customer are not this card's.
+    const moons = (await sdk.loyalties.create({ name: 'SDK activity moons', voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 7 } } } as any)) as Json;
+    const other = (await sdk.loyalties.createMember(moons.id, { customer: { source_id: 'sdk-star-ann' } })) as Json;
+    assert.equal(other.holder_id, holder);
+    const theirs = (await sdk.loyalties.listMemberActivity(moons.id, other.code, { limit: 100 } as any)) as Json;
+    assert.ok(theirs.data.length > 0);
+    assert.deepEqual(theirs.data.filter((e: Json) => all.data.some((mine: Json) => mine.id === e.id)), []);
+    const free = (await sdk.campaigns.addVoucher(moons.id, {} as any)) as Json;
+    assert.deepEqual(await sdk.loyalties.listMemberActivity(moons.id, free.code, {} as any), { object: 'list', data_ref: 'data', data: [], has_more: false });
+    await assert.rejects(sdk.loyalties.listMemberActivity(moons.id, card.code, {} as any), (error: Json) => {
+      assert.deepEqual([error.code, error.key, error.details], [404, 'not_found', `Cannot find voucher with id ${card.code}`]);
+      return true;
+    });
+  });
 });

@@ -47,8 +47,6 @@ describe('@voucherify/sdk methods promo does not serve', () => {
       ['customers.listActivities', 'GET', '/v1/customers/uns-ann/activities', () => s.customers.listActivities('uns-ann', { limit: 5 })],
       ['customers.listRedeemables', 'GET', '/v1/customers/uns-ann/redeemables', () => s.customers.listRedeemables('uns-ann', { limit: 5 })],
       ['consents.list', 'GET', '/v1/consents', () => s.consents.list()],
-      ['loyalties.listMemberActivity', 'GET', '/v1/loyalties/camp_x/members/M1/activity', () => s.loyalties.listMemberActivity('camp_x', 'M1', { limit: 5 })],
-      ['loyalties.listMemberActivity (no program)', 'GET', '/v1/loyalties/members/M1/activity', () => s.loyalties.listMemberActivity(undefined, 'M1', { limit: 5 })],
       ['loyalties.getMemberActivities', 'GET', '/v1/loyalties/camp_x/members/M1/activities', () => s.loyalties.getMemberActivities('camp_x', 'M1')],
       ['loyalties.redeemReward', 'POST', '/v1/loyalties/camp_x/members/M1/redemption', () => s.loyalties.redeemReward('camp_x', 'M1', { reward: { id: 'rew_x' } })],
       ['validationRules.validate', 'POST', '/v1/validation-rules/val_x/validation', () => s.validationRules.validate('val_x', { order })],
@@ -81,7 +79,7 @@ describe('@voucherify/sdk methods promo does not serve', () => {
       });
       assert.equal(answers.at(-1), `${name}: 404 not_found Resource not found No route for ${method} ${path}`);
     }
-    assert.equal(answers.length, 36);
+    assert.equal(answers.length, 34);
   });
 
   it('leaves the database as it was: no voucher coded import or qualification, no customer made', async () => {
