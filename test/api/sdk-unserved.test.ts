@@ -48,7 +48,6 @@ describe('@voucherify/sdk methods promo does not serve', () => {
       ['customers.listRedeemables', 'GET', '/v1/customers/uns-ann/redeemables', () => s.customers.listRedeemables('uns-ann', { limit: 5 })],
       ['consents.list', 'GET', '/v1/consents', () => s.consents.list()],
       ['loyalties.getMemberActivities', 'GET', '/v1/loyalties/camp_x/members/M1/activities', () => s.loyalties.getMemberActivities('camp_x', 'M1')],
-      ['loyalties.redeemReward', 'POST', '/v1/loyalties/camp_x/members/M1/redemption', () => s.loyalties.redeemReward('camp_x', 'M1', { reward: { id: 'rew_x' } })],
       ['validationRules.validate', 'POST', '/v1/validation-rules/val_x/validation', () => s.validationRules.validate('val_x', { order })],
       ['segments.create', 'POST', '/v1/segments', () => s.segments.create({ name: 'Vip', type: 'static', customers: ['uns-ann'] })],
       ['segments.get', 'GET', '/v1/segments/seg_x', () => s.segments.get('seg_x')],
@@ -79,7 +78,7 @@ describe('@voucherify/sdk methods promo does not serve', () => {
       });
       assert.equal(answers.at(-1), `${name}: 404 not_found Resource not found No route for ${method} ${path}`);
     }
-    assert.equal(answers.length, 34);
+    assert.equal(answers.length, 33);
   });
 
   it('leaves the database as it was: no voucher coded import or qualification, no customer made', async () => {
