@@ -1,4 +1,4 @@
-import type { AppContext, RouteModule } from '../../http/context.js';
+import { serverOrigin, type AppContext, type RouteModule } from '../../http/context.js';
 import { invalidQueryParams } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
@@ -59,7 +59,7 @@ export const ledgersRoutes: RouteModule = (router, deps) => {
     ctx.body = await listCardTransactions(deps, { code: ctx.params.code as string }, transactionsQuery(ctx));
   });
   const exportOf = (ctx: AppContext, card: { code: string; campaign?: string }) =>
-    exportCardTransactions(deps, card, ctx.request.body, ctx.state.actor, `${ctx.protocol}://${ctx.host}`);
+    exportCardTransactions(deps, card, ctx.request.body, ctx.state.actor, serverOrigin(ctx));
   router.post('/v1/vouchers/:code/transactions/export', async (ctx) => {
     ctx.body = await exportOf(ctx, { code: ctx.params.code as string });
   });
