@@ -15,6 +15,8 @@ export const subscriptionModules: readonly StepRef[] = [
   domainStep('loyalty/earning.subscriptions.ts', 'subscribeEarning'),
   // Loyalty: a member's tier follows its points.
   domainStep('loyalty/tiers.subscriptions.ts', 'subscribeTiers'),
+  // Stacking rules: a category they name is not deleted.
+  domainStep('stacking-rules/stacking-rules.subscriptions.ts', 'subscribeStackingRules'),
 ];
 
 type Subscribe = (deps: Deps) => void;

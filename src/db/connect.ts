@@ -290,6 +290,6 @@ export function openDatabase(file: string, options: OpenOptions = {}): DatabaseH
       select: (sql, parameters) => onReader.selectOnReader(sql, parameters),
     });
   }
-  const commitStats = (): CommitStats => (group ? { ...group.stats } : { batches: 0, transactions: 0, commitSeconds: 0 });
+  const commitStats = (): CommitStats => (group ? { ...group.stats } : { batches: 0, transactions: 0, commitSeconds: 0, transactionSeconds: 0 });
   return { db, sqlite, commitStats, writeIntent, queryStats: () => ({ ...stats }), close: () => db.destroy() };
 }

@@ -21,8 +21,15 @@ export interface CommitStats {
   batches: number;
   /** Transactions (savepoints) those batches held. */
   transactions: number;
-  /** Seconds spent in COMMIT, summed. */
+  /** Seconds spent in COMMIT (writing the batch's pages to the WAL, then the disk's sync), summed. */
   commitSeconds: number;
+  /**
+   * Seconds the transactions held the writer, from their savepoint to its release or rollback
+   * (their statements and the JavaScript between them), summed. With `commitSeconds`, how busy
+   * the one writer is: a write path cannot go faster than one transaction per (held + commit)
+   * share, however many cores serve the rest.
+   */
+  transactionSeconds: number;
 }
 
 export class Batch {
@@ -57,7 +64,8 @@ export class GroupCommit {
   private flushDue = false;
   private scheduled = false;
   private draining = false;
-  readonly stats: CommitStats = { batches: 0, transactions: 0, commitSeconds: 0 };
+  readonly stats: CommitStats = { batches: 0, transactions: 0, commitSeconds: 0, transactionSeconds: 0 };
+  private heldSince = 0;
 
   constructor(
     private readonly sqlite: BetterSqlite3.Database,
@@ -81,6 +89,7 @@ export class GroupCommit {
       this.schedule();
     }
     this.sqlite.exec(`savepoint ${SAVEPOINT}`);
+    if (this.depth === 0) this.heldSince = performance.now();
     this.depth += 1;
   }
 
@@ -110,6 +119,7 @@ export class GroupCommit {
 
   private end(): void {
     this.depth -= 1;
+    if (this.depth === 0) this.stats.transactionSeconds += (performance.now() - this.heldSince) / 1000;
     if (this.depth === 0 && this.flushDue) {
       this.flushDue = false;
       this.tryFlush();

@@ -18,6 +18,9 @@ export interface AppState {
 export type AppContext = ParameterizedContext<AppState>;
 export type AppRouter = Router<AppState>;
 
+/** The server's origin as the client reached it (the request's protocol and Host header): export URLs. */
+export const serverOrigin = (ctx: Pick<AppContext, 'protocol' | 'host'>): string => `${ctx.protocol}://${ctx.host}`;
+
 /** A module's routes: registered on the one router by createApp. */
 export type RouteModule = (router: AppRouter, deps: Deps) => void;
 

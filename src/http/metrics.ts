@@ -71,7 +71,8 @@ export function createMetrics(deps: Pick<Deps, 'db' | 'dbFile' | 'commitStats'>)
     });
   commits('promo_commit_batches_total', 'Durable COMMITs of the API connection: each holds one batch of write transactions', (s) => s.batches);
   commits('promo_commit_transactions_total', 'Write transactions those batches held: divided by the batches, the mean batch size', (s) => s.transactions);
-  commits('promo_commit_seconds_total', 'Time the API connection spent in COMMIT, waiting for the disk', (s) => s.commitSeconds);
+  commits('promo_commit_seconds_total', 'Time the API connection spent in COMMIT: writing the batch to the WAL, then waiting for the disk', (s) => s.commitSeconds);
+  commits('promo_transaction_seconds_total', 'Time write transactions held the API connection, COMMIT excepted: with promo_commit_seconds_total, how busy the one writer is', (s) => s.transactionSeconds);
   const figures = latestJobFigures(deps);
   const jobGauge = (name: string, help: string, value: (row: JobFigures) => number | null) =>
     new Gauge({

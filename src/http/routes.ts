@@ -1,6 +1,7 @@
 import { assetsRoutes } from '../modules/assets/assets.routes.js';
 import { oauthRoutes } from '../modules/auth/oauth.routes.js';
 import { catalogRoutes } from '../modules/catalog/catalog.routes.js';
+import { categoriesRoutes } from '../modules/categories/categories.routes.js';
 import { customersRoutes } from '../modules/customers/customers.routes.js';
 import { campaignsRoutes } from '../modules/campaigns/campaigns.routes.js';
 import { promotionStacksRoutes } from '../modules/campaigns/promotion-stacks.routes.js';
@@ -24,12 +25,13 @@ import { tiersRoutes } from '../modules/loyalty/tiers.routes.js';
 import { stackingRulesRoutes } from '../modules/stacking-rules/stacking-rules.routes.js';
 import { validationRulesRoutes } from '../modules/validation-rules/validation-rules.routes.js';
 import type { RouteModule } from './context.js';
+import { unservedRoutes } from './unserved-routes.js';
 
-/** Every module's routes, in one list. A new module adds its RouteModule here. */
+/** Every module's routes, in one list. A new module adds its RouteModule here (unservedRoutes stays first). */
 export const routeModules: RouteModule[] = [
-  oauthRoutes, catalogRoutes, customersRoutes, campaignsRoutes, vouchersRoutes, ordersRoutes, asyncActionsRoutes, assetsRoutes, ledgersRoutes,
+  unservedRoutes, oauthRoutes, catalogRoutes, customersRoutes, campaignsRoutes, vouchersRoutes, ordersRoutes, asyncActionsRoutes, assetsRoutes, ledgersRoutes,
   programsRoutes, membersRoutes, earningRulesRoutes, pendingPointsRoutes, rewardsRoutes, tiersRoutes,
   promotionTiersRoutes, promotionStacksRoutes, stackingRulesRoutes, validationRulesRoutes, redemptionsRoutes, redemptionsListRoutes,
   exportsRoutes, publicationsRoutes, permanentDeletionRoutes,
-  bulkUpdatesRoutes,
+  bulkUpdatesRoutes, categoriesRoutes,
 ];

@@ -9,12 +9,18 @@
  * Beside each figure, the server's CPU time per request (from /proc, Linux only): on a shared
  * machine req/s moves with the neighbours' load, CPU time per request much less.
  *
+ * Last, in the same run, the issue's own yardstick for a read: a bare Koa app doing one cached
+ * better-sqlite3 select of the same voucher row on the same file (support/bare-koa-server.ts),
+ * and its `/health`. When the issue was filed that read reached ~0.95x of `/health`; the ratio
+ * of promo's voucher read to it says how much of a read's cost is still promo's own.
+ *
  * BENCH_PROMO_BIN runs another checkout's binary (the figures before a change, measured the
  * same way); BENCH_HOT_MS sets each measurement's duration.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { cannon } from './support/cannon.js';
 import { round, type LoadResult } from './support/load.js';
 import { benchHeaders, BENCH_KEY_ENV, post, PROMO_BIN } from './support/api.js';
@@ -24,6 +30,7 @@ const CONNECTIONS = 16;
 const DURATION_MS = Number(process.env.BENCH_HOT_MS ?? 5000);
 const bin = process.env.BENCH_PROMO_BIN ?? PROMO_BIN;
 const CLIENT_ENV = { PROMO_CLIENT_APP_ID: 'bench-client', PROMO_CLIENT_TOKEN: 'bench-client', PROMO_CLIENT_ORIGINS: '*' };
+const bareKoa = fileURLToPath(new URL('./support/bare-koa-server.ts', import.meta.url));
 const clientHeaders = { 'X-Client-Application-Id': 'bench-client', 'X-Client-Token': 'bench-client', Origin: 'https://shop.example' };
 
 async function seed(base: string): Promise<string> {
@@ -61,8 +68,24 @@ async function measured(pid: number | undefined, run: () => Promise<LoadResult>)
   return { rps: result.rps, p99_ms: result.p99_ms, server_cpu_us_per_req: cpuUs };
 }
 
+/** The bare Koa app on the same file: its `/health` and its one-select voucher read. */
+async function bareKoaFigures(dbFile: string) {
+  const bare = await spawnListening(['--import', 'tsx', bareKoa, dbFile]);
+  try {
+    const get = (path: string, durationMs = DURATION_MS) => cannon(`${bare.url}${path}`, { connections: CONNECTIONS, durationMs });
+    await get('/health', 1000);
+    await get('/v1/vouchers/PCT-BENCH', 1000);
+    const health = await measured(bare.child.pid, () => get('/health'));
+    const voucher = await measured(bare.child.pid, () => get('/v1/vouchers/PCT-BENCH'));
+    return { health, voucher_get: voucher };
+  } finally {
+    await bare.stop();
+  }
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'promo-bench-'));
-const server = await spawnListening([bin, 'serve', '--port', '0', '--db', join(dir, 'bench.db')], { ...process.env, ...BENCH_KEY_ENV, ...CLIENT_ENV });
+const dbFile = join(dir, 'bench.db');
+const server = await spawnListening([bin, 'serve', '--port', '0', '--db', dbFile], { ...process.env, ...BENCH_KEY_ENV, ...CLIENT_ENV });
 try {
   const customerId = await seed(server.url);
   const get = (path: string, headers: Record<string, string> = {}, durationMs = DURATION_MS) =>
@@ -79,6 +102,7 @@ try {
   const voucher = await measured(pid, () => get('/v1/vouchers/PCT-BENCH', benchHeaders));
   const customer = await measured(pid, () => get(`/v1/customers/${customerId}`, benchHeaders));
   const validation = await measured(pid, () => validate());
+  const bare = await bareKoaFigures(dbFile);
   console.log(
     JSON.stringify({
       bench: 'hot-paths',
@@ -91,6 +115,9 @@ try {
       ratio_voucher_to_health: round(voucher.rps / health.rps, 2),
       ratio_customer_to_health: round(customer.rps / health.rps, 2),
       ratio_validation_to_health: round(validation.rps / health.rps, 2),
+      bare_koa: bare,
+      ratio_bare_voucher_to_bare_health: round(bare.voucher_get.rps / bare.health.rps, 2),
+      ratio_voucher_to_bare_voucher: round(voucher.rps / bare.voucher_get.rps, 2),
     }),
   );
 } finally {

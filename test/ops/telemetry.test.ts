@@ -122,6 +122,11 @@ describe('GET /metrics', () => {
     assert.ok((valueOf(family(families, 'promo_database_bytes'), { file: 'database' }) ?? 0) > 0);
     assert.notEqual(valueOf(family(families, 'promo_database_bytes'), { file: 'wal' }), undefined);
     assert.ok((valueOf(family(families, 'process_resident_memory_bytes'), {}) ?? 0) > 0);
+    // The campaign's creation was a write: its batch, and the writer's time in it and in COMMIT.
+    assert.ok((valueOf(family(families, 'promo_commit_batches_total'), {}) ?? 0) >= 1);
+    assert.ok((valueOf(family(families, 'promo_commit_transactions_total'), {}) ?? 0) >= 1);
+    assert.ok((valueOf(family(families, 'promo_commit_seconds_total'), {}) ?? 0) > 0);
+    assert.ok((valueOf(family(families, 'promo_transaction_seconds_total'), {}) ?? 0) > 0);
   });
 });
 

@@ -1,9 +1,11 @@
+import assert from 'node:assert/strict';
 import type BetterSqlite3 from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqlite } from '../../src/db/connect.js';
+import type { CommitStats } from '../../src/db/group-commit.js';
 import { loadMigrations, migrate } from '../../src/db/migrate.js';
 
 /**
@@ -60,4 +62,11 @@ export function dbFingerprint(sqlite: BetterSqlite3.Database): string {
     for (const row of sqlite.prepare(`SELECT * FROM "${name}"`).iterate()) hash.update(JSON.stringify(row));
   }
   return hash.digest('hex');
+}
+
+/** Group commit's counters exactly, and time measured in COMMIT and in the transactions. */
+export function assertCommitStats(stats: CommitStats, counts: Pick<CommitStats, 'batches' | 'transactions'>): void {
+  const { commitSeconds, transactionSeconds, ...rest } = stats;
+  assert.deepEqual(rest, counts);
+  assert.ok(commitSeconds > 0 && transactionSeconds > 0, `time in COMMIT ${commitSeconds} s, in transactions ${transactionSeconds} s`);
 }

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { keysTemplate } from '../../db/query-template.js';
 import type { CategoryTable } from './categories.table.js';
@@ -18,3 +18,15 @@ export const findCategoriesByIds = keysTemplate<string, CategoryRow>((db, ids) =
 export const insertCategory = async (db: Db, row: CategoryRow): Promise<void> => {
   await db.insertInto('categories').values(row).onConflict((oc) => oc.column('name').doNothing()).execute();
 };
+
+/** Every category in the order they were made (the rowid). */
+export const listCategories = (db: Db): Promise<CategoryRow[]> => db.selectFrom('categories').selectAll().orderBy(sql`rowid`).execute();
+
+export async function updateCategory(db: Db, id: string, changes: Partial<Pick<CategoryRow, 'name' | 'hierarchy'>>, at: string): Promise<void> {
+  await db.updateTable('categories').set({ ...changes, updated_at: at }).where('id', '=', id).execute();
+}
+
+/** Throws SQLITE_CONSTRAINT_FOREIGNKEY while a campaign, voucher, promotion tier or stack names it. */
+export async function deleteCategory(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('categories').where('id', '=', id).execute();
+}

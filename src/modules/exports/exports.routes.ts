@@ -1,5 +1,4 @@
-import type { Context } from 'koa';
-import type { RouteModule } from '../../http/context.js';
+import { serverOrigin, type RouteModule } from '../../http/context.js';
 import { validateQuery } from '../../lib/validate.js';
 import { exportsListQuerySchema } from './exports.schemas.js';
 import { createExport, deleteExport, getExport, listExports, openExportFile } from './exports.service.js';
@@ -10,9 +9,6 @@ import { createExport, deleteExport, getExport, listExports, openExportFile } fr
  * export's CSV, streamed from its file under the same credentials (promo's own path: the
  * reference serves files from a separate download host with a token).
  */
-/** The server's origin as the client reached it: the request's protocol and Host header. */
-const serverOrigin = (ctx: Context): string => `${ctx.protocol}://${ctx.host}`;
-
 export const exportsRoutes: RouteModule = (router, deps) => {
   router.post('/v1/exports', async (ctx) => {
     ctx.body = await createExport(deps, ctx.request.body, ctx.state.actor, serverOrigin(ctx));

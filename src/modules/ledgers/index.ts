@@ -11,3 +11,4 @@ export { presentBalance, presentTransaction, presentBucket, type TransactionObje
 export * from './ledger-types.js';
 export { pointsEarnedSince } from './points-earned.service.js';
 export { refundPoints, findRedemptionEntry, type PointsRefund, type PointsRefundInput } from './points-refund.service.js';
+export { findMemberCard } from './member-card.service.js';

@@ -37,6 +37,11 @@ export async function insertEntry(db: Db, row: Insertable<LedgerEntryTable>): Pr
   await insertEntryRow(db, row, columnsShape(row));
 }
 
+/** A transfer's OUT row names its IN row, written after it in the same transaction. */
+export async function linkTransaction(db: Db, entryId: string, relatedId: string): Promise<void> {
+  await db.updateTable('ledger_entries').set({ related_transaction_id: relatedId }).where('id', '=', entryId).execute();
+}
+
 export interface BalanceShift {
   voucherId: string;
   balanceColumn: 'loyalty_balance' | 'gift_balance';

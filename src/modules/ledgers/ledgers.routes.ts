@@ -1,10 +1,12 @@
-import type { AppContext, RouteModule } from '../../http/context.js';
+import { serverOrigin, type AppContext, type RouteModule } from '../../http/context.js';
 import { invalidQueryParams } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
 import { changeBalanceAnswer } from './balance.service.js';
-import { bucketsQuerySchema, memberBalanceSchema, transactionsQuerySchema, voucherBalanceSchema } from './ledgers.schemas.js';
+import { bucketsQuerySchema, memberBalanceSchema, transactionsQuerySchema, transfersSchema, voucherBalanceSchema } from './ledgers.schemas.js';
+import { transferPoints } from './transfers.service.js';
 import { listCardTransactions, listPointsExpiration } from './transactions.service.js';
+import { exportCardTransactions } from './transactions-export.service.js';
 
 /** The channel a client names in X-Voucherify-Channel: the rows' `source` (short text, else none). */
 const channelOf = (ctx: AppContext): string | null => {
@@ -37,6 +39,10 @@ export const ledgersRoutes: RouteModule = (router, deps) => {
   router.post('/v1/loyalties/:campaignId/members/:memberId/balance', async (ctx) => {
     ctx.body = await memberBalance(ctx, ctx.params.campaignId as string);
   });
+  router.post('/v1/loyalties/:campaignId/members/:memberId/transfers', async (ctx) => {
+    const card = { code: ctx.params.memberId as string, campaign: ctx.params.campaignId as string };
+    ctx.body = await transferPoints(deps, card, validateBody(transfersSchema, ctx.request.body), { source: channelOf(ctx), actor: ctx.state.actor });
+  });
   router.post('/v1/vouchers/:code/balance', async (ctx) => {
     const body = validateBody(voucherBalanceSchema, ctx.request.body);
     ctx.body = await changeBalanceAnswer(deps, { ...body, code: ctx.params.code as string, source: channelOf(ctx), actor: ctx.state.actor }, 'amount');
@@ -51,6 +57,17 @@ export const ledgersRoutes: RouteModule = (router, deps) => {
   });
   router.get('/v1/vouchers/:code/transactions', async (ctx) => {
     ctx.body = await listCardTransactions(deps, { code: ctx.params.code as string }, transactionsQuery(ctx));
+  });
+  const exportOf = (ctx: AppContext, card: { code: string; campaign?: string }) =>
+    exportCardTransactions(deps, card, ctx.request.body, ctx.state.actor, serverOrigin(ctx));
+  router.post('/v1/vouchers/:code/transactions/export', async (ctx) => {
+    ctx.body = await exportOf(ctx, { code: ctx.params.code as string });
+  });
+  router.post('/v1/loyalties/members/:memberId/transactions/export', async (ctx) => {
+    ctx.body = await exportOf(ctx, { code: ctx.params.memberId as string });
+  });
+  router.post('/v1/loyalties/:campaignId/members/:memberId/transactions/export', async (ctx) => {
+    ctx.body = await exportOf(ctx, { code: ctx.params.memberId as string, campaign: ctx.params.campaignId as string });
   });
   router.get('/v1/loyalties/:campaignId/members/:memberId/points-expiration', async (ctx) => {
     const card = { code: ctx.params.memberId as string, campaign: ctx.params.campaignId as string };

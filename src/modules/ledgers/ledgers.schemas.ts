@@ -1,7 +1,8 @@
-import { number, object, string, type InferType } from 'yup';
+import { array, number, object, string, type InferType } from 'yup';
 import { parseIsoDate } from '../../lib/dates.js';
 import { LIMITS } from '../../lib/limits.js';
 import { limit, order, page, querySchema, text, type QueryOf } from '../../lib/query-params.js';
+import { exportParametersSchema } from '../exports/exports.schemas.js';
 
 export const EXPIRATION_TYPES = ['PROGRAM_RULES', 'CUSTOM_DATE', 'NON_EXPIRING'] as const;
 
@@ -50,3 +51,24 @@ export type TransactionsQuery = QueryOf<typeof transactionsParams>;
 const bucketsParams = { limit: limit(), page: page(100) };
 export const bucketsQuerySchema = querySchema(bucketsParams);
 export type BucketsQuery = QueryOf<typeof bucketsParams>;
+
+/** The body of a card's transactions export: POST /v1/exports's `parameters`, without `exported_object`. */
+export const transactionsExportSchema = object({ parameters: exportParametersSchema }).noUnknown('the body holds unknown keys: ${unknown}');
+
+/** At most this many source cards in one transfer. */
+export const MAX_TRANSFERS = 100;
+
+/** POST .../members/{memberId}/transfers (LoyaltiesMembersTransfersCreateRequestBody): 1..100 `{code, points, reason, source_id}`. */
+export const transfersSchema = array(
+  object({
+    code: string().required('${path} is required').max(LIMITS.shortText),
+    points: number().integer('${path} must be an integer').min(1, '${path} must be at least 1').required('${path} is required')
+      .test('safe', '${path} is too large', (value) => value === undefined || Number.isSafeInteger(value)),
+    ...reasonAndSource,
+  }).noUnknown(),
+)
+  .required('The body must be an array of transfers')
+  .min(1, 'The body must hold at least one transfer')
+  .max(MAX_TRANSFERS, `The body may hold at most ${MAX_TRANSFERS} transfers`)
+  .typeError('The body must be an array of transfers');
+export type TransferItem = InferType<typeof transfersSchema>[number];

@@ -3,6 +3,8 @@ import { validateBody, validateQuery } from '../../lib/validate.js';
 import { getMember, listMembers } from './members-list.service.js';
 import { addMemberSchema, gatherIds, membersListQuerySchema } from './members.schemas.js';
 import { addMember } from './members.service.js';
+import { listMemberRewards, memberRewardsQuerySchema } from './member-rewards.service.js';
+import { listMemberActivity, memberActivityQuerySchema } from './member-activity.service.js';
 
 /** Loyalty program members: the program's cards and their holders. */
 export const membersRoutes: RouteModule = (router, deps) => {
@@ -16,6 +18,18 @@ export const membersRoutes: RouteModule = (router, deps) => {
 
   router.get('/v1/loyalties/members/:memberId', async (ctx) => {
     ctx.body = await getMember(deps, ctx.params.memberId as string);
+  });
+
+  router.get('/v1/loyalties/members/:memberId/rewards', async (ctx) => {
+    ctx.body = await listMemberRewards(deps, ctx.params.memberId as string, validateQuery(memberRewardsQuerySchema, ctx.query));
+  });
+
+  router.get('/v1/loyalties/members/:memberId/activity', async (ctx) => {
+    ctx.body = await listMemberActivity(deps, { code: ctx.params.memberId as string }, validateQuery(memberActivityQuerySchema, ctx.query));
+  });
+  router.get('/v1/loyalties/:campaignId/members/:memberId/activity', async (ctx) => {
+    const card = { code: ctx.params.memberId as string, campaign: ctx.params.campaignId as string };
+    ctx.body = await listMemberActivity(deps, card, validateQuery(memberActivityQuerySchema, ctx.query));
   });
 
   router.get('/v1/loyalties/:campaignId/members/:memberId', async (ctx) => {

@@ -1,6 +1,8 @@
 import type { Deps } from '../../app/deps.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import { programRewards } from '../rewards/assignments.service.js';
+import { listEarningRules } from './earning-rules.service.js';
+import type { EarningRulesListQuery } from './earning-rules.schemas.js';
 import type { TierMapping } from './tiers.schemas.js';
 import { requireTier } from './tiers.service.js';
 
@@ -26,4 +28,15 @@ export async function listTierRewards(deps: Pick<Deps, 'db'>, programKey: string
   const items = await programRewards(deps.db, tier.campaign_id, named.length > 0 ? named : undefined);
   const data = items.map(({ reward, assignment }) => ({ reward, assignment: inTier(assignment, mapping[assignment.id]), object: 'loyalty_tier_reward' as const }));
   return listEnvelope('data', data, { total: data.length });
+}
+
+/**
+ * list-loyalty-tier-earning-rules (GET /v1/loyalties/{campaignId}/tiers/{tierId}/earning-rules;
+ * the SDK's `loyalties.listLoyaltyTierEarningRules`): the earning rules of the tier's program,
+ * as list-earning-rules answers them with the same `limit`, `page` and `order`. A rule's points
+ * for the tier's members follow the tier's `earning_rules` mapping, shown on the tier.
+ */
+export async function listTierEarningRules(deps: Pick<Deps, 'db'>, programKey: string, tierId: string, query: EarningRulesListQuery) {
+  const tier = await requireTier(deps.db, programKey, tierId);
+  return listEarningRules(deps, tier.campaign_id, query);
 }

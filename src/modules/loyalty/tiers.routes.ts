@@ -1,7 +1,8 @@
 import type { RouteModule } from '../../http/context.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
 import { listMemberTiers } from './tiers-members.service.js';
-import { listTierRewards } from './tiers-rewards.service.js';
+import { earningRulesListQuerySchema } from './earning-rules.schemas.js';
+import { listTierEarningRules, listTierRewards } from './tiers-rewards.service.js';
 import { createTiersSchema, tiersListQuerySchema, updateTierSchema } from './tiers.schemas.js';
 import { createTiers, deleteTier, getTier, listTiers, updateTier } from './tiers.service.js';
 
@@ -26,6 +27,10 @@ export const tiersRoutes: RouteModule = (router, deps) => {
   });
   router.get('/v1/loyalties/:campaignId/tiers/:tierId/rewards', async (ctx) => {
     ctx.body = await listTierRewards(deps, ctx.params.campaignId as string, ctx.params.tierId as string);
+  });
+  router.get('/v1/loyalties/:campaignId/tiers/:tierId/earning-rules', async (ctx) => {
+    const query = validateQuery(earningRulesListQuerySchema, ctx.query);
+    ctx.body = await listTierEarningRules(deps, ctx.params.campaignId as string, ctx.params.tierId as string, query);
   });
   router.get('/v1/loyalties/members/:memberId/tiers', async (ctx) => {
     ctx.body = await listMemberTiers(deps, ctx.params.memberId as string);

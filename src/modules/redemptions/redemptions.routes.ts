@@ -5,6 +5,8 @@ import { stackableBodySchema } from './redemptions.schemas.js';
 import { validateStackable } from './validate.service.js';
 import { getVoucherRedemptions } from './voucher-redemptions.service.js';
 import { rollbacksRoutes } from './rollbacks.routes.js';
+import { releaseValidationSession } from './session-release.service.js';
+import { redeemMemberReward } from './reward-redemption.service.js';
 
 /**
  * Stackable redemptions and validations (SPEC.md 4.17; voucherify-facts 1.17), server side and
@@ -24,6 +26,17 @@ export const redemptionsRoutes: RouteModule = (router, deps) => {
   }
   router.get('/v1/vouchers/:code/redemption', async (ctx) => {
     ctx.body = await getVoucherRedemptions(deps, ctx.params.code as string);
+  });
+  router.post('/v1/loyalties/members/:memberId/redemption', async (ctx) => {
+    ctx.body = await redeemMemberReward(deps, ctx.state.actor, { code: ctx.params.memberId as string }, ctx.request.body);
+  });
+  router.post('/v1/loyalties/:campaignId/members/:memberId/redemption', async (ctx) => {
+    const card = { code: ctx.params.memberId as string, campaign: ctx.params.campaignId as string };
+    ctx.body = await redeemMemberReward(deps, ctx.state.actor, card, ctx.request.body);
+  });
+  router.delete('/v1/vouchers/:code/sessions/:sessionKey', async (ctx) => {
+    await releaseValidationSession(deps, ctx.params.code as string, ctx.params.sessionKey as string);
+    ctx.status = 204;
   });
   // Registered here so the module's routes stay one entry of src/http/routes.ts.
   rollbacksRoutes(router, deps);

@@ -107,6 +107,10 @@ async function requireAssignment(db: Db, scope: AssignmentScope, assignmentId: s
 export const getAssignment = async (deps: Pick<Deps, 'db'>, scope: AssignmentScope, assignmentId: string): Promise<AssignmentView> =>
   presentAssignment(await requireAssignment(deps.db, scope, assignmentId));
 
+/** get-reward-details (the SDK's loyalties.getRewardDetails): the reward an assignment of the program gives, as GET /v1/rewards/{id}. */
+export const getAssignedReward = async (deps: Pick<Deps, 'db'>, program: string, assignmentId: string): Promise<RewardView> =>
+  presentReward(await requireReward(deps.db, (await requireAssignment(deps.db, { program }, assignmentId)).reward_id));
+
 /** PUT of an assignment (SPEC.md 4.10): its points cost; an unknown assignment is 404. */
 export async function updateAssignment(deps: AssignmentDeps, scope: AssignmentScope, assignmentId: string, body: UpdateAssignmentBody): Promise<AssignmentView> {
   const now = isoNow(deps.clock);

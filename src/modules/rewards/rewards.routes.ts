@@ -11,6 +11,7 @@ import {
   assignReward,
   assignRewards,
   deleteAssignment,
+  getAssignedReward,
   getAssignment,
   listProgramAssignments,
   listRewardAssignments,
@@ -51,6 +52,10 @@ export const rewardsRoutes: RouteModule = (router, deps) => {
   });
   router.get('/v1/loyalties/:campaignId/rewards', async (ctx) => {
     ctx.body = await listProgramAssignments(deps, ctx.params.campaignId as string, validateQuery(programAssignmentsQuerySchema, ctx.query));
+  });
+
+  router.get('/v1/loyalties/:campaignId/reward-assignments/:assignmentId/reward', async (ctx) => {
+    ctx.body = await getAssignedReward(deps, ctx.params.campaignId as string, ctx.params.assignmentId as string);
   });
 
   const scopes: Array<[string, (params: Record<string, string | undefined>) => AssignmentScope]> = [

@@ -63,6 +63,15 @@ export async function deleteReservations(db: Db, key: string): Promise<void> {
   await db.deleteFrom('session_reservations').where('session_key', '=', key).execute();
 }
 
+/** The lock by this key while it holds (not expired, not consumed), with whether a request runs on it. */
+export const findLiveLock = (db: Db, key: string, at: string): Promise<{ busy_until: string | null } | undefined> =>
+  db.selectFrom('session_locks').select('busy_until').where('key', '=', key).where('expires_at', '>', at).executeTakeFirst();
+
+/** Forgets what the session holds of one voucher (its quantity, credits and points). */
+export async function deleteVoucherReservations(db: Db, key: string, voucherId: string): Promise<void> {
+  await db.deleteFrom('session_reservations').where('session_key', '=', key).where('target_id', '=', voucherId).where('kind', '!=', 'REWARD').execute();
+}
+
 export async function deleteLock(db: Db, key: string): Promise<void> {
   await deleteReservations(db, key);
   await db.deleteFrom('session_locks').where('key', '=', key).execute();

@@ -97,6 +97,27 @@ export async function consumeSession(trx: Db, key: string, at: string): Promise<
   await repo.setExpiry(trx, key, at, at);
 }
 
+/**
+ * The manual release of one voucher's lock (DELETE /v1/vouchers/{code}/sessions/{key}; the
+ * reference: "for vouchers only"): what the session holds of the voucher is given back; a
+ * session left holding no other voucher is dropped whole, with a reward unit it held for a
+ * card (a reservation does not say which card it was for). Refused as the other requests on
+ * the key are while one runs (400 multiple_requests). False: no live lock by that key.
+ */
+export async function releaseVoucherLock(trx: Db, key: string, voucherId: string, at: string): Promise<boolean> {
+  const lock = await repo.findLiveLock(trx, key, at);
+  if (!lock) return false;
+  if (lock.busy_until !== null && lock.busy_until > at) throw new AppError('multiple_requests', `Another request on session ${key} is running`);
+  const held = (await repo.listReservations(trx, key)).filter((r) => r.kind !== 'REWARD');
+  if (held.every((r) => r.target_id === voucherId)) {
+    await dropLock(trx, key);
+    return true;
+  }
+  for (const reservation of held) if (reservation.target_id === voucherId) await repo.unreserve(trx, reservation);
+  await repo.deleteVoucherReservations(trx, key, voucherId);
+  return true;
+}
+
 /** A validation on the key sees what its own session holds as free (it is about to hold it anew). */
 export const setAsideSession = (trx: Db, key: string): Promise<void> => giveBack(trx, key);
 

@@ -58,6 +58,13 @@ async function checkRules(db: Db, rules: StackingRules): Promise<void> {
   if (unknown !== undefined) throw notFound('category', unknown);
 }
 
+/** The field of the stored rules that names the category, if one does (the category seam's check). */
+export async function fieldNamingCategory(db: Db, categoryId: string): Promise<string | undefined> {
+  const rules = rulesOf(await repo.findRules(db));
+  if (categoryId in (rules.applicable_redeemables_category_limits ?? {})) return 'applicable_redeemables_category_limits';
+  return CATEGORY_LISTS.find((list) => rules[list].includes(categoryId));
+}
+
 /** The rules with a change applied (lists deduplicated), checked. */
 async function changed(db: Db, current: StackingRules, change: StackingRulesChange): Promise<StackingRules> {
   // Only the rules' own fields: a body's other fields (those promo does not apply) are dropped.

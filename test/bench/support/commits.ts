@@ -24,14 +24,34 @@ export function tinyCommitRate(dir: string, ms: number): number {
 export interface CommitFigures {
   batches: number;
   transactions: number;
+  commitSeconds: number;
+  transactionSeconds: number;
 }
 
 export async function commitFigures(base: string): Promise<CommitFigures> {
   const text = await (await fetch(`${base}/metrics`)).text();
   const value = (name: string) => Number(text.split('\n').find((l) => l.startsWith(`${name} `))?.split(' ')[1] ?? 0);
-  return { batches: value('promo_commit_batches_total'), transactions: value('promo_commit_transactions_total') };
+  return {
+    batches: value('promo_commit_batches_total'),
+    transactions: value('promo_commit_transactions_total'),
+    commitSeconds: value('promo_commit_seconds_total'),
+    transactionSeconds: value('promo_transaction_seconds_total'),
+  };
 }
 
 /** Transactions per COMMIT between two readings. */
 export const meanBatch = (before: CommitFigures, after: CommitFigures): number =>
   Number(((after.transactions - before.transactions) / Math.max(1, after.batches - before.batches)).toFixed(2));
+
+/**
+ * The one writer's time per transaction between two readings, in microseconds: held by the
+ * transaction (statements and the JavaScript between them) and its share of COMMIT. Their sum
+ * caps any write path at 1e6 / sum transactions a second, however many cores serve the rest.
+ */
+export function writerTime(before: CommitFigures, after: CommitFigures) {
+  const transactions = Math.max(1, after.transactions - before.transactions);
+  const perTransaction = (seconds: number) => Math.round((seconds * 1e6) / transactions);
+  const held = perTransaction(after.transactionSeconds - before.transactionSeconds);
+  const commit = perTransaction(after.commitSeconds - before.commitSeconds);
+  return { held_us: held, commit_us: commit, ceiling_per_s: Math.round(1e6 / Math.max(1, held + commit)) };
+}

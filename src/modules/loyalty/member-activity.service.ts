@@ -1,0 +1,24 @@
+import type { Deps } from '../../app/deps.js';
+import { limit, order, querySchema, text, type QueryOf } from '../../lib/query-params.js';
+import { listEnvelope } from '../../lib/pagination.js';
+import { ACTIVITY_ORDER_FIELDS } from '../events/events.schemas.js';
+import { listCustomerEvents } from '../events/events.service.js';
+import { getMember } from './members-list.service.js';
+
+const memberActivityParams = { limit: limit(), order: order(ACTIVITY_ORDER_FIELDS), starting_after_id: text() };
+export const memberActivityQuerySchema = querySchema(memberActivityParams);
+export type MemberActivityQuery = QueryOf<typeof memberActivityParams>;
+
+/**
+ * list-member-activity (GET /v1/loyalties/[{campaignId}/]members/{memberId}/activity; the SDK's
+ * `loyalties.listMemberActivity`): the card's holder's events of the card's program (points
+ * added, accrued, expired, pending points, tiers, rewards, redemptions, publications),
+ * newest first unless `order=created_at`, a page of `limit` with the `starting_after_id`
+ * cursor, `has_more` and `more_starting_after`, as the customer's activity pages. A card
+ * without a holder has none. A holder with two cards of one program sees both cards' events.
+ */
+export async function listMemberActivity(deps: Pick<Deps, 'db'>, card: { code: string; campaign?: string }, query: MemberActivityQuery) {
+  const member = await getMember(deps, card.code, card.campaign);
+  if (member.holder_id === null) return listEnvelope('data', [], { has_more: false });
+  return listCustomerEvents(deps, member.holder_id, { ...query, campaign_id: member.campaign_id as string });
+}

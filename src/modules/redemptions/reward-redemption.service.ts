@@ -1,0 +1,31 @@
+import type { Deps } from '../../app/deps.js';
+import type { Actor } from '../../lib/actor.js';
+import { invalidPayload, notFound } from '../../lib/errors.js';
+import { isPlainObject } from '../../lib/fields.js';
+import { validateBodyPresentFields } from '../../lib/validate.js';
+import { findMemberCard } from '../ledgers/index.js';
+import { redeemStackable } from './redeem.service.js';
+import { stackableBodySchema } from './redemptions.schemas.js';
+
+type RedeemDeps = Parameters<typeof redeemStackable>[0] & Pick<Deps, 'db'>;
+
+/**
+ * redeem-reward (POST /v1/loyalties/[{campaignId}/]members/{memberId}/redemption; the SDK's
+ * `loyalties.redeemReward`): the stackable redemption of the one card with its `reward`
+ * (`{id, points}`), for the card's holder, with the body's `order` and `metadata`. Answers
+ * that redemption (the stackable answer's one child); a refusal is the stackable 400 with
+ * its failed redemption. Unknown card, or a card of another program: 404.
+ */
+export async function redeemMemberReward(deps: RedeemDeps, actor: Actor, card: { code: string; campaign?: string }, body: unknown) {
+  if (!isPlainObject(body)) throw invalidPayload('The body must be a JSON object');
+  if (body.reward === undefined || body.reward === null) throw invalidPayload('reward is required');
+  const found = await findMemberCard(deps.db, card.code, card.campaign);
+  if (found.type !== 'LOYALTY_CARD') throw notFound('voucher', card.code);
+  const stackable = validateBodyPresentFields(stackableBodySchema, {
+    redeemables: [{ object: 'voucher', id: found.code, reward: body.reward }],
+    ...(found.holder_id === null ? {} : { customer: { id: found.holder_id } }),
+    ...(body.order === undefined ? {} : { order: body.order }),
+    ...(body.metadata === undefined ? {} : { metadata: body.metadata }),
+  });
+  return (await redeemStackable(deps, actor, stackable)).redemptions[0];
+}

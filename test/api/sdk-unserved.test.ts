@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { clientSideClient, serverSideClient, type ClientSideClient, type ServerSideClient } from '../support/sdk.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+type Call = [name: string, method: string, path: string, call: () => Promise<unknown>];
+
+/**
+ * Every @voucherify/sdk method whose operation promo does not serve (README "Still to come"):
+ * each answers 404 `not_found` "No route for <method> <path>", as the SDK sends it, never a
+ * 500, a 405, or another operation's answer (POST /v1/vouchers/import used to reach
+ * POST /v1/vouchers/{code} and try to create a voucher coded `import`).
+ */
+describe('@voucherify/sdk methods promo does not serve', () => {
+  let server: TestServer;
+  let sdk: ServerSideClient;
+  let browser: ClientSideClient;
+  before(async () => {
+    server = await startTestServer();
+    sdk = serverSideClient(server);
+    browser = clientSideClient(server);
+    const made = await server.request('POST', '/v1/vouchers/UNS-1', { body: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } } });
+    assert.equal(made.status, 200, made.text);
+  });
+  after(async () => {
+    assert.deepEqual(server.logged, []);
+    await server.close();
+  });
+
+  const order = { amount: 1000 };
+  const customer = { source_id: 'uns-ann' };
+  const calls = (): Call[] => {
+    const s = sdk as any;
+    const c = browser as any;
+    return [
+      ['campaigns.qualifications.examine', 'POST', '/v1/campaigns/qualification', () => s.campaigns.qualifications.examine({ customer, order }, { limit: 5 })],
+      ['events.create', 'POST', '/v1/events', () => s.events.create('signed_up', { customer })],
+      ['vouchers.import', 'POST', '/v1/vouchers/import', () => s.vouchers.import([{ code: 'UNS-IMP', type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } }])],
+      ['vouchers.qualifications.examine', 'POST', '/v1/vouchers/qualification', () => s.vouchers.qualifications.examine({ customer, order }, { limit: 5 })],
+      ['validations.validateVoucher', 'POST', '/v1/vouchers/UNS-1/validate', () => s.validations.validateVoucher('UNS-1', { order })],
+      ['validations.validate (a code)', 'POST', '/v1/vouchers/UNS-1/validate', () => s.validations.validate('UNS-1', { order })],
+      ['validations.validate (promotions)', 'POST', '/v1/promotions/validation', () => s.validations.validate({ order, customer })],
+      ['redemptions.redeem', 'POST', '/v1/vouchers/UNS-1/redemption', () => s.redemptions.redeem('UNS-1', { order, customer })],
+      ['promotions.validate', 'POST', '/v1/promotions/validation', () => s.promotions.validate({ order, customer })],
+      ['promotions.tiers.redeem', 'POST', '/v1/promotions/tiers/promo_x/redemption', () => s.promotions.tiers.redeem('promo_x', { order, customer })],
+      ['customers.updateConsents', 'PUT', '/v1/customers/uns-ann/consents', () => s.customers.updateConsents('uns-ann', { unsubscribed: true })],
+      ['customers.listActivities', 'GET', '/v1/customers/uns-ann/activities', () => s.customers.listActivities('uns-ann', { limit: 5 })],
+      ['customers.listRedeemables', 'GET', '/v1/customers/uns-ann/redeemables', () => s.customers.listRedeemables('uns-ann', { limit: 5 })],
+      ['consents.list', 'GET', '/v1/consents', () => s.consents.list()],
+      ['loyalties.getMemberActivities', 'GET', '/v1/loyalties/camp_x/members/M1/activities', () => s.loyalties.getMemberActivities('camp_x', 'M1')],
+      ['validationRules.validate', 'POST', '/v1/validation-rules/val_x/validation', () => s.validationRules.validate('val_x', { order })],
+      ['segments.create', 'POST', '/v1/segments', () => s.segments.create({ name: 'Vip', type: 'static', customers: ['uns-ann'] })],
+      ['segments.get', 'GET', '/v1/segments/seg_x', () => s.segments.get('seg_x')],
+      ['segments.delete', 'DELETE', '/v1/segments/seg_x', () => s.segments.delete('seg_x')],
+      ['segments.list', 'GET', '/v1/customers/uns-ann/segments', () => s.segments.list('uns-ann')],
+      ['metadataSchemas.list', 'GET', '/v1/metadata-schemas', () => s.metadataSchemas.list()],
+      ['metadataSchemas.get', 'GET', '/v1/metadata-schemas/voucher', () => s.metadataSchemas.get('voucher')],
+      ['qualifications.checkEligibility', 'POST', '/v1/qualifications', () => s.qualifications.checkEligibility({ customer, order })],
+      ['client validate (a code)', 'GET', '/client/v1/validate', () => c.validate({ code: 'UNS-1', amount: 1000, customer })],
+      ['client validate (promotions)', 'GET', '/client/v1/promotions/validation', () => c.validate({ amount: 1000, customer })],
+      ['client redeem', 'POST', '/client/v1/redeem', () => c.redeem('UNS-1', { order, customer })],
+      ['client publish', 'POST', '/client/v1/publish', () => c.publish('Spring', { customer })],
+      ['client track', 'POST', '/client/v1/events', () => c.track('signed_up', { source_id: 'uns-ann' }, { via: 'web' })],
+      ['client listVouchers', 'GET', '/client/v1/vouchers', () => c.listVouchers({ limit: 5 })],
+      ['client createCustomer', 'POST', '/client/v1/customers', () => c.createCustomer({ source_id: 'uns-bob' })],
+      ['client listConsents', 'GET', '/client/v1/consents', () => c.listConsents()],
+      ['client updateConsents', 'PUT', '/client/v1/customers/uns-ann/consents', () => c.updateConsents('uns-ann', { unsubscribed: true })],
+      ['client qualifications', 'POST', '/client/v1/qualifications', () => c.qualifications({ customer, order })],
+    ];
+  };
+
+  it('answers each with 404 not_found naming the path the SDK sent', async () => {
+    const answers: string[] = [];
+    for (const [name, method, path, call] of calls()) {
+      await assert.rejects(call(), (error: Record<string, unknown>) => {
+        answers.push(`${name}: ${error.code} ${error.key} ${error.message} ${error.details}`);
+        return true;
+      });
+      assert.equal(answers.at(-1), `${name}: 404 not_found Resource not found No route for ${method} ${path}`);
+    }
+    assert.equal(answers.length, 33);
+  });
+
+  it('leaves the database as it was: no voucher coded import or qualification, no customer made', async () => {
+    const vouchers = await server.request('GET', '/v1/vouchers');
+    assert.deepEqual(vouchers.body.vouchers.map((v: { code: string }) => v.code), ['UNS-1']);
+    const customers = await server.request('GET', '/v1/customers');
+    assert.equal(customers.body.total, 0);
+  });
+
+  it('still takes these words as voucher codes in another case, and serves the other methods of those paths', async () => {
+    const upper = await server.request('POST', '/v1/vouchers/IMPORT', { body: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 5 } } });
+    assert.deepEqual([upper.status, upper.body.code], [200, 'IMPORT']);
+    const redemptions = await server.request('GET', '/v1/vouchers/UNS-1/redemption');
+    assert.deepEqual([redemptions.status, redemptions.body.total], [200, 0]);
+    const orders = await server.request('GET', '/v1/orders/export');
+    assert.deepEqual([orders.status, orders.body.key, orders.body.details], [404, 'not_found', 'Cannot find order with id export']);
+  });
+});
