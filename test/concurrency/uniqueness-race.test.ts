@@ -59,6 +59,14 @@ describe('uniqueness rules across two processes', () => {
     assert.deepEqual(one("SELECT count(*) AS n, min(id) AS id FROM product_collections WHERE name = 'Unique collection'"), { n: 1, id: won.body.id });
   });
 
+  it('gives a category name to one of many concurrent creates', async () => {
+    const won = oneWinner(await race('POST', '/v1/categories', (i) => ({ name: 'Unique category', hierarchy: i })), {
+      details: 'Duplicated category exists with name Unique category',
+      resource_type: 'category',
+    });
+    assert.deepEqual(one("SELECT count(*) AS n, min(id) AS id FROM categories WHERE name = 'Unique category'"), { n: 1, id: won.body.id });
+  });
+
   it('assigns a validation rule to an object once under concurrent assignments', async () => {
     const { server } = pair;
     await server.request('POST', '/v1/campaigns', { body: discountCampaign('Ruled') });
