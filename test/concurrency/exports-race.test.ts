@@ -3,7 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { exportsDirectory } from '../../src/modules/exports/exports.service.js';
 import { testRunner } from '../support/jobs.js';
-import { twoProcesses } from '../support/two-processes.js';
+import { alternately, twoProcesses } from '../support/two-processes.js';
 
 const ENV = { PROMO_APP_ID: 'exports-race-app', PROMO_APP_TOKEN: 'exports-race-token' };
 const CUSTOMERS = 6000;
@@ -25,7 +25,7 @@ describe('exports across two processes', () => {
     })();
     const body = (i: number) => ({ exported_object: 'customer', parameters: { fields: ['id', 'source_id'], order: i % 2 === 0 ? 'created_at' : '-created_at' } });
     const created = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? server.request('POST', '/v1/exports', { body: body(i) }).then((r) => ({ status: r.status, body: r.body })) : other.request('POST', '/v1/exports', body(i)))),
+      Array.from({ length: 6 }, (_, i) => alternately(pair, i, 'POST', '/v1/exports', body(i))),
     );
     assert.ok(created.every((c) => c.status === 200), JSON.stringify(created.find((c) => c.status !== 200)));
     // Two deleted while the runners race: one as they start, one once its file is being written.

@@ -1,14 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { twoProcesses } from '../support/two-processes.js';
+import { alternately, twoProcesses, type Answer } from '../support/two-processes.js';
 import { assertCardMatchesLedger } from '../modules/ledgers/recompute.js';
 
 const ENV = { PROMO_APP_ID: 'loyalty-states-race-app', PROMO_APP_TOKEN: 'loyalty-states-race-token' };
-
-interface Answer {
-  status: number;
-  body: any;
-}
 
 /**
  * Loyalty state transitions under concurrent requests through two `promo serve` processes on
@@ -19,8 +14,7 @@ interface Answer {
 describe('loyalty state transitions across two processes', () => {
   const pair = twoProcesses(ENV);
 
-  const send = (i: number, method: string, path: string, body?: unknown): Promise<Answer> =>
-    i % 2 === 0 ? pair.server.request(method, path, { body }).then((r) => ({ status: r.status, body: r.body })) : pair.other.request(method, path, body);
+  const send = (i: number, method: string, path: string, body?: unknown): Promise<Answer> => alternately(pair, i, method, path, body);
   const all = <T>(sql: string, ...params: unknown[]): T[] => pair.server.deps.sqlite.prepare(sql).all(...params) as T[];
   const one = <T>(sql: string, ...params: unknown[]): T => pair.server.deps.sqlite.prepare(sql).get(...params) as T;
 

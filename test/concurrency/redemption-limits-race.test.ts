@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { giftCard, percentVoucher } from '../api/redemptions/fixtures.js';
 import { assertCardMatchesLedger } from '../modules/ledgers/recompute.js';
-import { twoProcesses } from '../support/two-processes.js';
+import { alternately, twoProcesses, type Answer } from '../support/two-processes.js';
 
 const ENV = { PROMO_APP_ID: 'redemption-limits-race-app', PROMO_APP_TOKEN: 'redemption-limits-race-token' };
 
@@ -15,9 +15,8 @@ const ENV = { PROMO_APP_ID: 'redemption-limits-race-app', PROMO_APP_TOKEN: 'rede
 describe('redemption limits across two processes', () => {
   const pair = twoProcesses(ENV);
 
-  const redeemVia = (i: number, body: unknown) =>
-    (i % 2 === 0 ? pair.server.request('POST', '/v1/redemptions', { body }) : pair.other.request('POST', '/v1/redemptions', body)).then((r) => ({ status: r.status, body: r.body }));
-  const tally = (answers: Array<{ status: number; body: any }>) =>
+  const redeemVia = (i: number, body: unknown) => alternately(pair, i, 'POST', '/v1/redemptions', body);
+  const tally = (answers: Answer[]) =>
     answers.reduce<Record<string, number>>((acc, a) => {
       const key = `${a.status} ${a.status === 200 ? 'ok' : a.body.key}`;
       return { ...acc, [key]: (acc[key] ?? 0) + 1 };

@@ -1,15 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assertCardMatchesLedger } from '../modules/ledgers/recompute.js';
-import { twoProcesses } from '../support/two-processes.js';
+import { alternately, twoProcesses, type Answer } from '../support/two-processes.js';
 
 const ENV = { PROMO_APP_ID: 'transfers-race-app', PROMO_APP_TOKEN: 'transfers-race-token' };
 const START = 300;
-
-interface Answer {
-  status: number;
-  body: any;
-}
 
 /**
  * Points transfers between cards under concurrent requests through two `promo serve` processes
@@ -20,8 +15,7 @@ interface Answer {
 describe('points transfers across two processes', () => {
   const pair = twoProcesses(ENV);
 
-  const send = (i: number, path: string, body: unknown): Promise<Answer> =>
-    i % 2 === 0 ? pair.server.request('POST', path, { body }).then((r) => ({ status: r.status, body: r.body })) : pair.other.request('POST', path, body);
+  const send = (i: number, path: string, body: unknown): Promise<Answer> => alternately(pair, i, 'POST', path, body);
   const all = <T>(sql: string, ...params: unknown[]): T[] => pair.server.deps.sqlite.prepare(sql).all(...params) as T[];
 
   it('conserves points, never overdraws, pairs every move, and moves a source_id once', async () => {

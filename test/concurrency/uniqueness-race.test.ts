@@ -1,15 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { discountCampaign, loyaltyCampaign } from '../support/factories.js';
-import { twoProcesses } from '../support/two-processes.js';
+import { alternately, twoProcesses, type Answer } from '../support/two-processes.js';
 
 const ENV = { PROMO_APP_ID: 'uniqueness-race-app', PROMO_APP_TOKEN: 'uniqueness-race-token' };
 const RACERS = 20;
-
-interface Answer {
-  status: number;
-  body: any;
-}
 
 /**
  * Uniqueness rules under concurrent requests through two `promo serve` processes on one file
@@ -22,11 +17,7 @@ describe('uniqueness rules across two processes', () => {
 
   /** `RACERS` copies of one request, half to each process, all at once. */
   const race = (method: string, path: string, body: (i: number) => unknown): Promise<Answer[]> =>
-    Promise.all(
-      Array.from({ length: RACERS }, (_, i) =>
-        i % 2 === 0 ? pair.server.request(method, path, { body: body(i) }).then((r) => ({ status: r.status, body: r.body })) : pair.other.request(method, path, body(i)),
-      ),
-    );
+    Promise.all(Array.from({ length: RACERS }, (_, i) => alternately(pair, i, method, path, body(i))));
   const one = <T>(sql: string, ...params: unknown[]): T => pair.server.deps.sqlite.prepare(sql).get(...params) as T;
 
   /** Exactly one 200; every other answer is the whole 409 body given (its request id aside). */
