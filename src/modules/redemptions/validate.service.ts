@@ -104,10 +104,16 @@ async function planFromReads(deps: ValidateDeps, ctx: PipelineContext, body: Sta
 }
 
 export async function validateStackable(deps: ValidateDeps, actor: Actor, body: StackableBody) {
+  return (await validateWithPlan(deps, actor, body)).answer;
+}
+
+/** The validation's answer with the plan it was made from (the legacy answers present more of it). */
+export async function validateWithPlan(deps: ValidateDeps, actor: Actor, body: StackableBody) {
   body = await redeemablesOf(deps.db, body);
   const lock = sessionLockOf(body);
   return withSessionKey(deps, lock?.key ?? null, () => validateIn(deps, actor, body, lock));
 }
+export type ValidationAnswer = Awaited<ReturnType<typeof validateStackable>>;
 
 async function validateIn(deps: ValidateDeps, actor: Actor, body: StackableBody, lock: SessionLock | null) {
   const ctx: PipelineContext = { actor, at: isoNow(deps.clock), seams: deps.seams, rules: await getStackingRules(deps.db) };
@@ -121,5 +127,5 @@ async function validateIn(deps: ValidateDeps, actor: Actor, body: StackableBody,
       await emit(trx, { type, customer_id: customer.id, actor, created_at: ctx.at, data: { customer, validation: { id: result.id, valid: result.valid } } });
     });
   }
-  return result;
+  return { answer: result, plan };
 }
