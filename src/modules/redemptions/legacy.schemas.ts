@@ -13,6 +13,9 @@ export const legacyBodySchema = stackableBodySchema.omit(['redeemables', 'option
 
 export type LegacyBody = InferType<typeof legacyBodySchema>;
 
+/** The legacy promotions validation's body: `customer`, `order`, `metadata`, `tracking_id`. */
+export const promotionsValidationSchema = stackableBodySchema.omit(['redeemables', 'options', 'session']);
+
 export interface LegacyTarget {
   object: 'voucher' | 'promotion_tier';
   id: string;
