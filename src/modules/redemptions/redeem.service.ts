@@ -77,6 +77,9 @@ async function redeemIn(deps: RedeemDeps, trx: Kysely<Database>, ctx: PipelineCo
   const plan = await planStack(trx, ctx, body, STORED);
   const first = plan.inapplicable[0];
   if (first && (ctx.rules.redeemables_application_mode === 'ALL' || plan.applied.length === 0)) throw new Refusal(first.loaded, first.failure);
+  const skipped = plan.skipped[0];
+  // A single redemption (legacy call) that the stacking rules skip has nothing to write: refused, the transaction rolled back.
+  if (shape.single && plan.applied.length === 0 && skipped) throw new AppError('invalid_redeemables', `${skipped.loaded.body.object} ${skipped.loaded.body.id} is skipped by the stacking rules: ${skipped.key}`);
   const written = await writeRedemption(deps, trx, plan, rowContext(body, ctx.actor, ctx.at, plan.customer, plan.order?.id ?? null), shape.single);
   return answer(plan, written, ctx.actor.request_id);
 }

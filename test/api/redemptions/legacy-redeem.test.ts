@@ -126,7 +126,7 @@ describe('legacy redemption (redemptions.redeem, client redeem, promotions.tiers
     assert.deepEqual(await redemptionIds(), [...ids, ...failed].sort());
   });
 
-  it('answers an unknown code or tier 404 and malformed input 400, writing nothing', async () => {
+  it('answers an unknown code or tier 404, malformed input and a skipped voucher 400, writing nothing', async () => {
     const before = dbFingerprint(server.deps.sqlite);
     const unknown = await server.request('POST', '/v1/vouchers/LR-NONE/redemption', { body: { customer: { source_id: 'lr-ann' }, order: { amount: 100 } } });
     assert.deepEqual(unknown.body, {
@@ -139,6 +139,14 @@ describe('legacy redemption (redemptions.redeem, client redeem, promotions.tiers
     const noCode = await server.request('POST', '/client/v1/redeem', { auth: 'client', body: {} });
     assert.deepEqual([noCode.status, noCode.body.key, noCode.body.details], [400, 'invalid_query_params', 'Query parameter code is required (a voucher code)']);
     assert.equal(dbFingerprint(server.deps.sqlite), before);
+    await percentVoucher(server, 'LR-NOTHING');
+    const rules = await server.request('PUT', '/v1/stacking-rules', { body: { redeemables_no_effect_rule: 'SKIP' } });
+    assert.equal(rules.status, 200, rules.text);
+    const fingerprint = dbFingerprint(server.deps.sqlite);
+    const skipped = await server.request('POST', '/v1/vouchers/LR-NOTHING/redemption', { body: { order: { items: [{ quantity: 1, price: 0 }] } } });
+    assert.deepEqual([skipped.status, skipped.body.key, skipped.body.details], [400, 'invalid_redeemables', 'voucher LR-NOTHING is skipped by the stacking rules: no_effect']);
+    assert.equal(dbFingerprint(server.deps.sqlite), fingerprint, 'a skipped single redemption writes nothing: no parent without a child');
+    assert.equal((await server.request('PUT', '/v1/stacking-rules', { body: { redeemables_no_effect_rule: 'REDEEM_ANYWAY' } })).status, 200);
   });
 
   it('rolls a legacy redemption back with redemptions.rollback: the voucher\'s use and the card\'s credits come back', async () => {
