@@ -93,7 +93,7 @@ export async function validateVoucherLegacy(deps: LegacyDeps, actor: Actor, code
 export async function redeemLegacy(deps: LegacyDeps & Pick<Deps, 'db'>, actor: Actor, target: LegacyTarget, body: LegacyBody) {
   await requireTarget(deps, target);
   const answer = await redeemStackable(deps, actor, stackableOf(target, body), { single: true });
-  const [redemption] = answer.redemptions;
-  if (!redemption || target.object !== 'voucher') return redemption ?? answer.parent_redemption;
-  return { ...redemption, voucher: await getVoucher(deps, target.id) };
+  // One redeemable, applied (a refused or skipped one throws): its one redemption.
+  const redemption = answer.redemptions[0]!;
+  return target.object === 'voucher' ? { ...redemption, voucher: await getVoucher(deps, target.id) } : redemption;
 }

@@ -29,7 +29,8 @@ class Rollback extends Error {
   }
 }
 
-function orderOfValidation(plan: Plan, figures: AppliedRedeemable['order'] | Plan['final']): CalculatedOrderObject | null {
+/** A plan's order as a validation answers it (a new order has no id: nothing is kept). */
+export function orderOfValidation(plan: Plan, figures: AppliedRedeemable['order'] | Plan['final']): CalculatedOrderObject | null {
   if (!plan.order || !figures) return null;
   const order = calculatedOrder(plan.order, figures, plan.order.redemptions ?? {});
   if (!plan.orderCreated) return order;
@@ -150,6 +151,3 @@ export async function validateEach(deps: ValidateDeps, actor: Actor, body: Stack
   const customer = plans[0]?.customer ?? null;
   return { plans, trackingId: body.tracking_id ?? customer?.source_id ?? body.customer?.source_id ?? null };
 }
-
-/** A plan's order as a validation answers it (a new order has no id: nothing is kept). */
-export { orderOfValidation };

@@ -91,6 +91,16 @@ describe('legacy voucher validation (validations.validateVoucher, client validat
     });
   });
 
+  it('holds a LOCK session from the client-side query; another request finds the voucher taken, a redemption with the key uses it', async () => {
+    await percentVoucher(server, 'LV-LOCK', { redemption: { quantity: 1 } });
+    const held = (await browser.validate({ code: 'LV-LOCK', amount: 1000, session_type: 'LOCK', session_key: 'ssn_legacy', session_ttl: 1, session_ttl_unit: 'HOURS' })) as Record<string, any>;
+    assert.deepEqual([held.valid, held.session], [true, { key: 'ssn_legacy', type: 'LOCK', ttl: 1, ttl_unit: 'HOURS' }]);
+    const other = (await sdk.validations.validateVoucher('LV-LOCK', { order: { amount: 1000 } })) as Record<string, any>;
+    assert.deepEqual([other.valid, other.reason], [false, 'quantity exceeded']);
+    const redeemed = (await sdk.redemptions.redeem('LV-LOCK', { order: { amount: 1000 }, session: { key: 'ssn_legacy' } } as never)) as unknown as Record<string, any>;
+    assert.deepEqual([redeemed.result, redeemed.session, redeemed.voucher.redemption.redeemed_quantity], ['SUCCESS', { key: 'ssn_legacy' }, 1]);
+  });
+
   const invalid = (code: string, key: string, message: string, requestId: string, metadata: Record<string, unknown> = {}) => ({
     valid: false, code, error: { code: 400, key, message, details: message, request_id: requestId }, tracking_id: null, metadata, reason: message,
   });
