@@ -15,7 +15,6 @@ const UNSERVED: ReadonlyArray<readonly ['post', string]> = [
   ['post', '/v1/vouchers/import'],
   ['post', '/v1/vouchers/qualification'],
   ['post', '/v1/campaigns/qualification'],
-  ['post', '/v1/vouchers/:code/redemption'],
   ['post', '/v1/orders/export'],
 ];
 

@@ -73,6 +73,13 @@ function requireShape(schema: Schema<unknown>, body: unknown): void {
  */
 export const validateQuery = <T>(schema: Schema<T>, query: Query | Record<string, unknown>): T => run(schema, query, false, invalidQueryParams);
 
+/**
+ * A query nested into a body's shape (lib/nested-query.ts; GET /client/v1/validate): checked as
+ * strictly as that body, refused as a query (400 invalid_query_params with every message).
+ */
+export const validateNestedQuery = <T>(schema: Schema<T>, value: Record<string, unknown>): T =>
+  strictly(schema, value, invalidQueryParams, presentFieldsSchema(schema) as Schema<T>);
+
 /** A command's flags against a `flagsSchema`: a usage error (exit 2) with every message. */
 export const validateFlags = <T>(schema: Schema<T>, flags: object): T => run(schema, flags, false, (details) => new UsageError(details));
 

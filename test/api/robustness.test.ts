@@ -12,6 +12,7 @@ import { routeModules } from '../../src/http/routes.js';
 import { dbFingerprint } from '../support/db.js';
 import { discountCampaign } from '../support/factories.js';
 import { startTestServer, type TestResponse, type TestServer } from '../support/server.js';
+import { fingerprintBut } from './redemptions/fixtures.js';
 
 interface Route {
   method: string;
@@ -92,15 +93,21 @@ describe('every route refuses bad input with an error body and writes nothing', 
         const path = fill(route.path, ids);
         const attempts: Array<{ label: string; raw?: string; query?: string }> = [{ label: 'bad query', query: BAD_QUERY }];
         if (route.method === 'POST' || route.method === 'PUT') attempts.push(...BODIES);
+        // A refused redemption records its failure (a `rf_` record, README "Redemptions and
+        // validations"): on the redeeming routes, that record is the one change allowed.
+        const redeems = /redemption|redeem/.test(route.path) && route.method === 'POST';
         for (const attempt of attempts) {
           const before = dbFingerprint(server.deps.sqlite);
+          const beforeRecords = redeems ? fingerprintBut(server.deps.sqlite, ['redemptions', 'redemption_counts']) : null;
           const res = await server.request(route.method, `${path}${attempt.query ?? ''}`, {
             raw: attempt.raw,
             headers: attempt.raw === undefined ? {} : { 'Content-Type': 'application/json' },
           });
           const what = `${route.method} ${path} with ${attempt.label}`;
           assertErrorBody(res, what);
-          if (res.status >= 400) assert.equal(dbFingerprint(server.deps.sqlite), before, `${what}: a refused request changed the database`);
+          const failureRecorded = beforeRecords !== null && res.status === 400 && res.body.resource_type === 'redemption' && /^rf_/.test(res.body.resource_id);
+          if (failureRecorded) assert.equal(fingerprintBut(server.deps.sqlite, ['redemptions', 'redemption_counts']), beforeRecords, `${what}: a refusal changed more than its failed redemption`);
+          else if (res.status >= 400) assert.equal(dbFingerprint(server.deps.sqlite), before, `${what}: a refused request changed the database`);
         }
       }
     });

@@ -37,12 +37,6 @@ describe('@voucherify/sdk methods promo does not serve', () => {
       ['events.create', 'POST', '/v1/events', () => s.events.create('signed_up', { customer })],
       ['vouchers.import', 'POST', '/v1/vouchers/import', () => s.vouchers.import([{ code: 'UNS-IMP', type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } }])],
       ['vouchers.qualifications.examine', 'POST', '/v1/vouchers/qualification', () => s.vouchers.qualifications.examine({ customer, order }, { limit: 5 })],
-      ['validations.validateVoucher', 'POST', '/v1/vouchers/UNS-1/validate', () => s.validations.validateVoucher('UNS-1', { order })],
-      ['validations.validate (a code)', 'POST', '/v1/vouchers/UNS-1/validate', () => s.validations.validate('UNS-1', { order })],
-      ['validations.validate (promotions)', 'POST', '/v1/promotions/validation', () => s.validations.validate({ order, customer })],
-      ['redemptions.redeem', 'POST', '/v1/vouchers/UNS-1/redemption', () => s.redemptions.redeem('UNS-1', { order, customer })],
-      ['promotions.validate', 'POST', '/v1/promotions/validation', () => s.promotions.validate({ order, customer })],
-      ['promotions.tiers.redeem', 'POST', '/v1/promotions/tiers/promo_x/redemption', () => s.promotions.tiers.redeem('promo_x', { order, customer })],
       ['customers.updateConsents', 'PUT', '/v1/customers/uns-ann/consents', () => s.customers.updateConsents('uns-ann', { unsubscribed: true })],
       ['customers.listActivities', 'GET', '/v1/customers/uns-ann/activities', () => s.customers.listActivities('uns-ann', { limit: 5 })],
       ['customers.listRedeemables', 'GET', '/v1/customers/uns-ann/redeemables', () => s.customers.listRedeemables('uns-ann', { limit: 5 })],
@@ -56,9 +50,6 @@ describe('@voucherify/sdk methods promo does not serve', () => {
       ['metadataSchemas.list', 'GET', '/v1/metadata-schemas', () => s.metadataSchemas.list()],
       ['metadataSchemas.get', 'GET', '/v1/metadata-schemas/voucher', () => s.metadataSchemas.get('voucher')],
       ['qualifications.checkEligibility', 'POST', '/v1/qualifications', () => s.qualifications.checkEligibility({ customer, order })],
-      ['client validate (a code)', 'GET', '/client/v1/validate', () => c.validate({ code: 'UNS-1', amount: 1000, customer })],
-      ['client validate (promotions)', 'GET', '/client/v1/promotions/validation', () => c.validate({ amount: 1000, customer })],
-      ['client redeem', 'POST', '/client/v1/redeem', () => c.redeem('UNS-1', { order, customer })],
       ['client publish', 'POST', '/client/v1/publish', () => c.publish('Spring', { customer })],
       ['client track', 'POST', '/client/v1/events', () => c.track('signed_up', { source_id: 'uns-ann' }, { via: 'web' })],
       ['client listVouchers', 'GET', '/client/v1/vouchers', () => c.listVouchers({ limit: 5 })],
@@ -78,7 +69,7 @@ describe('@voucherify/sdk methods promo does not serve', () => {
       });
       assert.equal(answers.at(-1), `${name}: 404 not_found Resource not found No route for ${method} ${path}`);
     }
-    assert.equal(answers.length, 33);
+    assert.equal(answers.length, 24);
   });
 
   it('leaves the database as it was: no voucher coded import or qualification, no customer made', async () => {

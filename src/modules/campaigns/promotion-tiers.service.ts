@@ -69,6 +69,12 @@ export async function listPromotionTiers(deps: Pick<Deps, 'db' | 'clock'>, query
   return listEnvelope('tiers', await present(deps.db, rows), { total: await tiers.countTiers(deps.db, filter) });
 }
 
+/** The ids of the tiers available now (as `is_available=true` lists them), oldest first, at most `limit`. */
+export async function listAvailableTierIds(deps: Pick<Deps, 'db' | 'clock'>, limit: number): Promise<string[]> {
+  const rows = await tiers.listTiersPage(deps.db, { availableAt: isoNow(deps.clock) }, { limit, offset: 0, order: { field: 'created_at', direction: 'asc' } });
+  return rows.map((row) => row.id);
+}
+
 /** GET /v1/promotions/{campaignId}/tiers: every tier of the campaign (at most MAX_PROMOTION_TIERS), by hierarchy. */
 export async function listCampaignTiers(deps: Pick<Deps, 'db'>, campaignKey: string) {
   const campaign = await findPromotionCampaign(deps.db, campaignKey);

@@ -65,14 +65,22 @@ function answer(plan: Plan, written: Written, requestId: string) {
 }
 export type RedeemAnswer = ReturnType<typeof answer>;
 
-async function redeemIn(deps: RedeemDeps, trx: Kysely<Database>, ctx: PipelineContext, body: StackableBody, expiredLocks: boolean): Promise<RedeemAnswer> {
+/** How a request redeems: `single`, one redeemable with no parent redemption (the legacy endpoints). */
+export interface RedeemShape {
+  single?: boolean;
+}
+
+async function redeemIn(deps: RedeemDeps, trx: Kysely<Database>, ctx: PipelineContext, body: StackableBody, expiredLocks: boolean, shape: RedeemShape): Promise<RedeemAnswer> {
   if (expiredLocks) await releaseExpiredLocks(trx, ctx.at);
   // The session's reservations come free for this redemption's own guarded claims, just below.
   if (body.session?.key) await consumeSession(trx, body.session.key, ctx.at);
   const plan = await planStack(trx, ctx, body, STORED);
   const first = plan.inapplicable[0];
   if (first && (ctx.rules.redeemables_application_mode === 'ALL' || plan.applied.length === 0)) throw new Refusal(first.loaded, first.failure);
-  const written = await writeRedemption(deps, trx, plan, rowContext(body, ctx.actor, ctx.at, plan.customer, plan.order?.id ?? null));
+  const skipped = plan.skipped[0];
+  // A single redemption (legacy call) that the stacking rules skip has nothing to write: refused, the transaction rolled back.
+  if (shape.single && plan.applied.length === 0 && skipped) throw new AppError('invalid_redeemables', `${skipped.loaded.body.object} ${skipped.loaded.body.id} is skipped by the stacking rules: ${skipped.key}`);
+  const written = await writeRedemption(deps, trx, plan, rowContext(body, ctx.actor, ctx.at, plan.customer, plan.order?.id ?? null), shape.single);
   return answer(plan, written, ctx.actor.request_id);
 }
 
@@ -87,17 +95,17 @@ async function refuse(deps: RedeemDeps, ctx: PipelineContext, body: StackableBod
   return new AppError(refusal.failure.key, refusal.message, { resource_id: id, resource_type: 'redemption' });
 }
 
-export async function redeemStackable(deps: RedeemDeps, actor: Actor, body: StackableBody): Promise<RedeemAnswer> {
+export async function redeemStackable(deps: RedeemDeps, actor: Actor, body: StackableBody, shape: RedeemShape = {}): Promise<RedeemAnswer> {
   body = await redeemablesOf(deps.db, body);
-  return withSessionKey(deps, body.session?.key ?? null, () => redeemWith(deps, actor, body));
+  return withSessionKey(deps, body.session?.key ?? null, () => redeemWith(deps, actor, body, shape));
 }
 
-async function redeemWith(deps: RedeemDeps, actor: Actor, body: StackableBody): Promise<RedeemAnswer> {
+async function redeemWith(deps: RedeemDeps, actor: Actor, body: StackableBody, shape: RedeemShape): Promise<RedeemAnswer> {
   const ctx: PipelineContext = { actor, at: isoNow(deps.clock), seams: deps.seams, rules: await getStackingRules(deps.db) };
   // Read before the transaction, on the reader: the writer's turn is the scarce one.
   const expiredLocks = await anyExpiredLocks(deps.db, ctx.at);
   try {
-    return await deps.db.transaction().execute((trx) => redeemIn(deps, trx, ctx, body, expiredLocks));
+    return await deps.db.transaction().execute((trx) => redeemIn(deps, trx, ctx, body, expiredLocks, shape));
   } catch (error) {
     if (error instanceof Refusal) throw await refuse(deps, ctx, body, error);
     throw error;

@@ -55,7 +55,7 @@ export interface ChildFigures {
   reward: unknown;
 }
 
-export function childRow(id: string, parentId: string, loaded: LoadedRedeemable, figures: ChildFigures, ctx: RowContext): RedemptionRow {
+export function childRow(id: string, parentId: string | null, loaded: LoadedRedeemable, figures: ChildFigures, ctx: RowContext): RedemptionRow {
   const amount = figures.giftAmount ?? figures.loyaltyPoints;
   return {
     ...baseRow(id, ctx), ...relatedColumns(loaded), parent_id: parentId, amount, order_snapshot: json(figures.order),

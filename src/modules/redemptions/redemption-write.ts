@@ -12,7 +12,7 @@ import { recordOrderRedemption } from '../orders/orders.service.js';
 import { claimVoucherRedemption } from '../vouchers/vouchers.service.js';
 import { calculatedOrder } from './calculated-order.js';
 import { failure, isFailureKey, type Failure } from './redeemable-check.js';
-import type { LoadedRedeemable } from './redeemable-load.js';
+import { relatedObjectOf, type LoadedRedeemable } from './redeemable-load.js';
 import type { AppliedRedeemable, Plan } from './redemption-plan.js';
 import { presentRedemption, presentWrittenRedemption, type RedemptionObject, type RedemptionRow } from './redemptions.presenter.js';
 import { insertRedemptions } from './redemptions.repository.js';
@@ -96,7 +96,8 @@ async function announce(trx: Kysely<Database>, rows: Announced[], ctx: RowContex
 }
 
 export interface Written {
-  parent: RedemptionObject;
+  /** Null for a single redemption (the legacy calls): its one child stands alone. */
+  parent: RedemptionObject | null;
   children: RedemptionObject[];
   /** The parent's order snapshot: the answer's `order` is that very text. */
   order: RawJson | null;
@@ -105,10 +106,17 @@ export interface Written {
 /** A row's order snapshot as written, to be copied as is into its answer and event. */
 const snapshotOf = (row: RedemptionRow): RawJson | null => (row.order_snapshot === null ? null : new RawJson(row.order_snapshot));
 
-/** The order's redemptions map with this request's parent entry. */
-function redemptionsMap(plan: Plan, parentId: string, childIds: string[], at: string): Record<string, unknown> {
-  const entry = { date: at, related_object_type: 'redemption', related_object_id: parentId, stacked: childIds };
-  return { ...(plan.order?.redemptions ?? {}), [parentId]: entry };
+/**
+ * The order's redemptions map with this request's entry: the parent's with its stacked
+ * children, or a single redemption's own (related to its voucher or tier, as the legacy
+ * endpoints write it).
+ */
+function redemptionsMap(plan: Plan, parentId: string | null, childIds: string[], at: string): Record<string, unknown> {
+  const previous = plan.order?.redemptions ?? {};
+  if (parentId !== null) return { ...previous, [parentId]: { date: at, related_object_type: 'redemption', related_object_id: parentId, stacked: childIds } };
+  const related = relatedObjectOf(plan.applied[0]!.loaded);
+  const entry = { date: at, related_object_type: related.type, related_object_id: related.id, ...(related.campaignId ? { related_object_parent_id: related.campaignId } : {}) };
+  return { ...previous, [childIds[0] as string]: entry };
 }
 
 async function writeOrder(trx: Kysely<Database>, plan: Plan, redemptions: Record<string, unknown>, at: string): Promise<void> {
@@ -130,10 +138,14 @@ async function writeOrder(trx: Kysely<Database>, plan: Plan, redemptions: Record
   });
 }
 
-export async function writeRedemption(deps: WriteDeps, trx: Kysely<Database>, stages: Plan, ctx: RowContext): Promise<Written> {
+/**
+ * `single`: one redeemable redeemed as the legacy endpoints do (POST /v1/vouchers/{code}/redemption,
+ * /v1/promotions/tiers/{id}/redemption): its redemption alone, with no parent.
+ */
+export async function writeRedemption(deps: WriteDeps, trx: Kysely<Database>, stages: Plan, ctx: RowContext, single = false): Promise<Written> {
   // The order is updated by this redemption: its snapshots show it as stored after it.
   const plan = stages.order ? { ...stages, order: { ...stages.order, updated_at: ctx.at } } : stages;
-  const parentId = timeOrderedId('r_', ctx.at);
+  const parentId = single && plan.applied.length === 1 ? null : timeOrderedId('r_', ctx.at);
   const childIds = plan.applied.map(() => timeOrderedId('r_', ctx.at));
   const redemptions = redemptionsMap(plan, parentId, childIds, ctx.at);
   const children: RedemptionRow[] = [];
@@ -145,13 +157,13 @@ export async function writeRedemption(deps: WriteDeps, trx: Kysely<Database>, st
     children.push(childRow(id, parentId, applied.loaded, figures, ctx));
   }
   const order = plan.order && plan.final ? calculatedOrder(plan.order, plan.final, redemptions) : null;
-  const parent = parentRow(parentId, children, order, ctx);
-  await insertRedemptions(trx, [parent, ...children].map(({ seq: _seq, ...row }) => row));
+  const parent = parentId === null ? null : parentRow(parentId, children, order, ctx);
+  await insertRedemptions(trx, [...(parent ? [parent] : []), ...children].map(({ seq: _seq, ...row }) => row));
   await writeOrder(trx, plan, redemptions, ctx.at);
   const announced = children.map((row, i) => ({ row, redemption: presentWrittenRedemption(row, snapshotOf(row)), loaded: plan.applied[i]!.loaded }));
   await announce(trx, announced, ctx, 'customer.redemption.succeeded');
-  const parentOrder = snapshotOf(parent);
-  return { parent: presentWrittenRedemption(parent, parentOrder), children: announced.map((a) => a.redemption), order: parentOrder };
+  const parentOrder = parent ? snapshotOf(parent) : snapshotOf(children[0]!);
+  return { parent: parent ? presentWrittenRedemption(parent, parentOrder) : null, children: announced.map((a) => a.redemption), order: parentOrder };
 }
 
 /** A refused request's failed redemption and its event (with the summary's failed count). */

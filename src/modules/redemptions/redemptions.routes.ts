@@ -7,6 +7,7 @@ import { getVoucherRedemptions } from './voucher-redemptions.service.js';
 import { rollbacksRoutes } from './rollbacks.routes.js';
 import { releaseValidationSession } from './session-release.service.js';
 import { redeemMemberReward } from './reward-redemption.service.js';
+import { legacyRoutes } from './legacy.routes.js';
 
 /**
  * Stackable redemptions and validations (SPEC.md 4.17; voucherify-facts 1.17), server side and
@@ -40,4 +41,5 @@ export const redemptionsRoutes: RouteModule = (router, deps) => {
   });
   // Registered here so the module's routes stay one entry of src/http/routes.ts.
   rollbacksRoutes(router, deps);
+  legacyRoutes(router, deps);
 };

@@ -22,14 +22,18 @@ const points = (min: number) =>
     .typeError(`${PATH} must be an integer`)
     .test('whole', `${PATH} must be an integer of at least ${min}`, (v) => v === undefined || (Number.isSafeInteger(v) && v >= min));
 
+/** A gift card's `gift` {credits} and a loyalty card's `reward` {id, points} (here and in the legacy bodies). */
+export const giftSchema = object({ credits: points(1).optional() }).typeError(`${PATH} must be an object`).optional().default(undefined);
+export const rewardSchema = object({ id: idField(PATH).optional(), points: points(1).optional() }).typeError(`${PATH} must be an object`).optional().default(undefined);
+
 const redeemableSchema = object({
   object: string()
     .typeError(`${PATH} must be a string`)
     .required(`${PATH} is required`)
     .oneOf(REDEEMABLE_OBJECTS, `${PATH} must be one of: ${REDEEMABLE_OBJECTS.join(', ')}`),
   id: idField(PATH).required(`${PATH} is required`),
-  gift: object({ credits: points(1).optional() }).typeError(`${PATH} must be an object`).optional().default(undefined),
-  reward: object({ id: idField(PATH).optional(), points: points(1).optional() }).typeError(`${PATH} must be an object`).optional().default(undefined),
+  gift: giftSchema,
+  reward: rewardSchema,
 }).typeError(`${PATH} must be an object`);
 
 const NOT_AN_OBJECT = 'The body must be a JSON object';

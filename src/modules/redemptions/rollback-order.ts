@@ -11,7 +11,7 @@ import type { RedemptionRow } from './redemptions.presenter.js';
  * `redeemables_rollback_order_mode`). The order's `redemptions` entry of the stack gains the
  * rollback: `rollback_id` and `rollback_date` when the whole stack is rolled back, and each
  * rolled-back child's rollback id in `rollback_stacked`, in both modes (it is the record of what
- * happened). WITH_ORDER (the default) also takes the rolled-back redemptions' discounts off
+ * happened); a single redemption's entry (no parent) gains `rollback_id` and `rollback_date`. WITH_ORDER (the default) also takes the rolled-back redemptions' discounts off
  * the order (each child's `applied_*` figures, order-level and per item), so the order is as
  * if they had never applied; WITHOUT_ORDER leaves its figures as they are.
  */
@@ -31,8 +31,11 @@ type Entry = Record<string, unknown> & { rollback_stacked?: string[] };
 function entryAfter(order: OrderObject, change: OrderRollback): Record<string, unknown> {
   const map = (order.redemptions ?? {}) as Record<string, Entry>;
   const entry: Entry = { ...(map[change.parentId] ?? { date: change.at, related_object_type: 'redemption', related_object_id: change.parentId }) };
-  if (change.parentRollbackId) Object.assign(entry, { rollback_id: change.parentRollbackId, rollback_date: change.at });
-  entry.rollback_stacked = [...(entry.rollback_stacked ?? []), ...change.children.map((c) => c.rollbackId)];
+  // A single redemption's own entry (the legacy endpoints write no parent) gains its rollback as a parent's does.
+  const single = entry.related_object_type !== 'redemption' ? change.children[0]?.rollbackId : undefined;
+  const wholeRollbackId = change.parentRollbackId ?? single;
+  if (wholeRollbackId) Object.assign(entry, { rollback_id: wholeRollbackId, rollback_date: change.at });
+  if (!single) entry.rollback_stacked = [...(entry.rollback_stacked ?? []), ...change.children.map((c) => c.rollbackId)];
   return { ...map, [change.parentId]: entry };
 }
 

@@ -29,7 +29,8 @@ class Rollback extends Error {
   }
 }
 
-function orderOfValidation(plan: Plan, figures: AppliedRedeemable['order'] | Plan['final']): CalculatedOrderObject | null {
+/** A plan's order as a validation answers it (a new order has no id: nothing is kept). */
+export function orderOfValidation(plan: Plan, figures: AppliedRedeemable['order'] | Plan['final']): CalculatedOrderObject | null {
   if (!plan.order || !figures) return null;
   const order = calculatedOrder(plan.order, figures, plan.order.redemptions ?? {});
   if (!plan.orderCreated) return order;
@@ -104,22 +105,49 @@ async function planFromReads(deps: ValidateDeps, ctx: PipelineContext, body: Sta
 }
 
 export async function validateStackable(deps: ValidateDeps, actor: Actor, body: StackableBody) {
+  return (await validateWithPlan(deps, actor, body)).answer;
+}
+
+/** The validation's answer with the plan it was made from (the legacy answers present more of it). */
+export async function validateWithPlan(deps: ValidateDeps, actor: Actor, body: StackableBody) {
   body = await redeemablesOf(deps.db, body);
   const lock = sessionLockOf(body);
   return withSessionKey(deps, lock?.key ?? null, () => validateIn(deps, actor, body, lock));
 }
 
 async function validateIn(deps: ValidateDeps, actor: Actor, body: StackableBody, lock: SessionLock | null) {
-  const ctx: PipelineContext = { actor, at: isoNow(deps.clock), seams: deps.seams, rules: await getStackingRules(deps.db) };
+  const ctx = await contextOf(deps, actor);
   const plan = lock ? await planAndHold(deps, ctx, body, lock) : await planFromReads(deps, ctx, body);
   const result = answer(plan, ctx, body, lock);
-  if (body.customer) {
-    await deps.db.transaction().execute(async (trx) => {
-      const customer = await customerOf(trx, ctx, body);
-      if (!customer) return;
-      const type = result.valid ? 'customer.validation.succeeded' : 'customer.validation.failed';
-      await emit(trx, { type, customer_id: customer.id, actor, created_at: ctx.at, data: { customer, validation: { id: result.id, valid: result.valid } } });
-    });
-  }
-  return result;
+  await recordValidation(deps, ctx, body, { id: result.id, valid: result.valid });
+  return { answer: result, plan };
+}
+
+const contextOf = async (deps: ValidateDeps, actor: Actor): Promise<PipelineContext> => ({ actor, at: isoNow(deps.clock), seams: deps.seams, rules: await getStackingRules(deps.db) });
+
+/** The customer (when one is sent) and its customer.validation.succeeded|failed event. */
+async function recordValidation(deps: ValidateDeps, ctx: PipelineContext, body: StackableBody, validation: { id: string; valid: boolean }): Promise<void> {
+  if (!body.customer) return;
+  await deps.db.transaction().execute(async (trx) => {
+    const customer = await customerOf(trx, ctx, body);
+    if (!customer) return;
+    const type = validation.valid ? 'customer.validation.succeeded' : 'customer.validation.failed';
+    await emit(trx, { type, customer_id: customer.id, actor: ctx.actor, created_at: ctx.at, data: { customer, validation } });
+  });
+}
+
+/**
+ * Each of the body's redeemables validated alone against the same customer and order (the
+ * legacy promotions validation: every available tier as if it were the only one), from reads
+ * alone, with one validation event for them all (valid when any applies). No session.
+ */
+export async function validateEach(deps: ValidateDeps, actor: Actor, body: StackableBody): Promise<{ plans: Plan[]; trackingId: string | null }> {
+  const ctx = await contextOf(deps, actor);
+  await releaseExpiredLocksIfAny(deps, ctx.at);
+  const plans: Plan[] = [];
+  for (const redeemable of body.redeemables) plans.push(await planStack(deps.db, ctx, { ...body, redeemables: [redeemable] }, PREVIEWED));
+  const valid = plans.some((plan) => plan.applied.length > 0);
+  await recordValidation(deps, ctx, body, { id: newId('valid_'), valid });
+  const customer = plans[0]?.customer ?? null;
+  return { plans, trackingId: body.tracking_id ?? customer?.source_id ?? body.customer?.source_id ?? null };
 }
