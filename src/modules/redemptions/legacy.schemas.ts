@@ -13,6 +13,11 @@ export const legacyBodySchema = stackableBodySchema.omit(['redeemables', 'option
 
 export type LegacyBody = InferType<typeof legacyBodySchema>;
 
+/** redeem-reward's body (the SDK's `loyalties.redeemReward`): the card's `reward`, and the `order` and `metadata`. */
+export const memberRewardBodySchema = legacyBodySchema.pick(['reward', 'order', 'metadata']).shape({ reward: rewardSchema.required('reward is required') });
+
+export type MemberRewardBody = InferType<typeof memberRewardBodySchema>;
+
 /** The legacy promotions validation's body: `customer`, `order`, `metadata`, `tracking_id`. */
 export const promotionsValidationSchema = stackableBodySchema.omit(['redeemables', 'options', 'session']);
 

@@ -7,6 +7,7 @@ import { getVoucherRedemptions } from './voucher-redemptions.service.js';
 import { rollbacksRoutes } from './rollbacks.routes.js';
 import { releaseValidationSession } from './session-release.service.js';
 import { redeemMemberReward } from './reward-redemption.service.js';
+import { memberRewardBodySchema } from './legacy.schemas.js';
 import { legacyRoutes } from './legacy.routes.js';
 
 /**
@@ -29,11 +30,11 @@ export const redemptionsRoutes: RouteModule = (router, deps) => {
     ctx.body = await getVoucherRedemptions(deps, ctx.params.code as string);
   });
   router.post('/v1/loyalties/members/:memberId/redemption', async (ctx) => {
-    ctx.body = await redeemMemberReward(deps, ctx.state.actor, { code: ctx.params.memberId as string }, ctx.request.body);
+    ctx.body = await redeemMemberReward(deps, ctx.state.actor, { code: ctx.params.memberId as string }, validateBodyPresentFields(memberRewardBodySchema, ctx.request.body));
   });
   router.post('/v1/loyalties/:campaignId/members/:memberId/redemption', async (ctx) => {
     const card = { code: ctx.params.memberId as string, campaign: ctx.params.campaignId as string };
-    ctx.body = await redeemMemberReward(deps, ctx.state.actor, card, ctx.request.body);
+    ctx.body = await redeemMemberReward(deps, ctx.state.actor, card, validateBodyPresentFields(memberRewardBodySchema, ctx.request.body));
   });
   router.delete('/v1/vouchers/:code/sessions/:sessionKey', async (ctx) => {
     await releaseValidationSession(deps, ctx.params.code as string, ctx.params.sessionKey as string);

@@ -1,11 +1,9 @@
 import type { Deps } from '../../app/deps.js';
 import type { Actor } from '../../lib/actor.js';
-import { invalidPayload, notFound } from '../../lib/errors.js';
-import { isPlainObject } from '../../lib/fields.js';
-import { validateBodyPresentFields } from '../../lib/validate.js';
+import { notFound } from '../../lib/errors.js';
 import { findMemberCard } from '../ledgers/index.js';
+import type { MemberRewardBody } from './legacy.schemas.js';
 import { redeemStackable } from './redeem.service.js';
-import { stackableBodySchema } from './redemptions.schemas.js';
 
 type RedeemDeps = Parameters<typeof redeemStackable>[0] & Pick<Deps, 'db'>;
 
@@ -16,16 +14,14 @@ type RedeemDeps = Parameters<typeof redeemStackable>[0] & Pick<Deps, 'db'>;
  * that redemption (the stackable answer's one child); a refusal is the stackable 400 with
  * its failed redemption. Unknown card, or a card of another program: 404.
  */
-export async function redeemMemberReward(deps: RedeemDeps, actor: Actor, card: { code: string; campaign?: string }, body: unknown) {
-  if (!isPlainObject(body)) throw invalidPayload('The body must be a JSON object');
-  if (body.reward === undefined || body.reward === null) throw invalidPayload('reward is required');
+export async function redeemMemberReward(deps: RedeemDeps, actor: Actor, card: { code: string; campaign?: string }, body: MemberRewardBody) {
   const found = await findMemberCard(deps.db, card.code, card.campaign);
   if (found.type !== 'LOYALTY_CARD') throw notFound('voucher', card.code);
-  const stackable = validateBodyPresentFields(stackableBodySchema, {
-    redeemables: [{ object: 'voucher', id: found.code, reward: body.reward }],
+  const stackable = {
+    redeemables: [{ object: 'voucher' as const, id: found.code, reward: body.reward }],
     ...(found.holder_id === null ? {} : { customer: { id: found.holder_id } }),
     ...(body.order === undefined ? {} : { order: body.order }),
     ...(body.metadata === undefined ? {} : { metadata: body.metadata }),
-  });
+  };
   return (await redeemStackable(deps, actor, stackable)).redemptions[0];
 }
