@@ -3,6 +3,7 @@ import { oauthRoutes } from '../modules/auth/oauth.routes.js';
 import { catalogRoutes } from '../modules/catalog/catalog.routes.js';
 import { categoriesRoutes } from '../modules/categories/categories.routes.js';
 import { customersRoutes } from '../modules/customers/customers.routes.js';
+import { customEventsRoutes } from '../modules/custom-events/custom-events.routes.js';
 import { campaignsRoutes } from '../modules/campaigns/campaigns.routes.js';
 import { promotionStacksRoutes } from '../modules/campaigns/promotion-stacks.routes.js';
 import { promotionTiersRoutes } from '../modules/campaigns/promotion-tiers.routes.js';
@@ -33,5 +34,5 @@ export const routeModules: RouteModule[] = [
   programsRoutes, membersRoutes, earningRulesRoutes, pendingPointsRoutes, rewardsRoutes, tiersRoutes,
   promotionTiersRoutes, promotionStacksRoutes, stackingRulesRoutes, validationRulesRoutes, redemptionsRoutes, redemptionsListRoutes,
   exportsRoutes, publicationsRoutes, permanentDeletionRoutes,
-  bulkUpdatesRoutes, categoriesRoutes,
+  bulkUpdatesRoutes, categoriesRoutes, customEventsRoutes,
 ];

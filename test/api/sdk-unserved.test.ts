@@ -34,7 +34,6 @@ describe('@voucherify/sdk methods promo does not serve', () => {
     const c = browser as any;
     return [
       ['campaigns.qualifications.examine', 'POST', '/v1/campaigns/qualification', () => s.campaigns.qualifications.examine({ customer, order }, { limit: 5 })],
-      ['events.create', 'POST', '/v1/events', () => s.events.create('signed_up', { customer })],
       ['vouchers.import', 'POST', '/v1/vouchers/import', () => s.vouchers.import([{ code: 'UNS-IMP', type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } }])],
       ['vouchers.qualifications.examine', 'POST', '/v1/vouchers/qualification', () => s.vouchers.qualifications.examine({ customer, order }, { limit: 5 })],
       ['customers.updateConsents', 'PUT', '/v1/customers/uns-ann/consents', () => s.customers.updateConsents('uns-ann', { unsubscribed: true })],
@@ -51,7 +50,6 @@ describe('@voucherify/sdk methods promo does not serve', () => {
       ['metadataSchemas.get', 'GET', '/v1/metadata-schemas/voucher', () => s.metadataSchemas.get('voucher')],
       ['qualifications.checkEligibility', 'POST', '/v1/qualifications', () => s.qualifications.checkEligibility({ customer, order })],
       ['client publish', 'POST', '/client/v1/publish', () => c.publish('Spring', { customer })],
-      ['client track', 'POST', '/client/v1/events', () => c.track('signed_up', { source_id: 'uns-ann' }, { via: 'web' })],
       ['client listVouchers', 'GET', '/client/v1/vouchers', () => c.listVouchers({ limit: 5 })],
       ['client createCustomer', 'POST', '/client/v1/customers', () => c.createCustomer({ source_id: 'uns-bob' })],
       ['client listConsents', 'GET', '/client/v1/consents', () => c.listConsents()],
@@ -69,7 +67,7 @@ describe('@voucherify/sdk methods promo does not serve', () => {
       });
       assert.equal(answers.at(-1), `${name}: 404 not_found Resource not found No route for ${method} ${path}`);
     }
-    assert.equal(answers.length, 24);
+    assert.equal(answers.length, 22);
   });
 
   it('leaves the database as it was: no voucher coded import or qualification, no customer made', async () => {

@@ -66,6 +66,9 @@ describe('pointsEarned: each calculation, whole steps only', () => {
     ],
     ['ORDER_ITEMS_SUBTOTAL_AMOUNT of product p1: 80.00 per 10.00', items('ORDER_ITEMS_SUBTOTAL_AMOUNT', { every: 1000, points: 1, object: 'product', id: 'p1' }), INPUT, 8],
     ['CUSTOM_EVENT_METADATA never earns on an order', proportional('CUSTOM_EVENT_METADATA', { custom_event: { metadata: { every: 1, points: 1, property: 'visits' } } }), INPUT, 0],
+    ['CUSTOM_EVENT_METADATA: the event\'s 7 pages, 2 points per 3', proportional('CUSTOM_EVENT_METADATA', { custom_event: { metadata: { every: 3, points: 2, property: 'pages' } } }), { customEventMetadata: { pages: 7 } }, 4],
+    ['CUSTOM_EVENT_METADATA: a text value earns nothing', proportional('CUSTOM_EVENT_METADATA', { custom_event: { metadata: { every: 1, points: 1, property: 'pages' } } }), { customEventMetadata: { pages: '7' } }, 0],
+    ['CUSTOM_EVENT_METADATA reads the event, not the order', proportional('CUSTOM_EVENT_METADATA', { custom_event: { metadata: { every: 1, points: 1, property: 'visits' } } }), { ...INPUT, customEventMetadata: { pages: 7 } }, 0],
     ['PROPORTIONAL without its block earns nothing', proportional('ORDER_AMOUNT', {}), INPUT, 0],
   ];
   for (const [name, loyalty, input, expected] of cases) {

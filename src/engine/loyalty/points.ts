@@ -71,6 +71,8 @@ export type TierMapping = { type: 'MULTIPLY'; multiplier: number } | { type: 'CU
 export interface EarningInput {
   order?: EarningOrder | null;
   customerMetadata?: Record<string, unknown> | null;
+  /** The metadata of the custom event that fires the rule (CUSTOM_EVENT_METADATA). */
+  customEventMetadata?: Record<string, unknown> | null;
   /** Product and SKU ids in each collection the rule targets (only those the order holds are needed). */
   collections?: ReadonlyMap<string, ReadonlySet<string>>;
   tier?: TierMapping | null;
@@ -131,8 +133,11 @@ function measure(loyalty: EarningLoyalty, input: EarningInput): { value: unknown
       const ratio = loyalty.order_items?.[ITEM_FIGURES[loyalty.calculation_type][0]];
       return { value: ratio ? itemsTotal(loyalty.calculation_type, ratio, input) : undefined, ratio };
     }
+    case 'CUSTOM_EVENT_METADATA': {
+      const ratio = loyalty.custom_event?.metadata;
+      return { value: ratio?.property ? input.customEventMetadata?.[ratio.property] : undefined, ratio };
+    }
     default:
-      // CUSTOM_EVENT_METADATA: custom events do not fire in promo yet.
       return { value: undefined, ratio: undefined };
   }
 }

@@ -69,9 +69,25 @@ export async function tierMappingsOf(trx: Db, voucherId: string): Promise<Record
   return ((await findMemberTier({}, trx, voucherId))?.earning_rules ?? {}) as Record<string, TierMapping>;
 }
 
+/** The custom event that fired a rule: its id and name, in the ledger row's details. */
+export interface FiringCustomEvent {
+  id: string;
+  type: string;
+}
+
+/** A custom event's details (the reference's LoyaltyCardTransaction custom_event and event_schema). */
+const customEventDetails = (rule: EarningRuleRow, event: FiringCustomEvent) => {
+  const schemaId = rule.custom_event === null ? null : ((JSON.parse(rule.custom_event) as { schema_id?: string }).schema_id ?? null);
+  return { custom_event: { id: event.id, type: event.type }, event_schema: { id: schemaId, name: event.type } };
+};
+
 /** Points a rule earned, onto the card through the ledger (POINTS_ACCRUAL, the rule's expiry). */
-export async function creditRulePoints(deps: EarnDeps, trx: Db, input: { voucherId: string; rule: EarningRuleRow; points: number; order?: { id: string; source_id: string | null }; actor: PaidOrder['actor']; at: string }) {
-  const { rule, order } = input;
+export async function creditRulePoints(
+  deps: EarnDeps,
+  trx: Db,
+  input: { voucherId: string; rule: EarningRuleRow; points: number; order?: { id: string; source_id: string | null }; customEvent?: FiringCustomEvent; actor: PaidOrder['actor']; at: string },
+) {
+  const { rule, order, customEvent } = input;
   await creditPoints(deps, trx, {
     voucherId: input.voucherId,
     amount: input.points,
@@ -79,7 +95,11 @@ export async function creditRulePoints(deps: EarnDeps, trx: Db, input: { voucher
     expiration: expirationOf(rule, input.at),
     operationType: 'AUTOMATIC',
     related: { order_id: order?.id ?? null, earning_rule_id: rule.id },
-    details: { ...(order ? { order: { id: order.id, source_id: order.source_id } } : {}), earning_rule: { id: rule.id, source: { banner: rule.banner } } },
+    details: {
+      ...(order ? { order: { id: order.id, source_id: order.source_id } } : {}),
+      ...(customEvent ? customEventDetails(rule, customEvent) : {}),
+      earning_rule: { id: rule.id, source: { banner: rule.banner } },
+    },
     actor: input.actor,
     at: input.at,
   });
