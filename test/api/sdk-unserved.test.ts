@@ -49,7 +49,6 @@ describe('@voucherify/sdk methods promo does not serve', () => {
       ['metadataSchemas.list', 'GET', '/v1/metadata-schemas', () => s.metadataSchemas.list()],
       ['metadataSchemas.get', 'GET', '/v1/metadata-schemas/voucher', () => s.metadataSchemas.get('voucher')],
       ['qualifications.checkEligibility', 'POST', '/v1/qualifications', () => s.qualifications.checkEligibility({ customer, order })],
-      ['client publish', 'POST', '/client/v1/publish', () => c.publish('Spring', { customer })],
       ['client listVouchers', 'GET', '/client/v1/vouchers', () => c.listVouchers({ limit: 5 })],
       ['client createCustomer', 'POST', '/client/v1/customers', () => c.createCustomer({ source_id: 'uns-bob' })],
       ['client listConsents', 'GET', '/client/v1/consents', () => c.listConsents()],
@@ -67,7 +66,7 @@ describe('@voucherify/sdk methods promo does not serve', () => {
       });
       assert.equal(answers.at(-1), `${name}: 404 not_found Resource not found No route for ${method} ${path}`);
     }
-    assert.equal(answers.length, 22);
+    assert.equal(answers.length, 21);
   });
 
   it('leaves the database as it was: no voucher coded import or qualification, no customer made', async () => {

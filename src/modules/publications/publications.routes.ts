@@ -2,7 +2,7 @@ import type { RouteModule } from '../../http/context.js';
 import { validateBody } from '../../lib/validate.js';
 import { listPublications } from './publications-list.service.js';
 import { parsePublicationsListQuery } from './publications-list.schemas.js';
-import { createPublicationSchema, parseCreateQuery, parseJoinOnce } from './publications.schemas.js';
+import { createPublicationSchema, parseClientPublish, parseCreateQuery, parseJoinOnce } from './publications.schemas.js';
 import { createPublication } from './publications.service.js';
 
 /** Publications (the reference's /v1/publications): create (by POST, or GET with the request as a query) and list (also a voucher's own). */
@@ -16,6 +16,12 @@ export const publicationsRoutes: RouteModule = (router, deps) => {
   router.get('/v1/publications/create', async (ctx) => {
     const joinOnce = parseJoinOnce(ctx.query);
     ctx.body = await createPublication(deps, parseCreateQuery(ctx.query), joinOnce, ctx.state.actor);
+  });
+
+  // The client-side publish (client keys, scope client_publish): one voucher of the query's campaign.
+  router.post('/client/v1/publish', async (ctx) => {
+    const { body, joinOnce } = parseClientPublish(ctx.query, ctx.request.body);
+    ctx.body = await createPublication(deps, body, joinOnce, ctx.state.actor);
   });
 
   router.get('/v1/publications', async (ctx) => {

@@ -1,7 +1,7 @@
 import { mixed, number, object, type InferType } from 'yup';
 import { idField, isPlainObject, jsonObjectField, shortText } from '../../lib/fields.js';
 import { invalidQueryParams } from '../../lib/errors.js';
-import { oneOf, querySchema } from '../../lib/query-params.js';
+import { oneOf, querySchema, text } from '../../lib/query-params.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
 import { createCustomerSchema } from '../customers/customers.schemas.js';
 
@@ -52,6 +52,29 @@ export const createPublicationSchema = object({
 export type CreatePublicationBody = InferType<typeof createPublicationSchema>;
 
 const joinOnceSchema = querySchema({ join_once: oneOf(['true', 'false'] as const) });
+
+/**
+ * POST /client/v1/publish (the SDK's client-side `publish`): the customer, the publication's
+ * source_id, metadata and channel. A client key publishes one voucher of the campaign its
+ * query names, never a voucher it names (that would let any browser claim a known code).
+ */
+export const clientPublishSchema = object({
+  customer: createPublicationSchema.fields.customer,
+  voucher: mixed().test('no-voucher', 'voucher cannot be named client-side: a client key publishes from the campaign the query names', (v) => v === undefined),
+  source_id: createPublicationSchema.fields.source_id,
+  metadata: createPublicationSchema.fields.metadata,
+  channel: createPublicationSchema.fields.channel,
+}).typeError('The body must be a JSON object');
+
+const clientPublishQuerySchema = querySchema({ campaign: text(), join_once: oneOf(['true', 'false'] as const) });
+
+/** The request of POST /client/v1/publish as create-publication's body (one voucher of `campaign`), and its join_once. */
+export function parseClientPublish(query: Record<string, unknown>, body: unknown): { body: CreatePublicationBody; joinOnce: boolean } {
+  const params = validateQuery(clientPublishQuerySchema, { campaign: query.campaign, join_once: query.join_once });
+  if (params.campaign === undefined || params.campaign.trim() === '') throw invalidQueryParams('Query parameter campaign is required: the campaign to publish from');
+  const { voucher: _voucher, ...fields } = validateBody(clientPublishSchema, body);
+  return { body: { ...fields, campaign: params.campaign } as CreatePublicationBody, joinOnce: params.join_once === 'true' };
+}
 
 /** `join_once` of either create operation: true, false or absent. */
 export const parseJoinOnce = (query: Record<string, unknown>): boolean => validateQuery(joinOnceSchema, { join_once: query.join_once }).join_once === 'true';
