@@ -37,10 +37,8 @@ describe('@voucherify/sdk methods promo does not serve', () => {
       ['vouchers.import', 'POST', '/v1/vouchers/import', () => s.vouchers.import([{ code: 'UNS-IMP', type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } }])],
       ['vouchers.qualifications.examine', 'POST', '/v1/vouchers/qualification', () => s.vouchers.qualifications.examine({ customer, order }, { limit: 5 })],
       ['customers.updateConsents', 'PUT', '/v1/customers/uns-ann/consents', () => s.customers.updateConsents('uns-ann', { unsubscribed: true })],
-      ['customers.listActivities', 'GET', '/v1/customers/uns-ann/activities', () => s.customers.listActivities('uns-ann', { limit: 5 })],
       ['customers.listRedeemables', 'GET', '/v1/customers/uns-ann/redeemables', () => s.customers.listRedeemables('uns-ann', { limit: 5 })],
       ['consents.list', 'GET', '/v1/consents', () => s.consents.list()],
-      ['loyalties.getMemberActivities', 'GET', '/v1/loyalties/camp_x/members/M1/activities', () => s.loyalties.getMemberActivities('camp_x', 'M1')],
       ['validationRules.validate', 'POST', '/v1/validation-rules/val_x/validation', () => s.validationRules.validate('val_x', { order })],
       ['segments.create', 'POST', '/v1/segments', () => s.segments.create({ name: 'Vip', type: 'static', customers: ['uns-ann'] })],
       ['segments.get', 'GET', '/v1/segments/seg_x', () => s.segments.get('seg_x')],
@@ -66,7 +64,7 @@ describe('@voucherify/sdk methods promo does not serve', () => {
       });
       assert.equal(answers.at(-1), `${name}: 404 not_found Resource not found No route for ${method} ${path}`);
     }
-    assert.equal(answers.length, 21);
+    assert.equal(answers.length, 19);
   });
 
   it('leaves the database as it was: no voucher coded import or qualification, no customer made', async () => {

@@ -1,6 +1,6 @@
 import type { Deps } from '../../app/deps.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { listCustomerEvents } from '../events/events.service.js';
+import { listCustomerEvents, listCustomerEventsWithTotal } from '../events/events.service.js';
 import type { ActivityQuery } from '../events/events.schemas.js';
 import { notFound } from '../../lib/errors.js';
 import * as listRepo from './customers-list.repository.js';
@@ -61,9 +61,18 @@ export async function listCustomers(deps: ReadDeps, query: CustomersListQuery) {
   return listEnvelope('customers', customers, { total, has_more: rows.length > query.limit });
 }
 
-/** GET /v1/customers/{id or source_id}/activity (SPEC.md 4.12). */
-export async function listCustomerActivity(deps: ReadDeps, ref: string, query: ActivityQuery) {
+async function customerIdOf(deps: ReadDeps, ref: string): Promise<string> {
   const customer = await findCustomerByRef(deps.db, ref);
   if (!customer) throw notFound('customer', ref);
-  return listCustomerEvents(deps, customer.id, query);
+  return customer.id;
+}
+
+/** GET /v1/customers/{id or source_id}/activity (SPEC.md 4.12). */
+export async function listCustomerActivity(deps: ReadDeps, ref: string, query: ActivityQuery) {
+  return listCustomerEvents(deps, await customerIdOf(deps, ref), query);
+}
+
+/** GET /v1/customers/{id or source_id}/activities (deprecated; the SDK's `customers.listActivities`): the same page with `total`. */
+export async function listCustomerActivities(deps: ReadDeps, ref: string, query: ActivityQuery) {
+  return listCustomerEventsWithTotal(deps, await customerIdOf(deps, ref), query);
 }

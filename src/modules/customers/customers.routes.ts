@@ -3,7 +3,7 @@ import { withUploadedFile } from '../../http/upload.js';
 import { csvRecords } from '../../jobs/item-reader.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
 import { activityQuerySchema } from '../events/events.schemas.js';
-import { listCustomerActivity, listCustomers } from './customers-list.service.js';
+import { listCustomerActivities, listCustomerActivity, listCustomers } from './customers-list.service.js';
 import { customersListQuerySchema } from './customers-list.schemas.js';
 import { createCustomerSchema, updateCustomerSchema } from './customers.schemas.js';
 import { createCustomer, deleteCustomer, getCustomer, updateCustomer } from './customers.service.js';
@@ -42,5 +42,10 @@ export const customersRoutes: RouteModule = (router, deps) => {
 
   router.get('/v1/customers/:ref/activity', async (ctx) => {
     ctx.body = await listCustomerActivity(deps, ctx.params.ref as string, validateQuery(activityQuerySchema, ctx.query));
+  });
+
+  // The deprecated form (the SDK's customers.listActivities): the same page, with `total`.
+  router.get('/v1/customers/:ref/activities', async (ctx) => {
+    ctx.body = await listCustomerActivities(deps, ctx.params.ref as string, validateQuery(activityQuerySchema, ctx.query));
   });
 };

@@ -80,6 +80,17 @@ export async function emitMany(trx: Kysely<Database>, events: CustomerEventInput
   await repo.insertEvents(trx, events.map(eventRow));
 }
 
+/** The filters of an activity query, for the repository. */
+const filtersOf = (customerId: string, query: ActivityQuery) => ({
+  customerId,
+  startDate: query.start_date,
+  endDate: query.end_date,
+  campaignId: query.campaign_id,
+  campaignType: query.campaign_type,
+  category: query.category,
+  type: query.type,
+});
+
 /**
  * One page of a customer's activity (SPEC.md 4.12). The customer is resolved by the caller.
  * `starting_after_id` must name an event of this customer.
@@ -93,20 +104,19 @@ export async function listCustomerEvents(deps: Pick<Deps, 'db'>, customerId: str
       throw invalidQueryParams(`Query parameter starting_after_id: ${query.starting_after_id} is not an event of customer ${customerId}`);
     }
   }
-  const rows = await repo.listEvents(deps.db, {
-    customerId,
-    take: query.limit + 1,
-    direction,
-    after,
-    startDate: query.start_date,
-    endDate: query.end_date,
-    campaignId: query.campaign_id,
-    campaignType: query.campaign_type,
-    category: query.category,
-    type: query.type,
-  });
+  const rows = await repo.listEvents(deps.db, { ...filtersOf(customerId, query), take: query.limit + 1, direction, after });
   const hasMore = rows.length > query.limit;
   const data = rows.slice(0, query.limit).map(presentEvent);
   const last = data.at(-1);
   return listEnvelope('data', data, hasMore && last ? { has_more: true, more_starting_after: last.id } : { has_more: false });
+}
+
+/**
+ * The deprecated `/activities` forms (README "Deviations"): the page listCustomerEvents gives,
+ * with `total`, how many events the filters match (the deprecated lists' field).
+ */
+export async function listCustomerEventsWithTotal(deps: Pick<Deps, 'db'>, customerId: string, query: ActivityQuery) {
+  const { object, data_ref, data, ...more } = await listCustomerEvents(deps, customerId, query);
+  const total = await repo.countEvents(deps.db, filtersOf(customerId, query));
+  return { object, data_ref, data, total, ...more };
 }

@@ -2,7 +2,7 @@ import type { Deps } from '../../app/deps.js';
 import { limit, order, querySchema, text, type QueryOf } from '../../lib/query-params.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import { ACTIVITY_ORDER_FIELDS } from '../events/events.schemas.js';
-import { listCustomerEvents } from '../events/events.service.js';
+import { listCustomerEvents, listCustomerEventsWithTotal } from '../events/events.service.js';
 import { getMember } from './members-list.service.js';
 
 const memberActivityParams = { limit: limit(), order: order(ACTIVITY_ORDER_FIELDS), starting_after_id: text() };
@@ -21,4 +21,19 @@ export async function listMemberActivity(deps: Pick<Deps, 'db'>, card: { code: s
   const member = await getMember(deps, card.code, card.campaign);
   if (member.holder_id === null) return listEnvelope('data', [], { has_more: false });
   return listCustomerEvents(deps, member.holder_id, { ...query, campaign_id: member.campaign_id as string });
+}
+
+/**
+ * The deprecated form (GET /v1/loyalties/[{campaignId}/]members/{memberId}/activities, the SDK's
+ * `loyalties.getMemberActivities`): the same events under `activities` (data_ref `activities`)
+ * with `total`, as the SDK's LoyaltiesGetMemberActivitiesResponse reads them.
+ */
+export async function listMemberActivities(deps: Pick<Deps, 'db'>, card: { code: string; campaign?: string }, query: MemberActivityQuery) {
+  const member = await getMember(deps, card.code, card.campaign);
+  const page =
+    member.holder_id === null
+      ? { ...listEnvelope('data', [], { has_more: false }), total: 0 }
+      : await listCustomerEventsWithTotal(deps, member.holder_id, { ...query, campaign_id: member.campaign_id as string });
+  const { data, data_ref: _ref, object, ...more } = page;
+  return { object, data_ref: 'activities' as const, activities: data, ...more };
 }

@@ -4,7 +4,7 @@ import { getMember, listMembers } from './members-list.service.js';
 import { addMemberSchema, gatherIds, membersListQuerySchema } from './members.schemas.js';
 import { addMember } from './members.service.js';
 import { listMemberRewards, memberRewardsQuerySchema } from './member-rewards.service.js';
-import { listMemberActivity, memberActivityQuerySchema } from './member-activity.service.js';
+import { listMemberActivities, listMemberActivity, memberActivityQuerySchema } from './member-activity.service.js';
 
 /** Loyalty program members: the program's cards and their holders. */
 export const membersRoutes: RouteModule = (router, deps) => {
@@ -30,6 +30,15 @@ export const membersRoutes: RouteModule = (router, deps) => {
   router.get('/v1/loyalties/:campaignId/members/:memberId/activity', async (ctx) => {
     const card = { code: ctx.params.memberId as string, campaign: ctx.params.campaignId as string };
     ctx.body = await listMemberActivity(deps, card, validateQuery(memberActivityQuerySchema, ctx.query));
+  });
+
+  // The deprecated forms (the SDK's loyalties.getMemberActivities): the same events under `activities`, with `total`.
+  router.get('/v1/loyalties/members/:memberId/activities', async (ctx) => {
+    ctx.body = await listMemberActivities(deps, { code: ctx.params.memberId as string }, validateQuery(memberActivityQuerySchema, ctx.query));
+  });
+  router.get('/v1/loyalties/:campaignId/members/:memberId/activities', async (ctx) => {
+    const card = { code: ctx.params.memberId as string, campaign: ctx.params.campaignId as string };
+    ctx.body = await listMemberActivities(deps, card, validateQuery(memberActivityQuerySchema, ctx.query));
   });
 
   router.get('/v1/loyalties/:campaignId/members/:memberId', async (ctx) => {
