@@ -47,6 +47,7 @@ describe('@voucherify/sdk methods promo does not serve', () => {
       ['metadataSchemas.list', 'GET', '/v1/metadata-schemas', () => s.metadataSchemas.list()],
       ['metadataSchemas.get', 'GET', '/v1/metadata-schemas/voucher', () => s.metadataSchemas.get('voucher')],
       ['qualifications.checkEligibility', 'POST', '/v1/qualifications', () => s.qualifications.checkEligibility({ customer, order })],
+      // Not in the real client-side API (README "Deviations"): a public client key must not list codes or write customers.
       ['client listVouchers', 'GET', '/client/v1/vouchers', () => c.listVouchers({ limit: 5 })],
       ['client createCustomer', 'POST', '/client/v1/customers', () => c.createCustomer({ source_id: 'uns-bob' })],
       ['client listConsents', 'GET', '/client/v1/consents', () => c.listConsents()],
