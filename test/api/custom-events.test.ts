@@ -163,11 +163,21 @@ describe('custom events (POST /v1/events, /client/v1/events)', () => {
     assert.equal(dbFingerprint(server.deps.sqlite), before);
   });
 
+  it('concurrent events each earn once: 20 at once give Bob exactly 20 ledger rows of 25', async () => {
+    const answers = await Promise.all(Array.from({ length: 20 }, () => sdk.events.create('signed_up', { customer: { source_id: 'bob' } } as never)));
+    assert.equal(answers.length, 20);
+    assert.equal(await points('bob'), 500);
+    const rows = server.deps.sqlite.prepare("SELECT count(*) AS n, sum(delta) AS points FROM ledger_entries WHERE voucher_id = ? AND type = 'POINTS_ACCRUAL'").get(cards.bob!.id);
+    assert.deepEqual(rows, { n: 20, points: 500 });
+    const events = await get('/v1/customers/bob/activity?type=customer.custom_event&limit=100');
+    assert.equal(events.body.data.length, 20);
+  });
+
   it('opens to the scopes events and client_events, not to each other\'s keys', async () => {
     const serverOnClient = await server.request('POST', '/client/v1/events', { body: { event: 'signed_up', customer: { source_id: 'bob' } }, auth: 'server' });
     assert.deepEqual([serverOnClient.status, serverOnClient.body.key], [401, 'unauthorized']);
     const clientOnServer = await server.request('POST', '/v1/events', { body: { event: 'signed_up', customer: { source_id: 'bob' } }, auth: 'client' });
     assert.deepEqual([clientOnServer.status, clientOnServer.body.key], [401, 'unauthorized']);
-    assert.equal(await points('bob'), 0);
+    assert.equal(await points('bob'), 500);
   });
 });
