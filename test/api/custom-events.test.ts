@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../src/lib/clock.js';
 import { dbFingerprint } from '../support/db.js';
-import { assertMatchesReference } from '../support/openapi.js';
+import { assertMatchesReference, assertMatchesSchema, withoutNulls } from '../support/openapi.js';
 import { clientSideClient, serverSideClient, type ClientSideClient, type ServerSideClient } from '../support/sdk.js';
 import { errorBody, notFoundBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
 
@@ -76,16 +76,20 @@ describe('custom events (POST /v1/events, /client/v1/events)', () => {
       ],
     );
     const event = activity.body.data.find((e: { type: string }) => e.type === 'customer.custom_event');
-    const customEvent = event.data.data.custom_event;
+    const customEvent = event.data.data.event;
     assert.match(customEvent.id, /^event_[0-9A-Za-z]{16}$/);
     assert.deepEqual(event.data, {
       data: {
+        event: { id: customEvent.id, object: 'event', type: 'signed_up', customer: alice, referral: {}, loyalty: {}, metadata: { plan: 'pro' }, created_at: '2026-03-02T10:00:01.000Z' },
+        event_schema: { name: 'signed_up' },
         customer: alice,
-        custom_event: { id: customEvent.id, object: 'event', type: 'signed_up', customer: alice, referral: null, loyalty: null, metadata: { plan: 'pro' }, created_at: '2026-03-02T10:00:01.000Z' },
+        referral: null,
+        loyalty: null,
       },
       event_source: { channel: 'API', api_key: { name: server.serverKey.name, app_id: server.serverKey.app_id } },
     });
     assert.equal(event.created_at, '2026-03-02T10:00:01.000Z');
+    assertMatchesSchema('EventCustomerCustomEvent', event.data.data);
 
     const transactions = await get(`/v1/loyalties/members/${cards.alice!.code}/transactions`);
     assert.equal(transactions.status, 200, JSON.stringify(transactions.body));
@@ -119,9 +123,27 @@ describe('custom events (POST /v1/events, /client/v1/events)', () => {
     assert.deepEqual([await points('alice'), await points('aliceStars')], [29, 5]);
     const latest = (await get(`/v1/customers/alice/activity?type=customer.custom_event&limit=1`)).body.data[0];
     assert.deepEqual(latest.data.event_source, { channel: 'CLIENT_API', api_key: { name: server.clientKey.name, app_id: server.clientKey.app_id } });
-    assert.deepEqual(latest.data.data.custom_event.loyalty, { code: cards.alice!.code });
+    assert.deepEqual(latest.data.data.event.loyalty, { code: cards.alice!.code });
+    const card = (await get(`/v1/vouchers/${cards.alice!.code}`)).body;
+    const club = (await get('/v1/campaigns/Club')).body;
+    // The card as it was when the event came, before its own points.
+    assert.deepEqual(latest.data.data.loyalty, {
+      voucher: {
+        id: card.id, code: card.code, campaign: 'Club', campaign_id: club.id, type: 'LOYALTY_CARD', loyalty_card: { ...card.loyalty_card, points: 25, balance: 25 }, active: true,
+        metadata: {}, is_referral_code: false, holder_id: alice.id, created_at: card.created_at, updated_at: '2026-03-02T10:00:01.000Z', object: 'voucher',
+      },
+      campaign: latest.data.data.loyalty.campaign,
+    });
+    assert.deepEqual([latest.data.data.loyalty.campaign.id, latest.data.data.loyalty.campaign.name], [club.id, 'Club']);
+    const { loyalty } = latest.data.data;
+    assertMatchesSchema('EventCustomerCustomEvent', { ...latest.data.data, loyalty: { ...loyalty, voucher: withoutNulls(loyalty.voucher) } });
+    // Attributed to the Club card, the event is in that member's activity too; alice's Stars activity has only signed_up's points.
+    const member = (await get(`/v1/loyalties/members/${cards.alice!.code}/activity?limit=1`)).body.data[0];
+    assert.deepEqual([member.type, member.id], ['customer.voucher.loyalty_card.points_added', (await get(`/v1/customers/alice/activity?limit=1`)).body.data[0].id]);
+    const clubEvents = (await get(`/v1/customers/alice/activity?type=customer.custom_event&campaign_id=${club.id}`)).body.data;
+    assert.deepEqual(clubEvents.map((e: { id: string }) => e.id), [latest.id]);
     const [row] = (await get(`/v1/loyalties/members/${cards.alice!.code}/transactions`)).body.data;
-    assert.deepEqual([row.type, row.details.balance.points, row.details.earning_rule.id, row.details.custom_event.type], ['POINTS_ACCRUAL', 4, readRule.id, 'page_read']);
+    assert.deepEqual([row.type, row.details.balance.points, row.details.earning_rule.id, row.details.custom_event, row.details.event_schema], ['POINTS_ACCRUAL', 4, readRule.id, { id: latest.data.data.event.id, type: 'page_read' }, { id: 'ms_read', name: 'page_read' }]);
   });
 
   it('an event nobody earns on is still recorded; an unknown source_id becomes a new customer', async () => {

@@ -7,31 +7,30 @@ import { notFound } from '../../lib/errors.js';
 import { findSimpleCustomer } from '../customers/customers.service.js';
 import { listActiveRulesForEvent, type EarningRuleRow } from './earning-rules.repository.js';
 import { listHeldCards, type HeldCard } from './earning.repository.js';
+export type { HeldCard } from './earning.repository.js';
 import { creditRulePoints, tierMappingsOf, type EarnDeps } from './earning.service.js';
 
 type Db = Kysely<Database>;
 
 /** A custom event as earning needs it (POST /v1/events, /client/v1/events). */
 export interface TrackedCustomEvent {
-  /** The event's own id (the activity's custom_event.id). */
+  /** The event's own id (the activity's event.id). */
   id: string;
   /** The event's name: the rules whose `event` is this name fire. */
   type: string;
   customerId: string;
   metadata: Record<string, unknown>;
-  /** The request's `loyalty.code`: only this card of the customer earns. */
-  cardCode?: string;
+  /** The card the request's `loyalty.code` names (findEarningCard): only it earns. */
+  card?: HeldCard;
   actor: Actor;
   at: string;
 }
 
-/** The cards that earn: all the customer's active cards, or the one `loyalty.code` names (404 when the customer holds no such active card). */
-async function earningCards(trx: Db, event: TrackedCustomEvent): Promise<HeldCard[]> {
-  const cards = await listHeldCards(trx, event.customerId);
-  if (event.cardCode === undefined) return cards;
-  const named = cards.filter((card) => card.code === event.cardCode);
-  if (named.length === 0) throw notFound('voucher', event.cardCode);
-  return named;
+/** The active card of a live program that the customer holds under this code: 404 `voucher` otherwise (another's card included). */
+export async function findEarningCard(trx: Db, customerId: string, code: string): Promise<HeldCard> {
+  const card = (await listHeldCards(trx, customerId)).find((held) => held.code === code);
+  if (!card) throw notFound('voucher', code);
+  return card;
 }
 
 /** The customer's metadata, read only when a rule measures it (CUSTOMER_METADATA). */
@@ -50,7 +49,7 @@ async function customerMetadataFor(trx: Db, rules: EarningRuleRow[], customerId:
  * custom event's points count at once, as a tier move's do.
  */
 export async function earnOnCustomEvent(deps: EarnDeps, trx: Db, event: TrackedCustomEvent): Promise<void> {
-  const cards = await earningCards(trx, event);
+  const cards = event.card ? [event.card] : await listHeldCards(trx, event.customerId);
   if (cards.length === 0) return;
   const campaignIds = [...new Set(cards.map((card) => card.campaign_id))];
   const rules = (await listActiveRulesForEvent(trx, campaignIds, event.type)).filter(
