@@ -1,4 +1,4 @@
-import { array, mixed, string, type ISchema } from 'yup';
+import { array, mixed, number, string, type ISchema } from 'yup';
 import { jsonDepth, LIMITS } from './limits.js';
 
 /**
@@ -7,6 +7,13 @@ import { jsonDepth, LIMITS } from './limits.js';
  */
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * An integer the database stores exactly: yup's integer() passes 1e308 (Number.isInteger),
+ * which a STRICT INTEGER column refuses with an error (a 500). Counts, amounts in minor units,
+ * points and ranks are all within Number.MAX_SAFE_INTEGER; a `.min()` after this replaces the lower bound.
+ */
+export const wholeNumber = () => number().integer().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
 
 /** Short text: names, codes, source ids, e-mails, phones (LIMITS.shortText characters). */
 export const shortText = (label: string, max: number = LIMITS.shortText) =>

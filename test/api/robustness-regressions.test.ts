@@ -1,0 +1,45 @@
+/**
+ * Defects the mutation sweep (robustness-mutations.test.ts) found, one focused test each:
+ * the whole answer, and a database left as it was.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { dbFingerprint } from '../support/db.js';
+import { invalidPayloadError, type ExpectedError } from '../support/error-bodies.js';
+import { discountCampaign } from '../support/factories.js';
+import { errorBody, startTestServer, type TestServer } from '../support/server.js';
+
+describe('the mutation sweep\'s findings', () => {
+  let server: TestServer;
+  let tierId: string;
+
+  before(async () => {
+    server = await startTestServer();
+    await server.request('POST', '/v1/campaigns', { body: discountCampaign('Camp') });
+    const promotion = await server.request('POST', '/v1/campaigns', {
+      body: { name: 'Promo', campaign_type: 'PROMOTION', promotion: { tiers: [{ name: 'Off', action: { discount: { type: 'AMOUNT', amount_off: 100 } } }] } },
+    });
+    tierId = promotion.body.promotion.tiers[0].id;
+  });
+  after(async () => {
+    assert.deepEqual(server.logged, []);
+    await server.close();
+  });
+
+  /** Sends a raw JSON body; asserts the whole error body and that nothing was written. */
+  async function refused(method: string, path: string, raw: string, expected: ExpectedError): Promise<void> {
+    const before = dbFingerprint(server.deps.sqlite);
+    const res = await server.request(method, path, { raw, headers: { 'Content-Type': 'application/json' } });
+    assert.deepEqual([res.status, res.body], [expected.code, errorBody(res, expected)]);
+    assert.equal(dbFingerprint(server.deps.sqlite), before, 'a refused request changed the database');
+  }
+
+  it('refuses integers beyond 2^53 (1e308 passed yup\'s integer() and made the STRICT column throw: a 500)', async () => {
+    const max = 'must be less than or equal to 9007199254740991';
+    await refused('POST', '/v1/vouchers', '{"type":"GIFT_VOUCHER","gift":{"amount":1e308}}', invalidPayloadError(`gift.amount ${max}`));
+    await refused('POST', '/v1/vouchers', '{"type":"DISCOUNT_VOUCHER","discount":{"type":"PERCENT","percent_off":5},"redemption":{"quantity":1e308}}', invalidPayloadError(`redemption.quantity ${max}`));
+    await refused('POST', '/v1/campaigns', '{"name":"G","campaign_type":"GIFT_VOUCHERS","voucher":{"type":"GIFT_VOUCHER","gift":{"amount":9007199254740993}}}', invalidPayloadError(`voucher.gift.amount ${max}`));
+    await refused('POST', '/v1/campaigns/Camp/vouchers', '{"code":"BIG","redemption":{"quantity":1e308}}', invalidPayloadError(`redemption.quantity ${max}`));
+    await refused('PUT', `/v1/promotions/tiers/${tierId}`, '{"hierarchy":1e308}', invalidPayloadError(`hierarchy ${max}`));
+  });
+});
