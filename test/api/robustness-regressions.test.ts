@@ -42,4 +42,18 @@ describe('the mutation sweep\'s findings', () => {
     await refused('POST', '/v1/campaigns/Camp/vouchers', '{"code":"BIG","redemption":{"quantity":1e308}}', invalidPayloadError(`redemption.quantity ${max}`));
     await refused('PUT', `/v1/promotions/tiers/${tierId}`, '{"hierarchy":1e308}', invalidPayloadError(`hierarchy ${max}`));
   });
+
+  it('creates a PROMOTION campaign whose promotion leaves tiers out or null, as with no tiers (was a 500: undefined is not iterable)', async () => {
+    const create = async (name: string, promotion: unknown) => {
+      const res = await server.request('POST', '/v1/campaigns', { body: { name, campaign_type: 'PROMOTION', promotion } });
+      assert.equal(res.status, 200, res.text);
+      const { id, name: _name, created_at, ...rest } = res.body;
+      assert.match(id, /^camp_/);
+      return rest;
+    };
+    const empty = await create('No tiers', { tiers: [] });
+    assert.deepEqual(empty.promotion, { object: 'list', data_ref: 'tiers', tiers: [], total: 0, has_more: false });
+    assert.deepEqual(await create('Tiers left out', {}), empty);
+    assert.deepEqual(await create('Tiers null', { tiers: null }), empty);
+  });
 });
