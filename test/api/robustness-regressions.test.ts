@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { dbFingerprint } from '../support/db.js';
 import { invalidPayloadError, type ExpectedError } from '../support/error-bodies.js';
-import { discountCampaign } from '../support/factories.js';
+import { discountCampaign, loyaltyCampaign } from '../support/factories.js';
 import { errorBody, startTestServer, type TestServer } from '../support/server.js';
 
 describe('the mutation sweep\'s findings', () => {
@@ -20,6 +20,7 @@ describe('the mutation sweep\'s findings', () => {
       body: { name: 'Promo', campaign_type: 'PROMOTION', promotion: { tiers: [{ name: 'Off', action: { discount: { type: 'AMOUNT', amount_off: 100 } } }] } },
     });
     tierId = promotion.body.promotion.tiers[0].id;
+    await server.request('POST', '/v1/campaigns', { body: loyaltyCampaign('Club') });
   });
   after(async () => {
     assert.deepEqual(server.logged, []);
@@ -55,5 +56,13 @@ describe('the mutation sweep\'s findings', () => {
     assert.deepEqual(empty.promotion, { object: 'list', data_ref: 'tiers', tiers: [], total: 0, has_more: false });
     assert.deepEqual(await create('Tiers left out', {}), empty);
     assert.deepEqual(await create('Tiers null', { tiers: null }), empty);
+  });
+
+  it('refuses an earning rule whose calculation_type is not one it knows (was a 500: its block was looked up first)', async () => {
+    const rule = (calculationType: unknown) => JSON.stringify([{ event: 'order.paid', loyalty: { type: 'PROPORTIONAL', calculation_type: calculationType, order: { amount: { every: 100, points: 1 } } } }]);
+    const oneOf = 'must be one of the following values: ORDER_AMOUNT, ORDER_TOTAL_AMOUNT, ORDER_METADATA, ORDER_ITEMS_QUANTITY, ORDER_ITEMS_AMOUNT, ORDER_ITEMS_SUBTOTAL_AMOUNT, CUSTOMER_METADATA, CUSTOM_EVENT_METADATA';
+    await refused('POST', '/v1/loyalties/Club/earning-rules', rule('ORDER_VOLUME'), invalidPayloadError(`[0].loyalty.calculation_type ${oneOf}`));
+    await refused('POST', '/v1/loyalties/Club/earning-rules', rule('constructor'), invalidPayloadError(`[0].loyalty.calculation_type ${oneOf}`));
+    await refused('POST', '/v1/loyalties/Club/earning-rules', rule(7), invalidPayloadError(`[0].loyalty.calculation_type must be a string; [0].loyalty.calculation_type ${oneOf}`));
   });
 });

@@ -59,7 +59,8 @@ const loyaltySchema = () =>
     .test('fixed', '${path}.points is required for a FIXED rule', (v) => v?.type !== 'FIXED' || typeof v.points === 'number')
     .test('proportional', '${path}.calculation_type is required for a PROPORTIONAL rule', (v) => v?.type !== 'PROPORTIONAL' || !!v.calculation_type)
     .test('calculation', 'the block that calculation_type reads is required', function check(v) {
-      if (v?.type !== 'PROPORTIONAL' || !v.calculation_type) return true;
+      // A calculation_type that is not one of CALCULATION_TYPES is the field's own refusal.
+      if (v?.type !== 'PROPORTIONAL' || !v.calculation_type || !Object.hasOwn(CALCULATION_BLOCK, v.calculation_type)) return true;
       const [outer, inner] = CALCULATION_BLOCK[v.calculation_type];
       const found = (v as unknown as Record<string, Record<string, unknown> | null | undefined>)[outer]?.[inner];
       return found ? true : this.createError({ message: `${this.path}.${outer}.${inner} is required for calculation_type ${v.calculation_type}` });
