@@ -65,4 +65,10 @@ describe('the mutation sweep\'s findings', () => {
     await refused('POST', '/v1/loyalties/Club/earning-rules', rule('constructor'), invalidPayloadError(`[0].loyalty.calculation_type ${oneOf}`));
     await refused('POST', '/v1/loyalties/Club/earning-rules', rule(7), invalidPayloadError(`[0].loyalty.calculation_type must be a string; [0].loyalty.calculation_type ${oneOf}`));
   });
+
+  it('refuses a publication whose campaign.name is not a string (was cast to check, then sent on as is: a 500)', async () => {
+    const publication = (name: unknown) => JSON.stringify({ campaign: { name }, customer: { source_id: 'ann' } });
+    await refused('POST', '/v1/publications', publication(true), invalidPayloadError('campaign.name must be a string'));
+    await refused('POST', '/v1/publications', publication(12), invalidPayloadError('campaign.name must be a string'));
+  });
 });
