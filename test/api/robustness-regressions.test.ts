@@ -71,4 +71,14 @@ describe('the mutation sweep\'s findings', () => {
     await refused('POST', '/v1/publications', publication(true), invalidPayloadError('campaign.name must be a string'));
     await refused('POST', '/v1/publications', publication(12), invalidPayloadError('campaign.name must be a string'));
   });
+
+  it('refuses a number too large for a double (JSON.parse made 1e400 Infinity, stored as null: a bulk job set the name to null)', async () => {
+    const huge = invalidPayloadError('Request body holds a number too large to represent (its magnitude must stay below 1.8e308)');
+    await refused('POST', '/v1/customers/bulk/async', '[{"source_id":"c-1","name":1e400}]', huge);
+    await refused('POST', '/v1/products/bulk/async', `[{"source_id":"p-1","name":-${'9'.repeat(400)}}]`, huge);
+    await refused('POST', '/v1/vouchers', '{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":1E+400}}', huge);
+    // The same text inside a string is a string.
+    const named = await server.request('POST', '/v1/customers', { raw: '{"source_id":"big","name":"1e400 and 1E+999"}', headers: { 'Content-Type': 'application/json' } });
+    assert.deepEqual([named.status, named.body.name], [200, '1e400 and 1E+999']);
+  });
 });
