@@ -5,27 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Router } from '@koa/router';
-import type { Deps } from '../../src/app/deps.js';
-import type { AppRouter } from '../../src/http/context.js';
-import { routeModules } from '../../src/http/routes.js';
 import { dbFingerprint } from '../support/db.js';
 import { discountCampaign } from '../support/factories.js';
 import { assertErrorBody } from '../support/error-bodies.js';
+import { registeredRoutes } from '../support/registered-routes.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-
-interface Route {
-  method: string;
-  path: string;
-}
-
-function registeredRoutes(): Route[] {
-  const router = new Router();
-  for (const register of routeModules) register(router as unknown as AppRouter, {} as Deps);
-  return router.stack.flatMap((layer) =>
-    layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: String(layer.path) })),
-  );
-}
 
 /** Every field name the API reads, each with a value of the wrong kind. */
 const WRONG_TYPES = {

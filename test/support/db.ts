@@ -61,3 +61,20 @@ export function dbFingerprint(sqlite: BetterSqlite3.Database): string {
   }
   return hash.digest('hex');
 }
+
+/**
+ * dbFingerprint for many requests in a row: recomputed only when this connection's
+ * total_changes() or data_version (another connection's commit: a job's worker) moved since
+ * the last call. A rolled-back write moves total_changes too, so nothing is missed, and
+ * hashing the whole file around every refused request is spared.
+ */
+export function fingerprintWatch(sqlite: BetterSqlite3.Database): () => string {
+  const version = sqlite.prepare("SELECT total_changes() || ':' || (SELECT data_version FROM pragma_data_version) AS v").pluck();
+  let seen = '';
+  let print = '';
+  return () => {
+    const now = version.get() as string;
+    if (now !== seen) [seen, print] = [now, dbFingerprint(sqlite)];
+    return print;
+  };
+}
