@@ -21,6 +21,7 @@ describe('the mutation sweep\'s findings', () => {
     });
     tierId = promotion.body.promotion.tiers[0].id;
     await server.request('POST', '/v1/campaigns', { body: loyaltyCampaign('Club') });
+    await server.request('POST', '/v1/campaigns/Camp/vouchers', { body: { code: 'LOCKED' } });
   });
   after(async () => {
     assert.deepEqual(server.logged, []);
@@ -80,5 +81,15 @@ describe('the mutation sweep\'s findings', () => {
     // The same text inside a string is a string.
     const named = await server.request('POST', '/v1/customers', { raw: '{"source_id":"big","name":"1e400 and 1E+999"}', headers: { 'Content-Type': 'application/json' } });
     assert.deepEqual([named.status, named.body.name], [200, '1e400 and 1E+999']);
+  });
+
+  it('refuses a session lock that would outlast 36,500 days (its expiry was an invalid date: a 500)', async () => {
+    const validation = (ttl: number, unit: string) => JSON.stringify({ redeemables: [{ object: 'voucher', id: 'LOCKED' }], order: { amount: 1000 }, session: { type: 'LOCK', key: `k-${ttl}`, ttl, ttl_unit: unit } });
+    const tooLong = invalidPayloadError('session.ttl must last at most 36500 days');
+    await refused('POST', '/v1/validations', validation(1e15, 'DAYS'), tooLong);
+    await refused('POST', '/v1/validations', validation(36_501, 'DAYS'), tooLong);
+    await refused('POST', '/v1/validations', validation(1e308, 'NANOSECONDS'), tooLong);
+    const longest = await server.request('POST', '/v1/validations', { raw: validation(36_500 * 24, 'HOURS'), headers: { 'Content-Type': 'application/json' } });
+    assert.deepEqual([longest.status, longest.body.valid, longest.body.session], [200, true, { key: 'k-876000', type: 'LOCK', ttl: 876000, ttl_unit: 'HOURS' }]);
   });
 });

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
 import type { Database } from '../../db/database.js';
 import { isoNow } from '../../lib/clock.js';
-import type { SessionTtlUnit } from '../../lib/enums.js';
+import { SESSION_TTL_UNIT_MS as UNIT_MS, type SessionTtlUnit } from '../../lib/enums.js';
 import { AppError } from '../../lib/errors.js';
 import * as repo from './session-locks.repository.js';
 import { versionedRead } from '../../db/versioned-cache.js';
@@ -26,7 +26,6 @@ type SessionDeps = Pick<Deps, 'db' | 'clock'>;
 
 export const BUSY_MS = 10_000;
 
-const UNIT_MS: Record<SessionTtlUnit, number> = { DAYS: 86_400_000, HOURS: 3_600_000, MINUTES: 60_000, SECONDS: 1_000, MILLISECONDS: 1, MICROSECONDS: 1e-3, NANOSECONDS: 1e-6 };
 export type TtlUnit = SessionTtlUnit;
 
 /** When a lock of this ttl taken at `at` expires (whole milliseconds, rounded up). */
