@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { dbFingerprint } from '../support/db.js';
-import { invalidPayloadError, type ExpectedError } from '../support/error-bodies.js';
+import { invalidPayloadError, notFoundError, type ExpectedError } from '../support/error-bodies.js';
 import { discountCampaign, loyaltyCampaign } from '../support/factories.js';
 import { errorBody, startTestServer, type TestServer } from '../support/server.js';
 
@@ -91,5 +91,11 @@ describe('the mutation sweep\'s findings', () => {
     await refused('POST', '/v1/validations', validation(1e308, 'NANOSECONDS'), tooLong);
     const longest = await server.request('POST', '/v1/validations', { raw: validation(36_500 * 24, 'HOURS'), headers: { 'Content-Type': 'application/json' } });
     assert.deepEqual([longest.status, longest.body.valid, longest.body.session], [200, true, { key: 'k-876000', type: 'LOCK', ttl: 876000, ttl_unit: 'HOURS' }]);
+  });
+
+  it('leaves no session row behind when a validation naming a new session is refused (its claim\'s row stayed)', async () => {
+    const body = (productId: string) => JSON.stringify({ redeemables: [{ object: 'voucher', id: 'LOCKED' }], order: { items: [{ product_id: productId, quantity: 1, price: 100 }] }, session: { type: 'LOCK', key: 'refused-session' } });
+    await refused('POST', '/v1/validations', body('prod_none'), notFoundError('product', 'prod_none'));
+    assert.deepEqual(server.deps.sqlite.prepare("SELECT count(*) AS n FROM session_locks WHERE key = 'refused-session'").get(), { n: 0 });
   });
 });

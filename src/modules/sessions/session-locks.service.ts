@@ -39,10 +39,14 @@ export async function withSessionKey<T>(deps: SessionDeps, key: string | null, w
   const busyUntil = new Date(now.getTime() + BUSY_MS).toISOString();
   const claimed = await deps.db.transaction().execute((trx) => repo.claimKey(trx, key, now.toISOString(), busyUntil));
   if (!claimed) throw new AppError('multiple_requests', `Another request on session ${key} is running`);
+  let refused = true;
   try {
-    return await work();
+    const result = await work();
+    refused = false;
+    return result;
   } finally {
-    await deps.db.transaction().execute((trx) => repo.clearBusy(trx, key));
+    // A refused request leaves no trace: a row its claim made goes (house rule, README "Bad input").
+    await deps.db.transaction().execute((trx) => (refused && claimed.made ? repo.dropClaim(trx, key) : repo.clearBusy(trx, key)));
   }
 }
 
