@@ -57,14 +57,15 @@ export async function seedResources(server: TestServer): Promise<Ids> {
   const promotionTiers = promotion.promotion.tiers.map((t: { id: string }) => t.id);
   const stack = await post('/v1/promotions/Promo/stacks', { name: 'Pair', tiers: { ids: promotionTiers } });
   const redemption = await post('/v1/redemptions', { customer: { source_id: 'c-1' }, order: { amount: 5000 }, redeemables: [{ object: 'voucher', id: 'GIFT-1', gift: { credits: 10 } }] });
-  const stackingRules = await created(server, 'PUT', '/v1/stacking-rules', { applicable_redeemables_limit: 5 });
+  await created(server, 'PUT', '/v1/stacking-rules', { applicable_redeemables_limit: 5 });
+  const stackingRulesId = (await server.request('GET', '/management/v1/projects/proj_any/stacking-rules')).body.data[0].id as string;
   const job = await post('/v1/campaigns/Camp/import', [{ code: 'CODE-IMPORTED' }]);
   const exported = await post('/v1/exports', { exported_object: 'voucher' });
   return {
     productId: product.id, skuId: sku.id, ref: customer.id, campaignId: 'Camp', clubId: club.id, memberId: member.code, orderId: order.id,
     ruleId: rule.id, rewardId: reward.id, assignmentId: assignment.id, earningRuleId: earning.id, tierId: tier.id,
     promotionTierId: promotionTiers[0], promotionTier2: promotionTiers[1], stackId: stack.id, redemptionId: redemption.redemptions?.[0]?.id ?? redemption.id,
-    stackingRulesId: stackingRules.id ?? 'any', code: 'CODE-1', gift: 'GIFT-1', jobId: job.async_action_id, exportId: exported.id, projectId: 'proj_any',
+    stackingRulesId, code: 'CODE-1', gift: 'GIFT-1', jobId: job.async_action_id, exportId: exported.id, projectId: 'proj_any',
   };
 }
 
@@ -109,7 +110,14 @@ export const WRITE_ROUTES: WriteRoute[] = [
   { method: 'POST', path: '/v1/validation-rules', reference: '/v1/validation-rules', body: (ids) => ({ name: 'VR{n}', type: 'expression', rules: { ...RULES, '2': { name: 'customer.metadata', property: 'tier', conditions: { $is: ['gold'] } }, logic: '1 and 2' }, error: { message: 'no' }, applicable_to: { included: [{ object: 'product', id: ids.productId as string }] } }) },
   { method: 'PUT', path: '/v1/validation-rules/:ruleId', reference: '/v1/validation-rules/{validationRuleId}', lenient: NULL_AS_ABSENT('rules'), body: () => ({ name: 'Rule', rules: RULES, error: null }) },
   { method: 'POST', path: '/v1/validation-rules/:ruleId/assignments', reference: '/v1/validation-rules/{validationRuleId}/assignments', body: () => ({ related_object_type: 'voucher', related_object_id: 'CODE-2' }) },
-  { method: 'POST', path: '/v1/validations', reference: '/v1/validations', body: (ids) => ({ customer: { source_id: 'c-1', metadata: { tier: 'gold' } }, order: { amount: 3700, items: withIds(ids, ITEMS), metadata: { a: 1 } }, redeemables: [{ object: 'voucher', id: 'CODE-3' }, { object: 'promotion_tier', id: ids.promotionTierId as string }], options: { expand: ['order'] } }) },
+  { method: 'POST', path: '/v1/validations', reference: '/v1/validations', body: (ids) => ({ customer: { source_id: 'c-1', metadata: { tier: 'gold' } }, order: { amount: 3700, items: withIds(ids, ITEMS), metadata: { a: 1 } }, redeemables: [{ object: 'voucher', id: 'CODE-3' }, { object: 'promotion_tier', id: ids.promotionTierId as string }], options: { expand: ['order'] }, session: { type: 'LOCK', key: 'sess-{n}', ttl: 2, ttl_unit: 'HOURS' } }) },
+  { method: 'POST', path: '/v1/vouchers/NAMED-{n}', reference: '/v1/vouchers/{code}', body: () => ({ type: 'LOYALTY_CARD', loyalty_card: { points: 10 }, metadata: { a: 1 }, ...PERIOD }) },
+  { method: 'POST', path: '/v1/campaigns/:campaignId/vouchers/CV-{n}', reference: '/v1/campaigns/{campaignId}/vouchers/{code}', body: () => ({ metadata: { a: 1 }, redemption: { quantity: 1 }, category: 'c' }) },
+  { method: 'POST', path: '/v1/loyalties/:clubId/members/:memberId/balance', reference: '/v1/loyalties/{campaignId}/members/{memberId}/balance', body: () => ({ points: -1, reason: 'r', source_id: 'cb-{n}' }) },
+  { method: 'POST', path: '/v1/rewards/:rewardId/assignments', reference: '/v1/rewards/{rewardId}/assignments', body: () => ({ campaign: 'L{n}', parameters: { loyalty: { points: 5 } } }) },
+  { method: 'PUT', path: '/v1/rewards/:rewardId/assignments/:assignmentId', reference: '/v1/rewards/{rewardId}/assignments/{assignmentId}', body: () => ({ parameters: { loyalty: { points: 11 } } }) },
+  { method: 'PUT', path: '/management/v1/projects/:projectId/stacking-rules/:stackingRulesId', body: () => ({ applicable_redeemables_limit: 4, redeemables_no_effect_rule: 'SKIP', no_effect_skip_categories: [] }) },
+  { method: 'POST', path: '/v1/redemptions/:redemptionId/rollback', reference: '/v1/redemptions/{redemptionId}/rollback', body: () => ({ reason: 'r', customer: { source_id: 'c-1' }, metadata: { a: 1 } }) },
   { method: 'POST', path: '/v1/redemptions', reference: '/v1/redemptions', body: (ids) => ({ customer: { source_id: 'c-1' }, order: { source_id: 'ro-{n}', amount: 3700, items: withIds(ids, ITEMS) }, redeemables: [{ object: 'voucher', id: 'GIFT-1', gift: { credits: 1 } }], metadata: { a: 1 } }) },
   { method: 'POST', path: '/v1/exports', reference: '/v1/exports', body: () => ({ exported_object: 'voucher', parameters: { fields: ['code', 'voucher_type', 'metadata.a'], order: '-created_at', filters: { junction: 'and', category: { conditions: { $in: ['c'] } } } } }) },
   { method: 'POST', path: '/v1/publications', reference: '/v1/publications', lenient: ['campaign = a string', 'campaign = emoji and unicode', 'campaign = a NUL character', 'campaign = 10,000 characters', 'campaign = an empty string'], body: () => ({ campaign: { name: 'Camp', count: 1 }, customer: { source_id: 'pc-{n}', name: 'P' }, source_id: 'pub-{n}', metadata: { a: 1 } }) },
