@@ -4,6 +4,8 @@
  * by a value of another kind, emptied, lengthened, removed, or given an unknown sibling key.
  * Numbers JSON.stringify cannot write (2^53+1, 1e400) travel as raw text through sentinels.
  */
+import { seededRandom } from './random.js';
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 export interface Mutation {
@@ -98,18 +100,6 @@ export function mutationsOf(valid: Json): Mutation[] {
     out.push(mutation(`${path.join('.') || 'body'} + an unknown key`, [...path, 'zz_unknown'], body));
   }
   return out;
-}
-
-/** A deterministic pseudo-random generator (mulberry32), for sampling the same requests every run. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** At most `count` of `items`, the same ones every run for the same seed, in their order. */
