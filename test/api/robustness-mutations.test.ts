@@ -66,11 +66,11 @@ describe('mutations of valid bodies, query boundaries and odd ids answer documen
   }
 
   /** One request; a refusal is checked against the database as it was before it. */
-  async function send(method: string, path: string, raw?: string): Promise<{ res: TestResponse; problems: string[] }> {
+  async function send(method: string, path: string, raw?: string, auth: 'server' | 'client' = 'server'): Promise<{ res: TestResponse; problems: string[] }> {
     await jobsIdle();
     const before = fingerprint();
     sent += 1;
-    const res = await server.request(method, path, raw === undefined ? {} : { raw, headers: { 'Content-Type': 'application/json' } });
+    const res = await server.request(method, path, raw === undefined ? { auth } : { auth, raw, headers: { 'Content-Type': 'application/json' } });
     const changed = res.status >= 400 && fingerprint() !== before;
     return { res, problems: problemsOf(res, `${method} ${path.slice(0, 200)}${raw === undefined ? '' : ` with ${raw.slice(0, 120)}`}`, changed) };
   }
@@ -90,14 +90,14 @@ describe('mutations of valid bodies, query boundaries and odd ids answer documen
       const numbered = (raw: string) => raw.replaceAll('{n}', String((n += 1)));
       const path = () => numbered(fillPath(route.path, ids));
       const valid = route.body(ids);
-      const baseline = await send(route.method, path(), numbered(JSON.stringify(valid)));
+      const baseline = await send(route.method, path(), numbered(JSON.stringify(valid)), route.auth);
       assert.ok(baseline.res.status < 300, `the valid body is refused: ${baseline.res.status} ${baseline.res.text}`);
       await jobStored(baseline.res);
       const reference = route.reference;
       const judged = reference !== undefined && referenceRequestErrors(route.method, reference, valid)?.length === 0;
       const problems: string[] = [];
       for (const mutation of sample(mutationsOf(valid), MUTATIONS_PER_ROUTE, routeIndex + 1)) {
-        const { res, problems: found } = await send(route.method, path(), numbered(mutation.raw));
+        const { res, problems: found } = await send(route.method, path(), numbered(mutation.raw), route.auth);
         problems.push(...found.map((p) => p.replace(/ with .*?: /, ` with ${mutation.label}: `)));
         const refusedByReference = judged && (referenceRequestErrors(route.method, reference, mutation.body as Json) ?? []).filter((e) => e.startsWith(`/${mutation.path.join('/')}`));
         const stored = res.status === 202 ? await jobStored(res) : res.status < 300;

@@ -18,6 +18,8 @@ export interface WriteRoute {
   reference?: string;
   label?: string;
   body: (ids: Ids) => Json;
+  /** The client key's routes (/client/v1) are sent with it. */
+  auth?: 'client';
   /** Mutations (by label) the route accepts though the reference's schema refuses them, each a documented leniency. */
   lenient?: string[];
 }
@@ -118,6 +120,8 @@ export const WRITE_ROUTES: WriteRoute[] = [
   { method: 'PUT', path: '/v1/rewards/:rewardId/assignments/:assignmentId', reference: '/v1/rewards/{rewardId}/assignments/{assignmentId}', body: () => ({ parameters: { loyalty: { points: 11 } } }) },
   { method: 'PUT', path: '/management/v1/projects/:projectId/stacking-rules/:stackingRulesId', body: () => ({ applicable_redeemables_limit: 4, redeemables_no_effect_rule: 'SKIP', no_effect_skip_categories: [] }) },
   { method: 'POST', path: '/v1/redemptions/:redemptionId/rollback', reference: '/v1/redemptions/{redemptionId}/rollback', body: () => ({ reason: 'r', customer: { source_id: 'c-1' }, metadata: { a: 1 } }) },
+  { method: 'POST', path: '/client/v1/validations', auth: 'client', reference: '/client/v1/validations', body: (ids) => ({ customer: { source_id: 'c-1' }, order: { amount: 3700, items: withIds(ids, ITEMS) }, redeemables: [{ object: 'voucher', id: 'CODE-4' }], metadata: { a: 1 } }) },
+  { method: 'POST', path: '/client/v1/redemptions', auth: 'client', reference: '/client/v1/redemptions', lenient: NULL_AS_ABSENT('customer'), body: () => ({ customer: { source_id: 'cc-{n}' }, order: { amount: 900 }, redeemables: [{ object: 'voucher', id: 'GIFT-1', gift: { credits: 1 } }] }) },
   { method: 'POST', path: '/v1/redemptions', reference: '/v1/redemptions', body: (ids) => ({ customer: { source_id: 'c-1' }, order: { source_id: 'ro-{n}', amount: 3700, items: withIds(ids, ITEMS) }, redeemables: [{ object: 'voucher', id: 'GIFT-1', gift: { credits: 1 } }], metadata: { a: 1 } }) },
   { method: 'POST', path: '/v1/exports', reference: '/v1/exports', body: () => ({ exported_object: 'voucher', parameters: { fields: ['code', 'voucher_type', 'metadata.a'], order: '-created_at', filters: { junction: 'and', category: { conditions: { $in: ['c'] } } } } }) },
   { method: 'POST', path: '/v1/publications', reference: '/v1/publications', lenient: ['campaign = a string', 'campaign = emoji and unicode', 'campaign = a NUL character', 'campaign = 10,000 characters', 'campaign = an empty string'], body: () => ({ campaign: { name: 'Camp', count: 1 }, customer: { source_id: 'pc-{n}', name: 'P' }, source_id: 'pub-{n}', metadata: { a: 1 } }) },
