@@ -98,4 +98,14 @@ describe('the mutation sweep\'s findings', () => {
     await refused('POST', '/v1/validations', body('prod_none'), notFoundError('product', 'prod_none'));
     assert.deepEqual(server.deps.sqlite.prepare("SELECT count(*) AS n FROM session_locks WHERE key = 'refused-session'").get(), { n: 0 });
   });
+
+  it('refuses a list of weekdays longer than a week and more than 100 daily time windows (both were stored whole)', async () => {
+    const week = (days: number[]) => JSON.stringify(discountCampaign('Week', { validity_day_of_week: days }));
+    await refused('POST', '/v1/campaigns', week(Array.from({ length: 8 }, (_, i) => i % 7)), invalidPayloadError('validity_day_of_week must hold at most 7 days'));
+    const window = { start_time: '10:00', expiration_time: '12:00', days_of_week: [1, 2] };
+    const hours = JSON.stringify(discountCampaign('Hours', { start_date: '2026-01-01', validity_timeframe: undefined, validity_hours: { daily: Array.from({ length: 101 }, () => window) } }));
+    await refused('POST', '/v1/campaigns', hours, invalidPayloadError('validity_hours.daily must hold at most 100 time windows'));
+    const fine = await server.request('POST', '/v1/campaigns', { body: discountCampaign('Weekdays', { validity_day_of_week: [1, 2, 3, 4, 5, 6, 0] }) });
+    assert.deepEqual([fine.status, fine.body.validity_day_of_week], [200, [1, 2, 3, 4, 5, 6, 0]]);
+  });
 });
