@@ -108,4 +108,11 @@ describe('the mutation sweep\'s findings', () => {
     const fine = await server.request('POST', '/v1/campaigns', { body: discountCampaign('Weekdays', { validity_day_of_week: [1, 2, 3, 4, 5, 6, 0] }) });
     assert.deepEqual([fine.status, fine.body.validity_day_of_week], [200, [1, 2, 3, 4, 5, 6, 0]]);
   });
+
+  it('refuses a product\'s attribute list and a collection\'s filter beyond 64 KiB as JSON (both were stored whole)', async () => {
+    const attributes = Array.from({ length: 300 }, (_, i) => `${i}`.padEnd(255, 'a'));
+    await refused('POST', '/v1/products', JSON.stringify({ name: 'Wide', attributes }), invalidPayloadError('attributes must be at most 65536 bytes as JSON'));
+    const filter = Object.fromEntries([['junction', 'and'], ...Array.from({ length: 2000 }, (_, i) => [`metadata.k${i}`, { conditions: { $is: ['x'] } }])]);
+    await refused('POST', '/v1/product-collections', JSON.stringify({ type: 'AUTO_UPDATE', name: 'Wide', filter }), invalidPayloadError('filter must be at most 65536 bytes as JSON'));
+  });
 });
