@@ -115,4 +115,9 @@ describe('the mutation sweep\'s findings', () => {
     const filter = Object.fromEntries([['junction', 'and'], ...Array.from({ length: 2000 }, (_, i) => [`metadata.k${i}`, { conditions: { $is: ['x'] } }])]);
     await refused('POST', '/v1/product-collections', JSON.stringify({ type: 'AUTO_UPDATE', name: 'Wide', filter }), invalidPayloadError('filter must be at most 65536 bytes as JSON'));
   });
+
+  it('refuses export filters beyond 64 KiB as JSON (200,000 $in values were stored and answered whole)', async () => {
+    const filters = { junction: 'and', code: { conditions: { $in: Array.from({ length: 10_000 }, (_, i) => `CODE-${i}`) } } };
+    await refused('POST', '/v1/exports', JSON.stringify({ exported_object: 'voucher', parameters: { filters } }), invalidPayloadError('parameters.filters must be at most 65536 bytes as JSON'));
+  });
 });
