@@ -75,6 +75,24 @@ function collectedText(source: Readable, req: IncomingMessage, limitBytes: numbe
  */
 const PROTO_KEY = /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:/;
 
+/**
+ * A number literal too large for a double (1e400, or 309 digits and more) that JSON.parse reads
+ * as Infinity, which JSON.stringify then writes as null: stored (a job's payload, a JSON column),
+ * it would turn into a null the client never sent. The pattern only picks the bodies to walk.
+ */
+const HUGE_NUMBER = /\d[eE]\+?\d{3}|\d{309}/;
+
+const holdsInfinity = (value: unknown): boolean => {
+  if (typeof value === 'number') return !Number.isFinite(value);
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.values(value).some(holdsInfinity);
+};
+
+/** Refuses a parsed JSON body (of a depth already checked) that holds a number JSON.parse read as Infinity. */
+export function refuseHugeNumbers(text: string, value: unknown): void {
+  if (HUGE_NUMBER.test(text) && holdsInfinity(value)) throw invalidPayload('Request body holds a number too large to represent (its magnitude must stay below 1.8e308)');
+}
+
 /** A JSON body: any JSON value (validation names the shape it expected); empty text is `{}`. */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return {};

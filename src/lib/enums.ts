@@ -161,6 +161,10 @@ export const REDEMPTION_LIST_ORDERS = ['created_at', 'id', 'voucher_code', 'trac
 /** A session lock's ttl_unit (voucherify-facts 1.17 `session`). */
 export const SESSION_TTL_UNITS = ['DAYS', 'HOURS', 'MINUTES', 'SECONDS', 'MILLISECONDS', 'MICROSECONDS', 'NANOSECONDS'] as const;
 export type SessionTtlUnit = (typeof SESSION_TTL_UNITS)[number];
+/** A session unit's length in milliseconds. */
+export const SESSION_TTL_UNIT_MS: Record<SessionTtlUnit, number> = { DAYS: 86_400_000, HOURS: 3_600_000, MINUTES: 60_000, SECONDS: 1_000, MILLISECONDS: 1, MICROSECONDS: 1e-3, NANOSECONDS: 1e-6 };
+/** The longest session lock: 36,500 days, so that its expiry stays a date of four-digit year. */
+export const MAX_SESSION_TTL_DAYS = 36_500;
 /** What POST /v1/exports exports (the reference's `exported_object`, less `publication`). */
 export const EXPORTED_OBJECTS = ['voucher', 'redemption', 'customer', 'order', 'points_expiration', 'voucher_transactions'] as const;
 export type ExportedObject = (typeof EXPORTED_OBJECTS)[number];

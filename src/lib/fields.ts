@@ -1,4 +1,4 @@
-import { array, mixed, string, type ISchema } from 'yup';
+import { array, mixed, number, string, type ISchema } from 'yup';
 import { jsonDepth, LIMITS } from './limits.js';
 
 /**
@@ -7,6 +7,13 @@ import { jsonDepth, LIMITS } from './limits.js';
  */
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * An integer the database stores exactly: yup's integer() passes 1e308 (Number.isInteger),
+ * which a STRICT INTEGER column refuses with an error (a 500). Counts, amounts in minor units,
+ * points and ranks are all within Number.MAX_SAFE_INTEGER; a `.min()` after this replaces the lower bound.
+ */
+export const wholeNumber = () => number().integer().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
 
 /** Short text: names, codes, source ids, e-mails, phones (LIMITS.shortText characters). */
 export const shortText = (label: string, max: number = LIMITS.shortText) =>
@@ -32,6 +39,10 @@ export const nullableText = (label: string) =>
     .min(1, `${label} must not be empty`)
     .max(LIMITS.shortText, `${label} must be at most ${LIMITS.shortText} characters`);
 
+/** Whether a stored JSON value (metadata, a SKU's attributes, a product's attribute list, a collection's filter) fits LIMITS.metadataBytes. */
+export const withinJsonBytes = (value: unknown): boolean => Buffer.byteLength(JSON.stringify(value)) <= LIMITS.metadataBytes;
+export const jsonSizeMessage = (label: string): string => `${label} must be at most ${LIMITS.metadataBytes} bytes as JSON`;
+
 /**
  * A free-form JSON object (metadata, attributes): not an array, not null, at most
  * LIMITS.metadataBytes as JSON and LIMITS.jsonDepth deep. Import items do not pass the HTTP
@@ -42,9 +53,7 @@ export const jsonObjectField = (label: string) =>
     .typeError(`${label} must be an object`)
     .nonNullable(`${label} must be an object`)
     .test('json-depth', `${label} must nest at most ${LIMITS.jsonDepth} levels deep`, (v) => v == null || jsonDepth(v) <= LIMITS.jsonDepth)
-    .test('json-size', `${label} must be at most ${LIMITS.metadataBytes} bytes as JSON`, (v) => {
-      return v == null || jsonDepth(v) > LIMITS.jsonDepth || Buffer.byteLength(JSON.stringify(v)) <= LIMITS.metadataBytes;
-    });
+    .test('json-size', jsonSizeMessage(label), (v) => v == null || jsonDepth(v) > LIMITS.jsonDepth || withinJsonBytes(v));
 
 /** A body that is an array of `many` (bulk creates): 1 to `max` items, each checked by `item`. */
 export function bulkBody<T>(item: ISchema<T>, one: string, many: string, max: number) {

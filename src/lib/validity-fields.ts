@@ -21,6 +21,10 @@ const NOT_A_DURATION = '${path} must be an ISO 8601 duration';
 export const isoDuration = () => string().nullable().matches(ISO_DURATION, { message: NOT_A_DURATION, excludeEmptyString: true });
 
 const dayOfWeek = () => number().integer().min(0).max(6).required();
+/** Days of the week (0 Sunday .. 6 Saturday): a week has seven, so a longer list is refused, not stored. */
+const daysOfWeek = () => array(dayOfWeek()).max(7, '${path} must hold at most 7 days');
+/** The most time windows of `validity_hours.daily`. */
+export const MAX_DAILY_WINDOWS = 100;
 
 export const validityTimeframe = () =>
   object({
@@ -32,7 +36,7 @@ export const validityTimeframe = () =>
     .optional()
     .default(undefined);
 
-export const validityDayOfWeek = () => array(dayOfWeek()).nullable().optional().default(undefined);
+export const validityDayOfWeek = () => daysOfWeek().nullable().optional().default(undefined);
 
 export const validityHours = () =>
   object({
@@ -40,9 +44,11 @@ export const validityHours = () =>
       object({
         start_time: string().required().matches(HH_MM, '${path} must be HH:mm'),
         expiration_time: string().required().matches(HH_MM, '${path} must be HH:mm'),
-        days_of_week: array(dayOfWeek()).required(),
+        days_of_week: daysOfWeek().required(),
       }).noUnknown(),
-    ).required(),
+    )
+      .max(MAX_DAILY_WINDOWS, `\${path} must hold at most ${MAX_DAILY_WINDOWS} time windows`)
+      .required(),
   })
     .noUnknown()
     .nullable()

@@ -5,27 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Router } from '@koa/router';
-import type { Deps } from '../../src/app/deps.js';
-import type { AppRouter } from '../../src/http/context.js';
-import { routeModules } from '../../src/http/routes.js';
 import { dbFingerprint } from '../support/db.js';
 import { discountCampaign } from '../support/factories.js';
-import { startTestServer, type TestResponse, type TestServer } from '../support/server.js';
+import { assertErrorBody } from '../support/error-bodies.js';
+import { registeredRoutes } from '../support/registered-routes.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 import { fingerprintBut } from './redemptions/fixtures.js';
-
-interface Route {
-  method: string;
-  path: string;
-}
-
-function registeredRoutes(): Route[] {
-  const router = new Router();
-  for (const register of routeModules) register(router as unknown as AppRouter, {} as Deps);
-  return router.stack.flatMap((layer) =>
-    layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: String(layer.path) })),
-  );
-}
 
 /** Every field name the API reads, each with a value of the wrong kind. */
 const WRONG_TYPES = {
@@ -47,17 +32,6 @@ const BODIES: Array<{ label: string; raw: string }> = [
 
 const BAD_QUERY =
   '?limit=abc&page=-1&order=zzz&start_date=x&end_date=y&created_at[before]=nope&updated_at[after]=no&vouchers_count=0&campaign_type=X&category=Y&type=Z&starting_after_id=nope&starting_after=never';
-
-function assertErrorBody(res: TestResponse, what: string): void {
-  assert.ok(res.status < 500, `${what}: ${res.status} ${res.text}`);
-  if (res.status < 400) return;
-  const { code, key, message, details, request_id, resource_id, resource_type, ...rest } = res.body;
-  assert.deepEqual(rest, {}, `${what}: unexpected fields`);
-  assert.equal(code, res.status, what);
-  assert.ok(typeof key === 'string' && typeof message === 'string' && typeof details === 'string', `${what}: ${res.text}`);
-  assert.equal(request_id, res.headers.get('x-request-id'), what);
-  if (resource_id !== undefined || resource_type !== undefined) assert.ok(typeof resource_type === 'string', what);
-}
 
 describe('every route refuses bad input with an error body and writes nothing', () => {
   let server: TestServer;

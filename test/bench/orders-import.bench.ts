@@ -29,6 +29,7 @@ import { newId, timeOrderedIds } from '../../src/lib/ids.js';
 import { freshDbFile, tempDir } from '../support/db.js';
 import { round } from './support/load.js';
 import { measuredImport } from './support/measure.js';
+import { seededRandom } from '../support/random.js';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 100_000);
 const MILLION = process.env.BENCH_MILLION === '1' || process.argv.includes('million');
@@ -37,18 +38,6 @@ const PRODUCTS = 1000;
 const ITEMS = 3;
 const bin = fileURLToPath(new URL('../../bin/promo', import.meta.url));
 const dir = tempDir('promo-bench-import-');
-
-/** A small seeded generator, so every run imports the same file. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const priceOf = (product: number): number => 100 * ((product % 50) + 1);
 const START_MS = Date.parse('2024-01-01T00:00:00.000Z');
@@ -63,7 +52,7 @@ interface OrderSpec {
 
 /** The orders of the file, one at a time (the same sequence for the file and the raw rows). */
 function* orderSpecs(count: number): Generator<OrderSpec> {
-  const next = random(42);
+  const next = seededRandom(42); // every run imports the same file
   const pick = (n: number) => Math.floor(next() * n);
   for (let n = 0; n < count; n++) {
     const customer = n % 2 === 0 ? n : 2 * pick(Math.ceil(n / 2));

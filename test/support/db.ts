@@ -70,3 +70,20 @@ export function assertCommitStats(stats: CommitStats, counts: Pick<CommitStats, 
   assert.deepEqual(rest, counts);
   assert.ok(commitSeconds > 0 && transactionSeconds > 0, `time in COMMIT ${commitSeconds} s, in transactions ${transactionSeconds} s`);
 }
+
+/**
+ * dbFingerprint for many requests in a row: recomputed only when this connection's
+ * total_changes() or data_version (another connection's commit: a job's worker) moved since
+ * the last call. A rolled-back write moves total_changes too, so nothing is missed, and
+ * hashing the whole file around every refused request is spared.
+ */
+export function fingerprintWatch(sqlite: BetterSqlite3.Database): () => string {
+  const version = sqlite.prepare("SELECT total_changes() || ':' || (SELECT data_version FROM pragma_data_version) AS v").pluck();
+  let seen = '';
+  let print = '';
+  return () => {
+    const now = version.get() as string;
+    if (now !== seen) [seen, print] = [now, dbFingerprint(sqlite)];
+    return print;
+  };
+}

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { errorBody, type TestResponse } from './server.js';
 
 export interface ExpectedError {
@@ -27,3 +28,18 @@ export const notFoundError = (type: string, id: string): ExpectedError => ({
 
 /** The whole error body of an answer, for test/modules/loyalty/refusals.ts's assertRefused. */
 export const expectError = (expected: ExpectedError) => (res: TestResponse) => errorBody(res, expected);
+
+/**
+ * Any refusal is the documented error body: status below 500, and a 4xx is exactly
+ * {code, key, message, details, request_id} (plus resource_id and resource_type where they apply).
+ */
+export function assertErrorBody(res: TestResponse, what: string): void {
+  assert.ok(res.status < 500, `${what}: ${res.status} ${res.text}`);
+  if (res.status < 400) return;
+  const { code, key, message, details, request_id, resource_id, resource_type, ...rest } = res.body;
+  assert.deepEqual(rest, {}, `${what}: unexpected fields`);
+  assert.equal(code, res.status, what);
+  assert.ok(typeof key === 'string' && typeof message === 'string' && typeof details === 'string', `${what}: ${res.text}`);
+  assert.equal(request_id, res.headers.get('x-request-id'), what);
+  if (resource_id !== undefined || resource_type !== undefined) assert.ok(typeof resource_type === 'string', what);
+}

@@ -195,3 +195,16 @@ export function assertAsyncActionMatchesReference(body: { type: string; result?:
   assert.ok(name, `no result schema for ${body.type}`);
   assertMatchesSchema(name, result);
 }
+
+/**
+ * The reference's refusals of a request body by its request schema (whole reference), as
+ * ajv's messages: empty when the schema accepts it, undefined when the operation has no JSON
+ * request schema. The mutation sweep uses it to tell garbage we store from leniency.
+ */
+export function referenceRequestErrors(method: string, path: string, body: Json): string[] | undefined {
+  const operation = fullReference().paths[path]?.[method.toLowerCase()] as { requestBody?: { content?: Record<string, { schema?: Json }> } } | undefined;
+  if (!operation?.requestBody?.content?.['application/json']?.schema) return undefined;
+  const pointer = `/paths/${path.replaceAll('~', '~0').replaceAll('/', '~1')}/${method.toLowerCase()}/requestBody/content/application~1json/schema`;
+  const validate = compile(pointer, 'full');
+  return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+}

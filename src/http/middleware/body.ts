@@ -2,7 +2,7 @@ import type { Next } from 'koa';
 import { AppError, invalidPayload } from '../../lib/errors.js';
 import { jsonDepth, LIMITS } from '../../lib/limits.js';
 import type { AppContext } from '../context.js';
-import { parseFormBody, parseJsonBody, requestText, tooLarge } from '../request-body.js';
+import { parseFormBody, parseJsonBody, refuseHugeNumbers, requestText, tooLarge } from '../request-body.js';
 import { UPLOAD_PATH } from '../upload.js';
 
 /**
@@ -36,6 +36,7 @@ export function bodyMiddleware(limitBytes: number) {
     if (jsonDepth(ctx.request.body) > LIMITS.jsonDepth) {
       throw invalidPayload(`The body nests deeper than ${LIMITS.jsonDepth} levels of objects and arrays`);
     }
+    refuseHugeNumbers(text, ctx.request.body);
   }
 
   return {

@@ -49,6 +49,6 @@ export async function insertCampaign(trx: Kysely<Database>, body: CreateCampaign
     deleted_at: null,
     loyalty_tiers_expiration: body.loyalty_tiers_expiration ? JSON.stringify(body.loyalty_tiers_expiration) : null,
   });
-  if (body.promotion) await insertTiers(trx, id, body.promotion.tiers, { now, firstHierarchy: 1, path: (i) => `promotion.tiers[${i}].` });
+  if (body.promotion) await insertTiers(trx, id, body.promotion.tiers ?? [], { now, firstHierarchy: 1, path: (i) => `promotion.tiers[${i}].` });
   return findCampaign(trx, id);
 }

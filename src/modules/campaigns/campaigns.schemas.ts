@@ -64,7 +64,8 @@ export const createCampaignSchema = object({
   vouchers_count: number().integer().min(0).max(MAX_VOUCHERS_COUNT),
   voucher: voucherTemplate(),
   // A PROMOTION may start without tiers, as in the real API.
-  promotion: object({ tiers: array(tierSchema()).max(MAX_PROMOTION_TIERS, `promotion.tiers must hold at most ${MAX_PROMOTION_TIERS} tiers`).default([]) }).optional().default(undefined),
+  // The reference lets `tiers` be left out or null: a PROMOTION campaign with no tiers yet.
+  promotion: object({ tiers: array(tierSchema()).max(MAX_PROMOTION_TIERS, `promotion.tiers must hold at most ${MAX_PROMOTION_TIERS} tiers`).nullable().optional() }).optional().default(undefined),
   referral_program: metadata(),
   // The rule assigned to the new campaign, in its transaction (at most one, as in the reference).
   validation_rules: validationRulesField(1),

@@ -1,5 +1,5 @@
-import { boolean, number, object, type InferType } from 'yup';
-import { jsonObjectField, longText, shortText } from '../../lib/fields.js';
+import { boolean, object, type InferType } from 'yup';
+import { jsonObjectField, longText, shortText, wholeNumber } from '../../lib/fields.js';
 import { limit, oneOf, order, page, querySchema, type QueryOf } from '../../lib/query-params.js';
 import { validityFields } from '../../lib/validity-fields.js';
 import { discountSchema } from './voucher-template.schemas.js';
@@ -21,7 +21,7 @@ const tierFields = () => ({
   action: object({ discount: discountSchema({ required: true }) }).noUnknown().default(undefined),
   metadata: jsonObjectField(PATH),
   active: boolean(),
-  hierarchy: number().integer().min(1),
+  hierarchy: wholeNumber().min(1),
   category: shortText(PATH).nullable(),
   category_id: shortText(PATH).nullable(),
   ...validityFields(),

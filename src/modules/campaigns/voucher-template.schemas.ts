@@ -1,4 +1,5 @@
 import { array, boolean, lazy, mixed, number, object, string, type InferType, type Schema } from 'yup';
+import { wholeNumber } from '../../lib/fields.js';
 
 /**
  * The voucher template's pieces (campaigns own templates): discounts, gift and loyalty card
@@ -8,19 +9,19 @@ import { array, boolean, lazy, mixed, number, object, string, type InferType, ty
 
 export const codeConfigSchema = () =>
   object({
-    length: number().integer().min(1),
+    length: wholeNumber().min(1),
     charset: string().min(1),
     prefix: string(),
     postfix: string(),
     pattern: string().min(1),
-    initial_count: number().integer(),
+    initial_count: wholeNumber(),
   })
     .noUnknown()
     .optional()
     .default(undefined);
 
 export const redemptionSchema = () =>
-  object({ quantity: number().integer().min(0).nullable() }).noUnknown().optional().default(undefined);
+  object({ quantity: wholeNumber().min(0).nullable() }).noUnknown().optional().default(undefined);
 
 // Discounts (voucherify-facts 2.7), told apart by `type` (and `units` for UNIT).
 const AMOUNT_EFFECTS = [
@@ -33,7 +34,7 @@ const amountDiscount = object({
   type: string().required().oneOf(['AMOUNT']),
   amount_off: number().min(0).required(),
   amount_off_formula: string(),
-  aggregated_amount_limit: number().integer().min(0),
+  aggregated_amount_limit: wholeNumber().min(0),
   effect: string().oneOf(AMOUNT_EFFECTS),
   is_dynamic: boolean(),
 }).noUnknown();
@@ -43,7 +44,7 @@ const percentDiscount = object({
   percent_off: number().min(0).max(100).required(),
   percent_off_formula: string(),
   amount_limit: number().min(0),
-  aggregated_amount_limit: number().integer().min(0),
+  aggregated_amount_limit: wholeNumber().min(0),
   effect: string().oneOf(ORDER_OR_ITEMS),
   is_dynamic: boolean(),
 }).noUnknown();
@@ -102,7 +103,7 @@ export const discountSchema = (options: { required?: boolean } = {}): Schema<Rec
 
 export const giftSchema = () =>
   object({
-    amount: number().integer().min(0).required(),
+    amount: wholeNumber().min(0).required(),
     effect: string().oneOf(ORDER_OR_ITEMS),
   })
     .noUnknown()
@@ -111,16 +112,16 @@ export const giftSchema = () =>
 
 export const loyaltyCardTemplateSchema = () =>
   object({
-    points: number().integer().min(0).required(),
+    points: wholeNumber().min(0).required(),
     /** Accepted and ignored, as the real API does: a new card's balance is its points. */
-    balance: number().integer().min(0),
+    balance: wholeNumber().min(0),
     expiration_rules: object({
       period_type: string().required().oneOf(['FIXED_DAY_OF_YEAR', 'MONTH']),
-      period_value: number().integer().min(1),
+      period_value: wholeNumber().min(1),
       rounding_type: string().oneOf(['END_OF_MONTH', 'END_OF_QUARTER', 'END_OF_HALF_YEAR', 'END_OF_YEAR', 'PARTICULAR_MONTH']),
-      rounding_value: number().integer().min(0),
-      fixed_month: number().integer().min(1).max(12),
-      fixed_day: number().integer().min(1).max(31),
+      rounding_value: wholeNumber().min(0),
+      fixed_month: wholeNumber().min(1).max(12),
+      fixed_day: wholeNumber().min(1).max(31),
     })
       .noUnknown()
       .optional()

@@ -1,4 +1,5 @@
 import { mixed, number, string } from 'yup';
+import { jsonSizeMessage, withinJsonBytes } from '../../lib/fields.js';
 import { LIMITS } from '../../lib/limits.js';
 import { date, limit, order, page, querySchema, type QueryOf } from '../../lib/query-params.js';
 import type { ListWindow } from './catalog-list.js';
@@ -29,6 +30,7 @@ export const stringArrayField = (label: string) =>
   mixed<string[]>((v): v is string[] => Array.isArray(v) && v.every((item) => typeof item === 'string'))
     .typeError(`${label} must be an array of strings`)
     .test('item-length', `${label} must hold strings of at most ${LIMITS.shortText} characters`, (v) => v == null || v.every((item) => item.length <= LIMITS.shortText))
+    .test('json-size', jsonSizeMessage(label), (v) => v == null || withinJsonBytes(v))
     .nonNullable(`${label} must be an array of strings`);
 
 /** The order values of the reference's list operations (SPEC.md 4.1, 4.15). */

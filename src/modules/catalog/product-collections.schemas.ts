@@ -1,5 +1,5 @@
 import { array, mixed, object, string, type InferType } from 'yup';
-import { shortText } from '../../lib/fields.js';
+import { jsonSizeMessage, shortText, withinJsonBytes } from '../../lib/fields.js';
 import { date, limit, order, page, querySchema, type QueryOf } from '../../lib/query-params.js';
 import { ORDER_FIELDS } from './catalog.schemas.js';
 
@@ -20,7 +20,7 @@ export const createCollectionSchema = object({
     .required('type is required')
     .oneOf(['STATIC', 'AUTO_UPDATE'] as const, 'type must be "STATIC" or "AUTO_UPDATE"'),
   products: array(memberSchema).typeError('products must be an array'),
-  filter: mixed(),
+  filter: mixed().test('json-size', jsonSizeMessage('filter'), (v) => v === undefined || withinJsonBytes(v)),
 })
   .typeError('The body must be a JSON object')
   .nonNullable('The body must be a JSON object');

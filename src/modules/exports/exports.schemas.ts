@@ -1,6 +1,6 @@
 import { array, mixed, object, string, type InferType } from 'yup';
 import { EXPORTED_OBJECTS } from '../../lib/enums.js';
-import { isPlainObject } from '../../lib/fields.js';
+import { isPlainObject, jsonSizeMessage, withinJsonBytes } from '../../lib/fields.js';
 import { limit, order, page, querySchema, type QueryOf } from '../../lib/query-params.js';
 
 /** At most this many fields in one export (the reference's field lists are shorter). */
@@ -16,7 +16,8 @@ export const exportParametersSchema = object({
     .max(MAX_EXPORT_FIELDS, `parameters.fields must hold at most ${MAX_EXPORT_FIELDS} fields`),
   filters: mixed<Record<string, unknown>>((value): value is Record<string, unknown> => isPlainObject(value))
     .nullable()
-    .typeError('parameters.filters must be an object'),
+    .typeError('parameters.filters must be an object')
+    .test('json-size', jsonSizeMessage('parameters.filters'), (v) => v == null || withinJsonBytes(v)),
   response_format: string().nullable().oneOf(['CSV', null], 'parameters.response_format must be CSV'),
 })
   .noUnknown('parameters holds unknown keys: ${unknown}')

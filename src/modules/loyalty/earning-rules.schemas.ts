@@ -1,7 +1,7 @@
 import { array, boolean, number, object, string, type InferType, type ObjectShape } from 'yup';
 import { CALCULATION_TYPES, ITEM_TARGET_OBJECTS } from '../../engine/loyalty/points.js';
 import { EARNING_RULE_TIER_EVENTS } from '../../lib/enums.js';
-import { idField, jsonObjectField, longText, shortText } from '../../lib/fields.js';
+import { idField, jsonObjectField, longText, shortText, wholeNumber } from '../../lib/fields.js';
 import { limit, order, page, querySchema, type QueryOf } from '../../lib/query-params.js';
 import { validityFields } from '../../lib/validity-fields.js';
 
@@ -18,7 +18,7 @@ export type EarningRulesListQuery = QueryOf<typeof listParams>;
 /** At most this many rules in one POST. */
 export const MAX_RULES_PER_REQUEST = 100;
 
-const positive = () => number().integer().min(1);
+const positive = () => wholeNumber().min(1);
 const block = <T extends ObjectShape>(shape: T) => object(shape).noUnknown().nullable().optional().default(undefined);
 
 const ratio = () => ({ every: positive().required(), points: positive().required() });
@@ -48,7 +48,7 @@ export const CALCULATION_BLOCK: Record<(typeof CALCULATION_TYPES)[number], [stri
 const loyaltySchema = () =>
   object({
     type: string().required().oneOf(['FIXED', 'PROPORTIONAL'] as const),
-    points: number().integer().min(0).nullable(),
+    points: wholeNumber().min(0).nullable(),
     calculation_type: string().oneOf(CALCULATION_TYPES).nullable(),
     order: block({ amount: block(ratio()), total_amount: block(ratio()), metadata: propertyRatio() }),
     order_items: block({ quantity: itemRatio(), amount: itemRatio(), subtotal_amount: itemRatio() }),
@@ -59,14 +59,15 @@ const loyaltySchema = () =>
     .test('fixed', '${path}.points is required for a FIXED rule', (v) => v?.type !== 'FIXED' || typeof v.points === 'number')
     .test('proportional', '${path}.calculation_type is required for a PROPORTIONAL rule', (v) => v?.type !== 'PROPORTIONAL' || !!v.calculation_type)
     .test('calculation', 'the block that calculation_type reads is required', function check(v) {
-      if (v?.type !== 'PROPORTIONAL' || !v.calculation_type) return true;
+      // A calculation_type that is not one of CALCULATION_TYPES is the field's own refusal.
+      if (v?.type !== 'PROPORTIONAL' || !v.calculation_type || !Object.hasOwn(CALCULATION_BLOCK, v.calculation_type)) return true;
       const [outer, inner] = CALCULATION_BLOCK[v.calculation_type];
       const found = (v as unknown as Record<string, Record<string, unknown> | null | undefined>)[outer]?.[inner];
       return found ? true : this.createError({ message: `${this.path}.${outer}.${inner} is required for calculation_type ${v.calculation_type}` });
     });
 
 const pendingPoints = () =>
-  object({ period_type: string().oneOf(['DAY'] as const).default('DAY'), period_value: number().integer().min(1).max(90).required() })
+  object({ period_type: string().oneOf(['DAY'] as const).default('DAY'), period_value: wholeNumber().min(1).max(90).required() })
     .noUnknown()
     .nullable()
     .optional()
@@ -77,9 +78,9 @@ const expirationRules = () =>
     period_type: string().required().oneOf(['FIXED_DAY_OF_YEAR', 'MONTH'] as const),
     period_value: positive().nullable(),
     rounding_type: string().oneOf(['END_OF_MONTH', 'END_OF_QUARTER', 'END_OF_HALF_YEAR', 'END_OF_YEAR', 'PARTICULAR_MONTH'] as const).nullable(),
-    rounding_value: number().integer().min(0).nullable(),
-    fixed_month: number().integer().min(1).max(12).nullable(),
-    fixed_day: number().integer().min(1).max(31).nullable(),
+    rounding_value: wholeNumber().min(0).nullable(),
+    fixed_month: wholeNumber().min(1).max(12).nullable(),
+    fixed_day: wholeNumber().min(1).max(31).nullable(),
   })
     .noUnknown()
     .nullable()

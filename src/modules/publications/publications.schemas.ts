@@ -22,7 +22,8 @@ const campaignField = mixed<string | { name: string; count?: number | null }>()
       count: number().strict().typeError('campaign.count must be a number').integer('campaign.count must be an integer').min(1, 'campaign.count must be greater than or equal to 1').max(MAX_PUBLICATION_COUNT, `campaign.count must be less than or equal to ${MAX_PUBLICATION_COUNT}`).nullable().optional(),
     }).noUnknown(true, 'campaign has unspecified keys: ${unknown}');
     try {
-      nested.validateSync(value, { abortEarly: false });
+      // Strict, as every body is (lib/validate.ts): a cast would pass `name: true` as "true" and send the boolean on.
+      nested.validateSync(value, { abortEarly: false, strict: true });
       return true;
     } catch (error) {
       return this.createError({ message: (error as { errors: string[] }).errors.join(', ') });

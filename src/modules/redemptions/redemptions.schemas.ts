@@ -2,7 +2,7 @@ import { array, number, object, string, type InferType } from 'yup';
 import { idField, jsonObjectField, nullableText } from '../../lib/fields.js';
 import { createCustomerSchema } from '../customers/customers.schemas.js';
 import { createOrderSchema } from '../orders/orders.schemas.js';
-import { SESSION_TTL_UNITS as TTL_UNITS } from '../../lib/enums.js';
+import { MAX_SESSION_TTL_DAYS, SESSION_TTL_UNIT_MS, SESSION_TTL_UNITS as TTL_UNITS } from '../../lib/enums.js';
 
 /**
  * The body of POST /v1/redemptions, /client/v1/redemptions, /v1/validations and
@@ -54,6 +54,11 @@ export const stackableBodySchema = object({
   })
     .typeError('session must be an object')
     .test('ttl-unit', 'session.ttl and session.ttl_unit go together', (s) => s === undefined || (s.ttl === undefined) === (s.ttl_unit === undefined))
+    // A lock that would outlast the year 9999 made an invalid date (a 500); no lock needs a century.
+    .test('ttl-max', `session.ttl must last at most ${MAX_SESSION_TTL_DAYS} days`, (s) => {
+      const unitMs = s?.ttl_unit !== undefined && Object.hasOwn(SESSION_TTL_UNIT_MS, s.ttl_unit) ? SESSION_TTL_UNIT_MS[s.ttl_unit as keyof typeof SESSION_TTL_UNIT_MS] : undefined;
+      return typeof s?.ttl !== 'number' || unitMs === undefined || s.ttl * unitMs <= MAX_SESSION_TTL_DAYS * SESSION_TTL_UNIT_MS.DAYS;
+    })
     .optional()
     .default(undefined),
   tracking_id: nullableText('tracking_id').optional(),

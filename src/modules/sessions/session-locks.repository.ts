@@ -18,21 +18,24 @@ export interface Reservation {
 
 /**
  * Marks a request running on the key until `busyUntil`, in one guarded upsert: a key that
- * another request holds (busy_until still ahead) is not changed, and false comes back.
+ * another request holds (busy_until still ahead) is not changed, and undefined comes back.
+ * Otherwise it answers whether the claim made the row (its created_at is the claim's and it
+ * was not there before). The claim leaves updated_at alone: only the lock's expiry is a change.
  */
-export async function claimKey(db: Db, key: string, at: string, busyUntil: string): Promise<boolean> {
+export async function claimKey(db: Db, key: string, at: string, busyUntil: string): Promise<{ made: boolean } | undefined> {
+  const existed = await db.selectFrom('session_locks').select('key').where('key', '=', key).executeTakeFirst();
   const row = await db
     .insertInto('session_locks')
     .values({ key, expires_at: at, busy_until: busyUntil, created_at: at })
     .onConflict((oc) =>
       oc
         .column('key')
-        .doUpdateSet({ busy_until: busyUntil, updated_at: at })
+        .doUpdateSet({ busy_until: busyUntil })
         .where((eb) => eb.or([eb('session_locks.busy_until', 'is', null), eb('session_locks.busy_until', '<=', at)])),
     )
     .returning('key')
     .executeTakeFirst();
-  return row !== undefined;
+  return row === undefined ? undefined : { made: existed === undefined };
 }
 
 /**
@@ -41,6 +44,19 @@ export async function claimKey(db: Db, key: string, at: string, busyUntil: strin
  */
 export async function clearBusy(db: Db, key: string, busyUntil: string): Promise<void> {
   await db.updateTable('session_locks').set({ busy_until: null }).where('key', '=', key).where('busy_until', '=', busyUntil).execute();
+}
+
+/**
+ * Drops a row that a refused request's claim made and nothing since has held: the database is
+ * as it was. Only while the claim is still its own (`busyUntil`), as clearBusy.
+ */
+export async function dropClaim(db: Db, key: string, busyUntil: string): Promise<void> {
+  await db
+    .deleteFrom('session_locks')
+    .where('key', '=', key)
+    .where('busy_until', '=', busyUntil)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('session_reservations').select('session_key').where('session_reservations.session_key', '=', key))))
+    .execute();
 }
 
 /** The lock's expiry (the row is made when missing). */

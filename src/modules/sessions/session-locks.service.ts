@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
 import type { Database } from '../../db/database.js';
 import { isoNow } from '../../lib/clock.js';
-import type { SessionTtlUnit } from '../../lib/enums.js';
+import { SESSION_TTL_UNIT_MS as UNIT_MS, type SessionTtlUnit } from '../../lib/enums.js';
 import { AppError } from '../../lib/errors.js';
 import * as repo from './session-locks.repository.js';
 import { versionedRead } from '../../db/versioned-cache.js';
@@ -26,7 +26,6 @@ type SessionDeps = Pick<Deps, 'db' | 'clock'>;
 
 export const BUSY_MS = 10_000;
 
-const UNIT_MS: Record<SessionTtlUnit, number> = { DAYS: 86_400_000, HOURS: 3_600_000, MINUTES: 60_000, SECONDS: 1_000, MILLISECONDS: 1, MICROSECONDS: 1e-3, NANOSECONDS: 1e-6 };
 export type TtlUnit = SessionTtlUnit;
 
 /** When a lock of this ttl taken at `at` expires (whole milliseconds, rounded up). */
@@ -40,10 +39,14 @@ export async function withSessionKey<T>(deps: SessionDeps, key: string | null, w
   const busyUntil = new Date(now.getTime() + BUSY_MS).toISOString();
   const claimed = await deps.db.transaction().execute((trx) => repo.claimKey(trx, key, now.toISOString(), busyUntil));
   if (!claimed) throw new AppError('multiple_requests', `Another request on session ${key} is running`);
+  let refused = true;
   try {
-    return await work();
+    const result = await work();
+    refused = false;
+    return result;
   } finally {
-    await deps.db.transaction().execute((trx) => repo.clearBusy(trx, key, busyUntil));
+    // A refused request leaves no trace: a row its claim made goes (house rule, README "Bad input").
+    await deps.db.transaction().execute((trx) => (refused && claimed.made ? repo.dropClaim(trx, key, busyUntil) : repo.clearBusy(trx, key, busyUntil)));
   }
 }
 

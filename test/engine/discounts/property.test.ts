@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { seededRandom } from '../../support/random.js';
 import {
   AMOUNT_EFFECTS, applyStack, SHIPPING_UNIT_TYPE,
   type CalculatedOrder, type Discount, type DiscountOrder, type ItemTarget, type OrderLine, type Redeemable, type RedeemableResult,
@@ -10,15 +11,7 @@ import {
  * no amount goes below zero, every figure is a whole number, and every sum adds up.
  */
 function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = (): number => {
-    // mulberry32
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   const int = (min: number, max: number): number => min + Math.floor(next() * (max - min + 1));
   const pick = <T>(values: readonly T[]): T => values[int(0, values.length - 1)] as T;
   const chance = (p: number): boolean => next() < p;

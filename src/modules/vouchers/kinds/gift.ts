@@ -1,9 +1,10 @@
-import { number, object, string } from 'yup';
+import { object, string } from 'yup';
+import { wholeNumber } from '../../../lib/fields.js';
 import type { VoucherKind } from './kind.js';
 
 const COLUMNS = ['gift_amount', 'gift_subtracted_amount', 'gift_balance', 'gift_effect'] as const;
 
-const nonNegative = () => number().integer().min(0);
+const nonNegative = () => wholeNumber().min(0);
 
 const importBlock = () =>
   object({

@@ -1,5 +1,6 @@
-import { number, object } from 'yup';
+import { object } from 'yup';
 import { parseIsoDate } from '../../../lib/dates.js';
+import { wholeNumber } from '../../../lib/fields.js';
 import { isoDate } from '../../../lib/validity-fields.js';
 import type { VoucherKind } from './kind.js';
 
@@ -8,7 +9,7 @@ const COLUMNS = [
   'loyalty_expired_points', 'loyalty_subtracted_points',
 ] as const;
 
-const nonNegative = () => number().integer().min(0);
+const nonNegative = () => wholeNumber().min(0);
 
 /** An imported card's balance: as given, else what its points leave after expiry and subtraction. */
 const balanceOf = (card: { points: number; balance?: number; expired_points?: number; subtracted_points?: number }): number =>
