@@ -1,0 +1,29 @@
+-- Customer segments (POST/GET/DELETE /v1/segments, GET /v1/customers/{id}/segments) and who
+-- belongs to each. A `static` segment's members are the customers it was created with; an
+-- `auto-update` (or `passive`) segment's are the customers its `filter` (the condition engine
+-- over customer fields) holds for: computed by a SEGMENTS.INITIAL_SYNC job after creation,
+-- then kept by every customer create and update, in that change's transaction.
+CREATE TABLE segments (
+  seq                  INTEGER PRIMARY KEY,
+  id                   TEXT NOT NULL UNIQUE,
+  name                 TEXT NOT NULL,
+  type                 TEXT NOT NULL CHECK (type IN ('static', 'auto-update', 'passive')),
+  filter               TEXT,                 -- JSON: the checked filter; NULL for static
+  initial_sync_status  TEXT NOT NULL CHECK (initial_sync_status IN ('IN_PROGRESS', 'DONE')),
+  created_at           TEXT NOT NULL,
+  CHECK ((type = 'static') = (filter IS NULL))
+) STRICT;
+
+-- The segments a customer change re-evaluates (at most 100: the reference's cap).
+CREATE INDEX segments_dynamic ON segments (type) WHERE type <> 'static';
+
+-- One row per (segment, customer): the primary key makes an entry happen once, whoever
+-- writes it (INSERT ... ON CONFLICT DO NOTHING RETURNING tells the writer that entered it).
+CREATE TABLE segment_members (
+  segment_id   TEXT NOT NULL REFERENCES segments (id) ON DELETE CASCADE,
+  customer_id  TEXT NOT NULL REFERENCES customers (id) ON DELETE CASCADE,
+  PRIMARY KEY (segment_id, customer_id)
+) STRICT, WITHOUT ROWID;
+
+-- A customer's segments (GET /v1/customers/{id}/segments, re-evaluation, deletion's cascade).
+CREATE INDEX segment_members_customer ON segment_members (customer_id);
