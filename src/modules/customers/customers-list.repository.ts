@@ -10,6 +10,8 @@ export interface CustomerFilters {
   email?: string;
   city?: string;
   name?: string;
+  /** Members of this segment (segment_members, by its primary key). */
+  segmentId?: string;
   createdBefore?: string;
   createdAfter?: string;
   updatedBefore?: string;
@@ -44,6 +46,11 @@ function applyFilters<O>(
   if (f.email !== undefined) q = q.where('email', '=', f.email);
   if (f.name !== undefined) q = q.where('name', '=', f.name);
   if (f.city !== undefined) q = q.where('address_city', '=', f.city);
+  // The segment's members are read on the membership key, then each customer on its id.
+  const segmentId = f.segmentId;
+  if (segmentId !== undefined) {
+    q = q.where('id', 'in', (eb) => eb.selectFrom('segment_members').select('customer_id').where('segment_id', '=', segmentId));
+  }
   if (f.createdBefore !== undefined) q = q.where(dateTerm('created_at', order), '<', f.createdBefore);
   if (f.createdAfter !== undefined) q = q.where(dateTerm('created_at', order), '>', f.createdAfter);
   if (f.updatedBefore !== undefined) q = q.where(dateTerm('updated_at', order), '<', f.updatedBefore);
