@@ -226,6 +226,33 @@ describe('segments (/v1/segments, /v1/customers/{id}/segments)', () => {
     assert.equal(dbFingerprint(server.deps.sqlite), before);
   });
 
+  it("a validation rule on customer.segment lets the segment's members redeem and refuses the others", async () => {
+    const rule = await post('/v1/validation-rules', {
+      name: 'Gold only',
+      rules: { '1': { name: 'customer.segment', conditions: { $is: [gold.id] } }, logic: '1' },
+      error: { message: 'Gold segment only' },
+    });
+    assert.equal(rule.status, 200, JSON.stringify(rule.body));
+    assert.deepEqual(rule.body.rules, { '1': { name: 'customer.segment', conditions: { $is: [gold.id] }, property: null, rules: {} }, logic: '1' });
+    const voucher = await post('/v1/vouchers/SEG-10', { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 }, validation_rules: [rule.body.id] });
+    assert.equal(voucher.status, 200, JSON.stringify(voucher.body));
+    const redeem = (who: string) => post('/v1/redemptions', { customer: { source_id: who }, order: { amount: 1000 }, redeemables: [{ object: 'voucher', id: 'SEG-10' }] });
+    const member = await redeem('ann');
+    assert.deepEqual([member.status, member.body.order.total_discount_amount], [200, 100]);
+    const other = await redeem('cid');
+    assert.deepEqual(
+      other.body,
+      errorBody(other, {
+        code: 400,
+        key: 'customer_rules_violated',
+        message: 'customer does not match validation rules',
+        details: 'voucher SEG-10: Gold segment only',
+        resource_id: other.body.resource_id,
+        resource_type: 'redemption',
+      }),
+    );
+  });
+
   it('segments.delete removes the segment and its memberships; later changes no longer touch it', async () => {
     await sdk.segments.delete(ids.friends!);
     const gone = await get(`/v1/segments/${ids.friends}`);

@@ -125,3 +125,7 @@ export async function listCustomerSegments(deps: ReadDeps, ref: string) {
   const data = rows.map(presentSimpleSegment);
   return listEnvelope('data', data, { total: data.length });
 }
+
+/** The ids of the segments a customer (by id) belongs to: validation rules' `customer.segment`. */
+export const customerSegmentIds = async (db: Db, customerId: string): Promise<string[]> =>
+  (await repo.listCustomerSegments(db, customerId)).map((segment) => segment.id);
