@@ -171,6 +171,25 @@ describe('segments (/v1/segments, /v1/customers/{id}/segments)', () => {
     assert.deepEqual(accruals(card.id), { n: 2, points: 100 });
   });
 
+  it("the customers list walks a segment in every order, on the members' copies of the customers' keys", async () => {
+    const names = async (query: string) => {
+      const res = await get(`/v1/customers?segment_id=${gold.id}&${query}`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return [res.body.total, res.body.customers.map((c: { source_id: string }) => c.source_id)];
+    };
+    // bob was updated last (its updated_at copy follows every change, by trigger).
+    assert.deepEqual(await names('order=-updated_at'), [2, ['bob', 'ann']]);
+    assert.deepEqual(await names('order=updated_at'), [2, ['ann', 'bob']]);
+    assert.deepEqual(await names('order=-source_id'), [2, ['bob', 'ann']]);
+    assert.deepEqual(await names(`updated_at[after]=${at(4)}`), [1, ['bob']]);
+    assert.deepEqual(await names('order=created_at&starting_after=2026-05-04T08:59:59.000Z&limit=1'), [2, ['ann']]);
+    assert.deepEqual(await names(`order=created_at&starting_after=${T0}`), [2, []]);
+    assert.deepEqual(await names('email=nobody@x.io'), [0, []]);
+    await put('/v1/customers/ann', { source_id: 'zoe' });
+    assert.deepEqual(await names('order=-source_id'), [2, ['zoe', 'bob']]);
+    await put('/v1/customers/zoe', { source_id: 'ann' });
+  });
+
   it('a new customer that matches enters at creation', async () => {
     clock.advance(1000);
     const created = await post('/v1/customers', { source_id: 'dan', metadata: { level: 'gold' }, address: { country: 'DE' } });

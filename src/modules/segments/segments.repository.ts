@@ -36,12 +36,22 @@ export const listCustomerSegments = (db: Db, customerId: string): Promise<Array<
     .orderBy('segments.seq')
     .execute();
 
-/** Adds members; those already in stay (returns the customers that entered now). */
+/** Adds these customers (by id) as members, with their list keys; those already in stay. Returns the ids that entered now. */
 export async function insertMembers(db: Db, segmentId: string, customerIds: string[]): Promise<string[]> {
   const entered: string[] = [];
   for (let i = 0; i < customerIds.length; i += 500) {
-    const rows = customerIds.slice(i, i + 500).map((customer_id) => ({ segment_id: segmentId, customer_id }));
-    const added = await db.insertInto('segment_members').values(rows).onConflict((oc) => oc.doNothing()).returning('customer_id').execute();
+    const ids = customerIds.slice(i, i + 500);
+    const rows = db
+      .selectFrom('customers')
+      .select((eb) => [eb.val(segmentId).as('segment_id'), 'id', 'seq', 'created_at', 'updated_at', 'source_id'])
+      .where('id', 'in', ids);
+    const added = await db
+      .insertInto('segment_members')
+      .columns(['segment_id', 'customer_id', 'customer_seq', 'created_at', 'updated_at', 'source_id'])
+      .expression(rows)
+      .onConflict((oc) => oc.doNothing())
+      .returning('customer_id')
+      .execute();
     entered.push(...added.map((r) => r.customer_id));
   }
   return entered;

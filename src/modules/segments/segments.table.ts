@@ -14,9 +14,14 @@ export interface SegmentTable {
   created_at: string;
 }
 
+/** A membership, with the customer's list keys (kept by a trigger: sql/0037). */
 export interface SegmentMemberTable {
   segment_id: string;
   customer_id: string;
+  customer_seq: number;
+  created_at: string;
+  updated_at: string;
+  source_id: string | null;
 }
 
 export interface SegmentsTables {
