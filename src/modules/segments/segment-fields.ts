@@ -44,15 +44,20 @@ export interface CustomerFacts {
   updated_at: string;
 }
 
-const keyOf = (json: string | null, key: string): unknown => {
-  const object = json === null ? {} : (JSON.parse(json) as Record<string, unknown>);
-  return Object.hasOwn(object, key) ? object[key] : undefined;
-};
+const parsed = (json: string | null): Record<string, unknown> => (json === null ? {} : (JSON.parse(json) as Record<string, unknown>));
 
-/** A field of a customer for the condition evaluator (undefined when absent). */
-export function customerValue(customer: CustomerFacts, field: string): unknown {
-  if (field.startsWith('metadata.')) return keyOf(customer.metadata, field.slice('metadata.'.length));
-  if (field.startsWith('address.')) return keyOf(customer.address, field.slice('address.'.length));
-  const value = customer[field as keyof CustomerFacts];
-  return value === null ? undefined : value;
+/**
+ * The condition evaluator's getter over one customer: its JSON columns parsed once, however
+ * many segments' filters read them (undefined when a field is absent).
+ */
+export function customerValues(customer: CustomerFacts): (field: string) => unknown {
+  let metadata: Record<string, unknown> | undefined;
+  let address: Record<string, unknown> | undefined;
+  const keyOf = (object: Record<string, unknown>, key: string) => (Object.hasOwn(object, key) ? object[key] : undefined);
+  return (field) => {
+    if (field.startsWith('metadata.')) return keyOf((metadata ??= parsed(customer.metadata)), field.slice('metadata.'.length));
+    if (field.startsWith('address.')) return keyOf((address ??= parsed(customer.address)), field.slice('address.'.length));
+    const value = customer[field as keyof CustomerFacts];
+    return value === null ? undefined : value;
+  };
 }

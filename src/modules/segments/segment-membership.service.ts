@@ -4,7 +4,7 @@ import type { Database } from '../../db/database.js';
 import { matchesFilter } from '../../engine/conditions/index.js';
 import type { CustomerChanged } from '../customers/customer-changed.seam.js';
 import { emit } from '../events/events.service.js';
-import { customerValue, type CustomerFacts } from './segment-fields.js';
+import { customerValues } from './segment-fields.js';
 import { storedFilter } from './segment-filters.js';
 import { SEGMENT_ENTERED } from './segment-entered.seam.js';
 import { presentSimpleSegment, type SegmentRow } from './segments.presenter.js';
@@ -12,9 +12,9 @@ import * as repo from './segments.repository.js';
 
 type Db = Kysely<Database>;
 
-/** Whether a customer is in a dynamic segment by its filter, at `at` (relative dates). */
-export const holdsFor = (segment: SegmentRow, customer: CustomerFacts, at: Date): boolean =>
-  matchesFilter(storedFilter(segment.filter as string), (field) => customerValue(customer, field), at);
+/** Whether a customer (its values: customerValues) is in a dynamic segment by its filter, at `at` (relative dates). */
+export const holdsFor = (segment: SegmentRow, values: (field: string) => unknown, at: Date): boolean =>
+  matchesFilter(storedFilter(segment.filter as string), values, at);
 
 /** The entered / left activity of an auto-update segment (passive ones have none, as the reference's). */
 async function announce(trx: Db, change: CustomerChanged, segment: SegmentRow, type: 'customer.segment.entered' | 'customer.segment.left') {
@@ -52,8 +52,9 @@ export async function followCustomer(deps: Pick<Deps, 'seams'>, trx: Db, change:
   if (segments.length === 0) return;
   const current = new Set((await repo.listCustomerSegments(trx, change.row.id)).map((s) => s.id));
   const at = new Date(change.at);
+  const values = customerValues(change.row);
   for (const segment of segments) {
-    const holds = holdsFor(segment, change.row, at);
+    const holds = holdsFor(segment, values, at);
     if (holds && !current.has(segment.id)) await enter(deps, trx, change, segment);
     else if (!holds && current.has(segment.id)) await leave(trx, change, segment);
   }

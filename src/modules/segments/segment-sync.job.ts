@@ -1,4 +1,5 @@
 import type { JobStep } from '../../jobs/job-step.js';
+import { customerValues } from './segment-fields.js';
 import { holdsFor } from './segment-membership.service.js';
 import * as repo from './segments.repository.js';
 import type { SegmentSyncPayload } from './segments.service.js';
@@ -15,7 +16,7 @@ export const syncSegmentStep: JobStep<SegmentSyncPayload> = {
     if (!segment) return { cursor: job.total, done: 0, failed: 0, finished: true };
     const customers = await repo.listCustomersAfter(ctx.trx, job.cursor, job.total, maxItems);
     const at = new Date(ctx.now);
-    const members = customers.filter((customer) => holdsFor(segment, customer, at)).map((customer) => customer.id);
+    const members = customers.filter((customer) => holdsFor(segment, customerValues(customer), at)).map((customer) => customer.id);
     const entered = await repo.insertMembers(ctx.trx, segment.id, members);
     const cursor = customers.length < maxItems ? job.total : (customers[customers.length - 1] as { seq: number }).seq;
     return { cursor, done: entered.length, failed: 0, finished: cursor >= job.total };

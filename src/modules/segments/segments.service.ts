@@ -10,7 +10,7 @@ import { JobType } from '../../lib/enums.js';
 import { timeOrderedId } from '../../lib/ids.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import { findSimpleCustomer } from '../customers/customers.service.js';
-import type { CustomerFacts } from './segment-fields.js';
+import { customerValues, type CustomerFacts } from './segment-fields.js';
 import { checkedSegmentFilter } from './segment-filters.js';
 import { holdsFor } from './segment-membership.service.js';
 import { presentSegment, presentSimpleSegment, type SegmentObject, type SegmentRow } from './segments.presenter.js';
@@ -121,7 +121,7 @@ export async function listCustomerSegments(deps: ReadDeps, ref: string) {
   const now = isoNow(deps.clock);
   const rows = customer
     ? await repo.listCustomerSegments(deps.db, customer.id)
-    : (await repo.listDynamicSegments(deps.db)).filter((segment) => holdsFor(segment, unknownCustomer(ref, now), new Date(now)));
+    : (await repo.listDynamicSegments(deps.db)).filter((segment) => holdsFor(segment, customerValues(unknownCustomer(ref, now)), new Date(now)));
   const data = rows.map(presentSimpleSegment);
   return listEnvelope('data', data, { total: data.length });
 }
