@@ -272,6 +272,20 @@ describe('segments (/v1/segments, /v1/customers/{id}/segments)', () => {
     );
   });
 
+  it('orders and redemptions keep memberships too: a redemption whose customer enters the segment passes its rule', async () => {
+    clock.advance(1000);
+    const order = await post('/v1/orders', { customer: { source_id: 'fay', metadata: { level: 'gold' }, address: { country: 'PL' } }, amount: 100 });
+    assert.equal(order.status, 200, JSON.stringify(order.body));
+    assert.deepEqual(await segmentTypes('fay'), ['customer.segment.entered']);
+    const redeemed = await post('/v1/redemptions', {
+      customer: { source_id: 'cid', address: { country: 'DE' } },
+      order: { amount: 1000 },
+      redeemables: [{ object: 'voucher', id: 'SEG-10' }],
+    });
+    assert.deepEqual([redeemed.status, redeemed.body.order?.total_discount_amount], [200, 100]);
+    assert.deepEqual(await segmentTypes('cid'), ['customer.segment.entered']);
+  });
+
   it('segments.delete removes the segment and its memberships; later changes no longer touch it', async () => {
     await sdk.segments.delete(ids.friends!);
     const gone = await get(`/v1/segments/${ids.friends}`);
