@@ -240,6 +240,8 @@ describe('segments (/v1/segments, /v1/customers/{id}/segments)', () => {
       const res = await post('/v1/segments', body);
       assert.deepEqual(res.body, expected(res), JSON.stringify(body));
     }
+    const rule = await post('/v1/loyalties/Club/earning-rules', [{ event: 'customer.segment.entered', segment: { id: 'seg_nope' }, loyalty: { type: 'FIXED', points: 1 } }]);
+    assert.deepEqual(rule.body, notFoundBody(rule, 'segment', 'seg_nope'));
     const missing = await get('/v1/segments/seg_missing');
     assert.deepEqual(missing.body, notFoundBody(missing, 'segment', 'seg_missing'));
     assert.equal(dbFingerprint(server.deps.sqlite), before);

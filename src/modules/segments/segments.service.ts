@@ -97,6 +97,9 @@ async function segmentRow(db: Db, id: string): Promise<SegmentRow> {
   return row;
 }
 
+/** 404 `segment` unless a segment has this id (an earning rule's `segment.id`). */
+export const requireSegment = async (db: Db, id: string): Promise<void> => void (await segmentRow(db, id));
+
 /** GET /v1/segments/{segmentId}. */
 export const getSegment = async (deps: ReadDeps, id: string): Promise<SegmentObject> => presentSegment(await segmentRow(deps.db, id));
 
