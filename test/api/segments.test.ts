@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../src/lib/clock.js';
 import { dbFingerprint } from '../support/db.js';
-import { testRunner } from '../support/jobs.js';
+import { testRunner, waitForJob } from '../support/jobs.js';
 import { assertMatchesReference } from '../support/openapi.js';
 import { serverSideClient, type ServerSideClient } from '../support/sdk.js';
 import { errorBody, notFoundBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
@@ -286,6 +286,21 @@ describe('segments (/v1/segments, /v1/customers/{id}/segments)', () => {
     });
     assert.deepEqual([redeemed.status, redeemed.body.order?.total_discount_amount], [200, 100]);
     assert.deepEqual(await segmentTypes('cid'), ['customer.segment.entered']);
+  });
+
+  it('bulk updates (job worker threads) keep memberships too, with the activity and the credit', async () => {
+    const member = await post('/v1/loyalties/Club/members', { customer: { source_id: 'gus' } });
+    assert.equal(member.status, 200, JSON.stringify(member.body));
+    const accepted = await post('/v1/customers/bulk/async', [{ source_id: 'gus', metadata: { level: 'gold' }, address: { country: 'PL' } }]);
+    assert.equal(accepted.status, 202, JSON.stringify(accepted.body));
+    const runner = testRunner(server.deps);
+    try {
+      assert.equal((await waitForJob(server, accepted.body.async_action_id)).status, 'DONE');
+    } finally {
+      await runner.stop();
+    }
+    assert.deepEqual(await segmentTypes('gus'), ['customer.segment.entered']);
+    assert.deepEqual(accruals(member.body.id), { n: 1, points: 50 });
   });
 
   it('segments.delete removes the segment and its memberships; later changes no longer touch it', async () => {

@@ -32,7 +32,8 @@ async function enter(deps: Pick<Deps, 'seams'>, trx: Db, change: CustomerChanged
   const entered = await repo.insertMembers(trx, segment.id, [change.row.id]);
   if (entered.length === 0) return;
   await announce(trx, change, segment, 'customer.segment.entered');
-  if (segment.type !== 'auto-update') return;
+  // A passive segment has no entry event, and a historical import (no events) earns nothing.
+  if (segment.type !== 'auto-update' || !change.emitEvents) return;
   await deps.seams.fire(SEGMENT_ENTERED, trx, { segmentId: segment.id, customerId: change.row.id, actor: change.actor, at: change.at });
 }
 
