@@ -70,5 +70,6 @@ export const jobRegistry: JobRegistry = {
   [JobType.productsImportCsv]: { step: domainStep('catalog/catalog-csv-import.job.ts', 'importProductsCsvStep'), firstPortion: 200, failureKey: 'source_id', failureRow: true },
   [JobType.skusImportCsv]: { step: domainStep('catalog/catalog-csv-import.job.ts', 'importSkusCsvStep'), firstPortion: 200, failureKey: 'source_id', failureRow: true },
   [JobType.vouchersImportCsv]: { step: domainStep('vouchers/voucher-csv-import.job.ts', 'importVouchersCsvStep'), firstPortion: 200, failureKey: 'code', failureRow: true },
+  [JobType.segmentSync]: { step: domainStep('segments/segment-sync.job.ts', 'syncSegmentStep'), firstPortion: 1000 },
   [JobType.campaignVouchersImportCsv]: { step: domainStep('vouchers/voucher-csv-import.job.ts', 'importCampaignVouchersCsvStep'), firstPortion: 200, failureKey: 'code', failureRow: true },
 };

@@ -15,6 +15,8 @@ export const subscriptionModules: readonly StepRef[] = [
   domainStep('loyalty/earning.subscriptions.ts', 'subscribeEarning'),
   // Loyalty: a member's tier follows its points.
   domainStep('loyalty/tiers.subscriptions.ts', 'subscribeTiers'),
+  // Segments: a customer's auto-update memberships follow its changes (before earning reads them).
+  domainStep('segments/segments.subscriptions.ts', 'subscribeSegments'),
   // Stacking rules: a category they name is not deleted.
   domainStep('stacking-rules/stacking-rules.subscriptions.ts', 'subscribeStackingRules'),
 ];

@@ -20,6 +20,7 @@ import type { RedemptionListTables } from '../modules/redemptions/redemptions-li
 import type { SessionLocksTables } from '../modules/sessions/session-locks.table.js';
 import type { ExportsTables } from '../modules/exports/exports.table.js';
 import type { PublicationsTables } from '../modules/publications/publications.table.js';
+import type { SegmentsTables } from '../modules/segments/segments.table.js';
 
 /**
  * Kysely's view of the whole schema: every module's *.table.ts, joined. A module adds its
@@ -27,4 +28,4 @@ import type { PublicationsTables } from '../modules/publications/publications.ta
  */
 export interface Database extends AuthTables, CatalogTables, CustomersTables, EventsTables, CategoriesTables, CampaignsTables, VouchersTables, JobsTables, OrdersTables, LedgersTables,
     EarningRulesTables, PendingPointsTables, RewardsTables, TiersTables, IdempotencyTables, StackingRulesTables, ValidationRulesTables, RedemptionsTables,
-    RedemptionListTables, SessionLocksTables, ExportsTables, PublicationsTables {}
+    RedemptionListTables, SessionLocksTables, ExportsTables, PublicationsTables, SegmentsTables {}

@@ -23,6 +23,7 @@ import { vouchersRoutes } from '../modules/vouchers/vouchers.routes.js';
 import { rewardsRoutes } from '../modules/rewards/rewards.routes.js';
 import { redemptionsRoutes } from '../modules/redemptions/redemptions.routes.js';
 import { tiersRoutes } from '../modules/loyalty/tiers.routes.js';
+import { segmentsRoutes } from '../modules/segments/segments.routes.js';
 import { stackingRulesRoutes } from '../modules/stacking-rules/stacking-rules.routes.js';
 import { validationRulesRoutes } from '../modules/validation-rules/validation-rules.routes.js';
 import type { RouteModule } from './context.js';
@@ -34,5 +35,5 @@ export const routeModules: RouteModule[] = [
   programsRoutes, membersRoutes, earningRulesRoutes, pendingPointsRoutes, rewardsRoutes, tiersRoutes,
   promotionTiersRoutes, promotionStacksRoutes, stackingRulesRoutes, validationRulesRoutes, redemptionsRoutes, redemptionsListRoutes,
   exportsRoutes, publicationsRoutes, permanentDeletionRoutes,
-  bulkUpdatesRoutes, categoriesRoutes, customEventsRoutes,
+  bulkUpdatesRoutes, categoriesRoutes, customEventsRoutes, segmentsRoutes,
 ];

@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
+import type { Seams } from '../lib/seams.js';
 
 /**
  * What a job type implements to plug into the runner: `run` does one portion of the work
@@ -24,6 +25,12 @@ export interface PortionContext {
    * items without a savepoint each stores each one in a savepoint of its own this time.
    */
   itemSavepoints?: boolean;
+  /**
+   * The worker's in-transaction extension points, with the same subscriptions as the API's
+   * (app/subscriptions.ts): a step that upserts customers passes them on, so segment
+   * memberships follow. Absent where no subscriptions are loaded.
+   */
+  seams?: Seams;
 }
 
 export interface PortionJob<P> {

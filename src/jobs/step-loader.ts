@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import type { Deps } from '../app/deps.js';
 import type { StepRef } from '../app/job-registry.js';
+import { subscriptionModules } from '../app/subscriptions.js';
 import type { JobStep } from './job-step.js';
 
 const require = createRequire(import.meta.url);
@@ -18,4 +20,17 @@ export function loadStep(ref: StepRef): JobStep<unknown, unknown> {
     throw new Error(`${ref.module} has no job step ${ref.export} (an object with run and finish)`);
   }
   return step as JobStep<unknown, unknown>;
+}
+
+/**
+ * The API's seam subscriptions (app/subscriptions.ts), made on a worker thread's Deps: each
+ * subscribing module loaded through `require`, as the steps are (loadSubscriptions' import()
+ * fails in a worker thread).
+ */
+export function subscribeInWorker(deps: Deps): void {
+  for (const ref of subscriptionModules) {
+    const subscribe = (require(fileURLToPath(ref.module)) as Record<string, unknown>)[ref.export];
+    if (typeof subscribe !== 'function') throw new Error(`${ref.module} exports no function ${ref.export}`);
+    (subscribe as (deps: Deps) => void)(deps);
+  }
 }

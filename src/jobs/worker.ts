@@ -2,8 +2,9 @@ import type { Deps } from '../app/deps.js';
 import type { StepRef } from '../app/job-registry.js';
 import { openDatabase } from '../db/connect.js';
 import { systemClock } from '../lib/clock.js';
+import { Seams } from '../lib/seams.js';
 import { failJob, preparePortion, runPortion, type PortionReport, type PortionTask } from './portions.service.js';
-import { loadStep } from './step-loader.js';
+import { loadStep, subscribeInWorker } from './step-loader.js';
 import type { Neighbours } from './portion-size.js';
 import { letWaitingWriteFirst, waitingMs } from '../db/write-intent.js';
 import type { WalReset } from '../db/wal.js';
@@ -57,7 +58,7 @@ interface Seen {
   gateWrites: number;
 }
 
-type WorkerDeps = Pick<Deps, 'db' | 'sqlite' | 'clock'> & { wal: WalKeeper; seen?: Seen; cacheMb: number };
+type WorkerDeps = Pick<Deps, 'db' | 'sqlite' | 'clock' | 'seams'> & { wal: WalKeeper; seen?: Seen; cacheMb: number };
 
 /** The worker connection's page cache unless the job type asks for another (job-registry.ts cacheMb). */
 const WORKER_CACHE_MB = 64;
@@ -78,7 +79,10 @@ function workerDeps(dbFile: string, gate: SharedArrayBuffer): WorkerDeps {
     const { db, sqlite } = openDatabase(dbFile, { synchronous: 'NORMAL', autocheckpointBytes: 0 });
     sqlite.pragma(`cache_size = -${WORKER_CACHE_MB * 1024}`);
     sqlite.pragma('temp_store = MEMORY');
-    deps = { db, sqlite, clock: systemClock, wal: walKeeper(sqlite, dbFile, gate), cacheMb: WORKER_CACHE_MB };
+    deps = { db, sqlite, clock: systemClock, seams: new Seams(), wal: walKeeper(sqlite, dbFile, gate), cacheMb: WORKER_CACHE_MB };
+    // The API's subscriptions, on this connection: what a step's change fires (a customer's
+    // segments, their earning rules) runs in the portion's transaction, as in a request's.
+    subscribeInWorker(deps as unknown as Deps);
     connections.set(dbFile, deps);
   }
   return deps;

@@ -43,6 +43,7 @@ export const JobType = {
   skusImportCsv: 'SKUS.IMPORT_CSV',
   vouchersImportCsv: 'VOUCHERS.IMPORT_CSV',
   campaignVouchersImportCsv: 'CAMPAIGN.VOUCHERS_IMPORT_CSV',
+  segmentSync: 'SEGMENTS.INITIAL_SYNC',
 } as const;
 export type JobTypeName = (typeof JobType)[keyof typeof JobType];
 

@@ -136,7 +136,7 @@ describe('GET /v1/customers', () => {
     assert.deepEqual(seen, ['c7', 'c6', 'c5', 'c4', 'c3', 'c2', 'c1']);
   });
 
-  it('answers an empty list for any segment_id: segments do not exist yet', async () => {
+  it('answers an empty list for an unknown segment_id (test/api/segments.test.ts lists members)', async () => {
     const res = await get('?segment_id=seg_123&email=ann@x.io');
     assert.deepEqual(res.body, { object: 'list', data_ref: 'customers', customers: [], total: 0, has_more: false });
   });

@@ -94,6 +94,8 @@ describe('POST /v1/customers/{id}/permanent-deletion', () => {
     const gift = await call('POST', '/v1/publications', { campaign: 'Gifts', customer: { source_id: ZED.source_id }, source_id: 'pub-zed' });
     await call('POST', '/v1/loyalties', { name: 'Stars', voucher: { loyalty_card: { points: 10 } } });
     await call('POST', '/v1/loyalties/Stars/members', { customer: { source_id: ZED.source_id } });
+    // A membership, whose row carries the customer's source_id: it goes with the customer.
+    await call('POST', '/v1/segments', { name: 'Chosen', type: 'static', customers: [ZED.source_id, 'amy'] });
     await call('POST', '/v1/orders', { source_id: 'zed-order', status: 'PAID', customer: { source_id: ZED.source_id }, amount: 3000 });
     const redeemed = await call('POST', '/v1/redemptions', {
       redeemables: [{ object: 'voucher', id: gift.voucher.code, gift: { credits: 1000 } }],
@@ -126,7 +128,7 @@ describe('POST /v1/customers/{id}/permanent-deletion', () => {
       related_object_id: zed.id,
       related_object: 'customer',
       status: 'DONE',
-      data_json: { events: 0, customer_events: 8, daily_events: 0, segments: 0, orders: 3, order_events: 3, customer: 1 },
+      data_json: { events: 0, customer_events: 8, daily_events: 0, segments: 1, orders: 3, order_events: 3, customer: 1 },
       object: 'pernament_deletion',
     });
     assertMatchesReference('POST', '/v1/customers/{customerId}/permanent-deletion', 200, res.body);

@@ -40,10 +40,6 @@ describe('@voucherify/sdk methods promo does not serve', () => {
       ['customers.listRedeemables', 'GET', '/v1/customers/uns-ann/redeemables', () => s.customers.listRedeemables('uns-ann', { limit: 5 })],
       ['consents.list', 'GET', '/v1/consents', () => s.consents.list()],
       ['validationRules.validate', 'POST', '/v1/validation-rules/val_x/validation', () => s.validationRules.validate('val_x', { order })],
-      ['segments.create', 'POST', '/v1/segments', () => s.segments.create({ name: 'Vip', type: 'static', customers: ['uns-ann'] })],
-      ['segments.get', 'GET', '/v1/segments/seg_x', () => s.segments.get('seg_x')],
-      ['segments.delete', 'DELETE', '/v1/segments/seg_x', () => s.segments.delete('seg_x')],
-      ['segments.list', 'GET', '/v1/customers/uns-ann/segments', () => s.segments.list('uns-ann')],
       ['metadataSchemas.list', 'GET', '/v1/metadata-schemas', () => s.metadataSchemas.list()],
       ['metadataSchemas.get', 'GET', '/v1/metadata-schemas/voucher', () => s.metadataSchemas.get('voucher')],
       ['qualifications.checkEligibility', 'POST', '/v1/qualifications', () => s.qualifications.checkEligibility({ customer, order })],
@@ -65,7 +61,7 @@ describe('@voucherify/sdk methods promo does not serve', () => {
       });
       assert.equal(answers.at(-1), `${name}: 404 not_found Resource not found No route for ${method} ${path}`);
     }
-    assert.equal(answers.length, 19);
+    assert.equal(answers.length, 15);
   });
 
   it('leaves the database as it was: no voucher coded import or qualification, no customer made', async () => {

@@ -58,6 +58,10 @@ describe('validation rules: conditions', () => {
     ['order metadata missing key fails', one('order.metadata', { $has_value: [] }, { property: 'shop' }), context(), ORDER],
     ['price of any item', one('order.items.price_any', { $is: [1000] }), context(), PASS],
     ['price of each item fails', one('order.items.price_each', { $more_than: [1000] }), context(), ORDER],
+    ['a member of the segment', one('customer.segment', { $is: ['seg_1'] }), context({ customer: { metadata: {}, segments: ['seg_0', 'seg_1'] } }), PASS],
+    ['not a member of the segment', one('customer.segment', { $is: ['seg_1'] }), context({ customer: { metadata: {}, segments: ['seg_0'] } }), CUSTOMER],
+    ['in none of the segments ($not_in)', one('customer.segment', { $not_in: ['seg_1', 'seg_2'] }), context({ customer: { metadata: {}, segments: ['seg_2'] } }), CUSTOMER],
+    ['no customer is in no segment', one('customer.segment', { $in: ['seg_1'] }), context({ customer: null }), CUSTOMER],
     ['per-customer redemptions under the limit', one('redemption.count.per_customer', { $less_than: [3] }), context({ customerRedemptions: 2 }), PASS],
     ['per-customer redemptions at the limit', one('redemption.count.per_customer', { $less_than: [3] }), context({ customerRedemptions: 3 }), CUSTOMER],
     ['every product present', one('order.items.every', { $is: [{ object: 'product', id: 'prod_a' }, { object: 'sku', id: 'sku_b1' }] }), context(), PASS],
@@ -97,7 +101,7 @@ describe('validation rules: conditions', () => {
 
 describe('validation rules: refusals', () => {
   const refusals: Array<[string, unknown, string]> = [
-    ['unknown name', one('customer.segment', { $is: ['seg_1'] }), 'rules.1.name "customer.segment" is not supported; supported: customer.metadata, redemption.count.per_customer, order.amount, order.metadata, order.items.count, order.items.price_any, order.items.price_each, order.items.every, order.items.any, order.items.none'],
+    ['unknown name', one('product.id', { $is: ['prod_1'] }), 'rules.1.name "product.id" is not supported; supported: customer.metadata, customer.segment, redemption.count.per_customer, order.amount, order.metadata, order.items.count, order.items.price_any, order.items.price_each, order.items.every, order.items.any, order.items.none'],
     ['metadata without property', one('order.metadata', { $is: ['x'] }), 'rules.1.property is required for order.metadata: the metadata key, at most 255 characters'],
     ['bad operand', one('order.amount', { $more_than: ['x'] }), 'rules.1.order.amount.conditions.$more_than must be an array of exactly one number'],
     ['logic naming a missing condition', { ...one('order.amount', { $more_than: [1] }), logic: '1 and 2' }, 'rules.logic names condition 2, which the rules do not define'],

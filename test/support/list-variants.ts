@@ -152,7 +152,12 @@ export function listVariants(f: Fixture): string[] {
       order: each('order', orders(CAMPAIGN_ORDER_FIELDS)),
       type: each('campaign_type', [undefined, ...CAMPAIGN_TYPES]),
     }),
-    // segment_id is left out: segments do not exist yet and it answers an empty list at once.
+    // A segment's members (the plan does not depend on the segment existing).
+    ...combine('/v1/customers', {
+      order: each('order', orders(CUSTOMER_ORDER_FIELDS)),
+      filter: [{ segment_id: 'seg_plans' }, { segment_id: 'seg_plans', email: 'a@example.com' }, { segment_id: 'seg_plans', 'created_at[after]': DATE }],
+      cursor: each('starting_after', [undefined, DATE]),
+    }),
     ...combine('/v1/customers', {
       order: each('order', orders(CUSTOMER_ORDER_FIELDS)),
       filter: [

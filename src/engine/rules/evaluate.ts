@@ -23,6 +23,8 @@ function contextGetter(context: RuleContext): ValueGetter {
     if (field.startsWith('customer.metadata.')) return metadataValue(context.customer?.metadata, field.slice('customer.metadata.'.length));
     if (field.startsWith('order.metadata.')) return metadataValue(context.order?.metadata, field.slice('order.metadata.'.length));
     switch (field) {
+      case 'customer.segment':
+        return context.customer?.segments ?? [];
       case 'redemption.count.per_customer':
         return context.customerRedemptions;
       case 'order.amount':

@@ -19,6 +19,8 @@ const filterName = (category: RuleCategory, kind: FieldKind, property = false, e
 
 export const FILTER_NAMES: Record<string, FilterName> = {
   'customer.metadata': filterName('customer', 'any', true),
+  // The ids of the segments the customer belongs to: `$is: [seg_id]` holds for a member.
+  'customer.segment': filterName('customer', 'string_array'),
   'redemption.count.per_customer': filterName('customer', 'number'),
   'order.amount': filterName('order', 'number'),
   'order.metadata': filterName('order', 'any', true),

@@ -88,7 +88,8 @@ export interface RuleItem {
 }
 
 export interface RuleContext {
-  customer: { metadata: Record<string, unknown> } | null;
+  /** `segments`: the ids of the customer's segments, given when a rule reads `customer.segment`. */
+  customer: { metadata: Record<string, unknown>; segments?: readonly string[] } | null;
   order: { amount: number; metadata: Record<string, unknown>; items: RuleItem[] } | null;
   /** The customer's earlier successful redemptions of the rule's object. */
   customerRedemptions: number;

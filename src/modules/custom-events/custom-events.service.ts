@@ -31,7 +31,7 @@ async function loyaltyOf(trx: Kysely<Database>, card: HeldCard): Promise<EventLo
 export async function trackCustomEvent(deps: WriteDeps, actor: Actor, body: TrackEventBody) {
   const at = isoNow(deps.clock);
   const event = await deps.db.transaction().execute(async (trx) => {
-    const customer = await upsertSimpleCustomer(trx, { actor, at }, body.customer);
+    const customer = await upsertSimpleCustomer(trx, { actor, at, seams: deps.seams }, body.customer);
     const code = body.loyalty?.code ?? undefined;
     const card = code === undefined ? undefined : await findEarningCard(trx, customer.id, code);
     const tracked: CustomEventObject = {

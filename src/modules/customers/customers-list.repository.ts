@@ -10,6 +10,8 @@ export interface CustomerFilters {
   email?: string;
   city?: string;
   name?: string;
+  /** Members of this segment (segment_members, by its primary key). */
+  segmentId?: string;
   createdBefore?: string;
   createdAfter?: string;
   updatedBefore?: string;
@@ -57,6 +59,7 @@ function applyFilters<O>(
  * order's own index, or an equality filter's index on (filter, order) (sql/0005).
  */
 export function listCustomerPage(db: Db, q: CustomerPageQuery): Promise<CustomerRow[]> {
+  if (q.filters.segmentId !== undefined) return listSegmentPage(db, q, q.filters.segmentId);
   let query = applyFilters(db.selectFrom('customers').selectAll(), q.filters, q.sort.field);
   if (q.cursor) query = query.where(dateTerm(q.cursor.field, q.sort.field), q.cursor.op, q.cursor.value);
   return query
@@ -73,7 +76,51 @@ export const countAllCustomers = async (db: Db): Promise<number> =>
 
 /** The exact number of customers matching filters; counted on the filter's index. */
 export const countCustomers = async (db: Db, filters: CustomerFilters): Promise<number> => {
+  if (filters.segmentId !== undefined) return countSegmentMembers(db, filters, filters.segmentId);
   const row = await applyFilters(db.selectFrom('customers').select((eb) => eb.fn.countAll<number>().as('n')), filters)
     .executeTakeFirstOrThrow();
   return row.n;
 };
+
+/**
+ * A segment's members (segment_id) with the other filters: walked on the membership row's
+ * copy of the order's key (sql/0037: (segment_id, key, customer_seq)), each joined to its
+ * customer by id; the date ranges and the cursor read the copies too, and email, name and
+ * city are checked on the way (`+`: never a seek on their own indexes, which would sort).
+ */
+function segmentMembers(db: Db, f: CustomerFilters, segmentId: string, order?: SortField) {
+  const term = (field: DateField) => (order === undefined || order === field ? (`m.${field}` as const) : notIndexed(`m.${field}`));
+  let q = db.selectFrom('segment_members as m').innerJoin('customers as c', 'c.id', 'm.customer_id').where('m.segment_id', '=', segmentId);
+  if (f.email !== undefined) q = q.where(notIndexed('c.email'), '=', f.email);
+  if (f.name !== undefined) q = q.where(notIndexed('c.name'), '=', f.name);
+  if (f.city !== undefined) q = q.where(notIndexed('c.address_city'), '=', f.city);
+  if (f.createdBefore !== undefined) q = q.where(term('created_at'), '<', f.createdBefore);
+  if (f.createdAfter !== undefined) q = q.where(term('created_at'), '>', f.createdAfter);
+  if (f.updatedBefore !== undefined) q = q.where(term('updated_at'), '<', f.updatedBefore);
+  if (f.updatedAfter !== undefined) q = q.where(term('updated_at'), '>', f.updatedAfter);
+  return { q, term };
+}
+
+function listSegmentPage(db: Db, p: CustomerPageQuery, segmentId: string): Promise<CustomerRow[]> {
+  const { q, term } = segmentMembers(db, p.filters, segmentId, p.sort.field);
+  const paged = p.cursor ? q.where(term(p.cursor.field), p.cursor.op, p.cursor.value) : q;
+  return paged
+    .selectAll('c')
+    .orderBy(`m.${p.sort.field}`, p.sort.direction)
+    .orderBy('m.customer_seq', p.sort.direction)
+    .limit(p.take)
+    .offset(p.offset)
+    .execute();
+}
+
+/** The members matching the filters; without a customer field among them, counted on the membership index alone. */
+async function countSegmentMembers(db: Db, f: CustomerFilters, segmentId: string): Promise<number> {
+  const onCustomer = f.email !== undefined || f.name !== undefined || f.city !== undefined;
+  if (onCustomer) return (await segmentMembers(db, f, segmentId).q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+  let q = db.selectFrom('segment_members as m').where('m.segment_id', '=', segmentId);
+  if (f.createdBefore !== undefined) q = q.where('m.created_at', '<', f.createdBefore);
+  if (f.createdAfter !== undefined) q = q.where('m.created_at', '>', f.createdAfter);
+  if (f.updatedBefore !== undefined) q = q.where(f.createdBefore ?? f.createdAfter ? notIndexed('m.updated_at') : 'm.updated_at', '<', f.updatedBefore);
+  if (f.updatedAfter !== undefined) q = q.where(f.createdBefore ?? f.createdAfter ? notIndexed('m.updated_at') : 'm.updated_at', '>', f.updatedAfter);
+  return (await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+}

@@ -5,7 +5,6 @@ import type { ActivityQuery } from '../events/events.schemas.js';
 import { notFound } from '../../lib/errors.js';
 import * as listRepo from './customers-list.repository.js';
 import { findCustomerByRef } from './customers.repository.js';
-import type { CustomerObject } from './customers.presenter.js';
 import type { CustomersListQuery } from './customers-list.schemas.js';
 import { presentRows } from './customers.service.js';
 
@@ -29,6 +28,7 @@ const filtersOf = (q: CustomersListQuery): listRepo.CustomerFilters => ({
   email: q.email,
   city: q.city,
   name: q.name,
+  segmentId: q.segment_id,
   createdBefore: q['created_at[before]'],
   createdAfter: q['created_at[after]'],
   updatedBefore: q['updated_at[before]'],
@@ -39,13 +39,10 @@ const filtersOf = (q: CustomersListQuery): listRepo.CustomerFilters => ({
  * GET /v1/customers. `total` is the exact number of customers matching the filters (email,
  * city, name, segment_id, created_at and updated_at ranges); the page and the starting_after
  * cursor do not change it. Without filters it is read from a trigger-kept counter, so a
- * million customers cost nothing to count. Segments do not exist yet: a segment_id matches
- * no customer.
+ * million customers cost nothing to count. segment_id keeps the segment's members (an
+ * unknown segment has none).
  */
 export async function listCustomers(deps: ReadDeps, query: CustomersListQuery) {
-  if (query.segment_id !== undefined) {
-    return listEnvelope('customers', [] as CustomerObject[], { total: 0, has_more: false });
-  }
   const filters = filtersOf(query);
   const rows = await listRepo.listCustomerPage(deps.db, {
     filters,

@@ -5,9 +5,11 @@ import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError, duplicateFound, notFound } from '../../lib/errors.js';
 import { timeOrderedId } from '../../lib/ids.js';
+import type { Seams } from '../../lib/seams.js';
 import { validateItem } from '../../lib/validate.js';
 import { emit } from '../events/events.service.js';
 import type { CustomerEventType } from '../events/event-types.js';
+import { CUSTOMER_CHANGED } from './customer-changed.seam.js';
 import { changedColumns, patchFromFields } from './customer-patch.js';
 import { forgetCustomer, type CustomerCache } from './customer-cache.service.js';
 import { firstOrderColumns, type FirstOrder } from './customer-summary.service.js';
@@ -25,6 +27,7 @@ import { updateCustomerSchema, type CreateCustomerBody, type CustomerFields } fr
 type Db = Kysely<Database>;
 type ReadDeps = Pick<Deps, 'db'>;
 type WriteDeps = Pick<Deps, 'db' | 'clock'>;
+type UpsertDeps = Pick<Deps, 'db' | 'clock' | 'seams'>;
 
 /** Who changes a customer and when; `emitEvents: false` for historical imports. */
 export interface ChangeContext {
@@ -33,6 +36,8 @@ export interface ChangeContext {
   emitEvents?: boolean;
   /** The transaction's customers read by source id, when its caller keeps them (an import portion): CustomerCache. */
   customers?: CustomerCache;
+  /** Given, the change fires CUSTOMER_CHANGED (segment memberships follow the customer). */
+  seams?: Seams;
 }
 
 export interface UpsertResult {
@@ -81,6 +86,13 @@ interface Written {
   changed: boolean;
 }
 
+/** Tells the change's subscribers (segments), when the context carries the seams. */
+async function fireChanged(trx: Db, ctx: ChangeContext, row: repo.CustomerRow, created: boolean): Promise<void> {
+  if (!ctx.seams) return;
+  const payload = { row, customer: presentSimpleCustomer(row), created, actor: ctx.actor, at: ctx.at, emitEvents: ctx.emitEvents !== false };
+  await ctx.seams.fire(CUSTOMER_CHANGED, trx, payload);
+}
+
 /** The change's event, presenting the customer for it; nothing (and no query) without events. */
 async function announce(trx: Db, ctx: ChangeContext, type: CustomerEventType, row: repo.CustomerRow): Promise<CustomerObject | undefined> {
   if (ctx.emitEvents === false) return undefined;
@@ -105,7 +117,9 @@ async function applyUpdate(trx: Db, ctx: ChangeContext, row: repo.CustomerRow, i
   const updated = await repo.updateCustomer(trx, row.id, { ...patch, updated_at: ctx.at });
   forgetCustomer(ctx.customers, row.source_id, patch.source_id);
   if (!updated) throw notFound('customer', row.id);
-  return { row: updated, customer: await announce(trx, ctx, 'customer.updated', updated), created: false, changed: true };
+  const customer = await announce(trx, ctx, 'customer.updated', updated);
+  await fireChanged(trx, ctx, updated, false);
+  return { row: updated, customer, created: false, changed: true };
 }
 
 const newRow = (ctx: ChangeContext, input: CreateCustomerBody) => ({
@@ -127,7 +141,9 @@ const newRow = (ctx: ChangeContext, input: CreateCustomerBody) => ({
 async function insertNew(trx: Db, ctx: ChangeContext, input: CreateCustomerBody, fresh = newRow(ctx, input)): Promise<Written> {
   const row = await repo.insertCustomer(trx, fresh);
   forgetCustomer(ctx.customers, row.source_id);
-  return { row, customer: await announce(trx, ctx, 'customer.created', row), created: true, changed: true };
+  const customer = await announce(trx, ctx, 'customer.created', row);
+  await fireChanged(trx, ctx, row, true);
+  return { row, customer, created: true, changed: true };
 }
 
 /** The customer a body names (by `id`, else by `source_id`, through the cache if given); an unknown `id` is 404. */
@@ -230,8 +246,8 @@ export async function mergeCustomerMetadata(trx: Db, ctx: ChangeContext, sourceI
 }
 
 /** POST /v1/customers: create, or update the customer with that id or source_id. */
-export async function createCustomer(deps: WriteDeps, actor: Actor, input: CreateCustomerBody): Promise<UpsertResult> {
-  return deps.db.transaction().execute((trx) => upsertCustomer(trx, { actor, at: isoNow(deps.clock) }, input));
+export async function createCustomer(deps: UpsertDeps, actor: Actor, input: CreateCustomerBody): Promise<UpsertResult> {
+  return deps.db.transaction().execute((trx) => upsertCustomer(trx, { actor, at: isoNow(deps.clock), seams: deps.seams }, input));
 }
 
 /** GET /v1/customers/{id or source_id}. */
@@ -242,11 +258,11 @@ export async function getCustomer(deps: ReadDeps, ref: string): Promise<Customer
 }
 
 /** PUT /v1/customers/{id or source_id}: the given fields change, the others stay. */
-export async function updateCustomer(deps: WriteDeps, actor: Actor, ref: string, input: CustomerFields): Promise<CustomerObject> {
+export async function updateCustomer(deps: UpsertDeps, actor: Actor, ref: string, input: CustomerFields): Promise<CustomerObject> {
   return deps.db.transaction().execute(async (trx) => {
     const row = await repo.findCustomerByRef(trx, ref);
     if (!row) throw notFound('customer', ref);
-    return (await presented(trx, await applyUpdate(trx, { actor, at: isoNow(deps.clock) }, row, input))).customer;
+    return (await presented(trx, await applyUpdate(trx, { actor, at: isoNow(deps.clock), seams: deps.seams }, row, input))).customer;
   });
 }
 

@@ -4,6 +4,7 @@ import type { Database } from '../../db/database.js';
 import { allValidityColumns, checkValidity, validityColumns, type ValidityColumns } from '../../engine/validity/index.js';
 import { isoNow } from '../../lib/clock.js';
 import { invalidPayload, notFound, type AppError } from '../../lib/errors.js';
+import { requireSegment } from '../segments/segments.service.js';
 import { newId } from '../../lib/ids.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import { findProgram as findLoyaltyProgram } from './programs.service.js';
@@ -94,6 +95,7 @@ export async function createEarningRules(deps: WriteDeps, campaignRef: string, b
     const rows = body.map((rule) => newRow(campaign, rule, now));
     checkRulesValidity(rows.map(allValidityColumns));
     await requireValidationRules(trx, rows.map((row) => row.validation_rule_id));
+    for (const id of new Set(body.flatMap((rule) => (rule.segment?.id ? [rule.segment.id] : [])))) await requireSegment(trx, id);
     return (await repo.insertEarningRules(trx, rows)).map(presentEarningRule);
   });
 }

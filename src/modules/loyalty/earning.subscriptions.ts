@@ -1,6 +1,8 @@
 import type { Deps } from '../../app/deps.js';
 import { onOrderPaid } from '../orders/order-paid.seam.js';
 import { onOrderStatusChanged } from '../orders/order-status.seam.js';
+import { onSegmentEntered } from '../segments/segment-entered.seam.js';
+import { earnOnSegmentEntered } from './earning-segment.service.js';
 import { earnOnTierChange } from './earning-tiers.service.js';
 import { earnOnPaidOrder } from './earning.service.js';
 import { onTierChanged } from './tiers-changed.seam.js';
@@ -8,12 +10,13 @@ import { cancelOrderPendingPoints } from './pending-points.service.js';
 
 /**
  * Loyalty's seam subscriptions (named in app/subscriptions.ts, made on every Deps): a paid
- * order earns points by the programs' earning rules, so does a member's tier move; an order
- * that becomes CANCELED cancels its pending points.
+ * order earns points by the programs' earning rules, so do a member's tier move and a
+ * customer's entry into a segment; an order that becomes CANCELED cancels its pending points.
  */
 export function subscribeEarning(deps: Deps): void {
   onOrderPaid(deps.seams, (trx, paid) => earnOnPaidOrder(deps, trx, paid));
   onTierChanged(deps.seams, (trx, change) => earnOnTierChange(deps, trx, change));
+  onSegmentEntered(deps.seams, (trx, entry) => earnOnSegmentEntered(deps, trx, entry));
   onOrderStatusChanged(deps.seams, async (trx, change) => {
     if (change.order.status === 'CANCELED') await cancelOrderPendingPoints(trx, change.order.id, change.actor, change.at);
   });

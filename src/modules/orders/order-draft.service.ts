@@ -168,6 +168,7 @@ export const customerContext = (ctx: OrderContext, options: UpsertOptions): Chan
   at: ctx.at,
   emitEvents: options.emitEvents,
   customers: ctx.customers,
+  seams: ctx.seams,
 });
 
 /**

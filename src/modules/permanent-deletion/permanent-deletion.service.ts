@@ -12,6 +12,7 @@ import { forgetAnswersAbout } from '../idempotency/idempotency-erasure.service.j
 import { unlinkCustomerFromOrders } from '../orders/orders-erasure.service.js';
 import { erasePublicationCustomer } from '../publications/index.js';
 import { eraseRedemptionCustomer, firstRedemptionSeqOf } from '../redemptions/redemptions-erasure.service.js';
+import { customerSegmentIds } from '../segments/segments.service.js';
 
 type DeletionDeps = Pick<Deps, 'db' | 'clock' | 'sqlite' | 'dbFile'>;
 
@@ -19,6 +20,8 @@ interface Erased {
   id: string;
   events: { all: number; orders: number };
   orders: number;
+  /** The segments the customer was in (its memberships go with its row). */
+  segments: number;
   /** Export files to remove once the transaction has committed. */
   files: string[];
 }
@@ -35,8 +38,9 @@ async function eraseEverywhere(trx: Kysely<Database>, dbFile: string, ref: strin
   await eraseRedemptionCustomer(trx, id);
   await erasePublicationCustomer(trx, id);
   await forgetAnswersAbout(trx, id);
+  const segments = (await customerSegmentIds(trx, id)).length;
   await eraseCustomerRow(trx, id);
-  return { id, events, orders, files };
+  return { id, events, orders, segments, files };
 }
 
 /**
@@ -76,7 +80,7 @@ export async function deleteCustomerPermanently(deps: DeletionDeps, ref: string)
     related_object_id: counts.id,
     related_object: 'customer' as const,
     status: 'DONE' as const,
-    data_json: { events: 0, customer_events: counts.events.all, daily_events: 0, segments: 0, orders: counts.orders, order_events: counts.events.orders, customer: 1 },
+    data_json: { events: 0, customer_events: counts.events.all, daily_events: 0, segments: counts.segments, orders: counts.orders, order_events: counts.events.orders, customer: 1 },
     object: 'pernament_deletion' as const,
   };
 }

@@ -93,7 +93,7 @@ async function publish(deps: WriteDeps, trx: Db, body: CreatePublicationBody, jo
   }
   const ref = campaignRef(body.campaign);
   const campaign = ref === undefined ? undefined : await findCampaign(trx, ref);
-  const { customer } = await upsertCustomer(trx, who, body.customer);
+  const { customer } = await upsertCustomer(trx, { ...who, seams: deps.seams }, body.customer);
   if (campaign && (joinOnce || campaign.join_once === 1)) {
     const earlier = await repo.findCampaignPublication(trx, customer.id, campaign.id);
     if (earlier) return earlier.id;
@@ -115,7 +115,7 @@ const RECORDED_FAILURES = new Set(['no_voucher_suitable_for_publication', 'holde
  */
 async function recordFailure(deps: WriteDeps, body: CreatePublicationBody, error: AppError, who: Who): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
-    const { customer } = await upsertCustomer(trx, who, body.customer);
+    const { customer } = await upsertCustomer(trx, { ...who, seams: deps.seams }, body.customer);
     const ref = campaignRef(body.campaign);
     const campaign = ref === undefined ? null : await findCampaignOrNone(trx, ref);
     const row = {

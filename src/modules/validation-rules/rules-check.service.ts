@@ -16,6 +16,7 @@ import {
 } from '../../engine/rules/index.js';
 import { systemClock, type Clock } from '../../lib/clock.js';
 import { collectionsMembersAmong } from '../catalog/collection-products.service.js';
+import { customerSegmentIds } from '../segments/segments.service.js';
 import * as repo from './validation-rules.repository.js';
 import type { RuleObjectType } from '../../lib/enums.js';
 
@@ -120,6 +121,16 @@ async function ruleItems(db: Db, clock: Clock, specs: RuleSpec[], order: RulesIn
 const readsCustomerRedemptions = (spec: RuleSpec): boolean =>
   [...spec.tree.conditions.values()].some((c) => c.kind === 'filter' && c.name === 'redemption.count.per_customer');
 
+const readsCustomerSegments = (spec: RuleSpec): boolean =>
+  [...spec.tree.conditions.values()].some((c) => c.kind === 'filter' && c.name === 'customer.segment');
+
+/** The rules' customer: its metadata, and its segments' ids when a rule reads them (a customer not stored yet has none). */
+async function ruleCustomer(db: Db, specs: RuleSpec[], customer: RulesInput['customer']) {
+  if (!customer) return null;
+  if (!specs.some(readsCustomerSegments)) return { metadata: customer.metadata };
+  return { metadata: customer.metadata, segments: customer.id === null ? [] : await customerSegmentIds(db, customer.id) };
+}
+
 const entryResult = (entry: ApplicableEntry, items: RuleItem[]) => ({
   object: entry.object,
   id: entry.id,
@@ -145,7 +156,7 @@ export async function checkValidationRules(db: Db, input: RulesInput, clock: Clo
   const specs = ruleIds.flatMap((id) => (rows.has(id) ? [specOf(rows.get(id) as repo.RuleRow)] : []));
   const items = await ruleItems(db, clock, specs, input.order);
   const context = {
-    customer: input.customer && { metadata: input.customer.metadata },
+    customer: await ruleCustomer(db, specs, input.customer),
     order: input.order && { amount: input.order.amount, metadata: input.order.metadata, items },
     customerRedemptions: specs.some(readsCustomerRedemptions) && input.customerRedemptions ? await input.customerRedemptions() : 0,
   };
