@@ -40,6 +40,29 @@ export function listTiersPage(db: Db, filter: TiersFilter, page: { limit: number
     .execute();
 }
 
+/** A candidate tier's key: its id and its place in a qualification's walk (newest first). */
+export interface TierKey {
+  id: string;
+  created_at: string;
+  seq: number;
+}
+
+/**
+ * A batch of the tiers available now, newest first, created before `createdBefore` (the page
+ * cursor) and strictly before `after` (where the walk stands): walked in promotion_tiers_active_created_at.
+ */
+export function listAvailableTierKeys(db: Db, walk: { now: string; createdBefore: string | null; after: { created_at: string; seq: number } | null; limit: number }): Promise<TierKey[]> {
+  let query = tiersQuery(db, { availableAt: walk.now }).select(['promotion_tiers.id', 'promotion_tiers.created_at', 'promotion_tiers.seq']);
+  if (walk.createdBefore !== null) query = query.where('promotion_tiers.created_at', '<', walk.createdBefore);
+  const after = walk.after;
+  if (after) {
+    query = query.where((eb) =>
+      eb.or([eb('promotion_tiers.created_at', '<', after.created_at), eb.and([eb('promotion_tiers.created_at', '=', after.created_at), eb('promotion_tiers.seq', '<', after.seq)])]),
+    );
+  }
+  return query.orderBy('promotion_tiers.created_at', 'desc').orderBy('promotion_tiers.seq', 'desc').limit(walk.limit).execute();
+}
+
 export async function countTiers(db: Db, filter: TiersFilter): Promise<number> {
   return (await tiersQuery(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
 }
