@@ -25,6 +25,7 @@ import { redemptionsRoutes } from '../modules/redemptions/redemptions.routes.js'
 import { tiersRoutes } from '../modules/loyalty/tiers.routes.js';
 import { stackingRulesRoutes } from '../modules/stacking-rules/stacking-rules.routes.js';
 import { validationRulesRoutes } from '../modules/validation-rules/validation-rules.routes.js';
+import { qualificationsRoutes } from '../modules/qualifications/qualifications.routes.js';
 import type { RouteModule } from './context.js';
 import { unservedRoutes } from './unserved-routes.js';
 
@@ -34,5 +35,5 @@ export const routeModules: RouteModule[] = [
   programsRoutes, membersRoutes, earningRulesRoutes, pendingPointsRoutes, rewardsRoutes, tiersRoutes,
   promotionTiersRoutes, promotionStacksRoutes, stackingRulesRoutes, validationRulesRoutes, redemptionsRoutes, redemptionsListRoutes,
   exportsRoutes, publicationsRoutes, permanentDeletionRoutes,
-  bulkUpdatesRoutes, categoriesRoutes, customEventsRoutes,
+  bulkUpdatesRoutes, categoriesRoutes, customEventsRoutes, qualificationsRoutes,
 ];
