@@ -56,9 +56,9 @@ export function listAvailableTierKeys(db: Db, walk: { now: string; createdBefore
   if (walk.createdBefore !== null) query = query.where('promotion_tiers.created_at', '<', walk.createdBefore);
   const after = walk.after;
   if (after) {
-    query = query.where((eb) =>
-      eb.or([eb('promotion_tiers.created_at', '<', after.created_at), eb.and([eb('promotion_tiers.created_at', '=', after.created_at), eb('promotion_tiers.seq', '<', after.seq)])]),
-    );
+    query = query
+      .where('promotion_tiers.created_at', '<=', after.created_at)
+      .where((eb) => eb.or([eb('promotion_tiers.created_at', '<', after.created_at), eb('promotion_tiers.seq', '<', after.seq)]));
   }
   return query.orderBy('promotion_tiers.created_at', 'desc').orderBy('promotion_tiers.seq', 'desc').limit(walk.limit).execute();
 }
@@ -66,6 +66,10 @@ export function listAvailableTierKeys(db: Db, walk: { now: string; createdBefore
 export async function countTiers(db: Db, filter: TiersFilter): Promise<number> {
   return (await tiersQuery(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
 }
+
+/** Tiers by id, in one read (those that exist). */
+export const findTiersByIds = (db: Db, ids: string[]): Promise<TierRow[]> =>
+  ids.length === 0 ? Promise.resolve([]) : db.selectFrom('promotion_tiers').selectAll().where('id', 'in', ids).execute();
 
 /** Campaigns by id (a page of tiers' campaigns), live or not. */
 export const listCampaignsByIds = (db: Db, ids: string[]): Promise<CampaignRow[]> =>

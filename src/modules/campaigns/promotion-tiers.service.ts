@@ -33,6 +33,22 @@ export async function findPromotionTier(db: Db, id: string): Promise<PromotionTi
   return { tier, campaign, view: presentTier(tier, campaign, categories, await assignmentsOfObjects(db, [tier.id])) };
 }
 
+/** Several tiers by id in four reads whatever their number (a request's or a qualification's), by id; absent as findPromotionTier. */
+export async function findPromotionTiers(db: Db, ids: readonly string[]): Promise<Map<string, PromotionTierRecord>> {
+  const rows = await tiers.findTiersByIds(db, [...new Set(ids)]);
+  if (rows.length === 0) return new Map();
+  const live = (await tiers.listCampaignsByIds(db, [...new Set(rows.map((row) => row.campaign_id))])).filter((c) => c.deleted_at === null);
+  const campaigns = new Map(live.map((c) => [c.id, c]));
+  const categories = await categoriesById(db, rows.map((row) => row.category_id));
+  const assignments = await assignmentsOfObjects(db, rows.map((row) => row.id));
+  const found = new Map<string, PromotionTierRecord>();
+  for (const tier of rows) {
+    const campaign = campaigns.get(tier.campaign_id);
+    if (campaign) found.set(tier.id, { tier, campaign, view: presentTier(tier, campaign, categories, assignments) });
+  }
+  return found;
+}
+
 /** The tier, or 404 promotion_tier. */
 export async function requirePromotionTier(db: Db, id: string): Promise<PromotionTierRecord> {
   const found = await findPromotionTier(db, id);
