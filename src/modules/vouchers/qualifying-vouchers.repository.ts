@@ -39,6 +39,7 @@ export function listVoucherKeys(db: Db, walk: VoucherWalk): Promise<VoucherKey[]
   query = walk.holderId === null ? query.where('v.campaign_id', 'is', null).where('v.holder_id', 'is', null) : query.where('v.holder_id', '=', walk.holderId);
   if (walk.createdBefore !== null) query = query.where('v.created_at', '<', walk.createdBefore);
   const after = walk.after;
-  if (after) query = query.where((eb) => eb.or([eb('v.created_at', '<', after.created_at), eb.and([eb('v.created_at', '=', after.created_at), eb('v.seq', '<', after.seq)])]));
+  // A range on created_at (the index walks from there), then the rows of that very instant past `after`.
+  if (after) query = query.where('v.created_at', '<=', after.created_at).where((eb) => eb.or([eb('v.created_at', '<', after.created_at), eb('v.seq', '<', after.seq)]));
   return query.orderBy('v.created_at', 'desc').orderBy('v.seq', 'desc').limit(walk.limit).execute();
 }
