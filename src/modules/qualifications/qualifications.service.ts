@@ -13,7 +13,7 @@ import { assignmentsOfObjects } from '../validation-rules/index.js';
 import { walkCandidates, type Candidate, type SourceName, type WalkInput } from './qualification-candidates.js';
 import { passesFilters, prunedSources } from './qualification-filters.js';
 import { appliedDiscountOf, expansionKeys, presentQualified, type Qualified } from './qualifications.presenter.js';
-import { DEFAULT_LIMIT, SUPPORTED_SCENARIOS, type QualificationBody, type SupportedScenario } from './qualifications.schemas.js';
+import { DEFAULT_LIMIT, MAX_LIMIT, SUPPORTED_SCENARIOS, type QualificationBody, type SupportedScenario } from './qualifications.schemas.js';
 
 /**
  * POST /v1/qualifications and /client/v1/qualifications (the SDK's
@@ -64,24 +64,36 @@ async function scan(deps: QualificationDeps, ctx: PipelineContext, basis: PlanBa
     }
     scanned += chunk.length;
     result.last = chunk.at(-1) ?? null;
-    if (result.accepted.length > limit) return result;
+    if (pageIsSettled(result.accepted, limit)) return result;
   }
   return result;
 }
 
+/** Enough is known for the page: one more than it, past the run of the instant its last holds (or more than MAX_LIMIT). */
+function pageIsSettled(accepted: Qualified[], limit: number): boolean {
+  if (accepted.length <= limit) return false;
+  return accepted.length > MAX_LIMIT || instantOf(accepted.at(-1)) !== instantOf(accepted[limit - 1]);
+}
+
+const instantOf = (q: Qualified | undefined): string | undefined => q?.candidate.created_at;
+
 /**
  * The page: `limit` qualified redeemables, newest first. The cursor is a created_at, so a page
- * does not end inside a run of one instant that goes on past it (that run opens the next page).
+ * never ends inside a run of one instant that goes on past it: it ends before the run, or, when
+ * the run opens the page, holds the whole run (at most MAX_LIMIT; the reference lets the API
+ * decide the actual number). The cursor is the last answered one's created_at, or the last
+ * candidate checked when MAX_SCANNED stopped the scan.
  */
 function pageOf({ accepted, capped, last }: Scan, limit: number) {
   let page = accepted.slice(0, limit);
-  const next = accepted[limit];
-  if (next) {
-    const cut = page.findIndex((q) => q.candidate.created_at === next.candidate.created_at);
-    if (cut > 0) page = page.slice(0, cut);
+  const boundary = instantOf(accepted[limit - 1]);
+  if (accepted.length > limit && instantOf(accepted[limit]) === boundary) {
+    const start = page.findIndex((q) => instantOf(q) === boundary);
+    page = start > 0 ? page.slice(0, start) : accepted.filter((q) => instantOf(q) === boundary).slice(0, MAX_LIMIT);
   }
-  const cursor = next ? page.at(-1)?.candidate.created_at : capped ? last?.created_at : undefined;
-  return { page, hasMore: next !== undefined || capped, cursor };
+  const more = page.length < accepted.length;
+  const cursor = more ? instantOf(page.at(-1)) : capped ? last?.created_at : undefined;
+  return { page, hasMore: more || capped, cursor };
 }
 
 function sorted(page: Qualified[], rule: string | null | undefined): Qualified[] {
