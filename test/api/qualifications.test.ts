@@ -168,3 +168,96 @@ describe('qualifications (check eligibility)', () => {
     }
   });
 });
+
+/**
+ * Paging past the walk's chunks (50 candidates) and through runs of one instant (the tiers of a
+ * campaign share their created_at): every qualified redeemable comes exactly once, newest
+ * first; a loyalty card qualifies by its balance.
+ */
+describe('qualifications across chunks and instants', () => {
+  let server: TestServer;
+  let sdk: ServerSideClient;
+  const clock = fixedClock('2025-02-01T00:00:00.000Z');
+  const expected: string[] = [];
+  let untouched = '';
+  let card = '';
+
+  const call = async (method: string, path: string, body?: unknown) => {
+    clock.advance(1000);
+    const res = await server.request(method, path, body === undefined ? {} : { body });
+    assert.ok(res.status < 300, `${method} ${path}: ${res.text}`);
+    return res.body;
+  };
+
+  before(async () => {
+    server = await startTestServer({ clock });
+    sdk = serverSideClient(server);
+    await call('POST', '/v1/customers', { source_id: 'q-cal' });
+    await call('POST', '/v1/loyalties', { name: 'Q Club', voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } } });
+    card = (await call('POST', '/v1/loyalties/Q Club/members', { customer: { source_id: 'q-cal' } })).code;
+    await call('POST', `/v1/loyalties/members/${card}/balance`, { points: 120 });
+    await call('POST', '/v1/loyalties/Q Club/members', { customer: { source_id: 'q-other' } });
+    expected.unshift(card);
+    for (let i = 0; i < 60; i++) {
+      const code = `Q-C${String(i).padStart(2, '0')}`;
+      await call('POST', `/v1/vouchers/${code}`, { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 + i } });
+      if (i % 3 !== 0) await call('POST', '/v1/publications', { customer: { source_id: 'q-cal' }, voucher: code });
+      // Every third one stays standalone; those over 150 off are given to nobody and stay in ALL too.
+      expected.unshift(code);
+    }
+    const tiers = Array.from({ length: 7 }, (_, i) => ({ name: `Run ${i}`, action: { discount: { type: 'AMOUNT', amount_off: 10 + i } } }));
+    const promo = await call('POST', '/v1/campaigns', { name: 'Q Run', campaign_type: 'PROMOTION', promotion: { tiers } });
+    // One instant: ordered among themselves newest seq first.
+    expected.unshift(...promo.promotion.tiers.map((t: { id: string }) => t.id).reverse());
+    clock.advance(1000);
+    untouched = dbFingerprint(server.deps.sqlite);
+  });
+  after(async () => {
+    assert.equal(dbFingerprint(server.deps.sqlite), untouched);
+    assert.deepEqual(server.logged, []);
+    await server.close();
+  });
+
+  const pages = async (limit: number, scenario = 'ALL') => {
+    const sizes: number[] = [];
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    for (let guard = 0; guard < 100; guard++) {
+      const options = { limit, ...(cursor ? { starting_after: cursor } : {}) };
+      const answer = (await sdk.qualifications.checkEligibility({ customer: { source_id: 'q-cal' }, order: { amount: 5000 }, scenario, options } as any)) as any;
+      assertMatchesReference('POST', '/v1/qualifications', 200, withoutNulls(answer));
+      sizes.push(answer.redeemables.data.length);
+      ids.push(...answer.redeemables.data.map((r: { id: string }) => r.id));
+      assert.equal(answer.redeemables.total, answer.redeemables.data.length);
+      if (!answer.redeemables.has_more) {
+        assert.equal(answer.redeemables.more_starting_after, undefined);
+        return { sizes, ids };
+      }
+      cursor = answer.redeemables.more_starting_after;
+      assert.equal(cursor, answer.redeemables.data.at(-1).created_at);
+    }
+    throw new Error('no last page');
+  };
+
+  it('pages through every candidate exactly once; a run of one instant that opens a page comes whole', async () => {
+    const five = await pages(5);
+    assert.deepEqual(five.ids, expected);
+    assert.deepEqual(five.sizes, [7, ...Array(12).fill(5), 1]);
+    const fifty = await pages(50);
+    assert.deepEqual(fifty.ids, expected);
+    assert.deepEqual(fifty.sizes, [50, 18]);
+  });
+
+  it('answers the wallet alone with CUSTOMER_WALLET, the loyalty card by its balance', async () => {
+    const wallet = await pages(50, 'CUSTOMER_WALLET');
+    const held = expected.filter((id) => id === card || (/^Q-C/.test(id) && Number(id.slice(3)) % 3 !== 0));
+    assert.deepEqual(wallet.ids, held);
+    const answer = (await sdk.qualifications.checkEligibility({ customer: { source_id: 'q-cal' }, order: { amount: 5000 }, scenario: 'CUSTOMER_WALLET', options: { filters: { voucher_type: { conditions: { $is: ['LOYALTY_CARD'] } } } } } as any)) as any;
+    const { order: _order, ...rest } = answer.redeemables.data[0];
+    assert.deepEqual(rest, {
+      id: card, object: 'voucher', created_at: rest.created_at, result: { loyalty_card: { points: 120, balance: 120 } },
+      applicable_to: { data: [], total: 0, data_ref: 'data', object: 'list' }, inapplicable_to: { data: [], total: 0, data_ref: 'data', object: 'list' },
+    });
+    assert.equal(_order.total_discount_amount, 0, 'a card without a reward leaves the order as it is');
+  });
+});
