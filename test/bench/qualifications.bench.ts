@@ -1,6 +1,6 @@
 /**
  * One qualification (POST /v1/qualifications) for a customer holding 1,000 vouchers, with 50
- * promotion tiers available, through the real app in-process (one request at a time):
+ * promotion tiers available (ten campaigns of five), through the real app in-process (one request at a time):
  *   - `all_default`: scenario ALL, the default page (5): the walk stops after one chunk;
  *   - `all_best_50`: ALL, limit 50, BEST_DEAL;
  *   - `wallet_none`: CUSTOMER_WALLET with a filter no voucher passes: every voucher up to the
@@ -33,8 +33,12 @@ async function seed(): Promise<void> {
   await runner.stop();
   // Seeding shortcut: every voucher of the campaign held by the customer, as publications leave them.
   server.deps.sqlite.prepare('UPDATE vouchers SET holder_id = ? WHERE campaign_id = ?').run(customer.id, campaign.id);
-  const tiers = Array.from({ length: TIERS }, (_, i) => ({ name: `Tier ${i}`, action: { discount: { type: 'AMOUNT', amount_off: 10 + i } } }));
-  await ok('POST', '/v1/campaigns', { name: 'Bench promo', campaign_type: 'PROMOTION', promotion: { tiers } });
+  // Ten promotions of five tiers (a campaign's tiers share their created_at: a run the pages keep whole).
+  for (let c = 0; c < TIERS / 5; c++) {
+    const tiers = Array.from({ length: 5 }, (_, i) => ({ name: `Tier ${c}.${i}`, action: { discount: { type: 'AMOUNT', amount_off: 10 + 5 * c + i } } }));
+    await ok('POST', '/v1/campaigns', { name: `Bench promo ${c}`, campaign_type: 'PROMOTION', promotion: { tiers } });
+    await new Promise((r) => setTimeout(r, 2));
+  }
 }
 
 async function timed(call: () => Promise<unknown>): Promise<{ p50: number; p99: number }> {

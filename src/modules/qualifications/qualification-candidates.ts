@@ -68,16 +68,19 @@ class SourceStream {
 const newer = (a: { c: Candidate; s: SourceStream }, b: { c: Candidate; s: SourceStream }): boolean =>
   a.c.created_at !== b.c.created_at ? a.c.created_at > b.c.created_at : a.s.rank !== b.s.rank ? a.s.rank < b.s.rank : a.c.seq > b.c.seq;
 
-/** The candidates of every source, merged newest first, in chunks of `chunk`. */
-export async function* walkCandidates(db: Kysely<Database>, input: WalkInput, chunk: number): AsyncGenerator<Candidate[]> {
+/**
+ * The candidates of every source, merged newest first, in chunks: the first of `first` (a
+ * page's worth), each next one twice as large, up to `max` (a short page reads little).
+ */
+export async function* walkCandidates(db: Kysely<Database>, input: WalkInput, first: number, max: number): AsyncGenerator<Candidate[]> {
   const sources = input.sources.filter((s) => s !== 'wallet' || input.customerId !== null);
   const streams = sources.map((s, rank) => new SourceStream(readerOf(db, s, input), rank));
-  for (;;) {
+  for (let size = Math.min(first, max); ; size = Math.min(size * 2, max)) {
     const out: Candidate[] = [];
-    while (out.length < chunk) {
+    while (out.length < size) {
       let best: { c: Candidate; s: SourceStream } | null = null;
       for (const s of streams) {
-        const c = await s.head(chunk);
+        const c = await s.head(size);
         if (c && (best === null || newer({ c, s }, best))) best = { c, s };
       }
       if (best === null) break;
@@ -85,6 +88,6 @@ export async function* walkCandidates(db: Kysely<Database>, input: WalkInput, ch
     }
     if (out.length === 0) return;
     yield out;
-    if (out.length < chunk) return;
+    if (out.length < size) return;
   }
 }

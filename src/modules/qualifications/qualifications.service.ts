@@ -21,7 +21,8 @@ import { DEFAULT_LIMIT, MAX_LIMIT, SUPPORTED_SCENARIOS, type QualificationBody, 
  * scenario names, newest first, each validated alone against the request's customer and order
  * through the redemption pipeline's read-only stages (PREVIEWED: nothing is written, not even
  * the customer), and the applicable ones answered a page at a time. Candidates are read in SQL
- * a chunk at a time and checked until the page is full, at most MAX_SCANNED per request; every
+ * a chunk at a time (a page's worth first, then twice as many each time, up to CHUNK) and
+ * checked until the page is settled, at most MAX_SCANNED per request; every
  * read runs in the same tick, so in the reader's one snapshot (db/read-snapshot.ts).
  */
 export const CHUNK = 50;
@@ -54,7 +55,7 @@ async function scan(deps: QualificationDeps, ctx: PipelineContext, basis: PlanBa
   const filters = body.options?.filters;
   const result: Scan = { accepted: [], capped: false, last: null };
   let scanned = 0;
-  for await (const chunk of walkCandidates(deps.db, walk, CHUNK)) {
+  for await (const chunk of walkCandidates(deps.db, walk, limit + 1, CHUNK)) {
     if (scanned >= MAX_SCANNED) return { ...result, capped: true };
     const plans = await planEachAlone(deps.db, ctx, basis, chunk.map((c) => ({ object: c.object, id: c.id })), mode);
     for (const [i, plan] of plans.entries()) {
