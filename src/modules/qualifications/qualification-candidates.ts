@@ -70,24 +70,32 @@ const newer = (a: { c: Candidate; s: SourceStream }, b: { c: Candidate; s: Sourc
 
 /**
  * The candidates of every source, merged newest first, in chunks: the first of `first` (a
- * page's worth), each next one twice as large, up to `max` (a short page reads little).
+ * page's worth), each next one twice as large, up to `max` (a short page reads little), and
+ * `budget` in all: past it, an empty chunk says that candidates are left.
  */
-export async function* walkCandidates(db: Kysely<Database>, input: WalkInput, first: number, max: number): AsyncGenerator<Candidate[]> {
+export async function* walkCandidates(db: Kysely<Database>, input: WalkInput, sizes: { first: number; max: number; budget: number }): AsyncGenerator<Candidate[]> {
   const sources = input.sources.filter((s) => s !== 'wallet' || input.customerId !== null);
   const streams = sources.map((s, rank) => new SourceStream(readerOf(db, s, input), rank));
-  for (let size = Math.min(first, max); ; size = Math.min(size * 2, max)) {
-    const out: Candidate[] = [];
-    while (out.length < size) {
-      let best: { c: Candidate; s: SourceStream } | null = null;
-      for (const s of streams) {
-        const c = await s.head(size);
-        if (c && (best === null || newer({ c, s }, best))) best = { c, s };
-      }
-      if (best === null) break;
-      out.push(best.s.take());
+  const newest = async (size: number) => {
+    let best: { c: Candidate; s: SourceStream } | null = null;
+    for (const s of streams) {
+      const c = await s.head(size);
+      if (c && (best === null || newer({ c, s }, best))) best = { c, s };
     }
+    return best;
+  };
+  let left = sizes.budget;
+  for (let size = Math.min(sizes.first, sizes.max); ; size = Math.min(size * 2, sizes.max)) {
+    const want = Math.min(size, left);
+    if (want === 0) {
+      if (await newest(size)) yield [];
+      return;
+    }
+    const out: Candidate[] = [];
+    for (let best = await newest(size); best !== null; best = out.length < want ? await newest(size) : null) out.push(best.s.take());
     if (out.length === 0) return;
+    left -= out.length;
     yield out;
-    if (out.length < size) return;
+    if (out.length < want) return;
   }
 }

@@ -54,16 +54,14 @@ async function scan(deps: QualificationDeps, ctx: PipelineContext, basis: PlanBa
   const mode = body.scenario === 'AUDIENCE_ONLY' ? 'AUDIENCE' : 'ORDER';
   const filters = body.options?.filters;
   const result: Scan = { accepted: [], capped: false, last: null };
-  let scanned = 0;
-  for await (const chunk of walkCandidates(deps.db, walk, limit + 1, CHUNK)) {
-    if (scanned >= MAX_SCANNED) return { ...result, capped: true };
+  for await (const chunk of walkCandidates(deps.db, walk, { first: limit + 1, max: CHUNK, budget: MAX_SCANNED })) {
+    if (chunk.length === 0) return { ...result, capped: true };
     const plans = await planEachAlone(deps.db, ctx, basis, chunk.map((c) => ({ object: c.object, id: c.id })), mode);
     for (const [i, plan] of plans.entries()) {
       const applied = plan.applied[0];
       const candidate = chunk[i] as Candidate;
       if (applied && passesFilters(filters, applied.loaded, candidate)) result.accepted.push({ candidate, plan, applied });
     }
-    scanned += chunk.length;
     result.last = chunk.at(-1) ?? null;
     if (pageIsSettled(result.accepted, limit)) return result;
   }
