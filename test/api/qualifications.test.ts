@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { DEFAULT_STACKING_RULES } from '../../src/engine/stacking/index.js';
 import { fixedClock } from '../../src/lib/clock.js';
 import { dbFingerprint } from '../support/db.js';
+import { testRunner, waitForJob } from '../support/jobs.js';
 import { assertMatchesReference, withoutNulls } from '../support/openapi.js';
 import { clientSideClient, serverSideClient, type ClientSideClient, type ServerSideClient } from '../support/sdk.js';
 import { errorBody, startTestServer, type TestServer } from '../support/server.js';
@@ -259,5 +260,52 @@ describe('qualifications across chunks and instants', () => {
       applicable_to: { data: [], total: 0, data_ref: 'data', object: 'list' }, inapplicable_to: { data: [], total: 0, data_ref: 'data', object: 'list' },
     });
     assert.equal(_order.total_discount_amount, 0, 'a card without a reward leaves the order as it is');
+  });
+});
+
+/**
+ * The scan's bound: a request checks at most MAX_SCANNED (1,000) candidates, then answers
+ * what it found with has_more and the last checked candidate's created_at as the cursor.
+ */
+describe('a qualification that would check more than 1,000 candidates', () => {
+  let server: TestServer;
+  let sdk: ServerSideClient;
+  const clock = fixedClock('2025-03-01T00:00:00.000Z');
+
+  before(async () => {
+    server = await startTestServer({ clock });
+    sdk = serverSideClient(server);
+    const made = await server.request('POST', '/v1/campaigns', { body: { name: 'Q Many', campaign_type: 'DISCOUNT_COUPONS', vouchers_count: 1010, voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } } } });
+    assert.equal(made.status, 200, made.text);
+    const jobs = await server.request('GET', '/v1/async-actions?limit=1');
+    const runner = testRunner(server.deps);
+    try {
+      await waitForJob(server, jobs.body.async_actions[0].id, 120_000);
+    } finally {
+      await runner.stop();
+    }
+    for (let i = 0; i < 21; i++) {
+      clock.advance(1000);
+      const given = await server.request('POST', '/v1/publications', { body: { customer: { source_id: 'q-dan' }, campaign: { name: 'Q Many', count: i < 20 ? 50 : 10 } } });
+      assert.equal(given.status, 200, given.text);
+    }
+  });
+  after(async () => {
+    assert.deepEqual(server.logged, []);
+    await server.close();
+  });
+
+  it('stops at the cap with has_more and the last checked one as the cursor; a page that fills first never reaches it', async () => {
+    const body = { customer: { source_id: 'q-dan' }, order: { amount: 5000 }, scenario: 'CUSTOMER_WALLET' };
+    const none = (await sdk.qualifications.checkEligibility({ ...body, options: { filters: { code: { conditions: { $is: ['NONE'] } } } } } as any)) as any;
+    // The 1,000th of the held vouchers, newest first (the job stamps them with the real time).
+    const held = server.deps.sqlite.prepare("SELECT v.created_at FROM vouchers v JOIN customers c ON c.id = v.holder_id WHERE c.source_id = 'q-dan' ORDER BY v.created_at DESC, v.seq DESC").all() as Array<{ created_at: string }>;
+    assert.equal(held.length, 1010);
+    assert.deepEqual(none.redeemables, { object: 'list', data_ref: 'data', data: [], total: 0, has_more: true, more_starting_after: held[999]?.created_at });
+    const fifty = (await sdk.qualifications.checkEligibility({ ...body, options: { limit: 50 } } as any)) as any;
+    const page = fifty.redeemables.data.map((r: { created_at: string }) => r.created_at);
+    assert.ok(page.length > 0 && page.length <= 50);
+    assert.deepEqual(page, held.slice(0, page.length).map((h) => h.created_at));
+    assert.deepEqual([fifty.redeemables.has_more, fifty.redeemables.more_starting_after], [true, page.at(-1)]);
   });
 });
