@@ -8,6 +8,16 @@ import { assertMatchesReference, withoutNulls } from '../support/openapi.js';
 import { clientSideClient, serverSideClient, type ClientSideClient, type ServerSideClient } from '../support/sdk.js';
 import { errorBody, startTestServer, type TestServer } from '../support/server.js';
 
+/** A setup request one second after the last, which must succeed: its body. */
+const caller =
+  (server: () => TestServer, clock: ReturnType<typeof fixedClock>) =>
+  async (method: string, path: string, body?: unknown) => {
+    clock.advance(1000);
+    const res = await server().request(method, path, body === undefined ? {} : { body });
+    assert.ok(res.status < 300, `${method} ${path}: ${res.text}`);
+    return res.body;
+  };
+
 /**
  * POST /v1/qualifications and /client/v1/qualifications through the official SDK: the
  * customer's vouchers, the promotion tiers available now and the standalone vouchers nobody
@@ -23,12 +33,7 @@ describe('qualifications (check eligibility)', () => {
   const created: Record<string, string> = {};
   let untouched = '';
 
-  const call = async (method: string, path: string, body?: unknown) => {
-    clock.advance(1000);
-    const res = await server.request(method, path, body === undefined ? {} : { body });
-    assert.ok(res.status < 300, `${method} ${path}: ${res.text}`);
-    return res.body;
-  };
+  const call = caller(() => server, clock);
   const rule = async (name: string, rules: Record<string, unknown>) => (await call('POST', '/v1/validation-rules', { name, rules })).id as string;
   const voucher = async (code: string, body: Record<string, unknown>, path = `/v1/vouchers/${code}`) => {
     created[code] = (await call('POST', path, body)).created_at;
@@ -183,12 +188,7 @@ describe('qualifications across chunks and instants', () => {
   let untouched = '';
   let card = '';
 
-  const call = async (method: string, path: string, body?: unknown) => {
-    clock.advance(1000);
-    const res = await server.request(method, path, body === undefined ? {} : { body });
-    assert.ok(res.status < 300, `${method} ${path}: ${res.text}`);
-    return res.body;
-  };
+  const call = caller(() => server, clock);
 
   before(async () => {
     server = await startTestServer({ clock });
