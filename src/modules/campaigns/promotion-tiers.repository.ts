@@ -1,5 +1,6 @@
 import type { Kysely, SelectQueryBuilder, Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { newestFirst } from '../../db/newest-first.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import type { CampaignRow, TierRow } from './campaigns.repository.js';
 import type { PromotionTierTable } from './campaigns.table.js';
@@ -52,15 +53,8 @@ export interface TierKey {
  * cursor) and strictly before `after` (where the walk stands): walked in promotion_tiers_active_created_at.
  */
 export function listAvailableTierKeys(db: Db, walk: { now: string; createdBefore: string | null; after: { created_at: string; seq: number } | null; limit: number }): Promise<TierKey[]> {
-  let query = tiersQuery(db, { availableAt: walk.now }).select(['promotion_tiers.id', 'promotion_tiers.created_at', 'promotion_tiers.seq']);
-  if (walk.createdBefore !== null) query = query.where('promotion_tiers.created_at', '<', walk.createdBefore);
-  const after = walk.after;
-  if (after) {
-    query = query
-      .where('promotion_tiers.created_at', '<=', after.created_at)
-      .where((eb) => eb.or([eb('promotion_tiers.created_at', '<', after.created_at), eb('promotion_tiers.seq', '<', after.seq)]));
-  }
-  return query.orderBy('promotion_tiers.created_at', 'desc').orderBy('promotion_tiers.seq', 'desc').limit(walk.limit).execute();
+  const query = tiersQuery(db, { availableAt: walk.now }).select(['promotion_tiers.id', 'promotion_tiers.created_at', 'promotion_tiers.seq']);
+  return newestFirst(query, 'promotion_tiers', walk).execute();
 }
 
 export async function countTiers(db: Db, filter: TiersFilter): Promise<number> {

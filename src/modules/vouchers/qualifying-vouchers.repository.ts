@@ -1,13 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { newestFirst, type WalkPosition } from '../../db/newest-first.js';
 
 type Db = Kysely<Database>;
 
-/** Where a qualification's walk stands: strictly before this (created_at, seq), newest first. */
-export interface WalkPosition {
-  created_at: string;
-  seq: number;
-}
+export type { WalkPosition };
 
 /** A candidate voucher's key: its code and its place in the walk. */
 export interface VoucherKey {
@@ -37,9 +34,5 @@ export function listVoucherKeys(db: Db, walk: VoucherWalk): Promise<VoucherKey[]
     .select(['v.code', 'v.created_at', 'v.seq'])
     .where((eb) => eb.or([eb('v.campaign_id', 'is', null), eb('c.deleted_at', 'is', null)]));
   query = walk.holderId === null ? query.where('v.campaign_id', 'is', null).where('v.holder_id', 'is', null) : query.where('v.holder_id', '=', walk.holderId);
-  if (walk.createdBefore !== null) query = query.where('v.created_at', '<', walk.createdBefore);
-  const after = walk.after;
-  // A range on created_at (the index walks from there), then the rows of that very instant past `after`.
-  if (after) query = query.where('v.created_at', '<=', after.created_at).where((eb) => eb.or([eb('v.created_at', '<', after.created_at), eb('v.seq', '<', after.seq)]));
-  return query.orderBy('v.created_at', 'desc').orderBy('v.seq', 'desc').limit(walk.limit).execute();
+  return newestFirst(query, 'v', walk).execute();
 }
