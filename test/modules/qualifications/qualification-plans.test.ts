@@ -5,6 +5,7 @@ import { createLogger } from '../../../src/app/logger.js';
 import { createDeps, type Deps } from '../../../src/app/deps.js';
 import { internalActor } from '../../../src/lib/actor.js';
 import { createCustomer } from '../../../src/modules/customers/customers.service.js';
+import { listQualifyingStackKeys } from '../../../src/modules/campaigns/promotion-stacks.service.js';
 import { listQualifyingTierKeys } from '../../../src/modules/campaigns/promotion-tiers.service.js';
 import { checkEligibility } from '../../../src/modules/qualifications/qualifications.service.js';
 import { listQualifyingVoucherKeys } from '../../../src/modules/vouchers/vouchers.service.js';
@@ -13,7 +14,7 @@ import { explain, planProblems, recordingKysely, writeStatistics } from '../../s
 
 /**
  * A qualification reads its candidates a batch at a time, newest first: the customer's
- * vouchers, the tiers available now, the standalone vouchers nobody holds. With a million
+ * vouchers, the tiers available now, the standalone vouchers nobody holds, the stacks. With a million
  * vouchers, each batch must walk its own index (no scan, no sort), whatever the cursor.
  */
 describe('the candidate reads of a qualification', () => {
@@ -48,11 +49,13 @@ describe('the candidate reads of a qualification', () => {
     await listQualifyingVoucherKeys(deps.db, { ...walk, holderId: 'cust_x' });
     await listQualifyingVoucherKeys(deps.db, { ...walk, holderId: null });
     await listQualifyingTierKeys(deps.db, { ...walk, now: '2028-01-01T00:00:00.000Z' });
+    await listQualifyingStackKeys(deps.db, { ...walk, now: '2028-01-01T00:00:00.000Z' });
     const plans = captured.map((q) => explain(deps.sqlite, q).map((row) => row.detail).join(' | '));
-    assert.equal(plans.length, 3);
-    assert.deepEqual(plans.map((p) => planProblems(p.split(' | ').map((detail) => ({ detail })))), [[], [], []]);
+    assert.equal(plans.length, 4);
+    assert.deepEqual(plans.map((p) => planProblems(p.split(' | ').map((detail) => ({ detail })))), [[], [], [], []]);
     assert.match(plans[0] ?? '', /vouchers_holder_any_created_at \(holder_id=\? AND created_at<\?\)/);
     assert.match(plans[1] ?? '', /vouchers_campaign \(campaign_id=\? AND created_at<\?\)/);
     assert.match(plans[2] ?? '', /promotion_tiers_active_created_at \(active=\? AND created_at<\?\)/);
+    assert.match(plans[3] ?? '', /promotion_stacks_created_at \(created_at<\?\)/);
   });
 });
