@@ -156,8 +156,8 @@ describe('qualifications (check eligibility)', () => {
 
   it('refuses bad input and the scenarios it does not serve with the documented error body', async () => {
     const cases: Array<[unknown, string]> = [
-      [{ scenario: 'PRODUCTS' }, 'scenario PRODUCTS is not supported; supported scenarios: ALL, CUSTOMER_WALLET, AUDIENCE_ONLY'],
-      [{ scenario: 'PROMOTION_STACKS' }, 'scenario PROMOTION_STACKS is not supported; supported scenarios: ALL, CUSTOMER_WALLET, AUDIENCE_ONLY'],
+      [{ scenario: 'PRODUCTS' }, 'scenario PRODUCTS is not supported; supported scenarios: ALL, CUSTOMER_WALLET, AUDIENCE_ONLY, PROMOTION_STACKS'],
+      [{ scenario: 'PRODUCTS_DISCOUNT_BY_CUSTOMER' }, 'scenario PRODUCTS_DISCOUNT_BY_CUSTOMER is not supported; supported scenarios: ALL, CUSTOMER_WALLET, AUDIENCE_ONLY, PROMOTION_STACKS'],
       [{ scenario: 'SOME' }, 'scenario must be one of: ALL, CUSTOMER_WALLET, AUDIENCE_ONLY, PRODUCTS, PRODUCTS_DISCOUNT, PROMOTION_STACKS, PRODUCTS_BY_CUSTOMER, PRODUCTS_DISCOUNT_BY_CUSTOMER'],
       [{ options: { limit: 51 } }, 'options.limit must be an integer from 1 to 50'],
       [{ options: { limit: 0, starting_after: 'yesterday' } }, 'options.limit must be an integer from 1 to 50; options.starting_after must be an ISO 8601 date-time'],
@@ -307,5 +307,63 @@ describe('a qualification that would check more than 1,000 candidates', () => {
     assert.ok(page.length > 0 && page.length <= 50);
     assert.deepEqual(page, held.slice(0, page.length).map((h) => h.created_at));
     assert.deepEqual([fifty.redeemables.has_more, fifty.redeemables.more_starting_after], [true, page.at(-1)]);
+  });
+});
+
+/** PROMOTION_STACKS: each stack of a promotion available now, its tiers validated together. */
+describe('qualifications of promotion stacks', () => {
+  let server: TestServer;
+  let sdk: ServerSideClient;
+  const clock = fixedClock('2025-04-01T00:00:00.000Z');
+  const call = caller(() => server, clock);
+  const ids: Record<string, string> = {};
+
+  before(async () => {
+    server = await startTestServer({ clock });
+    sdk = serverSideClient(server);
+    await call('POST', '/v1/customers', { source_id: 'q-sue', metadata: { tier: 'silver' } });
+    const gold = (await call('POST', '/v1/validation-rules', { name: 'Gold', rules: { '1': { name: 'customer.metadata', property: 'tier', conditions: { $is: ['gold'] } }, logic: '1' } })).id;
+    const tiers = [
+      { name: 'Hundred off', action: { discount: { type: 'AMOUNT', amount_off: 100 } } },
+      { name: 'Ten percent', action: { discount: { type: 'PERCENT', percent_off: 10 } } },
+      { name: 'Gold only', action: { discount: { type: 'AMOUNT', amount_off: 700 } } },
+    ];
+    const promo = await call('POST', '/v1/campaigns', { name: 'S Promo', campaign_type: 'PROMOTION', promotion: { tiers } });
+    [ids.hundred, ids.ten, ids.gold] = promo.promotion.tiers.map((t: { id: string }) => t.id);
+    ids.promo = promo.id;
+    ids.tiersAt = promo.promotion.tiers[0].created_at;
+    await call('POST', `/v1/validation-rules/${gold}/assignments`, { promotion_tier: ids.gold });
+    const both = await call('POST', '/v1/promotions/S Promo/stacks', { name: 'Both', tiers: { ids: [ids.hundred, ids.ten], hierarchy_mode: 'MANUAL' } });
+    ids.both = both.id;
+    ids.bothAt = both.created_at;
+    await call('POST', '/v1/promotions/S Promo/stacks', { name: 'With gold', tiers: { ids: [ids.hundred, ids.gold], hierarchy_mode: 'MANUAL' } });
+    const off = await call('POST', '/v1/campaigns', { name: 'S Off', campaign_type: 'PROMOTION', promotion: { tiers: [tiers[0]] } });
+    await call('POST', '/v1/promotions/S Off/stacks', { name: 'Off', tiers: { ids: [off.promotion.tiers[0].id], hierarchy_mode: 'MANUAL' } });
+    await call('POST', '/v1/campaigns/S Off/disable');
+    clock.advance(1000);
+  });
+  after(async () => {
+    assert.deepEqual(server.logged, []);
+    await server.close();
+  });
+
+  it('answers the stacks whose tiers all apply, with the order after them and each tier after those before it', async () => {
+    const body = { customer: { source_id: 'q-sue' }, order: { amount: 10000 }, scenario: 'PROMOTION_STACKS', options: { expand: ['redeemable'] } };
+    const answer = (await sdk.qualifications.checkEligibility(body as any)) as any;
+    assertMatchesReference('POST', '/v1/qualifications', 200, withoutNulls(answer));
+    const figures = (order: Record<string, number>) => [order.amount, order.total_discount_amount, order.total_amount];
+    const [stack, ...others] = answer.redeemables.data;
+    assert.deepEqual(others, [], 'the gold stack (a tier for gold customers) and the inactive campaign\'s are left out');
+    const { order, redeemables, ...rest } = stack;
+    assert.deepEqual(rest, { id: ids.both, object: 'promotion_stack', created_at: ids.bothAt, result: {}, campaign_name: 'S Promo', campaign_id: ids.promo });
+    assert.deepEqual(figures(order), [10000, 1090, 8910]);
+    assert.deepEqual(
+      redeemables.map((r: any) => [r.id, r.object, r.created_at, r.result, r.name, figures(r.order)]),
+      [
+        [ids.hundred, 'promotion_tier', ids.tiersAt, { discount: { type: 'AMOUNT', amount_off: 100 } }, 'Hundred off', [10000, 100, 9900]],
+        [ids.ten, 'promotion_tier', ids.tiersAt, { discount: { type: 'PERCENT', percent_off: 10 } }, 'Ten percent', [10000, 1090, 8910]],
+      ],
+    );
+    assert.deepEqual(answer.redeemables.has_more, false);
   });
 });

@@ -1,19 +1,20 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { listQualifyingStackKeys } from '../campaigns/promotion-stacks.service.js';
 import { listQualifyingTierKeys } from '../campaigns/promotion-tiers.service.js';
 import { listQualifyingVoucherKeys, type WalkPosition } from '../vouchers/vouchers.service.js';
 
 /**
  * A qualification's candidates, newest first: the sources a scenario names (the customer's
- * vouchers, the promotion tiers available now, the standalone vouchers nobody holds), each
- * read in SQL batch by batch in its created_at index and merged, so that only what the page
+ * vouchers, the promotion tiers available now, the standalone vouchers nobody holds, the
+ * stacks of the promotions available now), each read in SQL batch by batch in its created_at index and merged, so that only what the page
  * needs is ever read (a shop may hold millions of vouchers).
  */
-export type SourceName = 'wallet' | 'tiers' | 'standalone';
+export type SourceName = 'wallet' | 'tiers' | 'standalone' | 'stacks';
 
 export interface Candidate {
-  object: 'voucher' | 'promotion_tier';
-  /** The voucher's code or the tier's id. */
+  object: 'voucher' | 'promotion_tier' | 'promotion_stack';
+  /** The voucher's code, the tier's or the stack's id. */
   id: string;
   created_at: string;
   seq: number;
@@ -32,6 +33,10 @@ type Reader = (after: WalkPosition | null, limit: number) => Promise<Candidate[]
 
 function readerOf(db: Kysely<Database>, source: SourceName, input: WalkInput): Reader {
   const { createdBefore } = input;
+  if (source === 'stacks') {
+    return async (after, limit) =>
+      (await listQualifyingStackKeys(db, { now: input.now, createdBefore, after, limit })).map((k) => ({ object: 'promotion_stack', id: k.id, created_at: k.created_at, seq: k.seq, source }));
+  }
   if (source === 'tiers') {
     return async (after, limit) =>
       (await listQualifyingTierKeys(db, { now: input.now, createdBefore, after, limit })).map((k) => ({ object: 'promotion_tier', id: k.id, created_at: k.created_at, seq: k.seq, source }));

@@ -6,7 +6,7 @@ import { FILTER_FIELDS, type FilterField, type QualificationFilters } from './qu
  * options.filters (QualificationsOptionFilters) on a qualified redeemable: each field's
  * conditions ($is, $in: one of the values; $is_not, $not_in: none of them; $has_value,
  * $is_unknown), joined by `junction` (and by default). A voucher's resource_id is its id or
- * its code; its campaign_type is its campaign's (a standalone voucher has none).
+ * its code (a stack's, its id; its other fields are its first tier's); its campaign_type is its campaign's (a standalone voucher has none).
  */
 type Conditions = NonNullable<NonNullable<QualificationFilters['code']>['conditions']>;
 
@@ -17,7 +17,7 @@ function valuesOf(field: FilterField, loaded: LoadedRedeemable, candidate: Candi
   const campaignType = tier ? tier.campaign.campaign_type : voucher?.campaign_id ? (voucher.is_referral_code ? 'REFERRAL_PROGRAM' : VOUCHER_CAMPAIGN_TYPES[voucher.type]) : undefined;
   const all: Record<FilterField, Array<string | null | undefined>> = {
     resource_type: [candidate.object],
-    resource_id: voucher ? [voucher.id, voucher.code] : [tier?.tier.id],
+    resource_id: candidate.object === 'promotion_stack' ? [candidate.id] : voucher ? [voucher.id, voucher.code] : [tier?.tier.id],
     campaign_id: [voucher?.campaign_id ?? tier?.campaign.id],
     campaign_type: [campaignType],
     category_id: [voucher?.category_id ?? tier?.tier.category_id],
@@ -56,7 +56,6 @@ export function passesFilters(filters: QualificationFilters | null | undefined, 
 export function prunedSources(sources: SourceName[], filters: QualificationFilters | null | undefined): SourceName[] {
   const conditions = filters?.resource_type?.conditions;
   if (!conditions || filters?.junction === 'or') return sources;
-  const vouchers = holds(conditions, ['voucher']);
-  const tiers = holds(conditions, ['promotion_tier']);
-  return sources.filter((s) => (s === 'tiers' ? tiers : vouchers));
+  const kept = { tiers: holds(conditions, ['promotion_tier']), stacks: holds(conditions, ['promotion_stack']), vouchers: holds(conditions, ['voucher']) };
+  return sources.filter((s) => (s === 'tiers' || s === 'stacks' ? kept[s] : kept.vouchers));
 }

@@ -15,7 +15,8 @@ import type { Candidate } from './qualification-candidates.js';
 export interface Qualified {
   candidate: Candidate;
   plan: Plan;
-  applied: AppliedRedeemable;
+  /** The voucher or tier alone; null for a promotion stack (its tiers are the plan's `applied`). */
+  applied: AppliedRedeemable | null;
 }
 
 export interface Expansions {
@@ -45,13 +46,12 @@ function redeemableFields({ loaded }: AppliedRedeemable) {
 const objectIdOf = ({ loaded }: AppliedRedeemable): string => loaded.voucher?.id ?? (loaded.tier?.tier.id as string);
 const categoryIdOf = ({ loaded }: AppliedRedeemable): string | null => loaded.voucher?.category_id ?? loaded.tier?.tier.category_id ?? null;
 
-export function presentQualified({ candidate, plan, applied }: Qualified, expand: Expansions) {
+/** One redeemable's fields: a voucher's or a tier's alone, or a stack's tier after those before it. */
+function redeemableOf(plan: Plan, applied: AppliedRedeemable, identity: { id: string; object: string; created_at: string }, expand: Expansions) {
   const categoryId = categoryIdOf(applied);
   const category = categoryId === null ? undefined : expand.categories?.get(categoryId);
   return {
-    id: candidate.id,
-    object: candidate.object,
-    created_at: candidate.created_at,
+    ...identity,
     result: resultOf(applied),
     ...(plan.order ? { order: orderOfValidation(plan, applied.order) } : {}),
     applicable_to: applied.rules.applicable_to,
@@ -62,8 +62,31 @@ export function presentQualified({ candidate, plan, applied }: Qualified, expand
   };
 }
 
-/** What a page needs read for its expansions: the objects' ids and their categories' ids. */
-export const expansionKeys = (page: Qualified[]) => ({ objectIds: page.map((q) => objectIdOf(q.applied)), categoryIds: page.map((q) => categoryIdOf(q.applied)) });
+/** A promotion stack: the order after all its tiers, and each tier (QualificationsRedeemableBase). */
+function stackOf({ candidate, plan }: Qualified, expand: Expansions) {
+  const tiers = plan.applied.map((a) => redeemableOf(plan, a, { id: a.loaded.tier!.tier.id, object: 'promotion_tier', created_at: a.loaded.tier!.tier.created_at }, expand));
+  const campaign = plan.applied[0]?.loaded.tier?.campaign;
+  return {
+    id: candidate.id,
+    object: candidate.object,
+    created_at: candidate.created_at,
+    result: {},
+    ...(plan.order ? { order: orderOfValidation(plan, plan.final) } : {}),
+    ...(expand.redeemable && campaign ? { campaign_name: campaign.name, campaign_id: campaign.id } : {}),
+    redeemables: tiers,
+  };
+}
 
-/** The applied discount of a redeemable alone (BEST_DEAL and LEAST_DEAL sort by it). */
-export const appliedDiscountOf = ({ applied }: Qualified): number => applied.order?.total_applied_discount_amount ?? 0;
+export function presentQualified(qualified: Qualified, expand: Expansions) {
+  const { candidate, plan, applied } = qualified;
+  if (applied === null) return stackOf(qualified, expand);
+  return redeemableOf(plan, applied, { id: candidate.id, object: candidate.object, created_at: candidate.created_at }, expand);
+}
+
+const appliedOf = (page: Qualified[]): AppliedRedeemable[] => page.flatMap((q) => (q.applied ? [q.applied] : q.plan.applied));
+
+/** What a page needs read for its expansions: the objects' ids and their categories' ids (a stack's tiers'). */
+export const expansionKeys = (page: Qualified[]) => ({ objectIds: appliedOf(page).map(objectIdOf), categoryIds: appliedOf(page).map(categoryIdOf) });
+
+/** The applied discount of a redeemable alone, or of a stack's tiers together (BEST_DEAL and LEAST_DEAL sort by it). */
+export const appliedDiscountOf = ({ applied, plan }: Qualified): number => (applied ? applied.order : plan.final)?.total_applied_discount_amount ?? 0;

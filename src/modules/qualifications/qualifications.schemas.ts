@@ -13,7 +13,7 @@ import { createOrderSchema } from '../orders/orders.schemas.js';
  */
 const PATH = '${path}';
 export const SCENARIOS = ['ALL', 'CUSTOMER_WALLET', 'AUDIENCE_ONLY', 'PRODUCTS', 'PRODUCTS_DISCOUNT', 'PROMOTION_STACKS', 'PRODUCTS_BY_CUSTOMER', 'PRODUCTS_DISCOUNT_BY_CUSTOMER'] as const;
-export const SUPPORTED_SCENARIOS = ['ALL', 'CUSTOMER_WALLET', 'AUDIENCE_ONLY'] as const;
+export const SUPPORTED_SCENARIOS = ['ALL', 'CUSTOMER_WALLET', 'AUDIENCE_ONLY', 'PROMOTION_STACKS'] as const;
 export type SupportedScenario = (typeof SUPPORTED_SCENARIOS)[number];
 export const MAX_LIMIT = 50;
 export const DEFAULT_LIMIT = 5;

@@ -5,13 +5,14 @@ import { parseIsoDate } from '../../lib/dates.js';
 import { invalidPayload } from '../../lib/errors.js';
 import { categoriesById } from '../categories/categories.service.js';
 import { unchangedFigures } from '../redemptions/calculated-order.js';
-import { planBasisOf, planEachAlone, PREVIEWED, type PipelineContext, type PlanBasis } from '../redemptions/redemption-plan.js';
+import { planBasisOf, PREVIEWED, type PipelineContext, type PlanBasis } from '../redemptions/redemption-plan.js';
 import type { StackableBody } from '../redemptions/redemptions.schemas.js';
 import { orderOfValidation } from '../redemptions/validate.service.js';
 import { getStackingRules } from '../stacking-rules/stacking-rules.service.js';
 import { assignmentsOfObjects } from '../validation-rules/index.js';
 import { walkCandidates, type Candidate, type SourceName, type WalkInput } from './qualification-candidates.js';
-import { passesFilters, prunedSources } from './qualification-filters.js';
+import { qualifyChunk } from './qualification-check.js';
+import { prunedSources } from './qualification-filters.js';
 import { appliedDiscountOf, expansionKeys, presentQualified, type Qualified } from './qualifications.presenter.js';
 import { DEFAULT_LIMIT, MAX_LIMIT, SUPPORTED_SCENARIOS, type QualificationBody, type SupportedScenario } from './qualifications.schemas.js';
 
@@ -34,6 +35,7 @@ const SOURCES: Record<SupportedScenario, SourceName[]> = {
   ALL: ['wallet', 'tiers', 'standalone'],
   CUSTOMER_WALLET: ['wallet'],
   AUDIENCE_ONLY: ['wallet', 'tiers', 'standalone'],
+  PROMOTION_STACKS: ['stacks'],
 };
 
 function scenarioOf(body: QualificationBody): SupportedScenario {
@@ -56,12 +58,7 @@ async function scan(deps: QualificationDeps, ctx: PipelineContext, basis: PlanBa
   const result: Scan = { accepted: [], capped: false, last: null };
   for await (const chunk of walkCandidates(deps.db, walk, { first: limit + 1, max: CHUNK, budget: MAX_SCANNED })) {
     if (chunk.length === 0) return { ...result, capped: true };
-    const plans = await planEachAlone(deps.db, ctx, basis, chunk.map((c) => ({ object: c.object, id: c.id })), mode);
-    for (const [i, plan] of plans.entries()) {
-      const applied = plan.applied[0];
-      const candidate = chunk[i] as Candidate;
-      if (applied && passesFilters(filters, applied.loaded, candidate)) result.accepted.push({ candidate, plan, applied });
-    }
+    result.accepted.push(...(await qualifyChunk(deps.db, ctx, basis, chunk, { mode, filters })));
     result.last = chunk.at(-1) ?? null;
     if (pageIsSettled(result.accepted, limit)) return result;
   }

@@ -187,6 +187,11 @@ export async function planStack(trx: Kysely<Database>, ctx: PipelineContext, bod
   return stackOf(ctx, basis, await checkAll(trx, ctx, basis, body.redeemables));
 }
 
+/** Redeemables planned together (a promotion stack's tiers) against a basis resolved already, checked as planEachAlone checks. */
+export async function planTogether(trx: Kysely<Database>, ctx: PipelineContext, basis: PlanBasis, redeemables: RedeemableBody[], qualifying: Exclude<Qualifying, null>): Promise<Plan> {
+  return stackOf(ctx, basis, await checkAll(trx, ctx, basis, redeemables, qualifying));
+}
+
 /**
  * Each redeemable planned alone against one customer and order (a qualification): loaded and
  * checked together (Qualifying says how), then stacked and computed one by one. A redeemable the engine refuses
