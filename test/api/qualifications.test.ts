@@ -31,6 +31,7 @@ describe('qualifications (check eligibility)', () => {
   const clock = fixedClock('2025-01-01T00:00:00.000Z');
   const ids: Record<string, string> = {};
   const created: Record<string, string> = {};
+  const tokens: Record<string, string> = {};
   let untouched = '';
 
   const call = caller(() => server, clock);
@@ -64,13 +65,21 @@ describe('qualifications (check eligibility)', () => {
     await call('POST', `/v1/validation-rules/${big}/assignments`, { voucher: 'Q-W2' });
     await call('POST', `/v1/validation-rules/${gold}/assignments`, { promotion_tier: ids.tierB });
     for (const code of ['Q-W1', 'Q-W2', 'Q-GIFT']) await call('POST', '/v1/publications', { customer: { source_id: 'q-ann' }, voucher: code });
+    const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
+    for (const scope of ['qualifications', 'validations']) {
+      const issued = await server.request('POST', '/v1/oauth/token', { raw: new URLSearchParams({ grant_type: 'client_credentials', scope }).toString(), headers: form });
+      tokens[scope] = issued.body.access_token;
+    }
     clock.advance(1000);
     untouched = dbFingerprint(server.deps.sqlite);
   });
   after(async () => {
-    assert.equal(dbFingerprint(server.deps.sqlite), untouched, 'no qualification writes anything');
-    assert.deepEqual(server.logged, []);
-    await server.close();
+    try {
+      assert.equal(dbFingerprint(server.deps.sqlite), untouched, 'no qualification writes anything');
+      assert.deepEqual(server.logged, []);
+    } finally {
+      await server.close();
+    }
   });
 
   const NOW = () => clock.now().toISOString();
@@ -154,6 +163,13 @@ describe('qualifications (check eligibility)', () => {
     assert.equal(anonymous.tracking_id, null);
   });
 
+  it('opens to tokens with the qualifications scope (or api), not to others', async () => {
+    const open = await server.request('POST', '/v1/qualifications', { body: ANN, auth: { bearer: tokens.qualifications as string } });
+    assert.deepEqual([open.status, open.body.redeemables.total], [200, 4]);
+    const shut = await server.request('POST', '/v1/qualifications', { body: ANN, auth: { bearer: tokens.validations as string } });
+    assert.deepEqual(shut.body, errorBody(shut, { code: 403, key: 'missing_required_permission', message: 'Missing permission', details: "The token's scope (validations) does not open /v1/qualifications" }));
+  });
+
   it('refuses bad input and the scenarios it does not serve with the documented error body', async () => {
     const cases: Array<[unknown, string]> = [
       [{ scenario: 'PRODUCTS' }, 'scenario PRODUCTS is not supported; supported scenarios: ALL, CUSTOMER_WALLET, AUDIENCE_ONLY, PROMOTION_STACKS'],
@@ -214,9 +230,12 @@ describe('qualifications across chunks and instants', () => {
     untouched = dbFingerprint(server.deps.sqlite);
   });
   after(async () => {
-    assert.equal(dbFingerprint(server.deps.sqlite), untouched);
-    assert.deepEqual(server.logged, []);
-    await server.close();
+    try {
+      assert.equal(dbFingerprint(server.deps.sqlite), untouched);
+      assert.deepEqual(server.logged, []);
+    } finally {
+      await server.close();
+    }
   });
 
   const pages = async (limit: number, scenario = 'ALL') => {
