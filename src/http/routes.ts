@@ -26,6 +26,7 @@ import { tiersRoutes } from '../modules/loyalty/tiers.routes.js';
 import { segmentsRoutes } from '../modules/segments/segments.routes.js';
 import { stackingRulesRoutes } from '../modules/stacking-rules/stacking-rules.routes.js';
 import { validationRulesRoutes } from '../modules/validation-rules/validation-rules.routes.js';
+import { qualificationsRoutes } from '../modules/qualifications/qualifications.routes.js';
 import type { RouteModule } from './context.js';
 import { unservedRoutes } from './unserved-routes.js';
 
@@ -35,5 +36,5 @@ export const routeModules: RouteModule[] = [
   programsRoutes, membersRoutes, earningRulesRoutes, pendingPointsRoutes, rewardsRoutes, tiersRoutes,
   promotionTiersRoutes, promotionStacksRoutes, stackingRulesRoutes, validationRulesRoutes, redemptionsRoutes, redemptionsListRoutes,
   exportsRoutes, publicationsRoutes, permanentDeletionRoutes,
-  bulkUpdatesRoutes, categoriesRoutes, customEventsRoutes, segmentsRoutes,
+  bulkUpdatesRoutes, categoriesRoutes, customEventsRoutes, segmentsRoutes, qualificationsRoutes,
 ];

@@ -42,13 +42,11 @@ describe('@voucherify/sdk methods promo does not serve', () => {
       ['validationRules.validate', 'POST', '/v1/validation-rules/val_x/validation', () => s.validationRules.validate('val_x', { order })],
       ['metadataSchemas.list', 'GET', '/v1/metadata-schemas', () => s.metadataSchemas.list()],
       ['metadataSchemas.get', 'GET', '/v1/metadata-schemas/voucher', () => s.metadataSchemas.get('voucher')],
-      ['qualifications.checkEligibility', 'POST', '/v1/qualifications', () => s.qualifications.checkEligibility({ customer, order })],
       // Not in the real client-side API (README "Deviations"): a public client key must not list codes or write customers.
       ['client listVouchers', 'GET', '/client/v1/vouchers', () => c.listVouchers({ limit: 5 })],
       ['client createCustomer', 'POST', '/client/v1/customers', () => c.createCustomer({ source_id: 'uns-bob' })],
       ['client listConsents', 'GET', '/client/v1/consents', () => c.listConsents()],
       ['client updateConsents', 'PUT', '/client/v1/customers/uns-ann/consents', () => c.updateConsents('uns-ann', { unsubscribed: true })],
-      ['client qualifications', 'POST', '/client/v1/qualifications', () => c.qualifications({ customer, order })],
     ];
   };
 
@@ -61,7 +59,7 @@ describe('@voucherify/sdk methods promo does not serve', () => {
       });
       assert.equal(answers.at(-1), `${name}: 404 not_found Resource not found No route for ${method} ${path}`);
     }
-    assert.equal(answers.length, 15);
+    assert.equal(answers.length, 13);
   });
 
   it('leaves the database as it was: no voucher coded import or qualification, no customer made', async () => {

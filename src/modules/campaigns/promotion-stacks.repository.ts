@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { newestFirst, type WalkPosition } from '../../db/newest-first.js';
 import { notIndexed } from '../../db/plan-hints.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import type { PromotionStackTable } from './campaigns.table.js';
@@ -83,4 +84,21 @@ export function listStacksPage(db: Db, filter: StacksFilter, page: { limit: numb
 
 export async function countStacks(db: Db, filter: StacksFilter): Promise<number> {
   return (await stacksQuery(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+}
+
+/**
+ * A batch of the stacks whose campaign is live, active and within its dates at `now`, newest
+ * first (a qualification's PROMOTION_STACKS): walked in promotion_stacks_created_at.
+ */
+export function listAvailableStackKeys(db: Db, walk: { now: string; createdBefore: string | null; after: WalkPosition | null; limit: number }): Promise<Array<{ id: string; created_at: string; seq: number }>> {
+  const { now } = walk;
+  const query = db
+    .selectFrom('promotion_stacks')
+    .innerJoin('campaigns', 'campaigns.id', 'promotion_stacks.campaign_id')
+    .select(['promotion_stacks.id', 'promotion_stacks.created_at', 'promotion_stacks.seq'])
+    .where('campaigns.deleted_at', 'is', null)
+    .where('campaigns.active', '=', 1)
+    .where((eb) => eb.or([eb('campaigns.start_date', 'is', null), eb('campaigns.start_date', '<=', now)]))
+    .where((eb) => eb.or([eb('campaigns.expiration_date', 'is', null), eb('campaigns.expiration_date', '>', now)]));
+  return newestFirst(query, 'promotion_stacks', walk).execute();
 }

@@ -1,5 +1,6 @@
 import type { Kysely, SelectQueryBuilder, Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { newestFirst } from '../../db/newest-first.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import type { CampaignRow, TierRow } from './campaigns.repository.js';
 import type { PromotionTierTable } from './campaigns.table.js';
@@ -40,9 +41,29 @@ export function listTiersPage(db: Db, filter: TiersFilter, page: { limit: number
     .execute();
 }
 
+/** A candidate tier's key: its id and its place in a qualification's walk (newest first). */
+export interface TierKey {
+  id: string;
+  created_at: string;
+  seq: number;
+}
+
+/**
+ * A batch of the tiers available now, newest first, created before `createdBefore` (the page
+ * cursor) and strictly before `after` (where the walk stands): walked in promotion_tiers_active_created_at.
+ */
+export function listAvailableTierKeys(db: Db, walk: { now: string; createdBefore: string | null; after: { created_at: string; seq: number } | null; limit: number }): Promise<TierKey[]> {
+  const query = tiersQuery(db, { availableAt: walk.now }).select(['promotion_tiers.id', 'promotion_tiers.created_at', 'promotion_tiers.seq']);
+  return newestFirst(query, 'promotion_tiers', walk).execute();
+}
+
 export async function countTiers(db: Db, filter: TiersFilter): Promise<number> {
   return (await tiersQuery(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
 }
+
+/** Tiers by id, in one read (those that exist). */
+export const findTiersByIds = (db: Db, ids: string[]): Promise<TierRow[]> =>
+  ids.length === 0 ? Promise.resolve([]) : db.selectFrom('promotion_tiers').selectAll().where('id', 'in', ids).execute();
 
 /** Campaigns by id (a page of tiers' campaigns), live or not. */
 export const listCampaignsByIds = (db: Db, ids: string[]): Promise<CampaignRow[]> =>

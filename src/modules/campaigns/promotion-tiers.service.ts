@@ -33,6 +33,22 @@ export async function findPromotionTier(db: Db, id: string): Promise<PromotionTi
   return { tier, campaign, view: presentTier(tier, campaign, categories, await assignmentsOfObjects(db, [tier.id])) };
 }
 
+/** Several tiers by id in four reads whatever their number (a request's or a qualification's), by id; absent as findPromotionTier. */
+export async function findPromotionTiers(db: Db, ids: readonly string[]): Promise<Map<string, PromotionTierRecord>> {
+  const rows = await tiers.findTiersByIds(db, [...new Set(ids)]);
+  if (rows.length === 0) return new Map();
+  const live = (await tiers.listCampaignsByIds(db, [...new Set(rows.map((row) => row.campaign_id))])).filter((c) => c.deleted_at === null);
+  const campaigns = new Map(live.map((c) => [c.id, c]));
+  const categories = await categoriesById(db, rows.map((row) => row.category_id));
+  const assignments = await assignmentsOfObjects(db, rows.map((row) => row.id));
+  const found = new Map<string, PromotionTierRecord>();
+  for (const tier of rows) {
+    const campaign = campaigns.get(tier.campaign_id);
+    if (campaign) found.set(tier.id, { tier, campaign, view: presentTier(tier, campaign, categories, assignments) });
+  }
+  return found;
+}
+
 /** The tier, or 404 promotion_tier. */
 export async function requirePromotionTier(db: Db, id: string): Promise<PromotionTierRecord> {
   const found = await findPromotionTier(db, id);
@@ -74,6 +90,10 @@ export async function listAvailableTierIds(deps: Pick<Deps, 'db' | 'clock'>, lim
   const rows = await tiers.listTiersPage(deps.db, { availableAt: isoNow(deps.clock) }, { limit, offset: 0, order: { field: 'created_at', direction: 'asc' } });
   return rows.map((row) => row.id);
 }
+
+/** For qualifications: a batch of the tiers available at `now`, newest first (listAvailableTierKeys). */
+export const listQualifyingTierKeys = (db: Db, walk: Parameters<typeof tiers.listAvailableTierKeys>[1]): Promise<tiers.TierKey[]> => tiers.listAvailableTierKeys(db, walk);
+export type { TierKey } from './promotion-tiers.repository.js';
 
 /** GET /v1/promotions/{campaignId}/tiers: every tier of the campaign (at most MAX_PROMOTION_TIERS), by hierarchy. */
 export async function listCampaignTiers(deps: Pick<Deps, 'db'>, campaignKey: string) {

@@ -31,6 +31,8 @@ export interface CheckContext {
   now: string;
   customerId: string | null;
   order: OrderObject | null;
+  /** A qualification: a loyalty card qualifies by its balance, without a reward. */
+  qualifying?: boolean;
 }
 
 /** When the validity rules let it be used: before its period, after it, or outside its times. */
@@ -74,6 +76,7 @@ function voucherFailure(loaded: LoadedRedeemable, ctx: CheckContext): Failure | 
 /** A loyalty card needs its holder's customer, a reward of its program, and the points the reward costs. */
 function loyaltyFailure(loaded: LoadedRedeemable, ctx: CheckContext): Failure | null {
   if (ctx.customerId === null) return failure('missing_customer');
+  if (ctx.qualifying && !loaded.body.reward) return (loaded.voucher!.loyalty_balance ?? 0) > 0 ? null : failure('loyalty_card_points_exceeded');
   if (!loaded.reward) return failure('missing_reward');
   const balance = loaded.voucher!.loyalty_balance ?? 0;
   if (loaded.reward.reward.type === 'COIN') {

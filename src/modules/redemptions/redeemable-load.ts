@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { Discount } from '../../engine/discounts/index.js';
-import { findPromotionTier, type PromotionTierRecord } from '../campaigns/promotion-tiers.service.js';
+import { findPromotionTiers, type PromotionTierRecord } from '../campaigns/promotion-tiers.service.js';
 import { findCatalogEntries } from '../catalog/catalog-lookup.service.js';
 import { categoriesById } from '../categories/categories.service.js';
 import { findProgramReward } from '../rewards/assignments.service.js';
@@ -10,7 +10,7 @@ import type { RedeemableBody } from './redemptions.schemas.js';
 
 /**
  * The load stage: the request's vouchers read with one query (with their campaigns'
- * names), each promotion tier through the campaigns module, never per item. What is not found
+ * names), its promotion tiers in four through the campaigns module, never per item. What is not found
  * stays null: the check stage turns it into resource_not_found.
  */
 export interface LoadedRedeemable {
@@ -76,10 +76,11 @@ function available(voucher: VoucherRow): VoucherRow {
 export async function loadRedeemables(db: Kysely<Database>, bodies: RedeemableBody[]): Promise<LoadedRedeemable[]> {
   const found = [];
   const vouchers = await findVoucherRowsByCode(db, bodies.flatMap((body) => (body.object === 'voucher' ? [body.id] : [])));
+  const tiers = await findPromotionTiers(db, bodies.flatMap((body) => (body.object === 'promotion_tier' ? [body.id] : [])));
   for (const [index, body] of bodies.entries()) {
     const row = body.object === 'voucher' ? vouchers.get(body.id) : undefined;
     const voucher = row ? available(row) : null;
-    const tier = body.object === 'promotion_tier' ? ((await findPromotionTier(db, body.id)) ?? null) : null;
+    const tier = body.object === 'promotion_tier' ? (tiers.get(body.id) ?? null) : null;
     found.push({ index, body, voucher, tier, reward: await rewardOf(db, voucher, body), discount: discountOf(voucher, tier) });
   }
   const categoryIds = found.map((f) => f.voucher?.category_id ?? f.tier?.tier.category_id ?? null);

@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.js';
 import { applyStack, type CalculatedOrder, type Redeemable, type RedeemableResult } from '../../engine/discounts/index.js';
 import { noEffectSkips, selectStack, type SkipKey, type StackingRules } from '../../engine/stacking/index.js';
 import type { Actor } from '../../lib/actor.js';
-import { invalidPayload } from '../../lib/errors.js';
+import { AppError, invalidPayload } from '../../lib/errors.js';
 import type { Seams } from '../../lib/seams.js';
 import { customerOf, previewedCustomerOf, type Customer } from './redemption-customer.js';
 import type { OrderObject } from '../orders/orders.presenter.js';
@@ -14,7 +14,7 @@ import { checkRedeemable, failure, type Failure } from './redeemable-check.js';
 import { categoryOf, loadRedeemables, type LoadedRedeemable } from './redeemable-load.js';
 import { checkValidationRules, readRuleAssignments, type RuleAssignments, type RulesInput, type RulesOutcome } from '../validation-rules/index.js';
 import { countCustomerRedemptions } from './redemptions.repository.js';
-import type { StackableBody } from './redemptions.schemas.js';
+import type { RedeemableBody, StackableBody } from './redemptions.schemas.js';
 import { engineRedeemable } from './redeemable-effect.js';
 
 /**
@@ -104,12 +104,25 @@ function rulesInputOf(trx: Kysely<Database>, loaded: LoadedRedeemable, customer:
 
 type Checked = { loaded: LoadedRedeemable; rules: RulesPassed } | { loaded: LoadedRedeemable; failure: Failure };
 
-type Subjects = { customer: Customer | null; order: OrderObject | null; assignments: RuleAssignments };
+type Subjects = { customer: Customer | null; order: OrderObject | null; assignments: RuleAssignments; qualifying: Qualifying };
 
-async function checkOne(trx: Kysely<Database>, ctx: PipelineContext, loaded: LoadedRedeemable, { customer, order, assignments }: Subjects): Promise<Checked> {
-  const refused = checkRedeemable(loaded, { now: ctx.at, customerId: customer?.id ?? null, order });
-  if (refused) return { loaded, failure: refused };
-  const rules = await checkValidationRules(trx, rulesInputOf(trx, loaded, customer, order, assignments), { now: () => new Date(ctx.at) });
+/**
+ * How a qualification checks (null: a validation or redemption). Both ignore a loyalty card's
+ * reward and the rules on redemptions per customer (the reference's warning); AUDIENCE checks
+ * the customer alone: what fails only for the order (its absence, its rules) passes.
+ */
+export type Qualifying = 'ORDER' | 'AUDIENCE' | null;
+const ORDER_FAILURES: ReadonlySet<string> = new Set(['missing_order', 'invalid_order', 'missing_order_items', 'order_rules_violated']);
+const NO_ITEMS = { data: [], total: 0, data_ref: 'data' as const, object: 'list' as const };
+
+async function checkOne(trx: Kysely<Database>, ctx: PipelineContext, loaded: LoadedRedeemable, { customer, order, assignments, qualifying }: Subjects): Promise<Checked> {
+  const refused = checkRedeemable(loaded, { now: ctx.at, customerId: customer?.id ?? null, order, qualifying: qualifying !== null });
+  const audience = qualifying === 'AUDIENCE';
+  if (refused && !(audience && ORDER_FAILURES.has(refused.key))) return { loaded, failure: refused };
+  const input = rulesInputOf(trx, loaded, customer, order, assignments);
+  if (qualifying !== null) input.customerRedemptions = undefined;
+  const rules = await checkValidationRules(trx, input, { now: () => new Date(ctx.at) });
+  if (!rules.ok && audience && ORDER_FAILURES.has(rules.code)) return { loaded, rules: { ok: true, items: null, applicable_to: NO_ITEMS, inapplicable_to: NO_ITEMS } };
   return rules.ok ? { loaded, rules } : { loaded, failure: { ...failure(rules.code, rules.message), rule_id: rules.rule_id } };
 }
 
@@ -131,14 +144,30 @@ function compute(order: OrderObject | null, applied: { loaded: LoadedRedeemable;
   return { final: result.order, applied: withEffects };
 }
 
-export async function planStack(trx: Kysely<Database>, ctx: PipelineContext, body: StackableBody, subjects: PlanSubjects): Promise<Plan> {
+/** The request's customer and order, resolved once for every plan made against them. */
+export interface PlanBasis {
+  customer: Customer | null;
+  order: OrderObject | null;
+  orderCreated: boolean;
+}
+
+export async function planBasisOf(trx: Kysely<Database>, ctx: PipelineContext, body: StackableBody, subjects: PlanSubjects): Promise<PlanBasis> {
   const customer = await subjects.customer(trx, ctx, body);
   const { order, created } = await orderOf(trx, ctx, body, customer, subjects);
-  const loaded = await loadRedeemables(trx, body.redeemables);
-  // Every redeemable's rule assignments in one read, for the checks below.
+  return { customer, order, orderCreated: created };
+}
+
+/** Load and check: every redeemable read in one pass, with every rule assignment in one read. */
+async function checkAll(trx: Kysely<Database>, ctx: PipelineContext, basis: PlanBasis, redeemables: RedeemableBody[], qualifying: Qualifying = null): Promise<Checked[]> {
+  const loaded = await loadRedeemables(trx, redeemables);
   const assignments = await readRuleAssignments(trx, loaded.flatMap(subjectsOf));
   const checked: Checked[] = [];
-  for (const one of loaded) checked.push(await checkOne(trx, ctx, one, { customer, order, assignments }));
+  for (const one of loaded) checked.push(await checkOne(trx, ctx, one, { customer: basis.customer, order: basis.order, assignments, qualifying }));
+  return checked;
+}
+
+/** Stack (the stacking rules) and compute (the engine) over what was checked. */
+function stackOf(ctx: PipelineContext, { customer, order, orderCreated }: PlanBasis, checked: Checked[]): Plan {
   const inapplicable = checked.flatMap((c) => ('failure' in c ? [c] : []));
   const valid = checked.flatMap((c) => ('rules' in c ? [{ ...c, index: c.loaded.index, category: categoryOf(c.loaded) }] : []));
   const selection = selectStack(valid, ctx.rules);
@@ -150,5 +179,32 @@ export async function planStack(trx: Kysely<Database>, ctx: PipelineContext, bod
     ...[...noEffect].map((loaded) => ({ loaded, key: 'no_effect' as const })),
   ].sort((a, b) => a.loaded.index - b.loaded.index);
   const applied = computed.applied.filter((a) => !noEffect.has(a.loaded));
-  return { customer, order, orderCreated: created, applied, inapplicable, skipped, final: computed.final };
+  return { customer, order, orderCreated, applied, inapplicable, skipped, final: computed.final };
+}
+
+export async function planStack(trx: Kysely<Database>, ctx: PipelineContext, body: StackableBody, subjects: PlanSubjects): Promise<Plan> {
+  const basis = await planBasisOf(trx, ctx, body, subjects);
+  return stackOf(ctx, basis, await checkAll(trx, ctx, basis, body.redeemables));
+}
+
+/** Redeemables planned together (a promotion stack's tiers) against a basis resolved already, checked as planEachAlone checks. */
+export async function planTogether(trx: Kysely<Database>, ctx: PipelineContext, basis: PlanBasis, redeemables: RedeemableBody[], qualifying: Exclude<Qualifying, null>): Promise<Plan> {
+  return stackOf(ctx, basis, await checkAll(trx, ctx, basis, redeemables, qualifying));
+}
+
+/**
+ * Each redeemable planned alone against one customer and order (a qualification): loaded and
+ * checked together (Qualifying says how), then stacked and computed one by one. A redeemable the engine refuses
+ * (a discount it cannot compute) is inapplicable, not the request's error.
+ */
+export async function planEachAlone(trx: Kysely<Database>, ctx: PipelineContext, basis: PlanBasis, redeemables: RedeemableBody[], qualifying: Exclude<Qualifying, null>): Promise<Plan[]> {
+  const checked = await checkAll(trx, ctx, basis, redeemables, qualifying);
+  return checked.map((one) => {
+    try {
+      return stackOf(ctx, basis, [one]);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.key !== 'invalid_payload') throw error;
+      return { ...basis, applied: [], inapplicable: [{ loaded: one.loaded, failure: failure('invalid_order', error.details) }], skipped: [], final: null };
+    }
+  });
 }

@@ -1,3 +1,4 @@
+import { listVoucherKeys, type VoucherKey, type VoucherWalk } from './qualifying-vouchers.repository.js';
 import type { Deps } from '../../app/deps.js';
 import { checkValidity, validityColumns } from '../../engine/validity/index.js';
 import { isoNow } from '../../lib/clock.js';
@@ -167,3 +168,7 @@ export const findHeldVoucher = (db: Pick<Deps, 'db'>['db'], campaignId: string, 
   repo.findHeldVoucher(db, campaignId, holderId);
 
 export type { VoucherRow } from './vouchers.repository.js';
+
+/** For qualifications: a batch of candidate voucher codes, newest first (qualifying-vouchers.repository.ts). */
+export const listQualifyingVoucherKeys = (db: Pick<Deps, 'db'>['db'], walk: VoucherWalk): Promise<VoucherKey[]> => listVoucherKeys(db, walk);
+export type { VoucherKey, VoucherWalk, WalkPosition } from './qualifying-vouchers.repository.js';
