@@ -84,7 +84,7 @@ export const countCustomers = async (db: Db, filters: CustomerFilters): Promise<
 
 /**
  * A segment's members (segment_id) with the other filters: walked on the membership row's
- * copy of the order's key (sql/0037: (segment_id, key, customer_seq)), each joined to its
+ * copy of the order's key (sql/0031: (segment_id, key, customer_seq)), each joined to its
  * customer by id; the date ranges and the cursor read the copies too, and email, name and
  * city are checked on the way (`+`: never a seek on their own indexes, which would sort).
  */

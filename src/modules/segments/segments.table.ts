@@ -14,7 +14,7 @@ export interface SegmentTable {
   created_at: string;
 }
 
-/** A membership, with the customer's list keys (kept by a trigger: sql/0037). */
+/** A membership, with the customer's list keys (kept by a trigger: sql/0031). */
 export interface SegmentMemberTable {
   segment_id: string;
   customer_id: string;
