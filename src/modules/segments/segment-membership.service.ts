@@ -42,6 +42,20 @@ async function leave(trx: Db, change: CustomerChanged, segment: SegmentRow): Pro
 }
 
 /**
+ * The dynamic segments, read once per transaction: while it holds the write lock no other
+ * connection can change them, and no transaction both changes segments and customers. A job's
+ * portion of 1,000 imported customers reads them once, not 1,000 times (a shop with no segment
+ * pays one query a portion).
+ */
+const dynamicByTransaction = new WeakMap<Db, Promise<SegmentRow[]>>();
+
+function dynamicSegments(trx: Db): Promise<SegmentRow[]> {
+  let segments = dynamicByTransaction.get(trx);
+  if (!segments) dynamicByTransaction.set(trx, (segments = repo.listDynamicSegments(trx)));
+  return segments;
+}
+
+/**
  * CUSTOMER_CHANGED's subscriber: the customer's dynamic memberships follow its fields, in the
  * change's transaction. Each segment's filter is evaluated on the row as written; an entry
  * writes `customer.segment.entered` and fires SEGMENT_ENTERED (earning rules), a departure
@@ -49,7 +63,7 @@ async function leave(trx: Db, change: CustomerChanged, segment: SegmentRow): Pro
  * writers never both enter (or leave) one customer.
  */
 export async function followCustomer(deps: Pick<Deps, 'seams'>, trx: Db, change: CustomerChanged): Promise<void> {
-  const segments = await repo.listDynamicSegments(trx);
+  const segments = await dynamicSegments(trx);
   if (segments.length === 0) return;
   const current = new Set((await repo.listCustomerSegments(trx, change.row.id)).map((s) => s.id));
   const at = new Date(change.at);
