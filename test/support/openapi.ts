@@ -5,7 +5,7 @@ import addFormats from 'ajv-formats';
 
 /**
  * Validates answers against the reference's response schemas
- * (shared/reference/voucherify-openapi-subset.json, OpenAPI 3.0; operations it leaves out
+ * (reference/voucherify-openapi-subset.json in this repository, OpenAPI 3.0; operations it leaves out
  * against the whole voucherify-openapi.json).
  *
  * Two defects of the reference are mended on load, the same way for every test:
@@ -15,7 +15,7 @@ import addFormats from 'ajv-formats';
  *    branches are the same schema, so no such payload could match exactly one: it becomes an
  *    anyOf (tests then check `data.data` against the schema its `type` names).
  * 3. The ORDERS.IMPORT result types `failed` as one object, while the reference's examples
- *    (and every other import result) list failures in an array (voucherify-facts 2.2): it
+ *    (and every other import result) list failures in an array (reference/voucherify-facts.md 2.2): it
  *    becomes an array of that object.
  */
 type Json = unknown;
@@ -32,7 +32,7 @@ function mendNullable(node: Json): Json {
   return out;
 }
 
-const SPEC_FILE = new URL('../../../shared/reference/voucherify-openapi-subset.json', import.meta.url);
+const SPEC_FILE = new URL('../../reference/voucherify-openapi-subset.json', import.meta.url);
 
 export const referenceSpec = mendNullable(JSON.parse(readFileSync(SPEC_FILE, 'utf8'))) as {
   paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: Json }> }> }>>;
@@ -71,7 +71,7 @@ function check(validate: ValidateFunction, body: Json, what: string): void {
   if (!validate(body)) assert.fail(`${what} does not match the reference:\n${ajv.errorsText(validate.errors, { separator: '\n' })}`);
 }
 
-const FULL_SPEC_FILE = new URL('../../../shared/reference/voucherify-openapi.json', import.meta.url);
+const FULL_SPEC_FILE = new URL('../../reference/voucherify-openapi.json', import.meta.url);
 
 type Spec = typeof referenceSpec;
 

@@ -108,7 +108,7 @@ describe('events: emit and the feed', () => {
 
 describe('event types and default categories', () => {
   it('filters by exactly the names of SPEC.md section 6, which are the reference\'s type filter enum', () => {
-    const spec = JSON.parse(readFileSync(new URL('../../../../shared/reference/voucherify-openapi-subset.json', import.meta.url), 'utf8'));
+    const spec = JSON.parse(readFileSync(new URL('../../../reference/voucherify-openapi-subset.json', import.meta.url), 'utf8'));
     assert.deepEqual([...FILTERABLE_EVENT_TYPES], spec.components.schemas.ParameterCustomerEvent.enum);
     for (const type of FEED_ONLY_EVENT_TYPES) assert.equal(isFilterableEventType(type), false, type);
     const itemTypes: string[] = spec.components.schemas.CustomerActivity.properties.type.enum;
