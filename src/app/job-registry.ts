@@ -58,7 +58,7 @@ export const jobRegistry: JobRegistry = {
   [JobType.vouchersDelete]: { step: domainStep('vouchers/campaign-vouchers.job.ts', 'deleteCampaignVouchersStep'), firstPortion: 1000 },
   [JobType.vouchersUpdate]: { step: domainStep('vouchers/campaign-vouchers.job.ts', 'updateCampaignVouchersStep'), firstPortion: 1000 },
   [JobType.export]: { step: domainStep('exports/export.job.ts', 'exportStep'), firstPortion: 1000 },
-  // 16 MiB: an order import ran as fast with 16 or 32 as with 64 or 200 (README "Order import").
+  // 16 MiB: an order import ran as fast with 16 or 32 as with 64 or 200 (docs/performance.md "Order import").
   [JobType.ordersImport]: { step: domainStep('orders/order-import.job.ts', 'importOrdersStep'), firstPortion: 200, failureKey: 'source_id', cacheMb: 16 },
   [JobType.customersBulkUpdate]: { step: domainStep('customers/customers-bulk.job.ts', 'updateCustomersStep'), ...bulkUpdate('source_id') },
   [JobType.customersMetadataUpdate]: { step: domainStep('customers/customers-bulk.job.ts', 'updateCustomersMetadataStep'), ...bulkUpdate('source_id') },

@@ -35,7 +35,7 @@ export interface OpenOptions {
  * What a database handle has run since it opened, on its writer and reader connections:
  * statements executed through Kysely (each run of a prepared statement; transaction control
  * and the bulk writers' own statements are not counted) and queries Kysely built and compiled.
- * The README's per-request budget is checked against these (test/api/hot-path-budget.test.ts).
+ * The per-request budget of docs/performance.md is checked against these (test/api/hot-path-budget.test.ts).
  */
 export interface QueryStats {
   statements: number;
@@ -121,7 +121,7 @@ function rowMaker(names: string[]): RowMaker | null {
 /**
  * A reading statement's rows as objects, built in JavaScript from better-sqlite3's raw rows
  * (arrays): an object literal of one shape per statement costs a fraction of the objects
- * better-sqlite3 builds key by key (a 39-column voucher row: 3.6 us less; README "Hot paths").
+ * better-sqlite3 builds key by key (a 39-column voucher row: 3.6 us less; docs/performance.md "Hot paths").
  * Same keys, order and values: a name given twice keeps its first place and its last value,
  * as there. A row whose length no longer matches (the statement was re-prepared after a
  * schema change) rebuilds the maker from the statement's columns.

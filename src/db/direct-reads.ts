@@ -3,7 +3,7 @@ import type { Database } from './database.js';
 
 /**
  * Reads run straight on a handle's reader connection, without Kysely's executor around them
- * (README "Hot paths": its connection provider, driver and plugin steps cost more than a
+ * (docs/performance.md "Hot paths": its connection provider, driver and plugin steps cost more than a
  * one-row SELECT itself). Registered by db/connect.ts for handles with a reader connection
  * only: there every SELECT outside a transaction runs on the reader already (db/driver.ts), so
  * these run the same statement on the same connection, in the same per-tick snapshot. Anything

@@ -58,7 +58,7 @@ function templateOf(compiled: CompiledQuery, names: ReadonlySet<string>): Templa
  * `param('name')` wherever a value of the call goes; anything else in it is a constant of
  * the statement. `shape` tells apart queries whose text depends on the call (the columns an
  * insert sets, the length of an IN list: `listShape`); the builder gets it back. Hot reads
- * (a voucher, a customer, the key of a request) use it too: README "Hot paths". The compiled
+ * (a voucher, a customer, the key of a request) use it too: docs/performance.md "Hot paths". The compiled
  * query runs in the caller's transaction, on the connection's cached statement: straight on
  * the reader for a SELECT outside a transaction (db/direct-reads.ts), straight on the writer
  * inside a transaction that is open (db/direct-transactions.ts), else through Kysely.

@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 
 /**
- * The reader connection's reads of one tick share one read transaction (README "Hot paths").
+ * The reader connection's reads of one tick share one read transaction (docs/performance.md "Hot paths").
  * Outside a transaction, each SELECT would take a WAL snapshot of its own (file and shared-
  * memory locks taken and released: ~2 us a statement); a request's reads (the key check, the
  * voucher, its assignments) mostly run in one tick, one after another, so the first read of a

@@ -5,7 +5,7 @@ import { directReads } from './direct-reads.js';
 type Db = Kysely<Database>;
 
 /**
- * A read whose answer is kept in memory until any connection commits to the file (README "Hot
+ * A read whose answer is kept in memory until any connection commits to the file (docs/performance.md "Hot
  * paths"): for what every validation and redemption reads and almost nothing writes (the
  * stacking rules, when the next session lock expires). The check is SQLite's `PRAGMA
  * data_version`, read once per read snapshot (db/read-snapshot.ts), so a commit by any

@@ -24,7 +24,7 @@ const unrouted: Middleware<AppState> = (_ctx, next) => next();
 
 /**
  * The router's routes as one middleware that matches a request only against the routes of its
- * path's group (README "Hot paths"): @koa/router tests every route's pattern on every request,
+ * path's group (docs/performance.md "Hot paths"): @koa/router tests every route's pattern on every request,
  * ~165 of them (5-7 us, a fifth of `/health`), where a group has 1 to 38. Each group is a
  * Router of its own holding the same route layers, so parameters, 405 and OPTIONS
  * (allowedMethods) answer as the whole router would: a route can match only paths of its own

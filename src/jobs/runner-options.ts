@@ -29,7 +29,7 @@ export interface RunnerOptions {
   /**
    * How long an API write of this process waits before a generation's portion ends for it
    * (PROMO_HAND_OFF_MS): HAND_OFF_MS unless given. Shorter: writes wait less, the generation
-   * commits more often and runs slower (README "Operating promo").
+   * commits more often and runs slower (docs/operations.md).
    */
   handOffMs?: number;
   /** When worker threads copy the WAL back (jobs/wal-checkpoints.ts); tests pass smaller ones. */

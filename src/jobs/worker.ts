@@ -90,7 +90,7 @@ function workerDeps(dbFile: string, gate: SharedArrayBuffer): WorkerDeps {
 
 /**
  * The page cache the task's job type asks for (a smaller one drops the pages past it: the
- * peak memory of a command running an order import, README "Order import").
+ * peak memory of a command running an order import, docs/performance.md "Order import").
  */
 function useCache(deps: WorkerDeps, cacheMb = WORKER_CACHE_MB): void {
   if (deps.cacheMb === cacheMb) return;

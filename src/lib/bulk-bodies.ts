@@ -7,7 +7,7 @@ import { isPlainObject, jsonObjectField, shortText } from './fields.js';
  * job with its object's own update schema, so one bad entry fails alone.
  */
 
-/** The most entries one bulk update takes (README "Bulk updates"): 10,000 fit the 16 MB body limit. */
+/** The most entries one bulk update takes (docs/api.md "Bulk updates"): 10,000 fit the 16 MB body limit. */
 export const MAX_BULK_UPDATE_ITEMS = 10_000;
 
 /** An array of 1 to MAX_BULK_UPDATE_ITEMS objects (`many`: "customers"). */

@@ -14,7 +14,7 @@ export function csvCell(value: unknown): string {
 export const csvLine = (values: readonly unknown[]): string => `${values.map(csvCell).join(',')}\r\n`;
 
 /**
- * The columns of an imported CSV row (CSV imports, README "CSV imports"): a header is matched
+ * The columns of an imported CSV row (docs/api.md "CSV imports"): a header is matched
  * to a standard field case-insensitively, with spaces and dashes read as underscores
  * ("Source_id", "source id", "Address_Postal_Code"); any other column is a metadata key, named
  * as written. Empty cells are left out, as if the column were absent.

@@ -1,5 +1,5 @@
 /**
- * The date forms the API accepts (SPEC.md 4.5): YYYY-MM-DD, YYYY-MM-DDTHH, YYYY-MM-DDTHH:mm,
+ * The date forms the API accepts (the reference's "Import Vouchers to Campaign", `start_date`): YYYY-MM-DD, YYYY-MM-DDTHH, YYYY-MM-DDTHH:mm,
  * YYYY-MM-DDTHH:mm:ss, with optional fractions and an optional Z or +hh:mm offset. A value
  * without an offset is read as UTC.
  */

@@ -51,13 +51,13 @@ export type JobTypeName = (typeof JobType)[keyof typeof JobType];
 export const ITEM_FILE_FORMATS = ['json', 'ndjson', 'csv'] as const;
 export type ItemFileFormat = (typeof ITEM_FILE_FORMATS)[number];
 
-/** Reward types (SPEC.md 2.9) and the campaign types a CAMPAIGN reward may give. */
+/** Reward types (the reference's Reward object) and the campaign types a CAMPAIGN reward may give. */
 export const REWARD_TYPES = ['CAMPAIGN', 'MATERIAL', 'COIN'] as const;
 export type RewardType = (typeof REWARD_TYPES)[number];
 export const REWARD_CAMPAIGN_TYPES = ['DISCOUNT_COUPONS', 'GIFT_VOUCHERS', 'LOYALTY_PROGRAM'] as const;
 export type RewardCampaignType = (typeof REWARD_CAMPAIGN_TYPES)[number];
 
-/** Tier mappings of earning rules and rewards (SPEC.md 2.10): a multiplier or a custom number of points. */
+/** Tier mappings of earning rules and rewards (the reference's LoyaltyTier): a multiplier or a custom number of points. */
 export const TIER_MAPPING_TYPES = ['MULTIPLY', 'CUSTOM'] as const;
 export type TierMappingType = (typeof TIER_MAPPING_TYPES)[number];
 
@@ -143,7 +143,7 @@ export type ValidationRuleContextType = (typeof VALIDATION_RULE_CONTEXT_TYPES)[n
 /** What a rule may be assigned to (the reference's `distribution` is not part of promo). */
 export const RULE_OBJECT_TYPES = ['voucher', 'campaign', 'promotion_tier', 'earning_rule', 'reward_assignment'] as const;
 export type RuleObjectType = (typeof RULE_OBJECT_TYPES)[number];
-/** Redemption records (SPEC.md 2.12; voucherify-facts 1.16, 2.6): what the redemption list holds. */
+/** Redemption records (the reference's Redemption object; voucherify-facts 1.16, 2.6): what the redemption list holds. */
 export const REDEMPTION_OBJECTS = ['redemption', 'redemption_rollback'] as const;
 export type RedemptionObjectName = (typeof REDEMPTION_OBJECTS)[number];
 export const REDEMPTION_RESULTS = ['SUCCESS', 'FAILURE'] as const;
@@ -156,7 +156,7 @@ export const REDEMPTION_CHANNEL_TYPES = ['USER', 'API', 'AUTO_REDEEM'] as const;
 export type RedemptionChannelType = (typeof REDEMPTION_CHANNEL_TYPES)[number];
 export const ROLLBACK_ORDER_MODES = ['WITH_ORDER', 'WITHOUT_ORDER'] as const;
 export type RollbackOrderMode = (typeof ROLLBACK_ORDER_MODES)[number];
-/** Redemption list orders (SPEC.md 4.16), each also with a leading `-`. */
+/** Redemption list orders (the reference's "List Redemptions"), each also with a leading `-`. */
 export const REDEMPTION_LIST_ORDERS = ['created_at', 'id', 'voucher_code', 'tracking_id', 'customer_id'] as const;
 
 /** A session lock's ttl_unit (voucherify-facts 1.17 `session`). */

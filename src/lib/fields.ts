@@ -3,7 +3,7 @@ import { jsonDepth, LIMITS } from './limits.js';
 
 /**
  * The field builders every schema shares, so the same kind of field has the same type
- * message and the same limit everywhere (README: "Limits").
+ * message and the same limit everywhere (docs/api.md, "Limits").
  */
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,7 +1,7 @@
 /**
  * What one stored value may weigh. better-sqlite3 is synchronous, so a row that takes seconds
  * to read or present stalls every request; these bounds keep every row small and every
- * answer quick to build. The README's limits table lists them.
+ * answer quick to build. The limits table of docs/api.md lists them.
  */
 export const LIMITS = {
   /** Nesting of any JSON request body, import item or stored JSON value (objects and arrays). */
@@ -14,7 +14,7 @@ export const LIMITS = {
   longText: 4096,
   /** URLs (images). */
   url: 2048,
-  /** Items of one order (SPEC.md 2.11). */
+  /** Items of one order (the reference's "Import Orders": up to 500). */
   orderItems: 500,
 } as const;
 

@@ -6,7 +6,7 @@ export interface OrderBy<F extends string> {
   direction: 'asc' | 'desc';
 }
 
-/** The list envelope of SPEC.md 2.1. */
+/** The list envelope of the reference's list answers (`object` `list`, `data_ref`, the array, `total`). */
 export function listEnvelope<K extends string, T>(
   dataRef: K,
   items: T[],

@@ -2,7 +2,7 @@ import { ArraySchema, ObjectSchema, Schema, ValidationError, type ISchema, type 
 
 /**
  * Whether yup's strict validation of `value` against `schema` passes, answered without yup's
- * machinery (README "Hot paths"). yup runs each test through a context, a callback chain and a
+ * machinery (docs/performance.md "Hot paths"). yup runs each test through a context, a callback chain and a
  * path string built per field: ~4 us a field, most of a validation's or an imported order's
  * check. This walks the same schema objects and calls the same test functions (each
  * test's own `OPTIONS.test`, the internal ones too: type, nullability, optionality,

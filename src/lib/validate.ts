@@ -45,7 +45,7 @@ export function validateBody<T>(schema: Schema<T>, body: unknown): T {
 }
 
 /**
- * validateBody for a hot path's body (validations and redemptions, README "Hot paths"): the
+ * validateBody for a hot path's body (validations and redemptions, docs/performance.md "Hot paths"): the
  * same answer, with each object checked only for the fields it has (present-fields.ts; the
  * schema must not read `this.parent`). A validation's body with a 3-item order: ~360 us of
  * yup down to ~130 us.

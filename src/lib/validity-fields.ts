@@ -9,7 +9,7 @@ import { ISO_DURATION, parseIsoDate } from './dates.js';
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
 
-/** An ISO 8601 date or date-time (the forms of SPEC.md 4.5); null clears it. */
+/** An ISO 8601 date or date-time (the forms of the reference's "Import Vouchers to Campaign"); null clears it. */
 export const isoDate = () =>
   string()
     .nullable()

@@ -28,7 +28,7 @@ describe('authentication', () => {
     });
 
     it('refuse a wrong token, an unknown app id and a missing token', async () => {
-      // Once the right token opened the key, later tokens are compared with it (README "Hot paths").
+      // Once the right token opened the key, later tokens are compared with it (docs/performance.md "Hot paths").
       assert.ok(passedAuth(await server.request('GET', '/v1/anything')));
       const token = server.serverKey.app_token;
       for (const headers of <Array<Record<string, string>>>[

@@ -132,7 +132,7 @@ describe('GET /v1/customers', () => {
       if (!res.body.has_more) break;
     }
     // A date cursor is strict: had a page ended between c4 and c3 (same millisecond), the next
-    // one would start after c3 too. The README states this limit of the reference's cursor.
+    // one would start after c3 too. docs/deviations.md states this limit of the reference's cursor.
     assert.deepEqual(seen, ['c7', 'c6', 'c5', 'c4', 'c3', 'c2', 'c1']);
   });
 

@@ -6,18 +6,18 @@ import type { QueryStats } from '../../src/db/connect.js';
 import { errorBody, startTestServer, type TestResponse, type TestServer, type RequestOptions } from '../support/server.js';
 
 /**
- * The README's per-request budget ("Hot paths: the statement budget"): how many statements a
+ * The per-request budget of docs/performance.md ("Hot paths: the statement budget"): how many statements a
  * hot request runs on the API connection and how many queries Kysely compiles for it, counted
  * on the connection (db/connect.ts, QueryStats) for the second request of each shape (the
  * first compiles the query templates). A change that adds a query to a hot path fails here
- * until the README's table says so.
+ * until that table says so.
  */
-const README = new URL('../../README.md', import.meta.url);
+const PERFORMANCE_DOC = new URL('../../docs/performance.md', import.meta.url);
 
-/** The README's budget rows: `| METHOD path | statements | compiles |`. */
+/** The budget rows of docs/performance.md: `| METHOD path | statements | compiles |`. */
 function readmeBudget(): Record<string, QueryStats> {
-  const text = readFileSync(README, 'utf8');
-  const section = text.slice(text.indexOf('### Hot paths: the statement budget'));
+  const text = readFileSync(PERFORMANCE_DOC, 'utf8');
+  const section = text.slice(text.indexOf('## Hot paths: the statement budget'));
   const rows = [...section.matchAll(/^\| `((?:GET|POST) [^`]+)` \| (\d+) \| (\d+) \|/gm)];
   return Object.fromEntries(rows.map((m) => [m[1] as string, { statements: Number(m[2]), compiles: Number(m[3]) }]));
 }
@@ -51,7 +51,7 @@ describe('hot paths: the statement budget', () => {
     return { statements: afterwards.statements - before.statements, compiles: afterwards.compiles - before.compiles };
   }
 
-  it('keeps each hot request within the README budget', async () => {
+  it('keeps each hot request within the budget of docs/performance.md', async () => {
     const measured: Record<string, QueryStats> = {
       'GET /v1/vouchers/{code}': await cost('GET', '/v1/vouchers/HOT-PCT', () => ({})),
       'GET /v1/customers/{id}': await cost('GET', `/v1/customers/${customerId}`, () => ({})),
@@ -67,11 +67,11 @@ describe('hot paths: the statement budget', () => {
     };
     console.log(JSON.stringify(measured));
     const budget = readmeBudget();
-    assert.deepEqual(Object.keys(budget), Object.keys(measured), 'the README lists a budget for each measured request');
+    assert.deepEqual(Object.keys(budget), Object.keys(measured), 'docs/performance.md lists a budget for each measured request');
     for (const [request, stats] of Object.entries(measured)) {
       const allowed = budget[request] as QueryStats;
       assert.ok(stats.statements <= allowed.statements && stats.compiles <= allowed.compiles,
-        `${request} ran ${stats.statements} statements and ${stats.compiles} compiles; the README allows ${allowed.statements} and ${allowed.compiles}`);
+        `${request} ran ${stats.statements} statements and ${stats.compiles} compiles; docs/performance.md allows ${allowed.statements} and ${allowed.compiles}`);
     }
   });
 

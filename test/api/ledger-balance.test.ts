@@ -11,7 +11,7 @@ import { assertCardMatchesLedger } from '../modules/ledgers/recompute.js';
 const NOW = '2026-03-15T12:00:00.000Z';
 const MEMBER_PATH = '/v1/loyalties/members/{memberId}/balance';
 
-/** SPEC.md 4.6 (both paths) and POST /v1/vouchers/{code}/balance: exact answers, refusals that change nothing. */
+/** The reference's "Adjust Loyalty Card Balance" (both paths) and POST /v1/vouchers/{code}/balance: exact answers, refusals that change nothing. */
 describe('balance endpoints', () => {
   let server: TestServer;
   let cardId: string;

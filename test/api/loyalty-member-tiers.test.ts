@@ -22,7 +22,7 @@ interface Member {
 /**
  * A member's tier follows its points through the ledger's points seam (issue 11 point 7):
  * joined, upgraded, downgraded, left and prolonged, each event exactly once, the customer's
- * loyalty.campaigns tier and SPEC.md 4.9's answer kept with it.
+ * loyalty.campaigns tier and the answer of the reference's "List Member's Loyalty Tiers" kept with it.
  */
 describe('a member\'s loyalty tier', () => {
   let server: TestServer;

@@ -109,7 +109,7 @@ describe('loyalty tiers API', () => {
     assert.deepEqual(bad.body, expectError(invalidQueryError('Query parameter limit must be between 1 and 100; Query parameter order must be one of: created_at, -created_at, updated_at, -updated_at'))(bad));
   });
 
-  it('lists a tier\'s rewards: its mapping at the tier\'s cost, else every assignment of the program (SPEC.md 4.8)', async () => {
+  it('lists a tier\'s rewards: its mapping at the tier\'s cost, else every assignment of the program (List Loyalty Tier Rewards)', async () => {
     const assignment = (id: string, rewardId: unknown, points?: number) => ({
       id,
       reward_id: rewardId,

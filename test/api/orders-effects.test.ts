@@ -14,7 +14,7 @@ interface Activity {
   group_id: string;
 }
 
-/** What orders do to customers: events (SPEC.md section 6) and summary.orders. */
+/** What orders do to customers: events (the reference's activity `type` names) and summary.orders. */
 describe('orders: customer events and summary.orders', () => {
   let server: TestServer;
   const clock = fixedClock(T0);

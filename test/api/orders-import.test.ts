@@ -16,7 +16,7 @@ const order = (sourceId: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-/** POST /v1/orders/import (SPEC.md 4.13): historical orders through the ORDERS.IMPORT job. */
+/** POST /v1/orders/import (the reference's "Import Orders"): historical orders through the ORDERS.IMPORT job. */
 describe('POST /v1/orders/import', () => {
   let server: TestServer;
   let runner: ReturnType<typeof testRunner>;

@@ -146,7 +146,7 @@ describe('product collections: create, get, list, delete', () => {
     );
   });
 
-  it('lists collections exactly as SPEC.md 4.1, valid against the reference', async () => {
+  it('lists collections exactly as the reference\'s "List Product Collections", valid against its schema', async () => {
     const res = await server.request('GET', '/v1/product-collections');
     assert.equal(res.status, 200);
     assert.deepEqual(Object.keys(res.body), ['object', 'data_ref', 'data', 'total']);

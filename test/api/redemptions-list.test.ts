@@ -16,7 +16,7 @@ interface List {
 }
 
 /**
- * GET /v1/redemptions and GET /v1/redemptions/{id} (SPEC.md 4.16; voucherify-facts 1.16, 2.6)
+ * GET /v1/redemptions and GET /v1/redemptions/{id} (the reference's "List Redemptions"; voucherify-facts 1.16, 2.6)
  * over the records of list-seed.ts: every order, filter and page, `total`, and the refusals.
  */
 describe('redemptions: list and get', () => {

@@ -127,7 +127,7 @@ describe('reward assignments API', () => {
     await refused(() => server.request('GET', `/v1/rewards/${rewards.coin}/assignments/${couponInClub}`), missing('reward_assignment', couponInClub));
   });
 
-  it('updates the points cost under both paths (SPEC.md 4.10); unknown assignments are 404', async () => {
+  it('updates the points cost under both paths (Update Campaign Reward Assignment); unknown assignments are 404', async () => {
     clock.advance(1000);
     const res = await server.request('PUT', `/v1/loyalties/${club}/rewards/${couponInClub}`, { body: { parameters: { loyalty: { points: 35 } } } });
     assert.equal(res.status, 200);

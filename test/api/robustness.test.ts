@@ -67,7 +67,7 @@ describe('every route refuses bad input with an error body and writes nothing', 
         const path = fill(route.path, ids);
         const attempts: Array<{ label: string; raw?: string; query?: string }> = [{ label: 'bad query', query: BAD_QUERY }];
         if (route.method === 'POST' || route.method === 'PUT') attempts.push(...BODIES);
-        // A refused redemption records its failure (a `rf_` record, README "Redemptions and
+        // A refused redemption records its failure (a `rf_` record, docs/api.md "Redemptions and
         // validations"): on the redeeming routes, that record is the one change allowed.
         const redeems = /redemption|redeem/.test(route.path) && route.method === 'POST';
         for (const attempt of attempts) {

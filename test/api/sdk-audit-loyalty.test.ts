@@ -123,7 +123,7 @@ describe('@voucherify/sdk: loyalty earning rules, points and tiers', () => {
     assert.deepEqual(rewards, await get(`/v1/loyalties/${program.id}/tiers/${gold?.id}/rewards`));
     assertMatchesReference('GET', '/v1/loyalties/{campaignId}/tiers/{loyaltyTierId}/rewards', 200, rewards as Json);
 
-    // Members move between tiers at their next change of points (README "Loyalty: rewards and tiers").
+    // Members move between tiers at their next change of points (docs/api.md "Loyalty: rewards and tiers").
     await sdk.loyalties.addPoints(program.id, card.code, { points: 1 } as any);
     const mine = (await sdk.loyalties.listMemberLoyaltyTiers(card.code)) as Json;
     assert.deepEqual(mine, await get(`/v1/loyalties/members/${card.code}/tiers`));

@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../support/server.js';
 type Call = [name: string, method: string, path: string, call: () => Promise<unknown>];
 
 /**
- * Every @voucherify/sdk method whose operation promo does not serve (README "Still to come"):
+ * Every @voucherify/sdk method whose operation promo does not serve (docs/roadmap.md):
  * each answers 404 `not_found` "No route for <method> <path>", as the SDK sends it, never a
  * 500, a 405, or another operation's answer (POST /v1/vouchers/import used to reach
  * POST /v1/vouchers/{code} and try to create a voucher coded `import`).
@@ -42,7 +42,7 @@ describe('@voucherify/sdk methods promo does not serve', () => {
       ['validationRules.validate', 'POST', '/v1/validation-rules/val_x/validation', () => s.validationRules.validate('val_x', { order })],
       ['metadataSchemas.list', 'GET', '/v1/metadata-schemas', () => s.metadataSchemas.list()],
       ['metadataSchemas.get', 'GET', '/v1/metadata-schemas/voucher', () => s.metadataSchemas.get('voucher')],
-      // Not in the real client-side API (README "Deviations"): a public client key must not list codes or write customers.
+      // Not in the real client-side API (docs/deviations.md): a public client key must not list codes or write customers.
       ['client listVouchers', 'GET', '/client/v1/vouchers', () => c.listVouchers({ limit: 5 })],
       ['client createCustomer', 'POST', '/client/v1/customers', () => c.createCustomer({ source_id: 'uns-bob' })],
       ['client listConsents', 'GET', '/client/v1/consents', () => c.listConsents()],

@@ -162,7 +162,7 @@ describe('SKUs API', () => {
   });
 });
 
-describe('GET /v1/products/{id}/skus (SPEC.md 4.15)', () => {
+describe('GET /v1/products/{id}/skus (List SKUs in Product)', () => {
   let server: TestServer;
   const skuIds: string[] = [];
   const listClock = fixedClock('2024-05-02T00:00:00.000Z');

@@ -37,7 +37,7 @@ const files = sourceFiles(SRC);
 const edges = new Map<string, Map<string, string>>();
 for (const file of files) {
   for (const target of importsOf(file)) {
-    // db/database.ts gathers every *.table.ts into Kysely's Database type, by design (DESIGN.md 2).
+    // db/database.ts gathers every *.table.ts into Kysely's Database type, by design (docs/architecture.md, Design rules).
     if (file.endsWith('/db/database.ts') && target.endsWith('.table.ts')) continue;
     const from = unitOf(file);
     const to = unitOf(target);

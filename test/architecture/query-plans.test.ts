@@ -13,7 +13,7 @@ import { Fixture, listVariants } from '../support/list-variants.js';
 import { explain, planProblems, recordingKysely, ROWS, writeStatistics } from '../support/query-plans.js';
 
 /**
- * DESIGN.md 3: no request may hold the main thread for long, so every list order and filter
+ * docs/architecture.md, Design rules: no request may hold the main thread for long, so every list order and filter
  * the API accepts is served by an index, without a scan of the table and without a sort into
  * a temporary B-tree. Each variant of every list endpoint (listed from the routes' own
  * constants in test/support/list-variants.ts) is requested through the real app; every
@@ -28,11 +28,11 @@ import { explain, planProblems, recordingKysely, ROWS, writeStatistics } from '.
 
 /**
  * An AUTO_UPDATE collection's members are whatever its filter matches now, and the filter is
- * a query language over any `metadata.<key>` (SPEC.md 2.2): no index serves every filter.
+ * a query language over any `metadata.<key>` (the reference's product collection filter): no index serves every filter.
  * Its page and its `total` are read in one statement over the filter's matches (through the
- * filter's index when it has one: the README's catalog section lists which), so sorting
+ * filter's index when it has one: the Catalog notes of docs/deviations.md list which), so sorting
  * those matches' narrow keys costs a constant factor of the read the total needs anyway.
- * Those pages may sort. Without statistics, the filters the README promises an index for
+ * Those pages may sort. Without statistics, the filters docs/deviations.md promises an index for
  * (a price or created_at range) must read through it; with statistics, whether a range is
  * worth its index depends on how many rows it holds, which is the planner's call. The filter
  * on metadata alone reads every product and SKU, as documented.

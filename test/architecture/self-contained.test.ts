@@ -1,13 +1,16 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, it } from 'node:test';
 
 /**
  * A clone needs nothing beside it: no file under src/, test/, bin/ or .ci/ may name a path
  * outside the repository, whether as a relative path that climbs out of it or as an absolute
- * path into the machine it was written on.
+ * path into the machine it was written on. Nor may any of them, README.md or docs/ send the
+ * reader to a document a clone does not have (the product spec, design and scale-out notes
+ * that lived beside the checkout): they name the reference's operation or object, or a file
+ * inside the repository.
  */
 const ROOT = resolve(import.meta.dirname, '../..');
 const FOLDERS = ['src', 'test', 'bin', '.ci'];
@@ -37,6 +40,31 @@ export function pathsLeavingRepo(file: string, text: string, root = ROOT): strin
   });
   return found;
 }
+
+/** Documents that only ever lived beside the checkout, by name. */
+const OUTSIDE_DOCUMENTS = /\b(?:SPEC|DESIGN)\.md\b|\bSCALE-OUT\b/g;
+
+/**
+ * Every line that cites a document outside the repository, or the facts file other than as
+ * `reference/voucherify-facts.md` or "voucherify-facts N.N" (the citation reference/README.md
+ * documents), with its line number.
+ */
+export function outsideCitations(text: string): string[] {
+  const found: string[] = [];
+  text.split('\n').forEach((line, index) => {
+    for (const match of line.matchAll(OUTSIDE_DOCUMENTS)) found.push(`${index + 1}: ${match[0]}`);
+    for (const match of line.matchAll(/voucherify-facts/g)) {
+      const at = match.index;
+      const asPath = line.slice(Math.max(0, at - 'reference/'.length), at) === 'reference/' && line.startsWith('.md', at + match[0].length);
+      const asSection = /^ \d+(?:\.\d+)?\b/.test(line.slice(at + match[0].length));
+      if (!asPath && !asSection) found.push(`${index + 1}: ${(/^[\w.-]+/.exec(line.slice(at)) as RegExpExecArray)[0].replace(/\.$/, '')}`);
+    }
+  });
+  return found;
+}
+
+/** The files the prose check reads: every file under these folders, and README.md. */
+const PROSE = [...FOLDERS, 'docs'];
 
 describe('the repository stands alone', () => {
   it('no file under src/, test/, bin/ or .ci/ names a path outside the repository', () => {
@@ -69,6 +97,39 @@ describe('the repository stands alone', () => {
         '1: shared/reference',
         '2: /work/shared/SPEC.md',
         '3: shared/reference',
+      ],
+    );
+  });
+
+  it('no file under src/, test/, bin/, .ci/, docs/ nor README.md cites SPEC.md, DESIGN.md, SCALE-OUT.md or the facts file by another name', () => {
+    const files = [...PROSE.filter((folder) => existsSync(join(ROOT, folder))).flatMap((folder) => filesUnder(join(ROOT, folder))), join(ROOT, 'README.md')]
+      // This file spells the forbidden names out as the check's own examples.
+      .filter((file) => file !== import.meta.filename);
+    const offenders = files.flatMap((file) => outsideCitations(readFileSync(file, 'utf8')).map((hit) => `${relative(ROOT, file)}:${hit}`));
+    assert.deepEqual(offenders, []);
+  });
+
+  it('the citation check catches the outside documents and a facts file named any other way', () => {
+    assert.deepEqual(
+      outsideCitations(
+        [
+          '/** Orders (SPEC.md 2.11). */',
+          '// guarded statement (DESIGN.md 3)',
+          'see SCALE-OUT.md, or ../shared/SCALE-OUT',
+          '(voucherify-facts 2.9), (voucherify-facts 1.17 `session`), voucherify-facts 3',
+          'reference/voucherify-facts.md 2.2 and [voucherify-facts 2.6](../reference/voucherify-facts.md)',
+          'the voucherify-facts file, voucherify-facts.md 2.2, shared/voucherify-facts.md',
+          '"List Customers" in the API reference; the Order object; docs/architecture.md',
+        ].join('\n'),
+      ),
+      [
+        '1: SPEC.md',
+        '2: DESIGN.md',
+        '3: SCALE-OUT',
+        '3: SCALE-OUT',
+        '6: voucherify-facts',
+        '6: voucherify-facts.md',
+        '6: voucherify-facts.md',
       ],
     );
   });

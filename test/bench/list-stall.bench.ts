@@ -1,5 +1,5 @@
 /**
- * One list request must not freeze the server (issue 9 point 2; DESIGN.md 3): 1,000,000
+ * One list request must not freeze the server (issue 9 point 2; docs/architecture.md, Design rules): 1,000,000
  * vouchers in one campaign, and one client looping over the deepest voucher lists
  * (GET /v1/vouchers?campaign=Bench&order=<each order, both directions>&page=100&limit=100, and
  * the same without the campaign) against the real `promo serve`, while GET /health is sent

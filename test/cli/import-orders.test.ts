@@ -15,7 +15,7 @@ const order = (sourceId: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-/** `promo import orders.json` (SPEC.md 6): ORDERS.IMPORT from a streamed file, run in-process. */
+/** `promo import orders.json` (the reference's "Import Orders", from a file): ORDERS.IMPORT from a streamed file, run in-process. */
 describe('promo import (orders)', () => {
   let server: TestServer;
   const dir = tempDir();

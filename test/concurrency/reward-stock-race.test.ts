@@ -25,7 +25,7 @@ function racer(dbFile: string, rewardId: string): Promise<{ child: ChildProcessW
 }
 
 /**
- * A reward's stock is claimed by one guarded statement (DESIGN.md 3): three processes on one
+ * A reward's stock is claimed by one guarded statement (docs/architecture.md, Design rules): three processes on one
  * file (two racers and this one, 180 claims for 100 units) sell exactly the stock, never more.
  */
 describe('reward stock across processes', () => {

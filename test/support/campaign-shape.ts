@@ -1,7 +1,7 @@
 /**
  * The campaign body every create answers, with the given fields added or changed. Unset
  * optional fields (description, dates, validity, updated_at, category) are left out, as the
- * API leaves them out (README, "Deviations from the reference").
+ * API leaves them out (docs/deviations.md).
  */
 export function campaignShape(id: string, created_at: string, fields: Record<string, unknown>) {
   return {

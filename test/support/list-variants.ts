@@ -64,7 +64,7 @@ export class Fixture {
       (await call('POST', '/v1/product-collections', { name, ...body })).id as string;
     const collections = {
       static: await collection('static', { type: 'STATIC', products: [{ id: 'p1', object: 'product' }, { id: 's1', object: 'sku' }] }),
-      // The filters the README promises read through an index, and one that cannot.
+      // The filters docs/deviations.md promises read through an index, and one that cannot.
       price: await collection('price', { type: 'AUTO_UPDATE', filter: { junction: 'and', price: { conditions: { $less_than: [2000] } } } }),
       created: await collection('created', { type: 'AUTO_UPDATE', filter: { junction: 'and', created_at: { conditions: { $after: [DATE] } } } }),
       metadata: await collection('metadata', {

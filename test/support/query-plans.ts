@@ -3,7 +3,7 @@ import { Kysely, SqliteDialect, type CompiledQuery } from 'kysely';
 import type { Database } from '../../src/db/database.js';
 
 /**
- * Reading SQLite's query plans of the statements our code runs (DESIGN.md 3: every list page is
+ * Reading SQLite's query plans of the statements our code runs (docs/architecture.md, Design rules: every list page is
  * read by walking an index, never by scanning a table or sorting into a temporary B-tree).
  * Shared by test/architecture/query-plans.test.ts and the list-stall bench.
  */

@@ -1,5 +1,5 @@
 /**
- * The whole voucher body the API answers (SPEC.md 2.6), for a voucher without a campaign,
+ * The whole voucher body the API answers (the reference's Voucher object), for a voucher without a campaign,
  * category, kind block or any optional field; `fields` change or add to it. Tests assert
  * whole bodies against it.
  */

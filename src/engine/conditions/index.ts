@@ -1,5 +1,5 @@
 /**
- * The condition engine of SPEC.md 2.2: pure, no I/O. Product collections use it now;
+ * The condition engine of the reference's product collection filters: pure, no I/O. Product collections use it now;
  * validation rules and customer segments can use it with their own field catalogs.
  *
  *   const catalog = fieldCatalog({ price: 'number', name: 'string' }, { 'metadata.': 'any' });

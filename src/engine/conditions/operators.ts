@@ -1,5 +1,5 @@
 /**
- * The 25 condition operators of SPEC.md 2.2, the kinds of field each applies to, and the
+ * The 25 condition operators of the reference's product collection filters, the kinds of field each applies to, and the
  * operands each takes. Every operator takes an array of operands.
  */
 export const OPERATORS = [

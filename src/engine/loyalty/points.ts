@@ -65,7 +65,7 @@ export interface EarningOrder {
   items: EarningItem[];
 }
 
-/** A tier's mapping for one earning rule (SPEC.md 2.10). */
+/** A tier's mapping for one earning rule (the reference's LoyaltyTier `earning_rules`). */
 export type TierMapping = { type: 'MULTIPLY'; multiplier: number } | { type: 'CUSTOM'; points: number };
 
 export interface EarningInput {

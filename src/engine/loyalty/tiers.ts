@@ -1,7 +1,7 @@
 import { parseIsoDuration } from '../../lib/dates.js';
 
 /**
- * A member's loyalty tier from its points (SPEC.md 2.10, issue 11 point 7), without I/O: which
+ * A member's loyalty tier from its points (the reference's LoyaltyTier object, issue 11 point 7), without I/O: which
  * points qualify (BALANCE: the card's balance; POINTS_IN_PERIOD: points earned in the current
  * calendar period, UTC), the dates a tier holds from and to under the program's
  * `loyalty_tiers_expiration`, and which move a points change makes (joined, left, upgraded,

@@ -2,7 +2,7 @@ import { fieldCatalog, type FieldKind } from '../conditions/index.js';
 import type { RuleCategory } from './types.js';
 
 /**
- * The condition names a rule may use (README "Validation rules"): those of the reference a
+ * The condition names a rule may use (docs/api.md "Validation rules"): those of the reference a
  * shop's checkout can be judged on from the customer, the order, its items and the
  * customer's earlier redemptions. Anything else is refused when the rule is saved.
  */

@@ -1,8 +1,8 @@
 import type { SkipKey, StackCandidate, StackingRules, StackSelection } from './types.js';
 
 /**
- * Which of the valid redeemables apply, and in what order (voucherify-facts 2.12; the README's
- * "Stacking rules" section says what was decided where the reference is silent):
+ * Which of the valid redeemables apply, and in what order (voucherify-facts 2.12; docs/api.md's
+ * "Promotions: tiers, stacks and stacking rules" section says what was decided where the reference is silent):
  *
  * 1. Order: REQUESTED_ORDER keeps the request's order; CATEGORY_HIERARCHY sorts by the
  *    category's hierarchy (lower first), redeemables without a category last, ties in

@@ -1,5 +1,5 @@
 /**
- * Validity rules (SPEC.md 2.6): pure, no I/O. Campaigns, promotion tiers and vouchers store
+ * Validity rules (the reference's Voucher object: dates, `validity_*`): pure, no I/O. Campaigns, promotion tiers and vouchers store
  * them as columns, check them on input, and answer them; redemption and validation ask
  * `isActiveAt(presentValidity(row), now)`.
  */

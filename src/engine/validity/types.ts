@@ -1,5 +1,5 @@
 /**
- * When a voucher, a campaign or a promotion tier is active (SPEC.md 2.6): its period, a
+ * When a voucher, a campaign or a promotion tier is active (the reference's Voucher object): its period, a
  * recurring timeframe, days of the week and daily hours. Every field may be null (no rule).
  * Times are UTC: promo has no time zone setting, so days and hours are UTC days and hours.
  */

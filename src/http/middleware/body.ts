@@ -17,7 +17,7 @@ export function bodyMiddleware(limitBytes: number) {
   async function readBody(ctx: AppContext): Promise<void> {
     const declared = Number(ctx.get('Content-Length') || 0);
     if (declared > limitBytes) throw tooLarge(limitBytes);
-    // No GET route reads a body: the hot reads skip it (README "Hot paths"). Node discards a
+    // No GET route reads a body: the hot reads skip it (docs/performance.md "Hot paths"). Node discards a
     // body nobody read before the connection serves its next request.
     if (ctx.method === 'GET' || ctx.method === 'HEAD') return;
     // ctx.is() is null when the request has no body, false when its type is not listed. An
@@ -43,7 +43,7 @@ export function bodyMiddleware(limitBytes: number) {
     /**
      * Before authentication: the body is read (a request's body mostly arrives with its
      * headers), so that the key check and the route's reads run in one tick and share one read
-     * snapshot (db/read-snapshot.ts, README "Hot paths"). A refusal waits for `bodyRefusal`.
+     * snapshot (db/read-snapshot.ts, docs/performance.md "Hot paths"). A refusal waits for `bodyRefusal`.
      */
     async readBody(ctx: AppContext, next: Next): Promise<void> {
       try {

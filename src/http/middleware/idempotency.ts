@@ -44,7 +44,7 @@ async function answerFromEarlier(deps: Deps, ctx: AppContext, request: Idempoten
 }
 
 /**
- * `Idempotency-Key` on POST (issue 13; see README "Idempotent retries"): a retry with the same
+ * `Idempotency-Key` on POST (issue 13; see docs/api.md "Idempotent retries"): a retry with the same
  * key and request gets the first answer with `Idempotent-Replayed: true` and writes nothing.
  * The key's row commits with the request's first write, so there is never a second write,
  * even from another process; requests that wrote nothing are not remembered (a retry runs

@@ -3,7 +3,7 @@ import { enqueueBulkEntries, enqueueMetadataUpdate } from '../../jobs/bulk-updat
 import { JobType } from '../../lib/enums.js';
 
 /**
- * The bulk updates (README "Bulk updates"): each answers 202 `{async_action_id}` for a job
+ * The bulk updates (docs/api.md "Bulk updates"): each answers 202 `{async_action_id}` for a job
  * whose steps live in their domains (customers-bulk.job.ts, products-bulk.job.ts,
  * vouchers-bulk.job.ts).
  */

@@ -43,7 +43,7 @@ async function remembered<T>(map: Map<string, T | null>, id: string, read: () =>
 }
 
 /**
- * The key rows authentication reads, from memory (README "Hot paths"): one `PRAGMA
+ * The key rows authentication reads, from memory (docs/performance.md "Hot paths"): one `PRAGMA
  * data_version` per request instead of a key lookup. Any commit by another connection
  * (`promo keys revoke` or `promo keys create` in another process; with the API's reader
  * connection, this process's own writer too) changes the data_version the read sees, and the
@@ -69,8 +69,8 @@ export async function cachedToken(db: Db, tokenHash: string): Promise<CachedToke
 
 /**
  * Whether a token opens a cached key: the first match is hashed and compared with the stored
- * hash; later requests compare with that token in constant time instead of hashing (README
- * "Hot paths"). The token lives only as long as the cached row, so a revoked or rotated key
+ * hash; later requests compare with that token in constant time instead of hashing
+ * (docs/performance.md "Hot paths"). The token lives only as long as the cached row, so a revoked or rotated key
  * reads its row (and its hash) again on the very next request.
  */
 export function keyTokenMatches(key: CachedKey, token: string): boolean {

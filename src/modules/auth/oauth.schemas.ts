@@ -2,7 +2,7 @@ import { mixed, object, string, type InferType } from 'yup';
 import { isScope } from './scopes.js';
 
 /**
- * The OAuth form bodies (SPEC.md 4.2, 4.3), validated with `validateKeyedBody`: the reference
+ * The OAuth form bodies (the reference's "Generate OAuth 2.0 Token", "Introspect OAuth 2.0 Token"), validated with `validateKeyedBody`: the reference
  * answers each problem with its own key, so each test is named by its catalogue key (a
  * `required` field that is missing is `missing_parameters`).
  */

@@ -1,4 +1,4 @@
-/** OAuth scopes of SPEC.md section 5. */
+/** OAuth scopes: the reference's "Generate OAuth 2.0 Token" `scope` (docs/api.md, Authentication). */
 export const SCOPES = [
   'api', 'client_api', 'vouchers', 'client_vouchers', 'promotions', 'client_promotions', 'campaigns',
   'client_publish', 'exports', 'publications', 'client_validate', 'validations', 'client_validations',

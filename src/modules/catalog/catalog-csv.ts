@@ -2,7 +2,7 @@ import { numberCell, sortColumns } from '../../lib/csv.js';
 
 /**
  * Products and SKUs CSV rows as the bodies POST /v1/products and POST /v1/products/{id}/skus
- * take (README "CSV imports"). Products: name (required), source_id, price (minor units, as in
+ * take (docs/api.md "CSV imports"). Products: name (required), source_id, price (minor units, as in
  * the API), attributes (a comma-separated list in one cell: "color,size"), image_url. SKUs:
  * product_id (the product's id or source_id, required), source_id (required), sku, price,
  * currency, image_url, attributes (a JSON object, or the reference's {color:blue,size:M}).

@@ -4,7 +4,7 @@ import { LIMITS } from '../../lib/limits.js';
 import { date, limit, order, page, querySchema, type QueryOf } from '../../lib/query-params.js';
 import type { ListWindow } from './catalog-list.js';
 
-/** An HTTPS address whose path ends in .png or .jpg (SPEC.md 2.3). */
+/** An HTTPS address whose path ends in .png or .jpg (the reference's Product object, `image_url`). */
 export function isImageUrl(value: string): boolean {
   try {
     const url = new URL(value);
@@ -33,12 +33,12 @@ export const stringArrayField = (label: string) =>
     .test('json-size', jsonSizeMessage(label), (v) => v == null || withinJsonBytes(v))
     .nonNullable(`${label} must be an array of strings`);
 
-/** The order values of the reference's list operations (SPEC.md 4.1, 4.15). */
+/** The order values of the reference's list operations ("List Product Collections", "List SKUs in Product"). */
 export const ORDER_FIELDS = ['created_at', 'updated_at', 'type', 'code', 'campaign', 'category'] as const;
 
 const catalogListParams = { limit: limit(), page: page(100), order: order(ORDER_FIELDS), start_date: date(), end_date: date() };
 
-/** The query of GET /v1/products and GET /v1/products/{id}/skus (SPEC.md 4.15). */
+/** The query of GET /v1/products and GET /v1/products/{id}/skus (the reference's "List SKUs in Product"). */
 export const catalogListQuerySchema = querySchema(catalogListParams);
 
 /**

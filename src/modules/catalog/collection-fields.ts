@@ -2,7 +2,7 @@ import { fieldCatalog } from '../../engine/conditions/index.js';
 import type { ProductRow } from './products.repository.js';
 import type { SkuRow } from './skus.repository.js';
 
-/** The fields an AUTO_UPDATE collection's filter may name (SPEC.md 2.2), and what each holds. */
+/** The fields an AUTO_UPDATE collection's filter may name (the reference's "Create Product Collection" `filter`), and what each holds. */
 export const COLLECTION_FIELDS = fieldCatalog(
   {
     id: 'string',

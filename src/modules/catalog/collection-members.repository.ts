@@ -75,7 +75,7 @@ function staticPage(db: Db, collectionId: string, q: MembersQuery): Promise<Memb
  * One page of members, products and SKUs together. A STATIC collection's page is a walk of
  * its items (counted apart, from the same items). An AUTO_UPDATE filter's page comes with its
  * total (a window count over every match before LIMIT), so the filter runs once; the matches
- * are sorted, as the total reads each of them anyway (see the README's catalog section).
+ * are sorted, as the total reads each of them anyway (see the Catalog notes of docs/deviations.md).
  */
 export async function pageOfMembers(db: Db, membership: Membership, q: MembersQuery): Promise<MemberPage> {
   if ('collectionId' in membership) return { rows: await staticPage(db, membership.collectionId, q) };

@@ -2,7 +2,7 @@ import { sql, type SqlBool } from 'kysely';
 import { and, FALSE, TRUE, textItem, type Bool, type Item, type Source, type Sql } from './collection-filter.repository.js';
 
 /**
- * Where each filter field of SPEC.md 2.2 lives for a product row (alias `p`) and a SKU row
+ * Where each filter field of the reference's product collection filter lives for a product row (alias `p`) and a SKU row
  * (alias `s`), mirroring catalogValue() in collection-fields.ts:
  * - `id`, `source_id`, `image_url`, `price`, `created_at`, `updated_at`: the columns;
  * - `name`: a product's name, a SKU's `sku`;

@@ -5,7 +5,7 @@ import { listCollectionProducts } from './collection-products.service.js';
 import { collectionListQuerySchema, collectionListWindow, createCollectionSchema, membersQuerySchema, membersWindow } from './product-collections.schemas.js';
 import { createCollection, deleteCollection, getCollection, listCollections } from './product-collections.service.js';
 
-/** Product collections (SPEC.md 2.2, 4.1). */
+/** Product collections (the reference's "Create Product Collection", "List Product Collections"). */
 export function productCollectionRoutes(router: AppRouter, deps: Deps): void {
   router.post('/v1/product-collections', async (ctx) => {
     ctx.body = await createCollection(deps, validateBody(createCollectionSchema, ctx.request.body));

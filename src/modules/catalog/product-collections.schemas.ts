@@ -38,7 +38,7 @@ export interface CollectionListQuery {
 }
 
 /**
- * GET /v1/product-collections (SPEC.md 4.1). `type` sorts by type (then creation); every other
+ * GET /v1/product-collections (the reference's "List Product Collections"). `type` sorts by type (then creation); every other
  * order value sorts by creation: a collection is never updated, and has no code, campaign or
  * category.
  */

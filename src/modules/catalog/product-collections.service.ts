@@ -113,7 +113,7 @@ export async function getCollection(deps: CatalogDeps, id: string): Promise<Coll
   return presentCollection(row, await collections.listItemsOfCollections(deps.db, [row.id]));
 }
 
-/** GET /v1/product-collections (SPEC.md 4.1): static members of the whole page in one query. */
+/** GET /v1/product-collections ("List Product Collections"): static members of the whole page in one query. */
 export async function listCollections(deps: CatalogDeps, query: CollectionListQuery) {
   const rows = await collections.listCollections(deps.db, query);
   const total = await collections.countCollections(deps.db);

@@ -7,7 +7,7 @@ import { createSkuSchema, updateSkuSchema } from './skus.schemas.js';
 import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from './products.service.js';
 import { createSku, deleteSku, getSku, listSkus, updateSku } from './skus.service.js';
 
-/** Products (SPEC.md 2.3, 4.14) and their SKUs (2.4, 4.15). Path keys are ids or source ids. */
+/** Products (the reference's Product object, "Get Product") and their SKUs (the Sku object, "List SKUs in Product"). Path keys are ids or source ids. */
 export function productRoutes(router: AppRouter, deps: Deps): void {
   router.post('/v1/products', async (ctx) => {
     ctx.body = await createProduct(deps, validateBody(createProductSchema, ctx.request.body));

@@ -137,7 +137,7 @@ export async function getSku(deps: CatalogDeps, key: string): Promise<SkuView> {
   return presentSku(row);
 }
 
-/** GET /v1/products/{id}/skus: SPEC.md 4.15, `data_ref` `skus`. */
+/** GET /v1/products/{id}/skus: the reference's "List SKUs in Product", `data_ref` `skus`. */
 export async function listSkus(deps: CatalogDeps, productKey: string, window: ListWindow) {
   const product = await requireProduct(deps.db, productKey);
   const rows = await skus.listSkusOfProduct(deps.db, product.id, window);

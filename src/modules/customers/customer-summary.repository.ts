@@ -13,7 +13,7 @@ export interface OrderCount {
   customerId: string;
   amount: number;
   orderDate: string;
-  /** The customer's new updated_at; null keeps it (an import's history: README "Order import"). */
+  /** The customer's new updated_at; null keeps it (an import's history: docs/deviations.md). */
   at: string | null;
 }
 
@@ -83,7 +83,7 @@ export interface RedemptionCount {
 
 type RedemptionTotals = { redemptions_total_redeemed: number; gift_redeemed_amount: number; loyalty_card_redeemed_points: number };
 
-// Every redemption with a customer: compiled once per outcome (README "Hot paths").
+// Every redemption with a customer: compiled once per outcome (docs/performance.md "Hot paths").
 const creditRedemptions = queryTemplate<{ id: string; count: number; gift: number; points: number; at: string }, RedemptionTotals>((db, param, outcome) =>
   db
     .updateTable('customers')

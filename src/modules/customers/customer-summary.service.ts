@@ -8,7 +8,7 @@ import * as repo from './customer-summary.repository.js';
  * loyalty call these inside the transaction of their own change, so the blocks change exactly
  * when the cause commits. Each is one guarded statement per row it touches. Every change sets
  * the customer's updated_at to `at`, but an order's figures given `at: null` keep it (an
- * import's history: README "Order import").
+ * import's history: docs/deviations.md "An order import is history").
  */
 type Db = Kysely<Database>;
 

@@ -18,6 +18,6 @@ const customersListParams = {
   starting_after: date(),
 };
 
-/** The query of GET /v1/customers (SPEC.md 4.11). */
+/** The query of GET /v1/customers (the reference's "List Customers"). */
 export const customersListQuerySchema = querySchema(customersListParams);
 export type CustomersListQuery = QueryOf<typeof customersListParams>;

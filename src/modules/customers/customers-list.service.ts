@@ -11,7 +11,7 @@ import { presentRows } from './customers.service.js';
 type ReadDeps = Pick<Deps, 'db'>;
 
 /**
- * The starting_after cursor (SPEC.md 4.11) is a date on created_at, or on updated_at when the
+ * The starting_after cursor (the reference's "List Customers") is a date on created_at, or on updated_at when the
  * list is ordered by it. Ascending orders list what comes after the date; descending ones (the
  * default) and the source_id orders list what was created before it.
  */
@@ -64,7 +64,7 @@ async function customerIdOf(deps: ReadDeps, ref: string): Promise<string> {
   return customer.id;
 }
 
-/** GET /v1/customers/{id or source_id}/activity (SPEC.md 4.12). */
+/** GET /v1/customers/{id or source_id}/activity (the reference's "List Customer Activity"). */
 export async function listCustomerActivity(deps: ReadDeps, ref: string, query: ActivityQuery) {
   return listCustomerEvents(deps, await customerIdOf(deps, ref), query);
 }

@@ -9,7 +9,7 @@ export interface Address {
   postal_code?: string;
 }
 
-/** The customer object of SPEC.md 2.5, with summary, loyalty and referrals always present. */
+/** The reference's Customer object, with summary, loyalty and referrals always present. */
 export interface CustomerObject {
   id: string;
   source_id?: string;
@@ -53,7 +53,7 @@ export interface CustomerObject {
       date: string;
     }>;
   };
-  /** Left out while empty, as the real API's customer answers leave it out (README). */
+  /** Left out while empty, as the real API's customer answers leave it out (docs/deviations.md). */
   metadata?: Record<string, unknown>;
   system_metadata: Record<string, unknown>;
   created_at: string;
@@ -153,7 +153,7 @@ export function presentCustomer(row: CustomerRow, relations: CustomerRelations):
 }
 
 /**
- * The customer as activity items show it (SPEC.md 2.13): with `assets`. An on-prem engine has
+ * The customer as activity items show it (the reference's CustomerActivity object): with `assets`. An on-prem engine has
  * no hosted customer cockpit, so assets carries no URLs.
  */
 export const presentCustomerForActivity = (customer: CustomerObject): CustomerObject => {

@@ -10,7 +10,7 @@ export type CustomerPatch = Updateable<CustomerTable>;
 export type LoyaltyCampaignRow = Selectable<CustomerLoyaltyCampaignTable>;
 export type ReferralRow = Selectable<CustomerReferralTable>;
 
-// A customer read, and every redemption with a customer: compiled once (README "Hot paths").
+// A customer read, and every redemption with a customer: compiled once (docs/performance.md "Hot paths").
 const byId = queryTemplate<{ id: string }, CustomerRow>((db, param) => db.selectFrom('customers').selectAll().where('id', '=', param('id')));
 
 export const findCustomerById = async (db: Db, id: string): Promise<CustomerRow | undefined> => (await byId(db, { id }))[0];

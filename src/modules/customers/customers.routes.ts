@@ -9,7 +9,7 @@ import { createCustomerSchema, updateCustomerSchema } from './customers.schemas.
 import { createCustomer, deleteCustomer, getCustomer, updateCustomer } from './customers.service.js';
 import { importCustomersCsv } from './customer-csv-import.service.js';
 
-/** Customers (SPEC.md 2.5, 4.11) and their activity (4.12). `:ref` is an id or a source id. */
+/** Customers (the reference's Customer object, "List Customers") and their activity ("List Customer Activity"). `:ref` is an id or a source id. */
 export const customersRoutes: RouteModule = (router, deps) => {
   router.post('/v1/customers', async (ctx) => {
     const body = validateBody(createCustomerSchema, ctx.request.body);

@@ -1,5 +1,5 @@
 /**
- * Customer event names (SPEC.md section 6). They are the allowed values of the activity `type`
+ * Customer event names (the `type` filter of the reference's "List Customer Activity"). They are the allowed values of the activity `type`
  * filter (4.12); an unknown name there is 400.
  */
 const MESSAGING_CHANNELS = ['sms', 'email', 'activecampaign', 'braze', 'mailchimp', 'intercom', 'shopify', 'klaviyo', 'batch'];
@@ -77,7 +77,7 @@ export const FILTERABLE_EVENT_TYPES = [
 /**
  * Names the reference's activity items may carry but its `type` filter does not list
  * (voucherify-facts 1.12). They can be emitted and appear in the feed; filtering by them is 400,
- * as SPEC.md section 6 defines the filter's values.
+ * as the reference's enum of that filter defines its values.
  */
 export const FEED_ONLY_EVENT_TYPES = [
   'customer.voucher.loyalty_card.pending_points.activated',

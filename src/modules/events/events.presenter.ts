@@ -5,7 +5,7 @@ export interface EventSource {
   api_key?: { name: string; app_id: string };
 }
 
-/** An item of the customer activity feed (SPEC.md 2.13; the type field per voucherify-facts 2.5). */
+/** An item of the customer activity feed (the reference's CustomerActivity object; the type field per voucherify-facts 2.5). */
 export interface CustomerActivity {
   id: string;
   type: string;

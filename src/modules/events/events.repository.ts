@@ -7,7 +7,7 @@ type Db = Kysely<Database>;
 export type CustomerEventRow = Selectable<CustomerEventTable>;
 export type NewCustomerEventRow = Insertable<CustomerEventTable>;
 
-// On the redemption path: compiled once per set of columns and number of rows (README "Hot paths").
+// On the redemption path: compiled once per set of columns and number of rows (docs/performance.md "Hot paths").
 const insertRows = insertTemplate('customer_events');
 
 export const insertEvent = (db: Db, row: NewCustomerEventRow): Promise<void> => insertRows(db, [row]);

@@ -16,6 +16,6 @@ const activityParams = {
   type: matching(isFilterableEventType, (raw) => `must be a customer event name such as customer.created; ${raw} is not one`),
 };
 
-/** The query of GET /v1/customers/{id}/activity (SPEC.md 4.12); newest first unless order=created_at. */
+/** The query of GET /v1/customers/{id}/activity (the reference's "List Customer Activity"); newest first unless order=created_at. */
 export const activityQuerySchema = querySchema(activityParams);
 export type ActivityQuery = QueryOf<typeof activityParams>;

@@ -92,7 +92,7 @@ const filtersOf = (customerId: string, query: ActivityQuery) => ({
 });
 
 /**
- * One page of a customer's activity (SPEC.md 4.12). The customer is resolved by the caller.
+ * One page of a customer's activity (the reference's "List Customer Activity"). The customer is resolved by the caller.
  * `starting_after_id` must name an event of this customer.
  */
 export async function listCustomerEvents(deps: Pick<Deps, 'db'>, customerId: string, query: ActivityQuery) {
@@ -112,7 +112,7 @@ export async function listCustomerEvents(deps: Pick<Deps, 'db'>, customerId: str
 }
 
 /**
- * The deprecated `/activities` forms (README "Deviations"): the page listCustomerEvents gives,
+ * The deprecated `/activities` forms (docs/deviations.md): the page listCustomerEvents gives,
  * with `total`, how many events the filters match (the deprecated lists' field).
  */
 export async function listCustomerEventsWithTotal(deps: Pick<Deps, 'db'>, customerId: string, query: ActivityQuery) {

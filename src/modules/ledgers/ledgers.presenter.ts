@@ -6,7 +6,7 @@ import type { CardFields, LedgerEntryRow, PointsBucketRow } from './ledgers.repo
 export type BalanceType = 'loyalty_card' | 'gift_voucher';
 
 /**
- * The balance object (SPEC.md 2.7) of one ledger row, exactly as the balance endpoints answer
+ * The balance object (the answer of the reference's "Adjust Loyalty Card Balance") of one ledger row, exactly as the balance endpoints answer
  * it: the official client compares it for equality, so nothing more. `field` is what the
  * endpoint calls the change (`points` on the loyalty paths, `amount` on /vouchers/{code}).
  */

@@ -17,7 +17,7 @@ export const CARD_FIELDS = [
 ] as const;
 export type CardFields = Pick<Selectable<Database['vouchers']>, (typeof CARD_FIELDS)[number]>;
 
-// Every balance change and gift redemption reads its card: compiled once (README "Hot paths").
+// Every balance change and gift redemption reads its card: compiled once (docs/performance.md "Hot paths").
 const cardById = queryTemplate<{ id: string }, CardFields>((db, param) => db.selectFrom('vouchers').select(CARD_FIELDS).where('id', '=', param('id')));
 
 export const findCard = async (db: Db, voucherId: string): Promise<CardFields | undefined> => (await cardById(db, { id: voucherId }))[0];
@@ -28,7 +28,7 @@ export const findEntryBySourceId = (db: Db, voucherId: string, sourceId: string)
 export const findEntry = (db: Db, id: string): Promise<LedgerEntryRow | undefined> =>
   db.selectFrom('ledger_entries').selectAll().where('id', '=', id).executeTakeFirst();
 
-// On the redemption path: compiled once per set of columns (README "Hot paths").
+// On the redemption path: compiled once per set of columns (docs/performance.md "Hot paths").
 const insertEntryRow = queryTemplate<Insertable<LedgerEntryTable> & Record<string, unknown>, never>((db, param, columns) =>
   db.insertInto('ledger_entries').values(Object.fromEntries(columns.split(',').map((column) => [column, param(column)])) as Insertable<LedgerEntryTable>),
 );

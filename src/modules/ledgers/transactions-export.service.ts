@@ -30,7 +30,7 @@ function cardFilters(filters: Record<string, unknown> | null | undefined, vouche
 /**
  * export-voucher-transactions and export-loyalty-card-transactions (the SDK's
  * `vouchers.exportTransactions`, `loyalties.exportCardTransactions`): a `voucher_transactions`
- * export (POST /v1/exports, README "Exports") of one gift or loyalty card's ledger. With a
+ * export (POST /v1/exports, docs/api.md "Exports") of one gift or loyalty card's ledger. With a
  * campaign, the card must be of it (404 otherwise).
  */
 export async function exportCardTransactions(

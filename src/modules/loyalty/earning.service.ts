@@ -62,7 +62,7 @@ async function earningInput(deps: EarnDeps, trx: Db, order: OrderObject, custome
 }
 
 /**
- * The member's tier mapping for each rule (SPEC.md 2.10 `earning_rules` of the tier the card
+ * The member's tier mapping for each rule (the reference's LoyaltyTier `earning_rules` of the tier the card
  * is in now), keyed by rule id; empty without a tier.
  */
 export async function tierMappingsOf(trx: Db, voucherId: string): Promise<Record<string, TierMapping>> {

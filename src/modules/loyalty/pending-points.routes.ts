@@ -4,7 +4,7 @@ import { listMemberPendingPoints, listProgramPendingPoints } from './pending-poi
 import { pendingPointsListQuerySchema } from './pending-points.schemas.js';
 import { activatePendingPoints, cancelPendingPoints } from './pending-points.service.js';
 
-/** Pending points: the lists, SPEC.md 4.7's activation, and the reference's cancel. */
+/** Pending points: the lists, the reference's "Activate Member Pending Points", and the reference's cancel. */
 export const pendingPointsRoutes: RouteModule = (router, deps) => {
   const param = (params: Record<string, string | undefined>, name: string) => params[name] as string;
 

@@ -109,7 +109,7 @@ const notPending = (row: repo.PendingPointsRow) =>
   new AppError('invalid_pending_points_state', `Only pending points in 'PENDING' status can be activated. Current status: '${row.status}'.`);
 
 /**
- * SPEC.md 4.7: activates one now. The balance answer: `points` activated, `total` the card's
+ * The reference's "Activate Member Pending Points": activates one now. The balance answer: `points` activated, `total` the card's
  * lifetime points without the expired ones, `balance` after.
  */
 export async function activatePendingPoints(deps: PendingDeps, memberCode: string, pendingId: string, actor: Actor) {

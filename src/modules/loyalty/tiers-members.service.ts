@@ -19,7 +19,7 @@ import * as repo from './tiers.repository.js';
 type Db = Kysely<Database>;
 type TierDeps = Pick<Deps, 'seams'>;
 
-/** The member's `expiration` block (SPEC.md 2.10); a card without a holder has none. */
+/** The member's `expiration` block (the reference's LoyaltyTier `expiration`); a card without a holder has none. */
 function expirationOf(row: members.MemberTierRow): TierExpiration | undefined {
   if (row.customer_id === null) return undefined;
   return {
@@ -164,7 +164,7 @@ export async function findMemberTier(_deps: Pick<Deps, 'db'> | object, trx: Db, 
   return held && tier ? presentTier(tier, expirationOf(held)) : null;
 }
 
-/** GET /v1/loyalties/members/{memberId}/tiers (SPEC.md 4.9): the card's tier, with `expiration`, and `total`. */
+/** GET /v1/loyalties/members/{memberId}/tiers (the reference's "List Member's Loyalty Tiers"): the card's tier, with `expiration`, and `total`. */
 export async function listMemberTiers(deps: Pick<Deps, 'db'>, code: string) {
   const card = await getVoucher(deps, code);
   const tier = await findMemberTier(deps, deps.db, card.id);

@@ -17,7 +17,7 @@ function inTier(assignment: Assignment, mapping: TierMapping | undefined): Assig
 }
 
 /**
- * GET /v1/loyalties/{campaignId}/tiers/{tierId}/rewards (SPEC.md 4.8): the assignments the
+ * GET /v1/loyalties/{campaignId}/tiers/{tierId}/rewards (the reference's "List Loyalty Tier Rewards"): the assignments the
  * tier's `rewards` mapping names, at the tier's cost; a tier without one offers every
  * assignment of its program. The reference gives this list no pagination: all of them, with `total`.
  */

@@ -6,7 +6,7 @@ export interface TierPoints {
   to?: number;
 }
 
-/** When a member entered its tier and when the tier ends for it (SPEC.md 2.10 `expiration`). */
+/** When a member entered its tier and when the tier ends for it (the reference's LoyaltyTier `expiration`). */
 export interface TierExpiration {
   customer_id: string;
   campaign_id: string;
@@ -17,7 +17,7 @@ export interface TierExpiration {
   updated_at?: string;
 }
 
-/** A loyalty tier (SPEC.md 2.10), field order as the reference's; `expiration` only in a member's tiers. */
+/** A loyalty tier (the reference's LoyaltyTier object), field order as the reference's; `expiration` only in a member's tiers. */
 export interface TierView {
   id: string;
   name: string;

@@ -6,7 +6,7 @@ import { listTierEarningRules, listTierRewards } from './tiers-rewards.service.j
 import { createTiersSchema, tiersListQuerySchema, updateTierSchema } from './tiers.schemas.js';
 import { createTiers, deleteTier, getTier, listTiers, updateTier } from './tiers.service.js';
 
-/** Loyalty tiers (SPEC.md 2.10), a tier's rewards (4.8) and a member's tiers (4.9). `:campaignId` is a program's id or name. */
+/** Loyalty tiers (the reference's LoyaltyTier object), a tier's rewards ("List Loyalty Tier Rewards") and a member's tiers ("List Member's Loyalty Tiers"). `:campaignId` is a program's id or name. */
 export const tiersRoutes: RouteModule = (router, deps) => {
   router.post('/v1/loyalties/:campaignId/tiers', async (ctx) => {
     ctx.body = await createTiers(deps, ctx.params.campaignId as string, validateBody(createTiersSchema, ctx.request.body));

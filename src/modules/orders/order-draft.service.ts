@@ -50,7 +50,7 @@ export interface UpsertOptions {
   firePaidSeam: boolean;
   keepCreatedAt: boolean;
   /**
-   * Summaries as history (an import's; README "Order import"): the order's figures in
+   * Summaries as history (an import's; docs/deviations.md "An order import is history"): the order's figures in
    * summary.orders keep the customer's updated_at, and a new customer the order names (with
    * no referrer object beside it) is inserted with the order's figures, no UPDATE after.
    */

@@ -18,7 +18,7 @@ import * as repo from './orders.repository.js';
 
 /**
  * What a stored change of an order causes, inside its transaction: the customers' summary
- * figures, the customer events (SPEC.md section 6) and the paid-order seam.
+ * figures, the customer events (the reference's "List Customer Activity" `type` names) and the paid-order seam.
  */
 type Db = Kysely<Database>;
 

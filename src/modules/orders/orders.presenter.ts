@@ -2,7 +2,7 @@ import type { OrderStatus } from '../../lib/enums.js';
 import type { OrderItemRow, OrderRow } from './orders.repository.js';
 
 /**
- * The order object of SPEC.md 2.11, shaped as the reference's answers are: what is zero or
+ * The reference's Order object, shaped as the reference's answers are: what is zero or
  * unknown is left out (discounts, initial amounts not sent, an empty `redemptions`, a missing
  * referrer), `source_id`, `customer_id` and `referrer_id` are null when unset, and the
  * `applied_*` figures (what one redemption applied) never appear on a stored order.

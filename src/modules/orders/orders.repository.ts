@@ -66,7 +66,7 @@ export async function insertOrder(db: Db, row: FullOrderRow): Promise<OrderRow> 
   return asStored(row, (inserted as { seq: number }).seq);
 }
 
-// On the redemption path: compiled once per set of columns (README "Hot paths").
+// On the redemption path: compiled once per set of columns (docs/performance.md "Hot paths").
 const updateRow = queryTemplate<OrderPatch & { id: string }, OrderRow>((db, param, columns) =>
   db
     .updateTable('orders')

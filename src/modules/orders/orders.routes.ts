@@ -5,7 +5,7 @@ import { listOrders } from './orders-list.service.js';
 import { createOrderSchema, ordersListQuerySchema, updateOrderSchema } from './orders.schemas.js';
 import { createOrder, getOrder, updateOrder } from './orders.service.js';
 
-/** Orders (SPEC.md 2.11). `:orderId` is an order id or source id. */
+/** Orders (the reference's Order object). `:orderId` is an order id or source id. */
 export const ordersRoutes: RouteModule = (router, deps) => {
   router.post('/v1/orders', async (ctx) => {
     ctx.body = await createOrder(deps, ctx.state.actor, validateBody(createOrderSchema, ctx.request.body));

@@ -240,7 +240,7 @@ export interface OrderRedemptionChange {
 
 /**
  * Records a redemption on its order: the cumulative discounts and the `redemptions` map
- * (SPEC.md 2.11), in the redemption's transaction. The order's CHECKs keep the discounts within
+ * (the reference's Order object), in the redemption's transaction. The order's CHECKs keep the discounts within
  * the amounts.
  */
 export async function recordOrderRedemption(trx: Db, orderId: string, change: OrderRedemptionChange): Promise<void> {

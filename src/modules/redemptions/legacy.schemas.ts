@@ -5,7 +5,7 @@ import { giftSchema, rewardSchema, stackableBodySchema, type StackableBody } fro
 /**
  * The bodies of the single-redeemable calls older integrations make (the SDK's
  * `validations.validateVoucher`, `redemptions.redeem`, `promotions.tiers.redeem`, client-side
- * `validate` and `redeem`; README "Redemptions and validations"): the stackable body without
+ * `validate` and `redeem`; docs/api.md "Redemptions and validations"): the stackable body without
  * `redeemables` and `options`, with a gift card's `gift` {credits} and a loyalty card's
  * `reward` {id, points} at the top. Each becomes a stackable body of its one redeemable.
  */

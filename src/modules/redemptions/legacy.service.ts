@@ -10,7 +10,7 @@ import type { AppliedRedeemable } from './redemption-plan.js';
 import { validateWithPlan } from './validate.service.js';
 
 /**
- * The single-redeemable calls of older integrations (README "Redemptions and validations"):
+ * The single-redeemable calls of older integrations (docs/api.md "Redemptions and validations"):
  * each is the stackable pipeline with its one redeemable, presented as the legacy answer.
  * - validate (POST /v1/vouchers/{code}/validate, GET /client/v1/validate): the voucher
  *   validation object (`valid`, `code`, `discount` | `gift` | `loyalty` + `reward`, `order`,

@@ -19,7 +19,7 @@ import { anyExpiredLocks, consumeSession, releaseExpiredLocks, withSessionKey } 
 type RedeemDeps = Pick<Deps, 'db' | 'clock' | 'seams'>;
 
 /**
- * POST /v1/redemptions and /client/v1/redemptions (SPEC.md 4.17, voucherify-facts 1.17): the
+ * POST /v1/redemptions and /client/v1/redemptions (the reference's "Redeem Stackable Discounts" and "Redeem Stackable Discounts (client-side)", voucherify-facts 1.17): the
  * pipeline's stages in ONE write transaction (BEGIN IMMEDIATE; nothing in it awaits anything
  * but its own queries), so what the checks read is what the guarded statements change. A
  * refused request (all-or-nothing mode, or a lost race) rolls that transaction back and writes

@@ -2,7 +2,7 @@ import type { RouteModule } from '../../http/context.js';
 import { getRedemption, listRedemptions } from './redemptions-list.service.js';
 import { parseRedemptionsListQuery } from './redemptions-list.schemas.js';
 
-/** The redemption list's read side (SPEC.md 4.16): the list and one record by id. */
+/** The redemption list's read side (the reference's "List Redemptions"): the list and one record by id. */
 export const redemptionsListRoutes: RouteModule = (router, deps) => {
   router.get('/v1/redemptions', async (ctx) => {
     ctx.body = await listRedemptions(deps, parseRedemptionsListQuery(ctx.query));

@@ -6,7 +6,7 @@ import { date, gatherRepeated, limit, order, page, querySchema, refuseUnservedOr
 import { validateQuery } from '../../lib/validate.js';
 import { readRedemptionFilters, whereOf, type RedemptionWhere, type Term } from './redemptions-list.filters.js';
 
-/** The `order` values of GET /v1/redemptions (SPEC.md 4.16), each also with a leading `-`. */
+/** The `order` values of GET /v1/redemptions (the reference's "List Redemptions"), each also with a leading `-`. */
 export const REDEMPTION_ORDER_FIELDS = REDEMPTION_LIST_ORDERS;
 export type RedemptionOrderField = (typeof REDEMPTION_LIST_ORDERS)[number];
 

@@ -19,7 +19,7 @@ async function customerIdOf(deps: ReadDeps, ref: string): Promise<string> {
 }
 
 /**
- * GET /v1/redemptions (SPEC.md 4.16): redemptions, failed ones and rollback records, newest
+ * GET /v1/redemptions (the reference's "List Redemptions"): redemptions, failed ones and rollback records, newest
  * first unless `order` says otherwise, `limit` 1..100, `page` 1..99; `total` is the exact
  * number of records matching the filters.
  */

@@ -5,7 +5,7 @@ import type { RawJson } from '../../lib/raw-json.js';
 import type { RedemptionTable } from './redemptions.table.js';
 
 /**
- * A stored row as the reference's `Redemption` (SPEC.md 2.12, voucherify-facts 1.16) or, for
+ * A stored row as the reference's `Redemption` object (voucherify-facts 1.16) or, for
  * rollback records, `RedemptionRollback` (voucherify-facts 2.6). The row holds every snapshot
  * the answer shows, so presenting is pure: the list, GET by id and the redeem answer all use
  * this one function. Fields are in the reference's order; the blocks a record does not

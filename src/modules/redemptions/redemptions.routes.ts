@@ -11,7 +11,7 @@ import { memberRewardBodySchema } from './legacy.schemas.js';
 import { legacyRoutes } from './legacy.routes.js';
 
 /**
- * Stackable redemptions and validations (SPEC.md 4.17; voucherify-facts 1.17), server side and
+ * Stackable redemptions and validations (the reference's "Redeem Stackable Discounts" and its client-side form; voucherify-facts 1.17), server side and
  * client side with the same body and answer, and a voucher's redemptions. The routes only
  * parse and present; the services own the pipeline.
  */

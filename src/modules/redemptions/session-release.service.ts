@@ -6,7 +6,7 @@ import { findVoucherId } from '../vouchers/vouchers.service.js';
 
 /**
  * release-validation-session (`vouchers.releaseValidationSession` of the SDK): gives back what
- * a LOCK session holds of the voucher (README "Session locks"), in one write transaction.
+ * a LOCK session holds of the voucher (docs/api.md "Session locks"), in one write transaction.
  * Unknown voucher: 404 voucher; no live lock by that key (unknown, expired or consumed by a
  * redemption): 404 session. Nothing changes when it is refused.
  */

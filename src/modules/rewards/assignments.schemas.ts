@@ -7,7 +7,7 @@ import { validationRulesField } from '../validation-rules/index.js';
 /**
  * Bodies of reward assignments: the bulk POST /v1/loyalties/{campaignId}/rewards (an array of
  * `{reward, parameters}`), POST /v1/rewards/{rewardId}/assignments (`{campaign, parameters}`)
- * and both PUTs (SPEC.md 4.10: `parameters.loyalty.points`). A COIN reward's assignment has no
+ * and both PUTs (the reference's "Update Campaign Reward Assignment": `parameters.loyalty.points`). A COIN reward's assignment has no
  * points cost; every other needs one. `validation_rules` (rule ids) are assigned to the new
  * assignment.
  */

@@ -111,7 +111,7 @@ export const getAssignment = async (deps: Pick<Deps, 'db'>, scope: AssignmentSco
 export const getAssignedReward = async (deps: Pick<Deps, 'db'>, program: string, assignmentId: string): Promise<RewardView> =>
   presentReward(await requireReward(deps.db, (await requireAssignment(deps.db, { program }, assignmentId)).reward_id));
 
-/** PUT of an assignment (SPEC.md 4.10): its points cost; an unknown assignment is 404. */
+/** PUT of an assignment ("Update Campaign Reward Assignment"): its points cost; an unknown assignment is 404. */
 export async function updateAssignment(deps: AssignmentDeps, scope: AssignmentScope, assignmentId: string, body: UpdateAssignmentBody): Promise<AssignmentView> {
   const now = isoNow(deps.clock);
   return deps.db.transaction().execute(async (trx) => {
@@ -156,7 +156,7 @@ export async function listRewardAssignments(deps: Pick<Deps, 'db'>, rewardId: st
 
 /**
  * A program's assignments with their rewards, as the API shows them, in creation order: all
- * of them, or those of the given ids (a tier's rewards, SPEC.md 4.8).
+ * of them, or those of the given ids (a tier's rewards, "List Loyalty Tier Rewards").
  */
 export async function programRewards(db: Db, campaignId: string, assignmentIds?: readonly string[]): Promise<Array<{ reward: RewardView; assignment: AssignmentView }>> {
   let rows = await repo.listAssignments(db, { campaignId });

@@ -8,7 +8,7 @@ export type RewardParameters =
   | { product: { id: string; sku_id: string | null } }
   | { coin: { exchange_ratio: number; points_ratio: number } };
 
-/** A reward (SPEC.md 2.9), field order as the reference's. */
+/** A reward (the reference's Reward object), field order as the reference's. */
 export interface RewardView {
   id: string;
   name: string;
@@ -37,7 +37,7 @@ export const presentReward = (row: RewardRow): RewardView => ({
   object: 'reward',
 });
 
-/** A reward assignment (SPEC.md 2.8). A COIN reward's assignment has no points cost: no `parameters`. */
+/** A reward assignment (the reference's RewardAssignment object). A COIN reward's assignment has no points cost: no `parameters`. */
 export interface AssignmentView {
   id: string;
   reward_id: string;

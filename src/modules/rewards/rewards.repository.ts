@@ -36,7 +36,7 @@ export async function setRewardStock(db: Db, id: string, stock: number | null, a
 
 /**
  * Claims one unit of a reward: `redeemed` grows by one unless the stock is spent, in one
- * guarded statement (DESIGN.md 3), so two redemptions racing for the last unit cannot both
+ * guarded statement (docs/architecture.md, Design rules), so two redemptions racing for the last unit cannot both
  * win. Returns the row after the claim, or undefined when nothing was left (or no such reward).
  */
 export const claimRewardUnit = (db: Db, id: string): Promise<RewardRow | undefined> =>

@@ -21,7 +21,7 @@ import {
 import { createRewardSchema, rewardsListQuerySchema, updateRewardSchema } from './rewards.schemas.js';
 import { createReward, deleteReward, getReward, listRewards, updateReward } from './rewards.service.js';
 
-/** Rewards (SPEC.md 2.9) and their assignments to loyalty programs (2.8, 4.10), under both of the reference's paths. */
+/** Rewards (the reference's Reward object) and their assignments to loyalty programs (RewardAssignment, "Update Campaign Reward Assignment"), under both of the reference's paths. */
 export const rewardsRoutes: RouteModule = (router, deps) => {
   router.post('/v1/rewards', async (ctx) => {
     ctx.body = await createReward(deps, validateBody(createRewardSchema, ctx.request.body));

@@ -93,7 +93,7 @@ export async function deleteLock(db: Db, key: string): Promise<void> {
   await db.deleteFrom('session_locks').where('key', '=', key).execute();
 }
 
-// Every validation and redemption looks for expired locks first: compiled once (README "Hot paths").
+// Every validation and redemption looks for expired locks first: compiled once (docs/performance.md "Hot paths").
 const expiredKeys = queryTemplate<{ at: string; limit: number }, { key: string }>((db, param) =>
   db
     .selectFrom('session_locks')

@@ -45,7 +45,7 @@ export async function withSessionKey<T>(deps: SessionDeps, key: string | null, w
     refused = false;
     return result;
   } finally {
-    // A refused request leaves no trace: a row its claim made goes (house rule, README "Bad input").
+    // A refused request leaves no trace: a row its claim made goes (house rule: a refusal leaves the database as it was, docs/api.md "Limits").
     await deps.db.transaction().execute((trx) => (refused && claimed.made ? repo.dropClaim(trx, key, busyUntil) : repo.clearBusy(trx, key, busyUntil)));
   }
 }

@@ -41,7 +41,7 @@ const errorSchema = object({ message: shortText('error.message', MESSAGE_MAX).nu
 const ruleFields = {
   name: shortText('name').min(1, 'name must not be empty'),
   rules: checkedObject('rules', rulesErrors),
-  // Accepted as the reference does; promo keeps no bundle rules (README).
+  // Accepted as the reference does; promo keeps no bundle rules (docs/api.md, Validation rules).
   bundle_rules: mixed().nullable(),
   error: errorSchema,
   applicable_to: checkedObject('applicable_to', applicableErrors),

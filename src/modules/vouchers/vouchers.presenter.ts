@@ -6,7 +6,7 @@ import { assetOf } from './voucher-assets.js';
 import type { VoucherRow } from './vouchers.repository.js';
 
 
-/** The voucher as the API answers it (SPEC.md 2.6), with the validation rules assigned to it. */
+/** The voucher as the API answers it (the reference's Voucher object), with the validation rules assigned to it. */
 export function presentVoucher(row: VoucherRow, categories: Map<string, CategoryView>, assignments: Map<string, AssignmentView[]>) {
   const category = row.category_id === null ? undefined : categories.get(row.category_id);
   const path = `/v1/vouchers/${encodeURIComponent(row.code)}`;

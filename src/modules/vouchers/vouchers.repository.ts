@@ -86,7 +86,7 @@ const withCampaign = (db: Db) =>
     .select('c.name as campaign_name')
     .where((eb) => eb.or([eb('v.campaign_id', 'is', null), eb('c.deleted_at', 'is', null)]));
 
-// Every voucher read, validation and redemption finds its vouchers: compiled once (README "Hot paths").
+// Every voucher read, validation and redemption finds its vouchers: compiled once (docs/performance.md "Hot paths").
 const byCode = queryTemplate<{ code: string }, VoucherRow>((db, param) => withCampaign(db).where('v.code', '=', param('code')));
 const byId = queryTemplate<{ id: string }, VoucherRow>((db, param) => withCampaign(db).where('v.id', '=', param('id')));
 
@@ -261,7 +261,7 @@ export async function updateCampaignVouchersInRange(db: Db, campaignId: string, 
   return Number(result.numUpdatedRows);
 }
 
-// Every redemption claims its vouchers: compiled once (README "Hot paths").
+// Every redemption claims its vouchers: compiled once (docs/performance.md "Hot paths").
 const claimOne = queryTemplate<{ id: string; at: string }, { id: string }>((db, param) =>
   db
     .updateTable('vouchers')

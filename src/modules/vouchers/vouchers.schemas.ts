@@ -17,7 +17,7 @@ const additionalInfo = () => longText('${path}').nullable();
 /** The `order` values of GET /v1/vouchers (each also with a leading `-`). */
 export const VOUCHER_ORDER_FIELDS = ['created_at', 'updated_at', 'code'] as const;
 
-/** POST /v1/campaigns/{id}/vouchers: fields that override the campaign's (SPEC.md 4.4). */
+/** POST /v1/campaigns/{id}/vouchers: fields that override the campaign's (the reference's "Add Vouchers to Campaign"). */
 export const addVouchersSchema = object({
   code: voucherCodeField().optional(),
   code_config: codeConfigSchema(),
@@ -76,7 +76,7 @@ export type UpdateVoucherBody = InferType<typeof updateVoucherSchema>;
 const isVoucherType = (value: unknown): value is VoucherType => VOUCHER_TYPES.includes(value as VoucherType);
 
 /**
- * One item of POST /v1/campaigns/{id}/import (SPEC.md 4.5, voucherify-facts 1.5 and 2.8) in a
+ * One item of POST /v1/campaigns/{id}/import ("Import Vouchers to Campaign", voucherify-facts 1.5 and 2.8) in a
  * campaign of `campaignType` vouchers: an item's `type` defaults to it and may not differ,
  * and the item's kind decides which block it must carry (kinds/).
  */

@@ -8,7 +8,8 @@ import { freshDbFile } from '../../support/db.js';
 import { explain, planProblems, recordingKysely, ROWS, writeStatistics } from '../../support/query-plans.js';
 
 /**
- * DESIGN.md 3 for the EXPORT job: each portion's keyset page, for every exported object and
+ * No request may hold the main thread for long (docs/architecture.md, Design rules), and so
+ * for the EXPORT job: each portion's keyset page, for every exported object and
  * every order it accepts (and the order of insertion), both directions, first page and later
  * ones, reads from an index without a scan of the table or a sort, with no statistics and with
  * those of a million rows (see test/architecture/query-plans.test.ts).

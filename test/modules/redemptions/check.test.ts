@@ -6,8 +6,8 @@ import type { OrderObject } from '../../../src/modules/orders/orders.presenter.j
 import type { VoucherRow } from '../../../src/modules/vouchers/vouchers.service.js';
 
 /**
- * The check stage, table by table: which failure code each state of a voucher gives (voucherify-facts
- * 2.9), at a fixed time (Monday 2026-03-02 12:00 UTC), with and without an order.
+ * The check stage, table by table: which failure code each state of a voucher gives
+ * (voucherify-facts 2.9), at a fixed time (Monday 2026-03-02 12:00 UTC), with and without an order.
  */
 const NOW = '2026-03-02T12:00:00.000Z';
 const voucher = (fields: Partial<VoucherRow>): VoucherRow => ({

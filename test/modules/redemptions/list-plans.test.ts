@@ -6,7 +6,7 @@ import { freshDbFile } from '../../support/db.js';
 import { explain, planProblems } from '../../support/query-plans.js';
 
 /**
- * The redemptions table's indexes (sql/0015) against the list of SPEC.md 4.16, before its
+ * The redemptions table's indexes (sql/0015) against the reference's "List Redemptions", before its
  * endpoint exists: each order both ways, and each filter ordered by created_at, is read by
  * walking one index (no table scan, no temporary sort), as the list will run them. Also a
  * voucher's redemptions (GET /v1/vouchers/{code}/redemption).
