@@ -23,6 +23,11 @@
 --   ("ORDER BY created_at, seq" read from an index), so here those columns are written out at
 --   the end of every non-unique index. Unique indexes keep their columns only (the key is not
 --   part of what must be unique).
+-- * Index columns that may hold NULL say NULLS FIRST: SQLite sorts NULL before every value, so
+--   promo's orders (ASC: NULLs first, DESC: NULLs last) are read from the index, forwards or
+--   backwards, as on SQLite. Queries must say so too (`ORDER BY updated_at NULLS FIRST`):
+--   PostgreSQL's default puts NULLs last. NOT NULL columns keep the default, which a plain
+--   ORDER BY matches.
 -- * COLLATE NOCASE (customers' name, email, address_city) becomes lower() expression indexes:
 --   lower() under the database's C ctype folds exactly what NOCASE folds (ASCII A-Z). An ICU
 --   nondeterministic collation would also fold accents' case and width variants, refuse LIKE
@@ -84,8 +89,8 @@ CREATE TABLE products (
 -- List order and start_date/end_date; a collection's price range with its metadata conditions
 -- checked on the index entry.
 CREATE INDEX products_created_at ON products (created_at, id);
-CREATE INDEX products_updated_at ON products (updated_at, created_at, id);
-CREATE INDEX products_price ON products (price, metadata);
+CREATE INDEX products_updated_at ON products (updated_at NULLS FIRST, created_at, id);
+CREATE INDEX products_price ON products (price NULLS FIRST, metadata);
 
 CREATE TABLE skus (
   id          text PRIMARY KEY,
@@ -102,10 +107,10 @@ CREATE TABLE skus (
 );
 
 CREATE INDEX skus_product_created_at ON skus (product_id, created_at, id);
-CREATE INDEX skus_product_updated_at ON skus (product_id, updated_at, created_at, id);
+CREATE INDEX skus_product_updated_at ON skus (product_id, updated_at NULLS FIRST, created_at, id);
 CREATE INDEX skus_created_at ON skus (created_at, id);
-CREATE INDEX skus_price ON skus (price, metadata);
-CREATE INDEX skus_sku ON skus (sku);
+CREATE INDEX skus_price ON skus (price NULLS FIRST, metadata);
+CREATE INDEX skus_sku ON skus (sku NULLS FIRST);
 
 CREATE TABLE product_collections (
   id          text PRIMARY KEY,
@@ -136,9 +141,9 @@ CREATE TABLE product_collection_items (
 );
 
 CREATE INDEX product_collection_items_product ON product_collection_items (product_id);
-CREATE INDEX product_collection_items_sku ON product_collection_items (sku_id);
-CREATE INDEX product_collection_items_created_at ON product_collection_items (collection_id, member_created_at, member_id);
-CREATE INDEX product_collection_items_updated_at ON product_collection_items (collection_id, member_updated_at, member_created_at, member_id);
+CREATE INDEX product_collection_items_sku ON product_collection_items (sku_id NULLS FIRST);
+CREATE INDEX product_collection_items_created_at ON product_collection_items (collection_id, member_created_at NULLS FIRST, member_id NULLS FIRST);
+CREATE INDEX product_collection_items_updated_at ON product_collection_items (collection_id, member_updated_at NULLS FIRST, member_created_at NULLS FIRST, member_id NULLS FIRST);
 
 -- BEFORE rather than SQLite's AFTER: the keys go into the row being inserted, one write
 -- instead of an insert and an update of the same row; the stored row is the same.
@@ -217,15 +222,15 @@ CREATE TABLE customers (
 -- One index per list filter and order, each ending with seq.
 CREATE INDEX customers_created_at ON customers (created_at, seq);
 CREATE INDEX customers_updated_at ON customers (updated_at, seq);
-CREATE INDEX customers_email ON customers (lower(email), created_at, seq);
-CREATE INDEX customers_name ON customers (lower(name), created_at, seq);
-CREATE INDEX customers_city ON customers (lower(address_city), created_at, seq);
-CREATE INDEX customers_email_updated_at ON customers (lower(email), updated_at, seq);
-CREATE INDEX customers_email_source_id ON customers (lower(email), source_id, seq);
-CREATE INDEX customers_name_updated_at ON customers (lower(name), updated_at, seq);
-CREATE INDEX customers_name_source_id ON customers (lower(name), source_id, seq);
-CREATE INDEX customers_city_updated_at ON customers (lower(address_city), updated_at, seq);
-CREATE INDEX customers_city_source_id ON customers (lower(address_city), source_id, seq);
+CREATE INDEX customers_email ON customers (lower(email) NULLS FIRST, created_at, seq);
+CREATE INDEX customers_name ON customers (lower(name) NULLS FIRST, created_at, seq);
+CREATE INDEX customers_city ON customers (lower(address_city) NULLS FIRST, created_at, seq);
+CREATE INDEX customers_email_updated_at ON customers (lower(email) NULLS FIRST, updated_at, seq);
+CREATE INDEX customers_email_source_id ON customers (lower(email) NULLS FIRST, source_id NULLS FIRST, seq);
+CREATE INDEX customers_name_updated_at ON customers (lower(name) NULLS FIRST, updated_at, seq);
+CREATE INDEX customers_name_source_id ON customers (lower(name) NULLS FIRST, source_id NULLS FIRST, seq);
+CREATE INDEX customers_city_updated_at ON customers (lower(address_city) NULLS FIRST, updated_at, seq);
+CREATE INDEX customers_city_source_id ON customers (lower(address_city) NULLS FIRST, source_id NULLS FIRST, seq);
 
 -- The exact number of customers: sum(total) over the slots, kept in the transaction of every
 -- insert and delete, so an unfiltered list answers `total` without counting a million rows.
@@ -303,7 +308,7 @@ CREATE TABLE customer_events (
 -- The feed in (created_at, seq) order; the type and campaign filters have their own.
 CREATE INDEX customer_events_feed ON customer_events (customer_id, created_at, seq);
 CREATE INDEX customer_events_type ON customer_events (customer_id, type, created_at, seq);
-CREATE INDEX customer_events_campaign ON customer_events (customer_id, campaign_id, created_at, seq)
+CREATE INDEX customer_events_campaign ON customer_events (customer_id, campaign_id NULLS FIRST, created_at, seq)
   WHERE campaign_id IS NOT NULL;
 
 -- ---------------------------------------------------------------------------------------------
@@ -357,9 +362,9 @@ CREATE TABLE campaigns (
 -- A name is unique among live campaigns; a deleted campaign's name is free again at once.
 CREATE UNIQUE INDEX campaigns_name ON campaigns (name) WHERE deleted_at IS NULL;
 CREATE INDEX campaigns_created_at ON campaigns (created_at, seq);
-CREATE INDEX campaigns_updated_at ON campaigns (updated_at, seq);
+CREATE INDEX campaigns_updated_at ON campaigns (updated_at NULLS FIRST, seq);
 CREATE INDEX campaigns_type_created_at ON campaigns (campaign_type, created_at, seq);
-CREATE INDEX campaigns_type_updated_at ON campaigns (campaign_type, updated_at, seq);
+CREATE INDEX campaigns_type_updated_at ON campaigns (campaign_type, updated_at NULLS FIRST, seq);
 
 CREATE TABLE promotion_tiers (
   seq                   bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
@@ -383,9 +388,9 @@ CREATE TABLE promotion_tiers (
 
 CREATE INDEX promotion_tiers_campaign ON promotion_tiers (campaign_id, hierarchy, seq);
 CREATE INDEX promotion_tiers_created_at ON promotion_tiers (created_at, seq);
-CREATE INDEX promotion_tiers_updated_at ON promotion_tiers (updated_at, seq);
+CREATE INDEX promotion_tiers_updated_at ON promotion_tiers (updated_at NULLS FIRST, seq);
 CREATE INDEX promotion_tiers_active_created_at ON promotion_tiers (active, created_at, seq);
-CREATE INDEX promotion_tiers_active_updated_at ON promotion_tiers (active, updated_at, seq);
+CREATE INDEX promotion_tiers_active_updated_at ON promotion_tiers (active, updated_at NULLS FIRST, seq);
 
 -- Vouchers: discount vouchers, gift cards and loyalty cards. Codes are unique in the whole
 -- database. Counters and balances carry CHECKs, so a guarded UPDATE can never overdraw them.
@@ -433,30 +438,30 @@ CREATE TABLE vouchers (
   CHECK (redemption_quantity IS NULL OR redeemed_quantity <= redemption_quantity)
 );
 
-CREATE INDEX vouchers_campaign ON vouchers (campaign_id, created_at, seq);
+CREATE INDEX vouchers_campaign ON vouchers (campaign_id NULLS FIRST, created_at, seq);
 CREATE INDEX vouchers_created_at ON vouchers (created_at, seq);
 -- GET /v1/vouchers in each order, alone and within a campaign. vouchers_campaign_code is a
 -- second random B-tree for generation to write, but without it a deep page of a campaign in
 -- code order would sort the whole campaign.
-CREATE INDEX vouchers_updated_at ON vouchers (updated_at, seq);
-CREATE INDEX vouchers_campaign_updated_at ON vouchers (campaign_id, updated_at, seq);
-CREATE INDEX vouchers_campaign_code ON vouchers (campaign_id, code, seq);
+CREATE INDEX vouchers_updated_at ON vouchers (updated_at NULLS FIRST, seq);
+CREATE INDEX vouchers_campaign_updated_at ON vouchers (campaign_id NULLS FIRST, updated_at NULLS FIRST, seq);
+CREATE INDEX vouchers_campaign_code ON vouchers (campaign_id NULLS FIRST, code, seq);
 -- Jobs over one campaign's vouchers walk them a portion at a time: campaign_id = ? AND seq > ?
 -- AND seq <= ?.
-CREATE INDEX vouchers_campaign_seq ON vouchers (campaign_id, seq);
+CREATE INDEX vouchers_campaign_seq ON vouchers (campaign_id NULLS FIRST, seq);
 -- A holder's cards of a program in each list order. Partial: generated (holderless) cards
 -- cost nothing here.
-CREATE INDEX vouchers_holder_created_at ON vouchers (holder_id, campaign_id, created_at, seq) WHERE holder_id IS NOT NULL;
-CREATE INDEX vouchers_holder_updated_at ON vouchers (holder_id, campaign_id, updated_at, seq) WHERE holder_id IS NOT NULL;
-CREATE INDEX vouchers_holder_code ON vouchers (holder_id, campaign_id, code, seq) WHERE holder_id IS NOT NULL;
+CREATE INDEX vouchers_holder_created_at ON vouchers (holder_id NULLS FIRST, campaign_id NULLS FIRST, created_at, seq) WHERE holder_id IS NOT NULL;
+CREATE INDEX vouchers_holder_updated_at ON vouchers (holder_id NULLS FIRST, campaign_id NULLS FIRST, updated_at NULLS FIRST, seq) WHERE holder_id IS NOT NULL;
+CREATE INDEX vouchers_holder_code ON vouchers (holder_id NULLS FIRST, campaign_id NULLS FIRST, code, seq) WHERE holder_id IS NOT NULL;
 -- The `customer` filter across campaigns, and the `category` one (newest or oldest first only).
-CREATE INDEX vouchers_holder_any_created_at ON vouchers (holder_id, created_at, seq) WHERE holder_id IS NOT NULL;
-CREATE INDEX vouchers_holder_any_updated_at ON vouchers (holder_id, updated_at, seq) WHERE holder_id IS NOT NULL;
-CREATE INDEX vouchers_holder_any_code ON vouchers (holder_id, code, seq) WHERE holder_id IS NOT NULL;
-CREATE INDEX vouchers_category_created_at ON vouchers (category_id, created_at, seq) WHERE category_id IS NOT NULL;
+CREATE INDEX vouchers_holder_any_created_at ON vouchers (holder_id NULLS FIRST, created_at, seq) WHERE holder_id IS NOT NULL;
+CREATE INDEX vouchers_holder_any_updated_at ON vouchers (holder_id NULLS FIRST, updated_at NULLS FIRST, seq) WHERE holder_id IS NOT NULL;
+CREATE INDEX vouchers_holder_any_code ON vouchers (holder_id NULLS FIRST, code, seq) WHERE holder_id IS NOT NULL;
+CREATE INDEX vouchers_category_created_at ON vouchers (category_id NULLS FIRST, created_at, seq) WHERE category_id IS NOT NULL;
 -- A campaign's next free voucher (any type, loyalty cards included), oldest first: picking one
 -- reads one index entry. (SQLite 0010's vouchers_free_cards was dropped by 0022.)
-CREATE INDEX vouchers_free ON vouchers (campaign_id, seq) WHERE holder_id IS NULL;
+CREATE INDEX vouchers_free ON vouchers (campaign_id NULLS FIRST, seq) WHERE holder_id IS NULL;
 
 -- Async actions: bulk jobs. A runner claims a job with a lease (owner + expiry, ms since the
 -- epoch); a worker writes one portion and advances `cursor` in one transaction, guarded by the
@@ -539,14 +544,14 @@ CREATE TABLE orders (
 -- One index per list order and filter (customer, status, both), each ending with seq. The
 -- customer ones also serve the foreign key check when a customer is deleted.
 CREATE INDEX orders_created_at ON orders (created_at, seq);
-CREATE INDEX orders_updated_at ON orders (updated_at, seq);
-CREATE INDEX orders_customer_created_at ON orders (customer_id, created_at, seq);
-CREATE INDEX orders_customer_updated_at ON orders (customer_id, updated_at, seq);
+CREATE INDEX orders_updated_at ON orders (updated_at NULLS FIRST, seq);
+CREATE INDEX orders_customer_created_at ON orders (customer_id NULLS FIRST, created_at, seq);
+CREATE INDEX orders_customer_updated_at ON orders (customer_id NULLS FIRST, updated_at NULLS FIRST, seq);
 CREATE INDEX orders_status_created_at ON orders (status, created_at, seq);
-CREATE INDEX orders_status_updated_at ON orders (status, updated_at, seq);
-CREATE INDEX orders_customer_status_created_at ON orders (customer_id, status, created_at, seq);
-CREATE INDEX orders_customer_status_updated_at ON orders (customer_id, status, updated_at, seq);
-CREATE INDEX orders_referrer ON orders (referrer_id, seq) WHERE referrer_id IS NOT NULL;
+CREATE INDEX orders_status_updated_at ON orders (status, updated_at NULLS FIRST, seq);
+CREATE INDEX orders_customer_status_created_at ON orders (customer_id NULLS FIRST, status, created_at, seq);
+CREATE INDEX orders_customer_status_updated_at ON orders (customer_id NULLS FIRST, status, updated_at NULLS FIRST, seq);
+CREATE INDEX orders_referrer ON orders (referrer_id NULLS FIRST, seq) WHERE referrer_id IS NOT NULL;
 
 -- The exact number of orders per status (sum over the slots), so the list's `total`
 -- (unfiltered or by status) costs no count of a million rows.
@@ -655,7 +660,7 @@ CREATE TABLE ledger_entries (
 -- A card's rows in seq order: the transactions lists page on it.
 CREATE INDEX ledger_entries_voucher ON ledger_entries (voucher_id, seq);
 -- A repeated source_id on the same card finds the first row and changes nothing.
-CREATE UNIQUE INDEX ledger_entries_source_id ON ledger_entries (voucher_id, source_id) WHERE source_id IS NOT NULL;
+CREATE UNIQUE INDEX ledger_entries_source_id ON ledger_entries (voucher_id, source_id NULLS FIRST) WHERE source_id IS NOT NULL;
 -- Voucher transactions exported by date.
 CREATE INDEX ledger_entries_created_at ON ledger_entries (created_at, seq);
 
@@ -822,7 +827,7 @@ CREATE TABLE rewards (
 );
 
 CREATE INDEX rewards_created_at ON rewards (created_at, seq);
-CREATE INDEX rewards_campaign ON rewards (campaign_id, seq) WHERE campaign_id IS NOT NULL;
+CREATE INDEX rewards_campaign ON rewards (campaign_id NULLS FIRST, seq) WHERE campaign_id IS NOT NULL;
 
 -- A reward offered in a loyalty program, at a points cost (NULL for COIN rewards).
 CREATE TABLE reward_assignments (
@@ -858,7 +863,7 @@ CREATE TABLE loyalty_tiers (
 );
 
 CREATE INDEX loyalty_tiers_created_at ON loyalty_tiers (campaign_id, created_at, seq);
-CREATE INDEX loyalty_tiers_updated_at ON loyalty_tiers (campaign_id, updated_at, seq);
+CREATE INDEX loyalty_tiers_updated_at ON loyalty_tiers (campaign_id, updated_at NULLS FIRST, seq);
 CREATE INDEX loyalty_tiers_points ON loyalty_tiers (campaign_id, points_from, seq);
 
 -- The tier a loyalty card is in now (none: no row), kept in the transaction of every points
@@ -904,7 +909,7 @@ CREATE TABLE earning_rules (
 );
 
 CREATE INDEX earning_rules_created ON earning_rules (campaign_id, created_at, seq);
-CREATE INDEX earning_rules_updated ON earning_rules (campaign_id, updated_at, created_at, seq);
+CREATE INDEX earning_rules_updated ON earning_rules (campaign_id, updated_at NULLS FIRST, created_at, seq);
 CREATE INDEX earning_rules_event ON earning_rules (campaign_id, event, active, seq);
 
 -- Points an earning rule gave that wait `pending_days` before they count (`lopp_` ids).
@@ -985,17 +990,17 @@ CREATE TABLE redemptions (
 -- filtered list ordered by date is one range scan. redemptions_related_object also serves a
 -- voucher's redemptions (its voucher_id read from the index).
 CREATE INDEX redemptions_created_at ON redemptions (created_at, seq);
-CREATE INDEX redemptions_voucher_code ON redemptions (voucher_code, created_at, seq);
-CREATE INDEX redemptions_tracking_id ON redemptions (tracking_id, created_at, seq);
-CREATE INDEX redemptions_customer ON redemptions (customer_id, created_at, seq);
+CREATE INDEX redemptions_voucher_code ON redemptions (voucher_code NULLS FIRST, created_at, seq);
+CREATE INDEX redemptions_tracking_id ON redemptions (tracking_id NULLS FIRST, created_at, seq);
+CREATE INDEX redemptions_customer ON redemptions (customer_id NULLS FIRST, created_at, seq);
 CREATE INDEX redemptions_result ON redemptions (result, created_at, seq);
 CREATE INDEX redemptions_object ON redemptions (object, created_at, seq);
-CREATE INDEX redemptions_campaign_name ON redemptions (campaign_name, created_at, seq);
-CREATE INDEX redemptions_related_object ON redemptions (related_object_id, created_at, seq, voucher_id);
-CREATE INDEX redemptions_related_parent ON redemptions (related_object_parent_id, created_at, seq);
-CREATE INDEX redemptions_parent ON redemptions (parent_id, created_at, seq);
-CREATE INDEX redemptions_failure_code ON redemptions (failure_code, created_at, seq) WHERE failure_code IS NOT NULL;
-CREATE INDEX redemptions_order ON redemptions (order_id, seq) WHERE order_id IS NOT NULL;
+CREATE INDEX redemptions_campaign_name ON redemptions (campaign_name NULLS FIRST, created_at, seq);
+CREATE INDEX redemptions_related_object ON redemptions (related_object_id, created_at, seq, voucher_id NULLS FIRST);
+CREATE INDEX redemptions_related_parent ON redemptions (related_object_parent_id NULLS FIRST, created_at, seq);
+CREATE INDEX redemptions_parent ON redemptions (parent_id NULLS FIRST, created_at, seq);
+CREATE INDEX redemptions_failure_code ON redemptions (failure_code NULLS FIRST, created_at, seq) WHERE failure_code IS NOT NULL;
+CREATE INDEX redemptions_order ON redemptions (order_id NULLS FIRST, seq) WHERE order_id IS NOT NULL;
 
 -- The number of records per object and result (sum over the slots): the list's `total`
 -- without a filter, or with `result` or `object` only, never counts the table.
@@ -1063,7 +1068,7 @@ CREATE TABLE validation_rules (
 );
 
 CREATE INDEX validation_rules_created_at ON validation_rules (created_at, seq);
-CREATE INDEX validation_rules_updated_at ON validation_rules (updated_at, seq);
+CREATE INDEX validation_rules_updated_at ON validation_rules (updated_at NULLS FIRST, seq);
 CREATE INDEX validation_rules_name ON validation_rules (name, seq);
 
 -- A rule applied to a voucher, campaign, promotion tier, earning rule or reward assignment.
@@ -1101,7 +1106,7 @@ CREATE INDEX promotion_stacks_campaign ON promotion_stacks (campaign_id, created
 -- The date indexes end with campaign_id so that a count over a date range (joined to the live
 -- campaigns) reads the index alone.
 CREATE INDEX promotion_stacks_created_at ON promotion_stacks (created_at, seq, campaign_id);
-CREATE INDEX promotion_stacks_updated_at ON promotion_stacks (updated_at, seq, campaign_id);
+CREATE INDEX promotion_stacks_updated_at ON promotion_stacks (updated_at NULLS FIRST, seq, campaign_id);
 CREATE INDEX promotion_stacks_name ON promotion_stacks (name, seq);
 
 -- A stack's tiers in their order. A tier in a stack cannot be deleted: the foreign key has no
@@ -1228,21 +1233,21 @@ CREATE TABLE publications (
 );
 
 -- source_id names one publication: a retry with it answers the first (a successful one).
-CREATE UNIQUE INDEX publications_source_id ON publications (source_id) WHERE source_id IS NOT NULL AND result = 'SUCCESS';
+CREATE UNIQUE INDEX publications_source_id ON publications (source_id NULLS FIRST) WHERE source_id IS NOT NULL AND result = 'SUCCESS';
 
 CREATE INDEX publications_created_at ON publications (created_at, seq);
 CREATE INDEX publications_customer ON publications (customer_id, created_at, seq);
-CREATE INDEX publications_voucher_code ON publications (voucher_code, created_at, seq);
-CREATE INDEX publications_tracking_id ON publications (tracking_id, created_at, seq);
+CREATE INDEX publications_voucher_code ON publications (voucher_code NULLS FIRST, created_at, seq);
+CREATE INDEX publications_tracking_id ON publications (tracking_id NULLS FIRST, created_at, seq);
 CREATE INDEX publications_channel ON publications (channel, created_at, seq);
-CREATE INDEX publications_campaign_name ON publications (campaign_name, created_at, seq);
+CREATE INDEX publications_campaign_name ON publications (campaign_name NULLS FIRST, created_at, seq);
 CREATE INDEX publications_result ON publications (result, created_at, seq);
-CREATE INDEX publications_voucher_type ON publications (voucher_type, created_at, seq);
+CREATE INDEX publications_voucher_type ON publications (voucher_type NULLS FIRST, created_at, seq);
 CREATE INDEX publications_referral ON publications (is_referral_code, created_at, seq);
-CREATE INDEX publications_source ON publications (source_id, created_at, seq);
-CREATE INDEX publications_failure_code ON publications (failure_code, created_at, seq) WHERE failure_code IS NOT NULL;
+CREATE INDEX publications_source ON publications (source_id NULLS FIRST, created_at, seq);
+CREATE INDEX publications_failure_code ON publications (failure_code NULLS FIRST, created_at, seq) WHERE failure_code IS NOT NULL;
 -- join_once: the customer's earlier publication in a campaign.
-CREATE INDEX publications_customer_campaign ON publications (customer_id, campaign_id, created_at, seq) WHERE result = 'SUCCESS';
+CREATE INDEX publications_customer_campaign ON publications (customer_id, campaign_id NULLS FIRST, created_at, seq) WHERE result = 'SUCCESS';
 
 -- The list's `total` without a filter (or with `result` only): sum over the slots.
 CREATE TABLE publication_counts (
@@ -1333,7 +1338,7 @@ CREATE TABLE segment_members (
 CREATE INDEX segment_members_customer ON segment_members (customer_id, segment_id);
 CREATE INDEX segment_members_created ON segment_members (segment_id, created_at, customer_seq, customer_id);
 CREATE INDEX segment_members_updated ON segment_members (segment_id, updated_at, customer_seq, customer_id);
-CREATE INDEX segment_members_source ON segment_members (segment_id, source_id, customer_seq, customer_id);
+CREATE INDEX segment_members_source ON segment_members (segment_id, source_id NULLS FIRST, customer_seq, customer_id);
 
 CREATE FUNCTION customers_segment_keys() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

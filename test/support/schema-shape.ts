@@ -17,7 +17,10 @@ export interface IndexShape {
   table: string;
   unique: boolean;
   partial: boolean;
-  /** The columns the index is ordered by; a case-insensitive column reads `lower(x)`. */
+  /**
+   * The columns the index is ordered by; a case-insensitive column reads `lower(x)`, a
+   * nullable one `x NULLS FIRST` (where SQLite sorts NULL).
+   */
   columns: string[];
 }
 
@@ -67,15 +70,18 @@ function rowidAlias(columns: XColumn[], withoutRowid: boolean): string | undefin
  * index) the row key SQLite appends, which the list queries rely on: the rowid where a column
  * names it, or the primary key's columns of a WITHOUT ROWID table.
  */
-function sqliteIndexColumns(sqlite: BetterSqlite3.Database, name: string, unique: boolean, alias: string | undefined): string[] {
+function sqliteIndexColumns(sqlite: BetterSqlite3.Database, name: string, unique: boolean, alias: string | undefined, nullable: Set<string>): string[] {
   const xinfo = sqlite.prepare(`PRAGMA index_xinfo("${name}")`).all() as XIndexColumn[];
-  const own = xinfo.filter((c) => c.key === 1).map((c) => (c.coll === 'NOCASE' ? `lower(${c.name})` : (c.name as string)));
-  if (unique) return own;
-  const appended = xinfo
+  const own = xinfo.filter((c) => c.key === 1).map((c) => c.name as string);
+  const appended = unique ? [] : xinfo
     .filter((c) => c.key === 0)
     .map((c) => (c.cid === -1 ? alias : (c.name ?? undefined)))
     .filter((c): c is string => c !== undefined && !own.includes(c));
-  return [...own, ...appended];
+  const nocase = new Set(xinfo.filter((c) => c.coll === 'NOCASE').map((c) => c.name));
+  return [...own, ...appended].map((c) => {
+    const folded = nocase.has(c) ? `lower(${c})` : c;
+    return nullable.has(c) ? `${folded} NULLS FIRST` : folded;
+  });
 }
 
 export function sqliteShape(sqlite: BetterSqlite3.Database): SchemaShape {
@@ -105,7 +111,8 @@ export function sqliteShape(sqlite: BetterSqlite3.Database): SchemaShape {
       .sort();
     for (const index of list.filter((i) => i.origin === 'c')) {
       const unique = index.unique === 1;
-      shape.indexes[index.name] = { table, unique, partial: index.partial === 1, columns: sqliteIndexColumns(sqlite, index.name, unique, alias) };
+      const nullable = new Set(shape.tables[table]?.filter((c) => !c.notNull).map((c) => c.name));
+      shape.indexes[index.name] = { table, unique, partial: index.partial === 1, columns: sqliteIndexColumns(sqlite, index.name, unique, alias, nullable) };
     }
   }
   shape.indexes = sortedRecord(Object.entries(shape.indexes));
@@ -144,7 +151,8 @@ export async function postgresShape(client: pg.Client): Promise<SchemaShape> {
   }
   const indexes = await q<{ name: string; table: string; unique: boolean; partial: boolean; columns: string[] }>(`
     SELECT c.relname AS name, t.relname AS table, i.indisunique AS unique, i.indpred IS NOT NULL AS partial,
-           ARRAY(SELECT pg_get_indexdef(i.indexrelid, k, true) FROM generate_series(1, i.indnkeyatts) AS k ORDER BY k)::text[] AS columns
+           ARRAY(SELECT pg_get_indexdef(i.indexrelid, k, true) || CASE WHEN i.indoption[k - 1]::int & 2 = 2 THEN ' NULLS FIRST' ELSE '' END
+                 FROM generate_series(1, i.indnkeyatts) AS k ORDER BY k)::text[] AS columns
     FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
     WHERE c.relnamespace = 'public'::regnamespace
       AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid AND k.conrelid = i.indrelid AND k.contype IN ('p', 'u'))`);
