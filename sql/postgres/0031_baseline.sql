@@ -17,7 +17,10 @@
 --   commit order across transactions.
 -- * Times stay ISO 8601 text and JSON stays text: answers copy stored JSON byte for byte, which
 --   jsonb (keys reordered, spaces dropped) would not. `json_type(x) = 'object'` CHECKs become
---   `jsonb_typeof(x::jsonb) = 'object'`.
+--   `json_typeof(x::json) = 'object'`, and JSON is read through ::json, not ::jsonb: json
+--   only validates the text (no binary value is built on every write), and it accepts what
+--   SQLite accepts of the JSON promo writes, where jsonb refuses a "\u0000" escape
+--   (JSON.stringify writes one for a NUL character in metadata).
 -- * SQLite ends every secondary index with the row key: the rowid (`seq` where a table names
 --   it) or, in a WITHOUT ROWID table, the primary key's columns. The list queries rely on it
 --   ("ORDER BY created_at, seq" read from an index), so here those columns are written out at
@@ -79,8 +82,8 @@ CREATE TABLE products (
   source_id   text UNIQUE,
   name        text UNIQUE,
   price       bigint,                      -- minor units
-  attributes  text NOT NULL DEFAULT '[]' CHECK (jsonb_typeof(attributes::jsonb) = 'array'),
-  metadata    text NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(metadata::jsonb) = 'object'),
+  attributes  text NOT NULL DEFAULT '[]' CHECK (json_typeof(attributes::json) = 'array'),
+  metadata    text NOT NULL DEFAULT '{}' CHECK (json_typeof(metadata::json) = 'object'),
   image_url   text,
   created_at  text NOT NULL,
   updated_at  text
@@ -99,9 +102,9 @@ CREATE TABLE skus (
   sku         text,
   price       bigint,
   currency    text,
-  attributes  text NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(attributes::jsonb) = 'object'),
+  attributes  text NOT NULL DEFAULT '{}' CHECK (json_typeof(attributes::json) = 'object'),
   image_url   text,
-  metadata    text NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(metadata::jsonb) = 'object'),
+  metadata    text NOT NULL DEFAULT '{}' CHECK (json_typeof(metadata::json) = 'object'),
   created_at  text NOT NULL,
   updated_at  text
 );
@@ -116,7 +119,7 @@ CREATE TABLE product_collections (
   id          text PRIMARY KEY,
   name        text NOT NULL UNIQUE,
   type        text NOT NULL CHECK (type IN ('STATIC', 'AUTO_UPDATE')),
-  filter      text CHECK (filter IS NULL OR jsonb_typeof(filter::jsonb) = 'object'),  -- AUTO_UPDATE only
+  filter      text CHECK (filter IS NULL OR json_typeof(filter::json) = 'object'),  -- AUTO_UPDATE only
   created_at  text NOT NULL,
   CHECK ((type = 'AUTO_UPDATE') = (filter IS NOT NULL))
 );
@@ -193,7 +196,7 @@ CREATE TABLE customers (
   phone                       text,
   birthdate                   text,                 -- YYYY-MM-DD
   address                     text,                 -- JSON object of the given address fields, or NULL
-  address_city                text GENERATED ALWAYS AS (address::jsonb ->> 'city') STORED,
+  address_city                text GENERATED ALWAYS AS (address::json ->> 'city') STORED,
   metadata                    text NOT NULL DEFAULT '{}',
   system_metadata             text NOT NULL DEFAULT '{}',
   -- summary.redemptions
@@ -528,11 +531,11 @@ CREATE TABLE orders (
   discount_amount        bigint NOT NULL DEFAULT 0 CHECK (discount_amount >= 0),
   items_discount_amount  bigint NOT NULL DEFAULT 0 CHECK (items_discount_amount >= 0),
   total_amount           bigint GENERATED ALWAYS AS (amount - discount_amount - items_discount_amount) STORED,
-  metadata               text NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(metadata::jsonb) = 'object'),
+  metadata               text NOT NULL DEFAULT '{}' CHECK (json_typeof(metadata::json) = 'object'),
   customer_id            text REFERENCES customers (id),
   referrer_id            text REFERENCES customers (id),
   -- Keyed by redemption id; written by redemptions.
-  redemptions            text NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(redemptions::jsonb) = 'object'),
+  redemptions            text NOT NULL DEFAULT '{}' CHECK (json_typeof(redemptions::json) = 'object'),
   -- When the order first became PAID: the paid-order seam fires only for the statement that
   -- sets it (UPDATE ... WHERE paid_at IS NULL), so once per order whatever is re-sent.
   paid_at                text,
@@ -613,9 +616,9 @@ CREATE TABLE order_items (
   discount_amount    bigint NOT NULL DEFAULT 0 CHECK (discount_amount >= 0),
   initial_amount     bigint CHECK (initial_amount >= 0),
   price              bigint CHECK (price >= 0),
-  product            text CHECK (product IS NULL OR jsonb_typeof(product::jsonb) = 'object'),
-  sku                text CHECK (sku IS NULL OR jsonb_typeof(sku::jsonb) = 'object'),
-  metadata           text CHECK (metadata IS NULL OR jsonb_typeof(metadata::jsonb) = 'object'),
+  product            text CHECK (product IS NULL OR json_typeof(product::json) = 'object'),
+  sku                text CHECK (sku IS NULL OR json_typeof(sku::json) = 'object'),
+  metadata           text CHECK (metadata IS NULL OR json_typeof(metadata::json) = 'object'),
   PRIMARY KEY (order_id, position),
   CHECK (amount IS NULL OR discount_amount <= amount)
 );
@@ -889,21 +892,21 @@ CREATE TABLE earning_rules (
   id                    text NOT NULL UNIQUE,
   campaign_id           text NOT NULL REFERENCES campaigns (id) ON DELETE CASCADE,
   event                 text NOT NULL,
-  loyalty               text NOT NULL CHECK (jsonb_typeof(loyalty::jsonb) = 'object'),
+  loyalty               text NOT NULL CHECK (json_typeof(loyalty::json) = 'object'),
   loyalty_tier_id       text,
-  segment               text CHECK (segment IS NULL OR jsonb_typeof(segment::jsonb) = 'object'),
-  custom_event          text CHECK (custom_event IS NULL OR jsonb_typeof(custom_event::jsonb) = 'object'),
+  segment               text CHECK (segment IS NULL OR json_typeof(segment::json) = 'object'),
+  custom_event          text CHECK (custom_event IS NULL OR json_typeof(custom_event::json) = 'object'),
   banner                text,
   active                bigint NOT NULL CHECK (active IN (0, 1)),
   pending_days          bigint CHECK (pending_days BETWEEN 1 AND 90),
-  expiration_rules      text CHECK (expiration_rules IS NULL OR jsonb_typeof(expiration_rules::jsonb) = 'object'),
+  expiration_rules      text CHECK (expiration_rules IS NULL OR json_typeof(expiration_rules::json) = 'object'),
   validation_rule_id    text,
   start_date            text,
   expiration_date       text,
   validity_timeframe    text,
   validity_day_of_week  text,
   validity_hours        text,
-  metadata              text NOT NULL CHECK (jsonb_typeof(metadata::jsonb) = 'object'),
+  metadata              text NOT NULL CHECK (json_typeof(metadata::json) = 'object'),
   created_at            text NOT NULL,
   updated_at            text
 );
@@ -924,8 +927,8 @@ CREATE TABLE loyalty_pending_points (
   points           bigint NOT NULL CHECK (points > 0),
   status           text NOT NULL CHECK (status IN ('PENDING', 'ACTIVATED', 'CANCELED')),
   activates_at     text NOT NULL,
-  details          text NOT NULL CHECK (jsonb_typeof(details::jsonb) = 'object'),
-  expiration_rules text CHECK (expiration_rules IS NULL OR jsonb_typeof(expiration_rules::jsonb) = 'object'),
+  details          text NOT NULL CHECK (json_typeof(details::json) = 'object'),
+  expiration_rules text CHECK (expiration_rules IS NULL OR json_typeof(expiration_rules::json) = 'object'),
   created_at       text NOT NULL,
   updated_at       text
 );
@@ -954,7 +957,7 @@ CREATE TABLE redemptions (
   created_at                text NOT NULL,
   customer_id               text,
   tracking_id               text,
-  metadata                  text CHECK (metadata IS NULL OR jsonb_typeof(metadata::jsonb) = 'object'),
+  metadata                  text CHECK (metadata IS NULL OR json_typeof(metadata::json) = 'object'),
   amount                    bigint,
   result                    text NOT NULL CHECK (result IN ('SUCCESS', 'FAILURE')),
   status                    text NOT NULL CHECK (status IN ('SUCCEEDED', 'FAILED', 'ROLLED_BACK')),
@@ -1210,7 +1213,7 @@ CREATE TABLE publications (
   created_at        text NOT NULL,
   customer_id       text NOT NULL,
   tracking_id       text,
-  metadata          text NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(metadata::jsonb) = 'object'),
+  metadata          text NOT NULL DEFAULT '{}' CHECK (json_typeof(metadata::json) = 'object'),
   channel           text NOT NULL,
   source_id         text,
   result            text NOT NULL CHECK (result IN ('SUCCESS', 'FAILURE')),
@@ -1224,10 +1227,10 @@ CREATE TABLE publications (
   voucher_type      text,
   is_referral_code  bigint NOT NULL DEFAULT 0 CHECK (is_referral_code IN (0, 1)),
   -- The list's `voucher` as it was given: built by the service from the voucher's row.
-  voucher_snapshot  text CHECK (voucher_snapshot IS NULL OR jsonb_typeof(voucher_snapshot::jsonb) = 'object'),
+  voucher_snapshot  text CHECK (voucher_snapshot IS NULL OR json_typeof(voucher_snapshot::json) = 'object'),
   -- A publication of several vouchers: each one given, in order, as a JSON array of {id, code};
   -- NULL for a publication of one voucher.
-  vouchers          text CHECK (vouchers IS NULL OR jsonb_typeof(vouchers::jsonb) = 'array'),
+  vouchers          text CHECK (vouchers IS NULL OR json_typeof(vouchers::json) = 'array'),
   CHECK ((result = 'SUCCESS') = (voucher_id IS NOT NULL)),
   CHECK (result = 'SUCCESS' OR failure_code IS NOT NULL)
 );
@@ -1295,7 +1298,7 @@ BEGIN
   INSERT INTO publication_vouchers (voucher_code, created_at, publication_seq)
     SELECT NEW.voucher_code, NEW.created_at, NEW.seq WHERE NEW.vouchers IS NULL AND NEW.voucher_code IS NOT NULL
     UNION ALL
-    SELECT v.value ->> 'code', NEW.created_at, NEW.seq FROM jsonb_array_elements(NEW.vouchers::jsonb) AS v;
+    SELECT v.value ->> 'code', NEW.created_at, NEW.seq FROM json_array_elements(NEW.vouchers::json) AS v;
   RETURN NULL;
 END $$;
 CREATE TRIGGER publication_vouchers_insert AFTER INSERT ON publications

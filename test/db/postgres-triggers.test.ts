@@ -130,7 +130,15 @@ async function openingWrites(db: Engine): Promise<Row[]> {
   return [...entries, ...buckets, ...vouchers];
 }
 
-const SCENARIOS = { catalogWrites, customerWrites, orderWrites, redemptionWrites, publicationWrites, openingWrites };
+/** JSON CHECKs and the city read from a customer's address accept what SQLite accepts. */
+async function jsonWrites(db: Engine): Promise<Row[]> {
+  await db.run("INSERT INTO products (id, metadata, created_at) VALUES ('prod_nul', ?, ?)", ['{"k":"a\\u0000b","n":[1,{"x":null}]}', T0]);
+  await db.run("INSERT INTO customers (id, address, created_at, updated_at) VALUES ('cust_json', ?, ?, ?)", ['{"city":"Köln","line_1":"a\\"b"}', T0, T0]);
+  const products = await db.all("SELECT metadata FROM products WHERE id = 'prod_nul'");
+  return [...products, ...(await db.all("SELECT address, address_city FROM customers WHERE id = 'cust_json'"))];
+}
+
+const SCENARIOS = { catalogWrites, customerWrites, orderWrites, redemptionWrites, publicationWrites, openingWrites, jsonWrites };
 
 const found = await postgresForTests();
 
@@ -187,6 +195,14 @@ describe('the baseline triggers write what the SQLite triggers write', { skip: f
     const nonZero = [...expected].filter(([, total]) => total !== 0).sort(([a], [b]) => a - b);
     assert.deepEqual(rows, nonZero.map(([slot, total]) => ({ slot, total })));
     assert.deepEqual(sum, { total: 0 });
+  });
+
+  it('refuses an address holding a \\u0000 escape, which SQLite takes: PostgreSQL text cannot hold NUL', async () => {
+    const address = '{"city":"Bonn","line_1":"\\u0000"}';
+    const insert = "INSERT INTO customers (id, address, created_at, updated_at) VALUES ('cust_nul', ?, ?, ?)";
+    await sqliteEngine(sqlite).run(insert, [address, T0, T0]);
+    assert.deepEqual(await sqliteEngine(sqlite).all("SELECT address_city FROM customers WHERE id = 'cust_nul'"), [{ address_city: 'Bonn' }]);
+    await assert.rejects(postgresEngine(client).run(insert, [address, T0, T0]), { code: '22P05' });
   });
 
   it('the opening rows are those the figures imply (the SQLite side, spelled out)', async () => {
