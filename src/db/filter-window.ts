@@ -1,0 +1,83 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { Condition, Junction } from '../engine/conditions/index.js';
+import { parseIsoDate } from '../lib/dates.js';
+
+/**
+ * The bounded window a list filter no index serves is checked in (GET /v1/redemptions and
+ * GET /v1/vouchers: `$is_not`, `$not_in`, `$contains`, a `junction` of `or` ...). Such a filter
+ * can match one row in a million, so walking the list's index until a page is full could read
+ * the whole table on the main thread, and better-sqlite3 holds every other request meanwhile.
+ * The list instead walks its index (the indexed filters and the order, as without the filter)
+ * over at most FILTER_WINDOW_ROWS rows, checks the filter on those, and answers the matches
+ * among them: page and `total` alike. The answer says how many rows it examined, and whether
+ * the window was cut (the `X-Promo-Filter-Window` header), so a client knows that older
+ * records were not examined. The query-plan test checks that every such statement reads
+ * through the window with this bound.
+ */
+export const FILTER_WINDOW_ROWS = 10_000;
+
+/** The name of the bounded subquery, which the plan test looks for. */
+export const WINDOW_ALIAS = 'filter_window';
+
+/** Conditions no index serves, joined by their junction. */
+export interface ResidualFilter {
+  junction: Junction;
+  conditions: Condition[];
+}
+
+/**
+ * How a field reads in SQL: a column (or NULL for a field no record holds, such as a
+ * redemption's user_login) and how its operands compare: as text, as 0/1 flags written
+ * "true"/"false", or as ISO dates.
+ */
+export interface FieldSql {
+  value: RawBuilder<unknown>;
+  kind: 'text' | 'flag' | 'date';
+}
+
+/** What the window saw: rows examined, and the bound. */
+export interface WindowScan {
+  examined: number;
+  limit: number;
+}
+
+type Bool = RawBuilder<SqlBool>;
+const any = (parts: Bool[]): Bool => sql<SqlBool>`(${sql.join(parts, sql` OR `)})`;
+
+function operandOf(raw: unknown, kind: FieldSql['kind']): unknown {
+  if (kind === 'flag') return raw === true || raw === 'true' ? 1 : raw === false || raw === 'false' ? 0 : raw;
+  if (kind === 'date') return parseIsoDate(raw) ?? raw;
+  return raw;
+}
+
+/** One condition as SQL with the condition engine's string meaning: a null value is no value. */
+function conditionSql({ operator, operands }: Condition, field: FieldSql): Bool {
+  const v = field.value;
+  const ops = operands.map((o) => operandOf(o, field.kind));
+  const texts = ops.map(String);
+  switch (operator) {
+    case '$is': return sql<SqlBool>`${v} = ${ops[0]}`;
+    case '$is_not': return sql<SqlBool>`${v} IS NOT ${ops[0]}`;
+    case '$in': return sql<SqlBool>`${v} IN (${sql.join(ops)})`;
+    case '$not_in': return sql<SqlBool>`(${v} IS NULL OR ${v} NOT IN (${sql.join(ops)}))`;
+    case '$has_value': return sql<SqlBool>`${v} IS NOT NULL`;
+    case '$is_unknown': return sql<SqlBool>`${v} IS NULL`;
+    case '$starts_with': return any(texts.map((s) => sql<SqlBool>`substr(${v}, 1, ${s.length}) = ${s}`));
+    case '$ends_with': return any(texts.map((s) => sql<SqlBool>`substr(${v}, ${-s.length}) = ${s}`));
+    case '$contains': return any(texts.map((s) => sql<SqlBool>`instr(${v}, ${s}) > 0`));
+    case '$not_contain': return sql<SqlBool>`(${v} IS NULL OR NOT ${any(texts.map((s) => sql<SqlBool>`instr(${v}, ${s}) > 0`))})`;
+    case '$after': return sql<SqlBool>`${v} > ${ops[0]}`;
+    case '$before': return sql<SqlBool>`${v} < ${ops[0]}`;
+    default: throw new Error(`${operator} has no SQL form in a filter window`);
+  }
+}
+
+/** The residual filter as one boolean over the window's columns, each field read by `fieldOf`. */
+export function residualSql(filter: ResidualFilter, fieldOf: (field: string) => FieldSql): Bool {
+  const parts = filter.conditions.map((c) => conditionSql(c, fieldOf(c.field)));
+  return sql<SqlBool>`(${sql.join(parts, filter.junction === 'or' ? sql` OR ` : sql` AND `)})`;
+}
+
+/** The window's tally: `examined` rows, of which `matched` pass the filter. */
+export const windowTally = (residual: Bool) =>
+  [sql<number>`count(*)`.as('examined'), sql<number>`coalesce(sum(CASE WHEN ${residual} THEN 1 ELSE 0 END), 0)`.as('matched')] as const;
