@@ -1,0 +1,69 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import { FILTER_WINDOW_ROWS, residualSql, WINDOW_ALIAS, windowTally, type FieldSql, type ResidualFilter, type WindowScan } from '../../db/filter-window.js';
+import type { OrderBy } from '../../lib/pagination.js';
+import { VOUCHER_FILTER_COLUMNS } from './voucher-list-filters.js';
+import { applyFilters, deletedCampaignIds, withCampaignNames, type VoucherFilter, type VoucherOrderField, type VoucherRow } from './vouchers.repository.js';
+
+type Db = Kysely<Database>;
+
+/** What the window carries: the sort keys, the rowid and every column a filter names. */
+const WINDOW_COLUMNS = [
+  'seq', 'id', 'code', 'campaign_id', 'category_id', 'holder_id', 'type', 'active', 'is_referral_code', 'created_at', 'updated_at', 'start_date', 'expiration_date',
+] as const;
+
+const fieldOf = (field: string): FieldSql => {
+  const { column, kind } = VOUCHER_FILTER_COLUMNS[field] as { column: string; kind: FieldSql['kind'] };
+  return { value: sql.ref(column), kind };
+};
+
+/**
+ * The first FILTER_WINDOW_ROWS vouchers of the list in the order asked, read as the page
+ * without a residual filter reads them (the indexed filters' walk, db/filter-window.ts).
+ */
+function filterWindow(db: Db, f: VoucherFilter, deleted: string[], order: OrderBy<VoucherOrderField>) {
+  return applyFilters(db.selectFrom('vouchers').select(WINDOW_COLUMNS), f, deleted, order.field)
+    .orderBy(order.field, order.direction)
+    .orderBy('seq', order.direction)
+    .limit(FILTER_WINDOW_ROWS)
+    .as(WINDOW_ALIAS);
+}
+
+export interface WindowPage {
+  limit: number;
+  offset: number;
+  order: OrderBy<VoucherOrderField>;
+}
+
+/** One page of the window's vouchers that pass the residual filter, in the order asked. */
+export async function listVoucherWindowPage(db: Db, filter: VoucherFilter, page: WindowPage, residual: ResidualFilter): Promise<VoucherRow[]> {
+  const deleted = await deletedCampaignIds(db);
+  if (filter.campaignId !== undefined && deleted.includes(filter.campaignId)) return [];
+  const seqs = (
+    await db
+      .selectFrom(filterWindow(db, filter, deleted, page.order))
+      .select('seq')
+      .where(residualSql(residual, fieldOf))
+      .orderBy(page.order.field, page.order.direction)
+      .orderBy('seq', page.order.direction)
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute()
+  ).map((row) => row.seq);
+  if (seqs.length === 0) return [];
+  const rows = new Map((await db.selectFrom('vouchers').selectAll().where('seq', 'in', seqs).execute()).map((row) => [row.seq, row]));
+  return withCampaignNames(db, seqs.map((seq) => rows.get(seq) as NonNullable<ReturnType<typeof rows.get>>));
+}
+
+/** How many of the window's vouchers pass the residual filter (`total`), and how many it examined. */
+export async function tallyVoucherWindow(
+  db: Db,
+  filter: VoucherFilter,
+  order: OrderBy<VoucherOrderField>,
+  residual: ResidualFilter,
+): Promise<{ total: number; scan: WindowScan }> {
+  const deleted = await deletedCampaignIds(db);
+  if (filter.campaignId !== undefined && deleted.includes(filter.campaignId)) return { total: 0, scan: { examined: 0, limit: FILTER_WINDOW_ROWS } };
+  const row = await db.selectFrom(filterWindow(db, filter, deleted, order)).select(windowTally(residualSql(residual, fieldOf))).executeTakeFirstOrThrow();
+  return { total: Number(row.matched), scan: { examined: Number(row.examined), limit: FILTER_WINDOW_ROWS } };
+}
