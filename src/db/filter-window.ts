@@ -14,7 +14,7 @@ import { parseIsoDate } from '../lib/dates.js';
  * records were not examined. The query-plan test checks that every such statement reads
  * through the window with this bound.
  */
-export const FILTER_WINDOW_ROWS = 10_000;
+export const FILTER_WINDOW_ROWS = 2_000;
 
 /** The name of the bounded subquery, which the plan test looks for. */
 export const WINDOW_ALIAS = 'filter_window';
@@ -78,6 +78,14 @@ export function residualSql(filter: ResidualFilter, fieldOf: (field: string) => 
   return sql<SqlBool>`(${sql.join(parts, filter.junction === 'or' ? sql` OR ` : sql` AND `)})`;
 }
 
-/** The window's tally: `examined` rows, of which `matched` pass the filter. */
-export const windowTally = (residual: Bool) =>
-  [sql<number>`count(*)`.as('examined'), sql<number>`coalesce(sum(CASE WHEN ${residual} THEN 1 ELSE 0 END), 0)`.as('matched')] as const;
+/** Each window row's rowid when it passes the filter, else null: one walk gives page, total and count. */
+export const seqIfMatch = (residual: Bool) => sql<number | null>`CASE WHEN ${residual} THEN "seq" END`.as('match');
+
+/**
+ * What one walk of the window tells (its rows in the order asked, each the rowid of a match or
+ * null): the page's rowids, the matches' total, and how many rows were examined.
+ */
+export function windowPage(matches: Array<number | null>, page: { offset: number; limit: number }): { seqs: number[]; total: number; scan: WindowScan } {
+  const hits = matches.filter((seq): seq is number => seq !== null);
+  return { seqs: hits.slice(page.offset, page.offset + page.limit), total: hits.length, scan: { examined: matches.length, limit: FILTER_WINDOW_ROWS } };
+}

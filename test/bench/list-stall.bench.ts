@@ -114,21 +114,22 @@ const heavyLists = VOUCHER_ORDER_FIELDS.flatMap((field) => [field, `-${field}`])
 ]);
 
 /**
- * The same depth with the filters no index serves: each reads its window of FILTER_WINDOW_ROWS
- * rows (page 98 of 100 lies inside it), in every order and beside the campaign's index.
+ * The filters no index serves, each reading its whole window of FILTER_WINDOW_ROWS rows, at the
+ * deepest page inside it, in every order and beside the campaign's index.
  */
+const WINDOW_PAGE = FILTER_WINDOW_ROWS / 100 - 1;
 const f = (field: string, op: string, value: string) => `filters[${field}][conditions][${op}]=${encodeURIComponent(value)}`;
 const windowedLists = [
   ...VOUCHER_ORDER_FIELDS.flatMap((field) => [field, `-${field}`]).flatMap((order) => [
-    `/v1/vouchers?order=${order}&page=98&limit=100&${f('code', '$is_not', 'X')}`,
-    `/v1/vouchers?campaign=${CAMPAIGN.name}&order=${order}&page=98&limit=100&${f('code', '$contains', 'zz')}`,
-    `/v1/vouchers?order=${order}&page=98&limit=100&filters[junction]=or&${f('code', '$starts_with', 'A')}&${f('campaign_ids', '$in][0', CAMPAIGN.id)}&${f('campaign_ids', '$in][1', 'camp_x')}`,
+    `/v1/vouchers?order=${order}&page=${WINDOW_PAGE}&limit=100&${f('code', '$is_not', 'X')}`,
+    `/v1/vouchers?campaign=${CAMPAIGN.name}&order=${order}&page=${WINDOW_PAGE}&limit=100&${f('code', '$contains', 'zz')}`,
+    `/v1/vouchers?order=${order}&page=${WINDOW_PAGE}&limit=100&filters[junction]=or&${f('code', '$starts_with', 'A')}&${f('campaign_ids', '$in][0', CAMPAIGN.id)}&${f('campaign_ids', '$in][1', 'camp_x')}`,
   ]),
   ...['created_at', '-created_at', 'voucher_code', '-customer_id'].flatMap((order) => [
-    `/v1/redemptions?order=${order}&page=98&limit=100&${f('voucher_code', '$not_in][0', 'A')}&${f('voucher_code', '$not_in][1', 'B')}`,
-    `/v1/redemptions?order=${order}&page=98&limit=100&filters[junction]=or&${f('failure_code', '$is', 'voucher_expired')}&${f('voucher_code', '$ends_with', 'Q')}`,
+    `/v1/redemptions?order=${order}&page=${WINDOW_PAGE}&limit=100&${f('voucher_code', '$not_in][0', 'A')}&${f('voucher_code', '$not_in][1', 'B')}`,
+    `/v1/redemptions?order=${order}&page=${WINDOW_PAGE}&limit=100&filters[junction]=or&${f('failure_code', '$is', 'voucher_expired')}&${f('voucher_code', '$ends_with', 'Q')}`,
   ]),
-  `/v1/redemptions?campaign=${CAMPAIGN.name}&page=98&limit=100&${f('voucher_code', '$is_not', 'A')}`,
+  `/v1/redemptions?campaign=${CAMPAIGN.name}&page=${WINDOW_PAGE}&limit=100&${f('voucher_code', '$is_not', 'A')}`,
 ];
 
 /** `?a=b&c=d` as the object Koa's query is. */

@@ -1,6 +1,6 @@
 import { CompiledQuery, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { FILTER_WINDOW_ROWS, residualSql, WINDOW_ALIAS, windowTally, type ResidualFilter, type WindowScan } from '../../db/filter-window.js';
+import { FILTER_WINDOW_ROWS, residualSql, seqIfMatch, WINDOW_ALIAS, windowPage, type ResidualFilter, type WindowScan } from '../../db/filter-window.js';
 import { notIndexed } from '../../db/plan-hints.js';
 import { REDEMPTION_OBJECTS, REDEMPTION_RESULTS, type RedemptionObjectName, type RedemptionResult } from '../../lib/enums.js';
 import type { OrderBy } from '../../lib/pagination.js';
@@ -129,23 +129,19 @@ function filterWindow(db: Db, f: RedemptionFilters, sort: OrderBy<RedemptionOrde
   return window.limit(FILTER_WINDOW_ROWS).as(WINDOW_ALIAS);
 }
 
-/** One page of the window's records that pass the residual filter, in the order asked. */
-export async function listRedemptionWindowPage(db: Db, q: RedemptionPageQuery, residual: ResidualFilter): Promise<RedemptionRow[]> {
-  let page = db.selectFrom(filterWindow(db, q.filters, q.sort)).select('seq').where(residualSql(residual, redemptionField));
-  for (const key of SORT_KEYS[q.sort.field]) page = page.orderBy(key, q.sort.direction);
-  const seqs = (await page.limit(q.limit).offset(q.offset).execute()).map((row) => row.seq);
-  if (seqs.length === 0) return [];
-  const rows = new Map((await db.selectFrom('redemptions').selectAll().where('seq', 'in', seqs).execute()).map((row) => [row.seq, row]));
-  return seqs.map((seq) => rows.get(seq) as RedemptionRow);
-}
-
-/** How many of the window's records pass the residual filter (`total`), and how many it examined. */
-export async function tallyRedemptionWindow(
+/**
+ * One walk of the window: the page of its records that pass the residual filter, in the order
+ * asked, their total, and the rows examined; then the page's rows by rowid.
+ */
+export async function readRedemptionWindow(
   db: Db,
-  f: RedemptionFilters,
-  sort: OrderBy<RedemptionOrderField>,
+  q: RedemptionPageQuery,
   residual: ResidualFilter,
-): Promise<{ total: number; scan: WindowScan }> {
-  const row = await db.selectFrom(filterWindow(db, f, sort)).select(windowTally(residualSql(residual, redemptionField))).executeTakeFirstOrThrow();
-  return { total: Number(row.matched), scan: { examined: Number(row.examined), limit: FILTER_WINDOW_ROWS } };
+): Promise<{ rows: RedemptionRow[]; total: number; scan: WindowScan }> {
+  let walk = db.selectFrom(filterWindow(db, q.filters, q.sort)).select(seqIfMatch(residualSql(residual, redemptionField)));
+  for (const key of SORT_KEYS[q.sort.field]) walk = walk.orderBy(key, q.sort.direction);
+  const { seqs, total, scan } = windowPage((await walk.execute()).map((row) => row.match), q);
+  if (seqs.length === 0) return { rows: [], total, scan };
+  const rows = new Map((await db.selectFrom('redemptions').selectAll().where('seq', 'in', seqs).execute()).map((row) => [row.seq, row]));
+  return { rows: seqs.map((seq) => rows.get(seq) as RedemptionRow), total, scan };
 }

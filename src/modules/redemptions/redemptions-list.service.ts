@@ -35,8 +35,7 @@ export async function listRedemptions(deps: ReadDeps, query: RedemptionsListQuer
   const page = { filters, sort: query.order, offset: (query.page - 1) * query.limit, limit: query.limit };
   const residual = query.where.residual;
   if (residual !== undefined) {
-    const rows = await listRepo.listRedemptionWindowPage(deps.db, page, residual);
-    const { total, scan } = await listRepo.tallyRedemptionWindow(deps.db, filters, query.order, residual);
+    const { rows, total, scan } = await listRepo.readRedemptionWindow(deps.db, page, residual);
     return { list: envelope(rows.map(presentRedemption), total), window: scan };
   }
   const rows = await listRepo.listRedemptionPage(deps.db, page);

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { FILTER_WINDOW_ROWS, residualSql, WINDOW_ALIAS, windowTally, type FieldSql, type ResidualFilter, type WindowScan } from '../../db/filter-window.js';
+import { FILTER_WINDOW_ROWS, residualSql, seqIfMatch, WINDOW_ALIAS, windowPage, type FieldSql, type ResidualFilter, type WindowScan } from '../../db/filter-window.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import { VOUCHER_FILTER_COLUMNS } from './voucher-list-filters.js';
 import { applyFilters, deletedCampaignIds, withCampaignNames, type VoucherFilter, type VoucherOrderField, type VoucherRow } from './vouchers.repository.js';
@@ -35,35 +35,21 @@ export interface WindowPage {
   order: OrderBy<VoucherOrderField>;
 }
 
-/** One page of the window's vouchers that pass the residual filter, in the order asked. */
-export async function listVoucherWindowPage(db: Db, filter: VoucherFilter, page: WindowPage, residual: ResidualFilter): Promise<VoucherRow[]> {
+/**
+ * One walk of the window: the page of its vouchers that pass the residual filter, in the order
+ * asked, their total, and the rows examined; then the page's rows by rowid.
+ */
+export async function readVoucherWindow(db: Db, filter: VoucherFilter, page: WindowPage, residual: ResidualFilter): Promise<{ rows: VoucherRow[]; total: number; scan: WindowScan }> {
   const deleted = await deletedCampaignIds(db);
-  if (filter.campaignId !== undefined && deleted.includes(filter.campaignId)) return [];
-  const seqs = (
-    await db
-      .selectFrom(filterWindow(db, filter, deleted, page.order))
-      .select('seq')
-      .where(residualSql(residual, fieldOf))
-      .orderBy(page.order.field, page.order.direction)
-      .orderBy('seq', page.order.direction)
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute()
-  ).map((row) => row.seq);
-  if (seqs.length === 0) return [];
+  if (filter.campaignId !== undefined && deleted.includes(filter.campaignId)) return { rows: [], total: 0, scan: { examined: 0, limit: FILTER_WINDOW_ROWS } };
+  const walk = await db
+    .selectFrom(filterWindow(db, filter, deleted, page.order))
+    .select(seqIfMatch(residualSql(residual, fieldOf)))
+    .orderBy(page.order.field, page.order.direction)
+    .orderBy('seq', page.order.direction)
+    .execute();
+  const { seqs, total, scan } = windowPage(walk.map((row) => row.match), page);
+  if (seqs.length === 0) return { rows: [], total, scan };
   const rows = new Map((await db.selectFrom('vouchers').selectAll().where('seq', 'in', seqs).execute()).map((row) => [row.seq, row]));
-  return withCampaignNames(db, seqs.map((seq) => rows.get(seq) as NonNullable<ReturnType<typeof rows.get>>));
-}
-
-/** How many of the window's vouchers pass the residual filter (`total`), and how many it examined. */
-export async function tallyVoucherWindow(
-  db: Db,
-  filter: VoucherFilter,
-  order: OrderBy<VoucherOrderField>,
-  residual: ResidualFilter,
-): Promise<{ total: number; scan: WindowScan }> {
-  const deleted = await deletedCampaignIds(db);
-  if (filter.campaignId !== undefined && deleted.includes(filter.campaignId)) return { total: 0, scan: { examined: 0, limit: FILTER_WINDOW_ROWS } };
-  const row = await db.selectFrom(filterWindow(db, filter, deleted, order)).select(windowTally(residualSql(residual, fieldOf))).executeTakeFirstOrThrow();
-  return { total: Number(row.matched), scan: { examined: Number(row.examined), limit: FILTER_WINDOW_ROWS } };
+  return { rows: await withCampaignNames(db, seqs.map((seq) => rows.get(seq) as NonNullable<ReturnType<typeof rows.get>>)), total, scan };
 }

@@ -96,8 +96,7 @@ export async function listVouchers(deps: VoucherDeps, query: VouchersListQuery):
   if (filter === null) return { list: envelope([], 0) };
   const page = { limit: query.limit, offset: (query.page - 1) * query.limit, order: query.order ?? { field: 'created_at' as const, direction: 'desc' as const } };
   if (query.residual !== undefined) {
-    const rows = await windowRepo.listVoucherWindowPage(deps.db, filter, page, query.residual);
-    const { total, scan } = await windowRepo.tallyVoucherWindow(deps.db, filter, page.order, query.residual);
+    const { rows, total, scan } = await windowRepo.readVoucherWindow(deps.db, filter, page, query.residual);
     return { list: envelope(await present(deps, rows), total), window: scan };
   }
   const rows = await repo.listVouchers(deps.db, filter, page);
