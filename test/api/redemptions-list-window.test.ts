@@ -141,6 +141,14 @@ describe('redemptions: a filter window cut at its bound', () => {
     const oldest = await server.request<List>('GET', `/v1/redemptions?order=created_at&${f('voucher_code', '$has_value')}`);
     assert.deepEqual([oldest.body.redemptions.map((r) => r.id), oldest.body.total], [['r_c1a', 'r_c1b', 'rf_f1', 'rr_1', 'rf_f2'], 5]);
     assert.equal(oldest.headers.get('x-promo-filter-window'), window(FILTER_WINDOW_ROWS, 'partial'));
+    // The walk is streamed in chunks with turns of the event loop between them: requests that
+    // arrive meanwhile, writes included, are served while it runs.
+    const [during, created] = await Promise.all([
+      server.request<List>('GET', `/v1/redemptions?${f('voucher_code', '$is_not', 'X')}&limit=1`),
+      server.request('POST', '/v1/customers', { body: { source_id: 'meanwhile' } }),
+    ]);
+    assert.deepEqual([during.status, during.body.total, during.headers.get('x-promo-filter-window')], [200, FILTER_WINDOW_ROWS, window(FILTER_WINDOW_ROWS, 'partial')]);
+    assert.equal(created.status, 200, created.text);
     // An indexed filter is not bounded: every match, however old.
     const all = await server.request<List>('GET', '/v1/redemptions?filters[voucher_code][conditions][$is_unknown]=&limit=1');
     assert.deepEqual([all.body.total, all.headers.get('x-promo-filter-window')], [FILTER_WINDOW_ROWS + extra + 3, null]);

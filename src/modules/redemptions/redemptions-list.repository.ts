@@ -1,6 +1,6 @@
 import { CompiledQuery, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { FILTER_WINDOW_ROWS, residualSql, seqIfMatch, WINDOW_ALIAS, windowPage, type ResidualFilter, type WindowScan } from '../../db/filter-window.js';
+import { FILTER_WINDOW_ROWS, residualSql, seqIfMatch, walkWindow, WINDOW_ALIAS, windowPage, type ResidualFilter, type WindowScan } from '../../db/filter-window.js';
 import { notIndexed } from '../../db/plan-hints.js';
 import { REDEMPTION_OBJECTS, REDEMPTION_RESULTS, type RedemptionObjectName, type RedemptionResult } from '../../lib/enums.js';
 import type { OrderBy } from '../../lib/pagination.js';
@@ -140,7 +140,7 @@ export async function readRedemptionWindow(
 ): Promise<{ rows: RedemptionRow[]; total: number; scan: WindowScan }> {
   let walk = db.selectFrom(filterWindow(db, q.filters, q.sort)).select(seqIfMatch(residualSql(residual, redemptionField)));
   for (const key of SORT_KEYS[q.sort.field]) walk = walk.orderBy(key, q.sort.direction);
-  const { seqs, total, scan } = windowPage((await walk.execute()).map((row) => row.match), q);
+  const { seqs, total, scan } = windowPage(await walkWindow(db, walk), q);
   if (seqs.length === 0) return { rows: [], total, scan };
   const rows = new Map((await db.selectFrom('redemptions').selectAll().where('seq', 'in', seqs).execute()).map((row) => [row.seq, row]));
   return { rows: seqs.map((seq) => rows.get(seq) as RedemptionRow), total, scan };

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { FILTER_WINDOW_ROWS, residualSql, seqIfMatch, WINDOW_ALIAS, windowPage, type FieldSql, type ResidualFilter, type WindowScan } from '../../db/filter-window.js';
+import { FILTER_WINDOW_ROWS, residualSql, seqIfMatch, walkWindow, WINDOW_ALIAS, windowPage, type FieldSql, type ResidualFilter, type WindowScan } from '../../db/filter-window.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import { VOUCHER_FILTER_COLUMNS } from './voucher-list-filters.js';
 import { applyFilters, deletedCampaignIds, withCampaignNames, type VoucherFilter, type VoucherOrderField, type VoucherRow } from './vouchers.repository.js';
@@ -42,13 +42,12 @@ export interface WindowPage {
 export async function readVoucherWindow(db: Db, filter: VoucherFilter, page: WindowPage, residual: ResidualFilter): Promise<{ rows: VoucherRow[]; total: number; scan: WindowScan }> {
   const deleted = await deletedCampaignIds(db);
   if (filter.campaignId !== undefined && deleted.includes(filter.campaignId)) return { rows: [], total: 0, scan: { examined: 0, limit: FILTER_WINDOW_ROWS } };
-  const walk = await db
+  const walk = db
     .selectFrom(filterWindow(db, filter, deleted, page.order))
     .select(seqIfMatch(residualSql(residual, fieldOf)))
     .orderBy(page.order.field, page.order.direction)
-    .orderBy('seq', page.order.direction)
-    .execute();
-  const { seqs, total, scan } = windowPage(walk.map((row) => row.match), page);
+    .orderBy('seq', page.order.direction);
+  const { seqs, total, scan } = windowPage(await walkWindow(db, walk), page);
   if (seqs.length === 0) return { rows: [], total, scan };
   const rows = new Map((await db.selectFrom('vouchers').selectAll().where('seq', 'in', seqs).execute()).map((row) => [row.seq, row]));
   return { rows: await withCampaignNames(db, seqs.map((seq) => rows.get(seq) as NonNullable<ReturnType<typeof rows.get>>)), total, scan };
