@@ -143,5 +143,6 @@ export async function readRedemptionWindow(
   const { seqs, total, scan } = windowPage(await walkWindow(db, walk), q);
   if (seqs.length === 0) return { rows: [], total, scan };
   const rows = new Map((await db.selectFrom('redemptions').selectAll().where('seq', 'in', seqs).execute()).map((row) => [row.seq, row]));
-  return { rows: seqs.map((seq) => rows.get(seq) as RedemptionRow), total, scan };
+  // Other requests ran between the walk's chunks: a record erased meanwhile is left out.
+  return { rows: seqs.flatMap((seq) => rows.get(seq) ?? []), total, scan };
 }

@@ -50,5 +50,6 @@ export async function readVoucherWindow(db: Db, filter: VoucherFilter, page: Win
   const { seqs, total, scan } = windowPage(await walkWindow(db, walk), page);
   if (seqs.length === 0) return { rows: [], total, scan };
   const rows = new Map((await db.selectFrom('vouchers').selectAll().where('seq', 'in', seqs).execute()).map((row) => [row.seq, row]));
-  return { rows: await withCampaignNames(db, seqs.map((seq) => rows.get(seq) as NonNullable<ReturnType<typeof rows.get>>)), total, scan };
+  // Other requests ran between the walk's chunks: a voucher deleted meanwhile is left out.
+  return { rows: await withCampaignNames(db, seqs.flatMap((seq) => rows.get(seq) ?? [])), total, scan };
 }
