@@ -57,7 +57,10 @@ function operandOf(raw: unknown, kind: FieldSql['kind']): unknown {
   return raw;
 }
 
-/** One condition as SQL with the condition engine's string meaning: a null value is no value. */
+/**
+ * One condition as SQL with the condition engine's string meaning: a null value is no value.
+ * Lengths are SQLite's (characters), not JavaScript's (UTF-16 units).
+ */
 function conditionSql({ operator, operands }: Condition, field: FieldSql): Bool {
   const v = field.value;
   const ops = operands.map((o) => operandOf(o, field.kind));
@@ -69,8 +72,8 @@ function conditionSql({ operator, operands }: Condition, field: FieldSql): Bool 
     case '$not_in': return sql<SqlBool>`(${v} IS NULL OR ${v} NOT IN (${sql.join(ops)}))`;
     case '$has_value': return sql<SqlBool>`${v} IS NOT NULL`;
     case '$is_unknown': return sql<SqlBool>`${v} IS NULL`;
-    case '$starts_with': return any(texts.map((s) => sql<SqlBool>`substr(${v}, 1, ${s.length}) = ${s}`));
-    case '$ends_with': return any(texts.map((s) => sql<SqlBool>`substr(${v}, ${-s.length}) = ${s}`));
+    case '$starts_with': return any(texts.map((s) => sql<SqlBool>`substr(${v}, 1, length(${s})) = ${s}`));
+    case '$ends_with': return any(texts.map((s) => sql<SqlBool>`substr(${v}, -length(${s})) = ${s}`));
     case '$contains': return any(texts.map((s) => sql<SqlBool>`instr(${v}, ${s}) > 0`));
     case '$not_contain': return sql<SqlBool>`(${v} IS NULL OR NOT ${any(texts.map((s) => sql<SqlBool>`instr(${v}, ${s}) > 0`))})`;
     case '$after': return sql<SqlBool>`${v} > ${ops[0]}`;
