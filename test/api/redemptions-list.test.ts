@@ -182,9 +182,6 @@ describe('redemptions: list and get', () => {
   });
 
   it('refuses bad queries with 400 invalid_query_params, never a silent clamp or an ignored filter', async () => {
-    const served =
-      'the filters served are each field with $is (or $in with one value; result and object also with $in of both values), voucher_code, ' +
-      'related_object_parent_id, parent_redemption_id, customer_id, campaign_name and user_login also with $is_unknown, joined by "and"';
     const cases: Array<[string, string]> = [
       ['limit=0', 'Query parameter limit must be between 1 and 100'],
       ['limit=101&page=100', 'Query parameter limit must be between 1 and 100; Query parameter page must be between 1 and 99'],
@@ -197,12 +194,9 @@ describe('redemptions: list and get', () => {
       ['created_at[after]=yesterday', 'Query parameter created_at[after] must be an ISO 8601 date-time'],
       ['created_at[since]=2026-01-01', 'Unknown query parameter(s): created_at[since]'],
       ['filters=voucher_code', 'Unknown query parameter(s): filters'],
+      ['filters[voucher_code][conditions][$after]=2026-01-01', 'filters.voucher_code.conditions.$after does not apply to voucher_code (a string field)'],
+      ['filters[voucher_code][conditions][$starts_with]=', 'filters.voucher_code.conditions.$starts_with must be an array of one or more non-empty strings'],
       ['filters[amount][conditions][$is]=1', 'filters.amount is not a known field; allowed: voucher_code, related_object_id, related_object_parent_id, parent_redemption_id, failure_code, result, object, customer_id, campaign_name, user_login'],
-      ['filters[voucher_code][conditions][$starts_with]=G', `filters.voucher_code.conditions.$starts_with is not served by an index; ${served}`],
-      ['filters[voucher_code][conditions][$in][0]=A&filters[voucher_code][conditions][$in][1]=B', `filters.voucher_code.conditions.$in is not served by an index; ${served}`],
-      ['filters[failure_code][conditions][$is_unknown]=', `filters.failure_code.conditions.$is_unknown is not served by an index; ${served}`],
-      ['filters[junction]=or&filters[result][conditions][$is]=SUCCESS&filters[object][conditions][$is]=redemption', 'filters.junction "or" of several conditions is not served by an index; use "and"'],
-      ['campaign=Spring&filters[campaign_name][conditions][$is]=Spring', 'filters.campaign_name restricts what campaign restricts already; give it once'],
       ['order=id&campaign=Spring', 'Query parameter order=id cannot be combined with campaign: no index serves them together; filter with the default order (created_at) instead'],
       ['order=-voucher_code&result=SUCCESS&filters[voucher_code][conditions][$is]=A', 'Query parameter order=-voucher_code cannot be combined with result: no index serves them together; filter with the default order (created_at) instead'],
       ['order=tracking_id&customer=ann', 'Query parameter order=tracking_id cannot be combined with customer: no index serves them together; filter with the default order (created_at) instead'],

@@ -88,7 +88,7 @@ describe('reward assignments API', () => {
     await refused(bulk([{ reward: rewards.points, parameters: points }, { reward: rewards.points, parameters: points }]), duplicate(rewards.points as string));
     await refused(() => server.request('POST', `/v1/rewards/${rewards.coin}/assignments`, { body: { campaign: club } }), duplicate(rewards.coin as string));
     await refused(bulk([{ reward: rewards.points, parameters: points }, { reward: 'rew_none', parameters: points }]), missing('reward', 'rew_none'));
-    await refused(bulk([{ reward: rewards.points }]), invalid('[0].parameters.loyalty.points is required'));
+    await refused(bulk([{ reward: rewards.points }]), invalid('[0].parameters.loyalty is required'));
     await refused(bulk([{ reward: rewards.points, parameters: points }], 'Other club'), duplicate(rewards.points as string));
     await refused(bulk([{ reward: rewards.coin, parameters: points }], 'Other club'), invalid('[0].parameters.loyalty.points: a COIN reward has no points cost'));
     await refused(bulk([{ reward: rewards.points, parameters: points }], 'Ten off'), missing('campaign', 'Ten off'));
@@ -98,6 +98,27 @@ describe('reward assignments API', () => {
     await refused(bulk([{ parameters: { loyalty: { points: 0, auto_redeem: 'yes' } } }]), invalid('[0].reward is required; [0].parameters.loyalty.points must be an integer of at least 1; [0].parameters.loyalty.auto_redeem must be a boolean'));
     await refused(() => server.request('POST', '/v1/rewards/rew_none/assignments', { body: { campaign: club } }), missing('reward', 'rew_none'));
     await refused(() => server.request('POST', `/v1/rewards/${rewards.points}/assignments`, { body: {} }), invalid('campaign is required'));
+  });
+
+  it('refuses a COIN assignment with more than one validation rule, and names a missing parameters.loyalty', async () => {
+    const rule = async (name: string) => (await server.request('POST', '/v1/validation-rules', { body: { name, rules: { '1': { name: 'order.amount', conditions: { $more_than: [100] } } } } })).body.id as string;
+    const rules = [await rule('Coin rule A'), await rule('Coin rule B')];
+    const bulk = (body: unknown) => () => server.request('POST', '/v1/loyalties/Other club/rewards', { body });
+    const viaReward = (body: unknown) => () => server.request('POST', `/v1/rewards/${rewards.coin}/assignments`, { body });
+    await refused(bulk([{ reward: rewards.coin, validation_rules: rules }]), invalid('[0].validation_rules must hold at most 1 validation rule id for a COIN reward'));
+    await refused(viaReward({ campaign: other, validation_rules: rules }), invalid('validation_rules must hold at most 1 validation rule id for a COIN reward'));
+    await refused(() => server.request('POST', `/v1/rewards/${rewards.coupon}/assignments`, { body: { campaign: other } }), invalid('parameters.loyalty is required'));
+    await refused(() => server.request('POST', `/v1/rewards/${rewards.coupon}/assignments`, { body: { campaign: other, parameters: {} } }), invalid('parameters.loyalty is required'));
+    await refused(() => server.request('POST', `/v1/rewards/${rewards.coupon}/assignments`, { body: { campaign: other, parameters: { loyalty: {} } } }), invalid('parameters.loyalty.points is required'));
+    await refused(bulk([{ reward: rewards.coupon, parameters: { loyalty: null } }]), invalid('[0].parameters.loyalty is required'));
+    // One rule is what a COIN assignment takes: the rule is assigned to it.
+    clock.advance(1000);
+    const one = await server.request('POST', `/v1/rewards/${rewards.coin}/assignments`, { body: { campaign: other, validation_rules: [rules[0]] } });
+    assert.equal(one.status, 200, one.text);
+    assert.deepEqual(one.body, assignment(one.body.id, rewards.coin as string, other));
+    const ruled = await server.request('GET', `/v1/validation-rules-assignments?related_object_id=${one.body.id}`);
+    assert.deepEqual(ruled.body.data.map((a: { rule_id: string; related_object_type: string }) => [a.rule_id, a.related_object_type]), [[rules[0], 'reward_assignment']]);
+    assert.equal((await server.request('DELETE', `/v1/rewards/${rewards.coin}/assignments/${one.body.id}`)).status, 204);
   });
 
   it('lists a program\'s and a reward\'s assignments with total, and gets one by either path', async () => {

@@ -119,7 +119,7 @@ describe('validation rules API', () => {
     await refused(
       send({ name: 'x', rules: { '1': { name: 'product.id', conditions: { $is: ['prod_1'] } }, '2': { name: 'order.amount', conditions: { $more_than: ['10'] } }, logic: '1 and 3' } }),
       invalidPayloadError(
-        'rules.logic names condition 3, which the rules do not define; rules.1.name "product.id" is not supported; supported: customer.metadata, customer.segment, redemption.count.per_customer, order.amount, order.metadata, order.items.count, order.items.price_any, order.items.price_each, order.items.every, order.items.any, order.items.none; rules.2.order.amount.conditions.$more_than must be an array of exactly one number',
+        'rules.logic names condition 3, which the rules do not define; rules.1.name "product.id" is not supported; supported: customer.metadata, customer.segment, redemption.count.per_customer, order.amount, order.metadata, order.items.count, order.items.price_any, order.items.price_each, customer_segment, order.items.every, order.items.any, order.items.none; rules.2.order.amount.conditions.$more_than must be an array of exactly one number',
       ),
     );
     await refused(

@@ -10,7 +10,9 @@ import { fixedClock } from '../../src/lib/clock.js';
 import { createKey } from '../../src/modules/auth/keys.service.js';
 import { freshDbFile } from '../support/db.js';
 import { Fixture, listVariants } from '../support/list-variants.js';
-import { explain, planProblems, recordingKysely, ROWS, writeStatistics } from '../support/query-plans.js';
+import { FILTER_WINDOW_ROWS, WINDOW_ALIAS } from '../../src/db/filter-window.js';
+import { explain, planProblems, readsTableRange, recordingKysely, ROWS, windowBounds, writeStatistics } from '../support/query-plans.js';
+import { windowedVariants } from '../support/window-variants.js';
 
 /**
  * docs/architecture.md, Design rules: no request may hold the main thread for long, so every list order and filter
@@ -24,6 +26,13 @@ import { explain, planProblems, recordingKysely, ROWS, writeStatistics } from '.
  * The planner's choice depends on statistics, so the plans are read three times: with none
  * (a new install), and with statistics of a million rows where every filter matches all of
  * them, then where every filter matches one.
+ *
+ * A filter no index serves (`$is_not`, `$contains`, a junction of "or" ...) is not indexed: it
+ * is checked in a window of at most FILTER_WINDOW_ROWS rows of the list's own index walk
+ * (src/db/filter-window.ts). For those variants the test states that bound and checks it:
+ * every statement that reads the list's table by a walk or a range (anything but rowid
+ * lookups of a page's rows) reads it through a subquery named filter_window whose LIMIT is
+ * exactly FILTER_WINDOW_ROWS, with the same plan rules inside.
  */
 
 /**
@@ -62,17 +71,37 @@ describe('query plans of every list variant', () => {
     return json;
   };
 
-  /** The statements one GET runs, each with its plan's problems. */
-  async function plansOf(path: string, withStatistics: boolean): Promise<string[]> {
+  /** The statements one GET runs. */
+  async function statementsOf(path: string): Promise<CompiledQuery[]> {
     captured = [];
     await call('GET', path);
     const statements = captured;
     captured = undefined;
     assert.ok(statements.length > 1, `${path} ran no list statement`);
-    return statements.flatMap((statement) => {
+    return statements;
+  }
+
+  /** The statements one GET runs, each with its plan's problems. */
+  async function plansOf(path: string, withStatistics: boolean): Promise<string[]> {
+    return (await statementsOf(path)).flatMap((statement) => {
       const problems = planProblems(explain(deps.sqlite, statement), exemptions(path, fixture, withStatistics));
       return problems.length === 0 ? [] : [`${path}\n  ${statement.sql}\n  -> ${problems.join('; ')}`];
     });
+  }
+
+  /** What is wrong with a windowed variant's statements: a read of the list's table outside a window of the bound. */
+  async function windowProblemsOf(path: string, table: string): Promise<string[]> {
+    const statements = await statementsOf(path);
+    const windowed = statements.filter((s) => windowBounds(s, WINDOW_ALIAS).length > 0);
+    const problems = windowed.length === 0 ? [`${path}\n  read no filter window`] : [];
+    for (const statement of statements) {
+      const bounds = windowBounds(statement, WINDOW_ALIAS);
+      const plan = explain(deps.sqlite, statement);
+      const unbounded = readsTableRange(plan, table) && (bounds.length === 0 || bounds.some((b) => b !== FILTER_WINDOW_ROWS));
+      const bad = [...planProblems(plan), ...(unbounded ? [`reads ${table} outside a window of ${FILTER_WINDOW_ROWS} rows (bounds: ${bounds.join(', ') || 'none'})`] : [])];
+      if (bad.length > 0) problems.push(`${path}\n  ${statement.sql}\n  -> ${bad.join('; ')}`);
+    }
+    return problems;
   }
 
   before(async () => {
@@ -107,6 +136,28 @@ describe('query plans of every list variant', () => {
       assert.equal(failures.length, 0, `${failures.length} statement(s) scan or sort:\n\n${failures.join('\n\n')}`);
     });
   }
+
+  for (const [name, rowsPerKey] of profiles) {
+    it(`reads every filter no index serves through a window of ${FILTER_WINDOW_ROWS} rows, ${name}`, async () => {
+      writeStatistics(deps.sqlite, rowsPerKey);
+      const failures: string[] = [];
+      for (const [table, paths] of Object.entries(windowedVariants(fixture))) {
+        for (const path of paths) failures.push(...(await windowProblemsOf(path, table)));
+      }
+      assert.equal(failures.length, 0, `${failures.length} problem(s):\n\n${failures.join('\n\n')}`);
+    });
+  }
+
+  it('finds the window bound in a statement, and a table read outside it', () => {
+    const query = (sql: string, parameters: unknown[]) => ({ sql, parameters, query: undefined }) as unknown as CompiledQuery;
+    const windowed = query('select "seq" from (select "seq" from "vouchers" where "x" = ? order by "code" limit ?) as "filter_window" limit ? offset ?', ['a', 10_000, 10, 0]);
+    assert.deepEqual(windowBounds(windowed, 'filter_window'), [10_000]);
+    assert.deepEqual(windowBounds(query('select * from "vouchers" limit ?', [10]), 'filter_window'), []);
+    assert.equal(readsTableRange([{ detail: 'SCAN vouchers USING INDEX vouchers_code' }], 'vouchers'), true);
+    assert.equal(readsTableRange([{ detail: 'SEARCH vouchers USING INDEX vouchers_campaign (campaign_id=?)' }], 'vouchers'), true);
+    assert.equal(readsTableRange([{ detail: 'SEARCH vouchers USING INTEGER PRIMARY KEY (rowid=?)' }], 'vouchers'), false);
+    assert.equal(readsTableRange([{ detail: 'SEARCH vouchers_x USING INDEX y' }], 'vouchers'), false);
+  });
 
   it('lists every order of every list endpoint', () => {
     const variants = listVariants(fixture);

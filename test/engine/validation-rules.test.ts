@@ -101,7 +101,7 @@ describe('validation rules: conditions', () => {
 
 describe('validation rules: refusals', () => {
   const refusals: Array<[string, unknown, string]> = [
-    ['unknown name', one('product.id', { $is: ['prod_1'] }), 'rules.1.name "product.id" is not supported; supported: customer.metadata, customer.segment, redemption.count.per_customer, order.amount, order.metadata, order.items.count, order.items.price_any, order.items.price_each, order.items.every, order.items.any, order.items.none'],
+    ['unknown name', one('product.id', { $is: ['prod_1'] }), 'rules.1.name "product.id" is not supported; supported: customer.metadata, customer.segment, redemption.count.per_customer, order.amount, order.metadata, order.items.count, order.items.price_any, order.items.price_each, customer_segment, order.items.every, order.items.any, order.items.none'],
     ['metadata without property', one('order.metadata', { $is: ['x'] }), 'rules.1.property is required for order.metadata: the metadata key, at most 255 characters'],
     ['bad operand', one('order.amount', { $more_than: ['x'] }), 'rules.1.order.amount.conditions.$more_than must be an array of exactly one number'],
     ['logic naming a missing condition', { ...one('order.amount', { $more_than: [1] }), logic: '1 and 2' }, 'rules.logic names condition 2, which the rules do not define'],

@@ -25,8 +25,8 @@ import { ASSIGNMENT_ORDER_FIELDS, RULE_ORDER_FIELDS } from '../../src/modules/va
 
 type Call = (method: string, path: string, body?: unknown) => Promise<Record<string, unknown>>;
 
-const DATE = '2024-06-01T00:00:00.000Z';
-const VOUCHER_CATEGORY = 'Plans category';
+export const DATE = '2024-06-01T00:00:00.000Z';
+export const VOUCHER_CATEGORY = 'Plans category';
 
 /** One record of each kind the lists need to reach their query (an unknown parent answers early). */
 export class Fixture {
@@ -98,7 +98,7 @@ export class Fixture {
 }
 
 /** `order` absent, then each field ascending and descending. */
-const orders = (fields: readonly string[]): Array<string | undefined> => [undefined, ...fields.flatMap((f) => [f, `-${f}`])];
+export const orders = (fields: readonly string[]): Array<string | undefined> => [undefined, ...fields.flatMap((f) => [f, `-${f}`])];
 
 const path = (base: string, params: Record<string, string | undefined>): string => {
   const query = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined));
@@ -107,14 +107,14 @@ const path = (base: string, params: Record<string, string | undefined>): string 
 };
 
 /** Every combination of one value from each list (undefined leaves the parameter out). */
-function combine(base: string, axes: Record<string, Array<Record<string, string | undefined>>>): string[] {
+export function combine(base: string, axes: Record<string, Array<Record<string, string | undefined>>>): string[] {
   let rows: Array<Record<string, string | undefined>> = [{}];
   for (const options of Object.values(axes)) rows = rows.flatMap((row) => options.map((o) => ({ ...row, ...o })));
   // A deep page: the walk an offset costs is part of the plan's question.
   return rows.map((row) => path(base, { ...row, limit: '100', page: '99' }));
 }
 
-const each = (name: string, values: Array<string | undefined>) => values.map((v) => ({ [name]: v }));
+export const each = (name: string, values: Array<string | undefined>) => values.map((v) => ({ [name]: v }));
 const oneOf = (filters: Record<string, string>) => [{}, ...Object.entries(filters).map(([k, v]) => ({ [k]: v }))];
 
 export function listVariants(f: Fixture): string[] {
@@ -258,7 +258,7 @@ export function listVariants(f: Fixture): string[] {
 }
 
 /** `filters[<field>][conditions][<op>]=value` of the reference's deep object. */
-const condition = (field: string, op: string, value = ''): Record<string, string> => ({ [`filters[${field}][conditions][${op}]`]: value });
+export const condition = (field: string, op: string, value = ''): Record<string, string> => ({ [`filters[${field}][conditions][${op}]`]: value });
 
 /**
  * GET /v1/redemptions: every filter alone and together by created_at (newest or oldest first),

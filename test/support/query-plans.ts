@@ -67,3 +67,19 @@ export function writeStatistics(sqlite: BetterSqlite3.Database, rowsPerKey: numb
   }
   sqlite.exec('ANALYZE sqlite_schema'); // reloads the statistics into the planner
 }
+
+/**
+ * The row bound of every filter window a statement reads through (src/db/filter-window.ts):
+ * the parameter of each `limit ?` that closes a subquery named `filter_window`.
+ */
+export function windowBounds(query: CompiledQuery, alias: string): unknown[] {
+  const marker = new RegExp(`limit \\?\\) as "${alias}"`, 'g');
+  return [...query.sql.matchAll(marker)].map((m) => {
+    const before = query.sql.slice(0, m.index + 'limit '.length);
+    return query.parameters[(before.match(/\?/g) ?? []).length];
+  });
+}
+
+/** Whether a plan reads `table` by anything but its rowid (a walk or a range of one of its indexes, or the table). */
+export const readsTableRange = (rows: PlanRow[], table: string): boolean =>
+  rows.some(({ detail }) => new RegExp(`^(?:SCAN|SEARCH) ${table}(?: |$)`).test(detail) && !/USING INTEGER PRIMARY KEY/.test(detail));

@@ -1,4 +1,4 @@
-import type { Condition, FieldCatalog } from './types.js';
+import type { Condition, FieldCatalog, Filter } from './types.js';
 import { validateFilter } from './validate.js';
 
 /**
@@ -15,10 +15,23 @@ export interface QueryFilterRules {
   accepts: (condition: Condition) => boolean;
   /** What is served, for the refusal's message. */
   served: string;
+  /**
+   * Lists that check what no index serves in a bounded window of rows (db/filter-window.ts):
+   * which conditions that window can check. Those, and an `or` of several of them, come back
+   * as `residual` instead of being refused.
+   */
+  windowable?: (condition: Condition) => boolean;
 }
 
 export type QueryFilters =
-  | { ok: true; conditions: Condition[]; /** the query without its `filters[...]` keys */ rest: Record<string, unknown> }
+  | {
+      ok: true;
+      conditions: Condition[];
+      /** Conditions for the bounded window, joined by their junction (windowable lists only). */
+      residual?: Filter;
+      /** the query without its `filters[...]` keys */
+      rest: Record<string, unknown>;
+    }
   | { ok: false; error: string };
 
 /** `a[b][c][0]` -> ['a', 'b', 'c', '0']. */
@@ -53,10 +66,17 @@ export function readQueryFilters(query: Record<string, unknown>, rules: QueryFil
   const checked = validateFilter({ junction: 'and', ...filters }, rules.catalog, 'filters');
   if (!checked.ok) return { ok: false, error: checked.errors.join('; ') };
   const { junction, conditions } = checked.filter;
-  if (junction === 'or' && conditions.length > 1) return { ok: false, error: 'filters.junction "or" of several conditions is not served by an index; use "and"' };
-  const refused = conditions.find((condition) => !rules.accepts(condition));
+  const windowable = rules.windowable ?? (() => false);
+  const refused = conditions.find((condition) => !rules.accepts(condition) && !windowable(condition));
   if (refused !== undefined) {
     return { ok: false, error: `filters.${refused.field}.conditions.${refused.operator} is not served by an index; the filters served are ${rules.served}` };
   }
-  return { ok: true, conditions, rest };
+  if (junction === 'or' && conditions.length > 1) {
+    if (rules.windowable === undefined) return { ok: false, error: 'filters.junction "or" of several conditions is not served by an index; use "and"' };
+    const unwindowable = conditions.find((condition) => !windowable(condition));
+    if (unwindowable !== undefined) return { ok: false, error: `filters.${unwindowable.field}.conditions.${unwindowable.operator} cannot be joined by "or"; the filters served are ${rules.served}` };
+    return { ok: true, conditions: [], residual: { junction, conditions }, rest };
+  }
+  const others = conditions.filter((condition) => !rules.accepts(condition));
+  return { ok: true, conditions: conditions.filter(rules.accepts), ...(others.length > 0 ? { residual: { junction: 'and', conditions: others } } : {}), rest };
 }

@@ -39,7 +39,14 @@ export const ITEM_FIELD_NAMES: Record<string, FilterName> = {
   'order.items.amount': filterName('order', 'number'),
 };
 
-export const SUPPORTED_NAMES = [...Object.keys(FILTER_NAMES), ...Object.keys(ITEM_MODES)];
+/**
+ * Other spellings of a condition name, read as the name they stand for and answered as given:
+ * the reference's audience rule "customer segment" reaches clients as `customer_segment`
+ * beside the dotted `customer.segment` of its validation-rule examples.
+ */
+export const NAME_ALIASES: Record<string, string> = { customer_segment: 'customer.segment' };
+
+export const SUPPORTED_NAMES = [...Object.keys(FILTER_NAMES), ...Object.keys(NAME_ALIASES), ...Object.keys(ITEM_MODES)];
 
 /** The filter field of a name: metadata names add their property (`order.metadata.color`). */
 export const fieldOf = (name: string, property: string | null): string => (property === null ? name : `${name}.${property}`);

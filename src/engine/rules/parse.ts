@@ -1,6 +1,6 @@
 import { validateFilter, type FieldCatalog } from '../conditions/index.js';
 import { parseLogic } from './logic.js';
-import { FILTER_NAMES, ITEM_FIELD_NAMES, ITEM_FIELDS, ITEM_MODES, OPERATOR_ALIASES, RULE_FIELDS, SUPPORTED_NAMES, fieldOf, type FilterName } from './names.js';
+import { FILTER_NAMES, ITEM_FIELD_NAMES, ITEM_FIELDS, ITEM_MODES, NAME_ALIASES, OPERATOR_ALIASES, RULE_FIELDS, SUPPORTED_NAMES, fieldOf, type FilterName } from './names.js';
 import type { RuleCondition, RuleTree, Target, TargetObject } from './types.js';
 
 /** At most this many numbered conditions on one level, and this many targets in one item condition. */
@@ -73,7 +73,8 @@ function condition(node: unknown, level: Level, at: string, errors: string[]): {
     errors.push(`${at} must be an object with a "name"`);
     return { json: node };
   }
-  const name = node.name;
+  // An alias is judged as the name it stands for; the stored JSON keeps the name as given.
+  const name = level === 'rule' && Object.hasOwn(NAME_ALIASES, node.name) ? (NAME_ALIASES[node.name] as string) : node.name;
   const names = level === 'rule' ? FILTER_NAMES : ITEM_FIELD_NAMES;
   const nested = node.rules ?? {};
   const mode = level === 'rule' ? ITEM_MODES[name as keyof typeof ITEM_MODES] : undefined;

@@ -1,9 +1,10 @@
 import { CompiledQuery, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { FILTER_WINDOW_ROWS, residualSql, seqIfMatch, walkWindow, WINDOW_ALIAS, windowPage, type ResidualFilter, type WindowScan } from '../../db/filter-window.js';
 import { notIndexed } from '../../db/plan-hints.js';
 import { REDEMPTION_OBJECTS, REDEMPTION_RESULTS, type RedemptionObjectName, type RedemptionResult } from '../../lib/enums.js';
 import type { OrderBy } from '../../lib/pagination.js';
-import type { RedemptionFilterColumn } from './redemptions-list.filters.js';
+import { redemptionField, type RedemptionFilterColumn } from './redemptions-list.filters.js';
 import type { RedemptionOrderField } from './redemptions-list.schemas.js';
 import type { RedemptionRow } from './redemptions.presenter.js';
 
@@ -111,4 +112,37 @@ export async function countRedemptions(db: Db, f: RedemptionFilters): Promise<nu
   if (columns.length < 2 || driver === undefined) return (await db.executeQuery(query)).rows[0]?.n ?? 0;
   const pinned = query.sql.replace('from "redemptions"', `from "redemptions" indexed by "${INDEX_OF[driver]}"`);
   return (await db.executeQuery<{ n: number }>(CompiledQuery.raw(pinned, [...query.parameters]))).rows[0]?.n ?? 0;
+}
+
+/** What the window carries: the sort keys, the rowid and every column a filter names. */
+const WINDOW_COLUMNS = [
+  'seq', 'id', 'created_at', 'tracking_id', 'voucher_code', 'customer_id', 'related_object_id', 'related_object_parent_id', 'parent_id', 'failure_code', 'result', 'object', 'campaign_name',
+] as const;
+
+/**
+ * The first FILTER_WINDOW_ROWS records of the list in the order asked, read as the page
+ * without a residual filter reads them (the indexed filters' walk, db/filter-window.ts).
+ */
+function filterWindow(db: Db, f: RedemptionFilters, sort: OrderBy<RedemptionOrderField>) {
+  let window = applyFilters(db.selectFrom('redemptions').select(WINDOW_COLUMNS), f, sort.field);
+  for (const key of SORT_KEYS[sort.field]) window = window.orderBy(key, sort.direction);
+  return window.limit(FILTER_WINDOW_ROWS).as(WINDOW_ALIAS);
+}
+
+/**
+ * One walk of the window: the page of its records that pass the residual filter, in the order
+ * asked, their total, and the rows examined; then the page's rows by rowid.
+ */
+export async function readRedemptionWindow(
+  db: Db,
+  q: RedemptionPageQuery,
+  residual: ResidualFilter,
+): Promise<{ rows: RedemptionRow[]; total: number; scan: WindowScan }> {
+  let walk = db.selectFrom(filterWindow(db, q.filters, q.sort)).select(seqIfMatch(residualSql(residual, redemptionField)));
+  for (const key of SORT_KEYS[q.sort.field]) walk = walk.orderBy(key, q.sort.direction);
+  const { seqs, total, scan } = windowPage(await walkWindow(db, walk), q);
+  if (seqs.length === 0) return { rows: [], total, scan };
+  const rows = new Map((await db.selectFrom('redemptions').selectAll().where('seq', 'in', seqs).execute()).map((row) => [row.seq, row]));
+  // Other requests ran between the walk's chunks: a record erased meanwhile is left out.
+  return { rows: seqs.flatMap((seq) => rows.get(seq) ?? []), total, scan };
 }

@@ -45,11 +45,12 @@ export interface RedemptionsListQuery {
 
 /**
  * GET /v1/redemptions's query, checked: the plain parameters and the `filters` deep object
- * become one set of column terms. A bracketed key the list does not know
+ * become one set of column terms, and the conditions no index serves (checked in a bounded
+ * window). A bracketed key the list does not know
  * (`created_at[since]`) is refused rather than ignored.
  */
 export function parseRedemptionsListQuery(query: Record<string, unknown>): RedemptionsListQuery {
-  const { terms, rest } = readRedemptionFilters(gatherRepeated(query, 'result'));
+  const { terms, residual, rest } = readRedemptionFilters(gatherRepeated(query, 'result'));
   const unknown = Object.keys(rest).filter((key) => (key.includes('[') || key === 'filters') && !KNOWN_PARAMS.includes(key));
   if (unknown.length > 0) throw invalidQueryParams(`Unknown query parameter(s): ${unknown.join(', ')}`);
   const params = validateQuery(listSchema, rest);
@@ -58,7 +59,7 @@ export function parseRedemptionsListQuery(query: Record<string, unknown>): Redem
     ...(params.campaign === undefined ? [] : [{ column: 'campaign_name' as const, values: [params.campaign], label: 'campaign' }]),
     ...(params.customer === undefined ? [] : [{ column: 'customer_id' as const, values: [params.customer], label: 'customer' }]),
   ];
-  const where = whereOf([...plain, ...terms]);
+  const where = whereOf([...plain, ...terms], residual);
   const sort = params.order ?? { field: 'created_at', direction: 'desc' };
   refuseUnservedOrder(sort, Object.entries(where.labels));
   return {

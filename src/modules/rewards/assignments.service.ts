@@ -30,19 +30,35 @@ export async function findProgramCampaign(db: Db, idOrName: string): Promise<Cam
   return campaign;
 }
 
-/** The points cost a reward's assignment takes: required for every reward but COIN, which has none. */
+/**
+ * The points cost a reward's assignment takes: required for every reward but COIN, which has
+ * none. Without `parameters.loyalty` at all the refusal names it, as create-reward-assignment
+ * marks it required; with it but without points, it names the points.
+ */
 function costOf(reward: RewardRow, parameters: AssignmentParametersBody, label: string): { points: number | null; auto_redeem: number | null } {
   const points = parameters?.loyalty?.points ?? null;
   const autoRedeem = parameters?.loyalty?.auto_redeem;
   if (reward.type === 'COIN' && points !== null) throw invalidPayload(`${label}.loyalty.points: a COIN reward has no points cost`);
+  if (reward.type !== 'COIN' && parameters?.loyalty == null) throw invalidPayload(`${label}.loyalty is required`);
   if (reward.type !== 'COIN' && points === null) throw invalidPayload(`${label}.loyalty.points is required`);
   return { points, auto_redeem: autoRedeem == null ? null : Number(autoRedeem) };
 }
 
-/** Inserts assignments of rewards into one program, refusing any reward it (or the batch) already holds. */
-type AssignItem = { reward: RewardRow; parameters: AssignmentParametersBody; label: string; rules?: string[] | null };
+/** One assignment to make: its reward, body fields, and where the body put them (`[0].` in a bulk body). */
+type AssignItem = { reward: RewardRow; parameters: AssignmentParametersBody; at: string; rules?: string[] | null };
 
+/**
+ * A COIN (pay with points) reward's assignment takes at most one validation rule: the
+ * reference gives its body one rule id (like a promotion tier's validation_rules, maxItems 1),
+ * since the rule decides which orders the points may pay for.
+ */
+function checkCoinRules({ reward, rules, at }: AssignItem): void {
+  if (reward.type === 'COIN' && (rules?.length ?? 0) > 1) throw invalidPayload(`${at}validation_rules must hold at most 1 validation rule id for a COIN reward`);
+}
+
+/** Inserts assignments of rewards into one program, refusing any reward it (or the batch) already holds. */
 async function assign(trx: Db, campaignId: string, items: AssignItem[], now: string) {
+  items.forEach(checkCoinRules);
   const seen = new Set<string>();
   for (const { reward } of items) {
     if (seen.has(reward.id)) throw duplicateFound('reward_assignment', 'reward', reward.id);
@@ -50,12 +66,12 @@ async function assign(trx: Db, campaignId: string, items: AssignItem[], now: str
   }
   const taken = await repo.findAssignmentsOfRewards(trx, campaignId, [...seen]);
   if (taken[0]) throw duplicateFound('reward_assignment', 'reward', taken[0].reward_id);
-  const rows: repo.AssignmentRow[] = items.map(({ reward, parameters, label }) => ({
+  const rows: repo.AssignmentRow[] = items.map(({ reward, parameters, at }) => ({
     seq: 0,
     id: newId('rewa_'),
     reward_id: reward.id,
     campaign_id: campaignId,
-    ...costOf(reward, parameters, label),
+    ...costOf(reward, parameters, `${at}parameters`),
     created_at: now,
     updated_at: null,
   }));
@@ -76,7 +92,7 @@ export async function assignRewards(deps: AssignmentDeps, programKey: string, it
     const resolved = items.map((item, i) => {
       const reward = rewards.get(item.reward);
       if (!reward) throw notFound('reward', item.reward);
-      return { reward, parameters: item.parameters, label: `[${i}].parameters`, rules: item.validation_rules };
+      return { reward, parameters: item.parameters, at: `[${i}].`, rules: item.validation_rules };
     });
     return assign(trx, program.id, resolved, now);
   });
@@ -88,7 +104,7 @@ export async function assignReward(deps: AssignmentDeps, rewardId: string, body:
   return deps.db.transaction().execute(async (trx) => {
     const reward = await requireReward(trx, rewardId);
     const program = await findProgramCampaign(trx, body.campaign);
-    const [created] = await assign(trx, program.id, [{ reward, parameters: body.parameters, label: 'parameters', rules: body.validation_rules }], now);
+    const [created] = await assign(trx, program.id, [{ reward, parameters: body.parameters, at: '', rules: body.validation_rules }], now);
     return created as AssignmentView;
   });
 }

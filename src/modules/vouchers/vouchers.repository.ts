@@ -122,7 +122,7 @@ type VoucherQuery<O> = SelectQueryBuilder<Database, 'vouchers', O>;
  * vouchers are few, so checking a campaign or category on them costs little. Without an
  * order (the count), every term may use its index.
  */
-function applyFilters<O>(query: VoucherQuery<O>, f: VoucherFilter, deleted: string[], order?: VoucherOrderField): VoucherQuery<O> {
+export function applyFilters<O>(query: VoucherQuery<O>, f: VoucherFilter, deleted: string[], order?: VoucherOrderField): VoucherQuery<O> {
   const byHolder = f.holderId !== undefined;
   const term = (column: 'campaign_id' | 'category_id', secondary: boolean) => (secondary && order !== undefined ? notIndexed(column) : column);
   const dateTerm = (field: 'created_at' | 'updated_at') => (order === undefined || order === field ? field : notIndexed(field));
@@ -139,15 +139,14 @@ function applyFilters<O>(query: VoucherQuery<O>, f: VoucherFilter, deleted: stri
 }
 
 /** Campaigns being deleted: their vouchers (removed by a job, portion by portion) are no longer listed. */
-const deletedCampaignIds = async (db: Db): Promise<string[]> =>
+export const deletedCampaignIds = async (db: Db): Promise<string[]> =>
   (await db.selectFrom('campaigns').select('id').where('deleted_at', 'is not', null).execute()).map((c) => c.id);
 
 /**
- * One page of vouchers. The page is a walk of one index alone (see applyFilters): the rows
- * it skips are never read, so a deep page costs its offset in index entries. Hence no join
- * per row: the campaign names come for the page's rows only, and vouchers of campaigns being
- * deleted are excluded by id, which costs a row read per entry only while such a campaign
- * exists and only in lists across campaigns.
+ * One page of vouchers: a walk of one index alone (see applyFilters), so a deep page costs its
+ * offset in index entries. No join per row: campaign names come for the page's rows only, and
+ * vouchers of campaigns being deleted are excluded by id (a row read per entry only while such
+ * a campaign exists, and only in lists across campaigns).
  */
 export async function listVouchers(
   db: Db,
@@ -162,10 +161,14 @@ export async function listVouchers(
     .limit(page.limit)
     .offset(page.offset)
     .execute();
+  return withCampaignNames(db, rows);
+}
+
+/** A page's rows with their campaigns' names, read for the page's campaigns only. */
+export async function withCampaignNames(db: Db, rows: Array<Selectable<VoucherTable>>): Promise<VoucherRow[]> {
   const ids = [...new Set(rows.flatMap((r) => (r.campaign_id === null ? [] : [r.campaign_id])))];
-  const names = new Map(
-    ids.length === 0 ? [] : (await db.selectFrom('campaigns').select(['id', 'name']).where('id', 'in', ids).execute()).map((c) => [c.id, c.name]),
-  );
+  const found = ids.length === 0 ? [] : await db.selectFrom('campaigns').select(['id', 'name']).where('id', 'in', ids).execute();
+  const names = new Map(found.map((c) => [c.id, c.name]));
   return rows.map((row) => ({ ...row, campaign_name: row.campaign_id === null ? null : (names.get(row.campaign_id) ?? null) }));
 }
 

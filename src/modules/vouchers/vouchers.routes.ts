@@ -1,4 +1,5 @@
 import type { RouteModule } from '../../http/context.js';
+import { setFilterWindowHeader } from '../../http/filter-window-header.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
 import { createVoucher } from './standalone-vouchers.service.js';
 import { importVouchers } from './voucher-import.service.js';
@@ -47,7 +48,9 @@ export const vouchersRoutes: RouteModule = (router, deps) => {
   });
 
   router.get('/v1/vouchers', async (ctx) => {
-    ctx.body = await listVouchers(deps, parseVouchersListQuery(ctx.query));
+    const { list, window } = await listVouchers(deps, parseVouchersListQuery(ctx.query));
+    setFilterWindowHeader(ctx, window);
+    ctx.body = list;
   });
 
   router.get('/v1/vouchers/:code', async (ctx) => {

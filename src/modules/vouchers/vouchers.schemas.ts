@@ -8,6 +8,7 @@ import { isoDate, validityDayOfWeek, validityFields, validityTimeframe } from '.
 import { MAX_VOUCHERS_COUNT } from '../campaigns/campaigns.schemas.js';
 import { codeConfigSchema, discountSchema, giftSchema, loyaltyCardTemplateSchema, redemptionSchema } from '../campaigns/voucher-template.schemas.js';
 import { kindImportFields } from './kinds/index.js';
+import type { Filter } from '../../engine/conditions/index.js';
 import { withFiltersAsParams } from './voucher-list-filters.js';
 import { validationRulesField } from '../validation-rules/index.js';
 
@@ -145,7 +146,10 @@ export const VOUCHER_LIST_PARAMS = Object.keys(vouchersListParams);
  * `category` (id or name), `customer` (holder id or source_id) and created/updated ranges.
  */
 const listSchema = querySchema(vouchersListParams);
-export type VouchersListQuery = QueryOf<typeof vouchersListParams>;
+export type VouchersListQuery = QueryOf<typeof vouchersListParams> & {
+  /** The filters no index serves, for the bounded window (voucher-list-filters.ts). */
+  residual?: Filter;
+};
 
 /**
  * The list's query, checked: the `filters` deep object becomes the plain parameters it means
@@ -154,8 +158,9 @@ export type VouchersListQuery = QueryOf<typeof vouchersListParams>;
  * the unfiltered list as if it were the filtered one.
  */
 export function parseVouchersListQuery(query: Record<string, unknown>): VouchersListQuery {
-  const plain = withFiltersAsParams(query);
+  const { plain, residual } = withFiltersAsParams(query);
   const unknown = Object.keys(plain).filter((key) => (key.includes('[') || key === 'filters') && !VOUCHER_LIST_PARAMS.includes(key));
   if (unknown.length > 0) throw invalidQueryParams(`Unknown query parameter(s): ${unknown.join(', ')}`);
-  return validateQuery(listSchema, plain);
+  const params = validateQuery(listSchema, plain);
+  return residual === undefined ? params : { ...params, residual };
 }

@@ -10,6 +10,8 @@ import { categoriesById, findCategoryId, resolveCategoryId } from '../categories
 import { findSimpleCustomer } from '../customers/customers.service.js';
 import { presentVoucher, type VoucherView } from './vouchers.presenter.js';
 import * as repo from './vouchers.repository.js';
+import * as windowRepo from './vouchers-window.repository.js';
+import type { WindowScan } from '../../db/filter-window.js';
 import { updateVoucherSchema, type UpdateVoucherBody, type VouchersListQuery } from './vouchers.schemas.js';
 import { assignmentsOfObjects, removeAssignmentsOf } from '../validation-rules/index.js';
 import { codeOfAssetId } from './voucher-assets.js';
@@ -72,23 +74,33 @@ async function totalOf(deps: Pick<Deps, 'db'>, filter: repo.VoucherFilter): Prom
   return (await countLiveCampaignVouchers(deps.db)) + (await repo.countStandaloneVouchers(deps.db));
 }
 
-/**
- * GET /v1/vouchers: newest first unless ordered, filtered by campaign (id or name), category
- * (id or name), customer (the holder's id or source_id) and created/updated ranges (strict
- * bounds); a key that names nothing gives an empty list. With `total`.
- */
-export async function listVouchers(deps: VoucherDeps, query: VouchersListQuery) {
-  const filter = await filterOf(deps, query);
-  if (filter === null) return listEnvelope('vouchers', [] as VoucherView[], { total: 0 });
-  const rows = await repo.listVouchers(deps.db, filter, {
-    limit: query.limit,
-    offset: (query.page - 1) * query.limit,
-    order: query.order ?? { field: 'created_at', direction: 'desc' },
-  });
+const envelope = (vouchers: VoucherView[], total: number) => listEnvelope('vouchers', vouchers, { total });
+
+/** The page's vouchers as the API shows them. */
+async function present(deps: Pick<Deps, 'db'>, rows: repo.VoucherRow[]): Promise<VoucherView[]> {
   const categories = await categoriesById(deps.db, rows.map((r) => r.category_id));
   // One read of the page's rule assignments, whatever its size.
   const assignments = await assignmentsOfObjects(deps.db, rows.map((r) => r.id));
-  return listEnvelope('vouchers', rows.map((row) => presentVoucher(row, categories, assignments)), { total: await totalOf(deps, filter) });
+  return rows.map((row) => presentVoucher(row, categories, assignments));
+}
+
+/**
+ * GET /v1/vouchers (list-vouchers): newest first unless ordered, filtered by campaign (id or
+ * name), category (id or name), customer (the holder's id or source_id) and created/updated
+ * ranges (strict bounds); a key that names nothing gives an empty list. With `total`. The
+ * filters no index serves are checked in the bounded window (db/filter-window.ts): page and
+ * total are the window's, and `window` says what it examined.
+ */
+export async function listVouchers(deps: VoucherDeps, query: VouchersListQuery): Promise<{ list: ReturnType<typeof envelope>; window?: WindowScan }> {
+  const filter = await filterOf(deps, query);
+  if (filter === null) return { list: envelope([], 0) };
+  const page = { limit: query.limit, offset: (query.page - 1) * query.limit, order: query.order ?? { field: 'created_at' as const, direction: 'desc' as const } };
+  if (query.residual !== undefined) {
+    const { rows, total, scan } = await windowRepo.readVoucherWindow(deps.db, filter, page, query.residual);
+    return { list: envelope(await present(deps, rows), total), window: scan };
+  }
+  const rows = await repo.listVouchers(deps.db, filter, page);
+  return { list: envelope(await present(deps, rows), await totalOf(deps, filter)) };
 }
 
 /**
