@@ -65,5 +65,6 @@ export function errorRenderer(log: Logger) {
     }
     ctx.status = appError.status;
     ctx.body = errorBody(appError, ctx);
+    ctx.state.errorKey = appError.key;
   };
 }
