@@ -172,6 +172,22 @@ describe('promo serve logs and metrics', () => {
     assert.equal(quiet.stderr(), '');
   });
 
+  it('logs its shutdown on SIGTERM and SIGINT: when it stops listening, and once the database is closed', async () => {
+    const file = freshDbFile();
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const server = await spawnServe(['--db', file], KEY);
+      assert.equal((await fetch(`${server.url}/health`)).status, 200);
+      assert.equal(await server.stop(signal), 0);
+      const lines = server.stderr().trim().split('\n').map((line) => JSON.parse(line) as LogLine);
+      const ends = lines.filter((l) => l.msg !== 'request').map(({ time: _time, pid, ...line }) => ({ ...line, pid: pid === server.child.pid }));
+      assert.deepEqual(ends, [
+        { level: 'info', msg: 'stopping: no longer listening, finishing requests in flight', signal, grace_ms: 10_000, pid: true },
+        { level: 'info', msg: 'stopped: database closed', signal, pid: true },
+      ]);
+      await assert.rejects(fetch(`${server.url}/health`), 'nothing listens any more');
+    }
+  });
+
   it('refuses a log level it does not know', async () => {
     const res = await runCli(['serve', '--db', freshDbFile(), '--log-level', 'loud']);
     assert.equal(res.code, 2);
