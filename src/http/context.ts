@@ -13,8 +13,6 @@ export interface AppState {
   uploadLimitBytes?: number;
   /** The catalogue key a refused request was answered with: its log line says why. */
   errorKey?: string;
-  /** Why the body was refused, kept by the body reader until authentication has run. */
-  bodyRefusal?: unknown;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

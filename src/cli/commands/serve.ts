@@ -90,7 +90,7 @@ export async function serve(options: ConfigOverrides): Promise<void> {
     handOffMs: config.handOffMs,
   });
   deps.onClose.push(() => runner.stop());
-  const app = createApp(deps, { bodyLimitBytes: config.bodyLimitBytes, metrics, metricsToken: config.metricsToken, rateLimit: config.rateLimit });
+  const app = createApp(deps, { bodyLimitBytes: config.bodyLimitBytes, bodyTimeoutMs: config.bodyTimeoutMs, metrics, metricsToken: config.metricsToken, rateLimit: config.rateLimit });
   const server = createHttpServer(app, deps.log);
   server.on('error', async (error: NodeJS.ErrnoException) => {
     fail(listenError(error, config.host, config.port));
