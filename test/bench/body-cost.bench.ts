@@ -1,7 +1,8 @@
 /**
  * The per-request cost of reading a body (issue 26 point 5: koa-bodyparser instead of promo's
  * own reader), through the real `promo serve`, 16 keep-alive connections (autocannon):
- * GET /health (no body: the yardstick), POST /v1/oauth/introspect with a small JSON body (the
+ * GET /health (no body: the yardstick), GET /v1/vouchers/{code} (a key, no body: what the
+ * two steps of authentication cost a read), POST /v1/oauth/introspect with a small JSON body (the
  * body's reading and parsing is most of what it does: one token lookup in memory) and
  * POST /client/v1/validations (a percent-off voucher on a 3-item order). Each figure with the
  * server's CPU time per request (from /proc, Linux only).
@@ -35,6 +36,7 @@ async function figures(bin: string) {
     const load = (path: string, options: { method?: 'POST'; headers?: Record<string, string>; body?: unknown }, durationMs = DURATION_MS) =>
       cannon(`${server.url}${path}`, { connections: CONNECTIONS, durationMs, ...options });
     const health = () => load('/health', {});
+    const voucher = () => load('/v1/vouchers/PCT-BENCH', { headers: benchHeaders });
     const introspect = (ms?: number) => load('/v1/oauth/introspect', { method: 'POST', headers: benchHeaders, body: { access_token: 'not-a-live-token' } }, ms);
     const validate = (ms?: number) => load('/client/v1/validations', { method: 'POST', headers: clientHeaders, body: validationBody }, ms);
     await introspect(1000);
@@ -42,6 +44,7 @@ async function figures(bin: string) {
     const pid = server.child.pid;
     return {
       health: await measured(pid, health),
+      voucher_get: await measured(pid, voucher),
       introspect_post: await measured(pid, () => introspect()),
       validation_post: await measured(pid, () => validate()),
     };
