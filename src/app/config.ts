@@ -17,6 +17,8 @@ export interface Config {
   workers: number;
   /** Largest accepted request body, in bytes. */
   bodyLimitBytes: number;
+  /** PROMO_BODY_TIMEOUT_MS: how long a request body may take to arrive (then 408). */
+  bodyTimeoutMs: number;
   serverKey?: KeyFromEnv;
   clientKey?: KeyFromEnv;
   logLevel: LogLevel;
@@ -29,6 +31,21 @@ export interface Config {
 }
 
 export const DEFAULT_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * 30 s for a body to arrive once its headers have: a 16 MiB body at 1 MB/s still makes it,
+ * a client that trickles bytes to hold a connection does not. Node's own limit on a whole
+ * request (server.requestTimeout, 300 s) stays above the largest value allowed here.
+ */
+export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+export const MAX_BODY_TIMEOUT_MS = 240_000;
+
+export function parseBodyTimeoutMs(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_BODY_TIMEOUT_MS;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_BODY_TIMEOUT_MS) throw new Error(`Invalid PROMO_BODY_TIMEOUT_MS: ${value} (milliseconds, 1..${MAX_BODY_TIMEOUT_MS})`);
+  return n;
+}
 
 export interface ConfigOverrides {
   db?: string;
@@ -99,6 +116,7 @@ export function loadConfig(overrides: ConfigOverrides = {}): Config {
     port: parsePort(overrides.port ?? env('PROMO_PORT') ?? 8080),
     workers: parseWorkers(overrides.workers ?? env('PROMO_WORKERS') ?? 2),
     bodyLimitBytes: Number(env('PROMO_BODY_LIMIT_BYTES') ?? DEFAULT_BODY_LIMIT_BYTES),
+    bodyTimeoutMs: parseBodyTimeoutMs(env('PROMO_BODY_TIMEOUT_MS')),
     serverKey: appId && appToken ? { appId, token: appToken } : undefined,
     clientKey: clientId && clientToken ? { appId: clientId, token: clientToken, origins } : undefined,
     logLevel: logLevelFrom(overrides.logLevel, 'info'),

@@ -16,9 +16,9 @@ type Db = Kysely<Database>;
  * handle, a transaction included, reads every time, so a write transaction sees its own writes.
  * The answer is shared by every caller: it must not be changed (freeze it).
  */
-export function versionedRead<T>(read: (db: Db) => Promise<T>): (db: Db) => Promise<T> {
+export function versionedRead<T>(read: (db: Db) => Promise<T>): VersionedRead<T> {
   const kept = new WeakMap<Db, { version: number; value: T }>();
-  return async (db) => {
+  const current = async (db: Db): Promise<T> => {
     const direct = directReads(db);
     if (!direct) return read(db);
     const version = direct.dataVersion();
@@ -28,7 +28,15 @@ export function versionedRead<T>(read: (db: Db) => Promise<T>): (db: Db) => Prom
     kept.set(db, { version, value });
     return value;
   };
+  return Object.assign(current, { lastKept: (db: Db): T | undefined => kept.get(db)?.value });
 }
+
+/**
+ * A versioned read, and `lastKept`: the answer it kept last, read nothing, possibly out of
+ * date (undefined when it kept none). Only for a guess that is checked again with the current
+ * answer before anything relies on it.
+ */
+export type VersionedRead<T> = ((db: Db) => Promise<T>) & { lastKept(db: Db): T | undefined };
 
 /** An object and the objects and arrays inside it, frozen: an answer versionedRead shares. */
 export function deepFreeze<T>(value: T): T {

@@ -1,7 +1,7 @@
 import { Router } from '@koa/router';
 import Koa from 'koa';
 import type { Deps } from '../app/deps.js';
-import { DEFAULT_BODY_LIMIT_BYTES } from '../app/config.js';
+import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_BODY_TIMEOUT_MS } from '../app/config.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import type { AppState } from './context.js';
 import { metricsEndpoint } from './metrics-endpoint.js';
@@ -17,6 +17,8 @@ import { routeModules } from './routes.js';
 
 export interface AppOptions {
   bodyLimitBytes?: number;
+  /** PROMO_BODY_TIMEOUT_MS: how long a request body may take to arrive before 408. */
+  bodyTimeoutMs?: number;
   /** Shared with the job runner by `serve`, so job checkpoints show too; made here otherwise. */
   metrics?: Metrics;
   /** PROMO_METRICS_TOKEN: /metrics then answers this bearer token from anywhere. */
@@ -43,12 +45,15 @@ export function createApp(deps: Deps, options: AppOptions = {}): Koa<AppState> {
 
   app.use(requestId);
   app.use(requestLog(deps.log, metrics));
-  app.use(errorRenderer(deps.log));
-  const body = bodyMiddleware(bodyLimitBytes);
-  app.use(body.readBody);
-  app.use(authMiddleware(deps));
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+  app.use(errorRenderer(deps.log, bodyTimeoutMs));
+  // Credentials and the rate limit come from the headers, before any body is read: a request
+  // refused there never makes the server hold its body (middleware/auth.ts).
+  const auth = authMiddleware(deps);
+  app.use(auth.admit);
   app.use(rateLimit(options.rateLimit));
-  app.use(body.bodyRefusal);
+  app.use(bodyMiddleware(bodyLimitBytes, bodyTimeoutMs));
+  app.use(auth.authenticate);
   app.use(idempotency(deps));
   app.use(groupedRoutes(router));
   return app;

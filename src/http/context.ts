@@ -11,8 +11,8 @@ export interface AppState {
   keyRateLimit?: number | null;
   /** Set by the body middleware on a multipart upload (POST .../importCSV): its largest file. */
   uploadLimitBytes?: number;
-  /** Why the body was refused, kept by the body reader until authentication has run. */
-  bodyRefusal?: unknown;
+  /** The catalogue key a refused request was answered with: its log line says why. */
+  errorKey?: string;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

@@ -1,79 +1,79 @@
 import type { IncomingMessage } from 'node:http';
-import { parse as parseForm } from 'node:querystring';
-import type { Readable, Transform } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import bodyParser from 'koa-bodyparser';
 import { AppError, invalidPayload } from '../lib/errors.js';
+import { jsonDepth, LIMITS } from '../lib/limits.js';
+import type { AppContext } from './context.js';
 
-/** The Content-Encodings a body may arrive in (RFC 9110 8.4.1), with their decoders. */
-const DECODERS: Record<string, (() => Transform) | undefined> = {
-  gzip: createGunzip,
-  'x-gzip': createGunzip,
-  deflate: createInflate,
-  br: createBrotliDecompress,
-};
+/**
+ * Request bodies are read and parsed by koa-bodyparser (co-body, raw-body, inflation). What it
+ * does not do the way promo answers, the functions here do beside it: the Content-Encoding it
+ * may meet, its errors as the catalogue's bodies, an empty or blank JSON body, depth and
+ * numbers too large for a double.
+ */
 
 export const tooLarge = (limitBytes: number): AppError => new AppError('payload_too_large', `Request body exceeds ${limitBytes} bytes`);
 
-/** The body's bytes as they were sent, decoded from their Content-Encoding. */
-function decodedStream(req: IncomingMessage): Readable {
-  const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-  if (encoding === 'identity' || encoding === '') return req;
-  const decoder = DECODERS[encoding];
-  if (!decoder) throw new AppError('unsupported_media_type', `Content-Encoding ${encoding} is not supported; send identity, gzip, deflate or br`);
-  return req.pipe(decoder());
-}
+/** The Content-Encodings a body may arrive in (RFC 9110 8.4.1), as inflation names them. */
+const ENCODINGS: Record<string, string | undefined> = { identity: 'identity', '': 'identity', gzip: 'gzip', 'x-gzip': 'gzip', deflate: 'deflate', br: 'br' };
 
-/** UTF-8 text, a leading byte-order mark dropped. */
-function textOf(bytes: Buffer): string {
-  const text = bytes.toString('utf8');
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+/**
+ * Names the body's Content-Encoding as inflation knows it (`x-gzip` is gzip, RFC 9110 8.4.1.3;
+ * case and spaces do not count), or refuses it with the catalogue's 415 before anything reads.
+ */
+export function normalizeEncoding(req: IncomingMessage): void {
+  const sent = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const known = ENCODINGS[sent];
+  if (!known) throw new AppError('unsupported_media_type', `Content-Encoding ${sent} is not supported; send identity, gzip, deflate or br`);
+  req.headers['content-encoding'] = known;
 }
 
 /**
- * The request's body as UTF-8 text (a leading byte-order mark dropped), at most `limitBytes`
- * once decoded. A body that came with its headers is whole once the HTTP parser has finished
- * their packet, which it does before the next microtask: it is then taken from the stream's
- * buffer in one read. Any other body (a large one, a slow client, an encoded one) is collected
- * from its chunks as they come.
+ * koa-bodyparser for JSON (any `application/json` or `+json` type) and forms (the OAuth
+ * endpoints'). The limit is raw-body's, counted on the decoded bytes (a small gzip of a large
+ * body is refused once its decoded size passes it). Not strict: any JSON value parses, and
+ * validation names the shape it expected. `__proto__` keys, escaped or not, are refused by
+ * co-body's parser (bourne; co-body's `onProtoPoisoning` is `error` unless told otherwise, and
+ * test/api/request-body.test.ts holds it to that).
  */
-export async function requestText(req: IncomingMessage, limitBytes: number): Promise<string> {
-  const source = decodedStream(req);
-  await undefined;
-  if (source !== req || !req.complete) return collectedText(source, req, limitBytes);
-  const bytes = (req.read() as Buffer | null) ?? Buffer.alloc(0);
-  if (bytes.length > limitBytes) throw tooLarge(limitBytes);
-  return textOf(bytes);
+export function bodyParserFor(limitBytes: number) {
+  // koa-bodyparser hands its options on to co-body, whose `queryString` its types do not list.
+  const options: bodyParser.Options & { queryString: { allowDots: boolean } } = {
+    enableTypes: ['json', 'form'],
+    extendTypes: { json: ['+json'] },
+    jsonLimit: `${limitBytes}b`,
+    formLimit: `${limitBytes}b`,
+    strict: false,
+    // Flat fields as the OAuth endpoints read them: `a.b=c` stays the field `a.b`.
+    queryString: { allowDots: false },
+  };
+  return bodyParser(options);
 }
 
-function collectedText(source: Readable, req: IncomingMessage, limitBytes: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let bytes = 0;
-    const fail = (error: AppError): void => {
-      source.removeListener('data', onData);
-      if (source !== req) source.destroy(); // a decoder stops inflating what nobody reads
-      reject(error);
-    };
-    const onData = (chunk: Buffer): void => {
-      bytes += chunk.length;
-      if (bytes > limitBytes) return fail(tooLarge(limitBytes));
-      chunks.push(chunk);
-    };
-    source.on('data', onData);
-    source.once('end', () => resolve(textOf(Buffer.concat(chunks, bytes))));
-    // A client that hangs up mid-body: the answer goes nowhere, but the request must end.
-    const aborted = (): void => fail(new AppError('invalid_payload', 'Request aborted'));
-    req.once('aborted', aborted);
-    req.once('error', aborted);
-    if (source !== req) source.once('error', (error: Error) => fail(invalidPayload(`Request body could not be decoded: ${error.message}`)));
-  });
+interface ReadError {
+  status?: number;
+  type?: string;
+  code?: string;
+  message?: string;
+  /** co-body's: the text that did not parse. */
+  body?: unknown;
 }
 
-/**
- * A key that JSON.parse makes an own property but that a later merge (Object.assign, a deep
- * copy) would take for the object's prototype: refused wherever it appears, escaped or not.
- */
-const PROTO_KEY = /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:/;
+/** The catalogue error for what reading or parsing a body threw; anything else as it was. */
+export function bodyError(error: unknown, limitBytes: number): unknown {
+  if (error instanceof AppError || typeof error !== 'object' || error === null) return error;
+  const e = error as ReadError;
+  if (e.type === 'entity.too.large') return tooLarge(limitBytes);
+  if (e.type === 'request.aborted') return invalidPayload('Request aborted');
+  if (e.type === 'request.size.invalid') return invalidPayload('Request body does not match its Content-Length');
+  if (e.message === 'Object contains forbidden prototype property') return invalidPayload('Request body may not contain the key "__proto__"');
+  if (typeof e.body === 'string') return invalidPayload(`Request body is not valid JSON: ${e.message}`);
+  // A zlib or brotli stream error (its code, no HTTP status): the bytes do not decode.
+  if (e.status === undefined && typeof e.code === 'string') return invalidPayload(`Request body could not be decoded: ${e.message}`);
+  return error;
+}
+
+/** co-body's refusal of a body that is empty or only blanks: the official clients send one; it is `{}`. */
+export const isBlankBody = (error: unknown): boolean => typeof (error as ReadError | null)?.body === 'string' && ((error as ReadError).body as string).trim() === '';
 
 /**
  * A number literal too large for a double (1e400, or 309 digits and more) that JSON.parse reads
@@ -88,25 +88,18 @@ const holdsInfinity = (value: unknown): boolean => {
   return Object.values(value).some(holdsInfinity);
 };
 
-/** Refuses a parsed JSON body (of a depth already checked) that holds a number JSON.parse read as Infinity. */
-export function refuseHugeNumbers(text: string, value: unknown): void {
-  if (HUGE_NUMBER.test(text) && holdsInfinity(value)) throw invalidPayload('Request body holds a number too large to represent (its magnitude must stay below 1.8e308)');
-}
-
-/** A JSON body: any JSON value (validation names the shape it expected); empty text is `{}`. */
-export function parseJsonBody(text: string): unknown {
-  if (text.trim() === '') return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw invalidPayload(`Request body is not valid JSON: ${(error as Error).message}`);
+/**
+ * What the parsed body must also be: an empty text is `{}` (co-body answers it as an empty
+ * string), nested at most LIMITS.jsonDepth deep (refused here, before anything walks it
+ * recursively), and free of numbers JSON.parse read as Infinity.
+ */
+export function checkParsedBody(ctx: AppContext): void {
+  const text = ctx.request.rawBody ?? '';
+  if (ctx.request.body === '' && text.trim() === '') ctx.request.body = {};
+  if (jsonDepth(ctx.request.body) > LIMITS.jsonDepth) {
+    throw invalidPayload(`The body nests deeper than ${LIMITS.jsonDepth} levels of objects and arrays`);
   }
-  if (PROTO_KEY.test(text)) throw invalidPayload('Request body may not contain the key "__proto__"');
-  return value;
-}
-
-/** A form body (the OAuth endpoints'): a plain object of its fields, repeated fields as arrays. */
-export function parseFormBody(text: string): Record<string, unknown> {
-  return { ...parseForm(text) };
+  if (HUGE_NUMBER.test(text) && holdsInfinity(ctx.request.body)) {
+    throw invalidPayload('Request body holds a number too large to represent (its magnitude must stay below 1.8e308)');
+  }
 }

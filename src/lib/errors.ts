@@ -68,7 +68,7 @@ export const errorCatalogue = {
   unauthorized: entry(401, 'Unauthorized'),
   forbidden: entry(403, 'Forbidden'),
   missing_required_permission: entry(403, 'Missing permission'),
-  // 404, 405, 409, 413, 415, 431; malformed_request is HTTP that could not be parsed at all
+  // 404, 405, 408, 409, 413, 415, 431; malformed_request is HTTP that could not be parsed at all
   not_found: entry(404, 'Resource not found'),
   method_not_allowed: entry(405, 'Method not allowed'),
   duplicate_found: entry(409, 'Duplicated resource found'),
@@ -79,6 +79,8 @@ export const errorCatalogue = {
   idempotency_key_in_progress: entry(409, 'Idempotency key in progress'),
   idempotency_key_reused: entry(422, 'Idempotency key reused'),
   stacking_rules_exist: entry(409, 'Stacking rules already exist'),
+  // A request body that did not arrive within PROMO_BODY_TIMEOUT_MS.
+  request_timeout: entry(408, 'Request timeout'),
   payload_too_large: entry(413, 'Payload too large'),
   unsupported_media_type: entry(415, 'Unsupported media type'),
   headers_too_large: entry(431, 'Request header fields too large'),

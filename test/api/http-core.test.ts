@@ -48,7 +48,7 @@ describe('HTTP core', () => {
     assert.equal(res.status, 415);
   });
 
-  it('answers a request without a valid key 401 before looking at its body (read before the key check, refused after it)', async () => {
+  it('answers a request without a valid key 401 from its headers, whatever its body (never read)', async () => {
     const unauthorized = (res: { status: number; body: unknown }, details: string) =>
       assert.deepEqual({ status: res.status, body: res.body }, { status: 401, body: errorBody(res as never, { code: 401, key: 'unauthorized', message: 'Unauthorized', details }) });
     const details = 'Send X-App-Id and X-App-Token, or an OAuth bearer token';

@@ -95,6 +95,15 @@ describe('request bodies', () => {
     assert.deepEqual([answer.status, answer.body.source_id], [200, 'by-pieces']);
   });
 
+  it('takes a JSON body of blanks as an empty object, as an empty one', async () => {
+    for (const raw of ['', '  \n\t']) {
+      const res = await server.request('POST', '/v1/oauth/introspect', { raw, headers: json });
+      assert.deepEqual({ status: res.status, body: res.body }, {
+        status: 400, body: errorBody(res, { code: 400, key: 'missing_parameters', message: 'Missing parameters', details: 'access_token is required' }),
+      });
+    }
+  });
+
   it('reads a form body into its fields', async () => {
     const res = await fetch(`${server.url}/v1/oauth/token`, {
       method: 'POST',

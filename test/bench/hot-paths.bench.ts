@@ -17,12 +17,13 @@
  * BENCH_PROMO_BIN runs another checkout's binary (the figures before a change, measured the
  * same way); BENCH_HOT_MS sets each measurement's duration.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cannon } from './support/cannon.js';
-import { round, type LoadResult } from './support/load.js';
+import { measured } from './support/cpu.js';
+import { round } from './support/load.js';
 import { benchHeaders, BENCH_KEY_ENV, post, PROMO_BIN } from './support/api.js';
 import { spawnListening } from './support/spawn.js';
 
@@ -48,25 +49,6 @@ const validationBody = () => ({
   redeemables: [{ object: 'voucher', id: 'PCT-BENCH' }],
   order: { items: [1, 2, 3].map((i) => ({ product_id: null, quantity: i, price: 500 * i })) },
 });
-
-/** The server process's user + system CPU seconds so far; null where /proc is missing. */
-function cpuSeconds(pid: number | undefined): number | null {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 Hz)
-  } catch {
-    return null;
-  }
-}
-
-/** One measurement with the server's CPU time per request it answered. */
-async function measured(pid: number | undefined, run: () => Promise<LoadResult>) {
-  const cpu0 = cpuSeconds(pid);
-  const result = await run();
-  const cpu1 = cpuSeconds(pid);
-  const cpuUs = cpu0 === null || cpu1 === null ? null : Math.round(((cpu1 - cpu0) * 1e6) / result.requests);
-  return { rps: result.rps, p99_ms: result.p99_ms, server_cpu_us_per_req: cpuUs };
-}
 
 /** The bare Koa app on the same file: its `/health` and its one-select voucher read. */
 async function bareKoaFigures(dbFile: string) {

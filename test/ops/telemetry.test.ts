@@ -56,7 +56,7 @@ describe('the request log', () => {
     assert.equal(res.status, 404);
     const requestId = res.headers.get('x-request-id') as string;
     const { time, ms, pid, ...line } = lineOf(requestId);
-    assert.deepEqual(line, { level: 'info', msg: 'request', req_id: requestId, method: 'GET', route: '/v1/customers/:ref', status: 404, app_id: server.serverKey.app_id });
+    assert.deepEqual(line, { level: 'info', msg: 'request', req_id: requestId, method: 'GET', route: '/v1/customers/:ref', status: 404, app_id: server.serverKey.app_id, error: 'not_found' });
     assert.ok(!Number.isNaN(Date.parse(time)) && typeof ms === 'number' && ms >= 0 && pid === process.pid, JSON.stringify({ time, ms, pid }));
 
     const token = (await server.request('POST', '/v1/oauth/token', { raw: 'grant_type=client_credentials&scope=api', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } })).body.access_token as string;
@@ -68,6 +68,26 @@ describe('the request log', () => {
 
     const everything = JSON.stringify(server.logLines);
     for (const secret of [server.serverKey.app_token, server.clientKey.app_token, token]) assert.ok(!everything.includes(secret), 'a secret reached the log');
+  });
+
+  it("says why a request was refused: the answer's error key, and none on a success", async () => {
+    const answers = [
+      await server.request('POST', '/v1/customers', { auth: 'none', body: {} }),
+      await server.request('POST', '/v1/customers', { raw: '{"name": ', headers: { 'Content-Type': 'application/json' } }),
+      await server.request('DELETE', '/health', { auth: 'none' }),
+      await server.request('GET', '/health', { auth: 'none' }),
+    ];
+    const lines = answers.map((res) => {
+      const { time: _time, ms: _ms, pid: _pid, req_id: reqId, ...line } = lineOf(res.headers.get('x-request-id') as string);
+      assert.equal(reqId, res.headers.get('x-request-id'));
+      return line;
+    });
+    assert.deepEqual(lines, [
+      { level: 'info', msg: 'request', method: 'POST', route: null, status: 401, error: 'unauthorized' },
+      { level: 'info', msg: 'request', method: 'POST', route: null, status: 400, app_id: server.serverKey.app_id, error: 'invalid_payload' },
+      { level: 'info', msg: 'request', method: 'DELETE', route: null, status: 405, error: 'method_not_allowed' },
+      { level: 'info', msg: 'request', method: 'GET', route: '/health', status: 200 },
+    ]);
   });
 
   it('logs a job as it starts and ends', async () => {
@@ -143,13 +163,29 @@ describe('promo serve logs and metrics', () => {
     const lines = server.stderr().trim().split('\n').map((line) => JSON.parse(line) as LogLine);
     const line = lines.find((l) => l.msg === 'request');
     assert.deepEqual({ ...line, time: undefined, ms: undefined, pid: undefined }, {
-      level: 'info', msg: 'request', req_id: requestId, method: 'GET', route: '/v1/customers/:ref', status: 404, app_id: 'ops-app', time: undefined, ms: undefined, pid: undefined,
+      level: 'info', msg: 'request', req_id: requestId, method: 'GET', route: '/v1/customers/:ref', status: 404, app_id: 'ops-app', error: 'not_found', time: undefined, ms: undefined, pid: undefined,
     });
 
     const quiet = await spawnServe(['--db', file, '--log-level', 'warn'], KEY);
     await fetch(`${quiet.url}/v1/customers/nobody`, { headers });
     await quiet.stop();
     assert.equal(quiet.stderr(), '');
+  });
+
+  it('logs its shutdown on SIGTERM and SIGINT: when it stops listening, and once the database is closed', async () => {
+    const file = freshDbFile();
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const server = await spawnServe(['--db', file], KEY);
+      assert.equal((await fetch(`${server.url}/health`)).status, 200);
+      assert.equal(await server.stop(signal), 0);
+      const lines = server.stderr().trim().split('\n').map((line) => JSON.parse(line) as LogLine);
+      const ends = lines.filter((l) => l.msg !== 'request').map(({ time: _time, pid, ...line }) => ({ ...line, pid: pid === server.child.pid }));
+      assert.deepEqual(ends, [
+        { level: 'info', msg: 'stopping: no longer listening, finishing requests in flight', signal, grace_ms: 10_000, pid: true },
+        { level: 'info', msg: 'stopped: database closed', signal, pid: true },
+      ]);
+      await assert.rejects(fetch(`${server.url}/health`), 'nothing listens any more');
+    }
   });
 
   it('refuses a log level it does not know', async () => {

@@ -62,6 +62,8 @@ export interface TestServer {
 export interface StartOptions {
   clock?: Clock;
   bodyLimitBytes?: number;
+  /** How long a request body may take to arrive (PROMO_BODY_TIMEOUT_MS). */
+  bodyTimeoutMs?: number;
   dbFile?: string;
   clientOrigins?: string[];
   /** The server's default budget (PROMO_RATE_LIMIT). */
@@ -76,7 +78,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   const deps = createDeps({ dbFile, clock: options.clock ?? systemClock, log });
   const serverKey = await createKey(deps, { kind: 'server', name: 'test server key' });
   const clientKey = await createKey(deps, { kind: 'client', name: 'test client key', origins: options.clientOrigins });
-  const app = createApp(deps, { bodyLimitBytes: options.bodyLimitBytes, rateLimit: options.rateLimit });
+  const app = createApp(deps, { bodyLimitBytes: options.bodyLimitBytes, bodyTimeoutMs: options.bodyTimeoutMs, rateLimit: options.rateLimit });
   const server: Server = createHttpServer(app, log);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -39,16 +39,22 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
 const urlOf = (address: AddressInfo): string =>
   `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
 
-/** Stop accepting, let requests in flight finish, release what the deps hold, exit 0. */
+/**
+ * Stop accepting, let requests in flight finish, release what the deps hold, exit 0. Both ends
+ * of the stop are logged, so an operator reading the log knows the server went away on purpose
+ * and whether it got as far as closing the database.
+ */
 function shutdownOn(server: Server, deps: Deps): void {
   let stopping = false;
-  const stop = () => {
+  const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
+    deps.log.info('stopping: no longer listening, finishing requests in flight', { signal, grace_ms: SHUTDOWN_GRACE_MS });
     const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
     force.unref();
     server.close(async () => {
       await deps.close();
+      deps.log.info('stopped: database closed', { signal });
       deps.log.flush();
       process.exit(0);
     });
@@ -84,7 +90,7 @@ export async function serve(options: ConfigOverrides): Promise<void> {
     handOffMs: config.handOffMs,
   });
   deps.onClose.push(() => runner.stop());
-  const app = createApp(deps, { bodyLimitBytes: config.bodyLimitBytes, metrics, metricsToken: config.metricsToken, rateLimit: config.rateLimit });
+  const app = createApp(deps, { bodyLimitBytes: config.bodyLimitBytes, bodyTimeoutMs: config.bodyTimeoutMs, metrics, metricsToken: config.metricsToken, rateLimit: config.rateLimit });
   const server = createHttpServer(app, deps.log);
   server.on('error', async (error: NodeJS.ErrnoException) => {
     fail(listenError(error, config.host, config.port));

@@ -1,19 +1,33 @@
 import type { Next } from 'koa';
-import { AppError, invalidPayload } from '../../lib/errors.js';
-import { jsonDepth, LIMITS } from '../../lib/limits.js';
+import { AppError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
-import { parseFormBody, parseJsonBody, refuseHugeNumbers, requestText, tooLarge } from '../request-body.js';
+import { bodyError, bodyParserFor, checkParsedBody, isBlankBody, normalizeEncoding, tooLarge } from '../request-body.js';
 import { UPLOAD_PATH } from '../upload.js';
 
+const parsed = async (): Promise<void> => {};
+
+/** The read, or the catalogue's 408 once the body has taken longer than `timeoutMs` to arrive. */
+function within<T>(read: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new AppError('request_timeout', `The request body did not arrive within ${timeoutMs} ms`)), timeoutMs);
+  });
+  // After a 408 the connection closes under the read, which then fails with nobody to hear it.
+  read.catch(() => {});
+  return Promise.race([read, late]).finally(() => clearTimeout(timer));
+}
+
 /**
- * JSON bodies (and form bodies, for the OAuth endpoints). A request with a body of any other
- * type is 415. `Content-Type: application/json` with an empty body is an empty object: the
- * official clients send exactly that on GET and DELETE. Any JSON value parses (a scalar or
- * null reaches validation, which names the shape it expected); one nested deeper than
- * LIMITS.jsonDepth is refused here, before anything walks it recursively. A multipart upload
- * to an importCSV path is left to its route, which streams it.
+ * JSON bodies (and form bodies, for the OAuth endpoints), read by koa-bodyparser once the
+ * request has been admitted (middleware/auth.ts). A request with a body of any other type is
+ * 415. `Content-Type: application/json` with an empty body is an empty object: the official
+ * clients send exactly that on GET and DELETE. A body slower than `timeoutMs` (from the moment
+ * it is read) is 408. A multipart upload to an importCSV path is left to its route, which
+ * streams it.
  */
-export function bodyMiddleware(limitBytes: number) {
+export function bodyMiddleware(limitBytes: number, timeoutMs: number) {
+  const parse = bodyParserFor(limitBytes);
+
   async function readBody(ctx: AppContext): Promise<void> {
     const declared = Number(ctx.get('Content-Length') || 0);
     if (declared > limitBytes) throw tooLarge(limitBytes);
@@ -31,32 +45,23 @@ export function bodyMiddleware(limitBytes: number) {
     if (type === false) {
       throw new AppError('unsupported_media_type', `Content-Type ${ctx.get('Content-Type') || '(none)'} is not supported; send application/json`);
     }
-    const text = type === null ? '' : await requestText(ctx.req, limitBytes);
-    ctx.request.body = type === 'application/x-www-form-urlencoded' ? parseFormBody(text) : parseJsonBody(text);
-    if (jsonDepth(ctx.request.body) > LIMITS.jsonDepth) {
-      throw invalidPayload(`The body nests deeper than ${LIMITS.jsonDepth} levels of objects and arrays`);
+    if (type === null) {
+      ctx.request.body = {};
+      return;
     }
-    refuseHugeNumbers(text, ctx.request.body);
+    normalizeEncoding(ctx.req);
+    try {
+      // A body already whole in memory cannot be late: no timer for it.
+      await (ctx.req.complete ? parse(ctx, parsed) : within(parse(ctx, parsed), timeoutMs));
+    } catch (error) {
+      if (!isBlankBody(error)) throw bodyError(error, limitBytes);
+      ctx.request.body = {};
+    }
+    checkParsedBody(ctx);
   }
 
-  return {
-    /**
-     * Before authentication: the body is read (a request's body mostly arrives with its
-     * headers), so that the key check and the route's reads run in one tick and share one read
-     * snapshot (db/read-snapshot.ts, docs/performance.md "Hot paths"). A refusal waits for `bodyRefusal`.
-     */
-    async readBody(ctx: AppContext, next: Next): Promise<void> {
-      try {
-        await readBody(ctx);
-      } catch (error) {
-        ctx.state.bodyRefusal = error;
-      }
-      return next();
-    },
-    /** After authentication (and the rate limit): a refused body is answered only now, so a request without a valid key is still 401. */
-    async bodyRefusal(ctx: AppContext, next: Next): Promise<void> {
-      if (ctx.state.bodyRefusal !== undefined) throw ctx.state.bodyRefusal;
-      return next();
-    },
+  return async function readRequestBody(ctx: AppContext, next: Next): Promise<void> {
+    await readBody(ctx);
+    return next();
   };
 }

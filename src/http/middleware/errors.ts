@@ -38,9 +38,10 @@ export const isJsonAnswer = (body: unknown): boolean =>
  * The one error renderer: every failure becomes {code, key, message, details, request_id}.
  * Unknown errors become 500 internal_error; their stack goes to the log, never the client.
  * Answers are serialized here, not by Koa after the fact, so that a value that cannot be
- * written (one nested too deep for JSON.stringify) fails inside this handler too.
+ * written (one nested too deep for JSON.stringify) fails inside this handler too. A refusal
+ * answered before the request's body was all read settles that body (settleUnreadBody).
  */
-export function errorRenderer(log: Logger) {
+export function errorRenderer(log: Logger, bodyTimeoutMs: number) {
   return async function renderErrors(ctx: AppContext, next: Next): Promise<void> {
     let appError: AppError | undefined;
     try {
@@ -58,12 +59,31 @@ export function errorRenderer(log: Logger) {
       }
     }
     if (!appError) return;
-    if (appError.status === 413) {
-      // The client may still be sending: drain what is left and close the connection.
-      ctx.req.resume();
-      ctx.set('Connection', 'close');
-    }
     ctx.status = appError.status;
     ctx.body = errorBody(appError, ctx);
+    ctx.state.errorKey = appError.key;
+    if (!ctx.req.complete) settleUnreadBody(ctx, bodyTimeoutMs);
   };
+}
+
+/**
+ * A request answered before its body was all read: refused from its headers (401, 403, 429,
+ * 415), or too large (413), or too slow (408). A 408 or 413 closes the connection once the
+ * answer is out (RFC 9110 15.5.9 asks that of a 408; a 413's body is not worth taking in).
+ * Otherwise the rest of the body is discarded unread as it arrives (Node dumps a body nobody
+ * read), so a client still sending can finish and read its answer, and the connection serves
+ * its next request; one whose body is still not in after `timeoutMs` is closed.
+ */
+function settleUnreadBody(ctx: AppContext, timeoutMs: number): void {
+  const req = ctx.req;
+  if (ctx.status === 408 || ctx.status === 413) {
+    req.resume();
+    ctx.set('Connection', 'close');
+    return;
+  }
+  const timer = setTimeout(() => req.socket.destroy(), timeoutMs);
+  timer.unref();
+  const settled = (): void => clearTimeout(timer);
+  req.once('end', settled);
+  req.once('close', settled);
 }

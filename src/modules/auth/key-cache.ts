@@ -59,6 +59,20 @@ export async function cachedKey(db: Db, appId: string): Promise<CachedKey | null
 }
 
 /**
+ * The key row as the last request that looked found it (null: no such key then; undefined:
+ * nobody looked since the maps were last dropped), read nothing: it may be out of date, so it
+ * only says which credentials were good a moment ago (middleware auth's first look).
+ */
+export function lastKnownKey(db: Db, appId: string): CachedKey | null | undefined {
+  return current.lastKept(db)?.keys.get(appId);
+}
+
+/** A bearer token's row as last read, the same way as lastKnownKey. */
+export function lastKnownToken(db: Db, tokenHash: string): CachedToken | null | undefined {
+  return current.lastKept(db)?.tokens.get(tokenHash);
+}
+
+/**
  * A bearer token's row, from the same maps and the same data_version check as the keys: a
  * token (or its key) revoked anywhere is read again by the very next request. Expiry is time,
  * not a write: the caller checks it on every request.

@@ -5,7 +5,7 @@ import { isoNow } from '../../lib/clock.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { hashSecret, newSecret } from '../../lib/secrets.js';
 import * as repo from './auth.repository.js';
-import { cachedKey, keyTokenMatches } from './key-cache.js';
+import { cachedKey, keyTokenMatches, lastKnownKey, type CachedKey } from './key-cache.js';
 
 type KeyDeps = Pick<Deps, 'db' | 'clock'>;
 export type KeyKind = 'server' | 'client';
@@ -124,6 +124,13 @@ export async function bootstrapKeys(
   });
 }
 
+function keyOpens(key: CachedKey | null | undefined, kind: KeyKind, token: string): AuthenticatedKey | undefined {
+  const row = key?.row;
+  if (!key || !row || row.kind !== kind || row.revoked_at !== null) return undefined;
+  if (!keyTokenMatches(key, token)) return undefined;
+  return { app_id: row.app_id, name: row.name, origins: key.origins, rate_limit: row.rate_limit };
+}
+
 /** The key with this id and secret, if it is active and of this kind. */
 export async function authenticateKey(
   deps: KeyDeps,
@@ -131,9 +138,13 @@ export async function authenticateKey(
   appId: string,
   token: string,
 ): Promise<AuthenticatedKey | undefined> {
-  const key = await cachedKey(deps.db, appId);
-  const row = key?.row;
-  if (!row || row.kind !== kind || row.revoked_at !== null) return undefined;
-  if (!keyTokenMatches(key, token)) return undefined;
-  return { app_id: row.app_id, name: row.name, origins: key.origins, rate_limit: row.rate_limit };
+  return keyOpens(await cachedKey(deps.db, appId), kind, token);
 }
+
+/**
+ * The same from memory only, reading nothing: the key as the last check found it, so possibly
+ * out of date (revoked since by another process). Undefined is no refusal, only "not known
+ * good": authenticateKey decides.
+ */
+export const recentlyAuthenticatedKey = (deps: KeyDeps, kind: KeyKind, appId: string, token: string): AuthenticatedKey | undefined =>
+  keyOpens(lastKnownKey(deps.db, appId), kind, token);

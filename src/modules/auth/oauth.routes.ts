@@ -16,6 +16,10 @@ export const oauthRoutes: RouteModule = (router, deps) => {
 
   router.post('/v1/oauth/token/revoke', async (ctx) => {
     await revokeToken(deps, validateKeyedBody(tokenBodySchema, ctx.request.body));
-    ctx.status = 204;
+    // RFC 7009 section 2.2 answers a revocation 200 (the reference writes 204): the status
+    // says it all and the client ignores the body, so it stays empty, with no type to parse.
+    ctx.status = 200;
+    ctx.body = '';
+    ctx.remove('Content-Type');
   });
 };

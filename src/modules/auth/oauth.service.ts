@@ -4,7 +4,7 @@ import { AppError } from '../../lib/errors.js';
 import { randomBase62 } from '../../lib/ids.js';
 import { hashSecret } from '../../lib/secrets.js';
 import * as repo from './auth.repository.js';
-import { cachedToken } from './key-cache.js';
+import { cachedToken, lastKnownToken, type CachedToken } from './key-cache.js';
 import { scopeNames, type TokenBody, type TokenRequest } from './oauth.schemas.js';
 
 type OAuthDeps = Pick<Deps, 'db' | 'clock'>;
@@ -75,11 +75,12 @@ export async function issueToken(deps: OAuthDeps, appId: string, request: TokenR
  * authentication cache (key-cache.ts: dropped whenever another connection commits); its
  * expiry is checked here, on every request.
  */
-async function findLiveToken(deps: OAuthDeps, accessToken: string) {
+const isLive = (deps: OAuthDeps, row: CachedToken): boolean =>
+  row.revoked_at === null && row.key_revoked_at === null && row.expires_at > nowSeconds(deps);
+
+async function findLiveToken(deps: OAuthDeps, accessToken: string): Promise<CachedToken | undefined> {
   const row = await cachedToken(deps.db, hashSecret(accessToken));
-  if (!row || row.revoked_at !== null || row.key_revoked_at !== null) return undefined;
-  if (row.expires_at <= nowSeconds(deps)) return undefined;
-  return row;
+  return row && isLive(deps, row) ? row : undefined;
 }
 
 /** POST /v1/oauth/introspect. Unknown, expired and revoked tokens are `{active: false}`. */
@@ -106,8 +107,19 @@ export async function revokeToken(deps: OAuthDeps, { access_token: accessToken }
   await repo.revokeOAuthToken(deps.db, hashSecret(accessToken), isoNow(deps.clock), nowSeconds(deps));
 }
 
+const holderOf = (row: CachedToken | undefined): TokenHolder | undefined =>
+  row && { app_id: row.app_id, name: row.name, scopes: row.scope.split(' '), rate_limit: row.rate_limit };
+
 /** The key and scopes behind a bearer token, if it is live. */
 export async function authenticateBearer(deps: OAuthDeps, accessToken: string): Promise<TokenHolder | undefined> {
-  const row = await findLiveToken(deps, accessToken);
-  return row && { app_id: row.app_id, name: row.name, scopes: row.scope.split(' '), rate_limit: row.rate_limit };
+  return holderOf(await findLiveToken(deps, accessToken));
+}
+
+/**
+ * The same from memory only, reading nothing (as keys.service's recentlyAuthenticatedKey): the
+ * token as the last check found it. Undefined is only "not known good".
+ */
+export function recentlyAuthenticatedBearer(deps: OAuthDeps, accessToken: string): TokenHolder | undefined {
+  const row = lastKnownToken(deps.db, hashSecret(accessToken));
+  return holderOf(row && isLive(deps, row) ? row : undefined);
 }

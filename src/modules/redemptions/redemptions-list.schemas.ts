@@ -29,6 +29,9 @@ const redemptionsListParams = {
   'created_at[after]': date(),
 };
 
+/** The voucher's own `redemption.url` (GET /v1/vouchers/{code}/redemptions): its page and limit. */
+export const voucherRedemptionsQuerySchema = querySchema({ limit: limit(), page: page(99) });
+
 const KNOWN_PARAMS = Object.keys(redemptionsListParams);
 const listSchema = querySchema(redemptionsListParams);
 

@@ -32,9 +32,9 @@ export const findRedemptionById = (db: Db, id: string): Promise<RedemptionRow | 
  */
 const ofVoucher = (db: Db, voucherId: string) => db.selectFrom('redemptions').where('related_object_id', '=', voucherId).where('voucher_id', '=', voucherId);
 
-/** A voucher's latest redemption records, newest first. */
-export const listVoucherRedemptions = (db: Db, voucherId: string, limit: number): Promise<RedemptionRow[]> =>
-  ofVoucher(db, voucherId).selectAll().orderBy('created_at', 'desc').orderBy('seq', 'desc').limit(limit).execute();
+/** A voucher's redemption records, newest first: `limit` of them after the `offset` newest. */
+export const listVoucherRedemptions = (db: Db, voucherId: string, limit: number, offset = 0): Promise<RedemptionRow[]> =>
+  ofVoucher(db, voucherId).selectAll().orderBy('created_at', 'desc').orderBy('seq', 'desc').limit(limit).offset(offset).execute();
 
 export const countVoucherRedemptions = async (db: Db, voucherId: string): Promise<number> =>
   Number((await ofVoucher(db, voucherId).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);

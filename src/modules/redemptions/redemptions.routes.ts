@@ -1,5 +1,5 @@
 import type { RouteModule } from '../../http/context.js';
-import { validateBodyPresentFields } from '../../lib/validate.js';
+import { validateBodyPresentFields, validateQuery } from '../../lib/validate.js';
 import { redeemStackable } from './redeem.service.js';
 import { stackableBodySchema } from './redemptions.schemas.js';
 import { validateStackable } from './validate.service.js';
@@ -9,6 +9,7 @@ import { releaseValidationSession } from './session-release.service.js';
 import { redeemMemberReward } from './reward-redemption.service.js';
 import { memberRewardBodySchema } from './legacy.schemas.js';
 import { legacyRoutes } from './legacy.routes.js';
+import { voucherRedemptionsQuerySchema } from './redemptions-list.schemas.js';
 
 /**
  * Stackable redemptions and validations (the reference's "Redeem Stackable Discounts" and its client-side form; voucherify-facts 1.17), server side and
@@ -28,6 +29,9 @@ export const redemptionsRoutes: RouteModule = (router, deps) => {
   }
   router.get('/v1/vouchers/:code/redemption', async (ctx) => {
     ctx.body = await getVoucherRedemptions(deps, ctx.params.code as string);
+  });
+  router.get('/v1/vouchers/:code/redemptions', async (ctx) => {
+    ctx.body = await getVoucherRedemptions(deps, ctx.params.code as string, validateQuery(voucherRedemptionsQuerySchema, ctx.query));
   });
   router.post('/v1/loyalties/members/:memberId/redemption', async (ctx) => {
     ctx.body = await redeemMemberReward(deps, ctx.state.actor, { code: ctx.params.memberId as string }, validateBodyPresentFields(memberRewardBodySchema, ctx.request.body));
