@@ -27,6 +27,7 @@ const programShape = (id: string, fields: Record<string, unknown>) =>
   campaignShape(id, NOW, {
     campaign_type: 'LOYALTY_PROGRAM',
     voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 }, code_config: defaultCodeConfig, redemption: { quantity: null }, is_referral_code: false },
+    join_once: true,
     ...fields,
   });
 
