@@ -178,8 +178,8 @@ describe('loyalty members', () => {
     );
     await assertRefused(
       server,
-      () => server.request('POST', '/v1/loyalties/Stars/members', { body: { customer: 'eve', metadata: [1] } }),
-      (res) => errorBody(res, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details: 'customer must be an object; metadata must be an object' }),
+      () => server.request('POST', '/v1/loyalties/Stars/members', { body: { customer: 7, metadata: [1] } }),
+      (res) => errorBody(res, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details: 'customer must be an object or a string; metadata must be an object' }),
     );
     await assertRefused(server, () => server.request('POST', '/v1/loyalties/Stars/members', { body: { customer: { id: 'cust_nobody' } } }), (res) =>
       notFoundBody(res, 'customer', 'cust_nobody'),

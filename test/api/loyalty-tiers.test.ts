@@ -87,7 +87,7 @@ describe('loyalty tiers API', () => {
       post([{ name: '', points: { from: -1, to: 1.5 }, earning_rules: { ern_1: { type: 'DOUBLE' } }, rewards: { rewa_1: { type: 'MULTIPLY', multiplier: 0 } }, metadata: 'x' }]),
       invalid('[0].name must not be empty; [0].points.from must be an integer of at least 0; [0].points.to must be an integer of at least 0; [0].earning_rules.ern_1 type must be one of: MULTIPLY, CUSTOM; [0].rewards.rewa_1 multiplier must be a number above 0; [0].metadata must be an object'),
     );
-    await refused(post([{ points: { to: 5 } }]), invalid('[0].name is required; [0].points.from is required'));
+    await refused(post([{ points: { to: 5 } }]), invalid('[0].name is required'));
     await refused(post([{ name: 'Z', points: { from: 9, to: 3 } }]), invalid('points.to must be at least points.from'));
     await refused(post([{ name: 'Z', points: { from: 9 } }], 'Ten off'), missing('campaign', 'Ten off'));
     await refused(post({ name: 'Z' }), invalid('The body must be a JSON array of tiers'));
