@@ -93,6 +93,15 @@ describe('requests the real API accepts', () => {
     });
   });
 
+  it('lists take an order value they do not know, answering their default order (the official client passes it through)', async () => {
+    const campaigns = await client.campaigns.list({ order: 'name' } as never);
+    assert.deepEqual(campaigns, await client.campaigns.list());
+    const vouchers = await client.vouchers.list({ order: '-expiration_date' } as never);
+    assert.deepEqual(vouchers, await client.vouchers.list());
+    const publications = await server.request('GET', '/v1/publications?order=amount&colour=red');
+    assert.deepEqual([publications.status, publications.body], [200, (await server.request('GET', '/v1/publications')).body]);
+  });
+
   it('POST /v1/campaigns/{id}/vouchers takes a body that is not an object (the count passed as the body): it names no field', async () => {
     const one = await client.campaigns.addVoucher('Spring', 3 as never);
     assert.deepEqual([(one as { campaign_id: string }).campaign_id, (one as { type: string }).type], [spring.id, 'DISCOUNT_VOUCHER']);

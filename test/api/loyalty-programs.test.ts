@@ -136,7 +136,7 @@ describe('loyalty programs (/v1/loyalties)', () => {
         code: 400,
         key: 'invalid_query_params',
         message: 'Invalid query params',
-        details: 'Query parameter limit must be between 1 and 100; Query parameter order must be one of: created_at, -created_at, updated_at, -updated_at',
+        details: 'Query parameter limit must be between 1 and 100',
       }),
     );
   });

@@ -106,7 +106,7 @@ describe('loyalty tiers API', () => {
     await refused(() => server.request('GET', '/v1/loyalties/Club/tiers/ltr_none'), missing('loyalty_tier', 'ltr_none'));
     await refused(() => server.request('GET', `/v1/loyalties/Empty club/tiers/${tiers[0]?.id}`), missing('loyalty_tier', tiers[0]?.id as string));
     const bad = await server.request('GET', '/v1/loyalties/Club/tiers?order=name&limit=101');
-    assert.deepEqual(bad.body, expectError(invalidQueryError('Query parameter limit must be between 1 and 100; Query parameter order must be one of: created_at, -created_at, updated_at, -updated_at'))(bad));
+    assert.deepEqual(bad.body, expectError(invalidQueryError('Query parameter limit must be between 1 and 100'))(bad));
   });
 
   it('lists a tier\'s rewards: its mapping at the tier\'s cost, else every assignment of the program (SPEC.md 4.8)', async () => {
