@@ -1,6 +1,6 @@
 import type { Deps } from '../app/deps.js';
 import type { Actor } from '../lib/actor.js';
-import { bulkUpdateBody, codesMetadataBody, sourceIdsMetadataBody } from '../lib/bulk-bodies.js';
+import { bulkUpdateBody, codesMetadataBody, entriesOf, sourceIdsMetadataBody } from '../lib/bulk-bodies.js';
 import { isoNow } from '../lib/clock.js';
 import { validateBody } from '../lib/validate.js';
 import { applyEachItem } from './item-savepoints.js';
@@ -67,7 +67,7 @@ const entriesBodies = new Map<string, ReturnType<typeof bulkUpdateBody>>();
 export function enqueueBulkEntries(deps: BulkDeps, actor: Actor, type: string, many: string, body: unknown): Promise<{ async_action_id: string }> {
   let schema = entriesBodies.get(many);
   if (!schema) entriesBodies.set(many, (schema = bulkUpdateBody(many)));
-  return enqueueBulkUpdate(deps, type, { actor }, validateBody(schema, body));
+  return enqueueBulkUpdate(deps, type, { actor }, entriesOf(validateBody(schema, body)));
 }
 
 /**
@@ -76,7 +76,8 @@ export function enqueueBulkEntries(deps: BulkDeps, actor: Actor, type: string, m
  */
 export function enqueueMetadataUpdate(deps: BulkDeps, actor: Actor, type: string, listField: 'source_ids' | 'codes', body: unknown): Promise<{ async_action_id: string }> {
   const input = listField === 'codes' ? validateBody(codesMetadataBody, body) : validateBody(sourceIdsMetadataBody, body);
-  const keys = 'codes' in input ? input.codes : input.source_ids;
-  const payload: MetadataPayload = { actor, metadata: input.metadata };
+  // No body (null or {}): the empty job the reference accepts.
+  const keys = input === null || !('metadata' in input) ? [] : 'codes' in input ? input.codes : input.source_ids;
+  const payload: MetadataPayload = { actor, metadata: input !== null && 'metadata' in input ? input.metadata : {} };
   return enqueueBulkUpdate(deps, type, payload, keys);
 }

@@ -14,7 +14,8 @@ class Refused {
   constructor(readonly message: string) {}
 }
 
-type Parse<T> = (raw: string, name: string) => T | Refused;
+/** A parameter's text parsed; undefined reads it as absent (a value the reference tolerates and ignores). */
+type Parse<T> = (raw: string, name: string) => T | Refused | undefined;
 
 /**
  * Builds a parameter's schema under the label its messages use ("Query parameter limit",
@@ -65,13 +66,16 @@ export function integer(min: number, max: number, fallback?: number): ParamBuild
   return fallback === undefined ? param(parse) : param(parse, fallback);
 }
 
-/** `order`: one of the fields, optionally prefixed by `-` for descending; absent is undefined. */
+/**
+ * `order`: one of the fields, optionally prefixed by `-` for descending; absent is undefined.
+ * A value the list does not know is ignored (the list keeps its default order), as the real
+ * API answers it rather than refusing it.
+ */
 export const order = <F extends string>(fields: readonly F[]) =>
-  param<OrderBy<F>>((raw, name) => {
+  param<OrderBy<F>>((raw) => {
     const descending = raw.startsWith('-');
     const field = (descending ? raw.slice(1) : raw) as F;
-    if (!fields.includes(field)) return refuse(name, `must be one of: ${fields.flatMap((f) => [f, `-${f}`]).join(', ')}`);
-    return { field, direction: descending ? 'desc' : 'asc' };
+    return fields.includes(field) ? { field, direction: descending ? 'desc' : 'asc' } : undefined;
   });
 
 /** A single-valued text parameter. */

@@ -121,13 +121,11 @@ describe('bulk updates', () => {
       const many = Array.from({ length: 10_001 }, (_, i) => `s-${i}`);
       await assertRefused([
         ['/v1/customers/bulk/async', { source_id: 'x' }, 'The body must be a JSON array of customers'],
-        ['/v1/customers/bulk/async', [], 'The body must hold at least one of the customers'],
         ['/v1/customers/bulk/async', [{ source_id: 'a' }, 'b'], '[1] must be an object'],
         ['/v1/customers/bulk/async', many.map((s) => ({ source_id: s })), 'The body may hold at most 10000 customers'],
         ['/v1/customers/metadata/async', [], 'The body must be a JSON object'],
-        ['/v1/customers/metadata/async', {}, 'source_ids is required; metadata is required'],
-        ['/v1/customers/metadata/async', { source_ids: [], metadata: {} }, 'source_ids must hold at least one item'],
         ['/v1/customers/metadata/async', { source_ids: 'a', metadata: {} }, 'source_ids must be an array of strings'],
+        ['/v1/customers/metadata/async', { metadata: {} }, 'source_ids is required'],
         ['/v1/customers/metadata/async', { source_ids: ['a', 1, ''], metadata: {} }, 'source_ids[1] must be a string; source_ids[2] must not be empty'],
         ['/v1/customers/metadata/async', { source_ids: ['a'], metadata: [1] }, 'metadata must be an object'],
         ['/v1/customers/metadata/async', { source_ids: many, metadata: {} }, 'source_ids may hold at most 10000 items'],
@@ -173,12 +171,34 @@ describe('bulk updates', () => {
 
     it('refuses a malformed request with 400 before any job starts, writing nothing', async () => {
       await assertRefused([
-        ['/v1/products/bulk/async', null, 'The body must be a JSON array of products'],
-        ['/v1/products/bulk/async', [], 'The body must hold at least one of the products'],
         ['/v1/products/bulk/async', [[]], '[0] must be an object'],
         ['/v1/products/metadata/async', { source_ids: ['a'] }, 'metadata is required'],
         ['/v1/products/metadata/async', { codes: ['a'], metadata: {} }, 'source_ids is required'],
       ]);
+    });
+  });
+
+  describe('with no body, or nothing to update', () => {
+    /** Issue 27: the real API accepts these as jobs with nothing to do. */
+    it('accepts every bulk endpoint without a body, with {}, [] or an empty key list: a job that ends SUCCESS with nothing done', async () => {
+      const cases: Array<[string, unknown, string]> = [];
+      for (const [objects, prefix, keys] of [['customers', 'CUSTOMERS', 'source_ids'], ['products', 'PRODUCTS', 'source_ids'], ['vouchers', 'VOUCHERS', 'codes']] as const) {
+        for (const body of [undefined, {}, null, []]) cases.push([`/v1/${objects}/bulk/async`, body, `${prefix}.BULK_UPDATE`]);
+        for (const body of [undefined, {}, null, { [keys]: [], metadata: {} }]) cases.push([`/v1/${objects}/metadata/async`, body, `${prefix}.METADATA_UPDATE`]);
+      }
+      for (const [path, body, type] of cases) {
+        const res = await server.request('POST', path, body === undefined ? {} : { raw: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
+        assert.equal(res.status, 202, `${path} ${JSON.stringify(body)}: ${res.text}`);
+        const job = await ended(path, res.body, type, 'SUCCESS');
+        assert.deepEqual(job.result, resultOf(job, 0, []), path);
+      }
+    });
+
+    it('the official client: products.bulkUpdateMetadata({}) and bulkUpdate([]) answer an async action', async () => {
+      const metadata = await client.products.bulkUpdateMetadata({} as never);
+      assert.deepEqual((await ended('/v1/products/metadata/async', metadata, 'PRODUCTS.METADATA_UPDATE', 'SUCCESS')).result.done_count, 0);
+      const bulk = await client.products.bulkUpdate([]);
+      assert.deepEqual((await ended('/v1/products/bulk/async', bulk, 'PRODUCTS.BULK_UPDATE', 'SUCCESS')).result.done_count, 0);
     });
   });
 
@@ -224,10 +244,8 @@ describe('bulk updates', () => {
     it('refuses a malformed request with 400 before any job starts, writing nothing', async () => {
       await assertRefused([
         ['/v1/vouchers/bulk/async', { code: 'BV-1', metadata: {} }, 'The body must be a JSON array of vouchers'],
-        ['/v1/vouchers/bulk/async', [], 'The body must hold at least one of the vouchers'],
         ['/v1/vouchers/bulk/async', [{ code: 'BV-1', metadata: {} }, 7], '[1] must be an object'],
         ['/v1/vouchers/metadata/async', 'codes', 'The body must be a JSON object'],
-        ['/v1/vouchers/metadata/async', { codes: [], metadata: {} }, 'codes must hold at least one item'],
         ['/v1/vouchers/metadata/async', { codes: [null], metadata: { a: 1 } }, 'codes[0] must be a string'],
         ['/v1/vouchers/metadata/async', { source_ids: ['MV-1'], metadata: {} }, 'codes is required'],
       ]);

@@ -192,7 +192,6 @@ describe('GET /v1/customers/{id}/activity', () => {
         message: 'Invalid query params',
         details: [
           'Query parameter limit must be between 1 and 100',
-          'Query parameter order must be one of: created_at, -created_at',
           'Query parameter start_date must be an ISO 8601 date-time',
           'Query parameter campaign_type must be one of: DISCOUNT_COUPONS, GIFT_VOUCHERS, LOYALTY_PROGRAM, PROMOTION, REFERRAL_PROGRAM',
           'Query parameter category must be one of: ACTION, EFFECT',

@@ -155,7 +155,6 @@ describe('GET /v1/customers', () => {
           'Query parameter page must be between 1 and 99',
           'Query parameter created_at[after] must be an ISO 8601 date-time',
           'Query parameter updated_at[before] must be an ISO 8601 date-time',
-          'Query parameter order must be one of: created_at, -created_at, updated_at, -updated_at, source_id, -source_id',
           'Query parameter starting_after must be an ISO 8601 date-time',
         ].join('; '),
       }),

@@ -86,7 +86,7 @@ describe('GET /v1/loyalties/{id}/members', () => {
         key: 'invalid_query_params',
         message: 'Invalid query params',
         details:
-          'Query parameter limit must be between 1 and 100; Query parameter page must be between 1 and 100; Query parameter created_at[before] must be an ISO 8601 date-time; Query parameter order must be one of: created_at, -created_at, updated_at, -updated_at, code, -code; Query parameter ids may name at most 100 cards',
+          'Query parameter limit must be between 1 and 100; Query parameter page must be between 1 and 100; Query parameter created_at[before] must be an ISO 8601 date-time; Query parameter ids may name at most 100 cards',
       }),
     );
   });

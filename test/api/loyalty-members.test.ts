@@ -63,17 +63,17 @@ describe('loyalty members', () => {
         id: program.id,
         name: 'Stars',
         campaign_type: 'LOYALTY_PROGRAM',
-        type: 'AUTO_UPDATE',
+        type: 'STATIC',
         is_referral_code: false,
         voucher: {
           type: 'LOYALTY_CARD',
           loyalty_card: { points: 0 },
-          code_config: { length: 6, charset: '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', pattern: 'S-######' },
+          code_config: { length: 6, charset: '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ', pattern: 'S-######' },
           redemption: { quantity: null, redeemed_quantity: 0 },
           is_referral_code: false,
         },
         auto_join: false,
-        join_once: false,
+        join_once: true,
         active: true,
         categories: [],
         metadata: {},
@@ -178,8 +178,8 @@ describe('loyalty members', () => {
     );
     await assertRefused(
       server,
-      () => server.request('POST', '/v1/loyalties/Stars/members', { body: { customer: 'eve', metadata: [1] } }),
-      (res) => errorBody(res, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details: 'customer must be an object; metadata must be an object' }),
+      () => server.request('POST', '/v1/loyalties/Stars/members', { body: { customer: 7, metadata: [1] } }),
+      (res) => errorBody(res, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details: 'customer must be an object or a string; metadata must be an object' }),
     );
     await assertRefused(server, () => server.request('POST', '/v1/loyalties/Stars/members', { body: { customer: { id: 'cust_nobody' } } }), (res) =>
       notFoundBody(res, 'customer', 'cust_nobody'),

@@ -27,6 +27,7 @@ const programShape = (id: string, fields: Record<string, unknown>) =>
   campaignShape(id, NOW, {
     campaign_type: 'LOYALTY_PROGRAM',
     voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 }, code_config: defaultCodeConfig, redemption: { quantity: null }, is_referral_code: false },
+    join_once: true,
     ...fields,
   });
 
@@ -135,7 +136,7 @@ describe('loyalty programs (/v1/loyalties)', () => {
         code: 400,
         key: 'invalid_query_params',
         message: 'Invalid query params',
-        details: 'Query parameter limit must be between 1 and 100; Query parameter order must be one of: created_at, -created_at, updated_at, -updated_at',
+        details: 'Query parameter limit must be between 1 and 100',
       }),
     );
   });

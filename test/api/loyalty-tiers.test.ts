@@ -87,7 +87,7 @@ describe('loyalty tiers API', () => {
       post([{ name: '', points: { from: -1, to: 1.5 }, earning_rules: { ern_1: { type: 'DOUBLE' } }, rewards: { rewa_1: { type: 'MULTIPLY', multiplier: 0 } }, metadata: 'x' }]),
       invalid('[0].name must not be empty; [0].points.from must be an integer of at least 0; [0].points.to must be an integer of at least 0; [0].earning_rules.ern_1 type must be one of: MULTIPLY, CUSTOM; [0].rewards.rewa_1 multiplier must be a number above 0; [0].metadata must be an object'),
     );
-    await refused(post([{ points: { to: 5 } }]), invalid('[0].name is required; [0].points.from is required'));
+    await refused(post([{ points: { to: 5 } }]), invalid('[0].name is required'));
     await refused(post([{ name: 'Z', points: { from: 9, to: 3 } }]), invalid('points.to must be at least points.from'));
     await refused(post([{ name: 'Z', points: { from: 9 } }], 'Ten off'), missing('campaign', 'Ten off'));
     await refused(post({ name: 'Z' }), invalid('The body must be a JSON array of tiers'));
@@ -106,7 +106,7 @@ describe('loyalty tiers API', () => {
     await refused(() => server.request('GET', '/v1/loyalties/Club/tiers/ltr_none'), missing('loyalty_tier', 'ltr_none'));
     await refused(() => server.request('GET', `/v1/loyalties/Empty club/tiers/${tiers[0]?.id}`), missing('loyalty_tier', tiers[0]?.id as string));
     const bad = await server.request('GET', '/v1/loyalties/Club/tiers?order=name&limit=101');
-    assert.deepEqual(bad.body, expectError(invalidQueryError('Query parameter limit must be between 1 and 100; Query parameter order must be one of: created_at, -created_at, updated_at, -updated_at'))(bad));
+    assert.deepEqual(bad.body, expectError(invalidQueryError('Query parameter limit must be between 1 and 100'))(bad));
   });
 
   it('lists a tier\'s rewards: its mapping at the tier\'s cost, else every assignment of the program (List Loyalty Tier Rewards)', async () => {

@@ -37,7 +37,9 @@ describe('POST /v1/orders/import', () => {
         order('imp-bad-status', { status: 'SHIPPED' }),
         order('imp-2', { created_at: '2023-06-01T10:00:00.000Z' }),
         order('imp-existing', { status: 'CANCELED', customer: undefined, items: [{ quantity: 3, price: 100 }] }),
-        order('imp-unknown-product', { items: [{ product_id: 'prod_nope', quantity: 1 }] }),
+        order('imp-bad-amount', { discount_amount: 5000 }),
+        // The catalog does not know the product: the item is kept as given, as POST /v1/orders keeps it.
+        order('imp-unknown-product', { customer: undefined, items: [{ product_id: 'prod_nope', quantity: 1, price: 100 }] }),
       ],
     });
     assert.equal(res.status, 200);
@@ -46,18 +48,20 @@ describe('POST /v1/orders/import', () => {
     assertAsyncActionMatchesReference(job);
     assert.deepEqual([job.type, job.status, job.operation_status], ['ORDERS.IMPORT', 'DONE', 'FAILED']);
     assert.deepEqual(job.result, {
-      message: '3 order(s) imported successfully, 2 failed.',
+      message: '4 order(s) imported successfully, 2 failed.',
       failed: [
         { source_id: 'imp-bad-status', reason: 'status must be one of: CREATED, PAID, CANCELED, FULFILLED' },
-        { source_id: 'imp-unknown-product', reason: 'Cannot find product with id prod_nope' },
+        { source_id: 'imp-bad-amount', reason: "discount_amount and the items' discount_amount (5000 in all) must not exceed amount (3700)" },
       ],
-      done_count: 3,
+      done_count: 4,
       failed_count: 2,
       reports: [`/v1/async-actions/${job.id}/failures`],
     });
     const one = (await server.request('GET', '/v1/orders/imp-1')).body;
     assert.deepEqual([one.created_at, one.amount, one.status], ['2023-05-01T10:00:00.000Z', 3700, 'PAID']);
     assert.equal((await server.request('GET', '/v1/orders/imp-existing')).body.status, 'CANCELED');
+    const unknown = (await server.request('GET', '/v1/orders/imp-unknown-product')).body;
+    assert.deepEqual([unknown.amount, unknown.items.map((i: { product_id: string }) => i.product_id)], [100, ['prod_nope']]);
     assert.equal((await server.request('GET', '/v1/orders/imp-bad-status')).status, 404);
     const ann = (await server.request('GET', '/v1/customers/imp-ann')).body;
     assert.deepEqual(ann.summary.orders, {
@@ -70,11 +74,12 @@ describe('POST /v1/orders/import', () => {
   it('resolves each order against the catalog as it stands after the orders before it, in one portion', async () => {
     await server.request('POST', '/v1/products', { body: { source_id: 'cat-old', name: 'Old', price: 100 } });
     const item = (sourceId: string, extra: Record<string, unknown> = {}) => ({ source_id: sourceId, related_object: 'product', quantity: 1, ...extra });
-    const created = { product: { name: 'New', price: 500 } };
+    const created = { product: { name: 'New', price: 500, override: true } };
     const res = await server.request('POST', '/v1/orders/import', {
       body: [
         // Creates cat-new, then fails on its amounts: the product is rolled back with it.
         order('cat-1', { items: [item('cat-new', created)], discount_amount: 600 }),
+        // cat-new is unknown again: the item is kept as given, with no price.
         order('cat-2', { items: [item('cat-new')] }),
         order('cat-3', { items: [item('cat-new', created)] }),
         order('cat-4', { items: [item('cat-new', { quantity: 2 })] }),
@@ -85,11 +90,10 @@ describe('POST /v1/orders/import', () => {
     const job = await waitForJob(server, res.body.async_action_id);
     assert.deepEqual(job.result.failed, [
       { source_id: 'cat-1', reason: "discount_amount and the items' discount_amount (600 in all) must not exceed amount (500)" },
-      { source_id: 'cat-2', reason: 'Cannot find product with id cat-new' },
     ]);
     const amounts = [];
-    for (const id of ['cat-3', 'cat-4', 'cat-5', 'cat-6']) amounts.push((await server.request('GET', `/v1/orders/${id}`)).body.amount);
-    assert.deepEqual(amounts, [500, 1000, 900, 1400]);
+    for (const id of ['cat-2', 'cat-3', 'cat-4', 'cat-5', 'cat-6']) amounts.push((await server.request('GET', `/v1/orders/${id}`)).body.amount);
+    assert.deepEqual(amounts, [0, 500, 1000, 900, 1400]);
     const products = (await server.request('GET', '/v1/products?limit=100')).body.products as Array<{ source_id: string; price: number }>;
     assert.deepEqual(products.filter((p) => p.source_id?.startsWith('cat-')).map((p) => [p.source_id, p.price]).sort(), [['cat-new', 500], ['cat-old', 900]]);
   });

@@ -3,11 +3,11 @@ import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../src/lib/clock.js';
 import { assertOrderReference, itemIds, itemObject } from '../modules/orders/fixtures.js';
 import { dbFingerprint } from '../support/db.js';
-import { errorBody, notFoundBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
+import { errorBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
 
 const T0 = '2024-05-01T10:00:00.000Z';
 
-/** Order items against the catalog: by id, by source id, created from inline blocks, override. */
+/** Order items against the catalog: by id, by source id, created or replaced by inline blocks with override. */
 describe('orders: items and the catalog', () => {
   let server: TestServer;
   const clock = fixedClock(T0);
@@ -57,12 +57,15 @@ describe('orders: items and the catalog', () => {
     assertOrderReference('POST', res.body);
   });
 
-  it('creates an unknown product or SKU from the item\'s block (a new SKU under its product, found or created)', async () => {
+  it('creates an unknown product or SKU from the item\'s block with override: true (a new SKU under its product, found or created)', async () => {
     const res = await post({
       items: [
-        { source_id: 'case', related_object: 'product', quantity: 2, product: { name: 'Case', price: 1500, metadata: { color: 'red' } } },
-        { source_id: 'comic-1', related_object: 'sku', quantity: 1, product: { source_id: 'books', name: 'Books', price: 2100 }, sku: { sku: 'Comics1', price: 1700 } },
-        { source_id: 'phone-red', related_object: 'sku', quantity: 1, product: { source_id: 'phone' }, sku: { sku: 'Red', price: 71_000 } },
+        { source_id: 'case', related_object: 'product', quantity: 2, product: { name: 'Case', price: 1500, metadata: { color: 'red' }, override: true } },
+        {
+          source_id: 'comic-1', related_object: 'sku', quantity: 1,
+          product: { source_id: 'books', name: 'Books', price: 2100, override: true }, sku: { sku: 'Comics1', price: 1700, override: true },
+        },
+        { source_id: 'phone-red', related_object: 'sku', quantity: 1, product: { source_id: 'phone' }, sku: { sku: 'Red', price: 71_000, override: true } },
       ],
     });
     assert.equal(res.status, 200);
@@ -125,22 +128,10 @@ describe('orders: items and the catalog', () => {
     assert.equal(dbFingerprint(server.deps.sqlite), before);
   }
 
-  it('refuses an unknown product or SKU id, and an unknown source id without a block holding data: 404 naming it', async () => {
-    await refused({ items: [{ quantity: 1 }, { product_id: 'prod_nope' }] }, (res) => notFoundBody(res, 'product', 'prod_nope'));
-    await refused({ items: [{ sku_id: 'sku_nope' }] }, (res) => notFoundBody(res, 'sku', 'sku_nope'));
-    await refused({ items: [{ source_id: 'nothing', related_object: 'product', quantity: 1 }] }, (res) => notFoundBody(res, 'product', 'nothing'));
-    await refused({ items: [{ source_id: 'no-sku', related_object: 'sku', quantity: 1 }] }, (res) => notFoundBody(res, 'sku', 'no-sku'));
-    await refused({ items: [{ source_id: 'bare', related_object: 'product', product: { override: true } }] }, (res) => notFoundBody(res, 'product', 'bare'));
-    await refused(
-      { items: [{ source_id: 'new-sku', related_object: 'sku', sku: { sku: 'X' }, product: { source_id: 'unknown-parent' } }] },
-      (res) => notFoundBody(res, 'product', 'unknown-parent'),
-    );
-  });
-
   it('refuses a new SKU without its product, and a product_id that is not the SKU\'s product: 400', async () => {
     const invalid = (details: string) => (res: TestResponse) => errorBody(res, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details });
     await refused(
-      { items: [{ quantity: 1 }, { source_id: 'orphan', related_object: 'sku', sku: { sku: 'O' } }] },
+      { items: [{ quantity: 1 }, { source_id: 'orphan', related_object: 'sku', sku: { sku: 'O', override: true } }] },
       invalid('items[1]: a new SKU (source_id orphan) needs its product: product_id or product.source_id'),
     );
     const other = (await server.request('POST', '/v1/products', { body: { source_id: 'other' } })).body;
@@ -149,7 +140,7 @@ describe('orders: items and the catalog', () => {
 
   it('refuses a new product whose name another product holds (409), writing nothing', async () => {
     await refused(
-      { items: [{ source_id: 'phone-2', related_object: 'product', product: { name: 'Phone' } }] },
+      { items: [{ source_id: 'phone-2', related_object: 'product', product: { name: 'Phone', override: true } }] },
       (res) => errorBody(res, { code: 409, key: 'duplicate_found', message: 'Duplicated resource found', details: 'Duplicated product exists with name Phone', resource_type: 'product' }),
     );
   });

@@ -90,7 +90,7 @@ describe('POST /v1/customers/{id}/permanent-deletion', () => {
     zed = await call('POST', '/v1/customers', { ...ZED, email: OLD_EMAIL }, { 'Idempotency-Key': 'zed-create' });
     await call('PUT', `/v1/customers/${zed.id}`, { email: ZED.email });
     await call('POST', '/v1/customers', { source_id: 'amy', name: 'Amy', email: 'amy@example.org' });
-    await call('POST', '/v1/campaigns', { name: 'Gifts', campaign_type: 'GIFT_VOUCHERS', voucher: { type: 'GIFT_VOUCHER', gift: { amount: 5000 } } });
+    await call('POST', '/v1/campaigns', { name: 'Gifts', campaign_type: 'GIFT_VOUCHERS', type: 'AUTO_UPDATE', voucher: { type: 'GIFT_VOUCHER', gift: { amount: 5000 } } });
     const gift = await call('POST', '/v1/publications', { campaign: 'Gifts', customer: { source_id: ZED.source_id }, source_id: 'pub-zed' });
     await call('POST', '/v1/loyalties', { name: 'Stars', voucher: { loyalty_card: { points: 10 } } });
     await call('POST', '/v1/loyalties/Stars/members', { customer: { source_id: ZED.source_id } });

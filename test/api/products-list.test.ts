@@ -68,7 +68,6 @@ describe('GET /v1/products', () => {
         message: 'Invalid query params',
         details:
           'Query parameter limit must be between 1 and 100; Query parameter page must be between 1 and 100; ' +
-          'Query parameter order must be one of: created_at, -created_at, updated_at, -updated_at, type, -type, code, -code, campaign, -campaign, category, -category; ' +
           'Query parameter start_date must be an ISO 8601 date-time',
       }),
     );

@@ -25,7 +25,7 @@ describe('publications of several vouchers (campaign.count > 1)', () => {
     server = await startTestServer({ clock: fixedClock(NOW) });
     await server.request('POST', '/v1/campaigns', { body: discountCampaign('Trio', { type: 'STATIC' }) });
     for (const code of ['T-1', 'T-2', 'T-3', 'T-4']) ids.set(code, (await server.request('POST', '/v1/campaigns/Trio/vouchers', { body: { code } })).body.id);
-    await server.request('POST', '/v1/campaigns', { body: discountCampaign('Auto', {}, { code_config: { pattern: 'AU-####' } }) });
+    await server.request('POST', '/v1/campaigns', { body: discountCampaign('Auto', { type: 'AUTO_UPDATE' }, { code_config: { pattern: 'AU-####' } }) });
   });
   after(async () => {
     assert.deepEqual(server.logged, []);

@@ -155,7 +155,7 @@ describe('publications: POST /v1/publications and GET /v1/publications/create', 
   });
 
   it('makes a new voucher when an AUTO_UPDATE campaign has none free', async () => {
-    await server.request('POST', '/v1/campaigns', { body: discountCampaign('Auto', {}, { code_config: { pattern: 'AU-####' } }) });
+    await server.request('POST', '/v1/campaigns', { body: discountCampaign('Auto', { type: 'AUTO_UPDATE' }, { code_config: { pattern: 'AU-####' } }) });
     const res = await server.request('POST', '/v1/publications', { body: { campaign: 'Auto', customer: { source_id: 'eve' } } });
     assert.equal(res.status, 200);
     assert.match(res.body.voucher.code, /^AU-[0-9A-Za-z]{4}$/);

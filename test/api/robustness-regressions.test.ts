@@ -94,8 +94,9 @@ describe('the mutation sweep\'s findings', () => {
   });
 
   it('leaves no session row behind when a validation naming a new session is refused (its claim\'s row stayed)', async () => {
-    const body = (productId: string) => JSON.stringify({ redeemables: [{ object: 'voucher', id: 'LOCKED' }], order: { items: [{ product_id: productId, quantity: 1, price: 100 }] }, session: { type: 'LOCK', key: 'refused-session' } });
-    await refused('POST', '/v1/validations', body('prod_none'), notFoundError('product', 'prod_none'));
+    // An unknown referrer is refused after the session's claim (an unknown product no longer is: it is kept as sent).
+    const body = (referrerId: string) => JSON.stringify({ redeemables: [{ object: 'voucher', id: 'LOCKED' }], order: { referrer_id: referrerId, items: [{ quantity: 1, price: 100 }] }, session: { type: 'LOCK', key: 'refused-session' } });
+    await refused('POST', '/v1/validations', body('cust_none'), notFoundError('customer', 'cust_none'));
     assert.deepEqual(server.deps.sqlite.prepare("SELECT count(*) AS n FROM session_locks WHERE key = 'refused-session'").get(), { n: 0 });
   });
 

@@ -254,7 +254,7 @@ describe('validation rules API', () => {
     const all = await server.request('GET', '/v1/validation-rules');
     assert.equal(all.body.total, 2);
     assertMatchesReference('GET', '/v1/validation-rules', 200, all.body);
-    await refused(() => server.request('GET', '/v1/validation-rules?order=id&limit=0'), invalidQueryError('Query parameter limit must be between 1 and 100; Query parameter order must be one of: created_at, -created_at, updated_at, -updated_at, name, -name'));
+    await refused(() => server.request('GET', '/v1/validation-rules?order=id&limit=0'), invalidQueryError('Query parameter limit must be between 1 and 100'));
   });
 
   it('forgets the assignments of a deleted earning rule or reward assignment', async () => {

@@ -89,7 +89,6 @@ describe('POST /v1/campaigns/{id}/vouchers', () => {
     { name: 'a code with a count above 1', path: '/v1/campaigns/Codes/vouchers?vouchers_count=2', body: { code: 'X' }, details: 'code can be given only when vouchers_count is 1' },
     { name: 'a count of 0', path: '/v1/campaigns/Codes/vouchers?vouchers_count=0', body: {}, key: 'invalid_query_params', message: 'Invalid query params', details: 'Query parameter vouchers_count must be an integer from 1 to 10000000' },
     { name: 'a count that is not a number', path: '/v1/campaigns/Codes/vouchers?vouchers_count=many', body: {}, key: 'invalid_query_params', message: 'Invalid query params', details: 'Query parameter vouchers_count must be an integer from 1 to 10000000' },
-    { name: 'a body that is not an object', path: '/v1/campaigns/Codes/vouchers', body: [1], details: 'The body must be a JSON object' },
     { name: 'a bad code_config', path: '/v1/campaigns/Codes/vouchers', body: { code_config: { length: 'long' } }, details: 'code_config.length must be a number' },
     { name: 'an unknown code_config field', path: '/v1/campaigns/Codes/vouchers', body: { code_config: { size: 3 } }, details: 'code_config field has unspecified keys: size' },
     { name: 'a negative quantity', path: '/v1/campaigns/Codes/vouchers', body: { redemption: { quantity: -1 } }, details: 'redemption.quantity must be greater than or equal to 0' },
@@ -199,12 +198,9 @@ describe('GET, PUT and DELETE /v1/vouchers', () => {
     assert.deepEqual([all.body.total, all.body.vouchers.map((v: { code: string }) => v.code)], [4, ['B-2', 'A-1', 'C-3', 'ELSE']]);
     const unknown = await server.request('GET', '/v1/vouchers?campaign=Nope');
     assert.deepEqual(unknown.body, { object: 'list', data_ref: 'vouchers', vouchers: [], total: 0 });
-    const bad = await server.request('GET', '/v1/vouchers?order=name');
-    assert.equal(bad.status, 400);
-    assert.deepEqual(bad.body, errorBody(bad, {
-      code: 400, key: 'invalid_query_params', message: 'Invalid query params',
-      details: 'Query parameter order must be one of: created_at, -created_at, updated_at, -updated_at, code, -code',
-    }));
+    // An order the list does not know is ignored, as the real API answers it: the default order.
+    const unknownOrder = await server.request('GET', '/v1/vouchers?order=name');
+    assert.deepEqual([unknownOrder.status, unknownOrder.body], [200, (await server.request('GET', '/v1/vouchers')).body]);
   });
 
   it('answers 404 for an unknown code', async () => {

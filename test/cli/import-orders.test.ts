@@ -31,10 +31,10 @@ describe('promo import (orders)', () => {
   after(() => server.close());
 
   it('imports a JSON array (orders by default), prints the result and each failure, and exits 1 when one failed', async () => {
-    const path = file('orders.json', JSON.stringify([order('a-1'), order('a-bad', { items: [{ product_id: 'prod_none' }] }), order('a-2')]));
+    const path = file('orders.json', JSON.stringify([order('a-1'), order('a-bad', { discount_amount: 5000 }), order('a-2')]));
     const res = await runCli(['import', path, '--db', server.dbFile]);
     assert.equal(res.code, 1);
-    assert.equal(res.stdout, '2 order(s) imported successfully, 1 failed.\n  a-bad: Cannot find product with id prod_none\n');
+    assert.equal(res.stdout, "2 order(s) imported successfully, 1 failed.\n  a-bad: discount_amount and the items' discount_amount (5000 in all) must not exceed amount (1000)\n");
     assert.deepEqual(JSON.parse(res.stderr), {
       code: 400, key: 'import_failed', message: 'Some items were not imported', details: `1 of 3 item(s) failed; see ${JSON.parse(res.stderr).details.split('see ')[1]}`,
     });
@@ -55,14 +55,14 @@ describe('promo import (orders)', () => {
   });
 
   it('--dry-run checks every order as the import would and writes nothing', async () => {
-    const path = file('dry.json', JSON.stringify([order('d-1'), order('d-bad', { status: 'LOST' }), order('d-2', { items: [{ sku_id: 'sku_none' }] })]));
+    const path = file('dry.json', JSON.stringify([order('d-1'), order('d-bad', { status: 'LOST' }), order('d-2', { discount_amount: 2000 })]));
     const before = dbFingerprint(server.deps.sqlite);
     const res = await runCli(['import', path, '--dry-run', '--db', server.dbFile]);
     assert.equal(res.code, 1);
     assert.equal(res.stdout, [
       '1 order(s) would be imported, 2 would fail. Nothing was written.',
       '  d-bad: status must be one of: CREATED, PAID, CANCELED, FULFILLED',
-      '  d-2: Cannot find sku with id sku_none',
+      "  d-2: discount_amount and the items' discount_amount (2000 in all) must not exceed amount (1000)",
       '',
     ].join('\n'));
     assert.equal(dbFingerprint(server.deps.sqlite), before);

@@ -45,7 +45,7 @@ describe('publishing from one campaign in two processes at once', () => {
 
   it('gives a join_once customer sent to both processes one voucher, answered by both', async () => {
     const { server, other } = pair;
-    await server.request('POST', '/v1/campaigns', { body: discountCampaign('Once', { join_once: true }) });
+    await server.request('POST', '/v1/campaigns', { body: discountCampaign('Once', { join_once: true, type: 'AUTO_UPDATE' }) });
     const customers = Array.from({ length: 10 }, (_, i) => `once-${i}`);
     const answers = await Promise.all(
       customers.flatMap((source_id) => {

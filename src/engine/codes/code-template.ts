@@ -20,7 +20,8 @@ export interface CodeTemplate {
   charset: string[];
 }
 
-export const ALPHANUMERIC = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+// In the reference's order (0-9a-zA-Z): clients compare the answered charset string.
+export const ALPHANUMERIC = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 export const DEFAULT_CODE_LENGTH = 8;
 export const MAX_CODE_LENGTH = 255;
 

@@ -57,6 +57,8 @@ export async function changeCampaign(trx: Db, idOrName: string, body: UpdateCamp
   const validity = validityColumns(body);
   checkValidity({ ...campaign, ...validity });
   const patch: repo.CampaignPatch = { ...plainFields(body), ...validity, updated_at: now };
+  // A loyalty campaign's join_once stays true, as the reference forces it.
+  if (campaign.campaign_type === 'LOYALTY_PROGRAM') delete patch.join_once;
   const categoryId = await resolveCategoryId(trx, body, now);
   if (categoryId !== undefined) patch.category_id = categoryId;
   if (body.discount !== undefined) patch.voucher = withDiscount(campaign, body.discount);

@@ -29,12 +29,14 @@ export async function insertCampaign(trx: Kysely<Database>, body: CreateCampaign
     name: body.name,
     description: body.description ?? null,
     campaign_type: body.campaign_type,
-    type: body.type ?? 'AUTO_UPDATE',
+    // create-campaign's defaults: a STATIC campaign, vouchers read the voucher metadata schema.
+    type: body.type ?? 'STATIC',
     voucher: template ? JSON.stringify(template) : null,
     referral_program: body.referral_program ? JSON.stringify(body.referral_program) : null,
     auto_join: flag(body.auto_join),
-    join_once: flag(body.join_once),
-    use_voucher_metadata_schema: flag(body.use_voucher_metadata_schema),
+    // The reference forces join_once to true for loyalty campaigns, even when false is sent.
+    join_once: body.campaign_type === 'LOYALTY_PROGRAM' ? 1 : flag(body.join_once),
+    use_voucher_metadata_schema: flag(body.use_voucher_metadata_schema, true),
     ...validity,
     activity_duration_after_publishing: body.activity_duration_after_publishing ?? null,
     vouchers_count: 0,

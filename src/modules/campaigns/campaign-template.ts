@@ -67,8 +67,8 @@ export function withCampaignType(body: CreateCampaignRequest): CreateCampaignBod
   return { ...body, campaign_type: inferred };
 }
 
-/** A card template without the fields the real API accepts and ignores. */
-const withoutIgnored = (card: LoyaltyCardTemplate | undefined) => {
+/** A card template (loyalty or gift) without the field the real API accepts and ignores: a new card's balance. */
+const withoutIgnored = <T extends { balance?: number }>(card: T | undefined): Omit<T, 'balance'> | undefined => {
   if (!card) return card;
   const { balance: _ignored, ...kept } = card;
   return kept;
@@ -121,7 +121,7 @@ export function templateOfVoucher(voucher: VoucherTemplateInput, type: VoucherTy
   }
   return {
     type,
-    [block]: block === 'loyalty_card' ? withoutIgnored(voucher.loyalty_card) : voucher[block],
+    [block]: block === 'discount' ? voucher.discount : withoutIgnored(voucher[block]),
     code_config: presentCodeConfig(templateFor(voucher.code_config)),
     redemption: { quantity: voucher.redemption?.quantity ?? null },
     is_referral_code: options.isReferral,

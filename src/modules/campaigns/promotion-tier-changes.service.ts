@@ -8,7 +8,7 @@ import { resolveCategoryId } from '../categories/categories.service.js';
 import { insertTiers } from './promotion-tier-rows.js';
 import * as stacks from './promotion-stacks.repository.js';
 import * as tiers from './promotion-tiers.repository.js';
-import { MAX_PROMOTION_TIERS, type TierBody, type UpdateTierBody } from './promotion-tiers.schemas.js';
+import { MAX_PROMOTION_TIERS, tierDiscount, type TierBody, type UpdateTierBody } from './promotion-tiers.schemas.js';
 import { findPromotionCampaign, requirePromotionTier, type PromotionTierRecord, type PromotionTierView } from './promotion-tiers.service.js';
 
 /** Adding, changing, enabling and removing the promotion tiers of a PROMOTION campaign. */
@@ -31,7 +31,7 @@ function plainPatch(body: UpdateTierBody): tiers.TierPatch {
   const patch: tiers.TierPatch = {};
   if (body.name !== undefined) patch.name = body.name;
   if (body.banner !== undefined) patch.banner = body.banner;
-  if (body.action !== undefined) patch.action = JSON.stringify({ discount: body.action.discount });
+  if (body.action !== undefined) patch.action = JSON.stringify({ discount: tierDiscount(body.action) });
   if (body.metadata !== undefined) patch.metadata = JSON.stringify(body.metadata);
   if (body.hierarchy !== undefined) patch.hierarchy = body.hierarchy;
   if (body.active !== undefined) patch.active = body.active ? 1 : 0;

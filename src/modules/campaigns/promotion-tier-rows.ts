@@ -4,7 +4,7 @@ import { allValidityColumns, checkValidity, validityColumns, type ValidityColumn
 import { newId } from '../../lib/ids.js';
 import { resolveCategoryId } from '../categories/categories.service.js';
 import * as repo from './campaigns.repository.js';
-import type { TierBody } from './promotion-tiers.schemas.js';
+import { tierDiscount, type TierBody } from './promotion-tiers.schemas.js';
 
 /** A new resource's validity: every column, checked. */
 export function newValidity(input: ValidityInput, path = ''): ValidityColumns {
@@ -32,7 +32,7 @@ export async function insertTiers(
       campaign_id: campaignId,
       name: tier.name,
       banner: tier.banner ?? null,
-      action: JSON.stringify({ discount: tier.action.discount }),
+      action: JSON.stringify({ discount: tierDiscount(tier.action) }),
       metadata: JSON.stringify(tier.metadata ?? {}),
       hierarchy: tier.hierarchy ?? options.firstHierarchy + i,
       active: (tier.active ?? true) ? 1 : 0,

@@ -104,6 +104,8 @@ export const discountSchema = (options: { required?: boolean } = {}): Schema<Rec
 export const giftSchema = () =>
   object({
     amount: wholeNumber().min(0).required(),
+    /** Accepted and ignored, as the real API does (create-voucher): a new card's balance is its amount. */
+    balance: wholeNumber().min(0),
     effect: string().oneOf(ORDER_OR_ITEMS),
   })
     .noUnknown()

@@ -24,7 +24,7 @@ type WriteDeps = Pick<Deps, 'db' | 'clock'>;
 /** The program a path names (id or name): 404 `campaign` for an unknown one or a campaign of another type. */
 const findProgram = async (db: Db, ref: string): Promise<Program> => (await findLoyaltyProgram({ db }, ref)).campaign;
 
-type Program = { id: string };
+type Program = { id: string; start_date: string | null; expiration_date: string | null };
 
 async function findRule(db: Db, campaign: Program, ruleId: string): Promise<repo.EarningRuleRow> {
   const rule = await repo.findEarningRule(db, campaign.id, ruleId);
@@ -62,7 +62,8 @@ function newRow(campaign: Program, body: EarningRuleBody, now: string): repo.New
     pending_days: columns.pending_days ?? null,
     expiration_rules: columns.expiration_rules ?? null,
     validation_rule_id: columns.validation_rule_id ?? null,
-    ...allValidityColumns(columns),
+    // create-earning-rule: a rule without dates inherits its campaign's start and expiration dates.
+    ...allValidityColumns({ start_date: campaign.start_date, expiration_date: campaign.expiration_date, ...columns }),
     metadata: columns.metadata ?? '{}',
     created_at: now,
     updated_at: null,

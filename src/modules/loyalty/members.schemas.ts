@@ -1,4 +1,4 @@
-import { array, object, type InferType } from 'yup';
+import { array, lazy, object, type InferType, type Schema } from 'yup';
 import { idField, jsonObjectField, shortText } from '../../lib/fields.js';
 import type { Query } from '../../lib/pagination.js';
 import { date, gatherRepeated, limit, order, page, querySchema, text, type ParamBuilder, type QueryOf } from '../../lib/query-params.js';
@@ -10,13 +10,29 @@ export const MEMBER_ORDER_FIELDS = ['created_at', 'updated_at', 'code'] as const
 /** At most this many `ids` in one list request. */
 export const MAX_MEMBER_IDS = 100;
 
+type CustomerBody = InferType<typeof createCustomerSchema>;
+
+/**
+ * add-member's `customer`: an object (upserted by id or source_id), or, as in the reference's
+ * first example, a string naming the customer by id or source_id.
+ */
+const memberCustomer = lazy((value: unknown) =>
+  typeof value === 'string'
+    ? idField('customer')
+    : createCustomerSchema.typeError('customer must be an object or a string').required('customer is a required field').default(undefined),
+) as unknown as Schema<string | CustomerBody>;
+
+/** The customer a string names: a customer id (cust_...) or else a source_id, upserted as the object form would be. */
+export const memberCustomerInput = (customer: string | CustomerBody): CustomerBody =>
+  typeof customer !== 'string' ? customer : customer.startsWith('cust_') ? { id: customer } : { source_id: customer };
+
 /**
  * POST /v1/loyalties/{id}/members (add-member): the customer (upserted by id or source_id),
  * and optionally the card (`voucher`, its code) and the publication's source_id, metadata and
  * channel.
  */
 export const addMemberSchema = object({
-  customer: createCustomerSchema.typeError('customer must be an object').required('customer is a required field').default(undefined),
+  customer: memberCustomer,
   voucher: idField('voucher').optional(),
   source_id: shortText('source_id').nullable().optional(),
   metadata: jsonObjectField('metadata').optional(),

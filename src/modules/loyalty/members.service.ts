@@ -9,7 +9,7 @@ import { upsertCustomer } from '../customers/customers.service.js';
 import { claimVoucher, giveCampaignVoucher, recordPublication, type Given, type Who } from '../publications/index.js';
 import type { VoucherView } from '../vouchers/vouchers.presenter.js';
 import { getVoucher } from '../vouchers/vouchers.service.js';
-import type { AddMemberBody } from './members.schemas.js';
+import { memberCustomerInput, type AddMemberBody } from './members.schemas.js';
 import * as repo from './members.repository.js';
 import { findProgram, type LoyaltyProgram } from './programs.service.js';
 
@@ -64,7 +64,7 @@ export async function addMember(deps: WriteDeps, programRef: string, body: AddMe
   const at = isoNow(deps.clock);
   const code = await deps.db.transaction().execute(async (trx) => {
     const program = await findProgram({ db: trx }, programRef);
-    const { customer } = await upsertCustomer(trx, { actor, at, seams: deps.seams }, body.customer);
+    const { customer } = await upsertCustomer(trx, { actor, at, seams: deps.seams }, memberCustomerInput(body.customer));
     const who = { actor, at };
     const picked = body.voucher === undefined ? await anyCard(deps, trx, program, customer.id, who) : await namedCard(deps, trx, program, customer.id, body.voucher, who);
     if (picked.claimedBalance !== undefined) await recordMemberPublication(trx, program, customer.id, picked, body, who);

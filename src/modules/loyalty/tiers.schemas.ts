@@ -7,7 +7,8 @@ import { limit, order, page, querySchema, type QueryOf } from '../../lib/query-p
 /**
  * Bodies of loyalty tiers (LoyaltyTierBase + metadata): the bulk POST
  * /v1/loyalties/{campaignId}/tiers (an array) and promo's PUT of one tier. `points` is
- * `{from, to}` with inclusive bounds (`to` left out: no upper bound); the mappings are
+ * `{from, to}` with inclusive bounds (`from` left out: 0 for a new tier, unchanged by a PUT;
+ * `to` left out: no upper bound); the mappings are
  * `{<id>: {type: MULTIPLY, multiplier} | {type: CUSTOM, points}}`.
  */
 const PATH = '${path}';
@@ -51,8 +52,9 @@ const mappings = () =>
       return true;
     });
 
+// `from` may be left out, as the real API allows (create-in-bulk-loyalty-tiers): a new tier starts at 0 points.
 const pointsSchema = object({
-  from: whole(0).defined(`${PATH} is required`),
+  from: whole(0),
   to: whole(0).nullable(),
 })
   .typeError(`${PATH} must be an object`)

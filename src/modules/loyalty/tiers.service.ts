@@ -58,7 +58,7 @@ export async function createTiers(deps: TierDeps, programKey: string, bodies: Ne
       id: newId('ltr_'),
       campaign_id: program.id,
       name: body.name,
-      points_from: body.points.from,
+      points_from: body.points.from ?? 0,
       points_to: body.points.to ?? null,
       earning_rules: JSON.stringify(body.earning_rules ?? {}),
       rewards: JSON.stringify(body.rewards ?? {}),
@@ -96,7 +96,7 @@ export async function listTiers(deps: Pick<Deps, 'db'>, programKey: string, quer
 function patchOf(body: UpdateTierBody): repo.TierPatch {
   const patch: repo.TierPatch = {};
   if (body.name !== undefined) patch.name = body.name;
-  if (body.points !== undefined) Object.assign(patch, { points_from: body.points.from, points_to: body.points.to ?? null });
+  if (body.points !== undefined) Object.assign(patch, { ...(body.points.from != null ? { points_from: body.points.from } : {}), points_to: body.points.to ?? null });
   if (body.earning_rules != null) patch.earning_rules = JSON.stringify(body.earning_rules);
   if (body.rewards != null) patch.rewards = JSON.stringify(body.rewards);
   if (body.metadata != null) patch.metadata = JSON.stringify(body.metadata);

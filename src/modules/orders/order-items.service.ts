@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { invalidPayload, notFound, type AppError } from '../../lib/errors.js';
+import { invalidPayload } from '../../lib/errors.js';
 import {
   catalogHolds,
   clearCatalogCache,
@@ -20,13 +20,13 @@ import type { OrderItemBody } from './orders.schemas.js';
 
 /**
  * An order's items against the catalog. An item names its product or SKU by `product_id` /
- * `sku_id` (which must exist: 404 otherwise) or by `source_id` with `related_object` (default
- * `product`, or `sku` when the item carries SKU fields). An unknown source id is created in the
- * catalog from the item's inline `product` / `sku` block (a new SKU's product comes from the
- * item's `product` block, found or created the same way); a block with no data (name or sku,
- * price, metadata), or none, makes it 404. `override: true` writes the block's name (or sku),
- * price and metadata into the catalog, as the reference defines it; without it the block's
- * values hold for this order only. An item that names no catalog entry is kept as sent.
+ * `sku_id` or by `source_id` with `related_object` (default `product`, or `sku` when the item
+ * carries SKU fields). As in the reference (create-order, validate-stacked-discounts), an item
+ * whose product or SKU the catalog does not know (never created, or deleted) is kept as sent,
+ * with no catalog link: its ids stay as given, its blocks describe it for this order only.
+ * Only `override: true` writes the catalog: an unknown source id is created from the block (a
+ * new SKU's product comes from the item's `product` block, found or created the same way), a
+ * known one gets the block's name (or sku), price and metadata, as the reference defines it.
  */
 type Db = Kysely<Database>;
 
@@ -106,11 +106,6 @@ function refsOf(keys: ItemKeys[]): CatalogRefs {
   };
 }
 
-function must<T>(value: T | undefined, error: () => AppError): T {
-  if (value === undefined) throw error();
-  return value;
-}
-
 const productFields = (block: ProductInput | null | undefined) => withoutNulls({ name: block?.name, price: block?.price, metadata: block?.metadata });
 const skuFields = (block: SkuInput | null | undefined) => withoutNulls({ sku: block?.sku, price: block?.price, metadata: block?.metadata });
 
@@ -169,22 +164,27 @@ async function overrideSku(r: Resolver, sku: SkuView, block: SkuInput | null | u
   return writing(r).addSku(await r.upserts.sku(r.trx, r.catalog.product(sku.product_id) as ProductView, { id: sku.id, ...changes }, r.now));
 }
 
-/** The product an item names by id or source id, created from its block when unknown; undefined when it names none. */
+/** A block asks for its catalog entry to be created or replaced only with `override: true`. */
+const overrides = (block: ProductInput | SkuInput | null | undefined, fields: object): boolean => block?.override === true && hasData(fields);
+
+/**
+ * The catalog product an item names by id or source id; undefined when it names none or one
+ * the catalog does not know (the item keeps no link), unless `override: true` creates it.
+ */
 async function findOrCreateProduct(r: Resolver, keys: ItemKeys, block: ProductInput | null | undefined): Promise<ProductView | undefined> {
-  const { productId } = keys;
-  if (productId !== undefined) return must(r.catalog.product(productId), () => notFound('product', productId));
+  if (keys.productId !== undefined) return r.catalog.product(keys.productId);
   if (keys.productSourceId === undefined) return undefined;
   const known = r.catalog.productBySource(keys.productSourceId);
   if (known) return overrideProduct(r, known, block);
   const fields = productFields(block);
-  if (!hasData(fields)) throw notFound('product', keys.productSourceId);
+  if (!overrides(block, fields)) return undefined;
   return writing(r).addProduct(await r.upserts.product(r.trx, { source_id: keys.productSourceId, ...fields }, r.now));
 }
 
-/** A SKU the catalog does not know, created from the item's `sku` block under the item's product. */
-async function createSku(r: Resolver, item: OrderItemBody, keys: ItemKeys & { skuSourceId: string }, label: string): Promise<SkuView> {
+/** A SKU the catalog does not know, created (`override: true`) from the item's `sku` block under the item's product. */
+async function createSku(r: Resolver, item: OrderItemBody, keys: ItemKeys & { skuSourceId: string }, label: string): Promise<SkuView | undefined> {
   const fields = skuFields(item.sku);
-  if (!hasData(fields)) throw notFound('sku', keys.skuSourceId);
+  if (!overrides(item.sku, fields)) return undefined;
   const product = await findOrCreateProduct(r, keys, item.product);
   if (!product) throw invalidPayload(`${label}: a new SKU (source_id ${keys.skuSourceId}) needs its product: product_id or product.source_id`);
   return writing(r).addSku(await r.upserts.sku(r.trx, product, { source_id: keys.skuSourceId, ...fields }, r.now));
@@ -193,13 +193,13 @@ async function createSku(r: Resolver, item: OrderItemBody, keys: ItemKeys & { sk
 /** The SKU an item names (by sku_id, or by source_id when related_object is sku) and its product; undefined when it names none. */
 async function resolveSku(r: Resolver, item: OrderItemBody, keys: ItemKeys, label: string): Promise<{ sku: SkuView; product: ProductView } | undefined> {
   const { skuId, skuSourceId } = keys;
-  let sku: SkuView;
-  if (skuId !== undefined) sku = must(r.catalog.sku(skuId), () => notFound('sku', skuId));
-  else if (skuSourceId === undefined) return undefined;
-  else {
+  let sku: SkuView | undefined;
+  if (skuId !== undefined) sku = r.catalog.sku(skuId);
+  else if (skuSourceId !== undefined) {
     const known = r.catalog.skuBySource(skuSourceId);
     sku = known ? await overrideSku(r, known, item.sku) : await createSku(r, item, { ...keys, skuSourceId }, label);
   }
+  if (sku === undefined) return undefined;
   if (keys.productId !== undefined && keys.productId !== sku.product_id) {
     throw invalidPayload(`${label}.product_id: SKU ${sku.id} belongs to product ${sku.product_id}, not ${keys.productId}`);
   }
@@ -207,15 +207,20 @@ async function resolveSku(r: Resolver, item: OrderItemBody, keys: ItemKeys, labe
   return { sku, product: await overrideProduct(r, product, item.product) };
 }
 
+/** A block as sent, for an item without a catalog entry; null when it holds nothing to show (only `override`). */
+function sentBlock<T extends object>(fields: T): T | null {
+  return Object.keys(fields).length > 0 ? fields : null;
+}
+
 /** What the order shows of its product: the catalog's values, with the block's for this order. */
 function productBlock(product: ProductView | undefined, block: ProductInput | null | undefined): ItemProductBlock | null {
-  if (!product) return block ? withoutNulls({ source_id: block.source_id, ...productFields(block) }) : null;
+  if (!product) return block ? sentBlock(withoutNulls({ id: block.id, source_id: block.source_id, ...productFields(block) })) : null;
   const { id, source_id, name, metadata, price } = product;
   return withoutNulls({ id, source_id, name, metadata, price, ...productFields(block) });
 }
 
 function skuBlock(sku: SkuView | undefined, block: SkuInput | null | undefined): ItemSkuBlock | null {
-  if (!sku) return block ? withoutNulls({ source_id: block.source_id, ...skuFields(block) }) : null;
+  if (!sku) return block ? sentBlock(withoutNulls({ id: block.id, source_id: block.source_id, ...skuFields(block) })) : null;
   const { id, source_id, metadata, price } = sku;
   return withoutNulls({ id, source_id, sku: sku.sku, metadata, price, ...skuFields(block) });
 }
@@ -230,8 +235,9 @@ async function resolveItem(r: Resolver, item: OrderItemBody, label: string): Pro
     body: item,
     product: shown,
     sku,
-    productId: product?.id ?? null,
-    skuId: found?.sku.id ?? null,
+    // An item without a catalog link keeps the ids it was sent with.
+    productId: product?.id ?? keys.productId ?? null,
+    skuId: found?.sku.id ?? keys.skuId ?? null,
     price: item.price ?? sku?.price ?? shown?.price ?? null,
   };
 }

@@ -64,7 +64,9 @@ function stored(column: PublicationFilterColumn, raw: string, label: string): st
 export function parsePublicationsListQuery(query: Record<string, unknown>): PublicationsListQuery {
   const read = readQueryFilters(query, { catalog: CATALOG, accepts, served: SERVED });
   if (!read.ok) throw invalidQueryParams(read.error);
-  const unknown = Object.keys(read.rest).filter((key) => !(key in params));
+  // A plain parameter the list does not know is ignored, as the real API ignores it (and as
+  // the other lists do); a bracketed one is refused: a filter must never be dropped silently.
+  const unknown = Object.keys(read.rest).filter((key) => (key.includes('[') || key === 'filters') && !(key in params));
   if (unknown.length > 0) throw invalidQueryParams(`Unknown query parameter(s): ${unknown.join(', ')}`);
   const p = validateQuery(listSchema, read.rest);
   const terms: Array<[PublicationFilterColumn, string | undefined, string]> = [

@@ -8,19 +8,30 @@ import { createCustomerSchema } from '../customers/customers.schemas.js';
 /** The most vouchers one publication gives (the reference's CreatePublicationCampaign.count maximum). */
 export const MAX_PUBLICATION_COUNT = 50;
 
+/** The `campaign` object: the reference's CreatePublicationCampaign, or a whole campaign object. */
+export interface PublicationCampaign {
+  name?: string | null;
+  id?: string | null;
+  count?: number | null;
+}
+
 /**
  * `campaign`: its name or id as text, or the reference's CreatePublicationCampaign object
- * {name, count}: `count` vouchers (1..50) in one publication, all or none.
+ * {name, count}: `count` vouchers (1..50) in one publication, all or none. As the real API
+ * does, it may be null beside a voucher, and a whole campaign object (as a client read it)
+ * names its campaign by `id` or `name`; its other keys are not read.
  */
-const campaignField = mixed<string | { name: string; count?: number | null }>()
+const campaignField = mixed<string | PublicationCampaign>()
+  .nullable()
   .test('campaign', 'campaign must be a campaign name or an object with a name', function check(value) {
     if (value === undefined || value === null) return true;
     if (typeof value === 'string') return value.length > 0 || this.createError({ message: 'campaign must not be empty' });
     if (!isPlainObject(value)) return false;
     const nested = object({
-      name: idField('campaign.name').required('campaign.name is a required field'),
+      name: idField('campaign.name').nullable().optional(),
+      id: idField('campaign.id').nullable().optional(),
       count: number().strict().typeError('campaign.count must be a number').integer('campaign.count must be an integer').min(1, 'campaign.count must be greater than or equal to 1').max(MAX_PUBLICATION_COUNT, `campaign.count must be less than or equal to ${MAX_PUBLICATION_COUNT}`).nullable().optional(),
-    }).noUnknown(true, 'campaign has unspecified keys: ${unknown}');
+    }).test('named', 'campaign.name is a required field', (v) => v.name != null || v.id != null);
     try {
       // Strict, as every body is (lib/validate.ts): a cast would pass `name: true` as "true" and send the boolean on.
       nested.validateSync(value, { abortEarly: false, strict: true });

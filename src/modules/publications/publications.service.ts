@@ -77,8 +77,9 @@ export async function recordPublication(trx: Db, customerId: string, given: Give
 /** How many vouchers the campaign gives (`campaign.count`, 1 unless given). */
 const campaignCount = (campaign: CreatePublicationBody['campaign']): number => (typeof campaign === 'object' && campaign !== null ? (campaign.count ?? 1) : 1);
 
+/** The campaign's id or name: a campaign object is read by its id first (unique), else its name. */
 const campaignRef = (campaign: CreatePublicationBody['campaign']): string | undefined =>
-  campaign == null ? undefined : typeof campaign === 'string' ? campaign : campaign.name;
+  campaign == null ? undefined : typeof campaign === 'string' ? campaign : (campaign.id ?? campaign.name ?? undefined);
 
 /**
  * The publication's work in one transaction: a source_id seen before answers its publication;

@@ -5,14 +5,14 @@ import { createVoucher } from './standalone-vouchers.service.js';
 import { importVouchers } from './voucher-import.service.js';
 import { voucherCsvRoutes } from './voucher-csv.routes.js';
 import { addVouchers } from './voucher-generation.service.js';
-import { addVouchersQuerySchema, addVouchersSchema, createVoucherSchema, parseVouchersListQuery, updateVoucherSchema } from './vouchers.schemas.js';
+import { addVouchersBodySchema, addVouchersFields, addVouchersQuerySchema, addVouchersSchema, createVoucherSchema, parseVouchersListQuery, updateVoucherSchema } from './vouchers.schemas.js';
 import { deleteVoucher, getVoucher, listVouchers, updateVoucher } from './vouchers.service.js';
 
 export const vouchersRoutes: RouteModule = (router, deps) => {
   voucherCsvRoutes(router, deps);
   router.post('/v1/campaigns/:campaignId/vouchers', async (ctx) => {
     const count = validateQuery(addVouchersQuerySchema, ctx.query).vouchers_count;
-    const body = validateBody(addVouchersSchema, ctx.request.body ?? {});
+    const body = addVouchersFields(validateBody(addVouchersBodySchema, ctx.request.body));
     const result = await addVouchers(deps, ctx.params.campaignId as string, { count, body, actor: ctx.state.actor });
     if ('voucher' in result) {
       ctx.body = result.voucher;

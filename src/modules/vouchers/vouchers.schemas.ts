@@ -1,9 +1,9 @@
-import { array, boolean, mixed, object, string, type InferType } from 'yup';
+import { array, boolean, lazy, mixed, object, string, type InferType, type Schema } from 'yup';
 import { VOUCHER_TYPES, type VoucherType } from '../../lib/enums.js';
 import { invalidQueryParams } from '../../lib/errors.js';
 import { validateQuery } from '../../lib/validate.js';
 import { date, integer, limit, order, page, querySchema, text, type QueryOf } from '../../lib/query-params.js';
-import { jsonObjectField, longText, shortText, voucherCodeField } from '../../lib/fields.js';
+import { isPlainObject, jsonObjectField, longText, shortText, voucherCodeField } from '../../lib/fields.js';
 import { isoDate, validityDayOfWeek, validityFields, validityTimeframe } from '../../lib/validity-fields.js';
 import { MAX_VOUCHERS_COUNT } from '../campaigns/campaigns.schemas.js';
 import { codeConfigSchema, discountSchema, giftSchema, loyaltyCardTemplateSchema, redemptionSchema } from '../campaigns/voucher-template.schemas.js';
@@ -32,6 +32,16 @@ export const addVouchersSchema = object({
 }).typeError('The body must be a JSON object');
 
 export type AddVouchersBody = InferType<typeof addVouchersSchema>;
+
+/**
+ * add-vouchers-to-campaign's body as the real API takes it: the fields above, or a body that
+ * is not an object at all (a client that passes the count as the body), which names no field.
+ * The count is the `vouchers_count` query parameter either way.
+ */
+export const addVouchersBodySchema = lazy((body: unknown) => (isPlainObject(body) ? addVouchersSchema : mixed().nullable())) as unknown as Schema<unknown>;
+
+/** The fields a checked add-vouchers body names: none for a body that is not an object. */
+export const addVouchersFields = (body: unknown): AddVouchersBody => (isPlainObject(body) ? (body as AddVouchersBody) : {});
 
 /** What a voucher holds of its own, beside its kind: set at creation, changed by PUT. */
 const voucherOwnFields = () => ({

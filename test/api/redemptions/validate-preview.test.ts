@@ -7,7 +7,7 @@ import { fingerprintBut, percentVoucher } from './fixtures.js';
 /**
  * A validation previews its customer and order from reads alone (orders.service previewOrder,
  * customers/catalog preview*): an order whose items create a product and a SKU from their
- * blocks and override an existing product, for a customer that does not exist yet, is
+ * blocks (override: true) and override an existing product, for a customer that does not exist yet, is
  * answered exactly as the redemption of the same body then stores it (ids aside: those the
  * validation made up are never stored), and the validation writes nothing but the customer it
  * names and its event.
@@ -38,8 +38,8 @@ describe('validations preview what a redemption would store', () => {
       order: {
         source_id: 'pv-order',
         items: [
-          { source_id: 'pv-prod', product: { name: 'Preview product', price: 700 }, quantity: 2 },
-          { related_object: 'sku', source_id: 'pv-sku', sku: { sku: 'PV-SKU', price: 300 }, product: { source_id: 'pv-prod' }, quantity: 1 },
+          { source_id: 'pv-prod', product: { name: 'Preview product', price: 700, override: true }, quantity: 2 },
+          { related_object: 'sku', source_id: 'pv-sku', sku: { sku: 'PV-SKU', price: 300, override: true }, product: { source_id: 'pv-prod' }, quantity: 1 },
           { source_id: 'pv-existing', product: { price: 999, override: true }, quantity: 1 },
         ],
       },
@@ -67,10 +67,14 @@ describe('validations preview what a redemption would store', () => {
     assert.equal((await server.request('GET', '/v1/products/pv-existing')).body.price, 999, 'the redemption stores the override');
   });
 
-  it('previews a 404 for an item naming an unknown product without writing anything', async () => {
+  it('goes on with an item naming an unknown product, kept as given, without writing anything', async () => {
     const before = fingerprintBut(server.deps.sqlite, []);
-    const res = await server.request('POST', '/v1/validations', { body: { order: { items: [{ product_id: 'prod_missing', quantity: 1 }] }, redeemables: [{ object: 'voucher', id: 'PV-PCT' }] } });
-    assert.deepEqual([res.status, res.body.key, res.body.details], [404, 'not_found', 'Cannot find product with id prod_missing']);
+    const res = await server.request('POST', '/v1/validations', { body: { order: { items: [{ product_id: 'prod_missing', quantity: 1, price: 100 }] }, redeemables: [{ object: 'voucher', id: 'PV-PCT' }] } });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(
+      [res.body.valid, res.body.order.total_discount_amount, res.body.order.items.map((i: Record<string, unknown>) => [i.product_id, i.amount])],
+      [true, 10, [['prod_missing', 100]]],
+    );
     assert.equal(fingerprintBut(server.deps.sqlite, []), before);
   });
 });
