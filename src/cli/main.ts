@@ -1,6 +1,14 @@
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT_OK, EXIT_USAGE } from './run.js';
 
+// A reader that stopped reading (`promo export order | head -1`) is a normal end for a Unix
+// tool: stop quietly with 0. Anything already committed stays; a transaction in flight is
+// rolled back by SQLite, and a job this process ran is taken over when its lease runs out.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(EXIT_OK);
+  throw error;
+});
+
 /**
  * The promo program. Each command's module is imported only when it runs, so `promo --help`
  * does not load Koa, Kysely or Ink.

@@ -16,6 +16,7 @@ import { startImportStaging } from '../../modules/vouchers/voucher-import.servic
 import { stderrProgress } from '../../tui/progress-line.js';
 import { dryRunOrders } from './import-dry-run.js';
 import { printFailures } from '../job-output.js';
+import { UserMistake } from '../mistakes.js';
 import { fail, printJson, runWithDeps, UsageError, type CommonOptions } from '../run.js';
 
 interface ImportOptions extends CommonOptions {
@@ -73,7 +74,7 @@ function refusal(source: string | undefined, type: string, options: ImportOption
     return new UsageError(`--type ${type} reads ${(IMPORT_TYPES[type] as ImportType).formats.join(' or ')}, not ${format}`);
   }
   if (type === 'vouchers' && format !== 'csv' && !options.campaign) return new UsageError('--campaign <id or name> is required with --type vouchers');
-  if (source !== '-' && !existsSync(source)) return new AppError('file_not_found', `No file at ${source}`);
+  if (source !== '-' && !existsSync(source)) return new UserMistake(`no file at ${source}`);
   return undefined;
 }
 
