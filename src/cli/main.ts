@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT_OK, EXIT_USAGE } from './run.js';
 
@@ -9,6 +10,8 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
 /**
  * The promo program. Each command's module is imported only when it runs, so `promo --help`
  * does not load Koa, Kysely or Ink.
@@ -16,6 +19,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 const program = new Command()
   .name('promo')
   .description('On-prem promotion engine speaking the Voucherify v2018-08-01 API')
+  .version(version, '-V, --version', 'print the version of promo')
   .showHelpAfterError()
   .exitOverride();
 
