@@ -219,6 +219,7 @@ program
   .command('restore')
   .description('put a backup in place of the database (stop the server first; the old file is kept)')
   .argument('<file>', 'a file written by promo backup')
+  .option('--keep-keys', 'leave active the keys the replaced database had revoked (or did not have); by default they are revoked again')
   .addOption(dbOption())
   .addOption(jsonOption())
   .action(async (file, options) => (await import('./commands/backup.js')).restoreCommand(file, options));
