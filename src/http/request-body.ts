@@ -3,6 +3,7 @@ import { parse as parseForm } from 'node:querystring';
 import type { Readable, Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { AppError, invalidPayload } from '../lib/errors.js';
+import { holdsInfinity, HUGE_NUMBER_TEXT, JSON_DEFECTS, PROTO_KEY_TEXT } from '../lib/json-input.js';
 
 /** The Content-Encodings a body may arrive in (RFC 9110 8.4.1), with their decoders. */
 const DECODERS: Record<string, (() => Transform) | undefined> = {
@@ -69,28 +70,9 @@ function collectedText(source: Readable, req: IncomingMessage, limitBytes: numbe
   });
 }
 
-/**
- * A key that JSON.parse makes an own property but that a later merge (Object.assign, a deep
- * copy) would take for the object's prototype: refused wherever it appears, escaped or not.
- */
-const PROTO_KEY = /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:/;
-
-/**
- * A number literal too large for a double (1e400, or 309 digits and more) that JSON.parse reads
- * as Infinity, which JSON.stringify then writes as null: stored (a job's payload, a JSON column),
- * it would turn into a null the client never sent. The pattern only picks the bodies to walk.
- */
-const HUGE_NUMBER = /\d[eE]\+?\d{3}|\d{309}/;
-
-const holdsInfinity = (value: unknown): boolean => {
-  if (typeof value === 'number') return !Number.isFinite(value);
-  if (typeof value !== 'object' || value === null) return false;
-  return Object.values(value).some(holdsInfinity);
-};
-
 /** Refuses a parsed JSON body (of a depth already checked) that holds a number JSON.parse read as Infinity. */
 export function refuseHugeNumbers(text: string, value: unknown): void {
-  if (HUGE_NUMBER.test(text) && holdsInfinity(value)) throw invalidPayload('Request body holds a number too large to represent (its magnitude must stay below 1.8e308)');
+  if (HUGE_NUMBER_TEXT.test(text) && holdsInfinity(value)) throw invalidPayload(`Request body ${JSON_DEFECTS.hugeNumber}`);
 }
 
 /** A JSON body: any JSON value (validation names the shape it expected); empty text is `{}`. */
@@ -102,7 +84,7 @@ export function parseJsonBody(text: string): unknown {
   } catch (error) {
     throw invalidPayload(`Request body is not valid JSON: ${(error as Error).message}`);
   }
-  if (PROTO_KEY.test(text)) throw invalidPayload('Request body may not contain the key "__proto__"');
+  if (PROTO_KEY_TEXT.test(text)) throw invalidPayload(`Request body ${JSON_DEFECTS.protoKey}`);
   return value;
 }
 

@@ -1,5 +1,6 @@
 import type { Next } from 'koa';
 import { AppError, invalidPayload } from '../../lib/errors.js';
+import { JSON_DEFECTS } from '../../lib/json-input.js';
 import { jsonDepth, LIMITS } from '../../lib/limits.js';
 import type { AppContext } from '../context.js';
 import { parseFormBody, parseJsonBody, refuseHugeNumbers, requestText, tooLarge } from '../request-body.js';
@@ -34,7 +35,7 @@ export function bodyMiddleware(limitBytes: number) {
     const text = type === null ? '' : await requestText(ctx.req, limitBytes);
     ctx.request.body = type === 'application/x-www-form-urlencoded' ? parseFormBody(text) : parseJsonBody(text);
     if (jsonDepth(ctx.request.body) > LIMITS.jsonDepth) {
-      throw invalidPayload(`The body nests deeper than ${LIMITS.jsonDepth} levels of objects and arrays`);
+      throw invalidPayload(`The body ${JSON_DEFECTS.tooDeep}`);
     }
     refuseHugeNumbers(text, ctx.request.body);
   }
