@@ -36,6 +36,13 @@ export function requireFolderOf(path: string): void {
   accessSync(dirname(path), constants.W_OK);
 }
 
+/** A file the command is about to read: it must be there, be a file, and be readable. */
+export function requireFile(path: string): void {
+  if (!existsSync(path)) throw new UserMistake(`no file at ${path}`);
+  if (statSync(path).isDirectory()) throw new UserMistake(`${path} is a folder, not a file`);
+  accessSync(path, constants.R_OK);
+}
+
 /** A database file the command was about to open, which must already exist. */
 export function requireDatabase(dbFile: string): void {
   if (!existsSync(dbFile)) throw noDatabase(dbFile);

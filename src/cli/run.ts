@@ -33,22 +33,33 @@ export async function runCommand(options: CommonOptions, body: (dbFile: string) 
 }
 
 /**
- * Runs a command's body with the database open. A file that does not exist is refused: a
- * mistyped --db would otherwise become a new, empty database (only serve and migrate make one).
+ * Runs a command's body with the database open, after `before` (checks of the options that
+ * come first). A file that does not exist is refused: a mistyped --db would otherwise become a
+ * new, empty database (only serve and migrate make one).
  */
-export async function runWithDeps(options: CommonOptions, body: (deps: Deps) => Promise<void>): Promise<void> {
+export async function runWithDeps(options: CommonOptions, body: (deps: Deps) => Promise<void>, before?: () => void): Promise<void> {
   const [{ createDeps }, { logLevelFrom }, { createLogger }] = await Promise.all([import('../app/deps.js'), import('../app/config.js'), import('../app/logger.js')]);
   await runCommand(options, async (dbFile) => {
+    before?.();
     requireDatabase(dbFile);
     let deps: Deps | undefined;
     try {
       // A command logs only what goes wrong unless PROMO_LOG_LEVEL asks for more: its answer is on stdout.
-      deps = createDeps({ dbFile, log: createLogger({ level: logLevelFrom(undefined, 'warn') }) });
+      deps = createDeps({ dbFile, log: createLogger({ level: usage(() => logLevelFrom(undefined, 'warn')) }) });
       await body(deps);
     } finally {
       await deps?.close();
     }
   });
+}
+
+/** A setting read from the environment (PROMO_LOG_LEVEL) that is wrong is bad usage, as a wrong flag is. */
+function usage<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 /**

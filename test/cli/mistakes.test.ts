@@ -48,6 +48,16 @@ describe('the command line names user mistakes plainly', () => {
     assert.deepEqual(await runCli(['migrate', '--db', folder]), { code: 1, stdout: '', stderr: `error: ${folder} is a folder, not a database file\n` });
   });
 
+  it('says an import file is missing or a folder, and a bad PROMO_LOG_LEVEL is bad usage (exit 2)', async () => {
+    const db = freshDbFile();
+    const folder = tempDir();
+    assert.deepEqual(await runCli(['import', folder, '--db', db]), { code: 1, stdout: '', stderr: `error: ${folder} is a folder, not a file\n` });
+    assert.deepEqual(await runCli(['import', join(folder, 'none.json'), '--db', db]), { code: 1, stdout: '', stderr: `error: no file at ${join(folder, 'none.json')}\n` });
+    assert.deepEqual(await runCli(['keys', 'list', '--db', db], { env: { PROMO_LOG_LEVEL: 'loud' } }), {
+      code: 2, stdout: '', stderr: 'error: Invalid log level: loud (fatal, error, warn, info, debug, trace, silent)\n',
+    });
+  });
+
   it('stops quietly with exit 0 when the reader closes the pipe (promo export | head -1)', async () => {
     const db = freshDbFile();
     // Far more CSV than a pipe holds (64 KiB), so promo is still writing when head has gone.
