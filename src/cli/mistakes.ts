@@ -21,7 +21,7 @@ export interface MistakeContext {
 /** The answer for a closed stdout: no sentence, and the command ends as a success. */
 export const QUIET_END = Symbol('quiet end');
 
-export const noDatabase = (dbFile: string): UserMistake =>
+const noDatabase = (dbFile: string): UserMistake =>
   new UserMistake(`no promo database at ${dbFile}; \`promo migrate --db ${dbFile}\` creates one`);
 
 const missingFolder = (path: string): string => `cannot write ${path}: the folder ${dirname(path)} does not exist`;
@@ -48,7 +48,7 @@ export function requireDatabase(dbFile: string): void {
   if (!existsSync(dbFile)) throw noDatabase(dbFile);
 }
 
-/** serve and migrate make the database when it does not exist: true when they will (its folder exists). */
+/** serve, migrate and restore make the database when it does not exist: true when they will (its folder exists). */
 export function databaseToCreate(dbFile: string): boolean {
   if (existsSync(dbFile)) return false;
   requireFolderOf(dbFile);
