@@ -1,5 +1,16 @@
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT_OK, EXIT_USAGE } from './run.js';
+
+// A reader that stopped reading (`promo export order | head -1`) is a normal end for a Unix
+// tool: stop quietly with 0. Anything already committed stays; a transaction in flight is
+// rolled back by SQLite, and a job this process ran is taken over when its lease runs out.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(EXIT_OK);
+  throw error;
+});
+
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 /**
  * The promo program. Each command's module is imported only when it runs, so `promo --help`
@@ -8,6 +19,7 @@ import { EXIT_OK, EXIT_USAGE } from './run.js';
 const program = new Command()
   .name('promo')
   .description('On-prem promotion engine speaking the Voucherify v2018-08-01 API')
+  .version(version, '-V, --version', 'print the version of promo')
   .showHelpAfterError()
   .exitOverride();
 
@@ -207,6 +219,7 @@ program
   .command('restore')
   .description('put a backup in place of the database (stop the server first; the old file is kept)')
   .argument('<file>', 'a file written by promo backup')
+  .option('--keep-keys', 'leave active the keys the replaced database had revoked (or did not have); by default they are revoked again')
   .addOption(dbOption())
   .addOption(jsonOption())
   .action(async (file, options) => (await import('./commands/backup.js')).restoreCommand(file, options));

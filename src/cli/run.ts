@@ -1,5 +1,6 @@
 import type { Deps } from '../app/deps.js';
 import { AppError, UsageError } from '../lib/errors.js';
+import { QUIET_END, requireDatabase, userMistake, type MistakeContext } from './mistakes.js';
 
 /** Options every command takes. */
 export interface CommonOptions {
@@ -18,27 +19,69 @@ export function printJson(value: unknown): void {
 }
 
 /**
- * Runs a command's body with the database open, and turns failures into the contract's exit
- * codes: 1 with the error body as JSON on stderr for a failed operation, 2 for bad usage.
+ * Runs a command's body with the name of its database file; whatever it throws goes to `fail`.
+ * The file is not opened here (backup and restore open it their own way).
  */
-export async function runWithDeps(options: CommonOptions, body: (deps: Deps) => Promise<void>): Promise<void> {
-  const [{ createDeps }, { dbFileFrom, logLevelFrom }, { createLogger }] = await Promise.all([import('../app/deps.js'), import('../app/config.js'), import('../app/logger.js')]);
-  let deps: Deps | undefined;
+export async function runCommand(options: CommonOptions, body: (dbFile: string) => Promise<void> | void): Promise<void> {
+  const { dbFileFrom } = await import('../app/config.js');
+  const dbFile = dbFileFrom(options.db);
   try {
-    // A command logs only what goes wrong unless PROMO_LOG_LEVEL asks for more: its answer is on stdout.
-    deps = createDeps({ dbFile: dbFileFrom(options.db), log: createLogger({ level: logLevelFrom(undefined, 'warn') }) });
-    await body(deps);
+    await body(dbFile);
   } catch (error) {
-    fail(error);
-  } finally {
-    await deps?.close();
+    fail(error, { dbFile });
   }
 }
 
-export function fail(error: unknown): void {
+/**
+ * Runs a command's body with the database open, after `before` (checks of the options that
+ * come first). A file that does not exist is refused: a mistyped --db would otherwise become a
+ * new, empty database (only serve and migrate make one).
+ */
+export async function runWithDeps(options: CommonOptions, body: (deps: Deps) => Promise<void>, before?: () => void): Promise<void> {
+  const [{ createDeps }, { logLevelFrom }, { createLogger }] = await Promise.all([import('../app/deps.js'), import('../app/config.js'), import('../app/logger.js')]);
+  await runCommand(options, async (dbFile) => {
+    before?.();
+    requireDatabase(dbFile);
+    let deps: Deps | undefined;
+    try {
+      // A command logs only what goes wrong unless PROMO_LOG_LEVEL asks for more: its answer is on stdout.
+      deps = createDeps({ dbFile, log: createLogger({ level: usage(() => logLevelFrom(undefined, 'warn')) }) });
+      await body(deps);
+    } finally {
+      await deps?.close();
+    }
+  });
+}
+
+/** A setting read from the environment (PROMO_LOG_LEVEL) that is wrong is bad usage, as a wrong flag is. */
+function usage<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/**
+ * Turns a failure into the contract's exit codes: 2 with the message for bad usage; 1 with
+ * one plain sentence for a user mistake (mistakes.ts); 1 with the error body as JSON for an
+ * operation the service refused. A closed stdout ends quietly with 0. Anything else is
+ * promo's own fault: 500 internal_error, its message but never its stack.
+ */
+export function fail(error: unknown, context: MistakeContext = {}): void {
   if (error instanceof UsageError) {
     process.stderr.write(`error: ${error.message}\n`);
     process.exitCode = EXIT_USAGE;
+    return;
+  }
+  const mistake = userMistake(error, context);
+  if (mistake === QUIET_END) {
+    process.exitCode = EXIT_OK;
+    return;
+  }
+  if (mistake !== undefined) {
+    process.stderr.write(`error: ${mistake}\n`);
+    process.exitCode = EXIT_FAILED;
     return;
   }
   const appError = error instanceof AppError ? error : new AppError('internal_error', error instanceof Error ? error.message : String(error));

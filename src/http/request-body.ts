@@ -3,6 +3,7 @@ import bodyParser from 'koa-bodyparser';
 import { AppError, invalidPayload } from '../lib/errors.js';
 import { jsonDepth, LIMITS } from '../lib/limits.js';
 import type { AppContext } from './context.js';
+import { HUGE_NUMBER_TEXT, holdsInfinity, JSON_DEFECTS } from '../lib/json-input.js';
 
 /**
  * Request bodies are read and parsed by koa-bodyparser (co-body, raw-body, inflation). What it
@@ -65,7 +66,7 @@ export function bodyError(error: unknown, limitBytes: number): unknown {
   if (e.type === 'entity.too.large') return tooLarge(limitBytes);
   if (e.type === 'request.aborted') return invalidPayload('Request aborted');
   if (e.type === 'request.size.invalid') return invalidPayload('Request body does not match its Content-Length');
-  if (e.message === 'Object contains forbidden prototype property') return invalidPayload('Request body may not contain the key "__proto__"');
+  if (e.message === 'Object contains forbidden prototype property') return invalidPayload(`Request body ${JSON_DEFECTS.protoKey}`);
   if (typeof e.body === 'string') return invalidPayload(`Request body is not valid JSON: ${e.message}`);
   // A zlib or brotli stream error (its code, no HTTP status): the bytes do not decode.
   if (e.status === undefined && typeof e.code === 'string') return invalidPayload(`Request body could not be decoded: ${e.message}`);
@@ -76,19 +77,6 @@ export function bodyError(error: unknown, limitBytes: number): unknown {
 export const isBlankBody = (error: unknown): boolean => typeof (error as ReadError | null)?.body === 'string' && ((error as ReadError).body as string).trim() === '';
 
 /**
- * A number literal too large for a double (1e400, or 309 digits and more) that JSON.parse reads
- * as Infinity, which JSON.stringify then writes as null: stored (a job's payload, a JSON column),
- * it would turn into a null the client never sent. The pattern only picks the bodies to walk.
- */
-const HUGE_NUMBER = /\d[eE]\+?\d{3}|\d{309}/;
-
-const holdsInfinity = (value: unknown): boolean => {
-  if (typeof value === 'number') return !Number.isFinite(value);
-  if (typeof value !== 'object' || value === null) return false;
-  return Object.values(value).some(holdsInfinity);
-};
-
-/**
  * What the parsed body must also be: an empty text is `{}` (co-body answers it as an empty
  * string), nested at most LIMITS.jsonDepth deep (refused here, before anything walks it
  * recursively), and free of numbers JSON.parse read as Infinity.
@@ -97,9 +85,9 @@ export function checkParsedBody(ctx: AppContext): void {
   const text = ctx.request.rawBody ?? '';
   if (ctx.request.body === '' && text.trim() === '') ctx.request.body = {};
   if (jsonDepth(ctx.request.body) > LIMITS.jsonDepth) {
-    throw invalidPayload(`The body nests deeper than ${LIMITS.jsonDepth} levels of objects and arrays`);
+    throw invalidPayload(`The body ${JSON_DEFECTS.tooDeep}`);
   }
-  if (HUGE_NUMBER.test(text) && holdsInfinity(ctx.request.body)) {
-    throw invalidPayload('Request body holds a number too large to represent (its magnitude must stay below 1.8e308)');
+  if (HUGE_NUMBER_TEXT.test(text) && holdsInfinity(ctx.request.body)) {
+    throw invalidPayload(`Request body ${JSON_DEFECTS.hugeNumber}`);
   }
 }

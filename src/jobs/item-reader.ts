@@ -7,6 +7,7 @@ import StreamArray from 'stream-json/streamers/StreamArray.js';
 import type { StreamOptions } from 'stream-json/streamers/StreamBase.js';
 import type { ItemFileFormat } from '../lib/enums.js';
 import { AppError, invalidPayload } from '../lib/errors.js';
+import { jsonDefect } from '../lib/json-input.js';
 import { scanJsonArray } from './json-array-scan.js';
 
 /**
@@ -123,9 +124,24 @@ export async function* csvRecords(input: Readable, what: string): AsyncGenerator
   if (failure instanceof AppError) throw failure;
 }
 
+/**
+ * JSON items with what no request body may hold either (lib/json-input.ts) refuse the whole
+ * file, as POST /v1/orders/import refuses its whole body: before staging, whose JSON.stringify
+ * would turn 1e400 into null.
+ */
+async function* soundItems(items: AsyncIterable<unknown>): AsyncGenerator<unknown> {
+  let position = 0;
+  for await (const item of items) {
+    position++;
+    const defect = jsonDefect(item);
+    if (defect !== undefined) throw invalidPayload(`Item ${position} of the file ${defect}`);
+    yield item;
+  }
+}
+
 /** The items of `source` (a path, or `-` for stdin) in `format`; `what` names them in errors ("vouchers"). */
 export function readItems(source: string, format: ItemFileFormat, what: string): AsyncGenerator<unknown> {
   if (format === 'csv') return csvRecords(open(source), what);
-  if (format === 'ndjson') return ndjsonItems(open(source), what);
-  return source === '-' ? jsonArrayItems(open(source), what) : jsonArrayFileItems(source, what);
+  if (format === 'ndjson') return soundItems(ndjsonItems(open(source), what));
+  return soundItems(source === '-' ? jsonArrayItems(open(source), what) : jsonArrayFileItems(source, what));
 }

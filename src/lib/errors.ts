@@ -85,11 +85,10 @@ export const errorCatalogue = {
   unsupported_media_type: entry(415, 'Unsupported media type'),
   headers_too_large: entry(431, 'Request header fields too large'),
   malformed_request: entry(400, 'Malformed request'),
-  // The command line's own failures (exit 1 with this body on stderr).
-  file_not_found: entry(400, 'File not found'),
+  // The command line's own failures (exit 1 with this body on stderr; a mistake in a path, a
+  // database file or a port is a plain sentence instead: cli/mistakes.ts).
   import_failed: entry(400, 'Some items were not imported'),
   job_failed: entry(400, 'Job failed'),
-  cannot_listen: entry(500, 'Cannot listen'),
   vacuum_needs_full: entry(400, 'Full vacuum needed'),
   database_in_use: entry(409, 'Database in use'),
   file_exists: entry(409, 'File exists'),

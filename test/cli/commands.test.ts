@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
@@ -123,6 +124,11 @@ describe('promo commands', () => {
       assert.equal(res.code, 0, args.join(' '));
       assert.match(res.stdout, /^Usage: promo/, args.join(' '));
     }
+  });
+
+  it('--version and -V print the version of package.json and exit 0', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) assert.deepEqual(await runCli([flag]), { code: 0, stdout: `${version}\n`, stderr: '' }, flag);
   });
 
   it('serve and keys create on the same file at once: both work, and the new key is accepted at once', async () => {

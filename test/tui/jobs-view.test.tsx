@@ -68,7 +68,7 @@ async function until(check: () => boolean, what: string): Promise<void> {
 
 describe('the jobs view', () => {
   it('draws the table, one row per job, the first selected', () => {
-    const out = renderToString(<JobsTable jobs={[running, done, queued]} nowMs={T0 + 10_000} />, { columns: 140 });
+    const out = renderToString(<JobsTable jobs={[running, done, queued]} nowMs={T0 + 10_000} width={140} />, { columns: 140 });
     assert.equal(out, frame([
       'promo jobs: 3 async action(s)',
       '  ID                   TYPE                       STATUS      PROGRESS                       DONE  FAILED       RATE ETA',
@@ -78,13 +78,49 @@ describe('the jobs view', () => {
     ]));
   });
 
+  it('keeps the done and failed counts, the rate and the ETA at 80 columns: the widest columns go first', () => {
+    const at = (width: number) => renderToString(<JobsTable jobs={[running, done]} nowMs={T0 + 10_000} width={width} />, { columns: width });
+    assert.equal(at(80), frame([
+      'promo jobs: 2 async action(s)',
+      '  ID                   STATUS         %      DONE  FAILED       RATE ETA',
+      '› aa_0000000000000001  IN_PROGRESS  25%     25000       0    2,500/s 30s',
+      '  aa_0000000000000002  DONE        100%         8       2        3/s -',
+    ]));
+    // Wide enough for the bar, not for the type as well.
+    assert.equal(at(100), frame([
+      'promo jobs: 2 async action(s)',
+      '  ID                   STATUS      PROGRESS                       DONE  FAILED       RATE ETA',
+      '› aa_0000000000000001  IN_PROGRESS █████░░░░░░░░░░░░░░░  25%     25000       0    2,500/s 30s',
+      '  aa_0000000000000002  DONE        ████████████████████ 100%         8       2        3/s -',
+    ]));
+  });
+
+  it('lays the live view out for an 80-column terminal, and again when it is resized', async () => {
+    // Jobs whose figures do not move with the clock (the view reads the real one).
+    const app = render(<JobsApp load={async () => [done, queued]} refreshMs={20} />);
+    try {
+      const rows = () => app.lastFrame()?.split('\n').slice(1, 4).join('\n');
+      await until(() => rows()?.includes('░') === true && rows()?.includes('CAMPAIGN.VOUCHERS_IMPORT') === false, 'the 100-column layout');
+      Object.defineProperty(app.stdout, 'columns', { get: () => 80 });
+      app.stdout.emit('resize');
+      await until(() => !(rows()?.includes('░') ?? true), 'the 80-column layout');
+      assert.equal(rows(), frame([
+        '  ID                   STATUS         %      DONE  FAILED       RATE ETA',
+        '› aa_0000000000000002  DONE        100%         8       2        3/s -',
+        '  aa_0000000000000003  ENQUEUED      0%         0       0          - -',
+      ]));
+    } finally {
+      app.unmount();
+    }
+  });
+
   it('says so when there are no jobs, and truncates rather than wraps in a narrow terminal', () => {
-    assert.equal(renderToString(<JobsTable jobs={[]} nowMs={T0} />, { columns: 140 }), frame([
+    assert.equal(renderToString(<JobsTable jobs={[]} nowMs={T0} width={140} />, { columns: 140 }), frame([
       'promo jobs: 0 async action(s)',
       '  ID                   TYPE                       STATUS      PROGRESS                       DONE  FAILED       RATE ETA',
       '  (no jobs yet)',
     ]));
-    const narrow = renderToString(<JobsTable jobs={[running]} nowMs={T0} />, { columns: 40 }).split('\n');
+    const narrow = renderToString(<JobsTable jobs={[running]} nowMs={T0} width={40} />, { columns: 40 }).split('\n');
     assert.equal(narrow.length, 3);
     assert.ok(narrow.every((line) => line.length <= 40));
   });

@@ -10,6 +10,7 @@ import { flagsSchema, text } from '../../lib/query-params.js';
 import { validateFlags } from '../../lib/validate.js';
 import { createExport, exportJobId, getExport, openExportFile } from '../../modules/exports/exports.service.js';
 import { stderrProgress } from '../../tui/progress-line.js';
+import { requireFolderOf } from '../mistakes.js';
 import { printJson, runWithDeps, type CommonOptions } from '../run.js';
 
 const exportFlags = flagsSchema({ fields: text(), order: text(), filters: text(), out: text() });
@@ -38,6 +39,8 @@ export const exportCommand = (type: string, options: CommonOptions & Record<stri
   runWithDeps(options, async (deps) => {
     if (!(EXPORTED_OBJECTS as readonly string[]).includes(type)) throw new UsageError(`<type> must be one of: ${EXPORTED_OBJECTS.join(', ')}`);
     const flags = validateFlags(exportFlags, options) as Record<string, string | undefined>;
+    // Before the job runs, not after: a folder that is not there is known at once.
+    if (flags.out !== undefined) requireFolderOf(flags.out);
     const created = await createExport(deps, bodyOf(type, flags), internalActor());
     const progress = stderrProgress();
     const job = await runJobToEnd(deps, jobRegistry, await exportJobId(deps, created.id), { onProgress: progress.update });

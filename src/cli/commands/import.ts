@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import type { Deps } from '../../app/deps.js';
 import { jobRegistry } from '../../app/job-registry.js';
 import { runJobToEnd } from '../../jobs/follow.js';
@@ -16,7 +15,8 @@ import { startImportStaging } from '../../modules/vouchers/voucher-import.servic
 import { stderrProgress } from '../../tui/progress-line.js';
 import { dryRunOrders } from './import-dry-run.js';
 import { printFailures } from '../job-output.js';
-import { fail, printJson, runWithDeps, UsageError, type CommonOptions } from '../run.js';
+import { requireFile } from '../mistakes.js';
+import { printJson, runWithDeps, UsageError, type CommonOptions } from '../run.js';
 
 interface ImportOptions extends CommonOptions {
   type?: string;
@@ -59,22 +59,24 @@ const formatOf = (source: string, type: string, options: ImportOptions): ItemFil
   return itemFormatOf(source, options.format as ItemFileFormat | undefined);
 };
 
-/** The option errors found before the database is opened, if any. */
-function refusal(source: string | undefined, type: string, options: ImportOptions): Error | undefined {
-  if (source === undefined) return options.resume ? undefined : new UsageError('give a file to import (or - for stdin), or --resume <job id>');
-  if (options.resume) return new UsageError('--resume takes no file: the job already holds its items');
-  if (options.dryRun && type !== 'orders') return new UsageError('--dry-run checks orders only');
-  if (!IMPORT_TYPES[type]) return new UsageError(`--type must be ${Object.keys(IMPORT_TYPES).join(' or ')}, not ${type}`);
+/** Refuses bad options and a file that cannot be read, before the database is opened. */
+function refuseOptions(source: string | undefined, type: string, options: ImportOptions): void {
+  if (source === undefined) {
+    if (options.resume) return;
+    throw new UsageError('give a file to import (or - for stdin), or --resume <job id>');
+  }
+  if (options.resume) throw new UsageError('--resume takes no file: the job already holds its items');
+  if (options.dryRun && type !== 'orders') throw new UsageError('--dry-run checks orders only');
+  if (!IMPORT_TYPES[type]) throw new UsageError(`--type must be ${Object.keys(IMPORT_TYPES).join(' or ')}, not ${type}`);
   if (options.format !== undefined && !(ITEM_FILE_FORMATS as readonly string[]).includes(options.format)) {
-    return new UsageError(`--format must be ${ITEM_FILE_FORMATS.join(' or ')}, not ${options.format}`);
+    throw new UsageError(`--format must be ${ITEM_FILE_FORMATS.join(' or ')}, not ${options.format}`);
   }
   const format = formatOf(source, type, options);
   if (!(IMPORT_TYPES[type] as ImportType).formats.includes(format)) {
-    return new UsageError(`--type ${type} reads ${(IMPORT_TYPES[type] as ImportType).formats.join(' or ')}, not ${format}`);
+    throw new UsageError(`--type ${type} reads ${(IMPORT_TYPES[type] as ImportType).formats.join(' or ')}, not ${format}`);
   }
-  if (type === 'vouchers' && format !== 'csv' && !options.campaign) return new UsageError('--campaign <id or name> is required with --type vouchers');
-  if (source !== '-' && !existsSync(source)) return new AppError('file_not_found', `No file at ${source}`);
-  return undefined;
+  if (type === 'vouchers' && format !== 'csv' && !options.campaign) throw new UsageError('--campaign <id or name> is required with --type vouchers');
+  if (source !== '-') requireFile(source);
 }
 
 /** Prints the summary and every failure (streamed); fails when the job failed or any item did. */
@@ -98,8 +100,6 @@ async function report(deps: Deps, jobId: string, json: boolean | undefined): Pro
  */
 export async function importCommand(source: string | undefined, options: ImportOptions): Promise<void> {
   const type = options.type ?? 'orders';
-  const refused = refusal(source, type, options);
-  if (refused) return fail(refused);
   await runWithDeps(options, async (deps) => {
     if (source === undefined) return runToReport(deps, options.resume as string, options.json);
     const { what, start } = IMPORT_TYPES[type] as ImportType;
@@ -108,7 +108,7 @@ export async function importCommand(source: string | undefined, options: ImportO
     if (options.dryRun) return dryRunOrders(deps, items, options.json);
     const staging = await start(deps, options, format);
     await runToReport(deps, staging.jobId, options.json, () => stageItems(staging, items, what));
-  });
+  }, () => refuseOptions(source, type, options));
 }
 
 /**

@@ -24,9 +24,9 @@ export const jobsCommand = (options: JobsOptions) =>
     const [{ createElement }, ink, view] = await Promise.all([import('react'), import('ink'), import('../../tui/jobs-view.js')]);
     const load = () => listJobViews(deps, { limit });
     if (options.once || !process.stdin.isTTY) {
-      const frame = ink.renderToString(createElement(view.JobsTable, { jobs: await load(), nowMs: deps.clock.now().getTime() }), {
-        columns: process.stdout.columns ?? 140,
-      });
+      // The terminal's width; a pipe or a file has none, and gets the whole table.
+      const columns = process.stdout.columns ?? 140;
+      const frame = ink.renderToString(createElement(view.JobsTable, { jobs: await load(), nowMs: deps.clock.now().getTime(), width: columns }), { columns });
       process.stdout.write(`${frame}\n`);
       return;
     }

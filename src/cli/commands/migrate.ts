@@ -1,19 +1,19 @@
-import { dbFileFrom } from '../../app/config.js';
 import { openSqlite } from '../../db/connect.js';
 import { migrate } from '../../db/migrate.js';
-import { fail, printJson, type CommonOptions } from '../run.js';
+import { databaseToCreate } from '../mistakes.js';
+import { printJson, runCommand, type CommonOptions } from '../run.js';
 
-export async function migrateCommand(options: CommonOptions): Promise<void> {
-  const file = dbFileFrom(options.db);
-  const sqlite = openSqlite(file);
-  try {
-    const result = migrate(sqlite);
-    if (options.json) printJson(result);
-    else if (result.applied.length === 0) process.stdout.write(`${file} is up to date (version ${result.version})\n`);
-    else process.stdout.write(`applied ${result.applied.join(', ')}; ${file} is at version ${result.version}\n`);
-  } catch (error) {
-    fail(error);
-  } finally {
-    sqlite.close();
-  }
-}
+/** `promo migrate`: applies pending migrations, making the database file when there is none. */
+export const migrateCommand = (options: CommonOptions) =>
+  runCommand(options, (file) => {
+    databaseToCreate(file);
+    const sqlite = openSqlite(file);
+    try {
+      const result = migrate(sqlite);
+      if (options.json) printJson(result);
+      else if (result.applied.length === 0) process.stdout.write(`${file} is up to date (version ${result.version})\n`);
+      else process.stdout.write(`applied ${result.applied.join(', ')}; ${file} is at version ${result.version}\n`);
+    } finally {
+      sqlite.close();
+    }
+  });

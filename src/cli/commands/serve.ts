@@ -1,16 +1,17 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
 import { loadConfig, type ConfigOverrides } from '../../app/config.js';
 import { createDeps, type Deps } from '../../app/deps.js';
 import { createLogger } from '../../app/logger.js';
 import { createMetrics } from '../../http/metrics.js';
 import { createApp } from '../../http/app.js';
 import { createHttpServer } from '../../http/server.js';
-import { AppError } from '../../lib/errors.js';
 import { jobRegistry } from '../../app/job-registry.js';
 import { sweepRegistry } from '../../app/sweep-registry.js';
 import { startJobRunner } from '../../jobs/runner.js';
 import { bootstrapKeys, type CreatedKey } from '../../modules/auth/keys.service.js';
+import { databaseToCreate } from '../mistakes.js';
 import { fail, UsageError } from '../run.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -23,17 +24,6 @@ function announceKeys(keys: CreatedKey[]): void {
       : `  client key: X-Client-Application-Id: ${k.app_id}  X-Client-Token: ${k.app_token}  (origins: ${k.origins.join(',')})`,
   );
   process.stderr.write(`No API keys existed, so promo created these. They are shown only once:\n${lines.join('\n')}\n`);
-}
-
-/** Why `listen` failed, in words an operator can act on. */
-function listenError(error: NodeJS.ErrnoException, host: string, port: number): AppError {
-  const where = `${host}:${port}`;
-  const advice: Record<string, string> = {
-    EADDRINUSE: `Port ${port} on ${host} is already in use by another program (another promo serve?). Stop it, or choose another port with --port or PROMO_PORT (0 picks a free one).`,
-    EACCES: `This user may not listen on ${where} (ports below 1024 need privileges). Choose a port above 1023 with --port or PROMO_PORT.`,
-    EADDRNOTAVAIL: `${host} is not an address of this machine. Use --host 127.0.0.1 (this machine only) or 0.0.0.0 (every interface), or PROMO_HOST.`,
-  };
-  return new AppError('cannot_listen', advice[error.code ?? ''] ?? `Cannot listen on ${where}: ${error.message}`);
 }
 
 const urlOf = (address: AddressInfo): string =>
@@ -73,10 +63,12 @@ export async function serve(options: ConfigOverrides): Promise<void> {
   }
   let deps: Deps;
   try {
+    // Said first, so a mistyped --db shows at once (every other command refuses a missing file).
+    if (databaseToCreate(config.dbFile)) process.stderr.write(`Created a new promo database at ${resolve(config.dbFile)}\n`);
     deps = createDeps({ dbFile: config.dbFile, log: createLogger({ level: config.logLevel }) });
     announceKeys(await bootstrapKeys(deps, config));
   } catch (error) {
-    return fail(error);
+    return fail(error, { dbFile: config.dbFile });
   }
   // Bulk jobs run on `workers` threads; on shutdown the runner finishes its portions in
   // flight and releases its leases, so another process can take the jobs over at once. The
@@ -93,7 +85,7 @@ export async function serve(options: ConfigOverrides): Promise<void> {
   const app = createApp(deps, { bodyLimitBytes: config.bodyLimitBytes, bodyTimeoutMs: config.bodyTimeoutMs, metrics, metricsToken: config.metricsToken, rateLimit: config.rateLimit });
   const server = createHttpServer(app, deps.log);
   server.on('error', async (error: NodeJS.ErrnoException) => {
-    fail(listenError(error, config.host, config.port));
+    fail(error);
     await deps.close();
   });
   server.listen(config.port, config.host, () => {

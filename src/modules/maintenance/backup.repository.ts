@@ -49,14 +49,48 @@ export function checkCopy(file: string, options: { settle: boolean }): CopyCheck
  * one is, the file is left in rollback-journal mode with its WAL folded in, ready to replace.
  */
 export function isInUse(file: string): boolean {
-  const probe = new BetterSqlite3(file, { fileMustExist: true });
+  // No busy timeout, from the open on: in use is answered at once, never waited out.
+  const probe = new BetterSqlite3(file, { fileMustExist: true, timeout: 0 });
   try {
-    probe.pragma('busy_timeout = 0');
     return probe.pragma('journal_mode = DELETE', { simple: true }) !== 'delete';
   } catch (error) {
     if ((error as { code?: string }).code === 'SQLITE_BUSY') return true;
     throw error;
   } finally {
     probe.close();
+  }
+}
+
+/** A key as a restore compares them: only columns every schema version has. */
+export interface StoredKey {
+  app_id: string;
+  kind: string;
+  name: string;
+  revoked_at: string | null;
+}
+
+/**
+ * Every key of a promo database file, of any schema version (a backup made by an older
+ * promo is restored before it is migrated), read without writing to it.
+ */
+export function readKeys(file: string): StoredKey[] {
+  const sqlite = new BetterSqlite3(file, { fileMustExist: true, readonly: true });
+  try {
+    return sqlite.prepare('SELECT app_id, kind, name, revoked_at FROM api_keys ORDER BY created_at, app_id').all() as StoredKey[];
+  } finally {
+    sqlite.close();
+  }
+}
+
+/** Revokes keys in a file no process has open yet (a restore's incoming copy), at the given times. */
+export function revokeKeys(file: string, revocations: Array<{ app_id: string; revoked_at: string }>): void {
+  const sqlite = new BetterSqlite3(file, { fileMustExist: true });
+  try {
+    const revoke = sqlite.prepare('UPDATE api_keys SET revoked_at = ? WHERE app_id = ? AND revoked_at IS NULL');
+    sqlite.transaction(() => {
+      for (const key of revocations) revoke.run(key.revoked_at, key.app_id);
+    })();
+  } finally {
+    sqlite.close();
   }
 }

@@ -14,6 +14,16 @@ export interface BackupReport {
   ms: number;
 }
 
+/** A key the backup holds active that the replaced database had revoked, or did not have. */
+export interface ReturningKey {
+  app_id: string;
+  kind: string;
+  name: string;
+  /** In the replaced database: revoked (at `revoked_at`) or absent. */
+  in_replaced: 'revoked' | 'absent';
+  revoked_at: string | null;
+}
+
 export interface RestoreReport {
   file: string;
   from: string;
@@ -22,6 +32,16 @@ export interface RestoreReport {
   bytes: number;
   version: number;
   ms: number;
+  /** Returning keys revoked again in the restored database (their revocation time kept). */
+  revoked_keys: ReturningKey[];
+  /** Returning keys left active, as `keepKeys` asked. */
+  kept_keys: ReturningKey[];
+}
+
+export interface RestoreOptions {
+  /** Leave keys active that the replaced database had revoked (or did not have). */
+  keepKeys?: boolean;
+  now?: Date;
 }
 
 const SIDE_FILES = ['-wal', '-shm', '-journal'];
@@ -52,27 +72,59 @@ export async function backupDatabase(dbFile: string, target: string): Promise<Ba
   }
 }
 
-/**
- * `promo restore <backup>`: puts a checked backup in place of the database file. Refused while
- * any process has the database open; the replaced file is kept beside it, renamed, never
- * deleted. The next `promo serve` migrates a backup made by an older promo.
- */
-export function restoreDatabase(source: string, target: string, now: Date = new Date()): RestoreReport {
-  const started = Date.now();
-  const version = checkBackup(source);
+const refuseInUse = (target: string): void => {
   if (existsSync(target) && repo.isInUse(target)) {
     throw new AppError('database_in_use', `A process has ${target} open (promo serve, a worker or a command); stop it before promo restore`);
   }
+};
+
+/**
+ * Keys the backup holds active that `target` had revoked or did not have at all: a key
+ * revoked because it leaked must not come back with an old backup, nor one from another
+ * installation's backup.
+ */
+function returningKeys(target: string, incoming: string): ReturningKey[] {
+  if (!existsSync(target)) return [];
+  const replaced = new Map(repo.readKeys(target).map((key) => [key.app_id, key]));
+  // A database that never had a key (one `promo migrate` made for the restore) has no say.
+  if (replaced.size === 0) return [];
+  return repo.readKeys(incoming).flatMap((key) => {
+    const there = replaced.get(key.app_id);
+    if (key.revoked_at !== null || (there && there.revoked_at === null)) return [];
+    return [{ app_id: key.app_id, kind: key.kind, name: key.name, in_replaced: there ? ('revoked' as const) : ('absent' as const), revoked_at: there?.revoked_at ?? null }];
+  });
+}
+
+/**
+ * `promo restore <backup>`: puts a checked backup in place of the database file. Refused at
+ * once while any process has the database open: before the backup is read, since checking a
+ * large one takes seconds, and again just before the swap. The replaced file is kept beside
+ * it, renamed, never deleted. Keys it had revoked come back revoked unless `keepKeys`. The
+ * next `promo serve` migrates a backup made by an older promo.
+ */
+export function restoreDatabase(source: string, target: string, options: RestoreOptions = {}): RestoreReport {
+  const started = Date.now();
+  const now = options.now ?? new Date();
+  refuseInUse(target);
+  const version = checkBackup(source);
   const incoming = `${target}.restoring`;
   copyFileSync(source, incoming);
-  let replaced: string | null = null;
-  if (existsSync(target)) {
-    replaced = `${target}.replaced-${now.toISOString().replace(/[:.]/g, '-')}`;
-    renameSync(target, replaced);
+  try {
+    const returning = returningKeys(target, incoming);
+    if (!options.keepKeys) repo.revokeKeys(incoming, returning.map((key) => ({ app_id: key.app_id, revoked_at: key.revoked_at ?? now.toISOString() })));
+    refuseInUse(target);
+    let replaced: string | null = null;
+    if (existsSync(target)) {
+      replaced = `${target}.replaced-${now.toISOString().replace(/[:.]/g, '-')}`;
+      renameSync(target, replaced);
+    }
+    for (const side of SIDE_FILES) rmSync(`${target}${side}`, { force: true });
+    renameSync(incoming, target);
+    const [revoked_keys, kept_keys] = options.keepKeys ? [[], returning] : [returning, []];
+    return { file: target, from: source, replaced, bytes: statSync(target).size, version, ms: Date.now() - started, revoked_keys, kept_keys };
+  } finally {
+    removeWithSideFiles(incoming);
   }
-  for (const side of SIDE_FILES) rmSync(`${target}${side}`, { force: true });
-  renameSync(incoming, target);
-  return { file: target, from: source, replaced, bytes: statSync(target).size, version, ms: Date.now() - started };
 }
 
 /** A restorable backup: a whole SQLite file of promo's, no newer than this binary. */
