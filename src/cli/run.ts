@@ -22,7 +22,7 @@ export function printJson(value: unknown): void {
  * codes: 1 with the error body as JSON on stderr for a failed operation, 2 for bad usage.
  */
 export async function runWithDeps(options: CommonOptions, body: (deps: Deps) => Promise<void>): Promise<void> {
-  const [{ createDeps }, { dbFileFrom, logLevelFrom }, { createLogger }] = await Promise.all([import('../app/deps.js'), import('../app/config.js'), import('../app/logger.js')]);
+  const [{ createDeps }, { dbFileFrom, logLevelFrom }, { createLogger }] = await Promise.all([import('../root/create-deps.js'), import('../app/config.js'), import('../app/logger.js')]);
   let deps: Deps | undefined;
   try {
     // A command logs only what goes wrong unless PROMO_LOG_LEVEL asks for more: its answer is on stdout.

@@ -1,5 +1,5 @@
 import type { Deps } from '../app/deps.js';
-import type { JobRegistry } from '../app/job-registry.js';
+import type { JobRegistry } from './registry.js';
 import { isoNow } from '../lib/clock.js';
 import { AppError, notFound } from '../lib/errors.js';
 import { runJobToEnd } from './follow.js';

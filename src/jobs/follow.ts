@@ -1,5 +1,5 @@
 import type { Deps } from '../app/deps.js';
-import type { JobRegistry } from '../app/job-registry.js';
+import type { JobRegistry } from './registry.js';
 import { truncateWal } from '../db/wal.js';
 import type { JobView } from './jobs.presenter.js';
 import { getJobView } from './jobs.service.js';

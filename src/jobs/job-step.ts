@@ -27,7 +27,7 @@ export interface PortionContext {
   itemSavepoints?: boolean;
   /**
    * The worker's in-transaction extension points, with the same subscriptions as the API's
-   * (app/subscriptions.ts): a step that upserts customers passes them on, so segment
+   * (root/subscriptions.ts): a step that upserts customers passes them on, so segment
    * memberships follow. Absent where no subscriptions are loaded.
    */
   seams?: Seams;

@@ -1,5 +1,5 @@
 import type { Deps } from '../app/deps.js';
-import type { FailureList } from '../app/job-registry.js';
+import type { FailureList } from './registry.js';
 import { isoNow } from '../lib/clock.js';
 import { resultWithFailures } from './failures.service.js';
 import { JobFailure, RedoPortion, type ItemFailure, type JobStep, type PortionContext, type PortionJob, type PortionOutcome } from './job-step.js';

@@ -1,6 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { JobRegistry } from '../app/job-registry.js';
-import type { SweepRegistry } from '../app/sweep-registry.js';
+import type { JobRegistry, SweepRegistry } from './registry.js';
 import type { WalThresholds } from './wal-checkpoints.js';
 import type { WorkerReport } from './worker.js';
 import type { GateOptions } from './write-gate.js';
@@ -9,7 +8,7 @@ import type { GateOptions } from './write-gate.js';
 export interface RunnerOptions {
   /** Worker threads (and portions in flight at once). */
   workers: number;
-  /** The job types this runner can run (app/job-registry.ts, or a test's own). */
+  /** The job types this runner can run (root/job-registry.ts, or a test's own). */
   registry: JobRegistry;
   /** How long a lease lasts without a heartbeat. */
   leaseMs?: number;
@@ -48,7 +47,7 @@ export interface RunnerOptions {
   onReport?: (jobId: string, report: WorkerReport) => void;
   /** A checkpoint ran (jobs/wal-checkpoints.ts): in a portion, at a job's end, or while idle. */
   onCheckpoint?: (ms: number) => void;
-  /** Periodic sweeps (app/sweep-registry.ts) to run at start and every `sweepIntervalMs`. */
+  /** Periodic sweeps (root/sweep-registry.ts) to run at start and every `sweepIntervalMs`. */
   sweeps?: SweepRegistry;
   sweepIntervalMs?: number;
 }

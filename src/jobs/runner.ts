@@ -1,6 +1,6 @@
 import { Piscina } from 'piscina';
 import type { Deps } from '../app/deps.js';
-import type { JobTypeEntry } from '../app/job-registry.js';
+import type { JobTypeEntry } from './registry.js';
 import type { JobRunner, RunnerOptions } from './runner-options.js';
 import { jobEvents } from './jobs.events.js';
 import { claimJob, failAbandonedStaging, releaseLeases, renewLeases } from './leases.service.js';
@@ -53,7 +53,7 @@ interface RunnerState {
 
 const MAX_ERRORS = 3;
 
-const WORKER = new URL('./worker.ts', import.meta.url).href;
+const WORKER = new URL('./worker-thread.mjs', import.meta.url).href;
 
 const poolOf = (r: RunnerState): Piscina =>
   (r.pool ??= new Piscina({
@@ -79,7 +79,7 @@ async function claimNew(r: RunnerState): Promise<void> {
   while (r.held.size < (r.options.maxJobs ?? 16)) {
     const job = await claimJob(r.deps, { owner: r.owner, leaseMs: r.leaseMs, only: r.options.only, exclude: [...r.held.keys()], isOwnerDead });
     if (!job) return;
-    const entry = r.options.registry[job.type];
+    const entry = r.options.registry.types[job.type];
     if (!entry) {
       await failJob(r.deps, job.id, `This promo cannot run ${job.type} jobs.`, undefined, r.owner);
       continue;
@@ -108,7 +108,7 @@ function dispatch(r: RunnerState): void {
 }
 
 const taskOf = (r: RunnerState, job: HeldJob): WorkerTask => ({
-  dbFile: r.deps.dbFile, jobId: job.id, owner: r.owner, maxItems: job.portion, leaseMs: r.leaseMs, step: job.entry.step, gate: r.gate, gateOptions: r.options.gateOptions,
+  dbFile: r.deps.dbFile, jobId: job.id, owner: r.owner, maxItems: job.portion, leaseMs: r.leaseMs, registry: r.options.registry.home, type: job.type, gate: r.gate, gateOptions: r.options.gateOptions,
   failureKey: job.entry.failureKey, failureList: job.entry.failureList, failureRow: job.entry.failureRow, cacheMb: job.entry.cacheMb,
   walCheckpointBytes: (r.options.wal ?? DEFAULT_WAL_THRESHOLDS).jobBytes, copyWalBack: !r.options.callerCopiesWal, writeIntent: r.deps.writeIntent, handOffMs: r.options.handOffMs ?? HAND_OFF_MS,
 });
@@ -163,7 +163,7 @@ function checkpointIfIdle(r: RunnerState): void {
   if (r.held.size > 0 || r.inFlight.size > 0 || r.stopping) return;
   const mode = idleReset(r.walLook, r.deps.commitStats().batches, r.deps.dbFile, r.options.wal ?? DEFAULT_WAL_THRESHOLDS);
   if (!mode) return;
-  const task: CheckpointTask = { dbFile: r.deps.dbFile, gate: r.gate, gateOptions: r.options.gateOptions, mode };
+  const task: CheckpointTask = { dbFile: r.deps.dbFile, registry: r.options.registry.home, gate: r.gate, gateOptions: r.options.gateOptions, mode };
   runBesideJobs(r, 'checkpoint', task, (report: WorkerReport) => {
     if (report.checkpointMs !== undefined) r.options.onCheckpoint?.(report.checkpointMs);
   });
@@ -278,8 +278,7 @@ export function startJobRunner(deps: Deps, options: RunnerOptions): JobRunner {
     sweepNow: async () => sweeps?.runNow(),
     copyWalBack: (sqlite) => copyBackCounted(sqlite, r.gate),
     warmUp(type) {
-      const entry = options.registry[type];
-      if (entry) runBesideJobs(r, 'warm', { step: entry.step, dbFile: deps.dbFile, gate: r.gate });
+      if (options.registry.types[type]) runBesideJobs(r, 'warm', { registry: options.registry.home, type, dbFile: deps.dbFile, gate: r.gate });
     },
     async stop() {
       r.stopping = true;

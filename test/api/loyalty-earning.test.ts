@@ -4,7 +4,7 @@ import { programExpiryDate } from '../../src/engine/loyalty/points-expiry.js';
 import { internalActor } from '../../src/lib/actor.js';
 import { fixedClock } from '../../src/lib/clock.js';
 import { IMPORT_UPSERT, upsertOrder } from '../../src/modules/orders/orders.service.js';
-import { sweepRegistry } from '../../src/app/sweep-registry.js';
+import { sweepRegistry } from '../../src/root/sweep-registry.js';
 import { startSweeps } from '../../src/jobs/sweeps.js';
 import { activateDuePendingPoints } from '../../src/modules/loyalty/pending-points.service.js';
 import { dbFingerprint } from '../support/db.js';

@@ -8,8 +8,8 @@
  * json_extract (what SQLite gives with none of our machinery, holding the writer throughout),
  * and the update with no dynamic segment. Prints one JSON line.
  */
-import { createDeps } from '../../src/app/deps.js';
-import { jobRegistry } from '../../src/app/job-registry.js';
+import { createDeps } from '../../src/root/create-deps.js';
+import { jobRegistry } from '../../src/root/job-registry.js';
 import { startJobRunner } from '../../src/jobs/runner.js';
 import { internalActor } from '../../src/lib/actor.js';
 import { updateCustomer } from '../../src/modules/customers/customers.service.js';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Transaction } from 'kysely';
-import { createDeps, type Deps } from '../../src/app/deps.js';
+import type { Deps } from '../../src/app/deps.js';
+import { createDeps } from '../../src/root/create-deps.js';
 import type { Database } from '../../src/db/database.js';
 import { columnsShape, insertTemplate, queryTemplate } from '../../src/db/query-template.js';
 import { freshDbFile } from '../support/db.js';

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { after, before, describe, it } from 'node:test';
-import { jobRegistry } from '../../src/app/job-registry.js';
+import { jobRegistry as throwingRegistry } from './throwing.job.js';
+import { jobRegistry as probeRegistry } from './cache-probe.job.js';
 import { openSqlite } from '../../src/db/connect.js';
 import { isOwnerDead } from '../../src/jobs/lease-owner.js';
 import type { WorkerReport } from '../../src/jobs/worker.js';
@@ -179,8 +180,7 @@ describe('the job runner', () => {
     const id = await enqueue(server, 'Throws', 50);
     const campaign = async () => (await server.request('GET', '/v1/campaigns/Throws')).body;
     assert.deepEqual([(await campaign()).vouchers_generation_status, (await campaign()).vouchers_count], ['IN_PROGRESS', 0]);
-    const throwing = { module: new URL('./throwing.job.ts', import.meta.url).href, export: 'throwingGenerationStep' };
-    const runner = testRunner(server.deps, { registry: { ...jobRegistry, [JobType.vouchersGenerate]: { step: throwing, firstPortion: 10 } }, only: [id] });
+    const runner = testRunner(server.deps, { registry: throwingRegistry, only: [id] });
     try {
       const job = await waitForJob(server, id);
       assert.deepEqual([job.status, job.operation_status, job.progress, job.result], [
@@ -195,12 +195,7 @@ describe('the job runner', () => {
   });
 
   it("gives each job type's portions the worker page cache its registry line asks for (cacheMb), the default to the others", async () => {
-    const probe = { module: new URL('./cache-probe.job.ts', import.meta.url).href, export: 'cacheProbeStep' };
-    const registry = {
-      ...jobRegistry,
-      [JobType.ordersImport]: { step: probe, firstPortion: 10, failureKey: 'source_id', cacheMb: 8 },
-      [JobType.vouchersImport]: { step: probe, firstPortion: 10, failureKey: 'code' },
-    };
+    const registry = probeRegistry;
     await server.request('POST', '/v1/campaigns', { body: discountCampaign('Probe') });
     const ordersJob = async () => (await server.request('POST', '/v1/orders/import', { body: [{ source_id: 'probe-1' }] })).body.async_action_id as string;
     const vouchersJob = async () => {

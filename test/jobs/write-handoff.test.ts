@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import { parseHandOffMs } from '../../src/app/config.js';
-import { jobRegistry, type JobRegistry } from '../../src/app/job-registry.js';
+import type { JobRegistry } from '../../src/jobs/registry.js';
+import { jobRegistry } from '../../src/root/job-registry.js';
 import { announceWait, createWriteIntent, endWait, letWaitingWriteFirst, waitingMs } from '../../src/db/write-intent.js';
 import type { WorkerReport } from '../../src/jobs/worker.js';
 import { JobType } from '../../src/lib/enums.js';
@@ -12,10 +13,10 @@ import { startTestServer, type TestServer } from '../support/server.js';
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The app's registry, with the generation's first portion (and overlap) as given. */
+/** The app's registry, with the generation's first portion (and overlap) as given: the runner's lines, the same steps. */
 const generationRegistry = (firstPortion: number, overlap: boolean): JobRegistry => ({
   ...jobRegistry,
-  [JobType.vouchersGenerate]: { ...jobRegistry[JobType.vouchersGenerate]!, firstPortion, overlap },
+  types: { ...jobRegistry.types, [JobType.vouchersGenerate]: { ...jobRegistry.types[JobType.vouchersGenerate]!, firstPortion, overlap } },
 });
 
 async function generation(server: TestServer, campaign: string, count: number): Promise<string> {

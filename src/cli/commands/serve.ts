@@ -1,14 +1,15 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type ConfigOverrides } from '../../app/config.js';
-import { createDeps, type Deps } from '../../app/deps.js';
+import type { Deps } from '../../app/deps.js';
+import { createDeps } from '../../root/create-deps.js';
 import { createLogger } from '../../app/logger.js';
 import { createMetrics } from '../../http/metrics.js';
 import { createApp } from '../../http/app.js';
 import { createHttpServer } from '../../http/server.js';
 import { AppError } from '../../lib/errors.js';
-import { jobRegistry } from '../../app/job-registry.js';
-import { sweepRegistry } from '../../app/sweep-registry.js';
+import { jobRegistry } from '../../root/job-registry.js';
+import { sweepRegistry } from '../../root/sweep-registry.js';
 import { startJobRunner } from '../../jobs/runner.js';
 import { bootstrapKeys, type CreatedKey } from '../../modules/auth/keys.service.js';
 import { fail, UsageError } from '../run.js';

@@ -9,12 +9,9 @@ import { isoNow } from '../../lib/clock.js';
 import { JobType } from '../../lib/enums.js';
 import { isPlainObject } from '../../lib/fields.js';
 import { validateBody } from '../../lib/validate.js';
-import { upsertImportedOrders } from './order-import.job.js';
+import { upsertImportedOrders, type OrderImportPayload } from './order-import.job.js';
 
-/** What an ORDERS.IMPORT job carries: who asked (its orders' customers are upserted in their name). */
-export interface OrderImportPayload {
-  actor: Actor;
-}
+export type { OrderImportPayload } from './order-import.job.js';
 
 /** The reference's cap on one POST /v1/orders/import (voucherify-facts 1.13); `promo import` has none. */
 export const MAX_ORDERS_PER_IMPORT = 2000;

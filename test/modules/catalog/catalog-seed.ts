@@ -1,4 +1,5 @@
-import { createDeps, type Deps } from '../../../src/app/deps.js';
+import type { Deps } from '../../../src/app/deps.js';
+import { createDeps } from '../../../src/root/create-deps.js';
 import { fixedClock } from '../../../src/lib/clock.js';
 import type { CatalogItem } from '../../../src/modules/catalog/collection-fields.js';
 import type { ProductRow } from '../../../src/modules/catalog/products.repository.js';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { CompiledQuery } from 'kysely';
-import { createDeps, type Deps } from '../../../src/app/deps.js';
+import type { Deps } from '../../../src/app/deps.js';
+import { createDeps } from '../../../src/root/create-deps.js';
 import { columnsFor, EXPORT_SOURCES } from '../../../src/modules/exports/export-sources.js';
 import { streamSourcePage, type KeysetPage } from '../../../src/modules/exports/exports.repository.js';
 import { freshDbFile } from '../../support/db.js';

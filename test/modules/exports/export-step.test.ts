@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { createDeps, type Deps } from '../../../src/app/deps.js';
+import type { Deps } from '../../../src/app/deps.js';
+import { createDeps } from '../../../src/root/create-deps.js';
 import type { PortionContext, PortionJob } from '../../../src/jobs/job-step.js';
 import { internalActor } from '../../../src/lib/actor.js';
 import { fixedClock } from '../../../src/lib/clock.js';

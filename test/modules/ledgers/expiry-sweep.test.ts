@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sweepRegistry } from '../../../src/app/sweep-registry.js';
+import { jobRegistry } from '../../../src/root/job-registry.js';
+import { sweepRegistry } from '../../../src/root/sweep-registry.js';
 import { startJobRunner } from '../../../src/jobs/runner.js';
 import { startSweeps } from '../../../src/jobs/sweeps.js';
 import { internalActor } from '../../../src/lib/actor.js';
@@ -70,7 +71,7 @@ describe('the points-expiry sweep', () => {
 
   it('runs from the job runner, which sweeps at start and when asked', async () => {
     clock.set('2026-04-02T08:00:00.000Z');
-    const runner = startJobRunner(server.deps, { workers: 1, registry: {}, sweeps: sweepRegistry });
+    const runner = startJobRunner(server.deps, { workers: 1, registry: { ...jobRegistry, types: {} }, sweeps: sweepRegistry });
     await runner.sweepNow();
     await runner.stop();
     assert.deepEqual(expirations().map((e) => (e as { delta: number }).delta), [-15, -30]);
@@ -138,13 +139,13 @@ describe('the points-expiry sweep', () => {
   });
 
   it('logs a sweep that fails and still runs the others', async () => {
-    const failing = { name: 'broken', run: { module: new URL('./fixtures.js', import.meta.url).href, export: 'nothingHere' } };
+    const failing = { name: 'broken', run: async () => { throw new Error('nothingHere: no such sweep'); } };
     const before = server.logLines.length;
     const loop = startSweeps(server.deps, [failing, ...sweepRegistry]);
     await loop.stop();
     const errors = server.logLines.slice(before).filter((line) => line.level === 'error');
     assert.deepEqual(errors.map((line) => [line.msg, line.sweep, line.err?.type, line.err?.message.slice(0, 40)]), [
-      ['sweep failed', 'broken', 'Error', `nothingHere of ${failing.run.module}`.slice(0, 40)],
+      ['sweep failed', 'broken', 'Error', 'nothingHere: no such sweep'],
     ]);
   });
 });

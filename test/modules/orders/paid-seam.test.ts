@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 import { after, before, describe, it } from 'node:test';
-import { createDeps } from '../../../src/app/deps.js';
+import { createDeps } from '../../../src/root/create-deps.js';
 import { internalActor } from '../../../src/lib/actor.js';
 import { AppError } from '../../../src/lib/errors.js';
 import { onOrderPaid, type PaidOrder } from '../../../src/modules/orders/order-paid.seam.js';

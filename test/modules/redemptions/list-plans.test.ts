@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createDeps, type Deps } from '../../../src/app/deps.js';
+import type { Deps } from '../../../src/app/deps.js';
+import { createDeps } from '../../../src/root/create-deps.js';
 import { REDEMPTION_LIST_ORDERS } from '../../../src/lib/enums.js';
 import { freshDbFile } from '../../support/db.js';
 import { explain, planProblems } from '../../support/query-plans.js';
