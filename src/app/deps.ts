@@ -1,8 +1,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import type { QueryStats } from '../db/connect.js';
+import type { QueryStats } from '../db/sqlite/connect.js';
 import type { Database } from '../db/database.js';
-import type { CommitStats } from '../db/group-commit.js';
+import type { CommitStats } from '../db/sqlite/group-commit.js';
 import type { Clock } from '../lib/clock.js';
 import type { Seams } from '../lib/seams.js';
 import type { Logger } from './logger.js';
@@ -13,11 +13,11 @@ export type { Logger };
 export interface Deps {
   db: Kysely<Database>;
   sqlite: BetterSqlite3.Database;
-  /** Group commit's figures on this connection (db/group-commit.ts). */
+  /** Group commit's figures on this connection (db/sqlite/group-commit.ts). */
   commitStats(): CommitStats;
-  /** Where the API's transactions say they wait for the write lock: job workers let them in (db/write-intent.ts). */
+  /** Where the API's transactions say they wait for the write lock: job workers let them in (db/sqlite/write-intent.ts). */
   writeIntent?: SharedArrayBuffer;
-  /** Statements run and queries compiled on this connection since it opened (db/connect.ts). */
+  /** Statements run and queries compiled on this connection since it opened (db/sqlite/connect.ts). */
   queryStats(): QueryStats;
   dbFile: string;
   clock: Clock;

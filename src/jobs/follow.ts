@@ -1,6 +1,6 @@
 import type { Deps } from '../app/deps.js';
 import type { JobRegistry } from './registry.js';
-import { truncateWal } from '../db/wal.js';
+import { truncateWal } from '../db/sqlite/wal.js';
 import type { JobView } from './jobs.presenter.js';
 import { getJobView } from './jobs.service.js';
 import { QUIET_PORTION_MS } from './portion-size.js';

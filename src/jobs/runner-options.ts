@@ -1,8 +1,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { JobRegistry, SweepRegistry } from './registry.js';
-import type { WalThresholds } from './wal-checkpoints.js';
+import type { WalThresholds } from '../db/sqlite/wal-checkpoints.js';
 import type { WorkerReport } from './worker.js';
-import type { GateOptions } from './write-gate.js';
+import type { GateOptions } from '../db/sqlite/write-gate.js';
 
 /** What a job runner (jobs/runner.ts) is started with, and what its caller holds. */
 export interface RunnerOptions {
@@ -31,7 +31,7 @@ export interface RunnerOptions {
    * commits more often and runs slower (README "Operating promo").
    */
   handOffMs?: number;
-  /** When worker threads copy the WAL back (jobs/wal-checkpoints.ts); tests pass smaller ones. */
+  /** When worker threads copy the WAL back (db/sqlite/wal-checkpoints.ts); tests pass smaller ones. */
   wal?: WalThresholds;
   /**
    * The caller's own thread copies the WAL back while the jobs run (follow.ts: a command's
@@ -45,7 +45,7 @@ export interface RunnerOptions {
    */
   workerHeapMb?: number;
   onReport?: (jobId: string, report: WorkerReport) => void;
-  /** A checkpoint ran (jobs/wal-checkpoints.ts): in a portion, at a job's end, or while idle. */
+  /** A checkpoint ran (db/sqlite/wal-checkpoints.ts): in a portion, at a job's end, or while idle. */
   onCheckpoint?: (ms: number) => void;
   /** Periodic sweeps (root/sweep-registry.ts) to run at start and every `sweepIntervalMs`. */
   sweeps?: SweepRegistry;

@@ -8,9 +8,9 @@ import { failJob } from './portions.service.js';
 import { isOwnerDead, newLeaseOwner } from './lease-owner.js';
 import { HAND_OFF_MS, nextPortionSize, nextTarget, TARGET_PORTION_MS } from './portion-size.js';
 import { startSweeps, type SweepLoop } from './sweeps.js';
-import { copyBackCounted, DEFAULT_WAL_THRESHOLDS, idleReset, type IdleLook } from './wal-checkpoints.js';
+import { copyBackCounted, DEFAULT_WAL_THRESHOLDS, idleReset, type IdleLook } from '../db/sqlite/wal-checkpoints.js';
 import type { CheckpointTask, WorkerReport, WorkerTask } from './worker.js';
-import { createWriteGate } from './write-gate.js';
+import { createWriteGate } from '../db/sqlite/write-gate.js';
 
 export type { JobRunner, RunnerOptions } from './runner-options.js';
 
@@ -45,7 +45,7 @@ interface RunnerState {
   again: boolean;
   scheduled?: NodeJS.Immediate;
   lastStagingCheck: number;
-  /** The last look at the WAL while no job ran (jobs/wal-checkpoints.ts idleReset). */
+  /** The last look at the WAL while no job ran (db/sqlite/wal-checkpoints.ts idleReset). */
   walLook: IdleLook;
   /** The API connection's durable commits at the last report: did it write since? */
   apiCommits: number;
@@ -157,7 +157,7 @@ function onReport(r: RunnerState, job: HeldJob, report: WorkerReport): void {
 
 /**
  * While no job runs, a worker thread copies the WAL back when idleReset says so (the API's own
- * connection no longer does: jobs/wal-checkpoints.ts).
+ * connection no longer does: db/sqlite/wal-checkpoints.ts).
  */
 function checkpointIfIdle(r: RunnerState): void {
   if (r.held.size > 0 || r.inFlight.size > 0 || r.stopping) return;

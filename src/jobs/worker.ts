@@ -1,15 +1,15 @@
 import type { Deps } from '../app/deps.js';
-import { openDatabase } from '../db/connect.js';
+import { openDatabase } from '../db/sqlite/connect.js';
 import { systemClock } from '../lib/clock.js';
 import { Seams } from '../lib/seams.js';
 import { failJob, preparePortion, runPortion, type PortionReport, type PortionTask } from './portions.service.js';
 import type { JobStep } from './job-step.js';
 import { subscribeSeams, type JobRegistry } from './registry.js';
 import type { Neighbours } from './portion-size.js';
-import { letWaitingWriteFirst, waitingMs } from '../db/write-intent.js';
-import type { WalReset } from '../db/wal.js';
-import { walKeeper, type WalKeeper } from './wal-checkpoints.js';
-import { DEFAULT_GATE, gateWrites, markGateWrite, throughWriteGate, type GateOptions } from './write-gate.js';
+import { letWaitingWriteFirst, waitingMs } from '../db/sqlite/write-intent.js';
+import type { WalReset } from '../db/sqlite/wal.js';
+import { walKeeper, type WalKeeper } from '../db/sqlite/wal-checkpoints.js';
+import { DEFAULT_GATE, gateWrites, markGateWrite, throughWriteGate, type GateOptions } from '../db/sqlite/write-gate.js';
 
 /**
  * The one Piscina worker of every job type. A task names its registry (by the URL of the module
@@ -24,13 +24,13 @@ export interface WorkerTask extends PortionTask {
   gateOptions?: GateOptions;
   /** Instead of a portion: end the job FAILED with this reason, running the step's `fail`. */
   fail?: string;
-  /** Past this many bytes of WAL, the portion first copies it back (jobs/wal-checkpoints.ts). */
+  /** Past this many bytes of WAL, the portion first copies it back (db/sqlite/wal-checkpoints.ts). */
   walCheckpointBytes: number;
   /** Copy the WAL back before each portion (PASSIVE); false when the runner's caller does (follow.ts). */
   copyWalBack: boolean;
   /** The connection's page cache for this portion, in MiB (the job type's; WORKER_CACHE_MB unless given). */
   cacheMb?: number;
-  /** Where the API's writer of this process says it waits for the lock (db/write-intent.ts). */
+  /** Where the API's writer of this process says it waits for the lock (db/sqlite/write-intent.ts). */
   writeIntent?: SharedArrayBuffer;
   /** How long that writer waits before a portion that can end early ends for it. */
   handOffMs: number;
@@ -39,7 +39,7 @@ export interface WorkerTask extends PortionTask {
 export interface WorkerReport extends PortionReport {
   /** How long the portion held the database. */
   ms: number;
-  /** How long copying the WAL back took, when this task did (jobs/wal-checkpoints.ts). */
+  /** How long copying the WAL back took, when this task did (db/sqlite/wal-checkpoints.ts). */
   checkpointMs?: number;
   /** Who else wrote to the file between this connection's last portion and this one. */
   neighbours?: Neighbours;
@@ -52,7 +52,7 @@ export interface CheckpointTask {
   registry: string;
   gate: SharedArrayBuffer;
   gateOptions?: GateOptions;
-  /** RESTART while the API writes, else TRUNCATE (jobs/wal-checkpoints.ts). */
+  /** RESTART while the API writes, else TRUNCATE (db/sqlite/wal-checkpoints.ts). */
   mode: WalReset;
 }
 
@@ -72,7 +72,7 @@ const connections = new Map<string, WorkerDeps>();
  * The worker thread's own connection to the file: synchronous=NORMAL (a job resumes from
  * what the database holds), a larger page cache for bulk inserts into big indexes, and no
  * checkpoint inside a commit: the worker copies the WAL back itself, between portions
- * (jobs/wal-checkpoints.ts). Statement journals stay in memory (temp_store): an import's savepoint per
+ * (db/sqlite/wal-checkpoints.ts). Statement journals stay in memory (temp_store): an import's savepoint per
  * order journals the ~25 pages the order touches, more than the 64 KiB SQLite keeps in memory
  * before it spills them to a temp file, so each order wrote one (~40 us of 860 per order).
  * A journal holds at most the pages one statement or savepoint of a portion touches.

@@ -1,5 +1,5 @@
-import { openDatabase, WAL_SIZE_LIMIT_BYTES, type OpenOptions } from '../db/connect.js';
-import { migrate } from '../db/migrate.js';
+import { openDatabase, WAL_SIZE_LIMIT_BYTES, type OpenOptions } from '../db/sqlite/connect.js';
+import { migrate } from '../db/sqlite/migrate.js';
 import type { Deps } from '../app/deps.js';
 import { createLogger, type Logger } from '../app/logger.js';
 import { systemClock, type Clock } from '../lib/clock.js';
@@ -16,10 +16,10 @@ export interface DepsOptions extends OpenOptions {
 }
 
 export function createDeps(options: DepsOptions): Deps {
-  // Requests that write together share one durable COMMIT (db/group-commit.ts); reads use a
-  // connection of their own and never wait for the writer (db/driver.ts). A request's commit
+  // Requests that write together share one durable COMMIT (db/sqlite/group-commit.ts); reads use a
+  // connection of their own and never wait for the writer (db/sqlite/driver.ts). A request's commit
   // checkpoints only past 64 MiB of WAL, a safety net: job worker threads copy the WAL back
-  // during and between jobs (jobs/wal-checkpoints.ts), off the request thread.
+  // during and between jobs (db/sqlite/wal-checkpoints.ts), off the request thread.
   const { db, sqlite, commitStats, queryStats, writeIntent, close } = openDatabase(options.dbFile, {
     groupCommit: true, separateReads: true, autocheckpointBytes: WAL_SIZE_LIMIT_BYTES, ...options,
   });

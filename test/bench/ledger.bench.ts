@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type BetterSqlite3 from 'better-sqlite3';
 import { createDeps } from '../../src/root/create-deps.js';
-import { openSqlite } from '../../src/db/connect.js';
+import { openSqlite } from '../../src/db/sqlite/connect.js';
 import { fixedClock } from '../../src/lib/clock.js';
 import { expireDueBuckets } from '../../src/modules/ledgers/points-expiry.sweep.js';
 import { cachedSeed } from './support/cached-seed.js';

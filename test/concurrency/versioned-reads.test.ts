@@ -6,7 +6,7 @@ import { runCli } from '../support/cli.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
- * What validations keep in memory between commits (db/versioned-cache.ts, README "Hot paths"):
+ * What validations keep in memory between commits (db/sqlite/versioned-cache.ts, README "Hot paths"):
  * the stacking rules and when the first session lock expires. A commit by another process, or
  * by this server's own writer, shows in the very next validation.
  */

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { openDatabase } from '../../src/db/connect.js';
-import { withFirstWrite, type FirstWrite } from '../../src/db/first-write.js';
+import { openDatabase } from '../../src/db/sqlite/connect.js';
+import { withFirstWrite, type FirstWrite } from '../../src/db/sqlite/first-write.js';
 import { freshDbFile } from '../support/db.js';
 
 const marker = (): FirstWrite => ({

@@ -4,7 +4,7 @@ import type { Transaction } from 'kysely';
 import type { Deps } from '../../src/app/deps.js';
 import { createDeps } from '../../src/root/create-deps.js';
 import type { Database } from '../../src/db/database.js';
-import { columnsShape, insertTemplate, queryTemplate } from '../../src/db/query-template.js';
+import { columnsShape, insertTemplate, queryTemplate } from '../../src/db/sqlite/query-template.js';
 import { freshDbFile } from '../support/db.js';
 
 describe('query templates', () => {

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { jobRegistry as throwingRegistry } from './throwing.job.js';
 import { jobRegistry as probeRegistry } from './cache-probe.job.js';
-import { openSqlite } from '../../src/db/connect.js';
+import { openSqlite } from '../../src/db/sqlite/connect.js';
 import { isOwnerDead } from '../../src/jobs/lease-owner.js';
 import type { WorkerReport } from '../../src/jobs/worker.js';
 import { claimJob } from '../../src/jobs/leases.service.js';

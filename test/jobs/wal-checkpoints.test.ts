@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { WAL_SIZE_LIMIT_BYTES } from '../../src/db/connect.js';
-import { copyWalBack, walBytes } from '../../src/db/wal.js';
+import { WAL_SIZE_LIMIT_BYTES } from '../../src/db/sqlite/connect.js';
+import { copyWalBack, walBytes } from '../../src/db/sqlite/wal.js';
 import { discountCampaign } from '../support/factories.js';
 import type { JobRunner } from '../../src/jobs/runner.js';
 import { testRunner, waitForJob } from '../support/jobs.js';

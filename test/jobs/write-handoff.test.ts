@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { parseHandOffMs } from '../../src/app/config.js';
 import type { JobRegistry } from '../../src/jobs/registry.js';
 import { jobRegistry } from '../../src/root/job-registry.js';
-import { announceWait, createWriteIntent, endWait, letWaitingWriteFirst, waitingMs } from '../../src/db/write-intent.js';
+import { announceWait, createWriteIntent, endWait, letWaitingWriteFirst, waitingMs } from '../../src/db/sqlite/write-intent.js';
 import type { WorkerReport } from '../../src/jobs/worker.js';
 import { JobType } from '../../src/lib/enums.js';
 import { discountCampaign } from '../support/factories.js';
@@ -29,7 +29,7 @@ async function generation(server: TestServer, campaign: string, count: number): 
 const countOf = (server: TestServer, campaign: string): number =>
   (server.deps.sqlite.prepare('SELECT count(*) AS n FROM vouchers v JOIN campaigns c ON c.id = v.campaign_id WHERE c.name = ?').get(campaign) as { n: number }).n;
 
-describe('the write intent (db/write-intent.ts)', () => {
+describe('the write intent (db/sqlite/write-intent.ts)', () => {
   it('tells how long a write has waited, and lets a worker wait until it has the lock', async () => {
     const intent = createWriteIntent();
     assert.equal(waitingMs(intent), -1);

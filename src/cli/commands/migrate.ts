@@ -1,6 +1,6 @@
 import { dbFileFrom } from '../../app/config.js';
-import { openSqlite } from '../../db/connect.js';
-import { migrate } from '../../db/migrate.js';
+import { openSqlite } from '../../db/sqlite/connect.js';
+import { migrate } from '../../db/sqlite/migrate.js';
 import { fail, printJson, type CommonOptions } from '../run.js';
 
 export async function migrateCommand(options: CommonOptions): Promise<void> {

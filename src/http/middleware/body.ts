@@ -43,7 +43,7 @@ export function bodyMiddleware(limitBytes: number) {
     /**
      * Before authentication: the body is read (a request's body mostly arrives with its
      * headers), so that the key check and the route's reads run in one tick and share one read
-     * snapshot (db/read-snapshot.ts, README "Hot paths"). A refusal waits for `bodyRefusal`.
+     * snapshot (db/sqlite/read-snapshot.ts, README "Hot paths"). A refusal waits for `bodyRefusal`.
      */
     async readBody(ctx: AppContext, next: Next): Promise<void> {
       try {

@@ -1,6 +1,6 @@
 import type { Next } from 'koa';
 import type { Deps } from '../../app/deps.js';
-import { withFirstWrite } from '../../db/first-write.js';
+import { withFirstWrite } from '../../db/sqlite/first-write.js';
 import { AppError, invalidPayload } from '../../lib/errors.js';
 import { stringifyJson } from '../../lib/raw-json.js';
 import {

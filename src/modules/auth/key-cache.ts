@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { versionedRead } from '../../db/versioned-cache.js';
+import { versionedRead } from '../../db/sqlite/versioned-cache.js';
 import { sameSecret, secretMatches } from '../../lib/secrets.js';
 import * as repo from './auth.repository.js';
 

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { newestFirst, type WalkPosition } from '../../db/newest-first.js';
-import { notIndexed } from '../../db/plan-hints.js';
+import { notIndexed } from '../../db/sqlite/plan-hints.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import type { PromotionStackTable } from './campaigns.table.js';
 

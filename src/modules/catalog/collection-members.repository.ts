@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { notIndexed } from '../../db/plan-hints.js';
-import { queryTemplate } from '../../db/query-template.js';
+import { notIndexed } from '../../db/sqlite/plan-hints.js';
+import { queryTemplate } from '../../db/sqlite/query-template.js';
 import type { CompiledFilter } from '../../engine/conditions/index.js';
 import { filterSql } from './collection-filter.repository.js';
 import { catalogSource } from './collection-sources.repository.js';

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { keysTemplate } from '../../db/query-template.js';
+import { keysTemplate } from '../../db/sqlite/query-template.js';
 import type { CategoryTable } from './categories.table.js';
 
 type Db = Kysely<Database>;

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { columnsShape, keysTemplate, listShape, queryTemplate } from '../../db/query-template.js';
+import { columnsShape, keysTemplate, listShape, queryTemplate } from '../../db/sqlite/query-template.js';
 import type { CustomerLoyaltyCampaignTable, CustomerReferralTable, CustomerTable } from './customers.table.js';
 
 type Db = Kysely<Database>;

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { insertTemplate } from '../../db/query-template.js';
+import { insertTemplate } from '../../db/sqlite/query-template.js';
 import type { CustomerEventTable } from './events.table.js';
 
 type Db = Kysely<Database>;

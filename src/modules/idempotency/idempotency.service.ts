@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import type { Deps } from '../../app/deps.js';
-import type { FirstWrite } from '../../db/first-write.js';
+import type { FirstWrite } from '../../db/sqlite/first-write.js';
 import { isoNow } from '../../lib/clock.js';
 import * as repo from './idempotency.repository.js';
 

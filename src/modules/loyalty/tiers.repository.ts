@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { queryTemplate } from '../../db/query-template.js';
+import { queryTemplate } from '../../db/sqlite/query-template.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import type { LoyaltyTierTable } from './tiers.table.js';
 

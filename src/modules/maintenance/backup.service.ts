@@ -1,6 +1,6 @@
 import { copyFileSync, existsSync, renameSync, rmSync, statSync } from 'node:fs';
-import { openSqlite } from '../../db/connect.js';
-import { loadMigrations } from '../../db/migrate.js';
+import { openSqlite } from '../../db/sqlite/connect.js';
+import { loadMigrations } from '../../db/sqlite/migrate.js';
 import { AppError } from '../../lib/errors.js';
 import * as repo from './backup.repository.js';
 

@@ -1,5 +1,5 @@
 import type { Deps } from '../../app/deps.js';
-import { truncateWal } from '../../db/wal.js';
+import { truncateWal } from '../../db/sqlite/wal.js';
 import { AppError } from '../../lib/errors.js';
 import * as repo from './maintenance.repository.js';
 

@@ -1,7 +1,7 @@
 import { NoResultError, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import { inBatches } from '../../db/batches.js';
 import type { Database } from '../../db/database.js';
-import { columnsShape, insertTemplate, queryTemplate } from '../../db/query-template.js';
+import { columnsShape, insertTemplate, queryTemplate } from '../../db/sqlite/query-template.js';
 import type { OrderStatus } from '../../lib/enums.js';
 import type { OrderItemTable, OrderTable } from './orders.table.js';
 

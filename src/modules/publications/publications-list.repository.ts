@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { notIndexed } from '../../db/plan-hints.js';
+import { notIndexed } from '../../db/sqlite/plan-hints.js';
 import type { PublicationOrderField, PublicationResult } from '../../lib/enums.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import type { PublicationFilterColumn } from './publications-list.schemas.js';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { queryTemplate } from '../../db/query-template.js';
+import { queryTemplate } from '../../db/sqlite/query-template.js';
 import type { ReservationKind } from './session-locks.table.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { queryTemplate } from '../../db/query-template.js';
+import { queryTemplate } from '../../db/sqlite/query-template.js';
 import type { StackingRulesTable } from './stacking-rules.table.js';
 
 type Db = Kysely<Database>;

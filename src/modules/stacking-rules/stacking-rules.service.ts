@@ -9,7 +9,7 @@ import { listEnvelope } from '../../lib/pagination.js';
 import { categoriesById } from '../categories/categories.service.js';
 import * as repo from './stacking-rules.repository.js';
 import type { StackingRulesChange } from './stacking-rules.schemas.js';
-import { deepFreeze, versionedRead } from '../../db/versioned-cache.js';
+import { deepFreeze, versionedRead } from '../../db/sqlite/versioned-cache.js';
 
 /**
  * The project's stacking rules (voucherify-facts 2.12): one stored row, or the reference's

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { notIndexed } from '../../db/plan-hints.js';
-import { keysTemplate } from '../../db/query-template.js';
+import { notIndexed } from '../../db/sqlite/plan-hints.js';
+import { keysTemplate } from '../../db/sqlite/query-template.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import type { ValidationRuleAssignmentTable, ValidationRuleTable } from './validation-rules.table.js';
 

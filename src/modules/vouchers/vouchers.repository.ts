@@ -1,8 +1,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type Kysely, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
-import { notIndexed } from '../../db/plan-hints.js';
+import { notIndexed } from '../../db/sqlite/plan-hints.js';
 import type { Database } from '../../db/database.js';
-import { keysTemplate, queryTemplate } from '../../db/query-template.js';
+import { keysTemplate, queryTemplate } from '../../db/sqlite/query-template.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import { KIND_COLUMNS } from './kinds/index.js';
 import type { VoucherInsertRow } from './voucher-draft.js';

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type BetterSqlite3 from 'better-sqlite3';
-import { AppError } from '../lib/errors.js';
+import { AppError } from '../../lib/errors.js';
 
-const SQL_DIR = fileURLToPath(new URL('../../sql/', import.meta.url));
+const SQL_DIR = fileURLToPath(new URL('../../../sql/', import.meta.url));
 
 export interface Migration {
   version: number;

@@ -4,7 +4,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 /**
  * A write that must commit together with a request's own first write, or not at all: the
  * idempotency key's row (modules/idempotency). The request runs inside `withFirstWrite`; the
- * driver (db/connect.ts) runs the pending write right after it begins the request's first
+ * driver (db/sqlite/connect.ts) runs the pending write right after it begins the request's first
  * transaction, inside it, so both land in the same commit. If it throws (the key is taken),
  * the transaction is undone before it did anything else and the error reaches the caller.
  */
