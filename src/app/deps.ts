@@ -1,7 +1,5 @@
-import type BetterSqlite3 from 'better-sqlite3';
-import type { Kysely } from 'kysely';
 import type { QueryStats } from '../db/sqlite/connect.js';
-import type { Database } from '../db/database.js';
+import type { DatabaseEngine, Db } from '../db/engine.js';
 import type { CommitStats } from '../db/sqlite/group-commit.js';
 import type { Clock } from '../lib/clock.js';
 import type { Seams } from '../lib/seams.js';
@@ -11,8 +9,9 @@ export type { Logger };
 
 /** Everything a service needs, passed explicitly. */
 export interface Deps {
-  db: Kysely<Database>;
-  sqlite: BetterSqlite3.Database;
+  db: Db;
+  /** The database engine behind its port (db/engine.ts): savepoints, bulk statements, the first write, upkeep. */
+  engine: DatabaseEngine;
   /** Group commit's figures on this connection (db/sqlite/group-commit.ts). */
   commitStats(): CommitStats;
   /** Where the API's transactions say they wait for the write lock: job workers let them in (db/sqlite/write-intent.ts). */

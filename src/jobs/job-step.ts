@@ -1,6 +1,4 @@
-import type BetterSqlite3 from 'better-sqlite3';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.js';
+import type { DatabaseEngine, Tx } from '../db/engine.js';
 import type { Seams } from '../lib/seams.js';
 
 /**
@@ -10,9 +8,9 @@ import type { Seams } from '../lib/seams.js';
  * up when the job fails. Order import adds one.
  */
 export interface PortionContext {
-  trx: Kysely<Database>;
-  /** The same connection, for bulk statements prepared once (see the repositories). */
-  sqlite: BetterSqlite3.Database;
+  trx: Tx;
+  /** The engine the transaction runs on: per-item savepoints, bulk statements prepared once. */
+  engine: DatabaseEngine;
   now: string;
   /**
    * True once another writer of this process has waited long enough for the write lock

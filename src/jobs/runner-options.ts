@@ -1,4 +1,3 @@
-import type BetterSqlite3 from 'better-sqlite3';
 import type { JobRegistry, SweepRegistry } from './registry.js';
 import type { WalThresholds } from '../db/sqlite/wal-checkpoints.js';
 import type { WorkerReport } from './worker.js';
@@ -58,10 +57,10 @@ export interface JobRunner {
   /** Runs the sweeps once more, now (tests move the clock, then call it). */
   sweepNow(): Promise<void>;
   /**
-   * For a caller that copies the WAL back itself (callerCopiesWal): its copy on `sqlite`, taking
+   * For a caller that copies the WAL back itself (callerCopiesWal): its copy on the runner's connection, taking
    * turns with the workers' checkpoints, and counted for their restart threshold as theirs are.
    */
-  copyWalBack(sqlite: BetterSqlite3.Database): void;
+  copyWalBack(): void;
   /** Starts a worker thread and loads this job type's step in it now, before its first portion. */
   warmUp(type: string): void;
   /** Stops claiming, waits for portions in flight, releases every lease, ends the threads. */

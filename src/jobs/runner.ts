@@ -10,6 +10,7 @@ import { HAND_OFF_MS, nextPortionSize, nextTarget, TARGET_PORTION_MS } from './p
 import { startSweeps, type SweepLoop } from './sweeps.js';
 import { copyBackCounted, DEFAULT_WAL_THRESHOLDS, idleReset, type IdleLook } from '../db/sqlite/wal-checkpoints.js';
 import type { CheckpointTask, WorkerReport, WorkerTask } from './worker.js';
+import { sqliteEngineOf } from '../db/sqlite/engine.js';
 import { createWriteGate } from '../db/sqlite/write-gate.js';
 
 export type { JobRunner, RunnerOptions } from './runner-options.js';
@@ -276,7 +277,7 @@ export function startJobRunner(deps: Deps, options: RunnerOptions): JobRunner {
     owner: r.owner,
     wake: onEnqueued,
     sweepNow: async () => sweeps?.runNow(),
-    copyWalBack: (sqlite) => copyBackCounted(sqlite, r.gate),
+    copyWalBack: () => copyBackCounted(sqliteEngineOf(deps.engine).sqlite, r.gate),
     warmUp(type) {
       if (options.registry.types[type]) runBesideJobs(r, 'warm', { registry: options.registry.home, type, dbFile: deps.dbFile, gate: r.gate });
     },

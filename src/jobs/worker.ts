@@ -1,5 +1,5 @@
 import type { Deps } from '../app/deps.js';
-import { openDatabase } from '../db/sqlite/connect.js';
+import { openSqliteEngine, type SqliteEngine } from '../db/sqlite/engine.js';
 import { systemClock } from '../lib/clock.js';
 import { Seams } from '../lib/seams.js';
 import { failJob, preparePortion, runPortion, type PortionReport, type PortionTask } from './portions.service.js';
@@ -62,7 +62,7 @@ interface Seen {
   gateWrites: number;
 }
 
-type WorkerDeps = Pick<Deps, 'db' | 'sqlite' | 'clock' | 'seams'> & { wal: WalKeeper; seen?: Seen; cacheMb: number };
+type WorkerDeps = Pick<Deps, 'db' | 'clock' | 'seams'> & { engine: SqliteEngine; wal: WalKeeper; seen?: Seen; cacheMb: number };
 
 /** The worker connection's page cache unless the job type asks for another (job-registry.ts cacheMb). */
 const WORKER_CACHE_MB = 64;
@@ -80,10 +80,10 @@ const connections = new Map<string, WorkerDeps>();
 function workerDeps(dbFile: string, gate: SharedArrayBuffer, registry: JobRegistry): WorkerDeps {
   let deps = connections.get(dbFile);
   if (!deps) {
-    const { db, sqlite } = openDatabase(dbFile, { synchronous: 'NORMAL', autocheckpointBytes: 0 });
-    sqlite.pragma(`cache_size = -${WORKER_CACHE_MB * 1024}`);
-    sqlite.pragma('temp_store = MEMORY');
-    deps = { db, sqlite, clock: systemClock, seams: new Seams(), wal: walKeeper(sqlite, dbFile, gate), cacheMb: WORKER_CACHE_MB };
+    // Every connection keeps its statement journals in memory (db/sqlite/connect.ts openSqlite).
+    const engine = openSqliteEngine(dbFile, { synchronous: 'NORMAL', autocheckpointBytes: 0 });
+    engine.setCacheMb(WORKER_CACHE_MB);
+    deps = { db: engine.db, engine, clock: systemClock, seams: new Seams(), wal: walKeeper(engine.sqlite, dbFile, gate), cacheMb: WORKER_CACHE_MB };
     // The API's subscriptions, on this connection: what a step's change fires (a customer's
     // segments, their earning rules) runs in the portion's transaction, as in a request's.
     deps.seams.whenLoaded(subscribeSeams(deps as unknown as Deps, registry.subscriptions));
@@ -121,11 +121,11 @@ async function stepOf(task: { registry: string; type: string }): Promise<{ step:
  */
 function useCache(deps: WorkerDeps, cacheMb = WORKER_CACHE_MB): void {
   if (deps.cacheMb === cacheMb) return;
-  deps.sqlite.pragma(`cache_size = -${cacheMb * 1024}`);
+  deps.engine.setCacheMb(cacheMb);
   deps.cacheMb = cacheMb;
 }
 
-const dataVersion = (deps: WorkerDeps): number => deps.sqlite.pragma('data_version', { simple: true }) as number;
+const dataVersion = (deps: WorkerDeps): number => deps.engine.dataVersion();
 
 /**
  * Holding the gate, before a portion: did another connection commit since this one's last

@@ -1,4 +1,5 @@
-import { openDatabase, WAL_SIZE_LIMIT_BYTES, type OpenOptions } from '../db/sqlite/connect.js';
+import { WAL_SIZE_LIMIT_BYTES, type OpenOptions } from '../db/sqlite/connect.js';
+import { openSqliteEngine } from '../db/sqlite/engine.js';
 import { migrate } from '../db/sqlite/migrate.js';
 import type { Deps } from '../app/deps.js';
 import { createLogger, type Logger } from '../app/logger.js';
@@ -20,22 +21,22 @@ export function createDeps(options: DepsOptions): Deps {
   // connection of their own and never wait for the writer (db/sqlite/driver.ts). A request's commit
   // checkpoints only past 64 MiB of WAL, a safety net: job worker threads copy the WAL back
   // during and between jobs (db/sqlite/wal-checkpoints.ts), off the request thread.
-  const { db, sqlite, commitStats, queryStats, writeIntent, close } = openDatabase(options.dbFile, {
+  const engine = openSqliteEngine(options.dbFile, {
     groupCommit: true, separateReads: true, autocheckpointBytes: WAL_SIZE_LIMIT_BYTES, ...options,
   });
   try {
-    if (options.migrate !== false) migrate(sqlite);
+    if (options.migrate !== false) migrate(engine.sqlite);
   } catch (error) {
-    sqlite.close();
+    engine.sqlite.close();
     throw error;
   }
   const onClose: Deps['onClose'] = [];
   const deps: Deps = {
-    db,
-    sqlite,
-    commitStats,
-    queryStats,
-    writeIntent,
+    db: engine.db,
+    engine,
+    commitStats: engine.commitStats,
+    queryStats: engine.queryStats,
+    writeIntent: engine.writeIntent,
     dbFile: options.dbFile,
     clock: options.clock ?? systemClock,
     // Commands and tests log only what goes wrong; serve passes its configured logger.
@@ -44,7 +45,7 @@ export function createDeps(options: DepsOptions): Deps {
     onClose,
     async close() {
       for (const hook of onClose.splice(0).reverse()) await hook();
-      await close();
+      await engine.close();
     },
   };
   // The seam subscriptions (root/subscriptions.ts): loaded in the background, waited for by fire.

@@ -4,6 +4,7 @@ import { fixedClock } from '../../src/lib/clock.js';
 import { assertOrderReference, itemIds, itemObject } from '../modules/orders/fixtures.js';
 import { dbFingerprint } from '../support/db.js';
 import { errorBody, notFoundBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const T0 = '2024-05-01T10:00:00.000Z';
 
@@ -119,10 +120,10 @@ describe('orders: items and the catalog', () => {
 
   /** A refused body: its whole error body, and not one row written (not even the customer it names). */
   async function refused(body: unknown, expected: (res: TestResponse) => unknown) {
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const res = await post({ customer: { source_id: 'never-stored' }, ...(body as object) });
     assert.deepEqual(res.body, expected(res));
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   }
 
   it('refuses an unknown product or SKU id, and an unknown source id without a block holding data: 404 naming it', async () => {

@@ -12,6 +12,7 @@ import { createKey } from '../../src/modules/auth/keys.service.js';
 import { freshDbFile } from '../support/db.js';
 import { Fixture, listVariants } from '../support/list-variants.js';
 import { explain, planProblems, recordingKysely, ROWS, writeStatistics } from '../support/query-plans.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 /**
  * DESIGN.md 3: no request may hold the main thread for long, so every list order and filter
@@ -71,7 +72,7 @@ describe('query plans of every list variant', () => {
     captured = undefined;
     assert.ok(statements.length > 1, `${path} ran no list statement`);
     return statements.flatMap((statement) => {
-      const problems = planProblems(explain(deps.sqlite, statement), exemptions(path, fixture, withStatistics));
+      const problems = planProblems(explain(sqliteOf(deps), statement), exemptions(path, fixture, withStatistics));
       return problems.length === 0 ? [] : [`${path}\n  ${statement.sql}\n  -> ${problems.join('; ')}`];
     });
   }
@@ -79,7 +80,7 @@ describe('query plans of every list variant', () => {
   before(async () => {
     const real = createDeps({ dbFile: freshDbFile(), clock: fixedClock('2024-06-01T00:00:00.000Z'), log: createLogger({ level: 'silent' }) });
     // The same connection through a Kysely that records every statement it runs, as compiled.
-    deps = { ...real, db: recordingKysely(real.sqlite, (query) => captured?.push(query)) };
+    deps = { ...real, db: recordingKysely(sqliteOf(real), (query) => captured?.push(query)) };
     const key = await createKey(deps, { kind: 'server', name: 'plans' });
     headers = { 'X-App-Id': key.app_id, 'X-App-Token': key.app_token };
     server = await new Promise((resolve) => {
@@ -102,7 +103,7 @@ describe('query plans of every list variant', () => {
   ];
   for (const [name, rowsPerKey] of profiles) {
     it(`reads every page and total from an index, ${name}`, async () => {
-      writeStatistics(deps.sqlite, rowsPerKey);
+      writeStatistics(sqliteOf(deps), rowsPerKey);
       const failures: string[] = [];
       for (const path of listVariants(fixture)) failures.push(...(await plansOf(path, rowsPerKey !== undefined)));
       assert.equal(failures.length, 0, `${failures.length} statement(s) scan or sort:\n\n${failures.join('\n\n')}`);

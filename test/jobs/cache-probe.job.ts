@@ -1,3 +1,4 @@
+import { sqliteEngineOf } from '../../src/db/sqlite/engine.js';
 import type { JobStep } from '../../src/jobs/job-step.js';
 import { itemPortion } from '../../src/jobs/portions.service.js';
 import type { JobRegistry } from '../../src/jobs/registry.js';
@@ -12,7 +13,7 @@ import { jobRegistry as appRegistry } from '../../src/root/job-registry.js';
 export const cacheProbeStep: JobStep<unknown> = {
   run: (ctx, job, maxItems) => itemPortion(ctx, job, maxItems, async () => []),
   async finish(ctx, job) {
-    return { message: String(ctx.sqlite.pragma('cache_size', { simple: true })), done_count: job.done_count, failed_count: job.failed_count };
+    return { message: String(sqliteEngineOf(ctx.engine).sqlite.pragma('cache_size', { simple: true })), done_count: job.done_count, failed_count: job.failed_count };
   },
 };
 

@@ -10,6 +10,7 @@ import { JobType } from '../../src/lib/enums.js';
 import { discountCampaign } from '../support/factories.js';
 import { testRunner, waitForJob } from '../support/jobs.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -27,7 +28,7 @@ async function generation(server: TestServer, campaign: string, count: number): 
 }
 
 const countOf = (server: TestServer, campaign: string): number =>
-  (server.deps.sqlite.prepare('SELECT count(*) AS n FROM vouchers v JOIN campaigns c ON c.id = v.campaign_id WHERE c.name = ?').get(campaign) as { n: number }).n;
+  (sqliteOf(server.deps).prepare('SELECT count(*) AS n FROM vouchers v JOIN campaigns c ON c.id = v.campaign_id WHERE c.name = ?').get(campaign) as { n: number }).n;
 
 describe('the write intent (db/sqlite/write-intent.ts)', () => {
   it('tells how long a write has waited, and lets a worker wait until it has the lock', async () => {

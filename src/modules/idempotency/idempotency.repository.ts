@@ -1,5 +1,4 @@
-import type BetterSqlite3 from 'better-sqlite3';
-import type { Kysely, Selectable } from 'kysely';
+import type { CompiledQuery, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { IdempotencyKeyTable } from './idempotency.table.js';
 
@@ -18,9 +17,8 @@ export const findKey = (db: Db, ref: KeyRef): Promise<IdempotencyRow | undefined
  * Kysely builds the statement; better-sqlite3 runs it, because the driver holds Kysely's
  * connection while it begins. Throws SQLITE_CONSTRAINT_PRIMARYKEY when the key is taken.
  */
-export function insertKeyRaw(db: Db, sqlite: BetterSqlite3.Database, row: Omit<IdempotencyRow, 'status' | 'body'>): void {
-  const compiled = db.insertInto('idempotency_keys').values(row).compile();
-  sqlite.prepare(compiled.sql).run(compiled.parameters as unknown[]);
+export function insertKeyRaw(db: Db, run: (query: CompiledQuery) => void, row: Omit<IdempotencyRow, 'status' | 'body'>): void {
+  run(db.insertInto('idempotency_keys').values(row).compile());
 }
 
 export const saveAnswer = async (db: Db, ref: KeyRef, status: number, body: string | null): Promise<void> => {

@@ -32,13 +32,10 @@ async function eachInSavepoint(ctx: PortionContext, work: OrderWork, items: Stor
   const failures: ItemFailure[] = [];
   for (const [i, item] of items.entries()) {
     const { input, error } = work.checked[i] as Checked;
-    ctx.sqlite.exec('SAVEPOINT order_item');
     try {
       if (!input) throw error;
-      await storeOrder(ctx.trx, work.orderCtx, input, IMPORT_UPSERT);
-      ctx.sqlite.exec('RELEASE order_item');
+      await ctx.engine.inSavepoint(ctx.trx, () => storeOrder(ctx.trx, work.orderCtx, input, IMPORT_UPSERT));
     } catch (error) {
-      ctx.sqlite.exec('ROLLBACK TO order_item; RELEASE order_item');
       clearCatalogCache(work.orderCtx.catalog);
       failures.push({ position: item.position, key: sourceIdOf(work.bodies[i]), ...itemRefusal(error) });
     }
