@@ -1,3 +1,4 @@
+import { isConstraintError } from '../db/errors.js';
 import { AppError } from '../lib/errors.js';
 import { JobFailure, type ItemFailure, type PortionContext } from './job-step.js';
 
@@ -13,7 +14,7 @@ export interface StoredItem {
  */
 export function itemRefusal(error: unknown): Pick<ItemFailure, 'reason' | 'error_key'> {
   if (error instanceof AppError && error.status < 500) return { reason: error.details, error_key: error.key };
-  if (String((error as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT')) return { reason: (error as Error).message, error_key: 'invalid_payload' };
+  if (isConstraintError(error)) return { reason: (error as Error).message, error_key: 'invalid_payload' };
   throw error instanceof AppError ? new JobFailure(error.details) : error;
 }
 

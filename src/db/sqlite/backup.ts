@@ -1,4 +1,5 @@
 import BetterSqlite3 from 'better-sqlite3';
+import { isDatabaseError } from '../errors.js';
 import { openSqlite } from './connect.js';
 
 /**
@@ -61,7 +62,7 @@ export function isInUse(file: string): boolean {
     probe.pragma('busy_timeout = 0');
     return probe.pragma('journal_mode = DELETE', { simple: true }) !== 'delete';
   } catch (error) {
-    if ((error as { code?: string }).code === 'SQLITE_BUSY') return true;
+    if (isDatabaseError(error, 'busy')) return true;
     throw error;
   } finally {
     probe.close();

@@ -2,6 +2,8 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, type Driver, type KyselyConfig, type KyselyPlugin, type SqliteDatabase, type Transaction, type TransactionBuilder } from 'kysely';
 import type { Database } from '../database.js';
 import { registerDirectReads } from './direct-reads.js';
+import { isDatabaseError } from '../errors.js';
+import './errors.js';
 import { registerTransaction } from './direct-transactions.js';
 import { ReadSnapshot } from './read-snapshot.js';
 import { PromoDriver } from './driver.js';
@@ -74,7 +76,7 @@ function beginImmediate(sqlite: BetterSqlite3.Database, timeoutMs: number, inten
         sqlite.exec('begin immediate');
         return;
       } catch (error) {
-        if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
+        if (!isDatabaseError(error, 'busy') || Date.now() >= deadline) throw error;
         if (!waiting) {
           announceWait(intent);
           onWait();

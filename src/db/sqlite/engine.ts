@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { CompiledQuery } from 'kysely';
 import { AppError } from '../../lib/errors.js';
+import { isDatabaseError } from '../errors.js';
 import type { BulkStatement, DatabaseEngine, SpaceFigures, StorageUpkeep } from '../engine.js';
 import { openDatabase, type DatabaseHandle, type OpenOptions } from './connect.js';
 import { withFirstWrite } from './first-write.js';
@@ -54,7 +55,7 @@ function rewriteWhole(sqlite: BetterSqlite3.Database): void {
     sqlite.pragma('auto_vacuum = INCREMENTAL');
     sqlite.exec('VACUUM');
   } catch (error) {
-    if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+    if (!isDatabaseError(error, 'busy')) throw error;
     throw new AppError('database_in_use', 'Another process is writing to this database; stop promo serve before promo vacuum --full');
   } finally {
     sqlite.pragma(`busy_timeout = ${timeout}`);
