@@ -3,8 +3,8 @@ import { inBatches, padToBucket } from '../batches.js';
 import type { Database } from '../database.js';
 import { directReads } from './direct-reads.js';
 import { transactionRunner } from './direct-transactions.js';
+import type { Db } from '../engine.js';
 
-type Db = Kysely<Database>;
 
 /**
  * Where a compiled parameter comes from: a named value of the call, an element of a named

@@ -1,8 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../database.js';
 import { directReads } from './direct-reads.js';
+import type { Db } from '../engine.js';
 
-type Db = Kysely<Database>;
 
 /**
  * A read whose answer is kept in memory until any connection commits to the file (README "Hot

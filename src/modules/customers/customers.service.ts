@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import { isDatabaseError } from '../../db/errors.js';
 import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
@@ -24,8 +22,8 @@ import {
   type SimpleCustomer,
 } from './customers.presenter.js';
 import { updateCustomerSchema, type CreateCustomerBody, type CustomerFields } from './customers.schemas.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 type ReadDeps = Pick<Deps, 'db'>;
 type WriteDeps = Pick<Deps, 'db' | 'clock'>;
 type UpsertDeps = Pick<Deps, 'db' | 'clock' | 'seams'>;

@@ -1,8 +1,7 @@
 import type { CompiledQuery, Kysely, Selectable } from 'kysely';
-import type { Database } from '../../db/database.js';
 import type { IdempotencyKeyTable } from './idempotency.table.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 export type IdempotencyRow = Selectable<IdempotencyKeyTable>;
 export interface KeyRef {
   credential: string;

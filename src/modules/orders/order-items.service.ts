@@ -1,5 +1,3 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
 import { invalidPayload, notFound, type AppError } from '../../lib/errors.js';
 import {
   catalogHolds,
@@ -17,6 +15,7 @@ import { previewSku, upsertSku } from '../catalog/skus.service.js';
 import type { CreateSkuInput } from '../catalog/skus.schemas.js';
 import { withoutNulls, type ItemProductBlock, type ItemSkuBlock } from './orders.presenter.js';
 import type { OrderItemBody } from './orders.schemas.js';
+import type { Db } from '../../db/engine.js';
 
 /**
  * An order's items against the catalog. An item names its product or SKU by `product_id` /
@@ -28,7 +27,6 @@ import type { OrderItemBody } from './orders.schemas.js';
  * price and metadata into the catalog, as the reference defines it; without it the block's
  * values hold for this order only. An item that names no catalog entry is kept as sent.
  */
-type Db = Kysely<Database>;
 
 type ProductInput = NonNullable<OrderItemBody['product']>;
 type SkuInput = NonNullable<OrderItemBody['sku']>;

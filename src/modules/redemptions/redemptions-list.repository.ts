@@ -6,8 +6,8 @@ import type { OrderBy } from '../../lib/pagination.js';
 import type { RedemptionFilterColumn } from './redemptions-list.filters.js';
 import type { RedemptionOrderField } from './redemptions-list.schemas.js';
 import type { RedemptionRow } from './redemptions.presenter.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 type RedemptionQuery<O> = SelectQueryBuilder<Database, 'redemptions', O>;
 
 /** The set a list counts (`total`): column equalities (null: IS NULL) and a created_at range. */

@@ -7,8 +7,8 @@ import type { OrderBy } from '../../lib/pagination.js';
 import { KIND_COLUMNS } from './kinds/index.js';
 import type { VoucherInsertRow } from './voucher-draft.js';
 import type { VoucherTable } from './vouchers.table.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 export type VoucherRow = Selectable<VoucherTable> & { campaign_name: string | null };
 export type VoucherPatch = Updateable<VoucherTable>;
 
