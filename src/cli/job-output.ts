@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { Deps } from '../app/deps.js';
-import { jobRegistry } from '../app/job-registry.js';
+import { jobRegistry } from '../root/job-registry.js';
 import { failuresNdjson, openJobFailures } from '../jobs/failures.service.js';
 import { getJobView } from '../jobs/jobs.service.js';
 
@@ -15,7 +15,7 @@ async function writeOut(text: string): Promise<void> {
  */
 export async function printFailures(deps: Deps, jobId: string, json = false): Promise<void> {
   const pages = await openJobFailures(deps, jobRegistry, jobId);
-  const key = jobRegistry[(await getJobView(deps, jobId)).type]?.failureKey ?? 'key';
+  const key = jobRegistry.types[(await getJobView(deps, jobId)).type]?.failureKey ?? 'key';
   for await (const page of pages) {
     await writeOut(json ? failuresNdjson(page) : page.map((failure) => `  ${failure.row === undefined ? '' : `row ${failure.row}: `}${failure[key] ?? `(no ${key})`}: ${failure.reason}\n`).join(''));
   }

@@ -38,7 +38,7 @@ export async function runCommand(options: CommonOptions, body: (dbFile: string) 
  * new, empty database (only serve and migrate make one).
  */
 export async function runWithDeps(options: CommonOptions, body: (deps: Deps) => Promise<void>, before?: () => void): Promise<void> {
-  const [{ createDeps }, { logLevelFrom }, { createLogger }] = await Promise.all([import('../app/deps.js'), import('../app/config.js'), import('../app/logger.js')]);
+  const [{ createDeps }, { logLevelFrom }, { createLogger }] = await Promise.all([import('../root/create-deps.js'), import('../app/config.js'), import('../app/logger.js')]);
   await runCommand(options, async (dbFile) => {
     before?.();
     requireDatabase(dbFile);

@@ -3,7 +3,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { jobFigures, type JobFigures } from '../jobs/jobs.service.js';
 
 import type { Deps } from '../app/deps.js';
-import type { CommitStats } from '../db/group-commit.js';
+import type { CommitStats } from '../db/sqlite/group-commit.js';
 
 /**
  * What `GET /metrics` shows, in Prometheus' text format (prom-client): requests by route

@@ -1,5 +1,5 @@
 import type { Deps } from '../app/deps.js';
-import type { JobRegistry } from '../app/job-registry.js';
+import type { JobRegistry } from './registry.js';
 import { isoNow } from '../lib/clock.js';
 import { AppError, notFound } from '../lib/errors.js';
 import { runJobToEnd } from './follow.js';
@@ -14,14 +14,14 @@ const isEnded = (status: string): boolean => status === 'DONE' || status === 'FA
  * ended. The lease holder's next portion ends it. A job still being staged (its file still
  * being read) has no runner yet: it ends here, and its writer's next batch is refused.
  */
-export async function requestCancel(deps: Pick<Deps, 'db' | 'sqlite' | 'clock'>, id: string): Promise<void> {
+export async function requestCancel(deps: Pick<Deps, 'db' | 'engine' | 'clock'>, id: string): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     const row = await repo.findJob(trx, id);
     if (!row) throw notFound('async_action', id);
     if (isEnded(row.status)) throw new AppError('job_already_ended', `Async action ${id} already ended ${row.status}`);
     const now = isoNow(deps.clock);
     await repo.markCanceled(trx, id, now);
-    if (row.sealed === 0) await endJobFailed({ trx, sqlite: deps.sqlite, now }, row, canceledReason(row));
+    if (row.sealed === 0) await endJobFailed({ trx, engine: deps.engine, now }, row, canceledReason(row));
   });
 }
 

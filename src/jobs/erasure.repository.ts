@@ -1,6 +1,6 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { Database } from '../db/database.js';
+import { sql, type RawBuilder } from 'kysely';
 import type { JobStatus } from './jobs.table.js';
+import type { Db } from '../db/engine.js';
 
 /**
  * The job data that names a customer, for their permanent deletion. The searches of whole
@@ -8,7 +8,6 @@ import type { JobStatus } from './jobs.table.js';
  * deletion's transaction; inside it, only what changed since is read, by key ranges
  * (jobs/erasure.service.ts).
  */
-type Db = Kysely<Database>;
 
 /**
  * `column` holds any of `texts`: instr is a plain byte search (LIKE would read `%` and `_`

@@ -1,8 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.js';
 import { insertFailures } from './job-items.repository.js';
 import * as repo from './erasure.repository.js';
+import type { Db } from '../db/engine.js';
 
 /**
  * Permanent deletion in job data, inside the caller's transaction: what names a customer
@@ -19,7 +18,6 @@ export const ERASED_ITEM_REASON = "Erased by a customer's permanent deletion bef
 export const ERASED_FAILURE_REASON = "Erased by a customer's permanent deletion";
 const MIN_CONTAINED = 6;
 
-type Db = Kysely<Database>;
 
 const names = (text: string, ids: readonly string[]): boolean => ids.some((id) => text === id || (id.length >= MIN_CONTAINED && text.includes(id)));
 

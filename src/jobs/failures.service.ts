@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Deps } from '../app/deps.js';
-import type { FailureList, JobRegistry } from '../app/job-registry.js';
+import type { FailureList, JobRegistry } from './registry.js';
 import type { Database } from '../db/database.js';
 import { errorCatalogue, notFound, type ErrorKey } from '../lib/errors.js';
 import * as items from './job-items.repository.js';
@@ -103,6 +103,6 @@ export async function openJobFailures(
 ): Promise<AsyncIterable<FailureView[]>> {
   const job = await repo.findJob(deps.db, id);
   if (!job) throw notFound('async_action', id);
-  const entry = registry[job.type];
+  const entry = registry.types[job.type];
   return failurePages(deps.db, id, { failureKey: entry?.failureKey ?? 'key', failureRow: entry?.failureRow }, pageSize);
 }

@@ -1,6 +1,5 @@
 import type { Deps } from '../app/deps.js';
-import type { JobRegistry } from '../app/job-registry.js';
-import { truncateWal } from '../db/wal.js';
+import type { JobRegistry } from './registry.js';
 import type { JobView } from './jobs.presenter.js';
 import { getJobView } from './jobs.service.js';
 import { QUIET_PORTION_MS } from './portion-size.js';
@@ -63,10 +62,10 @@ export async function runJobToEnd(
       if (ended) {
         // The worker lets the WAL restart at zero bytes after the last portion, unless this
         // thread's checkpoint held the checkpoint lock at that moment: so this thread does too.
-        truncateWal(deps.sqlite);
+        deps.engine.storage.emptyLog();
         return job;
       }
-      runner.copyWalBack(deps.sqlite);
+      runner.copyWalBack();
     }
   } finally {
     await runner.stop();

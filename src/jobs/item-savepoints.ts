@@ -1,3 +1,4 @@
+import { isConstraintError } from '../db/errors.js';
 import { AppError } from '../lib/errors.js';
 import { JobFailure, type ItemFailure, type PortionContext } from './job-step.js';
 
@@ -13,7 +14,7 @@ export interface StoredItem {
  */
 export function itemRefusal(error: unknown): Pick<ItemFailure, 'reason' | 'error_key'> {
   if (error instanceof AppError && error.status < 500) return { reason: error.details, error_key: error.key };
-  if (String((error as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT')) return { reason: (error as Error).message, error_key: 'invalid_payload' };
+  if (isConstraintError(error)) return { reason: (error as Error).message, error_key: 'invalid_payload' };
   throw error instanceof AppError ? new JobFailure(error.details) : error;
 }
 
@@ -23,7 +24,7 @@ export function itemRefusal(error: unknown): Pick<ItemFailure, 'reason' | 'error
  * good ones land; returns why each bad one failed, named by `keyOf` (its source_id or code).
  */
 export async function applyEachItem(
-  ctx: Pick<PortionContext, 'sqlite'>,
+  ctx: Pick<PortionContext, 'trx' | 'engine'>,
   items: StoredItem[],
   apply: (item: unknown) => Promise<unknown>,
   keyOf: (item: unknown) => string | null,
@@ -31,12 +32,9 @@ export async function applyEachItem(
   const failures: ItemFailure[] = [];
   for (const stored of items) {
     const item: unknown = JSON.parse(stored.body);
-    ctx.sqlite.exec('SAVEPOINT job_item');
     try {
-      await apply(item);
-      ctx.sqlite.exec('RELEASE job_item');
+      await ctx.engine.inSavepoint(ctx.trx, () => apply(item));
     } catch (error) {
-      ctx.sqlite.exec('ROLLBACK TO job_item; RELEASE job_item');
       failures.push({ position: stored.position, key: keyOf(item), ...itemRefusal(error) });
     }
   }

@@ -1,8 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.js';
+import type { Db } from '../db/engine.js';
 
 /** A job's stored items (an import's input) and its failures, item by item. */
-type Db = Kysely<Database>;
 
 export const insertItems = async (db: Db, rows: Array<{ action_id: string; position: number; body: string }>): Promise<void> => {
   if (rows.length === 0) return;

@@ -1,6 +1,4 @@
-import type BetterSqlite3 from 'better-sqlite3';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.js';
+import type { DatabaseEngine, Tx } from '../db/engine.js';
 import type { Seams } from '../lib/seams.js';
 
 /**
@@ -10,13 +8,13 @@ import type { Seams } from '../lib/seams.js';
  * up when the job fails. Order import adds one.
  */
 export interface PortionContext {
-  trx: Kysely<Database>;
-  /** The same connection, for bulk statements prepared once (see the repositories). */
-  sqlite: BetterSqlite3.Database;
+  trx: Tx;
+  /** The engine the transaction runs on: per-item savepoints, bulk statements prepared once. */
+  engine: DatabaseEngine;
   now: string;
   /**
    * True once another writer of this process has waited long enough for the write lock
-   * (db/write-intent.ts): a step that works item by item may end its portion there, with the
+   * (db/sqlite/write-intent.ts): a step that works item by item may end its portion there, with the
    * items done so far, to let it in. Absent outside the job runner.
    */
   shouldYield?: () => boolean;
@@ -27,7 +25,7 @@ export interface PortionContext {
   itemSavepoints?: boolean;
   /**
    * The worker's in-transaction extension points, with the same subscriptions as the API's
-   * (app/subscriptions.ts): a step that upserts customers passes them on, so segment
+   * (root/subscriptions.ts): a step that upserts customers passes them on, so segment
    * memberships follow. Absent where no subscriptions are loaded.
    */
   seams?: Seams;

@@ -1,8 +1,7 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { Database } from '../db/database.js';
+import type { Insertable, Selectable } from 'kysely';
 import type { AsyncActionTable, JobStatus, OperationStatus } from './jobs.table.js';
+import type { Db } from '../db/engine.js';
 
-type Db = Kysely<Database>;
 export type JobRow = Selectable<AsyncActionTable>;
 export type JobInsert = Insertable<AsyncActionTable>;
 

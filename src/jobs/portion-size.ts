@@ -23,7 +23,7 @@ export const QUIET_PORTION_MS = 400;
 /**
  * An API write of this process that has waited this long for the write lock ends the portion
  * in flight (steps that look: PortionContext.shouldYield), and the next portion waits (at most
- * as long again) until that write has the lock (db/write-intent.ts).
+ * as long again) until that write has the lock (db/sqlite/write-intent.ts).
  */
 export const HAND_OFF_MS = 15;
 export const MIN_PORTION = 10;

@@ -1,12 +1,12 @@
 import type { Deps } from '../app/deps.js';
-import type { FailureList } from '../app/job-registry.js';
+import type { FailureList } from './registry.js';
 import { isoNow } from '../lib/clock.js';
 import { resultWithFailures } from './failures.service.js';
 import { JobFailure, RedoPortion, type ItemFailure, type JobStep, type PortionContext, type PortionJob, type PortionOutcome } from './job-step.js';
 import * as items from './job-items.repository.js';
 import * as repo from './jobs.repository.js';
 
-type WorkerDeps = Pick<Deps, 'db' | 'sqlite' | 'clock'> & Partial<Pick<Deps, 'seams'>>;
+type WorkerDeps = Pick<Deps, 'db' | 'engine' | 'clock'> & Partial<Pick<Deps, 'seams'>>;
 
 export interface PortionTask {
   jobId: string;
@@ -66,7 +66,7 @@ export async function runPortion<P, R>(
     deps.db.transaction().execute(async (trx) => {
       const row = await repo.findLeasedJob(trx, task.jobId, task.owner);
       if (!row) throw new LeaseLost();
-      const ctx: PortionContext = { trx, sqlite: deps.sqlite, now: isoNow(deps.clock), shouldYield, itemSavepoints, seams: deps.seams };
+      const ctx: PortionContext = { trx, engine: deps.engine, now: isoNow(deps.clock), shouldYield, itemSavepoints, seams: deps.seams };
       if (row.canceled_at !== null) {
         await endJobFailed(ctx, row, canceledReason(row), step, task.owner);
         return { state: 'failed', items: 0 } as PortionReport;
@@ -145,7 +145,7 @@ export async function failJob<P, R>(deps: WorkerDeps, id: string, reason: string
   return deps.db.transaction().execute(async (trx) => {
     const row = await repo.findJob(trx, id);
     if (!row || (owner !== undefined && row.lease_owner !== owner)) return false;
-    return endJobFailed({ trx, sqlite: deps.sqlite, now: isoNow(deps.clock) }, row, reason, step, owner);
+    return endJobFailed({ trx, engine: deps.engine, now: isoNow(deps.clock) }, row, reason, step, owner);
   });
 }
 

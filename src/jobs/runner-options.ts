@@ -1,15 +1,13 @@
-import type BetterSqlite3 from 'better-sqlite3';
-import type { JobRegistry } from '../app/job-registry.js';
-import type { SweepRegistry } from '../app/sweep-registry.js';
-import type { WalThresholds } from './wal-checkpoints.js';
+import type { JobRegistry, SweepRegistry } from './registry.js';
+import type { WalThresholds } from '../db/sqlite/wal-checkpoints.js';
 import type { WorkerReport } from './worker.js';
-import type { GateOptions } from './write-gate.js';
+import type { GateOptions } from '../db/sqlite/write-gate.js';
 
 /** What a job runner (jobs/runner.ts) is started with, and what its caller holds. */
 export interface RunnerOptions {
   /** Worker threads (and portions in flight at once). */
   workers: number;
-  /** The job types this runner can run (app/job-registry.ts, or a test's own). */
+  /** The job types this runner can run (root/job-registry.ts, or a test's own). */
   registry: JobRegistry;
   /** How long a lease lasts without a heartbeat. */
   leaseMs?: number;
@@ -32,7 +30,7 @@ export interface RunnerOptions {
    * commits more often and runs slower (docs/operations.md).
    */
   handOffMs?: number;
-  /** When worker threads copy the WAL back (jobs/wal-checkpoints.ts); tests pass smaller ones. */
+  /** When worker threads copy the WAL back (db/sqlite/wal-checkpoints.ts); tests pass smaller ones. */
   wal?: WalThresholds;
   /**
    * The caller's own thread copies the WAL back while the jobs run (follow.ts: a command's
@@ -46,9 +44,9 @@ export interface RunnerOptions {
    */
   workerHeapMb?: number;
   onReport?: (jobId: string, report: WorkerReport) => void;
-  /** A checkpoint ran (jobs/wal-checkpoints.ts): in a portion, at a job's end, or while idle. */
+  /** A checkpoint ran (db/sqlite/wal-checkpoints.ts): in a portion, at a job's end, or while idle. */
   onCheckpoint?: (ms: number) => void;
-  /** Periodic sweeps (app/sweep-registry.ts) to run at start and every `sweepIntervalMs`. */
+  /** Periodic sweeps (root/sweep-registry.ts) to run at start and every `sweepIntervalMs`. */
   sweeps?: SweepRegistry;
   sweepIntervalMs?: number;
 }
@@ -59,10 +57,10 @@ export interface JobRunner {
   /** Runs the sweeps once more, now (tests move the clock, then call it). */
   sweepNow(): Promise<void>;
   /**
-   * For a caller that copies the WAL back itself (callerCopiesWal): its copy on `sqlite`, taking
+   * For a caller that copies the WAL back itself (callerCopiesWal): its copy on the runner's connection, taking
    * turns with the workers' checkpoints, and counted for their restart threshold as theirs are.
    */
-  copyWalBack(sqlite: BetterSqlite3.Database): void;
+  copyWalBack(): void;
   /** Starts a worker thread and loads this job type's step in it now, before its first portion. */
   warmUp(type: string): void;
   /** Stops claiming, waits for portions in flight, releases every lease, ends the threads. */

@@ -1,6 +1,6 @@
 import { Piscina } from 'piscina';
 import type { Deps } from '../app/deps.js';
-import type { JobTypeEntry } from '../app/job-registry.js';
+import type { JobTypeEntry } from './registry.js';
 import type { JobRunner, RunnerOptions } from './runner-options.js';
 import { jobEvents } from './jobs.events.js';
 import { claimJob, failAbandonedStaging, releaseLeases, renewLeases } from './leases.service.js';
@@ -8,9 +8,10 @@ import { failJob } from './portions.service.js';
 import { isOwnerDead, newLeaseOwner } from './lease-owner.js';
 import { HAND_OFF_MS, nextPortionSize, nextTarget, TARGET_PORTION_MS } from './portion-size.js';
 import { startSweeps, type SweepLoop } from './sweeps.js';
-import { copyBackCounted, DEFAULT_WAL_THRESHOLDS, idleReset, type IdleLook } from './wal-checkpoints.js';
+import { copyBackCounted, DEFAULT_WAL_THRESHOLDS, idleReset, type IdleLook } from '../db/sqlite/wal-checkpoints.js';
 import type { CheckpointTask, WorkerReport, WorkerTask } from './worker.js';
-import { createWriteGate } from './write-gate.js';
+import { sqliteEngineOf } from '../db/sqlite/engine.js';
+import { createWriteGate } from '../db/sqlite/write-gate.js';
 
 export type { JobRunner, RunnerOptions } from './runner-options.js';
 
@@ -45,7 +46,7 @@ interface RunnerState {
   again: boolean;
   scheduled?: NodeJS.Immediate;
   lastStagingCheck: number;
-  /** The last look at the WAL while no job ran (jobs/wal-checkpoints.ts idleReset). */
+  /** The last look at the WAL while no job ran (db/sqlite/wal-checkpoints.ts idleReset). */
   walLook: IdleLook;
   /** The API connection's durable commits at the last report: did it write since? */
   apiCommits: number;
@@ -53,7 +54,7 @@ interface RunnerState {
 
 const MAX_ERRORS = 3;
 
-const WORKER = new URL('./worker.ts', import.meta.url).href;
+const WORKER = new URL('./worker-thread.mjs', import.meta.url).href;
 
 const poolOf = (r: RunnerState): Piscina =>
   (r.pool ??= new Piscina({
@@ -79,7 +80,7 @@ async function claimNew(r: RunnerState): Promise<void> {
   while (r.held.size < (r.options.maxJobs ?? 16)) {
     const job = await claimJob(r.deps, { owner: r.owner, leaseMs: r.leaseMs, only: r.options.only, exclude: [...r.held.keys()], isOwnerDead });
     if (!job) return;
-    const entry = r.options.registry[job.type];
+    const entry = r.options.registry.types[job.type];
     if (!entry) {
       await failJob(r.deps, job.id, `This promo cannot run ${job.type} jobs.`, undefined, r.owner);
       continue;
@@ -108,7 +109,7 @@ function dispatch(r: RunnerState): void {
 }
 
 const taskOf = (r: RunnerState, job: HeldJob): WorkerTask => ({
-  dbFile: r.deps.dbFile, jobId: job.id, owner: r.owner, maxItems: job.portion, leaseMs: r.leaseMs, step: job.entry.step, gate: r.gate, gateOptions: r.options.gateOptions,
+  dbFile: r.deps.dbFile, jobId: job.id, owner: r.owner, maxItems: job.portion, leaseMs: r.leaseMs, registry: r.options.registry.home, type: job.type, gate: r.gate, gateOptions: r.options.gateOptions,
   failureKey: job.entry.failureKey, failureList: job.entry.failureList, failureRow: job.entry.failureRow, cacheMb: job.entry.cacheMb,
   walCheckpointBytes: (r.options.wal ?? DEFAULT_WAL_THRESHOLDS).jobBytes, copyWalBack: !r.options.callerCopiesWal, writeIntent: r.deps.writeIntent, handOffMs: r.options.handOffMs ?? HAND_OFF_MS,
 });
@@ -157,13 +158,13 @@ function onReport(r: RunnerState, job: HeldJob, report: WorkerReport): void {
 
 /**
  * While no job runs, a worker thread copies the WAL back when idleReset says so (the API's own
- * connection no longer does: jobs/wal-checkpoints.ts).
+ * connection no longer does: db/sqlite/wal-checkpoints.ts).
  */
 function checkpointIfIdle(r: RunnerState): void {
   if (r.held.size > 0 || r.inFlight.size > 0 || r.stopping) return;
   const mode = idleReset(r.walLook, r.deps.commitStats().batches, r.deps.dbFile, r.options.wal ?? DEFAULT_WAL_THRESHOLDS);
   if (!mode) return;
-  const task: CheckpointTask = { dbFile: r.deps.dbFile, gate: r.gate, gateOptions: r.options.gateOptions, mode };
+  const task: CheckpointTask = { dbFile: r.deps.dbFile, registry: r.options.registry.home, gate: r.gate, gateOptions: r.options.gateOptions, mode };
   runBesideJobs(r, 'checkpoint', task, (report: WorkerReport) => {
     if (report.checkpointMs !== undefined) r.options.onCheckpoint?.(report.checkpointMs);
   });
@@ -276,10 +277,9 @@ export function startJobRunner(deps: Deps, options: RunnerOptions): JobRunner {
     owner: r.owner,
     wake: onEnqueued,
     sweepNow: async () => sweeps?.runNow(),
-    copyWalBack: (sqlite) => copyBackCounted(sqlite, r.gate),
+    copyWalBack: () => copyBackCounted(sqliteEngineOf(deps.engine).sqlite, r.gate),
     warmUp(type) {
-      const entry = options.registry[type];
-      if (entry) runBesideJobs(r, 'warm', { step: entry.step, dbFile: deps.dbFile, gate: r.gate });
+      if (options.registry.types[type]) runBesideJobs(r, 'warm', { registry: options.registry.home, type, dbFile: deps.dbFile, gate: r.gate });
     },
     async stop() {
       r.stopping = true;

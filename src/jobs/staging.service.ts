@@ -7,7 +7,7 @@ import { addJobItems, enqueueJob } from './jobs.service.js';
 import * as repo from './jobs.repository.js';
 import { failJob } from './portions.service.js';
 
-type StagingDeps = Pick<Deps, 'db' | 'sqlite' | 'clock'>;
+type StagingDeps = Pick<Deps, 'db' | 'engine' | 'clock'>;
 
 /**
  * A job fed item by item (`promo import` streaming a file of any size): stored unsealed,
@@ -44,20 +44,6 @@ const BATCH = 1000;
 
 const endedWhileStaging = (id: string): AppError => new AppError('job_already_ended', `Async action ${id} ended before all of its items were read`);
 
-/**
- * Pages of page cache the writer's connection keeps while it stages. Staging only appends at
- * the end of async_action_items, so a large cache would only fill with pages never read
- * again: 31 MB of a 100,000-order import's peak memory, 64 MB (the cache's limit) of a
- * 1,000,000-order one.
- */
-const STAGING_CACHE_PAGES = 256;
-
-/** Shrinks the connection's page cache while staging; returns what puts it back. */
-function smallCache(sqlite: StagingDeps['sqlite']): () => void {
-  const before = sqlite.pragma('cache_size', { simple: true }) as number;
-  sqlite.pragma(`cache_size = ${STAGING_CACHE_PAGES}`);
-  return () => sqlite.pragma(`cache_size = ${before}`);
-}
 
 export async function startStaging(deps: StagingDeps, input: StagingInput): Promise<Staging> {
   const owner = newLeaseOwner();
@@ -68,7 +54,7 @@ export async function startStaging(deps: StagingDeps, input: StagingInput): Prom
   );
   const beat = setInterval(() => void repo.holdStaging(deps.db, jobId, owner, leaseUntil()).catch(() => undefined), leaseMs / 3);
   beat.unref();
-  const restoreCache = input.keepCache ? () => undefined : smallCache(deps.sqlite);
+  const restoreCache = input.keepCache ? () => undefined : deps.engine.shrinkCache();
   const end = () => {
     clearInterval(beat);
     restoreCache();

@@ -1,13 +1,5 @@
 import type { Deps } from '../app/deps.js';
-import type { SweepEntry, SweepRegistry } from '../app/sweep-registry.js';
-
-type SweepFn = (deps: Deps, signal: AbortSignal) => Promise<number>;
-
-async function load(entry: SweepEntry): Promise<SweepFn> {
-  const fn = ((await import(entry.run.module)) as Record<string, unknown>)[entry.run.export];
-  if (typeof fn !== 'function') throw new Error(`${entry.run.export} of ${entry.run.module} is not a sweep function`);
-  return fn as SweepFn;
-}
+import type { SweepRegistry } from './registry.js';
 
 export interface SweepLoop {
   /** A whole round that starts after this call (waits for one in progress first). */
@@ -33,7 +25,7 @@ export function startSweeps(deps: Deps, sweeps: SweepRegistry, intervalMs = SWEE
     for (const sweep of sweeps) {
       if (stopped) return;
       try {
-        await (await load(sweep))(deps, stopping.signal);
+        await (await sweep.run())(deps, stopping.signal);
       } catch (error) {
         deps.log.error('sweep failed', error, { sweep: sweep.name });
       }

@@ -23,7 +23,7 @@ export type OperationStatus = (typeof OPERATION_STATUSES)[number];
 
 /**
  * Async action types (voucherify-facts 2.2) that promo runs or will run. The composition root
- * (app/job-registry.ts) maps each to its step module; services enqueue them by these names.
+ * (root/job-registry.ts) maps each to its step module; services enqueue them by these names.
  */
 export const JobType = {
   vouchersGenerate: 'CAMPAIGN.VOUCHERS_GENERATE',

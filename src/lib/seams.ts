@@ -24,8 +24,8 @@ export class Seams {
   private loading: Promise<void> = Promise.resolve();
 
   /**
-   * Subscriptions still being made: the composition root loads the subscribing modules by URL
-   * (app/subscriptions.ts), which is asynchronous, so `fire` waits for them first. Once they
+   * Subscriptions still being made: the composition root loads the subscribing modules by lazy import
+   * (root/subscriptions.ts), which is asynchronous, so `fire` waits for them first. Once they
    * are loaded that wait is one resolved promise.
    */
   whenLoaded(loading: Promise<void>): void {

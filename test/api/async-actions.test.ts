@@ -6,6 +6,7 @@ import { discountCampaign } from '../support/factories.js';
 import { testRunner, waitForJob } from '../support/jobs.js';
 import { assertAsyncActionMatchesReference, assertMatchesReference } from '../support/openapi.js';
 import { errorBody, notFoundBody, requestIdOf, startTestServer, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const NOW = '2025-03-01T10:00:00.000Z';
 
@@ -99,7 +100,7 @@ describe('generation and import jobs through the runner', () => {
     });
     assert.ok(job.processing_time >= 0 && job.updated_at >= job.created_at);
     assertAsyncActionMatchesReference(job);
-    const rows = server.deps.sqlite.prepare("SELECT v.code, v.metadata FROM vouchers v JOIN campaigns c ON c.id = v.campaign_id WHERE c.name = 'Gen'").all() as Array<{ code: string; metadata: string }>;
+    const rows = sqliteOf(server.deps).prepare("SELECT v.code, v.metadata FROM vouchers v JOIN campaigns c ON c.id = v.campaign_id WHERE c.name = 'Gen'").all() as Array<{ code: string; metadata: string }>;
     assert.equal(rows.length, 3000);
     assert.equal(new Set(rows.map((r) => r.code)).size, 3000);
     for (const row of rows) {
@@ -173,7 +174,7 @@ describe('generation and import jobs through the runner', () => {
     });
     assert.match(full.id, /^v_[0-9A-Za-z]{16}$/);
     assert.equal((await server.request('GET', '/v1/campaigns/Club')).body.vouchers_count, 8);
-    const left = server.deps.sqlite.prepare('SELECT count(*) AS n FROM async_action_items WHERE action_id = ?').get(job.id) as { n: number };
+    const left = sqliteOf(server.deps).prepare('SELECT count(*) AS n FROM async_action_items WHERE action_id = ?').get(job.id) as { n: number };
     assert.equal(left.n, 0);
   });
 

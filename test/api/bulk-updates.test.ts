@@ -6,6 +6,7 @@ import { testRunner, waitForJob, type EndedJob } from '../support/jobs.js';
 import { assertAsyncActionMatchesReference, assertMatchesReference } from '../support/openapi.js';
 import { serverSideClient, type ServerSideClient } from '../support/sdk.js';
 import { errorBody, startTestServer, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 /**
  * The bulk updates (issue 14 point 6): POST /v1/{customers,products,vouchers}/bulk/async and
@@ -58,10 +59,10 @@ describe('bulk updates', () => {
   /** Each request answers 400 invalid_payload with these details and leaves the database as it was. */
   async function assertRefused(cases: Array<[string, unknown, string]>): Promise<void> {
     for (const [path, body, details] of cases) {
-      const fingerprint = dbFingerprint(server.deps.sqlite);
+      const fingerprint = dbFingerprint(sqliteOf(server.deps));
       const res = await server.request('POST', path, { body });
       assert.deepEqual(res.body, errorBody(res, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details }), details);
-      assert.equal(dbFingerprint(server.deps.sqlite), fingerprint, details);
+      assert.equal(dbFingerprint(sqliteOf(server.deps)), fingerprint, details);
     }
   }
 

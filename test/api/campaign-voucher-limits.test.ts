@@ -5,6 +5,7 @@ import { dbFingerprint } from '../support/db.js';
 import { errorBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
 import { discountCampaign } from '../support/factories.js';
 import { testRunner, waitForJob } from '../support/jobs.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const invalid = (res: TestResponse, details: string) => errorBody(res, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details });
 
@@ -42,10 +43,10 @@ describe('campaigns and vouchers bound their stored values like every other reso
       ['PUT', `/v1/vouchers/${code}`, { additional_info: 5 }, 'additional_info must be a string'],
     ];
     for (const [method, path, body, details] of cases) {
-      const before = dbFingerprint(server.deps.sqlite);
+      const before = dbFingerprint(sqliteOf(server.deps));
       const res = await server.request(method, path, { body });
       assert.deepEqual(res.body, invalid(res, details), `${method} ${path} ${details}`);
-      assert.equal(dbFingerprint(server.deps.sqlite), before);
+      assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
     }
   });
 

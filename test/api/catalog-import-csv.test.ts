@@ -8,6 +8,7 @@ import { assertAsyncActionMatchesReference, assertMatchesReference } from '../su
 import { serverSideClient } from '../support/sdk.js';
 import { errorBody, startTestServer, type TestServer } from '../support/server.js';
 import { uploadFile } from '../support/upload.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 /** POST /v1/products/importCSV and /v1/skus/importCSV: the PRODUCTS.IMPORT_CSV and SKUS.IMPORT_CSV jobs. */
 describe('products and SKUs CSV imports', () => {
@@ -96,12 +97,12 @@ describe('products and SKUs CSV imports', () => {
 
   it('refuses an upload without a file part, leaving the database as it was', async () => {
     for (const path of ['/v1/products/importCSV', '/v1/skus/importCSV']) {
-      const before = dbFingerprint(server.deps.sqlite);
+      const before = dbFingerprint(sqliteOf(server.deps));
       const res = await uploadFile(server, path, undefined, { fields: { x: '1' } });
       assert.deepEqual(res.body, errorBody(res, {
         code: 400, key: 'invalid_payload', message: 'Invalid payload', details: 'The request has no file: send the CSV as multipart/form-data in a part named file',
       }));
-      assert.equal(dbFingerprint(server.deps.sqlite), before);
+      assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
     }
   });
 });

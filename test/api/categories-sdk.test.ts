@@ -5,6 +5,7 @@ import { dbFingerprint } from '../support/db.js';
 import { assertMatchesReference } from '../support/openapi.js';
 import { serverSideClient, type ServerSideClient } from '../support/sdk.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const NOW = '2025-07-01T08:00:00.000Z';
 type Json = Record<string, any>;
@@ -81,7 +82,7 @@ describe('categories through @voucherify/sdk', () => {
   it('refuses a taken name, bad bodies, unknown ids and a category still in use, changing nothing', async () => {
     const named = (await sdk.categories.create({ name: 'Exclusive', hierarchy: 9 })) as Json;
     assert.equal((await server.request('PUT', '/v1/stacking-rules', { body: { exclusive_categories: [named.id] } })).status, 200);
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const seasonal = ((await sdk.categories.list()) as Json).data.find((c: Json) => c.name === 'Seasonal');
     const calls: Array<[() => Promise<unknown>, number, string, string]> = [
       [() => sdk.categories.create({ name: 'Seasonal', hierarchy: 1 }), 409, 'duplicate_found', 'Duplicated category exists with name Seasonal'],
@@ -96,7 +97,7 @@ describe('categories through @voucherify/sdk', () => {
       [() => sdk.categories.delete(named.id), 400, 'resource_in_use', `Category ${named.id} is named by the stacking rules' exclusive_categories`],
     ];
     for (const [call, status, key, details] of calls) await assert.rejects(call(), refused(status, key, details));
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   });
 
   it('deletes a category the stacking rules no longer name', async () => {

@@ -7,6 +7,7 @@ import { assertMatchesReference, withoutNulls } from '../support/openapi.js';
 import { clientSideClient, type ClientSideClient } from '../support/sdk.js';
 import { errorBody, notFoundBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
 import { voucherBody } from '../support/voucher-shape.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const NOW = '2025-03-01T10:00:00.000Z';
 const DISCOUNT = { type: 'PERCENT', percent_off: 10 };
@@ -75,7 +76,7 @@ describe('client-side publish (POST /client/v1/publish)', () => {
   });
 
   it('refuses a named voucher, a missing campaign, a bad body or an unknown campaign, and writes nothing', async () => {
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const send = (query: string, body: unknown) => server.request('POST', `/client/v1/publish${query}`, { body, auth: 'client' });
     const invalid = (res: TestResponse, details: string) => errorBody(res, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details });
     const cases: Array<[string, unknown, (res: TestResponse) => unknown]> = [
@@ -92,6 +93,6 @@ describe('client-side publish (POST /client/v1/publish)', () => {
     }
     const serverKey = await server.request('POST', '/client/v1/publish?campaign=Spring', { body: { customer: { source_id: 'bob' } }, auth: 'server' });
     assert.deepEqual([serverKey.status, serverKey.body.key], [401, 'unauthorized']);
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   });
 });

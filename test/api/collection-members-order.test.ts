@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openSqlite } from '../../src/db/connect.js';
-import { loadMigrations, migrate } from '../../src/db/migrate.js';
+import { openSqlite } from '../../src/db/sqlite/connect.js';
+import { loadMigrations, migrate } from '../../src/db/sqlite/migrate.js';
 import { fixedClock } from '../../src/lib/clock.js';
 import { ORDER_FIELDS } from '../../src/modules/catalog/catalog.schemas.js';
 import { tempDir } from '../support/db.js';

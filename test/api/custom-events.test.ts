@@ -5,6 +5,7 @@ import { dbFingerprint } from '../support/db.js';
 import { assertMatchesReference, assertMatchesSchema, withoutNulls } from '../support/openapi.js';
 import { clientSideClient, serverSideClient, type ClientSideClient, type ServerSideClient } from '../support/sdk.js';
 import { errorBody, notFoundBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const T0 = '2026-03-02T10:00:00.000Z';
 
@@ -157,7 +158,7 @@ describe('custom events (POST /v1/events, /client/v1/events)', () => {
   });
 
   it('refuses bad input, reserved names, unknown customers and cards not held, and leaves the database as it was', async () => {
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const cases: Array<[unknown, (res: TestResponse) => unknown]> = [
       [{ customer: { source_id: 'alice' } }, (res) => invalid(res, 'event is a required field')],
       [{ event: '', customer: { source_id: 'alice' } }, (res) => invalid(res, 'event is a required field')],
@@ -182,14 +183,14 @@ describe('custom events (POST /v1/events, /client/v1/events)', () => {
       assert.deepEqual([error.code, error.key, error.details], [404, 'not_found', 'Cannot find customer with id cust_nope']);
       return true;
     });
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   });
 
   it('concurrent events each earn once: 20 at once give Bob exactly 20 ledger rows of 25', async () => {
     const answers = await Promise.all(Array.from({ length: 20 }, () => sdk.events.create('signed_up', { customer: { source_id: 'bob' } } as never)));
     assert.equal(answers.length, 20);
     assert.equal(await points('bob'), 500);
-    const rows = server.deps.sqlite.prepare("SELECT count(*) AS n, sum(delta) AS points FROM ledger_entries WHERE voucher_id = ? AND type = 'POINTS_ACCRUAL'").get(cards.bob!.id);
+    const rows = sqliteOf(server.deps).prepare("SELECT count(*) AS n, sum(delta) AS points FROM ledger_entries WHERE voucher_id = ? AND type = 'POINTS_ACCRUAL'").get(cards.bob!.id);
     assert.deepEqual(rows, { n: 20, points: 500 });
     const events = await get('/v1/customers/bob/activity?type=customer.custom_event&limit=100');
     assert.equal(events.body.data.length, 20);

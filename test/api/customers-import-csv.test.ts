@@ -10,6 +10,7 @@ import { errorBody, startTestServer, type TestServer } from '../support/server.j
 import { uploadChunked, uploadFile } from '../support/upload.js';
 import { customerObject } from '../modules/customers/fixtures.js';
 import { assertCustomerObject } from '../modules/customers/reference.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 /**
  * A CSV as spreadsheets write it: a BOM, CRLF lines, the header in its own column order, a
@@ -74,7 +75,7 @@ describe('POST /v1/customers/importCSV', () => {
   });
 
   it('streams the failures report with each failure row', async () => {
-    const cacheSize = server.deps.sqlite.pragma('cache_size', { simple: true });
+    const cacheSize = sqliteOf(server.deps).pragma('cache_size', { simple: true });
     // x4's row is shorter than the header: its missing cells are absent fields.
     const res = await uploadFile(server, '/v1/customers/importCSV', 'source_id,email\nx1,bad\nx2,ok@example.com\nx3,worse\nx4\n');
     assert.equal(res.status, 202);
@@ -82,7 +83,7 @@ describe('POST /v1/customers/importCSV', () => {
     const many = (prefix: string) => `source_id\n${Array.from({ length: 3000 }, (_, i) => `${prefix}-${i}`).join('\n')}\n`;
     const both = await Promise.all([uploadFile(server, '/v1/customers/importCSV', many('p')), uploadFile(server, '/v1/customers/importCSV', many('q'))]);
     assert.deepEqual(both.map((r) => r.status), [202, 202]);
-    assert.equal(server.deps.sqlite.pragma('cache_size', { simple: true }), cacheSize);
+    assert.equal(sqliteOf(server.deps).pragma('cache_size', { simple: true }), cacheSize);
     for (const r of both) assert.equal((await waitForJob(server, r.body.async_action_id)).result.done_count, 3000);
     const job = await waitForJob(server, res.body.async_action_id);
     assert.equal(job.result.done_count, 2);
@@ -99,10 +100,10 @@ describe('POST /v1/customers/importCSV', () => {
     const headers = { 'Idempotency-Key': 'csv-upload-1' };
     const first = await uploadFile(server, '/v1/customers/importCSV', 'source_id\nidem-1\n', { headers });
     await waitForJob(server, first.body.async_action_id);
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const again = await uploadFile(server, '/v1/customers/importCSV', 'source_id\nidem-1\n', { headers });
     assert.deepEqual([again.status, again.body, again.headers.get('idempotent-replayed')], [202, first.body, 'true']);
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   });
 
   it('refuses an upload without a file, an empty file, malformed CSV and a non-multipart body, leaving the database as it was', async () => {
@@ -122,17 +123,17 @@ describe('POST /v1/customers/importCSV', () => {
         invalid('The request has no file: send the CSV as multipart/form-data in a part named file')],
     ];
     for (const [send, expected] of cases) {
-      const before = dbFingerprint(server.deps.sqlite);
+      const before = dbFingerprint(sqliteOf(server.deps));
       const res = await send();
       assert.deepEqual(res.body, errorBody(res, { code: expected.code, key: expected.key, message: expected.message, details: expected.details }), expected.details);
-      assert.equal(dbFingerprint(server.deps.sqlite), before, expected.details);
+      assert.equal(dbFingerprint(sqliteOf(server.deps)), before, expected.details);
     }
   });
 
   it('answers 415 for a raw CSV body and 413 for a file over the body limit, leaving the database as it was', async () => {
     const small = await startTestServer({ bodyLimitBytes: 1000 });
     try {
-      const before = dbFingerprint(small.deps.sqlite);
+      const before = dbFingerprint(sqliteOf(small.deps));
       const raw = await small.request('POST', '/v1/customers/importCSV', { raw: 'source_id\na\n', headers: { 'Content-Type': 'text/csv' } });
       assert.deepEqual(raw.body, errorBody(raw, { code: 415, key: 'unsupported_media_type', message: 'Unsupported media type', details: 'Content-Type text/csv is not supported; send application/json' }));
       const big = await uploadFile(small, '/v1/customers/importCSV', `source_id\n${'a\n'.repeat(600)}`);
@@ -140,7 +141,7 @@ describe('POST /v1/customers/importCSV', () => {
       // Sent chunked (no Content-Length), the file part is cut off by the multipart parser's limit.
       const streamed = await uploadChunked(small, '/v1/customers/importCSV', `source_id\n${'a\n'.repeat(600)}`);
       assert.deepEqual(streamed.body, errorBody(streamed, { code: 413, key: 'payload_too_large', message: 'Payload too large', details: 'The file exceeds 1000 bytes' }));
-      assert.equal(dbFingerprint(small.deps.sqlite), before);
+      assert.equal(dbFingerprint(sqliteOf(small.deps)), before);
     } finally {
       await small.close();
     }

@@ -4,6 +4,7 @@ import { fixedClock } from '../../src/lib/clock.js';
 import { errorBody, notFoundBody, startTestServer, type TestServer } from '../support/server.js';
 import { customerObject } from '../modules/customers/fixtures.js';
 import { assertCustomerObject } from '../modules/customers/reference.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const T0 = '2024-03-01T10:00:00.000Z';
 
@@ -194,10 +195,10 @@ describe('customers: create, upsert, get, update, delete', () => {
 
   it('DELETE refuses with 400 resource_in_use while another record still references the customer', async () => {
     // Stands in for a later module's table with a foreign key to customers (id).
-    server.deps.sqlite.exec('CREATE TABLE test_holder (customer_id TEXT NOT NULL REFERENCES customers (id))');
+    sqliteOf(server.deps).exec('CREATE TABLE test_holder (customer_id TEXT NOT NULL REFERENCES customers (id))');
     clock.set(T0);
     const created = await server.request('POST', '/v1/customers', { body: { source_id: 'held' } });
-    server.deps.sqlite.prepare('INSERT INTO test_holder (customer_id) VALUES (?)').run(created.body.id);
+    sqliteOf(server.deps).prepare('INSERT INTO test_holder (customer_id) VALUES (?)').run(created.body.id);
     const res = await server.request('DELETE', '/v1/customers/held');
     assert.equal(res.status, 400);
     assert.deepEqual(
@@ -212,7 +213,7 @@ describe('customers: create, upsert, get, update, delete', () => {
     assert.deepEqual((await server.request('GET', '/v1/customers/held')).body, created.body);
     const activity = await server.request('GET', '/v1/customers/held/activity');
     assert.deepEqual(activity.body.data.map((e: { type: string }) => e.type), ['customer.created']);
-    server.deps.sqlite.exec('DROP TABLE test_holder');
+    sqliteOf(server.deps).exec('DROP TABLE test_holder');
   });
 
   it('refuses a body with every problem listed in details', async () => {

@@ -4,6 +4,7 @@ import { fixedClock } from '../../src/lib/clock.js';
 import { dbFingerprint } from '../support/db.js';
 import { assertMatchesReference } from '../support/openapi.js';
 import { errorBody, notFoundBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const T0 = '2026-01-05T10:00:00.000Z';
 const T1 = '2026-01-06T11:00:00.000Z';
@@ -142,10 +143,10 @@ describe('earning rules API', () => {
 
   describe('refusals write nothing', () => {
     async function refused(method: string, path: string, body: unknown, expected: (res: TestResponse) => unknown): Promise<void> {
-      const before = dbFingerprint(server.deps.sqlite);
+      const before = dbFingerprint(sqliteOf(server.deps));
       const res = await server.request(method, path, { body });
       assert.deepEqual(res.body, expected(res), `${method} ${path} ${JSON.stringify(body)?.slice(0, 200)}`);
-      assert.equal(dbFingerprint(server.deps.sqlite), before, `${method} ${path}: a refused request changed the database`);
+      assert.equal(dbFingerprint(sqliteOf(server.deps)), before, `${method} ${path}: a refused request changed the database`);
     }
     const invalid = (details: string) => (res: TestResponse) => errorBody(res, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details });
 

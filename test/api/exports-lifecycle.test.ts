@@ -9,6 +9,7 @@ import { dbFingerprint } from '../support/db.js';
 import { testRunner } from '../support/jobs.js';
 import { assertMatchesReference } from '../support/openapi.js';
 import { errorBody, notFoundBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const NOW = '2024-07-01T00:00:00.000Z';
 
@@ -31,10 +32,10 @@ describe('exports: status, list, download, delete and refusals', () => {
   });
 
   const refused = async (request: () => Promise<TestResponse>, status: number, fields: { key: string; message: string; details: string }) => {
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const res = await request();
     assert.deepEqual([res.status, res.body], [status, errorBody(res, { code: status, ...fields })]);
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   };
 
   it('is SCHEDULED until a runner takes it, DONE after, listed by date or status, and deleted with its file', async () => {
@@ -83,7 +84,7 @@ describe('exports: status, list, download, delete and refusals', () => {
   it('ends ERROR when its job is canceled: no url, no download', async () => {
     const created = await server.request('POST', '/v1/exports', { body: { exported_object: 'order' } });
     const id = created.body.id as string;
-    const jobId = (server.deps.sqlite.prepare('SELECT async_action_id AS a FROM exports WHERE id = ?').get(id) as { a: string }).a;
+    const jobId = (sqliteOf(server.deps).prepare('SELECT async_action_id AS a FROM exports WHERE id = ?').get(id) as { a: string }).a;
     await requestCancel(server.deps, jobId);
     const runner = testRunner(server.deps);
     try {
@@ -124,10 +125,10 @@ describe('exports: status, list, download, delete and refusals', () => {
 
   it('refuses unknown exports and list queries out of range', async () => {
     for (const [method, path] of [['GET', '/v1/exports/exp_nope'], ['DELETE', '/v1/exports/exp_nope'], ['GET', '/v1/exports/exp_nope/download']] as const) {
-      const before = dbFingerprint(server.deps.sqlite);
+      const before = dbFingerprint(sqliteOf(server.deps));
       const res = await server.request(method, path);
       assert.deepEqual([res.status, res.body], [404, notFoundBody(res, 'export', 'exp_nope')]);
-      assert.equal(dbFingerprint(server.deps.sqlite), before);
+      assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
     }
     const query = (details: string) => ({ key: 'invalid_query_params', message: 'Invalid query params', details });
     await refused(() => server.request('GET', '/v1/exports?limit=101'), 400, query('Query parameter limit must be between 1 and 100'));

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import type { QueryStats } from '../../src/db/connect.js';
+import type { QueryStats } from '../../src/db/sqlite/connect.js';
 import { errorBody, startTestServer, type TestResponse, type TestServer, type RequestOptions } from '../support/server.js';
 
 /**
  * The per-request budget of docs/performance.md ("Hot paths: the statement budget"): how many statements a
  * hot request runs on the API connection and how many queries Kysely compiles for it, counted
- * on the connection (db/connect.ts, QueryStats) for the second request of each shape (the
+ * on the connection (db/sqlite/connect.ts, QueryStats) for the second request of each shape (the
  * first compiles the query templates). A change that adds a query to a hot path fails here
  * until that table says so.
  */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { openSqlite } from '../../src/db/connect.js';
+import { openSqlite } from '../../src/db/sqlite/connect.js';
 import { fixedClock } from '../../src/lib/clock.js';
 import { expireIdempotencyKeys } from '../../src/modules/idempotency/idempotency.service.js';
 import { spawnServe } from '../support/cli.js';

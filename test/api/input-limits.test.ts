@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { LIMITS } from '../../src/lib/limits.js';
 import { dbFingerprint } from '../support/db.js';
 import { errorBody, requestIdOf, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 /** `{"a":{"a":...{}}}` nested `depth` levels deep (the outer object counts as one). */
 function nested(depth: number): Record<string, unknown> {
@@ -37,13 +38,13 @@ describe('input limits at the edge', () => {
   it('refuses JSON nested deeper than the limit on every write, at any depth, and writes nothing', async () => {
     for (const depth of [LIMITS.jsonDepth + 1, 4_200, 100_000]) {
       for (const [method, path] of deepTargets) {
-        const before = dbFingerprint(server.deps.sqlite);
+        const before = dbFingerprint(sqliteOf(server.deps));
         // Built as text: JSON.stringify itself cannot go 100,000 levels deep.
         const raw = `{"name":"x","metadata":${'{"a":'.repeat(depth - 2)}{}${'}'.repeat(depth - 2)}}`;
         const res = await server.request(method, path, { raw, headers: { 'Content-Type': 'application/json' } });
         assert.equal(res.status, 400, `${method} ${path} at depth ${depth}`);
         assert.deepEqual(res.body, invalid(res, `The body nests deeper than ${LIMITS.jsonDepth} levels of objects and arrays`));
-        assert.equal(dbFingerprint(server.deps.sqlite), before, `${method} ${path} wrote`);
+        assert.equal(dbFingerprint(sqliteOf(server.deps)), before, `${method} ${path} wrote`);
       }
     }
   });
@@ -75,28 +76,28 @@ describe('input limits at the edge', () => {
       ['POST', '/v1/product-collections', { type: 'STATIC', name: 'c'.repeat(256), products: [] }, 'name must be at most 255 characters'],
     ];
     for (const [method, path, body, details] of cases) {
-      const before = dbFingerprint(server.deps.sqlite);
+      const before = dbFingerprint(sqliteOf(server.deps));
       const res = await server.request(method, path, { body });
       assert.deepEqual(res.body, invalid(res, details), `${method} ${path} ${details}`);
-      assert.equal(dbFingerprint(server.deps.sqlite), before);
+      assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
     }
   });
 
   it('refuses a voucher code of only spaces, and a campaign name that would read as another campaign id', async () => {
     const template = { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 5 } };
     const first = await server.request('POST', '/v1/campaigns', { body: { name: 'Spaces', campaign_type: 'DISCOUNT_COUPONS', voucher: template } });
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const blank = await server.request('POST', '/v1/campaigns/Spaces/vouchers', { body: { code: '   ' } });
     assert.deepEqual(blank.body, invalid(blank, 'code must hold a character other than white space'));
     const named = await server.request('POST', '/v1/campaigns', { body: { name: first.body.id, campaign_type: 'DISCOUNT_COUPONS', voucher: template } });
     assert.deepEqual(named.body, invalid(named, 'name must not start with camp_, which campaign ids do'));
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   });
 
   it('answers a record that cannot be written as JSON with the JSON 500 body, its request id and a log line', async () => {
     // A value stored before the limits existed: deeper than JSON.stringify can go.
     const poisoned = `${'{"a":'.repeat(20_000)}{}${'}'.repeat(20_000)}`;
-    server.deps.sqlite.prepare('UPDATE customers SET metadata = ? WHERE source_id = ?').run(poisoned, 'known');
+    sqliteOf(server.deps).prepare('UPDATE customers SET metadata = ? WHERE source_id = ?').run(poisoned, 'known');
     const res = await server.request('GET', '/v1/customers/known');
     assert.equal(res.status, 500);
     assert.match(res.headers.get('content-type') ?? '', /^application\/json/);

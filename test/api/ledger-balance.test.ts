@@ -7,6 +7,7 @@ import { serverSideClient } from '../support/sdk.js';
 import { errorBody, notFoundBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
 import { giftCard, loyaltyCard } from '../modules/ledgers/fixtures.js';
 import { assertCardMatchesLedger } from '../modules/ledgers/recompute.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const NOW = '2026-03-15T12:00:00.000Z';
 const MEMBER_PATH = '/v1/loyalties/members/{memberId}/balance';
@@ -29,10 +30,10 @@ describe('balance endpoints', () => {
   });
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) => server.request('POST', path, { body, headers });
   const refused = async (request: () => Promise<TestResponse>, status: number, fields: { key: string; message: string; details: string }) => {
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const res = await request();
     assert.deepEqual([res.status, res.body], [status, errorBody(res, { code: status, ...fields })]);
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   };
 
   it('adds points under the program\'s rules, never-expiring and to a date, and removes them, soonest-expiring first', async () => {
@@ -59,7 +60,7 @@ describe('balance endpoints', () => {
     assert.deepEqual(card.body.loyalty_card, {
       points: 170, balance: 140, next_expiration_date: '2026-04-30', next_expiration_points: 90, pending_points: 0, expired_points: 0, subtracted_points: 30,
     });
-    assertCardMatchesLedger(server.deps.sqlite, cardId);
+    assertCardMatchesLedger(sqliteOf(server.deps), cardId);
   });
 
   it('lists the card\'s transactions newest first, cursor-paged, on all three paths', async () => {
@@ -70,7 +71,7 @@ describe('balance endpoints', () => {
       related_transaction_id: null, created_at: NOW, ...extra,
     });
     const expect = (_body: unknown, points: number) => rowIds.get(points);
-    const rowIds = new Map((server.deps.sqlite.prepare('SELECT delta, id FROM ledger_entries WHERE voucher_id = ?').all(cardId) as Array<{ delta: number; id: string }>).map((r) => [r.delta, r.id]));
+    const rowIds = new Map((sqliteOf(server.deps).prepare('SELECT delta, id FROM ledger_entries WHERE voucher_id = ?').all(cardId) as Array<{ delta: number; id: string }>).map((r) => [r.delta, r.id]));
     assert.deepEqual(all.body, {
       object: 'list', data_ref: 'data',
       data: [tx('POINTS_REMOVAL', -30, 170, 140), tx('POINTS_ADDITION', 20, 170, 170, { source: 'POS' }), tx('POINTS_ADDITION', 50, 150, 150)],
@@ -102,10 +103,10 @@ describe('balance endpoints', () => {
   });
 
   it('answers a repeated source_id with the first result and changes nothing', async () => {
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const again = await post('/v1/loyalties/members/BAL-1/balance', { points: -5, source_id: 'crm-1' });
     assert.deepEqual([again.status, again.body], [200, balance(100, 100, 100)]);
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   });
 
   it('refuses too many points, bad and past dates, zero, and cards of another campaign, changing nothing', async () => {
@@ -123,12 +124,12 @@ describe('balance endpoints', () => {
       key: 'invalid_payload', message: 'Invalid payload', details: 'expiration_date is required when expiration_type is CUSTOM_DATE',
     });
     const other = await loyaltyCard(server, 'Other program', 'BAL-OTHER', 0);
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const wrong = await post(`/v1/loyalties/${other.campaign.id}/members/BAL-1/balance`, { points: 5 });
     assert.deepEqual([wrong.status, wrong.body], [404, notFoundBody(wrong, 'voucher', 'BAL-1')]);
     const unknown = await post('/v1/loyalties/members/NOPE/balance', { points: 5 });
     assert.deepEqual([unknown.status, unknown.body], [404, notFoundBody(unknown, 'voucher', 'NOPE')]);
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   });
 
   it('adds and removes a gift card\'s credits on both forms, and refuses more than its balance', async () => {
@@ -141,7 +142,7 @@ describe('balance endpoints', () => {
     await refused(() => post('/v1/vouchers/GIFT-BAL/balance', { amount: -1301 }), 400, {
       key: 'gift_amount_exceeded', message: 'Gift amount exceeded', details: 'Cannot take 1301 from gift card GIFT-BAL: its balance is 1300',
     });
-    assertCardMatchesLedger(server.deps.sqlite, card.id);
+    assertCardMatchesLedger(sqliteOf(server.deps), card.id);
   });
 
   it('gives the official client answers it accepts, equal to the exact balance object', async () => {

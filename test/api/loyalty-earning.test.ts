@@ -4,12 +4,13 @@ import { programExpiryDate } from '../../src/engine/loyalty/points-expiry.js';
 import { internalActor } from '../../src/lib/actor.js';
 import { fixedClock } from '../../src/lib/clock.js';
 import { IMPORT_UPSERT, upsertOrder } from '../../src/modules/orders/orders.service.js';
-import { sweepRegistry } from '../../src/app/sweep-registry.js';
+import { sweepRegistry } from '../../src/root/sweep-registry.js';
 import { startSweeps } from '../../src/jobs/sweeps.js';
 import { activateDuePendingPoints } from '../../src/modules/loyalty/pending-points.service.js';
 import { dbFingerprint } from '../support/db.js';
 import { assertMatchesReference } from '../support/openapi.js';
 import { errorBody, notFoundBody, requestIdOf, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const T0 = '2026-03-02T10:00:00.000Z'; // a Monday
 const DAY = 86_400_000;
@@ -148,14 +149,14 @@ describe('earning rules on paid orders, and pending points', () => {
     const expires = programExpiryDate({ period_type: 'MONTH', period_value: 1 }, T0.slice(0, 10));
     assert.ok(expires && expires > T0.slice(0, 10));
     assert.deepEqual(await loyaltyCard('bobBrief'), card({ points: 3, balance: 3, next_expiration_date: expires, next_expiration_points: 3 }), 'the rule\'s own expiration_rules');
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     await order('o-3', null, 'PAID');
     await order('o-4', 'carol', 'PAID');
-    const ledgerRows = () => server.deps.sqlite.prepare('SELECT count(*) AS n FROM ledger_entries').get() as { n: number };
+    const ledgerRows = () => sqliteOf(server.deps).prepare('SELECT count(*) AS n FROM ledger_entries').get() as { n: number };
     const rowsBefore = ledgerRows().n;
     const ctx = { actor: internalActor(), at: T0, seams: server.deps.seams };
     await server.deps.db.transaction().execute((trx) => upsertOrder(trx, ctx, { source_id: 'o-imp', status: 'PAID', customer: { source_id: 'alice' }, amount: 99900 }, IMPORT_UPSERT));
-    assert.notEqual(dbFingerprint(server.deps.sqlite), before);
+    assert.notEqual(dbFingerprint(sqliteOf(server.deps)), before);
     assert.equal(ledgerRows().n, rowsBefore, 'no ledger row for orders without a member or imported');
     assert.deepEqual(await loyaltyCard('alice'), card({ points: 32, balance: 32 }));
   });
@@ -168,7 +169,7 @@ describe('earning rules on paid orders, and pending points', () => {
     assertMatchesReference('POST', '/v1/loyalties/members/{memberId}/pending-points/{pendingPointsId}/activate', 200, res.body);
     assert.deepEqual(await loyaltyCard('aliceStars'), card({ points: 7, balance: 7 }));
     assert.deepEqual((await get(`/v1/loyalties/members/${cards.aliceStars!.code}/pending-points`)).body, { object: 'list', data_ref: 'data', data: [], has_more: false });
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const again = await post(path);
     assert.deepEqual(again.body, errorBody(again, {
       code: 400, key: 'invalid_pending_points_state', message: 'Invalid pending points state',
@@ -180,7 +181,7 @@ describe('earning rules on paid orders, and pending points', () => {
     assert.deepEqual(otherCard.body, notFoundBody(otherCard, 'pending_points', pending.id));
     const noCard = await post(`/v1/loyalties/members/NOPE/pending-points/${pending.id}/activate`);
     assert.deepEqual(noCard.body, notFoundBody(noCard, 'voucher', 'NOPE'));
-    assert.equal(dbFingerprint(server.deps.sqlite), before, 'refusals wrote nothing');
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before, 'refusals wrote nothing');
   });
 
   it('the sweep activates due pending points once, under an injected clock', async () => {
@@ -196,7 +197,7 @@ describe('earning rules on paid orders, and pending points', () => {
     await loop.stop();
     assert.equal(await activateDuePendingPoints(server.deps, internalActor()), 0, 'once');
     assert.deepEqual(await loyaltyCard('aliceStars'), card({ points: 14, balance: 14 }));
-    const activation = server.deps.sqlite.prepare("SELECT delta, operation_type, created_at FROM ledger_entries WHERE voucher_id = ? AND type = 'PENDING_POINTS_ACTIVATION' ORDER BY seq").all(cards.aliceStars!.id);
+    const activation = sqliteOf(server.deps).prepare("SELECT delta, operation_type, created_at FROM ledger_entries WHERE voucher_id = ? AND type = 'PENDING_POINTS_ACTIVATION' ORDER BY seq").all(cards.aliceStars!.id);
     assert.deepEqual(activation, [
       { delta: 7, operation_type: 'MANUAL', created_at: T0 },
       { delta: 7, operation_type: 'AUTOMATIC', created_at: new Date(Date.parse(T0) + 4 * DAY).toISOString() },

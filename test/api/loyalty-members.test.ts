@@ -9,6 +9,7 @@ import { discountCampaign } from '../support/factories.js';
 import { assertMatchesReference, assertMatchesSchema, withoutNulls } from '../support/openapi.js';
 import { errorBody, notFoundBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
 import { voucherBody } from '../support/voucher-shape.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const NOW = '2025-03-01T10:00:00.000Z';
 const LATER = '2025-03-01T11:00:00.000Z';
@@ -100,12 +101,12 @@ describe('loyalty members', () => {
 
   it('gives a customer who holds a card of the program that card again, changing nothing', async () => {
     const first = await server.request('GET', '/v1/loyalties/Stars/members?customer=ann');
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     clock.set(LATER);
     const again = await server.request('POST', '/v1/loyalties/Stars/members', { body: { customer: { source_id: 'ann', name: 'Ann' } } });
     clock.set(NOW);
     assert.deepEqual({ status: again.status, body: again.body }, { status: 200, body: first.body.vouchers[0] });
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   });
 
   it("claims the program's oldest free card before making one, and its points become the customer's", async () => {
@@ -122,13 +123,13 @@ describe('loyalty members', () => {
       { points: 100, referred_customers: 0, campaigns: { Rich: { points: 100, referred_customers: 0 } } },
       { redeemed_points: 0, points_to_go: 100 },
     ]);
-    assertCardMatchesLedger(server.deps.sqlite, free1.id);
+    assertCardMatchesLedger(sqliteOf(server.deps), free1.id);
     // Later points of the card are the holder's: the ledgers carry them to the customer.
     const added = await server.request('POST', '/v1/loyalties/members/FREE-1/balance', { body: { points: 25 } });
     assert.equal(added.status, 200);
     const after = (await server.request('GET', '/v1/customers/bob')).body;
     assert.deepEqual(after.loyalty, { points: 125, referred_customers: 0, campaigns: { Rich: { points: 125, referred_customers: 0 } } });
-    assertCardMatchesLedger(server.deps.sqlite, free1.id);
+    assertCardMatchesLedger(sqliteOf(server.deps), free1.id);
   });
 
   it('gives the card the body names when it is free, and refuses one held by another customer, of another program or unknown', async () => {

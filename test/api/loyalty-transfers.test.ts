@@ -5,6 +5,7 @@ import { dbFingerprint } from '../support/db.js';
 import { assertMatchesReference, withoutNulls } from '../support/openapi.js';
 import { serverSideClient, type ServerSideClient } from '../support/sdk.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const NOW = '2025-06-01T12:00:00.000Z';
 type Json = Record<string, any>;
@@ -83,7 +84,7 @@ describe('points transfers through @voucherify/sdk', () => {
   it('refuses all of a transfer when one part fails, and bad bodies, changing nothing', async () => {
     const free = (await sdk.campaigns.addVoucher(stars.id, {} as any)) as Json;
     await sdk.vouchers.create({ code: 'TR-GIFT', type: 'GIFT_VOUCHER', gift: { amount: 100 } } as any);
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const refusals: Array<[string, string, unknown[], number, string, string]> = [
       [stars.id, cat.code, [{ code: ann.code, points: 10 }, { code: bob.code, points: 31 }], 400, 'loyalty_card_points_exceeded', `Cannot take 31 points from ${bob.code}: its balance is 30`],
       [stars.id, bob.code, [{ code: ann.code, points: 1 }], 404, 'not_found', `Cannot find voucher with id ${bob.code}`],
@@ -101,6 +102,6 @@ describe('points transfers through @voucherify/sdk', () => {
         return true;
       });
     }
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   });
 });

@@ -4,6 +4,7 @@ import { fixedClock } from '../../src/lib/clock.js';
 import { createKey, revokeKey } from '../../src/modules/auth/keys.service.js';
 import { assertMatchesReference } from '../support/openapi.js';
 import { errorBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const START = '2026-05-01T10:00:00.000Z';
 const START_SECONDS = Date.parse(START) / 1000;
@@ -191,10 +192,10 @@ describe('OAuth', () => {
   });
 
   it('stores tokens only as hashes', () => {
-    const rows = server.deps.sqlite.prepare('SELECT token_hash FROM oauth_tokens').all() as Array<{ token_hash: string }>;
+    const rows = sqliteOf(server.deps).prepare('SELECT token_hash FROM oauth_tokens').all() as Array<{ token_hash: string }>;
     assert.ok(rows.length > 0);
     for (const row of rows) assert.match(row.token_hash, /^[0-9a-f]{64}$/);
-    const keys = server.deps.sqlite.prepare('SELECT token_hash FROM api_keys').all() as Array<{ token_hash: string }>;
+    const keys = sqliteOf(server.deps).prepare('SELECT token_hash FROM api_keys').all() as Array<{ token_hash: string }>;
     assert.ok(keys.every((k) => k.token_hash !== server.serverKey.app_token && /^[0-9a-f]{64}$/.test(k.token_hash)));
   });
 });

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../src/lib/clock.js';
 import { assertCustomerReference } from '../modules/customers/reference.js';
 import { requestIdOf, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const T0 = '2024-07-01T00:00:00.000Z';
 
@@ -142,7 +143,7 @@ describe('orders: customer events and summary.orders', () => {
     tick();
     const res: TestResponse = await post({ status: 'PAID', items: [{ quantity: 1, price: 10 }] });
     assert.equal(res.status, 200);
-    const events = server.deps.sqlite.prepare("SELECT count(*) AS n FROM customer_events WHERE data LIKE '%' || ? || '%'").get(res.body.id) as { n: number };
+    const events = sqliteOf(server.deps).prepare("SELECT count(*) AS n FROM customer_events WHERE data LIKE '%' || ? || '%'").get(res.body.id) as { n: number };
     assert.equal(events.n, 0);
   });
 });

@@ -6,6 +6,7 @@ import { assertAsyncActionMatchesReference } from '../support/openapi.js';
 import { errorBody, startTestServer, type TestServer } from '../support/server.js';
 import { customerObject } from '../modules/customers/fixtures.js';
 import { assertCustomerObject } from '../modules/customers/reference.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const order = (sourceId: string, extra: Record<string, unknown> = {}) => ({
   source_id: sourceId,
@@ -138,10 +139,10 @@ describe('POST /v1/orders/import', () => {
   it('redoes a portion an order at a time when an order fails in SQL: the others land, the one is reported, nothing of it is kept', async () => {
     await server.request('POST', '/v1/products', { body: { source_id: 'sql-refused', name: 'Refused', price: 100 } });
     const bob = (await server.request('POST', '/v1/customers', { body: { source_id: 'sql-bob', name: 'Bob' } })).body;
-    server.deps.sqlite.exec(`CREATE TRIGGER test_refuse_item BEFORE INSERT ON order_items WHEN NEW.source_id = 'sql-refused'
+    sqliteOf(server.deps).exec(`CREATE TRIGGER test_refuse_item BEFORE INSERT ON order_items WHEN NEW.source_id = 'sql-refused'
       BEGIN SELECT RAISE(ABORT, 'order item refused by a test trigger'); END`);
     try {
-      const before = dbFingerprint(server.deps.sqlite);
+      const before = dbFingerprint(sqliteOf(server.deps));
       const res = await server.request('POST', '/v1/orders/import', {
         body: [
           order('sql-1', { customer: { source_id: 'sql-ann', name: 'Ann' } }),
@@ -158,7 +159,7 @@ describe('POST /v1/orders/import', () => {
         failed_count: 1,
         reports: [`/v1/async-actions/${job.id}/failures`],
       });
-      assert.notEqual(dbFingerprint(server.deps.sqlite), before);
+      assert.notEqual(dbFingerprint(sqliteOf(server.deps)), before);
       assert.equal((await server.request('GET', '/v1/orders/sql-2')).status, 404);
       assert.deepEqual((await server.request('GET', '/v1/customers/sql-bob')).body, bob);
       const amounts = [];
@@ -167,7 +168,7 @@ describe('POST /v1/orders/import', () => {
       const ann = (await server.request('GET', '/v1/customers/sql-ann')).body;
       assert.deepEqual(ann.summary.orders, { total_amount: 7400, total_count: 2, average_amount: 3700, last_order_amount: 3700, last_order_date: '2023-05-01T10:00:00.000Z' });
     } finally {
-      server.deps.sqlite.exec('DROP TRIGGER test_refuse_item');
+      sqliteOf(server.deps).exec('DROP TRIGGER test_refuse_item');
     }
   });
 
@@ -179,10 +180,10 @@ describe('POST /v1/orders/import', () => {
       [Array.from({ length: 2001 }, (_, i) => order(`many-${i}`)), 'The body may hold at most 2000 orders'],
     ];
     for (const [body, details] of cases) {
-      const before = dbFingerprint(server.deps.sqlite);
+      const before = dbFingerprint(sqliteOf(server.deps));
       const res = await server.request('POST', '/v1/orders/import', { body });
       assert.deepEqual(res.body, errorBody(res, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details }), details);
-      assert.equal(dbFingerprint(server.deps.sqlite), before);
+      assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
     }
   });
 });

@@ -4,6 +4,7 @@ import { fixedClock } from '../../src/lib/clock.js';
 import { assertOrderReference, itemIds, itemObject } from '../modules/orders/fixtures.js';
 import { dbFingerprint } from '../support/db.js';
 import { errorBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const T0 = '2024-05-01T10:00:00.000Z';
 
@@ -122,10 +123,10 @@ describe('orders: items and the catalog', () => {
 
   /** A refused body: its whole error body, and not one row written (not even the customer it names). */
   async function refused(body: unknown, expected: (res: TestResponse) => unknown) {
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const res = await post({ customer: { source_id: 'never-stored' }, ...(body as object) });
     assert.deepEqual(res.body, expected(res));
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   }
 
   it('refuses a new SKU without its product, and a product_id that is not the SKU\'s product: 400', async () => {

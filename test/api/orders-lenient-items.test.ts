@@ -4,6 +4,7 @@ import { fixedClock } from '../../src/lib/clock.js';
 import { assertOrderReference, itemIds, itemObject, orderObject } from '../modules/orders/fixtures.js';
 import { serverSideClient } from '../support/sdk.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const T0 = '2024-05-01T10:00:00.000Z';
 
@@ -17,7 +18,7 @@ describe('order items the catalog does not know', () => {
   let server: TestServer;
   let gone: { id: string };
   let ruleVoucher: string;
-  const catalogRows = () => server.deps.sqlite.prepare('SELECT (SELECT count(*) FROM products) AS products, (SELECT count(*) FROM skus) AS skus').get();
+  const catalogRows = () => sqliteOf(server.deps).prepare('SELECT (SELECT count(*) FROM products) AS products, (SELECT count(*) FROM skus) AS skus').get();
 
   before(async () => {
     server = await startTestServer({ clock: fixedClock(T0) });

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../src/lib/clock.js';
 import { assertOrderReference } from '../modules/orders/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 interface Order {
   id: string;
@@ -90,8 +91,8 @@ describe('orders: list', () => {
     clock.advance(1000);
     await server.request('PUT', '/v1/orders/o1', { body: { status: 'PAID' } });
     assert.deepEqual([(await list('?status=PAID')).total, (await list('?status=CREATED')).total, (await list('')).total], [3, 0, 5]);
-    const counts = server.deps.sqlite.prepare('SELECT status, total FROM order_counts ORDER BY status').all();
-    const actual = server.deps.sqlite.prepare('SELECT status, count(*) AS total FROM orders GROUP BY status ORDER BY status').all();
+    const counts = sqliteOf(server.deps).prepare('SELECT status, total FROM order_counts ORDER BY status').all();
+    const actual = sqliteOf(server.deps).prepare('SELECT status, count(*) AS total FROM orders GROUP BY status ORDER BY status').all();
     assert.deepEqual(counts.filter((c) => (c as { total: number }).total > 0), actual);
   });
 });

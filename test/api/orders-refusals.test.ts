@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { dbFingerprint } from '../support/db.js';
 import { errorBody, notFoundBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 /** Every refusal of the orders endpoints: the whole error body, and the database as it was. */
 describe('orders: refusals write nothing', () => {
@@ -18,10 +19,10 @@ describe('orders: refusals write nothing', () => {
   });
 
   async function refused(method: string, path: string, body: unknown, expected: (res: TestResponse) => unknown): Promise<void> {
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const res = await server.request(method, path, { body });
     assert.deepEqual(res.body, expected(res), `${method} ${path} ${JSON.stringify(body)?.slice(0, 200)}`);
-    assert.equal(dbFingerprint(server.deps.sqlite), before, `${method} ${path}: a refused request changed the database`);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before, `${method} ${path}: a refused request changed the database`);
   }
 
   const invalid = (details: string) => (res: TestResponse) => errorBody(res, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details });
@@ -43,10 +44,10 @@ describe('orders: refusals write nothing', () => {
     // yup lists the messages in the order its tests settle, which differs between the two schemas.
     const sorted = (res: TestResponse) => ({ ...res.body, details: String(res.body.details).split('; ').sort().join('; ') });
     const { id: _id, ...update } = body;
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const res = await server.request('PUT', '/v1/orders/kept', { body: update });
     assert.deepEqual(sorted(res), invalid(details.filter((d) => !d.startsWith('id ')).sort().join('; '))(res));
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   });
 
   it('refuses wrong types in an item, naming each by its path', async () => {

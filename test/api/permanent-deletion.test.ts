@@ -12,6 +12,7 @@ import { expectError, notFoundError } from '../support/error-bodies.js';
 import { assertMatchesReference } from '../support/openapi.js';
 import { serverSideClient } from '../support/sdk.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const NOW = '2025-03-01T10:00:00.000Z';
 const ZED = { source_id: 'zed-crm-4711', name: 'Zebulon Quist', email: 'zebulon.quist@example.org', phone: '+47 9988 7766', address: { city: 'Tromsø', line_1: 'Storgata 99' } };
@@ -22,7 +23,7 @@ const PERSONAL = [ZED.source_id, ZED.name, ZED.email, OLD_EMAIL, ZED.phone, ZED.
 
 /** What the deletion must leave as it was: the figures of vouchers, ledgers, orders and the list totals. */
 function figures(server: TestServer) {
-  const q = (text: string) => server.deps.sqlite.prepare(text).all();
+  const q = (text: string) => sqliteOf(server.deps).prepare(text).all();
   return {
     vouchers: q('SELECT code, holder_id, gift_balance, loyalty_balance, redeemed_quantity, publish_count FROM vouchers ORDER BY seq'),
     ledger: q('SELECT id, voucher_id, customer_id, delta, balance FROM ledger_entries ORDER BY rowid'),
@@ -134,7 +135,7 @@ describe('POST /v1/customers/{id}/permanent-deletion', () => {
     assertMatchesReference('POST', '/v1/customers/{customerId}/permanent-deletion', 200, res.body);
     assert.deepEqual(figures(server), kept);
 
-    server.deps.sqlite.pragma('wal_checkpoint(PASSIVE)');
+    sqliteOf(server.deps).pragma('wal_checkpoint(PASSIVE)');
     for (const text of PERSONAL) {
       assert.equal(fileHas(server.dbFile, text), false, `the database file still holds ${text}`);
       assert.equal(fileHas(`${server.dbFile}-wal`, text), false, `the WAL still holds ${text}`);

@@ -7,6 +7,7 @@ import { assertRefused } from '../modules/loyalty/refusals.js';
 import { expectError, invalidPayloadError, invalidQueryError, notFoundError, type ExpectedError } from '../support/error-bodies.js';
 import { assertMatchesReference, withoutNulls } from '../support/openapi.js';
 import { startTestServer, type TestResponse, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const clock = fixedClock('2024-06-01T08:00:00.000Z');
 const at = () => clock.now().toISOString();
@@ -115,7 +116,7 @@ describe('promotion stacks API', () => {
 
   it("removing a deleted campaign's row removes its tiers and stacks with it", async () => {
     await removeCampaignRow(server.deps.db, summer);
-    const count = (table: string) => (server.deps.sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    const count = (table: string) => (sqliteOf(server.deps).prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
     assert.deepEqual([count('promotion_stacks'), count('promotion_stack_tiers'), count('promotion_tiers')], [0, 0, 1]);
     assert.equal(await findPromotionStack(server.deps.db, first.id as string), undefined);
   });

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openSqlite } from '../../src/db/connect.js';
-import { loadMigrations, migrate } from '../../src/db/migrate.js';
+import { openSqlite } from '../../src/db/sqlite/connect.js';
+import { loadMigrations, migrate } from '../../src/db/sqlite/migrate.js';
 import { fixedClock } from '../../src/lib/clock.js';
 import { assertRefused } from '../modules/loyalty/refusals.js';
 import { invalidPayloadError, expectError } from '../support/error-bodies.js';

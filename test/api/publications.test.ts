@@ -8,6 +8,7 @@ import { discountCampaign } from '../support/factories.js';
 import { assertMatchesReference, assertMatchesSchema, withoutNulls } from '../support/openapi.js';
 import { errorBody, startTestServer, type TestServer } from '../support/server.js';
 import { voucherBody } from '../support/voucher-shape.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const NOW = '2025-03-01T10:00:00.000Z';
 const DISCOUNT = { type: 'PERCENT', percent_off: 10 };
@@ -81,21 +82,21 @@ describe('publications: POST /v1/publications and GET /v1/publications/create', 
   });
 
   it('answers a retry with the same source_id with the same publication, writing nothing', async () => {
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const first = (await server.request('GET', '/v1/publications?source_id=pub-ann')).body.publications[0];
     const again = await server.request('POST', '/v1/publications', { body: { campaign: 'Spring', customer: { source_id: 'ann' }, source_id: 'pub-ann' } });
     assert.equal(again.status, 200);
     assert.equal(again.body.id, first.id);
     assert.deepEqual(again.body.voucher, springVoucher('SPRING-1', first.customer_id));
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   });
 
   it('with join_once answers the customer\'s earlier publication in the campaign; without, gives the next voucher', async () => {
     const earlier = (await server.request('GET', '/v1/publications?customer=ann')).body.publications[0];
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const once = await server.request('POST', '/v1/publications?join_once=true', { body: { campaign: 'Spring', customer: { source_id: 'ann' } } });
     assert.deepEqual([once.status, once.body.id], [200, earlier.id]);
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
     const second = await server.request('POST', '/v1/publications?join_once=false', { body: { campaign: 'Spring', customer: { source_id: 'ann' } } });
     assert.equal(second.status, 200);
     assert.deepEqual(second.body.voucher, springVoucher('SPRING-2', earlier.customer_id));

@@ -7,6 +7,7 @@ import { testRunner, waitForJob } from '../support/jobs.js';
 import { assertMatchesReference, withoutNulls } from '../support/openapi.js';
 import { clientSideClient, serverSideClient, type ClientSideClient, type ServerSideClient } from '../support/sdk.js';
 import { errorBody, startTestServer, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 /** A setup request one second after the last, which must succeed: its body. */
 const caller =
@@ -71,11 +72,11 @@ describe('qualifications (check eligibility)', () => {
       tokens[scope] = issued.body.access_token;
     }
     clock.advance(1000);
-    untouched = dbFingerprint(server.deps.sqlite);
+    untouched = dbFingerprint(sqliteOf(server.deps));
   });
   after(async () => {
     try {
-      assert.equal(dbFingerprint(server.deps.sqlite), untouched, 'no qualification writes anything');
+      assert.equal(dbFingerprint(sqliteOf(server.deps)), untouched, 'no qualification writes anything');
       assert.deepEqual(server.logged, []);
     } finally {
       await server.close();
@@ -227,11 +228,11 @@ describe('qualifications across chunks and instants', () => {
     // One instant: ordered among themselves newest seq first.
     expected.unshift(...promo.promotion.tiers.map((t: { id: string }) => t.id).reverse());
     clock.advance(1000);
-    untouched = dbFingerprint(server.deps.sqlite);
+    untouched = dbFingerprint(sqliteOf(server.deps));
   });
   after(async () => {
     try {
-      assert.equal(dbFingerprint(server.deps.sqlite), untouched);
+      assert.equal(dbFingerprint(sqliteOf(server.deps)), untouched);
       assert.deepEqual(server.logged, []);
     } finally {
       await server.close();
@@ -318,7 +319,7 @@ describe('a qualification that would check more than 1,000 candidates', () => {
     const body = { customer: { source_id: 'q-dan' }, order: { amount: 5000 }, scenario: 'CUSTOMER_WALLET' };
     const none = (await sdk.qualifications.checkEligibility({ ...body, options: { filters: { code: { conditions: { $is: ['NONE'] } } } } } as any)) as any;
     // The 1,000th of the held vouchers, newest first (the job stamps them with the real time).
-    const held = server.deps.sqlite.prepare("SELECT v.created_at FROM vouchers v JOIN customers c ON c.id = v.holder_id WHERE c.source_id = 'q-dan' ORDER BY v.created_at DESC, v.seq DESC").all() as Array<{ created_at: string }>;
+    const held = sqliteOf(server.deps).prepare("SELECT v.created_at FROM vouchers v JOIN customers c ON c.id = v.holder_id WHERE c.source_id = 'q-dan' ORDER BY v.created_at DESC, v.seq DESC").all() as Array<{ created_at: string }>;
     assert.equal(held.length, 1010);
     assert.deepEqual(none.redeemables, { object: 'list', data_ref: 'data', data: [], total: 0, has_more: true, more_starting_after: held[999]?.created_at });
     const fifty = (await sdk.qualifications.checkEligibility({ ...body, options: { limit: 50 } } as any)) as any;

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { FILTER_WINDOW_ROWS } from '../../src/db/filter-window.js';
+import { FILTER_WINDOW_ROWS } from '../../src/db/sqlite/filter-window.js';
 import { assertListMatches, NEWEST_FIRST, seedRedemptions, type Seeded } from '../modules/redemptions/list-seed.js';
 import { serverSideClient, type ServerSideClient } from '../support/sdk.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 interface List {
   object: string;
@@ -18,7 +19,7 @@ const window = (examined: number, state = 'complete') => `${state}; examined=${e
 /**
  * GET /v1/redemptions with the filters no index serves (list-redemptions: every operator of
  * FilterConditionsString, and a junction of "or"), checked in the bounded window of
- * src/db/filter-window.ts: the matches, the total, and the header that says what was examined.
+ * src/db/sqlite/filter-window.ts: the matches, the total, and the header that says what was examined.
  * Codes of the seed, newest first: rf_f2 NOPE, rr_1 GIFT-1, r_c2 -, r_p2 -, rf_f1 SPRING-2,
  * r_c1b GIFT-1, r_c1a SPRING-1, r_p1 -.
  */
@@ -119,7 +120,7 @@ describe('redemptions: a filter window cut at its bound', () => {
     server = await startTestServer();
     await seedRedemptions(server);
     // Copies of the oldest record (r_p1, no voucher), all newer than the seed: the window holds them only.
-    server.deps.sqlite
+    sqliteOf(server.deps)
       .prepare(
         `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
          INSERT INTO redemptions (id, object, parent_id, created_at, customer_id, tracking_id, metadata, amount, result, status, related_object_type, related_object_id, channel_id, channel_type)

@@ -8,6 +8,7 @@ import { assertRefused } from '../modules/loyalty/refusals.js';
 import { assertMatchesReference } from '../support/openapi.js';
 import { expectError, invalidPayloadError, invalidQueryError, notFoundError, type ExpectedError } from '../support/error-bodies.js';
 import { notFoundBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const clock = fixedClock('2024-05-01T08:00:00.000Z');
 const at = () => clock.now().toISOString();
@@ -186,7 +187,7 @@ describe('rewards API', () => {
     const created = (await post({ name: 'Poster', parameters: { product: { id: 'mug' } }, stock: 1 })).body;
     const claimed = await server.deps.db.transaction().execute((trx) => claimRewardStock(server.deps, trx, created.id));
     assert.deepEqual(claimed, { ...created, redeemed: 1 });
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     await assert.rejects(
       server.deps.db.transaction().execute((trx) => claimRewardStock(server.deps, trx, created.id)),
       (error: { key: string; details: string }) => error.key === 'reward_out_of_stock' && error.details === `Reward ${created.id} has no stock left`,
@@ -195,7 +196,7 @@ describe('rewards API', () => {
       server.deps.db.transaction().execute((trx) => claimRewardStock(server.deps, trx, 'rew_none')),
       (error: { key: string }) => error.key === 'not_found',
     );
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   });
 
   it('deletes a reward with its assignments', async () => {

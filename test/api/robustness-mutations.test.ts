@@ -20,6 +20,7 @@ import { mutationsOf, sample, type Json } from '../support/mutations.js';
 import { referenceRequestErrors } from '../support/openapi.js';
 import { registeredRoutes } from '../support/registered-routes.js';
 import { startTestServer, type TestResponse, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const MUTATIONS_PER_ROUTE = Number(process.env.PROMO_MUTATIONS_PER_ROUTE ?? 100);
 
@@ -51,7 +52,7 @@ describe('mutations of valid bodies, query boundaries and odd ids answer documen
     server = await startTestServer();
     runner = testRunner(server.deps);
     ids = await seedResources(server);
-    fingerprint = fingerprintWatch(server.deps.sqlite);
+    fingerprint = fingerprintWatch(sqliteOf(server.deps));
   });
   after(async () => {
     await runner.stop();
@@ -61,7 +62,7 @@ describe('mutations of valid bodies, query boundaries and odd ids answer documen
 
   /** Waits for the jobs earlier requests started: their workers' writes are no refused request's doing. */
   async function jobsIdle(): Promise<void> {
-    const running = server.deps.sqlite.prepare("SELECT count(*) FROM async_actions WHERE status IN ('ENQUEUED', 'IN_PROGRESS')").pluck();
+    const running = sqliteOf(server.deps).prepare("SELECT count(*) FROM async_actions WHERE status IN ('ENQUEUED', 'IN_PROGRESS')").pluck();
     while ((running.get() as number) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
   }
 

@@ -8,6 +8,7 @@ import { dbFingerprint } from '../support/db.js';
 import { invalidPayloadError, notFoundError, type ExpectedError } from '../support/error-bodies.js';
 import { discountCampaign, loyaltyCampaign } from '../support/factories.js';
 import { errorBody, startTestServer, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 describe('the mutation sweep\'s findings', () => {
   let server: TestServer;
@@ -30,10 +31,10 @@ describe('the mutation sweep\'s findings', () => {
 
   /** Sends a raw JSON body; asserts the whole error body and that nothing was written. */
   async function refused(method: string, path: string, raw: string, expected: ExpectedError): Promise<void> {
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const res = await server.request(method, path, { raw, headers: { 'Content-Type': 'application/json' } });
     assert.deepEqual([res.status, res.body], [expected.code, errorBody(res, expected)]);
-    assert.equal(dbFingerprint(server.deps.sqlite), before, 'a refused request changed the database');
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before, 'a refused request changed the database');
   }
 
   it('refuses integers beyond 2^53 (1e308 passed yup\'s integer() and made the STRICT column throw: a 500)', async () => {
@@ -97,7 +98,7 @@ describe('the mutation sweep\'s findings', () => {
     // An unknown referrer is refused after the session's claim (an unknown product no longer is: it is kept as sent).
     const body = (referrerId: string) => JSON.stringify({ redeemables: [{ object: 'voucher', id: 'LOCKED' }], order: { referrer_id: referrerId, items: [{ quantity: 1, price: 100 }] }, session: { type: 'LOCK', key: 'refused-session' } });
     await refused('POST', '/v1/validations', body('cust_none'), notFoundError('customer', 'cust_none'));
-    assert.deepEqual(server.deps.sqlite.prepare("SELECT count(*) AS n FROM session_locks WHERE key = 'refused-session'").get(), { n: 0 });
+    assert.deepEqual(sqliteOf(server.deps).prepare("SELECT count(*) AS n FROM session_locks WHERE key = 'refused-session'").get(), { n: 0 });
   });
 
   it('refuses a list of weekdays longer than a week and more than 100 daily time windows (both were stored whole)', async () => {

@@ -11,6 +11,7 @@ import { assertErrorBody } from '../support/error-bodies.js';
 import { registeredRoutes } from '../support/registered-routes.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { fingerprintBut } from './redemptions/fixtures.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 /** Every field name the API reads, each with a value of the wrong kind. */
 const WRONG_TYPES = {
@@ -71,8 +72,8 @@ describe('every route refuses bad input with an error body and writes nothing', 
         // validations"): on the redeeming routes, that record is the one change allowed.
         const redeems = /redemption|redeem/.test(route.path) && route.method === 'POST';
         for (const attempt of attempts) {
-          const before = dbFingerprint(server.deps.sqlite);
-          const beforeRecords = redeems ? fingerprintBut(server.deps.sqlite, ['redemptions', 'redemption_counts']) : null;
+          const before = dbFingerprint(sqliteOf(server.deps));
+          const beforeRecords = redeems ? fingerprintBut(sqliteOf(server.deps), ['redemptions', 'redemption_counts']) : null;
           const res = await server.request(route.method, `${path}${attempt.query ?? ''}`, {
             raw: attempt.raw,
             headers: attempt.raw === undefined ? {} : { 'Content-Type': 'application/json' },
@@ -80,8 +81,8 @@ describe('every route refuses bad input with an error body and writes nothing', 
           const what = `${route.method} ${path} with ${attempt.label}`;
           assertErrorBody(res, what);
           const failureRecorded = beforeRecords !== null && res.status === 400 && res.body.resource_type === 'redemption' && /^rf_/.test(res.body.resource_id);
-          if (failureRecorded) assert.equal(fingerprintBut(server.deps.sqlite, ['redemptions', 'redemption_counts']), beforeRecords, `${what}: a refusal changed more than its failed redemption`);
-          else if (res.status >= 400) assert.equal(dbFingerprint(server.deps.sqlite), before, `${what}: a refused request changed the database`);
+          if (failureRecorded) assert.equal(fingerprintBut(sqliteOf(server.deps), ['redemptions', 'redemption_counts']), beforeRecords, `${what}: a refusal changed more than its failed redemption`);
+          else if (res.status >= 400) assert.equal(dbFingerprint(sqliteOf(server.deps)), before, `${what}: a refused request changed the database`);
         }
       }
     });

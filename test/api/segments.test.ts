@@ -6,6 +6,7 @@ import { testRunner, waitForJob } from '../support/jobs.js';
 import { assertMatchesReference } from '../support/openapi.js';
 import { serverSideClient, type ServerSideClient } from '../support/sdk.js';
 import { errorBody, notFoundBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const T0 = '2026-05-04T09:00:00.000Z';
 const at = (seconds: number) => new Date(Date.parse(T0) + seconds * 1000).toISOString();
@@ -34,7 +35,7 @@ describe('segments (/v1/segments, /v1/customers/{id}/segments)', () => {
   const segmentTypes = async (who: string) =>
     (await get(`/v1/customers/${who}/activity?limit=20`)).body.data.map((e: { type: string }) => e.type).filter((t: string) => t.startsWith('customer.segment.'));
   const accruals = (voucherId: string) =>
-    server.deps.sqlite.prepare("SELECT count(*) AS n, coalesce(sum(delta), 0) AS points FROM ledger_entries WHERE voucher_id = ? AND type = 'POINTS_ACCRUAL'").get(voucherId);
+    sqliteOf(server.deps).prepare("SELECT count(*) AS n, coalesce(sum(delta), 0) AS points FROM ledger_entries WHERE voucher_id = ? AND type = 'POINTS_ACCRUAL'").get(voucherId);
 
   before(async () => {
     server = await startTestServer({ clock });
@@ -104,7 +105,7 @@ describe('segments (/v1/segments, /v1/customers/{id}/segments)', () => {
       await runner.stop();
     }
     assert.deepEqual(await sdk.segments.get(created.id), { ...created, filter, initial_sync_status: 'DONE' });
-    const job = server.deps.sqlite.prepare("SELECT status, done_count, result FROM async_actions WHERE type = 'SEGMENTS.INITIAL_SYNC'").get() as { result: string };
+    const job = sqliteOf(server.deps).prepare("SELECT status, done_count, result FROM async_actions WHERE type = 'SEGMENTS.INITIAL_SYNC'").get() as { result: string };
     assert.deepEqual({ ...job, result: JSON.parse(job.result) }, {
       status: 'DONE',
       done_count: 1,
@@ -216,7 +217,7 @@ describe('segments (/v1/segments, /v1/customers/{id}/segments)', () => {
   });
 
   it('refuses bad input with the documented error body, leaving the database unchanged', async () => {
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const cases: Array<[unknown, (res: TestResponse) => unknown]> = [
       [{}, (res) => invalid(res, 'name is required; type is required')],
       [{ name: 'x', type: 'dynamic' }, (res) => invalid(res, 'type must be one of static, auto-update, passive')],
@@ -244,7 +245,7 @@ describe('segments (/v1/segments, /v1/customers/{id}/segments)', () => {
     assert.deepEqual(rule.body, notFoundBody(rule, 'segment', 'seg_nope'));
     const missing = await get('/v1/segments/seg_missing');
     assert.deepEqual(missing.body, notFoundBody(missing, 'segment', 'seg_missing'));
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   });
 
   it("a validation rule on customer.segment lets the segment's members redeem and refuses the others", async () => {
@@ -311,7 +312,7 @@ describe('segments (/v1/segments, /v1/customers/{id}/segments)', () => {
     assert.deepEqual(again.body, notFoundBody(again, 'segment', ids.friends!));
     assert.deepEqual((await get(`/v1/customers?segment_id=${ids.friends}`)).body.total, 0);
     assert.deepEqual((await sdk.segments.list('ann')).data.map((s) => s.name), ['Gold']);
-    const members = server.deps.sqlite.prepare('SELECT count(*) AS n FROM segment_members WHERE segment_id = ?').get(ids.friends);
+    const members = sqliteOf(server.deps).prepare('SELECT count(*) AS n FROM segment_members WHERE segment_id = ?').get(ids.friends);
     assert.deepEqual(members, { n: 0 });
   });
 });

@@ -7,6 +7,7 @@ import { testRunner, waitForJob } from '../support/jobs.js';
 import { assertMatchesReference } from '../support/openapi.js';
 import { serverSideClient, type ServerSideClient } from '../support/sdk.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const NOW = '2024-09-01T00:00:00.000Z';
 type Json = Record<string, any>;
@@ -83,7 +84,7 @@ describe('exports of one card\'s transactions through @voucherify/sdk', () => {
   });
 
   it('refuses an unknown card, a card of another program, and filters that would reach beyond the card, changing nothing', async () => {
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const refusals: Array<[() => Promise<unknown>, number, string, string]> = [
       [() => sdk.vouchers.exportTransactions('TX-NONE', {} as any), 404, 'not_found', 'Cannot find voucher with id TX-NONE'],
       [() => sdk.loyalties.exportCardTransactions('TX-GIFT', program.id), 404, 'not_found', 'Cannot find voucher with id TX-GIFT'],
@@ -102,6 +103,6 @@ describe('exports of one card\'s transactions through @voucherify/sdk', () => {
         return true;
       });
     }
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   });
 });

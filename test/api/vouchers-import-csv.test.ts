@@ -7,6 +7,7 @@ import { assertAsyncActionMatchesReference, assertMatchesReference } from '../su
 import { serverSideClient } from '../support/sdk.js';
 import { errorBody, notFoundBody, startTestServer, type TestServer } from '../support/server.js';
 import { uploadFile } from '../support/upload.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 /** A voucher as GET answers it, without what differs between two vouchers made alike. */
 const sameAs = (voucher: Record<string, unknown>) => {
@@ -97,11 +98,11 @@ describe('vouchers CSV imports', () => {
   });
 
   it('answers 404 for an unknown campaign before reading the upload, leaving the database as it was', async () => {
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const res = await uploadFile(server, '/v1/campaigns/Nope/importCSV', 'code\nX\n');
     assert.deepEqual(res.body, notFoundBody(res, 'campaign', 'Nope'));
     const empty = await uploadFile(server, '/v1/vouchers/importCSV', 'code\n');
     assert.deepEqual(empty.body, errorBody(empty, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details: 'The file holds no vouchers' }));
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   });
 });

@@ -6,6 +6,7 @@ import { assertMatchesReference, withoutNulls } from '../support/openapi.js';
 import { serverSideClient } from '../support/sdk.js';
 import { errorBody, startTestServer, type TestServer } from '../support/server.js';
 import { voucherBody } from '../support/voucher-shape.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const CREATED_AT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
@@ -96,7 +97,7 @@ describe('standalone vouchers: POST /v1/vouchers and POST /v1/vouchers/{code}', 
 
   it('refuses a taken code with 409, and wrong bodies with 400, changing nothing', async () => {
     await server.request('POST', '/v1/vouchers/TAKEN', { body: { discount: { type: 'PERCENT', percent_off: 5 } } });
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const taken = await server.request('POST', '/v1/vouchers/TAKEN', { body: { discount: { type: 'PERCENT', percent_off: 5 } } });
     errorBody(taken, { code: 409, key: 'duplicate_found', message: 'Duplicated resource found', details: 'Duplicated voucher exists with code TAKEN', resource_type: 'voucher' });
     const cases: Array<[unknown, string]> = [
@@ -111,7 +112,7 @@ describe('standalone vouchers: POST /v1/vouchers and POST /v1/vouchers/{code}', 
     }
     const blank = await server.request('POST', '/v1/vouchers/%20', { body: { discount: { type: 'PERCENT', percent_off: 5 } } });
     errorBody(blank, invalidPayloadError('code must hold a character other than white space'));
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   });
 
   it('adds the voucher to the body\'s campaign, whose template gives its kind', async () => {
@@ -125,10 +126,10 @@ describe('standalone vouchers: POST /v1/vouchers and POST /v1/vouchers/{code}', 
       code: 'IN-CAMPAIGN', campaign: 'Body campaign', campaign_id: campaign.body.id, discount: { type: 'PERCENT', percent_off: 20 }, metadata: { a: 1 },
     }));
     assert.equal((await server.request('GET', '/v1/campaigns/Body%20campaign')).body.vouchers_count, 1);
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const typed = await server.request('POST', '/v1/vouchers', { body: { campaign_id: campaign.body.id, type: 'GIFT_VOUCHER' } });
     errorBody(typed, invalidPayloadError("type is not allowed with a campaign: the campaign's voucher template gives it"));
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   });
 
   it('serves the official client, with and without a code', async () => {

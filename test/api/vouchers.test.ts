@@ -5,6 +5,7 @@ import { discountCampaign, percentDiscount } from '../support/factories.js';
 import { assertMatchesReference, withoutNulls } from '../support/openapi.js';
 import { errorBody, notFoundBody, startTestServer, type TestServer } from '../support/server.js';
 import { voucherBody } from '../support/voucher-shape.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const NOW = '2025-03-01T10:00:00.000Z';
 
@@ -229,7 +230,7 @@ describe('GET, PUT and DELETE /v1/vouchers', () => {
   });
 
   it('never sets a quantity below what was redeemed', async () => {
-    server.deps.sqlite.prepare("UPDATE vouchers SET redeemed_quantity = 3 WHERE code = 'B-2'").run();
+    sqliteOf(server.deps).prepare("UPDATE vouchers SET redeemed_quantity = 3 WHERE code = 'B-2'").run();
     const res = await server.request('PUT', '/v1/vouchers/B-2', { body: { redemption: { quantity: 2 } } });
     assert.equal(res.status, 400);
     assert.deepEqual(res.body, errorBody(res, { code: 400, key: 'invalid_voucher', message: 'Invalid voucher', details: 'redemption.quantity cannot be below the 3 redemption(s) already made' }));

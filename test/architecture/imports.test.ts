@@ -94,4 +94,12 @@ describe('import graph', () => {
       });
     assert.deepEqual(offenders, []);
   });
+
+  it('keeps better-sqlite3 under db/sqlite/: everything else reaches the database through the engine port (db/engine.ts)', () => {
+    const offenders = files
+      .filter((f) => !relative(SRC, f).startsWith('db/sqlite/'))
+      .filter((f) => /from ['"]better-sqlite3['"]|import\(['"]better-sqlite3['"]\)/.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(SRC, f));
+    assert.deepEqual(offenders, []);
+  });
 });

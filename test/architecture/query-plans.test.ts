@@ -3,16 +3,18 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { CompiledQuery } from 'kysely';
-import { createDeps, type Deps } from '../../src/app/deps.js';
+import type { Deps } from '../../src/app/deps.js';
+import { createDeps } from '../../src/root/create-deps.js';
 import { createLogger } from '../../src/app/logger.js';
 import { createApp } from '../../src/http/app.js';
 import { fixedClock } from '../../src/lib/clock.js';
 import { createKey } from '../../src/modules/auth/keys.service.js';
 import { freshDbFile } from '../support/db.js';
 import { Fixture, listVariants } from '../support/list-variants.js';
-import { FILTER_WINDOW_ROWS, WINDOW_ALIAS } from '../../src/db/filter-window.js';
+import { FILTER_WINDOW_ROWS, WINDOW_ALIAS } from '../../src/db/sqlite/filter-window.js';
 import { explain, planProblems, readsTableRange, recordingKysely, ROWS, windowBounds, writeStatistics } from '../support/query-plans.js';
 import { windowedVariants } from '../support/window-variants.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 /**
  * docs/architecture.md, Design rules: no request may hold the main thread for long, so every list order and filter
@@ -29,7 +31,7 @@ import { windowedVariants } from '../support/window-variants.js';
  *
  * A filter no index serves (`$is_not`, `$contains`, a junction of "or" ...) is not indexed: it
  * is checked in a window of at most FILTER_WINDOW_ROWS rows of the list's own index walk
- * (src/db/filter-window.ts). For those variants the test states that bound and checks it:
+ * (src/db/sqlite/filter-window.ts). For those variants the test states that bound and checks it:
  * every statement that reads the list's table by a walk or a range (anything but rowid
  * lookups of a page's rows) reads it through a subquery named filter_window whose LIMIT is
  * exactly FILTER_WINDOW_ROWS, with the same plan rules inside.
@@ -84,7 +86,7 @@ describe('query plans of every list variant', () => {
   /** The statements one GET runs, each with its plan's problems. */
   async function plansOf(path: string, withStatistics: boolean): Promise<string[]> {
     return (await statementsOf(path)).flatMap((statement) => {
-      const problems = planProblems(explain(deps.sqlite, statement), exemptions(path, fixture, withStatistics));
+      const problems = planProblems(explain(sqliteOf(deps), statement), exemptions(path, fixture, withStatistics));
       return problems.length === 0 ? [] : [`${path}\n  ${statement.sql}\n  -> ${problems.join('; ')}`];
     });
   }
@@ -96,7 +98,7 @@ describe('query plans of every list variant', () => {
     const problems = windowed.length === 0 ? [`${path}\n  read no filter window`] : [];
     for (const statement of statements) {
       const bounds = windowBounds(statement, WINDOW_ALIAS);
-      const plan = explain(deps.sqlite, statement);
+      const plan = explain(sqliteOf(deps), statement);
       const unbounded = readsTableRange(plan, table) && (bounds.length === 0 || bounds.some((b) => b !== FILTER_WINDOW_ROWS));
       const bad = [...planProblems(plan), ...(unbounded ? [`reads ${table} outside a window of ${FILTER_WINDOW_ROWS} rows (bounds: ${bounds.join(', ') || 'none'})`] : [])];
       if (bad.length > 0) problems.push(`${path}\n  ${statement.sql}\n  -> ${bad.join('; ')}`);
@@ -107,7 +109,7 @@ describe('query plans of every list variant', () => {
   before(async () => {
     const real = createDeps({ dbFile: freshDbFile(), clock: fixedClock('2024-06-01T00:00:00.000Z'), log: createLogger({ level: 'silent' }) });
     // The same connection through a Kysely that records every statement it runs, as compiled.
-    deps = { ...real, db: recordingKysely(real.sqlite, (query) => captured?.push(query)) };
+    deps = { ...real, db: recordingKysely(sqliteOf(real), (query) => captured?.push(query)) };
     const key = await createKey(deps, { kind: 'server', name: 'plans' });
     headers = { 'X-App-Id': key.app_id, 'X-App-Token': key.app_token };
     server = await new Promise((resolve) => {
@@ -130,7 +132,7 @@ describe('query plans of every list variant', () => {
   ];
   for (const [name, rowsPerKey] of profiles) {
     it(`reads every page and total from an index, ${name}`, async () => {
-      writeStatistics(deps.sqlite, rowsPerKey);
+      writeStatistics(sqliteOf(deps), rowsPerKey);
       const failures: string[] = [];
       for (const path of listVariants(fixture)) failures.push(...(await plansOf(path, rowsPerKey !== undefined)));
       assert.equal(failures.length, 0, `${failures.length} statement(s) scan or sort:\n\n${failures.join('\n\n')}`);
@@ -139,7 +141,7 @@ describe('query plans of every list variant', () => {
 
   for (const [name, rowsPerKey] of profiles) {
     it(`reads every filter no index serves through a window of ${FILTER_WINDOW_ROWS} rows, ${name}`, async () => {
-      writeStatistics(deps.sqlite, rowsPerKey);
+      writeStatistics(sqliteOf(deps), rowsPerKey);
       const failures: string[] = [];
       for (const [table, paths] of Object.entries(windowedVariants(fixture))) {
         for (const path of paths) failures.push(...(await windowProblemsOf(path, table)));

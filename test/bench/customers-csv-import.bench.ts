@@ -17,7 +17,7 @@
  */
 import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { openSqlite } from '../../src/db/connect.js';
+import { openSqlite } from '../../src/db/sqlite/connect.js';
 import { newId } from '../../src/lib/ids.js';
 import { freshDbFile, tempDir } from '../support/db.js';
 import { round } from './support/load.js';

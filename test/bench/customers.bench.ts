@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type BetterSqlite3 from 'better-sqlite3';
-import { openSqlite } from '../../src/db/connect.js';
+import { openSqlite } from '../../src/db/sqlite/connect.js';
 import { cachedSeed } from './support/cached-seed.js';
 import { measureLatency, round } from './support/load.js';
 import { spawnListening } from './support/spawn.js';

@@ -24,7 +24,7 @@
 import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type BetterSqlite3 from 'better-sqlite3';
-import { openSqlite } from '../../src/db/connect.js';
+import { openSqlite } from '../../src/db/sqlite/connect.js';
 import { newId, timeOrderedIds } from '../../src/lib/ids.js';
 import { freshDbFile, tempDir } from '../support/db.js';
 import { round } from './support/load.js';

@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict';
 import { testRunner, waitForJob } from '../support/jobs.js';
 import { startTestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const WALLET = 1000;
 const TIERS = 50;
@@ -32,7 +33,7 @@ async function seed(): Promise<void> {
   await waitForJob(server, jobs.async_actions[0].id, 120_000);
   await runner.stop();
   // Seeding shortcut: every voucher of the campaign held by the customer, as publications leave them.
-  server.deps.sqlite.prepare('UPDATE vouchers SET holder_id = ? WHERE campaign_id = ?').run(customer.id, campaign.id);
+  sqliteOf(server.deps).prepare('UPDATE vouchers SET holder_id = ? WHERE campaign_id = ?').run(customer.id, campaign.id);
   // Ten promotions of five tiers (a campaign's tiers share their created_at: a run the pages keep whole).
   for (let c = 0; c < TIERS / 5; c++) {
     const tiers = Array.from({ length: 5 }, (_, i) => ({ name: `Tier ${c}.${i}`, action: { discount: { type: 'AMOUNT', amount_off: 10 + 5 * c + i } } }));
@@ -59,7 +60,7 @@ const qualify = (body: Record<string, unknown>, expected: number) => async () =>
   const answer = await ok('POST', '/v1/qualifications', { customer: { source_id: 'bench-ann' }, order, ...body });
   assert.equal(answer.redeemables.data.length, expected);
 };
-const code = (server.deps.sqlite.prepare('SELECT code FROM vouchers LIMIT 1').get() as { code: string }).code;
+const code = (sqliteOf(server.deps).prepare('SELECT code FROM vouchers LIMIT 1').get() as { code: string }).code;
 const baseline = await timed(() => ok('GET', `/v1/vouchers/${code}`));
 const figures = {
   all_default: await timed(qualify({}, 5)),

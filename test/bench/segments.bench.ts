@@ -8,22 +8,23 @@
  * json_extract (what SQLite gives with none of our machinery, holding the writer throughout),
  * and the update with no dynamic segment. Prints one JSON line.
  */
-import { createDeps } from '../../src/app/deps.js';
-import { jobRegistry } from '../../src/app/job-registry.js';
+import { createDeps } from '../../src/root/create-deps.js';
+import { jobRegistry } from '../../src/root/job-registry.js';
 import { startJobRunner } from '../../src/jobs/runner.js';
 import { internalActor } from '../../src/lib/actor.js';
 import { updateCustomer } from '../../src/modules/customers/customers.service.js';
 import { createSegment, getSegment } from '../../src/modules/segments/segments.service.js';
 import { freshDbFile } from '../support/db.js';
 import { percentile, round } from './support/load.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const CUSTOMERS = 200_000 / Number(process.env.BENCH_SCALE ?? 1);
 const filter = { junction: 'and', 'metadata.tier': { conditions: { $in: ['gold'] } }, 'address.country': { conditions: { $is: ['PL'] } } };
 
 const deps = createDeps({ dbFile: freshDbFile() });
-const insert = deps.sqlite.prepare(`INSERT INTO customers (id, source_id, address, metadata, system_metadata, created_at, updated_at) VALUES (?, ?, ?, ?, '{}', ?, ?)`);
+const insert = sqliteOf(deps).prepare(`INSERT INTO customers (id, source_id, address, metadata, system_metadata, created_at, updated_at) VALUES (?, ?, ?, ?, '{}', ?, ?)`);
 const now = new Date().toISOString();
-deps.sqlite.transaction(() => {
+sqliteOf(deps).transaction(() => {
   for (let i = 0; i < CUSTOMERS; i++) {
     insert.run(`cust_b${i}`, `b${i}`, JSON.stringify({ country: i % 2 ? 'PL' : 'DE' }), JSON.stringify({ tier: i % 10 === 1 ? 'gold' : 'silver' }), now, now);
   }
@@ -42,13 +43,13 @@ async function updateP50(rounds: number, pass: number): Promise<number> {
 const noSegment = await updateP50(300, 0);
 // Baseline: one raw statement (then undone), the same members.
 let started = performance.now();
-const raw = deps.sqlite.prepare(`INSERT INTO segment_members (segment_id, customer_id, customer_seq, created_at, updated_at, source_id)
+const raw = sqliteOf(deps).prepare(`INSERT INTO segment_members (segment_id, customer_id, customer_seq, created_at, updated_at, source_id)
   SELECT 'seg_raw', id, seq, created_at, updated_at, source_id FROM customers
   WHERE json_extract(metadata, '$.tier') IN ('gold') AND json_extract(address, '$.country') = 'PL'`);
-deps.sqlite.prepare(`INSERT INTO segments (id, name, type, filter, initial_sync_status, created_at) VALUES ('seg_raw', 'raw', 'passive', '{}', 'DONE', ?)`).run(now);
+sqliteOf(deps).prepare(`INSERT INTO segments (id, name, type, filter, initial_sync_status, created_at) VALUES ('seg_raw', 'raw', 'passive', '{}', 'DONE', ?)`).run(now);
 const rawMembers = raw.run().changes;
 const rawSeconds = (performance.now() - started) / 1000;
-deps.sqlite.prepare(`DELETE FROM segments WHERE id = 'seg_raw'`).run();
+sqliteOf(deps).prepare(`DELETE FROM segments WHERE id = 'seg_raw'`).run();
 
 started = performance.now();
 const segment = await createSegment(deps, actor, { name: 'Gold PL', type: 'auto-update', filter, customers: undefined });
@@ -56,7 +57,7 @@ const runner = startJobRunner(deps, { workers: 1, registry: jobRegistry, pollMs:
 while ((await getSegment(deps, segment.id)).initial_sync_status !== 'DONE') await new Promise((r) => setTimeout(r, 20));
 const syncSeconds = (performance.now() - started) / 1000;
 await runner.stop();
-const members = (deps.sqlite.prepare('SELECT count(*) AS n FROM segment_members WHERE segment_id = ?').get(segment.id) as { n: number }).n;
+const members = (sqliteOf(deps).prepare('SELECT count(*) AS n FROM segment_members WHERE segment_id = ?').get(segment.id) as { n: number }).n;
 if (members !== rawMembers) throw new Error(`sync found ${members} members, the raw statement ${rawMembers}`);
 
 const oneSegment = await updateP50(300, 1);

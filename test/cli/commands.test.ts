@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
-import { loadMigrations } from '../../src/db/migrate.js';
+import { loadMigrations } from '../../src/db/sqlite/migrate.js';
 import { runCli, spawnServe } from '../support/cli.js';
 import { freshDbFile, tempDir } from '../support/db.js';
 

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { discountCampaign } from '../support/factories.js';
 import { runCli } from '../support/cli.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 describe('promo generate', () => {
   let server: TestServer;
@@ -25,7 +26,7 @@ describe('promo generate', () => {
   it('runs a generation job in-process with the given code config', async () => {
     const res = await runCli(['generate', 'Cli', '--count', '400', '--pattern', 'G-####', '--charset', '0123456789', '--db', server.dbFile]);
     assert.deepEqual(res, { code: 0, stdout: 'Generated 400 vouchers.\n', stderr: '' });
-    const codes = server.deps.sqlite.prepare("SELECT code FROM vouchers WHERE code LIKE 'G-%'").all() as Array<{ code: string }>;
+    const codes = sqliteOf(server.deps).prepare("SELECT code FROM vouchers WHERE code LIKE 'G-%'").all() as Array<{ code: string }>;
     assert.equal(new Set(codes.map((c) => c.code)).size, 400);
     for (const { code } of codes) assert.match(code, /^G-\d{4}$/);
 

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { runCli } from '../support/cli.js';
 import { tempFiles } from '../support/db.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 /** Orders the API refuses, one field wrong in each (as JSON text: some are not JSON.stringify's). */
 const REFUSED_FIELDS: Record<string, string> = {
@@ -61,7 +62,7 @@ describe('promo import checks each order as the API does', () => {
         }
       }
       // None of the file was kept, not even the order before the bad one.
-      const orders = server.deps.sqlite.prepare("SELECT count(*) AS n FROM orders WHERE source_id IN ('fine', ?)").get(`huge-${i}`) as { n: number };
+      const orders = sqliteOf(server.deps).prepare("SELECT count(*) AS n FROM orders WHERE source_id IN ('fine', ?)").get(`huge-${i}`) as { n: number };
       assert.equal(orders.n, 0);
     }
   });

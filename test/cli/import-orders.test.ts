@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { PROMO_BIN, runCli } from '../support/cli.js';
 import { dbFingerprint, tempDir } from '../support/db.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const order = (sourceId: string, extra: Record<string, unknown> = {}) => ({
   source_id: sourceId,
@@ -24,7 +25,7 @@ describe('promo import (orders)', () => {
     writeFileSync(path, text);
     return path;
   };
-  const orderCount = () => (server.deps.sqlite.prepare('SELECT count(*) AS n FROM orders').get() as { n: number }).n;
+  const orderCount = () => (sqliteOf(server.deps).prepare('SELECT count(*) AS n FROM orders').get() as { n: number }).n;
   before(async () => {
     server = await startTestServer();
   });
@@ -56,7 +57,7 @@ describe('promo import (orders)', () => {
 
   it('--dry-run checks every order as the import would and writes nothing', async () => {
     const path = file('dry.json', JSON.stringify([order('d-1'), order('d-bad', { status: 'LOST' }), order('d-2', { discount_amount: 2000 })]));
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const res = await runCli(['import', path, '--dry-run', '--db', server.dbFile]);
     assert.equal(res.code, 1);
     assert.equal(res.stdout, [
@@ -65,10 +66,10 @@ describe('promo import (orders)', () => {
       "  d-2: discount_amount and the items' discount_amount (2000 in all) must not exceed amount (1000)",
       '',
     ].join('\n'));
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
     const good = await runCli(['import', file('dry-good.json', JSON.stringify([order('d-3')])), '--dry-run', '--db', server.dbFile]);
     assert.deepEqual([good.code, good.stdout], [0, '1 order(s) would be imported, 0 would fail. Nothing was written.\n']);
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   });
 
   it('keeps none of a file cut off half-way, and names where it broke', async () => {
@@ -101,7 +102,7 @@ describe('promo import (orders)', () => {
     const path = file('big.ndjson', `${lines.join('\n')}\n`);
     const child = spawn(process.execPath, [PROMO_BIN, 'import', path, '--db', server.dbFile], { stdio: 'ignore' });
     const exited = new Promise((resolve) => child.on('exit', resolve));
-    const jobOf = () => server.deps.sqlite.prepare("SELECT id, done_count, sealed FROM async_actions WHERE type = 'ORDERS.IMPORT' ORDER BY created_at DESC LIMIT 1").get() as
+    const jobOf = () => sqliteOf(server.deps).prepare("SELECT id, done_count, sealed FROM async_actions WHERE type = 'ORDERS.IMPORT' ORDER BY created_at DESC LIMIT 1").get() as
       | { id: string; done_count: number; sealed: number }
       | undefined;
     let job = jobOf();
@@ -116,7 +117,7 @@ describe('promo import (orders)', () => {
     const res = await runCli(['import', '--resume', job.id, '--db', server.dbFile]);
     assert.equal(res.code, 0, res.stderr);
     assert.equal(res.stdout, `${total} order(s) imported successfully, 0 failed.\n`);
-    const stored = server.deps.sqlite.prepare("SELECT count(*) AS n, count(DISTINCT source_id) AS d FROM orders WHERE source_id LIKE 'big-%'").get();
+    const stored = sqliteOf(server.deps).prepare("SELECT count(*) AS n, count(DISTINCT source_id) AS d FROM orders WHERE source_id LIKE 'big-%'").get();
     assert.deepEqual(stored, { n: total, d: total });
     const c0 = (await server.request('GET', '/v1/customers/big-c0')).body.summary.orders;
     assert.deepEqual([c0.total_count, c0.total_amount], [total / 50, (total / 50) * 1000]);

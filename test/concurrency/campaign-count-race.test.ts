@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { discountCampaign } from '../support/factories.js';
 import { testRunner, waitForJob } from '../support/jobs.js';
 import { alternately, twoProcesses } from '../support/two-processes.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const ENV = { PROMO_APP_ID: 'campaign-count-race-app', PROMO_APP_TOKEN: 'campaign-count-race-token' };
 
@@ -35,7 +36,7 @@ describe("a campaign's voucher count across two processes", () => {
       const deletes = answers.slice(102);
       assert.deepEqual([first?.status, second?.status], [202, 202]);
       // A second wave of adds once the imports run: codes of their last portions.
-      const running = server.deps.sqlite.prepare("SELECT count(*) AS n FROM async_actions WHERE id IN (?, ?) AND status = 'IN_PROGRESS'");
+      const running = sqliteOf(server.deps).prepare("SELECT count(*) AS n FROM async_actions WHERE id IN (?, ?) AND status = 'IN_PROGRESS'");
       for (let waited = 0; (running.get(first?.body.async_action_id, second?.body.async_action_id) as { n: number }).n === 0 && waited < 10_000; waited += 2) await new Promise((r) => setTimeout(r, 2));
       const late = await Promise.all(Array.from({ length: 50 }, (_, i) => via(i, 'POST', '/v1/campaigns/Counted/vouchers', { code: `IMP-${951 + i - (i % 2) * 400}` })));
       const adds = [...answers.slice(2, 102), ...late];
@@ -45,7 +46,7 @@ describe("a campaign's voucher count across two processes", () => {
       assert.deepEqual(deletes.reduce((n, d) => n + (d.status === 204 ? 1 : 0), 0), 40);
       assert.ok(deletes.every((d) => d.status === 204 || d.status === 404));
 
-      const rows = server.deps.sqlite
+      const rows = sqliteOf(server.deps)
         .prepare("SELECT count(*) AS n, count(DISTINCT code) AS codes FROM vouchers v JOIN campaigns c ON c.id = v.campaign_id WHERE c.name = 'Counted'")
         .get() as { n: number; codes: number };
       assert.deepEqual(rows, { n: 1000, codes: 1000 }, 'every imported code once, every DEL- code gone');

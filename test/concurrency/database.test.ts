@@ -5,8 +5,8 @@ import { describe, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
-import { openDatabase, openSqlite, withStatementCache } from '../../src/db/connect.js';
-import { loadMigrations } from '../../src/db/migrate.js';
+import { openDatabase, openSqlite, withStatementCache } from '../../src/db/sqlite/connect.js';
+import { loadMigrations } from '../../src/db/sqlite/migrate.js';
 import { runCli } from '../support/cli.js';
 import { freshDbFile, tempDir } from '../support/db.js';
 

@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import { exportsDirectory } from '../../src/modules/exports/exports.service.js';
 import { testRunner } from '../support/jobs.js';
 import { alternately, twoProcesses } from '../support/two-processes.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const ENV = { PROMO_APP_ID: 'exports-race-app', PROMO_APP_TOKEN: 'exports-race-token' };
 const CUSTOMERS = 6000;
@@ -19,8 +20,8 @@ describe('exports across two processes', () => {
 
   it('writes every row exactly once into each file, whichever runner takes each portion', async () => {
     const { server, other } = pair;
-    const insert = server.deps.sqlite.prepare("INSERT INTO customers (id, source_id, metadata, created_at, updated_at) VALUES (?, ?, '{}', ?, ?)");
-    server.deps.sqlite.transaction(() => {
+    const insert = sqliteOf(server.deps).prepare("INSERT INTO customers (id, source_id, metadata, created_at, updated_at) VALUES (?, ?, '{}', ?, ?)");
+    sqliteOf(server.deps).transaction(() => {
       for (let i = 0; i < CUSTOMERS; i++) insert.run(`cust_exportrace${String(i).padStart(5, '0')}`, `export-racer-${i}`, '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z');
     })();
     const body = (i: number) => ({ exported_object: 'customer', parameters: { fields: ['id', 'source_id'], order: i % 2 === 0 ? 'created_at' : '-created_at' } });
@@ -32,7 +33,7 @@ describe('exports across two processes', () => {
     const doomed = created.slice(4).map((c) => c.body.id as string);
     const runner = testRunner(server.deps, { workers: 1 });
     try {
-      const started = server.deps.sqlite.prepare("SELECT bytes > 0 AS writing FROM exports WHERE id = ?");
+      const started = sqliteOf(server.deps).prepare("SELECT bytes > 0 AS writing FROM exports WHERE id = ?");
       const deletes = await Promise.all([
         server.request('DELETE', `/v1/exports/${doomed[0]}`).then((r) => r.status),
         (async () => {
@@ -43,7 +44,7 @@ describe('exports across two processes', () => {
       assert.deepEqual(deletes, [204, 204]);
       const ids = created.map((c) => c.body.id as string);
       for (let waited = 0; waited < 60_000; waited += 50) {
-        const open = server.deps.sqlite.prepare(`SELECT count(*) AS n FROM async_actions WHERE status IN ('ENQUEUED', 'IN_PROGRESS') AND type = 'EXPORT'`).get() as { n: number };
+        const open = sqliteOf(server.deps).prepare(`SELECT count(*) AS n FROM async_actions WHERE status IN ('ENQUEUED', 'IN_PROGRESS') AND type = 'EXPORT'`).get() as { n: number };
         if (open.n === 0) break;
         await new Promise((r) => setTimeout(r, 50));
       }

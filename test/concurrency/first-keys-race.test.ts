@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 import { describe, it } from 'node:test';
-import { openSqlite } from '../../src/db/connect.js';
+import { openSqlite } from '../../src/db/sqlite/connect.js';
 import { freshDbFile } from '../support/db.js';
 
 const STARTS = 4;

@@ -4,7 +4,7 @@
  * environment, and answers with what it created.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createDeps } from '../../src/app/deps.js';
+import { createDeps } from '../../src/root/create-deps.js';
 import { bootstrapKeys } from '../../src/modules/auth/keys.service.js';
 
 const { dbFile, go } = workerData as { dbFile: string; go: SharedArrayBuffer };

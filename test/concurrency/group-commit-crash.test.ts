@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { openSqlite } from '../../src/db/connect.js';
+import { openSqlite } from '../../src/db/sqlite/connect.js';
 import { spawnServe, type SpawnedServer } from '../support/cli.js';
 import { freshDbFile } from '../support/db.js';
 

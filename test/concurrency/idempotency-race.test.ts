@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { twoProcesses } from '../support/two-processes.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const ENV = { PROMO_APP_ID: 'idempotency-race-app', PROMO_APP_TOKEN: 'idempotency-race-token' };
 const KEYS = 160;
@@ -23,7 +24,7 @@ describe('an expired Idempotency-Key retried in two processes at once', () => {
     // The spawned server registered the key: this one serves it too.
     assert.equal((await server.request('GET', '/v1/orders', { headers: keyHeaders('') })).status, 200);
     const old = new Date(Date.now() - 2 * DAY_MS).toISOString();
-    const insert = server.deps.sqlite.prepare("INSERT INTO idempotency_keys (credential, key, request_hash, status, body, created_at) VALUES (?, ?, 'old', 200, '{}', ?)");
+    const insert = sqliteOf(server.deps).prepare("INSERT INTO idempotency_keys (credential, key, request_hash, status, body, created_at) VALUES (?, ?, 'old', 200, '{}', ?)");
     for (let i = 0; i < KEYS; i++) insert.run(`API:${ENV.PROMO_APP_ID}`, `expired-${i}`, old);
 
     const retry = async (i: number) => {
@@ -35,7 +36,7 @@ describe('an expired Idempotency-Key retried in two processes at once', () => {
     // A few keys at a time: the lost run needs one process's commit between the other's read and its delete.
     const answers = [];
     for (let i = 0; i < KEYS; i += AT_ONCE) answers.push(...(await Promise.all(Array.from({ length: AT_ONCE }, (_, k) => retry(i + k)))));
-    const orders = server.deps.sqlite.prepare("SELECT json_extract(metadata, '$.key') AS k, count(*) AS n FROM orders GROUP BY k ORDER BY k").all() as Array<{ k: number; n: number }>;
+    const orders = sqliteOf(server.deps).prepare("SELECT json_extract(metadata, '$.key') AS k, count(*) AS n FROM orders GROUP BY k ORDER BY k").all() as Array<{ k: number; n: number }>;
     assert.deepEqual(orders.filter((o) => o.n !== 1), [], 'one order per key');
     assert.equal(orders.length, KEYS);
     for (const [i, pairOfAnswers] of answers.entries()) {
@@ -43,7 +44,7 @@ describe('an expired Idempotency-Key retried in two processes at once', () => {
       assert.equal(pairOfAnswers[0]?.text, pairOfAnswers[1]?.text, `key ${i}: one answer`);
       assert.deepEqual(pairOfAnswers.map((a) => a.replayed).sort(), ['true', null].sort(), `key ${i}: one ran, one replayed`);
     }
-    const keys = server.deps.sqlite.prepare("SELECT count(*) AS n FROM idempotency_keys WHERE key LIKE 'expired-%' AND created_at > ? AND status = 200").get(old);
+    const keys = sqliteOf(server.deps).prepare("SELECT count(*) AS n FROM idempotency_keys WHERE key LIKE 'expired-%' AND created_at > ? AND status = 200").get(old);
     assert.deepEqual(keys, { n: KEYS }, 'every key taken again, answered');
   });
 });

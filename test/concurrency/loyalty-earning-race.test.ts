@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { fixedClock } from '../../src/lib/clock.js';
 import { freshDbFile } from '../support/db.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const CHILD = fileURLToPath(new URL('./loyalty-earning.child.ts', import.meta.url));
 const T0 = '2026-03-02T10:00:00.000Z';
@@ -33,14 +34,14 @@ async function programWithMember(server: TestServer, rules: unknown[]): Promise<
 }
 
 const cardOf = (server: TestServer, code: string) =>
-  server.deps.sqlite.prepare('SELECT id, loyalty_points, loyalty_balance, loyalty_pending_points FROM vouchers WHERE code = ?').get(code) as {
+  sqliteOf(server.deps).prepare('SELECT id, loyalty_points, loyalty_balance, loyalty_pending_points FROM vouchers WHERE code = ?').get(code) as {
     id: string;
     loyalty_points: number;
     loyalty_balance: number;
     loyalty_pending_points: number;
   };
 const ledgerOf = (server: TestServer, voucherId: string) =>
-  server.deps.sqlite.prepare('SELECT count(*) AS n, coalesce(sum(delta), 0) AS sum FROM ledger_entries WHERE voucher_id = ?').get(voucherId) as { n: number; sum: number };
+  sqliteOf(server.deps).prepare('SELECT count(*) AS n, coalesce(sum(delta), 0) AS sum FROM ledger_entries WHERE voucher_id = ?').get(voucherId) as { n: number; sum: number };
 
 describe('loyalty earning across two processes', () => {
   it('loses no points when two processes pay orders of one card at once', async () => {
@@ -83,9 +84,9 @@ describe('loyalty earning across two processes', () => {
       assert.equal(results.reduce((n, r) => n + (r.activated ?? 0), 0), ORDERS, `activated by each: ${JSON.stringify(results)}`);
       const card = cardOf(server, code);
       assert.deepEqual(card, { id: card.id, loyalty_points: ORDERS * 5, loyalty_balance: ORDERS * 5, loyalty_pending_points: 0 });
-      const rows = server.deps.sqlite.prepare("SELECT status, count(*) AS n FROM loyalty_pending_points GROUP BY status").all();
+      const rows = sqliteOf(server.deps).prepare("SELECT status, count(*) AS n FROM loyalty_pending_points GROUP BY status").all();
       assert.deepEqual(rows, [{ status: 'ACTIVATED', n: ORDERS }]);
-      const activations = server.deps.sqlite.prepare("SELECT count(*) AS n FROM ledger_entries WHERE type = 'PENDING_POINTS_ACTIVATION'").get();
+      const activations = sqliteOf(server.deps).prepare("SELECT count(*) AS n FROM ledger_entries WHERE type = 'PENDING_POINTS_ACTIVATION'").get();
       assert.deepEqual(activations, { n: ORDERS });
     } finally {
       await server.close();

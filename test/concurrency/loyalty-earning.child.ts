@@ -4,7 +4,7 @@
  * (each earns on the customer's card through the paid-order seam); `sweep <dbFile> <startAtMs>
  * <clock ISO>` runs the pending-points sweep once at that time. Prints one JSON line.
  */
-import { createDeps } from '../../src/app/deps.js';
+import { createDeps } from '../../src/root/create-deps.js';
 import { internalActor } from '../../src/lib/actor.js';
 import { fixedClock } from '../../src/lib/clock.js';
 import { activateDuePendingPointsSweep } from '../../src/modules/loyalty/pending-points.sweep.js';

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { spawnServe, type SpawnedServer } from '../support/cli.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const ENV = { PROMO_APP_ID: 'members-race-app', PROMO_APP_TOKEN: 'members-race-token' };
 const FREE_CARDS = 20;
@@ -40,7 +41,7 @@ describe('adding loyalty members from two processes at once', () => {
     // Both processes answered each customer with the same card.
     for (let i = 0; i < CUSTOMERS; i++) assert.equal(answers[2 * i]?.body.code, answers[2 * i + 1]?.body.code, customers[i]);
 
-    const cards = server.deps.sqlite
+    const cards = sqliteOf(server.deps)
       .prepare("SELECT v.code, v.holder_id, v.publish_count, c.source_id FROM vouchers v LEFT JOIN customers c ON c.id = v.holder_id")
       .all() as Array<{ code: string; holder_id: string | null; publish_count: number; source_id: string | null }>;
     assert.equal(cards.length, CUSTOMERS, 'the free cards, then one new card per customer left');
@@ -52,7 +53,7 @@ describe('adding loyalty members from two processes at once', () => {
 
     const program = (await server.request('GET', '/v1/loyalties/Race')).body;
     assert.equal(program.vouchers_count, CUSTOMERS);
-    const points = server.deps.sqlite.prepare('SELECT sum(loyalty_points) AS n FROM customers').get() as { n: number };
+    const points = sqliteOf(server.deps).prepare('SELECT sum(loyalty_points) AS n FROM customers').get() as { n: number };
     assert.equal(points.n, 7 * CUSTOMERS, 'each customer gained its card\'s points once');
   });
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { alternately, twoProcesses, type Answer } from '../support/two-processes.js';
 import { assertCardMatchesLedger } from '../modules/ledgers/recompute.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const ENV = { PROMO_APP_ID: 'loyalty-states-race-app', PROMO_APP_TOKEN: 'loyalty-states-race-token' };
 
@@ -15,8 +16,8 @@ describe('loyalty state transitions across two processes', () => {
   const pair = twoProcesses(ENV);
 
   const send = (i: number, method: string, path: string, body?: unknown): Promise<Answer> => alternately(pair, i, method, path, body);
-  const all = <T>(sql: string, ...params: unknown[]): T[] => pair.server.deps.sqlite.prepare(sql).all(...params) as T[];
-  const one = <T>(sql: string, ...params: unknown[]): T => pair.server.deps.sqlite.prepare(sql).get(...params) as T;
+  const all = <T>(sql: string, ...params: unknown[]): T[] => sqliteOf(pair.server.deps).prepare(sql).all(...params) as T[];
+  const one = <T>(sql: string, ...params: unknown[]): T => sqliteOf(pair.server.deps).prepare(sql).get(...params) as T;
 
   /** A program with the given tiers and earning rules, and one member; the card's code and id. */
   async function program(name: string, customer: string, setup: { tiers?: unknown[]; rules?: unknown[] }): Promise<{ code: string; id: string; customerId: string }> {
@@ -93,7 +94,7 @@ describe('loyalty state transitions across two processes', () => {
       { type: 'customer.voucher.loyalty_card.pending_points.added', n: ROWS },
       { type: 'customer.voucher.loyalty_card.pending_points.canceled', n: ROWS - activated },
     ]);
-    assertCardMatchesLedger(pair.server.deps.sqlite, card.id);
+    assertCardMatchesLedger(sqliteOf(pair.server.deps), card.id);
   });
 
   it("moves a card's tier with every racing balance change, each move stored and announced once", async () => {
@@ -131,6 +132,6 @@ describe('loyalty state transitions across two processes', () => {
     const stored = one<{ name: string } | undefined>('SELECT t.name FROM loyalty_member_tiers m JOIN loyalty_tiers t ON t.id = m.tier_id WHERE m.voucher_id = ?', card.id);
     const summary = one<{ name: string | null }>('SELECT t.name FROM customer_loyalty_campaigns c LEFT JOIN loyalty_tiers t ON t.id = c.loyalty_tier WHERE c.customer_id = ?', card.customerId);
     assert.deepEqual([stored?.name ?? null, summary.name], [held, held]);
-    assertCardMatchesLedger(pair.server.deps.sqlite, card.id);
+    assertCardMatchesLedger(sqliteOf(pair.server.deps), card.id);
   });
 });

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../src/lib/clock.js';
 import { issueToken, MAX_LIVE_TOKENS } from '../../src/modules/auth/oauth.service.js';
 import { errorBody, startTestServer, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 describe('the live OAuth token limit', () => {
   const clock = fixedClock('2026-05-01T10:00:00.000Z');
@@ -35,7 +36,7 @@ describe('the live OAuth token limit', () => {
         details: `At most ${MAX_LIVE_TOKENS} tokens may be live at once; revoke some or wait for them to expire`,
       }),
     );
-    const live = server.deps.sqlite.prepare('SELECT count(*) AS n FROM oauth_tokens').get() as { n: number };
+    const live = sqliteOf(server.deps).prepare('SELECT count(*) AS n FROM oauth_tokens').get() as { n: number };
     assert.equal(live.n, MAX_LIVE_TOKENS);
   });
 
@@ -43,7 +44,7 @@ describe('the live OAuth token limit', () => {
     clock.advance(900_000);
     const res = await issueOverHttp();
     assert.equal(res.status, 200);
-    const stored = server.deps.sqlite.prepare('SELECT count(*) AS n FROM oauth_tokens').get() as { n: number };
+    const stored = sqliteOf(server.deps).prepare('SELECT count(*) AS n FROM oauth_tokens').get() as { n: number };
     assert.equal(stored.n, 1, 'expired tokens are deleted when a new one is issued');
   });
 });

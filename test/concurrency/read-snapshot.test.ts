@@ -3,15 +3,15 @@ import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import { openDatabase, withStatementCache } from '../../src/db/connect.js';
+import { openDatabase, withStatementCache } from '../../src/db/sqlite/connect.js';
 import type { Database } from '../../src/db/database.js';
-import { directReads } from '../../src/db/direct-reads.js';
+import { directReads } from '../../src/db/sqlite/direct-reads.js';
 import { findApiKey } from '../../src/modules/auth/auth.repository.js';
 import { freshDbFile } from '../support/db.js';
 
 /**
- * The reader connection's per-tick read transaction (db/read-snapshot.ts) and the raw-row
- * objects of the statement cache (db/connect.ts): what a read sees is what it saw before.
+ * The reader connection's per-tick read transaction (db/sqlite/read-snapshot.ts) and the raw-row
+ * objects of the statement cache (db/sqlite/connect.ts): what a read sees is what it saw before.
  */
 const insertKey = (sqlite: BetterSqlite3.Database, appId: string, name: string) =>
   sqlite

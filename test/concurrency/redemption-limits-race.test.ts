@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { giftCard, percentVoucher } from '../api/redemptions/fixtures.js';
 import { assertCardMatchesLedger } from '../modules/ledgers/recompute.js';
 import { alternately, twoProcesses, type Answer } from '../support/two-processes.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const ENV = { PROMO_APP_ID: 'redemption-limits-race-app', PROMO_APP_TOKEN: 'redemption-limits-race-token' };
 
@@ -31,7 +32,7 @@ describe('redemption limits across two processes', () => {
       customers.flatMap((source_id) => Array.from({ length: 20 }, (_, i) => redeemVia(i, { customer: { source_id }, order: { amount: 1000 }, redeemables: [{ object: 'voucher', id: 'TWICE-EACH' }] }))),
     );
     assert.deepEqual(tally(answers), { '200 ok': 6, '400 customer_rules_violated': 54 });
-    const rows = server.deps.sqlite
+    const rows = sqliteOf(server.deps)
       .prepare("SELECT c.source_id, r.result, count(*) AS n FROM redemptions r JOIN customers c ON c.id = r.customer_id WHERE r.voucher_code = 'TWICE-EACH' GROUP BY 1, 2 ORDER BY 1, 2")
       .all();
     assert.deepEqual(rows, customers.flatMap((source_id) => [{ source_id, result: 'FAILURE', n: 18 }, { source_id, result: 'SUCCESS', n: 2 }]));
@@ -48,7 +49,7 @@ describe('redemption limits across two processes', () => {
     assert.equal(counts['200 ok'], 5, JSON.stringify(counts));
     assert.equal((await server.request('GET', '/v1/vouchers/STACK-FIVE')).body.redemption.redeemed_quantity, 5);
     assert.equal((await server.request('GET', '/v1/vouchers/STACK-GIFT')).body.gift.balance, 950);
-    assert.deepEqual(server.deps.sqlite.prepare("SELECT count(*) AS n, sum(delta) AS s FROM ledger_entries WHERE voucher_id = ? AND type = 'CREDITS_REDEMPTION'").get(card.id), { n: 5, s: -50 });
-    assertCardMatchesLedger(server.deps.sqlite, card.id);
+    assert.deepEqual(sqliteOf(server.deps).prepare("SELECT count(*) AS n, sum(delta) AS s FROM ledger_entries WHERE voucher_id = ? AND type = 'CREDITS_REDEMPTION'").get(card.id), { n: 5, s: -50 });
+    assertCardMatchesLedger(sqliteOf(server.deps), card.id);
   });
 });

@@ -4,6 +4,7 @@ import { twoProcesses } from '../support/two-processes.js';
 import { giftCard, percentVoucher } from '../api/redemptions/fixtures.js';
 import { loyaltySetup } from '../api/redemptions/loyalty-setup.js';
 import { assertCardMatchesLedger } from '../modules/ledgers/recompute.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const ENV = { PROMO_APP_ID: 'redeem-race-app', PROMO_APP_TOKEN: 'redeem-race-token' };
 
@@ -22,7 +23,7 @@ describe('redemptions across two processes', () => {
     ).then((r) => `${r.status} ${(r.body as { key?: string }).key ?? 'ok'}`);
   const count = (results: string[]) => results.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r]: (acc[r] ?? 0) + 1 }), {});
   const failedCount = (code: string) =>
-    (pair.server.deps.sqlite.prepare("SELECT count(*) AS n FROM redemptions WHERE voucher_code = ? AND result = 'FAILURE'").get(code) as { n: number }).n;
+    (sqliteOf(pair.server.deps).prepare("SELECT count(*) AS n FROM redemptions WHERE voucher_code = ? AND result = 'FAILURE'").get(code) as { n: number }).n;
 
   it('a single-use voucher under 200 concurrent redemptions succeeds exactly once', async () => {
     const { server } = pair;
@@ -40,7 +41,7 @@ describe('redemptions across two processes', () => {
     const results = await Promise.all(Array.from({ length: 100 }, (_, i) => redeemVia(i, body)));
     assert.deepEqual(count(results), { '200 ok': 33, '400 gift_amount_exceeded': 67 });
     assert.equal((await server.request('GET', '/v1/vouchers/RACE-GIFT')).body.gift.balance, 10);
-    assert.deepEqual(server.deps.sqlite.prepare("SELECT count(*) AS n, sum(delta) AS s FROM ledger_entries WHERE voucher_id = ? AND type = 'CREDITS_REDEMPTION'").get(card.id), { n: 33, s: -990 });
+    assert.deepEqual(sqliteOf(server.deps).prepare("SELECT count(*) AS n, sum(delta) AS s FROM ledger_entries WHERE voucher_id = ? AND type = 'CREDITS_REDEMPTION'").get(card.id), { n: 33, s: -990 });
   });
 
   it('a reward with stock 5 under 50 concurrent redemptions is given exactly 5 times, and points never go negative', async () => {
@@ -60,6 +61,6 @@ describe('redemptions across two processes', () => {
     const spent = await Promise.all(Array.from({ length: 50 }, (_, i) => redeemVia(i, spend)));
     assert.deepEqual(count(spent), { '200 ok': 33, '400 loyalty_card_points_exceeded': 17 });
     assert.equal((await server.request('GET', `/v1/vouchers/${points.member.code}`)).body.loyalty_card.balance, 10);
-    assertCardMatchesLedger(server.deps.sqlite, points.member.id);
+    assertCardMatchesLedger(sqliteOf(server.deps), points.member.id);
   });
 });

@@ -4,7 +4,7 @@
  * (each in its own transaction, as a redemption would) and prints how many it won and lost.
  */
 import { createInterface } from 'node:readline';
-import { createDeps } from '../../src/app/deps.js';
+import { createDeps } from '../../src/root/create-deps.js';
 import { AppError } from '../../src/lib/errors.js';
 import { claimRewardStock } from '../../src/modules/rewards/rewards.service.js';
 

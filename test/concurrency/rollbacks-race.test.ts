@@ -4,6 +4,7 @@ import { twoProcesses } from '../support/two-processes.js';
 import { giftCard, percentVoucher } from '../api/redemptions/fixtures.js';
 import { loyaltySetup } from '../api/redemptions/loyalty-setup.js';
 import { assertCardMatchesLedger } from '../modules/ledgers/recompute.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const ENV = { PROMO_APP_ID: 'rollback-race-app', PROMO_APP_TOKEN: 'rollback-race-token' };
 
@@ -20,7 +21,7 @@ describe('rollbacks across two processes', () => {
       (r) => `${r.status} ${(r.body as { key?: string }).key ?? 'ok'}`,
     );
   const count = (results: string[]) => results.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r]: (acc[r] ?? 0) + 1 }), {});
-  const sqlite = () => pair.server.deps.sqlite;
+  const sqlite = () => sqliteOf(pair.server.deps);
 
   it('100 concurrent rollbacks of one redemption: exactly one succeeds, the credits come back once, 99 failed rollbacks are recorded', async () => {
     const { server } = pair;

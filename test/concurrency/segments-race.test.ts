@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { alternately, twoProcesses } from '../support/two-processes.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const ENV = { PROMO_APP_ID: 'segments-race-app', PROMO_APP_TOKEN: 'segments-race-token' };
 const CUSTOMERS = 10;
@@ -36,7 +37,7 @@ describe('customers entering a segment across two processes', () => {
     const answers = await Promise.all(writes);
     assert.deepEqual(answers.filter((a) => a.status !== 200), []);
 
-    const sqlite = server.deps.sqlite;
+    const sqlite = sqliteOf(server.deps);
     const members = sqlite.prepare('SELECT count(*) AS n FROM segment_members WHERE segment_id = ?').get(segment.id);
     assert.deepEqual(members, { n: CUSTOMERS });
     const entries = sqlite

@@ -4,6 +4,7 @@ import { fixedClock } from '../../src/lib/clock.js';
 import { AppError } from '../../src/lib/errors.js';
 import { BUSY_MS, withSessionKey } from '../../src/modules/sessions/session-locks.service.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const NOW = '2026-05-04T10:00:00.000Z';
 
@@ -44,6 +45,6 @@ describe('session key claims', () => {
     releaseSecond();
     assert.equal(await second, 'second done');
     assert.equal(await withSessionKey(deps, 'slow-key', async () => 'fourth ran'), 'fourth ran');
-    assert.deepEqual(deps.sqlite.prepare("SELECT busy_until FROM session_locks WHERE key = 'slow-key'").get(), { busy_until: null });
+    assert.deepEqual(sqliteOf(deps).prepare("SELECT busy_until FROM session_locks WHERE key = 'slow-key'").get(), { busy_until: null });
   });
 });

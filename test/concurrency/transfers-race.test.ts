@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assertCardMatchesLedger } from '../modules/ledgers/recompute.js';
 import { alternately, twoProcesses, type Answer } from '../support/two-processes.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const ENV = { PROMO_APP_ID: 'transfers-race-app', PROMO_APP_TOKEN: 'transfers-race-token' };
 const START = 300;
@@ -16,7 +17,7 @@ describe('points transfers across two processes', () => {
   const pair = twoProcesses(ENV);
 
   const send = (i: number, path: string, body: unknown): Promise<Answer> => alternately(pair, i, 'POST', path, body);
-  const all = <T>(sql: string, ...params: unknown[]): T[] => pair.server.deps.sqlite.prepare(sql).all(...params) as T[];
+  const all = <T>(sql: string, ...params: unknown[]): T[] => sqliteOf(pair.server.deps).prepare(sql).all(...params) as T[];
 
   it('conserves points, never overdraws, pairs every move, and moves a source_id once', async () => {
     const { server } = pair;
@@ -62,6 +63,6 @@ describe('points transfers across two processes', () => {
     }
     const balances = all<{ loyalty_balance: number }>('SELECT loyalty_balance FROM vouchers WHERE id IN (?, ?, ?)', ...ids);
     assert.equal(balances.reduce((sum, b) => sum + b.loyalty_balance, 0), 3 * START, 'no point made or lost');
-    for (const id of ids) assertCardMatchesLedger(server.deps.sqlite, id);
+    for (const id of ids) assertCardMatchesLedger(sqliteOf(server.deps), id);
   });
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { discountCampaign, loyaltyCampaign } from '../support/factories.js';
 import { alternately, twoProcesses, type Answer } from '../support/two-processes.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const ENV = { PROMO_APP_ID: 'uniqueness-race-app', PROMO_APP_TOKEN: 'uniqueness-race-token' };
 const RACERS = 20;
@@ -18,7 +19,7 @@ describe('uniqueness rules across two processes', () => {
   /** `RACERS` copies of one request, half to each process, all at once. */
   const race = (method: string, path: string, body: (i: number) => unknown): Promise<Answer[]> =>
     Promise.all(Array.from({ length: RACERS }, (_, i) => alternately(pair, i, method, path, body(i))));
-  const one = <T>(sql: string, ...params: unknown[]): T => pair.server.deps.sqlite.prepare(sql).get(...params) as T;
+  const one = <T>(sql: string, ...params: unknown[]): T => sqliteOf(pair.server.deps).prepare(sql).get(...params) as T;
 
   /** Exactly one 200; every other answer is the whole 409 body given (its request id aside). */
   function oneWinner(answers: Answer[], refusal: Record<string, unknown>): Answer {
@@ -102,7 +103,7 @@ describe('uniqueness rules across two processes', () => {
       "SELECT id, orders_total_count, orders_total_amount FROM customers WHERE source_id = 'order-racer'",
     );
     assert.deepEqual({ count: customer.orders_total_count, amount: customer.orders_total_amount }, { count: 1, amount: 1000 });
-    const events = pair.server.deps.sqlite.prepare("SELECT type, count(*) AS n FROM customer_events WHERE customer_id = ? AND type LIKE 'customer.order.%' GROUP BY type ORDER BY type").all(customer.id);
+    const events = sqliteOf(pair.server.deps).prepare("SELECT type, count(*) AS n FROM customer_events WHERE customer_id = ? AND type LIKE 'customer.order.%' GROUP BY type ORDER BY type").all(customer.id);
     assert.deepEqual(events, [{ type: 'customer.order.created', n: 1 }, { type: 'customer.order.paid', n: 1 }]);
   });
 

@@ -4,9 +4,10 @@ import { DEFAULT_STACKING_RULES } from '../../src/engine/stacking/index.js';
 import { fixedClock } from '../../src/lib/clock.js';
 import { runCli } from '../support/cli.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 /**
- * What validations keep in memory between commits (db/versioned-cache.ts, docs/performance.md "Hot paths"):
+ * What validations keep in memory between commits (db/sqlite/versioned-cache.ts, docs/performance.md "Hot paths"):
  * the stacking rules and when the first session lock expires. A commit by another process, or
  * by this server's own writer, shows in the very next validation.
  */
@@ -53,7 +54,7 @@ describe('reads kept in memory until the next commit', () => {
     assert.equal(unit(await validate('KEPT-LOCK')), 'quantity_exceeded');
     clock.advance(2 * 60_000);
     assert.equal(unit(await validate('KEPT-LOCK')), 'valid', 'expired: released by this validation');
-    assert.deepEqual(server.deps.sqlite.prepare("SELECT count(*) AS n FROM session_locks WHERE key = 'kept-lock'").get(), { n: 0 });
+    assert.deepEqual(sqliteOf(server.deps).prepare("SELECT count(*) AS n FROM session_locks WHERE key = 'kept-lock'").get(), { n: 0 });
     clock.set(NOW);
   });
 });

@@ -4,6 +4,7 @@ import { spawnServe, type SpawnedServer } from '../support/cli.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { discountCampaign } from '../support/factories.js';
 import { testRunner, waitForJob } from '../support/jobs.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const ENV = { PROMO_APP_ID: 'race-app', PROMO_APP_TOKEN: 'race-token' };
 
@@ -43,7 +44,7 @@ describe('races on vouchers', () => {
       (i % 2 ? server.request('DELETE', `/v1/vouchers/K-${i % 20}`).then((r) => r.status) : viaOther('DELETE', `/v1/vouchers/K-${i % 20}`).then((r) => r.status))));
     assert.deepEqual([deletes.filter((s) => s === 204).length, deletes.filter((s) => s === 404).length], [20, 20]);
     const counted = (await server.request('GET', '/v1/campaigns/Counter')).body.vouchers_count;
-    const real = (server.deps.sqlite.prepare("SELECT count(*) AS n FROM vouchers v JOIN campaigns c ON c.id = v.campaign_id WHERE c.name = 'Counter'").get() as { n: number }).n;
+    const real = (sqliteOf(server.deps).prepare("SELECT count(*) AS n FROM vouchers v JOIN campaigns c ON c.id = v.campaign_id WHERE c.name = 'Counter'").get() as { n: number }).n;
     assert.deepEqual([counted, real], [20, 20]);
   });
 
@@ -61,7 +62,7 @@ describe('races on vouchers', () => {
     }
     const okSingles = singles.filter((s) => s === 200).length;
     assert.equal(okSingles + singles.filter((s) => s === 400).length, 20);
-    const codes = (server.deps.sqlite.prepare("SELECT v.code FROM vouchers v JOIN campaigns c ON c.id = v.campaign_id WHERE c.name = 'Small'").all() as Array<{ code: string }>).map((r) => r.code);
+    const codes = (sqliteOf(server.deps).prepare("SELECT v.code FROM vouchers v JOIN campaigns c ON c.id = v.campaign_id WHERE c.name = 'Small'").all() as Array<{ code: string }>).map((r) => r.code);
     assert.deepEqual([codes.length, new Set(codes).size], [460 + okSingles, 460 + okSingles]);
     assert.equal((await server.request('GET', '/v1/campaigns/Small')).body.vouchers_count, 460 + okSingles);
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { openDatabase } from '../../src/db/connect.js';
+import { openDatabase } from '../../src/db/sqlite/connect.js';
 import { assertCommitStats, freshDbFile } from '../support/db.js';
 
 const insertCategory = (id: string) => sql`INSERT INTO categories (id, name, hierarchy, created_at) VALUES (${id}, ${id}, 1, 't')`;

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { sql } from 'kysely';
-import { openDatabase } from '../../src/db/connect.js';
-import { withFirstWrite, type FirstWrite } from '../../src/db/first-write.js';
+import { CompiledQuery, sql } from 'kysely';
+import { openDatabase } from '../../src/db/sqlite/connect.js';
+import type { FirstWrite } from '../../src/db/engine.js';
+import { withFirstWrite } from '../../src/db/sqlite/first-write.js';
 import { freshDbFile } from '../support/db.js';
 
 const marker = (): FirstWrite => ({
   done: false,
-  write: (sqlite) => sqlite.prepare("INSERT INTO idempotency_keys (credential, key, request_hash, created_at) VALUES ('c', 'k', 'h', 't')").run(),
+  write: (run) => run(CompiledQuery.raw("INSERT INTO idempotency_keys (credential, key, request_hash, created_at) VALUES ('c', 'k', 'h', 't')")),
 });
 
 describe('the first write of a request', () => {

@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
-import { openDatabase } from '../../src/db/connect.js';
+import { openDatabase } from '../../src/db/sqlite/connect.js';
 import { assertCommitStats, freshDbFile } from '../support/db.js';
 
 const insertKey = (name: string) =>

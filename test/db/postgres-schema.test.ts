@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { loadMigrations, migrate } from '../../src/db/migrate.js';
+import { loadMigrations, migrate } from '../../src/db/sqlite/migrate.js';
 import { tempDir } from '../support/db.js';
 import { applyPostgresMigrations, postgresForTests, postgresMigrationFiles } from '../support/postgres.js';
 import { postgresShape, sqliteShape, type SchemaShape } from '../support/schema-shape.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { migrate } from '../../src/db/migrate.js';
+import { migrate } from '../../src/db/sqlite/migrate.js';
 import { tempDir } from '../support/db.js';
 import { postgresForTests } from '../support/postgres.js';
 

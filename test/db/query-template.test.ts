@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Transaction } from 'kysely';
-import { createDeps, type Deps } from '../../src/app/deps.js';
+import type { Deps } from '../../src/app/deps.js';
+import { createDeps } from '../../src/root/create-deps.js';
 import type { Database } from '../../src/db/database.js';
-import { columnsShape, insertTemplate, queryTemplate } from '../../src/db/query-template.js';
+import { columnsShape, insertTemplate, queryTemplate } from '../../src/db/sqlite/query-template.js';
 import { freshDbFile } from '../support/db.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 describe('query templates', () => {
   let deps: Deps;
@@ -12,11 +14,12 @@ describe('query templates', () => {
   before(() => {
     // One connection, so that every statement is prepared where this test counts them.
     deps = createDeps({ dbFile: freshDbFile(), separateReads: false });
-    const prepare = deps.sqlite.prepare.bind(deps.sqlite);
-    deps.sqlite.prepare = ((source: string) => {
+    const sqlite = sqliteOf(deps);
+    const prepare = sqlite.prepare.bind(sqlite);
+    sqlite.prepare = ((source: string) => {
       prepared.push(source);
       return prepare(source);
-    }) as typeof deps.sqlite.prepare;
+    }) as typeof sqlite.prepare;
   });
   after(() => deps.close());
 
@@ -67,7 +70,7 @@ describe('query templates', () => {
     await deps.db.transaction().execute(async (trx) => {
       const pending = insertProduct(trx, { id: 'prod_direct', created_at: '2024-01-01T00:00:00.000Z' }, 'id,created_at');
       // Without Kysely's executor (its connection provider awaits first), the row is there before any await.
-      assert.deepEqual(deps.sqlite.prepare("select id from products where id = 'prod_direct'").all(), [{ id: 'prod_direct' }]);
+      assert.deepEqual(sqliteOf(deps).prepare("select id from products where id = 'prod_direct'").all(), [{ id: 'prod_direct' }]);
       assert.deepEqual(await pending, [{ id: 'prod_direct', name: null, price: null }]);
       finished = trx;
     });

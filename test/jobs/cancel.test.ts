@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { requestCancel } from '../../src/jobs/cancel.service.js';
 import { internalActor } from '../../src/lib/actor.js';
 import { startImportStaging } from '../../src/modules/vouchers/voucher-import.service.js';
-import { openSqlite } from '../../src/db/connect.js';
+import { openSqlite } from '../../src/db/sqlite/connect.js';
 import { runCli, spawnServe, type SpawnedServer } from '../support/cli.js';
 import { freshDbFile } from '../support/db.js';
 import { discountCampaign } from '../support/factories.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { CompiledQuery } from 'kysely';
-import { openSqlite } from '../../src/db/connect.js';
+import { openSqlite } from '../../src/db/sqlite/connect.js';
 import { ERASED, ERASED_FAILURE_REASON, ERASED_ITEM_REASON, eraseJobDataAbout, findJobDataAbout } from '../../src/jobs/erasure.service.js';
 import { freshDbFile } from '../support/db.js';
 import { explain, planProblems, recordingKysely, ROWS, writeStatistics } from '../support/query-plans.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { jobRegistry } from '../../src/app/job-registry.js';
+import { jobRegistry } from '../../src/root/job-registry.js';
 import { openJobFailures } from '../../src/jobs/failures.service.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/db.js';

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { after, before, describe, it } from 'node:test';
-import { jobRegistry } from '../../src/app/job-registry.js';
-import { openSqlite } from '../../src/db/connect.js';
+import { jobRegistry as throwingRegistry } from './throwing.job.js';
+import { jobRegistry as probeRegistry } from './cache-probe.job.js';
+import { openSqlite } from '../../src/db/sqlite/connect.js';
 import { isOwnerDead } from '../../src/jobs/lease-owner.js';
 import type { WorkerReport } from '../../src/jobs/worker.js';
 import { claimJob } from '../../src/jobs/leases.service.js';
@@ -17,14 +18,15 @@ import { discountCampaign } from '../support/factories.js';
 import { testRunner, waitForJob } from '../support/jobs.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { QUIET_PORTION_MS } from '../../src/jobs/portion-size.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const jobRow = (server: TestServer, id: string) =>
-  server.deps.sqlite.prepare('SELECT status, cursor, done_count, lease_owner, lease_expires_at FROM async_actions WHERE id = ?').get(id) as {
+  sqliteOf(server.deps).prepare('SELECT status, cursor, done_count, lease_owner, lease_expires_at FROM async_actions WHERE id = ?').get(id) as {
     status: string; cursor: number; done_count: number; lease_owner: string | null; lease_expires_at: number | null;
   };
 
 const codesOf = (server: TestServer, campaign: string): string[] =>
-  (server.deps.sqlite.prepare('SELECT v.code FROM vouchers v JOIN campaigns c ON c.id = v.campaign_id WHERE c.name = ?').all(campaign) as Array<{ code: string }>).map((r) => r.code);
+  (sqliteOf(server.deps).prepare('SELECT v.code FROM vouchers v JOIN campaigns c ON c.id = v.campaign_id WHERE c.name = ?').all(campaign) as Array<{ code: string }>).map((r) => r.code);
 
 async function enqueue(server: TestServer, campaign: string, count: number): Promise<string> {
   if ((await server.request('GET', `/v1/campaigns/${campaign}`)).status === 404) {
@@ -89,12 +91,12 @@ describe('the job runner', () => {
   it('leaves a job leased by a live owner alone, and takes it over once the lease expires', async () => {
     const id = await enqueue(server, 'Lease', 50);
     const farAway = 'another-host:123:abc';
-    server.deps.sqlite.prepare("UPDATE async_actions SET status = 'IN_PROGRESS', lease_owner = ?, lease_expires_at = ? WHERE id = ?").run(farAway, Date.now() + 3_600_000, id);
+    sqliteOf(server.deps).prepare("UPDATE async_actions SET status = 'IN_PROGRESS', lease_owner = ?, lease_expires_at = ? WHERE id = ?").run(farAway, Date.now() + 3_600_000, id);
     const runner = testRunner(server.deps);
     try {
       await new Promise((r) => setTimeout(r, 400));
       assert.deepEqual([jobRow(server, id).lease_owner, jobRow(server, id).cursor], [farAway, 0]);
-      server.deps.sqlite.prepare('UPDATE async_actions SET lease_expires_at = ? WHERE id = ?').run(Date.now() - 1, id);
+      sqliteOf(server.deps).prepare('UPDATE async_actions SET lease_expires_at = ? WHERE id = ?').run(Date.now() - 1, id);
       const job = await waitForJob(server, id);
       assert.equal(job.status, 'DONE');
     } finally {
@@ -110,7 +112,7 @@ describe('the job runner', () => {
     assert.equal(isOwnerDead(`${hostname()}:${process.pid}:feed`), false);
     assert.equal(isOwnerDead(`elsewhere:${dead}:feed`), false);
     const id = await enqueue(server, 'Orphan', 40);
-    server.deps.sqlite.prepare("UPDATE async_actions SET status = 'IN_PROGRESS', cursor = 0, lease_owner = ?, lease_expires_at = ? WHERE id = ?").run(owner, Date.now() + 3_600_000, id);
+    sqliteOf(server.deps).prepare("UPDATE async_actions SET status = 'IN_PROGRESS', cursor = 0, lease_owner = ?, lease_expires_at = ? WHERE id = ?").run(owner, Date.now() + 3_600_000, id);
     const runner = testRunner(server.deps);
     try {
       assert.equal((await waitForJob(server, id, 5000)).status, 'DONE');
@@ -158,7 +160,7 @@ describe('the job runner', () => {
   it('fails a generation whose campaign was deleted, and a job of an unknown type', async () => {
     const id = await enqueue(server, 'Gone', 10);
     const campaignId = (await server.request('GET', '/v1/campaigns/Gone')).body.id;
-    server.deps.sqlite.prepare("UPDATE campaigns SET deleted_at = 'x' WHERE name = 'Gone'").run();
+    sqliteOf(server.deps).prepare("UPDATE campaigns SET deleted_at = 'x' WHERE name = 'Gone'").run();
     const unknown = await server.deps.db.transaction().execute((trx) =>
       enqueueJob(trx, { type: 'ORDERS.METADATA_KEY_PURGE', payload: {}, total: 1, requestId: 'r', now: new Date().toISOString() }),
     );
@@ -179,8 +181,7 @@ describe('the job runner', () => {
     const id = await enqueue(server, 'Throws', 50);
     const campaign = async () => (await server.request('GET', '/v1/campaigns/Throws')).body;
     assert.deepEqual([(await campaign()).vouchers_generation_status, (await campaign()).vouchers_count], ['IN_PROGRESS', 0]);
-    const throwing = { module: new URL('./throwing.job.ts', import.meta.url).href, export: 'throwingGenerationStep' };
-    const runner = testRunner(server.deps, { registry: { ...jobRegistry, [JobType.vouchersGenerate]: { step: throwing, firstPortion: 10 } }, only: [id] });
+    const runner = testRunner(server.deps, { registry: throwingRegistry, only: [id] });
     try {
       const job = await waitForJob(server, id);
       assert.deepEqual([job.status, job.operation_status, job.progress, job.result], [
@@ -195,12 +196,7 @@ describe('the job runner', () => {
   });
 
   it("gives each job type's portions the worker page cache its registry line asks for (cacheMb), the default to the others", async () => {
-    const probe = { module: new URL('./cache-probe.job.ts', import.meta.url).href, export: 'cacheProbeStep' };
-    const registry = {
-      ...jobRegistry,
-      [JobType.ordersImport]: { step: probe, firstPortion: 10, failureKey: 'source_id', cacheMb: 8 },
-      [JobType.vouchersImport]: { step: probe, firstPortion: 10, failureKey: 'code' },
-    };
+    const registry = probeRegistry;
     await server.request('POST', '/v1/campaigns', { body: discountCampaign('Probe') });
     const ordersJob = async () => (await server.request('POST', '/v1/orders/import', { body: [{ source_id: 'probe-1' }] })).body.async_action_id as string;
     const vouchersJob = async () => {
@@ -227,7 +223,7 @@ describe('the job runner', () => {
     const abandoned = await startImportStaging(server.deps, 'Staged', internalActor());
     await abandoned.add([{ code: 'S-1' }]);
     // Its writer dies: its lease names a process that is gone.
-    server.deps.sqlite.prepare('UPDATE async_actions SET lease_owner = ? WHERE id = ?').run(`${hostname()}:${dead}:x`, abandoned.jobId);
+    sqliteOf(server.deps).prepare('UPDATE async_actions SET lease_owner = ? WHERE id = ?').run(`${hostname()}:${dead}:x`, abandoned.jobId);
     const sealed = await startImportStaging(server.deps, 'Staged', internalActor());
     await sealed.add([{ code: 'S-2' }, { code: 'S-3' }]);
     await sealed.add([{ code: 'S-4' }]);

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { WAL_SIZE_LIMIT_BYTES } from '../../src/db/connect.js';
-import { copyWalBack, walBytes } from '../../src/db/wal.js';
+import { WAL_SIZE_LIMIT_BYTES } from '../../src/db/sqlite/connect.js';
+import { copyWalBack, walBytes } from '../../src/db/sqlite/wal.js';
 import { discountCampaign } from '../support/factories.js';
 import type { JobRunner } from '../../src/jobs/runner.js';
 import { testRunner, waitForJob } from '../support/jobs.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const MiB = 1024 * 1024;
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -62,8 +63,8 @@ describe('WAL checkpoints beside bulk jobs', () => {
   after(() => server.close());
 
   it("keeps the API's connection from checkpointing below 64 MiB: job workers copy the WAL back during a generation", async () => {
-    const pageSize = server.deps.sqlite.pragma('page_size', { simple: true }) as number;
-    assert.equal(server.deps.sqlite.pragma('wal_autocheckpoint', { simple: true }), WAL_SIZE_LIMIT_BYTES / pageSize);
+    const pageSize = sqliteOf(server.deps).pragma('page_size', { simple: true }) as number;
+    assert.equal(sqliteOf(server.deps).pragma('wal_autocheckpoint', { simple: true }), WAL_SIZE_LIMIT_BYTES / pageSize);
     assert.equal((await server.request('POST', '/v1/campaigns', { body: discountCampaign('Wal') })).status, 200);
     // 40,000 random codes write far more than 64 MiB of WAL (pages all over the code indexes):
     // without the workers' checkpoints it would pass the API's 64 MiB before any restart.
@@ -86,7 +87,7 @@ describe('WAL checkpoints beside bulk jobs', () => {
     } finally {
       await runner.stop();
     }
-    const count = server.deps.sqlite.prepare("SELECT count(*) AS n FROM vouchers v JOIN campaigns c ON c.id = v.campaign_id WHERE c.name = 'Wal'").get() as { n: number };
+    const count = sqliteOf(server.deps).prepare("SELECT count(*) AS n FROM vouchers v JOIN campaigns c ON c.id = v.campaign_id WHERE c.name = 'Wal'").get() as { n: number };
     assert.equal(count.n, 40_000);
   });
 
@@ -160,7 +161,7 @@ describe('WAL checkpoints beside bulk jobs', () => {
     const peak = (name: string, reported: boolean) => {
       const runner = testRunner(server.deps, { wal: { jobBytes, idleBytes: 1024 * MiB }, callerCopiesWal: true });
       // The caller's copies, as jobs/follow.ts runs them on a command's main thread.
-      return generationWalPeak(server, name, 80_000, runner, () => (reported ? runner.copyWalBack(server.deps.sqlite) : copyWalBack(server.deps.sqlite)));
+      return generationWalPeak(server, name, 80_000, runner, () => (reported ? runner.copyWalBack() : copyWalBack(sqliteOf(server.deps))));
     };
     const unreported = await peak('WalUnreported', false);
     const reported = await peak('WalReported', true);

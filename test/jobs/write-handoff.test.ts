@@ -2,20 +2,22 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import { parseHandOffMs } from '../../src/app/config.js';
-import { jobRegistry, type JobRegistry } from '../../src/app/job-registry.js';
-import { announceWait, createWriteIntent, endWait, letWaitingWriteFirst, waitingMs } from '../../src/db/write-intent.js';
+import type { JobRegistry } from '../../src/jobs/registry.js';
+import { jobRegistry } from '../../src/root/job-registry.js';
+import { announceWait, createWriteIntent, endWait, letWaitingWriteFirst, waitingMs } from '../../src/db/sqlite/write-intent.js';
 import type { WorkerReport } from '../../src/jobs/worker.js';
 import { JobType } from '../../src/lib/enums.js';
 import { discountCampaign } from '../support/factories.js';
 import { testRunner, waitForJob } from '../support/jobs.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The app's registry, with the generation's first portion (and overlap) as given. */
+/** The app's registry, with the generation's first portion (and overlap) as given: the runner's lines, the same steps. */
 const generationRegistry = (firstPortion: number, overlap: boolean): JobRegistry => ({
   ...jobRegistry,
-  [JobType.vouchersGenerate]: { ...jobRegistry[JobType.vouchersGenerate]!, firstPortion, overlap },
+  types: { ...jobRegistry.types, [JobType.vouchersGenerate]: { ...jobRegistry.types[JobType.vouchersGenerate]!, firstPortion, overlap } },
 });
 
 async function generation(server: TestServer, campaign: string, count: number): Promise<string> {
@@ -26,9 +28,9 @@ async function generation(server: TestServer, campaign: string, count: number): 
 }
 
 const countOf = (server: TestServer, campaign: string): number =>
-  (server.deps.sqlite.prepare('SELECT count(*) AS n FROM vouchers v JOIN campaigns c ON c.id = v.campaign_id WHERE c.name = ?').get(campaign) as { n: number }).n;
+  (sqliteOf(server.deps).prepare('SELECT count(*) AS n FROM vouchers v JOIN campaigns c ON c.id = v.campaign_id WHERE c.name = ?').get(campaign) as { n: number }).n;
 
-describe('the write intent (db/write-intent.ts)', () => {
+describe('the write intent (db/sqlite/write-intent.ts)', () => {
   it('tells how long a write has waited, and lets a worker wait until it has the lock', async () => {
     const intent = createWriteIntent();
     assert.equal(waitingMs(intent), -1);

@@ -4,9 +4,9 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqlite } from '../../src/db/connect.js';
-import type { CommitStats } from '../../src/db/group-commit.js';
-import { loadMigrations, migrate } from '../../src/db/migrate.js';
+import { openSqlite } from '../../src/db/sqlite/connect.js';
+import type { CommitStats } from '../../src/db/sqlite/group-commit.js';
+import { loadMigrations, migrate } from '../../src/db/sqlite/migrate.js';
 
 /**
  * A migrated template database, made once per set of migrations (keyed by their hash) and

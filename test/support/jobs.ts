@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { jobRegistry } from '../../src/app/job-registry.js';
+import { jobRegistry } from '../../src/root/job-registry.js';
 import type { Deps } from '../../src/app/deps.js';
 import type { AsyncActionView } from '../../src/jobs/jobs.presenter.js';
 import { startJobRunner, type JobRunner, type RunnerOptions } from '../../src/jobs/runner.js';

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createDeps, type Deps } from '../../src/app/deps.js';
+import type { Deps } from '../../src/app/deps.js';
+import { createDeps } from '../../src/root/create-deps.js';
 import { createLogger } from '../../src/app/logger.js';
 import { createApp } from '../../src/http/app.js';
 import { createHttpServer } from '../../src/http/server.js';

@@ -1,6 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import { jobRegistry } from '../../app/job-registry.js';
+import { jobRegistry } from '../../root/job-registry.js';
 import { runJobToEnd } from '../../jobs/follow.js';
 import { getAsyncAction } from '../../jobs/jobs.service.js';
 import { internalActor } from '../../lib/actor.js';

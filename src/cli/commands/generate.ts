@@ -5,7 +5,7 @@ import { validateFlags } from '../../lib/validate.js';
 import { MAX_VOUCHERS_COUNT } from '../../modules/campaigns/campaigns.schemas.js';
 import { getAsyncAction } from '../../jobs/jobs.service.js';
 import { addVouchers } from '../../modules/vouchers/voucher-generation.service.js';
-import { jobRegistry } from '../../app/job-registry.js';
+import { jobRegistry } from '../../root/job-registry.js';
 import { runJobToEnd } from '../../jobs/follow.js';
 import { stderrProgress } from '../../tui/progress-line.js';
 import { printJson, runWithDeps, type CommonOptions } from '../run.js';

@@ -1,5 +1,5 @@
 import type { Deps } from '../../app/deps.js';
-import { jobRegistry } from '../../app/job-registry.js';
+import { jobRegistry } from '../../root/job-registry.js';
 import { runJobToEnd } from '../../jobs/follow.js';
 import { itemFormatOf, readItems } from '../../jobs/item-reader.js';
 import { getAsyncAction } from '../../jobs/jobs.service.js';

@@ -1,4 +1,4 @@
-import { jobRegistry } from '../../app/job-registry.js';
+import { jobRegistry } from '../../root/job-registry.js';
 import { cancelJob } from '../../jobs/cancel.service.js';
 import { getAsyncAction, listAsyncActions, listJobViews } from '../../jobs/jobs.service.js';
 import { printFailures } from '../job-output.js';

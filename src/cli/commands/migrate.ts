@@ -1,5 +1,4 @@
-import { openSqlite } from '../../db/connect.js';
-import { migrate } from '../../db/migrate.js';
+import { migrateFile } from '../../db/sqlite/migrate.js';
 import { databaseToCreate } from '../mistakes.js';
 import { printJson, runCommand, type CommonOptions } from '../run.js';
 
@@ -7,13 +6,8 @@ import { printJson, runCommand, type CommonOptions } from '../run.js';
 export const migrateCommand = (options: CommonOptions) =>
   runCommand(options, (file) => {
     databaseToCreate(file);
-    const sqlite = openSqlite(file);
-    try {
-      const result = migrate(sqlite);
-      if (options.json) printJson(result);
-      else if (result.applied.length === 0) process.stdout.write(`${file} is up to date (version ${result.version})\n`);
-      else process.stdout.write(`applied ${result.applied.join(', ')}; ${file} is at version ${result.version}\n`);
-    } finally {
-      sqlite.close();
-    }
+    const result = migrateFile(file);
+    if (options.json) printJson(result);
+    else if (result.applied.length === 0) process.stdout.write(`${file} is up to date (version ${result.version})\n`);
+    else process.stdout.write(`applied ${result.applied.join(', ')}; ${file} is at version ${result.version}\n`);
   });

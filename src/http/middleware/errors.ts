@@ -1,5 +1,6 @@
 import type { Next } from 'koa';
 import type { Logger } from '../../app/logger.js';
+import { apiErrorOf } from '../../db/errors.js';
 import { AppError } from '../../lib/errors.js';
 import { stringifyJson } from '../../lib/raw-json.js';
 import type { AppContext } from '../context.js';
@@ -7,10 +8,7 @@ import type { AppContext } from '../context.js';
 /** The AppError a known failure is answered with; undefined for an unexpected one (a 500). */
 export function translate(error: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
-  if ((error as { code?: string } | null)?.code === 'SQLITE_BUSY') {
-    return new AppError('database_busy', 'The database stayed locked; retry the request');
-  }
-  return undefined;
+  return apiErrorOf(error);
 }
 
 export const internalError = (): AppError => new AppError('internal_error', 'Unexpected error; see the server log');

@@ -1,6 +1,5 @@
 import type { Next } from 'koa';
 import type { Deps } from '../../app/deps.js';
-import { withFirstWrite } from '../../db/first-write.js';
 import { AppError, invalidPayload } from '../../lib/errors.js';
 import { stringifyJson } from '../../lib/raw-json.js';
 import {
@@ -58,7 +57,7 @@ export function idempotency(deps: Deps) {
     if (await answerFromEarlier(deps, ctx, request, await findEarlier(deps, request))) return;
     const keyRow = keyRowOnFirstWrite(deps, request);
     try {
-      await withFirstWrite(keyRow, next);
+      await deps.engine.withFirstWrite(keyRow, next);
     } catch (error) {
       if (error instanceof KeyTaken) {
         // Another request (in this process or another) took the key first: its answer is ours.

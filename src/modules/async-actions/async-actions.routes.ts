@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { jobRegistry } from '../../app/job-registry.js';
+import { jobRegistry } from '../../root/job-registry.js';
 import type { RouteModule } from '../../http/context.js';
 import { failuresNdjson, openJobFailures, type FailureView } from '../../jobs/failures.service.js';
 import { getAsyncAction, listAsyncActions } from '../../jobs/jobs.service.js';

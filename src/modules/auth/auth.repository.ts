@@ -1,9 +1,8 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { Database } from '../../db/database.js';
-import { queryTemplate } from '../../db/query-template.js';
+import type { Selectable } from 'kysely';
+import { queryTemplate } from '../../db/sqlite/query-template.js';
 import type { ApiKeyTable, OAuthTokenTable } from './auth.table.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 export type ApiKeyRow = Selectable<ApiKeyTable>;
 export type OAuthTokenRow = Selectable<OAuthTokenTable>;
 

@@ -1,10 +1,8 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
-import { versionedRead } from '../../db/versioned-cache.js';
+import { versionedRead } from '../../db/sqlite/versioned-cache.js';
 import { sameSecret, secretMatches } from '../../lib/secrets.js';
 import * as repo from './auth.repository.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 
 /** A key row as authentication reads it, its origins parsed once; null: no key with that id. */
 export interface CachedKey {

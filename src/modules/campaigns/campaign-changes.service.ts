@@ -1,5 +1,3 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
 import { checkValidity, validityColumns, type ValidityColumns } from '../../engine/validity/index.js';
 import { AppError, invalidPayload, notFound } from '../../lib/errors.js';
 import { resolveCategoryId } from '../categories/categories.service.js';
@@ -7,8 +5,8 @@ import { templateOf } from './campaign-template.js';
 import * as repo from './campaigns.repository.js';
 import type { UpdateCampaignBody } from './campaigns.schemas.js';
 import { findCampaign, type CampaignRow } from './campaigns.service.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 
 const flag = (value: boolean): number => (value ? 1 : 0);
 

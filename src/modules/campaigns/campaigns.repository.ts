@@ -1,9 +1,8 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { OrderBy } from '../../lib/pagination.js';
 import type { CampaignTable, CampaignType, GenerationStatus, PromotionTierTable } from './campaigns.table.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 export type CampaignRow = Selectable<CampaignTable>;
 export type CampaignInsert = Insertable<CampaignTable>;
 export type CampaignPatch = Updateable<CampaignTable>;

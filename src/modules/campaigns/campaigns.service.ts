@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import { isoNow } from '../../lib/clock.js';
 import { notFound } from '../../lib/errors.js';
 import { listEnvelope } from '../../lib/pagination.js';
@@ -10,13 +8,13 @@ import { assignmentsOfObjects } from '../validation-rules/index.js';
 import * as repo from './campaigns.repository.js';
 import type { CampaignsListQuery } from './campaigns.schemas.js';
 import type { GenerationStatus } from './campaigns.table.js';
+import type { Db } from '../../db/engine.js';
 
 /**
  * Reading campaigns, and the campaign side of voucher work: the vouchers module (which owns
  * every use case that touches both) calls these inside its own transactions.
  */
 export type CampaignRow = repo.CampaignRow;
-type Db = Kysely<Database>;
 
 /** A live campaign by id or name, or null. */
 export async function findCampaignOrNone(db: Db, idOrName: string): Promise<CampaignRow | null> {

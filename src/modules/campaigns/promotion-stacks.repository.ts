@@ -1,11 +1,10 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import { newestFirst, type WalkPosition } from '../../db/newest-first.js';
-import { notIndexed } from '../../db/plan-hints.js';
+import { notIndexed } from '../../db/sqlite/plan-hints.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import type { PromotionStackTable } from './campaigns.table.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 export type StackRow = Selectable<PromotionStackTable>;
 export type StackInsert = Insertable<PromotionStackTable>;
 export type StackPatch = Updateable<PromotionStackTable>;

@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import { isoNow } from '../../lib/clock.js';
 import { invalidPayload, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -11,12 +9,12 @@ import * as repo from './campaigns.repository.js';
 import * as stacks from './promotion-stacks.repository.js';
 import { MAX_STACKS_PER_CAMPAIGN, type CreateStackBody, type PromotionStacksListQuery, type UpdateStackBody } from './promotion-stacks.schemas.js';
 import { findPromotionCampaign } from './promotion-tiers.service.js';
+import type { Db } from '../../db/engine.js';
 
 /**
  * Promotion stacks: named, ordered sets of a PROMOTION campaign's tiers. A `promotion_stack`
  * redeemable expands into its tiers (findPromotionStack, for the redemption pipeline).
  */
-type Db = Kysely<Database>;
 type StackDeps = Pick<Deps, 'db' | 'clock'>;
 
 function presentStack(row: stacks.StackRow, tierIds: string[], categories: Map<string, CategoryView>) {

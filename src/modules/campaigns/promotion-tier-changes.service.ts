@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import { checkValidity, validityColumns } from '../../engine/validity/index.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError, invalidPayload } from '../../lib/errors.js';
@@ -10,9 +8,9 @@ import * as stacks from './promotion-stacks.repository.js';
 import * as tiers from './promotion-tiers.repository.js';
 import { MAX_PROMOTION_TIERS, tierDiscount, type TierBody, type UpdateTierBody } from './promotion-tiers.schemas.js';
 import { findPromotionCampaign, requirePromotionTier, type PromotionTierRecord, type PromotionTierView } from './promotion-tiers.service.js';
+import type { Db } from '../../db/engine.js';
 
 /** Adding, changing, enabling and removing the promotion tiers of a PROMOTION campaign. */
-type Db = Kysely<Database>;
 type TierDeps = Pick<Deps, 'db' | 'clock'>;
 
 /** POST /v1/promotions/{campaignId}/tiers: without a `hierarchy`, the tier comes after the campaign's last. */

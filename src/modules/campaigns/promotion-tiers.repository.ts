@@ -1,11 +1,11 @@
-import type { Kysely, SelectQueryBuilder, Updateable } from 'kysely';
+import type { SelectQueryBuilder, Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { newestFirst } from '../../db/newest-first.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import type { CampaignRow, TierRow } from './campaigns.repository.js';
 import type { PromotionTierTable } from './campaigns.table.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 export type TierPatch = Updateable<PromotionTierTable>;
 
 export interface TiersFilter {

@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { listEnvelope } from '../../lib/pagination.js';
@@ -11,8 +9,8 @@ import * as tiers from './promotion-tiers.repository.js';
 import type { PromotionTiersListQuery } from './promotion-tiers.schemas.js';
 import { findCampaign } from './campaigns.service.js';
 import { assignmentsOfObjects } from '../validation-rules/index.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 export type TierRow = repo.TierRow;
 export type PromotionTierView = ReturnType<typeof presentTier>;
 

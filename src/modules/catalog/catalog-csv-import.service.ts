@@ -5,7 +5,7 @@ import { stageUpload, startStaging, type Staging } from '../../jobs/staging.serv
 import type { Actor } from '../../lib/actor.js';
 import { JobType } from '../../lib/enums.js';
 
-type StagingDeps = Pick<Deps, 'db' | 'sqlite' | 'clock'>;
+type StagingDeps = Pick<Deps, 'db' | 'engine' | 'clock'>;
 type Answer = Promise<{ async_action_id: string }>;
 
 /** `promo import products.csv --type products`: a PRODUCTS.IMPORT_CSV job fed row by row. */

@@ -1,12 +1,10 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
 import { presentProduct, presentSku, type ProductView, type SkuView } from './products.presenter.js';
 import * as products from './products.repository.js';
 import * as skus from './skus.repository.js';
+import type { Db } from '../../db/engine.js';
 
 export type { ProductView, SkuView };
 
-type Db = Kysely<Database>;
 
 /** Products and SKUs named by id or by source id (an order's items name them either way). */
 export interface CatalogRefs {

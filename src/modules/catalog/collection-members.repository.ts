@@ -1,13 +1,12 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
-import { notIndexed } from '../../db/plan-hints.js';
-import { queryTemplate } from '../../db/query-template.js';
+import { sql } from 'kysely';
+import { notIndexed } from '../../db/sqlite/plan-hints.js';
+import { queryTemplate } from '../../db/sqlite/query-template.js';
 import type { CompiledFilter } from '../../engine/conditions/index.js';
 import { filterSql } from './collection-filter.repository.js';
 import { catalogSource } from './collection-sources.repository.js';
 import type { MembersQuery } from './product-collections.schemas.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 
 /** A member of a collection: a product or a SKU, with what orders the page. */
 export interface MemberRef {

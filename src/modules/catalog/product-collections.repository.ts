@@ -1,10 +1,9 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { Database } from '../../db/database.js';
-import { queryTemplate } from '../../db/query-template.js';
+import type { Selectable } from 'kysely';
+import { queryTemplate } from '../../db/sqlite/query-template.js';
 import type { ProductCollectionItemTable, ProductCollectionTable } from './catalog.table.js';
 import type { CollectionListQuery } from './product-collections.schemas.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 export type CollectionRow = Selectable<ProductCollectionTable>;
 /** A member as given (the sort keys sql/0005 adds are the database's to fill). */
 export type CollectionItemRow = Pick<Selectable<ProductCollectionItemTable>, 'collection_id' | 'position' | 'object' | 'product_id' | 'sku_id'>;

@@ -1,5 +1,3 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
 import { validateFilter } from '../../engine/conditions/index.js';
 import { isoNow } from '../../lib/clock.js';
 import { duplicateFound, invalidPayload, notFound } from '../../lib/errors.js';
@@ -16,8 +14,8 @@ import {
 import * as products from './products.repository.js';
 import type { CatalogDeps } from './products.service.js';
 import * as skus from './skus.repository.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 
 /** The stored filter of an AUTO_UPDATE collection, checked by the condition engine. */
 function checkedFilter(input: CreateCollectionInput): string {

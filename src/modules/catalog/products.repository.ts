@@ -1,12 +1,11 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import { inBatches } from '../../db/batches.js';
-import type { Database } from '../../db/database.js';
-import { keysTemplate } from '../../db/query-template.js';
-import { notIndexed } from '../../db/plan-hints.js';
+import { keysTemplate } from '../../db/sqlite/query-template.js';
+import { notIndexed } from '../../db/sqlite/plan-hints.js';
 import type { ProductTable } from './catalog.table.js';
 import type { ListWindow } from './catalog-list.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 export type ProductRow = Selectable<ProductTable>;
 export type ProductPatch = Updateable<ProductTable>;
 

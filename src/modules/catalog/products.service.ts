@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import { isoNow } from '../../lib/clock.js';
 import { duplicateFound, invalidPayload, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -11,9 +9,9 @@ import * as products from './products.repository.js';
 import { presentProduct, presentProductsWithSkus, presentProductWithSkus, type ProductView } from './products.presenter.js';
 import { updateProductSchema, type CreateProductInput, type UpdateProductInput } from './products.schemas.js';
 import * as skus from './skus.repository.js';
+import type { Db } from '../../db/engine.js';
 
 export type CatalogDeps = Pick<Deps, 'db' | 'clock'>;
-type Db = Kysely<Database>;
 
 /** Refuses a name or source_id that another product holds (409 duplicate_found). */
 async function assertProductUnique(db: Db, selfId: string | undefined, input: UpdateProductInput): Promise<void> {

@@ -1,11 +1,10 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import { inBatches } from '../../db/batches.js';
-import type { Database } from '../../db/database.js';
-import { notIndexed } from '../../db/plan-hints.js';
+import { notIndexed } from '../../db/sqlite/plan-hints.js';
 import type { SkuTable } from './catalog.table.js';
 import type { ListWindow } from './catalog-list.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 export type SkuRow = Selectable<SkuTable>;
 export type SkuPatch = Updateable<SkuTable>;
 

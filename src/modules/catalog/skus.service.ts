@@ -1,5 +1,3 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
 import { isoNow } from '../../lib/clock.js';
 import { duplicateFound, invalidPayload, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -10,8 +8,8 @@ import { presentSku, type ProductView, type SkuView } from './products.presenter
 import { requireProduct, type CatalogDeps } from './products.service.js';
 import type { CreateSkuInput, UpdateSkuInput } from './skus.schemas.js';
 import * as skus from './skus.repository.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 /** What a SKU's checks need of its product. */
 type SkuProduct = Pick<ProductRow, 'id' | 'attributes'>;
 

@@ -1,4 +1,5 @@
 import type { Deps } from '../../app/deps.js';
+import { isDatabaseError } from '../../db/errors.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError, duplicateFound, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -69,7 +70,7 @@ export async function deleteCategory(deps: DeleteDeps, id: string): Promise<void
     try {
       await repo.deleteCategory(trx, id);
     } catch (error) {
-      if ((error as { code?: string } | null)?.code !== 'SQLITE_CONSTRAINT_FOREIGNKEY') throw error;
+      if (!isDatabaseError(error, 'foreign_key')) throw error;
       throw new AppError('resource_in_use', `Category ${id} is still given to campaigns, vouchers, promotion tiers or stacks`);
     }
   });

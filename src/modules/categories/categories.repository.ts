@@ -1,9 +1,8 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Database } from '../../db/database.js';
-import { keysTemplate } from '../../db/query-template.js';
+import { sql, type Selectable } from 'kysely';
+import { keysTemplate } from '../../db/sqlite/query-template.js';
 import type { CategoryTable } from './categories.table.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 export type CategoryRow = Selectable<CategoryTable>;
 
 export const findCategoryById = (db: Db, id: string): Promise<CategoryRow | undefined> =>

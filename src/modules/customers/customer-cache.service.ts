@@ -1,8 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
 import * as repo from './customers.repository.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 
 /**
  * Customers an import portion read by source id in one query per batch (prefetchCustomers),

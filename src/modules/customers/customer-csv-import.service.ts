@@ -5,7 +5,7 @@ import { stageUpload, startStaging, type Staging } from '../../jobs/staging.serv
 import type { Actor } from '../../lib/actor.js';
 import { JobType } from '../../lib/enums.js';
 
-type StagingDeps = Pick<Deps, 'db' | 'sqlite' | 'clock'>;
+type StagingDeps = Pick<Deps, 'db' | 'engine' | 'clock'>;
 
 /** `promo import customers.csv --type customers`: a CUSTOMERS.IMPORT_CSV job fed row by row. */
 export const startCustomersCsvStaging = (deps: StagingDeps, actor: Actor): Promise<Staging> =>

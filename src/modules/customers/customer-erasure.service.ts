@@ -1,9 +1,7 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
 import { notFound } from '../../lib/errors.js';
 import * as repo from './customers.repository.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 
 /** The customer a permanent deletion erases: its id, its seq, and the values that identify it in stored data. */
 export interface CustomerToErase {

@@ -1,13 +1,12 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
-import { queryTemplate } from '../../db/query-template.js';
+import { queryTemplate } from '../../db/sqlite/query-template.js';
+import type { Db } from '../../db/engine.js';
 
 /**
  * The summary and loyalty blocks are cached sums. Each change is ONE guarded UPDATE (or
  * upsert) that returns the row it changed; no row back means the customer is missing or the
  * guard refused (a sum would go below zero). Never read, compute and write back.
  */
-type Db = Kysely<Database>;
 
 export interface OrderCount {
   customerId: string;

@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import * as repo from './customer-summary.repository.js';
+import type { Db } from '../../db/engine.js';
 
 /**
  * Keeps a customer's summary, loyalty and referrals blocks true. Orders, redemptions and
@@ -10,7 +9,6 @@ import * as repo from './customer-summary.repository.js';
  * the customer's updated_at to `at`, but an order's figures given `at: null` keep it (an
  * import's history: docs/deviations.md "An order import is history").
  */
-type Db = Kysely<Database>;
 
 export type CampaignRef = repo.CampaignRef;
 

@@ -1,9 +1,9 @@
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { notIndexed } from '../../db/plan-hints.js';
+import { notIndexed } from '../../db/sqlite/plan-hints.js';
 import type { CustomerRow } from './customers.repository.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 
 /** The filters that define the set a list counts (`total`). */
 export interface CustomerFilters {

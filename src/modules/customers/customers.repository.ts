@@ -1,9 +1,8 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { Database } from '../../db/database.js';
-import { columnsShape, keysTemplate, listShape, queryTemplate } from '../../db/query-template.js';
+import { columnsShape, keysTemplate, listShape, queryTemplate } from '../../db/sqlite/query-template.js';
 import type { CustomerLoyaltyCampaignTable, CustomerReferralTable, CustomerTable } from './customers.table.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 export type CustomerRow = Selectable<CustomerTable>;
 export type NewCustomerRow = Insertable<CustomerTable>;
 export type CustomerPatch = Updateable<CustomerTable>;

@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
+import { isDatabaseError } from '../../db/errors.js';
 import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError, duplicateFound, notFound } from '../../lib/errors.js';
@@ -23,8 +22,8 @@ import {
   type SimpleCustomer,
 } from './customers.presenter.js';
 import { updateCustomerSchema, type CreateCustomerBody, type CustomerFields } from './customers.schemas.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 type ReadDeps = Pick<Deps, 'db'>;
 type WriteDeps = Pick<Deps, 'db' | 'clock'>;
 type UpsertDeps = Pick<Deps, 'db' | 'clock' | 'seams'>;
@@ -267,7 +266,7 @@ export async function updateCustomer(deps: UpsertDeps, actor: Actor, ref: string
 }
 
 const isForeignKeyError = (error: unknown): boolean =>
-  (error as { code?: string } | null)?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+  isDatabaseError(error, 'foreign_key');
 
 /** DELETE /v1/customers/{id or source_id}: the customer, its loyalty and referral rows. */
 export async function deleteCustomer(deps: WriteDeps, actor: Actor, ref: string): Promise<void> {

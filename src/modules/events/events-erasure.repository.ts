@@ -1,7 +1,6 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import { sql } from 'kysely';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 
 /** Deletes a customer's events (customer_events_feed): how many, and how many of them were about orders. */
 export async function deleteCustomerEvents(db: Db, customerId: string): Promise<{ all: number; orders: number }> {

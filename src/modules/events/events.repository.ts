@@ -1,9 +1,8 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { Database } from '../../db/database.js';
-import { insertTemplate } from '../../db/query-template.js';
+import type { Insertable, Selectable } from 'kysely';
+import { insertTemplate } from '../../db/sqlite/query-template.js';
 import type { CustomerEventTable } from './events.table.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 export type CustomerEventRow = Selectable<CustomerEventTable>;
 export type NewCustomerEventRow = Insertable<CustomerEventTable>;
 

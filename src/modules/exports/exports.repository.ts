@@ -1,10 +1,9 @@
 import { sql, type Insertable, type Kysely, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
-import type { Database } from '../../db/database.js';
 import type { ExportStatus } from '../../lib/enums.js';
 import type { ExportRow, ExportSource } from './export-sources.js';
 import type { ExportTable } from './exports.table.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 export type ExportRecord = Selectable<ExportTable>;
 
 export const insertExport = (db: Db, row: Insertable<ExportTable>) => db.insertInto('exports').values(row).execute();

@@ -1,9 +1,7 @@
-import type BetterSqlite3 from 'better-sqlite3';
-import type { Kysely, Selectable } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { CompiledQuery, Kysely, Selectable } from 'kysely';
 import type { IdempotencyKeyTable } from './idempotency.table.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 export type IdempotencyRow = Selectable<IdempotencyKeyTable>;
 export interface KeyRef {
   credential: string;
@@ -14,13 +12,12 @@ export const findKey = (db: Db, ref: KeyRef): Promise<IdempotencyRow | undefined
   db.selectFrom('idempotency_keys').selectAll().where('credential', '=', ref.credential).where('key', '=', ref.key).executeTakeFirst();
 
 /**
- * Inserts the key's row inside the transaction the driver just began (db/first-write.ts).
- * Kysely builds the statement; better-sqlite3 runs it, because the driver holds Kysely's
- * connection while it begins. Throws SQLITE_CONSTRAINT_PRIMARYKEY when the key is taken.
+ * Inserts the key's row inside the transaction the engine just began (db/engine.ts FirstWrite).
+ * Kysely builds the statement; the engine's `run` executes it directly, as its driver holds
+ * Kysely's connection while it begins. Throws a unique-key error when the key is taken.
  */
-export function insertKeyRaw(db: Db, sqlite: BetterSqlite3.Database, row: Omit<IdempotencyRow, 'status' | 'body'>): void {
-  const compiled = db.insertInto('idempotency_keys').values(row).compile();
-  sqlite.prepare(compiled.sql).run(compiled.parameters as unknown[]);
+export function insertKeyRaw(db: Db, run: (query: CompiledQuery) => void, row: Omit<IdempotencyRow, 'status' | 'body'>): void {
+  run(db.insertInto('idempotency_keys').values(row).compile());
 }
 
 export const saveAnswer = async (db: Db, ref: KeyRef, status: number, body: string | null): Promise<void> => {

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import type { Deps } from '../../app/deps.js';
-import type { FirstWrite } from '../../db/first-write.js';
+import type { FirstWrite } from '../../db/engine.js';
+import { isDatabaseError } from '../../db/errors.js';
 import { isoNow } from '../../lib/clock.js';
 import * as repo from './idempotency.repository.js';
 
@@ -53,11 +54,11 @@ export class KeyTaken extends Error {
 export function keyRowOnFirstWrite(deps: IdempotencyDeps, request: IdempotentRequest): FirstWrite {
   return {
     done: false,
-    write(sqlite) {
+    write(run) {
       try {
-        repo.insertKeyRaw(deps.db, sqlite, { credential: request.credential, key: request.key, request_hash: request.hash, created_at: isoNow(deps.clock) });
+        repo.insertKeyRaw(deps.db, run, { credential: request.credential, key: request.key, request_hash: request.hash, created_at: isoNow(deps.clock) });
       } catch (error) {
-        if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw new KeyTaken();
+        if (isDatabaseError(error, 'unique')) throw new KeyTaken();
         throw error;
       }
     },

@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import type { Actor } from '../../lib/actor.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { timeOrderedId } from '../../lib/ids.js';
@@ -13,13 +11,15 @@ import { TYPE_EFFECTS, isPointsType, type LedgerEntryType, type LedgerOperationT
 import { presentBalance, presentCard, presentTransaction } from './ledgers.presenter.js';
 import * as repo from './ledgers.repository.js';
 import { POINTS_CHANGED } from './points-changed.seam.js';
+import type { Db } from '../../db/engine.js';
+
+export type { Db };
 
 /**
  * What every ledger change shares, points or credits: the source_id replay, the guarded
  * balance UPDATE, the row, and the effects on the holder (loyalty points or gift summary,
  * events) and the points seam. The points and gift services add buckets and draws.
  */
-export type Db = Kysely<Database>;
 export type LedgerDeps = Pick<Deps, 'seams'>;
 
 /** Ids of what caused the change, answered under `details` (and kept for rollbacks). */

@@ -1,11 +1,11 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { columnsShape, queryTemplate } from '../../db/query-template.js';
+import { columnsShape, queryTemplate } from '../../db/sqlite/query-template.js';
 import type { CounterColumn } from './ledger-types.js';
 import { NEVER_EXPIRES } from './ledger-types.js';
 import type { LedgerEntryTable, PointsBucketTable } from './ledgers.table.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 export type LedgerEntryRow = Selectable<LedgerEntryTable>;
 export type PointsBucketRow = Selectable<PointsBucketTable>;
 

@@ -1,11 +1,10 @@
-import type { Insertable, Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Insertable } from 'kysely';
 import { NEVER_EXPIRES } from './ledger-types.js';
 import { CARD_FIELDS, type CardFields } from './ledgers.repository.js';
 import type { LedgerEntryTable } from './ledgers.table.js';
+import type { Db } from '../../db/engine.js';
 
 /** The expiry sweep's set-based statements: each serves a whole batch of buckets. */
-type Db = Kysely<Database>;
 
 export interface ClaimedBucket {
   id: string;

@@ -1,5 +1,3 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
 import { pointsEarned, type EarningLoyalty } from '../../engine/loyalty/points.js';
 import { isActiveAt, presentValidity } from '../../engine/validity/index.js';
 import type { Actor } from '../../lib/actor.js';
@@ -9,8 +7,8 @@ import { listActiveRulesForEvent, type EarningRuleRow } from './earning-rules.re
 import { listHeldCards, type HeldCard } from './earning.repository.js';
 export type { HeldCard } from './earning.repository.js';
 import { creditRulePoints, tierMappingsOf, type EarnDeps } from './earning.service.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 
 /** A custom event as earning needs it (POST /v1/events, /client/v1/events). */
 export interface TrackedCustomEvent {

@@ -1,9 +1,8 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { OrderBy } from '../../lib/pagination.js';
 import type { EarningRuleTable } from './earning-rules.table.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 export type EarningRuleRow = Selectable<EarningRuleTable>;
 export type NewEarningRuleRow = Insertable<EarningRuleTable>;
 export type EarningRulePatch = Updateable<EarningRuleTable>;

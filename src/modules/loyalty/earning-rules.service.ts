@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import { allValidityColumns, checkValidity, validityColumns, type ValidityColumns } from '../../engine/validity/index.js';
 import { isoNow } from '../../lib/clock.js';
 import { invalidPayload, notFound, type AppError } from '../../lib/errors.js';
@@ -12,12 +10,12 @@ import { presentEarningRule, type EarningRuleView } from './earning-rules.presen
 import * as repo from './earning-rules.repository.js';
 import { removeAssignmentsOf, requireValidationRule } from '../validation-rules/index.js';
 import { eventProblem, type EarningRuleBody, type EarningRuleChanges, type EarningRulesListQuery } from './earning-rules.schemas.js';
+import type { Db } from '../../db/engine.js';
 
 /**
  * Earning rules of a loyalty program (issue 11 point 5): POST (an array), GET list and one,
  * PUT, DELETE, enable and disable, under /v1/loyalties/{campaignId}/earning-rules.
  */
-type Db = Kysely<Database>;
 type ReadDeps = Pick<Deps, 'db'>;
 type WriteDeps = Pick<Deps, 'db' | 'clock'>;
 

@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import { pointsEarned, targetsOf, type EarningInput, type EarningLoyalty, type ItemRatio, type TierMapping } from '../../engine/loyalty/points.js';
 import { isActiveAt, presentValidity } from '../../engine/validity/index.js';
 import { collectionMembersAmong } from '../catalog/collection-products.service.js';
@@ -13,6 +11,7 @@ import { listActiveRulesForEvent, type EarningRuleRow } from './earning-rules.re
 import { listHeldCards, type HeldCard } from './earning.repository.js';
 import { addPendingPoints } from './pending-points.service.js';
 import { findMemberTier } from './tiers-members.service.js';
+import type { Db } from '../../db/engine.js';
 
 /**
  * Earning on a paid order (issue 11 point 5), inside the order's transaction (the paid-order
@@ -21,7 +20,6 @@ import { findMemberTier } from './tiers-members.service.js';
  * through the ledger (POINTS_ACCRUAL; the ledger writes the customer.rewarded.loyalty_points
  * and points_added events), or as pending points when the rule has a pending period.
  */
-type Db = Kysely<Database>;
 export type EarnDeps = Pick<Deps, 'db' | 'clock' | 'seams'>;
 
 const ORDER_PAID_EVENT = 'order.paid';

@@ -1,15 +1,15 @@
-import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
+import type { Selectable, SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { notIndexed } from '../../db/plan-hints.js';
+import { notIndexed } from '../../db/sqlite/plan-hints.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import type { VoucherTable } from '../vouchers/vouchers.table.js';
+import type { Db } from '../../db/engine.js';
 
 /**
  * Members are loyalty cards (vouchers of a LOYALTY_PROGRAM campaign); a member's customer is
  * the card's holder_id. These queries read cards. Giving a card its holder belongs to
  * publications (claimVoucher, through the ledgers' assignCardHolder).
  */
-type Db = Kysely<Database>;
 export type MemberRow = Selectable<VoucherTable> & { campaign_name: string | null };
 export type MemberOrderField = 'created_at' | 'updated_at' | 'code';
 

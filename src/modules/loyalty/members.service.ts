@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError, notFound } from '../../lib/errors.js';
@@ -12,8 +10,8 @@ import { getVoucher } from '../vouchers/vouchers.service.js';
 import { memberCustomerInput, type AddMemberBody } from './members.schemas.js';
 import * as repo from './members.repository.js';
 import { findProgram, type LoyaltyProgram } from './programs.service.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 type WriteDeps = Pick<Deps, 'db' | 'clock' | 'seams'>;
 type ClaimDeps = Pick<Deps, 'seams'>;
 

@@ -1,8 +1,7 @@
-import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
-import type { Database } from '../../db/database.js';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { PendingPointsStatus, PendingPointsTable } from './pending-points.table.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 export type PendingPointsRow = Selectable<PendingPointsTable>;
 export type NewPendingPointsRow = Insertable<PendingPointsTable>;
 

@@ -1,7 +1,5 @@
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError, notFound } from '../../lib/errors.js';
@@ -12,6 +10,7 @@ import { findMemberCard, type MemberCard } from './member-card.service.js';
 import { presentPendingPoints } from './pending-points.presenter.js';
 import * as repo from './pending-points.repository.js';
 import { pendingPointsId } from './pending-points-ids.js';
+import type { Db } from '../../db/engine.js';
 
 /**
  * Pending points (issue 11 point 6; voucherify-facts 1.7): points an earning rule with
@@ -21,7 +20,6 @@ import { pendingPointsId } from './pending-points-ids.js';
  * CANCELED, by one guarded UPDATE, so a request, the sweep of any process and an order's
  * cancel never both act on it.
  */
-type Db = Kysely<Database>;
 export type PendingDeps = Pick<Deps, 'db' | 'clock' | 'seams'>;
 
 const DAY_MS = 86_400_000;

@@ -1,9 +1,8 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { Database } from '../../db/database.js';
-import { queryTemplate } from '../../db/query-template.js';
+import type { Insertable, Selectable } from 'kysely';
+import { queryTemplate } from '../../db/sqlite/query-template.js';
 import type { MemberTierTable } from './tiers.table.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 export type MemberTierRow = Selectable<MemberTierTable>;
 
 // Read on every points change of a card (the tier recomputation): built once, not per change.

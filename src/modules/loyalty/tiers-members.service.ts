@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import { periodOf, qualificationPeriod, tierDates, tierFor, tierMove, type TierMove, type TierRules } from '../../engine/loyalty/tiers.js';
 import { AppError } from '../../lib/errors.js';
 import { listEnvelope } from '../../lib/pagination.js';
@@ -15,8 +13,8 @@ import { TIER_CHANGED } from './tiers-changed.seam.js';
 import * as members from './tiers-members.repository.js';
 import { presentTier, type TierExpiration, type TierView } from './tiers.presenter.js';
 import * as repo from './tiers.repository.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 type TierDeps = Pick<Deps, 'seams'>;
 
 /** The member's `expiration` block (the reference's LoyaltyTier `expiration`); a card without a holder has none. */

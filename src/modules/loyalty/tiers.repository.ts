@@ -1,10 +1,9 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { Database } from '../../db/database.js';
-import { queryTemplate } from '../../db/query-template.js';
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import { queryTemplate } from '../../db/sqlite/query-template.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import type { LoyaltyTierTable } from './tiers.table.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 export type TierRow = Selectable<LoyaltyTierTable>;
 export type TierPatch = Updateable<LoyaltyTierTable>;
 

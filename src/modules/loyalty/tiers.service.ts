@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import { isoNow } from '../../lib/clock.js';
 import { invalidPayload, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -10,8 +8,8 @@ import { releaseTierMembers } from './tiers-members.service.js';
 import { presentTier, type TierView } from './tiers.presenter.js';
 import * as repo from './tiers.repository.js';
 import { MAX_TIERS, type NewTierBody, type TiersListQuery, type UpdateTierBody } from './tiers.schemas.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 type TierDeps = Pick<Deps, 'db' | 'clock'>;
 
 interface Range {

@@ -1,6 +1,5 @@
 import { copyFileSync, existsSync, renameSync, rmSync, statSync } from 'node:fs';
-import { openSqlite } from '../../db/connect.js';
-import { loadMigrations } from '../../db/migrate.js';
+import { loadMigrations } from '../../db/sqlite/migrate.js';
 import { AppError } from '../../lib/errors.js';
 import * as repo from './backup.repository.js';
 
@@ -59,15 +58,13 @@ export async function backupDatabase(dbFile: string, target: string): Promise<Ba
   if (existsSync(target)) throw new AppError('file_exists', `${target} already exists; choose a new name for the backup`);
   const partial = `${target}.partial`;
   removeWithSideFiles(partial);
-  const sqlite = openSqlite(dbFile);
   try {
-    const pages = await repo.copyLive(sqlite, partial);
+    const pages = await repo.copyLive(dbFile, partial);
     const check = repo.checkCopy(partial, { settle: true });
     if (check.integrity !== 'ok') throw new AppError('invalid_backup', `The copy failed its integrity check: ${check.integrity}`);
     renameSync(partial, target);
     return { file: target, bytes: statSync(target).size, pages, version: check.version, integrity: 'ok', ms: Date.now() - started };
   } finally {
-    sqlite.close();
     removeWithSideFiles(partial);
   }
 }

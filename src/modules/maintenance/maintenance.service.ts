@@ -1,9 +1,8 @@
 import type { Deps } from '../../app/deps.js';
-import { truncateWal } from '../../db/wal.js';
 import { AppError } from '../../lib/errors.js';
 import * as repo from './maintenance.repository.js';
 
-type MaintenanceDeps = Pick<Deps, 'db' | 'sqlite'>;
+type MaintenanceDeps = Pick<Deps, 'db' | 'engine'>;
 
 /** Pages handed back per transaction: a few milliseconds of write lock, so API writes barely wait. */
 const PAGES_PER_STEP = 1024;
@@ -25,8 +24,8 @@ const fileBytes = (space: repo.SpaceFigures): number => space.pageCount * space.
  */
 export async function vacuumDatabase(deps: MaintenanceDeps, options: { full?: boolean; onStep?: (freeLeft: number) => void } = {}): Promise<VacuumReport> {
   const started = Date.now();
-  const before = repo.readSpace(deps.sqlite);
-  if (options.full) rewriteWhole(deps);
+  const before = repo.readSpace(deps.engine.storage);
+  if (options.full) deps.engine.storage.rewriteWhole();
   else if (before.autoVacuum !== 'INCREMENTAL') {
     throw new AppError('vacuum_needs_full', 'This database was created before online vacuum existed: stop the server and run promo vacuum --full once');
   }
@@ -41,26 +40,13 @@ export async function vacuumDatabase(deps: MaintenanceDeps, options: { full?: bo
  * free pages (only `promo vacuum --full` can change that).
  */
 export async function releaseFreeSpace(deps: MaintenanceDeps, onStep?: (freeLeft: number) => void): Promise<repo.SpaceFigures> {
-  let space = repo.readSpace(deps.sqlite);
+  let space = repo.readSpace(deps.engine.storage);
   while (space.autoVacuum === 'INCREMENTAL' && space.freePages > 0) {
-    await deps.db.transaction().execute(async () => repo.releaseFreePages(deps.sqlite, PAGES_PER_STEP));
-    space = repo.readSpace(deps.sqlite);
+    await deps.db.transaction().execute(async (trx) => deps.engine.storage.releaseFreePages(trx, PAGES_PER_STEP));
+    space = repo.readSpace(deps.engine.storage);
     onStep?.(space.freePages);
   }
-  truncateWal(deps.sqlite);
+  deps.engine.storage.emptyLog();
   return space;
 }
 
-/** A whole-file rewrite holds the write lock throughout: refused at once if anyone writes. */
-function rewriteWhole(deps: MaintenanceDeps): void {
-  const timeout = deps.sqlite.pragma('busy_timeout', { simple: true }) as number;
-  deps.sqlite.pragma('busy_timeout = 0');
-  try {
-    repo.rewriteFile(deps.sqlite);
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
-    throw new AppError('database_in_use', 'Another process is writing to this database; stop promo serve before promo vacuum --full');
-  } finally {
-    deps.sqlite.pragma(`busy_timeout = ${timeout}`);
-  }
-}

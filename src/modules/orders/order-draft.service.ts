@@ -1,5 +1,3 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
 import { computeOrderAmounts, type ItemFigures } from '../../engine/orders/amounts.js';
 import type { Actor } from '../../lib/actor.js';
 import { parseIsoDate } from '../../lib/dates.js';
@@ -20,8 +18,8 @@ import type { SimpleCustomer } from '../customers/customers.presenter.js';
 import { PREVIEW_CATALOG, resolveItems, STORE_CATALOG, type CatalogUpserts } from './order-items.service.js';
 import type { FullOrderRow, OrderItemRow, OrderRow } from './orders.repository.js';
 import type { CreateOrderBody, OrderItemBody } from './orders.schemas.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 
 /** Who stores an order, when, and the seams it may fire. */
 export interface OrderContext {

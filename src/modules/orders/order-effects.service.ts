@@ -1,5 +1,3 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
 import type { OrderStatus } from '../../lib/enums.js';
 import {
   recordOrderInSummary,
@@ -15,12 +13,12 @@ import { ORDER_PAID } from './order-paid.seam.js';
 import { ORDER_STATUS_CHANGED } from './order-status.seam.js';
 import type { OrderObject } from './orders.presenter.js';
 import * as repo from './orders.repository.js';
+import type { Db } from '../../db/engine.js';
 
 /**
  * What a stored change of an order causes, inside its transaction: the customers' summary
  * figures, the customer events (the reference's "List Customer Activity" `type` names) and the paid-order seam.
  */
-type Db = Kysely<Database>;
 
 /**
  * summary.orders counts PAID and FULFILLED orders only (the reference's CustomerSummaryOrders),

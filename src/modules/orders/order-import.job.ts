@@ -9,7 +9,6 @@ import { newCustomerCache, prefetchCustomers } from '../customers/customer-cache
 import { prefetchCatalog } from './order-items.service.js';
 import { createOrderSchema, type CreateOrderBody } from './orders.schemas.js';
 import { IMPORT_UPSERT, storeOrder, type OrderContext } from './orders.service.js';
-import type { OrderImportPayload } from './order-import.service.js';
 
 const sourceIdOf = fieldOf('source_id');
 
@@ -33,13 +32,10 @@ async function eachInSavepoint(ctx: PortionContext, work: OrderWork, items: Stor
   const failures: ItemFailure[] = [];
   for (const [i, item] of items.entries()) {
     const { input, error } = work.checked[i] as Checked;
-    ctx.sqlite.exec('SAVEPOINT order_item');
     try {
       if (!input) throw error;
-      await storeOrder(ctx.trx, work.orderCtx, input, IMPORT_UPSERT);
-      ctx.sqlite.exec('RELEASE order_item');
+      await ctx.engine.inSavepoint(ctx.trx, () => storeOrder(ctx.trx, work.orderCtx, input, IMPORT_UPSERT));
     } catch (error) {
-      ctx.sqlite.exec('ROLLBACK TO order_item; RELEASE order_item');
       clearCatalogCache(work.orderCtx.catalog);
       failures.push({ position: item.position, key: sourceIdOf(work.bodies[i]), ...itemRefusal(error) });
     }
@@ -95,6 +91,11 @@ export async function upsertImportedOrders(ctx: PortionContext, actor: Actor, it
  * keep their own created_at and update customer summaries, but write no events and fire no
  * paid-order seam (IMPORT_UPSERT).
  */
+/** What an ORDERS.IMPORT job carries: who asked (its orders' customers are upserted in their name). */
+export interface OrderImportPayload {
+  actor: Actor;
+}
+
 export const importOrdersStep: JobStep<OrderImportPayload> = {
   run: (ctx, job, maxItems) => itemPortion(ctx, job, maxItems, (items) => upsertImportedOrders(ctx, job.payload.actor, items)),
 

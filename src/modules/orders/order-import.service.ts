@@ -9,12 +9,9 @@ import { isoNow } from '../../lib/clock.js';
 import { JobType } from '../../lib/enums.js';
 import { isPlainObject } from '../../lib/fields.js';
 import { validateBody } from '../../lib/validate.js';
-import { upsertImportedOrders } from './order-import.job.js';
+import { upsertImportedOrders, type OrderImportPayload } from './order-import.job.js';
 
-/** What an ORDERS.IMPORT job carries: who asked (its orders' customers are upserted in their name). */
-export interface OrderImportPayload {
-  actor: Actor;
-}
+export type { OrderImportPayload } from './order-import.job.js';
 
 /** The reference's cap on one POST /v1/orders/import (voucherify-facts 1.13); `promo import` has none. */
 export const MAX_ORDERS_PER_IMPORT = 2000;
@@ -43,7 +40,7 @@ export async function importOrders(deps: Pick<Deps, 'db' | 'clock'>, body: unkno
 }
 
 /** `promo import orders.json`: an ORDERS.IMPORT job fed from a streamed file of any size. */
-export const startOrderImportStaging = (deps: Pick<Deps, 'db' | 'sqlite' | 'clock'>, actor: Actor): Promise<Staging> =>
+export const startOrderImportStaging = (deps: Pick<Deps, 'db' | 'engine' | 'clock'>, actor: Actor): Promise<Staging> =>
   startStaging(deps, { type: JobType.ordersImport, payload: { actor } satisfies OrderImportPayload, requestId: actor.request_id });
 
 /** Thrown to roll a dry run's transaction back once its failures are known. */
@@ -54,12 +51,12 @@ class DryRunDone extends Error {}
  * makes, the catalog and customers included) in a transaction that is then rolled back, and
  * answers what would fail. Nothing is written. `from` numbers the batch's first order.
  */
-export async function checkOrderImport(deps: Pick<Deps, 'db' | 'sqlite' | 'clock'>, actor: Actor, orders: unknown[], from: number): Promise<ItemFailure[]> {
+export async function checkOrderImport(deps: Pick<Deps, 'db' | 'engine' | 'clock'>, actor: Actor, orders: unknown[], from: number): Promise<ItemFailure[]> {
   let failures: ItemFailure[] = [];
   const items = orders.map((order, i) => ({ position: from + i, body: JSON.stringify(order) }));
   try {
     await deps.db.transaction().execute(async (trx) => {
-      failures = await upsertImportedOrders({ trx, sqlite: deps.sqlite, now: isoNow(deps.clock) }, actor, items, true);
+      failures = await upsertImportedOrders({ trx, engine: deps.engine, now: isoNow(deps.clock) }, actor, items, true);
       throw new DryRunDone();
     });
   } catch (error) {

@@ -1,5 +1,3 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
 import { invalidPayload } from '../../lib/errors.js';
 import {
   catalogHolds,
@@ -17,6 +15,7 @@ import { previewSku, upsertSku } from '../catalog/skus.service.js';
 import type { CreateSkuInput } from '../catalog/skus.schemas.js';
 import { withoutNulls, type ItemProductBlock, type ItemSkuBlock } from './orders.presenter.js';
 import type { OrderItemBody } from './orders.schemas.js';
+import type { Db } from '../../db/engine.js';
 
 /**
  * An order's items against the catalog. An item names its product or SKU by `product_id` /
@@ -28,7 +27,6 @@ import type { OrderItemBody } from './orders.schemas.js';
  * new SKU's product comes from the item's `product` block, found or created the same way), a
  * known one gets the block's name (or sku), price and metadata, as the reference defines it.
  */
-type Db = Kysely<Database>;
 
 type ProductInput = NonNullable<OrderItemBody['product']>;
 type SkuInput = NonNullable<OrderItemBody['sku']>;

@@ -1,9 +1,9 @@
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { ORDER_STATUSES, type OrderStatus } from '../../lib/enums.js';
 import type { OrderRow } from './orders.repository.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 
 /** The filters that define the set a list counts (`total`). */
 export interface OrderFilters {

@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import { duplicateFound, notFound } from '../../lib/errors.js';
@@ -25,10 +23,10 @@ import { claimPaid, countedInNew, emitOrderEvents, firePaidSeam, fireStatusSeam,
 import { presentOrder, type OrderObject } from './orders.presenter.js';
 import * as repo from './orders.repository.js';
 import type { CreateOrderBody, UpdateOrderBody } from './orders.schemas.js';
+import type { Db } from '../../db/engine.js';
 
 export { API_UPSERT, IMPORT_UPSERT, type OrderContext, type UpsertOptions } from './order-draft.service.js';
 
-type Db = Kysely<Database>;
 type ReadDeps = Pick<Deps, 'db'>;
 type WriteDeps = Pick<Deps, 'db' | 'clock' | 'seams'>;
 

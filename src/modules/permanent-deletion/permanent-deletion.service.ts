@@ -14,7 +14,7 @@ import { erasePublicationCustomer } from '../publications/index.js';
 import { eraseRedemptionCustomer, firstRedemptionSeqOf } from '../redemptions/redemptions-erasure.service.js';
 import { customerSegmentIds } from '../segments/segments.service.js';
 
-type DeletionDeps = Pick<Deps, 'db' | 'clock' | 'sqlite' | 'dbFile'>;
+type DeletionDeps = Pick<Deps, 'db' | 'clock' | 'engine' | 'dbFile'>;
 
 interface Erased {
   id: string;
@@ -65,13 +65,7 @@ export async function deleteCustomerPermanently(deps: DeletionDeps, ref: string)
   // The searches of whole job tables run first, on the reader: the transaction, which holds
   // the write lock, then reads only what they found and what was written since.
   const jobData = await findJobDataAbout(deps.db, (await findCustomerToErase(deps.db, ref)).identifiers);
-  deps.sqlite.pragma('secure_delete = ON');
-  let counts: Erased;
-  try {
-    counts = await deps.db.transaction().execute((trx) => eraseEverywhere(trx, deps.dbFile, ref, jobData));
-  } finally {
-    deps.sqlite.pragma('secure_delete = FAST');
-  }
+  const counts: Erased = await deps.engine.storage.erasingFreedSpace(() => deps.db.transaction().execute((trx) => eraseEverywhere(trx, deps.dbFile, ref, jobData)));
   removeExportFiles(counts.files);
   await releaseFreeSpace(deps);
   return {

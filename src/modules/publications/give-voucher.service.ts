@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import type { Actor } from '../../lib/actor.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { CampaignRow } from '../campaigns/campaigns.service.js';
@@ -8,6 +6,7 @@ import { assignCardHolder } from '../ledgers/index.js';
 import { addVouchersInTransaction } from '../vouchers/voucher-generation.service.js';
 import { findVoucherRow } from '../vouchers/vouchers.service.js';
 import * as repo from './publications.repository.js';
+import type { Db } from '../../db/engine.js';
 
 /**
  * Giving a voucher to a customer: the one way a voucher gets its holder outside the ledgers'
@@ -16,7 +15,6 @@ import * as repo from './publications.repository.js';
  * voucher's publish.count grows by one in the same transaction. Loyalty members
  * (POST /v1/loyalties/{id}/members) and publications both come through here.
  */
-type Db = Kysely<Database>;
 type ClaimDeps = Pick<Deps, 'seams'>;
 export interface Who {
   actor: Actor;

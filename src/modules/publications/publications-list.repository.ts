@@ -1,12 +1,12 @@
-import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { notIndexed } from '../../db/plan-hints.js';
+import { notIndexed } from '../../db/sqlite/plan-hints.js';
 import type { PublicationOrderField, PublicationResult } from '../../lib/enums.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import type { PublicationFilterColumn } from './publications-list.schemas.js';
 import type { PublicationRow } from './publications.repository.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 type Equal = Partial<Record<PublicationFilterColumn, string | number>>;
 
 /** The column whose (column, created_at) index reads a created_at-ordered page: the most selective one given. */

@@ -1,9 +1,8 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Insertable, Selectable } from 'kysely';
 import type { PublicationTable } from './publications.table.js';
+import type { Db } from '../../db/engine.js';
 
 /** Publication rows, and the voucher counters a publication changes. */
-type Db = Kysely<Database>;
 export type PublicationRow = Selectable<PublicationTable>;
 
 export async function insertPublication(db: Db, row: Insertable<PublicationTable>): Promise<void> {

@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -14,8 +12,8 @@ import { giveCampaignVouchers, giveNamedVoucher, type Given, type Who } from './
 import { presentPublication, voucherSnapshot } from './publications.presenter.js';
 import * as repo from './publications.repository.js';
 import type { CreatePublicationBody } from './publications.schemas.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 type WriteDeps = Pick<Deps, 'db' | 'clock' | 'seams'>;
 
 /** What a publication records beside its voucher: the request's source_id, metadata and channel. */

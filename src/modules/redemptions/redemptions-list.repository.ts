@@ -1,14 +1,14 @@
 import { CompiledQuery, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { FILTER_WINDOW_ROWS, residualSql, seqIfMatch, walkWindow, WINDOW_ALIAS, windowPage, type ResidualFilter, type WindowScan } from '../../db/filter-window.js';
-import { notIndexed } from '../../db/plan-hints.js';
+import { FILTER_WINDOW_ROWS, residualSql, seqIfMatch, walkWindow, WINDOW_ALIAS, windowPage, type ResidualFilter, type WindowScan } from '../../db/sqlite/filter-window.js';
+import { notIndexed } from '../../db/sqlite/plan-hints.js';
 import { REDEMPTION_OBJECTS, REDEMPTION_RESULTS, type RedemptionObjectName, type RedemptionResult } from '../../lib/enums.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import { redemptionField, type RedemptionFilterColumn } from './redemptions-list.filters.js';
 import type { RedemptionOrderField } from './redemptions-list.schemas.js';
 import type { RedemptionRow } from './redemptions.presenter.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 type RedemptionQuery<O> = SelectQueryBuilder<Database, 'redemptions', O>;
 
 /** The set a list counts (`total`): column equalities (null: IS NULL) and a created_at range. */
@@ -121,7 +121,7 @@ const WINDOW_COLUMNS = [
 
 /**
  * The first FILTER_WINDOW_ROWS records of the list in the order asked, read as the page
- * without a residual filter reads them (the indexed filters' walk, db/filter-window.ts).
+ * without a residual filter reads them (the indexed filters' walk, db/sqlite/filter-window.ts).
  */
 function filterWindow(db: Db, f: RedemptionFilters, sort: OrderBy<RedemptionOrderField>) {
   let window = applyFilters(db.selectFrom('redemptions').select(WINDOW_COLUMNS), f, sort.field);

@@ -1,11 +1,10 @@
 import { sql, type Insertable, type Kysely } from 'kysely';
 
-import type { Database } from '../../db/database.js';
-import { insertTemplate } from '../../db/query-template.js';
+import { insertTemplate } from '../../db/sqlite/query-template.js';
 import type { RedemptionRow } from './redemptions.presenter.js';
 import type { RedemptionTable } from './redemptions.table.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 export type NewRedemptionRow = Insertable<RedemptionTable>;
 
 export const NO_RELATED_REDEMPTIONS = '{"rollbacks":[],"redemptions":[]}';

@@ -1,8 +1,7 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { RewardAssignmentTable } from './rewards.table.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 export type AssignmentRow = Selectable<RewardAssignmentTable>;
 export type AssignmentPatch = Updateable<RewardAssignmentTable>;
 export interface Page {

@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import { isoNow } from '../../lib/clock.js';
 import { duplicateFound, invalidPayload, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -19,8 +17,8 @@ import type {
 import { presentAssignment, presentReward, type AssignmentView, type RewardView } from './rewards.presenter.js';
 import { findRewardsByIds, type RewardRow } from './rewards.repository.js';
 import { requireReward } from './rewards.service.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 type AssignmentDeps = Pick<Deps, 'db' | 'clock'>;
 
 /** A loyalty program by id or name; any other campaign is not one (404). */

@@ -1,8 +1,7 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { RewardTable } from './rewards.table.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 export type RewardRow = Selectable<RewardTable>;
 export type RewardPatch = Omit<Updateable<RewardTable>, 'stock' | 'redeemed'>;
 

@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import { isoNow } from '../../lib/clock.js';
 import { REWARD_CAMPAIGN_TYPES, type RewardType } from '../../lib/enums.js';
 import { AppError, invalidPayload, notFound } from '../../lib/errors.js';
@@ -12,8 +10,8 @@ import * as assignments from './assignments.repository.js';
 import { presentReward, type RewardParameters, type RewardView } from './rewards.presenter.js';
 import * as repo from './rewards.repository.js';
 import type { CreateRewardBody, RewardParametersBody, RewardsListQuery, UpdateRewardBody } from './rewards.schemas.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 export type RewardDeps = Pick<Deps, 'db' | 'clock'>;
 
 const TYPE_OF_KIND = { campaign: 'CAMPAIGN', product: 'MATERIAL', coin: 'COIN' } as const satisfies Record<string, RewardType>;

@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import { matchesFilter } from '../../engine/conditions/index.js';
 import type { CustomerChanged } from '../customers/customer-changed.seam.js';
 import { emit } from '../events/events.service.js';
@@ -9,8 +7,8 @@ import { storedFilter } from './segment-filters.js';
 import { SEGMENT_ENTERED } from './segment-entered.seam.js';
 import { presentSimpleSegment, type SegmentRow } from './segments.presenter.js';
 import * as repo from './segments.repository.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 
 /** Whether a customer (its values: customerValues) is in a dynamic segment by its filter, at `at` (relative dates). */
 export const holdsFor = (segment: SegmentRow, values: (field: string) => unknown, at: Date): boolean =>

@@ -1,9 +1,7 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
 import type { SegmentRow } from './segments.presenter.js';
 import type { CustomerFacts } from './segment-fields.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 
 export const insertSegment = (db: Db, row: Omit<SegmentRow, 'seq'>): Promise<SegmentRow> =>
   db.insertInto('segments').values(row).returningAll().executeTakeFirstOrThrow();

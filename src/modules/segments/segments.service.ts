@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import { enqueueJob } from '../../jobs/jobs.service.js';
 import { notifyJobEnqueued } from '../../jobs/jobs.events.js';
 import type { Actor } from '../../lib/actor.js';
@@ -16,8 +14,8 @@ import { holdsFor } from './segment-membership.service.js';
 import { presentSegment, presentSimpleSegment, type SegmentObject, type SegmentRow } from './segments.presenter.js';
 import * as repo from './segments.repository.js';
 import { MAX_DYNAMIC_SEGMENTS, type CreateSegmentBody } from './segments.schemas.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 type WriteDeps = Pick<Deps, 'db' | 'clock'>;
 type ReadDeps = Pick<Deps, 'db' | 'clock'>;
 

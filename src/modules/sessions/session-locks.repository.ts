@@ -1,14 +1,12 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
-import { queryTemplate } from '../../db/query-template.js';
+import { queryTemplate } from '../../db/sqlite/query-template.js';
 import type { ReservationKind } from './session-locks.table.js';
+import type { Db } from '../../db/engine.js';
 
 /**
  * Session locks' statements. The reservation columns live on vouchers and rewards (sql/0020)
  * beside the counters whose guarded claims count them; they are the locks' own, so only this
  * repository changes them, each by one guarded statement.
  */
-type Db = Kysely<Database>;
 
 export interface Reservation {
   kind: ReservationKind;

@@ -1,11 +1,10 @@
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import { isoNow } from '../../lib/clock.js';
 import { SESSION_TTL_UNIT_MS as UNIT_MS, type SessionTtlUnit } from '../../lib/enums.js';
 import { AppError } from '../../lib/errors.js';
 import * as repo from './session-locks.repository.js';
-import { versionedRead } from '../../db/versioned-cache.js';
+import { versionedRead } from '../../db/sqlite/versioned-cache.js';
+import type { Db } from '../../db/engine.js';
 
 export type { Reservation } from './session-locks.repository.js';
 
@@ -21,7 +20,6 @@ export type { Reservation } from './session-locks.repository.js';
  * refused with 400 multiple_requests. The claim is a guarded upsert committed before the work,
  * so it holds across processes; a claim left by a process that died expires after BUSY_MS.
  */
-type Db = Kysely<Database>;
 type SessionDeps = Pick<Deps, 'db' | 'clock'>;
 
 export const BUSY_MS = 10_000;

@@ -1,9 +1,8 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { Database } from '../../db/database.js';
-import { queryTemplate } from '../../db/query-template.js';
+import type { Insertable, Selectable } from 'kysely';
+import { queryTemplate } from '../../db/sqlite/query-template.js';
 import type { StackingRulesTable } from './stacking-rules.table.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 export type StackingRulesRow = Selectable<StackingRulesTable>;
 
 /** The one row, by its primary key (every checkout reads it). */

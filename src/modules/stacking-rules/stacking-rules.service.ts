@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import { DEFAULT_STACKING_RULES, type StackingRules } from '../../engine/stacking/index.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError, invalidPayload, notFound } from '../../lib/errors.js';
@@ -9,7 +7,8 @@ import { listEnvelope } from '../../lib/pagination.js';
 import { categoriesById } from '../categories/categories.service.js';
 import * as repo from './stacking-rules.repository.js';
 import type { StackingRulesChange } from './stacking-rules.schemas.js';
-import { deepFreeze, versionedRead } from '../../db/versioned-cache.js';
+import { deepFreeze, versionedRead } from '../../db/sqlite/versioned-cache.js';
+import type { Db } from '../../db/engine.js';
 
 /**
  * The project's stacking rules (voucherify-facts 2.12): one stored row, or the reference's
@@ -17,7 +16,6 @@ import { deepFreeze, versionedRead } from '../../db/versioned-cache.js';
  * (getStackingRules); GET/PUT /v1/stacking-rules, the management API and `promo
  * stacking-rules` read and change them.
  */
-type Db = Kysely<Database>;
 type RulesDeps = Pick<Deps, 'db' | 'clock'>;
 
 const CATEGORY_LISTS = ['exclusive_categories', 'joint_categories', 'no_effect_skip_categories', 'no_effect_redeem_anyway_categories'] as const;

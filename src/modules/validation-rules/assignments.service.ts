@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import { isoNow } from '../../lib/clock.js';
 import type { RuleObjectType } from '../../lib/enums.js';
 import { duplicateFound, notFound } from '../../lib/errors.js';
@@ -10,8 +8,8 @@ import { presentAssignment, type AssignmentView } from './validation-rules.prese
 import * as repo from './validation-rules.repository.js';
 import type { AssignmentsListQuery, CreateAssignmentBody, CreateAssignmentQuery, RuleAssignmentsQuery } from './validation-rules.schemas.js';
 import { requireRule } from './validation-rules.service.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 type AssignDeps = Pick<Deps, 'db' | 'clock'>;
 
 /**

@@ -1,5 +1,3 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
 import type { ItemTarget } from '../../engine/discounts/types.js';
 import {
   applicableItems,
@@ -19,6 +17,7 @@ import { collectionsMembersAmong } from '../catalog/collection-products.service.
 import { customerSegmentIds } from '../segments/segments.service.js';
 import * as repo from './validation-rules.repository.js';
 import type { RuleObjectType } from '../../lib/enums.js';
+import type { Db } from '../../db/engine.js';
 
 export type RuleSubject = { object: RuleObjectType; id: string };
 
@@ -62,7 +61,6 @@ export type RulesOutcome =
   | { ok: true; items: ItemTarget[] | null; applicable_to: ApplicableList; inapplicable_to: ApplicableList }
   | { ok: false; code: 'customer_rules_violated' | 'order_rules_violated'; message: string; rule_id: string };
 
-type Db = Kysely<Database>;
 
 /** A stored rule as the engine takes it (it was checked when saved). */
 function parseSpec(row: repo.RuleRow): RuleSpec {

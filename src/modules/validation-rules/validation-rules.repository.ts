@@ -1,11 +1,10 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { Database } from '../../db/database.js';
-import { notIndexed } from '../../db/plan-hints.js';
-import { keysTemplate } from '../../db/query-template.js';
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import { notIndexed } from '../../db/sqlite/plan-hints.js';
+import { keysTemplate } from '../../db/sqlite/query-template.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import type { ValidationRuleAssignmentTable, ValidationRuleTable } from './validation-rules.table.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 export type RuleRow = Selectable<ValidationRuleTable>;
 export type AssignmentRow = Selectable<ValidationRuleAssignmentTable>;
 export type RuleOrderField = 'created_at' | 'updated_at' | 'name';

@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import { parseApplicable, parseRules, type ApplicableEntry } from '../../engine/rules/index.js';
 import { isoNow } from '../../lib/clock.js';
 import { notFound } from '../../lib/errors.js';
@@ -9,8 +7,8 @@ import { listEnvelope } from '../../lib/pagination.js';
 import { presentRule, type RuleView } from './validation-rules.presenter.js';
 import * as repo from './validation-rules.repository.js';
 import type { CreateRuleBody, RulesListQuery, UpdateRuleBody } from './validation-rules.schemas.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 type RuleDeps = Pick<Deps, 'db' | 'clock'>;
 
 /** An applicable_to entry as stored and answered: the limits only when set. */

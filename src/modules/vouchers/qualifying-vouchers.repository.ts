@@ -1,8 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
 import { newestFirst, type WalkPosition } from '../../db/newest-first.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 
 export type { WalkPosition };
 

@@ -43,7 +43,7 @@ export const importCampaignVouchersCsvStep = rowImportStep({
     const campaign = await findLiveCampaign(ctx.trx, job.payload.campaign_id as string);
     const template = campaign && templateOf(campaign);
     if (!campaign || !template) throw new JobFailure(`Campaign ${job.payload.campaign_name} was deleted during the import.`);
-    return { campaign, template, insert: voucherInserter(ctx.trx, ctx.sqlite), nextId: timeOrderedIds('v_', Date.parse(ctx.now)) };
+    return { campaign, template, insert: voucherInserter(ctx.trx, ctx.engine), nextId: timeOrderedIds('v_', Date.parse(ctx.now)) };
   },
   async store(ctx, _job, row, { campaign, template, insert, nextId }) {
     const discountType = template.discount?.type;

@@ -7,7 +7,7 @@ import { JobType } from '../../lib/enums.js';
 import { requireTemplate } from '../campaigns/campaign-template.js';
 import { findCampaign } from '../campaigns/campaigns.service.js';
 
-type StagingDeps = Pick<Deps, 'db' | 'sqlite' | 'clock'>;
+type StagingDeps = Pick<Deps, 'db' | 'engine' | 'clock'>;
 type Answer = Promise<{ async_action_id: string }>;
 
 /** The staging input of a CSV import into a campaign (404 for an unknown one, 400 for one without vouchers). */

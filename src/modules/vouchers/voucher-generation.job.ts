@@ -52,7 +52,7 @@ export const generateVouchersStep: JobStep<GeneratePayload, Drawn> = {
       throw new JobFailure(`Campaign ${campaignId} was deleted after ${job.cursor} of ${job.total} vouchers were generated.`);
     }
     const count = Math.min(maxItems, job.total - job.cursor);
-    const insert = voucherInserter(ctx.trx, ctx.sqlite).forDraft({ ...draft, created_at: ctx.now, updated_at: null });
+    const insert = voucherInserter(ctx.trx, ctx.engine).forDraft({ ...draft, created_at: ctx.now, updated_at: null });
     const nextCode = codesFor(job);
     const nextId = timeOrderedIds('v_', Date.parse(ctx.now));
     const maxAttempts = count * 20 + 1000;

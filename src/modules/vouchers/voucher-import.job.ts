@@ -57,7 +57,7 @@ export const importVouchersStep: JobStep<ImportPayload> = {
     const campaign = await findLiveCampaign(ctx.trx, job.payload.campaign_id);
     const template = campaign && templateOf(campaign);
     if (!campaign || !template) throw new JobFailure(`Campaign ${job.payload.campaign_name} was deleted during the import.`);
-    const insert = voucherInserter(ctx.trx, ctx.sqlite);
+    const insert = voucherInserter(ctx.trx, ctx.engine);
     const nextId = timeOrderedIds('v_', Date.parse(ctx.now));
     const outcome = await itemPortion(ctx, job, maxItems, async (items) => {
       const failures: ItemFailure[] = [];

@@ -48,7 +48,7 @@ export async function importVouchers(deps: ImportDeps, campaignIdOrName: string,
  * An import fed item by item (`promo import` streaming a file): the campaign is checked, then
  * the items go to a staged CAMPAIGN.VOUCHERS_IMPORT job (src/jobs/staging.service.ts).
  */
-export async function startImportStaging(deps: Pick<Deps, 'db' | 'sqlite' | 'clock'>, campaignIdOrName: string, actor: Actor): Promise<Staging> {
+export async function startImportStaging(deps: Pick<Deps, 'db' | 'engine' | 'clock'>, campaignIdOrName: string, actor: Actor): Promise<Staging> {
   const campaign = await findCampaign(deps.db, campaignIdOrName);
   requireTemplate(campaign);
   const payload: ImportPayload = { campaign_id: campaign.id, campaign_name: campaign.name };

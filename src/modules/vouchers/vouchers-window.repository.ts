@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { FILTER_WINDOW_ROWS, residualSql, seqIfMatch, walkWindow, WINDOW_ALIAS, windowPage, type FieldSql, type ResidualFilter, type WindowScan } from '../../db/filter-window.js';
+import { FILTER_WINDOW_ROWS, residualSql, seqIfMatch, walkWindow, WINDOW_ALIAS, windowPage, type FieldSql, type ResidualFilter, type WindowScan } from '../../db/sqlite/filter-window.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import { VOUCHER_FILTER_COLUMNS } from './voucher-list-filters.js';
 import { applyFilters, deletedCampaignIds, withCampaignNames, type VoucherFilter, type VoucherOrderField, type VoucherRow } from './vouchers.repository.js';
@@ -19,7 +19,7 @@ const fieldOf = (field: string): FieldSql => {
 
 /**
  * The first FILTER_WINDOW_ROWS vouchers of the list in the order asked, read as the page
- * without a residual filter reads them (the indexed filters' walk, db/filter-window.ts).
+ * without a residual filter reads them (the indexed filters' walk, db/sqlite/filter-window.ts).
  */
 function filterWindow(db: Db, f: VoucherFilter, deleted: string[], order: OrderBy<VoucherOrderField>) {
   return applyFilters(db.selectFrom('vouchers').select(WINDOW_COLUMNS), f, deleted, order.field)

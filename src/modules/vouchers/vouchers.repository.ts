@@ -1,14 +1,14 @@
-import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type Kysely, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
-import { notIndexed } from '../../db/plan-hints.js';
+import { notIndexed } from '../../db/sqlite/plan-hints.js';
 import type { Database } from '../../db/database.js';
-import { keysTemplate, queryTemplate } from '../../db/query-template.js';
+import type { BulkStatement, DatabaseEngine } from '../../db/engine.js';
+import { keysTemplate, queryTemplate } from '../../db/sqlite/query-template.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import { KIND_COLUMNS } from './kinds/index.js';
 import type { VoucherInsertRow } from './voucher-draft.js';
 import type { VoucherTable } from './vouchers.table.js';
+import type { Db } from '../../db/engine.js';
 
-type Db = Kysely<Database>;
 export type VoucherRow = Selectable<VoucherTable> & { campaign_name: string | null };
 export type VoucherPatch = Updateable<VoucherTable>;
 
@@ -25,18 +25,17 @@ const COLUMN_DEFAULTS: Partial<Record<keyof VoucherInsertRow, unknown>> = {
   active: 1, metadata: '{}', is_referral_code: 0, redeemed_quantity: 0, redeemed_points: 0, publish_count: 0,
 };
 
-const statements = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
+const statements = new WeakMap<DatabaseEngine, Map<string, BulkStatement>>();
 
 /** The INSERT ... ON CONFLICT (code) DO NOTHING for these columns, built by Kysely, prepared once per connection. */
-function insertStatement(db: Db, sqlite: BetterSqlite3.Database, columns: ReadonlyArray<keyof VoucherInsertRow>): BetterSqlite3.Statement {
-  let byColumns = statements.get(sqlite);
-  if (!byColumns) statements.set(sqlite, (byColumns = new Map()));
+function insertStatement(db: Db, engine: DatabaseEngine, columns: ReadonlyArray<keyof VoucherInsertRow>): BulkStatement {
+  let byColumns = statements.get(engine);
+  if (!byColumns) statements.set(engine, (byColumns = new Map()));
   const key = columns.join(',');
   let statement = byColumns.get(key);
   if (!statement) {
     const sample = Object.fromEntries(columns.map((c) => [c, null])) as unknown as VoucherInsertRow;
-    const compiled = db.insertInto('vouchers').values(sample).onConflict((oc) => oc.column('code').doNothing()).compile();
-    statement = sqlite.prepare(compiled.sql);
+    statement = engine.prepareBulk(db.insertInto('vouchers').values(sample).onConflict((oc) => oc.column('code').doNothing()).compile());
     byColumns.set(key, statement);
   }
   return statement;
@@ -55,18 +54,18 @@ export interface VoucherInserter {
  * cost more than the insert itself, so Kysely builds the SQL once. The bulk writer binds only
  * the draft's columns that differ from the table's defaults: binding costs per parameter.
  */
-export function voucherInserter(db: Db, sqlite: BetterSqlite3.Database): VoucherInserter {
+export function voucherInserter(db: Db, engine: DatabaseEngine): VoucherInserter {
   return {
-    insert: (row) => insertStatement(db, sqlite, COLUMNS).run(COLUMNS.map((c) => row[c])).changes === 1,
+    insert: (row) => insertStatement(db, engine, COLUMNS).run(COLUMNS.map((c) => row[c])) === 1,
     forDraft(draft) {
       const shared = COLUMNS.filter((c) => c !== 'id' && c !== 'code' && draft[c] !== null && draft[c] !== undefined && draft[c] !== COLUMN_DEFAULTS[c]);
       const columns: Array<keyof VoucherInsertRow> = ['id', 'code', ...shared];
-      const statement = insertStatement(db, sqlite, columns);
+      const statement = insertStatement(db, engine, columns);
       const params: unknown[] = [null, null, ...shared.map((c) => draft[c as keyof typeof draft])];
       return (id, code) => {
         params[0] = id;
         params[1] = code;
-        return statement.run(params).changes === 1;
+        return statement.run(params) === 1;
       };
     },
   };

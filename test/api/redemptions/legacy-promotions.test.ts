@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { dbFingerprint } from '../../support/db.js';
 import { clientSideClient, serverSideClient, type ClientSideClient, type ServerSideClient } from '../../support/sdk.js';
 import { requestIdOf, startTestServer, type TestServer } from '../../support/server.js';
+import { sqliteOf } from '../../support/sqlite.js';
 
 /**
  * The legacy promotions validation through the official SDK: `promotions.validate(body)` and
@@ -66,19 +67,19 @@ describe('legacy promotions validation (promotions.validate, client validate wit
   });
 
   it('answers each applicable tier alone with the order after it, by hierarchy, writing nothing', async () => {
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const answer = (await sdk.promotions.validate({ order: { amount: 2000 } })) as Record<string, any>;
     assert.deepEqual(answer, expected(2000, answer.promotions[0].order.created_at, null));
     const same = (await sdk.validations.validate({ order: { amount: 3000 } })) as Record<string, any>;
     assert.deepEqual(same, expected(3000, same.promotions[0].order.created_at, null));
-    assert.equal(dbFingerprint(server.deps.sqlite), before, 'without a customer, a validation writes nothing');
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before, 'without a customer, a validation writes nothing');
   });
 
   it('answers the client-side validate(params) without a code from its query, for a known customer', async () => {
     const customerId = (await server.request('POST', '/v1/customers', { body: { source_id: 'lp-ann' } })).body.id;
     const answer = (await browser.validate({ amount: 1000, customer: { source_id: 'lp-ann' } })) as unknown as Record<string, any>;
     assert.deepEqual(answer, expected(1000, answer.promotions[0].order.created_at, 'lp-ann', customerId));
-    const events = server.deps.sqlite.prepare('SELECT type FROM customer_events WHERE customer_id = ? ORDER BY seq').all(customerId) as Array<{ type: string }>;
+    const events = sqliteOf(server.deps).prepare('SELECT type FROM customer_events WHERE customer_id = ? ORDER BY seq').all(customerId) as Array<{ type: string }>;
     assert.deepEqual(events.map((e) => e.type).filter((t) => t.startsWith('customer.validation')), ['customer.validation.succeeded']);
   });
 
@@ -92,11 +93,11 @@ describe('legacy promotions validation (promotions.validate, client validate wit
   });
 
   it('refuses malformed input with the documented error body, writing nothing', async () => {
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const body = await server.request('POST', '/v1/promotions/validation', { body: { order: 'big' } });
     assert.deepEqual(body.body, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details: 'order must be an object', request_id: requestIdOf(body) });
     const query = await server.request('GET', '/client/v1/promotions/validation?amount=lots', { auth: 'client' });
     assert.deepEqual(query.body, { code: 400, key: 'invalid_query_params', message: 'Invalid query params', details: 'order.amount must be an integer', request_id: requestIdOf(query) });
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   });
 });

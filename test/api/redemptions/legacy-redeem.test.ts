@@ -5,6 +5,7 @@ import { assertRedemptionMatches } from '../../support/redemption-shape.js';
 import { clientSideClient, serverSideClient, type ClientSideClient, type ServerSideClient } from '../../support/sdk.js';
 import { requestIdOf, startTestServer, type TestServer } from '../../support/server.js';
 import { calculatedOrder, fingerprintBut, giftCard, ITEMS, percentVoucher } from './fixtures.js';
+import { sqliteOf } from '../../support/sqlite.js';
 
 const DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
@@ -110,7 +111,7 @@ describe('legacy redemption (redemptions.redeem, client redeem, promotions.tiers
     await percentVoucher(server, 'LR-ONCE', { redemption: { quantity: 1 } });
     await giftCard(server, 'LR-LOW', 100);
     assert.equal((await server.request('POST', '/v1/vouchers/LR-ONCE/redemption', { body: { order: { amount: 100 } } })).status, 200);
-    const before = fingerprintBut(server.deps.sqlite, ['redemptions', 'redemption_counts']);
+    const before = fingerprintBut(sqliteOf(server.deps), ['redemptions', 'redemption_counts']);
     const ids = await redemptionIds();
     const cases = [
       ['/v1/vouchers/LR-OFF/redemption', { order: { amount: 100 } }, 'voucher_disabled', 'voucher is disabled', 'voucher LR-OFF: voucher is disabled'],
@@ -131,12 +132,12 @@ describe('legacy redemption (redemptions.redeem, client redeem, promotions.tiers
       failed.push(error.resource_id as string);
       return true;
     });
-    assert.equal(fingerprintBut(server.deps.sqlite, ['redemptions', 'redemption_counts']), before);
+    assert.equal(fingerprintBut(sqliteOf(server.deps), ['redemptions', 'redemption_counts']), before);
     assert.deepEqual(await redemptionIds(), [...ids, ...failed].sort());
   });
 
   it('answers an unknown code or tier 404, malformed input and a skipped voucher 400, writing nothing', async () => {
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const unknown = await server.request('POST', '/v1/vouchers/LR-NONE/redemption', { body: { customer: { source_id: 'lr-ann' }, order: { amount: 100 } } });
     assert.deepEqual(unknown.body, {
       code: 404, key: 'not_found', message: 'Resource not found', details: 'Cannot find voucher with id LR-NONE', resource_id: 'LR-NONE', resource_type: 'voucher', request_id: requestIdOf(unknown),
@@ -147,14 +148,14 @@ describe('legacy redemption (redemptions.redeem, client redeem, promotions.tiers
     assert.deepEqual(malformed.body, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details: 'order must be an object; metadata must be an object', request_id: requestIdOf(malformed) });
     const noCode = await server.request('POST', '/client/v1/redeem', { auth: 'client', body: {} });
     assert.deepEqual([noCode.status, noCode.body.key, noCode.body.details], [400, 'invalid_query_params', 'Query parameter code is required (a voucher code)']);
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
     await percentVoucher(server, 'LR-NOTHING');
     const rules = await server.request('PUT', '/v1/stacking-rules', { body: { redeemables_no_effect_rule: 'SKIP' } });
     assert.equal(rules.status, 200, rules.text);
-    const fingerprint = dbFingerprint(server.deps.sqlite);
+    const fingerprint = dbFingerprint(sqliteOf(server.deps));
     const skipped = await server.request('POST', '/v1/vouchers/LR-NOTHING/redemption', { body: { order: { items: [{ quantity: 1, price: 0 }] } } });
     assert.deepEqual([skipped.status, skipped.body.key, skipped.body.details], [400, 'invalid_redeemables', 'voucher LR-NOTHING is skipped by the stacking rules: no_effect']);
-    assert.equal(dbFingerprint(server.deps.sqlite), fingerprint, 'a skipped single redemption writes nothing: no parent without a child');
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), fingerprint, 'a skipped single redemption writes nothing: no parent without a child');
     assert.equal((await server.request('PUT', '/v1/stacking-rules', { body: { redeemables_no_effect_rule: 'REDEEM_ANYWAY' } })).status, 200);
   });
 

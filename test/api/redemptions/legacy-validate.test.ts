@@ -5,6 +5,7 @@ import { clientSideClient, serverSideClient, type ClientSideClient, type ServerS
 import { requestIdOf, startTestServer, type TestServer } from '../../support/server.js';
 import { calculatedItem, calculatedOrder, giftCard, ITEMS, makeVoucher, percentVoucher } from './fixtures.js';
 import { loyaltySetup } from './loyalty-setup.js';
+import { sqliteOf } from '../../support/sqlite.js';
 
 /**
  * The legacy single-voucher validation through the official SDK: `validations.validateVoucher`
@@ -35,10 +36,10 @@ describe('legacy voucher validation (validations.validateVoucher, client validat
   });
 
   it('validates a discount voucher on a stored order, whole, writing only the validation event', async () => {
-    const before = dbFingerprint(server.deps.sqlite);
-    const events = () => server.deps.sqlite.prepare('SELECT type FROM customer_events WHERE customer_id = ? ORDER BY seq').all(customerId) as Array<{ type: string }>;
+    const before = dbFingerprint(sqliteOf(server.deps));
+    const events = () => sqliteOf(server.deps).prepare('SELECT type FROM customer_events WHERE customer_id = ? ORDER BY seq').all(customerId) as Array<{ type: string }>;
     const eventsBefore = events().length;
-    const lastSeq = (server.deps.sqlite.prepare('SELECT max(seq) AS seq FROM customer_events').get() as { seq: number | null }).seq ?? 0;
+    const lastSeq = (sqliteOf(server.deps).prepare('SELECT max(seq) AS seq FROM customer_events').get() as { seq: number | null }).seq ?? 0;
     const answer = await sdk.validations.validateVoucher('LV-PCT', { customer: { source_id: 'legacy-ann' }, order: { source_id: 'legacy-order' } });
     assert.deepEqual(answer, {
       valid: true, code: 'LV-PCT', applicable_to: empty, inapplicable_to: empty, metadata: { shelf: 'a' },
@@ -48,12 +49,12 @@ describe('legacy voucher validation (validations.validateVoucher, client validat
     });
     assert.deepEqual(events().slice(eventsBefore).map((e) => e.type), ['customer.validation.succeeded']);
     // Nothing else changed: the event is the only row written.
-    server.deps.sqlite.prepare('DELETE FROM customer_events WHERE seq > ?').run(lastSeq);
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    sqliteOf(server.deps).prepare('DELETE FROM customer_events WHERE seq > ?').run(lastSeq);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   });
 
   it('validates a gift card with validations.validate(code, ctx): the card\'s amount, balance and effect, the credits on the order', async () => {
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const answer = await sdk.validations.validate('LV-GIFT', { order: { amount: 500 }, gift: { credits: 200 } } as never);
     const { order: answered, ...rest } = answer as Record<string, any>;
     assert.deepEqual(rest, { valid: true, code: 'LV-GIFT', applicable_to: empty, inapplicable_to: empty, metadata: {}, gift: { amount: 1000, balance: 1000, effect: 'APPLY_TO_ORDER' }, tracking_id: null });
@@ -62,7 +63,7 @@ describe('legacy voucher validation (validations.validateVoucher, client validat
       total_amount: 300, applied_discount_amount: 200, items_applied_discount_amount: 0, total_applied_discount_amount: 200, items: [], metadata: {},
       object: 'order', created_at: answered.created_at, updated_at: null, customer_id: null, referrer_id: null, redemptions: {},
     });
-    assert.equal(dbFingerprint(server.deps.sqlite), before, 'a validation without a customer writes nothing (its new order is not kept)');
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before, 'a validation without a customer writes nothing (its new order is not kept)');
   });
 
   it('validates a loyalty card\'s reward: loyalty.points_cost and the reward with its assignment', async () => {
@@ -110,7 +111,7 @@ describe('legacy voucher validation (validations.validateVoucher, client validat
     await percentVoucher(server, 'LV-USED', { redemption: { quantity: 1 } });
     const redeemed = await server.request('POST', '/v1/redemptions', { body: { order: { amount: 100 }, redeemables: [{ object: 'voucher', id: 'LV-USED' }] } });
     assert.equal(redeemed.status, 200, redeemed.text);
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const off = await server.request('POST', '/v1/vouchers/LV-OFF/validate', { body: { order: { amount: 1000 } } });
     assert.deepEqual([off.status, off.body], [200, invalid('LV-OFF', 'voucher_disabled', 'voucher is disabled', requestIdOf(off))]);
     const used = await sdk.validations.validateVoucher('LV-USED', { order: { amount: 1000 } });
@@ -120,11 +121,11 @@ describe('legacy voucher validation (validations.validateVoucher, client validat
     assert.equal(credits.valid, true, 'the client-side query has no gift credits: the card applies its balance');
     const exceeded = await sdk.validations.validateVoucher('LV-GIFT', { order: { amount: 5000 }, gift: { credits: 1500 } });
     assert.deepEqual(exceeded, invalid('LV-GIFT', 'gift_amount_exceeded', 'Gift amount exceeded', (exceeded as any).error.request_id));
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   });
 
   it('answers an unknown code 404 not_found, server side and client side, writing nothing', async () => {
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const notFound = { code: 404, key: 'not_found', message: 'Resource not found', details: 'Cannot find voucher with id LV-NONE', resource_id: 'LV-NONE', resource_type: 'voucher' };
     for (const call of [() => sdk.validations.validateVoucher('LV-NONE', { customer: { source_id: 'legacy-ann' }, order: { amount: 100 } }), () => browser.validate('LV-NONE')]) {
       await assert.rejects(call(), (error: Record<string, unknown>) => {
@@ -134,11 +135,11 @@ describe('legacy voucher validation (validations.validateVoucher, client validat
         return true;
       });
     }
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   });
 
   it('refuses malformed input with the documented error body, writing nothing', async () => {
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const body = await server.request('POST', '/v1/vouchers/LV-PCT/validate', { body: { order: { amount: 'ten' }, gift: 5 } });
     assert.deepEqual(body.body, {
       code: 400, key: 'invalid_payload', message: 'Invalid payload', details: 'order.amount must be an integer; gift must be an object', request_id: requestIdOf(body),
@@ -151,6 +152,6 @@ describe('legacy voucher validation (validations.validateVoucher, client validat
     assert.deepEqual([noCode.status, noCode.body.key, noCode.body.details], [400, 'invalid_query_params', 'Query parameter code is required (a voucher code)']);
     const twice = await server.request('GET', '/client/v1/validate?code=LV-PCT&amount=1&amount=2', { auth: 'client' });
     assert.deepEqual([twice.status, twice.body.details], [400, 'Query parameter amount must be given once']);
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   });
 });

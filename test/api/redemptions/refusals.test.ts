@@ -6,6 +6,7 @@ import { invalidPayloadError } from '../../support/error-bodies.js';
 import { assertRedemptionMatches } from '../../support/redemption-shape.js';
 import { errorBody, startTestServer, type TestServer } from '../../support/server.js';
 import { fingerprintBut, giftCard, ITEMS, makeVoucher, percentVoucher } from './fixtures.js';
+import { sqliteOf } from '../../support/sqlite.js';
 
 /**
  * Every failure code through HTTP (voucherify-facts 2.9). In all-or-nothing mode (the default)
@@ -66,16 +67,16 @@ describe('refused redemptions', () => {
     it(`refuses with ${c.key}, writing only the failed redemption and its event`, async () => {
       const body = c.body();
       const refused = (body.redeemables as Array<{ object: string; id: string }>).at(-1)!;
-      const before = fingerprintBut(server.deps.sqlite, ['redemptions', 'redemption_counts', 'customer_events']);
-      const events = server.deps.sqlite.prepare('SELECT count(*) AS n FROM customer_events').get() as { n: number };
+      const before = fingerprintBut(sqliteOf(server.deps), ['redemptions', 'redemption_counts', 'customer_events']);
+      const events = sqliteOf(server.deps).prepare('SELECT count(*) AS n FROM customer_events').get() as { n: number };
       const res = await server.request('POST', '/v1/redemptions', { body });
       assert.equal(res.status, 400, res.text);
       const id = res.body.resource_id as string;
       assert.match(id, /^rf_/);
       assert.deepEqual(res.body, errorBody(res, { code: 400, key: c.key, message: c.message, details: `${refused.object} ${refused.id}: ${c.message}`, resource_id: id, resource_type: 'redemption' }));
-      assert.equal(fingerprintBut(server.deps.sqlite, ['redemptions', 'redemption_counts', 'customer_events']), before);
+      assert.equal(fingerprintBut(sqliteOf(server.deps), ['redemptions', 'redemption_counts', 'customer_events']), before);
       const withCustomer = body.customer !== undefined;
-      const eventsAfter = server.deps.sqlite.prepare("SELECT count(*) AS n FROM customer_events").get() as { n: number };
+      const eventsAfter = sqliteOf(server.deps).prepare("SELECT count(*) AS n FROM customer_events").get() as { n: number };
       assert.equal(eventsAfter.n - events.n, withCustomer ? 1 : 0);
       const failed = presentRedemption((await findRedemptionById(server.deps.db, id))!);
       assert.deepEqual(
@@ -117,7 +118,7 @@ describe('refused redemptions', () => {
   });
 
   it('refuses more than 30 redeemables, duplicates and a promotion stack among others, writing nothing', async () => {
-    const before = fingerprintBut(server.deps.sqlite, []);
+    const before = fingerprintBut(sqliteOf(server.deps), []);
     const many = Array.from({ length: 31 }, (_, i) => ({ object: 'voucher', id: `C${i}` }));
     const tooMany = await server.request('POST', '/v1/redemptions', { body: { redeemables: many } });
     assert.deepEqual(tooMany.body, errorBody(tooMany, invalidPayloadError('redeemables must hold at most 30 redeemables')));
@@ -127,6 +128,6 @@ describe('refused redemptions', () => {
     assert.deepEqual(stack.body, errorBody(stack, { code: 400, key: 'invalid_redeemables', message: 'Promotion Stack cannot be use with other redeemables', details: 'A promotion_stack must be the only redeemable of a request' }));
     const none = await server.request('POST', '/v1/redemptions', { body: { redeemables: [] } });
     assert.deepEqual(none.body, errorBody(none, invalidPayloadError('redeemables must hold at least 1 redeemable')));
-    assert.equal(fingerprintBut(server.deps.sqlite, []), before);
+    assert.equal(fingerprintBut(sqliteOf(server.deps), []), before);
   });
 });

@@ -6,6 +6,7 @@ import { assertMatchesReference, withoutNulls } from '../../support/openapi.js';
 import { errorBody, startTestServer, type TestServer } from '../../support/server.js';
 import { giftCard, percentVoucher } from './fixtures.js';
 import { loyaltySetup } from './loyalty-setup.js';
+import { sqliteOf } from '../../support/sqlite.js';
 
 /**
  * Session locks (voucherify-facts 1.17 `session`): a valid validation with `{type: LOCK}` holds
@@ -26,7 +27,7 @@ describe('session locks', () => {
   const post = (path: string, body: unknown) => server.request('POST', path, { body });
   const voucherBody = (code: string, extra: Record<string, unknown> = {}) => ({ order: { amount: 1000 }, redeemables: [{ object: 'voucher', id: code }], ...extra });
   const reserved = (code: string) =>
-    server.deps.sqlite.prepare('SELECT redeemed_quantity, reserved_quantity, reserved_credits, reserved_points FROM vouchers WHERE code = ?').get(code);
+    sqliteOf(server.deps).prepare('SELECT redeemed_quantity, reserved_quantity, reserved_credits, reserved_points FROM vouchers WHERE code = ?').get(code);
   const keyed = (res: { status: number; body: { key?: string } }) => `${res.status} ${res.body.key ?? 'ok'}`;
 
   it('holds the last unit of a voucher for 7 days by default: others are refused, the session\'s redemption takes it', async () => {
@@ -81,10 +82,10 @@ describe('session locks', () => {
     });
     assert.equal(validation.body.valid, true, validation.text);
     assert.deepEqual(reserved(s.member.code), { redeemed_quantity: 0, reserved_quantity: 0, reserved_credits: 0, reserved_points: 60 });
-    assert.deepEqual(server.deps.sqlite.prepare('SELECT redeemed, reserved FROM rewards WHERE id = ?').get(s.reward.id), { redeemed: null, reserved: 1 });
+    assert.deepEqual(sqliteOf(server.deps).prepare('SELECT redeemed, reserved FROM rewards WHERE id = ?').get(s.reward.id), { redeemed: null, reserved: 1 });
     assert.equal(keyed(await spend()), '400 loyalty_card_points_exceeded');
     assert.equal(keyed(await spend({ key: 'kiosk-1' })), '200 ok');
-    assert.deepEqual(server.deps.sqlite.prepare('SELECT redeemed, reserved FROM rewards WHERE id = ?').get(s.reward.id), { redeemed: 1, reserved: 0 });
+    assert.deepEqual(sqliteOf(server.deps).prepare('SELECT redeemed, reserved FROM rewards WHERE id = ?').get(s.reward.id), { redeemed: 1, reserved: 0 });
     assert.equal((await server.request('GET', `/v1/vouchers/${s.member.code}`)).body.loyalty_card.balance, 40);
   });
 
@@ -107,7 +108,7 @@ describe('session locks', () => {
     assert.equal((await lock('LOCK-LAZY', 'lazy-a')).status, 200);
     clock.advance(31 * 60_000);
     assert.equal(keyed(await post('/v1/redemptions', voucherBody('LOCK-LAZY'))), '200 ok');
-    assert.deepEqual(server.deps.sqlite.prepare("SELECT count(*) AS n FROM session_locks WHERE key IN ('ttl-a', 'sweep-a', 'lazy-a')").get(), { n: 0 });
+    assert.deepEqual(sqliteOf(server.deps).prepare("SELECT count(*) AS n FROM session_locks WHERE key IN ('ttl-a', 'sweep-a', 'lazy-a')").get(), { n: 0 });
     clock.set(NOW);
   });
 
@@ -115,7 +116,7 @@ describe('session locks', () => {
     await percentVoucher(server, 'LOCK-BUSY');
     const busyUntil = new Date(new Date(NOW).getTime() + 10_000).toISOString();
     // Another process's request in flight on the key: its claim, as withSessionKey writes it.
-    server.deps.sqlite.prepare('INSERT INTO session_locks (key, expires_at, busy_until, created_at) VALUES (?, ?, ?, ?)').run('busy-key', NOW, busyUntil, NOW);
+    sqliteOf(server.deps).prepare('INSERT INTO session_locks (key, expires_at, busy_until, created_at) VALUES (?, ?, ?, ?)').run('busy-key', NOW, busyUntil, NOW);
     const res = await post('/v1/validations', voucherBody('LOCK-BUSY', { session: { type: 'LOCK', key: 'busy-key' } }));
     assert.deepEqual(res.body, errorBody(res, { code: 400, key: 'multiple_requests', message: 'Multiple requests', details: 'Another request on session busy-key is running' }));
     assert.equal(keyed(await post('/v1/redemptions', voucherBody('LOCK-BUSY', { session: { key: 'busy-key' } }))), '400 multiple_requests');

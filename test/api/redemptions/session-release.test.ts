@@ -5,6 +5,7 @@ import { dbFingerprint } from '../../support/db.js';
 import { serverSideClient, type ServerSideClient } from '../../support/sdk.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { giftCard, percentVoucher } from './fixtures.js';
+import { sqliteOf } from '../../support/sqlite.js';
 
 const NOW = '2026-05-04T09:00:00.000Z';
 type Json = Record<string, any>;
@@ -29,8 +30,8 @@ describe('releasing a validation session through @voucherify/sdk', () => {
   });
 
   const body = (redeemables: Json[], session?: Json) => ({ order: { amount: 1000 }, customer: { source_id: 'rel-ann' }, redeemables, ...(session ? { session } : {}) });
-  const held = (code: string) => server.deps.sqlite.prepare('SELECT redeemed_quantity, reserved_quantity, reserved_credits FROM vouchers WHERE code = ?').get(code);
-  const sessions = () => server.deps.sqlite.prepare('SELECT key FROM session_locks ORDER BY key').all();
+  const held = (code: string) => sqliteOf(server.deps).prepare('SELECT redeemed_quantity, reserved_quantity, reserved_credits FROM vouchers WHERE code = ?').get(code);
+  const sessions = () => sqliteOf(server.deps).prepare('SELECT key FROM session_locks ORDER BY key').all();
   const refusedWith = (code: number, key: string, details: string, extra: Json = {}) => (error: Json) => {
     assert.deepEqual(
       { code: error.code, key: error.key, message: error.message, details: error.details, resource_id: error.resource_id, resource_type: error.resource_type },
@@ -88,12 +89,12 @@ describe('releasing a validation session through @voucherify/sdk', () => {
     await sdk.validations.validateStackable(body([{ object: 'voucher', id: 'REL-OLD' }], { type: 'LOCK', key: 'ssn_rel_used' }) as any);
     await sdk.redemptions.redeemStackable(body([{ object: 'voucher', id: 'REL-OLD' }], { key: 'ssn_rel_used' }) as any);
     clock.advance(2 * 3_600_000);
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     await assert.rejects(sdk.vouchers.releaseValidationSession('REL-NONE', 'ssn_rel_old'), refusedWith(404, 'not_found', 'Cannot find voucher with id REL-NONE', { resource_id: 'REL-NONE', resource_type: 'voucher' }));
     for (const key of ['ssn_rel_nope', 'ssn_rel_old', 'ssn_rel_used']) {
       await assert.rejects(sdk.vouchers.releaseValidationSession('REL-OLD', key), refusedWith(404, 'not_found', `Cannot find session with id ${key}`, { resource_id: key, resource_type: 'session' }));
     }
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
     clock.set(NOW);
   });
 });

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../../src/lib/clock.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { fingerprintBut, percentVoucher } from './fixtures.js';
+import { sqliteOf } from '../../support/sqlite.js';
 
 /**
  * A validation previews its customer and order from reads alone (orders.service previewOrder,
@@ -45,11 +46,11 @@ describe('validations preview what a redemption would store', () => {
       },
       redeemables: [{ object: 'voucher', id: 'PV-PCT' }],
     };
-    const untouched = fingerprintBut(server.deps.sqlite, CUSTOMER_TABLES);
+    const untouched = fingerprintBut(sqliteOf(server.deps), CUSTOMER_TABLES);
     const validation = await server.request('POST', '/v1/validations', { body });
     assert.equal(validation.status, 200, validation.text);
     assert.equal(validation.body.valid, true);
-    assert.equal(fingerprintBut(server.deps.sqlite, CUSTOMER_TABLES), untouched);
+    assert.equal(fingerprintBut(sqliteOf(server.deps), CUSTOMER_TABLES), untouched);
     assert.equal((await server.request('GET', '/v1/products/pv-existing')).body.price, 400, 'the override is previewed, not written');
     const redemption = await server.request('POST', '/v1/redemptions', { body });
     assert.equal(redemption.status, 200, redemption.text);
@@ -68,13 +69,13 @@ describe('validations preview what a redemption would store', () => {
   });
 
   it('goes on with an item naming an unknown product, kept as given, without writing anything', async () => {
-    const before = fingerprintBut(server.deps.sqlite, []);
+    const before = fingerprintBut(sqliteOf(server.deps), []);
     const res = await server.request('POST', '/v1/validations', { body: { order: { items: [{ product_id: 'prod_missing', quantity: 1, price: 100 }] }, redeemables: [{ object: 'voucher', id: 'PV-PCT' }] } });
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(
       [res.body.valid, res.body.order.total_discount_amount, res.body.order.items.map((i: Record<string, unknown>) => [i.product_id, i.amount])],
       [true, 10, [['prod_missing', 100]]],
     );
-    assert.equal(fingerprintBut(server.deps.sqlite, []), before);
+    assert.equal(fingerprintBut(sqliteOf(server.deps), []), before);
   });
 });

@@ -4,6 +4,7 @@ import { DEFAULT_STACKING_RULES } from '../../../src/engine/stacking/index.js';
 import { assertMatchesReference, withoutNulls } from '../../support/openapi.js';
 import { requestIdOf, startTestServer, type TestServer } from '../../support/server.js';
 import { calculatedOrder, fingerprintBut, giftCard, ITEMS, percentVoucher } from './fixtures.js';
+import { sqliteOf } from '../../support/sqlite.js';
 
 /**
  * POST /v1/validations and /client/v1/validations: the redemption pipeline without its write
@@ -27,8 +28,8 @@ describe('stackable validations', () => {
 
   for (const [path, auth] of [['/v1/validations', 'server'], ['/client/v1/validations', 'client']] as const) {
     it(`answers ${path} whole and writes only its event`, async () => {
-      const before = fingerprintBut(server.deps.sqlite, ['customer_events']);
-      const events = () => server.deps.sqlite.prepare('SELECT type FROM customer_events WHERE customer_id = ? ORDER BY seq').all(customerId) as Array<{ type: string }>;
+      const before = fingerprintBut(sqliteOf(server.deps), ['customer_events']);
+      const events = () => sqliteOf(server.deps).prepare('SELECT type FROM customer_events WHERE customer_id = ? ORDER BY seq').all(customerId) as Array<{ type: string }>;
       const eventsBefore = events().length;
       const body = {
         customer: { source_id: 'validator' }, order: { source_id: 'v-order' },
@@ -47,7 +48,7 @@ describe('stackable validations', () => {
         skipped_redeemables: [], inapplicable_redeemables: [], order: at(400, 400), tracking_id: 'validator', stacking_rules: DEFAULT_STACKING_RULES,
       });
       assertMatchesReference('POST', '/v1/validations', 200, withoutNulls(res.body));
-      assert.equal(fingerprintBut(server.deps.sqlite, ['customer_events']), before);
+      assert.equal(fingerprintBut(sqliteOf(server.deps), ['customer_events']), before);
       assert.deepEqual(events().slice(eventsBefore).map((e) => e.type), ['customer.validation.succeeded']);
     });
   }
@@ -68,7 +69,7 @@ describe('stackable validations', () => {
     assert.deepEqual([res.body.redeemables[1], res.body.inapplicable_redeemables], [inapplicable, [inapplicable]]);
     assert.equal(res.body.order.id, undefined, 'a validation keeps no new order, so it has no id');
     assert.equal((await server.request('GET', '/v1/orders?limit=100')).body.orders.length, 1);
-    const last = server.deps.sqlite.prepare('SELECT type FROM customer_events WHERE customer_id = ? ORDER BY seq DESC LIMIT 1').get(customerId);
+    const last = sqliteOf(server.deps).prepare('SELECT type FROM customer_events WHERE customer_id = ? ORDER BY seq DESC LIMIT 1').get(customerId);
     assert.deepEqual(last, { type: 'customer.validation.failed' });
   });
 });

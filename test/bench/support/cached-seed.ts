@@ -1,7 +1,7 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
-import { openSqlite } from '../../../src/db/connect.js';
-import { migrate } from '../../../src/db/migrate.js';
+import { openSqlite } from '../../../src/db/sqlite/connect.js';
+import { migrate } from '../../../src/db/sqlite/migrate.js';
 import { round } from './load.js';
 
 /**

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { openSqlite } from '../../../src/db/connect.js';
+import { openSqlite } from '../../../src/db/sqlite/connect.js';
 
 /**
  * Durable-commit figures the write benchmarks share: the disk's own rate of tiny

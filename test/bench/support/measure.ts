@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { openSqlite } from '../../../src/db/connect.js';
+import { openSqlite } from '../../../src/db/sqlite/connect.js';
 import { freshDbFile, tempDir } from '../../support/db.js';
 
 /**

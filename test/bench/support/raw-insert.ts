@@ -4,7 +4,7 @@
  * same pragmas as a worker's connection, the same bound columns as the worker's rows, codes and
  * ids drawn before the clock starts, one transaction). Answers rows/s.
  */
-import { openSqlite } from '../../../src/db/connect.js';
+import { openSqlite } from '../../../src/db/sqlite/connect.js';
 import { ALPHANUMERIC, codeGenerator, codeTemplate, type CodeTemplate } from '../../../src/engine/codes/index.js';
 import { freshDbFile } from '../../support/db.js';
 

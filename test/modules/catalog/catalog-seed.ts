@@ -1,4 +1,5 @@
-import { createDeps, type Deps } from '../../../src/app/deps.js';
+import type { Deps } from '../../../src/app/deps.js';
+import { createDeps } from '../../../src/root/create-deps.js';
 import { fixedClock } from '../../../src/lib/clock.js';
 import type { CatalogItem } from '../../../src/modules/catalog/collection-fields.js';
 import type { ProductRow } from '../../../src/modules/catalog/products.repository.js';
@@ -6,6 +7,7 @@ import { createProduct, updateProduct } from '../../../src/modules/catalog/produ
 import type { SkuRow } from '../../../src/modules/catalog/skus.repository.js';
 import { createSku, updateSku } from '../../../src/modules/catalog/skus.service.js';
 import { freshDbFile } from '../../support/db.js';
+import { sqliteOf } from '../../support/sqlite.js';
 
 /** The moment the side-by-side tests evaluate at; the catalog is made over the two weeks before. */
 export const NOW = new Date('2024-06-15T12:00:00.000Z');
@@ -80,8 +82,8 @@ export async function seedCatalog(): Promise<Seeded> {
 
 /** Every product (with its SKU ids) and SKU, read straight from the tables. */
 export function loadItems(deps: Deps): CatalogItem[] {
-  const products = deps.sqlite.prepare('SELECT * FROM products ORDER BY created_at').all() as ProductRow[];
-  const skus = deps.sqlite.prepare('SELECT * FROM skus ORDER BY created_at').all() as SkuRow[];
+  const products = sqliteOf(deps).prepare('SELECT * FROM products ORDER BY created_at').all() as ProductRow[];
+  const skus = sqliteOf(deps).prepare('SELECT * FROM skus ORDER BY created_at').all() as SkuRow[];
   return [
     ...products.map((row) => ({
       object: 'product' as const,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 import { describe, it } from 'node:test';
-import { createDeps } from '../../../src/app/deps.js';
+import { createDeps } from '../../../src/root/create-deps.js';
 import { internalActor } from '../../../src/lib/actor.js';
 import { addLoyaltyPoints } from '../../../src/modules/customers/customer-summary.service.js';
 import { createCustomer, getCustomer } from '../../../src/modules/customers/customers.service.js';

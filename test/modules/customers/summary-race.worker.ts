@@ -3,7 +3,7 @@
  * transactions that each spend one loyalty point and count one redemption and one order.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createDeps } from '../../../src/app/deps.js';
+import { createDeps } from '../../../src/root/create-deps.js';
 import { AppError } from '../../../src/lib/errors.js';
 import { addLoyaltyPoints, recordOrderInSummary, recordRedemptionInSummary } from '../../../src/modules/customers/customer-summary.service.js';
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createDeps, type Deps } from '../../../src/app/deps.js';
+import type { Deps } from '../../../src/app/deps.js';
+import { createDeps } from '../../../src/root/create-deps.js';
 import { internalActor } from '../../../src/lib/actor.js';
 import { fixedClock } from '../../../src/lib/clock.js';
 import { AppError } from '../../../src/lib/errors.js';
@@ -9,6 +10,7 @@ import { createCustomer, deleteCustomer, getCustomer } from '../../../src/module
 import { freshDbFile } from '../../support/db.js';
 import { customerObject } from './fixtures.js';
 import { assertCustomerObject } from './reference.js';
+import { sqliteOf } from '../../support/sqlite.js';
 
 const T0 = '2024-02-01T00:00:00.000Z';
 const T1 = '2024-02-02T00:00:00.000Z';
@@ -80,11 +82,12 @@ describe('customer summary services', () => {
     // A connection of its own, so that no earlier test has prepared anything yet.
     const own = createDeps({ dbFile: freshDbFile(), clock });
     const prepared: string[] = [];
-    const prepare = own.sqlite.prepare.bind(own.sqlite);
-    own.sqlite.prepare = ((source: string) => {
+    const sqlite = sqliteOf(own);
+    const prepare = sqlite.prepare.bind(sqlite);
+    sqlite.prepare = ((source: string) => {
       prepared.push(source);
       return prepare(source);
-    }) as typeof own.sqlite.prepare;
+    }) as typeof sqlite.prepare;
     try {
       const id = (await createCustomer(own, internalActor(), { source_id: 'one-statement' })).customer.id;
       for (const amount of [1000, 2001, 3777]) {
@@ -216,7 +219,7 @@ describe('customer summary services', () => {
       });
     });
     const rows = (table: string) =>
-      (deps.sqlite.prepare(`SELECT count(*) AS n FROM ${table} WHERE customer_id = ?`).get(id) as { n: number }).n;
+      (sqliteOf(deps).prepare(`SELECT count(*) AS n FROM ${table} WHERE customer_id = ?`).get(id) as { n: number }).n;
     assert.deepEqual([rows('customer_loyalty_campaigns'), rows('customer_referrals')], [1, 1]);
     await deleteCustomer(deps, internalActor(), id);
     assert.deepEqual([rows('customer_loyalty_campaigns'), rows('customer_referrals')], [0, 0]);

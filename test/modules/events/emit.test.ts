@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { createDeps, type Deps } from '../../../src/app/deps.js';
+import type { Deps } from '../../../src/app/deps.js';
+import { createDeps } from '../../../src/root/create-deps.js';
 import { internalActor, type Actor } from '../../../src/lib/actor.js';
 import { fixedClock } from '../../../src/lib/clock.js';
 import { AppError } from '../../../src/lib/errors.js';

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { CompiledQuery } from 'kysely';
-import { createDeps, type Deps } from '../../../src/app/deps.js';
+import type { Deps } from '../../../src/app/deps.js';
+import { createDeps } from '../../../src/root/create-deps.js';
 import { columnsFor, EXPORT_SOURCES } from '../../../src/modules/exports/export-sources.js';
 import { streamSourcePage, type KeysetPage } from '../../../src/modules/exports/exports.repository.js';
 import { freshDbFile } from '../../support/db.js';
 import { explain, planProblems, recordingKysely, ROWS, writeStatistics } from '../../support/query-plans.js';
+import { sqliteOf } from '../../support/sqlite.js';
 
 /**
  * No request may hold the main thread for long (docs/architecture.md, Design rules), and so
@@ -20,7 +22,7 @@ describe('query plans of the export job\'s keyset pages', () => {
   let db: Deps['db'];
   before(() => {
     deps = createDeps({ dbFile: freshDbFile() });
-    db = recordingKysely(deps.sqlite, (query) => captured.push(query));
+    db = recordingKysely(sqliteOf(deps), (query) => captured.push(query));
   });
   after(() => deps.close());
 
@@ -45,9 +47,9 @@ describe('query plans of the export job\'s keyset pages', () => {
 
   for (const [profile, rowsPerKey] of [['without statistics', undefined], ['with a million rows, many per key', ROWS], ['with a million rows, one per key', 1]] as const) {
     it(`walks an index, ${profile}`, async () => {
-      writeStatistics(deps.sqlite, rowsPerKey);
+      writeStatistics(sqliteOf(deps), rowsPerKey);
       const failures = (await statements()).flatMap(([label, query]) => {
-        const problems = planProblems(explain(deps.sqlite, query));
+        const problems = planProblems(explain(sqliteOf(deps), query));
         return problems.length === 0 ? [] : [`${label}\n  ${query.sql}\n  -> ${problems.join('; ')}`];
       });
       assert.equal(failures.length, 0, failures.join('\n\n'));

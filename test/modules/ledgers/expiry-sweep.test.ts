@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sweepRegistry } from '../../../src/app/sweep-registry.js';
+import { jobRegistry } from '../../../src/root/job-registry.js';
+import { sweepRegistry } from '../../../src/root/sweep-registry.js';
 import { startJobRunner } from '../../../src/jobs/runner.js';
 import { startSweeps } from '../../../src/jobs/sweeps.js';
 import { internalActor } from '../../../src/lib/actor.js';
@@ -10,6 +11,7 @@ import { expireDueBuckets } from '../../../src/modules/ledgers/points-expiry.swe
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { customer, loyaltyCard } from './fixtures.js';
 import { assertCardMatchesLedger } from './recompute.js';
+import { sqliteOf } from '../../support/sqlite.js';
 
 const START = '2026-03-15T12:00:00.000Z';
 
@@ -34,7 +36,7 @@ describe('the points-expiry sweep', () => {
   });
   after(async () => server.close());
 
-  const rows = (sql: string, ...params: unknown[]) => server.deps.sqlite.prepare(sql).all(...params);
+  const rows = (sql: string, ...params: unknown[]) => sqliteOf(server.deps).prepare(sql).all(...params);
   const expirations = () => rows("SELECT delta, balance, total, operation_type, created_at FROM ledger_entries WHERE voucher_id = ? AND type = 'POINTS_EXPIRATION' ORDER BY seq", card.id);
 
   it('expires nothing on the last day a bucket counts', async () => {
@@ -60,7 +62,7 @@ describe('the points-expiry sweep', () => {
     assert.deepEqual(voucher.body.loyalty_card, {
       points: 100, balance: 80, next_expiration_date: '2026-04-01', next_expiration_points: 30, pending_points: 0, expired_points: 15, subtracted_points: 5,
     });
-    assertCardMatchesLedger(server.deps.sqlite, card.id);
+    assertCardMatchesLedger(sqliteOf(server.deps), card.id);
     assert.deepEqual(rows('SELECT loyalty_points FROM customers WHERE id = ?', holder.id), [{ loyalty_points: 80 }]);
     const events = await server.request('GET', `/v1/customers/${holder.id}/activity?type=customer.voucher.loyalty_card.points_expired`);
     assert.deepEqual(events.body.data.map((e: { type: string; data: { data: { balance: unknown } } }) => [e.type, e.data.data.balance]), [
@@ -70,16 +72,16 @@ describe('the points-expiry sweep', () => {
 
   it('runs from the job runner, which sweeps at start and when asked', async () => {
     clock.set('2026-04-02T08:00:00.000Z');
-    const runner = startJobRunner(server.deps, { workers: 1, registry: {}, sweeps: sweepRegistry });
+    const runner = startJobRunner(server.deps, { workers: 1, registry: { ...jobRegistry, types: {} }, sweeps: sweepRegistry });
     await runner.sweepNow();
     await runner.stop();
     assert.deepEqual(expirations().map((e) => (e as { delta: number }).delta), [-15, -30]);
-    assertCardMatchesLedger(server.deps.sqlite, card.id);
+    assertCardMatchesLedger(sqliteOf(server.deps), card.id);
   });
 
   it('ends after the batch in progress once told to stop, and the next run carries on', async () => {
     const { campaign } = await loyaltyCard(server, 'Stopping program', 'STOP-SEED', 0);
-    const insert = server.deps.sqlite.prepare(`INSERT INTO vouchers (id, code, campaign_id, type, loyalty_points, loyalty_balance, loyalty_next_expiration_date,
+    const insert = sqliteOf(server.deps).prepare(`INSERT INTO vouchers (id, code, campaign_id, type, loyalty_points, loyalty_balance, loyalty_next_expiration_date,
       loyalty_next_expiration_points, loyalty_pending_points, loyalty_expired_points, loyalty_subtracted_points, created_at) VALUES (?, ?, ?, 'LOYALTY_CARD', 5, 5, '2026-04-01', 5, 0, 0, 0, ?)`);
     for (let i = 0; i < 25; i++) insert.run(`v_stopping${String(i).padStart(8, '0')}`, `STOP-${i}`, campaign.id, START);
     const stopped = new AbortController();
@@ -125,7 +127,7 @@ describe('the points-expiry sweep', () => {
       fired.map(({ actor: _actor, ...change }) => change).sort((a, b) => a.voucherId.localeCompare(b.voucherId)),
       [seamOf(first.id, -30, 13), seamOf(second.id, -7, 0)].sort((a, b) => a.voucherId.localeCompare(b.voucherId)),
     );
-    for (const id of [first.id, second.id]) assertCardMatchesLedger(server.deps.sqlite, id);
+    for (const id of [first.id, second.id]) assertCardMatchesLedger(sqliteOf(server.deps), id);
     const voucher = await server.request('GET', '/v1/vouchers/MB-1');
     assert.deepEqual(voucher.body.loyalty_card, {
       points: 43, balance: 13, next_expiration_date: '2026-06-30', next_expiration_points: 8, pending_points: 0, expired_points: 30, subtracted_points: 0,
@@ -138,13 +140,13 @@ describe('the points-expiry sweep', () => {
   });
 
   it('logs a sweep that fails and still runs the others', async () => {
-    const failing = { name: 'broken', run: { module: new URL('./fixtures.js', import.meta.url).href, export: 'nothingHere' } };
+    const failing = { name: 'broken', run: async () => { throw new Error('nothingHere: no such sweep'); } };
     const before = server.logLines.length;
     const loop = startSweeps(server.deps, [failing, ...sweepRegistry]);
     await loop.stop();
     const errors = server.logLines.slice(before).filter((line) => line.level === 'error');
     assert.deepEqual(errors.map((line) => [line.msg, line.sweep, line.err?.type, line.err?.message.slice(0, 40)]), [
-      ['sweep failed', 'broken', 'Error', `nothingHere of ${failing.run.module}`.slice(0, 40)],
+      ['sweep failed', 'broken', 'Error', 'nothingHere: no such sweep'],
     ]);
   });
 });

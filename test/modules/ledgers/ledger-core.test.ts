@@ -9,6 +9,7 @@ import { dbFingerprint } from '../../support/db.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { customer, giftCard, loyaltyCard } from './fixtures.js';
 import { assertCardMatchesLedger } from './recompute.js';
+import { sqliteOf } from '../../support/sqlite.js';
 
 const AT = '2026-03-01T10:00:00.000Z';
 
@@ -23,11 +24,11 @@ describe('the ledger core', () => {
   after(async () => server.close());
 
   const inTrx = <T>(fn: (trx: TestServer['deps']['db']) => Promise<T>) => server.deps.db.transaction().execute(fn);
-  const rows = (sql: string, ...params: unknown[]) => server.deps.sqlite.prepare(sql).all(...params);
+  const rows = (sql: string, ...params: unknown[]) => sqliteOf(server.deps).prepare(sql).all(...params);
   const refusal = async (fn: () => Promise<unknown>, key: string) => {
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     await assert.rejects(fn, (error: unknown) => error instanceof AppError && error.key === key);
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   };
 
   it('opens a card created with points, credits into date buckets and debits the soonest-expiring first', async () => {
@@ -56,7 +57,7 @@ describe('the ledger core', () => {
         { type: 'POINTS_REMOVAL', delta: -60, balance: 120, total: 180, reason: 'gift', source_id: 'tx-1' },
       ],
     );
-    assertCardMatchesLedger(server.deps.sqlite, card.id);
+    assertCardMatchesLedger(sqliteOf(server.deps), card.id);
     assert.deepEqual(rows('SELECT loyalty_points FROM customers WHERE id = ?', holder.id), [{ loyalty_points: 120 }]);
     assert.deepEqual(rows('SELECT points FROM customer_loyalty_campaigns WHERE customer_id = ?', holder.id), [{ points: 120 }]);
     assert.deepEqual(
@@ -88,7 +89,7 @@ describe('the ledger core', () => {
       await debitPoints(server.deps, trx, { ...base, amount: 7, type: 'POINTS_TRANSFER_OUT' });
       await debitPoints(server.deps, trx, { ...base, amount: 3 });
     });
-    assertCardMatchesLedger(server.deps.sqlite, card.id);
+    assertCardMatchesLedger(sqliteOf(server.deps), card.id);
     const voucher = await server.request('GET', '/v1/vouchers/CORE-MIX');
     // The program's rules: two months after 2026-03-01. The redemption took 2026-03-02's 10 first, then 20 of 2026-05-01's.
     assert.deepEqual([voucher.body.loyalty_card, voucher.body.redemption.redeemed_points], [
@@ -108,9 +109,9 @@ describe('the ledger core', () => {
     const { card } = await loyaltyCard(server, 'Replay program', 'CORE-2', 10);
     const base = { voucherId: card.id, actor: internalActor(), at: AT };
     const first = await inTrx((trx) => creditPoints(server.deps, trx, { ...base, amount: 5, sourceId: 's-1' }));
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const again = await inTrx((trx) => debitPoints(server.deps, trx, { ...base, amount: 7, sourceId: 's-1' }));
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
     assert.deepEqual([again.entry, again.replayed], [{ ...first.entry, seq: again.entry.seq }, true]);
   });
 
@@ -124,12 +125,12 @@ describe('the ledger core', () => {
     await refusal(() => inTrx((trx) => debitGift(server.deps, trx, { ...base, voucherId: gift.card.id, amount: 501 })), 'gift_amount_exceeded');
     await refusal(() => inTrx((trx) => debitPoints(server.deps, trx, { ...base, amount: 0 })), 'invalid_amount');
     // A caller that catches the refusal and goes on with its transaction keeps nothing of it.
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     await inTrx(async (trx) => {
       await assert.rejects(creditPoints(server.deps, trx, { ...base, amount: 5, type: 'POINTS_REFUND' }), (error: unknown) => error instanceof AppError && error.key === 'invalid_amount');
       await assert.rejects(debitPoints(server.deps, trx, { ...base, amount: 41 }), (error: unknown) => error instanceof AppError && error.key === 'loyalty_card_points_exceeded');
     });
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   });
 
   it('keeps a gift card\'s credits and its holder\'s summary in step with the rows', async () => {
@@ -141,7 +142,7 @@ describe('the ledger core', () => {
     await inTrx((trx) => debitGift(server.deps, trx, { ...base, amount: 400 }));
     await inTrx((trx) => debitGift(server.deps, trx, { ...base, amount: 100, type: 'CREDITS_REDEMPTION' }));
     await inTrx((trx) => creditGift(server.deps, trx, { ...base, amount: 50, type: 'CREDITS_REFUND' }));
-    assertCardMatchesLedger(server.deps.sqlite, card.id);
+    assertCardMatchesLedger(sqliteOf(server.deps), card.id);
     assert.deepEqual(rows('SELECT gift_amount, gift_subtracted_amount, gift_balance FROM vouchers WHERE id = ?', card.id), [{ gift_amount: 1250, gift_subtracted_amount: 400, gift_balance: 800 }]);
     assert.deepEqual(rows('SELECT gift_amount_to_go FROM customers WHERE id = ?', holder.id), [{ gift_amount_to_go: 800 }]);
     assert.deepEqual(rows("SELECT type FROM customer_events WHERE customer_id = ? AND type LIKE 'customer.voucher.%'", holder.id), [{ type: 'customer.voucher.gift.balance_added' }]);

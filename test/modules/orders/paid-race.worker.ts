@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { sql } from 'kysely';
-import { createDeps } from '../../../src/app/deps.js';
+import { createDeps } from '../../../src/root/create-deps.js';
 import { internalActor } from '../../../src/lib/actor.js';
 import { onOrderPaid } from '../../../src/modules/orders/order-paid.seam.js';
 import { updateOrder } from '../../../src/modules/orders/orders.service.js';

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 import { after, before, describe, it } from 'node:test';
-import { createDeps } from '../../../src/app/deps.js';
+import { createDeps } from '../../../src/root/create-deps.js';
 import { internalActor } from '../../../src/lib/actor.js';
 import { AppError } from '../../../src/lib/errors.js';
 import { onOrderPaid, type PaidOrder } from '../../../src/modules/orders/order-paid.seam.js';
 import { createOrder, getOrder, IMPORT_UPSERT, upsertOrder } from '../../../src/modules/orders/orders.service.js';
 import { dbFingerprint, freshDbFile } from '../../support/db.js';
 import { requestIdOf, startTestServer, type TestServer } from '../../support/server.js';
+import { sqliteOf } from '../../support/sqlite.js';
 
 /** The paid-order seam fires once per order, in the order's transaction, whoever pays it and however often. */
 describe('the paid-order seam', () => {
@@ -74,11 +75,11 @@ describe('the paid-order seam', () => {
     const stop = onOrderPaid(server.deps.seams, async () => {
       throw new AppError('invalid_order', 'refused by a subscriber');
     });
-    const before = dbFingerprint(server.deps.sqlite);
+    const before = dbFingerprint(sqliteOf(server.deps));
     const res = await post({ source_id: 'seam-refused', status: 'PAID', customer: { source_id: 'seam-never' } });
     stop();
     assert.deepEqual([res.status, res.body.key, res.body.details], [400, 'invalid_order', 'refused by a subscriber']);
-    assert.equal(dbFingerprint(server.deps.sqlite), before);
+    assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
     const again = await post({ source_id: 'seam-refused', status: 'PAID' });
     assert.equal(firedFor(again.body.id).length, 1, 'the refused attempt claimed nothing');
   });
@@ -104,7 +105,7 @@ describe('the paid-order seam across connections', () => {
     const dbFile = freshDbFile();
     const deps = createDeps({ dbFile });
     try {
-      deps.sqlite.exec('CREATE TABLE paid_hits (order_id TEXT NOT NULL, racer INTEGER NOT NULL, status TEXT NOT NULL)');
+      sqliteOf(deps).exec('CREATE TABLE paid_hits (order_id TEXT NOT NULL, racer INTEGER NOT NULL, status TEXT NOT NULL)');
       const refs: string[] = [];
       for (let i = 0; i < ORDERS; i++) {
         const order = await createOrder(deps, internalActor(), { source_id: `race-${i}`, customer: { source_id: 'racer' }, items: [{ quantity: 1, price: 100 }] });
@@ -118,14 +119,14 @@ describe('the paid-order seam across connections', () => {
         Atomics.notify(new Int32Array(start), 0);
       };
       const results = await Promise.all(Array.from({ length: RACERS }, (_, i) => racer(dbFile, i, refs, start, open)));
-      const hits = deps.sqlite.prepare('SELECT order_id, count(*) AS n, min(status) AS status FROM paid_hits GROUP BY order_id').all() as Array<{ n: number; status: string }>;
+      const hits = sqliteOf(deps).prepare('SELECT order_id, count(*) AS n, min(status) AS status FROM paid_hits GROUP BY order_id').all() as Array<{ n: number; status: string }>;
       assert.equal(hits.length, ORDERS);
       assert.deepEqual(new Set(hits.map((h) => `${h.n} ${h.status}`)), new Set(['1 PAID']));
       assert.equal(results.reduce((n, r) => n + r.fired, 0), ORDERS);
-      const paidEvents = deps.sqlite.prepare("SELECT count(*) AS n FROM customer_events WHERE type = 'customer.order.paid'").get() as { n: number };
+      const paidEvents = sqliteOf(deps).prepare("SELECT count(*) AS n FROM customer_events WHERE type = 'customer.order.paid'").get() as { n: number };
       assert.equal(paidEvents.n, ORDERS);
       const racerSummary = (await getOrder(deps, 'race-0')).customer_id as string;
-      const row = deps.sqlite.prepare('SELECT orders_total_count AS n, orders_total_amount AS amount FROM customers WHERE id = ?').get(racerSummary);
+      const row = sqliteOf(deps).prepare('SELECT orders_total_count AS n, orders_total_amount AS amount FROM customers WHERE id = ?').get(racerSummary);
       assert.deepEqual(row, { n: ORDERS, amount: ORDERS * 100 });
     } finally {
       await deps.close();

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { CompiledQuery } from 'kysely';
 import { createLogger } from '../../../src/app/logger.js';
-import { createDeps, type Deps } from '../../../src/app/deps.js';
+import type { Deps } from '../../../src/app/deps.js';
+import { createDeps } from '../../../src/root/create-deps.js';
 import { internalActor } from '../../../src/lib/actor.js';
 import { createCustomer } from '../../../src/modules/customers/customers.service.js';
 import { listQualifyingStackKeys } from '../../../src/modules/campaigns/promotion-stacks.service.js';
@@ -11,6 +12,7 @@ import { checkEligibility } from '../../../src/modules/qualifications/qualificat
 import { listQualifyingVoucherKeys } from '../../../src/modules/vouchers/vouchers.service.js';
 import { freshDbFile } from '../../support/db.js';
 import { explain, planProblems, recordingKysely, writeStatistics } from '../../support/query-plans.js';
+import { sqliteOf } from '../../support/sqlite.js';
 
 /**
  * A qualification reads its candidates a batch at a time, newest first: the customer's
@@ -22,9 +24,9 @@ describe('the candidate reads of a qualification', () => {
   let captured: CompiledQuery[] = [];
   before(async () => {
     const real = createDeps({ dbFile: freshDbFile(), log: createLogger({ level: 'silent' }) });
-    deps = { ...real, db: recordingKysely(real.sqlite, (query) => captured.push(query)) };
+    deps = { ...real, db: recordingKysely(sqliteOf(real), (query) => captured.push(query)) };
     await createCustomer(deps, internalActor(), { source_id: 'plans-ann' });
-    writeStatistics(deps.sqlite, 10);
+    writeStatistics(sqliteOf(deps), 10);
   });
   after(() => deps.close());
 
@@ -34,7 +36,7 @@ describe('the candidate reads of a qualification', () => {
     await checkEligibility(deps, internalActor(), body as Parameters<typeof checkEligibility>[2]);
     const reads = captured.filter((q) => /order by "(v|promotion_tiers)"\."created_at" desc/.test(q.sql));
     assert.equal(reads.length, 3, 'the wallet, the tiers and the standalone vouchers');
-    const plans = reads.map((q) => explain(deps.sqlite, q).map((row) => row.detail));
+    const plans = reads.map((q) => explain(sqliteOf(deps), q).map((row) => row.detail));
     assert.deepEqual(plans.map((p) => planProblems(p.map((detail) => ({ detail })))), [[], [], []]);
     const used = plans.map((p) => p.join(' | '));
     assert.match(used[0] ?? '', /vouchers_holder_any_created_at/);
@@ -50,7 +52,7 @@ describe('the candidate reads of a qualification', () => {
     await listQualifyingVoucherKeys(deps.db, { ...walk, holderId: null });
     await listQualifyingTierKeys(deps.db, { ...walk, now: '2028-01-01T00:00:00.000Z' });
     await listQualifyingStackKeys(deps.db, { ...walk, now: '2028-01-01T00:00:00.000Z' });
-    const plans = captured.map((q) => explain(deps.sqlite, q).map((row) => row.detail).join(' | '));
+    const plans = captured.map((q) => explain(sqliteOf(deps), q).map((row) => row.detail).join(' | '));
     assert.equal(plans.length, 4);
     assert.deepEqual(plans.map((p) => planProblems(p.split(' | ').map((detail) => ({ detail })))), [[], [], [], []]);
     assert.match(plans[0] ?? '', /vouchers_holder_any_created_at \(holder_id=\? AND created_at<\?\)/);

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createDeps, type Deps } from '../../../src/app/deps.js';
+import type { Deps } from '../../../src/app/deps.js';
+import { createDeps } from '../../../src/root/create-deps.js';
 import { insertRedemptions } from '../../../src/modules/redemptions/redemptions.repository.js';
 import { freshDbFile } from '../../support/db.js';
 import { failedRow, parentRow, rollbackRow } from '../../support/redemption-rows.js';
+import { sqliteOf } from '../../support/sqlite.js';
 
 /**
  * sql/0018's counters (the list's unfiltered `total`) stay equal to a count of the table
@@ -18,9 +20,9 @@ describe('redemption counters', () => {
 
   const at = '2026-01-01T00:00:00.000Z';
   const voucher = { id: 'v_1', code: 'C1', campaign: null };
-  const counters = () => deps.sqlite.prepare('SELECT object, result, total FROM redemption_counts WHERE total > 0 ORDER BY object, result').all();
+  const counters = () => sqliteOf(deps).prepare('SELECT object, result, total FROM redemption_counts WHERE total > 0 ORDER BY object, result').all();
   const counted = () =>
-    deps.sqlite.prepare('SELECT object, result, count(*) AS total FROM redemptions GROUP BY object, result ORDER BY object, result').all();
+    sqliteOf(deps).prepare('SELECT object, result, count(*) AS total FROM redemptions GROUP BY object, result ORDER BY object, result').all();
 
   it('counts each object and result as the table holds them', async () => {
     assert.deepEqual(counters(), []);
@@ -35,8 +37,8 @@ describe('redemption counters', () => {
       { object: 'redemption', result: 'SUCCESS', total: 2 },
       { object: 'redemption_rollback', result: 'SUCCESS', total: 1 },
     ]);
-    deps.sqlite.prepare("UPDATE redemptions SET result = 'FAILURE', status = 'FAILED', failure_code = 'x' WHERE id = 'r_2'").run();
-    deps.sqlite.prepare("DELETE FROM redemptions WHERE id = 'rr_1'").run();
+    sqliteOf(deps).prepare("UPDATE redemptions SET result = 'FAILURE', status = 'FAILED', failure_code = 'x' WHERE id = 'r_2'").run();
+    sqliteOf(deps).prepare("DELETE FROM redemptions WHERE id = 'rr_1'").run();
     assert.deepEqual(counters(), [{ object: 'redemption', result: 'FAILURE', total: 2 }, { object: 'redemption', result: 'SUCCESS', total: 1 }]);
     assert.deepEqual(counters(), counted());
   });

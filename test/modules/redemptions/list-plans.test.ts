@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createDeps, type Deps } from '../../../src/app/deps.js';
+import type { Deps } from '../../../src/app/deps.js';
+import { createDeps } from '../../../src/root/create-deps.js';
 import { REDEMPTION_LIST_ORDERS } from '../../../src/lib/enums.js';
 import { freshDbFile } from '../../support/db.js';
 import { explain, planProblems } from '../../support/query-plans.js';
+import { sqliteOf } from '../../support/sqlite.js';
 
 /**
  * The redemptions table's indexes (sql/0015) against the reference's "List Redemptions", before its
@@ -19,7 +21,7 @@ describe('the redemptions table serves every list order and filter from an index
   after(() => deps.close());
 
   const base = () => deps.db.selectFrom('redemptions').selectAll().limit(10).offset(100);
-  const check = (query: ReturnType<typeof base>) => assert.deepEqual(planProblems(explain(deps.sqlite, query.compile())), []);
+  const check = (query: ReturnType<typeof base>) => assert.deepEqual(planProblems(explain(sqliteOf(deps), query.compile())), []);
 
   for (const field of REDEMPTION_LIST_ORDERS) {
     for (const direction of ['asc', 'desc'] as const) {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createDeps, type Deps } from '../../../src/app/deps.js';
+import type { Deps } from '../../../src/app/deps.js';
+import { createDeps } from '../../../src/root/create-deps.js';
 import { presentRedemption } from '../../../src/modules/redemptions/redemptions.presenter.js';
 import { findRedemptionById, insertRedemptions, type NewRedemptionRow } from '../../../src/modules/redemptions/redemptions.repository.js';
 import { freshDbFile } from '../../support/db.js';

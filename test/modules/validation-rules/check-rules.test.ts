@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { checkValidationRules, type RulesInput } from '../../../src/modules/validation-rules/index.js';
 import { recordingKysely } from '../../support/query-plans.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
+import { sqliteOf } from '../../support/sqlite.js';
 
 /**
  * The seam the redemption pipeline calls, against a real database: rules made and assigned
@@ -98,7 +99,7 @@ describe('checkValidationRules', () => {
     const statementsFor = async (n: number) => {
       const items = Array.from({ length: n }, (_, i) => line(i % 2 ? (ids.mug as string) : (ids.cup as string), 1, 4000));
       const ran: string[] = [];
-      const db = recordingKysely(server.deps.sqlite, (query) => ran.push(query.sql));
+      const db = recordingKysely(sqliteOf(server.deps), (query) => ran.push(query.sql));
       assert.equal((await checkValidationRules(db, { subjects, customer: null, order: order(items) })).ok, true);
       return ran.length;
     };

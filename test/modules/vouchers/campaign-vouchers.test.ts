@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, type CompiledQuery } from 'kysely';
-import { createDeps, type Deps } from '../../../src/app/deps.js';
+import type { Deps } from '../../../src/app/deps.js';
+import { createDeps } from '../../../src/root/create-deps.js';
 import type { Database } from '../../../src/db/database.js';
 import { internalActor } from '../../../src/lib/actor.js';
 import { fixedClock } from '../../../src/lib/clock.js';
@@ -11,6 +12,7 @@ import { createCampaign, deleteCampaign, updateCampaign, type CampaignRangePaylo
 import { addVouchers } from '../../../src/modules/vouchers/voucher-generation.service.js';
 import * as repo from '../../../src/modules/vouchers/vouchers.repository.js';
 import { freshDbFile } from '../../support/db.js';
+import { sqliteOf } from '../../support/sqlite.js';
 
 const NOW = '2025-03-01T00:00:00.000Z';
 const discountCampaign = (name: string) => ({
@@ -40,7 +42,7 @@ describe('jobs over a campaign\'s vouchers walk them by keyset, a portion of the
     const portions: Array<[number, number]> = [];
     let current = job;
     for (;;) {
-      const outcome = await deps.db.transaction().execute((trx) => step.run({ trx, sqlite: deps.sqlite, now: NOW }, current, maxItems));
+      const outcome = await deps.db.transaction().execute((trx) => step.run({ trx, engine: deps.engine, now: NOW }, current, maxItems));
       portions.push([outcome.cursor, outcome.done]);
       current = { ...current, cursor: outcome.cursor, done_count: current.done_count + outcome.done };
       if (outcome.finished) return portions;
@@ -56,13 +58,13 @@ describe('jobs over a campaign\'s vouchers walk them by keyset, a portion of the
       await addVouchers(deps, b.id, { count: 1, body: {}, actor });
     }
     await updateCampaign(deps, a.id, { discount: { type: 'AMOUNT', amount_off: 500 } }, actor);
-    const job = lastJob(deps.sqlite);
+    const job = lastJob(sqliteOf(deps));
     await addVouchers(deps, a.id, { count: 1, body: {}, actor }); // after the request: not the job's
-    const seqs = seqsOf(deps.sqlite, a.id);
+    const seqs = seqsOf(sqliteOf(deps), a.id);
     assert.equal(job.type, 'CAMPAIGN.VOUCHERS_UPDATE');
     assert.deepEqual(await runAll(updateCampaignVouchersStep, job, 4), [[seqs[3], 4], [seqs[7], 4], [job.total, 2]]);
     // The late voucher has the new discount from the campaign's template, but the job did not touch it.
-    const byCampaign = deps.sqlite
+    const byCampaign = sqliteOf(deps)
       .prepare('SELECT campaign_id = ? AS in_a, updated_at, discount, count(*) AS n FROM vouchers GROUP BY 1, 2, 3 ORDER BY 1, 2')
       .all(a.id);
     assert.deepEqual(byCampaign, [
@@ -72,10 +74,10 @@ describe('jobs over a campaign\'s vouchers walk them by keyset, a portion of the
     ]);
 
     await deleteCampaign(deps, a.id, actor);
-    const doomed = lastJob(deps.sqlite);
+    const doomed = lastJob(sqliteOf(deps));
     assert.equal(doomed.type, 'CAMPAIGN.VOUCHERS_DELETE');
     assert.deepEqual(await runAll(deleteCampaignVouchersStep, doomed, 4), [[seqs[3], 4], [seqs[7], 4], [doomed.total, 3]]);
-    assert.deepEqual([seqsOf(deps.sqlite, a.id).length, seqsOf(deps.sqlite, b.id).length], [0, 10]);
+    assert.deepEqual([seqsOf(sqliteOf(deps), a.id).length, seqsOf(sqliteOf(deps), b.id).length], [0, 10]);
   });
 });
 
@@ -89,7 +91,7 @@ describe('the statements of those jobs read the campaign\'s range of vouchers_ca
   /** The SQL and parameters the repository functions run, captured from Kysely's log. */
   async function statements(): Promise<CompiledQuery[]> {
     const captured: CompiledQuery[] = [];
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: deps.sqlite }), log: (event) => void captured.push(event.query) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqliteOf(deps) }), log: (event) => void captured.push(event.query) });
     await repo.findNthCampaignVoucherSeq(db, 'camp_x', 100, 5000, 1000);
     await repo.updateCampaignVouchersInRange(db, 'camp_x', 100, 5000, { discount: '{}', updated_at: NOW });
     await repo.deleteCampaignVouchersInRange(db, 'camp_x', 100, 5000);
@@ -98,7 +100,7 @@ describe('the statements of those jobs read the campaign\'s range of vouchers_ca
 
   const plans = async (): Promise<string[]> =>
     (await statements()).map((q) =>
-      (deps.sqlite.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.parameters) as Array<{ detail: string }>).map((r) => r.detail).join(' | '),
+      (sqliteOf(deps).prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.parameters) as Array<{ detail: string }>).map((r) => r.detail).join(' | '),
     );
 
   const expected = [
@@ -117,12 +119,12 @@ describe('the statements of those jobs read the campaign\'s range of vouchers_ca
   });
 
   it('with the statistics of 3,300,000 vouchers in three campaigns of 1,100,000', async () => {
-    deps.sqlite.exec('ANALYZE');
-    deps.sqlite.exec("DELETE FROM sqlite_stat1 WHERE tbl = 'vouchers'");
-    const indexes = deps.sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'vouchers'").all() as Array<{ name: string }>;
-    const insert = deps.sqlite.prepare("INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES ('vouchers', ?, ?)");
+    sqliteOf(deps).exec('ANALYZE');
+    sqliteOf(deps).exec("DELETE FROM sqlite_stat1 WHERE tbl = 'vouchers'");
+    const indexes = sqliteOf(deps).prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'vouchers'").all() as Array<{ name: string }>;
+    const insert = sqliteOf(deps).prepare("INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES ('vouchers', ?, ?)");
     for (const { name } of indexes) insert.run(name, name.startsWith('vouchers_campaign') ? '3300000 1100000 1' : '3300000 1');
-    deps.sqlite.exec('ANALYZE sqlite_schema'); // loads the statistics into the planner
+    sqliteOf(deps).exec('ANALYZE sqlite_schema'); // loads the statistics into the planner
     assert.deepEqual(await plans(), expected);
   });
 });

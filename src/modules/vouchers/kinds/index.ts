@@ -1,7 +1,6 @@
 import { lazy, type AnySchema, type InferType, type ISchema } from 'yup';
 import type { VoucherType } from '../../../lib/enums.js';
 import type { StoredTemplate } from '../../campaigns/campaign-template.js';
-import type { ImportItem } from '../vouchers.schemas.js';
 import type { VoucherTable } from '../vouchers.table.js';
 import { discountKind } from './discount.js';
 import { giftKind } from './gift.js';
@@ -24,8 +23,15 @@ const NO_KIND_COLUMNS = Object.fromEntries(KIND_COLUMNS.map((column) => [column,
 /** A new voucher's kind columns from its campaign's template: its kind's, the others null. */
 export const kindColumnsFromTemplate = (template: StoredTemplate): KindColumns => ({ ...NO_KIND_COLUMNS, ...BY_TYPE[template.type].fromTemplate(template) });
 
+/** An import item's kind blocks as each kind reads them (vouchers.schemas.ts checks them; it imports this file, so not the reverse). */
+type ImportKindBlocks = {
+  discount?: Parameters<typeof discountKind.fromImport>[0];
+  gift?: Parameters<typeof giftKind.fromImport>[0];
+  loyalty_card?: Parameters<typeof loyaltyCardKind.fromImport>[0];
+};
+
 /** An imported voucher's kind columns: its kind's block of the (checked) item over the template's. */
-export function kindColumnsFromImport(item: ImportItem, type: VoucherType, fromTemplate: KindColumns): KindColumns {
+export function kindColumnsFromImport(item: ImportKindBlocks, type: VoucherType, fromTemplate: KindColumns): KindColumns {
   const own = {
     DISCOUNT_VOUCHER: () => discountKind.fromImport(item.discount, fromTemplate),
     GIFT_VOUCHER: () => giftKind.fromImport(item.gift, fromTemplate),

@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type BetterSqlite3 from 'better-sqlite3';
-import { AppError } from '../lib/errors.js';
+import { AppError } from '../../lib/errors.js';
+import { openSqlite } from './connect.js';
 
-const SQL_DIR = fileURLToPath(new URL('../../sql/', import.meta.url));
+const SQL_DIR = fileURLToPath(new URL('../../../sql/', import.meta.url));
 
 export interface Migration {
   version: number;
@@ -59,4 +60,14 @@ export function migrate(sqlite: BetterSqlite3.Database, migrations = loadMigrati
     apply.immediate();
   }
   return { applied, version: currentVersion() };
+}
+
+/** `promo migrate`: opens the file, applies what is pending, closes it. */
+export function migrateFile(file: string): MigrateResult {
+  const sqlite = openSqlite(file);
+  try {
+    return migrate(sqlite);
+  } finally {
+    sqlite.close();
+  }
 }

@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { gateWalFrames, holdingCheckpointLock } from './write-gate.js';
-import { copyWalBack, truncateWal, walBytes, type WalReset } from '../db/wal.js';
+import { copyWalBack, truncateWal, walBytes, type WalReset } from './wal.js';
 
 /**
  * Who copies the WAL back into the database, and when (issue 15 point 6). A bulk job writes
@@ -23,7 +23,7 @@ import { copyWalBack, truncateWal, walBytes, type WalReset } from '../db/wal.js'
  * Both wait for readers to leave the WAL while holding writers off: at most RESTART_WAIT_MS,
  * then they give up and the next attempt waits RETRY_MS, unless the WAL holds HARD_LIMIT times
  * the threshold: the portion then waits (up to HARD_WAIT_MS) for the restart. The content is
- * the frame count the last copy of any worker thread found (jobs/write-gate.ts); while idle, the
+ * the frame count the last copy of any worker thread found (db/sqlite/write-gate.ts); while idle, the
  * file's size (it restarts at zero bytes).
  */
 export interface WalThresholds {
@@ -85,7 +85,7 @@ export function copyBackCounted(sqlite: BetterSqlite3.Database, gate: SharedArra
 
 /**
  * The WAL checkpoints of one worker connection. The worker threads of a runner share the WAL's
- * frame count and take turns to checkpoint (jobs/write-gate.ts): SQLite fails a checkpoint that
+ * frame count and take turns to checkpoint (db/sqlite/write-gate.ts): SQLite fails a checkpoint that
  * finds another one running, and it would learn nothing of the WAL's size.
  */
 export function walKeeper(sqlite: BetterSqlite3.Database, dbFile: string, gate: SharedArrayBuffer): WalKeeper {

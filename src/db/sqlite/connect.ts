@@ -1,13 +1,15 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, type Driver, type KyselyConfig, type KyselyPlugin, type SqliteDatabase, type Transaction, type TransactionBuilder } from 'kysely';
-import type { Database } from './database.js';
+import type { Database } from '../database.js';
 import { registerDirectReads } from './direct-reads.js';
+import { isDatabaseError } from '../errors.js';
+import './errors.js';
 import { registerTransaction } from './direct-transactions.js';
 import { ReadSnapshot } from './read-snapshot.js';
 import { PromoDriver } from './driver.js';
 import { GroupCommit, type CommitStats } from './group-commit.js';
 import { announceWait, createWriteIntent, endWait } from './write-intent.js';
-import { sleepSync } from '../lib/thread-wait.js';
+import { sleepSync } from '../../lib/thread-wait.js';
 
 export interface OpenOptions {
   /** FULL for the API (a committed redemption survives a power cut); NORMAL for bulk workers. */
@@ -15,7 +17,7 @@ export interface OpenOptions {
   /** Milliseconds a writer waits for the lock before SQLITE_BUSY. */
   busyTimeoutMs?: number;
   /**
-   * Transactions that arrive together share one COMMIT (db/group-commit.ts): the API's
+   * Transactions that arrive together share one COMMIT (db/sqlite/group-commit.ts): the API's
    * connection. Bulk workers commit portions of their own and leave it off.
    */
   groupCommit?: boolean;
@@ -47,7 +49,7 @@ export interface DatabaseHandle {
   sqlite: BetterSqlite3.Database;
   /** Group commit's figures; zeros without it. */
   commitStats(): CommitStats;
-  /** Where this connection's transactions say they wait for the write lock (db/write-intent.ts). */
+  /** Where this connection's transactions say they wait for the write lock (db/sqlite/write-intent.ts). */
   writeIntent: SharedArrayBuffer;
   queryStats(): QueryStats;
   close(): Promise<void>;
@@ -59,8 +61,8 @@ export interface DatabaseHandle {
  * one bulk portion sleeps through the short gap the worker leaves before its next portion and
  * then waits a whole second portion. Polling takes the lock within a millisecond of its
  * release; meanwhile `intent` tells this process's job workers that a write waits
- * (db/write-intent.ts): they end their portion and let it in. `onWait` ends this process's
- * read snapshot of the tick (db/read-snapshot.ts): a snapshot held while waiting would keep the
+ * (db/sqlite/write-intent.ts): they end their portion and let it in. `onWait` ends this process's
+ * read snapshot of the tick (db/sqlite/read-snapshot.ts): a snapshot held while waiting would keep the
  * workers from copying the WAL back past it and from restarting it. busy_timeout still covers
  * statements outside transactions.
  */
@@ -74,7 +76,7 @@ function beginImmediate(sqlite: BetterSqlite3.Database, timeoutMs: number, inten
         sqlite.exec('begin immediate');
         return;
       } catch (error) {
-        if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
+        if (!isDatabaseError(error, 'busy') || Date.now() >= deadline) throw error;
         if (!waiting) {
           announceWait(intent);
           onWait();
@@ -90,7 +92,7 @@ function beginImmediate(sqlite: BetterSqlite3.Database, timeoutMs: number, inten
 }
 
 /**
- * Kysely's dialect with promo's driver (db/driver.ts). Kysely's own SQLite driver begins
+ * Kysely's dialect with promo's driver (db/sqlite/driver.ts). Kysely's own SQLite driver begins
  * transactions DEFERRED: one that reads and then writes fails at once with SQLITE_BUSY_SNAPSHOT
  * when another connection wrote in between, without honouring busy_timeout. IMMEDIATE takes
  * the write lock up front, so the transaction waits its turn instead.
@@ -228,7 +230,7 @@ function openReader(file: string, busyTimeoutMs: number): BetterSqlite3.Database
 
 /**
  * Counts the queries Kysely compiles: it hands each built query to its plugins once, on
- * compiling it; a query compiled beforehand (db/query-template.ts) runs without passing here.
+ * compiling it; a query compiled beforehand (db/sqlite/query-template.ts) runs without passing here.
  */
 const compileCounter = (stats: QueryStats): KyselyPlugin => ({
   transformQuery(args) {
@@ -239,7 +241,7 @@ const compileCounter = (stats: QueryStats): KyselyPlugin => ({
 });
 
 /**
- * Kysely, with each transaction it begins registered for db/direct-transactions.ts. The
+ * Kysely, with each transaction it begins registered for db/sqlite/direct-transactions.ts. The
  * callback runs right after the driver began the transaction (the writer is its own until it
  * ends), so the driver's open transaction is this one.
  */

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { Database } from './database.js';
+import type { Database } from '../database.js';
 
 /**
  * Reads run straight on a handle's reader connection, without Kysely's executor around them
  * (docs/performance.md "Hot paths": its connection provider, driver and plugin steps cost more than a
- * one-row SELECT itself). Registered by db/connect.ts for handles with a reader connection
- * only: there every SELECT outside a transaction runs on the reader already (db/driver.ts), so
+ * one-row SELECT itself). Registered by db/sqlite/connect.ts for handles with a reader connection
+ * only: there every SELECT outside a transaction runs on the reader already (db/sqlite/driver.ts), so
  * these run the same statement on the same connection, in the same per-tick snapshot. Anything
  * else (a transaction, a handle without a reader, whose reads wait for the writer's turn) has
  * none, and its callers go through Kysely.

@@ -73,7 +73,7 @@ export class GroupCommit {
     private readonly beginImmediate: () => void,
     /** Whether another transaction waits for the writer (it would join the batch). */
     private readonly busy: () => boolean = () => false,
-    /** Right after each COMMIT (the reader's snapshot ends: db/read-snapshot.ts). */
+    /** Right after each COMMIT (the reader's snapshot ends: db/sqlite/read-snapshot.ts). */
     private readonly committed: () => void = () => {},
   ) {}
 

@@ -1,4 +1,4 @@
-import { monotonicUs, sleepSync } from '../lib/thread-wait.js';
+import { monotonicUs, sleepSync } from '../../lib/thread-wait.js';
 
 /**
  * The write gate: worker threads of one process take turns at the database, and leave a gap
@@ -10,7 +10,7 @@ import { monotonicUs, sleepSync } from '../lib/thread-wait.js';
  * of writes made holding the gate (markGateWrite), a BigInt64 "not before" time in
  * microseconds of the monotonic clock (shared by all threads), and an Int32 of the WAL's frames
  * as the last checkpoint of any thread found them, and an Int32 lock word that lets one thread
- * checkpoint at a time (jobs/wal-checkpoints.ts).
+ * checkpoint at a time (db/sqlite/wal-checkpoints.ts).
  */
 const LOCK = 0;
 const WRITES = 1;

@@ -28,7 +28,7 @@ export interface DriverOptions {
   /** The raw writer connection, for COMMIT, ROLLBACK and the first-write hook. */
   sqlite: BetterSqlite3.Database;
   group: GroupCommit | null;
-  /** The reader's per-tick read transaction (db/read-snapshot.ts); null without a reader. */
+  /** The reader's per-tick read transaction (db/sqlite/read-snapshot.ts); null without a reader. */
   snapshot: ReadSnapshot | null;
 }
 
@@ -148,7 +148,7 @@ export class PromoDriver implements Driver {
   }
 
   /**
-   * A runner for the transaction that has just begun (db/direct-transactions.ts): its
+   * A runner for the transaction that has just begun (db/sqlite/direct-transactions.ts): its
    * statements on the writer while it is the open one; undefined afterwards.
    */
   currentTransactionRunner(): TransactionRunner {

@@ -1,13 +1,13 @@
 import { statSync } from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
-import { sleepSync } from '../lib/thread-wait.js';
+import { sleepSync } from '../../lib/thread-wait.js';
 
 /**
  * The write-ahead log's checkpoints (DESIGN 3). A checkpoint copies the WAL's pages back into
  * the database file; the WAL restarts at its beginning once every page is copied and no reader
  * still needs it. The API's connection does not checkpoint while bulk jobs run (a checkpoint on
  * the request thread stalls every request while it copies): the job workers do it, beside the
- * API's writes, and the job runner does it when no job runs (src/jobs/wal-checkpoints.ts).
+ * API's writes, and the job runner does it when no job runs (src/db/sqlite/wal-checkpoints.ts).
  */
 
 /** The -wal file's size in bytes (0 when there is none). */

@@ -1,14 +1,12 @@
-import type { Kysely } from 'kysely';
-import type { Database } from './database.js';
 import { directReads } from './direct-reads.js';
+import type { Db } from '../engine.js';
 
-type Db = Kysely<Database>;
 
 /**
  * A read whose answer is kept in memory until any connection commits to the file (docs/performance.md "Hot
  * paths"): for what every validation and redemption reads and almost nothing writes (the
  * stacking rules, when the next session lock expires). The check is SQLite's `PRAGMA
- * data_version`, read once per read snapshot (db/read-snapshot.ts), so a commit by any
+ * data_version`, read once per read snapshot (db/sqlite/read-snapshot.ts), so a commit by any
  * process, or by this process's own writer, is seen by the very next read.
  *
  * Only a handle with a reader connection of its own (the API server's) keeps answers: there

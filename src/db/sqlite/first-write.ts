@@ -1,19 +1,15 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type BetterSqlite3 from 'better-sqlite3';
+import type { CompiledQuery } from 'kysely';
+import type { FirstWrite } from '../engine.js';
 
 /**
- * A write that must commit together with a request's own first write, or not at all: the
- * idempotency key's row (modules/idempotency). The request runs inside `withFirstWrite`; the
- * driver (db/connect.ts) runs the pending write right after it begins the request's first
- * transaction, inside it, so both land in the same commit. If it throws (the key is taken),
- * the transaction is undone before it did anything else and the error reaches the caller.
+ * The first write (db/engine.ts FirstWrite) on SQLite: the request runs inside
+ * `withFirstWrite`; the driver (db/sqlite/driver.ts) runs the pending write right after it
+ * begins the request's first transaction, inside it, so both land in the same commit. The
+ * write's statement runs on better-sqlite3 directly, as the driver holds Kysely's connection
+ * while it begins.
  */
-export interface FirstWrite {
-  write(sqlite: BetterSqlite3.Database): void;
-  /** Set once `write` ran inside a transaction. */
-  done: boolean;
-}
-
 const pending = new AsyncLocalStorage<FirstWrite>();
 
 /** Runs `fn` with `first` pending for its first transaction. */
@@ -24,7 +20,7 @@ export function runFirstWrite(sqlite: BetterSqlite3.Database, undo: () => void):
   const first = pending.getStore();
   if (!first || first.done) return;
   try {
-    first.write(sqlite);
+    first.write((query: CompiledQuery) => sqlite.prepare(query.sql).run(query.parameters as unknown[]));
     first.done = true;
   } catch (error) {
     undo();

@@ -1,8 +1,8 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import type { Database } from './database.js';
+import type { Database } from '../database.js';
 import { directReads } from './direct-reads.js';
-import type { Condition, Junction } from '../engine/conditions/index.js';
-import { parseIsoDate } from '../lib/dates.js';
+import type { Condition, Junction } from '../../engine/conditions/index.js';
+import { parseIsoDate } from '../../lib/dates.js';
 
 /**
  * The bounded window a list filter no index serves is checked in (GET /v1/redemptions and

@@ -1,10 +1,10 @@
-import { monotonicUs } from '../lib/thread-wait.js';
+import { monotonicUs } from '../../lib/thread-wait.js';
 
 /**
  * A writer's wish for the write lock, shared with the job worker threads of its process (issue
  * 15 point 6). SQLite has one writer and no queue: a writer that finds the lock taken can only
  * try again, and a bulk portion that ends is followed at once by the next one. So the API's
- * writer announces here that it waits (db/connect.ts beginImmediate), and the workers look:
+ * writer announces here that it waits (db/sqlite/connect.ts beginImmediate), and the workers look:
  * a portion in flight ends early once the wait has lasted `handOffMs` (jobs/worker.ts), and
  * the next portion does not begin before the API's write has the lock. Writers of other
  * processes cannot see it; they fall back on polling (busy_timeout).

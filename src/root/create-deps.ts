@@ -1,0 +1,54 @@
+import { WAL_SIZE_LIMIT_BYTES, type OpenOptions } from '../db/sqlite/connect.js';
+import { openSqliteEngine } from '../db/sqlite/engine.js';
+import { migrate } from '../db/sqlite/migrate.js';
+import type { Deps } from '../app/deps.js';
+import { createLogger, type Logger } from '../app/logger.js';
+import { systemClock, type Clock } from '../lib/clock.js';
+import { Seams } from '../lib/seams.js';
+import { subscribeSeams } from '../jobs/registry.js';
+import { seamSubscriptions } from './subscriptions.js';
+
+export interface DepsOptions extends OpenOptions {
+  dbFile: string;
+  clock?: Clock;
+  log?: Logger;
+  /** Apply pending migrations first (the default: `serve` and every command migrate at start). */
+  migrate?: boolean;
+}
+
+export function createDeps(options: DepsOptions): Deps {
+  // Requests that write together share one durable COMMIT (db/sqlite/group-commit.ts); reads use a
+  // connection of their own and never wait for the writer (db/sqlite/driver.ts). A request's commit
+  // checkpoints only past 64 MiB of WAL, a safety net: job worker threads copy the WAL back
+  // during and between jobs (db/sqlite/wal-checkpoints.ts), off the request thread.
+  const engine = openSqliteEngine(options.dbFile, {
+    groupCommit: true, separateReads: true, autocheckpointBytes: WAL_SIZE_LIMIT_BYTES, ...options,
+  });
+  try {
+    if (options.migrate !== false) migrate(engine.sqlite);
+  } catch (error) {
+    engine.sqlite.close();
+    throw error;
+  }
+  const onClose: Deps['onClose'] = [];
+  const deps: Deps = {
+    db: engine.db,
+    engine,
+    commitStats: engine.commitStats,
+    queryStats: engine.queryStats,
+    writeIntent: engine.writeIntent,
+    dbFile: options.dbFile,
+    clock: options.clock ?? systemClock,
+    // Commands and tests log only what goes wrong; serve passes its configured logger.
+    log: options.log ?? createLogger({ level: 'warn' }),
+    seams: new Seams(),
+    onClose,
+    async close() {
+      for (const hook of onClose.splice(0).reverse()) await hook();
+      await engine.close();
+    },
+  };
+  // The seam subscriptions (root/subscriptions.ts): loaded in the background, waited for by fire.
+  deps.seams.whenLoaded(subscribeSeams(deps, seamSubscriptions));
+  return deps;
+}
