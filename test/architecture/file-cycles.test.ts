@@ -56,7 +56,7 @@ const graph = new Map([...texts].map(([file, text]) => [file, importsOf(file, te
  * anywhere but in an import: a module wired by its path, invisible to the type-checker.
  */
 const PATH_STRING = /['"`][^'"`\n]*\.(?:ts|tsx|js)['"`]/g;
-const IMPORT_SPECIFIER = /(?:from\s+|import\(\s*)['"][^'"]+['"]/g;
+const IMPORT_SPECIFIER = /(?:from\s+|import\(\s*|^import\s+)['"][^'"]+['"]/gm;
 
 describe('file graph', () => {
   it('has no import cycle between files', () => {
