@@ -35,8 +35,9 @@ describe('a validation leaves its empty lists out', () => {
   it('through @voucherify/sdk, server side and client side', async () => {
     const server_ = await serverSideClient(server).validations.validateStackable(request);
     const client = await clientSideClient(server).validateStackable(request);
-    assert.deepEqual(server_, expected(server_.id as string));
-    assert.deepEqual(client, expected(client.id as string));
+    const idOf = (answer: object) => (answer as { id: string }).id; // the SDK's type has no id, the answer does
+    assert.deepEqual(server_, expected(idOf(server_)));
+    assert.deepEqual(client, expected(idOf(client)));
   });
 
   it('keeps each list when it has an item', async () => {
