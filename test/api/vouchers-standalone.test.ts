@@ -88,7 +88,7 @@ describe('standalone vouchers: POST /v1/vouchers and POST /v1/vouchers/{code}', 
     assertMatchesReference('POST', '/v1/vouchers/{code}', 200, withoutNulls(res.body));
     assert.deepEqual(res.body, expectedVoucher(res.body, {
       code: 'CARD-1', type: 'LOYALTY_CARD',
-      loyalty_card: { points: 250, balance: 250, next_expiration_date: null, next_expiration_points: 0, pending_points: 0, expired_points: 0, subtracted_points: 0 },
+      loyalty_card: { points: 250, balance: 250, next_expiration_date: null, next_expiration_points: null, pending_points: 0, expired_points: 0, subtracted_points: 0 },
     }));
     const ledger = await server.request('GET', '/v1/vouchers/CARD-1/transactions');
     assert.deepEqual((ledger.body.data as Transaction[]).map((t) => [t.type, t.details.balance.balance]), [['POINTS_ADDITION', 250]]);

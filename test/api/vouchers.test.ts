@@ -159,7 +159,7 @@ describe('gift and loyalty vouchers', () => {
     assert.deepEqual(member.body, voucherShape(member.body, loyalty.body, {
       type: 'LOYALTY_CARD',
       discount: null,
-      loyalty_card: { points: 25, balance: 25, next_expiration_date: null, next_expiration_points: 0, pending_points: 0, expired_points: 0, subtracted_points: 0 },
+      loyalty_card: { points: 25, balance: 25, next_expiration_date: null, next_expiration_points: null, pending_points: 0, expired_points: 0, subtracted_points: 0 },
     }));
 
     const referral = await server.request('POST', '/v1/campaigns', { body: { name: 'R', campaign_type: 'REFERRAL_PROGRAM', voucher: { type: 'DISCOUNT_VOUCHER', discount: percentDiscount } } });

@@ -34,7 +34,8 @@ export function presentVoucher(row: VoucherRow, categories: Map<string, Category
     redemption: {
       quantity: row.redemption_quantity,
       redeemed_quantity: row.redeemed_quantity,
-      redeemed_points: row.redeemed_points,
+      // Points are a loyalty card's: the reference answers null for any other voucher.
+      redeemed_points: row.type === 'LOYALTY_CARD' ? row.redeemed_points : null,
       object: 'list' as const,
       url: `${path}/redemptions?page=1&limit=10`,
     },
