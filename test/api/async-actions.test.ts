@@ -24,10 +24,12 @@ describe('GET /v1/async-actions', () => {
   });
   after(() => server.close());
 
+  // No runner claims them: the first reads IN_PROGRESS from its first poll, as the reference
+  // answers an accepted job; the later two really wait behind it, so they read ENQUEUED.
   const enqueued = (job: { id: string; requestId: string; at: string }) => ({
     id: job.id,
     type: 'CAMPAIGN.VOUCHERS_GENERATE',
-    status: 'ENQUEUED',
+    status: job === jobs[0] ? 'IN_PROGRESS' : 'ENQUEUED',
     created_at: job.at,
     updated_at: job.at,
     request_id: job.requestId,

@@ -183,7 +183,7 @@ describe('POST /v1/campaigns', () => {
     assert.equal(res.status, 200);
     assert.deepEqual([res.body.vouchers_count, res.body.vouchers_generation_status], [0, 'IN_PROGRESS']);
     const jobs = await server.request('GET', '/v1/async-actions?limit=1');
-    assert.deepEqual([jobs.body.async_actions[0].type, jobs.body.async_actions[0].status], ['CAMPAIGN.VOUCHERS_GENERATE', 'ENQUEUED']);
+    assert.deepEqual([jobs.body.async_actions[0].type, jobs.body.async_actions[0].status], ['CAMPAIGN.VOUCHERS_GENERATE', 'IN_PROGRESS']);
     const runner: JobRunner = testRunner(server.deps);
     try {
       const job = await waitForJob(server, jobs.body.async_actions[0].id);

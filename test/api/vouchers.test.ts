@@ -81,7 +81,7 @@ describe('POST /v1/campaigns/{id}/vouchers', () => {
     assert.deepEqual(Object.keys(res.body), ['async_action_id']);
     assertMatchesReference('POST', '/v1/campaigns/{campaignId}/vouchers', 202, res.body);
     const job = await server.request('GET', `/v1/async-actions/${res.body.async_action_id}`);
-    assert.deepEqual([job.body.type, job.body.status, job.body.progress], ['CAMPAIGN.VOUCHERS_GENERATE', 'ENQUEUED', 0]);
+    assert.deepEqual([job.body.type, job.body.status, job.body.progress], ['CAMPAIGN.VOUCHERS_GENERATE', 'IN_PROGRESS', 0]);
     assert.equal((await server.request('GET', '/v1/campaigns/Codes')).body.vouchers_generation_status, 'IN_PROGRESS');
   });
 
