@@ -24,7 +24,7 @@ const SET_BY_THE_EXAMPLE = [
   'image_url', 'additional_info', 'quantity', 'description', 'banner', 'more_starting_after', 'last_order_date', 'currency', 'prefix',
   'initial_count', 'next_expiration_date', 'next_expiration_points', 'updated_at', 'tracking_id', 'session', 'automation_id', 'segment',
   'loyalty_tiers_expiration', 'price', 'related_transaction_id', 'customer_id', 'birthday', 'assets', 'expires_at', 'loyalty_tier', 'custom_event',
-  'expiration_rules', 'error', 'property', 'amount_limit', 'percent_off_formula', 'aggregated_amount_limit', 'bundle', 'stock', 'sku_id',
+  'expiration_rules', 'error', 'property', 'validation_rule_id', 'amount_limit', 'percent_off_formula', 'aggregated_amount_limit', 'bundle', 'stock', 'sku_id',
 ];
 
 /** Fields of promo's objects that these older recorded answers do not show; the reference's schemas list them. */
@@ -73,7 +73,7 @@ export const KEPT: Kept[] = [
   { op: 'POST /v1/validations', path: /^id$|^stacking_rules\.grouped_redeemables_sorting_rule$/, why: 'open: stacking_rules has no grouped_redeemables_sorting_rule yet; the validation id is the reference\'s documented valid_ id' },
   { path: /^stacking_rules\./, why: 'a field of the reference\'s stacking rules object that this older recorded answer does not show' },
   { path: /details\.(destination_voucher|order|earning_rule|event|redemption|reward)$/, why: 'the transactions listed are the world\'s (a balance change, an earning, a reward redemption), not the example\'s (a transfer, an accrual)' },
-  { path: /(^|\.)validation_rule_id$/, why: 'open: an earning rule without a validation rule leaves validation_rule_id out where the reference answers null' },
+  { ops: /earning-rules\/\{earningRuleId\}\/(enable|disable)$/, path: /^validation_rule_id$/, kinds: ['extra'], why: 'kept: the recorded enable/disable answers leave validation_rule_id out while every recorded read answers it (null when none); promo answers it as the reads do' },
   { path: /(^|\.)redeemed$/, why: 'open: a reward answers redeemed as a number (0) where these recorded answers have null or a string' },
   { path: /\.?items\[\d+\]\.(id|product_id|discount_amount|product\.(name|id|source_id|metadata))$/, why: 'the example\'s items named catalog products by source_id with inline data; ours are linked to a stored product (the leniency work decides the catalog link)' },
   { op: 'GET /v1/orders', path: /^orders\[\d+\]\.(discount_amount|items_discount_amount|total_discount_amount|redemptions)$/, why: 'the example\'s order was redeemed; the listed one was not' },

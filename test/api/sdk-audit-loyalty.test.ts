@@ -34,7 +34,7 @@ describe('@voucherify/sdk: loyalty earning rules, points and tiers', () => {
     const [rule] = (await sdk.loyalties.createEarningRule(program.id, [{ event: 'order.paid', loyalty: { type: 'FIXED', points: 10 }, source: { banner: 'Paid orders' } }] as any)) as unknown as Json[];
     const expected = {
       id: rule?.id, created_at: NOW, updated_at: null, loyalty: { type: 'FIXED', points: 10 }, event: 'order.paid',
-      source: { banner: 'Paid orders', object_id: program.id, object_type: 'campaign' }, active: true, start_date: null, expiration_date: null,
+      validation_rule_id: null, source: { banner: 'Paid orders', object_id: program.id, object_type: 'campaign' }, active: true,
       object: 'earning_rule', metadata: {},
     };
     assert.match(rule?.id, /^ern_/);
