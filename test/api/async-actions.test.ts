@@ -159,7 +159,7 @@ describe('generation and import jobs through the runner', () => {
     ]);
     const full = (await server.request('GET', '/v1/vouchers/M-FULL')).body;
     const asset = Buffer.from('M-FULL').toString('base64url');
-    const category = { id: full.category_id, name: 'Imported', hierarchy: 0, object: 'category', created_at: full.categories[0]?.created_at, updated_at: null };
+    const category = { id: full.category_id, name: 'Imported', hierarchy: 0, object: 'category', created_at: full.categories[0]?.created_at };
     assert.deepEqual(full, {
       id: full.id, code: 'M-FULL', campaign: 'Club', campaign_id: created.body.id, category: 'Imported', category_id: category.id, type: 'LOYALTY_CARD',
       discount: null, gift: null,

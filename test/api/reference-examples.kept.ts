@@ -51,12 +51,12 @@ export interface Kept {
 
 const ANOTHER_REQUEST = 'the example was recorded for another request: another discount (type, effect, limits, formula), or a voucher, reward or program of another kind';
 const SHORT_EMBED = 'open: promo embeds a short voucher (id, code, campaign, object) in a redemption and a short customer where the reference embeds the whole object, and the reverse in publications';
-const NULL_UNSET = 'open: promo answers an unset optional field null where these recorded answers leave it out (tiers, earning rules, categories, new vouchers)';
+const NULL_UNSET = 'open: promo answers an unset optional field null where these recorded answers leave it out (promotion tiers, new vouchers, loyalty cards)';
 
 export const KEPT: Kept[] = [
   { kinds: ['null', 'absent'], keys: SET_BY_THE_EXAMPLE, why: 'set by the example\'s own request or data; this request leaves it unset' },
   { kinds: ['extra'], keys: DOCUMENTED_EXTRAS, why: 'a field of the reference\'s own schema for this object that this older recorded answer does not show' },
-  { ops: /^(GET|POST|PUT) \/(client\/)?v1\/(promotions|loyalties|categories|vouchers|campaigns\/\{campaignId\}\/vouchers)/, kinds: ['null', 'extra'], keys: ['updated_at', 'start_date', 'expiration_date', 'validity_timeframe', 'validity_day_of_week', 'category_id', 'holder_id', 'source_id', 'next_expiration_date', 'next_expiration_points'], why: NULL_UNSET },
+  { ops: /^(GET|POST|PUT) \/(client\/)?v1\/(promotions|loyalties|vouchers|campaigns\/\{campaignId\}\/vouchers)/, kinds: ['null', 'extra'], keys: ['updated_at', 'start_date', 'expiration_date', 'validity_timeframe', 'validity_day_of_week', 'category_id', 'holder_id', 'source_id', 'next_expiration_date', 'next_expiration_points'], why: NULL_UNSET },
   { path: /(^|\.)(discount|action\.discount|result\.discount)\.(effect|amount_off|percent_off|is_dynamic)$/, why: ANOTHER_REQUEST },
   { path: /^(discount|gift|loyalty_card|voucher\.(discount|loyalty_card)|gift\.(effect|subtracted_amount)|redemption\.redeemed_(amount|points)|parameters(\.product)?|reward\.parameters\.(product|campaign)|data\[\d+\]\.parameters(\.product)?|data\[\d+\]\.reward\.parameters\.product|publications\[\d+\]\.voucher\.(discount|loyalty_card))$/, why: ANOTHER_REQUEST },
   { path: /^(redemption_entries\[\d+\]\.|redemptions\[\d+\]\.)?(voucher|reward)\.|^reward\.voucher$|^redemptions\[\d+\]\.(voucher|reward|loyalty_card|promotion_tier|order)$|^(reward|loyalty_card)$/, why: SHORT_EMBED },

@@ -59,7 +59,7 @@ describe('standalone vouchers: POST /v1/vouchers and POST /v1/vouchers/{code}', 
     assertMatchesReference('POST', '/v1/vouchers', 200, withoutNulls({ ...res.body, validity_hours: null }));
     assert.match(res.body.code, /^WELCOME-\d{5}$/);
     const category = res.body.categories[0];
-    assert.deepEqual(category, { id: res.body.category_id, name: 'New Customers', hierarchy: 0, object: 'category', created_at: category.created_at, updated_at: null });
+    assert.deepEqual(category, { id: res.body.category_id, name: 'New Customers', hierarchy: 0, object: 'category', created_at: category.created_at });
     const { code_config: _config, ...fields } = body;
     assert.deepEqual(res.body, expectedVoucher(res.body, {
       ...fields,

@@ -51,7 +51,7 @@ describe('POST /v1/campaigns/{id}/vouchers', () => {
       },
     });
     assert.equal(res.status, 200);
-    const category = { id: res.body.category_id, name: 'VIP', hierarchy: 0, object: 'category', created_at: NOW, updated_at: null };
+    const category = { id: res.body.category_id, name: 'VIP', hierarchy: 0, object: 'category', created_at: NOW };
     assert.deepEqual(res.body, voucherShape({ id: res.body.id, code: 'MY/CODE #1' }, campaign, {
       category: 'VIP',
       category_id: category.id,
