@@ -39,11 +39,18 @@ export function processingTime(row: JobRow, nowMs: number): number {
   return Math.max(0, end - Date.parse(row.started_at));
 }
 
-export function presentAsyncAction(row: JobRow, nowMs: number, withResult: boolean): AsyncActionView {
+/**
+ * The status a client polls: an accepted job reads IN_PROGRESS from its first poll (clients
+ * loop `while (status === 'IN_PROGRESS')`), ENQUEUED only while it waits behind another job
+ * (`queuedBehind`), as the reference queues a second order import behind the first.
+ */
+const statusOf = (row: JobRow, queuedBehind: boolean): JobRow['status'] => (row.status === 'ENQUEUED' && !queuedBehind ? 'IN_PROGRESS' : row.status);
+
+export function presentAsyncAction(row: JobRow, nowMs: number, withResult: boolean, queuedBehind: boolean): AsyncActionView {
   return {
     id: row.id,
     type: row.type,
-    status: row.status,
+    status: statusOf(row, queuedBehind),
     ...(row.operation_status !== null ? { operation_status: row.operation_status } : {}),
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -55,8 +62,9 @@ export function presentAsyncAction(row: JobRow, nowMs: number, withResult: boole
   };
 }
 
+/** `promo jobs` shows the runner's own status: an operator sees a job nobody has claimed yet as ENQUEUED. */
 export const presentJobView = (row: JobRow, nowMs: number): JobView => ({
-  ...presentAsyncAction(row, nowMs, true),
+  ...presentAsyncAction(row, nowMs, true, true),
   total: row.total,
   done_count: row.done_count,
   failed_count: row.failed_count,

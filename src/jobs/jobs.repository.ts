@@ -26,6 +26,20 @@ export const listOpenJobsOfType = (db: Db, type: string) =>
   db.selectFrom('async_actions').select(['payload', 'total', 'cursor']).where('status', 'in', OPEN).where('type', '=', type).execute();
 
 /**
+ * The ids among `rows` of jobs still ENQUEUED behind an older open job of their type (a second
+ * order import waits for the first): one indexed probe per enqueued row of a page.
+ */
+export async function findQueuedBehind(db: Db, rows: ReadonlyArray<Pick<JobRow, 'id' | 'type' | 'status' | 'seq'>>): Promise<Set<string>> {
+  const behind = new Set<string>();
+  for (const row of rows) {
+    if (row.status !== 'ENQUEUED') continue;
+    const older = await db.selectFrom('async_actions').select('id').where('type', '=', row.type).where('status', 'in', OPEN).where('seq', '<', row.seq).limit(1).executeTakeFirst();
+    if (older) behind.add(row.id);
+  }
+  return behind;
+}
+
+/**
  * Claims the oldest open, sealed job whose lease is free or expired (or held by `staleOwner`):
  * one guarded UPDATE, so two runners never both win it.
  */

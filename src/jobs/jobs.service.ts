@@ -66,14 +66,17 @@ export async function listOpenJobs<P>(trx: Kysely<Database>, type: string): Prom
 export async function getAsyncAction(deps: ReadDeps, id: string): Promise<AsyncActionView> {
   const row = await repo.findJob(deps.db, id);
   if (!row) throw notFound('async_action', id);
-  return presentAsyncAction(row, deps.clock.now().getTime(), true);
+  const behind = await repo.findQueuedBehind(deps.db, [row]);
+  return presentAsyncAction(row, deps.clock.now().getTime(), true, behind.has(row.id));
 }
 
 /** GET /v1/async-actions: newest first, without `result`, with `has_more`. */
 export async function listAsyncActions(deps: ReadDeps, query: { limit: number; endDate?: string }) {
   const rows = await repo.listJobs(deps.db, query);
   const nowMs = deps.clock.now().getTime();
-  const page = rows.slice(0, query.limit).map((row) => presentAsyncAction(row, nowMs, false));
+  const shown = rows.slice(0, query.limit);
+  const behind = await repo.findQueuedBehind(deps.db, shown);
+  const page = shown.map((row) => presentAsyncAction(row, nowMs, false, behind.has(row.id)));
   return listEnvelope('async_actions', page, { has_more: rows.length > query.limit });
 }
 

@@ -25,10 +25,12 @@ describe('GET /v1/async-actions', () => {
   });
   after(() => server.close());
 
+  // No runner claims them: the first reads IN_PROGRESS from its first poll, as the reference
+  // answers an accepted job; the later two really wait behind it, so they read ENQUEUED.
   const enqueued = (job: { id: string; requestId: string; at: string }) => ({
     id: job.id,
     type: 'CAMPAIGN.VOUCHERS_GENERATE',
-    status: 'ENQUEUED',
+    status: job === jobs[0] ? 'IN_PROGRESS' : 'ENQUEUED',
     created_at: job.at,
     updated_at: job.at,
     request_id: job.requestId,
@@ -158,7 +160,7 @@ describe('generation and import jobs through the runner', () => {
     ]);
     const full = (await server.request('GET', '/v1/vouchers/M-FULL')).body;
     const asset = Buffer.from('M-FULL').toString('base64url');
-    const category = { id: full.category_id, name: 'Imported', hierarchy: 0, object: 'category', created_at: full.categories[0]?.created_at, updated_at: null };
+    const category = { id: full.category_id, name: 'Imported', hierarchy: 0, object: 'category', created_at: full.categories[0]?.created_at };
     assert.deepEqual(full, {
       id: full.id, code: 'M-FULL', campaign: 'Club', campaign_id: created.body.id, category: 'Imported', category_id: category.id, type: 'LOYALTY_CARD',
       discount: null, gift: null,

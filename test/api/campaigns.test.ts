@@ -47,7 +47,7 @@ describe('POST /v1/campaigns', () => {
     };
     const res = await server.request('POST', '/v1/campaigns', { body });
     assert.equal(res.status, 200);
-    const category = { id: res.body.category_id, name: 'Seasonal', hierarchy: 0, object: 'category', created_at: NOW, updated_at: null };
+    const category = { id: res.body.category_id, name: 'Seasonal', hierarchy: 0, object: 'category', created_at: NOW };
     assert.match(res.body.id, /^camp_[0-9A-Za-z]{16}$/);
     assert.match(res.body.category_id, /^cat_[0-9A-Za-z]{16}$/);
     assert.deepEqual(
@@ -183,7 +183,7 @@ describe('POST /v1/campaigns', () => {
     assert.equal(res.status, 200);
     assert.deepEqual([res.body.vouchers_count, res.body.vouchers_generation_status], [0, 'IN_PROGRESS']);
     const jobs = await server.request('GET', '/v1/async-actions?limit=1');
-    assert.deepEqual([jobs.body.async_actions[0].type, jobs.body.async_actions[0].status], ['CAMPAIGN.VOUCHERS_GENERATE', 'ENQUEUED']);
+    assert.deepEqual([jobs.body.async_actions[0].type, jobs.body.async_actions[0].status], ['CAMPAIGN.VOUCHERS_GENERATE', 'IN_PROGRESS']);
     const runner: JobRunner = testRunner(server.deps);
     try {
       const job = await waitForJob(server, jobs.body.async_actions[0].id);
@@ -327,7 +327,7 @@ describe('GET, PUT and DELETE /v1/campaigns', () => {
       join_once: true,
       category: 'Updated',
       category_id: res.body.category_id,
-      categories: [{ id: res.body.category_id, name: 'Updated', hierarchy: 0, object: 'category', created_at: NOW, updated_at: null }],
+      categories: [{ id: res.body.category_id, name: 'Updated', hierarchy: 0, object: 'category', created_at: NOW }],
       voucher: { ...created.body.voucher, discount: { type: 'AMOUNT', amount_off: 700 } },
       updated_at: NOW,
     });

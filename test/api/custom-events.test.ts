@@ -104,7 +104,7 @@ describe('custom events (POST /v1/events, /client/v1/events)', () => {
       reason: null,
       type: 'POINTS_ACCRUAL',
       details: {
-        balance: { type: 'loyalty_card', total: 25, object: 'balance', points: 25, balance: 25, related_object: { id: cards.alice!.id, type: 'voucher' } },
+        balance: { type: 'loyalty_card', total: 25, object: 'balance', points: 25, balance: 25, operation_type: 'AUTOMATIC', related_object: { id: cards.alice!.id, type: 'voucher' } },
         earning_rule: { id: welcomeRule.id, source: { banner: 'Welcome' } },
         custom_event: { id: customEvent.id, type: 'signed_up' },
         event_schema: { id: 'ms_signup', name: 'signed_up' },

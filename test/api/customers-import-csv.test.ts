@@ -62,7 +62,7 @@ describe('POST /v1/customers/importCSV', () => {
     const ann = (await server.request('GET', '/v1/customers/csv-ann')).body;
     assertCustomerObject(ann);
     assert.deepEqual(ann, customerObject({
-      id: ann.id, created_at: ann.created_at, updated_at: ann.created_at, source_id: 'csv-ann', name: 'Smith, Ann', email: 'ann@example.com', birthdate: '1990-01-31',
+      id: ann.id, created_at: ann.created_at, source_id: 'csv-ann', name: 'Smith, Ann', email: 'ann@example.com', birthdate: '1990-01-31',
       description: 'She said "hi"\r\non two lines',
       address: { city: 'Berlin', postal_code: '10115' },
       metadata: { tier: 'gold' },

@@ -80,10 +80,10 @@ describe('customers: create, upsert, get, update, delete', () => {
     assert.deepEqual(res.body, customerObject({ id: res.body.id, created_at: T0 }));
   });
 
-  it('keeps only the given address fields, and stores an empty address as null', async () => {
+  it('keeps the given address fields, null ones too, and stores an empty address as null', async () => {
     clock.set(T0);
     const res = await server.request('POST', '/v1/customers', { body: { address: { city: 'Oslo', state: null } } });
-    assert.deepEqual(res.body.address, { city: 'Oslo' });
+    assert.deepEqual(res.body.address, { city: 'Oslo', state: null });
     const empty = await server.request('POST', '/v1/customers', { body: { address: {} } });
     assert.equal(empty.body.address, null);
   });
@@ -91,8 +91,9 @@ describe('customers: create, upsert, get, update, delete', () => {
   it('updates through POST with a known id; an unknown id is 404', async () => {
     clock.set(T0);
     const created = await server.request('POST', '/v1/customers', { body: { name: 'By id' } });
+    clock.set('2024-03-01T10:00:01.000Z');
     const res = await server.request('POST', '/v1/customers', { body: { id: created.body.id, description: 'found' } });
-    assert.deepEqual(res.body, customerObject({ id: created.body.id, name: 'By id', description: 'found', created_at: T0 }));
+    assert.deepEqual(res.body, customerObject({ id: created.body.id, name: 'By id', description: 'found', created_at: T0, updated_at: '2024-03-01T10:00:01.000Z' }));
     const missing = await server.request('POST', '/v1/customers', { body: { id: 'cust_nope' } });
     assert.equal(missing.status, 404);
     assert.deepEqual(

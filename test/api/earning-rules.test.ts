@@ -67,11 +67,13 @@ describe('earning rules API', () => {
       id,
       created_at: T0,
       updated_at: null,
+      validation_rule_id: null,
       ...rest,
       source: { ...(source ?? {}), object_id: programId, object_type: 'campaign' },
       active: active ?? true,
-      start_date: start_date ?? null,
-      expiration_date: expiration_date ?? null,
+      // Dates only when set; validation_rule_id null when none (the reference's earning rules).
+      ...(start_date ? { start_date } : {}),
+      ...(expiration_date ? { expiration_date } : {}),
       object: 'earning_rule',
       metadata: (rule as { metadata?: object }).metadata ?? {},
       ...extra,
@@ -106,12 +108,11 @@ describe('earning rules API', () => {
     const res = await server.request('PUT', `/v1/loyalties/Club/earning-rules/${id}`, {
       body: { loyalty: { type: 'PROPORTIONAL', calculation_type: 'ORDER_AMOUNT', order: { amount: { every: 100, points: 2 } } }, expiration_date: null, validity_timeframe: null, metadata: { v: 2 } },
     });
-    const { validity_timeframe: _gone, ...kept } = created[0]!;
+    const { validity_timeframe: _gone, expiration_date: _cleared, ...kept } = created[0]!;
     const updated = {
       ...kept,
       updated_at: T1,
       loyalty: { type: 'PROPORTIONAL', calculation_type: 'ORDER_AMOUNT', order: { amount: { every: 100, points: 2 } } },
-      expiration_date: null,
       metadata: { v: 2 },
     };
     assert.deepEqual(res.body, updated);

@@ -67,7 +67,7 @@ describe('balance endpoints', () => {
     const all = await server.request('GET', '/v1/loyalties/members/BAL-1/transactions?limit=3');
     const tx = (type: string, points: number, total: number, left: number, extra: Record<string, unknown> = {}) => ({
       id: expect(all.body, points), source_id: null, voucher_id: cardId, campaign_id: campaignId, source: null, reason: null, type,
-      details: { balance: { type: 'loyalty_card', total, object: 'balance', points, balance: left, related_object: { id: cardId, type: 'voucher' } } },
+      details: { balance: { type: 'loyalty_card', total, object: 'balance', points, balance: left, operation_type: 'MANUAL', related_object: { id: cardId, type: 'voucher' } } },
       related_transaction_id: null, created_at: NOW, ...extra,
     });
     const expect = (_body: unknown, points: number) => rowIds.get(points);

@@ -31,7 +31,7 @@ describe('earning rules on paid orders, and pending points', () => {
   const get = (path: string) => server.request('GET', path);
   const loyaltyCard = async (who: string) => (await get(`/v1/loyalties/members/${cards[who]!.code}`)).body.loyalty_card;
   const card = (fields: Partial<Record<string, number | string | null>>) => ({
-    points: 0, balance: 0, next_expiration_date: null, next_expiration_points: 0, pending_points: 0, expired_points: 0, subtracted_points: 0, ...fields,
+    points: 0, balance: 0, next_expiration_date: null, next_expiration_points: null, pending_points: 0, expired_points: 0, subtracted_points: 0, ...fields,
   });
 
   before(async () => {

@@ -21,7 +21,7 @@ function cardShape(card: { id: string; code: string; campaign: string; campaign_
     campaign: card.campaign,
     campaign_id: card.campaign_id,
     type: 'LOYALTY_CARD',
-    loyalty_card: { points: 0, balance: 0, next_expiration_date: null, next_expiration_points: 0, pending_points: 0, expired_points: 0, subtracted_points: 0 },
+    loyalty_card: { points: 0, balance: 0, next_expiration_date: null, next_expiration_points: null, pending_points: 0, expired_points: 0, subtracted_points: 0 },
     updated_at: NOW,
     publish: { object: 'list', count: 1, url: `${path}/publications?page=1&limit=10` },
     ...fields,
@@ -117,7 +117,7 @@ describe('loyalty members', () => {
     clock.set(NOW);
     const bob = (await server.request('GET', '/v1/customers/bob')).body;
     const card = { id: free1.id, code: 'FREE-1', campaign: 'Rich', campaign_id: rich.id };
-    const points = { points: 100, balance: 100, next_expiration_date: null, next_expiration_points: 0, pending_points: 0, expired_points: 0, subtracted_points: 0 };
+    const points = { points: 100, balance: 100, next_expiration_date: null, next_expiration_points: null, pending_points: 0, expired_points: 0, subtracted_points: 0 };
     assert.deepEqual(res.body, cardShape(card, { holder_id: bob.id, loyalty_card: points, updated_at: LATER }));
     assert.deepEqual([bob.loyalty, bob.summary.redemptions.loyalty_card], [
       { points: 100, referred_customers: 0, campaigns: { Rich: { points: 100, referred_customers: 0 } } },

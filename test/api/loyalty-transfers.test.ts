@@ -57,7 +57,7 @@ describe('points transfers through @voucherify/sdk', () => {
     assert.deepEqual(out, {
       id: out.id, source_id: 'tr-1', voucher_id: ann.id, campaign_id: stars.id, source: out.source, reason: 'Family pool', type: 'POINTS_TRANSFER_OUT',
       details: {
-        balance: { type: 'loyalty_card', total: 100, object: 'balance', points: -30, balance: 70, related_object: { id: ann.id, type: 'voucher' } },
+        balance: { type: 'loyalty_card', total: 100, object: 'balance', points: -30, balance: 70, operation_type: 'MANUAL', related_object: { id: ann.id, type: 'voucher' } },
         destination_voucher: { id: cat.id, code: cat.code, type: 'LOYALTY_CARD', campaign_id: stars.id, holder_id: cat.holder_id, object: 'voucher' },
       },
       related_transaction_id: into.id, created_at: NOW,
@@ -65,7 +65,7 @@ describe('points transfers through @voucherify/sdk', () => {
     assert.deepEqual(into, {
       id: into.id, source_id: null, voucher_id: cat.id, campaign_id: stars.id, source: out.source, reason: 'Family pool', type: 'POINTS_TRANSFER_IN',
       details: {
-        balance: { type: 'loyalty_card', total: into.details.balance.total, object: 'balance', points: 30, balance: into.details.balance.balance, related_object: { id: cat.id, type: 'voucher' } },
+        balance: { type: 'loyalty_card', total: into.details.balance.total, object: 'balance', points: 30, balance: into.details.balance.balance, operation_type: 'MANUAL', related_object: { id: cat.id, type: 'voucher' } },
         source_voucher: { id: ann.id, code: ann.code, type: 'LOYALTY_CARD', campaign_id: stars.id, holder_id: ann.holder_id, object: 'voucher' },
       },
       related_transaction_id: out.id, created_at: NOW,

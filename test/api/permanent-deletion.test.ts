@@ -155,7 +155,7 @@ describe('POST /v1/customers/{id}/permanent-deletion', () => {
     assert.deepEqual(bulk, { ...jobs.bulk, result: { ...jobs.bulk.result, errors: [{ message: ERASED, details: ERASED, key: ERASED, source_id: ERASED }, otherError] } });
 
     const staged = (await server.request('GET', `/v1/async-actions/${jobs.importJob}`)).body;
-    assert.deepEqual([staged.status, staged.progress], ['ENQUEUED', 0]);
+    assert.deepEqual([staged.status, staged.progress], ['IN_PROGRESS', 0]);
     const runner = testRunner(server.deps);
     const imported = await waitForJob(server, jobs.importJob);
     await runner.stop();

@@ -145,7 +145,7 @@ describe('segments (/v1/segments, /v1/customers/{id}/segments)', () => {
       reason: null,
       type: 'POINTS_ACCRUAL',
       details: {
-        balance: { type: 'loyalty_card', total: 50, object: 'balance', points: 50, balance: 50, related_object: { id: card.id, type: 'voucher' } },
+        balance: { type: 'loyalty_card', total: 50, object: 'balance', points: 50, balance: 50, operation_type: 'AUTOMATIC', related_object: { id: card.id, type: 'voucher' } },
         earning_rule: { id: rules.body[0].id, source: { banner: 'Gold!' } },
       },
       related_transaction_id: null,

@@ -32,13 +32,12 @@ describe('validation rules through @voucherify/sdk', () => {
       error: { message: 'Spend over 100' },
       applicable_to: { excluded: [], included: [], included_all: false },
       created_at: at(),
-      updated_at: null,
       type: 'expression',
       context_type: 'global',
-      assignments_count: 0,
       object: 'validation_rules',
     };
-    assert.deepEqual(created, expected);
+    // The create answer is the rule as given (POST /v1/validation-rules); reads show it as stored.
+    assert.deepEqual(created, { ...expected, applicable_to: null, updated_at: null, assignments_count: null });
     assert.deepEqual(await client.validationRules.get(ruleId), expected);
     assert.deepEqual(await client.validationRules.list({ limit: 10, page: 1 }), { object: 'list', data_ref: 'data', data: [expected], total: 1 });
 
@@ -60,6 +59,22 @@ describe('validation rules through @voucherify/sdk', () => {
     await assert.rejects(client.validationRules.get(ruleId), (error: { code: number; key: string; message: string }) => {
       assert.deepEqual([error.code, error.key, error.message], [404, 'not_found', 'Resource not found']);
       return true;
+    });
+  });
+
+  it('answers a new rule as given: {} rules, null lists not given, strict included items, nothing counted', async () => {
+    clock.advance(1000);
+    const included = [{ object: 'product' as const, id: 'prod_sdk', effect: 'APPLY_TO_EVERY' as const }];
+    const created: { id: string } = await client.validationRules.create({ name: 'Products only', applicable_to: { included } } as Parameters<ServerSideClient['validationRules']['create']>[0]);
+    assert.deepEqual(created, {
+      id: created.id, name: 'Products only', rules: {},
+      applicable_to: { excluded: null, included: [{ ...included[0], strict: false }], included_all: false },
+      created_at: at(), updated_at: null, type: 'expression', context_type: 'global', assignments_count: null, object: 'validation_rules',
+    });
+    assert.deepEqual(await client.validationRules.get(created.id), {
+      id: created.id, name: 'Products only', rules: { logic: '' },
+      applicable_to: { excluded: [], included, included_all: false },
+      created_at: at(), type: 'expression', context_type: 'global', object: 'validation_rules',
     });
   });
 });

@@ -33,7 +33,8 @@ export function voucherBody(voucher: { id: string; code: string; created_at: str
     referrer_id: null,
     object: 'voucher',
     publish: { object: 'list', count: 0, url: `${path}/publications?page=1&limit=10` },
-    redemption: { quantity: null, redeemed_quantity: 0, redeemed_points: 0, object: 'list', url: `${path}/redemptions?page=1&limit=10` },
+    // Points are a loyalty card's; any other voucher answers null (the reference's Voucher).
+    redemption: { quantity: null, redeemed_quantity: 0, redeemed_points: fields.type === 'LOYALTY_CARD' ? 0 : null, object: 'list', url: `${path}/redemptions?page=1&limit=10` },
     categories: [],
     validation_rules_assignments: { object: 'list', data_ref: 'data', data: [], total: 0 },
     ...fields,

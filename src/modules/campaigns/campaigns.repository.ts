@@ -70,8 +70,9 @@ export const addVouchersCount = async (db: Db, id: string, delta: number): Promi
     .execute();
 };
 
-export const setGenerationStatus = async (db: Db, id: string, status: GenerationStatus, now: string): Promise<void> => {
-  await db.updateTable('campaigns').set({ vouchers_generation_status: status, updated_at: now }).where('id', '=', id).execute();
+/** The generation's status; `now` null leaves updated_at alone (the generation a creation starts is no update). */
+export const setGenerationStatus = async (db: Db, id: string, status: GenerationStatus, now: string | null): Promise<void> => {
+  await db.updateTable('campaigns').set({ vouchers_generation_status: status, ...(now === null ? {} : { updated_at: now }) }).where('id', '=', id).execute();
 };
 
 /** Hides the campaign at once and frees its name; returns false if it was already gone. */

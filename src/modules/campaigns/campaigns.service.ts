@@ -34,7 +34,7 @@ export const findLiveCampaign = (db: Db, id: string): Promise<CampaignRow | unde
 /** Vouchers added to (delta > 0) or removed from (delta < 0) the campaign's count, in one statement. */
 export const addToVouchersCount = (db: Db, id: string, delta: number): Promise<void> => repo.addVouchersCount(db, id, delta);
 
-export const setGenerationStatus = (db: Db, id: string, status: GenerationStatus, now: string): Promise<void> =>
+export const setGenerationStatus = (db: Db, id: string, status: GenerationStatus, now: string | null): Promise<void> =>
   repo.setGenerationStatus(db, id, status, now);
 
 /** Vouchers in all live campaigns, from their counts. */

@@ -7,7 +7,8 @@ export interface CategoryView {
   hierarchy: number;
   object: 'category';
   created_at: string;
-  updated_at: string | null;
+  /** Left out until the category is updated, as every recorded category answer does. */
+  updated_at?: string;
 }
 
 export const presentCategory = (row: CategoryRow): CategoryView => ({
@@ -16,7 +17,7 @@ export const presentCategory = (row: CategoryRow): CategoryView => ({
   hierarchy: row.hierarchy,
   object: 'category',
   created_at: row.created_at,
-  updated_at: row.updated_at,
+  ...(row.updated_at === null ? {} : { updated_at: row.updated_at }),
 });
 
 /** The `categories` list of a resource: its one category, or none. */

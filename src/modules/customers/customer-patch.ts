@@ -4,13 +4,16 @@ import type { CustomerFields } from './customers.schemas.js';
 
 const ADDRESS_KEYS = ['city', 'state', 'line_1', 'line_2', 'country', 'postal_code'] as const;
 
-/** The given address fields as stored JSON (unset fields left out), or null when none is set. */
+/**
+ * The given address fields as stored JSON, null ones included (the real API keeps an address
+ * whose fields are null as an object with those null fields); null when no field is given.
+ */
 function addressJson(address: Partial<Record<keyof Address, string | null | undefined>> | null): string | null {
   if (address === null) return null;
-  const kept: Address = {};
+  const kept: Partial<Record<keyof Address, string | null>> = {};
   for (const key of ADDRESS_KEYS) {
     const value = address[key];
-    if (typeof value === 'string') kept[key] = value;
+    if (value !== undefined) kept[key] = value;
   }
   return Object.keys(kept).length === 0 ? null : JSON.stringify(kept);
 }

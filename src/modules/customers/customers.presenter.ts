@@ -1,12 +1,13 @@
 import type { CustomerRow, LoyaltyCampaignRow, ReferralRow } from './customers.repository.js';
 
+/** The address fields a caller gave; one given as null stays null. */
 export interface Address {
-  city?: string;
-  state?: string;
-  line_1?: string;
-  line_2?: string;
-  country?: string;
-  postal_code?: string;
+  city?: string | null;
+  state?: string | null;
+  line_1?: string | null;
+  line_2?: string | null;
+  country?: string | null;
+  postal_code?: string | null;
 }
 
 /** The reference's Customer object, with summary, loyalty and referrals always present. */
@@ -57,7 +58,8 @@ export interface CustomerObject {
   metadata?: Record<string, unknown>;
   system_metadata: Record<string, unknown>;
   created_at: string;
-  updated_at: string;
+  /** Left out until the customer's first update, as the reference's new customer leaves it out. */
+  updated_at?: string;
   /** Activity view only. */
   assets?: Record<string, string>;
   object: 'customer';
@@ -147,7 +149,10 @@ export function presentCustomer(row: CustomerRow, relations: CustomerRelations):
     ...(row.metadata === '{}' ? {} : { metadata: JSON.parse(row.metadata) as Record<string, unknown> }),
     system_metadata: JSON.parse(row.system_metadata) as Record<string, unknown>,
     created_at: row.created_at,
-    updated_at: row.updated_at,
+    // The column also orders and filters lists, so it is written at creation; a customer whose
+    // row was never touched since reads as the reference's never-updated customer (POST
+    // /v1/customers answers no updated_at, and the schema types it as a string, never null).
+    ...(row.updated_at === row.created_at ? {} : { updated_at: row.updated_at }),
     object: 'customer',
   };
 }

@@ -46,6 +46,8 @@ export function presentTransaction(entry: LedgerEntryRow) {
         object: 'balance',
         [type === 'loyalty_card' ? 'points' : 'amount']: entry.delta,
         balance: entry.balance,
+        // The reference's VoucherBalance: a change by hand is MANUAL, one the engine makes AUTOMATIC.
+        operation_type: entry.operation_type,
         related_object: { id: entry.voucher_id, type: 'voucher' },
       },
       ...related('order', entry.order_id),

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { columnsShape, queryTemplate } from '../../db/sqlite/query-template.js';
 import type { CounterColumn } from './ledger-types.js';
@@ -157,9 +157,16 @@ export const findCardByCode = (db: Db, code: string): Promise<CardFields | undef
 /**
  * One page of a card's rows in seq order (ledger_entries_voucher holds the rowid), after the
  * cursor row's seq when given: rows appended meanwhile never shift the pages already read.
+ * The opening rows a loyalty card gets with its starting points (sql/0009_ledgers.sql) keep
+ * the ledger's sums whole but are no transaction the reference lists: a new card's list is
+ * empty. A gift card's opening credits stay listed.
  */
 export function listEntries(db: Db, voucherId: string, page: { limit: number; afterSeq?: number; descending: boolean }): Promise<LedgerEntryRow[]> {
-  let query = db.selectFrom('ledger_entries').selectAll().where('voucher_id', '=', voucherId);
+  let query = db
+    .selectFrom('ledger_entries')
+    .selectAll()
+    .where('voucher_id', '=', voucherId)
+    .where(sql<boolean>`NOT (reason IS 'Opening balance' AND operation_type = 'AUTOMATIC' AND substr(type, 1, 7) = 'POINTS_')`);
   if (page.afterSeq !== undefined) query = query.where('seq', page.descending ? '<' : '>', page.afterSeq);
   return query.orderBy('seq', page.descending ? 'desc' : 'asc').limit(page.limit).execute();
 }

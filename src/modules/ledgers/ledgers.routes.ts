@@ -45,7 +45,8 @@ export const ledgersRoutes: RouteModule = (router, deps) => {
   });
   router.post('/v1/vouchers/:code/balance', async (ctx) => {
     const body = validateBody(voucherBalanceSchema, ctx.request.body);
-    ctx.body = await changeBalanceAnswer(deps, { ...body, code: ctx.params.code as string, source: channelOf(ctx), actor: ctx.state.actor }, 'amount');
+    // The reference records a change made here with source "API" unless a channel is named.
+    ctx.body = await changeBalanceAnswer(deps, { ...body, code: ctx.params.code as string, source: channelOf(ctx) ?? 'API', actor: ctx.state.actor }, 'amount');
   });
 
   router.get('/v1/loyalties/members/:memberId/transactions', async (ctx) => {

@@ -4,12 +4,15 @@ import type { EarningRuleRow } from './earning-rules.repository.js';
 
 const parse = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
 
-/** The validity rules that are set (the reference types them as objects and arrays, never null). */
+/**
+ * The validity rules that are set: the reference's earning rules leave every unset one out,
+ * dates included (GET /v1/loyalties/{campaignId}/earning-rules shows dates only when set).
+ */
 function validityOf(row: EarningRuleRow) {
   const v = presentValidity(row);
   return {
-    start_date: v.start_date,
-    expiration_date: v.expiration_date,
+    ...(v.start_date ? { start_date: v.start_date } : {}),
+    ...(v.expiration_date ? { expiration_date: v.expiration_date } : {}),
     ...(v.validity_timeframe ? { validity_timeframe: v.validity_timeframe } : {}),
     ...(v.validity_day_of_week ? { validity_day_of_week: v.validity_day_of_week } : {}),
     ...(v.validity_hours ? { validity_hours: v.validity_hours } : {}),
@@ -18,8 +21,8 @@ function validityOf(row: EarningRuleRow) {
 
 /**
  * The reference's EarningRule, shaped as its example answers: the event's own target
- * (`loyalty_tier`, `segment`, `custom_event`), `pending_points`, `expiration_rules` and
- * `validation_rule_id` only when set; `source` names the program.
+ * (`loyalty_tier`, `segment`, `custom_event`), `pending_points` and `expiration_rules` only
+ * when set, `validation_rule_id` null when none; `source` names the program.
  */
 export function presentEarningRule(row: EarningRuleRow) {
   const segment = parse<{ id: string }>(row.segment);
@@ -29,7 +32,8 @@ export function presentEarningRule(row: EarningRuleRow) {
     id: row.id,
     created_at: row.created_at,
     updated_at: row.updated_at,
-    ...(row.validation_rule_id !== null ? { validation_rule_id: row.validation_rule_id } : {}),
+    // Always there, null when none, as every recorded earning rule answers it.
+    validation_rule_id: row.validation_rule_id,
     loyalty: JSON.parse(row.loyalty) as EarningLoyalty,
     event: row.event,
     ...(row.loyalty_tier_id !== null ? { loyalty_tier: { id: row.loyalty_tier_id } } : {}),

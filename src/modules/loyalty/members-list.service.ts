@@ -4,7 +4,7 @@ import { notFound } from '../../lib/errors.js';
 import { listEnvelope, type OrderBy } from '../../lib/pagination.js';
 import { categoriesById } from '../categories/categories.service.js';
 import { findSimpleCustomer } from '../customers/customers.service.js';
-import { presentVoucher, type VoucherView } from '../vouchers/vouchers.presenter.js';
+import { assignmentHolders, presentVoucher, type VoucherView } from '../vouchers/vouchers.presenter.js';
 import { assignmentsOfObjects } from '../validation-rules/index.js';
 import type { MembersListQuery } from './members.schemas.js';
 import * as repo from './members.repository.js';
@@ -18,7 +18,7 @@ const withNames = (name: string, rows: Array<Omit<repo.MemberRow, 'campaign_name
 
 async function present(db: Kysely<Database>, rows: repo.MemberRow[]): Promise<VoucherView[]> {
   const categories = await categoriesById(db, rows.map((r) => r.category_id));
-  const assignments = await assignmentsOfObjects(db, rows.map((r) => r.id));
+  const assignments = await assignmentsOfObjects(db, assignmentHolders(rows));
   return rows.map((row) => presentVoucher(row, categories, assignments));
 }
 

@@ -70,8 +70,8 @@ function validAnswer({ answer }: Validation, applied: AppliedRedeemable) {
 
 function invalidAnswer({ answer, plan }: Validation, code: string) {
   const voucher = (plan.inapplicable[0] ?? plan.skipped[0])?.loaded.voucher;
-  const refused = answer.inapplicable_redeemables[0]?.result;
-  const reason = refused?.details.message ?? answer.skipped_redeemables[0]?.result.details.message ?? null;
+  const refused = answer.inapplicable_redeemables?.[0]?.result;
+  const reason = refused?.details.message ?? answer.skipped_redeemables?.[0]?.result.details.message ?? null;
   return {
     valid: false,
     code,

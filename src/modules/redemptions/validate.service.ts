@@ -65,8 +65,9 @@ function answer(plan: Plan, ctx: PipelineContext, body: StackableBody, lock: Ses
     id: newId('valid_'),
     valid: isValid(plan, ctx),
     redeemables: [...plan.applied.map((a) => applicableItem(plan, a)), ...inapplicable, ...skipped],
-    skipped_redeemables: skipped,
-    inapplicable_redeemables: inapplicable,
+    // The real API leaves each list out when it is empty (its recorded answers never show []).
+    ...(skipped.length > 0 ? { skipped_redeemables: skipped } : {}),
+    ...(inapplicable.length > 0 ? { inapplicable_redeemables: inapplicable } : {}),
     ...(plan.order ? { order: orderOfValidation(plan, plan.final) } : {}),
     tracking_id: body.tracking_id ?? plan.customer?.source_id ?? null,
     ...(lock ? { session: lock } : body.session ? { session: { key: body.session.key ?? newId('ssn_'), type: 'LOCK' } } : {}),

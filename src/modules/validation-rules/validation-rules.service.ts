@@ -4,7 +4,7 @@ import { isoNow } from '../../lib/clock.js';
 import { notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { presentRule, type RuleView } from './validation-rules.presenter.js';
+import { presentCreatedRule, presentRule, type RuleView } from './validation-rules.presenter.js';
 import * as repo from './validation-rules.repository.js';
 import type { CreateRuleBody, RulesListQuery, UpdateRuleBody } from './validation-rules.schemas.js';
 import type { Db } from '../../db/engine.js';
@@ -48,7 +48,7 @@ async function present(db: Db, rows: repo.RuleRow[]): Promise<RuleView[]> {
 const presentOne = async (db: Db, row: repo.RuleRow): Promise<RuleView> => (await present(db, [row]))[0] as RuleView;
 
 /** POST /v1/validation-rules. */
-export async function createRule(deps: RuleDeps, body: CreateRuleBody): Promise<RuleView> {
+export async function createRule(deps: RuleDeps, body: CreateRuleBody): Promise<ReturnType<typeof presentCreatedRule>> {
   const row: repo.RuleRow = {
     seq: 0,
     id: newId('val_'),
@@ -63,7 +63,7 @@ export async function createRule(deps: RuleDeps, body: CreateRuleBody): Promise<
   };
   const { seq: _seq, ...insert } = row;
   await deps.db.transaction().execute((trx) => repo.insertRule(trx, insert));
-  return presentRule(row, 0);
+  return presentCreatedRule(row, { rules: body.rules != null && Object.keys(body.rules).length > 0, applicable_to: body.applicable_to as { excluded?: unknown; included?: unknown } | null | undefined });
 }
 
 /** GET /v1/validation-rules/{id}. */

@@ -98,7 +98,9 @@ export async function addVouchersInTransaction(
   await checkCodeSpace(trx, codes, count);
   const payload: GeneratePayload = { campaign_id: campaign.id, draft, template: codes, glob: templateGlob(codes) };
   const jobId = await enqueueJob(trx, { type: JobType.vouchersGenerate, payload, total: count, requestId: input.requestId, now });
-  await setGenerationStatus(trx, campaign.id, 'IN_PROGRESS', now);
+  // A campaign created with its vouchers is not updated by starting them: the reference's new
+  // campaign (POST /v1/campaigns with vouchers_count) has no updated_at.
+  await setGenerationStatus(trx, campaign.id, 'IN_PROGRESS', campaign.created_at === now ? null : now);
   return { jobId };
 }
 

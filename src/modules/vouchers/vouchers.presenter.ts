@@ -6,7 +6,14 @@ import { assetOf } from './voucher-assets.js';
 import type { VoucherRow } from './vouchers.repository.js';
 
 
-/** The voucher as the API answers it (the reference's Voucher object), with the validation rules assigned to it. */
+/**
+ * The objects whose rule assignments a voucher shows: its own and its campaign's (a voucher
+ * generated in a campaign with a rule lists the campaign's assignment, as the reference does).
+ */
+export const assignmentHolders = (rows: ReadonlyArray<Pick<VoucherRow, 'id' | 'campaign_id'>>): string[] =>
+  rows.flatMap((row) => (row.campaign_id === null ? [row.id] : [row.id, row.campaign_id]));
+
+/** The voucher as the API answers it (the reference's Voucher object), with the validation rules assigned to it and to its campaign. */
 export function presentVoucher(row: VoucherRow, categories: Map<string, CategoryView>, assignments: Map<string, AssignmentView[]>) {
   const category = row.category_id === null ? undefined : categories.get(row.category_id);
   const path = `/v1/vouchers/${encodeURIComponent(row.code)}`;
@@ -34,12 +41,13 @@ export function presentVoucher(row: VoucherRow, categories: Map<string, Category
     redemption: {
       quantity: row.redemption_quantity,
       redeemed_quantity: row.redeemed_quantity,
-      redeemed_points: row.redeemed_points,
+      // Points are a loyalty card's: the reference answers null for any other voucher.
+      redeemed_points: row.type === 'LOYALTY_CARD' ? row.redeemed_points : null,
       object: 'list' as const,
       url: `${path}/redemptions?page=1&limit=10`,
     },
     categories: categoriesOf(row.category_id, categories),
-    validation_rules_assignments: assignmentsList(assignments.get(row.id)),
+    validation_rules_assignments: assignmentsList([...(assignments.get(row.id) ?? []), ...(row.campaign_id === null ? [] : (assignments.get(row.campaign_id) ?? []))]),
   };
 }
 

@@ -8,7 +8,7 @@ import { validateItem } from '../../lib/validate.js';
 import { addToVouchersCount, countLiveCampaignVouchers, findCampaignOrNone } from '../campaigns/campaigns.service.js';
 import { categoriesById, findCategoryId, resolveCategoryId } from '../categories/categories.service.js';
 import { findSimpleCustomer } from '../customers/customers.service.js';
-import { presentVoucher, type VoucherView } from './vouchers.presenter.js';
+import { assignmentHolders, presentVoucher, type VoucherView } from './vouchers.presenter.js';
 import * as repo from './vouchers.repository.js';
 import * as windowRepo from './vouchers-window.repository.js';
 import type { WindowScan } from '../../db/sqlite/filter-window.js';
@@ -35,7 +35,7 @@ export async function voucherCodeOfAsset(deps: Pick<Deps, 'db'>, assetId: string
 /** GET /v1/vouchers/{code}. */
 export async function getVoucher(deps: Pick<Deps, 'db'>, code: string): Promise<VoucherView> {
   const row = await findOrThrow(deps, code);
-  return presentVoucher(row, await categoriesById(deps.db, [row.category_id]), await assignmentsOfObjects(deps.db, [row.id]));
+  return presentVoucher(row, await categoriesById(deps.db, [row.category_id]), await assignmentsOfObjects(deps.db, assignmentHolders([row])));
 }
 
 /** The list's filters with their keys resolved; null when a key names nothing (an empty list). */
@@ -80,7 +80,7 @@ const envelope = (vouchers: VoucherView[], total: number) => listEnvelope('vouch
 async function present(deps: Pick<Deps, 'db'>, rows: repo.VoucherRow[]): Promise<VoucherView[]> {
   const categories = await categoriesById(deps.db, rows.map((r) => r.category_id));
   // One read of the page's rule assignments, whatever its size.
-  const assignments = await assignmentsOfObjects(deps.db, rows.map((r) => r.id));
+  const assignments = await assignmentsOfObjects(deps.db, assignmentHolders(rows));
   return rows.map((row) => presentVoucher(row, categories, assignments));
 }
 

@@ -45,7 +45,7 @@ describe('stackable validations', () => {
           { status: 'APPLICABLE', id: 'V-PCT', object: 'voucher', order: at(100, 100), applicable_to: empty, inapplicable_to: empty, result: { discount: { type: 'PERCENT', percent_off: 10 } } },
           { status: 'APPLICABLE', id: 'V-GIFT', object: 'voucher', order: at(400, 300), applicable_to: empty, inapplicable_to: empty, result: { gift: { balance: 1000, credits: 300 } } },
         ],
-        skipped_redeemables: [], inapplicable_redeemables: [], order: at(400, 400), tracking_id: 'validator', stacking_rules: DEFAULT_STACKING_RULES,
+        order: at(400, 400), tracking_id: 'validator', stacking_rules: DEFAULT_STACKING_RULES,
       });
       assertMatchesReference('POST', '/v1/validations', 200, withoutNulls(res.body));
       assert.equal(fingerprintBut(sqliteOf(server.deps), ['customer_events']), before);

@@ -46,7 +46,7 @@ export function customerObject(fields: Record<string, unknown> & { id: string; c
     ...optional('metadata', metadata),
     system_metadata: {},
     created_at,
-    updated_at: updated_at ?? created_at,
+    ...(updated_at === undefined ? {} : { updated_at }), // none until the first update (POST /v1/customers)
     ...optional('assets', assets),
     object: 'customer',
   };
