@@ -19,6 +19,8 @@ export const subscriptionModules: readonly StepRef[] = [
   domainStep('segments/segments.subscriptions.ts', 'subscribeSegments'),
   // Stacking rules: a category they name is not deleted.
   domainStep('stacking-rules/stacking-rules.subscriptions.ts', 'subscribeStackingRules'),
+  // Webhooks: the changes a webhook subscribes to, written to its outbox in the change's transaction.
+  domainStep('webhooks/webhooks.subscriptions.ts', 'subscribeWebhooks'),
 ];
 
 type Subscribe = (deps: Deps) => void;
