@@ -72,9 +72,11 @@ export function startDeliveryLoop(deps: Pick<Deps, 'db' | 'clock' | 'log'>, opti
 /** The loop's options with the configured timing (app/config.ts webhookTimingFromEnv) over the defaults. */
 export function loopOptions(timing: { timeoutMs?: number; retryBaseMs?: number; retryMaxMs?: number; giveUpMs?: number; pollMs?: number }): LoopOptions {
   const retry = DEFAULT_LOOP.retry;
+  const timeoutMs = timing.timeoutMs ?? DEFAULT_LOOP.timeoutMs;
   return {
     ...DEFAULT_LOOP,
-    timeoutMs: timing.timeoutMs ?? DEFAULT_LOOP.timeoutMs,
+    timeoutMs,
+    leaseMs: 6 * timeoutMs,
     pollMs: timing.pollMs ?? DEFAULT_LOOP.pollMs,
     retry: { baseMs: timing.retryBaseMs ?? retry.baseMs, maxMs: timing.retryMaxMs ?? retry.maxMs, giveUpMs: timing.giveUpMs ?? retry.giveUpMs },
   };

@@ -19,7 +19,7 @@ export interface SenderOptions {
   /** Each POST's whole time. */
   timeoutMs: number;
   retry: RetryPolicy;
-  /** How long a claim holds a queue: a dead sender's queues wait this long at most. */
+  /** How long a claim holds a queue (6 timeouts): a dead sender's queues wait this long at most. */
   leaseMs: number;
   /** Deliveries one claim of a queue sends at most before it gives the queue back. */
   batch: number;
@@ -62,7 +62,7 @@ export async function drainQueue(deps: SendDeps, owner: string, webhook: Claimed
     for (const delivery of await repo.queueHead(deps.db, webhook.id, options.batch)) {
       const nowMs = deps.clock.now().getTime();
       // Not due yet, or no time left in the lease for one more POST: the rest waits for the next claim.
-      if (Date.parse(delivery.next_attempt_at) > nowMs || nowMs + options.timeoutMs + 1000 > leaseEnd) break;
+      if (Date.parse(delivery.next_attempt_at) > nowMs || nowMs + 2 * options.timeoutMs > leaseEnd) break;
       const result = await postSigned(webhook.target_url, envelope(delivery, delivery.event, webhook), webhook.secret, options.timeoutMs);
       const outcome = outcomeOf(delivery, result, options.retry, deps.clock.now().getTime());
       outcomes.push(outcome);

@@ -23,6 +23,7 @@ export const presentWebhook = (row: WebhookRow): WebhookObject => ({
 export interface DeliveryObject {
   object: 'webhook_delivery';
   id: string;
+  webhook_id: string;
   event: { id: string; type: string };
   status: string;
   attempts: number;
@@ -37,6 +38,7 @@ export interface DeliveryObject {
 export const presentDelivery = (row: DeliveryView): DeliveryObject => ({
   object: 'webhook_delivery',
   id: row.id,
+  webhook_id: row.webhook_id,
   event: { id: row.event_id, type: row.event_type },
   status: row.status,
   attempts: row.attempts,
