@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
 /**
  * One POST to a receiver. Node's http client follows no redirect (a 3xx is an answer like any
@@ -18,6 +18,9 @@ export const RESPONSE_BYTES = 1024;
 export const signBody = (secret: string, body: string): string => createHmac('sha256', secret).update(body).digest('hex');
 
 export const SIGNATURE_HEADER = 'X-Voucherify-Signature';
+
+// Connections to a receiver are kept between deliveries (a queue sends one after another).
+const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: 16 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 16 }) };
 
 export interface PostResult {
   /** The receiver's status, when it answered. */
@@ -41,6 +44,7 @@ export function postSigned(targetUrl: string, body: string, secret: string, time
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = send(url, {
       method: 'POST',
+      agent: url.protocol === 'https:' ? agents.https : agents.http,
       headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'User-Agent': 'promo-webhooks', [SIGNATURE_HEADER]: signBody(secret, body) },
     });
     const timer = setTimeout(() => {

@@ -18,6 +18,9 @@ export const DEFAULT_LOOP: LoopOptions = { ...DEFAULT_SENDER, pollMs: 250 };
  */
 export function startDeliveryLoop(deps: Pick<Deps, 'db' | 'clock' | 'log'>, options: LoopOptions = DEFAULT_LOOP): { stop(): Promise<void> } {
   const owner = senderId();
+  // Under load, events are sent in batches a little apart rather than each at once: every claim
+  // and every batch's outcomes are a write transaction on the one writer the API also needs.
+  const settleMs = Math.min(100, options.pollMs);
   const draining = new Map<string, Promise<void>>();
   let stopped = false;
   let looking = false;
@@ -41,11 +44,9 @@ export function startDeliveryLoop(deps: Pick<Deps, 'db' | 'clock' | 'log'>, opti
     try {
       for (const webhook of await claim(deps, owner, options, options.maxQueues - draining.size)) {
         const drain = drainQueue(deps, owner, webhook, options)
+          .then((full) => schedule(full ? 0 : settleMs))
           .catch((error: unknown) => deps.log.error('webhook delivery failed to record', error, { webhook_id: webhook.id }))
-          .finally(() => {
-            draining.delete(webhook.id);
-            schedule(0);
-          });
+          .finally(() => draining.delete(webhook.id));
         draining.set(webhook.id, drain);
       }
     } catch (error) {
@@ -57,7 +58,7 @@ export function startDeliveryLoop(deps: Pick<Deps, 'db' | 'clock' | 'log'>, opti
   }
 
   // A write is seen by the reader once its batch commits (within ~50 ms): look shortly after.
-  const unsubscribe = onOutboxWrite(() => schedule(20));
+  const unsubscribe = onOutboxWrite(() => schedule(settleMs));
   schedule(0);
   return {
     async stop() {

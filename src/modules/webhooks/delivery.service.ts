@@ -54,8 +54,11 @@ function outcomeOf(delivery: repo.OutgoingDelivery, result: { status: number | n
   return { ...base, status: 'PENDING', next_attempt_at: new Date(next).toISOString(), finished_at: null };
 }
 
-/** Sends one claimed queue's due deliveries in order, then records them and releases the queue. */
-export async function drainQueue(deps: SendDeps, owner: string, webhook: Claimed, options: SenderOptions): Promise<void> {
+/**
+ * Sends one claimed queue's due deliveries in order, then records them and releases the queue.
+ * True when it sent a whole batch: more may be waiting behind it.
+ */
+export async function drainQueue(deps: SendDeps, owner: string, webhook: Claimed, options: SenderOptions): Promise<boolean> {
   const leaseEnd = deps.clock.now().getTime() + options.leaseMs;
   const outcomes: repo.Outcome[] = [];
   try {
@@ -75,6 +78,7 @@ export async function drainQueue(deps: SendDeps, owner: string, webhook: Claimed
       await repo.releaseQueue(trx, webhook.id, owner);
     });
   }
+  return outcomes.length === options.batch && outcomes.every((o) => o.status !== 'PENDING');
 }
 
 /** One pass: claims every due queue (up to maxQueues) and drains them all; how many were claimed. */
