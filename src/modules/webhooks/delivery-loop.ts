@@ -18,9 +18,10 @@ export const DEFAULT_LOOP: LoopOptions = { ...DEFAULT_SENDER, pollMs: 250 };
  */
 export function startDeliveryLoop(deps: Pick<Deps, 'db' | 'clock' | 'log'>, options: LoopOptions = DEFAULT_LOOP): { stop(): Promise<void> } {
   const owner = senderId();
-  // Under load, events are sent in batches a little apart rather than each at once: every claim
-  // and every batch's outcomes are a write transaction on the one writer the API also needs.
-  const settleMs = Math.min(100, options.pollMs);
+  // Under load, events are sent in batches a poll apart rather than each at once: every claim
+  // and every batch's outcomes are a write transaction on the one writer the API also needs
+  // (at most 1 + queues of them a poll, whatever the rate of events).
+  const settleMs = options.pollMs;
   const draining = new Map<string, Promise<void>>();
   let stopped = false;
   let looking = false;

@@ -130,36 +130,37 @@ export const listDeliveries = (db: Db, webhookId: string, limit: number): Promis
 
 export const findEvent = (db: Db, id: string): Promise<EventRow | undefined> => db.selectFrom('webhook_events').selectAll().where('id', '=', id).executeTakeFirst();
 
-/** A new PENDING delivery of the event to each existing webhook it was owed to before (a replay). */
-export async function requeueEvent(trx: Db, eventSeq: number, now: string): Promise<string[]> {
-  const result = await sql<{ id: string }>`
+/**
+ * A new PENDING delivery of the event to each existing webhook it was owed to before (a replay:
+ * a command, so it may read every delivery; no index serves deliveries by event).
+ */
+export async function requeueEvent(trx: Db, eventSeq: number, now: string): Promise<number[]> {
+  const result = await sql<{ seq: number }>`
     INSERT INTO webhook_deliveries (id, webhook_id, event_seq, status, next_attempt_at, created_at)
     SELECT 'whs_' || lower(hex(randomblob(12))), w.id, ${eventSeq}, 'PENDING', ${now}, ${now}
     FROM webhooks w
     WHERE w.id IN (SELECT webhook_id FROM webhook_deliveries WHERE event_seq = ${eventSeq})
     ORDER BY w.seq
-    RETURNING id`.execute(trx);
-  return result.rows.map((r) => r.id);
+    RETURNING seq`.execute(trx);
+  return result.rows.map((r) => r.seq);
 }
 
-/** The deliveries with these ids (a replay's), with their events' ids and types. */
-export const deliveriesByIds = (db: Db, ids: string[]): Promise<DeliveryView[]> =>
-  ids.length === 0
+/** The deliveries with these seqs (a replay's), with their events' ids and types. */
+export const deliveriesBySeqs = (db: Db, seqs: number[]): Promise<DeliveryView[]> =>
+  seqs.length === 0
     ? Promise.resolve([])
-    : db.selectFrom('webhook_deliveries as d').innerJoin('webhook_events as e', 'e.seq', 'd.event_seq').selectAll('d').select(['e.id as event_id', 'e.type as event_type']).where('d.id', 'in', ids).orderBy('d.seq').execute();
+    : db.selectFrom('webhook_deliveries as d').innerJoin('webhook_events as e', 'e.seq', 'd.event_seq').selectAll('d').select(['e.id as event_id', 'e.type as event_type']).where('d.seq', 'in', seqs).orderBy('d.seq').execute();
 
-/** When the oldest event still owed to a webhook was committed; undefined when none is. */
+/**
+ * When the oldest event still owed to a webhook was committed; undefined when none is. Each
+ * webhook's head is its oldest (the pending index), so only the heads are read.
+ */
 export const oldestPendingAt = async (db: Db): Promise<string | undefined> =>
   (
-    await db
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('webhook_events as e', 'e.seq', 'd.event_seq')
-      .select('e.created_at')
-      .where('d.status', '=', 'PENDING')
-      .orderBy('d.seq')
-      .limit(1)
-      .executeTakeFirst()
-  )?.created_at;
+    await sql<{ at: string | null }>`
+      SELECT min(e.created_at) AS at FROM webhooks w
+      JOIN webhook_events e ON e.seq = (SELECT d.event_seq FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status = 'PENDING' ORDER BY d.seq LIMIT 1)`.execute(db)
+  ).rows[0]?.at ?? undefined;
 
 export const anyClaimable = async (db: Db, now: string): Promise<boolean> =>
   (await sql<{ one: number }>`SELECT 1 AS one FROM webhooks w WHERE ${CLAIMABLE(now)} LIMIT 1`.execute(db)).rows.length > 0;

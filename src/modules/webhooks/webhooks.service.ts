@@ -94,9 +94,9 @@ export async function listWebhookDeliveries(deps: WebhookDeps, id: string, limit
 export async function replayEvent(deps: WebhookDeps, eventId: string): Promise<DeliveryObject[]> {
   const event = await repo.findEvent(deps.db, eventId);
   if (!event) throw notFound('event', eventId);
-  const ids = await deps.db.transaction().execute((trx) => repo.requeueEvent(trx, event.seq, isoNow(deps.clock)));
-  if (ids.length === 0) throw new AppError('invalid_payload', `No webhook that event ${eventId} was sent to exists any more`);
-  return (await repo.deliveriesByIds(deps.db, ids)).map(presentDelivery);
+  const seqs = await deps.db.transaction().execute((trx) => repo.requeueEvent(trx, event.seq, isoNow(deps.clock)));
+  if (seqs.length === 0) throw new AppError('invalid_payload', `No webhook that event ${eventId} was sent to exists any more`);
+  return (await repo.deliveriesBySeqs(deps.db, seqs)).map(presentDelivery);
 }
 
 /** The webhook a test send goes to, with its secret (the command signs with it; nothing prints it). */
