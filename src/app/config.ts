@@ -125,3 +125,24 @@ export function loadConfig(overrides: ConfigOverrides = {}): Config {
     handOffMs: parseHandOffMs(env('PROMO_HAND_OFF_MS')),
   };
 }
+
+/** The webhook sender's timing (docs/webhooks.md), in milliseconds; those unset keep their defaults. */
+export interface WebhookTiming {
+  timeoutMs?: number;
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  giveUpMs?: number;
+  pollMs?: number;
+}
+
+/** PROMO_WEBHOOK_TIMEOUT_MS, _RETRY_BASE_MS, _RETRY_MAX_MS, _GIVE_UP_MS and _POLL_MS: positive integers. */
+export function webhookTimingFromEnv(): WebhookTiming {
+  const read = (name: string): number | undefined => {
+    const value = env(`PROMO_WEBHOOK_${name}`);
+    if (value === undefined) return undefined;
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`Invalid PROMO_WEBHOOK_${name}: ${value} (milliseconds, a positive integer)`);
+    return n;
+  };
+  return { timeoutMs: read('TIMEOUT_MS'), retryBaseMs: read('RETRY_BASE_MS'), retryMaxMs: read('RETRY_MAX_MS'), giveUpMs: read('GIVE_UP_MS'), pollMs: read('POLL_MS') };
+}

@@ -21,6 +21,7 @@ import type { SessionLocksTables } from '../modules/sessions/session-locks.table
 import type { ExportsTables } from '../modules/exports/exports.table.js';
 import type { PublicationsTables } from '../modules/publications/publications.table.js';
 import type { SegmentsTables } from '../modules/segments/segments.table.js';
+import type { WebhooksTables } from '../modules/webhooks/webhooks.table.js';
 
 /**
  * Kysely's view of the whole schema: every module's *.table.ts, joined. A module adds its
@@ -28,4 +29,4 @@ import type { SegmentsTables } from '../modules/segments/segments.table.js';
  */
 export interface Database extends AuthTables, CatalogTables, CustomersTables, EventsTables, CategoriesTables, CampaignsTables, VouchersTables, JobsTables, OrdersTables, LedgersTables,
     EarningRulesTables, PendingPointsTables, RewardsTables, TiersTables, IdempotencyTables, StackingRulesTables, ValidationRulesTables, RedemptionsTables,
-    RedemptionListTables, SessionLocksTables, ExportsTables, PublicationsTables, SegmentsTables {}
+    RedemptionListTables, SessionLocksTables, ExportsTables, PublicationsTables, SegmentsTables, WebhooksTables {}

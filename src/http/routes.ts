@@ -27,6 +27,7 @@ import { segmentsRoutes } from '../modules/segments/segments.routes.js';
 import { stackingRulesRoutes } from '../modules/stacking-rules/stacking-rules.routes.js';
 import { validationRulesRoutes } from '../modules/validation-rules/validation-rules.routes.js';
 import { qualificationsRoutes } from '../modules/qualifications/qualifications.routes.js';
+import { webhooksRoutes } from '../modules/webhooks/webhooks.routes.js';
 import type { RouteModule } from './context.js';
 import { unservedRoutes } from './unserved-routes.js';
 
@@ -37,4 +38,5 @@ export const routeModules: RouteModule[] = [
   promotionTiersRoutes, promotionStacksRoutes, stackingRulesRoutes, validationRulesRoutes, redemptionsRoutes, redemptionsListRoutes,
   exportsRoutes, publicationsRoutes, permanentDeletionRoutes,
   bulkUpdatesRoutes, categoriesRoutes, customEventsRoutes, segmentsRoutes, qualificationsRoutes,
+  webhooksRoutes,
 ];

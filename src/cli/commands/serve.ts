@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { loadConfig, type ConfigOverrides } from '../../app/config.js';
+import { loadConfig, webhookTimingFromEnv, type ConfigOverrides } from '../../app/config.js';
 import type { Deps } from '../../app/deps.js';
 import { createDeps } from '../../root/create-deps.js';
 import { createLogger } from '../../app/logger.js';
@@ -15,6 +15,8 @@ import { startJobRunner } from '../../jobs/runner.js';
 import { bootstrapKeys, type CreatedKey } from '../../modules/auth/keys.service.js';
 import { databaseToCreate } from '../mistakes.js';
 import { fail, UsageError } from '../run.js';
+import { loopOptions, startDeliveryLoop } from '../../modules/webhooks/delivery-loop.js';
+import { registerWebhookMetrics } from '../../modules/webhooks/webhooks.metrics.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -58,8 +60,10 @@ function shutdownOn(server: Server, deps: Deps): void {
 
 export async function serve(options: ConfigOverrides): Promise<void> {
   let config;
+  let webhookTiming;
   try {
     config = loadConfig(options);
+    webhookTiming = webhookTimingFromEnv();
   } catch (error) {
     return fail(new UsageError((error as Error).message));
   }
@@ -84,6 +88,10 @@ export async function serve(options: ConfigOverrides): Promise<void> {
     handOffMs: config.handOffMs,
   });
   deps.onClose.push(() => runner.stop());
+  // Webhooks: the outbox's sender, off the request path (modules/webhooks/delivery-loop.ts).
+  const webhooks = startDeliveryLoop(deps, loopOptions(webhookTiming));
+  deps.onClose.push(() => webhooks.stop());
+  registerWebhookMetrics(metrics.registry, deps);
   const app = createApp(deps, { bodyLimitBytes: config.bodyLimitBytes, bodyTimeoutMs: config.bodyTimeoutMs, metrics, metricsToken: config.metricsToken, rateLimit: config.rateLimit });
   const server = createHttpServer(app, deps.log);
   server.on('error', async (error: NodeJS.ErrnoException) => {

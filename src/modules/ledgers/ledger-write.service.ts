@@ -14,6 +14,7 @@ import { POINTS_CHANGED } from './points-changed.seam.js';
 import type { Db } from '../../db/engine.js';
 
 export type { Db };
+import { LEDGER_ENTRY_WRITTEN } from './ledger-entry.seam.js';
 
 /**
  * What every ledger change shares, points or credits: the source_id replay, the guarded
@@ -176,6 +177,7 @@ export async function applyEffects(deps: LedgerDeps, trx: Db, result: LedgerResu
       await emit(trx, { type, customer_id: customer.id, data, actor, created_at: at, campaign: campaign && { id: campaign.id, type: campaign.campaign_type } });
     }
   }
+  await deps.seams.fire(LEDGER_ENTRY_WRITTEN, trx, { entry, card, customer: customer ?? null, actor });
   if (isPointsType(entry.type)) {
     await deps.seams.fire(POINTS_CHANGED, trx, {
       voucherId: card.id,

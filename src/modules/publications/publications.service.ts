@@ -13,6 +13,7 @@ import { presentPublication, voucherSnapshot } from './publications.presenter.js
 import * as repo from './publications.repository.js';
 import type { CreatePublicationBody } from './publications.schemas.js';
 import type { Db } from '../../db/engine.js';
+import { PUBLICATION_SUCCEEDED } from './publication.seam.js';
 
 type WriteDeps = Pick<Deps, 'db' | 'clock' | 'seams'>;
 
@@ -101,7 +102,9 @@ async function publish(deps: WriteDeps, trx: Db, body: CreatePublicationBody, jo
     body.voucher != null
       ? await giveNamedVoucher(deps, trx, body.voucher, customer.id, who, campaign?.id)
       : await giveCampaignVouchers(deps, trx, campaign as NonNullable<typeof campaign>, customer.id, who, campaign?.type === 'AUTO_UPDATE', campaignCount(body.campaign));
-  return recordPublication(trx, customer.id, given, body, who);
+  const id = await recordPublication(trx, customer.id, given, body, who);
+  await deps.seams.fire(PUBLICATION_SUCCEEDED, trx, { publicationId: id, actor: who.actor, at: who.at });
+  return id;
 }
 
 /** Refusals that a publication records as a failed one (the others leave no trace). */
@@ -168,7 +171,7 @@ export async function createPublication(deps: WriteDeps, body: CreatePublication
  * voucher whole; a publication of several vouchers answers `vouchers` (codes) and
  * `vouchers_id` instead (the reference's multi-voucher form).
  */
-async function getCreatedPublication(deps: Pick<Deps, 'db'>, id: string) {
+export async function getCreatedPublication(deps: Pick<Deps, 'db'>, id: string) {
   const row = await repo.findPublicationById(deps.db, id);
   if (!row || row.voucher_code === null) throw new AppError('internal_error', `Publication ${id} vanished`);
   const customer = await getCustomer(deps, row.customer_id);

@@ -19,6 +19,7 @@ import { insertRedemptions } from './redemptions.repository.js';
 import { childRow, parentRow, type RowContext } from './redemption-rows.js';
 import { spendLoyalty, type LoyaltySpend } from './loyalty-spend.js';
 import { Refusal } from './redemption-refusal.js';
+import { REDEMPTIONS_SUCCEEDED } from './redemption.seams.js';
 
 export { Refusal };
 
@@ -162,6 +163,7 @@ export async function writeRedemption(deps: WriteDeps, trx: Kysely<Database>, st
   await writeOrder(trx, plan, redemptions, ctx.at);
   const announced = children.map((row, i) => ({ row, redemption: presentWrittenRedemption(row, snapshotOf(row)), loaded: plan.applied[i]!.loaded }));
   await announce(trx, announced, ctx, 'customer.redemption.succeeded');
+  await deps.seams.fire(REDEMPTIONS_SUCCEEDED, trx, { redemptions: announced.map((a) => a.redemption), customer: ctx.customer, actor: ctx.actor, at: ctx.at });
   const parentOrder = parent ? snapshotOf(parent) : snapshotOf(children[0]!);
   return { parent: parent ? presentWrittenRedemption(parent, parentOrder) : null, children: announced.map((a) => a.redemption), order: parentOrder };
 }

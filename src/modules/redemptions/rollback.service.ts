@@ -13,6 +13,7 @@ import { announceRollback, undoChild } from './rollback-undo.js';
 import { presentRedemption, type RedemptionObject, type RedemptionRow } from './redemptions.presenter.js';
 import { findRedemptionById, insertRedemptions, listChildRedemptions, markRolledBack } from './redemptions.repository.js';
 import type { RollbackInput } from './rollbacks.schemas.js';
+import { REDEMPTIONS_ROLLED_BACK } from './redemption.seams.js';
 
 /**
  * POST /v1/redemptions/{id}/rollback (one redemption: a child of a stack) and
@@ -56,6 +57,7 @@ async function singleIn(deps: RollbackDeps, trx: Kysely<Database>, id: string, r
   const row = rollbackRow(done.rollbackId, done.child, order, ctx);
   await insertRedemptions(trx, strip([row]));
   await announceRollback(trx, row, done.child, ctx);
+  await deps.seams.fire(REDEMPTIONS_ROLLED_BACK, trx, { rollbacks: [row], originals: [done.child], customer: ctx.customer, actor: ctx.actor, at: ctx.at });
   return presentRedemption(row);
 }
 
@@ -82,6 +84,7 @@ async function stackedIn(deps: RollbackDeps, trx: Kysely<Database>, id: string, 
   const parentRow = parentRollbackRow(parentRollbackId, parent, rows, order, ctx);
   await insertRedemptions(trx, strip([parentRow, ...rows]));
   for (const [i, row] of rows.entries()) await announceRollback(trx, row, done[i]!.child, ctx);
+  await deps.seams.fire(REDEMPTIONS_ROLLED_BACK, trx, { rollbacks: rows, originals: done.map((d) => d.child), customer: ctx.customer, actor: ctx.actor, at: ctx.at });
   return { rollbacks: rows.map(presentRedemption), parent_rollback: presentRedemption(parentRow), order };
 }
 

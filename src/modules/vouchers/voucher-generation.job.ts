@@ -6,6 +6,7 @@ import { listOpenJobs } from '../../jobs/jobs.service.js';
 import type { GeneratePayload } from './voucher-generation.service.js';
 import { timeOrderedIds } from '../../lib/ids.js';
 import { voucherInserter } from './vouchers.repository.js';
+import { GENERATION_COMPLETED } from './generation-completed.seam.js';
 
 /** Generators live as long as the worker thread, one per job (a job moves between threads). */
 const generators = new Map<string, () => string>();
@@ -78,6 +79,7 @@ export const generateVouchersStep: JobStep<GeneratePayload, Drawn> = {
       (open) => open.payload.campaign_id === campaignId && open.remaining > 0,
     );
     if (!stillGenerating && (await findLiveCampaign(ctx.trx, campaignId))) await setGenerationStatus(ctx.trx, campaignId, 'DONE', ctx.now);
+    await ctx.seams?.fire(GENERATION_COMPLETED, ctx.trx, { campaignId, jobId: job.id, count: job.done_count, at: ctx.now });
     return { message: `Generated ${job.done_count} vouchers.`, done_count: job.done_count };
   },
 

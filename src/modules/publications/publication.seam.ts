@@ -1,0 +1,18 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { Actor } from '../../lib/actor.js';
+import { seam, type Seams, type Subscriber } from '../../lib/seams.js';
+
+/**
+ * THE PUBLICATION SEAM: fired inside the transaction of POST /v1/publications once a new
+ * publication is recorded (not when an earlier one answers again). Webhooks' outbox subscribes.
+ */
+export interface PublicationSucceeded {
+  publicationId: string;
+  actor: Actor;
+  at: string;
+}
+
+export const PUBLICATION_SUCCEEDED = seam<Kysely<Database>, PublicationSucceeded>('publication.succeeded');
+
+export const onPublicationSucceeded = (seams: Seams, subscriber: Subscriber<Kysely<Database>, PublicationSucceeded>): (() => void) => seams.subscribe(PUBLICATION_SUCCEEDED, subscriber);

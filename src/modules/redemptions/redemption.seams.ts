@@ -1,0 +1,35 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { Actor } from '../../lib/actor.js';
+import { seam, type Seams, type Subscriber } from '../../lib/seams.js';
+import type { Customer } from './redemption-customer.js';
+import type { RedemptionObject, RedemptionRow } from './redemptions.presenter.js';
+
+/**
+ * THE REDEMPTION SEAMS, fired inside the redemption's (or rollback's) transaction once its
+ * records are written: what a subscriber writes (webhooks' outbox) commits with them, and a
+ * refused request, rolled back, fires nothing that stays.
+ */
+export interface RedemptionsSucceeded {
+  /** Each redeemable's redemption, as the answer shows it (a stack's children; a single one alone). */
+  redemptions: RedemptionObject[];
+  /** The customer as the redemption recorded it, if it named one. */
+  customer: Customer | null;
+  actor: Actor;
+  at: string;
+}
+
+export interface RedemptionsRolledBack {
+  /** Each rollback record, and the redemption it rolled back, in the same order. */
+  rollbacks: RedemptionRow[];
+  originals: RedemptionRow[];
+  customer: Customer | null;
+  actor: Actor;
+  at: string;
+}
+
+export const REDEMPTIONS_SUCCEEDED = seam<Kysely<Database>, RedemptionsSucceeded>('redemption.succeeded');
+export const REDEMPTIONS_ROLLED_BACK = seam<Kysely<Database>, RedemptionsRolledBack>('redemption.rollback.succeeded');
+
+export const onRedemptionsSucceeded = (seams: Seams, subscriber: Subscriber<Kysely<Database>, RedemptionsSucceeded>): (() => void) => seams.subscribe(REDEMPTIONS_SUCCEEDED, subscriber);
+export const onRedemptionsRolledBack = (seams: Seams, subscriber: Subscriber<Kysely<Database>, RedemptionsRolledBack>): (() => void) => seams.subscribe(REDEMPTIONS_ROLLED_BACK, subscriber);

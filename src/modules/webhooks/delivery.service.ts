@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import type { Deps } from '../../app/deps.js';
+import { postSigned } from './delivery-http.js';
+import { envelope } from './envelope.js';
+import { DEFAULT_RETRY, nextAttemptAt, type RetryPolicy } from './retry-schedule.js';
+import * as repo from './webhooks.repository.js';
+
+/**
+ * Sending the outbox. A sender claims webhooks' queues (repo.claimQueues: one guarded UPDATE
+ * with a lease), posts each claimed queue's due deliveries one after another in commit order,
+ * stops a queue at its first failure (the events behind it wait: order is kept), then records
+ * the outcomes and gives the queue back in one transaction. A sender that dies mid-way leaves
+ * its deliveries PENDING and its lease to expire: they are sent again (at least once), never
+ * lost. HTTP is never awaited inside a transaction.
+ */
+type SendDeps = Pick<Deps, 'db' | 'clock'>;
+
+export interface SenderOptions {
+  /** Each POST's whole time. */
+  timeoutMs: number;
+  retry: RetryPolicy;
+  /** How long a claim holds a queue (6 timeouts): a dead sender's queues wait this long at most. */
+  leaseMs: number;
+  /** Deliveries one claim of a queue sends at most before it gives the queue back. */
+  batch: number;
+  /** Queues (webhooks) a process sends to at once: the concurrency bound. */
+  maxQueues: number;
+}
+
+export const DEFAULT_SENDER: SenderOptions = { timeoutMs: 10_000, retry: DEFAULT_RETRY, leaseMs: 60_000, batch: 50, maxQueues: 8 };
+
+/** Deliveries by outcome since this process started (/metrics). */
+export const deliveryCounts = { delivered: 0, retried: 0, failed: 0 };
+
+/** This process's lease owner name: another process's claims never match it. */
+export const senderId = (): string => `snd_${randomBytes(8).toString('hex')}`;
+
+type Claimed = Awaited<ReturnType<typeof repo.claimQueues>>[number];
+
+/** Takes up to `max` due queues for `owner`; none when nothing is due (a read, not a write). */
+export async function claim(deps: SendDeps, owner: string, options: SenderOptions, max: number): Promise<Claimed[]> {
+  const now = deps.clock.now();
+  if (max <= 0 || !(await repo.anyClaimable(deps.db, now.toISOString()))) return [];
+  const until = new Date(now.getTime() + options.leaseMs).toISOString();
+  return deps.db.transaction().execute((trx) => repo.claimQueues(trx, owner, now.toISOString(), until, max));
+}
+
+function outcomeOf(delivery: repo.OutgoingDelivery, result: { status: number | null; error: string | null }, retry: RetryPolicy, nowMs: number): repo.Outcome {
+  const at = new Date(nowMs).toISOString();
+  const base = { seq: delivery.seq, last_status: result.status, last_error: result.error };
+  if (result.error === null) return { ...base, status: 'DELIVERED', next_attempt_at: delivery.next_attempt_at, finished_at: at };
+  const next = nextAttemptAt(Date.parse(delivery.event.created_at), nowMs, delivery.attempts + 1, retry);
+  if (next === null) return { ...base, status: 'FAILED', next_attempt_at: delivery.next_attempt_at, finished_at: at };
+  return { ...base, status: 'PENDING', next_attempt_at: new Date(next).toISOString(), finished_at: null };
+}
+
+/**
+ * Sends one claimed queue's due deliveries in order, then records them and releases the queue.
+ * True when it sent a whole batch: more may be waiting behind it.
+ */
+export async function drainQueue(deps: SendDeps, owner: string, webhook: Claimed, options: SenderOptions): Promise<boolean> {
+  const leaseEnd = deps.clock.now().getTime() + options.leaseMs;
+  const outcomes: repo.Outcome[] = [];
+  try {
+    for (const delivery of await repo.queueHead(deps.db, webhook.id, options.batch)) {
+      const nowMs = deps.clock.now().getTime();
+      // Not due yet, or no time left in the lease for one more POST: the rest waits for the next claim.
+      if (Date.parse(delivery.next_attempt_at) > nowMs || nowMs + 2 * options.timeoutMs > leaseEnd) break;
+      const result = await postSigned(webhook.target_url, envelope(delivery, delivery.event, webhook), webhook.secret, options.timeoutMs);
+      const outcome = outcomeOf(delivery, result, options.retry, deps.clock.now().getTime());
+      outcomes.push(outcome);
+      deliveryCounts[outcome.status === 'DELIVERED' ? 'delivered' : outcome.status === 'FAILED' ? 'failed' : 'retried']++;
+      if (outcome.status === 'PENDING') break;
+    }
+  } finally {
+    await deps.db.transaction().execute(async (trx) => {
+      for (const outcome of outcomes) await repo.recordOutcome(trx, outcome);
+      await repo.releaseQueue(trx, webhook.id, owner);
+    });
+  }
+  return outcomes.length === options.batch && outcomes.every((o) => o.status !== 'PENDING');
+}
+
+/** One pass: claims every due queue (up to maxQueues) and drains them all; how many were claimed. */
+export async function deliverOnce(deps: SendDeps, options: SenderOptions = DEFAULT_SENDER, owner = senderId()): Promise<number> {
+  const claimed = await claim(deps, owner, options, options.maxQueues);
+  await Promise.all(claimed.map((webhook) => drainQueue(deps, owner, webhook, options)));
+  return claimed.length;
+}

@@ -1,0 +1,77 @@
+import type { Kysely } from 'kysely';
+import type { Deps } from '../../app/deps.js';
+import type { Database } from '../../db/database.js';
+import { isPointsType, type LedgerEntryType } from '../ledgers/ledger-types.js';
+import { onLedgerEntryWritten, type LedgerEntryWritten } from '../ledgers/ledger-entry.seam.js';
+import { presentBalance, presentCard, presentTransaction } from '../ledgers/ledgers.presenter.js';
+import { onPublicationSucceeded } from '../publications/publication.seam.js';
+import { getCreatedPublication } from '../publications/publications.service.js';
+import { onRedemptionsRolledBack, onRedemptionsSucceeded } from '../redemptions/redemption.seams.js';
+import { presentRedemption } from '../redemptions/redemptions.presenter.js';
+import { onGenerationCompleted } from '../vouchers/generation-completed.seam.js';
+import { recordEvent } from './outbox.service.js';
+import type { WebhookEventType } from './webhook-event-types.js';
+
+type Db = Kysely<Database>;
+
+/**
+ * Webhooks' seam subscriptions (named in app/subscriptions.ts, made on every Deps, job workers'
+ * included): each change a webhook may want becomes an outbox row in the change's own
+ * transaction (outbox.service.ts), only when an active webhook subscribes to its type. Each
+ * event's data is the objects the change's own customer event carries, in the reference's
+ * v2024 event data shape where promo has the object.
+ */
+const LEDGER_EVENTS: Partial<Record<LedgerEntryType, WebhookEventType[]>> = {
+  CREDITS_ADDITION: ['voucher.gift.balance_added'],
+  POINTS_ADDITION: ['voucher.loyalty_card.points_added'],
+  PENDING_POINTS_ACTIVATION: ['voucher.loyalty_card.points_added'],
+  // Points an earning rule gave: the customer was rewarded.
+  POINTS_ACCRUAL: ['voucher.loyalty_card.points_added', 'customer.rewarded', 'customer.rewarded.loyalty_points'],
+};
+
+async function ledgerEvents(deps: Pick<Deps, 'db'>, trx: Db, change: LedgerEntryWritten): Promise<void> {
+  const { entry, card, customer, actor } = change;
+  for (const type of LEDGER_EVENTS[entry.type] ?? []) {
+    const data = () => ({
+      ...(customer ? { customer } : {}),
+      voucher: presentCard(card),
+      balance: presentBalance(entry, isPointsType(entry.type) ? 'points' : 'amount'),
+      transaction: presentTransaction(entry),
+    });
+    const entityId = type.startsWith('customer.') ? (customer?.id ?? card.id) : card.id;
+    await recordEvent(deps, trx, { type, data, entityId, actor, at: entry.created_at });
+  }
+}
+
+export function subscribeWebhooks(deps: Deps): void {
+  onRedemptionsSucceeded(deps.seams, async (trx, { redemptions, customer, actor, at }) => {
+    for (const redemption of redemptions) {
+      const data = () => ({
+        ...(customer ? { customer } : {}),
+        redemption,
+        ...(redemption.voucher ? { voucher: redemption.voucher } : {}),
+        ...(redemption.promotion_tier ? { promotion_tier: redemption.promotion_tier } : {}),
+      });
+      await recordEvent(deps, trx, { type: 'redemption.succeeded', data, entityId: redemption.id, actor, at });
+    }
+  });
+  onRedemptionsRolledBack(deps.seams, async (trx, { rollbacks, originals, customer, actor, at }) => {
+    for (const [i, row] of rollbacks.entries()) {
+      const data = () => {
+        const rollback = presentRedemption(row);
+        return { ...(customer ? { customer } : {}), redemption_rollback: rollback, redemption: presentRedemption(originals[i]!), ...(rollback.voucher ? { voucher: rollback.voucher } : {}) };
+      };
+      await recordEvent(deps, trx, { type: 'redemption.rollback.succeeded', data, entityId: row.id, actor, at });
+    }
+  });
+  onLedgerEntryWritten(deps.seams, (trx, change) => ledgerEvents(deps, trx, change));
+  onPublicationSucceeded(deps.seams, async (trx, { publicationId, actor, at }) => {
+    // Read only when a webhook wants it: the publication as create-publication answers it.
+    const data = async () => ({ publication: await getCreatedPublication({ db: trx }, publicationId) });
+    await recordEvent(deps, trx, { type: 'publication.succeeded', data, entityId: publicationId, actor, at });
+  });
+  onGenerationCompleted(deps.seams, async (trx, { campaignId, jobId, count, at }) => {
+    const data = () => ({ campaign: { id: campaignId, object: 'campaign' }, async_action: { id: jobId, object: 'async_action' }, vouchers_count: count });
+    await recordEvent(deps, trx, { type: 'campaign.vouchers.generation.completed', data, entityId: campaignId, actor: { channel: 'INTERNAL', request_id: jobId }, at });
+  });
+}

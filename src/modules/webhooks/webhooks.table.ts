@@ -1,0 +1,52 @@
+import type { Generated } from 'kysely';
+
+/** A webhook (sql/0032): where its events go, which, and the secret that signs them. */
+export interface WebhookTable {
+  seq: Generated<number>;
+  id: string;
+  target_url: string;
+  /** JSON array of event types. */
+  events: string;
+  active: 0 | 1;
+  secret: string;
+  created_at: string;
+  updated_at: string | null;
+  lease_owner: string | null;
+  lease_until: string | null;
+}
+
+/** An event that at least one webhook wanted when it was committed. */
+export interface WebhookEventTable {
+  seq: Generated<number>;
+  id: string;
+  type: string;
+  /** JSON: the event's data object. */
+  data: string;
+  entity_id: string | null;
+  group_id: string | null;
+  channel: string;
+  created_at: string;
+}
+
+export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED';
+
+/** One event owed to one webhook, and how its sending went. */
+export interface WebhookDeliveryTable {
+  seq: Generated<number>;
+  id: string;
+  webhook_id: string;
+  event_seq: number;
+  status: DeliveryStatus;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface WebhooksTables {
+  webhooks: WebhookTable;
+  webhook_events: WebhookEventTable;
+  webhook_deliveries: WebhookDeliveryTable;
+}
