@@ -30,3 +30,10 @@ import type { WebhooksTables } from '../modules/webhooks/webhooks.table.js';
 export interface Database extends AuthTables, CatalogTables, CustomersTables, EventsTables, CategoriesTables, CampaignsTables, VouchersTables, JobsTables, OrdersTables, LedgersTables,
     EarningRulesTables, PendingPointsTables, RewardsTables, TiersTables, IdempotencyTables, StackingRulesTables, ValidationRulesTables, RedemptionsTables,
     RedemptionListTables, SessionLocksTables, ExportsTables, PublicationsTables, SegmentsTables, WebhooksTables {}
+
+/**
+ * A schema Kysely knows nothing of, for the few queries whose tables and columns are named at
+ * run time (an export's source, a newest-first walk over any table): every table a record of
+ * unknown columns, so such a query compiles without `any` and reads back as the caller types it.
+ */
+export type DynamicSchema = Record<string, Record<string, unknown>>;

@@ -1,4 +1,5 @@
 import type { SelectQueryBuilder } from 'kysely';
+import type { DynamicSchema } from './database.js';
 
 /** Where a newest-first walk stands: strictly before this (created_at, seq). */
 export interface WalkPosition {
@@ -18,7 +19,7 @@ export function newestFirst<DB, TB extends keyof DB, O>(
   walk: { createdBefore: string | null; after: WalkPosition | null; limit: number },
 ): SelectQueryBuilder<DB, TB, O> {
   // Kysely cannot type a column of a table named at run time: the references are built as strings.
-  const q = query as unknown as SelectQueryBuilder<any, any, O>;
+  const q = query as unknown as SelectQueryBuilder<DynamicSchema, string, O>;
   const createdAt = `${table}.created_at`;
   const seq = `${table}.seq`;
   let out = walk.createdBefore === null ? q : q.where(createdAt, '<', walk.createdBefore);

@@ -6,10 +6,10 @@ import { listEnvelope } from '../../lib/pagination.js';
 import { COLLECTION_FIELDS } from './collection-fields.js';
 import * as collections from './product-collections.repository.js';
 import { presentCollection, type CollectionView } from './product-collections.presenter.js';
-import {
-  type CollectionListQuery,
-  type CollectionMemberInput,
-  type CreateCollectionInput,
+import type {
+  CollectionListQuery,
+  CollectionMemberInput,
+  CreateCollectionInput,
 } from './product-collections.schemas.js';
 import * as products from './products.repository.js';
 import type { CatalogDeps } from './products.service.js';
