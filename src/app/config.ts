@@ -43,7 +43,8 @@ export const MAX_BODY_TIMEOUT_MS = 240_000;
 export function parseBodyTimeoutMs(value: string | undefined): number {
   if (value === undefined) return DEFAULT_BODY_TIMEOUT_MS;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > MAX_BODY_TIMEOUT_MS) throw new Error(`Invalid PROMO_BODY_TIMEOUT_MS: ${value} (milliseconds, 1..${MAX_BODY_TIMEOUT_MS})`);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_BODY_TIMEOUT_MS)
+    throw new Error(`Invalid PROMO_BODY_TIMEOUT_MS: ${value} (milliseconds, 1..${MAX_BODY_TIMEOUT_MS})`);
   return n;
 }
 
@@ -78,7 +79,8 @@ export const MAX_RATE_LIMIT = 100_000_000;
 export function parseRateLimit(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > MAX_RATE_LIMIT) throw new Error(`Invalid PROMO_RATE_LIMIT: ${value} (requests per minute, 1..${MAX_RATE_LIMIT})`);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_RATE_LIMIT)
+    throw new Error(`Invalid PROMO_RATE_LIMIT: ${value} (requests per minute, 1..${MAX_RATE_LIMIT})`);
   return n;
 }
 
@@ -88,14 +90,16 @@ export const MAX_HAND_OFF_MS = 1000;
 export function parseHandOffMs(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > MAX_HAND_OFF_MS) throw new Error(`Invalid PROMO_HAND_OFF_MS: ${value} (milliseconds, 1..${MAX_HAND_OFF_MS})`);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_HAND_OFF_MS)
+    throw new Error(`Invalid PROMO_HAND_OFF_MS: ${value} (milliseconds, 1..${MAX_HAND_OFF_MS})`);
   return n;
 }
 
 /** The log level: the flag, else PROMO_LOG_LEVEL, else the command's default. */
 export function logLevelFrom(flag: string | undefined, fallback: LogLevel): LogLevel {
   const level = flag ?? env('PROMO_LOG_LEVEL') ?? fallback;
-  if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new Error(`Invalid log level: ${level} (${LOG_LEVELS.join(', ')})`);
+  if (!(LOG_LEVELS as readonly string[]).includes(level))
+    throw new Error(`Invalid log level: ${level} (${LOG_LEVELS.join(', ')})`);
   return level as LogLevel;
 }
 
@@ -141,8 +145,15 @@ export function webhookTimingFromEnv(): WebhookTiming {
     const value = env(`PROMO_WEBHOOK_${name}`);
     if (value === undefined) return undefined;
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 1) throw new Error(`Invalid PROMO_WEBHOOK_${name}: ${value} (milliseconds, a positive integer)`);
+    if (!Number.isInteger(n) || n < 1)
+      throw new Error(`Invalid PROMO_WEBHOOK_${name}: ${value} (milliseconds, a positive integer)`);
     return n;
   };
-  return { timeoutMs: read('TIMEOUT_MS'), retryBaseMs: read('RETRY_BASE_MS'), retryMaxMs: read('RETRY_MAX_MS'), giveUpMs: read('GIVE_UP_MS'), pollMs: read('POLL_MS') };
+  return {
+    timeoutMs: read('TIMEOUT_MS'),
+    retryBaseMs: read('RETRY_BASE_MS'),
+    retryMaxMs: read('RETRY_MAX_MS'),
+    giveUpMs: read('GIVE_UP_MS'),
+    pollMs: read('POLL_MS'),
+  };
 }

@@ -54,7 +54,8 @@ export function createLogger(options: LoggerOptions): Logger {
     destinationOf(options),
   );
   return {
-    error: (message, error, fields) => pinoLogger.error({ ...fields, ...(error === undefined ? {} : { err: error }) }, message),
+    error: (message, error, fields) =>
+      pinoLogger.error({ ...fields, ...(error === undefined ? {} : { err: error }) }, message),
     warn: (message, fields) => pinoLogger.warn(fields ?? {}, message),
     info: (message, fields) => pinoLogger.info(fields ?? {}, message),
     debug: (message, fields) => pinoLogger.debug(fields ?? {}, message),

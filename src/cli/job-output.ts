@@ -17,6 +17,15 @@ export async function printFailures(deps: Deps, jobId: string, json = false): Pr
   const pages = await openJobFailures(deps, jobRegistry, jobId);
   const key = jobRegistry.types[(await getJobView(deps, jobId)).type]?.failureKey ?? 'key';
   for await (const page of pages) {
-    await writeOut(json ? failuresNdjson(page) : page.map((failure) => `  ${failure.row === undefined ? '' : `row ${failure.row}: `}${failure[key] ?? `(no ${key})`}: ${failure.reason}\n`).join(''));
+    await writeOut(
+      json
+        ? failuresNdjson(page)
+        : page
+            .map(
+              (failure) =>
+                `  ${failure.row === undefined ? '' : `row ${failure.row}: `}${failure[key] ?? `(no ${key})`}: ${failure.reason}\n`,
+            )
+            .join(''),
+    );
   }
 }

@@ -10,7 +10,9 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 /**
  * The promo program. Each command's module is imported only when it runs, so `promo --help`
@@ -94,10 +96,23 @@ program
 program
   .command('import')
   .description('import a file of items (streamed), as the import endpoints do; exits 1 if any item failed')
-  .argument('[file]', 'a JSON array file, NDJSON (.ndjson/.jsonl or --format ndjson) or CSV (.csv or --format csv); - reads stdin')
-  .option('--type <type>', 'orders, vouchers, customers, products or skus (CSV: customers, products, skus, vouchers)', 'orders')
-  .option('--campaign <campaign>', 'vouchers: the campaign id or name to import into (a CSV without it: standalone vouchers)')
-  .option('--format <format>', 'json (an array), ndjson (one item per line) or csv (a header line, then rows); default from the file name')
+  .argument(
+    '[file]',
+    'a JSON array file, NDJSON (.ndjson/.jsonl or --format ndjson) or CSV (.csv or --format csv); - reads stdin',
+  )
+  .option(
+    '--type <type>',
+    'orders, vouchers, customers, products or skus (CSV: customers, products, skus, vouchers)',
+    'orders',
+  )
+  .option(
+    '--campaign <campaign>',
+    'vouchers: the campaign id or name to import into (a CSV without it: standalone vouchers)',
+  )
+  .option(
+    '--format <format>',
+    'json (an array), ndjson (one item per line) or csv (a header line, then rows); default from the file name',
+  )
   .option('--dry-run', 'orders: check every order as the import would, report what would fail, write nothing')
   .option('--resume <jobId>', 'finish an interrupted import job (instead of a file)')
   .addOption(dbOption())
@@ -108,7 +123,7 @@ program
   .command('export')
   .description('export vouchers, customers, orders... to CSV, as POST /v1/exports does (its job run here)')
   .argument('<type>', 'voucher, redemption, customer, order, points_expiration or voucher_transactions')
-  .option('--fields <a,b>', 'the CSV columns (default: the reference\'s defaults for the type)')
+  .option('--fields <a,b>', "the CSV columns (default: the reference's defaults for the type)")
   .option('--order <field>', 'the row order, e.g. -created_at (default: the order of insertion)')
   .option('--filters <json>', 'parameters.filters of POST /v1/exports, as JSON')
   .option('--out <file>', 'write the CSV to this file (default: stdout)')
@@ -118,7 +133,9 @@ program
 
 program
   .command('balance')
-  .description("add or remove a loyalty card's points (a gift card's credits), as POST /v1/loyalties/members/{code}/balance does")
+  .description(
+    "add or remove a loyalty card's points (a gift card's credits), as POST /v1/loyalties/members/{code}/balance does",
+  )
   .argument('<card>', 'the card code')
   .argument('<change>', 'points to add (+100) or remove (-30)')
   .option('--reason <text>', 'why (kept on the transaction)')
@@ -127,7 +144,9 @@ program
   .option('--campaign <campaign>', 'the program (id or name) the card must belong to')
   .addOption(dbOption())
   .addOption(jsonOption())
-  .action(async (card, change, options) => (await import('./commands/balance.js')).balanceCommand(card, change, options));
+  .action(async (card, change, options) =>
+    (await import('./commands/balance.js')).balanceCommand(card, change, options),
+  );
 
 // One subcommand per file under commands/loyalty-*.ts; this group is only their table.
 const loyalty = program.command('loyalty').description('loyalty programs: members and card transactions');
@@ -140,7 +159,9 @@ loyalty
   .option('--campaign <campaign>', 'the program (id or name) the card must belong to')
   .addOption(dbOption())
   .addOption(jsonOption())
-  .action(async (card, options) => (await import('./commands/loyalty-transactions.js')).loyaltyTransactionsCommand(card, options));
+  .action(async (card, options) =>
+    (await import('./commands/loyalty-transactions.js')).loyaltyTransactionsCommand(card, options),
+  );
 
 const jobs = program
   .command('jobs')
@@ -158,19 +179,25 @@ jobs
   .addOption(dbOption())
   .addOption(jsonOption())
   // `jobs` takes --db and --json too, and commander gives them to it wherever they stand.
-  .action(async (id, _options, command: Command) => (await import('./commands/jobs.js')).cancelJobCommand(id, command.optsWithGlobals()));
+  .action(async (id, _options, command: Command) =>
+    (await import('./commands/jobs.js')).cancelJobCommand(id, command.optsWithGlobals()),
+  );
 
 loyalty
   .command('members')
-  .description('list a loyalty program\'s members (newest first), as GET /v1/loyalties/{id}/members')
+  .description("list a loyalty program's members (newest first), as GET /v1/loyalties/{id}/members")
   .argument('<program>', 'program id or name')
   .option('--limit <n>', 'how many of the newest members, 1 to 100 (default 20)')
   .addOption(dbOption())
   .addOption(jsonOption())
-  .action(async (name, options) => (await import('./commands/loyalty-members.js')).loyaltyMembersCommand(name, options));
+  .action(async (name, options) =>
+    (await import('./commands/loyalty-members.js')).loyaltyMembersCommand(name, options),
+  );
 
 // One file (commands/stacking-rules.ts); `promo stacking-rules` alone shows them.
-const webhooks = program.command('webhooks').description('webhooks: where events are posted, signed (docs/webhooks.md)');
+const webhooks = program
+  .command('webhooks')
+  .description('webhooks: where events are posted, signed (docs/webhooks.md)');
 webhooks
   .command('add')
   .description('add a webhook; prints its signing secret once')
@@ -216,7 +243,9 @@ webhooks
   .addOption(jsonOption())
   .action(async (eventId, options) => (await import('./commands/webhooks.js')).replayEventCommand(eventId, options));
 
-const stackingRules = program.command('stacking-rules').description("the project's stacking rules, as GET/PUT /v1/stacking-rules");
+const stackingRules = program
+  .command('stacking-rules')
+  .description("the project's stacking rules, as GET/PUT /v1/stacking-rules");
 stackingRules
   .command('show', { isDefault: true })
   .description('print the rules in force (the defaults until set)')
@@ -265,7 +294,10 @@ program
   .command('restore')
   .description('put a backup in place of the database (stop the server first; the old file is kept)')
   .argument('<file>', 'a file written by promo backup')
-  .option('--keep-keys', 'leave active the keys the replaced database had revoked (or did not have); by default they are revoked again')
+  .option(
+    '--keep-keys',
+    'leave active the keys the replaced database had revoked (or did not have); by default they are revoked again',
+  )
   .addOption(dbOption())
   .addOption(jsonOption())
   .action(async (file, options) => (await import('./commands/backup.js')).restoreCommand(file, options));

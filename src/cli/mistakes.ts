@@ -86,7 +86,9 @@ function databaseSentence(code: string, dbFile: string): string | undefined {
   const isFolder = existsSync(dbFile) && statSync(dbFile).isDirectory();
   const sentences: Record<string, string> = {
     SQLITE_NOTADB: `${dbFile} is not a promo database (it is not a SQLite file)`,
-    SQLITE_CANTOPEN: isFolder ? `${dbFile} is a folder, not a database file` : `cannot open ${dbFile}: check that this user may read and write it and its folder`,
+    SQLITE_CANTOPEN: isFolder
+      ? `${dbFile} is a folder, not a database file`
+      : `cannot open ${dbFile}: check that this user may read and write it and its folder`,
     SQLITE_READONLY: `cannot write ${dbFile}: this user may only read it (or its folder)`,
     SQLITE_FULL: `cannot write ${dbFile}: no space left on the disk`,
   };

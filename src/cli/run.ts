@@ -22,7 +22,10 @@ export function printJson(value: unknown): void {
  * Runs a command's body with the name of its database file; whatever it throws goes to `fail`.
  * The file is not opened here (backup and restore open it their own way).
  */
-export async function runCommand(options: CommonOptions, body: (dbFile: string) => Promise<void> | void): Promise<void> {
+export async function runCommand(
+  options: CommonOptions,
+  body: (dbFile: string) => Promise<void> | void,
+): Promise<void> {
   const { dbFileFrom } = await import('../app/config.js');
   const dbFile = dbFileFrom(options.db);
   try {
@@ -37,8 +40,16 @@ export async function runCommand(options: CommonOptions, body: (dbFile: string) 
  * come first). A file that does not exist is refused: a mistyped --db would otherwise become a
  * new, empty database (only serve and migrate make one).
  */
-export async function runWithDeps(options: CommonOptions, body: (deps: Deps) => Promise<void>, before?: () => void): Promise<void> {
-  const [{ createDeps }, { logLevelFrom }, { createLogger }] = await Promise.all([import('../root/create-deps.js'), import('../app/config.js'), import('../app/logger.js')]);
+export async function runWithDeps(
+  options: CommonOptions,
+  body: (deps: Deps) => Promise<void>,
+  before?: () => void,
+): Promise<void> {
+  const [{ createDeps }, { logLevelFrom }, { createLogger }] = await Promise.all([
+    import('../root/create-deps.js'),
+    import('../app/config.js'),
+    import('../app/logger.js'),
+  ]);
   await runCommand(options, async (dbFile) => {
     before?.();
     requireDatabase(dbFile);
@@ -84,7 +95,10 @@ export function fail(error: unknown, context: MistakeContext = {}): void {
     process.exitCode = EXIT_FAILED;
     return;
   }
-  const appError = error instanceof AppError ? error : new AppError('internal_error', error instanceof Error ? error.message : String(error));
+  const appError =
+    error instanceof AppError
+      ? error
+      : new AppError('internal_error', error instanceof Error ? error.message : String(error));
   process.stderr.write(`${JSON.stringify(appError.toBody())}\n`);
   process.exitCode = EXIT_FAILED;
 }

@@ -27,9 +27,31 @@ import type { WebhooksTables } from '../modules/webhooks/webhooks.table.js';
  * Kysely's view of the whole schema: every module's *.table.ts, joined. A module adds its
  * tables by extending this interface list.
  */
-export interface Database extends AuthTables, CatalogTables, CustomersTables, EventsTables, CategoriesTables, CampaignsTables, VouchersTables, JobsTables, OrdersTables, LedgersTables,
-    EarningRulesTables, PendingPointsTables, RewardsTables, TiersTables, IdempotencyTables, StackingRulesTables, ValidationRulesTables, RedemptionsTables,
-    RedemptionListTables, SessionLocksTables, ExportsTables, PublicationsTables, SegmentsTables, WebhooksTables {}
+export interface Database
+  extends AuthTables,
+    CatalogTables,
+    CustomersTables,
+    EventsTables,
+    CategoriesTables,
+    CampaignsTables,
+    VouchersTables,
+    JobsTables,
+    OrdersTables,
+    LedgersTables,
+    EarningRulesTables,
+    PendingPointsTables,
+    RewardsTables,
+    TiersTables,
+    IdempotencyTables,
+    StackingRulesTables,
+    ValidationRulesTables,
+    RedemptionsTables,
+    RedemptionListTables,
+    SessionLocksTables,
+    ExportsTables,
+    PublicationsTables,
+    SegmentsTables,
+    WebhooksTables {}
 
 /**
  * A schema Kysely knows nothing of, for the few queries whose tables and columns are named at

@@ -44,6 +44,7 @@ export const isConstraintError = (error: unknown): boolean => {
  */
 export function apiErrorOf(error: unknown): AppError | undefined {
   const kind = databaseErrorKind(error);
-  if (kind === 'busy' || kind === 'retry') return new AppError('database_busy', 'The database stayed locked; retry the request');
+  if (kind === 'busy' || kind === 'retry')
+    return new AppError('database_busy', 'The database stayed locked; retry the request');
   return undefined;
 }

@@ -24,6 +24,13 @@ export function newestFirst<DB, TB extends keyof DB, O>(
   const seq = `${table}.seq`;
   let out = walk.createdBefore === null ? q : q.where(createdAt, '<', walk.createdBefore);
   const after = walk.after;
-  if (after) out = out.where(createdAt, '<=', after.created_at).where((eb) => eb.or([eb(createdAt, '<', after.created_at), eb(seq, '<', after.seq)]));
-  return out.orderBy(createdAt, 'desc').orderBy(seq, 'desc').limit(walk.limit) as unknown as SelectQueryBuilder<DB, TB, O>;
+  if (after)
+    out = out
+      .where(createdAt, '<=', after.created_at)
+      .where((eb) => eb.or([eb(createdAt, '<', after.created_at), eb(seq, '<', after.seq)]));
+  return out.orderBy(createdAt, 'desc').orderBy(seq, 'desc').limit(walk.limit) as unknown as SelectQueryBuilder<
+    DB,
+    TB,
+    O
+  >;
 }

@@ -14,7 +14,8 @@ export function metricsEndpoint(metrics: Metrics, token: string | undefined) {
   return async function answerMetrics(ctx: AppContext): Promise<void> {
     if (tokenHash !== undefined) {
       const bearer = /^Bearer\s+(\S+)$/i.exec(ctx.get('Authorization'))?.[1];
-      if (!bearer || !secretMatches(bearer, tokenHash)) throw unauthorized('Send Authorization: Bearer <PROMO_METRICS_TOKEN>');
+      if (!bearer || !secretMatches(bearer, tokenHash))
+        throw unauthorized('Send Authorization: Bearer <PROMO_METRICS_TOKEN>');
     } else if (!isLoopback(ctx.socket.remoteAddress)) {
       throw forbidden('/metrics answers only this machine; set PROMO_METRICS_TOKEN to read it from elsewhere');
     }

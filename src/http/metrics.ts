@@ -40,7 +40,12 @@ export function createMetrics(deps: Pick<Deps, 'db' | 'dbFile' | 'commitStats'>)
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status'] as const;
-  const requests = new Counter({ name: 'promo_http_requests_total', help: 'HTTP requests answered, by route pattern and status', labelNames, registers: [registry] });
+  const requests = new Counter({
+    name: 'promo_http_requests_total',
+    help: 'HTTP requests answered, by route pattern and status',
+    labelNames,
+    registers: [registry],
+  });
   const latency = new Histogram({
     name: 'promo_http_request_duration_seconds',
     help: 'Time to answer an HTTP request, by route pattern and status',
@@ -48,7 +53,11 @@ export function createMetrics(deps: Pick<Deps, 'db' | 'dbFile' | 'commitStats'>)
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
-  const checkpoint = new Gauge({ name: 'promo_wal_checkpoint_last_seconds', help: 'How long the last WAL checkpoint took (job worker threads run them: during and after bulk jobs, and while idle)', registers: [registry] });
+  const checkpoint = new Gauge({
+    name: 'promo_wal_checkpoint_last_seconds',
+    help: 'How long the last WAL checkpoint took (job worker threads run them: during and after bulk jobs, and while idle)',
+    registers: [registry],
+  });
   new Gauge({
     name: 'promo_database_bytes',
     help: 'Size of the database file and of its write-ahead log',
@@ -69,10 +78,26 @@ export function createMetrics(deps: Pick<Deps, 'db' | 'dbFile' | 'commitStats'>)
         this.inc(value(deps.commitStats()));
       },
     });
-  commits('promo_commit_batches_total', 'Durable COMMITs of the API connection: each holds one batch of write transactions', (s) => s.batches);
-  commits('promo_commit_transactions_total', 'Write transactions those batches held: divided by the batches, the mean batch size', (s) => s.transactions);
-  commits('promo_commit_seconds_total', 'Time the API connection spent in COMMIT: writing the batch to the WAL, then waiting for the disk', (s) => s.commitSeconds);
-  commits('promo_transaction_seconds_total', 'Time write transactions held the API connection, COMMIT excepted: with promo_commit_seconds_total, how busy the one writer is', (s) => s.transactionSeconds);
+  commits(
+    'promo_commit_batches_total',
+    'Durable COMMITs of the API connection: each holds one batch of write transactions',
+    (s) => s.batches,
+  );
+  commits(
+    'promo_commit_transactions_total',
+    'Write transactions those batches held: divided by the batches, the mean batch size',
+    (s) => s.transactions,
+  );
+  commits(
+    'promo_commit_seconds_total',
+    'Time the API connection spent in COMMIT: writing the batch to the WAL, then waiting for the disk',
+    (s) => s.commitSeconds,
+  );
+  commits(
+    'promo_transaction_seconds_total',
+    'Time write transactions held the API connection, COMMIT excepted: with promo_commit_seconds_total, how busy the one writer is',
+    (s) => s.transactionSeconds,
+  );
   const figures = latestJobFigures(deps);
   const jobGauge = (name: string, help: string, value: (row: JobFigures) => number | null) =>
     new Gauge({
@@ -96,7 +121,8 @@ export function createMetrics(deps: Pick<Deps, 'db' | 'dbFile' | 'commitStats'>)
       // prom-client hashes a label set on every call; each set's children are kept instead.
       const key = `${labels.method} ${labels.status} ${labels.route}`;
       let series = seriesByLabels.get(key);
-      if (!series) seriesByLabels.set(key, (series = { requests: requests.labels(labels), latency: latency.labels(labels) }));
+      if (!series)
+        seriesByLabels.set(key, (series = { requests: requests.labels(labels), latency: latency.labels(labels) }));
       series.requests.inc();
       series.latency.observe(seconds);
     },

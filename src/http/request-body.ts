@@ -12,10 +12,18 @@ import { HUGE_NUMBER_TEXT, holdsInfinity, JSON_DEFECTS } from '../lib/json-input
  * numbers too large for a double.
  */
 
-export const tooLarge = (limitBytes: number): AppError => new AppError('payload_too_large', `Request body exceeds ${limitBytes} bytes`);
+export const tooLarge = (limitBytes: number): AppError =>
+  new AppError('payload_too_large', `Request body exceeds ${limitBytes} bytes`);
 
 /** The Content-Encodings a body may arrive in (RFC 9110 8.4.1), as inflation names them. */
-const ENCODINGS: Record<string, string | undefined> = { identity: 'identity', '': 'identity', gzip: 'gzip', 'x-gzip': 'gzip', deflate: 'deflate', br: 'br' };
+const ENCODINGS: Record<string, string | undefined> = {
+  identity: 'identity',
+  '': 'identity',
+  gzip: 'gzip',
+  'x-gzip': 'gzip',
+  deflate: 'deflate',
+  br: 'br',
+};
 
 /**
  * Names the body's Content-Encoding as inflation knows it (`x-gzip` is gzip, RFC 9110 8.4.1.3;
@@ -24,7 +32,11 @@ const ENCODINGS: Record<string, string | undefined> = { identity: 'identity', ''
 export function normalizeEncoding(req: IncomingMessage): void {
   const sent = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
   const known = ENCODINGS[sent];
-  if (!known) throw new AppError('unsupported_media_type', `Content-Encoding ${sent} is not supported; send identity, gzip, deflate or br`);
+  if (!known)
+    throw new AppError(
+      'unsupported_media_type',
+      `Content-Encoding ${sent} is not supported; send identity, gzip, deflate or br`,
+    );
   req.headers['content-encoding'] = known;
 }
 
@@ -66,15 +78,18 @@ export function bodyError(error: unknown, limitBytes: number): unknown {
   if (e.type === 'entity.too.large') return tooLarge(limitBytes);
   if (e.type === 'request.aborted') return invalidPayload('Request aborted');
   if (e.type === 'request.size.invalid') return invalidPayload('Request body does not match its Content-Length');
-  if (e.message === 'Object contains forbidden prototype property') return invalidPayload(`Request body ${JSON_DEFECTS.protoKey}`);
+  if (e.message === 'Object contains forbidden prototype property')
+    return invalidPayload(`Request body ${JSON_DEFECTS.protoKey}`);
   if (typeof e.body === 'string') return invalidPayload(`Request body is not valid JSON: ${e.message}`);
   // A zlib or brotli stream error (its code, no HTTP status): the bytes do not decode.
-  if (e.status === undefined && typeof e.code === 'string') return invalidPayload(`Request body could not be decoded: ${e.message}`);
+  if (e.status === undefined && typeof e.code === 'string')
+    return invalidPayload(`Request body could not be decoded: ${e.message}`);
   return error;
 }
 
 /** co-body's refusal of a body that is empty or only blanks: the official clients send one; it is `{}`. */
-export const isBlankBody = (error: unknown): boolean => typeof (error as ReadError | null)?.body === 'string' && ((error as ReadError).body as string).trim() === '';
+export const isBlankBody = (error: unknown): boolean =>
+  typeof (error as ReadError | null)?.body === 'string' && ((error as ReadError).body as string).trim() === '';
 
 /**
  * What the parsed body must also be: an empty text is `{}` (co-body answers it as an empty

@@ -6,7 +6,8 @@ import type { AppContext } from './context.js';
 /** The paths whose POST takes a multipart upload (the body middleware leaves their body unread). */
 export const UPLOAD_PATH = /\/importCSV$/;
 
-const noFile = () => invalidPayload('The request has no file: send the CSV as multipart/form-data in a part named file');
+const noFile = () =>
+  invalidPayload('The request has no file: send the CSV as multipart/form-data in a part named file');
 
 /**
  * The file part (named `file`) of a multipart/form-data request, streamed to `consume` as it
@@ -30,7 +31,9 @@ export function withUploadedFile<T>(ctx: AppContext, consume: (file: Readable) =
       file = stream;
       // The reader sees the error through its pipeline; this keeps one emitted after it stopped from being uncaught.
       stream.on('error', () => undefined);
-      stream.on('limit', () => stream.destroy(new AppError('payload_too_large', `The file exceeds ${limitBytes} bytes`)));
+      stream.on('limit', () =>
+        stream.destroy(new AppError('payload_too_large', `The file exceeds ${limitBytes} bytes`)),
+      );
       consume(stream).then(resolve, reject);
     });
     parser.on('error', (error: Error) => {

@@ -26,7 +26,10 @@ export type ApplyItem<P> = (ctx: PortionContext, payload: P, item: unknown) => P
  */
 export function bulkUpdateStep<P>(apply: ApplyItem<P>, keyOf: (item: unknown) => string | null): JobStep<P> {
   return {
-    run: (ctx, job, maxItems) => itemPortion(ctx, job, maxItems, (items) => applyEachItem(ctx, items, (item) => apply(ctx, job.payload, item), keyOf)),
+    run: (ctx, job, maxItems) =>
+      itemPortion(ctx, job, maxItems, (items) =>
+        applyEachItem(ctx, items, (item) => apply(ctx, job.payload, item), keyOf),
+      ),
 
     async finish(_ctx, job) {
       return { done_count: job.done_count, failed_count: job.failed_count };
@@ -47,7 +50,12 @@ export interface MetadataPayload extends BulkPayload {
 type BulkDeps = Pick<Deps, 'db' | 'clock'>;
 
 /** Stores the job and its items in one transaction (an accepted job is never lost), then wakes the runner. */
-async function enqueueBulkUpdate(deps: BulkDeps, type: string, payload: BulkPayload, items: unknown[]): Promise<{ async_action_id: string }> {
+async function enqueueBulkUpdate(
+  deps: BulkDeps,
+  type: string,
+  payload: BulkPayload,
+  items: unknown[],
+): Promise<{ async_action_id: string }> {
   const now = isoNow(deps.clock);
   const jobId = await deps.db.transaction().execute(async (trx) => {
     const id = await enqueueJob(trx, { type, payload, total: items.length, requestId: payload.actor.request_id, now });
@@ -64,7 +72,13 @@ const entriesBodies = new Map<string, ReturnType<typeof bulkUpdateBody>>();
  * POST /v1/{customers,products,vouchers}/bulk/async: the body's shape is checked (400 and
  * nothing written otherwise), then a `type` job holds the entries, each checked by the job.
  */
-export function enqueueBulkEntries(deps: BulkDeps, actor: Actor, type: string, many: string, body: unknown): Promise<{ async_action_id: string }> {
+export function enqueueBulkEntries(
+  deps: BulkDeps,
+  actor: Actor,
+  type: string,
+  many: string,
+  body: unknown,
+): Promise<{ async_action_id: string }> {
   let schema = entriesBodies.get(many);
   if (!schema) entriesBodies.set(many, (schema = bulkUpdateBody(many)));
   return enqueueBulkUpdate(deps, type, { actor }, entriesOf(validateBody(schema, body)));
@@ -74,8 +88,15 @@ export function enqueueBulkEntries(deps: BulkDeps, actor: Actor, type: string, m
  * POST /v1/{customers,products}/metadata/async (`source_ids`) and /v1/vouchers/metadata/async
  * (`codes`): a `type` job with one item per key and the metadata in its payload.
  */
-export function enqueueMetadataUpdate(deps: BulkDeps, actor: Actor, type: string, listField: 'source_ids' | 'codes', body: unknown): Promise<{ async_action_id: string }> {
-  const input = listField === 'codes' ? validateBody(codesMetadataBody, body) : validateBody(sourceIdsMetadataBody, body);
+export function enqueueMetadataUpdate(
+  deps: BulkDeps,
+  actor: Actor,
+  type: string,
+  listField: 'source_ids' | 'codes',
+  body: unknown,
+): Promise<{ async_action_id: string }> {
+  const input =
+    listField === 'codes' ? validateBody(codesMetadataBody, body) : validateBody(sourceIdsMetadataBody, body);
   // No body (null or {}): the empty job the reference accepts.
   const keys = input === null || !('metadata' in input) ? [] : 'codes' in input ? input.codes : input.source_ids;
   const payload: MetadataPayload = { actor, metadata: input !== null && 'metadata' in input ? input.metadata : {} };

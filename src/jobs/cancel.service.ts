@@ -34,6 +34,7 @@ export async function requestCancel(deps: Pick<Deps, 'db' | 'engine' | 'clock'>,
 export async function cancelJob(deps: Deps, registry: JobRegistry, id: string): Promise<JobView> {
   await requestCancel(deps, id);
   const job = await runJobToEnd(deps, registry, id);
-  if (job.status === 'DONE') throw new AppError('job_already_ended', `Async action ${id} ended DONE before the cancel took effect`);
+  if (job.status === 'DONE')
+    throw new AppError('job_already_ended', `Async action ${id} ended DONE before the cancel took effect`);
   return job;
 }

@@ -14,7 +14,12 @@ import type { Db } from '../db/engine.js';
  * and fold case), which the builder has no function for; hence raw SQL.
  */
 const holdsAny = (column: string, texts: readonly string[]): RawBuilder<boolean> =>
-  texts.length === 0 ? sql<boolean>`0` : sql<boolean>`(${sql.join(texts.map((text) => sql`instr(${sql.ref(column)}, ${text}) > 0`), sql` OR `)})`;
+  texts.length === 0
+    ? sql<boolean>`0`
+    : sql<boolean>`(${sql.join(
+        texts.map((text) => sql`instr(${sql.ref(column)}, ${text}) > 0`),
+        sql` OR `,
+      )})`;
 
 export interface StoredItemRow {
   action_id: string;
@@ -30,7 +35,12 @@ const itemsQuery = (db: Db) =>
   db
     .selectFrom('async_action_items')
     .innerJoin('async_actions', 'async_actions.id', 'async_action_items.action_id')
-    .select(['async_action_items.action_id', 'async_action_items.position', 'async_action_items.body', 'async_actions.status']);
+    .select([
+      'async_action_items.action_id',
+      'async_action_items.position',
+      'async_action_items.body',
+      'async_actions.status',
+    ]);
 
 /** Stored items (not yet processed) at `where` whose body holds any of `texts`, with their job's status. */
 export function listItemsHolding(db: Db, texts: readonly string[], where: Positions = 'all'): Promise<StoredItemRow[]> {
@@ -54,15 +64,34 @@ export const listOpenJobFrontiers = (db: Db): Promise<OpenJobFrontier[]> =>
     .selectFrom('async_actions as a')
     .select((eb) => [
       'a.id',
-      eb.fn.coalesce(eb.selectFrom('async_action_items as i').select((e) => e.fn.max('i.position').as('m')).whereRef('i.action_id', '=', 'a.id'), eb.lit(-1)).as('lastItem'),
-      eb.fn.coalesce(eb.selectFrom('async_action_failures as f').select((e) => e.fn.max('f.position').as('m')).whereRef('f.action_id', '=', 'a.id'), eb.lit(-1)).as('lastFailure'),
+      eb.fn
+        .coalesce(
+          eb
+            .selectFrom('async_action_items as i')
+            .select((e) => e.fn.max('i.position').as('m'))
+            .whereRef('i.action_id', '=', 'a.id'),
+          eb.lit(-1),
+        )
+        .as('lastItem'),
+      eb.fn
+        .coalesce(
+          eb
+            .selectFrom('async_action_failures as f')
+            .select((e) => e.fn.max('f.position').as('m'))
+            .whereRef('f.action_id', '=', 'a.id'),
+          eb.lit(-1),
+        )
+        .as('lastFailure'),
     ])
     .where('a.status', 'in', ['ENQUEUED', 'IN_PROGRESS'])
     .execute() as Promise<OpenJobFrontier[]>;
 
 /** The newest job's seq (0: none). */
 export async function lastJobSeq(db: Db): Promise<number> {
-  const row = await db.selectFrom('async_actions').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst();
+  const row = await db
+    .selectFrom('async_actions')
+    .select((eb) => eb.fn.max('seq').as('seq'))
+    .executeTakeFirst();
   return row?.seq ?? 0;
 }
 
@@ -71,16 +100,29 @@ export const listJobsAfter = async (db: Db, seq: number): Promise<string[]> =>
   (await db.selectFrom('async_actions').select('id').where('seq', '>', seq).execute()).map((row) => row.id);
 
 export async function deleteItem(db: Db, actionId: string, position: number): Promise<void> {
-  await db.deleteFrom('async_action_items').where('action_id', '=', actionId).where('position', '=', position).execute();
+  await db
+    .deleteFrom('async_action_items')
+    .where('action_id', '=', actionId)
+    .where('position', '=', position)
+    .execute();
 }
 
 /** An open job's count of failed items grows by `n` (items erased before they ran). */
 export async function addFailedCount(db: Db, id: string, n: number): Promise<void> {
-  await db.updateTable('async_actions').set((eb) => ({ failed_count: eb('failed_count', '+', n) })).where('id', '=', id).execute();
+  await db
+    .updateTable('async_actions')
+    .set((eb) => ({ failed_count: eb('failed_count', '+', n) }))
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Failures at `where` whose key is one of `keys` or whose reason holds any of `texts`. */
-export function listFailuresNaming(db: Db, keys: readonly string[], texts: readonly string[], where: Positions = 'all') {
+export function listFailuresNaming(
+  db: Db,
+  keys: readonly string[],
+  texts: readonly string[],
+  where: Positions = 'all',
+) {
   let query = db
     .selectFrom('async_action_failures')
     .select(['action_id', 'position', 'key', 'reason'])
@@ -91,8 +133,18 @@ export function listFailuresNaming(db: Db, keys: readonly string[], texts: reado
   return query.execute();
 }
 
-export async function updateFailure(db: Db, actionId: string, position: number, patch: { key: string | null; reason: string }): Promise<void> {
-  await db.updateTable('async_action_failures').set(patch).where('action_id', '=', actionId).where('position', '=', position).execute();
+export async function updateFailure(
+  db: Db,
+  actionId: string,
+  position: number,
+  patch: { key: string | null; reason: string },
+): Promise<void> {
+  await db
+    .updateTable('async_action_failures')
+    .set(patch)
+    .where('action_id', '=', actionId)
+    .where('position', '=', position)
+    .execute();
 }
 
 /** Jobs (all of them, or these) whose payload or result holds any of `texts`. */
@@ -105,6 +157,10 @@ export function listJobsHolding(db: Db, texts: readonly string[], ids?: readonly
   return query.execute();
 }
 
-export async function updateJobData(db: Db, id: string, patch: { payload: string; result: string | null }): Promise<void> {
+export async function updateJobData(
+  db: Db,
+  id: string,
+  patch: { payload: string; result: string | null },
+): Promise<void> {
   await db.updateTable('async_actions').set(patch).where('id', '=', id).execute();
 }

@@ -18,8 +18,8 @@ export const ERASED_ITEM_REASON = "Erased by a customer's permanent deletion bef
 export const ERASED_FAILURE_REASON = "Erased by a customer's permanent deletion";
 const MIN_CONTAINED = 6;
 
-
-const names = (text: string, ids: readonly string[]): boolean => ids.some((id) => text === id || (id.length >= MIN_CONTAINED && text.includes(id)));
+const names = (text: string, ids: readonly string[]): boolean =>
+  ids.some((id) => text === id || (id.length >= MIN_CONTAINED && text.includes(id)));
 
 /**
  * The JSON value without the customer: an object with a string field equal to an identifier
@@ -43,7 +43,8 @@ function scrubbed(text: string, ids: readonly string[]): string | null {
 }
 
 /** Whether the JSON text holds a value that names the customer. */
-export const jsonNames = (text: string, identifiers: readonly string[]): boolean => scrubbed(text, identifiers) !== null;
+export const jsonNames = (text: string, identifiers: readonly string[]): boolean =>
+  scrubbed(text, identifiers) !== null;
 
 /** The identifiers as they appear inside JSON text (escaped), to find candidate rows. */
 const inJsonText = (ids: readonly string[]): string[] => ids.map((id) => JSON.stringify(id).slice(1, -1));
@@ -70,7 +71,10 @@ const usable = (identifiers: readonly string[]) => identifiers.filter((id) => id
 export async function findJobDataAbout(db: Db, identifiers: readonly string[]): Promise<JobDataFound> {
   const ids = usable(identifiers);
   const texts = inJsonText(ids);
-  const at = (row: { action_id: string; position: number }): repo.Positions => ({ actionId: row.action_id, at: row.position });
+  const at = (row: { action_id: string; position: number }): repo.Positions => ({
+    actionId: row.action_id,
+    at: row.position,
+  });
   return {
     ids,
     lastSeq: await repo.lastJobSeq(db),
@@ -96,9 +100,13 @@ async function sinceFound(trx: Db, found: JobDataFound) {
 }
 
 /** Each query's rows, once each (a range may meet a row found by key). */
-async function rowsAt<T extends { action_id: string; position: number }>(where: repo.Positions[] | 'all', read: (at: repo.Positions) => Promise<T[]>): Promise<T[]> {
+async function rowsAt<T extends { action_id: string; position: number }>(
+  where: repo.Positions[] | 'all',
+  read: (at: repo.Positions) => Promise<T[]>,
+): Promise<T[]> {
   const rows = new Map<string, T>();
-  for (const at of where === 'all' ? ['all' as const] : where) for (const row of await read(at)) rows.set(`${row.action_id}:${row.position}`, row);
+  for (const at of where === 'all' ? ['all' as const] : where)
+    for (const row of await read(at)) rows.set(`${row.action_id}:${row.position}`, row);
   return [...rows.values()];
 }
 
@@ -108,10 +116,21 @@ async function rowsAt<T extends { action_id: string; position: number }>(where: 
  * failed item with a neutral reason, so done + failed still adds up to the job's total.
  */
 async function eraseItems(trx: Db, ids: readonly string[], where: repo.Positions[] | 'all'): Promise<number> {
-  const rows = (await rowsAt(where, (at) => repo.listItemsHolding(trx, inJsonText(ids), at))).filter((row) => jsonNames(row.body, ids));
+  const rows = (await rowsAt(where, (at) => repo.listItemsHolding(trx, inJsonText(ids), at))).filter((row) =>
+    jsonNames(row.body, ids),
+  );
   const open = rows.filter((row) => row.status === 'ENQUEUED' || row.status === 'IN_PROGRESS');
   for (const row of rows) await repo.deleteItem(trx, row.action_id, row.position);
-  await insertFailures(trx, open.map((row) => ({ action_id: row.action_id, position: row.position, key: null, reason: ERASED_ITEM_REASON, error_key: null })));
+  await insertFailures(
+    trx,
+    open.map((row) => ({
+      action_id: row.action_id,
+      position: row.position,
+      key: null,
+      reason: ERASED_ITEM_REASON,
+      error_key: null,
+    })),
+  );
   const perJob = new Map<string, number>();
   for (const row of open) perJob.set(row.action_id, (perJob.get(row.action_id) ?? 0) + 1);
   for (const [id, n] of perJob) await repo.addFailedCount(trx, id, n);
@@ -120,8 +139,11 @@ async function eraseItems(trx: Db, ids: readonly string[], where: repo.Positions
 
 /** Failure reports keyed by the customer, or whose reason names them: the key goes and the reason becomes a neutral one; the count stays. */
 async function eraseFailures(trx: Db, ids: readonly string[], where: repo.Positions[] | 'all'): Promise<number> {
-  const rows = (await rowsAt(where, (at) => repo.listFailuresNaming(trx, ids, ids, at))).filter((row) => (row.key !== null && ids.includes(row.key)) || names(row.reason, ids));
-  for (const row of rows) await repo.updateFailure(trx, row.action_id, row.position, { key: null, reason: ERASED_FAILURE_REASON });
+  const rows = (await rowsAt(where, (at) => repo.listFailuresNaming(trx, ids, ids, at))).filter(
+    (row) => (row.key !== null && ids.includes(row.key)) || names(row.reason, ids),
+  );
+  for (const row of rows)
+    await repo.updateFailure(trx, row.action_id, row.position, { key: null, reason: ERASED_FAILURE_REASON });
   return rows.length;
 }
 
@@ -144,7 +166,11 @@ async function eraseJobFields(trx: Db, ids: readonly string[], jobIds: string[] 
  * identifiers, only those rows and what was written since are read; without it (or when the
  * customer's identifiers changed in between), every table is searched here.
  */
-export async function eraseJobDataAbout(trx: Db, identifiers: readonly string[], found?: JobDataFound): Promise<{ items: number; failures: number; jobs: number }> {
+export async function eraseJobDataAbout(
+  trx: Db,
+  identifiers: readonly string[],
+  found?: JobDataFound,
+): Promise<{ items: number; failures: number; jobs: number }> {
   const ids = usable(identifiers);
   if (ids.length === 0) return { items: 0, failures: 0, jobs: 0 };
   const since = found && isDeepStrictEqual(found.ids, ids) ? await sinceFound(trx, found) : undefined;

@@ -32,7 +32,10 @@ export interface FailureKeys {
  * One failure as the API shows it: the item's key under its type's name (`code`, `source_id`),
  * its CSV `row` for a CSV import (1 = the first row under the header), and why.
  */
-export const presentFailure = (keys: FailureKeys, row: { position: number; key: string | null; reason: string }): FailureView => ({
+export const presentFailure = (
+  keys: FailureKeys,
+  row: { position: number; key: string | null; reason: string },
+): FailureView => ({
   ...(row.key === null ? {} : { [keys.failureKey ?? 'key']: row.key }),
   ...(keys.failureRow ? { row: row.position + 1 } : {}),
   reason: row.reason,
@@ -53,7 +56,8 @@ export function presentFailureError(failureKey: string, row: items.FailureRow): 
 }
 
 /** A page of failures as NDJSON: one JSON object per line, as the failures URL answers. */
-export const failuresNdjson = (page: FailureView[]): string => page.map((failure) => `${JSON.stringify(failure)}\n`).join('');
+export const failuresNdjson = (page: FailureView[]): string =>
+  page.map((failure) => `${JSON.stringify(failure)}\n`).join('');
 
 /**
  * The result a job ends with: the step's, with `failed` (its first failures) for a type whose
@@ -80,7 +84,12 @@ export async function resultWithFailures(
 }
 
 /** Every failure of a job, a page at a time: each page is one short read, never the whole list. */
-async function* failurePages(db: Kysely<Database>, id: string, keys: FailureKeys, pageSize: number): AsyncGenerator<FailureView[]> {
+async function* failurePages(
+  db: Kysely<Database>,
+  id: string,
+  keys: FailureKeys,
+  pageSize: number,
+): AsyncGenerator<FailureView[]> {
   let after = -1;
   for (;;) {
     const page = await items.listFailures(db, id, after, pageSize);

@@ -42,8 +42,10 @@ export async function applyEachItem(
 }
 
 /** Names an item by a string field (`source_id`, `code`), or by itself when it is a string; else null. */
-export const fieldOf = (field: string) => (item: unknown): string | null => {
-  if (typeof item === 'string') return item;
-  const value = typeof item === 'object' && item !== null ? (item as Record<string, unknown>)[field] : undefined;
-  return typeof value === 'string' ? value : null;
-};
+export const fieldOf =
+  (field: string) =>
+  (item: unknown): string | null => {
+    if (typeof item === 'string') return item;
+    const value = typeof item === 'object' && item !== null ? (item as Record<string, unknown>)[field] : undefined;
+    return typeof value === 'string' ? value : null;
+  };

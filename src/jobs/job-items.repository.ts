@@ -2,7 +2,10 @@ import type { Db } from '../db/engine.js';
 
 /** A job's stored items (an import's input) and its failures, item by item. */
 
-export const insertItems = async (db: Db, rows: Array<{ action_id: string; position: number; body: string }>): Promise<void> => {
+export const insertItems = async (
+  db: Db,
+  rows: Array<{ action_id: string; position: number; body: string }>,
+): Promise<void> => {
   if (rows.length === 0) return;
   await db.insertInto('async_action_items').values(rows).execute();
 };
@@ -27,7 +30,11 @@ export const insertFailures = async (
 ): Promise<void> => {
   // 500 rows of 5 values a statement: a long portion of failing items (thousands) would pass
   // SQLite's cap of bound parameters in one.
-  for (let i = 0; i < rows.length; i += 500) await db.insertInto('async_action_failures').values(rows.slice(i, i + 500)).execute();
+  for (let i = 0; i < rows.length; i += 500)
+    await db
+      .insertInto('async_action_failures')
+      .values(rows.slice(i, i + 500))
+      .execute();
 };
 
 export type FailureRow = { position: number; key: string | null; reason: string; error_key: string | null };

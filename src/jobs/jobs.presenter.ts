@@ -44,9 +44,15 @@ export function processingTime(row: JobRow, nowMs: number): number {
  * loop `while (status === 'IN_PROGRESS')`), ENQUEUED only while it waits behind another job
  * (`queuedBehind`), as the reference queues a second order import behind the first.
  */
-const statusOf = (row: JobRow, queuedBehind: boolean): JobRow['status'] => (row.status === 'ENQUEUED' && !queuedBehind ? 'IN_PROGRESS' : row.status);
+const statusOf = (row: JobRow, queuedBehind: boolean): JobRow['status'] =>
+  row.status === 'ENQUEUED' && !queuedBehind ? 'IN_PROGRESS' : row.status;
 
-export function presentAsyncAction(row: JobRow, nowMs: number, withResult: boolean, queuedBehind: boolean): AsyncActionView {
+export function presentAsyncAction(
+  row: JobRow,
+  nowMs: number,
+  withResult: boolean,
+  queuedBehind: boolean,
+): AsyncActionView {
   return {
     id: row.id,
     type: row.type,

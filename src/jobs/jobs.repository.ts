@@ -15,25 +15,47 @@ export const findJob = (db: Db, id: string): Promise<JobRow | undefined> =>
   db.selectFrom('async_actions').selectAll().where('id', '=', id).executeTakeFirst();
 
 /** Newest first, created before `endDate` when given; one more than asked, for has_more. */
-export const listJobs = (db: Db, options: { limit: number; endDate?: string; openOnly?: boolean }): Promise<JobRow[]> => {
+export const listJobs = (
+  db: Db,
+  options: { limit: number; endDate?: string; openOnly?: boolean },
+): Promise<JobRow[]> => {
   let query = db.selectFrom('async_actions').selectAll();
   if (options.endDate !== undefined) query = query.where('created_at', '<', options.endDate);
   if (options.openOnly) query = query.where('status', 'in', OPEN);
-  return query.orderBy('created_at', 'desc').orderBy('seq', 'desc').limit(options.limit + 1).execute();
+  return query
+    .orderBy('created_at', 'desc')
+    .orderBy('seq', 'desc')
+    .limit(options.limit + 1)
+    .execute();
 };
 
 export const listOpenJobsOfType = (db: Db, type: string) =>
-  db.selectFrom('async_actions').select(['payload', 'total', 'cursor']).where('status', 'in', OPEN).where('type', '=', type).execute();
+  db
+    .selectFrom('async_actions')
+    .select(['payload', 'total', 'cursor'])
+    .where('status', 'in', OPEN)
+    .where('type', '=', type)
+    .execute();
 
 /**
  * The ids among `rows` of jobs still ENQUEUED behind an older open job of their type (a second
  * order import waits for the first): one indexed probe per enqueued row of a page.
  */
-export async function findQueuedBehind(db: Db, rows: ReadonlyArray<Pick<JobRow, 'id' | 'type' | 'status' | 'seq'>>): Promise<Set<string>> {
+export async function findQueuedBehind(
+  db: Db,
+  rows: ReadonlyArray<Pick<JobRow, 'id' | 'type' | 'status' | 'seq'>>,
+): Promise<Set<string>> {
   const behind = new Set<string>();
   for (const row of rows) {
     if (row.status !== 'ENQUEUED') continue;
-    const older = await db.selectFrom('async_actions').select('id').where('type', '=', row.type).where('status', 'in', OPEN).where('seq', '<', row.seq).limit(1).executeTakeFirst();
+    const older = await db
+      .selectFrom('async_actions')
+      .select('id')
+      .where('type', '=', row.type)
+      .where('status', 'in', OPEN)
+      .where('seq', '<', row.seq)
+      .limit(1)
+      .executeTakeFirst();
     if (older) behind.add(row.id);
   }
   return behind;
@@ -132,7 +154,16 @@ export const findLeasedJob = (db: Db, id: string, owner: string): Promise<JobRow
 /** Advances the cursor from exactly `fromCursor`, under this owner's lease. */
 export async function advanceJob(
   db: Db,
-  step: { id: string; owner: string; fromCursor: number; toCursor: number; done: number; failed: number; now: string; leaseUntil: number },
+  step: {
+    id: string;
+    owner: string;
+    fromCursor: number;
+    toCursor: number;
+    done: number;
+    failed: number;
+    now: string;
+    leaseUntil: number;
+  },
 ): Promise<boolean> {
   const result = await db
     .updateTable('async_actions')
@@ -153,7 +184,14 @@ export async function advanceJob(
 
 export async function endJob(
   db: Db,
-  end: { id: string; status: 'DONE' | 'FAILED'; operationStatus: OperationStatus; result: string; now: string; owner?: string },
+  end: {
+    id: string;
+    status: 'DONE' | 'FAILED';
+    operationStatus: OperationStatus;
+    result: string;
+    now: string;
+    owner?: string;
+  },
 ): Promise<boolean> {
   let query = db
     .updateTable('async_actions')
@@ -174,7 +212,10 @@ export async function endJob(
 }
 
 /** Ends staging: the job holds `total` items and any runner may claim it. False if its writer lost it. */
-export async function sealJob(db: Db, seal: { id: string; owner: string; total: number; now: string }): Promise<boolean> {
+export async function sealJob(
+  db: Db,
+  seal: { id: string; owner: string; total: number; now: string },
+): Promise<boolean> {
   const result = await db
     .updateTable('async_actions')
     .set({ sealed: 1, total: seal.total, lease_owner: null, lease_expires_at: null, updated_at: seal.now })
@@ -210,7 +251,13 @@ export async function holdStaging(db: Db, id: string, owner: string, leaseUntil:
 
 /** Deletes a job its staging writer still holds, with its items (a refused upload leaves no trace). */
 export async function deleteStagedJob(db: Db, id: string, owner: string): Promise<void> {
-  const held = await db.selectFrom('async_actions').select('id').where('id', '=', id).where('lease_owner', '=', owner).where('sealed', '=', 0).executeTakeFirst();
+  const held = await db
+    .selectFrom('async_actions')
+    .select('id')
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .where('sealed', '=', 0)
+    .executeTakeFirst();
   if (!held) return;
   await db.deleteFrom('async_action_items').where('action_id', '=', id).execute();
   await db.deleteFrom('async_action_failures').where('action_id', '=', id).execute();
@@ -239,6 +286,12 @@ export interface JobFigures {
 export const countJobs = (db: Db): Promise<JobFigures[]> =>
   db
     .selectFrom('async_actions')
-    .select((eb) => ['type', 'status', eb.fn.countAll<number>().as('jobs'), eb.fn.sum<number>('done_count').as('done'), eb.fn.sum<number>('failed_count').as('failed')])
+    .select((eb) => [
+      'type',
+      'status',
+      eb.fn.countAll<number>().as('jobs'),
+      eb.fn.sum<number>('done_count').as('done'),
+      eb.fn.sum<number>('failed_count').as('failed'),
+    ])
     .groupBy(['type', 'status'])
     .execute();

@@ -58,7 +58,10 @@ export async function addJobItems(trx: Kysely<Database>, id: string, from: numbe
 }
 
 /** Open jobs of a type with what they still have to do (code reservations of generations). */
-export async function listOpenJobs<P>(trx: Kysely<Database>, type: string): Promise<Array<{ payload: P; remaining: number }>> {
+export async function listOpenJobs<P>(
+  trx: Kysely<Database>,
+  type: string,
+): Promise<Array<{ payload: P; remaining: number }>> {
   const rows = await repo.listOpenJobsOfType(trx, type);
   return rows.map((row) => ({ payload: JSON.parse(row.payload) as P, remaining: Math.max(0, row.total - row.cursor) }));
 }

@@ -39,7 +39,13 @@ interface ScanState {
 }
 
 /** The element that ends at `end` of `chunk`, parsed; undefined for none (`[]`). */
-function element(s: ScanState, chunk: Buffer, start: number, end: number, closing: boolean): { value: unknown } | undefined {
+function element(
+  s: ScanState,
+  chunk: Buffer,
+  start: number,
+  end: number,
+  closing: boolean,
+): { value: unknown } | undefined {
   const tail = chunk.subarray(start, end);
   const bytes = s.parts.length === 0 ? tail : Buffer.concat([...s.parts, tail]);
   s.parts = [];

@@ -27,12 +27,21 @@ export interface ClaimedJob {
  */
 export async function claimJob(deps: LeaseDeps, options: ClaimOptions): Promise<ClaimedJob | undefined> {
   const nowMs = deps.clock.now().getTime();
-  const base = { owner: options.owner, nowMs, leaseUntil: nowMs + options.leaseMs, now: isoNow(deps.clock), only: options.only, exclude: options.exclude };
+  const base = {
+    owner: options.owner,
+    nowMs,
+    leaseUntil: nowMs + options.leaseMs,
+    now: isoNow(deps.clock),
+    only: options.only,
+    exclude: options.exclude,
+  };
   if (await repo.findClaimable(deps.db, base)) {
     const claimed = await deps.db.transaction().execute((trx) => repo.claimJob(trx, base));
     if (claimed) return { id: claimed.id, type: claimed.type };
   }
-  const dead = (await repo.listLeaseOwners(deps.db, nowMs)).filter((o) => o !== options.owner && options.isOwnerDead(o));
+  const dead = (await repo.listLeaseOwners(deps.db, nowMs)).filter(
+    (o) => o !== options.owner && options.isOwnerDead(o),
+  );
   for (const staleOwner of dead) {
     const taken = await deps.db.transaction().execute((trx) => repo.claimJob(trx, { ...base, staleOwner }));
     if (taken) return { id: taken.id, type: taken.type };
@@ -61,7 +70,10 @@ export async function failAbandonedStaging(deps: LeaseDeps, isOwnerDead: (owner:
   for (const job of await repo.listUnsealed(deps.db)) {
     const abandoned = job.lease_owner === null || (job.lease_expires_at ?? 0) < nowMs || isOwnerDead(job.lease_owner);
     if (!abandoned) continue;
-    const result = JSON.stringify({ message: 'The import was interrupted before all of its items were read.', done_count: 0 });
+    const result = JSON.stringify({
+      message: 'The import was interrupted before all of its items were read.',
+      done_count: 0,
+    });
     if (await repo.endJob(deps.db, { id: job.id, status: 'FAILED', operationStatus: 'FAILED', result, now })) failed++;
   }
   return failed;

@@ -43,7 +43,13 @@ export function nextTarget(current: number, neighbours: Neighbours, ceiling = QU
  * The next portion size, from how long the last one held the database: at most x2 or /2 a step
  * (one slow portion says little), except that a lower target than the last one's applies at once.
  */
-export function nextPortionSize(current: number, items: number, ms: number, targetMs = TARGET_PORTION_MS, lastTargetMs = targetMs): number {
+export function nextPortionSize(
+  current: number,
+  items: number,
+  ms: number,
+  targetMs = TARGET_PORTION_MS,
+  lastTargetMs = targetMs,
+): number {
   if (items < current || ms <= 0) return current;
   const floor = 0.5 * Math.min(1, targetMs / lastTargetMs);
   const scaled = Math.round(current * Math.min(2, Math.max(floor, targetMs / ms)));

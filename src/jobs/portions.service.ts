@@ -2,7 +2,15 @@ import type { Deps } from '../app/deps.js';
 import type { FailureList } from './registry.js';
 import { isoNow } from '../lib/clock.js';
 import { resultWithFailures } from './failures.service.js';
-import { JobFailure, RedoPortion, type ItemFailure, type JobStep, type PortionContext, type PortionJob, type PortionOutcome } from './job-step.js';
+import {
+  JobFailure,
+  RedoPortion,
+  type ItemFailure,
+  type JobStep,
+  type PortionContext,
+  type PortionJob,
+  type PortionOutcome,
+} from './job-step.js';
 import * as items from './job-items.repository.js';
 import * as repo from './jobs.repository.js';
 
@@ -45,7 +53,9 @@ const toPortionJob = <P>(row: repo.JobRow): PortionJob<P> => ({
 
 /** Why a canceled job ended, in its units of progress (vouchers generated, items read...). */
 export const canceledReason = (row: Pick<repo.JobRow, 'sealed' | 'cursor' | 'total'>): string =>
-  row.sealed === 0 ? 'Canceled by the operator before all of its items were read.' : `Canceled by the operator after ${row.cursor} of ${row.total} items.`;
+  row.sealed === 0
+    ? 'Canceled by the operator before all of its items were read.'
+    : `Canceled by the operator after ${row.cursor} of ${row.total} items.`;
 
 /**
  * One portion of a job, in ONE transaction: read the job under this owner's lease, let the
@@ -66,7 +76,14 @@ export async function runPortion<P, R>(
     deps.db.transaction().execute(async (trx) => {
       const row = await repo.findLeasedJob(trx, task.jobId, task.owner);
       if (!row) throw new LeaseLost();
-      const ctx: PortionContext = { trx, engine: deps.engine, now: isoNow(deps.clock), shouldYield, itemSavepoints, seams: deps.seams };
+      const ctx: PortionContext = {
+        trx,
+        engine: deps.engine,
+        now: isoNow(deps.clock),
+        shouldYield,
+        itemSavepoints,
+        seams: deps.seams,
+      };
       if (row.canceled_at !== null) {
         await endJobFailed(ctx, row, canceledReason(row), step, task.owner);
         return { state: 'failed', items: 0 } as PortionReport;
@@ -91,22 +108,48 @@ export async function runPortion<P, R>(
 }
 
 /** The step's portion, its failures and the cursor's move, inside runPortion's transaction. */
-async function advance<P, R>(ctx: PortionContext, task: PortionTask, step: JobStep<P, R>, job: PortionJob<P>, prepared: R | undefined, nowMs: number): Promise<PortionReport> {
+async function advance<P, R>(
+  ctx: PortionContext,
+  task: PortionTask,
+  step: JobStep<P, R>,
+  job: PortionJob<P>,
+  prepared: R | undefined,
+  nowMs: number,
+): Promise<PortionReport> {
   const outcome = await step.run(ctx, job, task.maxItems, prepared);
-  await items.insertFailures(ctx.trx, (outcome.failures ?? []).map((f) => ({ action_id: job.id, ...f, error_key: f.error_key ?? null })));
+  await items.insertFailures(
+    ctx.trx,
+    (outcome.failures ?? []).map((f) => ({ action_id: job.id, ...f, error_key: f.error_key ?? null })),
+  );
   const advanced = await repo.advanceJob(ctx.trx, {
-    id: job.id, owner: task.owner, fromCursor: job.cursor, toCursor: outcome.cursor, done: outcome.done, failed: outcome.failed, now: ctx.now,
+    id: job.id,
+    owner: task.owner,
+    fromCursor: job.cursor,
+    toCursor: outcome.cursor,
+    done: outcome.done,
+    failed: outcome.failed,
+    now: ctx.now,
     leaseUntil: nowMs + (task.leaseMs ?? DEFAULT_LEASE_MS),
   });
   if (!advanced) throw new LeaseLost();
   if (outcome.finished) {
-    const ended = { ...job, cursor: outcome.cursor, done_count: job.done_count + outcome.done, failed_count: job.failed_count + outcome.failed };
+    const ended = {
+      ...job,
+      cursor: outcome.cursor,
+      done_count: job.done_count + outcome.done,
+      failed_count: job.failed_count + outcome.failed,
+    };
     await finish(ctx, step, ended, task);
   }
   return { state: outcome.finished ? 'finished' : 'continue', items: outcome.cursor - job.cursor };
 }
 
-async function finish<P, R>(ctx: PortionContext, step: JobStep<P, R>, job: PortionJob<P>, task: PortionTask): Promise<void> {
+async function finish<P, R>(
+  ctx: PortionContext,
+  step: JobStep<P, R>,
+  job: PortionJob<P>,
+  task: PortionTask,
+): Promise<void> {
   const result = await resultWithFailures(ctx.trx, job, await step.finish(ctx, job), task);
   await repo.endJob(ctx.trx, {
     id: job.id,
@@ -122,26 +165,53 @@ async function finish<P, R>(ctx: PortionContext, step: JobStep<P, R>, job: Porti
  * portion re-reads it under the lease). Undefined when the step has none, or the job is gone
  * or canceled (its portion will only end it).
  */
-export async function preparePortion<P, R>(deps: Pick<Deps, 'db'>, task: PortionTask, step: JobStep<P, R>): Promise<R | undefined> {
+export async function preparePortion<P, R>(
+  deps: Pick<Deps, 'db'>,
+  task: PortionTask,
+  step: JobStep<P, R>,
+): Promise<R | undefined> {
   if (!step.prepare) return undefined;
   const row = await repo.findJob(deps.db, task.jobId);
   return row && row.canceled_at === null ? step.prepare(toPortionJob<P>(row), task.maxItems) : undefined;
 }
 
 /** Ends the open job FAILED in the caller's transaction, after the step's clean-up. */
-export async function endJobFailed<P, R>(ctx: PortionContext, row: repo.JobRow, reason: string, step?: JobStep<P, R>, owner?: string): Promise<boolean> {
+export async function endJobFailed<P, R>(
+  ctx: PortionContext,
+  row: repo.JobRow,
+  reason: string,
+  step?: JobStep<P, R>,
+  owner?: string,
+): Promise<boolean> {
   if (row.status === 'DONE' || row.status === 'FAILED') return false;
   const job = toPortionJob<P>(row);
   if (step?.fail) await step.fail(ctx, job, reason);
-  const result = await resultWithFailures(ctx.trx, job, { message: reason, done_count: row.done_count, failed_count: row.failed_count });
-  return repo.endJob(ctx.trx, { id: row.id, status: 'FAILED', operationStatus: 'FAILED', result: JSON.stringify(result), now: ctx.now, owner });
+  const result = await resultWithFailures(ctx.trx, job, {
+    message: reason,
+    done_count: row.done_count,
+    failed_count: row.failed_count,
+  });
+  return repo.endJob(ctx.trx, {
+    id: row.id,
+    status: 'FAILED',
+    operationStatus: 'FAILED',
+    result: JSON.stringify(result),
+    now: ctx.now,
+    owner,
+  });
 }
 
 /**
  * Ends a job FAILED with the reason as its result message, and lets the step clean up. With
  * an owner, only if that owner holds the job.
  */
-export async function failJob<P, R>(deps: WorkerDeps, id: string, reason: string, step?: JobStep<P, R>, owner?: string): Promise<boolean> {
+export async function failJob<P, R>(
+  deps: WorkerDeps,
+  id: string,
+  reason: string,
+  step?: JobStep<P, R>,
+  owner?: string,
+): Promise<boolean> {
   return deps.db.transaction().execute(async (trx) => {
     const row = await repo.findJob(trx, id);
     if (!row || (owner !== undefined && row.lease_owner !== owner)) return false;
@@ -174,5 +244,11 @@ export async function itemPortion(
   const failures = await apply(stored);
   const cursor = stored.length > 0 ? (stored.at(-1)?.position ?? 0) + 1 : job.total;
   await dropJobItems(ctx, job.id, cursor);
-  return { cursor, done: stored.length - failures.length, failed: failures.length, failures, finished: cursor >= job.total };
+  return {
+    cursor,
+    done: stored.length - failures.length,
+    failed: failures.length,
+    failures,
+    finished: cursor >= job.total,
+  };
 }

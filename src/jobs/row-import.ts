@@ -13,7 +13,10 @@ export interface CsvImportPayload {
 /** The staging input of a CSV import job of `type` asked for by `actor`. */
 export const csvImportJob = (type: string, actor: Actor, campaign?: { id: string; name: string }) => ({
   type,
-  payload: { actor, ...(campaign ? { campaign_id: campaign.id, campaign_name: campaign.name } : {}) } satisfies CsvImportPayload,
+  payload: {
+    actor,
+    ...(campaign ? { campaign_id: campaign.id, campaign_name: campaign.name } : {}),
+  } satisfies CsvImportPayload,
   requestId: actor.request_id,
 });
 
@@ -43,7 +46,9 @@ export function rowImportStep<P, C = undefined>(spec: RowImport<P, C>): JobStep<
   return {
     async run(ctx, job, maxItems) {
       const opened = (await spec.open?.(ctx, job)) as C;
-      const outcome = await itemPortion(ctx, job, maxItems, (items) => applyEachItem(ctx, items, (item) => spec.store(ctx, job, item, opened), spec.keyOf));
+      const outcome = await itemPortion(ctx, job, maxItems, (items) =>
+        applyEachItem(ctx, items, (item) => spec.store(ctx, job, item, opened), spec.keyOf),
+      );
       await spec.close?.(ctx, opened, outcome.done);
       return outcome;
     },

@@ -78,14 +78,30 @@ async function claimNew(r: RunnerState): Promise<void> {
     await failAbandonedStaging(r.deps, isOwnerDead);
   }
   while (r.held.size < (r.options.maxJobs ?? 16)) {
-    const job = await claimJob(r.deps, { owner: r.owner, leaseMs: r.leaseMs, only: r.options.only, exclude: [...r.held.keys()], isOwnerDead });
+    const job = await claimJob(r.deps, {
+      owner: r.owner,
+      leaseMs: r.leaseMs,
+      only: r.options.only,
+      exclude: [...r.held.keys()],
+      isOwnerDead,
+    });
     if (!job) return;
     const entry = r.options.registry.types[job.type];
     if (!entry) {
       await failJob(r.deps, job.id, `This promo cannot run ${job.type} jobs.`, undefined, r.owner);
       continue;
     }
-    r.held.set(job.id, { id: job.id, type: job.type, entry, portion: entry.firstPortion, target: TARGET_PORTION_MS, inFlight: 0, errors: 0, retryAt: 0, renewedAt: Date.now() });
+    r.held.set(job.id, {
+      id: job.id,
+      type: job.type,
+      entry,
+      portion: entry.firstPortion,
+      target: TARGET_PORTION_MS,
+      inFlight: 0,
+      errors: 0,
+      retryAt: 0,
+      renewedAt: Date.now(),
+    });
     r.rotation.push(job.id);
     r.deps.log.info('job started', { job_id: job.id, type: job.type });
   }
@@ -101,7 +117,8 @@ function dispatch(r: RunnerState): void {
     for (const id of [...r.rotation]) {
       if (r.inFlight.size >= r.options.workers || r.stopping) return;
       const job = r.held.get(id);
-      if (!job || job.inFlight > most || job.retryAt > now || (most > 0 && (!job.entry.overlap || job.errors > 0))) continue;
+      if (!job || job.inFlight > most || job.retryAt > now || (most > 0 && (!job.entry.overlap || job.errors > 0)))
+        continue;
       r.rotation = [...r.rotation.filter((x) => x !== id), id];
       start(r, job);
     }
@@ -109,15 +126,32 @@ function dispatch(r: RunnerState): void {
 }
 
 const taskOf = (r: RunnerState, job: HeldJob): WorkerTask => ({
-  dbFile: r.deps.dbFile, jobId: job.id, owner: r.owner, maxItems: job.portion, leaseMs: r.leaseMs, registry: r.options.registry.home, type: job.type, gate: r.gate, gateOptions: r.options.gateOptions,
-  failureKey: job.entry.failureKey, failureList: job.entry.failureList, failureRow: job.entry.failureRow, cacheMb: job.entry.cacheMb,
-  walCheckpointBytes: (r.options.wal ?? DEFAULT_WAL_THRESHOLDS).jobBytes, copyWalBack: !r.options.callerCopiesWal, writeIntent: r.deps.writeIntent, handOffMs: r.options.handOffMs ?? HAND_OFF_MS,
+  dbFile: r.deps.dbFile,
+  jobId: job.id,
+  owner: r.owner,
+  maxItems: job.portion,
+  leaseMs: r.leaseMs,
+  registry: r.options.registry.home,
+  type: job.type,
+  gate: r.gate,
+  gateOptions: r.options.gateOptions,
+  failureKey: job.entry.failureKey,
+  failureList: job.entry.failureList,
+  failureRow: job.entry.failureRow,
+  cacheMb: job.entry.cacheMb,
+  walCheckpointBytes: (r.options.wal ?? DEFAULT_WAL_THRESHOLDS).jobBytes,
+  copyWalBack: !r.options.callerCopiesWal,
+  writeIntent: r.deps.writeIntent,
+  handOffMs: r.options.handOffMs ?? HAND_OFF_MS,
 });
 
 function start(r: RunnerState, job: HeldJob): void {
   job.inFlight++;
   const run = (poolOf(r).run(taskOf(r, job)) as Promise<WorkerReport>)
-    .then((report) => onReport(r, job, report), (error: unknown) => onError(r, job, error))
+    .then(
+      (report) => onReport(r, job, report),
+      (error: unknown) => onError(r, job, error),
+    )
     .catch((error: unknown) => r.deps.log.error('job portion not recorded', error, { job_id: job.id, type: job.type }))
     .finally(() => {
       job.inFlight--;
@@ -136,7 +170,11 @@ function resize(r: RunnerState, job: HeldJob, report: WorkerReport): void {
   const commits = r.deps.commitStats().batches;
   const apiWrote = commits !== r.apiCommits;
   r.apiCommits = commits;
-  const target = nextTarget(job.target, apiWrote ? 'writing' : (report.neighbours ?? 'unknown'), r.options.quietPortionMs ?? TARGET_PORTION_MS);
+  const target = nextTarget(
+    job.target,
+    apiWrote ? 'writing' : (report.neighbours ?? 'unknown'),
+    r.options.quietPortionMs ?? TARGET_PORTION_MS,
+  );
   job.portion = nextPortionSize(job.portion, report.items, report.ms, target, job.target);
   job.target = target;
 }
@@ -148,10 +186,22 @@ function onReport(r: RunnerState, job: HeldJob, report: WorkerReport): void {
   job.errors = 0;
   job.renewedAt = Date.now();
   resize(r, job, report);
-  r.deps.log.debug('job portion', { job_id: job.id, type: job.type, items: report.items, ms: report.ms, neighbours: report.neighbours, target_ms: job.target });
+  r.deps.log.debug('job portion', {
+    job_id: job.id,
+    type: job.type,
+    items: report.items,
+    ms: report.ms,
+    neighbours: report.neighbours,
+    target_ms: job.target,
+  });
   if (report.state !== 'continue') {
     drop(r, job.id);
-    r.deps.log.info('job ended', { job_id: job.id, type: job.type, state: report.state, checkpoint_ms: report.checkpointMs });
+    r.deps.log.info('job ended', {
+      job_id: job.id,
+      type: job.type,
+      state: report.state,
+      checkpoint_ms: report.checkpointMs,
+    });
   }
   r.options.onReport?.(job.id, report);
 }
@@ -162,9 +212,20 @@ function onReport(r: RunnerState, job: HeldJob, report: WorkerReport): void {
  */
 function checkpointIfIdle(r: RunnerState): void {
   if (r.held.size > 0 || r.inFlight.size > 0 || r.stopping) return;
-  const mode = idleReset(r.walLook, r.deps.commitStats().batches, r.deps.dbFile, r.options.wal ?? DEFAULT_WAL_THRESHOLDS);
+  const mode = idleReset(
+    r.walLook,
+    r.deps.commitStats().batches,
+    r.deps.dbFile,
+    r.options.wal ?? DEFAULT_WAL_THRESHOLDS,
+  );
   if (!mode) return;
-  const task: CheckpointTask = { dbFile: r.deps.dbFile, registry: r.options.registry.home, gate: r.gate, gateOptions: r.options.gateOptions, mode };
+  const task: CheckpointTask = {
+    dbFile: r.deps.dbFile,
+    registry: r.options.registry.home,
+    gate: r.gate,
+    gateOptions: r.options.gateOptions,
+    mode,
+  };
   runBesideJobs(r, 'checkpoint', task, (report: WorkerReport) => {
     if (report.checkpointMs !== undefined) r.options.onCheckpoint?.(report.checkpointMs);
   });
@@ -174,7 +235,12 @@ function checkpointIfIdle(r: RunnerState): void {
  * A worker task that is not a job's portion (an idle checkpoint, a warm-up): it holds a
  * thread like a portion (counted in flight, awaited by stop) and wakes the runner when done.
  */
-function runBesideJobs<T>(r: RunnerState, name: 'checkpoint' | 'warm', task: unknown, then: (report: T) => void = () => {}): void {
+function runBesideJobs<T>(
+  r: RunnerState,
+  name: 'checkpoint' | 'warm',
+  task: unknown,
+  then: (report: T) => void = () => {},
+): void {
   const run = (poolOf(r).run(task, { name }) as Promise<T>)
     .then(then)
     .catch((error: unknown) => r.deps.log.error(`worker task ${name} failed`, error))
@@ -242,7 +308,9 @@ function wake(r: RunnerState): void {
  * it stays rare); a job whose lease another runner took is dropped.
  */
 async function heartbeat(r: RunnerState): Promise<void> {
-  const stale = [...r.held.values()].filter((job) => !job.inFlight && Date.now() - job.renewedAt > r.leaseMs / 3).map((job) => job.id);
+  const stale = [...r.held.values()]
+    .filter((job) => !job.inFlight && Date.now() - job.renewedAt > r.leaseMs / 3)
+    .map((job) => job.id);
   if (stale.length === 0 || r.stopping) return;
   try {
     const kept = new Set(await renewLeases(r.deps, r.owner, stale, r.leaseMs));
@@ -261,8 +329,19 @@ async function heartbeat(r: RunnerState): Promise<void> {
  */
 export function startJobRunner(deps: Deps, options: RunnerOptions): JobRunner {
   const r: RunnerState = {
-    deps, options, owner: newLeaseOwner(), leaseMs: options.leaseMs ?? 15_000, held: new Map(), rotation: [], inFlight: new Set(),
-    gate: createWriteGate(), stopping: false, ticking: false, again: false, lastStagingCheck: 0, apiCommits: 0,
+    deps,
+    options,
+    owner: newLeaseOwner(),
+    leaseMs: options.leaseMs ?? 15_000,
+    held: new Map(),
+    rotation: [],
+    inFlight: new Set(),
+    gate: createWriteGate(),
+    stopping: false,
+    ticking: false,
+    again: false,
+    lastStagingCheck: 0,
+    apiCommits: 0,
     walLook: { at: 0, commits: deps.commitStats().batches },
   };
   const onEnqueued = () => wake(r);
@@ -279,7 +358,8 @@ export function startJobRunner(deps: Deps, options: RunnerOptions): JobRunner {
     sweepNow: async () => sweeps?.runNow(),
     copyWalBack: () => copyBackCounted(sqliteEngineOf(deps.engine).sqlite, r.gate),
     warmUp(type) {
-      if (options.registry.types[type]) runBesideJobs(r, 'warm', { registry: options.registry.home, type, dbFile: deps.dbFile, gate: r.gate });
+      if (options.registry.types[type])
+        runBesideJobs(r, 'warm', { registry: options.registry.home, type, dbFile: deps.dbFile, gate: r.gate });
     },
     async stop() {
       r.stopping = true;

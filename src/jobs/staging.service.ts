@@ -42,17 +42,22 @@ export interface StagingInput {
 const DEFAULT_LEASE_MS = 30_000;
 const BATCH = 1000;
 
-const endedWhileStaging = (id: string): AppError => new AppError('job_already_ended', `Async action ${id} ended before all of its items were read`);
-
+const endedWhileStaging = (id: string): AppError =>
+  new AppError('job_already_ended', `Async action ${id} ended before all of its items were read`);
 
 export async function startStaging(deps: StagingDeps, input: StagingInput): Promise<Staging> {
   const owner = newLeaseOwner();
   const leaseMs = input.leaseMs ?? DEFAULT_LEASE_MS;
   const leaseUntil = () => deps.clock.now().getTime() + leaseMs;
-  const jobId = await deps.db.transaction().execute((trx) =>
-    enqueueJob(trx, { ...input, total: 0, now: isoNow(deps.clock), staging: { owner, leaseUntil: leaseUntil() } }),
+  const jobId = await deps.db
+    .transaction()
+    .execute((trx) =>
+      enqueueJob(trx, { ...input, total: 0, now: isoNow(deps.clock), staging: { owner, leaseUntil: leaseUntil() } }),
+    );
+  const beat = setInterval(
+    () => void repo.holdStaging(deps.db, jobId, owner, leaseUntil()).catch(() => undefined),
+    leaseMs / 3,
   );
-  const beat = setInterval(() => void repo.holdStaging(deps.db, jobId, owner, leaseUntil()).catch(() => undefined), leaseMs / 3);
   beat.unref();
   const restoreCache = input.keepCache ? () => undefined : deps.engine.shrinkCache();
   const end = () => {
@@ -71,7 +76,8 @@ export async function startStaging(deps: StagingDeps, input: StagingInput): Prom
     },
     async seal() {
       end();
-      if (!(await repo.sealJob(deps.db, { id: jobId, owner, total: count, now: isoNow(deps.clock) }))) throw endedWhileStaging(jobId);
+      if (!(await repo.sealJob(deps.db, { id: jobId, owner, total: count, now: isoNow(deps.clock) })))
+        throw endedWhileStaging(jobId);
       notifyJobEnqueued();
     },
     async abandon(reason) {
@@ -90,7 +96,12 @@ export async function startStaging(deps: StagingDeps, input: StagingInput): Prom
  * Nothing to import, or a stream that breaks (a malformed file), ends the job FAILED with the
  * reason, which is thrown as an AppError. Returns how many items the job holds.
  */
-export async function stageItems(staging: Staging, items: AsyncIterable<unknown>, what: string, options: { discard?: boolean } = {}): Promise<number> {
+export async function stageItems(
+  staging: Staging,
+  items: AsyncIterable<unknown>,
+  what: string,
+  options: { discard?: boolean } = {},
+): Promise<number> {
   let count = 0;
   try {
     let batch: unknown[] = [];
@@ -107,7 +118,8 @@ export async function stageItems(staging: Staging, items: AsyncIterable<unknown>
     await staging.seal();
     return count;
   } catch (error) {
-    const failure = error instanceof AppError ? error : invalidPayload(`The items could not be read: ${(error as Error).message}`);
+    const failure =
+      error instanceof AppError ? error : invalidPayload(`The items could not be read: ${(error as Error).message}`);
     await (options.discard ? staging.discard() : staging.abandon(failure.details));
     throw failure;
   }
@@ -118,7 +130,12 @@ export async function stageItems(staging: Staging, items: AsyncIterable<unknown>
  * job's id is answered once it is sealed. A stream that breaks or holds nothing discards the
  * job, so a refused request leaves the database as it was.
  */
-export async function stageUpload(deps: StagingDeps, input: StagingInput, items: AsyncIterable<unknown>, what: string): Promise<{ async_action_id: string }> {
+export async function stageUpload(
+  deps: StagingDeps,
+  input: StagingInput,
+  items: AsyncIterable<unknown>,
+  what: string,
+): Promise<{ async_action_id: string }> {
   const staging = await startStaging(deps, { ...input, keepCache: true });
   await stageItems(staging, items, what, { discard: true });
   return { async_action_id: staging.jobId };

@@ -9,7 +9,13 @@ import type { Neighbours } from './portion-size.js';
 import { letWaitingWriteFirst, waitingMs } from '../db/sqlite/write-intent.js';
 import type { WalReset } from '../db/sqlite/wal.js';
 import { walKeeper, type WalKeeper } from '../db/sqlite/wal-checkpoints.js';
-import { DEFAULT_GATE, gateWrites, markGateWrite, throughWriteGate, type GateOptions } from '../db/sqlite/write-gate.js';
+import {
+  DEFAULT_GATE,
+  gateWrites,
+  markGateWrite,
+  throughWriteGate,
+  type GateOptions,
+} from '../db/sqlite/write-gate.js';
 
 /**
  * The one Piscina worker of every job type. A task names its registry (by the URL of the module
@@ -62,7 +68,12 @@ interface Seen {
   gateWrites: number;
 }
 
-type WorkerDeps = Pick<Deps, 'db' | 'clock' | 'seams'> & { engine: SqliteEngine; wal: WalKeeper; seen?: Seen; cacheMb: number };
+type WorkerDeps = Pick<Deps, 'db' | 'clock' | 'seams'> & {
+  engine: SqliteEngine;
+  wal: WalKeeper;
+  seen?: Seen;
+  cacheMb: number;
+};
 
 /** The worker connection's page cache unless the job type asks for another (job-registry.ts cacheMb). */
 const WORKER_CACHE_MB = 64;
@@ -83,7 +94,14 @@ function workerDeps(dbFile: string, gate: SharedArrayBuffer, registry: JobRegist
     // Every connection keeps its statement journals in memory (db/sqlite/connect.ts openSqlite).
     const engine = openSqliteEngine(dbFile, { synchronous: 'NORMAL', autocheckpointBytes: 0 });
     engine.setCacheMb(WORKER_CACHE_MB);
-    deps = { db: engine.db, engine, clock: systemClock, seams: new Seams(), wal: walKeeper(engine.sqlite, dbFile, gate), cacheMb: WORKER_CACHE_MB };
+    deps = {
+      db: engine.db,
+      engine,
+      clock: systemClock,
+      seams: new Seams(),
+      wal: walKeeper(engine.sqlite, dbFile, gate),
+      cacheMb: WORKER_CACHE_MB,
+    };
     // The API's subscriptions, on this connection: what a step's change fires (a customer's
     // segments, their earning rules) runs in the portion's transaction, as in a request's.
     deps.seams.whenLoaded(subscribeSeams(deps as unknown as Deps, registry.subscriptions));
@@ -108,7 +126,10 @@ function registryAt(home: string): Promise<JobRegistry> {
 }
 
 /** The step of the task's job type, and the registry that names it. */
-async function stepOf(task: { registry: string; type: string }): Promise<{ step: JobStep<unknown, unknown>; registry: JobRegistry }> {
+async function stepOf(task: {
+  registry: string;
+  type: string;
+}): Promise<{ step: JobStep<unknown, unknown>; registry: JobRegistry }> {
   const registry = await registryAt(task.registry);
   const entry = registry.types[task.type];
   if (!entry) throw new Error(`${task.registry} has no job type ${task.type}`);
@@ -200,7 +221,12 @@ export async function checkpoint(task: CheckpointTask): Promise<WorkerReport> {
  * Piscina task `warm`: loads a job type's step (and with it this thread's module graph) before
  * its job can run, while the caller still prepares it (`promo import` staging its file).
  */
-export async function warm(task: { registry: string; type: string; dbFile: string; gate: SharedArrayBuffer }): Promise<void> {
+export async function warm(task: {
+  registry: string;
+  type: string;
+  dbFile: string;
+  gate: SharedArrayBuffer;
+}): Promise<void> {
   const { registry } = await stepOf(task);
   workerDeps(task.dbFile, task.gate, registry);
 }

@@ -19,7 +19,11 @@ export const csvLine = (values: readonly unknown[]): string => `${values.map(csv
  * ("Source_id", "source id", "Address_Postal_Code"); any other column is a metadata key, named
  * as written. Empty cells are left out, as if the column were absent.
  */
-export const columnName = (header: string): string => header.trim().toLowerCase().replace(/[\s-]+/g, '_');
+export const columnName = (header: string): string =>
+  header
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 
 export interface SortedColumns {
   /** Standard fields by their field name (the values of `standard`). */

@@ -45,12 +45,21 @@ export interface IsoDuration {
 }
 
 /** The ISO 8601 durations a body may give: at least one part; `T` only before a time part. */
-export const ISO_DURATION = /^P(?!$)(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?=\d)(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/;
+export const ISO_DURATION =
+  /^P(?!$)(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?=\d)(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/;
 
 /** Parses an ISO 8601 duration, or null. */
 export function parseIsoDuration(value: string): IsoDuration | null {
   const m = ISO_DURATION.exec(value);
   if (!m) return null;
   const part = (i: number): number => Number(m[i] ?? 0);
-  return { years: part(1), months: part(2), weeks: part(3), days: part(4), hours: part(5), minutes: part(6), seconds: part(7) };
+  return {
+    years: part(1),
+    months: part(2),
+    weeks: part(3),
+    days: part(4),
+    hours: part(5),
+    minutes: part(6),
+    seconds: part(7),
+  };
 }

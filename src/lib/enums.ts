@@ -2,14 +2,24 @@
  * The API's enumerations, defined once: schemas validate against these lists, tables and
  * services take their types from them.
  */
-export const CAMPAIGN_TYPES = ['DISCOUNT_COUPONS', 'GIFT_VOUCHERS', 'LOYALTY_PROGRAM', 'PROMOTION', 'REFERRAL_PROGRAM'] as const;
+export const CAMPAIGN_TYPES = [
+  'DISCOUNT_COUPONS',
+  'GIFT_VOUCHERS',
+  'LOYALTY_PROGRAM',
+  'PROMOTION',
+  'REFERRAL_PROGRAM',
+] as const;
 export type CampaignType = (typeof CAMPAIGN_TYPES)[number];
 
 export const VOUCHER_TYPES = ['DISCOUNT_VOUCHER', 'GIFT_VOUCHER', 'LOYALTY_CARD'] as const;
 export type VoucherType = (typeof VOUCHER_TYPES)[number];
 
 /** The block of a voucher (and of a campaign's voucher template) that holds each type's own fields. */
-export const VOUCHER_TYPE_BLOCK = { DISCOUNT_VOUCHER: 'discount', GIFT_VOUCHER: 'gift', LOYALTY_CARD: 'loyalty_card' } as const satisfies Record<VoucherType, string>;
+export const VOUCHER_TYPE_BLOCK = {
+  DISCOUNT_VOUCHER: 'discount',
+  GIFT_VOUCHER: 'gift',
+  LOYALTY_CARD: 'loyalty_card',
+} as const satisfies Record<VoucherType, string>;
 export type VoucherBlock = (typeof VOUCHER_TYPE_BLOCK)[VoucherType];
 
 export const ORDER_STATUSES = ['CREATED', 'PAID', 'CANCELED', 'FULFILLED'] as const;
@@ -141,7 +151,13 @@ export const VALIDATION_RULE_CONTEXT_TYPES = [
 ] as const;
 export type ValidationRuleContextType = (typeof VALIDATION_RULE_CONTEXT_TYPES)[number];
 /** What a rule may be assigned to (the reference's `distribution` is not part of promo). */
-export const RULE_OBJECT_TYPES = ['voucher', 'campaign', 'promotion_tier', 'earning_rule', 'reward_assignment'] as const;
+export const RULE_OBJECT_TYPES = [
+  'voucher',
+  'campaign',
+  'promotion_tier',
+  'earning_rule',
+  'reward_assignment',
+] as const;
 export type RuleObjectType = (typeof RULE_OBJECT_TYPES)[number];
 /** Redemption records (the reference's Redemption object; voucherify-facts 1.16, 2.6): what the redemption list holds. */
 export const REDEMPTION_OBJECTS = ['redemption', 'redemption_rollback'] as const;
@@ -160,21 +176,51 @@ export type RollbackOrderMode = (typeof ROLLBACK_ORDER_MODES)[number];
 export const REDEMPTION_LIST_ORDERS = ['created_at', 'id', 'voucher_code', 'tracking_id', 'customer_id'] as const;
 
 /** A session lock's ttl_unit (voucherify-facts 1.17 `session`). */
-export const SESSION_TTL_UNITS = ['DAYS', 'HOURS', 'MINUTES', 'SECONDS', 'MILLISECONDS', 'MICROSECONDS', 'NANOSECONDS'] as const;
+export const SESSION_TTL_UNITS = [
+  'DAYS',
+  'HOURS',
+  'MINUTES',
+  'SECONDS',
+  'MILLISECONDS',
+  'MICROSECONDS',
+  'NANOSECONDS',
+] as const;
 export type SessionTtlUnit = (typeof SESSION_TTL_UNITS)[number];
 /** A session unit's length in milliseconds. */
-export const SESSION_TTL_UNIT_MS: Record<SessionTtlUnit, number> = { DAYS: 86_400_000, HOURS: 3_600_000, MINUTES: 60_000, SECONDS: 1_000, MILLISECONDS: 1, MICROSECONDS: 1e-3, NANOSECONDS: 1e-6 };
+export const SESSION_TTL_UNIT_MS: Record<SessionTtlUnit, number> = {
+  DAYS: 86_400_000,
+  HOURS: 3_600_000,
+  MINUTES: 60_000,
+  SECONDS: 1_000,
+  MILLISECONDS: 1,
+  MICROSECONDS: 1e-3,
+  NANOSECONDS: 1e-6,
+};
 /** The longest session lock: 36,500 days, so that its expiry stays a date of four-digit year. */
 export const MAX_SESSION_TTL_DAYS = 36_500;
 /** What POST /v1/exports exports (the reference's `exported_object`, less `publication`). */
-export const EXPORTED_OBJECTS = ['voucher', 'redemption', 'customer', 'order', 'points_expiration', 'voucher_transactions'] as const;
+export const EXPORTED_OBJECTS = [
+  'voucher',
+  'redemption',
+  'customer',
+  'order',
+  'points_expiration',
+  'voucher_transactions',
+] as const;
 export type ExportedObject = (typeof EXPORTED_OBJECTS)[number];
 
 /** An export's status (the reference's Export object). */
 export const EXPORT_STATUSES = ['SCHEDULED', 'IN_PROGRESS', 'DONE', 'ERROR'] as const;
 export type ExportStatus = (typeof EXPORT_STATUSES)[number];
 /** Publications (the reference's /v1/publications): list orders, each also with a leading `-`. */
-export const PUBLICATION_LIST_ORDERS = ['created_at', 'id', 'voucher_code', 'tracking_id', 'customer_id', 'channel'] as const;
+export const PUBLICATION_LIST_ORDERS = [
+  'created_at',
+  'id',
+  'voucher_code',
+  'tracking_id',
+  'customer_id',
+  'channel',
+] as const;
 export type PublicationOrderField = (typeof PUBLICATION_LIST_ORDERS)[number];
 export const PUBLICATION_RESULTS = ['SUCCESS', 'FAILURE'] as const;
 export type PublicationResult = (typeof PUBLICATION_RESULTS)[number];

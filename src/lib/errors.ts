@@ -26,7 +26,7 @@ export const errorCatalogue = {
   invalid_export_params: entry(400, 'Invalid export params'),
   export_not_ready: entry(409, 'Export not ready'),
   // A publication that found no voucher to give: every voucher of a STATIC campaign is held.
-  no_voucher_suitable_for_publication: entry(400, 'Couldn\'t find any voucher suitable for publication.'),
+  no_voucher_suitable_for_publication: entry(400, "Couldn't find any voucher suitable for publication."),
   invalid_scope: entry(400, 'Invalid scope'),
   invalid_grant_type: entry(400, 'Invalid grant_type'),
   invalid_origins: entry(400, 'Invalid origins'),
@@ -150,12 +150,18 @@ export const invalidPayload = (details: string): AppError => new AppError('inval
 export const invalidQueryParams = (details: string): AppError => new AppError('invalid_query_params', details);
 
 export const notFound = (resourceType: string, id: string): AppError =>
-  new AppError('not_found', `Cannot find ${resourceType} with id ${id}`, { resource_id: id, resource_type: resourceType });
+  new AppError('not_found', `Cannot find ${resourceType} with id ${id}`, {
+    resource_id: id,
+    resource_type: resourceType,
+  });
 
 export const duplicateFound = (resourceType: string, field: string, value: string): AppError =>
-  new AppError('duplicate_found', `Duplicated ${resourceType} exists with ${field} ${value}`, { resource_type: resourceType });
+  new AppError('duplicate_found', `Duplicated ${resourceType} exists with ${field} ${value}`, {
+    resource_type: resourceType,
+  });
 
-export const unauthorized = (details = 'Missing or invalid credentials'): AppError => new AppError('unauthorized', details);
+export const unauthorized = (details = 'Missing or invalid credentials'): AppError =>
+  new AppError('unauthorized', details);
 
 export const missingPermission = (details: string): AppError => new AppError('missing_required_permission', details);
 

@@ -40,8 +40,10 @@ export const nullableText = (label: string) =>
     .max(LIMITS.shortText, `${label} must be at most ${LIMITS.shortText} characters`);
 
 /** Whether a stored JSON value (metadata, a SKU's attributes, a product's attribute list, a collection's filter) fits LIMITS.metadataBytes. */
-export const withinJsonBytes = (value: unknown): boolean => Buffer.byteLength(JSON.stringify(value)) <= LIMITS.metadataBytes;
-export const jsonSizeMessage = (label: string): string => `${label} must be at most ${LIMITS.metadataBytes} bytes as JSON`;
+export const withinJsonBytes = (value: unknown): boolean =>
+  Buffer.byteLength(JSON.stringify(value)) <= LIMITS.metadataBytes;
+export const jsonSizeMessage = (label: string): string =>
+  `${label} must be at most ${LIMITS.metadataBytes} bytes as JSON`;
 
 /**
  * A free-form JSON object (metadata, attributes): not an array, not null, at most
@@ -52,8 +54,16 @@ export const jsonObjectField = (label: string) =>
   mixed<Record<string, unknown>>((v): v is Record<string, unknown> => isPlainObject(v))
     .typeError(`${label} must be an object`)
     .nonNullable(`${label} must be an object`)
-    .test('json-depth', `${label} must nest at most ${LIMITS.jsonDepth} levels deep`, (v) => v == null || jsonDepth(v) <= LIMITS.jsonDepth)
-    .test('json-size', jsonSizeMessage(label), (v) => v == null || jsonDepth(v) > LIMITS.jsonDepth || withinJsonBytes(v));
+    .test(
+      'json-depth',
+      `${label} must nest at most ${LIMITS.jsonDepth} levels deep`,
+      (v) => v == null || jsonDepth(v) <= LIMITS.jsonDepth,
+    )
+    .test(
+      'json-size',
+      jsonSizeMessage(label),
+      (v) => v == null || jsonDepth(v) > LIMITS.jsonDepth || withinJsonBytes(v),
+    );
 
 /** A body that is an array of `many` (bulk creates): 1 to `max` items, each checked by `item`. */
 export function bulkBody<T>(item: ISchema<T>, one: string, many: string, max: number) {

@@ -42,7 +42,8 @@ export const newId = (prefix: string): string => `${prefix}${randomBase62(16)}`;
 /** A time in ms as 8 base62 characters: their text order is the times' order (until year 8888). */
 function base62Time(ms: number): string {
   let time = '';
-  for (let v = Number.isFinite(ms) ? Math.max(0, Math.floor(ms)) : 0; time.length < 8; v = Math.floor(v / 62)) time = (BASE62[v % 62] as string) + time;
+  for (let v = Number.isFinite(ms) ? Math.max(0, Math.floor(ms)) : 0; time.length < 8; v = Math.floor(v / 62))
+    time = (BASE62[v % 62] as string) + time;
   return time;
 }
 
@@ -59,7 +60,8 @@ export function timeOrderedIds(prefix: string, nowMs: number): () => string {
 }
 
 /** One time-ordered id (timeOrderedIds) at an ISO time. */
-export const timeOrderedId = (prefix: string, at: string): string => `${prefix}${base62Time(Date.parse(at))}${randomBase62(8)}`;
+export const timeOrderedId = (prefix: string, at: string): string =>
+  `${prefix}${base62Time(Date.parse(at))}${randomBase62(8)}`;
 
 /** Request ids look like the reference's: `v-` and 18 hex digits (from the pool: one per request). */
 export function newRequestId(): string {

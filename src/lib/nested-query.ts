@@ -32,7 +32,8 @@ function place(tree: Tree, path: string[], value: string, key: string): void {
       node[part] = value;
       return;
     }
-    if (typeof existing === 'string') throw invalidQueryParams(`Query parameter ${key} conflicts with another parameter`);
+    if (typeof existing === 'string')
+      throw invalidQueryParams(`Query parameter ${key} conflicts with another parameter`);
     node = existing ?? (node[part] = Object.create(null) as Tree);
   }
 }
@@ -52,7 +53,8 @@ export function nestedQuery(query: Query): Record<string, unknown> {
   for (const [key, value] of entries) {
     if (Array.isArray(value)) throw invalidQueryParams(`Query parameter ${key} must be given once`);
     const path = pathOf(key);
-    if (path.length > MAX_DEPTH) throw invalidQueryParams(`Query parameter ${key} is nested deeper than ${MAX_DEPTH} levels`);
+    if (path.length > MAX_DEPTH)
+      throw invalidQueryParams(`Query parameter ${key} is nested deeper than ${MAX_DEPTH} levels`);
     place(tree, path, value, key);
   }
   return arraysOf(tree) as Record<string, unknown>;

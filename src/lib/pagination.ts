@@ -12,7 +12,9 @@ export function listEnvelope<K extends string, T>(
   items: T[],
   extra: { total?: number; has_more?: boolean; more_starting_after?: string } = {},
 ): { object: 'list'; data_ref: K } & Record<K, T[]> & typeof extra {
-  return { object: 'list', data_ref: dataRef, [dataRef]: items, ...extra } as { object: 'list'; data_ref: K } &
-    Record<K, T[]> &
+  return { object: 'list', data_ref: dataRef, [dataRef]: items, ...extra } as { object: 'list'; data_ref: K } & Record<
+    K,
+    T[]
+  > &
     typeof extra;
 }

@@ -61,7 +61,8 @@ function narrowObject(schema: ObjectSchema<Record<string, unknown>>): AnySchema 
 
 function narrowed(schema: AnySchema): AnySchema {
   if (schema instanceof ObjectSchema) return narrowObject(schema as ObjectSchema<Record<string, unknown>>);
-  if (schema instanceof ArraySchema && schema.innerType) return schema.of(narrowed(schema.innerType as AnySchema)) as AnySchema;
+  if (schema instanceof ArraySchema && schema.innerType)
+    return schema.of(narrowed(schema.innerType as AnySchema)) as AnySchema;
   return schema;
 }
 

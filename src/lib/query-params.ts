@@ -62,7 +62,9 @@ export function integer(min: number, max: number): ParamBuilder<number | undefin
 export function integer(min: number, max: number, fallback: number): ParamBuilder<number>;
 export function integer(min: number, max: number, fallback?: number): ParamBuilder<number | undefined> {
   const parse: Parse<number> = (raw, label) =>
-    /^\d+$/.test(raw) && Number(raw) >= min && Number(raw) <= max ? Number(raw) : refuse(label, `must be an integer from ${min} to ${max}`);
+    /^\d+$/.test(raw) && Number(raw) >= min && Number(raw) <= max
+      ? Number(raw)
+      : refuse(label, `must be an integer from ${min} to ${max}`);
   return fallback === undefined ? param(parse) : param(parse, fallback);
 }
 
@@ -82,11 +84,14 @@ export const order = <F extends string>(fields: readonly F[]) =>
 export const text = () => param<string>((raw) => raw);
 
 /** An ISO 8601 date or date-time, as a UTC ISO string. */
-export const date = () => param<string>((raw, name) => parseIsoDate(raw) ?? refuse(name, 'must be an ISO 8601 date-time'));
+export const date = () =>
+  param<string>((raw, name) => parseIsoDate(raw) ?? refuse(name, 'must be an ISO 8601 date-time'));
 
 /** One of the listed values. */
 export const oneOf = <T extends string>(values: readonly T[]) =>
-  param<T>((raw, name) => (values.includes(raw as T) ? (raw as T) : refuse(name, `must be one of: ${values.join(', ')}`)));
+  param<T>((raw, name) =>
+    values.includes(raw as T) ? (raw as T) : refuse(name, `must be one of: ${values.join(', ')}`),
+  );
 
 /** A parameter checked by `accepts`, refused with what `refusal` says of the value ("must be ..."). */
 export const matching = <T extends string>(accepts: (raw: string) => raw is T, refusal: (raw: string) => string) =>
@@ -102,7 +107,8 @@ export function gatherRepeated(query: Query | Record<string, unknown>, name: str
   const values: unknown[] = [];
   const indexed = new RegExp(`^${name}\\[\\d*\\]$`);
   for (const [key, value] of Object.entries(query)) {
-    if (key === name || indexed.test(key)) values.push(...(Array.isArray(value) ? value : value === undefined ? [] : [value]));
+    if (key === name || indexed.test(key))
+      values.push(...(Array.isArray(value) ? value : value === undefined ? [] : [value]));
     else out[key] = value;
   }
   if (values.length > 0) out[name] = values;
@@ -115,7 +121,10 @@ export type QueryOf<P> = { [K in keyof P as undefined extends Out<P[K]> ? never 
   [K in keyof P as undefined extends Out<P[K]> ? K : never]?: Out<P[K]>;
 };
 
-function schemaOf<P extends Record<string, ParamBuilder<unknown>>>(params: P, labelOf: (name: string) => string): Schema<QueryOf<P>> {
+function schemaOf<P extends Record<string, ParamBuilder<unknown>>>(
+  params: P,
+  labelOf: (name: string) => string,
+): Schema<QueryOf<P>> {
   const shape = Object.fromEntries(Object.entries(params).map(([name, build]) => [name, build(labelOf(name))]));
   return object(shape) as unknown as Schema<QueryOf<P>>;
 }
@@ -124,7 +133,8 @@ function schemaOf<P extends Record<string, ParamBuilder<unknown>>>(params: P, la
  * An endpoint's query schema from its parameters, each under its own name. Parameters with
  * a fallback (limit, page) come out defined; the rest may be undefined.
  */
-export const querySchema = <P extends Record<string, ParamBuilder<unknown>>>(params: P) => schemaOf(params, (name) => `Query parameter ${name}`);
+export const querySchema = <P extends Record<string, ParamBuilder<unknown>>>(params: P) =>
+  schemaOf(params, (name) => `Query parameter ${name}`);
 
 /** A command's flags (commander's camelCase option names), named `--kebab-case` in messages. */
 export const flagsSchema = <P extends Record<string, ParamBuilder<unknown>>>(params: P) =>
@@ -141,5 +151,7 @@ export function refuseUnservedOrder(sort: OrderBy<string>, filters: Iterable<[st
   const others = [...filters].flatMap(([column, label]) => (column === sort.field ? [] : [label]));
   if (others.length === 0) return;
   const raw = `${sort.direction === 'desc' ? '-' : ''}${sort.field}`;
-  throw invalidQueryParams(`Query parameter order=${raw} cannot be combined with ${others.join(', ')}: no index serves them together; filter with the default order (created_at) instead`);
+  throw invalidQueryParams(
+    `Query parameter order=${raw} cannot be combined with ${others.join(', ')}: no index serves them together; filter with the default order (created_at) instead`,
+  );
 }

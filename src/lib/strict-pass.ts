@@ -87,7 +87,13 @@ function testPasses(test: Test, value: unknown, ctx: TestContext): boolean {
   } catch {
     return false;
   }
-  return result === true || (Boolean(result) && result !== FAILED && !ValidationError.isError(result) && typeof (result as { then?: unknown }).then !== 'function');
+  return (
+    result === true ||
+    (Boolean(result) &&
+      result !== FAILED &&
+      !ValidationError.isError(result) &&
+      typeof (result as { then?: unknown }).then !== 'function')
+  );
 }
 
 /**
@@ -137,7 +143,8 @@ function planOf(schema: AnySchema): Plan {
       if (key === 'typeError' && name === 'typeError') basics.typeCheck = (value) => inner._typeCheck(value);
       else if (key === 'nullable' && name === 'nullable') basics.nullable = inner.spec.nullable;
       else if (key === 'optionality' && name === 'optionality') basics.optional = inner.spec.optional;
-      else if (key === 'whiteList' && name === 'oneOf' && ![...inner._whitelist].some(isRef)) basics.oneOf = new Set(inner._whitelist);
+      else if (key === 'whiteList' && name === 'oneOf' && ![...inner._whitelist].some(isRef))
+        basics.oneOf = new Set(inner._whitelist);
       else tests.push(test);
     }
     plan = { fixed: inner.conditions.length === 0, basics, tests: [...tests, ...inner.tests] };

@@ -9,20 +9,34 @@ import { passesStrict } from './strict-pass.js';
  * ("active must be a boolean", not yup's "must be a `boolean` type, but the final value was: ...").
  */
 const ARTICLE: Record<string, string> = { object: 'an object', array: 'an array', integer: 'an integer' };
-setLocale({ mixed: { notType: ({ path, type }: { path: string; type: string }) => `${path} must be ${ARTICLE[type] ?? `a ${type}`}` } });
+setLocale({
+  mixed: {
+    notType: ({ path, type }: { path: string; type: string }) => `${path} must be ${ARTICLE[type] ?? `a ${type}`}`,
+  },
+});
 
 /**
  * Strict validation: a value that passes comes back as it was, told by the lean walk of the
  * same schema (strict-pass.ts); one that does not is validated by `messages` (the schema, or
  * its present-fields variant, which answers the same) for every message.
  */
-function strictly<T>(schema: Schema<T>, value: unknown, toError: (details: string, error: ValidationError) => Error, messages: Schema<T> = schema): T {
+function strictly<T>(
+  schema: Schema<T>,
+  value: unknown,
+  toError: (details: string, error: ValidationError) => Error,
+  messages: Schema<T> = schema,
+): T {
   if (passesStrict(schema as Schema<unknown>, value)) return value as T;
   return run(messages, value, true, toError);
 }
 
 /** Runs a schema and collects every message, so a client learns all that is wrong in one answer. */
-function run<T>(schema: Schema<T>, value: unknown, strict: boolean, toError: (details: string, error: ValidationError) => Error): T {
+function run<T>(
+  schema: Schema<T>,
+  value: unknown,
+  strict: boolean,
+  toError: (details: string, error: ValidationError) => Error,
+): T {
   try {
     return schema.validateSync(value, { abortEarly: false, strict, stripUnknown: !strict }) as T;
   } catch (error) {
@@ -61,7 +75,8 @@ export function validateBodyPresentFields<T>(schema: Schema<T>, body: unknown): 
  * is not the request's body. Items are many: the schema checks only the fields an item has
  * (present-fields.ts), which gives the same answer at a fraction of the cost.
  */
-export const validateItem = <T>(schema: Schema<T>, item: unknown): T => strictly(schema, item, invalidPayload, presentFieldsSchema(schema) as Schema<T>);
+export const validateItem = <T>(schema: Schema<T>, item: unknown): T =>
+  strictly(schema, item, invalidPayload, presentFieldsSchema(schema) as Schema<T>);
 
 function requireShape(schema: Schema<unknown>, body: unknown): void {
   if (schema.type === 'object' && !isPlainObject(body)) throw invalidPayload('The body must be a JSON object');
@@ -71,7 +86,8 @@ function requireShape(schema: Schema<unknown>, body: unknown): void {
  * A query string against a schema of `querySchema` (lib/query-params.ts): 400
  * invalid_query_params with every message. Query values are text, so each parameter parses its own.
  */
-export const validateQuery = <T>(schema: Schema<T>, query: Query | Record<string, unknown>): T => run(schema, query, false, invalidQueryParams);
+export const validateQuery = <T>(schema: Schema<T>, query: Query | Record<string, unknown>): T =>
+  run(schema, query, false, invalidQueryParams);
 
 /**
  * A query nested into a body's shape (lib/nested-query.ts; GET /client/v1/validate): checked as
@@ -81,7 +97,8 @@ export const validateNestedQuery = <T>(schema: Schema<T>, value: Record<string, 
   strictly(schema, value, invalidQueryParams, presentFieldsSchema(schema) as Schema<T>);
 
 /** A command's flags against a `flagsSchema`: a usage error (exit 2) with every message. */
-export const validateFlags = <T>(schema: Schema<T>, flags: object): T => run(schema, flags, false, (details) => new UsageError(details));
+export const validateFlags = <T>(schema: Schema<T>, flags: object): T =>
+  run(schema, flags, false, (details) => new UsageError(details));
 
 /** The catalogue key a failed test names (a missing required field is `missing_parameters`). */
 function keyOfTest(type: string | undefined): ErrorKey {
@@ -95,5 +112,9 @@ function keyOfTest(type: string | undefined): ErrorKey {
  */
 export function validateKeyedBody<T>(schema: Schema<T>, body: unknown): T {
   requireShape(schema, body);
-  return strictly(schema, body, (details, error) => new AppError(keyOfTest(error.inner[0]?.type ?? error.type), details));
+  return strictly(
+    schema,
+    body,
+    (details, error) => new AppError(keyOfTest(error.inner[0]?.type ?? error.type), details),
+  );
 }

@@ -13,12 +13,17 @@ const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
 export const isoDate = () =>
   string()
     .nullable()
-    .test('iso-date', '${path} must be an ISO 8601 date or date-time', (v) => v === undefined || v === null || parseIsoDate(v) !== null);
+    .test(
+      'iso-date',
+      '${path} must be an ISO 8601 date or date-time',
+      (v) => v === undefined || v === null || parseIsoDate(v) !== null,
+    );
 
 const NOT_A_DURATION = '${path} must be an ISO 8601 duration';
 
 /** An ISO 8601 duration (`PT1H`, `P2D`), or null, or empty. */
-export const isoDuration = () => string().nullable().matches(ISO_DURATION, { message: NOT_A_DURATION, excludeEmptyString: true });
+export const isoDuration = () =>
+  string().nullable().matches(ISO_DURATION, { message: NOT_A_DURATION, excludeEmptyString: true });
 
 const dayOfWeek = () => number().integer().min(0).max(6).required();
 /** Days of the week (0 Sunday .. 6 Saturday): a week has seven, so a longer list is refused, not stored. */

@@ -22,7 +22,10 @@ export function createDeps(options: DepsOptions): Deps {
   // checkpoints only past 64 MiB of WAL, a safety net: job worker threads copy the WAL back
   // during and between jobs (db/sqlite/wal-checkpoints.ts), off the request thread.
   const engine = openSqliteEngine(options.dbFile, {
-    groupCommit: true, separateReads: true, autocheckpointBytes: WAL_SIZE_LIMIT_BYTES, ...options,
+    groupCommit: true,
+    separateReads: true,
+    autocheckpointBytes: WAL_SIZE_LIMIT_BYTES,
+    ...options,
   });
   try {
     if (options.migrate !== false) migrate(engine.sqlite);

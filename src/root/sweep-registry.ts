@@ -10,8 +10,20 @@ import type { SweepRegistry } from '../jobs/registry.js';
  * A module registers a sweep with one line here: a typed lazy import of its function.
  */
 export const sweepRegistry: SweepRegistry = [
-  { name: 'points-expiry', run: () => import('../modules/ledgers/points-expiry.sweep.js').then((m) => m.expireDueBuckets) },
-  { name: 'pending-points', run: () => import('../modules/loyalty/pending-points.sweep.js').then((m) => m.activateDuePendingPointsSweep) },
-  { name: 'session-locks', run: () => import('../modules/sessions/session-locks.service.js').then((m) => m.expireSessionLocks) },
-  { name: 'idempotency-keys', run: () => import('../modules/idempotency/idempotency.service.js').then((m) => m.expireIdempotencyKeys) },
+  {
+    name: 'points-expiry',
+    run: () => import('../modules/ledgers/points-expiry.sweep.js').then((m) => m.expireDueBuckets),
+  },
+  {
+    name: 'pending-points',
+    run: () => import('../modules/loyalty/pending-points.sweep.js').then((m) => m.activateDuePendingPointsSweep),
+  },
+  {
+    name: 'session-locks',
+    run: () => import('../modules/sessions/session-locks.service.js').then((m) => m.expireSessionLocks),
+  },
+  {
+    name: 'idempotency-keys',
+    run: () => import('../modules/idempotency/idempotency.service.js').then((m) => m.expireIdempotencyKeys),
+  },
 ];

@@ -5,7 +5,12 @@ import { useEffect, useRef, useState } from 'react';
 import type { JobView } from '../jobs/jobs.presenter.js';
 import { etaOf, formatEta, formatRate, progressBar, rateOf } from './progress-line.js';
 
-const STATUS_COLOR: Record<JobView['status'], string> = { ENQUEUED: 'gray', IN_PROGRESS: 'cyan', DONE: 'green', FAILED: 'red' };
+const STATUS_COLOR: Record<JobView['status'], string> = {
+  ENQUEUED: 'gray',
+  IN_PROGRESS: 'cyan',
+  DONE: 'green',
+  FAILED: 'red',
+};
 
 interface Column {
   title: string;
@@ -52,15 +57,21 @@ export function columnsFor(width: number): Column[] {
 }
 
 const cell = (text: string, column: Column): string =>
-  column.right ? text.padStart(column.width - 1).slice(0, column.width - 1) + ' ' : text.padEnd(column.width).slice(0, column.width);
+  column.right
+    ? text.padStart(column.width - 1).slice(0, column.width - 1) + ' '
+    : text.padEnd(column.width).slice(0, column.width);
 
 /** The header's title for a column: the percent is titled only once the bar above it is gone. */
-const titleOf = (column: Column, shown: Column[]): string => (column === PERCENT && !shown.includes(BAR) ? '   %' : column.title);
+const titleOf = (column: Column, shown: Column[]): string =>
+  column === PERCENT && !shown.includes(BAR) ? '   %' : column.title;
 
 function JobRow({ job, selected, nowMs, shown }: { job: JobView; selected: boolean; nowMs: number; shown: Column[] }) {
   const textOf = (column: Column) => (shown.includes(column) ? cell(column.text(job, nowMs), column) : '');
   const head = `${selected ? '› ' : '  '}${textOf(ID)}${textOf(TYPE)}`;
-  const tail = shown.filter((column) => column !== ID && column !== TYPE && column !== STATUS).map(textOf).join('');
+  const tail = shown
+    .filter((column) => column !== ID && column !== TYPE && column !== STATUS)
+    .map(textOf)
+    .join('');
   return (
     <Text wrap="truncate">
       <Text color={selected ? 'yellow' : undefined}>{head}</Text>
@@ -71,7 +82,19 @@ function JobRow({ job, selected, nowMs, shown }: { job: JobView; selected: boole
 }
 
 /** The table of async actions, one frame, `width` terminal columns wide: what `promo jobs --once` prints. */
-export function JobsTable({ jobs, selected = 0, nowMs, showResult = false, width }: { jobs: JobView[]; selected?: number; nowMs: number; showResult?: boolean; width: number }) {
+export function JobsTable({
+  jobs,
+  selected = 0,
+  nowMs,
+  showResult = false,
+  width,
+}: {
+  jobs: JobView[];
+  selected?: number;
+  nowMs: number;
+  showResult?: boolean;
+  width: number;
+}) {
   const current = jobs[selected];
   const shown = columnsFor(width);
   return (
@@ -81,7 +104,7 @@ export function JobsTable({ jobs, selected = 0, nowMs, showResult = false, width
         {' '.repeat(MARK_WIDTH)}
         {shown.map((column) => cell(titleOf(column, shown), column)).join('')}
       </Text>
-      {jobs.length === 0 ? <Text dimColor>  (no jobs yet)</Text> : null}
+      {jobs.length === 0 ? <Text dimColor> (no jobs yet)</Text> : null}
       {jobs.map((job, i) => (
         <JobRow key={job.id} job={job} selected={i === selected} nowMs={nowMs} shown={shown} />
       ))}
@@ -158,7 +181,10 @@ function useCancel(cancel: ((id: string) => Promise<string>) | undefined) {
     setNotice(`Canceling ${job.id}…`);
     (cancel as (id: string) => Promise<string>)(job.id).then(
       (message) => setNotice(`${job.id}: ${message}`),
-      (error: unknown) => setNotice(`${job.id}: ${(error as { details?: string; message?: string }).details ?? (error as Error).message}`),
+      (error: unknown) =>
+        setNotice(
+          `${job.id}: ${(error as { details?: string; message?: string }).details ?? (error as Error).message}`,
+        ),
     );
   };
   return { confirming, notice, ask, answer, isAsking: () => pending.current !== undefined };
@@ -167,7 +193,15 @@ function useCancel(cancel: ((id: string) => Promise<string>) | undefined) {
 const HELP = '↑/↓ select · enter result · c cancel · q/esc quit';
 
 /** The live view: reloads the list, ↑/↓ (or k/j) select, enter shows the result, c cancels, q or esc quits. */
-export function JobsApp({ load, cancel, refreshMs = 500 }: { load: () => Promise<JobView[]>; cancel?: (id: string) => Promise<string>; refreshMs?: number }) {
+export function JobsApp({
+  load,
+  cancel,
+  refreshMs = 500,
+}: {
+  load: () => Promise<JobView[]>;
+  cancel?: (id: string) => Promise<string>;
+  refreshMs?: number;
+}) {
   const { exit } = useApp();
   const { jobs, nowMs } = useJobs(load, refreshMs);
   const [selected, setSelected] = useState(0);
@@ -184,16 +218,21 @@ export function JobsApp({ load, cancel, refreshMs = 500 }: { load: () => Promise
     if (canceling.isAsking()) return canceling.answer(input === 'y');
     if (input === 'q' || key.escape) exit();
     else if (key.upArrow || input === 'k') setSelected((s) => Math.max(0, s - 1));
-    else if (key.downArrow || input === 'j') setSelected((s) => Math.min(Math.max(0, current.current.jobs.length - 1), s + 1));
+    else if (key.downArrow || input === 'j')
+      setSelected((s) => Math.min(Math.max(0, current.current.jobs.length - 1), s + 1));
     else if (key.return) setShowResult((v) => !v);
     else if (input === 'c') canceling.ask(current.current.jobs[current.current.shown]);
   });
 
-  const prompt = canceling.confirming ? `Cancel ${canceling.confirming.id} (${canceling.confirming.type})? y cancels it, any other key keeps it` : undefined;
+  const prompt = canceling.confirming
+    ? `Cancel ${canceling.confirming.id} (${canceling.confirming.type})? y cancels it, any other key keeps it`
+    : undefined;
   return (
     <Box flexDirection="column">
       <JobsTable jobs={jobs} selected={shown} nowMs={nowMs} showResult={showResult} width={width} />
-      {prompt || canceling.notice ? <Text color={prompt ? 'yellow' : undefined}>{prompt ?? canceling.notice}</Text> : null}
+      {prompt || canceling.notice ? (
+        <Text color={prompt ? 'yellow' : undefined}>{prompt ?? canceling.notice}</Text>
+      ) : null}
       <Text dimColor>{HELP}</Text>
     </Box>
   );

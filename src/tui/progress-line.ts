@@ -21,12 +21,17 @@ export function etaOf(job: JobView, nowMs: number): number | undefined {
   return (elapsed * (100 - job.progress)) / job.progress;
 }
 
-export const formatRate = (rate: number | undefined): string => (rate === undefined ? '-' : `${Math.round(rate).toLocaleString('en-US')}/s`);
+export const formatRate = (rate: number | undefined): string =>
+  rate === undefined ? '-' : `${Math.round(rate).toLocaleString('en-US')}/s`;
 
 export function formatEta(seconds: number | undefined): string {
   if (seconds === undefined) return '-';
   const s = Math.round(seconds);
-  return s >= 3600 ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m` : s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
+  return s >= 3600
+    ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`
+    : s >= 60
+      ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`
+      : `${s}s`;
 }
 
 /** One line for a command's stderr while its job runs. */

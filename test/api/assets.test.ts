@@ -14,12 +14,21 @@ describe('GET /v1/assets/{qr|barcode}/{id}', () => {
   before(async () => {
     server = await startTestServer();
     await server.request('POST', '/v1/campaigns', { body: discountCampaign('Printed') });
-    voucher = (await server.request('POST', '/v1/campaigns/Printed/vouchers?vouchers_count=1', { body: { code_config: { prefix: 'QR-', length: 8 } } })).body;
+    voucher = (
+      await server.request('POST', '/v1/campaigns/Printed/vouchers?vouchers_count=1', {
+        body: { code_config: { prefix: 'QR-', length: 8 } },
+      })
+    ).body;
   });
   after(() => server.close());
 
-  const fetchAsset = (url: string, headers: Record<string, string> = { 'X-App-Id': server.serverKey.app_id, 'X-App-Token': server.serverKey.app_token }) =>
-    fetch(`${server.url}${url}`, { headers });
+  const fetchAsset = (
+    url: string,
+    headers: Record<string, string> = {
+      'X-App-Id': server.serverKey.app_id,
+      'X-App-Token': server.serverKey.app_token,
+    },
+  ) => fetch(`${server.url}${url}`, { headers });
 
   it("answers the voucher's QR code as a PNG that decodes to its code", async () => {
     const res = await fetchAsset(voucher.assets.qr.url);
@@ -45,7 +54,13 @@ describe('GET /v1/assets/{qr|barcode}/{id}', () => {
       assert.equal(res.status, 404);
       const body = (await res.json()) as Record<string, unknown>;
       assert.deepEqual(body, {
-        code: 404, key: 'not_found', message: 'Resource not found', details: `Cannot find asset with id ${id}`, resource_id: id, resource_type: 'asset', request_id: res.headers.get('x-request-id'),
+        code: 404,
+        key: 'not_found',
+        message: 'Resource not found',
+        details: `Cannot find asset with id ${id}`,
+        resource_id: id,
+        resource_type: 'asset',
+        request_id: res.headers.get('x-request-id'),
       });
     }
   });
@@ -53,8 +68,19 @@ describe('GET /v1/assets/{qr|barcode}/{id}', () => {
   it('opens to server keys and tokens with the assets scope only', async () => {
     assert.equal((await fetchAsset(voucher.assets.qr.url, {})).status, 401);
     const tokenOf = async (scope: string) =>
-      (await server.request('POST', '/v1/oauth/token', { raw: `grant_type=client_credentials&scope=${scope}`, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } })).body.access_token as string;
-    assert.equal((await fetchAsset(voucher.assets.qr.url, { Authorization: `Bearer ${await tokenOf('assets')}` })).status, 200);
-    assert.equal((await fetchAsset(voucher.assets.barcode.url, { Authorization: `Bearer ${await tokenOf('vouchers')}` })).status, 403);
+      (
+        await server.request('POST', '/v1/oauth/token', {
+          raw: `grant_type=client_credentials&scope=${scope}`,
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        })
+      ).body.access_token as string;
+    assert.equal(
+      (await fetchAsset(voucher.assets.qr.url, { Authorization: `Bearer ${await tokenOf('assets')}` })).status,
+      200,
+    );
+    assert.equal(
+      (await fetchAsset(voucher.assets.barcode.url, { Authorization: `Bearer ${await tokenOf('vouchers')}` })).status,
+      403,
+    );
   });
 });

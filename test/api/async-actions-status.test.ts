@@ -21,18 +21,29 @@ describe('async action status on the first poll, through @voucherify/sdk', () =>
   after(() => server.close());
 
   it('IN_PROGRESS first, ENQUEUED behind it, and the poll loop ends with the result', async () => {
-    const first = (await server.request('POST', '/v1/campaigns/Polled/vouchers?vouchers_count=2', { body: {} })).body.async_action_id as string;
-    const second = (await server.request('POST', '/v1/campaigns/Polled/vouchers?vouchers_count=3', { body: {} })).body.async_action_id as string;
+    const first = (await server.request('POST', '/v1/campaigns/Polled/vouchers?vouchers_count=2', { body: {} })).body
+      .async_action_id as string;
+    const second = (await server.request('POST', '/v1/campaigns/Polled/vouchers?vouchers_count=3', { body: {} })).body
+      .async_action_id as string;
     // The SDK's type has no progress; the answer has it.
-    const get = async (id: string) => (await client.asyncActions.get(id)) as unknown as { status: string; progress: number; type: string };
+    const get = async (id: string) =>
+      (await client.asyncActions.get(id)) as unknown as { status: string; progress: number; type: string };
     const polled = async (id: string) => {
       const { status, progress, type } = await get(id);
       return { status, progress, type };
     };
     assert.deepEqual(await polled(first), { status: 'IN_PROGRESS', progress: 0, type: 'CAMPAIGN.VOUCHERS_GENERATE' });
     assert.deepEqual(await polled(second), { status: 'ENQUEUED', progress: 0, type: 'CAMPAIGN.VOUCHERS_GENERATE' });
-    const listed = await client.asyncActions.list({ limit: 2 } as Parameters<ServerSideClient['asyncActions']['list']>[0]);
-    assert.deepEqual(listed.async_actions.map((a) => [a.id, a.status]), [[second, 'ENQUEUED'], [first, 'IN_PROGRESS']]);
+    const listed = await client.asyncActions.list({ limit: 2 } as Parameters<
+      ServerSideClient['asyncActions']['list']
+    >[0]);
+    assert.deepEqual(
+      listed.async_actions.map((a) => [a.id, a.status]),
+      [
+        [second, 'ENQUEUED'],
+        [first, 'IN_PROGRESS'],
+      ],
+    );
 
     const runner = testRunner(server.deps);
     try {

@@ -4,7 +4,8 @@ import { createKey, revokeKey } from '../../src/modules/auth/keys.service.js';
 import { errorBody, startTestServer, type TestServer } from '../support/server.js';
 
 /** An authenticated request to a path with no route is 404; a refused one is 401/403. */
-const passedAuth = (res: { status: number; body: { key: string } }) => res.status === 404 && res.body.key === 'not_found';
+const passedAuth = (res: { status: number; body: { key: string } }) =>
+  res.status === 404 && res.body.key === 'not_found';
 
 describe('authentication', () => {
   let server: TestServer;
@@ -78,7 +79,10 @@ describe('authentication', () => {
 
     it('open /client/v1 from an allowed origin', async () => {
       for (const origin of ['https://shop.example', 'https://other.example']) {
-        const res = await server.request('GET', '/client/v1/anything', { auth: 'none', headers: clientHeaders(server, origin) });
+        const res = await server.request('GET', '/client/v1/anything', {
+          auth: 'none',
+          headers: clientHeaders(server, origin),
+        });
         assert.ok(passedAuth(res), `origin ${origin}`);
       }
     });
@@ -88,7 +92,12 @@ describe('authentication', () => {
       assert.equal(res.status, 403);
       assert.deepEqual(
         res.body,
-        errorBody(res, { code: 403, key: 'forbidden', message: 'Forbidden', details: 'Client-side requests need an origin header' }),
+        errorBody(res, {
+          code: 403,
+          key: 'forbidden',
+          message: 'Forbidden',
+          details: 'Client-side requests need an origin header',
+        }),
       );
     });
 
@@ -112,7 +121,10 @@ describe('authentication', () => {
     it('allow any origin with * (the default), but still need one', async () => {
       const key = await createKey(server.deps, { kind: 'client' });
       const headers = { 'X-Client-Application-Id': key.app_id, 'X-Client-Token': key.app_token };
-      const res = await server.request('GET', '/client/v1/anything', { auth: 'none', headers: { ...headers, origin: 'https://any.example' } });
+      const res = await server.request('GET', '/client/v1/anything', {
+        auth: 'none',
+        headers: { ...headers, origin: 'https://any.example' },
+      });
       assert.ok(passedAuth(res));
       assert.equal((await server.request('GET', '/client/v1/anything', { auth: 'none', headers })).status, 403);
     });
@@ -126,14 +138,23 @@ describe('authentication', () => {
     });
 
     it('do not open /v1', async () => {
-      const res = await server.request('GET', '/v1/anything', { auth: 'none', headers: clientHeaders(server, 'https://shop.example') });
+      const res = await server.request('GET', '/v1/anything', {
+        auth: 'none',
+        headers: clientHeaders(server, 'https://shop.example'),
+      });
       assert.equal(res.status, 401);
       assert.deepEqual(res.body, unauthorizedBody(res, 'Client-side keys open only /client/v1 paths'));
     });
 
     it('need credentials on /client/v1', async () => {
-      const res = await server.request('GET', '/client/v1/anything', { auth: 'none', headers: { origin: 'https://shop.example' } });
-      assert.deepEqual(res.body, unauthorizedBody(res, 'Send X-Client-Application-Id and X-Client-Token, or an OAuth bearer token'));
+      const res = await server.request('GET', '/client/v1/anything', {
+        auth: 'none',
+        headers: { origin: 'https://shop.example' },
+      });
+      assert.deepEqual(
+        res.body,
+        unauthorizedBody(res, 'Send X-Client-Application-Id and X-Client-Token, or an OAuth bearer token'),
+      );
     });
   });
 

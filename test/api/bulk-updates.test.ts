@@ -28,12 +28,28 @@ describe('bulk updates', () => {
   });
 
   const get = async (path: string) => (await server.request('GET', path)).body;
-  const eventTypes = async (sourceId: string): Promise<string[]> => ((await get(`/v1/customers/${sourceId}/activity`)).data as Array<{ type: string }>).map((e) => e.type);
-  const invalid = (details: string, named: Record<string, string> = {}) => ({ message: 'Invalid payload', details, key: 'invalid_payload', ...named });
-  const notFoundVoucher = (code: string) => ({ message: 'Resource not found', details: `Cannot find voucher with id ${code}`, key: 'not_found', code });
+  const eventTypes = async (sourceId: string): Promise<string[]> =>
+    ((await get(`/v1/customers/${sourceId}/activity`)).data as Array<{ type: string }>).map((e) => e.type);
+  const invalid = (details: string, named: Record<string, string> = {}) => ({
+    message: 'Invalid payload',
+    details,
+    key: 'invalid_payload',
+    ...named,
+  });
+  const notFoundVoucher = (code: string) => ({
+    message: 'Resource not found',
+    details: `Cannot find voucher with id ${code}`,
+    key: 'not_found',
+    code,
+  });
 
   /** The 202 answer checked against the reference, then the job polled to its end, checked, and read again through the client. */
-  async function ended(path: string, accepted: { async_action_id: string }, type: string, operationStatus: string): Promise<EndedJob> {
+  async function ended(
+    path: string,
+    accepted: { async_action_id: string },
+    type: string,
+    operationStatus: string,
+  ): Promise<EndedJob> {
     assertMatchesReference('POST', path, 202, accepted);
     assert.deepEqual(Object.keys(accepted), ['async_action_id']);
     const job = await waitForJob(server, accepted.async_action_id);
@@ -52,8 +68,13 @@ describe('bulk updates', () => {
   });
 
   async function failuresOf(id: string): Promise<unknown[]> {
-    const res = await fetch(`${server.url}/v1/async-actions/${id}/failures`, { headers: { 'X-App-Id': server.serverKey.app_id, 'X-App-Token': server.serverKey.app_token } });
-    return (await res.text()).split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown);
+    const res = await fetch(`${server.url}/v1/async-actions/${id}/failures`, {
+      headers: { 'X-App-Id': server.serverKey.app_id, 'X-App-Token': server.serverKey.app_token },
+    });
+    return (await res.text())
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as unknown);
   }
 
   /** Each request answers 400 invalid_payload with these details and leaves the database as it was. */
@@ -61,14 +82,23 @@ describe('bulk updates', () => {
     for (const [path, body, details] of cases) {
       const fingerprint = dbFingerprint(sqliteOf(server.deps));
       const res = await server.request('POST', path, { body });
-      assert.deepEqual(res.body, errorBody(res, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details }), details);
+      assert.deepEqual(
+        res.body,
+        errorBody(res, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details }),
+        details,
+      );
       assert.equal(dbFingerprint(sqliteOf(server.deps)), fingerprint, details);
     }
   }
 
   describe('customers', () => {
     it('updates each customer as PUT does, creates unknown source_ids, and reports each bad entry alone', async () => {
-      await client.customers.create({ source_id: 'bulk-ann', name: 'Ann', email: 'ann@example.com', metadata: { a: 1 } });
+      await client.customers.create({
+        source_id: 'bulk-ann',
+        name: 'Ann',
+        email: 'ann@example.com',
+        metadata: { a: 1 },
+      });
       const accepted = await client.customers.updateInBulk([
         { source_id: 'bulk-ann', name: 'Ann B', metadata: { b: 2 } },
         { source_id: 'bulk-new', email: 'new@example.com' },
@@ -78,11 +108,14 @@ describe('bulk updates', () => {
         { id: 'cust_unknown', source_id: 'bulk-id', name: 'Named by source_id' } as never,
       ]);
       const job = await ended('/v1/customers/bulk/async', accepted, 'CUSTOMERS.BULK_UPDATE', 'FAILED');
-      assert.deepEqual(job.result, resultOf(job, 3, [
-        invalid('email must be a valid e-mail address', { source_id: 'bulk-bad' }),
-        invalid('source_id is required'),
-        invalid('phone must be a string', { source_id: 'bulk-phone' }),
-      ]));
+      assert.deepEqual(
+        job.result,
+        resultOf(job, 3, [
+          invalid('email must be a valid e-mail address', { source_id: 'bulk-bad' }),
+          invalid('source_id is required'),
+          invalid('phone must be a string', { source_id: 'bulk-phone' }),
+        ]),
+      );
       assert.deepEqual(await failuresOf(job.id), [
         { source_id: 'bulk-bad', reason: 'email must be a valid e-mail address' },
         { reason: 'source_id is required' },
@@ -95,16 +128,23 @@ describe('bulk updates', () => {
       assert.deepEqual(await eventTypes('bulk-ann'), ['customer.updated', 'customer.created']);
       assert.deepEqual(await eventTypes('bulk-new'), ['customer.created']);
       assert.deepEqual((await get('/v1/customers/bulk-id')).name, 'Named by source_id');
-      for (const missing of ['bulk-bad', 'bulk-phone']) assert.equal((await server.request('GET', `/v1/customers/${missing}`)).status, 404);
+      for (const missing of ['bulk-bad', 'bulk-phone'])
+        assert.equal((await server.request('GET', `/v1/customers/${missing}`)).status, 404);
     });
 
     it('merges the metadata into each named customer, upserting unknown ones, and fails one that would grow too large', async () => {
       await client.customers.create({ source_id: 'meta-1', metadata: { keep: 'x', over: 1 } });
       await client.customers.create({ source_id: 'meta-big', metadata: { blob: 'x'.repeat(40_000) } });
       const metadata = { over: 2, added: true, pad: 'y'.repeat(30_000) };
-      const accepted = await client.customers.updateMetadataInBulk({ source_ids: ['meta-1', 'meta-new', 'meta-big'], metadata });
+      const accepted = await client.customers.updateMetadataInBulk({
+        source_ids: ['meta-1', 'meta-new', 'meta-big'],
+        metadata,
+      });
       const job = await ended('/v1/customers/metadata/async', accepted, 'CUSTOMERS.METADATA_UPDATE', 'FAILED');
-      assert.deepEqual(job.result, resultOf(job, 2, [invalid('metadata must be at most 65536 bytes as JSON', { source_id: 'meta-big' })]));
+      assert.deepEqual(
+        job.result,
+        resultOf(job, 2, [invalid('metadata must be at most 65536 bytes as JSON', { source_id: 'meta-big' })]),
+      );
       assert.deepEqual((await get('/v1/customers/meta-1')).metadata, { keep: 'x', ...metadata });
       assert.deepEqual((await get('/v1/customers/meta-new')).metadata, metadata);
       assert.deepEqual((await get('/v1/customers/meta-big')).metadata, { blob: 'x'.repeat(40_000) });
@@ -112,7 +152,10 @@ describe('bulk updates', () => {
     });
 
     it('ends SUCCESS with no errors and an empty report when every entry lands', async () => {
-      const accepted = await client.customers.updateMetadataInBulk({ source_ids: ['ok-1', 'ok-2'], metadata: { tier: 'gold' } });
+      const accepted = await client.customers.updateMetadataInBulk({
+        source_ids: ['ok-1', 'ok-2'],
+        metadata: { tier: 'gold' },
+      });
       const job = await ended('/v1/customers/metadata/async', accepted, 'CUSTOMERS.METADATA_UPDATE', 'SUCCESS');
       assert.deepEqual(job.result, resultOf(job, 2, []));
       assert.deepEqual(await failuresOf(job.id), []);
@@ -127,7 +170,11 @@ describe('bulk updates', () => {
         ['/v1/customers/metadata/async', [], 'The body must be a JSON object'],
         ['/v1/customers/metadata/async', { source_ids: 'a', metadata: {} }, 'source_ids must be an array of strings'],
         ['/v1/customers/metadata/async', { metadata: {} }, 'source_ids is required'],
-        ['/v1/customers/metadata/async', { source_ids: ['a', 1, ''], metadata: {} }, 'source_ids[1] must be a string; source_ids[2] must not be empty'],
+        [
+          '/v1/customers/metadata/async',
+          { source_ids: ['a', 1, ''], metadata: {} },
+          'source_ids[1] must be a string; source_ids[2] must not be empty',
+        ],
         ['/v1/customers/metadata/async', { source_ids: ['a'], metadata: [1] }, 'metadata must be an object'],
         ['/v1/customers/metadata/async', { source_ids: many, metadata: {} }, 'source_ids may hold at most 10000 items'],
       ]);
@@ -136,7 +183,13 @@ describe('bulk updates', () => {
 
   describe('products', () => {
     it('updates each product as PUT does, creates unknown source_ids, and reports each bad entry alone', async () => {
-      await client.products.create({ source_id: 'bp-1', name: 'Shirt', price: 1000, attributes: ['size'], metadata: { a: 1 } });
+      await client.products.create({
+        source_id: 'bp-1',
+        name: 'Shirt',
+        price: 1000,
+        attributes: ['size'],
+        metadata: { a: 1 },
+      });
       await client.products.create({ source_id: 'bp-hat', name: 'Hat' });
       const accepted = await client.products.bulkUpdate([
         { source_id: 'bp-1', price: 1200, metadata: { b: 2 } },
@@ -147,22 +200,37 @@ describe('bulk updates', () => {
         { id: 'prod_unknown', source_id: 'bp-id', name: 'Named by source_id' } as never,
       ]);
       const job = await ended('/v1/products/bulk/async', accepted, 'PRODUCTS.BULK_UPDATE', 'FAILED');
-      assert.deepEqual(job.result, resultOf(job, 3, [
-        { message: 'Duplicated resource found', details: 'Duplicated product exists with name Hat', key: 'duplicate_found', source_id: 'bp-dup' },
-        invalid('price must be an integer or null', { source_id: 'bp-price' }),
-        invalid('source_id is required'),
-      ]));
+      assert.deepEqual(
+        job.result,
+        resultOf(job, 3, [
+          {
+            message: 'Duplicated resource found',
+            details: 'Duplicated product exists with name Hat',
+            key: 'duplicate_found',
+            source_id: 'bp-dup',
+          },
+          invalid('price must be an integer or null', { source_id: 'bp-price' }),
+          invalid('source_id is required'),
+        ]),
+      );
       const shirt = await get('/v1/products/bp-1');
-      assert.deepEqual([shirt.name, shirt.price, shirt.attributes, shirt.metadata], ['Shirt', 1200, ['size'], { b: 2 }]);
+      assert.deepEqual(
+        [shirt.name, shirt.price, shirt.attributes, shirt.metadata],
+        ['Shirt', 1200, ['size'], { b: 2 }],
+      );
       const socks = await get('/v1/products/bp-new');
       assert.deepEqual([socks.source_id, socks.name, socks.price, socks.metadata], ['bp-new', 'Socks', 300, {}]);
       assert.deepEqual((await get('/v1/products/bp-id')).name, 'Named by source_id');
-      for (const missing of ['bp-dup', 'bp-price']) assert.equal((await server.request('GET', `/v1/products/${missing}`)).status, 404);
+      for (const missing of ['bp-dup', 'bp-price'])
+        assert.equal((await server.request('GET', `/v1/products/${missing}`)).status, 404);
     });
 
     it('merges the metadata into each named product, upserting unknown ones', async () => {
       await client.products.create({ source_id: 'pm-1', name: 'Mug', metadata: { keep: 'x', over: 1 } });
-      const accepted = await client.products.bulkUpdateMetadata({ source_ids: ['pm-1', 'pm-new'], metadata: { over: 2, added: true } });
+      const accepted = await client.products.bulkUpdateMetadata({
+        source_ids: ['pm-1', 'pm-new'],
+        metadata: { over: 2, added: true },
+      });
       const job = await ended('/v1/products/metadata/async', accepted, 'PRODUCTS.METADATA_UPDATE', 'SUCCESS');
       assert.deepEqual(job.result, resultOf(job, 2, []));
       const mug = await get('/v1/products/pm-1');
@@ -183,12 +251,22 @@ describe('bulk updates', () => {
     /** Issue 27: the real API accepts these as jobs with nothing to do. */
     it('accepts every bulk endpoint without a body, with {}, [] or an empty key list: a job that ends SUCCESS with nothing done', async () => {
       const cases: Array<[string, unknown, string]> = [];
-      for (const [objects, prefix, keys] of [['customers', 'CUSTOMERS', 'source_ids'], ['products', 'PRODUCTS', 'source_ids'], ['vouchers', 'VOUCHERS', 'codes']] as const) {
-        for (const body of [undefined, {}, null, []]) cases.push([`/v1/${objects}/bulk/async`, body, `${prefix}.BULK_UPDATE`]);
-        for (const body of [undefined, {}, null, { [keys]: [], metadata: {} }]) cases.push([`/v1/${objects}/metadata/async`, body, `${prefix}.METADATA_UPDATE`]);
+      for (const [objects, prefix, keys] of [
+        ['customers', 'CUSTOMERS', 'source_ids'],
+        ['products', 'PRODUCTS', 'source_ids'],
+        ['vouchers', 'VOUCHERS', 'codes'],
+      ] as const) {
+        for (const body of [undefined, {}, null, []])
+          cases.push([`/v1/${objects}/bulk/async`, body, `${prefix}.BULK_UPDATE`]);
+        for (const body of [undefined, {}, null, { [keys]: [], metadata: {} }])
+          cases.push([`/v1/${objects}/metadata/async`, body, `${prefix}.METADATA_UPDATE`]);
       }
       for (const [path, body, type] of cases) {
-        const res = await server.request('POST', path, body === undefined ? {} : { raw: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
+        const res = await server.request(
+          'POST',
+          path,
+          body === undefined ? {} : { raw: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } },
+        );
         assert.equal(res.status, 202, `${path} ${JSON.stringify(body)}: ${res.text}`);
         const job = await ended(path, res.body, type, 'SUCCESS');
         assert.deepEqual(job.result, resultOf(job, 0, []), path);
@@ -197,21 +275,34 @@ describe('bulk updates', () => {
 
     it('the official client: products.bulkUpdateMetadata({}) and bulkUpdate([]) answer an async action', async () => {
       const metadata = await client.products.bulkUpdateMetadata({} as never);
-      assert.deepEqual((await ended('/v1/products/metadata/async', metadata, 'PRODUCTS.METADATA_UPDATE', 'SUCCESS')).result.done_count, 0);
+      assert.deepEqual(
+        (await ended('/v1/products/metadata/async', metadata, 'PRODUCTS.METADATA_UPDATE', 'SUCCESS')).result.done_count,
+        0,
+      );
       const bulk = await client.products.bulkUpdate([]);
-      assert.deepEqual((await ended('/v1/products/bulk/async', bulk, 'PRODUCTS.BULK_UPDATE', 'SUCCESS')).result.done_count, 0);
+      assert.deepEqual(
+        (await ended('/v1/products/bulk/async', bulk, 'PRODUCTS.BULK_UPDATE', 'SUCCESS')).result.done_count,
+        0,
+      );
     });
   });
 
   describe('vouchers', () => {
     before(async () => {
-      for (const [code, metadata] of [['BV-1', { keep: 'x', over: 1 }], ['BV-2', {}], ['MV-1', { lang: 'pl' }], ['MV-2', {}]] as const) {
-        const res = await server.request('POST', `/v1/vouchers/${code}`, { body: { type: 'DISCOUNT_VOUCHER', discount: percentDiscount, metadata } });
+      for (const [code, metadata] of [
+        ['BV-1', { keep: 'x', over: 1 }],
+        ['BV-2', {}],
+        ['MV-1', { lang: 'pl' }],
+        ['MV-2', {}],
+      ] as const) {
+        const res = await server.request('POST', `/v1/vouchers/${code}`, {
+          body: { type: 'DISCOUNT_VOUCHER', discount: percentDiscount, metadata },
+        });
         assert.equal(res.status, 200);
       }
     });
 
-    it('merges each entry\'s metadata into its voucher, and fails unknown codes and bad entries alone', async () => {
+    it("merges each entry's metadata into its voucher, and fails unknown codes and bad entries alone", async () => {
       const before = await get('/v1/vouchers/BV-1');
       const accepted = await client.vouchers.bulkUpdate([
         { code: 'BV-1', metadata: { over: 2, added: true } },
@@ -221,13 +312,20 @@ describe('bulk updates', () => {
         { metadata: { a: 1 } } as never,
       ]);
       const job = await ended('/v1/vouchers/bulk/async', accepted, 'VOUCHERS.BULK_UPDATE', 'FAILED');
-      assert.deepEqual(job.result, resultOf(job, 2, [
-        notFoundVoucher('BV-NONE'),
-        invalid('metadata must be an object', { code: 'BV-2' }),
-        invalid('code is required'),
-      ]));
+      assert.deepEqual(
+        job.result,
+        resultOf(job, 2, [
+          notFoundVoucher('BV-NONE'),
+          invalid('metadata must be an object', { code: 'BV-2' }),
+          invalid('code is required'),
+        ]),
+      );
       const after = await get('/v1/vouchers/BV-1');
-      assert.deepEqual(after, { ...before, metadata: { keep: 'x', over: 2, added: true }, updated_at: after.updated_at });
+      assert.deepEqual(after, {
+        ...before,
+        metadata: { keep: 'x', over: 2, added: true },
+        updated_at: after.updated_at,
+      });
       assert.notEqual(after.updated_at, before.updated_at);
       assert.deepEqual((await get('/v1/vouchers/BV-2')).metadata, { tier: 'gold' });
       assert.equal((await server.request('GET', '/v1/vouchers/BV-NONE')).status, 404);

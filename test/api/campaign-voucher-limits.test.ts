@@ -7,7 +7,8 @@ import { discountCampaign } from '../support/factories.js';
 import { testRunner, waitForJob } from '../support/jobs.js';
 import { sqliteOf } from '../support/sqlite.js';
 
-const invalid = (res: TestResponse, details: string) => errorBody(res, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details });
+const invalid = (res: TestResponse, details: string) =>
+  errorBody(res, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details });
 
 describe('campaigns and vouchers bound their stored values like every other resource', () => {
   let server: TestServer;
@@ -16,7 +17,13 @@ describe('campaigns and vouchers bound their stored values like every other reso
     server = await startTestServer();
     runner = testRunner(server.deps);
     await server.request('POST', '/v1/campaigns', { body: discountCampaign('Bounded', { vouchers_count: 1 }) });
-    await server.request('POST', '/v1/campaigns', { body: { name: 'Cards', campaign_type: 'LOYALTY_PROGRAM', voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } } } });
+    await server.request('POST', '/v1/campaigns', {
+      body: {
+        name: 'Cards',
+        campaign_type: 'LOYALTY_PROGRAM',
+        voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } },
+      },
+    });
   });
   after(async () => {
     await runner.stop();
@@ -30,16 +37,61 @@ describe('campaigns and vouchers bound their stored values like every other reso
   it('refuses metadata, descriptions, infos and names beyond their limits, naming the field and the limit', async () => {
     const code = (await server.request('GET', '/v1/vouchers?campaign=Bounded')).body.vouchers[0].code;
     const cases: Array<[string, string, Record<string, unknown>, string]> = [
-      ['POST', '/v1/campaigns', discountCampaign('c', { metadata: big }), `metadata must be at most ${LIMITS.metadataBytes} bytes as JSON`],
-      ['POST', '/v1/campaigns', discountCampaign('c', { referral_program: big }), `referral_program must be at most ${LIMITS.metadataBytes} bytes as JSON`],
-      ['POST', '/v1/campaigns', discountCampaign('c', { description: long }), `description must be at most ${LIMITS.longText} characters`],
-      ['POST', '/v1/campaigns', discountCampaign('c', { category: 'c'.repeat(256) }), 'category must be at most 255 characters'],
-      ['POST', '/v1/campaigns', { name: 'p', campaign_type: 'PROMOTION', promotion: { tiers: [{ ...tier, metadata: big }] } }, `promotion.tiers[0].metadata must be at most ${LIMITS.metadataBytes} bytes as JSON`],
-      ['POST', '/v1/campaigns', { name: 'p', campaign_type: 'PROMOTION', promotion: { tiers: [{ ...tier, name: 'n'.repeat(256) }] } }, 'promotion.tiers[0].name must be at most 255 characters'],
+      [
+        'POST',
+        '/v1/campaigns',
+        discountCampaign('c', { metadata: big }),
+        `metadata must be at most ${LIMITS.metadataBytes} bytes as JSON`,
+      ],
+      [
+        'POST',
+        '/v1/campaigns',
+        discountCampaign('c', { referral_program: big }),
+        `referral_program must be at most ${LIMITS.metadataBytes} bytes as JSON`,
+      ],
+      [
+        'POST',
+        '/v1/campaigns',
+        discountCampaign('c', { description: long }),
+        `description must be at most ${LIMITS.longText} characters`,
+      ],
+      [
+        'POST',
+        '/v1/campaigns',
+        discountCampaign('c', { category: 'c'.repeat(256) }),
+        'category must be at most 255 characters',
+      ],
+      [
+        'POST',
+        '/v1/campaigns',
+        { name: 'p', campaign_type: 'PROMOTION', promotion: { tiers: [{ ...tier, metadata: big }] } },
+        `promotion.tiers[0].metadata must be at most ${LIMITS.metadataBytes} bytes as JSON`,
+      ],
+      [
+        'POST',
+        '/v1/campaigns',
+        { name: 'p', campaign_type: 'PROMOTION', promotion: { tiers: [{ ...tier, name: 'n'.repeat(256) }] } },
+        'promotion.tiers[0].name must be at most 255 characters',
+      ],
       ['PUT', '/v1/campaigns/Bounded', { metadata: [] }, 'metadata must be an object'],
-      ['POST', '/v1/campaigns/Bounded/vouchers', { additional_info: long }, `additional_info must be at most ${LIMITS.longText} characters`],
-      ['POST', '/v1/campaigns/Bounded/vouchers', { category: 'c'.repeat(256) }, 'category must be at most 255 characters'],
-      ['PUT', `/v1/vouchers/${code}`, { metadata: big }, `metadata must be at most ${LIMITS.metadataBytes} bytes as JSON`],
+      [
+        'POST',
+        '/v1/campaigns/Bounded/vouchers',
+        { additional_info: long },
+        `additional_info must be at most ${LIMITS.longText} characters`,
+      ],
+      [
+        'POST',
+        '/v1/campaigns/Bounded/vouchers',
+        { category: 'c'.repeat(256) },
+        'category must be at most 255 characters',
+      ],
+      [
+        'PUT',
+        `/v1/vouchers/${code}`,
+        { metadata: big },
+        `metadata must be at most ${LIMITS.metadataBytes} bytes as JSON`,
+      ],
       ['PUT', `/v1/vouchers/${code}`, { additional_info: 5 }, 'additional_info must be a string'],
     ];
     for (const [method, path, body, details] of cases) {
@@ -52,7 +104,10 @@ describe('campaigns and vouchers bound their stored values like every other reso
 
   it('fails an import item whose metadata is beyond the limit, and imports the others', async () => {
     const res = await server.request('POST', '/v1/campaigns/Cards/import', {
-      body: [{ code: 'BIG', loyalty_card: { points: 1 }, metadata: big }, { code: 'SMALL', loyalty_card: { points: 1 }, metadata: { a: 1 } }],
+      body: [
+        { code: 'BIG', loyalty_card: { points: 1 }, metadata: big },
+        { code: 'SMALL', loyalty_card: { points: 1 }, metadata: { a: 1 } },
+      ],
     });
     const job = await waitForJob(server, res.body.async_action_id);
     assert.deepEqual(job.result, {
@@ -65,8 +120,12 @@ describe('campaigns and vouchers bound their stored values like every other reso
   });
 
   it('fails an import item of another voucher type for that reason alone', async () => {
-    const res = await server.request('POST', '/v1/campaigns/Bounded/import', { body: [{ code: 'GIFT-IN-DISCOUNT', type: 'GIFT_VOUCHER', gift: { amount: 5 } }] });
+    const res = await server.request('POST', '/v1/campaigns/Bounded/import', {
+      body: [{ code: 'GIFT-IN-DISCOUNT', type: 'GIFT_VOUCHER', gift: { amount: 5 } }],
+    });
     const job = await waitForJob(server, res.body.async_action_id);
-    assert.deepEqual(job.result?.failed, [{ code: 'GIFT-IN-DISCOUNT', reason: "type GIFT_VOUCHER does not match the campaign's DISCOUNT_VOUCHER vouchers" }]);
+    assert.deepEqual(job.result?.failed, [
+      { code: 'GIFT-IN-DISCOUNT', reason: "type GIFT_VOUCHER does not match the campaign's DISCOUNT_VOUCHER vouchers" },
+    ]);
   });
 });

@@ -24,21 +24,38 @@ describe('POST /v1/campaigns, lenient as the real API', () => {
       [{ name: 'Disc', voucher: { type: 'DISCOUNT_VOUCHER', discount: percentDiscount } }, 'DISCOUNT_COUPONS'],
       [{ name: 'Gift', voucher: { type: 'GIFT_VOUCHER', gift: { amount: 1000 } } }, 'GIFT_VOUCHERS'],
       [{ name: 'Loyal', voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } } }, 'LOYALTY_PROGRAM'],
-      [{ name: 'Refer', referral_program: { conversion_event_type: 'redemption' }, voucher: { type: 'DISCOUNT_VOUCHER', discount: percentDiscount } }, 'REFERRAL_PROGRAM'],
+      [
+        {
+          name: 'Refer',
+          referral_program: { conversion_event_type: 'redemption' },
+          voucher: { type: 'DISCOUNT_VOUCHER', discount: percentDiscount },
+        },
+        'REFERRAL_PROGRAM',
+      ],
       [{ name: 'Promo', promotion: { tiers: [{ name: 'Tier', action: { discount: percentDiscount } }] } }, 'PROMOTION'],
     ] as const;
     for (const [body, type] of inferred) assert.equal((await create(body)).campaign_type, type, body.name);
   });
 
   it('starts a PROMOTION without tiers', async () => {
-    for (const [name, promotion] of [['Bare', undefined], ['Empty', { tiers: [] }]] as const) {
+    for (const [name, promotion] of [
+      ['Bare', undefined],
+      ['Empty', { tiers: [] }],
+    ] as const) {
       const campaign = await create({ name, campaign_type: 'PROMOTION', ...(promotion ? { promotion } : {}) });
-      assert.deepEqual([campaign.campaign_type, campaign.promotion.tiers, campaign.promotion.total], ['PROMOTION', [], 0]);
+      assert.deepEqual(
+        [campaign.campaign_type, campaign.promotion.tiers, campaign.promotion.total],
+        ['PROMOTION', [], 0],
+      );
     }
   });
 
   it("accepts and ignores a card template's balance", async () => {
-    const campaign = await create({ name: 'Balanced', campaign_type: 'LOYALTY_PROGRAM', voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 50, balance: 50 } } });
+    const campaign = await create({
+      name: 'Balanced',
+      campaign_type: 'LOYALTY_PROGRAM',
+      voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 50, balance: 50 } },
+    });
     assert.deepEqual(campaign.voucher.loyalty_card, { points: 50 });
   });
 });

@@ -24,16 +24,24 @@ describe('a new campaign has no updated_at, through @voucherify/sdk', () => {
 
   it('created with 5 vouchers to generate: none; updated later: the update time', async () => {
     const created = await client.campaigns.create({
-      name: 'Generated', campaign_type: 'DISCOUNT_COUPONS', vouchers_count: 5,
+      name: 'Generated',
+      campaign_type: 'DISCOUNT_COUPONS',
+      vouchers_count: 5,
       voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } },
     } as Parameters<ServerSideClient['campaigns']['create']>[0]);
     // The voucher template is another test's subject (campaigns.test.ts): taken from the answer.
     const { voucher } = created as unknown as { voucher: unknown };
-    const expected = campaignShape(created.id, T0, { name: 'Generated', voucher, vouchers_generation_status: 'IN_PROGRESS' });
+    const expected = campaignShape(created.id, T0, {
+      name: 'Generated',
+      voucher,
+      vouchers_generation_status: 'IN_PROGRESS',
+    });
     assert.deepEqual(created, expected);
     assert.deepEqual(await client.campaigns.get(created.id), expected);
     clock.set(T1);
-    const updated = await client.campaigns.update(created.id, { description: 'Now updated' } as Parameters<ServerSideClient['campaigns']['update']>[1]);
+    const updated = await client.campaigns.update(created.id, { description: 'Now updated' } as Parameters<
+      ServerSideClient['campaigns']['update']
+    >[1]);
     assert.deepEqual(updated, { ...expected, description: 'Now updated', updated_at: T1 });
   });
 });

@@ -81,21 +81,47 @@ describe('POST /v1/campaigns', () => {
 
   it('creates gift, loyalty and referral campaigns', async () => {
     const gift = await server.request('POST', '/v1/campaigns', {
-      body: { name: 'Gift cards', campaign_type: 'GIFT_VOUCHERS', voucher: { type: 'GIFT_VOUCHER', gift: { amount: 10000, effect: 'APPLY_TO_ORDER' } } },
+      body: {
+        name: 'Gift cards',
+        campaign_type: 'GIFT_VOUCHERS',
+        voucher: { type: 'GIFT_VOUCHER', gift: { amount: 10000, effect: 'APPLY_TO_ORDER' } },
+      },
     });
     assert.equal(gift.status, 200);
-    assert.deepEqual(gift.body, campaignShape(gift.body.id, {
-      name: 'Gift cards',
-      campaign_type: 'GIFT_VOUCHERS',
-      voucher: { type: 'GIFT_VOUCHER', gift: { amount: 10000, effect: 'APPLY_TO_ORDER' }, code_config: defaultCodeConfig, redemption: { quantity: null }, is_referral_code: false },
-    }));
+    assert.deepEqual(
+      gift.body,
+      campaignShape(gift.body.id, {
+        name: 'Gift cards',
+        campaign_type: 'GIFT_VOUCHERS',
+        voucher: {
+          type: 'GIFT_VOUCHER',
+          gift: { amount: 10000, effect: 'APPLY_TO_ORDER' },
+          code_config: defaultCodeConfig,
+          redemption: { quantity: null },
+          is_referral_code: false,
+        },
+      }),
+    );
 
-    const loyaltyCard = { points: 100, expiration_rules: { period_type: 'MONTH', period_value: 3, rounding_type: 'END_OF_MONTH', rounding_value: 0 } };
+    const loyaltyCard = {
+      points: 100,
+      expiration_rules: { period_type: 'MONTH', period_value: 3, rounding_type: 'END_OF_MONTH', rounding_value: 0 },
+    };
     const loyalty = await server.request('POST', '/v1/campaigns', {
-      body: { name: 'Club', campaign_type: 'LOYALTY_PROGRAM', voucher: { type: 'LOYALTY_CARD', loyalty_card: loyaltyCard } },
+      body: {
+        name: 'Club',
+        campaign_type: 'LOYALTY_PROGRAM',
+        voucher: { type: 'LOYALTY_CARD', loyalty_card: loyaltyCard },
+      },
     });
     assert.equal(loyalty.status, 200);
-    assert.deepEqual(loyalty.body.voucher, { type: 'LOYALTY_CARD', loyalty_card: loyaltyCard, code_config: defaultCodeConfig, redemption: { quantity: null }, is_referral_code: false });
+    assert.deepEqual(loyalty.body.voucher, {
+      type: 'LOYALTY_CARD',
+      loyalty_card: loyaltyCard,
+      code_config: defaultCodeConfig,
+      redemption: { quantity: null },
+      is_referral_code: false,
+    });
 
     const referral = await server.request('POST', '/v1/campaigns', {
       body: {
@@ -106,12 +132,21 @@ describe('POST /v1/campaigns', () => {
       },
     });
     assert.equal(referral.status, 200);
-    assert.deepEqual(referral.body, campaignShape(referral.body.id, {
-      name: 'Friends',
-      campaign_type: 'REFERRAL_PROGRAM',
-      referral_program: { conversion_event_type: 'redemption' },
-      voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'FIXED', fixed_amount: 500 }, code_config: defaultCodeConfig, redemption: { quantity: null }, is_referral_code: true },
-    }));
+    assert.deepEqual(
+      referral.body,
+      campaignShape(referral.body.id, {
+        name: 'Friends',
+        campaign_type: 'REFERRAL_PROGRAM',
+        referral_program: { conversion_event_type: 'redemption' },
+        voucher: {
+          type: 'DISCOUNT_VOUCHER',
+          discount: { type: 'FIXED', fixed_amount: 500 },
+          code_config: defaultCodeConfig,
+          redemption: { quantity: null },
+          is_referral_code: true,
+        },
+      }),
+    );
   });
 
   it('creates a promotion with its tiers', async () => {
@@ -121,8 +156,19 @@ describe('POST /v1/campaigns', () => {
         campaign_type: 'PROMOTION',
         promotion: {
           tiers: [
-            { name: 'Over 100', banner: '5 off', action: { discount: { type: 'AMOUNT', amount_off: 500 } }, metadata: { level: 1 } },
-            { name: 'Over 200', action: { discount: { type: 'PERCENT', percent_off: 10, amount_limit: 3000 } }, hierarchy: 5, active: false, start_date: '2025-05-01' },
+            {
+              name: 'Over 100',
+              banner: '5 off',
+              action: { discount: { type: 'AMOUNT', amount_off: 500 } },
+              metadata: { level: 1 },
+            },
+            {
+              name: 'Over 200',
+              action: { discount: { type: 'PERCENT', percent_off: 10, amount_limit: 3000 } },
+              hierarchy: 5,
+              active: false,
+              start_date: '2025-05-01',
+            },
           ],
         },
       },
@@ -152,24 +198,41 @@ describe('POST /v1/campaigns', () => {
       ...fields,
     });
     assert.match(first.id, /^promo_/);
-    assert.deepEqual(res.body, campaignShape(res.body.id, {
-      name: 'Cart promotion',
-      campaign_type: 'PROMOTION',
-      promotion: {
-        object: 'list',
-        data_ref: 'tiers',
-        tiers: [
-          tier(first, { name: 'Over 100', banner: '5 off', action: { discount: { type: 'AMOUNT', amount_off: 500 } }, metadata: { level: 1 }, hierarchy: 1 }),
-          tier(second, { name: 'Over 200', action: { discount: { type: 'PERCENT', percent_off: 10, amount_limit: 3000 } }, hierarchy: 5, active: false, start_date: '2025-05-01T00:00:00.000Z' }),
-        ],
-        total: 2,
-        has_more: false,
-      },
-    }));
+    assert.deepEqual(
+      res.body,
+      campaignShape(res.body.id, {
+        name: 'Cart promotion',
+        campaign_type: 'PROMOTION',
+        promotion: {
+          object: 'list',
+          data_ref: 'tiers',
+          tiers: [
+            tier(first, {
+              name: 'Over 100',
+              banner: '5 off',
+              action: { discount: { type: 'AMOUNT', amount_off: 500 } },
+              metadata: { level: 1 },
+              hierarchy: 1,
+            }),
+            tier(second, {
+              name: 'Over 200',
+              action: { discount: { type: 'PERCENT', percent_off: 10, amount_limit: 3000 } },
+              hierarchy: 5,
+              active: false,
+              start_date: '2025-05-01T00:00:00.000Z',
+            }),
+          ],
+          total: 2,
+          has_more: false,
+        },
+      }),
+    );
   });
 
   it('generates one voucher at once with vouchers_count 1', async () => {
-    const res = await server.request('POST', '/v1/campaigns', { body: discountCampaign('One', { vouchers_count: 1 }, { code_config: { prefix: 'ONE-', length: 6 } }) });
+    const res = await server.request('POST', '/v1/campaigns', {
+      body: discountCampaign('One', { vouchers_count: 1 }, { code_config: { prefix: 'ONE-', length: 6 } }),
+    });
     assert.equal(res.status, 200);
     assert.equal(res.body.vouchers_count, 1);
     assert.equal(res.body.vouchers_generation_status, 'DONE');
@@ -179,11 +242,16 @@ describe('POST /v1/campaigns', () => {
   });
 
   it('starts a generation job for more, which a runner completes', async () => {
-    const res = await server.request('POST', '/v1/campaigns', { body: discountCampaign('Many', { vouchers_count: 30 }) });
+    const res = await server.request('POST', '/v1/campaigns', {
+      body: discountCampaign('Many', { vouchers_count: 30 }),
+    });
     assert.equal(res.status, 200);
     assert.deepEqual([res.body.vouchers_count, res.body.vouchers_generation_status], [0, 'IN_PROGRESS']);
     const jobs = await server.request('GET', '/v1/async-actions?limit=1');
-    assert.deepEqual([jobs.body.async_actions[0].type, jobs.body.async_actions[0].status], ['CAMPAIGN.VOUCHERS_GENERATE', 'IN_PROGRESS']);
+    assert.deepEqual(
+      [jobs.body.async_actions[0].type, jobs.body.async_actions[0].status],
+      ['CAMPAIGN.VOUCHERS_GENERATE', 'IN_PROGRESS'],
+    );
     const runner: JobRunner = testRunner(server.deps);
     try {
       const job = await waitForJob(server, jobs.body.async_actions[0].id);
@@ -199,52 +267,152 @@ describe('POST /v1/campaigns', () => {
     await server.request('POST', '/v1/campaigns', { body: discountCampaign('Taken') });
     const res = await server.request('POST', '/v1/campaigns', { body: discountCampaign('Taken') });
     assert.equal(res.status, 409);
-    assert.deepEqual(res.body, errorBody(res, {
-      code: 409, key: 'duplicate_found', message: 'Duplicated resource found', details: 'Duplicated campaign exists with name Taken', resource_type: 'campaign',
-    }));
+    assert.deepEqual(
+      res.body,
+      errorBody(res, {
+        code: 409,
+        key: 'duplicate_found',
+        message: 'Duplicated resource found',
+        details: 'Duplicated campaign exists with name Taken',
+        resource_type: 'campaign',
+      }),
+    );
   });
 
   const refusals: Array<{ name: string; body: unknown; key?: string; message?: string; details: string }> = [
     { name: 'not an object', body: [1], details: 'The body must be a JSON object' },
     { name: 'no name', body: {}, details: 'name is a required field' },
-    { name: 'nothing to tell its type by', body: { name: 'a' }, details: 'campaign_type is a required field when neither voucher.type nor promotion is given' },
-    { name: 'an unknown campaign type', body: { name: 'a', campaign_type: 'COUPONS' }, details: 'campaign_type must be one of the following values: DISCOUNT_COUPONS, GIFT_VOUCHERS, LOYALTY_PROGRAM, PROMOTION, REFERRAL_PROGRAM' },
-    { name: 'no voucher template', body: { name: 'a', campaign_type: 'DISCOUNT_COUPONS' }, details: 'voucher is a required field' },
-    { name: 'a voucher type that does not fit', body: { name: 'a', campaign_type: 'GIFT_VOUCHERS', voucher: { type: 'DISCOUNT_VOUCHER', discount: percentDiscount } }, details: 'voucher.type must be GIFT_VOUCHER in a GIFT_VOUCHERS campaign' },
-    { name: 'a discount voucher without discount', body: { name: 'a', campaign_type: 'DISCOUNT_COUPONS', voucher: { type: 'DISCOUNT_VOUCHER' } }, details: 'voucher.discount is a required field' },
-    { name: 'a gift on a discount voucher', body: discountCampaign('a', {}, { gift: { amount: 5 } }), details: 'voucher.gift is not allowed for a DISCOUNT_VOUCHER' },
-    { name: 'a percent discount without percent_off', body: discountCampaign('a', {}, { discount: { type: 'PERCENT' } }), details: 'voucher.discount.percent_off is a required field' },
-    { name: 'an unknown discount type', body: discountCampaign('a', {}, { discount: { type: 'BOGO' } }), details: 'voucher.discount.type must be one of the following values: AMOUNT, PERCENT, FIXED, UNIT' },
-    { name: 'an unknown discount field', body: discountCampaign('a', {}, { discount: { type: 'AMOUNT', amount_off: 1, amount_of: 2 } }), details: 'voucher.discount field has unspecified keys: amount_of' },
-    { name: 'a UNIT discount with units but no unit_type', body: discountCampaign('a', {}, { discount: { type: 'UNIT', units: [{ unit_off: 1, effect: 'ADD_NEW_ITEMS' }] } }), details: 'voucher.discount.units[0].unit_type is a required field' },
-    { name: 'a date that is not ISO 8601', body: discountCampaign('a', { start_date: '01/02/2025' }), details: 'start_date must be an ISO 8601 date or date-time' },
-    { name: 'an expiration before the start', body: discountCampaign('a', { start_date: '2025-02-01', expiration_date: '2025-01-01' }), details: 'expiration_date must not be before start_date' },
-    { name: 'a timeframe without a start', body: discountCampaign('a', { validity_timeframe: { duration: 'PT1H', interval: 'P1D' } }), details: 'start_date is required when validity_timeframe is given' },
-    { name: 'a day of week out of range', body: discountCampaign('a', { validity_day_of_week: [7] }), details: 'validity_day_of_week[0] must be less than or equal to 6' },
-    { name: 'a bad hour', body: discountCampaign('a', { validity_hours: { daily: [{ start_time: '25:00', expiration_time: '10:00', days_of_week: [1] }] } }), details: 'validity_hours.daily[0].start_time must be HH:mm' },
-    { name: 'a string vouchers_count', body: discountCampaign('a', { vouchers_count: '5' }), details: 'vouchers_count must be a number' },
-    { name: 'an empty charset', body: discountCampaign('a', {}, { code_config: { charset: '' } }), details: 'voucher.code_config.charset must be at least 1 characters' },
+    {
+      name: 'nothing to tell its type by',
+      body: { name: 'a' },
+      details: 'campaign_type is a required field when neither voucher.type nor promotion is given',
+    },
+    {
+      name: 'an unknown campaign type',
+      body: { name: 'a', campaign_type: 'COUPONS' },
+      details:
+        'campaign_type must be one of the following values: DISCOUNT_COUPONS, GIFT_VOUCHERS, LOYALTY_PROGRAM, PROMOTION, REFERRAL_PROGRAM',
+    },
+    {
+      name: 'no voucher template',
+      body: { name: 'a', campaign_type: 'DISCOUNT_COUPONS' },
+      details: 'voucher is a required field',
+    },
+    {
+      name: 'a voucher type that does not fit',
+      body: {
+        name: 'a',
+        campaign_type: 'GIFT_VOUCHERS',
+        voucher: { type: 'DISCOUNT_VOUCHER', discount: percentDiscount },
+      },
+      details: 'voucher.type must be GIFT_VOUCHER in a GIFT_VOUCHERS campaign',
+    },
+    {
+      name: 'a discount voucher without discount',
+      body: { name: 'a', campaign_type: 'DISCOUNT_COUPONS', voucher: { type: 'DISCOUNT_VOUCHER' } },
+      details: 'voucher.discount is a required field',
+    },
+    {
+      name: 'a gift on a discount voucher',
+      body: discountCampaign('a', {}, { gift: { amount: 5 } }),
+      details: 'voucher.gift is not allowed for a DISCOUNT_VOUCHER',
+    },
+    {
+      name: 'a percent discount without percent_off',
+      body: discountCampaign('a', {}, { discount: { type: 'PERCENT' } }),
+      details: 'voucher.discount.percent_off is a required field',
+    },
+    {
+      name: 'an unknown discount type',
+      body: discountCampaign('a', {}, { discount: { type: 'BOGO' } }),
+      details: 'voucher.discount.type must be one of the following values: AMOUNT, PERCENT, FIXED, UNIT',
+    },
+    {
+      name: 'an unknown discount field',
+      body: discountCampaign('a', {}, { discount: { type: 'AMOUNT', amount_off: 1, amount_of: 2 } }),
+      details: 'voucher.discount field has unspecified keys: amount_of',
+    },
+    {
+      name: 'a UNIT discount with units but no unit_type',
+      body: discountCampaign(
+        'a',
+        {},
+        { discount: { type: 'UNIT', units: [{ unit_off: 1, effect: 'ADD_NEW_ITEMS' }] } },
+      ),
+      details: 'voucher.discount.units[0].unit_type is a required field',
+    },
+    {
+      name: 'a date that is not ISO 8601',
+      body: discountCampaign('a', { start_date: '01/02/2025' }),
+      details: 'start_date must be an ISO 8601 date or date-time',
+    },
+    {
+      name: 'an expiration before the start',
+      body: discountCampaign('a', { start_date: '2025-02-01', expiration_date: '2025-01-01' }),
+      details: 'expiration_date must not be before start_date',
+    },
+    {
+      name: 'a timeframe without a start',
+      body: discountCampaign('a', { validity_timeframe: { duration: 'PT1H', interval: 'P1D' } }),
+      details: 'start_date is required when validity_timeframe is given',
+    },
+    {
+      name: 'a day of week out of range',
+      body: discountCampaign('a', { validity_day_of_week: [7] }),
+      details: 'validity_day_of_week[0] must be less than or equal to 6',
+    },
+    {
+      name: 'a bad hour',
+      body: discountCampaign('a', {
+        validity_hours: { daily: [{ start_time: '25:00', expiration_time: '10:00', days_of_week: [1] }] },
+      }),
+      details: 'validity_hours.daily[0].start_time must be HH:mm',
+    },
+    {
+      name: 'a string vouchers_count',
+      body: discountCampaign('a', { vouchers_count: '5' }),
+      details: 'vouchers_count must be a number',
+    },
+    {
+      name: 'an empty charset',
+      body: discountCampaign('a', {}, { code_config: { charset: '' } }),
+      details: 'voucher.code_config.charset must be at least 1 characters',
+    },
     {
       name: 'more codes than half the pattern allows',
       body: discountCampaign('a', { vouchers_count: 6 }, { code_config: { pattern: 'AB-#', charset: '0123456789' } }),
       key: 'invalid_code_config',
       message: 'Invalid code config',
-      details: 'Cannot generate 6 code(s): the code config allows 10 distinct code(s), 0 of them are already taken or reserved, and a request may use at most half of what is left (5).',
+      details:
+        'Cannot generate 6 code(s): the code config allows 10 distinct code(s), 0 of them are already taken or reserved, and a request may use at most half of what is left (5).',
     },
   ];
   for (const refusal of refusals) {
     it(`refuses ${refusal.name} with 400`, async () => {
       const res = await server.request('POST', '/v1/campaigns', { body: refusal.body });
       assert.equal(res.status, 400);
-      assert.deepEqual(res.body, errorBody(res, { code: 400, key: refusal.key ?? 'invalid_payload', message: refusal.message ?? 'Invalid payload', details: refusal.details }));
+      assert.deepEqual(
+        res.body,
+        errorBody(res, {
+          code: 400,
+          key: refusal.key ?? 'invalid_payload',
+          message: refusal.message ?? 'Invalid payload',
+          details: refusal.details,
+        }),
+      );
       if (typeof refusal.body === 'object' && refusal.body !== null && 'name' in refusal.body) {
-        assert.equal((await server.request('GET', `/v1/campaigns/${(refusal.body as { name: string }).name}`)).status, 404);
+        assert.equal(
+          (await server.request('GET', `/v1/campaigns/${(refusal.body as { name: string }).name}`)).status,
+          404,
+        );
       }
     });
   }
 
   it('refuses an unknown category_id with 404', async () => {
-    const res = await server.request('POST', '/v1/campaigns', { body: discountCampaign('Cat', { category_id: 'cat_nope' }) });
+    const res = await server.request('POST', '/v1/campaigns', {
+      body: discountCampaign('Cat', { category_id: 'cat_nope' }),
+    });
     assert.equal(res.status, 404);
     assert.deepEqual(res.body, notFoundBody(res, 'category', 'cat_nope'));
   });
@@ -281,22 +449,37 @@ describe('GET, PUT and DELETE /v1/campaigns', () => {
       const ids: string[] = [];
       for (const [i, type] of ['DISCOUNT_COUPONS', 'GIFT_VOUCHERS', 'DISCOUNT_COUPONS'].entries()) {
         clock.advance(1000);
-        const body = type === 'GIFT_VOUCHERS'
-          ? { name: `c${i}`, campaign_type: type, voucher: { type: 'GIFT_VOUCHER', gift: { amount: 100 } } }
-          : discountCampaign(`c${i}`);
+        const body =
+          type === 'GIFT_VOUCHERS'
+            ? { name: `c${i}`, campaign_type: type, voucher: { type: 'GIFT_VOUCHER', gift: { amount: 100 } } }
+            : discountCampaign(`c${i}`);
         ids.push((await fresh.request('POST', '/v1/campaigns', { body })).body.id);
       }
       const all = await fresh.request('GET', '/v1/campaigns');
       assert.deepEqual([all.body.object, all.body.data_ref, all.body.total], ['list', 'campaigns', 3]);
-      assert.deepEqual(all.body.campaigns.map((c: { id: string }) => c.id), [...ids].reverse());
+      assert.deepEqual(
+        all.body.campaigns.map((c: { id: string }) => c.id),
+        [...ids].reverse(),
+      );
       const page2 = await fresh.request('GET', '/v1/campaigns?limit=2&page=2&order=created_at');
-      assert.deepEqual(page2.body.campaigns.map((c: { id: string }) => c.id), [ids[2]]);
+      assert.deepEqual(
+        page2.body.campaigns.map((c: { id: string }) => c.id),
+        [ids[2]],
+      );
       assert.equal(page2.body.total, 3);
       const gifts = await fresh.request('GET', '/v1/campaigns?campaign_type=GIFT_VOUCHERS');
       assert.deepEqual([gifts.body.total, gifts.body.campaigns[0].id], [1, ids[1]]);
       const bad = await fresh.request('GET', '/v1/campaigns?limit=101');
       assert.equal(bad.status, 400);
-      assert.deepEqual(bad.body, errorBody(bad, { code: 400, key: 'invalid_query_params', message: 'Invalid query params', details: 'Query parameter limit must be between 1 and 100' }));
+      assert.deepEqual(
+        bad.body,
+        errorBody(bad, {
+          code: 400,
+          key: 'invalid_query_params',
+          message: 'Invalid query params',
+          details: 'Query parameter limit must be between 1 and 100',
+        }),
+      );
       const badType = await fresh.request('GET', '/v1/campaigns?campaign_type=NOPE');
       assert.equal(badType.status, 400);
     } finally {
@@ -305,7 +488,9 @@ describe('GET, PUT and DELETE /v1/campaigns', () => {
   });
 
   it('updates a campaign and carries validity and discount changes to its vouchers', async () => {
-    const created = await server.request('POST', '/v1/campaigns', { body: discountCampaign('Update me', { vouchers_count: 1 }) });
+    const created = await server.request('POST', '/v1/campaigns', {
+      body: discountCampaign('Update me', { vouchers_count: 1 }),
+    });
     const res = await server.request('PUT', '/v1/campaigns/Update%20me', {
       body: {
         description: 'now with dates',
@@ -333,17 +518,32 @@ describe('GET, PUT and DELETE /v1/campaigns', () => {
     });
     const jobs = await server.request('GET', '/v1/async-actions?limit=1');
     const job = await waitForJob(server, jobs.body.async_actions[0].id);
-    assert.deepEqual([job.type, job.result], ['CAMPAIGN.VOUCHERS_UPDATE', { message: 'Updated 1 voucher(s) of campaign Update me.', done_count: 1 }]);
+    assert.deepEqual(
+      [job.type, job.result],
+      ['CAMPAIGN.VOUCHERS_UPDATE', { message: 'Updated 1 voucher(s) of campaign Update me.', done_count: 1 }],
+    );
     const voucher = (await server.request('GET', '/v1/vouchers?campaign=Update%20me')).body.vouchers[0];
-    assert.deepEqual([voucher.start_date, voucher.expiration_date, voucher.discount], ['2025-05-01T00:00:00.000Z', '2025-05-31T00:00:00.000Z', { type: 'AMOUNT', amount_off: 700 }]);
+    assert.deepEqual(
+      [voucher.start_date, voucher.expiration_date, voucher.discount],
+      ['2025-05-01T00:00:00.000Z', '2025-05-31T00:00:00.000Z', { type: 'AMOUNT', amount_off: 700 }],
+    );
   });
 
   it('leaves cleared optional fields out of the answer, as the real API does', async () => {
     const created = await server.request('POST', '/v1/campaigns', {
-      body: discountCampaign('Clear me', { description: 'dated', start_date: '2025-04-01T00:00:00Z', expiration_date: '2025-06-30T00:00:00Z' }),
+      body: discountCampaign('Clear me', {
+        description: 'dated',
+        start_date: '2025-04-01T00:00:00Z',
+        expiration_date: '2025-06-30T00:00:00Z',
+      }),
     });
-    assert.deepEqual([created.body.description, created.body.start_date, created.body.expiration_date], ['dated', '2025-04-01T00:00:00.000Z', '2025-06-30T00:00:00.000Z']);
-    const res = await server.request('PUT', `/v1/campaigns/${created.body.id}`, { body: { description: null, start_date: null, expiration_date: null } });
+    assert.deepEqual(
+      [created.body.description, created.body.start_date, created.body.expiration_date],
+      ['dated', '2025-04-01T00:00:00.000Z', '2025-06-30T00:00:00.000Z'],
+    );
+    const res = await server.request('PUT', `/v1/campaigns/${created.body.id}`, {
+      body: { description: null, start_date: null, expiration_date: null },
+    });
     assert.equal(res.status, 200, res.text);
     const { description: _d, start_date: _s, expiration_date: _e, ...rest } = created.body;
     assert.deepEqual(res.body, { ...rest, updated_at: NOW });
@@ -351,13 +551,28 @@ describe('GET, PUT and DELETE /v1/campaigns', () => {
   });
 
   it('refuses a discount for a gift campaign and an expiration before the start', async () => {
-    await server.request('POST', '/v1/campaigns', { body: { name: 'Gifts', campaign_type: 'GIFT_VOUCHERS', voucher: { type: 'GIFT_VOUCHER', gift: { amount: 1 } }, start_date: '2025-05-01' } });
+    await server.request('POST', '/v1/campaigns', {
+      body: {
+        name: 'Gifts',
+        campaign_type: 'GIFT_VOUCHERS',
+        voucher: { type: 'GIFT_VOUCHER', gift: { amount: 1 } },
+        start_date: '2025-05-01',
+      },
+    });
     const res = await server.request('PUT', '/v1/campaigns/Gifts', { body: { discount: percentDiscount } });
     assert.equal(res.status, 400);
     assert.equal(res.body.key, 'invalid_campaign');
     const dates = await server.request('PUT', '/v1/campaigns/Gifts', { body: { expiration_date: '2025-04-01' } });
     assert.equal(dates.status, 400);
-    assert.deepEqual(dates.body, errorBody(dates, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details: 'expiration_date must not be before start_date' }));
+    assert.deepEqual(
+      dates.body,
+      errorBody(dates, {
+        code: 400,
+        key: 'invalid_payload',
+        message: 'Invalid payload',
+        details: 'expiration_date must not be before start_date',
+      }),
+    );
     const missing = await server.request('PUT', '/v1/campaigns/nope', { body: {} });
     assert.equal(missing.status, 404);
   });
@@ -371,9 +586,15 @@ describe('GET, PUT and DELETE /v1/campaigns', () => {
     assert.equal((await server.request('GET', '/v1/campaigns/Doomed')).status, 404);
     assert.equal((await server.request('POST', '/v1/campaigns', { body: discountCampaign('Doomed') })).status, 200);
     const job = await waitForJob(server, res.body.async_action_id);
-    assert.deepEqual([job.type, job.status, job.operation_status, job.result], [
-      'CAMPAIGN.VOUCHERS_DELETE', 'DONE', 'SUCCESS', { message: 'Deleted campaign Doomed and 1 voucher(s).', done_count: 1 },
-    ]);
+    assert.deepEqual(
+      [job.type, job.status, job.operation_status, job.result],
+      [
+        'CAMPAIGN.VOUCHERS_DELETE',
+        'DONE',
+        'SUCCESS',
+        { message: 'Deleted campaign Doomed and 1 voucher(s).', done_count: 1 },
+      ],
+    );
     assert.equal((await server.request('GET', `/v1/vouchers/${code}`)).status, 404);
     const again = await server.request('DELETE', '/v1/campaigns/nope');
     assert.equal(again.status, 404);

@@ -27,14 +27,17 @@ describe('products and SKUs CSV imports', () => {
 
   it('imports products through the official client: lists of attributes, metadata columns, updates by source_id', async () => {
     const file = join(tempDir(), 'products.csv');
-    writeFileSync(file, [
-      '\uFEFFsource_id,price,Name,attributes,image_url,vendor',
-      'csv-tee,2500,"Tee, cotton","color, size",https://img.example/tee.png,Acme',
-      'csv-old,150,New name,,,',
-      'csv-no-name,100,,,,',
-      'csv-bad-price,12.5,Bad price,,,',
-      'csv-dup,1,"Tee, cotton",,,',
-    ].join('\n'));
+    writeFileSync(
+      file,
+      [
+        '\uFEFFsource_id,price,Name,attributes,image_url,vendor',
+        'csv-tee,2500,"Tee, cotton","color, size",https://img.example/tee.png,Acme',
+        'csv-old,150,New name,,,',
+        'csv-no-name,100,,,,',
+        'csv-bad-price,12.5,Bad price,,,',
+        'csv-dup,1,"Tee, cotton",,,',
+      ].join('\n'),
+    );
     const answer = await serverSideClient(server).products.importCSV(file);
     assertMatchesReference('POST', '/v1/products/importCSV', 200, answer);
     const job = await waitForJob(server, answer.async_action_id);
@@ -53,8 +56,17 @@ describe('products and SKUs CSV imports', () => {
     });
     const tee = (await server.request('GET', '/v1/products/csv-tee')).body;
     assert.deepEqual(tee, {
-      id: tee.id, source_id: 'csv-tee', name: 'Tee, cotton', price: 2500, attributes: ['color', 'size'], metadata: { vendor: 'Acme' },
-      image_url: 'https://img.example/tee.png', created_at: tee.created_at, updated_at: null, object: 'product', skus: { object: 'list', data_ref: 'data', data: [], total: 0 },
+      id: tee.id,
+      source_id: 'csv-tee',
+      name: 'Tee, cotton',
+      price: 2500,
+      attributes: ['color', 'size'],
+      metadata: { vendor: 'Acme' },
+      image_url: 'https://img.example/tee.png',
+      created_at: tee.created_at,
+      updated_at: null,
+      object: 'product',
+      skus: { object: 'list', data_ref: 'data', data: [], total: 0 },
     });
     const old = (await server.request('GET', '/v1/products/csv-old')).body;
     assert.deepEqual([old.name, old.price], ['New name', 150]);
@@ -80,7 +92,11 @@ describe('products and SKUs CSV imports', () => {
       failed: [
         { row: 3, reason: 'source_id is a required field' },
         { source_id: 'csv-orphan', row: 4, reason: 'Cannot find product with id prod_nope' },
-        { source_id: 'csv-tee-shape', row: 5, reason: `attributes: product ${tee.id} does not declare shape (it declares: color, size)` },
+        {
+          source_id: 'csv-tee-shape',
+          row: 5,
+          reason: `attributes: product ${tee.id} does not declare shape (it declares: color, size)`,
+        },
       ],
       done_count: 2,
       failed_count: 3,
@@ -88,8 +104,18 @@ describe('products and SKUs CSV imports', () => {
     });
     const red = (await server.request('GET', '/v1/skus/csv-tee-red')).body;
     assert.deepEqual(red, {
-      id: red.id, source_id: 'csv-tee-red', product_id: tee.id, sku: 'Red', price: 2600, currency: null, attributes: { color: 'red' },
-      image_url: null, metadata: { weight: '0.2' }, created_at: red.created_at, updated_at: null, object: 'sku',
+      id: red.id,
+      source_id: 'csv-tee-red',
+      product_id: tee.id,
+      sku: 'Red',
+      price: 2600,
+      currency: null,
+      attributes: { color: 'red' },
+      image_url: null,
+      metadata: { weight: '0.2' },
+      created_at: red.created_at,
+      updated_at: null,
+      object: 'sku',
     });
     const blue = (await server.request('GET', '/v1/skus/csv-tee-blue')).body;
     assert.deepEqual([blue.sku, blue.price, blue.attributes], ['Blue', null, { color: 'blue', size: 'M' }]);
@@ -99,9 +125,15 @@ describe('products and SKUs CSV imports', () => {
     for (const path of ['/v1/products/importCSV', '/v1/skus/importCSV']) {
       const before = dbFingerprint(sqliteOf(server.deps));
       const res = await uploadFile(server, path, undefined, { fields: { x: '1' } });
-      assert.deepEqual(res.body, errorBody(res, {
-        code: 400, key: 'invalid_payload', message: 'Invalid payload', details: 'The request has no file: send the CSV as multipart/form-data in a part named file',
-      }));
+      assert.deepEqual(
+        res.body,
+        errorBody(res, {
+          code: 400,
+          key: 'invalid_payload',
+          message: 'Invalid payload',
+          details: 'The request has no file: send the CSV as multipart/form-data in a part named file',
+        }),
+      );
       assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
     }
   });

@@ -42,11 +42,24 @@ describe('categories through @voucherify/sdk', () => {
     assertMatchesReference('GET', '/v1/categories/{categoryId}', 200, { ...food, updated_at: undefined });
 
     // A category made on first use of a name lists beside it.
-    await sdk.campaigns.create({ name: 'Cat Spring', campaign_type: 'DISCOUNT_COUPONS', category: 'Seasonal', voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 5 } } } as any);
+    await sdk.campaigns.create({
+      name: 'Cat Spring',
+      campaign_type: 'DISCOUNT_COUPONS',
+      category: 'Seasonal',
+      voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 5 } },
+    } as any);
     const list = (await sdk.categories.list()) as Json;
     const seasonal = list.data.find((c: Json) => c.name === 'Seasonal');
-    assert.deepEqual(list, { object: 'list', data_ref: 'data', data: [food, { id: seasonal.id, name: 'Seasonal', hierarchy: 0, object: 'category', created_at: NOW }], total: 2 });
-    assertMatchesReference('GET', '/v1/categories', 200, { ...list, data: list.data.map((c: Json) => ({ ...c, updated_at: undefined })) });
+    assert.deepEqual(list, {
+      object: 'list',
+      data_ref: 'data',
+      data: [food, { id: seasonal.id, name: 'Seasonal', hierarchy: 0, object: 'category', created_at: NOW }],
+      total: 2,
+    });
+    assertMatchesReference('GET', '/v1/categories', 200, {
+      ...list,
+      data: list.data.map((c: Json) => ({ ...c, updated_at: undefined })),
+    });
 
     clock.advance(60_000);
     const later = new Date(Date.parse(NOW) + 60_000).toISOString();
@@ -57,10 +70,16 @@ describe('categories through @voucherify/sdk', () => {
     // Campaigns and vouchers show their category as it is now.
     assert.equal(((await sdk.campaigns.get('Cat Spring')) as Json).categories[0].hierarchy, 0);
     await sdk.categories.update(seasonal.id, { hierarchy: 3 } as any);
-    assert.deepEqual(((await sdk.campaigns.get('Cat Spring')) as Json).categories.map((c: Json) => [c.name, c.hierarchy]), [['Seasonal', 3]]);
+    assert.deepEqual(
+      ((await sdk.campaigns.get('Cat Spring')) as Json).categories.map((c: Json) => [c.name, c.hierarchy]),
+      [['Seasonal', 3]],
+    );
 
     assert.equal(await sdk.categories.delete(food.id), '');
-    await assert.rejects(sdk.categories.get(food.id), refused(404, 'not_found', `Cannot find category with id ${food.id}`));
+    await assert.rejects(
+      sdk.categories.get(food.id),
+      refused(404, 'not_found', `Cannot find category with id ${food.id}`),
+    );
     clock.set(NOW);
   });
 
@@ -68,12 +87,28 @@ describe('categories through @voucherify/sdk', () => {
     const first = (await sdk.categories.create({ name: 'First', hierarchy: 5 })) as Json;
     const second = (await sdk.categories.create({ name: 'Second', hierarchy: 6 })) as Json;
     const voucher = (code: string, category_id: string) =>
-      server.request('POST', `/v1/vouchers/${code}`, { body: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 }, category_id } });
+      server.request('POST', `/v1/vouchers/${code}`, {
+        body: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 }, category_id },
+      });
     await voucher('CAT-A', second.id);
     await voucher('CAT-B', first.id);
-    assert.equal((await server.request('PUT', '/v1/stacking-rules', { body: { redeemables_sorting_rule: 'CATEGORY_HIERARCHY' } })).status, 200);
+    assert.equal(
+      (await server.request('PUT', '/v1/stacking-rules', { body: { redeemables_sorting_rule: 'CATEGORY_HIERARCHY' } }))
+        .status,
+      200,
+    );
     const order = async () =>
-      ((await sdk.validations.validateStackable({ order: { amount: 1000 }, redeemables: [{ object: 'voucher', id: 'CAT-A' }, { object: 'voucher', id: 'CAT-B' }] } as any)).redeemables ?? []).map((r) => r.id);
+      (
+        (
+          await sdk.validations.validateStackable({
+            order: { amount: 1000 },
+            redeemables: [
+              { object: 'voucher', id: 'CAT-A' },
+              { object: 'voucher', id: 'CAT-B' },
+            ],
+          } as any)
+        ).redeemables ?? []
+      ).map((r) => r.id);
     assert.deepEqual(await order(), ['CAT-B', 'CAT-A']);
     await sdk.categories.update(second.id, { hierarchy: 1 } as any);
     assert.deepEqual(await order(), ['CAT-A', 'CAT-B']);
@@ -81,20 +116,58 @@ describe('categories through @voucherify/sdk', () => {
 
   it('refuses a taken name, bad bodies, unknown ids and a category still in use, changing nothing', async () => {
     const named = (await sdk.categories.create({ name: 'Exclusive', hierarchy: 9 })) as Json;
-    assert.equal((await server.request('PUT', '/v1/stacking-rules', { body: { exclusive_categories: [named.id] } })).status, 200);
+    assert.equal(
+      (await server.request('PUT', '/v1/stacking-rules', { body: { exclusive_categories: [named.id] } })).status,
+      200,
+    );
     const before = dbFingerprint(sqliteOf(server.deps));
     const seasonal = ((await sdk.categories.list()) as Json).data.find((c: Json) => c.name === 'Seasonal');
     const calls: Array<[() => Promise<unknown>, number, string, string]> = [
-      [() => sdk.categories.create({ name: 'Seasonal', hierarchy: 1 }), 409, 'duplicate_found', 'Duplicated category exists with name Seasonal'],
-      [() => sdk.categories.update(seasonal.id, { name: 'First' } as any), 409, 'duplicate_found', 'Duplicated category exists with name First'],
+      [
+        () => sdk.categories.create({ name: 'Seasonal', hierarchy: 1 }),
+        409,
+        'duplicate_found',
+        'Duplicated category exists with name Seasonal',
+      ],
+      [
+        () => sdk.categories.update(seasonal.id, { name: 'First' } as any),
+        409,
+        'duplicate_found',
+        'Duplicated category exists with name First',
+      ],
       [() => sdk.categories.create({ name: 'No order' } as any), 400, 'invalid_payload', 'hierarchy is required'],
       [() => sdk.categories.create({ hierarchy: 1 } as any), 400, 'invalid_payload', 'name is required'],
-      [() => sdk.categories.create({ name: '', hierarchy: -1 }), 400, 'invalid_payload', 'name must not be empty; hierarchy must be an integer of at least 0'],
-      [() => sdk.categories.update(seasonal.id, { hierarchy: 1.5 } as any), 400, 'invalid_payload', 'hierarchy must be an integer of at least 0'],
-      [() => sdk.categories.update('cat_none', { hierarchy: 1 } as any), 404, 'not_found', 'Cannot find category with id cat_none'],
+      [
+        () => sdk.categories.create({ name: '', hierarchy: -1 }),
+        400,
+        'invalid_payload',
+        'name must not be empty; hierarchy must be an integer of at least 0',
+      ],
+      [
+        () => sdk.categories.update(seasonal.id, { hierarchy: 1.5 } as any),
+        400,
+        'invalid_payload',
+        'hierarchy must be an integer of at least 0',
+      ],
+      [
+        () => sdk.categories.update('cat_none', { hierarchy: 1 } as any),
+        404,
+        'not_found',
+        'Cannot find category with id cat_none',
+      ],
       [() => sdk.categories.delete('cat_none'), 404, 'not_found', 'Cannot find category with id cat_none'],
-      [() => sdk.categories.delete(seasonal.id), 400, 'resource_in_use', `Category ${seasonal.id} is still given to campaigns, vouchers, promotion tiers or stacks`],
-      [() => sdk.categories.delete(named.id), 400, 'resource_in_use', `Category ${named.id} is named by the stacking rules' exclusive_categories`],
+      [
+        () => sdk.categories.delete(seasonal.id),
+        400,
+        'resource_in_use',
+        `Category ${seasonal.id} is still given to campaigns, vouchers, promotion tiers or stacks`,
+      ],
+      [
+        () => sdk.categories.delete(named.id),
+        400,
+        'resource_in_use',
+        `Category ${named.id} is named by the stacking rules' exclusive_categories`,
+      ],
     ];
     for (const [call, status, key, details] of calls) await assert.rejects(call(), refused(status, key, details));
     assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
@@ -102,8 +175,14 @@ describe('categories through @voucherify/sdk', () => {
 
   it('deletes a category the stacking rules no longer name', async () => {
     const named = ((await sdk.categories.list()) as Json).data.find((c: Json) => c.name === 'Exclusive');
-    assert.equal((await server.request('PUT', '/v1/stacking-rules', { body: { exclusive_categories: [] } })).status, 200);
+    assert.equal(
+      (await server.request('PUT', '/v1/stacking-rules', { body: { exclusive_categories: [] } })).status,
+      200,
+    );
     assert.equal(await sdk.categories.delete(named.id), '');
-    assert.deepEqual(((await sdk.categories.list()) as Json).data.map((c: Json) => c.name), ['Seasonal', 'First', 'Second']);
+    assert.deepEqual(
+      ((await sdk.categories.list()) as Json).data.map((c: Json) => c.name),
+      ['Seasonal', 'First', 'Second'],
+    );
   });
 });

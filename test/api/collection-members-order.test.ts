@@ -19,7 +19,8 @@ const MINUTE = 60_000;
  */
 describe('STATIC collection members in every order', () => {
   let server: TestServer;
-  const post = async (path: string, body: Record<string, unknown>) => (await server.request('POST', path, { body })).body;
+  const post = async (path: string, body: Record<string, unknown>) =>
+    (await server.request('POST', path, { body })).body;
   const page = async (id: string, query: string) => {
     const res = await server.request('GET', `/v1/product-collections/${id}/products${query}`);
     assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -49,7 +50,11 @@ describe('STATIC collection members in every order', () => {
         idOf.set(`${p}-${size}`, sku.id);
       }
     }
-    const picked = await post('/v1/product-collections', { type: 'STATIC', name: 'All picked', products: members.reverse() });
+    const picked = await post('/v1/product-collections', {
+      type: 'STATIC',
+      name: 'All picked',
+      products: members.reverse(),
+    });
     const every = await post('/v1/product-collections', {
       type: 'AUTO_UPDATE',
       name: 'All matched',
@@ -69,7 +74,12 @@ describe('STATIC collection members in every order', () => {
     }
     const orders = ['', ...ORDER_FIELDS.flatMap((f) => [`order=${f}`, `order=-${f}`])];
     for (const order of orders) {
-      for (const window of ['limit=100', 'limit=5&page=2', `starting_after=${cut}&limit=100`, 'starting_after=2024-06-01T00:01:00.000Z']) {
+      for (const window of [
+        'limit=100',
+        'limit=5&page=2',
+        `starting_after=${cut}&limit=100`,
+        'starting_after=2024-06-01T00:01:00.000Z',
+      ]) {
         const query = `?${[order, window].filter(Boolean).join('&')}`;
         assert.deepEqual(await page(picked.id, query), await page(every.id, query), query);
       }
@@ -84,7 +94,10 @@ describe('sql/0005 on a database that already holds STATIC collections', () => {
   it('fills each item with its member sort keys', () => {
     const sqlite = openSqlite(join(tempDir(), 'promo.db'));
     const migrations = loadMigrations();
-    migrate(sqlite, migrations.filter((m) => m.version < 5));
+    migrate(
+      sqlite,
+      migrations.filter((m) => m.version < 5),
+    );
     sqlite.exec(`
       INSERT INTO products (id, created_at, updated_at) VALUES ('prod_1', '2024-01-01T00:00:00.000Z', NULL),
         ('prod_2', '2024-01-02T00:00:00.000Z', '2024-02-02T00:00:00.000Z');
@@ -98,9 +111,17 @@ describe('sql/0005 on a database that already holds STATIC collections', () => {
       .all();
     sqlite.close();
     assert.deepEqual(rows, [
-      { member_id: 'sku_1', member_created_at: '2024-01-03T00:00:00.000Z', member_updated_at: '2024-02-03T00:00:00.000Z' },
+      {
+        member_id: 'sku_1',
+        member_created_at: '2024-01-03T00:00:00.000Z',
+        member_updated_at: '2024-02-03T00:00:00.000Z',
+      },
       { member_id: 'prod_1', member_created_at: '2024-01-01T00:00:00.000Z', member_updated_at: null },
-      { member_id: 'prod_2', member_created_at: '2024-01-02T00:00:00.000Z', member_updated_at: '2024-02-02T00:00:00.000Z' },
+      {
+        member_id: 'prod_2',
+        member_created_at: '2024-01-02T00:00:00.000Z',
+        member_updated_at: '2024-02-02T00:00:00.000Z',
+      },
     ]);
   });
 });

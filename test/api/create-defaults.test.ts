@@ -21,7 +21,9 @@ describe('create defaults, as the reference fills them in', () => {
   after(() => server.close());
 
   it('POST /v1/campaigns without type, charset or use_voucher_metadata_schema: STATIC, 0-9a-zA-Z, true', async () => {
-    const res = await server.request('POST', '/v1/campaigns', { body: { name: 'Plain', voucher: { type: 'DISCOUNT_VOUCHER', discount: percentDiscount } } });
+    const res = await server.request('POST', '/v1/campaigns', {
+      body: { name: 'Plain', voucher: { type: 'DISCOUNT_VOUCHER', discount: percentDiscount } },
+    });
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(
       res.body,
@@ -29,7 +31,13 @@ describe('create defaults, as the reference fills them in', () => {
         name: 'Plain',
         type: 'STATIC',
         use_voucher_metadata_schema: true,
-        voucher: { type: 'DISCOUNT_VOUCHER', discount: percentDiscount, code_config: defaultCodeConfig, redemption: { quantity: null }, is_referral_code: false },
+        voucher: {
+          type: 'DISCOUNT_VOUCHER',
+          discount: percentDiscount,
+          code_config: defaultCodeConfig,
+          redemption: { quantity: null },
+          is_referral_code: false,
+        },
       }),
     );
     assertMatchesReference('POST', '/v1/campaigns', 200, withoutNulls(res.body));
@@ -38,9 +46,17 @@ describe('create defaults, as the reference fills them in', () => {
   });
 
   it('the official client: campaigns.create without type makes a STATIC campaign', async () => {
-    const made = await serverSideClient(server).campaigns.create({ name: 'Sdk', campaign_type: 'DISCOUNT_COUPONS', voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } } } as never);
+    const made = await serverSideClient(server).campaigns.create({
+      name: 'Sdk',
+      campaign_type: 'DISCOUNT_COUPONS',
+      voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } },
+    } as never);
     assert.deepEqual(
-      [made.type, (made as unknown as { use_voucher_metadata_schema: boolean }).use_voucher_metadata_schema, made.voucher?.code_config?.charset],
+      [
+        made.type,
+        (made as unknown as { use_voucher_metadata_schema: boolean }).use_voucher_metadata_schema,
+        made.voucher?.code_config?.charset,
+      ],
       ['STATIC', true, REFERENCE_CHARSET],
     );
   });
@@ -48,8 +64,18 @@ describe('create defaults, as the reference fills them in', () => {
   it("a loyalty program's join_once is true, forced even when false is sent, on create and on update", async () => {
     const card = { loyalty_card: { points: 0 } };
     const sent = await server.request('POST', '/v1/loyalties', { body: { name: 'Stars', voucher: card } });
-    const refused = await server.request('POST', '/v1/campaigns', { body: { name: 'Moons', campaign_type: 'LOYALTY_PROGRAM', join_once: false, voucher: { type: 'LOYALTY_CARD', ...card } } });
-    for (const [res, name] of [[sent, 'Stars'], [refused, 'Moons']] as const) {
+    const refused = await server.request('POST', '/v1/campaigns', {
+      body: {
+        name: 'Moons',
+        campaign_type: 'LOYALTY_PROGRAM',
+        join_once: false,
+        voucher: { type: 'LOYALTY_CARD', ...card },
+      },
+    });
+    for (const [res, name] of [
+      [sent, 'Stars'],
+      [refused, 'Moons'],
+    ] as const) {
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(
         res.body,
@@ -57,18 +83,30 @@ describe('create defaults, as the reference fills them in', () => {
           name,
           campaign_type: 'LOYALTY_PROGRAM',
           join_once: true,
-          voucher: { type: 'LOYALTY_CARD', ...card, code_config: defaultCodeConfig, redemption: { quantity: null }, is_referral_code: false },
+          voucher: {
+            type: 'LOYALTY_CARD',
+            ...card,
+            code_config: defaultCodeConfig,
+            redemption: { quantity: null },
+            is_referral_code: false,
+          },
         }),
       );
     }
-    const updated = await server.request('PUT', '/v1/loyalties/Stars', { body: { join_once: false, description: 'Still once' } });
+    const updated = await server.request('PUT', '/v1/loyalties/Stars', {
+      body: { join_once: false, description: 'Still once' },
+    });
     assert.deepEqual([updated.status, updated.body.join_once, updated.body.description], [200, true, 'Still once']);
   });
 
   it("an earning rule without dates inherits its program's start and expiration dates", async () => {
     const dates = { start_date: '2025-04-01T00:00:00.000Z', expiration_date: '2025-12-31T00:00:00.000Z' };
-    await server.request('POST', '/v1/loyalties', { body: { name: 'Dated', ...dates, voucher: { loyalty_card: { points: 0 } } } });
-    const res = await server.request('POST', '/v1/loyalties/Dated/earning-rules', { body: [{ event: 'order.paid', loyalty: { type: 'FIXED', points: 5 } }] });
+    await server.request('POST', '/v1/loyalties', {
+      body: { name: 'Dated', ...dates, voucher: { loyalty_card: { points: 0 } } },
+    });
+    const res = await server.request('POST', '/v1/loyalties/Dated/earning-rules', {
+      body: [{ event: 'order.paid', loyalty: { type: 'FIXED', points: 5 } }],
+    });
     assert.equal(res.status, 200, res.text);
     const [rule] = res.body;
     assert.deepEqual(rule, {

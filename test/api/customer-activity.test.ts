@@ -23,7 +23,8 @@ describe('GET /v1/customers/{id}/activity', () => {
   });
   after(() => server.close());
 
-  const activity = (ref: string, query = '') => server.request('GET', `/v1/customers/${encodeURIComponent(ref)}/activity${query}`);
+  const activity = (ref: string, query = '') =>
+    server.request('GET', `/v1/customers/${encodeURIComponent(ref)}/activity${query}`);
   const apiSource = () => ({ channel: 'API', api_key: { name: 'test server key', app_id: server.serverKey.app_id } });
 
   it('records customer.created and customer.updated with the customer, the source and the request id', async () => {
@@ -80,7 +81,10 @@ describe('GET /v1/customers/{id}/activity', () => {
     clock.set(T0);
     await server.request('POST', '/v1/customers', { body: { source_id: 'act-2', name: 'Same' } });
     await server.request('POST', '/v1/customers', { body: { source_id: 'act-2', name: 'Same' } });
-    assert.deepEqual((await activity('act-2')).body.data.map((e: Item) => e.type), ['customer.created']);
+    assert.deepEqual(
+      (await activity('act-2')).body.data.map((e: Item) => e.type),
+      ['customer.created'],
+    );
   });
 
   it('names the key of an OAuth token as the event source', async () => {
@@ -88,7 +92,10 @@ describe('GET /v1/customers/{id}/activity', () => {
       raw: 'grant_type=client_credentials&scope=customers',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     });
-    await server.request('POST', '/v1/customers', { body: { source_id: 'act-3' }, auth: { bearer: token.body.access_token } });
+    await server.request('POST', '/v1/customers', {
+      body: { source_id: 'act-3' },
+      auth: { bearer: token.body.access_token },
+    });
     assert.deepEqual((await activity('act-3')).body.data[0].data.event_source, apiSource());
   });
 
@@ -223,10 +230,7 @@ describe('GET /v1/customers/{id}/activity', () => {
   it('is 404 for an unknown customer, and for a deleted one', async () => {
     const res = await activity('jck-wbh');
     assert.equal(res.status, 404);
-    assert.deepEqual(
-      res.body,
-      notFoundBody(res, 'customer', 'jck-wbh'),
-    );
+    assert.deepEqual(res.body, notFoundBody(res, 'customer', 'jck-wbh'));
     assertCustomerReference('GET', ACTIVITY, 404, res.body);
     clock.set(T0);
     await server.request('POST', '/v1/customers', { body: { source_id: 'act-gone' } });

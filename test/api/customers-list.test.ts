@@ -62,9 +62,18 @@ describe('GET /v1/customers', () => {
   it('pages with limit and page; has_more tells whether a next page holds anything', async () => {
     const pages = [];
     for (const page of [1, 2, 3, 4]) pages.push(await get(`?limit=2&page=${page}`));
-    assert.deepEqual(pages.map((p) => ids(p.body)), [['c7', 'c6'], ['c5', 'c4'], ['c3', 'c2'], ['c1']]);
-    assert.deepEqual(pages.map((p) => p.body.has_more), [true, true, true, false]);
-    assert.deepEqual(pages.map((p) => p.body.total), [7, 7, 7, 7]);
+    assert.deepEqual(
+      pages.map((p) => ids(p.body)),
+      [['c7', 'c6'], ['c5', 'c4'], ['c3', 'c2'], ['c1']],
+    );
+    assert.deepEqual(
+      pages.map((p) => p.body.has_more),
+      [true, true, true, false],
+    );
+    assert.deepEqual(
+      pages.map((p) => p.body.total),
+      [7, 7, 7, 7],
+    );
     const beyond = await get('?limit=2&page=99');
     assert.deepEqual(beyond.body, { object: 'list', data_ref: 'customers', customers: [], total: 7, has_more: false });
   });
@@ -79,7 +88,13 @@ describe('GET /v1/customers', () => {
     assert.equal(byCity.body.total, 3);
     assert.equal(byCity.body.has_more, true);
     assert.deepEqual(ids((await get('?city=Berlin&name=ann')).body), ['c3', 'c1']);
-    assert.deepEqual((await get('?email=nobody@x.io')).body, { object: 'list', data_ref: 'customers', customers: [], total: 0, has_more: false });
+    assert.deepEqual((await get('?email=nobody@x.io')).body, {
+      object: 'list',
+      data_ref: 'customers',
+      customers: [],
+      total: 0,
+      has_more: false,
+    });
   });
 
   it('filters by created_at and updated_at ranges (strict bounds; a plain date is midnight UTC)', async () => {
@@ -113,7 +128,13 @@ describe('GET /v1/customers', () => {
   it('starting_after with order=created_at or updated_at lists what comes after the date, ascending', async () => {
     assert.deepEqual(ids((await get(`?starting_after=${at(3)}&order=created_at`)).body), ['c5', 'c6', 'c7']);
     assert.deepEqual(ids((await get(`?starting_after=${at(6)}&order=updated_at`)).body), ['c7', 'c6', 'c2']);
-    assert.deepEqual(ids((await get(`?starting_after=${at(20)}&order=-updated_at`)).body), ['c7', 'c5', 'c4', 'c3', 'c1']);
+    assert.deepEqual(ids((await get(`?starting_after=${at(20)}&order=-updated_at`)).body), [
+      'c7',
+      'c5',
+      'c4',
+      'c3',
+      'c1',
+    ]);
   });
 
   it('starting_after with a source_id order keeps customers created before the date', async () => {
@@ -142,7 +163,9 @@ describe('GET /v1/customers', () => {
   });
 
   it('refuses bad parameters with every problem listed', async () => {
-    const res = await get('?limit=0&page=100&order=name&created_at[after]=yesterday&starting_after=2024-13-01&updated_at[before]=x');
+    const res = await get(
+      '?limit=0&page=100&order=name&created_at[after]=yesterday&starting_after=2024-13-01&updated_at[before]=x',
+    );
     assert.equal(res.status, 400);
     assert.deepEqual(
       res.body,

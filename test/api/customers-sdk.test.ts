@@ -28,7 +28,12 @@ describe('customers through @voucherify/sdk', () => {
   });
 
   it('creates, upserts, reads, updates by source_id, lists activity and deletes', async () => {
-    const created = (await client.customers.create({ source_id: 'sdk-1', name: 'SDK', address: { city: 'Lisbon' }, metadata: { a: 1 } })) as Customer;
+    const created = (await client.customers.create({
+      source_id: 'sdk-1',
+      name: 'SDK',
+      address: { city: 'Lisbon' },
+      metadata: { a: 1 },
+    })) as Customer;
     clock.advance(1000);
     const upserted = (await client.customers.create({ source_id: 'sdk-1', email: 'sdk@x.io' })) as Customer;
     assert.equal(upserted.id, created.id);
@@ -42,23 +47,30 @@ describe('customers through @voucherify/sdk', () => {
       ['customer.updated', 'customer.updated'],
     );
     assert.equal(activity.has_more, true);
-    const rest = await client.customers.listActivity(created.id, { limit: 2, starting_after_id: activity.more_starting_after });
+    const rest = await client.customers.listActivity(created.id, {
+      limit: 2,
+      starting_after_id: activity.more_starting_after,
+    });
     assert.deepEqual([rest.data.map((e) => e.type), rest.has_more], [['customer.created'], false]);
     await client.customers.delete(created.id);
-    await assert.rejects(client.customers.get(created.id), (error: { code?: number; key?: string; message?: string }) => {
-      assert.deepEqual([error.code, error.key, error.message], [404, 'not_found', 'Resource not found']);
-      return true;
-    });
+    await assert.rejects(
+      client.customers.get(created.id),
+      (error: { code?: number; key?: string; message?: string }) => {
+        assert.deepEqual([error.code, error.key, error.message], [404, 'not_found', 'Resource not found']);
+        return true;
+      },
+    );
   });
 
-  it('lists with filters, and scrolls the whole list with the client\'s starting_after cursor', async () => {
+  it("lists with filters, and scrolls the whole list with the client's starting_after cursor", async () => {
     for (let i = 0; i < 7; i++) {
       clock.advance(1000);
       await client.customers.create({ source_id: `scroll-${i}`, address: { city: i % 2 ? 'Odd' : 'Even' } });
     }
     const odd = await client.customers.list({ city: 'odd', limit: 10 });
     assert.deepEqual([odd.total, odd.customers.map((c) => c.source_id)], [3, ['scroll-5', 'scroll-3', 'scroll-1']]);
-    const scroll = (params: { limit: number; order?: 'created_at' }) => client.customers.scroll(params) as AsyncIterable<Customer>;
+    const scroll = (params: { limit: number; order?: 'created_at' }) =>
+      client.customers.scroll(params) as AsyncIterable<Customer>;
     const seen: string[] = [];
     for await (const customer of scroll({ limit: 3 })) seen.push(customer.source_id ?? '');
     assert.deepEqual(seen, ['scroll-6', 'scroll-5', 'scroll-4', 'scroll-3', 'scroll-2', 'scroll-1', 'scroll-0']);

@@ -32,13 +32,22 @@ describe('customer shapes through @voucherify/sdk', () => {
     assert.deepEqual(await client.customers.get(idOf(created)), created);
     clock.set(T1);
     const updated = await client.customers.update({ id: idOf(created), name: 'Ann B.' });
-    assert.deepEqual(updated, customerObject({ id: idOf(created), source_id: 'shape-1', name: 'Ann B.', created_at: T0, updated_at: T1 }));
+    assert.deepEqual(
+      updated,
+      customerObject({ id: idOf(created), source_id: 'shape-1', name: 'Ann B.', created_at: T0, updated_at: T1 }),
+    );
   });
 
   it('keeps an address whose fields are all null as that object, and one left out as null', async () => {
     clock.set(T0);
-    const nulls = await client.customers.create({ source_id: 'shape-2', address: NULL_ADDRESS } as unknown as Parameters<ServerSideClient['customers']['create']>[0]);
-    assert.deepEqual(nulls, customerObject({ id: idOf(nulls), source_id: 'shape-2', address: NULL_ADDRESS, created_at: T0 }));
+    const nulls = await client.customers.create({
+      source_id: 'shape-2',
+      address: NULL_ADDRESS,
+    } as unknown as Parameters<ServerSideClient['customers']['create']>[0]);
+    assert.deepEqual(
+      nulls,
+      customerObject({ id: idOf(nulls), source_id: 'shape-2', address: NULL_ADDRESS, created_at: T0 }),
+    );
     const none = await client.customers.create({ source_id: 'shape-3' });
     assert.deepEqual(none, customerObject({ id: idOf(none), source_id: 'shape-3', created_at: T0 }));
   });

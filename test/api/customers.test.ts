@@ -23,7 +23,14 @@ describe('customers: create, upsert, get, update, delete', () => {
     email: 'bob.smith@email.com',
     phone: '+1 933 222 3333',
     birthdate: '1990-01-31',
-    address: { city: 'New York', state: 'NY', line_1: '123 Main St.', line_2: 'APT 3', country: 'United States', postal_code: '10001' },
+    address: {
+      city: 'New York',
+      state: 'NY',
+      line_1: '123 Main St.',
+      line_2: 'APT 3',
+      country: 'United States',
+      postal_code: '10001',
+    },
     metadata: { lang: 'en', vip: true, tags: ['a'] },
   };
 
@@ -38,13 +45,24 @@ describe('customers: create, upsert, get, update, delete', () => {
 
   it('updates the customer with a known source_id, keeping its id and what was not sent', async () => {
     clock.set(T0);
-    const created = await server.request('POST', '/v1/customers', { body: { source_id: 'crm-2', name: 'Ann', email: 'ann@x.io' } });
+    const created = await server.request('POST', '/v1/customers', {
+      body: { source_id: 'crm-2', name: 'Ann', email: 'ann@x.io' },
+    });
     clock.set('2024-03-02T08:00:00.000Z');
-    const res = await server.request('POST', '/v1/customers', { body: { source_id: 'crm-2', phone: '555', email: null } });
+    const res = await server.request('POST', '/v1/customers', {
+      body: { source_id: 'crm-2', phone: '555', email: null },
+    });
     assert.equal(res.status, 200);
     assert.deepEqual(
       res.body,
-      customerObject({ id: created.body.id, source_id: 'crm-2', name: 'Ann', phone: '555', created_at: T0, updated_at: '2024-03-02T08:00:00.000Z' }),
+      customerObject({
+        id: created.body.id,
+        source_id: 'crm-2',
+        name: 'Ann',
+        phone: '555',
+        created_at: T0,
+        updated_at: '2024-03-02T08:00:00.000Z',
+      }),
     );
   });
 
@@ -60,7 +78,9 @@ describe('customers: create, upsert, get, update, delete', () => {
     clock.set(T0);
     const res = await server.request('POST', '/v1/customers', { body: { birthday: '2000-02-29' } });
     assert.deepEqual(res.body, customerObject({ id: res.body.id, birthdate: '2000-02-29', created_at: T0 }));
-    const bad = await server.request('POST', '/v1/customers', { body: { birthday: '2000-02-29', birthdate: '2000-03-01' } });
+    const bad = await server.request('POST', '/v1/customers', {
+      body: { birthday: '2000-02-29', birthdate: '2000-03-01' },
+    });
     assert.equal(bad.status, 400);
     assert.deepEqual(
       bad.body,
@@ -93,13 +113,19 @@ describe('customers: create, upsert, get, update, delete', () => {
     const created = await server.request('POST', '/v1/customers', { body: { name: 'By id' } });
     clock.set('2024-03-01T10:00:01.000Z');
     const res = await server.request('POST', '/v1/customers', { body: { id: created.body.id, description: 'found' } });
-    assert.deepEqual(res.body, customerObject({ id: created.body.id, name: 'By id', description: 'found', created_at: T0, updated_at: '2024-03-01T10:00:01.000Z' }));
+    assert.deepEqual(
+      res.body,
+      customerObject({
+        id: created.body.id,
+        name: 'By id',
+        description: 'found',
+        created_at: T0,
+        updated_at: '2024-03-01T10:00:01.000Z',
+      }),
+    );
     const missing = await server.request('POST', '/v1/customers', { body: { id: 'cust_nope' } });
     assert.equal(missing.status, 404);
-    assert.deepEqual(
-      missing.body,
-      notFoundBody(missing, 'customer', 'cust_nope'),
-    );
+    assert.deepEqual(missing.body, notFoundBody(missing, 'customer', 'cust_nope'));
   });
 
   it('gets a customer by id and by source_id', async () => {
@@ -116,10 +142,7 @@ describe('customers: create, upsert, get, update, delete', () => {
   it('answers 404 with the whole error body for an unknown customer', async () => {
     const res = await server.request('GET', '/v1/customers/jck-wbh');
     assert.equal(res.status, 404);
-    assert.deepEqual(
-      res.body,
-      notFoundBody(res, 'customer', 'jck-wbh'),
-    );
+    assert.deepEqual(res.body, notFoundBody(res, 'customer', 'jck-wbh'));
   });
 
   it('PUT changes the given fields, clears nulls, replaces address and metadata, keeps the rest', async () => {
@@ -127,7 +150,14 @@ describe('customers: create, upsert, get, update, delete', () => {
     const created = await server.request('POST', '/v1/customers', { body: { ...full, source_id: 'put-1' } });
     clock.set('2024-04-01T00:00:00.000Z');
     const res = await server.request('PUT', '/v1/customers/put-1', {
-      body: { name: 'Robert', phone: null, address: { city: 'Boston' }, metadata: { lang: 'pl' }, object: 'customer', summary: {} },
+      body: {
+        name: 'Robert',
+        phone: null,
+        address: { city: 'Boston' },
+        metadata: { lang: 'pl' },
+        object: 'customer',
+        summary: {},
+      },
     });
     assert.equal(res.status, 200);
     const { phone: _phone, ...rest } = full;
@@ -153,7 +183,9 @@ describe('customers: create, upsert, get, update, delete', () => {
     await server.request('POST', '/v1/customers', { body: { source_id: 'src-b' } });
     const moved = await server.request('PUT', `/v1/customers/${a.body.id}`, { body: { source_id: 'src-c' } });
     assert.equal(moved.body.source_id, 'src-c');
-    const sameAsBefore = await server.request('PUT', '/v1/customers/src-c', { body: { source_id: 'src-c', name: 'C' } });
+    const sameAsBefore = await server.request('PUT', '/v1/customers/src-c', {
+      body: { source_id: 'src-c', name: 'C' },
+    });
     assert.equal(sameAsBefore.status, 200);
     const taken = await server.request('PUT', '/v1/customers/src-c', { body: { source_id: 'src-b' } });
     assert.equal(taken.status, 409);
@@ -172,10 +204,7 @@ describe('customers: create, upsert, get, update, delete', () => {
 
   it('PUT of an unknown customer is 404', async () => {
     const res = await server.request('PUT', '/v1/customers/nobody', { body: { name: 'x' } });
-    assert.deepEqual(
-      res.body,
-      notFoundBody(res, 'customer', 'nobody'),
-    );
+    assert.deepEqual(res.body, notFoundBody(res, 'customer', 'nobody'));
   });
 
   it('DELETE answers 204 without a body; afterwards the customer is 404 and its source_id free', async () => {
@@ -186,10 +215,7 @@ describe('customers: create, upsert, get, update, delete', () => {
     assert.equal(res.text, '');
     assert.equal((await server.request('GET', `/v1/customers/${created.body.id}`)).status, 404);
     const again = await server.request('DELETE', `/v1/customers/${created.body.id}`);
-    assert.deepEqual(
-      again.body,
-      notFoundBody(again, 'customer', created.body.id),
-    );
+    assert.deepEqual(again.body, notFoundBody(again, 'customer', created.body.id));
     const recreated = await server.request('POST', '/v1/customers', { body: { source_id: 'del-1' } });
     assert.notEqual(recreated.body.id, created.body.id);
   });
@@ -213,7 +239,10 @@ describe('customers: create, upsert, get, update, delete', () => {
     );
     assert.deepEqual((await server.request('GET', '/v1/customers/held')).body, created.body);
     const activity = await server.request('GET', '/v1/customers/held/activity');
-    assert.deepEqual(activity.body.data.map((e: { type: string }) => e.type), ['customer.created']);
+    assert.deepEqual(
+      activity.body.data.map((e: { type: string }) => e.type),
+      ['customer.created'],
+    );
     sqliteOf(server.deps).exec('DROP TABLE test_holder');
   });
 
@@ -257,12 +286,20 @@ describe('customers: create, upsert, get, update, delete', () => {
     ] as const) {
       const res = await server.request('POST', '/v1/customers', { body });
       assert.equal(res.status, 400, JSON.stringify(body));
-      assert.deepEqual(res.body, errorBody(res, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details }));
+      assert.deepEqual(
+        res.body,
+        errorBody(res, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details }),
+      );
     }
     const put = await server.request('PUT', '/v1/customers/anyone', { body: { email: 'x@' } });
     assert.deepEqual(
       put.body,
-      errorBody(put, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details: 'email must be a valid e-mail address' }),
+      errorBody(put, {
+        code: 400,
+        key: 'invalid_payload',
+        message: 'Invalid payload',
+        details: 'email must be a valid e-mail address',
+      }),
     );
     assert.deepEqual(server.logged, []);
   });
@@ -270,7 +307,9 @@ describe('customers: create, upsert, get, update, delete', () => {
   it('creates one customer when many requests upsert the same new source_id at once', async () => {
     clock.set(T0);
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => server.request('POST', '/v1/customers', { body: { source_id: 'race-1', metadata: { n: i } } })),
+      Array.from({ length: 20 }, (_, i) =>
+        server.request('POST', '/v1/customers', { body: { source_id: 'race-1', metadata: { n: i } } }),
+      ),
     );
     assert.deepEqual(
       answers.map((a) => a.status),
@@ -291,7 +330,10 @@ describe('customers: create, upsert, get, update, delete', () => {
           headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
         })
       ).body.access_token as string;
-    const ok = await server.request('POST', '/v1/customers', { body: { name: 'oauth' }, auth: { bearer: await token('customers') } });
+    const ok = await server.request('POST', '/v1/customers', {
+      body: { name: 'oauth' },
+      auth: { bearer: await token('customers') },
+    });
     assert.equal(ok.status, 200);
     const refused = await server.request('GET', '/v1/customers', { auth: { bearer: await token('products') } });
     assert.equal(refused.status, 403);

@@ -25,10 +25,20 @@ describe('exports through @voucherify/sdk', () => {
   });
 
   it('creates an export, reads it until DONE, lists and deletes it', async () => {
-    const created: { id: string } = await client.distributions.exports.create({ exported_object: 'voucher', parameters: { fields: ['code', 'gift_balance'], order: '-created_at' } });
+    const created: { id: string } = await client.distributions.exports.create({
+      exported_object: 'voucher',
+      parameters: { fields: ['code', 'gift_balance'], order: '-created_at' },
+    });
     const scheduled = {
-      id: created.id, object: 'export', created_at: '2024-08-01T00:00:00.000Z', status: 'SCHEDULED', channel: 'API', exported_object: 'voucher',
-      parameters: { order: '-created_at', fields: ['code', 'gift_balance'] }, result: null, user_id: null,
+      id: created.id,
+      object: 'export',
+      created_at: '2024-08-01T00:00:00.000Z',
+      status: 'SCHEDULED',
+      channel: 'API',
+      exported_object: 'voucher',
+      parameters: { order: '-created_at', fields: ['code', 'gift_balance'] },
+      result: null,
+      user_id: null,
     };
     assert.deepEqual(created, scheduled);
     let got: { status: string; result?: { url: string } | null } = await client.distributions.exports.get(created.id);
@@ -38,20 +48,36 @@ describe('exports through @voucherify/sdk', () => {
     }
     const done = { ...scheduled, status: 'DONE', result: { url: `${server.url}/v1/exports/${created.id}/download` } };
     assert.deepEqual(got, done);
-    const file = await fetch((got.result as { url: string }).url, { headers: { 'X-App-Id': server.serverKey.app_id, 'X-App-Token': server.serverKey.app_token } });
-    assert.deepEqual([file.status, await file.text()], [200, 'code,gift_balance\r\nSDK-1,1000\r\n']);
-    assert.deepEqual(await client.distributions.exports.list({ limit: 10, order: '-created_at' }), { object: 'list', data_ref: 'exports', exports: [done], total: 1 });
-    assert.equal(await client.distributions.exports.delete(created.id), ''); // the SDK gives a 204's empty body as ''
-    await assert.rejects(client.distributions.exports.get(created.id), (error: { code?: number; key?: string; message?: string }) => {
-      assert.deepEqual([error.code, error.key, error.message], [404, 'not_found', 'Resource not found']);
-      return true;
+    const file = await fetch((got.result as { url: string }).url, {
+      headers: { 'X-App-Id': server.serverKey.app_id, 'X-App-Token': server.serverKey.app_token },
     });
+    assert.deepEqual([file.status, await file.text()], [200, 'code,gift_balance\r\nSDK-1,1000\r\n']);
+    assert.deepEqual(await client.distributions.exports.list({ limit: 10, order: '-created_at' }), {
+      object: 'list',
+      data_ref: 'exports',
+      exports: [done],
+      total: 1,
+    });
+    assert.equal(await client.distributions.exports.delete(created.id), ''); // the SDK gives a 204's empty body as ''
+    await assert.rejects(
+      client.distributions.exports.get(created.id),
+      (error: { code?: number; key?: string; message?: string }) => {
+        assert.deepEqual([error.code, error.key, error.message], [404, 'not_found', 'Resource not found']);
+        return true;
+      },
+    );
   });
 
-  it('rejects parameters that do not fit with the error body\'s code and key', async () => {
-    await assert.rejects(client.distributions.exports.create({ exported_object: 'customer', parameters: { fields: ['code'] } }), (error: { code?: number; key?: string; message?: string }) => {
-      assert.deepEqual([error.code, error.key, error.message], [400, 'invalid_export_params', 'Invalid export params']);
-      return true;
-    });
+  it("rejects parameters that do not fit with the error body's code and key", async () => {
+    await assert.rejects(
+      client.distributions.exports.create({ exported_object: 'customer', parameters: { fields: ['code'] } }),
+      (error: { code?: number; key?: string; message?: string }) => {
+        assert.deepEqual(
+          [error.code, error.key, error.message],
+          [400, 'invalid_export_params', 'Invalid export params'],
+        );
+        return true;
+      },
+    );
   });
 });

@@ -41,21 +41,41 @@ describe('exports: each exported object as CSV, with fields, order and filters',
   };
 
   /** Creates the export, checks the SCHEDULED answer whole, waits for DONE and returns the CSV. */
-  async function exportCsv(body: { exported_object: string; parameters?: Record<string, unknown> }, fields: string[]): Promise<string> {
+  async function exportCsv(
+    body: { exported_object: string; parameters?: Record<string, unknown> },
+    fields: string[],
+  ): Promise<string> {
     const created = await server.request('POST', '/v1/exports', { body });
     assert.equal(created.status, 200, created.text);
     const id = created.body.id as string;
     assert.match(id, /^exp_[0-9A-Za-z]{16}$/);
     const parameters = { ...(body.parameters ?? {}), fields };
-    const scheduled = { id, object: 'export', created_at: clock.now().toISOString(), status: 'SCHEDULED', channel: 'API', exported_object: body.exported_object, parameters, result: null, user_id: null };
+    const scheduled = {
+      id,
+      object: 'export',
+      created_at: clock.now().toISOString(),
+      status: 'SCHEDULED',
+      channel: 'API',
+      exported_object: body.exported_object,
+      parameters,
+      result: null,
+      user_id: null,
+    };
     assert.deepEqual(created.body, scheduled);
     assertMatchesReference('POST', '/v1/exports', 200, referenceFields(created.body));
     const done = await waitForExport(id);
-    assert.deepEqual(done, { ...scheduled, status: 'DONE', result: { url: `${server.url}/v1/exports/${id}/download` } });
+    assert.deepEqual(done, {
+      ...scheduled,
+      status: 'DONE',
+      result: { url: `${server.url}/v1/exports/${id}/download` },
+    });
     assertMatchesReference('GET', '/v1/exports/{exportId}', 200, referenceFields(done));
     const file = await server.request('GET', `/v1/exports/${id}/download`);
     assert.equal(file.status, 200);
-    assert.deepEqual([file.headers.get('content-type'), file.headers.get('content-disposition')], ['text/csv; charset=utf-8', `attachment; filename="${body.exported_object}-${id}.csv"`]);
+    assert.deepEqual(
+      [file.headers.get('content-type'), file.headers.get('content-disposition')],
+      ['text/csv; charset=utf-8', `attachment; filename="${body.exported_object}-${id}.csv"`],
+    );
     return file.text;
   }
 
@@ -72,71 +92,188 @@ describe('exports: each exported object as CSV, with fields, order and filters',
   const lines = (...rows: string[]) => rows.map((row) => `${row}\r\n`).join('');
 
   it('customers: quoting of commas, quotes and newlines, metadata keys, address fields, an order and a filter', async () => {
-    const ann = await post('/v1/customers', { source_id: 'ann', name: 'Ann, "the" first', email: 'ann@example.com', metadata: { tier: 3, note: 'line one\nline two' }, address: { city: 'Kraków' } });
+    const ann = await post('/v1/customers', {
+      source_id: 'ann',
+      name: 'Ann, "the" first',
+      email: 'ann@example.com',
+      metadata: { tier: 3, note: 'line one\nline two' },
+      address: { city: 'Kraków' },
+    });
     await post('/v1/customers', { source_id: 'bob', name: 'Bob', metadata: { tier: 1 } });
     const cy = await post('/v1/customers', { source_id: 'cy', name: 'Cy', metadata: { tier: 5, note: 'a,b' } });
     const fields = ['id', 'source_id', 'name', 'email', 'address_city', 'metadata.tier', 'metadata.note', 'created_at'];
     const csv = await exportCsv(
-      { exported_object: 'customer', parameters: { fields, order: '-created_at', filters: { junction: 'and', 'metadata.tier': { conditions: { $more_than: 2 } } } } },
+      {
+        exported_object: 'customer',
+        parameters: {
+          fields,
+          order: '-created_at',
+          filters: { junction: 'and', 'metadata.tier': { conditions: { $more_than: 2 } } },
+        },
+      },
       fields,
     );
-    assert.equal(csv, lines(
-      fields.join(','),
-      `${cy.id},cy,Cy,,,5,"a,b",${cy.created_at}`,
-      `${ann.id},ann,"Ann, ""the"" first",ann@example.com,Kraków,3,"line one\nline two",${ann.created_at}`,
-    ));
-    assert.equal(await exportCsv({ exported_object: 'customer' }, ['name', 'source_id']), lines('name,source_id', '"Ann, ""the"" first",ann', 'Bob,bob', 'Cy,cy'));
+    assert.equal(
+      csv,
+      lines(
+        fields.join(','),
+        `${cy.id},cy,Cy,,,5,"a,b",${cy.created_at}`,
+        `${ann.id},ann,"Ann, ""the"" first",ann@example.com,Kraków,3,"line one\nline two",${ann.created_at}`,
+      ),
+    );
+    assert.equal(
+      await exportCsv({ exported_object: 'customer' }, ['name', 'source_id']),
+      lines('name,source_id', '"Ann, ""the"" first",ann', 'Bob,bob', 'Cy,cy'),
+    );
   });
 
-  it('vouchers: the reference\'s default fields, an order by code, a filter on the type', async () => {
+  it("vouchers: the reference's default fields, an order by code, a filter on the type", async () => {
     await post('/v1/vouchers/B-GIFT', { type: 'GIFT_VOUCHER', gift: { amount: 5000 }, metadata: { shop: 'north' } });
     await post('/v1/vouchers/A-TEN', { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } });
-    await post('/v1/vouchers/C-OFF', { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 250 }, redemption: { quantity: 3 } });
+    await post('/v1/vouchers/C-OFF', {
+      type: 'DISCOUNT_VOUCHER',
+      discount: { type: 'AMOUNT', amount_off: 250 },
+      redemption: { quantity: 3 },
+    });
     const defaults = ['code', 'voucher_type', 'value', 'discount_type'];
     assert.equal(
       await exportCsv({ exported_object: 'voucher', parameters: { order: 'code' } }, defaults),
-      lines('code,voucher_type,value,discount_type', 'A-TEN,DISCOUNT_VOUCHER,10,PERCENT', 'B-GIFT,GIFT_VOUCHER,5000,', 'C-OFF,DISCOUNT_VOUCHER,250,AMOUNT'),
+      lines(
+        'code,voucher_type,value,discount_type',
+        'A-TEN,DISCOUNT_VOUCHER,10,PERCENT',
+        'B-GIFT,GIFT_VOUCHER,5000,',
+        'C-OFF,DISCOUNT_VOUCHER,250,AMOUNT',
+      ),
     );
-    const fields = ['code', 'gift_balance', 'redemption_quantity', 'redemption_count', 'active', 'metadata', 'campaign'];
+    const fields = [
+      'code',
+      'gift_balance',
+      'redemption_quantity',
+      'redemption_count',
+      'active',
+      'metadata',
+      'campaign',
+    ];
     assert.equal(
-      await exportCsv({ exported_object: 'voucher', parameters: { fields, order: '-code', filters: { voucher_type: { conditions: { $in: ['GIFT_VOUCHER', 'DISCOUNT_VOUCHER'] } }, code: { conditions: { $starts_with: 'B' } } } } }, fields),
+      await exportCsv(
+        {
+          exported_object: 'voucher',
+          parameters: {
+            fields,
+            order: '-code',
+            filters: {
+              voucher_type: { conditions: { $in: ['GIFT_VOUCHER', 'DISCOUNT_VOUCHER'] } },
+              code: { conditions: { $starts_with: 'B' } },
+            },
+          },
+        },
+        fields,
+      ),
       lines(fields.join(','), 'B-GIFT,5000,,0,true,"{""shop"":""north""}",'),
     );
   });
 
   it('orders: amounts, a metadata field, a filter on the status', async () => {
-    const paid = await post('/v1/orders', { source_id: 'o-paid', status: 'PAID', amount: 10000, discount_amount: 500, metadata: { payment_mean: 'card' } });
+    const paid = await post('/v1/orders', {
+      source_id: 'o-paid',
+      status: 'PAID',
+      amount: 10000,
+      discount_amount: 500,
+      metadata: { payment_mean: 'card' },
+    });
     const fresh = await post('/v1/orders', { source_id: 'o-new', status: 'CREATED', amount: 700 });
-    const fields = ['id', 'source_id', 'status', 'amount', 'discount_amount', 'total_discount_amount', 'total_amount', 'metadata.payment_mean'];
+    const fields = [
+      'id',
+      'source_id',
+      'status',
+      'amount',
+      'discount_amount',
+      'total_discount_amount',
+      'total_amount',
+      'metadata.payment_mean',
+    ];
     assert.equal(
-      await exportCsv({ exported_object: 'order', parameters: { fields, filters: { status: { conditions: { $is: 'PAID' } } } } }, fields),
+      await exportCsv(
+        { exported_object: 'order', parameters: { fields, filters: { status: { conditions: { $is: 'PAID' } } } } },
+        fields,
+      ),
       lines(fields.join(','), `${paid.id},o-paid,PAID,10000,500,500,9500,card`),
     );
     assert.equal(
-      await exportCsv({ exported_object: 'order', parameters: { order: '-created_at' } }, ['id', 'source_id', 'status']),
+      await exportCsv({ exported_object: 'order', parameters: { order: '-created_at' } }, [
+        'id',
+        'source_id',
+        'status',
+      ]),
       lines('id,source_id,status', `${fresh.id},o-new,CREATED`, `${paid.id},o-paid,PAID`),
     );
   });
 
   it('redemptions, points expirations and voucher transactions', async () => {
     const buyer = await customer(server, 'buyer');
-    const redeemed = await post('/v1/redemptions', { customer: { source_id: 'buyer' }, order: { amount: 2000 }, redeemables: [{ object: 'voucher', id: 'A-TEN' }] });
+    const redeemed = await post('/v1/redemptions', {
+      customer: { source_id: 'buyer' },
+      order: { amount: 2000 },
+      redeemables: [{ object: 'voucher', id: 'A-TEN' }],
+    });
     const redemption = redeemed.redemptions[0];
     assert.equal(
-      await exportCsv({ exported_object: 'redemption' }, ['id', 'object', 'voucher_code', 'customer_id', 'date', 'result']),
+      await exportCsv({ exported_object: 'redemption' }, [
+        'id',
+        'object',
+        'voucher_code',
+        'customer_id',
+        'date',
+        'result',
+      ]),
       // The stacked call's parent redemption (no voucher of its own) comes first, as it was written first.
-      lines('id,object,voucher_code,customer_id,date,result', `${redeemed.parent_redemption.id},redemption,,${buyer.id},${redemption.date},SUCCESS`, `${redemption.id},redemption,A-TEN,${buyer.id},${redemption.date},SUCCESS`),
+      lines(
+        'id,object,voucher_code,customer_id,date,result',
+        `${redeemed.parent_redemption.id},redemption,,${buyer.id},${redemption.date},SUCCESS`,
+        `${redemption.id},redemption,A-TEN,${buyer.id},${redemption.date},SUCCESS`,
+      ),
     );
     const { campaign, card } = await loyaltyCard(server, 'Export program', 'EXP-CARD');
-    const dated = await post('/v1/loyalties/members/EXP-CARD/balance', { points: 40, expiration_type: 'CUSTOM_DATE', expiration_date: '2025-01-31', source_id: 'crm, "1"' });
-    await post('/v1/loyalties/members/EXP-CARD/balance', { points: 7, expiration_type: 'NON_EXPIRING', reason: 'never' });
+    const dated = await post('/v1/loyalties/members/EXP-CARD/balance', {
+      points: 40,
+      expiration_type: 'CUSTOM_DATE',
+      expiration_date: '2025-01-31',
+      source_id: 'crm, "1"',
+    });
+    await post('/v1/loyalties/members/EXP-CARD/balance', {
+      points: 7,
+      expiration_type: 'NON_EXPIRING',
+      reason: 'never',
+    });
     assert.equal(dated.balance, 40);
-    const expiring = await exportCsv({ exported_object: 'points_expiration', parameters: { order: '-expires_at' } }, ['id', 'campaign_id', 'voucher_id', 'status', 'expires_at', 'points']);
-    assert.match(expiring, new RegExp(`^id,campaign_id,voucher_id,status,expires_at,points\r\nlopb_\\w+,${campaign.id},${card.id},ACTIVE,2025-01-31,40\r\n$`));
+    const expiring = await exportCsv({ exported_object: 'points_expiration', parameters: { order: '-expires_at' } }, [
+      'id',
+      'campaign_id',
+      'voucher_id',
+      'status',
+      'expires_at',
+      'points',
+    ]);
+    assert.match(
+      expiring,
+      new RegExp(
+        `^id,campaign_id,voucher_id,status,expires_at,points\r\nlopb_\\w+,${campaign.id},${card.id},ACTIVE,2025-01-31,40\r\n$`,
+      ),
+    );
     const fields = ['voucher_id', 'type', 'source_id', 'reason', 'amount', 'balance'];
     assert.equal(
-      await exportCsv({ exported_object: 'voucher_transactions', parameters: { fields, order: '-created_at', filters: { voucher_id: { conditions: { $in: [card.id] } } } } }, fields),
-      lines(fields.join(','), `${card.id},POINTS_ADDITION,,never,7,47`, `${card.id},POINTS_ADDITION,"crm, ""1""",,40,40`),
+      await exportCsv(
+        {
+          exported_object: 'voucher_transactions',
+          parameters: { fields, order: '-created_at', filters: { voucher_id: { conditions: { $in: [card.id] } } } },
+        },
+        fields,
+      ),
+      lines(
+        fields.join(','),
+        `${card.id},POINTS_ADDITION,,never,7,47`,
+        `${card.id},POINTS_ADDITION,"crm, ""1""",,40,40`,
+      ),
     );
   });
 });

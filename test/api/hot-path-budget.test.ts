@@ -3,7 +3,13 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import type { QueryStats } from '../../src/db/sqlite/connect.js';
-import { errorBody, startTestServer, type TestResponse, type TestServer, type RequestOptions } from '../support/server.js';
+import {
+  errorBody,
+  startTestServer,
+  type TestResponse,
+  type TestServer,
+  type RequestOptions,
+} from '../support/server.js';
 
 /**
  * The per-request budget of docs/performance.md ("Hot paths: the statement budget"): how many statements a
@@ -34,9 +40,16 @@ describe('hot paths: the statement budget', () => {
       assert.equal(res.status, 200, res.text);
       return res.body;
     };
-    await ok('POST', '/v1/vouchers/HOT-PCT', { body: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 }, metadata: { tier: 'gold' } } });
-    for (const n of [1, 2]) await ok('POST', `/v1/vouchers/HOT-GIFT-${n}`, { body: { type: 'GIFT_VOUCHER', gift: { amount: 100_000 } } });
-    customerId = (await ok('POST', '/v1/customers', { body: { source_id: 'hot', name: 'Hot', metadata: { tier: 'gold' }, address: { city: 'Oslo' } } })).id;
+    await ok('POST', '/v1/vouchers/HOT-PCT', {
+      body: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 }, metadata: { tier: 'gold' } },
+    });
+    for (const n of [1, 2])
+      await ok('POST', `/v1/vouchers/HOT-GIFT-${n}`, { body: { type: 'GIFT_VOUCHER', gift: { amount: 100_000 } } });
+    customerId = (
+      await ok('POST', '/v1/customers', {
+        body: { source_id: 'hot', name: 'Hot', metadata: { tier: 'gold' }, address: { city: 'Oslo' } },
+      })
+    ).id;
   });
   after(() => server.close());
 
@@ -56,22 +69,33 @@ describe('hot paths: the statement budget', () => {
       'GET /v1/vouchers/{code}': await cost('GET', '/v1/vouchers/HOT-PCT', () => ({})),
       'GET /v1/customers/{id}': await cost('GET', `/v1/customers/${customerId}`, () => ({})),
       'POST /client/v1/validations': await cost('POST', '/client/v1/validations', () => ({
-        auth: 'client', body: { redeemables: [{ object: 'voucher', id: 'HOT-PCT' }], order: { items: ITEMS } },
+        auth: 'client',
+        body: { redeemables: [{ object: 'voucher', id: 'HOT-PCT' }], order: { items: ITEMS } },
       })),
       'POST /v1/redemptions': await cost('POST', '/v1/redemptions', (n) => ({
         body: {
-          customer: { source_id: 'hot' }, order: { items: ITEMS },
-          redeemables: [{ object: 'voucher', id: 'HOT-PCT' }, { object: 'voucher', id: `HOT-GIFT-${n}`, gift: { credits: 30 } }],
+          customer: { source_id: 'hot' },
+          order: { items: ITEMS },
+          redeemables: [
+            { object: 'voucher', id: 'HOT-PCT' },
+            { object: 'voucher', id: `HOT-GIFT-${n}`, gift: { credits: 30 } },
+          ],
         },
       })),
     };
     console.log(JSON.stringify(measured));
     const budget = readmeBudget();
-    assert.deepEqual(Object.keys(budget), Object.keys(measured), 'docs/performance.md lists a budget for each measured request');
+    assert.deepEqual(
+      Object.keys(budget),
+      Object.keys(measured),
+      'docs/performance.md lists a budget for each measured request',
+    );
     for (const [request, stats] of Object.entries(measured)) {
       const allowed = budget[request] as QueryStats;
-      assert.ok(stats.statements <= allowed.statements && stats.compiles <= allowed.compiles,
-        `${request} ran ${stats.statements} statements and ${stats.compiles} compiles; docs/performance.md allows ${allowed.statements} and ${allowed.compiles}`);
+      assert.ok(
+        stats.statements <= allowed.statements && stats.compiles <= allowed.compiles,
+        `${request} ran ${stats.statements} statements and ${stats.compiles} compiles; docs/performance.md allows ${allowed.statements} and ${allowed.compiles}`,
+      );
     }
   });
 
@@ -94,13 +118,27 @@ describe('hot paths: the statement budget', () => {
 
   it('reads a GET without parsing its body; a declared size above the limit is still refused', async () => {
     const voucher = await server.request('GET', '/v1/vouchers/HOT-PCT');
-    const res = await getWithBody('/v1/vouchers/HOT-PCT', '{"not json', { 'Content-Type': 'application/json', 'Content-Length': '10' });
-    assert.deepEqual({ status: res.status, body: res.body }, { status: 200, body: voucher.body });
-    const big = await getWithBody('/v1/vouchers/HOT-PCT', '', { 'Content-Type': 'application/json', 'Content-Length': String(64 * 1024 * 1024) });
-    assert.deepEqual({ status: big.status, body: big.body }, {
-      status: 413,
-      body: errorBody(big, { code: 413, key: 'payload_too_large', message: 'Payload too large', details: big.body.details }),
+    const res = await getWithBody('/v1/vouchers/HOT-PCT', '{"not json', {
+      'Content-Type': 'application/json',
+      'Content-Length': '10',
     });
+    assert.deepEqual({ status: res.status, body: res.body }, { status: 200, body: voucher.body });
+    const big = await getWithBody('/v1/vouchers/HOT-PCT', '', {
+      'Content-Type': 'application/json',
+      'Content-Length': String(64 * 1024 * 1024),
+    });
+    assert.deepEqual(
+      { status: big.status, body: big.body },
+      {
+        status: 413,
+        body: errorBody(big, {
+          code: 413,
+          key: 'payload_too_large',
+          message: 'Payload too large',
+          details: big.body.details,
+        }),
+      },
+    );
     assert.match(big.body.details, /^Request body exceeds \d+ bytes$/);
   });
 });

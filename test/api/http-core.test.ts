@@ -25,17 +25,26 @@ describe('HTTP core', () => {
     assert.equal(res.status, 400);
     assert.equal(res.body.key, 'invalid_payload');
     assert.match(res.body.details, /^Request body is not valid JSON: /);
-    assert.deepEqual(res.body, errorBody(res, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details: res.body.details }));
+    assert.deepEqual(
+      res.body,
+      errorBody(res, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details: res.body.details }),
+    );
   });
 
   it('refuses a JSON body that is not an object or array', async () => {
-    const res = await server.request('POST', '/v1/oauth/token', { raw: '"text"', headers: { 'Content-Type': 'application/json' } });
+    const res = await server.request('POST', '/v1/oauth/token', {
+      raw: '"text"',
+      headers: { 'Content-Type': 'application/json' },
+    });
     assert.equal(res.status, 400);
     assert.equal(res.body.key, 'invalid_payload');
   });
 
   it('answers a body of another content type with 415', async () => {
-    const res = await server.request('POST', '/v1/oauth/token', { raw: 'hello', headers: { 'Content-Type': 'text/plain' } });
+    const res = await server.request('POST', '/v1/oauth/token', {
+      raw: 'hello',
+      headers: { 'Content-Type': 'text/plain' },
+    });
     assert.deepEqual(
       res.body,
       errorBody(res, {
@@ -50,12 +59,38 @@ describe('HTTP core', () => {
 
   it('answers a request without a valid key 401 from its headers, whatever its body (never read)', async () => {
     const unauthorized = (res: { status: number; body: unknown }, details: string) =>
-      assert.deepEqual({ status: res.status, body: res.body }, { status: 401, body: errorBody(res as never, { code: 401, key: 'unauthorized', message: 'Unauthorized', details }) });
+      assert.deepEqual(
+        { status: res.status, body: res.body },
+        {
+          status: 401,
+          body: errorBody(res as never, { code: 401, key: 'unauthorized', message: 'Unauthorized', details }),
+        },
+      );
     const details = 'Send X-App-Id and X-App-Token, or an OAuth bearer token';
-    unauthorized(await server.request('POST', '/v1/customers', { auth: 'none', raw: '{"name": ', headers: { 'Content-Type': 'application/json' } }), details);
-    unauthorized(await server.request('POST', '/v1/customers', { auth: 'none', raw: 'hello', headers: { 'Content-Type': 'text/plain' } }), details);
-    unauthorized(await server.request('POST', '/v1/customers', { auth: 'none', body: { name: 'x'.repeat(2000) } }), details);
-    const keyed = await server.request('POST', '/v1/customers', { raw: '{"name": ', headers: { 'Content-Type': 'application/json' } });
+    unauthorized(
+      await server.request('POST', '/v1/customers', {
+        auth: 'none',
+        raw: '{"name": ',
+        headers: { 'Content-Type': 'application/json' },
+      }),
+      details,
+    );
+    unauthorized(
+      await server.request('POST', '/v1/customers', {
+        auth: 'none',
+        raw: 'hello',
+        headers: { 'Content-Type': 'text/plain' },
+      }),
+      details,
+    );
+    unauthorized(
+      await server.request('POST', '/v1/customers', { auth: 'none', body: { name: 'x'.repeat(2000) } }),
+      details,
+    );
+    const keyed = await server.request('POST', '/v1/customers', {
+      raw: '{"name": ',
+      headers: { 'Content-Type': 'application/json' },
+    });
     assert.deepEqual([keyed.status, keyed.body.key], [400, 'invalid_payload']);
   });
 
@@ -64,7 +99,12 @@ describe('HTTP core', () => {
     assert.equal(res.status, 413);
     assert.deepEqual(
       res.body,
-      errorBody(res, { code: 413, key: 'payload_too_large', message: 'Payload too large', details: 'Request body exceeds 1024 bytes' }),
+      errorBody(res, {
+        code: 413,
+        key: 'payload_too_large',
+        message: 'Payload too large',
+        details: 'Request body exceeds 1024 bytes',
+      }),
     );
   });
 
@@ -78,7 +118,11 @@ describe('HTTP core', () => {
     });
     const response = await fetch(`${server.url}/v1/oauth/token`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-App-Id': server.serverKey.app_id, 'X-App-Token': server.serverKey.app_token },
+      headers: {
+        'Content-Type': 'application/json',
+        'X-App-Id': server.serverKey.app_id,
+        'X-App-Token': server.serverKey.app_token,
+      },
       body: stream,
       duplex: 'half',
     } as RequestInit);
@@ -87,13 +131,23 @@ describe('HTTP core', () => {
   });
 
   it('accepts Content-Type application/json with an empty body, as the official clients send', async () => {
-    const res = await server.request('POST', '/v1/oauth/introspect', { headers: { 'Content-Type': 'application/json' } });
+    const res = await server.request('POST', '/v1/oauth/introspect', {
+      headers: { 'Content-Type': 'application/json' },
+    });
     assert.equal(res.status, 400);
     assert.deepEqual(
       res.body,
-      errorBody(res, { code: 400, key: 'missing_parameters', message: 'Missing parameters', details: 'access_token is required' }),
+      errorBody(res, {
+        code: 400,
+        key: 'missing_parameters',
+        message: 'Missing parameters',
+        details: 'access_token is required',
+      }),
     );
-    const health = await server.request('GET', '/health', { auth: 'none', headers: { 'Content-Type': 'application/json' } });
+    const health = await server.request('GET', '/health', {
+      auth: 'none',
+      headers: { 'Content-Type': 'application/json' },
+    });
     assert.equal(health.status, 200);
   });
 
@@ -107,7 +161,12 @@ describe('HTTP core', () => {
     const res = await server.request('GET', '/v1/nothing-here');
     assert.deepEqual(
       res.body,
-      errorBody(res, { code: 404, key: 'not_found', message: 'Resource not found', details: 'No route for GET /v1/nothing-here' }),
+      errorBody(res, {
+        code: 404,
+        key: 'not_found',
+        message: 'Resource not found',
+        details: 'No route for GET /v1/nothing-here',
+      }),
     );
     const outside = await server.request('GET', '/elsewhere', { auth: 'none' });
     assert.equal(outside.status, 404);
@@ -120,7 +179,12 @@ describe('HTTP core', () => {
     assert.equal(res.headers.get('allow'), 'POST');
     assert.deepEqual(
       res.body,
-      errorBody(res, { code: 405, key: 'method_not_allowed', message: 'Method not allowed', details: 'GET is not allowed on /v1/oauth/token' }),
+      errorBody(res, {
+        code: 405,
+        key: 'method_not_allowed',
+        message: 'Method not allowed',
+        details: 'GET is not allowed on /v1/oauth/token',
+      }),
     );
     const health = await server.request('DELETE', '/health', { auth: 'none' });
     assert.equal(health.status, 405);

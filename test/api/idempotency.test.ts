@@ -23,7 +23,9 @@ function eventsOf(file: string, sourceId: string): Record<string, number> {
   const sqlite = openSqlite(file);
   try {
     const rows = sqlite
-      .prepare(`SELECT e.type, count(*) AS n FROM customer_events e JOIN customers c ON c.id = e.customer_id WHERE c.source_id = ? GROUP BY e.type ORDER BY e.type`)
+      .prepare(
+        `SELECT e.type, count(*) AS n FROM customer_events e JOIN customers c ON c.id = e.customer_id WHERE c.source_id = ? GROUP BY e.type ORDER BY e.type`,
+      )
       .all(sourceId) as { type: string; n: number }[];
     return Object.fromEntries(rows.map((r) => [r.type, r.n]));
   } finally {
@@ -61,15 +63,30 @@ describe('Idempotency-Key', () => {
     await server.request('POST', '/v1/customers', { body: { source_id: 'idem-2' }, ...keyed('k-2') });
     const other = await server.request('POST', '/v1/customers', { body: { source_id: 'idem-2b' }, ...keyed('k-2') });
     assert.equal(other.status, 422);
-    assert.deepEqual(other.body, errorBody(other, { code: 422, key: 'idempotency_key_reused', message: 'Idempotency key reused', details: 'Idempotency-Key k-2 was used with another request' }));
+    assert.deepEqual(
+      other.body,
+      errorBody(other, {
+        code: 422,
+        key: 'idempotency_key_reused',
+        message: 'Idempotency key reused',
+        details: 'Idempotency-Key k-2 was used with another request',
+      }),
+    );
     assert.deepEqual(eventsOf(server.dbFile, 'idem-2b'), {});
-    const otherPath = await server.request('POST', '/v1/customers?x=1', { body: { source_id: 'idem-2' }, ...keyed('k-2') });
+    const otherPath = await server.request('POST', '/v1/customers?x=1', {
+      body: { source_id: 'idem-2' },
+      ...keyed('k-2'),
+    });
     assert.equal(otherPath.status, 422);
   });
 
   it('keeps keys per credential: the client key has its own k-3', async () => {
     const server3 = await server.request('POST', '/v1/customers', { body: { source_id: 'idem-3' }, ...keyed('k-3') });
-    const client3 = await server.request('POST', '/client/v1/customers', { auth: 'client', body: { source_id: 'idem-3c' }, ...keyed('k-3') });
+    const client3 = await server.request('POST', '/client/v1/customers', {
+      auth: 'client',
+      body: { source_id: 'idem-3c' },
+      ...keyed('k-3'),
+    });
     assert.equal(server3.status, 200);
     assert.notEqual(client3.status, 422);
     assert.equal(client3.headers.get('idempotent-replayed'), null);
@@ -85,8 +102,19 @@ describe('Idempotency-Key', () => {
   });
 
   it('refuses a key longer than 255 characters', async () => {
-    const res = await server.request('POST', '/v1/customers', { body: { source_id: 'idem-5' }, ...keyed('k'.repeat(256)) });
-    assert.deepEqual(res.body, errorBody(res, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details: 'Idempotency-Key must be at most 255 characters' }));
+    const res = await server.request('POST', '/v1/customers', {
+      body: { source_id: 'idem-5' },
+      ...keyed('k'.repeat(256)),
+    });
+    assert.deepEqual(
+      res.body,
+      errorBody(res, {
+        code: 400,
+        key: 'invalid_payload',
+        message: 'Invalid payload',
+        details: 'Idempotency-Key must be at most 255 characters',
+      }),
+    );
   });
 
   it('ignores the header on GET, and forgets keys after 24 hours (the sweep deletes them)', async () => {
@@ -117,12 +145,20 @@ describe('Idempotency-Key across two processes', () => {
         const send = (server: typeof a) =>
           fetch(`${server.url}/v1/orders`, {
             method: 'POST',
-            headers: { 'X-App-Id': env.PROMO_APP_ID, 'X-App-Token': env.PROMO_APP_TOKEN, 'Content-Type': 'application/json', 'Idempotency-Key': `key-${i}` },
+            headers: {
+              'X-App-Id': env.PROMO_APP_ID,
+              'X-App-Token': env.PROMO_APP_TOKEN,
+              'Content-Type': 'application/json',
+              'Idempotency-Key': `key-${i}`,
+            },
             body: JSON.stringify({ amount: 1000 + i }),
           });
         const answers = await Promise.all([send(a), send(b)]);
         const texts = await Promise.all(answers.map((r) => r.text()));
-        assert.deepEqual(answers.map((r) => r.status), [200, 200]);
+        assert.deepEqual(
+          answers.map((r) => r.status),
+          [200, 200],
+        );
         assert.equal(texts[0], texts[1]);
         assert.deepEqual(answers.map((r) => r.headers.get('idempotent-replayed')).sort(), ['true', null].sort());
         assert.equal(countOrders(file), i + 1);

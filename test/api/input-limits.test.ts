@@ -43,21 +43,29 @@ describe('input limits at the edge', () => {
         const raw = `{"name":"x","metadata":${'{"a":'.repeat(depth - 2)}{}${'}'.repeat(depth - 2)}}`;
         const res = await server.request(method, path, { raw, headers: { 'Content-Type': 'application/json' } });
         assert.equal(res.status, 400, `${method} ${path} at depth ${depth}`);
-        assert.deepEqual(res.body, invalid(res, `The body nests deeper than ${LIMITS.jsonDepth} levels of objects and arrays`));
+        assert.deepEqual(
+          res.body,
+          invalid(res, `The body nests deeper than ${LIMITS.jsonDepth} levels of objects and arrays`),
+        );
         assert.equal(dbFingerprint(sqliteOf(server.deps)), before, `${method} ${path} wrote`);
       }
     }
   });
 
   it('accepts metadata nested up to the limit', async () => {
-    const res = await server.request('POST', '/v1/customers', { body: { source_id: 'deep', metadata: nested(LIMITS.jsonDepth - 1) } });
+    const res = await server.request('POST', '/v1/customers', {
+      body: { source_id: 'deep', metadata: nested(LIMITS.jsonDepth - 1) },
+    });
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.body.metadata, nested(LIMITS.jsonDepth - 1));
   });
 
   it('answers a scalar or null body with the shape it expected', async () => {
     for (const raw of ['null', '5', '"x"', 'true']) {
-      const res = await server.request('POST', '/v1/customers', { raw, headers: { 'Content-Type': 'application/json' } });
+      const res = await server.request('POST', '/v1/customers', {
+        raw,
+        headers: { 'Content-Type': 'application/json' },
+      });
       assert.deepEqual(res.body, invalid(res, 'The body must be a JSON object'), raw);
     }
   });
@@ -68,12 +76,22 @@ describe('input limits at the edge', () => {
       ['POST', '/v1/customers', { metadata: big }, `metadata must be at most ${LIMITS.metadataBytes} bytes as JSON`],
       ['POST', '/v1/customers', { name: 'n'.repeat(256) }, 'name must be at most 255 characters'],
       ['POST', '/v1/customers', { source_id: 's'.repeat(256) }, 'source_id must be at most 255 characters'],
-      ['POST', '/v1/customers', { description: 'd'.repeat(LIMITS.longText + 1) }, `description must be at most ${LIMITS.longText} characters`],
+      [
+        'POST',
+        '/v1/customers',
+        { description: 'd'.repeat(LIMITS.longText + 1) },
+        `description must be at most ${LIMITS.longText} characters`,
+      ],
       ['POST', '/v1/customers', { email: 5 }, 'email must be a string'],
       ['POST', '/v1/products', { name: 'n'.repeat(256) }, 'name must be at most 255 characters'],
       ['POST', '/v1/products', { metadata: big }, `metadata must be at most ${LIMITS.metadataBytes} bytes as JSON`],
       ['POST', '/v1/products/p1/skus', { sku: 'k'.repeat(256) }, 'sku must be at most 255 characters'],
-      ['POST', '/v1/product-collections', { type: 'STATIC', name: 'c'.repeat(256), products: [] }, 'name must be at most 255 characters'],
+      [
+        'POST',
+        '/v1/product-collections',
+        { type: 'STATIC', name: 'c'.repeat(256), products: [] },
+        'name must be at most 255 characters',
+      ],
     ];
     for (const [method, path, body, details] of cases) {
       const before = dbFingerprint(sqliteOf(server.deps));
@@ -85,11 +103,15 @@ describe('input limits at the edge', () => {
 
   it('refuses a voucher code of only spaces, and a campaign name that would read as another campaign id', async () => {
     const template = { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 5 } };
-    const first = await server.request('POST', '/v1/campaigns', { body: { name: 'Spaces', campaign_type: 'DISCOUNT_COUPONS', voucher: template } });
+    const first = await server.request('POST', '/v1/campaigns', {
+      body: { name: 'Spaces', campaign_type: 'DISCOUNT_COUPONS', voucher: template },
+    });
     const before = dbFingerprint(sqliteOf(server.deps));
     const blank = await server.request('POST', '/v1/campaigns/Spaces/vouchers', { body: { code: '   ' } });
     assert.deepEqual(blank.body, invalid(blank, 'code must hold a character other than white space'));
-    const named = await server.request('POST', '/v1/campaigns', { body: { name: first.body.id, campaign_type: 'DISCOUNT_COUPONS', voucher: template } });
+    const named = await server.request('POST', '/v1/campaigns', {
+      body: { name: first.body.id, campaign_type: 'DISCOUNT_COUPONS', voucher: template },
+    });
     assert.deepEqual(named.body, invalid(named, 'name must not start with camp_, which campaign ids do'));
     assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   });
@@ -101,12 +123,27 @@ describe('input limits at the edge', () => {
     const res = await server.request('GET', '/v1/customers/known');
     assert.equal(res.status, 500);
     assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
-    assert.deepEqual(res.body, errorBody(res, { code: 500, key: 'internal_error', message: 'Internal server error', details: 'Unexpected error; see the server log' }));
-    assert.ok(server.logged.some((line) => line.includes(requestIdOf(res))), server.logged.join('\n'));
+    assert.deepEqual(
+      res.body,
+      errorBody(res, {
+        code: 500,
+        key: 'internal_error',
+        message: 'Internal server error',
+        details: 'Unexpected error; see the server log',
+      }),
+    );
+    assert.ok(
+      server.logged.some((line) => line.includes(requestIdOf(res))),
+      server.logged.join('\n'),
+    );
   });
 
   it('answers headers over 16 KiB with 431 and the JSON error body', async () => {
-    const { status, headers, text } = await new Promise<{ status: number; headers: Record<string, unknown>; text: string }>((resolve, reject) => {
+    const { status, headers, text } = await new Promise<{
+      status: number;
+      headers: Record<string, unknown>;
+      text: string;
+    }>((resolve, reject) => {
       const req = httpRequest(`${server.url}/health`, { headers: { 'X-Big': 'h'.repeat(100_000) } }, (res) => {
         let body = '';
         res.on('data', (d) => (body += d));
@@ -119,7 +156,11 @@ describe('input limits at the edge', () => {
     const requestId = headers['x-request-id'];
     assert.match(String(requestId), /^v-[0-9a-f]{18}$/);
     assert.deepEqual(JSON.parse(text), {
-      code: 431, key: 'headers_too_large', message: 'Request header fields too large', details: 'The request headers exceed 16 KiB', request_id: requestId,
+      code: 431,
+      key: 'headers_too_large',
+      message: 'Request header fields too large',
+      details: 'The request headers exceed 16 KiB',
+      request_id: requestId,
     });
   });
 });

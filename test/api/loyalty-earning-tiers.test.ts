@@ -15,9 +15,17 @@ describe('earning with tiers', () => {
   before(async () => {
     server = await startTestServer();
     await post('/v1/loyalties', { name: 'Tiered', voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } } });
-    const [r1] = (await post('/v1/loyalties/Tiered/earning-rules', [{ event: 'order.paid', loyalty: { type: 'FIXED', points: 100 } }])).body;
+    const [r1] = (
+      await post('/v1/loyalties/Tiered/earning-rules', [
+        { event: 'order.paid', loyalty: { type: 'FIXED', points: 100 } },
+      ])
+    ).body;
     const tiers = await post('/v1/loyalties/Tiered/tiers', [
-      { name: 'Silver', points: { from: 100, to: 499 }, earning_rules: { [r1.id]: { type: 'MULTIPLY', multiplier: 2 } } },
+      {
+        name: 'Silver',
+        points: { from: 100, to: 499 },
+        earning_rules: { [r1.id]: { type: 'MULTIPLY', multiplier: 2 } },
+      },
       { name: 'Gold', points: { from: 500 }, earning_rules: { [r1.id]: { type: 'CUSTOM', points: 1000 } } },
     ]);
     assert.equal(tiers.status, 200, JSON.stringify(tiers.body));
@@ -26,7 +34,12 @@ describe('earning with tiers', () => {
       { event: 'customer.loyalty.tier.joined', loyalty_tier: { id: silver.id }, loyalty: { type: 'FIXED', points: 5 } },
       { event: 'customer.loyalty.tier.joined', loyalty_tier: { id: gold.id }, loyalty: { type: 'FIXED', points: 900 } },
       { event: 'customer.loyalty.tier.upgraded', loyalty_tier: { id: gold.id }, loyalty: { type: 'FIXED', points: 7 } },
-      { event: 'customer.loyalty.tier.upgraded', loyalty_tier: { id: gold.id }, loyalty: { type: 'FIXED', points: 600 }, active: false },
+      {
+        event: 'customer.loyalty.tier.upgraded',
+        loyalty_tier: { id: gold.id },
+        loyalty: { type: 'FIXED', points: 600 },
+        active: false,
+      },
     ]);
     assert.equal(rules.status, 200, JSON.stringify(rules.body));
     code = (await post('/v1/loyalties/Tiered/members', { customer: { source_id: 'tina' } })).body.code;
@@ -36,9 +49,11 @@ describe('earning with tiers', () => {
     await server.close();
   });
 
-  const pay = (sourceId: string) => post('/v1/orders', { source_id: sourceId, status: 'PAID', customer: { source_id: 'tina' }, amount: 1000 });
+  const pay = (sourceId: string) =>
+    post('/v1/orders', { source_id: sourceId, status: 'PAID', customer: { source_id: 'tina' }, amount: 1000 });
   const balance = async () => (await server.request('GET', `/v1/loyalties/members/${code}`)).body.loyalty_card.balance;
-  const tierName = async () => (await server.request('GET', `/v1/loyalties/members/${code}/tiers`)).body.data.map((t: { name: string }) => t.name);
+  const tierName = async () =>
+    (await server.request('GET', `/v1/loyalties/members/${code}/tiers`)).body.data.map((t: { name: string }) => t.name);
 
   it('joins a tier by the points an order earned, and the tier.joined rule of that tier earns once', async () => {
     await pay('t-1');

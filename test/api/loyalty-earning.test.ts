@@ -9,7 +9,14 @@ import { startSweeps } from '../../src/jobs/sweeps.js';
 import { activateDuePendingPoints } from '../../src/modules/loyalty/pending-points.service.js';
 import { dbFingerprint } from '../support/db.js';
 import { assertMatchesReference } from '../support/openapi.js';
-import { errorBody, notFoundBody, requestIdOf, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
+import {
+  errorBody,
+  notFoundBody,
+  requestIdOf,
+  startTestServer,
+  type TestResponse,
+  type TestServer,
+} from '../support/server.js';
 import { sqliteOf } from '../support/sqlite.js';
 
 const T0 = '2026-03-02T10:00:00.000Z'; // a Monday
@@ -31,36 +38,81 @@ describe('earning rules on paid orders, and pending points', () => {
   const get = (path: string) => server.request('GET', path);
   const loyaltyCard = async (who: string) => (await get(`/v1/loyalties/members/${cards[who]!.code}`)).body.loyalty_card;
   const card = (fields: Partial<Record<string, number | string | null>>) => ({
-    points: 0, balance: 0, next_expiration_date: null, next_expiration_points: null, pending_points: 0, expired_points: 0, subtracted_points: 0, ...fields,
+    points: 0,
+    balance: 0,
+    next_expiration_date: null,
+    next_expiration_points: null,
+    pending_points: 0,
+    expired_points: 0,
+    subtracted_points: 0,
+    ...fields,
   });
 
   before(async () => {
     server = await startTestServer({ clock });
-    for (const name of ['Club', 'Stars', 'Brief']) await post('/v1/loyalties', { name, voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } } });
-    for (const [who, program] of [['alice', 'Club'], ['aliceStars', 'Stars'], ['bob', 'Club'], ['bobBrief', 'Brief']] as const) {
-      const member = await post(`/v1/loyalties/${program}/members`, { customer: { source_id: who.replace(/(Stars|Brief)$/, '') } });
+    for (const name of ['Club', 'Stars', 'Brief'])
+      await post('/v1/loyalties', { name, voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } } });
+    for (const [who, program] of [
+      ['alice', 'Club'],
+      ['aliceStars', 'Stars'],
+      ['bob', 'Club'],
+      ['bobBrief', 'Brief'],
+    ] as const) {
+      const member = await post(`/v1/loyalties/${program}/members`, {
+        customer: { source_id: who.replace(/(Stars|Brief)$/, '') },
+      });
       assert.equal(member.status, 200, JSON.stringify(member.body));
       cards[who] = { id: member.body.id, code: member.body.code };
     }
     await post('/v1/customers', { source_id: 'carol' });
     const product = await post('/v1/products', { source_id: 'shoe', name: 'Shoe', price: 1000 });
-    skuId = (await post(`/v1/products/${product.body.id}/skus`, { source_id: 'shoe-42', sku: 'Shoe 42', price: 1000 })).body.id;
+    skuId = (await post(`/v1/products/${product.body.id}/skus`, { source_id: 'shoe-42', sku: 'Shoe 42', price: 1000 }))
+      .body.id;
     const club = await post('/v1/loyalties/Club/earning-rules', [
       { event: 'order.paid', loyalty: { type: 'FIXED', points: 10 }, source: { banner: 'Ten per order' } },
-      { event: 'order.paid', loyalty: { type: 'PROPORTIONAL', calculation_type: 'ORDER_AMOUNT', order: { amount: { every: 1000, points: 1 } } } },
-      { event: 'order.paid', loyalty: { type: 'PROPORTIONAL', calculation_type: 'ORDER_ITEMS_QUANTITY', order_items: { quantity: { every: 1, points: 5, object: 'sku', id: skuId } } } },
+      {
+        event: 'order.paid',
+        loyalty: {
+          type: 'PROPORTIONAL',
+          calculation_type: 'ORDER_AMOUNT',
+          order: { amount: { every: 1000, points: 1 } },
+        },
+      },
+      {
+        event: 'order.paid',
+        loyalty: {
+          type: 'PROPORTIONAL',
+          calculation_type: 'ORDER_ITEMS_QUANTITY',
+          order_items: { quantity: { every: 1, points: 5, object: 'sku', id: skuId } },
+        },
+      },
       { event: 'order.paid', loyalty: { type: 'FIXED', points: 1000 }, active: false },
       { event: 'order.paid', loyalty: { type: 'FIXED', points: 2000 }, start_date: '2026-04-01T00:00:00.000Z' },
       { event: 'order.paid', loyalty: { type: 'FIXED', points: 3000 }, validity_day_of_week: [0, 6] },
-      { event: 'customer.loyalty.tier.joined', loyalty_tier: { id: 'ltr_any' }, loyalty: { type: 'FIXED', points: 4000 } },
+      {
+        event: 'customer.loyalty.tier.joined',
+        loyalty_tier: { id: 'ltr_any' },
+        loyalty: { type: 'FIXED', points: 4000 },
+      },
     ]);
     assert.equal(club.status, 200, JSON.stringify(club.body));
     clubRules = club.body;
     const stars = await post('/v1/loyalties/Stars/earning-rules', [
-      { event: 'order.paid', loyalty: { type: 'FIXED', points: 7 }, source: { banner: 'Seven, in three days' }, pending_points: { period_type: 'DAY', period_value: 3 } },
+      {
+        event: 'order.paid',
+        loyalty: { type: 'FIXED', points: 7 },
+        source: { banner: 'Seven, in three days' },
+        pending_points: { period_type: 'DAY', period_value: 3 },
+      },
     ]);
     starsRule = stars.body[0];
-    await post('/v1/loyalties/Brief/earning-rules', [{ event: 'order.paid', loyalty: { type: 'FIXED', points: 3 }, expiration_rules: { period_type: 'MONTH', period_value: 1 } }]);
+    await post('/v1/loyalties/Brief/earning-rules', [
+      {
+        event: 'order.paid',
+        loyalty: { type: 'FIXED', points: 3 },
+        expiration_rules: { period_type: 'MONTH', period_value: 1 },
+      },
+    ]);
   });
   after(async () => {
     assert.deepEqual(server.logged, []);
@@ -72,11 +124,14 @@ describe('earning rules on paid orders, and pending points', () => {
       source_id: sourceId,
       status,
       ...(customer ? { customer: { source_id: customer } } : {}),
-      items: [{ sku_id: skuId, quantity: 2, price: 1000 }, { quantity: 1, price: 10345 }],
+      items: [
+        { sku_id: skuId, quantity: 2, price: 1000 },
+        { quantity: 1, price: 10345 },
+      ],
       ...extra,
     });
 
-  it('a paid order earns every due rule on each of the payer\'s cards: Club at once, Stars pending', async () => {
+  it("a paid order earns every due rule on each of the payer's cards: Club at once, Stars pending", async () => {
     const res = await order('o-1', 'alice', 'PAID');
     assert.equal(res.status, 200, JSON.stringify(res.body));
     // 12,345 in all: 10 fixed + 12 (1 per 10.00) + 10 (5 per unit of the SKU, 2 units); the
@@ -89,7 +144,14 @@ describe('earning rules on paid orders, and pending points', () => {
     const feed = await get('/v1/customers/alice/activity?limit=100');
     const types = (feed.body.data as Array<{ type: string }>).map((e) => e.type).reverse();
     const accrual = ['customer.rewarded.loyalty_points', 'customer.voucher.loyalty_card.points_added'];
-    assert.deepEqual(types.slice(-9), ['customer.order.created', 'customer.order.paid', ...accrual, ...accrual, ...accrual, 'customer.voucher.loyalty_card.pending_points.added']);
+    assert.deepEqual(types.slice(-9), [
+      'customer.order.created',
+      'customer.order.paid',
+      ...accrual,
+      ...accrual,
+      ...accrual,
+      'customer.voucher.loyalty_card.pending_points.added',
+    ]);
   });
 
   it('lists the pending points whole, on the card and in the program', async () => {
@@ -148,14 +210,28 @@ describe('earning rules on paid orders, and pending points', () => {
     assert.deepEqual(await loyaltyCard('bob'), card({ points: 32, balance: 32 }));
     const expires = programExpiryDate({ period_type: 'MONTH', period_value: 1 }, T0.slice(0, 10));
     assert.ok(expires && expires > T0.slice(0, 10));
-    assert.deepEqual(await loyaltyCard('bobBrief'), card({ points: 3, balance: 3, next_expiration_date: expires, next_expiration_points: 3 }), 'the rule\'s own expiration_rules');
+    assert.deepEqual(
+      await loyaltyCard('bobBrief'),
+      card({ points: 3, balance: 3, next_expiration_date: expires, next_expiration_points: 3 }),
+      "the rule's own expiration_rules",
+    );
     const before = dbFingerprint(sqliteOf(server.deps));
     await order('o-3', null, 'PAID');
     await order('o-4', 'carol', 'PAID');
-    const ledgerRows = () => sqliteOf(server.deps).prepare('SELECT count(*) AS n FROM ledger_entries').get() as { n: number };
+    const ledgerRows = () =>
+      sqliteOf(server.deps).prepare('SELECT count(*) AS n FROM ledger_entries').get() as { n: number };
     const rowsBefore = ledgerRows().n;
     const ctx = { actor: internalActor(), at: T0, seams: server.deps.seams };
-    await server.deps.db.transaction().execute((trx) => upsertOrder(trx, ctx, { source_id: 'o-imp', status: 'PAID', customer: { source_id: 'alice' }, amount: 99900 }, IMPORT_UPSERT));
+    await server.deps.db
+      .transaction()
+      .execute((trx) =>
+        upsertOrder(
+          trx,
+          ctx,
+          { source_id: 'o-imp', status: 'PAID', customer: { source_id: 'alice' }, amount: 99900 },
+          IMPORT_UPSERT,
+        ),
+      );
     assert.notEqual(dbFingerprint(sqliteOf(server.deps)), before);
     assert.equal(ledgerRows().n, rowsBefore, 'no ledger row for orders without a member or imported');
     assert.deepEqual(await loyaltyCard('alice'), card({ points: 32, balance: 32 }));
@@ -165,16 +241,39 @@ describe('earning rules on paid orders, and pending points', () => {
     const [pending] = (await get(`/v1/loyalties/members/${cards.aliceStars!.code}/pending-points`)).body.data;
     const path = `/v1/loyalties/members/${cards.aliceStars!.code}/pending-points/${pending.id}/activate`;
     const res = await post(path);
-    assert.deepEqual(res.body, { points: 7, total: 7, balance: 7, type: 'loyalty_card', object: 'balance', related_object: { type: 'voucher', id: cards.aliceStars!.id }, operation_type: 'MANUAL' });
-    assertMatchesReference('POST', '/v1/loyalties/members/{memberId}/pending-points/{pendingPointsId}/activate', 200, res.body);
+    assert.deepEqual(res.body, {
+      points: 7,
+      total: 7,
+      balance: 7,
+      type: 'loyalty_card',
+      object: 'balance',
+      related_object: { type: 'voucher', id: cards.aliceStars!.id },
+      operation_type: 'MANUAL',
+    });
+    assertMatchesReference(
+      'POST',
+      '/v1/loyalties/members/{memberId}/pending-points/{pendingPointsId}/activate',
+      200,
+      res.body,
+    );
     assert.deepEqual(await loyaltyCard('aliceStars'), card({ points: 7, balance: 7 }));
-    assert.deepEqual((await get(`/v1/loyalties/members/${cards.aliceStars!.code}/pending-points`)).body, { object: 'list', data_ref: 'data', data: [], has_more: false });
+    assert.deepEqual((await get(`/v1/loyalties/members/${cards.aliceStars!.code}/pending-points`)).body, {
+      object: 'list',
+      data_ref: 'data',
+      data: [],
+      has_more: false,
+    });
     const before = dbFingerprint(sqliteOf(server.deps));
     const again = await post(path);
-    assert.deepEqual(again.body, errorBody(again, {
-      code: 400, key: 'invalid_pending_points_state', message: 'Invalid pending points state',
-      details: "Only pending points in 'PENDING' status can be activated. Current status: 'ACTIVATED'.",
-    }));
+    assert.deepEqual(
+      again.body,
+      errorBody(again, {
+        code: 400,
+        key: 'invalid_pending_points_state',
+        message: 'Invalid pending points state',
+        details: "Only pending points in 'PENDING' status can be activated. Current status: 'ACTIVATED'.",
+      }),
+    );
     const unknown = await post(`/v1/loyalties/members/${cards.aliceStars!.code}/pending-points/lopp_nope/activate`);
     assert.deepEqual(unknown.body, notFoundBody(unknown, 'pending_points', 'lopp_nope'));
     const otherCard = await post(`/v1/loyalties/members/${cards.alice!.code}/pending-points/${pending.id}/activate`);
@@ -197,7 +296,11 @@ describe('earning rules on paid orders, and pending points', () => {
     await loop.stop();
     assert.equal(await activateDuePendingPoints(server.deps, internalActor()), 0, 'once');
     assert.deepEqual(await loyaltyCard('aliceStars'), card({ points: 14, balance: 14 }));
-    const activation = sqliteOf(server.deps).prepare("SELECT delta, operation_type, created_at FROM ledger_entries WHERE voucher_id = ? AND type = 'PENDING_POINTS_ACTIVATION' ORDER BY seq").all(cards.aliceStars!.id);
+    const activation = sqliteOf(server.deps)
+      .prepare(
+        "SELECT delta, operation_type, created_at FROM ledger_entries WHERE voucher_id = ? AND type = 'PENDING_POINTS_ACTIVATION' ORDER BY seq",
+      )
+      .all(cards.aliceStars!.id);
     assert.deepEqual(activation, [
       { delta: 7, operation_type: 'MANUAL', created_at: T0 },
       { delta: 7, operation_type: 'AUTOMATIC', created_at: new Date(Date.parse(T0) + 4 * DAY).toISOString() },
@@ -213,11 +316,22 @@ describe('earning rules on paid orders, and pending points', () => {
     assert.deepEqual(await loyaltyCard('aliceStars'), card({ points: 14, balance: 14 }));
     assert.deepEqual((await get(`/v1/loyalties/members/${cards.aliceStars!.code}/pending-points`)).body.data, []);
     const res = await post(`/v1/loyalties/members/${cards.aliceStars!.code}/pending-points/${pending.id}/activate`);
-    assert.equal(res.body.details, "Only pending points in 'PENDING' status can be activated. Current status: 'CANCELED'.");
+    assert.equal(
+      res.body.details,
+      "Only pending points in 'PENDING' status can be activated. Current status: 'CANCELED'.",
+    );
     await server.request('PUT', '/v1/orders/o-1', { body: { status: 'CANCELED' } });
-    assert.deepEqual(await loyaltyCard('aliceStars'), card({ points: 14, balance: 14 }), 'o-1\'s points were already active');
+    assert.deepEqual(
+      await loyaltyCard('aliceStars'),
+      card({ points: 14, balance: 14 }),
+      "o-1's points were already active",
+    );
     const feed = await get('/v1/customers/alice/activity?limit=3');
-    assert.ok((feed.body.data as Array<{ type: string }>).some((e) => e.type === 'customer.voucher.loyalty_card.pending_points.canceled'));
+    assert.ok(
+      (feed.body.data as Array<{ type: string }>).some(
+        (e) => e.type === 'customer.voucher.loyalty_card.pending_points.canceled',
+      ),
+    );
     assert.equal(clubRules.length, 7);
   });
 });

@@ -24,7 +24,7 @@ interface Member {
  * joined, upgraded, downgraded, left and prolonged, each event exactly once, the customer's
  * loyalty.campaigns tier and the answer of the reference's "List Member's Loyalty Tiers" kept with it.
  */
-describe('a member\'s loyalty tier', () => {
+describe("a member's loyalty tier", () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ clock });
@@ -35,18 +35,32 @@ describe('a member\'s loyalty tier', () => {
   });
 
   async function member(name: string, customer: string, extra: Record<string, unknown> = {}): Promise<Member> {
-    const program = await server.request('POST', '/v1/loyalties', { body: { name, voucher: { loyalty_card: { points: 0 } }, ...extra } });
+    const program = await server.request('POST', '/v1/loyalties', {
+      body: { name, voucher: { loyalty_card: { points: 0 } }, ...extra },
+    });
     assert.equal(program.status, 200, program.text);
     const tiers = await server.request('POST', `/v1/loyalties/${program.body.id}/tiers`, {
       body: [
         { name: 'Bronze', points: { from: 10, to: 99 } },
-        { name: 'Silver', points: { from: 100, to: 499 }, earning_rules: { ern_x: { type: 'MULTIPLY', multiplier: 2 } } },
+        {
+          name: 'Silver',
+          points: { from: 100, to: 499 },
+          earning_rules: { ern_x: { type: 'MULTIPLY', multiplier: 2 } },
+        },
         { name: 'Gold', points: { from: 500 } },
       ],
     });
-    const card = await server.request('POST', `/v1/loyalties/${program.body.id}/members`, { body: { customer: { source_id: customer } } });
+    const card = await server.request('POST', `/v1/loyalties/${program.body.id}/members`, {
+      body: { customer: { source_id: customer } },
+    });
     assert.equal(card.status, 200, card.text);
-    return { programId: program.body.id, cardId: card.body.id, code: card.body.code, customerId: card.body.holder_id, tiers: tiers.body };
+    return {
+      programId: program.body.id,
+      cardId: card.body.id,
+      code: card.body.code,
+      customerId: card.body.holder_id,
+      tiers: tiers.body,
+    };
   }
 
   const change = (m: Member, points: number) =>
@@ -58,15 +72,23 @@ describe('a member\'s loyalty tier', () => {
   /** The member's tier events so far, oldest first, each checked against the reference's event schema. */
   async function tierEvents(m: Member): Promise<Array<{ type: string; data: Record<string, unknown> }>> {
     const feed = await server.request('GET', `/v1/customers/${m.customerId}/activity?limit=100&order=created_at`);
-    const events = (feed.body.data as Array<{ type: string; data: { data: Record<string, unknown> } }>).filter((e) => e.type.startsWith('customer.loyalty.tier.'));
+    const events = (feed.body.data as Array<{ type: string; data: { data: Record<string, unknown> } }>).filter((e) =>
+      e.type.startsWith('customer.loyalty.tier.'),
+    );
     // A left event names the tier it left and has no tier to go to: the reference's base event requires loyalty_tier_to anyway.
-    for (const e of events) if (e.type !== 'customer.loyalty.tier.left') assertMatchesSchema(eventSchemaName(e.type), e.data.data);
+    for (const e of events)
+      if (e.type !== 'customer.loyalty.tier.left') assertMatchesSchema(eventSchemaName(e.type), e.data.data);
     return events.map((e) => ({ type: e.type, data: e.data.data }));
   }
 
-  const tierNameOf = (data: Record<string, unknown>, field: string) => (data[field] as { name: string } | undefined)?.name;
+  const tierNameOf = (data: Record<string, unknown>, field: string) =>
+    (data[field] as { name: string } | undefined)?.name;
   const summary = (events: Array<{ type: string; data: Record<string, unknown> }>) =>
-    events.map((e) => [e.type.replace('customer.loyalty.tier.', ''), tierNameOf(e.data, 'loyalty_tier') ?? tierNameOf(e.data, 'loyalty_tier_from'), tierNameOf(e.data, 'loyalty_tier_to') ?? null]);
+    events.map((e) => [
+      e.type.replace('customer.loyalty.tier.', ''),
+      tierNameOf(e.data, 'loyalty_tier') ?? tierNameOf(e.data, 'loyalty_tier_from'),
+      tierNameOf(e.data, 'loyalty_tier_to') ?? null,
+    ]);
 
   async function customerTier(m: Member, program: string): Promise<unknown> {
     const customer = await server.request('GET', `/v1/customers/${m.customerId}`);
@@ -82,7 +104,13 @@ describe('a member\'s loyalty tier', () => {
     clock.advance(1000);
     await change(m, 50);
     const joinedAt = at();
-    const expiration = { customer_id: m.customerId, campaign_id: m.programId, tier_id: bronze.id, start_date: '2024-06-10', created_at: joinedAt };
+    const expiration = {
+      customer_id: m.customerId,
+      campaign_id: m.programId,
+      tier_id: bronze.id,
+      start_date: '2024-06-10',
+      created_at: joinedAt,
+    };
     const res = await server.request('GET', `/v1/loyalties/members/${m.code}/tiers`);
     assert.deepEqual(res.body, { object: 'list', data_ref: 'data', data: [{ ...bronze, expiration }], total: 1 });
     assertMatchesReference('GET', '/v1/loyalties/members/{memberId}/tiers', 200, res.body);
@@ -95,16 +123,27 @@ describe('a member\'s loyalty tier', () => {
     const upgradedAt = '2024-06-10T09:00:02.000Z';
     const silverNow = { ...silver, expiration: { ...expiration, tier_id: silver.id, updated_at: upgradedAt } };
     assert.deepEqual((await server.request('GET', `/v1/loyalties/members/${m.code}/tiers`)).body.data, [silverNow]);
-    assert.deepEqual(await server.deps.db.transaction().execute((trx) => findMemberTier(server.deps, trx, m.cardId)), silverNow);
+    assert.deepEqual(
+      await server.deps.db.transaction().execute((trx) => findMemberTier(server.deps, trx, m.cardId)),
+      silverNow,
+    );
     assert.equal(await customerTier(m, 'Balance club'), silver.id);
 
     clock.advance(1000);
     await change(m, -100); // 60: Bronze
     clock.advance(1000);
     await change(m, -55); // 5: no tier
-    assert.deepEqual((await server.request('GET', `/v1/loyalties/members/${m.code}/tiers`)).body, { object: 'list', data_ref: 'data', data: [], total: 0 });
+    assert.deepEqual((await server.request('GET', `/v1/loyalties/members/${m.code}/tiers`)).body, {
+      object: 'list',
+      data_ref: 'data',
+      data: [],
+      total: 0,
+    });
     assert.equal(await customerTier(m, 'Balance club'), undefined); // loyalty.campaigns shows loyalty_tier only when set
-    assert.deepEqual(await server.deps.db.transaction().execute((trx) => findMemberTier(server.deps, trx, m.cardId)), null);
+    assert.deepEqual(
+      await server.deps.db.transaction().execute((trx) => findMemberTier(server.deps, trx, m.cardId)),
+      null,
+    );
 
     const events = await tierEvents(m);
     assert.deepEqual(summary(events), [
@@ -115,15 +154,31 @@ describe('a member\'s loyalty tier', () => {
     ]);
     const joined = events[0]?.data as Record<string, unknown>;
     assert.deepEqual(Object.keys(joined), ['customer', 'campaign', 'loyalty_tier', 'loyalty_tier_to', 'created_at']);
-    assert.deepEqual([joined.loyalty_tier, joined.created_at, (joined.customer as { id: string }).id, (joined.campaign as { id: string }).id], [{ ...bronze, expiration }, joinedAt, m.customerId, m.programId]);
+    assert.deepEqual(
+      [
+        joined.loyalty_tier,
+        joined.created_at,
+        (joined.customer as { id: string }).id,
+        (joined.campaign as { id: string }).id,
+      ],
+      [{ ...bronze, expiration }, joinedAt, m.customerId, m.programId],
+    );
   });
 
   it('qualifies by points earned in the period: keeps a tier until its period ends, then moves or prolongs it', async () => {
     clock.set('2024-06-10T09:00:00.000Z');
-    const rules = { qualification_type: 'POINTS_IN_PERIOD', qualification_period: 'MONTH', start_date: { type: 'IMMEDIATE' }, expiration_date: { type: 'END_OF_PERIOD' } };
+    const rules = {
+      qualification_type: 'POINTS_IN_PERIOD',
+      qualification_period: 'MONTH',
+      start_date: { type: 'IMMEDIATE' },
+      expiration_date: { type: 'END_OF_PERIOD' },
+    };
     const m = await member('Period club', 'per', { loyalty_tiers_expiration: rules });
     const [bronze, silver] = m.tiers as [Member['tiers'][number], Member['tiers'][number]];
-    const tierNow = async () => (await server.request('GET', `/v1/loyalties/members/${m.code}/tiers`)).body.data[0] as { id: string; expiration: Record<string, unknown> } | undefined;
+    const tierNow = async () =>
+      (await server.request('GET', `/v1/loyalties/members/${m.code}/tiers`)).body.data[0] as
+        | { id: string; expiration: Record<string, unknown> }
+        | undefined;
 
     await change(m, 150); // Silver until the end of June
     await change(m, -120); // spending does not unearn: still Silver
@@ -131,15 +186,29 @@ describe('a member\'s loyalty tier', () => {
 
     clock.set('2024-07-05T10:00:00.000Z');
     await change(m, 20); // July has earned 20 and June's Silver has lapsed: Bronze until the end of July
-    assert.deepEqual([(await tierNow())?.id, (await tierNow())?.expiration], [
-      bronze.id,
-      { customer_id: m.customerId, campaign_id: m.programId, tier_id: bronze.id, start_date: '2024-07-05', expiration_date: '2024-07-31', created_at: '2024-06-10T09:00:00.000Z', updated_at: at() },
-    ]);
+    assert.deepEqual(
+      [(await tierNow())?.id, (await tierNow())?.expiration],
+      [
+        bronze.id,
+        {
+          customer_id: m.customerId,
+          campaign_id: m.programId,
+          tier_id: bronze.id,
+          start_date: '2024-07-05',
+          expiration_date: '2024-07-31',
+          created_at: '2024-06-10T09:00:00.000Z',
+          updated_at: at(),
+        },
+      ],
+    );
     clock.set('2024-07-06T10:00:00.000Z');
     await change(m, 200); // 220 earned in July: Silver
     clock.set('2024-08-02T10:00:00.000Z');
     await change(m, 150); // August re-qualifies for Silver: prolonged to the end of August, same start
-    assert.deepEqual([(await tierNow())?.id, (await tierNow())?.expiration.start_date, (await tierNow())?.expiration.expiration_date], [silver.id, '2024-07-06', '2024-08-31']);
+    assert.deepEqual(
+      [(await tierNow())?.id, (await tierNow())?.expiration.start_date, (await tierNow())?.expiration.expiration_date],
+      [silver.id, '2024-07-06', '2024-08-31'],
+    );
     clock.set('2024-08-03T10:00:00.000Z');
     await change(m, 10); // same tier, same end: nothing
 
@@ -160,7 +229,12 @@ describe('a member\'s loyalty tier', () => {
     const del = await server.request('DELETE', `/v1/loyalties/${m.programId}/tiers/${bronze.id}`);
     assert.equal(del.status, 204);
     assert.equal(await customerTier(m, 'Deleted tier club'), undefined);
-    assert.deepEqual((await server.request('GET', `/v1/loyalties/members/${m.code}/tiers`)).body, { object: 'list', data_ref: 'data', data: [], total: 0 });
+    assert.deepEqual((await server.request('GET', `/v1/loyalties/members/${m.code}/tiers`)).body, {
+      object: 'list',
+      data_ref: 'data',
+      data: [],
+      total: 0,
+    });
     await change(m, 100);
     assert.equal(await customerTier(m, 'Deleted tier club'), silver.id);
     assert.deepEqual(summary(await tierEvents(m)), [
@@ -173,14 +247,29 @@ describe('a member\'s loyalty tier', () => {
     clock.set('2024-10-01T10:00:00.000Z');
     const first = await member('Opening club', 'open-1', { voucher: { loyalty_card: { points: 150 } } });
     const silver = first.tiers[1] as Member['tiers'][number];
-    const free = await server.request('POST', `/v1/campaigns/${first.programId}/vouchers`, { body: { code: 'OPEN-FREE' } });
+    const free = await server.request('POST', `/v1/campaigns/${first.programId}/vouchers`, {
+      body: { code: 'OPEN-FREE' },
+    });
     assert.equal(free.status, 200, free.text);
-    const card = await server.request('POST', `/v1/loyalties/${first.programId}/members`, { body: { customer: { source_id: 'open-2' }, voucher: 'OPEN-FREE' } });
+    const card = await server.request('POST', `/v1/loyalties/${first.programId}/members`, {
+      body: { customer: { source_id: 'open-2' }, voucher: 'OPEN-FREE' },
+    });
     assert.equal(card.status, 200, card.text);
     const second: Member = { ...first, cardId: card.body.id, code: 'OPEN-FREE', customerId: card.body.holder_id };
     for (const m of [first, second]) {
-      const expiration = { customer_id: m.customerId, campaign_id: m.programId, tier_id: silver.id, start_date: '2024-10-01', created_at: at() };
-      assert.deepEqual((await server.request('GET', `/v1/loyalties/members/${m.code}/tiers`)).body, { object: 'list', data_ref: 'data', data: [{ ...silver, expiration }], total: 1 });
+      const expiration = {
+        customer_id: m.customerId,
+        campaign_id: m.programId,
+        tier_id: silver.id,
+        start_date: '2024-10-01',
+        created_at: at(),
+      };
+      assert.deepEqual((await server.request('GET', `/v1/loyalties/members/${m.code}/tiers`)).body, {
+        object: 'list',
+        data_ref: 'data',
+        data: [{ ...silver, expiration }],
+        total: 1,
+      });
       assert.equal(await customerTier(m, 'Opening club'), silver.id);
       assert.deepEqual(summary(await tierEvents(m)), [['joined', 'Silver', 'Silver']]);
     }

@@ -16,16 +16,26 @@ describe('GET /v1/loyalties/{id}/members', () => {
   const ids: Record<string, string> = {};
   before(async () => {
     server = await startTestServer({ clock });
-    await server.request('POST', '/v1/loyalties', { body: { name: 'Stars', voucher: { loyalty_card: { points: 0 } } } });
-    await server.request('POST', '/v1/loyalties', { body: { name: 'Other', vouchers_count: 1, voucher: { loyalty_card: { points: 0 } } } });
+    await server.request('POST', '/v1/loyalties', {
+      body: { name: 'Stars', voucher: { loyalty_card: { points: 0 } } },
+    });
+    await server.request('POST', '/v1/loyalties', {
+      body: { name: 'Other', vouchers_count: 1, voucher: { loyalty_card: { points: 0 } } },
+    });
     for (const [i, code] of ['CARD-A', 'CARD-B', 'CARD-C', 'CARD-D', 'CARD-E'].entries()) {
       clock.set(T(i + 1));
       ids[code] = (await server.request('POST', '/v1/campaigns/Stars/vouchers', { body: { code } })).body.id;
     }
     // Claimed in this order, so updated_at orders them C, A, E (then the never-held B and D).
-    for (const [minute, code, customer] of [[10, 'CARD-C', 'ann'], [11, 'CARD-A', 'bob'], [12, 'CARD-E', 'ann']] as const) {
+    for (const [minute, code, customer] of [
+      [10, 'CARD-C', 'ann'],
+      [11, 'CARD-A', 'bob'],
+      [12, 'CARD-E', 'ann'],
+    ] as const) {
       clock.set(T(minute));
-      const res = await server.request('POST', '/v1/loyalties/Stars/members', { body: { voucher: code, customer: { source_id: customer } } });
+      const res = await server.request('POST', '/v1/loyalties/Stars/members', {
+        body: { voucher: code, customer: { source_id: customer } },
+      });
       assert.equal(res.status, 200);
     }
   });
@@ -35,7 +45,10 @@ describe('GET /v1/loyalties/{id}/members', () => {
     const res = await server.request('GET', `/v1/loyalties/Stars/members${query}`);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assertMatchesReference('GET', '/v1/loyalties/{campaignId}/members', 200, withoutNulls(res.body));
-    return { codes: (res.body.vouchers as Array<{ code: string }>).map((v) => v.code), total: res.body.total as number };
+    return {
+      codes: (res.body.vouchers as Array<{ code: string }>).map((v) => v.code),
+      total: res.body.total as number,
+    };
   };
 
   it('lists every card of the program, newest first, with total, as the reference lists them', async () => {
@@ -59,26 +72,44 @@ describe('GET /v1/loyalties/{id}/members', () => {
     assert.deepEqual(await codes('?customer=ann'), { codes: ['CARD-E', 'CARD-C'], total: 2 });
     assert.deepEqual(await codes(`?customer=${ann}&order=code`), { codes: ['CARD-C', 'CARD-E'], total: 2 });
     assert.deepEqual(await codes('?customer=nobody'), { codes: [], total: 0 });
-    assert.deepEqual(await codes(`?created_at[after]=${T(2)}&created_at[before]=${T(5)}`), { codes: ['CARD-D', 'CARD-C'], total: 2 });
+    assert.deepEqual(await codes(`?created_at[after]=${T(2)}&created_at[before]=${T(5)}`), {
+      codes: ['CARD-D', 'CARD-C'],
+      total: 2,
+    });
     assert.deepEqual(await codes(`?updated_at[after]=${T(10)}&order=code`), { codes: ['CARD-A', 'CARD-E'], total: 2 });
     assert.deepEqual(await codes(`?customer=ann&updated_at[before]=${T(12)}`), { codes: ['CARD-C'], total: 1 });
   });
 
   it('looks cards up by code and by ids (repeated, or ids[N] as the official client sends them), within the program only', async () => {
     assert.deepEqual(await codes('?code=CARD-B'), { codes: ['CARD-B'], total: 1 });
-    const other = (await server.request('GET', '/v1/vouchers?campaign=Other')).body.vouchers[0] as { id: string; code: string };
+    const other = (await server.request('GET', '/v1/vouchers?campaign=Other')).body.vouchers[0] as {
+      id: string;
+      code: string;
+    };
     assert.deepEqual(await codes(`?code=${other.code}`), { codes: [], total: 0 });
-    assert.deepEqual(await codes(`?ids=${ids['CARD-A']}&ids=${ids['CARD-D']}&ids=${other.id}`), { codes: ['CARD-D', 'CARD-A'], total: 2 });
-    assert.deepEqual(await codes(`?ids[0]=${ids['CARD-A']}&ids[1]=${ids['CARD-E']}&ids[2]=${ids['CARD-C']}&order=code&limit=2`), {
-      codes: ['CARD-A', 'CARD-C'],
-      total: 3,
+    assert.deepEqual(await codes(`?ids=${ids['CARD-A']}&ids=${ids['CARD-D']}&ids=${other.id}`), {
+      codes: ['CARD-D', 'CARD-A'],
+      total: 2,
     });
-    assert.deepEqual(await codes(`?ids=${ids['CARD-A']}&ids=${ids['CARD-C']}&customer=ann`), { codes: ['CARD-C'], total: 1 });
+    assert.deepEqual(
+      await codes(`?ids[0]=${ids['CARD-A']}&ids[1]=${ids['CARD-E']}&ids[2]=${ids['CARD-C']}&order=code&limit=2`),
+      {
+        codes: ['CARD-A', 'CARD-C'],
+        total: 3,
+      },
+    );
+    assert.deepEqual(await codes(`?ids=${ids['CARD-A']}&ids=${ids['CARD-C']}&customer=ann`), {
+      codes: ['CARD-C'],
+      total: 1,
+    });
   });
 
   it('refuses bad query parameters with every problem at once', async () => {
     const many = Array.from({ length: 101 }, (_, i) => `ids=v_${i}`).join('&');
-    const res: TestResponse = await server.request('GET', `/v1/loyalties/Stars/members?limit=101&page=0&order=points&created_at[before]=soon&${many}`);
+    const res: TestResponse = await server.request(
+      'GET',
+      `/v1/loyalties/Stars/members?limit=101&page=0&order=points&created_at[before]=soon&${many}`,
+    );
     assert.deepEqual(
       res.body,
       errorBody(res, {

@@ -25,8 +25,14 @@ describe('points transfers through @voucherify/sdk', () => {
   before(async () => {
     server = await startTestServer({ clock: fixedClock(NOW) });
     sdk = serverSideClient(server);
-    stars = (await sdk.loyalties.create({ name: 'TR Stars', voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } } } as any)) as Json;
-    const moons = (await sdk.loyalties.create({ name: 'TR Moons', voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } } } as any)) as Json;
+    stars = (await sdk.loyalties.create({
+      name: 'TR Stars',
+      voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } },
+    } as any)) as Json;
+    const moons = (await sdk.loyalties.create({
+      name: 'TR Moons',
+      voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } },
+    } as any)) as Json;
     ann = (await sdk.loyalties.createMember(stars.id, { customer: { source_id: 'tr-ann' } })) as Json;
     bob = (await sdk.loyalties.createMember(moons.id, { customer: { source_id: 'tr-bob' } })) as Json;
     cat = (await sdk.loyalties.createMember(stars.id, { customer: { source_id: 'tr-cat' } })) as Json;
@@ -37,10 +43,12 @@ describe('points transfers through @voucherify/sdk', () => {
     assert.deepEqual(server.logged, []);
     await server.close();
   });
-  const balance = async (code: string) => (await sdk.loyalties.getMember(null as unknown as string, code)).loyalty_card?.balance;
-  const newest = async (code: string) => ((await sdk.loyalties.listCardTransactions(code, null as unknown as string, { limit: 1 } as any)) as Json).data[0];
+  const balance = async (code: string) =>
+    (await sdk.loyalties.getMember(null as unknown as string, code)).loyalty_card?.balance;
+  const newest = async (code: string) =>
+    ((await sdk.loyalties.listCardTransactions(code, null as unknown as string, { limit: 1 } as any)) as Json).data[0];
 
-  it('moves points from cards of two programs to one member, answering the member\'s card', async () => {
+  it("moves points from cards of two programs to one member, answering the member's card", async () => {
     const answer = (await sdk.loyalties.transferPoints(stars.id, cat.code, [
       { code: ann.code, points: 30, reason: 'Family pool', source_id: 'tr-1' },
       { code: bob.code, points: 20 },
@@ -53,31 +61,88 @@ describe('points transfers through @voucherify/sdk', () => {
     assert.deepEqual([await balance(ann.code), await balance(bob.code)], [70, 30]);
 
     const out = await newest(ann.code);
-    const into = ((await sdk.loyalties.listCardTransactions(cat.code, stars.id, { limit: 10 } as any)) as Json).data.find((t: Json) => t.related_transaction_id === out.id);
+    const into = (
+      (await sdk.loyalties.listCardTransactions(cat.code, stars.id, { limit: 10 } as any)) as Json
+    ).data.find((t: Json) => t.related_transaction_id === out.id);
     assert.deepEqual(out, {
-      id: out.id, source_id: 'tr-1', voucher_id: ann.id, campaign_id: stars.id, source: out.source, reason: 'Family pool', type: 'POINTS_TRANSFER_OUT',
+      id: out.id,
+      source_id: 'tr-1',
+      voucher_id: ann.id,
+      campaign_id: stars.id,
+      source: out.source,
+      reason: 'Family pool',
+      type: 'POINTS_TRANSFER_OUT',
       details: {
-        balance: { type: 'loyalty_card', total: 100, object: 'balance', points: -30, balance: 70, operation_type: 'MANUAL', related_object: { id: ann.id, type: 'voucher' } },
-        destination_voucher: { id: cat.id, code: cat.code, type: 'LOYALTY_CARD', campaign_id: stars.id, holder_id: cat.holder_id, object: 'voucher' },
+        balance: {
+          type: 'loyalty_card',
+          total: 100,
+          object: 'balance',
+          points: -30,
+          balance: 70,
+          operation_type: 'MANUAL',
+          related_object: { id: ann.id, type: 'voucher' },
+        },
+        destination_voucher: {
+          id: cat.id,
+          code: cat.code,
+          type: 'LOYALTY_CARD',
+          campaign_id: stars.id,
+          holder_id: cat.holder_id,
+          object: 'voucher',
+        },
       },
-      related_transaction_id: into.id, created_at: NOW,
+      related_transaction_id: into.id,
+      created_at: NOW,
     });
     assert.deepEqual(into, {
-      id: into.id, source_id: null, voucher_id: cat.id, campaign_id: stars.id, source: out.source, reason: 'Family pool', type: 'POINTS_TRANSFER_IN',
+      id: into.id,
+      source_id: null,
+      voucher_id: cat.id,
+      campaign_id: stars.id,
+      source: out.source,
+      reason: 'Family pool',
+      type: 'POINTS_TRANSFER_IN',
       details: {
-        balance: { type: 'loyalty_card', total: into.details.balance.total, object: 'balance', points: 30, balance: into.details.balance.balance, operation_type: 'MANUAL', related_object: { id: cat.id, type: 'voucher' } },
-        source_voucher: { id: ann.id, code: ann.code, type: 'LOYALTY_CARD', campaign_id: stars.id, holder_id: ann.holder_id, object: 'voucher' },
+        balance: {
+          type: 'loyalty_card',
+          total: into.details.balance.total,
+          object: 'balance',
+          points: 30,
+          balance: into.details.balance.balance,
+          operation_type: 'MANUAL',
+          related_object: { id: cat.id, type: 'voucher' },
+        },
+        source_voucher: {
+          id: ann.id,
+          code: ann.code,
+          type: 'LOYALTY_CARD',
+          campaign_id: stars.id,
+          holder_id: ann.holder_id,
+          object: 'voucher',
+        },
       },
-      related_transaction_id: out.id, created_at: NOW,
+      related_transaction_id: out.id,
+      created_at: NOW,
     });
-    assertMatchesReference('GET', '/v1/loyalties/members/{memberId}/transactions', 200, { object: 'list', data_ref: 'data', data: [out, into], has_more: false });
+    assertMatchesReference('GET', '/v1/loyalties/members/{memberId}/transactions', 200, {
+      object: 'list',
+      data_ref: 'data',
+      data: [out, into],
+      has_more: false,
+    });
     // The holders' loyalty summaries move with the cards.
     const customer = await sdk.customers.get('tr-ann');
-    assert.deepEqual(customer.loyalty, { points: 70, referred_customers: 0, campaigns: { 'TR Stars': { points: 70, referred_customers: 0 } } });
+    assert.deepEqual(customer.loyalty, {
+      points: 70,
+      referred_customers: 0,
+      campaigns: { 'TR Stars': { points: 70, referred_customers: 0 } },
+    });
   });
 
   it('does not move points twice for a source_id the source card has seen', async () => {
-    const again = (await sdk.loyalties.transferPoints(stars.id, cat.code, [{ code: ann.code, points: 30, source_id: 'tr-1' }] as any)) as Json;
+    const again = (await sdk.loyalties.transferPoints(stars.id, cat.code, [
+      { code: ann.code, points: 30, source_id: 'tr-1' },
+    ] as any)) as Json;
     assert.deepEqual([again.loyalty_card.balance, await balance(ann.code)], [50, 70]);
   });
 
@@ -86,13 +151,58 @@ describe('points transfers through @voucherify/sdk', () => {
     await sdk.vouchers.create({ code: 'TR-GIFT', type: 'GIFT_VOUCHER', gift: { amount: 100 } } as any);
     const before = dbFingerprint(sqliteOf(server.deps));
     const refusals: Array<[string, string, unknown[], number, string, string]> = [
-      [stars.id, cat.code, [{ code: ann.code, points: 10 }, { code: bob.code, points: 31 }], 400, 'loyalty_card_points_exceeded', `Cannot take 31 points from ${bob.code}: its balance is 30`],
-      [stars.id, bob.code, [{ code: ann.code, points: 1 }], 404, 'not_found', `Cannot find voucher with id ${bob.code}`],
+      [
+        stars.id,
+        cat.code,
+        [
+          { code: ann.code, points: 10 },
+          { code: bob.code, points: 31 },
+        ],
+        400,
+        'loyalty_card_points_exceeded',
+        `Cannot take 31 points from ${bob.code}: its balance is 30`,
+      ],
+      [
+        stars.id,
+        bob.code,
+        [{ code: ann.code, points: 1 }],
+        404,
+        'not_found',
+        `Cannot find voucher with id ${bob.code}`,
+      ],
       [stars.id, cat.code, [{ code: 'TR-NONE', points: 1 }], 404, 'not_found', 'Cannot find voucher with id TR-NONE'],
-      [stars.id, cat.code, [{ code: cat.code, points: 1 }], 400, 'invalid_payload', `${cat.code}: a card cannot transfer points to itself`],
-      [stars.id, cat.code, [{ code: free.code, points: 1 }], 400, 'invalid_voucher', `Loyalty card ${free.code} has no holder: points move only between cards given to customers`],
-      [stars.id, free.code, [{ code: ann.code, points: 1 }], 400, 'invalid_voucher', `Loyalty card ${free.code} has no holder: points move only between cards given to customers`],
-      [stars.id, cat.code, [{ code: 'TR-GIFT', points: 1 }], 400, 'invalid_voucher', 'TR-GIFT is a GIFT_VOUCHER: points move only between loyalty cards'],
+      [
+        stars.id,
+        cat.code,
+        [{ code: cat.code, points: 1 }],
+        400,
+        'invalid_payload',
+        `${cat.code}: a card cannot transfer points to itself`,
+      ],
+      [
+        stars.id,
+        cat.code,
+        [{ code: free.code, points: 1 }],
+        400,
+        'invalid_voucher',
+        `Loyalty card ${free.code} has no holder: points move only between cards given to customers`,
+      ],
+      [
+        stars.id,
+        free.code,
+        [{ code: ann.code, points: 1 }],
+        400,
+        'invalid_voucher',
+        `Loyalty card ${free.code} has no holder: points move only between cards given to customers`,
+      ],
+      [
+        stars.id,
+        cat.code,
+        [{ code: 'TR-GIFT', points: 1 }],
+        400,
+        'invalid_voucher',
+        'TR-GIFT is a GIFT_VOUCHER: points move only between loyalty cards',
+      ],
       [stars.id, cat.code, [], 400, 'invalid_payload', 'The body must hold at least one transfer'],
       [stars.id, cat.code, [{ code: ann.code, points: 0 }], 400, 'invalid_payload', '[0].points must be at least 1'],
     ];

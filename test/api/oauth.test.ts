@@ -26,10 +26,16 @@ describe('OAuth', () => {
   const introspect = (token: string) =>
     server.request('POST', '/v1/oauth/introspect', { raw: `access_token=${encodeURIComponent(token)}`, headers: form });
   const revoke = (token: string) =>
-    server.request('POST', '/v1/oauth/token/revoke', { raw: `access_token=${encodeURIComponent(token)}`, headers: form });
+    server.request('POST', '/v1/oauth/token/revoke', {
+      raw: `access_token=${encodeURIComponent(token)}`,
+      headers: form,
+    });
 
   const answerOfRevoke = (res: TestResponse) => ({
-    status: res.status, text: res.text, length: res.headers.get('content-length'), type: res.headers.get('content-type'),
+    status: res.status,
+    text: res.text,
+    length: res.headers.get('content-length'),
+    type: res.headers.get('content-type'),
   });
 
   it('issues, introspects, opens, revokes, then introspects inactive', async () => {
@@ -63,7 +69,12 @@ describe('OAuth', () => {
     const refused = await server.request('GET', '/v1/anything', { auth: { bearer: token } });
     assert.deepEqual(
       refused.body,
-      errorBody(refused, { code: 401, key: 'unauthorized', message: 'Unauthorized', details: 'Invalid or expired access token' }),
+      errorBody(refused, {
+        code: 401,
+        key: 'unauthorized',
+        message: 'Unauthorized',
+        details: 'Invalid or expired access token',
+      }),
     );
     // RFC 7009: revoking a token that is no longer live (or never was) answers as a revocation.
     for (const gone of [token, 'never-issued']) {
@@ -99,32 +110,57 @@ describe('OAuth', () => {
     for (const scope of ['vouchers,campaigns', 'api nonsense']) {
       const res = await issue(scope);
       assert.equal(res.status, 400);
-      assert.deepEqual(res.body, errorBody(res, {
+      assert.deepEqual(
+        res.body,
+        errorBody(res, {
           code: 400,
           key: 'invalid_scope',
           message: 'Invalid scope',
           details: `Invalid scope ${scope}: scopes are names from the documented list, separated by spaces (never commas)`,
-        }));
+        }),
+      );
     }
   });
 
   it('refuses another grant type with 400 invalid_grant_type', async () => {
-    const res = await server.request('POST', '/v1/oauth/token', { raw: 'grant_type=password&scope=api', headers: form });
-    assert.deepEqual(res.body, errorBody(res, {
+    const res = await server.request('POST', '/v1/oauth/token', {
+      raw: 'grant_type=password&scope=api',
+      headers: form,
+    });
+    assert.deepEqual(
+      res.body,
+      errorBody(res, {
         code: 400,
         key: 'invalid_grant_type',
         message: 'Invalid grant_type',
         details: 'grant_type must be client_credentials',
-      }));
+      }),
+    );
   });
 
   it('refuses a missing scope and a missing access_token with 400 missing_parameters', async () => {
-    const noScope = await server.request('POST', '/v1/oauth/token', { raw: 'grant_type=client_credentials', headers: form });
-    assert.deepEqual(noScope.body, errorBody(noScope, { code: 400, key: 'missing_parameters', message: 'Missing parameters', details: 'scope is required' }));
+    const noScope = await server.request('POST', '/v1/oauth/token', {
+      raw: 'grant_type=client_credentials',
+      headers: form,
+    });
+    assert.deepEqual(
+      noScope.body,
+      errorBody(noScope, {
+        code: 400,
+        key: 'missing_parameters',
+        message: 'Missing parameters',
+        details: 'scope is required',
+      }),
+    );
     const noToken = await server.request('POST', '/v1/oauth/introspect', { raw: '', headers: form });
     assert.deepEqual(
       noToken.body,
-      errorBody(noToken, { code: 400, key: 'missing_parameters', message: 'Missing parameters', details: 'access_token is required' }),
+      errorBody(noToken, {
+        code: 400,
+        key: 'missing_parameters',
+        message: 'Missing parameters',
+        details: 'access_token is required',
+      }),
     );
   });
 
@@ -137,9 +173,18 @@ describe('OAuth', () => {
     });
     assert.deepEqual(
       withBearer.body,
-      errorBody(withBearer, { code: 401, key: 'unauthorized', message: 'Unauthorized', details: 'Send X-App-Id and X-App-Token' }),
+      errorBody(withBearer, {
+        code: 401,
+        key: 'unauthorized',
+        message: 'Unauthorized',
+        details: 'Send X-App-Id and X-App-Token',
+      }),
     );
-    const withClientKey = await server.request('POST', '/v1/oauth/token', { raw: 'grant_type=client_credentials&scope=api', headers: form, auth: 'client' });
+    const withClientKey = await server.request('POST', '/v1/oauth/token', {
+      raw: 'grant_type=client_credentials&scope=api',
+      headers: form,
+      auth: 'client',
+    });
     assert.equal(withClientKey.status, 401);
   });
 
@@ -192,10 +237,14 @@ describe('OAuth', () => {
   });
 
   it('stores tokens only as hashes', () => {
-    const rows = sqliteOf(server.deps).prepare('SELECT token_hash FROM oauth_tokens').all() as Array<{ token_hash: string }>;
+    const rows = sqliteOf(server.deps).prepare('SELECT token_hash FROM oauth_tokens').all() as Array<{
+      token_hash: string;
+    }>;
     assert.ok(rows.length > 0);
     for (const row of rows) assert.match(row.token_hash, /^[0-9a-f]{64}$/);
-    const keys = sqliteOf(server.deps).prepare('SELECT token_hash FROM api_keys').all() as Array<{ token_hash: string }>;
+    const keys = sqliteOf(server.deps).prepare('SELECT token_hash FROM api_keys').all() as Array<{
+      token_hash: string;
+    }>;
     assert.ok(keys.every((k) => k.token_hash !== server.serverKey.app_token && /^[0-9a-f]{64}$/.test(k.token_hash)));
   });
 });

@@ -13,7 +13,10 @@ const order = (sourceId: string, extra: Record<string, unknown> = {}) => ({
   status: 'PAID',
   created_at: '2023-05-01T10:00:00.000Z',
   customer: { source_id: 'imp-ann', name: 'Ann' },
-  items: [{ quantity: 2, price: 1500 }, { quantity: 1, price: 700 }],
+  items: [
+    { quantity: 2, price: 1500 },
+    { quantity: 1, price: 700 },
+  ],
   ...extra,
 });
 
@@ -24,7 +27,9 @@ describe('POST /v1/orders/import', () => {
   before(async () => {
     server = await startTestServer();
     runner = testRunner(server.deps);
-    await server.request('POST', '/v1/orders', { body: { source_id: 'imp-existing', status: 'CREATED', items: [{ quantity: 1, price: 100 }] } });
+    await server.request('POST', '/v1/orders', {
+      body: { source_id: 'imp-existing', status: 'CREATED', items: [{ quantity: 1, price: 100 }] },
+    });
   });
   after(async () => {
     await runner.stop();
@@ -40,7 +45,10 @@ describe('POST /v1/orders/import', () => {
         order('imp-existing', { status: 'CANCELED', customer: undefined, items: [{ quantity: 3, price: 100 }] }),
         order('imp-bad-amount', { discount_amount: 5000 }),
         // The catalog does not know the product: the item is kept as given, as POST /v1/orders keeps it.
-        order('imp-unknown-product', { customer: undefined, items: [{ product_id: 'prod_nope', quantity: 1, price: 100 }] }),
+        order('imp-unknown-product', {
+          customer: undefined,
+          items: [{ product_id: 'prod_nope', quantity: 1, price: 100 }],
+        }),
       ],
     });
     assert.equal(res.status, 200);
@@ -52,7 +60,10 @@ describe('POST /v1/orders/import', () => {
       message: '4 order(s) imported successfully, 2 failed.',
       failed: [
         { source_id: 'imp-bad-status', reason: 'status must be one of: CREATED, PAID, CANCELED, FULFILLED' },
-        { source_id: 'imp-bad-amount', reason: "discount_amount and the items' discount_amount (5000 in all) must not exceed amount (3700)" },
+        {
+          source_id: 'imp-bad-amount',
+          reason: "discount_amount and the items' discount_amount (5000 in all) must not exceed amount (3700)",
+        },
       ],
       done_count: 4,
       failed_count: 2,
@@ -62,19 +73,36 @@ describe('POST /v1/orders/import', () => {
     assert.deepEqual([one.created_at, one.amount, one.status], ['2023-05-01T10:00:00.000Z', 3700, 'PAID']);
     assert.equal((await server.request('GET', '/v1/orders/imp-existing')).body.status, 'CANCELED');
     const unknown = (await server.request('GET', '/v1/orders/imp-unknown-product')).body;
-    assert.deepEqual([unknown.amount, unknown.items.map((i: { product_id: string }) => i.product_id)], [100, ['prod_nope']]);
+    assert.deepEqual(
+      [unknown.amount, unknown.items.map((i: { product_id: string }) => i.product_id)],
+      [100, ['prod_nope']],
+    );
     assert.equal((await server.request('GET', '/v1/orders/imp-bad-status')).status, 404);
     const ann = (await server.request('GET', '/v1/customers/imp-ann')).body;
     assert.deepEqual(ann.summary.orders, {
-      total_amount: 7400, total_count: 2, average_amount: 3700, last_order_amount: 3700, last_order_date: '2023-06-01T10:00:00.000Z',
+      total_amount: 7400,
+      total_count: 2,
+      average_amount: 3700,
+      last_order_amount: 3700,
+      last_order_date: '2023-06-01T10:00:00.000Z',
     });
-    const feed = (await server.request('GET', '/v1/customers/imp-ann/activity?limit=100')).body.data as Array<{ type: string }>;
-    assert.deepEqual(feed.filter((e) => e.type.startsWith('customer.order.')), []);
+    const feed = (await server.request('GET', '/v1/customers/imp-ann/activity?limit=100')).body.data as Array<{
+      type: string;
+    }>;
+    assert.deepEqual(
+      feed.filter((e) => e.type.startsWith('customer.order.')),
+      [],
+    );
   });
 
   it('resolves each order against the catalog as it stands after the orders before it, in one portion', async () => {
     await server.request('POST', '/v1/products', { body: { source_id: 'cat-old', name: 'Old', price: 100 } });
-    const item = (sourceId: string, extra: Record<string, unknown> = {}) => ({ source_id: sourceId, related_object: 'product', quantity: 1, ...extra });
+    const item = (sourceId: string, extra: Record<string, unknown> = {}) => ({
+      source_id: sourceId,
+      related_object: 'product',
+      quantity: 1,
+      ...extra,
+    });
     const created = { product: { name: 'New', price: 500, override: true } };
     const res = await server.request('POST', '/v1/orders/import', {
       body: [
@@ -90,13 +118,29 @@ describe('POST /v1/orders/import', () => {
     });
     const job = await waitForJob(server, res.body.async_action_id);
     assert.deepEqual(job.result.failed, [
-      { source_id: 'cat-1', reason: "discount_amount and the items' discount_amount (600 in all) must not exceed amount (500)" },
+      {
+        source_id: 'cat-1',
+        reason: "discount_amount and the items' discount_amount (600 in all) must not exceed amount (500)",
+      },
     ]);
     const amounts = [];
-    for (const id of ['cat-2', 'cat-3', 'cat-4', 'cat-5', 'cat-6']) amounts.push((await server.request('GET', `/v1/orders/${id}`)).body.amount);
+    for (const id of ['cat-2', 'cat-3', 'cat-4', 'cat-5', 'cat-6'])
+      amounts.push((await server.request('GET', `/v1/orders/${id}`)).body.amount);
     assert.deepEqual(amounts, [0, 500, 1000, 900, 1400]);
-    const products = (await server.request('GET', '/v1/products?limit=100')).body.products as Array<{ source_id: string; price: number }>;
-    assert.deepEqual(products.filter((p) => p.source_id?.startsWith('cat-')).map((p) => [p.source_id, p.price]).sort(), [['cat-new', 500], ['cat-old', 900]]);
+    const products = (await server.request('GET', '/v1/products?limit=100')).body.products as Array<{
+      source_id: string;
+      price: number;
+    }>;
+    assert.deepEqual(
+      products
+        .filter((p) => p.source_id?.startsWith('cat-'))
+        .map((p) => [p.source_id, p.price])
+        .sort(),
+      [
+        ['cat-new', 500],
+        ['cat-old', 900],
+      ],
+    );
   });
 
   it("keeps the customers' updated_at: an imported order is history; a new customer is stored with its first order's figures", async () => {
@@ -110,27 +154,63 @@ describe('POST /v1/orders/import', () => {
       ],
     });
     const job = await waitForJob(server, res.body.async_action_id);
-    assert.deepEqual(job.result, { message: '3 order(s) imported successfully, 0 failed.', failed: [], done_count: 3, failed_count: 0 });
+    assert.deepEqual(job.result, {
+      message: '3 order(s) imported successfully, 0 failed.',
+      failed: [],
+      done_count: 3,
+      failed_count: 0,
+    });
     const summary = (orders: Record<string, unknown>) => ({ ...bob.summary, orders });
-    const counted = (date: string) => ({ total_amount: 3700, total_count: 1, average_amount: 3700, last_order_amount: 3700, last_order_date: date });
+    const counted = (date: string) => ({
+      total_amount: 3700,
+      total_count: 1,
+      average_amount: 3700,
+      last_order_amount: 3700,
+      last_order_date: date,
+    });
     const bobAfter = (await server.request('GET', '/v1/customers/hist-bob')).body;
     assert.deepEqual(bobAfter, { ...bob, summary: summary(counted('2023-05-01T10:00:00.000Z')) });
     const fresh = (await server.request('GET', '/v1/customers/hist-new')).body;
     assertCustomerObject(fresh);
     // updated_at: its created_at (customerObject's default), not moved by its orders.
-    assert.deepEqual(fresh, customerObject({ id: fresh.id, source_id: 'hist-new', name: 'New', created_at: fresh.created_at, summary: summary(counted('2023-07-01T10:00:00.000Z')) }));
+    assert.deepEqual(
+      fresh,
+      customerObject({
+        id: fresh.id,
+        source_id: 'hist-new',
+        name: 'New',
+        created_at: fresh.created_at,
+        summary: summary(counted('2023-07-01T10:00:00.000Z')),
+      }),
+    );
     // The API's writes still move it.
-    await server.request('POST', '/v1/orders', { body: { source_id: 'hist-api', status: 'PAID', customer: { source_id: 'hist-bob' }, items: [{ quantity: 1, price: 300 }] } });
+    await server.request('POST', '/v1/orders', {
+      body: {
+        source_id: 'hist-api',
+        status: 'PAID',
+        customer: { source_id: 'hist-bob' },
+        items: [{ quantity: 1, price: 300 }],
+      },
+    });
     assert.notEqual((await server.request('GET', '/v1/customers/hist-bob')).body.updated_at, bob.updated_at);
   });
 
   it('finds a customer by a source id an earlier order of the same portion gave it', async () => {
-    const moved = (await server.request('POST', '/v1/customers', { body: { source_id: 'move-old', name: 'Mover' } })).body;
+    const moved = (await server.request('POST', '/v1/customers', { body: { source_id: 'move-old', name: 'Mover' } }))
+      .body;
     const res = await server.request('POST', '/v1/orders/import', {
-      body: [order('move-1', { customer: { id: moved.id, source_id: 'move-new' } }), order('move-2', { customer: { source_id: 'move-new' } })],
+      body: [
+        order('move-1', { customer: { id: moved.id, source_id: 'move-new' } }),
+        order('move-2', { customer: { source_id: 'move-new' } }),
+      ],
     });
     const job = await waitForJob(server, res.body.async_action_id);
-    assert.deepEqual(job.result, { message: '2 order(s) imported successfully, 0 failed.', failed: [], done_count: 2, failed_count: 0 });
+    assert.deepEqual(job.result, {
+      message: '2 order(s) imported successfully, 0 failed.',
+      failed: [],
+      done_count: 2,
+      failed_count: 0,
+    });
     const after = (await server.request('GET', '/v1/customers/move-new')).body;
     assert.deepEqual([after.id, after.summary.orders.total_count], [moved.id, 2]);
     assert.equal((await server.request('GET', '/v1/customers/move-old')).status, 404);
@@ -139,7 +219,9 @@ describe('POST /v1/orders/import', () => {
   it('redoes a portion an order at a time when an order fails in SQL: the others land, the one is reported, nothing of it is kept', async () => {
     await server.request('POST', '/v1/products', { body: { source_id: 'sql-refused', name: 'Refused', price: 100 } });
     const bob = (await server.request('POST', '/v1/customers', { body: { source_id: 'sql-bob', name: 'Bob' } })).body;
-    sqliteOf(server.deps).exec(`CREATE TRIGGER test_refuse_item BEFORE INSERT ON order_items WHEN NEW.source_id = 'sql-refused'
+    sqliteOf(
+      server.deps,
+    ).exec(`CREATE TRIGGER test_refuse_item BEFORE INSERT ON order_items WHEN NEW.source_id = 'sql-refused'
       BEGIN SELECT RAISE(ABORT, 'order item refused by a test trigger'); END`);
     try {
       const before = dbFingerprint(sqliteOf(server.deps));
@@ -147,7 +229,10 @@ describe('POST /v1/orders/import', () => {
         body: [
           order('sql-1', { customer: { source_id: 'sql-ann', name: 'Ann' } }),
           // Renames Bob, then its item fails in SQL: the rename must go with it.
-          order('sql-2', { customer: { source_id: 'sql-bob', name: 'Robert' }, items: [{ source_id: 'sql-refused', related_object: 'product', quantity: 1 }] }),
+          order('sql-2', {
+            customer: { source_id: 'sql-bob', name: 'Robert' },
+            items: [{ source_id: 'sql-refused', related_object: 'product', quantity: 1 }],
+          }),
           order('sql-3', { customer: { source_id: 'sql-ann' } }),
         ],
       });
@@ -166,7 +251,13 @@ describe('POST /v1/orders/import', () => {
       for (const id of ['sql-1', 'sql-3']) amounts.push((await server.request('GET', `/v1/orders/${id}`)).body.amount);
       assert.deepEqual(amounts, [3700, 3700]);
       const ann = (await server.request('GET', '/v1/customers/sql-ann')).body;
-      assert.deepEqual(ann.summary.orders, { total_amount: 7400, total_count: 2, average_amount: 3700, last_order_amount: 3700, last_order_date: '2023-05-01T10:00:00.000Z' });
+      assert.deepEqual(ann.summary.orders, {
+        total_amount: 7400,
+        total_count: 2,
+        average_amount: 3700,
+        last_order_amount: 3700,
+        last_order_date: '2023-05-01T10:00:00.000Z',
+      });
     } finally {
       sqliteOf(server.deps).exec('DROP TRIGGER test_refuse_item');
     }
@@ -182,7 +273,11 @@ describe('POST /v1/orders/import', () => {
     for (const [body, details] of cases) {
       const before = dbFingerprint(sqliteOf(server.deps));
       const res = await server.request('POST', '/v1/orders/import', { body });
-      assert.deepEqual(res.body, errorBody(res, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details }), details);
+      assert.deepEqual(
+        res.body,
+        errorBody(res, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details }),
+        details,
+      );
       assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
     }
   });

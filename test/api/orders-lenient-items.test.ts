@@ -18,21 +18,31 @@ describe('order items the catalog does not know', () => {
   let server: TestServer;
   let gone: { id: string };
   let ruleVoucher: string;
-  const catalogRows = () => sqliteOf(server.deps).prepare('SELECT (SELECT count(*) FROM products) AS products, (SELECT count(*) FROM skus) AS skus').get();
+  const catalogRows = () =>
+    sqliteOf(server.deps)
+      .prepare('SELECT (SELECT count(*) FROM products) AS products, (SELECT count(*) FROM skus) AS skus')
+      .get();
 
   before(async () => {
     server = await startTestServer({ clock: fixedClock(T0) });
-    gone = (await server.request('POST', '/v1/products', { body: { source_id: 'gone', name: 'Gone', price: 900 } })).body;
+    gone = (await server.request('POST', '/v1/products', { body: { source_id: 'gone', name: 'Gone', price: 900 } }))
+      .body;
     // A voucher for the `gone` product only, made before the product is deleted.
     const rule = await server.request('POST', '/v1/validation-rules', {
       body: { name: 'Gone only', applicable_to: { included: [{ object: 'product', id: gone.id }] } },
     });
     const voucher = await server.request('POST', '/v1/vouchers/GONE10', {
-      body: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 }, validation_rules: [rule.body.id] },
+      body: {
+        type: 'DISCOUNT_VOUCHER',
+        discount: { type: 'PERCENT', percent_off: 10 },
+        validation_rules: [rule.body.id],
+      },
     });
     assert.equal(voucher.status, 200, voucher.text);
     ruleVoucher = voucher.body.code;
-    await server.request('POST', '/v1/vouchers/PLAIN5', { body: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 5 } } });
+    await server.request('POST', '/v1/vouchers/PLAIN5', {
+      body: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 5 } },
+    });
     assert.equal((await server.request('DELETE', '/v1/products/gone')).status, 204);
   });
   after(async () => {
@@ -49,7 +59,14 @@ describe('order items the catalog does not know', () => {
           { sku_id: 'sku_nope', quantity: 2, price: 200 },
           { product_id: gone.id, quantity: 1, price: 900 },
           { source_id: 'nothing', related_object: 'product', quantity: 1, price: 300 },
-          { source_id: 'no-sku', related_object: 'sku', quantity: 1, price: 50, sku: { sku: 'X' }, product: { source_id: 'unknown-parent' } },
+          {
+            source_id: 'no-sku',
+            related_object: 'sku',
+            quantity: 1,
+            price: 50,
+            sku: { sku: 'X' },
+            product: { source_id: 'unknown-parent' },
+          },
           { source_id: 'case', related_object: 'product', quantity: 2, product: { name: 'Case', price: 1500 } },
           { source_id: 'bare', related_object: 'product', quantity: 1, price: 10, product: { override: true } },
         ],
@@ -67,13 +84,41 @@ describe('order items the catalog does not know', () => {
           itemObject(a, { product_id: 'prod_nope', quantity: 1, amount: 100, price: 100, subtotal_amount: 100 }),
           itemObject(b, { sku_id: 'sku_nope', quantity: 2, amount: 400, price: 200, subtotal_amount: 400 }),
           itemObject(c, { product_id: gone.id, quantity: 1, amount: 900, price: 900, subtotal_amount: 900 }),
-          itemObject(d, { source_id: 'nothing', related_object: 'product', quantity: 1, amount: 300, price: 300, subtotal_amount: 300 }),
-          itemObject(e, {
-            source_id: 'no-sku', related_object: 'sku', quantity: 1, amount: 50, price: 50, subtotal_amount: 50,
-            product: { source_id: 'unknown-parent' }, sku: { sku: 'X' },
+          itemObject(d, {
+            source_id: 'nothing',
+            related_object: 'product',
+            quantity: 1,
+            amount: 300,
+            price: 300,
+            subtotal_amount: 300,
           }),
-          itemObject(f, { source_id: 'case', related_object: 'product', quantity: 2, amount: 3_000, price: 1_500, subtotal_amount: 3_000, product: { name: 'Case', price: 1_500 } }),
-          itemObject(g, { source_id: 'bare', related_object: 'product', quantity: 1, amount: 10, price: 10, subtotal_amount: 10 }),
+          itemObject(e, {
+            source_id: 'no-sku',
+            related_object: 'sku',
+            quantity: 1,
+            amount: 50,
+            price: 50,
+            subtotal_amount: 50,
+            product: { source_id: 'unknown-parent' },
+            sku: { sku: 'X' },
+          }),
+          itemObject(f, {
+            source_id: 'case',
+            related_object: 'product',
+            quantity: 2,
+            amount: 3_000,
+            price: 1_500,
+            subtotal_amount: 3_000,
+            product: { name: 'Case', price: 1_500 },
+          }),
+          itemObject(g, {
+            source_id: 'bare',
+            related_object: 'product',
+            quantity: 1,
+            amount: 10,
+            price: 10,
+            subtotal_amount: 10,
+          }),
         ],
       }),
     );
@@ -84,7 +129,10 @@ describe('order items the catalog does not know', () => {
   });
 
   it('the official client: orders.create with an unknown product_id works unchanged', async () => {
-    const order = await serverSideClient(server).orders.create({ source_id: 'sdk-order', items: [{ product_id: 'prod_sdk_nope', quantity: 3, price: 100 }] });
+    const order = await serverSideClient(server).orders.create({
+      source_id: 'sdk-order',
+      items: [{ product_id: 'prod_sdk_nope', quantity: 3, price: 100 }],
+    });
     assert.deepEqual(
       [order.source_id, order.amount, order.items?.map((i) => [i.product_id, i.amount])],
       ['sdk-order', 300, [['prod_sdk_nope', 300]]],
@@ -93,24 +141,43 @@ describe('order items the catalog does not know', () => {
 
   it('POST /v1/validations goes on; a product rule matches an unlinked item by the id it was sent with, never by a source id', async () => {
     const validate = (items: unknown[]) =>
-      server.request('POST', '/v1/validations', { body: { redeemables: [{ object: 'voucher', id: ruleVoucher }], order: { items } } });
-    const byId = await validate([{ product_id: gone.id, quantity: 1, price: 1_000 }, { sku_id: 'sku_nope', quantity: 1, price: 500 }]);
+      server.request('POST', '/v1/validations', {
+        body: { redeemables: [{ object: 'voucher', id: ruleVoucher }], order: { items } },
+      });
+    const byId = await validate([
+      { product_id: gone.id, quantity: 1, price: 1_000 },
+      { sku_id: 'sku_nope', quantity: 1, price: 500 },
+    ]);
     assert.equal(byId.status, 200, byId.text);
     // The 10% goes to the item sent with the deleted product's id, and only to it.
     const [applicable] = byId.body.redeemables;
     assert.deepEqual(
-      [byId.body.valid, applicable.status, applicable.applicable_to.data.map((d: { id: string; order_item_indices: number[] }) => [d.id, d.order_item_indices])],
+      [
+        byId.body.valid,
+        applicable.status,
+        applicable.applicable_to.data.map((d: { id: string; order_item_indices: number[] }) => [
+          d.id,
+          d.order_item_indices,
+        ]),
+      ],
       [true, 'APPLICABLE', [[gone.id, [0]]]],
     );
     assert.deepEqual(
       byId.body.order.items.map((i: Record<string, unknown>) => [i.product_id, i.sku_id, i.amount, i.discount_amount]),
-      [[gone.id, undefined, 1_000, 100], [undefined, 'sku_nope', 500, 0]],
+      [
+        [gone.id, undefined, 1_000, 100],
+        [undefined, 'sku_nope', 500, 0],
+      ],
     );
     // A source id the catalog no longer knows links the item to nothing: the rule names no item of it.
     const bySource = await validate([{ source_id: 'gone', related_object: 'product', quantity: 1, price: 1_000 }]);
     assert.equal(bySource.status, 200, bySource.text);
     assert.deepEqual(
-      [bySource.body.valid, bySource.body.order.total_discount_amount ?? 0, bySource.body.order.items.map((i: Record<string, unknown>) => [i.source_id, i.product_id, i.discount_amount])],
+      [
+        bySource.body.valid,
+        bySource.body.order.total_discount_amount ?? 0,
+        bySource.body.order.items.map((i: Record<string, unknown>) => [i.source_id, i.product_id, i.discount_amount]),
+      ],
       [true, 0, [['gone', undefined, 0]]],
     );
   });
@@ -120,11 +187,29 @@ describe('order items the catalog does not know', () => {
     const client = serverSideClient(server);
     const res = await client.redemptions.redeemStackable({
       redeemables: [{ object: 'voucher', id: 'PLAIN5' }],
-      order: { items: [{ sku_id: 'sku_deleted_long_ago', quantity: 1, price: 700 }, { source_id: 'mug', related_object: 'product', quantity: 1, price: 300, product: { name: 'Mug' } }] },
+      order: {
+        items: [
+          { sku_id: 'sku_deleted_long_ago', quantity: 1, price: 700 },
+          { source_id: 'mug', related_object: 'product', quantity: 1, price: 300, product: { name: 'Mug' } },
+        ],
+      },
     });
     assert.deepEqual(
-      [res.redemptions.length, res.order?.amount, res.order?.total_amount, res.order?.items?.map((i) => [i.sku_id, i.source_id, i.product])],
-      [1, 1_000, 995, [['sku_deleted_long_ago', undefined, undefined], [undefined, 'mug', { name: 'Mug' }]]],
+      [
+        res.redemptions.length,
+        res.order?.amount,
+        res.order?.total_amount,
+        res.order?.items?.map((i) => [i.sku_id, i.source_id, i.product]),
+      ],
+      [
+        1,
+        1_000,
+        995,
+        [
+          ['sku_deleted_long_ago', undefined, undefined],
+          [undefined, 'mug', { name: 'Mug' }],
+        ],
+      ],
     );
     assert.deepEqual(catalogRows(), before);
   });

@@ -22,7 +22,11 @@ describe('orders: list', () => {
     server = await startTestServer({ clock });
     const create = async (name: string, body: Record<string, unknown>) => {
       clock.advance(1000);
-      byName[name] = (await server.request('POST', '/v1/orders', { body: { source_id: name, items: [{ quantity: 1, price: 100 }], ...body } })).body;
+      byName[name] = (
+        await server.request('POST', '/v1/orders', {
+          body: { source_id: name, items: [{ quantity: 1, price: 100 }], ...body },
+        })
+      ).body;
     };
     await create('o1', { customer: { source_id: 'ann' } });
     await create('o2', { customer: { source_id: 'ann' }, status: 'PAID' });
@@ -50,7 +54,9 @@ describe('orders: list', () => {
 
   it('answers the whole orders, newest first, with the total', async () => {
     const body = await list('');
-    const whole = await Promise.all(['o5', 'o4', 'o3', 'o2', 'o1'].map(async (name) => (await server.request('GET', `/v1/orders/${name}`)).body));
+    const whole = await Promise.all(
+      ['o5', 'o4', 'o3', 'o2', 'o1'].map(async (name) => (await server.request('GET', `/v1/orders/${name}`)).body),
+    );
     assert.deepEqual(body, { object: 'list', data_ref: 'orders', orders: whole, total: 5 });
     assertOrderReference('GET', body, true);
   });
@@ -84,15 +90,28 @@ describe('orders: list', () => {
 
   it('gives an empty list for an unknown customer, or two parameters naming different customers', async () => {
     assert.deepEqual(await list('?customer=nobody'), { object: 'list', data_ref: 'orders', orders: [], total: 0 });
-    assert.deepEqual(await list(`?customer=ann&customer_id=${bob}`), { object: 'list', data_ref: 'orders', orders: [], total: 0 });
+    assert.deepEqual(await list(`?customer=ann&customer_id=${bob}`), {
+      object: 'list',
+      data_ref: 'orders',
+      orders: [],
+      total: 0,
+    });
   });
 
   it('keeps total true as orders change status (counters kept by triggers)', async () => {
     clock.advance(1000);
     await server.request('PUT', '/v1/orders/o1', { body: { status: 'PAID' } });
-    assert.deepEqual([(await list('?status=PAID')).total, (await list('?status=CREATED')).total, (await list('')).total], [3, 0, 5]);
+    assert.deepEqual(
+      [(await list('?status=PAID')).total, (await list('?status=CREATED')).total, (await list('')).total],
+      [3, 0, 5],
+    );
     const counts = sqliteOf(server.deps).prepare('SELECT status, total FROM order_counts ORDER BY status').all();
-    const actual = sqliteOf(server.deps).prepare('SELECT status, count(*) AS total FROM orders GROUP BY status ORDER BY status').all();
-    assert.deepEqual(counts.filter((c) => (c as { total: number }).total > 0), actual);
+    const actual = sqliteOf(server.deps)
+      .prepare('SELECT status, count(*) AS total FROM orders GROUP BY status ORDER BY status')
+      .all();
+    assert.deepEqual(
+      counts.filter((c) => (c as { total: number }).total > 0),
+      actual,
+    );
   });
 });

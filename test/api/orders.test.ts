@@ -22,7 +22,9 @@ describe('orders: create, upsert, get, update', () => {
 
   it('creates an order from free items: amounts from price x quantity, zero discounts left out', async () => {
     clock.set(T0);
-    const res = await post({ items: [{ quantity: 2, price: 1500 }, { price: 700, metadata: { gift: true } }, { quantity: 3 }] });
+    const res = await post({
+      items: [{ quantity: 2, price: 1500 }, { price: 700, metadata: { gift: true } }, { quantity: 3 }],
+    });
     assert.equal(res.status, 200);
     assert.match(res.body.id, /^ord_[0-9A-Za-z]{16}$/);
     for (const id of itemIds(res.body)) assert.match(id, /^ordli_[0-9A-Za-z]{16}$/);
@@ -52,7 +54,14 @@ describe('orders: create, upsert, get, update', () => {
       initial_amount: 9000,
       metadata: { channel: 'web' },
       items: [
-        { quantity: 1, price: 5000, discount_amount: 1000, initial_amount: 5000, initial_quantity: 1, discount_quantity: 1 },
+        {
+          quantity: 1,
+          price: 5000,
+          discount_amount: 1000,
+          initial_amount: 5000,
+          initial_quantity: 1,
+          discount_quantity: 1,
+        },
         { quantity: 2, price: 1500, discount_amount: 300 },
       ],
     });
@@ -73,7 +82,13 @@ describe('orders: create, upsert, get, update', () => {
         metadata: { channel: 'web' },
         items: [
           itemObject(a, {
-            quantity: 1, discount_quantity: 1, initial_quantity: 1, amount: 5000, discount_amount: 1000, initial_amount: 5000, price: 5000,
+            quantity: 1,
+            discount_quantity: 1,
+            initial_quantity: 1,
+            amount: 5000,
+            discount_amount: 1000,
+            initial_amount: 5000,
+            price: 5000,
             subtotal_amount: 4000,
           }),
           itemObject(b, { quantity: 2, amount: 3000, discount_amount: 300, price: 1500, subtotal_amount: 2700 }),
@@ -83,10 +98,13 @@ describe('orders: create, upsert, get, update', () => {
     assertOrderReference('POST', res.body);
   });
 
-  it('keeps a sent amount over the items\' sum, and a sent item amount over price x quantity', async () => {
+  it("keeps a sent amount over the items' sum, and a sent item amount over price x quantity", async () => {
     clock.set(T0);
     const res = await post({ amount: 10_000, items: [{ quantity: 2, price: 1500, amount: 2500 }] });
-    assert.deepEqual([res.body.amount, res.body.total_amount, res.body.items[0].amount, res.body.items[0].subtotal_amount], [10_000, 10_000, 2500, 2500]);
+    assert.deepEqual(
+      [res.body.amount, res.body.total_amount, res.body.items[0].amount, res.body.items[0].subtotal_amount],
+      [10_000, 10_000, 2500, 2500],
+    );
   });
 
   it('gets an order by id and by source_id', async () => {
@@ -110,7 +128,12 @@ describe('orders: create, upsert, get, update', () => {
     assert.deepEqual(
       updated.body,
       orderObject({
-        id: created.body.id, source_id: 'up-1', created_at: T0, updated_at: T1, status: 'PAID', amount: 400,
+        id: created.body.id,
+        source_id: 'up-1',
+        created_at: T0,
+        updated_at: T1,
+        status: 'PAID',
+        amount: 400,
         items: [itemObject(item, { quantity: 4, amount: 400, price: 100, subtotal_amount: 400 })],
       }),
     );
@@ -124,7 +147,10 @@ describe('orders: create, upsert, get, update', () => {
     const created = await post({ metadata: { a: 1 } });
     clock.set(T1);
     const res = await post({ id: created.body.id, metadata: { a: 2 } });
-    assert.deepEqual(res.body, orderObject({ id: created.body.id, created_at: T0, updated_at: T1, metadata: { a: 2 } }));
+    assert.deepEqual(
+      res.body,
+      orderObject({ id: created.body.id, created_at: T0, updated_at: T1, metadata: { a: 2 } }),
+    );
     const missing = await post({ id: 'ord_nope', status: 'PAID' });
     assert.equal(missing.status, 404);
     assert.deepEqual(missing.body, notFoundBody(missing, 'order', 'ord_nope'));
@@ -132,19 +158,33 @@ describe('orders: create, upsert, get, update', () => {
 
   it('PUT changes the given fields and keeps the rest; amounts follow new items; null clears source_id and metadata', async () => {
     clock.set(T0);
-    const created = await post({ source_id: 'put-1', discount_amount: 100, metadata: { a: 1 }, items: [{ quantity: 1, price: 1000 }] });
+    const created = await post({
+      source_id: 'put-1',
+      discount_amount: 100,
+      metadata: { a: 1 },
+      items: [{ quantity: 1, price: 1000 }],
+    });
     clock.set(T1);
     const status = await server.request('PUT', '/v1/orders/put-1', { body: { status: 'FULFILLED' } });
     assert.equal(status.status, 200);
     assert.deepEqual(status.body, { ...created.body, status: 'FULFILLED', updated_at: T1 });
     assertOrderReference('PUT', status.body);
-    const items = await server.request('PUT', `/v1/orders/${created.body.id}`, { body: { items: [{ quantity: 3, price: 1000 }], source_id: null, metadata: null } });
+    const items = await server.request('PUT', `/v1/orders/${created.body.id}`, {
+      body: { items: [{ quantity: 3, price: 1000 }], source_id: null, metadata: null },
+    });
     const [item] = itemIds(items.body) as [string];
     assert.deepEqual(
       items.body,
       orderObject({
-        id: created.body.id, created_at: T0, updated_at: T1, status: 'FULFILLED', amount: 3000, discount_amount: 100,
-        total_discount_amount: 100, total_amount: 2900, items: [itemObject(item, { quantity: 3, amount: 3000, price: 1000, subtotal_amount: 3000 })],
+        id: created.body.id,
+        created_at: T0,
+        updated_at: T1,
+        status: 'FULFILLED',
+        amount: 3000,
+        discount_amount: 100,
+        total_discount_amount: 100,
+        total_amount: 2900,
+        items: [itemObject(item, { quantity: 3, amount: 3000, price: 1000, subtotal_amount: 3000 })],
       }),
     );
     assert.equal((await server.request('GET', '/v1/orders/put-1')).status, 404);
@@ -161,7 +201,11 @@ describe('orders: create, upsert, get, update', () => {
     assert.deepEqual(
       taken.body,
       errorBody(taken, {
-        code: 409, key: 'duplicate_found', message: 'Duplicated resource found', details: 'Duplicated order exists with source_id src-b', resource_type: 'order',
+        code: 409,
+        key: 'duplicate_found',
+        message: 'Duplicated resource found',
+        details: 'Duplicated order exists with source_id src-b',
+        resource_type: 'order',
       }),
     );
     assert.equal((await server.request('GET', `/v1/orders/${a.body.id}`)).body.source_id, 'src-c');
@@ -178,11 +222,25 @@ describe('orders: create, upsert, get, update', () => {
     const bob = await server.request('GET', '/v1/customers/bob');
     const jane = await server.request('GET', '/v1/customers/jane');
     assert.deepEqual([bob.body.name, bob.body.email, jane.body.name], ['Bob', 'bob@example.com', 'Jane']);
-    assert.deepEqual(res.body, orderObject({ id: res.body.id, created_at: T0, customer_id: bob.body.id, referrer_id: jane.body.id }));
+    assert.deepEqual(
+      res.body,
+      orderObject({ id: res.body.id, created_at: T0, customer_id: bob.body.id, referrer_id: jane.body.id }),
+    );
     assertOrderReference('POST', res.body);
     clock.set(T1);
-    const swapped = await server.request('PUT', `/v1/orders/${res.body.id}`, { body: { customer: { id: jane.body.id }, referrer_id: bob.body.id } });
-    assert.deepEqual(swapped.body, orderObject({ id: res.body.id, created_at: T0, updated_at: T1, customer_id: jane.body.id, referrer_id: bob.body.id }));
+    const swapped = await server.request('PUT', `/v1/orders/${res.body.id}`, {
+      body: { customer: { id: jane.body.id }, referrer_id: bob.body.id },
+    });
+    assert.deepEqual(
+      swapped.body,
+      orderObject({
+        id: res.body.id,
+        created_at: T0,
+        updated_at: T1,
+        customer_id: jane.body.id,
+        referrer_id: bob.body.id,
+      }),
+    );
     const cleared = await server.request('PUT', `/v1/orders/${res.body.id}`, { body: { referrer_id: null } });
     assert.equal(cleared.body.referrer_id, null);
     assert.equal('referrer' in cleared.body, false);

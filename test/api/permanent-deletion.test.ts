@@ -15,7 +15,13 @@ import { startTestServer, type TestServer } from '../support/server.js';
 import { sqliteOf } from '../support/sqlite.js';
 
 const NOW = '2025-03-01T10:00:00.000Z';
-const ZED = { source_id: 'zed-crm-4711', name: 'Zebulon Quist', email: 'zebulon.quist@example.org', phone: '+47 9988 7766', address: { city: 'Tromsø', line_1: 'Storgata 99' } };
+const ZED = {
+  source_id: 'zed-crm-4711',
+  name: 'Zebulon Quist',
+  email: 'zebulon.quist@example.org',
+  phone: '+47 9988 7766',
+  address: { city: 'Tromsø', line_1: 'Storgata 99' },
+};
 /** Zed's email before an update: an old version of a row must not linger either. */
 const OLD_EMAIL = 'zeb.q.1999@example.net';
 /** Every piece of Zed's personal data, as the bytes a search of the file looks for. */
@@ -25,18 +31,26 @@ const PERSONAL = [ZED.source_id, ZED.name, ZED.email, OLD_EMAIL, ZED.phone, ZED.
 function figures(server: TestServer) {
   const q = (text: string) => sqliteOf(server.deps).prepare(text).all();
   return {
-    vouchers: q('SELECT code, holder_id, gift_balance, loyalty_balance, redeemed_quantity, publish_count FROM vouchers ORDER BY seq'),
+    vouchers: q(
+      'SELECT code, holder_id, gift_balance, loyalty_balance, redeemed_quantity, publish_count FROM vouchers ORDER BY seq',
+    ),
     ledger: q('SELECT id, voucher_id, customer_id, delta, balance FROM ledger_entries ORDER BY rowid'),
     orders: q('SELECT id, amount, discount_amount, status FROM orders ORDER BY seq'),
-    counts: [q('SELECT * FROM order_counts ORDER BY status'), q('SELECT * FROM redemption_counts ORDER BY object, result'), q('SELECT * FROM publication_counts ORDER BY result')],
+    counts: [
+      q('SELECT * FROM order_counts ORDER BY status'),
+      q('SELECT * FROM redemption_counts ORDER BY object, result'),
+      q('SELECT * FROM publication_counts ORDER BY result'),
+    ],
     redemptions: q('SELECT id, customer_id, amount, result, status FROM redemptions ORDER BY seq'),
   };
 }
 
-const fileHas = (file: string, text: string): boolean => existsSync(file) && readFileSync(file).includes(Buffer.from(text, 'utf8'));
+const fileHas = (file: string, text: string): boolean =>
+  existsSync(file) && readFileSync(file).includes(Buffer.from(text, 'utf8'));
 
 /** The export files on disk, by name. */
-const exportFiles = (server: TestServer): string[] => (existsSync(exportsDirectory(server.dbFile)) ? readdirSync(exportsDirectory(server.dbFile)).sort() : []);
+const exportFiles = (server: TestServer): string[] =>
+  existsSync(exportsDirectory(server.dbFile)) ? readdirSync(exportsDirectory(server.dbFile)).sort() : [];
 
 /** Job data about Zed: exports of customers and redemptions (hold them) and one of orders (ids only), a bulk update's failure report, a staged import. */
 interface JobData {
@@ -51,7 +65,8 @@ async function exportDone(server: TestServer, body: unknown): Promise<string> {
   const created = await server.request('POST', '/v1/exports', { body });
   assert.equal(created.status, 200, created.text);
   for (let i = 0; i < 400; i += 1) {
-    if ((await server.request('GET', `/v1/exports/${created.body.id}`)).body.status === 'DONE') return created.body.id as string;
+    if ((await server.request('GET', `/v1/exports/${created.body.id}`)).body.status === 'DONE')
+      return created.body.id as string;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   return assert.fail(`export ${created.body.id} did not end`);
@@ -60,21 +75,45 @@ async function exportDone(server: TestServer, body: unknown): Promise<string> {
 /** Runs the exports and the bulk update with a runner, then stages an import that no runner takes yet. */
 async function jobData(server: TestServer): Promise<JobData> {
   const runner = testRunner(server.deps);
-  const customerExport = await exportDone(server, { exported_object: 'customer', parameters: { fields: ['source_id', 'name', 'email', 'phone', 'address_line_1'] } });
-  const redemptionExport = await exportDone(server, { exported_object: 'redemption', parameters: { fields: ['id', 'customer_id', 'customer_source_id', 'customer_name'] } });
-  const orderExport = await exportDone(server, { exported_object: 'order', parameters: { fields: ['id', 'customer_id', 'amount'] } });
-  const accepted = await server.request('POST', '/v1/customers/bulk/async', { body: [{ source_id: ZED.source_id, email: 'not-an-email' }, { source_id: 'other-bad', email: 'nope' }] });
+  const customerExport = await exportDone(server, {
+    exported_object: 'customer',
+    parameters: { fields: ['source_id', 'name', 'email', 'phone', 'address_line_1'] },
+  });
+  const redemptionExport = await exportDone(server, {
+    exported_object: 'redemption',
+    parameters: { fields: ['id', 'customer_id', 'customer_source_id', 'customer_name'] },
+  });
+  const orderExport = await exportDone(server, {
+    exported_object: 'order',
+    parameters: { fields: ['id', 'customer_id', 'amount'] },
+  });
+  const accepted = await server.request('POST', '/v1/customers/bulk/async', {
+    body: [
+      { source_id: ZED.source_id, email: 'not-an-email' },
+      { source_id: 'other-bad', email: 'nope' },
+    ],
+  });
   const bulk = await waitForJob(server, accepted.body.async_action_id);
   await runner.stop();
   const staged = await server.request('POST', '/v1/orders/import', {
-    body: [{ source_id: 'late-zed', customer: { source_id: ZED.source_id, email: ZED.email, phone: ZED.phone }, amount: 500 }, { source_id: 'late-amy', customer: { source_id: 'amy' }, amount: 700 }],
+    body: [
+      {
+        source_id: 'late-zed',
+        customer: { source_id: ZED.source_id, email: ZED.email, phone: ZED.phone },
+        amount: 500,
+      },
+      { source_id: 'late-amy', customer: { source_id: 'amy' }, amount: 700 },
+    ],
   });
   assert.equal(staged.status, 200, staged.text);
   return { customerExport, redemptionExport, orderExport, bulk, importJob: staged.body.async_action_id };
 }
 
 const failuresReport = async (server: TestServer, id: string): Promise<unknown[]> =>
-  (await server.request('GET', `/v1/async-actions/${id}/failures`)).text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown);
+  (await server.request('GET', `/v1/async-actions/${id}/failures`)).text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as unknown);
 
 describe('POST /v1/customers/{id}/permanent-deletion', () => {
   let server: TestServer;
@@ -91,34 +130,65 @@ describe('POST /v1/customers/{id}/permanent-deletion', () => {
     zed = await call('POST', '/v1/customers', { ...ZED, email: OLD_EMAIL }, { 'Idempotency-Key': 'zed-create' });
     await call('PUT', `/v1/customers/${zed.id}`, { email: ZED.email });
     await call('POST', '/v1/customers', { source_id: 'amy', name: 'Amy', email: 'amy@example.org' });
-    await call('POST', '/v1/campaigns', { name: 'Gifts', campaign_type: 'GIFT_VOUCHERS', type: 'AUTO_UPDATE', voucher: { type: 'GIFT_VOUCHER', gift: { amount: 5000 } } });
-    const gift = await call('POST', '/v1/publications', { campaign: 'Gifts', customer: { source_id: ZED.source_id }, source_id: 'pub-zed' });
+    await call('POST', '/v1/campaigns', {
+      name: 'Gifts',
+      campaign_type: 'GIFT_VOUCHERS',
+      type: 'AUTO_UPDATE',
+      voucher: { type: 'GIFT_VOUCHER', gift: { amount: 5000 } },
+    });
+    const gift = await call('POST', '/v1/publications', {
+      campaign: 'Gifts',
+      customer: { source_id: ZED.source_id },
+      source_id: 'pub-zed',
+    });
     await call('POST', '/v1/loyalties', { name: 'Stars', voucher: { loyalty_card: { points: 10 } } });
     await call('POST', '/v1/loyalties/Stars/members', { customer: { source_id: ZED.source_id } });
     // A membership, whose row carries the customer's source_id: it goes with the customer.
     await call('POST', '/v1/segments', { name: 'Chosen', type: 'static', customers: [ZED.source_id, 'amy'] });
-    await call('POST', '/v1/orders', { source_id: 'zed-order', status: 'PAID', customer: { source_id: ZED.source_id }, amount: 3000 });
+    await call('POST', '/v1/orders', {
+      source_id: 'zed-order',
+      status: 'PAID',
+      customer: { source_id: ZED.source_id },
+      amount: 3000,
+    });
     const redeemed = await call('POST', '/v1/redemptions', {
       redeemables: [{ object: 'voucher', id: gift.voucher.code, gift: { credits: 1000 } }],
       customer: { source_id: ZED.source_id },
       order: { amount: 2000, customer: { source_id: ZED.source_id } },
     });
     redemptionId = redeemed.redemptions[0].id;
-    await call('POST', '/v1/orders', { source_id: 'amy-order', customer: { source_id: 'amy' }, referrer: { id: zed.id }, amount: 100 });
+    await call('POST', '/v1/orders', {
+      source_id: 'amy-order',
+      customer: { source_id: 'amy' },
+      referrer: { id: zed.id },
+      amount: 100,
+    });
     jobs = await jobData(server);
   });
   after(() => server.close());
 
   it('refuses an unknown customer and changes nothing', async () => {
-    await assertRefused(server, () => server.request('POST', '/v1/customers/nobody/permanent-deletion'), expectError(notFoundError('customer', 'nobody')));
+    await assertRefused(
+      server,
+      () => server.request('POST', '/v1/customers/nobody/permanent-deletion'),
+      expectError(notFoundError('customer', 'nobody')),
+    );
   });
 
-  it('removes the customer\'s personal data from the file and its WAL, keeping every figure and count', async () => {
-    for (const text of PERSONAL) assert.ok(fileHas(server.dbFile, text) || fileHas(`${server.dbFile}-wal`, text), `the setup stored ${text}`);
+  it("removes the customer's personal data from the file and its WAL, keeping every figure and count", async () => {
+    for (const text of PERSONAL)
+      assert.ok(fileHas(server.dbFile, text) || fileHas(`${server.dbFile}-wal`, text), `the setup stored ${text}`);
     const customerCsv = join(exportsDirectory(server.dbFile), `${jobs.customerExport}.csv`);
-    for (const text of [ZED.source_id, ZED.name, ZED.email, ZED.phone, ZED.address.line_1]) assert.ok(fileHas(customerCsv, text), `the customer export holds ${text}`);
-    assert.ok(fileHas(join(exportsDirectory(server.dbFile), `${jobs.redemptionExport}.csv`), ZED.name), 'the redemption export holds their name');
-    assert.deepEqual(exportFiles(server), [jobs.customerExport, jobs.redemptionExport, jobs.orderExport].map((id) => `${id}.csv`).sort());
+    for (const text of [ZED.source_id, ZED.name, ZED.email, ZED.phone, ZED.address.line_1])
+      assert.ok(fileHas(customerCsv, text), `the customer export holds ${text}`);
+    assert.ok(
+      fileHas(join(exportsDirectory(server.dbFile), `${jobs.redemptionExport}.csv`), ZED.name),
+      'the redemption export holds their name',
+    );
+    assert.deepEqual(
+      exportFiles(server),
+      [jobs.customerExport, jobs.redemptionExport, jobs.orderExport].map((id) => `${id}.csv`).sort(),
+    );
     const kept = figures(server);
     const res = await server.request('POST', `/v1/customers/${ZED.source_id}/permanent-deletion`);
     assert.equal(res.status, 200);
@@ -129,7 +199,15 @@ describe('POST /v1/customers/{id}/permanent-deletion', () => {
       related_object_id: zed.id,
       related_object: 'customer',
       status: 'DONE',
-      data_json: { events: 0, customer_events: 8, daily_events: 0, segments: 1, orders: 3, order_events: 3, customer: 1 },
+      data_json: {
+        events: 0,
+        customer_events: 8,
+        daily_events: 0,
+        segments: 1,
+        orders: 3,
+        order_events: 3,
+        customer: 1,
+      },
       object: 'pernament_deletion',
     });
     assertMatchesReference('POST', '/v1/customers/{customerId}/permanent-deletion', 200, res.body);
@@ -141,32 +219,67 @@ describe('POST /v1/customers/{id}/permanent-deletion', () => {
       assert.equal(fileHas(`${server.dbFile}-wal`, text), false, `the WAL still holds ${text}`);
     }
     assert.equal(fileHas(server.dbFile, 'amy@example.org'), true, 'other customers stay');
-    assert.deepEqual(exportFiles(server), [`${jobs.orderExport}.csv`], 'the exports that held the customer went with their files; the one of orders (ids only) stays');
-    for (const file of exportFiles(server)) for (const text of PERSONAL) assert.equal(fileHas(join(exportsDirectory(server.dbFile), file), text), false, `${file} holds ${text}`);
+    assert.deepEqual(
+      exportFiles(server),
+      [`${jobs.orderExport}.csv`],
+      'the exports that held the customer went with their files; the one of orders (ids only) stays',
+    );
+    for (const file of exportFiles(server))
+      for (const text of PERSONAL)
+        assert.equal(fileHas(join(exportsDirectory(server.dbFile), file), text), false, `${file} holds ${text}`);
   });
 
   it('deletes the exports that held the customer, scrubs their failure reports and erases their staged import items', async () => {
-    for (const id of [jobs.customerExport, jobs.redemptionExport]) assert.deepEqual((await server.request('GET', `/v1/exports/${id}`)).status, 404);
+    for (const id of [jobs.customerExport, jobs.redemptionExport])
+      assert.deepEqual((await server.request('GET', `/v1/exports/${id}`)).status, 404);
     assert.deepEqual((await server.request('GET', `/v1/exports/${jobs.orderExport}`)).body.status, 'DONE');
-    assert.deepEqual(await failuresReport(server, jobs.bulk.id), [{ reason: ERASED_FAILURE_REASON }, { source_id: 'other-bad', reason: 'email must be a valid e-mail address' }]);
+    assert.deepEqual(await failuresReport(server, jobs.bulk.id), [
+      { reason: ERASED_FAILURE_REASON },
+      { source_id: 'other-bad', reason: 'email must be a valid e-mail address' },
+    ]);
     const [zedError, otherError] = jobs.bulk.result.errors as unknown[];
-    assert.deepEqual(zedError, { message: 'Invalid payload', details: 'email must be a valid e-mail address', key: 'invalid_payload', source_id: ZED.source_id }, 'the setup reported Zed');
+    assert.deepEqual(
+      zedError,
+      {
+        message: 'Invalid payload',
+        details: 'email must be a valid e-mail address',
+        key: 'invalid_payload',
+        source_id: ZED.source_id,
+      },
+      'the setup reported Zed',
+    );
     const bulk = await waitForJob(server, jobs.bulk.id);
-    assert.deepEqual(bulk, { ...jobs.bulk, result: { ...jobs.bulk.result, errors: [{ message: ERASED, details: ERASED, key: ERASED, source_id: ERASED }, otherError] } });
+    assert.deepEqual(bulk, {
+      ...jobs.bulk,
+      result: {
+        ...jobs.bulk.result,
+        errors: [{ message: ERASED, details: ERASED, key: ERASED, source_id: ERASED }, otherError],
+      },
+    });
 
     const staged = (await server.request('GET', `/v1/async-actions/${jobs.importJob}`)).body;
     assert.deepEqual([staged.status, staged.progress], ['IN_PROGRESS', 0]);
     const runner = testRunner(server.deps);
     const imported = await waitForJob(server, jobs.importJob);
     await runner.stop();
-    assert.deepEqual([imported.status, imported.result], ['DONE', {
-      message: '1 order(s) imported successfully, 1 failed.',
-      failed: [{ reason: ERASED_ITEM_REASON }],
-      done_count: 1,
-      failed_count: 1,
-      reports: [`/v1/async-actions/${jobs.importJob}/failures`],
-    }]);
-    assert.equal((await server.request('GET', `/v1/customers/${ZED.source_id}`)).status, 404, 'the erased item did not write the customer again');
+    assert.deepEqual(
+      [imported.status, imported.result],
+      [
+        'DONE',
+        {
+          message: '1 order(s) imported successfully, 1 failed.',
+          failed: [{ reason: ERASED_ITEM_REASON }],
+          done_count: 1,
+          failed_count: 1,
+          reports: [`/v1/async-actions/${jobs.importJob}/failures`],
+        },
+      ],
+    );
+    assert.equal(
+      (await server.request('GET', `/v1/customers/${ZED.source_id}`)).status,
+      404,
+      'the erased item did not write the customer again',
+    );
     assert.equal((await server.request('GET', '/v1/orders/late-zed')).status, 404);
     assert.equal((await server.request('GET', '/v1/orders/late-amy')).body.amount, 700);
   });
@@ -175,13 +288,20 @@ describe('POST /v1/customers/{id}/permanent-deletion', () => {
     assert.equal((await server.request('GET', `/v1/customers/${zed.id}`)).status, 404);
     assert.deepEqual((await server.request('GET', `/v1/customers/${zed.id}/activity`)).status, 404);
     const redemption = (await server.request('GET', `/v1/redemptions/${redemptionId}`)).body;
-    assert.deepEqual([redemption.customer, redemption.tracking_id, redemption.customer_id], [{ id: zed.id, object: 'customer' }, null, zed.id]);
+    assert.deepEqual(
+      [redemption.customer, redemption.tracking_id, redemption.customer_id],
+      [{ id: zed.id, object: 'customer' }, null, zed.id],
+    );
     const publications = (await server.request('GET', `/v1/publications?customer=${zed.id}`)).body;
     assert.equal(publications.total, 2);
-    for (const p of publications.publications) assert.deepEqual([p.customer, 'tracking_id' in p], [{ id: zed.id, object: 'customer' }, false]);
+    for (const p of publications.publications)
+      assert.deepEqual([p.customer, 'tracking_id' in p], [{ id: zed.id, object: 'customer' }, false]);
     const order = (await server.request('GET', '/v1/orders/zed-order')).body;
     assert.deepEqual([order.customer_id, order.amount, order.status], [null, 3000, 'PAID']);
-    const retried = await server.request('POST', '/v1/customers', { body: { ...ZED, email: OLD_EMAIL }, headers: { 'Idempotency-Key': 'zed-create' } });
+    const retried = await server.request('POST', '/v1/customers', {
+      body: { ...ZED, email: OLD_EMAIL },
+      headers: { 'Idempotency-Key': 'zed-create' },
+    });
     assert.notEqual(retried.body.id, zed.id, 'the stored answer was forgotten: the retry made a new customer');
   });
 

@@ -16,7 +16,8 @@ describe('GET /v1/product-collections/{id}/products', () => {
     clock.advance(HOUR);
     return (await server.request('POST', `/v1/products/${productKey}/skus`, { body })).body;
   };
-  const collection = async (body: Record<string, unknown>) => (await server.request('POST', '/v1/product-collections', { body })).body;
+  const collection = async (body: Record<string, unknown>) =>
+    (await server.request('POST', '/v1/product-collections', { body })).body;
   const members = (id: string, query = '') => server.request('GET', `/v1/product-collections/${id}/products${query}`);
   const ids = (res: { body: { data: Array<{ id: string }> } }) => res.body.data.map((m) => m.id);
 
@@ -29,13 +30,23 @@ describe('GET /v1/product-collections/{id}/products', () => {
   });
 
   it('lists a STATIC collection: products as products, SKUs with their product, oldest first', async () => {
-    const tee = await product({ source_id: 'tee', name: 'Tee', price: 1500, attributes: ['size'], metadata: { color: 'red' } });
+    const tee = await product({
+      source_id: 'tee',
+      name: 'Tee',
+      price: 1500,
+      attributes: ['size'],
+      metadata: { color: 'red' },
+    });
     const teeS = await sku('tee', { source_id: 'tee-s', sku: 'Tee S', attributes: { size: 'S' } });
     const cap = await product({ source_id: 'cap', name: 'Cap' });
     const picked = await collection({
       type: 'STATIC',
       name: 'Static',
-      products: [{ id: 'cap', object: 'product' }, { id: 'tee-s', object: 'sku' }, { id: 'tee', object: 'product' }],
+      products: [
+        { id: 'cap', object: 'product' },
+        { id: 'tee-s', object: 'sku' },
+        { id: 'tee', object: 'product' },
+      ],
     });
     const res = await members(picked.id);
     assert.equal(res.status, 200);
@@ -46,7 +57,15 @@ describe('GET /v1/product-collections/{id}/products', () => {
         tee,
         {
           ...teeS,
-          product: { id: tee.id, source_id: 'tee', name: 'Tee', price: 1500, attributes: ['size'], metadata: { color: 'red' }, object: 'product' },
+          product: {
+            id: tee.id,
+            source_id: 'tee',
+            name: 'Tee',
+            price: 1500,
+            attributes: ['size'],
+            metadata: { color: 'red' },
+            object: 'product',
+          },
         },
         cap,
       ],
@@ -69,7 +88,11 @@ describe('GET /v1/product-collections/{id}/products', () => {
     const cheapRed = await collection({
       type: 'AUTO_UPDATE',
       name: 'Cheap red',
-      filter: { junction: 'and', price: { conditions: { $less_than: [1000] } }, 'metadata.color': { conditions: { $is: ['red'] } } },
+      filter: {
+        junction: 'and',
+        price: { conditions: { $less_than: [1000] } },
+        'metadata.color': { conditions: { $is: ['red'] } },
+      },
     });
     assert.deepEqual((await members(cheapRed.id)).body, { object: 'list', data_ref: 'data', data: [], total: 0 });
 
@@ -88,7 +111,15 @@ describe('GET /v1/product-collections/{id}/products', () => {
   });
 
   it('moves relative-date collections with the clock', async () => {
-    const fresh = await collection({ type: 'AUTO_UPDATE', name: 'New this day', filter: { junction: 'and', created_at: { conditions: { $less_than_ago: [1] } }, object: { conditions: { $is: ['product'] } } } });
+    const fresh = await collection({
+      type: 'AUTO_UPDATE',
+      name: 'New this day',
+      filter: {
+        junction: 'and',
+        created_at: { conditions: { $less_than_ago: [1] } },
+        object: { conditions: { $is: ['product'] } },
+      },
+    });
     const products = (await server.request('GET', '/v1/products')).body.products.map((p: { id: string }) => p.id);
     assert.equal(products.length, 2);
     assert.deepEqual(ids(await members(fresh.id)), products);
@@ -99,7 +130,11 @@ describe('GET /v1/product-collections/{id}/products', () => {
   });
 
   it('pages with starting_after (created after it, or before it when descending); total counts the whole collection', async () => {
-    const all = await collection({ type: 'AUTO_UPDATE', name: 'Everything', filter: { junction: 'or', object: { conditions: { $in: ['product', 'sku'] } } } });
+    const all = await collection({
+      type: 'AUTO_UPDATE',
+      name: 'Everything',
+      filter: { junction: 'or', object: { conditions: { $in: ['product', 'sku'] } } },
+    });
     const every = await members(all.id, '?limit=100');
     const cut = every.body.data[2].created_at;
     const later = await members(all.id, `?starting_after=${cut}`);
@@ -119,14 +154,12 @@ describe('GET /v1/product-collections/{id}/products', () => {
         code: 400,
         key: 'invalid_query_params',
         message: 'Invalid query params',
-        details: 'Query parameter limit must be between 1 and 100; Query parameter starting_after must be an ISO 8601 date-time',
+        details:
+          'Query parameter limit must be between 1 and 100; Query parameter starting_after must be an ISO 8601 date-time',
       }),
     );
     const missing = await members('pc_nope');
-    assert.deepEqual(
-      missing.body,
-      notFoundBody(missing, 'products_collection', 'pc_nope'),
-    );
+    assert.deepEqual(missing.body, notFoundBody(missing, 'products_collection', 'pc_nope'));
   });
 
   it('opens to the product-collections scope, not to the products scope', async () => {
@@ -137,7 +170,9 @@ describe('GET /v1/product-collections/{id}/products', () => {
           headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
         })
       ).body.access_token as string;
-    const collections = await server.request('GET', '/v1/product-collections', { auth: { bearer: await token('product-collections') } });
+    const collections = await server.request('GET', '/v1/product-collections', {
+      auth: { bearer: await token('product-collections') },
+    });
     assert.equal(collections.status, 200);
     const products = await token('products');
     assert.equal((await server.request('GET', '/v1/product-collections', { auth: { bearer: products } })).status, 403);

@@ -17,8 +17,16 @@ describe('product collections: create, get, list, delete', () => {
   let mug: { id: string };
   before(async () => {
     server = await startTestServer({ clock });
-    shirt = (await server.request('POST', '/v1/products', { body: { source_id: 'shirt', name: 'Shirt', price: 2000, attributes: ['color'] } })).body;
-    shirtRed = (await server.request('POST', '/v1/products/shirt/skus', { body: { source_id: 'shirt-red', attributes: { color: 'red' } } })).body;
+    shirt = (
+      await server.request('POST', '/v1/products', {
+        body: { source_id: 'shirt', name: 'Shirt', price: 2000, attributes: ['color'] },
+      })
+    ).body;
+    shirtRed = (
+      await server.request('POST', '/v1/products/shirt/skus', {
+        body: { source_id: 'shirt-red', attributes: { color: 'red' } },
+      })
+    ).body;
     mug = (await server.request('POST', '/v1/products', { body: { source_id: 'mug', name: 'Mug', price: 800 } })).body;
   });
   after(async () => {
@@ -78,27 +86,60 @@ describe('product collections: create, get, list, delete', () => {
 
   it('refuses unknown products and SKUs (404), and a SKU under the wrong product', async () => {
     const product = await create({ type: 'STATIC', name: 'x1', products: [{ id: 'prod_nope', object: 'product' }] });
+    assert.deepEqual(product.body, notFoundBody(product, 'product', 'prod_nope'));
+    const sku = await create({
+      type: 'STATIC',
+      name: 'x2',
+      products: [
+        { id: 'shirt', object: 'product' },
+        { id: 'sku_nope', object: 'sku' },
+      ],
+    });
     assert.deepEqual(
-      product.body,
-      notFoundBody(product, 'product', 'prod_nope'),
+      [sku.status, sku.body.resource_type, sku.body.details],
+      [404, 'sku', 'Cannot find sku with id sku_nope'],
     );
-    const sku = await create({ type: 'STATIC', name: 'x2', products: [{ id: 'shirt', object: 'product' }, { id: 'sku_nope', object: 'sku' }] });
-    assert.deepEqual([sku.status, sku.body.resource_type, sku.body.details], [404, 'sku', 'Cannot find sku with id sku_nope']);
-    const wrong = await create({ type: 'STATIC', name: 'x3', products: [{ id: 'shirt-red', object: 'sku', product_id: 'mug' }] });
-    assert.deepEqual(wrong.body, invalid(wrong, `products[0].product_id: sku ${shirtRed.id} belongs to product ${shirt.id}, not mug`));
-    const twice = await create({ type: 'STATIC', name: 'x4', products: [{ id: 'mug', object: 'product' }, { id: mug.id, object: 'product' }] });
+    const wrong = await create({
+      type: 'STATIC',
+      name: 'x3',
+      products: [{ id: 'shirt-red', object: 'sku', product_id: 'mug' }],
+    });
+    assert.deepEqual(
+      wrong.body,
+      invalid(wrong, `products[0].product_id: sku ${shirtRed.id} belongs to product ${shirt.id}, not mug`),
+    );
+    const twice = await create({
+      type: 'STATIC',
+      name: 'x4',
+      products: [
+        { id: 'mug', object: 'product' },
+        { id: mug.id, object: 'product' },
+      ],
+    });
     assert.deepEqual(twice.body, invalid(twice, `products[1]: product ${mug.id} is listed twice`));
     const list = await server.request('GET', '/v1/product-collections?limit=100');
-    assert.deepEqual(list.body.data.map((c: { name: string }) => c.name).filter((n: string) => n.startsWith('x')), []);
+    assert.deepEqual(
+      list.body.data.map((c: { name: string }) => c.name).filter((n: string) => n.startsWith('x')),
+      [],
+    );
   });
 
   it('refuses bodies that mix up the two types, or lack what a type needs', async () => {
     const cases: Array<[unknown, string]> = [
       [{ type: 'STATIC', name: 'a' }, 'products is required for a STATIC collection'],
-      [{ type: 'STATIC', name: 'a', products: [], filter: { junction: 'and' } }, 'filter: only an AUTO_UPDATE collection has a filter'],
+      [
+        { type: 'STATIC', name: 'a', products: [], filter: { junction: 'and' } },
+        'filter: only an AUTO_UPDATE collection has a filter',
+      ],
       [{ type: 'AUTO_UPDATE', name: 'a' }, 'filter is required for an AUTO_UPDATE collection'],
-      [{ type: 'AUTO_UPDATE', name: 'a', products: [], filter: {} }, 'products: only a STATIC collection lists products'],
-      [{ type: 'DYNAMIC', products: [{ id: 1, object: 'thing' }] }, 'name is required; type must be "STATIC" or "AUTO_UPDATE"; products[].id must be a string; products[].object must be "product" or "sku"'],
+      [
+        { type: 'AUTO_UPDATE', name: 'a', products: [], filter: {} },
+        'products: only a STATIC collection lists products',
+      ],
+      [
+        { type: 'DYNAMIC', products: [{ id: 1, object: 'thing' }] },
+        'name is required; type must be "STATIC" or "AUTO_UPDATE"; products[].id must be a string; products[].object must be "product" or "sku"',
+      ],
       [[{ type: 'STATIC' }], 'The body must be a JSON object'],
     ];
     for (const [body, details] of cases) {
@@ -151,7 +192,10 @@ describe('product collections: create, get, list, delete', () => {
     assert.equal(res.status, 200);
     assert.deepEqual(Object.keys(res.body), ['object', 'data_ref', 'data', 'total']);
     assert.deepEqual([res.body.object, res.body.data_ref, res.body.total], ['list', 'data', 2]);
-    assert.deepEqual(res.body.data.map((c: { name: string }) => c.name), ['Picked', 'Cheap colours']);
+    assert.deepEqual(
+      res.body.data.map((c: { name: string }) => c.name),
+      ['Picked', 'Cheap colours'],
+    );
     const picked = await server.request('GET', `/v1/product-collections/${res.body.data[0].id}`);
     assert.deepEqual(res.body.data[0], picked.body);
     assertMatchesReference('GET', '/v1/product-collections', 200, res.body);
@@ -159,7 +203,10 @@ describe('product collections: create, get, list, delete', () => {
     const paged = await server.request('GET', '/v1/product-collections?limit=1&page=2&order=-created_at');
     assert.deepEqual([paged.body.data.map((c: { name: string }) => c.name), paged.body.total], [['Picked'], 2]);
     const byType = await server.request('GET', '/v1/product-collections?order=-type');
-    assert.deepEqual(byType.body.data.map((c: { type: string }) => c.type), ['STATIC', 'AUTO_UPDATE']);
+    assert.deepEqual(
+      byType.body.data.map((c: { type: string }) => c.type),
+      ['STATIC', 'AUTO_UPDATE'],
+    );
     const bad = await server.request('GET', '/v1/product-collections?page=0&order=name');
     assert.equal(bad.status, 400);
     assert.equal(bad.body.key, 'invalid_query_params');
@@ -168,10 +215,7 @@ describe('product collections: create, get, list, delete', () => {
   it('GET and DELETE of an unknown collection are 404 with resource_type products_collection', async () => {
     for (const method of ['GET', 'DELETE']) {
       const res = await server.request(method, '/v1/product-collections/pc_nope');
-      assert.deepEqual(
-        res.body,
-        notFoundBody(res, 'products_collection', 'pc_nope'),
-      );
+      assert.deepEqual(res.body, notFoundBody(res, 'products_collection', 'pc_nope'));
     }
   });
 

@@ -12,7 +12,9 @@ describe('GET /v1/products', () => {
     server = await startTestServer({ clock });
     for (let i = 0; i < 5; i++) {
       clock.advance(3_600_000);
-      ids.push((await server.request('POST', '/v1/products', { body: { source_id: `p${i}`, attributes: ['size'] } })).body.id);
+      ids.push(
+        (await server.request('POST', '/v1/products', { body: { source_id: `p${i}`, attributes: ['size'] } })).body.id,
+      );
     }
     clock.advance(3_600_000);
     await server.request('POST', '/v1/products/p1/skus', { body: { source_id: 'p1-s', attributes: { size: 'L' } } });

@@ -12,7 +12,9 @@ describe('products under concurrent requests', () => {
 
   it('20 concurrent upserts of one new source_id make exactly one product', async () => {
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => server.request('POST', '/v1/products', { body: { source_id: 'race', price: i } })),
+      Array.from({ length: 20 }, (_, i) =>
+        server.request('POST', '/v1/products', { body: { source_id: 'race', price: i } }),
+      ),
     );
     assert.deepEqual(new Set(answers.map((r) => r.status)), new Set([200]));
     assert.equal(new Set(answers.map((r) => r.body.id)).size, 1);
@@ -30,7 +32,9 @@ describe('products under concurrent requests', () => {
   });
 
   it('20 concurrent SKU creates with one source_id under one product make one SKU', async () => {
-    const product = await server.request('POST', '/v1/products', { body: { source_id: 'sku-race', attributes: ['n'] } });
+    const product = await server.request('POST', '/v1/products', {
+      body: { source_id: 'sku-race', attributes: ['n'] },
+    });
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         server.request('POST', '/v1/products/sku-race/skus', { body: { source_id: 'one-sku', attributes: { n: i } } }),

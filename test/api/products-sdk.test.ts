@@ -17,15 +17,32 @@ describe('catalog through @voucherify/sdk', () => {
   });
 
   it('creates, reads, updates and deletes products and SKUs', async () => {
-    const product = await client.products.create({ source_id: 'sdk-tee', name: 'SDK Tee', price: 1000, attributes: ['size'], metadata: { a: 1 } });
+    const product = await client.products.create({
+      source_id: 'sdk-tee',
+      name: 'SDK Tee',
+      price: 1000,
+      attributes: ['size'],
+      metadata: { a: 1 },
+    });
     assert.equal(product.source_id, 'sdk-tee');
-    const sku = await client.products.createSku('sdk-tee', { source_id: 'sdk-tee-m', sku: 'M', price: 1100, attributes: { size: 'M' } });
+    const sku = await client.products.createSku('sdk-tee', {
+      source_id: 'sdk-tee-m',
+      sku: 'M',
+      price: 1100,
+      attributes: { size: 'M' },
+    });
     assert.equal((sku as typeof sku & { product_id: string }).product_id, product.id);
 
     const got = await client.products.get('sdk-tee');
-    assert.deepEqual(got.skus?.data?.map((s) => s.id), [sku.id]);
+    assert.deepEqual(
+      got.skus?.data?.map((s) => s.id),
+      [sku.id],
+    );
     const skus = await client.products.listSkus(product.id);
-    assert.deepEqual([(skus as typeof skus & { data_ref: string }).data_ref, skus.total, skus.skus.map((s) => s.id)], ['skus', 1, [sku.id]]);
+    assert.deepEqual(
+      [(skus as typeof skus & { data_ref: string }).data_ref, skus.total, skus.skus.map((s) => s.id)],
+      ['skus', 1, [sku.id]],
+    );
     assert.deepEqual(await client.products.getSku('sdk-tee-m'), sku);
 
     const updated = await client.products.update({ source_id: 'sdk-tee', price: 1200 });
@@ -33,7 +50,10 @@ describe('catalog through @voucherify/sdk', () => {
     const updatedSku = await client.products.updateSku('sdk-tee', { source_id: 'sdk-tee-m', sku: 'M', price: 1300 });
     assert.equal(updatedSku.price, 1300);
     const list = await client.products.list({ limit: 10, page: 1 });
-    assert.deepEqual(list.products.map((p) => p.id), [product.id]);
+    assert.deepEqual(
+      list.products.map((p) => p.id),
+      [product.id],
+    );
 
     await client.products.deleteSku(product.id, sku.id, { force: true });
     await client.products.delete('sdk-tee', { force: true });
@@ -48,11 +68,22 @@ describe('catalog through @voucherify/sdk', () => {
     const auto = await client.productCollections.create({
       type: 'AUTO_UPDATE',
       name: 'SDK cheap red',
-      filter: { junction: 'and', price: { conditions: { $less_than: [1000] } }, 'metadata.color': { conditions: { $is: ['red'] } } },
+      filter: {
+        junction: 'and',
+        price: { conditions: { $less_than: [1000] } },
+        'metadata.color': { conditions: { $is: ['red'] } },
+      },
     });
-    const fixed = await client.productCollections.create({ type: 'STATIC', name: 'SDK picked', products: [{ id: product.id, object: 'product' }] });
+    const fixed = await client.productCollections.create({
+      type: 'STATIC',
+      name: 'SDK picked',
+      products: [{ id: product.id, object: 'product' }],
+    });
     const list = await client.productCollections.list({ limit: 10, page: 1 });
-    assert.deepEqual(list.data.map((c) => c.id), [auto.id, fixed.id]);
+    assert.deepEqual(
+      list.data.map((c) => c.id),
+      [auto.id, fixed.id],
+    );
     assert.deepEqual(await client.productCollections.get(auto.id), auto);
     for (const id of [auto.id, fixed.id]) {
       const members = await client.productCollections.listProducts(id, { limit: 10 });

@@ -85,14 +85,18 @@ describe('products API', () => {
   it('POST with an unknown id is 404: ids are assigned, never chosen', async () => {
     const res = await post({ id: 'prod_nope', name: 'x' });
     assert.equal(res.status, 404);
-    assert.deepEqual(
-      res.body,
-      notFoundBody(res, 'product', 'prod_nope'),
-    );
+    assert.deepEqual(res.body, notFoundBody(res, 'product', 'prod_nope'));
   });
 
   it('refuses an invalid body, listing every problem', async () => {
-    const res = await post({ price: '12', image_url: 'http://img.example/a.png', attributes: [1], metadata: [], name: 5, source_id: '' });
+    const res = await post({
+      price: '12',
+      image_url: 'http://img.example/a.png',
+      attributes: [1],
+      metadata: [],
+      name: 5,
+      source_id: '',
+    });
     assert.equal(res.status, 400);
     assert.deepEqual(
       res.body,
@@ -120,7 +124,10 @@ describe('products API', () => {
     ];
     for (const [body, details] of cases) {
       const res = await post(body);
-      assert.deepEqual([res.status, res.body], [400, errorBody(res, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details })]);
+      assert.deepEqual(
+        [res.status, res.body],
+        [400, errorBody(res, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details })],
+      );
     }
   });
 
@@ -147,7 +154,9 @@ describe('products API', () => {
   it('GET by id or source_id answers the product with its SKUs (data_ref data), as the reference', async () => {
     const product = await post({ source_id: 'phone', name: 'Phone', attributes: ['memory'] });
     tick();
-    const sku = await server.request('POST', '/v1/products/phone/skus', { body: { sku: 'Phone 64', attributes: { memory: '64' } } });
+    const sku = await server.request('POST', '/v1/products/phone/skus', {
+      body: { sku: 'Phone 64', attributes: { memory: '64' } },
+    });
     for (const key of [product.body.id, 'phone']) {
       const res = await server.request('GET', `/v1/products/${key}`);
       assert.equal(res.status, 200);
@@ -159,19 +168,23 @@ describe('products API', () => {
     }
     const missing = await server.request('GET', '/v1/products/nope');
     assert.equal(missing.status, 404);
-    assert.deepEqual(
-      missing.body,
-      notFoundBody(missing, 'product', 'nope'),
-    );
+    assert.deepEqual(missing.body, notFoundBody(missing, 'product', 'nope'));
     assertMatchesReference('GET', '/v1/products/{productId}', 404, missing.body);
   });
 
   it('PUT changes only the fields sent', async () => {
     const created = await post({ source_id: 'put-me', name: 'Before', price: 10, attributes: ['a'] });
     tick();
-    const res = await server.request('PUT', '/v1/products/put-me', { body: { name: 'After', metadata: { x: [1, 2] }, id: 'ignored' } });
+    const res = await server.request('PUT', '/v1/products/put-me', {
+      body: { name: 'After', metadata: { x: [1, 2] }, id: 'ignored' },
+    });
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body, { ...created.body, name: 'After', metadata: { x: [1, 2] }, updated_at: clock.now().toISOString() });
+    assert.deepEqual(res.body, {
+      ...created.body,
+      name: 'After',
+      metadata: { x: [1, 2] },
+      updated_at: clock.now().toISOString(),
+    });
     const missing = await server.request('PUT', '/v1/products/nope', { body: { name: 'x' } });
     assert.equal(missing.status, 404);
     assert.equal(missing.body.details, 'Cannot find product with id nope');
@@ -198,7 +211,9 @@ describe('products API', () => {
 
   it('DELETE removes the product and its SKUs (204), then 404', async () => {
     await post({ source_id: 'doomed', attributes: ['c'] });
-    const sku = await server.request('POST', '/v1/products/doomed/skus', { body: { source_id: 'doomed-sku', attributes: { c: 1 } } });
+    const sku = await server.request('POST', '/v1/products/doomed/skus', {
+      body: { source_id: 'doomed-sku', attributes: { c: 1 } },
+    });
     const res = await server.request('DELETE', '/v1/products/doomed?force=true');
     assert.equal(res.status, 204);
     assert.equal(res.text, '');
@@ -206,9 +221,6 @@ describe('products API', () => {
     const skuGone = await server.request('GET', `/v1/skus/${sku.body.id}`);
     assert.equal(skuGone.status, 404);
     const again = await server.request('DELETE', '/v1/products/doomed');
-    assert.deepEqual(
-      again.body,
-      notFoundBody(again, 'product', 'doomed'),
-    );
+    assert.deepEqual(again.body, notFoundBody(again, 'product', 'doomed'));
   });
 });

@@ -13,7 +13,8 @@ interface List {
   total: number;
 }
 
-const f = (field: string, op: string, value = '') => `filters[${field}][conditions][${op}]=${encodeURIComponent(value)}`;
+const f = (field: string, op: string, value = '') =>
+  `filters[${field}][conditions][${op}]=${encodeURIComponent(value)}`;
 const window = (examined: number, state = 'complete') => `${state}; examined=${examined}; limit=${FILTER_WINDOW_ROWS}`;
 
 /**
@@ -48,7 +49,9 @@ describe('redemptions: filters checked in the bounded window', () => {
   it('answers whole records and the total of $is_not, with the window in the header', async () => {
     const res = await get(f('voucher_code', '$is_not', 'GIFT-1'));
     const expected = ['rf_f2', 'r_c2', 'r_p2', 'rf_f1', 'r_c1a', 'r_p1'];
-    const whole = await Promise.all(expected.map(async (id) => (await server.request('GET', `/v1/redemptions/${id}`)).body));
+    const whole = await Promise.all(
+      expected.map(async (id) => (await server.request('GET', `/v1/redemptions/${id}`)).body),
+    );
     assert.deepEqual(res.body, { object: 'list', data_ref: 'redemptions', redemptions: whole, total: 6 });
     assert.equal(res.headers.get('x-promo-filter-window'), window(8));
     // An indexed filter alone reads no window, and says nothing.
@@ -58,7 +61,10 @@ describe('redemptions: filters checked in the bounded window', () => {
   it('checks every operator the reference lists, a junction of "or", and a column restricted twice', async () => {
     const { ann } = seeded;
     const cases: Array<[string, string[], number?]> = [
-      [`${f('voucher_code', '$not_in][0', 'GIFT-1')}&${f('voucher_code', '$not_in][1', 'NOPE')}`, ['r_c2', 'r_p2', 'rf_f1', 'r_c1a', 'r_p1']],
+      [
+        `${f('voucher_code', '$not_in][0', 'GIFT-1')}&${f('voucher_code', '$not_in][1', 'NOPE')}`,
+        ['r_c2', 'r_p2', 'rf_f1', 'r_c1a', 'r_p1'],
+      ],
       [`${f('voucher_code', '$in][0', 'GIFT-1')}&${f('voucher_code', '$in][1', 'NOPE')}`, ['rf_f2', 'rr_1', 'r_c1b']],
       [f('voucher_code', '$has_value'), ['rf_f2', 'rr_1', 'rf_f1', 'r_c1b', 'r_c1a']],
       [f('voucher_code', '$starts_with', 'SPRING'), ['rf_f1', 'r_c1a']],
@@ -70,11 +76,21 @@ describe('redemptions: filters checked in the bounded window', () => {
       [f('object', '$not_in', 'redemption'), ['rr_1']],
       [f('user_login', '$is_not', 'admin@example.com'), NEWEST_FIRST],
       [f('user_login', '$has_value'), []],
-      [`filters[junction]=OR&${f('failure_code', '$is', 'voucher_expired')}&${f('object', '$is', 'redemption_rollback')}`, ['rr_1', 'rf_f1']],
-      [`filters[junction]=or&${f('customer_id', '$is_unknown')}&${f('related_object_id', '$starts_with', 'promo_')}`, ['rf_f2', 'r_c2']],
+      [
+        `filters[junction]=OR&${f('failure_code', '$is', 'voucher_expired')}&${f('object', '$is', 'redemption_rollback')}`,
+        ['rr_1', 'rf_f1'],
+      ],
+      [
+        `filters[junction]=or&${f('customer_id', '$is_unknown')}&${f('related_object_id', '$starts_with', 'promo_')}`,
+        ['rf_f2', 'r_c2'],
+      ],
       // With the indexed parameters: the window holds ann's four records only.
       [`customer=ann&${f('voucher_code', '$is_not', 'GIFT-1')}`, ['r_c1a', 'r_p1'], 4],
-      [`customer=${ann.id}&filters[junction]=or&${f('voucher_code', '$is', 'SPRING-1')}&${f('object', '$is', 'redemption_rollback')}`, ['rr_1', 'r_c1a'], 4],
+      [
+        `customer=${ann.id}&filters[junction]=or&${f('voucher_code', '$is', 'SPRING-1')}&${f('object', '$is', 'redemption_rollback')}`,
+        ['rr_1', 'r_c1a'],
+        4,
+      ],
       // Named twice: the parameter's equality reads the index, the filter is checked in the window.
       [`campaign=Spring&${f('campaign_name', '$is', 'Spring')}`, ['rf_f1', 'r_c1a'], 2],
       [`campaign=Spring&${f('campaign_name', '$is', 'Promo')}`, [], 2],
@@ -90,9 +106,15 @@ describe('redemptions: filters checked in the bounded window', () => {
     const paged = await get(`${f('voucher_code', '$has_value')}&limit=2&page=2`);
     assert.deepEqual([paged.body.redemptions.map((r) => r.id), paged.body.total], [['rf_f1', 'r_c1b'], 5]);
     const ordered = await get(`${f('voucher_code', '$is_not', 'GIFT-1')}&order=voucher_code`);
-    assert.deepEqual(ordered.body.redemptions.map((r) => r.id), ['r_p1', 'r_p2', 'r_c2', 'rf_f2', 'r_c1a', 'rf_f1']);
+    assert.deepEqual(
+      ordered.body.redemptions.map((r) => r.id),
+      ['r_p1', 'r_p2', 'r_c2', 'rf_f2', 'r_c1a', 'rf_f1'],
+    );
     const reversed = await get(`${f('voucher_code', '$is_not', 'GIFT-1')}&order=-voucher_code`);
-    assert.deepEqual(reversed.body.redemptions.map((r) => r.id), ['rf_f1', 'r_c1a', 'rf_f2', 'r_c2', 'r_p2', 'r_p1']);
+    assert.deepEqual(
+      reversed.body.redemptions.map((r) => r.id),
+      ['rf_f1', 'r_c1a', 'rf_f2', 'r_c2', 'r_p2', 'r_p1'],
+    );
   });
 
   it('takes the filters as @voucherify/sdk sends them', async () => {
@@ -106,8 +128,17 @@ describe('redemptions: filters checked in the bounded window', () => {
     const query = `filters[junction]=AND&${f('voucher_code', '$not_in][0', 'GIFT-1')}&${f('voucher_code', '$not_in][1', 'NOPE')}&${f('customer_id', '$is_not', seeded.bob.id)}&limit=10`;
     assert.deepEqual(listed, (await get(query)).body);
     assert.deepEqual([listed.redemptions.map((r) => r.id), listed.total], [['r_c1a', 'r_p1'], 2]);
-    const either = await client.redemptions.list({ filters: { junction: 'OR', voucher_code: { conditions: { $is_not: 'GIFT-1' } }, result: { conditions: { $is: 'FAILURE' } } } } as Params);
-    assert.deepEqual([either.redemptions.map((r) => r.id), either.total], [['rf_f2', 'r_c2', 'r_p2', 'rf_f1', 'r_c1a', 'r_p1'], 6]);
+    const either = await client.redemptions.list({
+      filters: {
+        junction: 'OR',
+        voucher_code: { conditions: { $is_not: 'GIFT-1' } },
+        result: { conditions: { $is: 'FAILURE' } },
+      },
+    } as Params);
+    assert.deepEqual(
+      [either.redemptions.map((r) => r.id), either.total],
+      [['rf_f2', 'r_c2', 'r_p2', 'rf_f1', 'r_c1a', 'r_p1'], 6],
+    );
   });
 });
 
@@ -139,8 +170,14 @@ describe('redemptions: a filter window cut at its bound', () => {
     assert.deepEqual(res.body, { object: 'list', data_ref: 'redemptions', redemptions: [], total: 0 });
     assert.equal(res.headers.get('x-promo-filter-window'), window(FILTER_WINDOW_ROWS, 'partial'));
     // The oldest first: the window is the first records in that order, the seed's among them.
-    const oldest = await server.request<List>('GET', `/v1/redemptions?order=created_at&${f('voucher_code', '$has_value')}`);
-    assert.deepEqual([oldest.body.redemptions.map((r) => r.id), oldest.body.total], [['r_c1a', 'r_c1b', 'rf_f1', 'rr_1', 'rf_f2'], 5]);
+    const oldest = await server.request<List>(
+      'GET',
+      `/v1/redemptions?order=created_at&${f('voucher_code', '$has_value')}`,
+    );
+    assert.deepEqual(
+      [oldest.body.redemptions.map((r) => r.id), oldest.body.total],
+      [['r_c1a', 'r_c1b', 'rf_f1', 'rr_1', 'rf_f2'], 5],
+    );
     assert.equal(oldest.headers.get('x-promo-filter-window'), window(FILTER_WINDOW_ROWS, 'partial'));
     // The walk is streamed in chunks with turns of the event loop between them: requests that
     // arrive meanwhile, writes included, are served while it runs.
@@ -148,10 +185,19 @@ describe('redemptions: a filter window cut at its bound', () => {
       server.request<List>('GET', `/v1/redemptions?${f('voucher_code', '$is_not', 'X')}&limit=1`),
       server.request('POST', '/v1/customers', { body: { source_id: 'meanwhile' } }),
     ]);
-    assert.deepEqual([during.status, during.body.total, during.headers.get('x-promo-filter-window')], [200, FILTER_WINDOW_ROWS, window(FILTER_WINDOW_ROWS, 'partial')]);
+    assert.deepEqual(
+      [during.status, during.body.total, during.headers.get('x-promo-filter-window')],
+      [200, FILTER_WINDOW_ROWS, window(FILTER_WINDOW_ROWS, 'partial')],
+    );
     assert.equal(created.status, 200, created.text);
     // An indexed filter is not bounded: every match, however old.
-    const all = await server.request<List>('GET', '/v1/redemptions?filters[voucher_code][conditions][$is_unknown]=&limit=1');
-    assert.deepEqual([all.body.total, all.headers.get('x-promo-filter-window')], [FILTER_WINDOW_ROWS + extra + 3, null]);
+    const all = await server.request<List>(
+      'GET',
+      '/v1/redemptions?filters[voucher_code][conditions][$is_unknown]=&limit=1',
+    );
+    assert.deepEqual(
+      [all.body.total, all.headers.get('x-promo-filter-window')],
+      [FILTER_WINDOW_ROWS + extra + 3, null],
+    );
   });
 });

@@ -33,7 +33,11 @@ describe('every served operation with a reference example is sent, or named with
     const sent = new Set(CASES.map((c) => c.op));
     const missing = servedWithExamples().filter((op) => !sent.has(op) && !(op in UNCOVERED));
     assert.deepEqual(missing, []);
-    assert.deepEqual(Object.keys(UNCOVERED).filter((op) => sent.has(op)), [], 'an operation sent is not uncovered');
+    assert.deepEqual(
+      Object.keys(UNCOVERED).filter((op) => sent.has(op)),
+      [],
+      'an operation sent is not uncovered',
+    );
   });
 });
 
@@ -56,8 +60,15 @@ describe('answers in the shape of the reference examples', () => {
       const res = await server.request(method, path, { body, auth });
       assert.ok(res.status < 300, `${res.status} ${res.text}`);
       const diff = shapeDiff(responseExample(item.op, String(res.status), item.example), res.body);
-      if (process.env.SHAPES_DUMP) appendFileSync(process.env.SHAPES_DUMP, `### ${item.op}\n${diff.map((d) => `${d}${keptFor(item.op, d) ? '' : '   <-- NOT KEPT'}`).join('\n')}\n`);
-      assert.deepEqual(diff.filter((line) => !keptFor(item.op, line)), []);
+      if (process.env.SHAPES_DUMP)
+        appendFileSync(
+          process.env.SHAPES_DUMP,
+          `### ${item.op}\n${diff.map((d) => `${d}${keptFor(item.op, d) ? '' : '   <-- NOT KEPT'}`).join('\n')}\n`,
+        );
+      assert.deepEqual(
+        diff.filter((line) => !keptFor(item.op, line)),
+        [],
+      );
     });
   }
 });

@@ -22,7 +22,15 @@ export interface World {
   earningRule: { id: string };
   promotion: { id: string; tier: string };
   redemption: { id: string };
-  extra: { member2: string; reward2: string; segment: string; exportId: string; job: string; collection: string; stack: string };
+  extra: {
+    member2: string;
+    reward2: string;
+    segment: string;
+    exportId: string;
+    job: string;
+    collection: string;
+    stack: string;
+  };
 }
 
 export async function buildWorld(server: TestServer): Promise<World> {
@@ -31,42 +39,135 @@ export async function buildWorld(server: TestServer): Promise<World> {
     assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${res.text}`);
     return res.body;
   };
-  const customer = await call('POST', '/v1/customers', { source_id: 'world_customer', name: 'World', email: 'world@example.com' });
+  const customer = await call('POST', '/v1/customers', {
+    source_id: 'world_customer',
+    name: 'World',
+    email: 'world@example.com',
+  });
   const category = await call('POST', '/v1/categories', { name: 'World', hierarchy: 1 });
-  const product = await call('POST', '/v1/products', { source_id: 'world_product', name: 'Phone', price: 20000, attributes: ['color', 'memory', 'processor'] });
-  const sku = await call('POST', `/v1/products/${product.id}/skus`, { source_id: 'world_sku', sku: 'Red', price: 21000, attributes: { color: 'red' } });
-  const rule = await call('POST', '/v1/validation-rules', { name: 'World rule', rules: { '1': { name: 'order.amount', conditions: { $more_than: [100] } }, logic: '1' } });
+  const product = await call('POST', '/v1/products', {
+    source_id: 'world_product',
+    name: 'Phone',
+    price: 20000,
+    attributes: ['color', 'memory', 'processor'],
+  });
+  const sku = await call('POST', `/v1/products/${product.id}/skus`, {
+    source_id: 'world_sku',
+    sku: 'Red',
+    price: 21000,
+    attributes: { color: 'red' },
+  });
+  const rule = await call('POST', '/v1/validation-rules', {
+    name: 'World rule',
+    rules: { '1': { name: 'order.amount', conditions: { $more_than: [100] } }, logic: '1' },
+  });
   const campaign = await call('POST', '/v1/campaigns', {
-    name: 'World campaign', campaign_type: 'DISCOUNT_COUPONS', type: 'STATIC', vouchers_count: 2,
-    voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 1000 } }, metadata: { region: 'EU' },
+    name: 'World campaign',
+    campaign_type: 'DISCOUNT_COUPONS',
+    type: 'STATIC',
+    vouchers_count: 2,
+    voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 1000 } },
+    metadata: { region: 'EU' },
   });
   for (const code of ['WORLD-C1', 'WORLD-C2']) await call('POST', `/v1/campaigns/${campaign.id}/vouchers/${code}`, {});
-  const assignment = await call('POST', `/v1/validation-rules/${rule.id}/assignments`, { related_object_type: 'campaign', related_object_id: campaign.id });
-  const voucher = await call('POST', '/v1/vouchers/WORLD-10', { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 }, metadata: { a: 1 } });
-  const gift = await call('POST', '/v1/vouchers/WORLD-GIFT', { type: 'GIFT_VOUCHER', gift: { amount: 10000 } });
-  const program = await call('POST', '/v1/loyalties', { name: 'World club', voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } } });
-  const member = await call('POST', `/v1/loyalties/${program.id}/members`, { customer: { source_id: customer.source_id } });
-  await call('POST', `/v1/loyalties/${program.id}/members/${member.code}/balance`, { points: 500 });
-  const earningRule = (await call('POST', `/v1/loyalties/${program.id}/earning-rules`, [{ event: 'order.paid', loyalty: { type: 'FIXED', points: 5 } }]))[0];
-  const reward = await call('POST', '/v1/rewards', { name: 'World reward', type: 'MATERIAL', parameters: { product: { id: product.id } } });
-  const rewardAssignment = await call('POST', `/v1/loyalties/${program.id}/rewards`, [{ reward: reward.id, parameters: { loyalty: { points: 10 } } }]);
-  const promotion = await call('POST', '/v1/campaigns', {
-    name: 'World promotion', campaign_type: 'PROMOTION', promotion: { tiers: [{ name: 'Tier', banner: 'Ten off', action: { discount: { type: 'AMOUNT', amount_off: 100 } } }] },
+  const assignment = await call('POST', `/v1/validation-rules/${rule.id}/assignments`, {
+    related_object_type: 'campaign',
+    related_object_id: campaign.id,
   });
-  const order = await call('POST', '/v1/orders', { ...requestExample('POST /v1/orders'), customer: { source_id: customer.source_id } });
-  const redeemed = await call('POST', '/v1/redemptions', { redeemables: [{ object: 'voucher', id: voucher.code }], order: { amount: 5000 }, customer: { id: customer.id } });
-  const member2 = await call('POST', `/v1/loyalties/${program.id}/members`, { customer: { source_id: 'world_member_2' } });
-  const reward2 = await call('POST', '/v1/rewards', { name: 'World reward 2', type: 'MATERIAL', parameters: { product: { id: product.id } } });
-  const segment = await call('POST', '/v1/segments', { name: 'World segment', type: 'static', customers: [customer.id] });
+  const voucher = await call('POST', '/v1/vouchers/WORLD-10', {
+    type: 'DISCOUNT_VOUCHER',
+    discount: { type: 'PERCENT', percent_off: 10 },
+    metadata: { a: 1 },
+  });
+  const gift = await call('POST', '/v1/vouchers/WORLD-GIFT', { type: 'GIFT_VOUCHER', gift: { amount: 10000 } });
+  const program = await call('POST', '/v1/loyalties', {
+    name: 'World club',
+    voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } },
+  });
+  const member = await call('POST', `/v1/loyalties/${program.id}/members`, {
+    customer: { source_id: customer.source_id },
+  });
+  await call('POST', `/v1/loyalties/${program.id}/members/${member.code}/balance`, { points: 500 });
+  const earningRule = (
+    await call('POST', `/v1/loyalties/${program.id}/earning-rules`, [
+      { event: 'order.paid', loyalty: { type: 'FIXED', points: 5 } },
+    ])
+  )[0];
+  const reward = await call('POST', '/v1/rewards', {
+    name: 'World reward',
+    type: 'MATERIAL',
+    parameters: { product: { id: product.id } },
+  });
+  const rewardAssignment = await call('POST', `/v1/loyalties/${program.id}/rewards`, [
+    { reward: reward.id, parameters: { loyalty: { points: 10 } } },
+  ]);
+  const promotion = await call('POST', '/v1/campaigns', {
+    name: 'World promotion',
+    campaign_type: 'PROMOTION',
+    promotion: {
+      tiers: [{ name: 'Tier', banner: 'Ten off', action: { discount: { type: 'AMOUNT', amount_off: 100 } } }],
+    },
+  });
+  const order = await call('POST', '/v1/orders', {
+    ...requestExample('POST /v1/orders'),
+    customer: { source_id: customer.source_id },
+  });
+  const redeemed = await call('POST', '/v1/redemptions', {
+    redeemables: [{ object: 'voucher', id: voucher.code }],
+    order: { amount: 5000 },
+    customer: { id: customer.id },
+  });
+  const member2 = await call('POST', `/v1/loyalties/${program.id}/members`, {
+    customer: { source_id: 'world_member_2' },
+  });
+  const reward2 = await call('POST', '/v1/rewards', {
+    name: 'World reward 2',
+    type: 'MATERIAL',
+    parameters: { product: { id: product.id } },
+  });
+  const segment = await call('POST', '/v1/segments', {
+    name: 'World segment',
+    type: 'static',
+    customers: [customer.id],
+  });
   const exported = await call('POST', '/v1/exports', { exported_object: 'voucher' });
   const job = await call('POST', `/v1/campaigns/${campaign.id}/vouchers?vouchers_count=2`, {});
-  const collection = await call('POST', '/v1/product-collections', { type: 'STATIC', name: 'World collection', products: [{ id: product.id, object: 'product' }] });
-  const stack = await call('POST', `/v1/promotions/${promotion.id}/stacks`, { name: 'World stack', tiers: { ids: [promotion.promotion.tiers[0].id], hierarchy_mode: 'MANUAL' } });
+  const collection = await call('POST', '/v1/product-collections', {
+    type: 'STATIC',
+    name: 'World collection',
+    products: [{ id: product.id, object: 'product' }],
+  });
+  const stack = await call('POST', `/v1/promotions/${promotion.id}/stacks`, {
+    name: 'World stack',
+    tiers: { ids: [promotion.promotion.tiers[0].id], hierarchy_mode: 'MANUAL' },
+  });
   return {
-    extra: { member2: member2.code, reward2: reward2.id, segment: segment.id, exportId: exported.id, job: job.async_action_id, collection: collection.id, stack: stack.id },
-    customer, campaign, voucher, gift, product, sku, category, program, member, order, earningRule, promotion: { id: promotion.id, tier: promotion.promotion.tiers[0].id },
+    extra: {
+      member2: member2.code,
+      reward2: reward2.id,
+      segment: segment.id,
+      exportId: exported.id,
+      job: job.async_action_id,
+      collection: collection.id,
+      stack: stack.id,
+    },
+    customer,
+    campaign,
+    voucher,
+    gift,
+    product,
+    sku,
+    category,
+    program,
+    member,
+    order,
+    earningRule,
+    promotion: { id: promotion.id, tier: promotion.promotion.tiers[0].id },
     rule: { id: rule.id, assignment: assignment.id },
-    reward: { id: reward.id, assignment: (Array.isArray(rewardAssignment) ? rewardAssignment[0] : rewardAssignment).id },
+    reward: {
+      id: reward.id,
+      assignment: (Array.isArray(rewardAssignment) ? rewardAssignment[0] : rewardAssignment).id,
+    },
     redemption: { id: redeemed.redemptions[0].id },
   };
 }

@@ -15,7 +15,14 @@ import { errorCatalogue } from '../../src/lib/errors.js';
 import { fingerprintWatch } from '../support/db.js';
 import { assertErrorBody } from '../support/error-bodies.js';
 import { testRunner, waitForJob } from '../support/jobs.js';
-import { fillPath, ODD_IDS, QUERY_VARIANTS, WRITE_ROUTES, seedResources, type Ids } from '../support/mutation-routes.js';
+import {
+  fillPath,
+  ODD_IDS,
+  QUERY_VARIANTS,
+  WRITE_ROUTES,
+  seedResources,
+  type Ids,
+} from '../support/mutation-routes.js';
 import { mutationsOf, sample, type Json } from '../support/mutations.js';
 import { referenceRequestErrors } from '../support/openapi.js';
 import { registeredRoutes } from '../support/registered-routes.js';
@@ -35,10 +42,15 @@ function problemsOf(res: TestResponse, what: string, changed: boolean): string[]
   }
   if (res.status < 400) return [];
   const entry = errorCatalogue[res.body.key as keyof typeof errorCatalogue];
-  if (!entry || entry.message !== res.body.message) return [`${what}: ${res.status} key ${res.body.key} / "${res.body.message}" is not in the catalogue`];
+  if (!entry || entry.message !== res.body.message)
+    return [`${what}: ${res.status} key ${res.body.key} / "${res.body.message}" is not in the catalogue`];
   // A refused redemption or rollback is stored as a failed one (rf_, rrf_; voucherify-facts 2.9), and its answer names it.
-  const failedRedemption = ['redemption', 'redemption_rollback'].includes(res.body.resource_type) && /^rr?f_/.test(String(res.body.resource_id));
-  return changed && !failedRedemption ? [`${what}: refused (${res.status} ${res.body.key}: ${res.body.details}) but changed the database`] : [];
+  const failedRedemption =
+    ['redemption', 'redemption_rollback'].includes(res.body.resource_type) &&
+    /^rr?f_/.test(String(res.body.resource_id));
+  return changed && !failedRedemption
+    ? [`${what}: refused (${res.status} ${res.body.key}: ${res.body.details}) but changed the database`]
+    : [];
 }
 
 describe('mutations of valid bodies, query boundaries and odd ids answer documented errors and write nothing on refusal', () => {
@@ -62,18 +74,36 @@ describe('mutations of valid bodies, query boundaries and odd ids answer documen
 
   /** Waits for the jobs earlier requests started: their workers' writes are no refused request's doing. */
   async function jobsIdle(): Promise<void> {
-    const running = sqliteOf(server.deps).prepare("SELECT count(*) FROM async_actions WHERE status IN ('ENQUEUED', 'IN_PROGRESS')").pluck();
+    const running = sqliteOf(server.deps)
+      .prepare("SELECT count(*) FROM async_actions WHERE status IN ('ENQUEUED', 'IN_PROGRESS')")
+      .pluck();
     while ((running.get() as number) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
   }
 
   /** One request; a refusal is checked against the database as it was before it. */
-  async function send(method: string, path: string, raw?: string, auth: 'server' | 'client' = 'server'): Promise<{ res: TestResponse; problems: string[] }> {
+  async function send(
+    method: string,
+    path: string,
+    raw?: string,
+    auth: 'server' | 'client' = 'server',
+  ): Promise<{ res: TestResponse; problems: string[] }> {
     await jobsIdle();
     const before = fingerprint();
     sent += 1;
-    const res = await server.request(method, path, raw === undefined ? { auth } : { auth, raw, headers: { 'Content-Type': 'application/json' } });
+    const res = await server.request(
+      method,
+      path,
+      raw === undefined ? { auth } : { auth, raw, headers: { 'Content-Type': 'application/json' } },
+    );
     const changed = res.status >= 400 && fingerprint() !== before;
-    return { res, problems: problemsOf(res, `${method} ${path.slice(0, 200)}${raw === undefined ? '' : ` with ${raw.slice(0, 120)}`}`, changed) };
+    return {
+      res,
+      problems: problemsOf(
+        res,
+        `${method} ${path.slice(0, 200)}${raw === undefined ? '' : ` with ${raw.slice(0, 120)}`}`,
+        changed,
+      ),
+    };
   }
 
   /** A bulk job's answer: waits for its end (its worker writes on a connection of its own); did it store anything? */
@@ -100,10 +130,16 @@ describe('mutations of valid bodies, query boundaries and odd ids answer documen
       for (const mutation of sample(mutationsOf(valid), MUTATIONS_PER_ROUTE, routeIndex + 1)) {
         const { res, problems: found } = await send(route.method, path(), numbered(mutation.raw), route.auth);
         problems.push(...found.map((p) => p.replace(/ with .*?: /, ` with ${mutation.label}: `)));
-        const refusedByReference = judged && (referenceRequestErrors(route.method, reference, mutation.body as Json) ?? []).filter((e) => e.startsWith(`/${mutation.path.join('/')}`));
+        const refusedByReference =
+          judged &&
+          (referenceRequestErrors(route.method, reference, mutation.body as Json) ?? []).filter((e) =>
+            e.startsWith(`/${mutation.path.join('/')}`),
+          );
         const stored = res.status === 202 ? await jobStored(res) : res.status < 300;
         if (stored && refusedByReference && refusedByReference.length > 0 && !route.lenient?.includes(mutation.label)) {
-          problems.push(`${route.method} ${route.path} with ${mutation.label}: stored (${res.status}) what the reference refuses: ${refusedByReference.join('; ')}`);
+          problems.push(
+            `${route.method} ${route.path} with ${mutation.label}: stored (${res.status}) what the reference refuses: ${refusedByReference.join('; ')}`,
+          );
         }
       }
       assert.deepEqual(problems, []);
@@ -117,7 +153,8 @@ describe('mutations of valid bodies, query boundaries and odd ids answer documen
     const problems: string[] = [];
     for (const route of routes.filter((r) => r.method === 'GET')) {
       const path = fillPath(route.path, ids);
-      for (const query of QUERY_VARIANTS) problems.push(...(await send('GET', `${path}?${query}`, undefined, authOf(route.path))).problems);
+      for (const query of QUERY_VARIANTS)
+        problems.push(...(await send('GET', `${path}?${query}`, undefined, authOf(route.path))).problems);
     }
     assert.deepEqual(problems, []);
   });

@@ -21,12 +21,20 @@ describe('route groups', () => {
         const path = (layer.path as string).replace(/:[A-Za-z_]+/g, 'x-1');
         assert.ok(layer.match(path), `${layer.path} matches ${path}`);
         for (const variant of [path, path.toUpperCase(), `${path}/`]) {
-          if (layer.match(variant)) assert.equal(groupOf(variant), groupOf(layer.path as string), `${layer.path} / ${variant}`);
+          if (layer.match(variant))
+            assert.equal(groupOf(variant), groupOf(layer.path as string), `${layer.path} / ${variant}`);
         }
       }
-      assert.deepEqual(['/v1/vouchers/A-1', '/client/v1/validations', '/management/v1/projects/p/stacking-rules', '/health', '/V1/Vouchers/'].map(groupOf), [
-        'v1/vouchers', 'client/v1/validations', 'management/v1/projects', 'health', 'v1/vouchers',
-      ]);
+      assert.deepEqual(
+        [
+          '/v1/vouchers/A-1',
+          '/client/v1/validations',
+          '/management/v1/projects/p/stacking-rules',
+          '/health',
+          '/V1/Vouchers/',
+        ].map(groupOf),
+        ['v1/vouchers', 'client/v1/validations', 'management/v1/projects', 'health', 'v1/vouchers'],
+      );
     } finally {
       await server.close();
     }
@@ -35,7 +43,9 @@ describe('route groups', () => {
   it('answers through the groups as the whole router did: a route, a parameter, 405 with Allow, 404', async () => {
     const server = await startTestServer();
     try {
-      const created = await server.request('POST', '/v1/vouchers/GROUP-1', { body: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } } });
+      const created = await server.request('POST', '/v1/vouchers/GROUP-1', {
+        body: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } },
+      });
       assert.equal(created.status, 200, created.text);
       const read = await server.request('GET', '/V1/VOUCHERS/GROUP-1/');
       assert.deepEqual([read.status, read.body.code], [200, 'GROUP-1']);
@@ -43,7 +53,10 @@ describe('route groups', () => {
       assert.equal(patch.status, 405, patch.text);
       assert.equal(patch.body.key, 'method_not_allowed');
       const nowhere = await server.request('GET', '/v1/nowhere');
-      assert.deepEqual([nowhere.status, nowhere.body.key, nowhere.body.details], [404, 'not_found', 'No route for GET /v1/nowhere']);
+      assert.deepEqual(
+        [nowhere.status, nowhere.body.key, nowhere.body.details],
+        [404, 'not_found', 'No route for GET /v1/nowhere'],
+      );
     } finally {
       await server.close();
     }

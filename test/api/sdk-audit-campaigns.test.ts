@@ -40,10 +40,23 @@ describe('@voucherify/sdk: campaigns, vouchers, promotions and imports', () => {
       campaign_type: 'DISCOUNT_COUPONS',
       type: 'STATIC',
       metadata: { region: 'EU' },
-      voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 }, code_config: { pattern: 'SPR-####', charset: '0123456789' } },
+      voucher: {
+        type: 'DISCOUNT_VOUCHER',
+        discount: { type: 'PERCENT', percent_off: 10 },
+        code_config: { pattern: 'SPR-####', charset: '0123456789' },
+      },
     } as any)) as Json;
-    const voucher = { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 }, code_config: { pattern: 'SPR-####', charset: '0123456789', length: 4 }, redemption: { quantity: null }, is_referral_code: false };
-    assert.deepEqual(created, campaignShape(created.id, NOW, { name: 'SDK Spring', type: 'STATIC', metadata: { region: 'EU' }, voucher }));
+    const voucher = {
+      type: 'DISCOUNT_VOUCHER',
+      discount: { type: 'PERCENT', percent_off: 10 },
+      code_config: { pattern: 'SPR-####', charset: '0123456789', length: 4 },
+      redemption: { quantity: null },
+      is_referral_code: false,
+    };
+    assert.deepEqual(
+      created,
+      campaignShape(created.id, NOW, { name: 'SDK Spring', type: 'STATIC', metadata: { region: 'EU' }, voucher }),
+    );
     assertMatchesReference('POST', '/v1/campaigns', 200, withoutNulls(created));
 
     const byName = await sdk.campaigns.get('SDK Spring');
@@ -55,7 +68,10 @@ describe('@voucherify/sdk: campaigns, vouchers, promotions and imports', () => {
     assert.deepEqual([(list as Json).total, (list as Json).campaigns.map((c: Json) => c.id)], [1, [created.id]]);
     assertMatchesReference('GET', '/v1/campaigns', 200, withoutNulls(list));
 
-    const updated = await sdk.campaigns.update('SDK Spring', { description: 'Ten off', metadata: { region: 'US' } } as any);
+    const updated = await sdk.campaigns.update('SDK Spring', {
+      description: 'Ten off',
+      metadata: { region: 'US' },
+    } as any);
     assert.deepEqual(updated, { ...created, description: 'Ten off', metadata: { region: 'US' }, updated_at: NOW });
     assertMatchesReference('PUT', '/v1/campaigns/{campaignId}', 200, withoutNulls(updated));
 
@@ -63,58 +79,101 @@ describe('@voucherify/sdk: campaigns, vouchers, promotions and imports', () => {
     assert.deepEqual(Object.keys(deleted), ['async_action_id']);
     assertMatchesReference('DELETE', '/v1/campaigns/{campaignId}', 202, deleted);
     await assert.rejects(sdk.campaigns.get(created.id), (error: Json) => {
-      assert.deepEqual([error.code, error.key, error.message, error.details], [404, 'not_found', 'Resource not found', `Cannot find campaign with id ${created.id}`]);
+      assert.deepEqual(
+        [error.code, error.key, error.message, error.details],
+        [404, 'not_found', 'Resource not found', `Cannot find campaign with id ${created.id}`],
+      );
       return true;
     });
     assert.equal((await waitForJob(server, deleted.async_action_id)).status, 'DONE');
   });
 
   it('adds vouchers, imports them, updates and deletes one (campaigns.addVoucher, importVouchers; vouchers.update, delete)', async () => {
-    const campaign = (await sdk.campaigns.create({ name: 'SDK Summer', campaign_type: 'DISCOUNT_COUPONS', voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 500 } } } as any)) as Json;
-    const one = (await sdk.campaigns.addVoucher('SDK Summer', { code: 'SUM-ONE', metadata: { via: 'sdk' } } as any)) as Json;
+    const campaign = (await sdk.campaigns.create({
+      name: 'SDK Summer',
+      campaign_type: 'DISCOUNT_COUPONS',
+      voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 500 } },
+    } as any)) as Json;
+    const one = (await sdk.campaigns.addVoucher('SDK Summer', {
+      code: 'SUM-ONE',
+      metadata: { via: 'sdk' },
+    } as any)) as Json;
     assert.deepEqual(one, await get('/v1/vouchers/SUM-ONE'));
-    assert.deepEqual([one.campaign_id, one.discount, one.metadata], [campaign.id, { type: 'AMOUNT', amount_off: 500 }, { via: 'sdk' }]);
+    assert.deepEqual(
+      [one.campaign_id, one.discount, one.metadata],
+      [campaign.id, { type: 'AMOUNT', amount_off: 500 }, { via: 'sdk' }],
+    );
     assertMatchesReference('POST', '/v1/campaigns/{campaignId}/vouchers', 200, withoutNulls(one));
 
     const many = (await sdk.campaigns.addVoucher(campaign.id, {}, { vouchers_count: 3 } as any)) as Json;
     assertMatchesReference('POST', '/v1/campaigns/{campaignId}/vouchers', 202, many);
     const generated = await waitForJob(server, many.async_action_id);
-    assert.deepEqual([generated.type, generated.status, (await get(`/v1/campaigns/${campaign.id}`)).vouchers_count], ['CAMPAIGN.VOUCHERS_GENERATE', 'DONE', 4]);
+    assert.deepEqual(
+      [generated.type, generated.status, (await get(`/v1/campaigns/${campaign.id}`)).vouchers_count],
+      ['CAMPAIGN.VOUCHERS_GENERATE', 'DONE', 4],
+    );
 
-    const imported = (await sdk.campaigns.importVouchers('SDK Summer', [{ code: 'SUM-IMP-1' }, { code: 'SUM-ONE' }] as any)) as Json;
+    const imported = (await sdk.campaigns.importVouchers('SDK Summer', [
+      { code: 'SUM-IMP-1' },
+      { code: 'SUM-ONE' },
+    ] as any)) as Json;
     assertMatchesReference('POST', '/v1/campaigns/{campaignId}/import', 202, imported);
     const job = await waitForJob(server, imported.async_action_id);
     assertAsyncActionMatchesReference(job);
-    assert.deepEqual([job.type, job.result.message, job.result.failed], [
-      'CAMPAIGN.VOUCHERS_IMPORT', '1 voucher(s) imported successfully, 1 failed.', [{ code: 'SUM-ONE', reason: 'Voucher with code SUM-ONE already exists' }],
-    ]);
+    assert.deepEqual(
+      [job.type, job.result.message, job.result.failed],
+      [
+        'CAMPAIGN.VOUCHERS_IMPORT',
+        '1 voucher(s) imported successfully, 1 failed.',
+        [{ code: 'SUM-ONE', reason: 'Voucher with code SUM-ONE already exists' }],
+      ],
+    );
 
     const updated = await sdk.vouchers.update({ code: 'SUM-IMP-1', metadata: { tier: 'gold' }, active: false } as any);
     assert.deepEqual(updated, await get('/v1/vouchers/SUM-IMP-1'));
-    assert.deepEqual([(updated as Json).metadata, (updated as Json).active, (updated as Json).updated_at], [{ tier: 'gold' }, false, NOW]);
+    assert.deepEqual(
+      [(updated as Json).metadata, (updated as Json).active, (updated as Json).updated_at],
+      [{ tier: 'gold' }, false, NOW],
+    );
     assertMatchesReference('PUT', '/v1/vouchers/{code}', 200, withoutNulls(updated));
 
     assert.equal(await sdk.vouchers.delete('SUM-IMP-1', { force: true }), '');
     await assert.rejects(sdk.vouchers.get('SUM-IMP-1'), (error: Json) => {
-      assert.deepEqual([error.code, error.key, error.details], [404, 'not_found', 'Cannot find voucher with id SUM-IMP-1']);
+      assert.deepEqual(
+        [error.code, error.key, error.details],
+        [404, 'not_found', 'Cannot find voucher with id SUM-IMP-1'],
+      );
       return true;
     });
     assert.equal((await get(`/v1/campaigns/${campaign.id}`)).vouchers_count, 4);
   });
 
-  it('lists a gift card\'s transactions and a voucher\'s redemptions (vouchers.listTransactions, redemptions.getForVoucher)', async () => {
+  it("lists a gift card's transactions and a voucher's redemptions (vouchers.listTransactions, redemptions.getForVoucher)", async () => {
     await sdk.vouchers.create({ code: 'SDK-GIFT', type: 'GIFT_VOUCHER', gift: { amount: 5000 } } as any);
-    const redeemed = await sdk.redemptions.redeemStackable({ order: { amount: 1200 }, customer: { source_id: 'sdk-gift-ann' }, redeemables: [{ object: 'voucher', id: 'SDK-GIFT', gift: { credits: 1200 } }] } as any);
+    const redeemed = await sdk.redemptions.redeemStackable({
+      order: { amount: 1200 },
+      customer: { source_id: 'sdk-gift-ann' },
+      redeemables: [{ object: 'voucher', id: 'SDK-GIFT', gift: { credits: 1200 } }],
+    } as any);
     const child = redeemed.redemptions[0] as Json;
 
     const transactions = await sdk.vouchers.listTransactions('SDK-GIFT', { limit: 10 } as any);
     assert.deepEqual(transactions, await get('/v1/vouchers/SDK-GIFT/transactions?limit=10'));
-    assert.deepEqual((transactions as Json).data.map((t: Json) => [t.type, t.details.balance.balance]), [['CREDITS_REDEMPTION', 3800], ['CREDITS_ADDITION', 5000]]);
+    assert.deepEqual(
+      (transactions as Json).data.map((t: Json) => [t.type, t.details.balance.balance]),
+      [
+        ['CREDITS_REDEMPTION', 3800],
+        ['CREDITS_ADDITION', 5000],
+      ],
+    );
     assertMatchesReference('GET', '/v1/vouchers/{code}/transactions', 200, transactions as Json);
 
     const entries = (await sdk.redemptions.getForVoucher('SDK-GIFT')) as Json;
     assert.deepEqual(entries, await get('/v1/vouchers/SDK-GIFT/redemption'));
-    assert.deepEqual([entries.quantity, entries.redeemed_quantity, entries.total, entries.redemption_entries.map((r: Json) => r.id)], [null, 1, 1, [child.id]]);
+    assert.deepEqual(
+      [entries.quantity, entries.redeemed_quantity, entries.total, entries.redemption_entries.map((r: Json) => r.id)],
+      [null, 1, 1, [child.id]],
+    );
     assert.equal(entries.url, '/v1/vouchers/SDK-GIFT/redemptions?page=1&limit=10');
     assertMatchesReference('GET', '/v1/vouchers/{code}/redemption', 200, { ...withoutNulls(entries), quantity: null });
   });
@@ -123,19 +182,31 @@ describe('@voucherify/sdk: campaigns, vouchers, promotions and imports', () => {
     const created = (await sdk.promotions.create({
       name: 'SDK Promo',
       campaign_type: 'PROMOTION',
-      promotion: { tiers: [{ name: 'Ten off', banner: 'Ten off above 50', action: { discount: { type: 'AMOUNT', amount_off: 1000 } } }] },
+      promotion: {
+        tiers: [
+          { name: 'Ten off', banner: 'Ten off above 50', action: { discount: { type: 'AMOUNT', amount_off: 1000 } } },
+        ],
+      },
     } as any)) as Json;
     assert.deepEqual(created, await get(`/v1/campaigns/${created.id}`));
     const tier = created.promotion.tiers[0];
-    assert.deepEqual([created.campaign_type, created.promotion.total, tier.name, tier.action, tier.campaign.id], ['PROMOTION', 1, 'Ten off', { discount: { type: 'AMOUNT', amount_off: 1000 } }, created.id]);
+    assert.deepEqual(
+      [created.campaign_type, created.promotion.total, tier.name, tier.action, tier.campaign.id],
+      ['PROMOTION', 1, 'Ten off', { discount: { type: 'AMOUNT', amount_off: 1000 } }, created.id],
+    );
     assertMatchesReference('POST', '/v1/campaigns', 200, withoutNulls(created));
   });
 
   it('lists async actions (asyncActions.list) and imports orders and SKUs (orders.import, products.importSkusCSV)', async () => {
-    const orders = (await sdk.orders.import([{ source_id: 'sdk-imp-1', amount: 2500, status: 'PAID', customer: { source_id: 'sdk-imp-ann' } }] as any)) as Json;
+    const orders = (await sdk.orders.import([
+      { source_id: 'sdk-imp-1', amount: 2500, status: 'PAID', customer: { source_id: 'sdk-imp-ann' } },
+    ] as any)) as Json;
     assertMatchesReference('POST', '/v1/orders/import', 200, orders);
     const ordersJob = await waitForJob(server, orders.async_action_id);
-    assert.deepEqual([ordersJob.type, ordersJob.result.message], ['ORDERS.IMPORT', '1 order(s) imported successfully, 0 failed.']);
+    assert.deepEqual(
+      [ordersJob.type, ordersJob.result.message],
+      ['ORDERS.IMPORT', '1 order(s) imported successfully, 0 failed.'],
+    );
     assert.deepEqual([(await sdk.orders.get('sdk-imp-1')).amount], [2500]);
 
     await sdk.products.create({ source_id: 'sdk-tee', name: 'SDK tee', price: 2000, attributes: ['color'] });
@@ -150,7 +221,10 @@ describe('@voucherify/sdk: campaigns, vouchers, promotions and imports', () => {
 
     const list = (await sdk.asyncActions.list({ limit: 2 })) as Json;
     assert.deepEqual(list, await get('/v1/async-actions?limit=2'));
-    assert.deepEqual([list.async_actions.map((a: Json) => a.id), list.has_more], [[skus.async_action_id, orders.async_action_id], true]);
+    assert.deepEqual(
+      [list.async_actions.map((a: Json) => a.id), list.has_more],
+      [[skus.async_action_id, orders.async_action_id], true],
+    );
     assertMatchesReference('GET', '/v1/async-actions', 200, list);
   });
 });

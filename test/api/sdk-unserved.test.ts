@@ -19,7 +19,9 @@ describe('@voucherify/sdk methods promo does not serve', () => {
     server = await startTestServer();
     sdk = serverSideClient(server);
     browser = clientSideClient(server);
-    const made = await server.request('POST', '/v1/vouchers/UNS-1', { body: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } } });
+    const made = await server.request('POST', '/v1/vouchers/UNS-1', {
+      body: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } },
+    });
     assert.equal(made.status, 200, made.text);
   });
   after(async () => {
@@ -33,20 +35,58 @@ describe('@voucherify/sdk methods promo does not serve', () => {
     const s = sdk as any;
     const c = browser as any;
     return [
-      ['campaigns.qualifications.examine', 'POST', '/v1/campaigns/qualification', () => s.campaigns.qualifications.examine({ customer, order }, { limit: 5 })],
-      ['vouchers.import', 'POST', '/v1/vouchers/import', () => s.vouchers.import([{ code: 'UNS-IMP', type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } }])],
-      ['vouchers.qualifications.examine', 'POST', '/v1/vouchers/qualification', () => s.vouchers.qualifications.examine({ customer, order }, { limit: 5 })],
-      ['customers.updateConsents', 'PUT', '/v1/customers/uns-ann/consents', () => s.customers.updateConsents('uns-ann', { unsubscribed: true })],
-      ['customers.listRedeemables', 'GET', '/v1/customers/uns-ann/redeemables', () => s.customers.listRedeemables('uns-ann', { limit: 5 })],
+      [
+        'campaigns.qualifications.examine',
+        'POST',
+        '/v1/campaigns/qualification',
+        () => s.campaigns.qualifications.examine({ customer, order }, { limit: 5 }),
+      ],
+      [
+        'vouchers.import',
+        'POST',
+        '/v1/vouchers/import',
+        () =>
+          s.vouchers.import([
+            { code: 'UNS-IMP', type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } },
+          ]),
+      ],
+      [
+        'vouchers.qualifications.examine',
+        'POST',
+        '/v1/vouchers/qualification',
+        () => s.vouchers.qualifications.examine({ customer, order }, { limit: 5 }),
+      ],
+      [
+        'customers.updateConsents',
+        'PUT',
+        '/v1/customers/uns-ann/consents',
+        () => s.customers.updateConsents('uns-ann', { unsubscribed: true }),
+      ],
+      [
+        'customers.listRedeemables',
+        'GET',
+        '/v1/customers/uns-ann/redeemables',
+        () => s.customers.listRedeemables('uns-ann', { limit: 5 }),
+      ],
       ['consents.list', 'GET', '/v1/consents', () => s.consents.list()],
-      ['validationRules.validate', 'POST', '/v1/validation-rules/val_x/validation', () => s.validationRules.validate('val_x', { order })],
+      [
+        'validationRules.validate',
+        'POST',
+        '/v1/validation-rules/val_x/validation',
+        () => s.validationRules.validate('val_x', { order }),
+      ],
       ['metadataSchemas.list', 'GET', '/v1/metadata-schemas', () => s.metadataSchemas.list()],
       ['metadataSchemas.get', 'GET', '/v1/metadata-schemas/voucher', () => s.metadataSchemas.get('voucher')],
       // Not in the real client-side API (docs/deviations.md): a public client key must not list codes or write customers.
       ['client listVouchers', 'GET', '/client/v1/vouchers', () => c.listVouchers({ limit: 5 })],
       ['client createCustomer', 'POST', '/client/v1/customers', () => c.createCustomer({ source_id: 'uns-bob' })],
       ['client listConsents', 'GET', '/client/v1/consents', () => c.listConsents()],
-      ['client updateConsents', 'PUT', '/client/v1/customers/uns-ann/consents', () => c.updateConsents('uns-ann', { unsubscribed: true })],
+      [
+        'client updateConsents',
+        'PUT',
+        '/client/v1/customers/uns-ann/consents',
+        () => c.updateConsents('uns-ann', { unsubscribed: true }),
+      ],
     ];
   };
 
@@ -64,17 +104,25 @@ describe('@voucherify/sdk methods promo does not serve', () => {
 
   it('leaves the database as it was: no voucher coded import or qualification, no customer made', async () => {
     const vouchers = await server.request('GET', '/v1/vouchers');
-    assert.deepEqual(vouchers.body.vouchers.map((v: { code: string }) => v.code), ['UNS-1']);
+    assert.deepEqual(
+      vouchers.body.vouchers.map((v: { code: string }) => v.code),
+      ['UNS-1'],
+    );
     const customers = await server.request('GET', '/v1/customers');
     assert.equal(customers.body.total, 0);
   });
 
   it('still takes these words as voucher codes in another case, and serves the other methods of those paths', async () => {
-    const upper = await server.request('POST', '/v1/vouchers/IMPORT', { body: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 5 } } });
+    const upper = await server.request('POST', '/v1/vouchers/IMPORT', {
+      body: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 5 } },
+    });
     assert.deepEqual([upper.status, upper.body.code], [200, 'IMPORT']);
     const redemptions = await server.request('GET', '/v1/vouchers/UNS-1/redemption');
     assert.deepEqual([redemptions.status, redemptions.body.total], [200, 0]);
     const orders = await server.request('GET', '/v1/orders/export');
-    assert.deepEqual([orders.status, orders.body.key, orders.body.details], [404, 'not_found', 'Cannot find order with id export']);
+    assert.deepEqual(
+      [orders.status, orders.body.key, orders.body.details],
+      [404, 'not_found', 'Cannot find order with id export'],
+    );
   });
 });

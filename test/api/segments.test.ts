@@ -11,7 +11,11 @@ import { sqliteOf } from '../support/sqlite.js';
 const T0 = '2026-05-04T09:00:00.000Z';
 const at = (seconds: number) => new Date(Date.parse(T0) + seconds * 1000).toISOString();
 
-const goldFilter = { junction: 'AND' as const, 'metadata.level': { conditions: { $is: ['gold'] } }, 'address.country': { conditions: { $in: ['PL', 'DE'] } } };
+const goldFilter = {
+  junction: 'AND' as const,
+  'metadata.level': { conditions: { $is: ['gold'] } },
+  'address.country': { conditions: { $in: ['PL', 'DE'] } },
+};
 
 /**
  * Customer segments through the official SDK (`segments.create/get/delete/list`): static ones
@@ -31,11 +35,18 @@ describe('segments (/v1/segments, /v1/customers/{id}/segments)', () => {
   const post = (path: string, body?: unknown) => server.request('POST', path, { body });
   const put = (path: string, body?: unknown) => server.request('PUT', path, { body });
   const get = (path: string) => server.request('GET', path);
-  const invalid = (res: TestResponse, details: string) => errorBody(res, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details });
+  const invalid = (res: TestResponse, details: string) =>
+    errorBody(res, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details });
   const segmentTypes = async (who: string) =>
-    (await get(`/v1/customers/${who}/activity?limit=20`)).body.data.map((e: { type: string }) => e.type).filter((t: string) => t.startsWith('customer.segment.'));
+    (await get(`/v1/customers/${who}/activity?limit=20`)).body.data
+      .map((e: { type: string }) => e.type)
+      .filter((t: string) => t.startsWith('customer.segment.'));
   const accruals = (voucherId: string) =>
-    sqliteOf(server.deps).prepare("SELECT count(*) AS n, coalesce(sum(delta), 0) AS points FROM ledger_entries WHERE voucher_id = ? AND type = 'POINTS_ACCRUAL'").get(voucherId);
+    sqliteOf(server.deps)
+      .prepare(
+        "SELECT count(*) AS n, coalesce(sum(delta), 0) AS points FROM ledger_entries WHERE voucher_id = ? AND type = 'POINTS_ACCRUAL'",
+      )
+      .get(voucherId);
 
   before(async () => {
     server = await startTestServer({ clock });
@@ -61,8 +72,20 @@ describe('segments (/v1/segments, /v1/customers/{id}/segments)', () => {
 
   it('segments.create makes a static segment of the customers given (ids or source ids); get and list answer it', async () => {
     clock.advance(1000);
-    const created: Record<string, any> = await sdk.segments.create({ name: 'Friends', type: 'static', customers: [ids.ann!, 'bob', 'ann'] });
-    const expected = { id: created.id, name: 'Friends', created_at: at(1), type: 'static', filter: null, initial_sync_status: 'DONE', object: 'segment' };
+    const created: Record<string, any> = await sdk.segments.create({
+      name: 'Friends',
+      type: 'static',
+      customers: [ids.ann!, 'bob', 'ann'],
+    });
+    const expected = {
+      id: created.id,
+      name: 'Friends',
+      created_at: at(1),
+      type: 'static',
+      filter: null,
+      initial_sync_status: 'DONE',
+      object: 'segment',
+    };
     assert.deepEqual(created, expected);
     assert.match(created.id, /^seg_[0-9A-Za-z]+$/);
     assertMatchesReference('POST', '/v1/segments', 200, created as never);
@@ -70,7 +93,12 @@ describe('segments (/v1/segments, /v1/customers/{id}/segments)', () => {
     assert.deepEqual(got, expected);
     assertMatchesReference('GET', '/v1/segments/{segmentId}', 200, got as never);
     const list = await sdk.segments.list('ann');
-    assert.deepEqual(list, { object: 'list', data_ref: 'data', data: [{ id: created.id, name: 'Friends', object: 'segment' }], total: 1 });
+    assert.deepEqual(list, {
+      object: 'list',
+      data_ref: 'data',
+      data: [{ id: created.id, name: 'Friends', object: 'segment' }],
+      total: 1,
+    });
     assertMatchesReference('GET', '/v1/customers/{customerId}/segments', 200, list as never);
     assert.deepEqual(await sdk.segments.list('cid'), { object: 'list', data_ref: 'data', data: [], total: 0 });
     // A static segment writes no activity: its customers did not change.
@@ -81,23 +109,48 @@ describe('segments (/v1/segments, /v1/customers/{id}/segments)', () => {
   it('the customers list keeps the members of segment_id, counted in total', async () => {
     const res = await get(`/v1/customers?segment_id=${ids.friends}&order=created_at`);
     assert.equal(res.status, 200);
-    assert.deepEqual([res.body.total, res.body.has_more, res.body.customers.map((c: { source_id: string }) => c.source_id)], [2, false, ['ann', 'bob']]);
+    assert.deepEqual(
+      [res.body.total, res.body.has_more, res.body.customers.map((c: { source_id: string }) => c.source_id)],
+      [2, false, ['ann', 'bob']],
+    );
     const filtered = await get(`/v1/customers?segment_id=${ids.friends}&email=nobody@x.io`);
-    assert.deepEqual(filtered.body, { object: 'list', data_ref: 'customers', customers: [], total: 0, has_more: false });
+    assert.deepEqual(filtered.body, {
+      object: 'list',
+      data_ref: 'customers',
+      customers: [],
+      total: 0,
+      has_more: false,
+    });
     const unknown = await get('/v1/customers?segment_id=seg_unknown');
     assert.deepEqual(unknown.body, { object: 'list', data_ref: 'customers', customers: [], total: 0, has_more: false });
   });
 
   it('an auto-update segment is IN_PROGRESS until its sync job adds the customers its filter holds for, then DONE', async () => {
     clock.advance(1000);
-    const created: Record<string, any> = await sdk.segments.create({ name: 'Gold', type: 'auto-update', filter: goldFilter });
+    const created: Record<string, any> = await sdk.segments.create({
+      name: 'Gold',
+      type: 'auto-update',
+      filter: goldFilter,
+    });
     gold = { id: created.id };
     const filter = { ...goldFilter, junction: 'and' };
-    assert.deepEqual(created, { id: created.id, name: 'Gold', created_at: at(2), type: 'auto-update', filter, initial_sync_status: 'IN_PROGRESS', object: 'segment' });
+    assert.deepEqual(created, {
+      id: created.id,
+      name: 'Gold',
+      created_at: at(2),
+      type: 'auto-update',
+      filter,
+      initial_sync_status: 'IN_PROGRESS',
+      object: 'segment',
+    });
     assertMatchesReference('POST', '/v1/segments', 200, created as never);
     const runner = testRunner(server.deps);
     try {
-      for (let waited = 0; (await get(`/v1/segments/${created.id}`)).body.initial_sync_status !== 'DONE'; waited += 25) {
+      for (
+        let waited = 0;
+        (await get(`/v1/segments/${created.id}`)).body.initial_sync_status !== 'DONE';
+        waited += 25
+      ) {
         assert.ok(waited < 30_000, 'the sync job ends');
         await new Promise((r) => setTimeout(r, 25));
       }
@@ -105,13 +158,21 @@ describe('segments (/v1/segments, /v1/customers/{id}/segments)', () => {
       await runner.stop();
     }
     assert.deepEqual(await sdk.segments.get(created.id), { ...created, filter, initial_sync_status: 'DONE' });
-    const job = sqliteOf(server.deps).prepare("SELECT status, done_count, result FROM async_actions WHERE type = 'SEGMENTS.INITIAL_SYNC'").get() as { result: string };
-    assert.deepEqual({ ...job, result: JSON.parse(job.result) }, {
-      status: 'DONE',
-      done_count: 1,
-      result: { message: `Segment ${created.id} synchronized: 1 customer(s) entered.`, done_count: 1 },
-    });
-    assert.deepEqual((await sdk.segments.list('ann')).data.map((s) => s.name), ['Friends', 'Gold']);
+    const job = sqliteOf(server.deps)
+      .prepare("SELECT status, done_count, result FROM async_actions WHERE type = 'SEGMENTS.INITIAL_SYNC'")
+      .get() as { result: string };
+    assert.deepEqual(
+      { ...job, result: JSON.parse(job.result) },
+      {
+        status: 'DONE',
+        done_count: 1,
+        result: { message: `Segment ${created.id} synchronized: 1 customer(s) entered.`, done_count: 1 },
+      },
+    );
+    assert.deepEqual(
+      (await sdk.segments.list('ann')).data.map((s) => s.name),
+      ['Friends', 'Gold'],
+    );
     assert.deepEqual((await sdk.segments.list('cid')).data, []);
     // The initial sync writes no activity: the segment is new, the customers did not change.
     assert.deepEqual(await segmentTypes('ann'), []);
@@ -119,12 +180,20 @@ describe('segments (/v1/segments, /v1/customers/{id}/segments)', () => {
 
   it('a customer update that enters the segment writes customer.segment.entered and fires its earning rule once', async () => {
     const rules = await post('/v1/loyalties/Club/earning-rules', [
-      { event: 'customer.segment.entered', segment: { id: gold.id }, loyalty: { type: 'FIXED', points: 50 }, source: { banner: 'Gold!' } },
+      {
+        event: 'customer.segment.entered',
+        segment: { id: gold.id },
+        loyalty: { type: 'FIXED', points: 50 },
+        source: { banner: 'Gold!' },
+      },
       { event: 'customer.segment.entered', segment: { id: ids.friends }, loyalty: { type: 'FIXED', points: 7 } },
     ]);
     assert.equal(rules.status, 200, JSON.stringify(rules.body));
     clock.advance(1000);
-    const updated: Record<string, any> = await sdk.customers.update({ source_id: 'bob', metadata: { level: 'gold' } } as never);
+    const updated: Record<string, any> = await sdk.customers.update({
+      source_id: 'bob',
+      metadata: { level: 'gold' },
+    } as never);
     assert.equal(updated.id, ids.bob);
     const activity = (await get('/v1/customers/bob/activity?limit=20')).body.data;
     const entered = activity.find((e: { type: string }) => e.type === 'customer.segment.entered');
@@ -145,7 +214,15 @@ describe('segments (/v1/segments, /v1/customers/{id}/segments)', () => {
       reason: null,
       type: 'POINTS_ACCRUAL',
       details: {
-        balance: { type: 'loyalty_card', total: 50, object: 'balance', points: 50, balance: 50, operation_type: 'AUTOMATIC', related_object: { id: card.id, type: 'voucher' } },
+        balance: {
+          type: 'loyalty_card',
+          total: 50,
+          object: 'balance',
+          points: 50,
+          balance: 50,
+          operation_type: 'AUTOMATIC',
+          related_object: { id: card.id, type: 'voucher' },
+        },
         earning_rule: { id: rules.body[0].id, source: { banner: 'Gold!' } },
       },
       related_transaction_id: null,
@@ -163,12 +240,19 @@ describe('segments (/v1/segments, /v1/customers/{id}/segments)', () => {
     clock.advance(1000);
     await put('/v1/customers/bob', { address: { country: 'FR' } });
     assert.deepEqual(await segmentTypes('bob'), ['customer.segment.left', 'customer.segment.entered']);
-    assert.deepEqual((await sdk.segments.list('bob')).data.map((s) => s.name), ['Friends']);
+    assert.deepEqual(
+      (await sdk.segments.list('bob')).data.map((s) => s.name),
+      ['Friends'],
+    );
     const left = (await get('/v1/customers/bob/activity?type=customer.segment.left')).body.data[0];
     assert.deepEqual(left.data.data.segment, { id: gold.id, name: 'Gold', object: 'segment' });
     clock.advance(1000);
     await put('/v1/customers/bob', { address: { country: 'DE' } });
-    assert.deepEqual(await segmentTypes('bob'), ['customer.segment.entered', 'customer.segment.left', 'customer.segment.entered']);
+    assert.deepEqual(await segmentTypes('bob'), [
+      'customer.segment.entered',
+      'customer.segment.left',
+      'customer.segment.entered',
+    ]);
     assert.deepEqual(accruals(card.id), { n: 2, points: 100 });
   });
 
@@ -193,14 +277,19 @@ describe('segments (/v1/segments, /v1/customers/{id}/segments)', () => {
 
   it('a new customer that matches enters at creation', async () => {
     clock.advance(1000);
-    const created = await post('/v1/customers', { source_id: 'dan', metadata: { level: 'gold' }, address: { country: 'DE' } });
+    const created = await post('/v1/customers', {
+      source_id: 'dan',
+      metadata: { level: 'gold' },
+      address: { country: 'DE' },
+    });
     assert.equal(created.status, 200);
     assert.deepEqual(await segmentTypes('dan'), ['customer.segment.entered']);
-    assert.deepEqual((await get(`/v1/customers?segment_id=${gold.id}&order=created_at`)).body.customers.map((c: { source_id: string }) => c.source_id), [
-      'ann',
-      'bob',
-      'dan',
-    ]);
+    assert.deepEqual(
+      (await get(`/v1/customers?segment_id=${gold.id}&order=created_at`)).body.customers.map(
+        (c: { source_id: string }) => c.source_id,
+      ),
+      ['ann', 'bob', 'dan'],
+    );
   });
 
   it('for a customer promo does not know, lists the dynamic segments it would be in', async () => {
@@ -211,7 +300,12 @@ describe('segments (/v1/segments, /v1/customers/{id}/segments)', () => {
       filter: { junction: 'or', source_id: { conditions: { $is: ['eve'] } } } as never,
     });
     assert.equal(created.initial_sync_status, 'IN_PROGRESS');
-    assert.deepEqual(await sdk.segments.list('eve'), { object: 'list', data_ref: 'data', data: [{ id: created.id, name: 'Named eve', object: 'segment' }], total: 1 });
+    assert.deepEqual(await sdk.segments.list('eve'), {
+      object: 'list',
+      data_ref: 'data',
+      data: [{ id: created.id, name: 'Named eve', object: 'segment' }],
+      total: 1,
+    });
     assert.deepEqual(await sdk.segments.list('zed'), { object: 'list', data_ref: 'data', data: [], total: 0 });
     await sdk.segments.delete(created.id);
   });
@@ -223,9 +317,15 @@ describe('segments (/v1/segments, /v1/customers/{id}/segments)', () => {
       [{ name: 'x', type: 'dynamic' }, (res) => invalid(res, 'type must be one of static, auto-update, passive')],
       [{ name: 'x', type: 'static' }, (res) => invalid(res, 'customers is required for a static segment')],
       [{ name: 'x', type: 'static', customers: 'ann' }, (res) => invalid(res, 'customers must be an array')],
-      [{ name: 'x', type: 'static', customers: ['ann'], filter: goldFilter }, (res) => invalid(res, 'filter: only an auto-update or passive segment has a filter')],
+      [
+        { name: 'x', type: 'static', customers: ['ann'], filter: goldFilter },
+        (res) => invalid(res, 'filter: only an auto-update or passive segment has a filter'),
+      ],
       [{ name: 'x', type: 'auto-update' }, (res) => invalid(res, 'filter is required for an auto-update segment')],
-      [{ name: 'x', type: 'auto-update', filter: goldFilter, customers: ['ann'] }, (res) => invalid(res, 'customers: only a static segment lists customers')],
+      [
+        { name: 'x', type: 'auto-update', filter: goldFilter, customers: ['ann'] },
+        (res) => invalid(res, 'customers: only a static segment lists customers'),
+      ],
       [
         { name: 'x', type: 'auto-update', filter: { junction: 'and', city: { conditions: { $is: ['Oslo'] } } } },
         (res) =>
@@ -241,7 +341,9 @@ describe('segments (/v1/segments, /v1/customers/{id}/segments)', () => {
       const res = await post('/v1/segments', body);
       assert.deepEqual(res.body, expected(res), JSON.stringify(body));
     }
-    const rule = await post('/v1/loyalties/Club/earning-rules', [{ event: 'customer.segment.entered', segment: { id: 'seg_nope' }, loyalty: { type: 'FIXED', points: 1 } }]);
+    const rule = await post('/v1/loyalties/Club/earning-rules', [
+      { event: 'customer.segment.entered', segment: { id: 'seg_nope' }, loyalty: { type: 'FIXED', points: 1 } },
+    ]);
     assert.deepEqual(rule.body, notFoundBody(rule, 'segment', 'seg_nope'));
     const missing = await get('/v1/segments/seg_missing');
     assert.deepEqual(missing.body, notFoundBody(missing, 'segment', 'seg_missing'));
@@ -255,10 +357,22 @@ describe('segments (/v1/segments, /v1/customers/{id}/segments)', () => {
       error: { message: 'Gold segment only' },
     });
     assert.equal(rule.status, 200, JSON.stringify(rule.body));
-    assert.deepEqual(rule.body.rules, { '1': { name: 'customer.segment', conditions: { $is: [gold.id] }, property: null, rules: {} }, logic: '1' });
-    const voucher = await post('/v1/vouchers/SEG-10', { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 }, validation_rules: [rule.body.id] });
+    assert.deepEqual(rule.body.rules, {
+      '1': { name: 'customer.segment', conditions: { $is: [gold.id] }, property: null, rules: {} },
+      logic: '1',
+    });
+    const voucher = await post('/v1/vouchers/SEG-10', {
+      type: 'DISCOUNT_VOUCHER',
+      discount: { type: 'PERCENT', percent_off: 10 },
+      validation_rules: [rule.body.id],
+    });
     assert.equal(voucher.status, 200, JSON.stringify(voucher.body));
-    const redeem = (who: string) => post('/v1/redemptions', { customer: { source_id: who }, order: { amount: 1000 }, redeemables: [{ object: 'voucher', id: 'SEG-10' }] });
+    const redeem = (who: string) =>
+      post('/v1/redemptions', {
+        customer: { source_id: who },
+        order: { amount: 1000 },
+        redeemables: [{ object: 'voucher', id: 'SEG-10' }],
+      });
     const member = await redeem('ann');
     assert.deepEqual([member.status, member.body.order.total_discount_amount], [200, 100]);
     const other = await redeem('cid');
@@ -277,7 +391,10 @@ describe('segments (/v1/segments, /v1/customers/{id}/segments)', () => {
 
   it('orders and redemptions keep memberships too: a redemption whose customer enters the segment passes its rule', async () => {
     clock.advance(1000);
-    const order = await post('/v1/orders', { customer: { source_id: 'fay', metadata: { level: 'gold' }, address: { country: 'PL' } }, amount: 100 });
+    const order = await post('/v1/orders', {
+      customer: { source_id: 'fay', metadata: { level: 'gold' }, address: { country: 'PL' } },
+      amount: 100,
+    });
     assert.equal(order.status, 200, JSON.stringify(order.body));
     assert.deepEqual(await segmentTypes('fay'), ['customer.segment.entered']);
     const redeemed = await post('/v1/redemptions', {
@@ -292,7 +409,9 @@ describe('segments (/v1/segments, /v1/customers/{id}/segments)', () => {
   it('bulk updates (job worker threads) keep memberships too, with the activity and the credit', async () => {
     const member = await post('/v1/loyalties/Club/members', { customer: { source_id: 'gus' } });
     assert.equal(member.status, 200, JSON.stringify(member.body));
-    const accepted = await post('/v1/customers/bulk/async', [{ source_id: 'gus', metadata: { level: 'gold' }, address: { country: 'PL' } }]);
+    const accepted = await post('/v1/customers/bulk/async', [
+      { source_id: 'gus', metadata: { level: 'gold' }, address: { country: 'PL' } },
+    ]);
     assert.equal(accepted.status, 202, JSON.stringify(accepted.body));
     const runner = testRunner(server.deps);
     try {
@@ -311,8 +430,13 @@ describe('segments (/v1/segments, /v1/customers/{id}/segments)', () => {
     const again = await server.request('DELETE', `/v1/segments/${ids.friends}`);
     assert.deepEqual(again.body, notFoundBody(again, 'segment', ids.friends!));
     assert.deepEqual((await get(`/v1/customers?segment_id=${ids.friends}`)).body.total, 0);
-    assert.deepEqual((await sdk.segments.list('ann')).data.map((s) => s.name), ['Gold']);
-    const members = sqliteOf(server.deps).prepare('SELECT count(*) AS n FROM segment_members WHERE segment_id = ?').get(ids.friends);
+    assert.deepEqual(
+      (await sdk.segments.list('ann')).data.map((s) => s.name),
+      ['Gold'],
+    );
+    const members = sqliteOf(server.deps)
+      .prepare('SELECT count(*) AS n FROM segment_members WHERE segment_id = ?')
+      .get(ids.friends);
     assert.deepEqual(members, { n: 0 });
   });
 });

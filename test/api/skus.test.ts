@@ -12,7 +12,11 @@ describe('SKUs API', () => {
   let product: { id: string };
   before(async () => {
     server = await startTestServer({ clock });
-    product = (await server.request('POST', '/v1/products', { body: { source_id: 'tee', name: 'Tee', attributes: ['color', 'size'] } })).body;
+    product = (
+      await server.request('POST', '/v1/products', {
+        body: { source_id: 'tee', name: 'Tee', attributes: ['color', 'size'] },
+      })
+    ).body;
     await server.request('POST', '/v1/products', { body: { source_id: 'other', attributes: ['color'] } });
   });
   after(async () => {
@@ -81,7 +85,12 @@ describe('SKUs API', () => {
         details: `attributes: product ${product.id} does not declare fabric, fit (it declares: color, size)`,
       }),
     );
-    const bad = await createSku('tee', { price: '1', attributes: ['color'], currency: 5, image_url: 'https://x.example/a.svg' });
+    const bad = await createSku('tee', {
+      price: '1',
+      attributes: ['color'],
+      currency: 5,
+      image_url: 'https://x.example/a.svg',
+    });
     assert.deepEqual(
       bad.body,
       errorBody(bad, {
@@ -94,13 +103,10 @@ describe('SKUs API', () => {
       }),
     );
     const missing = await createSku('nope', {});
-    assert.deepEqual(
-      missing.body,
-      notFoundBody(missing, 'product', 'nope'),
-    );
+    assert.deepEqual(missing.body, notFoundBody(missing, 'product', 'nope'));
   });
 
-  it('POST with a source_id or id of this product\'s SKU updates it; another product\'s is 409', async () => {
+  it("POST with a source_id or id of this product's SKU updates it; another product's is 409", async () => {
     const created = await createSku('tee', { source_id: 'tee-upsert', sku: 'Up', price: 1 });
     const again = await createSku('tee', { source_id: 'tee-upsert', price: 2 });
     assert.deepEqual(again.body, { ...created.body, price: 2, updated_at: clock.now().toISOString() });
@@ -126,29 +132,27 @@ describe('SKUs API', () => {
       assert.deepEqual([res.status, res.body], [200, created.body]);
     }
     const missing = await server.request('GET', '/v1/skus/nope');
-    assert.deepEqual(
-      missing.body,
-      notFoundBody(missing, 'sku', 'nope'),
-    );
+    assert.deepEqual(missing.body, notFoundBody(missing, 'sku', 'nope'));
   });
 
   it('PUT changes the fields sent; a SKU of another product is 404', async () => {
     const created = await createSku('tee', { source_id: 'tee-put', sku: 'Put', attributes: { size: 'S' } });
     tick();
-    const res = await server.request('PUT', `/v1/products/tee/skus/tee-put`, { body: { price: 999, attributes: { size: 'L', color: 'blue' } } });
+    const res = await server.request('PUT', `/v1/products/tee/skus/tee-put`, {
+      body: { price: 999, attributes: { size: 'L', color: 'blue' } },
+    });
     assert.deepEqual(res.body, {
       ...created.body,
       price: 999,
       attributes: { size: 'L', color: 'blue' },
       updated_at: clock.now().toISOString(),
     });
-    const refused = await server.request('PUT', `/v1/products/tee/skus/tee-put`, { body: { attributes: { shade: 'dark' } } });
+    const refused = await server.request('PUT', `/v1/products/tee/skus/tee-put`, {
+      body: { attributes: { shade: 'dark' } },
+    });
     assert.equal(refused.status, 400);
     const wrongProduct = await server.request('PUT', `/v1/products/other/skus/tee-put`, { body: { price: 1 } });
-    assert.deepEqual(
-      wrongProduct.body,
-      notFoundBody(wrongProduct, 'sku', 'tee-put'),
-    );
+    assert.deepEqual(wrongProduct.body, notFoundBody(wrongProduct, 'sku', 'tee-put'));
   });
 
   it('DELETE removes the SKU (204), then 404', async () => {
@@ -171,7 +175,10 @@ describe('GET /v1/products/{id}/skus (List SKUs in Product)', () => {
     await server.request('POST', '/v1/products', { body: { source_id: 'p', attributes: ['n'] } });
     for (let i = 0; i < 4; i++) {
       listClock.advance(3_600_000);
-      skuIds.push((await server.request('POST', '/v1/products/p/skus', { body: { source_id: `s${i}`, attributes: { n: i } } })).body.id);
+      skuIds.push(
+        (await server.request('POST', '/v1/products/p/skus', { body: { source_id: `s${i}`, attributes: { n: i } } }))
+          .body.id,
+      );
     }
     listClock.advance(3_600_000);
     await server.request('PUT', '/v1/products/p/skus/s0', { body: { price: 1 } });

@@ -19,7 +19,12 @@ describe('stacking rules settings', () => {
 
   before(async () => {
     server = await startTestServer({ clock });
-    const categoryOf = async (name: string) => (await server.request('POST', '/v1/campaigns', { body: discountCampaign(`${name} campaign`, { category: name }) })).body.category_id as string;
+    const categoryOf = async (name: string) =>
+      (
+        await server.request('POST', '/v1/campaigns', {
+          body: discountCampaign(`${name} campaign`, { category: name }),
+        })
+      ).body.category_id as string;
     gold = await categoryOf('Gold');
     silver = await categoryOf('Silver');
   });
@@ -28,7 +33,8 @@ describe('stacking rules settings', () => {
     await server.close();
   });
 
-  const refused = (send: () => Promise<TestResponse>, expected: ExpectedError) => assertRefused(server, send, expectError(expected));
+  const refused = (send: () => Promise<TestResponse>, expected: ExpectedError) =>
+    assertRefused(server, send, expectError(expected));
   const put = (body: unknown) => server.request('PUT', '/v1/stacking-rules', { body });
   const management = '/management/v1/projects/proj_any/stacking-rules';
 
@@ -38,29 +44,56 @@ describe('stacking rules settings', () => {
     assert.deepEqual(res.body, DEFAULT_STACKING_RULES);
     assertMatchesSchema('StackingRules', res.body);
     assert.deepEqual(await getStackingRules(server.deps.db), DEFAULT_STACKING_RULES);
-    assert.deepEqual((await server.request('GET', management)).body, { object: 'list', data_ref: 'data', data: [], total: 0 });
+    assert.deepEqual((await server.request('GET', management)).body, {
+      object: 'list',
+      data_ref: 'data',
+      data: [],
+      total: 0,
+    });
   });
 
   it('refuses values out of the reference ranges, crossed limits, overlapping and unknown categories, changing nothing', async () => {
-    await refused(() => put({ applicable_redeemables_limit: 31, applicable_exclusive_redeemables_limit: 6, redeemables_limit: 0 }), invalidPayloadError(
-      'applicable_exclusive_redeemables_limit must be from 1 to 5; applicable_redeemables_limit must be from 1 to 30; redeemables_limit must be from 1 to 30',
-    ));
-    await refused(() => put({ redeemables_application_mode: 'SOME', exclusive_categories: 'x', applicable_redeemables_limit: '3' }), invalidPayloadError(
-      'applicable_redeemables_limit must be an integer; exclusive_categories must be an array of category ids; redeemables_application_mode must be one of: ALL, PARTIAL',
-    ));
-    await refused(() => put({ redeemables_limit: 3, applicable_exclusive_redeemables_per_category_limit: 2 }), invalidPayloadError(
-      'applicable_redeemables_limit must be at most redeemables_limit; applicable_exclusive_redeemables_per_category_limit must be at most applicable_exclusive_redeemables_limit',
-    ));
-    await refused(() => put({ exclusive_categories: [gold], joint_categories: [silver, gold] }), invalidPayloadError(
-      `category ${gold} cannot be in both exclusive_categories and joint_categories`,
-    ));
-    await refused(() => put({ no_effect_skip_categories: [silver], no_effect_redeem_anyway_categories: [silver] }), invalidPayloadError(
-      `category ${silver} cannot be in both no_effect_skip_categories and no_effect_redeem_anyway_categories`,
-    ));
+    await refused(
+      () => put({ applicable_redeemables_limit: 31, applicable_exclusive_redeemables_limit: 6, redeemables_limit: 0 }),
+      invalidPayloadError(
+        'applicable_exclusive_redeemables_limit must be from 1 to 5; applicable_redeemables_limit must be from 1 to 30; redeemables_limit must be from 1 to 30',
+      ),
+    );
+    await refused(
+      () => put({ redeemables_application_mode: 'SOME', exclusive_categories: 'x', applicable_redeemables_limit: '3' }),
+      invalidPayloadError(
+        'applicable_redeemables_limit must be an integer; exclusive_categories must be an array of category ids; redeemables_application_mode must be one of: ALL, PARTIAL',
+      ),
+    );
+    await refused(
+      () => put({ redeemables_limit: 3, applicable_exclusive_redeemables_per_category_limit: 2 }),
+      invalidPayloadError(
+        'applicable_redeemables_limit must be at most redeemables_limit; applicable_exclusive_redeemables_per_category_limit must be at most applicable_exclusive_redeemables_limit',
+      ),
+    );
+    await refused(
+      () => put({ exclusive_categories: [gold], joint_categories: [silver, gold] }),
+      invalidPayloadError(`category ${gold} cannot be in both exclusive_categories and joint_categories`),
+    );
+    await refused(
+      () => put({ no_effect_skip_categories: [silver], no_effect_redeem_anyway_categories: [silver] }),
+      invalidPayloadError(
+        `category ${silver} cannot be in both no_effect_skip_categories and no_effect_redeem_anyway_categories`,
+      ),
+    );
     await refused(() => put({ joint_categories: [gold, 'cat_unknown'] }), notFoundError('category', 'cat_unknown'));
-    await refused(() => put({ applicable_redeemables_category_limits: { [gold]: 11 } }), invalidPayloadError(`applicable_redeemables_category_limits.${gold} must be an integer from 1 to 10`));
-    await refused(() => put({ applicable_redeemables_category_limits: [2] }), invalidPayloadError('applicable_redeemables_category_limits must be an object'));
-    await refused(() => put({ applicable_redeemables_category_limits: { cat_unknown: 2 } }), notFoundError('category', 'cat_unknown'));
+    await refused(
+      () => put({ applicable_redeemables_category_limits: { [gold]: 11 } }),
+      invalidPayloadError(`applicable_redeemables_category_limits.${gold} must be an integer from 1 to 10`),
+    );
+    await refused(
+      () => put({ applicable_redeemables_category_limits: [2] }),
+      invalidPayloadError('applicable_redeemables_category_limits must be an object'),
+    );
+    await refused(
+      () => put({ applicable_redeemables_category_limits: { cat_unknown: 2 } }),
+      notFoundError('category', 'cat_unknown'),
+    );
     await refused(() => put([1]), invalidPayloadError('The body must be a JSON object'));
   });
 
@@ -69,12 +102,21 @@ describe('stacking rules settings', () => {
   it('stores a change, keeping the fields not given, and the pipeline reads it', async () => {
     clock.advance(1000);
     const res = await put({
-      applicable_redeemables_limit: 3, redeemables_application_mode: 'PARTIAL', exclusive_categories: [gold, gold], joint_categories: [silver],
-      applicable_redeemables_category_limits: { [silver]: 2 }, discount_calculation_mode: 'INITIAL_AMOUNT', ignored: 1,
+      applicable_redeemables_limit: 3,
+      redeemables_application_mode: 'PARTIAL',
+      exclusive_categories: [gold, gold],
+      joint_categories: [silver],
+      applicable_redeemables_category_limits: { [silver]: 2 },
+      discount_calculation_mode: 'INITIAL_AMOUNT',
+      ignored: 1,
     });
     assert.equal(res.status, 200);
     stored = {
-      ...DEFAULT_STACKING_RULES, applicable_redeemables_limit: 3, redeemables_application_mode: 'PARTIAL', exclusive_categories: [gold], joint_categories: [silver],
+      ...DEFAULT_STACKING_RULES,
+      applicable_redeemables_limit: 3,
+      redeemables_application_mode: 'PARTIAL',
+      exclusive_categories: [gold],
+      joint_categories: [silver],
       applicable_redeemables_category_limits: { [silver]: 2 },
     };
     assert.deepEqual(res.body, stored);
@@ -95,10 +137,18 @@ describe('stacking rules settings', () => {
     assertMatchesReference('GET', '/management/v1/projects/{projectId}/stacking-rules', 200, list.body);
     const got = await server.request('GET', `/management/v1/projects/other/stacking-rules/${id}`);
     assert.deepEqual(got.body, record);
-    assertMatchesReference('GET', '/management/v1/projects/{projectId}/stacking-rules/{stackingRulesId}', 200, got.body);
+    assertMatchesReference(
+      'GET',
+      '/management/v1/projects/{projectId}/stacking-rules/{stackingRulesId}',
+      200,
+      got.body,
+    );
 
     await refused(() => server.request('POST', management, { body: { applicable_redeemables_limit: 2 } }), {
-      code: 409, key: 'stacking_rules_exist', message: 'Stacking rules already exist', details: `The project already has stacking rules ${id}`,
+      code: 409,
+      key: 'stacking_rules_exist',
+      message: 'Stacking rules already exist',
+      details: `The project already has stacking rules ${id}`,
     });
     await refused(() => server.request('GET', `${management}/stk_other`), notFoundError('stacking_rules', 'stk_other'));
 
@@ -106,17 +156,29 @@ describe('stacking rules settings', () => {
     const updated = await server.request('PUT', `${management}/${id}`, { body: { applicable_redeemables_limit: 4 } });
     stored = { ...stored, applicable_redeemables_limit: 4 };
     assert.deepEqual(updated.body, { ...record, applicable_redeemables_limit: 4, updated_at: at() });
-    assertMatchesReference('PUT', '/management/v1/projects/{projectId}/stacking-rules/{stackingRulesId}', 200, updated.body);
+    assertMatchesReference(
+      'PUT',
+      '/management/v1/projects/{projectId}/stacking-rules/{stackingRulesId}',
+      200,
+      updated.body,
+    );
 
     const deleted = await server.request('DELETE', `${management}/${id}`);
     assert.equal(deleted.status, 204);
     assert.deepEqual((await server.request('GET', '/v1/stacking-rules')).body, DEFAULT_STACKING_RULES);
 
-    const created = await server.request('POST', management, { body: { redeemables_no_effect_rule: 'SKIP', no_effect_skip_categories: [gold] } });
+    const created = await server.request('POST', management, {
+      body: { redeemables_no_effect_rule: 'SKIP', no_effect_skip_categories: [gold] },
+    });
     assert.equal(created.status, 200);
     assert.notEqual(created.body.id, id);
     assert.deepEqual(created.body, {
-      id: created.body.id, ...DEFAULT_STACKING_RULES, redeemables_no_effect_rule: 'SKIP', no_effect_skip_categories: [gold], created_at: at(), updated_at: null,
+      id: created.body.id,
+      ...DEFAULT_STACKING_RULES,
+      redeemables_no_effect_rule: 'SKIP',
+      no_effect_skip_categories: [gold],
+      created_at: at(),
+      updated_at: null,
     });
     assertMatchesReference('POST', '/management/v1/projects/{projectId}/stacking-rules', 200, created.body);
   });
@@ -127,9 +189,17 @@ describe('stacking rules settings', () => {
     assert.equal(res.body.key, 'unauthorized');
     assert.equal((await server.request('GET', '/v1/stacking-rules', { auth: 'client' })).status, 401);
     const token = async (scope: string) =>
-      (await server.request('POST', '/v1/oauth/token', { raw: new URLSearchParams({ grant_type: 'client_credentials', scope }).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } })).body.access_token as string;
+      (
+        await server.request('POST', '/v1/oauth/token', {
+          raw: new URLSearchParams({ grant_type: 'client_credentials', scope }).toString(),
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        })
+      ).body.access_token as string;
     assert.equal((await server.request('GET', management, { auth: { bearer: await token('api') } })).status, 200);
     const narrow = await server.request('GET', management, { auth: { bearer: await token('vouchers') } });
-    assert.deepEqual({ status: narrow.status, key: narrow.body.key }, { status: 403, key: 'missing_required_permission' });
+    assert.deepEqual(
+      { status: narrow.status, key: narrow.body.key },
+      { status: 403, key: 'missing_required_permission' },
+    );
   });
 });

@@ -18,7 +18,7 @@ type Json = Record<string, any>;
  * vouchers.exportTransactions and loyalties.exportCardTransactions): a voucher_transactions
  * export of one card's ledger.
  */
-describe('exports of one card\'s transactions through @voucherify/sdk', () => {
+describe("exports of one card's transactions through @voucherify/sdk", () => {
   let server: TestServer;
   let sdk: ServerSideClient;
   let runner: JobRunner;
@@ -29,9 +29,16 @@ describe('exports of one card\'s transactions through @voucherify/sdk', () => {
     server = await startTestServer({ clock: fixedClock(NOW) });
     sdk = serverSideClient(server);
     runner = testRunner(server.deps);
-    gift = (await sdk.vouchers.create({ code: 'TX-GIFT', type: 'GIFT_VOUCHER', gift: { amount: 1000 } } as any)) as Json;
+    gift = (await sdk.vouchers.create({
+      code: 'TX-GIFT',
+      type: 'GIFT_VOUCHER',
+      gift: { amount: 1000 },
+    } as any)) as Json;
     await sdk.vouchers.balance.create('TX-GIFT', { amount: 500, reason: 'Top-up' } as any);
-    program = (await sdk.loyalties.create({ name: 'TX Stars', voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 10 } } } as any)) as Json;
+    program = (await sdk.loyalties.create({
+      name: 'TX Stars',
+      voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 10 } },
+    } as any)) as Json;
     card = (await sdk.loyalties.createMember(program.id, { customer: { source_id: 'tx-ann' } })) as Json;
     await sdk.loyalties.addPoints(program.id, card.code, { points: 25, reason: 'Welcome' } as any);
     // Another card's rows, which no export of these cards may hold.
@@ -45,57 +52,139 @@ describe('exports of one card\'s transactions through @voucherify/sdk', () => {
   });
 
   async function csvOf(created: Json): Promise<string> {
-    await waitForJob(server, (await server.deps.db.selectFrom('exports').select('async_action_id').where('id', '=', created.id).executeTakeFirstOrThrow()).async_action_id);
+    await waitForJob(
+      server,
+      (
+        await server.deps.db
+          .selectFrom('exports')
+          .select('async_action_id')
+          .where('id', '=', created.id)
+          .executeTakeFirstOrThrow()
+      ).async_action_id,
+    );
     const done = (await sdk.distributions.exports.get(created.id)) as Json;
-    assert.deepEqual(done, { ...created, status: 'DONE', result: { url: `${server.url}/v1/exports/${created.id}/download` } });
-    const file = await fetch(done.result.url, { headers: { 'X-App-Id': server.serverKey.app_id, 'X-App-Token': server.serverKey.app_token } });
+    assert.deepEqual(done, {
+      ...created,
+      status: 'DONE',
+      result: { url: `${server.url}/v1/exports/${created.id}/download` },
+    });
+    const file = await fetch(done.result.url, {
+      headers: { 'X-App-Id': server.serverKey.app_id, 'X-App-Token': server.serverKey.app_token },
+    });
     assert.equal(file.status, 200);
     return file.text();
   }
   const scheduled = (id: string, parameters: Json) => ({
-    id, object: 'export', created_at: NOW, status: 'SCHEDULED', channel: 'API', exported_object: 'voucher_transactions', parameters, result: null, user_id: null,
+    id,
+    object: 'export',
+    created_at: NOW,
+    status: 'SCHEDULED',
+    channel: 'API',
+    exported_object: 'voucher_transactions',
+    parameters,
+    result: null,
+    user_id: null,
   });
 
-  it('exports a loyalty card\'s transactions, with and without its program, with the fields and order asked', async () => {
+  it("exports a loyalty card's transactions, with and without its program, with the fields and order asked", async () => {
     const parameters = { fields: ['type', 'amount', 'balance', 'reason'], order: '-created_at' };
     const created = (await sdk.loyalties.exportCardTransactions(card.code, program.id, { parameters } as any)) as Json;
     assert.match(created.id, /^exp_/);
-    assert.deepEqual(created, scheduled(created.id, { ...parameters, filters: { voucher_id: { conditions: { $in: [card.id] } } } }));
+    assert.deepEqual(
+      created,
+      scheduled(created.id, { ...parameters, filters: { voucher_id: { conditions: { $in: [card.id] } } } }),
+    );
     assertMatchesReference('POST', '/v1/loyalties/{campaignId}/members/{memberId}/transactions/export', 200, created);
-    assert.equal(await csvOf(created), 'type,amount,balance,reason\r\nPOINTS_ADDITION,25,35,Welcome\r\nPOINTS_ADDITION,10,10,Opening balance\r\n');
+    assert.equal(
+      await csvOf(created),
+      'type,amount,balance,reason\r\nPOINTS_ADDITION,25,35,Welcome\r\nPOINTS_ADDITION,10,10,Opening balance\r\n',
+    );
 
     const bare = (await sdk.loyalties.exportCardTransactions(card.code, null as unknown as string)) as Json;
     const defaults = ['id', 'type', 'source_id', 'reason', 'source', 'balance', 'amount', 'created_at'];
-    assert.deepEqual(bare, scheduled(bare.id, { fields: defaults, filters: { voucher_id: { conditions: { $in: [card.id] } } } }));
+    assert.deepEqual(
+      bare,
+      scheduled(bare.id, { fields: defaults, filters: { voucher_id: { conditions: { $in: [card.id] } } } }),
+    );
     assertMatchesReference('POST', '/v1/loyalties/members/{memberId}/transactions/export', 200, bare);
     const rows = (await csvOf(bare)).split('\r\n');
     assert.deepEqual([rows[0], rows.length], [defaults.join(','), 4]);
   });
 
-  it('exports a gift card\'s transactions (vouchers.exportTransactions), with the request\'s own filters joined by and', async () => {
-    const parameters = { fields: ['type', 'amount', 'reason'], filters: { type: { conditions: { $in: ['CREDITS_ADDITION'] } } } };
+  it("exports a gift card's transactions (vouchers.exportTransactions), with the request's own filters joined by and", async () => {
+    const parameters = {
+      fields: ['type', 'amount', 'reason'],
+      filters: { type: { conditions: { $in: ['CREDITS_ADDITION'] } } },
+    };
     const created = (await sdk.vouchers.exportTransactions('TX-GIFT', { parameters } as any)) as Json;
-    assert.deepEqual(created, scheduled(created.id, { fields: parameters.fields, filters: { ...parameters.filters, voucher_id: { conditions: { $in: [gift.id] } } } }));
+    assert.deepEqual(
+      created,
+      scheduled(created.id, {
+        fields: parameters.fields,
+        filters: { ...parameters.filters, voucher_id: { conditions: { $in: [gift.id] } } },
+      }),
+    );
     // The reference caps each voucher id of this answer's filter at one character (maxLength 1,
     // beside its own example's 8-character code): checked with a one-character id in its place.
     const filters = { ...created.parameters.filters, voucher_id: { conditions: { $in: ['v'] } } };
-    assertMatchesReference('POST', '/v1/vouchers/{code}/transactions/export', 200, { ...created, parameters: { ...created.parameters, filters } });
-    assert.equal(await csvOf(created), 'type,amount,reason\r\nCREDITS_ADDITION,1000,Opening balance\r\nCREDITS_ADDITION,500,Top-up\r\n');
+    assertMatchesReference('POST', '/v1/vouchers/{code}/transactions/export', 200, {
+      ...created,
+      parameters: { ...created.parameters, filters },
+    });
+    assert.equal(
+      await csvOf(created),
+      'type,amount,reason\r\nCREDITS_ADDITION,1000,Opening balance\r\nCREDITS_ADDITION,500,Top-up\r\n',
+    );
   });
 
   it('refuses an unknown card, a card of another program, and filters that would reach beyond the card, changing nothing', async () => {
     const before = dbFingerprint(sqliteOf(server.deps));
     const refusals: Array<[() => Promise<unknown>, number, string, string]> = [
-      [() => sdk.vouchers.exportTransactions('TX-NONE', {} as any), 404, 'not_found', 'Cannot find voucher with id TX-NONE'],
-      [() => sdk.loyalties.exportCardTransactions('TX-GIFT', program.id), 404, 'not_found', 'Cannot find voucher with id TX-GIFT'],
-      [() => sdk.loyalties.exportCardTransactions(card.code, 'camp_none'), 404, 'not_found', 'Cannot find campaign with id camp_none'],
       [
-        () => sdk.loyalties.exportCardTransactions(card.code, program.id, { parameters: { filters: { junction: 'OR', type: { conditions: { $in: ['POINTS_ADDITION'] } }, voucher_id: { conditions: { $in: ['v_x'] } } } } } as any),
-        400, 'invalid_export_params',
+        () => sdk.vouchers.exportTransactions('TX-NONE', {} as any),
+        404,
+        'not_found',
+        'Cannot find voucher with id TX-NONE',
+      ],
+      [
+        () => sdk.loyalties.exportCardTransactions('TX-GIFT', program.id),
+        404,
+        'not_found',
+        'Cannot find voucher with id TX-GIFT',
+      ],
+      [
+        () => sdk.loyalties.exportCardTransactions(card.code, 'camp_none'),
+        404,
+        'not_found',
+        'Cannot find campaign with id camp_none',
+      ],
+      [
+        () =>
+          sdk.loyalties.exportCardTransactions(card.code, program.id, {
+            parameters: {
+              filters: {
+                junction: 'OR',
+                type: { conditions: { $in: ['POINTS_ADDITION'] } },
+                voucher_id: { conditions: { $in: ['v_x'] } },
+              },
+            },
+          } as any),
+        400,
+        'invalid_export_params',
         'parameters.filters.voucher_id: the export holds the transactions of the voucher the path names; parameters.filters.junction: the transactions of one voucher take filters joined by and',
       ],
-      [() => sdk.vouchers.exportTransactions('TX-GIFT', { parameters: { fields: ['code'] } } as any), 400, 'invalid_export_params', 'Unknown fields: code; allowed: id, campaign_id, voucher_id, type, source_id, reason, source, related_transaction_id, balance, amount, created_at, details'],
-      [() => sdk.vouchers.exportTransactions('TX-GIFT', { exported_object: 'voucher' } as any), 400, 'invalid_payload', 'the body holds unknown keys: exported_object'],
+      [
+        () => sdk.vouchers.exportTransactions('TX-GIFT', { parameters: { fields: ['code'] } } as any),
+        400,
+        'invalid_export_params',
+        'Unknown fields: code; allowed: id, campaign_id, voucher_id, type, source_id, reason, source, related_transaction_id, balance, amount, created_at, details',
+      ],
+      [
+        () => sdk.vouchers.exportTransactions('TX-GIFT', { exported_object: 'voucher' } as any),
+        400,
+        'invalid_payload',
+        'the body holds unknown keys: exported_object',
+      ],
     ];
     for (const [call, code, key, details] of refusals) {
       await assert.rejects(call(), (error: Json) => {

@@ -25,19 +25,48 @@ describe('a campaign voucher shows its campaign rule assignment', () => {
 
   it('through @voucherify/sdk: get, list and the campaign voucher answer', async () => {
     const campaign = (await server.request('POST', '/v1/campaigns', { body: discountCampaign('Ruled campaign') })).body;
-    const rule = await client.validationRules.create({ name: 'Over 10', rules: { '1': { name: 'order.amount', conditions: { $more_than: [1000] } }, logic: '1' } });
-    const onCampaign = await client.validationRules.createAssignment(rule.id, { campaign: campaign.id } as Parameters<ServerSideClient['validationRules']['createAssignment']>[1]);
-    const campaignAssignment = { id: onCampaign.id, rule_id: rule.id, related_object_id: campaign.id, related_object_type: 'campaign', created_at: NOW, object: 'validation_rules_assignment' };
-    const added = (await client.campaigns.addVoucher(campaign.id)) as unknown as { id: string; code: string; validation_rules_assignments: unknown }; // the SDK types the answer loosely
+    const rule = await client.validationRules.create({
+      name: 'Over 10',
+      rules: { '1': { name: 'order.amount', conditions: { $more_than: [1000] } }, logic: '1' },
+    });
+    const onCampaign = await client.validationRules.createAssignment(rule.id, { campaign: campaign.id } as Parameters<
+      ServerSideClient['validationRules']['createAssignment']
+    >[1]);
+    const campaignAssignment = {
+      id: onCampaign.id,
+      rule_id: rule.id,
+      related_object_id: campaign.id,
+      related_object_type: 'campaign',
+      created_at: NOW,
+      object: 'validation_rules_assignment',
+    };
+    const added = (await client.campaigns.addVoucher(campaign.id)) as unknown as {
+      id: string;
+      code: string;
+      validation_rules_assignments: unknown;
+    }; // the SDK types the answer loosely
     const list = (data: unknown[]) => ({ object: 'list', data_ref: 'data', data, total: data.length });
     assert.deepEqual(added.validation_rules_assignments, list([campaignAssignment]));
     const got = await client.vouchers.get(added.code);
     assert.deepEqual(got, added);
-    assert.deepEqual((await client.vouchers.list({ campaign: campaign.id })).vouchers.map((v) => v.validation_rules_assignments), [list([campaignAssignment])]);
+    assert.deepEqual(
+      (await client.vouchers.list({ campaign: campaign.id })).vouchers.map((v) => v.validation_rules_assignments),
+      [list([campaignAssignment])],
+    );
 
     // A rule of its own comes first, then the campaign's.
-    const own = await client.validationRules.createAssignment(rule.id, { voucher: added.code } as Parameters<ServerSideClient['validationRules']['createAssignment']>[1]);
-    const ownAssignment = { ...campaignAssignment, id: own.id, related_object_id: added.id, related_object_type: 'voucher' };
-    assert.deepEqual((await client.vouchers.get(added.code)).validation_rules_assignments, list([ownAssignment, campaignAssignment]));
+    const own = await client.validationRules.createAssignment(rule.id, { voucher: added.code } as Parameters<
+      ServerSideClient['validationRules']['createAssignment']
+    >[1]);
+    const ownAssignment = {
+      ...campaignAssignment,
+      id: own.id,
+      related_object_id: added.id,
+      related_object_type: 'voucher',
+    };
+    assert.deepEqual(
+      (await client.vouchers.get(added.code)).validation_rules_assignments,
+      list([ownAssignment, campaignAssignment]),
+    );
   });
 });

@@ -6,7 +6,13 @@ import { serverSideClient } from '../support/sdk.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 const notFoundBody = (type: string, id: string, requestId: string | null) => ({
-  code: 404, key: 'not_found', message: 'Resource not found', details: `Cannot find ${type} with id ${id}`, resource_id: id, resource_type: type, request_id: requestId,
+  code: 404,
+  key: 'not_found',
+  message: 'Resource not found',
+  details: `Cannot find ${type} with id ${id}`,
+  resource_id: id,
+  resource_type: type,
+  request_id: requestId,
 });
 
 describe('enable and disable, and a voucher with a chosen code', () => {
@@ -18,7 +24,9 @@ describe('enable and disable, and a voucher with a chosen code', () => {
   after(() => server.close());
 
   it('adds a voucher with the code of the path, and refuses a taken one with 409', async () => {
-    const res = await server.request('POST', '/v1/campaigns/Switch/vouchers/CHOSEN-1', { body: { metadata: { shelf: 'A' } } });
+    const res = await server.request('POST', '/v1/campaigns/Switch/vouchers/CHOSEN-1', {
+      body: { metadata: { shelf: 'A' } },
+    });
     assert.equal(res.status, 200);
     assertMatchesReference('POST', '/v1/campaigns/{campaignId}/vouchers/{code}', 200, withoutNulls(res.body));
     assert.deepEqual(res.body, (await server.request('GET', '/v1/vouchers/CHOSEN-1')).body);
@@ -26,10 +34,22 @@ describe('enable and disable, and a voucher with a chosen code', () => {
     const taken = await server.request('POST', '/v1/campaigns/Switch/vouchers/CHOSEN-1', { body: {} });
     assert.equal(taken.status, 409);
     assert.equal(taken.body.key, 'duplicate_found');
-    const blank = await server.request('POST', `/v1/campaigns/Switch/vouchers/${encodeURIComponent('  ')}`, { body: {} });
-    assert.deepEqual([blank.status, blank.body], [400, {
-      code: 400, key: 'invalid_payload', message: 'Invalid payload', details: 'code must hold a character other than white space', request_id: blank.headers.get('x-request-id'),
-    }]);
+    const blank = await server.request('POST', `/v1/campaigns/Switch/vouchers/${encodeURIComponent('  ')}`, {
+      body: {},
+    });
+    assert.deepEqual(
+      [blank.status, blank.body],
+      [
+        400,
+        {
+          code: 400,
+          key: 'invalid_payload',
+          message: 'Invalid payload',
+          details: 'code must hold a character other than white space',
+          request_id: blank.headers.get('x-request-id'),
+        },
+      ],
+    );
     assert.equal((await server.request('GET', '/v1/campaigns/Switch')).body.vouchers_count, 1);
   });
 
@@ -43,7 +63,10 @@ describe('enable and disable, and a voucher with a chosen code', () => {
     const enabled = await server.request('POST', '/v1/vouchers/SWITCH-1/enable');
     assert.deepEqual([enabled.status, enabled.body.active], [200, true]);
     const unknown = await server.request('POST', '/v1/vouchers/NOPE/enable');
-    assert.deepEqual([unknown.status, unknown.body], [404, notFoundBody('voucher', 'NOPE', unknown.headers.get('x-request-id'))]);
+    assert.deepEqual(
+      [unknown.status, unknown.body],
+      [404, notFoundBody('voucher', 'NOPE', unknown.headers.get('x-request-id'))],
+    );
   });
 
   it('disables and enables a campaign, answering an empty object', async () => {
@@ -54,7 +77,10 @@ describe('enable and disable, and a voucher with a chosen code', () => {
     assert.deepEqual([enabled.status, enabled.body], [200, {}]);
     assert.equal((await server.request('GET', '/v1/campaigns/Switch')).body.active, true);
     const unknown = await server.request('POST', '/v1/campaigns/Nope/disable');
-    assert.deepEqual([unknown.status, unknown.body], [404, notFoundBody('campaign', 'Nope', unknown.headers.get('x-request-id'))]);
+    assert.deepEqual(
+      [unknown.status, unknown.body],
+      [404, notFoundBody('campaign', 'Nope', unknown.headers.get('x-request-id'))],
+    );
   });
 
   it('serves the official client', async () => {

@@ -23,7 +23,9 @@ describe('vouchers CSV imports', () => {
   before(async () => {
     server = await startTestServer();
     runner = testRunner(server.deps);
-    await server.request('POST', '/v1/campaigns', { body: discountCampaign('Spring', {}, { discount: { type: 'AMOUNT', amount_off: 500 } }) });
+    await server.request('POST', '/v1/campaigns', {
+      body: discountCampaign('Spring', {}, { discount: { type: 'AMOUNT', amount_off: 500 } }),
+    });
     await server.request('POST', '/v1/vouchers/TAKEN', { body: { type: 'GIFT_VOUCHER', gift: { amount: 100 } } });
   });
   after(async () => {
@@ -53,7 +55,11 @@ describe('vouchers CSV imports', () => {
       failed: [
         { code: 'TAKEN', row: 4, reason: 'Duplicated voucher exists with code TAKEN' },
         { code: 'CSV-BAD', row: 5, reason: 'discount.percent_off must be less than or equal to 100' },
-        { code: 'CSV-USED', row: 6, reason: 'Redeemed Quantity cannot be imported (only redemptions made here count); leave it empty or 0' },
+        {
+          code: 'CSV-USED',
+          row: 6,
+          reason: 'Redeemed Quantity cannot be imported (only redemptions made here count); leave it empty or 0',
+        },
         { row: 7, reason: 'code is a required field' },
       ],
       done_count: 3,
@@ -61,10 +67,20 @@ describe('vouchers CSV imports', () => {
       reports: [`/v1/async-actions/${job.id}/failures`],
     });
     const twins: Array<[string, Record<string, unknown>]> = [
-      ['CSV-PCT', {
-        type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 15 }, category: 'Spring', start_date: '2024-01-01', expiration_date: '2030-12-31T23:59:59.000Z',
-        redemption: { quantity: 3 }, active: true, additional_info: 'note, with comma', metadata: { color: 'red' },
-      }],
+      [
+        'CSV-PCT',
+        {
+          type: 'DISCOUNT_VOUCHER',
+          discount: { type: 'PERCENT', percent_off: 15 },
+          category: 'Spring',
+          start_date: '2024-01-01',
+          expiration_date: '2030-12-31T23:59:59.000Z',
+          redemption: { quantity: 3 },
+          active: true,
+          additional_info: 'note, with comma',
+          metadata: { color: 'red' },
+        },
+      ],
       ['CSV-GIFT', { type: 'GIFT_VOUCHER', gift: { amount: 5000 }, active: false }],
       ['CSV-CARD', { type: 'LOYALTY_CARD', loyalty_card: { points: 120 } }],
     ];
@@ -92,8 +108,14 @@ describe('vouchers CSV imports', () => {
       failed_count: 2,
       reports: [`/v1/async-actions/${job.id}/failures`],
     });
-    assert.deepEqual((await server.request('GET', '/v1/vouchers/SPR-1')).body.discount, { type: 'AMOUNT', amount_off: 500 });
-    assert.deepEqual((await server.request('GET', '/v1/vouchers/SPR-2')).body.discount, { type: 'AMOUNT', amount_off: 750 });
+    assert.deepEqual((await server.request('GET', '/v1/vouchers/SPR-1')).body.discount, {
+      type: 'AMOUNT',
+      amount_off: 500,
+    });
+    assert.deepEqual((await server.request('GET', '/v1/vouchers/SPR-2')).body.discount, {
+      type: 'AMOUNT',
+      amount_off: 750,
+    });
     assert.equal((await server.request('GET', '/v1/campaigns/Spring')).body.vouchers_count, 2);
   });
 
@@ -102,7 +124,15 @@ describe('vouchers CSV imports', () => {
     const res = await uploadFile(server, '/v1/campaigns/Nope/importCSV', 'code\nX\n');
     assert.deepEqual(res.body, notFoundBody(res, 'campaign', 'Nope'));
     const empty = await uploadFile(server, '/v1/vouchers/importCSV', 'code\n');
-    assert.deepEqual(empty.body, errorBody(empty, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details: 'The file holds no vouchers' }));
+    assert.deepEqual(
+      empty.body,
+      errorBody(empty, {
+        code: 400,
+        key: 'invalid_payload',
+        message: 'Invalid payload',
+        details: 'The file holds no vouchers',
+      }),
+    );
     assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   });
 });

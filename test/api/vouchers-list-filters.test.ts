@@ -59,7 +59,8 @@ describe('GET /v1/vouchers filters', () => {
     assertMatchesReference('GET', '/v1/vouchers', 200, withoutNulls(res.body));
     const { vouchers, ...envelope } = res.body;
     assert.deepEqual(envelope, { object: 'list', data_ref: 'vouchers', total: envelope.total });
-    for (const voucher of vouchers) assert.deepEqual(voucher, (await server.request('GET', `/v1/vouchers/${voucher.code}`)).body);
+    for (const voucher of vouchers)
+      assert.deepEqual(voucher, (await server.request('GET', `/v1/vouchers/${voucher.code}`)).body);
     return [vouchers.map((v: { code: string }) => v.code), res.body.total];
   }
 
@@ -79,30 +80,51 @@ describe('GET /v1/vouchers filters', () => {
   });
 
   it('filters by created_at and updated_at ranges (strict bounds), alone and with other filters', async () => {
-    assert.deepEqual(await codes(`created_at[after]=${at(2)}&created_at[before]=${at(5)}&order=created_at`), [['BOOT-1', 'PLAIN-1'], 2]);
+    assert.deepEqual(await codes(`created_at[after]=${at(2)}&created_at[before]=${at(5)}&order=created_at`), [
+      ['BOOT-1', 'PLAIN-1'],
+      2,
+    ]);
     assert.deepEqual(await codes(`created_at[after]=${at(2)}&category=Footwear`), [['BOOT-1'], 1]);
     assert.deepEqual(await codes(`updated_at[after]=${at(7)}&order=code`), [['SHOE-1'], 1]);
     assert.deepEqual(await codes(`updated_at[before]=${at(9)}&campaign=Shoes`), [['SHOE-1'], 1]);
     assert.deepEqual(await codes(`created_at[before]=${at(2)}`), [[], 0]);
   });
 
-  it('takes the reference\'s filters deep object for what the indexes serve', async () => {
+  it("takes the reference's filters deep object for what the indexes serve", async () => {
     const both = `filters[junction]=and&filters[category_id][conditions][$is]=${footwearId}&filters[created_at][conditions][$after]=${at(2)}`;
     assert.deepEqual(await codes(both), [['BOOT-1'], 1]);
     assert.deepEqual(await codes(`filters[holder_id][conditions][$in][0]=${aliceId}&order=code`), [[cardCode], 1]);
-    assert.deepEqual(await codes(`filters[updated_at][conditions][$before]=${at(9)}&filters[updated_at][conditions][$after]=${at(7)}`), [['SHOE-1'], 1]);
+    assert.deepEqual(
+      await codes(`filters[updated_at][conditions][$before]=${at(9)}&filters[updated_at][conditions][$after]=${at(7)}`),
+      [['SHOE-1'], 1],
+    );
   });
 
   it('refuses every filter it does not know and what no index serves between plain parameters, naming it', async () => {
     const cases: Array<[string, string]> = [
       ['category=Footwear&order=code', ORDER_REFUSAL],
-      ['campaign=Shoes&category=Footwear', 'campaign and category cannot be combined: no index serves both (filter by one of them)'],
+      [
+        'campaign=Shoes&category=Footwear',
+        'campaign and category cannot be combined: no index serves both (filter by one of them)',
+      ],
       ['filters[metadata.a][conditions][$is]=1', `filters.metadata.a is not a known field; allowed: ${FIELDS}`],
       ['filters[campaign_id][conditions][$like]=x', 'filters.campaign_id.conditions.$like is not a known operator'],
-      ['filters[created_at][conditions][$is]=x', 'filters.created_at.conditions.$is does not apply to created_at (a date field)'],
-      ['filters[code][conditions][$more_than]=1', 'filters.code.conditions.$more_than does not apply to code (a string field)'],
-      ['filters[created_at][conditions][$is_days_ago]=1', 'filters.created_at.conditions.$is_days_ago must be an array of exactly one non-negative integer (a number of days)'],
-      ['filters[junction]=xor&filters[code][conditions][$is]=A', 'filters.junction is required and must be "and" or "or"'],
+      [
+        'filters[created_at][conditions][$is]=x',
+        'filters.created_at.conditions.$is does not apply to created_at (a date field)',
+      ],
+      [
+        'filters[code][conditions][$more_than]=1',
+        'filters.code.conditions.$more_than does not apply to code (a string field)',
+      ],
+      [
+        'filters[created_at][conditions][$is_days_ago]=1',
+        'filters.created_at.conditions.$is_days_ago must be an array of exactly one non-negative integer (a number of days)',
+      ],
+      [
+        'filters[junction]=xor&filters[code][conditions][$is]=A',
+        'filters.junction is required and must be "and" or "or"',
+      ],
       ['filters=x', 'Unknown query parameter(s): filters'],
       ['created_at[since]=2025-01-01', 'Unknown query parameter(s): created_at[since]'],
       ['created_at[after]=soon', 'Query parameter created_at[after] must be an ISO 8601 date-time'],
@@ -117,9 +139,21 @@ describe('GET /v1/vouchers filters', () => {
   it('serves the official client, whose deep objects arrive as the reference names them', async () => {
     const client = serverSideClient(server);
     const listed = await client.vouchers.list({ category: 'Footwear', created_at: { after: at(2) } } as never);
-    assert.deepEqual(listed, (await server.request('GET', `/v1/vouchers?category=Footwear&created_at[after]=${at(2)}`)).body);
-    assert.deepEqual(listed.vouchers.map((v: { code: string }) => v.code), ['BOOT-1']);
-    const filtered = await client.vouchers.list({ filters: { junction: 'and', category_id: { conditions: { $is: [footwearId] } } }, order: 'created_at' } as never);
-    assert.deepEqual(filtered.vouchers.map((v: { code: string }) => v.code), ['SHOE-1', 'BOOT-1']);
+    assert.deepEqual(
+      listed,
+      (await server.request('GET', `/v1/vouchers?category=Footwear&created_at[after]=${at(2)}`)).body,
+    );
+    assert.deepEqual(
+      listed.vouchers.map((v: { code: string }) => v.code),
+      ['BOOT-1'],
+    );
+    const filtered = await client.vouchers.list({
+      filters: { junction: 'and', category_id: { conditions: { $is: [footwearId] } } },
+      order: 'created_at',
+    } as never);
+    assert.deepEqual(
+      filtered.vouchers.map((v: { code: string }) => v.code),
+      ['SHOE-1', 'BOOT-1'],
+    );
   });
 });

@@ -53,7 +53,9 @@ describe('GET /v1/vouchers in every order', () => {
   /** What sorting every given voucher would answer (ties: creation order; NULL first ascending). */
   function sorted(vouchers: Listed[], field: (typeof VOUCHER_ORDER_FIELDS)[number], descending: boolean): string[] {
     const key = (v: Listed) => v[field] ?? '';
-    const ascending = vouchers.map((v, seq) => ({ v, seq })).sort((a, b) => (key(a.v) < key(b.v) ? -1 : key(a.v) > key(b.v) ? 1 : a.seq - b.seq));
+    const ascending = vouchers
+      .map((v, seq) => ({ v, seq }))
+      .sort((a, b) => (key(a.v) < key(b.v) ? -1 : key(a.v) > key(b.v) ? 1 : a.seq - b.seq));
     return (descending ? ascending.reverse() : ascending).map(({ v }) => v.code);
   }
 
@@ -63,10 +65,22 @@ describe('GET /v1/vouchers in every order', () => {
       for (const descending of [false, true]) {
         const order = `order=${descending ? '-' : ''}${field}`;
         const all = await list(`${order}&limit=100`);
-        assert.deepEqual(all.vouchers.map((v) => v.code), sorted(created, field, descending), order);
-        assert.deepEqual((await list(`${order}&limit=5&page=2`)).vouchers.map((v) => v.code), sorted(created, field, descending).slice(5, 10), order);
+        assert.deepEqual(
+          all.vouchers.map((v) => v.code),
+          sorted(created, field, descending),
+          order,
+        );
+        assert.deepEqual(
+          (await list(`${order}&limit=5&page=2`)).vouchers.map((v) => v.code),
+          sorted(created, field, descending).slice(5, 10),
+          order,
+        );
         const inSpring = await list(`${order}&campaign=Spring&limit=3&page=2`);
-        assert.deepEqual([inSpring.vouchers.map((v) => v.code), inSpring.total], [sorted(spring, field, descending).slice(3), 4], order);
+        assert.deepEqual(
+          [inSpring.vouchers.map((v) => v.code), inSpring.total],
+          [sorted(spring, field, descending).slice(3), 4],
+          order,
+        );
       }
     }
     const named = (await list('limit=100')).vouchers.map((v) => [v.code, v.campaign] as const);
@@ -81,6 +95,11 @@ describe('GET /v1/vouchers in every order', () => {
       const all = await list(`order=-${field}&limit=100`);
       assert.deepEqual([all.vouchers.map((v) => v.code), all.total], [sorted(kept, field, true), 8], field);
     }
-    assert.deepEqual(await list(`campaign_id=${doomed.campaign_id}`), { object: 'list', data_ref: 'vouchers', vouchers: [], total: 0 });
+    assert.deepEqual(await list(`campaign_id=${doomed.campaign_id}`), {
+      object: 'list',
+      data_ref: 'vouchers',
+      vouchers: [],
+      total: 0,
+    });
   });
 });

@@ -10,7 +10,8 @@ import { startTestServer, type TestServer } from '../support/server.js';
 const clock = fixedClock('2025-03-01T10:00:00.000Z');
 const MINUTE = 60_000;
 const at = (minutes: number) => new Date(Date.parse('2025-03-01T10:00:00.000Z') + minutes * MINUTE).toISOString();
-const f = (field: string, op: string, value = '') => `filters[${field}][conditions][${op}]=${encodeURIComponent(value)}`;
+const f = (field: string, op: string, value = '') =>
+  `filters[${field}][conditions][${op}]=${encodeURIComponent(value)}`;
 const complete = (examined: number) => `complete; examined=${examined}; limit=${FILTER_WINDOW_ROWS}`;
 
 /**
@@ -54,7 +55,8 @@ describe('GET /v1/vouchers: filters checked in the bounded window', () => {
     assertMatchesReference('GET', '/v1/vouchers', 200, withoutNulls(res.body));
     const { vouchers, ...envelope } = res.body;
     assert.deepEqual(envelope, { object: 'list', data_ref: 'vouchers', total: envelope.total });
-    for (const voucher of vouchers) assert.deepEqual(voucher, (await server.request('GET', `/v1/vouchers/${voucher.code}`)).body);
+    for (const voucher of vouchers)
+      assert.deepEqual(voucher, (await server.request('GET', `/v1/vouchers/${voucher.code}`)).body);
     return [vouchers.map((v: { code: string }) => v.code), res.body.total, res.headers.get('x-promo-filter-window')];
   }
 
@@ -75,8 +77,14 @@ describe('GET /v1/vouchers: filters checked in the bounded window', () => {
       [f('is_referral_code', '$is', 'true'), []],
       [f('holder_id', '$has_value'), [card]],
       [f('expiration_date', '$has_value'), []],
-      [`filters[junction]=OR&${f('category_id', '$is', footwearId)}&${f('code', '$is', 'PLAIN-1')}`, ['PLAIN-1', 'BOOT-1', 'SHOE-1']],
-      [`filters[junction]=or&${f('created_at', '$after', at(4))}&${f('code', '$is', 'SHOE-1')}`, [card, 'HAT-1', 'SHOE-1']],
+      [
+        `filters[junction]=OR&${f('category_id', '$is', footwearId)}&${f('code', '$is', 'PLAIN-1')}`,
+        ['PLAIN-1', 'BOOT-1', 'SHOE-1'],
+      ],
+      [
+        `filters[junction]=or&${f('created_at', '$after', at(4))}&${f('code', '$is', 'SHOE-1')}`,
+        [card, 'HAT-1', 'SHOE-1'],
+      ],
       // Beside an indexed filter: the window holds the campaign's vouchers only.
       [`campaign=Shoes&${f('campaign_id', '$is', clubId)}`, [], 1],
       [`${f('campaign_id', '$is', shoesId)}&${f('code', '$is_not', 'X')}`, ['SHOE-1'], 1],
@@ -92,17 +100,28 @@ describe('GET /v1/vouchers: filters checked in the bounded window', () => {
   });
 
   it('pages the matches, with the total of the window', async () => {
-    assert.deepEqual(await list(`${f('code', '$ends_with', '-1')}&limit=2&page=2&order=code`), [['PLAIN-1', 'SHOE-1'], 4, complete(5)]);
+    assert.deepEqual(await list(`${f('code', '$ends_with', '-1')}&limit=2&page=2&order=code`), [
+      ['PLAIN-1', 'SHOE-1'],
+      4,
+      complete(5),
+    ]);
   });
 
   it('takes the filters as @voucherify/sdk sends them', async () => {
     const client = serverSideClient(server);
-    const filters = { junction: 'OR', campaign_ids: { conditions: { $in: [shoesId, clubId] } }, code: { conditions: { $is: 'HAT-1' } } };
+    const filters = {
+      junction: 'OR',
+      campaign_ids: { conditions: { $in: [shoesId, clubId] } },
+      code: { conditions: { $is: 'HAT-1' } },
+    };
     const listed = await client.vouchers.list({ filters });
     const query = `filters[junction]=OR&${f('campaign_ids', '$in][0', shoesId)}&${f('campaign_ids', '$in][1', clubId)}&${f('code', '$is', 'HAT-1')}`;
     assert.deepEqual(listed, (await server.request('GET', `/v1/vouchers?${query}`)).body);
     assert.deepEqual([listed.vouchers.map((v) => v.code), listed.total], [[card, 'HAT-1', 'SHOE-1'], 3]);
-    const notPlain = await client.vouchers.list({ filters: { junction: 'AND', code: { conditions: { $not_in: ['PLAIN-1', 'HAT-1'] } } }, limit: 2 });
+    const notPlain = await client.vouchers.list({
+      filters: { junction: 'AND', code: { conditions: { $not_in: ['PLAIN-1', 'HAT-1'] } } },
+      limit: 2,
+    });
     assert.deepEqual([notPlain.vouchers.map((v) => v.code), notPlain.total], [[card, 'BOOT-1'], 3]);
   });
 });

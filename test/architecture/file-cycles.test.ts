@@ -67,7 +67,10 @@ describe('file graph', () => {
   it('finds a cycle of two files that import each other, even by type only', () => {
     const deps = '/src/app/deps.ts';
     const subscriptions = '/src/app/subscriptions.ts';
-    const cyclic = new Map([[deps, [subscriptions]], [subscriptions, [deps]]]);
+    const cyclic = new Map([
+      [deps, [subscriptions]],
+      [subscriptions, [deps]],
+    ]);
     assert.deepEqual(findFileCycle(cyclic), [deps, subscriptions, deps]);
     const fixture = `import type { Deps } from './deps.js';\nimport { x } from './subscriptions.js';`;
     assert.deepEqual(importsOf('/src/app/a.ts', fixture), [deps, subscriptions]);
@@ -85,7 +88,9 @@ describe('file graph', () => {
     const offenders = [...graph].flatMap(([file, targets]) =>
       relative(SRC, file).startsWith('root/')
         ? []
-        : targets.filter((t) => /\.(job|sweep|subscriptions)\.ts$/.test(t) && moduleOf(t) !== moduleOf(file)).map((t) => `${relative(SRC, file)} -> ${relative(SRC, t)}`),
+        : targets
+            .filter((t) => /\.(job|sweep|subscriptions)\.ts$/.test(t) && moduleOf(t) !== moduleOf(file))
+            .map((t) => `${relative(SRC, file)} -> ${relative(SRC, t)}`),
     );
     assert.deepEqual(offenders, []);
   });

@@ -30,7 +30,9 @@ const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|i
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(IMPORT)].map((m) => resolve(dirname(file), (m[1] ?? m[2]) as string).replace(/\.js$/, '.ts'));
+  return [...text.matchAll(IMPORT)].map((m) =>
+    resolve(dirname(file), (m[1] ?? m[2]) as string).replace(/\.js$/, '.ts'),
+  );
 }
 
 const files = sourceFiles(SRC);
@@ -74,7 +76,10 @@ function findCycle(): string[] | undefined {
 describe('import graph', () => {
   it('has no cycle between units (domain folders and top-level folders)', () => {
     const cycle = findCycle();
-    const why = cycle?.slice(1).map((to, i) => edges.get(cycle[i] as string)?.get(to)).join('\n  ');
+    const why = cycle
+      ?.slice(1)
+      .map((to, i) => edges.get(cycle[i] as string)?.get(to))
+      .join('\n  ');
     assert.equal(cycle, undefined, `cycle ${cycle?.join(' -> ')}:\n  ${why}`);
   });
 
@@ -88,7 +93,9 @@ describe('import graph', () => {
       .filter((f) => /\.routes\.ts$|\/cli\/|\/tui\//.test(f))
       .flatMap((f) => {
         const text = readFileSync(f, 'utf8');
-        const bad = importsOf(f).filter((t) => t.endsWith('.repository.ts')).map((t) => relative(SRC, t));
+        const bad = importsOf(f)
+          .filter((t) => t.endsWith('.repository.ts'))
+          .map((t) => relative(SRC, t));
         if (/from ['"]kysely['"]/.test(text)) bad.push('kysely');
         return bad.map((b) => `${relative(SRC, f)} -> ${b}`);
       });

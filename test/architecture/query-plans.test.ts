@@ -12,7 +12,15 @@ import { createKey } from '../../src/modules/auth/keys.service.js';
 import { freshDbFile } from '../support/db.js';
 import { Fixture, listVariants } from '../support/list-variants.js';
 import { FILTER_WINDOW_ROWS, WINDOW_ALIAS } from '../../src/db/sqlite/filter-window.js';
-import { explain, planProblems, readsTableRange, recordingKysely, ROWS, windowBounds, writeStatistics } from '../support/query-plans.js';
+import {
+  explain,
+  planProblems,
+  readsTableRange,
+  recordingKysely,
+  ROWS,
+  windowBounds,
+  writeStatistics,
+} from '../support/query-plans.js';
 import { windowedVariants } from '../support/window-variants.js';
 import { sqliteOf } from '../support/sqlite.js';
 
@@ -99,15 +107,25 @@ describe('query plans of every list variant', () => {
     for (const statement of statements) {
       const bounds = windowBounds(statement, WINDOW_ALIAS);
       const plan = explain(sqliteOf(deps), statement);
-      const unbounded = readsTableRange(plan, table) && (bounds.length === 0 || bounds.some((b) => b !== FILTER_WINDOW_ROWS));
-      const bad = [...planProblems(plan), ...(unbounded ? [`reads ${table} outside a window of ${FILTER_WINDOW_ROWS} rows (bounds: ${bounds.join(', ') || 'none'})`] : [])];
+      const unbounded =
+        readsTableRange(plan, table) && (bounds.length === 0 || bounds.some((b) => b !== FILTER_WINDOW_ROWS));
+      const bad = [
+        ...planProblems(plan),
+        ...(unbounded
+          ? [`reads ${table} outside a window of ${FILTER_WINDOW_ROWS} rows (bounds: ${bounds.join(', ') || 'none'})`]
+          : []),
+      ];
       if (bad.length > 0) problems.push(`${path}\n  ${statement.sql}\n  -> ${bad.join('; ')}`);
     }
     return problems;
   }
 
   before(async () => {
-    const real = createDeps({ dbFile: freshDbFile(), clock: fixedClock('2024-06-01T00:00:00.000Z'), log: createLogger({ level: 'silent' }) });
+    const real = createDeps({
+      dbFile: freshDbFile(),
+      clock: fixedClock('2024-06-01T00:00:00.000Z'),
+      log: createLogger({ level: 'silent' }),
+    });
     // The same connection through a Kysely that records every statement it runs, as compiled.
     deps = { ...real, db: recordingKysely(sqliteOf(real), (query) => captured?.push(query)) };
     const key = await createKey(deps, { kind: 'server', name: 'plans' });
@@ -151,13 +169,23 @@ describe('query plans of every list variant', () => {
   }
 
   it('finds the window bound in a statement, and a table read outside it', () => {
-    const query = (sql: string, parameters: unknown[]) => ({ sql, parameters, query: undefined }) as unknown as CompiledQuery;
-    const windowed = query('select "seq" from (select "seq" from "vouchers" where "x" = ? order by "code" limit ?) as "filter_window" limit ? offset ?', ['a', 10_000, 10, 0]);
+    const query = (sql: string, parameters: unknown[]) =>
+      ({ sql, parameters, query: undefined }) as unknown as CompiledQuery;
+    const windowed = query(
+      'select "seq" from (select "seq" from "vouchers" where "x" = ? order by "code" limit ?) as "filter_window" limit ? offset ?',
+      ['a', 10_000, 10, 0],
+    );
     assert.deepEqual(windowBounds(windowed, 'filter_window'), [10_000]);
     assert.deepEqual(windowBounds(query('select * from "vouchers" limit ?', [10]), 'filter_window'), []);
     assert.equal(readsTableRange([{ detail: 'SCAN vouchers USING INDEX vouchers_code' }], 'vouchers'), true);
-    assert.equal(readsTableRange([{ detail: 'SEARCH vouchers USING INDEX vouchers_campaign (campaign_id=?)' }], 'vouchers'), true);
-    assert.equal(readsTableRange([{ detail: 'SEARCH vouchers USING INTEGER PRIMARY KEY (rowid=?)' }], 'vouchers'), false);
+    assert.equal(
+      readsTableRange([{ detail: 'SEARCH vouchers USING INDEX vouchers_campaign (campaign_id=?)' }], 'vouchers'),
+      true,
+    );
+    assert.equal(
+      readsTableRange([{ detail: 'SEARCH vouchers USING INTEGER PRIMARY KEY (rowid=?)' }], 'vouchers'),
+      false,
+    );
     assert.equal(readsTableRange([{ detail: 'SEARCH vouchers_x USING INDEX y' }], 'vouchers'), false);
   });
 
@@ -165,19 +193,34 @@ describe('query plans of every list variant', () => {
     const variants = listVariants(fixture);
     assert.equal(new Set(variants).size, variants.length);
     // Spot checks that the enumeration reaches what the routes accept (a regression guard).
-    for (const needle of ['/v1/vouchers?order=-updated_at&campaign_id=', '/v1/customers?order=source_id&email=', 'order=-type']) {
-      assert.ok(variants.some((v) => v.includes(needle)), needle);
+    for (const needle of [
+      '/v1/vouchers?order=-updated_at&campaign_id=',
+      '/v1/customers?order=source_id&email=',
+      'order=-type',
+    ]) {
+      assert.ok(
+        variants.some((v) => v.includes(needle)),
+        needle,
+      );
     }
   });
 
   it('flags a table scan and a temporary sort, and passes an ordered index walk', () => {
     const scan = [{ detail: 'SCAN vouchers' }];
-    const sort = [{ detail: 'SEARCH vouchers USING INDEX vouchers_campaign (campaign_id=?)' }, { detail: 'USE TEMP B-TREE FOR ORDER BY' }];
-    const walk = [{ detail: 'SCAN v USING INDEX vouchers_updated_at' }, { detail: 'SEARCH c USING INDEX sqlite_autoindex_campaigns_1 (id=?)' }];
+    const sort = [
+      { detail: 'SEARCH vouchers USING INDEX vouchers_campaign (campaign_id=?)' },
+      { detail: 'USE TEMP B-TREE FOR ORDER BY' },
+    ];
+    const walk = [
+      { detail: 'SCAN v USING INDEX vouchers_updated_at' },
+      { detail: 'SEARCH c USING INDEX sqlite_autoindex_campaigns_1 (id=?)' },
+    ];
     const subquery = [{ detail: 'CO-ROUTINE m' }, { detail: 'SCAN m' }];
     assert.deepEqual(planProblems(scan), ['SCAN vouchers']);
     assert.deepEqual(planProblems(sort), ['USE TEMP B-TREE FOR ORDER BY']);
-    assert.deepEqual(planProblems([{ detail: 'USE TEMP B-TREE FOR RIGHT PART OF ORDER BY' }]), ['USE TEMP B-TREE FOR RIGHT PART OF ORDER BY']);
+    assert.deepEqual(planProblems([{ detail: 'USE TEMP B-TREE FOR RIGHT PART OF ORDER BY' }]), [
+      'USE TEMP B-TREE FOR RIGHT PART OF ORDER BY',
+    ]);
     assert.deepEqual(planProblems(walk), []);
     assert.deepEqual(planProblems(subquery), []);
     assert.deepEqual(planProblems([{ detail: 'SCAN customer_counts' }]), []);

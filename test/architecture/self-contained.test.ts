@@ -55,9 +55,12 @@ export function outsideCitations(text: string): string[] {
     for (const match of line.matchAll(OUTSIDE_DOCUMENTS)) found.push(`${index + 1}: ${match[0]}`);
     for (const match of line.matchAll(/voucherify-facts/g)) {
       const at = match.index;
-      const asPath = line.slice(Math.max(0, at - 'reference/'.length), at) === 'reference/' && line.startsWith('.md', at + match[0].length);
+      const asPath =
+        line.slice(Math.max(0, at - 'reference/'.length), at) === 'reference/' &&
+        line.startsWith('.md', at + match[0].length);
       const asSection = /^ \d+(?:\.\d+)?\b/.test(line.slice(at + match[0].length));
-      if (!asPath && !asSection) found.push(`${index + 1}: ${(/^[\w.-]+/.exec(line.slice(at)) as RegExpExecArray)[0].replace(/\.$/, '')}`);
+      if (!asPath && !asSection)
+        found.push(`${index + 1}: ${(/^[\w.-]+/.exec(line.slice(at)) as RegExpExecArray)[0].replace(/\.$/, '')}`);
     }
   });
   return found;
@@ -73,8 +76,8 @@ describe('the repository stands alone', () => {
         // This file spells the forbidden paths out as the check's own examples.
         .filter((file) => file !== import.meta.filename)
         .flatMap((file) =>
-        pathsLeavingRepo(file, readFileSync(file, 'utf8')).map((hit) => `${relative(ROOT, file)}:${hit}`),
-      ),
+          pathsLeavingRepo(file, readFileSync(file, 'utf8')).map((hit) => `${relative(ROOT, file)}:${hit}`),
+        ),
     );
     assert.deepEqual(offenders, []);
   });
@@ -102,10 +105,15 @@ describe('the repository stands alone', () => {
   });
 
   it('no file under src/, test/, bin/, .ci/, docs/ nor README.md cites SPEC.md, DESIGN.md, SCALE-OUT.md or the facts file by another name', () => {
-    const files = [...PROSE.filter((folder) => existsSync(join(ROOT, folder))).flatMap((folder) => filesUnder(join(ROOT, folder))), join(ROOT, 'README.md')]
+    const files = [
+      ...PROSE.filter((folder) => existsSync(join(ROOT, folder))).flatMap((folder) => filesUnder(join(ROOT, folder))),
+      join(ROOT, 'README.md'),
+    ]
       // This file spells the forbidden names out as the check's own examples.
       .filter((file) => file !== import.meta.filename);
-    const offenders = files.flatMap((file) => outsideCitations(readFileSync(file, 'utf8')).map((hit) => `${relative(ROOT, file)}:${hit}`));
+    const offenders = files.flatMap((file) =>
+      outsideCitations(readFileSync(file, 'utf8')).map((hit) => `${relative(ROOT, file)}:${hit}`),
+    );
     assert.deepEqual(offenders, []);
   });
 

@@ -21,8 +21,16 @@ import { spawnListening } from './support/spawn.js';
 
 const CONNECTIONS = 16;
 const DURATION_MS = Number(process.env.BENCH_BODY_MS ?? 5000);
-const CLIENT_ENV = { PROMO_CLIENT_APP_ID: 'bench-client', PROMO_CLIENT_TOKEN: 'bench-client', PROMO_CLIENT_ORIGINS: '*' };
-const clientHeaders = { 'X-Client-Application-Id': 'bench-client', 'X-Client-Token': 'bench-client', Origin: 'https://shop.example' };
+const CLIENT_ENV = {
+  PROMO_CLIENT_APP_ID: 'bench-client',
+  PROMO_CLIENT_TOKEN: 'bench-client',
+  PROMO_CLIENT_ORIGINS: '*',
+};
+const clientHeaders = {
+  'X-Client-Application-Id': 'bench-client',
+  'X-Client-Token': 'bench-client',
+  Origin: 'https://shop.example',
+};
 const validationBody = {
   redeemables: [{ object: 'voucher', id: 'PCT-BENCH' }],
   order: { items: [1, 2, 3].map((i) => ({ product_id: null, quantity: i, price: 500 * i })) },
@@ -30,15 +38,31 @@ const validationBody = {
 
 async function figures(bin: string) {
   const dir = mkdtempSync(join(tmpdir(), 'promo-bench-'));
-  const server = await spawnListening([bin, 'serve', '--port', '0', '--db', join(dir, 'bench.db')], { ...process.env, ...BENCH_KEY_ENV, ...CLIENT_ENV });
+  const server = await spawnListening([bin, 'serve', '--port', '0', '--db', join(dir, 'bench.db')], {
+    ...process.env,
+    ...BENCH_KEY_ENV,
+    ...CLIENT_ENV,
+  });
   try {
-    await post(`${server.url}/v1/vouchers/PCT-BENCH`, { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } });
-    const load = (path: string, options: { method?: 'POST'; headers?: Record<string, string>; body?: unknown }, durationMs = DURATION_MS) =>
-      cannon(`${server.url}${path}`, { connections: CONNECTIONS, durationMs, ...options });
+    await post(`${server.url}/v1/vouchers/PCT-BENCH`, {
+      type: 'DISCOUNT_VOUCHER',
+      discount: { type: 'PERCENT', percent_off: 10 },
+    });
+    const load = (
+      path: string,
+      options: { method?: 'POST'; headers?: Record<string, string>; body?: unknown },
+      durationMs = DURATION_MS,
+    ) => cannon(`${server.url}${path}`, { connections: CONNECTIONS, durationMs, ...options });
     const health = () => load('/health', {});
     const voucher = () => load('/v1/vouchers/PCT-BENCH', { headers: benchHeaders });
-    const introspect = (ms?: number) => load('/v1/oauth/introspect', { method: 'POST', headers: benchHeaders, body: { access_token: 'not-a-live-token' } }, ms);
-    const validate = (ms?: number) => load('/client/v1/validations', { method: 'POST', headers: clientHeaders, body: validationBody }, ms);
+    const introspect = (ms?: number) =>
+      load(
+        '/v1/oauth/introspect',
+        { method: 'POST', headers: benchHeaders, body: { access_token: 'not-a-live-token' } },
+        ms,
+      );
+    const validate = (ms?: number) =>
+      load('/client/v1/validations', { method: 'POST', headers: clientHeaders, body: validationBody }, ms);
     await introspect(1000);
     await validate(1000);
     const pid = server.child.pid;
@@ -55,7 +79,22 @@ async function figures(bin: string) {
 }
 
 const before = process.env.BENCH_BEFORE_BIN;
-const runs: Array<[string, string]> = before ? [['before', before], ['after', PROMO_BIN], ['before', before], ['after', PROMO_BIN]] : [['this', PROMO_BIN]];
+const runs: Array<[string, string]> = before
+  ? [
+      ['before', before],
+      ['after', PROMO_BIN],
+      ['before', before],
+      ['after', PROMO_BIN],
+    ]
+  : [['this', PROMO_BIN]];
 for (const [label, bin] of runs) {
-  console.log(JSON.stringify({ bench: 'body-cost', label, connections: CONNECTIONS, duration_ms: DURATION_MS, ...(await figures(bin)) }));
+  console.log(
+    JSON.stringify({
+      bench: 'body-cost',
+      label,
+      connections: CONNECTIONS,
+      duration_ms: DURATION_MS,
+      ...(await figures(bin)),
+    }),
+  );
 }

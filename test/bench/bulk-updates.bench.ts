@@ -19,21 +19,31 @@ import { spawnListening } from './support/spawn.js';
 const COUNT = Number(process.env.BENCH_COUNT ?? 10_000);
 const bin = fileURLToPath(new URL('../../bin/promo', import.meta.url));
 
-const server = await spawnListening([bin, 'serve', '--port', '0', '--db', freshDbFile(), '--workers', '1'], { ...process.env, ...BENCH_KEY_ENV });
+const server = await spawnListening([bin, 'serve', '--port', '0', '--db', freshDbFile(), '--workers', '1'], {
+  ...process.env,
+  ...BENCH_KEY_ENV,
+});
 
 /** Posts a bulk update (202) and waits for its job to end DONE with nothing failed; answers entries/s. */
 async function timed(path: string, body: unknown): Promise<number> {
   const started = performance.now();
-  const res = await fetch(`${server.url}${path}`, { method: 'POST', headers: { ...benchHeaders, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { ...benchHeaders, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const accepted = (await res.json()) as { async_action_id: string };
   if (res.status !== 202) throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(accepted)}`);
   for (;;) {
-    const job = (await (await fetch(`${server.url}/v1/async-actions/${accepted.async_action_id}`, { headers: benchHeaders })).json()) as {
+    const job = (await (
+      await fetch(`${server.url}/v1/async-actions/${accepted.async_action_id}`, { headers: benchHeaders })
+    ).json()) as {
       status: string;
       result?: { done_count: number; failed_count: number };
     };
     if (job.status === 'DONE' || job.status === 'FAILED') {
-      if (job.status !== 'DONE' || job.result?.failed_count !== 0 || job.result.done_count !== COUNT) throw new Error(`${path}: ${JSON.stringify(job)}`);
+      if (job.status !== 'DONE' || job.result?.failed_count !== 0 || job.result.done_count !== COUNT)
+        throw new Error(`${path}: ${JSON.stringify(job)}`);
       return COUNT / ((performance.now() - started) / 1000);
     }
     await new Promise((r) => setTimeout(r, 20));
@@ -44,22 +54,33 @@ const sourceIds = Array.from({ length: COUNT }, (_, i) => `bulk-${i}`);
 try {
   await post(`${server.url}/v1/customers`, { source_id: 'warm-up' });
   const { served, raw, runs } = await betweenRawLoops(COUNT, async () => ({
-    created: await timed('/v1/customers/bulk/async', sourceIds.map((s) => ({ source_id: s, name: `Customer ${s}`, email: `${s}@example.com`, metadata: { n: 1 } }))),
-    updated: await timed('/v1/customers/bulk/async', sourceIds.map((s) => ({ source_id: s, name: `Renamed ${s}`, phone: '+48 600 000 000' }))),
-    merged: await timed('/v1/customers/metadata/async', { source_ids: sourceIds, metadata: { tier: 'gold', score: 7 } }),
+    created: await timed(
+      '/v1/customers/bulk/async',
+      sourceIds.map((s) => ({ source_id: s, name: `Customer ${s}`, email: `${s}@example.com`, metadata: { n: 1 } })),
+    ),
+    updated: await timed(
+      '/v1/customers/bulk/async',
+      sourceIds.map((s) => ({ source_id: s, name: `Renamed ${s}`, phone: '+48 600 000 000' })),
+    ),
+    merged: await timed('/v1/customers/metadata/async', {
+      source_ids: sourceIds,
+      metadata: { tier: 'gold', score: 7 },
+    }),
   }));
-  console.log(JSON.stringify({
-    bench: 'bulk-updates',
-    entries: COUNT,
-    created_per_s: Math.round(served.created),
-    updated_per_s: Math.round(served.updated),
-    metadata_merged_per_s: Math.round(served.merged),
-    raw_insert_rows_per_s: Math.round(raw),
-    raw_runs: runs,
-    ratio_created: round(served.created / raw, 4),
-    ratio_updated: round(served.updated / raw, 4),
-    ratio_merged: round(served.merged / raw, 4),
-  }));
+  console.log(
+    JSON.stringify({
+      bench: 'bulk-updates',
+      entries: COUNT,
+      created_per_s: Math.round(served.created),
+      updated_per_s: Math.round(served.updated),
+      metadata_merged_per_s: Math.round(served.merged),
+      raw_insert_rows_per_s: Math.round(raw),
+      raw_runs: runs,
+      ratio_created: round(served.created / raw, 4),
+      ratio_updated: round(served.updated / raw, 4),
+      ratio_merged: round(served.merged / raw, 4),
+    }),
+  );
 } finally {
   await server.stop();
 }

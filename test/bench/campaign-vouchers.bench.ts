@@ -45,7 +45,9 @@ const HEADERS = { 'X-App-Id': APP.id, 'X-App-Token': APP.token, 'Content-Type': 
 const DISCOUNT = { type: 'PERCENT', percent_off: 10 };
 const bin = fileURLToPath(new URL('../../bin/promo', import.meta.url));
 
-const migrations = loadMigrations().map((m) => m.sql).join('\n');
+const migrations = loadMigrations()
+  .map((m) => m.sql)
+  .join('\n');
 const key = createHash('sha256').update(`${SEED_VERSION}/${SCALE}`).update(migrations).digest('hex').slice(0, 12);
 const seedFile = join(tmpdir(), `promo-bench-campaign-vouchers-${key}.db`);
 
@@ -59,10 +61,14 @@ const random62 = (length: number): string => Array.from(randomBytes(length), (b)
 
 function seedCampaigns(sqlite: BetterSqlite3.Database, now: string): string[] {
   const template = JSON.stringify({
-    type: 'DISCOUNT_VOUCHER', discount: DISCOUNT, code_config: presentCodeConfig((codeTemplate({ length: 10 }) as { template: CodeTemplate }).template),
-    redemption: { quantity: null }, is_referral_code: false,
+    type: 'DISCOUNT_VOUCHER',
+    discount: DISCOUNT,
+    code_config: presentCodeConfig((codeTemplate({ length: 10 }) as { template: CodeTemplate }).template),
+    redemption: { quantity: null },
+    is_referral_code: false,
   });
-  const insert = sqlite.prepare(`INSERT INTO campaigns (id, name, campaign_type, type, voucher, vouchers_count, creation_status, vouchers_generation_status, created_at)
+  const insert =
+    sqlite.prepare(`INSERT INTO campaigns (id, name, campaign_type, type, voucher, vouchers_count, creation_status, vouchers_generation_status, created_at)
     VALUES (?, ?, 'DISCOUNT_COUPONS', 'AUTO_UPDATE', ?, ?, 'DONE', 'DONE', ?)`);
   return CAMPAIGNS.map((name, i) => {
     const id = `camp_bench${i}${random62(6)}`;
@@ -73,7 +79,8 @@ function seedCampaigns(sqlite: BetterSqlite3.Database, now: string): string[] {
 
 /** Vouchers in blocks of BLOCK per campaign in turn; codes random but unique (a serial suffix). */
 function seedVouchers(sqlite: BetterSqlite3.Database, campaignIds: string[]): void {
-  const insert = sqlite.prepare(`INSERT INTO vouchers (id, code, campaign_id, type, discount, active, metadata, is_referral_code,
+  const insert =
+    sqlite.prepare(`INSERT INTO vouchers (id, code, campaign_id, type, discount, active, metadata, is_referral_code,
     redeemed_quantity, redeemed_points, publish_count, created_at) VALUES (?, ?, ?, 'DISCOUNT_VOUCHER', ?, 1, '{}', 0, 0, 0, 0, ?)`);
   const discount = JSON.stringify(DISCOUNT);
   const start = Date.UTC(2024, 0, 1);
@@ -82,7 +89,13 @@ function seedVouchers(sqlite: BetterSqlite3.Database, campaignIds: string[]): vo
     const campaignId = campaignIds[(first / BLOCK) % campaignIds.length] as string;
     sqlite.transaction(() => {
       for (let n = first; n < first + BLOCK; n++) {
-        insert.run(`v_${base62(n, 8)}${random62(6)}`, `${random62(6)}${base62(n, 4)}`, campaignId, discount, new Date(start + n).toISOString());
+        insert.run(
+          `v_${base62(n, 8)}${random62(6)}`,
+          `${random62(6)}${base62(n, 4)}`,
+          campaignId,
+          discount,
+          new Date(start + n).toISOString(),
+        );
       }
     })();
   }
@@ -96,8 +109,8 @@ interface Answer {
   result: { done_count: number };
 }
 
-const call = (agent: Agent, base: string, method: string, path: string, body?: unknown) => jsonRequest<Answer>(agent, base, HEADERS, method, path, body);
-
+const call = (agent: Agent, base: string, method: string, path: string, body?: unknown) =>
+  jsonRequest<Answer>(agent, base, HEADERS, method, path, body);
 
 interface Phase {
   rate: number;
@@ -112,7 +125,13 @@ interface Phase {
  * `writers`, a customer is created every POST_EVERY_MS meanwhile. The rate counts the job's
  * done vouchers from the request to the end.
  */
-async function phase(agent: Agent, base: string, name: string, writers: boolean, start: () => Promise<string>): Promise<Phase> {
+async function phase(
+  agent: Agent,
+  base: string,
+  name: string,
+  writers: boolean,
+  start: () => Promise<string>,
+): Promise<Phase> {
   const started = performance.now();
   const jobPath = `/v1/async-actions/${await start()}`;
   let ended: Answer | undefined;
@@ -138,7 +157,9 @@ async function phase(agent: Agent, base: string, name: string, writers: boolean,
   if (job.status !== 'DONE') throw new Error(`${name}: the job ended ${job.status}: ${JSON.stringify(job.result)}`);
   latencies.sort((a, b) => a - b);
   const done = job.result.done_count;
-  const posts = writers ? { post_p50_ms: round(percentile(latencies, 50)), post_p99_ms: round(percentile(latencies, 99)) } : {};
+  const posts = writers
+    ? { post_p50_ms: round(percentile(latencies, 50)), post_p99_ms: round(percentile(latencies, 99)) }
+    : {};
   return { rate: done / seconds, seconds: round(seconds, 1), done, ...posts };
 }
 
@@ -147,20 +168,45 @@ type Expect = (method: string, path: string, status: number, body?: unknown) => 
 /** Generation into a new campaign, then the update and the delete of a seeded campaign of PER_CAMPAIGN vouchers. */
 async function jobRound(agent: Agent, base: string, expect: Expect, campaign: string, writers: boolean) {
   const gen = `Gen ${campaign}`;
-  await expect('POST', '/v1/campaigns', 200, { name: gen, campaign_type: 'DISCOUNT_COUPONS', voucher: { type: 'DISCOUNT_VOUCHER', discount: DISCOUNT, code_config: { length: 8 } } });
+  await expect('POST', '/v1/campaigns', 200, {
+    name: gen,
+    campaign_type: 'DISCOUNT_COUPONS',
+    voucher: { type: 'DISCOUNT_VOUCHER', discount: DISCOUNT, code_config: { length: 8 } },
+  });
   const path = `/v1/campaigns/${encodeURIComponent(campaign)}`;
-  const generate = await phase(agent, base, `gen-${campaign}`, writers, async () => (await expect('POST', `/v1/campaigns/${encodeURIComponent(gen)}/vouchers?vouchers_count=${GENERATE}`, 202)).async_action_id);
+  const generate = await phase(
+    agent,
+    base,
+    `gen-${campaign}`,
+    writers,
+    async () =>
+      (await expect('POST', `/v1/campaigns/${encodeURIComponent(gen)}/vouchers?vouchers_count=${GENERATE}`, 202))
+        .async_action_id,
+  );
   const update = await phase(agent, base, `update-${campaign}`, writers, async () => {
     await expect('PUT', path, 200, { discount: { type: 'AMOUNT', amount_off: 500 }, expiration_date: '2030-12-31' });
     const [job] = (await expect('GET', '/v1/async-actions?limit=1', 200)).async_actions;
     if (job?.type !== 'CAMPAIGN.VOUCHERS_UPDATE') throw new Error(`the newest job is ${JSON.stringify(job)}`);
     return job.id;
   });
-  const remove = await phase(agent, base, `delete-${campaign}`, writers, async () => (await expect('DELETE', path, 202)).async_action_id);
-  for (const [name, p] of [['update', update], ['delete', remove]] as const) {
+  const remove = await phase(
+    agent,
+    base,
+    `delete-${campaign}`,
+    writers,
+    async () => (await expect('DELETE', path, 202)).async_action_id,
+  );
+  for (const [name, p] of [
+    ['update', update],
+    ['delete', remove],
+  ] as const) {
     if (p.done !== PER_CAMPAIGN) throw new Error(`${name} touched ${p.done} vouchers, expected ${PER_CAMPAIGN}`);
   }
-  const figures = (p: Phase) => ({ rows_per_s: Math.round(p.rate), seconds: p.seconds, ...(writers ? { customer_post_p50_ms: p.post_p50_ms, customer_post_p99_ms: p.post_p99_ms } : {}) });
+  const figures = (p: Phase) => ({
+    rows_per_s: Math.round(p.rate),
+    seconds: p.seconds,
+    ...(writers ? { customer_post_p50_ms: p.post_p50_ms, customer_post_p99_ms: p.post_p99_ms } : {}),
+  });
   return {
     generate: figures(generate),
     update: figures(update),
@@ -172,7 +218,11 @@ async function jobRound(agent: Agent, base: string, expect: Expect, campaign: st
 
 /** The same round twice in one server: alone (the rates), then with a writer (what the jobs cost other writers). */
 async function run(dbFile: string) {
-  const server = await spawnListening([bin, 'serve', '--port', '0', '--db', dbFile, '--workers', '2'], { ...process.env, PROMO_APP_ID: APP.id, PROMO_APP_TOKEN: APP.token });
+  const server = await spawnListening([bin, 'serve', '--port', '0', '--db', dbFile, '--workers', '2'], {
+    ...process.env,
+    PROMO_APP_ID: APP.id,
+    PROMO_APP_TOKEN: APP.token,
+  });
   const agent = new Agent({ keepAlive: true, maxSockets: 4 });
   const expect: Expect = async (method, path, status, body) => {
     const res = await call(agent, server.url, method, path, body);
@@ -189,7 +239,9 @@ async function run(dbFile: string) {
   }
 }
 
-const seeded = cachedSeed(seedFile, ['vouchers'], (sqlite) => seedVouchers(sqlite, seedCampaigns(sqlite, new Date().toISOString())));
+const seeded = cachedSeed(seedFile, ['vouchers'], (sqlite) =>
+  seedVouchers(sqlite, seedCampaigns(sqlite, new Date().toISOString())),
+);
 const dbFile = join(tempDir('promo-bench-campaign-vouchers-'), 'promo.db');
 copyFileSync(seedFile, dbFile);
 const sqlite = openSqlite(dbFile);

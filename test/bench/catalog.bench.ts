@@ -42,7 +42,11 @@ const COLORS = ['red', 'green', 'blue', 'black', 'white', 'yellow', 'pink', 'gre
 
 const migrationFile = fileURLToPath(new URL('../../sql/0002_catalog.sql', import.meta.url));
 const bin = fileURLToPath(new URL('../../bin/promo', import.meta.url));
-const key = createHash('sha256').update(`${SEED_VERSION}/${SCALE}`).update(readFileSync(migrationFile)).digest('hex').slice(0, 12);
+const key = createHash('sha256')
+  .update(`${SEED_VERSION}/${SCALE}`)
+  .update(readFileSync(migrationFile))
+  .digest('hex')
+  .slice(0, 12);
 const dbFile = join(tmpdir(), `promo-bench-catalog-${key}.db`);
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -60,21 +64,36 @@ const priceOf = (n: number) => 100 + ((n * 2_654_435_761) % PRICE_SPAN);
 const colorOf = (n: number) => COLORS[(n * 40_503) % COLORS.length] as string;
 
 function seedRows(sqlite: BetterSqlite3.Database): void {
-  const product = sqlite.prepare(`INSERT INTO products (id, source_id, name, price, attributes, metadata, image_url, created_at, updated_at)
+  const product =
+    sqlite.prepare(`INSERT INTO products (id, source_id, name, price, attributes, metadata, image_url, created_at, updated_at)
     VALUES (?, ?, ?, ?, '["size"]', ?, NULL, ?, NULL)`);
-  const sku = sqlite.prepare(`INSERT INTO skus (id, product_id, source_id, sku, price, currency, attributes, image_url, metadata, created_at, updated_at)
+  const sku =
+    sqlite.prepare(`INSERT INTO skus (id, product_id, source_id, sku, price, currency, attributes, image_url, metadata, created_at, updated_at)
     VALUES (?, ?, ?, ?, ?, 'EUR', ?, NULL, ?, ?, NULL)`);
   for (let start = 0; start < PRODUCTS; start += BATCH) {
     sqlite.transaction(() => {
       for (let i = start; i < Math.min(start + BATCH, PRODUCTS); i++) {
         const id = sortableId('prod_', i);
         const at = T_BASE + i * 60_000;
-        const meta = JSON.stringify({ color: colorOf(i), vendor: `vendor-${i % 97}`, tags: ['catalog', `batch-${i % 10}`] });
+        const meta = JSON.stringify({
+          color: colorOf(i),
+          vendor: `vendor-${i % 97}`,
+          tags: ['catalog', `batch-${i % 10}`],
+        });
         product.run(id, `src-${i}`, `Product ${i}`, priceOf(i), meta, iso(at));
         for (let k = 0; k < SKUS_PER_PRODUCT; k++) {
           const n = PRODUCTS + i * SKUS_PER_PRODUCT + k;
           const skuMeta = JSON.stringify({ color: colorOf(n), weight: k + 1 });
-          sku.run(sortableId('sku_', n), id, `src-${i}-${k}`, `Product ${i} / ${k}`, priceOf(n), JSON.stringify({ size: ['S', 'M', 'L'][k] }), skuMeta, iso(at + (k + 1) * 1000));
+          sku.run(
+            sortableId('sku_', n),
+            id,
+            `src-${i}-${k}`,
+            `Product ${i} / ${k}`,
+            priceOf(n),
+            JSON.stringify({ size: ['S', 'M', 'L'][k] }),
+            skuMeta,
+            iso(at + (k + 1) * 1000),
+          );
         }
       }
     })();
@@ -85,7 +104,9 @@ function samples(): { products: string[]; skus: string[] } {
   const sqlite = openSqlite(dbFile);
   try {
     const pick = (table: string) =>
-      (sqlite.prepare(`SELECT id FROM ${table} ORDER BY random() LIMIT 500`).all() as Array<{ id: string }>).map((r) => r.id);
+      (sqlite.prepare(`SELECT id FROM ${table} ORDER BY random() LIMIT 500`).all() as Array<{ id: string }>).map(
+        (r) => r.id,
+      );
     return { products: pick('products'), skus: pick('skus') };
   } finally {
     sqlite.close();
@@ -112,7 +133,9 @@ try {
     body: JSON.stringify({ type: 'AUTO_UPDATE', name: `bench ${Date.now()}`, filter }),
   });
   const collection = (await created.json()) as { id: string };
-  const first = (await (await fetch(`${server.url}/v1/product-collections/${collection.id}/products?limit=100`, { headers })).json()) as {
+  const first = (await (
+    await fetch(`${server.url}/v1/product-collections/${collection.id}/products?limit=100`, { headers })
+  ).json()) as {
     total: number;
   };
   const lastPage = Math.min(100, Math.max(1, Math.ceil(first.total / 100)));

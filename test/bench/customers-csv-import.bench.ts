@@ -64,11 +64,22 @@ function rawInsertRate(count: number): number {
   const now = new Date().toISOString();
   const rows = Array.from({ length: count }, (_, n) => {
     const c = customer(n);
-    return [newId('cust_'), c.source_id, c.name, c.email, c.phone, JSON.stringify({ city: c.city, postal_code: c.postal_code }), JSON.stringify({ tier: c.tier }), now, now];
+    return [
+      newId('cust_'),
+      c.source_id,
+      c.name,
+      c.email,
+      c.phone,
+      JSON.stringify({ city: c.city, postal_code: c.postal_code }),
+      JSON.stringify({ tier: c.tier }),
+      now,
+      now,
+    ];
   });
   const sqlite = openSqlite(file, { synchronous: 'NORMAL' });
   sqlite.pragma('cache_size = -65536');
-  const insert = sqlite.prepare(`INSERT INTO customers (id, source_id, name, email, phone, address, metadata, system_metadata, created_at, updated_at)
+  const insert =
+    sqlite.prepare(`INSERT INTO customers (id, source_id, name, email, phone, address, metadata, system_metadata, created_at, updated_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, '{}', ?, ?)`);
   const started = performance.now();
   sqlite.transaction(() => rows.forEach((row) => insert.run(...row)))();
@@ -82,10 +93,17 @@ function rawInsertRate(count: number): number {
 function checkCount(sqlite: ReturnType<typeof openSqlite>, count: number, who: string): void {
   const got = (sqlite.prepare('SELECT count(*) AS n FROM customers').get() as { n: number }).n;
   if (got !== count) throw new Error(`${who} stored ${got} customers, expected ${count}`);
-  const last = sqlite.prepare('SELECT name, address, metadata FROM customers WHERE source_id = ?').get(`c-${count - 1}`) as Record<string, string>;
+  const last = sqlite
+    .prepare('SELECT name, address, metadata FROM customers WHERE source_id = ?')
+    .get(`c-${count - 1}`) as Record<string, string>;
   const c = customer(count - 1);
-  const want = { name: c.name, address: JSON.stringify({ city: c.city, postal_code: c.postal_code }), metadata: JSON.stringify({ tier: c.tier }) };
-  if (JSON.stringify(last) !== JSON.stringify(want)) throw new Error(`${who} stored ${JSON.stringify(last)}, expected ${JSON.stringify(want)}`);
+  const want = {
+    name: c.name,
+    address: JSON.stringify({ city: c.city, postal_code: c.postal_code }),
+    metadata: JSON.stringify({ tier: c.tier }),
+  };
+  if (JSON.stringify(last) !== JSON.stringify(want))
+    throw new Error(`${who} stored ${JSON.stringify(last)}, expected ${JSON.stringify(want)}`);
 }
 
 const importRun = (count: number) =>

@@ -39,7 +39,11 @@ const BATCH = 48_000;
 
 const migrationFile = fileURLToPath(new URL('../../sql/0003_customers.sql', import.meta.url));
 const bin = fileURLToPath(new URL('../../bin/promo', import.meta.url));
-const key = createHash('sha256').update(`${SEED_VERSION}/${SCALE}`).update(readFileSync(migrationFile)).digest('hex').slice(0, 12);
+const key = createHash('sha256')
+  .update(`${SEED_VERSION}/${SCALE}`)
+  .update(readFileSync(migrationFile))
+  .digest('hex')
+  .slice(0, 12);
 const dbFile = join(tmpdir(), `promo-bench-customers-${key}.db`);
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -73,7 +77,15 @@ function seedCustomers(sqlite: BetterSqlite3.Database, ids: string[]): void {
         const created = T_BASE + i * 30_000;
         const email = i % 50 === 0 ? SHARED_EMAIL : `user${i}@example.com`;
         const address = JSON.stringify({ city: CITIES[i % CITIES.length], country: 'PL' });
-        insert.run(ids[i], `src-${String(i).padStart(7, '0')}`, NAMES[i % NAMES.length], email, address, iso(created), iso(created + (i % 7) * 86_400_000));
+        insert.run(
+          ids[i],
+          `src-${String(i).padStart(7, '0')}`,
+          NAMES[i % NAMES.length],
+          email,
+          address,
+          iso(created),
+          iso(created + (i % 7) * 86_400_000),
+        );
       }
     })();
   }
@@ -87,7 +99,17 @@ function seedEvents(sqlite: BetterSqlite3.Database, ids: string[]): void {
   const one = (customer: string, k: number, at: number) => {
     const [type, category, campaignType] = TYPES[k % TYPES.length] as (typeof TYPES)[number];
     const data = `{"customer":{"id":"${customer}","object":"customer"},"seq":${k}}`;
-    insert.run(sortableId('evcus_', n++), customer, type, category, campaignType && `camp_${campaignType}`, campaignType, data, `v-${k}`, iso(at));
+    insert.run(
+      sortableId('evcus_', n++),
+      customer,
+      type,
+      category,
+      campaignType && `camp_${campaignType}`,
+      campaignType,
+      data,
+      `v-${k}`,
+      iso(at),
+    );
   };
   const heavy = ids[0] as string;
   sqlite.transaction(() => {
@@ -108,10 +130,14 @@ function seedEvents(sqlite: BetterSqlite3.Database, ids: string[]): void {
 function samples(): { customers: string[]; heavy: string; events: string[] } {
   const sqlite = openSqlite(dbFile);
   try {
-    const customers = (sqlite.prepare('SELECT id FROM customers ORDER BY random() LIMIT 500').all() as Array<{ id: string }>).map((r) => r.id);
+    const customers = (
+      sqlite.prepare('SELECT id FROM customers ORDER BY random() LIMIT 500').all() as Array<{ id: string }>
+    ).map((r) => r.id);
     const heavy = (sqlite.prepare('SELECT id FROM customers ORDER BY seq LIMIT 1').get() as { id: string }).id;
     const events = (
-      sqlite.prepare('SELECT id FROM customer_events WHERE customer_id = ? ORDER BY random() LIMIT 500').all(heavy) as Array<{ id: string }>
+      sqlite
+        .prepare('SELECT id FROM customer_events WHERE customer_id = ? ORDER BY random() LIMIT 500')
+        .all(heavy) as Array<{ id: string }>
     ).map((r) => r.id);
     return { customers, heavy, events };
   } finally {
@@ -137,7 +163,9 @@ try {
   const list = await measure(['/v1/customers?page=99&limit=100']);
   const listEmail = await measure([`/v1/customers?page=99&limit=100&email=${SHARED_EMAIL}`]);
   const listDesc = await measure(['/v1/customers?page=99&limit=100&order=-created_at']);
-  const activity = await measure(events.map((id) => `/v1/customers/${heavy}/activity?limit=100&starting_after_id=${id}`));
+  const activity = await measure(
+    events.map((id) => `/v1/customers/${heavy}/activity?limit=100&starting_after_id=${id}`),
+  );
   // The lookup is measured before and after the rest; the lower p99 is the (stricter) baseline.
   const lookupAgain = await measure(customers.map((id) => `/v1/customers/${id}`));
   const baseline = Math.min(lookup.p99_ms, lookupAgain.p99_ms);

@@ -35,15 +35,27 @@ async function readerLatencies(base: string, path: string, done: () => boolean):
 async function main() {
   const dbFile = freshDbFile();
   const tinyBefore = tinyCommitRate(dirname(dbFile), 2000);
-  const server = await spawnListening([bin, 'serve', '--port', '0', '--db', dbFile], { ...process.env, PROMO_APP_ID: APP.id, PROMO_APP_TOKEN: APP.token });
+  const server = await spawnListening([bin, 'serve', '--port', '0', '--db', dbFile], {
+    ...process.env,
+    PROMO_APP_ID: APP.id,
+    PROMO_APP_TOKEN: APP.token,
+  });
   try {
     const agent = new Agent({ keepAlive: true });
-    const seeded = await jsonRequest<{ id: string }>(agent, server.url, { ...HEADERS, 'Content-Type': 'application/json' }, 'POST', '/v1/customers', { source_id: 'reader' });
+    const seeded = await jsonRequest<{ id: string }>(
+      agent,
+      server.url,
+      { ...HEADERS, 'Content-Type': 'application/json' },
+      'POST',
+      '/v1/customers',
+      { source_id: 'reader' },
+    );
     agent.destroy();
     const health = await measureThroughput(`${server.url}/health`, { durationMs: DURATION_MS });
     let n = 0;
     const body = () => ({ source_id: `bench-${n++}`, name: 'Bench customer', metadata: { tier: 'gold' } });
-    const posts = (connections: number) => measurePosts(`${server.url}/v1/customers`, { connections, durationMs: DURATION_MS, headers: HEADERS, body });
+    const posts = (connections: number) =>
+      measurePosts(`${server.url}/v1/customers`, { connections, durationMs: DURATION_MS, headers: HEADERS, body });
     const one = await posts(1);
     const before = await commitFigures(server.url);
     let storming = true;
@@ -53,16 +65,22 @@ async function main() {
     const readLatencies = await reads;
     const after = await commitFigures(server.url);
     const tinyAfter = tinyCommitRate(dirname(dbFile), 2000);
-    console.log(JSON.stringify({
-      bench: 'durable-writes',
-      tiny_full_commits_per_s: { before: tinyBefore, after: tinyAfter },
-      health_rps: health.rps,
-      post_customers_1_client: one,
-      post_customers_16_clients: sixteen,
-      ratio_16_to_1: round(sixteen.rps / one.rps, 2),
-      mean_commit_batch_16_clients: meanBatch(before, after),
-      get_customer_during_storm: { p50_ms: round(percentile(readLatencies, 50)), p99_ms: round(percentile(readLatencies, 99)), n: readLatencies.length },
-    }));
+    console.log(
+      JSON.stringify({
+        bench: 'durable-writes',
+        tiny_full_commits_per_s: { before: tinyBefore, after: tinyAfter },
+        health_rps: health.rps,
+        post_customers_1_client: one,
+        post_customers_16_clients: sixteen,
+        ratio_16_to_1: round(sixteen.rps / one.rps, 2),
+        mean_commit_batch_16_clients: meanBatch(before, after),
+        get_customer_during_storm: {
+          p50_ms: round(percentile(readLatencies, 50)),
+          p99_ms: round(percentile(readLatencies, 99)),
+          n: readLatencies.length,
+        },
+      }),
+    );
   } finally {
     await server.stop();
   }

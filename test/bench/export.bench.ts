@@ -44,7 +44,13 @@ const CAMPAIGN = { id: 'camp_bench00000000', name: 'Export bench' };
 const bin = fileURLToPath(new URL('../../bin/promo', import.meta.url));
 const self = fileURLToPath(import.meta.url);
 
-const migrationsHash = createHash('sha256').update(loadMigrations().map((m) => m.sql).join('\n')).digest('hex');
+const migrationsHash = createHash('sha256')
+  .update(
+    loadMigrations()
+      .map((m) => m.sql)
+      .join('\n'),
+  )
+  .digest('hex');
 const key = createHash('sha256').update(`${SEED_VERSION}/${SCALE}/${migrationsHash}`).digest('hex').slice(0, 12);
 const dbFile = join(tmpdir(), `promo-bench-export-${key}.db`);
 const T_BASE = Date.UTC(2023, 0, 1);
@@ -53,8 +59,16 @@ function seedVouchers(sqlite: BetterSqlite3.Database): void {
   sqlite
     .prepare(`INSERT INTO campaigns (id, name, campaign_type, type, voucher, vouchers_count, creation_status, vouchers_generation_status, created_at)
       VALUES (?, ?, 'DISCOUNT_COUPONS', 'AUTO_UPDATE', ?, ?, 'DONE', 'DONE', ?)`)
-    .run(CAMPAIGN.id, CAMPAIGN.name, JSON.stringify({ type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } }), VOUCHERS, new Date(T_BASE).toISOString());
-  const insert = sqlite.prepare(`INSERT INTO vouchers (id, code, campaign_id, type, discount, metadata, created_at) VALUES (?, ?, ?, 'DISCOUNT_VOUCHER', ?, ?, ?)`);
+    .run(
+      CAMPAIGN.id,
+      CAMPAIGN.name,
+      JSON.stringify({ type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } }),
+      VOUCHERS,
+      new Date(T_BASE).toISOString(),
+    );
+  const insert = sqlite.prepare(
+    `INSERT INTO vouchers (id, code, campaign_id, type, discount, metadata, created_at) VALUES (?, ?, ?, 'DISCOUNT_VOUCHER', ?, ?, ?)`,
+  );
   for (let start = 0; start < VOUCHERS; start += BATCH) {
     sqlite.transaction(() => {
       for (let i = start; i < Math.min(start + BATCH, VOUCHERS); i++) {
@@ -63,7 +77,14 @@ function seedVouchers(sqlite: BetterSqlite3.Database): void {
         // Ticks of 1,000 vouchers; the ticks in reverse of insertion for every other block, so created_at order is not seq order.
         const tick = Math.floor(i / 1000);
         const created = T_BASE + (tick % 2 === 0 ? tick : VOUCHERS / 1000 - tick) * 30_000;
-        insert.run(`v_bench${String(i).padStart(9, '0')}`, `EXP-${String(i).padStart(8, '0')}`, CAMPAIGN.id, discount, metadata, new Date(created).toISOString());
+        insert.run(
+          `v_bench${String(i).padStart(9, '0')}`,
+          `EXP-${String(i).padStart(8, '0')}`,
+          CAMPAIGN.id,
+          discount,
+          metadata,
+          new Date(created).toISOString(),
+        );
       }
     })();
   }
@@ -75,7 +96,14 @@ function rawExport(out: string): void {
   const rows = sqlite
     .prepare(`SELECT v.code, v.type, v.discount, v.metadata, v.created_at, (SELECT name FROM campaigns c WHERE c.id = v.campaign_id) AS campaign
       FROM vouchers v ORDER BY v.created_at, v.seq`)
-    .iterate() as IterableIterator<{ code: string; type: string; discount: string; metadata: string; created_at: string; campaign: string }>;
+    .iterate() as IterableIterator<{
+    code: string;
+    type: string;
+    discount: string;
+    metadata: string;
+    created_at: string;
+    campaign: string;
+  }>;
   const fd = openSync(out, 'w');
   let chunk = csvLine(FIELDS);
   for (const row of rows) {
@@ -94,7 +122,10 @@ function rawExport(out: string): void {
 const sha256 = (file: string): Promise<string> =>
   new Promise((resolve, reject) => {
     const hash = createHash('sha256');
-    createReadStream(file).on('data', (d) => hash.update(d)).on('end', () => resolve(hash.digest('hex'))).on('error', reject);
+    createReadStream(file)
+      .on('data', (d) => hash.update(d))
+      .on('end', () => resolve(hash.digest('hex')))
+      .on('error', reject);
   });
 
 if (process.argv.includes('baseline')) {
@@ -104,7 +135,22 @@ if (process.argv.includes('baseline')) {
   const dir = tempDir('promo-bench-export-');
   const [exportFile, baselineFile] = [join(dir, 'export.csv'), join(dir, 'baseline.csv')];
   const baseline = await runMeasured(['--import', 'tsx', self, 'baseline', baselineFile], 'the baseline');
-  const exported = await runMeasured([bin, 'export', 'voucher', '--fields', FIELDS.join(','), '--order', 'created_at', '--out', exportFile, '--db', dbFile], 'promo export');
+  const exported = await runMeasured(
+    [
+      bin,
+      'export',
+      'voucher',
+      '--fields',
+      FIELDS.join(','),
+      '--order',
+      'created_at',
+      '--out',
+      exportFile,
+      '--db',
+      dbFile,
+    ],
+    'promo export',
+  );
   const identical = (await sha256(exportFile)) === (await sha256(baselineFile));
   // What the request reads on the API's thread to fix the export's rows (the table's highest
   // seq), beside the count it does not make (a count of the table would hold the thread).

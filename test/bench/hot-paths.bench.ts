@@ -30,16 +30,33 @@ import { spawnListening } from './support/spawn.js';
 const CONNECTIONS = 16;
 const DURATION_MS = Number(process.env.BENCH_HOT_MS ?? 5000);
 const bin = process.env.BENCH_PROMO_BIN ?? PROMO_BIN;
-const CLIENT_ENV = { PROMO_CLIENT_APP_ID: 'bench-client', PROMO_CLIENT_TOKEN: 'bench-client', PROMO_CLIENT_ORIGINS: '*' };
+const CLIENT_ENV = {
+  PROMO_CLIENT_APP_ID: 'bench-client',
+  PROMO_CLIENT_TOKEN: 'bench-client',
+  PROMO_CLIENT_ORIGINS: '*',
+};
 const bareKoa = fileURLToPath(new URL('./support/bare-koa-server.ts', import.meta.url));
-const clientHeaders = { 'X-Client-Application-Id': 'bench-client', 'X-Client-Token': 'bench-client', Origin: 'https://shop.example' };
+const clientHeaders = {
+  'X-Client-Application-Id': 'bench-client',
+  'X-Client-Token': 'bench-client',
+  Origin: 'https://shop.example',
+};
 
 async function seed(base: string): Promise<string> {
-  await post(`${base}/v1/vouchers/PCT-BENCH`, { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 }, metadata: { tier: 'gold' } });
+  await post(`${base}/v1/vouchers/PCT-BENCH`, {
+    type: 'DISCOUNT_VOUCHER',
+    discount: { type: 'PERCENT', percent_off: 10 },
+    metadata: { tier: 'gold' },
+  });
   const res = await fetch(`${base}/v1/customers`, {
     method: 'POST',
     headers: { ...benchHeaders, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ source_id: 'c-bench', name: 'Bench Customer', email: 'bench@example.com', metadata: { tier: 'gold' } }),
+    body: JSON.stringify({
+      source_id: 'c-bench',
+      name: 'Bench Customer',
+      email: 'bench@example.com',
+      metadata: { tier: 'gold' },
+    }),
   });
   if (res.status !== 200) throw new Error(`POST /v1/customers: ${res.status}`);
   return ((await res.json()) as { id: string }).id;
@@ -54,7 +71,8 @@ const validationBody = () => ({
 async function bareKoaFigures(dbFile: string) {
   const bare = await spawnListening(['--import', 'tsx', bareKoa, dbFile]);
   try {
-    const get = (path: string, durationMs = DURATION_MS) => cannon(`${bare.url}${path}`, { connections: CONNECTIONS, durationMs });
+    const get = (path: string, durationMs = DURATION_MS) =>
+      cannon(`${bare.url}${path}`, { connections: CONNECTIONS, durationMs });
     await get('/health', 1000);
     await get('/v1/vouchers/PCT-BENCH', 1000);
     const health = await measured(bare.child.pid, () => get('/health'));
@@ -67,13 +85,23 @@ async function bareKoaFigures(dbFile: string) {
 
 const dir = mkdtempSync(join(tmpdir(), 'promo-bench-'));
 const dbFile = join(dir, 'bench.db');
-const server = await spawnListening([bin, 'serve', '--port', '0', '--db', dbFile], { ...process.env, ...BENCH_KEY_ENV, ...CLIENT_ENV });
+const server = await spawnListening([bin, 'serve', '--port', '0', '--db', dbFile], {
+  ...process.env,
+  ...BENCH_KEY_ENV,
+  ...CLIENT_ENV,
+});
 try {
   const customerId = await seed(server.url);
   const get = (path: string, headers: Record<string, string> = {}, durationMs = DURATION_MS) =>
     cannon(`${server.url}${path}`, { connections: CONNECTIONS, durationMs, headers });
   const validate = (durationMs = DURATION_MS) =>
-    cannon(`${server.url}/client/v1/validations`, { connections: CONNECTIONS, durationMs, method: 'POST', headers: clientHeaders, body: validationBody() });
+    cannon(`${server.url}/client/v1/validations`, {
+      connections: CONNECTIONS,
+      durationMs,
+      method: 'POST',
+      headers: clientHeaders,
+      body: validationBody(),
+    });
   // Warm-up: JIT, the statement cache, the key map.
   await get('/health', {}, 1000);
   await get('/v1/vouchers/PCT-BENCH', benchHeaders, 1000);

@@ -41,7 +41,11 @@ const headers = { 'X-App-Id': 'bench', 'X-App-Token': 'bench' };
 
 const migrationFile = fileURLToPath(new URL('../../sql/0009_ledgers.sql', import.meta.url));
 const bin = fileURLToPath(new URL('../../bin/promo', import.meta.url));
-const key = createHash('sha256').update(`${SEED_VERSION}/${SCALE}`).update(readFileSync(migrationFile)).digest('hex').slice(0, 12);
+const key = createHash('sha256')
+  .update(`${SEED_VERSION}/${SCALE}`)
+  .update(readFileSync(migrationFile))
+  .digest('hex')
+  .slice(0, 12);
 const seedFile = join(tmpdir(), `promo-bench-ledger-${key}.db`);
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -56,19 +60,36 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 function seedRows(sqlite: BetterSqlite3.Database): void {
   // Opening rows come from the seed itself: the trigger would add an eleventh row per card.
-  const trigger = (sqlite.prepare("SELECT sql FROM sqlite_master WHERE name = 'vouchers_opening_rows'").get() as { sql: string }).sql;
+  const trigger = (
+    sqlite.prepare("SELECT sql FROM sqlite_master WHERE name = 'vouchers_opening_rows'").get() as { sql: string }
+  ).sql;
   sqlite.exec('DROP TRIGGER vouchers_opening_rows');
-  const template = { type: 'LOYALTY_CARD', loyalty_card: { points: 0 }, code_config: { length: 8, charset: BASE62, prefix: '', postfix: '', pattern: '########' }, redemption: { quantity: null }, is_referral_code: false };
-  sqlite.prepare(`INSERT INTO campaigns (id, name, campaign_type, type, voucher, vouchers_count, creation_status, vouchers_generation_status, created_at)
-    VALUES (?, 'Bench program', 'LOYALTY_PROGRAM', 'AUTO_UPDATE', ?, ?, 'DONE', 'DONE', ?)`).run(CAMPAIGN, JSON.stringify(template), MEMBERS, iso(T_BASE));
-  const customer = sqlite.prepare(`INSERT INTO customers (id, source_id, metadata, system_metadata, loyalty_points, loyalty_card_points_to_go, created_at, updated_at)
+  const template = {
+    type: 'LOYALTY_CARD',
+    loyalty_card: { points: 0 },
+    code_config: { length: 8, charset: BASE62, prefix: '', postfix: '', pattern: '########' },
+    redemption: { quantity: null },
+    is_referral_code: false,
+  };
+  sqlite
+    .prepare(`INSERT INTO campaigns (id, name, campaign_type, type, voucher, vouchers_count, creation_status, vouchers_generation_status, created_at)
+    VALUES (?, 'Bench program', 'LOYALTY_PROGRAM', 'AUTO_UPDATE', ?, ?, 'DONE', 'DONE', ?)`)
+    .run(CAMPAIGN, JSON.stringify(template), MEMBERS, iso(T_BASE));
+  const customer =
+    sqlite.prepare(`INSERT INTO customers (id, source_id, metadata, system_metadata, loyalty_points, loyalty_card_points_to_go, created_at, updated_at)
     VALUES (?, ?, '{}', '{}', 100, 100, ?, ?)`);
-  const line = sqlite.prepare("INSERT INTO customer_loyalty_campaigns (customer_id, campaign_id, campaign_name, points) VALUES (?, ?, 'Bench program', 100)");
-  const card = sqlite.prepare(`INSERT INTO vouchers (id, code, campaign_id, type, loyalty_points, loyalty_balance, loyalty_next_expiration_date, loyalty_next_expiration_points,
+  const line = sqlite.prepare(
+    "INSERT INTO customer_loyalty_campaigns (customer_id, campaign_id, campaign_name, points) VALUES (?, ?, 'Bench program', 100)",
+  );
+  const card =
+    sqlite.prepare(`INSERT INTO vouchers (id, code, campaign_id, type, loyalty_points, loyalty_balance, loyalty_next_expiration_date, loyalty_next_expiration_points,
     loyalty_pending_points, loyalty_expired_points, loyalty_subtracted_points, holder_id, created_at) VALUES (?, ?, ?, 'LOYALTY_CARD', 120, 100, '2099-12-31', 100, 0, 0, 20, ?, ?)`);
-  const entry = sqlite.prepare(`INSERT INTO ledger_entries (id, voucher_id, campaign_id, customer_id, type, delta, balance, total, operation_type, created_at)
+  const entry =
+    sqlite.prepare(`INSERT INTO ledger_entries (id, voucher_id, campaign_id, customer_id, type, delta, balance, total, operation_type, created_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'MANUAL', ?)`);
-  const bucket = sqlite.prepare(`INSERT INTO points_buckets (id, voucher_id, campaign_id, expires_on, total_points, status, created_at) VALUES (?, ?, ?, '2099-12-31', 100, 'ACTIVE', ?)`);
+  const bucket = sqlite.prepare(
+    `INSERT INTO points_buckets (id, voucher_id, campaign_id, expires_on, total_points, status, created_at) VALUES (?, ?, ?, '2099-12-31', 100, 'ACTIVE', ?)`,
+  );
   for (let start = 0; start < MEMBERS; start += BATCH) {
     sqlite.transaction(() => {
       for (let i = start; i < Math.min(start + BATCH, MEMBERS); i++) {
@@ -84,7 +105,17 @@ function seedRows(sqlite: BetterSqlite3.Database): void {
           const delta = k < 8 ? 15 : -10;
           balance += delta;
           if (delta > 0) total += delta;
-          entry.run(sortable('vtx_', i * ROWS_PER_CARD + k), voucher, CAMPAIGN, cust, delta > 0 ? 'POINTS_ADDITION' : 'POINTS_REMOVAL', delta, balance, total, iso(at + k));
+          entry.run(
+            sortable('vtx_', i * ROWS_PER_CARD + k),
+            voucher,
+            CAMPAIGN,
+            cust,
+            delta > 0 ? 'POINTS_ADDITION' : 'POINTS_REMOVAL',
+            delta,
+            balance,
+            total,
+            iso(at + k),
+          );
         }
         bucket.run(sortable('lopb_', i), voucher, CAMPAIGN, iso(at));
       }
@@ -95,11 +126,19 @@ function seedRows(sqlite: BetterSqlite3.Database): void {
 
 const pick = (n: number): number => Math.floor(Math.random() * n);
 
-const seeded = cachedSeed(seedFile, ['customers', 'customer_loyalty_campaigns', 'vouchers', 'ledger_entries', 'points_buckets'], seedRows);
+const seeded = cachedSeed(
+  seedFile,
+  ['customers', 'customer_loyalty_campaigns', 'vouchers', 'ledger_entries', 'points_buckets'],
+  seedRows,
+);
 const dbFile = join(tmpdir(), `promo-bench-ledger-run-${process.pid}.db`);
 copyFileSync(seedFile, dbFile);
 try {
-  const server = await spawnListening([bin, 'serve', '--port', '0', '--db', dbFile], { ...process.env, PROMO_APP_ID: 'bench', PROMO_APP_TOKEN: 'bench' });
+  const server = await spawnListening([bin, 'serve', '--port', '0', '--db', dbFile], {
+    ...process.env,
+    PROMO_APP_ID: 'bench',
+    PROMO_APP_TOKEN: 'bench',
+  });
   let balance;
   let transactions;
   let lookup;
@@ -114,9 +153,14 @@ try {
     const after = await health();
     healthP99 = (before.p99_ms + after.p99_ms) / 2;
     const cards = Array.from({ length: 500 }, () => pick(MEMBERS));
-    const lastPage = (i: number) => `/v1/loyalties/members/${code(i)}/transactions?limit=1&starting_after_id=${sortable('vtx_', i * ROWS_PER_CARD + 1)}`;
+    const lastPage = (i: number) =>
+      `/v1/loyalties/members/${code(i)}/transactions?limit=1&starting_after_id=${sortable('vtx_', i * ROWS_PER_CARD + 1)}`;
     transactions = await measureLatency(server.url, cards.map(lastPage), { headers });
-    lookup = await measureLatency(server.url, cards.map((i) => `/v1/vouchers/${code(i)}`), { headers });
+    lookup = await measureLatency(
+      server.url,
+      cards.map((i) => `/v1/vouchers/${code(i)}`),
+      { headers },
+    );
   } finally {
     await server.stop();
   }
@@ -155,10 +199,14 @@ async function measureRandomPosts(url: () => string, durationMs: number) {
   let n = 0;
   const post = (target: string, body: string) =>
     new Promise<number>((resolve, reject) => {
-      const req = request(target, { agent, method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      });
+      const req = request(
+        target,
+        { agent, method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -175,7 +223,11 @@ async function measureRandomPosts(url: () => string, durationMs: number) {
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
-  return { rps: Math.round(latencies.length / ((performance.now() - started) / 1000)), p50_ms: round(at(50)), p99_ms: round(at(99)) };
+  return {
+    rps: Math.round(latencies.length / ((performance.now() - started) / 1000)),
+    p50_ms: round(at(50)),
+    p99_ms: round(at(99)),
+  };
 }
 
 /** Every bucket made due, then one raw UPDATE of them (rolled back) beside the sweep itself. */
@@ -184,7 +236,11 @@ async function measureSweep() {
   sqlite.exec("UPDATE points_buckets SET expires_on = '2020-01-01' WHERE expires_on = '2099-12-31'");
   const raw = performance.now();
   sqlite.exec('BEGIN IMMEDIATE');
-  sqlite.prepare("UPDATE points_buckets SET status = 'EXPIRED', expired_points = total_points, total_points = 0 WHERE status = 'ACTIVE' AND expires_on < '2025-01-01'").run();
+  sqlite
+    .prepare(
+      "UPDATE points_buckets SET status = 'EXPIRED', expired_points = total_points, total_points = 0 WHERE status = 'ACTIVE' AND expires_on < '2025-01-01'",
+    )
+    .run();
   sqlite.exec('ROLLBACK');
   const rawS = (performance.now() - raw) / 1000;
   sqlite.close();
@@ -193,5 +249,11 @@ async function measureSweep() {
   const expired = await expireDueBuckets(deps);
   const sweepS = (performance.now() - started) / 1000;
   await deps.close();
-  return { sweep_buckets: expired, sweep_s: round(sweepS, 1), sweep_buckets_per_s: Math.round(expired / sweepS), raw_update_s: round(rawS, 2), ratio_sweep: round(sweepS / rawS, 1) };
+  return {
+    sweep_buckets: expired,
+    sweep_s: round(sweepS, 1),
+    sweep_buckets_per_s: Math.round(expired / sweepS),
+    raw_update_s: round(rawS, 2),
+    ratio_sweep: round(sweepS / rawS, 1),
+  };
 }

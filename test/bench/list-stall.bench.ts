@@ -51,13 +51,24 @@ const APP = { id: 'bench-app', token: 'bench-token-0123456789' };
 const HEADERS = { 'X-App-Id': APP.id, 'X-App-Token': APP.token };
 const bin = fileURLToPath(new URL('../../bin/promo', import.meta.url));
 
-const migrationsHash = createHash('sha256').update(loadMigrations().map((m) => m.sql).join('\n')).digest('hex');
+const migrationsHash = createHash('sha256')
+  .update(
+    loadMigrations()
+      .map((m) => m.sql)
+      .join('\n'),
+  )
+  .digest('hex');
 const key = createHash('sha256').update(`${SEED_VERSION}/${SCALE}/${migrationsHash}`).digest('hex').slice(0, 12);
 const dbFile = join(tmpdir(), `promo-bench-list-stall-${key}.db`);
 
 const T_BASE = Date.UTC(2023, 0, 1);
 const iso = (ms: number) => new Date(ms).toISOString();
-const template = (prefix: string, length: number): CodeTemplate => ({ prefix, postfix: '', pattern: '#'.repeat(length), charset: Array.from(ALPHANUMERIC) });
+const template = (prefix: string, length: number): CodeTemplate => ({
+  prefix,
+  postfix: '',
+  pattern: '#'.repeat(length),
+  charset: Array.from(ALPHANUMERIC),
+});
 
 /**
  * Vouchers as the API writes them, with the spread a real campaign has: created in order over
@@ -68,8 +79,15 @@ function seedVouchers(sqlite: BetterSqlite3.Database): void {
   sqlite
     .prepare(`INSERT INTO campaigns (id, name, campaign_type, type, voucher, vouchers_count, creation_status, vouchers_generation_status, created_at)
       VALUES (?, ?, 'DISCOUNT_COUPONS', 'AUTO_UPDATE', ?, ?, 'DONE', 'DONE', ?)`)
-    .run(CAMPAIGN.id, CAMPAIGN.name, JSON.stringify({ type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } }), VOUCHERS, iso(T_BASE));
-  const insert = sqlite.prepare(`INSERT INTO vouchers (id, code, campaign_id, type, discount, metadata, created_at, updated_at)
+    .run(
+      CAMPAIGN.id,
+      CAMPAIGN.name,
+      JSON.stringify({ type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } }),
+      VOUCHERS,
+      iso(T_BASE),
+    );
+  const insert =
+    sqlite.prepare(`INSERT INTO vouchers (id, code, campaign_id, type, discount, metadata, created_at, updated_at)
     VALUES (?, ?, ?, 'DISCOUNT_VOUCHER', '{"type":"PERCENT","percent_off":10}', ?, ?, ?)`);
   const codes = new Set<string>();
   const nextCode = codeGenerator(template('', 10));
@@ -92,7 +110,8 @@ function seedVouchers(sqlite: BetterSqlite3.Database): void {
 
 /** Redemptions of the seeded vouchers over the same year, a tenth of them failed. */
 function seedRedemptions(sqlite: BetterSqlite3.Database, codes: string[]): void {
-  const insert = sqlite.prepare(`INSERT INTO redemptions (id, object, created_at, customer_id, result, status, failure_code, related_object_type, related_object_id, voucher_code, campaign_name, channel_type, amount)
+  const insert =
+    sqlite.prepare(`INSERT INTO redemptions (id, object, created_at, customer_id, result, status, failure_code, related_object_type, related_object_id, voucher_code, campaign_name, channel_type, amount)
     VALUES (?, 'redemption', ?, ?, ?, ?, ?, 'voucher', ?, ?, ?, 'API', 100)`);
   const year = 365 * 86_400_000;
   for (let start = 0; start < REDEMPTIONS; start += BATCH) {
@@ -100,8 +119,17 @@ function seedRedemptions(sqlite: BetterSqlite3.Database, codes: string[]): void 
       for (let i = start; i < Math.min(start + BATCH, REDEMPTIONS); i++) {
         const failed = i % 10 === 9;
         const code = codes[(i * 7919) % codes.length] as string;
-        insert.run(`r_bench${i}`, iso(T_BASE + Math.floor((i / REDEMPTIONS) * year)), `cust_bench${i % 1000}`, failed ? 'FAILURE' : 'SUCCESS', failed ? 'FAILED' : 'SUCCEEDED',
-          failed ? 'voucher_expired' : null, `v_${code}`, code, CAMPAIGN.name);
+        insert.run(
+          `r_bench${i}`,
+          iso(T_BASE + Math.floor((i / REDEMPTIONS) * year)),
+          `cust_bench${i % 1000}`,
+          failed ? 'FAILURE' : 'SUCCESS',
+          failed ? 'FAILED' : 'SUCCEEDED',
+          failed ? 'voucher_expired' : null,
+          `v_${code}`,
+          code,
+          CAMPAIGN.name,
+        );
       }
     })();
   }
@@ -118,7 +146,8 @@ const heavyLists = VOUCHER_ORDER_FIELDS.flatMap((field) => [field, `-${field}`])
  * deepest page inside it, in every order and beside the campaign's index.
  */
 const WINDOW_PAGE = FILTER_WINDOW_ROWS / 100 - 1;
-const f = (field: string, op: string, value: string) => `filters[${field}][conditions][${op}]=${encodeURIComponent(value)}`;
+const f = (field: string, op: string, value: string) =>
+  `filters[${field}][conditions][${op}]=${encodeURIComponent(value)}`;
 const windowedLists = [
   ...VOUCHER_ORDER_FIELDS.flatMap((field) => [field, `-${field}`]).flatMap((order) => [
     `/v1/vouchers?order=${order}&page=${WINDOW_PAGE}&limit=100&${f('code', '$is_not', 'X')}`,
@@ -144,7 +173,10 @@ async function planProblemsOnSeed(): Promise<string[]> {
     for (const field of VOUCHER_ORDER_FIELDS) {
       for (const direction of ['asc', 'desc'] as const) {
         for (const campaign of [CAMPAIGN.name, undefined]) {
-          await listVouchers({ db, clock: fixedClock(iso(T_BASE)) }, { limit: 100, page: 100, order: { field, direction }, campaign });
+          await listVouchers(
+            { db, clock: fixedClock(iso(T_BASE)) },
+            { limit: 100, page: 100, order: { field, direction }, campaign },
+          );
         }
       }
     }
@@ -163,13 +195,18 @@ async function windowedPlanProblems(sqlite: BetterSqlite3.Database): Promise<str
     const recording = recordingKysely(sqlite, (query) => statements.push(query));
     const table = path.startsWith('/v1/vouchers') ? 'vouchers' : 'redemptions';
     const query = queryOf(path);
-    if (table === 'vouchers') await listVouchers({ db: recording, clock: fixedClock(iso(T_BASE)) }, parseVouchersListQuery(query));
+    if (table === 'vouchers')
+      await listVouchers({ db: recording, clock: fixedClock(iso(T_BASE)) }, parseVouchersListQuery(query));
     else await listRedemptions({ db: recording }, parseRedemptionsListQuery(query));
     for (const s of statements) {
       const plan = explain(sqlite, s);
       const bounds = windowBounds(s, WINDOW_ALIAS);
-      const unbounded = readsTableRange(plan, table) && (bounds.length === 0 || bounds.some((b) => b !== FILTER_WINDOW_ROWS));
-      problems.push(...planProblems(plan).map((p) => `${s.sql} -> ${p}`), ...(unbounded ? [`${s.sql} -> reads ${table} outside a window`] : []));
+      const unbounded =
+        readsTableRange(plan, table) && (bounds.length === 0 || bounds.some((b) => b !== FILTER_WINDOW_ROWS));
+      problems.push(
+        ...planProblems(plan).map((p) => `${s.sql} -> ${p}`),
+        ...(unbounded ? [`${s.sql} -> reads ${table} outside a window`] : []),
+      );
     }
   }
   return problems;
@@ -179,7 +216,9 @@ function get(agent: Agent, base: string, path: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(new URL(path, base), { agent, headers: HEADERS }, (res) => {
       res.resume();
-      res.on('end', () => (res.statusCode === 200 ? resolve(res.statusCode) : reject(new Error(`GET ${path} answered ${res.statusCode}`))));
+      res.on('end', () =>
+        res.statusCode === 200 ? resolve(res.statusCode) : reject(new Error(`GET ${path} answered ${res.statusCode}`)),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -187,10 +226,16 @@ function get(agent: Agent, base: string, path: string): Promise<number> {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const summary = (latencies: number[]) => {
   const sorted = [...latencies].sort((a, b) => a - b);
-  return { n: sorted.length, p50_ms: round(percentile(sorted, 50)), p99_ms: round(percentile(sorted, 99)), max_ms: round(sorted.at(-1) ?? 0) };
+  return {
+    n: sorted.length,
+    p50_ms: round(percentile(sorted, 50)),
+    p99_ms: round(percentile(sorted, 99)),
+    max_ms: round(sorted.at(-1) ?? 0),
+  };
 };
 
 /** GET /health every HEALTH_EVERY_MS until `done()`; each latency. */
@@ -226,7 +271,11 @@ async function loopWhileProbing(healthAgent: Agent, listAgent: Agent, base: stri
 
 const seeded = cachedSeed(dbFile, ['vouchers', 'redemptions'], seedVouchers);
 const plans = await planProblemsOnSeed();
-const server = await spawnListening([bin, 'serve', '--port', '0', '--db', dbFile], { ...process.env, PROMO_APP_ID: APP.id, PROMO_APP_TOKEN: APP.token });
+const server = await spawnListening([bin, 'serve', '--port', '0', '--db', dbFile], {
+  ...process.env,
+  PROMO_APP_ID: APP.id,
+  PROMO_APP_TOKEN: APP.token,
+});
 const healthAgent = new Agent({ keepAlive: true, maxSockets: 1 });
 const listAgent = new Agent({ keepAlive: true, maxSockets: 1 });
 try {
@@ -243,7 +292,8 @@ try {
       filter_window_rows: FILTER_WINDOW_ROWS,
       seeded_now: !seeded.reused,
       seed_seconds: seeded.seconds,
-      plans: plans.length === 0 ? 'every statement reads an index in order (filtered lists: inside their window)' : plans,
+      plans:
+        plans.length === 0 ? 'every statement reads an index in order (filtered lists: inside their window)' : plans,
       list_p50_ms: list.p50_ms,
       list_p99_ms: list.p99_ms,
       list_max_ms: list.max_ms,

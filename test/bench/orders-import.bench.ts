@@ -65,7 +65,10 @@ const orderBody = (o: OrderSpec) => ({
   source_id: `ord-${o.n}`,
   status: 'PAID',
   created_at: o.createdAt,
-  customer: o.customer === o.n ? { source_id: `c-${o.customer}`, name: `Customer ${o.customer}` } : { source_id: `c-${o.customer}` },
+  customer:
+    o.customer === o.n
+      ? { source_id: `c-${o.customer}`, name: `Customer ${o.customer}` }
+      : { source_id: `c-${o.customer}` },
   items: o.items.map((i) => ({ source_id: `p-${i.product}`, related_object: 'product', quantity: i.quantity })),
 });
 
@@ -97,7 +100,12 @@ interface Product {
   price: number;
 }
 
-const products: Product[] = Array.from({ length: PRODUCTS }, (_, i) => ({ id: newId('prod_'), source_id: `p-${i}`, name: `Product ${i}`, price: priceOf(i) }));
+const products: Product[] = Array.from({ length: PRODUCTS }, (_, i) => ({
+  id: newId('prod_'),
+  source_id: `p-${i}`,
+  name: `Product ${i}`,
+  price: priceOf(i),
+}));
 
 /** The same 1,000 products in every file (same ids), as the catalog the orders name. */
 function seedProducts(file: string): void {
@@ -122,7 +130,9 @@ function rawRows(count: number): RawRows {
   const now = new Date().toISOString();
   const customerIds = new Map<number, string>();
   const figures = new Map<number, { total: number; count: number; lastAmount: number; lastDate: string }>();
-  const productBlocks = products.map((p) => JSON.stringify({ id: p.id, source_id: p.source_id, name: p.name, metadata: {}, price: p.price }));
+  const productBlocks = products.map((p) =>
+    JSON.stringify({ id: p.id, source_id: p.source_id, name: p.name, metadata: {}, price: p.price }),
+  );
   const rows: RawRows = { customers: [], orders: [], items: [] };
   for (const o of orderSpecs(count)) {
     if (o.customer === o.n) customerIds.set(o.n, idNow('cust_'));
@@ -131,7 +141,18 @@ function rawRows(count: number): RawRows {
     o.items.forEach((item, position) => {
       const price = (products[item.product] as Product).price;
       amount += price * item.quantity;
-      rows.items.push([orderId, position, newId('ordli_'), `p-${item.product}`, 'product', (products[item.product] as Product).id, item.quantity, price * item.quantity, price, productBlocks[item.product]]);
+      rows.items.push([
+        orderId,
+        position,
+        newId('ordli_'),
+        `p-${item.product}`,
+        'product',
+        (products[item.product] as Product).id,
+        item.quantity,
+        price * item.quantity,
+        price,
+        productBlocks[item.product],
+      ]);
     });
     rows.orders.push([orderId, `ord-${o.n}`, amount, customerIds.get(o.customer), now, o.createdAt]);
     const f = figures.get(o.customer) ?? { total: 0, count: 0, lastAmount: 0, lastDate: '' };
@@ -152,11 +173,14 @@ function rawInsertRate(count: number): number {
   const sqlite = openSqlite(file, { synchronous: 'NORMAL' });
   sqlite.pragma('cache_size = -65536');
   sqlite.pragma('wal_autocheckpoint = 20000');
-  const customer = sqlite.prepare(`INSERT INTO customers (id, source_id, name, metadata, system_metadata, orders_total_amount, orders_total_count,
+  const customer =
+    sqlite.prepare(`INSERT INTO customers (id, source_id, name, metadata, system_metadata, orders_total_amount, orders_total_count,
     orders_last_order_amount, orders_last_order_date, created_at, updated_at) VALUES (?, ?, ?, '{}', '{}', ?, ?, ?, ?, ?, ?)`);
-  const order = sqlite.prepare(`INSERT INTO orders (id, source_id, status, amount, discount_amount, items_discount_amount, metadata, customer_id,
+  const order =
+    sqlite.prepare(`INSERT INTO orders (id, source_id, status, amount, discount_amount, items_discount_amount, metadata, customer_id,
     paid_at, created_at) VALUES (?, ?, 'PAID', ?, 0, 0, '{}', ?, ?, ?)`);
-  const item = sqlite.prepare(`INSERT INTO order_items (order_id, position, id, source_id, related_object, product_id, quantity, amount,
+  const item =
+    sqlite.prepare(`INSERT INTO order_items (order_id, position, id, source_id, related_object, product_id, quantity, amount,
     discount_amount, price, product) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`);
   const started = performance.now();
   sqlite.transaction(() => {
@@ -173,9 +197,14 @@ function rawInsertRate(count: number): number {
 
 function checkCounts(sqlite: BetterSqlite3.Database, count: number, who: string): void {
   const n = (sql: string) => (sqlite.prepare(sql).get() as { n: number }).n;
-  const got = { orders: n('SELECT count(*) AS n FROM orders'), items: n('SELECT count(*) AS n FROM order_items'), customers: n('SELECT count(*) AS n FROM customers') };
+  const got = {
+    orders: n('SELECT count(*) AS n FROM orders'),
+    items: n('SELECT count(*) AS n FROM order_items'),
+    customers: n('SELECT count(*) AS n FROM customers'),
+  };
   const want = { orders: count, items: count * ITEMS, customers: Math.ceil(count / 2) };
-  if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(`${who} stored ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
+  if (JSON.stringify(got) !== JSON.stringify(want))
+    throw new Error(`${who} stored ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
   const counted = n('SELECT sum(orders_total_count) AS n FROM customers');
   if (counted !== count) throw new Error(`${who}: the customers' summaries count ${counted} orders, expected ${count}`);
 }

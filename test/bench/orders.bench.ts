@@ -23,8 +23,10 @@ const CUSTOMERS = 500;
 const DURATION_MS = Number(process.env.BENCH_ORDERS_MS ?? 8000);
 
 async function seed(base: string): Promise<void> {
-  for (let i = 0; i < PRODUCTS; i++) await post(`${base}/v1/products`, { source_id: `p-${i}`, name: `Product ${i}`, price: 100 * (i + 1) });
-  for (let i = 0; i < CUSTOMERS; i++) await post(`${base}/v1/customers`, { source_id: `c-${i}`, name: `Customer ${i}` });
+  for (let i = 0; i < PRODUCTS; i++)
+    await post(`${base}/v1/products`, { source_id: `p-${i}`, name: `Product ${i}`, price: 100 * (i + 1) });
+  for (let i = 0; i < CUSTOMERS; i++)
+    await post(`${base}/v1/customers`, { source_id: `c-${i}`, name: `Customer ${i}` });
 }
 
 let sequence = 0;
@@ -33,7 +35,11 @@ function orderBody() {
   return {
     status: 'PAID',
     customer: n % 2 === 0 ? { source_id: `new-${n}`, name: `New ${n}` } : { source_id: `c-${pick(CUSTOMERS)}` },
-    items: Array.from({ length: 3 }, () => ({ source_id: `p-${pick(PRODUCTS)}`, related_object: 'product', quantity: 1 + pick(3) })),
+    items: Array.from({ length: 3 }, () => ({
+      source_id: `p-${pick(PRODUCTS)}`,
+      related_object: 'product',
+      quantity: 1 + pick(3),
+    })),
   };
 }
 
@@ -45,7 +51,8 @@ const server = await spawnListening([bin, 'serve', '--port', '0', '--db', join(d
 try {
   await seed(server.url);
   const health = () => measureThroughput(`${server.url}/health`, { connections: CONNECTIONS, durationMs: 3000 });
-  const orders = (durationMs: number) => measurePosts(`${server.url}/v1/orders`, { connections: CONNECTIONS, durationMs, headers, body: orderBody });
+  const orders = (durationMs: number) =>
+    measurePosts(`${server.url}/v1/orders`, { connections: CONNECTIONS, durationMs, headers, body: orderBody });
   await orders(2000); // warm-up
   const before = await health();
   const measured = await orders(DURATION_MS);

@@ -26,17 +26,25 @@ const ok = async (method: string, path: string, body?: unknown) => {
 async function seed(): Promise<void> {
   const customer = await ok('POST', '/v1/customers', { source_id: 'bench-ann' });
   const campaign = await ok('POST', '/v1/campaigns', {
-    name: 'Bench coupons', campaign_type: 'DISCOUNT_COUPONS', vouchers_count: WALLET, voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } },
+    name: 'Bench coupons',
+    campaign_type: 'DISCOUNT_COUPONS',
+    vouchers_count: WALLET,
+    voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } },
   });
   const jobs = await ok('GET', '/v1/async-actions?limit=1');
   const runner = testRunner(server.deps);
   await waitForJob(server, jobs.async_actions[0].id, 120_000);
   await runner.stop();
   // Seeding shortcut: every voucher of the campaign held by the customer, as publications leave them.
-  sqliteOf(server.deps).prepare('UPDATE vouchers SET holder_id = ? WHERE campaign_id = ?').run(customer.id, campaign.id);
+  sqliteOf(server.deps)
+    .prepare('UPDATE vouchers SET holder_id = ? WHERE campaign_id = ?')
+    .run(customer.id, campaign.id);
   // Ten promotions of five tiers (a campaign's tiers share their created_at: a run the pages keep whole).
   for (let c = 0; c < TIERS / 5; c++) {
-    const tiers = Array.from({ length: 5 }, (_, i) => ({ name: `Tier ${c}.${i}`, action: { discount: { type: 'AMOUNT', amount_off: 10 + 5 * c + i } } }));
+    const tiers = Array.from({ length: 5 }, (_, i) => ({
+      name: `Tier ${c}.${i}`,
+      action: { discount: { type: 'AMOUNT', amount_off: 10 + 5 * c + i } },
+    }));
     await ok('POST', '/v1/campaigns', { name: `Bench promo ${c}`, campaign_type: 'PROMOTION', promotion: { tiers } });
     await new Promise((r) => setTimeout(r, 2));
   }
@@ -50,7 +58,8 @@ async function timed(call: () => Promise<unknown>): Promise<{ p50: number; p99: 
     times.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
   times.sort((a, b) => a - b);
-  const at = (p: number) => Math.round((times[Math.min(times.length - 1, Math.floor(p * times.length))] as number) * 100) / 100;
+  const at = (p: number) =>
+    Math.round((times[Math.min(times.length - 1, Math.floor(p * times.length))] as number) * 100) / 100;
   return { p50: at(0.5), p99: at(0.99) };
 }
 
@@ -65,7 +74,18 @@ const baseline = await timed(() => ok('GET', `/v1/vouchers/${code}`));
 const figures = {
   all_default: await timed(qualify({}, 5)),
   all_best_50: await timed(qualify({ options: { limit: 50, sorting_rule: 'BEST_DEAL' } }, 50)),
-  wallet_none: await timed(qualify({ scenario: 'CUSTOMER_WALLET', options: { filters: { code: { conditions: { $is: ['NONE'] } } } } }, 0)),
+  wallet_none: await timed(
+    qualify({ scenario: 'CUSTOMER_WALLET', options: { filters: { code: { conditions: { $is: ['NONE'] } } } } }, 0),
+  ),
 };
-console.log(JSON.stringify({ bench: 'qualifications', wallet: WALLET, tiers: TIERS, runs: RUNS, ms: figures, baseline_get_voucher_ms: baseline }));
+console.log(
+  JSON.stringify({
+    bench: 'qualifications',
+    wallet: WALLET,
+    tiers: TIERS,
+    runs: RUNS,
+    ms: figures,
+    baseline_get_voucher_ms: baseline,
+  }),
+);
 await server.close();

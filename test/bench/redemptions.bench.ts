@@ -30,16 +30,31 @@ const DURATION_MS = Number(process.env.BENCH_REDEMPTIONS_MS ?? 8000);
 
 async function seed(base: string): Promise<string[]> {
   const products: string[] = [];
-  for (const [i, price] of [500, 1000, 1500].entries()) products.push((await post(`${base}/v1/products`, { source_id: `bench-p${i}`, name: `Product ${i}`, price })).id);
-  const collection = await post(`${base}/v1/product-collections`, { type: 'STATIC', name: 'Bench picks', products: products.slice(0, 2).map((id) => ({ id, object: 'product' })) });
+  for (const [i, price] of [500, 1000, 1500].entries())
+    products.push((await post(`${base}/v1/products`, { source_id: `bench-p${i}`, name: `Product ${i}`, price })).id);
+  const collection = await post(`${base}/v1/product-collections`, {
+    type: 'STATIC',
+    name: 'Bench picks',
+    products: products.slice(0, 2).map((id) => ({ id, object: 'product' })),
+  });
   const rule = await post(`${base}/v1/validation-rules`, {
     name: 'Bench picks only',
     rules: { '1': { name: 'order.amount', conditions: { $more_than: [0] } }, logic: '1' },
-    applicable_to: { included: [{ object: 'products_collection', id: collection.id }], excluded: [], included_all: false },
+    applicable_to: {
+      included: [{ object: 'products_collection', id: collection.id }],
+      excluded: [],
+      included_all: false,
+    },
   });
-  await post(`${base}/v1/vouchers/PCT-BENCH`, { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10, effect: 'APPLY_TO_ITEMS' }, validation_rules: [rule.id] });
-  for (let i = 0; i < GIFT_CARDS; i++) await post(`${base}/v1/vouchers/GIFT-BENCH-${i}`, { type: 'GIFT_VOUCHER', gift: { amount: 100_000_000 } });
-  for (let i = 0; i < CUSTOMERS; i++) await post(`${base}/v1/customers`, { source_id: `c-${i}`, name: `Customer ${i}` });
+  await post(`${base}/v1/vouchers/PCT-BENCH`, {
+    type: 'DISCOUNT_VOUCHER',
+    discount: { type: 'PERCENT', percent_off: 10, effect: 'APPLY_TO_ITEMS' },
+    validation_rules: [rule.id],
+  });
+  for (let i = 0; i < GIFT_CARDS; i++)
+    await post(`${base}/v1/vouchers/GIFT-BENCH-${i}`, { type: 'GIFT_VOUCHER', gift: { amount: 100_000_000 } });
+  for (let i = 0; i < CUSTOMERS; i++)
+    await post(`${base}/v1/customers`, { source_id: `c-${i}`, name: `Customer ${i}` });
   return products;
 }
 
@@ -49,16 +64,23 @@ const redemptionBody = (products: string[]) => () => {
   return {
     customer: { source_id: `c-${pick(CUSTOMERS)}` },
     order: { items: products.map((id, i) => ({ product_id: id, quantity: 1 + pick(3), price: 500 * (i + 1) })) },
-    redeemables: [{ object: 'voucher', id: 'PCT-BENCH' }, { object: 'voucher', id: `GIFT-BENCH-${pick(GIFT_CARDS)}`, gift: { credits: 30 } }],
+    redeemables: [
+      { object: 'voucher', id: 'PCT-BENCH' },
+      { object: 'voucher', id: `GIFT-BENCH-${pick(GIFT_CARDS)}`, gift: { credits: 30 } },
+    ],
   };
 };
 
 const dir = mkdtempSync(join(tmpdir(), 'promo-bench-'));
 const tinyBefore = tinyCommitRate(dir, 2000);
-const server = await spawnListening([bin, 'serve', '--port', '0', '--db', join(dir, 'bench.db')], { ...process.env, ...BENCH_KEY_ENV });
+const server = await spawnListening([bin, 'serve', '--port', '0', '--db', join(dir, 'bench.db')], {
+  ...process.env,
+  ...BENCH_KEY_ENV,
+});
 try {
   const body = redemptionBody(await seed(server.url));
-  const redeem = (connections: number, durationMs: number) => measurePosts(`${server.url}/v1/redemptions`, { connections, durationMs, headers, body });
+  const redeem = (connections: number, durationMs: number) =>
+    measurePosts(`${server.url}/v1/redemptions`, { connections, durationMs, headers, body });
   await redeem(32, 2000); // warm-up
   const alone = await measureThroughput(`${server.url}/health`, { connections: 4, durationMs: 3000 });
   const one = await redeem(1, DURATION_MS / 2);

@@ -36,13 +36,16 @@ interface Answer {
   async_action_id: string;
 }
 
-const call = (agent: Agent, base: string, method: string, path: string, body?: unknown) => jsonRequest<Answer>(agent, base, HEADERS, method, path, body);
+const call = (agent: Agent, base: string, method: string, path: string, body?: unknown) =>
+  jsonRequest<Answer>(agent, base, HEADERS, method, path, body);
 
 const peakRssMb = (pid: number): number => {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:')) ?? '';
+  const line =
+    readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('VmHWM:')) ?? '';
   return Number(/(\d+)/.exec(line)?.[1] ?? 0) / 1024;
 };
-
 
 async function serverRun(): Promise<{ rate: number; peakRss: number; p99: number; p50: number; gets: number }> {
   const dbFile = freshDbFile();
@@ -51,11 +54,14 @@ async function serverRun(): Promise<{ rate: number; peakRss: number; p99: number
   const agent = new Agent({ keepAlive: true, maxSockets: 4 });
   try {
     const campaign = await call(agent, server.url, 'POST', '/v1/campaigns', {
-      name: 'Bench', campaign_type: 'DISCOUNT_COUPONS', voucher: { type: 'DISCOUNT_VOUCHER', discount: DISCOUNT, code_config: { length: 8 } },
+      name: 'Bench',
+      campaign_type: 'DISCOUNT_COUPONS',
+      voucher: { type: 'DISCOUNT_VOUCHER', discount: DISCOUNT, code_config: { length: 8 } },
     });
     if (campaign.status !== 200) throw new Error(`create campaign: ${JSON.stringify(campaign.body)}`);
     const known: string[] = [];
-    for (let i = 0; i < KNOWN_CODES; i++) known.push((await call(agent, server.url, 'POST', '/v1/campaigns/Bench/vouchers')).body.code);
+    for (let i = 0; i < KNOWN_CODES; i++)
+      known.push((await call(agent, server.url, 'POST', '/v1/campaigns/Bench/vouchers')).body.code);
 
     const started = performance.now();
     const accepted = await call(agent, server.url, 'POST', `/v1/campaigns/Bench/vouchers?vouchers_count=${COUNT}`);
@@ -84,10 +90,17 @@ async function serverRun(): Promise<{ rate: number; peakRss: number; p99: number
     const seconds = (performance.now() - started) / 1000;
     if (status !== 'DONE') throw new Error(`the job ended ${status}`);
     const count = (await call(agent, server.url, 'GET', '/v1/campaigns/Bench')).body.vouchers_count;
-    if (count !== COUNT + KNOWN_CODES) throw new Error(`campaign holds ${count} vouchers, expected ${COUNT + KNOWN_CODES}`);
+    if (count !== COUNT + KNOWN_CODES)
+      throw new Error(`campaign holds ${count} vouchers, expected ${COUNT + KNOWN_CODES}`);
     latencies.sort((a, b) => a - b);
     const peakRss = peakRssMb(server.child.pid as number);
-    return { rate: COUNT / seconds, peakRss, p99: percentile(latencies, 99), p50: percentile(latencies, 50), gets: latencies.length };
+    return {
+      rate: COUNT / seconds,
+      peakRss,
+      p99: percentile(latencies, 99),
+      p50: percentile(latencies, 50),
+      gets: latencies.length,
+    };
   } finally {
     agent.destroy();
     await server.stop();

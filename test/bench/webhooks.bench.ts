@@ -35,7 +35,11 @@ async function redeem(base: string, count: number): Promise<number> {
       const res = await fetch(`${base}/v1/redemptions`, {
         method: 'POST',
         headers: { ...headers, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ customer: { source_id: `c-${pick(CUSTOMERS)}` }, order: { amount: 2000 }, redeemables: [{ object: 'voucher', id: 'PCT-HOOKS' }] }),
+        body: JSON.stringify({
+          customer: { source_id: `c-${pick(CUSTOMERS)}` },
+          order: { amount: 2000 },
+          redeemables: [{ object: 'voucher', id: 'PCT-HOOKS' }],
+        }),
       });
       if (res.status !== 200) throw new Error(`redemption: ${res.status} ${await res.text()}`);
       await res.arrayBuffer();
@@ -46,9 +50,19 @@ async function redeem(base: string, count: number): Promise<number> {
 }
 
 async function startServer(dir: string, name: string, receivers: Receiver[]): Promise<Running> {
-  const server = await spawnListening([bin, 'serve', '--port', '0', '--db', join(dir, `${name}.db`)], { ...process.env, ...BENCH_KEY_ENV });
-  for (const r of receivers) await post(`${server.url}/management/v1/projects/proj_promo/webhooks`, { target_url: r.url, events: ['redemption.succeeded'] });
-  await post(`${server.url}/v1/vouchers/PCT-HOOKS`, { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } });
+  const server = await spawnListening([bin, 'serve', '--port', '0', '--db', join(dir, `${name}.db`)], {
+    ...process.env,
+    ...BENCH_KEY_ENV,
+  });
+  for (const r of receivers)
+    await post(`${server.url}/management/v1/projects/proj_promo/webhooks`, {
+      target_url: r.url,
+      events: ['redemption.succeeded'],
+    });
+  await post(`${server.url}/v1/vouchers/PCT-HOOKS`, {
+    type: 'DISCOUNT_VOUCHER',
+    discount: { type: 'PERCENT', percent_off: 10 },
+  });
   for (let i = 0; i < CUSTOMERS; i++) await post(`${server.url}/v1/customers`, { source_id: `c-${i}` });
   await redeem(server.url, 50); // warm-up
   return server;
@@ -72,7 +86,8 @@ try {
       return s;
     };
     const slice = { plain: 0, hooked: 0 };
-    for (const which of i % 2 === 0 ? (['plain', 'hooked'] as const) : (['hooked', 'plain'] as const)) slice[which] = which === 'plain' ? await runPlain() : await runHooked();
+    for (const which of i % 2 === 0 ? (['plain', 'hooked'] as const) : (['hooked', 'plain'] as const))
+      slice[which] = which === 'plain' ? await runPlain() : await runHooked();
     const pair: [number, number] = [slice.plain, slice.hooked];
     seconds.plain += pair[0];
     seconds.hooked += pair[1];
@@ -82,7 +97,10 @@ try {
   const got = receivers.map((r) => r.received.slice(50));
   const sequences = got.map((list) => list.map((g) => g.json.event.id).join(','));
   const delivered = got.map((list) => new Set(list.map((g) => g.json.event.id)).size);
-  const everyEvent = delivered.every((n) => n === REDEMPTIONS) && got.every((list) => list.length === REDEMPTIONS) && sequences[0] === sequences[1];
+  const everyEvent =
+    delivered.every((n) => n === REDEMPTIONS) &&
+    got.every((list) => list.length === REDEMPTIONS) &&
+    sequences[0] === sequences[1];
   console.log(
     JSON.stringify({
       bench: 'webhooks',

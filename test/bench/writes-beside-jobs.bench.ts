@@ -32,11 +32,17 @@ interface Answer {
   async_action_id: string;
 }
 
-const call = (agent: Agent, base: string, method: string, path: string, body?: unknown) => jsonRequest<Answer>(agent, base, HEADERS, method, path, body);
+const call = (agent: Agent, base: string, method: string, path: string, body?: unknown) =>
+  jsonRequest<Answer>(agent, base, HEADERS, method, path, body);
 const pause = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
 /** One customer POST every POST_EVERY_MS until `stop()` says so; answers the sorted latencies. */
-async function postCustomers(agent: Agent, base: string, name: string, stop: (i: number) => boolean): Promise<number[]> {
+async function postCustomers(
+  agent: Agent,
+  base: string,
+  name: string,
+  stop: (i: number) => boolean,
+): Promise<number[]> {
   const latencies: number[] = [];
   for (let i = 0; !stop(i); i++) {
     const t0 = performance.now();
@@ -59,15 +65,25 @@ async function walPeak(walFile: string, done: () => boolean): Promise<number> {
   return peak;
 }
 
-const figures = (sorted: number[]) => ({ p50_ms: round(percentile(sorted, 50)), p99_ms: round(percentile(sorted, 99)), n: sorted.length });
+const figures = (sorted: number[]) => ({
+  p50_ms: round(percentile(sorted, 50)),
+  p99_ms: round(percentile(sorted, 99)),
+  n: sorted.length,
+});
 
 async function serverRun() {
   const dbFile = freshDbFile();
-  const server = await spawnListening([bin, 'serve', '--port', '0', '--db', dbFile, '--workers', '2'], { ...process.env, PROMO_APP_ID: APP.id, PROMO_APP_TOKEN: APP.token });
+  const server = await spawnListening([bin, 'serve', '--port', '0', '--db', dbFile, '--workers', '2'], {
+    ...process.env,
+    PROMO_APP_ID: APP.id,
+    PROMO_APP_TOKEN: APP.token,
+  });
   const agent = new Agent({ keepAlive: true, maxSockets: 4 });
   try {
     const campaign = await call(agent, server.url, 'POST', '/v1/campaigns', {
-      name: 'Bench', campaign_type: 'DISCOUNT_COUPONS', voucher: { type: 'DISCOUNT_VOUCHER', discount: DISCOUNT, code_config: { length: 8 } },
+      name: 'Bench',
+      campaign_type: 'DISCOUNT_COUPONS',
+      voucher: { type: 'DISCOUNT_VOUCHER', discount: DISCOUNT, code_config: { length: 8 } },
     });
     if (campaign.status !== 200) throw new Error(`create campaign: ${JSON.stringify(campaign.body)}`);
     const idle = await postCustomers(agent, server.url, 'idle', (i) => i >= IDLE_POSTS);
@@ -80,13 +96,24 @@ async function serverRun() {
     const poll = (async () => {
       while (!done()) {
         await pause(100);
-        status = (await call(agent, server.url, 'GET', `/v1/async-actions/${accepted.body.async_action_id}`)).body.status;
+        status = (await call(agent, server.url, 'GET', `/v1/async-actions/${accepted.body.async_action_id}`)).body
+          .status;
       }
     })();
-    const [during, peak] = await Promise.all([postCustomers(agent, server.url, 'during', done), walPeak(`${dbFile}-wal`, done), poll]);
+    const [during, peak] = await Promise.all([
+      postCustomers(agent, server.url, 'during', done),
+      walPeak(`${dbFile}-wal`, done),
+      poll,
+    ]);
     const seconds = (performance.now() - started) / 1000;
     if (status !== 'DONE') throw new Error(`the job ended ${status}`);
-    return { rate: COUNT / seconds, seconds, idle: figures(idle), during: figures(during), walPeakMb: peak / 1024 / 1024 };
+    return {
+      rate: COUNT / seconds,
+      seconds,
+      idle: figures(idle),
+      during: figures(during),
+      walPeakMb: peak / 1024 / 1024,
+    };
   } finally {
     agent.destroy();
     await server.stop();
@@ -105,7 +132,11 @@ const result = {
   customer_post_idle: served.idle,
   customer_post_during: served.during,
   wal_peak_mb: round(served.walPeakMb, 1),
-  targets: { customer_post_during_p99_ms: '<= 50', wal_peak_mb: '<= 64', generation: 'no more than 10% slower than before the change' },
+  targets: {
+    customer_post_during_p99_ms: '<= 50',
+    wal_peak_mb: '<= 64',
+    generation: 'no more than 10% slower than before the change',
+  },
   pass: served.during.p99_ms <= 50 && served.walPeakMb <= 64,
 };
 process.stdout.write(`${JSON.stringify(result)}\n`);

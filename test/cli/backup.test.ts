@@ -7,14 +7,22 @@ import { runCli, spawnServe } from '../support/cli.js';
 import { dbFingerprint, freshDbFile, tempDir } from '../support/db.js';
 
 const KEY = { PROMO_APP_ID: 'backup-app', PROMO_APP_TOKEN: 'backup-token' };
-const headers = { 'X-App-Id': KEY.PROMO_APP_ID, 'X-App-Token': KEY.PROMO_APP_TOKEN, 'Content-Type': 'application/json' };
+const headers = {
+  'X-App-Id': KEY.PROMO_APP_ID,
+  'X-App-Token': KEY.PROMO_APP_TOKEN,
+  'Content-Type': 'application/json',
+};
 
 const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
 
 const customerSourceIds = (file: string): Set<string> => {
   const sqlite = new BetterSqlite3(file, { readonly: true });
   try {
-    return new Set((sqlite.prepare('SELECT source_id FROM customers').all() as Array<{ source_id: string }>).map((row) => row.source_id));
+    return new Set(
+      (sqlite.prepare('SELECT source_id FROM customers').all() as Array<{ source_id: string }>).map(
+        (row) => row.source_id,
+      ),
+    );
   } finally {
     sqlite.close();
   }
@@ -29,7 +37,13 @@ const fingerprintOf = (file: string): string => {
   }
 };
 
-const errorOf = (stderr: string) => JSON.parse(stderr.trim().split('\n').at(-1) as string) as { code: number; key: string; message: string; details: string };
+const errorOf = (stderr: string) =>
+  JSON.parse(stderr.trim().split('\n').at(-1) as string) as {
+    code: number;
+    key: string;
+    message: string;
+    details: string;
+  };
 
 describe('promo backup and promo restore', () => {
   it('copies a database that a generation and a stream of writes keep changing, and the restored copy holds every write answered before the backup began', async () => {
@@ -39,7 +53,11 @@ describe('promo backup and promo restore', () => {
     let answeredBeforeBackup: string[] = [];
     let answeredAfterBackup = 0;
     try {
-      const campaign = await post(`${server.url}/v1/campaigns`, { name: 'Busy', campaign_type: 'DISCOUNT_COUPONS', voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 5 } } });
+      const campaign = await post(`${server.url}/v1/campaigns`, {
+        name: 'Busy',
+        campaign_type: 'DISCOUNT_COUPONS',
+        voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 5 } },
+      });
       assert.equal(campaign.status, 200);
       const generation = await post(`${server.url}/v1/campaigns/Busy/vouchers?vouchers_count=100000`, {});
       assert.equal(generation.status, 202);
@@ -74,7 +92,9 @@ describe('promo backup and promo restore', () => {
       // The server still runs: restoring over its database is refused, and nothing changes.
       const { async_action_id: jobId } = (await generation.json()) as { async_action_id: string };
       for (let status = ''; status !== 'DONE'; await new Promise((resolve) => setTimeout(resolve, 100))) {
-        status = ((await (await fetch(`${server.url}/v1/async-actions/${jobId}`, { headers })).json()) as { status: string }).status;
+        status = (
+          (await (await fetch(`${server.url}/v1/async-actions/${jobId}`, { headers })).json()) as { status: string }
+        ).status;
       }
       const before = fingerprintOf(file);
       const refused = await runCli(['restore', backup, '--db', file]);
@@ -104,7 +124,11 @@ describe('promo backup and promo restore', () => {
     assert.ok(inRestored.size < kept.size);
     // One snapshot: the generation's portions are in it whole, with the campaign's count of them.
     const copy = new BetterSqlite3(file, { readonly: true });
-    const counts = copy.prepare("SELECT c.vouchers_count AS counted, (SELECT count(*) FROM vouchers v WHERE v.campaign_id = c.id) AS stored FROM campaigns c WHERE c.name = 'Busy'").get() as { counted: number; stored: number };
+    const counts = copy
+      .prepare(
+        "SELECT c.vouchers_count AS counted, (SELECT count(*) FROM vouchers v WHERE v.campaign_id = c.id) AS stored FROM campaigns c WHERE c.name = 'Busy'",
+      )
+      .get() as { counted: number; stored: number };
     copy.close();
     assert.equal(counts.stored, counts.counted);
 
@@ -124,7 +148,12 @@ describe('promo backup and promo restore', () => {
     writeFileSync(target, 'mine');
     const res = await runCli(['backup', target, '--db', file]);
     assert.equal(res.code, 1);
-    assert.deepEqual(errorOf(res.stderr), { code: 409, key: 'file_exists', message: 'File exists', details: `${target} already exists; choose a new name for the backup` });
+    assert.deepEqual(errorOf(res.stderr), {
+      code: 409,
+      key: 'file_exists',
+      message: 'File exists',
+      details: `${target} already exists; choose a new name for the backup`,
+    });
   });
 
   it('restores only a whole promo database', async () => {
@@ -144,11 +173,21 @@ describe('promo backup and promo restore', () => {
     sqlite.exec('CREATE TABLE t (x)');
     sqlite.close();
     const res2 = await runCli(['restore', foreign, '--db', file]);
-    assert.deepEqual(errorOf(res2.stderr), { code: 400, key: 'invalid_backup', message: 'Invalid backup', details: `${foreign} is not a promo database (it has no schema_migrations)` });
+    assert.deepEqual(errorOf(res2.stderr), {
+      code: 400,
+      key: 'invalid_backup',
+      message: 'Invalid backup',
+      details: `${foreign} is not a promo database (it has no schema_migrations)`,
+    });
 
     const missing = join(dir, 'missing.db');
     const res3 = await runCli(['restore', missing, '--db', file]);
-    assert.deepEqual(errorOf(res3.stderr), { code: 400, key: 'invalid_backup', message: 'Invalid backup', details: `${missing} does not exist` });
+    assert.deepEqual(errorOf(res3.stderr), {
+      code: 400,
+      key: 'invalid_backup',
+      message: 'Invalid backup',
+      details: `${missing} does not exist`,
+    });
     assert.equal(fingerprintOf(file), before);
   });
 });

@@ -12,7 +12,11 @@ describe('promo balance and promo loyalty transactions', () => {
   let cardId: string;
   before(async () => {
     server = await spawnServe(['--db', db], ENV);
-    const campaign = await api('POST', '/v1/campaigns', { name: 'CLI program', campaign_type: 'LOYALTY_PROGRAM', voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } } });
+    const campaign = await api('POST', '/v1/campaigns', {
+      name: 'CLI program',
+      campaign_type: 'LOYALTY_PROGRAM',
+      voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } },
+    });
     cardId = (await api('POST', `/v1/campaigns/${campaign.id}/vouchers`, { code: 'CLI-1' })).id;
   });
   after(async () => server.stop('SIGTERM'));
@@ -27,7 +31,13 @@ describe('promo balance and promo loyalty transactions', () => {
   }
   const promo = (...args: string[]) => runCli([...args, '--db', db]);
   const answer = (points: number, total: number, balance: number) => ({
-    points, total, balance, type: 'loyalty_card', object: 'balance', related_object: { type: 'voucher', id: cardId }, operation_type: 'MANUAL',
+    points,
+    total,
+    balance,
+    type: 'loyalty_card',
+    object: 'balance',
+    related_object: { type: 'voucher', id: cardId },
+    operation_type: 'MANUAL',
   });
 
   it('adds and removes points beside the running server, which sees every change', async () => {
@@ -49,29 +59,48 @@ describe('promo balance and promo loyalty transactions', () => {
 
   it('fails with the error body (exit 1) or a usage error (exit 2), changing nothing', async () => {
     const over = await promo('balance', 'CLI-1', '-81');
-    assert.deepEqual([over.code, over.stdout, JSON.parse(over.stderr)], [1, '', {
-      code: 400, key: 'loyalty_card_points_exceeded', message: 'Loyalty card points exceeded', details: 'Cannot take 81 points from CLI-1: its balance is 80',
-    }]);
+    assert.deepEqual(
+      [over.code, over.stdout, JSON.parse(over.stderr)],
+      [
+        1,
+        '',
+        {
+          code: 400,
+          key: 'loyalty_card_points_exceeded',
+          message: 'Loyalty card points exceeded',
+          details: 'Cannot take 81 points from CLI-1: its balance is 80',
+        },
+      ],
+    );
     assert.deepEqual(await promo('balance', 'CLI-1', 'lots'), {
-      code: 2, stdout: '', stderr: 'error: the change must be a non-zero whole number such as +100 or -30, got lots\n',
+      code: 2,
+      stdout: '',
+      stderr: 'error: the change must be a non-zero whole number such as +100 or -30, got lots\n',
     });
-    assert.deepEqual(await promo('balance', 'CLI-1', '+5', '--expires', 'soon'), { code: 2, stdout: '', stderr: 'error: --expires must be a date (YYYY-MM-DD) or never\n' });
+    assert.deepEqual(await promo('balance', 'CLI-1', '+5', '--expires', 'soon'), {
+      code: 2,
+      stdout: '',
+      stderr: 'error: --expires must be a date (YYYY-MM-DD) or never\n',
+    });
     const unknown = await promo('balance', 'NOPE', '+5');
     assert.deepEqual([unknown.code, JSON.parse(unknown.stderr).key], [1, 'not_found']);
     assert.deepEqual((await api('GET', '/v1/vouchers/CLI-1')).loyalty_card.balance, 80);
   });
 
-  it('prints the card\'s transactions as a table, and as the API\'s list with --json', async () => {
+  it("prints the card's transactions as a table, and as the API's list with --json", async () => {
     const json = await promo('loyalty', 'transactions', 'CLI-1', '--json');
     const page = await api('GET', '/v1/loyalties/members/CLI-1/transactions');
     assert.deepEqual([json.code, JSON.parse(json.stdout)], [0, page]);
     const table = await promo('loyalty', 'transactions', 'CLI-1', '--limit', '1');
     const removal = page.data[0];
-    assert.deepEqual(table.stdout.split('\n').map((line) => line.trimEnd().split(/\s{2,}/)), [
-      ['ID', 'CREATED', 'TYPE', 'CHANGE', 'BALANCE', 'SOURCE ID', 'SOURCE', 'REASON'],
-      [removal.id, removal.created_at, 'POINTS_REMOVAL', '-30', '80', 'till-1', 'CLI'],
-      ['more: --starting-after-id ' + removal.id],
-      [''],
-    ]);
+    assert.deepEqual(
+      table.stdout.split('\n').map((line) => line.trimEnd().split(/\s{2,}/)),
+      [
+        ['ID', 'CREATED', 'TYPE', 'CHANGE', 'BALANCE', 'SOURCE ID', 'SOURCE', 'REASON'],
+        [removal.id, removal.created_at, 'POINTS_REMOVAL', '-30', '80', 'till-1', 'CLI'],
+        ['more: --starting-after-id ' + removal.id],
+        [''],
+      ],
+    );
   });
 });

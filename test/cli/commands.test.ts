@@ -14,7 +14,10 @@ describe('promo commands', () => {
     const db = join(tempDir(), 'm.db');
     const first = await runCli(['migrate', '--db', db, '--json']);
     assert.equal(first.code, 0, first.stderr);
-    assert.deepEqual(JSON.parse(first.stdout), { applied: loadMigrations().map((m) => m.name), version: latest.version });
+    assert.deepEqual(JSON.parse(first.stdout), {
+      applied: loadMigrations().map((m) => m.name),
+      version: latest.version,
+    });
     const second = await runCli(['migrate', '--db', db]);
     assert.equal(second.code, 0);
     assert.equal(second.stdout, `${db} is up to date (version ${latest.version})\n`);
@@ -23,7 +26,9 @@ describe('promo commands', () => {
   it('refuses a database written by a newer promo, with exit 1 and a clear message', async () => {
     const db = freshDbFile();
     const sqlite = new BetterSqlite3(db);
-    sqlite.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(9999, '9999_future', 'x');
+    sqlite
+      .prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
+      .run(9999, '9999_future', 'x');
     sqlite.close();
     for (const args of [['migrate'], ['keys', 'list'], ['serve', '--port', '0']]) {
       const res = await runCli([...args, '--db', db]);
@@ -42,24 +47,66 @@ describe('promo commands', () => {
     const created = await runCli(['keys', 'create', '--name', 'shop', '--json'], { env });
     assert.equal(created.code, 0, created.stderr);
     const key = JSON.parse(created.stdout);
-    assert.deepEqual(Object.keys(key).sort(), ['app_id', 'app_token', 'created_at', 'kind', 'name', 'origins', 'rate_limit', 'revoked_at']);
-    assert.deepEqual({ ...key, app_id: 'x', app_token: 'y', created_at: 'z' }, {
-      app_id: 'x', app_token: 'y', created_at: 'z', kind: 'server', name: 'shop', origins: ['*'], revoked_at: null, rate_limit: null,
-    });
+    assert.deepEqual(Object.keys(key).sort(), [
+      'app_id',
+      'app_token',
+      'created_at',
+      'kind',
+      'name',
+      'origins',
+      'rate_limit',
+      'revoked_at',
+    ]);
+    assert.deepEqual(
+      { ...key, app_id: 'x', app_token: 'y', created_at: 'z' },
+      {
+        app_id: 'x',
+        app_token: 'y',
+        created_at: 'z',
+        kind: 'server',
+        name: 'shop',
+        origins: ['*'],
+        revoked_at: null,
+        rate_limit: null,
+      },
+    );
 
-    const client = JSON.parse((await runCli(['keys', 'create', '--client', '--origins', 'https://a.example,https://b.example', '--json'], { env })).stdout);
+    const client = JSON.parse(
+      (
+        await runCli(['keys', 'create', '--client', '--origins', 'https://a.example,https://b.example', '--json'], {
+          env,
+        })
+      ).stdout,
+    );
     assert.equal(client.kind, 'client');
     assert.deepEqual(client.origins, ['https://a.example', 'https://b.example']);
 
     const table = (await runCli(['keys', 'list'], { env })).stdout.split('\n');
     assert.match(table[0] as string, /^APP ID +KIND +STATE +ORIGINS +PER MINUTE +CREATED +NAME$/);
-    assert.deepEqual(table.slice(1, 3).map((line) => line.split(/ {2,}/)).sort(), [
-      [key.app_id, 'server', 'active', '*', 'default', key.created_at, 'shop'],
-      [client.app_id, 'client', 'active', 'https://a.example,https://b.example', 'default', client.created_at, 'client key'],
-    ].sort());
+    assert.deepEqual(
+      table
+        .slice(1, 3)
+        .map((line) => line.split(/ {2,}/))
+        .sort(),
+      [
+        [key.app_id, 'server', 'active', '*', 'default', key.created_at, 'shop'],
+        [
+          client.app_id,
+          'client',
+          'active',
+          'https://a.example,https://b.example',
+          'default',
+          client.created_at,
+          'client key',
+        ],
+      ].sort(),
+    );
     const list = JSON.parse((await runCli(['keys', 'list', '--json'], { env })).stdout);
     assert.deepEqual(list.map((k: { app_id: string }) => k.app_id).sort(), [key.app_id, client.app_id].sort());
-    assert.ok(list.every((k: Record<string, unknown>) => !('app_token' in k)), 'list never shows secrets');
+    assert.ok(
+      list.every((k: Record<string, unknown>) => !('app_token' in k)),
+      'list never shows secrets',
+    );
 
     const revoked = await runCli(['keys', 'revoke', key.app_id, '--json'], { env });
     assert.equal(revoked.code, 0);
@@ -72,8 +119,12 @@ describe('promo commands', () => {
     const unknown = await runCli(['keys', 'revoke', 'nope'], { env });
     assert.equal(unknown.code, 1);
     assert.deepEqual(JSON.parse(unknown.stderr), {
-      code: 404, key: 'not_found', message: 'Resource not found', details: 'Cannot find api_key with id nope',
-      resource_id: 'nope', resource_type: 'api_key',
+      code: 404,
+      key: 'not_found',
+      message: 'Resource not found',
+      details: 'Cannot find api_key with id nope',
+      resource_id: 'nope',
+      resource_type: 'api_key',
     });
   });
 
@@ -97,9 +148,13 @@ describe('promo commands', () => {
     assert.equal(token.expires_in, 900);
 
     const server = await spawnServe([], env);
-    const ok = await fetch(`${server.url}/v1/customers/x`, { headers: { Authorization: `Bearer ${token.access_token}` } });
+    const ok = await fetch(`${server.url}/v1/customers/x`, {
+      headers: { Authorization: `Bearer ${token.access_token}` },
+    });
     assert.notEqual(ok.status, 401);
-    const denied = await fetch(`${server.url}/v1/vouchers/x`, { headers: { Authorization: `Bearer ${token.access_token}` } });
+    const denied = await fetch(`${server.url}/v1/vouchers/x`, {
+      headers: { Authorization: `Bearer ${token.access_token}` },
+    });
     assert.equal(denied.status, 403);
     await server.stop();
 
@@ -109,7 +164,8 @@ describe('promo commands', () => {
       code: 400,
       key: 'invalid_scope',
       message: 'Invalid scope',
-      details: 'Invalid scope api,vouchers: scopes are names from the documented list, separated by spaces (never commas)',
+      details:
+        'Invalid scope api,vouchers: scopes are names from the documented list, separated by spaces (never commas)',
     });
   });
 
@@ -119,7 +175,16 @@ describe('promo commands', () => {
     assert.equal((await runCli(['keys'])).code, 2, 'no subcommand');
     assert.equal((await runCli(['keys', 'revoke'])).code, 2, 'missing argument');
     assert.equal((await runCli(['serve', '--nope'])).code, 2, 'unknown option');
-    for (const args of [[], ['serve'], ['migrate'], ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'revoke'], ['token']]) {
+    for (const args of [
+      [],
+      ['serve'],
+      ['migrate'],
+      ['keys'],
+      ['keys', 'create'],
+      ['keys', 'list'],
+      ['keys', 'revoke'],
+      ['token'],
+    ]) {
       const res = await runCli([...args, '--help']);
       assert.equal(res.code, 0, args.join(' '));
       assert.match(res.stdout, /^Usage: promo/, args.join(' '));
@@ -127,8 +192,11 @@ describe('promo commands', () => {
   });
 
   it('--version and -V print the version of package.json and exit 0', async () => {
-    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-    for (const flag of ['--version', '-V']) assert.deepEqual(await runCli([flag]), { code: 0, stdout: `${version}\n`, stderr: '' }, flag);
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    for (const flag of ['--version', '-V'])
+      assert.deepEqual(await runCli([flag]), { code: 0, stdout: `${version}\n`, stderr: '' }, flag);
   });
 
   it('serve and keys create on the same file at once: both work, and the new key is accepted at once', async () => {
@@ -139,18 +207,26 @@ describe('promo commands', () => {
       for (let i = 0; i < 30; i++) {
         const res = await fetch(`${server.url}/v1/oauth/token`, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-App-Id': 'boot', 'X-App-Token': 'boot-secret' },
+          headers: {
+            'Content-Type': 'application/x-www-form-urlencoded',
+            'X-App-Id': 'boot',
+            'X-App-Token': 'boot-secret',
+          },
           body: 'grant_type=client_credentials&scope=api',
         });
         assert.equal(res.status, 200);
       }
     })();
-    const created = await Promise.all([1, 2, 3].map(() => runCli(['keys', 'create', '--json'], { env: { PROMO_DB: env.PROMO_DB } })));
+    const created = await Promise.all(
+      [1, 2, 3].map(() => runCli(['keys', 'create', '--json'], { env: { PROMO_DB: env.PROMO_DB } })),
+    );
     await load;
     for (const res of created) {
       assert.equal(res.code, 0, res.stderr);
       const key = JSON.parse(res.stdout);
-      const check = await fetch(`${server.url}/v1/anything`, { headers: { 'X-App-Id': key.app_id, 'X-App-Token': key.app_token } });
+      const check = await fetch(`${server.url}/v1/anything`, {
+        headers: { 'X-App-Id': key.app_id, 'X-App-Token': key.app_token },
+      });
       assert.equal(check.status, 404, 'the new key opens /v1 on the running server');
     }
     assert.equal(await server.stop(), 0);

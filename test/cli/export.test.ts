@@ -11,7 +11,11 @@ describe('promo export', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer();
-    for (const [source_id, name] of [['c1', 'Zed, "Z"'], ['c2', 'Amy\nLee']]) await server.request('POST', '/v1/customers', { body: { source_id, name } });
+    for (const [source_id, name] of [
+      ['c1', 'Zed, "Z"'],
+      ['c2', 'Amy\nLee'],
+    ])
+      await server.request('POST', '/v1/customers', { body: { source_id, name } });
   });
   after(() => server.close());
 
@@ -19,7 +23,20 @@ describe('promo export', () => {
     const plain = await runCli(['export', 'customer', '--db', server.dbFile]);
     assert.deepEqual(plain, { code: 0, stdout: 'name,source_id\r\n"Zed, ""Z""",c1\r\n"Amy\nLee",c2\r\n', stderr: '' });
     const out = join(tempDir(), 'customers.csv');
-    const written = await runCli(['export', 'customer', '--fields', 'source_id,name', '--order', '-created_at', '--filters', '{"source_id":{"conditions":{"$in":["c1"]}}}', '--out', out, '--db', server.dbFile]);
+    const written = await runCli([
+      'export',
+      'customer',
+      '--fields',
+      'source_id,name',
+      '--order',
+      '-created_at',
+      '--filters',
+      '{"source_id":{"conditions":{"$in":["c1"]}}}',
+      '--out',
+      out,
+      '--db',
+      server.dbFile,
+    ]);
     assert.deepEqual(written, { code: 0, stdout: `Exported 1 row(s) to ${out}\n`, stderr: '' });
     assert.equal(readFileSync(out, 'utf8'), 'source_id,name\r\nc1,"Zed, ""Z"""\r\n');
   });
@@ -30,20 +47,38 @@ describe('promo export', () => {
     const printed = JSON.parse(res.stdout);
     const answered = (await server.request('GET', `/v1/exports/${printed.id}`)).body;
     assert.deepEqual(printed, { ...answered, result: { url: `/v1/exports/${printed.id}/download` } });
-    assert.deepEqual([printed.channel, printed.status, printed.parameters], ['CLI', 'DONE', { fields: ['id', 'source_id', 'status'] }]);
+    assert.deepEqual(
+      [printed.channel, printed.status, printed.parameters],
+      ['CLI', 'DONE', { fields: ['id', 'source_id', 'status'] }],
+    );
     assert.equal((await server.request('GET', `/v1/exports/${printed.id}/download`)).text, 'id,source_id,status\r\n');
   });
 
   it('exits 2 for an unknown type or bad --filters, and 1 with the error body for parameters that do not fit', async () => {
     assert.deepEqual(await runCli(['export', 'coupons', '--db', server.dbFile]), {
-      code: 2, stdout: '', stderr: 'error: <type> must be one of: voucher, redemption, customer, order, points_expiration, voucher_transactions\n',
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: <type> must be one of: voucher, redemption, customer, order, points_expiration, voucher_transactions\n',
     });
     assert.deepEqual(await runCli(['export', 'order', '--filters', '{', '--db', server.dbFile]), {
-      code: 2, stdout: '', stderr: 'error: --filters must be a JSON object, as parameters.filters of POST /v1/exports\n',
+      code: 2,
+      stdout: '',
+      stderr: 'error: --filters must be a JSON object, as parameters.filters of POST /v1/exports\n',
     });
     const bad = await runCli(['export', 'order', '--order', 'amount', '--db', server.dbFile]);
-    assert.deepEqual([bad.code, bad.stdout, JSON.parse(bad.stderr)], [1, '', {
-      code: 400, key: 'invalid_export_params', message: 'Invalid export params', details: 'parameters.order must be one of: created_at, -created_at, id, -id',
-    }]);
+    assert.deepEqual(
+      [bad.code, bad.stdout, JSON.parse(bad.stderr)],
+      [
+        1,
+        '',
+        {
+          code: 400,
+          key: 'invalid_export_params',
+          message: 'Invalid export params',
+          details: 'parameters.order must be one of: created_at, -created_at, id, -id',
+        },
+      ],
+    );
   });
 });

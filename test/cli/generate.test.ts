@@ -9,7 +9,9 @@ describe('promo generate', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer();
-    await server.request('POST', '/v1/campaigns', { body: discountCampaign('Cli', {}, { code_config: { prefix: 'CLI-', length: 5, charset: 'ABC' } }) });
+    await server.request('POST', '/v1/campaigns', {
+      body: discountCampaign('Cli', {}, { code_config: { prefix: 'CLI-', length: 5, charset: 'ABC' } }),
+    });
   });
   after(() => server.close());
 
@@ -24,9 +26,22 @@ describe('promo generate', () => {
   });
 
   it('runs a generation job in-process with the given code config', async () => {
-    const res = await runCli(['generate', 'Cli', '--count', '400', '--pattern', 'G-####', '--charset', '0123456789', '--db', server.dbFile]);
+    const res = await runCli([
+      'generate',
+      'Cli',
+      '--count',
+      '400',
+      '--pattern',
+      'G-####',
+      '--charset',
+      '0123456789',
+      '--db',
+      server.dbFile,
+    ]);
     assert.deepEqual(res, { code: 0, stdout: 'Generated 400 vouchers.\n', stderr: '' });
-    const codes = sqliteOf(server.deps).prepare("SELECT code FROM vouchers WHERE code LIKE 'G-%'").all() as Array<{ code: string }>;
+    const codes = sqliteOf(server.deps).prepare("SELECT code FROM vouchers WHERE code LIKE 'G-%'").all() as Array<{
+      code: string;
+    }>;
     assert.equal(new Set(codes.map((c) => c.code)).size, 400);
     for (const { code } of codes) assert.match(code, /^G-\d{4}$/);
 
@@ -34,9 +49,10 @@ describe('promo generate', () => {
     assert.equal(json.code, 0);
     const action = JSON.parse(json.stdout);
     assert.deepEqual(action, (await server.request('GET', `/v1/async-actions/${action.id}`)).body);
-    assert.deepEqual([action.type, action.status, action.operation_status, action.result], [
-      'CAMPAIGN.VOUCHERS_GENERATE', 'DONE', 'SUCCESS', { message: 'Generated 3 vouchers.', done_count: 3 },
-    ]);
+    assert.deepEqual(
+      [action.type, action.status, action.operation_status, action.result],
+      ['CAMPAIGN.VOUCHERS_GENERATE', 'DONE', 'SUCCESS', { message: 'Generated 3 vouchers.', done_count: 3 }],
+    );
     assert.match(action.request_id, /^c-[0-9a-f]{18}$/);
   });
 
@@ -44,13 +60,32 @@ describe('promo generate', () => {
     const missing = await runCli(['generate', 'Nope', '--count', '2', '--db', server.dbFile]);
     assert.deepEqual([missing.code, missing.stdout], [1, '']);
     assert.deepEqual(JSON.parse(missing.stderr), {
-      code: 404, key: 'not_found', message: 'Resource not found', details: 'Cannot find campaign with id Nope', resource_id: 'Nope', resource_type: 'campaign',
+      code: 404,
+      key: 'not_found',
+      message: 'Resource not found',
+      details: 'Cannot find campaign with id Nope',
+      resource_id: 'Nope',
+      resource_type: 'campaign',
     });
-    const tight = await runCli(['generate', 'Cli', '--count', '3', '--pattern', '#', '--charset', 'xyz', '--db', server.dbFile]);
+    const tight = await runCli([
+      'generate',
+      'Cli',
+      '--count',
+      '3',
+      '--pattern',
+      '#',
+      '--charset',
+      'xyz',
+      '--db',
+      server.dbFile,
+    ]);
     assert.equal(tight.code, 1);
     assert.deepEqual(JSON.parse(tight.stderr), {
-      code: 400, key: 'invalid_code_config', message: 'Invalid code config',
-      details: 'Cannot generate 3 code(s): the code config allows 3 distinct code(s), 0 of them are already taken or reserved, and a request may use at most half of what is left (1).',
+      code: 400,
+      key: 'invalid_code_config',
+      message: 'Invalid code config',
+      details:
+        'Cannot generate 3 code(s): the code config allows 3 distinct code(s), 0 of them are already taken or reserved, and a request may use at most half of what is left (1).',
     });
   });
 

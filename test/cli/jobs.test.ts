@@ -11,15 +11,24 @@ describe('promo jobs', () => {
   before(async () => {
     server = await startTestServer();
     await server.request('POST', '/v1/campaigns', { body: discountCampaign('Watch') });
-    ids.push((await server.request('POST', '/v1/campaigns/Watch/vouchers?vouchers_count=120', { body: {} })).body.async_action_id);
-    ids.push((await server.request('POST', '/v1/campaigns/Watch/import', { body: [{ code: 'W-1' }, { code: 'W-1' }] })).body.async_action_id);
+    ids.push(
+      (await server.request('POST', '/v1/campaigns/Watch/vouchers?vouchers_count=120', { body: {} })).body
+        .async_action_id,
+    );
+    ids.push(
+      (await server.request('POST', '/v1/campaigns/Watch/import', { body: [{ code: 'W-1' }, { code: 'W-1' }] })).body
+        .async_action_id,
+    );
     const runner = testRunner(server.deps);
     try {
       for (const id of ids) await waitForJob(server, id);
     } finally {
       await runner.stop();
     }
-    ids.push((await server.request('POST', '/v1/campaigns/Watch/vouchers?vouchers_count=7', { body: {} })).body.async_action_id);
+    ids.push(
+      (await server.request('POST', '/v1/campaigns/Watch/vouchers?vouchers_count=7', { body: {} })).body
+        .async_action_id,
+    );
   });
   after(() => server.close());
 
@@ -34,16 +43,32 @@ describe('promo jobs', () => {
   it('draws one frame of the view with --once', async () => {
     const res = await runCli(['jobs', '--once', '--db', server.dbFile]);
     assert.deepEqual([res.code, res.stderr], [0, '']);
-    const lines = res.stdout.trimEnd().split('\n').map((l) => l.trimEnd());
+    const lines = res.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.trimEnd());
     assert.equal(lines[0], 'promo jobs: 3 async action(s)');
     assert.match(lines[1] as string, /^ {2}ID +TYPE +STATUS +PROGRESS +DONE +FAILED +RATE +ETA$/);
-    assert.match(lines[2] as string, new RegExp(`^› ${ids[2]} +CAMPAIGN\\.VOUCHERS_GENERATE ENQUEUED +░{20} +0% +0 +0 +- -$`));
-    assert.match(lines[3] as string, new RegExp(`^  ${ids[1]} +CAMPAIGN\\.VOUCHERS_IMPORT +DONE +█{20} 100% +1 +1 +[\\d,]+/s -$`));
-    assert.match(lines[4] as string, new RegExp(`^  ${ids[0]} +CAMPAIGN\\.VOUCHERS_GENERATE DONE +█{20} 100% +120 +0 +[\\d,]+/s -$`));
+    assert.match(
+      lines[2] as string,
+      new RegExp(`^› ${ids[2]} +CAMPAIGN\\.VOUCHERS_GENERATE ENQUEUED +░{20} +0% +0 +0 +- -$`),
+    );
+    assert.match(
+      lines[3] as string,
+      new RegExp(`^  ${ids[1]} +CAMPAIGN\\.VOUCHERS_IMPORT +DONE +█{20} 100% +1 +1 +[\\d,]+/s -$`),
+    );
+    assert.match(
+      lines[4] as string,
+      new RegExp(`^  ${ids[0]} +CAMPAIGN\\.VOUCHERS_GENERATE DONE +█{20} 100% +120 +0 +[\\d,]+/s -$`),
+    );
     assert.equal(lines.length, 5);
   });
 
   it('is a usage error with a bad --limit', async () => {
-    assert.deepEqual(await runCli(['jobs', '--limit', '0', '--db', server.dbFile]), { code: 2, stdout: '', stderr: 'error: --limit must be an integer from 1 to 100\n' });
+    assert.deepEqual(await runCli(['jobs', '--limit', '0', '--db', server.dbFile]), {
+      code: 2,
+      stdout: '',
+      stderr: 'error: --limit must be an integer from 1 to 100\n',
+    });
   });
 });

@@ -31,7 +31,11 @@ describe('the command line names user mistakes plainly', () => {
       [['serve', '--port', '0', '--db', join(missing, 'promo.db')], join(missing, 'promo.db')],
     ];
     for (const [args, path] of cases) {
-      assert.deepEqual(await runCli(args, { env: KEY }), { code: 1, stdout: '', stderr: `error: cannot write ${path}: the folder ${missing} does not exist\n` }, args[0]);
+      assert.deepEqual(
+        await runCli(args, { env: KEY }),
+        { code: 1, stdout: '', stderr: `error: cannot write ${path}: the folder ${missing} does not exist\n` },
+        args[0],
+      );
     }
     assert.equal(existsSync(missing), false);
   });
@@ -39,22 +43,47 @@ describe('the command line names user mistakes plainly', () => {
   it('says a --db that names a text file is not a promo database, for every command', async () => {
     const notes = join(tempDir(), 'notes.txt');
     writeFileSync(notes, 'not a database\n');
-    const commands = [['migrate'], ['keys', 'list'], ['export', 'order'], ['backup', join(tempDir(), 'b.db')], ['restore', freshDbFile()], ['serve', '--port', '0']];
+    const commands = [
+      ['migrate'],
+      ['keys', 'list'],
+      ['export', 'order'],
+      ['backup', join(tempDir(), 'b.db')],
+      ['restore', freshDbFile()],
+      ['serve', '--port', '0'],
+    ];
     for (const args of commands) {
-      assert.deepEqual(await runCli([...args, '--db', notes], { env: KEY }), { code: 1, stdout: '', stderr: `error: ${notes} is not a promo database (it is not a SQLite file)\n` }, args[0]);
+      assert.deepEqual(
+        await runCli([...args, '--db', notes], { env: KEY }),
+        { code: 1, stdout: '', stderr: `error: ${notes} is not a promo database (it is not a SQLite file)\n` },
+        args[0],
+      );
     }
     assert.equal(readFileSync(notes, 'utf8'), 'not a database\n');
     const folder = tempDir();
-    assert.deepEqual(await runCli(['migrate', '--db', folder]), { code: 1, stdout: '', stderr: `error: ${folder} is a folder, not a database file\n` });
+    assert.deepEqual(await runCli(['migrate', '--db', folder]), {
+      code: 1,
+      stdout: '',
+      stderr: `error: ${folder} is a folder, not a database file\n`,
+    });
   });
 
   it('says an import file is missing or a folder, and a bad PROMO_LOG_LEVEL is bad usage (exit 2)', async () => {
     const db = freshDbFile();
     const folder = tempDir();
-    assert.deepEqual(await runCli(['import', folder, '--db', db]), { code: 1, stdout: '', stderr: `error: ${folder} is a folder, not a file\n` });
-    assert.deepEqual(await runCli(['import', join(folder, 'none.json'), '--db', db]), { code: 1, stdout: '', stderr: `error: no file at ${join(folder, 'none.json')}\n` });
+    assert.deepEqual(await runCli(['import', folder, '--db', db]), {
+      code: 1,
+      stdout: '',
+      stderr: `error: ${folder} is a folder, not a file\n`,
+    });
+    assert.deepEqual(await runCli(['import', join(folder, 'none.json'), '--db', db]), {
+      code: 1,
+      stdout: '',
+      stderr: `error: no file at ${join(folder, 'none.json')}\n`,
+    });
     assert.deepEqual(await runCli(['keys', 'list', '--db', db], { env: { PROMO_LOG_LEVEL: 'loud' } }), {
-      code: 2, stdout: '', stderr: 'error: Invalid log level: loud (fatal, error, warn, info, debug, trace, silent)\n',
+      code: 2,
+      stdout: '',
+      stderr: 'error: Invalid log level: loud (fatal, error, warn, info, debug, trace, silent)\n',
     });
   });
 
@@ -66,7 +95,9 @@ describe('the command line names user mistakes plainly', () => {
     writeFileSync(csv, ['source_id,name', ...rows].join('\n'));
     assert.equal((await runCli(['import', csv, '--type', 'customers', '--db', db])).code, 0);
     const errors = join(tempDir(), 'stderr.txt');
-    const res = await pipeline(`'${process.execPath}' '${PROMO_BIN}' export customer --db '${db}' 2>'${errors}' | head -1`);
+    const res = await pipeline(
+      `'${process.execPath}' '${PROMO_BIN}' export customer --db '${db}' 2>'${errors}' | head -1`,
+    );
     assert.deepEqual([res.code, res.stdout, readFileSync(errors, 'utf8')], [0, 'name,source_id\r\n', '']);
   });
 });
@@ -77,19 +108,42 @@ describe('a mistyped --db makes no database', () => {
     const orders = join(tempDir(), 'orders.json');
     writeFileSync(orders, '[{"source_id":"o-1","amount":100}]');
     const commands = [
-      ['keys', 'list'], ['keys', 'create'], ['keys', 'revoke', 'app'], ['token'], ['generate', 'Camp', '--count', '1'], ['import', orders],
-      ['export', 'order'], ['balance', 'CARD', '+10'], ['loyalty', 'transactions', 'CARD'], ['loyalty', 'members', 'Prog'], ['jobs', '--once'],
-      ['jobs', 'cancel', 'aa_1'], ['stacking-rules'], ['stacking-rules', 'set', '--mode', 'ALL'], ['vacuum'], ['backup', join(tempDir(), 'b.db')],
+      ['keys', 'list'],
+      ['keys', 'create'],
+      ['keys', 'revoke', 'app'],
+      ['token'],
+      ['generate', 'Camp', '--count', '1'],
+      ['import', orders],
+      ['export', 'order'],
+      ['balance', 'CARD', '+10'],
+      ['loyalty', 'transactions', 'CARD'],
+      ['loyalty', 'members', 'Prog'],
+      ['jobs', '--once'],
+      ['jobs', 'cancel', 'aa_1'],
+      ['stacking-rules'],
+      ['stacking-rules', 'set', '--mode', 'ALL'],
+      ['vacuum'],
+      ['backup', join(tempDir(), 'b.db')],
     ];
     for (const args of commands) {
-      assert.deepEqual(await runCli([...args, '--db', file]), {
-        code: 1, stdout: '', stderr: `error: no promo database at ${file}; \`promo migrate --db ${file}\` creates one\n`,
-      }, args.join(' '));
+      assert.deepEqual(
+        await runCli([...args, '--db', file]),
+        {
+          code: 1,
+          stdout: '',
+          stderr: `error: no promo database at ${file}; \`promo migrate --db ${file}\` creates one\n`,
+        },
+        args.join(' '),
+      );
     }
     assert.equal(existsSync(file), false);
     // The default file, ./promo.db, is no exception.
     const cwd = tempDir();
-    assert.deepEqual(await runCli(['keys', 'list'], { cwd }), { code: 1, stdout: '', stderr: 'error: no promo database at ./promo.db; `promo migrate --db ./promo.db` creates one\n' });
+    assert.deepEqual(await runCli(['keys', 'list'], { cwd }), {
+      code: 1,
+      stdout: '',
+      stderr: 'error: no promo database at ./promo.db; `promo migrate --db ./promo.db` creates one\n',
+    });
     assert.equal(existsSync(join(cwd, 'promo.db')), false);
   });
 

@@ -15,10 +15,16 @@ interface Key {
   revoked_at: string | null;
 }
 
-const createKey = async (db: string, ...args: string[]): Promise<Key> => JSON.parse((await runCli(['keys', 'create', ...args, '--json', '--db', db])).stdout) as Key;
+const createKey = async (db: string, ...args: string[]): Promise<Key> =>
+  JSON.parse((await runCli(['keys', 'create', ...args, '--json', '--db', db])).stdout) as Key;
 
 const keysOf = async (db: string): Promise<Record<string, string | null>> =>
-  Object.fromEntries((JSON.parse((await runCli(['keys', 'list', '--json', '--db', db])).stdout) as Key[]).map((key) => [key.name, key.revoked_at]));
+  Object.fromEntries(
+    (JSON.parse((await runCli(['keys', 'list', '--json', '--db', db])).stdout) as Key[]).map((key) => [
+      key.name,
+      key.revoked_at,
+    ]),
+  );
 
 /** The restore's JSON report without what varies from run to run. */
 const keysReport = (stdout: string) => {
@@ -58,9 +64,14 @@ describe('promo restore and keys', () => {
     const restored = await runCli(['restore', backup, '--db', db]);
     assert.equal(restored.code, 0, restored.stderr);
     const [first, ...rest] = restored.stdout.split('\n');
-    assert.match(first as string, new RegExp(`^${db} restored from ${backup} \\(.+\\) in \\d+ ms; the database it replaced is kept as ${db}\\.replaced-.+$`));
+    assert.match(
+      first as string,
+      new RegExp(
+        `^${db} restored from ${backup} \\(.+\\) in \\d+ ms; the database it replaced is kept as ${db}\\.replaced-.+$`,
+      ),
+    );
     assert.deepEqual(rest, [
-      "revoked again 1 key(s) that the replaced database had revoked or did not have (--keep-keys leaves them active):",
+      'revoked again 1 key(s) that the replaced database had revoked or did not have (--keep-keys leaves them active):',
       `  ${leaked.app_id}  server  leaked  (revoked at ${revokedAt} in the replaced database)`,
       '',
     ]);
@@ -69,14 +80,23 @@ describe('promo restore and keys', () => {
     // The leaked secret opens nothing on a server started on the restored file; the others do.
     const server = await spawnServe(['--db', db], {});
     try {
-      const as = (key: Key) => fetch(`${server.url}/v1/customers`, { headers: { 'X-App-Id': key.app_id, 'X-App-Token': key.app_token } }).then((res) => res.status);
+      const as = (key: Key) =>
+        fetch(`${server.url}/v1/customers`, { headers: { 'X-App-Id': key.app_id, 'X-App-Token': key.app_token } }).then(
+          (res) => res.status,
+        );
       assert.deepEqual([await as(shop), await as(leaked)], [200, 401]);
     } finally {
       await server.stop();
     }
 
     const kept = await runCli(['restore', backup, '--db', db, '--keep-keys', '--json']);
-    const returning = { app_id: leaked.app_id, kind: 'server', name: 'leaked', in_replaced: 'revoked', revoked_at: revokedAt };
+    const returning = {
+      app_id: leaked.app_id,
+      kind: 'server',
+      name: 'leaked',
+      in_replaced: 'revoked',
+      revoked_at: revokedAt,
+    };
     assert.deepEqual(keysReport(kept.stdout), { revoked_keys: [], kept_keys: [returning] });
     assert.deepEqual(await keysOf(db), { shop: null, leaked: null, web: null });
     assert.equal(web.kind, 'client');
@@ -92,12 +112,17 @@ describe('promo restore and keys', () => {
     await createKey(ours, '--name', 'ours');
     const res = await runCli(['restore', backup, '--db', ours, '--json']);
     const { revoked_keys } = keysReport(res.stdout) as { revoked_keys: Array<{ revoked_at: string }> };
-    assert.deepEqual(revoked_keys, [{ app_id: theirs.app_id, kind: 'server', name: 'theirs', in_replaced: 'absent', revoked_at: null }]);
+    assert.deepEqual(revoked_keys, [
+      { app_id: theirs.app_id, kind: 'server', name: 'theirs', in_replaced: 'absent', revoked_at: null },
+    ]);
     const revokedAt = (await keysOf(ours)).theirs;
     assert.ok(revokedAt !== null && revokedAt !== undefined, 'revoked in the restored file');
 
     const empty = freshDbFile();
-    assert.deepEqual(keysReport((await runCli(['restore', backup, '--db', empty, '--json'])).stdout), { revoked_keys: [], kept_keys: [] });
+    assert.deepEqual(keysReport((await runCli(['restore', backup, '--db', empty, '--json'])).stdout), {
+      revoked_keys: [],
+      kept_keys: [],
+    });
     assert.deepEqual(await keysOf(empty), { theirs: null });
   });
 });

@@ -53,7 +53,9 @@ describe('promo serve', () => {
     assert.ok(server && client, printed);
 
     const second = await spawnServe(['--db', db]);
-    const res = await fetch(`${second.url}/v1/anything`, { headers: { 'X-App-Id': server[1]!, 'X-App-Token': server[2]! } });
+    const res = await fetch(`${second.url}/v1/anything`, {
+      headers: { 'X-App-Id': server[1]!, 'X-App-Token': server[2]! },
+    });
     assert.equal(res.status, 404, 'the printed server key works');
     const clientRes = await fetch(`${second.url}/client/v1/anything`, {
       headers: { 'X-Client-Application-Id': client[1]!, 'X-Client-Token': client[2]!, origin: 'https://x.example' },
@@ -73,11 +75,19 @@ describe('promo serve', () => {
       PROMO_CLIENT_ORIGINS: 'https://a.example, https://b.example',
     };
     const server = await spawnServe([], env);
-    const ok = await fetch(`${server.url}/v1/anything`, { headers: { 'X-App-Id': 'env-app', 'X-App-Token': 'env-secret' } });
+    const ok = await fetch(`${server.url}/v1/anything`, {
+      headers: { 'X-App-Id': 'env-app', 'X-App-Token': 'env-secret' },
+    });
     assert.equal(ok.status, 404);
     const clientHeaders = { 'X-Client-Application-Id': 'env-client', 'X-Client-Token': 'env-client-secret' };
-    assert.equal((await fetch(`${server.url}/client/v1/x`, { headers: { ...clientHeaders, origin: 'https://b.example' } })).status, 404);
-    assert.equal((await fetch(`${server.url}/client/v1/x`, { headers: { ...clientHeaders, origin: 'https://c.example' } })).status, 403);
+    assert.equal(
+      (await fetch(`${server.url}/client/v1/x`, { headers: { ...clientHeaders, origin: 'https://b.example' } })).status,
+      404,
+    );
+    assert.equal(
+      (await fetch(`${server.url}/client/v1/x`, { headers: { ...clientHeaders, origin: 'https://c.example' } })).status,
+      403,
+    );
     await server.stop();
     assert.doesNotMatch(server.stderr(), /created these/);
     const list = await runCli(['keys', 'list', '--json'], { env: { PROMO_DB: env.PROMO_DB } });
@@ -99,7 +109,9 @@ describe('promo serve', () => {
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = (taken.address() as { port: number }).port;
     try {
-      const res = await runCli(['serve', '--port', String(port), '--db', freshDbFile()], { env: { PROMO_APP_ID: 'taken-app', PROMO_APP_TOKEN: 'taken-token' } });
+      const res = await runCli(['serve', '--port', String(port), '--db', freshDbFile()], {
+        env: { PROMO_APP_ID: 'taken-app', PROMO_APP_TOKEN: 'taken-token' },
+      });
       assert.deepEqual(res, {
         code: 1,
         stdout: '',

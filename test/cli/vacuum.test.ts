@@ -7,7 +7,11 @@ import { runCli, spawnServe } from '../support/cli.js';
 import { freshDbFile, tempDir } from '../support/db.js';
 
 const KEY = { PROMO_APP_ID: 'vacuum-app', PROMO_APP_TOKEN: 'vacuum-token' };
-const headers = { 'X-App-Id': KEY.PROMO_APP_ID, 'X-App-Token': KEY.PROMO_APP_TOKEN, 'Content-Type': 'application/json' };
+const headers = {
+  'X-App-Id': KEY.PROMO_APP_ID,
+  'X-App-Token': KEY.PROMO_APP_TOKEN,
+  'Content-Type': 'application/json',
+};
 
 /** Fills the file with customers of large metadata, then deletes them: their pages become free. */
 function leaveFreePages(file: string, rows: number): void {
@@ -24,7 +28,10 @@ function leaveFreePages(file: string, rows: number): void {
 
 const space = (file: string) => {
   const sqlite = new BetterSqlite3(file, { readonly: true });
-  const figures = { pages: sqlite.pragma('page_count', { simple: true }) as number, free: sqlite.pragma('freelist_count', { simple: true }) as number };
+  const figures = {
+    pages: sqlite.pragma('page_count', { simple: true }) as number,
+    free: sqlite.pragma('freelist_count', { simple: true }) as number,
+  };
   sqlite.close();
   return figures;
 };
@@ -41,7 +48,11 @@ describe('promo vacuum', () => {
       const statuses: number[] = [];
       const writer = (async () => {
         for (let i = 0; writing; i++) {
-          const res = await fetch(`${server.url}/v1/customers`, { method: 'POST', headers, body: JSON.stringify({ source_id: `during-${i}` }) });
+          const res = await fetch(`${server.url}/v1/customers`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ source_id: `during-${i}` }),
+          });
           statuses.push(res.status);
         }
       })();
@@ -49,7 +60,12 @@ describe('promo vacuum', () => {
       writing = false;
       await writer;
       assert.equal(res.code, 0, res.stderr);
-      const report = JSON.parse(res.stdout) as { bytes_before: number; bytes_after: number; pages_released: number; ms: number };
+      const report = JSON.parse(res.stdout) as {
+        bytes_before: number;
+        bytes_after: number;
+        pages_released: number;
+        ms: number;
+      };
       const after = space(file);
       assert.equal(after.free, 0);
       assert.ok(report.pages_released > 4000 && report.bytes_after < report.bytes_before, JSON.stringify(report));
@@ -71,7 +87,8 @@ describe('promo vacuum', () => {
       code: 400,
       key: 'vacuum_needs_full',
       message: 'Full vacuum needed',
-      details: 'This database was created before online vacuum existed: stop the server and run promo vacuum --full once',
+      details:
+        'This database was created before online vacuum existed: stop the server and run promo vacuum --full once',
     });
     const full = await runCli(['vacuum', '--full', '--db', file]);
     assert.equal(full.code, 0, full.stderr);
@@ -87,13 +104,25 @@ describe('the WAL after a bulk job', () => {
     const server = await spawnServe(['--db', file], KEY);
     try {
       const campaign = await fetch(`${server.url}/v1/campaigns`, {
-        method: 'POST', headers, body: JSON.stringify({ name: 'Wal', campaign_type: 'DISCOUNT_COUPONS', voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 5 } } }),
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          name: 'Wal',
+          campaign_type: 'DISCOUNT_COUPONS',
+          voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 5 } },
+        }),
       });
       assert.equal(campaign.status, 200);
-      const started = await fetch(`${server.url}/v1/campaigns/Wal/vouchers?vouchers_count=50000`, { method: 'POST', headers, body: '{}' });
+      const started = await fetch(`${server.url}/v1/campaigns/Wal/vouchers?vouchers_count=50000`, {
+        method: 'POST',
+        headers,
+        body: '{}',
+      });
       const { async_action_id: id } = (await started.json()) as { async_action_id: string };
       for (let i = 0; i < 600; i++) {
-        const job = (await (await fetch(`${server.url}/v1/async-actions/${id}`, { headers })).json()) as { status: string };
+        const job = (await (await fetch(`${server.url}/v1/async-actions/${id}`, { headers })).json()) as {
+          status: string;
+        };
         if (job.status === 'DONE') break;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }

@@ -35,7 +35,11 @@ describe('database connection', () => {
     await db.transaction().execute(async (trx) => {
       await sql`SELECT count(*) FROM api_keys`.execute(trx); // only a read so far
       try {
-        other.prepare("INSERT INTO api_keys (app_id, kind, name, token_hash, created_at) VALUES ('x', 'server', 'x', 'h', 't')").run();
+        other
+          .prepare(
+            "INSERT INTO api_keys (app_id, kind, name, token_hash, created_at) VALUES ('x', 'server', 'x', 'h', 't')",
+          )
+          .run();
         otherWrite = 'succeeded';
       } catch (error) {
         otherWrite = (error as { code?: string }).code;
@@ -64,7 +68,9 @@ describe('database connection', () => {
     const patient = openDatabase(file, { busyTimeoutMs: 2000 });
     const started = performance.now();
     await patient.db.transaction().execute(async (trx) => {
-      await sql`INSERT INTO api_keys (app_id, kind, name, token_hash, created_at) VALUES ('w', 'server', 'w', 'h', 't')`.execute(trx);
+      await sql`INSERT INTO api_keys (app_id, kind, name, token_hash, created_at) VALUES ('w', 'server', 'w', 'h', 't')`.execute(
+        trx,
+      );
     });
     const waited = performance.now() - started;
     assert.ok(waited > 50 && waited < 1000, `took the lock after ${waited} ms`);
@@ -73,8 +79,15 @@ describe('database connection', () => {
     const other = new BetterSqlite3(file);
     other.exec('begin immediate');
     const impatient = openDatabase(file, { busyTimeoutMs: 50 });
-    await assert.rejects(impatient.db.transaction().execute(async () => {}), (e: unknown) => (e as { code?: string }).code === 'SQLITE_BUSY');
-    assert.equal(impatient.sqlite.pragma('busy_timeout', { simple: true }), 50, 'busy_timeout restored for statements outside transactions');
+    await assert.rejects(
+      impatient.db.transaction().execute(async () => {}),
+      (e: unknown) => (e as { code?: string }).code === 'SQLITE_BUSY',
+    );
+    assert.equal(
+      impatient.sqlite.pragma('busy_timeout', { simple: true }),
+      50,
+      'busy_timeout restored for statements outside transactions',
+    );
     other.exec('rollback');
     other.close();
     await impatient.close();
@@ -104,7 +117,13 @@ describe('database connection', () => {
     const results = await Promise.all([1, 2, 3, 4].map(() => runCli(['migrate', '--db', db, '--json'])));
     for (const res of results) assert.equal(res.code, 0, res.stderr);
     const applied = results.flatMap((r) => JSON.parse(r.stdout).applied as string[]);
-    assert.deepEqual(applied.sort(), loadMigrations().map((m) => m.name).sort(), 'each migration applied exactly once');
+    assert.deepEqual(
+      applied.sort(),
+      loadMigrations()
+        .map((m) => m.name)
+        .sort(),
+      'each migration applied exactly once',
+    );
     const sqlite = new BetterSqlite3(db);
     const rows = sqlite.prepare('SELECT count(*) AS n FROM schema_migrations').get() as { n: number };
     assert.equal(rows.n, loadMigrations().length);
@@ -122,7 +141,10 @@ describe('inBatches', () => {
       return batch.map((k) => k * 2);
     });
     assert.deepEqual(sizes, [400, 400, 201]);
-    assert.deepEqual(rows, keys.map((k) => k * 2));
+    assert.deepEqual(
+      rows,
+      keys.map((k) => k * 2),
+    );
     assert.deepEqual(await inBatches([], async () => [1]), []);
   });
 });

@@ -20,31 +20,50 @@ describe('exports across two processes', () => {
 
   it('writes every row exactly once into each file, whichever runner takes each portion', async () => {
     const { server, other } = pair;
-    const insert = sqliteOf(server.deps).prepare("INSERT INTO customers (id, source_id, metadata, created_at, updated_at) VALUES (?, ?, '{}', ?, ?)");
+    const insert = sqliteOf(server.deps).prepare(
+      "INSERT INTO customers (id, source_id, metadata, created_at, updated_at) VALUES (?, ?, '{}', ?, ?)",
+    );
     sqliteOf(server.deps).transaction(() => {
-      for (let i = 0; i < CUSTOMERS; i++) insert.run(`cust_exportrace${String(i).padStart(5, '0')}`, `export-racer-${i}`, '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z');
+      for (let i = 0; i < CUSTOMERS; i++)
+        insert.run(
+          `cust_exportrace${String(i).padStart(5, '0')}`,
+          `export-racer-${i}`,
+          '2024-01-01T00:00:00.000Z',
+          '2024-01-01T00:00:00.000Z',
+        );
     })();
-    const body = (i: number) => ({ exported_object: 'customer', parameters: { fields: ['id', 'source_id'], order: i % 2 === 0 ? 'created_at' : '-created_at' } });
+    const body = (i: number) => ({
+      exported_object: 'customer',
+      parameters: { fields: ['id', 'source_id'], order: i % 2 === 0 ? 'created_at' : '-created_at' },
+    });
     const created = await Promise.all(
       Array.from({ length: 6 }, (_, i) => alternately(pair, i, 'POST', '/v1/exports', body(i))),
     );
-    assert.ok(created.every((c) => c.status === 200), JSON.stringify(created.find((c) => c.status !== 200)));
+    assert.ok(
+      created.every((c) => c.status === 200),
+      JSON.stringify(created.find((c) => c.status !== 200)),
+    );
     // Two deleted while the runners race: one as they start, one once its file is being written.
     const doomed = created.slice(4).map((c) => c.body.id as string);
     const runner = testRunner(server.deps, { workers: 1 });
     try {
-      const started = sqliteOf(server.deps).prepare("SELECT bytes > 0 AS writing FROM exports WHERE id = ?");
+      const started = sqliteOf(server.deps).prepare('SELECT bytes > 0 AS writing FROM exports WHERE id = ?');
       const deletes = await Promise.all([
         server.request('DELETE', `/v1/exports/${doomed[0]}`).then((r) => r.status),
         (async () => {
-          for (let waited = 0; !(started.get(doomed[1]) as { writing: number }).writing && waited < 10_000; waited += 5) await new Promise((r) => setTimeout(r, 5));
+          for (let waited = 0; !(started.get(doomed[1]) as { writing: number }).writing && waited < 10_000; waited += 5)
+            await new Promise((r) => setTimeout(r, 5));
           return (await other.request('DELETE', `/v1/exports/${doomed[1]}`)).status;
         })(),
       ]);
       assert.deepEqual(deletes, [204, 204]);
       const ids = created.map((c) => c.body.id as string);
       for (let waited = 0; waited < 60_000; waited += 50) {
-        const open = sqliteOf(server.deps).prepare(`SELECT count(*) AS n FROM async_actions WHERE status IN ('ENQUEUED', 'IN_PROGRESS') AND type = 'EXPORT'`).get() as { n: number };
+        const open = sqliteOf(server.deps)
+          .prepare(
+            `SELECT count(*) AS n FROM async_actions WHERE status IN ('ENQUEUED', 'IN_PROGRESS') AND type = 'EXPORT'`,
+          )
+          .get() as { n: number };
         if (open.n === 0) break;
         await new Promise((r) => setTimeout(r, 50));
       }
@@ -61,7 +80,13 @@ describe('exports across two processes', () => {
         assert.equal((await server.request('GET', `/v1/exports/${id}`)).status, 404);
         assert.equal(existsSync(`${exportsDirectory(server.dbFile)}/${id}.csv`), false, `${id}: no file left`);
       }
-      assert.deepEqual(readdirSync(exportsDirectory(server.dbFile)).sort(), ids.slice(0, 4).map((id) => `${id}.csv`).sort());
+      assert.deepEqual(
+        readdirSync(exportsDirectory(server.dbFile)).sort(),
+        ids
+          .slice(0, 4)
+          .map((id) => `${id}.csv`)
+          .sort(),
+      );
     } finally {
       await runner.stop();
     }

@@ -16,7 +16,10 @@ interface Created {
 function racer(dbFile: string, go: SharedArrayBuffer): Promise<{ outcome: Promise<Created[]> }> {
   const api = JSON.stringify(import.meta.resolve('tsx/esm/api'));
   const entry = JSON.stringify(new URL('./first-keys.worker.ts', import.meta.url).href);
-  const worker = new Worker(`import(${api}).then(({ register }) => { register(); return import(${entry}); })`, { eval: true, workerData: { dbFile, go } });
+  const worker = new Worker(`import(${api}).then(({ register }) => { register(); return import(${entry}); })`, {
+    eval: true,
+    workerData: { dbFile, go },
+  });
   return new Promise((ready, reject) => {
     worker.once('error', reject);
     worker.once('message', () => {
@@ -44,11 +47,19 @@ describe('the first keys, with several servers starting at once', () => {
       Atomics.store(new Int32Array(go), 0, 1);
       Atomics.notify(new Int32Array(go), 0);
       const created = await Promise.all(racers.map((r) => r.outcome));
-      assert.deepEqual(created.map((keys) => keys.map((k) => k.kind).join()).sort(), ['', '', '', 'server,client'], `round ${round}`);
+      assert.deepEqual(
+        created.map((keys) => keys.map((k) => k.kind).join()).sort(),
+        ['', '', '', 'server,client'],
+        `round ${round}`,
+      );
       const sqlite = openSqlite(dbFile);
       const rows = sqlite.prepare('SELECT app_id, kind FROM api_keys ORDER BY kind').all();
       sqlite.close();
-      assert.deepEqual(rows, created.flat().sort((a, b) => a.kind.localeCompare(b.kind)), `round ${round}: the keys announced are the keys stored`);
+      assert.deepEqual(
+        rows,
+        created.flat().sort((a, b) => a.kind.localeCompare(b.kind)),
+        `round ${round}: the keys announced are the keys stored`,
+      );
     }
   });
 });

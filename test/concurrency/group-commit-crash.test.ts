@@ -34,7 +34,8 @@ describe('group commit survives SIGKILL', () => {
     const answered: string[] = [];
     const clients = Array.from({ length: CLIENTS }, (_, client) => createUntilKilled(server, client, answered));
     // Kill it in full flow: once 300 creations were answered (a loaded machine takes longer).
-    for (let waited = 0; answered.length < 300 && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let waited = 0; answered.length < 300 && waited < 30_000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     assert.equal(await server.stop('SIGKILL'), null);
     await Promise.all(clients);
@@ -47,15 +48,25 @@ describe('group commit survives SIGKILL', () => {
 
     const sqlite = openSqlite(file);
     try {
-      const stored = new Set((sqlite.prepare('SELECT source_id FROM customers').all() as { source_id: string }[]).map((r) => r.source_id));
-      assert.deepEqual(answered.filter((id) => !stored.has(id)), [], 'every answered customer is in the database');
+      const stored = new Set(
+        (sqlite.prepare('SELECT source_id FROM customers').all() as { source_id: string }[]).map((r) => r.source_id),
+      );
+      assert.deepEqual(
+        answered.filter((id) => !stored.has(id)),
+        [],
+        'every answered customer is in the database',
+      );
       // A customer and its customer.created event are one transaction: both there, or neither.
       const unmatched = sqlite
-        .prepare(`SELECT count(*) AS n FROM customers c WHERE NOT EXISTS (SELECT 1 FROM customer_events e WHERE e.customer_id = c.id AND e.type = 'customer.created')`)
+        .prepare(
+          `SELECT count(*) AS n FROM customers c WHERE NOT EXISTS (SELECT 1 FROM customer_events e WHERE e.customer_id = c.id AND e.type = 'customer.created')`,
+        )
         .get() as { n: number };
       assert.equal(unmatched.n, 0);
       const orphans = sqlite
-        .prepare(`SELECT count(*) AS n FROM customer_events e WHERE e.type = 'customer.created' AND NOT EXISTS (SELECT 1 FROM customers c WHERE c.id = e.customer_id)`)
+        .prepare(
+          `SELECT count(*) AS n FROM customer_events e WHERE e.type = 'customer.created' AND NOT EXISTS (SELECT 1 FROM customers c WHERE c.id = e.customer_id)`,
+        )
         .get() as { n: number };
       assert.equal(orphans.n, 0);
       assert.equal(sqlite.pragma('integrity_check', { simple: true }), 'ok');

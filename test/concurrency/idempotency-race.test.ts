@@ -20,31 +20,70 @@ describe('an expired Idempotency-Key retried in two processes at once', () => {
 
   it('runs the request once per key, both answers the same', async () => {
     const { server, other } = pair;
-    const keyHeaders = (key: string) => ({ 'X-App-Id': ENV.PROMO_APP_ID, 'X-App-Token': ENV.PROMO_APP_TOKEN, 'Idempotency-Key': key });
+    const keyHeaders = (key: string) => ({
+      'X-App-Id': ENV.PROMO_APP_ID,
+      'X-App-Token': ENV.PROMO_APP_TOKEN,
+      'Idempotency-Key': key,
+    });
     // The spawned server registered the key: this one serves it too.
     assert.equal((await server.request('GET', '/v1/orders', { headers: keyHeaders('') })).status, 200);
     const old = new Date(Date.now() - 2 * DAY_MS).toISOString();
-    const insert = sqliteOf(server.deps).prepare("INSERT INTO idempotency_keys (credential, key, request_hash, status, body, created_at) VALUES (?, ?, 'old', 200, '{}', ?)");
+    const insert = sqliteOf(server.deps).prepare(
+      "INSERT INTO idempotency_keys (credential, key, request_hash, status, body, created_at) VALUES (?, ?, 'old', 200, '{}', ?)",
+    );
     for (let i = 0; i < KEYS; i++) insert.run(`API:${ENV.PROMO_APP_ID}`, `expired-${i}`, old);
 
     const retry = async (i: number) => {
       const body = { source_id: null, amount: 1000 + i, metadata: { key: i } };
-      const here = fetch(`${server.url}/v1/orders`, { method: 'POST', headers: { ...keyHeaders(`expired-${i}`), 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-      const there = fetch(`${other.url}/v1/orders`, { method: 'POST', headers: { ...keyHeaders(`expired-${i}`), 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-      return Promise.all([here, there].map(async (r) => ({ status: (await r).status, replayed: (await r).headers.get('idempotent-replayed'), text: await (await r).text() })));
+      const here = fetch(`${server.url}/v1/orders`, {
+        method: 'POST',
+        headers: { ...keyHeaders(`expired-${i}`), 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const there = fetch(`${other.url}/v1/orders`, {
+        method: 'POST',
+        headers: { ...keyHeaders(`expired-${i}`), 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return Promise.all(
+        [here, there].map(async (r) => ({
+          status: (await r).status,
+          replayed: (await r).headers.get('idempotent-replayed'),
+          text: await (await r).text(),
+        })),
+      );
     };
     // A few keys at a time: the lost run needs one process's commit between the other's read and its delete.
     const answers = [];
-    for (let i = 0; i < KEYS; i += AT_ONCE) answers.push(...(await Promise.all(Array.from({ length: AT_ONCE }, (_, k) => retry(i + k)))));
-    const orders = sqliteOf(server.deps).prepare("SELECT json_extract(metadata, '$.key') AS k, count(*) AS n FROM orders GROUP BY k ORDER BY k").all() as Array<{ k: number; n: number }>;
-    assert.deepEqual(orders.filter((o) => o.n !== 1), [], 'one order per key');
+    for (let i = 0; i < KEYS; i += AT_ONCE)
+      answers.push(...(await Promise.all(Array.from({ length: AT_ONCE }, (_, k) => retry(i + k)))));
+    const orders = sqliteOf(server.deps)
+      .prepare("SELECT json_extract(metadata, '$.key') AS k, count(*) AS n FROM orders GROUP BY k ORDER BY k")
+      .all() as Array<{ k: number; n: number }>;
+    assert.deepEqual(
+      orders.filter((o) => o.n !== 1),
+      [],
+      'one order per key',
+    );
     assert.equal(orders.length, KEYS);
     for (const [i, pairOfAnswers] of answers.entries()) {
-      assert.deepEqual(pairOfAnswers.map((a) => a.status), [200, 200], `key ${i}`);
+      assert.deepEqual(
+        pairOfAnswers.map((a) => a.status),
+        [200, 200],
+        `key ${i}`,
+      );
       assert.equal(pairOfAnswers[0]?.text, pairOfAnswers[1]?.text, `key ${i}: one answer`);
-      assert.deepEqual(pairOfAnswers.map((a) => a.replayed).sort(), ['true', null].sort(), `key ${i}: one ran, one replayed`);
+      assert.deepEqual(
+        pairOfAnswers.map((a) => a.replayed).sort(),
+        ['true', null].sort(),
+        `key ${i}: one ran, one replayed`,
+      );
     }
-    const keys = sqliteOf(server.deps).prepare("SELECT count(*) AS n FROM idempotency_keys WHERE key LIKE 'expired-%' AND created_at > ? AND status = 200").get(old);
+    const keys = sqliteOf(server.deps)
+      .prepare(
+        "SELECT count(*) AS n FROM idempotency_keys WHERE key LIKE 'expired-%' AND created_at > ? AND status = 200",
+      )
+      .get(old);
     assert.deepEqual(keys, { n: KEYS }, 'every key taken again, answered');
   });
 });

@@ -16,13 +16,18 @@ describe('keys in memory, changed by another process', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer();
-    const voucher = await server.request('POST', '/v1/vouchers/REVOKE-1', { body: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } } });
+    const voucher = await server.request('POST', '/v1/vouchers/REVOKE-1', {
+      body: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } },
+    });
     assert.equal(voucher.status, 200, voucher.text);
   });
   after(() => server.close());
 
   const unauthorized = (res: TestResponse, details: string) => {
-    assert.deepEqual({ status: res.status, body: res.body }, { status: 401, body: errorBody(res, { code: 401, key: 'unauthorized', message: 'Unauthorized', details }) });
+    assert.deepEqual(
+      { status: res.status, body: res.body },
+      { status: 401, body: errorBody(res, { code: 401, key: 'unauthorized', message: 'Unauthorized', details }) },
+    );
   };
   const cli = async (args: string[]) => {
     const res = await runCli([...args, '--db', server.dbFile, '--json']);
@@ -30,7 +35,10 @@ describe('keys in memory, changed by another process', () => {
     return JSON.parse(res.stdout);
   };
   const readWith = (appId: string, token: string) =>
-    server.request('GET', '/v1/vouchers/REVOKE-1', { auth: 'none', headers: { 'X-App-Id': appId, 'X-App-Token': token } });
+    server.request('GET', '/v1/vouchers/REVOKE-1', {
+      auth: 'none',
+      headers: { 'X-App-Id': appId, 'X-App-Token': token },
+    });
 
   it('refuses the next request after `promo keys revoke` in another process', async () => {
     const key = await cli(['keys', 'create', '--name', 'to revoke']);
@@ -84,12 +92,18 @@ describe('keys in memory, changed by another process', () => {
   });
 
   it('refuses the next request after a revocation in this process, on both sides', async () => {
-    const client = { auth: 'client' as const, body: { redeemables: [{ object: 'voucher', id: 'REVOKE-1' }], order: { amount: 1000 } } };
+    const client = {
+      auth: 'client' as const,
+      body: { redeemables: [{ object: 'voucher', id: 'REVOKE-1' }], order: { amount: 1000 } },
+    };
     assert.equal((await server.request('POST', '/client/v1/validations', client)).status, 200);
     assert.equal((await server.request('GET', '/v1/vouchers/REVOKE-1')).status, 200);
     await revokeKey(server.deps, server.clientKey.app_id);
     await revokeKey(server.deps, server.serverKey.app_id);
-    unauthorized(await server.request('POST', '/client/v1/validations', client), 'Invalid X-Client-Application-Id or X-Client-Token');
+    unauthorized(
+      await server.request('POST', '/client/v1/validations', client),
+      'Invalid X-Client-Application-Id or X-Client-Token',
+    );
     unauthorized(await server.request('GET', '/v1/vouchers/REVOKE-1'), 'Invalid X-App-Id or X-App-Token');
   });
 });

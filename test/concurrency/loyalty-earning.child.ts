@@ -18,7 +18,12 @@ while (Date.now() < Number(startAt)) await new Promise((resolve) => setTimeout(r
 if (mode === 'earn') {
   const [tag, count] = rest as [string, string];
   for (let i = 0; i < Number(count); i++) {
-    await createOrder(deps, internalActor(), { source_id: `${tag}-${i}`, status: 'PAID', customer: { source_id: 'racer' }, items: [{ quantity: 1, price: 1000 }] });
+    await createOrder(deps, internalActor(), {
+      source_id: `${tag}-${i}`,
+      status: 'PAID',
+      customer: { source_id: 'racer' },
+      items: [{ quantity: 1, price: 1000 }],
+    });
     await new Promise((resolve) => setImmediate(resolve));
   }
   process.stdout.write(`${JSON.stringify({ paid: Number(count) })}\n`);

@@ -33,33 +33,47 @@ describe('the paid-order seam across two processes', () => {
     await server.close();
   });
 
-  const putViaOther = (ref: string, body: unknown) => other.request('PUT', `/v1/orders/${ref}`, body).then((r) => r.status);
+  const putViaOther = (ref: string, body: unknown) =>
+    other.request('PUT', `/v1/orders/${ref}`, body).then((r) => r.status);
 
   /** One round of races over new orders: each PAID once, the seam fired where it was won; answers the orders won here. */
   async function raceRound(round: number): Promise<{ refs: string[]; wonHere: string[] }> {
     const refs = Array.from({ length: ORDERS }, (_, i) => `race-${round}-${i}`);
     for (const ref of refs) {
-      await server.request('POST', '/v1/orders', { body: { source_id: ref, status: 'CREATED', customer: { source_id: 'racer' }, items: [{ quantity: 1, price: 100 }] } });
+      await server.request('POST', '/v1/orders', {
+        body: {
+          source_id: ref,
+          status: 'CREATED',
+          customer: { source_id: 'racer' },
+          items: [{ quantity: 1, price: 100 }],
+        },
+      });
     }
     // Which process sends first alternates by order, and the other one's two PUTs of that order
     // leave HEAD_START_MS later (still while the first ones run): both processes win some of
     // the races even when the test process, client and server at once, is the slower one.
-    const puts = refs.flatMap((ref, n) => [0, 1, 2, 3].map(async (i) => {
-      const here = (i + n) % 2 === 0;
-      if (here !== (n % 2 === 0)) await pause(HEAD_START_MS);
-      const body = { status: 'PAID', metadata: { put: i } };
-      return here ? (await server.request('PUT', `/v1/orders/${ref}`, { body })).status : putViaOther(ref, body);
-    }));
+    const puts = refs.flatMap((ref, n) =>
+      [0, 1, 2, 3].map(async (i) => {
+        const here = (i + n) % 2 === 0;
+        if (here !== (n % 2 === 0)) await pause(HEAD_START_MS);
+        const body = { status: 'PAID', metadata: { put: i } };
+        return here ? (await server.request('PUT', `/v1/orders/${ref}`, { body })).status : putViaOther(ref, body);
+      }),
+    );
     assert.deepEqual(new Set(await Promise.all(puts)), new Set([200]));
 
-    const feed = (await server.request('GET', '/v1/customers/racer/activity?limit=100&type=customer.order.paid')).body.data as Activity[];
+    const feed = (await server.request('GET', '/v1/customers/racer/activity?limit=100&type=customer.order.paid')).body
+      .data as Activity[];
     const paidBy = new Map<string, string[]>();
     for (const event of feed.filter((e) => refs.includes(e.data.data.order.source_id))) {
       const ref = event.data.data.order.source_id;
       paidBy.set(ref, [...(paidBy.get(ref) ?? []), event.data.event_source.api_key?.app_id ?? '']);
     }
     assert.deepEqual([...paidBy.keys()].sort(), [...refs].sort());
-    assert.ok([...paidBy.values()].every((apps) => apps.length === 1), JSON.stringify([...paidBy]));
+    assert.ok(
+      [...paidBy.values()].every((apps) => apps.length === 1),
+      JSON.stringify([...paidBy]),
+    );
     const wonHere = refs.filter((ref) => paidBy.get(ref)?.[0] === server.serverKey.app_id);
     assert.deepEqual(firedHere.filter((ref) => refs.includes(ref)).sort(), wonHere.sort());
     return { refs, wonHere };

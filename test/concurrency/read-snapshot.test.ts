@@ -15,7 +15,9 @@ import { freshDbFile } from '../support/db.js';
  */
 const insertKey = (sqlite: BetterSqlite3.Database, appId: string, name: string) =>
   sqlite
-    .prepare("INSERT INTO api_keys (app_id, kind, name, token_hash, created_at) VALUES (?, 'server', ?, 'h', '2026-01-01T00:00:00.000Z')")
+    .prepare(
+      "INSERT INTO api_keys (app_id, kind, name, token_hash, created_at) VALUES (?, 'server', ?, 'h', '2026-01-01T00:00:00.000Z')",
+    )
     .run(appId, name);
 
 /** SQLite's data_version as the reader's snapshot of the tick sees it. */
@@ -55,7 +57,9 @@ describe('reads on the reader connection', () => {
     insertKey(other, 'k2', 'elsewhere');
     await db.updateTable('api_keys').set({ name: 'renamed' }).where('app_id', '=', 'none').execute();
     assert.equal((await findApiKey(db, 'k2'))?.name, 'elsewhere', 'the own commit ended the snapshot');
-    await db.transaction().execute((trx) => trx.updateTable('api_keys').set({ name: 'mine' }).where('app_id', '=', 'k2').execute());
+    await db
+      .transaction()
+      .execute((trx) => trx.updateTable('api_keys').set({ name: 'mine' }).where('app_id', '=', 'k2').execute());
     assert.equal((await findApiKey(db, 'k2'))?.name, 'mine');
     await close();
   });
@@ -82,16 +86,32 @@ describe('rows of the statement cache', () => {
     const sqlite = new BetterSqlite3(':memory:');
     sqlite.exec("CREATE TABLE t (a, b, c); INSERT INTO t VALUES (1, 'x', NULL), (2, 'y', 3.5)");
     const cached = withStatementCache(sqlite);
-    const queries = ['SELECT * FROM t', 'SELECT a, b AS a, c FROM t', 'SELECT a AS "1", b AS "0", c AS x FROM t', 'SELECT c AS "__proto__", a FROM t', 'SELECT * FROM t WHERE a > 5'];
+    const queries = [
+      'SELECT * FROM t',
+      'SELECT a, b AS a, c FROM t',
+      'SELECT a AS "1", b AS "0", c AS x FROM t',
+      'SELECT c AS "__proto__", a FROM t',
+      'SELECT * FROM t WHERE a > 5',
+    ];
     for (const query of queries) {
       const got = cached.prepare(query).all([]);
       const want = sqlite.prepare(query).all();
       assert.deepEqual(got, want, query);
-      assert.deepEqual(got.map((row) => Object.keys(row as object)), want.map((row) => Object.keys(row as object)), query);
+      assert.deepEqual(
+        got.map((row) => Object.keys(row as object)),
+        want.map((row) => Object.keys(row as object)),
+        query,
+      );
     }
-    assert.deepEqual(cached.prepare('SELECT * FROM t').all([]), [{ a: 1, b: 'x', c: null }, { a: 2, b: 'y', c: 3.5 }]);
+    assert.deepEqual(cached.prepare('SELECT * FROM t').all([]), [
+      { a: 1, b: 'x', c: null },
+      { a: 2, b: 'y', c: 3.5 },
+    ]);
     sqlite.exec('ALTER TABLE t ADD COLUMN d DEFAULT 7');
-    assert.deepEqual(cached.prepare('SELECT * FROM t').all([]), [{ a: 1, b: 'x', c: null, d: 7 }, { a: 2, b: 'y', c: 3.5, d: 7 }]);
+    assert.deepEqual(cached.prepare('SELECT * FROM t').all([]), [
+      { a: 1, b: 'x', c: null, d: 7 },
+      { a: 2, b: 'y', c: 3.5, d: 7 },
+    ]);
     sqlite.close();
   });
 });

@@ -8,8 +8,13 @@ const TRIES_EACH = 60;
 const CHILD = new URL('./reward-stock-race.child.ts', import.meta.url).pathname;
 
 /** A racer process; resolves once it is connected and waiting for the start. */
-function racer(dbFile: string, rewardId: string): Promise<{ child: ChildProcessWithoutNullStreams; output: Promise<string> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dbFile, rewardId, String(TRIES_EACH)], { stdio: 'pipe' });
+function racer(
+  dbFile: string,
+  rewardId: string,
+): Promise<{ child: ChildProcessWithoutNullStreams; output: Promise<string> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dbFile, rewardId, String(TRIES_EACH)], {
+    stdio: 'pipe',
+  });
   let out = '';
   let err = '';
   child.stderr.on('data', (chunk: Buffer) => void (err += chunk));
@@ -39,7 +44,9 @@ describe('reward stock across processes', () => {
 
   it('never oversells: exactly the stock is claimed, every other claim is refused', async () => {
     const product = await server.request('POST', '/v1/products', { body: { name: 'Poster' } });
-    const reward = await server.request('POST', '/v1/rewards', { body: { name: 'Poster', parameters: { product: { id: product.body.id } }, stock: STOCK } });
+    const reward = await server.request('POST', '/v1/rewards', {
+      body: { name: 'Poster', parameters: { product: { id: product.body.id } }, stock: STOCK },
+    });
     const racers = await Promise.all([racer(server.dbFile, reward.body.id), racer(server.dbFile, reward.body.id)]);
     for (const { child } of racers) child.stdin.write('go\n');
     const { claimRewardStock } = await import('../../src/modules/rewards/rewards.service.js');
@@ -55,11 +62,21 @@ describe('reward stock across processes', () => {
       }
       await new Promise((resolve) => setImmediate(resolve));
     }
-    const results = await Promise.all(racers.map(async ({ output }) => JSON.parse((await output).split('\n')[1] as string) as { won: number; lost: number }));
+    const results = await Promise.all(
+      racers.map(
+        async ({ output }) => JSON.parse((await output).split('\n')[1] as string) as { won: number; lost: number },
+      ),
+    );
     const won = wonHere + results.reduce((sum, r) => sum + r.won, 0);
     const lost = lostHere + results.reduce((sum, r) => sum + r.lost, 0);
-    assert.deepEqual({ won, lost, perRacer: results.map((r) => r.won + r.lost) }, { won: STOCK, lost: 3 * TRIES_EACH - STOCK, perRacer: [TRIES_EACH, TRIES_EACH] });
-    assert.ok(results.every((r) => r.won > 0), `every process must win some claims to race: ${JSON.stringify(results)} and ${wonHere} here`);
+    assert.deepEqual(
+      { won, lost, perRacer: results.map((r) => r.won + r.lost) },
+      { won: STOCK, lost: 3 * TRIES_EACH - STOCK, perRacer: [TRIES_EACH, TRIES_EACH] },
+    );
+    assert.ok(
+      results.every((r) => r.won > 0),
+      `every process must win some claims to race: ${JSON.stringify(results)} and ${wonHere} here`,
+    );
     const after = await server.request('GET', `/v1/rewards/${reward.body.id}`);
     assert.deepEqual({ stock: after.body.stock, redeemed: after.body.redeemed }, { stock: STOCK, redeemed: STOCK });
   });

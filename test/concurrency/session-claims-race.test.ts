@@ -41,10 +41,17 @@ describe('session key claims', () => {
       await running;
     });
     const third = await withSessionKey(deps, 'slow-key', async () => 'third ran').catch(refusal);
-    assert.deepEqual(third, { code: 400, key: 'multiple_requests', message: 'Multiple requests', details: 'Another request on session slow-key is running' });
+    assert.deepEqual(third, {
+      code: 400,
+      key: 'multiple_requests',
+      message: 'Multiple requests',
+      details: 'Another request on session slow-key is running',
+    });
     releaseSecond();
     assert.equal(await second, 'second done');
     assert.equal(await withSessionKey(deps, 'slow-key', async () => 'fourth ran'), 'fourth ran');
-    assert.deepEqual(sqliteOf(deps).prepare("SELECT busy_until FROM session_locks WHERE key = 'slow-key'").get(), { busy_until: null });
+    assert.deepEqual(sqliteOf(deps).prepare("SELECT busy_until FROM session_locks WHERE key = 'slow-key'").get(), {
+      busy_until: null,
+    });
   });
 });

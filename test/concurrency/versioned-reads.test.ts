@@ -28,7 +28,9 @@ describe('reads kept in memory until the next commit', () => {
   after(() => server.close());
 
   const validate = async (code: string, extra: Record<string, unknown> = {}) => {
-    const res = await server.request('POST', '/v1/validations', { body: { order: { amount: 1000 }, redeemables: [{ object: 'voucher', id: code }], ...extra } });
+    const res = await server.request('POST', '/v1/validations', {
+      body: { order: { amount: 1000 }, redeemables: [{ object: 'voucher', id: code }], ...extra },
+    });
     assert.equal(res.status, 200, res.text);
     return res.body;
   };
@@ -37,24 +39,36 @@ describe('reads kept in memory until the next commit', () => {
     for (let i = 0; i < 3; i++) assert.deepEqual((await validate('KEPT-1')).stacking_rules, DEFAULT_STACKING_RULES);
     const set = await runCli(['stacking-rules', 'set', '--db', server.dbFile, '--applicable-limit', '3']);
     assert.equal(set.code, 0, set.stderr);
-    assert.deepEqual((await validate('KEPT-1')).stacking_rules, { ...DEFAULT_STACKING_RULES, applicable_redeemables_limit: 3 });
+    assert.deepEqual((await validate('KEPT-1')).stacking_rules, {
+      ...DEFAULT_STACKING_RULES,
+      applicable_redeemables_limit: 3,
+    });
 
     const put = await server.request('PUT', '/v1/stacking-rules', { body: { applicable_redeemables_limit: 4 } });
     assert.equal(put.status, 200, put.text);
-    assert.deepEqual((await validate('KEPT-1')).stacking_rules, { ...DEFAULT_STACKING_RULES, applicable_redeemables_limit: 4 });
+    assert.deepEqual((await validate('KEPT-1')).stacking_rules, {
+      ...DEFAULT_STACKING_RULES,
+      applicable_redeemables_limit: 4,
+    });
   });
 
   it('releases a session lock that expired since the first expiry was read', async () => {
-    const unit = (body: Record<string, any>) => (body.valid ? 'valid' : body.inapplicable_redeemables[0].result.details.key);
+    const unit = (body: Record<string, any>) =>
+      body.valid ? 'valid' : body.inapplicable_redeemables[0].result.details.key;
     assert.equal(unit(await validate('KEPT-LOCK')), 'valid', 'no lock yet: the first expiry read is "none"');
-    const locked = await validate('KEPT-LOCK', { session: { type: 'LOCK', key: 'kept-lock', ttl: 30, ttl_unit: 'MINUTES' } });
+    const locked = await validate('KEPT-LOCK', {
+      session: { type: 'LOCK', key: 'kept-lock', ttl: 30, ttl_unit: 'MINUTES' },
+    });
     assert.equal(locked.valid, true);
     assert.equal(unit(await validate('KEPT-LOCK')), 'quantity_exceeded', 'the lock holds the last unit');
     clock.advance(29 * 60_000);
     assert.equal(unit(await validate('KEPT-LOCK')), 'quantity_exceeded');
     clock.advance(2 * 60_000);
     assert.equal(unit(await validate('KEPT-LOCK')), 'valid', 'expired: released by this validation');
-    assert.deepEqual(sqliteOf(server.deps).prepare("SELECT count(*) AS n FROM session_locks WHERE key = 'kept-lock'").get(), { n: 0 });
+    assert.deepEqual(
+      sqliteOf(server.deps).prepare("SELECT count(*) AS n FROM session_locks WHERE key = 'kept-lock'").get(),
+      { n: 0 },
+    );
     clock.set(NOW);
   });
 });

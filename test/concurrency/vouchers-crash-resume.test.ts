@@ -6,7 +6,11 @@ import { freshDbFile } from '../support/db.js';
 
 const COUNT = 100_000;
 const ENV = { PROMO_APP_ID: 'crash-app', PROMO_APP_TOKEN: 'crash-token' };
-const HEADERS = { 'X-App-Id': ENV.PROMO_APP_ID, 'X-App-Token': ENV.PROMO_APP_TOKEN, 'Content-Type': 'application/json' };
+const HEADERS = {
+  'X-App-Id': ENV.PROMO_APP_ID,
+  'X-App-Token': ENV.PROMO_APP_TOKEN,
+  'Content-Type': 'application/json',
+};
 
 interface JobAnswer {
   status: string;
@@ -16,16 +20,29 @@ interface JobAnswer {
 }
 
 async function call<T>(server: SpawnedServer, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${server.url}${path}`, { method, headers: HEADERS, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: HEADERS,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return (await res.json()) as T;
 }
 
 function inspect(file: string) {
   const sqlite = openSqlite(file);
   try {
-    const job = sqlite.prepare('SELECT status, cursor, done_count, lease_owner FROM async_actions').get() as { status: string; cursor: number; done_count: number; lease_owner: string | null };
-    const vouchers = sqlite.prepare('SELECT count(*) AS n, count(DISTINCT code) AS distinct_codes FROM vouchers').get() as { n: number; distinct_codes: number };
-    const counted = (sqlite.prepare("SELECT vouchers_count FROM campaigns WHERE name = 'Crash'").get() as { vouchers_count: number }).vouchers_count;
+    const job = sqlite.prepare('SELECT status, cursor, done_count, lease_owner FROM async_actions').get() as {
+      status: string;
+      cursor: number;
+      done_count: number;
+      lease_owner: string | null;
+    };
+    const vouchers = sqlite
+      .prepare('SELECT count(*) AS n, count(DISTINCT code) AS distinct_codes FROM vouchers')
+      .get() as { n: number; distinct_codes: number };
+    const counted = (
+      sqlite.prepare("SELECT vouchers_count FROM campaigns WHERE name = 'Crash'").get() as { vouchers_count: number }
+    ).vouchers_count;
     const integrity = sqlite.pragma('integrity_check', { simple: true });
     return { job, vouchers, counted, integrity };
   } finally {
@@ -37,8 +54,17 @@ describe('a generation survives SIGKILL', () => {
   it('resumes after a crash and ends DONE with exactly the requested codes, all unique, and an intact file', async () => {
     const file = freshDbFile();
     const first = await spawnServe(['--db', file, '--workers', '2'], ENV);
-    await call(first, 'POST', '/v1/campaigns', { name: 'Crash', campaign_type: 'DISCOUNT_COUPONS', voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 5 } } });
-    const { async_action_id: id } = await call<{ async_action_id: string }>(first, 'POST', `/v1/campaigns/Crash/vouchers?vouchers_count=${COUNT}`, {});
+    await call(first, 'POST', '/v1/campaigns', {
+      name: 'Crash',
+      campaign_type: 'DISCOUNT_COUPONS',
+      voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 5 } },
+    });
+    const { async_action_id: id } = await call<{ async_action_id: string }>(
+      first,
+      'POST',
+      `/v1/campaigns/Crash/vouchers?vouchers_count=${COUNT}`,
+      {},
+    );
     for (let progress = 0; progress < 10; ) {
       await new Promise((r) => setTimeout(r, 20));
       progress = (await call<JobAnswer>(first, 'GET', `/v1/async-actions/${id}`)).progress;
@@ -50,7 +76,10 @@ describe('a generation survives SIGKILL', () => {
     const crashed = inspect(file);
     assert.equal(crashed.job.status, 'IN_PROGRESS');
     assert.ok(crashed.job.cursor > 0 && crashed.job.cursor < COUNT, `cursor ${crashed.job.cursor}`);
-    assert.deepEqual([crashed.vouchers.n, crashed.job.done_count, crashed.counted], [crashed.job.cursor, crashed.job.cursor, crashed.job.cursor]);
+    assert.deepEqual(
+      [crashed.vouchers.n, crashed.job.done_count, crashed.counted],
+      [crashed.job.cursor, crashed.job.cursor, crashed.job.cursor],
+    );
     assert.equal(crashed.integrity, 'ok');
 
     // The dead process's lease is taken over at once by the next server on the file.
@@ -62,7 +91,10 @@ describe('a generation survives SIGKILL', () => {
         await new Promise((r) => setTimeout(r, 50));
         job = await call<JobAnswer>(second, 'GET', `/v1/async-actions/${id}`);
       } while (job.status !== 'DONE' && job.status !== 'FAILED' && Date.now() < deadline);
-      assert.deepEqual([job.status, job.operation_status, job.progress, job.result], ['DONE', 'SUCCESS', 100, { message: `Generated ${COUNT} vouchers.`, done_count: COUNT }]);
+      assert.deepEqual(
+        [job.status, job.operation_status, job.progress, job.result],
+        ['DONE', 'SUCCESS', 100, { message: `Generated ${COUNT} vouchers.`, done_count: COUNT }],
+      );
     } finally {
       assert.equal(await second.stop('SIGTERM'), 0);
     }

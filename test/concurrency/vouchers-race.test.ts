@@ -37,24 +37,52 @@ describe('races on vouchers', () => {
 
   it('keeps the campaign count exact under concurrent adds and deletes', async () => {
     await server.request('POST', '/v1/campaigns', { body: discountCampaign('Counter') });
-    const adds = await Promise.all(Array.from({ length: 40 }, (_, i) =>
-      (i % 2 ? server.request('POST', '/v1/campaigns/Counter/vouchers', { body: { code: `K-${i}` } }).then((r) => r.status) : viaOther('POST', '/v1/campaigns/Counter/vouchers', { code: `K-${i}` }).then((r) => r.status))));
+    const adds = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        i % 2
+          ? server.request('POST', '/v1/campaigns/Counter/vouchers', { body: { code: `K-${i}` } }).then((r) => r.status)
+          : viaOther('POST', '/v1/campaigns/Counter/vouchers', { code: `K-${i}` }).then((r) => r.status),
+      ),
+    );
     assert.ok(adds.every((s) => s === 200));
-    const deletes = await Promise.all(Array.from({ length: 40 }, (_, i) =>
-      (i % 2 ? server.request('DELETE', `/v1/vouchers/K-${i % 20}`).then((r) => r.status) : viaOther('DELETE', `/v1/vouchers/K-${i % 20}`).then((r) => r.status))));
+    const deletes = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        i % 2
+          ? server.request('DELETE', `/v1/vouchers/K-${i % 20}`).then((r) => r.status)
+          : viaOther('DELETE', `/v1/vouchers/K-${i % 20}`).then((r) => r.status),
+      ),
+    );
     assert.deepEqual([deletes.filter((s) => s === 204).length, deletes.filter((s) => s === 404).length], [20, 20]);
     const counted = (await server.request('GET', '/v1/campaigns/Counter')).body.vouchers_count;
-    const real = (sqliteOf(server.deps).prepare("SELECT count(*) AS n FROM vouchers v JOIN campaigns c ON c.id = v.campaign_id WHERE c.name = 'Counter'").get() as { n: number }).n;
+    const real = (
+      sqliteOf(server.deps)
+        .prepare(
+          "SELECT count(*) AS n FROM vouchers v JOIN campaigns c ON c.id = v.campaign_id WHERE c.name = 'Counter'",
+        )
+        .get() as { n: number }
+    ).n;
     assert.deepEqual([counted, real], [20, 20]);
   });
 
   it('runs jobs in a small code space with two runners in two processes: exact counts, no duplicates', async () => {
-    await server.request('POST', '/v1/campaigns', { body: discountCampaign('Small', {}, { code_config: { pattern: 'S-###', charset: '0123456789' } }) });
+    await server.request('POST', '/v1/campaigns', {
+      body: discountCampaign('Small', {}, { code_config: { pattern: 'S-###', charset: '0123456789' } }),
+    });
     const jobs: string[] = [];
-    for (let i = 0; i < 3; i++) jobs.push((await server.request('POST', '/v1/campaigns/Small/vouchers?vouchers_count=120', { body: {} })).body.async_action_id);
-    jobs.push((await viaOther('POST', '/v1/campaigns/Small/vouchers?vouchers_count=100', {})).body.async_action_id as string);
+    for (let i = 0; i < 3; i++)
+      jobs.push(
+        (await server.request('POST', '/v1/campaigns/Small/vouchers?vouchers_count=120', { body: {} })).body
+          .async_action_id,
+      );
+    jobs.push(
+      (await viaOther('POST', '/v1/campaigns/Small/vouchers?vouchers_count=100', {})).body.async_action_id as string,
+    );
     const runner = testRunner(server.deps, { workers: 2 });
-    const singles = await Promise.all(Array.from({ length: 20 }, () => server.request('POST', '/v1/campaigns/Small/vouchers', { body: {} }).then((r) => r.status)));
+    const singles = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        server.request('POST', '/v1/campaigns/Small/vouchers', { body: {} }).then((r) => r.status),
+      ),
+    );
     try {
       for (const id of jobs) assert.equal((await waitForJob(server, id)).status, 'DONE');
     } finally {
@@ -62,7 +90,11 @@ describe('races on vouchers', () => {
     }
     const okSingles = singles.filter((s) => s === 200).length;
     assert.equal(okSingles + singles.filter((s) => s === 400).length, 20);
-    const codes = (sqliteOf(server.deps).prepare("SELECT v.code FROM vouchers v JOIN campaigns c ON c.id = v.campaign_id WHERE c.name = 'Small'").all() as Array<{ code: string }>).map((r) => r.code);
+    const codes = (
+      sqliteOf(server.deps)
+        .prepare("SELECT v.code FROM vouchers v JOIN campaigns c ON c.id = v.campaign_id WHERE c.name = 'Small'")
+        .all() as Array<{ code: string }>
+    ).map((r) => r.code);
     assert.deepEqual([codes.length, new Set(codes).size], [460 + okSingles, 460 + okSingles]);
     assert.equal((await server.request('GET', '/v1/campaigns/Small')).body.vouchers_count, 460 + okSingles);
   });

@@ -4,7 +4,8 @@ import { sql } from 'kysely';
 import { openDatabase } from '../../src/db/sqlite/connect.js';
 import { assertCommitStats, freshDbFile } from '../support/db.js';
 
-const insertCategory = (id: string) => sql`INSERT INTO categories (id, name, hierarchy, created_at) VALUES (${id}, ${id}, 1, 't')`;
+const insertCategory = (id: string) =>
+  sql`INSERT INTO categories (id, name, hierarchy, created_at) VALUES (${id}, ${id}, 1, 't')`;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the driver', () => {

@@ -8,7 +8,12 @@ import { freshDbFile } from '../support/db.js';
 
 const marker = (): FirstWrite => ({
   done: false,
-  write: (run) => run(CompiledQuery.raw("INSERT INTO idempotency_keys (credential, key, request_hash, created_at) VALUES ('c', 'k', 'h', 't')")),
+  write: (run) =>
+    run(
+      CompiledQuery.raw(
+        "INSERT INTO idempotency_keys (credential, key, request_hash, created_at) VALUES ('c', 'k', 'h', 't')",
+      ),
+    ),
 });
 
 describe('the first write of a request', () => {
@@ -20,7 +25,9 @@ describe('the first write of a request', () => {
       await assert.rejects(
         withFirstWrite(failed, () =>
           db.transaction().execute(async (trx) => {
-            await sql`INSERT INTO categories (id, name, hierarchy, created_at) VALUES ('cat_1', 'x', 1, 't')`.execute(trx);
+            await sql`INSERT INTO categories (id, name, hierarchy, created_at) VALUES ('cat_1', 'x', 1, 't')`.execute(
+              trx,
+            );
             throw new Error('the request fails after writing');
           }),
         ),
@@ -34,8 +41,20 @@ describe('the first write of a request', () => {
       });
       assert.equal(count(), 1);
       // The key is taken now: the next request's first transaction fails before anything else.
-      await assert.rejects(withFirstWrite(marker(), () => db.transaction().execute((trx) => sql`INSERT INTO categories (id, name, hierarchy, created_at) VALUES ('cat_2', 'y', 1, 't')`.execute(trx))), { code: 'SQLITE_CONSTRAINT_PRIMARYKEY' });
-      assert.equal((sqlite.prepare("SELECT count(*) AS n FROM categories WHERE id = 'cat_2'").get() as { n: number }).n, 0);
+      await assert.rejects(
+        withFirstWrite(marker(), () =>
+          db
+            .transaction()
+            .execute((trx) =>
+              sql`INSERT INTO categories (id, name, hierarchy, created_at) VALUES ('cat_2', 'y', 1, 't')`.execute(trx),
+            ),
+        ),
+        { code: 'SQLITE_CONSTRAINT_PRIMARYKEY' },
+      );
+      assert.equal(
+        (sqlite.prepare("SELECT count(*) AS n FROM categories WHERE id = 'cat_2'").get() as { n: number }).n,
+        0,
+      );
       await close();
     });
   }

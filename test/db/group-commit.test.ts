@@ -25,16 +25,25 @@ describe('group commit', () => {
     const { db, commitStats, close } = openDatabase(file, { groupCommit: true });
     const seenBeforeAnswer: string[][] = [];
     const write = (name: string, fail: boolean) =>
-      db.transaction().execute(async (trx) => {
-        await insertKey(name).execute(trx);
-        if (fail) throw new Error(`${name} fails after its write`);
-      }).then(() => seenBeforeAnswer.push(committedNames(file)));
+      db
+        .transaction()
+        .execute(async (trx) => {
+          await insertKey(name).execute(trx);
+          if (fail) throw new Error(`${name} fails after its write`);
+        })
+        .then(() => seenBeforeAnswer.push(committedNames(file)));
     const results = await Promise.allSettled([write('a', false), write('b', true), write('c', false)]);
 
-    assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'rejected', 'fulfilled'],
+    );
     assert.deepEqual(committedNames(file), ['a', 'c']);
     // Each answer came after the COMMIT holding its write: another connection already saw it.
-    assert.deepEqual(seenBeforeAnswer, [['a', 'c'], ['a', 'c']]);
+    assert.deepEqual(seenBeforeAnswer, [
+      ['a', 'c'],
+      ['a', 'c'],
+    ]);
     assertCommitStats(commitStats(), { batches: 1, transactions: 2 });
     await close();
   });
@@ -71,7 +80,9 @@ describe('group commit', () => {
     let seen: string[] = [];
     await Promise.all([
       db.transaction().execute((trx) => insertKey('a').execute(trx)),
-      insertKey('b').execute(db).then(() => (seen = committedNames(file))),
+      insertKey('b')
+        .execute(db)
+        .then(() => (seen = committedNames(file))),
     ]);
     assert.deepEqual(seen, ['a', 'b']);
     await close();
@@ -90,7 +101,10 @@ describe('group commit', () => {
       });
     const results = await Promise.allSettled([failing('x'), failing('y')]);
     await new Promise((resolve) => setImmediate(resolve)); // the batch's flush
-    assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected']);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['rejected', 'rejected'],
+    );
     assert.deepEqual(committedNames(file), ['kept']);
     assert.equal(sqlite.inTransaction, false, 'the batch ended');
     assert.equal(walBytes(), before, 'a COMMIT would have written the pages the savepoints touched');
@@ -108,7 +122,10 @@ describe('group commit', () => {
       }),
       insertKey('outside').execute(db),
     ]);
-    assert.deepEqual(results.map((r) => r.status), ['rejected', 'fulfilled']);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['rejected', 'fulfilled'],
+    );
     assert.deepEqual(committedNames(file), ['outside']);
     assert.equal(commitStats().batches, 1, 'the outside write joined the open batch and was committed with it');
     await close();

@@ -25,7 +25,11 @@ function withCounterSlots(shape: SchemaShape): SchemaShape {
   const keys = { ...shape.keys };
   for (const table of SLOTTED) {
     const columns = [...(tables[table] ?? [])];
-    columns.splice(columns.findIndex((c) => c.name === 'total'), 0, { name: 'slot', type: 'integer', notNull: true, generated: false });
+    columns.splice(
+      columns.findIndex((c) => c.name === 'total'),
+      0,
+      { name: 'slot', type: 'integer', notNull: true, generated: false },
+    );
     tables[table] = columns;
     const key = keys[table] ?? { primary: [], unique: [] };
     keys[table] = { ...key, primary: [...key.primary, 'slot'] };
@@ -37,7 +41,10 @@ describe('the PostgreSQL migrations list the versions of the SQLite ones', () =>
   it('a baseline stands for every version up to 31; every later version exists in both', () => {
     const sqliteVersions = loadMigrations().map((m) => m.version);
     const postgres = postgresMigrationFiles();
-    assert.deepEqual(postgres.slice(0, 1).map((m) => m.name), [`00${BASELINE_VERSION}_baseline`]);
+    assert.deepEqual(
+      postgres.slice(0, 1).map((m) => m.name),
+      [`00${BASELINE_VERSION}_baseline`],
+    );
     assert.ok(sqliteVersions.includes(BASELINE_VERSION), `SQLite has a migration ${BASELINE_VERSION}`);
     assert.deepEqual(
       postgres.slice(1).map((m) => m.version),
@@ -80,7 +87,9 @@ describe('the PostgreSQL baseline has the SQLite schema', { skip: found.skip }, 
   it('records the baseline as version 31', (t) => {
     assert.deepEqual(versions, [BASELINE_VERSION]);
     assert.ok(server);
-    t.diagnostic(`PostgreSQL: ${server.origin}; initdb + start ${server.startSeconds.toFixed(2)} s; baseline loaded in ${loadSeconds.toFixed(2)} s`);
+    t.diagnostic(
+      `PostgreSQL: ${server.origin}; initdb + start ${server.startSeconds.toFixed(2)} s; baseline loaded in ${loadSeconds.toFixed(2)} s`,
+    );
   });
 
   it('has the same tables, and their columns in the same order, type class, nullability and generation', () => {
@@ -112,12 +121,20 @@ describe('the PostgreSQL baseline has the SQLite schema', { skip: found.skip }, 
       SELECT d.datcollate, d.datctype, t.datcollate AS cluster_collate, t.datctype AS cluster_ctype,
              lower('ÀBÇ-é-Z') AS folded, 'a_b' < 'aB' AS underscore_first, 'Z' < 'a' AS upper_first
       FROM pg_database d, pg_database t WHERE d.datname = current_database() AND t.datname = 'template1'`);
-    assert.deepEqual(rows, [{
-      datcollate: 'C', datctype: 'C', cluster_collate: 'C', cluster_ctype: 'C',
-      folded: 'ÀbÇ-é-z', underscore_first: false, upper_first: true,
-    }]);
+    assert.deepEqual(rows, [
+      {
+        datcollate: 'C',
+        datctype: 'C',
+        cluster_collate: 'C',
+        cluster_ctype: 'C',
+        folded: 'ÀbÇ-é-z',
+        underscore_first: false,
+        upper_first: true,
+      },
+    ]);
     const sqliteFold = new BetterSqlite3(':memory:')
-      .prepare("SELECT lower('ÀBÇ-é-Z') AS folded, 'a_b' < 'aB' AS underscore_first, 'Z' < 'a' AS upper_first").get();
+      .prepare("SELECT lower('ÀBÇ-é-Z') AS folded, 'a_b' < 'aB' AS underscore_first, 'Z' < 'a' AS upper_first")
+      .get();
     assert.deepEqual(sqliteFold, { folded: 'ÀbÇ-é-z', underscore_first: 0, upper_first: 1 });
   });
 

@@ -1,8 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  ALPHANUMERIC, capacity, checkFeasibility, codeGenerator, codeTemplate, infeasibleDetails, literalPrefix, presentCodeConfig,
-  templateGlob, uniformIndex, type CodeConfigInput, type CodeTemplate,
+  ALPHANUMERIC,
+  capacity,
+  checkFeasibility,
+  codeGenerator,
+  codeTemplate,
+  infeasibleDetails,
+  literalPrefix,
+  presentCodeConfig,
+  templateGlob,
+  uniformIndex,
+  type CodeConfigInput,
+  type CodeTemplate,
 } from '../../src/engine/codes/index.js';
 
 const templateOf = (input: CodeConfigInput): CodeTemplate => {
@@ -22,16 +32,44 @@ function replay(bytes: number[]): (size: number) => Uint8Array {
 
 describe('codeTemplate', () => {
   const cases: Array<{ name: string; input: CodeConfigInput; template?: CodeTemplate; error?: string }> = [
-    { name: 'defaults: 8 alphanumeric', input: {}, template: { prefix: '', postfix: '', pattern: '########', charset: Array.from(ALPHANUMERIC) } },
-    { name: 'length', input: { length: 3, charset: 'AB' }, template: { prefix: '', postfix: '', pattern: '###', charset: ['A', 'B'] } },
-    { name: 'repeats in the charset are ignored', input: { length: 2, charset: 'AABBA' }, template: { prefix: '', postfix: '', pattern: '##', charset: ['A', 'B'] } },
-    { name: 'the pattern overrides length', input: { length: 12, pattern: 'X-##-Y', charset: '01' }, template: { prefix: '', postfix: '', pattern: 'X-##-Y', charset: ['0', '1'] } },
-    { name: 'prefix and postfix', input: { prefix: 'PRE-', postfix: '-END', length: 2, charset: 'x' }, template: { prefix: 'PRE-', postfix: '-END', pattern: '##', charset: ['x'] } },
-    { name: 'any characters, by code point', input: { length: 1, charset: 'é😀é' }, template: { prefix: '', postfix: '', pattern: '#', charset: ['é', '😀'] } },
+    {
+      name: 'defaults: 8 alphanumeric',
+      input: {},
+      template: { prefix: '', postfix: '', pattern: '########', charset: Array.from(ALPHANUMERIC) },
+    },
+    {
+      name: 'length',
+      input: { length: 3, charset: 'AB' },
+      template: { prefix: '', postfix: '', pattern: '###', charset: ['A', 'B'] },
+    },
+    {
+      name: 'repeats in the charset are ignored',
+      input: { length: 2, charset: 'AABBA' },
+      template: { prefix: '', postfix: '', pattern: '##', charset: ['A', 'B'] },
+    },
+    {
+      name: 'the pattern overrides length',
+      input: { length: 12, pattern: 'X-##-Y', charset: '01' },
+      template: { prefix: '', postfix: '', pattern: 'X-##-Y', charset: ['0', '1'] },
+    },
+    {
+      name: 'prefix and postfix',
+      input: { prefix: 'PRE-', postfix: '-END', length: 2, charset: 'x' },
+      template: { prefix: 'PRE-', postfix: '-END', pattern: '##', charset: ['x'] },
+    },
+    {
+      name: 'any characters, by code point',
+      input: { length: 1, charset: 'é😀é' },
+      template: { prefix: '', postfix: '', pattern: '#', charset: ['é', '😀'] },
+    },
     { name: 'length 0', input: { length: 0 }, error: 'code_config.length must be an integer from 1 to 255' },
     { name: 'fractional length', input: { length: 2.5 }, error: 'code_config.length must be an integer from 1 to 255' },
     { name: 'empty charset', input: { charset: '' }, error: 'code_config.charset must contain at least one character' },
-    { name: 'too long', input: { length: 250, prefix: 'ABCDEF' }, error: 'A generated code would be 256 characters long; at most 255 are allowed' },
+    {
+      name: 'too long',
+      input: { length: 250, prefix: 'ABCDEF' },
+      error: 'A generated code would be 256 characters long; at most 255 are allowed',
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {
@@ -45,7 +83,12 @@ describe('capacity, glob, literal prefix and presented config', () => {
   const cases: Array<{ input: CodeConfigInput; capacity: bigint; glob: string; prefix: string }> = [
     { input: { length: 2, charset: 'AB' }, capacity: 4n, glob: '[AB][AB]', prefix: '' },
     { input: { pattern: 'X-#', charset: '0123' }, capacity: 4n, glob: 'X-[0123]', prefix: 'X-' },
-    { input: { prefix: 'P', postfix: 'S', pattern: '#Z#', charset: 'ab' }, capacity: 4n, glob: 'P[ab]Z[ab]S', prefix: 'P' },
+    {
+      input: { prefix: 'P', postfix: 'S', pattern: '#Z#', charset: 'ab' },
+      capacity: 4n,
+      glob: 'P[ab]Z[ab]S',
+      prefix: 'P',
+    },
     { input: { pattern: 'FIXED', charset: 'ab' }, capacity: 1n, glob: 'FIXED', prefix: 'FIXED' },
     { input: { length: 1, charset: 'z' }, capacity: 1n, glob: 'z', prefix: '' },
     { input: { length: 1, charset: ']a-^' }, capacity: 4n, glob: '[]a^-]', prefix: '' },
@@ -65,7 +108,11 @@ describe('capacity, glob, literal prefix and presented config', () => {
   it('presents the config with its defaults', () => {
     assert.deepEqual(presentCodeConfig(templateOf({})), { length: 8, charset: ALPHANUMERIC, pattern: '########' });
     assert.deepEqual(presentCodeConfig(templateOf({ prefix: 'A', postfix: 'B', pattern: '#-#', charset: 'xyx' })), {
-      length: 2, charset: 'xy', prefix: 'A', postfix: 'B', pattern: '#-#',
+      length: 2,
+      charset: 'xy',
+      prefix: 'A',
+      postfix: 'B',
+      pattern: '#-#',
     });
   });
 });
@@ -107,7 +154,10 @@ describe('uniformIndex (no modulo bias)', () => {
 
 describe('codeGenerator', () => {
   it('expands # with charset characters and keeps the fixed parts', () => {
-    const next = codeGenerator(templateOf({ prefix: 'P-', postfix: '-S', pattern: 'A#B#', charset: 'xyz' }), replay([0, 2, 1, 1]));
+    const next = codeGenerator(
+      templateOf({ prefix: 'P-', postfix: '-S', pattern: 'A#B#', charset: 'xyz' }),
+      replay([0, 2, 1, 1]),
+    );
     assert.equal(next(), 'P-AxBz-S');
     assert.equal(next(), 'P-AyBy-S');
   });

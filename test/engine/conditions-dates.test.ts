@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compileFilter, DAY_MS, parseDateItem, startOfUtcDay, type Operator } from '../../src/engine/conditions/index.js';
+import {
+  compileFilter,
+  DAY_MS,
+  parseDateItem,
+  startOfUtcDay,
+  type Operator,
+} from '../../src/engine/conditions/index.js';
 
 describe('parseDateItem: the stored forms that count as dates', () => {
   const cases: Array<[unknown, string | undefined]> = [
@@ -40,11 +46,25 @@ describe('compileFilter: date operators become ranges fixed at now', () => {
   const now = new Date('2024-06-15T12:34:56.789Z');
   const t = now.getTime();
   const today = startOfUtcDay(t);
-  const cases: Array<[Operator, unknown, { from?: number; fromInclusive: boolean; to?: number; toInclusive: boolean }]> = [
-    ['$after', '2024-01-01', { from: Date.parse('2024-01-01T00:00:00Z'), fromInclusive: false, to: undefined, toInclusive: false }],
-    ['$before', '2024-01-01T10:00:00+02:00', { from: undefined, fromInclusive: false, to: Date.parse('2024-01-01T08:00:00Z'), toInclusive: false }],
+  const cases: Array<
+    [Operator, unknown, { from?: number; fromInclusive: boolean; to?: number; toInclusive: boolean }]
+  > = [
+    [
+      '$after',
+      '2024-01-01',
+      { from: Date.parse('2024-01-01T00:00:00Z'), fromInclusive: false, to: undefined, toInclusive: false },
+    ],
+    [
+      '$before',
+      '2024-01-01T10:00:00+02:00',
+      { from: undefined, fromInclusive: false, to: Date.parse('2024-01-01T08:00:00Z'), toInclusive: false },
+    ],
     ['$is_days_ago', 2, { from: today - 2 * DAY_MS, fromInclusive: true, to: today - DAY_MS, toInclusive: false }],
-    ['$is_days_in_future', 2, { from: today + 2 * DAY_MS, fromInclusive: true, to: today + 3 * DAY_MS, toInclusive: false }],
+    [
+      '$is_days_in_future',
+      2,
+      { from: today + 2 * DAY_MS, fromInclusive: true, to: today + 3 * DAY_MS, toInclusive: false },
+    ],
     ['$more_than_ago', 3, { from: undefined, fromInclusive: false, to: t - 3 * DAY_MS, toInclusive: false }],
     ['$less_than_ago', 3, { from: t - 3 * DAY_MS, fromInclusive: false, to: t, toInclusive: true }],
     ['$more_than_future', 3, { from: t + 3 * DAY_MS, fromInclusive: false, to: undefined, toInclusive: false }],
@@ -52,7 +72,10 @@ describe('compileFilter: date operators become ranges fixed at now', () => {
   ];
   for (const [operator, operand, range] of cases) {
     it(`${operator} ${JSON.stringify(operand)}`, () => {
-      const compiled = compileFilter({ junction: 'and', conditions: [{ field: 'd', operator, operands: [operand] }] }, now);
+      const compiled = compileFilter(
+        { junction: 'and', conditions: [{ field: 'd', operator, operands: [operand] }] },
+        now,
+      );
       assert.deepEqual(compiled, { junction: 'and', conditions: [{ field: 'd', test: { type: 'time', range } }] });
     });
   }
@@ -71,12 +94,15 @@ describe('compileFilter: date operators become ranges fixed at now', () => {
       },
       now,
     );
-    assert.deepEqual(compiled.conditions.map((c) => c.test), [
-      { type: 'equals', values: ['x'], negate: true },
-      { type: 'text', mode: 'contains', values: ['y'], negate: true },
-      { type: 'compare', cmp: '<=', value: 4 },
-      { type: 'count', cmp: '>', value: 1 },
-      { type: 'present', negate: true },
-    ]);
+    assert.deepEqual(
+      compiled.conditions.map((c) => c.test),
+      [
+        { type: 'equals', values: ['x'], negate: true },
+        { type: 'text', mode: 'contains', values: ['y'], negate: true },
+        { type: 'compare', cmp: '<=', value: 4 },
+        { type: 'count', cmp: '>', value: 1 },
+        { type: 'present', negate: true },
+      ],
+    );
   });
 });

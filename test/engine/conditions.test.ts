@@ -198,7 +198,10 @@ describe('conditions: the junction joins every condition, within a field too', (
   ];
   for (const [junction, fields, thing, expected] of cases) {
     it(`${junction} over ${JSON.stringify(fields)} on ${JSON.stringify(thing)} is ${expected}`, () => {
-      assert.equal(matchesFilter(filter(junction, fields), (f) => thing[f], NOW), expected);
+      assert.equal(
+        matchesFilter(filter(junction, fields), (f) => thing[f], NOW),
+        expected,
+      );
     });
   }
 });

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_STACKING_RULES, noEffectSkips, selectStack, type StackingRules } from '../../src/engine/stacking/index.js';
+import {
+  DEFAULT_STACKING_RULES,
+  noEffectSkips,
+  selectStack,
+  type StackingRules,
+} from '../../src/engine/stacking/index.js';
 
 /** A candidate named by its letter, at its position in the request, with a category (id and hierarchy) or none. */
 interface Named {
@@ -13,21 +18,41 @@ const CATEGORIES: Record<string, number> = { gold: 1, silver: 2, bronze: 3, excl
 
 /** 'a' (no category) or 'a:gold': one candidate per word, in requested order. */
 const request = (spec: string): Named[] =>
-  spec.split(' ').filter((word) => word !== '').map((word, index) => {
-    const [name, category] = word.split(':') as [string, string | undefined];
-    return { index, name, category: category === undefined ? null : { id: category, hierarchy: CATEGORIES[category] as number } };
-  });
+  spec
+    .split(' ')
+    .filter((word) => word !== '')
+    .map((word, index) => {
+      const [name, category] = word.split(':') as [string, string | undefined];
+      return {
+        index,
+        name,
+        category: category === undefined ? null : { id: category, hierarchy: CATEGORIES[category] as number },
+      };
+    });
 
-const rules = (over: Partial<StackingRules> = {}): StackingRules => ({ ...DEFAULT_STACKING_RULES, applicable_redeemables_per_category_limit: 30, ...over });
+const rules = (over: Partial<StackingRules> = {}): StackingRules => ({
+  ...DEFAULT_STACKING_RULES,
+  applicable_redeemables_per_category_limit: 30,
+  ...over,
+});
 
 /** The selection as text: the applied names in order, then each skipped name with its key. */
 function select(spec: string, over: Partial<StackingRules> = {}) {
   const { applied, skipped } = selectStack(request(spec), rules(over));
-  return { applied: applied.map((c) => c.name).join(' '), skipped: Object.fromEntries(skipped.map((s) => [s.candidate.name, s.key])) };
+  return {
+    applied: applied.map((c) => c.name).join(' '),
+    skipped: Object.fromEntries(skipped.map((s) => [s.candidate.name, s.key])),
+  };
 }
 
 describe('selectStack', () => {
-  const cases: Array<{ name: string; spec: string; rules?: Partial<StackingRules>; applied: string; skipped?: Record<string, string> }> = [
+  const cases: Array<{
+    name: string;
+    spec: string;
+    rules?: Partial<StackingRules>;
+    applied: string;
+    skipped?: Record<string, string>;
+  }> = [
     { name: 'defaults keep the requested order', spec: 'a b c', applied: 'a b c' },
     { name: 'nothing to select', spec: '', applied: '' },
     {
@@ -36,13 +61,22 @@ describe('selectStack', () => {
       applied: 'a b c d e',
       skipped: { f: 'applicable_redeemables_limit_exceeded', g: 'applicable_redeemables_limit_exceeded' },
     },
-    { name: 'a limit of 1', spec: 'a b', rules: { applicable_redeemables_limit: 1 }, applied: 'a', skipped: { b: 'applicable_redeemables_limit_exceeded' } },
+    {
+      name: 'a limit of 1',
+      spec: 'a b',
+      rules: { applicable_redeemables_limit: 1 },
+      applied: 'a',
+      skipped: { b: 'applicable_redeemables_limit_exceeded' },
+    },
     {
       name: 'the per-category limit (the reference default 1)',
       spec: 'a:gold b:gold c d:silver e:silver',
       rules: { applicable_redeemables_per_category_limit: 1 },
       applied: 'a c d',
-      skipped: { b: 'applicable_redeemables_per_category_limit_exceeded', e: 'applicable_redeemables_per_category_limit_exceeded' },
+      skipped: {
+        b: 'applicable_redeemables_per_category_limit_exceeded',
+        e: 'applicable_redeemables_per_category_limit_exceeded',
+      },
     },
     {
       name: 'redeemables without a category have no per-category limit',
@@ -62,7 +96,10 @@ describe('selectStack', () => {
       spec: 'a:gold b:gold c:gold d:silver e:silver',
       rules: { applicable_redeemables_per_category_limit: 1, applicable_redeemables_category_limits: { gold: 2 } },
       applied: 'a b d',
-      skipped: { c: 'applicable_redeemables_per_category_limit_exceeded', e: 'applicable_redeemables_per_category_limit_exceeded' },
+      skipped: {
+        c: 'applicable_redeemables_per_category_limit_exceeded',
+        e: 'applicable_redeemables_per_category_limit_exceeded',
+      },
     },
     {
       name: 'CATEGORY_HIERARCHY: lower hierarchy first, ties and no category in requested order, no category last',
@@ -120,20 +157,34 @@ describe('selectStack', () => {
     {
       name: 'the exclusive per-category limit counts each exclusive category apart',
       spec: 'a:excl b:excl c:excl2',
-      rules: { exclusive_categories: ['excl', 'excl2'], applicable_exclusive_redeemables_limit: 5, applicable_exclusive_redeemables_per_category_limit: 2 },
+      rules: {
+        exclusive_categories: ['excl', 'excl2'],
+        applicable_exclusive_redeemables_limit: 5,
+        applicable_exclusive_redeemables_per_category_limit: 2,
+      },
       applied: 'a b c',
     },
     {
       name: 'exclusive ones still count against the applicable limit',
       spec: 'a:excl b:excl c:joint',
-      rules: { exclusive_categories: ['excl'], joint_categories: ['joint'], applicable_exclusive_redeemables_limit: 5, applicable_exclusive_redeemables_per_category_limit: 5, applicable_redeemables_limit: 2 },
+      rules: {
+        exclusive_categories: ['excl'],
+        joint_categories: ['joint'],
+        applicable_exclusive_redeemables_limit: 5,
+        applicable_exclusive_redeemables_per_category_limit: 5,
+        applicable_redeemables_limit: 2,
+      },
       applied: 'a b',
       skipped: { c: 'applicable_redeemables_limit_exceeded' },
     },
     {
       name: 'joint ones keep the per-category limit beside an exclusive one',
       spec: 'a:excl b:joint c:joint',
-      rules: { exclusive_categories: ['excl'], joint_categories: ['joint'], applicable_redeemables_per_category_limit: 1 },
+      rules: {
+        exclusive_categories: ['excl'],
+        joint_categories: ['joint'],
+        applicable_redeemables_per_category_limit: 1,
+      },
       applied: 'a b',
       skipped: { c: 'applicable_redeemables_per_category_limit_exceeded' },
     },
@@ -153,7 +204,10 @@ describe('selectStack', () => {
 
   it('answers the candidates themselves (extra fields kept) and skips in the order considered', () => {
     const candidates = request('a:bronze b:gold c:gold').map((c) => ({ ...c, code: `CODE-${c.name}` }));
-    const result = selectStack(candidates, rules({ redeemables_sorting_rule: 'CATEGORY_HIERARCHY', applicable_redeemables_per_category_limit: 1 }));
+    const result = selectStack(
+      candidates,
+      rules({ redeemables_sorting_rule: 'CATEGORY_HIERARCHY', applicable_redeemables_per_category_limit: 1 }),
+    );
     assert.deepEqual(result, {
       applied: [candidates[1], candidates[0]],
       skipped: [{ candidate: candidates[2], key: 'applicable_redeemables_per_category_limit_exceeded' }],
@@ -169,14 +223,25 @@ describe('noEffectSkips', () => {
     { index: 3, category: null, no_effect: false },
     { index: 4, category: { id: 'gold', hierarchy: 1 }, no_effect: false },
   ];
-  const skipped = (over: Partial<StackingRules>) => noEffectSkips(results, rules(over)).map((s) => `${s.candidate.index}:${s.key}`);
+  const skipped = (over: Partial<StackingRules>) =>
+    noEffectSkips(results, rules(over)).map((s) => `${s.candidate.index}:${s.key}`);
 
   it('REDEEM_ANYWAY (the default) skips nothing', () => assert.deepEqual(skipped({}), []));
-  it('SKIP skips every redeemable without effect', () => assert.deepEqual(skipped({ redeemables_no_effect_rule: 'SKIP' }), ['0:no_effect', '1:no_effect', '2:no_effect']));
+  it('SKIP skips every redeemable without effect', () =>
+    assert.deepEqual(skipped({ redeemables_no_effect_rule: 'SKIP' }), ['0:no_effect', '1:no_effect', '2:no_effect']));
   it('SKIP spares the redeem-anyway categories', () =>
-    assert.deepEqual(skipped({ redeemables_no_effect_rule: 'SKIP', no_effect_redeem_anyway_categories: ['gold'] }), ['0:no_effect', '2:no_effect']));
+    assert.deepEqual(skipped({ redeemables_no_effect_rule: 'SKIP', no_effect_redeem_anyway_categories: ['gold'] }), [
+      '0:no_effect',
+      '2:no_effect',
+    ]));
   it('REDEEM_ANYWAY still skips the skip categories', () =>
-    assert.deepEqual(skipped({ redeemables_no_effect_rule: 'REDEEM_ANYWAY', no_effect_skip_categories: ['silver'] }), ['2:no_effect']));
+    assert.deepEqual(skipped({ redeemables_no_effect_rule: 'REDEEM_ANYWAY', no_effect_skip_categories: ['silver'] }), [
+      '2:no_effect',
+    ]));
   it('a redeemable with an effect is never skipped', () =>
-    assert.deepEqual(skipped({ redeemables_no_effect_rule: 'SKIP', no_effect_skip_categories: ['gold'] }), ['0:no_effect', '1:no_effect', '2:no_effect']));
+    assert.deepEqual(skipped({ redeemables_no_effect_rule: 'SKIP', no_effect_skip_categories: ['gold'] }), [
+      '0:no_effect',
+      '1:no_effect',
+      '2:no_effect',
+    ]));
 });

@@ -13,7 +13,11 @@ import { jobRegistry as appRegistry } from '../../src/root/job-registry.js';
 export const cacheProbeStep: JobStep<unknown> = {
   run: (ctx, job, maxItems) => itemPortion(ctx, job, maxItems, async () => []),
   async finish(ctx, job) {
-    return { message: String(sqliteEngineOf(ctx.engine).sqlite.pragma('cache_size', { simple: true })), done_count: job.done_count, failed_count: job.failed_count };
+    return {
+      message: String(sqliteEngineOf(ctx.engine).sqlite.pragma('cache_size', { simple: true })),
+      done_count: job.done_count,
+      failed_count: job.failed_count,
+    };
   },
 };
 

@@ -3,7 +3,13 @@ import { after, before, describe, it } from 'node:test';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { CompiledQuery } from 'kysely';
 import { openSqlite } from '../../src/db/sqlite/connect.js';
-import { ERASED, ERASED_FAILURE_REASON, ERASED_ITEM_REASON, eraseJobDataAbout, findJobDataAbout } from '../../src/jobs/erasure.service.js';
+import {
+  ERASED,
+  ERASED_FAILURE_REASON,
+  ERASED_ITEM_REASON,
+  eraseJobDataAbout,
+  findJobDataAbout,
+} from '../../src/jobs/erasure.service.js';
 import { freshDbFile } from '../support/db.js';
 import { explain, planProblems, recordingKysely, ROWS, writeStatistics } from '../support/query-plans.js';
 
@@ -19,11 +25,19 @@ const AT = '2025-01-01T00:00:00.000Z';
 describe('job data erased in two phases: the search before the transaction, the rest by key inside it', () => {
   let sqlite: BetterSqlite3.Database;
   const job = (id: string, status: string, payload = '{}', result: string | null = null) =>
-    sqlite.prepare('INSERT INTO async_actions (id, type, status, payload, result, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(id, 'ORDERS.IMPORT', status, payload, result, AT, AT);
+    sqlite
+      .prepare(
+        'INSERT INTO async_actions (id, type, status, payload, result, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(id, 'ORDERS.IMPORT', status, payload, result, AT, AT);
   const item = (actionId: string, position: number, body: unknown) =>
-    sqlite.prepare('INSERT INTO async_action_items (action_id, position, body) VALUES (?, ?, ?)').run(actionId, position, JSON.stringify(body));
+    sqlite
+      .prepare('INSERT INTO async_action_items (action_id, position, body) VALUES (?, ?, ?)')
+      .run(actionId, position, JSON.stringify(body));
   const failure = (actionId: string, position: number, key: string | null, reason: string) =>
-    sqlite.prepare('INSERT INTO async_action_failures (action_id, position, key, reason) VALUES (?, ?, ?, ?)').run(actionId, position, key, reason);
+    sqlite
+      .prepare('INSERT INTO async_action_failures (action_id, position, key, reason) VALUES (?, ?, ?, ?)')
+      .run(actionId, position, key, reason);
 
   before(() => {
     sqlite = openSqlite(freshDbFile());
@@ -44,7 +58,9 @@ describe('job data erased in two phases: the search before the transaction, the 
     // Written after the search: the open job's next item and failure and its result, and a new job.
     item('aa_open', 4, { source_id: 'o-4', customer: { email: 'zed@example.org' } });
     failure('aa_open', 1, 'zed-crm-4711', 'bad');
-    sqlite.prepare('UPDATE async_actions SET result = ? WHERE id = ?').run(JSON.stringify({ failed: [{ source_id: 'zed-crm-4711' }] }), 'aa_open');
+    sqlite
+      .prepare('UPDATE async_actions SET result = ? WHERE id = ?')
+      .run(JSON.stringify({ failed: [{ source_id: 'zed-crm-4711' }] }), 'aa_open');
     job('aa_new', 'ENQUEUED', JSON.stringify({ filter: 'zed@example.org' }));
     item('aa_new', 0, { customer: { source_id: 'zed-crm-4711' } });
 
@@ -54,16 +70,21 @@ describe('job data erased in two phases: the search before the transaction, the 
     assert.deepEqual(counts, { items: 3, failures: 3, jobs: 3 });
 
     const rows = (sql: string) => sqlite.prepare(sql).all();
-    assert.deepEqual(rows('SELECT action_id, position FROM async_action_items ORDER BY action_id, position'), [{ action_id: 'aa_open', position: 2 }]);
-    assert.deepEqual(rows('SELECT action_id, position, key, reason FROM async_action_failures ORDER BY action_id, position'), [
-      { action_id: 'aa_done', position: 0, key: null, reason: ERASED_FAILURE_REASON },
-      { action_id: 'aa_done', position: 1, key: 'amy', reason: 'bad' },
-      { action_id: 'aa_new', position: 0, key: null, reason: ERASED_ITEM_REASON },
-      { action_id: 'aa_open', position: 0, key: null, reason: ERASED_FAILURE_REASON },
-      { action_id: 'aa_open', position: 1, key: null, reason: ERASED_FAILURE_REASON },
-      { action_id: 'aa_open', position: 3, key: null, reason: ERASED_ITEM_REASON },
-      { action_id: 'aa_open', position: 4, key: null, reason: ERASED_ITEM_REASON },
+    assert.deepEqual(rows('SELECT action_id, position FROM async_action_items ORDER BY action_id, position'), [
+      { action_id: 'aa_open', position: 2 },
     ]);
+    assert.deepEqual(
+      rows('SELECT action_id, position, key, reason FROM async_action_failures ORDER BY action_id, position'),
+      [
+        { action_id: 'aa_done', position: 0, key: null, reason: ERASED_FAILURE_REASON },
+        { action_id: 'aa_done', position: 1, key: 'amy', reason: 'bad' },
+        { action_id: 'aa_new', position: 0, key: null, reason: ERASED_ITEM_REASON },
+        { action_id: 'aa_open', position: 0, key: null, reason: ERASED_FAILURE_REASON },
+        { action_id: 'aa_open', position: 1, key: null, reason: ERASED_FAILURE_REASON },
+        { action_id: 'aa_open', position: 3, key: null, reason: ERASED_ITEM_REASON },
+        { action_id: 'aa_open', position: 4, key: null, reason: ERASED_ITEM_REASON },
+      ],
+    );
     assert.deepEqual(rows('SELECT id, payload, result FROM async_actions ORDER BY seq'), [
       { id: 'aa_done', payload: '{}', result: JSON.stringify({ failed: [{ source_id: ERASED, reason: ERASED }] }) },
       { id: 'aa_open', payload: '{}', result: JSON.stringify({ failed: [{ source_id: ERASED }] }) },
@@ -72,7 +93,9 @@ describe('job data erased in two phases: the search before the transaction, the 
 
     for (const rowsPerKey of [undefined, ROWS, 1]) {
       writeStatistics(sqlite, rowsPerKey);
-      const scans = statements.flatMap((statement) => planProblems(explain(sqlite, statement)).map((problem) => `${statement.sql}\n  -> ${problem}`));
+      const scans = statements.flatMap((statement) =>
+        planProblems(explain(sqlite, statement)).map((problem) => `${statement.sql}\n  -> ${problem}`),
+      );
       assert.deepEqual(scans, [], `statistics ${rowsPerKey}`);
     }
   });

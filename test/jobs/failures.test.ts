@@ -24,8 +24,13 @@ describe('an import with more failures than its result lists', () => {
     await server.request('POST', '/v1/campaigns', { body: discountCampaign('Cap') });
     const runner = testRunner(server.deps);
     try {
-      await waitForJob(server, (await server.request('POST', '/v1/campaigns/Cap/import', { body: codes('C', TAKEN) })).body.async_action_id);
-      const again = await server.request('POST', '/v1/campaigns/Cap/import', { body: [...codes('C', TAKEN), ...codes('N', 10)] });
+      await waitForJob(
+        server,
+        (await server.request('POST', '/v1/campaigns/Cap/import', { body: codes('C', TAKEN) })).body.async_action_id,
+      );
+      const again = await server.request('POST', '/v1/campaigns/Cap/import', {
+        body: [...codes('C', TAKEN), ...codes('N', 10)],
+      });
       job = await waitForJob(server, again.body.async_action_id);
     } finally {
       await runner.stop();
@@ -51,10 +56,19 @@ describe('an import with more failures than its result lists', () => {
     assert.equal(res.text, allFailures.map((f) => `${JSON.stringify(f)}\n`).join(''));
     const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
     const token = async (scope: string) =>
-      (await server.request('POST', '/v1/oauth/token', { raw: `grant_type=client_credentials&scope=${scope}`, headers: form })).body.access_token as string;
-    const scoped = await server.request('GET', `/v1/async-actions/${job.id}/failures`, { auth: { bearer: await token('async-actions') } });
+      (
+        await server.request('POST', '/v1/oauth/token', {
+          raw: `grant_type=client_credentials&scope=${scope}`,
+          headers: form,
+        })
+      ).body.access_token as string;
+    const scoped = await server.request('GET', `/v1/async-actions/${job.id}/failures`, {
+      auth: { bearer: await token('async-actions') },
+    });
     assert.deepEqual([scoped.status, scoped.text], [200, res.text]);
-    const other = await server.request('GET', `/v1/async-actions/${job.id}/failures`, { auth: { bearer: await token('vouchers') } });
+    const other = await server.request('GET', `/v1/async-actions/${job.id}/failures`, {
+      auth: { bearer: await token('vouchers') },
+    });
     assert.deepEqual([other.status, other.body.key], [403, 'missing_required_permission']);
     assert.equal((await server.request('GET', `/v1/async-actions/${job.id}/failures`, { auth: 'none' })).status, 401);
   });
@@ -71,19 +85,42 @@ describe('an import with more failures than its result lists', () => {
   it('reads the failures a page at a time', async () => {
     const pages: Array<Array<Record<string, string | number>>> = [];
     for await (const page of await openJobFailures(server.deps, jobRegistry, job.id, 7)) pages.push(page);
-    assert.deepEqual(pages.map((p) => p.length), [...Array(35).fill(7), 5]);
+    assert.deepEqual(
+      pages.map((p) => p.length),
+      [...Array(35).fill(7), 5],
+    );
     assert.deepEqual(pages.flat(), allFailures);
   });
 
   it('prints them with promo jobs --failures: lines, or the same NDJSON with --json', async () => {
     const lines = await runCli(['jobs', '--failures', job.id, '--db', server.dbFile]);
-    assert.deepEqual(lines, { code: 0, stdout: allFailures.map((f) => `  ${f.code}: ${f.reason}\n`).join(''), stderr: '' });
+    assert.deepEqual(lines, {
+      code: 0,
+      stdout: allFailures.map((f) => `  ${f.code}: ${f.reason}\n`).join(''),
+      stderr: '',
+    });
     const json = await runCli(['jobs', '--failures', job.id, '--json', '--db', server.dbFile]);
-    assert.deepEqual(json, { code: 0, stdout: (await server.request('GET', `/v1/async-actions/${job.id}/failures`)).text, stderr: '' });
+    assert.deepEqual(json, {
+      code: 0,
+      stdout: (await server.request('GET', `/v1/async-actions/${job.id}/failures`)).text,
+      stderr: '',
+    });
     const missing = await runCli(['jobs', '--failures', 'aa_nope', '--db', server.dbFile]);
-    assert.deepEqual([missing.code, missing.stdout, JSON.parse(missing.stderr)], [1, '', {
-      code: 404, key: 'not_found', message: 'Resource not found', details: 'Cannot find async_action with id aa_nope', resource_id: 'aa_nope', resource_type: 'async_action',
-    }]);
+    assert.deepEqual(
+      [missing.code, missing.stdout, JSON.parse(missing.stderr)],
+      [
+        1,
+        '',
+        {
+          code: 404,
+          key: 'not_found',
+          message: 'Resource not found',
+          details: 'Cannot find async_action with id aa_nope',
+          resource_id: 'aa_nope',
+          resource_type: 'async_action',
+        },
+      ],
+    );
   });
 
   it('lists every failure, not only the first 100, when promo import ends', async () => {
@@ -91,6 +128,12 @@ describe('an import with more failures than its result lists', () => {
     writeFileSync(file, JSON.stringify(codes('C', 150)));
     const res = await runCli(['import', file, '--type', 'vouchers', '--campaign', 'Cap', '--db', server.dbFile]);
     assert.equal(res.code, 1);
-    assert.equal(res.stdout, ['0 voucher(s) imported successfully, 150 failed.\n', ...allFailures.slice(0, 150).map((f) => `  ${f.code}: ${f.reason}\n`)].join(''));
+    assert.equal(
+      res.stdout,
+      [
+        '0 voucher(s) imported successfully, 150 failed.\n',
+        ...allFailures.slice(0, 150).map((f) => `  ${f.code}: ${f.reason}\n`),
+      ].join(''),
+    );
   });
 });

@@ -24,14 +24,31 @@ describe('scanJsonArray', () => {
       '[[1,[2,[3]]],{},[],""]',
     ];
     for (const text of texts) {
-      for (const size of [1, 2, 3, 7, 64 * 1024]) assert.deepEqual(await scan(text, size), JSON.parse(text), `${text} in chunks of ${size}`);
+      for (const size of [1, 2, 3, 7, 64 * 1024])
+        assert.deepEqual(await scan(text, size), JSON.parse(text), `${text} in chunks of ${size}`);
     }
   });
 
   it('throws at anything that is not one whole JSON array', async () => {
-    const bad = ['', '{"a":1}', '1', '[1,]', '[,1]', '[1,,2]', '[1 2]', '[{"a":1}', '[1]]', '[1] x', '[}]', '[{"a":}]', '["a]', 'x[1]'];
+    const bad = [
+      '',
+      '{"a":1}',
+      '1',
+      '[1,]',
+      '[,1]',
+      '[1,,2]',
+      '[1 2]',
+      '[{"a":1}',
+      '[1]]',
+      '[1] x',
+      '[}]',
+      '[{"a":}]',
+      '["a]',
+      'x[1]',
+    ];
     for (const text of bad) {
-      for (const size of [1, 5, 1024]) await assert.rejects(scan(text, size), `${JSON.stringify(text)} in chunks of ${size}`);
+      for (const size of [1, 5, 1024])
+        await assert.rejects(scan(text, size), `${JSON.stringify(text)} in chunks of ${size}`);
     }
   });
 });

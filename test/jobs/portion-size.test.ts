@@ -27,7 +27,8 @@ describe('portion sizes', () => {
       [15, 15, 1000, undefined, MIN_PORTION],
       [15_000, 15_000, 10, undefined, MAX_PORTION],
     ];
-    for (const [current, items, ms, target, next] of cases) assert.equal(nextPortionSize(current, items, ms, target), next, `${current} ${items} ${ms} ${target}`);
+    for (const [current, items, ms, target, next] of cases)
+      assert.equal(nextPortionSize(current, items, ms, target), next, `${current} ${items} ${ms} ${target}`);
     assert.deepEqual([TARGET_PORTION_MS, BESIDE_WRITES_PORTION_MS, QUIET_PORTION_MS], [80, 40, 400]);
   });
 
@@ -39,7 +40,12 @@ describe('portion sizes', () => {
       [5000, 4000, 400, 400, 2500],
       [1000, 80, 160, 80, 2000],
     ];
-    for (const [current, ms, target, lastTarget, next] of cases) assert.equal(nextPortionSize(current, current, ms, target, lastTarget), next, `${current} ${ms} ${target} ${lastTarget}`);
+    for (const [current, ms, target, lastTarget, next] of cases)
+      assert.equal(
+        nextPortionSize(current, current, ms, target, lastTarget),
+        next,
+        `${current} ${ms} ${target} ${lastTarget}`,
+      );
   });
 
   it('target 40 ms as soon as someone else writes, grow x2 up to 400 ms while nobody does, 80 ms when unknown', () => {
@@ -54,10 +60,14 @@ describe('portion sizes', () => {
       [400, 'unknown', 80],
       [40, 'unknown', 80],
     ];
-    for (const [current, neighbours, next] of cases) assert.equal(nextTarget(current, neighbours), next, `${current} ${neighbours}`);
+    for (const [current, neighbours, next] of cases)
+      assert.equal(nextTarget(current, neighbours), next, `${current} ${neighbours}`);
   });
 
   it("stays at 80 ms under a lower ceiling (promo serve's: its own API's next write must not wait behind a long portion)", () => {
-    assert.deepEqual([nextTarget(80, 'quiet', 80), nextTarget(40, 'quiet', 80), nextTarget(80, 'writing', 80)], [80, 80, 40]);
+    assert.deepEqual(
+      [nextTarget(80, 'quiet', 80), nextTarget(40, 'quiet', 80), nextTarget(80, 'writing', 80)],
+      [80, 80, 40],
+    );
   });
 });

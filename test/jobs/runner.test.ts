@@ -21,12 +21,22 @@ import { QUIET_PORTION_MS } from '../../src/jobs/portion-size.js';
 import { sqliteOf } from '../support/sqlite.js';
 
 const jobRow = (server: TestServer, id: string) =>
-  sqliteOf(server.deps).prepare('SELECT status, cursor, done_count, lease_owner, lease_expires_at FROM async_actions WHERE id = ?').get(id) as {
-    status: string; cursor: number; done_count: number; lease_owner: string | null; lease_expires_at: number | null;
+  sqliteOf(server.deps)
+    .prepare('SELECT status, cursor, done_count, lease_owner, lease_expires_at FROM async_actions WHERE id = ?')
+    .get(id) as {
+    status: string;
+    cursor: number;
+    done_count: number;
+    lease_owner: string | null;
+    lease_expires_at: number | null;
   };
 
 const codesOf = (server: TestServer, campaign: string): string[] =>
-  (sqliteOf(server.deps).prepare('SELECT v.code FROM vouchers v JOIN campaigns c ON c.id = v.campaign_id WHERE c.name = ?').all(campaign) as Array<{ code: string }>).map((r) => r.code);
+  (
+    sqliteOf(server.deps)
+      .prepare('SELECT v.code FROM vouchers v JOIN campaigns c ON c.id = v.campaign_id WHERE c.name = ?')
+      .all(campaign) as Array<{ code: string }>
+  ).map((r) => r.code);
 
 async function enqueue(server: TestServer, campaign: string, count: number): Promise<string> {
   if ((await server.request('GET', `/v1/campaigns/${campaign}`)).status === 404) {
@@ -55,9 +65,13 @@ describe('the job runner', () => {
     } finally {
       await runner.stop();
     }
-    const whileBoth = seen.slice(0, seen.lastIndexOf(a) < seen.lastIndexOf(b) ? seen.lastIndexOf(a) : seen.lastIndexOf(b));
+    const whileBoth = seen.slice(
+      0,
+      seen.lastIndexOf(a) < seen.lastIndexOf(b) ? seen.lastIndexOf(a) : seen.lastIndexOf(b),
+    );
     assert.ok(whileBoth.length >= 2, `too few portions to judge: ${seen.length}`);
-    for (let i = 1; i < whileBoth.length; i++) assert.notEqual(whileBoth[i], whileBoth[i - 1], `portion ${i} ran the same job twice in a row`);
+    for (let i = 1; i < whileBoth.length; i++)
+      assert.notEqual(whileBoth[i], whileBoth[i - 1], `portion ${i} ran the same job twice in a row`);
     assert.deepEqual([codesOf(server, 'RR-A').length, codesOf(server, 'RR-B').length], [3000, 3000]);
   });
 
@@ -71,7 +85,12 @@ describe('the job runner', () => {
       onReport: (_, report) => {
         reports.push(report);
         // Another process's write, strictly between the 3rd portion and the 4th.
-        if (reports.length === 3) other.prepare("INSERT INTO products (id, source_id, name, created_at) VALUES ('prod_neighbour', 'neighbour', 'N', '2024-01-01T00:00:00.000Z')").run();
+        if (reports.length === 3)
+          other
+            .prepare(
+              "INSERT INTO products (id, source_id, name, created_at) VALUES ('prod_neighbour', 'neighbour', 'N', '2024-01-01T00:00:00.000Z')",
+            )
+            .run();
       },
     });
     try {
@@ -81,22 +100,32 @@ describe('the job runner', () => {
       other.close();
     }
     assert.ok(reports.length >= 6, `too few portions to judge: ${reports.length}`);
-    assert.deepEqual(reports.slice(0, 6).map((r) => r.neighbours), ['unknown', 'quiet', 'quiet', 'writing', 'quiet', 'quiet']);
+    assert.deepEqual(
+      reports.slice(0, 6).map((r) => r.neighbours),
+      ['unknown', 'quiet', 'quiet', 'writing', 'quiet', 'quiet'],
+    );
     // The targets that follow: 40 ms after the API's own commits (the POSTs above), doubling
     // while quiet, 40 ms again after the other connection's write.
-    const targets = server.logLines.filter((line) => line.msg === 'job portion' && line.job_id === id).slice(0, 6).map((line) => line.target_ms);
+    const targets = server.logLines
+      .filter((line) => line.msg === 'job portion' && line.job_id === id)
+      .slice(0, 6)
+      .map((line) => line.target_ms);
     assert.deepEqual(targets, [40, 80, 160, 40, 80, 160]);
   });
 
   it('leaves a job leased by a live owner alone, and takes it over once the lease expires', async () => {
     const id = await enqueue(server, 'Lease', 50);
     const farAway = 'another-host:123:abc';
-    sqliteOf(server.deps).prepare("UPDATE async_actions SET status = 'IN_PROGRESS', lease_owner = ?, lease_expires_at = ? WHERE id = ?").run(farAway, Date.now() + 3_600_000, id);
+    sqliteOf(server.deps)
+      .prepare("UPDATE async_actions SET status = 'IN_PROGRESS', lease_owner = ?, lease_expires_at = ? WHERE id = ?")
+      .run(farAway, Date.now() + 3_600_000, id);
     const runner = testRunner(server.deps);
     try {
       await new Promise((r) => setTimeout(r, 400));
       assert.deepEqual([jobRow(server, id).lease_owner, jobRow(server, id).cursor], [farAway, 0]);
-      sqliteOf(server.deps).prepare('UPDATE async_actions SET lease_expires_at = ? WHERE id = ?').run(Date.now() - 1, id);
+      sqliteOf(server.deps)
+        .prepare('UPDATE async_actions SET lease_expires_at = ? WHERE id = ?')
+        .run(Date.now() - 1, id);
       const job = await waitForJob(server, id);
       assert.equal(job.status, 'DONE');
     } finally {
@@ -112,7 +141,11 @@ describe('the job runner', () => {
     assert.equal(isOwnerDead(`${hostname()}:${process.pid}:feed`), false);
     assert.equal(isOwnerDead(`elsewhere:${dead}:feed`), false);
     const id = await enqueue(server, 'Orphan', 40);
-    sqliteOf(server.deps).prepare("UPDATE async_actions SET status = 'IN_PROGRESS', cursor = 0, lease_owner = ?, lease_expires_at = ? WHERE id = ?").run(owner, Date.now() + 3_600_000, id);
+    sqliteOf(server.deps)
+      .prepare(
+        "UPDATE async_actions SET status = 'IN_PROGRESS', cursor = 0, lease_owner = ?, lease_expires_at = ? WHERE id = ?",
+      )
+      .run(owner, Date.now() + 3_600_000, id);
     const runner = testRunner(server.deps);
     try {
       assert.equal((await waitForJob(server, id, 5000)).status, 'DONE');
@@ -124,17 +157,33 @@ describe('the job runner', () => {
 
   it('writes nothing for a portion whose lease another owner holds', async () => {
     const id = await enqueue(server, 'Lost', 100);
-    const claimed = await claimJob(server.deps, { owner: 'me:1:a', leaseMs: 60_000, only: [id], exclude: [], isOwnerDead: () => false });
+    const claimed = await claimJob(server.deps, {
+      owner: 'me:1:a',
+      leaseMs: 60_000,
+      only: [id],
+      exclude: [],
+      isOwnerDead: () => false,
+    });
     assert.deepEqual(claimed, { id, type: 'CAMPAIGN.VOUCHERS_GENERATE' });
-    const stolen = await runPortion(server.deps, { jobId: id, owner: 'thief:2:b', maxItems: 100 }, generateVouchersStep);
+    const stolen = await runPortion(
+      server.deps,
+      { jobId: id, owner: 'thief:2:b', maxItems: 100 },
+      generateVouchersStep,
+    );
     assert.deepEqual(stolen, { state: 'lost', items: 0 });
     assert.deepEqual([jobRow(server, id).cursor, codesOf(server, 'Lost').length], [0, 0]);
     const mine = await runPortion(server.deps, { jobId: id, owner: 'me:1:a', maxItems: 60 }, generateVouchersStep);
     assert.deepEqual(mine, { state: 'continue', items: 60 });
-    assert.deepEqual([jobRow(server, id).cursor, jobRow(server, id).done_count, codesOf(server, 'Lost').length], [60, 60, 60]);
+    assert.deepEqual(
+      [jobRow(server, id).cursor, jobRow(server, id).done_count, codesOf(server, 'Lost').length],
+      [60, 60, 60],
+    );
     const last = await runPortion(server.deps, { jobId: id, owner: 'me:1:a', maxItems: 60 }, generateVouchersStep);
     assert.deepEqual(last, { state: 'finished', items: 40 });
-    assert.deepEqual([jobRow(server, id).status, jobRow(server, id).lease_owner, codesOf(server, 'Lost').length], ['DONE', null, 100]);
+    assert.deepEqual(
+      [jobRow(server, id).status, jobRow(server, id).lease_owner, codesOf(server, 'Lost').length],
+      ['DONE', null, 100],
+    );
   });
 
   it('releases its leases on stop, and another runner finishes the job exactly', async () => {
@@ -161,17 +210,41 @@ describe('the job runner', () => {
     const id = await enqueue(server, 'Gone', 10);
     const campaignId = (await server.request('GET', '/v1/campaigns/Gone')).body.id;
     sqliteOf(server.deps).prepare("UPDATE campaigns SET deleted_at = 'x' WHERE name = 'Gone'").run();
-    const unknown = await server.deps.db.transaction().execute((trx) =>
-      enqueueJob(trx, { type: 'ORDERS.METADATA_KEY_PURGE', payload: {}, total: 1, requestId: 'r', now: new Date().toISOString() }),
-    );
+    const unknown = await server.deps.db
+      .transaction()
+      .execute((trx) =>
+        enqueueJob(trx, {
+          type: 'ORDERS.METADATA_KEY_PURGE',
+          payload: {},
+          total: 1,
+          requestId: 'r',
+          now: new Date().toISOString(),
+        }),
+      );
     const runner = testRunner(server.deps);
     try {
       const gone = await waitForJob(server, id);
-      assert.deepEqual([gone.status, gone.operation_status, gone.progress, gone.result], [
-        'FAILED', 'FAILED', 0, { message: `Campaign ${campaignId} was deleted after 0 of 10 vouchers were generated.`, done_count: 0, failed_count: 0 },
-      ]);
+      assert.deepEqual(
+        [gone.status, gone.operation_status, gone.progress, gone.result],
+        [
+          'FAILED',
+          'FAILED',
+          0,
+          {
+            message: `Campaign ${campaignId} was deleted after 0 of 10 vouchers were generated.`,
+            done_count: 0,
+            failed_count: 0,
+          },
+        ],
+      );
       const other = await waitForJob(server, unknown);
-      assert.deepEqual([other.status, other.result], ['FAILED', { message: 'This promo cannot run ORDERS.METADATA_KEY_PURGE jobs.', done_count: 0, failed_count: 0 }]);
+      assert.deepEqual(
+        [other.status, other.result],
+        [
+          'FAILED',
+          { message: 'This promo cannot run ORDERS.METADATA_KEY_PURGE jobs.', done_count: 0, failed_count: 0 },
+        ],
+      );
     } finally {
       await runner.stop();
     }
@@ -180,25 +253,41 @@ describe('the job runner', () => {
   it("runs the step's fail when a portion keeps throwing: the generation's campaign leaves IN_PROGRESS", async () => {
     const id = await enqueue(server, 'Throws', 50);
     const campaign = async () => (await server.request('GET', '/v1/campaigns/Throws')).body;
-    assert.deepEqual([(await campaign()).vouchers_generation_status, (await campaign()).vouchers_count], ['IN_PROGRESS', 0]);
+    assert.deepEqual(
+      [(await campaign()).vouchers_generation_status, (await campaign()).vouchers_count],
+      ['IN_PROGRESS', 0],
+    );
     const runner = testRunner(server.deps, { registry: throwingRegistry, only: [id] });
     try {
       const job = await waitForJob(server, id);
-      assert.deepEqual([job.status, job.operation_status, job.progress, job.result], [
-        'FAILED', 'FAILED', 0, { message: 'The job stopped after an unexpected error: disk on fire', done_count: 0, failed_count: 0 },
-      ]);
+      assert.deepEqual(
+        [job.status, job.operation_status, job.progress, job.result],
+        [
+          'FAILED',
+          'FAILED',
+          0,
+          { message: 'The job stopped after an unexpected error: disk on fire', done_count: 0, failed_count: 0 },
+        ],
+      );
     } finally {
       await runner.stop();
     }
     assert.deepEqual([(await campaign()).vouchers_generation_status, (await campaign()).vouchers_count], ['FAILED', 0]);
-    const failures = server.logLines.filter((line) => line.level === 'error' && line.job_id === id && line.err?.message === 'disk on fire');
-    assert.deepEqual(failures.map((line) => [line.msg, line.type, line.attempt, line.err?.type]), [1, 2, 3].map((attempt) => ['job portion failed', JobType.vouchersGenerate, attempt, 'Error']));
+    const failures = server.logLines.filter(
+      (line) => line.level === 'error' && line.job_id === id && line.err?.message === 'disk on fire',
+    );
+    assert.deepEqual(
+      failures.map((line) => [line.msg, line.type, line.attempt, line.err?.type]),
+      [1, 2, 3].map((attempt) => ['job portion failed', JobType.vouchersGenerate, attempt, 'Error']),
+    );
   });
 
   it("gives each job type's portions the worker page cache its registry line asks for (cacheMb), the default to the others", async () => {
     const registry = probeRegistry;
     await server.request('POST', '/v1/campaigns', { body: discountCampaign('Probe') });
-    const ordersJob = async () => (await server.request('POST', '/v1/orders/import', { body: [{ source_id: 'probe-1' }] })).body.async_action_id as string;
+    const ordersJob = async () =>
+      (await server.request('POST', '/v1/orders/import', { body: [{ source_id: 'probe-1' }] })).body
+        .async_action_id as string;
     const vouchersJob = async () => {
       const staging = await startImportStaging(server.deps, 'Probe', internalActor());
       await staging.add([{ code: 'PROBE-1' }]);
@@ -223,7 +312,9 @@ describe('the job runner', () => {
     const abandoned = await startImportStaging(server.deps, 'Staged', internalActor());
     await abandoned.add([{ code: 'S-1' }]);
     // Its writer dies: its lease names a process that is gone.
-    sqliteOf(server.deps).prepare('UPDATE async_actions SET lease_owner = ? WHERE id = ?').run(`${hostname()}:${dead}:x`, abandoned.jobId);
+    sqliteOf(server.deps)
+      .prepare('UPDATE async_actions SET lease_owner = ? WHERE id = ?')
+      .run(`${hostname()}:${dead}:x`, abandoned.jobId);
     const sealed = await startImportStaging(server.deps, 'Staged', internalActor());
     await sealed.add([{ code: 'S-2' }, { code: 'S-3' }]);
     await sealed.add([{ code: 'S-4' }]);
@@ -231,7 +322,10 @@ describe('the job runner', () => {
     const runner = testRunner(server.deps);
     try {
       const failed = await waitForJob(server, abandoned.jobId);
-      assert.deepEqual([failed.status, failed.result], ['FAILED', { message: 'The import was interrupted before all of its items were read.', done_count: 0 }]);
+      assert.deepEqual(
+        [failed.status, failed.result],
+        ['FAILED', { message: 'The import was interrupted before all of its items were read.', done_count: 0 }],
+      );
       const done = await waitForJob(server, sealed.jobId);
       assert.deepEqual([done.status, done.result.done_count], ['DONE', 3]);
     } finally {

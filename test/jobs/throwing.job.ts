@@ -22,5 +22,8 @@ export const throwingGenerationStep: JobStep<GeneratePayload> = {
 export const jobRegistry: JobRegistry = {
   ...appRegistry,
   home: import.meta.url,
-  types: { ...appRegistry.types, [JobType.vouchersGenerate]: { step: async () => throwingGenerationStep, firstPortion: 10 } },
+  types: {
+    ...appRegistry.types,
+    [JobType.vouchersGenerate]: { step: async () => throwingGenerationStep, firstPortion: 10 },
+  },
 };

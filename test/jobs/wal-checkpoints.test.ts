@@ -35,7 +35,13 @@ async function walPeak(dbFile: string, done: () => boolean): Promise<number> {
  * The -wal file's peak while `runner` generates `count` codes in a new campaign; `callerCopy`,
  * if given, runs every 20 ms meanwhile. The runner is stopped at the end.
  */
-async function generationWalPeak(server: TestServer, name: string, count: number, runner: JobRunner, callerCopy?: () => void): Promise<number> {
+async function generationWalPeak(
+  server: TestServer,
+  name: string,
+  count: number,
+  runner: JobRunner,
+  callerCopy?: () => void,
+): Promise<number> {
   try {
     assert.equal((await server.request('POST', '/v1/campaigns', { body: discountCampaign(name) })).status, 200);
     const res = await server.request('POST', `/v1/campaigns/${name}/vouchers?vouchers_count=${count}`, { body: {} });
@@ -78,16 +84,28 @@ describe('WAL checkpoints beside bulk jobs', () => {
       const job = waitForJob(server, res.body.async_action_id, 120_000).finally(() => {
         ended = true;
       });
-      const [statuses, peak, done] = await Promise.all([customersUntil(server, 'beside', () => ended), walPeak(server.dbFile, () => ended), job]);
+      const [statuses, peak, done] = await Promise.all([
+        customersUntil(server, 'beside', () => ended),
+        walPeak(server.dbFile, () => ended),
+        job,
+      ]);
       assert.deepEqual([done.status, done.result.done_count], ['DONE', 40_000]);
-      assert.ok(statuses.length > 0 && statuses.every((s) => s === 200), `customer POSTs answered ${[...new Set(statuses)].join(', ')}`);
+      assert.ok(
+        statuses.length > 0 && statuses.every((s) => s === 200),
+        `customer POSTs answered ${[...new Set(statuses)].join(', ')}`,
+      );
       // The threshold and the portions written before a worker looks (without the workers'
       // checkpoints: about 50 MiB).
-      assert.ok(peak <= 16 * MiB, `the WAL reached ${(peak / MiB).toFixed(1)} MiB (threshold ${jobBytes / MiB} MiB; before the job ${walBefore} bytes)`);
+      assert.ok(
+        peak <= 16 * MiB,
+        `the WAL reached ${(peak / MiB).toFixed(1)} MiB (threshold ${jobBytes / MiB} MiB; before the job ${walBefore} bytes)`,
+      );
     } finally {
       await runner.stop();
     }
-    const count = sqliteOf(server.deps).prepare("SELECT count(*) AS n FROM vouchers v JOIN campaigns c ON c.id = v.campaign_id WHERE c.name = 'Wal'").get() as { n: number };
+    const count = sqliteOf(server.deps)
+      .prepare("SELECT count(*) AS n FROM vouchers v JOIN campaigns c ON c.id = v.campaign_id WHERE c.name = 'Wal'")
+      .get() as { n: number };
     assert.equal(count.n, 40_000);
   });
 
@@ -98,7 +116,10 @@ describe('WAL checkpoints beside bulk jobs', () => {
     await pause(1_200);
     assert.ok(walBytes(server.dbFile) >= 256 * 1024, 'the API connection checkpointed by itself');
     const checkpoints: number[] = [];
-    const runner = testRunner(server.deps, { wal: { jobBytes: 2 * MiB, idleBytes: 128 * 1024 }, onCheckpoint: (ms) => checkpoints.push(ms) });
+    const runner = testRunner(server.deps, {
+      wal: { jobBytes: 2 * MiB, idleBytes: 128 * 1024 },
+      onCheckpoint: (ms) => checkpoints.push(ms),
+    });
     try {
       const deadline = Date.now() + 10_000;
       while ((walBytes(server.dbFile) > 0 || checkpoints.length === 0) && Date.now() < deadline) await pause(20);
@@ -116,7 +137,10 @@ describe('WAL checkpoints beside bulk jobs', () => {
 
   it('while the API writes and no job runs, restarts the WAL in place every quarter second; cuts it to zero bytes once writes stop', async () => {
     const checkpoints: number[] = [];
-    const runner = testRunner(server.deps, { wal: { jobBytes: 2 * MiB, idleBytes: 16 * 1024 }, onCheckpoint: () => checkpoints.push(Date.now()) });
+    const runner = testRunner(server.deps, {
+      wal: { jobBytes: 2 * MiB, idleBytes: 16 * 1024 },
+      onCheckpoint: () => checkpoints.push(Date.now()),
+    });
     try {
       const stormMs = 3_000;
       const until = Date.now() + stormMs;
@@ -140,7 +164,10 @@ describe('WAL checkpoints beside bulk jobs', () => {
       while (walBytes(server.dbFile) > 0 && Date.now() < deadline) await pause(20);
       assert.equal(walBytes(server.dbFile), 0, 'once writes stopped, the next look cut the file to zero bytes');
       // The look right after the last writes still saw them (RESTART); the next one cut the file.
-      assert.ok([1, 2].includes(checkpoints.length - during), `${checkpoints.length - during} checkpoints after the writes`);
+      assert.ok(
+        [1, 2].includes(checkpoints.length - during),
+        `${checkpoints.length - during} checkpoints after the writes`,
+      );
     } finally {
       await runner.stop();
     }
@@ -151,9 +178,22 @@ describe('WAL checkpoints beside bulk jobs', () => {
     const wal = { jobBytes: 1024 * MiB, idleBytes: 1024 * MiB };
     // Workers that copy before each portion keep the WAL at about two portions; left to a
     // caller that does not copy, it holds every portion of the job.
-    const copiedByWorkers = await generationWalPeak(server, 'WalWorkers', 4000, testRunner(server.deps, { wal, callerCopiesWal: false }));
-    const leftToCaller = await generationWalPeak(server, 'WalCaller', 4000, testRunner(server.deps, { wal, callerCopiesWal: true }));
-    assert.ok(leftToCaller > 2 * copiedByWorkers, `WAL peak ${(leftToCaller / MiB).toFixed(1)} MiB left to the caller, ${(copiedByWorkers / MiB).toFixed(1)} MiB copied by workers`);
+    const copiedByWorkers = await generationWalPeak(
+      server,
+      'WalWorkers',
+      4000,
+      testRunner(server.deps, { wal, callerCopiesWal: false }),
+    );
+    const leftToCaller = await generationWalPeak(
+      server,
+      'WalCaller',
+      4000,
+      testRunner(server.deps, { wal, callerCopiesWal: true }),
+    );
+    assert.ok(
+      leftToCaller > 2 * copiedByWorkers,
+      `WAL peak ${(leftToCaller / MiB).toFixed(1)} MiB left to the caller, ${(copiedByWorkers / MiB).toFixed(1)} MiB copied by workers`,
+    );
   });
 
   it('restarts the WAL past the threshold by what the caller found in its own copies (copyWalBack)', async () => {
@@ -161,12 +201,20 @@ describe('WAL checkpoints beside bulk jobs', () => {
     const peak = (name: string, reported: boolean) => {
       const runner = testRunner(server.deps, { wal: { jobBytes, idleBytes: 1024 * MiB }, callerCopiesWal: true });
       // The caller's copies, as jobs/follow.ts runs them on a command's main thread.
-      return generationWalPeak(server, name, 80_000, runner, () => (reported ? runner.copyWalBack() : copyWalBack(sqliteOf(server.deps))));
+      return generationWalPeak(server, name, 80_000, runner, () =>
+        reported ? runner.copyWalBack() : copyWalBack(sqliteOf(server.deps)),
+      );
     };
     const unreported = await peak('WalUnreported', false);
     const reported = await peak('WalReported', true);
-    assert.ok(reported <= 24 * MiB, `the WAL reached ${(reported / MiB).toFixed(1)} MiB with the caller's copies reported (threshold ${jobBytes / MiB} MiB)`);
+    assert.ok(
+      reported <= 24 * MiB,
+      `the WAL reached ${(reported / MiB).toFixed(1)} MiB with the caller's copies reported (threshold ${jobBytes / MiB} MiB)`,
+    );
     // Threshold plus about one portion's writes, against every portion of the job (~80 MiB).
-    assert.ok(unreported > 2 * reported, `WAL peak ${(unreported / MiB).toFixed(1)} MiB unreported, ${(reported / MiB).toFixed(1)} MiB reported`);
+    assert.ok(
+      unreported > 2 * reported,
+      `WAL peak ${(unreported / MiB).toFixed(1)} MiB unreported, ${(reported / MiB).toFixed(1)} MiB reported`,
+    );
   });
 });

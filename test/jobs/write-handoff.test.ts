@@ -4,7 +4,13 @@ import { Worker } from 'node:worker_threads';
 import { parseHandOffMs } from '../../src/app/config.js';
 import type { JobRegistry } from '../../src/jobs/registry.js';
 import { jobRegistry } from '../../src/root/job-registry.js';
-import { announceWait, createWriteIntent, endWait, letWaitingWriteFirst, waitingMs } from '../../src/db/sqlite/write-intent.js';
+import {
+  announceWait,
+  createWriteIntent,
+  endWait,
+  letWaitingWriteFirst,
+  waitingMs,
+} from '../../src/db/sqlite/write-intent.js';
 import type { WorkerReport } from '../../src/jobs/worker.js';
 import { JobType } from '../../src/lib/enums.js';
 import { discountCampaign } from '../support/factories.js';
@@ -17,7 +23,10 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The app's registry, with the generation's first portion (and overlap) as given: the runner's lines, the same steps. */
 const generationRegistry = (firstPortion: number, overlap: boolean): JobRegistry => ({
   ...jobRegistry,
-  types: { ...jobRegistry.types, [JobType.vouchersGenerate]: { ...jobRegistry.types[JobType.vouchersGenerate]!, firstPortion, overlap } },
+  types: {
+    ...jobRegistry.types,
+    [JobType.vouchersGenerate]: { ...jobRegistry.types[JobType.vouchersGenerate]!, firstPortion, overlap },
+  },
 });
 
 async function generation(server: TestServer, campaign: string, count: number): Promise<string> {
@@ -28,7 +37,11 @@ async function generation(server: TestServer, campaign: string, count: number): 
 }
 
 const countOf = (server: TestServer, campaign: string): number =>
-  (sqliteOf(server.deps).prepare('SELECT count(*) AS n FROM vouchers v JOIN campaigns c ON c.id = v.campaign_id WHERE c.name = ?').get(campaign) as { n: number }).n;
+  (
+    sqliteOf(server.deps)
+      .prepare('SELECT count(*) AS n FROM vouchers v JOIN campaigns c ON c.id = v.campaign_id WHERE c.name = ?')
+      .get(campaign) as { n: number }
+  ).n;
 
 describe('the write intent (db/sqlite/write-intent.ts)', () => {
   it('tells how long a write has waited, and lets a worker wait until it has the lock', async () => {
@@ -75,7 +88,10 @@ describe('API writes beside a generation', () => {
     // every POST beside it would wait for all of it.
     const id = await generation(server, 'Handoff', 40_000);
     const reports: WorkerReport[] = [];
-    const runner = testRunner(server.deps, { registry: generationRegistry(30_000, false), onReport: (_, report) => reports.push(report) });
+    const runner = testRunner(server.deps, {
+      registry: generationRegistry(30_000, false),
+      onReport: (_, report) => reports.push(report),
+    });
     const statuses: number[] = [];
     try {
       for (let i = 0; reports.length === 0; i++) {
@@ -86,7 +102,10 @@ describe('API writes beside a generation', () => {
     } finally {
       await runner.stop();
     }
-    assert.ok(statuses.every((s) => s === 200), `customer POSTs answered ${[...new Set(statuses)].join(', ')}`);
+    assert.ok(
+      statuses.every((s) => s === 200),
+      `customer POSTs answered ${[...new Set(statuses)].join(', ')}`,
+    );
     const [first] = reports;
     assert.equal(first?.state, 'continue');
     assert.ok(first.items > 0 && first.items < 30_000, `the first portion inserted ${first.items} codes of 30,000`);
@@ -95,13 +114,20 @@ describe('API writes beside a generation', () => {
     assert.deepEqual([counted.body.vouchers_count, counted.body.vouchers_generation_status], [40_000, 'DONE']);
   });
 
-  it('keeps the portion whole while the wait stays under the hand-off (PROMO_HAND_OFF_MS, the runner\'s handOffMs)', async () => {
+  it("keeps the portion whole while the wait stays under the hand-off (PROMO_HAND_OFF_MS, the runner's handOffMs)", async () => {
     const id = await generation(server, 'HandoffLong', 40_000);
     const reports: WorkerReport[] = [];
-    const runner = testRunner(server.deps, { registry: generationRegistry(30_000, false), handOffMs: 60_000, onReport: (_, report) => reports.push(report) });
+    const runner = testRunner(server.deps, {
+      registry: generationRegistry(30_000, false),
+      handOffMs: 60_000,
+      onReport: (_, report) => reports.push(report),
+    });
     try {
       for (let i = 0; reports.length === 0; i++) {
-        assert.equal((await server.request('POST', '/v1/customers', { body: { source_id: `handoff-long-${i}` } })).status, 200);
+        assert.equal(
+          (await server.request('POST', '/v1/customers', { body: { source_id: `handoff-long-${i}` } })).status,
+          200,
+        );
         await pause(2);
       }
       assert.equal((await waitForJob(server, id, 120_000)).status, 'DONE');
@@ -111,13 +137,20 @@ describe('API writes beside a generation', () => {
     assert.deepEqual([reports[0]?.state, reports[0]?.items], ['continue', 30_000]);
     assert.equal(countOf(server, 'HandoffLong'), 40_000);
     assert.deepEqual([parseHandOffMs(undefined), parseHandOffMs('5')], [undefined, 5]);
-    for (const bad of ['0', '1001', '2.5', 'soon']) assert.throws(() => parseHandOffMs(bad), { message: `Invalid PROMO_HAND_OFF_MS: ${bad} (milliseconds, 1..1000)` });
+    for (const bad of ['0', '1001', '2.5', 'soon'])
+      assert.throws(() => parseHandOffMs(bad), {
+        message: `Invalid PROMO_HAND_OFF_MS: ${bad} (milliseconds, 1..1000)`,
+      });
   });
 
   it('overlaps two portions of one generation on two threads, and ends the job once', async () => {
     const id = await generation(server, 'Overlap', 20_000);
     const reports: WorkerReport[] = [];
-    const runner = testRunner(server.deps, { workers: 2, registry: generationRegistry(500, true), onReport: (_, report) => reports.push(report) });
+    const runner = testRunner(server.deps, {
+      workers: 2,
+      registry: generationRegistry(500, true),
+      onReport: (_, report) => reports.push(report),
+    });
     try {
       assert.equal((await waitForJob(server, id, 120_000)).status, 'DONE');
     } finally {
@@ -125,9 +158,18 @@ describe('API writes beside a generation', () => {
     }
     assert.equal(countOf(server, 'Overlap'), 20_000);
     const ended = server.logLines.filter((line) => line.msg === 'job ended' && line.job_id === id);
-    assert.deepEqual(ended.map((line) => line.state), ['finished']);
+    assert.deepEqual(
+      ended.map((line) => line.state),
+      ['finished'],
+    );
     // A portion that found the job ended by the other one is not reported; each reported portion moved the cursor.
-    assert.ok(reports.length >= 4 && reports.every((r) => r.items > 0), JSON.stringify(reports.map((r) => [r.state, r.items])));
-    assert.equal(reports.reduce((sum, r) => sum + r.items, 0), 20_000);
+    assert.ok(
+      reports.length >= 4 && reports.every((r) => r.items > 0),
+      JSON.stringify(reports.map((r) => [r.state, r.items])),
+    );
+    assert.equal(
+      reports.reduce((sum, r) => sum + r.items, 0),
+      20_000,
+    );
   });
 });

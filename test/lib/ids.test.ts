@@ -15,15 +15,25 @@ describe('ids', () => {
     for (const char of text) counts.set(char, (counts.get(char) ?? 0) + 1);
     assert.equal(counts.size, 62);
     const expected = text.length / 62;
-    for (const [char, n] of counts) assert.ok(Math.abs(n - expected) < expected * 0.1, `${char}: ${n} times, expected about ${Math.round(expected)}`);
+    for (const [char, n] of counts)
+      assert.ok(Math.abs(n - expected) < expected * 0.1, `${char}: ${n} times, expected about ${Math.round(expected)}`);
   });
 
   it('time-ordered ones are the prefix, 8 characters of time that sort as the time, and 8 random ones', () => {
-    const times = ['1970-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.001Z', '2024-01-01T00:00:00.062Z', '2026-11-26T02:40:00.000Z'];
+    const times = [
+      '1970-01-01T00:00:00.000Z',
+      '2024-01-01T00:00:00.000Z',
+      '2024-01-01T00:00:00.001Z',
+      '2024-01-01T00:00:00.062Z',
+      '2026-11-26T02:40:00.000Z',
+    ];
     const ids = times.map((at) => timeOrderedId('ord_', at));
     for (const id of ids) assert.match(id, /^ord_[0-9A-Za-z]{16}$/);
     assert.equal(ids[0]?.slice(4, 12), '00000000');
-    assert.deepEqual(ids.map((id) => id.slice(4, 12)).sort(), ids.map((id) => id.slice(4, 12)));
+    assert.deepEqual(
+      ids.map((id) => id.slice(4, 12)).sort(),
+      ids.map((id) => id.slice(4, 12)),
+    );
     assert.equal(new Set(ids.map((id) => id.slice(4, 12))).size, times.length);
     const sameMs = timeOrderedIds('cust_', Date.parse(times[1] as string));
     const batch = Array.from({ length: 50_000 }, sameMs);

@@ -9,7 +9,8 @@ import { validateQuery } from '../../src/lib/validate.js';
 // Each helper parses one parameter through a schema of its own, as an endpoint would.
 const parseLimit = (query: Query) => validateQuery(querySchema({ limit: limit() }), query).limit;
 const parsePage = (query: Query, max: 99 | 100) => validateQuery(querySchema({ page: page(max) }), query).page;
-const parseOrder = <F extends string>(query: Query, fields: readonly F[]) => validateQuery(querySchema({ order: order(fields) }), query).order;
+const parseOrder = <F extends string>(query: Query, fields: readonly F[]) =>
+  validateQuery(querySchema({ order: order(fields) }), query).order;
 const parseDateQuery = (query: Query, name: string) => validateQuery(querySchema({ [name]: date() }), query)[name];
 
 const rejects = (fn: () => unknown, details: string) =>
@@ -22,9 +23,13 @@ describe('limit, page and order', () => {
   });
 
   const limitCases: Array<[string, number | string]> = [
-    ['1', 1], ['100', 100], ['0', 'Query parameter limit must be between 1 and 100'],
-    ['101', 'Query parameter limit must be between 1 and 100'], ['-5', 'Query parameter limit must be between 1 and 100'],
-    ['ten', 'Query parameter limit must be an integer'], ['1.5', 'Query parameter limit must be an integer'],
+    ['1', 1],
+    ['100', 100],
+    ['0', 'Query parameter limit must be between 1 and 100'],
+    ['101', 'Query parameter limit must be between 1 and 100'],
+    ['-5', 'Query parameter limit must be between 1 and 100'],
+    ['ten', 'Query parameter limit must be an integer'],
+    ['1.5', 'Query parameter limit must be an integer'],
     ['', 'Query parameter limit must be an integer'],
   ];
   for (const [raw, expected] of limitCases) {
@@ -56,7 +61,12 @@ describe('limit, page and order', () => {
   });
 
   it('builds the list envelope', () => {
-    assert.deepEqual(listEnvelope('data', [1, 2], { total: 2 }), { object: 'list', data_ref: 'data', data: [1, 2], total: 2 });
+    assert.deepEqual(listEnvelope('data', [1, 2], { total: 2 }), {
+      object: 'list',
+      data_ref: 'data',
+      data: [1, 2],
+      total: 2,
+    });
   });
 });
 
@@ -83,23 +93,42 @@ describe('ISO 8601 dates', () => {
   }
 
   it('a malformed date query parameter is 400 invalid_query_params', () => {
-    rejects(() => parseDateQuery({ end_date: 'soon' }, 'end_date'), 'Query parameter end_date must be an ISO 8601 date-time');
+    rejects(
+      () => parseDateQuery({ end_date: 'soon' }, 'end_date'),
+      'Query parameter end_date must be an ISO 8601 date-time',
+    );
     assert.equal(parseDateQuery({}, 'end_date'), undefined);
   });
 });
 
 describe('an endpoint query schema', () => {
-  const schema = querySchema({ limit: limit(), page: page(99), email: text(), 'created_at[before]': date(), order: order(['created_at'] as const) });
+  const schema = querySchema({
+    limit: limit(),
+    page: page(99),
+    email: text(),
+    'created_at[before]': date(),
+    order: order(['created_at'] as const),
+  });
 
   it('gives defaults and typed values, and ignores parameters it does not know', () => {
     assert.deepEqual(validateQuery(schema, { email: 'a@b.c', 'created_at[before]': '2024-03-05', other: 'x' }), {
-      limit: 10, page: 1, email: 'a@b.c', 'created_at[before]': '2024-03-05T00:00:00.000Z',
+      limit: 10,
+      page: 1,
+      email: 'a@b.c',
+      'created_at[before]': '2024-03-05T00:00:00.000Z',
     });
   });
 
   it('reports every problem at once, in the order of the schema', () => {
     rejects(
-      () => validateQuery(schema, { limit: '0', page: '100', email: ['a', 'b'], 'created_at[before]': 'soon', order: 'name' }),
+      () =>
+        validateQuery(schema, {
+          limit: '0',
+          page: '100',
+          email: ['a', 'b'],
+          'created_at[before]': 'soon',
+          order: 'name',
+        }),
       'Query parameter limit must be between 1 and 100; Query parameter page must be between 1 and 99; Query parameter email must be given once; ' +
         'Query parameter created_at[before] must be an ISO 8601 date-time',
     );

@@ -6,7 +6,13 @@ import { shapeDiff } from '../support/shape-diff.js';
 describe('shapeDiff', () => {
   it('agrees when only values differ', () => {
     const example = { id: 'cust_1', amount: 1000, tags: ['a'], address: { city: 'X', line_1: null }, updated_at: null };
-    const answer = { id: 'cust_2', amount: 25, tags: ['b', 'c'], address: { city: 'Y', line_1: null }, updated_at: null };
+    const answer = {
+      id: 'cust_2',
+      amount: 25,
+      tags: ['b', 'c'],
+      address: { city: 'Y', line_1: null },
+      updated_at: null,
+    };
     assert.deepEqual(shapeDiff(example, answer), []);
   });
 
@@ -23,20 +29,40 @@ describe('shapeDiff', () => {
   });
 
   it('reports keys where the example has {}, and takes how many items a list holds for data', () => {
-    assert.deepEqual(shapeDiff({ l: [], m: {}, n: [1, 2] }, { l: [1], m: { k: 1 }, n: [] }), ['m.k: number, absent in the example']);
+    assert.deepEqual(shapeDiff({ l: [], m: {}, n: [1, 2] }, { l: [1], m: { k: 1 }, n: [] }), [
+      'm.k: number, absent in the example',
+    ]);
   });
 
   it('takes the keys of metadata and other maps of data for data, but compares their values and emptiness', () => {
-    const example = { metadata: { lang: 'en' }, loyalty: { campaigns: { Summer: { points: 1, referred_customers: 2 } } }, rules: {} };
-    const answer = { metadata: { region: 'EU' }, loyalty: { campaigns: { Club: { points: 5 } } }, rules: { logic: '' } };
-    assert.deepEqual(shapeDiff(example, answer), ['loyalty.campaigns.Club.referred_customers: absent, the example has number', 'rules: object, the example has {}']);
+    const example = {
+      metadata: { lang: 'en' },
+      loyalty: { campaigns: { Summer: { points: 1, referred_customers: 2 } } },
+      rules: {},
+    };
+    const answer = {
+      metadata: { region: 'EU' },
+      loyalty: { campaigns: { Club: { points: 5 } } },
+      rules: { logic: '' },
+    };
+    assert.deepEqual(shapeDiff(example, answer), [
+      'loyalty.campaigns.Club.referred_customers: absent, the example has number',
+      'rules: object, the example has {}',
+    ]);
     assert.deepEqual(shapeDiff({ metadata: {} }, { metadata: { a: 1 } }), []);
     assert.deepEqual(shapeDiff({ metadata: null }, { metadata: {} }), ['metadata: {}, the example has null']);
   });
 
   it('compares arrays item by item, to the shorter length', () => {
-    const example = { data: [{ id: 'a', strict: false }, { id: 'b', strict: false }] };
-    assert.deepEqual(shapeDiff(example, { data: [{ id: 'x', strict: false }, { id: 'y' }, { id: 'z' }] }), ['data[1].strict: absent, the example has boolean']);
+    const example = {
+      data: [
+        { id: 'a', strict: false },
+        { id: 'b', strict: false },
+      ],
+    };
+    assert.deepEqual(shapeDiff(example, { data: [{ id: 'x', strict: false }, { id: 'y' }, { id: 'z' }] }), [
+      'data[1].strict: absent, the example has boolean',
+    ]);
   });
 
   it('reports a different type at the root and in arrays of scalars', () => {

@@ -7,7 +7,9 @@ import { freshDbFile } from '../support/db.js';
 import { startTestServer, type TestResponse, type TestServer } from '../support/server.js';
 
 const budgetHeaders = (res: TestResponse) =>
-  ['x-rate-limit-limit', 'x-rate-limit-remaining', 'x-rate-limit-type', 'retry-after'].map((name) => res.headers.get(name));
+  ['x-rate-limit-limit', 'x-rate-limit-remaining', 'x-rate-limit-type', 'retry-after'].map((name) =>
+    res.headers.get(name),
+  );
 
 const retryAt = (res: TestResponse): number => Number(res.headers.get('x-rate-limit-retry'));
 
@@ -25,15 +27,27 @@ describe('rate limits per key', () => {
   it('answers a budgeted key with its budget, then 429 with Retry-After and the reference message, and changes nothing', async () => {
     const seen: Array<Array<string | null>> = [];
     for (let i = 0; i < 3; i++) {
-      const res = await server.request('POST', '/v1/customers', { auth: 'none', headers: asLimited, body: { source_id: `budget-${i}` } });
+      const res = await server.request('POST', '/v1/customers', {
+        auth: 'none',
+        headers: asLimited,
+        body: { source_id: `budget-${i}` },
+      });
       assert.equal(res.status, 200);
       seen.push(budgetHeaders(res));
       const nowSeconds = Date.now() / 1000;
       assert.ok(retryAt(res) > nowSeconds && retryAt(res) <= nowSeconds + 61, String(retryAt(res)));
     }
-    assert.deepEqual(seen, [['3', '2', 'api_calls', null], ['3', '1', 'api_calls', null], ['3', '0', 'api_calls', null]]);
+    assert.deepEqual(seen, [
+      ['3', '2', 'api_calls', null],
+      ['3', '1', 'api_calls', null],
+      ['3', '0', 'api_calls', null],
+    ]);
 
-    const refused = await server.request('POST', '/v1/customers', { auth: 'none', headers: asLimited, body: { source_id: 'budget-over' } });
+    const refused = await server.request('POST', '/v1/customers', {
+      auth: 'none',
+      headers: asLimited,
+      body: { source_id: 'budget-over' },
+    });
     assert.equal(refused.status, 429);
     const [limit, remaining, type, retryAfter] = budgetHeaders(refused);
     assert.deepEqual([limit, remaining, type], ['3', '0', 'api_calls']);
@@ -50,12 +64,23 @@ describe('rate limits per key', () => {
 
   it("charges an OAuth token to its key's budget", async () => {
     const key = await createKey(server.deps, { kind: 'server', name: 'two a minute', rateLimit: 2 });
-    const form = { 'Content-Type': 'application/x-www-form-urlencoded', 'X-App-Id': key.app_id, 'X-App-Token': key.app_token };
-    const token = await server.request('POST', '/v1/oauth/token', { auth: 'none', headers: form, raw: 'grant_type=client_credentials&scope=api' });
+    const form = {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      'X-App-Id': key.app_id,
+      'X-App-Token': key.app_token,
+    };
+    const token = await server.request('POST', '/v1/oauth/token', {
+      auth: 'none',
+      headers: form,
+      raw: 'grant_type=client_credentials&scope=api',
+    });
     assert.equal(token.status, 200);
     assert.deepEqual(budgetHeaders(token).slice(0, 2), ['2', '1']);
     const bearer = { bearer: token.body.access_token as string };
-    assert.deepEqual(budgetHeaders(await server.request('GET', '/v1/customers', { auth: bearer })).slice(0, 2), ['2', '0']);
+    assert.deepEqual(budgetHeaders(await server.request('GET', '/v1/customers', { auth: bearer })).slice(0, 2), [
+      '2',
+      '0',
+    ]);
     assert.equal((await server.request('GET', '/v1/customers', { auth: bearer })).status, 429);
   });
 
@@ -67,14 +92,23 @@ describe('rate limits per key', () => {
 
   it('gives the official client the figures it reads, and its error the 429', async () => {
     const key = await createKey(server.deps, { kind: 'server', name: 'two for the client', rateLimit: 2 });
-    const client = sdk.VoucherifyServerSide({ applicationId: key.app_id, secretKey: key.app_token, apiUrl: server.url });
+    const client = sdk.VoucherifyServerSide({
+      applicationId: key.app_id,
+      secretKey: key.app_token,
+      apiUrl: server.url,
+    });
     await client.customers.list({});
     // The client records the headers of answers that succeed.
     assert.deepEqual([client.apiLimitsHandler.getRateLimit(), client.apiLimitsHandler.getRateLimitRemaining()], [2, 1]);
     await client.customers.list({});
     assert.equal(client.apiLimitsHandler.getRateLimitRemaining(), 0);
-    await assert.rejects(client.customers.list({}), (error: { code: number; key: string; message: string }) =>
-      error.code === 429 && error.key === 'too_many_requests' && error.message === 'Too many requests hit the API too quickly.');
+    await assert.rejects(
+      client.customers.list({}),
+      (error: { code: number; key: string; message: string }) =>
+        error.code === 429 &&
+        error.key === 'too_many_requests' &&
+        error.message === 'Too many requests hit the API too quickly.',
+    );
   });
 });
 
@@ -102,7 +136,10 @@ describe('promo keys create --rate-limit', () => {
     assert.equal(created.code, 0, created.stderr);
     assert.equal((JSON.parse(created.stdout) as { rate_limit: number }).rate_limit, 120);
     const listed = await runCli(['keys', 'list', '--db', file]);
-    assert.match(listed.stdout, /^APP ID\s+KIND\s+STATE\s+ORIGINS\s+PER MINUTE\s+CREATED\s+NAME\n\S+\s+server\s+active\s+\*\s+120\s+\S+\s+shop\n$/);
+    assert.match(
+      listed.stdout,
+      /^APP ID\s+KIND\s+STATE\s+ORIGINS\s+PER MINUTE\s+CREATED\s+NAME\n\S+\s+server\s+active\s+\*\s+120\s+\S+\s+shop\n$/,
+    );
     const bad = await runCli(['keys', 'create', '--rate-limit', '0', '--db', file]);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /rate-limit|rateLimit/);

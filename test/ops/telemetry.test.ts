@@ -56,35 +56,76 @@ describe('the request log', () => {
     assert.equal(res.status, 404);
     const requestId = res.headers.get('x-request-id') as string;
     const { time, ms, pid, ...line } = lineOf(requestId);
-    assert.deepEqual(line, { level: 'info', msg: 'request', req_id: requestId, method: 'GET', route: '/v1/customers/:ref', status: 404, app_id: server.serverKey.app_id, error: 'not_found' });
-    assert.ok(!Number.isNaN(Date.parse(time)) && typeof ms === 'number' && ms >= 0 && pid === process.pid, JSON.stringify({ time, ms, pid }));
+    assert.deepEqual(line, {
+      level: 'info',
+      msg: 'request',
+      req_id: requestId,
+      method: 'GET',
+      route: '/v1/customers/:ref',
+      status: 404,
+      app_id: server.serverKey.app_id,
+      error: 'not_found',
+    });
+    assert.ok(
+      !Number.isNaN(Date.parse(time)) && typeof ms === 'number' && ms >= 0 && pid === process.pid,
+      JSON.stringify({ time, ms, pid }),
+    );
 
-    const token = (await server.request('POST', '/v1/oauth/token', { raw: 'grant_type=client_credentials&scope=api', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } })).body.access_token as string;
+    const token = (
+      await server.request('POST', '/v1/oauth/token', {
+        raw: 'grant_type=client_credentials&scope=api',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      })
+    ).body.access_token as string;
     const bearer = await server.request('GET', '/v1/customers', { auth: { bearer: token } });
     assert.equal(bearer.status, 200);
     assert.equal(lineOf(bearer.headers.get('x-request-id') as string).app_id, server.serverKey.app_id);
     const client = await server.request('POST', '/client/v1/nothing-here', { auth: 'client', body: {} });
-    assert.deepEqual([lineOf(client.headers.get('x-request-id') as string).route, lineOf(client.headers.get('x-request-id') as string).app_id], [null, server.clientKey.app_id]);
+    assert.deepEqual(
+      [
+        lineOf(client.headers.get('x-request-id') as string).route,
+        lineOf(client.headers.get('x-request-id') as string).app_id,
+      ],
+      [null, server.clientKey.app_id],
+    );
 
     const everything = JSON.stringify(server.logLines);
-    for (const secret of [server.serverKey.app_token, server.clientKey.app_token, token]) assert.ok(!everything.includes(secret), 'a secret reached the log');
+    for (const secret of [server.serverKey.app_token, server.clientKey.app_token, token])
+      assert.ok(!everything.includes(secret), 'a secret reached the log');
   });
 
   it("says why a request was refused: the answer's error key, and none on a success", async () => {
     const answers = [
       await server.request('POST', '/v1/customers', { auth: 'none', body: {} }),
-      await server.request('POST', '/v1/customers', { raw: '{"name": ', headers: { 'Content-Type': 'application/json' } }),
+      await server.request('POST', '/v1/customers', {
+        raw: '{"name": ',
+        headers: { 'Content-Type': 'application/json' },
+      }),
       await server.request('DELETE', '/health', { auth: 'none' }),
       await server.request('GET', '/health', { auth: 'none' }),
     ];
     const lines = answers.map((res) => {
-      const { time: _time, ms: _ms, pid: _pid, req_id: reqId, ...line } = lineOf(res.headers.get('x-request-id') as string);
+      const {
+        time: _time,
+        ms: _ms,
+        pid: _pid,
+        req_id: reqId,
+        ...line
+      } = lineOf(res.headers.get('x-request-id') as string);
       assert.equal(reqId, res.headers.get('x-request-id'));
       return line;
     });
     assert.deepEqual(lines, [
       { level: 'info', msg: 'request', method: 'POST', route: null, status: 401, error: 'unauthorized' },
-      { level: 'info', msg: 'request', method: 'POST', route: null, status: 400, app_id: server.serverKey.app_id, error: 'invalid_payload' },
+      {
+        level: 'info',
+        msg: 'request',
+        method: 'POST',
+        route: null,
+        status: 400,
+        app_id: server.serverKey.app_id,
+        error: 'invalid_payload',
+      },
       { level: 'info', msg: 'request', method: 'DELETE', route: null, status: 405, error: 'method_not_allowed' },
       { level: 'info', msg: 'request', method: 'GET', route: '/health', status: 200 },
     ]);
@@ -99,11 +140,17 @@ describe('the request log', () => {
       await runner.stop();
     }
     const lines = server.logLines.filter((line) => line.job_id === jobId);
-    assert.deepEqual(lines.filter((line) => line.level === 'info').map((line) => [line.msg, line.type, line.state]), [
-      ['job started', 'CAMPAIGN.VOUCHERS_GENERATE', undefined],
-      ['job ended', 'CAMPAIGN.VOUCHERS_GENERATE', 'finished'],
-    ]);
-    assert.ok(lines.some((line) => line.level === 'debug' && line.msg === 'job portion' && line.items === 30), JSON.stringify(lines));
+    assert.deepEqual(
+      lines.filter((line) => line.level === 'info').map((line) => [line.msg, line.type, line.state]),
+      [
+        ['job started', 'CAMPAIGN.VOUCHERS_GENERATE', undefined],
+        ['job ended', 'CAMPAIGN.VOUCHERS_GENERATE', 'finished'],
+      ],
+    );
+    assert.ok(
+      lines.some((line) => line.level === 'debug' && line.msg === 'job portion' && line.items === 30),
+      JSON.stringify(lines),
+    );
   });
 });
 
@@ -132,9 +179,17 @@ describe('GET /metrics', () => {
     assert.equal(valueOf(family(families, 'promo_http_requests_total'), labels), 2);
     const latency = family(families, 'promo_http_request_duration_seconds');
     assert.equal(latency.type, 'HISTOGRAM');
-    assert.ok(latency.metrics.length > 0 && latency.metrics.every((m) => m.buckets?.['+Inf'] !== undefined), JSON.stringify(latency));
+    assert.ok(
+      latency.metrics.length > 0 && latency.metrics.every((m) => m.buckets?.['+Inf'] !== undefined),
+      JSON.stringify(latency),
+    );
     // The parser folds labelled histograms together, so the per-route count is read from its line.
-    assert.ok(res.text.includes('promo_http_request_duration_seconds_count{method="GET",route="/v1/customers/:ref",status="404"} 2\n'), res.text);
+    assert.ok(
+      res.text.includes(
+        'promo_http_request_duration_seconds_count{method="GET",route="/v1/customers/:ref",status="404"} 2\n',
+      ),
+      res.text,
+    );
     const job = { type: 'CAMPAIGN.VOUCHERS_GENERATE', status: 'DONE' };
     assert.equal(valueOf(family(families, 'promo_jobs'), job), 1);
     assert.equal(valueOf(family(families, 'promo_job_items_done'), job), 12);
@@ -160,11 +215,28 @@ describe('promo serve logs and metrics', () => {
     const res = await fetch(`${server.url}/v1/customers/nobody`, { headers });
     const requestId = res.headers.get('x-request-id');
     await server.stop();
-    const lines = server.stderr().trim().split('\n').map((line) => JSON.parse(line) as LogLine);
+    const lines = server
+      .stderr()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as LogLine);
     const line = lines.find((l) => l.msg === 'request');
-    assert.deepEqual({ ...line, time: undefined, ms: undefined, pid: undefined }, {
-      level: 'info', msg: 'request', req_id: requestId, method: 'GET', route: '/v1/customers/:ref', status: 404, app_id: 'ops-app', error: 'not_found', time: undefined, ms: undefined, pid: undefined,
-    });
+    assert.deepEqual(
+      { ...line, time: undefined, ms: undefined, pid: undefined },
+      {
+        level: 'info',
+        msg: 'request',
+        req_id: requestId,
+        method: 'GET',
+        route: '/v1/customers/:ref',
+        status: 404,
+        app_id: 'ops-app',
+        error: 'not_found',
+        time: undefined,
+        ms: undefined,
+        pid: undefined,
+      },
+    );
 
     const quiet = await spawnServe(['--db', file, '--log-level', 'warn'], KEY);
     await fetch(`${quiet.url}/v1/customers/nobody`, { headers });
@@ -178,10 +250,22 @@ describe('promo serve logs and metrics', () => {
       const server = await spawnServe(['--db', file], KEY);
       assert.equal((await fetch(`${server.url}/health`)).status, 200);
       assert.equal(await server.stop(signal), 0);
-      const lines = server.stderr().trim().split('\n').map((line) => JSON.parse(line) as LogLine);
-      const ends = lines.filter((l) => l.msg !== 'request').map(({ time: _time, pid, ...line }) => ({ ...line, pid: pid === server.child.pid }));
+      const lines = server
+        .stderr()
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as LogLine);
+      const ends = lines
+        .filter((l) => l.msg !== 'request')
+        .map(({ time: _time, pid, ...line }) => ({ ...line, pid: pid === server.child.pid }));
       assert.deepEqual(ends, [
-        { level: 'info', msg: 'stopping: no longer listening, finishing requests in flight', signal, grace_ms: 10_000, pid: true },
+        {
+          level: 'info',
+          msg: 'stopping: no longer listening, finishing requests in flight',
+          signal,
+          grace_ms: 10_000,
+          pid: true,
+        },
         { level: 'info', msg: 'stopped: database closed', signal, pid: true },
       ]);
       await assert.rejects(fetch(`${server.url}/health`), 'nothing listens any more');
@@ -200,13 +284,20 @@ describe('promo serve logs and metrics', () => {
     try {
       const port = new URL(open.url).port;
       assert.equal((await scrape(`http://127.0.0.1:${port}`)).status, 200);
-      const outside = Object.values(networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal);
+      const outside = Object.values(networkInterfaces())
+        .flat()
+        .find((i) => i && i.family === 'IPv4' && !i.internal);
       if (!outside) t.diagnostic('no non-loopback interface: the remote refusal is not checked here');
       else {
         const res = await scrape(`http://${outside.address}:${port}`);
         assert.equal(res.status, 403);
         const { request_id: _id, ...body } = JSON.parse(res.text) as Record<string, unknown>;
-        assert.deepEqual(body, { code: 403, key: 'forbidden', message: 'Forbidden', details: '/metrics answers only this machine; set PROMO_METRICS_TOKEN to read it from elsewhere' });
+        assert.deepEqual(body, {
+          code: 403,
+          key: 'forbidden',
+          message: 'Forbidden',
+          details: '/metrics answers only this machine; set PROMO_METRICS_TOKEN to read it from elsewhere',
+        });
       }
     } finally {
       await open.stop();
@@ -216,7 +307,12 @@ describe('promo serve logs and metrics', () => {
       const refused = await scrape(guarded.url);
       assert.equal(refused.status, 401);
       const { request_id: _id, ...body } = JSON.parse(refused.text) as Record<string, unknown>;
-      assert.deepEqual(body, { code: 401, key: 'unauthorized', message: 'Unauthorized', details: 'Send Authorization: Bearer <PROMO_METRICS_TOKEN>' });
+      assert.deepEqual(body, {
+        code: 401,
+        key: 'unauthorized',
+        message: 'Unauthorized',
+        details: 'Send Authorization: Bearer <PROMO_METRICS_TOKEN>',
+      });
       assert.equal((await scrape(guarded.url, { Authorization: 'Bearer wrong' })).status, 401);
       assert.equal((await scrape(guarded.url, { Authorization: 'Bearer scrape-secret' })).status, 200);
     } finally {

@@ -8,18 +8,27 @@ import { freshDbFile } from '../support/db.js';
 const MB = 1024 * 1024;
 
 /** The process's resident set now, in bytes (Linux's /proc). */
-const rssOf = (pid: number): number => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) * 1024;
+const rssOf = (pid: number): number =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) * 1024;
 
 /** POSTs the whole body without credentials, as a careless client would; resolves with the answer. */
 function postWithoutKey(url: string, body: Buffer): Promise<{ status: number; body: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${url}/v1/customers`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': String(body.length) } }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> }));
-    });
+    const req = request(
+      `${url}/v1/customers`,
+      { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': String(body.length) } },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> }),
+        );
+      },
+    );
     // The server closes once it has answered: the rest of the body cannot be written.
-    req.on('error', (error: NodeJS.ErrnoException) => (['EPIPE', 'ECONNRESET'].includes(error.code ?? '') ? undefined : reject(error)));
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      ['EPIPE', 'ECONNRESET'].includes(error.code ?? '') ? undefined : reject(error),
+    );
     req.end(body);
   });
 }
@@ -47,7 +56,13 @@ describe('unauthenticated bodies, on promo serve', { skip: process.platform !== 
       for (const answer of answers) {
         assert.deepEqual(answer, {
           status: 401,
-          body: { code: 401, key: 'unauthorized', message: 'Unauthorized', details: 'Send X-App-Id and X-App-Token, or an OAuth bearer token', request_id: answer.body.request_id },
+          body: {
+            code: 401,
+            key: 'unauthorized',
+            message: 'Unauthorized',
+            details: 'Send X-App-Id and X-App-Token, or an OAuth bearer token',
+            request_id: answer.body.request_id,
+          },
         });
       }
       console.log(JSON.stringify({ idle_mb: Math.round(idle / MB), peak_mb: Math.round(peak / MB) }));

@@ -48,7 +48,12 @@ function stepsOf(blocks: Block[], kind: string, answerKind: string): { code: str
 
 const EXPORT_LINE = /^export PROMO=\S+ APP_ID=\S+ APP_TOKEN=\S+$/m;
 
-function run(command: string, args: string[], script: string, options: { cwd: string; env: Record<string, string> }): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  command: string,
+  args: string[],
+  script: string,
+  options: { cwd: string; env: Record<string, string> },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolvePromise, reject) => {
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PROMO_')));
     const child = spawn(command, args, { cwd: options.cwd, env: { ...env, ...options.env } });
@@ -95,14 +100,20 @@ describe("the README's first flow", () => {
     assert.match(curl[0]?.code ?? '', EXPORT_LINE);
     assert.equal(curl[0]?.answer, '', 'the set-up prints nothing');
     for (const step of curl.slice(1)) assert.notEqual(step.answer, '', step.code);
-    assert.match(sdk[0]?.code ?? '', /import voucherify from '@voucherify\/sdk';\nconst \{ VoucherifyServerSide \} = voucherify;/);
+    assert.match(
+      sdk[0]?.code ?? '',
+      /import voucherify from '@voucherify\/sdk';\nconst \{ VoucherifyServerSide \} = voucherify;/,
+    );
   });
 
   it('runs with curl, each step answering what the README shows, and leaves the balances it says', async () => {
     const steps = stepsOf(blocks, 'curl', 'answer');
     const script = [
       'set -euo pipefail',
-      ...steps.map((step) => `${step.code.replace(EXPORT_LINE, `export PROMO=${curlServer.url} APP_ID=${appId} APP_TOKEN=${appToken}`)}\necho '${STEP}'`),
+      ...steps.map(
+        (step) =>
+          `${step.code.replace(EXPORT_LINE, `export PROMO=${curlServer.url} APP_ID=${appId} APP_TOKEN=${appToken}`)}\necho '${STEP}'`,
+      ),
     ].join('\n');
     const result = await run('bash', [], script, { cwd: dir, env: {} });
     assert.equal(result.code, 0, result.stderr);
@@ -120,7 +131,10 @@ describe("the README's first flow", () => {
     const coupon = await curlServer.request('GET', '/v1/vouchers/SUMMER10');
     assert.equal(coupon.body.redemption.redeemed_quantity, 0);
     const transactions = await curlServer.request('GET', '/v1/vouchers/GIFT-50/transactions');
-    assert.deepEqual(transactions.body.data.map((t: { type: string }) => t.type), ['CREDITS_REFUND', 'CREDITS_REDEMPTION', 'CREDITS_ADDITION']);
+    assert.deepEqual(
+      transactions.body.data.map((t: { type: string }) => t.type),
+      ['CREDITS_REFUND', 'CREDITS_REDEMPTION', 'CREDITS_ADDITION'],
+    );
   });
 
   it('imports orders.json with `promo import`, printing what the README shows', async () => {
@@ -132,14 +146,21 @@ describe("the README's first flow", () => {
     // `npx promo` in the repository's folder runs bin/promo; here the script runs in a temp
     // folder beside orders.json, so npx is that, and PROMO_DB names the curl flow's database
     // (the README's `./promo.db`) while its server runs, as the README has it.
-    const script = ['set -euo pipefail', `npx() { if [ "$1" = promo ]; then shift; "${process.execPath}" "${PROMO_BIN}" "$@"; else command npx "$@"; fi; }`, commands.body].join('\n');
+    const script = [
+      'set -euo pipefail',
+      `npx() { if [ "$1" = promo ]; then shift; "${process.execPath}" "${PROMO_BIN}" "$@"; else command npx "$@"; fi; }`,
+      commands.body,
+    ].join('\n');
     const result = await run('bash', [], script, { cwd: dir, env: { PROMO_DB: curlDb } });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.stdout.trim(), answer.body.trim());
 
     const order = await curlServer.request('GET', '/v1/orders/order-3');
     assert.equal(order.status, 200);
-    assert.deepEqual({ status: order.body.status, amount: order.body.amount, created_at: order.body.created_at }, { status: 'PAID', amount: 2400, created_at: '2026-02-03T16:30:00.000Z' });
+    assert.deepEqual(
+      { status: order.body.status, amount: order.body.amount, created_at: order.body.created_at },
+      { status: 'PAID', amount: 2400, created_at: '2026-02-03T16:30:00.000Z' },
+    );
     const bob = await curlServer.request('GET', '/v1/customers/bob');
     assert.equal(bob.body.summary.orders.total_count, 1);
   });

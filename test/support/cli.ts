@@ -16,7 +16,10 @@ function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 /** Runs `promo <args>` to completion. */
-export function runCli(args: string[], options: { env?: Record<string, string>; input?: string; cwd?: string } = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  options: { env?: Record<string, string>; input?: string; cwd?: string } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [PROMO_BIN, ...args], { env: cleanEnv(options.env ?? {}), cwd: options.cwd });
     let stdout = '';
@@ -41,10 +44,20 @@ export interface SpawnedServer {
   request<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
 }
 
-async function requestWithEnvKey<T>(url: string, env: Record<string, string>, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+async function requestWithEnvKey<T>(
+  url: string,
+  env: Record<string, string>,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
   const res = await fetch(`${url}${path}`, {
     method,
-    headers: { 'X-App-Id': env.PROMO_APP_ID ?? '', 'X-App-Token': env.PROMO_APP_TOKEN ?? '', 'Content-Type': 'application/json' },
+    headers: {
+      'X-App-Id': env.PROMO_APP_ID ?? '',
+      'X-App-Token': env.PROMO_APP_TOKEN ?? '',
+      'Content-Type': 'application/json',
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();

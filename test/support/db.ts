@@ -17,7 +17,10 @@ const TEMPLATE_FORMAT = 'incremental-vacuum';
 function templateFile(): string {
   const migrations = loadMigrations();
   // The file's own settings count too: bump TEMPLATE_FORMAT when openSqlite changes how a new file is made.
-  const hash = createHash('sha256').update(TEMPLATE_FORMAT + migrations.map((m) => m.name + m.sql).join('\n')).digest('hex').slice(0, 16);
+  const hash = createHash('sha256')
+    .update(TEMPLATE_FORMAT + migrations.map((m) => m.name + m.sql).join('\n'))
+    .digest('hex')
+    .slice(0, 16);
   const file = join(tmpdir(), `promo-template-${hash}.db`);
   if (existsSync(file)) return file;
   const building = `${file}.${process.pid}.tmp`;
@@ -56,7 +59,9 @@ export function freshDbFile(): string {
 /** A hash of every row of every table: equal before and after means a request wrote nothing. */
 export function dbFingerprint(sqlite: BetterSqlite3.Database): string {
   const hash = createHash('sha256');
-  const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>;
+  const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{
+    name: string;
+  }>;
   for (const { name } of tables) {
     hash.update(name);
     for (const row of sqlite.prepare(`SELECT * FROM "${name}"`).iterate()) hash.update(JSON.stringify(row));
@@ -68,7 +73,10 @@ export function dbFingerprint(sqlite: BetterSqlite3.Database): string {
 export function assertCommitStats(stats: CommitStats, counts: Pick<CommitStats, 'batches' | 'transactions'>): void {
   const { commitSeconds, transactionSeconds, ...rest } = stats;
   assert.deepEqual(rest, counts);
-  assert.ok(commitSeconds > 0 && transactionSeconds > 0, `time in COMMIT ${commitSeconds} s, in transactions ${transactionSeconds} s`);
+  assert.ok(
+    commitSeconds > 0 && transactionSeconds > 0,
+    `time in COMMIT ${commitSeconds} s, in transactions ${transactionSeconds} s`,
+  );
 }
 
 /**
@@ -78,7 +86,9 @@ export function assertCommitStats(stats: CommitStats, counts: Pick<CommitStats, 
  * hashing the whole file around every refused request is spared.
  */
 export function fingerprintWatch(sqlite: BetterSqlite3.Database): () => string {
-  const version = sqlite.prepare("SELECT total_changes() || ':' || (SELECT data_version FROM pragma_data_version) AS v").pluck();
+  const version = sqlite
+    .prepare("SELECT total_changes() || ':' || (SELECT data_version FROM pragma_data_version) AS v")
+    .pluck();
   let seen = '';
   let print = '';
   return () => {

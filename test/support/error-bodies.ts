@@ -11,10 +11,20 @@ export interface ExpectedError {
 }
 
 /** 400 invalid_payload with these details. */
-export const invalidPayloadError = (details: string): ExpectedError => ({ code: 400, key: 'invalid_payload', message: 'Invalid payload', details });
+export const invalidPayloadError = (details: string): ExpectedError => ({
+  code: 400,
+  key: 'invalid_payload',
+  message: 'Invalid payload',
+  details,
+});
 
 /** 400 invalid_query_params with these details. */
-export const invalidQueryError = (details: string): ExpectedError => ({ code: 400, key: 'invalid_query_params', message: 'Invalid query params', details });
+export const invalidQueryError = (details: string): ExpectedError => ({
+  code: 400,
+  key: 'invalid_query_params',
+  message: 'Invalid query params',
+  details,
+});
 
 /** 404 not_found for this resource. */
 export const notFoundError = (type: string, id: string): ExpectedError => ({
@@ -39,7 +49,10 @@ export function assertErrorBody(res: TestResponse, what: string): void {
   const { code, key, message, details, request_id, resource_id, resource_type, ...rest } = res.body;
   assert.deepEqual(rest, {}, `${what}: unexpected fields`);
   assert.equal(code, res.status, what);
-  assert.ok(typeof key === 'string' && typeof message === 'string' && typeof details === 'string', `${what}: ${res.text}`);
+  assert.ok(
+    typeof key === 'string' && typeof message === 'string' && typeof details === 'string',
+    `${what}: ${res.text}`,
+  );
   assert.equal(request_id, res.headers.get('x-request-id'), what);
   if (resource_id !== undefined || resource_type !== undefined) assert.ok(typeof resource_type === 'string', what);
 }

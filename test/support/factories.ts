@@ -5,7 +5,11 @@
 export const percentDiscount = { type: 'PERCENT', percent_off: 10 };
 
 /** A DISCOUNT_COUPONS campaign body. */
-export const discountCampaign = (name: string, extra: Record<string, unknown> = {}, voucher: Record<string, unknown> = {}) => ({
+export const discountCampaign = (
+  name: string,
+  extra: Record<string, unknown> = {},
+  voucher: Record<string, unknown> = {},
+) => ({
   name,
   campaign_type: 'DISCOUNT_COUPONS',
   voucher: { type: 'DISCOUNT_VOUCHER', discount: percentDiscount, ...voucher },

@@ -21,7 +21,10 @@ import { VOUCHER_ORDER_FIELDS } from '../../src/modules/vouchers/vouchers.schema
 import { PUBLICATION_ORDER_FIELDS } from '../../src/modules/publications/publications-list.schemas.js';
 import { PROMOTION_STACK_ORDER_FIELDS } from '../../src/modules/campaigns/promotion-stacks.schemas.js';
 import { PROMOTION_TIER_ORDER_FIELDS } from '../../src/modules/campaigns/promotion-tiers.schemas.js';
-import { ASSIGNMENT_ORDER_FIELDS, RULE_ORDER_FIELDS } from '../../src/modules/validation-rules/validation-rules.schemas.js';
+import {
+  ASSIGNMENT_ORDER_FIELDS,
+  RULE_ORDER_FIELDS,
+} from '../../src/modules/validation-rules/validation-rules.schemas.js';
 
 type Call = (method: string, path: string, body?: unknown) => Promise<Record<string, unknown>>;
 
@@ -55,50 +58,126 @@ export class Fixture {
     });
     await call('POST', '/v1/campaigns/Plans/vouchers');
     // A standalone voucher with a category, for the vouchers list's category filter.
-    await call('POST', '/v1/vouchers/PLANS-STANDALONE', { discount: { type: 'PERCENT', percent_off: 5 }, category: VOUCHER_CATEGORY });
-    const customer = await call('POST', '/v1/customers', { source_id: 'c1', email: 'a@example.com', address: { city: 'Oslo' } });
+    await call('POST', '/v1/vouchers/PLANS-STANDALONE', {
+      discount: { type: 'PERCENT', percent_off: 5 },
+      category: VOUCHER_CATEGORY,
+    });
+    const customer = await call('POST', '/v1/customers', {
+      source_id: 'c1',
+      email: 'a@example.com',
+      address: { city: 'Oslo' },
+    });
     const activity = await call('GET', `/v1/customers/${customer.id as string}/activity`);
-    const product = await call('POST', '/v1/products', { source_id: 'p1', name: 'P1', price: 1000, metadata: { color: 'red' } });
+    const product = await call('POST', '/v1/products', {
+      source_id: 'p1',
+      name: 'P1',
+      price: 1000,
+      metadata: { color: 'red' },
+    });
     await call('POST', '/v1/products/p1/skus', { source_id: 's1', sku: 'S1', price: 900 });
     const collection = async (name: string, body: Record<string, unknown>) =>
       (await call('POST', '/v1/product-collections', { name, ...body })).id as string;
     const collections = {
-      static: await collection('static', { type: 'STATIC', products: [{ id: 'p1', object: 'product' }, { id: 's1', object: 'sku' }] }),
+      static: await collection('static', {
+        type: 'STATIC',
+        products: [
+          { id: 'p1', object: 'product' },
+          { id: 's1', object: 'sku' },
+        ],
+      }),
       // The filters docs/deviations.md promises read through an index, and one that cannot.
-      price: await collection('price', { type: 'AUTO_UPDATE', filter: { junction: 'and', price: { conditions: { $less_than: [2000] } } } }),
-      created: await collection('created', { type: 'AUTO_UPDATE', filter: { junction: 'and', created_at: { conditions: { $after: [DATE] } } } }),
+      price: await collection('price', {
+        type: 'AUTO_UPDATE',
+        filter: { junction: 'and', price: { conditions: { $less_than: [2000] } } },
+      }),
+      created: await collection('created', {
+        type: 'AUTO_UPDATE',
+        filter: { junction: 'and', created_at: { conditions: { $after: [DATE] } } },
+      }),
       metadata: await collection('metadata', {
         type: 'AUTO_UPDATE',
         filter: { junction: 'and', 'metadata.color': { conditions: { $is: ['red'] } } },
       }),
     };
-    await call('POST', '/v1/orders', { source_id: 'o1', status: 'PAID', customer: { source_id: 'c1' }, items: [{ quantity: 1, price: 10 }] });
+    await call('POST', '/v1/orders', {
+      source_id: 'o1',
+      status: 'PAID',
+      customer: { source_id: 'c1' },
+      items: [{ quantity: 1, price: 10 }],
+    });
     const events = activity.data as Array<{ id: string }>;
-    const program = await call('POST', '/v1/loyalties', { name: 'Plans loyalty', voucher: { loyalty_card: { points: 0 } } });
+    const program = await call('POST', '/v1/loyalties', {
+      name: 'Plans loyalty',
+      voucher: { loyalty_card: { points: 0 } },
+    });
     const card = await call('POST', `/v1/loyalties/${program.id as string}/members`, { customer: { source_id: 'c1' } });
     const loyalty = { id: program.id as string, cardId: card.id as string, cardCode: card.code as string };
-    await call('POST', `/v1/loyalties/${program.id as string}/earning-rules`, [{ event: 'order.paid', loyalty: { type: 'FIXED', points: 1 } }]);
-    const reward = await call('POST', '/v1/rewards', { name: 'Plans reward', parameters: { coin: { exchange_ratio: 1 } } });
-    const [assignment] = (await call('POST', `/v1/loyalties/${loyalty.id}/rewards`, [{ reward: reward.id }])) as unknown as Array<{ id: string }>;
-    const [tier] = (await call('POST', `/v1/loyalties/${loyalty.id}/tiers`, [{ name: 'Plans tier', points: { from: 0 } }])) as unknown as Array<{ id: string }>;
-    const rewards = { rewardId: reward.id as string, assignmentId: assignment?.id as string, tierId: tier?.id as string };
+    await call('POST', `/v1/loyalties/${program.id as string}/earning-rules`, [
+      { event: 'order.paid', loyalty: { type: 'FIXED', points: 1 } },
+    ]);
+    const reward = await call('POST', '/v1/rewards', {
+      name: 'Plans reward',
+      parameters: { coin: { exchange_ratio: 1 } },
+    });
+    const [assignment] = (await call('POST', `/v1/loyalties/${loyalty.id}/rewards`, [
+      { reward: reward.id },
+    ])) as unknown as Array<{ id: string }>;
+    const [tier] = (await call('POST', `/v1/loyalties/${loyalty.id}/tiers`, [
+      { name: 'Plans tier', points: { from: 0 } },
+    ])) as unknown as Array<{ id: string }>;
+    const rewards = {
+      rewardId: reward.id as string,
+      assignmentId: assignment?.id as string,
+      tierId: tier?.id as string,
+    };
     // A card of the program with a ledger row to page after (the ledger's transactions lists).
     await call('POST', `/v1/campaigns/${loyalty.id}/vouchers`, { code: 'PLANS-CARD' });
-    await call('POST', '/v1/loyalties/members/PLANS-CARD/balance', { points: 5, expiration_type: 'CUSTOM_DATE', expiration_date: '2099-01-01' });
+    await call('POST', '/v1/loyalties/members/PLANS-CARD/balance', {
+      points: 5,
+      expiration_type: 'CUSTOM_DATE',
+      expiration_date: '2099-01-01',
+    });
     const transactions = (await call('GET', '/v1/vouchers/PLANS-CARD/transactions')).data as Array<{ id: string }>;
-    const ledgerCard = { campaignId: loyalty.id, code: 'PLANS-CARD', transactionId: (transactions[0] as { id: string }).id };
-    const promotion = await call('POST', '/v1/campaigns', { name: 'Plans promotion', campaign_type: 'PROMOTION', promotion: { tiers: [{ name: 'T', action: { discount: { type: 'PERCENT', percent_off: 1 } } }] } });
+    const ledgerCard = {
+      campaignId: loyalty.id,
+      code: 'PLANS-CARD',
+      transactionId: (transactions[0] as { id: string }).id,
+    };
+    const promotion = await call('POST', '/v1/campaigns', {
+      name: 'Plans promotion',
+      campaign_type: 'PROMOTION',
+      promotion: { tiers: [{ name: 'T', action: { discount: { type: 'PERCENT', percent_off: 1 } } }] },
+    });
     const tierIds = (promotion.promotion as { tiers: Array<{ id: string }> }).tiers.map((t) => t.id);
     await call('POST', `/v1/promotions/${promotion.id as string}/stacks`, { name: 'S', tiers: { ids: tierIds } });
-    const rule = await call('POST', '/v1/validation-rules', { name: 'Plans rule', rules: { '1': { name: 'order.amount', conditions: { $more_than: [1] } } } });
-    const ruled = await call('POST', `/v1/validation-rules/${rule.id as string}/assignments`, { voucher: 'PLANS-STANDALONE' });
+    const rule = await call('POST', '/v1/validation-rules', {
+      name: 'Plans rule',
+      rules: { '1': { name: 'order.amount', conditions: { $more_than: [1] } } },
+    });
+    const ruled = await call('POST', `/v1/validation-rules/${rule.id as string}/assignments`, {
+      voucher: 'PLANS-STANDALONE',
+    });
     const validationRule = { id: rule.id as string, objectId: ruled.related_object_id as string };
-    return new Fixture({ id: campaign.id as string, name: 'Plans' }, customer.id as string, (events[0] as { id: string }).id, product.id as string, collections, loyalty, rewards, ledgerCard, promotion.id as string, validationRule);
+    return new Fixture(
+      { id: campaign.id as string, name: 'Plans' },
+      customer.id as string,
+      (events[0] as { id: string }).id,
+      product.id as string,
+      collections,
+      loyalty,
+      rewards,
+      ledgerCard,
+      promotion.id as string,
+      validationRule,
+    );
   }
 }
 
 /** `order` absent, then each field ascending and descending. */
-export const orders = (fields: readonly string[]): Array<string | undefined> => [undefined, ...fields.flatMap((f) => [f, `-${f}`])];
+export const orders = (fields: readonly string[]): Array<string | undefined> => [
+  undefined,
+  ...fields.flatMap((f) => [f, `-${f}`]),
+];
 
 const path = (base: string, params: Record<string, string | undefined>): string => {
   const query = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined));
@@ -125,26 +204,42 @@ export function listVariants(f: Fixture): string[] {
       order: each('order', orders(VOUCHER_ORDER_FIELDS)),
       campaign: [{}, { campaign_id: f.campaign.id }, { campaign: f.campaign.name }],
       customer: [{}, { customer: 'c1' }],
-      dates: [{}, { 'created_at[after]': DATE }, { 'created_at[before]': DATE, 'updated_at[after]': DATE }, { 'updated_at[before]': DATE }],
+      dates: [
+        {},
+        { 'created_at[after]': DATE },
+        { 'created_at[before]': DATE, 'updated_at[after]': DATE },
+        { 'updated_at[before]': DATE },
+      ],
     }),
     // category lists are ordered by created_at only (other orders: 400).
     ...combine('/v1/vouchers', {
       order: each('order', orders(['created_at'])),
       category: [{ category: VOUCHER_CATEGORY }],
       customer: [{}, { customer: 'c1' }],
-      dates: [{}, { 'created_at[after]': DATE }, { 'created_at[before]': DATE, 'updated_at[after]': DATE }, { 'updated_at[before]': DATE }],
+      dates: [
+        {},
+        { 'created_at[after]': DATE },
+        { 'created_at[before]': DATE, 'updated_at[after]': DATE },
+        { 'updated_at[before]': DATE },
+      ],
     }),
     // The reference's filters deep object (turned into the parameters above).
     ...combine('/v1/vouchers', {
       order: each('order', orders(VOUCHER_ORDER_FIELDS)),
       filters: [
         { 'filters[campaign_id][conditions][$is]': f.campaign.id },
-        { 'filters[junction]': 'and', 'filters[holder_id][conditions][$in][0]': f.customerId, 'filters[updated_at][conditions][$before]': DATE },
+        {
+          'filters[junction]': 'and',
+          'filters[holder_id][conditions][$in][0]': f.customerId,
+          'filters[updated_at][conditions][$before]': DATE,
+        },
       ],
     }),
     ...combine('/v1/vouchers', {
       order: each('order', orders(['created_at'])),
-      filters: [{ 'filters[category_id][conditions][$is]': VOUCHER_CATEGORY, 'filters[created_at][conditions][$after]': DATE }],
+      filters: [
+        { 'filters[category_id][conditions][$is]': VOUCHER_CATEGORY, 'filters[created_at][conditions][$after]': DATE },
+      ],
     }),
     ...redemptionVariants(f),
     ...publicationVariants(f),
@@ -155,7 +250,11 @@ export function listVariants(f: Fixture): string[] {
     // A segment's members (the plan does not depend on the segment existing).
     ...combine('/v1/customers', {
       order: each('order', orders(CUSTOMER_ORDER_FIELDS)),
-      filter: [{ segment_id: 'seg_plans' }, { segment_id: 'seg_plans', email: 'a@example.com' }, { segment_id: 'seg_plans', 'created_at[after]': DATE }],
+      filter: [
+        { segment_id: 'seg_plans' },
+        { segment_id: 'seg_plans', email: 'a@example.com' },
+        { segment_id: 'seg_plans', 'created_at[after]': DATE },
+      ],
       cursor: each('starting_after', [undefined, DATE]),
     }),
     ...combine('/v1/customers', {
@@ -185,12 +284,21 @@ export function listVariants(f: Fixture): string[] {
           category: EVENT_CATEGORIES[0],
           type: FILTERABLE_EVENT_TYPES[0],
         }),
-        { start_date: DATE, end_date: DATE, campaign_id: f.campaign.id, category: EVENT_CATEGORIES[0], type: FILTERABLE_EVENT_TYPES[0] },
+        {
+          start_date: DATE,
+          end_date: DATE,
+          campaign_id: f.campaign.id,
+          category: EVENT_CATEGORIES[0],
+          type: FILTERABLE_EVENT_TYPES[0],
+        },
       ],
       cursor: each('starting_after_id', [undefined, f.eventId]),
     }),
     ...combine('/v1/products', { order: each('order', orders(CATALOG_ORDER_FIELDS)), window: catalogWindow }),
-    ...combine(`/v1/products/${f.productId}/skus`, { order: each('order', orders(CATALOG_ORDER_FIELDS)), window: catalogWindow }),
+    ...combine(`/v1/products/${f.productId}/skus`, {
+      order: each('order', orders(CATALOG_ORDER_FIELDS)),
+      window: catalogWindow,
+    }),
     ...combine('/v1/product-collections', { order: each('order', orders(CATALOG_ORDER_FIELDS)) }),
     ...Object.values(f.collections).flatMap((id) =>
       combine(`/v1/product-collections/${id}/products`, {
@@ -200,7 +308,13 @@ export function listVariants(f: Fixture): string[] {
     ),
     ...combine('/v1/orders', {
       order: each('order', orders(ORDER_LIST_ORDER_FIELDS)),
-      filter: [{}, { customer: 'c1' }, { customer_id: f.customerId }, { status: 'PAID' }, { customer: 'c1', status: 'PAID' }],
+      filter: [
+        {},
+        { customer: 'c1' },
+        { customer_id: f.customerId },
+        { status: 'PAID' },
+        { customer: 'c1', status: 'PAID' },
+      ],
     }),
     ...combine('/v1/exports', { order: each('order', orders(EXPORT_LIST_ORDER_FIELDS)) }),
     ...combine('/v1/loyalties', { order: each('order', orders(CAMPAIGN_ORDER_FIELDS)) }),
@@ -220,7 +334,9 @@ export function listVariants(f: Fixture): string[] {
         { code: f.program.cardCode, ids: f.program.cardId, customer: 'c1' },
       ],
     }),
-    ...combine(`/v1/loyalties/${f.program.id}/earning-rules`, { order: each('order', orders(EARNING_RULE_ORDER_FIELDS)) }),
+    ...combine(`/v1/loyalties/${f.program.id}/earning-rules`, {
+      order: each('order', orders(EARNING_RULE_ORDER_FIELDS)),
+    }),
     ...combine('/v1/rewards', { filter: [{}, { assignment_id: f.rewards.assignmentId }] }),
     ...combine(`/v1/rewards/${f.rewards.rewardId}/assignments`, {}),
     ...combine(`/v1/loyalties/${f.program.id}/rewards`, { filter: [{}, { assignment_id: f.rewards.assignmentId }] }),
@@ -228,11 +344,22 @@ export function listVariants(f: Fixture): string[] {
     // Lists the reference gives no paging: a tier's rewards (4.8) and a member's tiers (4.9).
     `/v1/loyalties/${f.program.id}/tiers/${f.rewards.tierId}/rewards`,
     `/v1/loyalties/members/${f.program.cardCode}/tiers`,
-    ...[`/v1/loyalties/members/${f.program.cardCode}/pending-points`, `/v1/loyalties/${f.program.id}/members/${f.program.cardCode}/pending-points`, `/v1/loyalties/${f.program.id}/pending-points`].flatMap((base) =>
-      combine(base, { order: each('order', orders(PENDING_POINTS_ORDER_FIELDS)), cursor: each('starting_after_id', [undefined, 'lopp_00000000']) }).map((p) => p.replace('&page=99', '')),
+    ...[
+      `/v1/loyalties/members/${f.program.cardCode}/pending-points`,
+      `/v1/loyalties/${f.program.id}/members/${f.program.cardCode}/pending-points`,
+      `/v1/loyalties/${f.program.id}/pending-points`,
+    ].flatMap((base) =>
+      combine(base, {
+        order: each('order', orders(PENDING_POINTS_ORDER_FIELDS)),
+        cursor: each('starting_after_id', [undefined, 'lopp_00000000']),
+      }).map((p) => p.replace('&page=99', '')),
     ),
     ...combine('/v1/async-actions', { end: each('end_date', [undefined, DATE]) }).map((p) => p.replace('&page=99', '')),
-    ...[`/v1/loyalties/members/${f.card.code}/transactions`, `/v1/loyalties/${f.card.campaignId}/members/${f.card.code}/transactions`, `/v1/vouchers/${f.card.code}/transactions`].flatMap((base) =>
+    ...[
+      `/v1/loyalties/members/${f.card.code}/transactions`,
+      `/v1/loyalties/${f.card.campaignId}/members/${f.card.code}/transactions`,
+      `/v1/vouchers/${f.card.code}/transactions`,
+    ].flatMap((base) =>
       combine(base, {
         order: each('order', orders(TRANSACTION_ORDER_FIELDS)),
         cursor: each('starting_after_id', [undefined, f.card.transactionId]),
@@ -240,25 +367,42 @@ export function listVariants(f: Fixture): string[] {
     ),
     ...combine(`/v1/loyalties/${f.card.campaignId}/members/${f.card.code}/points-expiration`, {}),
     // /client/v1/promotions/tiers runs the same statements.
-    ...combine('/v1/promotions/tiers', { order: each('order', orders(PROMOTION_TIER_ORDER_FIELDS)), available: each('is_available', [undefined, 'true']) }),
+    ...combine('/v1/promotions/tiers', {
+      order: each('order', orders(PROMOTION_TIER_ORDER_FIELDS)),
+      available: each('is_available', [undefined, 'true']),
+    }),
     // A campaign's tiers and stacks: no paging (at most 100 of each).
     `/v1/promotions/${f.promotionId}/tiers`,
     `/v1/promotions/${f.promotionId}/stacks`,
     ...combine('/v1/promotions/stacks', {
       order: each('order', orders(PROMOTION_STACK_ORDER_FIELDS)),
-      dates: [{}, { 'created_at[after]': DATE }, { 'created_at[before]': DATE, 'updated_at[after]': DATE }, { 'updated_at[before]': DATE }],
+      dates: [
+        {},
+        { 'created_at[after]': DATE },
+        { 'created_at[before]': DATE, 'updated_at[after]': DATE },
+        { 'updated_at[before]': DATE },
+      ],
     }),
     ...combine('/v1/validation-rules', { order: each('order', orders(RULE_ORDER_FIELDS)), window: catalogWindow }),
-    ...combine(`/v1/validation-rules/${f.validationRule.id}/assignments`, { order: each('order', orders(ASSIGNMENT_ORDER_FIELDS)) }),
+    ...combine(`/v1/validation-rules/${f.validationRule.id}/assignments`, {
+      order: each('order', orders(ASSIGNMENT_ORDER_FIELDS)),
+    }),
     ...combine('/v1/validation-rules-assignments', {
       order: each('order', orders(ASSIGNMENT_ORDER_FIELDS)),
-      filter: [{}, { rule: f.validationRule.id }, { related_object_id: f.validationRule.objectId }, { rule: f.validationRule.id, related_object_id: f.validationRule.objectId }],
+      filter: [
+        {},
+        { rule: f.validationRule.id },
+        { related_object_id: f.validationRule.objectId },
+        { rule: f.validationRule.id, related_object_id: f.validationRule.objectId },
+      ],
     }),
   ];
 }
 
 /** `filters[<field>][conditions][<op>]=value` of the reference's deep object. */
-export const condition = (field: string, op: string, value = ''): Record<string, string> => ({ [`filters[${field}][conditions][${op}]`]: value });
+export const condition = (field: string, op: string, value = ''): Record<string, string> => ({
+  [`filters[${field}][conditions][${op}]`]: value,
+});
 
 /**
  * GET /v1/redemptions: every filter alone and together by created_at (newest or oldest first),
@@ -268,21 +412,44 @@ export const condition = (field: string, op: string, value = ''): Record<string,
 function redemptionVariants(f: Fixture): string[] {
   const dates = [{}, { 'created_at[after]': DATE }, { 'created_at[before]': DATE, 'created_at[after]': '2024-01-01' }];
   const byField = {
-    ...condition('voucher_code', '$is', 'PLANS-STANDALONE'), ...condition('related_object_id', '$in', 'v_1'), ...condition('related_object_parent_id', '$is', f.campaign.id),
-    ...condition('parent_redemption_id', '$is', 'r_1'), ...condition('failure_code', '$is', 'voucher_expired'), ...condition('object', '$is', 'redemption_rollback'),
-    ...condition('customer_id', '$is', f.customerId), ...condition('campaign_name', '$is', 'Plans'),
+    ...condition('voucher_code', '$is', 'PLANS-STANDALONE'),
+    ...condition('related_object_id', '$in', 'v_1'),
+    ...condition('related_object_parent_id', '$is', f.campaign.id),
+    ...condition('parent_redemption_id', '$is', 'r_1'),
+    ...condition('failure_code', '$is', 'voucher_expired'),
+    ...condition('object', '$is', 'redemption_rollback'),
+    ...condition('customer_id', '$is', f.customerId),
+    ...condition('campaign_name', '$is', 'Plans'),
   };
-  const nulls = ['voucher_code', 'related_object_parent_id', 'parent_redemption_id', 'customer_id', 'campaign_name'].map((field) => condition(field, '$is_unknown'));
+  const nulls = [
+    'voucher_code',
+    'related_object_parent_id',
+    'parent_redemption_id',
+    'customer_id',
+    'campaign_name',
+  ].map((field) => condition(field, '$is_unknown'));
   return [
     ...combine('/v1/redemptions', {
       order: each('order', orders(['created_at'])),
       filter: [
-        ...Object.entries({ result: 'FAILURE', campaign: 'Plans', customer: 'c1', ...byField, 'filters[result][conditions][$is]': 'SUCCESS' }).map(([k, v]) => ({ [k]: v })),
-        ...nulls, condition('user_login', '$is_unknown'), condition('object', '$in', 'redemption'),
+        ...Object.entries({
+          result: 'FAILURE',
+          campaign: 'Plans',
+          customer: 'c1',
+          ...byField,
+          'filters[result][conditions][$is]': 'SUCCESS',
+        }).map(([k, v]) => ({ [k]: v })),
+        ...nulls,
+        condition('user_login', '$is_unknown'),
+        condition('object', '$in', 'redemption'),
         { result: 'SUCCESS', campaign: 'Plans', customer: 'c1' },
         { result: 'FAILURE', ...condition('failure_code', '$is', 'voucher_expired') },
         { result: 'FAILURE', ...condition('object', '$is', 'redemption') },
-        { result: 'SUCCESS', ...condition('voucher_code', '$is_unknown'), ...condition('parent_redemption_id', '$is_unknown') },
+        {
+          result: 'SUCCESS',
+          ...condition('voucher_code', '$is_unknown'),
+          ...condition('parent_redemption_id', '$is_unknown'),
+        },
         { 'filters[junction]': 'and', ...byField },
       ],
       dates,
@@ -295,7 +462,11 @@ function redemptionVariants(f: Fixture): string[] {
     }),
     ...combine('/v1/redemptions', {
       order: each('order', ['customer_id', '-customer_id']),
-      filter: [{ customer: 'c1' }, condition('customer_id', '$is', f.customerId), condition('customer_id', '$is_unknown')],
+      filter: [
+        { customer: 'c1' },
+        condition('customer_id', '$is', f.customerId),
+        condition('customer_id', '$is_unknown'),
+      ],
       dates,
     }),
   ];
@@ -307,20 +478,41 @@ function redemptionVariants(f: Fixture): string[] {
  */
 function publicationVariants(f: Fixture): string[] {
   const filters = {
-    campaign: 'Plans loyalty', customer: 'c1', voucher: f.program.cardCode, result: 'SUCCESS', voucher_type: 'loyalty', is_referral_code: 'false', source_id: 'pub-1',
+    campaign: 'Plans loyalty',
+    customer: 'c1',
+    voucher: f.program.cardCode,
+    result: 'SUCCESS',
+    voucher_type: 'loyalty',
+    is_referral_code: 'false',
+    source_id: 'pub-1',
   };
   return [
     ...combine('/v1/publications', {
       order: each('order', orders(['created_at'])),
       filter: [
         ...oneOf(filters),
-        condition('failure_code', '$is', 'no_voucher_suitable_for_publication'), condition('customer_id', '$in', f.customerId), condition('campaign_name', '$is', 'Plans'),
+        condition('failure_code', '$is', 'no_voucher_suitable_for_publication'),
+        condition('customer_id', '$in', f.customerId),
+        condition('campaign_name', '$is', 'Plans'),
         { ...filters, 'filters[junction]': 'and', ...condition('failure_code', '$is', 'x') },
       ],
     }),
-    ...combine('/v1/publications', { order: each('order', PUBLICATION_ORDER_FIELDS.filter((o) => o !== 'created_at').flatMap((o) => [o, `-${o}`])) }),
-    ...combine('/v1/publications', { order: each('order', ['voucher_code', '-voucher_code']), filter: [{ voucher: f.program.cardCode }] }),
-    ...combine('/v1/publications', { order: each('order', ['customer_id', '-customer_id']), filter: [{ customer: 'c1' }, condition('customer_id', '$is', f.customerId)] }),
-    ...combine(`/v1/vouchers/${f.program.cardCode}/publications`, { order: each('order', [undefined, 'created_at', '-voucher_code']) }),
+    ...combine('/v1/publications', {
+      order: each(
+        'order',
+        PUBLICATION_ORDER_FIELDS.filter((o) => o !== 'created_at').flatMap((o) => [o, `-${o}`]),
+      ),
+    }),
+    ...combine('/v1/publications', {
+      order: each('order', ['voucher_code', '-voucher_code']),
+      filter: [{ voucher: f.program.cardCode }],
+    }),
+    ...combine('/v1/publications', {
+      order: each('order', ['customer_id', '-customer_id']),
+      filter: [{ customer: 'c1' }, condition('customer_id', '$is', f.customerId)],
+    }),
+    ...combine(`/v1/vouchers/${f.program.cardCode}/publications`, {
+      order: each('order', [undefined, 'created_at', '-voucher_code']),
+    }),
   ];
 }

@@ -49,7 +49,11 @@ export const REPLACEMENTS: Array<[string, Json]> = [
   ['an array of one string', ['x']],
 ];
 
-function replaceAt(root: Json, path: Array<string | number>, change: (parent: Json[] | Record<string, Json>, key: string | number) => void): Json {
+function replaceAt(
+  root: Json,
+  path: Array<string | number>,
+  change: (parent: Json[] | Record<string, Json>, key: string | number) => void,
+): Json {
   const copy = structuredClone(root);
   let node = copy as Record<string | number, Json>;
   for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, Json>;
@@ -66,7 +70,8 @@ function serialize(body: Json): string {
 function nodes(value: Json, path: Array<string | number> = []): Array<{ path: Array<string | number>; value: Json }> {
   const here = path.length > 0 ? [{ path, value }] : [];
   if (Array.isArray(value)) return [...here, ...value.flatMap((item, i) => nodes(item, [...path, i]))];
-  if (value !== null && typeof value === 'object') return [...here, ...Object.entries(value).flatMap(([k, v]) => nodes(v, [...path, k]))];
+  if (value !== null && typeof value === 'object')
+    return [...here, ...Object.entries(value).flatMap(([k, v]) => nodes(v, [...path, k]))];
   return here;
 }
 
@@ -87,16 +92,34 @@ export function mutationsOf(valid: Json): Mutation[] {
   for (const { path } of nodes(valid)) {
     const where = path.join('.');
     for (const [label, value] of REPLACEMENTS) {
-      out.push(mutation(`${where} = ${label}`, path, replaceAt(valid, path, (parent, key) => void ((parent as Record<string | number, Json>)[key] = value))));
+      out.push(
+        mutation(
+          `${where} = ${label}`,
+          path,
+          replaceAt(valid, path, (parent, key) => void ((parent as Record<string | number, Json>)[key] = value)),
+        ),
+      );
     }
     if (typeof path[path.length - 1] === 'string') {
-      out.push(mutation(`${where} removed`, path, replaceAt(valid, path, (parent, key) => void delete (parent as Record<string | number, Json>)[key])));
+      out.push(
+        mutation(
+          `${where} removed`,
+          path,
+          replaceAt(valid, path, (parent, key) => void delete (parent as Record<string | number, Json>)[key]),
+        ),
+      );
     }
   }
   for (const path of objectsOf(valid)) {
-    const body = path.length === 0 ? { ...(valid as Record<string, Json>), zz_unknown: 1 } : replaceAt(valid, path, (parent, key) => {
-      (parent as Record<string | number, Json>)[key] = { ...((parent as Record<string | number, Json>)[key] as Record<string, Json>), zz_unknown: 1 };
-    });
+    const body =
+      path.length === 0
+        ? { ...(valid as Record<string, Json>), zz_unknown: 1 }
+        : replaceAt(valid, path, (parent, key) => {
+            (parent as Record<string | number, Json>)[key] = {
+              ...((parent as Record<string | number, Json>)[key] as Record<string, Json>),
+              zz_unknown: 1,
+            };
+          });
     out.push(mutation(`${path.join('.') || 'body'} + an unknown key`, [...path, 'zz_unknown'], body));
   }
   return out;
@@ -107,5 +130,9 @@ export function sample<T>(items: T[], count: number, seed: number): T[] {
   if (items.length <= count) return items;
   const random = seededRandom(seed);
   const keyed = items.map((item, index) => ({ item, index, key: random() }));
-  return keyed.sort((a, b) => a.key - b.key).slice(0, count).sort((a, b) => a.index - b.index).map((k) => k.item);
+  return keyed
+    .sort((a, b) => a.key - b.key)
+    .slice(0, count)
+    .sort((a, b) => a.index - b.index)
+    .map((k) => k.item);
 }

@@ -35,7 +35,10 @@ function mendNullable(node: Json): Json {
 const SPEC_FILE = new URL('../../reference/voucherify-openapi-subset.json', import.meta.url);
 
 export const referenceSpec = mendNullable(JSON.parse(readFileSync(SPEC_FILE, 'utf8'))) as {
-  paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: Json }> }> }>>;
+  paths: Record<
+    string,
+    Record<string, { responses?: Record<string, { content?: Record<string, { schema?: Json }> }> }>
+  >;
   components: { schemas: Record<string, Record<string, Json>> };
 };
 const activityData = referenceSpec.components.schemas.CustomerActivityData;
@@ -43,7 +46,9 @@ if (activityData?.oneOf) {
   activityData.anyOf = activityData.oneOf;
   delete activityData.oneOf;
 }
-const ordersImportResult = referenceSpec.components.schemas['17_res_obj_get_async_action_result_orders_import'] as { properties?: Record<string, Json> };
+const ordersImportResult = referenceSpec.components.schemas['17_res_obj_get_async_action_result_orders_import'] as {
+  properties?: Record<string, Json>;
+};
 const ordersFailed = ordersImportResult?.properties?.failed as { type?: string; description?: string } | undefined;
 if (ordersImportResult.properties && ordersFailed?.type === 'object') {
   const { description, ...item } = ordersFailed;
@@ -68,7 +73,8 @@ function compile(pointer: string, source: 'subset' | 'full' = 'subset'): Validat
 }
 
 function check(validate: ValidateFunction, body: Json, what: string): void {
-  if (!validate(body)) assert.fail(`${what} does not match the reference:\n${ajv.errorsText(validate.errors, { separator: '\n' })}`);
+  if (!validate(body))
+    assert.fail(`${what} does not match the reference:\n${ajv.errorsText(validate.errors, { separator: '\n' })}`);
 }
 
 const FULL_SPEC_FILE = new URL('../../reference/voucherify-openapi.json', import.meta.url);
@@ -117,7 +123,11 @@ export function assertMatchesSchema(name: string, body: Json): void {
 export function withoutNulls<T>(value: T): T {
   if (Array.isArray(value)) return value.map(withoutNulls) as T;
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, withoutNulls(v)])) as T;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== null)
+      .map(([k, v]) => [k, withoutNulls(v)]),
+  ) as T;
 }
 
 const RESULT_SCHEMA: Record<string, string> = {
@@ -156,13 +166,24 @@ const bulkUpdateResult = {
         type: 'object',
         additionalProperties: false,
         required: ['message', 'details', 'key'],
-        properties: { message: { type: 'string' }, details: { type: 'string' }, key: { type: 'string' }, source_id: { type: 'string' }, code: { type: 'string' } },
+        properties: {
+          message: { type: 'string' },
+          details: { type: 'string' },
+          key: { type: 'string' },
+          source_id: { type: 'string' },
+          code: { type: 'string' },
+        },
       },
     },
   },
 };
 export const BULK_UPDATE_TYPES = [
-  'CUSTOMERS.BULK_UPDATE', 'CUSTOMERS.METADATA_UPDATE', 'PRODUCTS.BULK_UPDATE', 'PRODUCTS.METADATA_UPDATE', 'VOUCHERS.BULK_UPDATE', 'VOUCHERS.METADATA_UPDATE',
+  'CUSTOMERS.BULK_UPDATE',
+  'CUSTOMERS.METADATA_UPDATE',
+  'PRODUCTS.BULK_UPDATE',
+  'PRODUCTS.METADATA_UPDATE',
+  'VOUCHERS.BULK_UPDATE',
+  'VOUCHERS.METADATA_UPDATE',
 ];
 let bulkUpdateValidator: ValidateFunction | undefined;
 
@@ -174,7 +195,11 @@ export function assertBulkUpdateResult(result: Json): void {
 
 /** The reference's example of GET /v1/async-actions/{id} for an action type. */
 export function asyncActionExample(type: string): { result: Json } {
-  const examples = (referenceSpec.paths['/v1/async-actions/{asyncActionId}']?.get?.responses?.['200']?.content?.['application/json'] as { examples?: Record<string, { value: { result: Json } }> })?.examples;
+  const examples = (
+    referenceSpec.paths['/v1/async-actions/{asyncActionId}']?.get?.responses?.['200']?.content?.[
+      'application/json'
+    ] as { examples?: Record<string, { value: { result: Json } }> }
+  )?.examples;
   const example = examples?.[type];
   assert.ok(example, `The reference has no example of ${type}`);
   return example.value;
@@ -202,7 +227,9 @@ export function assertAsyncActionMatchesReference(body: { type: string; result?:
  * request schema. The mutation sweep uses it to tell garbage we store from leniency.
  */
 export function referenceRequestErrors(method: string, path: string, body: Json): string[] | undefined {
-  const operation = fullReference().paths[path]?.[method.toLowerCase()] as { requestBody?: { content?: Record<string, { schema?: Json }> } } | undefined;
+  const operation = fullReference().paths[path]?.[method.toLowerCase()] as
+    | { requestBody?: { content?: Record<string, { schema?: Json }> } }
+    | undefined;
   if (!operation?.requestBody?.content?.['application/json']?.schema) return undefined;
   const pointer = `/paths/${path.replaceAll('~', '~0').replaceAll('/', '~1')}/${method.toLowerCase()}/requestBody/content/application~1json/schema`;
   const validate = compile(pointer, 'full');

@@ -38,7 +38,11 @@ export function postgresMigrationFiles(dir = POSTGRES_SQL_DIR): Array<{ version:
   return readdirSync(dir)
     .filter((file) => /^\d{4}_[\w-]+\.sql$/.test(file))
     .sort()
-    .map((file) => ({ version: Number(file.slice(0, 4)), name: file.replace(/\.sql$/, ''), sql: readFileSync(join(dir, file), 'utf8') }));
+    .map((file) => ({
+      version: Number(file.slice(0, 4)),
+      name: file.replace(/\.sql$/, ''),
+      sql: readFileSync(join(dir, file), 'utf8'),
+    }));
 }
 
 /**
@@ -56,7 +60,10 @@ export async function applyPostgresMigrations(url: string): Promise<number[]> {
       await client.query('BEGIN');
       await client.query(migration.sql);
       await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
-        migration.version, migration.name, new Date().toISOString()]);
+        migration.version,
+        migration.name,
+        new Date().toISOString(),
+      ]);
       await client.query('COMMIT');
     }
     const { rows } = await client.query<{ version: string }>('SELECT version FROM schema_migrations ORDER BY version');
@@ -119,7 +126,10 @@ function databasesOn(adminUrl: string, origin: string, startSeconds: number, sto
  */
 async function migratedTemplate(adminUrl: string): Promise<string> {
   const files = postgresMigrationFiles();
-  const hash = createHash('sha256').update(files.map((f) => f.name + f.sql).join('\n')).digest('hex').slice(0, 16);
+  const hash = createHash('sha256')
+    .update(files.map((f) => f.name + f.sql).join('\n'))
+    .digest('hex')
+    .slice(0, 16);
   const name = `promo_template_${hash}`;
   return withClient(adminUrl, async (c) => {
     const found = await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
@@ -141,13 +151,17 @@ async function migratedTemplate(adminUrl: string): Promise<string> {
 export function findPostgresBinaries(): string | undefined {
   const candidates: string[] = [];
   try {
-    candidates.push(execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+    candidates.push(
+      execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(),
+    );
   } catch {
     // no pg_config on the PATH
   }
   const debian = '/usr/lib/postgresql';
   if (existsSync(debian)) {
-    const majors = readdirSync(debian).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+    const majors = readdirSync(debian)
+      .filter((v) => /^\d+$/.test(v))
+      .sort((a, b) => Number(b) - Number(a));
     candidates.push(...majors.map((major) => join(debian, major, 'bin')));
   }
   return candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
@@ -182,7 +196,10 @@ async function freePort(): Promise<number> {
  * initdb itself runs --no-sync: the cluster is thrown away, so flushing its fresh files buys
  * nothing; the server's commits are durable as in production. Small: a few connections, 32 MB.
  */
-async function startScratchCluster(bin: string, as: { prefix: string[]; uid?: number; gid?: number }): Promise<TestPostgres> {
+async function startScratchCluster(
+  bin: string,
+  as: { prefix: string[]; uid?: number; gid?: number },
+): Promise<TestPostgres> {
   const dir = mkdtempSync(join(tmpdir(), 'promo-pg-'));
   if (as.uid !== undefined) chownSync(dir, as.uid, as.gid ?? as.uid);
   const data = join(dir, 'data');
@@ -223,7 +240,10 @@ export async function postgresForTests(): Promise<PostgresForTests> {
     return { skip: false, server: databasesOn(given, 'PROMO_TEST_DB', 0, () => {}) };
   }
   const bin = findPostgresBinaries();
-  if (!bin) return { skip: 'no PostgreSQL here: PROMO_TEST_DB is not set and no initdb was found (pg_config --bindir, /usr/lib/postgresql/*/bin)' };
+  if (!bin)
+    return {
+      skip: 'no PostgreSQL here: PROMO_TEST_DB is not set and no initdb was found (pg_config --bindir, /usr/lib/postgresql/*/bin)',
+    };
   const as = runAs();
   if ('refused' in as) return { skip: `no PostgreSQL here: ${as.refused}` };
   return { skip: false, server: await startScratchCluster(bin, as) };

@@ -32,7 +32,10 @@ export function planProblems(rows: PlanRow[], allowed = { sort: false, scan: fal
 }
 
 /** A Kysely over this connection that hands every statement it runs, as compiled, to `sink`. */
-export function recordingKysely(sqlite: BetterSqlite3.Database, sink: (query: CompiledQuery) => void): Kysely<Database> {
+export function recordingKysely(
+  sqlite: BetterSqlite3.Database,
+  sink: (query: CompiledQuery) => void,
+): Kysely<Database> {
   return new Kysely<Database>({
     dialect: new SqliteDialect({ database: sqlite }),
     log: (event) => {
@@ -56,7 +59,9 @@ export function writeStatistics(sqlite: BetterSqlite3.Database, rowsPerKey: numb
   sqlite.exec('DELETE FROM sqlite_stat1');
   if (rowsPerKey !== undefined) {
     const indexes = sqlite
-      .prepare(`SELECT i.name AS idx, t.name AS tbl, i."unique" AS uniq FROM sqlite_schema t, pragma_index_list(t.name) i WHERE t.type = 'table'`)
+      .prepare(
+        `SELECT i.name AS idx, t.name AS tbl, i."unique" AS uniq FROM sqlite_schema t, pragma_index_list(t.name) i WHERE t.type = 'table'`,
+      )
       .all() as Array<{ idx: string; tbl: string; uniq: number }>;
     const insert = sqlite.prepare('INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES (?, ?, ?)');
     for (const { idx, tbl, uniq } of indexes) {
@@ -82,4 +87,7 @@ export function windowBounds(query: CompiledQuery, alias: string): unknown[] {
 
 /** Whether a plan reads `table` by anything but its rowid (a walk or a range of one of its indexes, or the table). */
 export const readsTableRange = (rows: PlanRow[], table: string): boolean =>
-  rows.some(({ detail }) => new RegExp(`^(?:SCAN|SEARCH) ${table}(?: |$)`).test(detail) && !/USING INTEGER PRIMARY KEY/.test(detail));
+  rows.some(
+    ({ detail }) =>
+      new RegExp(`^(?:SCAN|SEARCH) ${table}(?: |$)`).test(detail) && !/USING INTEGER PRIMARY KEY/.test(detail),
+  );

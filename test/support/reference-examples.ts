@@ -6,11 +6,20 @@ import { readFileSync } from 'node:fs';
  * (reference/voucherify-openapi.json): `examples` by name, or the one `example`.
  */
 type Content = { example?: unknown; examples?: Record<string, { value?: unknown; $ref?: string }> };
-type Operation = { requestBody?: { content?: Record<string, Content> }; responses?: Record<string, { content?: Record<string, Content> }> };
+type Operation = {
+  requestBody?: { content?: Record<string, Content> };
+  responses?: Record<string, { content?: Record<string, Content> }>;
+};
 
-type Reference = { paths: Record<string, Record<string, Operation>>; components: { examples?: Record<string, { value?: unknown }> } };
+type Reference = {
+  paths: Record<string, Record<string, Operation>>;
+  components: { examples?: Record<string, { value?: unknown }> };
+};
 let whole: Reference | undefined;
-const load = (): Reference => (whole ??= JSON.parse(readFileSync(new URL('../../reference/voucherify-openapi.json', import.meta.url), 'utf8')) as Reference);
+const load = (): Reference =>
+  (whole ??= JSON.parse(
+    readFileSync(new URL('../../reference/voucherify-openapi.json', import.meta.url), 'utf8'),
+  ) as Reference);
 const reference = () => load().paths;
 /** An example given inline or by `$ref` to the reference's shared examples. */
 const valueOf = (example: { value?: unknown; $ref?: string }): unknown =>
@@ -18,7 +27,8 @@ const valueOf = (example: { value?: unknown; $ref?: string }): unknown =>
 
 const named = (content: Content | undefined): Record<string, unknown> => {
   if (!content) return {};
-  if (content.examples) return Object.fromEntries(Object.entries(content.examples).map(([name, e]) => [name, valueOf(e)]));
+  if (content.examples)
+    return Object.fromEntries(Object.entries(content.examples).map(([name, e]) => [name, valueOf(e)]));
   return content.example === undefined ? {} : { example: content.example };
 };
 
@@ -34,7 +44,11 @@ export function operationsWithExamples(): Map<string, string> {
   for (const [path, methods] of Object.entries(reference())) {
     for (const [method, op] of Object.entries(methods)) {
       for (const [status, response] of Object.entries(op?.responses ?? {})) {
-        if (Object.keys(named(response?.content?.['application/json'])).length > 0 && !found.has(`${method.toUpperCase()} ${path}`)) found.set(`${method.toUpperCase()} ${path}`, status);
+        if (
+          Object.keys(named(response?.content?.['application/json'])).length > 0 &&
+          !found.has(`${method.toUpperCase()} ${path}`)
+        )
+          found.set(`${method.toUpperCase()} ${path}`, status);
       }
     }
   }

@@ -56,8 +56,20 @@ function postgresTypeClass(type: string): string {
   return type;
 }
 
-interface XColumn { cid: number; name: string; type: string; notnull: number; pk: number; hidden: number }
-interface XIndexColumn { cid: number; name: string | null; key: number; coll: string }
+interface XColumn {
+  cid: number;
+  name: string;
+  type: string;
+  notnull: number;
+  pk: number;
+  hidden: number;
+}
+interface XIndexColumn {
+  cid: number;
+  name: string | null;
+  key: number;
+  coll: string;
+}
 
 /** The rowid's name where the table names it (`seq INTEGER PRIMARY KEY`); undefined otherwise. */
 function rowidAlias(columns: XColumn[], withoutRowid: boolean): string | undefined {
@@ -70,13 +82,21 @@ function rowidAlias(columns: XColumn[], withoutRowid: boolean): string | undefin
  * index) the row key SQLite appends, which the list queries rely on: the rowid where a column
  * names it, or the primary key's columns of a WITHOUT ROWID table.
  */
-function sqliteIndexColumns(sqlite: BetterSqlite3.Database, name: string, unique: boolean, alias: string | undefined, nullable: Set<string>): string[] {
+function sqliteIndexColumns(
+  sqlite: BetterSqlite3.Database,
+  name: string,
+  unique: boolean,
+  alias: string | undefined,
+  nullable: Set<string>,
+): string[] {
   const xinfo = sqlite.prepare(`PRAGMA index_xinfo("${name}")`).all() as XIndexColumn[];
   const own = xinfo.filter((c) => c.key === 1).map((c) => c.name as string);
-  const appended = unique ? [] : xinfo
-    .filter((c) => c.key === 0)
-    .map((c) => (c.cid === -1 ? alias : (c.name ?? undefined)))
-    .filter((c): c is string => c !== undefined && !own.includes(c));
+  const appended = unique
+    ? []
+    : xinfo
+        .filter((c) => c.key === 0)
+        .map((c) => (c.cid === -1 ? alias : (c.name ?? undefined)))
+        .filter((c): c is string => c !== undefined && !own.includes(c));
   const nocase = new Set(xinfo.filter((c) => c.coll === 'NOCASE').map((c) => c.name));
   return [...own, ...appended].map((c) => {
     const folded = nocase.has(c) ? `lower(${c})` : c;
@@ -89,39 +109,85 @@ export function sqliteShape(sqlite: BetterSqlite3.Database): SchemaShape {
     .prepare("SELECT type, name, tbl_name AS tbl, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
     .all() as Array<{ type: string; name: string; tbl: string; sql: string | null }>;
   const shape: SchemaShape = { tables: {}, keys: {}, foreignKeys: {}, indexes: {}, views: [], triggers: [] };
-  const tables = objects.filter((o) => o.type === 'table').map((o) => o.name).sort();
+  const tables = objects
+    .filter((o) => o.type === 'table')
+    .map((o) => o.name)
+    .sort();
   for (const table of tables) {
     const columns = sqlite.prepare(`PRAGMA table_xinfo("${table}")`).all() as XColumn[];
     const withoutRowid = /WITHOUT\s+ROWID/i.test(objects.find((o) => o.name === table)?.sql ?? '');
     const alias = rowidAlias(columns, withoutRowid);
     // A primary key column counts as NOT NULL, as on PostgreSQL (SQLite lets a non-integer
     // primary key of a rowid table hold NULL, a quirk promo never uses).
-    shape.tables[table] = columns.map((c) => ({ name: c.name, type: sqliteTypeClass(c.type), notNull: c.notnull === 1 || c.pk > 0, generated: c.hidden >= 2 }));
-    const list = sqlite.prepare(`PRAGMA index_list("${table}")`).all() as Array<{ name: string; unique: number; origin: string; partial: number }>;
-    const colsOf = (index: string): string[] => (sqlite.prepare(`PRAGMA index_info("${index}")`).all() as Array<{ name: string }>).map((c) => c.name);
+    shape.tables[table] = columns.map((c) => ({
+      name: c.name,
+      type: sqliteTypeClass(c.type),
+      notNull: c.notnull === 1 || c.pk > 0,
+      generated: c.hidden >= 2,
+    }));
+    const list = sqlite.prepare(`PRAGMA index_list("${table}")`).all() as Array<{
+      name: string;
+      unique: number;
+      origin: string;
+      partial: number;
+    }>;
+    const colsOf = (index: string): string[] =>
+      (sqlite.prepare(`PRAGMA index_info("${index}")`).all() as Array<{ name: string }>).map((c) => c.name);
     shape.keys[table] = {
-      primary: columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name),
-      unique: list.filter((i) => i.origin === 'u').map((i) => colsOf(i.name)).sort(),
+      primary: columns
+        .filter((c) => c.pk > 0)
+        .sort((a, b) => a.pk - b.pk)
+        .map((c) => c.name),
+      unique: list
+        .filter((i) => i.origin === 'u')
+        .map((i) => colsOf(i.name))
+        .sort(),
     };
-    const fks = sqlite.prepare(`PRAGMA foreign_key_list("${table}")`).all() as Array<{ id: number; table: string; from: string; to: string; on_delete: string }>;
+    const fks = sqlite.prepare(`PRAGMA foreign_key_list("${table}")`).all() as Array<{
+      id: number;
+      table: string;
+      from: string;
+      to: string;
+      on_delete: string;
+    }>;
     const byId = new Map<number, typeof fks>();
     for (const fk of fks) byId.set(fk.id, [...(byId.get(fk.id) ?? []), fk]);
     shape.foreignKeys[table] = [...byId.values()]
-      .map((parts) => `${parts.map((p) => p.from).join(',')} -> ${parts[0]?.table}(${parts.map((p) => p.to).join(',')}) ON DELETE ${parts[0]?.on_delete}`)
+      .map(
+        (parts) =>
+          `${parts.map((p) => p.from).join(',')} -> ${parts[0]?.table}(${parts.map((p) => p.to).join(',')}) ON DELETE ${parts[0]?.on_delete}`,
+      )
       .sort();
     for (const index of list.filter((i) => i.origin === 'c')) {
       const unique = index.unique === 1;
       const nullable = new Set(shape.tables[table]?.filter((c) => !c.notNull).map((c) => c.name));
-      shape.indexes[index.name] = { table, unique, partial: index.partial === 1, columns: sqliteIndexColumns(sqlite, index.name, unique, alias, nullable) };
+      shape.indexes[index.name] = {
+        table,
+        unique,
+        partial: index.partial === 1,
+        columns: sqliteIndexColumns(sqlite, index.name, unique, alias, nullable),
+      };
     }
   }
   shape.indexes = sortedRecord(Object.entries(shape.indexes));
-  shape.views = objects.filter((o) => o.type === 'view').map((o) => o.name).sort();
-  shape.triggers = objects.filter((o) => o.type === 'trigger').map((o) => `${o.tbl}.${o.name}`).sort();
+  shape.views = objects
+    .filter((o) => o.type === 'view')
+    .map((o) => o.name)
+    .sort();
+  shape.triggers = objects
+    .filter((o) => o.type === 'trigger')
+    .map((o) => `${o.tbl}.${o.name}`)
+    .sort();
   return shape;
 }
 
-const ON_DELETE: Record<string, string> = { a: 'NO ACTION', r: 'RESTRICT', c: 'CASCADE', n: 'SET NULL', d: 'SET DEFAULT' };
+const ON_DELETE: Record<string, string> = {
+  a: 'NO ACTION',
+  r: 'RESTRICT',
+  c: 'CASCADE',
+  n: 'SET NULL',
+  d: 'SET DEFAULT',
+};
 
 /** The same description of a PostgreSQL database's public schema, from its catalogs. */
 export async function postgresShape(client: pg.Client): Promise<SchemaShape> {
@@ -132,10 +198,22 @@ export async function postgresShape(client: pg.Client): Promise<SchemaShape> {
     WHERE c.table_schema = 'public' AND t.table_type = 'BASE TABLE' ORDER BY c.table_name, c.ordinal_position`);
   const shape: SchemaShape = { tables: {}, keys: {}, foreignKeys: {}, indexes: {}, views: [], triggers: [] };
   for (const c of columns) {
-    (shape.tables[c.table] ??= []).push({ name: c.name, type: postgresTypeClass(c.type), notNull: c.nullable === 'NO', generated: c.generated === 'ALWAYS' });
+    (shape.tables[c.table] ??= []).push({
+      name: c.name,
+      type: postgresTypeClass(c.type),
+      notNull: c.nullable === 'NO',
+      generated: c.generated === 'ALWAYS',
+    });
   }
   shape.tables = sortedRecord(Object.entries(shape.tables));
-  const constraints = await q<{ table: string; type: string; columns: string[]; target: string | null; target_columns: string[] | null; on_delete: string }>(`
+  const constraints = await q<{
+    table: string;
+    type: string;
+    columns: string[];
+    target: string | null;
+    target_columns: string[] | null;
+    on_delete: string;
+  }>(`
     SELECT t.relname AS table, k.contype AS type, k.confdeltype AS on_delete, f.relname AS target,
            ARRAY(SELECT a.attname FROM unnest(k.conkey) WITH ORDINALITY u(n, i) JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = u.n ORDER BY u.i)::text[] AS columns,
            ARRAY(SELECT a.attname FROM unnest(k.confkey) WITH ORDINALITY u(n, i) JOIN pg_attribute a ON a.attrelid = k.confrelid AND a.attnum = u.n ORDER BY u.i)::text[] AS target_columns
@@ -143,10 +221,19 @@ export async function postgresShape(client: pg.Client): Promise<SchemaShape> {
     WHERE t.relnamespace = 'public'::regnamespace AND k.contype IN ('p', 'u', 'f')`);
   for (const table of Object.keys(shape.tables)) {
     const mine = constraints.filter((k) => k.table === table);
-    shape.keys[table] = { primary: mine.find((k) => k.type === 'p')?.columns ?? [], unique: mine.filter((k) => k.type === 'u').map((k) => k.columns).sort() };
+    shape.keys[table] = {
+      primary: mine.find((k) => k.type === 'p')?.columns ?? [],
+      unique: mine
+        .filter((k) => k.type === 'u')
+        .map((k) => k.columns)
+        .sort(),
+    };
     shape.foreignKeys[table] = mine
       .filter((k) => k.type === 'f')
-      .map((k) => `${k.columns.join(',')} -> ${k.target}(${(k.target_columns ?? []).join(',')}) ON DELETE ${ON_DELETE[k.on_delete]}`)
+      .map(
+        (k) =>
+          `${k.columns.join(',')} -> ${k.target}(${(k.target_columns ?? []).join(',')}) ON DELETE ${ON_DELETE[k.on_delete]}`,
+      )
       .sort();
   }
   const indexes = await q<{ name: string; table: string; unique: boolean; partial: boolean; columns: string[] }>(`
@@ -158,10 +245,18 @@ export async function postgresShape(client: pg.Client): Promise<SchemaShape> {
       AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid AND k.conrelid = i.indrelid AND k.contype IN ('p', 'u'))`);
   // pg_get_indexdef quotes a column named by a keyword ("position"): compare names bare.
   const bare = (column: string): string => column.replace(/"([a-z_][a-z0-9_]*)"/g, '$1');
-  shape.indexes = sortedRecord(indexes.map(({ name, ...index }) => [name, { ...index, columns: index.columns.map(bare) }]));
-  shape.views = (await q<{ name: string }>("SELECT viewname AS name FROM pg_views WHERE schemaname = 'public' ORDER BY 1")).map((v) => v.name);
-  shape.triggers = (await q<{ name: string }>(`
+  shape.indexes = sortedRecord(
+    indexes.map(({ name, ...index }) => [name, { ...index, columns: index.columns.map(bare) }]),
+  );
+  shape.views = (
+    await q<{ name: string }>("SELECT viewname AS name FROM pg_views WHERE schemaname = 'public' ORDER BY 1")
+  ).map((v) => v.name);
+  shape.triggers = (
+    await q<{ name: string }>(`
     SELECT c.relname || '.' || t.tgname AS name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
-    WHERE NOT t.tgisinternal AND c.relnamespace = 'public'::regnamespace`)).map((t) => t.name).sort();
+    WHERE NOT t.tgisinternal AND c.relnamespace = 'public'::regnamespace`)
+  )
+    .map((t) => t.name)
+    .sort();
   return shape;
 }

@@ -5,10 +5,19 @@ export type ServerSideClient = ReturnType<typeof sdk.VoucherifyServerSide>;
 
 /** The official server-side client (@voucherify/sdk), unchanged, pointed at a test server with its server key. */
 export const serverSideClient = (server: TestServer): ServerSideClient =>
-  sdk.VoucherifyServerSide({ applicationId: server.serverKey.app_id, secretKey: server.serverKey.app_token, apiUrl: server.url });
+  sdk.VoucherifyServerSide({
+    applicationId: server.serverKey.app_id,
+    secretKey: server.serverKey.app_token,
+    apiUrl: server.url,
+  });
 
 export type ClientSideClient = ReturnType<typeof sdk.VoucherifyClientSide>;
 
 /** The official client-side client, with the test server's client key and an allowed origin. */
 export const clientSideClient = (server: TestServer): ClientSideClient =>
-  sdk.VoucherifyClientSide({ clientApplicationId: server.clientKey.app_id, clientSecretKey: server.clientKey.app_token, apiUrl: server.url, origin: 'https://shop.example' });
+  sdk.VoucherifyClientSide({
+    clientApplicationId: server.clientKey.app_id,
+    clientSecretKey: server.clientKey.app_token,
+    apiUrl: server.url,
+    origin: 'https://shop.example',
+  });

@@ -44,7 +44,10 @@ export interface LogLine {
 const errorLines = (lines: LogLine[]): string[] =>
   lines
     .filter((line) => line.level === 'error')
-    .map(({ level: _level, time: _time, pid: _pid, msg, err, ...fields }) => `${msg} ${JSON.stringify(fields)}${err ? ` ${err.type}: ${err.message}` : ''}`);
+    .map(
+      ({ level: _level, time: _time, pid: _pid, msg, err, ...fields }) =>
+        `${msg} ${JSON.stringify(fields)}${err ? ` ${err.type}: ${err.message}` : ''}`,
+    );
 
 export interface TestServer {
   url: string;
@@ -75,11 +78,18 @@ export interface StartOptions {
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
   const dbFile = options.dbFile ?? freshDbFile();
   const logLines: LogLine[] = [];
-  const log = createLogger({ level: 'debug', destination: { write: (line: string) => void logLines.push(JSON.parse(line) as LogLine) } });
+  const log = createLogger({
+    level: 'debug',
+    destination: { write: (line: string) => void logLines.push(JSON.parse(line) as LogLine) },
+  });
   const deps = createDeps({ dbFile, clock: options.clock ?? systemClock, log });
   const serverKey = await createKey(deps, { kind: 'server', name: 'test server key' });
   const clientKey = await createKey(deps, { kind: 'client', name: 'test client key', origins: options.clientOrigins });
-  const app = createApp(deps, { bodyLimitBytes: options.bodyLimitBytes, bodyTimeoutMs: options.bodyTimeoutMs, rateLimit: options.rateLimit });
+  const app = createApp(deps, {
+    bodyLimitBytes: options.bodyLimitBytes,
+    bodyTimeoutMs: options.bodyTimeoutMs,
+    rateLimit: options.rateLimit,
+  });
   const server: Server = createHttpServer(app, log);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -87,7 +97,11 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   const authHeaders = (auth: AuthMode): Record<string, string> => {
     if (auth === 'server') return { 'X-App-Id': serverKey.app_id, 'X-App-Token': serverKey.app_token };
     if (auth === 'client') {
-      return { 'X-Client-Application-Id': clientKey.app_id, 'X-Client-Token': clientKey.app_token, origin: 'https://shop.example' };
+      return {
+        'X-Client-Application-Id': clientKey.app_id,
+        'X-Client-Token': clientKey.app_token,
+        origin: 'https://shop.example',
+      };
     }
     if (auth === 'none') return {};
     return { Authorization: `Bearer ${auth.bearer}` };

@@ -29,13 +29,26 @@ const describe = (value: unknown): string => {
 };
 
 /** Objects keyed by the caller's data (metadata keys, campaign names, redemption ids, rule numbers). */
-export const FREE_MAPS = new Set(['metadata', 'campaigns', 'redemptions', 'attributes', 'applicable_redeemables_category_limits', 'conditions', 'rules']);
+export const FREE_MAPS = new Set([
+  'metadata',
+  'campaigns',
+  'redemptions',
+  'attributes',
+  'applicable_redeemables_category_limits',
+  'conditions',
+  'rules',
+]);
 
 const join = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`);
 
 const lastKey = (path: string): string => path.slice(path.lastIndexOf('.') + 1);
 
-function diffObjects(expected: Record<string, unknown>, actual: Record<string, unknown>, path: string, out: string[]): void {
+function diffObjects(
+  expected: Record<string, unknown>,
+  actual: Record<string, unknown>,
+  path: string,
+  out: string[],
+): void {
   if (FREE_MAPS.has(lastKey(path))) return diffFreeMap(expected, actual, path, out);
   for (const key of Object.keys(expected)) {
     if (!(key in actual)) out.push(`${join(path, key)}: absent, the example has ${describe(expected[key])}`);
@@ -53,12 +66,18 @@ const CALLER_MAPS = new Set(['metadata', 'attributes']);
  * A map's own keys are data: each of its values is compared with the example's value of the
  * same key, else its first value; `{}` against a filled map is reported but for CALLER_MAPS.
  */
-function diffFreeMap(expected: Record<string, unknown>, actual: Record<string, unknown>, path: string, out: string[]): void {
+function diffFreeMap(
+  expected: Record<string, unknown>,
+  actual: Record<string, unknown>,
+  path: string,
+  out: string[],
+): void {
   const [want, got] = [describe(expected), describe(actual)];
   if (want !== got && !CALLER_MAPS.has(lastKey(path))) out.push(`${path}: ${got}, the example has ${want}`);
   const sample = Object.values(expected)[0];
   if (sample === undefined || kindOf(sample) !== 'object') return;
-  for (const [key, value] of Object.entries(actual)) diffAt(key in expected ? expected[key] : sample, value, join(path, key), out);
+  for (const [key, value] of Object.entries(actual))
+    diffAt(key in expected ? expected[key] : sample, value, join(path, key), out);
 }
 
 function diffArrays(expected: unknown[], actual: unknown[], path: string, out: string[]): void {
@@ -74,7 +93,8 @@ function diffAt(expected: unknown, actual: unknown, path: string, out: string[])
     out.push(`${at}: ${describe(actual)}, the example has ${describe(expected)}`);
     return;
   }
-  if (want === 'object') return diffObjects(expected as Record<string, unknown>, actual as Record<string, unknown>, path, out);
+  if (want === 'object')
+    return diffObjects(expected as Record<string, unknown>, actual as Record<string, unknown>, path, out);
   if (want === 'array') diffArrays(expected as unknown[], actual as unknown[], at, out);
 }
 

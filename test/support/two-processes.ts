@@ -33,5 +33,13 @@ export interface Answer<T = any> {
 }
 
 /** Request `i` of a race: even ones go to this process's server, odd ones to the other process. */
-export const alternately = (pair: TwoProcesses, i: number, method: string, path: string, body?: unknown): Promise<Answer> =>
-  i % 2 === 0 ? pair.server.request(method, path, { body }).then((r) => ({ status: r.status, body: r.body })) : pair.other.request(method, path, body);
+export const alternately = (
+  pair: TwoProcesses,
+  i: number,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Answer> =>
+  i % 2 === 0
+    ? pair.server.request(method, path, { body }).then((r) => ({ status: r.status, body: r.body }))
+    : pair.other.request(method, path, body);

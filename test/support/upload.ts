@@ -13,7 +13,11 @@ export async function uploadFile(
   const form = new FormData();
   for (const [name, value] of Object.entries(options.fields ?? {})) form.append(name, value);
   if (file !== undefined) form.append(options.fileField ?? 'file', new Blob([file]), 'upload.csv');
-  const headers = { 'X-App-Id': server.serverKey.app_id, 'X-App-Token': server.serverKey.app_token, ...options.headers };
+  const headers = {
+    'X-App-Id': server.serverKey.app_id,
+    'X-App-Token': server.serverKey.app_token,
+    ...options.headers,
+  };
   return answer(await fetch(`${server.url}${path}`, { method: 'POST', headers, body: form }));
 }
 
@@ -35,7 +39,11 @@ export async function uploadChunked(server: TestServer, path: string, file: stri
     },
   });
   const headers = {
-    'X-App-Id': server.serverKey.app_id, 'X-App-Token': server.serverKey.app_token, 'Content-Type': `multipart/form-data; boundary=${boundary}`,
+    'X-App-Id': server.serverKey.app_id,
+    'X-App-Token': server.serverKey.app_token,
+    'Content-Type': `multipart/form-data; boundary=${boundary}`,
   };
-  return answer(await fetch(`${server.url}${path}`, { method: 'POST', headers, body: stream, duplex: 'half' } as RequestInit));
+  return answer(
+    await fetch(`${server.url}${path}`, { method: 'POST', headers, body: stream, duplex: 'half' } as RequestInit),
+  );
 }

@@ -3,7 +3,10 @@
  * category, kind block or any optional field; `fields` change or add to it. Tests assert
  * whole bodies against it.
  */
-export function voucherBody(voucher: { id: string; code: string; created_at: string }, fields: Record<string, unknown> = {}) {
+export function voucherBody(
+  voucher: { id: string; code: string; created_at: string },
+  fields: Record<string, unknown> = {},
+) {
   const path = `/v1/vouchers/${encodeURIComponent(voucher.code)}`;
   const asset = Buffer.from(voucher.code, 'utf8').toString('base64url');
   return {
@@ -25,7 +28,10 @@ export function voucherBody(voucher: { id: string; code: string; created_at: str
     active: true,
     additional_info: null,
     metadata: {},
-    assets: { qr: { id: asset, url: `/v1/assets/qr/${asset}` }, barcode: { id: asset, url: `/v1/assets/barcode/${asset}` } },
+    assets: {
+      qr: { id: asset, url: `/v1/assets/qr/${asset}` },
+      barcode: { id: asset, url: `/v1/assets/barcode/${asset}` },
+    },
     is_referral_code: false,
     created_at: voucher.created_at,
     updated_at: null,
@@ -34,7 +40,13 @@ export function voucherBody(voucher: { id: string; code: string; created_at: str
     object: 'voucher',
     publish: { object: 'list', count: 0, url: `${path}/publications?page=1&limit=10` },
     // Points are a loyalty card's; any other voucher answers null (the reference's Voucher).
-    redemption: { quantity: null, redeemed_quantity: 0, redeemed_points: fields.type === 'LOYALTY_CARD' ? 0 : null, object: 'list', url: `${path}/redemptions?page=1&limit=10` },
+    redemption: {
+      quantity: null,
+      redeemed_quantity: 0,
+      redeemed_points: fields.type === 'LOYALTY_CARD' ? 0 : null,
+      object: 'list',
+      url: `${path}/redemptions?page=1&limit=10`,
+    },
     categories: [],
     validation_rules_assignments: { object: 'list', data_ref: 'data', data: [], total: 0 },
     ...fields,

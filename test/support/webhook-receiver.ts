@@ -22,7 +22,10 @@ export interface Receiver {
  * A real HTTP receiver on port 0 (or the given one). `answer` picks each request's status in
  * order of arrival (0-based); it may return a promise to hold the answer back.
  */
-export async function startReceiver(answer: (index: number) => number | Promise<number> = () => 200, port = 0): Promise<Receiver> {
+export async function startReceiver(
+  answer: (index: number) => number | Promise<number> = () => 200,
+  port = 0,
+): Promise<Receiver> {
   const received: Received[] = [];
   const waiters: Array<() => void> = [];
   const server: Server = createServer((req, res) => {
@@ -33,7 +36,13 @@ export async function startReceiver(answer: (index: number) => number | Promise<
       const index = received.length;
       let parsed: unknown;
       // Parsed when a test reads it: a bench's receiver then costs little more than the socket.
-      received.push({ headers: req.headers, body, get json() { return (parsed ??= JSON.parse(body)); } });
+      received.push({
+        headers: req.headers,
+        body,
+        get json() {
+          return (parsed ??= JSON.parse(body));
+        },
+      });
       for (const wake of waiters.splice(0)) wake();
       const status = await answer(index);
       res.writeHead(status, { 'Content-Type': 'text/plain' }).end(status >= 300 ? `refused ${index}` : 'ok');
@@ -47,7 +56,10 @@ export async function startReceiver(answer: (index: number) => number | Promise<
     received,
     waitFor(count, ms = 15_000) {
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`only ${received.length} of ${count} deliveries arrived within ${ms} ms`)), ms);
+        const timer = setTimeout(
+          () => reject(new Error(`only ${received.length} of ${count} deliveries arrived within ${ms} ms`)),
+          ms,
+        );
         const check = () => {
           if (received.length >= count) {
             clearTimeout(timer);
@@ -75,6 +87,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** What a receiver written for the reference checks: hex HMAC-SHA256 of the body with the secret. */
-export const expectedSignature = (secret: string, body: string): string => createHmac('sha256', secret).update(body).digest('hex');
+export const expectedSignature = (secret: string, body: string): string =>
+  createHmac('sha256', secret).update(body).digest('hex');
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -31,7 +31,17 @@ function job(fields: Partial<JobView>): JobView {
 }
 
 const running = job({});
-const done = job({ id: 'aa_0000000000000002', type: 'CAMPAIGN.VOUCHERS_IMPORT', status: 'DONE', operation_status: 'FAILED', progress: 100, done_count: 8, failed_count: 2, finished_at: '2025-01-01T00:00:04.000Z', result: { message: '8 voucher(s) imported successfully, 2 failed.' } });
+const done = job({
+  id: 'aa_0000000000000002',
+  type: 'CAMPAIGN.VOUCHERS_IMPORT',
+  status: 'DONE',
+  operation_status: 'FAILED',
+  progress: 100,
+  done_count: 8,
+  failed_count: 2,
+  finished_at: '2025-01-01T00:00:04.000Z',
+  result: { message: '8 voucher(s) imported successfully, 2 failed.' },
+});
 const queued = job({ id: 'aa_0000000000000003', status: 'ENQUEUED', progress: 0, done_count: 0, started_at: null });
 
 describe('progress figures', () => {
@@ -48,9 +58,15 @@ describe('progress figures', () => {
   }
 
   it('formats bars and durations', () => {
-    assert.deepEqual([progressBar(0, 4), progressBar(50, 4), progressBar(100, 4), progressBar(130, 4)], ['░░░░', '██░░', '████', '████']);
+    assert.deepEqual(
+      [progressBar(0, 4), progressBar(50, 4), progressBar(100, 4), progressBar(130, 4)],
+      ['░░░░', '██░░', '████', '████'],
+    );
     assert.deepEqual([formatEta(59.4), formatEta(61), formatEta(3_700)], ['59s', '1m01s', '1h01m']);
-    assert.equal(progressLine(running, T0 + 10_000), 'CAMPAIGN.VOUCHERS_GENERATE █████░░░░░░░░░░░░░░░  25%  25000 done, 0 failed  2,500/s  eta 30s');
+    assert.equal(
+      progressLine(running, T0 + 10_000),
+      'CAMPAIGN.VOUCHERS_GENERATE █████░░░░░░░░░░░░░░░  25%  25000 done, 0 failed  2,500/s  eta 30s',
+    );
   });
 });
 
@@ -68,31 +84,43 @@ async function until(check: () => boolean, what: string): Promise<void> {
 
 describe('the jobs view', () => {
   it('draws the table, one row per job, the first selected', () => {
-    const out = renderToString(<JobsTable jobs={[running, done, queued]} nowMs={T0 + 10_000} width={140} />, { columns: 140 });
-    assert.equal(out, frame([
-      'promo jobs: 3 async action(s)',
-      '  ID                   TYPE                       STATUS      PROGRESS                       DONE  FAILED       RATE ETA',
-      '› aa_0000000000000001  CAMPAIGN.VOUCHERS_GENERATE IN_PROGRESS █████░░░░░░░░░░░░░░░  25%     25000       0    2,500/s 30s',
-      '  aa_0000000000000002  CAMPAIGN.VOUCHERS_IMPORT   DONE        ████████████████████ 100%         8       2        3/s -',
-      '  aa_0000000000000003  CAMPAIGN.VOUCHERS_GENERATE ENQUEUED    ░░░░░░░░░░░░░░░░░░░░   0%         0       0          - -',
-    ]));
+    const out = renderToString(<JobsTable jobs={[running, done, queued]} nowMs={T0 + 10_000} width={140} />, {
+      columns: 140,
+    });
+    assert.equal(
+      out,
+      frame([
+        'promo jobs: 3 async action(s)',
+        '  ID                   TYPE                       STATUS      PROGRESS                       DONE  FAILED       RATE ETA',
+        '› aa_0000000000000001  CAMPAIGN.VOUCHERS_GENERATE IN_PROGRESS █████░░░░░░░░░░░░░░░  25%     25000       0    2,500/s 30s',
+        '  aa_0000000000000002  CAMPAIGN.VOUCHERS_IMPORT   DONE        ████████████████████ 100%         8       2        3/s -',
+        '  aa_0000000000000003  CAMPAIGN.VOUCHERS_GENERATE ENQUEUED    ░░░░░░░░░░░░░░░░░░░░   0%         0       0          - -',
+      ]),
+    );
   });
 
   it('keeps the done and failed counts, the rate and the ETA at 80 columns: the widest columns go first', () => {
-    const at = (width: number) => renderToString(<JobsTable jobs={[running, done]} nowMs={T0 + 10_000} width={width} />, { columns: width });
-    assert.equal(at(80), frame([
-      'promo jobs: 2 async action(s)',
-      '  ID                   STATUS         %      DONE  FAILED       RATE ETA',
-      '› aa_0000000000000001  IN_PROGRESS  25%     25000       0    2,500/s 30s',
-      '  aa_0000000000000002  DONE        100%         8       2        3/s -',
-    ]));
+    const at = (width: number) =>
+      renderToString(<JobsTable jobs={[running, done]} nowMs={T0 + 10_000} width={width} />, { columns: width });
+    assert.equal(
+      at(80),
+      frame([
+        'promo jobs: 2 async action(s)',
+        '  ID                   STATUS         %      DONE  FAILED       RATE ETA',
+        '› aa_0000000000000001  IN_PROGRESS  25%     25000       0    2,500/s 30s',
+        '  aa_0000000000000002  DONE        100%         8       2        3/s -',
+      ]),
+    );
     // Wide enough for the bar, not for the type as well.
-    assert.equal(at(100), frame([
-      'promo jobs: 2 async action(s)',
-      '  ID                   STATUS      PROGRESS                       DONE  FAILED       RATE ETA',
-      '› aa_0000000000000001  IN_PROGRESS █████░░░░░░░░░░░░░░░  25%     25000       0    2,500/s 30s',
-      '  aa_0000000000000002  DONE        ████████████████████ 100%         8       2        3/s -',
-    ]));
+    assert.equal(
+      at(100),
+      frame([
+        'promo jobs: 2 async action(s)',
+        '  ID                   STATUS      PROGRESS                       DONE  FAILED       RATE ETA',
+        '› aa_0000000000000001  IN_PROGRESS █████░░░░░░░░░░░░░░░  25%     25000       0    2,500/s 30s',
+        '  aa_0000000000000002  DONE        ████████████████████ 100%         8       2        3/s -',
+      ]),
+    );
   });
 
   it('lays the live view out for an 80-column terminal, and again when it is resized', async () => {
@@ -100,26 +128,35 @@ describe('the jobs view', () => {
     const app = render(<JobsApp load={async () => [done, queued]} refreshMs={20} />);
     try {
       const rows = () => app.lastFrame()?.split('\n').slice(1, 4).join('\n');
-      await until(() => rows()?.includes('░') === true && rows()?.includes('CAMPAIGN.VOUCHERS_IMPORT') === false, 'the 100-column layout');
+      await until(
+        () => rows()?.includes('░') === true && rows()?.includes('CAMPAIGN.VOUCHERS_IMPORT') === false,
+        'the 100-column layout',
+      );
       Object.defineProperty(app.stdout, 'columns', { get: () => 80 });
       app.stdout.emit('resize');
       await until(() => !(rows()?.includes('░') ?? true), 'the 80-column layout');
-      assert.equal(rows(), frame([
-        '  ID                   STATUS         %      DONE  FAILED       RATE ETA',
-        '› aa_0000000000000002  DONE        100%         8       2        3/s -',
-        '  aa_0000000000000003  ENQUEUED      0%         0       0          - -',
-      ]));
+      assert.equal(
+        rows(),
+        frame([
+          '  ID                   STATUS         %      DONE  FAILED       RATE ETA',
+          '› aa_0000000000000002  DONE        100%         8       2        3/s -',
+          '  aa_0000000000000003  ENQUEUED      0%         0       0          - -',
+        ]),
+      );
     } finally {
       app.unmount();
     }
   });
 
   it('says so when there are no jobs, and truncates rather than wraps in a narrow terminal', () => {
-    assert.equal(renderToString(<JobsTable jobs={[]} nowMs={T0} width={140} />, { columns: 140 }), frame([
-      'promo jobs: 0 async action(s)',
-      '  ID                   TYPE                       STATUS      PROGRESS                       DONE  FAILED       RATE ETA',
-      '  (no jobs yet)',
-    ]));
+    assert.equal(
+      renderToString(<JobsTable jobs={[]} nowMs={T0} width={140} />, { columns: 140 }),
+      frame([
+        'promo jobs: 0 async action(s)',
+        '  ID                   TYPE                       STATUS      PROGRESS                       DONE  FAILED       RATE ETA',
+        '  (no jobs yet)',
+      ]),
+    );
     const narrow = renderToString(<JobsTable jobs={[running]} nowMs={T0} width={40} />, { columns: 40 }).split('\n');
     assert.equal(narrow.length, 3);
     assert.ok(narrow.every((line) => line.length <= 40));
@@ -133,14 +170,34 @@ describe('the jobs view', () => {
     };
     const app = render(<JobsApp load={load} refreshMs={20} />);
     try {
-      const rowOf = (id: string) => app.lastFrame()?.split('\n').find((l) => l.includes(id)) ?? '';
+      const rowOf = (id: string) =>
+        app
+          .lastFrame()
+          ?.split('\n')
+          .find((l) => l.includes(id)) ?? '';
       await until(() => rowOf(running.id).startsWith('› '), 'the first job selected');
       app.stdin.write('\u001B[B'); // down
-      await until(() => rowOf(done.id).startsWith('› ') && rowOf(running.id).startsWith('  '), 'the second job selected');
+      await until(
+        () => rowOf(done.id).startsWith('› ') && rowOf(running.id).startsWith('  '),
+        'the second job selected',
+      );
       app.stdin.write('\r');
-      await until(() => app.lastFrame()?.includes('aa_0000000000000002 result\n{\n  "message": "8 voucher(s) imported successfully, 2 failed."\n}') === true, 'its result');
+      await until(
+        () =>
+          app
+            .lastFrame()
+            ?.includes(
+              'aa_0000000000000002 result\n{\n  "message": "8 voucher(s) imported successfully, 2 failed."\n}',
+            ) === true,
+        'its result',
+      );
       app.stdin.write('k');
-      await until(() => rowOf(running.id).startsWith('› ') && app.lastFrame()?.includes('aa_0000000000000001 result\n(no result yet)') === true, 'the first job again, without a result');
+      await until(
+        () =>
+          rowOf(running.id).startsWith('› ') &&
+          app.lastFrame()?.includes('aa_0000000000000001 result\n(no result yet)') === true,
+        'the first job again, without a result',
+      );
       assert.ok(app.lastFrame()?.endsWith('↑/↓ select · enter result · c cancel · q/esc quit'));
       assert.ok(loads >= 2, `the view reloaded ${loads} time(s)`);
       app.stdin.write('q');
@@ -169,17 +226,32 @@ describe('the jobs view', () => {
     try {
       await until(() => app.lastFrame()?.includes(running.id) === true, 'the jobs');
       app.stdin.write('c');
-      await until(() => notice() === `Cancel ${running.id} (CAMPAIGN.VOUCHERS_GENERATE)? y cancels it, any other key keeps it`, 'the confirmation');
+      await until(
+        () => notice() === `Cancel ${running.id} (CAMPAIGN.VOUCHERS_GENERATE)? y cancels it, any other key keeps it`,
+        'the confirmation',
+      );
       app.stdin.write('n');
       await until(() => notice() === `${running.id} kept`, 'the job kept');
       assert.deepEqual(canceled, []);
       app.stdin.write('c');
       await until(() => notice().startsWith(`Cancel ${running.id}`), 'the confirmation again');
       app.stdin.write('y');
-      await until(() => notice() === `${running.id}: Canceled by the operator after 25000 of 100000 items.`, 'how it ended');
+      await until(
+        () => notice() === `${running.id}: Canceled by the operator after 25000 of 100000 items.`,
+        'how it ended',
+      );
       assert.deepEqual(canceled, [running.id]);
       app.stdin.write('j');
-      await until(() => (app.lastFrame()?.split('\n').find((l) => l.includes(done.id)) ?? '').startsWith('› '), 'the ended job selected');
+      await until(
+        () =>
+          (
+            app
+              .lastFrame()
+              ?.split('\n')
+              .find((l) => l.includes(done.id)) ?? ''
+          ).startsWith('› '),
+        'the ended job selected',
+      );
       app.stdin.write('c');
       await until(() => notice() === `${done.id} already ended DONE`, 'the refusal');
       assert.deepEqual(canceled, [running.id]);

@@ -1,4 +1,9 @@
-import { backupDatabase, restoreDatabase, type RestoreReport, type ReturningKey } from '../../modules/maintenance/backup.service.js';
+import {
+  backupDatabase,
+  restoreDatabase,
+  type RestoreReport,
+  type ReturningKey,
+} from '../../modules/maintenance/backup.service.js';
 import { databaseToCreate, requireDatabase, requireFolderOf } from '../mistakes.js';
 import { printJson, runCommand, type CommonOptions } from '../run.js';
 
@@ -15,11 +20,18 @@ export const backupCommand = (target: string, options: CommonOptions) =>
     requireFolderOf(target);
     const report = await backupDatabase(dbFile, target);
     if (options.json) return printJson(report);
-    process.stdout.write(`${report.file}: ${mb(report.bytes)}, schema version ${report.version}, integrity ok, in ${report.ms} ms\n`);
+    process.stdout.write(
+      `${report.file}: ${mb(report.bytes)}, schema version ${report.version}, integrity ok, in ${report.ms} ms\n`,
+    );
   });
 
 const keyLines = (keys: ReturningKey[]): string =>
-  keys.map((key) => `  ${key.app_id}  ${key.kind}  ${key.name}  (${key.in_replaced === 'revoked' ? `revoked at ${key.revoked_at}` : 'absent'} in the replaced database)\n`).join('');
+  keys
+    .map(
+      (key) =>
+        `  ${key.app_id}  ${key.kind}  ${key.name}  (${key.in_replaced === 'revoked' ? `revoked at ${key.revoked_at}` : 'absent'} in the replaced database)\n`,
+    )
+    .join('');
 
 /** What became of the keys the backup would have brought back. */
 function keysNote(report: RestoreReport): string {
@@ -43,6 +55,12 @@ export const restoreCommand = (source: string, options: RestoreOptions) =>
     const created = databaseToCreate(dbFile);
     const report = restoreDatabase(source, dbFile, { keepKeys: options.keepKeys });
     if (options.json) return printJson(report);
-    const kept = report.replaced ? `; the database it replaced is kept as ${report.replaced}` : created ? '; there was no database there before' : '';
-    process.stdout.write(`${report.file} restored from ${report.from} (${mb(report.bytes)}, schema version ${report.version}) in ${report.ms} ms${kept}\n${keysNote(report)}`);
+    const kept = report.replaced
+      ? `; the database it replaced is kept as ${report.replaced}`
+      : created
+        ? '; there was no database there before'
+        : '';
+    process.stdout.write(
+      `${report.file} restored from ${report.from} (${mb(report.bytes)}, schema version ${report.version}) in ${report.ms} ms${kept}\n${keysNote(report)}`,
+    );
   });

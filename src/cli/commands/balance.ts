@@ -49,5 +49,7 @@ export const balanceCommand = (card: string, change: string, options: CommonOpti
     if (options.json) return printJson(presentBalance(result.entry, 'points'));
     const unit = result.entry.type.startsWith('POINTS') ? ' points' : '';
     const replayed = result.replayed ? ' (source id seen before: nothing changed)' : '';
-    process.stdout.write(`${card}: balance ${result.entry.balance}${unit} (${result.entry.delta > 0 ? '+' : ''}${result.entry.delta})${replayed}\n`);
+    process.stdout.write(
+      `${card}: balance ${result.entry.balance}${unit} (${result.entry.delta > 0 ? '+' : ''}${result.entry.delta})${replayed}\n`,
+    );
   });

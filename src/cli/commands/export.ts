@@ -18,7 +18,11 @@ const exportFlags = flagsSchema({ fields: text(), order: text(), filters: text()
 /** The flags as the body of POST /v1/exports: `--fields a,b`, `--order -created_at`, `--filters '<JSON>'`. */
 function bodyOf(type: string, flags: Record<string, string | undefined>): Record<string, unknown> {
   const parameters: Record<string, unknown> = {};
-  if (flags.fields !== undefined) parameters.fields = flags.fields.split(',').map((field) => field.trim()).filter((field) => field !== '');
+  if (flags.fields !== undefined)
+    parameters.fields = flags.fields
+      .split(',')
+      .map((field) => field.trim())
+      .filter((field) => field !== '');
   if (flags.order !== undefined) parameters.order = flags.order;
   if (flags.filters !== undefined) {
     try {
@@ -37,13 +41,16 @@ function bodyOf(type: string, flags: Record<string, string | undefined>): Record
  */
 export const exportCommand = (type: string, options: CommonOptions & Record<string, unknown>) =>
   runWithDeps(options, async (deps) => {
-    if (!(EXPORTED_OBJECTS as readonly string[]).includes(type)) throw new UsageError(`<type> must be one of: ${EXPORTED_OBJECTS.join(', ')}`);
+    if (!(EXPORTED_OBJECTS as readonly string[]).includes(type))
+      throw new UsageError(`<type> must be one of: ${EXPORTED_OBJECTS.join(', ')}`);
     const flags = validateFlags(exportFlags, options) as Record<string, string | undefined>;
     // Before the job runs, not after: a folder that is not there is known at once.
     if (flags.out !== undefined) requireFolderOf(flags.out);
     const created = await createExport(deps, bodyOf(type, flags), internalActor());
     const progress = stderrProgress();
-    const job = await runJobToEnd(deps, jobRegistry, await exportJobId(deps, created.id), { onProgress: progress.update });
+    const job = await runJobToEnd(deps, jobRegistry, await exportJobId(deps, created.id), {
+      onProgress: progress.update,
+    });
     progress.end();
     if (job.status === 'FAILED') {
       const action = await getAsyncAction(deps, job.id);

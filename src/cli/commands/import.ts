@@ -45,7 +45,9 @@ const IMPORT_TYPES: Record<string, ImportType> = {
     what: 'vouchers',
     formats: [...JSON_FORMATS, 'csv'],
     start: (deps, options, format) =>
-      format === 'csv' ? startVouchersCsvStaging(deps, options.campaign, internalActor()) : startImportStaging(deps, options.campaign as string, internalActor()),
+      format === 'csv'
+        ? startVouchersCsvStaging(deps, options.campaign, internalActor())
+        : startImportStaging(deps, options.campaign as string, internalActor()),
   },
   customers: { what: 'customers', formats: ['csv'], start: (deps) => startCustomersCsvStaging(deps, internalActor()) },
   products: { what: 'products', formats: ['csv'], start: (deps) => startProductsCsvStaging(deps, internalActor()) },
@@ -67,15 +69,19 @@ function refuseOptions(source: string | undefined, type: string, options: Import
   }
   if (options.resume) throw new UsageError('--resume takes no file: the job already holds its items');
   if (options.dryRun && type !== 'orders') throw new UsageError('--dry-run checks orders only');
-  if (!IMPORT_TYPES[type]) throw new UsageError(`--type must be ${Object.keys(IMPORT_TYPES).join(' or ')}, not ${type}`);
+  if (!IMPORT_TYPES[type])
+    throw new UsageError(`--type must be ${Object.keys(IMPORT_TYPES).join(' or ')}, not ${type}`);
   if (options.format !== undefined && !(ITEM_FILE_FORMATS as readonly string[]).includes(options.format)) {
     throw new UsageError(`--format must be ${ITEM_FILE_FORMATS.join(' or ')}, not ${options.format}`);
   }
   const format = formatOf(source, type, options);
   if (!(IMPORT_TYPES[type] as ImportType).formats.includes(format)) {
-    throw new UsageError(`--type ${type} reads ${(IMPORT_TYPES[type] as ImportType).formats.join(' or ')}, not ${format}`);
+    throw new UsageError(
+      `--type ${type} reads ${(IMPORT_TYPES[type] as ImportType).formats.join(' or ')}, not ${format}`,
+    );
   }
-  if (type === 'vouchers' && format !== 'csv' && !options.campaign) throw new UsageError('--campaign <id or name> is required with --type vouchers');
+  if (type === 'vouchers' && format !== 'csv' && !options.campaign)
+    throw new UsageError('--campaign <id or name> is required with --type vouchers');
   if (source !== '-') requireFile(source);
 }
 
@@ -90,7 +96,11 @@ async function report(deps: Deps, jobId: string, json: boolean | undefined): Pro
   }
   if (action.status === 'FAILED') throw new AppError('job_failed', `${jobId}: ${result.message}`);
   const failed = result.failed_count ?? 0;
-  if (failed > 0) throw new AppError('import_failed', `${failed} of ${failed + (result.done_count ?? 0)} item(s) failed; see ${jobId}`);
+  if (failed > 0)
+    throw new AppError(
+      'import_failed',
+      `${failed} of ${failed + (result.done_count ?? 0)} item(s) failed; see ${jobId}`,
+    );
 }
 
 /**
@@ -100,15 +110,19 @@ async function report(deps: Deps, jobId: string, json: boolean | undefined): Pro
  */
 export async function importCommand(source: string | undefined, options: ImportOptions): Promise<void> {
   const type = options.type ?? 'orders';
-  await runWithDeps(options, async (deps) => {
-    if (source === undefined) return runToReport(deps, options.resume as string, options.json);
-    const { what, start } = IMPORT_TYPES[type] as ImportType;
-    const format = formatOf(source, type, options);
-    const items = readItems(source, format, what);
-    if (options.dryRun) return dryRunOrders(deps, items, options.json);
-    const staging = await start(deps, options, format);
-    await runToReport(deps, staging.jobId, options.json, () => stageItems(staging, items, what));
-  }, () => refuseOptions(source, type, options));
+  await runWithDeps(
+    options,
+    async (deps) => {
+      if (source === undefined) return runToReport(deps, options.resume as string, options.json);
+      const { what, start } = IMPORT_TYPES[type] as ImportType;
+      const format = formatOf(source, type, options);
+      const items = readItems(source, format, what);
+      if (options.dryRun) return dryRunOrders(deps, items, options.json);
+      const staging = await start(deps, options, format);
+      await runToReport(deps, staging.jobId, options.json, () => stageItems(staging, items, what));
+    },
+    () => refuseOptions(source, type, options),
+  );
 }
 
 /**
@@ -116,7 +130,12 @@ export async function importCommand(source: string | undefined, options: ImportO
  * stderr, then reports. `--resume` starts here: a job left by an interrupted `promo import`
  * carries on from its last committed portion, so no order is written twice.
  */
-async function runToReport(deps: Deps, jobId: string, json: boolean | undefined, preparing?: () => Promise<unknown>): Promise<void> {
+async function runToReport(
+  deps: Deps,
+  jobId: string,
+  json: boolean | undefined,
+  preparing?: () => Promise<unknown>,
+): Promise<void> {
   await getAsyncAction(deps, jobId);
   const progress = stderrProgress();
   await runJobToEnd(deps, jobRegistry, jobId, { onProgress: progress.update, preparing });

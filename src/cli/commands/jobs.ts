@@ -19,14 +19,22 @@ export const jobsCommand = (options: JobsOptions) =>
   runWithDeps(options, async (deps) => {
     if (options.failures !== undefined) return printFailures(deps, options.failures, options.json);
     const limit = Number(options.limit ?? 20);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new UsageError('--limit must be an integer from 1 to 100');
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      throw new UsageError('--limit must be an integer from 1 to 100');
     if (options.json) return printJson(await listAsyncActions(deps, { limit }));
-    const [{ createElement }, ink, view] = await Promise.all([import('react'), import('ink'), import('../../tui/jobs-view.js')]);
+    const [{ createElement }, ink, view] = await Promise.all([
+      import('react'),
+      import('ink'),
+      import('../../tui/jobs-view.js'),
+    ]);
     const load = () => listJobViews(deps, { limit });
     if (options.once || !process.stdin.isTTY) {
       // The terminal's width; a pipe or a file has none, and gets the whole table.
       const columns = process.stdout.columns ?? 140;
-      const frame = ink.renderToString(createElement(view.JobsTable, { jobs: await load(), nowMs: deps.clock.now().getTime(), width: columns }), { columns });
+      const frame = ink.renderToString(
+        createElement(view.JobsTable, { jobs: await load(), nowMs: deps.clock.now().getTime(), width: columns }),
+        { columns },
+      );
       process.stdout.write(`${frame}\n`);
       return;
     }

@@ -18,7 +18,15 @@ const createFlags = flagsSchema({ rateLimit: integer(1, MAX_RATE_LIMIT) });
 const keysTable = (keys: KeyView[]): string =>
   textTable(
     ['APP ID', 'KIND', 'STATE', 'ORIGINS', 'PER MINUTE', 'CREATED', 'NAME'],
-    keys.map((k) => [k.app_id, k.kind, k.revoked_at ? 'revoked' : 'active', k.origins.join(','), k.rate_limit === null ? 'default' : String(k.rate_limit), k.created_at, k.name]),
+    keys.map((k) => [
+      k.app_id,
+      k.kind,
+      k.revoked_at ? 'revoked' : 'active',
+      k.origins.join(','),
+      k.rate_limit === null ? 'default' : String(k.rate_limit),
+      k.created_at,
+      k.name,
+    ]),
   );
 
 export const createKeyCommand = (options: CreateOptions) =>

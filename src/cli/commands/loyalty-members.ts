@@ -11,7 +11,14 @@ const COLUMNS = ['CODE', 'CUSTOMER', 'POINTS', 'BALANCE', 'CREATED'] as const;
 /** Rows as a plain text table: each column as wide as its widest cell, two spaces between. */
 function table(rows: string[][]): string {
   const widths = COLUMNS.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
-  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((row) =>
+      row
+        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /**

@@ -43,7 +43,10 @@ function shutdownOn(server: Server, deps: Deps): void {
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    deps.log.info('stopping: no longer listening, finishing requests in flight', { signal, grace_ms: SHUTDOWN_GRACE_MS });
+    deps.log.info('stopping: no longer listening, finishing requests in flight', {
+      signal,
+      grace_ms: SHUTDOWN_GRACE_MS,
+    });
     const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
     force.unref();
     server.close(async () => {
@@ -70,7 +73,8 @@ export async function serve(options: ConfigOverrides): Promise<void> {
   let deps: Deps;
   try {
     // Said first, so a mistyped --db shows at once (every other command refuses a missing file).
-    if (databaseToCreate(config.dbFile)) process.stderr.write(`Created a new promo database at ${resolve(config.dbFile)}\n`);
+    if (databaseToCreate(config.dbFile))
+      process.stderr.write(`Created a new promo database at ${resolve(config.dbFile)}\n`);
     deps = createDeps({ dbFile: config.dbFile, log: createLogger({ level: config.logLevel }) });
     announceKeys(await bootstrapKeys(deps, config));
   } catch (error) {
@@ -92,7 +96,13 @@ export async function serve(options: ConfigOverrides): Promise<void> {
   const webhooks = startDeliveryLoop(deps, loopOptions(webhookTiming));
   deps.onClose.push(() => webhooks.stop());
   registerWebhookMetrics(metrics.registry, deps);
-  const app = createApp(deps, { bodyLimitBytes: config.bodyLimitBytes, bodyTimeoutMs: config.bodyTimeoutMs, metrics, metricsToken: config.metricsToken, rateLimit: config.rateLimit });
+  const app = createApp(deps, {
+    bodyLimitBytes: config.bodyLimitBytes,
+    bodyTimeoutMs: config.bodyTimeoutMs,
+    metrics,
+    metricsToken: config.metricsToken,
+    rateLimit: config.rateLimit,
+  });
   const server = createHttpServer(app, deps.log);
   server.on('error', async (error: NodeJS.ErrnoException) => {
     fail(error);

@@ -1,6 +1,10 @@
 import type { StackingRules } from '../../engine/stacking/index.js';
 import {
-  STACKING_APPLICATION_MODES, STACKING_NO_EFFECT_RULES, STACKING_PRODUCTS_APPLICATION_MODES, STACKING_ROLLBACK_ORDER_MODES, STACKING_SORTING_RULES,
+  STACKING_APPLICATION_MODES,
+  STACKING_NO_EFFECT_RULES,
+  STACKING_PRODUCTS_APPLICATION_MODES,
+  STACKING_ROLLBACK_ORDER_MODES,
+  STACKING_SORTING_RULES,
 } from '../../lib/enums.js';
 import { UsageError } from '../../lib/errors.js';
 import { flagsSchema, integer, oneOf, text } from '../../lib/query-params.js';
@@ -28,7 +32,13 @@ const setFlags = flagsSchema({
 });
 
 /** `a,b` as a list; an empty value clears it. */
-const list = (raw: string | undefined): string[] | undefined => (raw === undefined ? undefined : raw.split(',').map((s) => s.trim()).filter((s) => s !== ''));
+const list = (raw: string | undefined): string[] | undefined =>
+  raw === undefined
+    ? undefined
+    : raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
 
 function changeOf(options: object): StackingRulesChange {
   const f = validateFlags(setFlags, options);
@@ -48,14 +58,20 @@ function changeOf(options: object): StackingRulesChange {
     no_effect_redeem_anyway_categories: list(f.redeemIfNoEffect),
     redeemables_rollback_order_mode: f.rollbackMode,
   };
-  if (Object.values(change).every((v) => v === undefined)) throw new UsageError('set needs at least one rule to change (see promo stacking-rules set --help)');
+  if (Object.values(change).every((v) => v === undefined))
+    throw new UsageError('set needs at least one rule to change (see promo stacking-rules set --help)');
   return change;
 }
 
 /** The rules as `field: value` lines (lists comma-separated, `-` when empty; the category limits as JSON). */
 function print(rules: StackingRules): void {
-  const value = (v: unknown) => (Array.isArray(v) ? (v.length === 0 ? '-' : v.join(',')) : typeof v === 'object' ? JSON.stringify(v) : String(v));
-  process.stdout.write(`${Object.entries(rules).map(([k, v]) => `${k}: ${value(v)}`).join('\n')}\n`);
+  const value = (v: unknown) =>
+    Array.isArray(v) ? (v.length === 0 ? '-' : v.join(',')) : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  process.stdout.write(
+    `${Object.entries(rules)
+      .map(([k, v]) => `${k}: ${value(v)}`)
+      .join('\n')}\n`,
+  );
 }
 
 /** `promo stacking-rules show`: the project's rules, as GET /v1/stacking-rules answers them. */

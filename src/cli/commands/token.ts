@@ -15,9 +15,10 @@ export const tokenCommand = (options: TokenOptions) =>
     const active = (await listKeys(deps)).filter((k) => k.kind === 'server' && k.revoked_at === null);
     const key = options.appId ? active.find((k) => k.app_id === options.appId) : active[0];
     if (!key) {
-      throw new AppError('invalid_app_id', options.appId
-        ? `No active server key with app id ${options.appId}`
-        : 'Create one with: promo keys create');
+      throw new AppError(
+        'invalid_app_id',
+        options.appId ? `No active server key with app id ${options.appId}` : 'Create one with: promo keys create',
+      );
     }
     const request = validateKeyedBody(tokenRequestSchema, { grant_type: 'client_credentials', scope: options.scope });
     const token = await issueToken(deps, key.app_id, request);

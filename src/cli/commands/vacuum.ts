@@ -12,5 +12,7 @@ export const vacuumCommand = (options: VacuumOptions) =>
   runWithDeps(options, async (deps) => {
     const report = await vacuumDatabase(deps, { full: options.full });
     if (options.json) return printJson(report);
-    process.stdout.write(`${mb(report.bytes_before)} -> ${mb(report.bytes_after)} (${report.pages_released} pages released) in ${report.ms} ms\n`);
+    process.stdout.write(
+      `${mb(report.bytes_before)} -> ${mb(report.bytes_after)} (${report.pages_released} pages released) in ${report.ms} ms\n`,
+    );
   });

@@ -7,7 +7,12 @@ import { loopOptions } from '../../modules/webhooks/delivery-loop.js';
 import type { DeliveryObject, WebhookObject } from '../../modules/webhooks/webhooks.presenter.js';
 import { createWebhookSchema } from '../../modules/webhooks/webhooks.schemas.js';
 import {
-  createWebhook, deleteWebhook, listWebhookDeliveries, listWebhooks, replayEvent, sendTestEvent,
+  createWebhook,
+  deleteWebhook,
+  listWebhookDeliveries,
+  listWebhooks,
+  replayEvent,
+  sendTestEvent,
 } from '../../modules/webhooks/webhooks.service.js';
 import { printJson, runWithDeps, type CommonOptions } from '../run.js';
 import { textTable } from '../table.js';
@@ -19,17 +24,32 @@ interface AddOptions extends CommonOptions {
 }
 
 const webhooksTable = (webhooks: WebhookObject[]): string =>
-  textTable(['ID', 'STATE', 'CREATED', 'EVENTS', 'TARGET URL'], webhooks.map((w) => [w.id, w.active ? 'active' : 'inactive', w.created_at, w.events.join(','), w.target_url]));
+  textTable(
+    ['ID', 'STATE', 'CREATED', 'EVENTS', 'TARGET URL'],
+    webhooks.map((w) => [w.id, w.active ? 'active' : 'inactive', w.created_at, w.events.join(','), w.target_url]),
+  );
 
 const deliveriesTable = (deliveries: DeliveryObject[]): string =>
   textTable(
     ['DELIVERY', 'EVENT', 'TYPE', 'STATUS', 'ATTEMPTS', 'NEXT ATTEMPT', 'LAST ERROR'],
-    deliveries.map((d) => [d.id, d.event.id, d.event.type, d.status, String(d.attempts), d.next_attempt_at ?? '-', d.last_error ?? '-']),
+    deliveries.map((d) => [
+      d.id,
+      d.event.id,
+      d.event.type,
+      d.status,
+      String(d.attempts),
+      d.next_attempt_at ?? '-',
+      d.last_error ?? '-',
+    ]),
   );
 
 export const addWebhookCommand = (url: string, options: AddOptions) =>
   runWithDeps(options, async (deps) => {
-    const body = validateBody(createWebhookSchema, { target_url: url, events: options.events?.split(',').map((e) => e.trim()) ?? [], active: !options.inactive });
+    const body = validateBody(createWebhookSchema, {
+      target_url: url,
+      events: options.events?.split(',').map((e) => e.trim()) ?? [],
+      active: !options.inactive,
+    });
     const webhook = await createWebhook(deps, body);
     if (options.json) return printJson(webhook);
     process.stdout.write(`id: ${webhook.id}\nsecret: ${webhook.secret}\n`);

@@ -42,8 +42,12 @@ export function checkCopy(file: string, options: { settle: boolean }): CopyCheck
   const copy = new BetterSqlite3(file, { fileMustExist: true, readonly: !options.settle });
   try {
     const rows = copy.pragma('integrity_check') as Array<{ integrity_check: string }>;
-    const hasMigrations = copy.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
-    const version = hasMigrations ? ((copy.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0) : -1;
+    const hasMigrations = copy
+      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
+      .get();
+    const version = hasMigrations
+      ? ((copy.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0)
+      : -1;
     if (options.settle) copy.pragma('journal_mode = DELETE');
     return { integrity: rows.map((row) => row.integrity_check).join('; '), version };
   } finally {
@@ -84,7 +88,9 @@ export interface StoredKey {
 export function readKeys(file: string): StoredKey[] {
   const sqlite = new BetterSqlite3(file, { fileMustExist: true, readonly: true });
   try {
-    return sqlite.prepare('SELECT app_id, kind, name, revoked_at FROM api_keys ORDER BY created_at, app_id').all() as StoredKey[];
+    return sqlite
+      .prepare('SELECT app_id, kind, name, revoked_at FROM api_keys ORDER BY created_at, app_id')
+      .all() as StoredKey[];
   } finally {
     sqlite.close();
   }

@@ -1,5 +1,14 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect, type Driver, type KyselyConfig, type KyselyPlugin, type SqliteDatabase, type Transaction, type TransactionBuilder } from 'kysely';
+import {
+  Kysely,
+  SqliteDialect,
+  type Driver,
+  type KyselyConfig,
+  type KyselyPlugin,
+  type SqliteDatabase,
+  type Transaction,
+  type TransactionBuilder,
+} from 'kysely';
 import type { Database } from '../database.js';
 import { registerDirectReads } from './direct-reads.js';
 import { isDatabaseError } from '../errors.js';
@@ -66,7 +75,12 @@ export interface DatabaseHandle {
  * workers from copying the WAL back past it and from restarting it. busy_timeout still covers
  * statements outside transactions.
  */
-function beginImmediate(sqlite: BetterSqlite3.Database, timeoutMs: number, intent: SharedArrayBuffer, onWait: () => void): void {
+function beginImmediate(
+  sqlite: BetterSqlite3.Database,
+  timeoutMs: number,
+  intent: SharedArrayBuffer,
+  onWait: () => void,
+): void {
   sqlite.pragma('busy_timeout = 0');
   let waiting = false;
   try {
@@ -157,7 +171,10 @@ function rowsOf(stmt: BetterSqlite3.Statement, stats: QueryStats): (parameters: 
  * creates no closures: tsx wraps each one it creates to keep its name). A cached statement
  * cannot serve two iterations at once, so streamed reads (`iterate`) always prepare their own.
  */
-export function withStatementCache(sqlite: BetterSqlite3.Database, stats: QueryStats = { statements: 0, compiles: 0 }): SqliteDatabase {
+export function withStatementCache(
+  sqlite: BetterSqlite3.Database,
+  stats: QueryStats = { statements: 0, compiles: 0 },
+): SqliteDatabase {
   type Cached = ReturnType<SqliteDatabase['prepare']>;
   const cache = new Map<string, Cached>();
   const wrap = (sql: string, stmt: BetterSqlite3.Statement): Cached => ({
@@ -275,7 +292,9 @@ export function openDatabase(file: string, options: OpenOptions = {}): DatabaseH
   let driver: PromoDriver | null = null;
   const readerSqlite = options.separateReads ? openReader(file, busyTimeoutMs) : null;
   const snapshot = readerSqlite ? new ReadSnapshot(readerSqlite) : null;
-  const group = options.groupCommit ? new GroupCommit(sqlite, begin, () => driver?.mutex.held ?? false, snapshot?.writerCommitted) : null;
+  const group = options.groupCommit
+    ? new GroupCommit(sqlite, begin, () => driver?.mutex.held ?? false, snapshot?.writerCommitted)
+    : null;
   const stats: QueryStats = { statements: 0, compiles: 0 };
   const reader = readerSqlite ? withStatementCache(readerSqlite, stats) : null;
   driver = new PromoDriver({ writer: withStatementCache(sqlite, stats), reader, begin, sqlite, group, snapshot });
@@ -292,6 +311,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): DatabaseH
       select: (sql, parameters) => onReader.selectOnReader(sql, parameters),
     });
   }
-  const commitStats = (): CommitStats => (group ? { ...group.stats } : { batches: 0, transactions: 0, commitSeconds: 0, transactionSeconds: 0 });
+  const commitStats = (): CommitStats =>
+    group ? { ...group.stats } : { batches: 0, transactions: 0, commitSeconds: 0, transactionSeconds: 0 };
   return { db, sqlite, commitStats, writeIntent, queryStats: () => ({ ...stats }), close: () => db.destroy() };
 }

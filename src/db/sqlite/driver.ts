@@ -1,6 +1,13 @@
 import { setImmediate as yieldToIo } from 'node:timers/promises';
 import type BetterSqlite3 from 'better-sqlite3';
-import { SelectQueryNode, type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type SqliteDatabase } from 'kysely';
+import {
+  SelectQueryNode,
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+  type SqliteDatabase,
+} from 'kysely';
 import { runFirstWrite } from './first-write.js';
 import type { TransactionRunner } from './direct-transactions.js';
 import type { Batch, GroupCommit } from './group-commit.js';
@@ -170,7 +177,8 @@ export class PromoDriver implements Driver {
 
   async execute(connection: Connection, query: CompiledQuery): Promise<QueryResult<unknown>> {
     if (connection.inTransaction) return run(this.writer, query);
-    if (this.reader && SelectQueryNode.is(query.query)) return { rows: this.selectOnReader(query.sql, query.parameters) };
+    if (this.reader && SelectQueryNode.is(query.query))
+      return { rows: this.selectOnReader(query.sql, query.parameters) };
     // A write (or raw SQL) outside a transaction: its turn on the writer; inside an open batch, it waits for that batch.
     await this.mutex.lock();
     try {

@@ -56,7 +56,10 @@ function rewriteWhole(sqlite: BetterSqlite3.Database): void {
     sqlite.exec('VACUUM');
   } catch (error) {
     if (!isDatabaseError(error, 'busy')) throw error;
-    throw new AppError('database_in_use', 'Another process is writing to this database; stop promo serve before promo vacuum --full');
+    throw new AppError(
+      'database_in_use',
+      'Another process is writing to this database; stop promo serve before promo vacuum --full',
+    );
   } finally {
     sqlite.pragma(`busy_timeout = ${timeout}`);
   }

@@ -66,19 +66,32 @@ function conditionSql({ operator, operands }: Condition, field: FieldSql): Bool 
   const ops = operands.map((o) => operandOf(o, field.kind));
   const texts = ops.map(String);
   switch (operator) {
-    case '$is': return sql<SqlBool>`${v} = ${ops[0]}`;
-    case '$is_not': return sql<SqlBool>`${v} IS NOT ${ops[0]}`;
-    case '$in': return sql<SqlBool>`${v} IN (${sql.join(ops)})`;
-    case '$not_in': return sql<SqlBool>`(${v} IS NULL OR ${v} NOT IN (${sql.join(ops)}))`;
-    case '$has_value': return sql<SqlBool>`${v} IS NOT NULL`;
-    case '$is_unknown': return sql<SqlBool>`${v} IS NULL`;
-    case '$starts_with': return any(texts.map((s) => sql<SqlBool>`substr(${v}, 1, length(${s})) = ${s}`));
-    case '$ends_with': return any(texts.map((s) => sql<SqlBool>`substr(${v}, -length(${s})) = ${s}`));
-    case '$contains': return any(texts.map((s) => sql<SqlBool>`instr(${v}, ${s}) > 0`));
-    case '$not_contain': return sql<SqlBool>`(${v} IS NULL OR NOT ${any(texts.map((s) => sql<SqlBool>`instr(${v}, ${s}) > 0`))})`;
-    case '$after': return sql<SqlBool>`${v} > ${ops[0]}`;
-    case '$before': return sql<SqlBool>`${v} < ${ops[0]}`;
-    default: throw new Error(`${operator} has no SQL form in a filter window`);
+    case '$is':
+      return sql<SqlBool>`${v} = ${ops[0]}`;
+    case '$is_not':
+      return sql<SqlBool>`${v} IS NOT ${ops[0]}`;
+    case '$in':
+      return sql<SqlBool>`${v} IN (${sql.join(ops)})`;
+    case '$not_in':
+      return sql<SqlBool>`(${v} IS NULL OR ${v} NOT IN (${sql.join(ops)}))`;
+    case '$has_value':
+      return sql<SqlBool>`${v} IS NOT NULL`;
+    case '$is_unknown':
+      return sql<SqlBool>`${v} IS NULL`;
+    case '$starts_with':
+      return any(texts.map((s) => sql<SqlBool>`substr(${v}, 1, length(${s})) = ${s}`));
+    case '$ends_with':
+      return any(texts.map((s) => sql<SqlBool>`substr(${v}, -length(${s})) = ${s}`));
+    case '$contains':
+      return any(texts.map((s) => sql<SqlBool>`instr(${v}, ${s}) > 0`));
+    case '$not_contain':
+      return sql<SqlBool>`(${v} IS NULL OR NOT ${any(texts.map((s) => sql<SqlBool>`instr(${v}, ${s}) > 0`))})`;
+    case '$after':
+      return sql<SqlBool>`${v} > ${ops[0]}`;
+    case '$before':
+      return sql<SqlBool>`${v} < ${ops[0]}`;
+    default:
+      throw new Error(`${operator} has no SQL form in a filter window`);
   }
 }
 
@@ -114,7 +127,14 @@ export async function walkWindow(
  * What one walk of the window tells (its rows in the order asked, each the rowid of a match or
  * null): the page's rowids, the matches' total, and how many rows were examined.
  */
-export function windowPage(matches: Array<number | null>, page: { offset: number; limit: number }): { seqs: number[]; total: number; scan: WindowScan } {
+export function windowPage(
+  matches: Array<number | null>,
+  page: { offset: number; limit: number },
+): { seqs: number[]; total: number; scan: WindowScan } {
   const hits = matches.filter((seq): seq is number => seq !== null);
-  return { seqs: hits.slice(page.offset, page.offset + page.limit), total: hits.length, scan: { examined: matches.length, limit: FILTER_WINDOW_ROWS } };
+  return {
+    seqs: hits.slice(page.offset, page.offset + page.limit),
+    total: hits.length,
+    scan: { examined: matches.length, limit: FILTER_WINDOW_ROWS },
+  };
 }

@@ -43,7 +43,9 @@ export function migrate(sqlite: BetterSqlite3.Database, migrations = loadMigrati
 
   const found = currentVersion();
   if (found > latestKnown) {
-    throw new AppError('schema_too_new', `The database is at schema version ${found}, but this promo knows only up to ${latestKnown}. Upgrade promo to open it.`,
+    throw new AppError(
+      'schema_too_new',
+      `The database is at schema version ${found}, but this promo knows only up to ${latestKnown}. Upgrade promo to open it.`,
     );
   }
 

@@ -5,7 +5,6 @@ import { directReads } from './direct-reads.js';
 import { transactionRunner } from './direct-transactions.js';
 import type { Db } from '../engine.js';
 
-
 /**
  * Where a compiled parameter comes from: a named value of the call, an element of a named
  * list of the call (an IN list), or a constant of the query.
@@ -43,11 +42,16 @@ function slotOf(value: unknown): Slot {
 
 function templateOf(compiled: CompiledQuery, names: ReadonlySet<string>): Template {
   const slots = compiled.parameters.map(slotOf);
-  const bound = new Set(slots.flatMap((slot) => ('param' in slot ? [slot.index === undefined ? slot.param : `${slot.param}[${slot.index}]`] : [])));
+  const bound = new Set(
+    slots.flatMap((slot) =>
+      'param' in slot ? [slot.index === undefined ? slot.param : `${slot.param}[${slot.index}]`] : [],
+    ),
+  );
   const lost = [...names].filter((name) => !bound.has(name));
   // A builder that wrote a value into the SQL text instead of binding it would run every
   // later call with the first call's value: refuse it.
-  if (lost.length > 0) throw new Error(`query template: ${lost.join(', ')} not bound as parameters in: ${compiled.sql}`);
+  if (lost.length > 0)
+    throw new Error(`query template: ${lost.join(', ')} not bound as parameters in: ${compiled.sql}`);
   return { compiled, slots, select: SelectQueryNode.is(compiled.query) };
 }
 
@@ -86,13 +90,17 @@ export function queryTemplate<P extends Record<string, unknown>, O>(
     for (let i = 0; i < slots.length; i++) {
       const slot = slots[i] as Slot;
       if (!('param' in slot)) parameters[i] = slot.value;
-      else parameters[i] = slot.index === undefined ? params[slot.param] : (params[slot.param] as ReadonlyArray<unknown>)[slot.index];
+      else
+        parameters[i] =
+          slot.index === undefined ? params[slot.param] : (params[slot.param] as ReadonlyArray<unknown>)[slot.index];
     }
     const direct = template.select ? directReads(db) : undefined;
     if (direct) return direct.select(compiled.sql, parameters) as O[];
     const inTransaction = transactionRunner(db)?.(compiled.sql, parameters);
     if (inTransaction) return inTransaction as O[];
-    return (await db.executeQuery<O>({ sql: compiled.sql, query: compiled.query, queryId: compiled.queryId, parameters })).rows;
+    return (
+      await db.executeQuery<O>({ sql: compiled.sql, query: compiled.query, queryId: compiled.queryId, parameters })
+    ).rows;
   };
 }
 
@@ -111,8 +119,12 @@ export const listShape = (values: ReadonlyArray<unknown>): string => String(valu
  * under SQLite's cap of bound parameters, each padded to one of a few lengths (db/batches.ts),
  * so every call runs one of a few compiled statements. `build` gets the list's placeholders.
  */
-export function keysTemplate<K, O>(build: (db: Db, keys: K[]) => Compilable<O>): (db: Db, keys: readonly K[]) => Promise<O[]> {
-  const run = queryTemplate<{ keys: readonly K[] }, O>((db, param, shape) => build(db, param.list('keys', Number(shape))));
+export function keysTemplate<K, O>(
+  build: (db: Db, keys: K[]) => Compilable<O>,
+): (db: Db, keys: readonly K[]) => Promise<O[]> {
+  const run = queryTemplate<{ keys: readonly K[] }, O>((db, param, shape) =>
+    build(db, param.list('keys', Number(shape))),
+  );
   return (db, keys) =>
     inBatches(keys, (batch) => {
       const padded = padToBucket(batch);
@@ -145,12 +157,16 @@ function columnValues(rows: ReadonlyArray<Record<string, unknown>>, columns: str
  * of their columns; a column a row leaves out is bound as NULL, since SQLite has no DEFAULT
  * inside VALUES (so a column with a default must be set in every row or in none).
  */
-export function insertTemplate<T extends keyof Database & string>(table: T): (db: Db, rows: ReadonlyArray<Record<string, unknown>>) => Promise<void> {
+export function insertTemplate<T extends keyof Database & string>(
+  table: T,
+): (db: Db, rows: ReadonlyArray<Record<string, unknown>>) => Promise<void> {
   const run = queryTemplate<Record<string, unknown[]>, never>((db, param, shape) => {
     const [columns = '', count = '0'] = shape.split(':');
     const names = columns.split(',');
     const lists = names.map((column) => param.list(column, Number(count)));
-    const values = Array.from({ length: Number(count) }, (_, i) => Object.fromEntries(names.map((column, j) => [column, lists[j]![i]])));
+    const values = Array.from({ length: Number(count) }, (_, i) =>
+      Object.fromEntries(names.map((column, j) => [column, lists[j]![i]])),
+    );
     return db.insertInto(table).values(values as never);
   });
   return async (db, rows) => {

@@ -1,7 +1,6 @@
 import { directReads } from './direct-reads.js';
 import type { Db } from '../engine.js';
 
-
 /**
  * A read whose answer is kept in memory until any connection commits to the file (docs/performance.md "Hot
  * paths"): for what every validation and redemption reads and almost nothing writes (the

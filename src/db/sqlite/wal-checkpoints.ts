@@ -126,7 +126,12 @@ export interface IdleLook {
  * commits (`commits` moved since the last look), every WRITING_CHECK_MS, restarted in place
  * (RESTART). Only past `idleBytes`.
  */
-export function idleReset(last: IdleLook, commits: number, dbFile: string, thresholds: WalThresholds): WalReset | undefined {
+export function idleReset(
+  last: IdleLook,
+  commits: number,
+  dbFile: string,
+  thresholds: WalThresholds,
+): WalReset | undefined {
   const writing = commits !== last.commits;
   const now = Date.now();
   if (now - last.at < (writing ? WRITING_CHECK_MS : IDLE_CHECK_MS)) return undefined;

@@ -29,7 +29,6 @@ export const DEFAULT_GATE: GateOptions = { gapRatio: 0.03, minGapMs: 1 };
 
 export const createWriteGate = (): SharedArrayBuffer => new SharedArrayBuffer(24);
 
-
 function acquire(lock: Int32Array, at = LOCK): void {
   const started = Date.now();
   while (Atomics.compareExchange(lock, at, 0, 1) !== 0) {
@@ -48,7 +47,8 @@ function release(lock: Int32Array, at = LOCK): void {
 }
 
 /** Counts a write (a commit or a checkpoint) made holding the gate; answers the new count. */
-export const markGateWrite = (buffer: SharedArrayBuffer): number => Atomics.add(new Int32Array(buffer, 0, 2), WRITES, 1) + 1;
+export const markGateWrite = (buffer: SharedArrayBuffer): number =>
+  Atomics.add(new Int32Array(buffer, 0, 2), WRITES, 1) + 1;
 
 /** How many writes were made holding the gate so far (by every thread of this process). */
 export const gateWrites = (buffer: SharedArrayBuffer): number => Atomics.load(new Int32Array(buffer, 0, 2), WRITES);

@@ -46,15 +46,21 @@ export function codeTemplate(input: CodeConfigInput = {}): TemplateResult {
   const postfix = input.postfix ?? '';
   const total = Array.from(prefix + pattern + postfix).length;
   if (total === 0) return { ok: false, error: 'code_config.pattern must not be empty' };
-  if (total > MAX_CODE_LENGTH) return { ok: false, error: `A generated code would be ${total} characters long; at most ${MAX_CODE_LENGTH} are allowed` };
+  if (total > MAX_CODE_LENGTH)
+    return {
+      ok: false,
+      error: `A generated code would be ${total} characters long; at most ${MAX_CODE_LENGTH} are allowed`,
+    };
   return { ok: true, template: { prefix, postfix, pattern, charset } };
 }
 
 /** Number of random positions (`#`) in the pattern. */
-export const slotCount = (template: CodeTemplate): number => Array.from(template.pattern).filter((c) => c === '#').length;
+export const slotCount = (template: CodeTemplate): number =>
+  Array.from(template.pattern).filter((c) => c === '#').length;
 
 /** How many distinct codes the template can produce: charset size ^ slots. */
-export const capacity = (template: CodeTemplate): bigint => BigInt(template.charset.length) ** BigInt(slotCount(template));
+export const capacity = (template: CodeTemplate): bigint =>
+  BigInt(template.charset.length) ** BigInt(slotCount(template));
 
 /** The code_config as answered by the API: what was configured, with defaults filled in. */
 export interface PresentedCodeConfig {
@@ -95,7 +101,11 @@ function globClass(charset: string[]): string {
 export function templateGlob(template: CodeTemplate): string {
   const klass = globClass(template.charset);
   const middle = Array.from(template.pattern).map((c) => (c === '#' ? klass : globLiteral(c)));
-  return [...Array.from(template.prefix).map(globLiteral), ...middle, ...Array.from(template.postfix).map(globLiteral)].join('');
+  return [
+    ...Array.from(template.prefix).map(globLiteral),
+    ...middle,
+    ...Array.from(template.postfix).map(globLiteral),
+  ].join('');
 }
 
 /** The fixed text every code of the template starts with (for an index range scan). */

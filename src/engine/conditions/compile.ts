@@ -37,7 +37,12 @@ export interface CompiledFilter {
   conditions: CompiledCondition[];
 }
 
-const range = (from: number | undefined, fromInclusive: boolean, to: number | undefined, toInclusive: boolean): TimeRange => ({
+const range = (
+  from: number | undefined,
+  fromInclusive: boolean,
+  to: number | undefined,
+  toInclusive: boolean,
+): TimeRange => ({
   from,
   fromInclusive,
   to,

@@ -7,7 +7,11 @@ export type ValueGetter = (field: string) => unknown;
 
 /** A value's items: an array's elements (nulls skipped), else the value itself, else none. */
 export const itemsOf = (value: unknown): unknown[] =>
-  Array.isArray(value) ? value.filter((item) => item !== null && item !== undefined) : value === null || value === undefined ? [] : [value];
+  Array.isArray(value)
+    ? value.filter((item) => item !== null && item !== undefined)
+    : value === null || value === undefined
+      ? []
+      : [value];
 
 /** How many values a field holds: an array's length, 0 when null or missing, else 1. */
 export const countOf = (value: unknown): number =>

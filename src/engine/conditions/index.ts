@@ -7,9 +7,26 @@
  *   if (checked.ok) matchesFilter(checked.filter, (field) => valueOf(thing, field), now);
  */
 export { OPERATORS, OPERATOR_SPECS, isOperator, type FieldKind, type Operator } from './operators.js';
-export { fieldCatalog, type CatalogLookup, type Condition, type FieldCatalog, type Filter, type Junction, type Scalar } from './types.js';
+export {
+  fieldCatalog,
+  type CatalogLookup,
+  type Condition,
+  type FieldCatalog,
+  type Filter,
+  type Junction,
+  type Scalar,
+} from './types.js';
 export { validateFilter, type FilterValidation } from './validate.js';
 export { readQueryFilters, type QueryFilterRules, type QueryFilters } from './query-filters.js';
 export { compileFilter, type CompiledCondition, type CompiledFilter, type Test, type TimeRange } from './compile.js';
-export { evaluateFilter, matchesFilter, testValue, itemsOf, countOf, hasValue, inRange, type ValueGetter } from './evaluate.js';
+export {
+  evaluateFilter,
+  matchesFilter,
+  testValue,
+  itemsOf,
+  countOf,
+  hasValue,
+  inRange,
+  type ValueGetter,
+} from './evaluate.js';
 export { DATE_ITEM_GLOBS, DAY_MS, parseDateItem, startOfUtcDay } from './dates.js';

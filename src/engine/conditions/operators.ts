@@ -3,10 +3,31 @@
  * operands each takes. Every operator takes an array of operands.
  */
 export const OPERATORS = [
-  '$in', '$not_in', '$is', '$is_days_ago', '$is_days_in_future', '$is_not', '$has_value', '$is_unknown',
-  '$contains', '$not_contain', '$starts_with', '$ends_with', '$more_than', '$less_than', '$more_than_ago',
-  '$less_than_ago', '$more_than_future', '$less_than_future', '$more_than_equal', '$less_than_equal', '$after',
-  '$before', '$count', '$count_less', '$count_more',
+  '$in',
+  '$not_in',
+  '$is',
+  '$is_days_ago',
+  '$is_days_in_future',
+  '$is_not',
+  '$has_value',
+  '$is_unknown',
+  '$contains',
+  '$not_contain',
+  '$starts_with',
+  '$ends_with',
+  '$more_than',
+  '$less_than',
+  '$more_than_ago',
+  '$less_than_ago',
+  '$more_than_future',
+  '$less_than_future',
+  '$more_than_equal',
+  '$less_than_equal',
+  '$after',
+  '$before',
+  '$count',
+  '$count_less',
+  '$count_more',
 ] as const;
 
 export type Operator = (typeof OPERATORS)[number];

@@ -35,7 +35,10 @@ export type QueryFilters =
   | { ok: false; error: string };
 
 /** `a[b][c][0]` -> ['a', 'b', 'c', '0']. */
-const pathOf = (key: string): string[] => [key.slice(0, key.indexOf('[')), ...Array.from(key.matchAll(/\[([^\]]*)\]/g), (m) => m[1] as string)];
+const pathOf = (key: string): string[] => [
+  key.slice(0, key.indexOf('[')),
+  ...Array.from(key.matchAll(/\[([^\]]*)\]/g), (m) => m[1] as string),
+];
 
 /** The `filters[...]` keys as one object; an operator's values are always an array. */
 function nest(query: Record<string, unknown>): Record<string, unknown> {
@@ -49,7 +52,8 @@ function nest(query: Record<string, unknown>): Record<string, unknown> {
     for (const part of path.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
     const last = path[path.length - 1] as string;
     const values = Array.isArray(raw) ? raw : [raw];
-    node[last] = last === 'junction' || path.length < 3 ? raw : [...((node[last] as unknown[] | undefined) ?? []), ...values];
+    node[last] =
+      last === 'junction' || path.length < 3 ? raw : [...((node[last] as unknown[] | undefined) ?? []), ...values];
   }
   return root;
 }
@@ -69,14 +73,27 @@ export function readQueryFilters(query: Record<string, unknown>, rules: QueryFil
   const windowable = rules.windowable ?? (() => false);
   const refused = conditions.find((condition) => !rules.accepts(condition) && !windowable(condition));
   if (refused !== undefined) {
-    return { ok: false, error: `filters.${refused.field}.conditions.${refused.operator} is not served by an index; the filters served are ${rules.served}` };
+    return {
+      ok: false,
+      error: `filters.${refused.field}.conditions.${refused.operator} is not served by an index; the filters served are ${rules.served}`,
+    };
   }
   if (junction === 'or' && conditions.length > 1) {
-    if (rules.windowable === undefined) return { ok: false, error: 'filters.junction "or" of several conditions is not served by an index; use "and"' };
+    if (rules.windowable === undefined)
+      return { ok: false, error: 'filters.junction "or" of several conditions is not served by an index; use "and"' };
     const unwindowable = conditions.find((condition) => !windowable(condition));
-    if (unwindowable !== undefined) return { ok: false, error: `filters.${unwindowable.field}.conditions.${unwindowable.operator} cannot be joined by "or"; the filters served are ${rules.served}` };
+    if (unwindowable !== undefined)
+      return {
+        ok: false,
+        error: `filters.${unwindowable.field}.conditions.${unwindowable.operator} cannot be joined by "or"; the filters served are ${rules.served}`,
+      };
     return { ok: true, conditions: [], residual: { junction, conditions }, rest };
   }
   const others = conditions.filter((condition) => !rules.accepts(condition));
-  return { ok: true, conditions: conditions.filter(rules.accepts), ...(others.length > 0 ? { residual: { junction: 'and', conditions: others } } : {}), rest };
+  return {
+    ok: true,
+    conditions: conditions.filter(rules.accepts),
+    ...(others.length > 0 ? { residual: { junction: 'and', conditions: others } } : {}),
+    rest,
+  };
 }

@@ -46,7 +46,10 @@ const prefixKeyProblem = (key: string): string | undefined => {
 };
 
 /** Builds a FieldCatalog from fixed field names and open prefixes (`{'metadata.': 'any'}`). */
-export function fieldCatalog(fields: Record<string, FieldKind>, prefixes: Record<string, FieldKind> = {}): FieldCatalog {
+export function fieldCatalog(
+  fields: Record<string, FieldKind>,
+  prefixes: Record<string, FieldKind> = {},
+): FieldCatalog {
   const description = [...Object.keys(fields), ...Object.keys(prefixes).map((p) => `${p}<key>`)].join(', ');
   const lookup = (field: string): CatalogLookup => {
     if (Object.hasOwn(fields, field)) return { kind: fields[field] };

@@ -3,7 +3,11 @@ import { FAMILIES_OF_KIND, isOperator, OPERATOR_SPECS, type FieldKind, type Oper
 import type { Condition, FieldCatalog, Filter, Junction } from './types.js';
 
 export type FilterValidation =
-  | { ok: true; filter: Filter; /** the filter as given, with the junction in lower case */ json: Record<string, unknown> }
+  | {
+      ok: true;
+      filter: Filter /** the filter as given, with the junction in lower case */;
+      json: Record<string, unknown>;
+    }
   | { ok: false; errors: string[] };
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -59,12 +63,20 @@ function operandProblem(operator: Operator, kind: FieldKind, operands: unknown):
         ? undefined
         : 'must be an array of exactly one non-negative integer (a number of days)';
     case 'count':
-      return exactlyOne(operands, isNonNegativeInteger) ? undefined : 'must be an array of exactly one non-negative integer';
+      return exactlyOne(operands, isNonNegativeInteger)
+        ? undefined
+        : 'must be an array of exactly one non-negative integer';
   }
 }
 
 /** One operator of a field: the condition, or what is wrong with it. */
-function validateOperator(field: string, kind: FieldKind, operator: string, operands: unknown, at: string): Condition | string {
+function validateOperator(
+  field: string,
+  kind: FieldKind,
+  operator: string,
+  operands: unknown,
+  at: string,
+): Condition | string {
   if (!isOperator(operator)) return `${at} is not a known operator`;
   if (!FAMILIES_OF_KIND[kind].has(OPERATOR_SPECS[operator].family)) {
     return `${at} does not apply to ${field} (a ${kind.replace('_', ' ')} field)`;
@@ -73,7 +85,13 @@ function validateOperator(field: string, kind: FieldKind, operator: string, oper
   return problem ? `${at} ${problem}` : { field, operator, operands: operands as unknown[] };
 }
 
-function validateField(field: string, value: unknown, catalog: FieldCatalog, path: string, errors: string[]): Condition[] {
+function validateField(
+  field: string,
+  value: unknown,
+  catalog: FieldCatalog,
+  path: string,
+  errors: string[],
+): Condition[] {
   const at = `${path}.${field}`;
   const fail = (message: string): Condition[] => {
     errors.push(message);

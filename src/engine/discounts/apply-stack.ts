@@ -3,7 +3,15 @@ import { planGift } from './gift.js';
 import { applyPlan, newTally, presentOrder, startOrder, type OrderState, type Tally } from './state.js';
 import { applyUnitDiscount } from './units.js';
 import { planValueDiscount } from './value-effects.js';
-import type { CalculatedOrder, DiscountOrder, ItemContribution, Redeemable, RedeemableResult, StackOptions, StackResult } from './types.js';
+import type {
+  CalculatedOrder,
+  DiscountOrder,
+  ItemContribution,
+  Redeemable,
+  RedeemableResult,
+  StackOptions,
+  StackResult,
+} from './types.js';
 
 /**
  * A stack of redeemables applied to an order, in the order given (the caller has sorted it by
@@ -31,10 +39,16 @@ export function applyStack(order: DiscountOrder, stack: Redeemable[], options: S
   return { ok: true, order: presentOrder(state), redeemables };
 }
 
-function applyRedeemable(state: OrderState, redeemable: Redeemable, how: { once: boolean; label: string }, tally: Tally): void {
+function applyRedeemable(
+  state: OrderState,
+  redeemable: Redeemable,
+  how: { once: boolean; label: string },
+  tally: Tally,
+): void {
   if (redeemable.kind === 'gift') return applyPlan(state, planGift(state, redeemable), tally);
   const { discount } = redeemable;
-  if (discount.type === 'UNIT') return applyUnitDiscount(state, discount, redeemable.unit_prices ?? {}, tally, how.label);
+  if (discount.type === 'UNIT')
+    return applyUnitDiscount(state, discount, redeemable.unit_prices ?? {}, tally, how.label);
   applyPlan(state, planValueDiscount(state, discount, redeemable.items, how.once), tally);
 }
 
@@ -61,7 +75,8 @@ function targetProblems(redeemable: Redeemable, position: number): string[] {
     const bad: string[] = [];
     if (!Number.isSafeInteger(target.index) || target.index < 0) bad.push(`${at}.index must be a whole number >= 0`);
     const limit = target.quantity_limit;
-    if (limit != null && (!Number.isSafeInteger(limit) || limit < 0)) bad.push(`${at}.quantity_limit must be a whole number >= 0`);
+    if (limit != null && (!Number.isSafeInteger(limit) || limit < 0))
+      bad.push(`${at}.quantity_limit must be a whole number >= 0`);
     return bad;
   });
 }

@@ -8,7 +8,8 @@
  * minor units: the schemas accept any number >= 0, so a fraction of a cent rounds half-up;
  * what is not a number >= 0 counts as 0, and nothing passes 2^53 - 1.
  */
-export const toMinor = (value: number): number => (value > 0 ? Math.min(Math.round(value), Number.MAX_SAFE_INTEGER) : 0);
+export const toMinor = (value: number): number =>
+  value > 0 ? Math.min(Math.round(value), Number.MAX_SAFE_INTEGER) : 0;
 
 /** A finite decimal number as an exact fraction: 12.5 -> 125/10, 1e-7 -> 1/10^7. */
 function exactFraction(value: number): { num: bigint; den: bigint } {
@@ -47,7 +48,9 @@ function largestRemainder(total: number, weights: number[]): number[] {
   const exact = weights.map((w) => BigInt(total) * BigInt(w));
   const parts = exact.map((e) => Number(e / sumWeights));
   let left = total - parts.reduce((sum, p) => sum + p, 0);
-  const order = exact.map((e, i) => ({ i, rest: e % sumWeights })).sort((a, b) => (a.rest === b.rest ? a.i - b.i : a.rest > b.rest ? -1 : 1));
+  const order = exact
+    .map((e, i) => ({ i, rest: e % sumWeights }))
+    .sort((a, b) => (a.rest === b.rest ? a.i - b.i : a.rest > b.rest ? -1 : 1));
   for (const { i } of order) {
     if (left === 0) break;
     if (weights[i] === 0) continue;
@@ -68,7 +71,10 @@ export function splitCapped(total: number, weights: number[], caps: number[]): n
   let left = total;
   while (left > 0 && open.size > 0) {
     const members = [...open];
-    const shares = largestRemainder(left, members.map((i) => weights[i] as number));
+    const shares = largestRemainder(
+      left,
+      members.map((i) => weights[i] as number),
+    );
     const over = members.filter((i, k) => (shares[k] as number) >= (caps[i] as number));
     if (over.length === 0) {
       members.forEach((i, k) => (parts[i] = shares[k] as number));

@@ -37,11 +37,14 @@ export interface OrderState {
 
 export type Started = { ok: true; state: OrderState } | { ok: false; problems: string[] };
 
-const whole = (value: number | null | undefined): boolean => value == null || (Number.isSafeInteger(value) && value >= 0);
+const whole = (value: number | null | undefined): boolean =>
+  value == null || (Number.isSafeInteger(value) && value >= 0);
 
 /** Figures the engine cannot work with: fractions of a unit or a cent, negative amounts. */
 function figureProblems(order: DiscountOrder): string[] {
-  const problems = (['amount', 'discount_amount'] as const).flatMap((key) => (whole(order[key]) ? [] : [`${key} must be a whole number >= 0`]));
+  const problems = (['amount', 'discount_amount'] as const).flatMap((key) =>
+    whole(order[key]) ? [] : [`${key} must be a whole number >= 0`],
+  );
   order.items.forEach((item, i) => {
     for (const key of ['quantity', 'price', 'amount', 'discount_amount', 'discount_quantity'] as const) {
       if (!whole(item[key])) problems.push(`items[${i}].${key} must be a whole number >= 0`);
@@ -77,7 +80,17 @@ export function startOrder(order: DiscountOrder): Started {
     };
   });
   const { amount, discount_amount } = computed.order;
-  return { ok: true, state: { initial_amount: amount, added_amount: 0, discount_amount, applied_discount_amount: 0, lines, problems: [] } };
+  return {
+    ok: true,
+    state: {
+      initial_amount: amount,
+      added_amount: 0,
+      discount_amount,
+      applied_discount_amount: 0,
+      lines,
+      problems: [],
+    },
+  };
 }
 
 type CalculatedFigures = { amount: number | null; discount_amount: number };
@@ -87,7 +100,10 @@ export const lineLeft = (line: Line): number => (line.amount ?? 0) - line.discou
 
 /** What is left to pay for the order: its amount less every discount so far. */
 export const orderLeft = (state: OrderState): number =>
-  state.initial_amount + state.added_amount - state.discount_amount - sum(state.lines.map((line) => line.discount_amount));
+  state.initial_amount +
+  state.added_amount -
+  state.discount_amount -
+  sum(state.lines.map((line) => line.discount_amount));
 
 /**
  * The calculated order as the reference answers it (OrderCalculated, OrderCalculatedItem).
@@ -103,7 +119,9 @@ export function presentOrder(state: OrderState, tally?: Tally): CalculatedOrder 
   });
   // The engine keeps every figure within its amount; a problem here is the engine's own bug.
   if (!computed.ok) throw new Error(`discount engine broke an order invariant: ${computed.problems.join('; ')}`);
-  const items = state.lines.map((line, i) => presentLine(line, computed.items[i]?.subtotal_amount ?? null, tally ? appliedBy(tally, i) : appliedIn(line)));
+  const items = state.lines.map((line, i) =>
+    presentLine(line, computed.items[i]?.subtotal_amount ?? null, tally ? appliedBy(tally, i) : appliedIn(line)),
+  );
   const applied = tally ? tally.order : state.applied_discount_amount;
   const itemsApplied = sum(items.map((item) => item.applied_discount_amount));
   const { amount, discount_amount, items_discount_amount, total_discount_amount, total_amount } = computed.order;

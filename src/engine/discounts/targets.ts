@@ -55,7 +55,9 @@ export function itemsPlan(state: OrderState, touches: Touch[], parts: number[], 
   const kept = capParts(bounded, cap);
   return {
     order: 0,
-    items: touches.flatMap((touch, k) => ((kept[k] as number) > 0 ? [{ index: touch.index, amount: kept[k] as number, units: touch.units }] : [])),
+    items: touches.flatMap((touch, k) =>
+      (kept[k] as number) > 0 ? [{ index: touch.index, amount: kept[k] as number, units: touch.units }] : [],
+    ),
   };
 }
 

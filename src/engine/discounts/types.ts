@@ -6,7 +6,11 @@
  */
 
 export const AMOUNT_EFFECTS = [
-  'APPLY_TO_ORDER', 'APPLY_TO_ITEMS', 'APPLY_TO_ITEMS_PROPORTIONALLY', 'APPLY_TO_ITEMS_PROPORTIONALLY_BY_QUANTITY', 'APPLY_TO_ITEMS_BY_QUANTITY',
+  'APPLY_TO_ORDER',
+  'APPLY_TO_ITEMS',
+  'APPLY_TO_ITEMS_PROPORTIONALLY',
+  'APPLY_TO_ITEMS_PROPORTIONALLY_BY_QUANTITY',
+  'APPLY_TO_ITEMS_BY_QUANTITY',
 ] as const;
 export type AmountEffect = (typeof AMOUNT_EFFECTS)[number];
 export type OrderOrItems = 'APPLY_TO_ORDER' | 'APPLY_TO_ITEMS';
@@ -192,4 +196,6 @@ export interface RedeemableResult {
   order: CalculatedOrder;
 }
 
-export type StackResult = { ok: true; order: CalculatedOrder; redeemables: RedeemableResult[] } | { ok: false; problems: string[] };
+export type StackResult =
+  | { ok: true; order: CalculatedOrder; redeemables: RedeemableResult[] }
+  | { ok: false; problems: string[] };

@@ -21,21 +21,44 @@ import type { Unit, UnitDiscount } from './types.js';
  * and initial_amount keep what was sent (0 for a new line). Each addition is recorded in the
  * line's application_details. A fractional unit_off is rounded half-up.
  */
-export function applyUnitDiscount(state: OrderState, discount: UnitDiscount, unitPrices: Record<string, number>, tally: Tally, label: string): void {
+export function applyUnitDiscount(
+  state: OrderState,
+  discount: UnitDiscount,
+  unitPrices: Record<string, number>,
+  tally: Tally,
+  label: string,
+): void {
   for (const unit of unitsOf(discount)) applyUnit(state, unit, unitPrices, tally, label);
 }
 
 function unitsOf(discount: UnitDiscount): Unit[] {
   if (discount.units != null) return discount.units;
   if (discount.effect === 'ADD_MANY_ITEMS' || discount.unit_type == null) return [];
-  return [{ unit_off: discount.unit_off, unit_type: discount.unit_type, effect: discount.effect ?? 'ADD_MISSING_ITEMS', sku: discount.sku }];
+  return [
+    {
+      unit_off: discount.unit_off,
+      unit_type: discount.unit_type,
+      effect: discount.effect ?? 'ADD_MISSING_ITEMS',
+      sku: discount.sku,
+    },
+  ];
 }
 
-const matches = (line: Line, unit: Unit): boolean => line.product_id === unit.unit_type && (unit.sku == null || line.sku_id === unit.sku.id);
+const matches = (line: Line, unit: Unit): boolean =>
+  line.product_id === unit.unit_type && (unit.sku == null || line.sku_id === unit.sku.id);
 
-function applyUnit(state: OrderState, unit: Unit, unitPrices: Record<string, number>, tally: Tally, label: string): void {
+function applyUnit(
+  state: OrderState,
+  unit: Unit,
+  unitPrices: Record<string, number>,
+  tally: Tally,
+  label: string,
+): void {
   const wanted = toMinor(unit.unit_off ?? 0);
-  const existing = (unit.effect ?? 'ADD_MISSING_ITEMS') === 'ADD_MISSING_ITEMS' ? discountPresent(state, unit, wanted) : { plan: { order: 0, items: [] }, units: 0 };
+  const existing =
+    (unit.effect ?? 'ADD_MISSING_ITEMS') === 'ADD_MISSING_ITEMS'
+      ? discountPresent(state, unit, wanted)
+      : { plan: { order: 0, items: [] }, units: 0 };
   applyPlan(state, existing.plan, tally);
   const missing = wanted - existing.units;
   if (missing > 0) addFree(state, unit, missing, existing.plan, { unitPrices, tally, label });
@@ -51,7 +74,15 @@ function discountPresent(state: OrderState, unit: Unit, wanted: number): { plan:
     return [{ index, quantity_limit: taken }];
   });
   const touches = touchesOf(state, targets, false);
-  return { plan: itemsPlan(state, touches, touches.map((t) => t.room), null), units };
+  return {
+    plan: itemsPlan(
+      state,
+      touches,
+      touches.map((t) => t.room),
+      null,
+    ),
+    units,
+  };
 }
 
 /**
@@ -59,14 +90,29 @@ function discountPresent(state: OrderState, unit: Unit, wanted: number): { plan:
  * discount_quantity counts both. Units whose value would take the order's amount past 2^53 - 1
  * are a problem, not added.
  */
-function addFree(state: OrderState, unit: Unit, units: number, present: Plan, context: { unitPrices: Record<string, number>; tally: Tally; label: string }): void {
+function addFree(
+  state: OrderState,
+  unit: Unit,
+  units: number,
+  present: Plan,
+  context: { unitPrices: Record<string, number>; tally: Tally; label: string },
+): void {
   const { unitPrices, tally } = context;
   const skuId = unit.sku?.id ?? null;
-  const found = state.lines.findIndex((line) => line.product_id === unit.unit_type && line.sku_id === skuId && line.amount !== null && line.price !== null);
-  const price = found >= 0 ? ((state.lines[found] as Line).price as number) : toMinor(unitPrices[skuId ?? unit.unit_type] ?? 0);
+  const found = state.lines.findIndex(
+    (line) =>
+      line.product_id === unit.unit_type && line.sku_id === skuId && line.amount !== null && line.price !== null,
+  );
+  const price =
+    found >= 0 ? ((state.lines[found] as Line).price as number) : toMinor(unitPrices[skuId ?? unit.unit_type] ?? 0);
   const lineAmount = found >= 0 ? ((state.lines[found] as Line).amount as number) : 0;
-  if (!Number.isSafeInteger(state.initial_amount + state.added_amount + price * units) || !Number.isSafeInteger(lineAmount + price * units)) {
-    state.problems.push(`${context.label}: ${units} units of ${unit.unit_type} at ${price} take the order's amount beyond ${Number.MAX_SAFE_INTEGER}`);
+  if (
+    !Number.isSafeInteger(state.initial_amount + state.added_amount + price * units) ||
+    !Number.isSafeInteger(lineAmount + price * units)
+  ) {
+    state.problems.push(
+      `${context.label}: ${units} units of ${unit.unit_type} at ${price} take the order's amount beyond ${Number.MAX_SAFE_INTEGER}`,
+    );
     return;
   }
   const index = found >= 0 ? found : newLine(state, unit.unit_type, skuId, price);

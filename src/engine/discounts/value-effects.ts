@@ -28,7 +28,12 @@ type ValueDiscount = AmountDiscount | PercentDiscount | FixedDiscount;
 
 const limitOf = (value: number | null | undefined): number | null => (value == null ? null : toMinor(value));
 
-export function planValueDiscount(state: OrderState, discount: ValueDiscount, targets: ItemTarget[] | null | undefined, once: boolean): Plan {
+export function planValueDiscount(
+  state: OrderState,
+  discount: ValueDiscount,
+  targets: ItemTarget[] | null | undefined,
+  once: boolean,
+): Plan {
   const effect = discount.effect ?? (targets == null ? 'APPLY_TO_ORDER' : 'APPLY_TO_ITEMS');
   const aggregated = limitOf(discount.aggregated_amount_limit);
   if (effect === 'APPLY_TO_ORDER') return orderPlan(state, orderAmount(discount, orderLeft(state)), aggregated);
@@ -68,7 +73,11 @@ function amountParts(amountOff: number, effect: string, touches: Touch[]): numbe
     case 'APPLY_TO_ITEMS_PROPORTIONALLY':
       return splitCapped(amountOff, rooms, rooms);
     case 'APPLY_TO_ITEMS_PROPORTIONALLY_BY_QUANTITY':
-      return splitCapped(amountOff, touches.map((t) => t.units), rooms);
+      return splitCapped(
+        amountOff,
+        touches.map((t) => t.units),
+        rooms,
+      );
     case 'APPLY_TO_ITEMS_BY_QUANTITY':
       return touches.map((t) => Math.min(t.room, amountOff * t.units));
     default:

@@ -26,8 +26,13 @@ interface Ymd {
 }
 
 const daysIn = (y: number, m: number): number => new Date(Date.UTC(y, m, 0)).getUTCDate();
-const parse = (day: string): Ymd => ({ y: Number(day.slice(0, 4)), m: Number(day.slice(5, 7)), d: Number(day.slice(8, 10)) });
-const format = ({ y, m, d }: Ymd): string => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+const parse = (day: string): Ymd => ({
+  y: Number(day.slice(0, 4)),
+  m: Number(day.slice(5, 7)),
+  d: Number(day.slice(8, 10)),
+});
+const format = ({ y, m, d }: Ymd): string =>
+  `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 const endOfMonth = (y: number, m: number): Ymd => ({ y, m, d: daysIn(y, m) });
 
 function addMonths(day: Ymd, months: number): Ymd {
@@ -70,7 +75,9 @@ export function programExpiryDate(rules: ExpirationRules | null | undefined, add
   if (!rules) return null;
   const day = parse(addedOn);
   if (rules.period_type === 'FIXED_DAY_OF_YEAR') {
-    return format(nextFixedDay(day, rules.fixed_month ?? 12, rules.fixed_day ?? 31, Math.max(0, (rules.period_value ?? 1) - 1)));
+    return format(
+      nextFixedDay(day, rules.fixed_month ?? 12, rules.fixed_day ?? 31, Math.max(0, (rules.period_value ?? 1) - 1)),
+    );
   }
   return format(round(addMonths(day, rules.period_value ?? 1), rules.rounding_type, rules.rounding_value));
 }

@@ -11,8 +11,14 @@
  * rounds down. A value that is missing, not a number, or below zero earns nothing.
  */
 export const CALCULATION_TYPES = [
-  'ORDER_AMOUNT', 'ORDER_TOTAL_AMOUNT', 'ORDER_METADATA', 'ORDER_ITEMS_QUANTITY', 'ORDER_ITEMS_AMOUNT',
-  'ORDER_ITEMS_SUBTOTAL_AMOUNT', 'CUSTOMER_METADATA', 'CUSTOM_EVENT_METADATA',
+  'ORDER_AMOUNT',
+  'ORDER_TOTAL_AMOUNT',
+  'ORDER_METADATA',
+  'ORDER_ITEMS_QUANTITY',
+  'ORDER_ITEMS_AMOUNT',
+  'ORDER_ITEMS_SUBTOTAL_AMOUNT',
+  'CUSTOMER_METADATA',
+  'CUSTOM_EVENT_METADATA',
 ] as const;
 export type CalculationType = (typeof CALCULATION_TYPES)[number];
 
@@ -101,13 +107,17 @@ function itemMatches(item: EarningItem, target: ItemTarget, collections: Earning
   if (target.object === 'product') return item.product_id === target.id;
   if (target.object === 'sku') return item.sku_id === target.id;
   const members = collections?.get(target.id);
-  return !!members && ((!!item.sku_id && members.has(item.sku_id)) || (!!item.product_id && members.has(item.product_id)));
+  return (
+    !!members && ((!!item.sku_id && members.has(item.sku_id)) || (!!item.product_id && members.has(item.product_id)))
+  );
 }
 
 function itemsTotal(type: keyof typeof ITEM_FIGURES, ratio: ItemRatio, input: EarningInput): number {
   const field = ITEM_FIGURES[type][1];
   const targets = targetsOf(ratio);
-  const items = (input.order?.items ?? []).filter((item) => targets.length === 0 || targets.some((t) => itemMatches(item, t, input.collections)));
+  const items = (input.order?.items ?? []).filter(
+    (item) => targets.length === 0 || targets.some((t) => itemMatches(item, t, input.collections)),
+  );
   return items.reduce((sum, item) => sum + Math.max(0, item[field] ?? 0), 0);
 }
 

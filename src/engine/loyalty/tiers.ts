@@ -43,7 +43,11 @@ function addDuration(on: string, iso: string): string | null {
   const d = parseIsoDuration(iso);
   if (!d) return null;
   const date = new Date(`${on}T00:00:00.000Z`);
-  date.setUTCFullYear(date.getUTCFullYear() + d.years, date.getUTCMonth() + d.months, date.getUTCDate() + d.weeks * 7 + d.days);
+  date.setUTCFullYear(
+    date.getUTCFullYear() + d.years,
+    date.getUTCMonth() + d.months,
+    date.getUTCDate() + d.weeks * 7 + d.days,
+  );
   return day(date);
 }
 
@@ -59,7 +63,8 @@ export function tierDates(rules: TierRules | null, on: string): { start_date: st
   let expiration: string | null = null;
   if (type === 'END_OF_PERIOD') expiration = periodOf(period, start).end;
   if (type === 'END_OF_NEXT_PERIOD') expiration = periodOf(period, start, 1).end;
-  if (type === 'CUSTOM' && rules?.expiration_date?.extend) expiration = addDuration(start, rules.expiration_date.extend);
+  if (type === 'CUSTOM' && rules?.expiration_date?.extend)
+    expiration = addDuration(start, rules.expiration_date.extend);
   return { start_date: start, expiration_date: expiration };
 }
 
@@ -88,7 +93,12 @@ export interface HeldTier {
  * without (BALANCE_DROP) follows the points at once. A higher tier is joined at once either
  * way. Re-qualifying for the same tier with a later end prolongs it. Null: nothing changes.
  */
-export function tierMove(held: HeldTier | null, target: TierRange | null, today: string, newExpiration: string | null): TierMove | null {
+export function tierMove(
+  held: HeldTier | null,
+  target: TierRange | null,
+  today: string,
+  newExpiration: string | null,
+): TierMove | null {
   if (!held) return target ? 'joined' : null;
   const lapsed = held.expiration_date !== null && held.expiration_date < today;
   const follows = held.expiration_date === null || lapsed;

@@ -30,7 +30,9 @@ export interface OrderAmounts {
   total_amount: number;
 }
 
-export type ComputedAmounts = { ok: true; items: ItemAmounts[]; order: OrderAmounts } | { ok: false; problems: string[] };
+export type ComputedAmounts =
+  | { ok: true; items: ItemAmounts[]; order: OrderAmounts }
+  | { ok: false; problems: string[] };
 
 export interface OrderFigures {
   amount?: number | null;
@@ -45,7 +47,8 @@ function itemAmounts(item: ItemFigures, label: string, problems: string[]): Item
     amount = null;
   }
   const discount = item.discount_amount ?? 0;
-  if (amount !== null && discount > amount) problems.push(`${label}.discount_amount must not exceed the item's amount (${amount})`);
+  if (amount !== null && discount > amount)
+    problems.push(`${label}.discount_amount must not exceed the item's amount (${amount})`);
   return { amount, discount_amount: discount, subtotal_amount: amount === null ? null : amount - discount };
 }
 
@@ -64,7 +67,9 @@ export function computeOrderAmounts(order: OrderFigures): ComputedAmounts {
   const discount = order.discount_amount ?? 0;
   const totalDiscount = safe('total_discount_amount', discount + itemsDiscount, problems);
   if (problems.length === 0 && totalDiscount > amount) {
-    problems.push(`discount_amount and the items' discount_amount (${totalDiscount} in all) must not exceed amount (${amount})`);
+    problems.push(
+      `discount_amount and the items' discount_amount (${totalDiscount} in all) must not exceed amount (${amount})`,
+    );
   }
   if (problems.length > 0) return { ok: false, problems };
   return {

@@ -1,19 +1,34 @@
 import type { ItemTarget } from '../discounts/types.js';
-import { APPLICABLE_EFFECTS, type ApplicableEffect, type ApplicableEntry, type Applicability, type RuleItem, type Target } from './types.js';
+import {
+  APPLICABLE_EFFECTS,
+  type ApplicableEffect,
+  type ApplicableEntry,
+  type Applicability,
+  type RuleItem,
+  type Target,
+} from './types.js';
 
 export const MAX_APPLICABLE = 100;
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isLimit = (value: unknown): value is number | null | undefined => value == null || (Number.isSafeInteger(value) && (value as number) >= 1);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isLimit = (value: unknown): value is number | null | undefined =>
+  value == null || (Number.isSafeInteger(value) && (value as number) >= 1);
 const TARGET_OBJECTS = ['product', 'sku', 'products_collection'];
 
 function entryOf(value: unknown, at: string, errors: string[]): ApplicableEntry | undefined {
-  if (!isPlainObject(value) || typeof value.id !== 'string' || value.id === '' || !TARGET_OBJECTS.includes(value.object as string)) {
+  if (
+    !isPlainObject(value) ||
+    typeof value.id !== 'string' ||
+    value.id === '' ||
+    !TARGET_OBJECTS.includes(value.object as string)
+  ) {
     errors.push(`${at} must be {"object": "product" | "sku" | "products_collection", "id": <non-empty id>, ...}`);
     return undefined;
   }
   const effect = value.effect ?? 'APPLY_TO_EVERY';
-  if (!APPLICABLE_EFFECTS.includes(effect as ApplicableEffect)) errors.push(`${at}.effect must be one of: ${APPLICABLE_EFFECTS.join(', ')}`);
+  if (!APPLICABLE_EFFECTS.includes(effect as ApplicableEffect))
+    errors.push(`${at}.effect must be one of: ${APPLICABLE_EFFECTS.join(', ')}`);
   for (const limit of ['quantity_limit', 'aggregated_quantity_limit'] as const) {
     if (!isLimit(value[limit])) errors.push(`${at}.${limit} must be a whole number of at least 1, or null`);
   }
@@ -42,7 +57,8 @@ export function parseApplicable(value: unknown, errors: string[]): Applicability
     errors.push('applicable_to must be an object {"excluded": [...], "included": [...], "included_all": <boolean>}');
     return { included_all: false, included: [], excluded: [] };
   }
-  if (value.included_all != null && typeof value.included_all !== 'boolean') errors.push('applicable_to.included_all must be a boolean');
+  if (value.included_all != null && typeof value.included_all !== 'boolean')
+    errors.push('applicable_to.included_all must be a boolean');
   return {
     included_all: value.included_all === true,
     included: entriesOf(value.included, 'applicable_to.included', errors),
@@ -61,10 +77,16 @@ export function itemMatches(item: RuleItem, target: Target): boolean {
 export const matchingIndices = (items: readonly RuleItem[], target: Target): number[] =>
   items.flatMap((item, index) => (itemMatches(item, target) ? [index] : []));
 
-const unitPrice = (item: RuleItem): number => item.price ?? (item.amount !== null && item.quantity > 0 ? item.amount / item.quantity : 0);
+const unitPrice = (item: RuleItem): number =>
+  item.price ?? (item.amount !== null && item.quantity > 0 ? item.amount / item.quantity : 0);
 
 /** Units of each item in turn until `limit` units are taken (null: no aggregate limit). */
-function takeUnits(items: readonly RuleItem[], indices: number[], perItem: number | null, limit: number | null): ItemTarget[] {
+function takeUnits(
+  items: readonly RuleItem[],
+  indices: number[],
+  perItem: number | null,
+  limit: number | null,
+): ItemTarget[] {
   let left = limit ?? Infinity;
   const out: ItemTarget[] = [];
   for (const index of indices) {
@@ -79,24 +101,33 @@ function takeUnits(items: readonly RuleItem[], indices: number[], perItem: numbe
 
 /** The items one `included` entry lets the discount touch, by its effect. */
 function entryTargets(items: readonly RuleItem[], entry: ApplicableEntry, indices: number[]): ItemTarget[] {
-  const byPrice = [...indices].sort((a, b) => unitPrice(items[a] as RuleItem) - unitPrice(items[b] as RuleItem) || a - b);
+  const byPrice = [...indices].sort(
+    (a, b) => unitPrice(items[a] as RuleItem) - unitPrice(items[b] as RuleItem) || a - b,
+  );
   switch (entry.effect) {
     case 'APPLY_TO_EVERY':
       return takeUnits(items, indices, entry.quantity_limit, entry.aggregated_quantity_limit);
     case 'APPLY_TO_CHEAPEST':
     case 'APPLY_TO_MOST_EXPENSIVE': {
-      const pick = entry.effect === 'APPLY_TO_CHEAPEST' ? byPrice[0] : [...byPrice].sort((a, b) => unitPrice(items[b] as RuleItem) - unitPrice(items[a] as RuleItem) || a - b)[0];
+      const pick =
+        entry.effect === 'APPLY_TO_CHEAPEST'
+          ? byPrice[0]
+          : [...byPrice].sort((a, b) => unitPrice(items[b] as RuleItem) - unitPrice(items[a] as RuleItem) || a - b)[0];
       return pick === undefined ? [] : [{ index: pick, quantity_limit: entry.quantity_limit ?? 1 }];
     }
     default: {
-      const order = entry.effect === 'APPLY_FROM_CHEAPEST' ? byPrice : [...byPrice].sort((a, b) => unitPrice(items[b] as RuleItem) - unitPrice(items[a] as RuleItem) || a - b);
+      const order =
+        entry.effect === 'APPLY_FROM_CHEAPEST'
+          ? byPrice
+          : [...byPrice].sort((a, b) => unitPrice(items[b] as RuleItem) - unitPrice(items[a] as RuleItem) || a - b);
       return takeUnits(items, order, null, entry.aggregated_quantity_limit ?? entry.quantity_limit);
     }
   }
 }
 
 /** Two limits on one item: the larger wins (null is no limit), since either entry allows it. */
-const widerLimit = (a: number | null | undefined, b: number | null | undefined): number | null => (a == null || b == null ? null : Math.max(a, b));
+const widerLimit = (a: number | null | undefined, b: number | null | undefined): number | null =>
+  a == null || b == null ? null : Math.max(a, b);
 
 /**
  * Which items a discount under this rule may touch: null when `applicable_to` restricts
@@ -114,7 +145,12 @@ export function applicableItems(applicable: Applicability, items: readonly RuleI
   for (const entry of applicable.included) {
     const indices = matchingIndices(items, entry).filter((index) => !excluded.has(index));
     for (const target of entryTargets(items, entry, indices)) {
-      chosen.set(target.index, chosen.has(target.index) ? widerLimit(chosen.get(target.index), target.quantity_limit) : (target.quantity_limit ?? null));
+      chosen.set(
+        target.index,
+        chosen.has(target.index)
+          ? widerLimit(chosen.get(target.index), target.quantity_limit)
+          : (target.quantity_limit ?? null),
+      );
     }
   }
   return [...chosen].sort((a, b) => a[0] - b[0]).map(([index, quantity_limit]) => ({ index, quantity_limit }));

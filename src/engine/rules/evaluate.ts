@@ -20,8 +20,10 @@ const metadataValue = (metadata: Record<string, unknown> | undefined, key: strin
 function contextGetter(context: RuleContext): ValueGetter {
   const items = context.order?.items ?? [];
   return (field) => {
-    if (field.startsWith('customer.metadata.')) return metadataValue(context.customer?.metadata, field.slice('customer.metadata.'.length));
-    if (field.startsWith('order.metadata.')) return metadataValue(context.order?.metadata, field.slice('order.metadata.'.length));
+    if (field.startsWith('customer.metadata.'))
+      return metadataValue(context.customer?.metadata, field.slice('customer.metadata.'.length));
+    if (field.startsWith('order.metadata.'))
+      return metadataValue(context.order?.metadata, field.slice('order.metadata.'.length));
     switch (field) {
       case 'customer.segment':
         return context.customer?.segments ?? [];
@@ -43,17 +45,38 @@ function contextGetter(context: RuleContext): ValueGetter {
 const itemGetter =
   (item: RuleItem): ValueGetter =>
   (field) =>
-    field === 'order.items.quantity' ? item.quantity : field === 'order.items.price' ? item.price : field === 'order.items.amount' ? item.amount : undefined;
+    field === 'order.items.quantity'
+      ? item.quantity
+      : field === 'order.items.price'
+        ? item.price
+        : field === 'order.items.amount'
+          ? item.amount
+          : undefined;
 
 function holds(condition: RuleCondition, context: RuleContext, now: Date): boolean {
   const items = context.order?.items ?? [];
   if (condition.kind === 'filter') {
     const compiled = compileFilter(condition.filter, now);
     if (!condition.eachItem) return evaluateFilter(compiled, contextGetter(context));
-    return items.length > 0 && items.every((item) => evaluateFilter(compiled, (field) => (field === 'order.items.price_each' ? item.price : undefined)));
+    return (
+      items.length > 0 &&
+      items.every((item) =>
+        evaluateFilter(compiled, (field) => (field === 'order.items.price_each' ? item.price : undefined)),
+      )
+    );
   }
   const satisfied = (target: (typeof condition.targets)[number]) =>
-    items.some((item) => itemMatches(item, target) && (condition.itemRules === null || treeHolds(condition.itemRules, { ...context, order: context.order && { ...context.order, items: [item] } }, now, item)));
+    items.some(
+      (item) =>
+        itemMatches(item, target) &&
+        (condition.itemRules === null ||
+          treeHolds(
+            condition.itemRules,
+            { ...context, order: context.order && { ...context.order, items: [item] } },
+            now,
+            item,
+          )),
+    );
   if (condition.mode === 'every') return condition.targets.every(satisfied);
   if (condition.mode === 'any') return condition.targets.some(satisfied);
   return !condition.targets.some(satisfied);
@@ -70,7 +93,8 @@ function treeHolds(tree: RuleTree, context: RuleContext, now: Date, item?: RuleI
 
 function conditionHolds(tree: RuleTree, key: string, context: RuleContext, now: Date, item?: RuleItem): boolean {
   const condition = tree.conditions.get(key) as RuleCondition;
-  if (item && condition.kind === 'filter') return evaluateFilter(compileFilter(condition.filter, now), itemGetter(item));
+  if (item && condition.kind === 'filter')
+    return evaluateFilter(compileFilter(condition.filter, now), itemGetter(item));
   return holds(condition, context, now);
 }
 
@@ -81,7 +105,9 @@ function conditionHolds(tree: RuleTree, key: string, context: RuleContext, now: 
 export function evaluateRule(rule: RuleSpec, context: RuleContext, now: Date): RuleVerdict {
   if (treeHolds(rule.tree, context, now)) return { ok: true };
   const keys = [...rule.tree.conditions.keys()].sort((a, b) => Number(a) - Number(b));
-  const failing = keys.map((key) => rule.tree.conditions.get(key) as RuleCondition).find((c) => !holds(c, context, now));
+  const failing = keys
+    .map((key) => rule.tree.conditions.get(key) as RuleCondition)
+    .find((c) => !holds(c, context, now));
   const category: RuleCategory = failing?.category ?? 'order';
   const message = rule.message ?? failing?.message ?? RULE_MESSAGES[category];
   return { ok: false, code: category === 'customer' ? 'customer_rules_violated' : 'order_rules_violated', message };

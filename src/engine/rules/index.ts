@@ -6,6 +6,13 @@
 export * from './types.js';
 export { parseLogic, evaluateLogic } from './logic.js';
 export { parseRules, messageOf, MAX_CONDITIONS, MAX_TARGETS, MAX_MESSAGE, type RulesParse } from './parse.js';
-export { parseApplicable, applicableItems, intersectItems, matchingIndices, itemMatches, MAX_APPLICABLE } from './applicable.js';
+export {
+  parseApplicable,
+  applicableItems,
+  intersectItems,
+  matchingIndices,
+  itemMatches,
+  MAX_APPLICABLE,
+} from './applicable.js';
 export { evaluateRule, RULE_MESSAGES, type RuleVerdict } from './evaluate.js';
 export { SUPPORTED_NAMES, ITEM_FIELD_NAMES, FILTER_NAMES } from './names.js';

@@ -50,7 +50,8 @@ export function parseLogic(text: string | undefined, keys: readonly string[]): L
       if (typeof inner === 'string') return inner;
       return tokens[at++] === ')' ? inner : 'has an unclosed parenthesis';
     }
-    if (token === undefined || !/^\d+$/.test(token)) return token === undefined ? 'ends too early' : `has "${token}" where a condition number belongs`;
+    if (token === undefined || !/^\d+$/.test(token))
+      return token === undefined ? 'ends too early' : `has "${token}" where a condition number belongs`;
     return known.has(token) ? { op: 'ref', key: token } : `names condition ${token}, which the rules do not define`;
   };
   const logic = expr('or');

@@ -15,7 +15,12 @@ export interface FilterName {
   eachItem: boolean;
 }
 
-const filterName = (category: RuleCategory, kind: FieldKind, property = false, eachItem = false): FilterName => ({ category, kind, property, eachItem });
+const filterName = (category: RuleCategory, kind: FieldKind, property = false, eachItem = false): FilterName => ({
+  category,
+  kind,
+  property,
+  eachItem,
+});
 
 export const FILTER_NAMES: Record<string, FilterName> = {
   'customer.metadata': filterName('customer', 'any', true),
@@ -30,7 +35,11 @@ export const FILTER_NAMES: Record<string, FilterName> = {
 };
 
 /** Item conditions: the order holds every / any / none of the named products, SKUs or collections. */
-export const ITEM_MODES = { 'order.items.every': 'every', 'order.items.any': 'any', 'order.items.none': 'none' } as const;
+export const ITEM_MODES = {
+  'order.items.every': 'every',
+  'order.items.any': 'any',
+  'order.items.none': 'none',
+} as const;
 
 /** What the nested rules of an item condition may test on each matching item. */
 export const ITEM_FIELD_NAMES: Record<string, FilterName> = {
@@ -49,12 +58,21 @@ export const NAME_ALIASES: Record<string, string> = { customer_segment: 'custome
 export const SUPPORTED_NAMES = [...Object.keys(FILTER_NAMES), ...Object.keys(NAME_ALIASES), ...Object.keys(ITEM_MODES)];
 
 /** The filter field of a name: metadata names add their property (`order.metadata.color`). */
-export const fieldOf = (name: string, property: string | null): string => (property === null ? name : `${name}.${property}`);
+export const fieldOf = (name: string, property: string | null): string =>
+  property === null ? name : `${name}.${property}`;
 
 const catalogOf = (names: Record<string, FilterName>) =>
   fieldCatalog(
-    Object.fromEntries(Object.entries(names).filter(([, n]) => !n.property).map(([name, n]) => [name, n.kind])),
-    Object.fromEntries(Object.entries(names).filter(([, n]) => n.property).map(([name, n]) => [`${name}.`, n.kind])),
+    Object.fromEntries(
+      Object.entries(names)
+        .filter(([, n]) => !n.property)
+        .map(([name, n]) => [name, n.kind]),
+    ),
+    Object.fromEntries(
+      Object.entries(names)
+        .filter(([, n]) => n.property)
+        .map(([name, n]) => [`${name}.`, n.kind]),
+    ),
   );
 
 export const RULE_FIELDS = catalogOf(FILTER_NAMES);

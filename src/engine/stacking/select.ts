@@ -18,7 +18,10 @@ import type { SkipKey, StackCandidate, StackingRules, StackSelection } from './t
  *    with a category also against its category's limit: `applicable_redeemables_category_limits`
  *    when it names the category, else `applicable_redeemables_per_category_limit`.
  */
-export function selectStack<C extends StackCandidate>(candidates: readonly C[], rules: StackingRules): StackSelection<C> {
+export function selectStack<C extends StackCandidate>(
+  candidates: readonly C[],
+  rules: StackingRules,
+): StackSelection<C> {
   const ordered = sortCandidates(candidates, rules);
   const exclusive = new Set(rules.exclusive_categories);
   const joint = new Set(rules.joint_categories);
@@ -29,12 +32,16 @@ export function selectStack<C extends StackCandidate>(candidates: readonly C[], 
   const decided = new Map<C, SkipKey | 'applied'>();
   let exclusiveApplied = 0;
   for (const c of ordered.filter(isExclusive)) {
-    const outcome = exclusiveApplied >= rules.applicable_exclusive_redeemables_limit ? 'applicable_exclusive_redeemables_limit_exceeded' : counter.take(c);
+    const outcome =
+      exclusiveApplied >= rules.applicable_exclusive_redeemables_limit
+        ? 'applicable_exclusive_redeemables_limit_exceeded'
+        : counter.take(c);
     if (outcome === 'applied') exclusiveApplied++;
     decided.set(c, outcome);
   }
   for (const c of ordered) {
-    if (!decided.has(c)) decided.set(c, exclusiveApplied > 0 && !isJoint(c) ? 'exclusion_rules_not_met' : counter.take(c));
+    if (!decided.has(c))
+      decided.set(c, exclusiveApplied > 0 && !isJoint(c) ? 'exclusion_rules_not_met' : counter.take(c));
   }
   // Taken exclusive ones first, so the joint ones follow them (step 3).
   const applied = exclusiveApplied > 0 ? counter.applied : ordered.filter((c) => decided.get(c) === 'applied');
@@ -57,7 +64,9 @@ function limitCounter<C extends StackCandidate>(rules: StackingRules, isExclusiv
         ? rules.applicable_exclusive_redeemables_per_category_limit
         : (rules.applicable_redeemables_category_limits?.[id] ?? rules.applicable_redeemables_per_category_limit);
       if ((perCategory.get(id) ?? 0) >= limit) {
-        return isExclusive(c) ? 'applicable_exclusive_redeemables_per_category_limit_exceeded' : 'applicable_redeemables_per_category_limit_exceeded';
+        return isExclusive(c)
+          ? 'applicable_exclusive_redeemables_per_category_limit_exceeded'
+          : 'applicable_redeemables_per_category_limit_exceeded';
       }
       perCategory.set(id, (perCategory.get(id) ?? 0) + 1);
     }
@@ -68,7 +77,10 @@ function limitCounter<C extends StackCandidate>(rules: StackingRules, isExclusiv
 }
 
 /** The order the redeemables are considered and applied in (step 1). */
-export function sortCandidates<C extends StackCandidate>(candidates: readonly C[], rules: Pick<StackingRules, 'redeemables_sorting_rule'>): C[] {
+export function sortCandidates<C extends StackCandidate>(
+  candidates: readonly C[],
+  rules: Pick<StackingRules, 'redeemables_sorting_rule'>,
+): C[] {
   const inRequest = [...candidates].sort((a, b) => a.index - b.index);
   if (rules.redeemables_sorting_rule !== 'CATEGORY_HIERARCHY') return inRequest;
   const rank = (c: C) => c.category?.hierarchy ?? Number.POSITIVE_INFINITY;
@@ -84,7 +96,10 @@ export function sortCandidates<C extends StackCandidate>(candidates: readonly C[
  */
 export function noEffectSkips<C extends StackCandidate & { no_effect: boolean }>(
   results: readonly C[],
-  rules: Pick<StackingRules, 'redeemables_no_effect_rule' | 'no_effect_skip_categories' | 'no_effect_redeem_anyway_categories'>,
+  rules: Pick<
+    StackingRules,
+    'redeemables_no_effect_rule' | 'no_effect_skip_categories' | 'no_effect_redeem_anyway_categories'
+  >,
 ): { candidate: C; key: 'no_effect' }[] {
   const skip = new Set(rules.no_effect_skip_categories);
   const redeemAnyway = new Set(rules.no_effect_redeem_anyway_categories);

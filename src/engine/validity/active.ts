@@ -7,8 +7,11 @@ const MINUTE_MS = 60_000;
 /** `at` plus `times` x the duration: years and months by the calendar, the rest as fixed lengths (UTC has no DST). */
 export function addDuration(at: number, duration: IsoDuration, times = 1): number {
   const date = new Date(at);
-  if (duration.years !== 0 || duration.months !== 0) date.setUTCMonth(date.getUTCMonth() + times * (12 * duration.years + duration.months));
-  const fixed = ((duration.weeks * 7 + duration.days) * 24 * 60 + duration.hours * 60 + duration.minutes) * MINUTE_MS + duration.seconds * 1000;
+  if (duration.years !== 0 || duration.months !== 0)
+    date.setUTCMonth(date.getUTCMonth() + times * (12 * duration.years + duration.months));
+  const fixed =
+    ((duration.weeks * 7 + duration.days) * 24 * 60 + duration.hours * 60 + duration.minutes) * MINUTE_MS +
+    duration.seconds * 1000;
   return date.getTime() + times * fixed;
 }
 

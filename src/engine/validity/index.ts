@@ -5,7 +5,12 @@
  */
 export { addDuration, isActiveAt } from './active.js';
 export {
-  allValidityColumns, checkValidity, presentValidity, validityColumns, validityProblems,
-  type ValidityColumns, type ValidityInput,
+  allValidityColumns,
+  checkValidity,
+  presentValidity,
+  validityColumns,
+  validityProblems,
+  type ValidityColumns,
+  type ValidityInput,
 } from './stored.js';
 export type { DailyHours, Validity, ValidityTimeframe } from './types.js';

@@ -46,7 +46,8 @@ export function validityProblems(v: ValidityColumns, path = ''): string[] {
   if (v.start_date && v.expiration_date && Date.parse(v.expiration_date) < Date.parse(v.start_date)) {
     problems.push(`${path}expiration_date must not be before ${path}start_date`);
   }
-  if (v.validity_timeframe && !v.start_date) problems.push(`${path}start_date is required when ${path}validity_timeframe is given`);
+  if (v.validity_timeframe && !v.start_date)
+    problems.push(`${path}start_date is required when ${path}validity_timeframe is given`);
   return problems;
 }
 

@@ -61,9 +61,11 @@ async function bearerActor(deps: Deps, ctx: AppContext, side: Side, token: strin
 
 /** Why a request with no usable credentials for its side is refused. */
 function refusal(ctx: AppContext, side: Side): Error {
-  if (side === 'server' && ctx.get('X-Client-Application-Id')) return unauthorized('Client-side keys open only /client/v1 paths');
+  if (side === 'server' && ctx.get('X-Client-Application-Id'))
+    return unauthorized('Client-side keys open only /client/v1 paths');
   if (side === 'client' && ctx.get('X-App-Id')) return unauthorized('Server-side keys open only /v1 paths');
-  if (side === 'client') return unauthorized('Send X-Client-Application-Id and X-Client-Token, or an OAuth bearer token');
+  if (side === 'client')
+    return unauthorized('Send X-Client-Application-Id and X-Client-Token, or an OAuth bearer token');
   if (isOAuthPath(ctx.path)) return unauthorized('Send X-App-Id and X-App-Token');
   return unauthorized('Send X-App-Id and X-App-Token, or an OAuth bearer token');
 }
@@ -78,7 +80,8 @@ async function actorOf(deps: Deps, ctx: AppContext, side: Side, check: Check): P
   throw refusal(ctx, side);
 }
 
-const sideOf = (path: string): Side | undefined => (isServerPath(path) ? 'server' : isClientPath(path) ? 'client' : undefined);
+const sideOf = (path: string): Side | undefined =>
+  isServerPath(path) ? 'server' : isClientPath(path) ? 'client' : undefined;
 
 /**
  * Server keys (or a bearer token) open /v1, client keys (or a bearer token) open /client/v1.
@@ -96,7 +99,8 @@ export function authMiddleware(deps: Deps) {
   return {
     async admit(ctx: AppContext, next: Next): Promise<void> {
       const side = sideOf(ctx.path);
-      if (side) ctx.state.actor = await actorOf(deps, ctx, side, 'recent').catch(() => actorOf(deps, ctx, side, 'current'));
+      if (side)
+        ctx.state.actor = await actorOf(deps, ctx, side, 'recent').catch(() => actorOf(deps, ctx, side, 'current'));
       await next();
     },
     async authenticate(ctx: AppContext, next: Next): Promise<void> {

@@ -1,7 +1,14 @@
 import type { Next } from 'koa';
 import { AppError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
-import { bodyError, bodyParserFor, checkParsedBody, isBlankBody, normalizeEncoding, tooLarge } from '../request-body.js';
+import {
+  bodyError,
+  bodyParserFor,
+  checkParsedBody,
+  isBlankBody,
+  normalizeEncoding,
+  tooLarge,
+} from '../request-body.js';
 import { UPLOAD_PATH } from '../upload.js';
 
 const parsed = async (): Promise<void> => {};
@@ -10,7 +17,10 @@ const parsed = async (): Promise<void> => {};
 function within<T>(read: Promise<T>, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new AppError('request_timeout', `The request body did not arrive within ${timeoutMs} ms`)), timeoutMs);
+    timer = setTimeout(
+      () => reject(new AppError('request_timeout', `The request body did not arrive within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
   });
   // After a 408 the connection closes under the read, which then fails with nobody to hear it.
   read.catch(() => {});
@@ -36,14 +46,18 @@ export function bodyMiddleware(limitBytes: number, timeoutMs: number) {
     if (ctx.method === 'GET' || ctx.method === 'HEAD') return;
     // ctx.is() is null when the request has no body, false when its type is not listed. An
     // empty body (Content-Length: 0, as fetch sends on a bare POST) needs no type at all.
-    const type = ctx.request.length === 0 ? null : ctx.is('application/json', '+json', 'application/x-www-form-urlencoded');
+    const type =
+      ctx.request.length === 0 ? null : ctx.is('application/json', '+json', 'application/x-www-form-urlencoded');
     // A CSV upload is streamed by its route (src/http/upload.ts), never buffered here.
     if (type === false && ctx.method === 'POST' && UPLOAD_PATH.test(ctx.path) && ctx.is('multipart/form-data')) {
       ctx.state.uploadLimitBytes = limitBytes;
       return;
     }
     if (type === false) {
-      throw new AppError('unsupported_media_type', `Content-Type ${ctx.get('Content-Type') || '(none)'} is not supported; send application/json`);
+      throw new AppError(
+        'unsupported_media_type',
+        `Content-Type ${ctx.get('Content-Type') || '(none)'} is not supported; send application/json`,
+      );
     }
     if (type === null) {
       ctx.request.body = {};

@@ -30,7 +30,10 @@ function unhandled(ctx: AppContext): AppError | undefined {
 
 /** A plain object or array answer, which Koa would otherwise serialize after every middleware ran. */
 export const isJsonAnswer = (body: unknown): boolean =>
-  typeof body === 'object' && body !== null && !Buffer.isBuffer(body) && typeof (body as { pipe?: unknown }).pipe !== 'function';
+  typeof body === 'object' &&
+  body !== null &&
+  !Buffer.isBuffer(body) &&
+  typeof (body as { pipe?: unknown }).pipe !== 'function';
 
 /**
  * The one error renderer: every failure becomes {code, key, message, details, request_id}.

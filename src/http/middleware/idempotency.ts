@@ -3,7 +3,15 @@ import type { Deps } from '../../app/deps.js';
 import { AppError, invalidPayload } from '../../lib/errors.js';
 import { stringifyJson } from '../../lib/raw-json.js';
 import {
-  awaitAnswer, findEarlier, keyRowOnFirstWrite, KeyTaken, MAX_KEY_LENGTH, requestHash, saveAnswer, type Earlier, type IdempotentRequest,
+  awaitAnswer,
+  findEarlier,
+  keyRowOnFirstWrite,
+  KeyTaken,
+  MAX_KEY_LENGTH,
+  requestHash,
+  saveAnswer,
+  type Earlier,
+  type IdempotentRequest,
 } from '../../modules/idempotency/idempotency.service.js';
 import type { AppContext } from '../context.js';
 import { errorBody, internalError, isJsonAnswer, translate } from './errors.js';
@@ -14,7 +22,11 @@ const WAIT_FOR_FIRST_MS = 10_000;
 function idempotentRequest(ctx: AppContext, key: string): IdempotentRequest {
   if (key.length > MAX_KEY_LENGTH) throw invalidPayload(`Idempotency-Key must be at most ${MAX_KEY_LENGTH} characters`);
   const { channel, api_key: apiKey } = ctx.state.actor;
-  return { credential: `${channel}:${apiKey?.app_id ?? ''}`, key, hash: requestHash(ctx.method, ctx.url, ctx.request.body) };
+  return {
+    credential: `${channel}:${apiKey?.app_id ?? ''}`,
+    key,
+    hash: requestHash(ctx.method, ctx.url, ctx.request.body),
+  };
 }
 
 function replay(ctx: AppContext, answer: { status: number; body: string | null }): void {
@@ -27,7 +39,12 @@ function replay(ctx: AppContext, answer: { status: number; body: string | null }
 }
 
 /** Answers from an earlier request with the key; false when there is none. */
-async function answerFromEarlier(deps: Deps, ctx: AppContext, request: IdempotentRequest, earlier: Earlier): Promise<boolean> {
+async function answerFromEarlier(
+  deps: Deps,
+  ctx: AppContext,
+  request: IdempotentRequest,
+  earlier: Earlier,
+): Promise<boolean> {
   if (earlier.kind === 'running') earlier = await awaitAnswer(deps, request, WAIT_FOR_FIRST_MS);
   switch (earlier.kind) {
     case 'none':
@@ -38,7 +55,10 @@ async function answerFromEarlier(deps: Deps, ctx: AppContext, request: Idempoten
     case 'other_request':
       throw new AppError('idempotency_key_reused', `Idempotency-Key ${request.key} was used with another request`);
     case 'running':
-      throw new AppError('idempotency_key_in_progress', `The first request with Idempotency-Key ${request.key} is still running (or its process stopped before answering); retry later`);
+      throw new AppError(
+        'idempotency_key_in_progress',
+        `The first request with Idempotency-Key ${request.key} is still running (or its process stopped before answering); retry later`,
+      );
   }
 }
 
@@ -62,7 +82,10 @@ export function idempotency(deps: Deps) {
       if (error instanceof KeyTaken) {
         // Another request (in this process or another) took the key first: its answer is ours.
         if (await answerFromEarlier(deps, ctx, request, { kind: 'running' })) return;
-        throw new AppError('idempotency_key_in_progress', `Idempotency-Key ${request.key} was taken by a request that is no longer remembered; retry`);
+        throw new AppError(
+          'idempotency_key_in_progress',
+          `Idempotency-Key ${request.key} was taken by a request that is no longer remembered; retry`,
+        );
       }
       if (keyRow.done) {
         const appError = translate(error) ?? internalError();

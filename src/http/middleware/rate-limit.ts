@@ -31,7 +31,10 @@ export function rateLimit(defaultLimit: number | undefined) {
       const seconds = Math.max(1, Math.ceil(refused.msBeforeNext / 1000));
       answerHeaders(ctx, limit, refused);
       ctx.set('Retry-After', String(seconds));
-      throw new AppError('too_many_requests', `This key may make ${limit} requests a minute; try again in ${seconds} s`);
+      throw new AppError(
+        'too_many_requests',
+        `This key may make ${limit} requests a minute; try again in ${seconds} s`,
+      );
     }
     answerHeaders(ctx, limit, spent);
     await next();

@@ -4,7 +4,8 @@ import type { Metrics } from '../metrics.js';
 import type { AppContext } from '../context.js';
 
 /** @koa/router leaves the pattern of the route that answered on the context. */
-const routeOf = (ctx: AppContext): string | null => (ctx as AppContext & { _matchedRoute?: string })._matchedRoute ?? null;
+const routeOf = (ctx: AppContext): string | null =>
+  (ctx as AppContext & { _matchedRoute?: string })._matchedRoute ?? null;
 
 /**
  * One log line and one metrics observation per request, after the error renderer has set the
@@ -21,7 +22,12 @@ export function requestLog(log: Logger, metrics: Metrics) {
       const ms = performance.now() - started;
       const route = routeOf(ctx);
       log.info('request', {
-        req_id: ctx.state.requestId, method: ctx.method, route, status: ctx.status, ms: Math.round(ms * 100) / 100, app_id: ctx.state.actor?.api_key?.app_id,
+        req_id: ctx.state.requestId,
+        method: ctx.method,
+        route,
+        status: ctx.status,
+        ms: Math.round(ms * 100) / 100,
+        app_id: ctx.state.actor?.api_key?.app_id,
         error: ctx.state.errorKey,
       });
       metrics.observeRequest({ method: ctx.method, route: route ?? '(unmatched)', status: ctx.status }, ms / 1000);

@@ -17,9 +17,20 @@ const CODE_128 = /^[\x20-\x7e]+$/;
 export async function renderAsset(deps: Pick<Deps, 'db'>, kind: AssetKind, assetId: string): Promise<Buffer> {
   const code = await voucherCodeOfAsset(deps, assetId);
   if (kind === 'qr') return QRCode.toBuffer(code, { type: 'png', errorCorrectionLevel: 'M', margin: 2, scale: 6 });
-  if (!CODE_128.test(code)) throw new AppError('invalid_voucher', 'A Code 128 barcode carries printable ASCII only; use the QR code for this voucher');
+  if (!CODE_128.test(code))
+    throw new AppError(
+      'invalid_voucher',
+      'A Code 128 barcode carries printable ASCII only; use the QR code for this voucher',
+    );
   try {
-    return await bwipjs.toBuffer({ bcid: 'code128', text: code, scale: 3, height: 12, includetext: true, textxalign: 'center' });
+    return await bwipjs.toBuffer({
+      bcid: 'code128',
+      text: code,
+      scale: 3,
+      height: 12,
+      includetext: true,
+      textxalign: 'center',
+    });
   } catch (error) {
     throw new AppError('invalid_voucher', `This code cannot be drawn as a Code 128 barcode: ${String(error)}`);
   }

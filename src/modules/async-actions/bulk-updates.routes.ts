@@ -8,8 +8,18 @@ import { JobType } from '../../lib/enums.js';
  * vouchers-bulk.job.ts).
  */
 const BULK_UPDATES = [
-  { objects: 'customers', bulk: JobType.customersBulkUpdate, metadata: JobType.customersMetadataUpdate, keys: 'source_ids' },
-  { objects: 'products', bulk: JobType.productsBulkUpdate, metadata: JobType.productsMetadataUpdate, keys: 'source_ids' },
+  {
+    objects: 'customers',
+    bulk: JobType.customersBulkUpdate,
+    metadata: JobType.customersMetadataUpdate,
+    keys: 'source_ids',
+  },
+  {
+    objects: 'products',
+    bulk: JobType.productsBulkUpdate,
+    metadata: JobType.productsMetadataUpdate,
+    keys: 'source_ids',
+  },
   { objects: 'vouchers', bulk: JobType.vouchersBulkUpdate, metadata: JobType.vouchersMetadataUpdate, keys: 'codes' },
 ] as const;
 

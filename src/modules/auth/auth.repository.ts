@@ -6,9 +6,12 @@ import type { Db } from '../../db/engine.js';
 export type ApiKeyRow = Selectable<ApiKeyTable>;
 export type OAuthTokenRow = Selectable<OAuthTokenTable>;
 
-const keyById = queryTemplate<{ app_id: string }, ApiKeyRow>((db, param) => db.selectFrom('api_keys').selectAll().where('app_id', '=', param('app_id')));
+const keyById = queryTemplate<{ app_id: string }, ApiKeyRow>((db, param) =>
+  db.selectFrom('api_keys').selectAll().where('app_id', '=', param('app_id')),
+);
 
-export const findApiKey = async (db: Db, appId: string): Promise<ApiKeyRow | undefined> => (await keyById(db, { app_id: appId }))[0];
+export const findApiKey = async (db: Db, appId: string): Promise<ApiKeyRow | undefined> =>
+  (await keyById(db, { app_id: appId }))[0];
 
 export const listApiKeys = (db: Db): Promise<ApiKeyRow[]> =>
   db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('app_id').execute();
@@ -32,7 +35,9 @@ export const upsertApiKey = async (db: Db, row: ApiKeyRow): Promise<void> => {
     .insertInto('api_keys')
     .values(row)
     .onConflict((oc) =>
-      oc.column('app_id').doUpdateSet({ token_hash: row.token_hash, origins: row.origins, kind: row.kind, revoked_at: null }),
+      oc
+        .column('app_id')
+        .doUpdateSet({ token_hash: row.token_hash, origins: row.origins, kind: row.kind, revoked_at: null }),
     )
     .execute();
 };
@@ -74,7 +79,15 @@ export const findOAuthToken = (db: Db, tokenHash: string) =>
   db
     .selectFrom('oauth_tokens as t')
     .innerJoin('api_keys as k', 'k.app_id', 't.app_id')
-    .select(['t.app_id', 't.scope', 't.expires_at', 't.revoked_at', 'k.name', 'k.revoked_at as key_revoked_at', 'k.rate_limit'])
+    .select([
+      't.app_id',
+      't.scope',
+      't.expires_at',
+      't.revoked_at',
+      'k.name',
+      'k.revoked_at as key_revoked_at',
+      'k.rate_limit',
+    ])
     .where('t.token_hash', '=', tokenHash)
     .executeTakeFirst();
 

@@ -3,7 +3,6 @@ import { sameSecret, secretMatches } from '../../lib/secrets.js';
 import * as repo from './auth.repository.js';
 import type { Db } from '../../db/engine.js';
 
-
 /** A key row as authentication reads it, its origins parsed once; null: no key with that id. */
 export interface CachedKey {
   row: repo.ApiKeyRow;
@@ -76,7 +75,11 @@ export function lastKnownToken(db: Db, tokenHash: string): CachedToken | null | 
  * not a write: the caller checks it on every request.
  */
 export async function cachedToken(db: Db, tokenHash: string): Promise<CachedToken | null> {
-  return remembered((await current(db)).tokens, tokenHash, async () => (await repo.findOAuthToken(db, tokenHash)) ?? null);
+  return remembered(
+    (await current(db)).tokens,
+    tokenHash,
+    async () => (await repo.findOAuthToken(db, tokenHash)) ?? null,
+  );
 }
 
 /**

@@ -110,7 +110,7 @@ export async function bootstrapKeys(
       revoked_at: null,
       rate_limit: null,
     });
-    };
+  };
   if (fromEnv.serverKey) await register('server', fromEnv.serverKey);
   if (fromEnv.clientKey) await register('client', fromEnv.clientKey);
   if (fromEnv.serverKey || fromEnv.clientKey) return [];
@@ -118,7 +118,10 @@ export async function bootstrapKeys(
   // once create the first pair once (the others find it).
   return deps.db.transaction().execute(async (trx) => {
     if ((await repo.countActiveApiKeys(trx)) > 0) return [];
-    const first = [newKey(deps, { kind: 'server', name: 'first server key' }), newKey(deps, { kind: 'client', name: 'first client key' })];
+    const first = [
+      newKey(deps, { kind: 'server', name: 'first server key' }),
+      newKey(deps, { kind: 'client', name: 'first client key' }),
+    ];
     for (const { row } of first) await repo.insertApiKey(trx, row);
     return first.map((k) => k.created);
   });
@@ -146,5 +149,9 @@ export async function authenticateKey(
  * out of date (revoked since by another process). Undefined is no refusal, only "not known
  * good": authenticateKey decides.
  */
-export const recentlyAuthenticatedKey = (deps: KeyDeps, kind: KeyKind, appId: string, token: string): AuthenticatedKey | undefined =>
-  keyOpens(lastKnownKey(deps.db, appId), kind, token);
+export const recentlyAuthenticatedKey = (
+  deps: KeyDeps,
+  kind: KeyKind,
+  appId: string,
+  token: string,
+): AuthenticatedKey | undefined => keyOpens(lastKnownKey(deps.db, appId), kind, token);

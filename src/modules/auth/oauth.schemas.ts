@@ -9,14 +9,19 @@ import { isScope } from './scopes.js';
 export const scopeNames = (scope: string): string[] => [...new Set(scope.trim().split(/ +/))];
 
 export const tokenRequestSchema = object({
-  grant_type: mixed<'client_credentials'>().test('invalid_grant_type', 'grant_type must be client_credentials', (v) => v === 'client_credentials'),
+  grant_type: mixed<'client_credentials'>().test(
+    'invalid_grant_type',
+    'grant_type must be client_credentials',
+    (v) => v === 'client_credentials',
+  ),
   scope: string()
     .typeError('scope must be a string')
     .required('scope is required')
     .test('missing_parameters', 'scope is required', (v) => v.trim() !== '')
     .test(
       'invalid_scope',
-      ({ value }) => `Invalid scope ${String(value)}: scopes are names from the documented list, separated by spaces (never commas)`,
+      ({ value }) =>
+        `Invalid scope ${String(value)}: scopes are names from the documented list, separated by spaces (never commas)`,
       (v) => v.trim() === '' || scopeNames(v).every(isScope),
     ),
 });

@@ -22,7 +22,9 @@ export interface OAuthToken {
   token_type: 'Bearer';
 }
 
-export type Introspection = (Omit<OAuthToken, 'access_token'> & { access_token: string; active: true }) | { active: false };
+export type Introspection =
+  | (Omit<OAuthToken, 'access_token'> & { access_token: string; active: true })
+  | { active: false };
 
 export interface TokenHolder {
   app_id: string;
@@ -57,7 +59,9 @@ export async function issueToken(deps: OAuthDeps, appId: string, request: TokenR
     return true;
   });
   if (!issued) {
-    throw new AppError('token_limit_reached', `At most ${MAX_LIVE_TOKENS} tokens may be live at once; revoke some or wait for them to expire`,
+    throw new AppError(
+      'token_limit_reached',
+      `At most ${MAX_LIVE_TOKENS} tokens may be live at once; revoke some or wait for them to expire`,
     );
   }
   return {
@@ -84,7 +88,10 @@ async function findLiveToken(deps: OAuthDeps, accessToken: string): Promise<Cach
 }
 
 /** POST /v1/oauth/introspect. Unknown, expired and revoked tokens are `{active: false}`. */
-export async function introspectToken(deps: OAuthDeps, { access_token: accessToken }: TokenBody): Promise<Introspection> {
+export async function introspectToken(
+  deps: OAuthDeps,
+  { access_token: accessToken }: TokenBody,
+): Promise<Introspection> {
   const row = await findLiveToken(deps, accessToken);
   if (!row) return { active: false };
   return {

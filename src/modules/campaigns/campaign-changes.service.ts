@@ -7,7 +7,6 @@ import type { UpdateCampaignBody } from './campaigns.schemas.js';
 import { findCampaign, type CampaignRow } from './campaigns.service.js';
 import type { Db } from '../../db/engine.js';
 
-
 const flag = (value: boolean): number => (value ? 1 : 0);
 
 function plainFields(body: UpdateCampaignBody): repo.CampaignPatch {
@@ -16,8 +15,10 @@ function plainFields(body: UpdateCampaignBody): repo.CampaignPatch {
   if (body.type !== undefined) patch.type = body.type;
   if (body.join_once !== undefined) patch.join_once = flag(body.join_once);
   if (body.auto_join !== undefined) patch.auto_join = flag(body.auto_join);
-  if (body.use_voucher_metadata_schema !== undefined) patch.use_voucher_metadata_schema = flag(body.use_voucher_metadata_schema);
-  if (body.activity_duration_after_publishing !== undefined) patch.activity_duration_after_publishing = body.activity_duration_after_publishing;
+  if (body.use_voucher_metadata_schema !== undefined)
+    patch.use_voucher_metadata_schema = flag(body.use_voucher_metadata_schema);
+  if (body.activity_duration_after_publishing !== undefined)
+    patch.activity_duration_after_publishing = body.activity_duration_after_publishing;
   if (body.metadata !== undefined) patch.metadata = JSON.stringify(body.metadata);
   return patch;
 }
@@ -31,7 +32,10 @@ function withDiscount(campaign: CampaignRow, discount: Record<string, unknown>):
 }
 
 /** A loyalty program's tiers expiration: replaced as a whole, null clears it. */
-function withTiersExpiration(campaign: CampaignRow, value: UpdateCampaignBody['loyalty_tiers_expiration']): string | null {
+function withTiersExpiration(
+  campaign: CampaignRow,
+  value: UpdateCampaignBody['loyalty_tiers_expiration'],
+): string | null {
   if (campaign.campaign_type !== 'LOYALTY_PROGRAM') {
     throw invalidPayload('loyalty_tiers_expiration is allowed only in a LOYALTY_PROGRAM campaign');
   }
@@ -50,7 +54,12 @@ export interface CampaignChanges {
  * The campaign row of PUT /v1/campaigns/{id or name}, inside the caller's transaction, which
  * carries the validity and discount changes to the vouchers (vouchers/campaign-vouchers.service.ts).
  */
-export async function changeCampaign(trx: Db, idOrName: string, body: UpdateCampaignBody, now: string): Promise<CampaignChanges> {
+export async function changeCampaign(
+  trx: Db,
+  idOrName: string,
+  body: UpdateCampaignBody,
+  now: string,
+): Promise<CampaignChanges> {
   const campaign = await findCampaign(trx, idOrName);
   const validity = validityColumns(body);
   checkValidity({ ...campaign, ...validity });
@@ -60,7 +69,8 @@ export async function changeCampaign(trx: Db, idOrName: string, body: UpdateCamp
   const categoryId = await resolveCategoryId(trx, body, now);
   if (categoryId !== undefined) patch.category_id = categoryId;
   if (body.discount !== undefined) patch.voucher = withDiscount(campaign, body.discount);
-  if (body.loyalty_tiers_expiration !== undefined) patch.loyalty_tiers_expiration = withTiersExpiration(campaign, body.loyalty_tiers_expiration);
+  if (body.loyalty_tiers_expiration !== undefined)
+    patch.loyalty_tiers_expiration = withTiersExpiration(campaign, body.loyalty_tiers_expiration);
   await repo.updateCampaign(trx, campaign.id, patch);
   return { campaign, validity, ...(body.discount !== undefined ? { discount: body.discount } : {}) };
 }

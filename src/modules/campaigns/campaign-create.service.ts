@@ -16,7 +16,11 @@ const flag = (value: boolean | undefined, fallback = false): number => ((value ?
  * (which adds the first vouchers: vouchers/campaign-vouchers.service.ts). Its vouchers_count
  * starts at 0 and follows the vouchers actually made.
  */
-export async function insertCampaign(trx: Kysely<Database>, body: CreateCampaignBody, now: string): Promise<CampaignRow> {
+export async function insertCampaign(
+  trx: Kysely<Database>,
+  body: CreateCampaignBody,
+  now: string,
+): Promise<CampaignRow> {
   const template = templateFromBody(body);
   const validity = newValidity(body);
   if (body.loyalty_tiers_expiration != null && body.campaign_type !== 'LOYALTY_PROGRAM') {
@@ -51,6 +55,11 @@ export async function insertCampaign(trx: Kysely<Database>, body: CreateCampaign
     deleted_at: null,
     loyalty_tiers_expiration: body.loyalty_tiers_expiration ? JSON.stringify(body.loyalty_tiers_expiration) : null,
   });
-  if (body.promotion) await insertTiers(trx, id, body.promotion.tiers ?? [], { now, firstHierarchy: 1, path: (i) => `promotion.tiers[${i}].` });
+  if (body.promotion)
+    await insertTiers(trx, id, body.promotion.tiers ?? [], {
+      now,
+      firstHierarchy: 1,
+      path: (i) => `promotion.tiers[${i}].`,
+    });
   return findCampaign(trx, id);
 }

@@ -1,4 +1,10 @@
-import { codeTemplate, presentCodeConfig, type CodeConfigInput, type CodeTemplate, type PresentedCodeConfig } from '../../engine/codes/index.js';
+import {
+  codeTemplate,
+  presentCodeConfig,
+  type CodeConfigInput,
+  type CodeTemplate,
+  type PresentedCodeConfig,
+} from '../../engine/codes/index.js';
 import { VOUCHER_TYPE_BLOCK, type VoucherType } from '../../lib/enums.js';
 import { AppError, invalidPayload } from '../../lib/errors.js';
 import type { CampaignRow } from './campaigns.repository.js';
@@ -42,7 +48,11 @@ export const templateOf = (campaign: CampaignRow): StoredTemplate | null =>
 /** The campaign's template, or 400 for a campaign without vouchers (a PROMOTION). */
 export function requireTemplate(campaign: CampaignRow): StoredTemplate {
   const template = templateOf(campaign);
-  if (!template) throw new AppError('invalid_campaign', `Campaign ${campaign.id} is a PROMOTION campaign; it holds promotion tiers, not vouchers`);
+  if (!template)
+    throw new AppError(
+      'invalid_campaign',
+      `Campaign ${campaign.id} is a PROMOTION campaign; it holds promotion tiers, not vouchers`,
+    );
   return template;
 }
 
@@ -63,7 +73,8 @@ export function withCampaignType(body: CreateCampaignRequest): CreateCampaignBod
     : body.referral_program
       ? 'REFERRAL_PROGRAM'
       : body.voucher && CAMPAIGN_TYPE_OF_VOUCHER[body.voucher.type as VoucherType];
-  if (!inferred) throw invalidPayload('campaign_type is a required field when neither voucher.type nor promotion is given');
+  if (!inferred)
+    throw invalidPayload('campaign_type is a required field when neither voucher.type nor promotion is given');
   return { ...body, campaign_type: inferred };
 }
 
@@ -94,8 +105,12 @@ export function templateFromBody(body: CreateCampaignBody): StoredTemplate | nul
   const voucher = body.voucher;
   if (!voucher) throw invalidPayload('voucher is a required field');
   const expected = VOUCHER_TYPE[body.campaign_type];
-  if (voucher.type !== expected) throw invalidPayload(`voucher.type must be ${expected} in a ${body.campaign_type} campaign`);
-  return templateOfVoucher(voucher, expected, { path: 'voucher.', isReferral: body.campaign_type === 'REFERRAL_PROGRAM' });
+  if (voucher.type !== expected)
+    throw invalidPayload(`voucher.type must be ${expected} in a ${body.campaign_type} campaign`);
+  return templateOfVoucher(voucher, expected, {
+    path: 'voucher.',
+    isReferral: body.campaign_type === 'REFERRAL_PROGRAM',
+  });
 }
 
 /** A voucher body's own fields: its kind's block, code_config and redemption. */
@@ -113,11 +128,16 @@ export interface VoucherTemplateInput {
  * loyalty_card), the checked code_config (defaults filled in) and the redemption quantity
  * (null: unlimited). `path` prefixes the field names in messages.
  */
-export function templateOfVoucher(voucher: VoucherTemplateInput, type: VoucherType, options: { path: string; isReferral: boolean }): StoredTemplate {
+export function templateOfVoucher(
+  voucher: VoucherTemplateInput,
+  type: VoucherType,
+  options: { path: string; isReferral: boolean },
+): StoredTemplate {
   const block = VOUCHER_TYPE_BLOCK[type];
   if (voucher[block] === undefined) throw invalidPayload(`${options.path}${block} is a required field`);
   for (const other of Object.values(VOUCHER_TYPE_BLOCK)) {
-    if (other !== block && voucher[other] !== undefined) throw invalidPayload(`${options.path}${other} is not allowed for a ${type}`);
+    if (other !== block && voucher[other] !== undefined)
+      throw invalidPayload(`${options.path}${other} is not allowed for a ${type}`);
   }
   return {
     type,

@@ -7,7 +7,6 @@ import { assignmentsList, type AssignmentView } from '../validation-rules/index.
 type Assignments = Map<string, AssignmentView[]>;
 const NONE: Assignments = new Map();
 
-
 const bool = (n: number): boolean => n === 1;
 
 /**
@@ -18,7 +17,12 @@ const bool = (n: number): boolean => n === 1;
 const setFieldsOf = <T extends Record<string, unknown>>(fields: T) =>
   Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null)) as { [K in keyof T]?: NonNullable<T[K]> };
 
-export function presentTier(row: TierRow, campaign: CampaignRow, categories: Map<string, CategoryView>, assignments: Assignments = NONE) {
+export function presentTier(
+  row: TierRow,
+  campaign: CampaignRow,
+  categories: Map<string, CategoryView>,
+  assignments: Assignments = NONE,
+) {
   return {
     id: row.id,
     created_at: row.created_at,
@@ -48,7 +52,12 @@ export function presentTier(row: TierRow, campaign: CampaignRow, categories: Map
 }
 
 /** The campaign as the API answers it (voucherify-facts 3, create-campaign / list-campaigns). */
-export function presentCampaign(row: CampaignRow, tiers: TierRow[], categories: Map<string, CategoryView>, assignments: Assignments = NONE) {
+export function presentCampaign(
+  row: CampaignRow,
+  tiers: TierRow[],
+  categories: Map<string, CategoryView>,
+  assignments: Assignments = NONE,
+) {
   const category = row.category_id === null ? undefined : categories.get(row.category_id);
   const promotion =
     row.campaign_type === 'PROMOTION'
@@ -69,12 +78,17 @@ export function presentCampaign(row: CampaignRow, tiers: TierRow[], categories: 
     campaign_type: row.campaign_type,
     type: row.type,
     ...(row.voucher === null ? {} : { voucher: JSON.parse(row.voucher) as Record<string, unknown> }),
-    ...(row.referral_program === null ? {} : { referral_program: JSON.parse(row.referral_program) as Record<string, unknown> }),
+    ...(row.referral_program === null
+      ? {}
+      : { referral_program: JSON.parse(row.referral_program) as Record<string, unknown> }),
     ...promotion,
     auto_join: bool(row.auto_join),
     join_once: bool(row.join_once),
     use_voucher_metadata_schema: bool(row.use_voucher_metadata_schema),
-    ...setFieldsOf({ ...presentValidity(row), activity_duration_after_publishing: row.activity_duration_after_publishing }),
+    ...setFieldsOf({
+      ...presentValidity(row),
+      activity_duration_after_publishing: row.activity_duration_after_publishing,
+    }),
     vouchers_count: row.vouchers_count,
     active: bool(row.active),
     metadata: JSON.parse(row.metadata) as Record<string, unknown>,
@@ -86,14 +100,17 @@ export function presentCampaign(row: CampaignRow, tiers: TierRow[], categories: 
     vouchers_generation_status: row.vouchers_generation_status,
     protected: bool(row.protected),
     validation_rules_assignments: assignmentsList(assignments.get(row.id)),
-    ...(row.loyalty_tiers_expiration === null ? {} : { loyalty_tiers_expiration: JSON.parse(row.loyalty_tiers_expiration) as Record<string, unknown> }),
+    ...(row.loyalty_tiers_expiration === null
+      ? {}
+      : { loyalty_tiers_expiration: JSON.parse(row.loyalty_tiers_expiration) as Record<string, unknown> }),
     object: 'campaign' as const,
   };
 }
 
 export type CampaignView = ReturnType<typeof presentCampaign>;
 
-const withoutNulls = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
+const withoutNulls = (o: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
 
 /** The short campaign events carry (the reference's SimpleCampaign): set fields only. */
 export function presentSimpleCampaign(c: CampaignView) {
@@ -104,7 +121,10 @@ export function presentSimpleCampaign(c: CampaignView) {
     campaign_type: c.campaign_type,
     type: c.type,
     is_referral_code: false,
-    voucher: voucher && { ...voucher, redemption: { quantity: voucher.redemption?.quantity ?? null, redeemed_quantity: 0 } },
+    voucher: voucher && {
+      ...voucher,
+      redemption: { quantity: voucher.redemption?.quantity ?? null, redeemed_quantity: 0 },
+    },
     auto_join: c.auto_join,
     join_once: c.join_once,
     active: c.active,

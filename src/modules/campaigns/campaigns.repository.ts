@@ -42,7 +42,10 @@ export function listCampaigns(
 }
 
 export async function countCampaigns(db: Db, filter: CampaignFilter): Promise<number> {
-  let query = db.selectFrom('campaigns').select((eb) => eb.fn.countAll<number>().as('n')).where('deleted_at', 'is', null);
+  let query = db
+    .selectFrom('campaigns')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('deleted_at', 'is', null);
   if (filter.campaignType) query = query.where('campaign_type', '=', filter.campaignType);
   return (await query.executeTakeFirstOrThrow()).n;
 }
@@ -71,8 +74,17 @@ export const addVouchersCount = async (db: Db, id: string, delta: number): Promi
 };
 
 /** The generation's status; `now` null leaves updated_at alone (the generation a creation starts is no update). */
-export const setGenerationStatus = async (db: Db, id: string, status: GenerationStatus, now: string | null): Promise<void> => {
-  await db.updateTable('campaigns').set({ vouchers_generation_status: status, ...(now === null ? {} : { updated_at: now }) }).where('id', '=', id).execute();
+export const setGenerationStatus = async (
+  db: Db,
+  id: string,
+  status: GenerationStatus,
+  now: string | null,
+): Promise<void> => {
+  await db
+    .updateTable('campaigns')
+    .set({ vouchers_generation_status: status, ...(now === null ? {} : { updated_at: now }) })
+    .where('id', '=', id)
+    .execute();
 };
 
 /** Hides the campaign at once and frees its name; returns false if it was already gone. */
@@ -97,7 +109,14 @@ export const insertTiers = async (db: Db, rows: TierInsert[]): Promise<void> => 
 export const listTiers = (db: Db, campaignIds: string[]): Promise<TierRow[]> =>
   campaignIds.length === 0
     ? Promise.resolve([])
-    : db.selectFrom('promotion_tiers').selectAll().where('campaign_id', 'in', campaignIds).orderBy('campaign_id').orderBy('hierarchy').orderBy('seq').execute();
+    : db
+        .selectFrom('promotion_tiers')
+        .selectAll()
+        .where('campaign_id', 'in', campaignIds)
+        .orderBy('campaign_id')
+        .orderBy('hierarchy')
+        .orderBy('seq')
+        .execute();
 
 export const findTier = (db: Db, id: string): Promise<TierRow | undefined> =>
   db.selectFrom('promotion_tiers').selectAll().where('id', '=', id).executeTakeFirst();

@@ -8,7 +8,11 @@ import { getCampaign, listCampaigns, setCampaignActive } from './campaigns.servi
 /** Campaigns. Writes reach the campaign's vouchers, so they are the vouchers module's use cases. */
 export const campaignsRoutes: RouteModule = (router, deps) => {
   router.post('/v1/campaigns', async (ctx) => {
-    ctx.body = await createCampaign(deps, withCampaignType(validateBody(createCampaignSchema, ctx.request.body)), ctx.state.actor);
+    ctx.body = await createCampaign(
+      deps,
+      withCampaignType(validateBody(createCampaignSchema, ctx.request.body)),
+      ctx.state.actor,
+    );
   });
 
   router.get('/v1/campaigns', async (ctx) => {
@@ -20,10 +24,18 @@ export const campaignsRoutes: RouteModule = (router, deps) => {
   });
 
   router.put('/v1/campaigns/:campaignId', async (ctx) => {
-    ctx.body = await updateCampaign(deps, ctx.params.campaignId as string, validateBody(updateCampaignSchema, ctx.request.body), ctx.state.actor);
+    ctx.body = await updateCampaign(
+      deps,
+      ctx.params.campaignId as string,
+      validateBody(updateCampaignSchema, ctx.request.body),
+      ctx.state.actor,
+    );
   });
 
-  for (const [action, active] of [['enable', true], ['disable', false]] as const) {
+  for (const [action, active] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
     router.post(`/v1/campaigns/:campaignId/${action}`, async (ctx) => {
       ctx.body = await setCampaignActive(deps, ctx.params.campaignId as string, active);
     });

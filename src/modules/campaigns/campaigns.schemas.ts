@@ -5,7 +5,13 @@ import { jsonObjectField, longText, shortText } from '../../lib/fields.js';
 import { isoDuration, validityFields } from '../../lib/validity-fields.js';
 import { loyaltyTiersExpirationSchema } from './loyalty-tiers-expiration.schemas.js';
 import { MAX_PROMOTION_TIERS, tierSchema } from './promotion-tiers.schemas.js';
-import { codeConfigSchema, discountSchema, giftSchema, loyaltyCardTemplateSchema, redemptionSchema } from './voucher-template.schemas.js';
+import {
+  codeConfigSchema,
+  discountSchema,
+  giftSchema,
+  loyaltyCardTemplateSchema,
+  redemptionSchema,
+} from './voucher-template.schemas.js';
 import { validationRulesField } from '../validation-rules/index.js';
 
 export { CAMPAIGN_TYPES };
@@ -14,7 +20,12 @@ export const MAX_VOUCHERS_COUNT = 10_000_000;
 /** The `order` values of GET /v1/campaigns (each also with a leading `-`). */
 export const CAMPAIGN_ORDER_FIELDS = ['created_at', 'updated_at'] as const;
 
-const campaignsListParams = { limit: limit(), page: page(100), order: order(CAMPAIGN_ORDER_FIELDS), campaign_type: oneOf(CAMPAIGN_TYPES) };
+const campaignsListParams = {
+  limit: limit(),
+  page: page(100),
+  order: order(CAMPAIGN_ORDER_FIELDS),
+  campaign_type: oneOf(CAMPAIGN_TYPES),
+};
 
 /** GET /v1/campaigns: newest first unless `order` says otherwise. */
 export const campaignsListQuerySchema = querySchema(campaignsListParams);
@@ -58,14 +69,25 @@ export const createCampaignSchema = object({
     .required()
     .min(1)
     .max(255)
-    .test('not-an-id', 'name must not start with camp_, which campaign ids do', (v) => v === undefined || !v.startsWith('camp_')),
+    .test(
+      'not-an-id',
+      'name must not start with camp_, which campaign ids do',
+      (v) => v === undefined || !v.startsWith('camp_'),
+    ),
   // Optional as in the real API: campaign-template.ts infers it from voucher.type or promotion.
   campaign_type: string().oneOf(CAMPAIGN_TYPES),
   vouchers_count: number().integer().min(0).max(MAX_VOUCHERS_COUNT),
   voucher: voucherTemplate(),
   // A PROMOTION may start without tiers, as in the real API.
   // The reference lets `tiers` be left out or null: a PROMOTION campaign with no tiers yet.
-  promotion: object({ tiers: array(tierSchema()).max(MAX_PROMOTION_TIERS, `promotion.tiers must hold at most ${MAX_PROMOTION_TIERS} tiers`).nullable().optional() }).optional().default(undefined),
+  promotion: object({
+    tiers: array(tierSchema())
+      .max(MAX_PROMOTION_TIERS, `promotion.tiers must hold at most ${MAX_PROMOTION_TIERS} tiers`)
+      .nullable()
+      .optional(),
+  })
+    .optional()
+    .default(undefined),
   referral_program: metadata(),
   // The rule assigned to the new campaign, in its transaction (at most one, as in the reference).
   validation_rules: validationRulesField(1),

@@ -29,10 +29,12 @@ export async function findCampaign(db: Db, idOrName: string): Promise<CampaignRo
 }
 
 /** The live campaign with this id, if it still exists. */
-export const findLiveCampaign = (db: Db, id: string): Promise<CampaignRow | undefined> => repo.findLiveCampaignById(db, id);
+export const findLiveCampaign = (db: Db, id: string): Promise<CampaignRow | undefined> =>
+  repo.findLiveCampaignById(db, id);
 
 /** Vouchers added to (delta > 0) or removed from (delta < 0) the campaign's count, in one statement. */
-export const addToVouchersCount = (db: Db, id: string, delta: number): Promise<void> => repo.addVouchersCount(db, id, delta);
+export const addToVouchersCount = (db: Db, id: string, delta: number): Promise<void> =>
+  repo.addVouchersCount(db, id, delta);
 
 export const setGenerationStatus = (db: Db, id: string, status: GenerationStatus, now: string | null): Promise<void> =>
   repo.setGenerationStatus(db, id, status, now);
@@ -44,18 +46,32 @@ export const countLiveCampaignVouchers = (db: Db): Promise<number> => repo.sumLi
 export const removeCampaignRow = (db: Db, id: string): Promise<void> => repo.deleteCampaignRow(db, id);
 
 async function present(db: Db, rows: CampaignRow[]): Promise<CampaignView[]> {
-  const tiers = await repo.listTiers(db, rows.filter((r) => r.campaign_type === 'PROMOTION').map((r) => r.id));
+  const tiers = await repo.listTiers(
+    db,
+    rows.filter((r) => r.campaign_type === 'PROMOTION').map((r) => r.id),
+  );
   const categories = await categoriesById(db, [...rows.map((r) => r.category_id), ...tiers.map((t) => t.category_id)]);
   // One read of the rules assigned to the page's campaigns and their tiers.
   const assignments = await assignmentsOfObjects(db, [...rows.map((r) => r.id), ...tiers.map((t) => t.id)]);
-  return rows.map((row) => presentCampaign(row, tiers.filter((t) => t.campaign_id === row.id), categories, assignments));
+  return rows.map((row) =>
+    presentCampaign(
+      row,
+      tiers.filter((t) => t.campaign_id === row.id),
+      categories,
+      assignments,
+    ),
+  );
 }
 
 /**
  * POST /v1/campaigns/{id or name}/enable and /disable: the campaign's own `active` flag (its
  * vouchers keep theirs). The reference answers an empty object.
  */
-export async function setCampaignActive(deps: Pick<Deps, 'db' | 'clock'>, idOrName: string, active: boolean): Promise<Record<string, never>> {
+export async function setCampaignActive(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  idOrName: string,
+  active: boolean,
+): Promise<Record<string, never>> {
   await deps.db.transaction().execute(async (trx) => {
     const campaign = await findCampaign(trx, idOrName);
     await repo.updateCampaign(trx, campaign.id, { active: active ? 1 : 0, updated_at: isoNow(deps.clock) });
@@ -73,7 +89,11 @@ export async function getCampaign(deps: Pick<Deps, 'db'>, idOrName: string): Pro
 export async function listCampaigns(deps: Pick<Deps, 'db'>, query: CampaignsListQuery) {
   const filter = { campaignType: query.campaign_type };
   const order = query.order ?? { field: 'created_at', direction: 'desc' };
-  const rows = await repo.listCampaigns(deps.db, filter, { limit: query.limit, offset: (query.page - 1) * query.limit, order });
+  const rows = await repo.listCampaigns(deps.db, filter, {
+    limit: query.limit,
+    offset: (query.page - 1) * query.limit,
+    order,
+  });
   const total = await repo.countCampaigns(deps.db, filter);
   return listEnvelope('campaigns', await present(deps.db, rows), { total });
 }

@@ -12,7 +12,10 @@ export const loyaltyTiersExpirationSchema = () =>
   object({
     qualification_type: oneOf(['BALANCE', 'POINTS_IN_PERIOD']),
     qualification_period: oneOf(['MONTH', 'QUARTER', 'HALF_YEAR', 'YEAR']),
-    start_date: object({ type: oneOf(['IMMEDIATE', 'NEXT_PERIOD']) }).noUnknown().nullable().default(undefined),
+    start_date: object({ type: oneOf(['IMMEDIATE', 'NEXT_PERIOD']) })
+      .noUnknown()
+      .nullable()
+      .default(undefined),
     expiration_date: object({
       type: oneOf(['END_OF_PERIOD', 'END_OF_NEXT_PERIOD', 'BALANCE_DROP', 'CUSTOM']),
       extend: isoDuration().nullable(),

@@ -27,14 +27,23 @@ export const deleteStack = async (db: Db, id: string): Promise<void> => {
 /** A stack's tiers become these, in this order. */
 export async function replaceStackTiers(db: Db, stackId: string, tierIds: string[]): Promise<void> {
   await db.deleteFrom('promotion_stack_tiers').where('stack_id', '=', stackId).execute();
-  await db.insertInto('promotion_stack_tiers').values(tierIds.map((tier_id, position) => ({ stack_id: stackId, position, tier_id }))).execute();
+  await db
+    .insertInto('promotion_stack_tiers')
+    .values(tierIds.map((tier_id, position) => ({ stack_id: stackId, position, tier_id })))
+    .execute();
 }
 
 /** The tier ids of these stacks, each stack's in its order. */
 export async function listStackTierIds(db: Db, stackIds: string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>(stackIds.map((id) => [id, []]));
   if (stackIds.length === 0) return out;
-  const rows = await db.selectFrom('promotion_stack_tiers').selectAll().where('stack_id', 'in', stackIds).orderBy('stack_id').orderBy('position').execute();
+  const rows = await db
+    .selectFrom('promotion_stack_tiers')
+    .selectAll()
+    .where('stack_id', 'in', stackIds)
+    .orderBy('stack_id')
+    .orderBy('position')
+    .execute();
   for (const row of rows) out.get(row.stack_id)?.push(row.tier_id);
   return out;
 }
@@ -59,7 +68,10 @@ export interface StacksFilter {
  * a date range on another field on the way (`notIndexed`); the count may use any index.
  */
 function stacksQuery(db: Db, filter: StacksFilter, order?: 'created_at' | 'updated_at' | 'name') {
-  const dateTerm = (field: 'created_at' | 'updated_at') => (order === undefined || order === field ? `promotion_stacks.${field}` as const : notIndexed(`promotion_stacks.${field}`));
+  const dateTerm = (field: 'created_at' | 'updated_at') =>
+    order === undefined || order === field
+      ? (`promotion_stacks.${field}` as const)
+      : notIndexed(`promotion_stacks.${field}`);
   let query = db
     .selectFrom('promotion_stacks')
     .innerJoin('campaigns', 'campaigns.id', 'promotion_stacks.campaign_id')
@@ -71,7 +83,11 @@ function stacksQuery(db: Db, filter: StacksFilter, order?: 'created_at' | 'updat
   return query;
 }
 
-export function listStacksPage(db: Db, filter: StacksFilter, page: { limit: number; offset: number; order: OrderBy<'created_at' | 'updated_at' | 'name'> }): Promise<StackRow[]> {
+export function listStacksPage(
+  db: Db,
+  filter: StacksFilter,
+  page: { limit: number; offset: number; order: OrderBy<'created_at' | 'updated_at' | 'name'> },
+): Promise<StackRow[]> {
   return stacksQuery(db, filter, page.order.field)
     .selectAll('promotion_stacks')
     .orderBy(`promotion_stacks.${page.order.field}`, page.order.direction)
@@ -82,14 +98,21 @@ export function listStacksPage(db: Db, filter: StacksFilter, page: { limit: numb
 }
 
 export async function countStacks(db: Db, filter: StacksFilter): Promise<number> {
-  return (await stacksQuery(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+  return (
+    await stacksQuery(db, filter)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 }
 
 /**
  * A batch of the stacks whose campaign is live, active and within its dates at `now`, newest
  * first (a qualification's PROMOTION_STACKS): walked in promotion_stacks_created_at.
  */
-export function listAvailableStackKeys(db: Db, walk: { now: string; createdBefore: string | null; after: WalkPosition | null; limit: number }): Promise<Array<{ id: string; created_at: string; seq: number }>> {
+export function listAvailableStackKeys(
+  db: Db,
+  walk: { now: string; createdBefore: string | null; after: WalkPosition | null; limit: number },
+): Promise<Array<{ id: string; created_at: string; seq: number }>> {
   const { now } = walk;
   const query = db
     .selectFrom('promotion_stacks')

@@ -2,7 +2,12 @@ import type { RouteModule } from '../../http/context.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
 import { createStackSchema, promotionStacksListQuerySchema, updateStackSchema } from './promotion-stacks.schemas.js';
 import {
-  createPromotionStack, deletePromotionStack, getPromotionStack, listCampaignStacks, listPromotionStacks, updatePromotionStack,
+  createPromotionStack,
+  deletePromotionStack,
+  getPromotionStack,
+  listCampaignStacks,
+  listPromotionStacks,
+  updatePromotionStack,
 } from './promotion-stacks.service.js';
 
 /** Promotion stacks of PROMOTION campaigns (`:campaignId` is a campaign's id or name). */
@@ -14,13 +19,22 @@ export const promotionStacksRoutes: RouteModule = (router, deps) => {
     ctx.body = await listCampaignStacks(deps, ctx.params.campaignId as string);
   });
   router.post('/v1/promotions/:campaignId/stacks', async (ctx) => {
-    ctx.body = await createPromotionStack(deps, ctx.params.campaignId as string, validateBody(createStackSchema, ctx.request.body));
+    ctx.body = await createPromotionStack(
+      deps,
+      ctx.params.campaignId as string,
+      validateBody(createStackSchema, ctx.request.body),
+    );
   });
   router.get('/v1/promotions/:campaignId/stacks/:stackId', async (ctx) => {
     ctx.body = await getPromotionStack(deps, ctx.params.campaignId as string, ctx.params.stackId as string);
   });
   router.put('/v1/promotions/:campaignId/stacks/:stackId', async (ctx) => {
-    ctx.body = await updatePromotionStack(deps, ctx.params.campaignId as string, ctx.params.stackId as string, validateBody(updateStackSchema, ctx.request.body));
+    ctx.body = await updatePromotionStack(
+      deps,
+      ctx.params.campaignId as string,
+      ctx.params.stackId as string,
+      validateBody(updateStackSchema, ctx.request.body),
+    );
   });
   router.delete('/v1/promotions/:campaignId/stacks/:stackId', async (ctx) => {
     await deletePromotionStack(deps, ctx.params.campaignId as string, ctx.params.stackId as string);

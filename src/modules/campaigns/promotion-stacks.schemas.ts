@@ -19,9 +19,15 @@ const tiersField = () =>
       .typeError(`${PATH} must be an array of promotion tier ids`)
       .min(1, `${PATH} must hold at least one tier`)
       .max(MAX_STACK_TIERS, `${PATH} must hold at most ${MAX_STACK_TIERS} tiers`)
-      .test('unique', `${PATH} must not name a tier twice`, (ids) => ids === undefined || new Set(ids).size === ids.length)
+      .test(
+        'unique',
+        `${PATH} must not name a tier twice`,
+        (ids) => ids === undefined || new Set(ids).size === ids.length,
+      )
       .required(),
-    hierarchy_mode: string().typeError(`${PATH} must be a string`).oneOf(STACK_HIERARCHY_MODES, `${PATH} must be one of: ${STACK_HIERARCHY_MODES.join(', ')}`),
+    hierarchy_mode: string()
+      .typeError(`${PATH} must be a string`)
+      .oneOf(STACK_HIERARCHY_MODES, `${PATH} must be one of: ${STACK_HIERARCHY_MODES.join(', ')}`),
   })
     .typeError(`${PATH} must be an object`)
     .default(undefined);
@@ -32,7 +38,11 @@ const stackFields = () => ({
   category_id: shortText(PATH).nullable(),
 });
 
-export const createStackSchema = object({ ...stackFields(), name: stackFields().name.required(), tiers: tiersField().required() }).typeError('The body must be a JSON object');
+export const createStackSchema = object({
+  ...stackFields(),
+  name: stackFields().name.required(),
+  tiers: tiersField().required(),
+}).typeError('The body must be a JSON object');
 export const updateStackSchema = object(stackFields()).typeError('The body must be a JSON object');
 
 export type CreateStackBody = InferType<typeof createStackSchema>;

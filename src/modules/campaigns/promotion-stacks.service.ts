@@ -7,7 +7,12 @@ import { categoriesById, resolveCategoryId } from '../categories/categories.serv
 import { categoriesOf, type CategoryView } from '../categories/categories.presenter.js';
 import * as repo from './campaigns.repository.js';
 import * as stacks from './promotion-stacks.repository.js';
-import { MAX_STACKS_PER_CAMPAIGN, type CreateStackBody, type PromotionStacksListQuery, type UpdateStackBody } from './promotion-stacks.schemas.js';
+import {
+  MAX_STACKS_PER_CAMPAIGN,
+  type CreateStackBody,
+  type PromotionStacksListQuery,
+  type UpdateStackBody,
+} from './promotion-stacks.schemas.js';
 import { findPromotionCampaign } from './promotion-tiers.service.js';
 import type { Db } from '../../db/engine.js';
 
@@ -33,13 +38,22 @@ function presentStack(row: stacks.StackRow, tierIds: string[], categories: Map<s
 export type PromotionStackView = ReturnType<typeof presentStack>;
 
 async function present(db: Db, rows: stacks.StackRow[]): Promise<PromotionStackView[]> {
-  const tierIds = await stacks.listStackTierIds(db, rows.map((r) => r.id));
-  const categories = await categoriesById(db, rows.map((r) => r.category_id));
+  const tierIds = await stacks.listStackTierIds(
+    db,
+    rows.map((r) => r.id),
+  );
+  const categories = await categoriesById(
+    db,
+    rows.map((r) => r.category_id),
+  );
   return rows.map((row) => presentStack(row, tierIds.get(row.id) ?? [], categories));
 }
 
 /** The stack with this id in a live campaign, as the redemption pipeline needs it, or undefined. */
-export async function findPromotionStack(db: Db, id: string): Promise<{ id: string; campaign_id: string; name: string; tier_ids: string[] } | undefined> {
+export async function findPromotionStack(
+  db: Db,
+  id: string,
+): Promise<{ id: string; campaign_id: string; name: string; tier_ids: string[] } | undefined> {
   const row = await stacks.findStack(db, id);
   if (!row || !(await repo.findLiveCampaignById(db, row.campaign_id))) return undefined;
   const tierIds = await stacks.listStackTierIds(db, [row.id]);
@@ -47,8 +61,10 @@ export async function findPromotionStack(db: Db, id: string): Promise<{ id: stri
 }
 
 /** For qualifications: a batch of the stacks available at `now`, newest first, and the tiers of some, each stack's in its order. */
-export const listQualifyingStackKeys = (db: Db, walk: Parameters<typeof stacks.listAvailableStackKeys>[1]) => stacks.listAvailableStackKeys(db, walk);
-export const listStacksTierIds = (db: Db, stackIds: string[]): Promise<Map<string, string[]>> => stacks.listStackTierIds(db, stackIds);
+export const listQualifyingStackKeys = (db: Db, walk: Parameters<typeof stacks.listAvailableStackKeys>[1]) =>
+  stacks.listAvailableStackKeys(db, walk);
+export const listStacksTierIds = (db: Db, stackIds: string[]): Promise<Map<string, string[]>> =>
+  stacks.listStackTierIds(db, stackIds);
 
 /** The stack of this campaign (id or name), or 404. */
 async function requireStack(db: Db, campaignKey: string, stackId: string): Promise<stacks.StackRow> {
@@ -63,12 +79,17 @@ async function checkTiers(db: Db, campaignId: string, ids: string[]): Promise<vo
   for (const id of ids) {
     const tier = await repo.findTier(db, id);
     if (!tier) throw notFound('promotion_tier', id);
-    if (tier.campaign_id !== campaignId) throw invalidPayload(`tiers.ids: ${id} is not a tier of campaign ${campaignId}`);
+    if (tier.campaign_id !== campaignId)
+      throw invalidPayload(`tiers.ids: ${id} is not a tier of campaign ${campaignId}`);
   }
 }
 
 /** POST /v1/promotions/{campaignId}/stacks. */
-export async function createPromotionStack(deps: StackDeps, campaignKey: string, body: CreateStackBody): Promise<PromotionStackView> {
+export async function createPromotionStack(
+  deps: StackDeps,
+  campaignKey: string,
+  body: CreateStackBody,
+): Promise<PromotionStackView> {
   const now = isoNow(deps.clock);
   return deps.db.transaction().execute(async (trx) => {
     const campaign = await findPromotionCampaign(trx, campaignKey);
@@ -78,14 +99,27 @@ export async function createPromotionStack(deps: StackDeps, campaignKey: string,
     await checkTiers(trx, campaign.id, body.tiers.ids);
     const id = newId('stack_');
     const categoryId = (await resolveCategoryId(trx, { category_id: body.category_id }, now)) ?? null;
-    await stacks.insertStack(trx, { id, campaign_id: campaign.id, name: body.name, hierarchy_mode: 'MANUAL', category_id: categoryId, created_at: now, updated_at: null });
+    await stacks.insertStack(trx, {
+      id,
+      campaign_id: campaign.id,
+      name: body.name,
+      hierarchy_mode: 'MANUAL',
+      category_id: categoryId,
+      created_at: now,
+      updated_at: null,
+    });
     await stacks.replaceStackTiers(trx, id, body.tiers.ids);
     return (await present(trx, [(await stacks.findStack(trx, id)) as stacks.StackRow]))[0] as PromotionStackView;
   });
 }
 
 /** PUT /v1/promotions/{campaignId}/stacks/{stackId}: the fields given change (tiers as a whole). */
-export async function updatePromotionStack(deps: StackDeps, campaignKey: string, stackId: string, body: UpdateStackBody): Promise<PromotionStackView> {
+export async function updatePromotionStack(
+  deps: StackDeps,
+  campaignKey: string,
+  stackId: string,
+  body: UpdateStackBody,
+): Promise<PromotionStackView> {
   const now = isoNow(deps.clock);
   return deps.db.transaction().execute(async (trx) => {
     const row = await requireStack(trx, campaignKey, stackId);
@@ -103,12 +137,18 @@ export async function updatePromotionStack(deps: StackDeps, campaignKey: string,
 }
 
 /** GET /v1/promotions/{campaignId}/stacks/{stackId}. */
-export const getPromotionStack = async (deps: Pick<Deps, 'db'>, campaignKey: string, stackId: string): Promise<PromotionStackView> =>
+export const getPromotionStack = async (
+  deps: Pick<Deps, 'db'>,
+  campaignKey: string,
+  stackId: string,
+): Promise<PromotionStackView> =>
   (await present(deps.db, [await requireStack(deps.db, campaignKey, stackId)]))[0] as PromotionStackView;
 
 /** DELETE /v1/promotions/{campaignId}/stacks/{stackId}. */
 export async function deletePromotionStack(deps: StackDeps, campaignKey: string, stackId: string): Promise<void> {
-  await deps.db.transaction().execute(async (trx) => stacks.deleteStack(trx, (await requireStack(trx, campaignKey, stackId)).id));
+  await deps.db
+    .transaction()
+    .execute(async (trx) => stacks.deleteStack(trx, (await requireStack(trx, campaignKey, stackId)).id));
 }
 
 /** GET /v1/promotions/{campaignId}/stacks: every stack of the campaign, oldest first. */
@@ -127,6 +167,10 @@ export async function listPromotionStacks(deps: Pick<Deps, 'db'>, query: Promoti
     updatedAfter: query['updated_at[after]'],
   };
   const order = query.order ?? { field: 'created_at', direction: 'desc' };
-  const rows = await stacks.listStacksPage(deps.db, filter, { limit: query.limit, offset: (query.page - 1) * query.limit, order });
+  const rows = await stacks.listStacksPage(deps.db, filter, {
+    limit: query.limit,
+    offset: (query.page - 1) * query.limit,
+    order,
+  });
   return listEnvelope('data', await present(deps.db, rows), { total: await stacks.countStacks(deps.db, filter) });
 }

@@ -7,20 +7,34 @@ import { insertTiers } from './promotion-tier-rows.js';
 import * as stacks from './promotion-stacks.repository.js';
 import * as tiers from './promotion-tiers.repository.js';
 import { MAX_PROMOTION_TIERS, tierDiscount, type TierBody, type UpdateTierBody } from './promotion-tiers.schemas.js';
-import { findPromotionCampaign, requirePromotionTier, type PromotionTierRecord, type PromotionTierView } from './promotion-tiers.service.js';
+import {
+  findPromotionCampaign,
+  requirePromotionTier,
+  type PromotionTierRecord,
+  type PromotionTierView,
+} from './promotion-tiers.service.js';
 import type { Db } from '../../db/engine.js';
 
 /** Adding, changing, enabling and removing the promotion tiers of a PROMOTION campaign. */
 type TierDeps = Pick<Deps, 'db' | 'clock'>;
 
 /** POST /v1/promotions/{campaignId}/tiers: without a `hierarchy`, the tier comes after the campaign's last. */
-export async function createPromotionTier(deps: TierDeps, campaignKey: string, body: TierBody): Promise<PromotionTierView> {
+export async function createPromotionTier(
+  deps: TierDeps,
+  campaignKey: string,
+  body: TierBody,
+): Promise<PromotionTierView> {
   const now = isoNow(deps.clock);
   return deps.db.transaction().execute(async (trx) => {
     const campaign = await findPromotionCampaign(trx, campaignKey);
     const { count, maxHierarchy } = await tiers.campaignTierStats(trx, campaign.id);
-    if (count >= MAX_PROMOTION_TIERS) throw invalidPayload(`A PROMOTION campaign holds at most ${MAX_PROMOTION_TIERS} tiers`);
-    const [row] = await insertTiers(trx, campaign.id, [body], { now, firstHierarchy: maxHierarchy + 1, path: () => '' });
+    if (count >= MAX_PROMOTION_TIERS)
+      throw invalidPayload(`A PROMOTION campaign holds at most ${MAX_PROMOTION_TIERS} tiers`);
+    const [row] = await insertTiers(trx, campaign.id, [body], {
+      now,
+      firstHierarchy: maxHierarchy + 1,
+      path: () => '',
+    });
     return (await requirePromotionTier(trx, row?.id as string)).view;
   });
 }
@@ -43,7 +57,11 @@ async function patchTier(trx: Db, found: PromotionTierRecord, patch: tiers.TierP
 }
 
 /** PUT /v1/promotions/tiers/{promotionTierId}: the fields given change; validity is checked as merged. */
-export async function updatePromotionTier(deps: TierDeps, id: string, body: UpdateTierBody): Promise<PromotionTierView> {
+export async function updatePromotionTier(
+  deps: TierDeps,
+  id: string,
+  body: UpdateTierBody,
+): Promise<PromotionTierView> {
   const now = isoNow(deps.clock);
   return deps.db.transaction().execute(async (trx) => {
     const found = await requirePromotionTier(trx, id);
@@ -59,7 +77,11 @@ export async function updatePromotionTier(deps: TierDeps, id: string, body: Upda
 /** POST /v1/promotions/tiers/{promotionTierId}/enable and /disable: answers the tier. */
 export async function setPromotionTierActive(deps: TierDeps, id: string, active: boolean): Promise<PromotionTierView> {
   const now = isoNow(deps.clock);
-  return deps.db.transaction().execute(async (trx) => patchTier(trx, await requirePromotionTier(trx, id), { active: active ? 1 : 0, updated_at: now }));
+  return deps.db
+    .transaction()
+    .execute(async (trx) =>
+      patchTier(trx, await requirePromotionTier(trx, id), { active: active ? 1 : 0, updated_at: now }),
+    );
 }
 
 /** DELETE /v1/promotions/tiers/{promotionTierId}: refused (400 resource_in_use) while a promotion stack holds it. */
@@ -67,7 +89,11 @@ export async function deletePromotionTier(deps: TierDeps, id: string): Promise<v
   await deps.db.transaction().execute(async (trx) => {
     const found = await requirePromotionTier(trx, id);
     const stack = await stacks.findStackOfTier(trx, found.tier.id);
-    if (stack) throw new AppError('resource_in_use', `Promotion tier ${found.tier.id} is in promotion stack ${stack.stack_id}; remove it from the stack first`);
+    if (stack)
+      throw new AppError(
+        'resource_in_use',
+        `Promotion tier ${found.tier.id} is in promotion stack ${stack.stack_id}; remove it from the stack first`,
+      );
     await tiers.deleteTier(trx, found.tier.id);
   });
 }

@@ -1,6 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { allValidityColumns, checkValidity, validityColumns, type ValidityColumns, type ValidityInput } from '../../engine/validity/index.js';
+import {
+  allValidityColumns,
+  checkValidity,
+  validityColumns,
+  type ValidityColumns,
+  type ValidityInput,
+} from '../../engine/validity/index.js';
 import { newId } from '../../lib/ids.js';
 import { resolveCategoryId } from '../categories/categories.service.js';
 import * as repo from './campaigns.repository.js';

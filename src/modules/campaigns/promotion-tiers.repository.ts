@@ -14,7 +14,10 @@ export interface TiersFilter {
 }
 
 /** Tiers of live campaigns, filtered: walked in the order's index, the rest checked per row. */
-function tiersQuery(db: Db, filter: TiersFilter): SelectQueryBuilder<Database, 'promotion_tiers' | 'campaigns', object> {
+function tiersQuery(
+  db: Db,
+  filter: TiersFilter,
+): SelectQueryBuilder<Database, 'promotion_tiers' | 'campaigns', object> {
   let query = db
     .selectFrom('promotion_tiers')
     .innerJoin('campaigns', 'campaigns.id', 'promotion_tiers.campaign_id')
@@ -31,7 +34,11 @@ function tiersQuery(db: Db, filter: TiersFilter): SelectQueryBuilder<Database, '
   return query;
 }
 
-export function listTiersPage(db: Db, filter: TiersFilter, page: { limit: number; offset: number; order: OrderBy<'created_at' | 'updated_at'> }): Promise<TierRow[]> {
+export function listTiersPage(
+  db: Db,
+  filter: TiersFilter,
+  page: { limit: number; offset: number; order: OrderBy<'created_at' | 'updated_at'> },
+): Promise<TierRow[]> {
   return tiersQuery(db, filter)
     .selectAll('promotion_tiers')
     .orderBy(`promotion_tiers.${page.order.field}`, page.order.direction)
@@ -52,18 +59,31 @@ export interface TierKey {
  * A batch of the tiers available now, newest first, created before `createdBefore` (the page
  * cursor) and strictly before `after` (where the walk stands): walked in promotion_tiers_active_created_at.
  */
-export function listAvailableTierKeys(db: Db, walk: { now: string; createdBefore: string | null; after: { created_at: string; seq: number } | null; limit: number }): Promise<TierKey[]> {
-  const query = tiersQuery(db, { availableAt: walk.now }).select(['promotion_tiers.id', 'promotion_tiers.created_at', 'promotion_tiers.seq']);
+export function listAvailableTierKeys(
+  db: Db,
+  walk: { now: string; createdBefore: string | null; after: { created_at: string; seq: number } | null; limit: number },
+): Promise<TierKey[]> {
+  const query = tiersQuery(db, { availableAt: walk.now }).select([
+    'promotion_tiers.id',
+    'promotion_tiers.created_at',
+    'promotion_tiers.seq',
+  ]);
   return newestFirst(query, 'promotion_tiers', walk).execute();
 }
 
 export async function countTiers(db: Db, filter: TiersFilter): Promise<number> {
-  return (await tiersQuery(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+  return (
+    await tiersQuery(db, filter)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 }
 
 /** Tiers by id, in one read (those that exist). */
 export const findTiersByIds = (db: Db, ids: string[]): Promise<TierRow[]> =>
-  ids.length === 0 ? Promise.resolve([]) : db.selectFrom('promotion_tiers').selectAll().where('id', 'in', ids).execute();
+  ids.length === 0
+    ? Promise.resolve([])
+    : db.selectFrom('promotion_tiers').selectAll().where('id', 'in', ids).execute();
 
 /** Campaigns by id (a page of tiers' campaigns), live or not. */
 export const listCampaignsByIds = (db: Db, ids: string[]): Promise<CampaignRow[]> =>
@@ -73,7 +93,10 @@ export const listCampaignsByIds = (db: Db, ids: string[]): Promise<CampaignRow[]
 export async function campaignTierStats(db: Db, campaignId: string): Promise<{ count: number; maxHierarchy: number }> {
   const row = await db
     .selectFrom('promotion_tiers')
-    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.coalesce(eb.fn.max<number>('hierarchy'), eb.lit(0)).as('maxHierarchy')])
+    .select((eb) => [
+      eb.fn.countAll<number>().as('count'),
+      eb.fn.coalesce(eb.fn.max<number>('hierarchy'), eb.lit(0)).as('maxHierarchy'),
+    ])
     .where('campaign_id', '=', campaignId)
     .executeTakeFirstOrThrow();
   return { count: Number(row.count), maxHierarchy: Number(row.maxHierarchy) };

@@ -1,6 +1,11 @@
 import type { RouteModule } from '../../http/context.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
-import { createPromotionTier, deletePromotionTier, setPromotionTierActive, updatePromotionTier } from './promotion-tier-changes.service.js';
+import {
+  createPromotionTier,
+  deletePromotionTier,
+  setPromotionTierActive,
+  updatePromotionTier,
+} from './promotion-tier-changes.service.js';
 import { createTierSchema, promotionTiersListQuerySchema, updateTierSchema } from './promotion-tiers.schemas.js';
 import { getPromotionTier, listCampaignTiers, listPromotionTiers } from './promotion-tiers.service.js';
 
@@ -17,13 +22,20 @@ export const promotionTiersRoutes: RouteModule = (router, deps) => {
     ctx.body = await getPromotionTier(deps, ctx.params.promotionTierId as string);
   });
   router.put('/v1/promotions/tiers/:promotionTierId', async (ctx) => {
-    ctx.body = await updatePromotionTier(deps, ctx.params.promotionTierId as string, validateBody(updateTierSchema, ctx.request.body));
+    ctx.body = await updatePromotionTier(
+      deps,
+      ctx.params.promotionTierId as string,
+      validateBody(updateTierSchema, ctx.request.body),
+    );
   });
   router.delete('/v1/promotions/tiers/:promotionTierId', async (ctx) => {
     await deletePromotionTier(deps, ctx.params.promotionTierId as string);
     ctx.status = 204;
   });
-  for (const [action, active] of [['enable', true], ['disable', false]] as const) {
+  for (const [action, active] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
     router.post(`/v1/promotions/tiers/:promotionTierId/${action}`, async (ctx) => {
       ctx.body = await setPromotionTierActive(deps, ctx.params.promotionTierId as string, active);
     });
@@ -32,6 +44,10 @@ export const promotionTiersRoutes: RouteModule = (router, deps) => {
     ctx.body = await listCampaignTiers(deps, ctx.params.campaignId as string);
   });
   router.post('/v1/promotions/:campaignId/tiers', async (ctx) => {
-    ctx.body = await createPromotionTier(deps, ctx.params.campaignId as string, validateBody(createTierSchema, ctx.request.body));
+    ctx.body = await createPromotionTier(
+      deps,
+      ctx.params.campaignId as string,
+      validateBody(createTierSchema, ctx.request.body),
+    );
   });
 };

@@ -19,20 +19,27 @@ export const MAX_PROMOTION_TIERS = 100;
 export type TierAction = { discount?: Record<string, unknown> } | Record<string, unknown>;
 
 /** The older shape: `action: {type, amount_off}`, the discount without its `discount` key. */
-const isBareDiscount = (action: unknown): action is Record<string, unknown> => isPlainObject(action) && 'type' in action && !('discount' in action);
+const isBareDiscount = (action: unknown): action is Record<string, unknown> =>
+  isPlainObject(action) && 'type' in action && !('discount' in action);
 
 /**
  * As the real API does, a tier may come without `action` or without `action.discount` (a tier
  * that gives no discount), and with the older `action: {type, amount_off}` shape.
  */
 const tierAction = () =>
-  lazy((action: unknown) => (isBareDiscount(action) ? discountSchema({ required: true }) : object({ discount: discountSchema() }).noUnknown().default(undefined))) as unknown as Schema<
-    TierAction | undefined
-  >;
+  lazy((action: unknown) =>
+    isBareDiscount(action)
+      ? discountSchema({ required: true })
+      : object({ discount: discountSchema() }).noUnknown().default(undefined),
+  ) as unknown as Schema<TierAction | undefined>;
 
 /** The discount a tier's action gives, whichever shape it came in; undefined for none. */
 export const tierDiscount = (action: TierAction | undefined): Record<string, unknown> | undefined =>
-  action === undefined ? undefined : isBareDiscount(action) ? action : (action as { discount?: Record<string, unknown> }).discount;
+  action === undefined
+    ? undefined
+    : isBareDiscount(action)
+      ? action
+      : (action as { discount?: Record<string, unknown> }).discount;
 
 const tierFields = () => ({
   name: shortText(PATH).min(1, `${PATH} must not be empty`),
@@ -61,7 +68,12 @@ export type UpdateTierBody = InferType<typeof updateTierSchema>;
 /** The `order` values of GET /v1/promotions/tiers (each also with a leading `-`). */
 export const PROMOTION_TIER_ORDER_FIELDS = ['created_at', 'updated_at'] as const;
 
-const tiersListParams = { is_available: oneOf(['true', 'false'] as const), limit: limit(), page: page(100), order: order(PROMOTION_TIER_ORDER_FIELDS) };
+const tiersListParams = {
+  is_available: oneOf(['true', 'false'] as const),
+  limit: limit(),
+  page: page(100),
+  order: order(PROMOTION_TIER_ORDER_FIELDS),
+};
 
 /** GET /v1/promotions/tiers and /client/v1/promotions/tiers. */
 export const promotionTiersListQuerySchema = querySchema(tiersListParams);

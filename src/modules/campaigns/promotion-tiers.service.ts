@@ -35,10 +35,18 @@ export async function findPromotionTier(db: Db, id: string): Promise<PromotionTi
 export async function findPromotionTiers(db: Db, ids: readonly string[]): Promise<Map<string, PromotionTierRecord>> {
   const rows = await tiers.findTiersByIds(db, [...new Set(ids)]);
   if (rows.length === 0) return new Map();
-  const live = (await tiers.listCampaignsByIds(db, [...new Set(rows.map((row) => row.campaign_id))])).filter((c) => c.deleted_at === null);
+  const live = (await tiers.listCampaignsByIds(db, [...new Set(rows.map((row) => row.campaign_id))])).filter(
+    (c) => c.deleted_at === null,
+  );
   const campaigns = new Map(live.map((c) => [c.id, c]));
-  const categories = await categoriesById(db, rows.map((row) => row.category_id));
-  const assignments = await assignmentsOfObjects(db, rows.map((row) => row.id));
+  const categories = await categoriesById(
+    db,
+    rows.map((row) => row.category_id),
+  );
+  const assignments = await assignmentsOfObjects(
+    db,
+    rows.map((row) => row.id),
+  );
   const found = new Map<string, PromotionTierRecord>();
   for (const tier of rows) {
     const campaign = campaigns.get(tier.campaign_id);
@@ -57,19 +65,29 @@ export async function requirePromotionTier(db: Db, id: string): Promise<Promotio
 /** A live PROMOTION campaign by id or name: 404 when none, 400 invalid_campaign for another type. */
 export async function findPromotionCampaign(db: Db, idOrName: string): Promise<repo.CampaignRow> {
   const campaign = await findCampaign(db, idOrName);
-  if (campaign.campaign_type !== 'PROMOTION') throw new AppError('invalid_campaign', `Campaign ${campaign.id} is not a PROMOTION campaign`);
+  if (campaign.campaign_type !== 'PROMOTION')
+    throw new AppError('invalid_campaign', `Campaign ${campaign.id} is not a PROMOTION campaign`);
   return campaign;
 }
 
 /** Tiers with their campaigns and categories, in the order given. */
 async function present(db: Db, rows: TierRow[], campaigns?: repo.CampaignRow[]): Promise<PromotionTierView[]> {
-  const byId = new Map((campaigns ?? (await tiers.listCampaignsByIds(db, [...new Set(rows.map((r) => r.campaign_id))]))).map((c) => [c.id, c]));
-  const categories = await categoriesById(db, rows.map((r) => r.category_id));
+  const byId = new Map(
+    (campaigns ?? (await tiers.listCampaignsByIds(db, [...new Set(rows.map((r) => r.campaign_id))]))).map((c) => [
+      c.id,
+      c,
+    ]),
+  );
+  const categories = await categoriesById(
+    db,
+    rows.map((r) => r.category_id),
+  );
   return rows.map((row) => presentTier(row, byId.get(row.campaign_id) as repo.CampaignRow, categories));
 }
 
 /** GET /v1/promotions/tiers/{promotionTierId}. */
-export const getPromotionTier = async (deps: Pick<Deps, 'db'>, id: string): Promise<PromotionTierView> => (await requirePromotionTier(deps.db, id)).view;
+export const getPromotionTier = async (deps: Pick<Deps, 'db'>, id: string): Promise<PromotionTierView> =>
+  (await requirePromotionTier(deps.db, id)).view;
 
 /**
  * GET /v1/promotions/tiers and /client/v1/promotions/tiers: tiers of every live campaign,
@@ -79,18 +97,29 @@ export const getPromotionTier = async (deps: Pick<Deps, 'db'>, id: string): Prom
 export async function listPromotionTiers(deps: Pick<Deps, 'db' | 'clock'>, query: PromotionTiersListQuery) {
   const filter = query.is_available === 'true' ? { availableAt: isoNow(deps.clock) } : {};
   const order = query.order ?? { field: 'created_at', direction: 'desc' };
-  const rows = await tiers.listTiersPage(deps.db, filter, { limit: query.limit, offset: (query.page - 1) * query.limit, order });
+  const rows = await tiers.listTiersPage(deps.db, filter, {
+    limit: query.limit,
+    offset: (query.page - 1) * query.limit,
+    order,
+  });
   return listEnvelope('tiers', await present(deps.db, rows), { total: await tiers.countTiers(deps.db, filter) });
 }
 
 /** The ids of the tiers available now (as `is_available=true` lists them), oldest first, at most `limit`. */
 export async function listAvailableTierIds(deps: Pick<Deps, 'db' | 'clock'>, limit: number): Promise<string[]> {
-  const rows = await tiers.listTiersPage(deps.db, { availableAt: isoNow(deps.clock) }, { limit, offset: 0, order: { field: 'created_at', direction: 'asc' } });
+  const rows = await tiers.listTiersPage(
+    deps.db,
+    { availableAt: isoNow(deps.clock) },
+    { limit, offset: 0, order: { field: 'created_at', direction: 'asc' } },
+  );
   return rows.map((row) => row.id);
 }
 
 /** For qualifications: a batch of the tiers available at `now`, newest first (listAvailableTierKeys). */
-export const listQualifyingTierKeys = (db: Db, walk: Parameters<typeof tiers.listAvailableTierKeys>[1]): Promise<tiers.TierKey[]> => tiers.listAvailableTierKeys(db, walk);
+export const listQualifyingTierKeys = (
+  db: Db,
+  walk: Parameters<typeof tiers.listAvailableTierKeys>[1],
+): Promise<tiers.TierKey[]> => tiers.listAvailableTierKeys(db, walk);
 export type { TierKey } from './promotion-tiers.repository.js';
 
 /** GET /v1/promotions/{campaignId}/tiers: every tier of the campaign (at most MAX_PROMOTION_TIERS), by hierarchy. */

@@ -21,14 +21,25 @@ export const codeConfigSchema = () =>
     .default(undefined);
 
 export const redemptionSchema = () =>
-  object({ quantity: wholeNumber().min(0).nullable() }).noUnknown().optional().default(undefined);
+  object({ quantity: wholeNumber().min(0).nullable() })
+    .noUnknown()
+    .optional()
+    .default(undefined);
 
 // Discounts (voucherify-facts 2.7), told apart by `type` (and `units` for UNIT).
 const AMOUNT_EFFECTS = [
-  'APPLY_TO_ORDER', 'APPLY_TO_ITEMS', 'APPLY_TO_ITEMS_PROPORTIONALLY', 'APPLY_TO_ITEMS_PROPORTIONALLY_BY_QUANTITY', 'APPLY_TO_ITEMS_BY_QUANTITY',
+  'APPLY_TO_ORDER',
+  'APPLY_TO_ITEMS',
+  'APPLY_TO_ITEMS_PROPORTIONALLY',
+  'APPLY_TO_ITEMS_PROPORTIONALLY_BY_QUANTITY',
+  'APPLY_TO_ITEMS_BY_QUANTITY',
 ];
 const ORDER_OR_ITEMS = ['APPLY_TO_ORDER', 'APPLY_TO_ITEMS'];
-const productRef = () => object({ id: string().required(), source_id: string().nullable(), name: string().nullable() }).noUnknown().optional().default(undefined);
+const productRef = () =>
+  object({ id: string().required(), source_id: string().nullable(), name: string().nullable() })
+    .noUnknown()
+    .optional()
+    .default(undefined);
 
 const amountDiscount = object({
   type: string().required().oneOf(['AMOUNT']),
@@ -75,7 +86,9 @@ const unitDiscount = object({
 const unitMultipleDiscount = object({
   type: string().required().oneOf(['UNIT']),
   effect: string().oneOf(['ADD_MANY_ITEMS']),
-  units: array(object({ ...oneUnit, effect: string().required().oneOf(['ADD_NEW_ITEMS', 'ADD_MISSING_ITEMS']) }).noUnknown())
+  units: array(
+    object({ ...oneUnit, effect: string().required().oneOf(['ADD_NEW_ITEMS', 'ADD_MISSING_ITEMS']) }).noUnknown(),
+  )
     .required()
     .min(1),
   is_dynamic: boolean(),
@@ -120,7 +133,13 @@ export const loyaltyCardTemplateSchema = () =>
     expiration_rules: object({
       period_type: string().required().oneOf(['FIXED_DAY_OF_YEAR', 'MONTH']),
       period_value: wholeNumber().min(1),
-      rounding_type: string().oneOf(['END_OF_MONTH', 'END_OF_QUARTER', 'END_OF_HALF_YEAR', 'END_OF_YEAR', 'PARTICULAR_MONTH']),
+      rounding_type: string().oneOf([
+        'END_OF_MONTH',
+        'END_OF_QUARTER',
+        'END_OF_HALF_YEAR',
+        'END_OF_YEAR',
+        'PARTICULAR_MONTH',
+      ]),
       rounding_value: wholeNumber().min(0),
       fixed_month: wholeNumber().min(1).max(12),
       fixed_day: wholeNumber().min(1).max(31),

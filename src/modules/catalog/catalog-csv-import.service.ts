@@ -9,10 +9,12 @@ type StagingDeps = Pick<Deps, 'db' | 'engine' | 'clock'>;
 type Answer = Promise<{ async_action_id: string }>;
 
 /** `promo import products.csv --type products`: a PRODUCTS.IMPORT_CSV job fed row by row. */
-export const startProductsCsvStaging = (deps: StagingDeps, actor: Actor): Promise<Staging> => startStaging(deps, csvImportJob(JobType.productsImportCsv, actor));
+export const startProductsCsvStaging = (deps: StagingDeps, actor: Actor): Promise<Staging> =>
+  startStaging(deps, csvImportJob(JobType.productsImportCsv, actor));
 
 /** `promo import skus.csv --type skus`: a SKUS.IMPORT_CSV job fed row by row. */
-export const startSkusCsvStaging = (deps: StagingDeps, actor: Actor): Promise<Staging> => startStaging(deps, csvImportJob(JobType.skusImportCsv, actor));
+export const startSkusCsvStaging = (deps: StagingDeps, actor: Actor): Promise<Staging> =>
+  startStaging(deps, csvImportJob(JobType.skusImportCsv, actor));
 
 /** POST /v1/products/importCSV: the uploaded rows go to a PRODUCTS.IMPORT_CSV job as they stream in. */
 export const importProductsCsv = (deps: StagingDeps, rows: AsyncIterable<CsvRecord>, actor: Actor): Answer =>

@@ -5,7 +5,6 @@ import type { Db } from '../../db/engine.js';
 
 export type { ProductView, SkuView };
 
-
 /** Products and SKUs named by id or by source id (an order's items name them either way). */
 export interface CatalogRefs {
   productIds: string[];
@@ -47,7 +46,12 @@ export interface CatalogCache {
   skuSources: Map<string, SkuView>;
 }
 
-export const newCatalogCache = (): CatalogCache => ({ products: new Map(), productSources: new Map(), skus: new Map(), skuSources: new Map() });
+export const newCatalogCache = (): CatalogCache => ({
+  products: new Map(),
+  productSources: new Map(),
+  skus: new Map(),
+  skuSources: new Map(),
+});
 
 export function clearCatalogCache(cache: CatalogCache | undefined): void {
   if (!cache) return;

@@ -29,14 +29,24 @@ export const priceField = (label: string) =>
 export const stringArrayField = (label: string) =>
   mixed<string[]>((v): v is string[] => Array.isArray(v) && v.every((item) => typeof item === 'string'))
     .typeError(`${label} must be an array of strings`)
-    .test('item-length', `${label} must hold strings of at most ${LIMITS.shortText} characters`, (v) => v == null || v.every((item) => item.length <= LIMITS.shortText))
+    .test(
+      'item-length',
+      `${label} must hold strings of at most ${LIMITS.shortText} characters`,
+      (v) => v == null || v.every((item) => item.length <= LIMITS.shortText),
+    )
     .test('json-size', jsonSizeMessage(label), (v) => v == null || withinJsonBytes(v))
     .nonNullable(`${label} must be an array of strings`);
 
 /** The order values of the reference's list operations ("List Product Collections", "List SKUs in Product"). */
 export const ORDER_FIELDS = ['created_at', 'updated_at', 'type', 'code', 'campaign', 'category'] as const;
 
-const catalogListParams = { limit: limit(), page: page(100), order: order(ORDER_FIELDS), start_date: date(), end_date: date() };
+const catalogListParams = {
+  limit: limit(),
+  page: page(100),
+  order: order(ORDER_FIELDS),
+  start_date: date(),
+  end_date: date(),
+};
 
 /** The query of GET /v1/products and GET /v1/products/{id}/skus (the reference's "List SKUs in Product"). */
 export const catalogListQuerySchema = querySchema(catalogListParams);
@@ -50,7 +60,10 @@ export function catalogListWindow(q: QueryOf<typeof catalogListParams>): ListWin
   return {
     limit: q.limit,
     offset: (q.page - 1) * q.limit,
-    sort: { field: q.order?.field === 'updated_at' ? 'updated_at' : 'created_at', direction: q.order?.direction ?? 'asc' },
+    sort: {
+      field: q.order?.field === 'updated_at' ? 'updated_at' : 'created_at',
+      direction: q.order?.direction ?? 'asc',
+    },
     createdFrom: q.start_date,
     createdTo: q.end_date,
   };

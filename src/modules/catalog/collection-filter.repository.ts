@@ -1,5 +1,11 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import { DATE_ITEM_GLOBS, type CompiledFilter, type Scalar, type Test, type TimeRange } from '../../engine/conditions/index.js';
+import {
+  DATE_ITEM_GLOBS,
+  type CompiledFilter,
+  type Scalar,
+  type Test,
+  type TimeRange,
+} from '../../engine/conditions/index.js';
 
 /**
  * Translates a compiled condition filter (src/engine/conditions) into a WHERE clause over the
@@ -18,7 +24,8 @@ export type Bool = RawBuilder<SqlBool>;
 export const TRUE: Bool = sql<SqlBool>`1`;
 export const FALSE: Bool = sql<SqlBool>`0`;
 export const or = (parts: Bool[]): Bool => (parts.length === 0 ? FALSE : sql<SqlBool>`(${sql.join(parts, sql` OR `)})`);
-export const and = (parts: Bool[]): Bool => (parts.length === 0 ? TRUE : sql<SqlBool>`(${sql.join(parts, sql` AND `)})`);
+export const and = (parts: Bool[]): Bool =>
+  parts.length === 0 ? TRUE : sql<SqlBool>`(${sql.join(parts, sql` AND `)})`;
 export const not = (part: Bool): Bool => sql<SqlBool>`(NOT ${part})`;
 
 /** One item of a field value, with SQL telling what JSON type it is. */
@@ -41,7 +48,13 @@ export interface Source {
   present: Bool;
 }
 
-export const textItem = (value: Sql, notNull: Bool): Item => ({ value, isText: notNull, isNumber: FALSE, isTrue: FALSE, isFalse: FALSE });
+export const textItem = (value: Sql, notNull: Bool): Item => ({
+  value,
+  isText: notNull,
+  isNumber: FALSE,
+  isTrue: FALSE,
+  isFalse: FALSE,
+});
 
 const equalsItem = (item: Item, values: Scalar[]): Bool => {
   const strings = values.filter((v): v is string => typeof v === 'string');
@@ -77,11 +90,16 @@ function prefixEnd(prefix: string): string | undefined {
 function startsWith(item: Item, prefix: string): Bool {
   const exact = TEXT_SQL.starts_with(item.value, prefix);
   const end = item.indexedText ? prefixEnd(prefix) : undefined;
-  return end === undefined ? exact : and([sql<SqlBool>`${item.value} >= ${prefix}`, sql<SqlBool>`${item.value} < ${end}`, exact]);
+  return end === undefined
+    ? exact
+    : and([sql<SqlBool>`${item.value} >= ${prefix}`, sql<SqlBool>`${item.value} < ${end}`, exact]);
 }
 
 const textItemTest = (item: Item, mode: keyof typeof TEXT_SQL, values: string[]): Bool =>
-  and([item.isText, or(values.map((s) => (mode === 'starts_with' ? startsWith(item, s) : TEXT_SQL[mode](item.value, s))))]);
+  and([
+    item.isText,
+    or(values.map((s) => (mode === 'starts_with' ? startsWith(item, s) : TEXT_SQL[mode](item.value, s)))),
+  ]);
 
 const CMP = { '>': sql`>`, '<': sql`<`, '>=': sql`>=`, '<=': sql`<=`, '=': sql`=` } as const;
 
@@ -94,11 +112,13 @@ function canonicalRange(value: Sql, r: TimeRange): Bool {
   const parts: Bool[] = [sql<SqlBool>`${value} IS NOT NULL`];
   if (r.from !== undefined) {
     if (r.from > MAX_ISO_MS) return FALSE;
-    if (r.from >= MIN_ISO_MS) parts.push(sql<SqlBool>`${value} ${r.fromInclusive ? CMP['>='] : CMP['>']} ${new Date(r.from).toISOString()}`);
+    if (r.from >= MIN_ISO_MS)
+      parts.push(sql<SqlBool>`${value} ${r.fromInclusive ? CMP['>='] : CMP['>']} ${new Date(r.from).toISOString()}`);
   }
   if (r.to !== undefined) {
     if (r.to < MIN_ISO_MS) return FALSE;
-    if (r.to <= MAX_ISO_MS) parts.push(sql<SqlBool>`${value} ${r.toInclusive ? CMP['<='] : CMP['<']} ${new Date(r.to).toISOString()}`);
+    if (r.to <= MAX_ISO_MS)
+      parts.push(sql<SqlBool>`${value} ${r.toInclusive ? CMP['<='] : CMP['<']} ${new Date(r.to).toISOString()}`);
   }
   return and(parts);
 }
@@ -126,7 +146,9 @@ function testSql(test: Test, source: Source): Bool {
     case 'compare':
       return source.some((item) => and([item.isNumber, sql<SqlBool>`${item.value} ${CMP[test.cmp]} ${test.value}`]));
     case 'time':
-      return source.some((item) => (item.canonicalDate ? canonicalRange(item.value, test.range) : textDateRange(item, test.range)));
+      return source.some((item) =>
+        item.canonicalDate ? canonicalRange(item.value, test.range) : textDateRange(item, test.range),
+      );
     case 'count':
       return sql<SqlBool>`${source.count} ${CMP[test.cmp]} ${test.value}`;
     case 'present':

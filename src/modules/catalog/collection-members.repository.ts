@@ -7,7 +7,6 @@ import { catalogSource } from './collection-sources.repository.js';
 import type { MembersQuery } from './product-collections.schemas.js';
 import type { Db } from '../../db/engine.js';
 
-
 /** A member of a collection: a product or a SKU, with what orders the page. */
 export interface MemberRef {
   object: 'product' | 'sku';
@@ -31,7 +30,13 @@ type Cursor = { op: '>' | '<'; at: string };
 function productArm(db: Db, filter: CompiledFilter, after?: Cursor) {
   const query = db
     .selectFrom('products as p')
-    .select([sql.lit<'product' | 'sku'>('product').as('object'), 'p.id', 'p.id as product_id', 'p.created_at', 'p.updated_at'])
+    .select([
+      sql.lit<'product' | 'sku'>('product').as('object'),
+      'p.id',
+      'p.id as product_id',
+      'p.created_at',
+      'p.updated_at',
+    ])
     .where(filterSql(filter, (field) => catalogSource('product', field)));
   return after ? query.where('p.created_at', after.op, after.at) : query;
 }
@@ -57,7 +62,13 @@ function staticPage(db: Db, collectionId: string, q: MembersQuery): Promise<Memb
   const createdAt = q.sort.field === 'updated_at' ? notIndexed('member_created_at') : 'member_created_at';
   let query = db
     .selectFrom('product_collection_items')
-    .select(['object', 'member_id as id', 'product_id', 'member_created_at as created_at', 'member_updated_at as updated_at'])
+    .select([
+      'object',
+      'member_id as id',
+      'product_id',
+      'member_created_at as created_at',
+      'member_updated_at as updated_at',
+    ])
     .where('collection_id', '=', collectionId);
   if (cursor) query = query.where(createdAt, cursor.op, cursor.at);
   if (q.sort.field === 'updated_at') query = query.orderBy('member_updated_at', q.sort.direction);
@@ -113,8 +124,14 @@ export async function countMembers(db: Db, membership: Membership): Promise<numb
 }
 
 /** A STATIC collection's items, for membership tests (each checkout a rule on it applies to). */
-const staticItems = queryTemplate<{ collectionId: string }, { object: 'product' | 'sku'; product_id: string; sku_id: string | null }>((db, param) =>
-  db.selectFrom('product_collection_items').select(['object', 'product_id', 'sku_id']).where('collection_id', '=', param('collectionId')),
+const staticItems = queryTemplate<
+  { collectionId: string },
+  { object: 'product' | 'sku'; product_id: string; sku_id: string | null }
+>((db, param) =>
+  db
+    .selectFrom('product_collection_items')
+    .select(['object', 'product_id', 'sku_id'])
+    .where('collection_id', '=', param('collectionId')),
 );
 
 /** Product and SKU ids to test for membership (an order's items: at most a few hundred). */
@@ -131,9 +148,21 @@ export interface MemberIds {
 export async function membersAmong(db: Db, membership: Membership, ids: MemberIds): Promise<string[]> {
   if ('collectionId' in membership) {
     const rows = await staticItems(db, { collectionId: membership.collectionId });
-    return rows.flatMap((row) => (row.object === 'sku' ? (row.sku_id && ids.skuIds.includes(row.sku_id) ? [row.sku_id] : []) : ids.productIds.includes(row.product_id) ? [row.product_id] : []));
+    return rows.flatMap((row) =>
+      row.object === 'sku'
+        ? row.sku_id && ids.skuIds.includes(row.sku_id)
+          ? [row.sku_id]
+          : []
+        : ids.productIds.includes(row.product_id)
+          ? [row.product_id]
+          : [],
+    );
   }
-  const products = ids.productIds.length === 0 ? [] : await productArm(db, membership.filter).where('p.id', 'in', ids.productIds).execute();
-  const skus = ids.skuIds.length === 0 ? [] : await skuArm(db, membership.filter).where('s.id', 'in', ids.skuIds).execute();
+  const products =
+    ids.productIds.length === 0
+      ? []
+      : await productArm(db, membership.filter).where('p.id', 'in', ids.productIds).execute();
+  const skus =
+    ids.skuIds.length === 0 ? [] : await skuArm(db, membership.filter).where('s.id', 'in', ids.skuIds).execute();
   return [...products, ...skus].map((row) => row.id);
 }

@@ -1,7 +1,14 @@
 import { compileFilter, validateFilter, type Filter } from '../../engine/conditions/index.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import { COLLECTION_FIELDS } from './collection-fields.js';
-import { countMembers, membersAmong, pageOfMembers, type MemberIds, type Membership, type MemberRef } from './collection-members.repository.js';
+import {
+  countMembers,
+  membersAmong,
+  pageOfMembers,
+  type MemberIds,
+  type Membership,
+  type MemberRef,
+} from './collection-members.repository.js';
 import { findCollectionById } from './product-collections.repository.js';
 import { presentProductMember, presentSkuMember, type MemberView } from './product-collections.presenter.js';
 import type { CollectionRow } from './product-collections.repository.js';
@@ -20,7 +27,9 @@ function storedFilter(row: CollectionRow): Filter {
 
 /** Who belongs to a collection now: its filter evaluated at this moment, or its chosen members. */
 export const membershipOf = (deps: CatalogDeps, row: CollectionRow): Membership =>
-  row.type === 'AUTO_UPDATE' ? { filter: compileFilter(storedFilter(row), deps.clock.now()) } : { collectionId: row.id };
+  row.type === 'AUTO_UPDATE'
+    ? { filter: compileFilter(storedFilter(row), deps.clock.now()) }
+    : { collectionId: row.id };
 
 /** The full rows of a page of members (and the SKUs' products), in three queries. */
 async function presentMembers(deps: CatalogDeps, refs: MemberRef[]): Promise<MemberView[]> {
@@ -52,7 +61,11 @@ export async function listCollectionProducts(deps: CatalogDeps, id: string, quer
  * The ids among these products and SKUs that the collection holds now (an unknown collection
  * holds none): for earning rules that target a collection.
  */
-export async function collectionMembersAmong(deps: CatalogDeps, collectionId: string, ids: MemberIds): Promise<Set<string>> {
+export async function collectionMembersAmong(
+  deps: CatalogDeps,
+  collectionId: string,
+  ids: MemberIds,
+): Promise<Set<string>> {
   const row = await findCollectionById(deps.db, collectionId);
   return new Set(row ? await membersAmong(deps.db, membershipOf(deps, row), ids) : []);
 }
@@ -62,7 +75,11 @@ export async function collectionMembersAmong(deps: CatalogDeps, collectionId: st
  * collection holds none): for validation rules that name collections. Queries grow with the
  * collections named, not with the items.
  */
-export async function collectionsMembersAmong(deps: CatalogDeps, collectionIds: readonly string[], ids: MemberIds): Promise<Map<string, Set<string>>> {
+export async function collectionsMembersAmong(
+  deps: CatalogDeps,
+  collectionIds: readonly string[],
+  ids: MemberIds,
+): Promise<Map<string, Set<string>>> {
   const out = new Map<string, Set<string>>();
   for (const id of new Set(collectionIds)) out.set(id, await collectionMembersAmong(deps, id, ids));
   return out;

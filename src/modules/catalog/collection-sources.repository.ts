@@ -1,5 +1,14 @@
 import { sql, type SqlBool } from 'kysely';
-import { and, FALSE, TRUE, textItem, type Bool, type Item, type Source, type Sql } from './collection-filter.repository.js';
+import {
+  and,
+  FALSE,
+  TRUE,
+  textItem,
+  type Bool,
+  type Item,
+  type Source,
+  type Sql,
+} from './collection-filter.repository.js';
 
 /**
  * Where each filter field of the reference's product collection filter lives for a product row (alias `p`) and a SKU row
@@ -24,10 +33,18 @@ function columnSource(value: Sql, item: Item, present: Bool): Source {
 }
 
 const textColumn = (value: Sql, indexedText = false): Source =>
-  columnSource(value, { ...textItem(value, notNull(value)), indexedText }, and([notNull(value), sql<SqlBool>`${value} <> ''`]));
+  columnSource(
+    value,
+    { ...textItem(value, notNull(value)), indexedText },
+    and([notNull(value), sql<SqlBool>`${value} <> ''`]),
+  );
 
 const numberColumn = (value: Sql): Source =>
-  columnSource(value, { value, isText: FALSE, isNumber: notNull(value), isTrue: FALSE, isFalse: FALSE }, notNull(value));
+  columnSource(
+    value,
+    { value, isText: FALSE, isNumber: notNull(value), isTrue: FALSE, isFalse: FALSE },
+    notNull(value),
+  );
 
 const dateColumn = (value: Sql): Source =>
   columnSource(value, { ...textItem(value, notNull(value)), canonicalDate: true }, notNull(value));
@@ -64,7 +81,8 @@ function attributesSource(kind: ArmKind): Source {
   const value = sql.ref(kind === 'product' ? 'je.value' : 'je.key');
   const count = sql`(SELECT count(*) FROM json_each(${doc}))`;
   return {
-    some: (predicate) => sql<SqlBool>`EXISTS (SELECT 1 FROM json_each(${doc}) AS je WHERE ${predicate(textItem(value, TRUE))})`,
+    some: (predicate) =>
+      sql<SqlBool>`EXISTS (SELECT 1 FROM json_each(${doc}) AS je WHERE ${predicate(textItem(value, TRUE))})`,
     count,
     present: sql<SqlBool>`${count} > 0`,
   };

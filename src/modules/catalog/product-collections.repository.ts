@@ -6,12 +6,18 @@ import type { Db } from '../../db/engine.js';
 
 export type CollectionRow = Selectable<ProductCollectionTable>;
 /** A member as given (the sort keys sql/0005 adds are the database's to fill). */
-export type CollectionItemRow = Pick<Selectable<ProductCollectionItemTable>, 'collection_id' | 'position' | 'object' | 'product_id' | 'sku_id'>;
+export type CollectionItemRow = Pick<
+  Selectable<ProductCollectionItemTable>,
+  'collection_id' | 'position' | 'object' | 'product_id' | 'sku_id'
+>;
 
 // A collection a validation rule names is read by each checkout it applies to.
-const collectionById = queryTemplate<{ id: string }, CollectionRow>((db, param) => db.selectFrom('product_collections').selectAll().where('id', '=', param('id')));
+const collectionById = queryTemplate<{ id: string }, CollectionRow>((db, param) =>
+  db.selectFrom('product_collections').selectAll().where('id', '=', param('id')),
+);
 
-export const findCollectionById = async (db: Db, id: string): Promise<CollectionRow | undefined> => (await collectionById(db, { id }))[0];
+export const findCollectionById = async (db: Db, id: string): Promise<CollectionRow | undefined> =>
+  (await collectionById(db, { id }))[0];
 
 export const findCollectionIdByName = async (db: Db, name: string): Promise<string | undefined> =>
   (await db.selectFrom('product_collections').select('id').where('name', '=', name).executeTakeFirst())?.id;
@@ -23,7 +29,10 @@ export const insertCollection = async (db: Db, row: CollectionRow): Promise<void
 /** Inserts a static collection's members, in bounded batches (SQLite caps bound parameters). */
 export const insertCollectionItems = async (db: Db, rows: CollectionItemRow[]): Promise<void> => {
   for (let i = 0; i < rows.length; i += 500) {
-    await db.insertInto('product_collection_items').values(rows.slice(i, i + 500)).execute();
+    await db
+      .insertInto('product_collection_items')
+      .values(rows.slice(i, i + 500))
+      .execute();
   }
 };
 
@@ -45,7 +54,12 @@ export const listCollections = (db: Db, q: CollectionListQuery): Promise<Collect
 };
 
 export const countCollections = async (db: Db): Promise<number> =>
-  (await db.selectFrom('product_collections').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+  (
+    await db
+      .selectFrom('product_collections')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 
 /** The members of these static collections, each collection's in its given order. */
 export const listItemsOfCollections = (db: Db, ids: readonly string[]): Promise<CollectionItemRow[]> =>

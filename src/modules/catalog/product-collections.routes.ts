@@ -2,7 +2,13 @@ import type { Deps } from '../../app/deps.js';
 import type { AppRouter } from '../../http/context.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
 import { listCollectionProducts } from './collection-products.service.js';
-import { collectionListQuerySchema, collectionListWindow, createCollectionSchema, membersQuerySchema, membersWindow } from './product-collections.schemas.js';
+import {
+  collectionListQuerySchema,
+  collectionListWindow,
+  createCollectionSchema,
+  membersQuerySchema,
+  membersWindow,
+} from './product-collections.schemas.js';
 import { createCollection, deleteCollection, getCollection, listCollections } from './product-collections.service.js';
 
 /** Product collections (the reference's "Create Product Collection", "List Product Collections"). */
@@ -21,6 +27,10 @@ export function productCollectionRoutes(router: AppRouter, deps: Deps): void {
     ctx.status = 204;
   });
   router.get('/v1/product-collections/:collectionId/products', async (ctx) => {
-    ctx.body = await listCollectionProducts(deps, ctx.params.collectionId as string, membersWindow(validateQuery(membersQuerySchema, ctx.query)));
+    ctx.body = await listCollectionProducts(
+      deps,
+      ctx.params.collectionId as string,
+      membersWindow(validateQuery(membersQuerySchema, ctx.query)),
+    );
   });
 }

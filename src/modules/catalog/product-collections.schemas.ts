@@ -67,7 +67,10 @@ export function membersWindow(q: QueryOf<typeof membersParams>): MembersQuery {
   return {
     limit: q.limit,
     offset: (q.page - 1) * q.limit,
-    sort: { field: q.order?.field === 'updated_at' ? 'updated_at' : 'created_at', direction: q.order?.direction ?? 'asc' },
+    sort: {
+      field: q.order?.field === 'updated_at' ? 'updated_at' : 'created_at',
+      direction: q.order?.direction ?? 'asc',
+    },
     startingAfter: q.starting_after,
   };
 }

@@ -16,7 +16,6 @@ import type { CatalogDeps } from './products.service.js';
 import * as skus from './skus.repository.js';
 import type { Db } from '../../db/engine.js';
 
-
 /** The stored filter of an AUTO_UPDATE collection, checked by the condition engine. */
 function checkedFilter(input: CreateCollectionInput): string {
   if (input.products !== undefined) throw invalidPayload('products: only a STATIC collection lists products');
@@ -36,7 +35,9 @@ function byKey<R extends { id: string; source_id: string | null }>(rows: R[]): M
 
 /** Looks up every listed product and SKU (ids or source ids) in a few batched queries. */
 async function lookUpMembers(db: Db, members: CollectionMemberInput[]) {
-  const productKeys = members.flatMap((m) => (m.object === 'product' ? [m.id] : m.product_id !== undefined ? [m.product_id] : []));
+  const productKeys = members.flatMap((m) =>
+    m.object === 'product' ? [m.id] : m.product_id !== undefined ? [m.product_id] : [],
+  );
   const skuKeys = members.filter((m) => m.object === 'sku').map((m) => m.id);
   return {
     products: byKey(await products.findProductsByKeys(db, [...new Set(productKeys)])),
@@ -56,7 +57,9 @@ function resolveMember(found: Found, member: CollectionMemberInput, index: numbe
   const row = found.skus.get(member.id);
   if (!row) throw notFound('sku', member.id);
   if (member.product_id !== undefined && found.products.get(member.product_id)?.id !== row.product_id) {
-    throw invalidPayload(`products[${index}].product_id: sku ${row.id} belongs to product ${row.product_id}, not ${member.product_id}`);
+    throw invalidPayload(
+      `products[${index}].product_id: sku ${row.id} belongs to product ${row.product_id}, not ${member.product_id}`,
+    );
   }
   return { object: 'sku' as const, product_id: row.product_id, sku_id: row.id };
 }
@@ -76,7 +79,8 @@ async function resolveMembers(db: Db, collectionId: string, members: CollectionM
 /** POST /v1/product-collections: STATIC with existing products and SKUs, or AUTO_UPDATE with a filter. */
 export async function createCollection(deps: CatalogDeps, input: CreateCollectionInput): Promise<CollectionView> {
   const isStatic = input.type === 'STATIC';
-  if (isStatic && input.filter !== undefined) throw invalidPayload('filter: only an AUTO_UPDATE collection has a filter');
+  if (isStatic && input.filter !== undefined)
+    throw invalidPayload('filter: only an AUTO_UPDATE collection has a filter');
   if (isStatic && input.products === undefined) throw invalidPayload('products is required for a STATIC collection');
   const filter = isStatic ? null : checkedFilter(input);
   const row: collections.CollectionRow = {
@@ -115,14 +119,21 @@ export async function getCollection(deps: CatalogDeps, id: string): Promise<Coll
 export async function listCollections(deps: CatalogDeps, query: CollectionListQuery) {
   const rows = await collections.listCollections(deps.db, query);
   const total = await collections.countCollections(deps.db);
-  const items = await collections.listItemsOfCollections(deps.db, rows.filter((r) => r.type === 'STATIC').map((r) => r.id));
+  const items = await collections.listItemsOfCollections(
+    deps.db,
+    rows.filter((r) => r.type === 'STATIC').map((r) => r.id),
+  );
   const byCollection = new Map<string, collections.CollectionItemRow[]>();
   for (const item of items) {
     const list = byCollection.get(item.collection_id);
     if (list) list.push(item);
     else byCollection.set(item.collection_id, [item]);
   }
-  return listEnvelope('data', rows.map((row) => presentCollection(row, byCollection.get(row.id) ?? [])), { total });
+  return listEnvelope(
+    'data',
+    rows.map((row) => presentCollection(row, byCollection.get(row.id) ?? [])),
+    { total },
+  );
 }
 
 /** DELETE /v1/product-collections/{id}. */

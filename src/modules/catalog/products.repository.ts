@@ -24,7 +24,9 @@ export const findProductIdByName = async (db: Db, name: string): Promise<string 
 
 // An order's products (each redemption and validation reads them, and each import portion
 // the items of all its orders): one of a few compiled statements however many keys.
-export const findProductsByIds = keysTemplate<string, ProductRow>((db, ids) => db.selectFrom('products').selectAll().where('id', 'in', ids));
+export const findProductsByIds = keysTemplate<string, ProductRow>((db, ids) =>
+  db.selectFrom('products').selectAll().where('id', 'in', ids),
+);
 
 export const findProductsBySourceIds = keysTemplate<string, ProductRow>((db, sourceIds) =>
   db.selectFrom('products').selectAll().where('source_id', 'in', sourceIds),
@@ -77,4 +79,8 @@ export const listProducts = (db: Db, w: ListWindow): Promise<ProductRow[]> =>
     .execute();
 
 export const countProducts = async (db: Db, w: Pick<ListWindow, 'createdFrom' | 'createdTo'>): Promise<number> =>
-  (await windowed(db, w).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+  (
+    await windowed(db, w)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;

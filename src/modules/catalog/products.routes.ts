@@ -19,7 +19,11 @@ export function productRoutes(router: AppRouter, deps: Deps): void {
     ctx.body = await getProduct(deps, ctx.params.productId as string);
   });
   router.put('/v1/products/:productId', async (ctx) => {
-    ctx.body = await updateProduct(deps, ctx.params.productId as string, validateBody(updateProductSchema, ctx.request.body));
+    ctx.body = await updateProduct(
+      deps,
+      ctx.params.productId as string,
+      validateBody(updateProductSchema, ctx.request.body),
+    );
   });
   router.delete('/v1/products/:productId', async (ctx) => {
     await deleteProduct(deps, ctx.params.productId as string);
@@ -30,10 +34,19 @@ export function productRoutes(router: AppRouter, deps: Deps): void {
     ctx.body = await createSku(deps, ctx.params.productId as string, validateBody(createSkuSchema, ctx.request.body));
   });
   router.get('/v1/products/:productId/skus', async (ctx) => {
-    ctx.body = await listSkus(deps, ctx.params.productId as string, catalogListWindow(validateQuery(catalogListQuerySchema, ctx.query)));
+    ctx.body = await listSkus(
+      deps,
+      ctx.params.productId as string,
+      catalogListWindow(validateQuery(catalogListQuerySchema, ctx.query)),
+    );
   });
   router.put('/v1/products/:productId/skus/:skuId', async (ctx) => {
-    ctx.body = await updateSku(deps, ctx.params.productId as string, ctx.params.skuId as string, validateBody(updateSkuSchema, ctx.request.body));
+    ctx.body = await updateSku(
+      deps,
+      ctx.params.productId as string,
+      ctx.params.skuId as string,
+      validateBody(updateSkuSchema, ctx.request.body),
+    );
   });
   router.delete('/v1/products/:productId/skus/:skuId', async (ctx) => {
     await deleteSku(deps, ctx.params.productId as string, ctx.params.skuId as string);

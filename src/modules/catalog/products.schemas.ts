@@ -22,7 +22,9 @@ export const updateProductSchema = object(productFields)
   .nonNullable('The body must be a JSON object');
 
 /** An entry of POST /v1/products/bulk/async: the PUT body, naming its product by source_id. */
-export const bulkProductSchema = updateProductSchema.shape({ source_id: nullableText('source_id').required('source_id is required') });
+export const bulkProductSchema = updateProductSchema.shape({
+  source_id: nullableText('source_id').required('source_id is required'),
+});
 
 export type CreateProductInput = InferType<typeof createProductSchema>;
 export type UpdateProductInput = InferType<typeof updateProductSchema>;

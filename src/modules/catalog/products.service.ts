@@ -6,7 +6,12 @@ import { listEnvelope } from '../../lib/pagination.js';
 import { validateItem } from '../../lib/validate.js';
 import type { ListWindow } from './catalog-list.js';
 import * as products from './products.repository.js';
-import { presentProduct, presentProductsWithSkus, presentProductWithSkus, type ProductView } from './products.presenter.js';
+import {
+  presentProduct,
+  presentProductsWithSkus,
+  presentProductWithSkus,
+  type ProductView,
+} from './products.presenter.js';
 import { updateProductSchema, type CreateProductInput, type UpdateProductInput } from './products.schemas.js';
 import * as skus from './skus.repository.js';
 import type { Db } from '../../db/engine.js';
@@ -30,7 +35,9 @@ async function assertAttributesCoverSkus(db: Db, productId: string, attributes: 
   const declared = new Set(attributes);
   const missing = (await skus.skuAttributeNamesOfProduct(db, productId)).filter((name) => !declared.has(name));
   if (missing.length > 0) {
-    throw invalidPayload(`attributes: SKUs of product ${productId} set ${missing.sort().join(', ')}; remove it from them first`);
+    throw invalidPayload(
+      `attributes: SKUs of product ${productId} set ${missing.sort().join(', ')}; remove it from them first`,
+    );
   }
 }
 
@@ -47,13 +54,23 @@ function patchOf(input: UpdateProductInput): products.ProductPatch {
 }
 
 /** The row after an update (checked, not written). */
-async function updatedRow(db: Db, row: products.ProductRow, input: UpdateProductInput, now: string): Promise<products.ProductRow> {
+async function updatedRow(
+  db: Db,
+  row: products.ProductRow,
+  input: UpdateProductInput,
+  now: string,
+): Promise<products.ProductRow> {
   await assertProductUnique(db, row.id, input);
   if (input.attributes !== undefined) await assertAttributesCoverSkus(db, row.id, input.attributes);
   return { ...row, ...patchOf(input), updated_at: now } as products.ProductRow;
 }
 
-async function applyUpdate(db: Db, row: products.ProductRow, input: UpdateProductInput, now: string): Promise<products.ProductRow> {
+async function applyUpdate(
+  db: Db,
+  row: products.ProductRow,
+  input: UpdateProductInput,
+  now: string,
+): Promise<products.ProductRow> {
   const updated = await updatedRow(db, row, input, now);
   await products.updateProduct(db, row.id, { ...patchOf(input), updated_at: now });
   return updated;
@@ -61,7 +78,8 @@ async function applyUpdate(db: Db, row: products.ProductRow, input: UpdateProduc
 
 /** The product an upsert names by `id` (404 when unknown) or `source_id`. */
 async function namedProduct(db: Db, input: CreateProductInput): Promise<products.ProductRow | undefined> {
-  if (input.id === undefined) return input.source_id != null ? products.findProductBySourceId(db, input.source_id) : undefined;
+  if (input.id === undefined)
+    return input.source_id != null ? products.findProductBySourceId(db, input.source_id) : undefined;
   const existing = await products.findProductById(db, input.id);
   if (!existing) throw notFound('product', input.id);
   return existing;
@@ -93,7 +111,12 @@ export async function upsertProduct(trx: Db, input: CreateProductInput, now: str
 }
 
 /** Updates `existing` with the input, or creates the product when there is none. */
-async function storeProduct(trx: Db, existing: products.ProductRow | undefined, input: CreateProductInput, now: string): Promise<ProductView> {
+async function storeProduct(
+  trx: Db,
+  existing: products.ProductRow | undefined,
+  input: CreateProductInput,
+  now: string,
+): Promise<ProductView> {
   if (existing) return presentProduct(await applyUpdate(trx, existing, input, now));
   const created = await newRow(trx, input, now);
   await products.insertProduct(trx, created);
@@ -105,7 +128,12 @@ async function storeProduct(trx: Db, existing: products.ProductRow | undefined, 
  * product with that source_id (the others kept), through the same upsert as POST; an unknown
  * source_id is a new product with that metadata (the reference upserts).
  */
-export async function mergeProductMetadata(trx: Db, sourceId: string, metadata: Record<string, unknown>, now: string): Promise<void> {
+export async function mergeProductMetadata(
+  trx: Db,
+  sourceId: string,
+  metadata: Record<string, unknown>,
+  now: string,
+): Promise<void> {
   const row = await products.findProductBySourceId(trx, sourceId);
   const merged = { ...(row ? (JSON.parse(row.metadata) as Record<string, unknown>) : {}), ...metadata };
   await storeProduct(trx, row, validateItem(updateProductSchema, { source_id: sourceId, metadata: merged }), now);
@@ -151,7 +179,10 @@ export async function getProduct(deps: CatalogDeps, key: string) {
 export async function listProducts(deps: CatalogDeps, window: ListWindow) {
   const rows = await products.listProducts(deps.db, window);
   const total = await products.countProducts(deps.db, window);
-  const skuRows = await skus.listSkusOfProducts(deps.db, rows.map((row) => row.id));
+  const skuRows = await skus.listSkusOfProducts(
+    deps.db,
+    rows.map((row) => row.id),
+  );
   return listEnvelope('products', presentProductsWithSkus(rows, skuRows), { total });
 }
 

@@ -51,7 +51,11 @@ export const deleteSku = async (db: Db, id: string): Promise<boolean> => {
  * A product's SKUs in the creation window. Listed by updated_at, the window is checked on
  * skus_product_updated_at's entries (it holds created_at) during the ordered walk.
  */
-const ofProduct = (db: Db, productId: string, w: Pick<ListWindow, 'createdFrom' | 'createdTo'> & { sort?: ListWindow['sort'] }) => {
+const ofProduct = (
+  db: Db,
+  productId: string,
+  w: Pick<ListWindow, 'createdFrom' | 'createdTo'> & { sort?: ListWindow['sort'] },
+) => {
   const createdAt = w.sort?.field === 'updated_at' ? notIndexed('created_at') : 'created_at';
   let query = db.selectFrom('skus').where('product_id', '=', productId);
   if (w.createdFrom !== undefined) query = query.where(createdAt, '>=', w.createdFrom);
@@ -74,13 +78,24 @@ export const countSkusOfProduct = async (
   productId: string,
   w: Pick<ListWindow, 'createdFrom' | 'createdTo'>,
 ): Promise<number> =>
-  (await ofProduct(db, productId, w).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+  (
+    await ofProduct(db, productId, w)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 
 /** Every SKU of these products, oldest first: the embedded SKU lists, in one query. */
 export const listSkusOfProducts = (db: Db, productIds: readonly string[]): Promise<SkuRow[]> =>
   productIds.length === 0
     ? Promise.resolve([])
-    : db.selectFrom('skus').selectAll().where('product_id', 'in', productIds).orderBy('product_id').orderBy('created_at').orderBy('id').execute();
+    : db
+        .selectFrom('skus')
+        .selectAll()
+        .where('product_id', 'in', productIds)
+        .orderBy('product_id')
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
 
 /**
  * The attribute names the SKUs of a product set, each once. Raw SQL: Kysely's builder has no

@@ -20,11 +20,17 @@ function assertAttributesDeclared(product: SkuProduct, attributes: Record<string
   const unknown = Object.keys(attributes).filter((name) => !declared.includes(name));
   if (unknown.length > 0) {
     const list = declared.length > 0 ? declared.join(', ') : 'none';
-    throw invalidPayload(`attributes: product ${product.id} does not declare ${unknown.join(', ')} (it declares: ${list})`);
+    throw invalidPayload(
+      `attributes: product ${product.id} does not declare ${unknown.join(', ')} (it declares: ${list})`,
+    );
   }
 }
 
-async function assertSourceIdFree(db: Db, selfId: string | undefined, sourceId: string | null | undefined): Promise<void> {
+async function assertSourceIdFree(
+  db: Db,
+  selfId: string | undefined,
+  sourceId: string | null | undefined,
+): Promise<void> {
   if (sourceId == null) return;
   const holder = await skus.findSkuBySourceId(db, sourceId);
   if (holder && holder.id !== selfId) throw duplicateFound('sku', 'source_id', sourceId);
@@ -43,13 +49,25 @@ function patchOf(input: UpdateSkuInput): skus.SkuPatch {
 }
 
 /** The row after an update (checked, not written). */
-async function updatedRow(db: Db, product: SkuProduct, row: skus.SkuRow, input: UpdateSkuInput, now: string): Promise<skus.SkuRow> {
+async function updatedRow(
+  db: Db,
+  product: SkuProduct,
+  row: skus.SkuRow,
+  input: UpdateSkuInput,
+  now: string,
+): Promise<skus.SkuRow> {
   assertAttributesDeclared(product, input.attributes);
   await assertSourceIdFree(db, row.id, input.source_id);
   return { ...row, ...patchOf(input), updated_at: now } as skus.SkuRow;
 }
 
-async function applyUpdate(db: Db, product: SkuProduct, row: skus.SkuRow, input: UpdateSkuInput, now: string): Promise<skus.SkuRow> {
+async function applyUpdate(
+  db: Db,
+  product: SkuProduct,
+  row: skus.SkuRow,
+  input: UpdateSkuInput,
+  now: string,
+): Promise<skus.SkuRow> {
   const updated = await updatedRow(db, product, row, input, now);
   await skus.updateSku(db, row.id, { ...patchOf(input), updated_at: now });
   return updated;
@@ -119,7 +137,12 @@ export async function createSku(deps: CatalogDeps, productKey: string, input: Cr
 }
 
 /** PUT /v1/products/{id}/skus/{skuId} (ids or source ids). */
-export async function updateSku(deps: CatalogDeps, productKey: string, skuKey: string, input: UpdateSkuInput): Promise<SkuView> {
+export async function updateSku(
+  deps: CatalogDeps,
+  productKey: string,
+  skuKey: string,
+  input: UpdateSkuInput,
+): Promise<SkuView> {
   const now = isoNow(deps.clock);
   const row = await deps.db.transaction().execute(async (trx) => {
     const product = await requireProduct(trx, productKey);

@@ -33,7 +33,13 @@ async function checkNameFree(db: Db, name: string, id?: string): Promise<void> {
 export async function createCategory(deps: WriteDeps, body: CreateCategoryBody): Promise<CategoryView> {
   return deps.db.transaction().execute(async (trx) => {
     await checkNameFree(trx, body.name);
-    const row = { id: newId('cat_'), name: body.name, hierarchy: body.hierarchy, created_at: isoNow(deps.clock), updated_at: null };
+    const row = {
+      id: newId('cat_'),
+      name: body.name,
+      hierarchy: body.hierarchy,
+      created_at: isoNow(deps.clock),
+      updated_at: null,
+    };
     await repo.insertCategory(trx, row);
     return presentCategory(row);
   });
@@ -46,14 +52,18 @@ export async function listCategories(deps: Pick<Deps, 'db'>) {
 }
 
 /** GET /v1/categories/{categoryId}. */
-export const getCategory = async (deps: Pick<Deps, 'db'>, id: string): Promise<CategoryView> => presentCategory(await requireCategory(deps.db, id));
+export const getCategory = async (deps: Pick<Deps, 'db'>, id: string): Promise<CategoryView> =>
+  presentCategory(await requireCategory(deps.db, id));
 
 /** PUT /v1/categories/{categoryId}: `name` and `hierarchy` as given, the other kept. */
 export async function updateCategory(deps: WriteDeps, id: string, body: UpdateCategoryBody): Promise<CategoryView> {
   return deps.db.transaction().execute(async (trx) => {
     await requireCategory(trx, id);
     if (body.name !== undefined) await checkNameFree(trx, body.name, id);
-    const changes = { ...(body.name !== undefined ? { name: body.name } : {}), ...(body.hierarchy !== undefined ? { hierarchy: body.hierarchy } : {}) };
+    const changes = {
+      ...(body.name !== undefined ? { name: body.name } : {}),
+      ...(body.hierarchy !== undefined ? { hierarchy: body.hierarchy } : {}),
+    };
     await repo.updateCategory(trx, id, changes, isoNow(deps.clock));
     return presentCategory(await requireCategory(trx, id));
   });
@@ -71,7 +81,10 @@ export async function deleteCategory(deps: DeleteDeps, id: string): Promise<void
       await repo.deleteCategory(trx, id);
     } catch (error) {
       if (!isDatabaseError(error, 'foreign_key')) throw error;
-      throw new AppError('resource_in_use', `Category ${id} is still given to campaigns, vouchers, promotion tiers or stacks`);
+      throw new AppError(
+        'resource_in_use',
+        `Category ${id} is still given to campaigns, vouchers, promotion tiers or stacks`,
+      );
     }
   });
 }

@@ -12,17 +12,33 @@ export const findCategoryByName = (db: Db, name: string): Promise<CategoryRow | 
   db.selectFrom('categories').selectAll().where('name', '=', name).executeTakeFirst();
 
 // Voucher reads present their category.
-export const findCategoriesByIds = keysTemplate<string, CategoryRow>((db, ids) => db.selectFrom('categories').selectAll().where('id', 'in', ids));
+export const findCategoriesByIds = keysTemplate<string, CategoryRow>((db, ids) =>
+  db.selectFrom('categories').selectAll().where('id', 'in', ids),
+);
 
 export const insertCategory = async (db: Db, row: CategoryRow): Promise<void> => {
-  await db.insertInto('categories').values(row).onConflict((oc) => oc.column('name').doNothing()).execute();
+  await db
+    .insertInto('categories')
+    .values(row)
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
 };
 
 /** Every category in the order they were made (the rowid). */
-export const listCategories = (db: Db): Promise<CategoryRow[]> => db.selectFrom('categories').selectAll().orderBy(sql`rowid`).execute();
+export const listCategories = (db: Db): Promise<CategoryRow[]> =>
+  db.selectFrom('categories').selectAll().orderBy(sql`rowid`).execute();
 
-export async function updateCategory(db: Db, id: string, changes: Partial<Pick<CategoryRow, 'name' | 'hierarchy'>>, at: string): Promise<void> {
-  await db.updateTable('categories').set({ ...changes, updated_at: at }).where('id', '=', id).execute();
+export async function updateCategory(
+  db: Db,
+  id: string,
+  changes: Partial<Pick<CategoryRow, 'name' | 'hierarchy'>>,
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable('categories')
+    .set({ ...changes, updated_at: at })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Throws SQLITE_CONSTRAINT_FOREIGNKEY while a campaign, voucher, promotion tier or stack names it. */

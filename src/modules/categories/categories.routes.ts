@@ -1,6 +1,12 @@
 import type { RouteModule } from '../../http/context.js';
 import { validateBody } from '../../lib/validate.js';
-import { createCategory, deleteCategory, getCategory, listCategories, updateCategory } from './categories-crud.service.js';
+import {
+  createCategory,
+  deleteCategory,
+  getCategory,
+  listCategories,
+  updateCategory,
+} from './categories-crud.service.js';
 import { createCategorySchema, updateCategorySchema } from './categories.schemas.js';
 
 /** Categories (the reference's Categories endpoints). */
@@ -15,7 +21,11 @@ export const categoriesRoutes: RouteModule = (router, deps) => {
     ctx.body = await getCategory(deps, ctx.params.categoryId as string);
   });
   router.put('/v1/categories/:categoryId', async (ctx) => {
-    ctx.body = await updateCategory(deps, ctx.params.categoryId as string, validateBody(updateCategorySchema, ctx.request.body));
+    ctx.body = await updateCategory(
+      deps,
+      ctx.params.categoryId as string,
+      validateBody(updateCategorySchema, ctx.request.body),
+    );
   });
   router.delete('/v1/categories/:categoryId', async (ctx) => {
     await deleteCategory(deps, ctx.params.categoryId as string);

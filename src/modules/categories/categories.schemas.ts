@@ -12,7 +12,11 @@ const fields = {
   name: shortText('name').min(1, 'name must not be empty'),
   hierarchy: number()
     .typeError('hierarchy must be an integer')
-    .test('whole', 'hierarchy must be an integer of at least 0', (v) => v == null || (Number.isSafeInteger(v) && v >= 0)),
+    .test(
+      'whole',
+      'hierarchy must be an integer of at least 0',
+      (v) => v == null || (Number.isSafeInteger(v) && v >= 0),
+    ),
 };
 
 /** POST: both are required. */
@@ -24,7 +28,10 @@ export const createCategorySchema = object({
   .nonNullable(NOT_AN_OBJECT);
 
 /** PUT: the fields given change. */
-export const updateCategorySchema = object({ name: fields.name.nonNullable('name must not be null'), hierarchy: fields.hierarchy.nonNullable('hierarchy must not be null') })
+export const updateCategorySchema = object({
+  name: fields.name.nonNullable('name must not be null'),
+  hierarchy: fields.hierarchy.nonNullable('hierarchy must not be null'),
+})
   .typeError(NOT_AN_OBJECT)
   .nonNullable(NOT_AN_OBJECT);
 

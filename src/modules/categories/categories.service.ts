@@ -32,7 +32,10 @@ export async function resolveCategoryId(
 }
 
 /** Categories by id, for presenting a page of resources without one query each. */
-export async function categoriesById(db: Kysely<Database>, ids: Array<string | null>): Promise<Map<string, CategoryView>> {
+export async function categoriesById(
+  db: Kysely<Database>,
+  ids: Array<string | null>,
+): Promise<Map<string, CategoryView>> {
   const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
   const rows = await repo.findCategoriesByIds(db, wanted);
   return new Map(rows.map((row) => [row.id, presentCategory(row)]));

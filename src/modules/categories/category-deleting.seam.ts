@@ -14,5 +14,7 @@ export interface CategoryDeleting {
 export const CATEGORY_DELETING = seam<Kysely<Database>, CategoryDeleting>('categories.deleting');
 
 /** Subscribes to category deletions (at composition); returns the unsubscribe. */
-export const onCategoryDeleting = (seams: Seams, subscriber: Subscriber<Kysely<Database>, CategoryDeleting>): (() => void) =>
-  seams.subscribe(CATEGORY_DELETING, subscriber);
+export const onCategoryDeleting = (
+  seams: Seams,
+  subscriber: Subscriber<Kysely<Database>, CategoryDeleting>,
+): (() => void) => seams.subscribe(CATEGORY_DELETING, subscriber);

@@ -21,18 +21,29 @@ const RESERVED_EVENT_NAMES: readonly string[] = ['order.paid', 'customer.segment
 export const trackEventSchema = object({
   event: shortText('event', MAX_EVENT_NAME)
     .required('event is a required field')
-    .test('not-reserved', '${path} ${value} is the name of a built-in event, not a custom one', (v) => v === undefined || !RESERVED_EVENT_NAMES.includes(v)),
+    .test(
+      'not-reserved',
+      '${path} ${value} is the name of a built-in event, not a custom one',
+      (v) => v === undefined || !RESERVED_EVENT_NAMES.includes(v),
+    ),
   customer: createCustomerSchema
     .typeError('customer must be an object')
     .required('customer is a required field')
     .default(undefined)
     .test('named', 'customer must have an id or a source_id', (c) => !c || c.id != null || c.source_id != null),
-  referral: object({ code: nullableText('referral.code').optional(), referrer_id: nullableText('referral.referrer_id').optional() })
+  referral: object({
+    code: nullableText('referral.code').optional(),
+    referrer_id: nullableText('referral.referrer_id').optional(),
+  })
     .typeError('referral must be an object')
     .nullable()
     .optional()
     .default(undefined),
-  loyalty: object({ code: nullableText('loyalty.code').optional() }).typeError('loyalty must be an object').nullable().optional().default(undefined),
+  loyalty: object({ code: nullableText('loyalty.code').optional() })
+    .typeError('loyalty must be an object')
+    .nullable()
+    .optional()
+    .default(undefined),
   metadata: jsonObjectField('metadata').nullable().optional(),
 }).typeError('The body must be a JSON object');
 

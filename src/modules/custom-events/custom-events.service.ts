@@ -10,14 +10,23 @@ import { upsertSimpleCustomer } from '../customers/customers.service.js';
 import { emit } from '../events/events.service.js';
 import { earnOnCustomEvent, findEarningCard, type HeldCard } from '../loyalty/earning-custom.service.js';
 import { getVoucher } from '../vouchers/vouchers.service.js';
-import { presentEventActivity, presentSimpleCard, presentTrackedEvent, type CustomEventObject, type EventLoyalty } from './custom-events.presenter.js';
+import {
+  presentEventActivity,
+  presentSimpleCard,
+  presentTrackedEvent,
+  type CustomEventObject,
+  type EventLoyalty,
+} from './custom-events.presenter.js';
 import type { TrackEventBody } from './custom-events.schemas.js';
 
 type WriteDeps = Pick<Deps, 'db' | 'clock' | 'seams'>;
 
 /** The card and program the event is attributed to, for its activity. */
 async function loyaltyOf(trx: Kysely<Database>, card: HeldCard): Promise<EventLoyalty> {
-  const [voucher, campaign] = await Promise.all([getVoucher({ db: trx }, card.code), getCampaign({ db: trx }, card.campaign_id)]);
+  const [voucher, campaign] = await Promise.all([
+    getVoucher({ db: trx }, card.code),
+    getCampaign({ db: trx }, card.campaign_id),
+  ]);
   return { voucher: presentSimpleCard(voucher), campaign: presentSimpleCampaign(campaign) };
 }
 
@@ -48,8 +57,23 @@ export async function trackCustomEvent(deps: WriteDeps, actor: Actor, body: Trac
     const data = presentEventActivity(tracked, card ? await loyaltyOf(trx, card) : null);
     // Attributed to a card, the event is also the program's: the member's activity shows it.
     const campaign = card && { id: card.campaign_id, type: 'LOYALTY_PROGRAM' as const };
-    await emit(trx, { type: 'customer.custom_event', customer_id: customer.id, data, actor, created_at: at, ...(campaign && { campaign }) });
-    await earnOnCustomEvent(deps, trx, { id: tracked.id, type: tracked.type, customerId: customer.id, metadata: tracked.metadata, card, actor, at });
+    await emit(trx, {
+      type: 'customer.custom_event',
+      customer_id: customer.id,
+      data,
+      actor,
+      created_at: at,
+      ...(campaign && { campaign }),
+    });
+    await earnOnCustomEvent(deps, trx, {
+      id: tracked.id,
+      type: tracked.type,
+      customerId: customer.id,
+      metadata: tracked.metadata,
+      card,
+      actor,
+      at,
+    });
     return tracked;
   });
   return presentTrackedEvent(event);

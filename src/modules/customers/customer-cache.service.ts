@@ -1,7 +1,6 @@
 import * as repo from './customers.repository.js';
 import type { Db } from '../../db/engine.js';
 
-
 /**
  * Customers an import portion read by source id in one query per batch (prefetchCustomers),
  * for its orders' lookups by source id: the row as read then, or null when none had that
@@ -26,4 +25,3 @@ export async function prefetchCustomers(db: Db, sourceIds: string[], cache: Cust
 export function forgetCustomer(cache: CustomerCache | undefined, ...sourceIds: Array<string | null | undefined>): void {
   for (const sourceId of sourceIds) if (sourceId != null) cache?.delete(sourceId);
 }
-

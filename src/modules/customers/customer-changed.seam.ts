@@ -25,5 +25,7 @@ export interface CustomerChanged {
 export const CUSTOMER_CHANGED = seam<Kysely<Database>, CustomerChanged>('customer.changed');
 
 /** Subscribes to customer creates and updates (at composition); returns the unsubscribe. */
-export const onCustomerChanged = (seams: Seams, subscriber: Subscriber<Kysely<Database>, CustomerChanged>): (() => void) =>
-  seams.subscribe(CUSTOMER_CHANGED, subscriber);
+export const onCustomerChanged = (
+  seams: Seams,
+  subscriber: Subscriber<Kysely<Database>, CustomerChanged>,
+): (() => void) => seams.subscribe(CUSTOMER_CHANGED, subscriber);

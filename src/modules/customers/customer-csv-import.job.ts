@@ -15,6 +15,10 @@ export const importCustomersCsvStep = rowImportStep<CsvImportPayload>({
   keyOf: (record) => fieldOf('source_id')(customerFromCsv(record as Record<string, string>)),
   async store(ctx, job, record) {
     const body = validateItem(createCustomerSchema, customerFromCsv(record as Record<string, string>));
-    await upsertCustomerId(ctx.trx, { actor: job.payload.actor, at: ctx.now, emitEvents: false, seams: ctx.seams }, body);
+    await upsertCustomerId(
+      ctx.trx,
+      { actor: job.payload.actor, at: ctx.now, emitEvents: false, seams: ctx.seams },
+      body,
+    );
   },
 });

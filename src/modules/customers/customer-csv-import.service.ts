@@ -12,5 +12,9 @@ export const startCustomersCsvStaging = (deps: StagingDeps, actor: Actor): Promi
   startStaging(deps, csvImportJob(JobType.customersImportCsv, actor));
 
 /** POST /v1/customers/importCSV: the uploaded rows go to a CUSTOMERS.IMPORT_CSV job as they stream in. */
-export const importCustomersCsv = (deps: StagingDeps, rows: AsyncIterable<CsvRecord>, actor: Actor): Promise<{ async_action_id: string }> =>
+export const importCustomersCsv = (
+  deps: StagingDeps,
+  rows: AsyncIterable<CsvRecord>,
+  actor: Actor,
+): Promise<{ async_action_id: string }> =>
   stageUpload(deps, csvImportJob(JobType.customersImportCsv, actor), rows, 'customers');

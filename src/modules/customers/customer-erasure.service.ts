@@ -2,7 +2,6 @@ import { notFound } from '../../lib/errors.js';
 import * as repo from './customers.repository.js';
 import type { Db } from '../../db/engine.js';
 
-
 /** The customer a permanent deletion erases: its id, its seq, and the values that identify it in stored data. */
 export interface CustomerToErase {
   id: string;
@@ -15,7 +14,9 @@ export interface CustomerToErase {
 export async function findCustomerToErase(trx: Db, ref: string): Promise<CustomerToErase> {
   const row = await repo.findCustomerByRef(trx, ref);
   if (!row) throw notFound('customer', ref);
-  const identifiers = [row.id, row.source_id, row.email, row.phone].filter((value): value is string => typeof value === 'string' && value !== '');
+  const identifiers = [row.id, row.source_id, row.email, row.phone].filter(
+    (value): value is string => typeof value === 'string' && value !== '',
+  );
   return { id: row.id, seq: row.seq, identifiers };
 }
 

@@ -19,22 +19,37 @@ export interface OrderCount {
 /** updated_at = at, unless at is null (the change keeps it: SQLite then skips its indexes). */
 const touched = (at: string | null): { updated_at?: string } => (at === null ? {} : { updated_at: at });
 
-const credit = queryTemplate<{ customer_id: string; amount: number; order_date: string; at: string | null }, { orders_total_amount: number; orders_total_count: number }>(
-  (db, param, shape) =>
-    db
-      .updateTable('customers')
-      .set((eb) => {
-        const isLatest = eb.or([eb('orders_last_order_date', 'is', null), eb('orders_last_order_date', '<=', param('order_date'))]);
-        return {
-          orders_total_amount: eb('orders_total_amount', '+', param('amount')),
-          orders_total_count: eb('orders_total_count', '+', 1),
-          orders_last_order_amount: eb.case().when(isLatest).then(eb.val(param('amount'))).else(eb.ref('orders_last_order_amount')).end(),
-          orders_last_order_date: eb.case().when(isLatest).then(param('order_date')).else(eb.ref('orders_last_order_date')).end(),
-          ...(shape === 'keep' ? {} : { updated_at: param('at') as string }),
-        };
-      })
-      .where('id', '=', param('customer_id'))
-      .returning(['orders_total_amount', 'orders_total_count']),
+const credit = queryTemplate<
+  { customer_id: string; amount: number; order_date: string; at: string | null },
+  { orders_total_amount: number; orders_total_count: number }
+>((db, param, shape) =>
+  db
+    .updateTable('customers')
+    .set((eb) => {
+      const isLatest = eb.or([
+        eb('orders_last_order_date', 'is', null),
+        eb('orders_last_order_date', '<=', param('order_date')),
+      ]);
+      return {
+        orders_total_amount: eb('orders_total_amount', '+', param('amount')),
+        orders_total_count: eb('orders_total_count', '+', 1),
+        orders_last_order_amount: eb
+          .case()
+          .when(isLatest)
+          .then(eb.val(param('amount')))
+          .else(eb.ref('orders_last_order_amount'))
+          .end(),
+        orders_last_order_date: eb
+          .case()
+          .when(isLatest)
+          .then(param('order_date'))
+          .else(eb.ref('orders_last_order_date'))
+          .end(),
+        ...(shape === 'keep' ? {} : { updated_at: param('at') as string }),
+      };
+    })
+    .where('id', '=', param('customer_id'))
+    .returning(['orders_total_amount', 'orders_total_count']),
 );
 
 /**
@@ -44,7 +59,13 @@ const credit = queryTemplate<{ customer_id: string; amount: number; order_date: 
  * made one statement per amount and churned the connection's statement cache).
  */
 export const creditOrder = async (db: Db, o: OrderCount) =>
-  (await credit(db, { customer_id: o.customerId, amount: o.amount, order_date: o.orderDate, at: o.at }, o.at === null ? 'keep' : 'touch'))[0];
+  (
+    await credit(
+      db,
+      { customer_id: o.customerId, amount: o.amount, order_date: o.orderDate, at: o.at },
+      o.at === null ? 'keep' : 'touch',
+    )
+  )[0];
 
 /** An order that stops counting (canceled, amount corrected) leaves the totals. */
 export const debitOrder = (db: Db, o: Omit<OrderCount, 'orderDate'>) =>
@@ -62,7 +83,12 @@ export const debitOrder = (db: Db, o: Omit<OrderCount, 'orderDate'>) =>
     .executeTakeFirst();
 
 /** last_order_* set to the given order (or cleared), after an order left the totals. */
-export const setLastOrder = (db: Db, customerId: string, last: { amount: number; date: string } | null, at: string | null) =>
+export const setLastOrder = (
+  db: Db,
+  customerId: string,
+  last: { amount: number; date: string } | null,
+  at: string | null,
+) =>
   db
     .updateTable('customers')
     .set({ orders_last_order_amount: last?.amount ?? 0, orders_last_order_date: last?.date ?? null, ...touched(at) })
@@ -80,10 +106,17 @@ export interface RedemptionCount {
   at: string;
 }
 
-type RedemptionTotals = { redemptions_total_redeemed: number; gift_redeemed_amount: number; loyalty_card_redeemed_points: number };
+type RedemptionTotals = {
+  redemptions_total_redeemed: number;
+  gift_redeemed_amount: number;
+  loyalty_card_redeemed_points: number;
+};
 
 // Every redemption with a customer: compiled once per outcome (docs/performance.md "Hot paths").
-const creditRedemptions = queryTemplate<{ id: string; count: number; gift: number; points: number; at: string }, RedemptionTotals>((db, param, outcome) =>
+const creditRedemptions = queryTemplate<
+  { id: string; count: number; gift: number; points: number; at: string },
+  RedemptionTotals
+>((db, param, outcome) =>
   db
     .updateTable('customers')
     .set((eb) => ({
@@ -123,9 +156,13 @@ export const creditRollback = (db: Db, r: RedemptionCount) => {
     )
     .where('id', '=', r.customerId);
   if (r.succeeded) {
-    query = query.where('gift_redeemed_amount', '>=', r.giftAmount).where('loyalty_card_redeemed_points', '>=', r.loyaltyPoints);
+    query = query
+      .where('gift_redeemed_amount', '>=', r.giftAmount)
+      .where('loyalty_card_redeemed_points', '>=', r.loyaltyPoints);
   }
-  return query.returning(['redemptions_total_rolled_back', 'gift_redeemed_amount', 'loyalty_card_redeemed_points']).executeTakeFirst();
+  return query
+    .returning(['redemptions_total_rolled_back', 'gift_redeemed_amount', 'loyalty_card_redeemed_points'])
+    .executeTakeFirst();
 };
 
 /** summary.redemptions.gift.amount_to_go moves with the customer's gift card balances. */
@@ -141,18 +178,19 @@ export const shiftGiftBalance = (db: Db, customerId: string, delta: number, at: 
 /** loyalty.points and summary.redemptions.loyalty_card.points_to_go move together. */
 // Every ledger change of a held card (a balance change, each card of an expiry batch) moves
 // these: query templates, built once by Kysely rather than once per change.
-const shiftLoyalty = queryTemplate<{ customer_id: string; delta: number; at: string }, { loyalty_points: number }>((db, param) =>
-  db
-    .updateTable('customers')
-    .set((eb) => ({
-      loyalty_points: eb('loyalty_points', '+', param('delta')),
-      loyalty_card_points_to_go: eb('loyalty_card_points_to_go', '+', param('delta')),
-      updated_at: param('at'),
-    }))
-    .where('id', '=', param('customer_id'))
-    .where((eb) => eb(eb('loyalty_points', '+', param('delta')), '>=', 0))
-    .where((eb) => eb(eb('loyalty_card_points_to_go', '+', param('delta')), '>=', 0))
-    .returning(['loyalty_points']),
+const shiftLoyalty = queryTemplate<{ customer_id: string; delta: number; at: string }, { loyalty_points: number }>(
+  (db, param) =>
+    db
+      .updateTable('customers')
+      .set((eb) => ({
+        loyalty_points: eb('loyalty_points', '+', param('delta')),
+        loyalty_card_points_to_go: eb('loyalty_card_points_to_go', '+', param('delta')),
+        updated_at: param('at'),
+      }))
+      .where('id', '=', param('customer_id'))
+      .where((eb) => eb(eb('loyalty_points', '+', param('delta')), '>=', 0))
+      .where((eb) => eb(eb('loyalty_card_points_to_go', '+', param('delta')), '>=', 0))
+      .returning(['loyalty_points']),
 );
 
 export const shiftLoyaltyPoints = async (db: Db, customerId: string, delta: number, at: string) =>
@@ -177,12 +215,22 @@ type LineAnswer = { points: number; referred_customers: number };
 const addLine = queryTemplate<CampaignLine & { referred: number }, LineAnswer>((db, param) =>
   db
     .insertInto('customer_loyalty_campaigns')
-    .values({ customer_id: param('customer_id'), campaign_id: param('campaign_id'), campaign_name: param('campaign_name'), points: param('points'), referred_customers: param('referred') })
+    .values({
+      customer_id: param('customer_id'),
+      campaign_id: param('campaign_id'),
+      campaign_name: param('campaign_name'),
+      points: param('points'),
+      referred_customers: param('referred'),
+    })
     .onConflict((oc) =>
       oc.columns(['customer_id', 'campaign_id']).doUpdateSet((eb) => ({
         campaign_name: eb.ref('excluded.campaign_name'),
         points: eb('customer_loyalty_campaigns.points', '+', eb.ref('excluded.points')),
-        referred_customers: eb('customer_loyalty_campaigns.referred_customers', '+', eb.ref('excluded.referred_customers')),
+        referred_customers: eb(
+          'customer_loyalty_campaigns.referred_customers',
+          '+',
+          eb.ref('excluded.referred_customers'),
+        ),
       })),
     )
     .returning(['points', 'referred_customers']),
@@ -192,8 +240,22 @@ const addLine = queryTemplate<CampaignLine & { referred: number }, LineAnswer>((
  * A campaign's line in loyalty.campaigns: points added (delta >= 0) or referred customers
  * counted, created on first use. The name is refreshed on every change.
  */
-export const addToCampaign = async (db: Db, customerId: string, campaign: CampaignRef, points: number, referred: number) =>
-  (await addLine(db, { customer_id: customerId, campaign_id: campaign.id, campaign_name: campaign.name, points, referred }))[0];
+export const addToCampaign = async (
+  db: Db,
+  customerId: string,
+  campaign: CampaignRef,
+  points: number,
+  referred: number,
+) =>
+  (
+    await addLine(db, {
+      customer_id: customerId,
+      campaign_id: campaign.id,
+      campaign_name: campaign.name,
+      points,
+      referred,
+    })
+  )[0];
 
 const takeLine = queryTemplate<CampaignLine, LineAnswer>((db, param) =>
   db
@@ -213,7 +275,9 @@ export const setCampaignTier = (db: Db, customerId: string, campaign: CampaignRe
   db
     .insertInto('customer_loyalty_campaigns')
     .values({ customer_id: customerId, campaign_id: campaign.id, campaign_name: campaign.name, loyalty_tier: tierId })
-    .onConflict((oc) => oc.columns(['customer_id', 'campaign_id']).doUpdateSet({ campaign_name: campaign.name, loyalty_tier: tierId }))
+    .onConflict((oc) =>
+      oc.columns(['customer_id', 'campaign_id']).doUpdateSet({ campaign_name: campaign.name, loyalty_tier: tierId }),
+    )
     .execute();
 
 export interface ReferralInsert {

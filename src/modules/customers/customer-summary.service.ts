@@ -15,7 +15,9 @@ export type CampaignRef = repo.CampaignRef;
 /** No row came back: the customer is missing (404) or a sum would fall below zero (a bug). */
 async function refused(trx: Db, customerId: string, what: string): Promise<never> {
   if (!(await repo.customerExists(trx, customerId))) throw notFound('customer', customerId);
-  throw new AppError('customer_summary_out_of_balance', `${what} would take a total of customer ${customerId} below zero`,
+  throw new AppError(
+    'customer_summary_out_of_balance',
+    `${what} would take a total of customer ${customerId} below zero`,
   );
 }
 
@@ -34,7 +36,12 @@ export async function recordOrderInSummary(
   input: { customer_id: string; amount: number; order_date: string; at: string | null },
 ): Promise<void> {
   checkAmount('amount', input.amount);
-  const row = await repo.creditOrder(trx, { customerId: input.customer_id, amount: input.amount, orderDate: input.order_date, at: input.at });
+  const row = await repo.creditOrder(trx, {
+    customerId: input.customer_id,
+    amount: input.amount,
+    orderDate: input.order_date,
+    at: input.at,
+  });
   if (!row) throw notFound('customer', input.customer_id);
 }
 
@@ -47,7 +54,12 @@ export interface FirstOrder {
 /** The summary.orders columns of a new customer whose first order counts (recordOrderInSummary's figures from zero). */
 export function firstOrderColumns(first: FirstOrder) {
   checkAmount('amount', first.amount);
-  return { orders_total_amount: first.amount, orders_total_count: 1, orders_last_order_amount: first.amount, orders_last_order_date: first.date };
+  return {
+    orders_total_amount: first.amount,
+    orders_total_count: 1,
+    orders_last_order_amount: first.amount,
+    orders_last_order_date: first.date,
+  };
 }
 
 /**
@@ -55,7 +67,10 @@ export function firstOrderColumns(first: FirstOrder) {
  * leaves the totals. last_order_* stay as they are: the caller, which knows the customer's
  * other orders, sets them with setLastOrderInSummary.
  */
-export async function withdrawOrderFromSummary(trx: Db, input: { customer_id: string; amount: number; at: string | null }): Promise<void> {
+export async function withdrawOrderFromSummary(
+  trx: Db,
+  input: { customer_id: string; amount: number; at: string | null },
+): Promise<void> {
   checkAmount('amount', input.amount);
   const row = await repo.debitOrder(trx, { customerId: input.customer_id, amount: input.amount, at: input.at });
   if (!row) await refused(trx, input.customer_id, 'Withdrawing an order');
@@ -93,7 +108,14 @@ function redemptionCount(input: RedemptionSummaryInput): repo.RedemptionCount {
   checkAmount('loyalty_points', loyaltyPoints);
   const count = input.count ?? 1;
   checkInteger('count', count, 1);
-  return { customerId: input.customer_id, succeeded: input.result === 'SUCCESS', count, giftAmount, loyaltyPoints, at: input.at };
+  return {
+    customerId: input.customer_id,
+    succeeded: input.result === 'SUCCESS',
+    count,
+    giftAmount,
+    loyaltyPoints,
+    at: input.at,
+  };
 }
 
 /** A redemption (success or failure), or `count` of them with their summed amounts, counted in summary.redemptions. */
@@ -109,7 +131,10 @@ export async function recordRollbackInSummary(trx: Db, input: RedemptionSummaryI
 }
 
 /** A gift card the customer holds gained (delta > 0) or lost (delta < 0) balance. */
-export async function adjustGiftBalanceInSummary(trx: Db, input: { customer_id: string; delta: number; at: string }): Promise<number> {
+export async function adjustGiftBalanceInSummary(
+  trx: Db,
+  input: { customer_id: string; delta: number; at: string },
+): Promise<number> {
   const row = await repo.shiftGiftBalance(trx, input.customer_id, input.delta, input.at);
   if (!row) return refused(trx, input.customer_id, 'A gift balance change');
   return row.gift_amount_to_go;
@@ -131,7 +156,8 @@ export async function addLoyaltyPoints(
     input.points >= 0
       ? await repo.addToCampaign(trx, input.customer_id, input.campaign, input.points, 0)
       : await repo.takeFromCampaign(trx, input.customer_id, input.campaign, -input.points);
-  if (!line) return refused(trx, input.customer_id, `Removing ${-input.points} points of campaign ${input.campaign.id}`);
+  if (!line)
+    return refused(trx, input.customer_id, `Removing ${-input.points} points of campaign ${input.campaign.id}`);
   return row.loyalty_points;
 }
 
@@ -161,7 +187,8 @@ export async function recordReferral(
   },
 ): Promise<void> {
   if (!(await repo.touchCustomer(trx, input.customer_id, input.at))) throw notFound('customer', input.customer_id);
-  if (!(await repo.incrementReferredCustomers(trx, input.referrer_id, input.at))) throw notFound('customer', input.referrer_id);
+  if (!(await repo.incrementReferredCustomers(trx, input.referrer_id, input.at)))
+    throw notFound('customer', input.referrer_id);
   await repo.insertReferral(trx, {
     customer_id: input.customer_id,
     campaign_id: input.campaign.id,

@@ -11,10 +11,19 @@ import { mergeCustomerMetadata, upsertCustomer } from './customers.service.js';
  */
 export const updateCustomersStep = bulkUpdateStep<BulkPayload>(async (ctx, payload, item) => {
   // An entry names its customer by source_id only: an `id` in it is ignored, not followed.
-  await upsertCustomer(ctx.trx, { actor: payload.actor, at: ctx.now, seams: ctx.seams }, { ...validateItem(bulkCustomerSchema, item), id: undefined });
+  await upsertCustomer(
+    ctx.trx,
+    { actor: payload.actor, at: ctx.now, seams: ctx.seams },
+    { ...validateItem(bulkCustomerSchema, item), id: undefined },
+  );
 }, fieldOf('source_id'));
 
 /** CUSTOMERS.METADATA_UPDATE: each item is a source_id whose customer gets the payload's metadata merged in. */
 export const updateCustomersMetadataStep = bulkUpdateStep<MetadataPayload>(async (ctx, payload, item) => {
-  await mergeCustomerMetadata(ctx.trx, { actor: payload.actor, at: ctx.now, seams: ctx.seams }, item as string, payload.metadata);
+  await mergeCustomerMetadata(
+    ctx.trx,
+    { actor: payload.actor, at: ctx.now, seams: ctx.seams },
+    item as string,
+    payload.metadata,
+  );
 }, fieldOf('source_id'));

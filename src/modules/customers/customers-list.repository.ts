@@ -4,7 +4,6 @@ import { notIndexed } from '../../db/sqlite/plan-hints.js';
 import type { CustomerRow } from './customers.repository.js';
 import type { Db } from '../../db/engine.js';
 
-
 /** The filters that define the set a list counts (`total`). */
 export interface CustomerFilters {
   email?: string;
@@ -34,7 +33,8 @@ export const hasFilters = (f: CustomerFilters): boolean => Object.values(f).some
 type DateField = 'created_at' | 'updated_at';
 
 /** A date range on another field than the page's order is checked during the ordered walk. */
-const dateTerm = (field: DateField, order: SortField | undefined) => (order === undefined || order === field ? field : notIndexed(field));
+const dateTerm = (field: DateField, order: SortField | undefined) =>
+  order === undefined || order === field ? field : notIndexed(field);
 
 function applyFilters<O>(
   query: SelectQueryBuilder<Database, 'customers', O>,
@@ -77,8 +77,10 @@ export const countAllCustomers = async (db: Db): Promise<number> =>
 /** The exact number of customers matching filters; counted on the filter's index. */
 export const countCustomers = async (db: Db, filters: CustomerFilters): Promise<number> => {
   if (filters.segmentId !== undefined) return countSegmentMembers(db, filters, filters.segmentId);
-  const row = await applyFilters(db.selectFrom('customers').select((eb) => eb.fn.countAll<number>().as('n')), filters)
-    .executeTakeFirstOrThrow();
+  const row = await applyFilters(
+    db.selectFrom('customers').select((eb) => eb.fn.countAll<number>().as('n')),
+    filters,
+  ).executeTakeFirstOrThrow();
   return row.n;
 };
 
@@ -89,8 +91,12 @@ export const countCustomers = async (db: Db, filters: CustomerFilters): Promise<
  * city are checked on the way (`+`: never a seek on their own indexes, which would sort).
  */
 function segmentMembers(db: Db, f: CustomerFilters, segmentId: string, order?: SortField) {
-  const term = (field: DateField) => (order === undefined || order === field ? (`m.${field}` as const) : notIndexed(`m.${field}`));
-  let q = db.selectFrom('segment_members as m').innerJoin('customers as c', 'c.id', 'm.customer_id').where('m.segment_id', '=', segmentId);
+  const term = (field: DateField) =>
+    order === undefined || order === field ? (`m.${field}` as const) : notIndexed(`m.${field}`);
+  let q = db
+    .selectFrom('segment_members as m')
+    .innerJoin('customers as c', 'c.id', 'm.customer_id')
+    .where('m.segment_id', '=', segmentId);
   if (f.email !== undefined) q = q.where(notIndexed('c.email'), '=', f.email);
   if (f.name !== undefined) q = q.where(notIndexed('c.name'), '=', f.name);
   if (f.city !== undefined) q = q.where(notIndexed('c.address_city'), '=', f.city);
@@ -116,11 +122,22 @@ function listSegmentPage(db: Db, p: CustomerPageQuery, segmentId: string): Promi
 /** The members matching the filters; without a customer field among them, counted on the membership index alone. */
 async function countSegmentMembers(db: Db, f: CustomerFilters, segmentId: string): Promise<number> {
   const onCustomer = f.email !== undefined || f.name !== undefined || f.city !== undefined;
-  if (onCustomer) return (await segmentMembers(db, f, segmentId).q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+  if (onCustomer)
+    return (
+      await segmentMembers(db, f, segmentId)
+        .q.select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n;
   let q = db.selectFrom('segment_members as m').where('m.segment_id', '=', segmentId);
   if (f.createdBefore !== undefined) q = q.where('m.created_at', '<', f.createdBefore);
   if (f.createdAfter !== undefined) q = q.where('m.created_at', '>', f.createdAfter);
-  if (f.updatedBefore !== undefined) q = q.where(f.createdBefore ?? f.createdAfter ? notIndexed('m.updated_at') : 'm.updated_at', '<', f.updatedBefore);
-  if (f.updatedAfter !== undefined) q = q.where(f.createdBefore ?? f.createdAfter ? notIndexed('m.updated_at') : 'm.updated_at', '>', f.updatedAfter);
+  if (f.updatedBefore !== undefined)
+    q = q.where(
+      (f.createdBefore ?? f.createdAfter) ? notIndexed('m.updated_at') : 'm.updated_at',
+      '<',
+      f.updatedBefore,
+    );
+  if (f.updatedAfter !== undefined)
+    q = q.where((f.createdBefore ?? f.createdAfter) ? notIndexed('m.updated_at') : 'm.updated_at', '>', f.updatedAfter);
   return (await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
 }

@@ -166,7 +166,9 @@ export const presentCustomerForActivity = (customer: CustomerObject): CustomerOb
   return { ...rest, assets: {}, object };
 };
 
-export const presentSimpleCustomer = (row: Pick<CustomerRow, 'id' | 'name' | 'email' | 'source_id' | 'metadata'>): SimpleCustomer => ({
+export const presentSimpleCustomer = (
+  row: Pick<CustomerRow, 'id' | 'name' | 'email' | 'source_id' | 'metadata'>,
+): SimpleCustomer => ({
   id: row.id,
   ...optional('name', row.name),
   ...optional('email', row.email),
@@ -176,7 +178,10 @@ export const presentSimpleCustomer = (row: Pick<CustomerRow, 'id' | 'name' | 'em
 });
 
 /** Groups relation rows by customer id, for presenting a page of customers. */
-export function relationsByCustomer(campaigns: LoyaltyCampaignRow[], referrals: ReferralRow[]): Map<string, CustomerRelations> {
+export function relationsByCustomer(
+  campaigns: LoyaltyCampaignRow[],
+  referrals: ReferralRow[],
+): Map<string, CustomerRelations> {
   const map = new Map<string, CustomerRelations>();
   const get = (id: string): CustomerRelations => {
     let entry = map.get(id);

@@ -10,9 +10,12 @@ export type LoyaltyCampaignRow = Selectable<CustomerLoyaltyCampaignTable>;
 export type ReferralRow = Selectable<CustomerReferralTable>;
 
 // A customer read, and every redemption with a customer: compiled once (docs/performance.md "Hot paths").
-const byId = queryTemplate<{ id: string }, CustomerRow>((db, param) => db.selectFrom('customers').selectAll().where('id', '=', param('id')));
+const byId = queryTemplate<{ id: string }, CustomerRow>((db, param) =>
+  db.selectFrom('customers').selectAll().where('id', '=', param('id')),
+);
 
-export const findCustomerById = async (db: Db, id: string): Promise<CustomerRow | undefined> => (await byId(db, { id }))[0];
+export const findCustomerById = async (db: Db, id: string): Promise<CustomerRow | undefined> =>
+  (await byId(db, { id }))[0];
 
 export const findCustomersByIds = (db: Db, ids: string[]): Promise<CustomerRow[]> =>
   ids.length === 0 ? Promise.resolve([]) : db.selectFrom('customers').selectAll().where('id', 'in', ids).execute();
@@ -46,7 +49,9 @@ export const insertCustomer = async (db: Db, row: NewCustomerRow): Promise<Custo
   (await insertRow(db, row, columnsShape(row)))[0] as CustomerRow;
 
 const insertOnly = queryTemplate<NewCustomerRow & Record<string, unknown>, never>((db, param, columns) =>
-  db.insertInto('customers').values(Object.fromEntries(columns.split(',').map((column) => [column, param(column)])) as NewCustomerRow),
+  db
+    .insertInto('customers')
+    .values(Object.fromEntries(columns.split(',').map((column) => [column, param(column)])) as NewCustomerRow),
 );
 
 /** insertCustomer for a caller that reads nothing back (an import's new customer): RETURNING * cost ~8 us of its ~20. */
@@ -72,7 +77,11 @@ const loyaltyCampaigns = queryTemplate<{ ids: readonly string[] }, LoyaltyCampai
     .orderBy('campaign_name'),
 );
 const referrals = queryTemplate<{ ids: readonly string[] }, ReferralRow>((db, param, shape) =>
-  db.selectFrom('customer_referrals').selectAll().where('customer_id', 'in', param.list('ids', Number(shape))).orderBy('seq'),
+  db
+    .selectFrom('customer_referrals')
+    .selectAll()
+    .where('customer_id', 'in', param.list('ids', Number(shape)))
+    .orderBy('seq'),
 );
 
 /** loyalty.campaigns of several customers in one query (no N+1 on lists). */

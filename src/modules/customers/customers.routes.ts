@@ -18,7 +18,9 @@ export const customersRoutes: RouteModule = (router, deps) => {
 
   // A CUSTOMERS.IMPORT_CSV job fed from the uploaded file as it streams in (202, as the reference).
   router.post('/v1/customers/importCSV', async (ctx) => {
-    ctx.body = await withUploadedFile(ctx, (file) => importCustomersCsv(deps, csvRecords(file, 'customers'), ctx.state.actor));
+    ctx.body = await withUploadedFile(ctx, (file) =>
+      importCustomersCsv(deps, csvRecords(file, 'customers'), ctx.state.actor),
+    );
     ctx.status = 202;
   });
 
@@ -41,11 +43,19 @@ export const customersRoutes: RouteModule = (router, deps) => {
   });
 
   router.get('/v1/customers/:ref/activity', async (ctx) => {
-    ctx.body = await listCustomerActivity(deps, ctx.params.ref as string, validateQuery(activityQuerySchema, ctx.query));
+    ctx.body = await listCustomerActivity(
+      deps,
+      ctx.params.ref as string,
+      validateQuery(activityQuerySchema, ctx.query),
+    );
   });
 
   // The deprecated form (the SDK's customers.listActivities): the same page, with `total`.
   router.get('/v1/customers/:ref/activities', async (ctx) => {
-    ctx.body = await listCustomerActivities(deps, ctx.params.ref as string, validateQuery(activityQuerySchema, ctx.query));
+    ctx.body = await listCustomerActivities(
+      deps,
+      ctx.params.ref as string,
+      validateQuery(activityQuerySchema, ctx.query),
+    );
   });
 };

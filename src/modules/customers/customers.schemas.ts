@@ -12,7 +12,11 @@ export function isDateOnly(value: string): boolean {
 }
 
 const dateOnly = (label: string) =>
-  text(label).test('date', '${path} must be a date in YYYY-MM-DD format', (value) => value == null || isDateOnly(value));
+  text(label).test(
+    'date',
+    '${path} must be a date in YYYY-MM-DD format',
+    (value) => value == null || isDateOnly(value),
+  );
 
 const addressSchema = object({
   city: text('address.city'),
@@ -23,7 +27,10 @@ const addressSchema = object({
   postal_code: text('address.postal_code'),
 })
   .typeError('address must be an object')
-  .noUnknown(true, 'address has unknown field(s): ${unknown}; allowed: city, state, line_1, line_2, country, postal_code')
+  .noUnknown(
+    true,
+    'address has unknown field(s): ${unknown}; allowed: city, state, line_1, line_2, country, postal_code',
+  )
   .nullable()
   .optional()
   .default(undefined);
@@ -53,17 +60,24 @@ const sameBirthdate = {
   // value is absent when the schema is a field of another (an order's customer).
   test: (value: { birthdate?: string | null; birthday?: string | null } | null | undefined) =>
     value == null ||
-    value.birthdate === undefined || value.birthday === undefined || value.birthdate === value.birthday,
+    value.birthdate === undefined ||
+    value.birthday === undefined ||
+    value.birthdate === value.birthday,
 };
 
-export const updateCustomerSchema = object(fields).typeError(NOT_AN_OBJECT).nonNullable(NOT_AN_OBJECT).test(sameBirthdate);
+export const updateCustomerSchema = object(fields)
+  .typeError(NOT_AN_OBJECT)
+  .nonNullable(NOT_AN_OBJECT)
+  .test(sameBirthdate);
 export const createCustomerSchema = object({ ...fields, id: idField('id').optional() })
   .typeError(NOT_AN_OBJECT)
   .nonNullable(NOT_AN_OBJECT)
   .test(sameBirthdate);
 
 /** An entry of POST /v1/customers/bulk/async: the PUT body, naming its customer by source_id. */
-export const bulkCustomerSchema = updateCustomerSchema.shape({ source_id: idField('source_id').required('source_id is required') });
+export const bulkCustomerSchema = updateCustomerSchema.shape({
+  source_id: idField('source_id').required('source_id is required'),
+});
 
 export type CustomerFields = InferType<typeof updateCustomerSchema>;
 export type CreateCustomerBody = InferType<typeof createCustomerSchema>;

@@ -54,9 +54,15 @@ export async function presentRows(db: Db, rows: repo.CustomerRow[]): Promise<Cus
   return rows.map((row) => presentCustomer(row, relations.get(row.id) ?? { campaigns: [], referrals: [] }));
 }
 
-const presentRow = async (db: Db, row: repo.CustomerRow): Promise<CustomerObject> => (await presentRows(db, [row]))[0] as CustomerObject;
+const presentRow = async (db: Db, row: repo.CustomerRow): Promise<CustomerObject> =>
+  (await presentRows(db, [row]))[0] as CustomerObject;
 
-async function emitCustomerEvent(trx: Db, ctx: ChangeContext, type: CustomerEventType, customer: CustomerObject): Promise<void> {
+async function emitCustomerEvent(
+  trx: Db,
+  ctx: ChangeContext,
+  type: CustomerEventType,
+  customer: CustomerObject,
+): Promise<void> {
   if (ctx.emitEvents === false) return;
   await emit(trx, {
     type,
@@ -68,7 +74,11 @@ async function emitCustomerEvent(trx: Db, ctx: ChangeContext, type: CustomerEven
 }
 
 /** A new source_id for an existing customer must not belong to another one. */
-async function sourceIdChange(trx: Db, row: repo.CustomerRow, sourceId: string | null | undefined): Promise<repo.CustomerPatch> {
+async function sourceIdChange(
+  trx: Db,
+  row: repo.CustomerRow,
+  sourceId: string | null | undefined,
+): Promise<repo.CustomerPatch> {
   if (sourceId === undefined || sourceId === row.source_id) return {};
   if (sourceId !== null) {
     const holder = await repo.findCustomerBySourceId(trx, sourceId);
@@ -88,12 +98,24 @@ interface Written {
 /** Tells the change's subscribers (segments), when the context carries the seams. */
 async function fireChanged(trx: Db, ctx: ChangeContext, row: repo.CustomerRow, created: boolean): Promise<void> {
   if (!ctx.seams) return;
-  const payload = { row, customer: presentSimpleCustomer(row), created, actor: ctx.actor, at: ctx.at, emitEvents: ctx.emitEvents !== false };
+  const payload = {
+    row,
+    customer: presentSimpleCustomer(row),
+    created,
+    actor: ctx.actor,
+    at: ctx.at,
+    emitEvents: ctx.emitEvents !== false,
+  };
   await ctx.seams.fire(CUSTOMER_CHANGED, trx, payload);
 }
 
 /** The change's event, presenting the customer for it; nothing (and no query) without events. */
-async function announce(trx: Db, ctx: ChangeContext, type: CustomerEventType, row: repo.CustomerRow): Promise<CustomerObject | undefined> {
+async function announce(
+  trx: Db,
+  ctx: ChangeContext,
+  type: CustomerEventType,
+  row: repo.CustomerRow,
+): Promise<CustomerObject | undefined> {
   if (ctx.emitEvents === false) return undefined;
   const customer = await presentRow(trx, row);
   await emitCustomerEvent(trx, ctx, type, customer);
@@ -110,7 +132,12 @@ const presented = async (trx: Db, written: Written): Promise<UpsertResult> => ({
 const updatePatch = async (db: Db, row: repo.CustomerRow, input: CustomerFields): Promise<repo.CustomerPatch> =>
   changedColumns(row, { ...patchFromFields(input), ...(await sourceIdChange(db, row, input.source_id)) });
 
-async function applyUpdate(trx: Db, ctx: ChangeContext, row: repo.CustomerRow, input: CustomerFields): Promise<Written> {
+async function applyUpdate(
+  trx: Db,
+  ctx: ChangeContext,
+  row: repo.CustomerRow,
+  input: CustomerFields,
+): Promise<Written> {
   const patch = await updatePatch(trx, row, input);
   if (Object.keys(patch).length === 0) return { row, created: false, changed: false };
   const updated = await repo.updateCustomer(trx, row.id, { ...patch, updated_at: ctx.at });
@@ -137,7 +164,12 @@ const newRow = (ctx: ChangeContext, input: CreateCustomerBody) => ({
   ...patchFromFields(input),
 });
 
-async function insertNew(trx: Db, ctx: ChangeContext, input: CreateCustomerBody, fresh = newRow(ctx, input)): Promise<Written> {
+async function insertNew(
+  trx: Db,
+  ctx: ChangeContext,
+  input: CreateCustomerBody,
+  fresh = newRow(ctx, input),
+): Promise<Written> {
   const row = await repo.insertCustomer(trx, fresh);
   forgetCustomer(ctx.customers, row.source_id);
   const customer = await announce(trx, ctx, 'customer.created', row);
@@ -146,7 +178,11 @@ async function insertNew(trx: Db, ctx: ChangeContext, input: CreateCustomerBody,
 }
 
 /** The customer a body names (by `id`, else by `source_id`, through the cache if given); an unknown `id` is 404. */
-async function namedCustomer(db: Db, input: CreateCustomerBody, cache?: CustomerCache): Promise<repo.CustomerRow | undefined> {
+async function namedCustomer(
+  db: Db,
+  input: CreateCustomerBody,
+  cache?: CustomerCache,
+): Promise<repo.CustomerRow | undefined> {
   if (input.id !== undefined) {
     const row = await repo.findCustomerById(db, input.id);
     if (!row) throw notFound('customer', input.id);
@@ -174,7 +210,11 @@ export interface NewCustomerPlan {
  * (its id comes back); a new one is only planned, and its caller inserts it later with
  * insertPlannedCustomer, its first order's figures in the insert (no summary UPDATE after).
  */
-export async function upsertOrPlanCustomer(trx: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<string | NewCustomerPlan> {
+export async function upsertOrPlanCustomer(
+  trx: Db,
+  ctx: ChangeContext,
+  input: CreateCustomerBody,
+): Promise<string | NewCustomerPlan> {
   const existing = await namedCustomer(trx, input, ctx.customers);
   if (existing) return (await applyUpdate(trx, ctx, existing, input)).row.id;
   const row = newRow(ctx, input);
@@ -182,7 +222,12 @@ export async function upsertOrPlanCustomer(trx: Db, ctx: ChangeContext, input: C
 }
 
 /** Inserts a planned customer (upsertOrPlanCustomer), with its first order's figures when that order counts in summary.orders. */
-export async function insertPlannedCustomer(trx: Db, ctx: ChangeContext, plan: NewCustomerPlan, first: FirstOrder | undefined): Promise<void> {
+export async function insertPlannedCustomer(
+  trx: Db,
+  ctx: ChangeContext,
+  plan: NewCustomerPlan,
+  first: FirstOrder | undefined,
+): Promise<void> {
   const row = first ? { ...plan.row, ...firstOrderColumns(first) } : plan.row;
   // Without an event, nothing reads the row back.
   if (ctx.emitEvents !== false) return void (await insertNew(trx, ctx, plan.input, row));
@@ -195,19 +240,29 @@ export async function insertPlannedCustomer(trx: Db, ctx: ChangeContext, plan: N
  * is written. A validation's customer and order are previewed this way; a new customer gets
  * an id that is never stored.
  */
-async function previewRow(db: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<Parameters<typeof presentSimpleCustomer>[0]> {
+async function previewRow(
+  db: Db,
+  ctx: ChangeContext,
+  input: CreateCustomerBody,
+): Promise<Parameters<typeof presentSimpleCustomer>[0]> {
   const existing = await namedCustomer(db, input);
   if (!existing) return newRow(ctx, input);
   const patch = await updatePatch(db, existing, input);
-  return Object.keys(patch).length === 0 ? existing : ({ ...existing, ...patch, updated_at: ctx.at } as repo.CustomerRow);
+  return Object.keys(patch).length === 0
+    ? existing
+    : ({ ...existing, ...patch, updated_at: ctx.at } as repo.CustomerRow);
 }
 
 /** upsertCustomerId from reads alone (previewRow). */
-export const previewCustomerId = async (db: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<string> => (await previewRow(db, ctx, input)).id;
+export const previewCustomerId = async (db: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<string> =>
+  (await previewRow(db, ctx, input)).id;
 
 /** The short customer upsertCustomer then findSimpleCustomer would give, from reads alone (previewRow). */
-export const previewSimpleCustomer = async (db: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<SimpleCustomer> =>
-  presentSimpleCustomer(await previewRow(db, ctx, input));
+export const previewSimpleCustomer = async (
+  db: Db,
+  ctx: ChangeContext,
+  input: CreateCustomerBody,
+): Promise<SimpleCustomer> => presentSimpleCustomer(await previewRow(db, ctx, input));
 
 /**
  * Creates a customer, or updates the one the body names (by `id`, else by `source_id`),
@@ -219,7 +274,11 @@ export async function upsertCustomer(trx: Db, ctx: ChangeContext, input: CreateC
 }
 
 /** upsertCustomer for a caller that needs the short customer (a redemption's): no read after the write. */
-export async function upsertSimpleCustomer(trx: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<SimpleCustomer> {
+export async function upsertSimpleCustomer(
+  trx: Db,
+  ctx: ChangeContext,
+  input: CreateCustomerBody,
+): Promise<SimpleCustomer> {
   return presentSimpleCustomer((await writeCustomer(trx, ctx, input)).row);
 }
 
@@ -237,7 +296,12 @@ export async function upsertCustomerId(trx: Db, ctx: ChangeContext, input: Creat
  * customer with that source_id (the others kept), through the same upsert as POST and PUT;
  * an unknown source_id is a new customer with that metadata (the reference upserts).
  */
-export async function mergeCustomerMetadata(trx: Db, ctx: ChangeContext, sourceId: string, metadata: Record<string, unknown>): Promise<void> {
+export async function mergeCustomerMetadata(
+  trx: Db,
+  ctx: ChangeContext,
+  sourceId: string,
+  metadata: Record<string, unknown>,
+): Promise<void> {
   const row = await repo.findCustomerBySourceId(trx, sourceId);
   const merged = { ...(row ? (JSON.parse(row.metadata) as Record<string, unknown>) : {}), ...metadata };
   const input = validateItem(updateCustomerSchema, { source_id: sourceId, metadata: merged });
@@ -246,7 +310,9 @@ export async function mergeCustomerMetadata(trx: Db, ctx: ChangeContext, sourceI
 
 /** POST /v1/customers: create, or update the customer with that id or source_id. */
 export async function createCustomer(deps: UpsertDeps, actor: Actor, input: CreateCustomerBody): Promise<UpsertResult> {
-  return deps.db.transaction().execute((trx) => upsertCustomer(trx, { actor, at: isoNow(deps.clock), seams: deps.seams }, input));
+  return deps.db
+    .transaction()
+    .execute((trx) => upsertCustomer(trx, { actor, at: isoNow(deps.clock), seams: deps.seams }, input));
 }
 
 /** GET /v1/customers/{id or source_id}. */
@@ -257,16 +323,22 @@ export async function getCustomer(deps: ReadDeps, ref: string): Promise<Customer
 }
 
 /** PUT /v1/customers/{id or source_id}: the given fields change, the others stay. */
-export async function updateCustomer(deps: UpsertDeps, actor: Actor, ref: string, input: CustomerFields): Promise<CustomerObject> {
+export async function updateCustomer(
+  deps: UpsertDeps,
+  actor: Actor,
+  ref: string,
+  input: CustomerFields,
+): Promise<CustomerObject> {
   return deps.db.transaction().execute(async (trx) => {
     const row = await repo.findCustomerByRef(trx, ref);
     if (!row) throw notFound('customer', ref);
-    return (await presented(trx, await applyUpdate(trx, { actor, at: isoNow(deps.clock), seams: deps.seams }, row, input))).customer;
+    return (
+      await presented(trx, await applyUpdate(trx, { actor, at: isoNow(deps.clock), seams: deps.seams }, row, input))
+    ).customer;
   });
 }
 
-const isForeignKeyError = (error: unknown): boolean =>
-  isDatabaseError(error, 'foreign_key');
+const isForeignKeyError = (error: unknown): boolean => isDatabaseError(error, 'foreign_key');
 
 /** DELETE /v1/customers/{id or source_id}: the customer, its loyalty and referral rows. */
 export async function deleteCustomer(deps: WriteDeps, actor: Actor, ref: string): Promise<void> {

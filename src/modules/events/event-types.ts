@@ -2,7 +2,17 @@
  * Customer event names (the `type` filter of the reference's "List Customer Activity"). They are the allowed values of the activity `type`
  * filter (4.12); an unknown name there is 400.
  */
-const MESSAGING_CHANNELS = ['sms', 'email', 'activecampaign', 'braze', 'mailchimp', 'intercom', 'shopify', 'klaviyo', 'batch'];
+const MESSAGING_CHANNELS = [
+  'sms',
+  'email',
+  'activecampaign',
+  'braze',
+  'mailchimp',
+  'intercom',
+  'shopify',
+  'klaviyo',
+  'batch',
+];
 
 export const FILTERABLE_EVENT_TYPES = [
   'customer.confirmed',

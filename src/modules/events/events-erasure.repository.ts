@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/engine.js';
 
-
 /** Deletes a customer's events (customer_events_feed): how many, and how many of them were about orders. */
 export async function deleteCustomerEvents(db: Db, customerId: string): Promise<{ all: number; orders: number }> {
   const orders = await db

@@ -8,7 +8,11 @@ import { deleteCustomerEvents, reduceReferrer } from './events-erasure.repositor
  * customers they referred keep them as referrer by id only. How many events went, and how
  * many of them were about orders.
  */
-export async function eraseCustomerEvents(trx: Kysely<Database>, customerId: string, referredCustomerIds: string[]): Promise<{ all: number; orders: number }> {
+export async function eraseCustomerEvents(
+  trx: Kysely<Database>,
+  customerId: string,
+  referredCustomerIds: string[],
+): Promise<{ all: number; orders: number }> {
   await reduceReferrer(trx, referredCustomerIds, customerId);
   return deleteCustomerEvents(trx, customerId);
 }

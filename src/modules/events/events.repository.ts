@@ -44,7 +44,10 @@ export interface FeedQuery {
 }
 
 /** The filters of a feed query, on a query of the customer's events (each served by an index of sql/0003). */
-type FeedFilters = Pick<FeedQuery, 'customerId' | 'startDate' | 'endDate' | 'campaignId' | 'campaignType' | 'category' | 'type'>;
+type FeedFilters = Pick<
+  FeedQuery,
+  'customerId' | 'startDate' | 'endDate' | 'campaignId' | 'campaignType' | 'category' | 'type'
+>;
 
 function filtered(db: Db, q: FeedFilters) {
   let query = db.selectFrom('customer_events').where('customer_id', '=', q.customerId);
@@ -66,13 +69,17 @@ export function listEvents(db: Db, q: FeedQuery): Promise<CustomerEventRow[]> {
   let query = filtered(db, q).selectAll();
   if (q.after) {
     const { created_at, seq } = q.after;
-    query = query.where((eb) => eb(eb.refTuple('created_at', 'seq'), q.direction === 'asc' ? '>' : '<', eb.tuple(created_at, seq)));
+    query = query.where((eb) =>
+      eb(eb.refTuple('created_at', 'seq'), q.direction === 'asc' ? '>' : '<', eb.tuple(created_at, seq)),
+    );
   }
   return query.orderBy('created_at', q.direction).orderBy('seq', q.direction).limit(q.take).execute();
 }
 
 /** How many of the customer's events the filters match (the deprecated `/activities` lists' `total`). */
 export async function countEvents(db: Db, q: FeedFilters): Promise<number> {
-  const row = await filtered(db, q).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await filtered(db, q)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return row.n;
 }

@@ -13,7 +13,10 @@ const activityParams = {
   campaign_id: text(),
   campaign_type: oneOf(CAMPAIGN_TYPES),
   category: oneOf(EVENT_CATEGORIES),
-  type: matching(isFilterableEventType, (raw) => `must be a customer event name such as customer.created; ${raw} is not one`),
+  type: matching(
+    isFilterableEventType,
+    (raw) => `must be a customer event name such as customer.created; ${raw} is not one`,
+  ),
 };
 
 /** The query of GET /v1/customers/{id}/activity (the reference's "List Customer Activity"); newest first unless order=created_at. */

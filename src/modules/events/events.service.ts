@@ -101,14 +101,25 @@ export async function listCustomerEvents(deps: Pick<Deps, 'db'>, customerId: str
   if (query.starting_after_id !== undefined) {
     after = await repo.findEventPosition(deps.db, customerId, query.starting_after_id);
     if (!after) {
-      throw invalidQueryParams(`Query parameter starting_after_id: ${query.starting_after_id} is not an event of customer ${customerId}`);
+      throw invalidQueryParams(
+        `Query parameter starting_after_id: ${query.starting_after_id} is not an event of customer ${customerId}`,
+      );
     }
   }
-  const rows = await repo.listEvents(deps.db, { ...filtersOf(customerId, query), take: query.limit + 1, direction, after });
+  const rows = await repo.listEvents(deps.db, {
+    ...filtersOf(customerId, query),
+    take: query.limit + 1,
+    direction,
+    after,
+  });
   const hasMore = rows.length > query.limit;
   const data = rows.slice(0, query.limit).map(presentEvent);
   const last = data.at(-1);
-  return listEnvelope('data', data, hasMore && last ? { has_more: true, more_starting_after: last.id } : { has_more: false });
+  return listEnvelope(
+    'data',
+    data,
+    hasMore && last ? { has_more: true, more_starting_after: last.id } : { has_more: false },
+  );
 }
 
 /**

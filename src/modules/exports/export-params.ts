@@ -26,7 +26,10 @@ export interface ExportPlan {
 const refuse = (details: string): AppError => new AppError('invalid_export_params', details);
 
 const catalogOf = (source: ExportSource): FieldCatalog =>
-  fieldCatalog(Object.fromEntries(Object.entries(source.fields).map(([name, field]) => [name, field.kind])), source.metadata ? { 'metadata.': 'any' } : {});
+  fieldCatalog(
+    Object.fromEntries(Object.entries(source.fields).map(([name, field]) => [name, field.kind])),
+    source.metadata ? { 'metadata.': 'any' } : {},
+  );
 
 const knownField = (source: ExportSource, field: string): boolean =>
   Object.hasOwn(source.fields, field) || (source.metadata !== undefined && /^metadata\.[^"\\]+$/.test(field));
@@ -43,7 +46,10 @@ function readFields(source: ExportSource, given: readonly string[] | null | unde
   return [...given];
 }
 
-function readOrder(source: ExportSource, order: string | null | undefined): Pick<ExportPlan, 'orderColumn' | 'descending'> {
+function readOrder(
+  source: ExportSource,
+  order: string | null | undefined,
+): Pick<ExportPlan, 'orderColumn' | 'descending'> {
   if (!order) return { orderColumn: null, descending: false };
   const descending = order.startsWith('-');
   const column = source.orders[descending ? order.slice(1) : order];
@@ -56,14 +62,19 @@ function readOrder(source: ExportSource, order: string | null | undefined): Pick
 
 /** A single operand given bare (`"$is": "camp_1"`, as the reference's examples do) is read as a one-item list. */
 const asLists = (conditions: unknown): unknown =>
-  isPlainObject(conditions) ? Object.fromEntries(Object.entries(conditions).map(([op, value]) => [op, Array.isArray(value) ? value : [value]])) : conditions;
+  isPlainObject(conditions)
+    ? Object.fromEntries(Object.entries(conditions).map(([op, value]) => [op, Array.isArray(value) ? value : [value]]))
+    : conditions;
 
 function readFilters(source: ExportSource, filters: Record<string, unknown>): Filter | null {
   const { junction, ...fields } = filters;
   if (Object.keys(fields).length === 0) return null;
   const normalized: Record<string, unknown> = { junction: typeof junction === 'string' ? junction : 'and' };
   for (const [field, value] of Object.entries(fields)) {
-    normalized[field] = isPlainObject(value) && isPlainObject(value.conditions) ? { ...value, conditions: asLists(value.conditions) } : value;
+    normalized[field] =
+      isPlainObject(value) && isPlainObject(value.conditions)
+        ? { ...value, conditions: asLists(value.conditions) }
+        : value;
   }
   const checked = validateFilter(normalized, catalogOf(source), 'parameters.filters');
   if (!checked.ok) throw refuse(checked.errors.join('; '));
@@ -79,7 +90,12 @@ export function readExportRequest(body: CreateExportBody): { parameters: ExportP
   const source = EXPORT_SOURCES[exported];
   const given = body.parameters ?? {};
   const fields = readFields(source, given.fields);
-  const plan: ExportPlan = { exported_object: exported, fields, ...readOrder(source, given.order), filter: given.filters ? readFilters(source, given.filters) : null };
+  const plan: ExportPlan = {
+    exported_object: exported,
+    fields,
+    ...readOrder(source, given.order),
+    filter: given.filters ? readFilters(source, given.filters) : null,
+  };
   const parameters: ExportParameters = {
     ...(given.order ? { order: given.order } : {}),
     fields,

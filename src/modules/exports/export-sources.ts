@@ -44,14 +44,34 @@ export interface ExportSource {
   keepColumns?: readonly string[];
 }
 
-const json = (text: unknown): Record<string, unknown> => (typeof text === 'string' ? (JSON.parse(text) as Record<string, unknown>) : {});
-const column = (name: string, kind: FieldKind = 'string'): ExportField => ({ kind, columns: [name], value: (row) => row[name] });
-const inJson = (name: string, key: string, kind: FieldKind = 'string'): ExportField => ({ kind, columns: [name], value: (row) => json(row[name])[key] });
-const flag = (name: string): ExportField => ({ kind: 'any', columns: [name], value: (row) => (row[name] === null ? null : row[name] === 1) });
-const parsed = (name: string): ExportField => ({ kind: 'any', columns: [name], value: (row) => (row[name] === null ? null : JSON.parse(row[name] as string)) });
-const same = (...names: string[]): Record<string, ExportField> => Object.fromEntries(names.map((name) => [name, column(name)]));
-const numbers = (...names: string[]): Record<string, ExportField> => Object.fromEntries(names.map((name) => [name, column(name, 'number')]));
-const dates = (...names: string[]): Record<string, ExportField> => Object.fromEntries(names.map((name) => [name, column(name, 'date')]));
+const json = (text: unknown): Record<string, unknown> =>
+  typeof text === 'string' ? (JSON.parse(text) as Record<string, unknown>) : {};
+const column = (name: string, kind: FieldKind = 'string'): ExportField => ({
+  kind,
+  columns: [name],
+  value: (row) => row[name],
+});
+const inJson = (name: string, key: string, kind: FieldKind = 'string'): ExportField => ({
+  kind,
+  columns: [name],
+  value: (row) => json(row[name])[key],
+});
+const flag = (name: string): ExportField => ({
+  kind: 'any',
+  columns: [name],
+  value: (row) => (row[name] === null ? null : row[name] === 1),
+});
+const parsed = (name: string): ExportField => ({
+  kind: 'any',
+  columns: [name],
+  value: (row) => (row[name] === null ? null : JSON.parse(row[name] as string)),
+});
+const same = (...names: string[]): Record<string, ExportField> =>
+  Object.fromEntries(names.map((name) => [name, column(name)]));
+const numbers = (...names: string[]): Record<string, ExportField> =>
+  Object.fromEntries(names.map((name) => [name, column(name, 'number')]));
+const dates = (...names: string[]): Record<string, ExportField> =>
+  Object.fromEntries(names.map((name) => [name, column(name, 'date')]));
 
 /** A voucher's value: its discount's amount, percent, units or fixed amount, its gift amount, or its card's points. */
 function voucherValue(row: ExportRow): unknown {
@@ -63,7 +83,10 @@ function voucherValue(row: ExportRow): unknown {
 
 const voucher: ExportSource = {
   table: 'vouchers',
-  lookups: [{ as: 'campaign_name', table: 'campaigns', column: 'name', via: 'campaign_id' }, { as: 'category_name', table: 'categories', column: 'name', via: 'category_id' }],
+  lookups: [
+    { as: 'campaign_name', table: 'campaigns', column: 'name', via: 'campaign_id' },
+    { as: 'category_name', table: 'categories', column: 'name', via: 'category_id' },
+  ],
   fields: {
     ...same('id', 'code', 'campaign_id', 'additional_info'),
     ...numbers('gift_balance', 'loyalty_balance', 'redemption_quantity'),
@@ -97,9 +120,19 @@ const customer: ExportSource = {
   table: 'customers',
   fields: {
     ...same('id', 'source_id', 'name', 'description', 'email', 'phone'),
-    ...numbers('redemptions_total_redeemed', 'redemptions_total_failed', 'redemptions_total_succeeded', 'redemptions_total_rolled_back',
-      'redemptions_total_rollback_failed', 'redemptions_total_rollback_succeeded', 'orders_total_amount', 'orders_total_count', 'orders_last_order_amount',
-      'loyalty_points', 'loyalty_referred_customers'),
+    ...numbers(
+      'redemptions_total_redeemed',
+      'redemptions_total_failed',
+      'redemptions_total_succeeded',
+      'redemptions_total_rolled_back',
+      'redemptions_total_rollback_failed',
+      'redemptions_total_rollback_succeeded',
+      'orders_total_amount',
+      'orders_total_count',
+      'orders_last_order_amount',
+      'loyalty_points',
+      'loyalty_referred_customers',
+    ),
     ...dates('orders_last_order_date', 'created_at', 'updated_at'),
     birthdate: column('birthdate'),
     birthday: column('birthdate'),
@@ -110,7 +143,14 @@ const customer: ExportSource = {
     address_country: address('country'),
     address_postal_code: address('postal_code'),
     // PAID and FULFILLED orders' mean, rounded as the customer's summary rounds it.
-    orders_average_amount: { kind: 'number', columns: ['orders_total_amount', 'orders_total_count'], value: (row) => (row.orders_total_count === 0 ? 0 : Math.round((row.orders_total_amount as number) / (row.orders_total_count as number))) },
+    orders_average_amount: {
+      kind: 'number',
+      columns: ['orders_total_amount', 'orders_total_count'],
+      value: (row) =>
+        row.orders_total_count === 0
+          ? 0
+          : Math.round((row.orders_total_amount as number) / (row.orders_total_count as number)),
+    },
     metadata: column('metadata', 'any'),
   },
   defaults: ['name', 'source_id'],
@@ -124,7 +164,11 @@ const order: ExportSource = {
     ...same('id', 'source_id', 'status', 'customer_id', 'referrer_id'),
     ...numbers('amount', 'discount_amount', 'items_discount_amount', 'total_amount'),
     ...dates('created_at', 'updated_at'),
-    total_discount_amount: { kind: 'number', columns: ['discount_amount', 'items_discount_amount'], value: (row) => (row.discount_amount as number) + (row.items_discount_amount as number) },
+    total_discount_amount: {
+      kind: 'number',
+      columns: ['discount_amount', 'items_discount_amount'],
+      value: (row) => (row.discount_amount as number) + (row.items_discount_amount as number),
+    },
     metadata: column('metadata', 'any'),
   },
   defaults: ['id', 'source_id', 'status'],
@@ -135,7 +179,18 @@ const order: ExportSource = {
 const redemption: ExportSource = {
   table: 'redemptions',
   fields: {
-    ...same('id', 'object', 'voucher_code', 'promotion_tier_id', 'customer_id', 'tracking_id', 'order_id', 'result', 'failure_code', 'failure_message'),
+    ...same(
+      'id',
+      'object',
+      'voucher_code',
+      'promotion_tier_id',
+      'customer_id',
+      'tracking_id',
+      'order_id',
+      'result',
+      'failure_code',
+      'failure_message',
+    ),
     ...numbers('gift_amount', 'loyalty_points'),
     date: column('created_at', 'date'),
     campaign: column('campaign_name'),
@@ -158,7 +213,11 @@ const pointsExpiration: ExportSource = {
     ...same('id', 'campaign_id', 'voucher_id', 'status'),
     expires_at: column('expires_on', 'date'),
     // What expires (ACTIVE: the points left in the bucket) or expired (EXPIRED).
-    points: { kind: 'number', columns: ['status', 'total_points', 'expired_points'], value: (row) => (row.status === 'EXPIRED' ? row.expired_points : row.total_points) },
+    points: {
+      kind: 'number',
+      columns: ['status', 'total_points', 'expired_points'],
+      value: (row) => (row.status === 'EXPIRED' ? row.expired_points : row.total_points),
+    },
   },
   defaults: ['id', 'campaign_id', 'voucher_id', 'status', 'expires_at', 'points'],
   orders: { expires_at: 'expires_on', id: 'id' },
@@ -182,14 +241,20 @@ const voucherTransactions: ExportSource = {
 };
 
 export const EXPORT_SOURCES: Readonly<Record<ExportedObject, ExportSource>> = {
-  voucher, customer, order, redemption, points_expiration: pointsExpiration, voucher_transactions: voucherTransactions,
+  voucher,
+  customer,
+  order,
+  redemption,
+  points_expiration: pointsExpiration,
+  voucher_transactions: voucherTransactions,
 };
 
 /** A field's value in a row: a named field, or `metadata.<key>` of the source's metadata column. */
 export function fieldValue(source: ExportSource, row: ExportRow, field: string): unknown {
   const known = source.fields[field];
   if (known) return known.value(row);
-  if (source.metadata && field.startsWith('metadata.')) return json(row[source.metadata])[field.slice('metadata.'.length)];
+  if (source.metadata && field.startsWith('metadata.'))
+    return json(row[source.metadata])[field.slice('metadata.'.length)];
   return undefined;
 }
 

@@ -34,7 +34,13 @@ interface PortionWrite {
  * leaves nothing behind, and a resumed job neither skips nor repeats a row. The file is
  * synced before the portion's transaction commits the new state.
  */
-async function writePortion(ctx: PortionContext, payload: ExportPayload, source: ExportSource, state: { bytes: number; after: [unknown, number] | null }, maxItems: number) {
+async function writePortion(
+  ctx: PortionContext,
+  payload: ExportPayload,
+  source: ExportSource,
+  state: { bytes: number; after: [unknown, number] | null },
+  maxItems: number,
+) {
   const { plan } = payload;
   const filter: CompiledFilter | null = plan.filter ? compileFilter(plan.filter, new Date(payload.requested_at)) : null;
   const fd = openSync(payload.file, state.bytes === 0 ? 'w' : 'r+');
@@ -46,8 +52,19 @@ async function writePortion(ctx: PortionContext, payload: ExportPayload, source:
   };
   try {
     ftruncateSync(fd, state.bytes);
-    const columns = columnsFor(source, [...plan.fields, ...(plan.filter?.conditions.map((c) => c.field) ?? [])], plan.orderColumn);
-    const page = { columns, orderColumn: plan.orderColumn, descending: plan.descending, after: state.after, maxSeq: payload.max_seq, limit: maxItems };
+    const columns = columnsFor(
+      source,
+      [...plan.fields, ...(plan.filter?.conditions.map((c) => c.field) ?? [])],
+      plan.orderColumn,
+    );
+    const page = {
+      columns,
+      orderColumn: plan.orderColumn,
+      descending: plan.descending,
+      after: state.after,
+      maxSeq: payload.max_seq,
+      limit: maxItems,
+    };
     const rows = repo.streamSourcePage(ctx.trx, source, page);
     for await (const row of rows) {
       out.scanned += 1;
@@ -60,7 +77,8 @@ async function writePortion(ctx: PortionContext, payload: ExportPayload, source:
     flush();
     fdatasyncSync(fd);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code) throw new JobFailure(`Cannot write the export file: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code)
+      throw new JobFailure(`Cannot write the export file: ${(error as Error).message}`);
     throw error;
   } finally {
     closeSync(fd);
@@ -69,7 +87,8 @@ async function writePortion(ctx: PortionContext, payload: ExportPayload, source:
 }
 
 const kept = (source: ExportSource, row: ExportRow, filter: CompiledFilter | null): boolean =>
-  (source.keep?.(row) ?? true) && (filter === null || evaluateFilter(filter, (field) => fieldValue(source, row, field)));
+  (source.keep?.(row) ?? true) &&
+  (filter === null || evaluateFilter(filter, (field) => fieldValue(source, row, field)));
 
 /**
  * EXPORT: walks the exported table by keyset, `maxItems` rows a portion, writing the rows its
@@ -86,15 +105,28 @@ export const exportStep: JobStep<ExportPayload> = {
     const after = record.last_key === null ? null : (JSON.parse(record.last_key) as [unknown, number]);
     const out = await writePortion(ctx, job.payload, source, { bytes: record.bytes, after }, maxItems);
     await repo.updateExport(ctx.trx, record.id, {
-      status: 'IN_PROGRESS', last_key: out.last === null ? null : JSON.stringify(out.last), bytes: out.bytes, rows: record.rows + out.written, updated_at: ctx.now,
+      status: 'IN_PROGRESS',
+      last_key: out.last === null ? null : JSON.stringify(out.last),
+      bytes: out.bytes,
+      rows: record.rows + out.written,
+      updated_at: ctx.now,
     });
     const finished = out.scanned < maxItems;
-    return { cursor: finished ? job.total : Math.min(job.total, job.cursor + out.scanned), done: out.written, failed: 0, finished };
+    return {
+      cursor: finished ? job.total : Math.min(job.total, job.cursor + out.scanned),
+      done: out.written,
+      failed: 0,
+      finished,
+    };
   },
   async finish(ctx, job) {
     const record = await repo.findExport(ctx.trx, job.payload.export_id);
     if (record) await repo.updateExport(ctx.trx, record.id, { status: 'DONE', updated_at: ctx.now });
-    return { export_id: job.payload.export_id, message: `Exported ${job.done_count} row(s).`, done_count: job.done_count };
+    return {
+      export_id: job.payload.export_id,
+      message: `Exported ${job.done_count} row(s).`,
+      done_count: job.done_count,
+    };
   },
   async fail(ctx, job: PortionJob<ExportPayload>) {
     await repo.updateExport(ctx.trx, job.payload.export_id, { status: 'ERROR', updated_at: ctx.now });

@@ -9,7 +9,8 @@ export type ExportRecord = Selectable<ExportTable>;
 
 export const insertExport = (db: Db, row: Insertable<ExportTable>) => db.insertInto('exports').values(row).execute();
 
-export const findExport = (db: Db, id: string): Promise<ExportRecord | undefined> => db.selectFrom('exports').selectAll().where('id', '=', id).executeTakeFirst();
+export const findExport = (db: Db, id: string): Promise<ExportRecord | undefined> =>
+  db.selectFrom('exports').selectAll().where('id', '=', id).executeTakeFirst();
 
 export async function updateExport(db: Db, id: string, patch: Updateable<ExportTable>): Promise<boolean> {
   const result = await db.updateTable('exports').set(patch).where('id', '=', id).executeTakeFirst();
@@ -22,7 +23,10 @@ export async function deleteExport(db: Db, id: string): Promise<boolean> {
 }
 
 /** A page of the list: by created_at (exports_created_at) or status then created_at (exports_status_created_at), seq breaking ties. */
-export function listExportPage(db: Db, q: { field: 'created_at' | 'status'; desc: boolean; offset: number; limit: number }): Promise<ExportRecord[]> {
+export function listExportPage(
+  db: Db,
+  q: { field: 'created_at' | 'status'; desc: boolean; offset: number; limit: number },
+): Promise<ExportRecord[]> {
   const direction = q.desc ? 'desc' : 'asc';
   let query = db.selectFrom('exports').selectAll();
   if (q.field === 'status') query = query.orderBy('status', direction);
@@ -30,7 +34,10 @@ export function listExportPage(db: Db, q: { field: 'created_at' | 'status'; desc
 }
 
 export async function countExports(db: Db): Promise<number> {
-  const row = await db.selectFrom('exports').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('exports')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -39,7 +46,12 @@ export const listExportReaches = (db: Db) =>
   db
     .selectFrom('exports')
     .innerJoin('async_actions', 'async_actions.id', 'exports.async_action_id')
-    .select(['exports.id', 'exports.exported_object', 'exports.parameters', sql<number>`json_extract(async_actions.payload, '$.max_seq')`.as('max_seq')])
+    .select([
+      'exports.id',
+      'exports.exported_object',
+      'exports.parameters',
+      sql<number>`json_extract(async_actions.payload, '$.max_seq')`.as('max_seq'),
+    ])
     .execute();
 
 /*
@@ -50,7 +62,10 @@ const untyped = (db: Db): Kysely<DynamicSchema> => db as unknown as Kysely<Dynam
 
 /** The source's highest seq now (0: empty): the export holds the rows that existed at its request. */
 export async function findMaxSeq(db: Db, source: ExportSource): Promise<number> {
-  const row = (await untyped(db).selectFrom(source.table).select((eb) => eb.fn.max('seq').as('n')).executeTakeFirst()) as { n: number | null } | undefined;
+  const row = (await untyped(db)
+    .selectFrom(source.table)
+    .select((eb) => eb.fn.max('seq').as('n'))
+    .executeTakeFirst()) as { n: number | null } | undefined;
   return row?.n ?? 0;
 }
 
@@ -78,11 +93,20 @@ function rowsOf(db: Db, source: ExportSource, columns: readonly string[], seqBou
   const lookups = (source.lookups ?? []).filter((l) => columns.includes(l.as));
   const own = columns.filter((c) => !lookups.some((l) => l.as === c));
   // Kysely types no unaliased raw table, yet compiles one as written: the cast only quiets the type.
-  const from = index === undefined ? table : (sql`${sql.table(table)} indexed by ${sql.id(index)}` as unknown as string);
+  const from =
+    index === undefined ? table : (sql`${sql.table(table)} indexed by ${sql.id(index)}` as unknown as string);
   return untyped(db)
     .selectFrom(from)
     .select([...own.map((c) => `${table}.${c}`), `${table}.seq`])
-    .select((eb) => lookups.map((l) => eb.selectFrom(l.table).select(`${l.table}.${l.column}`).whereRef(`${l.table}.id`, '=', `${table}.${l.via}`).as(l.as)))
+    .select((eb) =>
+      lookups.map((l) =>
+        eb
+          .selectFrom(l.table)
+          .select(`${l.table}.${l.column}`)
+          .whereRef(`${l.table}.id`, '=', `${table}.${l.via}`)
+          .as(l.as),
+      ),
+    )
     .where(`${table}.seq`, '<=', seqBound) as Untyped;
 }
 
@@ -120,12 +144,23 @@ export async function* streamSourcePage(db: Db, source: ExportSource, page: Keys
   let left = page.limit;
   if (after !== null) {
     const ties = pastSeq(db, source, page, after[1], source.tieIndexes?.[page.orderColumn]);
-    for await (const row of ties.where(column, '=', after[0]).orderBy(`${table}.seq`, direction).limit(left).stream(500) as AsyncIterable<ExportRow>) {
+    for await (const row of ties
+      .where(column, '=', after[0])
+      .orderBy(`${table}.seq`, direction)
+      .limit(left)
+      .stream(500) as AsyncIterable<ExportRow>) {
       left -= 1;
       yield row;
     }
     if (left === 0) return;
   }
-  const rest = after === null ? rowsOf(db, source, page.columns, page.maxSeq) : rowsOf(db, source, page.columns, page.maxSeq).where(column, past, after[0]);
-  yield* rest.orderBy(column, direction).orderBy(`${table}.seq`, direction).limit(left).stream(500) as AsyncIterable<ExportRow>;
+  const rest =
+    after === null
+      ? rowsOf(db, source, page.columns, page.maxSeq)
+      : rowsOf(db, source, page.columns, page.maxSeq).where(column, past, after[0]);
+  yield* rest
+    .orderBy(column, direction)
+    .orderBy(`${table}.seq`, direction)
+    .limit(left)
+    .stream(500) as AsyncIterable<ExportRow>;
 }

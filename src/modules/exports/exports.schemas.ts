@@ -11,7 +11,11 @@ const NOT_AN_OBJECT = 'parameters must be an object';
 /** An export's `parameters` (also the body of a card's transactions export, modules/ledgers). */
 export const exportParametersSchema = object({
   order: string().nullable().max(100, 'parameters.order must be at most 100 characters'),
-  fields: array(string().required('parameters.fields must hold strings').max(200, 'parameters.fields items must be at most 200 characters'))
+  fields: array(
+    string()
+      .required('parameters.fields must hold strings')
+      .max(200, 'parameters.fields items must be at most 200 characters'),
+  )
     .nullable()
     .max(MAX_EXPORT_FIELDS, `parameters.fields must hold at most ${MAX_EXPORT_FIELDS} fields`),
   filters: mixed<Record<string, unknown>>((value): value is Record<string, unknown> => isPlainObject(value))

@@ -40,12 +40,32 @@ export async function createExport(deps: ExportDeps, body: unknown, actor: Actor
   mkdirSync(exportsDirectory(deps.dbFile), { recursive: true });
   const row = await deps.db.transaction().execute(async (trx) => {
     const maxSeq = await repo.findMaxSeq(trx, source);
-    const payload: ExportPayload = { export_id: id, file: fileOf(deps.dbFile, id), plan, max_seq: maxSeq, requested_at: now };
+    const payload: ExportPayload = {
+      export_id: id,
+      file: fileOf(deps.dbFile, id),
+      plan,
+      max_seq: maxSeq,
+      requested_at: now,
+    };
     // The highest seq bounds the rows to walk: the job's total, without counting them here.
-    const jobId = await enqueueJob(trx, { type: JobType.export, payload, total: maxSeq, requestId: actor.request_id, now });
+    const jobId = await enqueueJob(trx, {
+      type: JobType.export,
+      payload,
+      total: maxSeq,
+      requestId: actor.request_id,
+      now,
+    });
     const channel = actor.channel === 'INTERNAL' ? 'CLI' : 'API';
     await repo.insertExport(trx, {
-      id, exported_object: plan.exported_object, parameters: JSON.stringify(parameters), channel, status: 'SCHEDULED', async_action_id: jobId, last_key: null, created_at: now, updated_at: null,
+      id,
+      exported_object: plan.exported_object,
+      parameters: JSON.stringify(parameters),
+      channel,
+      status: 'SCHEDULED',
+      async_action_id: jobId,
+      last_key: null,
+      created_at: now,
+      updated_at: null,
     });
     return repo.findExport(trx, id);
   });
@@ -59,16 +79,27 @@ async function findOrFail(deps: Pick<Deps, 'db'>, id: string) {
   return row;
 }
 
-export const getExport = async (deps: Pick<Deps, 'db'>, id: string, origin = ''): Promise<ExportView> => presentExport(await findOrFail(deps, id), origin);
+export const getExport = async (deps: Pick<Deps, 'db'>, id: string, origin = ''): Promise<ExportView> =>
+  presentExport(await findOrFail(deps, id), origin);
 
 /** The export's async action (its job), for the command line to follow. */
-export const exportJobId = async (deps: Pick<Deps, 'db'>, id: string): Promise<string> => (await findOrFail(deps, id)).async_action_id;
+export const exportJobId = async (deps: Pick<Deps, 'db'>, id: string): Promise<string> =>
+  (await findOrFail(deps, id)).async_action_id;
 
 /** GET /v1/exports: newest first unless `order` says otherwise; `total` counts every export. */
 export async function listExports(deps: Pick<Deps, 'db'>, query: ExportsListQuery, origin = '') {
   const sort = query.order ?? { field: 'created_at', direction: 'desc' };
-  const rows = await repo.listExportPage(deps.db, { field: sort.field, desc: sort.direction === 'desc', offset: (query.page - 1) * query.limit, limit: query.limit });
-  return listEnvelope('exports', rows.map((row) => presentExport(row, origin)), { total: await repo.countExports(deps.db) });
+  const rows = await repo.listExportPage(deps.db, {
+    field: sort.field,
+    desc: sort.direction === 'desc',
+    offset: (query.page - 1) * query.limit,
+    limit: query.limit,
+  });
+  return listEnvelope(
+    'exports',
+    rows.map((row) => presentExport(row, origin)),
+    { total: await repo.countExports(deps.db) },
+  );
 }
 
 /**
@@ -92,9 +123,13 @@ export interface ExportedCustomer {
   identifiers: readonly string[];
 }
 
-function holdsCustomer(row: { exported_object: string; parameters: string; max_seq: number }, customer: ExportedCustomer): boolean {
+function holdsCustomer(
+  row: { exported_object: string; parameters: string; max_seq: number },
+  customer: ExportedCustomer,
+): boolean {
   if (row.exported_object === 'customer' && row.max_seq >= customer.customerSeq) return true;
-  if (row.exported_object === 'redemption' && customer.redemptionSeq !== null && row.max_seq >= customer.redemptionSeq) return true;
+  if (row.exported_object === 'redemption' && customer.redemptionSeq !== null && row.max_seq >= customer.redemptionSeq)
+    return true;
   return jsonNames(row.parameters, customer.identifiers);
 }
 
@@ -107,19 +142,28 @@ function holdsCustomer(row: { exported_object: string; parameters: string; max_s
  * Other exports name the customer by id only, as promo's own records still do. Returns the
  * files to remove once the transaction has committed (removeExportFiles).
  */
-export async function eraseExportsOfCustomer(trx: Kysely<Database>, dbFile: string, customer: ExportedCustomer): Promise<string[]> {
+export async function eraseExportsOfCustomer(
+  trx: Kysely<Database>,
+  dbFile: string,
+  customer: ExportedCustomer,
+): Promise<string[]> {
   const ids = (await repo.listExportReaches(trx)).filter((row) => holdsCustomer(row, customer)).map((row) => row.id);
   for (const id of ids) await repo.deleteExport(trx, id);
   return ids.map((id) => fileOf(dbFile, id));
 }
 
 /** Removes export files (after the transaction that deleted their exports committed). */
-export const removeExportFiles = (files: readonly string[]): void => files.forEach((file) => rmSync(file, { force: true }));
+export const removeExportFiles = (files: readonly string[]): void =>
+  files.forEach((file) => rmSync(file, { force: true }));
 
 /** A finished export's file, to stream: 404 for an unknown export (or a file removed by hand), 409 export_not_ready before it is DONE. */
-export async function openExportFile(deps: ExportDeps, id: string): Promise<{ stream: ReadStream; size: number; name: string }> {
+export async function openExportFile(
+  deps: ExportDeps,
+  id: string,
+): Promise<{ stream: ReadStream; size: number; name: string }> {
   const row = await findOrFail(deps, id);
-  if (row.status !== 'DONE') throw new AppError('export_not_ready', `Export ${id} is ${row.status}; its file is served once it is DONE`);
+  if (row.status !== 'DONE')
+    throw new AppError('export_not_ready', `Export ${id} is ${row.status}; its file is served once it is DONE`);
   const file = fileOf(deps.dbFile, id);
   // Removed from the exports directory by hand (the row says DONE): gone, as far as a client can tell.
   const size = statSync(file, { throwIfNoEntry: false })?.size;

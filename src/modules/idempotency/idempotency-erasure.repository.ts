@@ -6,6 +6,9 @@ import type { Database } from '../../db/database.js';
  * reads the table, which holds at most a day of keyed requests. Raw SQL for instr().
  */
 export async function deleteAnswersMentioning(db: Kysely<Database>, text: string): Promise<number> {
-  const result = await db.deleteFrom('idempotency_keys').where(sql<number>`instr(body, ${text})`, '>', 0).executeTakeFirst();
+  const result = await db
+    .deleteFrom('idempotency_keys')
+    .where(sql<number>`instr(body, ${text})`, '>', 0)
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -7,4 +7,5 @@ import { deleteAnswersMentioning } from './idempotency-erasure.repository.js';
  * customer, a redemption, a publication) are forgotten, inside the caller's transaction. A
  * retry with such a key afterwards runs as a new request.
  */
-export const forgetAnswersAbout = (trx: Kysely<Database>, customerId: string): Promise<number> => deleteAnswersMentioning(trx, customerId);
+export const forgetAnswersAbout = (trx: Kysely<Database>, customerId: string): Promise<number> =>
+  deleteAnswersMentioning(trx, customerId);

@@ -9,19 +9,33 @@ export interface KeyRef {
 }
 
 export const findKey = (db: Db, ref: KeyRef): Promise<IdempotencyRow | undefined> =>
-  db.selectFrom('idempotency_keys').selectAll().where('credential', '=', ref.credential).where('key', '=', ref.key).executeTakeFirst();
+  db
+    .selectFrom('idempotency_keys')
+    .selectAll()
+    .where('credential', '=', ref.credential)
+    .where('key', '=', ref.key)
+    .executeTakeFirst();
 
 /**
  * Inserts the key's row inside the transaction the engine just began (db/engine.ts FirstWrite).
  * Kysely builds the statement; the engine's `run` executes it directly, as its driver holds
  * Kysely's connection while it begins. Throws a unique-key error when the key is taken.
  */
-export function insertKeyRaw(db: Db, run: (query: CompiledQuery) => void, row: Omit<IdempotencyRow, 'status' | 'body'>): void {
+export function insertKeyRaw(
+  db: Db,
+  run: (query: CompiledQuery) => void,
+  row: Omit<IdempotencyRow, 'status' | 'body'>,
+): void {
   run(db.insertInto('idempotency_keys').values(row).compile());
 }
 
 export const saveAnswer = async (db: Db, ref: KeyRef, status: number, body: string | null): Promise<void> => {
-  await db.updateTable('idempotency_keys').set({ status, body }).where('credential', '=', ref.credential).where('key', '=', ref.key).execute();
+  await db
+    .updateTable('idempotency_keys')
+    .set({ status, body })
+    .where('credential', '=', ref.credential)
+    .where('key', '=', ref.key)
+    .execute();
 };
 
 /**
@@ -29,7 +43,12 @@ export const saveAnswer = async (db: Db, ref: KeyRef, status: number, body: stri
  * row that another request (another process) wrote since the expired one was read stays.
  */
 export const deleteExpiredKey = async (db: Db, ref: KeyRef, before: string): Promise<void> => {
-  await db.deleteFrom('idempotency_keys').where('credential', '=', ref.credential).where('key', '=', ref.key).where('created_at', '<', before).execute();
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('credential', '=', ref.credential)
+    .where('key', '=', ref.key)
+    .where('created_at', '<', before)
+    .execute();
 };
 
 /**
@@ -37,7 +56,14 @@ export const deleteExpiredKey = async (db: Db, ref: KeyRef, before: string): Pro
  * created at or before the limit-th oldest one's time). Returns how many went.
  */
 export async function deleteExpired(db: Db, before: string, limit: number): Promise<number> {
-  const nth = await db.selectFrom('idempotency_keys').select('created_at').where('created_at', '<', before).orderBy('created_at').limit(1).offset(limit - 1).executeTakeFirst();
+  const nth = await db
+    .selectFrom('idempotency_keys')
+    .select('created_at')
+    .where('created_at', '<', before)
+    .orderBy('created_at')
+    .limit(1)
+    .offset(limit - 1)
+    .executeTakeFirst();
   const result = await db
     .deleteFrom('idempotency_keys')
     .where('created_at', '<', before)

@@ -29,7 +29,9 @@ type IdempotencyDeps = Pick<Deps, 'db' | 'clock'>;
 
 /** What identifies the request: method, path with query, and body. */
 export const requestHash = (method: string, url: string, body: unknown): string =>
-  createHash('sha256').update(`${method} ${url}\n${JSON.stringify(body ?? null)}`).digest('hex');
+  createHash('sha256')
+    .update(`${method} ${url}\n${JSON.stringify(body ?? null)}`)
+    .digest('hex');
 
 /** The key's earlier request, if any; an expired key is forgotten here. */
 export async function findEarlier(deps: IdempotencyDeps, request: IdempotentRequest): Promise<Earlier> {
@@ -56,7 +58,12 @@ export function keyRowOnFirstWrite(deps: IdempotencyDeps, request: IdempotentReq
     done: false,
     write(run) {
       try {
-        repo.insertKeyRaw(deps.db, run, { credential: request.credential, key: request.key, request_hash: request.hash, created_at: isoNow(deps.clock) });
+        repo.insertKeyRaw(deps.db, run, {
+          credential: request.credential,
+          key: request.key,
+          request_hash: request.hash,
+          created_at: isoNow(deps.clock),
+        });
       } catch (error) {
         if (isDatabaseError(error, 'unique')) throw new KeyTaken();
         throw error;
@@ -65,13 +72,21 @@ export function keyRowOnFirstWrite(deps: IdempotencyDeps, request: IdempotentReq
   };
 }
 
-export const saveAnswer = (deps: IdempotencyDeps, request: IdempotentRequest, status: number, body: string | null): Promise<void> =>
-  repo.saveAnswer(deps.db, request, status, body);
+export const saveAnswer = (
+  deps: IdempotencyDeps,
+  request: IdempotentRequest,
+  status: number,
+  body: string | null,
+): Promise<void> => repo.saveAnswer(deps.db, request, status, body);
 
 const POLL_MS = 10;
 
 /** Waits up to `timeoutMs` for the key's running request to be answered. */
-export async function awaitAnswer(deps: IdempotencyDeps, request: IdempotentRequest, timeoutMs: number): Promise<Earlier> {
+export async function awaitAnswer(
+  deps: IdempotencyDeps,
+  request: IdempotentRequest,
+  timeoutMs: number,
+): Promise<Earlier> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const earlier = await findEarlier(deps, request);

@@ -32,7 +32,11 @@ function expirationOf(change: BalanceChange): PointsExpiration {
   if (change.expiration_type === 'NON_EXPIRING') return { type: 'NON_EXPIRING' };
   if (change.expiration_type === 'CUSTOM_DATE') {
     const date = parseIsoDate(change.expiration_date);
-    if (!date) throw new AppError('invalid_payload', 'Property .expiration_date cannot be recognized as a ISO-8601 compliant date');
+    if (!date)
+      throw new AppError(
+        'invalid_payload',
+        'Property .expiration_date cannot be recognized as a ISO-8601 compliant date',
+      );
     return { type: 'CUSTOM_DATE', date: date.slice(0, 10) };
   }
   return { type: 'PROGRAM_RULES' };
@@ -48,13 +52,24 @@ export async function changeBalance(deps: BalanceDeps, change: BalanceChange): P
   return deps.db.transaction().execute(async (trx) => {
     const card = await findMemberCard(trx, change.code, change.campaign);
     const input: LedgerChangeInput = {
-      voucherId: card.id, amount: Math.abs(change.amount), reason: change.reason, sourceId: change.source_id, source: change.source, actor: change.actor, at, card,
+      voucherId: card.id,
+      amount: Math.abs(change.amount),
+      reason: change.reason,
+      sourceId: change.source_id,
+      source: change.source,
+      actor: change.actor,
+      at,
+      card,
     };
     if (card.type === 'LOYALTY_CARD') {
       return change.amount > 0 ? creditPoints(deps, trx, { ...input, expiration }) : debitPoints(deps, trx, input);
     }
-    if (card.type === 'GIFT_VOUCHER') return change.amount > 0 ? creditGift(deps, trx, input) : debitGift(deps, trx, input);
-    throw new AppError('invalid_voucher', `${card.code} is a ${card.type}: only loyalty cards and gift cards have a balance`);
+    if (card.type === 'GIFT_VOUCHER')
+      return change.amount > 0 ? creditGift(deps, trx, input) : debitGift(deps, trx, input);
+    throw new AppError(
+      'invalid_voucher',
+      `${card.code} is a ${card.type}: only loyalty cards and gift cards have a balance`,
+    );
   });
 }
 

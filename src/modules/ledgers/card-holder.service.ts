@@ -16,7 +16,11 @@ import { POINTS_CHANGED } from './points-changed.seam.js';
  * use it; nothing else may set holder_id on a card with a balance. 400 invalid_voucher when it
  * has a holder.
  */
-export async function assignCardHolder(deps: LedgerDeps, trx: Db, input: { voucherId: string; customerId: string; at: string; actor: Actor }): Promise<repo.CardFields> {
+export async function assignCardHolder(
+  deps: LedgerDeps,
+  trx: Db,
+  input: { voucherId: string; customerId: string; at: string; actor: Actor },
+): Promise<repo.CardFields> {
   const card = await repo.setHolder(trx, input.voucherId, input.customerId, input.at);
   if (!card) {
     const existing = await repo.findCard(trx, input.voucherId);
@@ -31,9 +35,22 @@ export async function assignCardHolder(deps: LedgerDeps, trx: Db, input: { vouch
   const balance = card.loyalty_balance ?? 0;
   if (balance > 0 && card.campaign_id !== null) {
     const campaign = await findLiveCampaign(trx, card.campaign_id);
-    if (campaign) await addLoyaltyPoints(trx, { customer_id: input.customerId, campaign: { id: campaign.id, name: campaign.name }, points: balance, at });
+    if (campaign)
+      await addLoyaltyPoints(trx, {
+        customer_id: input.customerId,
+        campaign: { id: campaign.id, name: campaign.name },
+        points: balance,
+        at,
+      });
   }
-  const change = { voucherId: card.id, campaignId: card.campaign_id, customerId: input.customerId, delta: 0, balance, type: null };
+  const change = {
+    voucherId: card.id,
+    campaignId: card.campaign_id,
+    customerId: input.customerId,
+    delta: 0,
+    balance,
+    type: null,
+  };
   await deps.seams.fire(POINTS_CHANGED, trx, { ...change, at, actor: input.actor });
   return card;
 }

@@ -1,6 +1,14 @@
 import type { CreditsCreditType, CreditsDebitType } from './ledger-types.js';
 import {
-  applyEffects, checkAmount, findCardFor, findReplay, writeEntry, type Db, type LedgerChangeInput, type LedgerDeps, type LedgerResult,
+  applyEffects,
+  checkAmount,
+  findCardFor,
+  findReplay,
+  writeEntry,
+  type Db,
+  type LedgerChangeInput,
+  type LedgerDeps,
+  type LedgerResult,
 } from './ledger-write.service.js';
 
 /**
@@ -12,15 +20,28 @@ export interface GiftChangeInput<T> extends LedgerChangeInput {
   type?: T;
 }
 
-export async function creditGift(deps: LedgerDeps, trx: Db, input: GiftChangeInput<CreditsCreditType>): Promise<LedgerResult> {
+export async function creditGift(
+  deps: LedgerDeps,
+  trx: Db,
+  input: GiftChangeInput<CreditsCreditType>,
+): Promise<LedgerResult> {
   return change(deps, trx, input, input.type ?? 'CREDITS_ADDITION');
 }
 
-export async function debitGift(deps: LedgerDeps, trx: Db, input: GiftChangeInput<CreditsDebitType>): Promise<LedgerResult> {
+export async function debitGift(
+  deps: LedgerDeps,
+  trx: Db,
+  input: GiftChangeInput<CreditsDebitType>,
+): Promise<LedgerResult> {
   return change(deps, trx, input, input.type ?? 'CREDITS_REMOVAL');
 }
 
-async function change(deps: LedgerDeps, trx: Db, input: LedgerChangeInput, type: CreditsCreditType | CreditsDebitType): Promise<LedgerResult> {
+async function change(
+  deps: LedgerDeps,
+  trx: Db,
+  input: LedgerChangeInput,
+  type: CreditsCreditType | CreditsDebitType,
+): Promise<LedgerResult> {
   checkAmount(input.amount);
   const replay = await findReplay(trx, input);
   if (replay) return replay;

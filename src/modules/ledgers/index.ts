@@ -2,13 +2,30 @@
  * The ledgers' seam for other modules (loyalty, rewards, redemptions): import from here.
  * Every function runs inside the caller's transaction.
  */
-export { creditPoints, debitPoints, adjustPendingPoints, type PointsCreditInput, type PointsDebitInput, type PointsExpiration } from './points-ledger.service.js';
+export {
+  creditPoints,
+  debitPoints,
+  adjustPendingPoints,
+  type PointsCreditInput,
+  type PointsDebitInput,
+  type PointsExpiration,
+} from './points-ledger.service.js';
 export { creditGift, debitGift, type GiftChangeInput } from './gift-ledger.service.js';
 export { assignCardHolder } from './card-holder.service.js';
 export type { LedgerChangeInput, LedgerResult, RelatedIds, LedgerDeps } from './ledger-write.service.js';
-export { onPointsChanged, POINTS_CHANGED, type PointsChanged, type PointsChangedSubscriber } from './points-changed.seam.js';
+export {
+  onPointsChanged,
+  POINTS_CHANGED,
+  type PointsChanged,
+  type PointsChangedSubscriber,
+} from './points-changed.seam.js';
 export { presentBalance, presentTransaction, presentBucket, type TransactionObject } from './ledgers.presenter.js';
 export * from './ledger-types.js';
 export { pointsEarnedSince } from './points-earned.service.js';
-export { refundPoints, findRedemptionEntry, type PointsRefund, type PointsRefundInput } from './points-refund.service.js';
+export {
+  refundPoints,
+  findRedemptionEntry,
+  type PointsRefund,
+  type PointsRefundInput,
+} from './points-refund.service.js';
 export { findMemberCard } from './member-card.service.js';

@@ -22,4 +22,7 @@ export interface LedgerEntryWritten {
 
 export const LEDGER_ENTRY_WRITTEN = seam<Kysely<Database>, LedgerEntryWritten>('ledger.entry_written');
 
-export const onLedgerEntryWritten = (seams: Seams, subscriber: Subscriber<Kysely<Database>, LedgerEntryWritten>): (() => void) => seams.subscribe(LEDGER_ENTRY_WRITTEN, subscriber);
+export const onLedgerEntryWritten = (
+  seams: Seams,
+  subscriber: Subscriber<Kysely<Database>, LedgerEntryWritten>,
+): (() => void) => seams.subscribe(LEDGER_ENTRY_WRITTEN, subscriber);

@@ -8,8 +8,15 @@
  *   gift.amount = additions; subtracted_amount = removals; balance = sum of deltas.
  */
 export const POINTS_TYPES = [
-  'POINTS_ADDITION', 'POINTS_REMOVAL', 'POINTS_EXPIRATION', 'PENDING_POINTS_ACTIVATION', 'POINTS_ACCRUAL', 'POINTS_REDEMPTION',
-  'POINTS_REFUND', 'POINTS_TRANSFER_IN', 'POINTS_TRANSFER_OUT',
+  'POINTS_ADDITION',
+  'POINTS_REMOVAL',
+  'POINTS_EXPIRATION',
+  'PENDING_POINTS_ACTIVATION',
+  'POINTS_ACCRUAL',
+  'POINTS_REDEMPTION',
+  'POINTS_REFUND',
+  'POINTS_TRANSFER_IN',
+  'POINTS_TRANSFER_OUT',
 ] as const;
 export const CREDITS_TYPES = ['CREDITS_ADDITION', 'CREDITS_REMOVAL', 'CREDITS_REDEMPTION', 'CREDITS_REFUND'] as const;
 
@@ -18,7 +25,13 @@ export type CreditsType = (typeof CREDITS_TYPES)[number];
 export type LedgerEntryType = PointsType | CreditsType;
 export type LedgerOperationType = 'MANUAL' | 'AUTOMATIC';
 
-export type CounterColumn = 'loyalty_points' | 'loyalty_subtracted_points' | 'loyalty_expired_points' | 'redeemed_points' | 'gift_amount' | 'gift_subtracted_amount';
+export type CounterColumn =
+  | 'loyalty_points'
+  | 'loyalty_subtracted_points'
+  | 'loyalty_expired_points'
+  | 'redeemed_points'
+  | 'gift_amount'
+  | 'gift_subtracted_amount';
 
 export interface TypeEffect {
   /** +1: the balance grows by the amount; -1: it shrinks. */
@@ -27,8 +40,14 @@ export interface TypeEffect {
   counter: { column: CounterColumn; sign: 1 | -1 } | null;
 }
 
-const credit = (column: CounterColumn | null, counterSign: 1 | -1 = 1): TypeEffect => ({ sign: 1, counter: column ? { column, sign: counterSign } : null });
-const debit = (column: CounterColumn | null, counterSign: 1 | -1 = 1): TypeEffect => ({ sign: -1, counter: column ? { column, sign: counterSign } : null });
+const credit = (column: CounterColumn | null, counterSign: 1 | -1 = 1): TypeEffect => ({
+  sign: 1,
+  counter: column ? { column, sign: counterSign } : null,
+});
+const debit = (column: CounterColumn | null, counterSign: 1 | -1 = 1): TypeEffect => ({
+  sign: -1,
+  counter: column ? { column, sign: counterSign } : null,
+});
 
 export const TYPE_EFFECTS: Record<LedgerEntryType, TypeEffect> = {
   POINTS_ADDITION: credit('loyalty_points'),
@@ -48,7 +67,12 @@ export const TYPE_EFFECTS: Record<LedgerEntryType, TypeEffect> = {
 
 export const isPointsType = (type: string): type is PointsType => (POINTS_TYPES as readonly string[]).includes(type);
 
-export type PointsCreditType = 'POINTS_ADDITION' | 'POINTS_ACCRUAL' | 'PENDING_POINTS_ACTIVATION' | 'POINTS_TRANSFER_IN' | 'POINTS_REFUND';
+export type PointsCreditType =
+  | 'POINTS_ADDITION'
+  | 'POINTS_ACCRUAL'
+  | 'PENDING_POINTS_ACTIVATION'
+  | 'POINTS_TRANSFER_IN'
+  | 'POINTS_REFUND';
 export type PointsDebitType = 'POINTS_REMOVAL' | 'POINTS_TRANSFER_OUT' | 'POINTS_REDEMPTION';
 export type CreditsCreditType = 'CREDITS_ADDITION' | 'CREDITS_REFUND';
 export type CreditsDebitType = 'CREDITS_REMOVAL' | 'CREDITS_REDEMPTION';

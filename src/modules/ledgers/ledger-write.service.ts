@@ -7,7 +7,13 @@ import { addLoyaltyPoints, adjustGiftBalanceInSummary } from '../customers/custo
 import { findSimpleCustomer } from '../customers/customers.service.js';
 import type { CustomerEventType } from '../events/event-types.js';
 import { emit } from '../events/events.service.js';
-import { TYPE_EFFECTS, isPointsType, type LedgerEntryType, type LedgerOperationType, type PointsType } from './ledger-types.js';
+import {
+  TYPE_EFFECTS,
+  isPointsType,
+  type LedgerEntryType,
+  type LedgerOperationType,
+  type PointsType,
+} from './ledger-types.js';
 import { presentBalance, presentCard, presentTransaction } from './ledgers.presenter.js';
 import * as repo from './ledgers.repository.js';
 import { POINTS_CHANGED } from './points-changed.seam.js';
@@ -61,7 +67,8 @@ export interface LedgerResult {
 }
 
 export function checkAmount(amount: number): void {
-  if (!Number.isSafeInteger(amount) || amount <= 0) throw new AppError('invalid_amount', `The amount must be a positive integer, got ${amount}`);
+  if (!Number.isSafeInteger(amount) || amount <= 0)
+    throw new AppError('invalid_amount', `The amount must be a positive integer, got ${amount}`);
 }
 
 /** The earlier change of the same source_id on this card, if any. */
@@ -74,24 +81,45 @@ export async function findReplay(trx: Db, input: LedgerChangeInput): Promise<Led
 }
 
 /** The card the change is for, of the kind the type needs (404 / 400 invalid_voucher otherwise). */
-export async function findCardFor(trx: Db, voucherId: string, type: LedgerEntryType, known?: repo.CardFields): Promise<repo.CardFields> {
+export async function findCardFor(
+  trx: Db,
+  voucherId: string,
+  type: LedgerEntryType,
+  known?: repo.CardFields,
+): Promise<repo.CardFields> {
   const card = known?.id === voucherId ? known : await repo.findCard(trx, voucherId);
   if (!card) throw notFound('voucher', voucherId);
   const wanted = isPointsType(type) ? 'LOYALTY_CARD' : 'GIFT_VOUCHER';
-  if (card.type !== wanted) throw new AppError('invalid_voucher', `${type} needs a ${wanted}; ${card.code} is a ${card.type}`);
+  if (card.type !== wanted)
+    throw new AppError('invalid_voucher', `${type} needs a ${wanted}; ${card.code} is a ${card.type}`);
   return card;
 }
 
 /** Why the guarded UPDATE refused: a debit beyond the balance, or a refund beyond what was redeemed. */
 const exceeded = (type: LedgerEntryType, card: repo.CardFields, amount: number): AppError =>
   TYPE_EFFECTS[type].sign > 0
-    ? new AppError('invalid_amount', `Cannot refund ${amount} points to ${card.code}: ${card.redeemed_points} were redeemed`)
+    ? new AppError(
+        'invalid_amount',
+        `Cannot refund ${amount} points to ${card.code}: ${card.redeemed_points} were redeemed`,
+      )
     : isPointsType(type)
-    ? new AppError('loyalty_card_points_exceeded', `Cannot take ${amount} points from ${card.code}: its balance is ${card.loyalty_balance ?? 0}`)
-    : new AppError('gift_amount_exceeded', `Cannot take ${amount} from gift card ${card.code}: its balance is ${card.gift_balance ?? 0}`);
+      ? new AppError(
+          'loyalty_card_points_exceeded',
+          `Cannot take ${amount} points from ${card.code}: its balance is ${card.loyalty_balance ?? 0}`,
+        )
+      : new AppError(
+          'gift_amount_exceeded',
+          `Cannot take ${amount} from gift card ${card.code}: its balance is ${card.gift_balance ?? 0}`,
+        );
 
 /** The ledger row of a change, with the balance and lifetime total the guarded UPDATE returned. */
-export function entryRow(card: repo.CardFields, shifted: repo.CardFields, type: LedgerEntryType, input: LedgerChangeInput, bucketId: string | null): repo.LedgerEntryRow {
+export function entryRow(
+  card: repo.CardFields,
+  shifted: repo.CardFields,
+  type: LedgerEntryType,
+  input: LedgerChangeInput,
+  bucketId: string | null,
+): repo.LedgerEntryRow {
   const points = isPointsType(type);
   const related = input.related ?? {};
   return {
@@ -164,17 +192,46 @@ const EVENTS: Partial<Record<LedgerEntryType, CustomerEventType[]>> = {
  * gift summary) and events, then the points seam. A card without a (live) holder has no
  * customer to tell.
  */
-export async function applyEffects(deps: LedgerDeps, trx: Db, result: LedgerResult, actor: Actor, known?: { campaign: CampaignRow | undefined }): Promise<void> {
+export async function applyEffects(
+  deps: LedgerDeps,
+  trx: Db,
+  result: LedgerResult,
+  actor: Actor,
+  known?: { campaign: CampaignRow | undefined },
+): Promise<void> {
   const { entry, card } = result;
   const customer = card.holder_id === null ? undefined : await findSimpleCustomer(trx, card.holder_id);
-  const campaign = known ? known.campaign : card.campaign_id === null ? undefined : await findLiveCampaign(trx, card.campaign_id);
+  const campaign = known
+    ? known.campaign
+    : card.campaign_id === null
+      ? undefined
+      : await findLiveCampaign(trx, card.campaign_id);
   if (customer) {
     const at = entry.created_at;
-    if (!isPointsType(entry.type)) await adjustGiftBalanceInSummary(trx, { customer_id: customer.id, delta: entry.delta, at });
-    else if (campaign) await addLoyaltyPoints(trx, { customer_id: customer.id, campaign: { id: campaign.id, name: campaign.name }, points: entry.delta, at });
-    const data = { customer, voucher: presentCard(card), balance: presentBalance(entry, isPointsType(entry.type) ? 'points' : 'amount'), transaction: presentTransaction(entry) };
+    if (!isPointsType(entry.type))
+      await adjustGiftBalanceInSummary(trx, { customer_id: customer.id, delta: entry.delta, at });
+    else if (campaign)
+      await addLoyaltyPoints(trx, {
+        customer_id: customer.id,
+        campaign: { id: campaign.id, name: campaign.name },
+        points: entry.delta,
+        at,
+      });
+    const data = {
+      customer,
+      voucher: presentCard(card),
+      balance: presentBalance(entry, isPointsType(entry.type) ? 'points' : 'amount'),
+      transaction: presentTransaction(entry),
+    };
     for (const type of EVENTS[entry.type] ?? []) {
-      await emit(trx, { type, customer_id: customer.id, data, actor, created_at: at, campaign: campaign && { id: campaign.id, type: campaign.campaign_type } });
+      await emit(trx, {
+        type,
+        customer_id: customer.id,
+        data,
+        actor,
+        created_at: at,
+        campaign: campaign && { id: campaign.id, type: campaign.campaign_type },
+      });
     }
   }
   await deps.seams.fire(LEDGER_ENTRY_WRITTEN, trx, { entry, card, customer: customer ?? null, actor });

@@ -19,10 +19,20 @@ export function presentBalance(entry: LedgerEntryRow, field: 'points' | 'amount'
     object: 'balance' as const,
     related_object: { type: 'voucher' as const, id: entry.voucher_id },
     operation_type: entry.operation_type,
-  } as { points?: number; amount?: number; total: number; balance: number; type: BalanceType; object: 'balance'; related_object: { type: 'voucher'; id: string }; operation_type: string };
+  } as {
+    points?: number;
+    amount?: number;
+    total: number;
+    balance: number;
+    type: BalanceType;
+    object: 'balance';
+    related_object: { type: 'voucher'; id: string };
+    operation_type: string;
+  };
 }
 
-const balanceTypeOf = (entry: Pick<LedgerEntryRow, 'type'>): BalanceType => (isPointsType(entry.type) ? 'loyalty_card' : 'gift_voucher');
+const balanceTypeOf = (entry: Pick<LedgerEntryRow, 'type'>): BalanceType =>
+  isPointsType(entry.type) ? 'loyalty_card' : 'gift_voucher';
 
 const idOnly = (id: string | null) => (id === null ? {} : { id });
 
@@ -30,7 +40,8 @@ const idOnly = (id: string | null) => (id === null ? {} : { id });
 export function presentTransaction(entry: LedgerEntryRow) {
   const type = balanceTypeOf(entry);
   const extra = entry.details === null ? {} : (JSON.parse(entry.details) as Record<string, Record<string, unknown>>);
-  const related = (key: string, id: string | null) => (id === null ? {} : { [key]: { ...idOnly(id), ...(extra[key] ?? {}) } });
+  const related = (key: string, id: string | null) =>
+    id === null ? {} : { [key]: { ...idOnly(id), ...(extra[key] ?? {}) } };
   return {
     id: entry.id,
     source_id: entry.source_id,
@@ -86,5 +97,7 @@ export const presentCard = (card: CardFields) => ({
   code: card.code,
   type: card.type,
   campaign_id: card.campaign_id,
-  ...(card.type === 'GIFT_VOUCHER' ? { gift: giftKind.present(card) } : { loyalty_card: loyaltyCardKind.present(card) }),
+  ...(card.type === 'GIFT_VOUCHER'
+    ? { gift: giftKind.present(card) }
+    : { loyalty_card: loyaltyCardKind.present(card) }),
 });

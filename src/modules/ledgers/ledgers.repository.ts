@@ -11,26 +11,53 @@ export type PointsBucketRow = Selectable<PointsBucketTable>;
 
 /** The voucher's fields a ledger change reads back (RETURNING of the guarded UPDATE). */
 export const CARD_FIELDS = [
-  'id', 'code', 'type', 'campaign_id', 'holder_id', 'loyalty_points', 'loyalty_balance', 'loyalty_next_expiration_date',
-  'loyalty_next_expiration_points', 'loyalty_pending_points', 'loyalty_expired_points', 'loyalty_subtracted_points', 'redeemed_points',
-  'gift_amount', 'gift_subtracted_amount', 'gift_balance', 'gift_effect',
+  'id',
+  'code',
+  'type',
+  'campaign_id',
+  'holder_id',
+  'loyalty_points',
+  'loyalty_balance',
+  'loyalty_next_expiration_date',
+  'loyalty_next_expiration_points',
+  'loyalty_pending_points',
+  'loyalty_expired_points',
+  'loyalty_subtracted_points',
+  'redeemed_points',
+  'gift_amount',
+  'gift_subtracted_amount',
+  'gift_balance',
+  'gift_effect',
 ] as const;
 export type CardFields = Pick<Selectable<Database['vouchers']>, (typeof CARD_FIELDS)[number]>;
 
 // Every balance change and gift redemption reads its card: compiled once (docs/performance.md "Hot paths").
-const cardById = queryTemplate<{ id: string }, CardFields>((db, param) => db.selectFrom('vouchers').select(CARD_FIELDS).where('id', '=', param('id')));
+const cardById = queryTemplate<{ id: string }, CardFields>((db, param) =>
+  db.selectFrom('vouchers').select(CARD_FIELDS).where('id', '=', param('id')),
+);
 
-export const findCard = async (db: Db, voucherId: string): Promise<CardFields | undefined> => (await cardById(db, { id: voucherId }))[0];
+export const findCard = async (db: Db, voucherId: string): Promise<CardFields | undefined> =>
+  (await cardById(db, { id: voucherId }))[0];
 
 export const findEntryBySourceId = (db: Db, voucherId: string, sourceId: string): Promise<LedgerEntryRow | undefined> =>
-  db.selectFrom('ledger_entries').selectAll().where('voucher_id', '=', voucherId).where('source_id', '=', sourceId).executeTakeFirst();
+  db
+    .selectFrom('ledger_entries')
+    .selectAll()
+    .where('voucher_id', '=', voucherId)
+    .where('source_id', '=', sourceId)
+    .executeTakeFirst();
 
 export const findEntry = (db: Db, id: string): Promise<LedgerEntryRow | undefined> =>
   db.selectFrom('ledger_entries').selectAll().where('id', '=', id).executeTakeFirst();
 
 // On the redemption path: compiled once per set of columns (docs/performance.md "Hot paths").
-const insertEntryRow = queryTemplate<Insertable<LedgerEntryTable> & Record<string, unknown>, never>((db, param, columns) =>
-  db.insertInto('ledger_entries').values(Object.fromEntries(columns.split(',').map((column) => [column, param(column)])) as Insertable<LedgerEntryTable>),
+const insertEntryRow = queryTemplate<Insertable<LedgerEntryTable> & Record<string, unknown>, never>(
+  (db, param, columns) =>
+    db
+      .insertInto('ledger_entries')
+      .values(
+        Object.fromEntries(columns.split(',').map((column) => [column, param(column)])) as Insertable<LedgerEntryTable>,
+      ),
 );
 
 export async function insertEntry(db: Db, row: Insertable<LedgerEntryTable>): Promise<void> {
@@ -58,7 +85,12 @@ type ShiftParams = { id: string; delta: number; min: number; counter_delta: numb
 // Every ledger change runs this (and a batch of expiring buckets once per card): built once
 // per shape (the columns it moves, and whether the counter is guarded), not per change.
 const shift = queryTemplate<ShiftParams, CardFields>((db, param, shape) => {
-  const [balance, counter, guardCounter, reserved] = shape.split(':') as ['loyalty_balance' | 'gift_balance', CounterColumn | '', string, string];
+  const [balance, counter, guardCounter, reserved] = shape.split(':') as [
+    'loyalty_balance' | 'gift_balance',
+    CounterColumn | '',
+    string,
+    string,
+  ];
   const held = balance === 'loyalty_balance' ? 'reserved_points' : 'reserved_credits';
   let query = db
     .updateTable('vouchers')
@@ -69,7 +101,9 @@ const shift = queryTemplate<ShiftParams, CardFields>((db, param, shape) => {
     }))
     .where('id', '=', param('id'))
     // A debit leaves what live session locks hold (sql/0020) on the card.
-    .where((eb) => (reserved ? eb(eb(eb.ref(balance), '-', eb.ref(held)), '>=', param('min')) : eb(balance, '>=', param('min'))));
+    .where((eb) =>
+      reserved ? eb(eb(eb.ref(balance), '-', eb.ref(held)), '>=', param('min')) : eb(balance, '>=', param('min')),
+    );
   if (counter && guardCounter === 'guarded') query = query.where(counter, '>=', param('counter_min'));
   return query.returning(CARD_FIELDS);
 });
@@ -81,15 +115,30 @@ const shift = queryTemplate<ShiftParams, CardFields>((db, param, shape) => {
 export async function shiftBalance(db: Db, s: BalanceShift): Promise<CardFields | undefined> {
   const counter = s.counter;
   const shape = `${s.balanceColumn}:${counter?.column ?? ''}:${counter && counter.delta < 0 ? 'guarded' : ''}:${s.respectReserved ? 'reserved' : ''}`;
-  const params = { id: s.voucherId, delta: s.delta, min: Math.max(0, -s.delta), counter_delta: counter?.delta ?? 0, counter_min: -(counter?.delta ?? 0), at: s.at };
+  const params = {
+    id: s.voucherId,
+    delta: s.delta,
+    min: Math.max(0, -s.delta),
+    counter_delta: counter?.delta ?? 0,
+    counter_min: -(counter?.delta ?? 0),
+    at: s.at,
+  };
   return (await shift(db, params, shape))[0];
 }
 
 /** Pending points move by one guarded statement too; undefined when it would go below zero. */
-export const shiftPendingPoints = (db: Db, voucherId: string, delta: number, at: string): Promise<CardFields | undefined> =>
+export const shiftPendingPoints = (
+  db: Db,
+  voucherId: string,
+  delta: number,
+  at: string,
+): Promise<CardFields | undefined> =>
   db
     .updateTable('vouchers')
-    .set((eb) => ({ loyalty_pending_points: eb(eb.fn.coalesce('loyalty_pending_points', eb.val(0)), '+', delta), updated_at: at }))
+    .set((eb) => ({
+      loyalty_pending_points: eb(eb.fn.coalesce('loyalty_pending_points', eb.val(0)), '+', delta),
+      updated_at: at,
+    }))
     .where('id', '=', voucherId)
     .where('type', '=', 'LOYALTY_CARD')
     .where((eb) => eb(eb(eb.fn.coalesce('loyalty_pending_points', eb.val(0)), '+', delta), '>=', 0))
@@ -98,19 +147,45 @@ export const shiftPendingPoints = (db: Db, voucherId: string, delta: number, at:
 
 type BucketFigures = Pick<PointsBucketRow, 'id' | 'expires_on' | 'total_points'>;
 
-const addBucket = queryTemplate<{ id: string; voucher_id: string; campaign_id: string | null; expires_on: string; points: number; at: string }, BucketFigures>((db, param) =>
+const addBucket = queryTemplate<
+  { id: string; voucher_id: string; campaign_id: string | null; expires_on: string; points: number; at: string },
+  BucketFigures
+>((db, param) =>
   db
     .insertInto('points_buckets')
-    .values({ id: param('id'), voucher_id: param('voucher_id'), campaign_id: param('campaign_id'), expires_on: param('expires_on'), total_points: param('points'), status: 'ACTIVE', created_at: param('at') })
+    .values({
+      id: param('id'),
+      voucher_id: param('voucher_id'),
+      campaign_id: param('campaign_id'),
+      expires_on: param('expires_on'),
+      total_points: param('points'),
+      status: 'ACTIVE',
+      created_at: param('at'),
+    })
     .onConflict((oc) =>
-      oc.columns(['voucher_id', 'expires_on']).doUpdateSet((eb) => ({ total_points: eb(eb.ref('points_buckets.total_points'), '+', eb.ref('excluded.total_points')), updated_at: eb.ref('excluded.created_at') })),
+      oc
+        .columns(['voucher_id', 'expires_on'])
+        .doUpdateSet((eb) => ({
+          total_points: eb(eb.ref('points_buckets.total_points'), '+', eb.ref('excluded.total_points')),
+          updated_at: eb.ref('excluded.created_at'),
+        })),
     )
     .returning(['id', 'expires_on', 'total_points']),
 );
 
 /** Adds points to the card's bucket of that date (made on first use); returns the bucket after it. */
-export async function addToBucket(db: Db, input: { id: string; voucherId: string; campaignId: string | null; expiresOn: string; points: number; at: string }): Promise<BucketFigures> {
-  const params = { id: input.id, voucher_id: input.voucherId, campaign_id: input.campaignId, expires_on: input.expiresOn, points: input.points, at: input.at };
+export async function addToBucket(
+  db: Db,
+  input: { id: string; voucherId: string; campaignId: string | null; expiresOn: string; points: number; at: string },
+): Promise<BucketFigures> {
+  const params = {
+    id: input.id,
+    voucher_id: input.voucherId,
+    campaign_id: input.campaignId,
+    expires_on: input.expiresOn,
+    points: input.points,
+    at: input.at,
+  };
   return (await addBucket(db, params))[0] as BucketFigures;
 }
 
@@ -126,12 +201,19 @@ export async function takeFromBucket(db: Db, bucketId: string, points: number, a
   return result.numUpdatedRows === 1n;
 }
 
-export async function insertDraws(db: Db, draws: Array<{ entry_id: string; bucket_id: string; points: number }>): Promise<void> {
+export async function insertDraws(
+  db: Db,
+  draws: Array<{ entry_id: string; bucket_id: string; points: number }>,
+): Promise<void> {
   if (draws.length > 0) await db.insertInto('points_draws').values(draws).execute();
 }
 
 export async function setNextExpiration(db: Db, voucherId: string, date: string | null, points: number): Promise<void> {
-  await db.updateTable('vouchers').set({ loyalty_next_expiration_date: date, loyalty_next_expiration_points: points }).where('id', '=', voucherId).execute();
+  await db
+    .updateTable('vouchers')
+    .set({ loyalty_next_expiration_date: date, loyalty_next_expiration_points: points })
+    .where('id', '=', voucherId)
+    .execute();
 }
 
 /** Gives a card without a holder to a customer (guarded: holder_id IS NULL). */
@@ -161,18 +243,31 @@ export const findCardByCode = (db: Db, code: string): Promise<CardFields | undef
  * the ledger's sums whole but are no transaction the reference lists: a new card's list is
  * empty. A gift card's opening credits stay listed.
  */
-export function listEntries(db: Db, voucherId: string, page: { limit: number; afterSeq?: number; descending: boolean }): Promise<LedgerEntryRow[]> {
+export function listEntries(
+  db: Db,
+  voucherId: string,
+  page: { limit: number; afterSeq?: number; descending: boolean },
+): Promise<LedgerEntryRow[]> {
   let query = db
     .selectFrom('ledger_entries')
     .selectAll()
     .where('voucher_id', '=', voucherId)
-    .where(sql<boolean>`NOT (reason IS 'Opening balance' AND operation_type = 'AUTOMATIC' AND substr(type, 1, 7) = 'POINTS_')`);
+    .where(
+      sql<boolean>`NOT (reason IS 'Opening balance' AND operation_type = 'AUTOMATIC' AND substr(type, 1, 7) = 'POINTS_')`,
+    );
   if (page.afterSeq !== undefined) query = query.where('seq', page.descending ? '<' : '>', page.afterSeq);
-  return query.orderBy('seq', page.descending ? 'desc' : 'asc').limit(page.limit).execute();
+  return query
+    .orderBy('seq', page.descending ? 'desc' : 'asc')
+    .limit(page.limit)
+    .execute();
 }
 
 /** The card's buckets with points left (ACTIVE), soonest-expiring first and never-expiring last; a page of them when asked. */
-export function listOpenBuckets(db: Db, voucherId: string, page?: { limit: number; offset: number }): Promise<PointsBucketRow[]> {
+export function listOpenBuckets(
+  db: Db,
+  voucherId: string,
+  page?: { limit: number; offset: number },
+): Promise<PointsBucketRow[]> {
   const query = db
     .selectFrom('points_buckets')
     .selectAll()
@@ -195,7 +290,11 @@ export async function countOpenBuckets(db: Db, voucherId: string): Promise<numbe
 }
 
 /** A redemption's debit on a card (on the card's index: a card has few rows per redemption). */
-export const findRedemptionEntry = (db: Db, voucherId: string, redemptionId: string): Promise<LedgerEntryRow | undefined> =>
+export const findRedemptionEntry = (
+  db: Db,
+  voucherId: string,
+  redemptionId: string,
+): Promise<LedgerEntryRow | undefined> =>
   db
     .selectFrom('ledger_entries')
     .selectAll()

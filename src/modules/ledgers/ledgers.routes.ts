@@ -3,7 +3,13 @@ import { invalidQueryParams } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
 import { changeBalanceAnswer } from './balance.service.js';
-import { bucketsQuerySchema, memberBalanceSchema, transactionsQuerySchema, transfersSchema, voucherBalanceSchema } from './ledgers.schemas.js';
+import {
+  bucketsQuerySchema,
+  memberBalanceSchema,
+  transactionsQuerySchema,
+  transfersSchema,
+  voucherBalanceSchema,
+} from './ledgers.schemas.js';
 import { transferPoints } from './transfers.service.js';
 import { listCardTransactions, listPointsExpiration } from './transactions.service.js';
 import { exportCardTransactions } from './transactions-export.service.js';
@@ -22,7 +28,11 @@ const channelOf = (ctx: AppContext): string | null => {
 function transactionsQuery(ctx: AppContext) {
   const filters = Object.keys(ctx.query).filter((key) => key === 'filters' || key.startsWith('filters['));
   if (filters.length > 0) {
-    throw invalidQueryParams(filters.map((key) => `Query parameter ${key} is not supported (transactions take limit, order and starting_after_id)`).join('; '));
+    throw invalidQueryParams(
+      filters
+        .map((key) => `Query parameter ${key} is not supported (transactions take limit, order and starting_after_id)`)
+        .join('; '),
+    );
   }
   return validateQuery(transactionsQuerySchema, ctx.query);
 }
@@ -31,7 +41,18 @@ function transactionsQuery(ctx: AppContext) {
 export const ledgersRoutes: RouteModule = (router, deps) => {
   const memberBalance = (ctx: AppContext, campaign?: string) => {
     const body = validateBody(memberBalanceSchema, ctx.request.body);
-    return changeBalanceAnswer(deps, { ...body, code: ctx.params.memberId as string, campaign, amount: body.points, source: channelOf(ctx), actor: ctx.state.actor }, 'points');
+    return changeBalanceAnswer(
+      deps,
+      {
+        ...body,
+        code: ctx.params.memberId as string,
+        campaign,
+        amount: body.points,
+        source: channelOf(ctx),
+        actor: ctx.state.actor,
+      },
+      'points',
+    );
   };
   router.post('/v1/loyalties/members/:memberId/balance', async (ctx) => {
     ctx.body = await memberBalance(ctx);
@@ -41,12 +62,19 @@ export const ledgersRoutes: RouteModule = (router, deps) => {
   });
   router.post('/v1/loyalties/:campaignId/members/:memberId/transfers', async (ctx) => {
     const card = { code: ctx.params.memberId as string, campaign: ctx.params.campaignId as string };
-    ctx.body = await transferPoints(deps, card, validateBody(transfersSchema, ctx.request.body), { source: channelOf(ctx), actor: ctx.state.actor });
+    ctx.body = await transferPoints(deps, card, validateBody(transfersSchema, ctx.request.body), {
+      source: channelOf(ctx),
+      actor: ctx.state.actor,
+    });
   });
   router.post('/v1/vouchers/:code/balance', async (ctx) => {
     const body = validateBody(voucherBalanceSchema, ctx.request.body);
     // The reference records a change made here with source "API" unless a channel is named.
-    ctx.body = await changeBalanceAnswer(deps, { ...body, code: ctx.params.code as string, source: channelOf(ctx) ?? 'API', actor: ctx.state.actor }, 'amount');
+    ctx.body = await changeBalanceAnswer(
+      deps,
+      { ...body, code: ctx.params.code as string, source: channelOf(ctx) ?? 'API', actor: ctx.state.actor },
+      'amount',
+    );
   });
 
   router.get('/v1/loyalties/members/:memberId/transactions', async (ctx) => {

@@ -28,7 +28,11 @@ export const memberBalanceSchema = object({
   expiration_type: string().oneOf(EXPIRATION_TYPES).nullable(),
   expiration_date: string()
     .nullable()
-    .test('iso', 'Property .expiration_date cannot be recognized as a ISO-8601 compliant date', (value) => value === null || value === undefined || parseIsoDate(value) !== null)
+    .test(
+      'iso',
+      'Property .expiration_date cannot be recognized as a ISO-8601 compliant date',
+      (value) => value === null || value === undefined || parseIsoDate(value) !== null,
+    )
     .when('expiration_type', {
       is: 'CUSTOM_DATE',
       then: (schema) => schema.required('expiration_date is required when expiration_type is CUSTOM_DATE'),
@@ -53,7 +57,9 @@ export const bucketsQuerySchema = querySchema(bucketsParams);
 export type BucketsQuery = QueryOf<typeof bucketsParams>;
 
 /** The body of a card's transactions export: POST /v1/exports's `parameters`, without `exported_object`. */
-export const transactionsExportSchema = object({ parameters: exportParametersSchema }).noUnknown('the body holds unknown keys: ${unknown}');
+export const transactionsExportSchema = object({ parameters: exportParametersSchema }).noUnknown(
+  'the body holds unknown keys: ${unknown}',
+);
 
 /** At most this many source cards in one transfer. */
 export const MAX_TRANSFERS = 100;
@@ -62,7 +68,10 @@ export const MAX_TRANSFERS = 100;
 export const transfersSchema = array(
   object({
     code: string().required('${path} is required').max(LIMITS.shortText),
-    points: number().integer('${path} must be an integer').min(1, '${path} must be at least 1').required('${path} is required')
+    points: number()
+      .integer('${path} must be an integer')
+      .min(1, '${path} must be at least 1')
+      .required('${path} is required')
       .test('safe', '${path} is too large', (value) => value === undefined || Number.isSafeInteger(value)),
     ...reasonAndSource,
   }).noUnknown(),

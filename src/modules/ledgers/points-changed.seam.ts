@@ -34,4 +34,5 @@ export const POINTS_CHANGED = seam<Kysely<Database>, PointsChanged>('ledger.poin
 export type PointsChangedSubscriber = Subscriber<Kysely<Database>, PointsChanged>;
 
 /** Subscribes to points changes (at composition, on the Deps' seams); returns the unsubscribe. */
-export const onPointsChanged = (seams: Seams, subscriber: PointsChangedSubscriber): (() => void) => seams.subscribe(POINTS_CHANGED, subscriber);
+export const onPointsChanged = (seams: Seams, subscriber: PointsChangedSubscriber): (() => void) =>
+  seams.subscribe(POINTS_CHANGED, subscriber);

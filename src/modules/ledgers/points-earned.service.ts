@@ -7,4 +7,5 @@ import { sumPointsEarned } from './points-earned.repository.js';
  * expired) from `since` (an ISO time) on, inside the caller's transaction. Tiers qualified by
  * POINTS_IN_PERIOD read it.
  */
-export const pointsEarnedSince = (trx: Kysely<Database>, voucherId: string, since: string): Promise<number> => sumPointsEarned(trx, voucherId, since);
+export const pointsEarnedSince = (trx: Kysely<Database>, voucherId: string, since: string): Promise<number> =>
+  sumPointsEarned(trx, voucherId, since);

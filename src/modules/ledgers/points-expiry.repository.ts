@@ -24,14 +24,22 @@ export const claimDueBuckets = (db: Db, today: string, at: string, limit: number
     .updateTable('points_buckets')
     .set((eb) => ({ status: 'EXPIRED', expired_points: eb.ref('total_points'), total_points: 0, updated_at: at }))
     .where('id', 'in', (eb) =>
-      eb.selectFrom('points_buckets').select('id').where('status', '=', 'ACTIVE').where('expires_on', '<', today).orderBy('expires_on').limit(limit),
+      eb
+        .selectFrom('points_buckets')
+        .select('id')
+        .where('status', '=', 'ACTIVE')
+        .where('expires_on', '<', today)
+        .orderBy('expires_on')
+        .limit(limit),
     )
     .where('status', '=', 'ACTIVE')
     .returning(['id', 'voucher_id', 'expires_on', 'expired_points'])
     .execute();
 
 export const findCards = (db: Db, voucherIds: string[]): Promise<CardFields[]> =>
-  voucherIds.length === 0 ? Promise.resolve([]) : db.selectFrom('vouchers').select(CARD_FIELDS).where('id', 'in', voucherIds).execute();
+  voucherIds.length === 0
+    ? Promise.resolve([])
+    : db.selectFrom('vouchers').select(CARD_FIELDS).where('id', 'in', voucherIds).execute();
 
 export async function insertEntries(db: Db, rows: Array<Insertable<LedgerEntryTable>>): Promise<void> {
   if (rows.length > 0) await db.insertInto('ledger_entries').values(rows).execute();

@@ -35,7 +35,9 @@ interface SweepRun {
 
 function dueByCard(claimed: expiry.ClaimedBucket[]): Map<string, expiry.ClaimedBucket[]> {
   const byCard = new Map<string, expiry.ClaimedBucket[]>();
-  const sorted = claimed.filter((b) => b.expired_points > 0).sort((a, b) => a.expires_on.localeCompare(b.expires_on) || a.id.localeCompare(b.id));
+  const sorted = claimed
+    .filter((b) => b.expired_points > 0)
+    .sort((a, b) => a.expires_on.localeCompare(b.expires_on) || a.id.localeCompare(b.id));
   for (const bucket of sorted) byCard.set(bucket.voucher_id, [...(byCard.get(bucket.voucher_id) ?? []), bucket]);
   return byCard;
 }
@@ -51,16 +53,31 @@ async function shiftCard(trx: Db, card: repo.CardFields, points: number, at: str
     at,
   });
   // The buckets sum to at most the balance: a refusal is a broken invariant, and fails the batch.
-  if (!after) throw new AppError('loyalty_card_points_exceeded', `Cannot expire ${points} points of ${card.code}: its balance is ${card.loyalty_balance ?? 0}`);
+  if (!after)
+    throw new AppError(
+      'loyalty_card_points_exceeded',
+      `Cannot expire ${points} points of ${card.code}: its balance is ${card.loyalty_balance ?? 0}`,
+    );
   return after;
 }
 
 /** One row per bucket, each with the balance after it (the card's rows read as if expired one by one). */
-function entriesOf(card: repo.CardFields, after: repo.CardFields, buckets: expiry.ClaimedBucket[], run: SweepRun): repo.LedgerEntryRow[] {
+function entriesOf(
+  card: repo.CardFields,
+  after: repo.CardFields,
+  buckets: expiry.ClaimedBucket[],
+  run: SweepRun,
+): repo.LedgerEntryRow[] {
   let balance = (after.loyalty_balance ?? 0) + buckets.reduce((sum, b) => sum + b.expired_points, 0);
   return buckets.map((bucket) => {
     balance -= bucket.expired_points;
-    const input = { voucherId: card.id, amount: bucket.expired_points, operationType: 'AUTOMATIC' as const, actor: run.actor, at: run.at };
+    const input = {
+      voucherId: card.id,
+      amount: bucket.expired_points,
+      operationType: 'AUTOMATIC' as const,
+      actor: run.actor,
+      at: run.at,
+    };
     return entryRow(card, { ...after, loyalty_balance: balance }, 'POINTS_EXPIRATION', input, null);
   });
 }
@@ -75,7 +92,14 @@ async function shiftCards(trx: Db, claimed: expiry.ClaimedBucket[], run: SweepRu
     const points = buckets.reduce((sum, b) => sum + b.expired_points, 0);
     shifted.push({ card, buckets, points, after: await shiftCard(trx, card, points, run.at) });
   }
-  const next = new Map((await expiry.refreshNextExpirations(trx, cards.map((c) => c.id))).map((r) => [r.id, r]));
+  const next = new Map(
+    (
+      await expiry.refreshNextExpirations(
+        trx,
+        cards.map((c) => c.id),
+      )
+    ).map((r) => [r.id, r]),
+  );
   return shifted.map((change) => {
     const after = { ...change.after, ...next.get(change.card.id) };
     return { ...change, after, entries: entriesOf(change.card, after, change.buckets, run) };
@@ -85,14 +109,18 @@ async function shiftCards(trx: Db, claimed: expiry.ClaimedBucket[], run: SweepRu
 async function liveCampaigns(trx: Db, changes: CardExpiry[]): Promise<Map<string, CampaignRow | undefined>> {
   const campaigns = new Map<string, CampaignRow | undefined>();
   for (const { card } of changes) {
-    if (card.campaign_id !== null && !campaigns.has(card.campaign_id)) campaigns.set(card.campaign_id, await findLiveCampaign(trx, card.campaign_id));
+    if (card.campaign_id !== null && !campaigns.has(card.campaign_id))
+      campaigns.set(card.campaign_id, await findLiveCampaign(trx, card.campaign_id));
   }
   return campaigns;
 }
 
 /** The holders' loyalty points (one change per holder and program) and their points_expired events. */
 async function tellHolders(trx: Db, changes: CardExpiry[], run: SweepRun): Promise<Map<string, string>> {
-  const customers = await findSimpleCustomers(trx, changes.flatMap((c) => (c.card.holder_id === null ? [] : [c.card.holder_id])));
+  const customers = await findSimpleCustomers(
+    trx,
+    changes.flatMap((c) => (c.card.holder_id === null ? [] : [c.card.holder_id])),
+  );
   const campaigns = await liveCampaigns(trx, changes);
   const owed = new Map<string, { customer_id: string; campaign: { id: string; name: string }; points: number }>();
   const events: CustomerEventInput[] = [];
@@ -104,12 +132,28 @@ async function tellHolders(trx: Db, changes: CardExpiry[], run: SweepRun): Promi
     const campaign = card.campaign_id === null ? undefined : campaigns.get(card.campaign_id);
     if (campaign) {
       const key = `${customer.id} ${campaign.id}`;
-      const line = owed.get(key) ?? { customer_id: customer.id, campaign: { id: campaign.id, name: campaign.name }, points: 0 };
+      const line = owed.get(key) ?? {
+        customer_id: customer.id,
+        campaign: { id: campaign.id, name: campaign.name },
+        points: 0,
+      };
       owed.set(key, { ...line, points: line.points + points });
     }
     for (const entry of entries) {
-      const data = { customer, voucher: presentCard(after), balance: presentBalance(entry, 'points'), transaction: presentTransaction(entry) };
-      events.push({ type: 'customer.voucher.loyalty_card.points_expired', customer_id: customer.id, data, actor: run.actor, created_at: run.at, campaign: campaign && { id: campaign.id, type: campaign.campaign_type } });
+      const data = {
+        customer,
+        voucher: presentCard(after),
+        balance: presentBalance(entry, 'points'),
+        transaction: presentTransaction(entry),
+      };
+      events.push({
+        type: 'customer.voucher.loyalty_card.points_expired',
+        customer_id: customer.id,
+        data,
+        actor: run.actor,
+        created_at: run.at,
+        campaign: campaign && { id: campaign.id, type: campaign.campaign_type },
+      });
     }
   }
   for (const line of owed.values()) await addLoyaltyPoints(trx, { ...line, points: -line.points, at: run.at });
@@ -117,15 +161,38 @@ async function tellHolders(trx: Db, changes: CardExpiry[], run: SweepRun): Promi
   return holders;
 }
 
-export async function expireClaimed(deps: LedgerDeps, trx: Db, claimed: expiry.ClaimedBucket[], run: SweepRun): Promise<void> {
+export async function expireClaimed(
+  deps: LedgerDeps,
+  trx: Db,
+  claimed: expiry.ClaimedBucket[],
+  run: SweepRun,
+): Promise<void> {
   const changes = await shiftCards(trx, claimed, run);
   if (changes.length === 0) return;
   const entries = changes.flatMap((c) => c.entries);
-  await expiry.insertEntries(trx, entries.map(({ seq: _seq, ...row }) => row));
-  await repo.insertDraws(trx, changes.flatMap((c) => c.buckets.map((b, i) => ({ entry_id: (c.entries[i] as repo.LedgerEntryRow).id, bucket_id: b.id, points: b.expired_points }))));
+  await expiry.insertEntries(
+    trx,
+    entries.map(({ seq: _seq, ...row }) => row),
+  );
+  await repo.insertDraws(
+    trx,
+    changes.flatMap((c) =>
+      c.buckets.map((b, i) => ({
+        entry_id: (c.entries[i] as repo.LedgerEntryRow).id,
+        bucket_id: b.id,
+        points: b.expired_points,
+      })),
+    ),
+  );
   const holders = await tellHolders(trx, changes, run);
   for (const { card, after, points } of changes) {
-    const change = { voucherId: card.id, campaignId: card.campaign_id, customerId: holders.get(card.id) ?? null, delta: -points, balance: after.loyalty_balance ?? 0 };
+    const change = {
+      voucherId: card.id,
+      campaignId: card.campaign_id,
+      customerId: holders.get(card.id) ?? null,
+      delta: -points,
+      balance: after.loyalty_balance ?? 0,
+    };
     await deps.seams.fire(POINTS_CHANGED, trx, { ...change, type: 'POINTS_EXPIRATION', at: run.at, actor: run.actor });
   }
 }

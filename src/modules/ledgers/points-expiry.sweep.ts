@@ -22,7 +22,11 @@ const BATCH = 200;
  * buckets it expired (or retired). Once `signal` is aborted (the runner stopping) it ends
  * after the batch in progress; the next run carries on.
  */
-export async function expireDueBuckets(deps: Pick<Deps, 'db' | 'clock' | 'seams'>, signal?: AbortSignal, batch = BATCH): Promise<number> {
+export async function expireDueBuckets(
+  deps: Pick<Deps, 'db' | 'clock' | 'seams'>,
+  signal?: AbortSignal,
+  batch = BATCH,
+): Promise<number> {
   const today = isoDay(deps.clock.now());
   const actor: Actor = { channel: 'INTERNAL', request_id: `w-${randomBase62(18)}` };
   let expired = 0;

@@ -5,7 +5,15 @@ import { findLiveCampaign, type CampaignRow } from '../campaigns/campaigns.servi
 import { templateOf } from '../campaigns/campaign-template.js';
 import { NEVER_EXPIRES, type PointsCreditType, type PointsDebitType } from './ledger-types.js';
 import {
-  applyEffects, checkAmount, findCardFor, findReplay, writeEntry, type Db, type LedgerChangeInput, type LedgerDeps, type LedgerResult,
+  applyEffects,
+  checkAmount,
+  findCardFor,
+  findReplay,
+  writeEntry,
+  type Db,
+  type LedgerChangeInput,
+  type LedgerDeps,
+  type LedgerResult,
 } from './ledger-write.service.js';
 import * as repo from './ledgers.repository.js';
 
@@ -17,7 +25,10 @@ import * as repo from './ledgers.repository.js';
  */
 
 /** When added points expire: the program's rules (the default), never, or a given day. */
-export type PointsExpiration = { type: 'PROGRAM_RULES' } | { type: 'NON_EXPIRING' } | { type: 'CUSTOM_DATE'; date: string };
+export type PointsExpiration =
+  | { type: 'PROGRAM_RULES' }
+  | { type: 'NON_EXPIRING' }
+  | { type: 'CUSTOM_DATE'; date: string };
 
 export interface PointsCreditInput extends LedgerChangeInput {
   type?: PointsCreditType;
@@ -33,10 +44,13 @@ function expiryOf(campaign: CampaignRow | undefined, expiration: PointsExpiratio
   const today = at.slice(0, 10);
   if (expiration.type === 'NON_EXPIRING') return NEVER_EXPIRES;
   if (expiration.type === 'CUSTOM_DATE') {
-    if (expiration.date < today) throw new AppError('invalid_expiration_date', 'Expiration date cannot be set in the past');
+    if (expiration.date < today)
+      throw new AppError('invalid_expiration_date', 'Expiration date cannot be set in the past');
     return expiration.date;
   }
-  const rules = (campaign ? templateOf(campaign)?.loyalty_card?.expiration_rules : undefined) as ExpirationRules | undefined;
+  const rules = (campaign ? templateOf(campaign)?.loyalty_card?.expiration_rules : undefined) as
+    | ExpirationRules
+    | undefined;
   return programExpiryDate(rules, today) ?? NEVER_EXPIRES;
 }
 
@@ -57,7 +71,8 @@ async function setNextExpiration(trx: Db, card: repo.CardFields, next: Next): Pr
 /** After a credit into `bucket`: it is the next expiration when it expires no later than the card's. */
 function nextAfterCredit(card: repo.CardFields, bucket: NonNullable<Next>): Next {
   const current = card.loyalty_next_expiration_date;
-  const kept: Next = current === null ? null : { expires_on: current, total_points: card.loyalty_next_expiration_points ?? 0 };
+  const kept: Next =
+    current === null ? null : { expires_on: current, total_points: card.loyalty_next_expiration_points ?? 0 };
   if (bucket.expires_on === NEVER_EXPIRES) return kept;
   return current === null || bucket.expires_on <= current ? bucket : kept;
 }
@@ -73,7 +88,14 @@ export async function creditPoints(deps: LedgerDeps, trx: Db, input: PointsCredi
   const expiresOn = expiryOf(campaign, input.expiration ?? { type: 'PROGRAM_RULES' }, input.at);
   let bucket: NonNullable<Next> = { expires_on: expiresOn, total_points: 0 };
   const intoBucket = async () => {
-    const filled = await repo.addToBucket(trx, { id: newId('lopb_'), voucherId: card.id, campaignId: card.campaign_id, expiresOn, points: input.amount, at: input.at });
+    const filled = await repo.addToBucket(trx, {
+      id: newId('lopb_'),
+      voucherId: card.id,
+      campaignId: card.campaign_id,
+      expiresOn,
+      points: input.amount,
+      at: input.at,
+    });
     bucket = filled;
     return filled.id;
   };
@@ -88,22 +110,34 @@ export async function creditPoints(deps: LedgerDeps, trx: Db, input: PointsCredi
  * recording each draw. Runs after the guarded UPDATE passed, so the buckets hold enough.
  * Returns the card's next expiration after it.
  */
-export async function takeFromBuckets(trx: Db, voucherId: string, entryId: string, points: number, at: string): Promise<Next> {
+export async function takeFromBuckets(
+  trx: Db,
+  voucherId: string,
+  entryId: string,
+  points: number,
+  at: string,
+): Promise<Next> {
   const draws: Array<{ entry_id: string; bucket_id: string; points: number }> = [];
   let left = points;
   let next: Next = null;
   for (const bucket of await repo.listOpenBuckets(trx, voucherId)) {
     const take = Math.min(left, bucket.total_points);
     if (take > 0) {
-      if (!(await repo.takeFromBucket(trx, bucket.id, take, at))) throw new AppError('internal_error', `Bucket ${bucket.id} changed under a debit`);
+      if (!(await repo.takeFromBucket(trx, bucket.id, take, at)))
+        throw new AppError('internal_error', `Bucket ${bucket.id} changed under a debit`);
       draws.push({ entry_id: entryId, bucket_id: bucket.id, points: take });
       left -= take;
     }
-    if (next === null && bucket.total_points > take && bucket.expires_on < NEVER_EXPIRES) next = { expires_on: bucket.expires_on, total_points: bucket.total_points - take };
+    if (next === null && bucket.total_points > take && bucket.expires_on < NEVER_EXPIRES)
+      next = { expires_on: bucket.expires_on, total_points: bucket.total_points - take };
     if (left === 0 && next !== null) break;
   }
   // The buckets sum to the balance the guarded UPDATE just checked, so this is a broken invariant.
-  if (left > 0) throw new AppError('internal_error', `The buckets of ${voucherId} hold ${points - left} points, less than its balance`);
+  if (left > 0)
+    throw new AppError(
+      'internal_error',
+      `The buckets of ${voucherId} hold ${points - left} points, less than its balance`,
+    );
   await repo.insertDraws(trx, draws);
   return next;
 }
@@ -129,8 +163,12 @@ export async function debitPoints(deps: LedgerDeps, trx: Db, input: PointsDebitI
  * Moves a card's pending points (the earning engineer's pending points: + when created, -
  * when activated or canceled), in one guarded statement; 400 invalid_amount below zero.
  */
-export async function adjustPendingPoints(trx: Db, input: { voucherId: string; delta: number; at: string }): Promise<repo.CardFields> {
-  if (!Number.isSafeInteger(input.delta)) throw new AppError('invalid_amount', `Pending points must change by an integer, got ${input.delta}`);
+export async function adjustPendingPoints(
+  trx: Db,
+  input: { voucherId: string; delta: number; at: string },
+): Promise<repo.CardFields> {
+  if (!Number.isSafeInteger(input.delta))
+    throw new AppError('invalid_amount', `Pending points must change by an integer, got ${input.delta}`);
   const card = await repo.shiftPendingPoints(trx, input.voucherId, input.delta, input.at);
   if (!card) throw new AppError('invalid_amount', `The pending points of ${input.voucherId} cannot go below zero`);
   return card;

@@ -1,6 +1,15 @@
 import { AppError } from '../../lib/errors.js';
 import { refreshNextExpirations } from './points-expiry.repository.js';
-import { applyEffects, checkAmount, findCardFor, writeEntry, type Db, type LedgerChangeInput, type LedgerDeps, type LedgerResult } from './ledger-write.service.js';
+import {
+  applyEffects,
+  checkAmount,
+  findCardFor,
+  writeEntry,
+  type Db,
+  type LedgerChangeInput,
+  type LedgerDeps,
+  type LedgerResult,
+} from './ledger-write.service.js';
 import * as repo from './ledgers.repository.js';
 
 /**
@@ -16,8 +25,11 @@ import * as repo from './ledgers.repository.js';
  */
 
 /** The row a redemption's debit wrote on this card (POINTS_REDEMPTION or CREDITS_REDEMPTION), if any. */
-export const findRedemptionEntry = (trx: Db, voucherId: string, redemptionId: string): Promise<repo.LedgerEntryRow | undefined> =>
-  repo.findRedemptionEntry(trx, voucherId, redemptionId);
+export const findRedemptionEntry = (
+  trx: Db,
+  voucherId: string,
+  redemptionId: string,
+): Promise<repo.LedgerEntryRow | undefined> => repo.findRedemptionEntry(trx, voucherId, redemptionId);
 
 export interface PointsRefundInput extends LedgerChangeInput {
   /** The debit being undone: its draws say which buckets get the points back. */
@@ -47,17 +59,37 @@ export async function refundPoints(deps: LedgerDeps, trx: Db, input: PointsRefun
   }
   await applyEffects(deps, trx, refund, input.actor);
   const lapsedPoints = lapsed.reduce((sum, d) => sum + d.points, 0);
-  const expired = lapsedPoints > 0 ? await expireAtOnce(deps, trx, refund, { ...input, amount: lapsedPoints, related }, lapsed) : null;
+  const expired =
+    lapsedPoints > 0
+      ? await expireAtOnce(deps, trx, refund, { ...input, amount: lapsedPoints, related }, lapsed)
+      : null;
   const [next] = await refreshNextExpirations(trx, [card.id]);
   const latest = (expired ?? refund).card;
-  const withNext = next ? { ...latest, loyalty_next_expiration_date: next.loyalty_next_expiration_date, loyalty_next_expiration_points: next.loyalty_next_expiration_points } : latest;
-  return expired ? { refund, expired: { ...expired, card: withNext } } : { refund: { ...refund, card: withNext }, expired: null };
+  const withNext = next
+    ? {
+        ...latest,
+        loyalty_next_expiration_date: next.loyalty_next_expiration_date,
+        loyalty_next_expiration_points: next.loyalty_next_expiration_points,
+      }
+    : latest;
+  return expired
+    ? { refund, expired: { ...expired, card: withNext } }
+    : { refund: { ...refund, card: withNext }, expired: null };
 }
 
 /** The refunded points of buckets expired since (`draws`): one POINTS_EXPIRATION row, drawn from those buckets. */
-async function expireAtOnce(deps: LedgerDeps, trx: Db, refund: LedgerResult, input: LedgerChangeInput, draws: repo.DrawRow[]): Promise<LedgerResult> {
+async function expireAtOnce(
+  deps: LedgerDeps,
+  trx: Db,
+  refund: LedgerResult,
+  input: LedgerChangeInput,
+  draws: repo.DrawRow[],
+): Promise<LedgerResult> {
   const result = await writeEntry(trx, refund.card, 'POINTS_EXPIRATION', { ...input, operationType: 'AUTOMATIC' });
-  await repo.insertDraws(trx, draws.map((d) => ({ entry_id: result.entry.id, bucket_id: d.bucket_id, points: d.points })));
+  await repo.insertDraws(
+    trx,
+    draws.map((d) => ({ entry_id: result.entry.id, bucket_id: d.bucket_id, points: d.points })),
+  );
   await applyEffects(deps, trx, result, input.actor);
   return result;
 }

@@ -18,7 +18,8 @@ type ExportDeps = Pick<Deps, 'db' | 'clock' | 'dbFile'>;
 function cardFilters(filters: Record<string, unknown> | null | undefined, voucherId: string): Record<string, unknown> {
   const given = filters ?? {};
   const problems: string[] = [];
-  if ('voucher_id' in given) problems.push('parameters.filters.voucher_id: the export holds the transactions of the voucher the path names');
+  if ('voucher_id' in given)
+    problems.push('parameters.filters.voucher_id: the export holds the transactions of the voucher the path names');
   const fields = Object.keys(given).filter((key) => key !== 'junction' && key !== 'voucher_id');
   if (String(given.junction ?? 'and').toLowerCase() === 'or' && fields.length > 0) {
     problems.push('parameters.filters.junction: the transactions of one voucher take filters joined by and');
@@ -34,10 +35,19 @@ function cardFilters(filters: Record<string, unknown> | null | undefined, vouche
  * campaign, the card must be of it (404 otherwise).
  */
 export async function exportCardTransactions(
-  deps: ExportDeps, card: { code: string; campaign?: string }, body: unknown, actor: Actor, origin: string,
+  deps: ExportDeps,
+  card: { code: string; campaign?: string },
+  body: unknown,
+  actor: Actor,
+  origin: string,
 ): Promise<ExportView> {
   const { parameters } = validateBody(transactionsExportSchema, body ?? {});
   const found = await findMemberCard(deps.db, card.code, card.campaign);
   const filters = cardFilters(parameters?.filters, found.id);
-  return createExport(deps, { exported_object: 'voucher_transactions', parameters: { ...parameters, filters } }, actor, origin);
+  return createExport(
+    deps,
+    { exported_object: 'voucher_transactions', parameters: { ...parameters, filters } },
+    actor,
+    origin,
+  );
 }

@@ -14,25 +14,55 @@ import { creditPoints, debitPoints } from './points-ledger.service.js';
 type TransferDeps = Pick<Deps, 'db' | 'clock' | 'seams'>;
 
 /** The card as the other side's row names it (`details.destination_voucher` / `source_voucher`). */
-const simpleCard = (card: CardFields) => ({ id: card.id, code: card.code, type: card.type, campaign_id: card.campaign_id, holder_id: card.holder_id, object: 'voucher' });
+const simpleCard = (card: CardFields) => ({
+  id: card.id,
+  code: card.code,
+  type: card.type,
+  campaign_id: card.campaign_id,
+  holder_id: card.holder_id,
+  object: 'voucher',
+});
 
 /** A card that takes part in a transfer: a loyalty card given to a customer (400 invalid_voucher otherwise). */
 function checkHeld(card: CardFields): void {
-  if (card.type !== 'LOYALTY_CARD') throw new AppError('invalid_voucher', `${card.code} is a ${card.type}: points move only between loyalty cards`);
-  if (card.holder_id === null) throw new AppError('invalid_voucher', `Loyalty card ${card.code} has no holder: points move only between cards given to customers`);
+  if (card.type !== 'LOYALTY_CARD')
+    throw new AppError('invalid_voucher', `${card.code} is a ${card.type}: points move only between loyalty cards`);
+  if (card.holder_id === null)
+    throw new AppError(
+      'invalid_voucher',
+      `Loyalty card ${card.code} has no holder: points move only between cards given to customers`,
+    );
 }
 
 /** One source card's points to the target: POINTS_TRANSFER_OUT there, POINTS_TRANSFER_IN here, each naming the other. */
-async function transferOne(deps: TransferDeps, trx: Db, target: CardFields, item: TransferItem, ctx: { source: string | null; actor: Actor; at: string }) {
+async function transferOne(
+  deps: TransferDeps,
+  trx: Db,
+  target: CardFields,
+  item: TransferItem,
+  ctx: { source: string | null; actor: Actor; at: string },
+) {
   const source = await findMemberCard(trx, item.code);
   if (source.id === target.id) throw invalidPayload(`${item.code}: a card cannot transfer points to itself`);
   checkHeld(source);
   const common = { amount: item.points, reason: item.reason, source: ctx.source, actor: ctx.actor, at: ctx.at };
-  const out = await debitPoints(deps, trx, { ...common, voucherId: source.id, type: 'POINTS_TRANSFER_OUT', sourceId: item.source_id, details: { destination_voucher: simpleCard(target) } });
+  const out = await debitPoints(deps, trx, {
+    ...common,
+    voucherId: source.id,
+    type: 'POINTS_TRANSFER_OUT',
+    sourceId: item.source_id,
+    details: { destination_voucher: simpleCard(target) },
+  });
   // A source_id seen before on the source card: that transfer was made already.
   if (out.replayed) return;
   const related = { related_transaction_id: out.entry.id };
-  const into = await creditPoints(deps, trx, { ...common, voucherId: target.id, type: 'POINTS_TRANSFER_IN', related, details: { source_voucher: simpleCard(source) } });
+  const into = await creditPoints(deps, trx, {
+    ...common,
+    voucherId: target.id,
+    type: 'POINTS_TRANSFER_IN',
+    related,
+    details: { source_voucher: simpleCard(source) },
+  });
   await repo.linkTransaction(trx, out.entry.id, into.entry.id);
 }
 
@@ -44,7 +74,10 @@ async function transferOne(deps: TransferDeps, trx: Db, target: CardFields, item
  * target's buckets under its own program's expiration rules. Answers the target card.
  */
 export async function transferPoints(
-  deps: TransferDeps, card: { code: string; campaign: string }, items: TransferItem[], ctx: { source: string | null; actor: Actor },
+  deps: TransferDeps,
+  card: { code: string; campaign: string },
+  items: TransferItem[],
+  ctx: { source: string | null; actor: Actor },
 ): Promise<VoucherView> {
   const at = isoNow(deps.clock);
   const code = await deps.db.transaction().execute(async (trx) => {

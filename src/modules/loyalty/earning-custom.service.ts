@@ -9,7 +9,6 @@ export type { HeldCard } from './earning.repository.js';
 import { creditRulePoints, tierMappingsOf, type EarnDeps } from './earning.service.js';
 import type { Db } from '../../db/engine.js';
 
-
 /** A custom event as earning needs it (POST /v1/events, /client/v1/events). */
 export interface TrackedCustomEvent {
   /** The event's own id (the activity's event.id). */
@@ -32,8 +31,14 @@ export async function findEarningCard(trx: Db, customerId: string, code: string)
 }
 
 /** The customer's metadata, read only when a rule measures it (CUSTOMER_METADATA). */
-async function customerMetadataFor(trx: Db, rules: EarningRuleRow[], customerId: string): Promise<Record<string, unknown> | null> {
-  const needed = rules.some((rule) => (JSON.parse(rule.loyalty) as EarningLoyalty).calculation_type === 'CUSTOMER_METADATA');
+async function customerMetadataFor(
+  trx: Db,
+  rules: EarningRuleRow[],
+  customerId: string,
+): Promise<Record<string, unknown> | null> {
+  const needed = rules.some(
+    (rule) => (JSON.parse(rule.loyalty) as EarningLoyalty).calculation_type === 'CUSTOMER_METADATA',
+  );
   return needed ? ((await findSimpleCustomer(trx, customerId))?.metadata ?? null) : null;
 }
 
@@ -54,13 +59,27 @@ export async function earnOnCustomEvent(deps: EarnDeps, trx: Db, event: TrackedC
     (rule) => rule.custom_event !== null && isActiveAt(presentValidity(rule), event.at),
   );
   if (rules.length === 0) return;
-  const input = { customEventMetadata: event.metadata, customerMetadata: await customerMetadataFor(trx, rules, event.customerId) };
+  const input = {
+    customEventMetadata: event.metadata,
+    customerMetadata: await customerMetadataFor(trx, rules, event.customerId),
+  };
   const customEvent = { id: event.id, type: event.type };
   for (const card of cards) {
     const mappings = await tierMappingsOf(trx, card.id);
     for (const rule of rules.filter((r) => r.campaign_id === card.campaign_id)) {
-      const points = pointsEarned(JSON.parse(rule.loyalty) as EarningLoyalty, { ...input, tier: mappings[rule.id] ?? null });
-      if (points > 0) await creditRulePoints(deps, trx, { voucherId: card.id, rule, points, customEvent, actor: event.actor, at: event.at });
+      const points = pointsEarned(JSON.parse(rule.loyalty) as EarningLoyalty, {
+        ...input,
+        tier: mappings[rule.id] ?? null,
+      });
+      if (points > 0)
+        await creditRulePoints(deps, trx, {
+          voucherId: card.id,
+          rule,
+          points,
+          customEvent,
+          actor: event.actor,
+          at: event.at,
+        });
     }
   }
 }

@@ -39,9 +39,15 @@ export function presentEarningRule(row: EarningRuleRow) {
     ...(row.loyalty_tier_id !== null ? { loyalty_tier: { id: row.loyalty_tier_id } } : {}),
     ...(segment ? { segment } : {}),
     ...(customEvent ? { custom_event: customEvent } : {}),
-    source: { ...(row.banner !== null ? { banner: row.banner } : {}), object_id: row.campaign_id, object_type: 'campaign' as const },
+    source: {
+      ...(row.banner !== null ? { banner: row.banner } : {}),
+      object_id: row.campaign_id,
+      object_type: 'campaign' as const,
+    },
     active: row.active === 1,
-    ...(row.pending_days !== null ? { pending_points: { period_type: 'DAY' as const, period_value: row.pending_days } } : {}),
+    ...(row.pending_days !== null
+      ? { pending_points: { period_type: 'DAY' as const, period_value: row.pending_days } }
+      : {}),
     ...(expirationRules ? { expiration_rules: expirationRules } : {}),
     ...validityOf(row),
     object: 'earning_rule' as const,

@@ -12,7 +12,12 @@ export async function insertEarningRules(db: Db, rows: NewEarningRuleRow[]): Pro
 }
 
 export const findEarningRule = (db: Db, campaignId: string, id: string): Promise<EarningRuleRow | undefined> =>
-  db.selectFrom('earning_rules').selectAll().where('id', '=', id).where('campaign_id', '=', campaignId).executeTakeFirst();
+  db
+    .selectFrom('earning_rules')
+    .selectAll()
+    .where('id', '=', id)
+    .where('campaign_id', '=', campaignId)
+    .executeTakeFirst();
 
 export const findEarningRuleById = (db: Db, id: string): Promise<EarningRuleRow | undefined> =>
   db.selectFrom('earning_rules').selectAll().where('id', '=', id).executeTakeFirst();
@@ -31,11 +36,20 @@ export interface EarningRulePageQuery {
 export function listEarningRules(db: Db, q: EarningRulePageQuery): Promise<EarningRuleRow[]> {
   let query = db.selectFrom('earning_rules').selectAll().where('campaign_id', '=', q.campaignId);
   if (q.sort.field === 'updated_at') query = query.orderBy('updated_at', q.sort.direction);
-  return query.orderBy('created_at', q.sort.direction).orderBy('seq', q.sort.direction).limit(q.limit).offset(q.offset).execute();
+  return query
+    .orderBy('created_at', q.sort.direction)
+    .orderBy('seq', q.sort.direction)
+    .limit(q.limit)
+    .offset(q.offset)
+    .execute();
 }
 
 export async function countEarningRules(db: Db, campaignId: string): Promise<number> {
-  const row = await db.selectFrom('earning_rules').select((eb) => eb.fn.countAll<number>().as('n')).where('campaign_id', '=', campaignId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('earning_rules')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('campaign_id', '=', campaignId)
+    .executeTakeFirstOrThrow();
   return row.n;
 }
 

@@ -1,8 +1,17 @@
 import type { RouteModule } from '../../http/context.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
-import { createEarningRulesSchema, earningRulesListQuerySchema, updateEarningRuleSchema } from './earning-rules.schemas.js';
 import {
-  createEarningRules, deleteEarningRule, getEarningRule, listEarningRules, setEarningRuleActive, updateEarningRule,
+  createEarningRulesSchema,
+  earningRulesListQuerySchema,
+  updateEarningRuleSchema,
+} from './earning-rules.schemas.js';
+import {
+  createEarningRules,
+  deleteEarningRule,
+  getEarningRule,
+  listEarningRules,
+  setEarningRuleActive,
+  updateEarningRule,
 } from './earning-rules.service.js';
 
 /** Earning rules of a loyalty program (id or name in the path). */
@@ -12,16 +21,29 @@ export const earningRulesRoutes: RouteModule = (router, deps) => {
   const rule = (params: Record<string, string | undefined>) => params.ruleId as string;
 
   router.post(base, async (ctx) => {
-    ctx.body = await createEarningRules(deps, campaign(ctx.params), validateBody(createEarningRulesSchema, ctx.request.body));
+    ctx.body = await createEarningRules(
+      deps,
+      campaign(ctx.params),
+      validateBody(createEarningRulesSchema, ctx.request.body),
+    );
   });
   router.get(base, async (ctx) => {
-    ctx.body = await listEarningRules(deps, campaign(ctx.params), validateQuery(earningRulesListQuerySchema, ctx.query));
+    ctx.body = await listEarningRules(
+      deps,
+      campaign(ctx.params),
+      validateQuery(earningRulesListQuerySchema, ctx.query),
+    );
   });
   router.get(`${base}/:ruleId`, async (ctx) => {
     ctx.body = await getEarningRule(deps, campaign(ctx.params), rule(ctx.params));
   });
   router.put(`${base}/:ruleId`, async (ctx) => {
-    ctx.body = await updateEarningRule(deps, campaign(ctx.params), rule(ctx.params), validateBody(updateEarningRuleSchema, ctx.request.body));
+    ctx.body = await updateEarningRule(
+      deps,
+      campaign(ctx.params),
+      rule(ctx.params),
+      validateBody(updateEarningRuleSchema, ctx.request.body),
+    );
   });
   router.delete(`${base}/:ruleId`, async (ctx) => {
     await deleteEarningRule(deps, campaign(ctx.params), rule(ctx.params));

@@ -28,7 +28,9 @@ const itemRatio = () =>
     ...ratio(),
     object: string().oneOf(ITEM_TARGET_OBJECTS).nullable(),
     id: shortText('${path}').nullable(),
-    applicable_to: array(object({ object: string().required().oneOf(ITEM_TARGET_OBJECTS), id: idField('${path}').required() }).noUnknown())
+    applicable_to: array(
+      object({ object: string().required().oneOf(ITEM_TARGET_OBJECTS), id: idField('${path}').required() }).noUnknown(),
+    )
       .max(100)
       .nullable(),
   }).test('target', '${path}.object and ${path}.id go together', (v) => !v || !v.object === !v.id);
@@ -47,7 +49,9 @@ export const CALCULATION_BLOCK: Record<(typeof CALCULATION_TYPES)[number], [stri
 
 const loyaltySchema = () =>
   object({
-    type: string().required().oneOf(['FIXED', 'PROPORTIONAL'] as const),
+    type: string()
+      .required()
+      .oneOf(['FIXED', 'PROPORTIONAL'] as const),
     points: wholeNumber().min(0).nullable(),
     calculation_type: string().oneOf(CALCULATION_TYPES).nullable(),
     order: block({ amount: block(ratio()), total_amount: block(ratio()), metadata: propertyRatio() }),
@@ -56,18 +60,36 @@ const loyaltySchema = () =>
     custom_event: block({ metadata: propertyRatio() }),
   })
     .noUnknown()
-    .test('fixed', '${path}.points is required for a FIXED rule', (v) => v?.type !== 'FIXED' || typeof v.points === 'number')
-    .test('proportional', '${path}.calculation_type is required for a PROPORTIONAL rule', (v) => v?.type !== 'PROPORTIONAL' || !!v.calculation_type)
+    .test(
+      'fixed',
+      '${path}.points is required for a FIXED rule',
+      (v) => v?.type !== 'FIXED' || typeof v.points === 'number',
+    )
+    .test(
+      'proportional',
+      '${path}.calculation_type is required for a PROPORTIONAL rule',
+      (v) => v?.type !== 'PROPORTIONAL' || !!v.calculation_type,
+    )
     .test('calculation', 'the block that calculation_type reads is required', function check(v) {
       // A calculation_type that is not one of CALCULATION_TYPES is the field's own refusal.
-      if (v?.type !== 'PROPORTIONAL' || !v.calculation_type || !Object.hasOwn(CALCULATION_BLOCK, v.calculation_type)) return true;
+      if (v?.type !== 'PROPORTIONAL' || !v.calculation_type || !Object.hasOwn(CALCULATION_BLOCK, v.calculation_type))
+        return true;
       const [outer, inner] = CALCULATION_BLOCK[v.calculation_type];
       const found = (v as unknown as Record<string, Record<string, unknown> | null | undefined>)[outer]?.[inner];
-      return found ? true : this.createError({ message: `${this.path}.${outer}.${inner} is required for calculation_type ${v.calculation_type}` });
+      return found
+        ? true
+        : this.createError({
+            message: `${this.path}.${outer}.${inner} is required for calculation_type ${v.calculation_type}`,
+          });
     });
 
 const pendingPoints = () =>
-  object({ period_type: string().oneOf(['DAY'] as const).default('DAY'), period_value: wholeNumber().min(1).max(90).required() })
+  object({
+    period_type: string()
+      .oneOf(['DAY'] as const)
+      .default('DAY'),
+    period_value: wholeNumber().min(1).max(90).required(),
+  })
     .noUnknown()
     .nullable()
     .optional()
@@ -75,9 +97,13 @@ const pendingPoints = () =>
 
 const expirationRules = () =>
   object({
-    period_type: string().required().oneOf(['FIXED_DAY_OF_YEAR', 'MONTH'] as const),
+    period_type: string()
+      .required()
+      .oneOf(['FIXED_DAY_OF_YEAR', 'MONTH'] as const),
     period_value: positive().nullable(),
-    rounding_type: string().oneOf(['END_OF_MONTH', 'END_OF_QUARTER', 'END_OF_HALF_YEAR', 'END_OF_YEAR', 'PARTICULAR_MONTH'] as const).nullable(),
+    rounding_type: string()
+      .oneOf(['END_OF_MONTH', 'END_OF_QUARTER', 'END_OF_HALF_YEAR', 'END_OF_YEAR', 'PARTICULAR_MONTH'] as const)
+      .nullable(),
     rounding_value: wholeNumber().min(0).nullable(),
     fixed_month: wholeNumber().min(1).max(12).nullable(),
     fixed_day: wholeNumber().min(1).max(31).nullable(),
@@ -90,7 +116,10 @@ const expirationRules = () =>
 /** Fields a rule's PUT may change (the event and its target are the rule's identity). */
 const changeableFields = () => ({
   loyalty: loyaltySchema().optional().default(undefined),
-  source: object({ banner: longText('${path}').nullable() }).noUnknown().optional().default(undefined),
+  source: object({ banner: longText('${path}').nullable() })
+    .noUnknown()
+    .optional()
+    .default(undefined),
   active: boolean(),
   pending_points: pendingPoints(),
   expiration_rules: expirationRules(),
@@ -103,10 +132,25 @@ const EVENT_NAME = /^[A-Za-z0-9_.:-]+$/;
 
 const ruleSchema = () =>
   object({
-    event: shortText('${path}').required().min(1).matches(EVENT_NAME, '${path} must be an event name (letters, digits, . _ : -)'),
-    loyalty_tier: object({ id: idField('${path}').required() }).noUnknown().nullable().optional().default(undefined),
-    segment: object({ id: idField('${path}').required() }).noUnknown().nullable().optional().default(undefined),
-    custom_event: object({ schema_id: idField('${path}').required() }).noUnknown().nullable().optional().default(undefined),
+    event: shortText('${path}')
+      .required()
+      .min(1)
+      .matches(EVENT_NAME, '${path} must be an event name (letters, digits, . _ : -)'),
+    loyalty_tier: object({ id: idField('${path}').required() })
+      .noUnknown()
+      .nullable()
+      .optional()
+      .default(undefined),
+    segment: object({ id: idField('${path}').required() })
+      .noUnknown()
+      .nullable()
+      .optional()
+      .default(undefined),
+    custom_event: object({ schema_id: idField('${path}').required() })
+      .noUnknown()
+      .nullable()
+      .optional()
+      .default(undefined),
     ...changeableFields(),
     loyalty: loyaltySchema().required(),
   })
@@ -134,11 +178,16 @@ export function eventProblem(rule: EventFields): string | undefined {
   }
   if (event === 'customer.segment.entered') {
     if (!rule.segment) return 'segment is required for event customer.segment.entered';
-    return calculation && calculation !== 'CUSTOMER_METADATA' ? `event ${event} takes FIXED or CUSTOMER_METADATA points only` : undefined;
+    return calculation && calculation !== 'CUSTOMER_METADATA'
+      ? `event ${event} takes FIXED or CUSTOMER_METADATA points only`
+      : undefined;
   }
-  if (event === 'order.paid') return calculation === 'CUSTOM_EVENT_METADATA' ? 'event order.paid cannot use CUSTOM_EVENT_METADATA' : undefined;
+  if (event === 'order.paid')
+    return calculation === 'CUSTOM_EVENT_METADATA' ? 'event order.paid cannot use CUSTOM_EVENT_METADATA' : undefined;
   if (!rule.custom_event) return `custom_event is required for the custom event ${event}`;
-  return calculation && !['CUSTOM_EVENT_METADATA', 'CUSTOMER_METADATA'].includes(calculation) ? `a custom event takes FIXED, CUSTOM_EVENT_METADATA or CUSTOMER_METADATA points only` : undefined;
+  return calculation && !['CUSTOM_EVENT_METADATA', 'CUSTOMER_METADATA'].includes(calculation)
+    ? `a custom event takes FIXED, CUSTOM_EVENT_METADATA or CUSTOMER_METADATA points only`
+    : undefined;
 }
 
 export const createEarningRulesSchema = array(ruleSchema())
@@ -147,7 +196,9 @@ export const createEarningRulesSchema = array(ruleSchema())
   .max(MAX_RULES_PER_REQUEST, `The body may hold at most ${MAX_RULES_PER_REQUEST} earning rules`)
   .typeError('The body must be a JSON array of earning rules');
 
-export const updateEarningRuleSchema = object(changeableFields()).noUnknown().typeError('The body must be a JSON object');
+export const updateEarningRuleSchema = object(changeableFields())
+  .noUnknown()
+  .typeError('The body must be a JSON object');
 
 export type EarningRuleBody = InferType<ReturnType<typeof ruleSchema>>;
 export type EarningRuleChanges = InferType<typeof updateEarningRuleSchema>;

@@ -1,5 +1,10 @@
 import type { Deps } from '../../app/deps.js';
-import { allValidityColumns, checkValidity, validityColumns, type ValidityColumns } from '../../engine/validity/index.js';
+import {
+  allValidityColumns,
+  checkValidity,
+  validityColumns,
+  type ValidityColumns,
+} from '../../engine/validity/index.js';
 import { isoNow } from '../../lib/clock.js';
 import { invalidPayload, notFound, type AppError } from '../../lib/errors.js';
 import { requireSegment } from '../segments/segments.service.js';
@@ -9,7 +14,12 @@ import { findProgram as findLoyaltyProgram } from './programs.service.js';
 import { presentEarningRule, type EarningRuleView } from './earning-rules.presenter.js';
 import * as repo from './earning-rules.repository.js';
 import { removeAssignmentsOf, requireValidationRule } from '../validation-rules/index.js';
-import { eventProblem, type EarningRuleBody, type EarningRuleChanges, type EarningRulesListQuery } from './earning-rules.schemas.js';
+import {
+  eventProblem,
+  type EarningRuleBody,
+  type EarningRuleChanges,
+  type EarningRulesListQuery,
+} from './earning-rules.schemas.js';
 import type { Db } from '../../db/engine.js';
 
 /**
@@ -87,14 +97,22 @@ function checkRulesValidity(rows: ValidityColumns[]): void {
 }
 
 /** POST /v1/loyalties/{campaignId}/earning-rules: every rule or none. */
-export async function createEarningRules(deps: WriteDeps, campaignRef: string, body: EarningRuleBody[]): Promise<EarningRuleView[]> {
+export async function createEarningRules(
+  deps: WriteDeps,
+  campaignRef: string,
+  body: EarningRuleBody[],
+): Promise<EarningRuleView[]> {
   const now = isoNow(deps.clock);
   return deps.db.transaction().execute(async (trx) => {
     const campaign = await findProgram(trx, campaignRef);
     const rows = body.map((rule) => newRow(campaign, rule, now));
     checkRulesValidity(rows.map(allValidityColumns));
-    await requireValidationRules(trx, rows.map((row) => row.validation_rule_id));
-    for (const id of new Set(body.flatMap((rule) => (rule.segment?.id ? [rule.segment.id] : [])))) await requireSegment(trx, id);
+    await requireValidationRules(
+      trx,
+      rows.map((row) => row.validation_rule_id),
+    );
+    for (const id of new Set(body.flatMap((rule) => (rule.segment?.id ? [rule.segment.id] : []))))
+      await requireSegment(trx, id);
     return (await repo.insertEarningRules(trx, rows)).map(presentEarningRule);
   });
 }
@@ -108,7 +126,9 @@ export async function listEarningRules(deps: ReadDeps, campaignRef: string, quer
     offset: (query.page - 1) * query.limit,
     limit: query.limit,
   });
-  return listEnvelope('data', rows.map(presentEarningRule), { total: await repo.countEarningRules(deps.db, campaign.id) });
+  return listEnvelope('data', rows.map(presentEarningRule), {
+    total: await repo.countEarningRules(deps.db, campaign.id),
+  });
 }
 
 export async function getEarningRule(deps: ReadDeps, campaignRef: string, ruleId: string): Promise<EarningRuleView> {
@@ -120,14 +140,25 @@ export async function getEarningRule(deps: ReadDeps, campaignRef: string, ruleId
  * PUT: the fields given change, the others stay (`null` clears the nullable ones). The event
  * and its target stay; the merged rule is checked again (a tier event keeps FIXED points).
  */
-export async function updateEarningRule(deps: WriteDeps, campaignRef: string, ruleId: string, body: EarningRuleChanges): Promise<EarningRuleView> {
+export async function updateEarningRule(
+  deps: WriteDeps,
+  campaignRef: string,
+  ruleId: string,
+  body: EarningRuleChanges,
+): Promise<EarningRuleView> {
   const now = isoNow(deps.clock);
   return deps.db.transaction().execute(async (trx) => {
     const rule = await findRule(trx, await findProgram(trx, campaignRef), ruleId);
     const patch = changedColumns(body);
     const merged = { ...rule, ...patch };
     checkValidity(merged);
-    const problem = eventProblem({ event: rule.event, loyalty_tier: rule.loyalty_tier_id, segment: rule.segment, custom_event: rule.custom_event, loyalty: JSON.parse(merged.loyalty) });
+    const problem = eventProblem({
+      event: rule.event,
+      loyalty_tier: rule.loyalty_tier_id,
+      segment: rule.segment,
+      custom_event: rule.custom_event,
+      loyalty: JSON.parse(merged.loyalty),
+    });
     if (problem) throw invalidPayload(problem);
     await requireValidationRules(trx, [patch.validation_rule_id]);
     return presentEarningRule(await repo.updateEarningRule(trx, rule.id, { ...patch, updated_at: now }));
@@ -135,8 +166,12 @@ export async function updateEarningRule(deps: WriteDeps, campaignRef: string, ru
 }
 
 /** POST .../enable and .../disable: `active` true or false. */
-export const setEarningRuleActive = (deps: WriteDeps, campaignRef: string, ruleId: string, active: boolean): Promise<EarningRuleView> =>
-  updateEarningRule(deps, campaignRef, ruleId, { active });
+export const setEarningRuleActive = (
+  deps: WriteDeps,
+  campaignRef: string,
+  ruleId: string,
+  active: boolean,
+): Promise<EarningRuleView> => updateEarningRule(deps, campaignRef, ruleId, { active });
 
 /** DELETE: 204. Pending points the rule already gave stay as they are. */
 export async function deleteEarningRule(deps: WriteDeps, campaignRef: string, ruleId: string): Promise<void> {
@@ -148,4 +183,5 @@ export async function deleteEarningRule(deps: WriteDeps, campaignRef: string, ru
 }
 
 /** Whether an earning rule with this id exists, in any program (validation rule assignments name it by id alone). */
-export const earningRuleExists = async (db: Db, id: string): Promise<boolean> => (await repo.findEarningRuleById(db, id)) !== undefined;
+export const earningRuleExists = async (db: Db, id: string): Promise<boolean> =>
+  (await repo.findEarningRuleById(db, id)) !== undefined;

@@ -10,7 +10,8 @@ import { creditRulePoints, tierMappingsOf, type EarnDeps } from './earning.servi
 
 const SEGMENT_ENTERED_EVENT = 'customer.segment.entered';
 
-const segmentIdOf = (json: string | null): string | undefined => (json === null ? undefined : (JSON.parse(json) as { id?: string }).id);
+const segmentIdOf = (json: string | null): string | undefined =>
+  json === null ? undefined : (JSON.parse(json) as { id?: string }).id;
 
 /**
  * Earning on a customer's entry into an auto-update segment (the segments' seam, inside the
@@ -19,19 +20,27 @@ const segmentIdOf = (json: string | null): string | undefined => (json === null 
  * that segment, valid at the entry's time, credits its points (FIXED or CUSTOMER_METADATA,
  * with the member's tier mapping) at once through the ledger as POINTS_ACCRUAL.
  */
-export async function earnOnSegmentEntered(deps: EarnDeps, trx: Kysely<Database>, entry: SegmentEntered): Promise<void> {
+export async function earnOnSegmentEntered(
+  deps: EarnDeps,
+  trx: Kysely<Database>,
+  entry: SegmentEntered,
+): Promise<void> {
   const cards = await listHeldCards(trx, entry.customerId);
   if (cards.length === 0) return;
-  const rules = (await listActiveRulesForEvent(trx, [...new Set(cards.map((card) => card.campaign_id))], SEGMENT_ENTERED_EVENT)).filter(
-    (rule) => segmentIdOf(rule.segment) === entry.segmentId && isActiveAt(presentValidity(rule), entry.at),
-  );
+  const rules = (
+    await listActiveRulesForEvent(trx, [...new Set(cards.map((card) => card.campaign_id))], SEGMENT_ENTERED_EVENT)
+  ).filter((rule) => segmentIdOf(rule.segment) === entry.segmentId && isActiveAt(presentValidity(rule), entry.at));
   if (rules.length === 0) return;
   const customerMetadata = (await findSimpleCustomer(trx, entry.customerId))?.metadata ?? null;
   for (const card of cards) {
     const mappings = await tierMappingsOf(trx, card.id);
     for (const rule of rules.filter((r) => r.campaign_id === card.campaign_id)) {
-      const points = pointsEarned(JSON.parse(rule.loyalty) as EarningLoyalty, { customerMetadata, tier: mappings[rule.id] ?? null });
-      if (points > 0) await creditRulePoints(deps, trx, { voucherId: card.id, rule, points, actor: entry.actor, at: entry.at });
+      const points = pointsEarned(JSON.parse(rule.loyalty) as EarningLoyalty, {
+        customerMetadata,
+        tier: mappings[rule.id] ?? null,
+      });
+      if (points > 0)
+        await creditRulePoints(deps, trx, { voucherId: card.id, rule, points, actor: entry.actor, at: entry.at });
     }
   }
 }

@@ -16,13 +16,20 @@ import type { TierChanged } from './tiers-changed.seam.js';
 export async function earnOnTierChange(deps: EarnDeps, trx: Kysely<Database>, change: TierChanged): Promise<void> {
   const tierId = change.move === 'left' ? change.previousTierId : change.tierId;
   if (tierId === null) return;
-  const rules = (await listActiveRulesForEvent(trx, [change.campaignId], `customer.loyalty.tier.${change.move}`)).filter(
-    (rule) => rule.loyalty_tier_id === tierId && isActiveAt(presentValidity(rule), change.at),
-  );
+  const rules = (
+    await listActiveRulesForEvent(trx, [change.campaignId], `customer.loyalty.tier.${change.move}`)
+  ).filter((rule) => rule.loyalty_tier_id === tierId && isActiveAt(presentValidity(rule), change.at));
   if (rules.length === 0) return;
   const mappings = await tierMappingsOf(trx, change.voucherId);
   for (const rule of rules) {
     const points = pointsEarned(JSON.parse(rule.loyalty) as EarningLoyalty, { tier: mappings[rule.id] ?? null });
-    if (points > 0) await creditRulePoints(deps, trx, { voucherId: change.voucherId, rule, points, actor: change.actor, at: change.at });
+    if (points > 0)
+      await creditRulePoints(deps, trx, {
+        voucherId: change.voucherId,
+        rule,
+        points,
+        actor: change.actor,
+        at: change.at,
+      });
   }
 }

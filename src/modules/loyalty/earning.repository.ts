@@ -1,6 +1,5 @@
 import type { Db } from '../../db/engine.js';
 
-
 /** An active loyalty card a customer holds in a live program. */
 export interface HeldCard {
   id: string;
@@ -26,5 +25,10 @@ export async function listHeldCards(db: Db, customerId: string): Promise<HeldCar
     .where('c.deleted_at', 'is', null)
     .orderBy('v.seq')
     .execute();
-  return rows.map((row) => ({ id: row.id, code: row.code, campaign_id: row.campaign_id as string, holder_id: row.holder_id as string }));
+  return rows.map((row) => ({
+    id: row.id,
+    code: row.code,
+    campaign_id: row.campaign_id as string,
+    holder_id: row.holder_id as string,
+  }));
 }

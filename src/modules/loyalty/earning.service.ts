@@ -1,5 +1,12 @@
 import type { Deps } from '../../app/deps.js';
-import { pointsEarned, targetsOf, type EarningInput, type EarningLoyalty, type ItemRatio, type TierMapping } from '../../engine/loyalty/points.js';
+import {
+  pointsEarned,
+  targetsOf,
+  type EarningInput,
+  type EarningLoyalty,
+  type ItemRatio,
+  type TierMapping,
+} from '../../engine/loyalty/points.js';
 import { isActiveAt, presentValidity } from '../../engine/validity/index.js';
 import { collectionMembersAmong } from '../catalog/collection-products.service.js';
 import { findSimpleCustomer } from '../customers/customers.service.js';
@@ -41,7 +48,14 @@ const earningOrder = (order: OrderObject): NonNullable<EarningInput['order']> =>
 /** The collections the rules target, each with those of the order's products and SKUs it holds. */
 async function collectionsOf(deps: EarnDeps, trx: Db, loyalties: EarningLoyalty[], order: OrderObject) {
   const ratios = loyalties.flatMap((l) => Object.values(l.order_items ?? {}).filter((r): r is ItemRatio => !!r));
-  const ids = [...new Set(ratios.flatMap(targetsOf).filter((t) => t.object === 'products_collection').map((t) => t.id))];
+  const ids = [
+    ...new Set(
+      ratios
+        .flatMap(targetsOf)
+        .filter((t) => t.object === 'products_collection')
+        .map((t) => t.id),
+    ),
+  ];
   const members = {
     productIds: [...new Set(order.items.flatMap((i) => (i.product_id ? [i.product_id] : [])))],
     skuIds: [...new Set(order.items.flatMap((i) => (i.sku_id ? [i.sku_id] : [])))],
@@ -52,11 +66,21 @@ async function collectionsOf(deps: EarnDeps, trx: Db, loyalties: EarningLoyalty[
 }
 
 /** What the calculator needs beyond the rule, read once for all the customer's cards. */
-async function earningInput(deps: EarnDeps, trx: Db, order: OrderObject, customerId: string, rules: EarningRuleRow[]): Promise<EarningInput> {
+async function earningInput(
+  deps: EarnDeps,
+  trx: Db,
+  order: OrderObject,
+  customerId: string,
+  rules: EarningRuleRow[],
+): Promise<EarningInput> {
   const loyalties = rules.map((rule) => JSON.parse(rule.loyalty) as EarningLoyalty);
   const needsCustomer = loyalties.some((l) => l.type === 'PROPORTIONAL' && l.calculation_type === 'CUSTOMER_METADATA');
   const customer = needsCustomer ? await findSimpleCustomer(trx, customerId) : undefined;
-  return { order: earningOrder(order), customerMetadata: customer?.metadata ?? null, collections: await collectionsOf(deps, trx, loyalties, order) };
+  return {
+    order: earningOrder(order),
+    customerMetadata: customer?.metadata ?? null,
+    collections: await collectionsOf(deps, trx, loyalties, order),
+  };
 }
 
 /**
@@ -75,7 +99,8 @@ export interface FiringCustomEvent {
 
 /** A custom event's details (the reference's LoyaltyCardTransaction custom_event and event_schema). */
 const customEventDetails = (rule: EarningRuleRow, event: FiringCustomEvent) => {
-  const schemaId = rule.custom_event === null ? null : ((JSON.parse(rule.custom_event) as { schema_id?: string }).schema_id ?? null);
+  const schemaId =
+    rule.custom_event === null ? null : ((JSON.parse(rule.custom_event) as { schema_id?: string }).schema_id ?? null);
   return { custom_event: { id: event.id, type: event.type }, event_schema: { id: schemaId, name: event.type } };
 };
 
@@ -83,7 +108,15 @@ const customEventDetails = (rule: EarningRuleRow, event: FiringCustomEvent) => {
 export async function creditRulePoints(
   deps: EarnDeps,
   trx: Db,
-  input: { voucherId: string; rule: EarningRuleRow; points: number; order?: { id: string; source_id: string | null }; customEvent?: FiringCustomEvent; actor: PaidOrder['actor']; at: string },
+  input: {
+    voucherId: string;
+    rule: EarningRuleRow;
+    points: number;
+    order?: { id: string; source_id: string | null };
+    customEvent?: FiringCustomEvent;
+    actor: PaidOrder['actor'];
+    at: string;
+  },
 ) {
   const { rule, order, customEvent } = input;
   await creditPoints(deps, trx, {
@@ -103,18 +136,36 @@ export async function creditRulePoints(
   });
 }
 
-async function earnOnCard(deps: EarnDeps, trx: Db, card: HeldCard, rules: EarningRuleRow[], input: EarningInput, paid: PaidOrder): Promise<void> {
+async function earnOnCard(
+  deps: EarnDeps,
+  trx: Db,
+  card: HeldCard,
+  rules: EarningRuleRow[],
+  input: EarningInput,
+  paid: PaidOrder,
+): Promise<void> {
   const mappings = await tierMappingsOf(trx, card.id);
   const order = { id: paid.order.id, source_id: paid.order.source_id };
   for (const rule of rules) {
-    const points = pointsEarned(JSON.parse(rule.loyalty) as EarningLoyalty, { ...input, tier: mappings[rule.id] ?? null });
+    const points = pointsEarned(JSON.parse(rule.loyalty) as EarningLoyalty, {
+      ...input,
+      tier: mappings[rule.id] ?? null,
+    });
     if (points <= 0) continue;
     if (rule.pending_days === null) {
       await creditRulePoints(deps, trx, { voucherId: card.id, rule, points, order, actor: paid.actor, at: paid.at });
       continue;
     }
     const pendingRule = { id: rule.id, banner: rule.banner, pending_days: rule.pending_days };
-    await addPendingPoints(trx, { card, rule: pendingRule, order, points, expirationRules: rule.expiration_rules, actor: paid.actor, at: paid.at });
+    await addPendingPoints(trx, {
+      card,
+      rule: pendingRule,
+      order,
+      points,
+      expirationRules: rule.expiration_rules,
+      actor: paid.actor,
+      at: paid.at,
+    });
   }
 }
 
@@ -125,8 +176,18 @@ export async function earnOnPaidOrder(deps: EarnDeps, trx: Db, paid: PaidOrder):
   const cards = await listHeldCards(trx, customerId);
   if (cards.length === 0) return;
   const campaignIds = [...new Set(cards.map((card) => card.campaign_id))];
-  const rules = (await listActiveRulesForEvent(trx, campaignIds, ORDER_PAID_EVENT)).filter((rule) => isActiveAt(presentValidity(rule), paid.at));
+  const rules = (await listActiveRulesForEvent(trx, campaignIds, ORDER_PAID_EVENT)).filter((rule) =>
+    isActiveAt(presentValidity(rule), paid.at),
+  );
   if (rules.length === 0) return;
   const input = await earningInput(deps, trx, paid.order, customerId, rules);
-  for (const card of cards) await earnOnCard(deps, trx, card, rules.filter((r) => r.campaign_id === card.campaign_id), input, paid);
+  for (const card of cards)
+    await earnOnCard(
+      deps,
+      trx,
+      card,
+      rules.filter((r) => r.campaign_id === card.campaign_id),
+      input,
+      paid,
+    );
 }

@@ -18,6 +18,7 @@ export function subscribeEarning(deps: Deps): void {
   onTierChanged(deps.seams, (trx, change) => earnOnTierChange(deps, trx, change));
   onSegmentEntered(deps.seams, (trx, entry) => earnOnSegmentEntered(deps, trx, entry));
   onOrderStatusChanged(deps.seams, async (trx, change) => {
-    if (change.order.status === 'CANCELED') await cancelOrderPendingPoints(trx, change.order.id, change.actor, change.at);
+    if (change.order.status === 'CANCELED')
+      await cancelOrderPendingPoints(trx, change.order.id, change.actor, change.at);
   });
 }

@@ -17,7 +17,11 @@ export type MemberActivityQuery = QueryOf<typeof memberActivityParams>;
  * cursor, `has_more` and `more_starting_after`, as the customer's activity pages. A card
  * without a holder has none. A holder with two cards of one program sees both cards' events.
  */
-export async function listMemberActivity(deps: Pick<Deps, 'db'>, card: { code: string; campaign?: string }, query: MemberActivityQuery) {
+export async function listMemberActivity(
+  deps: Pick<Deps, 'db'>,
+  card: { code: string; campaign?: string },
+  query: MemberActivityQuery,
+) {
   const member = await getMember(deps, card.code, card.campaign);
   if (member.holder_id === null) return listEnvelope('data', [], { has_more: false });
   return listCustomerEvents(deps, member.holder_id, { ...query, campaign_id: member.campaign_id as string });
@@ -28,12 +32,19 @@ export async function listMemberActivity(deps: Pick<Deps, 'db'>, card: { code: s
  * `loyalties.getMemberActivities`): the same events under `activities` (data_ref `activities`)
  * with `total`, as the SDK's LoyaltiesGetMemberActivitiesResponse reads them.
  */
-export async function listMemberActivities(deps: Pick<Deps, 'db'>, card: { code: string; campaign?: string }, query: MemberActivityQuery) {
+export async function listMemberActivities(
+  deps: Pick<Deps, 'db'>,
+  card: { code: string; campaign?: string },
+  query: MemberActivityQuery,
+) {
   const member = await getMember(deps, card.code, card.campaign);
   const page =
     member.holder_id === null
       ? { ...listEnvelope('data', [], { has_more: false }), total: 0 }
-      : await listCustomerEventsWithTotal(deps, member.holder_id, { ...query, campaign_id: member.campaign_id as string });
+      : await listCustomerEventsWithTotal(deps, member.holder_id, {
+          ...query,
+          campaign_id: member.campaign_id as string,
+        });
   const { data, data_ref: _ref, object, ...more } = page;
   return { object, data_ref: 'activities' as const, activities: data, ...more };
 }

@@ -16,5 +16,10 @@ export interface MemberCard {
  */
 export async function findMemberCard(db: Kysely<Database>, code: string, programRef?: string): Promise<MemberCard> {
   const voucher = await getMember({ db }, code, programRef);
-  return { id: voucher.id, code: voucher.code, campaign_id: voucher.campaign_id as string, holder_id: voucher.holder_id };
+  return {
+    id: voucher.id,
+    code: voucher.code,
+    campaign_id: voucher.campaign_id as string,
+    holder_id: voucher.holder_id,
+  };
 }

@@ -17,13 +17,21 @@ const withNames = (name: string, rows: Array<Omit<repo.MemberRow, 'campaign_name
   rows.map((row) => ({ ...row, campaign_name: name }));
 
 async function present(db: Kysely<Database>, rows: repo.MemberRow[]): Promise<VoucherView[]> {
-  const categories = await categoriesById(db, rows.map((r) => r.category_id));
+  const categories = await categoriesById(
+    db,
+    rows.map((r) => r.category_id),
+  );
   const assignments = await assignmentsOfObjects(db, assignmentHolders(rows));
   return rows.map((row) => presentVoucher(row, categories, assignments));
 }
 
 /** A lookup by code or ids holds a handful of rows: ordered (then seq) and paged here. */
-function orderAndPage(rows: repo.MemberRow[], order: OrderBy<repo.MemberOrderField>, offset: number, limit: number): repo.MemberRow[] {
+function orderAndPage(
+  rows: repo.MemberRow[],
+  order: OrderBy<repo.MemberOrderField>,
+  offset: number,
+  limit: number,
+): repo.MemberRow[] {
   const sign = order.direction === 'asc' ? 1 : -1;
   const key = (r: repo.MemberRow) => r[order.field] ?? '';
   const sorted = [...rows].sort((a, b) => sign * (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.seq - b.seq));
@@ -55,14 +63,15 @@ export async function listMembers(deps: ReadDeps, programRef: string, query: Mem
   if (query.code !== undefined || query.ids !== undefined) {
     const keys = { codes: query.code === undefined ? undefined : [query.code], ids: query.ids };
     const rows = withNames(program.name, await repo.listMembersByKeys(deps.db, filters, keys));
-    return listEnvelope('vouchers', await present(deps.db, orderAndPage(rows, order, offset, query.limit)), { total: rows.length });
+    return listEnvelope('vouchers', await present(deps.db, orderAndPage(rows, order, offset, query.limit)), {
+      total: rows.length,
+    });
   }
   const rows = await repo.listMembers(deps.db, filters, { limit: query.limit, offset, order });
   // The campaign keeps its card count in the same transaction as every insert and delete.
   const total = repo.hasFilters(filters) ? await repo.countMembers(deps.db, filters) : program.campaign.vouchers_count;
   return listEnvelope('vouchers', await present(deps.db, withNames(program.name, rows)), { total });
 }
-
 
 /**
  * GET /v1/loyalties/members/{code} and GET /v1/loyalties/{id or name}/members/{code}: the

@@ -26,7 +26,11 @@ export const findCardByCode = (db: Db, code: string): Promise<MemberRow | undefi
   withCampaignName(db).where('v.code', '=', code).where('v.type', '=', 'LOYALTY_CARD').executeTakeFirst();
 
 /** The customer's oldest card of the program, if any (vouchers_holder_created_at). */
-export const findHeldCard = (db: Db, campaignId: string, holderId: string): Promise<{ id: string; code: string } | undefined> =>
+export const findHeldCard = (
+  db: Db,
+  campaignId: string,
+  holderId: string,
+): Promise<{ id: string; code: string } | undefined> =>
   db
     .selectFrom('vouchers')
     .select(['id', 'code'])
@@ -46,14 +50,21 @@ export interface MemberFilters {
   updatedAfter?: string;
 }
 
-export const hasFilters = (f: MemberFilters): boolean => Object.entries(f).some(([k, v]) => k !== 'campaignId' && v !== undefined);
+export const hasFilters = (f: MemberFilters): boolean =>
+  Object.entries(f).some(([k, v]) => k !== 'campaignId' && v !== undefined);
 
 type DateField = 'created_at' | 'updated_at';
 
 /** A date range on another field than the page's order is checked during the ordered walk. */
-const dateTerm = (field: DateField, order: MemberOrderField | undefined) => (order === undefined || order === field ? field : notIndexed(field));
+const dateTerm = (field: DateField, order: MemberOrderField | undefined) =>
+  order === undefined || order === field ? field : notIndexed(field);
 
-function applyFilters<O>(query: SelectQueryBuilder<Database, 'vouchers', O>, f: MemberFilters, order?: MemberOrderField, byKeys = false) {
+function applyFilters<O>(
+  query: SelectQueryBuilder<Database, 'vouchers', O>,
+  f: MemberFilters,
+  order?: MemberOrderField,
+  byKeys = false,
+) {
   // Looked up by code or id, the cards come from those unique indexes; the program is checked on each.
   let q = query.where(byKeys ? notIndexed('campaign_id') : 'campaign_id', '=', f.campaignId);
   if (f.holderId !== undefined) q = q.where('holder_id', '=', f.holderId);
@@ -69,7 +80,11 @@ function applyFilters<O>(query: SelectQueryBuilder<Database, 'vouchers', O>, f: 
  * _campaign_code; with `customer`, the vouchers_holder_* ones) ends with seq, the tie-breaker,
  * so the page is an index walk without a sort.
  */
-export const listMembers = (db: Db, filters: MemberFilters, page: { limit: number; offset: number; order: OrderBy<MemberOrderField> }) =>
+export const listMembers = (
+  db: Db,
+  filters: MemberFilters,
+  page: { limit: number; offset: number; order: OrderBy<MemberOrderField> },
+) =>
   applyFilters(db.selectFrom('vouchers').selectAll(), filters, page.order.field)
     .orderBy(page.order.field, page.order.direction)
     .orderBy('seq', page.order.direction)
@@ -79,7 +94,10 @@ export const listMembers = (db: Db, filters: MemberFilters, page: { limit: numbe
 
 /** How many cards match the filters, counted on the narrowest filter's index. */
 export async function countMembers(db: Db, filters: MemberFilters): Promise<number> {
-  const row = await applyFilters(db.selectFrom('vouchers').select((eb) => eb.fn.countAll<number>().as('n')), filters).executeTakeFirstOrThrow();
+  const row = await applyFilters(
+    db.selectFrom('vouchers').select((eb) => eb.fn.countAll<number>().as('n')),
+    filters,
+  ).executeTakeFirstOrThrow();
   return row.n;
 }
 

@@ -9,11 +9,20 @@ import { listMemberActivities, listMemberActivity, memberActivityQuerySchema } f
 /** Loyalty program members: the program's cards and their holders. */
 export const membersRoutes: RouteModule = (router, deps) => {
   router.post('/v1/loyalties/:campaignId/members', async (ctx) => {
-    ctx.body = await addMember(deps, ctx.params.campaignId as string, validateBody(addMemberSchema, ctx.request.body), ctx.state.actor);
+    ctx.body = await addMember(
+      deps,
+      ctx.params.campaignId as string,
+      validateBody(addMemberSchema, ctx.request.body),
+      ctx.state.actor,
+    );
   });
 
   router.get('/v1/loyalties/:campaignId/members', async (ctx) => {
-    ctx.body = await listMembers(deps, ctx.params.campaignId as string, validateQuery(membersListQuerySchema, gatherIds(ctx.query)));
+    ctx.body = await listMembers(
+      deps,
+      ctx.params.campaignId as string,
+      validateQuery(membersListQuerySchema, gatherIds(ctx.query)),
+    );
   });
 
   router.get('/v1/loyalties/members/:memberId', async (ctx) => {
@@ -21,11 +30,19 @@ export const membersRoutes: RouteModule = (router, deps) => {
   });
 
   router.get('/v1/loyalties/members/:memberId/rewards', async (ctx) => {
-    ctx.body = await listMemberRewards(deps, ctx.params.memberId as string, validateQuery(memberRewardsQuerySchema, ctx.query));
+    ctx.body = await listMemberRewards(
+      deps,
+      ctx.params.memberId as string,
+      validateQuery(memberRewardsQuerySchema, ctx.query),
+    );
   });
 
   router.get('/v1/loyalties/members/:memberId/activity', async (ctx) => {
-    ctx.body = await listMemberActivity(deps, { code: ctx.params.memberId as string }, validateQuery(memberActivityQuerySchema, ctx.query));
+    ctx.body = await listMemberActivity(
+      deps,
+      { code: ctx.params.memberId as string },
+      validateQuery(memberActivityQuerySchema, ctx.query),
+    );
   });
   router.get('/v1/loyalties/:campaignId/members/:memberId/activity', async (ctx) => {
     const card = { code: ctx.params.memberId as string, campaign: ctx.params.campaignId as string };
@@ -34,7 +51,11 @@ export const membersRoutes: RouteModule = (router, deps) => {
 
   // The deprecated forms (the SDK's loyalties.getMemberActivities): the same events under `activities`, with `total`.
   router.get('/v1/loyalties/members/:memberId/activities', async (ctx) => {
-    ctx.body = await listMemberActivities(deps, { code: ctx.params.memberId as string }, validateQuery(memberActivityQuerySchema, ctx.query));
+    ctx.body = await listMemberActivities(
+      deps,
+      { code: ctx.params.memberId as string },
+      validateQuery(memberActivityQuerySchema, ctx.query),
+    );
   });
   router.get('/v1/loyalties/:campaignId/members/:memberId/activities', async (ctx) => {
     const card = { code: ctx.params.memberId as string, campaign: ctx.params.campaignId as string };

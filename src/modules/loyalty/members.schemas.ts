@@ -1,7 +1,17 @@
 import { array, lazy, object, type InferType, type Schema } from 'yup';
 import { idField, jsonObjectField, shortText } from '../../lib/fields.js';
 import type { Query } from '../../lib/pagination.js';
-import { date, gatherRepeated, limit, order, page, querySchema, text, type ParamBuilder, type QueryOf } from '../../lib/query-params.js';
+import {
+  date,
+  gatherRepeated,
+  limit,
+  order,
+  page,
+  querySchema,
+  text,
+  type ParamBuilder,
+  type QueryOf,
+} from '../../lib/query-params.js';
 import { createCustomerSchema } from '../customers/customers.schemas.js';
 
 /** The `order` values of GET /v1/loyalties/{id}/members (each also with a leading `-`). */
@@ -19,7 +29,10 @@ type CustomerBody = InferType<typeof createCustomerSchema>;
 const memberCustomer = lazy((value: unknown) =>
   typeof value === 'string'
     ? idField('customer')
-    : createCustomerSchema.typeError('customer must be an object or a string').required('customer is a required field').default(undefined),
+    : createCustomerSchema
+        .typeError('customer must be an object or a string')
+        .required('customer is a required field')
+        .default(undefined),
 ) as unknown as Schema<string | CustomerBody>;
 
 /** The customer a string names: a customer id (cust_...) or else a source_id, upserted as the object form would be. */
@@ -73,4 +86,3 @@ export type MembersListQuery = QueryOf<typeof membersListParams>;
  * keys gathered under `ids` in order, beside any plain `ids`.
  */
 export const gatherIds = (query: Query): Record<string, unknown> => gatherRepeated(query, 'ids');
-

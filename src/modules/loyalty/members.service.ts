@@ -16,7 +16,14 @@ type WriteDeps = Pick<Deps, 'db' | 'clock' | 'seams'>;
 type ClaimDeps = Pick<Deps, 'seams'>;
 
 /** The card the body names: a card of this program that is free or the customer's already. */
-async function namedCard(deps: ClaimDeps, trx: Db, program: LoyaltyProgram, customerId: string, code: string, who: Who): Promise<Given> {
+async function namedCard(
+  deps: ClaimDeps,
+  trx: Db,
+  program: LoyaltyProgram,
+  customerId: string,
+  code: string,
+  who: Who,
+): Promise<Given> {
   const card = await repo.findCardByCode(trx, code);
   if (!card) throw notFound('voucher', code);
   if (card.campaign_id !== program.id) {
@@ -37,7 +44,13 @@ async function namedCard(deps: ClaimDeps, trx: Db, program: LoyaltyProgram, cust
  * A card for a customer who named none: the one they hold already (a program is joined once),
  * else the program's next free card or a new one (the publications' way of giving one).
  */
-async function anyCard(deps: ClaimDeps, trx: Db, program: LoyaltyProgram, customerId: string, who: Who): Promise<Given> {
+async function anyCard(
+  deps: ClaimDeps,
+  trx: Db,
+  program: LoyaltyProgram,
+  customerId: string,
+  who: Who,
+): Promise<Given> {
   const held = await repo.findHeldCard(trx, program.id, customerId);
   if (held) return held;
   return giveCampaignVoucher(deps, trx, program.campaign, customerId, who, true);
@@ -49,8 +62,21 @@ async function anyCard(deps: ClaimDeps, trx: Db, program: LoyaltyProgram, custom
  * with 0 points here, through the customers service), and the publication is recorded (its
  * row in GET /v1/publications and the customer's `customer.publication.succeeded` event).
  */
-async function recordMemberPublication(trx: Db, program: LoyaltyProgram, customerId: string, picked: Given, body: AddMemberBody, who: Who) {
-  if (picked.claimedBalance === 0) await addLoyaltyPoints(trx, { customer_id: customerId, campaign: { id: program.id, name: program.name }, points: 0, at: who.at });
+async function recordMemberPublication(
+  trx: Db,
+  program: LoyaltyProgram,
+  customerId: string,
+  picked: Given,
+  body: AddMemberBody,
+  who: Who,
+) {
+  if (picked.claimedBalance === 0)
+    await addLoyaltyPoints(trx, {
+      customer_id: customerId,
+      campaign: { id: program.id, name: program.name },
+      points: 0,
+      at: who.at,
+    });
   await recordPublication(trx, customerId, picked, body, who);
 }
 
@@ -58,14 +84,27 @@ async function recordMemberPublication(trx: Db, program: LoyaltyProgram, custome
  * POST /v1/loyalties/{id or name}/members (add-member): upserts the customer and gives them a
  * card, in one transaction. Answers the card (the reference's LoyaltyMember).
  */
-export async function addMember(deps: WriteDeps, programRef: string, body: AddMemberBody, actor: Actor): Promise<VoucherView> {
+export async function addMember(
+  deps: WriteDeps,
+  programRef: string,
+  body: AddMemberBody,
+  actor: Actor,
+): Promise<VoucherView> {
   const at = isoNow(deps.clock);
   const code = await deps.db.transaction().execute(async (trx) => {
     const program = await findProgram({ db: trx }, programRef);
-    const { customer } = await upsertCustomer(trx, { actor, at, seams: deps.seams }, memberCustomerInput(body.customer));
+    const { customer } = await upsertCustomer(
+      trx,
+      { actor, at, seams: deps.seams },
+      memberCustomerInput(body.customer),
+    );
     const who = { actor, at };
-    const picked = body.voucher === undefined ? await anyCard(deps, trx, program, customer.id, who) : await namedCard(deps, trx, program, customer.id, body.voucher, who);
-    if (picked.claimedBalance !== undefined) await recordMemberPublication(trx, program, customer.id, picked, body, who);
+    const picked =
+      body.voucher === undefined
+        ? await anyCard(deps, trx, program, customer.id, who)
+        : await namedCard(deps, trx, program, customer.id, body.voucher, who);
+    if (picked.claimedBalance !== undefined)
+      await recordMemberPublication(trx, program, customer.id, picked, body, who);
     return picked.code;
   });
   return getVoucher(deps, code);

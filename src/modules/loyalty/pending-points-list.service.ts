@@ -24,11 +24,19 @@ async function pageOf(deps: ReadDeps, owner: repo.PendingPageQuery['owner'], que
   const page = rows.slice(0, query.limit);
   const more = rows.length > query.limit;
   const last = page.at(-1);
-  return listEnvelope('data', page.map(presentPendingPoints), { has_more: more, ...(more && last ? { more_starting_after: last.id } : {}) });
+  return listEnvelope('data', page.map(presentPendingPoints), {
+    has_more: more,
+    ...(more && last ? { more_starting_after: last.id } : {}),
+  });
 }
 
 /** GET /v1/loyalties/members/{memberId}/pending-points, and the form with the program (its card only). */
-export async function listMemberPendingPoints(deps: ReadDeps, memberCode: string, query: PendingPointsListQuery, campaignRef?: string) {
+export async function listMemberPendingPoints(
+  deps: ReadDeps,
+  memberCode: string,
+  query: PendingPointsListQuery,
+  campaignRef?: string,
+) {
   const card = await findMemberCard(deps.db, memberCode, campaignRef);
   return pageOf(deps, { voucherId: card.id }, query);
 }

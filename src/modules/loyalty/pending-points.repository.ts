@@ -33,16 +33,27 @@ export interface PendingPageQuery {
  */
 export function listPendingPage(db: Db, q: PendingPageQuery): Promise<PendingPointsRow[]> {
   let query = db.selectFrom('loyalty_pending_points').selectAll().where('status', '=', PENDING);
-  query = 'voucherId' in q.owner ? query.where('voucher_id', '=', q.owner.voucherId) : query.where('campaign_id', '=', q.owner.campaignId);
+  query =
+    'voucherId' in q.owner
+      ? query.where('voucher_id', '=', q.owner.voucherId)
+      : query.where('campaign_id', '=', q.owner.campaignId);
   if (q.startingAfterId !== undefined) query = query.where('id', q.direction === 'asc' ? '>' : '<', q.startingAfterId);
-  return query.orderBy('id', q.direction).limit(q.limit + 1).execute();
+  return query
+    .orderBy('id', q.direction)
+    .limit(q.limit + 1)
+    .execute();
 }
 
 /**
  * Moves a PENDING row to its end state, once: the guarded UPDATE lets one writer (a request,
  * the sweep in any process, an order's cancel) win; undefined for everyone else.
  */
-export async function claimPendingPoints(db: Db, id: string, status: Exclude<PendingPointsStatus, 'PENDING'>, at: string): Promise<PendingPointsRow | undefined> {
+export async function claimPendingPoints(
+  db: Db,
+  id: string,
+  status: Exclude<PendingPointsStatus, 'PENDING'>,
+  at: string,
+): Promise<PendingPointsRow | undefined> {
   return db
     .updateTable('loyalty_pending_points')
     .set({ status, updated_at: at })
@@ -67,6 +78,11 @@ export async function listDuePendingIds(db: Db, at: string, limit: number): Prom
 
 /** Ids of an order's PENDING rows (loyalty_pending_points_order). */
 export async function listPendingIdsOfOrder(db: Db, orderId: string): Promise<string[]> {
-  const rows = await db.selectFrom('loyalty_pending_points').select('id').where('order_id', '=', orderId).where('status', '=', PENDING).execute();
+  const rows = await db
+    .selectFrom('loyalty_pending_points')
+    .select('id')
+    .where('order_id', '=', orderId)
+    .where('status', '=', PENDING)
+    .execute();
   return rows.map((row) => row.id);
 }

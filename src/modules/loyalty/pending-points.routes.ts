@@ -9,20 +9,43 @@ export const pendingPointsRoutes: RouteModule = (router, deps) => {
   const param = (params: Record<string, string | undefined>, name: string) => params[name] as string;
 
   router.get('/v1/loyalties/members/:memberId/pending-points', async (ctx) => {
-    ctx.body = await listMemberPendingPoints(deps, param(ctx.params, 'memberId'), validateQuery(pendingPointsListQuerySchema, ctx.query));
+    ctx.body = await listMemberPendingPoints(
+      deps,
+      param(ctx.params, 'memberId'),
+      validateQuery(pendingPointsListQuerySchema, ctx.query),
+    );
   });
   router.get('/v1/loyalties/:campaignId/members/:memberId/pending-points', async (ctx) => {
     const query = validateQuery(pendingPointsListQuerySchema, ctx.query);
-    ctx.body = await listMemberPendingPoints(deps, param(ctx.params, 'memberId'), query, param(ctx.params, 'campaignId'));
+    ctx.body = await listMemberPendingPoints(
+      deps,
+      param(ctx.params, 'memberId'),
+      query,
+      param(ctx.params, 'campaignId'),
+    );
   });
   router.get('/v1/loyalties/:campaignId/pending-points', async (ctx) => {
-    ctx.body = await listProgramPendingPoints(deps, param(ctx.params, 'campaignId'), validateQuery(pendingPointsListQuerySchema, ctx.query));
+    ctx.body = await listProgramPendingPoints(
+      deps,
+      param(ctx.params, 'campaignId'),
+      validateQuery(pendingPointsListQuerySchema, ctx.query),
+    );
   });
   router.post('/v1/loyalties/members/:memberId/pending-points/:pendingPointsId/activate', async (ctx) => {
-    ctx.body = await activatePendingPoints(deps, param(ctx.params, 'memberId'), param(ctx.params, 'pendingPointsId'), ctx.state.actor);
+    ctx.body = await activatePendingPoints(
+      deps,
+      param(ctx.params, 'memberId'),
+      param(ctx.params, 'pendingPointsId'),
+      ctx.state.actor,
+    );
   });
   router.post('/v1/loyalties/members/:memberId/pending-points/:pendingPointsId/cancel', async (ctx) => {
-    await cancelPendingPoints(deps, param(ctx.params, 'memberId'), param(ctx.params, 'pendingPointsId'), ctx.state.actor);
+    await cancelPendingPoints(
+      deps,
+      param(ctx.params, 'memberId'),
+      param(ctx.params, 'pendingPointsId'),
+      ctx.state.actor,
+    );
     ctx.status = 204;
   });
 };

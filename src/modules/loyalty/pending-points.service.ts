@@ -37,15 +37,31 @@ export interface NewPendingPoints {
 
 /** The reference's details block: the earning rule, the order and the paid-order event. */
 function detailsOf(input: NewPendingPoints) {
-  const eventSource = { channel: input.actor.channel, ...(input.actor.api_key ? { api_key: input.actor.api_key } : {}) };
+  const eventSource = {
+    channel: input.actor.channel,
+    ...(input.actor.api_key ? { api_key: input.actor.api_key } : {}),
+  };
   return {
-    event: { type: 'customer.order.paid', group_id: input.actor.request_id, entity_id: input.card.holder_id, created_at: input.at, category: 'ACTION', event_source: eventSource },
+    event: {
+      type: 'customer.order.paid',
+      group_id: input.actor.request_id,
+      entity_id: input.card.holder_id,
+      created_at: input.at,
+      category: 'ACTION',
+      event_source: eventSource,
+    },
     earning_rule: { id: input.rule.id, source: { banner: input.rule.banner } },
     order: { id: input.order.id, source_id: input.order.source_id },
   };
 }
 
-async function emitPendingEvent(trx: Db, type: 'added' | 'activated' | 'canceled', row: repo.PendingPointsRow, actor: Actor, at: string): Promise<void> {
+async function emitPendingEvent(
+  trx: Db,
+  type: 'added' | 'activated' | 'canceled',
+  row: repo.PendingPointsRow,
+  actor: Actor,
+  at: string,
+): Promise<void> {
   await emit(trx, {
     type: `customer.voucher.loyalty_card.pending_points.${type}`,
     customer_id: row.customer_id,
@@ -79,7 +95,12 @@ export async function addPendingPoints(trx: Db, input: NewPendingPoints): Promis
 }
 
 /** A claimed (now ACTIVATED) row's points onto the card: pending down, balance up; MANUAL by 4.7, AUTOMATIC by the sweep. */
-async function applyActivation(deps: PendingDeps, trx: Db, row: repo.PendingPointsRow, how: { actor: Actor; at: string; operationType: 'MANUAL' | 'AUTOMATIC' }) {
+async function applyActivation(
+  deps: PendingDeps,
+  trx: Db,
+  row: repo.PendingPointsRow,
+  how: { actor: Actor; at: string; operationType: 'MANUAL' | 'AUTOMATIC' },
+) {
   const { actor, at } = how;
   await adjustPendingPoints(trx, { voucherId: row.voucher_id, delta: -row.points, at });
   const result = await creditPoints(deps, trx, {
@@ -104,7 +125,10 @@ async function findCardPending(trx: Db, card: MemberCard, pendingId: string): Pr
 }
 
 const notPending = (row: repo.PendingPointsRow) =>
-  new AppError('invalid_pending_points_state', `Only pending points in 'PENDING' status can be activated. Current status: '${row.status}'.`);
+  new AppError(
+    'invalid_pending_points_state',
+    `Only pending points in 'PENDING' status can be activated. Current status: '${row.status}'.`,
+  );
 
 /**
  * The reference's "Activate Member Pending Points": activates one now. The balance answer: `points` activated, `total` the card's
@@ -131,12 +155,21 @@ export async function activatePendingPoints(deps: PendingDeps, memberCode: strin
 }
 
 /** POST .../pending-points/{id}/cancel (the reference's): 204; only PENDING points can be canceled. */
-export async function cancelPendingPoints(deps: PendingDeps, memberCode: string, pendingId: string, actor: Actor): Promise<void> {
+export async function cancelPendingPoints(
+  deps: PendingDeps,
+  memberCode: string,
+  pendingId: string,
+  actor: Actor,
+): Promise<void> {
   const at = isoNow(deps.clock);
   await deps.db.transaction().execute(async (trx) => {
     const row = await findCardPending(trx, await findMemberCard(trx, memberCode), pendingId);
     const claimed = await repo.claimPendingPoints(trx, row.id, 'CANCELED', at);
-    if (!claimed) throw new AppError('invalid_pending_points_state', `Only pending points in 'PENDING' status can be canceled. Current status: '${row.status}'.`);
+    if (!claimed)
+      throw new AppError(
+        'invalid_pending_points_state',
+        `Only pending points in 'PENDING' status can be canceled. Current status: '${row.status}'.`,
+      );
     await adjustPendingPoints(trx, { voucherId: claimed.voucher_id, delta: -claimed.points, at });
     await emitPendingEvent(trx, 'canceled', claimed, actor, at);
   });

@@ -1,6 +1,11 @@
 import type { RouteModule } from '../../http/context.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
-import { createProgramSchema, deleteProgramQuerySchema, programsListQuerySchema, updateProgramSchema } from './programs.schemas.js';
+import {
+  createProgramSchema,
+  deleteProgramQuerySchema,
+  programsListQuerySchema,
+  updateProgramSchema,
+} from './programs.schemas.js';
 import { createProgram, deleteProgram, getProgram, listPrograms, updateProgram } from './programs.service.js';
 
 /** Loyalty programs (/v1/loyalties): LOYALTY_PROGRAM campaigns through the loyalty paths. */
@@ -18,7 +23,12 @@ export const programsRoutes: RouteModule = (router, deps) => {
   });
 
   router.put('/v1/loyalties/:campaignId', async (ctx) => {
-    ctx.body = await updateProgram(deps, ctx.params.campaignId as string, validateBody(updateProgramSchema, ctx.request.body), ctx.state.actor);
+    ctx.body = await updateProgram(
+      deps,
+      ctx.params.campaignId as string,
+      validateBody(updateProgramSchema, ctx.request.body),
+      ctx.state.actor,
+    );
   });
 
   // 202 with the job, as DELETE /v1/campaigns answers (the cards are removed by that job).

@@ -48,7 +48,9 @@ export async function findProgram(deps: ReadDeps, idOrName: string): Promise<Loy
     loyalty_card: card,
     expiration_rules: card.expiration_rules ?? null,
     loyalty_tiers_expiration:
-      campaign.loyalty_tiers_expiration === null ? null : (JSON.parse(campaign.loyalty_tiers_expiration) as LoyaltyTiersExpiration),
+      campaign.loyalty_tiers_expiration === null
+        ? null
+        : (JSON.parse(campaign.loyalty_tiers_expiration) as LoyaltyTiersExpiration),
   };
 }
 
@@ -59,7 +61,11 @@ export type CreateProgramBody = Omit<CreateCampaignBody, 'campaign_type' | 'vouc
 
 /** POST /v1/loyalties: a LOYALTY_PROGRAM campaign (its first cards too, when vouchers_count asks). */
 export function createProgram(deps: WriteDeps, body: CreateProgramBody, actor: Actor): Promise<CampaignView> {
-  const campaign: CreateCampaignBody = { ...body, campaign_type: 'LOYALTY_PROGRAM', voucher: { ...body.voucher, type: 'LOYALTY_CARD' } };
+  const campaign: CreateCampaignBody = {
+    ...body,
+    campaign_type: 'LOYALTY_PROGRAM',
+    voucher: { ...body.voucher, type: 'LOYALTY_CARD' },
+  };
   return createCampaign(deps, campaign, actor);
 }
 
@@ -73,11 +79,20 @@ export async function getProgram(deps: ReadDeps, idOrName: string): Promise<Camp
 }
 
 /** PUT /v1/loyalties/{id or name}: as PUT /v1/campaigns, for a program only. */
-export async function updateProgram(deps: WriteDeps, idOrName: string, body: UpdateCampaignBody, actor: Actor): Promise<CampaignView> {
+export async function updateProgram(
+  deps: WriteDeps,
+  idOrName: string,
+  body: UpdateCampaignBody,
+  actor: Actor,
+): Promise<CampaignView> {
   return updateCampaign(deps, (await findProgram(deps, idOrName)).id, body, actor);
 }
 
 /** DELETE /v1/loyalties/{id or name}: as DELETE /v1/campaigns (the cards go in a job), for a program only. */
-export async function deleteProgram(deps: WriteDeps, idOrName: string, actor: Actor): Promise<{ async_action_id: string }> {
+export async function deleteProgram(
+  deps: WriteDeps,
+  idOrName: string,
+  actor: Actor,
+): Promise<{ async_action_id: string }> {
   return deleteCampaign(deps, (await findProgram(deps, idOrName)).id, actor);
 }

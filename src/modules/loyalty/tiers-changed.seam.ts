@@ -26,4 +26,5 @@ export interface TierChanged {
 export const TIER_CHANGED = seam<Kysely<Database>, TierChanged>('loyalty.tier_changed');
 
 /** Subscribes to members' tier moves (at composition); returns the unsubscribe. */
-export const onTierChanged = (seams: Seams, subscriber: Subscriber<Kysely<Database>, TierChanged>): (() => void) => seams.subscribe(TIER_CHANGED, subscriber);
+export const onTierChanged = (seams: Seams, subscriber: Subscriber<Kysely<Database>, TierChanged>): (() => void) =>
+  seams.subscribe(TIER_CHANGED, subscriber);

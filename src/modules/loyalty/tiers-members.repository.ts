@@ -10,7 +10,8 @@ const memberTierRow = queryTemplate<{ voucher_id: string }, MemberTierRow>((db, 
   db.selectFrom('loyalty_member_tiers').selectAll().where('voucher_id', '=', param('voucher_id')),
 );
 
-export const findMemberTierRow = async (db: Db, voucherId: string): Promise<MemberTierRow | undefined> => (await memberTierRow(db, { voucher_id: voucherId }))[0];
+export const findMemberTierRow = async (db: Db, voucherId: string): Promise<MemberTierRow | undefined> =>
+  (await memberTierRow(db, { voucher_id: voucherId }))[0];
 
 /** The card's tier now: one row per card, replaced whole. */
 export const saveMemberTier = async (db: Db, row: Insertable<MemberTierTable>): Promise<void> => {
@@ -35,6 +36,11 @@ export const deleteMemberTier = async (db: Db, voucherId: string): Promise<void>
 
 /** The holders of cards in a tier (through loyalty_member_tiers_tier). */
 export const listTierHolders = async (db: Db, tierId: string): Promise<string[]> =>
-  (await db.selectFrom('loyalty_member_tiers').select('customer_id').where('tier_id', '=', tierId).where('customer_id', 'is not', null).execute()).map(
-    (row) => row.customer_id as string,
-  );
+  (
+    await db
+      .selectFrom('loyalty_member_tiers')
+      .select('customer_id')
+      .where('tier_id', '=', tierId)
+      .where('customer_id', 'is not', null)
+      .execute()
+  ).map((row) => row.customer_id as string);

@@ -1,5 +1,13 @@
 import type { Deps } from '../../app/deps.js';
-import { periodOf, qualificationPeriod, tierDates, tierFor, tierMove, type TierMove, type TierRules } from '../../engine/loyalty/tiers.js';
+import {
+  periodOf,
+  qualificationPeriod,
+  tierDates,
+  tierFor,
+  tierMove,
+  type TierMove,
+  type TierRules,
+} from '../../engine/loyalty/tiers.js';
 import { AppError } from '../../lib/errors.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import { setLoyaltyTier } from '../customers/customer-summary.service.js';
@@ -48,7 +56,14 @@ async function qualifyingPoints(trx: Db, change: PointsChanged, rules: TierRules
   return pointsEarnedSince(trx, change.voucherId, `${periodOf(period, change.at.slice(0, 10)).start}T00:00:00.000Z`);
 }
 
-const EVENT: Record<TierMove, 'customer.loyalty.tier.joined' | 'customer.loyalty.tier.left' | 'customer.loyalty.tier.upgraded' | 'customer.loyalty.tier.downgraded' | 'customer.loyalty.tier.prolonged'> = {
+const EVENT: Record<
+  TierMove,
+  | 'customer.loyalty.tier.joined'
+  | 'customer.loyalty.tier.left'
+  | 'customer.loyalty.tier.upgraded'
+  | 'customer.loyalty.tier.downgraded'
+  | 'customer.loyalty.tier.prolonged'
+> = {
   joined: 'customer.loyalty.tier.joined',
   left: 'customer.loyalty.tier.left',
   upgraded: 'customer.loyalty.tier.upgraded',
@@ -80,15 +95,35 @@ async function emitMove(trx: Db, change: PointsChanged, program: LoyaltyProgram,
     ...(m.after ? { loyalty_tier_to: m.after } : {}),
     created_at: change.at,
   };
-  await setLoyaltyTier(trx, { customer_id: change.customerId, campaign: { id: program.id, name: program.name }, tier_id: m.after?.id ?? null, at: change.at });
-  await emit(trx, { type: EVENT[m.move], customer_id: change.customerId, data, actor: change.actor, created_at: change.at, campaign: { id: program.id, type: 'LOYALTY_PROGRAM' } });
+  await setLoyaltyTier(trx, {
+    customer_id: change.customerId,
+    campaign: { id: program.id, name: program.name },
+    tier_id: m.after?.id ?? null,
+    at: change.at,
+  });
+  await emit(trx, {
+    type: EVENT[m.move],
+    customer_id: change.customerId,
+    data,
+    actor: change.actor,
+    created_at: change.at,
+    campaign: { id: program.id, type: 'LOYALTY_PROGRAM' },
+  });
 }
 
 /**
  * Stores a move: the card's new tier row (a prolonged tier keeps its start), or none when it
  * left every tier. Returns the tiers before and after, as events show them.
  */
-async function storeMove(trx: Db, change: PointsChanged, move: TierMove, held: members.MemberTierRow | undefined, heldTier: repo.TierRow | undefined, target: repo.TierRow | undefined, dates: { start_date: string; expiration_date: string | null }) {
+async function storeMove(
+  trx: Db,
+  change: PointsChanged,
+  move: TierMove,
+  held: members.MemberTierRow | undefined,
+  heldTier: repo.TierRow | undefined,
+  target: repo.TierRow | undefined,
+  dates: { start_date: string; expiration_date: string | null },
+) {
   const before = heldTier && held ? presentTier(heldTier, expirationOf(held)) : null;
   if (move === 'left' || !target) {
     await members.deleteMemberTier(trx, change.voucherId);
@@ -126,9 +161,22 @@ export async function recomputeMemberTier(deps: TierDeps, trx: Db, change: Point
   const target = tierFor(ranges, await qualifyingPoints(trx, change, rules));
   const dates = tierDates(rules, today);
   const heldTier = held && tiers.find((t) => t.id === held.tier_id);
-  const move = tierMove(heldTier && held ? { id: heldTier.id, from: heldTier.points_from, expiration_date: held.expiration_date } : null, target, today, dates.expiration_date);
+  const move = tierMove(
+    heldTier && held ? { id: heldTier.id, from: heldTier.points_from, expiration_date: held.expiration_date } : null,
+    target,
+    today,
+    dates.expiration_date,
+  );
   if (!move) return;
-  const { before, after } = await storeMove(trx, change, move, held, heldTier, tiers.find((t) => t.id === target?.id), dates);
+  const { before, after } = await storeMove(
+    trx,
+    change,
+    move,
+    held,
+    heldTier,
+    tiers.find((t) => t.id === target?.id),
+    dates,
+  );
   await emitMove(trx, change, program, { move, before, after });
   await deps.seams.fire(TIER_CHANGED, trx, {
     move,
@@ -146,9 +194,19 @@ export async function recomputeMemberTier(deps: TierDeps, trx: Db, change: Point
  * Before a tier is deleted: its members' customers show no tier in that program any more (their
  * member rows go with the tier; their next points change finds their tier again).
  */
-export async function releaseTierMembers(trx: Db, tier: { id: string; campaign_id: string }, program: { name: string }, at: string): Promise<void> {
+export async function releaseTierMembers(
+  trx: Db,
+  tier: { id: string; campaign_id: string },
+  program: { name: string },
+  at: string,
+): Promise<void> {
   for (const customerId of new Set(await members.listTierHolders(trx, tier.id))) {
-    await setLoyaltyTier(trx, { customer_id: customerId, campaign: { id: tier.campaign_id, name: program.name }, tier_id: null, at });
+    await setLoyaltyTier(trx, {
+      customer_id: customerId,
+      campaign: { id: tier.campaign_id, name: program.name },
+      tier_id: null,
+      at,
+    });
   }
 }
 
@@ -156,7 +214,11 @@ export async function releaseTierMembers(trx: Db, tier: { id: string; campaign_i
  * The tier a card is in now, with its `earning_rules` and `rewards` mappings and the member's
  * `expiration`, or null; inside the caller's transaction (earning reads a member's mapping).
  */
-export async function findMemberTier(_deps: Pick<Deps, 'db'> | object, trx: Db, voucherId: string): Promise<TierView | null> {
+export async function findMemberTier(
+  _deps: Pick<Deps, 'db'> | object,
+  trx: Db,
+  voucherId: string,
+): Promise<TierView | null> {
   const held = await members.findMemberTierRow(trx, voucherId);
   const tier = held && (await repo.findTiersByIds(trx, [held.tier_id]))[0];
   return held && tier ? presentTier(tier, expirationOf(held)) : null;

@@ -26,7 +26,11 @@ export async function listTierRewards(deps: Pick<Deps, 'db'>, programKey: string
   const mapping = JSON.parse(tier.rewards) as Record<string, TierMapping>;
   const named = Object.keys(mapping);
   const items = await programRewards(deps.db, tier.campaign_id, named.length > 0 ? named : undefined);
-  const data = items.map(({ reward, assignment }) => ({ reward, assignment: inTier(assignment, mapping[assignment.id]), object: 'loyalty_tier_reward' as const }));
+  const data = items.map(({ reward, assignment }) => ({
+    reward,
+    assignment: inTier(assignment, mapping[assignment.id]),
+    object: 'loyalty_tier_reward' as const,
+  }));
   return listEnvelope('data', data, { total: data.length });
 }
 
@@ -36,7 +40,12 @@ export async function listTierRewards(deps: Pick<Deps, 'db'>, programKey: string
  * as list-earning-rules answers them with the same `limit`, `page` and `order`. A rule's points
  * for the tier's members follow the tier's `earning_rules` mapping, shown on the tier.
  */
-export async function listTierEarningRules(deps: Pick<Deps, 'db'>, programKey: string, tierId: string, query: EarningRulesListQuery) {
+export async function listTierEarningRules(
+  deps: Pick<Deps, 'db'>,
+  programKey: string,
+  tierId: string,
+  query: EarningRulesListQuery,
+) {
   const tier = await requireTier(deps.db, programKey, tierId);
   return listEarningRules(deps, tier.campaign_id, query);
 }

@@ -8,7 +8,12 @@ export type TierRow = Selectable<LoyaltyTierTable>;
 export type TierPatch = Updateable<LoyaltyTierTable>;
 
 export const findTier = (db: Db, campaignId: string, id: string): Promise<TierRow | undefined> =>
-  db.selectFrom('loyalty_tiers').selectAll().where('id', '=', id).where('campaign_id', '=', campaignId).executeTakeFirst();
+  db
+    .selectFrom('loyalty_tiers')
+    .selectAll()
+    .where('id', '=', id)
+    .where('campaign_id', '=', campaignId)
+    .executeTakeFirst();
 
 export const findTiersByIds = (db: Db, ids: readonly string[]): Promise<TierRow[]> =>
   ids.length === 0 ? Promise.resolve([]) : db.selectFrom('loyalty_tiers').selectAll().where('id', 'in', ids).execute();
@@ -19,7 +24,8 @@ const programTiers = queryTemplate<{ campaign_id: string }, TierRow>((db, param)
   db.selectFrom('loyalty_tiers').selectAll().where('campaign_id', '=', param('campaign_id')).orderBy('points_from'),
 );
 
-export const listProgramTiers = (db: Db, campaignId: string): Promise<TierRow[]> => programTiers(db, { campaign_id: campaignId });
+export const listProgramTiers = (db: Db, campaignId: string): Promise<TierRow[]> =>
+  programTiers(db, { campaign_id: campaignId });
 
 /** The tier whose range holds these points, if any (ranges of one program never overlap). */
 export const findTierForPoints = (db: Db, campaignId: string, points: number): Promise<TierRow | undefined> =>
@@ -46,7 +52,12 @@ export const deleteTier = async (db: Db, id: string): Promise<void> => {
 };
 
 /** A page of a program's tiers; never-updated tiers come first in ascending updated_at. */
-export const listTiers = (db: Db, campaignId: string, sort: OrderBy<'created_at' | 'updated_at'>, page: { limit: number; offset: number }): Promise<TierRow[]> =>
+export const listTiers = (
+  db: Db,
+  campaignId: string,
+  sort: OrderBy<'created_at' | 'updated_at'>,
+  page: { limit: number; offset: number },
+): Promise<TierRow[]> =>
   db
     .selectFrom('loyalty_tiers')
     .selectAll()
@@ -58,4 +69,10 @@ export const listTiers = (db: Db, campaignId: string, sort: OrderBy<'created_at'
     .execute();
 
 export const countTiers = async (db: Db, campaignId: string): Promise<number> =>
-  (await db.selectFrom('loyalty_tiers').select((eb) => eb.fn.countAll<number>().as('n')).where('campaign_id', '=', campaignId).executeTakeFirstOrThrow()).n;
+  (
+    await db
+      .selectFrom('loyalty_tiers')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('campaign_id', '=', campaignId)
+      .executeTakeFirstOrThrow()
+  ).n;

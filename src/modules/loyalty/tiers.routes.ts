@@ -9,7 +9,11 @@ import { createTiers, deleteTier, getTier, listTiers, updateTier } from './tiers
 /** Loyalty tiers (the reference's LoyaltyTier object), a tier's rewards ("List Loyalty Tier Rewards") and a member's tiers ("List Member's Loyalty Tiers"). `:campaignId` is a program's id or name. */
 export const tiersRoutes: RouteModule = (router, deps) => {
   router.post('/v1/loyalties/:campaignId/tiers', async (ctx) => {
-    ctx.body = await createTiers(deps, ctx.params.campaignId as string, validateBody(createTiersSchema, ctx.request.body));
+    ctx.body = await createTiers(
+      deps,
+      ctx.params.campaignId as string,
+      validateBody(createTiersSchema, ctx.request.body),
+    );
   });
   router.get('/v1/loyalties/:campaignId/tiers', async (ctx) => {
     ctx.body = await listTiers(deps, ctx.params.campaignId as string, validateQuery(tiersListQuerySchema, ctx.query));
@@ -19,7 +23,12 @@ export const tiersRoutes: RouteModule = (router, deps) => {
   });
   // PUT and DELETE are promo's own: the reference has neither.
   router.put('/v1/loyalties/:campaignId/tiers/:tierId', async (ctx) => {
-    ctx.body = await updateTier(deps, ctx.params.campaignId as string, ctx.params.tierId as string, validateBody(updateTierSchema, ctx.request.body));
+    ctx.body = await updateTier(
+      deps,
+      ctx.params.campaignId as string,
+      ctx.params.tierId as string,
+      validateBody(updateTierSchema, ctx.request.body),
+    );
   });
   router.delete('/v1/loyalties/:campaignId/tiers/:tierId', async (ctx) => {
     await deleteTier(deps, ctx.params.campaignId as string, ctx.params.tierId as string);

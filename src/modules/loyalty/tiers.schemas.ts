@@ -20,7 +20,11 @@ export const MAX_TIERS = 100;
 const whole = (min: number) =>
   number()
     .typeError(`${PATH} must be an integer`)
-    .test('whole', `${PATH} must be an integer of at least ${min}`, (v) => v == null || (Number.isSafeInteger(v) && v >= min));
+    .test(
+      'whole',
+      `${PATH} must be an integer of at least ${min}`,
+      (v) => v == null || (Number.isSafeInteger(v) && v >= min),
+    );
 
 export type TierMapping = { type: 'MULTIPLY'; multiplier: number } | { type: 'CUSTOM'; points: number };
 
@@ -31,7 +35,10 @@ function mappingProblem(value: unknown): string | null {
     const m = value.multiplier;
     return typeof m === 'number' && Number.isFinite(m) && m > 0 ? null : 'multiplier must be a number above 0';
   }
-  if (value.type === 'CUSTOM') return Number.isSafeInteger(value.points) && (value.points as number) >= 0 ? null : 'points must be an integer of at least 0';
+  if (value.type === 'CUSTOM')
+    return Number.isSafeInteger(value.points) && (value.points as number) >= 0
+      ? null
+      : 'points must be an integer of at least 0';
   return `type must be one of: ${TIER_MAPPING_TYPES.join(', ')}`;
 }
 
@@ -43,9 +50,11 @@ const mappings = () =>
     .test('mappings', '', function check(value) {
       if (value == null) return true;
       const keys = Object.keys(value);
-      if (keys.length > MAX_TIERS * 10) return this.createError({ message: `${this.path} must hold at most ${MAX_TIERS * 10} entries` });
+      if (keys.length > MAX_TIERS * 10)
+        return this.createError({ message: `${this.path} must hold at most ${MAX_TIERS * 10} entries` });
       for (const key of keys) {
-        if (key.length === 0 || key.length > LIMITS.shortText) return this.createError({ message: `${this.path} keys must be ids of 1 to ${LIMITS.shortText} characters` });
+        if (key.length === 0 || key.length > LIMITS.shortText)
+          return this.createError({ message: `${this.path} keys must be ids of 1 to ${LIMITS.shortText} characters` });
         const problem = mappingProblem(value[key]);
         if (problem) return this.createError({ message: `${this.path}.${key} ${problem}` });
       }
@@ -59,7 +68,11 @@ const pointsSchema = object({
 })
   .typeError(`${PATH} must be an object`)
   .default(undefined)
-  .test('range', 'points.to must be at least points.from', (v) => v == null || v.to == null || v.from == null || v.to >= v.from);
+  .test(
+    'range',
+    'points.to must be at least points.from',
+    (v) => v == null || v.to == null || v.from == null || v.to >= v.from,
+  );
 
 const tierFields = {
   name: shortText(PATH).min(1, `${PATH} must not be empty`),

@@ -19,7 +19,8 @@ interface Range {
 }
 
 const overlap = (a: Range, b: Range): boolean =>
-  a.points_from <= (b.points_to ?? Number.MAX_SAFE_INTEGER) && b.points_from <= (a.points_to ?? Number.MAX_SAFE_INTEGER);
+  a.points_from <= (b.points_to ?? Number.MAX_SAFE_INTEGER) &&
+  b.points_from <= (a.points_to ?? Number.MAX_SAFE_INTEGER);
 
 const rangeText = (r: Range) => `${r.points_from}..${r.points_to ?? ''}`;
 
@@ -31,12 +32,17 @@ function assertNoOverlap(ranges: Range[]): void {
   const sorted = [...ranges].sort((a, b) => a.points_from - b.points_from);
   for (let i = 1; i < sorted.length; i++) {
     const [a, b] = [sorted[i - 1] as Range, sorted[i] as Range];
-    if (overlap(a, b)) throw invalidPayload(`points of tier ${b.name} (${rangeText(b)}) overlap tier ${a.name} (${rangeText(a)})`);
+    if (overlap(a, b))
+      throw invalidPayload(`points of tier ${b.name} (${rangeText(b)}) overlap tier ${a.name} (${rangeText(a)})`);
   }
 }
 
 /** A tier's `rewards` mapping may name only assignments of its program. */
-async function assertRewardsOfProgram(db: Db, campaignId: string, mappings: Array<Record<string, unknown> | null | undefined>): Promise<void> {
+async function assertRewardsOfProgram(
+  db: Db,
+  campaignId: string,
+  mappings: Array<Record<string, unknown> | null | undefined>,
+): Promise<void> {
   const named = mappings.flatMap((m) => Object.keys(m ?? {}));
   if (named.length === 0) return;
   const known = new Set((await programRewards(db, campaignId)).map((r) => r.assignment.id));
@@ -50,7 +56,8 @@ export async function createTiers(deps: TierDeps, programKey: string, bodies: Ne
   return deps.db.transaction().execute(async (trx) => {
     const program = await findProgramCampaign(trx, programKey);
     const existing = await repo.listProgramTiers(trx, program.id);
-    if (existing.length + bodies.length > MAX_TIERS) throw invalidPayload(`A program holds at most ${MAX_TIERS} tiers; it has ${existing.length}`);
+    if (existing.length + bodies.length > MAX_TIERS)
+      throw invalidPayload(`A program holds at most ${MAX_TIERS} tiers; it has ${existing.length}`);
     const rows: repo.TierRow[] = bodies.map((body) => ({
       seq: 0,
       id: newId('ltr_'),
@@ -65,8 +72,15 @@ export async function createTiers(deps: TierDeps, programKey: string, bodies: Ne
       updated_at: null,
     }));
     assertNoOverlap([...existing, ...rows]);
-    await assertRewardsOfProgram(trx, program.id, bodies.map((b) => b.rewards));
-    await repo.insertTiers(trx, rows.map(({ seq: _seq, ...row }) => row));
+    await assertRewardsOfProgram(
+      trx,
+      program.id,
+      bodies.map((b) => b.rewards),
+    );
+    await repo.insertTiers(
+      trx,
+      rows.map(({ seq: _seq, ...row }) => row),
+    );
     return rows.map((row) => presentTier(row));
   });
 }
@@ -87,14 +101,25 @@ export const getTier = async (deps: Pick<Deps, 'db'>, programKey: string, tierId
 export async function listTiers(deps: Pick<Deps, 'db'>, programKey: string, query: TiersListQuery) {
   const program = await findProgramCampaign(deps.db, programKey);
   const sort = query.order ?? { field: 'created_at', direction: 'asc' };
-  const rows = await repo.listTiers(deps.db, program.id, sort, { limit: query.limit, offset: (query.page - 1) * query.limit });
-  return listEnvelope('data', rows.map((row) => presentTier(row)), { total: await repo.countTiers(deps.db, program.id) });
+  const rows = await repo.listTiers(deps.db, program.id, sort, {
+    limit: query.limit,
+    offset: (query.page - 1) * query.limit,
+  });
+  return listEnvelope(
+    'data',
+    rows.map((row) => presentTier(row)),
+    { total: await repo.countTiers(deps.db, program.id) },
+  );
 }
 
 function patchOf(body: UpdateTierBody): repo.TierPatch {
   const patch: repo.TierPatch = {};
   if (body.name !== undefined) patch.name = body.name;
-  if (body.points !== undefined) Object.assign(patch, { ...(body.points.from != null ? { points_from: body.points.from } : {}), points_to: body.points.to ?? null });
+  if (body.points !== undefined)
+    Object.assign(patch, {
+      ...(body.points.from != null ? { points_from: body.points.from } : {}),
+      points_to: body.points.to ?? null,
+    });
   if (body.earning_rules != null) patch.earning_rules = JSON.stringify(body.earning_rules);
   if (body.rewards != null) patch.rewards = JSON.stringify(body.rewards);
   if (body.metadata != null) patch.metadata = JSON.stringify(body.metadata);
@@ -102,7 +127,12 @@ function patchOf(body: UpdateTierBody): repo.TierPatch {
 }
 
 /** PUT /v1/loyalties/{campaignId}/tiers/{tierId} (promo's own: the reference has no update). */
-export async function updateTier(deps: TierDeps, programKey: string, tierId: string, body: UpdateTierBody): Promise<TierView> {
+export async function updateTier(
+  deps: TierDeps,
+  programKey: string,
+  tierId: string,
+  body: UpdateTierBody,
+): Promise<TierView> {
   const now = isoNow(deps.clock);
   return deps.db.transaction().execute(async (trx) => {
     const row = await requireTier(trx, programKey, tierId);

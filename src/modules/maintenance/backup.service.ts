@@ -55,15 +55,24 @@ const SIDE_FILES = ['-wal', '-shm', '-journal'];
 export async function backupDatabase(dbFile: string, target: string): Promise<BackupReport> {
   const started = Date.now();
   if (!existsSync(dbFile)) throw new AppError('invalid_backup', `${dbFile} does not exist: nothing to back up`);
-  if (existsSync(target)) throw new AppError('file_exists', `${target} already exists; choose a new name for the backup`);
+  if (existsSync(target))
+    throw new AppError('file_exists', `${target} already exists; choose a new name for the backup`);
   const partial = `${target}.partial`;
   removeWithSideFiles(partial);
   try {
     const pages = await repo.copyLive(dbFile, partial);
     const check = repo.checkCopy(partial, { settle: true });
-    if (check.integrity !== 'ok') throw new AppError('invalid_backup', `The copy failed its integrity check: ${check.integrity}`);
+    if (check.integrity !== 'ok')
+      throw new AppError('invalid_backup', `The copy failed its integrity check: ${check.integrity}`);
     renameSync(partial, target);
-    return { file: target, bytes: statSync(target).size, pages, version: check.version, integrity: 'ok', ms: Date.now() - started };
+    return {
+      file: target,
+      bytes: statSync(target).size,
+      pages,
+      version: check.version,
+      integrity: 'ok',
+      ms: Date.now() - started,
+    };
   } finally {
     removeWithSideFiles(partial);
   }
@@ -71,7 +80,10 @@ export async function backupDatabase(dbFile: string, target: string): Promise<Ba
 
 const refuseInUse = (target: string): void => {
   if (existsSync(target) && repo.isInUse(target)) {
-    throw new AppError('database_in_use', `A process has ${target} open (promo serve, a worker or a command); stop it before promo restore`);
+    throw new AppError(
+      'database_in_use',
+      `A process has ${target} open (promo serve, a worker or a command); stop it before promo restore`,
+    );
   }
 };
 
@@ -88,7 +100,15 @@ function returningKeys(target: string, incoming: string): ReturningKey[] {
   return repo.readKeys(incoming).flatMap((key) => {
     const there = replaced.get(key.app_id);
     if (key.revoked_at !== null || (there && there.revoked_at === null)) return [];
-    return [{ app_id: key.app_id, kind: key.kind, name: key.name, in_replaced: there ? ('revoked' as const) : ('absent' as const), revoked_at: there?.revoked_at ?? null }];
+    return [
+      {
+        app_id: key.app_id,
+        kind: key.kind,
+        name: key.name,
+        in_replaced: there ? ('revoked' as const) : ('absent' as const),
+        revoked_at: there?.revoked_at ?? null,
+      },
+    ];
   });
 }
 
@@ -108,7 +128,11 @@ export function restoreDatabase(source: string, target: string, options: Restore
   copyFileSync(source, incoming);
   try {
     const returning = returningKeys(target, incoming);
-    if (!options.keepKeys) repo.revokeKeys(incoming, returning.map((key) => ({ app_id: key.app_id, revoked_at: key.revoked_at ?? now.toISOString() })));
+    if (!options.keepKeys)
+      repo.revokeKeys(
+        incoming,
+        returning.map((key) => ({ app_id: key.app_id, revoked_at: key.revoked_at ?? now.toISOString() })),
+      );
     refuseInUse(target);
     let replaced: string | null = null;
     if (existsSync(target)) {
@@ -118,7 +142,16 @@ export function restoreDatabase(source: string, target: string, options: Restore
     for (const side of SIDE_FILES) rmSync(`${target}${side}`, { force: true });
     renameSync(incoming, target);
     const [revoked_keys, kept_keys] = options.keepKeys ? [[], returning] : [returning, []];
-    return { file: target, from: source, replaced, bytes: statSync(target).size, version, ms: Date.now() - started, revoked_keys, kept_keys };
+    return {
+      file: target,
+      from: source,
+      replaced,
+      bytes: statSync(target).size,
+      version,
+      ms: Date.now() - started,
+      revoked_keys,
+      kept_keys,
+    };
   } finally {
     removeWithSideFiles(incoming);
   }
@@ -133,10 +166,16 @@ function checkBackup(source: string): number {
   } catch (error) {
     throw new AppError('invalid_backup', `${source} is not a SQLite database: ${(error as Error).message}`);
   }
-  if (check.integrity !== 'ok') throw new AppError('invalid_backup', `${source} failed its integrity check: ${check.integrity}`);
-  if (check.version < 0) throw new AppError('invalid_backup', `${source} is not a promo database (it has no schema_migrations)`);
+  if (check.integrity !== 'ok')
+    throw new AppError('invalid_backup', `${source} failed its integrity check: ${check.integrity}`);
+  if (check.version < 0)
+    throw new AppError('invalid_backup', `${source} is not a promo database (it has no schema_migrations)`);
   const newest = loadMigrations().at(-1)?.version ?? 0;
-  if (check.version > newest) throw new AppError('invalid_backup', `${source} is at schema version ${check.version}, newer than this promo knows (${newest}); upgrade promo first`);
+  if (check.version > newest)
+    throw new AppError(
+      'invalid_backup',
+      `${source} is at schema version ${check.version}, newer than this promo knows (${newest}); upgrade promo first`,
+    );
   return check.version;
 }
 

@@ -22,15 +22,26 @@ const fileBytes = (space: repo.SpaceFigures): number => space.pageCount * space.
  * so a running server keeps answering between steps, then lets the WAL restart at zero bytes.
  * A database made before incremental vacuum existed needs one `full` rewrite first.
  */
-export async function vacuumDatabase(deps: MaintenanceDeps, options: { full?: boolean; onStep?: (freeLeft: number) => void } = {}): Promise<VacuumReport> {
+export async function vacuumDatabase(
+  deps: MaintenanceDeps,
+  options: { full?: boolean; onStep?: (freeLeft: number) => void } = {},
+): Promise<VacuumReport> {
   const started = Date.now();
   const before = repo.readSpace(deps.engine.storage);
   if (options.full) deps.engine.storage.rewriteWhole();
   else if (before.autoVacuum !== 'INCREMENTAL') {
-    throw new AppError('vacuum_needs_full', 'This database was created before online vacuum existed: stop the server and run promo vacuum --full once');
+    throw new AppError(
+      'vacuum_needs_full',
+      'This database was created before online vacuum existed: stop the server and run promo vacuum --full once',
+    );
   }
   const space = await releaseFreeSpace(deps, options.onStep);
-  return { bytes_before: fileBytes(before), bytes_after: fileBytes(space), pages_released: Math.max(0, before.pageCount - space.pageCount), ms: Date.now() - started };
+  return {
+    bytes_before: fileBytes(before),
+    bytes_after: fileBytes(space),
+    pages_released: Math.max(0, before.pageCount - space.pageCount),
+    ms: Date.now() - started,
+  };
 }
 
 /**
@@ -39,7 +50,10 @@ export async function vacuumDatabase(deps: MaintenanceDeps, options: { full?: bo
  * file (what a permanent deletion needs). A database without incremental vacuum keeps its
  * free pages (only `promo vacuum --full` can change that).
  */
-export async function releaseFreeSpace(deps: MaintenanceDeps, onStep?: (freeLeft: number) => void): Promise<repo.SpaceFigures> {
+export async function releaseFreeSpace(
+  deps: MaintenanceDeps,
+  onStep?: (freeLeft: number) => void,
+): Promise<repo.SpaceFigures> {
   let space = repo.readSpace(deps.engine.storage);
   while (space.autoVacuum === 'INCREMENTAL' && space.freePages > 0) {
     await deps.db.transaction().execute(async (trx) => deps.engine.storage.releaseFreePages(trx, PAGES_PER_STEP));
@@ -49,4 +63,3 @@ export async function releaseFreeSpace(deps: MaintenanceDeps, onStep?: (freeLeft
   deps.engine.storage.emptyLog();
   return space;
 }
-

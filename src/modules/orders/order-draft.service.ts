@@ -20,7 +20,6 @@ import type { FullOrderRow, OrderItemRow, OrderRow } from './orders.repository.j
 import type { CreateOrderBody, OrderItemBody } from './orders.schemas.js';
 import type { Db } from '../../db/engine.js';
 
-
 /** Who stores an order, when, and the seams it may fire. */
 export interface OrderContext {
   actor: Actor;
@@ -55,8 +54,18 @@ export interface UpsertOptions {
   historySummaries: boolean;
 }
 
-export const API_UPSERT: UpsertOptions = { emitEvents: true, firePaidSeam: true, keepCreatedAt: false, historySummaries: false };
-export const IMPORT_UPSERT: UpsertOptions = { emitEvents: false, firePaidSeam: false, keepCreatedAt: true, historySummaries: true };
+export const API_UPSERT: UpsertOptions = {
+  emitEvents: true,
+  firePaidSeam: true,
+  keepCreatedAt: false,
+  historySummaries: false,
+};
+export const IMPORT_UPSERT: UpsertOptions = {
+  emitEvents: false,
+  firePaidSeam: false,
+  keepCreatedAt: true,
+  historySummaries: true,
+};
 
 /** The columns an upsert decides (the rest are the order's identity and bookkeeping). */
 export type OrderColumns = Omit<FullOrderRow, 'id' | 'paid_at' | 'updated_at'>;
@@ -91,9 +100,16 @@ export const STORE_UPSERTS: OrderUpserts = { ...STORE_CATALOG, customerId: upser
 export const PREVIEW_UPSERTS: OrderUpserts = { ...PREVIEW_CATALOG, customerId: previewCustomerId };
 
 /** The customer (or referrer) an order names, upserted with the fields sent. */
-async function customerIdOf(trx: Db, ctx: ChangeContext, body: CreateOrderBody['customer'], upserts: OrderUpserts, known: SimpleCustomer | undefined): Promise<string | undefined> {
+async function customerIdOf(
+  trx: Db,
+  ctx: ChangeContext,
+  body: CreateOrderBody['customer'],
+  upserts: OrderUpserts,
+  known: SimpleCustomer | undefined,
+): Promise<string | undefined> {
   if (!body) return undefined;
-  const namesKnown = known !== undefined && body.id === known.id && Object.values(body).filter((v) => v !== undefined).length === 1;
+  const namesKnown =
+    known !== undefined && body.id === known.id && Object.values(body).filter((v) => v !== undefined).length === 1;
   return namesKnown ? known.id : upserts.customerId(trx, ctx, body);
 }
 
@@ -102,14 +118,29 @@ async function customerIdOf(trx: Db, ctx: ChangeContext, body: CreateOrderBody['
  * historySummaries and no referrer object (which might name the same new customer), a new
  * customer is only planned, for the order's insert to insert with its figures.
  */
-async function orderCustomer(trx: Db, ctx: ChangeContext, input: CreateOrderBody, stored: StoredOrder | undefined, options: UpsertOptions, upserts: OrderUpserts, known: SimpleCustomer | undefined): Promise<{ id?: string; plan?: NewCustomerPlan }> {
+async function orderCustomer(
+  trx: Db,
+  ctx: ChangeContext,
+  input: CreateOrderBody,
+  stored: StoredOrder | undefined,
+  options: UpsertOptions,
+  upserts: OrderUpserts,
+  known: SimpleCustomer | undefined,
+): Promise<{ id?: string; plan?: NewCustomerPlan }> {
   const plans = options.historySummaries && upserts === STORE_UPSERTS && !stored && !input.referrer && !known;
   if (!plans || !input.customer) return { id: await customerIdOf(trx, ctx, input.customer, upserts, known) };
   const found = await upsertOrPlanCustomer(trx, ctx, input.customer);
   return typeof found === 'string' ? { id: found } : { id: found.id, plan: found };
 }
 
-async function referrerIdOf(trx: Db, ctx: ChangeContext, input: CreateOrderBody, stored: OrderRow | undefined, upserts: OrderUpserts, known: SimpleCustomer | undefined): Promise<string | null> {
+async function referrerIdOf(
+  trx: Db,
+  ctx: ChangeContext,
+  input: CreateOrderBody,
+  stored: OrderRow | undefined,
+  upserts: OrderUpserts,
+  known: SimpleCustomer | undefined,
+): Promise<string | null> {
   const upserted = await customerIdOf(trx, ctx, input.referrer, upserts, known);
   if (upserted !== undefined) return upserted;
   if (input.referrer_id === undefined) return stored?.referrer_id ?? null;
@@ -121,7 +152,12 @@ async function referrerIdOf(trx: Db, ctx: ChangeContext, input: CreateOrderBody,
 
 const json = (value: unknown): string | null => (value == null ? null : JSON.stringify(value));
 
-async function itemContents(trx: Db, ctx: OrderContext, items: OrderItemBody[], upserts: OrderUpserts): Promise<ItemContent[]> {
+async function itemContents(
+  trx: Db,
+  ctx: OrderContext,
+  items: OrderItemBody[],
+  upserts: OrderUpserts,
+): Promise<ItemContent[]> {
   return (await resolveItems(trx, items, ctx.at, upserts, ctx.catalog)).map((item) => ({
     source_id: item.body.source_id ?? null,
     related_object: item.body.related_object ?? null,
@@ -152,7 +188,10 @@ function amountsOf(input: CreateOrderBody, stored: OrderRow | undefined, items: 
     items: figures,
   });
   if (!computed.ok) throw invalidPayload(computed.problems.join('; '));
-  return { order: computed.order, items: items.map((item, i) => ({ ...item, amount: computed.items[i]?.amount ?? null })) };
+  return {
+    order: computed.order,
+    items: items.map((item, i) => ({ ...item, amount: computed.items[i]?.amount ?? null })),
+  };
 }
 
 function createdAtOf(input: CreateOrderBody, stored: OrderRow | undefined, at: string, options: UpsertOptions): string {
@@ -175,14 +214,26 @@ export const customerContext = (ctx: OrderContext, options: UpsertOptions): Chan
  * transaction (or previewed: `upserts`). Null means "not sent" except for source_id, metadata
  * and referrer_id, which it clears.
  */
-export async function draftOrder(trx: Db, ctx: OrderContext, stored: StoredOrder | undefined, input: CreateOrderBody, options: UpsertOptions, upserts: OrderUpserts) {
+export async function draftOrder(
+  trx: Db,
+  ctx: OrderContext,
+  stored: StoredOrder | undefined,
+  input: CreateOrderBody,
+  options: UpsertOptions,
+  upserts: OrderUpserts,
+) {
   const customerCtx = customerContext(ctx, options);
   const before = stored?.row;
   const customer = await orderCustomer(trx, customerCtx, input, stored, options, upserts, ctx.customer);
   const customerId = customer.id ?? before?.customer_id ?? null;
   const referrerId = await referrerIdOf(trx, customerCtx, input, before, upserts, ctx.customer);
   const sentItems = input.items == null ? undefined : await itemContents(trx, ctx, input.items, upserts);
-  const { order: amounts, items } = amountsOf(input, before, sentItems ?? stored?.items.map(contentOf) ?? [], sentItems !== undefined);
+  const { order: amounts, items } = amountsOf(
+    input,
+    before,
+    sentItems ?? stored?.items.map(contentOf) ?? [],
+    sentItems !== undefined,
+  );
   const columns: OrderColumns = {
     source_id: input.source_id !== undefined ? input.source_id : (before?.source_id ?? null),
     status: input.status ?? before?.status ?? 'CREATED',
@@ -203,4 +254,5 @@ export const itemRows = (orderId: string, items: ItemContent[]): OrderItemRow[] 
   items.map((item, position) => ({ order_id: orderId, position, id: newId('ordli_'), ...item }));
 
 /** An item's stored content, for telling whether a re-sent order changed its items. */
-export const contentOf = ({ order_id: _order, position: _position, id: _id, ...content }: OrderItemRow): ItemContent => content;
+export const contentOf = ({ order_id: _order, position: _position, id: _id, ...content }: OrderItemRow): ItemContent =>
+  content;

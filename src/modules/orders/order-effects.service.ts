@@ -41,9 +41,14 @@ const sameCount = (a: Counted | null, b: Counted | null): boolean =>
   a === b || (a !== null && b !== null && a.customerId === b.customerId && a.amount === b.amount && a.date === b.date);
 
 /** What a new order (its columns) counts in its customer's summary.orders, if anything: a new customer's insert carries it. */
-export const countedInNew = (columns: Pick<repo.NewOrderRow, 'status' | 'amount' | 'discount_amount' | 'items_discount_amount' | 'created_at'>): FirstOrder | undefined =>
+export const countedInNew = (
+  columns: Pick<repo.NewOrderRow, 'status' | 'amount' | 'discount_amount' | 'items_discount_amount' | 'created_at'>,
+): FirstOrder | undefined =>
   COUNTED.includes(columns.status)
-    ? { amount: columns.amount - (columns.discount_amount ?? 0) - (columns.items_discount_amount ?? 0), date: columns.created_at }
+    ? {
+        amount: columns.amount - (columns.discount_amount ?? 0) - (columns.items_discount_amount ?? 0),
+        date: columns.created_at,
+      }
     : undefined;
 
 /**
@@ -52,12 +57,18 @@ export const countedInNew = (columns: Pick<repo.NewOrderRow, 'status' | 'amount'
  * the order left gets last_order_* from its latest order that still counts. `at` is the
  * customers' new updated_at; null keeps it (an import's history).
  */
-export async function moveOrderInSummary(trx: Db, before: repo.OrderRow | undefined, after: repo.OrderRow, at: string | null): Promise<void> {
+export async function moveOrderInSummary(
+  trx: Db,
+  before: repo.OrderRow | undefined,
+  after: repo.OrderRow,
+  at: string | null,
+): Promise<void> {
   const was = countedOf(before);
   const now = countedOf(after);
   if (sameCount(was, now)) return;
   if (was) await withdrawOrderFromSummary(trx, { customer_id: was.customerId, amount: was.amount, at });
-  if (now) await recordOrderInSummary(trx, { customer_id: now.customerId, amount: now.amount, order_date: now.date, at });
+  if (now)
+    await recordOrderInSummary(trx, { customer_id: now.customerId, amount: now.amount, order_date: now.date, at });
   if (was) {
     const latest = await repo.findLatestCountedOrder(trx, was.customerId);
     const last = latest ? { amount: latest.total_amount, date: latest.created_at } : null;
@@ -83,12 +94,18 @@ export interface OrderChange {
  * own). They go to the order's customer's feed; an order without a customer has no feed.
  * Their data is the reference's EventCustomerOrder: customer, referrer and the order.
  */
-export async function emitOrderEvents(trx: Db, ctx: OrderContext, change: OrderChange, order: OrderObject): Promise<void> {
+export async function emitOrderEvents(
+  trx: Db,
+  ctx: OrderContext,
+  change: OrderChange,
+  order: OrderObject,
+): Promise<void> {
   if (order.customer_id === null) return;
   const types: CustomerEventType[] = [change.created ? 'customer.order.created' : 'customer.order.updated'];
   const statusEvent = STATUS_EVENTS[order.status];
   if (statusEvent && (change.created || change.statusChanged)) types.push(statusEvent);
-  const customer = ctx.customer?.id === order.customer_id ? ctx.customer : await findSimpleCustomer(trx, order.customer_id);
+  const customer =
+    ctx.customer?.id === order.customer_id ? ctx.customer : await findSimpleCustomer(trx, order.customer_id);
   const referrer = order.referrer_id === null ? undefined : await findSimpleCustomer(trx, order.referrer_id);
   const data = { customer, ...(referrer ? { referrer } : {}), order };
   for (const type of types) {
@@ -111,6 +128,11 @@ export async function firePaidSeam(trx: Db, ctx: OrderContext, order: OrderObjec
 }
 
 /** Fires the order-status seam for a stored order whose status changed in this write. */
-export async function fireStatusSeam(trx: Db, ctx: OrderContext, order: OrderObject, previous: OrderStatus): Promise<void> {
+export async function fireStatusSeam(
+  trx: Db,
+  ctx: OrderContext,
+  order: OrderObject,
+  previous: OrderStatus,
+): Promise<void> {
   await ctx.seams.fire(ORDER_STATUS_CHANGED, trx, { order, previous, actor: ctx.actor, at: ctx.at });
 }

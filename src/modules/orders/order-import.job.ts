@@ -59,7 +59,9 @@ async function allAtOnce(ctx: PortionContext, work: OrderWork, items: StoredItem
     try {
       await storeOrder(ctx.trx, work.orderCtx, input, IMPORT_UPSERT);
     } catch (cause) {
-      throw new RedoPortion(`order at position ${item.position} failed: the portion runs again, an order at a time`, { cause });
+      throw new RedoPortion(`order at position ${item.position} failed: the portion runs again, an order at a time`, {
+        cause,
+      });
     }
   }
   return failures;
@@ -75,12 +77,25 @@ async function allAtOnce(ctx: PortionContext, work: OrderWork, items: StoredItem
  * or when `savepoints` (a dry run, a portion run again), each in a savepoint of its own; an
  * order that fails there clears the cache, since its rollback may undo catalog writes.
  */
-export async function upsertImportedOrders(ctx: PortionContext, actor: Actor, items: StoredItem[], savepoints = ctx.itemSavepoints === true): Promise<ItemFailure[]> {
+export async function upsertImportedOrders(
+  ctx: PortionContext,
+  actor: Actor,
+  items: StoredItem[],
+  savepoints = ctx.itemSavepoints === true,
+): Promise<ItemFailure[]> {
   const orderCtx = { actor, at: ctx.now, seams: NO_SEAMS, catalog: newCatalogCache(), customers: newCustomerCache() };
   const bodies: unknown[] = items.map((item) => JSON.parse(item.body));
   const checked = bodies.map(check);
-  const allKnown = await prefetchCatalog(ctx.trx, checked.flatMap((c) => c.input?.items ?? []), orderCtx.catalog);
-  await prefetchCustomers(ctx.trx, checked.flatMap((c) => (c.input?.customer?.id == null ? (c.input?.customer?.source_id ?? []) : [])), orderCtx.customers);
+  const allKnown = await prefetchCatalog(
+    ctx.trx,
+    checked.flatMap((c) => c.input?.items ?? []),
+    orderCtx.catalog,
+  );
+  await prefetchCustomers(
+    ctx.trx,
+    checked.flatMap((c) => (c.input?.customer?.id == null ? (c.input?.customer?.source_id ?? []) : [])),
+    orderCtx.customers,
+  );
   const work = { orderCtx, bodies, checked };
   return savepoints || !allKnown ? eachInSavepoint(ctx, work, items) : allAtOnce(ctx, work, items);
 }
@@ -97,7 +112,8 @@ export interface OrderImportPayload {
 }
 
 export const importOrdersStep: JobStep<OrderImportPayload> = {
-  run: (ctx, job, maxItems) => itemPortion(ctx, job, maxItems, (items) => upsertImportedOrders(ctx, job.payload.actor, items)),
+  run: (ctx, job, maxItems) =>
+    itemPortion(ctx, job, maxItems, (items) => upsertImportedOrders(ctx, job.payload.actor, items)),
 
   // The runner adds `failed` (the first failures, by `source_id`) and the report's URL.
   async finish(_ctx, job) {

@@ -27,11 +27,21 @@ const importOrdersBodySchema = array(mixed().test('object', '${path} must be an 
  * any job starts; otherwise the job and its orders are stored in one transaction, and each
  * order is checked by the job (a bad one is reported in its result, the others land).
  */
-export async function importOrders(deps: Pick<Deps, 'db' | 'clock'>, body: unknown, actor: Actor): Promise<{ async_action_id: string }> {
+export async function importOrders(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  body: unknown,
+  actor: Actor,
+): Promise<{ async_action_id: string }> {
   const items = validateBody(importOrdersBodySchema, body);
   const payload: OrderImportPayload = { actor };
   const jobId = await deps.db.transaction().execute(async (trx) => {
-    const id = await enqueueJob(trx, { type: JobType.ordersImport, payload, total: items.length, requestId: actor.request_id, now: isoNow(deps.clock) });
+    const id = await enqueueJob(trx, {
+      type: JobType.ordersImport,
+      payload,
+      total: items.length,
+      requestId: actor.request_id,
+      now: isoNow(deps.clock),
+    });
     await addJobItems(trx, id, 0, items);
     return id;
   });
@@ -41,7 +51,11 @@ export async function importOrders(deps: Pick<Deps, 'db' | 'clock'>, body: unkno
 
 /** `promo import orders.json`: an ORDERS.IMPORT job fed from a streamed file of any size. */
 export const startOrderImportStaging = (deps: Pick<Deps, 'db' | 'engine' | 'clock'>, actor: Actor): Promise<Staging> =>
-  startStaging(deps, { type: JobType.ordersImport, payload: { actor } satisfies OrderImportPayload, requestId: actor.request_id });
+  startStaging(deps, {
+    type: JobType.ordersImport,
+    payload: { actor } satisfies OrderImportPayload,
+    requestId: actor.request_id,
+  });
 
 /** Thrown to roll a dry run's transaction back once its failures are known. */
 class DryRunDone extends Error {}
@@ -51,7 +65,12 @@ class DryRunDone extends Error {}
  * makes, the catalog and customers included) in a transaction that is then rolled back, and
  * answers what would fail. Nothing is written. `from` numbers the batch's first order.
  */
-export async function checkOrderImport(deps: Pick<Deps, 'db' | 'engine' | 'clock'>, actor: Actor, orders: unknown[], from: number): Promise<ItemFailure[]> {
+export async function checkOrderImport(
+  deps: Pick<Deps, 'db' | 'engine' | 'clock'>,
+  actor: Actor,
+  orders: unknown[],
+  from: number,
+): Promise<ItemFailure[]> {
   let failures: ItemFailure[] = [];
   const items = orders.map((order, i) => ({ position: from + i, body: JSON.stringify(order) }));
   try {

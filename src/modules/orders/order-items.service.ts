@@ -104,8 +104,10 @@ function refsOf(keys: ItemKeys[]): CatalogRefs {
   };
 }
 
-const productFields = (block: ProductInput | null | undefined) => withoutNulls({ name: block?.name, price: block?.price, metadata: block?.metadata });
-const skuFields = (block: SkuInput | null | undefined) => withoutNulls({ sku: block?.sku, price: block?.price, metadata: block?.metadata });
+const productFields = (block: ProductInput | null | undefined) =>
+  withoutNulls({ name: block?.name, price: block?.price, metadata: block?.metadata });
+const skuFields = (block: SkuInput | null | undefined) =>
+  withoutNulls({ sku: block?.sku, price: block?.price, metadata: block?.metadata });
 
 /** A block that only names its entry (id, source_id) carries no data to create it from. */
 const hasData = (fields: object): boolean => Object.keys(fields).length > 0;
@@ -113,7 +115,9 @@ const hasData = (fields: object): boolean => Object.keys(fields).length > 0;
 /** The fields of `wanted` whose value differs from `current`'s. */
 function differing<T extends Record<string, unknown>>(wanted: T, current: object): Partial<T> {
   const now = current as Record<string, unknown>;
-  return Object.fromEntries(Object.entries(wanted).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(now[k]))) as Partial<T>;
+  return Object.fromEntries(
+    Object.entries(wanted).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(now[k])),
+  ) as Partial<T>;
 }
 
 /**
@@ -126,7 +130,10 @@ export interface CatalogUpserts {
   sku(db: Db, product: ProductView, input: CreateSkuInput, now: string): Promise<SkuView>;
 }
 
-export const STORE_CATALOG: CatalogUpserts = { product: upsertProduct, sku: (db, product, input, now) => upsertSku(db, product.id, input, now) };
+export const STORE_CATALOG: CatalogUpserts = {
+  product: upsertProduct,
+  sku: (db, product, input, now) => upsertSku(db, product.id, input, now),
+};
 export const PREVIEW_CATALOG: CatalogUpserts = { product: previewProduct, sku: previewSku };
 
 interface Resolver {
@@ -148,7 +155,11 @@ const writing = (r: Resolver): ItemCatalog => {
 };
 
 /** `override: true`: the block's values replace the catalog's (only those that differ are written). */
-async function overrideProduct(r: Resolver, product: ProductView, block: ProductInput | null | undefined): Promise<ProductView> {
+async function overrideProduct(
+  r: Resolver,
+  product: ProductView,
+  block: ProductInput | null | undefined,
+): Promise<ProductView> {
   if (block?.override !== true) return product;
   const changes = differing(productFields(block), product);
   if (Object.keys(changes).length === 0) return product;
@@ -159,17 +170,24 @@ async function overrideSku(r: Resolver, sku: SkuView, block: SkuInput | null | u
   if (block?.override !== true) return sku;
   const changes = differing(skuFields(block), sku);
   if (Object.keys(changes).length === 0) return sku;
-  return writing(r).addSku(await r.upserts.sku(r.trx, r.catalog.product(sku.product_id) as ProductView, { id: sku.id, ...changes }, r.now));
+  return writing(r).addSku(
+    await r.upserts.sku(r.trx, r.catalog.product(sku.product_id) as ProductView, { id: sku.id, ...changes }, r.now),
+  );
 }
 
 /** A block asks for its catalog entry to be created or replaced only with `override: true`. */
-const overrides = (block: ProductInput | SkuInput | null | undefined, fields: object): boolean => block?.override === true && hasData(fields);
+const overrides = (block: ProductInput | SkuInput | null | undefined, fields: object): boolean =>
+  block?.override === true && hasData(fields);
 
 /**
  * The catalog product an item names by id or source id; undefined when it names none or one
  * the catalog does not know (the item keeps no link), unless `override: true` creates it.
  */
-async function findOrCreateProduct(r: Resolver, keys: ItemKeys, block: ProductInput | null | undefined): Promise<ProductView | undefined> {
+async function findOrCreateProduct(
+  r: Resolver,
+  keys: ItemKeys,
+  block: ProductInput | null | undefined,
+): Promise<ProductView | undefined> {
   if (keys.productId !== undefined) return r.catalog.product(keys.productId);
   if (keys.productSourceId === undefined) return undefined;
   const known = r.catalog.productBySource(keys.productSourceId);
@@ -180,16 +198,29 @@ async function findOrCreateProduct(r: Resolver, keys: ItemKeys, block: ProductIn
 }
 
 /** A SKU the catalog does not know, created (`override: true`) from the item's `sku` block under the item's product. */
-async function createSku(r: Resolver, item: OrderItemBody, keys: ItemKeys & { skuSourceId: string }, label: string): Promise<SkuView | undefined> {
+async function createSku(
+  r: Resolver,
+  item: OrderItemBody,
+  keys: ItemKeys & { skuSourceId: string },
+  label: string,
+): Promise<SkuView | undefined> {
   const fields = skuFields(item.sku);
   if (!overrides(item.sku, fields)) return undefined;
   const product = await findOrCreateProduct(r, keys, item.product);
-  if (!product) throw invalidPayload(`${label}: a new SKU (source_id ${keys.skuSourceId}) needs its product: product_id or product.source_id`);
+  if (!product)
+    throw invalidPayload(
+      `${label}: a new SKU (source_id ${keys.skuSourceId}) needs its product: product_id or product.source_id`,
+    );
   return writing(r).addSku(await r.upserts.sku(r.trx, product, { source_id: keys.skuSourceId, ...fields }, r.now));
 }
 
 /** The SKU an item names (by sku_id, or by source_id when related_object is sku) and its product; undefined when it names none. */
-async function resolveSku(r: Resolver, item: OrderItemBody, keys: ItemKeys, label: string): Promise<{ sku: SkuView; product: ProductView } | undefined> {
+async function resolveSku(
+  r: Resolver,
+  item: OrderItemBody,
+  keys: ItemKeys,
+  label: string,
+): Promise<{ sku: SkuView; product: ProductView } | undefined> {
   const { skuId, skuSourceId } = keys;
   let sku: SkuView | undefined;
   if (skuId !== undefined) sku = r.catalog.sku(skuId);
@@ -199,7 +230,9 @@ async function resolveSku(r: Resolver, item: OrderItemBody, keys: ItemKeys, labe
   }
   if (sku === undefined) return undefined;
   if (keys.productId !== undefined && keys.productId !== sku.product_id) {
-    throw invalidPayload(`${label}.product_id: SKU ${sku.id} belongs to product ${sku.product_id}, not ${keys.productId}`);
+    throw invalidPayload(
+      `${label}.product_id: SKU ${sku.id} belongs to product ${sku.product_id}, not ${keys.productId}`,
+    );
   }
   const product = r.catalog.product(sku.product_id) as ProductView;
   return { sku, product: await overrideProduct(r, product, item.product) };
@@ -211,14 +244,21 @@ function sentBlock<T extends object>(fields: T): T | null {
 }
 
 /** What the order shows of its product: the catalog's values, with the block's for this order. */
-function productBlock(product: ProductView | undefined, block: ProductInput | null | undefined): ItemProductBlock | null {
-  if (!product) return block ? sentBlock(withoutNulls({ id: block.id, source_id: block.source_id, ...productFields(block) })) : null;
+function productBlock(
+  product: ProductView | undefined,
+  block: ProductInput | null | undefined,
+): ItemProductBlock | null {
+  if (!product)
+    return block
+      ? sentBlock(withoutNulls({ id: block.id, source_id: block.source_id, ...productFields(block) }))
+      : null;
   const { id, source_id, name, metadata, price } = product;
   return withoutNulls({ id, source_id, name, metadata, price, ...productFields(block) });
 }
 
 function skuBlock(sku: SkuView | undefined, block: SkuInput | null | undefined): ItemSkuBlock | null {
-  if (!sku) return block ? sentBlock(withoutNulls({ id: block.id, source_id: block.source_id, ...skuFields(block) })) : null;
+  if (!sku)
+    return block ? sentBlock(withoutNulls({ id: block.id, source_id: block.source_id, ...skuFields(block) })) : null;
   const { id, source_id, metadata, price } = sku;
   return withoutNulls({ id, source_id, sku: sku.sku, metadata, price, ...skuFields(block) });
 }
@@ -244,9 +284,21 @@ async function resolveItem(r: Resolver, item: OrderItemBody, label: string): Pro
  * Resolves every item in order (an item may use a product an earlier one created). `shared`:
  * the transaction's cache of catalog reads (catalog-lookup.service.ts), kept by an import portion.
  */
-export async function resolveItems(trx: Db, items: OrderItemBody[], now: string, upserts: CatalogUpserts, shared?: CatalogCache): Promise<ResolvedItem[]> {
+export async function resolveItems(
+  trx: Db,
+  items: OrderItemBody[],
+  now: string,
+  upserts: CatalogUpserts,
+  shared?: CatalogCache,
+): Promise<ResolvedItem[]> {
   const keys = items.map(keysOf);
-  const r: Resolver = { trx, catalog: new ItemCatalog(await findCatalogEntries(trx, refsOf(keys), shared)), now, upserts, shared };
+  const r: Resolver = {
+    trx,
+    catalog: new ItemCatalog(await findCatalogEntries(trx, refsOf(keys), shared)),
+    now,
+    upserts,
+    shared,
+  };
   const resolved: ResolvedItem[] = [];
   for (const [i, item] of items.entries()) resolved.push(await resolveItem(r, item, `items[${i}]`));
   return resolved;

@@ -29,4 +29,5 @@ export const ORDER_PAID = seam<Kysely<Database>, PaidOrder>('order.paid');
 export type PaidOrderSubscriber = Subscriber<Kysely<Database>, PaidOrder>;
 
 /** Subscribes to orders becoming PAID (at composition, on the Deps' seams); returns the unsubscribe. */
-export const onOrderPaid = (seams: Seams, subscriber: PaidOrderSubscriber): (() => void) => seams.subscribe(ORDER_PAID, subscriber);
+export const onOrderPaid = (seams: Seams, subscriber: PaidOrderSubscriber): (() => void) =>
+  seams.subscribe(ORDER_PAID, subscriber);

@@ -24,5 +24,7 @@ export interface OrderStatusChange {
 export const ORDER_STATUS_CHANGED = seam<Kysely<Database>, OrderStatusChange>('order.status_changed');
 
 /** Subscribes to order status changes (at composition, on the Deps' seams); returns the unsubscribe. */
-export const onOrderStatusChanged = (seams: Seams, subscriber: Subscriber<Kysely<Database>, OrderStatusChange>): (() => void) =>
-  seams.subscribe(ORDER_STATUS_CHANGED, subscriber);
+export const onOrderStatusChanged = (
+  seams: Seams,
+  subscriber: Subscriber<Kysely<Database>, OrderStatusChange>,
+): (() => void) => seams.subscribe(ORDER_STATUS_CHANGED, subscriber);

@@ -8,5 +8,7 @@ import { unlinkCustomer } from './orders-erasure.repository.js';
  * An order stores no personal data beyond that link. The number of orders changed, and the
  * customers whose orders the customer referred.
  */
-export const unlinkCustomerFromOrders = (trx: Kysely<Database>, customerId: string): Promise<{ orders: number; referredCustomerIds: string[] }> =>
-  unlinkCustomer(trx, customerId);
+export const unlinkCustomerFromOrders = (
+  trx: Kysely<Database>,
+  customerId: string,
+): Promise<{ orders: number; referredCustomerIds: string[] }> => unlinkCustomer(trx, customerId);

@@ -4,7 +4,6 @@ import { ORDER_STATUSES, type OrderStatus } from '../../lib/enums.js';
 import type { OrderRow } from './orders.repository.js';
 import type { Db } from '../../db/engine.js';
 
-
 /** The filters that define the set a list counts (`total`). */
 export interface OrderFilters {
   customerId?: string;
@@ -18,7 +17,10 @@ export interface OrderPageQuery {
   limit: number;
 }
 
-function applyFilters<O>(query: SelectQueryBuilder<Database, 'orders', O>, f: OrderFilters): SelectQueryBuilder<Database, 'orders', O> {
+function applyFilters<O>(
+  query: SelectQueryBuilder<Database, 'orders', O>,
+  f: OrderFilters,
+): SelectQueryBuilder<Database, 'orders', O> {
   let q = query;
   if (f.customerId !== undefined) q = q.where('customer_id', '=', f.customerId);
   if (f.status !== undefined) q = q.where('status', '=', f.status);
@@ -51,6 +53,9 @@ export async function countOrders(db: Db, f: OrderFilters): Promise<number> {
       .where('status', 'in', f.status !== undefined ? [f.status] : ORDER_STATUSES);
     return Number((await counts.executeTakeFirstOrThrow()).n ?? 0);
   }
-  const row = await applyFilters(db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')), f).executeTakeFirstOrThrow();
+  const row = await applyFilters(
+    db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')),
+    f,
+  ).executeTakeFirstOrThrow();
   return row.n;
 }

@@ -38,5 +38,15 @@ export async function listOrders(deps: ReadDeps, query: OrdersListQuery) {
     limit: query.limit,
   });
   const total = await listRepo.countOrders(deps.db, filters);
-  return listEnvelope('orders', presentOrders(rows, await listItems(deps.db, rows.map((row) => row.id))), { total });
+  return listEnvelope(
+    'orders',
+    presentOrders(
+      rows,
+      await listItems(
+        deps.db,
+        rows.map((row) => row.id),
+      ),
+    ),
+    { total },
+  );
 }

@@ -69,7 +69,11 @@ export async function insertOrder(db: Db, row: FullOrderRow): Promise<OrderRow> 
 const updateRow = queryTemplate<OrderPatch & { id: string }, OrderRow>((db, param, columns) =>
   db
     .updateTable('orders')
-    .set(Object.fromEntries(columns.split(',').map((column) => [column, param(column as keyof OrderPatch & string)])) as OrderPatch)
+    .set(
+      Object.fromEntries(
+        columns.split(',').map((column) => [column, param(column as keyof OrderPatch & string)]),
+      ) as OrderPatch,
+    )
     .where('id', '=', param('id'))
     .returningAll(),
 );
@@ -94,7 +98,13 @@ export async function replaceItems(db: Db, orderId: string, rows: OrderItemRow[]
 /** The items of several orders in one query (no N+1 on lists), each order's in its order. */
 export const listItems = (db: Db, orderIds: readonly string[]): Promise<OrderItemRow[]> =>
   inBatches(orderIds, (batch) =>
-    db.selectFrom('order_items').selectAll().where('order_id', 'in', batch).orderBy('order_id').orderBy('position').execute(),
+    db
+      .selectFrom('order_items')
+      .selectAll()
+      .where('order_id', 'in', batch)
+      .orderBy('order_id')
+      .orderBy('position')
+      .execute(),
   );
 
 /**
@@ -102,8 +112,13 @@ export const listItems = (db: Db, orderIds: readonly string[]): Promise<OrderIte
  * any number of concurrent writers exactly one gets the row back.
  */
 export const claimPaid = async (db: Db, id: string, at: string): Promise<boolean> =>
-  (await db.updateTable('orders').set({ paid_at: at }).where('id', '=', id).where('paid_at', 'is', null).returning('id').executeTakeFirst()) !==
-  undefined;
+  (await db
+    .updateTable('orders')
+    .set({ paid_at: at })
+    .where('id', '=', id)
+    .where('paid_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst()) !== undefined;
 
 /** The latest order of a customer with this status (by created_at, then insertion). */
 const latestWithStatus = (db: Db, customerId: string, status: OrderStatus) =>
@@ -121,7 +136,10 @@ const latestWithStatus = (db: Db, customerId: string, status: OrderStatus) =>
  * A customer's latest order that counts in summary.orders (PAID or FULFILLED): one indexed
  * lookup per status, so its cost does not grow with the customer's orders.
  */
-export async function findLatestCountedOrder(db: Db, customerId: string): Promise<{ total_amount: number; created_at: string } | undefined> {
+export async function findLatestCountedOrder(
+  db: Db,
+  customerId: string,
+): Promise<{ total_amount: number; created_at: string } | undefined> {
   const found = [await latestWithStatus(db, customerId, 'PAID'), await latestWithStatus(db, customerId, 'FULFILLED')];
   const later = (a: (typeof found)[number], b: (typeof found)[number]) =>
     !a || (b && (b.created_at > a.created_at || (b.created_at === a.created_at && b.seq > a.seq))) ? b : a;
@@ -129,7 +147,12 @@ export async function findLatestCountedOrder(db: Db, customerId: string): Promis
   return latest && { total_amount: latest.total_amount, created_at: latest.created_at };
 }
 
-type ItemFigures = { discount_amount: number; discount_quantity: number | null; quantity?: number; amount?: number | null };
+type ItemFigures = {
+  discount_amount: number;
+  discount_quantity: number | null;
+  quantity?: number;
+  amount?: number | null;
+};
 
 // Compiled once per set of figures (a redemption changes two or three of an order's items).
 const itemFigures = queryTemplate<ItemFigures & { orderId: string; position: number }, never>((db, param, shape) =>
@@ -151,4 +174,12 @@ export const updateItemFigures = async (
 };
 
 export const countItems = async (db: Db, orderId: string): Promise<number> =>
-  Number((await db.selectFrom('order_items').select((eb) => eb.fn.countAll<number>().as('n')).where('order_id', '=', orderId).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await db
+        .selectFrom('order_items')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('order_id', '=', orderId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );

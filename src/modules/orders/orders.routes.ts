@@ -25,6 +25,11 @@ export const ordersRoutes: RouteModule = (router, deps) => {
   });
 
   router.put('/v1/orders/:orderId', async (ctx) => {
-    ctx.body = await updateOrder(deps, ctx.state.actor, ctx.params.orderId as string, validateBody(updateOrderSchema, ctx.request.body));
+    ctx.body = await updateOrder(
+      deps,
+      ctx.state.actor,
+      ctx.params.orderId as string,
+      validateBody(updateOrderSchema, ctx.request.body),
+    );
   });
 };

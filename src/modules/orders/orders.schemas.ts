@@ -19,9 +19,13 @@ const whole = (min: number) =>
   number()
     .nullable()
     .typeError(`${PATH} must be an integer`)
-    .test('whole', min === 0 ? `${PATH} must be a non-negative integer` : `${PATH} must be an integer of at least ${min}`, (v) => {
-      return v == null || (Number.isSafeInteger(v) && v >= min);
-    });
+    .test(
+      'whole',
+      min === 0 ? `${PATH} must be a non-negative integer` : `${PATH} must be an integer of at least ${min}`,
+      (v) => {
+        return v == null || (Number.isSafeInteger(v) && v >= min);
+      },
+    );
 
 const ref = () => idField(PATH).nullable();
 const metadata = () => jsonObjectField(PATH).nullable();
@@ -32,7 +36,9 @@ const block = <T extends ObjectShape>(fields: T) =>
 const itemSchema = object({
   sku_id: ref(),
   product_id: ref(),
-  related_object: string().nullable().oneOf(['product', 'sku'] as const, `${PATH} must be product or sku`),
+  related_object: string()
+    .nullable()
+    .oneOf(['product', 'sku'] as const, `${PATH} must be product or sku`),
   source_id: ref(),
   quantity: whole(1),
   discount_quantity: whole(0),
@@ -41,16 +47,33 @@ const itemSchema = object({
   discount_amount: whole(0),
   initial_amount: whole(0),
   price: whole(0),
-  product: block({ id: ref(), source_id: ref(), override: flag(), name: shortText(PATH).nullable(), metadata: metadata(), price: whole(0) }),
-  sku: block({ id: ref(), source_id: ref(), override: flag(), sku: shortText(PATH).nullable(), metadata: metadata(), price: whole(0) }),
+  product: block({
+    id: ref(),
+    source_id: ref(),
+    override: flag(),
+    name: shortText(PATH).nullable(),
+    metadata: metadata(),
+    price: whole(0),
+  }),
+  sku: block({
+    id: ref(),
+    source_id: ref(),
+    override: flag(),
+    sku: shortText(PATH).nullable(),
+    metadata: metadata(),
+    price: whole(0),
+  }),
   metadata: metadata(),
 }).typeError(`${PATH} must be an object`);
 
-const customerSchema = () => createCustomerSchema.clone().typeError(`${PATH} must be an object`).nullable().optional().default(undefined);
+const customerSchema = () =>
+  createCustomerSchema.clone().typeError(`${PATH} must be an object`).nullable().optional().default(undefined);
 
 const orderFields = {
   source_id: nullableText('source_id'),
-  status: string().nullable().oneOf(ORDER_STATUSES, `status must be one of: ${ORDER_STATUSES.join(', ')}`),
+  status: string()
+    .nullable()
+    .oneOf(ORDER_STATUSES, `status must be one of: ${ORDER_STATUSES.join(', ')}`),
   amount: whole(0),
   initial_amount: whole(0),
   discount_amount: whole(0),
@@ -72,7 +95,9 @@ const orderFields = {
 const NOT_AN_OBJECT = 'The body must be a JSON object';
 
 /** POST /v1/orders, and each order of an import: an existing `id` or `source_id` updates that order. */
-export const createOrderSchema = object({ id: idField('id').nullable(), ...orderFields }).typeError(NOT_AN_OBJECT).nonNullable(NOT_AN_OBJECT);
+export const createOrderSchema = object({ id: idField('id').nullable(), ...orderFields })
+  .typeError(NOT_AN_OBJECT)
+  .nonNullable(NOT_AN_OBJECT);
 
 /** PUT /v1/orders/{id or source_id}: the fields given change, the others stay. */
 export const updateOrderSchema = object(orderFields).typeError(NOT_AN_OBJECT).nonNullable(NOT_AN_OBJECT);

@@ -19,7 +19,14 @@ import {
   type UpsertOptions,
 } from './order-draft.service.js';
 import { insertPlannedCustomer } from '../customers/customers.service.js';
-import { claimPaid, countedInNew, emitOrderEvents, firePaidSeam, fireStatusSeam, moveOrderInSummary } from './order-effects.service.js';
+import {
+  claimPaid,
+  countedInNew,
+  emitOrderEvents,
+  firePaidSeam,
+  fireStatusSeam,
+  moveOrderInSummary,
+} from './order-effects.service.js';
 import { presentOrder, type OrderObject } from './orders.presenter.js';
 import * as repo from './orders.repository.js';
 import type { CreateOrderBody, UpdateOrderBody } from './orders.schemas.js';
@@ -59,7 +66,11 @@ async function assertSourceIdFree(trx: Db, selfId: string, sourceId: string | nu
 }
 
 /** What a body changes on a stored order (checked, not written); undefined when nothing. */
-async function changesOf(db: Db, stored: StoredOrder, draft: OrderDraft): Promise<{ patch: Partial<OrderColumns>; itemsChanged: boolean } | undefined> {
+async function changesOf(
+  db: Db,
+  stored: StoredOrder,
+  draft: OrderDraft,
+): Promise<{ patch: Partial<OrderColumns>; itemsChanged: boolean } | undefined> {
   const patch = changedColumns(stored.row, draft.columns);
   const itemsChanged = !sameItems(stored, draft);
   if (Object.keys(patch).length === 0 && !itemsChanged) return undefined;
@@ -68,7 +79,12 @@ async function changesOf(db: Db, stored: StoredOrder, draft: OrderDraft): Promis
 }
 
 /** The order after the change, or undefined when the body changed nothing. */
-async function writeChanges(trx: Db, ctx: OrderContext, stored: StoredOrder, draft: OrderDraft): Promise<StoredOrder | undefined> {
+async function writeChanges(
+  trx: Db,
+  ctx: OrderContext,
+  stored: StoredOrder,
+  draft: OrderDraft,
+): Promise<StoredOrder | undefined> {
   const changes = await changesOf(trx, stored, draft);
   if (!changes) return undefined;
   const row = await repo.updateOrder(trx, stored.row.id, { ...changes.patch, updated_at: ctx.at });
@@ -89,32 +105,56 @@ export interface StoredChange {
   claimedPaid: boolean;
 }
 
-async function applyUpdate(trx: Db, ctx: OrderContext, stored: StoredOrder, input: CreateOrderBody, options: UpsertOptions): Promise<StoredChange> {
+async function applyUpdate(
+  trx: Db,
+  ctx: OrderContext,
+  stored: StoredOrder,
+  input: CreateOrderBody,
+  options: UpsertOptions,
+): Promise<StoredChange> {
   const draft = await draftOrder(trx, ctx, stored, input, options, STORE_UPSERTS);
   const after = await writeChanges(trx, ctx, stored, draft);
   // Nothing new: the order was claimed when it became PAID, so the seam has nothing to do.
   if (!after) return { before: stored.row, after: stored, created: false, changed: false, claimedPaid: false };
   await moveOrderInSummary(trx, stored.row, after.row, summaryAt(ctx, options));
-  return { before: stored.row, after, created: false, changed: true, claimedPaid: await claimPaid(trx, after.row, ctx.at) };
+  return {
+    before: stored.row,
+    after,
+    created: false,
+    changed: true,
+    claimedPaid: await claimPaid(trx, after.row, ctx.at),
+  };
 }
 
 /** The customers' updated_at a summary change sets: none for summaries as history (an import's). */
-const summaryAt = (ctx: OrderContext, options: UpsertOptions): string | null => (options.historySummaries ? null : ctx.at);
+const summaryAt = (ctx: OrderContext, options: UpsertOptions): string | null =>
+  options.historySummaries ? null : ctx.at;
 
 const newRow = (ctx: OrderContext, id: string, draft: OrderDraft) =>
-  ({ id, ...draft.columns, paid_at: draft.columns.status === 'PAID' ? ctx.at : null, updated_at: null }) satisfies repo.FullOrderRow;
+  ({
+    id,
+    ...draft.columns,
+    paid_at: draft.columns.status === 'PAID' ? ctx.at : null,
+    updated_at: null,
+  }) satisfies repo.FullOrderRow;
 
 /**
  * A new order is stored as the insert returns it (generated columns included) with the items
  * as inserted, so nothing is read back. A new PAID order is claimed by its own insert
  * (paid_at set): no other writer can have claimed a row that did not exist.
  */
-async function insertNew(trx: Db, ctx: OrderContext, input: CreateOrderBody, options: UpsertOptions): Promise<StoredChange> {
+async function insertNew(
+  trx: Db,
+  ctx: OrderContext,
+  input: CreateOrderBody,
+  options: UpsertOptions,
+): Promise<StoredChange> {
   const draft = await draftOrder(trx, ctx, undefined, input, options, STORE_UPSERTS);
   const id = timeOrderedId('ord_', ctx.at);
   const paid = draft.columns.status === 'PAID';
   // A new customer planned by the draft counts this order in its insert: nothing to move after.
-  if (draft.newCustomer) await insertPlannedCustomer(trx, customerContext(ctx, options), draft.newCustomer, countedInNew(draft.columns));
+  if (draft.newCustomer)
+    await insertPlannedCustomer(trx, customerContext(ctx, options), draft.newCustomer, countedInNew(draft.columns));
   const row = await repo.insertOrder(trx, newRow(ctx, id, draft));
   const items = itemRows(id, draft.items ?? []);
   await repo.insertItems(trx, items);
@@ -140,7 +180,12 @@ async function namedOrder(db: Db, input: CreateOrderBody): Promise<StoredOrder |
  * of an import, with IMPORT_UPSERT), and the first half of upsertOrder. An unknown `id` is
  * 404: ids are ours to assign.
  */
-export async function storeOrder(trx: Db, ctx: OrderContext, input: CreateOrderBody, options: UpsertOptions): Promise<StoredChange> {
+export async function storeOrder(
+  trx: Db,
+  ctx: OrderContext,
+  input: CreateOrderBody,
+  options: UpsertOptions,
+): Promise<StoredChange> {
   const stored = await namedOrder(trx, input);
   return stored ? applyUpdate(trx, ctx, stored, input, options) : insertNew(trx, ctx, input, options);
 }
@@ -158,27 +203,52 @@ const withTotal = (row: repo.FullOrderRow & Partial<Pick<repo.OrderRow, 'seq' | 
  * A validation's order (its answer is the order a redemption would store now); a customer
  * previewed beside it (maybe new, so not stored) comes as `ctx.customer`.
  */
-export async function previewOrder(db: Db, ctx: OrderContext, input: CreateOrderBody): Promise<{ order: OrderObject; created: boolean }> {
+export async function previewOrder(
+  db: Db,
+  ctx: OrderContext,
+  input: CreateOrderBody,
+): Promise<{ order: OrderObject; created: boolean }> {
   const stored = await namedOrder(db, input);
   const draft = await draftOrder(db, ctx, stored, input, API_UPSERT, PREVIEW_UPSERTS);
-  if (!stored) return { order: present({ row: withTotal(newRow(ctx, timeOrderedId('ord_', ctx.at), draft)), items: itemRows('', draft.items ?? []) }), created: true };
+  if (!stored)
+    return {
+      order: present({
+        row: withTotal(newRow(ctx, timeOrderedId('ord_', ctx.at), draft)),
+        items: itemRows('', draft.items ?? []),
+      }),
+      created: true,
+    };
   const changes = await changesOf(db, stored, draft);
   if (!changes) return { order: present(stored), created: false };
   const row = withTotal({ ...stored.row, ...changes.patch, updated_at: ctx.at });
-  return { order: present({ row, items: changes.itemsChanged ? itemRows(row.id, draft.items ?? []) : stored.items }), created: false };
+  return {
+    order: present({ row, items: changes.itemsChanged ? itemRows(row.id, draft.items ?? []) : stored.items }),
+    created: false,
+  };
 }
 
 /** Presents a stored change, with its events (unless asked for none) and the paid-order seam. */
-async function announce(trx: Db, ctx: OrderContext, change: StoredChange, options: UpsertOptions): Promise<OrderUpsertResult> {
+async function announce(
+  trx: Db,
+  ctx: OrderContext,
+  change: StoredChange,
+  options: UpsertOptions,
+): Promise<OrderUpsertResult> {
   const order = present(change.after);
   if (change.changed && options.emitEvents) {
-    await emitOrderEvents(trx, ctx, { created: change.created, statusChanged: change.before?.status !== change.after.row.status }, order);
+    await emitOrderEvents(
+      trx,
+      ctx,
+      { created: change.created, statusChanged: change.before?.status !== change.after.row.status },
+      order,
+    );
   }
   // Only the writer that claimed the order paid fires, so the seam fires once per order.
   if (change.claimedPaid && options.firePaidSeam) await firePaidSeam(trx, ctx, order);
   // The same flag: import (historical orders) fires neither seam.
   const previous = change.before?.status;
-  if (options.firePaidSeam && previous !== undefined && previous !== order.status) await fireStatusSeam(trx, ctx, order, previous);
+  if (options.firePaidSeam && previous !== undefined && previous !== order.status)
+    await fireStatusSeam(trx, ctx, order, previous);
   return { order, created: change.created, changed: change.changed };
 }
 
@@ -186,11 +256,20 @@ async function announce(trx: Db, ctx: OrderContext, change: StoredChange, option
  * storeOrder, then what a stored change causes besides: the events and the paid-order seam.
  * POST /v1/orders and redemptions storing their order call this.
  */
-export async function upsertOrder(trx: Db, ctx: OrderContext, input: CreateOrderBody, options: UpsertOptions): Promise<OrderUpsertResult> {
+export async function upsertOrder(
+  trx: Db,
+  ctx: OrderContext,
+  input: CreateOrderBody,
+  options: UpsertOptions,
+): Promise<OrderUpsertResult> {
   return announce(trx, ctx, await storeOrder(trx, ctx, input, options), options);
 }
 
-const contextOf = (deps: WriteDeps, actor: Actor): OrderContext => ({ actor, at: isoNow(deps.clock), seams: deps.seams });
+const contextOf = (deps: WriteDeps, actor: Actor): OrderContext => ({
+  actor,
+  at: isoNow(deps.clock),
+  seams: deps.seams,
+});
 
 /** POST /v1/orders. */
 export async function createOrder(deps: WriteDeps, actor: Actor, input: CreateOrderBody): Promise<OrderObject> {
@@ -199,12 +278,19 @@ export async function createOrder(deps: WriteDeps, actor: Actor, input: CreateOr
 }
 
 /** PUT /v1/orders/{id or source_id}: the fields given change, the others stay. */
-export async function updateOrder(deps: WriteDeps, actor: Actor, ref: string, input: UpdateOrderBody): Promise<OrderObject> {
+export async function updateOrder(
+  deps: WriteDeps,
+  actor: Actor,
+  ref: string,
+  input: UpdateOrderBody,
+): Promise<OrderObject> {
   const ctx = contextOf(deps, actor);
   return deps.db.transaction().execute(async (trx) => {
     const row = await repo.findOrderByRef(trx, ref);
     if (!row) throw notFound('order', ref);
-    return (await announce(trx, ctx, await applyUpdate(trx, ctx, await loadOrder(trx, row), input, API_UPSERT), API_UPSERT)).order;
+    return (
+      await announce(trx, ctx, await applyUpdate(trx, ctx, await loadOrder(trx, row), input, API_UPSERT), API_UPSERT)
+    ).order;
   });
 }
 
@@ -228,9 +314,20 @@ export interface OrderRedemptionChange {
   discount_amount: number;
   items_discount_amount: number;
   /** The stored items whose figures it changed, by position (quantity and amount when units were added to them). */
-  items: { position: number; discount_amount: number; discount_quantity: number | null; quantity?: number; amount?: number | null }[];
+  items: {
+    position: number;
+    discount_amount: number;
+    discount_quantity: number | null;
+    quantity?: number;
+    amount?: number | null;
+  }[];
   /** New lines of the units a UNIT discount added, after the stored ones. */
-  added: Array<Pick<ItemContent, 'product_id' | 'sku_id' | 'quantity' | 'price' | 'amount' | 'discount_amount' | 'discount_quantity'>>;
+  added: Array<
+    Pick<
+      ItemContent,
+      'product_id' | 'sku_id' | 'quantity' | 'price' | 'amount' | 'discount_amount' | 'discount_quantity'
+    >
+  >;
   /** The whole `redemptions` map after it. */
   redemptions: Record<string, unknown>;
   at: string;
@@ -252,6 +349,24 @@ export async function recordOrderRedemption(trx: Db, orderId: string, change: Or
   for (const { position, ...figures } of change.items) await repo.updateItemFigures(trx, orderId, position, figures);
   if (change.added.length === 0) return;
   const first = await repo.countItems(trx, orderId);
-  const blank = { source_id: null, related_object: null, initial_quantity: null, initial_amount: null, product: null, sku: null, metadata: null };
-  await repo.insertItems(trx, change.added.map((item, i) => ({ ...blank, ...item, related_object: item.sku_id ? 'sku' : 'product', order_id: orderId, position: first + i, id: newId('ordli_') })));
+  const blank = {
+    source_id: null,
+    related_object: null,
+    initial_quantity: null,
+    initial_amount: null,
+    product: null,
+    sku: null,
+    metadata: null,
+  };
+  await repo.insertItems(
+    trx,
+    change.added.map((item, i) => ({
+      ...blank,
+      ...item,
+      related_object: item.sku_id ? 'sku' : 'product',
+      order_id: orderId,
+      position: first + i,
+      id: newId('ordli_'),
+    })),
+  );
 }

@@ -27,11 +27,20 @@ interface Erased {
 }
 
 /** Every erasure, in the deletion's transaction. */
-async function eraseEverywhere(trx: Kysely<Database>, dbFile: string, ref: string, jobData: JobDataFound): Promise<Erased> {
+async function eraseEverywhere(
+  trx: Kysely<Database>,
+  dbFile: string,
+  ref: string,
+  jobData: JobDataFound,
+): Promise<Erased> {
   const customer = await findCustomerToErase(trx, ref);
   const id = customer.id;
   const redemptionSeq = await firstRedemptionSeqOf(trx, id);
-  const files = await eraseExportsOfCustomer(trx, dbFile, { customerSeq: customer.seq, redemptionSeq, identifiers: customer.identifiers });
+  const files = await eraseExportsOfCustomer(trx, dbFile, {
+    customerSeq: customer.seq,
+    redemptionSeq,
+    identifiers: customer.identifiers,
+  });
   await eraseJobDataAbout(trx, customer.identifiers, jobData);
   const { orders, referredCustomerIds } = await unlinkCustomerFromOrders(trx, id);
   const events = await eraseCustomerEvents(trx, id, referredCustomerIds);
@@ -65,7 +74,9 @@ export async function deleteCustomerPermanently(deps: DeletionDeps, ref: string)
   // The searches of whole job tables run first, on the reader: the transaction, which holds
   // the write lock, then reads only what they found and what was written since.
   const jobData = await findJobDataAbout(deps.db, (await findCustomerToErase(deps.db, ref)).identifiers);
-  const counts: Erased = await deps.engine.storage.erasingFreedSpace(() => deps.db.transaction().execute((trx) => eraseEverywhere(trx, deps.dbFile, ref, jobData)));
+  const counts: Erased = await deps.engine.storage.erasingFreedSpace(() =>
+    deps.db.transaction().execute((trx) => eraseEverywhere(trx, deps.dbFile, ref, jobData)),
+  );
   removeExportFiles(counts.files);
   await releaseFreeSpace(deps);
   return {
@@ -74,7 +85,15 @@ export async function deleteCustomerPermanently(deps: DeletionDeps, ref: string)
     related_object_id: counts.id,
     related_object: 'customer' as const,
     status: 'DONE' as const,
-    data_json: { events: 0, customer_events: counts.events.all, daily_events: 0, segments: counts.segments, orders: counts.orders, order_events: counts.events.orders, customer: 1 },
+    data_json: {
+      events: 0,
+      customer_events: counts.events.all,
+      daily_events: 0,
+      segments: counts.segments,
+      orders: counts.orders,
+      order_events: counts.events.orders,
+      customer: 1,
+    },
     object: 'pernament_deletion' as const,
   };
 }

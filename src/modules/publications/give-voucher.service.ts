@@ -30,9 +30,20 @@ export interface Given {
 }
 
 /** Claims a free voucher for the customer; undefined when another customer holds it. */
-export async function claimVoucher(deps: ClaimDeps, trx: Db, voucher: { id: string; code: string }, customerId: string, who: Who): Promise<Given | undefined> {
+export async function claimVoucher(
+  deps: ClaimDeps,
+  trx: Db,
+  voucher: { id: string; code: string },
+  customerId: string,
+  who: Who,
+): Promise<Given | undefined> {
   try {
-    const claimed = await assignCardHolder(deps, trx, { voucherId: voucher.id, customerId, at: who.at, actor: who.actor });
+    const claimed = await assignCardHolder(deps, trx, {
+      voucherId: voucher.id,
+      customerId,
+      at: who.at,
+      actor: who.actor,
+    });
     await repo.countPublication(trx, voucher.id);
     return { id: voucher.id, code: voucher.code, claimedBalance: claimed.loyalty_balance ?? 0 };
   } catch (error) {
@@ -52,14 +63,25 @@ export async function countRepublication(trx: Db, voucher: { id: string; code: s
  * more publication). 404 when unknown, 400 invalid_voucher when it is not of the campaign the
  * request also names, 409 holder_assignement_duplication when another customer holds it.
  */
-export async function giveNamedVoucher(deps: ClaimDeps, trx: Db, code: string, customerId: string, who: Who, campaignId?: string): Promise<Given> {
+export async function giveNamedVoucher(
+  deps: ClaimDeps,
+  trx: Db,
+  code: string,
+  customerId: string,
+  who: Who,
+  campaignId?: string,
+): Promise<Given> {
   const voucher = await findVoucherRow(trx, code);
   if (!voucher) throw notFound('voucher', code);
-  if (campaignId !== undefined && voucher.campaign_id !== campaignId) throw new AppError('invalid_voucher', `Voucher ${code} is not a voucher of campaign ${campaignId}`);
+  if (campaignId !== undefined && voucher.campaign_id !== campaignId)
+    throw new AppError('invalid_voucher', `Voucher ${code} is not a voucher of campaign ${campaignId}`);
   if (voucher.holder_id === customerId) return countRepublication(trx, voucher);
   const claimed = voucher.holder_id === null ? await claimVoucher(deps, trx, voucher, customerId, who) : undefined;
   if (!claimed) {
-    throw new AppError('holder_assignement_duplication', `Voucher ${code} is already held by another customer`, { resource_id: code, resource_type: 'voucher' });
+    throw new AppError('holder_assignement_duplication', `Voucher ${code} is already held by another customer`, {
+      resource_id: code,
+      resource_type: 'voucher',
+    });
   }
   return claimed;
 }
@@ -71,7 +93,14 @@ export async function giveNamedVoucher(deps: ClaimDeps, trx: Db, code: string, c
  * AUTO_UPDATE campaign's publication, a loyalty program's new member); otherwise 400
  * no_voucher_suitable_for_publication.
  */
-export async function giveCampaignVoucher(deps: ClaimDeps, trx: Db, campaign: CampaignRow, customerId: string, who: Who, generate: boolean): Promise<Given> {
+export async function giveCampaignVoucher(
+  deps: ClaimDeps,
+  trx: Db,
+  campaign: CampaignRow,
+  customerId: string,
+  who: Who,
+  generate: boolean,
+): Promise<Given> {
   for (let attempt = 0; attempt < 100; attempt++) {
     const free = await repo.findFreeVoucher(trx, campaign.id);
     if (!free) break;
@@ -79,9 +108,18 @@ export async function giveCampaignVoucher(deps: ClaimDeps, trx: Db, campaign: Ca
     if (claimed) return claimed;
   }
   if (!generate) {
-    throw new AppError('no_voucher_suitable_for_publication', `Campaign ${campaign.name} has no voucher left to publish`, { resource_id: campaign.id, resource_type: 'campaign' });
+    throw new AppError(
+      'no_voucher_suitable_for_publication',
+      `Campaign ${campaign.name} has no voucher left to publish`,
+      { resource_id: campaign.id, resource_type: 'campaign' },
+    );
   }
-  const made = await addVouchersInTransaction(trx, campaign, { count: 1, body: {}, requestId: who.actor.request_id, now: who.at });
+  const made = await addVouchersInTransaction(trx, campaign, {
+    count: 1,
+    body: {},
+    requestId: who.actor.request_id,
+    now: who.at,
+  });
   const voucher = 'code' in made ? await findVoucherRow(trx, made.code) : undefined;
   const claimed = voucher && (await claimVoucher(deps, trx, voucher, customerId, who));
   if (!claimed) throw new AppError('internal_error', `The new voucher of campaign ${campaign.id} could not be claimed`);
@@ -93,13 +131,25 @@ export async function giveCampaignVoucher(deps: ClaimDeps, trx: Db, campaign: Ca
  * through giveCampaignVoucher's guarded claim, in the caller's transaction: all of them, or
  * none when the campaign runs out (the refusal rolls the whole transaction back).
  */
-export async function giveCampaignVouchers(deps: ClaimDeps, trx: Db, campaign: CampaignRow, customerId: string, who: Who, generate: boolean, count: number): Promise<Given[]> {
+export async function giveCampaignVouchers(
+  deps: ClaimDeps,
+  trx: Db,
+  campaign: CampaignRow,
+  customerId: string,
+  who: Who,
+  generate: boolean,
+  count: number,
+): Promise<Given[]> {
   const given: Given[] = [];
   try {
     while (given.length < count) given.push(await giveCampaignVoucher(deps, trx, campaign, customerId, who, generate));
   } catch (error) {
     if (count === 1 || !(error instanceof AppError) || error.key !== 'no_voucher_suitable_for_publication') throw error;
-    throw new AppError('no_voucher_suitable_for_publication', `Campaign ${campaign.name} has ${given.length} of the ${count} vouchers asked for left to publish`, { resource_id: campaign.id, resource_type: 'campaign' });
+    throw new AppError(
+      'no_voucher_suitable_for_publication',
+      `Campaign ${campaign.name} has ${given.length} of the ${count} vouchers asked for left to publish`,
+      { resource_id: campaign.id, resource_type: 'campaign' },
+    );
   }
   return given;
 }

@@ -15,4 +15,7 @@ export interface PublicationSucceeded {
 
 export const PUBLICATION_SUCCEEDED = seam<Kysely<Database>, PublicationSucceeded>('publication.succeeded');
 
-export const onPublicationSucceeded = (seams: Seams, subscriber: Subscriber<Kysely<Database>, PublicationSucceeded>): (() => void) => seams.subscribe(PUBLICATION_SUCCEEDED, subscriber);
+export const onPublicationSucceeded = (
+  seams: Seams,
+  subscriber: Subscriber<Kysely<Database>, PublicationSucceeded>,
+): (() => void) => seams.subscribe(PUBLICATION_SUCCEEDED, subscriber);

@@ -10,7 +10,16 @@ import type { Db } from '../../db/engine.js';
 type Equal = Partial<Record<PublicationFilterColumn, string | number>>;
 
 /** The column whose (column, created_at) index reads a created_at-ordered page: the most selective one given. */
-const DRIVERS: PublicationFilterColumn[] = ['source_id', 'voucher_code', 'customer_id', 'failure_code', 'campaign_name', 'voucher_type', 'is_referral_code', 'result'];
+const DRIVERS: PublicationFilterColumn[] = [
+  'source_id',
+  'voucher_code',
+  'customer_id',
+  'failure_code',
+  'campaign_name',
+  'voucher_type',
+  'is_referral_code',
+  'result',
+];
 
 /**
  * The publications the filters select, as a query over `publications` that one index serves
@@ -29,14 +38,21 @@ function selected(db: Db, equal: Equal, sort: PublicationOrderField) {
   const byVoucher = driver === 'voucher_code' && code !== undefined;
   // Joined, the query still selects from `publications` alone; only the order names `pv`.
   let q = byVoucher
-    ? (db.selectFrom('publication_vouchers as pv').innerJoin('publications', 'publications.seq', 'pv.publication_seq').where('pv.voucher_code', '=', code) as unknown as ReturnType<typeof from>)
+    ? (db
+        .selectFrom('publication_vouchers as pv')
+        .innerJoin('publications', 'publications.seq', 'pv.publication_seq')
+        .where('pv.voucher_code', '=', code) as unknown as ReturnType<typeof from>)
     : from(db);
   for (const column of columns) {
     if (column === 'voucher_code') {
       if (!byVoucher) q = q.where(({ exists, selectFrom }) => exists(voucherRow(selectFrom, code as string)));
       continue;
     }
-    q = q.where(column === driver ? `publications.${column}` : notIndexed(`publications.${column}`), '=', equal[column] as string);
+    q = q.where(
+      column === driver ? `publications.${column}` : notIndexed(`publications.${column}`),
+      '=',
+      equal[column] as string,
+    );
   }
   return { query: q, byVoucher };
 }
@@ -61,12 +77,17 @@ const SORT_KEYS: Record<PublicationOrderField, Array<'created_at' | 'seq' | Publ
   channel: ['channel', 'created_at', 'seq'],
 };
 
-export function listPublicationPage(db: Db, q: { equal: Equal; sort: OrderBy<PublicationOrderField>; offset: number; limit: number }): Promise<PublicationRow[]> {
+export function listPublicationPage(
+  db: Db,
+  q: { equal: Equal; sort: OrderBy<PublicationOrderField>; offset: number; limit: number },
+): Promise<PublicationRow[]> {
   const { query: filtered, byVoucher } = selected(db, q.equal, q.sort.field);
   let query = filtered.selectAll('publications');
   if (byVoucher) {
     // created_at order, walked on the voucher's key (the same times and seqs as the publications').
-    query = query.orderBy(sql.ref('pv.created_at'), q.sort.direction).orderBy(sql.ref('pv.publication_seq'), q.sort.direction);
+    query = query
+      .orderBy(sql.ref('pv.created_at'), q.sort.direction)
+      .orderBy(sql.ref('pv.publication_seq'), q.sort.direction);
   } else {
     for (const key of SORT_KEYS[q.sort.field]) query = query.orderBy(`publications.${key}`, q.sort.direction);
   }
@@ -82,9 +103,15 @@ export async function countPublications(db: Db, equal: Equal): Promise<number> {
   const columns = Object.keys(equal);
   if (columns.every((c) => c === 'result')) {
     const results = equal.result === undefined ? ['SUCCESS', 'FAILURE'] : [equal.result as PublicationResult];
-    const row = await db.selectFrom('publication_counts').select((eb) => eb.fn.sum<number>('total').as('n')).where('result', 'in', results as PublicationResult[]).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('publication_counts')
+      .select((eb) => eb.fn.sum<number>('total').as('n'))
+      .where('result', 'in', results as PublicationResult[])
+      .executeTakeFirstOrThrow();
     return Number(row.n ?? 0);
   }
-  const row = await selected(db, equal, 'created_at').query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await selected(db, equal, 'created_at')
+    .query.select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return row.n;
 }

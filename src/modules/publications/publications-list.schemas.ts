@@ -1,5 +1,10 @@
 import { fieldCatalog, readQueryFilters, type Condition } from '../../engine/conditions/index.js';
-import { PUBLICATION_LIST_ORDERS, PUBLICATION_RESULTS, PUBLICATION_VOUCHER_TYPES, type PublicationOrderField } from '../../lib/enums.js';
+import {
+  PUBLICATION_LIST_ORDERS,
+  PUBLICATION_RESULTS,
+  PUBLICATION_VOUCHER_TYPES,
+  type PublicationOrderField,
+} from '../../lib/enums.js';
 import { invalidQueryParams } from '../../lib/errors.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import { limit, oneOf, order, page, querySchema, refuseUnservedOrder, text } from '../../lib/query-params.js';
@@ -9,7 +14,15 @@ import { validateQuery } from '../../lib/validate.js';
 export const PUBLICATION_ORDER_FIELDS = PUBLICATION_LIST_ORDERS;
 
 /** The columns a list filter restricts, each with its (column, created_at) index (sql/0020). */
-export type PublicationFilterColumn = 'customer_id' | 'voucher_code' | 'campaign_name' | 'result' | 'voucher_type' | 'is_referral_code' | 'source_id' | 'failure_code';
+export type PublicationFilterColumn =
+  | 'customer_id'
+  | 'voucher_code'
+  | 'campaign_name'
+  | 'result'
+  | 'voucher_type'
+  | 'is_referral_code'
+  | 'source_id'
+  | 'failure_code';
 
 export interface PublicationsListQuery {
   limit: number;
@@ -38,12 +51,18 @@ const listSchema = querySchema(params);
 
 /** The `filters` deep object's fields (the reference's ParameterFiltersListPublications that an index serves). */
 const FILTER_COLUMN: Record<string, PublicationFilterColumn> = {
-  customer_id: 'customer_id', campaign_name: 'campaign_name', result: 'result', voucher_type: 'voucher_type',
-  is_referral_code: 'is_referral_code', source_id: 'source_id', failure_code: 'failure_code',
+  customer_id: 'customer_id',
+  campaign_name: 'campaign_name',
+  result: 'result',
+  voucher_type: 'voucher_type',
+  is_referral_code: 'is_referral_code',
+  source_id: 'source_id',
+  failure_code: 'failure_code',
 };
 const CATALOG = fieldCatalog(Object.fromEntries(Object.keys(FILTER_COLUMN).map((field) => [field, 'string' as const])));
 const SERVED = `${Object.keys(FILTER_COLUMN).join(', ')} with $is (or $in with one value), joined by "and"`;
-const accepts = ({ operator, operands }: Condition): boolean => operator === '$is' || (operator === '$in' && operands.length === 1);
+const accepts = ({ operator, operands }: Condition): boolean =>
+  operator === '$is' || (operator === '$in' && operands.length === 1);
 
 /** A value as stored: voucher_type's names map to the voucher's type, is_referral_code to 0 or 1. */
 function stored(column: PublicationFilterColumn, raw: string, label: string): string | number {
@@ -56,7 +75,8 @@ function stored(column: PublicationFilterColumn, raw: string, label: string): st
     if (raw !== 'true' && raw !== 'false') throw invalidQueryParams(`${label} must be true or false`);
     return raw === 'true' ? 1 : 0;
   }
-  if (column === 'result' && !(PUBLICATION_RESULTS as readonly string[]).includes(raw)) throw invalidQueryParams(`${label} must be one of: ${PUBLICATION_RESULTS.join(', ')}`);
+  if (column === 'result' && !(PUBLICATION_RESULTS as readonly string[]).includes(raw))
+    throw invalidQueryParams(`${label} must be one of: ${PUBLICATION_RESULTS.join(', ')}`);
   return raw;
 }
 
@@ -70,17 +90,26 @@ export function parsePublicationsListQuery(query: Record<string, unknown>): Publ
   if (unknown.length > 0) throw invalidQueryParams(`Unknown query parameter(s): ${unknown.join(', ')}`);
   const p = validateQuery(listSchema, read.rest);
   const terms: Array<[PublicationFilterColumn, string | undefined, string]> = [
-    ['campaign_name', p.campaign, 'campaign'], ['voucher_code', p.voucher, 'voucher'], ['result', p.result, 'result'],
-    ['voucher_type', p.voucher_type, 'voucher_type'], ['is_referral_code', p.is_referral_code, 'is_referral_code'], ['source_id', p.source_id, 'source_id'],
+    ['campaign_name', p.campaign, 'campaign'],
+    ['voucher_code', p.voucher, 'voucher'],
+    ['result', p.result, 'result'],
+    ['voucher_type', p.voucher_type, 'voucher_type'],
+    ['is_referral_code', p.is_referral_code, 'is_referral_code'],
+    ['source_id', p.source_id, 'source_id'],
     ['customer_id', p.customer, 'customer'],
-    ...read.conditions.map((c): [PublicationFilterColumn, string, string] => [FILTER_COLUMN[c.field] as PublicationFilterColumn, c.operands[0] as string, `filters.${c.field}`]),
+    ...read.conditions.map((c): [PublicationFilterColumn, string, string] => [
+      FILTER_COLUMN[c.field] as PublicationFilterColumn,
+      c.operands[0] as string,
+      `filters.${c.field}`,
+    ]),
   ];
   const equal: PublicationsListQuery['equal'] = {};
   const labels = new Map<string, string>();
   for (const [column, raw, label] of terms) {
     if (raw === undefined) continue;
     const earlier = labels.get(column);
-    if (earlier !== undefined) throw invalidQueryParams(`${label} restricts what ${earlier} restricts already; give it once`);
+    if (earlier !== undefined)
+      throw invalidQueryParams(`${label} restricts what ${earlier} restricts already; give it once`);
     labels.set(column, label);
     if (column !== 'customer_id' || label !== 'customer') equal[column] = stored(column, raw, label);
   }

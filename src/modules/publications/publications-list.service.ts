@@ -13,9 +13,22 @@ import { presentPublication } from './publications.presenter.js';
  */
 export async function listPublications(deps: Pick<Deps, 'db'>, query: PublicationsListQuery) {
   const equal = { ...query.equal };
-  if (query.customer !== undefined) equal.customer_id = (await findSimpleCustomer(deps.db, query.customer))?.id ?? query.customer;
-  const rows = await listRepo.listPublicationPage(deps.db, { equal, sort: query.order, offset: (query.page - 1) * query.limit, limit: query.limit });
-  const customers = await findSimpleCustomers(deps.db, rows.map((r) => r.customer_id));
+  if (query.customer !== undefined)
+    equal.customer_id = (await findSimpleCustomer(deps.db, query.customer))?.id ?? query.customer;
+  const rows = await listRepo.listPublicationPage(deps.db, {
+    equal,
+    sort: query.order,
+    offset: (query.page - 1) * query.limit,
+    limit: query.limit,
+  });
+  const customers = await findSimpleCustomers(
+    deps.db,
+    rows.map((r) => r.customer_id),
+  );
   const total = await listRepo.countPublications(deps.db, equal);
-  return listEnvelope('publications', rows.map((row) => presentPublication(row, customers.get(row.customer_id))), { total });
+  return listEnvelope(
+    'publications',
+    rows.map((row) => presentPublication(row, customers.get(row.customer_id))),
+    { total },
+  );
 }

@@ -39,6 +39,14 @@ function vouchersOf(row: PublicationRow): Array<{ id: string; code: string }> {
 /** The list's `voucher`: its code and campaign, and its kind's block (discount, gift or loyalty_card). */
 export function voucherSnapshot(voucher: VoucherView): Record<string, unknown> {
   const blocks = voucher as unknown as Record<string, unknown>;
-  const kind = Object.fromEntries(['discount', 'gift', 'loyalty_card'].flatMap((key) => (blocks[key] == null ? [] : [[key, blocks[key]]])));
-  return { code: voucher.code, object: 'voucher', campaign: voucher.campaign, ...kind, is_referral_code: voucher.is_referral_code };
+  const kind = Object.fromEntries(
+    ['discount', 'gift', 'loyalty_card'].flatMap((key) => (blocks[key] == null ? [] : [[key, blocks[key]]])),
+  );
+  return {
+    code: voucher.code,
+    object: 'voucher',
+    campaign: voucher.campaign,
+    ...kind,
+    is_referral_code: voucher.is_referral_code,
+  };
 }

@@ -14,10 +14,19 @@ export const findPublicationById = (db: Db, id: string): Promise<PublicationRow 
 
 /** The successful publication a source_id names (publications_source_id, unique). */
 export const findPublicationBySourceId = (db: Db, sourceId: string): Promise<PublicationRow | undefined> =>
-  db.selectFrom('publications').selectAll().where('source_id', '=', sourceId).where('result', '=', 'SUCCESS').executeTakeFirst();
+  db
+    .selectFrom('publications')
+    .selectAll()
+    .where('source_id', '=', sourceId)
+    .where('result', '=', 'SUCCESS')
+    .executeTakeFirst();
 
 /** The customer's first successful publication in a campaign (publications_customer_campaign). */
-export const findCampaignPublication = (db: Db, customerId: string, campaignId: string): Promise<PublicationRow | undefined> =>
+export const findCampaignPublication = (
+  db: Db,
+  customerId: string,
+  campaignId: string,
+): Promise<PublicationRow | undefined> =>
   db
     .selectFrom('publications')
     .selectAll()
@@ -50,6 +59,10 @@ export async function countPublication(db: Db, voucherId: string): Promise<void>
 
 /** Clears a customer's tracking_id (their source_id then) on publications_customer; the number changed. */
 export async function clearTrackingIds(db: Db, customerId: string): Promise<number> {
-  const result = await db.updateTable('publications').set({ tracking_id: null }).where('customer_id', '=', customerId).executeTakeFirst();
+  const result = await db
+    .updateTable('publications')
+    .set({ tracking_id: null })
+    .where('customer_id', '=', customerId)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }

@@ -2,7 +2,12 @@ import type { RouteModule } from '../../http/context.js';
 import { validateBody } from '../../lib/validate.js';
 import { listPublications } from './publications-list.service.js';
 import { parsePublicationsListQuery } from './publications-list.schemas.js';
-import { createPublicationSchema, parseClientPublish, parseCreateQuery, parseJoinOnce } from './publications.schemas.js';
+import {
+  createPublicationSchema,
+  parseClientPublish,
+  parseCreateQuery,
+  parseJoinOnce,
+} from './publications.schemas.js';
 import { createPublication } from './publications.service.js';
 
 /** Publications (the reference's /v1/publications): create (by POST, or GET with the request as a query) and list (also a voucher's own). */
@@ -30,6 +35,9 @@ export const publicationsRoutes: RouteModule = (router, deps) => {
 
   // A voucher's `publish.url`: its publications, as GET /v1/publications?voucher={code} lists them.
   router.get('/v1/vouchers/:code/publications', async (ctx) => {
-    ctx.body = await listPublications(deps, parsePublicationsListQuery({ ...ctx.query, voucher: ctx.params.code as string }));
+    ctx.body = await listPublications(
+      deps,
+      parsePublicationsListQuery({ ...ctx.query, voucher: ctx.params.code as string }),
+    );
   });
 };

@@ -25,12 +25,20 @@ const campaignField = mixed<string | PublicationCampaign>()
   .nullable()
   .test('campaign', 'campaign must be a campaign name or an object with a name', function check(value) {
     if (value === undefined || value === null) return true;
-    if (typeof value === 'string') return value.length > 0 || this.createError({ message: 'campaign must not be empty' });
+    if (typeof value === 'string')
+      return value.length > 0 || this.createError({ message: 'campaign must not be empty' });
     if (!isPlainObject(value)) return false;
     const nested = object({
       name: idField('campaign.name').nullable().optional(),
       id: idField('campaign.id').nullable().optional(),
-      count: number().strict().typeError('campaign.count must be a number').integer('campaign.count must be an integer').min(1, 'campaign.count must be greater than or equal to 1').max(MAX_PUBLICATION_COUNT, `campaign.count must be less than or equal to ${MAX_PUBLICATION_COUNT}`).nullable().optional(),
+      count: number()
+        .strict()
+        .typeError('campaign.count must be a number')
+        .integer('campaign.count must be an integer')
+        .min(1, 'campaign.count must be greater than or equal to 1')
+        .max(MAX_PUBLICATION_COUNT, `campaign.count must be less than or equal to ${MAX_PUBLICATION_COUNT}`)
+        .nullable()
+        .optional(),
     }).test('named', 'campaign.name is a required field', (v) => v.name != null || v.id != null);
     try {
       // Strict, as every body is (lib/validate.ts): a cast would pass `name: true` as "true" and send the boolean on.
@@ -48,16 +56,30 @@ const campaignField = mixed<string | PublicationCampaign>()
  * from; the publication's source_id, metadata and channel.
  */
 export const createPublicationSchema = object({
-  customer: createCustomerSchema.typeError('customer must be an object').required('customer is a required field').default(undefined),
+  customer: createCustomerSchema
+    .typeError('customer must be an object')
+    .required('customer is a required field')
+    .default(undefined),
   voucher: idField('voucher').nullable().optional(),
   campaign: campaignField,
   source_id: shortText('source_id').nullable().optional(),
   metadata: jsonObjectField('metadata').nullable().optional(),
   channel: shortText('channel').nullable().optional(),
 })
-  .test('voucher-or-campaign', 'Either voucher or campaign is required', (body) => !body || body.voucher != null || body.campaign != null)
-  .test('count-without-voucher', 'campaign.count above 1 takes vouchers from the campaign: it cannot go with a named voucher', (body) =>
-    !body || body.voucher == null || typeof body.campaign !== 'object' || body.campaign === null || (body.campaign.count ?? 1) <= 1,
+  .test(
+    'voucher-or-campaign',
+    'Either voucher or campaign is required',
+    (body) => !body || body.voucher != null || body.campaign != null,
+  )
+  .test(
+    'count-without-voucher',
+    'campaign.count above 1 takes vouchers from the campaign: it cannot go with a named voucher',
+    (body) =>
+      !body ||
+      body.voucher == null ||
+      typeof body.campaign !== 'object' ||
+      body.campaign === null ||
+      (body.campaign.count ?? 1) <= 1,
   )
   .typeError('The body must be a JSON object');
 
@@ -72,7 +94,11 @@ const joinOnceSchema = querySchema({ join_once: oneOf(['true', 'false'] as const
  */
 export const clientPublishSchema = object({
   customer: createPublicationSchema.fields.customer,
-  voucher: mixed().test('no-voucher', 'voucher cannot be named client-side: a client key publishes from the campaign the query names', (v) => v === undefined),
+  voucher: mixed().test(
+    'no-voucher',
+    'voucher cannot be named client-side: a client key publishes from the campaign the query names',
+    (v) => v === undefined,
+  ),
   source_id: createPublicationSchema.fields.source_id,
   metadata: createPublicationSchema.fields.metadata,
   channel: createPublicationSchema.fields.channel,
@@ -81,15 +107,23 @@ export const clientPublishSchema = object({
 const clientPublishQuerySchema = querySchema({ campaign: text(), join_once: oneOf(['true', 'false'] as const) });
 
 /** The request of POST /client/v1/publish as create-publication's body (one voucher of `campaign`), and its join_once. */
-export function parseClientPublish(query: Record<string, unknown>, body: unknown): { body: CreatePublicationBody; joinOnce: boolean } {
+export function parseClientPublish(
+  query: Record<string, unknown>,
+  body: unknown,
+): { body: CreatePublicationBody; joinOnce: boolean } {
   const params = validateQuery(clientPublishQuerySchema, { campaign: query.campaign, join_once: query.join_once });
-  if (params.campaign === undefined || params.campaign.trim() === '') throw invalidQueryParams('Query parameter campaign is required: the campaign to publish from');
+  if (params.campaign === undefined || params.campaign.trim() === '')
+    throw invalidQueryParams('Query parameter campaign is required: the campaign to publish from');
   const { voucher: _voucher, ...fields } = validateBody(clientPublishSchema, body);
-  return { body: { ...fields, campaign: params.campaign } as CreatePublicationBody, joinOnce: params.join_once === 'true' };
+  return {
+    body: { ...fields, campaign: params.campaign } as CreatePublicationBody,
+    joinOnce: params.join_once === 'true',
+  };
 }
 
 /** `join_once` of either create operation: true, false or absent. */
-export const parseJoinOnce = (query: Record<string, unknown>): boolean => validateQuery(joinOnceSchema, { join_once: query.join_once }).join_once === 'true';
+export const parseJoinOnce = (query: Record<string, unknown>): boolean =>
+  validateQuery(joinOnceSchema, { join_once: query.join_once }).join_once === 'true';
 
 const OBJECT_PARAMS = ['customer', 'campaign', 'metadata'];
 
@@ -106,7 +140,11 @@ export function parseCreateQuery(query: Record<string, unknown>): CreatePublicat
     if (typeof value !== 'string') throw invalidQueryParams(`Query parameter ${key} must be given once`);
     const path = key.split(/\]?\[|\]/).filter((part) => part !== '');
     const [head, ...rest] = path;
-    if (head === undefined || (rest.length > 0 && !OBJECT_PARAMS.includes(head)) || (rest.length === 0 && !['voucher', 'campaign', 'source_id', 'channel'].includes(head))) {
+    if (
+      head === undefined ||
+      (rest.length > 0 && !OBJECT_PARAMS.includes(head)) ||
+      (rest.length === 0 && !['voucher', 'campaign', 'source_id', 'channel'].includes(head))
+    ) {
       throw invalidQueryParams(`Unknown query parameter: ${key}`);
     }
     // Every value arrives as text: `campaign[count]` is read as the number it spells.

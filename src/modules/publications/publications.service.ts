@@ -41,10 +41,20 @@ const rowFields = (customer: CustomerObject, fields: PublicationFields, who: Who
  * is now). A publication of several keeps them all in `vouchers` and the first in the list's
  * voucher columns (sql/0027).
  */
-export async function recordPublication(trx: Db, customerId: string, given: Given | readonly Given[], fields: PublicationFields, who: Who): Promise<string> {
+export async function recordPublication(
+  trx: Db,
+  customerId: string,
+  given: Given | readonly Given[],
+  fields: PublicationFields,
+  who: Who,
+): Promise<string> {
   const all = Array.isArray(given) ? (given as readonly Given[]) : [given as Given];
   const first = all[0] as Given;
-  const [customer, simple, voucher] = await Promise.all([getCustomer({ db: trx }, customerId), findSimpleCustomer(trx, customerId), getVoucher({ db: trx }, first.code)]);
+  const [customer, simple, voucher] = await Promise.all([
+    getCustomer({ db: trx }, customerId),
+    findSimpleCustomer(trx, customerId),
+    getVoucher({ db: trx }, first.code),
+  ]);
   const many = all.length > 1;
   const row = {
     ...rowFields(customer, fields, who),
@@ -65,7 +75,11 @@ export async function recordPublication(trx: Db, customerId: string, given: Give
   await emit(trx, {
     type: 'customer.publication.succeeded',
     customer_id: customer.id,
-    data: { customer: simple, ...(campaign && { campaign: presentSimpleCampaign(campaign) }), publication: presentPublication({ ...row, seq: 0 }, customer) },
+    data: {
+      customer: simple,
+      ...(campaign && { campaign: presentSimpleCampaign(campaign) }),
+      publication: presentPublication({ ...row, seq: 0 }, customer),
+    },
     actor: who.actor,
     created_at: who.at,
     ...(campaign && { campaign: { id: campaign.id, type: campaign.campaign_type } }),
@@ -74,7 +88,8 @@ export async function recordPublication(trx: Db, customerId: string, given: Give
 }
 
 /** How many vouchers the campaign gives (`campaign.count`, 1 unless given). */
-const campaignCount = (campaign: CreatePublicationBody['campaign']): number => (typeof campaign === 'object' && campaign !== null ? (campaign.count ?? 1) : 1);
+const campaignCount = (campaign: CreatePublicationBody['campaign']): number =>
+  typeof campaign === 'object' && campaign !== null ? (campaign.count ?? 1) : 1;
 
 /** The campaign's id or name: a campaign object is read by its id first (unique), else its name. */
 const campaignRef = (campaign: CreatePublicationBody['campaign']): string | undefined =>
@@ -86,7 +101,13 @@ const campaignRef = (campaign: CreatePublicationBody['campaign']): string | unde
  * in the campaign; otherwise the customer is upserted and given the named voucher or the
  * campaign's next one.
  */
-async function publish(deps: WriteDeps, trx: Db, body: CreatePublicationBody, joinOnce: boolean, who: Who): Promise<string> {
+async function publish(
+  deps: WriteDeps,
+  trx: Db,
+  body: CreatePublicationBody,
+  joinOnce: boolean,
+  who: Who,
+): Promise<string> {
   if (body.source_id != null) {
     const earlier = await repo.findPublicationBySourceId(trx, body.source_id);
     if (earlier) return earlier.id;
@@ -101,7 +122,15 @@ async function publish(deps: WriteDeps, trx: Db, body: CreatePublicationBody, jo
   const given =
     body.voucher != null
       ? await giveNamedVoucher(deps, trx, body.voucher, customer.id, who, campaign?.id)
-      : await giveCampaignVouchers(deps, trx, campaign as NonNullable<typeof campaign>, customer.id, who, campaign?.type === 'AUTO_UPDATE', campaignCount(body.campaign));
+      : await giveCampaignVouchers(
+          deps,
+          trx,
+          campaign as NonNullable<typeof campaign>,
+          customer.id,
+          who,
+          campaign?.type === 'AUTO_UPDATE',
+          campaignCount(body.campaign),
+        );
   const id = await recordPublication(trx, customer.id, given, body, who);
   await deps.seams.fire(PUBLICATION_SUCCEEDED, trx, { publicationId: id, actor: who.actor, at: who.at });
   return id;
@@ -154,7 +183,12 @@ async function recordFailure(deps: WriteDeps, body: CreatePublicationBody, error
  * gives the customer a voucher and answers the publication with the whole voucher and
  * customer (PublicationsCreateResponseBody).
  */
-export async function createPublication(deps: WriteDeps, body: CreatePublicationBody, joinOnce: boolean, actor: Who['actor']) {
+export async function createPublication(
+  deps: WriteDeps,
+  body: CreatePublicationBody,
+  joinOnce: boolean,
+  actor: Who['actor'],
+) {
   const who = { actor, at: isoNow(deps.clock) };
   let id: string;
   try {
@@ -185,4 +219,5 @@ export async function getCreatedPublication(deps: Pick<Deps, 'db'>, id: string) 
  * without their tracking_id, inside the caller's transaction. Publications store no other
  * personal data: the customer is read from its row when presented.
  */
-export const erasePublicationCustomer = (trx: Db, customerId: string): Promise<number> => repo.clearTrackingIds(trx, customerId);
+export const erasePublicationCustomer = (trx: Db, customerId: string): Promise<number> =>
+  repo.clearTrackingIds(trx, customerId);

@@ -35,15 +35,33 @@ function readerOf(db: Kysely<Database>, source: SourceName, input: WalkInput): R
   const { createdBefore } = input;
   if (source === 'stacks') {
     return async (after, limit) =>
-      (await listQualifyingStackKeys(db, { now: input.now, createdBefore, after, limit })).map((k) => ({ object: 'promotion_stack', id: k.id, created_at: k.created_at, seq: k.seq, source }));
+      (await listQualifyingStackKeys(db, { now: input.now, createdBefore, after, limit })).map((k) => ({
+        object: 'promotion_stack',
+        id: k.id,
+        created_at: k.created_at,
+        seq: k.seq,
+        source,
+      }));
   }
   if (source === 'tiers') {
     return async (after, limit) =>
-      (await listQualifyingTierKeys(db, { now: input.now, createdBefore, after, limit })).map((k) => ({ object: 'promotion_tier', id: k.id, created_at: k.created_at, seq: k.seq, source }));
+      (await listQualifyingTierKeys(db, { now: input.now, createdBefore, after, limit })).map((k) => ({
+        object: 'promotion_tier',
+        id: k.id,
+        created_at: k.created_at,
+        seq: k.seq,
+        source,
+      }));
   }
   const holderId = source === 'wallet' ? input.customerId : null;
   return async (after, limit) =>
-    (await listQualifyingVoucherKeys(db, { holderId, createdBefore, after, limit })).map((k) => ({ object: 'voucher', id: k.code, created_at: k.created_at, seq: k.seq, source }));
+    (await listQualifyingVoucherKeys(db, { holderId, createdBefore, after, limit })).map((k) => ({
+      object: 'voucher',
+      id: k.code,
+      created_at: k.created_at,
+      seq: k.seq,
+      source,
+    }));
 }
 
 /** One source's stream: a buffer refilled a batch at a time, from where the last batch ended. */
@@ -52,7 +70,10 @@ class SourceStream {
   private after: WalkPosition | null = null;
   private done = false;
 
-  constructor(private readonly read: Reader, readonly rank: number) {}
+  constructor(
+    private readonly read: Reader,
+    readonly rank: number,
+  ) {}
 
   async head(batch: number): Promise<Candidate | undefined> {
     if (this.buffer.length === 0 && !this.done) {
@@ -71,14 +92,22 @@ class SourceStream {
 
 /** The newer of two heads; between sources at one instant, the scenario's source order. */
 const newer = (a: { c: Candidate; s: SourceStream }, b: { c: Candidate; s: SourceStream }): boolean =>
-  a.c.created_at !== b.c.created_at ? a.c.created_at > b.c.created_at : a.s.rank !== b.s.rank ? a.s.rank < b.s.rank : a.c.seq > b.c.seq;
+  a.c.created_at !== b.c.created_at
+    ? a.c.created_at > b.c.created_at
+    : a.s.rank !== b.s.rank
+      ? a.s.rank < b.s.rank
+      : a.c.seq > b.c.seq;
 
 /**
  * The candidates of every source, merged newest first, in chunks: the first of `first` (a
  * page's worth), each next one twice as large, up to `max` (a short page reads little), and
  * `budget` in all: past it, an empty chunk says that candidates are left.
  */
-export async function* walkCandidates(db: Kysely<Database>, input: WalkInput, sizes: { first: number; max: number; budget: number }): AsyncGenerator<Candidate[]> {
+export async function* walkCandidates(
+  db: Kysely<Database>,
+  input: WalkInput,
+  sizes: { first: number; max: number; budget: number },
+): AsyncGenerator<Candidate[]> {
   const sources = input.sources.filter((s) => s !== 'wallet' || input.customerId !== null);
   const streams = sources.map((s, rank) => new SourceStream(readerOf(db, s, input), rank));
   const newest = async (size: number) => {
@@ -97,7 +126,8 @@ export async function* walkCandidates(db: Kysely<Database>, input: WalkInput, si
       return;
     }
     const out: Candidate[] = [];
-    for (let best = await newest(size); best !== null; best = out.length < want ? await newest(size) : null) out.push(best.s.take());
+    for (let best = await newest(size); best !== null; best = out.length < want ? await newest(size) : null)
+      out.push(best.s.take());
     if (out.length === 0) return;
     left -= out.length;
     yield out;

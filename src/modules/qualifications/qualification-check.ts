@@ -1,7 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { listStacksTierIds } from '../campaigns/promotion-stacks.service.js';
-import { planEachAlone, planTogether, type PipelineContext, type PlanBasis, type Qualifying } from '../redemptions/redemption-plan.js';
+import {
+  planEachAlone,
+  planTogether,
+  type PipelineContext,
+  type PlanBasis,
+  type Qualifying,
+} from '../redemptions/redemption-plan.js';
 import type { Candidate } from './qualification-candidates.js';
 import { passesFilters } from './qualification-filters.js';
 import type { Qualified } from './qualifications.presenter.js';
@@ -21,10 +27,19 @@ export async function qualifyChunk(
   check: { mode: Exclude<Qualifying, null>; filters: QualificationFilters | null | undefined },
 ): Promise<Qualified[]> {
   const singles = chunk.filter((c) => c.object !== 'promotion_stack');
-  const plans = await planEachAlone(db, ctx, basis, singles.map((c) => ({ object: c.object as 'voucher' | 'promotion_tier', id: c.id })), check.mode);
+  const plans = await planEachAlone(
+    db,
+    ctx,
+    basis,
+    singles.map((c) => ({ object: c.object as 'voucher' | 'promotion_tier', id: c.id })),
+    check.mode,
+  );
   const planOf = new Map(singles.map((c, i) => [c, plans[i]]));
   const stacks = chunk.filter((c) => c.object === 'promotion_stack');
-  const tierIds = await listStacksTierIds(db, stacks.map((c) => c.id));
+  const tierIds = await listStacksTierIds(
+    db,
+    stacks.map((c) => c.id),
+  );
   for (const stack of stacks) {
     const tiers = (tierIds.get(stack.id) ?? []).map((id) => ({ object: 'promotion_tier' as const, id }));
     planOf.set(stack, await planTogether(db, ctx, basis, tiers, check.mode));

@@ -10,14 +10,25 @@ import { FILTER_FIELDS, type FilterField, type QualificationFilters } from './qu
  */
 type Conditions = NonNullable<NonNullable<QualificationFilters['code']>['conditions']>;
 
-const VOUCHER_CAMPAIGN_TYPES: Record<string, string> = { DISCOUNT_VOUCHER: 'DISCOUNT_COUPONS', GIFT_VOUCHER: 'GIFT_VOUCHERS', LOYALTY_CARD: 'LOYALTY_PROGRAM' };
+const VOUCHER_CAMPAIGN_TYPES: Record<string, string> = {
+  DISCOUNT_VOUCHER: 'DISCOUNT_COUPONS',
+  GIFT_VOUCHER: 'GIFT_VOUCHERS',
+  LOYALTY_CARD: 'LOYALTY_PROGRAM',
+};
 
 function valuesOf(field: FilterField, loaded: LoadedRedeemable, candidate: Candidate): string[] {
   const { voucher, tier } = loaded;
-  const campaignType = tier ? tier.campaign.campaign_type : voucher?.campaign_id ? (voucher.is_referral_code ? 'REFERRAL_PROGRAM' : VOUCHER_CAMPAIGN_TYPES[voucher.type]) : undefined;
+  const campaignType = tier
+    ? tier.campaign.campaign_type
+    : voucher?.campaign_id
+      ? voucher.is_referral_code
+        ? 'REFERRAL_PROGRAM'
+        : VOUCHER_CAMPAIGN_TYPES[voucher.type]
+      : undefined;
   const all: Record<FilterField, Array<string | null | undefined>> = {
     resource_type: [candidate.object],
-    resource_id: candidate.object === 'promotion_stack' ? [candidate.id] : voucher ? [voucher.id, voucher.code] : [tier?.tier.id],
+    resource_id:
+      candidate.object === 'promotion_stack' ? [candidate.id] : voucher ? [voucher.id, voucher.code] : [tier?.tier.id],
     campaign_id: [voucher?.campaign_id ?? tier?.campaign.id],
     campaign_type: [campaignType],
     category_id: [voucher?.category_id ?? tier?.tier.category_id],
@@ -45,7 +56,11 @@ const givenFields = (filters: QualificationFilters | null | undefined) =>
     return conditions ? [{ field, conditions }] : [];
   });
 
-export function passesFilters(filters: QualificationFilters | null | undefined, loaded: LoadedRedeemable, candidate: Candidate): boolean {
+export function passesFilters(
+  filters: QualificationFilters | null | undefined,
+  loaded: LoadedRedeemable,
+  candidate: Candidate,
+): boolean {
   const given = givenFields(filters);
   if (given.length === 0) return true;
   const results = given.map(({ field, conditions }) => holds(conditions, valuesOf(field, loaded, candidate)));
@@ -56,6 +71,10 @@ export function passesFilters(filters: QualificationFilters | null | undefined, 
 export function prunedSources(sources: SourceName[], filters: QualificationFilters | null | undefined): SourceName[] {
   const conditions = filters?.resource_type?.conditions;
   if (!conditions || filters?.junction === 'or') return sources;
-  const kept = { tiers: holds(conditions, ['promotion_tier']), stacks: holds(conditions, ['promotion_stack']), vouchers: holds(conditions, ['voucher']) };
+  const kept = {
+    tiers: holds(conditions, ['promotion_tier']),
+    stacks: holds(conditions, ['promotion_stack']),
+    vouchers: holds(conditions, ['voucher']),
+  };
   return sources.filter((s) => (s === 'tiers' || s === 'stacks' ? kept[s] : kept.vouchers));
 }

@@ -14,7 +14,13 @@ import { walkCandidates, type Candidate, type SourceName, type WalkInput } from 
 import { qualifyChunk } from './qualification-check.js';
 import { prunedSources } from './qualification-filters.js';
 import { appliedDiscountOf, expansionKeys, presentQualified, type Qualified } from './qualifications.presenter.js';
-import { DEFAULT_LIMIT, MAX_LIMIT, SUPPORTED_SCENARIOS, type QualificationBody, type SupportedScenario } from './qualifications.schemas.js';
+import {
+  DEFAULT_LIMIT,
+  MAX_LIMIT,
+  SUPPORTED_SCENARIOS,
+  type QualificationBody,
+  type SupportedScenario,
+} from './qualifications.schemas.js';
 
 /**
  * POST /v1/qualifications and /client/v1/qualifications (the SDK's
@@ -52,7 +58,14 @@ interface Scan {
 }
 
 /** Candidates checked a chunk at a time until one more than the page is applicable, or MAX_SCANNED were checked. */
-async function scan(deps: QualificationDeps, ctx: PipelineContext, basis: PlanBasis, walk: WalkInput, body: QualificationBody, limit: number): Promise<Scan> {
+async function scan(
+  deps: QualificationDeps,
+  ctx: PipelineContext,
+  basis: PlanBasis,
+  walk: WalkInput,
+  body: QualificationBody,
+  limit: number,
+): Promise<Scan> {
   const mode = body.scenario === 'AUDIENCE_ONLY' ? 'AUDIENCE' : 'ORDER';
   const filters = body.options?.filters;
   const result: Scan = { accepted: [], capped: false, last: null };
@@ -109,7 +122,12 @@ async function expansionsOf(deps: QualificationDeps, page: Qualified[], expand: 
 
 export async function checkEligibility(deps: QualificationDeps, actor: Actor, body: QualificationBody) {
   const scenario = scenarioOf(body);
-  const ctx: PipelineContext = { actor, at: isoNow(deps.clock), seams: deps.seams, rules: await getStackingRules(deps.db) };
+  const ctx: PipelineContext = {
+    actor,
+    at: isoNow(deps.clock),
+    seams: deps.seams,
+    rules: await getStackingRules(deps.db),
+  };
   const order = scenario === 'AUDIENCE_ONLY' ? undefined : (body.order ?? undefined);
   const stackable = { redeemables: [], customer: body.customer ?? undefined, order } as unknown as StackableBody;
   const basis = await planBasisOf(deps.db, ctx, stackable, PREVIEWED);
@@ -124,9 +142,21 @@ export async function checkEligibility(deps: QualificationDeps, actor: Actor, bo
   const { page, hasMore, cursor } = pageOf(await scan(deps, ctx, basis, walk, body, limit), limit);
   const expansions = await expansionsOf(deps, page, options.expand ?? []);
   const data = sorted(page, options.sorting_rule).map((q) => presentQualified(q, expansions));
-  const unchanged = basis.order ? orderOfValidation({ ...basis, applied: [], inapplicable: [], skipped: [], final: null }, unchangedFigures(basis.order)) : null;
+  const unchanged = basis.order
+    ? orderOfValidation(
+        { ...basis, applied: [], inapplicable: [], skipped: [], final: null },
+        unchangedFigures(basis.order),
+      )
+    : null;
   return {
-    redeemables: { object: 'list' as const, data_ref: 'data' as const, data, total: data.length, has_more: hasMore, ...(cursor ? { more_starting_after: cursor } : {}) },
+    redeemables: {
+      object: 'list' as const,
+      data_ref: 'data' as const,
+      data,
+      total: data.length,
+      has_more: hasMore,
+      ...(cursor ? { more_starting_after: cursor } : {}),
+    },
     tracking_id: body.tracking_id ?? basis.customer?.source_id ?? null,
     ...(unchanged ? { order: unchanged } : {}),
     stacking_rules: ctx.rules,

@@ -53,7 +53,11 @@ function calculatedItem(stored: OrderItemObject | undefined, item: CalculatedIte
 }
 
 /** OrderCalculated: the stored order's identity with these figures and this redemptions map. */
-export function calculatedOrder(order: OrderObject, figures: CalculatedOrder, redemptions: Record<string, unknown>): CalculatedOrderObject {
+export function calculatedOrder(
+  order: OrderObject,
+  figures: CalculatedOrder,
+  redemptions: Record<string, unknown>,
+): CalculatedOrderObject {
   return {
     id: order.id,
     source_id: order.source_id,
@@ -102,8 +106,15 @@ export function unchangedFigures(order: OrderObject): CalculatedOrder {
   const discount = order.discount_amount ?? 0;
   const itemsDiscount = order.items_discount_amount ?? 0;
   return {
-    amount: order.amount, initial_amount: order.amount, discount_amount: discount, items_discount_amount: itemsDiscount,
-    total_discount_amount: discount + itemsDiscount, total_amount: order.total_amount, applied_discount_amount: 0,
-    items_applied_discount_amount: 0, total_applied_discount_amount: 0, items,
+    amount: order.amount,
+    initial_amount: order.amount,
+    discount_amount: discount,
+    items_discount_amount: itemsDiscount,
+    total_discount_amount: discount + itemsDiscount,
+    total_amount: order.total_amount,
+    applied_discount_amount: 0,
+    items_applied_discount_amount: 0,
+    total_applied_discount_amount: 0,
+    items,
   };
 }

@@ -25,7 +25,10 @@ import { validateWithPlan } from './validate.service.js';
 type LegacyDeps = Parameters<typeof redeemStackable>[0];
 
 async function requireTarget(deps: LegacyDeps, target: LegacyTarget): Promise<void> {
-  const found = target.object === 'voucher' ? await findVoucherRow(deps.db, target.id) : await findPromotionTier(deps.db, target.id);
+  const found =
+    target.object === 'voucher'
+      ? await findVoucherRow(deps.db, target.id)
+      : await findPromotionTier(deps.db, target.id);
   if (!found) throw notFound(target.object, target.id);
 }
 
@@ -37,12 +40,21 @@ const some = <K extends string, V>(key: K, value: V | null | undefined): { [P in
 function benefitOf(applied: AppliedRedeemable): Record<string, unknown> {
   const voucher = applied.loaded.voucher!;
   if (voucher.type === 'GIFT_VOUCHER') {
-    return { gift: { amount: voucher.gift_amount ?? 0, balance: voucher.gift_balance ?? 0, ...some('effect', voucher.gift_effect) } };
+    return {
+      gift: {
+        amount: voucher.gift_amount ?? 0,
+        balance: voucher.gift_balance ?? 0,
+        ...some('effect', voucher.gift_effect),
+      },
+    };
   }
   if (voucher.type === 'LOYALTY_CARD') {
     const points = pointsOf(applied);
     const chosen = applied.loaded.reward;
-    return { loyalty: { points_cost: points }, ...(chosen ? { reward: { id: chosen.reward.id, assignment_id: chosen.assignment.id, points } } : {}) };
+    return {
+      loyalty: { points_cost: points },
+      ...(chosen ? { reward: { id: chosen.reward.id, assignment_id: chosen.assignment.id, points } } : {}),
+    };
   }
   return voucher.discount === null ? {} : { discount: JSON.parse(voucher.discount) as unknown };
 }
@@ -90,7 +102,12 @@ export async function validateVoucherLegacy(deps: LegacyDeps, actor: Actor, code
   return validation.answer.valid && applied ? validAnswer(validation, applied) : invalidAnswer(validation, code);
 }
 
-export async function redeemLegacy(deps: LegacyDeps & Pick<Deps, 'db'>, actor: Actor, target: LegacyTarget, body: LegacyBody) {
+export async function redeemLegacy(
+  deps: LegacyDeps & Pick<Deps, 'db'>,
+  actor: Actor,
+  target: LegacyTarget,
+  body: LegacyBody,
+) {
   await requireTarget(deps, target);
   const answer = await redeemStackable(deps, actor, stackableOf(target, body), { single: true });
   // One redeemable, applied (a refused or skipped one throws): its one redemption.

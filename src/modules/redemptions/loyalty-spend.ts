@@ -42,18 +42,36 @@ export function pointsOf(applied: AppliedRedeemable): number {
 }
 
 /** What the reward gives besides: a unit of stock, or a campaign's voucher or balance. */
-async function give(deps: Pick<Deps, 'seams' | 'clock'>, trx: Kysely<Database>, reward: RewardView, input: SpendInput, related: RelatedIds): Promise<Record<string, unknown>> {
+async function give(
+  deps: Pick<Deps, 'seams' | 'clock'>,
+  trx: Kysely<Database>,
+  reward: RewardView,
+  input: SpendInput,
+  related: RelatedIds,
+): Promise<Record<string, unknown>> {
   if (reward.type === 'MATERIAL') {
     await claimRewardStock(deps, trx, reward.id);
     return {};
   }
   const parameters = reward.parameters;
   if (reward.type !== 'CAMPAIGN' || !('campaign' in parameters) || !input.customer) return {};
-  const given = { campaignId: parameters.campaign.id, balance: parameters.campaign.balance ?? 0, customerId: input.customer.id, related, actor: input.ctx.actor, at: input.ctx.at };
+  const given = {
+    campaignId: parameters.campaign.id,
+    balance: parameters.campaign.balance ?? 0,
+    customerId: input.customer.id,
+    related,
+    actor: input.ctx.actor,
+    at: input.ctx.at,
+  };
   return { voucher: await giveCampaignReward(deps, trx, given) };
 }
 
-export async function spendLoyalty(deps: Pick<Deps, 'seams' | 'clock'>, trx: Kysely<Database>, applied: AppliedRedeemable, input: SpendInput): Promise<LoyaltySpend> {
+export async function spendLoyalty(
+  deps: Pick<Deps, 'seams' | 'clock'>,
+  trx: Kysely<Database>,
+  applied: AppliedRedeemable,
+  input: SpendInput,
+): Promise<LoyaltySpend> {
   const { loaded } = applied;
   const card = loaded.voucher!;
   if (!loaded.reward) throw new Refusal(loaded, failure('missing_reward'));
@@ -63,25 +81,56 @@ export async function spendLoyalty(deps: Pick<Deps, 'seams' | 'clock'>, trx: Kys
   const related = { order_id: input.order_id, redemption_id: input.redemption_id, reward_id: reward.id };
   if (points > 0) {
     await debitPoints(deps, trx, {
-      voucherId: card.id, amount: points, type: 'POINTS_REDEMPTION', related, details: { reward: { id: reward.id, name: reward.name } }, actor: ctx.actor, at: ctx.at,
+      voucherId: card.id,
+      amount: points,
+      type: 'POINTS_REDEMPTION',
+      related,
+      details: { reward: { id: reward.id, name: reward.name } },
+      actor: ctx.actor,
+      at: ctx.at,
     });
   }
   const extra = await give(deps, trx, reward, input, related);
   const result = {
     ...(input.customer ? { customer: input.customer } : {}),
-    assignment_id: assignment.id, ...extra, id: reward.id, name: reward.name, object: 'reward', created_at: reward.created_at, updated_at: reward.updated_at,
-    parameters: reward.parameters, metadata: reward.metadata, type: reward.type,
+    assignment_id: assignment.id,
+    ...extra,
+    id: reward.id,
+    name: reward.name,
+    object: 'reward',
+    created_at: reward.created_at,
+    updated_at: reward.updated_at,
+    parameters: reward.parameters,
+    metadata: reward.metadata,
+    type: reward.type,
   };
   await announceReward(trx, { card, assignment, result, points, input });
   return { points, reward: result };
 }
 
-async function announceReward(trx: Kysely<Database>, args: { card: VoucherRow; assignment: unknown; result: Record<string, unknown>; points: number; input: SpendInput }): Promise<void> {
+async function announceReward(
+  trx: Kysely<Database>,
+  args: { card: VoucherRow; assignment: unknown; result: Record<string, unknown>; points: number; input: SpendInput },
+): Promise<void> {
   const { card, input } = args;
   if (!input.customer) return;
-  const data = { customer: input.customer, voucher: { id: card.id, code: card.code, object: 'voucher' }, reward: args.result, reward_assignment: args.assignment, source: 'redemption', balance: args.points };
+  const data = {
+    customer: input.customer,
+    voucher: { id: card.id, code: card.code, object: 'voucher' },
+    reward: args.result,
+    reward_assignment: args.assignment,
+    source: 'redemption',
+    balance: args.points,
+  };
   const campaign = card.campaign_id ? { campaign: { id: card.campaign_id, type: 'LOYALTY_PROGRAM' as const } } : {};
   for (const type of ['customer.reward_redemptions.created', 'customer.reward_redemptions.completed'] as const) {
-    await emit(trx, { type, customer_id: input.customer.id, data, actor: input.ctx.actor, created_at: input.ctx.at, ...campaign });
+    await emit(trx, {
+      type,
+      customer_id: input.customer.id,
+      data,
+      actor: input.ctx.actor,
+      created_at: input.ctx.at,
+      ...campaign,
+    });
   }
 }

@@ -37,7 +37,11 @@ function promotionOf(plan: Plan, applied: AppliedRedeemable) {
   };
 }
 
-export async function validatePromotions(deps: ValidationDeps, actor: Actor, body: Omit<LegacyBody, 'gift' | 'reward' | 'session'>) {
+export async function validatePromotions(
+  deps: ValidationDeps,
+  actor: Actor,
+  body: Omit<LegacyBody, 'gift' | 'reward' | 'session'>,
+) {
   const ids = await listAvailableTierIds(deps, MAX_TIERS);
   const redeemables = ids.map((id) => ({ object: 'promotion_tier' as const, id }));
   const { plans, trackingId } = await validateEach(deps, actor, { ...body, redeemables, options: undefined });

@@ -14,7 +14,12 @@ import { writeFailure, writeRedemption, type Written } from './redemption-write.
 import type { StackableBody } from './redemptions.schemas.js';
 import { getStackingRules } from '../stacking-rules/stacking-rules.service.js';
 import { customerOf } from './redemption-customer.js';
-import { anyExpiredLocks, consumeSession, releaseExpiredLocks, withSessionKey } from '../sessions/session-locks.service.js';
+import {
+  anyExpiredLocks,
+  consumeSession,
+  releaseExpiredLocks,
+  withSessionKey,
+} from '../sessions/session-locks.service.js';
 
 type RedeemDeps = Pick<Deps, 'db' | 'clock' | 'seams'>;
 
@@ -37,7 +42,8 @@ export async function redeemablesOf(db: Kysely<Database>, body: StackableBody): 
     seen.add(key);
   }
   const stacks = body.redeemables.filter((r) => r.object === 'promotion_stack');
-  if (stacks.length > 0 && body.redeemables.length > 1) throw new AppError('invalid_redeemables', 'A promotion_stack must be the only redeemable of a request');
+  if (stacks.length > 0 && body.redeemables.length > 1)
+    throw new AppError('invalid_redeemables', 'A promotion_stack must be the only redeemable of a request');
   const [stack] = stacks;
   if (!stack) return body;
   const found = await findPromotionStack(db, stack.id);
@@ -45,9 +51,18 @@ export async function redeemablesOf(db: Kysely<Database>, body: StackableBody): 
   return { ...body, redeemables: found.tier_ids.map((id) => ({ object: 'promotion_tier' as const, id })) };
 }
 
-export function rowContext(body: StackableBody, actor: Actor, at: string, customer: Customer | null, orderId: string | null): RowContext {
+export function rowContext(
+  body: StackableBody,
+  actor: Actor,
+  at: string,
+  customer: Customer | null,
+  orderId: string | null,
+): RowContext {
   return {
-    at, customer, actor, orderId,
+    at,
+    customer,
+    actor,
+    orderId,
     trackingId: body.tracking_id ?? customer?.source_id ?? null,
     metadata: body.metadata ?? {},
     sessionKey: body.session ? (body.session.key ?? newId('ssn_')) : null,
@@ -70,22 +85,45 @@ export interface RedeemShape {
   single?: boolean;
 }
 
-async function redeemIn(deps: RedeemDeps, trx: Kysely<Database>, ctx: PipelineContext, body: StackableBody, expiredLocks: boolean, shape: RedeemShape): Promise<RedeemAnswer> {
+async function redeemIn(
+  deps: RedeemDeps,
+  trx: Kysely<Database>,
+  ctx: PipelineContext,
+  body: StackableBody,
+  expiredLocks: boolean,
+  shape: RedeemShape,
+): Promise<RedeemAnswer> {
   if (expiredLocks) await releaseExpiredLocks(trx, ctx.at);
   // The session's reservations come free for this redemption's own guarded claims, just below.
   if (body.session?.key) await consumeSession(trx, body.session.key, ctx.at);
   const plan = await planStack(trx, ctx, body, STORED);
   const first = plan.inapplicable[0];
-  if (first && (ctx.rules.redeemables_application_mode === 'ALL' || plan.applied.length === 0)) throw new Refusal(first.loaded, first.failure);
+  if (first && (ctx.rules.redeemables_application_mode === 'ALL' || plan.applied.length === 0))
+    throw new Refusal(first.loaded, first.failure);
   const skipped = plan.skipped[0];
   // A single redemption (legacy call) that the stacking rules skip has nothing to write: refused, the transaction rolled back.
-  if (shape.single && plan.applied.length === 0 && skipped) throw new AppError('invalid_redeemables', `${skipped.loaded.body.object} ${skipped.loaded.body.id} is skipped by the stacking rules: ${skipped.key}`);
-  const written = await writeRedemption(deps, trx, plan, rowContext(body, ctx.actor, ctx.at, plan.customer, plan.order?.id ?? null), shape.single);
+  if (shape.single && plan.applied.length === 0 && skipped)
+    throw new AppError(
+      'invalid_redeemables',
+      `${skipped.loaded.body.object} ${skipped.loaded.body.id} is skipped by the stacking rules: ${skipped.key}`,
+    );
+  const written = await writeRedemption(
+    deps,
+    trx,
+    plan,
+    rowContext(body, ctx.actor, ctx.at, plan.customer, plan.order?.id ?? null),
+    shape.single,
+  );
   return answer(plan, written, ctx.actor.request_id);
 }
 
 /** The refusal's failed redemption and event, in a transaction of their own; the 400 that answers it. */
-async function refuse(deps: RedeemDeps, ctx: PipelineContext, body: StackableBody, refusal: Refusal): Promise<AppError> {
+async function refuse(
+  deps: RedeemDeps,
+  ctx: PipelineContext,
+  body: StackableBody,
+  refusal: Refusal,
+): Promise<AppError> {
   const id = timeOrderedId('rf_', ctx.at);
   await deps.db.transaction().execute(async (trx) => {
     const customer = await customerOf(trx, ctx, body);
@@ -95,13 +133,28 @@ async function refuse(deps: RedeemDeps, ctx: PipelineContext, body: StackableBod
   return new AppError(refusal.failure.key, refusal.message, { resource_id: id, resource_type: 'redemption' });
 }
 
-export async function redeemStackable(deps: RedeemDeps, actor: Actor, body: StackableBody, shape: RedeemShape = {}): Promise<RedeemAnswer> {
+export async function redeemStackable(
+  deps: RedeemDeps,
+  actor: Actor,
+  body: StackableBody,
+  shape: RedeemShape = {},
+): Promise<RedeemAnswer> {
   body = await redeemablesOf(deps.db, body);
   return withSessionKey(deps, body.session?.key ?? null, () => redeemWith(deps, actor, body, shape));
 }
 
-async function redeemWith(deps: RedeemDeps, actor: Actor, body: StackableBody, shape: RedeemShape): Promise<RedeemAnswer> {
-  const ctx: PipelineContext = { actor, at: isoNow(deps.clock), seams: deps.seams, rules: await getStackingRules(deps.db) };
+async function redeemWith(
+  deps: RedeemDeps,
+  actor: Actor,
+  body: StackableBody,
+  shape: RedeemShape,
+): Promise<RedeemAnswer> {
+  const ctx: PipelineContext = {
+    actor,
+    at: isoNow(deps.clock),
+    seams: deps.seams,
+    rules: await getStackingRules(deps.db),
+  };
   // Read before the transaction, on the reader: the writer's turn is the scarce one.
   const expiredLocks = await anyExpiredLocks(deps.db, ctx.at);
   try {

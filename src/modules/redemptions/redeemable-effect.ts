@@ -12,7 +12,13 @@ export function engineRedeemable(loaded: LoadedRedeemable, items: ItemTarget[] |
   if (discount) return { kind: 'discount', discount, items, unit_prices: loaded.unitPrices };
   if (!voucher) return null;
   if (voucher.type === 'GIFT_VOUCHER') {
-    return { kind: 'gift', credits: loaded.body.gift?.credits ?? null, balance: voucher.gift_balance ?? 0, effect: voucher.gift_effect as OrderOrItems | null, items };
+    return {
+      kind: 'gift',
+      credits: loaded.body.gift?.credits ?? null,
+      balance: voucher.gift_balance ?? 0,
+      effect: voucher.gift_effect as OrderOrItems | null,
+      items,
+    };
   }
   if (voucher.type === 'LOYALTY_CARD' && loaded.reward) return coinRedeemable(loaded, items);
   return null;
@@ -25,8 +31,10 @@ export function coinRatio(loaded: LoadedRedeemable): { exchange_ratio: number; p
 }
 
 /** Points worth this much money, and money worth these points (whole minor units and points, in the card's favour). */
-export const pointsFor = (money: number, ratio: { exchange_ratio: number; points_ratio: number }): number => Math.ceil((money * ratio.points_ratio) / ratio.exchange_ratio);
-const moneyFor = (points: number, ratio: { exchange_ratio: number; points_ratio: number }): number => Math.floor((points * ratio.exchange_ratio) / ratio.points_ratio);
+export const pointsFor = (money: number, ratio: { exchange_ratio: number; points_ratio: number }): number =>
+  Math.ceil((money * ratio.points_ratio) / ratio.exchange_ratio);
+const moneyFor = (points: number, ratio: { exchange_ratio: number; points_ratio: number }): number =>
+  Math.floor((points * ratio.exchange_ratio) / ratio.points_ratio);
 
 /** COIN pays for the order like gift credits: the card's points (or those asked) at the reward's ratio. */
 function coinRedeemable(loaded: LoadedRedeemable, items: ItemTarget[] | null): Redeemable | null {

@@ -31,14 +31,20 @@ export interface LoadedRedeemable {
 
 export type ProgramReward = NonNullable<Awaited<ReturnType<typeof findProgramReward>>>;
 
-async function rewardOf(db: Kysely<Database>, voucher: VoucherRow | null, body: RedeemableBody): Promise<ProgramReward | null> {
+async function rewardOf(
+  db: Kysely<Database>,
+  voucher: VoucherRow | null,
+  body: RedeemableBody,
+): Promise<ProgramReward | null> {
   if (voucher?.type !== 'LOYALTY_CARD' || !body.reward?.id || voucher.campaign_id === null) return null;
   return (await findProgramReward(db, voucher.campaign_id, body.reward.id)) ?? null;
 }
 
 function discountOf(voucher: VoucherRow | null, tier: PromotionTierRecord | null): Discount | null {
   if (tier) return (JSON.parse(tier.tier.action) as { discount?: Discount }).discount ?? null;
-  return voucher?.type === 'DISCOUNT_VOUCHER' && voucher.discount !== null ? (JSON.parse(voucher.discount) as Discount) : null;
+  return voucher?.type === 'DISCOUNT_VOUCHER' && voucher.discount !== null
+    ? (JSON.parse(voucher.discount) as Discount)
+    : null;
 }
 
 /** The products and SKUs UNIT discounts add: their prices, in one catalog lookup for the whole request. */
@@ -48,7 +54,12 @@ async function unitPricesOf(db: Kysely<Database>, discounts: Array<Discount | nu
   if (units.length === 0) return {};
   const productIds = units.flatMap((u) => (u.unit_type ? [u.unit_type] : []));
   const skuIds = units.flatMap((u) => (u.sku?.id ? [u.sku.id] : []));
-  const { products, skus } = await findCatalogEntries(db, { productIds, skuIds, productSourceIds: [], skuSourceIds: [] });
+  const { products, skus } = await findCatalogEntries(db, {
+    productIds,
+    skuIds,
+    productSourceIds: [],
+    skuSourceIds: [],
+  });
   const prices: Record<string, number> = {};
   for (const product of products) if (product.price !== null) prices[product.id] = product.price;
   for (const sku of skus) {
@@ -75,17 +86,33 @@ function available(voucher: VoucherRow): VoucherRow {
 
 export async function loadRedeemables(db: Kysely<Database>, bodies: RedeemableBody[]): Promise<LoadedRedeemable[]> {
   const found = [];
-  const vouchers = await findVoucherRowsByCode(db, bodies.flatMap((body) => (body.object === 'voucher' ? [body.id] : [])));
-  const tiers = await findPromotionTiers(db, bodies.flatMap((body) => (body.object === 'promotion_tier' ? [body.id] : [])));
+  const vouchers = await findVoucherRowsByCode(
+    db,
+    bodies.flatMap((body) => (body.object === 'voucher' ? [body.id] : [])),
+  );
+  const tiers = await findPromotionTiers(
+    db,
+    bodies.flatMap((body) => (body.object === 'promotion_tier' ? [body.id] : [])),
+  );
   for (const [index, body] of bodies.entries()) {
     const row = body.object === 'voucher' ? vouchers.get(body.id) : undefined;
     const voucher = row ? available(row) : null;
     const tier = body.object === 'promotion_tier' ? (tiers.get(body.id) ?? null) : null;
-    found.push({ index, body, voucher, tier, reward: await rewardOf(db, voucher, body), discount: discountOf(voucher, tier) });
+    found.push({
+      index,
+      body,
+      voucher,
+      tier,
+      reward: await rewardOf(db, voucher, body),
+      discount: discountOf(voucher, tier),
+    });
   }
   const categoryIds = found.map((f) => f.voucher?.category_id ?? f.tier?.tier.category_id ?? null);
   const categories = await categoriesById(db, categoryIds);
-  const unitPrices = await unitPricesOf(db, found.map((f) => f.discount));
+  const unitPrices = await unitPricesOf(
+    db,
+    found.map((f) => f.discount),
+  );
   return found.map((f, i) => {
     const category = categoryIds[i] ? categories.get(categoryIds[i] as string) : undefined;
     return { ...f, category: category ? { id: category.id, hierarchy: category.hierarchy } : null, unitPrices };
@@ -93,10 +120,18 @@ export async function loadRedeemables(db: Kysely<Database>, bodies: RedeemableBo
 }
 
 /** The related object a redemption of it names: the voucher's id, or the tier's (the request's id when unknown). */
-export function relatedObjectOf(loaded: LoadedRedeemable): { type: 'voucher' | 'promotion_tier'; id: string; campaignId: string | null } {
+export function relatedObjectOf(loaded: LoadedRedeemable): {
+  type: 'voucher' | 'promotion_tier';
+  id: string;
+  campaignId: string | null;
+} {
   if (loaded.voucher) return { type: 'voucher', id: loaded.voucher.id, campaignId: loaded.voucher.campaign_id };
   if (loaded.tier) return { type: 'promotion_tier', id: loaded.tier.tier.id, campaignId: loaded.tier.campaign.id };
-  return { type: loaded.body.object === 'promotion_tier' ? 'promotion_tier' : 'voucher', id: loaded.body.id, campaignId: null };
+  return {
+    type: loaded.body.object === 'promotion_tier' ? 'promotion_tier' : 'voucher',
+    id: loaded.body.id,
+    campaignId: null,
+  };
 }
 
 /** Its category for the stacking rules (the voucher's or the tier's). */

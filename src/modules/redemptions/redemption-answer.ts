@@ -12,7 +12,8 @@ const SKIP_MESSAGES: Record<SkipKey, string> = {
   applicable_redeemables_limit_exceeded: 'Applicable redeemables limit exceeded',
   applicable_redeemables_per_category_limit_exceeded: 'Applicable redeemables limit per category exceeded',
   applicable_exclusive_redeemables_limit_exceeded: 'Applicable exclusive redeemables limit exceeded',
-  applicable_exclusive_redeemables_per_category_limit_exceeded: 'Applicable exclusive redeemables limit per category exceeded',
+  applicable_exclusive_redeemables_per_category_limit_exceeded:
+    'Applicable exclusive redeemables limit per category exceeded',
   exclusion_rules_not_met: 'Redeemable cannot be applied due to exclusion rules',
   preceding_validation_failed: 'Redeemable cannot be applied due to preceding validation failure',
   no_effect: 'Redeemable has no effect on the order',
@@ -33,7 +34,10 @@ export function inapplicableItem(loaded: LoadedRedeemable, refusal: Failure, req
   return {
     status: 'INAPPLICABLE' as const,
     ...identity(loaded),
-    result: { error: failureError(loaded, refusal, requestId), details: { key: refusal.key, message: refusal.message } },
+    result: {
+      error: failureError(loaded, refusal, requestId),
+      details: { key: refusal.key, message: refusal.message },
+    },
   };
 }
 

@@ -24,12 +24,40 @@ const json = (value: unknown): string | null => (value === null || value === und
 
 function baseRow(id: string, ctx: RowContext): RedemptionRow {
   return {
-    seq: 0, id, object: 'redemption', parent_id: null, created_at: ctx.at, customer_id: ctx.customer?.id ?? null, tracking_id: ctx.trackingId,
-    metadata: JSON.stringify(ctx.metadata ?? {}), amount: null, result: 'SUCCESS', status: 'SUCCEEDED', failure_code: null, failure_message: null,
-    reason: null, rollback_order_mode: null, related_object_type: 'redemption', related_object_id: id, related_object_parent_id: null,
-    voucher_id: null, voucher_code: null, campaign_id: null, campaign_name: null, promotion_tier_id: null, order_id: ctx.orderId,
-    order_snapshot: null, customer_snapshot: json(ctx.customer), voucher_snapshot: null, promotion_tier_snapshot: null, reward_snapshot: null,
-    gift_amount: null, loyalty_points: null, channel_id: ctx.actor.api_key?.app_id ?? null, channel_type: 'API', session_key: ctx.sessionKey,
+    seq: 0,
+    id,
+    object: 'redemption',
+    parent_id: null,
+    created_at: ctx.at,
+    customer_id: ctx.customer?.id ?? null,
+    tracking_id: ctx.trackingId,
+    metadata: JSON.stringify(ctx.metadata ?? {}),
+    amount: null,
+    result: 'SUCCESS',
+    status: 'SUCCEEDED',
+    failure_code: null,
+    failure_message: null,
+    reason: null,
+    rollback_order_mode: null,
+    related_object_type: 'redemption',
+    related_object_id: id,
+    related_object_parent_id: null,
+    voucher_id: null,
+    voucher_code: null,
+    campaign_id: null,
+    campaign_name: null,
+    promotion_tier_id: null,
+    order_id: ctx.orderId,
+    order_snapshot: null,
+    customer_snapshot: json(ctx.customer),
+    voucher_snapshot: null,
+    promotion_tier_snapshot: null,
+    reward_snapshot: null,
+    gift_amount: null,
+    loyalty_points: null,
+    channel_id: ctx.actor.api_key?.app_id ?? null,
+    channel_type: 'API',
+    session_key: ctx.sessionKey,
     related_redemptions: NO_RELATED_REDEMPTIONS,
   };
 }
@@ -40,10 +68,23 @@ function relatedColumns(loaded: LoadedRedeemable): Partial<RedemptionRow> {
   const { voucher, tier } = loaded;
   const campaignName = voucher?.campaign_name ?? tier?.campaign.name ?? null;
   return {
-    related_object_type: related.type, related_object_id: related.id, related_object_parent_id: related.campaignId,
-    voucher_id: voucher?.id ?? null, voucher_code: voucher?.code ?? (loaded.body.object === 'voucher' ? loaded.body.id : null),
-    campaign_id: related.campaignId, campaign_name: campaignName, promotion_tier_id: tier?.tier.id ?? null,
-    voucher_snapshot: voucher ? json({ id: voucher.id, code: voucher.code, campaign: voucher.campaign_name, campaign_id: voucher.campaign_id, object: 'voucher' }) : null,
+    related_object_type: related.type,
+    related_object_id: related.id,
+    related_object_parent_id: related.campaignId,
+    voucher_id: voucher?.id ?? null,
+    voucher_code: voucher?.code ?? (loaded.body.object === 'voucher' ? loaded.body.id : null),
+    campaign_id: related.campaignId,
+    campaign_name: campaignName,
+    promotion_tier_id: tier?.tier.id ?? null,
+    voucher_snapshot: voucher
+      ? json({
+          id: voucher.id,
+          code: voucher.code,
+          campaign: voucher.campaign_name,
+          campaign_id: voucher.campaign_id,
+          object: 'voucher',
+        })
+      : null,
     promotion_tier_snapshot: tier ? json(tier.view) : null,
   };
 }
@@ -55,11 +96,23 @@ export interface ChildFigures {
   reward: unknown;
 }
 
-export function childRow(id: string, parentId: string | null, loaded: LoadedRedeemable, figures: ChildFigures, ctx: RowContext): RedemptionRow {
+export function childRow(
+  id: string,
+  parentId: string | null,
+  loaded: LoadedRedeemable,
+  figures: ChildFigures,
+  ctx: RowContext,
+): RedemptionRow {
   const amount = figures.giftAmount ?? figures.loyaltyPoints;
   return {
-    ...baseRow(id, ctx), ...relatedColumns(loaded), parent_id: parentId, amount, order_snapshot: json(figures.order),
-    gift_amount: figures.giftAmount, loyalty_points: figures.loyaltyPoints, reward_snapshot: json(figures.reward),
+    ...baseRow(id, ctx),
+    ...relatedColumns(loaded),
+    parent_id: parentId,
+    amount,
+    order_snapshot: json(figures.order),
+    gift_amount: figures.giftAmount,
+    loyalty_points: figures.loyaltyPoints,
+    reward_snapshot: json(figures.reward),
   };
 }
 
@@ -69,14 +122,22 @@ export function parentRow(id: string, children: RedemptionRow[], order: unknown,
     ...baseRow(id, ctx),
     amount: amounts.length > 0 ? amounts.reduce((a, b) => a + b, 0) : null,
     order_snapshot: json(order),
-    related_redemptions: JSON.stringify({ rollbacks: [], redemptions: children.map((c) => ({ id: c.id, date: c.created_at })) }),
+    related_redemptions: JSON.stringify({
+      rollbacks: [],
+      redemptions: children.map((c) => ({ id: c.id, date: c.created_at })),
+    }),
   };
 }
 
 /** A refused redeemable's failed redemption (rf_): no order, its failure code and message. */
 export function failedRow(id: string, loaded: LoadedRedeemable, refusal: Failure, ctx: RowContext): RedemptionRow {
   return {
-    ...baseRow(id, ctx), ...relatedColumns(loaded), order_id: null, result: 'FAILURE', status: 'FAILED',
-    failure_code: refusal.key, failure_message: refusal.message,
+    ...baseRow(id, ctx),
+    ...relatedColumns(loaded),
+    order_id: null,
+    result: 'FAILURE',
+    status: 'FAILED',
+    failure_code: refusal.key,
+    failure_message: refusal.message,
   };
 }

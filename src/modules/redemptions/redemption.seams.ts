@@ -31,5 +31,11 @@ export interface RedemptionsRolledBack {
 export const REDEMPTIONS_SUCCEEDED = seam<Kysely<Database>, RedemptionsSucceeded>('redemption.succeeded');
 export const REDEMPTIONS_ROLLED_BACK = seam<Kysely<Database>, RedemptionsRolledBack>('redemption.rollback.succeeded');
 
-export const onRedemptionsSucceeded = (seams: Seams, subscriber: Subscriber<Kysely<Database>, RedemptionsSucceeded>): (() => void) => seams.subscribe(REDEMPTIONS_SUCCEEDED, subscriber);
-export const onRedemptionsRolledBack = (seams: Seams, subscriber: Subscriber<Kysely<Database>, RedemptionsRolledBack>): (() => void) => seams.subscribe(REDEMPTIONS_ROLLED_BACK, subscriber);
+export const onRedemptionsSucceeded = (
+  seams: Seams,
+  subscriber: Subscriber<Kysely<Database>, RedemptionsSucceeded>,
+): (() => void) => seams.subscribe(REDEMPTIONS_SUCCEEDED, subscriber);
+export const onRedemptionsRolledBack = (
+  seams: Seams,
+  subscriber: Subscriber<Kysely<Database>, RedemptionsRolledBack>,
+): (() => void) => seams.subscribe(REDEMPTIONS_ROLLED_BACK, subscriber);

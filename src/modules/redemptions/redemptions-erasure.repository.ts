@@ -24,6 +24,10 @@ export async function eraseCustomerSnapshots(db: Kysely<Database>, customerId: s
 
 /** The seq of the customer's first redemption record (redemptions_customer), or null. */
 export async function findFirstRedemptionSeq(db: Kysely<Database>, customerId: string): Promise<number | null> {
-  const row = await db.selectFrom('redemptions').select((eb) => eb.fn.min<number | null>('seq').as('seq')).where('customer_id', '=', customerId).executeTakeFirst();
+  const row = await db
+    .selectFrom('redemptions')
+    .select((eb) => eb.fn.min<number | null>('seq').as('seq'))
+    .where('customer_id', '=', customerId)
+    .executeTakeFirst();
   return row?.seq ?? null;
 }

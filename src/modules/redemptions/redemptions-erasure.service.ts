@@ -6,7 +6,9 @@ import { eraseCustomerSnapshots, findFirstRedemptionSeq } from './redemptions-er
  * Permanent deletion: a customer's redemption records stay (they are the ledgers' and
  * counters' history) with the customer reduced to its id, inside the caller's transaction.
  */
-export const eraseRedemptionCustomer = (trx: Kysely<Database>, customerId: string): Promise<number> => eraseCustomerSnapshots(trx, customerId);
+export const eraseRedemptionCustomer = (trx: Kysely<Database>, customerId: string): Promise<number> =>
+  eraseCustomerSnapshots(trx, customerId);
 
 /** The seq of the customer's first redemption record, or null: an export that reached it holds their snapshot. */
-export const firstRedemptionSeqOf = (trx: Kysely<Database>, customerId: string): Promise<number | null> => findFirstRedemptionSeq(trx, customerId);
+export const firstRedemptionSeqOf = (trx: Kysely<Database>, customerId: string): Promise<number | null> =>
+  findFirstRedemptionSeq(trx, customerId);

@@ -20,12 +20,27 @@ import { invalidQueryParams } from '../../lib/errors.js';
 
 /** The columns a list term may restrict. */
 export type RedemptionFilterColumn =
-  | 'voucher_code' | 'related_object_id' | 'related_object_parent_id' | 'parent_id' | 'failure_code' | 'result' | 'object' | 'customer_id' | 'campaign_name';
+  | 'voucher_code'
+  | 'related_object_id'
+  | 'related_object_parent_id'
+  | 'parent_id'
+  | 'failure_code'
+  | 'result'
+  | 'object'
+  | 'customer_id'
+  | 'campaign_name';
 
 const COLUMN_OF: Record<string, RedemptionFilterColumn | 'user_login'> = {
-  voucher_code: 'voucher_code', related_object_id: 'related_object_id', related_object_parent_id: 'related_object_parent_id',
-  parent_redemption_id: 'parent_id', failure_code: 'failure_code', result: 'result', object: 'object', customer_id: 'customer_id',
-  campaign_name: 'campaign_name', user_login: 'user_login',
+  voucher_code: 'voucher_code',
+  related_object_id: 'related_object_id',
+  related_object_parent_id: 'related_object_parent_id',
+  parent_redemption_id: 'parent_id',
+  failure_code: 'failure_code',
+  result: 'result',
+  object: 'object',
+  customer_id: 'customer_id',
+  campaign_name: 'campaign_name',
+  user_login: 'user_login',
 };
 
 const CATALOG = fieldCatalog(Object.fromEntries(Object.keys(COLUMN_OF).map((field) => [field, 'string' as const])));
@@ -34,19 +49,41 @@ const CATALOG = fieldCatalog(Object.fromEntries(Object.keys(COLUMN_OF).map((fiel
 const ENUMS: Partial<Record<string, readonly string[]>> = { result: REDEMPTION_RESULTS, object: REDEMPTION_OBJECTS };
 
 /** Fields whose index holds their nulls (failure_code's index is partial: failures only). */
-const NULLABLE = new Set(['voucher_code', 'related_object_parent_id', 'parent_redemption_id', 'customer_id', 'campaign_name', 'user_login']);
+const NULLABLE = new Set([
+  'voucher_code',
+  'related_object_parent_id',
+  'parent_redemption_id',
+  'customer_id',
+  'campaign_name',
+  'user_login',
+]);
 
 const SERVED =
   'every field with $is, $is_not, $in, $not_in, $has_value, $is_unknown, $starts_with, $ends_with, $contains and $not_contain, joined by "and" or "or"';
 
 function accepts({ field, operator, operands }: Condition): boolean {
   if (operator === '$is') return true;
-  if (operator === '$in') return operands.length === 1 || (ENUMS[field] !== undefined && operands.length <= (ENUMS[field] as readonly string[]).length);
+  if (operator === '$in')
+    return (
+      operands.length === 1 ||
+      (ENUMS[field] !== undefined && operands.length <= (ENUMS[field] as readonly string[]).length)
+    );
   return operator === '$is_unknown' && NULLABLE.has(field);
 }
 
 /** The string operators of the reference's FilterConditionsString, which the window checks. */
-const WINDOWED = new Set(['$in', '$not_in', '$is', '$is_not', '$has_value', '$is_unknown', '$starts_with', '$ends_with', '$contains', '$not_contain']);
+const WINDOWED = new Set([
+  '$in',
+  '$not_in',
+  '$is',
+  '$is_not',
+  '$has_value',
+  '$is_unknown',
+  '$starts_with',
+  '$ends_with',
+  '$contains',
+  '$not_contain',
+]);
 
 /** How a field reads inside the window: its column, or NULL for user_login. */
 export const redemptionField = (field: string): FieldSql => {
@@ -71,8 +108,17 @@ const termOf = (condition: Condition): Term => ({
 });
 
 /** The query's `filters`: terms an index serves, the window's conditions, and the query without them; 400 for the rest. */
-export function readRedemptionFilters(query: Record<string, unknown>): { terms: Term[]; residual?: ResidualFilter; rest: Record<string, unknown> } {
-  const read = readQueryFilters(query, { catalog: CATALOG, accepts, served: SERVED, windowable: (c) => WINDOWED.has(c.operator) });
+export function readRedemptionFilters(query: Record<string, unknown>): {
+  terms: Term[];
+  residual?: ResidualFilter;
+  rest: Record<string, unknown>;
+} {
+  const read = readQueryFilters(query, {
+    catalog: CATALOG,
+    accepts,
+    served: SERVED,
+    windowable: (c) => WINDOWED.has(c.operator),
+  });
   if (!read.ok) throw invalidQueryParams(read.error);
   return { terms: read.conditions.map(termOf), residual: read.residual, rest: read.rest };
 }

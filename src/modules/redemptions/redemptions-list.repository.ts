@@ -1,8 +1,22 @@
 import { CompiledQuery, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { FILTER_WINDOW_ROWS, residualSql, seqIfMatch, walkWindow, WINDOW_ALIAS, windowPage, type ResidualFilter, type WindowScan } from '../../db/sqlite/filter-window.js';
+import {
+  FILTER_WINDOW_ROWS,
+  residualSql,
+  seqIfMatch,
+  walkWindow,
+  WINDOW_ALIAS,
+  windowPage,
+  type ResidualFilter,
+  type WindowScan,
+} from '../../db/sqlite/filter-window.js';
 import { notIndexed } from '../../db/sqlite/plan-hints.js';
-import { REDEMPTION_OBJECTS, REDEMPTION_RESULTS, type RedemptionObjectName, type RedemptionResult } from '../../lib/enums.js';
+import {
+  REDEMPTION_OBJECTS,
+  REDEMPTION_RESULTS,
+  type RedemptionObjectName,
+  type RedemptionResult,
+} from '../../lib/enums.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import { redemptionField, type RedemptionFilterColumn } from './redemptions-list.filters.js';
 import type { RedemptionOrderField } from './redemptions-list.schemas.js';
@@ -31,7 +45,15 @@ export interface RedemptionPageQuery {
  * holds failures only.
  */
 const DRIVERS: RedemptionFilterColumn[] = [
-  'voucher_code', 'customer_id', 'related_object_id', 'parent_id', 'related_object_parent_id', 'campaign_name', 'failure_code', 'object', 'result',
+  'voucher_code',
+  'customer_id',
+  'related_object_id',
+  'parent_id',
+  'related_object_parent_id',
+  'campaign_name',
+  'failure_code',
+  'object',
+  'result',
 ];
 
 /**
@@ -42,10 +64,16 @@ const DRIVERS: RedemptionFilterColumn[] = [
  * the planner into reading every match and sorting. Without an order (the count), every term
  * may use its index.
  */
-function applyFilters<O>(query: RedemptionQuery<O>, f: RedemptionFilters, sort?: RedemptionOrderField): RedemptionQuery<O> {
+function applyFilters<O>(
+  query: RedemptionQuery<O>,
+  f: RedemptionFilters,
+  sort?: RedemptionOrderField,
+): RedemptionQuery<O> {
   const columns = Object.keys(f.equal) as RedemptionFilterColumn[];
-  const driver = sort === undefined ? undefined : sort === 'created_at' ? DRIVERS.find((c) => columns.includes(c)) : sort;
-  const term = (column: RedemptionFilterColumn | 'created_at') => (sort === undefined || column === driver ? column : notIndexed(column));
+  const driver =
+    sort === undefined ? undefined : sort === 'created_at' ? DRIVERS.find((c) => columns.includes(c)) : sort;
+  const term = (column: RedemptionFilterColumn | 'created_at') =>
+    sort === undefined || column === driver ? column : notIndexed(column);
   let q = query;
   for (const column of columns) {
     const value = f.equal[column];
@@ -75,9 +103,15 @@ export function listRedemptionPage(db: Db, q: RedemptionPageQuery): Promise<Rede
 
 /** Each driving column's index (sql/0015), for the count below. */
 const INDEX_OF: Record<RedemptionFilterColumn, string> = {
-  voucher_code: 'redemptions_voucher_code', customer_id: 'redemptions_customer', related_object_id: 'redemptions_related_object', parent_id: 'redemptions_parent',
-  related_object_parent_id: 'redemptions_related_parent', campaign_name: 'redemptions_campaign_name', failure_code: 'redemptions_failure_code',
-  object: 'redemptions_object', result: 'redemptions_result',
+  voucher_code: 'redemptions_voucher_code',
+  customer_id: 'redemptions_customer',
+  related_object_id: 'redemptions_related_object',
+  parent_id: 'redemptions_parent',
+  related_object_parent_id: 'redemptions_related_parent',
+  campaign_name: 'redemptions_campaign_name',
+  failure_code: 'redemptions_failure_code',
+  object: 'redemptions_object',
+  result: 'redemptions_result',
 };
 
 /** The counters' sum (sql/0018) for at most an object and a result. */
@@ -107,7 +141,10 @@ export async function countRedemptions(db: Db, f: RedemptionFilters): Promise<nu
   const columns = Object.keys(f.equal) as RedemptionFilterColumn[];
   const dated = f.createdBefore !== undefined || f.createdAfter !== undefined;
   if (!dated && columns.every((c) => c === 'object' || c === 'result')) return countFromCounters(db, f);
-  const query = applyFilters(db.selectFrom('redemptions').select((eb) => eb.fn.countAll<number>().as('n')), f).compile();
+  const query = applyFilters(
+    db.selectFrom('redemptions').select((eb) => eb.fn.countAll<number>().as('n')),
+    f,
+  ).compile();
   const driver = DRIVERS.find((c) => columns.includes(c));
   if (columns.length < 2 || driver === undefined) return (await db.executeQuery(query)).rows[0]?.n ?? 0;
   const pinned = query.sql.replace('from "redemptions"', `from "redemptions" indexed by "${INDEX_OF[driver]}"`);
@@ -116,7 +153,19 @@ export async function countRedemptions(db: Db, f: RedemptionFilters): Promise<nu
 
 /** What the window carries: the sort keys, the rowid and every column a filter names. */
 const WINDOW_COLUMNS = [
-  'seq', 'id', 'created_at', 'tracking_id', 'voucher_code', 'customer_id', 'related_object_id', 'related_object_parent_id', 'parent_id', 'failure_code', 'result', 'object', 'campaign_name',
+  'seq',
+  'id',
+  'created_at',
+  'tracking_id',
+  'voucher_code',
+  'customer_id',
+  'related_object_id',
+  'related_object_parent_id',
+  'parent_id',
+  'failure_code',
+  'result',
+  'object',
+  'campaign_name',
 ] as const;
 
 /**
@@ -138,11 +187,15 @@ export async function readRedemptionWindow(
   q: RedemptionPageQuery,
   residual: ResidualFilter,
 ): Promise<{ rows: RedemptionRow[]; total: number; scan: WindowScan }> {
-  let walk = db.selectFrom(filterWindow(db, q.filters, q.sort)).select(seqIfMatch(residualSql(residual, redemptionField)));
+  let walk = db
+    .selectFrom(filterWindow(db, q.filters, q.sort))
+    .select(seqIfMatch(residualSql(residual, redemptionField)));
   for (const key of SORT_KEYS[q.sort.field]) walk = walk.orderBy(key, q.sort.direction);
   const { seqs, total, scan } = windowPage(await walkWindow(db, walk), q);
   if (seqs.length === 0) return { rows: [], total, scan };
-  const rows = new Map((await db.selectFrom('redemptions').selectAll().where('seq', 'in', seqs).execute()).map((row) => [row.seq, row]));
+  const rows = new Map(
+    (await db.selectFrom('redemptions').selectAll().where('seq', 'in', seqs).execute()).map((row) => [row.seq, row]),
+  );
   // Other requests ran between the walk's chunks: a record erased meanwhile is left out.
   return { rows: seqs.flatMap((seq) => rows.get(seq) ?? []), total, scan };
 }

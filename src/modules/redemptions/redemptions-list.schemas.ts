@@ -2,7 +2,17 @@ import { array, string } from 'yup';
 import { REDEMPTION_LIST_ORDERS, REDEMPTION_RESULTS, type RedemptionResult } from '../../lib/enums.js';
 import { invalidQueryParams } from '../../lib/errors.js';
 import type { OrderBy } from '../../lib/pagination.js';
-import { date, gatherRepeated, limit, order, page, querySchema, refuseUnservedOrder, text, type ParamBuilder } from '../../lib/query-params.js';
+import {
+  date,
+  gatherRepeated,
+  limit,
+  order,
+  page,
+  querySchema,
+  refuseUnservedOrder,
+  text,
+  type ParamBuilder,
+} from '../../lib/query-params.js';
 import { validateQuery } from '../../lib/validate.js';
 import { readRedemptionFilters, whereOf, type RedemptionWhere, type Term } from './redemptions-list.filters.js';
 
@@ -12,7 +22,11 @@ export type RedemptionOrderField = (typeof REDEMPTION_LIST_ORDERS)[number];
 
 /** `result`: one value, or several (repeated, or `result[0]=...` as the official client sends arrays). */
 const resultList = (): ParamBuilder<RedemptionResult[] | undefined> => (label: string) =>
-  array(string().required().oneOf(REDEMPTION_RESULTS, `${label} must be one of: ${REDEMPTION_RESULTS.join(', ')}`))
+  array(
+    string()
+      .required()
+      .oneOf(REDEMPTION_RESULTS, `${label} must be one of: ${REDEMPTION_RESULTS.join(', ')}`),
+  )
     .transform((_value: unknown, original: unknown) => (typeof original === 'string' ? [original] : original))
     .typeError(`${label} must be text`)
     .optional()
@@ -54,13 +68,19 @@ export interface RedemptionsListQuery {
  */
 export function parseRedemptionsListQuery(query: Record<string, unknown>): RedemptionsListQuery {
   const { terms, residual, rest } = readRedemptionFilters(gatherRepeated(query, 'result'));
-  const unknown = Object.keys(rest).filter((key) => (key.includes('[') || key === 'filters') && !KNOWN_PARAMS.includes(key));
+  const unknown = Object.keys(rest).filter(
+    (key) => (key.includes('[') || key === 'filters') && !KNOWN_PARAMS.includes(key),
+  );
   if (unknown.length > 0) throw invalidQueryParams(`Unknown query parameter(s): ${unknown.join(', ')}`);
   const params = validateQuery(listSchema, rest);
   const plain: Term[] = [
     ...(params.result === undefined ? [] : [{ column: 'result' as const, values: params.result, label: 'result' }]),
-    ...(params.campaign === undefined ? [] : [{ column: 'campaign_name' as const, values: [params.campaign], label: 'campaign' }]),
-    ...(params.customer === undefined ? [] : [{ column: 'customer_id' as const, values: [params.customer], label: 'customer' }]),
+    ...(params.campaign === undefined
+      ? []
+      : [{ column: 'campaign_name' as const, values: [params.campaign], label: 'campaign' }]),
+    ...(params.customer === undefined
+      ? []
+      : [{ column: 'customer_id' as const, values: [params.customer], label: 'customer' }]),
   ];
   const where = whereOf([...plain, ...terms], residual);
   const sort = params.order ?? { field: 'created_at', direction: 'desc' };

@@ -27,11 +27,18 @@ const envelope = (rows: RedemptionObject[], total: number) => listEnvelope('rede
  * number of records matching the filters. With a filter no index serves, page and total are
  * those of the bounded window (db/sqlite/filter-window.ts), and `window` says what it examined.
  */
-export async function listRedemptions(deps: ReadDeps, query: RedemptionsListQuery): Promise<{ list: ReturnType<typeof envelope>; window?: WindowScan }> {
+export async function listRedemptions(
+  deps: ReadDeps,
+  query: RedemptionsListQuery,
+): Promise<{ list: ReturnType<typeof envelope>; window?: WindowScan }> {
   if (query.where.none) return { list: envelope([], 0) };
   const equal = { ...query.where.equal };
   if (query.customer !== undefined) equal.customer_id = await customerIdOf(deps, query.customer);
-  const filters: listRepo.RedemptionFilters = { equal, createdBefore: query.createdBefore, createdAfter: query.createdAfter };
+  const filters: listRepo.RedemptionFilters = {
+    equal,
+    createdBefore: query.createdBefore,
+    createdAfter: query.createdAfter,
+  };
   const page = { filters, sort: query.order, offset: (query.page - 1) * query.limit, limit: query.limit };
   const residual = query.where.residual;
   if (residual !== undefined) {

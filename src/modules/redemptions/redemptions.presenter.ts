@@ -1,6 +1,12 @@
 import type { Selectable } from 'kysely';
 
-import type { RedemptionChannelType, RedemptionRelatedType, RedemptionResult, RedemptionStatus, RollbackOrderMode } from '../../lib/enums.js';
+import type {
+  RedemptionChannelType,
+  RedemptionRelatedType,
+  RedemptionResult,
+  RedemptionStatus,
+  RollbackOrderMode,
+} from '../../lib/enums.js';
 import type { RawJson } from '../../lib/raw-json.js';
 import type { RedemptionTable } from './redemptions.table.js';
 
@@ -62,7 +68,8 @@ export const presentRedemption = (row: RedemptionRow): RedemptionObject => prese
  * the snapshot back or serializing it again (~2 KiB for a 3-item order, in the answer and in
  * each child's event).
  */
-export const presentWrittenRedemption = (row: RedemptionRow, order: RawJson | null): RedemptionObject => presentWith(row, order);
+export const presentWrittenRedemption = (row: RedemptionRow, order: RawJson | null): RedemptionObject =>
+  presentWith(row, order);
 
 function presentWith(row: RedemptionRow, order: RedemptionObject['order']): RedemptionObject {
   const rollback = row.object === 'redemption_rollback';

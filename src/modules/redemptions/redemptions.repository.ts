@@ -18,7 +18,10 @@ export const NO_RELATED_REDEMPTIONS = '{"rollbacks":[],"redemptions":[]}';
 const insertRows = insertTemplate('redemptions');
 
 export async function insertRedemptions(db: Db, rows: NewRedemptionRow[]): Promise<void> {
-  await insertRows(db, rows.map((row) => ({ ...row, related_redemptions: row.related_redemptions ?? NO_RELATED_REDEMPTIONS })));
+  await insertRows(
+    db,
+    rows.map((row) => ({ ...row, related_redemptions: row.related_redemptions ?? NO_RELATED_REDEMPTIONS })),
+  );
 }
 
 export const findRedemptionById = (db: Db, id: string): Promise<RedemptionRow | undefined> =>
@@ -29,14 +32,32 @@ export const findRedemptionById = (db: Db, id: string): Promise<RedemptionRow | 
  * redemptions_related_object, which holds voucher_id, so the walk and the count read the index
  * alone).
  */
-const ofVoucher = (db: Db, voucherId: string) => db.selectFrom('redemptions').where('related_object_id', '=', voucherId).where('voucher_id', '=', voucherId);
+const ofVoucher = (db: Db, voucherId: string) =>
+  db.selectFrom('redemptions').where('related_object_id', '=', voucherId).where('voucher_id', '=', voucherId);
 
 /** A voucher's redemption records, newest first: `limit` of them after the `offset` newest. */
-export const listVoucherRedemptions = (db: Db, voucherId: string, limit: number, offset = 0): Promise<RedemptionRow[]> =>
-  ofVoucher(db, voucherId).selectAll().orderBy('created_at', 'desc').orderBy('seq', 'desc').limit(limit).offset(offset).execute();
+export const listVoucherRedemptions = (
+  db: Db,
+  voucherId: string,
+  limit: number,
+  offset = 0,
+): Promise<RedemptionRow[]> =>
+  ofVoucher(db, voucherId)
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('seq', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
 
 export const countVoucherRedemptions = async (db: Db, voucherId: string): Promise<number> =>
-  Number((await ofVoucher(db, voucherId).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await ofVoucher(db, voucherId)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 /** A customer's successful redemptions of a voucher or promotion tier (not rolled back): per-customer limits. */
 export const countCustomerRedemptions = async (db: Db, customerId: string, relatedObjectId: string): Promise<number> =>
@@ -60,10 +81,17 @@ export const countCustomerRedemptions = async (db: Db, customerId: string, relat
  * SUCCEEDED (rolled back already). Raw SQL for json_insert: Kysely's builder has no JSON
  * array append, and SQLite's `$.rollbacks[#]` is the one-statement way.
  */
-export const markRolledBack = (db: Db, id: string, rollback: { id: string; date: string; rollback_order_mode: string }): Promise<RedemptionRow | undefined> =>
+export const markRolledBack = (
+  db: Db,
+  id: string,
+  rollback: { id: string; date: string; rollback_order_mode: string },
+): Promise<RedemptionRow | undefined> =>
   db
     .updateTable('redemptions')
-    .set({ status: 'ROLLED_BACK', related_redemptions: sql<string>`json_insert(related_redemptions, '$.rollbacks[#]', json(${JSON.stringify(rollback)}))` })
+    .set({
+      status: 'ROLLED_BACK',
+      related_redemptions: sql<string>`json_insert(related_redemptions, '$.rollbacks[#]', json(${JSON.stringify(rollback)}))`,
+    })
     .where('id', '=', id)
     .where('object', '=', 'redemption')
     .where('status', '=', 'SUCCEEDED')
@@ -72,4 +100,11 @@ export const markRolledBack = (db: Db, id: string, rollback: { id: string; date:
 
 /** A parent's children in the order they were written (on the parent index). */
 export const listChildRedemptions = (db: Db, parentId: string): Promise<RedemptionRow[]> =>
-  db.selectFrom('redemptions').selectAll().where('parent_id', '=', parentId).where('object', '=', 'redemption').orderBy('created_at').orderBy('seq').execute();
+  db
+    .selectFrom('redemptions')
+    .selectAll()
+    .where('parent_id', '=', parentId)
+    .where('object', '=', 'redemption')
+    .orderBy('created_at')
+    .orderBy('seq')
+    .execute();

@@ -19,26 +19,48 @@ import { voucherRedemptionsQuerySchema } from './redemptions-list.schemas.js';
 export const redemptionsRoutes: RouteModule = (router, deps) => {
   for (const path of ['/v1/redemptions', '/client/v1/redemptions']) {
     router.post(path, async (ctx) => {
-      ctx.body = await redeemStackable(deps, ctx.state.actor, validateBodyPresentFields(stackableBodySchema, ctx.request.body));
+      ctx.body = await redeemStackable(
+        deps,
+        ctx.state.actor,
+        validateBodyPresentFields(stackableBodySchema, ctx.request.body),
+      );
     });
   }
   for (const path of ['/v1/validations', '/client/v1/validations']) {
     router.post(path, async (ctx) => {
-      ctx.body = await validateStackable(deps, ctx.state.actor, validateBodyPresentFields(stackableBodySchema, ctx.request.body));
+      ctx.body = await validateStackable(
+        deps,
+        ctx.state.actor,
+        validateBodyPresentFields(stackableBodySchema, ctx.request.body),
+      );
     });
   }
   router.get('/v1/vouchers/:code/redemption', async (ctx) => {
     ctx.body = await getVoucherRedemptions(deps, ctx.params.code as string);
   });
   router.get('/v1/vouchers/:code/redemptions', async (ctx) => {
-    ctx.body = await getVoucherRedemptions(deps, ctx.params.code as string, validateQuery(voucherRedemptionsQuerySchema, ctx.query));
+    ctx.body = await getVoucherRedemptions(
+      deps,
+      ctx.params.code as string,
+      validateQuery(voucherRedemptionsQuerySchema, ctx.query),
+    );
   });
   router.post('/v1/loyalties/members/:memberId/redemption', async (ctx) => {
-    ctx.body = await redeemMemberReward(deps, ctx.state.actor, { code: ctx.params.memberId as string }, validateBodyPresentFields(memberRewardBodySchema, ctx.request.body));
+    ctx.body = await redeemMemberReward(
+      deps,
+      ctx.state.actor,
+      { code: ctx.params.memberId as string },
+      validateBodyPresentFields(memberRewardBodySchema, ctx.request.body),
+    );
   });
   router.post('/v1/loyalties/:campaignId/members/:memberId/redemption', async (ctx) => {
     const card = { code: ctx.params.memberId as string, campaign: ctx.params.campaignId as string };
-    ctx.body = await redeemMemberReward(deps, ctx.state.actor, card, validateBodyPresentFields(memberRewardBodySchema, ctx.request.body));
+    ctx.body = await redeemMemberReward(
+      deps,
+      ctx.state.actor,
+      card,
+      validateBodyPresentFields(memberRewardBodySchema, ctx.request.body),
+    );
   });
   router.delete('/v1/vouchers/:code/sessions/:sessionKey', async (ctx) => {
     await releaseValidationSession(deps, ctx.params.code as string, ctx.params.sessionKey as string);

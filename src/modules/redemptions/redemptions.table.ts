@@ -1,6 +1,13 @@
 import type { Generated } from 'kysely';
 
-import type { RedemptionChannelType, RedemptionObjectName, RedemptionRelatedType, RedemptionResult, RedemptionStatus, RollbackOrderMode } from '../../lib/enums.js';
+import type {
+  RedemptionChannelType,
+  RedemptionObjectName,
+  RedemptionRelatedType,
+  RedemptionResult,
+  RedemptionStatus,
+  RollbackOrderMode,
+} from '../../lib/enums.js';
 
 /**
  * One row per record of the redemption list (sql/0015_redemptions.sql): parent and child

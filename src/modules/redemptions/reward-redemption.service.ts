@@ -14,7 +14,12 @@ type RedeemDeps = Parameters<typeof redeemStackable>[0] & Pick<Deps, 'db'>;
  * that redemption (the stackable answer's one child); a refusal is the stackable 400 with
  * its failed redemption. Unknown card, or a card of another program: 404.
  */
-export async function redeemMemberReward(deps: RedeemDeps, actor: Actor, card: { code: string; campaign?: string }, body: MemberRewardBody) {
+export async function redeemMemberReward(
+  deps: RedeemDeps,
+  actor: Actor,
+  card: { code: string; campaign?: string },
+  body: MemberRewardBody,
+) {
   const found = await findMemberCard(deps.db, card.code, card.campaign);
   if (found.type !== 'LOYALTY_CARD') throw notFound('voucher', card.code);
   const stackable = {

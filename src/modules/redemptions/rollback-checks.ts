@@ -25,20 +25,34 @@ export class RollbackRefusal extends Error {
   }
 }
 
-export const isParent = (row: RedemptionRow): boolean => row.related_object_type === 'redemption' && row.parent_id === null;
+export const isParent = (row: RedemptionRow): boolean =>
+  row.related_object_type === 'redemption' && row.parent_id === null;
 
 /** The redemption a rollback names: a successful or rolled-back redemption, of the endpoint's kind. */
-export async function findRollbackTarget(db: Kysely<Database>, id: string, kind: 'single' | 'stacked'): Promise<RedemptionRow> {
+export async function findRollbackTarget(
+  db: Kysely<Database>,
+  id: string,
+  kind: 'single' | 'stacked',
+): Promise<RedemptionRow> {
   const row = await findRedemptionById(db, id);
   if (!row) throw notFound('redemption', id);
   if (row.object !== 'redemption' || row.result !== 'SUCCESS') {
-    throw new AppError(kind === 'single' ? 'invalid_redemption' : 'invalid_redemption_parent', `${id} is not a successful redemption`);
+    throw new AppError(
+      kind === 'single' ? 'invalid_redemption' : 'invalid_redemption_parent',
+      `${id} is not a successful redemption`,
+    );
   }
   if (kind === 'single' && isParent(row)) {
-    throw new AppError('invalid_redemption', `${id} is a stacked redemption: roll it back with POST /v1/redemptions/${id}/rollbacks`);
+    throw new AppError(
+      'invalid_redemption',
+      `${id} is a stacked redemption: roll it back with POST /v1/redemptions/${id}/rollbacks`,
+    );
   }
   if (kind === 'stacked' && !isParent(row)) {
-    throw new AppError('invalid_redemption_parent', `${id} is not the parent of a stacked redemption: roll it back with POST /v1/redemptions/${id}/rollback`);
+    throw new AppError(
+      'invalid_redemption_parent',
+      `${id} is not the parent of a stacked redemption: roll it back with POST /v1/redemptions/${id}/rollback`,
+    );
   }
   return row;
 }
@@ -48,7 +62,8 @@ const ORDER_MISMATCH = 'Order is not related with redemption.';
 
 function checkOrder(row: RedemptionRow, order: RollbackInput['order']): void {
   if (!order || (!order.id && !order.source_id)) return;
-  const stored = row.order_snapshot === null ? null : (JSON.parse(row.order_snapshot) as { id: string; source_id?: string | null });
+  const stored =
+    row.order_snapshot === null ? null : (JSON.parse(row.order_snapshot) as { id: string; source_id?: string | null });
   const matches = stored !== null && (order.id ? order.id === stored.id : order.source_id === stored.source_id);
   if (!matches) throw new RollbackRefusal('invalid_order', ORDER_MISMATCH);
 }
@@ -61,7 +76,12 @@ export const redemptionCustomer = async (trx: Kysely<Database>, row: RedemptionR
  * The customer of the rollback: the redemption's, updated with the fields sent when the body
  * names it (by id or source_id); another customer is refused (invalid_customer).
  */
-export async function rollbackCustomer(trx: Kysely<Database>, row: RedemptionRow, input: RollbackInput, ctx: { actor: Actor; at: string }): Promise<Customer | null> {
+export async function rollbackCustomer(
+  trx: Kysely<Database>,
+  row: RedemptionRow,
+  input: RollbackInput,
+  ctx: { actor: Actor; at: string },
+): Promise<Customer | null> {
   checkOrder(row, input.order);
   const sent = input.customer;
   const stored = row.customer_snapshot === null ? null : (JSON.parse(row.customer_snapshot) as Customer);

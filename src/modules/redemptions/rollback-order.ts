@@ -30,12 +30,19 @@ type Entry = Record<string, unknown> & { rollback_stacked?: string[] };
 
 function entryAfter(order: OrderObject, change: OrderRollback): Record<string, unknown> {
   const map = (order.redemptions ?? {}) as Record<string, Entry>;
-  const entry: Entry = { ...(map[change.parentId] ?? { date: change.at, related_object_type: 'redemption', related_object_id: change.parentId }) };
+  const entry: Entry = {
+    ...(map[change.parentId] ?? {
+      date: change.at,
+      related_object_type: 'redemption',
+      related_object_id: change.parentId,
+    }),
+  };
   // A single redemption's own entry (the legacy endpoints write no parent) gains its rollback as a parent's does.
   const single = entry.related_object_type !== 'redemption' ? change.children[0]?.rollbackId : undefined;
   const wholeRollbackId = change.parentRollbackId ?? single;
   if (wholeRollbackId) Object.assign(entry, { rollback_id: wholeRollbackId, rollback_date: change.at });
-  if (!single) entry.rollback_stacked = [...(entry.rollback_stacked ?? []), ...change.children.map((c) => c.rollbackId)];
+  if (!single)
+    entry.rollback_stacked = [...(entry.rollback_stacked ?? []), ...change.children.map((c) => c.rollbackId)];
   return { ...map, [change.parentId]: entry };
 }
 
@@ -53,26 +60,56 @@ function figuresWithout(order: OrderObject, children: RedemptionRow[]) {
     const amount = sum((a) => a.items?.[position]?.applied_discount_amount);
     const quantity = sum((a) => a.items?.[position]?.applied_discount_quantity);
     if (amount === 0 && quantity === 0) return [];
-    const discountQuantity = item.discount_quantity === undefined ? null : Math.max(0, item.discount_quantity - quantity);
-    return [{ position, discount_amount: Math.max(0, (item.discount_amount ?? 0) - amount), discount_quantity: discountQuantity }];
+    const discountQuantity =
+      item.discount_quantity === undefined ? null : Math.max(0, item.discount_quantity - quantity);
+    return [
+      {
+        position,
+        discount_amount: Math.max(0, (item.discount_amount ?? 0) - amount),
+        discount_quantity: discountQuantity,
+      },
+    ];
   });
   return {
     discount_amount: Math.max(0, (order.discount_amount ?? 0) - sum((a) => a.applied_discount_amount)),
-    items_discount_amount: Math.max(0, (order.items_discount_amount ?? 0) - sum((a) => a.items_applied_discount_amount)),
+    items_discount_amount: Math.max(
+      0,
+      (order.items_discount_amount ?? 0) - sum((a) => a.items_applied_discount_amount),
+    ),
     items,
   };
 }
 
 /** Records the rollback on the order; answers the order after it (OrderCalculated), or null without one. */
-export async function rollBackOnOrder(trx: Kysely<Database>, orderId: string | null, change: OrderRollback): Promise<CalculatedOrderObject | null> {
+export async function rollBackOnOrder(
+  trx: Kysely<Database>,
+  orderId: string | null,
+  change: OrderRollback,
+): Promise<CalculatedOrderObject | null> {
   if (orderId === null) return null;
   const order = await findOrderObject(trx, orderId);
   // An order deleted since: the rollback has no order to change or show.
   if (!order) return null;
-  const kept = { discount_amount: order.discount_amount ?? 0, items_discount_amount: order.items_discount_amount ?? 0, items: [] };
-  const figures = change.mode === 'WITH_ORDER' ? figuresWithout(order, change.children.map((c) => c.child)) : kept;
+  const kept = {
+    discount_amount: order.discount_amount ?? 0,
+    items_discount_amount: order.items_discount_amount ?? 0,
+    items: [],
+  };
+  const figures =
+    change.mode === 'WITH_ORDER'
+      ? figuresWithout(
+          order,
+          change.children.map((c) => c.child),
+        )
+      : kept;
   // Units a UNIT discount added stay on the order (at their price, no longer discounted).
-  await recordOrderRedemption(trx, order.id, { ...figures, amount: order.amount, added: [], redemptions: entryAfter(order, change), at: change.at });
+  await recordOrderRedemption(trx, order.id, {
+    ...figures,
+    amount: order.amount,
+    added: [],
+    redemptions: entryAfter(order, change),
+    at: change.at,
+  });
   const after = (await findOrderObject(trx, orderId)) as OrderObject;
   return calculatedOrder(after, unchangedFigures(after), after.redemptions ?? {});
 }

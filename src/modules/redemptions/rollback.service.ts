@@ -11,7 +11,12 @@ import { rollBackOnOrder } from './rollback-order.js';
 import { failedRollbackRow, parentRollbackRow, rollbackRow, type RollbackRowContext } from './rollback-rows.js';
 import { announceRollback, undoChild } from './rollback-undo.js';
 import { presentRedemption, type RedemptionObject, type RedemptionRow } from './redemptions.presenter.js';
-import { findRedemptionById, insertRedemptions, listChildRedemptions, markRolledBack } from './redemptions.repository.js';
+import {
+  findRedemptionById,
+  insertRedemptions,
+  listChildRedemptions,
+  markRolledBack,
+} from './redemptions.repository.js';
 import type { RollbackInput } from './rollbacks.schemas.js';
 import { REDEMPTIONS_ROLLED_BACK } from './redemption.seams.js';
 
@@ -40,7 +45,12 @@ async function rowContext(trx: Kysely<Database>, original: RedemptionRow, run: R
 }
 
 /** Marks one child rolled back (the guard) and gives back what it took; undefined when it was rolled back already. */
-async function rollBackChild(deps: RollbackDeps, trx: Kysely<Database>, child: RedemptionRow, ctx: RollbackRowContext): Promise<{ child: RedemptionRow; rollbackId: string } | undefined> {
+async function rollBackChild(
+  deps: RollbackDeps,
+  trx: Kysely<Database>,
+  child: RedemptionRow,
+  ctx: RollbackRowContext,
+): Promise<{ child: RedemptionRow; rollbackId: string } | undefined> {
   const rollbackId = timeOrderedId('rr_', ctx.at);
   const marked = await markRolledBack(trx, child.id, { id: rollbackId, date: ctx.at, rollback_order_mode: ctx.mode });
   if (!marked) return undefined;
@@ -53,11 +63,23 @@ async function singleIn(deps: RollbackDeps, trx: Kysely<Database>, id: string, r
   const ctx = await rowContext(trx, original, run);
   const done = await rollBackChild(deps, trx, original, ctx);
   if (!done) throw new RollbackRefusal('already_rolled_back', 'Already rolled back');
-  const order = await rollBackOnOrder(trx, original.order_id, { parentId: original.parent_id ?? original.id, parentRollbackId: null, children: [done], mode: ctx.mode, at: ctx.at });
+  const order = await rollBackOnOrder(trx, original.order_id, {
+    parentId: original.parent_id ?? original.id,
+    parentRollbackId: null,
+    children: [done],
+    mode: ctx.mode,
+    at: ctx.at,
+  });
   const row = rollbackRow(done.rollbackId, done.child, order, ctx);
   await insertRedemptions(trx, strip([row]));
   await announceRollback(trx, row, done.child, ctx);
-  await deps.seams.fire(REDEMPTIONS_ROLLED_BACK, trx, { rollbacks: [row], originals: [done.child], customer: ctx.customer, actor: ctx.actor, at: ctx.at });
+  await deps.seams.fire(REDEMPTIONS_ROLLED_BACK, trx, {
+    rollbacks: [row],
+    originals: [done.child],
+    customer: ctx.customer,
+    actor: ctx.actor,
+    at: ctx.at,
+  });
   return presentRedemption(row);
 }
 
@@ -67,11 +89,20 @@ export interface StackedRollbackAnswer {
   order: Record<string, unknown> | null;
 }
 
-async function stackedIn(deps: RollbackDeps, trx: Kysely<Database>, id: string, run: Run): Promise<StackedRollbackAnswer> {
+async function stackedIn(
+  deps: RollbackDeps,
+  trx: Kysely<Database>,
+  id: string,
+  run: Run,
+): Promise<StackedRollbackAnswer> {
   const original = await findRollbackTarget(trx, id, 'stacked');
   const ctx = await rowContext(trx, original, run);
   const parentRollbackId = timeOrderedId('rr_', ctx.at);
-  const parent = await markRolledBack(trx, original.id, { id: parentRollbackId, date: ctx.at, rollback_order_mode: ctx.mode });
+  const parent = await markRolledBack(trx, original.id, {
+    id: parentRollbackId,
+    date: ctx.at,
+    rollback_order_mode: ctx.mode,
+  });
   if (!parent) throw new RollbackRefusal('already_rolled_back', 'Already rolled back');
   // Children rolled back one by one before are skipped: their guard refuses them.
   const done = [];
@@ -79,12 +110,24 @@ async function stackedIn(deps: RollbackDeps, trx: Kysely<Database>, id: string, 
     const rolled = await rollBackChild(deps, trx, child, ctx);
     if (rolled) done.push(rolled);
   }
-  const order = await rollBackOnOrder(trx, original.order_id, { parentId: original.id, parentRollbackId, children: done, mode: ctx.mode, at: ctx.at });
+  const order = await rollBackOnOrder(trx, original.order_id, {
+    parentId: original.id,
+    parentRollbackId,
+    children: done,
+    mode: ctx.mode,
+    at: ctx.at,
+  });
   const rows = done.map(({ child, rollbackId }) => rollbackRow(rollbackId, child, order, ctx));
   const parentRow = parentRollbackRow(parentRollbackId, parent, rows, order, ctx);
   await insertRedemptions(trx, strip([parentRow, ...rows]));
   for (const [i, row] of rows.entries()) await announceRollback(trx, row, done[i]!.child, ctx);
-  await deps.seams.fire(REDEMPTIONS_ROLLED_BACK, trx, { rollbacks: rows, originals: done.map((d) => d.child), customer: ctx.customer, actor: ctx.actor, at: ctx.at });
+  await deps.seams.fire(REDEMPTIONS_ROLLED_BACK, trx, {
+    rollbacks: rows,
+    originals: done.map((d) => d.child),
+    customer: ctx.customer,
+    actor: ctx.actor,
+    at: ctx.at,
+  });
   return { rollbacks: rows.map(presentRedemption), parent_rollback: presentRedemption(parentRow), order };
 }
 
@@ -100,10 +143,19 @@ async function refuse(deps: RollbackDeps, id: string, run: Run, refusal: Rollbac
     await insertRedemptions(trx, strip([row]));
     await announceRollback(trx, row, null, ctx);
   });
-  return new AppError(refusal.key, refusal.failureMessage, { resource_id: failedId, resource_type: 'redemption_rollback' });
+  return new AppError(refusal.key, refusal.failureMessage, {
+    resource_id: failedId,
+    resource_type: 'redemption_rollback',
+  });
 }
 
-async function run<T>(deps: RollbackDeps, id: string, input: RollbackInput, actor: Actor, work: (trx: Kysely<Database>, run: Run) => Promise<T>): Promise<T> {
+async function run<T>(
+  deps: RollbackDeps,
+  id: string,
+  input: RollbackInput,
+  actor: Actor,
+  work: (trx: Kysely<Database>, run: Run) => Promise<T>,
+): Promise<T> {
   const started: Run = { actor, at: isoNow(deps.clock), input };
   try {
     return await deps.db.transaction().execute((trx) => work(trx, started));
@@ -113,8 +165,16 @@ async function run<T>(deps: RollbackDeps, id: string, input: RollbackInput, acto
   }
 }
 
-export const rollbackRedemption = (deps: RollbackDeps, actor: Actor, id: string, input: RollbackInput): Promise<RedemptionObject> =>
-  run(deps, id, input, actor, (trx, r) => singleIn(deps, trx, id, r));
+export const rollbackRedemption = (
+  deps: RollbackDeps,
+  actor: Actor,
+  id: string,
+  input: RollbackInput,
+): Promise<RedemptionObject> => run(deps, id, input, actor, (trx, r) => singleIn(deps, trx, id, r));
 
-export const rollbackStackedRedemption = (deps: RollbackDeps, actor: Actor, id: string, input: RollbackInput): Promise<StackedRollbackAnswer> =>
-  run(deps, id, input, actor, (trx, r) => stackedIn(deps, trx, id, r));
+export const rollbackStackedRedemption = (
+  deps: RollbackDeps,
+  actor: Actor,
+  id: string,
+  input: RollbackInput,
+): Promise<StackedRollbackAnswer> => run(deps, id, input, actor, (trx, r) => stackedIn(deps, trx, id, r));

@@ -6,11 +6,24 @@ import { rollbackBodySchema, rollbackInput, rollbackQuerySchema } from './rollba
 /** Rollbacks (voucherify-facts 2.6): one redemption, or a stacked redemption by its parent. */
 export const rollbacksRoutes: RouteModule = (router, deps) => {
   const inputOf = (query: unknown, body: unknown) =>
-    rollbackInput(validateQuery(rollbackQuerySchema, query as Record<string, unknown>), validateBody(rollbackBodySchema, body ?? {}));
+    rollbackInput(
+      validateQuery(rollbackQuerySchema, query as Record<string, unknown>),
+      validateBody(rollbackBodySchema, body ?? {}),
+    );
   router.post('/v1/redemptions/:id/rollback', async (ctx) => {
-    ctx.body = await rollbackRedemption(deps, ctx.state.actor, ctx.params.id as string, inputOf(ctx.query, ctx.request.body));
+    ctx.body = await rollbackRedemption(
+      deps,
+      ctx.state.actor,
+      ctx.params.id as string,
+      inputOf(ctx.query, ctx.request.body),
+    );
   });
   router.post('/v1/redemptions/:id/rollbacks', async (ctx) => {
-    ctx.body = await rollbackStackedRedemption(deps, ctx.state.actor, ctx.params.id as string, inputOf(ctx.query, ctx.request.body));
+    ctx.body = await rollbackStackedRedemption(
+      deps,
+      ctx.state.actor,
+      ctx.params.id as string,
+      inputOf(ctx.query, ctx.request.body),
+    );
   });
 };

@@ -11,15 +11,25 @@ import { createCustomerSchema } from '../customers/customers.schemas.js';
 const NOT_AN_OBJECT = 'The body must be a JSON object';
 
 const reference = (name: string) =>
-  object({ id: nullableText(`${name}.id`).optional(), source_id: nullableText(`${name}.source_id`).optional() }).typeError(`${name} must be an object`);
+  object({
+    id: nullableText(`${name}.id`).optional(),
+    source_id: nullableText(`${name}.source_id`).optional(),
+  }).typeError(`${name} must be an object`);
 
 export const rollbackBodySchema = object({
   reason: nullableText('reason').optional(),
   tracking_id: nullableText('tracking_id').optional(),
-  customer: createCustomerSchema.clone().typeError('customer must be an object').nullable().optional().default(undefined),
+  customer: createCustomerSchema
+    .clone()
+    .typeError('customer must be an object')
+    .nullable()
+    .optional()
+    .default(undefined),
   order: reference('order').nullable().optional().default(undefined),
   metadata: jsonObjectField('metadata').nullable().optional(),
-}).typeError(NOT_AN_OBJECT).nonNullable(NOT_AN_OBJECT);
+})
+  .typeError(NOT_AN_OBJECT)
+  .nonNullable(NOT_AN_OBJECT);
 
 export const rollbackQuerySchema = object({
   reason: nullableText('reason').optional(),

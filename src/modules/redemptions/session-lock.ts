@@ -24,7 +24,12 @@ export function sessionLockOf(body: StackableBody): SessionLock | null {
   const session = body.session;
   if (session?.type !== 'LOCK') return null;
   const timed = session.ttl !== undefined;
-  return { key: session.key ?? newId('ssn_'), type: 'LOCK', ttl: timed ? session.ttl! : 7, ttl_unit: timed ? (session.ttl_unit as TtlUnit) : 'DAYS' };
+  return {
+    key: session.key ?? newId('ssn_'),
+    type: 'LOCK',
+    ttl: timed ? session.ttl! : 7,
+    ttl_unit: timed ? (session.ttl_unit as TtlUnit) : 'DAYS',
+  };
 }
 
 export function reservationsOf(plan: Plan): Reservation[] {
@@ -39,13 +44,17 @@ export function reservationsOf(plan: Plan): Reservation[] {
     const points = pointsOf(applied);
     if (points > 0) held.push({ kind: 'POINTS', target_id: voucher.id, amount: points });
     const reward = applied.loaded.reward.reward;
-    if (reward.type === 'MATERIAL' && reward.stock !== null) held.push({ kind: 'REWARD', target_id: reward.id, amount: 1 });
+    if (reward.type === 'MATERIAL' && reward.stock !== null)
+      held.push({ kind: 'REWARD', target_id: reward.id, amount: 1 });
   }
   return held;
 }
 
 const LOST: Record<Reservation['kind'], ErrorKey> = {
-  QUANTITY: 'quantity_exceeded', CREDITS: 'gift_amount_exceeded', POINTS: 'loyalty_card_points_exceeded', REWARD: 'reward_out_of_stock',
+  QUANTITY: 'quantity_exceeded',
+  CREDITS: 'gift_amount_exceeded',
+  POINTS: 'loyalty_card_points_exceeded',
+  REWARD: 'reward_out_of_stock',
 };
 
 /**
@@ -56,5 +65,9 @@ const LOST: Record<Reservation['kind'], ErrorKey> = {
 export async function holdSession(trx: Kysely<Database>, lock: SessionLock, plan: Plan, at: string): Promise<void> {
   const expiresAt = lockExpiry(at, lock.ttl, lock.ttl_unit);
   const failed = await lockSession(trx, { key: lock.key, expiresAt, at }, reservationsOf(plan));
-  if (failed) throw new AppError(LOST[failed.kind], `${failed.target_id} has not ${failed.amount} left to hold for session ${lock.key}`);
+  if (failed)
+    throw new AppError(
+      LOST[failed.kind],
+      `${failed.target_id} has not ${failed.amount} left to hold for session ${lock.key}`,
+    );
 }

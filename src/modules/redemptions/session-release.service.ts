@@ -10,7 +10,11 @@ import { findVoucherId } from '../vouchers/vouchers.service.js';
  * Unknown voucher: 404 voucher; no live lock by that key (unknown, expired or consumed by a
  * redemption): 404 session. Nothing changes when it is refused.
  */
-export async function releaseValidationSession(deps: Pick<Deps, 'db' | 'clock'>, code: string, key: string): Promise<void> {
+export async function releaseValidationSession(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  code: string,
+  key: string,
+): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     const voucherId = await findVoucherId(trx, code);
     if (voucherId === undefined) throw notFound('voucher', code);

@@ -10,7 +10,12 @@ import { customerOf } from './redemption-customer.js';
 import { planStack, PREVIEWED, type AppliedRedeemable, type PipelineContext, type Plan } from './redemption-plan.js';
 import type { StackableBody } from './redemptions.schemas.js';
 import { getStackingRules } from '../stacking-rules/stacking-rules.service.js';
-import { releaseExpiredLocks, releaseExpiredLocksIfAny, setAsideSession, withSessionKey } from '../sessions/session-locks.service.js';
+import {
+  releaseExpiredLocks,
+  releaseExpiredLocksIfAny,
+  setAsideSession,
+  withSessionKey,
+} from '../sessions/session-locks.service.js';
 import { holdSession, sessionLockOf, type SessionLock } from './session-lock.js';
 
 /**
@@ -30,7 +35,10 @@ class Rollback extends Error {
 }
 
 /** A plan's order as a validation answers it (a new order has no id: nothing is kept). */
-export function orderOfValidation(plan: Plan, figures: AppliedRedeemable['order'] | Plan['final']): CalculatedOrderObject | null {
+export function orderOfValidation(
+  plan: Plan,
+  figures: AppliedRedeemable['order'] | Plan['final'],
+): CalculatedOrderObject | null {
   if (!plan.order || !figures) return null;
   const order = calculatedOrder(plan.order, figures, plan.order.redemptions ?? {});
   if (!plan.orderCreated) return order;
@@ -40,9 +48,14 @@ export function orderOfValidation(plan: Plan, figures: AppliedRedeemable['order'
 
 function resultOf(applied: AppliedRedeemable): Record<string, unknown> {
   const { voucher, tier, body } = applied.loaded;
-  if (voucher?.type === 'GIFT_VOUCHER') return { gift: { balance: voucher.gift_balance ?? 0, credits: applied.effect?.credits_used ?? 0 } };
+  if (voucher?.type === 'GIFT_VOUCHER')
+    return { gift: { balance: voucher.gift_balance ?? 0, credits: applied.effect?.credits_used ?? 0 } };
   if (voucher?.type === 'LOYALTY_CARD') return { loyalty_card: { points: body.reward?.points ?? 0 } };
-  const discount = voucher?.discount ? JSON.parse(voucher.discount) : tier ? (JSON.parse(tier.tier.action) as { discount?: unknown }).discount : undefined;
+  const discount = voucher?.discount
+    ? JSON.parse(voucher.discount)
+    : tier
+      ? (JSON.parse(tier.tier.action) as { discount?: unknown }).discount
+      : undefined;
   return discount ? { discount } : {};
 }
 
@@ -70,7 +83,11 @@ function answer(plan: Plan, ctx: PipelineContext, body: StackableBody, lock: Ses
     ...(inapplicable.length > 0 ? { inapplicable_redeemables: inapplicable } : {}),
     ...(plan.order ? { order: orderOfValidation(plan, plan.final) } : {}),
     tracking_id: body.tracking_id ?? plan.customer?.source_id ?? null,
-    ...(lock ? { session: lock } : body.session ? { session: { key: body.session.key ?? newId('ssn_'), type: 'LOCK' } } : {}),
+    ...(lock
+      ? { session: lock }
+      : body.session
+        ? { session: { key: body.session.key ?? newId('ssn_'), type: 'LOCK' } }
+        : {}),
     stacking_rules: ctx.rules,
   };
 }
@@ -83,7 +100,12 @@ const isValid = (plan: Plan, ctx: PipelineContext): boolean =>
  * (free to it), and held anew when the plan is valid; an invalid one rolls back, so it holds
  * nothing and the session keeps what it held.
  */
-async function planAndHold(deps: ValidateDeps, ctx: PipelineContext, body: StackableBody, lock: SessionLock): Promise<Plan> {
+async function planAndHold(
+  deps: ValidateDeps,
+  ctx: PipelineContext,
+  body: StackableBody,
+  lock: SessionLock,
+): Promise<Plan> {
   try {
     return await deps.db.transaction().execute(async (trx) => {
       await releaseExpiredLocks(trx, ctx.at);
@@ -124,16 +146,32 @@ async function validateIn(deps: ValidateDeps, actor: Actor, body: StackableBody,
   return { answer: result, plan };
 }
 
-const contextOf = async (deps: ValidateDeps, actor: Actor): Promise<PipelineContext> => ({ actor, at: isoNow(deps.clock), seams: deps.seams, rules: await getStackingRules(deps.db) });
+const contextOf = async (deps: ValidateDeps, actor: Actor): Promise<PipelineContext> => ({
+  actor,
+  at: isoNow(deps.clock),
+  seams: deps.seams,
+  rules: await getStackingRules(deps.db),
+});
 
 /** The customer (when one is sent) and its customer.validation.succeeded|failed event. */
-async function recordValidation(deps: ValidateDeps, ctx: PipelineContext, body: StackableBody, validation: { id: string; valid: boolean }): Promise<void> {
+async function recordValidation(
+  deps: ValidateDeps,
+  ctx: PipelineContext,
+  body: StackableBody,
+  validation: { id: string; valid: boolean },
+): Promise<void> {
   if (!body.customer) return;
   await deps.db.transaction().execute(async (trx) => {
     const customer = await customerOf(trx, ctx, body);
     if (!customer) return;
     const type = validation.valid ? 'customer.validation.succeeded' : 'customer.validation.failed';
-    await emit(trx, { type, customer_id: customer.id, actor: ctx.actor, created_at: ctx.at, data: { customer, validation } });
+    await emit(trx, {
+      type,
+      customer_id: customer.id,
+      actor: ctx.actor,
+      created_at: ctx.at,
+      data: { customer, validation },
+    });
   });
 }
 
@@ -142,11 +180,16 @@ async function recordValidation(deps: ValidateDeps, ctx: PipelineContext, body: 
  * legacy promotions validation: every available tier as if it were the only one), from reads
  * alone, with one validation event for them all (valid when any applies). No session.
  */
-export async function validateEach(deps: ValidateDeps, actor: Actor, body: StackableBody): Promise<{ plans: Plan[]; trackingId: string | null }> {
+export async function validateEach(
+  deps: ValidateDeps,
+  actor: Actor,
+  body: StackableBody,
+): Promise<{ plans: Plan[]; trackingId: string | null }> {
   const ctx = await contextOf(deps, actor);
   await releaseExpiredLocksIfAny(deps, ctx.at);
   const plans: Plan[] = [];
-  for (const redeemable of body.redeemables) plans.push(await planStack(deps.db, ctx, { ...body, redeemables: [redeemable] }, PREVIEWED));
+  for (const redeemable of body.redeemables)
+    plans.push(await planStack(deps.db, ctx, { ...body, redeemables: [redeemable] }, PREVIEWED));
   const valid = plans.some((plan) => plan.applied.length > 0);
   await recordValidation(deps, ctx, body, { id: newId('valid_'), valid });
   const customer = plans[0]?.customer ?? null;

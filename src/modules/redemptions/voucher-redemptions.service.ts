@@ -21,7 +21,11 @@ export interface EntriesPage {
  * (`/redemptions?page=1&limit=10`), is served too, in the same shape, and it takes the `page`
  * and `limit` that url carries.
  */
-export async function getVoucherRedemptions(deps: Pick<Deps, 'db'>, code: string, window: EntriesPage = { page: 1, limit: MAX_ENTRIES }) {
+export async function getVoucherRedemptions(
+  deps: Pick<Deps, 'db'>,
+  code: string,
+  window: EntriesPage = { page: 1, limit: MAX_ENTRIES },
+) {
   const voucher = await findVoucherRow(deps.db, code);
   if (!voucher) throw notFound('voucher', code);
   const rows = await listVoucherRedemptions(deps.db, voucher.id, window.limit, (window.page - 1) * window.limit);

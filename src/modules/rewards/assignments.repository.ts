@@ -13,10 +13,19 @@ export const findAssignmentById = (db: Db, id: string): Promise<AssignmentRow | 
   db.selectFrom('reward_assignments').selectAll().where('id', '=', id).executeTakeFirst();
 
 /** The assignments of these rewards in one program (the duplicate check of a bulk create). */
-export const findAssignmentsOfRewards = (db: Db, campaignId: string, rewardIds: readonly string[]): Promise<AssignmentRow[]> =>
+export const findAssignmentsOfRewards = (
+  db: Db,
+  campaignId: string,
+  rewardIds: readonly string[],
+): Promise<AssignmentRow[]> =>
   rewardIds.length === 0
     ? Promise.resolve([])
-    : db.selectFrom('reward_assignments').selectAll().where('campaign_id', '=', campaignId).where('reward_id', 'in', rewardIds).execute();
+    : db
+        .selectFrom('reward_assignments')
+        .selectAll()
+        .where('campaign_id', '=', campaignId)
+        .where('reward_id', 'in', rewardIds)
+        .execute();
 
 export const insertAssignments = async (db: Db, rows: Array<Insertable<RewardAssignmentTable>>): Promise<void> => {
   if (rows.length > 0) await db.insertInto('reward_assignments').values(rows).execute();
@@ -31,7 +40,11 @@ export const deleteAssignment = async (db: Db, id: string): Promise<void> => {
 };
 
 /** One page of a program's (or a reward's) assignments in creation order; no page: all of them. */
-export const listAssignments = (db: Db, by: { campaignId: string } | { rewardId: string }, page?: Page): Promise<AssignmentRow[]> =>
+export const listAssignments = (
+  db: Db,
+  by: { campaignId: string } | { rewardId: string },
+  page?: Page,
+): Promise<AssignmentRow[]> =>
   db
     .selectFrom('reward_assignments')
     .selectAll()

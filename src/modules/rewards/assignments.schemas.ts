@@ -54,7 +54,9 @@ export const createAssignmentSchema = object({
   .nonNullable(NOT_AN_OBJECT);
 
 /** PUT of an assignment: its points cost (and auto_redeem). */
-export const updateAssignmentSchema = object({ parameters: parametersSchema }).typeError(NOT_AN_OBJECT).nonNullable(NOT_AN_OBJECT);
+export const updateAssignmentSchema = object({ parameters: parametersSchema })
+  .typeError(NOT_AN_OBJECT)
+  .nonNullable(NOT_AN_OBJECT);
 
 export type AssignmentItemBody = InferType<typeof itemSchema>;
 export type CreateAssignmentBody = InferType<typeof createAssignmentSchema>;

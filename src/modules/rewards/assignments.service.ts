@@ -33,10 +33,15 @@ export async function findProgramCampaign(db: Db, idOrName: string): Promise<Cam
  * none. Without `parameters.loyalty` at all the refusal names it, as create-reward-assignment
  * marks it required; with it but without points, it names the points.
  */
-function costOf(reward: RewardRow, parameters: AssignmentParametersBody, label: string): { points: number | null; auto_redeem: number | null } {
+function costOf(
+  reward: RewardRow,
+  parameters: AssignmentParametersBody,
+  label: string,
+): { points: number | null; auto_redeem: number | null } {
   const points = parameters?.loyalty?.points ?? null;
   const autoRedeem = parameters?.loyalty?.auto_redeem;
-  if (reward.type === 'COIN' && points !== null) throw invalidPayload(`${label}.loyalty.points: a COIN reward has no points cost`);
+  if (reward.type === 'COIN' && points !== null)
+    throw invalidPayload(`${label}.loyalty.points: a COIN reward has no points cost`);
   if (reward.type !== 'COIN' && parameters?.loyalty == null) throw invalidPayload(`${label}.loyalty is required`);
   if (reward.type !== 'COIN' && points === null) throw invalidPayload(`${label}.loyalty.points is required`);
   return { points, auto_redeem: autoRedeem == null ? null : Number(autoRedeem) };
@@ -51,7 +56,8 @@ type AssignItem = { reward: RewardRow; parameters: AssignmentParametersBody; at:
  * since the rule decides which orders the points may pay for.
  */
 function checkCoinRules({ reward, rules, at }: AssignItem): void {
-  if (reward.type === 'COIN' && (rules?.length ?? 0) > 1) throw invalidPayload(`${at}validation_rules must hold at most 1 validation rule id for a COIN reward`);
+  if (reward.type === 'COIN' && (rules?.length ?? 0) > 1)
+    throw invalidPayload(`${at}validation_rules must hold at most 1 validation rule id for a COIN reward`);
 }
 
 /** Inserts assignments of rewards into one program, refusing any reward it (or the batch) already holds. */
@@ -73,20 +79,35 @@ async function assign(trx: Db, campaignId: string, items: AssignItem[], now: str
     created_at: now,
     updated_at: null,
   }));
-  await repo.insertAssignments(trx, rows.map(({ seq: _seq, ...row }) => row));
+  await repo.insertAssignments(
+    trx,
+    rows.map(({ seq: _seq, ...row }) => row),
+  );
   // The body's validation_rules become assignments of the new reward assignment, in this transaction.
   for (const [i, { rules }] of items.entries()) {
-    if (rules?.length) await assignRulesTo(trx, { type: 'reward_assignment', id: (rows[i] as repo.AssignmentRow).id }, rules, now);
+    if (rules?.length)
+      await assignRulesTo(trx, { type: 'reward_assignment', id: (rows[i] as repo.AssignmentRow).id }, rules, now);
   }
   return rows.map(presentAssignment);
 }
 
 /** POST /v1/loyalties/{campaignId}/rewards: every assignment of the array, or none of them. */
-export async function assignRewards(deps: AssignmentDeps, programKey: string, items: AssignmentItemBody[]): Promise<AssignmentView[]> {
+export async function assignRewards(
+  deps: AssignmentDeps,
+  programKey: string,
+  items: AssignmentItemBody[],
+): Promise<AssignmentView[]> {
   const now = isoNow(deps.clock);
   return deps.db.transaction().execute(async (trx) => {
     const program = await findProgramCampaign(trx, programKey);
-    const rewards = new Map((await findRewardsByIds(trx, items.map((item) => item.reward))).map((r) => [r.id, r]));
+    const rewards = new Map(
+      (
+        await findRewardsByIds(
+          trx,
+          items.map((item) => item.reward),
+        )
+      ).map((r) => [r.id, r]),
+    );
     const resolved = items.map((item, i) => {
       const reward = rewards.get(item.reward);
       if (!reward) throw notFound('reward', item.reward);
@@ -97,12 +118,21 @@ export async function assignRewards(deps: AssignmentDeps, programKey: string, it
 }
 
 /** POST /v1/rewards/{rewardId}/assignments. */
-export async function assignReward(deps: AssignmentDeps, rewardId: string, body: CreateAssignmentBody): Promise<AssignmentView> {
+export async function assignReward(
+  deps: AssignmentDeps,
+  rewardId: string,
+  body: CreateAssignmentBody,
+): Promise<AssignmentView> {
   const now = isoNow(deps.clock);
   return deps.db.transaction().execute(async (trx) => {
     const reward = await requireReward(trx, rewardId);
     const program = await findProgramCampaign(trx, body.campaign);
-    const [created] = await assign(trx, program.id, [{ reward, parameters: body.parameters, at: '', rules: body.validation_rules }], now);
+    const [created] = await assign(
+      trx,
+      program.id,
+      [{ reward, parameters: body.parameters, at: '', rules: body.validation_rules }],
+      now,
+    );
     return created as AssignmentView;
   });
 }
@@ -111,28 +141,46 @@ export async function assignReward(deps: AssignmentDeps, rewardId: string, body:
 export type AssignmentScope = { program: string } | { reward: string };
 
 async function requireAssignment(db: Db, scope: AssignmentScope, assignmentId: string): Promise<repo.AssignmentRow> {
-  const owner = 'program' in scope ? (await findProgramCampaign(db, scope.program)).id : (await requireReward(db, scope.reward)).id;
+  const owner =
+    'program' in scope ? (await findProgramCampaign(db, scope.program)).id : (await requireReward(db, scope.reward)).id;
   const row = await repo.findAssignmentById(db, assignmentId);
-  if (!row || ('program' in scope ? row.campaign_id : row.reward_id) !== owner) throw notFound('reward_assignment', assignmentId);
+  if (!row || ('program' in scope ? row.campaign_id : row.reward_id) !== owner)
+    throw notFound('reward_assignment', assignmentId);
   return row;
 }
 
 /** GET of one assignment, by program or by reward. */
-export const getAssignment = async (deps: Pick<Deps, 'db'>, scope: AssignmentScope, assignmentId: string): Promise<AssignmentView> =>
-  presentAssignment(await requireAssignment(deps.db, scope, assignmentId));
+export const getAssignment = async (
+  deps: Pick<Deps, 'db'>,
+  scope: AssignmentScope,
+  assignmentId: string,
+): Promise<AssignmentView> => presentAssignment(await requireAssignment(deps.db, scope, assignmentId));
 
 /** get-reward-details (the SDK's loyalties.getRewardDetails): the reward an assignment of the program gives, as GET /v1/rewards/{id}. */
-export const getAssignedReward = async (deps: Pick<Deps, 'db'>, program: string, assignmentId: string): Promise<RewardView> =>
+export const getAssignedReward = async (
+  deps: Pick<Deps, 'db'>,
+  program: string,
+  assignmentId: string,
+): Promise<RewardView> =>
   presentReward(await requireReward(deps.db, (await requireAssignment(deps.db, { program }, assignmentId)).reward_id));
 
 /** PUT of an assignment ("Update Campaign Reward Assignment"): its points cost; an unknown assignment is 404. */
-export async function updateAssignment(deps: AssignmentDeps, scope: AssignmentScope, assignmentId: string, body: UpdateAssignmentBody): Promise<AssignmentView> {
+export async function updateAssignment(
+  deps: AssignmentDeps,
+  scope: AssignmentScope,
+  assignmentId: string,
+  body: UpdateAssignmentBody,
+): Promise<AssignmentView> {
   const now = isoNow(deps.clock);
   return deps.db.transaction().execute(async (trx) => {
     const row = await requireAssignment(trx, scope, assignmentId);
     const reward = await requireReward(trx, row.reward_id);
     const loyalty = body.parameters?.loyalty;
-    const cost = costOf(reward, { loyalty: { points: loyalty?.points ?? row.points, auto_redeem: loyalty?.auto_redeem } }, 'parameters');
+    const cost = costOf(
+      reward,
+      { loyalty: { points: loyalty?.points ?? row.points, auto_redeem: loyalty?.auto_redeem } },
+      'parameters',
+    );
     const patch = { points: cost.points, auto_redeem: cost.auto_redeem ?? row.auto_redeem, updated_at: now };
     await repo.updateAssignment(trx, row.id, patch);
     return presentAssignment({ ...row, ...patch });
@@ -140,7 +188,11 @@ export async function updateAssignment(deps: AssignmentDeps, scope: AssignmentSc
 }
 
 /** DELETE of an assignment, by program or by reward. */
-export async function deleteAssignment(deps: Pick<Deps, 'db'>, scope: AssignmentScope, assignmentId: string): Promise<void> {
+export async function deleteAssignment(
+  deps: Pick<Deps, 'db'>,
+  scope: AssignmentScope,
+  assignmentId: string,
+): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     const row = await requireAssignment(trx, scope, assignmentId);
     await repo.deleteAssignment(trx, row.id);
@@ -149,7 +201,11 @@ export async function deleteAssignment(deps: Pick<Deps, 'db'>, scope: Assignment
 }
 
 /** GET /v1/loyalties/{campaignId}/rewards: the program's assignments; `assignment_id` narrows to that one. */
-export async function listProgramAssignments(deps: Pick<Deps, 'db'>, programKey: string, query: ProgramAssignmentsQuery) {
+export async function listProgramAssignments(
+  deps: Pick<Deps, 'db'>,
+  programKey: string,
+  query: ProgramAssignmentsQuery,
+) {
   const program = await findProgramCampaign(deps.db, programKey);
   if (query.assignment_id !== undefined) {
     const row = await repo.findAssignmentById(deps.db, query.assignment_id);
@@ -172,17 +228,31 @@ export async function listRewardAssignments(deps: Pick<Deps, 'db'>, rewardId: st
  * A program's assignments with their rewards, as the API shows them, in creation order: all
  * of them, or those of the given ids (a tier's rewards, "List Loyalty Tier Rewards").
  */
-export async function programRewards(db: Db, campaignId: string, assignmentIds?: readonly string[]): Promise<Array<{ reward: RewardView; assignment: AssignmentView }>> {
+export async function programRewards(
+  db: Db,
+  campaignId: string,
+  assignmentIds?: readonly string[],
+): Promise<Array<{ reward: RewardView; assignment: AssignmentView }>> {
   let rows = await repo.listAssignments(db, { campaignId });
   if (assignmentIds) rows = rows.filter((row) => assignmentIds.includes(row.id));
-  const rewards = new Map((await findRewardsByIds(db, [...new Set(rows.map((row) => row.reward_id))])).map((r) => [r.id, r]));
-  return rows.map((row) => ({ reward: presentReward(rewards.get(row.reward_id) as RewardRow), assignment: presentAssignment(row) }));
+  const rewards = new Map(
+    (await findRewardsByIds(db, [...new Set(rows.map((row) => row.reward_id))])).map((r) => [r.id, r]),
+  );
+  return rows.map((row) => ({
+    reward: presentReward(rewards.get(row.reward_id) as RewardRow),
+    assignment: presentAssignment(row),
+  }));
 }
 
 /** Whether a reward assignment with this id exists (validation rule assignments name it by id alone). */
-export const rewardAssignmentExists = async (db: Db, id: string): Promise<boolean> => (await repo.findAssignmentById(db, id)) !== undefined;
+export const rewardAssignmentExists = async (db: Db, id: string): Promise<boolean> =>
+  (await repo.findAssignmentById(db, id)) !== undefined;
 /** For redemptions: the reward assigned to this program, with its assignment, or undefined (two indexed reads). */
-export async function findProgramReward(db: Db, campaignId: string, rewardId: string): Promise<{ reward: RewardView; assignment: AssignmentView } | undefined> {
+export async function findProgramReward(
+  db: Db,
+  campaignId: string,
+  rewardId: string,
+): Promise<{ reward: RewardView; assignment: AssignmentView } | undefined> {
   const [row] = await repo.findAssignmentsOfRewards(db, campaignId, [rewardId]);
   if (!row) return undefined;
   const [reward] = await findRewardsByIds(db, [rewardId]);

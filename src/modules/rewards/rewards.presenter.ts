@@ -50,7 +50,10 @@ export interface AssignmentView {
 }
 
 export function presentAssignment(row: AssignmentRow): AssignmentView {
-  const loyalty = row.points === null ? undefined : { points: row.points, ...(row.auto_redeem === null ? {} : { auto_redeem: row.auto_redeem === 1 }) };
+  const loyalty =
+    row.points === null
+      ? undefined
+      : { points: row.points, ...(row.auto_redeem === null ? {} : { auto_redeem: row.auto_redeem === 1 }) };
   return {
     id: row.id,
     reward_id: row.reward_id,

@@ -28,7 +28,9 @@ export async function setRewardStock(db: Db, id: string, stock: number | null, a
     .updateTable('rewards')
     .set({ stock, updated_at: at })
     .where('id', '=', id)
-    .$if(stock !== null, (q) => q.where((eb) => eb.or([eb('redeemed', 'is', null), eb('redeemed', '<=', stock as number)])))
+    .$if(stock !== null, (q) =>
+      q.where((eb) => eb.or([eb('redeemed', 'is', null), eb('redeemed', '<=', stock as number)])),
+    )
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
@@ -44,7 +46,12 @@ export const claimRewardUnit = (db: Db, id: string): Promise<RewardRow | undefin
     .set((eb) => ({ redeemed: eb(eb.fn.coalesce('redeemed', eb.lit(0)), '+', 1) }))
     .where('id', '=', id)
     // Units held by live session locks (sql/0020) are not for others.
-    .where((eb) => eb.or([eb('stock', 'is', null), eb(eb(eb.fn.coalesce('redeemed', eb.lit(0)), '+', eb.ref('reserved')), '<', eb.ref('stock'))]))
+    .where((eb) =>
+      eb.or([
+        eb('stock', 'is', null),
+        eb(eb(eb.fn.coalesce('redeemed', eb.lit(0)), '+', eb.ref('reserved')), '<', eb.ref('stock')),
+      ]),
+    )
     .returningAll()
     .executeTakeFirst();
 
@@ -64,7 +71,19 @@ export const deleteReward = async (db: Db, id: string): Promise<void> => {
 
 /** A page of rewards in creation order, walked on rewards_created_at. */
 export const listRewards = (db: Db, page: { limit: number; offset: number }): Promise<RewardRow[]> =>
-  db.selectFrom('rewards').selectAll().orderBy('created_at').orderBy('seq').limit(page.limit).offset(page.offset).execute();
+  db
+    .selectFrom('rewards')
+    .selectAll()
+    .orderBy('created_at')
+    .orderBy('seq')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
 
 export const countRewards = async (db: Db): Promise<number> =>
-  (await db.selectFrom('rewards').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+  (
+    await db
+      .selectFrom('rewards')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;

@@ -33,7 +33,11 @@ export const rewardsRoutes: RouteModule = (router, deps) => {
     ctx.body = await getReward(deps, ctx.params.rewardId as string);
   });
   router.put('/v1/rewards/:rewardId', async (ctx) => {
-    ctx.body = await updateReward(deps, ctx.params.rewardId as string, validateBody(updateRewardSchema, ctx.request.body));
+    ctx.body = await updateReward(
+      deps,
+      ctx.params.rewardId as string,
+      validateBody(updateRewardSchema, ctx.request.body),
+    );
   });
   router.delete('/v1/rewards/:rewardId', async (ctx) => {
     await deleteReward(deps, ctx.params.rewardId as string);
@@ -41,17 +45,33 @@ export const rewardsRoutes: RouteModule = (router, deps) => {
   });
 
   router.post('/v1/rewards/:rewardId/assignments', async (ctx) => {
-    ctx.body = await assignReward(deps, ctx.params.rewardId as string, validateBody(createAssignmentSchema, ctx.request.body));
+    ctx.body = await assignReward(
+      deps,
+      ctx.params.rewardId as string,
+      validateBody(createAssignmentSchema, ctx.request.body),
+    );
   });
   router.get('/v1/rewards/:rewardId/assignments', async (ctx) => {
-    ctx.body = await listRewardAssignments(deps, ctx.params.rewardId as string, validateQuery(rewardAssignmentsQuerySchema, ctx.query));
+    ctx.body = await listRewardAssignments(
+      deps,
+      ctx.params.rewardId as string,
+      validateQuery(rewardAssignmentsQuerySchema, ctx.query),
+    );
   });
   // The bulk form answers the array of assignments it made (the official client expects an array).
   router.post('/v1/loyalties/:campaignId/rewards', async (ctx) => {
-    ctx.body = await assignRewards(deps, ctx.params.campaignId as string, validateBody(bulkAssignmentsSchema, ctx.request.body));
+    ctx.body = await assignRewards(
+      deps,
+      ctx.params.campaignId as string,
+      validateBody(bulkAssignmentsSchema, ctx.request.body),
+    );
   });
   router.get('/v1/loyalties/:campaignId/rewards', async (ctx) => {
-    ctx.body = await listProgramAssignments(deps, ctx.params.campaignId as string, validateQuery(programAssignmentsQuerySchema, ctx.query));
+    ctx.body = await listProgramAssignments(
+      deps,
+      ctx.params.campaignId as string,
+      validateQuery(programAssignmentsQuerySchema, ctx.query),
+    );
   });
 
   router.get('/v1/loyalties/:campaignId/reward-assignments/:assignmentId/reward', async (ctx) => {
@@ -67,7 +87,12 @@ export const rewardsRoutes: RouteModule = (router, deps) => {
       ctx.body = await getAssignment(deps, scopeOf(ctx.params), ctx.params.assignmentId as string);
     });
     router.put(path, async (ctx) => {
-      ctx.body = await updateAssignment(deps, scopeOf(ctx.params), ctx.params.assignmentId as string, validateBody(updateAssignmentSchema, ctx.request.body));
+      ctx.body = await updateAssignment(
+        deps,
+        scopeOf(ctx.params),
+        ctx.params.assignmentId as string,
+        validateBody(updateAssignmentSchema, ctx.request.body),
+      );
     });
     router.delete(path, async (ctx) => {
       await deleteAssignment(deps, scopeOf(ctx.params), ctx.params.assignmentId as string);

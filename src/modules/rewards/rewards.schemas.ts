@@ -16,9 +16,14 @@ const NOT_AN_OBJECT = 'The body must be a JSON object';
 export const wholeNumber = (min: number) =>
   number()
     .typeError(`${PATH} must be an integer`)
-    .test('whole', `${PATH} must be an integer of at least ${min}`, (v) => v == null || (Number.isSafeInteger(v) && v >= min));
+    .test(
+      'whole',
+      `${PATH} must be an integer of at least ${min}`,
+      (v) => v == null || (Number.isSafeInteger(v) && v >= min),
+    );
 
-const block = <T extends ObjectShape>(fields: T) => object(fields).typeError(`${PATH} must be an object`).optional().default(undefined);
+const block = <T extends ObjectShape>(fields: T) =>
+  object(fields).typeError(`${PATH} must be an object`).optional().default(undefined);
 
 const campaignParameters = block({
   id: idField(PATH).required(`${PATH} is required`),

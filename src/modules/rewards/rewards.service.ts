@@ -14,7 +14,10 @@ import type { Db } from '../../db/engine.js';
 
 export type RewardDeps = Pick<Deps, 'db' | 'clock'>;
 
-const TYPE_OF_KIND = { campaign: 'CAMPAIGN', product: 'MATERIAL', coin: 'COIN' } as const satisfies Record<string, RewardType>;
+const TYPE_OF_KIND = { campaign: 'CAMPAIGN', product: 'MATERIAL', coin: 'COIN' } as const satisfies Record<
+  string,
+  RewardType
+>;
 
 interface Resolved {
   type: RewardType;
@@ -27,24 +30,36 @@ async function resolveCampaign(db: Db, given: NonNullable<RewardParametersBody['
   const campaign = await findCampaign(db, given.id);
   const type = campaign.campaign_type;
   if (!(REWARD_CAMPAIGN_TYPES as readonly string[]).includes(type)) {
-    throw invalidPayload(`parameters.campaign.id must name a discount, gift or loyalty campaign; ${given.id} is a ${type} campaign`);
+    throw invalidPayload(
+      `parameters.campaign.id must name a discount, gift or loyalty campaign; ${given.id} is a ${type} campaign`,
+    );
   }
   const needsBalance = type !== 'DISCOUNT_COUPONS';
-  if (needsBalance && given.balance == null) throw invalidPayload(`parameters.campaign.balance is required for a ${type} campaign`);
-  if (!needsBalance && given.balance != null) throw invalidPayload('parameters.campaign.balance applies only to gift and loyalty campaigns');
-  const parameters = { campaign: { id: campaign.id, ...(needsBalance ? { balance: given.balance as number } : {}), type } };
+  if (needsBalance && given.balance == null)
+    throw invalidPayload(`parameters.campaign.balance is required for a ${type} campaign`);
+  if (!needsBalance && given.balance != null)
+    throw invalidPayload('parameters.campaign.balance applies only to gift and loyalty campaigns');
+  const parameters = {
+    campaign: { id: campaign.id, ...(needsBalance ? { balance: given.balance as number } : {}), type },
+  };
   return { type: 'CAMPAIGN', parameters, campaignId: campaign.id };
 }
 
 /** A MATERIAL reward: a product (id or source id) and optionally one of its SKUs. */
 async function resolveProduct(db: Db, given: NonNullable<RewardParametersBody['product']>): Promise<Resolved> {
   const skuKeys = given.sku_id == null ? [] : [given.sku_id];
-  const found = await findCatalogEntries(db, { productIds: [given.id], productSourceIds: [given.id], skuIds: skuKeys, skuSourceIds: skuKeys });
+  const found = await findCatalogEntries(db, {
+    productIds: [given.id],
+    productSourceIds: [given.id],
+    skuIds: skuKeys,
+    skuSourceIds: skuKeys,
+  });
   const product = found.products.find((p) => p.id === given.id || p.source_id === given.id);
   if (!product) throw notFound('product', given.id);
   const sku = found.skus[0];
   if (given.sku_id != null && !sku) throw notFound('sku', given.sku_id);
-  if (sku && sku.product_id !== product.id) throw invalidPayload(`parameters.product.sku_id ${given.sku_id} is not a SKU of product ${given.id}`);
+  if (sku && sku.product_id !== product.id)
+    throw invalidPayload(`parameters.product.sku_id ${given.sku_id} is not a SKU of product ${given.id}`);
   return { type: 'MATERIAL', parameters: { product: { id: product.id, sku_id: sku?.id ?? null } }, campaignId: null };
 }
 
@@ -52,7 +67,11 @@ async function resolveParameters(db: Db, given: RewardParametersBody): Promise<R
   if (given.campaign) return resolveCampaign(db, given.campaign);
   if (given.product) return resolveProduct(db, given.product);
   const coin = given.coin as NonNullable<RewardParametersBody['coin']>;
-  return { type: 'COIN', parameters: { coin: { exchange_ratio: coin.exchange_ratio, points_ratio: coin.points_ratio ?? 1 } }, campaignId: null };
+  return {
+    type: 'COIN',
+    parameters: { coin: { exchange_ratio: coin.exchange_ratio, points_ratio: coin.points_ratio ?? 1 } },
+    campaignId: null,
+  };
 }
 
 const kindOf = (given: RewardParametersBody) => (given.campaign ? 'campaign' : given.product ? 'product' : 'coin');
@@ -60,7 +79,10 @@ const kindOf = (given: RewardParametersBody) => (given.campaign ? 'campaign' : g
 /** POST /v1/rewards. The type follows from `parameters`; a `type` naming another is refused. */
 export async function createReward(deps: RewardDeps, body: CreateRewardBody): Promise<RewardView> {
   const derived = TYPE_OF_KIND[kindOf(body.parameters)];
-  if (body.type !== undefined && body.type !== derived) throw invalidPayload(`type ${body.type} does not match parameters.${kindOf(body.parameters)} (a ${derived} reward)`);
+  if (body.type !== undefined && body.type !== derived)
+    throw invalidPayload(
+      `type ${body.type} does not match parameters.${kindOf(body.parameters)} (a ${derived} reward)`,
+    );
   const now = isoNow(deps.clock);
   return deps.db.transaction().execute(async (trx) => {
     const resolved = await resolveParameters(trx, body.parameters);
@@ -87,7 +109,9 @@ export async function createReward(deps: RewardDeps, body: CreateRewardBody): Pr
 
 /** The attributes given, without null fields. */
 const attributesOf = (given: CreateRewardBody['attributes']): Record<string, string> =>
-  Object.fromEntries(Object.entries(given ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  Object.fromEntries(
+    Object.entries(given ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 
 /** The reward behind a path id, or 404. */
 export async function requireReward(db: Db, id: string): Promise<repo.RewardRow> {
@@ -97,15 +121,18 @@ export async function requireReward(db: Db, id: string): Promise<repo.RewardRow>
 }
 
 /** GET /v1/rewards/{id}. */
-export const getReward = async (deps: Pick<Deps, 'db'>, id: string): Promise<RewardView> => presentReward(await requireReward(deps.db, id));
+export const getReward = async (deps: Pick<Deps, 'db'>, id: string): Promise<RewardView> =>
+  presentReward(await requireReward(deps.db, id));
 
 async function patchOf(trx: Db, row: repo.RewardRow, body: UpdateRewardBody): Promise<repo.RewardPatch> {
   const patch: repo.RewardPatch = {};
   if (body.name !== undefined) patch.name = body.name;
-  if (body.type !== undefined && body.type !== row.type) throw invalidPayload(`type cannot change: the reward is a ${row.type} reward`);
+  if (body.type !== undefined && body.type !== row.type)
+    throw invalidPayload(`type cannot change: the reward is a ${row.type} reward`);
   if (body.parameters != null) {
     const resolved = await resolveParameters(trx, body.parameters);
-    if (resolved.type !== row.type) throw invalidPayload(`parameters must keep the reward's type: it is a ${row.type} reward`);
+    if (resolved.type !== row.type)
+      throw invalidPayload(`parameters must keep the reward's type: it is a ${row.type} reward`);
     patch.parameters = JSON.stringify(resolved.parameters);
     patch.campaign_id = resolved.campaignId;
   }

@@ -18,5 +18,7 @@ export interface SegmentEntered {
 
 export const SEGMENT_ENTERED = seam<Kysely<Database>, SegmentEntered>('customer.segment.entered');
 
-export const onSegmentEntered = (seams: Seams, subscriber: Subscriber<Kysely<Database>, SegmentEntered>): (() => void) =>
-  seams.subscribe(SEGMENT_ENTERED, subscriber);
+export const onSegmentEntered = (
+  seams: Seams,
+  subscriber: Subscriber<Kysely<Database>, SegmentEntered>,
+): (() => void) => seams.subscribe(SEGMENT_ENTERED, subscriber);

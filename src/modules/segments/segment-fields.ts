@@ -44,7 +44,8 @@ export interface CustomerFacts {
   updated_at: string;
 }
 
-const parsed = (json: string | null): Record<string, unknown> => (json === null ? {} : (JSON.parse(json) as Record<string, unknown>));
+const parsed = (json: string | null): Record<string, unknown> =>
+  json === null ? {} : (JSON.parse(json) as Record<string, unknown>);
 
 /**
  * The condition evaluator's getter over one customer: its JSON columns parsed once, however
@@ -53,10 +54,13 @@ const parsed = (json: string | null): Record<string, unknown> => (json === null 
 export function customerValues(customer: CustomerFacts): (field: string) => unknown {
   let metadata: Record<string, unknown> | undefined;
   let address: Record<string, unknown> | undefined;
-  const keyOf = (object: Record<string, unknown>, key: string) => (Object.hasOwn(object, key) ? object[key] : undefined);
+  const keyOf = (object: Record<string, unknown>, key: string) =>
+    Object.hasOwn(object, key) ? object[key] : undefined;
   return (field) => {
-    if (field.startsWith('metadata.')) return keyOf((metadata ??= parsed(customer.metadata)), field.slice('metadata.'.length));
-    if (field.startsWith('address.')) return keyOf((address ??= parsed(customer.address)), field.slice('address.'.length));
+    if (field.startsWith('metadata.'))
+      return keyOf((metadata ??= parsed(customer.metadata)), field.slice('metadata.'.length));
+    if (field.startsWith('address.'))
+      return keyOf((address ??= parsed(customer.address)), field.slice('address.'.length));
     const value = customer[field as keyof CustomerFacts];
     return value === null ? undefined : value;
   };

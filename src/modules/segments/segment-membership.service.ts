@@ -9,13 +9,17 @@ import { presentSimpleSegment, type SegmentRow } from './segments.presenter.js';
 import * as repo from './segments.repository.js';
 import type { Db } from '../../db/engine.js';
 
-
 /** Whether a customer (its values: customerValues) is in a dynamic segment by its filter, at `at` (relative dates). */
 export const holdsFor = (segment: SegmentRow, values: (field: string) => unknown, at: Date): boolean =>
   matchesFilter(storedFilter(segment.filter as string), values, at);
 
 /** The entered / left activity of an auto-update segment (passive ones have none, as the reference's). */
-async function announce(trx: Db, change: CustomerChanged, segment: SegmentRow, type: 'customer.segment.entered' | 'customer.segment.left') {
+async function announce(
+  trx: Db,
+  change: CustomerChanged,
+  segment: SegmentRow,
+  type: 'customer.segment.entered' | 'customer.segment.left',
+) {
   if (segment.type !== 'auto-update' || !change.emitEvents) return;
   await emit(trx, {
     type,
@@ -32,11 +36,17 @@ async function enter(deps: Pick<Deps, 'seams'>, trx: Db, change: CustomerChanged
   await announce(trx, change, segment, 'customer.segment.entered');
   // A passive segment has no entry event, and a historical import (no events) earns nothing.
   if (segment.type !== 'auto-update' || !change.emitEvents) return;
-  await deps.seams.fire(SEGMENT_ENTERED, trx, { segmentId: segment.id, customerId: change.row.id, actor: change.actor, at: change.at });
+  await deps.seams.fire(SEGMENT_ENTERED, trx, {
+    segmentId: segment.id,
+    customerId: change.row.id,
+    actor: change.actor,
+    at: change.at,
+  });
 }
 
 async function leave(trx: Db, change: CustomerChanged, segment: SegmentRow): Promise<void> {
-  if (await repo.deleteMember(trx, segment.id, change.row.id)) await announce(trx, change, segment, 'customer.segment.left');
+  if (await repo.deleteMember(trx, segment.id, change.row.id))
+    await announce(trx, change, segment, 'customer.segment.left');
 }
 
 /**

@@ -16,13 +16,18 @@ export const syncSegmentStep: JobStep<SegmentSyncPayload> = {
     if (!segment) return { cursor: job.total, done: 0, failed: 0, finished: true };
     const customers = await repo.listCustomersAfter(ctx.trx, job.cursor, job.total, maxItems);
     const at = new Date(ctx.now);
-    const members = customers.filter((customer) => holdsFor(segment, customerValues(customer), at)).map((customer) => customer.id);
+    const members = customers
+      .filter((customer) => holdsFor(segment, customerValues(customer), at))
+      .map((customer) => customer.id);
     const entered = await repo.insertMembers(ctx.trx, segment.id, members);
     const cursor = customers.length < maxItems ? job.total : (customers[customers.length - 1] as { seq: number }).seq;
     return { cursor, done: entered.length, failed: 0, finished: cursor >= job.total };
   },
   async finish(ctx, job) {
     await repo.markSynced(ctx.trx, job.payload.segment_id);
-    return { message: `Segment ${job.payload.segment_id} synchronized: ${job.done_count} customer(s) entered.`, done_count: job.done_count };
+    return {
+      message: `Segment ${job.payload.segment_id} synchronized: ${job.done_count} customer(s) entered.`,
+      done_count: job.done_count,
+    };
   },
 };

@@ -17,6 +17,10 @@ export const presentSegment = (row: SegmentRow) => ({
 export type SegmentObject = ReturnType<typeof presentSegment>;
 
 /** A segment as a customer's segment list and activities name it (the reference's SimpleSegment). */
-export const presentSimpleSegment = (row: Pick<SegmentRow, 'id' | 'name'>) => ({ id: row.id, name: row.name, object: 'segment' as const });
+export const presentSimpleSegment = (row: Pick<SegmentRow, 'id' | 'name'>) => ({
+  id: row.id,
+  name: row.name,
+  object: 'segment' as const,
+});
 
 export type SimpleSegment = ReturnType<typeof presentSimpleSegment>;

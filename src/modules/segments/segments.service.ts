@@ -62,7 +62,13 @@ async function insertDynamic(trx: Db, row: Omit<SegmentRow, 'seq'>, actor: Actor
   const stored = await repo.insertSegment(trx, { ...row, initial_sync_status: total === 0 ? 'DONE' : 'IN_PROGRESS' });
   if (total > 0) {
     const payload: SegmentSyncPayload = { segment_id: stored.id };
-    await enqueueJob(trx, { type: JobType.segmentSync, payload, total, requestId: actor.request_id, now: row.created_at });
+    await enqueueJob(trx, {
+      type: JobType.segmentSync,
+      payload,
+      total,
+      requestId: actor.request_id,
+      now: row.created_at,
+    });
   }
   return stored;
 }
@@ -99,7 +105,8 @@ async function segmentRow(db: Db, id: string): Promise<SegmentRow> {
 export const requireSegment = async (db: Db, id: string): Promise<void> => void (await segmentRow(db, id));
 
 /** GET /v1/segments/{segmentId}. */
-export const getSegment = async (deps: ReadDeps, id: string): Promise<SegmentObject> => presentSegment(await segmentRow(deps.db, id));
+export const getSegment = async (deps: ReadDeps, id: string): Promise<SegmentObject> =>
+  presentSegment(await segmentRow(deps.db, id));
 
 /** DELETE /v1/segments/{segmentId}: the segment and its memberships. */
 export async function deleteSegment(deps: WriteDeps, id: string): Promise<void> {
@@ -110,7 +117,17 @@ export async function deleteSegment(deps: WriteDeps, id: string): Promise<void> 
 
 /** A customer promo does not know, as the reference evaluates one: only its source id, created now. */
 const unknownCustomer = (ref: string, now: string): CustomerFacts => ({
-  id: ref, source_id: ref, name: null, email: null, phone: null, description: null, birthdate: null, address: null, metadata: '{}', created_at: now, updated_at: now,
+  id: ref,
+  source_id: ref,
+  name: null,
+  email: null,
+  phone: null,
+  description: null,
+  birthdate: null,
+  address: null,
+  metadata: '{}',
+  created_at: now,
+  updated_at: now,
 });
 
 /**
@@ -122,7 +139,9 @@ export async function listCustomerSegments(deps: ReadDeps, ref: string) {
   const now = isoNow(deps.clock);
   const rows = customer
     ? await repo.listCustomerSegments(deps.db, customer.id)
-    : (await repo.listDynamicSegments(deps.db)).filter((segment) => holdsFor(segment, customerValues(unknownCustomer(ref, now)), new Date(now)));
+    : (await repo.listDynamicSegments(deps.db)).filter((segment) =>
+        holdsFor(segment, customerValues(unknownCustomer(ref, now)), new Date(now)),
+      );
   const data = rows.map(presentSimpleSegment);
   return listEnvelope('data', data, { total: data.length });
 }

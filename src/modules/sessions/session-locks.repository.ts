@@ -20,7 +20,12 @@ export interface Reservation {
  * Otherwise it answers whether the claim made the row (its created_at is the claim's and it
  * was not there before). The claim leaves updated_at alone: only the lock's expiry is a change.
  */
-export async function claimKey(db: Db, key: string, at: string, busyUntil: string): Promise<{ made: boolean } | undefined> {
+export async function claimKey(
+  db: Db,
+  key: string,
+  at: string,
+  busyUntil: string,
+): Promise<{ made: boolean } | undefined> {
   const existed = await db.selectFrom('session_locks').select('key').where('key', '=', key).executeTakeFirst();
   const row = await db
     .insertInto('session_locks')
@@ -41,7 +46,12 @@ export async function claimKey(db: Db, key: string, at: string, busyUntil: strin
  * claimKey wrote it). A claim that ran out and was taken by another request stays that one's.
  */
 export async function clearBusy(db: Db, key: string, busyUntil: string): Promise<void> {
-  await db.updateTable('session_locks').set({ busy_until: null }).where('key', '=', key).where('busy_until', '=', busyUntil).execute();
+  await db
+    .updateTable('session_locks')
+    .set({ busy_until: null })
+    .where('key', '=', key)
+    .where('busy_until', '=', busyUntil)
+    .execute();
 }
 
 /**
@@ -53,7 +63,16 @@ export async function dropClaim(db: Db, key: string, busyUntil: string): Promise
     .deleteFrom('session_locks')
     .where('key', '=', key)
     .where('busy_until', '=', busyUntil)
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('session_reservations').select('session_key').where('session_reservations.session_key', '=', key))))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('session_reservations')
+            .select('session_key')
+            .where('session_reservations.session_key', '=', key),
+        ),
+      ),
+    )
     .execute();
 }
 
@@ -67,10 +86,18 @@ export async function setExpiry(db: Db, key: string, expiresAt: string, at: stri
 }
 
 export const listReservations = (db: Db, key: string): Promise<Reservation[]> =>
-  db.selectFrom('session_reservations').select(['kind', 'target_id', 'amount']).where('session_key', '=', key).execute();
+  db
+    .selectFrom('session_reservations')
+    .select(['kind', 'target_id', 'amount'])
+    .where('session_key', '=', key)
+    .execute();
 
 export async function insertReservations(db: Db, key: string, rows: Reservation[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto('session_reservations').values(rows.map((r) => ({ ...r, session_key: key }))).execute();
+  if (rows.length > 0)
+    await db
+      .insertInto('session_reservations')
+      .values(rows.map((r) => ({ ...r, session_key: key })))
+      .execute();
 }
 
 export async function deleteReservations(db: Db, key: string): Promise<void> {
@@ -79,11 +106,21 @@ export async function deleteReservations(db: Db, key: string): Promise<void> {
 
 /** The lock by this key while it holds (not expired, not consumed), with whether a request runs on it. */
 export const findLiveLock = (db: Db, key: string, at: string): Promise<{ busy_until: string | null } | undefined> =>
-  db.selectFrom('session_locks').select('busy_until').where('key', '=', key).where('expires_at', '>', at).executeTakeFirst();
+  db
+    .selectFrom('session_locks')
+    .select('busy_until')
+    .where('key', '=', key)
+    .where('expires_at', '>', at)
+    .executeTakeFirst();
 
 /** Forgets what the session holds of one voucher (its quantity, credits and points). */
 export async function deleteVoucherReservations(db: Db, key: string, voucherId: string): Promise<void> {
-  await db.deleteFrom('session_reservations').where('session_key', '=', key).where('target_id', '=', voucherId).where('kind', '!=', 'REWARD').execute();
+  await db
+    .deleteFrom('session_reservations')
+    .where('session_key', '=', key)
+    .where('target_id', '=', voucherId)
+    .where('kind', '!=', 'REWARD')
+    .execute();
 }
 
 export async function deleteLock(db: Db, key: string): Promise<void> {
@@ -107,7 +144,8 @@ const firstExpiry = queryTemplate<Record<string, never>, { expires_at: string }>
 );
 
 /** When the first lock expires (the head of session_locks_expires); null: no lock. */
-export const firstLockExpiry = async (db: Db): Promise<string | null> => (await firstExpiry(db, {}))[0]?.expires_at ?? null;
+export const firstLockExpiry = async (db: Db): Promise<string | null> =>
+  (await firstExpiry(db, {}))[0]?.expires_at ?? null;
 
 /** Locks past their expiry that no request is running on, soonest first (session_locks_expires). */
 export const listExpiredKeys = async (db: Db, at: string, limit: number): Promise<string[]> =>
@@ -123,7 +161,16 @@ export async function reserve(db: Db, r: Reservation): Promise<boolean> {
       .updateTable('rewards')
       .set((eb) => ({ reserved: eb('reserved', '+', r.amount) }))
       .where('id', '=', r.target_id)
-      .where((eb) => eb.or([eb('stock', 'is', null), eb(eb(eb(eb.fn.coalesce('redeemed', eb.lit(0)), '+', eb.ref('reserved')), '+', r.amount), '<=', eb.ref('stock'))]))
+      .where((eb) =>
+        eb.or([
+          eb('stock', 'is', null),
+          eb(
+            eb(eb(eb.fn.coalesce('redeemed', eb.lit(0)), '+', eb.ref('reserved')), '+', r.amount),
+            '<=',
+            eb.ref('stock'),
+          ),
+        ]),
+      )
       .returning('id')
       .executeTakeFirst();
     return row !== undefined;
@@ -133,10 +180,23 @@ export async function reserve(db: Db, r: Reservation): Promise<boolean> {
     r.kind === 'QUANTITY'
       ? query
           .set((eb) => ({ reserved_quantity: eb('reserved_quantity', '+', r.amount) }))
-          .where((eb) => eb.or([eb('redemption_quantity', 'is', null), eb(eb(eb('redeemed_quantity', '+', eb.ref('reserved_quantity')), '+', r.amount), '<=', eb.ref('redemption_quantity'))]))
+          .where((eb) =>
+            eb.or([
+              eb('redemption_quantity', 'is', null),
+              eb(
+                eb(eb('redeemed_quantity', '+', eb.ref('reserved_quantity')), '+', r.amount),
+                '<=',
+                eb.ref('redemption_quantity'),
+              ),
+            ]),
+          )
       : r.kind === 'CREDITS'
-      ? query.set((eb) => ({ reserved_credits: eb('reserved_credits', '+', r.amount) })).where((eb) => eb(eb('gift_balance', '-', eb.ref('reserved_credits')), '>=', r.amount))
-      : query.set((eb) => ({ reserved_points: eb('reserved_points', '+', r.amount) })).where((eb) => eb(eb('loyalty_balance', '-', eb.ref('reserved_points')), '>=', r.amount));
+        ? query
+            .set((eb) => ({ reserved_credits: eb('reserved_credits', '+', r.amount) }))
+            .where((eb) => eb(eb('gift_balance', '-', eb.ref('reserved_credits')), '>=', r.amount))
+        : query
+            .set((eb) => ({ reserved_points: eb('reserved_points', '+', r.amount) }))
+            .where((eb) => eb(eb('loyalty_balance', '-', eb.ref('reserved_points')), '>=', r.amount));
   return (await guarded.returning('id').executeTakeFirst()) !== undefined;
 }
 
@@ -145,9 +205,19 @@ const COLUMN = { QUANTITY: 'reserved_quantity', CREDITS: 'reserved_credits', POI
 /** Gives a reservation back (guarded: a column never goes below zero; a deleted target has nothing to give). */
 export async function unreserve(db: Db, r: Reservation): Promise<void> {
   if (r.kind === 'REWARD') {
-    await db.updateTable('rewards').set((eb) => ({ reserved: eb('reserved', '-', r.amount) })).where('id', '=', r.target_id).where('reserved', '>=', r.amount).execute();
+    await db
+      .updateTable('rewards')
+      .set((eb) => ({ reserved: eb('reserved', '-', r.amount) }))
+      .where('id', '=', r.target_id)
+      .where('reserved', '>=', r.amount)
+      .execute();
     return;
   }
   const column = COLUMN[r.kind];
-  await db.updateTable('vouchers').set((eb) => ({ [column]: eb(eb.ref(column), '-', r.amount) })).where('id', '=', r.target_id).where(column, '>=', r.amount).execute();
+  await db
+    .updateTable('vouchers')
+    .set((eb) => ({ [column]: eb(eb.ref(column), '-', r.amount) }))
+    .where('id', '=', r.target_id)
+    .where(column, '>=', r.amount)
+    .execute();
 }

@@ -44,7 +44,11 @@ export async function withSessionKey<T>(deps: SessionDeps, key: string | null, w
     return result;
   } finally {
     // A refused request leaves no trace: a row its claim made goes (house rule: a refusal leaves the database as it was, docs/api.md "Limits").
-    await deps.db.transaction().execute((trx) => (refused && claimed.made ? repo.dropClaim(trx, key, busyUntil) : repo.clearBusy(trx, key, busyUntil)));
+    await deps.db
+      .transaction()
+      .execute((trx) =>
+        refused && claimed.made ? repo.dropClaim(trx, key, busyUntil) : repo.clearBusy(trx, key, busyUntil),
+      );
   }
 }
 
@@ -108,7 +112,8 @@ export async function consumeSession(trx: Db, key: string, at: string): Promise<
 export async function releaseVoucherLock(trx: Db, key: string, voucherId: string, at: string): Promise<boolean> {
   const lock = await repo.findLiveLock(trx, key, at);
   if (!lock) return false;
-  if (lock.busy_until !== null && lock.busy_until > at) throw new AppError('multiple_requests', `Another request on session ${key} is running`);
+  if (lock.busy_until !== null && lock.busy_until > at)
+    throw new AppError('multiple_requests', `Another request on session ${key} is running`);
   const held = (await repo.listReservations(trx, key)).filter((r) => r.kind !== 'REWARD');
   if (held.every((r) => r.target_id === voucherId)) {
     await dropLock(trx, key);
@@ -127,7 +132,11 @@ export const setAsideSession = (trx: Db, key: string): Promise<void> => giveBack
  * key sent again overwrites its session). Returns the first reservation that could not be
  * held (another request took it meanwhile), or null; the caller's transaction then rolls back.
  */
-export async function lockSession(trx: Db, lock: { key: string; expiresAt: string; at: string }, reservations: repo.Reservation[]): Promise<repo.Reservation | null> {
+export async function lockSession(
+  trx: Db,
+  lock: { key: string; expiresAt: string; at: string },
+  reservations: repo.Reservation[],
+): Promise<repo.Reservation | null> {
   await giveBack(trx, lock.key);
   await repo.setExpiry(trx, lock.key, lock.expiresAt, lock.at);
   for (const reservation of reservations) if (!(await repo.reserve(trx, reservation))) return reservation;

@@ -6,7 +6,9 @@ import type { Db } from '../../db/engine.js';
 export type StackingRulesRow = Selectable<StackingRulesTable>;
 
 /** The one row, by its primary key (every checkout reads it). */
-const theRow = queryTemplate<Record<string, never>, StackingRulesRow>((db) => db.selectFrom('stacking_rules').selectAll().where('singleton', '=', 1));
+const theRow = queryTemplate<Record<string, never>, StackingRulesRow>((db) =>
+  db.selectFrom('stacking_rules').selectAll().where('singleton', '=', 1),
+);
 
 export const findRules = async (db: Db): Promise<StackingRulesRow | undefined> => (await theRow(db, {}))[0];
 

@@ -2,7 +2,12 @@ import type { RouteModule } from '../../http/context.js';
 import { validateBody } from '../../lib/validate.js';
 import { stackingRulesChangeSchema } from './stacking-rules.schemas.js';
 import {
-  changeStackingRules, createStackingRulesRecord, deleteStackingRulesRecord, getStackingRulesRecord, listStackingRulesRecords, showStackingRules,
+  changeStackingRules,
+  createStackingRulesRecord,
+  deleteStackingRulesRecord,
+  getStackingRulesRecord,
+  listStackingRulesRecords,
+  showStackingRules,
   updateStackingRulesRecord,
 } from './stacking-rules.service.js';
 
@@ -30,7 +35,11 @@ export const stackingRulesRoutes: RouteModule = (router, deps) => {
     ctx.body = await getStackingRulesRecord(deps, ctx.params.stackingRulesId as string);
   });
   router.put(`${base}/:stackingRulesId`, async (ctx) => {
-    ctx.body = await updateStackingRulesRecord(deps, ctx.params.stackingRulesId as string, validateBody(stackingRulesChangeSchema, ctx.request.body));
+    ctx.body = await updateStackingRulesRecord(
+      deps,
+      ctx.params.stackingRulesId as string,
+      validateBody(stackingRulesChangeSchema, ctx.request.body),
+    );
   });
   router.delete(`${base}/:stackingRulesId`, async (ctx) => {
     await deleteStackingRulesRecord(deps, ctx.params.stackingRulesId as string);

@@ -1,6 +1,10 @@
 import { array, mixed, number, object, string, type InferType } from 'yup';
 import {
-  STACKING_APPLICATION_MODES, STACKING_NO_EFFECT_RULES, STACKING_PRODUCTS_APPLICATION_MODES, STACKING_ROLLBACK_ORDER_MODES, STACKING_SORTING_RULES,
+  STACKING_APPLICATION_MODES,
+  STACKING_NO_EFFECT_RULES,
+  STACKING_PRODUCTS_APPLICATION_MODES,
+  STACKING_ROLLBACK_ORDER_MODES,
+  STACKING_SORTING_RULES,
 } from '../../lib/enums.js';
 import { idField, isPlainObject } from '../../lib/fields.js';
 import { LIMITS } from '../../lib/limits.js';
@@ -37,15 +41,23 @@ const categoryLimits = () =>
     .test('category-limits', '', function check(value) {
       if (value == null) return true;
       const entries = Object.entries(value);
-      if (entries.length > MAX_RULE_CATEGORIES) return this.createError({ message: `${this.path} must hold at most ${MAX_RULE_CATEGORIES} categories` });
+      if (entries.length > MAX_RULE_CATEGORIES)
+        return this.createError({ message: `${this.path} must hold at most ${MAX_RULE_CATEGORIES} categories` });
       for (const [key, limit] of entries) {
-        if (key.length === 0 || key.length > LIMITS.shortText) return this.createError({ message: `${this.path} keys must be category ids of 1 to ${LIMITS.shortText} characters` });
-        if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > 10) return this.createError({ message: `${this.path}.${key} must be an integer from 1 to 10` });
+        if (key.length === 0 || key.length > LIMITS.shortText)
+          return this.createError({
+            message: `${this.path} keys must be category ids of 1 to ${LIMITS.shortText} characters`,
+          });
+        if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > 10)
+          return this.createError({ message: `${this.path}.${key} must be an integer from 1 to 10` });
       }
       return true;
     });
 
-const choice = <T extends string>(values: readonly T[]) => string().typeError(`${PATH} must be a string`).oneOf(values, `${PATH} must be one of: ${values.join(', ')}`);
+const choice = <T extends string>(values: readonly T[]) =>
+  string()
+    .typeError(`${PATH} must be a string`)
+    .oneOf(values, `${PATH} must be one of: ${values.join(', ')}`);
 
 export const stackingRulesChangeSchema = object({
   redeemables_limit: whole(1, 30),

@@ -18,19 +18,33 @@ import type { Db } from '../../db/engine.js';
  */
 type RulesDeps = Pick<Deps, 'db' | 'clock'>;
 
-const CATEGORY_LISTS = ['exclusive_categories', 'joint_categories', 'no_effect_skip_categories', 'no_effect_redeem_anyway_categories'] as const;
+const CATEGORY_LISTS = [
+  'exclusive_categories',
+  'joint_categories',
+  'no_effect_skip_categories',
+  'no_effect_redeem_anyway_categories',
+] as const;
 
 const rulesOf = (row: repo.StackingRulesRow | undefined): StackingRules =>
-  row ? { ...DEFAULT_STACKING_RULES, ...(JSON.parse(row.rules) as Partial<StackingRules>) } : { ...DEFAULT_STACKING_RULES };
+  row
+    ? { ...DEFAULT_STACKING_RULES, ...(JSON.parse(row.rules) as Partial<StackingRules>) }
+    : { ...DEFAULT_STACKING_RULES };
 
 /**
  * The rules every stacked validation and redemption applies: one primary-key read, kept in
  * memory until the next commit to the file (db/versioned-cache.ts). Shared, hence frozen.
  */
-export const getStackingRules: (db: Db) => Promise<StackingRules> = versionedRead(async (db) => deepFreeze(rulesOf(await repo.findRules(db))));
+export const getStackingRules: (db: Db) => Promise<StackingRules> = versionedRead(async (db) =>
+  deepFreeze(rulesOf(await repo.findRules(db))),
+);
 
 /** The stored row as the management API answers it (ManagementProjectsStackingRules). */
-export const presentRecord = (row: repo.StackingRulesRow) => ({ id: row.id, ...rulesOf(row), created_at: row.created_at, updated_at: row.updated_at });
+export const presentRecord = (row: repo.StackingRulesRow) => ({
+  id: row.id,
+  ...rulesOf(row),
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+});
 export type StackingRulesRecord = ReturnType<typeof presentRecord>;
 
 const overlap = (a: string[], b: string[]): string | undefined => a.find((id) => b.includes(id));
@@ -38,19 +52,30 @@ const overlap = (a: string[], b: string[]): string | undefined => a.find((id) =>
 /** The checks that tie fields together, on the merged rules (the reference's descriptions). */
 async function checkRules(db: Db, rules: StackingRules): Promise<void> {
   const problems: string[] = [];
-  if (rules.applicable_redeemables_limit > rules.redeemables_limit) problems.push('applicable_redeemables_limit must be at most redeemables_limit');
+  if (rules.applicable_redeemables_limit > rules.redeemables_limit)
+    problems.push('applicable_redeemables_limit must be at most redeemables_limit');
   if (rules.applicable_redeemables_per_category_limit > rules.applicable_redeemables_limit) {
     problems.push('applicable_redeemables_per_category_limit must be at most applicable_redeemables_limit');
   }
   if (rules.applicable_exclusive_redeemables_per_category_limit > rules.applicable_exclusive_redeemables_limit) {
-    problems.push('applicable_exclusive_redeemables_per_category_limit must be at most applicable_exclusive_redeemables_limit');
+    problems.push(
+      'applicable_exclusive_redeemables_per_category_limit must be at most applicable_exclusive_redeemables_limit',
+    );
   }
   const both = overlap(rules.exclusive_categories, rules.joint_categories);
   if (both !== undefined) problems.push(`category ${both} cannot be in both exclusive_categories and joint_categories`);
   const noEffect = overlap(rules.no_effect_skip_categories, rules.no_effect_redeem_anyway_categories);
-  if (noEffect !== undefined) problems.push(`category ${noEffect} cannot be in both no_effect_skip_categories and no_effect_redeem_anyway_categories`);
+  if (noEffect !== undefined)
+    problems.push(
+      `category ${noEffect} cannot be in both no_effect_skip_categories and no_effect_redeem_anyway_categories`,
+    );
   if (problems.length > 0) throw invalidPayload(problems.join('; '));
-  const named = [...new Set([...CATEGORY_LISTS.flatMap((list) => rules[list]), ...Object.keys(rules.applicable_redeemables_category_limits ?? {})])];
+  const named = [
+    ...new Set([
+      ...CATEGORY_LISTS.flatMap((list) => rules[list]),
+      ...Object.keys(rules.applicable_redeemables_category_limits ?? {}),
+    ]),
+  ];
   const known = await categoriesById(db, named);
   const unknown = named.find((id) => !known.has(id));
   if (unknown !== undefined) throw notFound('category', unknown);
@@ -59,14 +84,17 @@ async function checkRules(db: Db, rules: StackingRules): Promise<void> {
 /** The field of the stored rules that names the category, if one does (the category seam's check). */
 export async function fieldNamingCategory(db: Db, categoryId: string): Promise<string | undefined> {
   const rules = rulesOf(await repo.findRules(db));
-  if (categoryId in (rules.applicable_redeemables_category_limits ?? {})) return 'applicable_redeemables_category_limits';
+  if (categoryId in (rules.applicable_redeemables_category_limits ?? {}))
+    return 'applicable_redeemables_category_limits';
   return CATEGORY_LISTS.find((list) => rules[list].includes(categoryId));
 }
 
 /** The rules with a change applied (lists deduplicated), checked. */
 async function changed(db: Db, current: StackingRules, change: StackingRulesChange): Promise<StackingRules> {
   // Only the rules' own fields: a body's other fields (those promo does not apply) are dropped.
-  const given = Object.fromEntries(Object.entries(change).filter(([key, value]) => value !== undefined && key in DEFAULT_STACKING_RULES)) as Partial<StackingRules>;
+  const given = Object.fromEntries(
+    Object.entries(change).filter(([key, value]) => value !== undefined && key in DEFAULT_STACKING_RULES),
+  ) as Partial<StackingRules>;
   const rules: StackingRules = { ...current, ...given };
   for (const list of CATEGORY_LISTS) rules[list] = [...new Set(rules[list])];
   await checkRules(db, rules);
@@ -74,9 +102,21 @@ async function changed(db: Db, current: StackingRules, change: StackingRulesChan
 }
 
 /** Writes the rules, creating the row when there is none; answers the row as stored. */
-async function store(trx: Db, row: repo.StackingRulesRow | undefined, rules: StackingRules, now: string): Promise<repo.StackingRulesRow> {
+async function store(
+  trx: Db,
+  row: repo.StackingRulesRow | undefined,
+  rules: StackingRules,
+  now: string,
+): Promise<repo.StackingRulesRow> {
   if (row) await repo.updateRules(trx, JSON.stringify(rules), now);
-  else await repo.insertRules(trx, { singleton: 1, id: newId('stk_'), rules: JSON.stringify(rules), created_at: now, updated_at: null });
+  else
+    await repo.insertRules(trx, {
+      singleton: 1,
+      id: newId('stk_'),
+      rules: JSON.stringify(rules),
+      created_at: now,
+      updated_at: null,
+    });
   return (await repo.findRules(trx)) as repo.StackingRulesRow;
 }
 
@@ -100,7 +140,10 @@ export async function listStackingRulesRecords(deps: Pick<Deps, 'db'>) {
 }
 
 /** POST /management/v1/projects/{projectId}/stacking-rules: 409 stacking_rules_exist once stored. */
-export async function createStackingRulesRecord(deps: RulesDeps, change: StackingRulesChange): Promise<StackingRulesRecord> {
+export async function createStackingRulesRecord(
+  deps: RulesDeps,
+  change: StackingRulesChange,
+): Promise<StackingRulesRecord> {
   const now = isoNow(deps.clock);
   return deps.db.transaction().execute(async (trx) => {
     const row = await repo.findRules(trx);
@@ -116,10 +159,15 @@ async function requireRecord(db: Db, id: string): Promise<repo.StackingRulesRow>
 }
 
 /** GET /management/v1/projects/{projectId}/stacking-rules/{stackingRulesId}. */
-export const getStackingRulesRecord = async (deps: Pick<Deps, 'db'>, id: string): Promise<StackingRulesRecord> => presentRecord(await requireRecord(deps.db, id));
+export const getStackingRulesRecord = async (deps: Pick<Deps, 'db'>, id: string): Promise<StackingRulesRecord> =>
+  presentRecord(await requireRecord(deps.db, id));
 
 /** PUT /management/v1/projects/{projectId}/stacking-rules/{stackingRulesId}. */
-export async function updateStackingRulesRecord(deps: RulesDeps, id: string, change: StackingRulesChange): Promise<StackingRulesRecord> {
+export async function updateStackingRulesRecord(
+  deps: RulesDeps,
+  id: string,
+  change: StackingRulesChange,
+): Promise<StackingRulesRecord> {
   const now = isoNow(deps.clock);
   return deps.db.transaction().execute(async (trx) => {
     const row = await requireRecord(trx, id);

@@ -7,6 +7,7 @@ import { fieldNamingCategory } from './stacking-rules.service.js';
 export function subscribeStackingRules(deps: Deps): void {
   onCategoryDeleting(deps.seams, async (trx, { categoryId }) => {
     const field = await fieldNamingCategory(trx, categoryId);
-    if (field !== undefined) throw new AppError('resource_in_use', `Category ${categoryId} is named by the stacking rules' ${field}`);
+    if (field !== undefined)
+      throw new AppError('resource_in_use', `Category ${categoryId} is named by the stacking rules' ${field}`);
   });
 }

@@ -6,7 +6,12 @@ import { newId } from '../../lib/ids.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import { presentAssignment, type AssignmentView } from './validation-rules.presenter.js';
 import * as repo from './validation-rules.repository.js';
-import type { AssignmentsListQuery, CreateAssignmentBody, CreateAssignmentQuery, RuleAssignmentsQuery } from './validation-rules.schemas.js';
+import type {
+  AssignmentsListQuery,
+  CreateAssignmentBody,
+  CreateAssignmentQuery,
+  RuleAssignmentsQuery,
+} from './validation-rules.schemas.js';
 import { requireRule } from './validation-rules.service.js';
 import type { Db } from '../../db/engine.js';
 
@@ -40,14 +45,21 @@ const assignmentRow = (ruleId: string, type: RuleObjectType, objectId: string, a
  * POST /v1/validation-rules/{id}/assignments: 404 for an unknown rule or object, 409 when the
  * rule is already assigned to the object, unless `force=true` replaces that assignment.
  */
-export async function assignRule(deps: AssignDeps, ruleId: string, body: CreateAssignmentBody, query: CreateAssignmentQuery, lookup: RelatedObjectLookup): Promise<AssignmentView> {
+export async function assignRule(
+  deps: AssignDeps,
+  ruleId: string,
+  body: CreateAssignmentBody,
+  query: CreateAssignmentQuery,
+  lookup: RelatedObjectLookup,
+): Promise<AssignmentView> {
   const target = targetOf(body);
   return deps.db.transaction().execute(async (trx) => {
     await requireRule(trx, ruleId);
     const objectId = await lookup(trx, target.type, target.id);
     if (objectId === undefined) throw notFound(target.type, target.id);
     const existing = await repo.findAssignmentOf(trx, ruleId, objectId);
-    if (existing && query.force !== 'true') throw duplicateFound('validation_rules_assignment', 'related_object_id', objectId);
+    if (existing && query.force !== 'true')
+      throw duplicateFound('validation_rules_assignment', 'related_object_id', objectId);
     if (existing) await repo.deleteAssignment(trx, existing.id);
     const row = assignmentRow(ruleId, target.type, objectId, isoNow(deps.clock));
     const { seq: _seq, ...insert } = row;
@@ -60,21 +72,31 @@ export async function assignRule(deps: AssignDeps, ruleId: string, body: CreateA
  * `validation_rules: [ids]` of a voucher or campaign being created or updated, inside its
  * transaction: each rule must exist (404), and one already assigned stays as it is.
  */
-export async function assignRulesTo(trx: Db, object: { type: RuleObjectType; id: string }, ruleIds: readonly string[], at: string): Promise<void> {
+export async function assignRulesTo(
+  trx: Db,
+  object: { type: RuleObjectType; id: string },
+  ruleIds: readonly string[],
+  at: string,
+): Promise<void> {
   const unique = [...new Set(ruleIds)];
   const found = new Set((await repo.findRulesByIds(trx, unique)).map((row) => row.id));
   const missing = unique.find((id) => !found.has(id));
   if (missing !== undefined) throw notFound('validation_rules', missing);
   const held = new Set((await repo.listAssignmentsOfObjects(trx, [object.id])).map((row) => row.rule_id));
-  const rows = unique.filter((id) => !held.has(id)).map((id) => {
-    const { seq: _seq, ...insert } = assignmentRow(id, object.type, object.id, at);
-    return insert;
-  });
+  const rows = unique
+    .filter((id) => !held.has(id))
+    .map((id) => {
+      const { seq: _seq, ...insert } = assignmentRow(id, object.type, object.id, at);
+      return insert;
+    });
   await repo.insertAssignments(trx, rows);
 }
 
 /** The assignments of these objects (a page of vouchers, a campaign's tiers): one query, by object id. */
-export async function assignmentsOfObjects(db: Db, objectIds: readonly string[]): Promise<Map<string, AssignmentView[]>> {
+export async function assignmentsOfObjects(
+  db: Db,
+  objectIds: readonly string[],
+): Promise<Map<string, AssignmentView[]>> {
   const out = new Map<string, AssignmentView[]>();
   for (const row of await repo.listAssignmentsOfObjects(db, [...new Set(objectIds)])) {
     out.set(row.related_object_id, [...(out.get(row.related_object_id) ?? []), presentAssignment(row)]);
@@ -83,16 +105,19 @@ export async function assignmentsOfObjects(db: Db, objectIds: readonly string[])
 }
 
 /** An object's assignments as the voucher and the tier answer them (a list with `total`). */
-export const assignmentsList = (views: AssignmentView[] | undefined) => listEnvelope('data', views ?? [], { total: views?.length ?? 0 });
+export const assignmentsList = (views: AssignmentView[] | undefined) =>
+  listEnvelope('data', views ?? [], { total: views?.length ?? 0 });
 
 /** Forgets the assignments of objects being deleted, inside the caller's transaction. */
-export const removeAssignmentsOf = (trx: Db, objectIds: readonly string[]): Promise<void> => repo.deleteAssignmentsOf(trx, objectIds);
+export const removeAssignmentsOf = (trx: Db, objectIds: readonly string[]): Promise<void> =>
+  repo.deleteAssignmentsOf(trx, objectIds);
 
 /** DELETE /v1/validation-rules/{id}/assignments/{assignmentId}. */
 export async function deleteAssignment(deps: Pick<Deps, 'db'>, ruleId: string, assignmentId: string): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     await requireRule(trx, ruleId);
-    if (!(await repo.findAssignment(trx, ruleId, assignmentId))) throw notFound('validation_rules_assignment', assignmentId);
+    if (!(await repo.findAssignment(trx, ruleId, assignmentId)))
+      throw notFound('validation_rules_assignment', assignmentId);
     await repo.deleteAssignment(trx, assignmentId);
   });
 }

@@ -2,7 +2,15 @@
  * What other modules use of validation rules: the seam the redemption pipeline calls on every
  * checkout, and the assignments vouchers, campaigns and tiers answer and create.
  */
-export { checkValidationRules, readRuleAssignments, type ApplicableList, type RuleAssignments, type RuleSubject, type RulesInput, type RulesOutcome } from './rules-check.service.js';
+export {
+  checkValidationRules,
+  readRuleAssignments,
+  type ApplicableList,
+  type RuleAssignments,
+  type RuleSubject,
+  type RulesInput,
+  type RulesOutcome,
+} from './rules-check.service.js';
 export { assignRulesTo, assignmentsOfObjects, assignmentsList, removeAssignmentsOf } from './assignments.service.js';
 export type { AssignmentView } from './validation-rules.presenter.js';
 export { validationRulesField } from './validation-rules.schemas.js';

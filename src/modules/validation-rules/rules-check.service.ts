@@ -28,7 +28,13 @@ export interface RulesInput {
   order: {
     amount: number;
     metadata: Record<string, unknown>;
-    items: { product_id: string | null; sku_id: string | null; quantity: number; price: number | null; amount: number | null }[];
+    items: {
+      product_id: string | null;
+      sku_id: string | null;
+      quantity: number;
+      price: number | null;
+      amount: number | null;
+    }[];
   } | null;
   /**
    * This customer's successful redemptions of the subject, from the caller: asked only when a
@@ -61,12 +67,16 @@ export type RulesOutcome =
   | { ok: true; items: ItemTarget[] | null; applicable_to: ApplicableList; inapplicable_to: ApplicableList }
   | { ok: false; code: 'customer_rules_violated' | 'order_rules_violated'; message: string; rule_id: string };
 
-
 /** A stored rule as the engine takes it (it was checked when saved). */
 function parseSpec(row: repo.RuleRow): RuleSpec {
   const parsed = parseRules(JSON.parse(row.rules));
   if (!parsed.ok) throw new Error(`Stored rules of ${row.id} no longer validate: ${parsed.errors.join('; ')}`);
-  return { id: row.id, tree: parsed.tree, message: row.error_message, applicable: parseApplicable(JSON.parse(row.applicable_to), []) };
+  return {
+    id: row.id,
+    tree: parsed.tree,
+    message: row.error_message,
+    applicable: parseApplicable(JSON.parse(row.applicable_to), []),
+  };
 }
 
 /**
@@ -92,9 +102,16 @@ function specOf(row: repo.RuleRow): RuleSpec {
 function collectionsOf(spec: RuleSpec): string[] {
   const ofTree = (tree: RuleTree): string[] =>
     [...tree.conditions.values()].flatMap((c: RuleCondition) =>
-      c.kind === 'items' ? [...c.targets.filter((t) => t.object === 'products_collection').map((t) => t.id), ...(c.itemRules ? ofTree(c.itemRules) : [])] : [],
+      c.kind === 'items'
+        ? [
+            ...c.targets.filter((t) => t.object === 'products_collection').map((t) => t.id),
+            ...(c.itemRules ? ofTree(c.itemRules) : []),
+          ]
+        : [],
     );
-  const entries = [...spec.applicable.included, ...spec.applicable.excluded].filter((e) => e.object === 'products_collection').map((e) => e.id);
+  const entries = [...spec.applicable.included, ...spec.applicable.excluded]
+    .filter((e) => e.object === 'products_collection')
+    .map((e) => e.id);
   return [...ofTree(spec.tree), ...entries];
 }
 
@@ -106,12 +123,18 @@ async function ruleItems(db: Db, clock: Clock, specs: RuleSpec[], order: RulesIn
     productIds: [...new Set(items.flatMap((i) => (i.product_id ? [i.product_id] : [])))],
     skuIds: [...new Set(items.flatMap((i) => (i.sku_id ? [i.sku_id] : [])))],
   };
-  const members = named.length === 0 || items.length === 0 ? new Map<string, Set<string>>() : await collectionsMembersAmong({ db, clock }, named, ids);
+  const members =
+    named.length === 0 || items.length === 0
+      ? new Map<string, Set<string>>()
+      : await collectionsMembersAmong({ db, clock }, named, ids);
   return items.map((item) => ({
     ...item,
     collection_ids: named.filter((id) => {
       const held = members.get(id);
-      return held !== undefined && ((item.product_id !== null && held.has(item.product_id)) || (item.sku_id !== null && held.has(item.sku_id)));
+      return (
+        held !== undefined &&
+        ((item.product_id !== null && held.has(item.product_id)) || (item.sku_id !== null && held.has(item.sku_id)))
+      );
     }),
   }));
 }
@@ -126,7 +149,10 @@ const readsCustomerSegments = (spec: RuleSpec): boolean =>
 async function ruleCustomer(db: Db, specs: RuleSpec[], customer: RulesInput['customer']) {
   if (!customer) return null;
   if (!specs.some(readsCustomerSegments)) return { metadata: customer.metadata };
-  return { metadata: customer.metadata, segments: customer.id === null ? [] : await customerSegmentIds(db, customer.id) };
+  return {
+    metadata: customer.metadata,
+    segments: customer.id === null ? [] : await customerSegmentIds(db, customer.id),
+  };
 }
 
 const entryResult = (entry: ApplicableEntry, items: RuleItem[]) => ({
@@ -138,7 +164,12 @@ const entryResult = (entry: ApplicableEntry, items: RuleItem[]) => ({
   order_item_indices: matchingIndices(items, entry),
 });
 
-const resultList = (data: ApplicableList['data']): ApplicableList => ({ data, total: data.length, data_ref: 'data', object: 'list' });
+const resultList = (data: ApplicableList['data']): ApplicableList => ({
+  data,
+  total: data.length,
+  data_ref: 'data',
+  object: 'list',
+});
 
 /**
  * The seam the redemption pipeline calls: every rule assigned to any subject, judged against
@@ -146,9 +177,19 @@ const resultList = (data: ApplicableList['data']): ApplicableList => ({ data, to
  * which items the discount may touch (null: every item). Three queries plus one or two per
  * product collection the rules name, whatever the number of items.
  */
-export async function checkValidationRules(db: Db, input: RulesInput, clock: Clock = systemClock): Promise<RulesOutcome> {
+export async function checkValidationRules(
+  db: Db,
+  input: RulesInput,
+  clock: Clock = systemClock,
+): Promise<RulesOutcome> {
   const wanted = new Set(input.subjects.map((s) => `${s.object}:${s.id}`));
-  const assignments = (input.assignments ?? (await repo.listAssignmentsOfObjects(db, input.subjects.map((s) => s.id)))).filter((a) => wanted.has(`${a.related_object_type}:${a.related_object_id}`));
+  const assignments = (
+    input.assignments ??
+    (await repo.listAssignmentsOfObjects(
+      db,
+      input.subjects.map((s) => s.id),
+    ))
+  ).filter((a) => wanted.has(`${a.related_object_type}:${a.related_object_id}`));
   const ruleIds = [...new Set(assignments.map((a) => a.rule_id))];
   const rows = new Map((await repo.findRulesByIds(db, ruleIds)).map((row) => [row.id, row]));
   const specs = ruleIds.flatMap((id) => (rows.has(id) ? [specOf(rows.get(id) as repo.RuleRow)] : []));
@@ -156,7 +197,8 @@ export async function checkValidationRules(db: Db, input: RulesInput, clock: Clo
   const context = {
     customer: await ruleCustomer(db, specs, input.customer),
     order: input.order && { amount: input.order.amount, metadata: input.order.metadata, items },
-    customerRedemptions: specs.some(readsCustomerRedemptions) && input.customerRedemptions ? await input.customerRedemptions() : 0,
+    customerRedemptions:
+      specs.some(readsCustomerRedemptions) && input.customerRedemptions ? await input.customerRedemptions() : 0,
   };
   const now = clock.now();
   let allowed: ItemTarget[] | null = null;

@@ -1,6 +1,10 @@
 import type { AssignmentRow, RuleRow } from './validation-rules.repository.js';
 
-type Applicable = { excluded: Array<Record<string, unknown>>; included: Array<Record<string, unknown>>; included_all: boolean };
+type Applicable = {
+  excluded: Array<Record<string, unknown>>;
+  included: Array<Record<string, unknown>>;
+  included_all: boolean;
+};
 
 /**
  * The rule as the reference reads it (GET /v1/validation-rules and /{id}, PUT): `updated_at`
@@ -42,11 +46,14 @@ export function presentCreatedRule(row: RuleRow, given: GivenRule) {
   return {
     ...read,
     rules: given.rules ? read.rules : {},
-    applicable_to: lists == null ? null : {
-      excluded: lists.excluded == null ? null : stored.excluded,
-      included: lists.included == null ? null : stored.included.map((item) => ({ ...item, strict: false })),
-      included_all: stored.included_all,
-    },
+    applicable_to:
+      lists == null
+        ? null
+        : {
+            excluded: lists.excluded == null ? null : stored.excluded,
+            included: lists.included == null ? null : stored.included.map((item) => ({ ...item, strict: false })),
+            included_all: stored.included_all,
+          },
     updated_at: null,
     assignments_count: null,
   };

@@ -13,7 +13,9 @@ export const findRuleById = (db: Db, id: string): Promise<RuleRow | undefined> =
   db.selectFrom('validation_rules').selectAll().where('id', '=', id).executeTakeFirst();
 
 // The rules of the vouchers a validation or redemption checks.
-export const findRulesByIds = keysTemplate<string, RuleRow>((db, ids) => db.selectFrom('validation_rules').selectAll().where('id', 'in', ids));
+export const findRulesByIds = keysTemplate<string, RuleRow>((db, ids) =>
+  db.selectFrom('validation_rules').selectAll().where('id', 'in', ids),
+);
 
 export const insertRule = async (db: Db, row: Insertable<ValidationRuleTable>): Promise<void> => {
   await db.insertInto('validation_rules').values(row).execute();
@@ -46,7 +48,11 @@ const ruleQuery = (db: Db, filter: RuleFilter, orderField: RuleOrderField = 'cre
 };
 
 /** A page of rules in the order asked, each on its index (seq breaks ties). */
-export const listRules = (db: Db, filter: RuleFilter, page: { limit: number; offset: number; order: OrderBy<RuleOrderField> }): Promise<RuleRow[]> =>
+export const listRules = (
+  db: Db,
+  filter: RuleFilter,
+  page: { limit: number; offset: number; order: OrderBy<RuleOrderField> },
+): Promise<RuleRow[]> =>
   ruleQuery(db, filter, page.order.field)
     .selectAll()
     .orderBy(page.order.field, page.order.direction)
@@ -56,7 +62,11 @@ export const listRules = (db: Db, filter: RuleFilter, page: { limit: number; off
     .execute();
 
 export const countRules = async (db: Db, filter: RuleFilter): Promise<number> =>
-  (await ruleQuery(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+  (
+    await ruleQuery(db, filter)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 
 /** How many objects each of these rules is assigned to (one grouped read on the rule index). */
 export async function countAssignmentsOf(db: Db, ruleIds: readonly string[]): Promise<Map<string, number>> {
@@ -75,10 +85,20 @@ export const insertAssignments = async (db: Db, rows: Insertable<ValidationRuleA
 };
 
 export const findAssignment = (db: Db, ruleId: string, id: string): Promise<AssignmentRow | undefined> =>
-  db.selectFrom('validation_rules_assignments').selectAll().where('id', '=', id).where('rule_id', '=', ruleId).executeTakeFirst();
+  db
+    .selectFrom('validation_rules_assignments')
+    .selectAll()
+    .where('id', '=', id)
+    .where('rule_id', '=', ruleId)
+    .executeTakeFirst();
 
 export const findAssignmentOf = (db: Db, ruleId: string, objectId: string): Promise<AssignmentRow | undefined> =>
-  db.selectFrom('validation_rules_assignments').selectAll().where('rule_id', '=', ruleId).where('related_object_id', '=', objectId).executeTakeFirst();
+  db
+    .selectFrom('validation_rules_assignments')
+    .selectAll()
+    .where('rule_id', '=', ruleId)
+    .where('related_object_id', '=', objectId)
+    .executeTakeFirst();
 
 export const deleteAssignment = async (db: Db, id: string): Promise<void> => {
   await db.deleteFrom('validation_rules_assignments').where('id', '=', id).execute();
@@ -86,7 +106,8 @@ export const deleteAssignment = async (db: Db, id: string): Promise<void> => {
 
 /** Removes every assignment of these objects (they are being deleted). */
 export const deleteAssignmentsOf = async (db: Db, objectIds: readonly string[]): Promise<void> => {
-  if (objectIds.length > 0) await db.deleteFrom('validation_rules_assignments').where('related_object_id', 'in', objectIds).execute();
+  if (objectIds.length > 0)
+    await db.deleteFrom('validation_rules_assignments').where('related_object_id', 'in', objectIds).execute();
 };
 
 // Every voucher read asks for its assignments.
@@ -116,7 +137,11 @@ const assignmentQuery = (db: Db, filter: AssignmentFilter) =>
     .$if(filter.objectId !== undefined, (q) => q.where('related_object_id', '=', filter.objectId as string));
 
 /** A page of assignments by creation time, on the index of the filter given. */
-export const listAssignments = (db: Db, filter: AssignmentFilter, page: { limit: number; offset: number; direction: 'asc' | 'desc' }): Promise<AssignmentRow[]> =>
+export const listAssignments = (
+  db: Db,
+  filter: AssignmentFilter,
+  page: { limit: number; offset: number; direction: 'asc' | 'desc' },
+): Promise<AssignmentRow[]> =>
   assignmentQuery(db, filter)
     .selectAll()
     .orderBy('created_at', page.direction)
@@ -126,4 +151,8 @@ export const listAssignments = (db: Db, filter: AssignmentFilter, page: { limit:
     .execute();
 
 export const countAssignments = async (db: Db, filter: AssignmentFilter): Promise<number> =>
-  (await assignmentQuery(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+  (
+    await assignmentQuery(db, filter)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;

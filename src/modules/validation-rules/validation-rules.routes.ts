@@ -5,7 +5,13 @@ import { findPromotionTier } from '../campaigns/promotion-tiers.service.js';
 import { earningRuleExists } from '../loyalty/earning-rules.service.js';
 import { rewardAssignmentExists } from '../rewards/assignments.service.js';
 import { findVoucherId } from '../vouchers/vouchers.service.js';
-import { assignRule, deleteAssignment, listAllAssignments, listRuleAssignments, type RelatedObjectLookup } from './assignments.service.js';
+import {
+  assignRule,
+  deleteAssignment,
+  listAllAssignments,
+  listRuleAssignments,
+  type RelatedObjectLookup,
+} from './assignments.service.js';
 import {
   assignmentsListQuerySchema,
   createAssignmentQuerySchema,
@@ -58,10 +64,20 @@ export const validationRulesRoutes: RouteModule = (router, deps) => {
   });
   router.post('/v1/validation-rules/:ruleId/assignments', async (ctx) => {
     const query = validateQuery(createAssignmentQuerySchema, ctx.query);
-    ctx.body = await assignRule(deps, ctx.params.ruleId as string, validateBody(createAssignmentSchema, ctx.request.body), query, lookupRelated);
+    ctx.body = await assignRule(
+      deps,
+      ctx.params.ruleId as string,
+      validateBody(createAssignmentSchema, ctx.request.body),
+      query,
+      lookupRelated,
+    );
   });
   router.get('/v1/validation-rules/:ruleId/assignments', async (ctx) => {
-    ctx.body = await listRuleAssignments(deps, ctx.params.ruleId as string, validateQuery(ruleAssignmentsQuerySchema, ctx.query));
+    ctx.body = await listRuleAssignments(
+      deps,
+      ctx.params.ruleId as string,
+      validateQuery(ruleAssignmentsQuerySchema, ctx.query),
+    );
   });
   router.delete('/v1/validation-rules/:ruleId/assignments/:assignmentId', async (ctx) => {
     await deleteAssignment(deps, ctx.params.ruleId as string, ctx.params.assignmentId as string);

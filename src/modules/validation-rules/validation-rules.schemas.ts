@@ -45,12 +45,22 @@ const ruleFields = {
   bundle_rules: mixed().nullable(),
   error: errorSchema,
   applicable_to: checkedObject('applicable_to', applicableErrors),
-  type: string().nullable().oneOf([...VALIDATION_RULE_TYPES, null], `type must be one of: ${VALIDATION_RULE_TYPES.join(', ')}`),
-  context_type: string().nullable().oneOf([...VALIDATION_RULE_CONTEXT_TYPES, null], 'context_type must be one of the reference\'s context types (README)'),
+  type: string()
+    .nullable()
+    .oneOf([...VALIDATION_RULE_TYPES, null], `type must be one of: ${VALIDATION_RULE_TYPES.join(', ')}`),
+  context_type: string()
+    .nullable()
+    .oneOf(
+      [...VALIDATION_RULE_CONTEXT_TYPES, null],
+      "context_type must be one of the reference's context types (README)",
+    ),
 };
 
 /** POST /v1/validation-rules: `name` is required. */
-export const createRuleSchema = object({ ...ruleFields, name: ruleFields.name.defined('name is required').nonNullable('name is required') })
+export const createRuleSchema = object({
+  ...ruleFields,
+  name: ruleFields.name.defined('name is required').nonNullable('name is required'),
+})
   .typeError(NOT_AN_OBJECT)
   .nonNullable(NOT_AN_OBJECT);
 
@@ -66,7 +76,10 @@ export type UpdateRuleBody = InferType<typeof updateRuleSchema>;
  * `{promotion_tier: <id>}`).
  */
 export const createAssignmentSchema = object({
-  related_object_type: string().oneOf(RULE_OBJECT_TYPES, `related_object_type must be one of: ${RULE_OBJECT_TYPES.join(', ')}`),
+  related_object_type: string().oneOf(
+    RULE_OBJECT_TYPES,
+    `related_object_type must be one of: ${RULE_OBJECT_TYPES.join(', ')}`,
+  ),
   related_object_id: idField('related_object_id'),
   voucher: idField('voucher'),
   campaign: idField('campaign'),
@@ -75,14 +88,22 @@ export const createAssignmentSchema = object({
   .typeError(NOT_AN_OBJECT)
   .nonNullable(NOT_AN_OBJECT)
   .test('one-object', 'related_object_id is required (or one of voucher, campaign, promotion_tier)', (v) =>
-    isPlainObject(v) ? [v.related_object_id, v.voucher, v.campaign, v.promotion_tier].filter((x) => x !== undefined).length === 1 : true,
+    isPlainObject(v)
+      ? [v.related_object_id, v.voucher, v.campaign, v.promotion_tier].filter((x) => x !== undefined).length === 1
+      : true,
   );
 export type CreateAssignmentBody = InferType<typeof createAssignmentSchema>;
 
 export const RULE_ORDER_FIELDS = ['created_at', 'updated_at', 'name'] as const;
 export const ASSIGNMENT_ORDER_FIELDS = ['created_at'] as const;
 
-const rulesListParams = { limit: limit(), page: page(100), order: order(RULE_ORDER_FIELDS), start_date: date(), end_date: date() };
+const rulesListParams = {
+  limit: limit(),
+  page: page(100),
+  order: order(RULE_ORDER_FIELDS),
+  start_date: date(),
+  end_date: date(),
+};
 export const rulesListQuerySchema = querySchema(rulesListParams);
 export type RulesListQuery = QueryOf<typeof rulesListParams>;
 

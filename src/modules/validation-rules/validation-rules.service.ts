@@ -23,7 +23,11 @@ const entryJson = (entry: ApplicableEntry) => ({
 /** `applicable_to` as stored (the schema checked it): every list present, absent entries none. */
 function applicableJson(value: unknown): string {
   const parsed = parseApplicable(value, []);
-  return JSON.stringify({ excluded: parsed.excluded.map(entryJson), included: parsed.included.map(entryJson), included_all: parsed.included_all });
+  return JSON.stringify({
+    excluded: parsed.excluded.map(entryJson),
+    included: parsed.included.map(entryJson),
+    included_all: parsed.included_all,
+  });
 }
 
 /** The rules tree as stored and answered (the schema checked it). */
@@ -41,7 +45,10 @@ export async function requireRule(db: Db, id: string): Promise<repo.RuleRow> {
 }
 
 async function present(db: Db, rows: repo.RuleRow[]): Promise<RuleView[]> {
-  const counts = await repo.countAssignmentsOf(db, rows.map((r) => r.id));
+  const counts = await repo.countAssignmentsOf(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) => presentRule(row, counts.get(row.id) ?? 0));
 }
 
@@ -63,11 +70,15 @@ export async function createRule(deps: RuleDeps, body: CreateRuleBody): Promise<
   };
   const { seq: _seq, ...insert } = row;
   await deps.db.transaction().execute((trx) => repo.insertRule(trx, insert));
-  return presentCreatedRule(row, { rules: body.rules != null && Object.keys(body.rules).length > 0, applicable_to: body.applicable_to as { excluded?: unknown; included?: unknown } | null | undefined });
+  return presentCreatedRule(row, {
+    rules: body.rules != null && Object.keys(body.rules).length > 0,
+    applicable_to: body.applicable_to as { excluded?: unknown; included?: unknown } | null | undefined,
+  });
 }
 
 /** GET /v1/validation-rules/{id}. */
-export const getRule = async (deps: Pick<Deps, 'db'>, id: string): Promise<RuleView> => presentOne(deps.db, await requireRule(deps.db, id));
+export const getRule = async (deps: Pick<Deps, 'db'>, id: string): Promise<RuleView> =>
+  presentOne(deps.db, await requireRule(deps.db, id));
 
 /** PUT /v1/validation-rules/{id}: the fields given change; `rules` and `applicable_to` are replaced whole. */
 export async function updateRule(deps: RuleDeps, id: string, body: UpdateRuleBody): Promise<RuleView> {
@@ -98,6 +109,10 @@ export async function deleteRule(deps: Pick<Deps, 'db'>, id: string): Promise<vo
 export async function listRules(deps: Pick<Deps, 'db'>, query: RulesListQuery) {
   const filter = { createdFrom: query.start_date, createdTo: query.end_date };
   const order = query.order ?? { field: 'created_at', direction: 'asc' };
-  const rows = await repo.listRules(deps.db, filter, { limit: query.limit, offset: (query.page - 1) * query.limit, order });
+  const rows = await repo.listRules(deps.db, filter, {
+    limit: query.limit,
+    offset: (query.page - 1) * query.limit,
+    order,
+  });
   return listEnvelope('data', await present(deps.db, rows), { total: await repo.countRules(deps.db, filter) });
 }

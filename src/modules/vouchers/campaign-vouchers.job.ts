@@ -23,19 +23,29 @@ export const deleteCampaignVouchersStep: JobStep<CampaignRangePayload> = {
   },
   async finish(ctx, job) {
     await removeCampaignRow(ctx.trx, job.payload.campaign_id);
-    return { message: `Deleted campaign ${job.payload.campaign_name} and ${job.done_count} voucher(s).`, done_count: job.done_count };
+    return {
+      message: `Deleted campaign ${job.payload.campaign_name} and ${job.done_count} voucher(s).`,
+      done_count: job.done_count,
+    };
   },
 };
 
 /** CAMPAIGN.VOUCHERS_UPDATE: applies the campaign's changes to its vouchers, portion by portion. */
 export const updateCampaignVouchersStep: JobStep<CampaignRangePayload> = {
   async run(ctx, job, maxItems) {
-    if (!(await findLiveCampaign(ctx.trx, job.payload.campaign_id))) return { cursor: job.total, done: 0, failed: 0, finished: true };
+    if (!(await findLiveCampaign(ctx.trx, job.payload.campaign_id)))
+      return { cursor: job.total, done: 0, failed: 0, finished: true };
     const { from, to } = await nextRange(ctx, job, maxItems);
-    const updated = await repo.updateCampaignVouchersInRange(ctx.trx, job.payload.campaign_id, from, to, { ...job.payload.patch, updated_at: ctx.now });
+    const updated = await repo.updateCampaignVouchersInRange(ctx.trx, job.payload.campaign_id, from, to, {
+      ...job.payload.patch,
+      updated_at: ctx.now,
+    });
     return { cursor: to, done: updated, failed: 0, finished: to >= job.total };
   },
   async finish(_ctx, job) {
-    return { message: `Updated ${job.done_count} voucher(s) of campaign ${job.payload.campaign_name}.`, done_count: job.done_count };
+    return {
+      message: `Updated ${job.done_count} voucher(s) of campaign ${job.payload.campaign_name}.`,
+      done_count: job.done_count,
+    };
   },
 };

@@ -34,20 +34,36 @@ export interface CampaignRangePayload {
   patch?: repo.VoucherPatch;
 }
 
-async function enqueueRangeJob(trx: Kysely<Database>, type: string, payload: CampaignRangePayload, requestId: string, now: string): Promise<string> {
+async function enqueueRangeJob(
+  trx: Kysely<Database>,
+  type: string,
+  payload: CampaignRangePayload,
+  requestId: string,
+  now: string,
+): Promise<string> {
   const total = await repo.maxVoucherSeq(trx);
   return enqueueJob(trx, { type, payload, total, requestId, now });
 }
 
 /** POST /v1/campaigns: the campaign, its tiers, and its first vouchers (a job beyond one). */
-export async function createCampaign(deps: CampaignDeps, body: CreateCampaignBody, actor: Actor): Promise<CampaignView> {
+export async function createCampaign(
+  deps: CampaignDeps,
+  body: CreateCampaignBody,
+  actor: Actor,
+): Promise<CampaignView> {
   const now = isoNow(deps.clock);
   const count = body.vouchers_count ?? 0;
   const { id, jobStarted } = await deps.db.transaction().execute(async (trx) => {
     const campaign = await insertCampaign(trx, body, now);
-    if (body.validation_rules?.length) await assignRulesTo(trx, { type: 'campaign', id: campaign.id }, body.validation_rules, now);
+    if (body.validation_rules?.length)
+      await assignRulesTo(trx, { type: 'campaign', id: campaign.id }, body.validation_rules, now);
     if (count === 0) return { id: campaign.id, jobStarted: false };
-    const outcome = await addVouchersInTransaction(trx, campaign, { count, body: {}, requestId: actor.request_id, now });
+    const outcome = await addVouchersInTransaction(trx, campaign, {
+      count,
+      body: {},
+      requestId: actor.request_id,
+      now,
+    });
     return { id: campaign.id, jobStarted: 'jobId' in outcome };
   });
   if (jobStarted) notifyJobEnqueued();
@@ -64,7 +80,12 @@ const voucherPatchOf = (changes: CampaignChanges): repo.VoucherPatch => ({
  * PUT /v1/campaigns/{id or name}. Validity and discount changes reach the campaign's existing
  * vouchers through a CAMPAIGN.VOUCHERS_UPDATE job enqueued in the same transaction.
  */
-export async function updateCampaign(deps: CampaignDeps, idOrName: string, body: UpdateCampaignBody, actor: Actor): Promise<CampaignView> {
+export async function updateCampaign(
+  deps: CampaignDeps,
+  idOrName: string,
+  body: UpdateCampaignBody,
+  actor: Actor,
+): Promise<CampaignView> {
   const now = isoNow(deps.clock);
   const { id, jobStarted } = await deps.db.transaction().execute(async (trx) => {
     const changes = await changeCampaign(trx, idOrName, body, now);
@@ -85,7 +106,11 @@ export async function updateCampaign(deps: CampaignDeps, idOrName: string, body:
  * DELETE /v1/campaigns/{id or name}: the campaign disappears at once (its name is free again)
  * and a CAMPAIGN.VOUCHERS_DELETE job removes its vouchers, then its row.
  */
-export async function deleteCampaign(deps: CampaignDeps, idOrName: string, actor: Actor): Promise<{ async_action_id: string }> {
+export async function deleteCampaign(
+  deps: CampaignDeps,
+  idOrName: string,
+  actor: Actor,
+): Promise<{ async_action_id: string }> {
   const now = isoNow(deps.clock);
   const jobId = await deps.db.transaction().execute(async (trx) => {
     const campaign = await hideCampaign(trx, idOrName, now);

@@ -1,6 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { capacity, checkFeasibility, infeasibleDetails, templateGlob, type CodeTemplate } from '../../engine/codes/index.js';
+import {
+  capacity,
+  checkFeasibility,
+  infeasibleDetails,
+  templateGlob,
+  type CodeTemplate,
+} from '../../engine/codes/index.js';
 import { invalidCodeConfig } from '../campaigns/campaign-template.js';
 import { JobType } from '../../lib/enums.js';
 import { listOpenJobs } from '../../jobs/jobs.service.js';

@@ -15,6 +15,11 @@ export interface GenerationCompleted {
   at: string;
 }
 
-export const GENERATION_COMPLETED = seam<Kysely<Database>, GenerationCompleted>('campaign.vouchers.generation.completed');
+export const GENERATION_COMPLETED = seam<Kysely<Database>, GenerationCompleted>(
+  'campaign.vouchers.generation.completed',
+);
 
-export const onGenerationCompleted = (seams: Seams, subscriber: Subscriber<Kysely<Database>, GenerationCompleted>): (() => void) => seams.subscribe(GENERATION_COMPLETED, subscriber);
+export const onGenerationCompleted = (
+  seams: Seams,
+  subscriber: Subscriber<Kysely<Database>, GenerationCompleted>,
+): (() => void) => seams.subscribe(GENERATION_COMPLETED, subscriber);

@@ -1,7 +1,6 @@
 import { newestFirst, type WalkPosition } from '../../db/newest-first.js';
 import type { Db } from '../../db/engine.js';
 
-
 export type { WalkPosition };
 
 /** A candidate voucher's key: its code and its place in the walk. */
@@ -31,6 +30,9 @@ export function listVoucherKeys(db: Db, walk: VoucherWalk): Promise<VoucherKey[]
     .leftJoin('campaigns as c', 'c.id', 'v.campaign_id')
     .select(['v.code', 'v.created_at', 'v.seq'])
     .where((eb) => eb.or([eb('v.campaign_id', 'is', null), eb('c.deleted_at', 'is', null)]));
-  query = walk.holderId === null ? query.where('v.campaign_id', 'is', null).where('v.holder_id', 'is', null) : query.where('v.holder_id', '=', walk.holderId);
+  query =
+    walk.holderId === null
+      ? query.where('v.campaign_id', 'is', null).where('v.holder_id', 'is', null)
+      : query.where('v.holder_id', '=', walk.holderId);
   return newestFirst(query, 'v', walk).execute();
 }

@@ -20,7 +20,10 @@ type CreateDeps = Pick<Deps, 'db' | 'clock'>;
 function typeOf(body: CreateVoucherBody): VoucherType {
   if (body.type !== undefined) return body.type;
   const given = VOUCHER_TYPES.filter((type) => body[VOUCHER_TYPE_BLOCK[type]] !== undefined);
-  if (given.length !== 1) throw invalidPayload('type is a required field when the body does not carry exactly one of discount, gift and loyalty_card');
+  if (given.length !== 1)
+    throw invalidPayload(
+      'type is a required field when the body does not carry exactly one of discount, gift and loyalty_card',
+    );
   return given[0] as VoucherType;
 }
 
@@ -31,15 +34,40 @@ const KIND_FIELDS = ['type', 'discount', 'gift', 'loyalty_card'] as const;
  * POST /v1/campaigns/{id}/vouchers makes it. Its kind is the campaign's, so the body may not
  * name another.
  */
-async function createInCampaign(deps: CreateDeps, campaign: string, body: CreateVoucherBody, code: string | undefined, actor: Actor): Promise<VoucherView> {
+async function createInCampaign(
+  deps: CreateDeps,
+  campaign: string,
+  body: CreateVoucherBody,
+  code: string | undefined,
+  actor: Actor,
+): Promise<VoucherView> {
   const kindField = KIND_FIELDS.find((field) => body[field] !== undefined);
-  if (kindField) throw invalidPayload(`${kindField} is not allowed with a campaign: the campaign's voucher template gives it`);
-  if (body.validation_rules?.length) throw invalidPayload("validation_rules apply to a voucher outside a campaign: a campaign's vouchers follow the campaign's rules");
-  if (body.active !== undefined || body.validity_timeframe !== undefined || body.validity_day_of_week !== undefined || body.validity_hours !== undefined) {
+  if (kindField)
+    throw invalidPayload(`${kindField} is not allowed with a campaign: the campaign's voucher template gives it`);
+  if (body.validation_rules?.length)
+    throw invalidPayload(
+      "validation_rules apply to a voucher outside a campaign: a campaign's vouchers follow the campaign's rules",
+    );
+  if (
+    body.active !== undefined ||
+    body.validity_timeframe !== undefined ||
+    body.validity_day_of_week !== undefined ||
+    body.validity_hours !== undefined
+  ) {
     throw invalidPayload('active and validity rules of a campaign voucher come from its campaign');
   }
-  const { category, category_id, metadata, redemption, additional_info, start_date, expiration_date, code_config } = body;
-  const overrides = { category: category ?? undefined, category_id: category_id ?? undefined, metadata, redemption, additional_info, start_date, expiration_date, code_config };
+  const { category, category_id, metadata, redemption, additional_info, start_date, expiration_date, code_config } =
+    body;
+  const overrides = {
+    category: category ?? undefined,
+    category_id: category_id ?? undefined,
+    metadata,
+    redemption,
+    additional_info,
+    start_date,
+    expiration_date,
+    code_config,
+  };
   const result = await addVouchers(deps, campaign, { count: 1, body: { ...overrides, code }, actor });
   if (!('voucher' in result)) throw new Error('one voucher never starts a job');
   return result.voucher;
@@ -64,7 +92,11 @@ export async function createVoucher(deps: CreateDeps, body: CreateVoucherBody, a
  * A voucher outside any campaign, in the caller's transaction (POST /v1/vouchers, and each row
  * of a VOUCHERS.IMPORT_CSV job); answers its code.
  */
-export async function insertStandaloneVoucher(trx: Kysely<Database>, body: CreateVoucherBody, now: string): Promise<string> {
+export async function insertStandaloneVoucher(
+  trx: Kysely<Database>,
+  body: CreateVoucherBody,
+  now: string,
+): Promise<string> {
   const template = templateOfVoucher(body, typeOf(body), { path: '', isReferral: false });
   const draft = await draftWithOverrides(trx, draftFromTemplate(template, NO_OWNER), body, now);
   const inserted = await insertOneVoucher(trx, draft, body.code, templateFor(body.code_config), now);

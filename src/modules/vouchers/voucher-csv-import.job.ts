@@ -42,17 +42,26 @@ export const importCampaignVouchersCsvStep = rowImportStep({
   async open(ctx, job: { payload: CsvImportPayload }) {
     const campaign = await findLiveCampaign(ctx.trx, job.payload.campaign_id as string);
     const template = campaign && templateOf(campaign);
-    if (!campaign || !template) throw new JobFailure(`Campaign ${job.payload.campaign_name} was deleted during the import.`);
-    return { campaign, template, insert: voucherInserter(ctx.trx, ctx.engine), nextId: timeOrderedIds('v_', Date.parse(ctx.now)) };
+    if (!campaign || !template)
+      throw new JobFailure(`Campaign ${job.payload.campaign_name} was deleted during the import.`);
+    return {
+      campaign,
+      template,
+      insert: voucherInserter(ctx.trx, ctx.engine),
+      nextId: timeOrderedIds('v_', Date.parse(ctx.now)),
+    };
   },
   async store(ctx, _job, row, { campaign, template, insert, nextId }) {
     const discountType = template.discount?.type;
     const body = voucherFromCsv(row as Row, {
-      campaignType: template.type, campaignDiscountType: typeof discountType === 'string' ? discountType : undefined, giftBalance: true,
+      campaignType: template.type,
+      campaignDiscountType: typeof discountType === 'string' ? discountType : undefined,
+      giftBalance: true,
     });
     requireCode(body);
     const voucher = await rowForItem(ctx.trx, campaign, template, body, ctx.now, nextId());
-    if (!insert.insert(voucher)) throw new AppError('duplicate_found', `Voucher with code ${voucher.code} already exists`);
+    if (!insert.insert(voucher))
+      throw new AppError('duplicate_found', `Voucher with code ${voucher.code} already exists`);
   },
   async close(ctx, { campaign }, done) {
     await addToVouchersCount(ctx.trx, campaign.id, done);

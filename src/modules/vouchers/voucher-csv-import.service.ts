@@ -18,8 +18,17 @@ async function campaignJob(deps: StagingDeps, campaignIdOrName: string, actor: A
 }
 
 /** `promo import vouchers.csv --type vouchers [--campaign X]`: a VOUCHERS.IMPORT_CSV or CAMPAIGN.VOUCHERS_IMPORT_CSV job fed row by row. */
-export async function startVouchersCsvStaging(deps: StagingDeps, campaignIdOrName: string | undefined, actor: Actor): Promise<Staging> {
-  return startStaging(deps, campaignIdOrName === undefined ? csvImportJob(JobType.vouchersImportCsv, actor) : await campaignJob(deps, campaignIdOrName, actor));
+export async function startVouchersCsvStaging(
+  deps: StagingDeps,
+  campaignIdOrName: string | undefined,
+  actor: Actor,
+): Promise<Staging> {
+  return startStaging(
+    deps,
+    campaignIdOrName === undefined
+      ? csvImportJob(JobType.vouchersImportCsv, actor)
+      : await campaignJob(deps, campaignIdOrName, actor),
+  );
 }
 
 /** POST /v1/vouchers/importCSV: the uploaded rows go to a VOUCHERS.IMPORT_CSV job as they stream in. */

@@ -10,7 +10,9 @@ import { campaignCsvImport, importVouchersCsv } from './voucher-csv-import.servi
  */
 export function voucherCsvRoutes(router: AppRouter, deps: Deps): void {
   router.post('/v1/vouchers/importCSV', async (ctx) => {
-    ctx.body = await withUploadedFile(ctx, (file) => importVouchersCsv(deps, csvRecords(file, 'vouchers'), ctx.state.actor));
+    ctx.body = await withUploadedFile(ctx, (file) =>
+      importVouchersCsv(deps, csvRecords(file, 'vouchers'), ctx.state.actor),
+    );
     ctx.status = 202;
   });
   router.post('/v1/campaigns/:campaignId/importCSV', async (ctx) => {

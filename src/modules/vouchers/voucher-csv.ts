@@ -26,12 +26,25 @@ const COLUMNS: Readonly<Record<string, string>> = {
 };
 
 const TYPE_NAMES: Readonly<Record<string, string>> = {
-  DISCOUNT: 'DISCOUNT_VOUCHER', GIFT: 'GIFT_VOUCHER', LOYALTY: 'LOYALTY_CARD', LOYALTY_CARD: 'LOYALTY_CARD', GIFT_CARD: 'GIFT_VOUCHER',
+  DISCOUNT: 'DISCOUNT_VOUCHER',
+  GIFT: 'GIFT_VOUCHER',
+  LOYALTY: 'LOYALTY_CARD',
+  LOYALTY_CARD: 'LOYALTY_CARD',
+  GIFT_CARD: 'GIFT_VOUCHER',
 };
 
-const DISCOUNT_VALUE: Readonly<Record<string, string>> = { AMOUNT: 'amount_off', PERCENT: 'percent_off', UNIT: 'unit_off', FIXED: 'fixed_amount' };
+const DISCOUNT_VALUE: Readonly<Record<string, string>> = {
+  AMOUNT: 'amount_off',
+  PERCENT: 'percent_off',
+  UNIT: 'unit_off',
+  FIXED: 'fixed_amount',
+};
 
-const upper = (value: string): string => value.trim().toUpperCase().replace(/[\s-]+/g, '_');
+const upper = (value: string): string =>
+  value
+    .trim()
+    .toUpperCase()
+    .replace(/[\s-]+/g, '_');
 
 /** "true"/"false" (any case, or 1/0, yes/no) as a boolean; anything else stays text, which the schema refuses. */
 function booleanCell(value: string): boolean | string {
@@ -51,8 +64,14 @@ export interface VoucherCsvContext {
 }
 
 /** The voucher's block (discount, gift or loyalty_card) for its type and Value. */
-function kindBlock(type: string | undefined, value: number | string | undefined, discountType: string | undefined, ctx: VoucherCsvContext) {
-  if (type === 'GIFT_VOUCHER') return value === undefined ? {} : { gift: ctx.giftBalance ? { amount: value, balance: value } : { amount: value } };
+function kindBlock(
+  type: string | undefined,
+  value: number | string | undefined,
+  discountType: string | undefined,
+  ctx: VoucherCsvContext,
+) {
+  if (type === 'GIFT_VOUCHER')
+    return value === undefined ? {} : { gift: ctx.giftBalance ? { amount: value, balance: value } : { amount: value } };
   if (type === 'LOYALTY_CARD') return value === undefined ? {} : { loyalty_card: { points: value } };
   const dtype = discountType ?? (value === undefined ? undefined : ctx.campaignDiscountType);
   if (dtype === undefined) return {};
@@ -62,14 +81,19 @@ function kindBlock(type: string | undefined, value: number | string | undefined,
 
 /** Redeemed counts only this engine's redemptions write: a row may give none but zero. */
 function refuseRedeemed(fields: Record<string, string>): void {
-  for (const [field, label] of [['redeemed_quantity', 'Redeemed Quantity'], ['redeemed_amount', 'Redeemed Amount']] as const) {
+  for (const [field, label] of [
+    ['redeemed_quantity', 'Redeemed Quantity'],
+    ['redeemed_amount', 'Redeemed Amount'],
+  ] as const) {
     const value = fields[field];
-    if (value !== undefined && Number(value) !== 0) throw invalidPayload(`${label} cannot be imported (only redemptions made here count); leave it empty or 0`);
+    if (value !== undefined && Number(value) !== 0)
+      throw invalidPayload(`${label} cannot be imported (only redemptions made here count); leave it empty or 0`);
   }
 }
 
 /** A row's code, for its failure (never throws). */
-export const codeOfCsv = (record: Record<string, string>): string | null => sortColumns(record, COLUMNS).fields.code ?? null;
+export const codeOfCsv = (record: Record<string, string>): string | null =>
+  sortColumns(record, COLUMNS).fields.code ?? null;
 
 export function voucherFromCsv(record: Record<string, string>, ctx: VoucherCsvContext = {}): Record<string, unknown> {
   const { fields, metadata } = sortColumns(record, COLUMNS);
@@ -77,7 +101,10 @@ export function voucherFromCsv(record: Record<string, string>, ctx: VoucherCsvCo
   const type = fields.type === undefined ? ctx.campaignType : (TYPE_NAMES[upper(fields.type)] ?? upper(fields.type));
   const body: Record<string, unknown> = { code: fields.code };
   if (fields.type !== undefined) body.type = type;
-  Object.assign(body, kindBlock(type, numberCell(fields.value), fields.discount_type && upper(fields.discount_type), ctx));
+  Object.assign(
+    body,
+    kindBlock(type, numberCell(fields.value), fields.discount_type && upper(fields.discount_type), ctx),
+  );
   for (const field of ['category', 'start_date', 'expiration_date', 'additional_info'] as const) {
     if (fields[field] !== undefined) body[field] = fields[field];
   }

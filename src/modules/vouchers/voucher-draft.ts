@@ -14,13 +14,25 @@ export type VoucherInsertRow = Omit<VoucherTable, 'seq' | Reserved>;
 /** What a new voucher takes from its owner (its campaign, or nothing for a standalone voucher). */
 export type DraftOwner = Pick<
   VoucherTable,
-  'campaign_id' | 'category_id' | 'start_date' | 'expiration_date' | 'validity_timeframe' | 'validity_day_of_week' | 'validity_hours'
+  | 'campaign_id'
+  | 'category_id'
+  | 'start_date'
+  | 'expiration_date'
+  | 'validity_timeframe'
+  | 'validity_day_of_week'
+  | 'validity_hours'
 > & { is_referral_code: boolean };
 
 /** The columns that are not known yet: nothing about a standalone voucher but its template. */
 export const NO_OWNER: DraftOwner = {
-  campaign_id: null, category_id: null, start_date: null, expiration_date: null,
-  validity_timeframe: null, validity_day_of_week: null, validity_hours: null, is_referral_code: false,
+  campaign_id: null,
+  category_id: null,
+  start_date: null,
+  expiration_date: null,
+  validity_timeframe: null,
+  validity_day_of_week: null,
+  validity_hours: null,
+  is_referral_code: false,
 };
 
 /**

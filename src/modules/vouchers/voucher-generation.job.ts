@@ -50,7 +50,9 @@ export const generateVouchersStep: JobStep<GeneratePayload, Drawn> = {
   async run(ctx, job, maxItems, drawn) {
     const { campaign_id: campaignId, draft } = job.payload;
     if (!(await findLiveCampaign(ctx.trx, campaignId))) {
-      throw new JobFailure(`Campaign ${campaignId} was deleted after ${job.cursor} of ${job.total} vouchers were generated.`);
+      throw new JobFailure(
+        `Campaign ${campaignId} was deleted after ${job.cursor} of ${job.total} vouchers were generated.`,
+      );
     }
     const count = Math.min(maxItems, job.total - job.cursor);
     const insert = voucherInserter(ctx.trx, ctx.engine).forDraft({ ...draft, created_at: ctx.now, updated_at: null });
@@ -60,7 +62,9 @@ export const generateVouchersStep: JobStep<GeneratePayload, Drawn> = {
     let inserted = 0;
     for (let attempt = 0; inserted < count; attempt++) {
       if (attempt >= maxAttempts) {
-        throw new JobFailure(`No free codes left for this code config after ${job.cursor} of ${job.total} vouchers were generated.`);
+        throw new JobFailure(
+          `No free codes left for this code config after ${job.cursor} of ${job.total} vouchers were generated.`,
+        );
       }
       // An API write waits for the lock: the portion ends with the codes inserted so far.
       if ((attempt & YIELD_EVERY) === YIELD_EVERY && ctx.shouldYield?.()) break;
@@ -78,13 +82,20 @@ export const generateVouchersStep: JobStep<GeneratePayload, Drawn> = {
     const stillGenerating = (await listOpenJobs<GeneratePayload>(ctx.trx, JobType.vouchersGenerate)).some(
       (open) => open.payload.campaign_id === campaignId && open.remaining > 0,
     );
-    if (!stillGenerating && (await findLiveCampaign(ctx.trx, campaignId))) await setGenerationStatus(ctx.trx, campaignId, 'DONE', ctx.now);
-    await ctx.seams?.fire(GENERATION_COMPLETED, ctx.trx, { campaignId, jobId: job.id, count: job.done_count, at: ctx.now });
+    if (!stillGenerating && (await findLiveCampaign(ctx.trx, campaignId)))
+      await setGenerationStatus(ctx.trx, campaignId, 'DONE', ctx.now);
+    await ctx.seams?.fire(GENERATION_COMPLETED, ctx.trx, {
+      campaignId,
+      jobId: job.id,
+      count: job.done_count,
+      at: ctx.now,
+    });
     return { message: `Generated ${job.done_count} vouchers.`, done_count: job.done_count };
   },
 
   async fail(ctx, job) {
     generators.delete(job.id);
-    if (await findLiveCampaign(ctx.trx, job.payload.campaign_id)) await setGenerationStatus(ctx.trx, job.payload.campaign_id, 'FAILED', ctx.now);
+    if (await findLiveCampaign(ctx.trx, job.payload.campaign_id))
+      await setGenerationStatus(ctx.trx, job.payload.campaign_id, 'FAILED', ctx.now);
   },
 };

@@ -8,7 +8,12 @@ import { isoNow } from '../../lib/clock.js';
 import { duplicateFound, invalidPayload } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { invalidCodeConfig, requireTemplate, templateFor } from '../campaigns/campaign-template.js';
-import { addToVouchersCount, findCampaign, setGenerationStatus, type CampaignRow } from '../campaigns/campaigns.service.js';
+import {
+  addToVouchersCount,
+  findCampaign,
+  setGenerationStatus,
+  type CampaignRow,
+} from '../campaigns/campaigns.service.js';
 import { resolveCategoryId } from '../categories/categories.service.js';
 import { JobType } from '../../lib/enums.js';
 import { notifyJobEnqueued } from '../../jobs/jobs.events.js';
@@ -38,7 +43,12 @@ export interface DraftOverrides extends ValidityInput {
 }
 
 /** The draft with the body's overrides (category, metadata, quantity, info, state, validity), checked. */
-export async function draftWithOverrides(trx: Kysely<Database>, draft: VoucherDraft, body: DraftOverrides, now: string): Promise<VoucherDraft> {
+export async function draftWithOverrides(
+  trx: Kysely<Database>,
+  draft: VoucherDraft,
+  body: DraftOverrides,
+  now: string,
+): Promise<VoucherDraft> {
   const out = { ...draft, ...validityColumns(body) };
   const categoryId = await resolveCategoryId(trx, body, now);
   if (categoryId !== undefined) out.category_id = categoryId;
@@ -51,7 +61,12 @@ export async function draftWithOverrides(trx: Kysely<Database>, draft: VoucherDr
 }
 
 /** Inserts one voucher with a generated code, drawing again on a collision. */
-async function insertGenerated(trx: Kysely<Database>, draft: VoucherDraft, template: CodeTemplate, now: string): Promise<string> {
+async function insertGenerated(
+  trx: Kysely<Database>,
+  draft: VoucherDraft,
+  template: CodeTemplate,
+  now: string,
+): Promise<string> {
   const next = codeGenerator(template);
   for (let attempt = 0; attempt < 1000; attempt++) {
     const code = next();
@@ -64,12 +79,19 @@ async function insertGenerated(trx: Kysely<Database>, draft: VoucherDraft, templ
  * Inserts one voucher of the draft: with the chosen code (409 duplicate_found when taken), or
  * with a code of the template, checked for room first. Returns its code.
  */
-export async function insertOneVoucher(trx: Kysely<Database>, draft: VoucherDraft, code: string | undefined, codes: CodeTemplate, now: string): Promise<string> {
+export async function insertOneVoucher(
+  trx: Kysely<Database>,
+  draft: VoucherDraft,
+  code: string | undefined,
+  codes: CodeTemplate,
+  now: string,
+): Promise<string> {
   if (code === undefined) {
     await checkCodeSpace(trx, codes, 1);
     return insertGenerated(trx, draft, codes, now);
   }
-  if (!(await repo.insertVoucher(trx, rowFromDraft(draft, newId('v_'), code, now)))) throw duplicateFound('voucher', 'code', code);
+  if (!(await repo.insertVoucher(trx, rowFromDraft(draft, newId('v_'), code, now))))
+    throw duplicateFound('voucher', 'code', code);
   return code;
 }
 
@@ -97,7 +119,13 @@ export async function addVouchersInTransaction(
   }
   await checkCodeSpace(trx, codes, count);
   const payload: GeneratePayload = { campaign_id: campaign.id, draft, template: codes, glob: templateGlob(codes) };
-  const jobId = await enqueueJob(trx, { type: JobType.vouchersGenerate, payload, total: count, requestId: input.requestId, now });
+  const jobId = await enqueueJob(trx, {
+    type: JobType.vouchersGenerate,
+    payload,
+    total: count,
+    requestId: input.requestId,
+    now,
+  });
   // A campaign created with its vouchers is not updated by starting them: the reference's new
   // campaign (POST /v1/campaigns with vouchers_count) has no updated_at.
   await setGenerationStatus(trx, campaign.id, 'IN_PROGRESS', campaign.created_at === now ? null : now);
@@ -115,7 +143,12 @@ export async function addVouchers(
   const now = isoNow(deps.clock);
   const outcome = await deps.db.transaction().execute(async (trx) => {
     const campaign = await findCampaign(trx, campaignIdOrName);
-    return addVouchersInTransaction(trx, campaign, { count: input.count, body: input.body, requestId: input.actor.request_id, now });
+    return addVouchersInTransaction(trx, campaign, {
+      count: input.count,
+      body: input.body,
+      requestId: input.actor.request_id,
+      now,
+    });
   });
   if ('jobId' in outcome) {
     notifyJobEnqueued();
@@ -123,4 +156,3 @@ export async function addVouchers(
   }
   return { voucher: await getVoucher(deps, outcome.code) };
 }
-

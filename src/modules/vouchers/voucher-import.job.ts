@@ -29,7 +29,14 @@ function itemSchemaFor(type: VoucherType): ReturnType<typeof importItemSchema> {
  * then the campaign's draft with the item's fields. An item's type is the campaign's (the
  * schema refuses another), so its kind fills the kind's columns.
  */
-export async function rowForItem(trx: Kysely<Database>, campaign: CampaignRow, template: StoredTemplate, body: unknown, now: string, id: string) {
+export async function rowForItem(
+  trx: Kysely<Database>,
+  campaign: CampaignRow,
+  template: StoredTemplate,
+  body: unknown,
+  now: string,
+  id: string,
+) {
   validateItem(importItemTypeSchema(template.type), body);
   const item = validateItem(itemSchemaFor(template.type), body);
   const draft = draftFromCampaign(campaign, template);
@@ -56,7 +63,8 @@ export const importVouchersStep: JobStep<ImportPayload> = {
   async run(ctx, job, maxItems) {
     const campaign = await findLiveCampaign(ctx.trx, job.payload.campaign_id);
     const template = campaign && templateOf(campaign);
-    if (!campaign || !template) throw new JobFailure(`Campaign ${job.payload.campaign_name} was deleted during the import.`);
+    if (!campaign || !template)
+      throw new JobFailure(`Campaign ${job.payload.campaign_name} was deleted during the import.`);
     const insert = voucherInserter(ctx.trx, ctx.engine);
     const nextId = timeOrderedIds('v_', Date.parse(ctx.now));
     const outcome = await itemPortion(ctx, job, maxItems, async (items) => {
@@ -65,7 +73,12 @@ export const importVouchersStep: JobStep<ImportPayload> = {
         const body: unknown = JSON.parse(item.body);
         try {
           const row = await rowForItem(ctx.trx, campaign, template, body, ctx.now, nextId());
-          if (!insert.insert(row)) failures.push({ position: item.position, key: row.code, reason: `Voucher with code ${row.code} already exists` });
+          if (!insert.insert(row))
+            failures.push({
+              position: item.position,
+              key: row.code,
+              reason: `Voucher with code ${row.code} already exists`,
+            });
         } catch (error) {
           failures.push({ position: item.position, key: codeOf(body), ...itemRefusal(error) });
         }

@@ -19,7 +19,8 @@ export interface ImportPayload {
 
 type ImportDeps = Pick<Deps, 'db' | 'clock'>;
 
-const hasNoCode = (item: Record<string, unknown> | undefined): boolean => item?.code === undefined || item.code === null || item.code === '';
+const hasNoCode = (item: Record<string, unknown> | undefined): boolean =>
+  item?.code === undefined || item.code === null || item.code === '';
 
 /**
  * POST /v1/campaigns/{id}/import: a body that is not a non-empty array of objects, or items
@@ -27,7 +28,12 @@ const hasNoCode = (item: Record<string, unknown> | undefined): boolean => item?.
  * CAMPAIGN.VOUCHERS_IMPORT job are stored in one transaction; each item is checked by the job,
  * and bad ones are reported in its result.
  */
-export async function importVouchers(deps: ImportDeps, campaignIdOrName: string, body: unknown, actor: Actor): Promise<{ async_action_id: string }> {
+export async function importVouchers(
+  deps: ImportDeps,
+  campaignIdOrName: string,
+  body: unknown,
+  actor: Actor,
+): Promise<{ async_action_id: string }> {
   const items = validateBody(importBodySchema, body);
   const missing = items.filter(hasNoCode).length;
   if (missing > 0) throw new AppError('invalid_voucher', `Found ${missing} voucher(s) without 'code' value`);
@@ -36,7 +42,13 @@ export async function importVouchers(deps: ImportDeps, campaignIdOrName: string,
     const campaign = await findCampaign(trx, campaignIdOrName);
     requireTemplate(campaign);
     const payload: ImportPayload = { campaign_id: campaign.id, campaign_name: campaign.name };
-    const id = await enqueueJob(trx, { type: JobType.vouchersImport, payload, total: items.length, requestId: actor.request_id, now });
+    const id = await enqueueJob(trx, {
+      type: JobType.vouchersImport,
+      payload,
+      total: items.length,
+      requestId: actor.request_id,
+      now,
+    });
     await addJobItems(trx, id, 0, items);
     return id;
   });
@@ -48,7 +60,11 @@ export async function importVouchers(deps: ImportDeps, campaignIdOrName: string,
  * An import fed item by item (`promo import` streaming a file): the campaign is checked, then
  * the items go to a staged CAMPAIGN.VOUCHERS_IMPORT job (src/jobs/staging.service.ts).
  */
-export async function startImportStaging(deps: Pick<Deps, 'db' | 'engine' | 'clock'>, campaignIdOrName: string, actor: Actor): Promise<Staging> {
+export async function startImportStaging(
+  deps: Pick<Deps, 'db' | 'engine' | 'clock'>,
+  campaignIdOrName: string,
+  actor: Actor,
+): Promise<Staging> {
   const campaign = await findCampaign(deps.db, campaignIdOrName);
   requireTemplate(campaign);
   const payload: ImportPayload = { campaign_id: campaign.id, campaign_name: campaign.name };

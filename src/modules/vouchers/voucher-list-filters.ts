@@ -17,7 +17,19 @@ import { invalidQueryParams } from '../../lib/errors.js';
  * bounded window of db/sqlite/filter-window.ts. The remaining operators (relative days, counts,
  * numeric comparisons) are refused with 400, naming them, never ignored.
  */
-const STRING_FIELDS = ['id', 'code', 'campaign_id', 'campaign_ids', 'category_id', 'category_ids', 'holder_id', 'type', 'voucher_type', 'active', 'is_referral_code'];
+const STRING_FIELDS = [
+  'id',
+  'code',
+  'campaign_id',
+  'campaign_ids',
+  'category_id',
+  'category_ids',
+  'holder_id',
+  'type',
+  'voucher_type',
+  'active',
+  'is_referral_code',
+];
 const DATE_FIELDS = ['created_at', 'updated_at', 'start_date', 'expiration_date'];
 const CATALOG = fieldCatalog({
   ...Object.fromEntries(STRING_FIELDS.map((field) => [field, 'string' as const])),
@@ -46,7 +58,18 @@ const PARAM_OF: Record<string, Record<string, string>> = {
   updated_at: { $after: 'updated_at[after]', $before: 'updated_at[before]' },
 };
 
-const STRING_OPERATORS = new Set(['$in', '$not_in', '$is', '$is_not', '$has_value', '$is_unknown', '$starts_with', '$ends_with', '$contains', '$not_contain']);
+const STRING_OPERATORS = new Set([
+  '$in',
+  '$not_in',
+  '$is',
+  '$is_not',
+  '$has_value',
+  '$is_unknown',
+  '$starts_with',
+  '$ends_with',
+  '$contains',
+  '$not_contain',
+]);
 const DATE_OPERATORS = new Set(['$after', '$before', '$has_value', '$is_unknown']);
 
 const SERVED =
@@ -54,7 +77,8 @@ const SERVED =
   `${DATE_FIELDS.join(', ')} with $after, $before, $has_value and $is_unknown; joined by "and" or "or"`;
 
 const indexed = (c: Condition) => PARAM_OF[c.field]?.[c.operator] !== undefined && c.operands.length === 1;
-const windowable = (c: Condition) => (DATE_FIELDS.includes(c.field) ? DATE_OPERATORS : STRING_OPERATORS).has(c.operator);
+const windowable = (c: Condition) =>
+  (DATE_FIELDS.includes(c.field) ? DATE_OPERATORS : STRING_OPERATORS).has(c.operator);
 
 /**
  * Whether the parameter a condition becomes is free: not given already, not a campaign beside a
@@ -64,7 +88,8 @@ const windowable = (c: Condition) => (DATE_FIELDS.includes(c.field) ? DATE_OPERA
 function paramFree(plain: Record<string, unknown>, param: string): boolean {
   if (plain[param] !== undefined) return false;
   const order = typeof plain.order === 'string' ? plain.order.replace(/^-/, '') : 'created_at';
-  if (param === 'category') return plain.campaign_id === undefined && plain.campaign === undefined && order === 'created_at';
+  if (param === 'category')
+    return plain.campaign_id === undefined && plain.campaign === undefined && order === 'created_at';
   if (param === 'campaign_id') return plain.category === undefined && plain.campaign === undefined;
   return true;
 }
@@ -74,7 +99,10 @@ function paramFree(plain: Record<string, unknown>, param: string): boolean {
  * the conditions left for the bounded window; 400 invalid_query_params for an unknown field or
  * an operator neither serves.
  */
-export function withFiltersAsParams(query: Record<string, unknown>): { plain: Record<string, unknown>; residual?: Filter } {
+export function withFiltersAsParams(query: Record<string, unknown>): {
+  plain: Record<string, unknown>;
+  residual?: Filter;
+} {
   const read = readQueryFilters(query, { catalog: CATALOG, served: SERVED, accepts: indexed, windowable });
   if (!read.ok) throw invalidQueryParams(read.error);
   const plain = read.rest;

@@ -5,7 +5,6 @@ import { presentKindBlocks } from './kinds/index.js';
 import { assetOf } from './voucher-assets.js';
 import type { VoucherRow } from './vouchers.repository.js';
 
-
 /**
  * The objects whose rule assignments a voucher shows: its own and its campaign's (a voucher
  * generated in a campaign with a rule lists the campaign's assignment, as the reference does).
@@ -14,7 +13,11 @@ export const assignmentHolders = (rows: ReadonlyArray<Pick<VoucherRow, 'id' | 'c
   rows.flatMap((row) => (row.campaign_id === null ? [row.id] : [row.id, row.campaign_id]));
 
 /** The voucher as the API answers it (the reference's Voucher object), with the validation rules assigned to it and to its campaign. */
-export function presentVoucher(row: VoucherRow, categories: Map<string, CategoryView>, assignments: Map<string, AssignmentView[]>) {
+export function presentVoucher(
+  row: VoucherRow,
+  categories: Map<string, CategoryView>,
+  assignments: Map<string, AssignmentView[]>,
+) {
   const category = row.category_id === null ? undefined : categories.get(row.category_id);
   const path = `/v1/vouchers/${encodeURIComponent(row.code)}`;
   return {
@@ -47,7 +50,10 @@ export function presentVoucher(row: VoucherRow, categories: Map<string, Category
       url: `${path}/redemptions?page=1&limit=10`,
     },
     categories: categoriesOf(row.category_id, categories),
-    validation_rules_assignments: assignmentsList([...(assignments.get(row.id) ?? []), ...(row.campaign_id === null ? [] : (assignments.get(row.campaign_id) ?? []))]),
+    validation_rules_assignments: assignmentsList([
+      ...(assignments.get(row.id) ?? []),
+      ...(row.campaign_id === null ? [] : (assignments.get(row.campaign_id) ?? [])),
+    ]),
   };
 }
 

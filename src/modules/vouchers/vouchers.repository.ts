@@ -14,28 +14,62 @@ export type VoucherPatch = Updateable<VoucherTable>;
 
 /** Every insertable column, in the order the bulk statement binds them; each voucher kind names its own (kinds/). */
 const COLUMNS: ReadonlyArray<keyof VoucherInsertRow> = [
-  'id', 'code', 'campaign_id', 'category_id', 'type', ...KIND_COLUMNS, 'start_date', 'expiration_date',
-  'validity_timeframe', 'validity_day_of_week', 'validity_hours', 'active', 'additional_info', 'metadata', 'is_referral_code',
-  'holder_id', 'referrer_id', 'redemption_quantity', 'redeemed_quantity', 'redeemed_points', 'publish_count', 'created_at',
+  'id',
+  'code',
+  'campaign_id',
+  'category_id',
+  'type',
+  ...KIND_COLUMNS,
+  'start_date',
+  'expiration_date',
+  'validity_timeframe',
+  'validity_day_of_week',
+  'validity_hours',
+  'active',
+  'additional_info',
+  'metadata',
+  'is_referral_code',
+  'holder_id',
+  'referrer_id',
+  'redemption_quantity',
+  'redeemed_quantity',
+  'redeemed_points',
+  'publish_count',
+  'created_at',
   'updated_at',
 ];
 
 /** Column defaults of sql/0004_campaigns.sql: the bulk writer leaves these to the database. */
 const COLUMN_DEFAULTS: Partial<Record<keyof VoucherInsertRow, unknown>> = {
-  active: 1, metadata: '{}', is_referral_code: 0, redeemed_quantity: 0, redeemed_points: 0, publish_count: 0,
+  active: 1,
+  metadata: '{}',
+  is_referral_code: 0,
+  redeemed_quantity: 0,
+  redeemed_points: 0,
+  publish_count: 0,
 };
 
 const statements = new WeakMap<DatabaseEngine, Map<string, BulkStatement>>();
 
 /** The INSERT ... ON CONFLICT (code) DO NOTHING for these columns, built by Kysely, prepared once per connection. */
-function insertStatement(db: Db, engine: DatabaseEngine, columns: ReadonlyArray<keyof VoucherInsertRow>): BulkStatement {
+function insertStatement(
+  db: Db,
+  engine: DatabaseEngine,
+  columns: ReadonlyArray<keyof VoucherInsertRow>,
+): BulkStatement {
   let byColumns = statements.get(engine);
   if (!byColumns) statements.set(engine, (byColumns = new Map()));
   const key = columns.join(',');
   let statement = byColumns.get(key);
   if (!statement) {
     const sample = Object.fromEntries(columns.map((c) => [c, null])) as unknown as VoucherInsertRow;
-    statement = engine.prepareBulk(db.insertInto('vouchers').values(sample).onConflict((oc) => oc.column('code').doNothing()).compile());
+    statement = engine.prepareBulk(
+      db
+        .insertInto('vouchers')
+        .values(sample)
+        .onConflict((oc) => oc.column('code').doNothing())
+        .compile(),
+    );
     byColumns.set(key, statement);
   }
   return statement;
@@ -58,7 +92,10 @@ export function voucherInserter(db: Db, engine: DatabaseEngine): VoucherInserter
   return {
     insert: (row) => insertStatement(db, engine, COLUMNS).run(COLUMNS.map((c) => row[c])) === 1,
     forDraft(draft) {
-      const shared = COLUMNS.filter((c) => c !== 'id' && c !== 'code' && draft[c] !== null && draft[c] !== undefined && draft[c] !== COLUMN_DEFAULTS[c]);
+      const shared = COLUMNS.filter(
+        (c) =>
+          c !== 'id' && c !== 'code' && draft[c] !== null && draft[c] !== undefined && draft[c] !== COLUMN_DEFAULTS[c],
+      );
       const columns: Array<keyof VoucherInsertRow> = ['id', 'code', ...shared];
       const statement = insertStatement(db, engine, columns);
       const params: unknown[] = [null, null, ...shared.map((c) => draft[c as keyof typeof draft])];
@@ -73,7 +110,11 @@ export function voucherInserter(db: Db, engine: DatabaseEngine): VoucherInserter
 
 /** One voucher; false when the code is taken. */
 export async function insertVoucher(db: Db, row: VoucherInsertRow): Promise<boolean> {
-  const result = await db.insertInto('vouchers').values(row).onConflict((oc) => oc.column('code').doNothing()).executeTakeFirst();
+  const result = await db
+    .insertInto('vouchers')
+    .values(row)
+    .onConflict((oc) => oc.column('code').doNothing())
+    .executeTakeFirst();
   return result.numInsertedOrUpdatedRows === 1n;
 }
 
@@ -86,17 +127,23 @@ const withCampaign = (db: Db) =>
     .where((eb) => eb.or([eb('v.campaign_id', 'is', null), eb('c.deleted_at', 'is', null)]));
 
 // Every voucher read, validation and redemption finds its vouchers: compiled once (docs/performance.md "Hot paths").
-const byCode = queryTemplate<{ code: string }, VoucherRow>((db, param) => withCampaign(db).where('v.code', '=', param('code')));
+const byCode = queryTemplate<{ code: string }, VoucherRow>((db, param) =>
+  withCampaign(db).where('v.code', '=', param('code')),
+);
 const byId = queryTemplate<{ id: string }, VoucherRow>((db, param) => withCampaign(db).where('v.id', '=', param('id')));
 
 /** A voucher whose campaign is live (vouchers of a campaign being deleted are gone already). */
-export const findVoucherByCode = async (db: Db, code: string): Promise<VoucherRow | undefined> => (await byCode(db, { code }))[0];
+export const findVoucherByCode = async (db: Db, code: string): Promise<VoucherRow | undefined> =>
+  (await byCode(db, { code }))[0];
 
 /** The live vouchers of these codes (those that exist), in no particular order: a request's redeemables in one read. */
-export const findVouchersByCodes = keysTemplate<string, VoucherRow>((db, codes) => withCampaign(db).where('v.code', 'in', codes));
+export const findVouchersByCodes = keysTemplate<string, VoucherRow>((db, codes) =>
+  withCampaign(db).where('v.code', 'in', codes),
+);
 
 /** A voucher (of a live campaign, or standalone) by its id. */
-export const findVoucherById = async (db: Db, id: string): Promise<VoucherRow | undefined> => (await byId(db, { id }))[0];
+export const findVoucherById = async (db: Db, id: string): Promise<VoucherRow | undefined> =>
+  (await byId(db, { id }))[0];
 
 export interface VoucherFilter {
   campaignId?: string;
@@ -121,15 +168,24 @@ type VoucherQuery<O> = SelectQueryBuilder<Database, 'vouchers', O>;
  * vouchers are few, so checking a campaign or category on them costs little. Without an
  * order (the count), every term may use its index.
  */
-export function applyFilters<O>(query: VoucherQuery<O>, f: VoucherFilter, deleted: string[], order?: VoucherOrderField): VoucherQuery<O> {
+export function applyFilters<O>(
+  query: VoucherQuery<O>,
+  f: VoucherFilter,
+  deleted: string[],
+  order?: VoucherOrderField,
+): VoucherQuery<O> {
   const byHolder = f.holderId !== undefined;
-  const term = (column: 'campaign_id' | 'category_id', secondary: boolean) => (secondary && order !== undefined ? notIndexed(column) : column);
-  const dateTerm = (field: 'created_at' | 'updated_at') => (order === undefined || order === field ? field : notIndexed(field));
+  const term = (column: 'campaign_id' | 'category_id', secondary: boolean) =>
+    secondary && order !== undefined ? notIndexed(column) : column;
+  const dateTerm = (field: 'created_at' | 'updated_at') =>
+    order === undefined || order === field ? field : notIndexed(field);
   let q = query;
   if (f.holderId !== undefined) q = q.where('holder_id', '=', f.holderId);
   if (f.categoryId !== undefined) q = q.where(term('category_id', byHolder), '=', f.categoryId);
-  if (f.campaignId !== undefined) q = q.where(term('campaign_id', byHolder || f.categoryId !== undefined), '=', f.campaignId);
-  else if (deleted.length > 0) q = q.where((eb) => eb.or([eb('campaign_id', 'is', null), eb('campaign_id', 'not in', deleted)]));
+  if (f.campaignId !== undefined)
+    q = q.where(term('campaign_id', byHolder || f.categoryId !== undefined), '=', f.campaignId);
+  else if (deleted.length > 0)
+    q = q.where((eb) => eb.or([eb('campaign_id', 'is', null), eb('campaign_id', 'not in', deleted)]));
   if (f.createdBefore !== undefined) q = q.where(dateTerm('created_at'), '<', f.createdBefore);
   if (f.createdAfter !== undefined) q = q.where(dateTerm('created_at'), '>', f.createdAfter);
   if (f.updatedBefore !== undefined) q = q.where(dateTerm('updated_at'), '<', f.updatedBefore);
@@ -166,22 +222,34 @@ export async function listVouchers(
 /** A page's rows with their campaigns' names, read for the page's campaigns only. */
 export async function withCampaignNames(db: Db, rows: Array<Selectable<VoucherTable>>): Promise<VoucherRow[]> {
   const ids = [...new Set(rows.flatMap((r) => (r.campaign_id === null ? [] : [r.campaign_id])))];
-  const found = ids.length === 0 ? [] : await db.selectFrom('campaigns').select(['id', 'name']).where('id', 'in', ids).execute();
+  const found =
+    ids.length === 0 ? [] : await db.selectFrom('campaigns').select(['id', 'name']).where('id', 'in', ids).execute();
   const names = new Map(found.map((c) => [c.id, c.name]));
-  return rows.map((row) => ({ ...row, campaign_name: row.campaign_id === null ? null : (names.get(row.campaign_id) ?? null) }));
+  return rows.map((row) => ({
+    ...row,
+    campaign_name: row.campaign_id === null ? null : (names.get(row.campaign_id) ?? null),
+  }));
 }
 
 /** How many listed vouchers match the filters, counted on the narrowest filter's index. */
 export async function countVouchers(db: Db, filter: VoucherFilter): Promise<number> {
   const deleted = await deletedCampaignIds(db);
   if (filter.campaignId !== undefined && deleted.includes(filter.campaignId)) return 0;
-  const query = applyFilters(db.selectFrom('vouchers').select((eb) => eb.fn.countAll<number>().as('n')), filter, deleted);
+  const query = applyFilters(
+    db.selectFrom('vouchers').select((eb) => eb.fn.countAll<number>().as('n')),
+    filter,
+    deleted,
+  );
   return (await query.executeTakeFirstOrThrow()).n;
 }
 
 /** Vouchers that belong to no campaign (read from the campaign index's NULL range). */
 export async function countStandaloneVouchers(db: Db): Promise<number> {
-  const row = await db.selectFrom('vouchers').select((eb) => eb.fn.countAll<number>().as('n')).where('campaign_id', 'is', null).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('vouchers')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('campaign_id', 'is', null)
+    .executeTakeFirstOrThrow();
   return row.n;
 }
 
@@ -204,7 +272,10 @@ export async function deleteVoucher(db: Db, id: string): Promise<boolean> {
 
 /** The highest seq ever used: an upper bound of the number of vouchers, read in O(1). */
 export async function maxVoucherSeq(db: Db): Promise<number> {
-  const row = await db.selectFrom('vouchers').select((eb) => eb.fn.max('seq').as('m')).executeTakeFirst();
+  const row = await db
+    .selectFrom('vouchers')
+    .select((eb) => eb.fn.max('seq').as('m'))
+    .executeTakeFirst();
   return Number(row?.m ?? 0);
 }
 
@@ -226,7 +297,13 @@ export async function countCodesMatching(db: Db, glob: string): Promise<number> 
  * fewer: where a portion of a job over the campaign's vouchers ends. Read from
  * vouchers_campaign_seq alone (n index entries, no row).
  */
-export async function findNthCampaignVoucherSeq(db: Db, campaignId: string, after: number, upTo: number, n: number): Promise<number | null> {
+export async function findNthCampaignVoucherSeq(
+  db: Db,
+  campaignId: string,
+  after: number,
+  upTo: number,
+  n: number,
+): Promise<number | null> {
   const row = await db
     .selectFrom('vouchers')
     .select('seq')
@@ -241,7 +318,12 @@ export async function findNthCampaignVoucherSeq(db: Db, campaignId: string, afte
 }
 
 /** Deletes the campaign's vouchers with seq in (from, to] (through vouchers_campaign_seq); returns how many. */
-export async function deleteCampaignVouchersInRange(db: Db, campaignId: string, from: number, to: number): Promise<number> {
+export async function deleteCampaignVouchersInRange(
+  db: Db,
+  campaignId: string,
+  from: number,
+  to: number,
+): Promise<number> {
   const result = await db
     .deleteFrom('vouchers')
     .where('campaign_id', '=', campaignId)
@@ -252,7 +334,13 @@ export async function deleteCampaignVouchersInRange(db: Db, campaignId: string, 
 }
 
 /** Updates the campaign's vouchers with seq in (from, to] (through vouchers_campaign_seq); returns how many. */
-export async function updateCampaignVouchersInRange(db: Db, campaignId: string, from: number, to: number, patch: VoucherPatch): Promise<number> {
+export async function updateCampaignVouchersInRange(
+  db: Db,
+  campaignId: string,
+  from: number,
+  to: number,
+  patch: VoucherPatch,
+): Promise<number> {
   const result = await db
     .updateTable('vouchers')
     .set(patch)
@@ -270,7 +358,12 @@ const claimOne = queryTemplate<{ id: string; at: string }, { id: string }>((db, 
     .set((eb) => ({ redeemed_quantity: eb('redeemed_quantity', '+', 1), updated_at: param('at') }))
     .where('id', '=', param('id'))
     // Units held by live session locks (sql/0020) are not for others.
-    .where((eb) => eb.or([eb('redemption_quantity', 'is', null), eb(eb('redeemed_quantity', '+', eb.ref('reserved_quantity')), '<', eb.ref('redemption_quantity'))]))
+    .where((eb) =>
+      eb.or([
+        eb('redemption_quantity', 'is', null),
+        eb(eb('redeemed_quantity', '+', eb.ref('reserved_quantity')), '<', eb.ref('redemption_quantity')),
+      ]),
+    )
     .returning('id'),
 );
 
@@ -296,4 +389,9 @@ export async function releaseRedemption(db: Db, id: string, at: string): Promise
 
 /** The oldest voucher of a campaign that a customer holds (on the holder's index), or undefined. */
 export const findHeldVoucher = (db: Db, campaignId: string, holderId: string): Promise<VoucherRow | undefined> =>
-  withCampaign(db).where('v.holder_id', '=', holderId).where('v.campaign_id', '=', campaignId).orderBy('v.created_at').limit(1).executeTakeFirst();
+  withCampaign(db)
+    .where('v.holder_id', '=', holderId)
+    .where('v.campaign_id', '=', campaignId)
+    .orderBy('v.created_at')
+    .limit(1)
+    .executeTakeFirst();

@@ -5,7 +5,15 @@ import { createVoucher } from './standalone-vouchers.service.js';
 import { importVouchers } from './voucher-import.service.js';
 import { voucherCsvRoutes } from './voucher-csv.routes.js';
 import { addVouchers } from './voucher-generation.service.js';
-import { addVouchersBodySchema, addVouchersFields, addVouchersQuerySchema, addVouchersSchema, createVoucherSchema, parseVouchersListQuery, updateVoucherSchema } from './vouchers.schemas.js';
+import {
+  addVouchersBodySchema,
+  addVouchersFields,
+  addVouchersQuerySchema,
+  addVouchersSchema,
+  createVoucherSchema,
+  parseVouchersListQuery,
+  updateVoucherSchema,
+} from './vouchers.schemas.js';
 import { deleteVoucher, getVoucher, listVouchers, updateVoucher } from './vouchers.service.js';
 
 export const vouchersRoutes: RouteModule = (router, deps) => {
@@ -26,7 +34,11 @@ export const vouchersRoutes: RouteModule = (router, deps) => {
   router.post('/v1/campaigns/:campaignId/vouchers/:code', async (ctx) => {
     const body = validateBody(addVouchersSchema, ctx.request.body ?? {});
     const { code } = validateBody(addVouchersSchema.pick(['code']), { code: ctx.params.code });
-    const result = await addVouchers(deps, ctx.params.campaignId as string, { count: 1, body: { ...body, code }, actor: ctx.state.actor });
+    const result = await addVouchers(deps, ctx.params.campaignId as string, {
+      count: 1,
+      body: { ...body, code },
+      actor: ctx.state.actor,
+    });
     ctx.body = 'voucher' in result ? result.voucher : result;
   });
 
@@ -63,7 +75,10 @@ export const vouchersRoutes: RouteModule = (router, deps) => {
   });
 
   // enable-voucher, disable-voucher: PUT's `active`, answered with the whole voucher.
-  for (const [action, active] of [['enable', true], ['disable', false]] as const) {
+  for (const [action, active] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
     router.post(`/v1/vouchers/:code/${action}`, async (ctx) => {
       ctx.body = await updateVoucher(deps, ctx.params.code as string, { active });
     });

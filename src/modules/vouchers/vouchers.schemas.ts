@@ -6,7 +6,13 @@ import { date, integer, limit, order, page, querySchema, text, type QueryOf } fr
 import { isPlainObject, jsonObjectField, longText, shortText, voucherCodeField } from '../../lib/fields.js';
 import { isoDate, validityDayOfWeek, validityFields, validityTimeframe } from '../../lib/validity-fields.js';
 import { MAX_VOUCHERS_COUNT } from '../campaigns/campaigns.schemas.js';
-import { codeConfigSchema, discountSchema, giftSchema, loyaltyCardTemplateSchema, redemptionSchema } from '../campaigns/voucher-template.schemas.js';
+import {
+  codeConfigSchema,
+  discountSchema,
+  giftSchema,
+  loyaltyCardTemplateSchema,
+  redemptionSchema,
+} from '../campaigns/voucher-template.schemas.js';
 import { kindImportFields } from './kinds/index.js';
 import type { Filter } from '../../engine/conditions/index.js';
 import { withFiltersAsParams } from './voucher-list-filters.js';
@@ -38,10 +44,13 @@ export type AddVouchersBody = InferType<typeof addVouchersSchema>;
  * is not an object at all (a client that passes the count as the body), which names no field.
  * The count is the `vouchers_count` query parameter either way.
  */
-export const addVouchersBodySchema = lazy((body: unknown) => (isPlainObject(body) ? addVouchersSchema : mixed().nullable())) as unknown as Schema<unknown>;
+export const addVouchersBodySchema = lazy((body: unknown) =>
+  isPlainObject(body) ? addVouchersSchema : mixed().nullable(),
+) as unknown as Schema<unknown>;
 
 /** The fields a checked add-vouchers body names: none for a body that is not an object. */
-export const addVouchersFields = (body: unknown): AddVouchersBody => (isPlainObject(body) ? (body as AddVouchersBody) : {});
+export const addVouchersFields = (body: unknown): AddVouchersBody =>
+  isPlainObject(body) ? (body as AddVouchersBody) : {};
 
 /** What a voucher holds of its own, beside its kind: set at creation, changed by PUT. */
 const voucherOwnFields = () => ({
@@ -103,7 +112,8 @@ const itemTypeField = (campaignType: VoucherType) =>
  * An item's `type` alone, checked before the rest: an item of another kind fails for that
  * reason only, not for the blocks this campaign's kind would need.
  */
-export const importItemTypeSchema = (campaignType: VoucherType) => object({ type: itemTypeField(campaignType) }).typeError('The item must be an object');
+export const importItemTypeSchema = (campaignType: VoucherType) =>
+  object({ type: itemTypeField(campaignType) }).typeError('The item must be an object');
 
 export const importItemSchema = (campaignType: VoucherType) =>
   object({
@@ -125,7 +135,11 @@ export type ImportItem = InferType<ReturnType<typeof importItemSchema>>;
 
 /** The import body: an array of objects (each item is checked in the job). */
 export const importBodySchema = array(
-  mixed<Record<string, unknown>>().test('object', '${path} must be an object', (v) => typeof v === 'object' && v !== null && !Array.isArray(v)),
+  mixed<Record<string, unknown>>().test(
+    'object',
+    '${path} must be an object',
+    (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+  ),
 )
   .required('The body must be an array of vouchers')
   .min(1, 'The body must hold at least one voucher')
@@ -169,7 +183,9 @@ export type VouchersListQuery = QueryOf<typeof vouchersListParams> & {
  */
 export function parseVouchersListQuery(query: Record<string, unknown>): VouchersListQuery {
   const { plain, residual } = withFiltersAsParams(query);
-  const unknown = Object.keys(plain).filter((key) => (key.includes('[') || key === 'filters') && !VOUCHER_LIST_PARAMS.includes(key));
+  const unknown = Object.keys(plain).filter(
+    (key) => (key.includes('[') || key === 'filters') && !VOUCHER_LIST_PARAMS.includes(key),
+  );
   if (unknown.length > 0) throw invalidQueryParams(`Unknown query parameter(s): ${unknown.join(', ')}`);
   const params = validateQuery(listSchema, plain);
   return residual === undefined ? params : { ...params, residual };

@@ -35,7 +35,11 @@ export async function voucherCodeOfAsset(deps: Pick<Deps, 'db'>, assetId: string
 /** GET /v1/vouchers/{code}. */
 export async function getVoucher(deps: Pick<Deps, 'db'>, code: string): Promise<VoucherView> {
   const row = await findOrThrow(deps, code);
-  return presentVoucher(row, await categoriesById(deps.db, [row.category_id]), await assignmentsOfObjects(deps.db, assignmentHolders([row])));
+  return presentVoucher(
+    row,
+    await categoriesById(deps.db, [row.category_id]),
+    await assignmentsOfObjects(deps.db, assignmentHolders([row])),
+  );
 }
 
 /** The list's filters with their keys resolved; null when a key names nothing (an empty list). */
@@ -45,12 +49,15 @@ async function filterOf(deps: Pick<Deps, 'db'>, query: VouchersListQuery): Promi
     throw invalidQueryParams('campaign and category cannot be combined: no index serves both (filter by one of them)');
   }
   if (query.category !== undefined && query.order !== undefined && query.order.field !== 'created_at') {
-    throw invalidQueryParams('category lists are ordered by created_at only (newest first by default, or order=created_at): an index for each order would slow the generation of every categorized campaign');
+    throw invalidQueryParams(
+      'category lists are ordered by created_at only (newest first by default, or order=created_at): an index for each order would slow the generation of every categorized campaign',
+    );
   }
   const campaign = campaignKey === undefined ? undefined : await findCampaignOrNone(deps.db, campaignKey);
   const categoryId = query.category === undefined ? undefined : await findCategoryId(deps.db, query.category);
   const holderId = query.customer === undefined ? undefined : (await findSimpleCustomer(deps.db, query.customer))?.id;
-  if (campaign === null || (query.category !== undefined && !categoryId) || (query.customer !== undefined && !holderId)) return null;
+  if (campaign === null || (query.category !== undefined && !categoryId) || (query.customer !== undefined && !holderId))
+    return null;
   return {
     campaignId: campaign?.id,
     categoryId,
@@ -78,7 +85,10 @@ const envelope = (vouchers: VoucherView[], total: number) => listEnvelope('vouch
 
 /** The page's vouchers as the API shows them. */
 async function present(deps: Pick<Deps, 'db'>, rows: repo.VoucherRow[]): Promise<VoucherView[]> {
-  const categories = await categoriesById(deps.db, rows.map((r) => r.category_id));
+  const categories = await categoriesById(
+    deps.db,
+    rows.map((r) => r.category_id),
+  );
   // One read of the page's rule assignments, whatever its size.
   const assignments = await assignmentsOfObjects(deps.db, assignmentHolders(rows));
   return rows.map((row) => presentVoucher(row, categories, assignments));
@@ -91,10 +101,17 @@ async function present(deps: Pick<Deps, 'db'>, rows: repo.VoucherRow[]): Promise
  * filters no index serves are checked in the bounded window (db/sqlite/filter-window.ts): page and
  * total are the window's, and `window` says what it examined.
  */
-export async function listVouchers(deps: VoucherDeps, query: VouchersListQuery): Promise<{ list: ReturnType<typeof envelope>; window?: WindowScan }> {
+export async function listVouchers(
+  deps: VoucherDeps,
+  query: VouchersListQuery,
+): Promise<{ list: ReturnType<typeof envelope>; window?: WindowScan }> {
   const filter = await filterOf(deps, query);
   if (filter === null) return { list: envelope([], 0) };
-  const page = { limit: query.limit, offset: (query.page - 1) * query.limit, order: query.order ?? { field: 'created_at' as const, direction: 'desc' as const } };
+  const page = {
+    limit: query.limit,
+    offset: (query.page - 1) * query.limit,
+    order: query.order ?? { field: 'created_at' as const, direction: 'desc' as const },
+  };
   if (query.residual !== undefined) {
     const { rows, total, scan } = await windowRepo.readVoucherWindow(deps.db, filter, page, query.residual);
     return { list: envelope(await present(deps, rows), total), window: scan };
@@ -119,18 +136,24 @@ async function applyVoucherUpdate(trx: Db, row: repo.VoucherRow, body: UpdateVou
   if (body.metadata !== undefined) patch.metadata = JSON.stringify(body.metadata);
   if (body.redemption?.quantity !== undefined) patch.redemption_quantity = body.redemption.quantity;
   if (body.discount !== undefined) {
-    if (row.type !== 'DISCOUNT_VOUCHER') throw new AppError('invalid_voucher', `Only a DISCOUNT_VOUCHER has a discount; ${code} is a ${row.type}`);
+    if (row.type !== 'DISCOUNT_VOUCHER')
+      throw new AppError('invalid_voucher', `Only a DISCOUNT_VOUCHER has a discount; ${code} is a ${row.type}`);
     patch.discount = JSON.stringify(body.discount);
   }
   if (!(await repo.updateVoucher(trx, row.id, patch))) {
-    throw new AppError('invalid_voucher', `redemption.quantity cannot be below the ${row.redeemed_quantity} redemption(s) already made`);
+    throw new AppError(
+      'invalid_voucher',
+      `redemption.quantity cannot be below the ${row.redeemed_quantity} redemption(s) already made`,
+    );
   }
 }
 
 /** PUT /v1/vouchers/{code}. */
 export async function updateVoucher(deps: VoucherDeps, code: string, body: UpdateVoucherBody): Promise<VoucherView> {
   const now = isoNow(deps.clock);
-  await deps.db.transaction().execute(async (trx) => applyVoucherUpdate(trx, await findOrThrow({ db: trx }, code), body, now));
+  await deps.db
+    .transaction()
+    .execute(async (trx) => applyVoucherUpdate(trx, await findOrThrow({ db: trx }, code), body, now));
   return getVoucher(deps, code);
 }
 
@@ -139,7 +162,12 @@ export async function updateVoucher(deps: VoucherDeps, code: string, body: Updat
  * its metadata (the others kept), through PUT's change. An unknown code is 404: the reference
  * does not upsert vouchers.
  */
-export async function mergeVoucherMetadata(trx: Db, code: string, metadata: Record<string, unknown>, now: string): Promise<void> {
+export async function mergeVoucherMetadata(
+  trx: Db,
+  code: string,
+  metadata: Record<string, unknown>,
+  now: string,
+): Promise<void> {
   const row = await findOrThrow({ db: trx }, code);
   const merged = { ...(JSON.parse(row.metadata) as Record<string, unknown>), ...metadata };
   await applyVoucherUpdate(trx, row, validateItem(updateVoucherSchema, { metadata: merged }), now);
@@ -160,10 +188,14 @@ export async function findVoucherId(db: Pick<Deps, 'db'>['db'], idOrCode: string
   return ((await repo.findVoucherById(db, idOrCode)) ?? (await repo.findVoucherByCode(db, idOrCode)))?.id;
 }
 /** For redemptions: the voucher of this code with its campaign's name (one query), or undefined. */
-export const findVoucherRow = (db: Pick<Deps, 'db'>['db'], code: string): Promise<repo.VoucherRow | undefined> => repo.findVoucherByCode(db, code);
+export const findVoucherRow = (db: Pick<Deps, 'db'>['db'], code: string): Promise<repo.VoucherRow | undefined> =>
+  repo.findVoucherByCode(db, code);
 
 /** Several vouchers by code in one read, by code (a code with no live voucher is absent). */
-export async function findVoucherRowsByCode(db: Pick<Deps, 'db'>['db'], codes: readonly string[]): Promise<Map<string, repo.VoucherRow>> {
+export async function findVoucherRowsByCode(
+  db: Pick<Deps, 'db'>['db'],
+  codes: readonly string[],
+): Promise<Map<string, repo.VoucherRow>> {
   return new Map((await repo.findVouchersByCodes(db, codes)).map((row) => [row.code, row]));
 }
 
@@ -176,11 +208,15 @@ export const releaseVoucherRedemption = (db: Pick<Deps, 'db'>['db'], voucherId: 
   repo.releaseRedemption(db, voucherId, at);
 
 /** For loyalty rewards: the voucher of this campaign the customer holds, if any. */
-export const findHeldVoucher = (db: Pick<Deps, 'db'>['db'], campaignId: string, holderId: string): Promise<repo.VoucherRow | undefined> =>
-  repo.findHeldVoucher(db, campaignId, holderId);
+export const findHeldVoucher = (
+  db: Pick<Deps, 'db'>['db'],
+  campaignId: string,
+  holderId: string,
+): Promise<repo.VoucherRow | undefined> => repo.findHeldVoucher(db, campaignId, holderId);
 
 export type { VoucherRow } from './vouchers.repository.js';
 
 /** For qualifications: a batch of candidate voucher codes, newest first (qualifying-vouchers.repository.ts). */
-export const listQualifyingVoucherKeys = (db: Pick<Deps, 'db'>['db'], walk: VoucherWalk): Promise<VoucherKey[]> => listVoucherKeys(db, walk);
+export const listQualifyingVoucherKeys = (db: Pick<Deps, 'db'>['db'], walk: VoucherWalk): Promise<VoucherKey[]> =>
+  listVoucherKeys(db, walk);
 export type { VoucherKey, VoucherWalk, WalkPosition } from './qualifying-vouchers.repository.js';

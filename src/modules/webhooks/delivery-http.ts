@@ -15,12 +15,16 @@ export const RESPONSE_BYTES = 1024;
  * body with the webhook's secret, sent as `X-Voucherify-Signature`. The body is compact JSON,
  * so a receiver that re-serializes the parsed body before hashing gets the same bytes.
  */
-export const signBody = (secret: string, body: string): string => createHmac('sha256', secret).update(body).digest('hex');
+export const signBody = (secret: string, body: string): string =>
+  createHmac('sha256', secret).update(body).digest('hex');
 
 export const SIGNATURE_HEADER = 'X-Voucherify-Signature';
 
 // Connections to a receiver are kept between deliveries (a queue sends one after another).
-const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: 16 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 16 }) };
+const agents = {
+  http: new HttpAgent({ keepAlive: true, maxSockets: 16 }),
+  https: new HttpsAgent({ keepAlive: true, maxSockets: 16 }),
+};
 
 export interface PostResult {
   /** The receiver's status, when it answered. */
@@ -45,7 +49,12 @@ export function postSigned(targetUrl: string, body: string, secret: string, time
     const req = send(url, {
       method: 'POST',
       agent: url.protocol === 'https:' ? agents.https : agents.http,
-      headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'User-Agent': 'promo-webhooks', [SIGNATURE_HEADER]: signBody(secret, body) },
+      headers: {
+        'Content-Type': 'application/json',
+        'Content-Length': Buffer.byteLength(body),
+        'User-Agent': 'promo-webhooks',
+        [SIGNATURE_HEADER]: signBody(secret, body),
+      },
     });
     const timer = setTimeout(() => {
       finish({ status: null, error: `no answer within ${timeoutMs} ms` });
@@ -61,7 +70,12 @@ export function postSigned(targetUrl: string, body: string, secret: string, time
         // Enough read: the rest of a large answer is not waited for.
         if (head.length >= RESPONSE_BYTES) res.destroy();
       });
-      const done = () => finish(ok(status) ? { status, error: null } : { status, error: `HTTP ${status}${head ? `: ${head.slice(0, 200)}` : ''}` });
+      const done = () =>
+        finish(
+          ok(status)
+            ? { status, error: null }
+            : { status, error: `HTTP ${status}${head ? `: ${head.slice(0, 200)}` : ''}` },
+        );
       res.on('end', done);
       res.on('close', done);
       res.on('error', done);

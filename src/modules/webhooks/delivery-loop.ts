@@ -16,7 +16,10 @@ export const DEFAULT_LOOP: LoopOptions = { ...DEFAULT_SENDER, pollMs: 250 };
  * this process wrote deliveries, and whenever a queue is given back. `stop` waits for the
  * POSTs in flight and records them.
  */
-export function startDeliveryLoop(deps: Pick<Deps, 'db' | 'clock' | 'log'>, options: LoopOptions = DEFAULT_LOOP): { stop(): Promise<void> } {
+export function startDeliveryLoop(
+  deps: Pick<Deps, 'db' | 'clock' | 'log'>,
+  options: LoopOptions = DEFAULT_LOOP,
+): { stop(): Promise<void> } {
   const owner = senderId();
   // Under load, events are sent in batches a poll apart rather than each at once: every claim
   // and every batch's outcomes are a write transaction on the one writer the API also needs
@@ -46,7 +49,9 @@ export function startDeliveryLoop(deps: Pick<Deps, 'db' | 'clock' | 'log'>, opti
       for (const webhook of await claim(deps, owner, options, options.maxQueues - draining.size)) {
         const drain = drainQueue(deps, owner, webhook, options)
           .then((full) => schedule(full ? 0 : settleMs))
-          .catch((error: unknown) => deps.log.error('webhook delivery failed to record', error, { webhook_id: webhook.id }))
+          .catch((error: unknown) =>
+            deps.log.error('webhook delivery failed to record', error, { webhook_id: webhook.id }),
+          )
           .finally(() => draining.delete(webhook.id));
         draining.set(webhook.id, drain);
       }
@@ -72,7 +77,13 @@ export function startDeliveryLoop(deps: Pick<Deps, 'db' | 'clock' | 'log'>, opti
 }
 
 /** The loop's options with the configured timing (app/config.ts webhookTimingFromEnv) over the defaults. */
-export function loopOptions(timing: { timeoutMs?: number; retryBaseMs?: number; retryMaxMs?: number; giveUpMs?: number; pollMs?: number }): LoopOptions {
+export function loopOptions(timing: {
+  timeoutMs?: number;
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  giveUpMs?: number;
+  pollMs?: number;
+}): LoopOptions {
   const retry = DEFAULT_LOOP.retry;
   const timeoutMs = timing.timeoutMs ?? DEFAULT_LOOP.timeoutMs;
   return {
@@ -80,6 +91,10 @@ export function loopOptions(timing: { timeoutMs?: number; retryBaseMs?: number; 
     timeoutMs,
     leaseMs: 6 * timeoutMs,
     pollMs: timing.pollMs ?? DEFAULT_LOOP.pollMs,
-    retry: { baseMs: timing.retryBaseMs ?? retry.baseMs, maxMs: timing.retryMaxMs ?? retry.maxMs, giveUpMs: timing.giveUpMs ?? retry.giveUpMs },
+    retry: {
+      baseMs: timing.retryBaseMs ?? retry.baseMs,
+      maxMs: timing.retryMaxMs ?? retry.maxMs,
+      giveUpMs: timing.giveUpMs ?? retry.giveUpMs,
+    },
   };
 }

@@ -27,7 +27,13 @@ export interface SenderOptions {
   maxQueues: number;
 }
 
-export const DEFAULT_SENDER: SenderOptions = { timeoutMs: 10_000, retry: DEFAULT_RETRY, leaseMs: 60_000, batch: 50, maxQueues: 8 };
+export const DEFAULT_SENDER: SenderOptions = {
+  timeoutMs: 10_000,
+  retry: DEFAULT_RETRY,
+  leaseMs: 60_000,
+  batch: 50,
+  maxQueues: 8,
+};
 
 /** Deliveries by outcome since this process started (/metrics). */
 export const deliveryCounts = { delivered: 0, retried: 0, failed: 0 };
@@ -45,10 +51,16 @@ export async function claim(deps: SendDeps, owner: string, options: SenderOption
   return deps.db.transaction().execute((trx) => repo.claimQueues(trx, owner, now.toISOString(), until, max));
 }
 
-function outcomeOf(delivery: repo.OutgoingDelivery, result: { status: number | null; error: string | null }, retry: RetryPolicy, nowMs: number): repo.Outcome {
+function outcomeOf(
+  delivery: repo.OutgoingDelivery,
+  result: { status: number | null; error: string | null },
+  retry: RetryPolicy,
+  nowMs: number,
+): repo.Outcome {
   const at = new Date(nowMs).toISOString();
   const base = { seq: delivery.seq, last_status: result.status, last_error: result.error };
-  if (result.error === null) return { ...base, status: 'DELIVERED', next_attempt_at: delivery.next_attempt_at, finished_at: at };
+  if (result.error === null)
+    return { ...base, status: 'DELIVERED', next_attempt_at: delivery.next_attempt_at, finished_at: at };
   const next = nextAttemptAt(Date.parse(delivery.event.created_at), nowMs, delivery.attempts + 1, retry);
   if (next === null) return { ...base, status: 'FAILED', next_attempt_at: delivery.next_attempt_at, finished_at: at };
   return { ...base, status: 'PENDING', next_attempt_at: new Date(next).toISOString(), finished_at: null };
@@ -58,7 +70,12 @@ function outcomeOf(delivery: repo.OutgoingDelivery, result: { status: number | n
  * Sends one claimed queue's due deliveries in order, then records them and releases the queue.
  * True when it sent a whole batch: more may be waiting behind it.
  */
-export async function drainQueue(deps: SendDeps, owner: string, webhook: Claimed, options: SenderOptions): Promise<boolean> {
+export async function drainQueue(
+  deps: SendDeps,
+  owner: string,
+  webhook: Claimed,
+  options: SenderOptions,
+): Promise<boolean> {
   const leaseEnd = deps.clock.now().getTime() + options.leaseMs;
   const outcomes: repo.Outcome[] = [];
   try {
@@ -66,10 +83,17 @@ export async function drainQueue(deps: SendDeps, owner: string, webhook: Claimed
       const nowMs = deps.clock.now().getTime();
       // Not due yet, or no time left in the lease for one more POST: the rest waits for the next claim.
       if (Date.parse(delivery.next_attempt_at) > nowMs || nowMs + 2 * options.timeoutMs > leaseEnd) break;
-      const result = await postSigned(webhook.target_url, envelope(delivery, delivery.event, webhook), webhook.secret, options.timeoutMs);
+      const result = await postSigned(
+        webhook.target_url,
+        envelope(delivery, delivery.event, webhook),
+        webhook.secret,
+        options.timeoutMs,
+      );
       const outcome = outcomeOf(delivery, result, options.retry, deps.clock.now().getTime());
       outcomes.push(outcome);
-      deliveryCounts[outcome.status === 'DELIVERED' ? 'delivered' : outcome.status === 'FAILED' ? 'failed' : 'retried']++;
+      deliveryCounts[
+        outcome.status === 'DELIVERED' ? 'delivered' : outcome.status === 'FAILED' ? 'failed' : 'retried'
+      ]++;
       if (outcome.status === 'PENDING') break;
     }
   } finally {
@@ -82,7 +106,11 @@ export async function drainQueue(deps: SendDeps, owner: string, webhook: Claimed
 }
 
 /** One pass: claims every due queue (up to maxQueues) and drains them all; how many were claimed. */
-export async function deliverOnce(deps: SendDeps, options: SenderOptions = DEFAULT_SENDER, owner = senderId()): Promise<number> {
+export async function deliverOnce(
+  deps: SendDeps,
+  options: SenderOptions = DEFAULT_SENDER,
+  owner = senderId(),
+): Promise<number> {
   const claimed = await claim(deps, owner, options, options.maxQueues);
   await Promise.all(claimed.map((webhook) => drainQueue(deps, owner, webhook, options)));
   return claimed.length;

@@ -13,7 +13,11 @@ export const PROJECT_ID = 'proj_promo';
  * (the webhook) and `event` (the original event: its `id` is the same for every webhook and
  * every attempt, so a receiver drops duplicates by it). The stored data is embedded as written.
  */
-export function envelope(sendout: { id: string; created_at: string }, event: EventRow, webhook: { id: string; target_url: string }): string {
+export function envelope(
+  sendout: { id: string; created_at: string },
+  event: EventRow,
+  webhook: { id: string; target_url: string },
+): string {
   return stringifyJson({
     id: sendout.id,
     project_id: PROJECT_ID,

@@ -36,7 +36,8 @@ async function subscribedTypes(db: Db, trx: Db): Promise<Set<string>> {
   const now = performance.now();
   if (entry && now - entry.readAt < CACHE_MS) return entry.types;
   const types = new Set<string>();
-  for (const events of await repo.activeEventLists(trx)) for (const type of JSON.parse(events) as string[]) types.add(type);
+  for (const events of await repo.activeEventLists(trx))
+    for (const type of JSON.parse(events) as string[]) types.add(type);
   kept.set(db, { types, readAt: now });
   return types;
 }

@@ -23,7 +23,13 @@ export function retryDelayMs(attempts: number, policy: RetryPolicy, random: numb
 }
 
 /** The next attempt's time after a failure, or null when the delivery is given up. */
-export function nextAttemptAt(eventAtMs: number, nowMs: number, attempts: number, policy: RetryPolicy, random = Math.random()): number | null {
+export function nextAttemptAt(
+  eventAtMs: number,
+  nowMs: number,
+  attempts: number,
+  policy: RetryPolicy,
+  random = Math.random(),
+): number | null {
   const at = nowMs + retryDelayMs(attempts, policy, random);
   return at - eventAtMs > policy.giveUpMs ? null : at;
 }

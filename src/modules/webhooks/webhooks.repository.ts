@@ -18,9 +18,14 @@ export const findWebhook = (db: Db, id: string): Promise<WebhookRow | undefined>
   db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
 
 /** Every webhook, oldest first (a project holds few). */
-export const listWebhooks = (db: Db): Promise<WebhookRow[]> => db.selectFrom('webhooks').selectAll().orderBy('seq').execute();
+export const listWebhooks = (db: Db): Promise<WebhookRow[]> =>
+  db.selectFrom('webhooks').selectAll().orderBy('seq').execute();
 
-export const updateWebhook = (db: Db, id: string, fields: Partial<Pick<WebhookRow, 'target_url' | 'events' | 'active' | 'updated_at'>>): Promise<WebhookRow | undefined> =>
+export const updateWebhook = (
+  db: Db,
+  id: string,
+  fields: Partial<Pick<WebhookRow, 'target_url' | 'events' | 'active' | 'updated_at'>>,
+): Promise<WebhookRow | undefined> =>
   db.updateTable('webhooks').set(fields).where('id', '=', id).returningAll().executeTakeFirst();
 
 /** Deletes the webhook; its deliveries go with it (ON DELETE CASCADE). */
@@ -61,7 +66,13 @@ const CLAIMABLE = (now: string) => sql`
  * UPDATE changes a row holds that webhook's queue; two processes never both do (on PostgreSQL
  * the inner SELECT becomes `FOR UPDATE SKIP LOCKED`).
  */
-export async function claimQueues(trx: Db, owner: string, now: string, until: string, max: number): Promise<Array<Pick<WebhookRow, 'id' | 'target_url' | 'secret'>>> {
+export async function claimQueues(
+  trx: Db,
+  owner: string,
+  now: string,
+  until: string,
+  max: number,
+): Promise<Array<Pick<WebhookRow, 'id' | 'target_url' | 'secret'>>> {
   const result = await sql<Pick<WebhookRow, 'id' | 'target_url' | 'secret'>>`
     UPDATE webhooks SET lease_owner = ${owner}, lease_until = ${until}
     WHERE seq IN (
@@ -76,7 +87,12 @@ export async function claimQueues(trx: Db, owner: string, now: string, until: st
 
 /** Gives a queue back (its sender is done with it), if this owner still holds it. */
 export const releaseQueue = async (trx: Db, webhookId: string, owner: string): Promise<void> => {
-  await trx.updateTable('webhooks').set({ lease_owner: null, lease_until: null }).where('id', '=', webhookId).where('lease_owner', '=', owner).execute();
+  await trx
+    .updateTable('webhooks')
+    .set({ lease_owner: null, lease_until: null })
+    .where('id', '=', webhookId)
+    .where('lease_owner', '=', owner)
+    .execute();
 };
 
 /** The first `limit` PENDING deliveries of a webhook, in commit order, with their events. */
@@ -85,7 +101,15 @@ export async function queueHead(db: Db, webhookId: string, limit: number): Promi
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_events as e', 'e.seq', 'd.event_seq')
     .selectAll('d')
-    .select(['e.id as e_id', 'e.type as e_type', 'e.data as e_data', 'e.entity_id as e_entity_id', 'e.group_id as e_group_id', 'e.channel as e_channel', 'e.created_at as e_created_at'])
+    .select([
+      'e.id as e_id',
+      'e.type as e_type',
+      'e.data as e_data',
+      'e.entity_id as e_entity_id',
+      'e.group_id as e_group_id',
+      'e.channel as e_channel',
+      'e.created_at as e_created_at',
+    ])
     .where('d.webhook_id', '=', webhookId)
     .where('d.status', '=', 'PENDING')
     .orderBy('d.seq')
@@ -93,7 +117,16 @@ export async function queueHead(db: Db, webhookId: string, limit: number): Promi
     .execute();
   return rows.map(({ e_id, e_type, e_data, e_entity_id, e_group_id, e_channel, e_created_at, ...d }) => ({
     ...d,
-    event: { seq: d.event_seq, id: e_id, type: e_type, data: e_data, entity_id: e_entity_id, group_id: e_group_id, channel: e_channel, created_at: e_created_at },
+    event: {
+      seq: d.event_seq,
+      id: e_id,
+      type: e_type,
+      data: e_data,
+      entity_id: e_entity_id,
+      group_id: e_group_id,
+      channel: e_channel,
+      created_at: e_created_at,
+    },
   }));
 }
 
@@ -110,7 +143,14 @@ export interface Outcome {
 export const recordOutcome = async (trx: Db, o: Outcome): Promise<void> => {
   await trx
     .updateTable('webhook_deliveries')
-    .set((eb) => ({ status: o.status, attempts: eb('attempts', '+', 1), next_attempt_at: o.next_attempt_at, last_status: o.last_status, last_error: o.last_error, finished_at: o.finished_at }))
+    .set((eb) => ({
+      status: o.status,
+      attempts: eb('attempts', '+', 1),
+      next_attempt_at: o.next_attempt_at,
+      last_status: o.last_status,
+      last_error: o.last_error,
+      finished_at: o.finished_at,
+    }))
     .where('seq', '=', o.seq)
     .where('status', '=', 'PENDING')
     .execute();
@@ -128,7 +168,8 @@ export const listDeliveries = (db: Db, webhookId: string, limit: number): Promis
     .limit(limit)
     .execute();
 
-export const findEvent = (db: Db, id: string): Promise<EventRow | undefined> => db.selectFrom('webhook_events').selectAll().where('id', '=', id).executeTakeFirst();
+export const findEvent = (db: Db, id: string): Promise<EventRow | undefined> =>
+  db.selectFrom('webhook_events').selectAll().where('id', '=', id).executeTakeFirst();
 
 /**
  * A new PENDING delivery of the event to each existing webhook it was owed to before (a replay:
@@ -149,7 +190,14 @@ export async function requeueEvent(trx: Db, eventSeq: number, now: string): Prom
 export const deliveriesBySeqs = (db: Db, seqs: number[]): Promise<DeliveryView[]> =>
   seqs.length === 0
     ? Promise.resolve([])
-    : db.selectFrom('webhook_deliveries as d').innerJoin('webhook_events as e', 'e.seq', 'd.event_seq').selectAll('d').select(['e.id as event_id', 'e.type as event_type']).where('d.seq', 'in', seqs).orderBy('d.seq').execute();
+    : db
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('webhook_events as e', 'e.seq', 'd.event_seq')
+        .selectAll('d')
+        .select(['e.id as event_id', 'e.type as event_type'])
+        .where('d.seq', 'in', seqs)
+        .orderBy('d.seq')
+        .execute();
 
 /**
  * When the oldest event still owed to a webhook was committed; undefined when none is. Each
@@ -159,8 +207,11 @@ export const oldestPendingAt = async (db: Db): Promise<string | undefined> =>
   (
     await sql<{ at: string | null }>`
       SELECT min(e.created_at) AS at FROM webhooks w
-      JOIN webhook_events e ON e.seq = (SELECT d.event_seq FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status = 'PENDING' ORDER BY d.seq LIMIT 1)`.execute(db)
+      JOIN webhook_events e ON e.seq = (SELECT d.event_seq FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status = 'PENDING' ORDER BY d.seq LIMIT 1)`.execute(
+      db,
+    )
   ).rows[0]?.at ?? undefined;
 
 export const anyClaimable = async (db: Db, now: string): Promise<boolean> =>
-  (await sql<{ one: number }>`SELECT 1 AS one FROM webhooks w WHERE ${CLAIMABLE(now)} LIMIT 1`.execute(db)).rows.length > 0;
+  (await sql<{ one: number }>`SELECT 1 AS one FROM webhooks w WHERE ${CLAIMABLE(now)} LIMIT 1`.execute(db)).rows
+    .length > 0;

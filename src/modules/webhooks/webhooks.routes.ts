@@ -1,7 +1,14 @@
 import type { RouteModule } from '../../http/context.js';
 import { validateBody } from '../../lib/validate.js';
 import { createWebhookSchema, updateWebhookSchema } from './webhooks.schemas.js';
-import { createWebhook, deleteWebhook, getWebhook, listWebhooks, requireProject, updateWebhook } from './webhooks.service.js';
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listWebhooks,
+  requireProject,
+  updateWebhook,
+} from './webhooks.service.js';
 
 /**
  * The reference's webhooks management API, with the server key (or an `api` token). Promo is
@@ -23,7 +30,11 @@ export const webhooksRoutes: RouteModule = (router, deps) => {
   });
   router.put(`${base}/:webhookId`, async (ctx) => {
     requireProject(ctx.params.projectId as string);
-    ctx.body = await updateWebhook(deps, ctx.params.webhookId as string, validateBody(updateWebhookSchema, ctx.request.body));
+    ctx.body = await updateWebhook(
+      deps,
+      ctx.params.webhookId as string,
+      validateBody(updateWebhookSchema, ctx.request.body),
+    );
   });
   router.delete(`${base}/:webhookId`, async (ctx) => {
     requireProject(ctx.params.projectId as string);

@@ -21,7 +21,11 @@ const targetUrl = () =>
   string()
     .typeError('target_url must be a string')
     .max(MAX_TARGET_URL, `target_url must be at most ${MAX_TARGET_URL} characters`)
-    .test('http-url', 'target_url must be an absolute http or https URL', (v) => v === undefined || v === null || isHttpUrl(v));
+    .test(
+      'http-url',
+      'target_url must be an absolute http or https URL',
+      (v) => v === undefined || v === null || isHttpUrl(v),
+    );
 
 const events = () =>
   array(string().typeError('events must hold strings').required('events must hold strings'))

@@ -35,8 +35,15 @@ export async function createWebhook(deps: WebhookDeps, body: CreateWebhookBody):
   const at = isoNow(deps.clock);
   const row = await deps.db.transaction().execute((trx) =>
     repo.insertWebhook(trx, {
-      id: newId('wh_'), target_url: body.target_url, events: storedEvents(body.events), active: body.active === false ? 0 : 1,
-      secret: newSecret(), created_at: at, updated_at: null, lease_owner: null, lease_until: null,
+      id: newId('wh_'),
+      target_url: body.target_url,
+      events: storedEvents(body.events),
+      active: body.active === false ? 0 : 1,
+      secret: newSecret(),
+      created_at: at,
+      updated_at: null,
+      lease_owner: null,
+      lease_until: null,
     }),
   );
   forgetSubscribedTypes(deps.db);
@@ -55,9 +62,15 @@ async function webhookRow(deps: WebhookDeps, id: string): Promise<repo.WebhookRo
 }
 
 /** GET: the webhook and its last deliveries, newest first (status, attempts, next attempt, last error). */
-export async function getWebhook(deps: WebhookDeps, id: string): Promise<WebhookObject & { deliveries: DeliveryObject[] }> {
+export async function getWebhook(
+  deps: WebhookDeps,
+  id: string,
+): Promise<WebhookObject & { deliveries: DeliveryObject[] }> {
   const row = await webhookRow(deps, id);
-  return { ...presentWebhook(row), deliveries: (await repo.listDeliveries(deps.db, id, SHOWN_DELIVERIES)).map(presentDelivery) };
+  return {
+    ...presentWebhook(row),
+    deliveries: (await repo.listDeliveries(deps.db, id, SHOWN_DELIVERIES)).map(presentDelivery),
+  };
 }
 
 export async function updateWebhook(deps: WebhookDeps, id: string, body: UpdateWebhookBody): Promise<WebhookObject> {
@@ -95,7 +108,8 @@ export async function replayEvent(deps: WebhookDeps, eventId: string): Promise<D
   const event = await repo.findEvent(deps.db, eventId);
   if (!event) throw notFound('event', eventId);
   const seqs = await deps.db.transaction().execute((trx) => repo.requeueEvent(trx, event.seq, isoNow(deps.clock)));
-  if (seqs.length === 0) throw new AppError('invalid_payload', `No webhook that event ${eventId} was sent to exists any more`);
+  if (seqs.length === 0)
+    throw new AppError('invalid_payload', `No webhook that event ${eventId} was sent to exists any more`);
   return (await repo.deliveriesBySeqs(deps.db, seqs)).map(presentDelivery);
 }
 
@@ -106,11 +120,29 @@ export const webhookForTest = (deps: WebhookDeps, id: string): Promise<repo.Webh
  * `promo webhooks test`: one signed POST of a `webhook.test` event, now, outside the outbox
  * (nothing is stored or retried). Fails with webhook_test_failed unless the receiver answers 2xx.
  */
-export async function sendTestEvent(deps: WebhookDeps, id: string, timeoutMs: number): Promise<{ status: number; target_url: string }> {
+export async function sendTestEvent(
+  deps: WebhookDeps,
+  id: string,
+  timeoutMs: number,
+): Promise<{ status: number; target_url: string }> {
   const webhook = await webhookRow(deps, id);
   const at = isoNow(deps.clock);
-  const event = { seq: 0, id: newId('evt_'), type: 'webhook.test', data: JSON.stringify({ message: 'A test event sent by promo webhooks test' }), entity_id: webhook.id, group_id: null, channel: 'INTERNAL', created_at: at };
-  const result = await postSigned(webhook.target_url, envelope({ id: `whs_${newSecret().slice(0, 24)}`, created_at: at }, event, webhook), webhook.secret, timeoutMs);
+  const event = {
+    seq: 0,
+    id: newId('evt_'),
+    type: 'webhook.test',
+    data: JSON.stringify({ message: 'A test event sent by promo webhooks test' }),
+    entity_id: webhook.id,
+    group_id: null,
+    channel: 'INTERNAL',
+    created_at: at,
+  };
+  const result = await postSigned(
+    webhook.target_url,
+    envelope({ id: `whs_${newSecret().slice(0, 24)}`, created_at: at }, event, webhook),
+    webhook.secret,
+    timeoutMs,
+  );
   if (result.error !== null) throw new AppError('webhook_test_failed', `${webhook.target_url}: ${result.error}`);
   return { status: result.status as number, target_url: webhook.target_url };
 }

@@ -59,7 +59,12 @@ export function subscribeWebhooks(deps: Deps): void {
     for (const [i, row] of rollbacks.entries()) {
       const data = () => {
         const rollback = presentRedemption(row);
-        return { ...(customer ? { customer } : {}), redemption_rollback: rollback, redemption: presentRedemption(originals[i]!), ...(rollback.voucher ? { voucher: rollback.voucher } : {}) };
+        return {
+          ...(customer ? { customer } : {}),
+          redemption_rollback: rollback,
+          redemption: presentRedemption(originals[i]!),
+          ...(rollback.voucher ? { voucher: rollback.voucher } : {}),
+        };
       };
       await recordEvent(deps, trx, { type: 'redemption.rollback.succeeded', data, entityId: row.id, actor, at });
     }
@@ -71,7 +76,17 @@ export function subscribeWebhooks(deps: Deps): void {
     await recordEvent(deps, trx, { type: 'publication.succeeded', data, entityId: publicationId, actor, at });
   });
   onGenerationCompleted(deps.seams, async (trx, { campaignId, jobId, count, at }) => {
-    const data = () => ({ campaign: { id: campaignId, object: 'campaign' }, async_action: { id: jobId, object: 'async_action' }, vouchers_count: count });
-    await recordEvent(deps, trx, { type: 'campaign.vouchers.generation.completed', data, entityId: campaignId, actor: { channel: 'INTERNAL', request_id: jobId }, at });
+    const data = () => ({
+      campaign: { id: campaignId, object: 'campaign' },
+      async_action: { id: jobId, object: 'async_action' },
+      vouchers_count: count,
+    });
+    await recordEvent(deps, trx, {
+      type: 'campaign.vouchers.generation.completed',
+      data,
+      entityId: campaignId,
+      actor: { channel: 'INTERNAL', request_id: jobId },
+      at,
+    });
   });
 }

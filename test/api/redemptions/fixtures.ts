@@ -13,7 +13,11 @@ export const ITEMS = [
   { quantity: 3, price: 100 },
 ];
 
-export async function makeVoucher(server: TestServer, code: string, body: Record<string, unknown>): Promise<Record<string, any>> {
+export async function makeVoucher(
+  server: TestServer,
+  code: string,
+  body: Record<string, unknown>,
+): Promise<Record<string, any>> {
   const res = await server.request('POST', `/v1/vouchers/${code}`, { body });
   if (res.status !== 200) throw new Error(`voucher ${code}: ${res.status} ${res.text}`);
   return res.body;
@@ -29,9 +33,20 @@ export const giftCard = (server: TestServer, code: string, amount: number, extra
 export function calculatedItem(id: string, item: { quantity: number; price: number }) {
   const amount = item.quantity * item.price;
   return {
-    object: 'order_item', id, quantity: item.quantity, discount_quantity: 0, initial_quantity: item.quantity, amount, discount_amount: 0,
-    applied_discount_amount: 0, applied_discount_quantity: 0, applied_quantity: 0, applied_quantity_amount: 0, initial_amount: amount,
-    price: item.price, subtotal_amount: amount,
+    object: 'order_item',
+    id,
+    quantity: item.quantity,
+    discount_quantity: 0,
+    initial_quantity: item.quantity,
+    amount,
+    discount_amount: 0,
+    applied_discount_amount: 0,
+    applied_discount_quantity: 0,
+    applied_quantity: 0,
+    applied_quantity_amount: 0,
+    initial_amount: amount,
+    price: item.price,
+    subtotal_amount: amount,
   };
 }
 
@@ -42,25 +57,50 @@ export interface OrderFigures {
 }
 
 /** A calculated order with order-level discounts only. */
-export function calculatedOrder(order: Record<string, any>, figures: OrderFigures, redemptions: Record<string, unknown>, items = ITEMS) {
+export function calculatedOrder(
+  order: Record<string, any>,
+  figures: OrderFigures,
+  redemptions: Record<string, unknown>,
+  items = ITEMS,
+) {
   return {
-    id: order.id, source_id: order.source_id ?? null, status: order.status ?? 'CREATED', amount: figures.amount, initial_amount: figures.amount,
-    discount_amount: figures.discount, items_discount_amount: 0, total_discount_amount: figures.discount, total_amount: figures.amount - figures.discount,
-    applied_discount_amount: figures.applied, items_applied_discount_amount: 0, total_applied_discount_amount: figures.applied,
-    items: items.map((item, i) => calculatedItem(order.items[i].id, item)), metadata: order.metadata ?? {}, object: 'order',
-    created_at: order.created_at, updated_at: order.updated_at, customer_id: order.customer_id, referrer_id: null,
-    ...(order.customer_id ? { customer: { id: order.customer_id, object: 'customer' } } : {}), redemptions,
+    id: order.id,
+    source_id: order.source_id ?? null,
+    status: order.status ?? 'CREATED',
+    amount: figures.amount,
+    initial_amount: figures.amount,
+    discount_amount: figures.discount,
+    items_discount_amount: 0,
+    total_discount_amount: figures.discount,
+    total_amount: figures.amount - figures.discount,
+    applied_discount_amount: figures.applied,
+    items_applied_discount_amount: 0,
+    total_applied_discount_amount: figures.applied,
+    items: items.map((item, i) => calculatedItem(order.items[i].id, item)),
+    metadata: order.metadata ?? {},
+    object: 'order',
+    created_at: order.created_at,
+    updated_at: order.updated_at,
+    customer_id: order.customer_id,
+    referrer_id: null,
+    ...(order.customer_id ? { customer: { id: order.customer_id, object: 'customer' } } : {}),
+    redemptions,
   };
 }
 
 /** Every row of every table but those named, and every customer's columns but the redemption summary. */
 export function fingerprintBut(sqlite: BetterSqlite3.Database, tables: string[]): string {
   const hash = createHash('sha256');
-  const names = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>;
+  const names = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{
+    name: string;
+  }>;
   for (const { name } of names.filter((t) => !tables.includes(t.name))) {
     hash.update(name);
     for (const row of sqlite.prepare(`SELECT * FROM "${name}"`).iterate() as Iterable<Record<string, unknown>>) {
-      const kept = name === 'customers' ? Object.fromEntries(Object.entries(row).filter(([k]) => !k.startsWith('redemptions_') && k !== 'updated_at')) : row;
+      const kept =
+        name === 'customers'
+          ? Object.fromEntries(Object.entries(row).filter(([k]) => !k.startsWith('redemptions_') && k !== 'updated_at'))
+          : row;
       hash.update(JSON.stringify(kept));
     }
   }

@@ -22,12 +22,21 @@ describe('legacy promotions validation (promotions.validate, client validate wit
     browser = clientSideClient(server);
     const promotion = await server.request('POST', '/v1/campaigns', {
       body: {
-        name: 'Legacy promotions', campaign_type: 'PROMOTION',
+        name: 'Legacy promotions',
+        campaign_type: 'PROMOTION',
         promotion: {
           tiers: [
-            { name: 'Five off', banner: 'Save 5', action: { discount: { type: 'AMOUNT', amount_off: 500 } }, metadata: { shelf: 'a' } },
+            {
+              name: 'Five off',
+              banner: 'Save 5',
+              action: { discount: { type: 'AMOUNT', amount_off: 500 } },
+              metadata: { shelf: 'a' },
+            },
             { name: 'Ten percent', action: { discount: { type: 'PERCENT', percent_off: 10 } } },
-            { name: 'Items only', action: { discount: { type: 'PERCENT', percent_off: 50, effect: 'APPLY_TO_ITEMS' } } },
+            {
+              name: 'Items only',
+              action: { discount: { type: 'PERCENT', percent_off: 50, effect: 'APPLY_TO_ITEMS' } },
+            },
             { name: 'Switched off', action: { discount: { type: 'AMOUNT', amount_off: 900 } } },
           ],
         },
@@ -45,22 +54,58 @@ describe('legacy promotions validation (promotions.validate, client validate wit
 
   /** A new order of `amount` (no items) as a validation answers it: no id, nothing kept. */
   const orderAfter = (amount: number, discount: number, createdAt: string, customerId: string | null = null) => ({
-    source_id: null, status: 'CREATED', amount, initial_amount: amount, discount_amount: discount, items_discount_amount: 0, total_discount_amount: discount,
-    total_amount: amount - discount, applied_discount_amount: discount, items_applied_discount_amount: 0, total_applied_discount_amount: discount, items: [],
-    metadata: {}, object: 'order', created_at: createdAt, updated_at: null, customer_id: customerId, referrer_id: null,
-    ...(customerId ? { customer: { id: customerId, object: 'customer' } } : {}), redemptions: {},
+    source_id: null,
+    status: 'CREATED',
+    amount,
+    initial_amount: amount,
+    discount_amount: discount,
+    items_discount_amount: 0,
+    total_discount_amount: discount,
+    total_amount: amount - discount,
+    applied_discount_amount: discount,
+    items_applied_discount_amount: 0,
+    total_applied_discount_amount: discount,
+    items: [],
+    metadata: {},
+    object: 'order',
+    created_at: createdAt,
+    updated_at: null,
+    customer_id: customerId,
+    referrer_id: null,
+    ...(customerId ? { customer: { id: customerId, object: 'customer' } } : {}),
+    redemptions: {},
   });
 
-  const expected = (amount: number, createdAt: string, trackingId: string | null, customerId: string | null = null) => ({
+  const expected = (
+    amount: number,
+    createdAt: string,
+    trackingId: string | null,
+    customerId: string | null = null,
+  ) => ({
     valid: true,
     promotions: [
       {
-        id: tiers[0]!.id, object: 'promotion_tier', banner: 'Save 5', name: 'Five off', discount: { type: 'AMOUNT', amount_off: 500 }, discount_amount: 500,
-        applied_discount_amount: 500, metadata: { shelf: 'a' }, order: orderAfter(amount, 500, createdAt, customerId), hierarchy: 1,
+        id: tiers[0]!.id,
+        object: 'promotion_tier',
+        banner: 'Save 5',
+        name: 'Five off',
+        discount: { type: 'AMOUNT', amount_off: 500 },
+        discount_amount: 500,
+        applied_discount_amount: 500,
+        metadata: { shelf: 'a' },
+        order: orderAfter(amount, 500, createdAt, customerId),
+        hierarchy: 1,
       },
       {
-        id: tiers[1]!.id, object: 'promotion_tier', name: 'Ten percent', discount: { type: 'PERCENT', percent_off: 10 }, discount_amount: amount / 10,
-        applied_discount_amount: amount / 10, metadata: {}, order: orderAfter(amount, amount / 10, createdAt, customerId), hierarchy: 2,
+        id: tiers[1]!.id,
+        object: 'promotion_tier',
+        name: 'Ten percent',
+        discount: { type: 'PERCENT', percent_off: 10 },
+        discount_amount: amount / 10,
+        applied_discount_amount: amount / 10,
+        metadata: {},
+        order: orderAfter(amount, amount / 10, createdAt, customerId),
+        hierarchy: 2,
       },
     ],
     tracking_id: trackingId,
@@ -77,27 +122,57 @@ describe('legacy promotions validation (promotions.validate, client validate wit
 
   it('answers the client-side validate(params) without a code from its query, for a known customer', async () => {
     const customerId = (await server.request('POST', '/v1/customers', { body: { source_id: 'lp-ann' } })).body.id;
-    const answer = (await browser.validate({ amount: 1000, customer: { source_id: 'lp-ann' } })) as unknown as Record<string, any>;
+    const answer = (await browser.validate({ amount: 1000, customer: { source_id: 'lp-ann' } })) as unknown as Record<
+      string,
+      any
+    >;
     assert.deepEqual(answer, expected(1000, answer.promotions[0].order.created_at, 'lp-ann', customerId));
-    const events = sqliteOf(server.deps).prepare('SELECT type FROM customer_events WHERE customer_id = ? ORDER BY seq').all(customerId) as Array<{ type: string }>;
-    assert.deepEqual(events.map((e) => e.type).filter((t) => t.startsWith('customer.validation')), ['customer.validation.succeeded']);
+    const events = sqliteOf(server.deps)
+      .prepare('SELECT type FROM customer_events WHERE customer_id = ? ORDER BY seq')
+      .all(customerId) as Array<{ type: string }>;
+    assert.deepEqual(
+      events.map((e) => e.type).filter((t) => t.startsWith('customer.validation')),
+      ['customer.validation.succeeded'],
+    );
   });
 
   it('answers valid: false with no promotions when none applies', async () => {
     const answer = await sdk.promotions.validate({ order: { amount: 300 } } as never);
     const { promotions } = answer as Record<string, any>;
-    assert.deepEqual([answer.valid, promotions.map((p: { id: string }) => p.id)], [true, [tiers[0]!.id, tiers[1]!.id]], 'an order of 300 still takes both');
-    for (const tier of tiers.slice(0, 3)) assert.equal((await server.request('POST', `/v1/promotions/tiers/${tier.id}/disable`)).status, 200);
-    assert.deepEqual(await sdk.promotions.validate({ order: { amount: 300 } }), { valid: false, promotions: [], tracking_id: null });
-    for (const tier of tiers.slice(0, 3)) assert.equal((await server.request('POST', `/v1/promotions/tiers/${tier.id}/enable`)).status, 200);
+    assert.deepEqual(
+      [answer.valid, promotions.map((p: { id: string }) => p.id)],
+      [true, [tiers[0]!.id, tiers[1]!.id]],
+      'an order of 300 still takes both',
+    );
+    for (const tier of tiers.slice(0, 3))
+      assert.equal((await server.request('POST', `/v1/promotions/tiers/${tier.id}/disable`)).status, 200);
+    assert.deepEqual(await sdk.promotions.validate({ order: { amount: 300 } }), {
+      valid: false,
+      promotions: [],
+      tracking_id: null,
+    });
+    for (const tier of tiers.slice(0, 3))
+      assert.equal((await server.request('POST', `/v1/promotions/tiers/${tier.id}/enable`)).status, 200);
   });
 
   it('refuses malformed input with the documented error body, writing nothing', async () => {
     const before = dbFingerprint(sqliteOf(server.deps));
     const body = await server.request('POST', '/v1/promotions/validation', { body: { order: 'big' } });
-    assert.deepEqual(body.body, { code: 400, key: 'invalid_payload', message: 'Invalid payload', details: 'order must be an object', request_id: requestIdOf(body) });
+    assert.deepEqual(body.body, {
+      code: 400,
+      key: 'invalid_payload',
+      message: 'Invalid payload',
+      details: 'order must be an object',
+      request_id: requestIdOf(body),
+    });
     const query = await server.request('GET', '/client/v1/promotions/validation?amount=lots', { auth: 'client' });
-    assert.deepEqual(query.body, { code: 400, key: 'invalid_query_params', message: 'Invalid query params', details: 'order.amount must be an integer', request_id: requestIdOf(query) });
+    assert.deepEqual(query.body, {
+      code: 400,
+      key: 'invalid_query_params',
+      message: 'Invalid query params',
+      details: 'order.amount must be an integer',
+      request_id: requestIdOf(query),
+    });
     assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   });
 });

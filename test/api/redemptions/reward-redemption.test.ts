@@ -14,7 +14,7 @@ type Json = Record<string, any>;
  * loyalties.redeemReward): the card's reward redeemed for its holder, as the stackable
  * redemption of that one card, answered as that redemption.
  */
-describe('redeeming a member\'s reward through @voucherify/sdk', () => {
+describe("redeeming a member's reward through @voucherify/sdk", () => {
   let server: TestServer;
   let sdk: ServerSideClient;
   let setup: Awaited<ReturnType<typeof loyaltySetup>>;
@@ -29,20 +29,41 @@ describe('redeeming a member\'s reward through @voucherify/sdk', () => {
   });
   const get = async (path: string): Promise<Json> => (await server.request('GET', path)).body;
 
-  it('spends the card\'s points on the reward, with and without the program in the path', async () => {
-    const redeemed = (await sdk.loyalties.redeemReward(setup.program.id, setup.member.code, { reward: { id: setup.reward.id }, metadata: { till: 4 } } as any)) as Json;
+  it("spends the card's points on the reward, with and without the program in the path", async () => {
+    const redeemed = (await sdk.loyalties.redeemReward(setup.program.id, setup.member.code, {
+      reward: { id: setup.reward.id },
+      metadata: { till: 4 },
+    } as any)) as Json;
     assert.match(redeemed.id, /^r_/);
     assert.deepEqual(redeemed, await get(`/v1/redemptions/${redeemed.id}`));
     assert.deepEqual(
-      [redeemed.object, redeemed.result, redeemed.customer_id, redeemed.loyalty_card, redeemed.reward?.id, redeemed.reward?.assignment_id, redeemed.metadata],
-      ['redemption', 'SUCCESS', setup.member.holder_id, { points: 200 }, setup.reward.id, setup.assignment.id, { till: 4 }],
+      [
+        redeemed.object,
+        redeemed.result,
+        redeemed.customer_id,
+        redeemed.loyalty_card,
+        redeemed.reward?.id,
+        redeemed.reward?.assignment_id,
+        redeemed.metadata,
+      ],
+      [
+        'redemption',
+        'SUCCESS',
+        setup.member.holder_id,
+        { points: 200 },
+        setup.reward.id,
+        setup.assignment.id,
+        { till: 4 },
+      ],
     );
     // The reference's RedemptionRewardResult requires a `reward` property it does not define:
     // the answer is checked against it without its `reward`.
     const checked = (body: Json) => withoutNulls({ ...body, reward: undefined });
     assertMatchesReference('POST', '/v1/loyalties/{campaignId}/members/{memberId}/redemption', 200, checked(redeemed));
 
-    const bare = await server.request('POST', `/v1/loyalties/members/${setup.member.code}/redemption`, { body: { reward: { id: setup.reward.id } } });
+    const bare = await server.request('POST', `/v1/loyalties/members/${setup.member.code}/redemption`, {
+      body: { reward: { id: setup.reward.id } },
+    });
     assert.equal(bare.status, 200, bare.text);
     assertMatchesReference('POST', '/v1/loyalties/members/{memberId}/redemption', 200, checked(bare.body));
     const card = await get(`/v1/loyalties/members/${setup.member.code}`);
@@ -51,20 +72,41 @@ describe('redeeming a member\'s reward through @voucherify/sdk', () => {
   });
 
   it('refuses as the stackable redemption does, and a card of another program or a body without reward', async () => {
-    await assert.rejects(sdk.loyalties.redeemReward(setup.program.id, setup.member.code, { reward: { id: setup.reward.id } } as any), (error: Json) => {
-      assert.deepEqual([error.code, error.key, error.resource_type], [400, 'loyalty_card_points_exceeded', 'redemption']);
-      assert.match(error.resource_id, /^rf_/);
-      return true;
+    await assert.rejects(
+      sdk.loyalties.redeemReward(setup.program.id, setup.member.code, { reward: { id: setup.reward.id } } as any),
+      (error: Json) => {
+        assert.deepEqual(
+          [error.code, error.key, error.resource_type],
+          [400, 'loyalty_card_points_exceeded', 'redemption'],
+        );
+        assert.match(error.resource_id, /^rf_/);
+        return true;
+      },
+    );
+    const other = await server.request('POST', '/v1/campaigns', {
+      body: {
+        name: 'rr other',
+        campaign_type: 'LOYALTY_PROGRAM',
+        voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } },
+      },
     });
-    const other = await server.request('POST', '/v1/campaigns', { body: { name: 'rr other', campaign_type: 'LOYALTY_PROGRAM', voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } } } });
-    await assert.rejects(sdk.loyalties.redeemReward(other.body.id, setup.member.code, { reward: { id: setup.reward.id } } as any), (error: Json) => {
-      assert.deepEqual([error.code, error.key, error.details], [404, 'not_found', `Cannot find voucher with id ${setup.member.code}`]);
-      return true;
-    });
-    await assert.rejects(sdk.loyalties.redeemReward(setup.program.id, setup.member.code, { order: { amount: 100 } } as any), (error: Json) => {
-      assert.deepEqual([error.code, error.key, error.details], [400, 'invalid_payload', 'reward is required']);
-      return true;
-    });
+    await assert.rejects(
+      sdk.loyalties.redeemReward(other.body.id, setup.member.code, { reward: { id: setup.reward.id } } as any),
+      (error: Json) => {
+        assert.deepEqual(
+          [error.code, error.key, error.details],
+          [404, 'not_found', `Cannot find voucher with id ${setup.member.code}`],
+        );
+        return true;
+      },
+    );
+    await assert.rejects(
+      sdk.loyalties.redeemReward(setup.program.id, setup.member.code, { order: { amount: 100 } } as any),
+      (error: Json) => {
+        assert.deepEqual([error.code, error.key, error.details], [400, 'invalid_payload', 'reward is required']);
+        return true;
+      },
+    );
     assert.equal((await get(`/v1/loyalties/members/${setup.member.code}`)).loyalty_card.balance, 100);
   });
 });

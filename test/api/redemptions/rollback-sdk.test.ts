@@ -22,17 +22,33 @@ describe('rollbacks through the official SDK', () => {
     const client = serverSideClient(server);
     const redeem = () =>
       client.redemptions.redeemStackable({
-        customer: { source_id: 'sdk-rb' }, order: { items: ITEMS },
-        redeemables: [{ object: 'voucher', id: 'SDK-RB-PCT' }, { object: 'voucher', id: 'SDK-RB-GIFT', gift: { credits: 250 } }],
+        customer: { source_id: 'sdk-rb' },
+        order: { items: ITEMS },
+        redeemables: [
+          { object: 'voucher', id: 'SDK-RB-PCT' },
+          { object: 'voucher', id: 'SDK-RB-GIFT', gift: { credits: 250 } },
+        ],
       });
     const first = await redeem();
     const gift = first.redemptions[1]!;
     const one = await client.redemptions.rollback(gift.id, { reason: 'Wrong card' });
-    assert.deepEqual([one.object, one.redemption, one.reason, one.amount, one.result], ['redemption_rollback', gift.id, 'Wrong card', -250, 'SUCCESS']);
+    assert.deepEqual(
+      [one.object, one.redemption, one.reason, one.amount, one.result],
+      ['redemption_rollback', gift.id, 'Wrong card', -250, 'SUCCESS'],
+    );
     const pct = first.redemptions[0]!;
-    const two = await client.redemptions.rollback(pct.id, { reason: 'Returned', customer: { id: pct.customer_id!, source_id: 'sdk-rb', object: 'customer' } });
-    assert.deepEqual([two.redemption, two.reason, (two as { customer?: { source_id?: string } }).customer?.source_id], [pct.id, 'Returned', 'sdk-rb']);
-    await assert.rejects(client.redemptions.rollback(pct.id), (error: { key?: string; code?: number }) => error.key === 'already_rolled_back' && error.code === 400);
+    const two = await client.redemptions.rollback(pct.id, {
+      reason: 'Returned',
+      customer: { id: pct.customer_id!, source_id: 'sdk-rb', object: 'customer' },
+    });
+    assert.deepEqual(
+      [two.redemption, two.reason, (two as { customer?: { source_id?: string } }).customer?.source_id],
+      [pct.id, 'Returned', 'sdk-rb'],
+    );
+    await assert.rejects(
+      client.redemptions.rollback(pct.id),
+      (error: { key?: string; code?: number }) => error.key === 'already_rolled_back' && error.code === 400,
+    );
 
     const second = await redeem();
     const stacked = await client.redemptions.rollbackStackable(second.parent_redemption.id, { reason: 'Cancelled' });

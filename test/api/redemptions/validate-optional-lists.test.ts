@@ -22,14 +22,22 @@ describe('a validation leaves its empty lists out', () => {
 
   const request = { redeemables: [{ object: 'voucher' as const, id: 'OPT-10' }], order: { source_id: 'opt-order' } };
   const expected = (id: string) => ({
-    id, valid: true,
-    redeemables: [{
-      status: 'APPLICABLE', id: 'OPT-10', object: 'voucher', order: calculatedOrder(order, { amount: 1000, discount: 100, applied: 100 }, {}),
-      applicable_to: { data: [], total: 0, data_ref: 'data', object: 'list' },
-      inapplicable_to: { data: [], total: 0, data_ref: 'data', object: 'list' },
-      result: { discount: { type: 'PERCENT', percent_off: 10 } },
-    }],
-    order: calculatedOrder(order, { amount: 1000, discount: 100, applied: 100 }, {}), tracking_id: null, stacking_rules: DEFAULT_STACKING_RULES,
+    id,
+    valid: true,
+    redeemables: [
+      {
+        status: 'APPLICABLE',
+        id: 'OPT-10',
+        object: 'voucher',
+        order: calculatedOrder(order, { amount: 1000, discount: 100, applied: 100 }, {}),
+        applicable_to: { data: [], total: 0, data_ref: 'data', object: 'list' },
+        inapplicable_to: { data: [], total: 0, data_ref: 'data', object: 'list' },
+        result: { discount: { type: 'PERCENT', percent_off: 10 } },
+      },
+    ],
+    order: calculatedOrder(order, { amount: 1000, discount: 100, applied: 100 }, {}),
+    tracking_id: null,
+    stacking_rules: DEFAULT_STACKING_RULES,
   });
 
   it('through @voucherify/sdk, server side and client side', async () => {
@@ -41,7 +49,16 @@ describe('a validation leaves its empty lists out', () => {
   });
 
   it('keeps each list when it has an item', async () => {
-    const res = await server.request('POST', '/v1/validations', { body: { ...request, redeemables: [...request.redeemables, { object: 'voucher', id: 'NO-SUCH' }] } });
-    assert.deepEqual([res.body.valid, res.body.inapplicable_redeemables.map((r: { id: string }) => r.id), 'skipped_redeemables' in res.body], [false, ['NO-SUCH'], false]);
+    const res = await server.request('POST', '/v1/validations', {
+      body: { ...request, redeemables: [...request.redeemables, { object: 'voucher', id: 'NO-SUCH' }] },
+    });
+    assert.deepEqual(
+      [
+        res.body.valid,
+        res.body.inapplicable_redeemables.map((r: { id: string }) => r.id),
+        'skipped_redeemables' in res.body,
+      ],
+      [false, ['NO-SUCH'], false],
+    );
   });
 });

@@ -13,7 +13,11 @@ export const pick = (n: number): number => Math.floor(Math.random() * n);
 
 /** A seeding POST with the bench key; anything but 200 ends the bench. Answers the body. */
 export async function post<T = Record<string, any>>(url: string, body: unknown): Promise<T> {
-  const res = await fetch(url, { method: 'POST', headers: { ...benchHeaders, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { ...benchHeaders, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`POST ${url}: ${res.status} ${text}`);
   return JSON.parse(text) as T;

@@ -6,7 +6,9 @@ import BetterSqlite3 from 'better-sqlite3';
 import Koa from 'koa';
 
 const dbFile = process.argv[2];
-const voucherByCode = dbFile ? new BetterSqlite3(dbFile, { readonly: true }).prepare('SELECT * FROM vouchers WHERE code = ?') : null;
+const voucherByCode = dbFile
+  ? new BetterSqlite3(dbFile, { readonly: true }).prepare('SELECT * FROM vouchers WHERE code = ?')
+  : null;
 const VOUCHER_PATH = /^\/v1\/vouchers\/([^/]+)$/;
 
 const app = new Koa();

@@ -9,7 +9,13 @@ import type { LoadResult } from './load.js';
  */
 export async function cannon(
   url: string,
-  options: { connections: number; durationMs: number; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: unknown },
+  options: {
+    connections: number;
+    durationMs: number;
+    method?: 'GET' | 'POST';
+    headers?: Record<string, string>;
+    body?: unknown;
+  },
 ): Promise<LoadResult> {
   const result = await autocannon({
     url,
@@ -19,6 +25,12 @@ export async function cannon(
     headers: { ...options.headers, ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
-  return { requests: result.requests.total, rps: Math.round(result.requests.average), p50_ms: result.latency.p50, p99_ms: result.latency.p99 };
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
+  return {
+    requests: result.requests.total,
+    rps: Math.round(result.requests.average),
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+  };
 }

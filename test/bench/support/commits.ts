@@ -30,7 +30,13 @@ export interface CommitFigures {
 
 export async function commitFigures(base: string): Promise<CommitFigures> {
   const text = await (await fetch(`${base}/metrics`)).text();
-  const value = (name: string) => Number(text.split('\n').find((l) => l.startsWith(`${name} `))?.split(' ')[1] ?? 0);
+  const value = (name: string) =>
+    Number(
+      text
+        .split('\n')
+        .find((l) => l.startsWith(`${name} `))
+        ?.split(' ')[1] ?? 0,
+    );
   return {
     batches: value('promo_commit_batches_total'),
     transactions: value('promo_commit_transactions_total'),

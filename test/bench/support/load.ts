@@ -69,7 +69,12 @@ async function closedLoop(
   const elapsed = (performance.now() - started) / 1000;
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  return { requests: latencies.length, rps: Math.round(latencies.length / elapsed), p50_ms: round(percentile(latencies, 50)), p99_ms: round(percentile(latencies, 99)) };
+  return {
+    requests: latencies.length,
+    rps: Math.round(latencies.length / elapsed),
+    p50_ms: round(percentile(latencies, 50)),
+    p99_ms: round(percentile(latencies, 99)),
+  };
 }
 
 /** GETs of `target` under closed-loop load (16 clients for 3 s unless told). */
@@ -87,7 +92,10 @@ export function measurePosts(
   options: { connections: number; durationMs: number; headers?: Record<string, string>; body: () => unknown },
 ): Promise<LoadResult> {
   const headers = { ...options.headers, 'Content-Type': 'application/json' };
-  return closedLoop(target, { ...options, request: (agent, url) => send(agent, url, headers, 'POST', JSON.stringify(options.body())) });
+  return closedLoop(target, {
+    ...options,
+    request: (agent, url) => send(agent, url, headers, 'POST', JSON.stringify(options.body())),
+  });
 }
 
 /**

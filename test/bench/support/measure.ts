@@ -15,7 +15,9 @@ export function runMeasured(args: string[], label: string): Promise<{ seconds: n
   const useTime = existsSync('/usr/bin/time');
   const started = performance.now();
   const child = useTime
-    ? spawn('/usr/bin/time', ['-f', '%M', '-o', timeFile, process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    ? spawn('/usr/bin/time', ['-f', '%M', '-o', timeFile, process.execPath, ...args], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
     : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (d) => (output += d));
@@ -23,7 +25,10 @@ export function runMeasured(args: string[], label: string): Promise<{ seconds: n
   let polledKb = 0;
   const poll = setInterval(() => {
     try {
-      const line = readFileSync(`/proc/${child.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:')) ?? '';
+      const line =
+        readFileSync(`/proc/${child.pid}/status`, 'utf8')
+          .split('\n')
+          .find((l) => l.startsWith('VmHWM:')) ?? '';
       polledKb = Math.max(polledKb, Number(/(\d+)/.exec(line)?.[1] ?? 0));
     } catch {
       // ended between two polls
@@ -56,7 +61,11 @@ export interface ImportRun {
  * Writes the file, runs the import to its end (wall time and peak RSS), checks what it stored,
  * and removes the file and the database: the import's rate in rows a second over `count`.
  */
-export async function measuredImport(run: ImportRun, file: string, count: number): Promise<{ rate: number; seconds: number; peakRssMb: number; fileMb: number }> {
+export async function measuredImport(
+  run: ImportRun,
+  file: string,
+  count: number,
+): Promise<{ rate: number; seconds: number; peakRssMb: number; fileMb: number }> {
   const fileMb = run.write(file) / 1024 / 1024;
   const dbFile = freshDbFile();
   run.prepare?.(dbFile);

@@ -10,7 +10,12 @@ import { freshDbFile } from '../../support/db.js';
 
 const DISCOUNT = { type: 'PERCENT', percent_off: 10 };
 const template = (codeTemplate({ length: 8 }) as { template: CodeTemplate }).template;
-const idTemplate: CodeTemplate = { prefix: 'v_', postfix: '', pattern: '#'.repeat(16), charset: Array.from(ALPHANUMERIC) };
+const idTemplate: CodeTemplate = {
+  prefix: 'v_',
+  postfix: '',
+  pattern: '#'.repeat(16),
+  charset: Array.from(ALPHANUMERIC),
+};
 
 /** The raw loop: what the hardware gives for these rows without any of our machinery. */
 export function rawInsertRate(count: number): number {
@@ -24,7 +29,8 @@ export function rawInsertRate(count: number): number {
   const nextId = codeGenerator(idTemplate);
   const codes = Array.from({ length: count }, nextCode);
   const ids = Array.from({ length: count }, nextId);
-  const insert = sqlite.prepare(`INSERT INTO vouchers (id, code, campaign_id, type, discount, active, metadata, is_referral_code,
+  const insert =
+    sqlite.prepare(`INSERT INTO vouchers (id, code, campaign_id, type, discount, active, metadata, is_referral_code,
     redeemed_quantity, redeemed_points, publish_count, created_at) VALUES (?, ?, 'camp_raw', 'DISCOUNT_VOUCHER', ?, 1, '{}', 0, 0, 0, 0, ?)`);
   const discount = JSON.stringify(DISCOUNT);
   const now = new Date().toISOString();
@@ -39,12 +45,14 @@ export function rawInsertRate(count: number): number {
   return count / seconds;
 }
 
-
 /**
  * Runs `served` between two raw loops (the mean is the baseline), so a change in the
  * machine's load during the run shows in both figures rather than only in one.
  */
-export async function betweenRawLoops<T>(count: number, served: () => Promise<T>): Promise<{ served: T; raw: number; runs: number[] }> {
+export async function betweenRawLoops<T>(
+  count: number,
+  served: () => Promise<T>,
+): Promise<{ served: T; raw: number; runs: number[] }> {
   const before = rawInsertRate(count);
   const result = await served();
   const after = rawInsertRate(count);

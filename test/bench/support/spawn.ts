@@ -12,7 +12,10 @@ export interface Running {
  */
 export function spawnListening(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Running> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env: { PROMO_LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, args, {
+      env: { PROMO_LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
     child.stdout!.on('data', (d) => {

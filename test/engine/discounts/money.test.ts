@@ -45,7 +45,13 @@ describe('engine: largest-remainder splits with caps', () => {
     ['zero weights and zero caps take nothing', 90, [0, 1, 1], [50, 0, 100], [0, 0, 90]],
     ['nothing to share', 0, [1, 2], [5, 5], [0, 0]],
     ['no weight at all', 10, [0, 0], [5, 5], [0, 0]],
-    ['sums beyond 2^53 in the products stay exact', 9007199254740991, [3, 1], [9007199254740991, 9007199254740991], [6755399441055743, 2251799813685248]],
+    [
+      'sums beyond 2^53 in the products stay exact',
+      9007199254740991,
+      [3, 1],
+      [9007199254740991, 9007199254740991],
+      [6755399441055743, 2251799813685248],
+    ],
   ];
   for (const [name, total, weights, caps, expected] of cases) {
     it(name, () => assert.deepEqual(splitCapped(total, weights, caps), expected));

@@ -1,4 +1,10 @@
-import type { ApplicationDetail, CalculatedItem, CalculatedOrder, ItemContribution, RedeemableResult } from '../../../src/engine/discounts/index.js';
+import type {
+  ApplicationDetail,
+  CalculatedItem,
+  CalculatedOrder,
+  ItemContribution,
+  RedeemableResult,
+} from '../../../src/engine/discounts/index.js';
 
 /**
  * Builders for the engine's expected results. Every figure a test is about is written out; the
@@ -74,12 +80,21 @@ export function order(spec: OrderSpec, items: CalculatedItem[]): CalculatedOrder
     total_applied_discount_amount: applied + itemsApplied,
     items,
   };
-  if (built.total_amount !== spec.total_amount) throw new Error(`expectation inconsistent: total_amount ${spec.total_amount} written, ${built.total_amount} from the items`);
+  if (built.total_amount !== spec.total_amount)
+    throw new Error(
+      `expectation inconsistent: total_amount ${spec.total_amount} written, ${built.total_amount} from the items`,
+    );
   return built;
 }
 
 /** One redeemable's contribution to one item. */
-export const part = (index: number, discount: number, quantity: number, added = 0, addedAmount = 0): ItemContribution => ({
+export const part = (
+  index: number,
+  discount: number,
+  quantity: number,
+  added = 0,
+  addedAmount = 0,
+): ItemContribution => ({
   index,
   discount_amount: discount,
   discount_quantity: quantity,
@@ -87,7 +102,12 @@ export const part = (index: number, discount: number, quantity: number, added = 
   applied_quantity_amount: addedAmount,
 });
 
-export function outcome(kind: 'discount' | 'gift', orderDiscount: number, items: ItemContribution[], after: CalculatedOrder): RedeemableResult {
+export function outcome(
+  kind: 'discount' | 'gift',
+  orderDiscount: number,
+  items: ItemContribution[],
+  after: CalculatedOrder,
+): RedeemableResult {
   const itemsDiscount = items.reduce((sum, i) => sum + i.discount_amount, 0);
   const total = orderDiscount + itemsDiscount;
   return {
@@ -103,7 +123,12 @@ export function outcome(kind: 'discount' | 'gift', orderDiscount: number, items:
 }
 
 /** The whole result of a one-redeemable stack: the final order is the one after it. */
-export const alone = (kind: 'discount' | 'gift', orderDiscount: number, items: ItemContribution[], after: CalculatedOrder) => ({
+export const alone = (
+  kind: 'discount' | 'gift',
+  orderDiscount: number,
+  items: ItemContribution[],
+  after: CalculatedOrder,
+) => ({
   ok: true as const,
   order: after,
   redeemables: [outcome(kind, orderDiscount, items, after)],

@@ -19,20 +19,46 @@ import { NOW, seedCatalog, type Seeded } from './catalog-seed.js';
  * products and SKUs. Both must pick exactly the same members.
  */
 const FIELDS: Array<[string, FieldKind]> = [
-  ['id', 'string'], ['product_id', 'string'], ['source_id', 'string'], ['name', 'string'], ['object', 'string'],
-  ['image_url', 'string'], ['price', 'number'], ['attributes', 'string_array'], ['skus', 'string_array'],
-  ['created_at', 'date'], ['updated_at', 'date'],
-  ...['color', 'size', 'tags', 'flag', 'when', 'obj', 'empty', 'missing', 'd'].map((k): [string, FieldKind] => [`metadata.${k}`, 'any']),
+  ['id', 'string'],
+  ['product_id', 'string'],
+  ['source_id', 'string'],
+  ['name', 'string'],
+  ['object', 'string'],
+  ['image_url', 'string'],
+  ['price', 'number'],
+  ['attributes', 'string_array'],
+  ['skus', 'string_array'],
+  ['created_at', 'date'],
+  ['updated_at', 'date'],
+  ...['color', 'size', 'tags', 'flag', 'when', 'obj', 'empty', 'missing', 'd'].map((k): [string, FieldKind] => [
+    `metadata.${k}`,
+    'any',
+  ]),
 ];
 
 const TEXT = [['e'], ['Re'], ['ee'], ['prod_'], ['sku_'], ['x'], ['é'], ['Café'], ['sale'], ['Tee', 'Sock'], ['.png']];
-const DATES = [['2024-06-05'], ['2024-06-10T08:00:00Z'], ['2024-06-14'], ['2024-06-15T11:00:00Z'], ['2024-06-20'], ['2024-02-01']];
+const DATES = [
+  ['2024-06-05'],
+  ['2024-06-10T08:00:00Z'],
+  ['2024-06-14'],
+  ['2024-06-15T11:00:00Z'],
+  ['2024-06-20'],
+  ['2024-02-01'],
+];
 const DAYS = [[0], [1], [2], [3], [5], [10]];
 
 function equalityOperands(field: string, kind: FieldKind, items: CatalogItem[]): unknown[][] {
-  const seen = [...new Set(items.map((item) => catalogValue(item, field)).flat().filter((v) => typeof v === 'string'))];
+  const seen = [
+    ...new Set(
+      items
+        .map((item) => catalogValue(item, field))
+        .flat()
+        .filter((v) => typeof v === 'string'),
+    ),
+  ];
   if (kind === 'number') return [[1500], [0], [1450, 300], [7], [4.5]];
-  if (kind === 'any') return [['red'], ['red', 'blue'], [3], ['3'], [true], [false], [4.5], ['summer'], [5], ['2024-06-14']];
+  if (kind === 'any')
+    return [['red'], ['red', 'blue'], [3], ['3'], [true], [false], [4.5], ['summer'], [5], ['2024-06-14']];
   return [[seen[0] ?? 'zzz'], [seen[1] ?? 'zzz', seen[2] ?? 'yyy'], ['zzz'], ['color'], ['product'], ['sku']];
 }
 
@@ -68,7 +94,8 @@ function singleConditionCases(items: CatalogItem[]): Case[] {
     for (const operator of OPERATORS) {
       for (const operands of operandSets(operator, field, kind, items)) {
         const filter = { junction: 'and', [field]: { conditions: { [operator]: operands } } };
-        if (validateFilter(filter, COLLECTION_FIELDS).ok) cases.push({ name: `${field} ${operator} ${JSON.stringify(operands)}`, filter });
+        if (validateFilter(filter, COLLECTION_FIELDS).ok)
+          cases.push({ name: `${field} ${operator} ${JSON.stringify(operands)}`, filter });
       }
     }
   }
@@ -76,15 +103,53 @@ function singleConditionCases(items: CatalogItem[]): Case[] {
 }
 
 const COMBINED: Case[] = [
-  { name: 'price and metadata (the benchmark shape)', filter: { junction: 'and', price: { conditions: { $less_than: [2000] } }, 'metadata.color': { conditions: { $is: ['red'] } } } },
-  { name: 'or across fields', filter: { junction: 'or', object: { conditions: { $is: ['sku'] } }, 'metadata.tags': { conditions: { $in: ['sale'] } } } },
-  { name: 'or within a field', filter: { junction: 'or', price: { conditions: { $less_than: [400], $more_than: [2000] } } } },
-  { name: 'and with negations', filter: { junction: 'and', name: { conditions: { $not_contain: ['Tee'] } }, 'metadata.color': { conditions: { $is_not: ['blue'], $has_value: [] } } } },
-  { name: 'products with many SKUs', filter: { junction: 'and', skus: { conditions: { $count_more: [1] } }, created_at: { conditions: { $less_than_ago: [14] } } } },
+  {
+    name: 'price and metadata (the benchmark shape)',
+    filter: {
+      junction: 'and',
+      price: { conditions: { $less_than: [2000] } },
+      'metadata.color': { conditions: { $is: ['red'] } },
+    },
+  },
+  {
+    name: 'or across fields',
+    filter: {
+      junction: 'or',
+      object: { conditions: { $is: ['sku'] } },
+      'metadata.tags': { conditions: { $in: ['sale'] } },
+    },
+  },
+  {
+    name: 'or within a field',
+    filter: { junction: 'or', price: { conditions: { $less_than: [400], $more_than: [2000] } } },
+  },
+  {
+    name: 'and with negations',
+    filter: {
+      junction: 'and',
+      name: { conditions: { $not_contain: ['Tee'] } },
+      'metadata.color': { conditions: { $is_not: ['blue'], $has_value: [] } },
+    },
+  },
+  {
+    name: 'products with many SKUs',
+    filter: {
+      junction: 'and',
+      skus: { conditions: { $count_more: [1] } },
+      created_at: { conditions: { $less_than_ago: [14] } },
+    },
+  },
 ];
 
-async function viaSql(seeded: Seeded, filter: ReturnType<typeof compileFilter>): Promise<{ ids: string[]; total: number }> {
-  const page = await pageOfMembers(seeded.deps.db, { filter }, { limit: 100, offset: 0, sort: { field: 'created_at', direction: 'asc' } });
+async function viaSql(
+  seeded: Seeded,
+  filter: ReturnType<typeof compileFilter>,
+): Promise<{ ids: string[]; total: number }> {
+  const page = await pageOfMembers(
+    seeded.deps.db,
+    { filter },
+    { limit: 100, offset: 0, sort: { field: 'created_at', direction: 'asc' } },
+  );
   const total = page.total ?? (await countMembers(seeded.deps.db, { filter }));
   return { ids: page.rows.map((r) => r.id), total };
 }
@@ -122,14 +187,19 @@ describe('AUTO_UPDATE filters: SQL and the pure evaluator agree', () => {
     assert.deepEqual(mismatches, []);
     assert.ok(cases.length > 900, `only ${cases.length} cases`);
     // Each operator picks a proper, non-empty subset somewhere: the matrix is not vacuous.
-    assert.deepEqual(OPERATORS.filter((op) => !selective.has(op)), []);
+    assert.deepEqual(
+      OPERATORS.filter((op) => !selective.has(op)),
+      [],
+    );
   });
 
   it('picks what the seed says on a few hand-checked filters', async () => {
     const named = (ids: string[]) =>
       ids.map((id) => {
         const item = seeded.items.find((i) => i.row.id === id);
-        return item ? (catalogValue(item, 'name') as string | null) ?? (catalogValue(item, 'source_id') as string) : id;
+        return item
+          ? ((catalogValue(item, 'name') as string | null) ?? (catalogValue(item, 'source_id') as string))
+          : id;
       });
     const pick = async (filter: unknown) => {
       const checked = validateFilter(filter, COLLECTION_FIELDS);
@@ -137,10 +207,25 @@ describe('AUTO_UPDATE filters: SQL and the pure evaluator agree', () => {
       return named((await viaSql(seeded, compileFilter(checked.filter, NOW))).ids);
     };
     assert.deepEqual(await pick(COMBINED[0]?.filter), ['Red Tee', 'Red Tee M']);
-    assert.deepEqual(await pick({ junction: 'and', 'metadata.color': { conditions: { $in: ['red'] } } }), ['Red Tee', 'Red Tee M', 'mug']);
-    assert.deepEqual(await pick({ junction: 'and', attributes: { conditions: { $in: ['roast'] } } }), ['Café au lait', 'Café 250g']);
-    assert.deepEqual(await pick({ junction: 'and', 'metadata.when': { conditions: { $is_days_ago: [1] } } }), ['Red Tee']);
-    assert.deepEqual(await pick({ junction: 'and', 'metadata.d': { conditions: { $after: ['2024-03-01'] } } }), ['Gift card', 'Sock']);
-    assert.deepEqual(await pick({ junction: 'and', updated_at: { conditions: { $has_value: [] } } }), ['Red Tee', 'Red Tee S']);
+    assert.deepEqual(await pick({ junction: 'and', 'metadata.color': { conditions: { $in: ['red'] } } }), [
+      'Red Tee',
+      'Red Tee M',
+      'mug',
+    ]);
+    assert.deepEqual(await pick({ junction: 'and', attributes: { conditions: { $in: ['roast'] } } }), [
+      'Café au lait',
+      'Café 250g',
+    ]);
+    assert.deepEqual(await pick({ junction: 'and', 'metadata.when': { conditions: { $is_days_ago: [1] } } }), [
+      'Red Tee',
+    ]);
+    assert.deepEqual(await pick({ junction: 'and', 'metadata.d': { conditions: { $after: ['2024-03-01'] } } }), [
+      'Gift card',
+      'Sock',
+    ]);
+    assert.deepEqual(await pick({ junction: 'and', updated_at: { conditions: { $has_value: [] } } }), [
+      'Red Tee',
+      'Red Tee S',
+    ]);
   });
 });

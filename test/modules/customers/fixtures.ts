@@ -2,7 +2,9 @@
  * The whole customer object the API answers, zeros where nothing happened yet; `metadata` only
  * when given (the API leaves an empty one out).
  */
-export function customerObject(fields: Record<string, unknown> & { id: string; created_at: string; updated_at?: string }) {
+export function customerObject(
+  fields: Record<string, unknown> & { id: string; created_at: string; updated_at?: string },
+) {
   const { id, created_at, updated_at, ...rest } = fields;
   const {
     source_id,

@@ -30,16 +30,27 @@ describe('customer summary under concurrent writers', () => {
     const deps = createDeps({ dbFile });
     try {
       const { customer } = await createCustomer(deps, internalActor(), { source_id: 'racer' });
-      await deps.db.transaction().execute((trx) =>
-        addLoyaltyPoints(trx, { customer_id: customer.id, campaign: { id: 'camp_race', name: 'Race Program' }, points: POINTS, at: customer.created_at }),
-      );
+      await deps.db
+        .transaction()
+        .execute((trx) =>
+          addLoyaltyPoints(trx, {
+            customer_id: customer.id,
+            campaign: { id: 'camp_race', name: 'Race Program' },
+            points: POINTS,
+            at: customer.created_at,
+          }),
+        );
       const results = await Promise.all(Array.from({ length: WORKERS }, () => race(dbFile, customer.id)));
       const spent = results.reduce((n, r) => n + r.spent, 0);
       const refused = results.reduce((n, r) => n + r.refused, 0);
       assert.equal(spent, POINTS);
       assert.equal(refused, WORKERS * ROUNDS - POINTS);
       const after = await getCustomer(deps, 'racer');
-      assert.deepEqual(after.loyalty, { points: 0, referred_customers: 0, campaigns: { 'Race Program': { points: 0, referred_customers: 0 } } });
+      assert.deepEqual(after.loyalty, {
+        points: 0,
+        referred_customers: 0,
+        campaigns: { 'Race Program': { points: 0, referred_customers: 0 } },
+      });
       assert.equal(after.summary.redemptions.total_redeemed, POINTS);
       assert.equal(after.summary.redemptions.total_succeeded, POINTS);
       assert.deepEqual(after.summary.redemptions.loyalty_card, { redeemed_points: POINTS, points_to_go: 0 });

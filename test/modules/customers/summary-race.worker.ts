@@ -5,7 +5,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createDeps } from '../../../src/root/create-deps.js';
 import { AppError } from '../../../src/lib/errors.js';
-import { addLoyaltyPoints, recordOrderInSummary, recordRedemptionInSummary } from '../../../src/modules/customers/customer-summary.service.js';
+import {
+  addLoyaltyPoints,
+  recordOrderInSummary,
+  recordRedemptionInSummary,
+} from '../../../src/modules/customers/customer-summary.service.js';
 
 const { dbFile, customerId, rounds } = workerData as { dbFile: string; customerId: string; rounds: number };
 const deps = createDeps({ dbFile, migrate: false, busyTimeoutMs: 20_000, synchronous: 'NORMAL' });
@@ -14,9 +18,9 @@ let spent = 0;
 let refused = 0;
 for (let i = 0; i < rounds; i++) {
   const at = new Date(Date.UTC(2024, 0, 1) + i).toISOString();
-  await deps.db.transaction().execute((trx) =>
-    recordOrderInSummary(trx, { customer_id: customerId, amount: 100, order_date: at, at }),
-  );
+  await deps.db
+    .transaction()
+    .execute((trx) => recordOrderInSummary(trx, { customer_id: customerId, amount: 100, order_date: at, at }));
   try {
     await deps.db.transaction().execute(async (trx) => {
       await addLoyaltyPoints(trx, { customer_id: customerId, campaign, points: -1, at });

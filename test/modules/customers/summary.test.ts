@@ -45,14 +45,36 @@ describe('customer summary services', () => {
   });
   after(() => deps.close());
 
-  const newCustomer = async (sourceId: string) => (await createCustomer(deps, internalActor(), { source_id: sourceId })).customer.id;
+  const newCustomer = async (sourceId: string) =>
+    (await createCustomer(deps, internalActor(), { source_id: sourceId })).customer.id;
   const inTx = <T>(fn: (trx: Deps['db']) => Promise<T>) => deps.db.transaction().execute(fn);
 
   it('counts orders: totals, a rounded average, and the latest order as last even when recorded late', async () => {
     const id = await newCustomer('orders');
-    await inTx((trx) => summary.recordOrderInSummary(trx, { customer_id: id, amount: 1000, order_date: '2024-01-10T00:00:00.000Z', at: T1 }));
-    await inTx((trx) => summary.recordOrderInSummary(trx, { customer_id: id, amount: 2001, order_date: '2024-01-20T00:00:00.000Z', at: T1 }));
-    await inTx((trx) => summary.recordOrderInSummary(trx, { customer_id: id, amount: 500, order_date: '2024-01-05T00:00:00.000Z', at: T1 }));
+    await inTx((trx) =>
+      summary.recordOrderInSummary(trx, {
+        customer_id: id,
+        amount: 1000,
+        order_date: '2024-01-10T00:00:00.000Z',
+        at: T1,
+      }),
+    );
+    await inTx((trx) =>
+      summary.recordOrderInSummary(trx, {
+        customer_id: id,
+        amount: 2001,
+        order_date: '2024-01-20T00:00:00.000Z',
+        at: T1,
+      }),
+    );
+    await inTx((trx) =>
+      summary.recordOrderInSummary(trx, {
+        customer_id: id,
+        amount: 500,
+        order_date: '2024-01-05T00:00:00.000Z',
+        at: T1,
+      }),
+    );
     const customer = await getCustomer(deps, id);
     assert.deepEqual(
       customer,
@@ -63,7 +85,13 @@ describe('customer summary services', () => {
         updated_at: T1,
         summary: {
           redemptions: zeroRedemptions,
-          orders: { total_amount: 3501, total_count: 3, average_amount: 1167, last_order_amount: 2001, last_order_date: '2024-01-20T00:00:00.000Z' },
+          orders: {
+            total_amount: 3501,
+            total_count: 3,
+            average_amount: 1167,
+            last_order_amount: 2001,
+            last_order_date: '2024-01-20T00:00:00.000Z',
+          },
         },
       }),
     );
@@ -91,9 +119,16 @@ describe('customer summary services', () => {
     try {
       const id = (await createCustomer(own, internalActor(), { source_id: 'one-statement' })).customer.id;
       for (const amount of [1000, 2001, 3777]) {
-        await own.db.transaction().execute((trx) =>
-          summary.recordOrderInSummary(trx, { customer_id: id, amount, order_date: '2024-01-10T00:00:00.000Z', at: T1 }),
-        );
+        await own.db
+          .transaction()
+          .execute((trx) =>
+            summary.recordOrderInSummary(trx, {
+              customer_id: id,
+              amount,
+              order_date: '2024-01-10T00:00:00.000Z',
+              at: T1,
+            }),
+          );
       }
       assert.equal(prepared.filter((source) => source.startsWith('update "customers"')).length, 1, prepared.join('\n'));
       assert.equal((await getCustomer(own, id)).summary.orders.total_amount, 6778);
@@ -110,10 +145,19 @@ describe('customer summary services', () => {
         await summary.recordOrderInSummary(trx, { customer_id: id, amount: 50, order_date: T1, at: T1 });
         await summary.withdrawOrderFromSummary(trx, { customer_id: id, amount: 500, at: T1 });
       }),
-      rejectsWith('customer_summary_out_of_balance', `Withdrawing an order would take a total of customer ${id} below zero`),
+      rejectsWith(
+        'customer_summary_out_of_balance',
+        `Withdrawing an order would take a total of customer ${id} below zero`,
+      ),
     );
     const orders = (await getCustomer(deps, id)).summary.orders;
-    assert.deepEqual(orders, { total_amount: 100, total_count: 1, average_amount: 100, last_order_amount: 100, last_order_date: T0 });
+    assert.deepEqual(orders, {
+      total_amount: 100,
+      total_count: 1,
+      average_amount: 100,
+      last_order_amount: 100,
+      last_order_date: T0,
+    });
   });
 
   it('counts redemptions and rollbacks, with gift credits and points', async () => {
@@ -138,7 +182,9 @@ describe('customer summary services', () => {
       loyalty_card: { redeemed_points: 40, points_to_go: 0 },
     });
     await assert.rejects(
-      inTx((trx) => summary.recordRollbackInSummary(trx, { customer_id: id, result: 'SUCCESS', loyalty_points: 41, at: T1 })),
+      inTx((trx) =>
+        summary.recordRollbackInSummary(trx, { customer_id: id, result: 'SUCCESS', loyalty_points: 41, at: T1 }),
+      ),
       rejectsWith('customer_summary_out_of_balance'),
     );
     await assert.rejects(
@@ -158,10 +204,20 @@ describe('customer summary services', () => {
     });
     await assert.rejects(
       inTx((trx) => summary.addLoyaltyPoints(trx, { customer_id: id, campaign: OTHER, points: -20, at: T1 })),
-      rejectsWith('customer_summary_out_of_balance', `Removing 20 points of campaign camp_other would take a total of customer ${id} below zero`),
+      rejectsWith(
+        'customer_summary_out_of_balance',
+        `Removing 20 points of campaign camp_other would take a total of customer ${id} below zero`,
+      ),
     );
     await assert.rejects(
-      inTx((trx) => summary.addLoyaltyPoints(trx, { customer_id: id, campaign: { id: 'camp_none', name: 'None' }, points: -1, at: T1 })),
+      inTx((trx) =>
+        summary.addLoyaltyPoints(trx, {
+          customer_id: id,
+          campaign: { id: 'camp_none', name: 'None' },
+          points: -1,
+          at: T1,
+        }),
+      ),
       rejectsWith('customer_summary_out_of_balance'),
     );
     const customer = await getCustomer(deps, id);
@@ -194,7 +250,15 @@ describe('customer summary services', () => {
     );
     assert.deepEqual((await getCustomer(deps, 'referee')).referrals, {
       total: 1,
-      campaigns: [{ campaign_id: 'camp_ref', referrer_id: referrer, related_object_id: 'r_123', related_object_type: 'redemption', date: T1 }],
+      campaigns: [
+        {
+          campaign_id: 'camp_ref',
+          referrer_id: referrer,
+          related_object_id: 'r_123',
+          related_object_type: 'redemption',
+          date: T1,
+        },
+      ],
     });
     assert.deepEqual((await getCustomer(deps, 'referrer')).loyalty, {
       points: 0,

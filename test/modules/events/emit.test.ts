@@ -20,7 +20,11 @@ import { emit, listCustomerEvents } from '../../../src/modules/events/events.ser
 import { freshDbFile } from '../../support/db.js';
 
 const T0 = '2024-07-01T00:00:00.000Z';
-const apiActor: Actor = { channel: 'API', api_key: { name: 'shop', app_id: 'app-1' }, request_id: 'v-000000000000000001' };
+const apiActor: Actor = {
+  channel: 'API',
+  api_key: { name: 'shop', app_id: 'app-1' },
+  request_id: 'v-000000000000000001',
+};
 
 describe('events: emit and the feed', () => {
   let deps: Deps;
@@ -29,7 +33,8 @@ describe('events: emit and the feed', () => {
   });
   after(() => deps.close());
 
-  const feed = (customerId: string, query: Record<string, string> = {}) => listCustomerEvents(deps, customerId, validateQuery(activityQuerySchema, query));
+  const feed = (customerId: string, query: Record<string, string> = {}) =>
+    listCustomerEvents(deps, customerId, validateQuery(activityQuerySchema, query));
 
   it('returns the event as the feed shows it', async () => {
     const emitted = await deps.db.transaction().execute((trx) =>
@@ -46,7 +51,10 @@ describe('events: emit and the feed', () => {
     assert.deepEqual(emitted, {
       id: emitted.id,
       type: 'customer.order.paid',
-      data: { data: { order: { id: 'ord_1', amount: 100 } }, event_source: { channel: 'API', api_key: { name: 'shop', app_id: 'app-1' } } },
+      data: {
+        data: { order: { id: 'ord_1', amount: 100 } },
+        event_source: { channel: 'API', api_key: { name: 'shop', app_id: 'app-1' } },
+      },
       created_at: T0,
       group_id: 'v-000000000000000001',
     });
@@ -54,10 +62,16 @@ describe('events: emit and the feed', () => {
     assert.deepEqual((await feed('cust_e1', { category: 'ACTION', campaign_type: 'LOYALTY_PROGRAM' })).data, [emitted]);
   });
 
-  it('is part of its caller\'s transaction: a rollback takes the event with it', async () => {
+  it("is part of its caller's transaction: a rollback takes the event with it", async () => {
     await assert.rejects(
       deps.db.transaction().execute(async (trx) => {
-        await emit(trx, { type: 'customer.rewarded', customer_id: 'cust_e2', data: {}, actor: apiActor, created_at: T0 });
+        await emit(trx, {
+          type: 'customer.rewarded',
+          customer_id: 'cust_e2',
+          data: {},
+          actor: apiActor,
+          created_at: T0,
+        });
         throw new Error('the cause failed');
       }),
       /the cause failed/,
@@ -66,27 +80,38 @@ describe('events: emit and the feed', () => {
   });
 
   it('takes an explicit category over the default', async () => {
-    await deps.db.transaction().execute((trx) =>
-      emit(trx, { type: 'customer.rewarded', customer_id: 'cust_e3', data: {}, actor: apiActor, created_at: T0, category: 'ACTION' }),
-    );
+    await deps.db
+      .transaction()
+      .execute((trx) =>
+        emit(trx, {
+          type: 'customer.rewarded',
+          customer_id: 'cust_e3',
+          data: {},
+          actor: apiActor,
+          created_at: T0,
+          category: 'ACTION',
+        }),
+      );
     assert.equal((await feed('cust_e3', { category: 'ACTION' })).data.length, 1);
     assert.equal((await feed('cust_e3', { category: 'EFFECT' })).data.length, 0);
   });
 
-  it('refuses a type outside the reference\'s activity type names, and an unknown campaign type', async () => {
+  it("refuses a type outside the reference's activity type names, and an unknown campaign type", async () => {
     const attempts = [
       { type: 'customer.exploded' as CustomerEventType },
       { type: 'customer.created' as CustomerEventType, campaign: { id: 'c', type: 'LOTTERY' as 'PROMOTION' } },
     ];
     for (const extra of attempts) {
       await assert.rejects(
-        deps.db.transaction().execute((trx) => emit(trx, { customer_id: 'cust_e4', data: {}, actor: apiActor, created_at: T0, ...extra })),
+        deps.db
+          .transaction()
+          .execute((trx) => emit(trx, { customer_id: 'cust_e4', data: {}, actor: apiActor, created_at: T0, ...extra })),
         (error: unknown) => error instanceof AppError && error.key === 'invalid_event' && error.status === 500,
       );
     }
   });
 
-  it('marks command-line changes INTERNAL, without a key, grouped by the command\'s id', async () => {
+  it("marks command-line changes INTERNAL, without a key, grouped by the command's id", async () => {
     const actor = internalActor();
     const { customer } = await createCustomer(deps, actor, { source_id: 'cli-made' });
     const [created] = (await feed(customer.id)).data;
@@ -95,7 +120,7 @@ describe('events: emit and the feed', () => {
     assert.match(actor.request_id, /^c-[0-9a-f]{18}$/);
   });
 
-  it('keeps a deleted customer\'s history, ending with customer.deleted and its last state', async () => {
+  it("keeps a deleted customer's history, ending with customer.deleted and its last state", async () => {
     const { customer } = await createCustomer(deps, apiActor, { source_id: 'gone', name: 'Gone' });
     await deleteCustomer(deps, apiActor, 'gone');
     const events = (await feed(customer.id)).data;
@@ -108,8 +133,10 @@ describe('events: emit and the feed', () => {
 });
 
 describe('event types and default categories', () => {
-  it('filters by exactly the names of the reference\'s type filter enum (List Customer Activity)', () => {
-    const spec = JSON.parse(readFileSync(new URL('../../../reference/voucherify-openapi-subset.json', import.meta.url), 'utf8'));
+  it("filters by exactly the names of the reference's type filter enum (List Customer Activity)", () => {
+    const spec = JSON.parse(
+      readFileSync(new URL('../../../reference/voucherify-openapi-subset.json', import.meta.url), 'utf8'),
+    );
     assert.deepEqual([...FILTERABLE_EVENT_TYPES], spec.components.schemas.ParameterCustomerEvent.enum);
     for (const type of FEED_ONLY_EVENT_TYPES) assert.equal(isFilterableEventType(type), false, type);
     const itemTypes: string[] = spec.components.schemas.CustomerActivity.properties.type.enum;

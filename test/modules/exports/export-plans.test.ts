@@ -16,7 +16,7 @@ import { sqliteOf } from '../../support/sqlite.js';
  * ones, reads from an index without a scan of the table or a sort, with no statistics and with
  * those of a million rows (see test/architecture/query-plans.test.ts).
  */
-describe('query plans of the export job\'s keyset pages', () => {
+describe("query plans of the export job's keyset pages", () => {
   let deps: Deps;
   const captured: CompiledQuery[] = [];
   let db: Deps['db'];
@@ -33,11 +33,22 @@ describe('query plans of the export job\'s keyset pages', () => {
       for (const orderColumn of [null, ...Object.values(source.orders)]) {
         for (const descending of [false, true]) {
           for (const after of [null, [orderColumn === null ? 5 : 'x', 5] as [unknown, number]]) {
-            const page: KeysetPage = { columns: columnsFor(source, Object.keys(source.fields), orderColumn), orderColumn, descending, after, maxSeq: 1_000_000, limit: 1000 };
+            const page: KeysetPage = {
+              columns: columnsFor(source, Object.keys(source.fields), orderColumn),
+              orderColumn,
+              descending,
+              after,
+              maxSeq: 1_000_000,
+              limit: 1000,
+            };
             captured.length = 0;
             for await (const _row of streamSourcePage(db, source, page)) assert.fail('the tables are empty');
             assert.ok(captured.length > 0);
-            for (const query of captured) out.push([`${name} ${descending ? '-' : ''}${orderColumn ?? 'seq'} after=${JSON.stringify(after)}`, query]);
+            for (const query of captured)
+              out.push([
+                `${name} ${descending ? '-' : ''}${orderColumn ?? 'seq'} after=${JSON.stringify(after)}`,
+                query,
+              ]);
           }
         }
       }
@@ -45,7 +56,11 @@ describe('query plans of the export job\'s keyset pages', () => {
     return out;
   }
 
-  for (const [profile, rowsPerKey] of [['without statistics', undefined], ['with a million rows, many per key', ROWS], ['with a million rows, one per key', 1]] as const) {
+  for (const [profile, rowsPerKey] of [
+    ['without statistics', undefined],
+    ['with a million rows, many per key', ROWS],
+    ['with a million rows, one per key', 1],
+  ] as const) {
     it(`walks an index, ${profile}`, async () => {
       writeStatistics(sqliteOf(deps), rowsPerKey);
       const failures = (await statements()).flatMap(([label, query]) => {

@@ -20,15 +20,31 @@ describe('the Exports section of docs/api.md', () => {
       const [, object, table, fields, defaults, orders] = row.split('|').map((cell) => cell.trim());
       const source = EXPORT_SOURCES[names(object as string)[0] as keyof typeof EXPORT_SOURCES];
       assert.deepEqual(
-        { table: names(table as string), fields: names(fields as string), defaults: names(defaults as string), orders: names(orders as string) },
-        { table: [source.table], fields: [...Object.keys(source.fields), ...(source.metadata ? ['metadata.<key>'] : [])], defaults: [...source.defaults], orders: Object.keys(source.orders) },
+        {
+          table: names(table as string),
+          fields: names(fields as string),
+          defaults: names(defaults as string),
+          orders: names(orders as string),
+        },
+        {
+          table: [source.table],
+          fields: [...Object.keys(source.fields), ...(source.metadata ? ['metadata.<key>'] : [])],
+          defaults: [...source.defaults],
+          orders: Object.keys(source.orders),
+        },
         object,
       );
     }
   });
 
   it('lists the export endpoints (docs/api.md) and the command (README.md)', () => {
-    for (const line of ['| POST | `/v1/exports` |', '| GET | `/v1/exports` |', '| GET | `/v1/exports/{id}` |', '| DELETE | `/v1/exports/{id}` |', '| GET | `/v1/exports/{id}/download` |']) {
+    for (const line of [
+      '| POST | `/v1/exports` |',
+      '| GET | `/v1/exports` |',
+      '| GET | `/v1/exports/{id}` |',
+      '| DELETE | `/v1/exports/{id}` |',
+      '| GET | `/v1/exports/{id}/download` |',
+    ]) {
       assert.ok(API_DOC.includes(line), line);
     }
     assert.ok(README.includes('| `promo export <type>'), 'promo export <type>');

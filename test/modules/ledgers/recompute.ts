@@ -7,10 +7,25 @@ import type BetterSqlite3 from 'better-sqlite3';
  */
 export function assertCardMatchesLedger(sqlite: BetterSqlite3.Database, voucherId: string): void {
   const sum = (types: string[]): number =>
-    (sqlite.prepare(`SELECT coalesce(sum(abs(delta)), 0) AS s FROM ledger_entries WHERE voucher_id = ? AND type IN (${types.map(() => '?').join(',')})`).get(voucherId, ...types) as { s: number }).s;
-  const card = sqlite.prepare('SELECT * FROM vouchers WHERE id = ?').get(voucherId) as Record<string, number | string | null>;
-  const balance = (sqlite.prepare('SELECT coalesce(sum(delta), 0) AS s FROM ledger_entries WHERE voucher_id = ?').get(voucherId) as { s: number }).s;
-  const last = sqlite.prepare('SELECT balance, total FROM ledger_entries WHERE voucher_id = ? ORDER BY seq DESC LIMIT 1').get(voucherId) as { balance: number; total: number } | undefined;
+    (
+      sqlite
+        .prepare(
+          `SELECT coalesce(sum(abs(delta)), 0) AS s FROM ledger_entries WHERE voucher_id = ? AND type IN (${types.map(() => '?').join(',')})`,
+        )
+        .get(voucherId, ...types) as { s: number }
+    ).s;
+  const card = sqlite.prepare('SELECT * FROM vouchers WHERE id = ?').get(voucherId) as Record<
+    string,
+    number | string | null
+  >;
+  const balance = (
+    sqlite.prepare('SELECT coalesce(sum(delta), 0) AS s FROM ledger_entries WHERE voucher_id = ?').get(voucherId) as {
+      s: number;
+    }
+  ).s;
+  const last = sqlite
+    .prepare('SELECT balance, total FROM ledger_entries WHERE voucher_id = ? ORDER BY seq DESC LIMIT 1')
+    .get(voucherId) as { balance: number; total: number } | undefined;
   if (card.type === 'GIFT_VOUCHER') {
     assert.deepEqual(
       { amount: card.gift_amount, subtracted_amount: card.gift_subtracted_amount, balance: card.gift_balance },
@@ -19,7 +34,11 @@ export function assertCardMatchesLedger(sqlite: BetterSqlite3.Database, voucherI
     assert.deepEqual(last, { balance, total: card.gift_amount });
     return;
   }
-  const buckets = sqlite.prepare("SELECT expires_on, total_points FROM points_buckets WHERE voucher_id = ? AND status = 'ACTIVE' AND total_points > 0 ORDER BY expires_on").all(voucherId) as Array<{ expires_on: string; total_points: number }>;
+  const buckets = sqlite
+    .prepare(
+      "SELECT expires_on, total_points FROM points_buckets WHERE voucher_id = ? AND status = 'ACTIVE' AND total_points > 0 ORDER BY expires_on",
+    )
+    .all(voucherId) as Array<{ expires_on: string; total_points: number }>;
   const next = buckets.find((b) => b.expires_on !== '9999-12-31');
   assert.deepEqual(
     {

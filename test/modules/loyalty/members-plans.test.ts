@@ -35,7 +35,10 @@ describe('the statements of adding a member', () => {
     const cardReads = captured.filter((q) => /^select "id", "code" from "vouchers"/.test(q.sql));
     assert.equal(cardReads.length, 2, 'the held-card and the free-card lookups');
     const plans = cardReads.map((q) => explain(sqliteOf(deps), q).map((row) => row.detail));
-    assert.deepEqual(plans.map((p) => planProblems(p.map((detail) => ({ detail })))), [[], []]);
+    assert.deepEqual(
+      plans.map((p) => planProblems(p.map((detail) => ({ detail })))),
+      [[], []],
+    );
     assert.match(plans[0]?.join() ?? '', /vouchers_holder_created_at/);
     assert.match(plans[1]?.join() ?? '', /USING INDEX vouchers_free \(/);
   });

@@ -10,12 +10,19 @@ import { internalActor } from '../../../src/lib/actor.js';
 import { onOrderPaid } from '../../../src/modules/orders/order-paid.seam.js';
 import { updateOrder } from '../../../src/modules/orders/orders.service.js';
 
-const { dbFile, racer, orders, start } = workerData as { dbFile: string; racer: number; orders: string[]; start: SharedArrayBuffer };
+const { dbFile, racer, orders, start } = workerData as {
+  dbFile: string;
+  racer: number;
+  orders: string[];
+  start: SharedArrayBuffer;
+};
 const deps = createDeps({ dbFile, migrate: false, busyTimeoutMs: 20_000 });
 let fired = 0;
 onOrderPaid(deps.seams, async (trx, paid) => {
   fired++;
-  await sql`INSERT INTO paid_hits (order_id, racer, status) VALUES (${paid.order.id}, ${racer}, ${paid.order.status})`.execute(trx);
+  await sql`INSERT INTO paid_hits (order_id, racer, status) VALUES (${paid.order.id}, ${racer}, ${paid.order.status})`.execute(
+    trx,
+  );
 });
 const gate = new Int32Array(start);
 parentPort?.postMessage({ ready: true });

@@ -26,12 +26,21 @@ describe('the paid-order seam', () => {
   const put = (ref: string, body: unknown) => server.request('PUT', `/v1/orders/${ref}`, { body });
   const firedFor = (id: string) => fired.filter((paid) => paid.order.id === id);
 
-  it('fires for an order created PAID, with the order as answered and the request\'s actor', async () => {
-    const res = await post({ source_id: 'seam-1', status: 'PAID', customer: { source_id: 'seam-c' }, items: [{ quantity: 1, price: 100 }] });
+  it("fires for an order created PAID, with the order as answered and the request's actor", async () => {
+    const res = await post({
+      source_id: 'seam-1',
+      status: 'PAID',
+      customer: { source_id: 'seam-c' },
+      items: [{ quantity: 1, price: 100 }],
+    });
     assert.deepEqual(firedFor(res.body.id), [
       {
         order: res.body,
-        actor: { channel: 'API', api_key: { name: 'test server key', app_id: server.serverKey.app_id }, request_id: requestIdOf(res) },
+        actor: {
+          channel: 'API',
+          api_key: { name: 'test server key', app_id: server.serverKey.app_id },
+          request_id: requestIdOf(res),
+        },
         at: res.body.created_at,
       },
     ]);
@@ -53,22 +62,33 @@ describe('the paid-order seam', () => {
     await put('seam-3', { status: 'CANCELED' });
     assert.equal(firedFor(res.body.id).length, 0);
     const paid = await put('seam-3', { status: 'PAID' });
-    assert.deepEqual(firedFor(res.body.id).map((p) => [p.order, p.at]), [[paid.body, paid.body.updated_at]]);
+    assert.deepEqual(
+      firedFor(res.body.id).map((p) => [p.order, p.at]),
+      [[paid.body, paid.body.updated_at]],
+    );
   });
 
   it('does not fire for an imported PAID order, nor later when it is re-sent PAID', async () => {
     const { deps } = server;
     const ctx = { actor: internalActor(), at: '2024-01-01T00:00:00.000Z', seams: deps.seams };
-    const body = { source_id: 'seam-import', status: 'PAID' as const, created_at: '2023-03-04T05:06:07.000Z', customer: { source_id: 'seam-imp' } };
+    const body = {
+      source_id: 'seam-import',
+      status: 'PAID' as const,
+      created_at: '2023-03-04T05:06:07.000Z',
+      customer: { source_id: 'seam-imp' },
+    };
     const imported = await deps.db.transaction().execute((trx) => upsertOrder(trx, ctx, body, IMPORT_UPSERT));
-    assert.equal(imported.order.created_at, '2023-03-04T05:06:07.000Z', 'import keeps the order\'s created_at');
+    assert.equal(imported.order.created_at, '2023-03-04T05:06:07.000Z', "import keeps the order's created_at");
     await put('seam-import', { status: 'PAID' });
     await put('seam-import', { status: 'CANCELED' });
     await put('seam-import', { status: 'PAID' });
     assert.equal(firedFor(imported.order.id).length, 0);
     const feed = await server.request('GET', '/v1/customers/seam-imp/activity');
-    assert.deepEqual(feed.body.data.map((e: { type: string }) => e.type).reverse(), ['customer.order.updated', 'customer.order.canceled', 'customer.order.updated', 'customer.order.paid'],
-      'the import itself wrote no event (not even customer.created); the API\'s later changes do');
+    assert.deepEqual(
+      feed.body.data.map((e: { type: string }) => e.type).reverse(),
+      ['customer.order.updated', 'customer.order.canceled', 'customer.order.updated', 'customer.order.paid'],
+      "the import itself wrote no event (not even customer.created); the API's later changes do",
+    );
   });
 
   it('commits what a subscriber writes with the order, and a subscriber that throws stores nothing', async () => {
@@ -85,14 +105,22 @@ describe('the paid-order seam', () => {
   });
 });
 
-function racer(dbFile: string, index: number, orders: string[], start: SharedArrayBuffer, ready: () => void): Promise<{ fired: number }> {
+function racer(
+  dbFile: string,
+  index: number,
+  orders: string[],
+  start: SharedArrayBuffer,
+  ready: () => void,
+): Promise<{ fired: number }> {
   return new Promise((resolve, reject) => {
     // A plain-JS entry registers tsx in the thread (as bin/promo does), then loads the .ts racer.
     const api = JSON.stringify(import.meta.resolve('tsx/esm/api'));
     const file = JSON.stringify(new URL('./paid-race.worker.ts', import.meta.url).href);
     const entry = `import(${api}).then(({ register }) => { register(); return import(${file}); })`;
     const worker = new Worker(entry, { eval: true, workerData: { dbFile, racer: index, orders, start } });
-    worker.on('message', (message: { ready?: boolean; fired?: number }) => (message.ready ? ready() : resolve({ fired: message.fired ?? 0 })));
+    worker.on('message', (message: { ready?: boolean; fired?: number }) =>
+      message.ready ? ready() : resolve({ fired: message.fired ?? 0 }),
+    );
     worker.once('error', reject);
     worker.once('exit', (code) => code !== 0 && reject(new Error(`racer exited ${code}`)));
   });
@@ -105,10 +133,16 @@ describe('the paid-order seam across connections', () => {
     const dbFile = freshDbFile();
     const deps = createDeps({ dbFile });
     try {
-      sqliteOf(deps).exec('CREATE TABLE paid_hits (order_id TEXT NOT NULL, racer INTEGER NOT NULL, status TEXT NOT NULL)');
+      sqliteOf(deps).exec(
+        'CREATE TABLE paid_hits (order_id TEXT NOT NULL, racer INTEGER NOT NULL, status TEXT NOT NULL)',
+      );
       const refs: string[] = [];
       for (let i = 0; i < ORDERS; i++) {
-        const order = await createOrder(deps, internalActor(), { source_id: `race-${i}`, customer: { source_id: 'racer' }, items: [{ quantity: 1, price: 100 }] });
+        const order = await createOrder(deps, internalActor(), {
+          source_id: `race-${i}`,
+          customer: { source_id: 'racer' },
+          items: [{ quantity: 1, price: 100 }],
+        });
         refs.push(order.source_id as string);
       }
       const start = new SharedArrayBuffer(4);
@@ -119,14 +153,23 @@ describe('the paid-order seam across connections', () => {
         Atomics.notify(new Int32Array(start), 0);
       };
       const results = await Promise.all(Array.from({ length: RACERS }, (_, i) => racer(dbFile, i, refs, start, open)));
-      const hits = sqliteOf(deps).prepare('SELECT order_id, count(*) AS n, min(status) AS status FROM paid_hits GROUP BY order_id').all() as Array<{ n: number; status: string }>;
+      const hits = sqliteOf(deps)
+        .prepare('SELECT order_id, count(*) AS n, min(status) AS status FROM paid_hits GROUP BY order_id')
+        .all() as Array<{ n: number; status: string }>;
       assert.equal(hits.length, ORDERS);
       assert.deepEqual(new Set(hits.map((h) => `${h.n} ${h.status}`)), new Set(['1 PAID']));
-      assert.equal(results.reduce((n, r) => n + r.fired, 0), ORDERS);
-      const paidEvents = sqliteOf(deps).prepare("SELECT count(*) AS n FROM customer_events WHERE type = 'customer.order.paid'").get() as { n: number };
+      assert.equal(
+        results.reduce((n, r) => n + r.fired, 0),
+        ORDERS,
+      );
+      const paidEvents = sqliteOf(deps)
+        .prepare("SELECT count(*) AS n FROM customer_events WHERE type = 'customer.order.paid'")
+        .get() as { n: number };
       assert.equal(paidEvents.n, ORDERS);
       const racerSummary = (await getOrder(deps, 'race-0')).customer_id as string;
-      const row = sqliteOf(deps).prepare('SELECT orders_total_count AS n, orders_total_amount AS amount FROM customers WHERE id = ?').get(racerSummary);
+      const row = sqliteOf(deps)
+        .prepare('SELECT orders_total_count AS n, orders_total_amount AS amount FROM customers WHERE id = ?')
+        .get(racerSummary);
       assert.deepEqual(row, { n: ORDERS, amount: ORDERS * 100 });
     } finally {
       await deps.close();

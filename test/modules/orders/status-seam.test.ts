@@ -32,13 +32,21 @@ describe('the order-status seam', () => {
       {
         order: canceled.body,
         previous: 'PAID',
-        actor: { channel: 'API', api_key: { name: 'test server key', app_id: server.serverKey.app_id }, request_id: requestIdOf(canceled) },
+        actor: {
+          channel: 'API',
+          api_key: { name: 'test server key', app_id: server.serverKey.app_id },
+          request_id: requestIdOf(canceled),
+        },
         at: canceled.body.updated_at,
       },
       {
         order: reopened.body,
         previous: 'CANCELED',
-        actor: { channel: 'API', api_key: { name: 'test server key', app_id: server.serverKey.app_id }, request_id: requestIdOf(reopened) },
+        actor: {
+          channel: 'API',
+          api_key: { name: 'test server key', app_id: server.serverKey.app_id },
+          request_id: requestIdOf(reopened),
+        },
         at: reopened.body.updated_at,
       },
     ]);
@@ -47,8 +55,12 @@ describe('the order-status seam', () => {
   it('does not fire for an imported order changing status', async () => {
     const { deps } = server;
     const ctx = { actor: internalActor(), at: '2024-01-01T00:00:00.000Z', seams: deps.seams };
-    const first = await deps.db.transaction().execute((trx) => upsertOrder(trx, ctx, { source_id: 'st-imp', status: 'PAID' }, IMPORT_UPSERT));
-    await deps.db.transaction().execute((trx) => upsertOrder(trx, ctx, { source_id: 'st-imp', status: 'CANCELED' }, IMPORT_UPSERT));
+    const first = await deps.db
+      .transaction()
+      .execute((trx) => upsertOrder(trx, ctx, { source_id: 'st-imp', status: 'PAID' }, IMPORT_UPSERT));
+    await deps.db
+      .transaction()
+      .execute((trx) => upsertOrder(trx, ctx, { source_id: 'st-imp', status: 'CANCELED' }, IMPORT_UPSERT));
     assert.deepEqual(firedFor(first.order.id), []);
   });
 });

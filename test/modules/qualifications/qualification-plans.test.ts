@@ -32,12 +32,19 @@ describe('the candidate reads of a qualification', () => {
 
   it('walks vouchers_holder_any_created_at, vouchers_campaign and promotion_tiers_active_created_at', async () => {
     captured = [];
-    const body = { customer: { source_id: 'plans-ann' }, order: { amount: 100 }, options: { starting_after: '2030-01-01T00:00:00.000Z' } };
+    const body = {
+      customer: { source_id: 'plans-ann' },
+      order: { amount: 100 },
+      options: { starting_after: '2030-01-01T00:00:00.000Z' },
+    };
     await checkEligibility(deps, internalActor(), body as Parameters<typeof checkEligibility>[2]);
     const reads = captured.filter((q) => /order by "(v|promotion_tiers)"\."created_at" desc/.test(q.sql));
     assert.equal(reads.length, 3, 'the wallet, the tiers and the standalone vouchers');
     const plans = reads.map((q) => explain(sqliteOf(deps), q).map((row) => row.detail));
-    assert.deepEqual(plans.map((p) => planProblems(p.map((detail) => ({ detail })))), [[], [], []]);
+    assert.deepEqual(
+      plans.map((p) => planProblems(p.map((detail) => ({ detail })))),
+      [[], [], []],
+    );
     const used = plans.map((p) => p.join(' | '));
     assert.match(used[0] ?? '', /vouchers_holder_any_created_at/);
     assert.match(used[1] ?? '', /promotion_tiers_active_created_at/);
@@ -52,9 +59,16 @@ describe('the candidate reads of a qualification', () => {
     await listQualifyingVoucherKeys(deps.db, { ...walk, holderId: null });
     await listQualifyingTierKeys(deps.db, { ...walk, now: '2028-01-01T00:00:00.000Z' });
     await listQualifyingStackKeys(deps.db, { ...walk, now: '2028-01-01T00:00:00.000Z' });
-    const plans = captured.map((q) => explain(sqliteOf(deps), q).map((row) => row.detail).join(' | '));
+    const plans = captured.map((q) =>
+      explain(sqliteOf(deps), q)
+        .map((row) => row.detail)
+        .join(' | '),
+    );
     assert.equal(plans.length, 4);
-    assert.deepEqual(plans.map((p) => planProblems(p.split(' | ').map((detail) => ({ detail })))), [[], [], [], []]);
+    assert.deepEqual(
+      plans.map((p) => planProblems(p.split(' | ').map((detail) => ({ detail })))),
+      [[], [], [], []],
+    );
     assert.match(plans[0] ?? '', /vouchers_holder_any_created_at \(holder_id=\? AND created_at<\?\)/);
     assert.match(plans[1] ?? '', /vouchers_campaign \(campaign_id=\? AND created_at<\?\)/);
     assert.match(plans[2] ?? '', /promotion_tiers_active_created_at \(active=\? AND created_at<\?\)/);

@@ -20,9 +20,16 @@ describe('redemption counters', () => {
 
   const at = '2026-01-01T00:00:00.000Z';
   const voucher = { id: 'v_1', code: 'C1', campaign: null };
-  const counters = () => sqliteOf(deps).prepare('SELECT object, result, total FROM redemption_counts WHERE total > 0 ORDER BY object, result').all();
+  const counters = () =>
+    sqliteOf(deps)
+      .prepare('SELECT object, result, total FROM redemption_counts WHERE total > 0 ORDER BY object, result')
+      .all();
   const counted = () =>
-    sqliteOf(deps).prepare('SELECT object, result, count(*) AS total FROM redemptions GROUP BY object, result ORDER BY object, result').all();
+    sqliteOf(deps)
+      .prepare(
+        'SELECT object, result, count(*) AS total FROM redemptions GROUP BY object, result ORDER BY object, result',
+      )
+      .all();
 
   it('counts each object and result as the table holds them', async () => {
     assert.deepEqual(counters(), []);
@@ -37,9 +44,14 @@ describe('redemption counters', () => {
       { object: 'redemption', result: 'SUCCESS', total: 2 },
       { object: 'redemption_rollback', result: 'SUCCESS', total: 1 },
     ]);
-    sqliteOf(deps).prepare("UPDATE redemptions SET result = 'FAILURE', status = 'FAILED', failure_code = 'x' WHERE id = 'r_2'").run();
+    sqliteOf(deps)
+      .prepare("UPDATE redemptions SET result = 'FAILURE', status = 'FAILED', failure_code = 'x' WHERE id = 'r_2'")
+      .run();
     sqliteOf(deps).prepare("DELETE FROM redemptions WHERE id = 'rr_1'").run();
-    assert.deepEqual(counters(), [{ object: 'redemption', result: 'FAILURE', total: 2 }, { object: 'redemption', result: 'SUCCESS', total: 1 }]);
+    assert.deepEqual(counters(), [
+      { object: 'redemption', result: 'FAILURE', total: 2 },
+      { object: 'redemption', result: 'SUCCESS', total: 1 },
+    ]);
     assert.deepEqual(counters(), counted());
   });
 });

@@ -21,7 +21,8 @@ describe('the redemptions table serves every list order and filter from an index
   after(() => deps.close());
 
   const base = () => deps.db.selectFrom('redemptions').selectAll().limit(10).offset(100);
-  const check = (query: ReturnType<typeof base>) => assert.deepEqual(planProblems(explain(sqliteOf(deps), query.compile())), []);
+  const check = (query: ReturnType<typeof base>) =>
+    assert.deepEqual(planProblems(explain(sqliteOf(deps), query.compile())), []);
 
   for (const field of REDEMPTION_LIST_ORDERS) {
     for (const direction of ['asc', 'desc'] as const) {

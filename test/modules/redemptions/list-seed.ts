@@ -1,6 +1,14 @@
 import { insertRedemptions } from '../../../src/modules/redemptions/redemptions.repository.js';
 import { assertMatchesReference, withoutNulls } from '../../support/openapi.js';
-import { failedRow, parentRow, rollbackRow, tierChildRow, voucherChildRow, type VoucherRef, type Who } from '../../support/redemption-rows.js';
+import {
+  failedRow,
+  parentRow,
+  rollbackRow,
+  tierChildRow,
+  voucherChildRow,
+  type VoucherRef,
+  type Who,
+} from '../../support/redemption-rows.js';
 import type { TestServer } from '../../support/server.js';
 
 /**
@@ -14,7 +22,13 @@ import type { TestServer } from '../../support/server.js';
  *   t4 rr_1 (ann): the rollback of r_c1b
  *   t5 rf_f2 (no customer, tracking anon-1): unknown code NOPE, resource_not_found
  */
-export const T = ['2026-01-01T10:00:00.000Z', '2026-01-01T11:00:00.000Z', '2026-01-01T12:00:00.000Z', '2026-01-01T13:00:00.000Z', '2026-01-01T14:00:00.000Z'] as const;
+export const T = [
+  '2026-01-01T10:00:00.000Z',
+  '2026-01-01T11:00:00.000Z',
+  '2026-01-01T12:00:00.000Z',
+  '2026-01-01T13:00:00.000Z',
+  '2026-01-01T14:00:00.000Z',
+] as const;
 
 export const SPRING = { id: 'camp_spring', name: 'Spring' };
 export const PROMO = { id: 'camp_promo', name: 'Promo' };
@@ -32,19 +46,38 @@ export interface Seeded {
 }
 
 export async function seedRedemptions(server: TestServer): Promise<Seeded> {
-  const customer = async (source_id: string): Promise<Who> => ({ id: (await server.request('POST', '/v1/customers', { body: { source_id } })).body.id, source_id });
+  const customer = async (source_id: string): Promise<Who> => ({
+    id: (await server.request('POST', '/v1/customers', { body: { source_id } })).body.id,
+    source_id,
+  });
   const ann = await customer('ann');
   const bob = await customer('bob');
-  const rolledBack = { status: 'ROLLED_BACK' as const, related_redemptions: JSON.stringify({ rollbacks: [{ id: 'rr_1', date: T[3], rollback_order_mode: 'WITH_ORDER' }], redemptions: [] }) };
+  const rolledBack = {
+    status: 'ROLLED_BACK' as const,
+    related_redemptions: JSON.stringify({
+      rollbacks: [{ id: 'rr_1', date: T[3], rollback_order_mode: 'WITH_ORDER' }],
+      redemptions: [],
+    }),
+  };
   await insertRedemptions(server.deps.db, [
     parentRow('r_p1', { at: T[0], who: ann, order: 'ord_1', children: ['r_c1a', 'r_c1b'] }),
     voucherChildRow('r_c1a', { at: T[0], who: ann, parent: 'r_p1', order: 'ord_1', voucher: spring1 }),
-    { ...voucherChildRow('r_c1b', { at: T[0], who: ann, parent: 'r_p1', order: 'ord_1', voucher: gift, gift: 300 }), ...rolledBack },
+    {
+      ...voucherChildRow('r_c1b', { at: T[0], who: ann, parent: 'r_p1', order: 'ord_1', voucher: gift, gift: 300 }),
+      ...rolledBack,
+    },
     failedRow('rf_f1', { at: T[1], who: bob, voucher: spring2, code: 'voucher_expired', message: 'voucher expired' }),
     parentRow('r_p2', { at: T[2], who: bob, order: 'ord_2', children: ['r_c2'] }),
     tierChildRow('r_c2', { at: T[2], who: bob, parent: 'r_p2', order: 'ord_2', tier: 'promo_1', campaign: PROMO }),
     rollbackRow('rr_1', { at: T[3], who: ann, of: 'r_c1b', order: 'ord_1', voucher: gift, gift: 300 }),
-    failedRow('rf_f2', { at: T[4], who: null, tracking: 'anon-1', voucher: nope, code: 'resource_not_found', message: 'Resource not found' }),
+    failedRow('rf_f2', {
+      at: T[4],
+      who: null,
+      tracking: 'anon-1',
+      voucher: nope,
+      code: 'resource_not_found',
+      message: 'Resource not found',
+    }),
   ]);
   return { ann, bob };
 }
@@ -55,11 +88,20 @@ export async function seedRedemptions(server: TestServer): Promise<Seeded> {
  * real API answers as null; top-level nullable fields (`order`, `customer`...) stay as answered.
  */
 const nestedWithoutNulls = (record: object): object =>
-  Object.fromEntries(Object.entries(record).map(([key, value]) => [key, value !== null && typeof value === 'object' ? withoutNulls(value) : value]));
+  Object.fromEntries(
+    Object.entries(record).map(([key, value]) => [
+      key,
+      value !== null && typeof value === 'object' ? withoutNulls(value) : value,
+    ]),
+  );
 
 /** GET /v1/redemptions's answer against the reference (list-redemptions). */
 export const assertListMatches = (body: { redemptions: object[] }): void =>
-  assertMatchesReference('GET', '/v1/redemptions', 200, { ...body, redemptions: body.redemptions.map(nestedWithoutNulls) });
+  assertMatchesReference('GET', '/v1/redemptions', 200, {
+    ...body,
+    redemptions: body.redemptions.map(nestedWithoutNulls),
+  });
 
 /** GET /v1/redemptions/{id}'s answer against the reference (get-redemption). */
-export const assertRecordMatches = (body: object): void => assertMatchesReference('GET', '/v1/redemptions/{redemptionId}', 200, nestedWithoutNulls(body));
+export const assertRecordMatches = (body: object): void =>
+  assertMatchesReference('GET', '/v1/redemptions/{redemptionId}', 200, nestedWithoutNulls(body));

@@ -7,8 +7,16 @@ import { createDeps } from '../../../src/root/create-deps.js';
 import type { Database } from '../../../src/db/database.js';
 import { internalActor } from '../../../src/lib/actor.js';
 import { fixedClock } from '../../../src/lib/clock.js';
-import { deleteCampaignVouchersStep, updateCampaignVouchersStep } from '../../../src/modules/vouchers/campaign-vouchers.job.js';
-import { createCampaign, deleteCampaign, updateCampaign, type CampaignRangePayload } from '../../../src/modules/vouchers/campaign-vouchers.service.js';
+import {
+  deleteCampaignVouchersStep,
+  updateCampaignVouchersStep,
+} from '../../../src/modules/vouchers/campaign-vouchers.job.js';
+import {
+  createCampaign,
+  deleteCampaign,
+  updateCampaign,
+  type CampaignRangePayload,
+} from '../../../src/modules/vouchers/campaign-vouchers.service.js';
 import { addVouchers } from '../../../src/modules/vouchers/voucher-generation.service.js';
 import * as repo from '../../../src/modules/vouchers/vouchers.repository.js';
 import { freshDbFile } from '../../support/db.js';
@@ -23,14 +31,29 @@ const discountCampaign = (name: string) => ({
 
 /** The job a campaign use case just enqueued, as a step sees it before its first portion. */
 function lastJob(sqlite: BetterSqlite3.Database) {
-  const row = sqlite.prepare('SELECT id, type, payload, total FROM async_actions ORDER BY seq DESC LIMIT 1').get() as { id: string; type: string; payload: string; total: number };
-  return { ...row, payload: JSON.parse(row.payload) as CampaignRangePayload, cursor: 0, done_count: 0, failed_count: 0 };
+  const row = sqlite.prepare('SELECT id, type, payload, total FROM async_actions ORDER BY seq DESC LIMIT 1').get() as {
+    id: string;
+    type: string;
+    payload: string;
+    total: number;
+  };
+  return {
+    ...row,
+    payload: JSON.parse(row.payload) as CampaignRangePayload,
+    cursor: 0,
+    done_count: 0,
+    failed_count: 0,
+  };
 }
 
 const seqsOf = (sqlite: BetterSqlite3.Database, campaignId: string): number[] =>
-  (sqlite.prepare('SELECT seq FROM vouchers WHERE campaign_id = ? ORDER BY seq').all(campaignId) as Array<{ seq: number }>).map((r) => r.seq);
+  (
+    sqlite.prepare('SELECT seq FROM vouchers WHERE campaign_id = ? ORDER BY seq').all(campaignId) as Array<{
+      seq: number;
+    }>
+  ).map((r) => r.seq);
 
-describe('jobs over a campaign\'s vouchers walk them by keyset, a portion of the campaign\'s vouchers at a time', () => {
+describe("jobs over a campaign's vouchers walk them by keyset, a portion of the campaign's vouchers at a time", () => {
   let deps: Deps;
   before(() => {
     deps = createDeps({ dbFile: freshDbFile(), clock: fixedClock(NOW) });
@@ -38,18 +61,24 @@ describe('jobs over a campaign\'s vouchers walk them by keyset, a portion of the
   after(() => deps.close());
 
   /** Runs every portion of the job, `maxItems` vouchers each; returns [cursor, done] per portion. */
-  async function runAll(step: typeof updateCampaignVouchersStep, job: ReturnType<typeof lastJob>, maxItems: number): Promise<Array<[number, number]>> {
+  async function runAll(
+    step: typeof updateCampaignVouchersStep,
+    job: ReturnType<typeof lastJob>,
+    maxItems: number,
+  ): Promise<Array<[number, number]>> {
     const portions: Array<[number, number]> = [];
     let current = job;
     for (;;) {
-      const outcome = await deps.db.transaction().execute((trx) => step.run({ trx, engine: deps.engine, now: NOW }, current, maxItems));
+      const outcome = await deps.db
+        .transaction()
+        .execute((trx) => step.run({ trx, engine: deps.engine, now: NOW }, current, maxItems));
       portions.push([outcome.cursor, outcome.done]);
       current = { ...current, cursor: outcome.cursor, done_count: current.done_count + outcome.done };
       if (outcome.finished) return portions;
     }
   }
 
-  it('updates exactly the campaign\'s vouchers up to the request, ending each portion at its n-th voucher', async () => {
+  it("updates exactly the campaign's vouchers up to the request, ending each portion at its n-th voucher", async () => {
     const actor = internalActor();
     const a = await createCampaign(deps, discountCampaign('Interleaved A'), actor);
     const b = await createCampaign(deps, discountCampaign('Interleaved B'), actor);
@@ -62,10 +91,16 @@ describe('jobs over a campaign\'s vouchers walk them by keyset, a portion of the
     await addVouchers(deps, a.id, { count: 1, body: {}, actor }); // after the request: not the job's
     const seqs = seqsOf(sqliteOf(deps), a.id);
     assert.equal(job.type, 'CAMPAIGN.VOUCHERS_UPDATE');
-    assert.deepEqual(await runAll(updateCampaignVouchersStep, job, 4), [[seqs[3], 4], [seqs[7], 4], [job.total, 2]]);
+    assert.deepEqual(await runAll(updateCampaignVouchersStep, job, 4), [
+      [seqs[3], 4],
+      [seqs[7], 4],
+      [job.total, 2],
+    ]);
     // The late voucher has the new discount from the campaign's template, but the job did not touch it.
     const byCampaign = sqliteOf(deps)
-      .prepare('SELECT campaign_id = ? AS in_a, updated_at, discount, count(*) AS n FROM vouchers GROUP BY 1, 2, 3 ORDER BY 1, 2')
+      .prepare(
+        'SELECT campaign_id = ? AS in_a, updated_at, discount, count(*) AS n FROM vouchers GROUP BY 1, 2, 3 ORDER BY 1, 2',
+      )
       .all(a.id);
     assert.deepEqual(byCampaign, [
       { in_a: 0, updated_at: null, discount: '{"type":"PERCENT","percent_off":10}', n: 10 },
@@ -76,12 +111,16 @@ describe('jobs over a campaign\'s vouchers walk them by keyset, a portion of the
     await deleteCampaign(deps, a.id, actor);
     const doomed = lastJob(sqliteOf(deps));
     assert.equal(doomed.type, 'CAMPAIGN.VOUCHERS_DELETE');
-    assert.deepEqual(await runAll(deleteCampaignVouchersStep, doomed, 4), [[seqs[3], 4], [seqs[7], 4], [doomed.total, 3]]);
+    assert.deepEqual(await runAll(deleteCampaignVouchersStep, doomed, 4), [
+      [seqs[3], 4],
+      [seqs[7], 4],
+      [doomed.total, 3],
+    ]);
     assert.deepEqual([seqsOf(sqliteOf(deps), a.id).length, seqsOf(sqliteOf(deps), b.id).length], [0, 10]);
   });
 });
 
-describe('the statements of those jobs read the campaign\'s range of vouchers_campaign_seq (EXPLAIN QUERY PLAN)', () => {
+describe("the statements of those jobs read the campaign's range of vouchers_campaign_seq (EXPLAIN QUERY PLAN)", () => {
   let deps: Deps;
   before(() => {
     deps = createDeps({ dbFile: freshDbFile(), clock: fixedClock(NOW) });
@@ -91,7 +130,10 @@ describe('the statements of those jobs read the campaign\'s range of vouchers_ca
   /** The SQL and parameters the repository functions run, captured from Kysely's log. */
   async function statements(): Promise<CompiledQuery[]> {
     const captured: CompiledQuery[] = [];
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqliteOf(deps) }), log: (event) => void captured.push(event.query) });
+    const db = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: sqliteOf(deps) }),
+      log: (event) => void captured.push(event.query),
+    });
     await repo.findNthCampaignVoucherSeq(db, 'camp_x', 100, 5000, 1000);
     await repo.updateCampaignVouchersInRange(db, 'camp_x', 100, 5000, { discount: '{}', updated_at: NOW });
     await repo.deleteCampaignVouchersInRange(db, 'camp_x', 100, 5000);
@@ -100,7 +142,13 @@ describe('the statements of those jobs read the campaign\'s range of vouchers_ca
 
   const plans = async (): Promise<string[]> =>
     (await statements()).map((q) =>
-      (sqliteOf(deps).prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.parameters) as Array<{ detail: string }>).map((r) => r.detail).join(' | '),
+      (
+        sqliteOf(deps)
+          .prepare(`EXPLAIN QUERY PLAN ${q.sql}`)
+          .all(...q.parameters) as Array<{ detail: string }>
+      )
+        .map((r) => r.detail)
+        .join(' | '),
     );
 
   const expected = [
@@ -121,9 +169,12 @@ describe('the statements of those jobs read the campaign\'s range of vouchers_ca
   it('with the statistics of 3,300,000 vouchers in three campaigns of 1,100,000', async () => {
     sqliteOf(deps).exec('ANALYZE');
     sqliteOf(deps).exec("DELETE FROM sqlite_stat1 WHERE tbl = 'vouchers'");
-    const indexes = sqliteOf(deps).prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'vouchers'").all() as Array<{ name: string }>;
+    const indexes = sqliteOf(deps)
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'vouchers'")
+      .all() as Array<{ name: string }>;
     const insert = sqliteOf(deps).prepare("INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES ('vouchers', ?, ?)");
-    for (const { name } of indexes) insert.run(name, name.startsWith('vouchers_campaign') ? '3300000 1100000 1' : '3300000 1');
+    for (const { name } of indexes)
+      insert.run(name, name.startsWith('vouchers_campaign') ? '3300000 1100000 1' : '3300000 1');
     sqliteOf(deps).exec('ANALYZE sqlite_schema'); // loads the statistics into the planner
     assert.deepEqual(await plans(), expected);
   });

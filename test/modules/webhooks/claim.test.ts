@@ -23,21 +23,38 @@ describe('webhook queue claims', () => {
   });
 
   it('gives a due queue to one sender only, until that sender gives it back', async () => {
-    const hook = (await server.request('POST', '/management/v1/projects/proj_promo/webhooks', { body: { target_url: receiver.url, events: ['redemption.succeeded'] } })).body;
+    const hook = (
+      await server.request('POST', '/management/v1/projects/proj_promo/webhooks', {
+        body: { target_url: receiver.url, events: ['redemption.succeeded'] },
+      })
+    ).body;
     assert.deepEqual(await claim(server.deps, 'snd_a', DEFAULT_SENDER, 8), [], 'nothing due yet');
-    await server.request('POST', '/v1/vouchers/CLAIM-1', { body: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } } });
+    await server.request('POST', '/v1/vouchers/CLAIM-1', {
+      body: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } },
+    });
     await server.request('POST', '/v1/vouchers/CLAIM-1/redemption', { body: { order: { amount: 1000 } } });
 
-    const [a, b] = await Promise.all([claim(server.deps, 'snd_a', DEFAULT_SENDER, 8), claim(server.deps, 'snd_b', DEFAULT_SENDER, 8)]);
+    const [a, b] = await Promise.all([
+      claim(server.deps, 'snd_a', DEFAULT_SENDER, 8),
+      claim(server.deps, 'snd_b', DEFAULT_SENDER, 8),
+    ]);
     const winners = [a, b].filter((claimed) => claimed.length > 0);
     assert.equal(winners.length, 1, 'exactly one sender holds the queue');
-    assert.deepEqual(winners[0]!.map((w) => [w.id, w.target_url]), [[hook.id, receiver.url]]);
-    assert.deepEqual(await claim(server.deps, 'snd_c', DEFAULT_SENDER, 8), [], 'a held queue is not taken while its lease lives');
+    assert.deepEqual(
+      winners[0]!.map((w) => [w.id, w.target_url]),
+      [[hook.id, receiver.url]],
+    );
+    assert.deepEqual(
+      await claim(server.deps, 'snd_c', DEFAULT_SENDER, 8),
+      [],
+      'a held queue is not taken while its lease lives',
+    );
 
     await drainQueue(server.deps, a.length > 0 ? 'snd_a' : 'snd_b', winners[0]![0]!, DEFAULT_SENDER);
     assert.equal(receiver.received.length, 1);
     assert.deepEqual(await claim(server.deps, 'snd_c', DEFAULT_SENDER, 8), [], 'delivered: nothing is due');
-    const [shown] = (await server.request('GET', `/management/v1/projects/proj_promo/webhooks/${hook.id}`)).body.deliveries;
+    const [shown] = (await server.request('GET', `/management/v1/projects/proj_promo/webhooks/${hook.id}`)).body
+      .deliveries;
     assert.deepEqual([shown.status, shown.attempts], ['DELIVERED', 1]);
   });
 
@@ -51,16 +68,24 @@ describe('webhook queue claims', () => {
     await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/moved`;
     try {
-      for (const old of (await server.request('GET', '/management/v1/projects/proj_promo/webhooks')).body.data) await server.request('DELETE', `/management/v1/projects/proj_promo/webhooks/${old.id}`);
-      const hook = (await server.request('POST', '/management/v1/projects/proj_promo/webhooks', { body: { target_url: url, events: ['redemption.succeeded'] } })).body;
+      for (const old of (await server.request('GET', '/management/v1/projects/proj_promo/webhooks')).body.data)
+        await server.request('DELETE', `/management/v1/projects/proj_promo/webhooks/${old.id}`);
+      const hook = (
+        await server.request('POST', '/management/v1/projects/proj_promo/webhooks', {
+          body: { target_url: url, events: ['redemption.succeeded'] },
+        })
+      ).body;
       const before = receiver.received.length;
-      await server.request('POST', '/v1/vouchers/CLAIM-2', { body: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } } });
+      await server.request('POST', '/v1/vouchers/CLAIM-2', {
+        body: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } },
+      });
       await server.request('POST', '/v1/vouchers/CLAIM-2/redemption', { body: { order: { amount: 1000 } } });
       const [claimed, ...others] = await claim(server.deps, 'snd_d', DEFAULT_SENDER, 8);
       assert.deepEqual([claimed!.target_url, others], [url, []]);
       await drainQueue(server.deps, 'snd_d', claimed!, DEFAULT_SENDER);
       assert.equal(receiver.received.length, before, 'the redirect was not followed');
-      const [shown] = (await server.request('GET', `/management/v1/projects/proj_promo/webhooks/${hook.id}`)).body.deliveries;
+      const [shown] = (await server.request('GET', `/management/v1/projects/proj_promo/webhooks/${hook.id}`)).body
+        .deliveries;
       assert.deepEqual([shown.status, shown.attempts, shown.last_status], ['PENDING', 1, 302]);
       assert.equal(shown.last_error, `HTTP 302: ${'x'.repeat(200)}`);
       assert.ok(shown.next_attempt_at > shown.created_at);

@@ -10,14 +10,21 @@ import { expectedSignature, sleep, startReceiver, type Receiver } from '../../su
  * and a new `promo serve` on the same file delivers it once the dead sender's lease (six
  * timeouts) has passed. Nothing is lost, and the database holds the event and its delivery once.
  */
-const ENV = { PROMO_APP_ID: 'hooks-app', PROMO_APP_TOKEN: 'hooks-token', PROMO_WEBHOOK_TIMEOUT_MS: '400', PROMO_WEBHOOK_RETRY_BASE_MS: '50', PROMO_WEBHOOK_POLL_MS: '50' };
+const ENV = {
+  PROMO_APP_ID: 'hooks-app',
+  PROMO_APP_TOKEN: 'hooks-token',
+  PROMO_WEBHOOK_TIMEOUT_MS: '400',
+  PROMO_WEBHOOK_RETRY_BASE_MS: '50',
+  PROMO_WEBHOOK_POLL_MS: '50',
+};
 const base = '/management/v1/projects/proj_promo/webhooks';
 
 describe('webhooks across a crash', () => {
   const started: SpawnedServer[] = [];
   let receiver: Receiver | undefined;
   after(async () => {
-    for (const server of started) if (server.child.exitCode === null && server.child.signalCode === null) await server.stop('SIGKILL');
+    for (const server of started)
+      if (server.child.exitCode === null && server.child.signalCode === null) await server.stop('SIGKILL');
     await receiver?.close();
   });
 
@@ -27,8 +34,12 @@ describe('webhooks across a crash', () => {
     receiver = await startReceiver((i) => (i === 0 ? new Promise<number>(() => undefined) : 200));
     const first = await spawnServe(['--db', file, '--workers', '1'], ENV);
     started.push(first);
-    const hook = (await first.request('POST', base, { target_url: receiver.url, events: ['redemption.succeeded'] })).body;
-    await first.request('POST', '/v1/vouchers/CRASH-1', { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } });
+    const hook = (await first.request('POST', base, { target_url: receiver.url, events: ['redemption.succeeded'] }))
+      .body;
+    await first.request('POST', '/v1/vouchers/CRASH-1', {
+      type: 'DISCOUNT_VOUCHER',
+      discount: { type: 'PERCENT', percent_off: 10 },
+    });
     const redeemed = await first.request('POST', '/v1/vouchers/CRASH-1/redemption', { order: { amount: 1000 } });
     assert.equal(redeemed.status, 200);
     const [inFlight] = await receiver.waitFor(1);
@@ -48,7 +59,10 @@ describe('webhooks across a crash', () => {
       await sleep(50);
       shown = (await second.request('GET', `${base}/${hook.id}`)).body.deliveries;
     }
-    assert.deepEqual(shown.map((d: any) => [d.id, d.event.id, d.status, d.last_status]), [[again.json.id, again.json.event.id, 'DELIVERED', 200]]);
+    assert.deepEqual(
+      shown.map((d: any) => [d.id, d.event.id, d.status, d.last_status]),
+      [[again.json.id, again.json.event.id, 'DELIVERED', 200]],
+    );
     const metrics = await (await fetch(`${second.url}/metrics`)).text();
     assert.match(metrics, /^promo_webhook_deliveries_total\{outcome="delivered"\} 1$/m);
     assert.match(metrics, /^promo_webhook_oldest_undelivered_seconds 0$/m);

@@ -12,7 +12,8 @@ import { sqliteOf } from '../../support/sqlite.js';
  * receivers on port 0, with retry timing in milliseconds.
  */
 const base = '/management/v1/projects/proj_promo/webhooks';
-const fast = (giveUpMs = 60_000) => loopOptions({ timeoutMs: 2000, retryBaseMs: 30, retryMaxMs: 150, giveUpMs, pollMs: 20 });
+const fast = (giveUpMs = 60_000) =>
+  loopOptions({ timeoutMs: 2000, retryBaseMs: 30, retryMaxMs: 150, giveUpMs, pollMs: 20 });
 
 describe('webhook delivery', () => {
   let server: TestServer;
@@ -35,16 +36,24 @@ describe('webhook delivery', () => {
     receivers.push(r);
     return r;
   };
-  const addWebhook = async (url: string, events = ['redemption.succeeded']) => (await server.request('POST', base, { body: { target_url: url, events } })).body;
+  const addWebhook = async (url: string, events = ['redemption.succeeded']) =>
+    (await server.request('POST', base, { body: { target_url: url, events } })).body;
   const removeWebhook = (id: string) => server.request('DELETE', `${base}/${id}`);
   const redeem = async () => {
     const code = `HOOK-${++codes}`;
     await percentVoucher(server, code);
-    const res = await server.request('POST', `/v1/vouchers/${code}/redemption`, { body: { customer: { source_id: 'hook-customer' }, order: { amount: 1000 } } });
+    const res = await server.request('POST', `/v1/vouchers/${code}/redemption`, {
+      body: { customer: { source_id: 'hook-customer' }, order: { amount: 1000 } },
+    });
     assert.equal(res.status, 200, res.text);
     return res;
   };
-  const outboxRows = () => sqliteOf(server.deps).prepare('SELECT (SELECT count(*) FROM webhook_events) AS events, (SELECT count(*) FROM webhook_deliveries) AS deliveries').get();
+  const outboxRows = () =>
+    sqliteOf(server.deps)
+      .prepare(
+        'SELECT (SELECT count(*) FROM webhook_events) AS events, (SELECT count(*) FROM webhook_deliveries) AS deliveries',
+      )
+      .get();
 
   it('posts one signed v2024 envelope per redemption, which verifies with the secret', async () => {
     const r = await receiver();
@@ -67,18 +76,38 @@ describe('webhook delivery', () => {
       data: { customer: got!.json.data.customer, redemption, voucher },
       source: { id: hook.id, object: 'webhook', target_url: r.url },
       event: {
-        id: got!.json.event.id, type: 'redemption.succeeded', created_at: redemption.date, entity_id: redemption.id,
-        group_id: res.headers.get('x-request-id'), event_source: { channel: 'API' },
+        id: got!.json.event.id,
+        type: 'redemption.succeeded',
+        created_at: redemption.date,
+        entity_id: redemption.id,
+        group_id: res.headers.get('x-request-id'),
+        event_source: { channel: 'API' },
       },
     });
     assert.match(got!.json.id, /^whs_[0-9a-f]{24}$/);
     assert.match(got!.json.event.id, /^evt_[0-9A-Za-z]{16}$/);
-    assert.deepEqual(got!.json.data.customer, { id: redemption.customer.id, source_id: 'hook-customer', metadata: {}, object: 'customer' });
+    assert.deepEqual(got!.json.data.customer, {
+      id: redemption.customer.id,
+      source_id: 'hook-customer',
+      metadata: {},
+      object: 'customer',
+    });
     const shown = (await server.request('GET', `${base}/${hook.id}`)).body.deliveries;
-    assert.deepEqual(shown, [{
-      object: 'webhook_delivery', id: got!.json.id, webhook_id: hook.id, event: { id: got!.json.event.id, type: 'redemption.succeeded' }, status: 'DELIVERED', attempts: 1,
-      next_attempt_at: null, last_status: 200, last_error: null, created_at: redemption.date, finished_at: shown[0].finished_at,
-    }]);
+    assert.deepEqual(shown, [
+      {
+        object: 'webhook_delivery',
+        id: got!.json.id,
+        webhook_id: hook.id,
+        event: { id: got!.json.event.id, type: 'redemption.succeeded' },
+        status: 'DELIVERED',
+        attempts: 1,
+        next_attempt_at: null,
+        last_status: 200,
+        last_error: null,
+        created_at: redemption.date,
+        finished_at: shown[0].finished_at,
+      },
+    ]);
     await removeWebhook(hook.id);
   });
 
@@ -93,7 +122,10 @@ describe('webhook delivery', () => {
     assert.deepEqual(new Set(got.map((g) => g.body)).size, 1);
     for (const g of got) assert.equal(g.headers['x-voucherify-signature'], expectedSignature(hook.secret, g.body));
     const [shown] = (await server.request('GET', `${base}/${hook.id}`)).body.deliveries;
-    assert.deepEqual([shown.status, shown.attempts, shown.last_status, shown.last_error, shown.next_attempt_at], ['DELIVERED', 4, 200, null, null]);
+    assert.deepEqual(
+      [shown.status, shown.attempts, shown.last_status, shown.last_error, shown.next_attempt_at],
+      ['DELIVERED', 4, 200, null, null],
+    );
     await removeWebhook(hook.id);
   });
 
@@ -107,17 +139,27 @@ describe('webhook delivery', () => {
     for (let i = 0; i < 5; i++) ids.push((await redeem()).body.id);
     // The receiver that is up has every event while the other is still refused.
     const promptly = await up.waitFor(5, 5000);
-    assert.deepEqual(promptly.map((g) => g.json.event.entity_id), ids);
+    assert.deepEqual(
+      promptly.map((g) => g.json.event.entity_id),
+      ids,
+    );
     await sleep(200);
     const waiting = (await server.request('GET', `${base}/${down.id}`)).body.deliveries;
     assert.equal(waiting.length, 5);
     const head = waiting[4];
     assert.equal(head.status, 'PENDING');
     assert.ok(head.attempts >= 1 && /ECONNREFUSED/.test(head.last_error), JSON.stringify(head));
-    assert.ok(waiting.slice(0, 4).every((d: any) => d.status === 'PENDING' && d.attempts === 0), 'events behind the head wait: one in flight');
+    assert.ok(
+      waiting.slice(0, 4).every((d: any) => d.status === 'PENDING' && d.attempts === 0),
+      'events behind the head wait: one in flight',
+    );
     const back = await receiver(undefined, port);
     const later = await back.waitFor(5);
-    assert.deepEqual(later.map((g) => g.json.event.entity_id), ids, 'every event, in commit order');
+    assert.deepEqual(
+      later.map((g) => g.json.event.entity_id),
+      ids,
+      'every event, in commit order',
+    );
     await removeWebhook(down.id);
     await removeWebhook(other.id);
   });
@@ -133,7 +175,13 @@ describe('webhook delivery', () => {
     while ((await r.waitFor(count)).at(-1)!.json.event.entity_id !== second) count++;
     await sleep(100);
     const shown = (await server.request('GET', `${base}/${hook.id}`)).body.deliveries;
-    assert.deepEqual(shown.map((d: any) => [d.event.type, d.status, d.last_status]), [['redemption.succeeded', 'DELIVERED', 200], ['redemption.succeeded', 'FAILED', 503]]);
+    assert.deepEqual(
+      shown.map((d: any) => [d.event.type, d.status, d.last_status]),
+      [
+        ['redemption.succeeded', 'DELIVERED', 200],
+        ['redemption.succeeded', 'FAILED', 503],
+      ],
+    );
     assert.match(shown[1].last_error, /^HTTP 503: refused \d+$/);
     assert.ok(shown[1].attempts >= 2);
     await removeWebhook(hook.id);
@@ -150,12 +198,20 @@ describe('webhook delivery', () => {
       throw new Error('injected failure after the outbox was written');
     });
     await percentVoucher(server, 'HOOK-ROLLED-BACK');
-    const failed = await server.request('POST', '/v1/vouchers/HOOK-ROLLED-BACK/redemption', { body: { order: { amount: 1000 } } });
+    const failed = await server.request('POST', '/v1/vouchers/HOOK-ROLLED-BACK/redemption', {
+      body: { order: { amount: 1000 } },
+    });
     unsubscribe();
     assert.deepEqual([failed.status, failed.body.key], [500, 'internal_error']);
-    const refused = await server.request('POST', '/v1/vouchers/NO-SUCH-CODE/redemption', { body: { order: { amount: 1000 } } });
+    const refused = await server.request('POST', '/v1/vouchers/NO-SUCH-CODE/redemption', {
+      body: { order: { amount: 1000 } },
+    });
     assert.equal(refused.status, 404);
-    assert.equal((await server.request('GET', '/v1/vouchers/HOOK-ROLLED-BACK')).body.redemption.redeemed_quantity, 0, 'the redemption rolled back');
+    assert.equal(
+      (await server.request('GET', '/v1/vouchers/HOOK-ROLLED-BACK')).body.redemption.redeemed_quantity,
+      0,
+      'the redemption rolled back',
+    );
     assert.deepEqual(outboxRows(), before);
     await removeWebhook(hook.id);
     const withoutWebhooks = outboxRows();

@@ -32,7 +32,17 @@ export const giftKind = {
   onItemOfKind: (schema) => schema.required(),
   fromImport: (gift, fromTemplate) =>
     gift
-      ? { gift_amount: gift.amount, gift_balance: gift.balance, gift_subtracted_amount: gift.subtracted_amount ?? 0, gift_effect: gift.effect ?? fromTemplate.gift_effect }
+      ? {
+          gift_amount: gift.amount,
+          gift_balance: gift.balance,
+          gift_subtracted_amount: gift.subtracted_amount ?? 0,
+          gift_effect: gift.effect ?? fromTemplate.gift_effect,
+        }
       : fromTemplate,
-  present: (row) => ({ amount: row.gift_amount ?? 0, subtracted_amount: row.gift_subtracted_amount ?? 0, balance: row.gift_balance ?? 0, effect: row.gift_effect }),
+  present: (row) => ({
+    amount: row.gift_amount ?? 0,
+    subtracted_amount: row.gift_subtracted_amount ?? 0,
+    balance: row.gift_balance ?? 0,
+    effect: row.gift_effect,
+  }),
 } as const satisfies VoucherKind<(typeof COLUMNS)[number], ReturnType<typeof importBlock>>;

@@ -21,7 +21,10 @@ export type KindColumns = Pick<VoucherTable, KindColumn>;
 const NO_KIND_COLUMNS = Object.fromEntries(KIND_COLUMNS.map((column) => [column, null])) as { [C in KindColumn]: null };
 
 /** A new voucher's kind columns from its campaign's template: its kind's, the others null. */
-export const kindColumnsFromTemplate = (template: StoredTemplate): KindColumns => ({ ...NO_KIND_COLUMNS, ...BY_TYPE[template.type].fromTemplate(template) });
+export const kindColumnsFromTemplate = (template: StoredTemplate): KindColumns => ({
+  ...NO_KIND_COLUMNS,
+  ...BY_TYPE[template.type].fromTemplate(template),
+});
 
 /** An import item's kind blocks as each kind reads them (vouchers.schemas.ts checks them; it imports this file, so not the reverse). */
 type ImportKindBlocks = {
@@ -31,7 +34,11 @@ type ImportKindBlocks = {
 };
 
 /** An imported voucher's kind columns: its kind's block of the (checked) item over the template's. */
-export function kindColumnsFromImport(item: ImportKindBlocks, type: VoucherType, fromTemplate: KindColumns): KindColumns {
+export function kindColumnsFromImport(
+  item: ImportKindBlocks,
+  type: VoucherType,
+  fromTemplate: KindColumns,
+): KindColumns {
   const own = {
     DISCOUNT_VOUCHER: () => discountKind.fromImport(item.discount, fromTemplate),
     GIFT_VOUCHER: () => giftKind.fromImport(item.gift, fromTemplate),

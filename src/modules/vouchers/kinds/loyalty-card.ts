@@ -5,15 +5,24 @@ import { isoDate } from '../../../lib/validity-fields.js';
 import type { VoucherKind } from './kind.js';
 
 const COLUMNS = [
-  'loyalty_points', 'loyalty_balance', 'loyalty_next_expiration_date', 'loyalty_next_expiration_points', 'loyalty_pending_points',
-  'loyalty_expired_points', 'loyalty_subtracted_points',
+  'loyalty_points',
+  'loyalty_balance',
+  'loyalty_next_expiration_date',
+  'loyalty_next_expiration_points',
+  'loyalty_pending_points',
+  'loyalty_expired_points',
+  'loyalty_subtracted_points',
 ] as const;
 
 const nonNegative = () => wholeNumber().min(0);
 
 /** An imported card's balance: as given, else what its points leave after expiry and subtraction. */
-const balanceOf = (card: { points: number; balance?: number; expired_points?: number; subtracted_points?: number }): number =>
-  card.balance ?? card.points - (card.expired_points ?? 0) - (card.subtracted_points ?? 0);
+const balanceOf = (card: {
+  points: number;
+  balance?: number;
+  expired_points?: number;
+  subtracted_points?: number;
+}): number => card.balance ?? card.points - (card.expired_points ?? 0) - (card.subtracted_points ?? 0);
 
 const importBlock = () =>
   object({
@@ -47,11 +56,18 @@ export const loyaltyCardKind = {
   }),
   importSchema: importBlock,
   onItemOfKind: (schema) =>
-    schema.required().test('balance', '${path}.balance cannot be negative (points - expired_points - subtracted_points)', (card) => {
-      // Only a card whose numbers passed their own checks has a balance to check.
-      if (!card || typeof card.points !== 'number' || ![card.balance, card.expired_points, card.subtracted_points].every(isNumberOrAbsent)) return true;
-      return balanceOf(card) >= 0;
-    }),
+    schema
+      .required()
+      .test('balance', '${path}.balance cannot be negative (points - expired_points - subtracted_points)', (card) => {
+        // Only a card whose numbers passed their own checks has a balance to check.
+        if (
+          !card ||
+          typeof card.points !== 'number' ||
+          ![card.balance, card.expired_points, card.subtracted_points].every(isNumberOrAbsent)
+        )
+          return true;
+        return balanceOf(card) >= 0;
+      }),
   fromImport: (card, fromTemplate) => {
     if (!card) return fromTemplate;
     const next = card.next_expiration_date ? parseIsoDate(card.next_expiration_date) : null;
@@ -70,7 +86,8 @@ export const loyaltyCardKind = {
     balance: row.loyalty_balance ?? 0,
     next_expiration_date: row.loyalty_next_expiration_date,
     // No points to expire is null, as the reference answers it, not 0 points on no date.
-    next_expiration_points: row.loyalty_next_expiration_date === null ? null : (row.loyalty_next_expiration_points ?? 0),
+    next_expiration_points:
+      row.loyalty_next_expiration_date === null ? null : (row.loyalty_next_expiration_points ?? 0),
     pending_points: row.loyalty_pending_points ?? 0,
     expired_points: row.loyalty_expired_points ?? 0,
     subtracted_points: row.loyalty_subtracted_points ?? 0,
