@@ -210,17 +210,15 @@ describe('the job runner', () => {
     const id = await enqueue(server, 'Gone', 10);
     const campaignId = (await server.request('GET', '/v1/campaigns/Gone')).body.id;
     sqliteOf(server.deps).prepare("UPDATE campaigns SET deleted_at = 'x' WHERE name = 'Gone'").run();
-    const unknown = await server.deps.db
-      .transaction()
-      .execute((trx) =>
-        enqueueJob(trx, {
-          type: 'ORDERS.METADATA_KEY_PURGE',
-          payload: {},
-          total: 1,
-          requestId: 'r',
-          now: new Date().toISOString(),
-        }),
-      );
+    const unknown = await server.deps.db.transaction().execute((trx) =>
+      enqueueJob(trx, {
+        type: 'ORDERS.METADATA_KEY_PURGE',
+        payload: {},
+        total: 1,
+        requestId: 'r',
+        now: new Date().toISOString(),
+      }),
+    );
     const runner = testRunner(server.deps);
     try {
       const gone = await waitForJob(server, id);

@@ -163,12 +163,10 @@ const addBucket = queryTemplate<
       created_at: param('at'),
     })
     .onConflict((oc) =>
-      oc
-        .columns(['voucher_id', 'expires_on'])
-        .doUpdateSet((eb) => ({
-          total_points: eb(eb.ref('points_buckets.total_points'), '+', eb.ref('excluded.total_points')),
-          updated_at: eb.ref('excluded.created_at'),
-        })),
+      oc.columns(['voucher_id', 'expires_on']).doUpdateSet((eb) => ({
+        total_points: eb(eb.ref('points_buckets.total_points'), '+', eb.ref('excluded.total_points')),
+        updated_at: eb.ref('excluded.created_at'),
+      })),
     )
     .returning(['id', 'expires_on', 'total_points']),
 );

@@ -30,16 +30,14 @@ describe('customer summary under concurrent writers', () => {
     const deps = createDeps({ dbFile });
     try {
       const { customer } = await createCustomer(deps, internalActor(), { source_id: 'racer' });
-      await deps.db
-        .transaction()
-        .execute((trx) =>
-          addLoyaltyPoints(trx, {
-            customer_id: customer.id,
-            campaign: { id: 'camp_race', name: 'Race Program' },
-            points: POINTS,
-            at: customer.created_at,
-          }),
-        );
+      await deps.db.transaction().execute((trx) =>
+        addLoyaltyPoints(trx, {
+          customer_id: customer.id,
+          campaign: { id: 'camp_race', name: 'Race Program' },
+          points: POINTS,
+          at: customer.created_at,
+        }),
+      );
       const results = await Promise.all(Array.from({ length: WORKERS }, () => race(dbFile, customer.id)));
       const spent = results.reduce((n, r) => n + r.spent, 0);
       const refused = results.reduce((n, r) => n + r.refused, 0);

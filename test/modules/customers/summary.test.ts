@@ -119,16 +119,14 @@ describe('customer summary services', () => {
     try {
       const id = (await createCustomer(own, internalActor(), { source_id: 'one-statement' })).customer.id;
       for (const amount of [1000, 2001, 3777]) {
-        await own.db
-          .transaction()
-          .execute((trx) =>
-            summary.recordOrderInSummary(trx, {
-              customer_id: id,
-              amount,
-              order_date: '2024-01-10T00:00:00.000Z',
-              at: T1,
-            }),
-          );
+        await own.db.transaction().execute((trx) =>
+          summary.recordOrderInSummary(trx, {
+            customer_id: id,
+            amount,
+            order_date: '2024-01-10T00:00:00.000Z',
+            at: T1,
+          }),
+        );
       }
       assert.equal(prepared.filter((source) => source.startsWith('update "customers"')).length, 1, prepared.join('\n'));
       assert.equal((await getCustomer(own, id)).summary.orders.total_amount, 6778);

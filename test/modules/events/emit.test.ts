@@ -80,18 +80,16 @@ describe('events: emit and the feed', () => {
   });
 
   it('takes an explicit category over the default', async () => {
-    await deps.db
-      .transaction()
-      .execute((trx) =>
-        emit(trx, {
-          type: 'customer.rewarded',
-          customer_id: 'cust_e3',
-          data: {},
-          actor: apiActor,
-          created_at: T0,
-          category: 'ACTION',
-        }),
-      );
+    await deps.db.transaction().execute((trx) =>
+      emit(trx, {
+        type: 'customer.rewarded',
+        customer_id: 'cust_e3',
+        data: {},
+        actor: apiActor,
+        created_at: T0,
+        category: 'ACTION',
+      }),
+    );
     assert.equal((await feed('cust_e3', { category: 'ACTION' })).data.length, 1);
     assert.equal((await feed('cust_e3', { category: 'EFFECT' })).data.length, 0);
   });
