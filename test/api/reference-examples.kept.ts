@@ -335,13 +335,13 @@ export const KEPT: Kept[] = [
   {
     op: 'POST /v1/loyalties/members/{memberId}/redemption',
     path: /^order\.redemptions\.[^.]+\.related_object_parent_id$/,
-    why: "open: a reward redemption's entry in its order's redemptions map leaves out the loyalty card's program (related_object_parent_id)",
+    why: "open: a reward redemption is written as a stacked one (a parent redemption, its entry in the order's redemptions related to the parent with stacked ids), where the recorded answer is one redemption whose entry names the card and its program (related_object_parent_id)",
   },
   {
     ops: /^(GET|POST|PUT) \/management\/v1\/projects\/\{projectId\}\/stacking-rules/,
     path: /^(data\[\d+\]\.)?(discount_calculation_mode|initial_amount_mode_categories|discounted_amount_mode_categories|grouped_redeemables_sorting_rule)$/,
     kinds: ['absent'],
-    why: 'open: promo applies discounts in one mode (each on the amount left) and sorts grouped redeemables one way, so its stacking rules have none of these fields yet',
+    why: 'open: promo does not apply discount_calculation_mode, its category lists, nor grouped_redeemables_sorting_rule (a request naming them has them dropped, docs/api.md), so its stacking rules answer none of them yet',
   },
   {
     op: 'POST /management/v1/projects/{projectId}/stacking-rules',
