@@ -1,4 +1,4 @@
-import { requestExample } from '../support/reference-examples.js';
+import { requestExample, responseExample } from '../support/reference-examples.js';
 import type { World } from './reference-examples.world.js';
 
 /**
@@ -11,6 +11,10 @@ export interface Case {
   /** The example compared with, by name (the first when left out). */
   example?: string;
   send: (w: World) => { path: string; body?: unknown; auth?: 'client' };
+  /** The status whose example is compared with, where promo answers another (a kept difference). */
+  status?: string;
+  /** Keeps an id the answer made, for the cases after it (`w.made`). */
+  then?: (body: { id: string }, w: World) => void;
 }
 
 const c = (op: string, send: Case['send'], example?: string): Case => ({ op, send, example });
@@ -363,7 +367,107 @@ export const CASES: Case[] = [
     body: { event: 'world-event', customer: { source_id: w.customer.source_id } },
     auth: 'client',
   })),
+  // Promotion stacks, reward assignments, a program deleted
+  c('POST /v1/promotions/{campaignId}/stacks', (w) => ({
+    path: `/v1/promotions/${w.promotion.id}/stacks`,
+    body: { name: 'Fifth Stack', tiers: { ids: [w.promotion.tier], hierarchy_mode: 'MANUAL' } },
+  })),
+  c('POST /v1/rewards/{rewardId}/assignments', (w) => ({
+    path: `/v1/rewards/${w.extra.reward2}/assignments`,
+    body: { campaign: w.tiered.program, parameters: { loyalty: { points: 39 } } },
+  })),
+  c('PUT /v1/rewards/{rewardId}/assignments/{assignmentId}', (w) => ({
+    path: `/v1/rewards/${w.reward.id}/assignments/${w.reward.assignment}`,
+    body: requestExample('PUT /v1/rewards/{rewardId}/assignments/{assignmentId}'),
+  })),
+  { ...c('DELETE /v1/loyalties/{campaignId}', (w) => ({ path: `/v1/loyalties/${w.tiered.doomed}` })), status: '200' },
+  // Loyalty tiers, pending points, a member's redemption
+  c('GET /v1/loyalties/{campaignId}/tiers', (w) => ({ path: `/v1/loyalties/${w.tiered.program}/tiers` })),
+  c('GET /v1/loyalties/{campaignId}/tiers/{loyaltyTierId}', (w) => ({
+    path: `/v1/loyalties/${w.tiered.program}/tiers/${w.tiered.tier}`,
+  })),
+  c('GET /v1/loyalties/members/{memberId}/tiers', (w) => ({ path: `/v1/loyalties/members/${w.tiered.member}/tiers` })),
+  c('GET /v1/loyalties/{campaignId}/tiers/{loyaltyTierId}/earning-rules', (w) => ({
+    path: `/v1/loyalties/${w.tiered.program}/tiers/${w.tiered.tier}/earning-rules`,
+  })),
+  c('GET /v1/loyalties/{campaignId}/tiers/{loyaltyTierId}/rewards', (w) => ({
+    path: `/v1/loyalties/${w.tiered.program}/tiers/${w.tiered.tier}/rewards`,
+  })),
+  c('POST /v1/loyalties/members/{memberId}/pending-points/{pendingPointsId}/activate', (w) => ({
+    path: `/v1/loyalties/members/${w.tiered.member}/pending-points/${w.tiered.pending}/activate`,
+  })),
+  c('POST /v1/loyalties/members/{memberId}/redemption', (w) => ({
+    path: `/v1/loyalties/members/${w.member.code}/redemption`,
+    body: {
+      reward: { id: w.reward.id },
+      order: {
+        items: [
+          { product_id: w.product.id, quantity: 1 },
+          { product_id: w.product.id, quantity: 2, price: 22500 },
+        ],
+      },
+    },
+  })),
+  // The management API, last: stored stacking rules apply to every later request
+  {
+    ...c('POST /management/v1/projects/{projectId}/stacking-rules', (w) => ({
+      path: '/management/v1/projects/proj_promo/stacking-rules',
+      body: stackingRulesBody(w),
+    })),
+    then: (body, w) => {
+      w.made.stackingRules = body.id;
+    },
+  },
+  c('GET /management/v1/projects/{projectId}/stacking-rules', () => ({
+    path: '/management/v1/projects/proj_promo/stacking-rules',
+  })),
+  c('GET /management/v1/projects/{projectId}/stacking-rules/{stackingRulesId}', (w) => ({
+    path: `/management/v1/projects/proj_promo/stacking-rules/${w.made.stackingRules}`,
+  })),
+  c('PUT /management/v1/projects/{projectId}/stacking-rules/{stackingRulesId}', (w) => ({
+    path: `/management/v1/projects/proj_promo/stacking-rules/${w.made.stackingRules}`,
+    body: { redeemables_limit: 20 },
+  })),
+  {
+    ...c('POST /management/v1/projects/{projectId}/webhooks', () => ({
+      path: '/management/v1/projects/proj_promo/webhooks',
+      body: { target_url: 'http://127.0.0.1:9/hook', events: ['redemption.succeeded'], active: true },
+    })),
+    then: (body, w) => {
+      w.made.webhook = body.id;
+    },
+  },
+  c('GET /management/v1/projects/{projectId}/webhooks', () => ({
+    path: '/management/v1/projects/proj_promo/webhooks',
+  })),
+  c('GET /management/v1/projects/{projectId}/webhooks/{webhookId}', (w) => ({
+    path: `/management/v1/projects/proj_promo/webhooks/${w.made.webhook}`,
+  })),
+  c('PUT /management/v1/projects/{projectId}/webhooks/{webhookId}', (w) => ({
+    path: `/management/v1/projects/proj_promo/webhooks/${w.made.webhook}`,
+    body: { events: ['redemption.failed'], active: false },
+  })),
 ];
+
+/**
+ * The reference's recorded stacking rules as a request (their own answer: the request example
+ * is empty), on the world's category.
+ */
+function stackingRulesBody(w: World) {
+  const { id, created_at, ...rules } = responseExample(
+    'POST /management/v1/projects/{projectId}/stacking-rules',
+    '200',
+  ) as Record<string, unknown>;
+  const cat = w.category.id;
+  return {
+    ...rules,
+    exclusive_categories: [cat],
+    joint_categories: [],
+    applicable_redeemables_category_limits: { [cat]: 1 },
+    initial_amount_mode_categories: [],
+    discounted_amount_mode_categories: [cat],
+  };
+}
 
 /**
  * The reference's validation-rule request, on the world's product, without a collection it has

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { requestExample } from '../support/reference-examples.js';
-import type { TestServer } from '../support/server.js';
+import type { TestResponse, TestServer } from '../support/server.js';
 
 /**
  * What the contract test's requests name: one of each resource, made through the API with
@@ -31,6 +31,10 @@ export interface World {
     collection: string;
     stack: string;
   };
+  /** A second program with tiers and pending points, held by its own customer (the first program's answers stay as they were). */
+  tiered: { program: string; member: string; tier: string; pending: string; doomed: string };
+  /** Ids made by the cases themselves (the management API's stacking rules and webhooks), kept by `then`. */
+  made: Record<string, string>;
 }
 
 export async function buildWorld(server: TestServer): Promise<World> {
@@ -101,6 +105,8 @@ export async function buildWorld(server: TestServer): Promise<World> {
   const rewardAssignment = await call('POST', `/v1/loyalties/${program.id}/rewards`, [
     { reward: reward.id, parameters: { loyalty: { points: 10 } } },
   ]);
+  // Before the promotion: the newest campaign stays the promotion (GET /v1/campaigns?limit=1).
+  const tiered = await buildTiered(call, { reward: reward.id, product: product.id });
   const promotion = await call('POST', '/v1/campaigns', {
     name: 'World promotion',
     campaign_type: 'PROMOTION',
@@ -142,6 +148,8 @@ export async function buildWorld(server: TestServer): Promise<World> {
     tiers: { ids: [promotion.promotion.tiers[0].id], hierarchy_mode: 'MANUAL' },
   });
   return {
+    tiered,
+    made: {},
     extra: {
       member2: member2.code,
       reward2: reward2.id,
@@ -169,5 +177,60 @@ export async function buildWorld(server: TestServer): Promise<World> {
       assignment: (Array.isArray(rewardAssignment) ? rewardAssignment[0] : rewardAssignment).id,
     },
     redemption: { id: redeemed.redemptions[0].id },
+  };
+}
+
+type Call = (method: string, path: string, body?: unknown) => Promise<TestResponse['body']>;
+
+/**
+ * The tiered program: three tiers (their earning rules and rewards naming the program's own),
+ * a member in the top one, and pending points from a paid order; beside it a program to delete.
+ */
+async function buildTiered(call: Call, w: { reward: string; product: string }): Promise<World['tiered']> {
+  const program = await call('POST', '/v1/loyalties', {
+    name: 'Tiered club',
+    voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } },
+  });
+  const [rule] = await call('POST', `/v1/loyalties/${program.id}/earning-rules`, [
+    {
+      event: 'order.paid',
+      loyalty: { type: 'FIXED', points: 7 },
+      source: { banner: 'Seven, in three days' },
+      pending_points: { period_type: 'DAY', period_value: 3 },
+    },
+  ]);
+  const [assignment] = await call('POST', `/v1/loyalties/${program.id}/rewards`, [
+    { reward: w.reward, parameters: { loyalty: { points: 40 } } },
+  ]);
+  // As the example's: earning rules and rewards on the bottom and top tiers, earning rules only on the middle one.
+  const earning = { [rule.id]: { type: 'MULTIPLY', multiplier: 2 } };
+  const rewards = { [assignment.id]: { type: 'CUSTOM', points: 30 } };
+  const multiplied = { [assignment.id]: { type: 'MULTIPLY', multiplier: 4 } };
+  const tiers = await call('POST', `/v1/loyalties/${program.id}/tiers`, [
+    { name: 'Bottom', points: { from: 1, to: 249 }, earning_rules: earning, rewards: multiplied },
+    { name: 'Middle', points: { from: 250, to: 499 }, earning_rules: earning },
+    { name: 'Top', points: { from: 500, to: 1000 }, earning_rules: earning, rewards, metadata: { has_funds: true } },
+  ]);
+  const member = await call('POST', `/v1/loyalties/${program.id}/members`, {
+    customer: { source_id: 'world_tiered' },
+  });
+  await call('POST', `/v1/loyalties/${program.id}/members/${member.code}/balance`, { points: 600 });
+  await call('POST', '/v1/orders', {
+    source_id: 'world_tiered_order',
+    status: 'PAID',
+    customer: { source_id: 'world_tiered' },
+    items: [{ product_id: w.product, quantity: 1, price: 2000 }],
+  });
+  const pending = await call('GET', `/v1/loyalties/members/${member.code}/pending-points`);
+  const doomed = await call('POST', '/v1/loyalties', {
+    name: 'Doomed club',
+    voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } },
+  });
+  return {
+    program: program.id,
+    member: member.code,
+    tier: tiers[2].id,
+    pending: pending.data[0].id,
+    doomed: doomed.id,
   };
 }

@@ -37,6 +37,9 @@ export const FREE_MAPS = new Set([
   'applicable_redeemables_category_limits',
   'conditions',
   'rules',
+  // A loyalty tier's earning rules and rewards, keyed by earning rule and reward assignment.
+  'earning_rules',
+  'rewards',
 ]);
 
 const join = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`);
