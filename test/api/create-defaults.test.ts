@@ -118,6 +118,7 @@ describe('create defaults, as the reference fills them in', () => {
       source: { object_id: rule.source.object_id, object_type: 'campaign' },
       active: true,
       ...dates,
+      validation_rule_id: null,
       object: 'earning_rule',
       metadata: {},
     });
