@@ -1,9 +1,7 @@
-import { statSync } from 'node:fs';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { jobFigures, type JobFigures } from '../jobs/jobs.service.js';
-
 import type { Deps } from '../app/deps.js';
-import type { CommitStats } from '../db/sqlite/group-commit.js';
+import { registerDatabaseMetrics } from './database.metrics.js';
+import { registerJobMetrics } from './jobs.metrics.js';
 
 /**
  * What `GET /metrics` shows, in Prometheus' text format (prom-client): requests by route
@@ -14,26 +12,6 @@ export interface Metrics {
   registry: Registry;
   observeRequest(labels: { method: string; route: string; status: number }, seconds: number): void;
   observeCheckpoint(seconds: number): void;
-}
-
-const sizeOf = (file: string): number => {
-  try {
-    return statSync(file).size;
-  } catch {
-    return 0;
-  }
-};
-
-/**
- * The job figures of one scrape: prom-client collects the three job gauges at once, and they
- * share one query instead of running three.
- */
-function latestJobFigures(deps: Pick<Deps, 'db'>): () => Promise<JobFigures[]> {
-  let latest: { at: number; figures: Promise<JobFigures[]> } | undefined;
-  return () => {
-    if (!latest || Date.now() - latest.at > 1000) latest = { at: Date.now(), figures: jobFigures(deps) };
-    return latest.figures;
-  };
 }
 
 export function createMetrics(deps: Pick<Deps, 'db' | 'dbFile' | 'commitStats'>): Metrics {
@@ -58,63 +36,10 @@ export function createMetrics(deps: Pick<Deps, 'db' | 'dbFile' | 'commitStats'>)
     help: 'How long the last WAL checkpoint took (job worker threads run them: during and after bulk jobs, and while idle)',
     registers: [registry],
   });
-  new Gauge({
-    name: 'promo_database_bytes',
-    help: 'Size of the database file and of its write-ahead log',
-    labelNames: ['file'],
-    registers: [registry],
-    collect() {
-      this.set({ file: 'database' }, sizeOf(deps.dbFile));
-      this.set({ file: 'wal' }, sizeOf(`${deps.dbFile}-wal`));
-    },
-  });
-  const commits = (name: string, help: string, value: (stats: CommitStats) => number) =>
-    new Counter({
-      name,
-      help,
-      registers: [registry],
-      collect() {
-        this.reset();
-        this.inc(value(deps.commitStats()));
-      },
-    });
-  commits(
-    'promo_commit_batches_total',
-    'Durable COMMITs of the API connection: each holds one batch of write transactions',
-    (s) => s.batches,
-  );
-  commits(
-    'promo_commit_transactions_total',
-    'Write transactions those batches held: divided by the batches, the mean batch size',
-    (s) => s.transactions,
-  );
-  commits(
-    'promo_commit_seconds_total',
-    'Time the API connection spent in COMMIT: writing the batch to the WAL, then waiting for the disk',
-    (s) => s.commitSeconds,
-  );
-  commits(
-    'promo_transaction_seconds_total',
-    'Time write transactions held the API connection, COMMIT excepted: with promo_commit_seconds_total, how busy the one writer is',
-    (s) => s.transactionSeconds,
-  );
-  const figures = latestJobFigures(deps);
-  const jobGauge = (name: string, help: string, value: (row: JobFigures) => number | null) =>
-    new Gauge({
-      name,
-      help,
-      labelNames: ['type', 'status'],
-      registers: [registry],
-      async collect() {
-        this.reset();
-        for (const row of await figures()) this.set({ type: row.type, status: row.status }, value(row) ?? 0);
-      },
-    });
+  registerDatabaseMetrics(registry, deps);
+  registerJobMetrics(registry, deps);
   // One entry per method, status and route pattern (never a raw path): bounded by the routes.
   const seriesByLabels = new Map<string, { requests: { inc(): void }; latency: { observe(value: number): void } }>();
-  jobGauge('promo_jobs', 'Bulk jobs (async actions) by type and status', (row) => row.jobs);
-  jobGauge('promo_job_items_done', 'Items done by the bulk jobs of a type and status', (row) => row.done);
-  jobGauge('promo_job_items_failed', 'Items failed by the bulk jobs of a type and status', (row) => row.failed);
   return {
     registry,
     observeRequest(labels, seconds) {

@@ -21,6 +21,7 @@ import { publicationsRoutes } from '../modules/publications/publications.routes.
 import { redemptionsListRoutes } from '../modules/redemptions/redemptions-list.routes.js';
 import { vouchersRoutes } from '../modules/vouchers/vouchers.routes.js';
 import { rewardsRoutes } from '../modules/rewards/rewards.routes.js';
+import { rewardAssignmentsRoutes } from '../modules/rewards/reward-assignments.routes.js';
 import { redemptionsRoutes } from '../modules/redemptions/redemptions.routes.js';
 import { tiersRoutes } from '../modules/loyalty/tiers.routes.js';
 import { segmentsRoutes } from '../modules/segments/segments.routes.js';
@@ -48,6 +49,7 @@ export const routeModules: RouteModule[] = [
   earningRulesRoutes,
   pendingPointsRoutes,
   rewardsRoutes,
+  rewardAssignmentsRoutes,
   tiersRoutes,
   promotionTiersRoutes,
   promotionStacksRoutes,

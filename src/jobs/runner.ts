@@ -1,75 +1,20 @@
-import { Piscina } from 'piscina';
 import type { Deps } from '../app/deps.js';
-import type { JobTypeEntry } from './registry.js';
 import type { JobRunner, RunnerOptions } from './runner-options.js';
 import { jobEvents } from './jobs.events.js';
-import { claimJob, failAbandonedStaging, releaseLeases, renewLeases } from './leases.service.js';
+import { claimJob, failAbandonedStaging, releaseLeases } from './leases.service.js';
 import { failJob } from './portions.service.js';
 import { isOwnerDead, newLeaseOwner } from './lease-owner.js';
 import { HAND_OFF_MS, nextPortionSize, nextTarget, TARGET_PORTION_MS } from './portion-size.js';
 import { startSweeps, type SweepLoop } from './sweeps.js';
-import { copyBackCounted, DEFAULT_WAL_THRESHOLDS, idleReset, type IdleLook } from '../db/sqlite/wal-checkpoints.js';
+import { copyBackCounted, DEFAULT_WAL_THRESHOLDS, idleReset } from '../db/sqlite/wal-checkpoints.js';
 import type { CheckpointTask, WorkerReport, WorkerTask } from './worker.js';
 import { sqliteEngineOf } from '../db/sqlite/engine.js';
 import { createWriteGate } from '../db/sqlite/write-gate.js';
+import { drop, heartbeat, poolOf, type HeldJob, type RunnerState } from './runner-state.js';
 
 export type { JobRunner, RunnerOptions } from './runner-options.js';
 
-interface HeldJob {
-  id: string;
-  type: string;
-  entry: JobTypeEntry;
-  portion: number;
-  /** The duration its next portion is sized for (jobs/portion-size.ts). */
-  target: number;
-  /** Its portions in flight: a second one prepares while the first writes, if its type overlaps. */
-  inFlight: number;
-  errors: number;
-  retryAt: number;
-  /** When its lease was last renewed (a portion renews it; the heartbeat covers the rest). */
-  renewedAt: number;
-}
-
-interface RunnerState {
-  deps: Deps;
-  options: RunnerOptions;
-  owner: string;
-  leaseMs: number;
-  held: Map<string, HeldJob>;
-  /** Held job ids in turn order: a job goes to the back when it gets a portion. */
-  rotation: string[];
-  inFlight: Set<Promise<void>>;
-  gate: SharedArrayBuffer;
-  pool?: Piscina;
-  stopping: boolean;
-  ticking: boolean;
-  again: boolean;
-  scheduled?: NodeJS.Immediate;
-  lastStagingCheck: number;
-  /** The last look at the WAL while no job ran (db/sqlite/wal-checkpoints.ts idleReset). */
-  walLook: IdleLook;
-  /** The API connection's durable commits at the last report: did it write since? */
-  apiCommits: number;
-}
-
 const MAX_ERRORS = 3;
-
-const WORKER = new URL('./worker-thread.mjs', import.meta.url).href;
-
-const poolOf = (r: RunnerState): Piscina =>
-  (r.pool ??= new Piscina({
-    filename: WORKER,
-    maxThreads: r.options.workers,
-    minThreads: 0,
-    idleTimeout: 30_000,
-    execArgv: ['--import', import.meta.resolve('tsx')],
-    ...(r.options.workerHeapMb ? { resourceLimits: { maxOldGenerationSizeMb: r.options.workerHeapMb } } : {}),
-  }));
-
-function drop(r: RunnerState, id: string): void {
-  r.held.delete(id);
-  r.rotation = r.rotation.filter((x) => x !== id);
-}
 
 /** Claims open jobs up to maxJobs; fails jobs of a type this build cannot run. */
 async function claimNew(r: RunnerState): Promise<void> {
@@ -301,26 +246,6 @@ function wake(r: RunnerState): void {
     r.scheduled = undefined;
     void tick(r);
   });
-}
-
-/**
- * Extends the leases of held jobs that no portion renewed lately (a write on this thread, so
- * it stays rare); a job whose lease another runner took is dropped.
- */
-async function heartbeat(r: RunnerState): Promise<void> {
-  const stale = [...r.held.values()]
-    .filter((job) => !job.inFlight && Date.now() - job.renewedAt > r.leaseMs / 3)
-    .map((job) => job.id);
-  if (stale.length === 0 || r.stopping) return;
-  try {
-    const kept = new Set(await renewLeases(r.deps, r.owner, stale, r.leaseMs));
-    for (const id of stale) {
-      if (kept.has(id)) (r.held.get(id) as HeldJob).renewedAt = Date.now();
-      else if (!r.held.get(id)?.inFlight) drop(r, id);
-    }
-  } catch (error) {
-    r.deps.log.error('job runner heartbeat failed', error);
-  }
 }
 
 /**

@@ -6,7 +6,7 @@ import { notFound } from '../../lib/errors.js';
 import * as listRepo from './customers-list.repository.js';
 import { findCustomerByRef } from './customers.repository.js';
 import type { CustomersListQuery } from './customers-list.schemas.js';
-import { presentRows } from './customers.service.js';
+import { presentRows } from './customer-change.service.js';
 
 type ReadDeps = Pick<Deps, 'db'>;
 

@@ -4,74 +4,28 @@ import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError, duplicateFound, notFound } from '../../lib/errors.js';
 import { timeOrderedId } from '../../lib/ids.js';
-import type { Seams } from '../../lib/seams.js';
 import { validateItem } from '../../lib/validate.js';
-import { emit } from '../events/events.service.js';
-import type { CustomerEventType } from '../events/event-types.js';
-import { CUSTOMER_CHANGED } from './customer-changed.seam.js';
+import {
+  announce,
+  emitCustomerEvent,
+  fireChanged,
+  presented,
+  presentRow,
+  type ChangeContext,
+  type UpsertResult,
+  type Written,
+} from './customer-change.service.js';
 import { changedColumns, patchFromFields } from './customer-patch.js';
 import { forgetCustomer, type CustomerCache } from './customer-cache.service.js';
 import { firstOrderColumns, type FirstOrder } from './customer-summary.service.js';
 import * as repo from './customers.repository.js';
-import {
-  presentCustomer,
-  presentCustomerForActivity,
-  presentSimpleCustomer,
-  relationsByCustomer,
-  type CustomerObject,
-  type SimpleCustomer,
-} from './customers.presenter.js';
+import { presentSimpleCustomer, type CustomerObject, type SimpleCustomer } from './customers.presenter.js';
 import { updateCustomerSchema, type CreateCustomerBody, type CustomerFields } from './customers.schemas.js';
 import type { Db } from '../../db/engine.js';
 
 type ReadDeps = Pick<Deps, 'db'>;
 type WriteDeps = Pick<Deps, 'db' | 'clock'>;
 type UpsertDeps = Pick<Deps, 'db' | 'clock' | 'seams'>;
-
-/** Who changes a customer and when; `emitEvents: false` for historical imports. */
-export interface ChangeContext {
-  actor: Actor;
-  at: string;
-  emitEvents?: boolean;
-  /** The transaction's customers read by source id, when its caller keeps them (an import portion): CustomerCache. */
-  customers?: CustomerCache;
-  /** Given, the change fires CUSTOMER_CHANGED (segment memberships follow the customer). */
-  seams?: Seams;
-}
-
-export interface UpsertResult {
-  customer: CustomerObject;
-  created: boolean;
-  /** False when an existing customer was given nothing new (no event, no updated_at change). */
-  changed: boolean;
-}
-
-/** Presents rows with their loyalty campaigns and referrals: two queries for any number of rows. */
-export async function presentRows(db: Db, rows: repo.CustomerRow[]): Promise<CustomerObject[]> {
-  const ids = rows.map((r) => r.id);
-  const [campaigns, referrals] = await Promise.all([repo.listLoyaltyCampaigns(db, ids), repo.listReferrals(db, ids)]);
-  const relations = relationsByCustomer(campaigns, referrals);
-  return rows.map((row) => presentCustomer(row, relations.get(row.id) ?? { campaigns: [], referrals: [] }));
-}
-
-const presentRow = async (db: Db, row: repo.CustomerRow): Promise<CustomerObject> =>
-  (await presentRows(db, [row]))[0] as CustomerObject;
-
-async function emitCustomerEvent(
-  trx: Db,
-  ctx: ChangeContext,
-  type: CustomerEventType,
-  customer: CustomerObject,
-): Promise<void> {
-  if (ctx.emitEvents === false) return;
-  await emit(trx, {
-    type,
-    customer_id: customer.id,
-    data: { customer: presentCustomerForActivity(customer) },
-    actor: ctx.actor,
-    created_at: ctx.at,
-  });
-}
 
 /** A new source_id for an existing customer must not belong to another one. */
 async function sourceIdChange(
@@ -86,47 +40,6 @@ async function sourceIdChange(
   }
   return { source_id: sourceId };
 }
-
-/** What an upsert stored: the row after it, and the customer object if its event needed one. */
-interface Written {
-  row: repo.CustomerRow;
-  customer?: CustomerObject;
-  created: boolean;
-  changed: boolean;
-}
-
-/** Tells the change's subscribers (segments), when the context carries the seams. */
-async function fireChanged(trx: Db, ctx: ChangeContext, row: repo.CustomerRow, created: boolean): Promise<void> {
-  if (!ctx.seams) return;
-  const payload = {
-    row,
-    customer: presentSimpleCustomer(row),
-    created,
-    actor: ctx.actor,
-    at: ctx.at,
-    emitEvents: ctx.emitEvents !== false,
-  };
-  await ctx.seams.fire(CUSTOMER_CHANGED, trx, payload);
-}
-
-/** The change's event, presenting the customer for it; nothing (and no query) without events. */
-async function announce(
-  trx: Db,
-  ctx: ChangeContext,
-  type: CustomerEventType,
-  row: repo.CustomerRow,
-): Promise<CustomerObject | undefined> {
-  if (ctx.emitEvents === false) return undefined;
-  const customer = await presentRow(trx, row);
-  await emitCustomerEvent(trx, ctx, type, customer);
-  return customer;
-}
-
-const presented = async (trx: Db, written: Written): Promise<UpsertResult> => ({
-  customer: written.customer ?? (await presentRow(trx, written.row)),
-  created: written.created,
-  changed: written.changed,
-});
 
 /** The columns a body would change on this row (checked: a source_id another customer holds is 409). */
 const updatePatch = async (db: Db, row: repo.CustomerRow, input: CustomerFields): Promise<repo.CustomerPatch> =>

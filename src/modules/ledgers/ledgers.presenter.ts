@@ -1,7 +1,8 @@
 import { giftKind } from '../vouchers/kinds/gift.js';
 import { loyaltyCardKind } from '../vouchers/kinds/loyalty-card.js';
 import { NEVER_EXPIRES, isPointsType } from './ledger-types.js';
-import type { CardFields, LedgerEntryRow, PointsBucketRow } from './ledgers.repository.js';
+import type { CardFields, LedgerEntryRow } from './ledgers.repository.js';
+import type { PointsBucketRow } from './points-buckets.repository.js';
 
 export type BalanceType = 'loyalty_card' | 'gift_voucher';
 

@@ -9,6 +9,7 @@ import { entryRow, type Db, type LedgerDeps } from './ledger-write.service.js';
 import { TYPE_EFFECTS } from './ledger-types.js';
 import { presentBalance, presentCard, presentTransaction } from './ledgers.presenter.js';
 import * as repo from './ledgers.repository.js';
+import * as bucketsRepo from './points-buckets.repository.js';
 import { POINTS_CHANGED } from './points-changed.seam.js';
 import * as expiry from './points-expiry.repository.js';
 
@@ -174,7 +175,7 @@ export async function expireClaimed(
     trx,
     entries.map(({ seq: _seq, ...row }) => row),
   );
-  await repo.insertDraws(
+  await bucketsRepo.insertDraws(
     trx,
     changes.flatMap((c) =>
       c.buckets.map((b, i) => ({

@@ -16,6 +16,7 @@ import {
   type LedgerResult,
 } from './ledger-write.service.js';
 import * as repo from './ledgers.repository.js';
+import * as bucketsRepo from './points-buckets.repository.js';
 
 /**
  * THE POINTS LEDGER: the one way any module adds or takes a loyalty card's points. Each
@@ -88,7 +89,7 @@ export async function creditPoints(deps: LedgerDeps, trx: Db, input: PointsCredi
   const expiresOn = expiryOf(campaign, input.expiration ?? { type: 'PROGRAM_RULES' }, input.at);
   let bucket: NonNullable<Next> = { expires_on: expiresOn, total_points: 0 };
   const intoBucket = async () => {
-    const filled = await repo.addToBucket(trx, {
+    const filled = await bucketsRepo.addToBucket(trx, {
       id: newId('lopb_'),
       voucherId: card.id,
       campaignId: card.campaign_id,
@@ -120,10 +121,10 @@ export async function takeFromBuckets(
   const draws: Array<{ entry_id: string; bucket_id: string; points: number }> = [];
   let left = points;
   let next: Next = null;
-  for (const bucket of await repo.listOpenBuckets(trx, voucherId)) {
+  for (const bucket of await bucketsRepo.listOpenBuckets(trx, voucherId)) {
     const take = Math.min(left, bucket.total_points);
     if (take > 0) {
-      if (!(await repo.takeFromBucket(trx, bucket.id, take, at)))
+      if (!(await bucketsRepo.takeFromBucket(trx, bucket.id, take, at)))
         throw new AppError('internal_error', `Bucket ${bucket.id} changed under a debit`);
       draws.push({ entry_id: entryId, bucket_id: bucket.id, points: take });
       left -= take;
@@ -138,7 +139,7 @@ export async function takeFromBuckets(
       'internal_error',
       `The buckets of ${voucherId} hold ${points - left} points, less than its balance`,
     );
-  await repo.insertDraws(trx, draws);
+  await bucketsRepo.insertDraws(trx, draws);
   return next;
 }
 

@@ -11,6 +11,7 @@ import {
   type LedgerResult,
 } from './ledger-write.service.js';
 import * as repo from './ledgers.repository.js';
+import * as bucketsRepo from './points-buckets.repository.js';
 
 /**
  * REFUNDS: what a redemption took comes back tied to the rows it took it with (a rollback,
@@ -45,16 +46,16 @@ export interface PointsRefund {
 export async function refundPoints(deps: LedgerDeps, trx: Db, input: PointsRefundInput): Promise<PointsRefund> {
   checkAmount(input.amount);
   const card = await findCardFor(trx, input.voucherId, 'POINTS_REFUND', input.card);
-  const draws = await repo.listDrawsOf(trx, input.original.id);
+  const draws = await bucketsRepo.listDrawsOf(trx, input.original.id);
   if (draws.reduce((sum, d) => sum + d.points, 0) !== input.amount) {
     throw new AppError('internal_error', `The draws of ${input.original.id} do not sum to ${input.amount} points`);
   }
   const related = { ...input.related, related_transaction_id: input.original.id };
   const refund = await writeEntry(trx, card, 'POINTS_REFUND', { ...input, related });
-  const lapsed: repo.DrawRow[] = [];
+  const lapsed: bucketsRepo.DrawRow[] = [];
   for (const draw of draws) {
-    if (await repo.giveBackToBucket(trx, draw.bucket_id, draw.points, input.at)) continue;
-    await repo.addExpiredToBucket(trx, draw.bucket_id, draw.points, input.at);
+    if (await bucketsRepo.giveBackToBucket(trx, draw.bucket_id, draw.points, input.at)) continue;
+    await bucketsRepo.addExpiredToBucket(trx, draw.bucket_id, draw.points, input.at);
     lapsed.push(draw);
   }
   await applyEffects(deps, trx, refund, input.actor);
@@ -83,10 +84,10 @@ async function expireAtOnce(
   trx: Db,
   refund: LedgerResult,
   input: LedgerChangeInput,
-  draws: repo.DrawRow[],
+  draws: bucketsRepo.DrawRow[],
 ): Promise<LedgerResult> {
   const result = await writeEntry(trx, refund.card, 'POINTS_EXPIRATION', { ...input, operationType: 'AUTOMATIC' });
-  await repo.insertDraws(
+  await bucketsRepo.insertDraws(
     trx,
     draws.map((d) => ({ entry_id: result.entry.id, bucket_id: d.bucket_id, points: d.points })),
   );

@@ -3,6 +3,7 @@ import { invalidQueryParams } from '../../lib/errors.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import { presentBucket, presentTransaction } from './ledgers.presenter.js';
 import * as repo from './ledgers.repository.js';
+import * as bucketsRepo from './points-buckets.repository.js';
 import type { BucketsQuery, TransactionsQuery } from './ledgers.schemas.js';
 import { findMemberCard } from './member-card.service.js';
 
@@ -45,9 +46,11 @@ export async function listPointsExpiration(
   query: BucketsQuery,
 ) {
   const found = await findMemberCard(deps.db, card.code, card.campaign);
-  const buckets = await repo.listOpenBuckets(deps.db, found.id, {
+  const buckets = await bucketsRepo.listOpenBuckets(deps.db, found.id, {
     limit: query.limit,
     offset: (query.page - 1) * query.limit,
   });
-  return listEnvelope('data', buckets.map(presentBucket), { total: await repo.countOpenBuckets(deps.db, found.id) });
+  return listEnvelope('data', buckets.map(presentBucket), {
+    total: await bucketsRepo.countOpenBuckets(deps.db, found.id),
+  });
 }

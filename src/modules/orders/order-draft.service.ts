@@ -10,9 +10,9 @@ import {
   previewCustomerId,
   upsertCustomerId,
   upsertOrPlanCustomer,
-  type ChangeContext,
   type NewCustomerPlan,
 } from '../customers/customers.service.js';
+import type { ChangeContext } from '../customers/customer-change.service.js';
 import type { CustomerCache } from '../customers/customer-cache.service.js';
 import type { SimpleCustomer } from '../customers/customers.presenter.js';
 import { PREVIEW_CATALOG, resolveItems, STORE_CATALOG, type CatalogUpserts } from './order-items.service.js';

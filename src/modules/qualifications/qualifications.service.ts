@@ -5,7 +5,7 @@ import { parseIsoDate } from '../../lib/dates.js';
 import { invalidPayload } from '../../lib/errors.js';
 import { categoriesById } from '../categories/categories.service.js';
 import { unchangedFigures } from '../redemptions/calculated-order.js';
-import { planBasisOf, PREVIEWED, type PipelineContext, type PlanBasis } from '../redemptions/redemption-plan.js';
+import { planBasisOf, PREVIEWED, type PipelineContext, type PlanBasis } from '../redemptions/plan-basis.service.js';
 import type { StackableBody } from '../redemptions/redemptions.schemas.js';
 import { orderOfValidation } from '../redemptions/validate.service.js';
 import { getStackingRules } from '../stacking-rules/stacking-rules.service.js';

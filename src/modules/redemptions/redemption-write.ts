@@ -8,7 +8,7 @@ import { recordRedemptionInSummary } from '../customers/customer-summary.service
 import { emitMany, type CustomerEventInput } from '../events/events.service.js';
 import type { CampaignType } from '../../lib/enums.js';
 import { debitGift } from '../ledgers/index.js';
-import { recordOrderRedemption } from '../orders/orders.service.js';
+import { recordOrderRedemption } from '../orders/order-redemptions.service.js';
 import { claimVoucherRedemption } from '../vouchers/vouchers.service.js';
 import { calculatedOrder } from './calculated-order.js';
 import { failure, isFailureKey, type Failure } from './redeemable-check.js';

@@ -7,7 +7,8 @@ import { calculatedOrder, type CalculatedOrderObject } from './calculated-order.
 import { redeemablesOf } from './redeem.service.js';
 import { inapplicableItem, skippedItem } from './redemption-answer.js';
 import { customerOf } from './redemption-customer.js';
-import { planStack, PREVIEWED, type AppliedRedeemable, type PipelineContext, type Plan } from './redemption-plan.js';
+import { PREVIEWED, type PipelineContext } from './plan-basis.service.js';
+import { planStack, type AppliedRedeemable, type Plan } from './redemption-plan.js';
 import type { StackableBody } from './redemptions.schemas.js';
 import { getStackingRules } from '../stacking-rules/stacking-rules.service.js';
 import {

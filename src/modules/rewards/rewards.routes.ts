@@ -1,27 +1,9 @@
 import type { RouteModule } from '../../http/context.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
-import {
-  bulkAssignmentsSchema,
-  createAssignmentSchema,
-  programAssignmentsQuerySchema,
-  rewardAssignmentsQuerySchema,
-  updateAssignmentSchema,
-} from './assignments.schemas.js';
-import {
-  assignReward,
-  assignRewards,
-  deleteAssignment,
-  getAssignedReward,
-  getAssignment,
-  listProgramAssignments,
-  listRewardAssignments,
-  updateAssignment,
-  type AssignmentScope,
-} from './assignments.service.js';
 import { createRewardSchema, rewardsListQuerySchema, updateRewardSchema } from './rewards.schemas.js';
 import { createReward, deleteReward, getReward, listRewards, updateReward } from './rewards.service.js';
 
-/** Rewards (the reference's Reward object) and their assignments to loyalty programs (RewardAssignment, "Update Campaign Reward Assignment"), under both of the reference's paths. */
+/** Rewards (the reference's Reward object); their assignments to loyalty programs are in reward-assignments.routes.ts. */
 export const rewardsRoutes: RouteModule = (router, deps) => {
   router.post('/v1/rewards', async (ctx) => {
     ctx.body = await createReward(deps, validateBody(createRewardSchema, ctx.request.body));
@@ -43,60 +25,4 @@ export const rewardsRoutes: RouteModule = (router, deps) => {
     await deleteReward(deps, ctx.params.rewardId as string);
     ctx.status = 204;
   });
-
-  router.post('/v1/rewards/:rewardId/assignments', async (ctx) => {
-    ctx.body = await assignReward(
-      deps,
-      ctx.params.rewardId as string,
-      validateBody(createAssignmentSchema, ctx.request.body),
-    );
-  });
-  router.get('/v1/rewards/:rewardId/assignments', async (ctx) => {
-    ctx.body = await listRewardAssignments(
-      deps,
-      ctx.params.rewardId as string,
-      validateQuery(rewardAssignmentsQuerySchema, ctx.query),
-    );
-  });
-  // The bulk form answers the array of assignments it made (the official client expects an array).
-  router.post('/v1/loyalties/:campaignId/rewards', async (ctx) => {
-    ctx.body = await assignRewards(
-      deps,
-      ctx.params.campaignId as string,
-      validateBody(bulkAssignmentsSchema, ctx.request.body),
-    );
-  });
-  router.get('/v1/loyalties/:campaignId/rewards', async (ctx) => {
-    ctx.body = await listProgramAssignments(
-      deps,
-      ctx.params.campaignId as string,
-      validateQuery(programAssignmentsQuerySchema, ctx.query),
-    );
-  });
-
-  router.get('/v1/loyalties/:campaignId/reward-assignments/:assignmentId/reward', async (ctx) => {
-    ctx.body = await getAssignedReward(deps, ctx.params.campaignId as string, ctx.params.assignmentId as string);
-  });
-
-  const scopes: Array<[string, (params: Record<string, string | undefined>) => AssignmentScope]> = [
-    ['/v1/rewards/:rewardId/assignments/:assignmentId', (p) => ({ reward: p.rewardId as string })],
-    ['/v1/loyalties/:campaignId/rewards/:assignmentId', (p) => ({ program: p.campaignId as string })],
-  ];
-  for (const [path, scopeOf] of scopes) {
-    router.get(path, async (ctx) => {
-      ctx.body = await getAssignment(deps, scopeOf(ctx.params), ctx.params.assignmentId as string);
-    });
-    router.put(path, async (ctx) => {
-      ctx.body = await updateAssignment(
-        deps,
-        scopeOf(ctx.params),
-        ctx.params.assignmentId as string,
-        validateBody(updateAssignmentSchema, ctx.request.body),
-      );
-    });
-    router.delete(path, async (ctx) => {
-      await deleteAssignment(deps, scopeOf(ctx.params), ctx.params.assignmentId as string);
-      ctx.status = 204;
-    });
-  }
 };

@@ -9,7 +9,7 @@ import { codeOfCsv, voucherFromCsv } from './voucher-csv.js';
 import { timeOrderedIds } from '../../lib/ids.js';
 import { rowForItem } from './voucher-import.job.js';
 import { createVoucherSchema } from './vouchers.schemas.js';
-import { voucherInserter } from './vouchers.repository.js';
+import { voucherInserter } from './voucher-inserts.repository.js';
 
 type Row = Record<string, string>;
 

@@ -5,7 +5,7 @@ import { JobType } from '../../lib/enums.js';
 import { listOpenJobs } from '../../jobs/jobs.service.js';
 import type { GeneratePayload } from './voucher-generation.service.js';
 import { timeOrderedIds } from '../../lib/ids.js';
-import { voucherInserter } from './vouchers.repository.js';
+import { voucherInserter } from './voucher-inserts.repository.js';
 import { GENERATION_COMPLETED } from './generation-completed.seam.js';
 
 /** Generators live as long as the worker thread, one per job (a job moves between threads). */

@@ -21,7 +21,7 @@ import { enqueueJob } from '../../jobs/jobs.service.js';
 import { checkCodeSpace, type CodeReservation } from './code-space.service.js';
 import { draftFromCampaign, rowFromDraft, type VoucherDraft } from './voucher-draft.js';
 import type { AddVouchersBody } from './vouchers.schemas.js';
-import * as repo from './vouchers.repository.js';
+import { insertVoucher } from './voucher-inserts.repository.js';
 import { getVoucher } from './vouchers.service.js';
 import type { VoucherView } from './vouchers.presenter.js';
 
@@ -70,7 +70,7 @@ async function insertGenerated(
   const next = codeGenerator(template);
   for (let attempt = 0; attempt < 1000; attempt++) {
     const code = next();
-    if (await repo.insertVoucher(trx, rowFromDraft(draft, newId('v_'), code, now))) return code;
+    if (await insertVoucher(trx, rowFromDraft(draft, newId('v_'), code, now))) return code;
   }
   throw invalidCodeConfig('No free code was found for this code config');
 }
@@ -90,7 +90,7 @@ export async function insertOneVoucher(
     await checkCodeSpace(trx, codes, 1);
     return insertGenerated(trx, draft, codes, now);
   }
-  if (!(await repo.insertVoucher(trx, rowFromDraft(draft, newId('v_'), code, now))))
+  if (!(await insertVoucher(trx, rowFromDraft(draft, newId('v_'), code, now))))
     throw duplicateFound('voucher', 'code', code);
   return code;
 }

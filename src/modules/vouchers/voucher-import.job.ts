@@ -14,7 +14,7 @@ import { draftFromCampaign, rowFromDraft } from './voucher-draft.js';
 import type { ImportPayload } from './voucher-import.service.js';
 import { timeOrderedIds } from '../../lib/ids.js';
 import { importItemSchema, importItemTypeSchema } from './vouchers.schemas.js';
-import { voucherInserter } from './vouchers.repository.js';
+import { voucherInserter } from './voucher-inserts.repository.js';
 
 /** One item schema per voucher type, built once per worker thread. */
 const itemSchemas = new Map<VoucherType, ReturnType<typeof importItemSchema>>();

@@ -19,8 +19,8 @@ import {
   withCampaignNames,
   type VoucherFilter,
   type VoucherOrderField,
-  type VoucherRow,
-} from './vouchers.repository.js';
+} from './vouchers-list.repository.js';
+import type { VoucherRow } from './vouchers.repository.js';
 
 type Db = Kysely<Database>;
 

@@ -10,6 +10,7 @@ import { categoriesById, findCategoryId, resolveCategoryId } from '../categories
 import { findSimpleCustomer } from '../customers/customers.service.js';
 import { assignmentHolders, presentVoucher, type VoucherView } from './vouchers.presenter.js';
 import * as repo from './vouchers.repository.js';
+import * as listRepo from './vouchers-list.repository.js';
 import * as windowRepo from './vouchers-window.repository.js';
 import type { WindowScan } from '../../db/sqlite/filter-window.js';
 import { updateVoucherSchema, type UpdateVoucherBody, type VouchersListQuery } from './vouchers.schemas.js';
@@ -43,7 +44,7 @@ export async function getVoucher(deps: Pick<Deps, 'db'>, code: string): Promise<
 }
 
 /** The list's filters with their keys resolved; null when a key names nothing (an empty list). */
-async function filterOf(deps: Pick<Deps, 'db'>, query: VouchersListQuery): Promise<repo.VoucherFilter | null> {
+async function filterOf(deps: Pick<Deps, 'db'>, query: VouchersListQuery): Promise<listRepo.VoucherFilter | null> {
   const campaignKey = query.campaign_id ?? query.campaign;
   if (campaignKey !== undefined && query.category !== undefined) {
     throw invalidQueryParams('campaign and category cannot be combined: no index serves both (filter by one of them)');
@@ -74,11 +75,11 @@ async function filterOf(deps: Pick<Deps, 'db'>, query: VouchersListQuery): Promi
  * delete, so the total of a million vouchers (or of one campaign's) is read, not counted;
  * other filters are counted on their index.
  */
-async function totalOf(deps: Pick<Deps, 'db'>, filter: repo.VoucherFilter): Promise<number> {
+async function totalOf(deps: Pick<Deps, 'db'>, filter: listRepo.VoucherFilter): Promise<number> {
   const { campaignId, ...others } = filter;
-  if (Object.values(others).some((v) => v !== undefined)) return repo.countVouchers(deps.db, filter);
+  if (Object.values(others).some((v) => v !== undefined)) return listRepo.countVouchers(deps.db, filter);
   if (campaignId !== undefined) return (await findCampaignOrNone(deps.db, campaignId))?.vouchers_count ?? 0;
-  return (await countLiveCampaignVouchers(deps.db)) + (await repo.countStandaloneVouchers(deps.db));
+  return (await countLiveCampaignVouchers(deps.db)) + (await listRepo.countStandaloneVouchers(deps.db));
 }
 
 const envelope = (vouchers: VoucherView[], total: number) => listEnvelope('vouchers', vouchers, { total });
@@ -116,7 +117,7 @@ export async function listVouchers(
     const { rows, total, scan } = await windowRepo.readVoucherWindow(deps.db, filter, page, query.residual);
     return { list: envelope(await present(deps, rows), total), window: scan };
   }
-  const rows = await repo.listVouchers(deps.db, filter, page);
+  const rows = await listRepo.listVouchers(deps.db, filter, page);
   return { list: envelope(await present(deps, rows), await totalOf(deps, filter)) };
 }
 
