@@ -175,7 +175,10 @@ describe('uniqueness rules across two processes', () => {
 
   it('publishes once for concurrent publications with one source_id, every one answered with it', async () => {
     const { server } = pair;
-    await server.request('POST', '/v1/campaigns', { body: discountCampaign('Keyed publications') });
+    // AUTO_UPDATE: a publication makes its voucher (a campaign created without a type is STATIC).
+    await server.request('POST', '/v1/campaigns', {
+      body: discountCampaign('Keyed publications', { type: 'AUTO_UPDATE' }),
+    });
     const answers = await race('POST', '/v1/publications', () => ({
       campaign: 'Keyed publications',
       customer: { source_id: 'keyed-reader' },
