@@ -104,7 +104,7 @@ export function JobsTable({
         {' '.repeat(MARK_WIDTH)}
         {shown.map((column) => cell(titleOf(column, shown), column)).join('')}
       </Text>
-      {jobs.length === 0 ? <Text dimColor> (no jobs yet)</Text> : null}
+      {jobs.length === 0 ? <Text dimColor>{'  (no jobs yet)'}</Text> : null}
       {jobs.map((job, i) => (
         <JobRow key={job.id} job={job} selected={i === selected} nowMs={nowMs} shown={shown} />
       ))}
