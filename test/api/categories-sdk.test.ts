@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../src/lib/clock.js';
 import { dbFingerprint } from '../support/db.js';
 import { assertMatchesReference } from '../support/openapi.js';
-import { serverSideClient, type ServerSideClient } from '../support/sdk.js';
+import { beyondSdkTypes, serverSideClient, type ServerSideClient } from '../support/sdk.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { sqliteOf } from '../support/sqlite.js';
 
@@ -42,12 +42,14 @@ describe('categories through @voucherify/sdk', () => {
     assertMatchesReference('GET', '/v1/categories/{categoryId}', 200, { ...food, updated_at: undefined });
 
     // A category made on first use of a name lists beside it.
-    await sdk.campaigns.create({
-      name: 'Cat Spring',
-      campaign_type: 'DISCOUNT_COUPONS',
-      category: 'Seasonal',
-      voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 5 } },
-    } as any);
+    await sdk.campaigns.create(
+      beyondSdkTypes({
+        name: 'Cat Spring',
+        campaign_type: 'DISCOUNT_COUPONS',
+        category: 'Seasonal',
+        voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 5 } },
+      }),
+    );
     const list = (await sdk.categories.list()) as Json;
     const seasonal = list.data.find((c: Json) => c.name === 'Seasonal');
     assert.deepEqual(list, {
@@ -66,10 +68,13 @@ describe('categories through @voucherify/sdk', () => {
     const renamed = await sdk.categories.update(food.id, { name: 'Groceries', hierarchy: 1 });
     assert.deepEqual(renamed, { ...food, name: 'Groceries', hierarchy: 1, updated_at: later });
     assertMatchesReference('PUT', '/v1/categories/{categoryId}', 200, renamed as Json);
-    assert.deepEqual(await sdk.categories.update(food.id, { hierarchy: 4 } as any), { ...renamed, hierarchy: 4 });
+    assert.deepEqual(await sdk.categories.update(food.id, beyondSdkTypes({ hierarchy: 4 })), {
+      ...renamed,
+      hierarchy: 4,
+    });
     // Campaigns and vouchers show their category as it is now.
     assert.equal(((await sdk.campaigns.get('Cat Spring')) as Json).categories[0].hierarchy, 0);
-    await sdk.categories.update(seasonal.id, { hierarchy: 3 } as any);
+    await sdk.categories.update(seasonal.id, beyondSdkTypes({ hierarchy: 3 }));
     assert.deepEqual(
       ((await sdk.campaigns.get('Cat Spring')) as Json).categories.map((c: Json) => [c.name, c.hierarchy]),
       [['Seasonal', 3]],
@@ -100,17 +105,19 @@ describe('categories through @voucherify/sdk', () => {
     const order = async () =>
       (
         (
-          await sdk.validations.validateStackable({
-            order: { amount: 1000 },
-            redeemables: [
-              { object: 'voucher', id: 'CAT-A' },
-              { object: 'voucher', id: 'CAT-B' },
-            ],
-          } as any)
+          await sdk.validations.validateStackable(
+            beyondSdkTypes({
+              order: { amount: 1000 },
+              redeemables: [
+                { object: 'voucher', id: 'CAT-A' },
+                { object: 'voucher', id: 'CAT-B' },
+              ],
+            }),
+          )
         ).redeemables ?? []
       ).map((r) => r.id);
     assert.deepEqual(await order(), ['CAT-B', 'CAT-A']);
-    await sdk.categories.update(second.id, { hierarchy: 1 } as any);
+    await sdk.categories.update(second.id, beyondSdkTypes({ hierarchy: 1 }));
     assert.deepEqual(await order(), ['CAT-A', 'CAT-B']);
   });
 
@@ -130,13 +137,18 @@ describe('categories through @voucherify/sdk', () => {
         'Duplicated category exists with name Seasonal',
       ],
       [
-        () => sdk.categories.update(seasonal.id, { name: 'First' } as any),
+        () => sdk.categories.update(seasonal.id, beyondSdkTypes({ name: 'First' })),
         409,
         'duplicate_found',
         'Duplicated category exists with name First',
       ],
-      [() => sdk.categories.create({ name: 'No order' } as any), 400, 'invalid_payload', 'hierarchy is required'],
-      [() => sdk.categories.create({ hierarchy: 1 } as any), 400, 'invalid_payload', 'name is required'],
+      [
+        () => sdk.categories.create(beyondSdkTypes({ name: 'No order' })),
+        400,
+        'invalid_payload',
+        'hierarchy is required',
+      ],
+      [() => sdk.categories.create(beyondSdkTypes({ hierarchy: 1 })), 400, 'invalid_payload', 'name is required'],
       [
         () => sdk.categories.create({ name: '', hierarchy: -1 }),
         400,
@@ -144,13 +156,13 @@ describe('categories through @voucherify/sdk', () => {
         'name must not be empty; hierarchy must be an integer of at least 0',
       ],
       [
-        () => sdk.categories.update(seasonal.id, { hierarchy: 1.5 } as any),
+        () => sdk.categories.update(seasonal.id, beyondSdkTypes({ hierarchy: 1.5 })),
         400,
         'invalid_payload',
         'hierarchy must be an integer of at least 0',
       ],
       [
-        () => sdk.categories.update('cat_none', { hierarchy: 1 } as any),
+        () => sdk.categories.update('cat_none', beyondSdkTypes({ hierarchy: 1 })),
         404,
         'not_found',
         'Cannot find category with id cat_none',

@@ -7,7 +7,7 @@ import { fixedClock } from '../../src/lib/clock.js';
 import { campaignShape } from '../support/campaign-shape.js';
 import { testRunner, waitForJob } from '../support/jobs.js';
 import { assertAsyncActionMatchesReference, assertMatchesReference, withoutNulls } from '../support/openapi.js';
-import { serverSideClient, type ServerSideClient } from '../support/sdk.js';
+import { beyondSdkTypes, serverSideClient, type ServerSideClient } from '../support/sdk.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 const NOW = '2025-03-01T10:00:00.000Z';
@@ -35,17 +35,19 @@ describe('@voucherify/sdk: campaigns, vouchers, promotions and imports', () => {
   const get = async (path: string): Promise<Json> => (await server.request('GET', path)).body;
 
   it('creates, reads, lists, updates and deletes a discount campaign (campaigns.create, get, list, update, delete)', async () => {
-    const created = (await sdk.campaigns.create({
-      name: 'SDK Spring',
-      campaign_type: 'DISCOUNT_COUPONS',
-      type: 'STATIC',
-      metadata: { region: 'EU' },
-      voucher: {
-        type: 'DISCOUNT_VOUCHER',
-        discount: { type: 'PERCENT', percent_off: 10 },
-        code_config: { pattern: 'SPR-####', charset: '0123456789' },
-      },
-    } as any)) as Json;
+    const created = (await sdk.campaigns.create(
+      beyondSdkTypes({
+        name: 'SDK Spring',
+        campaign_type: 'DISCOUNT_COUPONS',
+        type: 'STATIC',
+        metadata: { region: 'EU' },
+        voucher: {
+          type: 'DISCOUNT_VOUCHER',
+          discount: { type: 'PERCENT', percent_off: 10 },
+          code_config: { pattern: 'SPR-####', charset: '0123456789' },
+        },
+      }),
+    )) as Json;
     const voucher = {
       type: 'DISCOUNT_VOUCHER',
       discount: { type: 'PERCENT', percent_off: 10 },
@@ -63,15 +65,18 @@ describe('@voucherify/sdk: campaigns, vouchers, promotions and imports', () => {
     assert.deepEqual(byName, created);
     assertMatchesReference('GET', '/v1/campaigns/{campaignId}', 200, withoutNulls(byName));
 
-    const list = await sdk.campaigns.list({ limit: 10, page: 1, campaign_type: 'DISCOUNT_COUPONS' } as any);
+    const list = await sdk.campaigns.list(beyondSdkTypes({ limit: 10, page: 1, campaign_type: 'DISCOUNT_COUPONS' }));
     assert.deepEqual(list, await get('/v1/campaigns?limit=10&page=1&campaign_type=DISCOUNT_COUPONS'));
     assert.deepEqual([(list as Json).total, (list as Json).campaigns.map((c: Json) => c.id)], [1, [created.id]]);
     assertMatchesReference('GET', '/v1/campaigns', 200, withoutNulls(list));
 
-    const updated = await sdk.campaigns.update('SDK Spring', {
-      description: 'Ten off',
-      metadata: { region: 'US' },
-    } as any);
+    const updated = await sdk.campaigns.update(
+      'SDK Spring',
+      beyondSdkTypes({
+        description: 'Ten off',
+        metadata: { region: 'US' },
+      }),
+    );
     assert.deepEqual(updated, { ...created, description: 'Ten off', metadata: { region: 'US' }, updated_at: NOW });
     assertMatchesReference('PUT', '/v1/campaigns/{campaignId}', 200, withoutNulls(updated));
 
@@ -89,15 +94,20 @@ describe('@voucherify/sdk: campaigns, vouchers, promotions and imports', () => {
   });
 
   it('adds vouchers, imports them, updates and deletes one (campaigns.addVoucher, importVouchers; vouchers.update, delete)', async () => {
-    const campaign = (await sdk.campaigns.create({
-      name: 'SDK Summer',
-      campaign_type: 'DISCOUNT_COUPONS',
-      voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 500 } },
-    } as any)) as Json;
-    const one = (await sdk.campaigns.addVoucher('SDK Summer', {
-      code: 'SUM-ONE',
-      metadata: { via: 'sdk' },
-    } as any)) as Json;
+    const campaign = (await sdk.campaigns.create(
+      beyondSdkTypes({
+        name: 'SDK Summer',
+        campaign_type: 'DISCOUNT_COUPONS',
+        voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 500 } },
+      }),
+    )) as Json;
+    const one = (await sdk.campaigns.addVoucher(
+      'SDK Summer',
+      beyondSdkTypes({
+        code: 'SUM-ONE',
+        metadata: { via: 'sdk' },
+      }),
+    )) as Json;
     assert.deepEqual(one, await get('/v1/vouchers/SUM-ONE'));
     assert.deepEqual(
       [one.campaign_id, one.discount, one.metadata],
@@ -105,7 +115,7 @@ describe('@voucherify/sdk: campaigns, vouchers, promotions and imports', () => {
     );
     assertMatchesReference('POST', '/v1/campaigns/{campaignId}/vouchers', 200, withoutNulls(one));
 
-    const many = (await sdk.campaigns.addVoucher(campaign.id, {}, { vouchers_count: 3 } as any)) as Json;
+    const many = (await sdk.campaigns.addVoucher(campaign.id, {}, beyondSdkTypes({ vouchers_count: 3 }))) as Json;
     assertMatchesReference('POST', '/v1/campaigns/{campaignId}/vouchers', 202, many);
     const generated = await waitForJob(server, many.async_action_id);
     assert.deepEqual(
@@ -113,10 +123,10 @@ describe('@voucherify/sdk: campaigns, vouchers, promotions and imports', () => {
       ['CAMPAIGN.VOUCHERS_GENERATE', 'DONE', 4],
     );
 
-    const imported = (await sdk.campaigns.importVouchers('SDK Summer', [
-      { code: 'SUM-IMP-1' },
-      { code: 'SUM-ONE' },
-    ] as any)) as Json;
+    const imported = (await sdk.campaigns.importVouchers(
+      'SDK Summer',
+      beyondSdkTypes([{ code: 'SUM-IMP-1' }, { code: 'SUM-ONE' }]),
+    )) as Json;
     assertMatchesReference('POST', '/v1/campaigns/{campaignId}/import', 202, imported);
     const job = await waitForJob(server, imported.async_action_id);
     assertAsyncActionMatchesReference(job);
@@ -129,7 +139,9 @@ describe('@voucherify/sdk: campaigns, vouchers, promotions and imports', () => {
       ],
     );
 
-    const updated = await sdk.vouchers.update({ code: 'SUM-IMP-1', metadata: { tier: 'gold' }, active: false } as any);
+    const updated = await sdk.vouchers.update(
+      beyondSdkTypes({ code: 'SUM-IMP-1', metadata: { tier: 'gold' }, active: false }),
+    );
     assert.deepEqual(updated, await get('/v1/vouchers/SUM-IMP-1'));
     assert.deepEqual(
       [(updated as Json).metadata, (updated as Json).active, (updated as Json).updated_at],
@@ -149,15 +161,17 @@ describe('@voucherify/sdk: campaigns, vouchers, promotions and imports', () => {
   });
 
   it("lists a gift card's transactions and a voucher's redemptions (vouchers.listTransactions, redemptions.getForVoucher)", async () => {
-    await sdk.vouchers.create({ code: 'SDK-GIFT', type: 'GIFT_VOUCHER', gift: { amount: 5000 } } as any);
-    const redeemed = await sdk.redemptions.redeemStackable({
-      order: { amount: 1200 },
-      customer: { source_id: 'sdk-gift-ann' },
-      redeemables: [{ object: 'voucher', id: 'SDK-GIFT', gift: { credits: 1200 } }],
-    } as any);
+    await sdk.vouchers.create(beyondSdkTypes({ code: 'SDK-GIFT', type: 'GIFT_VOUCHER', gift: { amount: 5000 } }));
+    const redeemed = await sdk.redemptions.redeemStackable(
+      beyondSdkTypes({
+        order: { amount: 1200 },
+        customer: { source_id: 'sdk-gift-ann' },
+        redeemables: [{ object: 'voucher', id: 'SDK-GIFT', gift: { credits: 1200 } }],
+      }),
+    );
     const child = redeemed.redemptions[0] as Json;
 
-    const transactions = await sdk.vouchers.listTransactions('SDK-GIFT', { limit: 10 } as any);
+    const transactions = await sdk.vouchers.listTransactions('SDK-GIFT', beyondSdkTypes({ limit: 10 }));
     assert.deepEqual(transactions, await get('/v1/vouchers/SDK-GIFT/transactions?limit=10'));
     assert.deepEqual(
       (transactions as Json).data.map((t: Json) => [t.type, t.details.balance.balance]),
@@ -179,15 +193,17 @@ describe('@voucherify/sdk: campaigns, vouchers, promotions and imports', () => {
   });
 
   it('creates a promotion campaign with its tiers (promotions.create)', async () => {
-    const created = (await sdk.promotions.create({
-      name: 'SDK Promo',
-      campaign_type: 'PROMOTION',
-      promotion: {
-        tiers: [
-          { name: 'Ten off', banner: 'Ten off above 50', action: { discount: { type: 'AMOUNT', amount_off: 1000 } } },
-        ],
-      },
-    } as any)) as Json;
+    const created = (await sdk.promotions.create(
+      beyondSdkTypes({
+        name: 'SDK Promo',
+        campaign_type: 'PROMOTION',
+        promotion: {
+          tiers: [
+            { name: 'Ten off', banner: 'Ten off above 50', action: { discount: { type: 'AMOUNT', amount_off: 1000 } } },
+          ],
+        },
+      }),
+    )) as Json;
     assert.deepEqual(created, await get(`/v1/campaigns/${created.id}`));
     const tier = created.promotion.tiers[0];
     assert.deepEqual(
@@ -198,9 +214,11 @@ describe('@voucherify/sdk: campaigns, vouchers, promotions and imports', () => {
   });
 
   it('lists async actions (asyncActions.list) and imports orders and SKUs (orders.import, products.importSkusCSV)', async () => {
-    const orders = (await sdk.orders.import([
-      { source_id: 'sdk-imp-1', amount: 2500, status: 'PAID', customer: { source_id: 'sdk-imp-ann' } },
-    ] as any)) as Json;
+    const orders = (await sdk.orders.import(
+      beyondSdkTypes([
+        { source_id: 'sdk-imp-1', amount: 2500, status: 'PAID', customer: { source_id: 'sdk-imp-ann' } },
+      ]),
+    )) as Json;
     assertMatchesReference('POST', '/v1/orders/import', 200, orders);
     const ordersJob = await waitForJob(server, orders.async_action_id);
     assert.deepEqual(

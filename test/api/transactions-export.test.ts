@@ -5,7 +5,7 @@ import type { JobRunner } from '../../src/jobs/runner.js';
 import { dbFingerprint } from '../support/db.js';
 import { testRunner, waitForJob } from '../support/jobs.js';
 import { assertMatchesReference } from '../support/openapi.js';
-import { serverSideClient, type ServerSideClient } from '../support/sdk.js';
+import { beyondSdkTypes, serverSideClient, type ServerSideClient } from '../support/sdk.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { sqliteOf } from '../support/sqlite.js';
 
@@ -29,21 +29,25 @@ describe("exports of one card's transactions through @voucherify/sdk", () => {
     server = await startTestServer({ clock: fixedClock(NOW) });
     sdk = serverSideClient(server);
     runner = testRunner(server.deps);
-    gift = (await sdk.vouchers.create({
-      code: 'TX-GIFT',
-      type: 'GIFT_VOUCHER',
-      gift: { amount: 1000 },
-    } as any)) as Json;
-    await sdk.vouchers.balance.create('TX-GIFT', { amount: 500, reason: 'Top-up' } as any);
-    program = (await sdk.loyalties.create({
-      name: 'TX Stars',
-      voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 10 } },
-    } as any)) as Json;
+    gift = (await sdk.vouchers.create(
+      beyondSdkTypes({
+        code: 'TX-GIFT',
+        type: 'GIFT_VOUCHER',
+        gift: { amount: 1000 },
+      }),
+    )) as Json;
+    await sdk.vouchers.balance.create('TX-GIFT', beyondSdkTypes({ amount: 500, reason: 'Top-up' }));
+    program = (await sdk.loyalties.create(
+      beyondSdkTypes({
+        name: 'TX Stars',
+        voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 10 } },
+      }),
+    )) as Json;
     card = (await sdk.loyalties.createMember(program.id, { customer: { source_id: 'tx-ann' } })) as Json;
-    await sdk.loyalties.addPoints(program.id, card.code, { points: 25, reason: 'Welcome' } as any);
+    await sdk.loyalties.addPoints(program.id, card.code, beyondSdkTypes({ points: 25, reason: 'Welcome' }));
     // Another card's rows, which no export of these cards may hold.
     const other = (await sdk.loyalties.createMember(program.id, { customer: { source_id: 'tx-bob' } })) as Json;
-    await sdk.loyalties.addPoints(program.id, other.code, { points: 99 } as any);
+    await sdk.loyalties.addPoints(program.id, other.code, beyondSdkTypes({ points: 99 }));
   });
   after(async () => {
     await runner.stop();
@@ -88,7 +92,11 @@ describe("exports of one card's transactions through @voucherify/sdk", () => {
 
   it("exports a loyalty card's transactions, with and without its program, with the fields and order asked", async () => {
     const parameters = { fields: ['type', 'amount', 'balance', 'reason'], order: '-created_at' };
-    const created = (await sdk.loyalties.exportCardTransactions(card.code, program.id, { parameters } as any)) as Json;
+    const created = (await sdk.loyalties.exportCardTransactions(
+      card.code,
+      program.id,
+      beyondSdkTypes({ parameters }),
+    )) as Json;
     assert.match(created.id, /^exp_/);
     assert.deepEqual(
       created,
@@ -116,7 +124,7 @@ describe("exports of one card's transactions through @voucherify/sdk", () => {
       fields: ['type', 'amount', 'reason'],
       filters: { type: { conditions: { $in: ['CREDITS_ADDITION'] } } },
     };
-    const created = (await sdk.vouchers.exportTransactions('TX-GIFT', { parameters } as any)) as Json;
+    const created = (await sdk.vouchers.exportTransactions('TX-GIFT', beyondSdkTypes({ parameters }))) as Json;
     assert.deepEqual(
       created,
       scheduled(created.id, {
@@ -141,7 +149,7 @@ describe("exports of one card's transactions through @voucherify/sdk", () => {
     const before = dbFingerprint(sqliteOf(server.deps));
     const refusals: Array<[() => Promise<unknown>, number, string, string]> = [
       [
-        () => sdk.vouchers.exportTransactions('TX-NONE', {} as any),
+        () => sdk.vouchers.exportTransactions('TX-NONE', beyondSdkTypes({})),
         404,
         'not_found',
         'Cannot find voucher with id TX-NONE',
@@ -160,27 +168,31 @@ describe("exports of one card's transactions through @voucherify/sdk", () => {
       ],
       [
         () =>
-          sdk.loyalties.exportCardTransactions(card.code, program.id, {
-            parameters: {
-              filters: {
-                junction: 'OR',
-                type: { conditions: { $in: ['POINTS_ADDITION'] } },
-                voucher_id: { conditions: { $in: ['v_x'] } },
+          sdk.loyalties.exportCardTransactions(
+            card.code,
+            program.id,
+            beyondSdkTypes({
+              parameters: {
+                filters: {
+                  junction: 'OR',
+                  type: { conditions: { $in: ['POINTS_ADDITION'] } },
+                  voucher_id: { conditions: { $in: ['v_x'] } },
+                },
               },
-            },
-          } as any),
+            }),
+          ),
         400,
         'invalid_export_params',
         'parameters.filters.voucher_id: the export holds the transactions of the voucher the path names; parameters.filters.junction: the transactions of one voucher take filters joined by and',
       ],
       [
-        () => sdk.vouchers.exportTransactions('TX-GIFT', { parameters: { fields: ['code'] } } as any),
+        () => sdk.vouchers.exportTransactions('TX-GIFT', beyondSdkTypes({ parameters: { fields: ['code'] } })),
         400,
         'invalid_export_params',
         'Unknown fields: code; allowed: id, campaign_id, voucher_id, type, source_id, reason, source, related_transaction_id, balance, amount, created_at, details',
       ],
       [
-        () => sdk.vouchers.exportTransactions('TX-GIFT', { exported_object: 'voucher' } as any),
+        () => sdk.vouchers.exportTransactions('TX-GIFT', beyondSdkTypes({ exported_object: 'voucher' })),
         400,
         'invalid_payload',
         'the body holds unknown keys: exported_object',
