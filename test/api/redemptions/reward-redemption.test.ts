@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../../src/lib/clock.js';
 import { assertMatchesReference, withoutNulls } from '../../support/openapi.js';
-import { serverSideClient, type ServerSideClient } from '../../support/sdk.js';
+import { beyondSdkTypes, serverSideClient, type ServerSideClient } from '../../support/sdk.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { loyaltySetup } from './loyalty-setup.js';
 
@@ -30,10 +30,14 @@ describe("redeeming a member's reward through @voucherify/sdk", () => {
   const get = async (path: string): Promise<Json> => (await server.request('GET', path)).body;
 
   it("spends the card's points on the reward, with and without the program in the path", async () => {
-    const redeemed = (await sdk.loyalties.redeemReward(setup.program.id, setup.member.code, {
-      reward: { id: setup.reward.id },
-      metadata: { till: 4 },
-    } as any)) as Json;
+    const redeemed = (await sdk.loyalties.redeemReward(
+      setup.program.id,
+      setup.member.code,
+      beyondSdkTypes({
+        reward: { id: setup.reward.id },
+        metadata: { till: 4 },
+      }),
+    )) as Json;
     assert.match(redeemed.id, /^r_/);
     assert.deepEqual(redeemed, await get(`/v1/redemptions/${redeemed.id}`));
     assert.deepEqual(
@@ -73,7 +77,11 @@ describe("redeeming a member's reward through @voucherify/sdk", () => {
 
   it('refuses as the stackable redemption does, and a card of another program or a body without reward', async () => {
     await assert.rejects(
-      sdk.loyalties.redeemReward(setup.program.id, setup.member.code, { reward: { id: setup.reward.id } } as any),
+      sdk.loyalties.redeemReward(
+        setup.program.id,
+        setup.member.code,
+        beyondSdkTypes({ reward: { id: setup.reward.id } }),
+      ),
       (error: Json) => {
         assert.deepEqual(
           [error.code, error.key, error.resource_type],
@@ -91,7 +99,7 @@ describe("redeeming a member's reward through @voucherify/sdk", () => {
       },
     });
     await assert.rejects(
-      sdk.loyalties.redeemReward(other.body.id, setup.member.code, { reward: { id: setup.reward.id } } as any),
+      sdk.loyalties.redeemReward(other.body.id, setup.member.code, beyondSdkTypes({ reward: { id: setup.reward.id } })),
       (error: Json) => {
         assert.deepEqual(
           [error.code, error.key, error.details],
@@ -101,7 +109,7 @@ describe("redeeming a member's reward through @voucherify/sdk", () => {
       },
     );
     await assert.rejects(
-      sdk.loyalties.redeemReward(setup.program.id, setup.member.code, { order: { amount: 100 } } as any),
+      sdk.loyalties.redeemReward(setup.program.id, setup.member.code, beyondSdkTypes({ order: { amount: 100 } })),
       (error: Json) => {
         assert.deepEqual([error.code, error.key, error.details], [400, 'invalid_payload', 'reward is required']);
         return true;
