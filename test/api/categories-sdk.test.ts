@@ -8,7 +8,31 @@ import { startTestServer, type TestServer } from '../support/server.js';
 import { sqliteOf } from '../support/sqlite.js';
 
 const NOW = '2025-07-01T08:00:00.000Z';
-type Json = Record<string, any>;
+/** A category as the API answers it: the fields the tests read, and the rest. */
+interface Category {
+  id: string;
+  name: string;
+  hierarchy: number;
+  [field: string]: unknown;
+}
+
+/** A page of categories. */
+interface CategoryList {
+  data: Category[];
+  [field: string]: unknown;
+}
+
+/** A campaign or voucher with the categories it shows. */
+interface WithCategories {
+  categories: [Category, ...Category[]];
+}
+
+/** An error as the SDK rejects with it: the API's error body. */
+interface ApiError {
+  code: number;
+  key: string;
+  details: string;
+}
 
 /**
  * The reference's category endpoints through @voucherify/sdk (categories.create, list, get,
@@ -27,13 +51,13 @@ describe('categories through @voucherify/sdk', () => {
     assert.deepEqual(server.logged, []);
     await server.close();
   });
-  const refused = (status: number, key: string, details: string) => (error: Json) => {
+  const refused = (status: number, key: string, details: string) => (error: ApiError) => {
     assert.deepEqual([error.code, error.key, error.details], [status, key, details]);
     return true;
   };
 
   it('creates, reads, lists, renames, reorders and deletes a category', async () => {
-    const food = (await sdk.categories.create({ name: 'Food', hierarchy: 2 })) as Json;
+    const food = (await sdk.categories.create({ name: 'Food', hierarchy: 2 })) as unknown as Category;
     assert.match(food.id, /^cat_/);
     assert.deepEqual(food, { id: food.id, name: 'Food', hierarchy: 2, object: 'category', created_at: NOW });
     assertMatchesReference('POST', '/v1/categories', 200, { ...food, updated_at: undefined });
@@ -50,8 +74,8 @@ describe('categories through @voucherify/sdk', () => {
         voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 5 } },
       }),
     );
-    const list = (await sdk.categories.list()) as Json;
-    const seasonal = list.data.find((c: Json) => c.name === 'Seasonal');
+    const list = (await sdk.categories.list()) as unknown as CategoryList;
+    const seasonal = list.data.find((c: Category) => c.name === 'Seasonal')!;
     assert.deepEqual(list, {
       object: 'list',
       data_ref: 'data',
@@ -60,23 +84,26 @@ describe('categories through @voucherify/sdk', () => {
     });
     assertMatchesReference('GET', '/v1/categories', 200, {
       ...list,
-      data: list.data.map((c: Json) => ({ ...c, updated_at: undefined })),
+      data: list.data.map((c: Category) => ({ ...c, updated_at: undefined })),
     });
 
     clock.advance(60_000);
     const later = new Date(Date.parse(NOW) + 60_000).toISOString();
     const renamed = await sdk.categories.update(food.id, { name: 'Groceries', hierarchy: 1 });
     assert.deepEqual(renamed, { ...food, name: 'Groceries', hierarchy: 1, updated_at: later });
-    assertMatchesReference('PUT', '/v1/categories/{categoryId}', 200, renamed as Json);
+    assertMatchesReference('PUT', '/v1/categories/{categoryId}', 200, renamed);
     assert.deepEqual(await sdk.categories.update(food.id, beyondSdkTypes({ hierarchy: 4 })), {
       ...renamed,
       hierarchy: 4,
     });
     // Campaigns and vouchers show their category as it is now.
-    assert.equal(((await sdk.campaigns.get('Cat Spring')) as Json).categories[0].hierarchy, 0);
+    assert.equal(((await sdk.campaigns.get('Cat Spring')) as unknown as WithCategories).categories[0].hierarchy, 0);
     await sdk.categories.update(seasonal.id, beyondSdkTypes({ hierarchy: 3 }));
     assert.deepEqual(
-      ((await sdk.campaigns.get('Cat Spring')) as Json).categories.map((c: Json) => [c.name, c.hierarchy]),
+      ((await sdk.campaigns.get('Cat Spring')) as unknown as WithCategories).categories.map((c: Category) => [
+        c.name,
+        c.hierarchy,
+      ]),
       [['Seasonal', 3]],
     );
 
@@ -89,8 +116,8 @@ describe('categories through @voucherify/sdk', () => {
   });
 
   it('orders stacked redeemables by the hierarchy set here when the stacking rules sort by category', async () => {
-    const first = (await sdk.categories.create({ name: 'First', hierarchy: 5 })) as Json;
-    const second = (await sdk.categories.create({ name: 'Second', hierarchy: 6 })) as Json;
+    const first = (await sdk.categories.create({ name: 'First', hierarchy: 5 })) as unknown as Category;
+    const second = (await sdk.categories.create({ name: 'Second', hierarchy: 6 })) as unknown as Category;
     const voucher = (code: string, category_id: string) =>
       server.request('POST', `/v1/vouchers/${code}`, {
         body: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 }, category_id },
@@ -122,13 +149,15 @@ describe('categories through @voucherify/sdk', () => {
   });
 
   it('refuses a taken name, bad bodies, unknown ids and a category still in use, changing nothing', async () => {
-    const named = (await sdk.categories.create({ name: 'Exclusive', hierarchy: 9 })) as Json;
+    const named = (await sdk.categories.create({ name: 'Exclusive', hierarchy: 9 })) as unknown as Category;
     assert.equal(
       (await server.request('PUT', '/v1/stacking-rules', { body: { exclusive_categories: [named.id] } })).status,
       200,
     );
     const before = dbFingerprint(sqliteOf(server.deps));
-    const seasonal = ((await sdk.categories.list()) as Json).data.find((c: Json) => c.name === 'Seasonal');
+    const seasonal = ((await sdk.categories.list()) as unknown as CategoryList).data.find(
+      (c: Category) => c.name === 'Seasonal',
+    )!;
     const calls: Array<[() => Promise<unknown>, number, string, string]> = [
       [
         () => sdk.categories.create({ name: 'Seasonal', hierarchy: 1 }),
@@ -186,14 +215,16 @@ describe('categories through @voucherify/sdk', () => {
   });
 
   it('deletes a category the stacking rules no longer name', async () => {
-    const named = ((await sdk.categories.list()) as Json).data.find((c: Json) => c.name === 'Exclusive');
+    const named = ((await sdk.categories.list()) as unknown as CategoryList).data.find(
+      (c: Category) => c.name === 'Exclusive',
+    )!;
     assert.equal(
       (await server.request('PUT', '/v1/stacking-rules', { body: { exclusive_categories: [] } })).status,
       200,
     );
     assert.equal(await sdk.categories.delete(named.id), '');
     assert.deepEqual(
-      ((await sdk.categories.list()) as Json).data.map((c: Json) => c.name),
+      ((await sdk.categories.list()) as unknown as CategoryList).data.map((c: Category) => c.name),
       ['Seasonal', 'First', 'Second'],
     );
   });
