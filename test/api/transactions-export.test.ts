@@ -10,7 +10,27 @@ import { startTestServer, type TestServer } from '../support/server.js';
 import { sqliteOf } from '../support/sqlite.js';
 
 const NOW = '2024-09-01T00:00:00.000Z';
-type Json = Record<string, any>;
+/** A voucher, program or card as created: the fields the tests read, and the rest. */
+interface Resource {
+  id: string;
+  code: string;
+  [field: string]: unknown;
+}
+
+/** An export as the API answers it. */
+interface ExportBody {
+  id: string;
+  parameters: { filters: Record<string, unknown>; [field: string]: unknown };
+  result: { url: string } | null;
+  [field: string]: unknown;
+}
+
+/** An error as the SDK rejects with it: the API's error body. */
+interface ApiError {
+  code: number;
+  key: string;
+  details: string;
+}
 
 /**
  * POST /v1/vouchers/{code}/transactions/export, /v1/loyalties/members/{memberId}/transactions/export
@@ -22,9 +42,9 @@ describe("exports of one card's transactions through @voucherify/sdk", () => {
   let server: TestServer;
   let sdk: ServerSideClient;
   let runner: JobRunner;
-  let program: Json;
-  let card: Json;
-  let gift: Json;
+  let program: Resource;
+  let card: Resource;
+  let gift: Resource;
   before(async () => {
     server = await startTestServer({ clock: fixedClock(NOW) });
     sdk = serverSideClient(server);
@@ -35,18 +55,20 @@ describe("exports of one card's transactions through @voucherify/sdk", () => {
         type: 'GIFT_VOUCHER',
         gift: { amount: 1000 },
       }),
-    )) as Json;
+    )) as unknown as Resource;
     await sdk.vouchers.balance.create('TX-GIFT', beyondSdkTypes({ amount: 500, reason: 'Top-up' }));
     program = (await sdk.loyalties.create(
       beyondSdkTypes({
         name: 'TX Stars',
         voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 10 } },
       }),
-    )) as Json;
-    card = (await sdk.loyalties.createMember(program.id, { customer: { source_id: 'tx-ann' } })) as Json;
+    )) as unknown as Resource;
+    card = (await sdk.loyalties.createMember(program.id, { customer: { source_id: 'tx-ann' } })) as unknown as Resource;
     await sdk.loyalties.addPoints(program.id, card.code, beyondSdkTypes({ points: 25, reason: 'Welcome' }));
     // Another card's rows, which no export of these cards may hold.
-    const other = (await sdk.loyalties.createMember(program.id, { customer: { source_id: 'tx-bob' } })) as Json;
+    const other = (await sdk.loyalties.createMember(program.id, {
+      customer: { source_id: 'tx-bob' },
+    })) as unknown as Resource;
     await sdk.loyalties.addPoints(program.id, other.code, beyondSdkTypes({ points: 99 }));
   });
   after(async () => {
@@ -55,7 +77,7 @@ describe("exports of one card's transactions through @voucherify/sdk", () => {
     await server.close();
   });
 
-  async function csvOf(created: Json): Promise<string> {
+  async function csvOf(created: ExportBody): Promise<string> {
     await waitForJob(
       server,
       (
@@ -66,19 +88,19 @@ describe("exports of one card's transactions through @voucherify/sdk", () => {
           .executeTakeFirstOrThrow()
       ).async_action_id,
     );
-    const done = (await sdk.distributions.exports.get(created.id)) as Json;
+    const done = (await sdk.distributions.exports.get(created.id)) as unknown as ExportBody;
     assert.deepEqual(done, {
       ...created,
       status: 'DONE',
       result: { url: `${server.url}/v1/exports/${created.id}/download` },
     });
-    const file = await fetch(done.result.url, {
+    const file = await fetch(done.result!.url, {
       headers: { 'X-App-Id': server.serverKey.app_id, 'X-App-Token': server.serverKey.app_token },
     });
     assert.equal(file.status, 200);
     return file.text();
   }
-  const scheduled = (id: string, parameters: Json) => ({
+  const scheduled = (id: string, parameters: Record<string, unknown>) => ({
     id,
     object: 'export',
     created_at: NOW,
@@ -96,7 +118,7 @@ describe("exports of one card's transactions through @voucherify/sdk", () => {
       card.code,
       program.id,
       beyondSdkTypes({ parameters }),
-    )) as Json;
+    )) as unknown as ExportBody;
     assert.match(created.id, /^exp_/);
     assert.deepEqual(
       created,
@@ -108,7 +130,10 @@ describe("exports of one card's transactions through @voucherify/sdk", () => {
       'type,amount,balance,reason\r\nPOINTS_ADDITION,25,35,Welcome\r\nPOINTS_ADDITION,10,10,Opening balance\r\n',
     );
 
-    const bare = (await sdk.loyalties.exportCardTransactions(card.code, null as unknown as string)) as Json;
+    const bare = (await sdk.loyalties.exportCardTransactions(
+      card.code,
+      null as unknown as string,
+    )) as unknown as ExportBody;
     const defaults = ['id', 'type', 'source_id', 'reason', 'source', 'balance', 'amount', 'created_at'];
     assert.deepEqual(
       bare,
@@ -124,7 +149,10 @@ describe("exports of one card's transactions through @voucherify/sdk", () => {
       fields: ['type', 'amount', 'reason'],
       filters: { type: { conditions: { $in: ['CREDITS_ADDITION'] } } },
     };
-    const created = (await sdk.vouchers.exportTransactions('TX-GIFT', beyondSdkTypes({ parameters }))) as Json;
+    const created = (await sdk.vouchers.exportTransactions(
+      'TX-GIFT',
+      beyondSdkTypes({ parameters }),
+    )) as unknown as ExportBody;
     assert.deepEqual(
       created,
       scheduled(created.id, {
@@ -199,7 +227,7 @@ describe("exports of one card's transactions through @voucherify/sdk", () => {
       ],
     ];
     for (const [call, code, key, details] of refusals) {
-      await assert.rejects(call(), (error: Json) => {
+      await assert.rejects(call(), (error: ApiError) => {
         assert.deepEqual([error.code, error.key, error.details], [code, key, details]);
         return true;
       });
