@@ -40,7 +40,7 @@ describe('client-side publish (POST /client/v1/publish)', () => {
     const answer = (await browser.publish('Spring', {
       customer: { source_id: 'ann', name: 'Ann' },
       metadata: { via: 'popup' },
-    })) as unknown as Record<string, any>;
+    })) as unknown as Record<string, unknown>;
     const ann = (await server.request('GET', '/v1/customers/ann')).body;
     assert.deepEqual(answer, {
       id: answer.id,
@@ -87,7 +87,7 @@ describe('client-side publish (POST /client/v1/publish)', () => {
       'Spring',
       { customer: { source_id: 'ann' } },
       { join_once: true },
-    )) as unknown as Record<string, any>;
+    )) as unknown as { voucher: { code: string } };
     assert.equal(again.voucher.code, 'SPRING-1');
     const list = (await server.request('GET', '/v1/publications?customer=ann')).body;
     assert.equal(list.total, 1);

@@ -12,7 +12,7 @@ const NOW = '2025-03-01T10:00:00.000Z';
 describe('requests the real API accepts', () => {
   let server: TestServer;
   let client: ServerSideClient;
-  let spring: Record<string, any>;
+  let spring: Record<string, unknown>;
   before(async () => {
     server = await startTestServer({ clock: fixedClock(NOW) });
     client = serverSideClient(server);

@@ -3,12 +3,45 @@ import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../src/lib/clock.js';
 import { dbFingerprint } from '../support/db.js';
 import { assertMatchesReference, withoutNulls } from '../support/openapi.js';
-import { serverSideClient, type ServerSideClient } from '../support/sdk.js';
+import { beyondSdkTypes, serverSideClient, type ServerSideClient } from '../support/sdk.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { sqliteOf } from '../support/sqlite.js';
 
 const NOW = '2025-06-01T12:00:00.000Z';
-type Json = Record<string, any>;
+/** A loyalty program as created, with the field the tests read. */
+interface Program {
+  id: string;
+  [field: string]: unknown;
+}
+
+/** A loyalty card as the API answers it: the fields the tests read, and the rest. */
+interface Card {
+  id: string;
+  code: string;
+  loyalty_card: { points: number; balance: number };
+  [field: string]: unknown;
+}
+
+/** A card transaction as listed: the fields the tests read, and the rest. */
+interface Transaction {
+  id: string;
+  related_transaction_id?: string | null;
+  source: unknown;
+  details: { balance: { total: number; balance: number } };
+  [field: string]: unknown;
+}
+
+/** A page of card transactions (the tests read pages that have at least one). */
+interface TransactionPage {
+  data: [Transaction, ...Transaction[]];
+}
+
+/** An error as the SDK rejects with it: the API's error body. */
+interface ApiError {
+  code: number;
+  key: string;
+  details: string;
+}
 
 /**
  * POST /v1/loyalties/{campaignId}/members/{memberId}/transfers (the SDK's
@@ -18,26 +51,30 @@ type Json = Record<string, any>;
 describe('points transfers through @voucherify/sdk', () => {
   let server: TestServer;
   let sdk: ServerSideClient;
-  let stars: Json;
-  let ann: Json;
-  let bob: Json;
-  let cat: Json;
+  let stars: Program;
+  let ann: Card;
+  let bob: Card;
+  let cat: Card;
   before(async () => {
     server = await startTestServer({ clock: fixedClock(NOW) });
     sdk = serverSideClient(server);
-    stars = (await sdk.loyalties.create({
-      name: 'TR Stars',
-      voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } },
-    } as any)) as Json;
-    const moons = (await sdk.loyalties.create({
-      name: 'TR Moons',
-      voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } },
-    } as any)) as Json;
-    ann = (await sdk.loyalties.createMember(stars.id, { customer: { source_id: 'tr-ann' } })) as Json;
-    bob = (await sdk.loyalties.createMember(moons.id, { customer: { source_id: 'tr-bob' } })) as Json;
-    cat = (await sdk.loyalties.createMember(stars.id, { customer: { source_id: 'tr-cat' } })) as Json;
-    await sdk.loyalties.addPoints(stars.id, ann.code, { points: 100 } as any);
-    await sdk.loyalties.addPoints(moons.id, bob.code, { points: 50 } as any);
+    stars = (await sdk.loyalties.create(
+      beyondSdkTypes({
+        name: 'TR Stars',
+        voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } },
+      }),
+    )) as unknown as Program;
+    const moons = (await sdk.loyalties.create(
+      beyondSdkTypes({
+        name: 'TR Moons',
+        voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } },
+      }),
+    )) as unknown as Program;
+    ann = (await sdk.loyalties.createMember(stars.id, { customer: { source_id: 'tr-ann' } })) as unknown as Card;
+    bob = (await sdk.loyalties.createMember(moons.id, { customer: { source_id: 'tr-bob' } })) as unknown as Card;
+    cat = (await sdk.loyalties.createMember(stars.id, { customer: { source_id: 'tr-cat' } })) as unknown as Card;
+    await sdk.loyalties.addPoints(stars.id, ann.code, beyondSdkTypes({ points: 100 }));
+    await sdk.loyalties.addPoints(moons.id, bob.code, beyondSdkTypes({ points: 50 }));
   });
   after(async () => {
     assert.deepEqual(server.logged, []);
@@ -46,13 +83,23 @@ describe('points transfers through @voucherify/sdk', () => {
   const balance = async (code: string) =>
     (await sdk.loyalties.getMember(null as unknown as string, code)).loyalty_card?.balance;
   const newest = async (code: string) =>
-    ((await sdk.loyalties.listCardTransactions(code, null as unknown as string, { limit: 1 } as any)) as Json).data[0];
+    (
+      (await sdk.loyalties.listCardTransactions(
+        code,
+        null as unknown as string,
+        beyondSdkTypes({ limit: 1 }),
+      )) as unknown as TransactionPage
+    ).data[0];
 
   it("moves points from cards of two programs to one member, answering the member's card", async () => {
-    const answer = (await sdk.loyalties.transferPoints(stars.id, cat.code, [
-      { code: ann.code, points: 30, reason: 'Family pool', source_id: 'tr-1' },
-      { code: bob.code, points: 20 },
-    ] as any)) as Json;
+    const answer = (await sdk.loyalties.transferPoints(
+      stars.id,
+      cat.code,
+      beyondSdkTypes([
+        { code: ann.code, points: 30, reason: 'Family pool', source_id: 'tr-1' },
+        { code: bob.code, points: 20 },
+      ]),
+    )) as unknown as Card;
     assert.deepEqual(answer, await sdk.loyalties.getMember(stars.id, cat.code));
     assert.deepEqual([answer.code, answer.loyalty_card.points, answer.loyalty_card.balance], [cat.code, 50, 50]);
     // The answer is the card as get-member answers it, checked against that operation's schema: the
@@ -62,8 +109,12 @@ describe('points transfers through @voucherify/sdk', () => {
 
     const out = await newest(ann.code);
     const into = (
-      (await sdk.loyalties.listCardTransactions(cat.code, stars.id, { limit: 10 } as any)) as Json
-    ).data.find((t: Json) => t.related_transaction_id === out.id);
+      (await sdk.loyalties.listCardTransactions(
+        cat.code,
+        stars.id,
+        beyondSdkTypes({ limit: 10 }),
+      )) as unknown as TransactionPage
+    ).data.find((t) => t.related_transaction_id === out.id)!;
     assert.deepEqual(out, {
       id: out.id,
       source_id: 'tr-1',
@@ -140,15 +191,17 @@ describe('points transfers through @voucherify/sdk', () => {
   });
 
   it('does not move points twice for a source_id the source card has seen', async () => {
-    const again = (await sdk.loyalties.transferPoints(stars.id, cat.code, [
-      { code: ann.code, points: 30, source_id: 'tr-1' },
-    ] as any)) as Json;
+    const again = (await sdk.loyalties.transferPoints(
+      stars.id,
+      cat.code,
+      beyondSdkTypes([{ code: ann.code, points: 30, source_id: 'tr-1' }]),
+    )) as unknown as Card;
     assert.deepEqual([again.loyalty_card.balance, await balance(ann.code)], [50, 70]);
   });
 
   it('refuses all of a transfer when one part fails, and bad bodies, changing nothing', async () => {
-    const free = (await sdk.campaigns.addVoucher(stars.id, {} as any)) as Json;
-    await sdk.vouchers.create({ code: 'TR-GIFT', type: 'GIFT_VOUCHER', gift: { amount: 100 } } as any);
+    const free = (await sdk.campaigns.addVoucher(stars.id, beyondSdkTypes({}))) as unknown as Card;
+    await sdk.vouchers.create(beyondSdkTypes({ code: 'TR-GIFT', type: 'GIFT_VOUCHER', gift: { amount: 100 } }));
     const before = dbFingerprint(sqliteOf(server.deps));
     const refusals: Array<[string, string, unknown[], number, string, string]> = [
       [
@@ -207,7 +260,7 @@ describe('points transfers through @voucherify/sdk', () => {
       [stars.id, cat.code, [{ code: ann.code, points: 0 }], 400, 'invalid_payload', '[0].points must be at least 1'],
     ];
     for (const [campaign, code, body, status, key, details] of refusals) {
-      await assert.rejects(sdk.loyalties.transferPoints(campaign, code, body as any), (error: Json) => {
+      await assert.rejects(sdk.loyalties.transferPoints(campaign, code, beyondSdkTypes(body)), (error: ApiError) => {
         assert.deepEqual([error.code, error.key, error.details], [status, key, details], JSON.stringify(body));
         return true;
       });

@@ -5,7 +5,13 @@ import { fixedClock } from '../../src/lib/clock.js';
 import { dbFingerprint } from '../support/db.js';
 import { testRunner, waitForJob } from '../support/jobs.js';
 import { assertMatchesReference, withoutNulls } from '../support/openapi.js';
-import { clientSideClient, serverSideClient, type ClientSideClient, type ServerSideClient } from '../support/sdk.js';
+import {
+  beyondSdkTypes,
+  clientSideClient,
+  serverSideClient,
+  type ClientSideClient,
+  type ServerSideClient,
+} from '../support/sdk.js';
 import { errorBody, startTestServer, type TestServer } from '../support/server.js';
 import { sqliteOf } from '../support/sqlite.js';
 
@@ -174,45 +180,51 @@ describe('qualifications (check eligibility)', () => {
   const ANN = { customer: { source_id: 'q-ann' }, order: { amount: 10000 } };
 
   it('ALL: the wallet, the tiers available now and standalone vouchers that apply, newest first; the others are left out', async () => {
-    const answer = await sdk.qualifications.checkEligibility({ ...ANN, options: { limit: 10 } } as any);
+    const answer = await sdk.qualifications.checkEligibility(beyondSdkTypes({ ...ANN, options: { limit: 10 } }));
     // Q-W2 (orders over 100000), the Gold tier (gold customers) and Q-OFF (disabled) do not apply.
     assert.deepEqual(answer, answerOf([gift(2000), w1(500), tierA(300), stand(1000)]));
-    assertMatchesReference('POST', '/v1/qualifications', 200, withoutNulls(answer as any));
-    const defaults = await sdk.qualifications.checkEligibility(ANN as any);
+    assertMatchesReference('POST', '/v1/qualifications', 200, withoutNulls(answer));
+    const defaults = await sdk.qualifications.checkEligibility(beyondSdkTypes(ANN));
     assert.deepEqual(defaults, answer, 'ALL is the default scenario, 5 the default limit');
   });
 
   it('answers the client side the same', async () => {
-    const server_ = await sdk.qualifications.checkEligibility({ ...ANN, scenario: 'CUSTOMER_WALLET' } as any);
-    const client = await browser.qualifications({ ...ANN, scenario: 'CUSTOMER_WALLET' } as any);
+    const server_ = await sdk.qualifications.checkEligibility(beyondSdkTypes({ ...ANN, scenario: 'CUSTOMER_WALLET' }));
+    const client = await browser.qualifications(beyondSdkTypes({ ...ANN, scenario: 'CUSTOMER_WALLET' }));
     assert.deepEqual(client, server_);
     assert.deepEqual(client, answerOf([gift(2000), w1(500)]));
   });
 
   it('AUDIENCE_ONLY: checks the customer alone (order rules and a missing order pass), answers no order', async () => {
-    const answer = await sdk.qualifications.checkEligibility({
-      ...ANN,
-      scenario: 'AUDIENCE_ONLY',
-      options: { limit: 10 },
-    } as any);
+    const answer = await sdk.qualifications.checkEligibility(
+      beyondSdkTypes({
+        ...ANN,
+        scenario: 'AUDIENCE_ONLY',
+        options: { limit: 10 },
+      }),
+    );
     assert.deepEqual(answer, answerOf([gift(null), w2(null), w1(null), tierA(null), stand(null)], undefined, {}));
-    assertMatchesReference('POST', '/v1/qualifications', 200, withoutNulls(answer as any));
-    const gold = await sdk.qualifications.checkEligibility({
-      customer: { source_id: 'q-bea' },
-      scenario: 'AUDIENCE_ONLY',
-      options: { limit: 10 },
-    } as any);
+    assertMatchesReference('POST', '/v1/qualifications', 200, withoutNulls(answer));
+    const gold = await sdk.qualifications.checkEligibility(
+      beyondSdkTypes({
+        customer: { source_id: 'q-bea' },
+        scenario: 'AUDIENCE_ONLY',
+        options: { limit: 10 },
+      }),
+    );
     assert.deepEqual(
-      (gold as any).redeemables.data.map((r: { id: string }) => r.id),
+      gold.redeemables.data.map((r: { id: string }) => r.id),
       [ids.tierB, ids.tierA, 'Q-STAND'],
     );
   });
 
   it('pages with limit and starting_after (a page does not split one instant), and expands the redeemables', async () => {
-    const first = await sdk.qualifications.checkEligibility({
-      ...ANN,
-      options: { limit: 2, expand: ['redeemable', 'category', 'validation_rules'] },
-    } as any);
+    const first = await sdk.qualifications.checkEligibility(
+      beyondSdkTypes({
+        ...ANN,
+        options: { limit: 2, expand: ['redeemable', 'category', 'validation_rules'] },
+      }),
+    );
     const expanded = {
       metadata: {},
       categories: [],
@@ -229,11 +241,13 @@ describe('qualifications (check eligibility)', () => {
         created['Q-W1'],
       ),
     );
-    assertMatchesReference('POST', '/v1/qualifications', 200, withoutNulls(first as any));
-    const second = await sdk.qualifications.checkEligibility({
-      ...ANN,
-      options: { limit: 2, starting_after: created['Q-W1'], expand: ['redeemable'] },
-    } as any);
+    assertMatchesReference('POST', '/v1/qualifications', 200, withoutNulls(first));
+    const second = await sdk.qualifications.checkEligibility(
+      beyondSdkTypes({
+        ...ANN,
+        options: { limit: 2, starting_after: created['Q-W1'], expand: ['redeemable'] },
+      }),
+    );
     const tier = {
       metadata: {},
       name: 'Three off',
@@ -253,7 +267,7 @@ describe('qualifications (check eligibility)', () => {
   it('sorts a page by the deal with BEST_DEAL and LEAST_DEAL', async () => {
     const ids_ = async (sorting_rule: string) =>
       (
-        (await sdk.qualifications.checkEligibility({ ...ANN, options: { limit: 10, sorting_rule } } as any)) as any
+        await sdk.qualifications.checkEligibility(beyondSdkTypes({ ...ANN, options: { limit: 10, sorting_rule } }))
       ).redeemables.data.map((r: { id: string }) => r.id);
     assert.deepEqual(await ids_('BEST_DEAL'), ['Q-GIFT', 'Q-STAND', 'Q-W1', ids.tierA]);
     assert.deepEqual(await ids_('LEAST_DEAL'), [ids.tierA, 'Q-W1', 'Q-STAND', 'Q-GIFT']);
@@ -262,7 +276,7 @@ describe('qualifications (check eligibility)', () => {
   it('filters by resource type, code, campaign and voucher type, joined by and or or', async () => {
     const codes = async (filters: Record<string, unknown>) =>
       (
-        (await sdk.qualifications.checkEligibility({ ...ANN, options: { limit: 10, filters } } as any)) as any
+        await sdk.qualifications.checkEligibility(beyondSdkTypes({ ...ANN, options: { limit: 10, filters } }))
       ).redeemables.data.map((r: { id: string }) => r.id);
     assert.deepEqual(await codes({ resource_type: { conditions: { $in: ['promotion_tier'] } } }), [ids.tierA]);
     assert.deepEqual(
@@ -285,16 +299,18 @@ describe('qualifications (check eligibility)', () => {
   });
 
   it('qualifies an unknown customer against what anyone may use, writing no customer', async () => {
-    const answer = (await sdk.qualifications.checkEligibility({
-      customer: { source_id: 'q-nobody' },
-      order: { amount: 10000 },
-    } as any)) as any;
+    const answer = await sdk.qualifications.checkEligibility(
+      beyondSdkTypes({
+        customer: { source_id: 'q-nobody' },
+        order: { amount: 10000 },
+      }),
+    );
     assert.deepEqual(
       answer.redeemables.data.map((r: { id: string }) => r.id),
       [ids.tierA, 'Q-STAND'],
     );
     assert.equal(answer.tracking_id, 'q-nobody');
-    const anonymous = (await sdk.qualifications.checkEligibility({ order: { amount: 10000 } } as any)) as any;
+    const anonymous = await sdk.qualifications.checkEligibility(beyondSdkTypes({ order: { amount: 10000 } }));
     assert.deepEqual(
       anonymous.redeemables.data.map((r: { id: string }) => r.id),
       [ids.tierA, 'Q-STAND'],
@@ -435,12 +451,14 @@ describe('qualifications across chunks and instants', () => {
     let cursor: string | undefined;
     for (let guard = 0; guard < 100; guard++) {
       const options = { limit, ...(cursor ? { starting_after: cursor } : {}) };
-      const answer = (await sdk.qualifications.checkEligibility({
-        customer: { source_id: 'q-cal' },
-        order: { amount: 5000 },
-        scenario,
-        options,
-      } as any)) as any;
+      const answer = await sdk.qualifications.checkEligibility(
+        beyondSdkTypes({
+          customer: { source_id: 'q-cal' },
+          order: { amount: 5000 },
+          scenario,
+          options,
+        }),
+      );
       assertMatchesReference('POST', '/v1/qualifications', 200, withoutNulls(answer));
       sizes.push(answer.redeemables.data.length);
       ids.push(...answer.redeemables.data.map((r: { id: string }) => r.id));
@@ -450,7 +468,7 @@ describe('qualifications across chunks and instants', () => {
         return { sizes, ids };
       }
       cursor = answer.redeemables.more_starting_after;
-      assert.equal(cursor, answer.redeemables.data.at(-1).created_at);
+      assert.equal(cursor, answer.redeemables.data.at(-1)!.created_at);
     }
     throw new Error('no last page');
   };
@@ -468,13 +486,15 @@ describe('qualifications across chunks and instants', () => {
     const wallet = await pages(50, 'CUSTOMER_WALLET');
     const held = expected.filter((id) => id === card || (/^Q-C/.test(id) && Number(id.slice(3)) % 3 !== 0));
     assert.deepEqual(wallet.ids, held);
-    const answer = (await sdk.qualifications.checkEligibility({
-      customer: { source_id: 'q-cal' },
-      order: { amount: 5000 },
-      scenario: 'CUSTOMER_WALLET',
-      options: { filters: { voucher_type: { conditions: { $is: ['LOYALTY_CARD'] } } } },
-    } as any)) as any;
-    const { order: _order, ...rest } = answer.redeemables.data[0];
+    const answer = await sdk.qualifications.checkEligibility(
+      beyondSdkTypes({
+        customer: { source_id: 'q-cal' },
+        order: { amount: 5000 },
+        scenario: 'CUSTOMER_WALLET',
+        options: { filters: { voucher_type: { conditions: { $is: ['LOYALTY_CARD'] } } } },
+      }),
+    );
+    const { order: _order, ...rest } = answer.redeemables.data[0]!;
     assert.deepEqual(rest, {
       id: card,
       object: 'voucher',
@@ -483,7 +503,7 @@ describe('qualifications across chunks and instants', () => {
       applicable_to: { data: [], total: 0, data_ref: 'data', object: 'list' },
       inapplicable_to: { data: [], total: 0, data_ref: 'data', object: 'list' },
     });
-    assert.equal(_order.total_discount_amount, 0, 'a card without a reward leaves the order as it is');
+    assert.equal(_order?.total_discount_amount, 0, 'a card without a reward leaves the order as it is');
   });
 });
 
@@ -530,10 +550,12 @@ describe('a qualification that would check more than 1,000 candidates', () => {
 
   it('stops at the cap with has_more and the last checked one as the cursor; a page that fills first never reaches it', async () => {
     const body = { customer: { source_id: 'q-dan' }, order: { amount: 5000 }, scenario: 'CUSTOMER_WALLET' };
-    const none = (await sdk.qualifications.checkEligibility({
-      ...body,
-      options: { filters: { code: { conditions: { $is: ['NONE'] } } } },
-    } as any)) as any;
+    const none = await sdk.qualifications.checkEligibility(
+      beyondSdkTypes({
+        ...body,
+        options: { filters: { code: { conditions: { $is: ['NONE'] } } } },
+      }),
+    );
     // The 1,000th of the held vouchers, newest first (the job stamps them with the real time).
     const held = sqliteOf(server.deps)
       .prepare(
@@ -549,7 +571,7 @@ describe('a qualification that would check more than 1,000 candidates', () => {
       has_more: true,
       more_starting_after: held[999]?.created_at,
     });
-    const fifty = (await sdk.qualifications.checkEligibility({ ...body, options: { limit: 50 } } as any)) as any;
+    const fifty = await sdk.qualifications.checkEligibility(beyondSdkTypes({ ...body, options: { limit: 50 } }));
     const page = fifty.redeemables.data.map((r: { created_at: string }) => r.created_at);
     assert.ok(page.length > 0 && page.length <= 50);
     assert.deepEqual(
@@ -626,12 +648,16 @@ describe('qualifications of promotion stacks', () => {
       scenario: 'PROMOTION_STACKS',
       options: { expand: ['redeemable'] },
     };
-    const answer = (await sdk.qualifications.checkEligibility(body as any)) as any;
+    const answer = await sdk.qualifications.checkEligibility(beyondSdkTypes(body));
     assertMatchesReference('POST', '/v1/qualifications', 200, withoutNulls(answer));
-    const figures = (order: Record<string, number>) => [order.amount, order.total_discount_amount, order.total_amount];
+    const figures = (order?: { amount?: number; total_discount_amount?: number; total_amount?: number }) => [
+      order?.amount,
+      order?.total_discount_amount,
+      order?.total_amount,
+    ];
     const [stack, ...others] = answer.redeemables.data;
     assert.deepEqual(others, [], "the gold stack (a tier for gold customers) and the inactive campaign's are left out");
-    const { order, redeemables, ...rest } = stack;
+    const { order, redeemables, ...rest } = stack!;
     assert.deepEqual(rest, {
       id: ids.both,
       object: 'promotion_stack',
@@ -642,7 +668,7 @@ describe('qualifications of promotion stacks', () => {
     });
     assert.deepEqual(figures(order), [10000, 1090, 8910]);
     assert.deepEqual(
-      redeemables.map((r: any) => [r.id, r.object, r.created_at, r.result, r.name, figures(r.order)]),
+      redeemables?.map((r) => [r.id, r.object, r.created_at, r.result, r.name, figures(r.order)]),
       [
         [
           ids.hundred,

@@ -7,11 +7,51 @@ import { fixedClock } from '../../src/lib/clock.js';
 import { campaignShape } from '../support/campaign-shape.js';
 import { testRunner, waitForJob } from '../support/jobs.js';
 import { assertAsyncActionMatchesReference, assertMatchesReference, withoutNulls } from '../support/openapi.js';
-import { serverSideClient, type ServerSideClient } from '../support/sdk.js';
+import { beyondSdkTypes, serverSideClient, type ServerSideClient } from '../support/sdk.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 const NOW = '2025-03-01T10:00:00.000Z';
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
+
+/** An answer that started a job. */
+interface AsyncAction {
+  async_action_id: string;
+}
+
+/** An error as the SDK rejects with it: the API's error body. */
+interface ApiError {
+  code: number;
+  key: string;
+  message: string;
+  details: string;
+}
+
+/** A voucher as a campaign's addVoucher answers it: the fields the test reads, and the rest. */
+interface VoucherBody {
+  campaign_id: string;
+  discount: unknown;
+  metadata: unknown;
+  [field: string]: unknown;
+}
+
+/** A page of a gift card's transactions, with the fields the test reads. */
+interface Transactions {
+  data: Array<{ type: string; details: { balance: { balance: number } } }>;
+}
+
+/** A promotion campaign as created: its tiers with the fields the test reads. */
+interface PromotionCampaign {
+  id: string;
+  campaign_type: string;
+  promotion: { total: number; tiers: [PromotionTierBody, ...PromotionTierBody[]] };
+  [field: string]: unknown;
+}
+
+interface PromotionTierBody {
+  name: string;
+  action: unknown;
+  campaign: { id: string };
+}
 
 /**
  * The @voucherify/sdk methods on campaigns, vouchers, promotions, async actions and imports
@@ -35,17 +75,19 @@ describe('@voucherify/sdk: campaigns, vouchers, promotions and imports', () => {
   const get = async (path: string): Promise<Json> => (await server.request('GET', path)).body;
 
   it('creates, reads, lists, updates and deletes a discount campaign (campaigns.create, get, list, update, delete)', async () => {
-    const created = (await sdk.campaigns.create({
-      name: 'SDK Spring',
-      campaign_type: 'DISCOUNT_COUPONS',
-      type: 'STATIC',
-      metadata: { region: 'EU' },
-      voucher: {
-        type: 'DISCOUNT_VOUCHER',
-        discount: { type: 'PERCENT', percent_off: 10 },
-        code_config: { pattern: 'SPR-####', charset: '0123456789' },
-      },
-    } as any)) as Json;
+    const created = await sdk.campaigns.create(
+      beyondSdkTypes({
+        name: 'SDK Spring',
+        campaign_type: 'DISCOUNT_COUPONS',
+        type: 'STATIC',
+        metadata: { region: 'EU' },
+        voucher: {
+          type: 'DISCOUNT_VOUCHER',
+          discount: { type: 'PERCENT', percent_off: 10 },
+          code_config: { pattern: 'SPR-####', charset: '0123456789' },
+        },
+      }),
+    );
     const voucher = {
       type: 'DISCOUNT_VOUCHER',
       discount: { type: 'PERCENT', percent_off: 10 },
@@ -63,22 +105,25 @@ describe('@voucherify/sdk: campaigns, vouchers, promotions and imports', () => {
     assert.deepEqual(byName, created);
     assertMatchesReference('GET', '/v1/campaigns/{campaignId}', 200, withoutNulls(byName));
 
-    const list = await sdk.campaigns.list({ limit: 10, page: 1, campaign_type: 'DISCOUNT_COUPONS' } as any);
+    const list = await sdk.campaigns.list(beyondSdkTypes({ limit: 10, page: 1, campaign_type: 'DISCOUNT_COUPONS' }));
     assert.deepEqual(list, await get('/v1/campaigns?limit=10&page=1&campaign_type=DISCOUNT_COUPONS'));
-    assert.deepEqual([(list as Json).total, (list as Json).campaigns.map((c: Json) => c.id)], [1, [created.id]]);
+    assert.deepEqual([list.total, list.campaigns.map((c) => c.id)], [1, [created.id]]);
     assertMatchesReference('GET', '/v1/campaigns', 200, withoutNulls(list));
 
-    const updated = await sdk.campaigns.update('SDK Spring', {
-      description: 'Ten off',
-      metadata: { region: 'US' },
-    } as any);
+    const updated = await sdk.campaigns.update(
+      'SDK Spring',
+      beyondSdkTypes({
+        description: 'Ten off',
+        metadata: { region: 'US' },
+      }),
+    );
     assert.deepEqual(updated, { ...created, description: 'Ten off', metadata: { region: 'US' }, updated_at: NOW });
     assertMatchesReference('PUT', '/v1/campaigns/{campaignId}', 200, withoutNulls(updated));
 
-    const deleted = (await sdk.campaigns.delete(created.id, { force: true })) as Json;
+    const deleted = (await sdk.campaigns.delete(created.id, { force: true })) as unknown as AsyncAction;
     assert.deepEqual(Object.keys(deleted), ['async_action_id']);
     assertMatchesReference('DELETE', '/v1/campaigns/{campaignId}', 202, deleted);
-    await assert.rejects(sdk.campaigns.get(created.id), (error: Json) => {
+    await assert.rejects(sdk.campaigns.get(created.id), (error: ApiError) => {
       assert.deepEqual(
         [error.code, error.key, error.message, error.details],
         [404, 'not_found', 'Resource not found', `Cannot find campaign with id ${created.id}`],
@@ -89,15 +134,20 @@ describe('@voucherify/sdk: campaigns, vouchers, promotions and imports', () => {
   });
 
   it('adds vouchers, imports them, updates and deletes one (campaigns.addVoucher, importVouchers; vouchers.update, delete)', async () => {
-    const campaign = (await sdk.campaigns.create({
-      name: 'SDK Summer',
-      campaign_type: 'DISCOUNT_COUPONS',
-      voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 500 } },
-    } as any)) as Json;
-    const one = (await sdk.campaigns.addVoucher('SDK Summer', {
-      code: 'SUM-ONE',
-      metadata: { via: 'sdk' },
-    } as any)) as Json;
+    const campaign = await sdk.campaigns.create(
+      beyondSdkTypes({
+        name: 'SDK Summer',
+        campaign_type: 'DISCOUNT_COUPONS',
+        voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 500 } },
+      }),
+    );
+    const one = (await sdk.campaigns.addVoucher(
+      'SDK Summer',
+      beyondSdkTypes({
+        code: 'SUM-ONE',
+        metadata: { via: 'sdk' },
+      }),
+    )) as unknown as VoucherBody;
     assert.deepEqual(one, await get('/v1/vouchers/SUM-ONE'));
     assert.deepEqual(
       [one.campaign_id, one.discount, one.metadata],
@@ -105,7 +155,11 @@ describe('@voucherify/sdk: campaigns, vouchers, promotions and imports', () => {
     );
     assertMatchesReference('POST', '/v1/campaigns/{campaignId}/vouchers', 200, withoutNulls(one));
 
-    const many = (await sdk.campaigns.addVoucher(campaign.id, {}, { vouchers_count: 3 } as any)) as Json;
+    const many = (await sdk.campaigns.addVoucher(
+      campaign.id,
+      {},
+      beyondSdkTypes({ vouchers_count: 3 }),
+    )) as unknown as AsyncAction;
     assertMatchesReference('POST', '/v1/campaigns/{campaignId}/vouchers', 202, many);
     const generated = await waitForJob(server, many.async_action_id);
     assert.deepEqual(
@@ -113,10 +167,10 @@ describe('@voucherify/sdk: campaigns, vouchers, promotions and imports', () => {
       ['CAMPAIGN.VOUCHERS_GENERATE', 'DONE', 4],
     );
 
-    const imported = (await sdk.campaigns.importVouchers('SDK Summer', [
-      { code: 'SUM-IMP-1' },
-      { code: 'SUM-ONE' },
-    ] as any)) as Json;
+    const imported = await sdk.campaigns.importVouchers(
+      'SDK Summer',
+      beyondSdkTypes([{ code: 'SUM-IMP-1' }, { code: 'SUM-ONE' }]),
+    );
     assertMatchesReference('POST', '/v1/campaigns/{campaignId}/import', 202, imported);
     const job = await waitForJob(server, imported.async_action_id);
     assertAsyncActionMatchesReference(job);
@@ -129,16 +183,15 @@ describe('@voucherify/sdk: campaigns, vouchers, promotions and imports', () => {
       ],
     );
 
-    const updated = await sdk.vouchers.update({ code: 'SUM-IMP-1', metadata: { tier: 'gold' }, active: false } as any);
-    assert.deepEqual(updated, await get('/v1/vouchers/SUM-IMP-1'));
-    assert.deepEqual(
-      [(updated as Json).metadata, (updated as Json).active, (updated as Json).updated_at],
-      [{ tier: 'gold' }, false, NOW],
+    const updated = await sdk.vouchers.update(
+      beyondSdkTypes({ code: 'SUM-IMP-1', metadata: { tier: 'gold' }, active: false }),
     );
+    assert.deepEqual(updated, await get('/v1/vouchers/SUM-IMP-1'));
+    assert.deepEqual([updated.metadata, updated.active, updated.updated_at], [{ tier: 'gold' }, false, NOW]);
     assertMatchesReference('PUT', '/v1/vouchers/{code}', 200, withoutNulls(updated));
 
     assert.equal(await sdk.vouchers.delete('SUM-IMP-1', { force: true }), '');
-    await assert.rejects(sdk.vouchers.get('SUM-IMP-1'), (error: Json) => {
+    await assert.rejects(sdk.vouchers.get('SUM-IMP-1'), (error: ApiError) => {
       assert.deepEqual(
         [error.code, error.key, error.details],
         [404, 'not_found', 'Cannot find voucher with id SUM-IMP-1'],
@@ -149,29 +202,31 @@ describe('@voucherify/sdk: campaigns, vouchers, promotions and imports', () => {
   });
 
   it("lists a gift card's transactions and a voucher's redemptions (vouchers.listTransactions, redemptions.getForVoucher)", async () => {
-    await sdk.vouchers.create({ code: 'SDK-GIFT', type: 'GIFT_VOUCHER', gift: { amount: 5000 } } as any);
-    const redeemed = await sdk.redemptions.redeemStackable({
-      order: { amount: 1200 },
-      customer: { source_id: 'sdk-gift-ann' },
-      redeemables: [{ object: 'voucher', id: 'SDK-GIFT', gift: { credits: 1200 } }],
-    } as any);
-    const child = redeemed.redemptions[0] as Json;
+    await sdk.vouchers.create(beyondSdkTypes({ code: 'SDK-GIFT', type: 'GIFT_VOUCHER', gift: { amount: 5000 } }));
+    const redeemed = await sdk.redemptions.redeemStackable(
+      beyondSdkTypes({
+        order: { amount: 1200 },
+        customer: { source_id: 'sdk-gift-ann' },
+        redeemables: [{ object: 'voucher', id: 'SDK-GIFT', gift: { credits: 1200 } }],
+      }),
+    );
+    const child = redeemed.redemptions[0] as unknown as { id: string };
 
-    const transactions = await sdk.vouchers.listTransactions('SDK-GIFT', { limit: 10 } as any);
+    const transactions = await sdk.vouchers.listTransactions('SDK-GIFT', beyondSdkTypes({ limit: 10 }));
     assert.deepEqual(transactions, await get('/v1/vouchers/SDK-GIFT/transactions?limit=10'));
     assert.deepEqual(
-      (transactions as Json).data.map((t: Json) => [t.type, t.details.balance.balance]),
+      (transactions as unknown as Transactions).data.map((t) => [t.type, t.details.balance.balance]),
       [
         ['CREDITS_REDEMPTION', 3800],
         ['CREDITS_ADDITION', 5000],
       ],
     );
-    assertMatchesReference('GET', '/v1/vouchers/{code}/transactions', 200, transactions as Json);
+    assertMatchesReference('GET', '/v1/vouchers/{code}/transactions', 200, transactions);
 
-    const entries = (await sdk.redemptions.getForVoucher('SDK-GIFT')) as Json;
+    const entries = await sdk.redemptions.getForVoucher('SDK-GIFT');
     assert.deepEqual(entries, await get('/v1/vouchers/SDK-GIFT/redemption'));
     assert.deepEqual(
-      [entries.quantity, entries.redeemed_quantity, entries.total, entries.redemption_entries.map((r: Json) => r.id)],
+      [entries.quantity, entries.redeemed_quantity, entries.total, entries.redemption_entries?.map((r) => r.id)],
       [null, 1, 1, [child.id]],
     );
     assert.equal(entries.url, '/v1/vouchers/SDK-GIFT/redemptions?page=1&limit=10');
@@ -179,15 +234,17 @@ describe('@voucherify/sdk: campaigns, vouchers, promotions and imports', () => {
   });
 
   it('creates a promotion campaign with its tiers (promotions.create)', async () => {
-    const created = (await sdk.promotions.create({
-      name: 'SDK Promo',
-      campaign_type: 'PROMOTION',
-      promotion: {
-        tiers: [
-          { name: 'Ten off', banner: 'Ten off above 50', action: { discount: { type: 'AMOUNT', amount_off: 1000 } } },
-        ],
-      },
-    } as any)) as Json;
+    const created = (await sdk.promotions.create(
+      beyondSdkTypes({
+        name: 'SDK Promo',
+        campaign_type: 'PROMOTION',
+        promotion: {
+          tiers: [
+            { name: 'Ten off', banner: 'Ten off above 50', action: { discount: { type: 'AMOUNT', amount_off: 1000 } } },
+          ],
+        },
+      }),
+    )) as unknown as PromotionCampaign;
     assert.deepEqual(created, await get(`/v1/campaigns/${created.id}`));
     const tier = created.promotion.tiers[0];
     assert.deepEqual(
@@ -198,9 +255,11 @@ describe('@voucherify/sdk: campaigns, vouchers, promotions and imports', () => {
   });
 
   it('lists async actions (asyncActions.list) and imports orders and SKUs (orders.import, products.importSkusCSV)', async () => {
-    const orders = (await sdk.orders.import([
-      { source_id: 'sdk-imp-1', amount: 2500, status: 'PAID', customer: { source_id: 'sdk-imp-ann' } },
-    ] as any)) as Json;
+    const orders = await sdk.orders.import(
+      beyondSdkTypes([
+        { source_id: 'sdk-imp-1', amount: 2500, status: 'PAID', customer: { source_id: 'sdk-imp-ann' } },
+      ]),
+    );
     assertMatchesReference('POST', '/v1/orders/import', 200, orders);
     const ordersJob = await waitForJob(server, orders.async_action_id);
     assert.deepEqual(
@@ -212,14 +271,14 @@ describe('@voucherify/sdk: campaigns, vouchers, promotions and imports', () => {
     await sdk.products.create({ source_id: 'sdk-tee', name: 'SDK tee', price: 2000, attributes: ['color'] });
     const file = join(mkdtempSync(join(tmpdir(), 'sdk-skus-')), 'skus.csv');
     writeFileSync(file, 'product_id,source_id,sku,price,attributes\nsdk-tee,sdk-tee-red,Red,2100,"{color:red}"\n');
-    const skus = (await sdk.products.importSkusCSV(file)) as Json;
+    const skus = await sdk.products.importSkusCSV(file);
     assertMatchesReference('POST', '/v1/skus/importCSV', 200, skus);
     const skusJob = await waitForJob(server, skus.async_action_id);
     assertAsyncActionMatchesReference(skusJob);
     assert.equal(skusJob.result.message, '1 sku(s) imported successfully, 0 failed.');
     assert.deepEqual([(await sdk.products.getSku('sdk-tee-red')).price], [2100]);
 
-    const list = (await sdk.asyncActions.list({ limit: 2 })) as Json;
+    const list = await sdk.asyncActions.list({ limit: 2 });
     assert.deepEqual(list, await get('/v1/async-actions?limit=2'));
     assert.deepEqual(
       [list.async_actions.map((a: Json) => a.id), list.has_more],

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { clientSideClient, serverSideClient, type ClientSideClient, type ServerSideClient } from '../support/sdk.js';
+import {
+  beyondSdkTypes,
+  clientSideClient,
+  serverSideClient,
+  type ClientSideClient,
+  type ServerSideClient,
+} from '../support/sdk.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 type Call = [name: string, method: string, path: string, call: () => Promise<unknown>];
@@ -32,29 +38,31 @@ describe('@voucherify/sdk methods promo does not serve', () => {
   const order = { amount: 1000 };
   const customer = { source_id: 'uns-ann' };
   const calls = (): Call[] => {
-    const s = sdk as any;
-    const c = browser as any;
+    const s = sdk;
+    const c = browser;
     return [
       [
         'campaigns.qualifications.examine',
         'POST',
         '/v1/campaigns/qualification',
-        () => s.campaigns.qualifications.examine({ customer, order }, { limit: 5 }),
+        () => s.campaigns.qualifications.examine(beyondSdkTypes({ customer, order }), { limit: 5 }),
       ],
       [
         'vouchers.import',
         'POST',
         '/v1/vouchers/import',
         () =>
-          s.vouchers.import([
-            { code: 'UNS-IMP', type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } },
-          ]),
+          s.vouchers.import(
+            beyondSdkTypes([
+              { code: 'UNS-IMP', type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } },
+            ]),
+          ),
       ],
       [
         'vouchers.qualifications.examine',
         'POST',
         '/v1/vouchers/qualification',
-        () => s.vouchers.qualifications.examine({ customer, order }, { limit: 5 }),
+        () => s.vouchers.qualifications.examine(beyondSdkTypes({ customer, order }), { limit: 5 }),
       ],
       [
         'customers.updateConsents',

@@ -5,12 +5,32 @@ import type { JobRunner } from '../../src/jobs/runner.js';
 import { dbFingerprint } from '../support/db.js';
 import { testRunner, waitForJob } from '../support/jobs.js';
 import { assertMatchesReference } from '../support/openapi.js';
-import { serverSideClient, type ServerSideClient } from '../support/sdk.js';
+import { beyondSdkTypes, serverSideClient, type ServerSideClient } from '../support/sdk.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { sqliteOf } from '../support/sqlite.js';
 
 const NOW = '2024-09-01T00:00:00.000Z';
-type Json = Record<string, any>;
+/** A voucher, program or card as created: the fields the tests read, and the rest. */
+interface Resource {
+  id: string;
+  code: string;
+  [field: string]: unknown;
+}
+
+/** An export as the API answers it. */
+interface ExportBody {
+  id: string;
+  parameters: { filters: Record<string, unknown>; [field: string]: unknown };
+  result: { url: string } | null;
+  [field: string]: unknown;
+}
+
+/** An error as the SDK rejects with it: the API's error body. */
+interface ApiError {
+  code: number;
+  key: string;
+  details: string;
+}
 
 /**
  * POST /v1/vouchers/{code}/transactions/export, /v1/loyalties/members/{memberId}/transactions/export
@@ -22,28 +42,34 @@ describe("exports of one card's transactions through @voucherify/sdk", () => {
   let server: TestServer;
   let sdk: ServerSideClient;
   let runner: JobRunner;
-  let program: Json;
-  let card: Json;
-  let gift: Json;
+  let program: Resource;
+  let card: Resource;
+  let gift: Resource;
   before(async () => {
     server = await startTestServer({ clock: fixedClock(NOW) });
     sdk = serverSideClient(server);
     runner = testRunner(server.deps);
-    gift = (await sdk.vouchers.create({
-      code: 'TX-GIFT',
-      type: 'GIFT_VOUCHER',
-      gift: { amount: 1000 },
-    } as any)) as Json;
-    await sdk.vouchers.balance.create('TX-GIFT', { amount: 500, reason: 'Top-up' } as any);
-    program = (await sdk.loyalties.create({
-      name: 'TX Stars',
-      voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 10 } },
-    } as any)) as Json;
-    card = (await sdk.loyalties.createMember(program.id, { customer: { source_id: 'tx-ann' } })) as Json;
-    await sdk.loyalties.addPoints(program.id, card.code, { points: 25, reason: 'Welcome' } as any);
+    gift = (await sdk.vouchers.create(
+      beyondSdkTypes({
+        code: 'TX-GIFT',
+        type: 'GIFT_VOUCHER',
+        gift: { amount: 1000 },
+      }),
+    )) as unknown as Resource;
+    await sdk.vouchers.balance.create('TX-GIFT', beyondSdkTypes({ amount: 500, reason: 'Top-up' }));
+    program = (await sdk.loyalties.create(
+      beyondSdkTypes({
+        name: 'TX Stars',
+        voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 10 } },
+      }),
+    )) as unknown as Resource;
+    card = (await sdk.loyalties.createMember(program.id, { customer: { source_id: 'tx-ann' } })) as unknown as Resource;
+    await sdk.loyalties.addPoints(program.id, card.code, beyondSdkTypes({ points: 25, reason: 'Welcome' }));
     // Another card's rows, which no export of these cards may hold.
-    const other = (await sdk.loyalties.createMember(program.id, { customer: { source_id: 'tx-bob' } })) as Json;
-    await sdk.loyalties.addPoints(program.id, other.code, { points: 99 } as any);
+    const other = (await sdk.loyalties.createMember(program.id, {
+      customer: { source_id: 'tx-bob' },
+    })) as unknown as Resource;
+    await sdk.loyalties.addPoints(program.id, other.code, beyondSdkTypes({ points: 99 }));
   });
   after(async () => {
     await runner.stop();
@@ -51,7 +77,7 @@ describe("exports of one card's transactions through @voucherify/sdk", () => {
     await server.close();
   });
 
-  async function csvOf(created: Json): Promise<string> {
+  async function csvOf(created: ExportBody): Promise<string> {
     await waitForJob(
       server,
       (
@@ -62,19 +88,19 @@ describe("exports of one card's transactions through @voucherify/sdk", () => {
           .executeTakeFirstOrThrow()
       ).async_action_id,
     );
-    const done = (await sdk.distributions.exports.get(created.id)) as Json;
+    const done = (await sdk.distributions.exports.get(created.id)) as unknown as ExportBody;
     assert.deepEqual(done, {
       ...created,
       status: 'DONE',
       result: { url: `${server.url}/v1/exports/${created.id}/download` },
     });
-    const file = await fetch(done.result.url, {
+    const file = await fetch(done.result!.url, {
       headers: { 'X-App-Id': server.serverKey.app_id, 'X-App-Token': server.serverKey.app_token },
     });
     assert.equal(file.status, 200);
     return file.text();
   }
-  const scheduled = (id: string, parameters: Json) => ({
+  const scheduled = (id: string, parameters: Record<string, unknown>) => ({
     id,
     object: 'export',
     created_at: NOW,
@@ -88,7 +114,11 @@ describe("exports of one card's transactions through @voucherify/sdk", () => {
 
   it("exports a loyalty card's transactions, with and without its program, with the fields and order asked", async () => {
     const parameters = { fields: ['type', 'amount', 'balance', 'reason'], order: '-created_at' };
-    const created = (await sdk.loyalties.exportCardTransactions(card.code, program.id, { parameters } as any)) as Json;
+    const created = (await sdk.loyalties.exportCardTransactions(
+      card.code,
+      program.id,
+      beyondSdkTypes({ parameters }),
+    )) as unknown as ExportBody;
     assert.match(created.id, /^exp_/);
     assert.deepEqual(
       created,
@@ -100,7 +130,10 @@ describe("exports of one card's transactions through @voucherify/sdk", () => {
       'type,amount,balance,reason\r\nPOINTS_ADDITION,25,35,Welcome\r\nPOINTS_ADDITION,10,10,Opening balance\r\n',
     );
 
-    const bare = (await sdk.loyalties.exportCardTransactions(card.code, null as unknown as string)) as Json;
+    const bare = (await sdk.loyalties.exportCardTransactions(
+      card.code,
+      null as unknown as string,
+    )) as unknown as ExportBody;
     const defaults = ['id', 'type', 'source_id', 'reason', 'source', 'balance', 'amount', 'created_at'];
     assert.deepEqual(
       bare,
@@ -116,7 +149,10 @@ describe("exports of one card's transactions through @voucherify/sdk", () => {
       fields: ['type', 'amount', 'reason'],
       filters: { type: { conditions: { $in: ['CREDITS_ADDITION'] } } },
     };
-    const created = (await sdk.vouchers.exportTransactions('TX-GIFT', { parameters } as any)) as Json;
+    const created = (await sdk.vouchers.exportTransactions(
+      'TX-GIFT',
+      beyondSdkTypes({ parameters }),
+    )) as unknown as ExportBody;
     assert.deepEqual(
       created,
       scheduled(created.id, {
@@ -141,7 +177,7 @@ describe("exports of one card's transactions through @voucherify/sdk", () => {
     const before = dbFingerprint(sqliteOf(server.deps));
     const refusals: Array<[() => Promise<unknown>, number, string, string]> = [
       [
-        () => sdk.vouchers.exportTransactions('TX-NONE', {} as any),
+        () => sdk.vouchers.exportTransactions('TX-NONE', beyondSdkTypes({})),
         404,
         'not_found',
         'Cannot find voucher with id TX-NONE',
@@ -160,34 +196,38 @@ describe("exports of one card's transactions through @voucherify/sdk", () => {
       ],
       [
         () =>
-          sdk.loyalties.exportCardTransactions(card.code, program.id, {
-            parameters: {
-              filters: {
-                junction: 'OR',
-                type: { conditions: { $in: ['POINTS_ADDITION'] } },
-                voucher_id: { conditions: { $in: ['v_x'] } },
+          sdk.loyalties.exportCardTransactions(
+            card.code,
+            program.id,
+            beyondSdkTypes({
+              parameters: {
+                filters: {
+                  junction: 'OR',
+                  type: { conditions: { $in: ['POINTS_ADDITION'] } },
+                  voucher_id: { conditions: { $in: ['v_x'] } },
+                },
               },
-            },
-          } as any),
+            }),
+          ),
         400,
         'invalid_export_params',
         'parameters.filters.voucher_id: the export holds the transactions of the voucher the path names; parameters.filters.junction: the transactions of one voucher take filters joined by and',
       ],
       [
-        () => sdk.vouchers.exportTransactions('TX-GIFT', { parameters: { fields: ['code'] } } as any),
+        () => sdk.vouchers.exportTransactions('TX-GIFT', beyondSdkTypes({ parameters: { fields: ['code'] } })),
         400,
         'invalid_export_params',
         'Unknown fields: code; allowed: id, campaign_id, voucher_id, type, source_id, reason, source, related_transaction_id, balance, amount, created_at, details',
       ],
       [
-        () => sdk.vouchers.exportTransactions('TX-GIFT', { exported_object: 'voucher' } as any),
+        () => sdk.vouchers.exportTransactions('TX-GIFT', beyondSdkTypes({ exported_object: 'voucher' })),
         400,
         'invalid_payload',
         'the body holds unknown keys: exported_object',
       ],
     ];
     for (const [call, code, key, details] of refusals) {
-      await assert.rejects(call(), (error: Json) => {
+      await assert.rejects(call(), (error: ApiError) => {
         assert.deepEqual([error.code, error.key, error.details], [code, key, details]);
         return true;
       });

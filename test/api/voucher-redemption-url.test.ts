@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { assertMatchesReference, withoutNulls } from '../support/openapi.js';
 import { errorBody, startTestServer, type TestServer } from '../support/server.js';
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 
 /**
  * A voucher's `redemption.url` (`/v1/vouchers/{code}/redemptions?page=1&limit=10`, as the

@@ -11,7 +11,7 @@ import { sqliteOf } from '../support/sqlite.js';
 const CREATED_AT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 /** The whole voucher a standalone create answers, with the fields that vary taken from it. */
-const expectedVoucher = (body: Record<string, any>, fields: Record<string, unknown>) =>
+const expectedVoucher = (body: { id: string; code: string; created_at: string }, fields: Record<string, unknown>) =>
   voucherBody({ id: body.id, code: body.code, created_at: body.created_at }, fields);
 
 /** The part of a ledger transaction these tests read. */

@@ -6,6 +6,11 @@ import { runCli, spawnServe, type SpawnedServer } from '../support/cli.js';
 const ENV = { PROMO_APP_ID: 'balance-cli-app', PROMO_APP_TOKEN: 'balance-cli-token' };
 
 /** `promo balance` and `promo loyalty transactions` on the file a running `promo serve` uses. */
+/** A loyalty card as GET /v1/vouchers/{code} answers it, with the field the tests read. */
+interface Card {
+  loyalty_card: { balance: number };
+}
+
 describe('promo balance and promo loyalty transactions', () => {
   const db = freshDbFile();
   let server: SpawnedServer;
@@ -21,13 +26,13 @@ describe('promo balance and promo loyalty transactions', () => {
   });
   after(async () => server.stop('SIGTERM'));
 
-  async function api(method: string, path: string, body?: unknown) {
+  async function api<T = { id: string }>(method: string, path: string, body?: unknown): Promise<T> {
     const res = await fetch(`${server.url}${path}`, {
       method,
       headers: { 'X-App-Id': ENV.PROMO_APP_ID, 'X-App-Token': ENV.PROMO_APP_TOKEN, 'Content-Type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return res.json() as Promise<any>;
+    return res.json() as Promise<T>;
   }
   const promo = (...args: string[]) => runCli([...args, '--db', db]);
   const answer = (points: number, total: number, balance: number) => ({
@@ -43,7 +48,7 @@ describe('promo balance and promo loyalty transactions', () => {
   it('adds and removes points beside the running server, which sees every change', async () => {
     const [added, viaApi] = await Promise.all([
       promo('balance', 'CLI-1', '+100', '--expires', 'never', '--reason', 'welcome', '--json'),
-      api('POST', '/v1/loyalties/members/CLI-1/balance', { points: 10 }),
+      api<{ object: string }>('POST', '/v1/loyalties/members/CLI-1/balance', { points: 10 }),
     ]);
     assert.equal(added.code, 0, added.stderr);
     const first = JSON.parse(added.stdout);
@@ -54,7 +59,7 @@ describe('promo balance and promo loyalty transactions', () => {
     assert.deepEqual(removed, { code: 0, stdout: 'CLI-1: balance 80 points (-30)\n', stderr: '' });
     const again = await promo('balance', 'CLI-1', '-30', '--source-id', 'till-1', '--json');
     assert.deepEqual([again.code, JSON.parse(again.stdout)], [0, answer(-30, 110, 80)]);
-    assert.deepEqual((await api('GET', '/v1/vouchers/CLI-1')).loyalty_card.balance, 80);
+    assert.deepEqual((await api<Card>('GET', '/v1/vouchers/CLI-1')).loyalty_card.balance, 80);
   });
 
   it('fails with the error body (exit 1) or a usage error (exit 2), changing nothing', async () => {
@@ -84,12 +89,15 @@ describe('promo balance and promo loyalty transactions', () => {
     });
     const unknown = await promo('balance', 'NOPE', '+5');
     assert.deepEqual([unknown.code, JSON.parse(unknown.stderr).key], [1, 'not_found']);
-    assert.deepEqual((await api('GET', '/v1/vouchers/CLI-1')).loyalty_card.balance, 80);
+    assert.deepEqual((await api<Card>('GET', '/v1/vouchers/CLI-1')).loyalty_card.balance, 80);
   });
 
   it("prints the card's transactions as a table, and as the API's list with --json", async () => {
     const json = await promo('loyalty', 'transactions', 'CLI-1', '--json');
-    const page = await api('GET', '/v1/loyalties/members/CLI-1/transactions');
+    const page = await api<{ data: [{ id: string; created_at: string }] }>(
+      'GET',
+      '/v1/loyalties/members/CLI-1/transactions',
+    );
     assert.deepEqual([json.code, JSON.parse(json.stdout)], [0, page]);
     const table = await promo('loyalty', 'transactions', 'CLI-1', '--limit', '1');
     const removal = page.data[0];

@@ -53,7 +53,7 @@ describe('reads kept in memory until the next commit', () => {
   });
 
   it('releases a session lock that expired since the first expiry was read', async () => {
-    const unit = (body: Record<string, any>) =>
+    const unit = (body: { valid: boolean; inapplicable_redeemables: [{ result: { details: { key: string } } }] }) =>
       body.valid ? 'valid' : body.inapplicable_redeemables[0].result.details.key;
     assert.equal(unit(await validate('KEPT-LOCK')), 'valid', 'no lock yet: the first expiry read is "none"');
     const locked = await validate('KEPT-LOCK', {

@@ -39,15 +39,21 @@ const PERIOD = { start_date: '2026-01-01T00:00:00Z', expiration_date: '2030-01-0
 const NULL_AS_ABSENT = (field: string) => [`${field} = null`];
 const RULES = { '1': { name: 'order.amount', conditions: { $more_than: [100] } }, logic: '1' };
 
-async function created(server: TestServer, method: string, path: string, body: unknown): Promise<any> {
-  const res = await server.request(method, path, { body });
+/** A seeded resource as its create answers it: the id the routes name, and the rest. */
+interface Seeded {
+  id: string;
+  [field: string]: unknown;
+}
+
+async function created<T = Seeded>(server: TestServer, method: string, path: string, body: unknown): Promise<T> {
+  const res = await server.request<T>(method, path, { body });
   assert.ok(res.status < 300, `seed ${method} ${path}: ${res.status} ${res.text}`);
   return res.body;
 }
 
 /** The resources the routes' paths and bodies name. */
 export async function seedResources(server: TestServer): Promise<Ids> {
-  const post = (path: string, body: unknown) => created(server, 'POST', path, body);
+  const post = <T = Seeded>(path: string, body: unknown) => created<T>(server, 'POST', path, body);
   const product = await post('/v1/products', { name: 'P', source_id: 'p-1', attributes: ['color'], price: 1000 });
   const sku = await post('/v1/products/p-1/skus', {
     sku: 'S',
@@ -61,7 +67,7 @@ export async function seedResources(server: TestServer): Promise<Ids> {
   for (let i = 2; i <= 40; i += 1) await post('/v1/campaigns/Camp/vouchers', { code: `CODE-${i}` });
   await post('/v1/vouchers/GIFT-1', { type: 'GIFT_VOUCHER', gift: { amount: 100000 } });
   const club = await post('/v1/campaigns', loyaltyCampaign('Club'));
-  const member = await post('/v1/loyalties/Club/members', { customer: { source_id: 'c-1' } });
+  const member = await post<{ code: string }>('/v1/loyalties/Club/members', { customer: { source_id: 'c-1' } });
   const order = await post('/v1/orders', {
     source_id: 'o-1',
     status: 'CREATED',
@@ -70,14 +76,14 @@ export async function seedResources(server: TestServer): Promise<Ids> {
   });
   const rule = await post('/v1/validation-rules', { name: 'Rule', rules: RULES });
   const reward = await post('/v1/rewards', { name: 'Mug', parameters: { product: { id: product.id } } });
-  const [assignment] = await post('/v1/loyalties/Club/rewards', [
+  const [assignment] = await post<[Seeded]>('/v1/loyalties/Club/rewards', [
     { reward: reward.id, parameters: { loyalty: { points: 10 } } },
   ]);
-  const [earning] = await post('/v1/loyalties/Club/earning-rules', [
+  const [earning] = await post<[Seeded]>('/v1/loyalties/Club/earning-rules', [
     { event: 'order.paid', loyalty: { type: 'FIXED', points: 5 } },
   ]);
-  const [tier] = await post('/v1/loyalties/Club/tiers', [{ name: 'Bronze', points: { from: 0, to: 99 } }]);
-  const promotion = await post('/v1/campaigns', {
+  const [tier] = await post<[Seeded]>('/v1/loyalties/Club/tiers', [{ name: 'Bronze', points: { from: 0, to: 99 } }]);
+  const promotion = await post<{ promotion: { tiers: Array<{ id: string }> } }>('/v1/campaigns', {
     name: 'Promo',
     campaign_type: 'PROMOTION',
     promotion: {
@@ -89,7 +95,7 @@ export async function seedResources(server: TestServer): Promise<Ids> {
   });
   const promotionTiers = promotion.promotion.tiers.map((t: { id: string }) => t.id);
   const stack = await post('/v1/promotions/Promo/stacks', { name: 'Pair', tiers: { ids: promotionTiers } });
-  const redemption = await post('/v1/redemptions', {
+  const redemption = await post<{ id: string; redemptions?: Array<{ id: string }> }>('/v1/redemptions', {
     customer: { source_id: 'c-1' },
     order: { amount: 5000 },
     redeemables: [{ object: 'voucher', id: 'GIFT-1', gift: { credits: 10 } }],
@@ -97,7 +103,7 @@ export async function seedResources(server: TestServer): Promise<Ids> {
   await created(server, 'PUT', '/v1/stacking-rules', { applicable_redeemables_limit: 5 });
   const stackingRulesId = (await server.request('GET', '/management/v1/projects/proj_any/stacking-rules')).body.data[0]
     .id as string;
-  const job = await post('/v1/campaigns/Camp/import', [{ code: 'CODE-IMPORTED' }]);
+  const job = await post<{ async_action_id: string }>('/v1/campaigns/Camp/import', [{ code: 'CODE-IMPORTED' }]);
   const exported = await post('/v1/exports', { exported_object: 'voucher' });
   return {
     productId: product.id,
@@ -112,8 +118,8 @@ export async function seedResources(server: TestServer): Promise<Ids> {
     assignmentId: assignment.id,
     earningRuleId: earning.id,
     tierId: tier.id,
-    promotionTierId: promotionTiers[0],
-    promotionTier2: promotionTiers[1],
+    promotionTierId: promotionTiers[0] as string,
+    promotionTier2: promotionTiers[1] as string,
     stackId: stack.id,
     redemptionId: redemption.redemptions?.[0]?.id ?? redemption.id,
     stackingRulesId,

@@ -2,11 +2,29 @@ import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** One POST a receiver got: its headers and the exact body text. */
+/** A webhook sendout's body as the tests read it: the fields they name, and the rest. */
+export interface WebhookBody {
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+  event: { id: string; type: string; entity_id: string; [field: string]: unknown };
+  [field: string]: unknown;
+}
+
+/** One delivery as a webhook's view (GET /v1/webhooks/{id}) lists it, with the fields the tests read. */
+export interface Delivery {
+  id: string;
+  event: { id: string; type: string };
+  status: string;
+  attempts: number;
+  last_status: number | null;
+}
+
+/** One POST a receiver got: its headers, the exact body text and that text parsed. */
 export interface Received {
   headers: Record<string, string | string[] | undefined>;
   body: string;
-  json: any;
+  json: WebhookBody;
 }
 
 export interface Receiver {
@@ -34,13 +52,13 @@ export async function startReceiver(
     req.on('data', (chunk: string) => (body += chunk));
     req.on('end', async () => {
       const index = received.length;
-      let parsed: unknown;
+      let parsed: WebhookBody | undefined;
       // Parsed when a test reads it: a bench's receiver then costs little more than the socket.
       received.push({
         headers: req.headers,
         body,
         get json() {
-          return (parsed ??= JSON.parse(body));
+          return (parsed ??= JSON.parse(body) as WebhookBody);
         },
       });
       for (const wake of waiters.splice(0)) wake();

@@ -13,11 +13,31 @@ export const ITEMS = [
   { quantity: 3, price: 100 },
 ];
 
+/** A voucher as the API answers its creation: the fields the tests read, and the rest. */
+export interface VoucherBody {
+  id: string;
+  code: string;
+  [field: string]: unknown;
+}
+
+/** A stored order as the API answers it, with the fields a calculated order is built from. */
+export interface StoredOrder {
+  id: string;
+  source_id?: string | null;
+  status?: string;
+  items: Array<{ id: string }>;
+  metadata?: unknown;
+  created_at: string;
+  updated_at?: string | null;
+  customer_id?: string | null;
+  [field: string]: unknown;
+}
+
 export async function makeVoucher(
   server: TestServer,
   code: string,
   body: Record<string, unknown>,
-): Promise<Record<string, any>> {
+): Promise<VoucherBody> {
   const res = await server.request('POST', `/v1/vouchers/${code}`, { body });
   if (res.status !== 200) throw new Error(`voucher ${code}: ${res.status} ${res.text}`);
   return res.body;
@@ -58,7 +78,7 @@ export interface OrderFigures {
 
 /** A calculated order with order-level discounts only. */
 export function calculatedOrder(
-  order: Record<string, any>,
+  order: StoredOrder,
   figures: OrderFigures,
   redemptions: Record<string, unknown>,
   items = ITEMS,
@@ -76,7 +96,7 @@ export function calculatedOrder(
     applied_discount_amount: figures.applied,
     items_applied_discount_amount: 0,
     total_applied_discount_amount: figures.applied,
-    items: items.map((item, i) => calculatedItem(order.items[i].id, item)),
+    items: items.map((item, i) => calculatedItem(order.items[i]!.id, item)),
     metadata: order.metadata ?? {},
     object: 'order',
     created_at: order.created_at,

@@ -11,6 +11,12 @@ import { sqliteOf } from '../../support/sqlite.js';
  * `validate(params)` without a code (GET /client/v1/promotions/validation): every tier
  * available now, each validated alone against the order; those that apply, by hierarchy.
  */
+/** A legacy promotions validation as these tests read it: each applicable tier with the order after it. */
+interface PromotionsAnswer {
+  promotions: [{ id: string; order: { created_at: string } }, ...Array<{ id: string; order: { created_at: string } }>];
+  [field: string]: unknown;
+}
+
 describe('legacy promotions validation (promotions.validate, client validate without a code)', () => {
   let server: TestServer;
   let sdk: ServerSideClient;
@@ -113,19 +119,19 @@ describe('legacy promotions validation (promotions.validate, client validate wit
 
   it('answers each applicable tier alone with the order after it, by hierarchy, writing nothing', async () => {
     const before = dbFingerprint(sqliteOf(server.deps));
-    const answer = (await sdk.promotions.validate({ order: { amount: 2000 } })) as Record<string, any>;
+    const answer = (await sdk.promotions.validate({ order: { amount: 2000 } })) as unknown as PromotionsAnswer;
     assert.deepEqual(answer, expected(2000, answer.promotions[0].order.created_at, null));
-    const same = (await sdk.validations.validate({ order: { amount: 3000 } })) as Record<string, any>;
+    const same = (await sdk.validations.validate({ order: { amount: 3000 } })) as unknown as PromotionsAnswer;
     assert.deepEqual(same, expected(3000, same.promotions[0].order.created_at, null));
     assert.equal(dbFingerprint(sqliteOf(server.deps)), before, 'without a customer, a validation writes nothing');
   });
 
   it('answers the client-side validate(params) without a code from its query, for a known customer', async () => {
     const customerId = (await server.request('POST', '/v1/customers', { body: { source_id: 'lp-ann' } })).body.id;
-    const answer = (await browser.validate({ amount: 1000, customer: { source_id: 'lp-ann' } })) as unknown as Record<
-      string,
-      any
-    >;
+    const answer = (await browser.validate({
+      amount: 1000,
+      customer: { source_id: 'lp-ann' },
+    })) as unknown as PromotionsAnswer;
     assert.deepEqual(answer, expected(1000, answer.promotions[0].order.created_at, 'lp-ann', customerId));
     const events = sqliteOf(server.deps)
       .prepare('SELECT type FROM customer_events WHERE customer_id = ? ORDER BY seq')
@@ -138,7 +144,7 @@ describe('legacy promotions validation (promotions.validate, client validate wit
 
   it('answers valid: false with no promotions when none applies', async () => {
     const answer = await sdk.promotions.validate({ order: { amount: 300 } } as never);
-    const { promotions } = answer as Record<string, any>;
+    const { promotions } = answer as unknown as PromotionsAnswer;
     assert.deepEqual(
       [answer.valid, promotions.map((p: { id: string }) => p.id)],
       [true, [tiers[0]!.id, tiers[1]!.id]],

@@ -17,6 +17,29 @@ const DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
  * voucher as it stands after it; a refusal is the stackable 400 with its failed redemption;
  * an unknown code 404; a legacy redemption rolls back as any redemption does.
  */
+/** A legacy redemption as these tests read it (the SDK's types know fewer fields than the answer has). */
+interface LegacyRedemption {
+  id: string;
+  date: string;
+  amount?: number;
+  gift?: unknown;
+  customer_id?: string | null;
+  tracking_id?: string | null;
+  customer: { source_id: string };
+  channel: { channel_id: string };
+  order: { id: string; total_amount: number };
+  voucher: { id: string; gift: { balance: number }; redemption: { redeemed_quantity: number } };
+  [field: string]: unknown;
+}
+
+/** A promotion tier's redemption as the test reads it: no customer, no voucher. */
+interface TierRedemption {
+  id: string;
+  date: string;
+  order: { id: string };
+  [field: string]: unknown;
+}
+
 describe('legacy redemption (redemptions.redeem, client redeem, promotions.tiers.redeem)', () => {
   let server: TestServer;
   let sdk: ServerSideClient;
@@ -48,7 +71,7 @@ describe('legacy redemption (redemptions.redeem, client redeem, promotions.tiers
       customer: { source_id: 'lr-ann' },
       order: { source_id: 'lr-order' },
       metadata: { till: 4 },
-    } as never)) as unknown as Record<string, any>;
+    } as never)) as unknown as LegacyRedemption;
     assert.match(answer.id, /^r_/);
     assert.match(answer.date, DATE);
     const at = answer.date;
@@ -90,11 +113,11 @@ describe('legacy redemption (redemptions.redeem, client redeem, promotions.tiers
     const server_ = (await sdk.redemptions.redeem('LR-GIFT', {
       order: { amount: 600 },
       gift: { credits: 250 },
-    })) as unknown as Record<string, any>;
+    })) as unknown as LegacyRedemption;
     const client = (await browser.redeem('LR-GIFT', {
       customer: { source_id: 'lr-bob' },
       order: { amount: 400 },
-    } as never)) as unknown as Record<string, any>;
+    } as never)) as unknown as LegacyRedemption;
     assert.deepEqual(
       [server_.amount, server_.gift, server_.customer_id, server_.channel.channel_id],
       [250, { amount: 250 }, null, server.serverKey.app_id],
@@ -133,7 +156,7 @@ describe('legacy redemption (redemptions.redeem, client redeem, promotions.tiers
     const answer = (await sdk.promotions.tiers.redeem(tier.id, {
       order: { amount: 2000 },
       metadata: { via: 'tier' },
-    })) as unknown as Record<string, any>;
+    })) as unknown as TierRedemption;
     assert.match(answer.id, /^r_/);
     const at = answer.date;
     const map = {
@@ -300,15 +323,14 @@ describe('legacy redemption (redemptions.redeem, client redeem, promotions.tiers
 
   it("rolls a legacy redemption back with redemptions.rollback: the voucher's use and the card's credits come back", async () => {
     await giftCard(server, 'LR-BACK', 1000);
-    const redeemed = (await sdk.redemptions.redeem('LR-BACK', { order: { amount: 300 } })) as unknown as Record<
-      string,
-      any
-    >;
+    const redeemed = (await sdk.redemptions.redeem('LR-BACK', {
+      order: { amount: 300 },
+    })) as unknown as LegacyRedemption;
     assert.deepEqual([redeemed.voucher.gift.balance, redeemed.voucher.redemption.redeemed_quantity], [700, 1]);
-    const rollback = (await sdk.redemptions.rollback(redeemed.id, 'changed mind' as never)) as unknown as Record<
-      string,
-      any
-    >;
+    const rollback = (await sdk.redemptions.rollback(
+      redeemed.id,
+      'changed mind' as never,
+    )) as unknown as LegacyRedemption;
     assert.match(rollback.id, /^rr_/);
     assert.deepEqual(
       [

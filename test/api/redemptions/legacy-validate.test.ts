@@ -1,9 +1,23 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { dbFingerprint } from '../../support/db.js';
-import { clientSideClient, serverSideClient, type ClientSideClient, type ServerSideClient } from '../../support/sdk.js';
+import {
+  beyondSdkTypes,
+  clientSideClient,
+  serverSideClient,
+  type ClientSideClient,
+  type ServerSideClient,
+} from '../../support/sdk.js';
 import { requestIdOf, startTestServer, type TestServer } from '../../support/server.js';
-import { calculatedItem, calculatedOrder, giftCard, ITEMS, makeVoucher, percentVoucher } from './fixtures.js';
+import {
+  calculatedItem,
+  calculatedOrder,
+  type StoredOrder,
+  giftCard,
+  ITEMS,
+  makeVoucher,
+  percentVoucher,
+} from './fixtures.js';
 import { loyaltySetup } from './loyalty-setup.js';
 import { sqliteOf } from '../../support/sqlite.js';
 
@@ -14,12 +28,30 @@ import { sqliteOf } from '../../support/sqlite.js';
  * the voucher validation object; invalid ones HTTP 200 `valid: false` with `error` and `reason`;
  * an unknown code 404. A validation writes nothing but the customer's validation event.
  */
+/** A legacy validation answer as these tests read it: the calculated order apart from the rest. */
+interface ValidationWithOrder {
+  order: { created_at: string; items: Array<{ id: string }> };
+  [field: string]: unknown;
+}
+
+/** A legacy redemption as the LOCK test reads it. */
+interface LegacyRedemption {
+  result: string;
+  session: unknown;
+  voucher: { redemption: { redeemed_quantity: number } };
+}
+
+/** A refused legacy validation (valid: false): the SDK's response type has no `error`. */
+interface RefusedValidation {
+  error: { request_id: string };
+}
+
 describe('legacy voucher validation (validations.validateVoucher, client validate)', () => {
   let server: TestServer;
   let sdk: ServerSideClient;
   let browser: ClientSideClient;
   let customerId: string;
-  let order: Record<string, any>;
+  let order: StoredOrder;
   const empty = { data: [], total: 0, data_ref: 'data', object: 'list' };
   before(async () => {
     server = await startTestServer();
@@ -86,7 +118,7 @@ describe('legacy voucher validation (validations.validateVoucher, client validat
       order: { amount: 500 },
       gift: { credits: 200 },
     } as never);
-    const { order: answered, ...rest } = answer as Record<string, any>;
+    const { order: answered, ...rest } = answer as unknown as ValidationWithOrder;
     assert.deepEqual(rest, {
       valid: true,
       code: 'LV-GIFT',
@@ -151,7 +183,7 @@ describe('legacy voucher validation (validations.validateVoucher, client validat
       items: [{ quantity: 2, price: 300 } as never, { quantity: 1, price: 400 } as never],
       customer: { source_id: 'legacy-ann' },
     });
-    const { order: answered, ...rest } = answer as Record<string, any>;
+    const { order: answered, ...rest } = answer as unknown as ValidationWithOrder;
     assert.deepEqual(rest, {
       valid: true,
       code: 'LV-PCT',
@@ -166,7 +198,7 @@ describe('legacy voucher validation (validations.validateVoucher, client validat
     const items = [
       { quantity: 2, price: 300 },
       { quantity: 1, price: 400 },
-    ].map((item, i) => calculatedItem(answered.items[i].id, item));
+    ].map((item, i) => calculatedItem(answered.items[i]!.id, item));
     assert.deepEqual(answered, {
       source_id: null,
       status: 'CREATED',
@@ -200,20 +232,20 @@ describe('legacy voucher validation (validations.validateVoucher, client validat
       session_key: 'ssn_legacy',
       session_ttl: 1,
       session_ttl_unit: 'HOURS',
-    })) as Record<string, any>;
+    })) as unknown as Record<string, unknown>;
     assert.deepEqual(
       [held.valid, held.session],
       [true, { key: 'ssn_legacy', type: 'LOCK', ttl: 1, ttl_unit: 'HOURS' }],
     );
-    const other = (await sdk.validations.validateVoucher('LV-LOCK', { order: { amount: 1000 } })) as Record<
+    const other = (await sdk.validations.validateVoucher('LV-LOCK', { order: { amount: 1000 } })) as unknown as Record<
       string,
-      any
+      unknown
     >;
     assert.deepEqual([other.valid, other.reason], [false, 'quantity exceeded']);
     const redeemed = (await sdk.redemptions.redeem('LV-LOCK', {
       order: { amount: 1000 },
       session: { key: 'ssn_legacy' },
-    } as never)) as unknown as Record<string, any>;
+    } as never)) as unknown as LegacyRedemption;
     assert.deepEqual(
       [redeemed.result, redeemed.session, redeemed.voucher.redemption.redeemed_quantity],
       ['SUCCESS', { key: 'ssn_legacy' }, 1],
@@ -251,9 +283,14 @@ describe('legacy voucher validation (validations.validateVoucher, client validat
     const used = await sdk.validations.validateVoucher('LV-USED', { order: { amount: 1000 } });
     assert.deepEqual(
       used,
-      invalid('LV-USED', 'quantity_exceeded', 'quantity exceeded', (used as any).error.request_id),
+      invalid(
+        'LV-USED',
+        'quantity_exceeded',
+        'quantity exceeded',
+        (used as unknown as RefusedValidation).error.request_id,
+      ),
     );
-    assert.match((used as any).error.request_id, /\S/);
+    assert.match((used as unknown as RefusedValidation).error.request_id, /\S/);
     const credits = await browser.validate({ code: 'LV-GIFT', amount: 5000 } as never);
     assert.equal(credits.valid, true, 'the client-side query has no gift credits: the card applies its balance');
     const exceeded = await sdk.validations.validateVoucher('LV-GIFT', {
@@ -262,7 +299,12 @@ describe('legacy voucher validation (validations.validateVoucher, client validat
     });
     assert.deepEqual(
       exceeded,
-      invalid('LV-GIFT', 'gift_amount_exceeded', 'Gift amount exceeded', (exceeded as any).error.request_id),
+      invalid(
+        'LV-GIFT',
+        'gift_amount_exceeded',
+        'Gift amount exceeded',
+        (exceeded as unknown as RefusedValidation).error.request_id,
+      ),
     );
     assert.equal(dbFingerprint(sqliteOf(server.deps)), before);
   });

@@ -78,7 +78,7 @@ describe('stackable redemptions: a discount voucher plus a gift card', () => {
         },
         customer,
       };
-      const voucherOf = (v: Record<string, any>) => ({
+      const voucherOf = (v: Record<string, unknown>) => ({
         id: v.id,
         code: v.code,
         campaign: null,

@@ -2,18 +2,40 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../../src/lib/clock.js';
 import { assertMatchesReference, withoutNulls } from '../../support/openapi.js';
-import { serverSideClient, type ServerSideClient } from '../../support/sdk.js';
+import { beyondSdkTypes, serverSideClient, type ServerSideClient } from '../../support/sdk.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { loyaltySetup } from './loyalty-setup.js';
 
 const NOW = '2026-05-04T09:00:00.000Z';
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 
 /**
  * POST /v1/loyalties/[{campaignId}/]members/{memberId}/redemption (the SDK's
  * loyalties.redeemReward): the card's reward redeemed for its holder, as the stackable
  * redemption of that one card, answered as that redemption.
  */
+/** A reward redemption as the test reads it: the SDK's types know fewer fields than the answer has. */
+interface RewardRedemption {
+  id: string;
+  reward?: { id: string; assignment_id: string };
+  [field: string]: unknown;
+}
+
+/** A loyalty card with the figures the test reads. */
+interface Card {
+  loyalty_card: { balance: number };
+  redemption: { redeemed_points: number };
+}
+
+/** An error as the SDK rejects with it: the API's error body. */
+interface ApiError {
+  code: number;
+  key: string;
+  details?: string;
+  resource_type?: string;
+  resource_id: string;
+}
+
 describe("redeeming a member's reward through @voucherify/sdk", () => {
   let server: TestServer;
   let sdk: ServerSideClient;
@@ -27,13 +49,17 @@ describe("redeeming a member's reward through @voucherify/sdk", () => {
     assert.deepEqual(server.logged, []);
     await server.close();
   });
-  const get = async (path: string): Promise<Json> => (await server.request('GET', path)).body;
+  const get = async <T = Json>(path: string): Promise<T> => (await server.request<T>('GET', path)).body;
 
   it("spends the card's points on the reward, with and without the program in the path", async () => {
-    const redeemed = (await sdk.loyalties.redeemReward(setup.program.id, setup.member.code, {
-      reward: { id: setup.reward.id },
-      metadata: { till: 4 },
-    } as any)) as Json;
+    const redeemed = (await sdk.loyalties.redeemReward(
+      setup.program.id,
+      setup.member.code,
+      beyondSdkTypes({
+        reward: { id: setup.reward.id },
+        metadata: { till: 4 },
+      }),
+    )) as unknown as RewardRedemption;
     assert.match(redeemed.id, /^r_/);
     assert.deepEqual(redeemed, await get(`/v1/redemptions/${redeemed.id}`));
     assert.deepEqual(
@@ -58,7 +84,7 @@ describe("redeeming a member's reward through @voucherify/sdk", () => {
     );
     // The reference's RedemptionRewardResult requires a `reward` property it does not define:
     // the answer is checked against it without its `reward`.
-    const checked = (body: Json) => withoutNulls({ ...body, reward: undefined });
+    const checked = (body: object) => withoutNulls({ ...body, reward: undefined });
     assertMatchesReference('POST', '/v1/loyalties/{campaignId}/members/{memberId}/redemption', 200, checked(redeemed));
 
     const bare = await server.request('POST', `/v1/loyalties/members/${setup.member.code}/redemption`, {
@@ -66,15 +92,19 @@ describe("redeeming a member's reward through @voucherify/sdk", () => {
     });
     assert.equal(bare.status, 200, bare.text);
     assertMatchesReference('POST', '/v1/loyalties/members/{memberId}/redemption', 200, checked(bare.body));
-    const card = await get(`/v1/loyalties/members/${setup.member.code}`);
+    const card = await get<Card>(`/v1/loyalties/members/${setup.member.code}`);
     assert.deepEqual([card.loyalty_card.balance, card.redemption.redeemed_points], [100, 400]);
     assert.deepEqual([(await get(`/v1/rewards/${setup.reward.id}`)).redeemed], [2]);
   });
 
   it('refuses as the stackable redemption does, and a card of another program or a body without reward', async () => {
     await assert.rejects(
-      sdk.loyalties.redeemReward(setup.program.id, setup.member.code, { reward: { id: setup.reward.id } } as any),
-      (error: Json) => {
+      sdk.loyalties.redeemReward(
+        setup.program.id,
+        setup.member.code,
+        beyondSdkTypes({ reward: { id: setup.reward.id } }),
+      ),
+      (error: ApiError) => {
         assert.deepEqual(
           [error.code, error.key, error.resource_type],
           [400, 'loyalty_card_points_exceeded', 'redemption'],
@@ -91,8 +121,8 @@ describe("redeeming a member's reward through @voucherify/sdk", () => {
       },
     });
     await assert.rejects(
-      sdk.loyalties.redeemReward(other.body.id, setup.member.code, { reward: { id: setup.reward.id } } as any),
-      (error: Json) => {
+      sdk.loyalties.redeemReward(other.body.id, setup.member.code, beyondSdkTypes({ reward: { id: setup.reward.id } })),
+      (error: ApiError) => {
         assert.deepEqual(
           [error.code, error.key, error.details],
           [404, 'not_found', `Cannot find voucher with id ${setup.member.code}`],
@@ -101,12 +131,12 @@ describe("redeeming a member's reward through @voucherify/sdk", () => {
       },
     );
     await assert.rejects(
-      sdk.loyalties.redeemReward(setup.program.id, setup.member.code, { order: { amount: 100 } } as any),
-      (error: Json) => {
+      sdk.loyalties.redeemReward(setup.program.id, setup.member.code, beyondSdkTypes({ order: { amount: 100 } })),
+      (error: ApiError) => {
         assert.deepEqual([error.code, error.key, error.details], [400, 'invalid_payload', 'reward is required']);
         return true;
       },
     );
-    assert.equal((await get(`/v1/loyalties/members/${setup.member.code}`)).loyalty_card.balance, 100);
+    assert.equal((await get<Card>(`/v1/loyalties/members/${setup.member.code}`)).loyalty_card.balance, 100);
   });
 });

@@ -50,7 +50,11 @@ describe('rollbacks of loyalty redemptions', () => {
 
   const buckets = async (s: { program: { id: string }; member: { code: string } }) =>
     (await ok('GET', `/v1/loyalties/${s.program.id}/members/${s.member.code}/points-expiration`)).data.map(
-      (b: Record<string, any>) => [b.expires_at ?? null, b.bucket.total_points, b.status],
+      (b: { expires_at?: string | null; bucket: { total_points: number }; status: string }) => [
+        b.expires_at ?? null,
+        b.bucket.total_points,
+        b.status,
+      ],
     );
   const card = async (code: string) => (await ok('GET', `/v1/vouchers/${code}`)).loyalty_card;
 
@@ -128,7 +132,11 @@ describe('rollbacks of loyalty redemptions', () => {
       });
       const rows = (await ok('GET', `/v1/vouchers/${s.member.code}/transactions?limit=100`)).data.slice(0, 3);
       assert.deepEqual(
-        rows.map((r: Record<string, any>) => [r.type, r.details.balance.points, r.details.balance.balance]),
+        rows.map((r: { type: string; details: { balance: { points: number; balance: number } } }) => [
+          r.type,
+          r.details.balance.points,
+          r.details.balance.balance,
+        ]),
         [
           ['POINTS_EXPIRATION', -30, 150],
           ['POINTS_REFUND', 60, 180],

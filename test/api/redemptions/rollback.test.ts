@@ -12,6 +12,23 @@ import { calculatedOrder, giftCard, ITEMS, percentVoucher } from './fixtures.js'
  * tied to the redemption's row, the order's discounts and `redemptions` entry, the customer's
  * summary and activity), the records in the list, and every refusal with its whole body.
  */
+/** A voucher transaction as the ledger reads it. */
+interface LedgerRow {
+  type: string;
+  details?: { balance?: { amount?: number; points?: number } };
+  related_transaction_id?: string | null;
+}
+
+/** A redemption record as the API answers it, with the fields a rollback is built from. */
+interface RedemptionRecord {
+  id: string;
+  tracking_id?: string | null;
+  amount?: number;
+  gift?: { amount: number };
+  related_object_type?: string;
+  [field: string]: unknown;
+}
+
 describe('redemption rollbacks', () => {
   let server: TestServer;
   before(async () => {
@@ -39,7 +56,7 @@ describe('redemption rollbacks', () => {
 
   const get = async (path: string) => (await server.request('GET', path)).body;
   const ledger = async (code: string) =>
-    (await get(`/v1/vouchers/${code}/transactions?limit=100`)).data.map((t: Record<string, any>) => [
+    (await get(`/v1/vouchers/${code}/transactions?limit=100`)).data.map((t: LedgerRow) => [
       t.type,
       t.details?.balance?.amount ?? t.details?.balance?.points,
       t.related_transaction_id ?? null,
@@ -47,7 +64,7 @@ describe('redemption rollbacks', () => {
 
   /** A rollback record as answered: the redemption's identity, negated figures, the order after it. */
   function expectedRollback(
-    original: Record<string, any>,
+    original: RedemptionRecord,
     fields: { id: string; date: string; reason?: string; order: unknown; tracking_id?: string; metadata?: unknown },
   ) {
     const { related_redemptions: _r, session: _s, ...kept } = original;
@@ -192,7 +209,7 @@ describe('redemption rollbacks', () => {
     };
     const after = calculatedOrder({ ...stored, updated_at: at }, { amount: 1000, discount: 0, applied: 0 }, map);
     assert.deepEqual(res.body, {
-      rollbacks: answer.redemptions.map((child: Record<string, any>, i: number) =>
+      rollbacks: answer.redemptions.map((child: RedemptionRecord, i: number) =>
         expectedRollback(child, { id: rollbacks[i].id, date: at, reason: 'Cancelled', order: after }),
       ),
       parent_rollback: expectedRollback(parent, { id: parentRollback.id, date: at, reason: 'Cancelled', order: after }),

@@ -144,15 +144,21 @@ describe('redemptions under validation rules, stacking rules and promotion stack
       ]);
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(
-        res.body.redemptions.map((r: Record<string, any>) => r.voucher.code),
+        res.body.redemptions.map((r: { voucher: { code: string } }) => r.voucher.code),
         ['PARTIAL-10'],
       );
       assert.deepEqual(
-        res.body.inapplicable_redeemables.map((r: Record<string, any>) => [r.id, r.result.error.key]),
+        res.body.inapplicable_redeemables.map((r: { id: string; result: { error: { key: string } } }) => [
+          r.id,
+          r.result.error.key,
+        ]),
         [['EXPIRED-10', 'voucher_expired']],
       );
       assert.deepEqual(
-        res.body.skipped_redeemables.map((r: Record<string, any>) => [r.id, r.result.details.key]),
+        res.body.skipped_redeemables.map((r: { id: string; result: { details: { key: string } } }) => [
+          r.id,
+          r.result.details.key,
+        ]),
         [['FIXED-HIGH', 'no_effect']],
       );
     } finally {
@@ -216,7 +222,7 @@ describe('redemptions under validation rules, stacking rules and promotion stack
     const res = await redeem([{ object: 'promotion_stack', id: stack.body.id }]);
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(
-      res.body.redemptions.map((r: Record<string, any>) => [r.related_object_type, r.related_object_id]),
+      res.body.redemptions.map((r: Record<string, unknown>) => [r.related_object_type, r.related_object_id]),
       [
         ['promotion_tier', ten],
         ['promotion_tier', five],

@@ -11,6 +11,14 @@ import { loyaltySetup } from './loyalty-setup.js';
  * redeemStackable) with a discount plus a gift card, and a loyalty card spending points on a
  * reward. Each answer is the one the HTTP API gives (the same body, asserted whole there).
  */
+/** A reward redemption's child as the test reads it: the SDK's types know fewer fields than the answer has. */
+interface RewardRedemption {
+  result: string;
+  loyalty_card: unknown;
+  amount: number;
+  reward?: { id: string; assignment_id: string };
+}
+
 describe('stackable redemptions through the official SDK', () => {
   let server: TestServer;
   before(async () => {
@@ -88,7 +96,7 @@ describe('stackable redemptions through the official SDK', () => {
       redeemables: [{ object: 'voucher', id: setup.member.code, reward: { id: setup.reward.id } }],
     });
     // The SDK's types know fewer fields than the answer has: read it as plain JSON.
-    const child = redeemed.redemptions[0] as unknown as Record<string, any>;
+    const child = redeemed.redemptions[0] as unknown as RewardRedemption;
     assert.deepEqual(
       [child.result, child.loyalty_card, child.amount, child.reward?.id, child.reward?.assignment_id],
       ['SUCCESS', { points: 200 }, 200, setup.reward.id, setup.assignment.id],

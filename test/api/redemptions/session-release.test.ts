@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../../src/lib/clock.js';
 import { dbFingerprint } from '../../support/db.js';
-import { serverSideClient, type ServerSideClient } from '../../support/sdk.js';
+import { beyondSdkTypes, serverSideClient, type ServerSideClient } from '../../support/sdk.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { giftCard, percentVoucher } from './fixtures.js';
 import { sqliteOf } from '../../support/sqlite.js';
 
 const NOW = '2026-05-04T09:00:00.000Z';
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 
 /**
  * DELETE /v1/vouchers/{code}/sessions/{key} (`vouchers.releaseValidationSession`): a LOCK
@@ -68,19 +68,19 @@ describe('releasing a validation session through @voucherify/sdk', () => {
   it('frees the last unit a validation held, so another customer may take it', async () => {
     await percentVoucher(server, 'REL-ONE', { redemption: { quantity: 1 } });
     const locked = await sdk.validations.validateStackable(
-      body([{ object: 'voucher', id: 'REL-ONE' }], { type: 'LOCK', key: 'ssn_rel_one' }) as any,
+      beyondSdkTypes(body([{ object: 'voucher', id: 'REL-ONE' }], { type: 'LOCK', key: 'ssn_rel_one' })),
     );
     assert.equal(locked.valid, true);
     assert.deepEqual(held('REL-ONE'), { redeemed_quantity: 0, reserved_quantity: 1, reserved_credits: 0 });
     assert.equal(
-      (await sdk.validations.validateStackable(body([{ object: 'voucher', id: 'REL-ONE' }]) as any)).valid,
+      (await sdk.validations.validateStackable(beyondSdkTypes(body([{ object: 'voucher', id: 'REL-ONE' }])))).valid,
       false,
     );
 
     assert.equal(await sdk.vouchers.releaseValidationSession('REL-ONE', 'ssn_rel_one'), '');
     assert.deepEqual(held('REL-ONE'), { redeemed_quantity: 0, reserved_quantity: 0, reserved_credits: 0 });
     assert.deepEqual(sessions(), []);
-    const other = await sdk.redemptions.redeemStackable(body([{ object: 'voucher', id: 'REL-ONE' }]) as any);
+    const other = await sdk.redemptions.redeemStackable(beyondSdkTypes(body([{ object: 'voucher', id: 'REL-ONE' }])));
     assert.equal(other.parent_redemption.result, 'SUCCESS');
     assert.deepEqual(held('REL-ONE'), { redeemed_quantity: 1, reserved_quantity: 0, reserved_credits: 0 });
   });
@@ -93,7 +93,8 @@ describe('releasing a validation session through @voucherify/sdk', () => {
       { object: 'voucher', id: 'REL-GIFT', gift: { credits: 500 } },
     ];
     assert.equal(
-      (await sdk.validations.validateStackable(body(redeemables, { type: 'LOCK', key: 'ssn_rel_two' }) as any)).valid,
+      (await sdk.validations.validateStackable(beyondSdkTypes(body(redeemables, { type: 'LOCK', key: 'ssn_rel_two' }))))
+        .valid,
       true,
     );
     assert.deepEqual(
@@ -134,17 +135,21 @@ describe('releasing a validation session through @voucherify/sdk', () => {
   it('refuses an unknown voucher, an unknown, expired or consumed session with 404, changing nothing', async () => {
     await percentVoucher(server, 'REL-OLD', { redemption: { quantity: 2 } });
     await sdk.validations.validateStackable(
-      body([{ object: 'voucher', id: 'REL-OLD' }], {
-        type: 'LOCK',
-        key: 'ssn_rel_old',
-        ttl: 1,
-        ttl_unit: 'HOURS',
-      }) as any,
+      beyondSdkTypes(
+        body([{ object: 'voucher', id: 'REL-OLD' }], {
+          type: 'LOCK',
+          key: 'ssn_rel_old',
+          ttl: 1,
+          ttl_unit: 'HOURS',
+        }),
+      ),
     );
     await sdk.validations.validateStackable(
-      body([{ object: 'voucher', id: 'REL-OLD' }], { type: 'LOCK', key: 'ssn_rel_used' }) as any,
+      beyondSdkTypes(body([{ object: 'voucher', id: 'REL-OLD' }], { type: 'LOCK', key: 'ssn_rel_used' })),
     );
-    await sdk.redemptions.redeemStackable(body([{ object: 'voucher', id: 'REL-OLD' }], { key: 'ssn_rel_used' }) as any);
+    await sdk.redemptions.redeemStackable(
+      beyondSdkTypes(body([{ object: 'voucher', id: 'REL-OLD' }], { key: 'ssn_rel_used' })),
+    );
     clock.advance(2 * 3_600_000);
     const before = dbFingerprint(sqliteOf(server.deps));
     await assert.rejects(

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { DEFAULT_STACKING_RULES } from '../../../src/engine/stacking/index.js';
 import { clientSideClient, serverSideClient } from '../../support/sdk.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
-import { calculatedOrder, ITEMS, percentVoucher } from './fixtures.js';
+import { calculatedOrder, type StoredOrder, ITEMS, percentVoucher } from './fixtures.js';
 
 /**
  * The real API leaves `inapplicable_redeemables` and `skipped_redeemables` out of a validation
@@ -12,7 +12,7 @@ import { calculatedOrder, ITEMS, percentVoucher } from './fixtures.js';
  */
 describe('a validation leaves its empty lists out', () => {
   let server: TestServer;
-  let order: Record<string, unknown>;
+  let order: StoredOrder;
   before(async () => {
     server = await startTestServer();
     await percentVoucher(server, 'OPT-10');

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { DEFAULT_STACKING_RULES } from '../../../src/engine/stacking/index.js';
 import { assertMatchesReference, withoutNulls } from '../../support/openapi.js';
 import { requestIdOf, startTestServer, type TestServer } from '../../support/server.js';
-import { calculatedOrder, fingerprintBut, giftCard, ITEMS, percentVoucher } from './fixtures.js';
+import { calculatedOrder, type StoredOrder, fingerprintBut, giftCard, ITEMS, percentVoucher } from './fixtures.js';
 import { sqliteOf } from '../../support/sqlite.js';
 
 /**
@@ -14,7 +14,7 @@ import { sqliteOf } from '../../support/sqlite.js';
 describe('stackable validations', () => {
   let server: TestServer;
   let customerId: string;
-  let order: Record<string, any>;
+  let order: StoredOrder;
   before(async () => {
     server = await startTestServer();
     customerId = (await server.request('POST', '/v1/customers', { body: { source_id: 'validator' } })).body.id;

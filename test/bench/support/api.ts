@@ -11,8 +11,14 @@ export const benchHeaders = { 'X-App-Id': 'bench', 'X-App-Token': 'bench' };
 /** A whole number below n. */
 export const pick = (n: number): number => Math.floor(Math.random() * n);
 
+/** What a seeding POST answers unless the caller names a shape: the created resource's id and the rest. */
+export interface Created {
+  id: string;
+  [field: string]: unknown;
+}
+
 /** A seeding POST with the bench key; anything but 200 ends the bench. Answers the body. */
-export async function post<T = Record<string, any>>(url: string, body: unknown): Promise<T> {
+export async function post<T = Created>(url: string, body: unknown): Promise<T> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { ...benchHeaders, 'Content-Type': 'application/json' },

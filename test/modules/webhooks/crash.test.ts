@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { spawnServe, type SpawnedServer } from '../../support/cli.js';
 import { freshDbFile } from '../../support/db.js';
-import { expectedSignature, sleep, startReceiver, type Receiver } from '../../support/webhook-receiver.js';
+import {
+  type Delivery,
+  expectedSignature,
+  sleep,
+  startReceiver,
+  type Receiver,
+} from '../../support/webhook-receiver.js';
 
 /**
  * The outbox across a crash, with the real binary: `promo serve` is SIGKILLed after it
@@ -60,7 +66,7 @@ describe('webhooks across a crash', () => {
       shown = (await second.request('GET', `${base}/${hook.id}`)).body.deliveries;
     }
     assert.deepEqual(
-      shown.map((d: any) => [d.id, d.event.id, d.status, d.last_status]),
+      shown.map((d: Delivery) => [d.id, d.event.id, d.status, d.last_status]),
       [[again.json.id, again.json.event.id, 'DELIVERED', 200]],
     );
     const metrics = await (await fetch(`${second.url}/metrics`)).text();

@@ -4,7 +4,14 @@ import { loopOptions, startDeliveryLoop } from '../../../src/modules/webhooks/de
 import { onRedemptionsSucceeded } from '../../../src/modules/redemptions/redemption.seams.js';
 import { percentVoucher } from '../../api/redemptions/fixtures.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
-import { expectedSignature, freePort, sleep, startReceiver, type Receiver } from '../../support/webhook-receiver.js';
+import {
+  type Delivery,
+  expectedSignature,
+  freePort,
+  sleep,
+  startReceiver,
+  type Receiver,
+} from '../../support/webhook-receiver.js';
 import { sqliteOf } from '../../support/sqlite.js';
 
 /**
@@ -150,7 +157,7 @@ describe('webhook delivery', () => {
     assert.equal(head.status, 'PENDING');
     assert.ok(head.attempts >= 1 && /ECONNREFUSED/.test(head.last_error), JSON.stringify(head));
     assert.ok(
-      waiting.slice(0, 4).every((d: any) => d.status === 'PENDING' && d.attempts === 0),
+      waiting.slice(0, 4).every((d: Delivery) => d.status === 'PENDING' && d.attempts === 0),
       'events behind the head wait: one in flight',
     );
     const back = await receiver(undefined, port);
@@ -176,7 +183,7 @@ describe('webhook delivery', () => {
     await sleep(100);
     const shown = (await server.request('GET', `${base}/${hook.id}`)).body.deliveries;
     assert.deepEqual(
-      shown.map((d: any) => [d.event.type, d.status, d.last_status]),
+      shown.map((d: Delivery) => [d.event.type, d.status, d.last_status]),
       [
         ['redemption.succeeded', 'DELIVERED', 200],
         ['redemption.succeeded', 'FAILED', 503],
