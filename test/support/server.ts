@@ -14,6 +14,7 @@ import { freshDbFile } from './db.js';
  * (`request<EndedJob>`). It defaults to `any` on purpose: hundreds of assertions read fields
  * of bodies that the same test then asserts whole against the reference or a literal.
  */
+// biome-ignore lint/suspicious/noExplicitAny: a test's answer body defaults to any on purpose (see TestResponse in test/support/server.ts); a request that names its type gets it
 export interface TestResponse<T = any> {
   status: number;
   headers: Headers;
@@ -59,6 +60,7 @@ export interface TestServer {
   logged: string[];
   /** Every line the app logged, parsed (the request log, job lines, errors). */
   logLines: LogLine[];
+  // biome-ignore lint/suspicious/noExplicitAny: a test's answer body defaults to any on purpose (see TestResponse in test/support/server.ts); a request that names its type gets it
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
   close(): Promise<void>;
 }

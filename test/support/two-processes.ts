@@ -27,6 +27,7 @@ export function twoProcesses(env: Record<string, string>, args: string[] = []): 
 }
 
 /** An answer from either process. */
+// biome-ignore lint/suspicious/noExplicitAny: a test's answer body defaults to any on purpose (see TestResponse in test/support/server.ts); a request that names its type gets it
 export interface Answer<T = any> {
   status: number;
   body: T;
