@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, it } from 'node:test';
+import { findCycle } from '../support/cycles.js';
 
 /**
  * Two checks on the sources that the unit-level layering test (imports.test.ts) cannot make:
@@ -19,34 +20,13 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)|(?:^|\n)\s*import\s+['"](\.[^'"]+)['"]/g;
 
 const importsOf = (file: string, text: string): string[] =>
-  [...text.matchAll(IMPORT)].map((m) => resolve(dirname(file), (m[1] ?? m[2]) as string).replace(/\.js$/, '.ts'));
-
-/** The first cycle found in a graph of files, as the list of its files (the first repeated at the end). */
-export function findFileCycle(graph: ReadonlyMap<string, readonly string[]>): string[] | undefined {
-  const state = new Map<string, 'open' | 'done'>();
-  const stack: string[] = [];
-  const visit = (file: string): string[] | undefined => {
-    if (state.get(file) === 'done') return undefined;
-    if (state.get(file) === 'open') return [...stack.slice(stack.indexOf(file)), file];
-    state.set(file, 'open');
-    stack.push(file);
-    for (const next of graph.get(file) ?? []) {
-      const cycle = visit(next);
-      if (cycle) return cycle;
-    }
-    stack.pop();
-    state.set(file, 'done');
-    return undefined;
-  };
-  for (const file of graph.keys()) {
-    const cycle = visit(file);
-    if (cycle) return cycle;
-  }
-  return undefined;
-}
+  [...text.matchAll(IMPORT)].map((m) =>
+    resolve(dirname(file), (m[1] ?? m[2] ?? m[3]) as string).replace(/\.js$/, '.ts'),
+  );
 
 const texts = new Map(sourceFiles(SRC).map((file) => [file, readFileSync(file, 'utf8')]));
 const graph = new Map([...texts].map(([file, text]) => [file, importsOf(file, text)]));
@@ -60,7 +40,7 @@ const IMPORT_SPECIFIER = /(?:from\s+|import\(\s*|^import\s+)['"][^'"]+['"]/gm;
 
 describe('file graph', () => {
   it('has no import cycle between files', () => {
-    const cycle = findFileCycle(graph);
+    const cycle = findCycle(graph);
     assert.equal(cycle, undefined, `cycle: ${cycle?.map((f) => relative(SRC, f)).join(' -> ')}`);
   });
 
@@ -71,7 +51,7 @@ describe('file graph', () => {
       [deps, [subscriptions]],
       [subscriptions, [deps]],
     ]);
-    assert.deepEqual(findFileCycle(cyclic), [deps, subscriptions, deps]);
+    assert.deepEqual(findCycle(cyclic), [deps, subscriptions, deps]);
     const fixture = `import type { Deps } from './deps.js';\nimport { x } from './subscriptions.js';`;
     assert.deepEqual(importsOf('/src/app/a.ts', fixture), [deps, subscriptions]);
   });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, it } from 'node:test';
+import { findCycle } from '../support/cycles.js';
 
 /**
  * The house's layering, read from the sources: every relative import (type-only ones too)
@@ -50,32 +51,9 @@ for (const file of files) {
   }
 }
 
-function findCycle(): string[] | undefined {
-  const state = new Map<string, 'open' | 'done'>();
-  const stack: string[] = [];
-  const visit = (unit: string): string[] | undefined => {
-    if (state.get(unit) === 'done') return undefined;
-    if (state.get(unit) === 'open') return [...stack.slice(stack.indexOf(unit)), unit];
-    state.set(unit, 'open');
-    stack.push(unit);
-    for (const next of edges.get(unit)?.keys() ?? []) {
-      const cycle = visit(next);
-      if (cycle) return cycle;
-    }
-    stack.pop();
-    state.set(unit, 'done');
-    return undefined;
-  };
-  for (const unit of edges.keys()) {
-    const cycle = visit(unit);
-    if (cycle) return cycle;
-  }
-  return undefined;
-}
-
 describe('import graph', () => {
   it('has no cycle between units (domain folders and top-level folders)', () => {
-    const cycle = findCycle();
+    const cycle = findCycle(new Map([...edges].map(([unit, out]) => [unit, [...out.keys()]])));
     const why = cycle
       ?.slice(1)
       .map((to, i) => edges.get(cycle[i] as string)?.get(to))
