@@ -181,10 +181,14 @@ export const CASES: Case[] = [
     body: { customer: { id: w.customer.id }, order: { amount: 5000 }, scenario: 'ALL', options: { limit: 10 } },
   })),
   c('GET /v1/redemptions', () => ({ path: '/v1/redemptions?limit=1' })),
-  c('POST /v1/redemptions/{redemptionId}/rollback', (w) => ({
-    path: `/v1/redemptions/${w.redemption.id}/rollback`,
-    body: { reason: 'contract' },
-  })),
+  // The examples' rolled-back redemptions have no parent (the order's entry is their own): the
+  // world's legacy redemption of its standalone discount voucher, as the Discount Coupon example's
+  // (rolled back without a reason).
+  c(
+    'POST /v1/redemptions/{redemptionId}/rollback',
+    (w) => ({ path: `/v1/redemptions/${w.single.id}/rollback`, body: {} }),
+    'Discount Coupon',
+  ),
   // Rewards and loyalty
   c('GET /v1/rewards', () => ({ path: '/v1/rewards?limit=1' })),
   c('PUT /v1/rewards/{rewardId}', (w) => ({

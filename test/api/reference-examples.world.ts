@@ -22,6 +22,8 @@ export interface World {
   earningRule: { id: string };
   promotion: { id: string; tier: string };
   redemption: { id: string };
+  /** A redemption written without a parent (the legacy endpoint), as the rollback examples' redemptions were. */
+  single: { id: string };
   extra: {
     member2: string;
     reward2: string;
@@ -118,6 +120,11 @@ export async function buildWorld(server: TestServer): Promise<World> {
     ...requestExample('POST /v1/orders'),
     customer: { source_id: customer.source_id },
   });
+  // Before the stacked one: the newest redemption stays the stacked child (GET /v1/redemptions?limit=1).
+  const single = await call('POST', `/v1/vouchers/${voucher.code}/redemption`, {
+    order: { amount: 5000 },
+    customer: { id: customer.id },
+  });
   const redeemed = await call('POST', '/v1/redemptions', {
     redeemables: [{ object: 'voucher', id: voucher.code }],
     order: { amount: 5000 },
@@ -177,6 +184,7 @@ export async function buildWorld(server: TestServer): Promise<World> {
       assignment: (Array.isArray(rewardAssignment) ? rewardAssignment[0] : rewardAssignment).id,
     },
     redemption: { id: redeemed.redemptions[0].id },
+    single: { id: single.id },
   };
 }
 
