@@ -1,9 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import bodyParser from 'koa-bodyparser';
 import { AppError, invalidPayload } from '../lib/errors.js';
-import { jsonDepth, LIMITS } from '../lib/limits.js';
 import type { AppContext } from './context.js';
-import { HUGE_NUMBER_TEXT, holdsInfinity, JSON_DEFECTS } from '../lib/json-input.js';
+import { JSON_DEFECTS, jsonDefect } from '../lib/json-input.js';
 
 /**
  * Request bodies are read and parsed by koa-bodyparser (co-body, raw-body, inflation). What it
@@ -93,16 +92,15 @@ export const isBlankBody = (error: unknown): boolean =>
 
 /**
  * What the parsed body must also be: an empty text is `{}` (co-body answers it as an empty
- * string), nested at most LIMITS.jsonDepth deep (refused here, before anything walks it
- * recursively), and free of numbers JSON.parse read as Infinity.
+ * string), and free of what lib/json-input.ts refuses in any JSON from outside (nesting past
+ * the depth limit, numbers JSON.parse read as Infinity), in the same one bounded walk that
+ * `promo import` gives each item.
  */
 export function checkParsedBody(ctx: AppContext): void {
   const text = ctx.request.rawBody ?? '';
   if (ctx.request.body === '' && text.trim() === '') ctx.request.body = {};
-  if (jsonDepth(ctx.request.body) > LIMITS.jsonDepth) {
-    throw invalidPayload(`The body ${JSON_DEFECTS.tooDeep}`);
-  }
-  if (HUGE_NUMBER_TEXT.test(text) && holdsInfinity(ctx.request.body)) {
-    throw invalidPayload(`Request body ${JSON_DEFECTS.hugeNumber}`);
-  }
+  const defect = jsonDefect(ctx.request.body);
+  if (defect === undefined) return;
+  // Worded as the documented refusals are: "The body nests deeper...", "Request body holds...".
+  throw invalidPayload(`${defect === JSON_DEFECTS.tooDeep ? 'The body' : 'Request body'} ${defect}`);
 }

@@ -13,16 +13,6 @@ export const JSON_DEFECTS = {
   hugeNumber: 'holds a number too large to represent (its magnitude must stay below 1.8e308)',
 } as const;
 
-/** A number literal too large for a double (1e400, or 309 digits and more): picks the bodies to walk. */
-export const HUGE_NUMBER_TEXT = /\d[eE]\+?\d{3}|\d{309}/;
-
-/** Whether a parsed value holds a number JSON.parse read as Infinity (of a depth already checked). */
-export const holdsInfinity = (value: unknown): boolean => {
-  if (typeof value === 'number') return !Number.isFinite(value);
-  if (typeof value !== 'object' || value === null) return false;
-  return Object.values(value).some(holdsInfinity);
-};
-
 /** The first defect under `node`, at `depth` levels in; recursion stops at the depth limit. */
 function defectIn(node: unknown, depth: number): string | undefined {
   if (typeof node === 'number') return Number.isFinite(node) ? undefined : JSON_DEFECTS.hugeNumber;
