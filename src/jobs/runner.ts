@@ -1,56 +1,21 @@
 import type { Deps } from '../app/deps.js';
 import type { JobRunner, RunnerOptions } from './runner-options.js';
 import { jobEvents } from './jobs.events.js';
-import { claimJob, failAbandonedStaging, releaseLeases } from './leases.service.js';
+import { releaseLeases } from './leases.service.js';
 import { failJob } from './portions.service.js';
-import { isOwnerDead, newLeaseOwner } from './lease-owner.js';
+import { newLeaseOwner } from './lease-owner.js';
 import { HAND_OFF_MS, nextPortionSize, nextTarget, TARGET_PORTION_MS } from './portion-size.js';
 import { startSweeps, type SweepLoop } from './sweeps.js';
 import { copyBackCounted, DEFAULT_WAL_THRESHOLDS, idleReset } from '../db/sqlite/wal-checkpoints.js';
 import type { CheckpointTask, WorkerReport, WorkerTask } from './worker.js';
 import { sqliteEngineOf } from '../db/sqlite/engine.js';
 import { createWriteGate } from '../db/sqlite/write-gate.js';
+import { claimNew } from './runner-claims.js';
 import { drop, heartbeat, poolOf, type HeldJob, type RunnerState } from './runner-state.js';
 
 export type { JobRunner, RunnerOptions } from './runner-options.js';
 
 const MAX_ERRORS = 3;
-
-/** Claims open jobs up to maxJobs; fails jobs of a type this build cannot run. */
-async function claimNew(r: RunnerState): Promise<void> {
-  if (Date.now() - r.lastStagingCheck > 5_000) {
-    r.lastStagingCheck = Date.now();
-    await failAbandonedStaging(r.deps, isOwnerDead);
-  }
-  while (r.held.size < (r.options.maxJobs ?? 16)) {
-    const job = await claimJob(r.deps, {
-      owner: r.owner,
-      leaseMs: r.leaseMs,
-      only: r.options.only,
-      exclude: [...r.held.keys()],
-      isOwnerDead,
-    });
-    if (!job) return;
-    const entry = r.options.registry.types[job.type];
-    if (!entry) {
-      await failJob(r.deps, job.id, `This promo cannot run ${job.type} jobs.`, undefined, r.owner);
-      continue;
-    }
-    r.held.set(job.id, {
-      id: job.id,
-      type: job.type,
-      entry,
-      portion: entry.firstPortion,
-      target: TARGET_PORTION_MS,
-      inFlight: 0,
-      errors: 0,
-      retryAt: 0,
-      renewedAt: Date.now(),
-    });
-    r.rotation.push(job.id);
-    r.deps.log.info('job started', { job_id: job.id, type: job.type });
-  }
-}
 
 /**
  * Gives the next jobs in turn one portion each, as long as worker threads are free; then a second
