@@ -20,10 +20,10 @@ export const sweepRegistry: SweepRegistry = [
   },
   {
     name: 'session-locks',
-    run: () => import('../modules/sessions/session-locks.service.js').then((m) => m.expireSessionLocks),
+    run: () => import('../modules/sessions/index.js').then((m) => m.expireSessionLocks),
   },
   {
     name: 'idempotency-keys',
-    run: () => import('../modules/idempotency/idempotency.service.js').then((m) => m.expireIdempotencyKeys),
+    run: () => import('../modules/idempotency/index.js').then((m) => m.expireIdempotencyKeys),
   },
 ];

@@ -3,7 +3,7 @@ import {
   restoreDatabase,
   type RestoreReport,
   type ReturningKey,
-} from '../../modules/maintenance/backup.service.js';
+} from '../../modules/maintenance/index.js';
 import { databaseToCreate, requireDatabase, requireFolderOf } from '../mistakes.js';
 import { printJson, runCommand, type CommonOptions } from '../run.js';
 

@@ -3,8 +3,7 @@ import { parseIsoDate } from '../../lib/dates.js';
 import { UsageError } from '../../lib/errors.js';
 import { flagsSchema, matching, text } from '../../lib/query-params.js';
 import { validateFlags } from '../../lib/validate.js';
-import { changeBalance } from '../../modules/ledgers/balance.service.js';
-import { presentBalance } from '../../modules/ledgers/ledgers.presenter.js';
+import { changeBalance, presentBalance } from '../../modules/ledgers/index.js';
 import { printJson, runWithDeps, type CommonOptions } from '../run.js';
 
 const isExpiry = (raw: string): raw is string => raw === 'never' || parseIsoDate(raw) !== null;

@@ -8,7 +8,7 @@ import { EXPORTED_OBJECTS } from '../../lib/enums.js';
 import { AppError, UsageError } from '../../lib/errors.js';
 import { flagsSchema, text } from '../../lib/query-params.js';
 import { validateFlags } from '../../lib/validate.js';
-import { createExport, exportJobId, getExport, openExportFile } from '../../modules/exports/exports.service.js';
+import { createExport, exportJobId, getExport, openExportFile } from '../../modules/exports/index.js';
 import { stderrProgress } from '../../tui/progress-line.js';
 import { requireFolderOf } from '../mistakes.js';
 import { printJson, runWithDeps, type CommonOptions } from '../run.js';

@@ -2,7 +2,7 @@ import type { Deps } from '../../app/deps.js';
 import type { ItemFailure } from '../../jobs/job-step.js';
 import { internalActor } from '../../lib/actor.js';
 import { AppError, invalidPayload } from '../../lib/errors.js';
-import { checkOrderImport } from '../../modules/orders/order-import.service.js';
+import { checkOrderImport } from '../../modules/orders/index.js';
 import { printJson } from '../run.js';
 
 const BATCH = 500;

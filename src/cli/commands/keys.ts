@@ -1,7 +1,7 @@
 import { MAX_RATE_LIMIT } from '../../app/config.js';
 import { flagsSchema, integer } from '../../lib/query-params.js';
 import { validateFlags } from '../../lib/validate.js';
-import { createKey, listKeys, revokeKey, type KeyView } from '../../modules/auth/keys.service.js';
+import { createKey, listKeys, revokeKey, type KeyView } from '../../modules/auth/index.js';
 import { printJson, runWithDeps, type CommonOptions } from '../run.js';
 import { textTable } from '../table.js';
 

@@ -1,6 +1,6 @@
 import { flagsSchema, integer } from '../../lib/query-params.js';
 import { validateFlags } from '../../lib/validate.js';
-import { listMembers } from '../../modules/loyalty/members-list.service.js';
+import { listMembers } from '../../modules/loyalty/index.js';
 import { printJson, runWithDeps, type CommonOptions } from '../run.js';
 
 /** The same bounds as the endpoint's `limit`. */

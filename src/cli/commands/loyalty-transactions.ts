@@ -1,6 +1,6 @@
 import { flagsSchema, limit, text } from '../../lib/query-params.js';
 import { validateFlags } from '../../lib/validate.js';
-import { listCardTransactions } from '../../modules/ledgers/transactions.service.js';
+import { listCardTransactions } from '../../modules/ledgers/index.js';
 import { printJson, runWithDeps, type CommonOptions } from '../run.js';
 import { textTable } from '../table.js';
 

@@ -12,11 +12,10 @@ import { AppError } from '../../lib/errors.js';
 import { jobRegistry } from '../../root/job-registry.js';
 import { sweepRegistry } from '../../root/sweep-registry.js';
 import { startJobRunner } from '../../jobs/runner.js';
-import { bootstrapKeys, type CreatedKey } from '../../modules/auth/keys.service.js';
+import { bootstrapKeys, type CreatedKey } from '../../modules/auth/index.js';
 import { databaseToCreate } from '../mistakes.js';
 import { fail, UsageError } from '../run.js';
-import { loopOptions, startDeliveryLoop } from '../../modules/webhooks/delivery-loop.js';
-import { registerWebhookMetrics } from '../../modules/webhooks/webhooks.metrics.js';
+import { loopOptions, startDeliveryLoop, registerWebhookMetrics } from '../../modules/webhooks/index.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 

@@ -9,8 +9,11 @@ import {
 import { UsageError } from '../../lib/errors.js';
 import { flagsSchema, integer, oneOf, text } from '../../lib/query-params.js';
 import { validateFlags } from '../../lib/validate.js';
-import type { StackingRulesChange } from '../../modules/stacking-rules/stacking-rules.schemas.js';
-import { changeStackingRules, showStackingRules } from '../../modules/stacking-rules/stacking-rules.service.js';
+import {
+  type StackingRulesChange,
+  changeStackingRules,
+  showStackingRules,
+} from '../../modules/stacking-rules/index.js';
 import { printJson, runWithDeps, type CommonOptions } from '../run.js';
 
 /** Each flag of `set` and the rules field it changes; integer bounds are the reference's. */

@@ -1,7 +1,5 @@
 import { AppError } from '../../lib/errors.js';
-import { listKeys } from '../../modules/auth/keys.service.js';
-import { tokenRequestSchema } from '../../modules/auth/oauth.schemas.js';
-import { issueToken } from '../../modules/auth/oauth.service.js';
+import { listKeys, tokenRequestSchema, issueToken } from '../../modules/auth/index.js';
 import { validateKeyedBody } from '../../lib/validate.js';
 import { printJson, runWithDeps, type CommonOptions } from '../run.js';
 

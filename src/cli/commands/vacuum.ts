@@ -1,4 +1,4 @@
-import { vacuumDatabase } from '../../modules/maintenance/maintenance.service.js';
+import { vacuumDatabase } from '../../modules/maintenance/index.js';
 import { printJson, runWithDeps, type CommonOptions } from '../run.js';
 
 interface VacuumOptions extends CommonOptions {

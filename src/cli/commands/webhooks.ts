@@ -2,18 +2,19 @@ import { webhookTimingFromEnv } from '../../app/config.js';
 import type { Deps } from '../../app/deps.js';
 import { flagsSchema, integer } from '../../lib/query-params.js';
 import { validateBody, validateFlags } from '../../lib/validate.js';
-import { deliverOnce } from '../../modules/webhooks/delivery.service.js';
-import { loopOptions } from '../../modules/webhooks/delivery-loop.js';
-import type { DeliveryObject, WebhookObject } from '../../modules/webhooks/webhooks.presenter.js';
-import { createWebhookSchema } from '../../modules/webhooks/webhooks.schemas.js';
 import {
+  deliverOnce,
+  loopOptions,
+  type DeliveryObject,
+  type WebhookObject,
+  createWebhookSchema,
   createWebhook,
   deleteWebhook,
   listWebhookDeliveries,
   listWebhooks,
   replayEvent,
   sendTestEvent,
-} from '../../modules/webhooks/webhooks.service.js';
+} from '../../modules/webhooks/index.js';
 import { printJson, runWithDeps, type CommonOptions } from '../run.js';
 import { textTable } from '../table.js';
 

@@ -2,9 +2,13 @@ import type { Next } from 'koa';
 import type { Deps } from '../../app/deps.js';
 import type { Actor } from '../../lib/actor.js';
 import { forbidden, missingPermission, unauthorized } from '../../lib/errors.js';
-import { authenticateKey, recentlyAuthenticatedKey } from '../../modules/auth/keys.service.js';
-import { authenticateBearer, recentlyAuthenticatedBearer } from '../../modules/auth/oauth.service.js';
-import { scopesAllowPath } from '../../modules/auth/scopes.js';
+import {
+  authenticateKey,
+  recentlyAuthenticatedKey,
+  authenticateBearer,
+  recentlyAuthenticatedBearer,
+  scopesAllowPath,
+} from '../../modules/auth/index.js';
 import type { AppContext } from '../context.js';
 
 const isOAuthPath = (path: string) => path.startsWith('/v1/oauth/');

@@ -12,7 +12,7 @@ import {
   saveAnswer,
   type Earlier,
   type IdempotentRequest,
-} from '../../modules/idempotency/idempotency.service.js';
+} from '../../modules/idempotency/index.js';
 import type { AppContext } from '../context.js';
 import { errorBody, internalError, isJsonAnswer, translate } from './errors.js';
 

@@ -2,7 +2,7 @@ import bwipjs from 'bwip-js';
 import QRCode from 'qrcode';
 import type { Deps } from '../../app/deps.js';
 import { AppError } from '../../lib/errors.js';
-import { voucherCodeOfAsset } from '../vouchers/vouchers.service.js';
+import { voucherCodeOfAsset } from '../vouchers/index.js';
 
 export type AssetKind = 'qr' | 'barcode';
 

@@ -1,6 +1,6 @@
 import { checkValidity, validityColumns, type ValidityColumns } from '../../engine/validity/index.js';
 import { AppError, invalidPayload, notFound } from '../../lib/errors.js';
-import { resolveCategoryId } from '../categories/categories.service.js';
+import { resolveCategoryId } from '../categories/index.js';
 import { templateOf } from './campaign-template.js';
 import * as repo from './campaigns.repository.js';
 import type { UpdateCampaignBody } from './campaigns.schemas.js';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { duplicateFound, invalidPayload } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { resolveCategoryId } from '../categories/categories.service.js';
+import { resolveCategoryId } from '../categories/index.js';
 import { templateFromBody } from './campaign-template.js';
 import * as repo from './campaigns.repository.js';
 import type { CreateCampaignBody } from './campaigns.schemas.js';

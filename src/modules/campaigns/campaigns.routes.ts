@@ -1,6 +1,6 @@
 import type { RouteModule } from '../../http/context.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
-import { createCampaign, deleteCampaign, updateCampaign } from '../vouchers/campaign-vouchers.service.js';
+import { createCampaign, deleteCampaign, updateCampaign } from '../vouchers/index.js';
 import { campaignsListQuerySchema, createCampaignSchema, updateCampaignSchema } from './campaigns.schemas.js';
 import { withCampaignType } from './campaign-template.js';
 import { getCampaign, listCampaigns, setCampaignActive } from './campaigns.service.js';

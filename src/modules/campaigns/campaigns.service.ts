@@ -2,7 +2,7 @@ import type { Deps } from '../../app/deps.js';
 import { isoNow } from '../../lib/clock.js';
 import { notFound } from '../../lib/errors.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { categoriesById } from '../categories/categories.service.js';
+import { categoriesById } from '../categories/index.js';
 import { presentCampaign, type CampaignView } from './campaigns.presenter.js';
 import { assignmentsOfObjects } from '../validation-rules/index.js';
 import * as repo from './campaigns.repository.js';

@@ -3,8 +3,7 @@ import { isoNow } from '../../lib/clock.js';
 import { invalidPayload, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { categoriesById, resolveCategoryId } from '../categories/categories.service.js';
-import { categoriesOf, type CategoryView } from '../categories/categories.presenter.js';
+import { categoriesById, resolveCategoryId, categoriesOf, type CategoryView } from '../categories/index.js';
 import * as repo from './campaigns.repository.js';
 import * as stacks from './promotion-stacks.repository.js';
 import {

@@ -2,7 +2,7 @@ import type { Deps } from '../../app/deps.js';
 import { checkValidity, validityColumns } from '../../engine/validity/index.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError, invalidPayload } from '../../lib/errors.js';
-import { resolveCategoryId } from '../categories/categories.service.js';
+import { resolveCategoryId } from '../categories/index.js';
 import { insertTiers } from './promotion-tier-rows.js';
 import * as stacks from './promotion-stacks.repository.js';
 import * as tiers from './promotion-tiers.repository.js';

@@ -8,7 +8,7 @@ import {
   type ValidityInput,
 } from '../../engine/validity/index.js';
 import { newId } from '../../lib/ids.js';
-import { resolveCategoryId } from '../categories/categories.service.js';
+import { resolveCategoryId } from '../categories/index.js';
 import * as repo from './campaigns.repository.js';
 import { tierDiscount, type TierBody } from './promotion-tiers.schemas.js';
 

@@ -2,7 +2,7 @@ import type { Deps } from '../../app/deps.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { categoriesById } from '../categories/categories.service.js';
+import { categoriesById } from '../categories/index.js';
 import { presentTier } from './campaigns.presenter.js';
 import * as repo from './campaigns.repository.js';
 import * as tiers from './promotion-tiers.repository.js';

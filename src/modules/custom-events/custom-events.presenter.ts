@@ -1,6 +1,6 @@
-import type { presentSimpleCampaign } from '../campaigns/campaigns.presenter.js';
-import type { SimpleCustomer } from '../customers/customers.presenter.js';
-import type { VoucherView } from '../vouchers/vouchers.presenter.js';
+import type { presentSimpleCampaign } from '../campaigns/index.js';
+import type { SimpleCustomer } from '../customers/index.js';
+import type { VoucherView } from '../vouchers/index.js';
 
 /** A custom event (the reference's CustomEvent), as the activity's `event` keeps it. */
 export interface CustomEventObject {

@@ -1,7 +1,7 @@
 import { object, type InferType } from 'yup';
 import { EARNING_RULE_TIER_EVENTS } from '../../lib/enums.js';
 import { jsonObjectField, nullableText, shortText } from '../../lib/fields.js';
-import { createCustomerSchema } from '../customers/customers.schemas.js';
+import { createCustomerSchema } from '../customers/index.js';
 
 /** The longest event name (the reference's EventsCreateRequestBody.event maxLength). */
 export const MAX_EVENT_NAME = 300;

@@ -4,12 +4,11 @@ import type { Database } from '../../db/database.js';
 import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
-import { presentSimpleCampaign } from '../campaigns/campaigns.presenter.js';
-import { getCampaign } from '../campaigns/campaigns.service.js';
-import { upsertSimpleCustomer } from '../customers/customers.service.js';
-import { emit } from '../events/events.service.js';
-import { earnOnCustomEvent, findEarningCard, type HeldCard } from '../loyalty/earning-custom.service.js';
-import { getVoucher } from '../vouchers/vouchers.service.js';
+import { presentSimpleCampaign, getCampaign } from '../campaigns/index.js';
+import { upsertSimpleCustomer } from '../customers/index.js';
+import { emit } from '../events/index.js';
+import { earnOnCustomEvent, findEarningCard, type HeldCard } from '../loyalty/index.js';
+import { getVoucher } from '../vouchers/index.js';
 import {
   presentEventActivity,
   presentSimpleCard,

@@ -1,8 +1,7 @@
 import type { Actor } from '../../lib/actor.js';
 import type { Seams } from '../../lib/seams.js';
 import type { Db } from '../../db/engine.js';
-import { emit } from '../events/events.service.js';
-import type { CustomerEventType } from '../events/event-types.js';
+import { emit, type CustomerEventType } from '../events/index.js';
 import { CUSTOMER_CHANGED } from './customer-changed.seam.js';
 import type { CustomerCache } from './customer-cache.service.js';
 import * as repo from './customers.repository.js';

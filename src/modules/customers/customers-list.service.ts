@@ -1,7 +1,6 @@
 import type { Deps } from '../../app/deps.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { listCustomerEvents, listCustomerEventsWithTotal } from '../events/events.service.js';
-import type { ActivityQuery } from '../events/events.schemas.js';
+import { listCustomerEvents, listCustomerEventsWithTotal, type ActivityQuery } from '../events/index.js';
 import { notFound } from '../../lib/errors.js';
 import * as listRepo from './customers-list.repository.js';
 import { findCustomerByRef } from './customers.repository.js';

@@ -2,7 +2,7 @@ import type { RouteModule } from '../../http/context.js';
 import { withUploadedFile } from '../../http/upload.js';
 import { csvRecords } from '../../jobs/item-reader.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
-import { activityQuerySchema } from '../events/events.schemas.js';
+import { activityQuerySchema } from '../events/index.js';
 import { listCustomerActivities, listCustomerActivity, listCustomers } from './customers-list.service.js';
 import { customersListQuerySchema } from './customers-list.schemas.js';
 import { createCustomerSchema, updateCustomerSchema } from './customers.schemas.js';

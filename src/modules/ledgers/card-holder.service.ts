@@ -1,7 +1,7 @@
 import type { Actor } from '../../lib/actor.js';
 import { AppError, notFound } from '../../lib/errors.js';
-import { findLiveCampaign } from '../campaigns/campaigns.service.js';
-import { addLoyaltyPoints, adjustGiftBalanceInSummary } from '../customers/customer-summary.service.js';
+import { findLiveCampaign } from '../campaigns/index.js';
+import { addLoyaltyPoints, adjustGiftBalanceInSummary } from '../customers/index.js';
 import type { Db, LedgerDeps } from './ledger-write.service.js';
 import * as repo from './ledgers.repository.js';
 import { POINTS_CHANGED } from './points-changed.seam.js';

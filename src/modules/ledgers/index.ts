@@ -29,3 +29,7 @@ export {
   type PointsRefundInput,
 } from './points-refund.service.js';
 export { findMemberCard } from './member-card.service.js';
+export { changeBalance } from './balance.service.js';
+export { type LedgerEntryWritten, onLedgerEntryWritten } from './ledger-entry.seam.js';
+export { presentCard } from './ledgers.presenter.js';
+export { listCardTransactions } from './transactions.service.js';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { Actor } from '../../lib/actor.js';
 import { seam, type Seams, type Subscriber } from '../../lib/seams.js';
-import type { SimpleCustomer } from '../customers/customers.presenter.js';
+import type { SimpleCustomer } from '../customers/index.js';
 import type { CardFields, LedgerEntryRow } from './ledgers.repository.js';
 
 /**

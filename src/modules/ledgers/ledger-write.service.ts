@@ -2,11 +2,9 @@ import type { Deps } from '../../app/deps.js';
 import type { Actor } from '../../lib/actor.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { timeOrderedId } from '../../lib/ids.js';
-import { findLiveCampaign, type CampaignRow } from '../campaigns/campaigns.service.js';
-import { addLoyaltyPoints, adjustGiftBalanceInSummary } from '../customers/customer-summary.service.js';
-import { findSimpleCustomer } from '../customers/customers.service.js';
-import type { CustomerEventType } from '../events/event-types.js';
-import { emit } from '../events/events.service.js';
+import { findLiveCampaign, type CampaignRow } from '../campaigns/index.js';
+import { addLoyaltyPoints, adjustGiftBalanceInSummary, findSimpleCustomer } from '../customers/index.js';
+import { type CustomerEventType, emit } from '../events/index.js';
 import {
   TYPE_EFFECTS,
   isPointsType,

@@ -1,5 +1,4 @@
-import { giftKind } from '../vouchers/kinds/gift.js';
-import { loyaltyCardKind } from '../vouchers/kinds/loyalty-card.js';
+import { giftKind, loyaltyCardKind } from '../vouchers/index.js';
 import { NEVER_EXPIRES, isPointsType } from './ledger-types.js';
 import type { CardFields, LedgerEntryRow } from './ledgers.repository.js';
 import type { PointsBucketRow } from './points-buckets.repository.js';

@@ -2,7 +2,7 @@ import { array, number, object, string, type InferType } from 'yup';
 import { parseIsoDate } from '../../lib/dates.js';
 import { LIMITS } from '../../lib/limits.js';
 import { limit, order, page, querySchema, text, type QueryOf } from '../../lib/query-params.js';
-import { exportParametersSchema } from '../exports/exports.schemas.js';
+import { exportParametersSchema } from '../exports/index.js';
 
 export const EXPIRATION_TYPES = ['PROGRAM_RULES', 'CUSTOM_DATE', 'NON_EXPIRING'] as const;
 

@@ -1,5 +1,5 @@
 import { notFound } from '../../lib/errors.js';
-import { findCampaignOrNone } from '../campaigns/campaigns.service.js';
+import { findCampaignOrNone } from '../campaigns/index.js';
 import type { Db } from './ledger-write.service.js';
 import * as repo from './ledgers.repository.js';
 

@@ -1,10 +1,8 @@
 import type { Actor } from '../../lib/actor.js';
 import { AppError } from '../../lib/errors.js';
-import { findLiveCampaign, type CampaignRow } from '../campaigns/campaigns.service.js';
-import { addLoyaltyPoints } from '../customers/customer-summary.service.js';
-import { findSimpleCustomers } from '../customers/customers.service.js';
-import type { CustomerEventInput } from '../events/events.service.js';
-import { emitMany } from '../events/events.service.js';
+import { findLiveCampaign, type CampaignRow } from '../campaigns/index.js';
+import { addLoyaltyPoints, findSimpleCustomers } from '../customers/index.js';
+import { type CustomerEventInput, emitMany } from '../events/index.js';
 import { entryRow, type Db, type LedgerDeps } from './ledger-write.service.js';
 import { TYPE_EFFECTS } from './ledger-types.js';
 import { presentBalance, presentCard, presentTransaction } from './ledgers.presenter.js';

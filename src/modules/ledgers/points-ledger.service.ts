@@ -1,8 +1,7 @@
 import { programExpiryDate, type ExpirationRules } from '../../engine/loyalty/points-expiry.js';
 import { AppError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { findLiveCampaign, type CampaignRow } from '../campaigns/campaigns.service.js';
-import { templateOf } from '../campaigns/campaign-template.js';
+import { findLiveCampaign, type CampaignRow, templateOf } from '../campaigns/index.js';
 import { NEVER_EXPIRES, type PointsCreditType, type PointsDebitType } from './ledger-types.js';
 import {
   applyEffects,

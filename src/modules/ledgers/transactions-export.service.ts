@@ -2,8 +2,7 @@ import type { Deps } from '../../app/deps.js';
 import type { Actor } from '../../lib/actor.js';
 import { AppError } from '../../lib/errors.js';
 import { validateBody } from '../../lib/validate.js';
-import { createExport } from '../exports/exports.service.js';
-import type { ExportView } from '../exports/exports.presenter.js';
+import { createExport, type ExportView } from '../exports/index.js';
 import { findMemberCard } from './member-card.service.js';
 import { transactionsExportSchema } from './ledgers.schemas.js';
 

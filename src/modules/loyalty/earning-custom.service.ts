@@ -2,7 +2,7 @@ import { pointsEarned, type EarningLoyalty } from '../../engine/loyalty/points.j
 import { isActiveAt, presentValidity } from '../../engine/validity/index.js';
 import type { Actor } from '../../lib/actor.js';
 import { notFound } from '../../lib/errors.js';
-import { findSimpleCustomer } from '../customers/customers.service.js';
+import { findSimpleCustomer } from '../customers/index.js';
 import { listActiveRulesForEvent, type EarningRuleRow } from './earning-rules.repository.js';
 import { listHeldCards, type HeldCard } from './earning.repository.js';
 export type { HeldCard } from './earning.repository.js';

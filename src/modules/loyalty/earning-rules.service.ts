@@ -7,7 +7,7 @@ import {
 } from '../../engine/validity/index.js';
 import { isoNow } from '../../lib/clock.js';
 import { invalidPayload, notFound, type AppError } from '../../lib/errors.js';
-import { requireSegment } from '../segments/segments.service.js';
+import { requireSegment } from '../segments/index.js';
 import { newId } from '../../lib/ids.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import { findProgram as findLoyaltyProgram } from './programs.service.js';

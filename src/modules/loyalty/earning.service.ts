@@ -8,11 +8,10 @@ import {
   type TierMapping,
 } from '../../engine/loyalty/points.js';
 import { isActiveAt, presentValidity } from '../../engine/validity/index.js';
-import { collectionMembersAmong } from '../catalog/collection-products.service.js';
-import { findSimpleCustomer } from '../customers/customers.service.js';
+import { collectionMembersAmong } from '../catalog/index.js';
+import { findSimpleCustomer } from '../customers/index.js';
 import { creditPoints } from '../ledgers/index.js';
-import type { PaidOrder } from '../orders/order-paid.seam.js';
-import type { OrderObject } from '../orders/orders.presenter.js';
+import type { PaidOrder, OrderObject } from '../orders/index.js';
 import { expirationOf } from './earning-expiry.js';
 import { listActiveRulesForEvent, type EarningRuleRow } from './earning-rules.repository.js';
 import { listHeldCards, type HeldCard } from './earning.repository.js';

@@ -1,7 +1,6 @@
 import type { Deps } from '../../app/deps.js';
-import { onOrderPaid } from '../orders/order-paid.seam.js';
-import { onOrderStatusChanged } from '../orders/order-status.seam.js';
-import { onSegmentEntered } from '../segments/segment-entered.seam.js';
+import { onOrderPaid, onOrderStatusChanged } from '../orders/index.js';
+import { onSegmentEntered } from '../segments/index.js';
 import { earnOnSegmentEntered } from './earning-segment.service.js';
 import { earnOnTierChange } from './earning-tiers.service.js';
 import { earnOnPaidOrder } from './earning.service.js';

@@ -1,8 +1,7 @@
 import type { Deps } from '../../app/deps.js';
 import { limit, order, querySchema, text, type QueryOf } from '../../lib/query-params.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { ACTIVITY_ORDER_FIELDS } from '../events/events.schemas.js';
-import { listCustomerEvents, listCustomerEventsWithTotal } from '../events/events.service.js';
+import { ACTIVITY_ORDER_FIELDS, listCustomerEvents, listCustomerEventsWithTotal } from '../events/index.js';
 import { getMember } from './members-list.service.js';
 
 const memberActivityParams = { limit: limit(), order: order(ACTIVITY_ORDER_FIELDS), starting_after_id: text() };

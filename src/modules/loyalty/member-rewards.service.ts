@@ -1,7 +1,7 @@
 import type { Deps } from '../../app/deps.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import { oneOf, querySchema, type QueryOf } from '../../lib/query-params.js';
-import { programRewards } from '../rewards/assignments.service.js';
+import { programRewards } from '../rewards/index.js';
 import { getMember } from './members-list.service.js';
 
 const memberRewardsParams = { affordable_only: oneOf(['true', 'false'] as const) };

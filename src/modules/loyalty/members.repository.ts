@@ -2,7 +2,7 @@ import type { Selectable, SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { notIndexed } from '../../db/sqlite/plan-hints.js';
 import type { OrderBy } from '../../lib/pagination.js';
-import type { VoucherTable } from '../vouchers/vouchers.table.js';
+import type { VoucherTable } from '../vouchers/index.js';
 import type { Db } from '../../db/engine.js';
 
 /**

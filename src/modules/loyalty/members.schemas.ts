@@ -12,7 +12,7 @@ import {
   type ParamBuilder,
   type QueryOf,
 } from '../../lib/query-params.js';
-import { createCustomerSchema } from '../customers/customers.schemas.js';
+import { createCustomerSchema } from '../customers/index.js';
 
 /** The `order` values of GET /v1/loyalties/{id}/members (each also with a leading `-`). */
 export const MEMBER_ORDER_FIELDS = ['created_at', 'updated_at', 'code'] as const;

@@ -3,7 +3,7 @@ import type { Deps } from '../../app/deps.js';
 import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError, notFound } from '../../lib/errors.js';
-import { emit } from '../events/events.service.js';
+import { emit } from '../events/index.js';
 import { adjustPendingPoints, creditPoints } from '../ledgers/index.js';
 import { expirationOf } from './earning-expiry.js';
 import { findMemberCard, type MemberCard } from './member-card.service.js';

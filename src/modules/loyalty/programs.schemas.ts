@@ -1,11 +1,13 @@
 import { boolean, object, string } from 'yup';
 import { limit, oneOf, order, page, querySchema, type QueryOf } from '../../lib/query-params.js';
-import { CAMPAIGN_ORDER_FIELDS, createCampaignSchema, updateCampaignSchema } from '../campaigns/campaigns.schemas.js';
 import {
+  CAMPAIGN_ORDER_FIELDS,
+  createCampaignSchema,
+  updateCampaignSchema,
   codeConfigSchema,
   loyaltyCardTemplateSchema,
   redemptionSchema,
-} from '../campaigns/voucher-template.schemas.js';
+} from '../campaigns/index.js';
 
 /**
  * POST /v1/loyalties (create-loyalty-program): the body of a LOYALTY_PROGRAM campaign, where

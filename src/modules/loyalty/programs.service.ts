@@ -3,13 +3,19 @@ import type { Deps } from '../../app/deps.js';
 import type { Database } from '../../db/database.js';
 import type { Actor } from '../../lib/actor.js';
 import { notFound } from '../../lib/errors.js';
-import type { StoredTemplate } from '../campaigns/campaign-template.js';
-import type { CampaignView } from '../campaigns/campaigns.presenter.js';
-import type { CreateCampaignBody, UpdateCampaignBody } from '../campaigns/campaigns.schemas.js';
-import { findCampaign, getCampaign, listCampaigns, type CampaignRow } from '../campaigns/campaigns.service.js';
-import type { LoyaltyTiersExpiration } from '../campaigns/loyalty-tiers-expiration.schemas.js';
-import type { LoyaltyCardTemplate } from '../campaigns/voucher-template.schemas.js';
-import { createCampaign, deleteCampaign, updateCampaign } from '../vouchers/campaign-vouchers.service.js';
+import {
+  type StoredTemplate,
+  type CampaignView,
+  type CreateCampaignBody,
+  type UpdateCampaignBody,
+  findCampaign,
+  getCampaign,
+  listCampaigns,
+  type CampaignRow,
+  type LoyaltyTiersExpiration,
+  type LoyaltyCardTemplate,
+} from '../campaigns/index.js';
+import { createCampaign, deleteCampaign, updateCampaign } from '../vouchers/index.js';
 import type { ProgramsListQuery } from './programs.schemas.js';
 
 /**

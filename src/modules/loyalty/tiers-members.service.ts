@@ -10,12 +10,11 @@ import {
 } from '../../engine/loyalty/tiers.js';
 import { AppError } from '../../lib/errors.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { setLoyaltyTier } from '../customers/customer-summary.service.js';
-import { findSimpleCustomer } from '../customers/customers.service.js';
-import { emit } from '../events/events.service.js';
+import { setLoyaltyTier, findSimpleCustomer } from '../customers/index.js';
+import { emit } from '../events/index.js';
 import { pointsEarnedSince, type PointsChanged } from '../ledgers/index.js';
-import { getVoucher } from '../vouchers/vouchers.service.js';
-import { presentSimpleCampaign } from '../campaigns/campaigns.presenter.js';
+import { getVoucher } from '../vouchers/index.js';
+import { presentSimpleCampaign } from '../campaigns/index.js';
 import { findProgram, getProgram, type LoyaltyProgram } from './programs.service.js';
 import { TIER_CHANGED } from './tiers-changed.seam.js';
 import * as members from './tiers-members.repository.js';

@@ -1,6 +1,6 @@
 import type { Deps } from '../../app/deps.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { programRewards } from '../rewards/assignments.service.js';
+import { programRewards } from '../rewards/index.js';
 import { listEarningRules } from './earning-rules.service.js';
 import type { EarningRulesListQuery } from './earning-rules.schemas.js';
 import type { TierMapping } from './tiers.schemas.js';

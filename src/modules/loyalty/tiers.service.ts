@@ -3,7 +3,7 @@ import { isoNow } from '../../lib/clock.js';
 import { invalidPayload, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { findProgramCampaign, programRewards } from '../rewards/assignments.service.js';
+import { findProgramCampaign, programRewards } from '../rewards/index.js';
 import { releaseTierMembers } from './tiers-members.service.js';
 import { presentTier, type TierView } from './tiers.presenter.js';
 import * as repo from './tiers.repository.js';

@@ -4,17 +4,17 @@ import { parseIsoDate } from '../../lib/dates.js';
 import { invalidPayload, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Seams } from '../../lib/seams.js';
-import type { CatalogCache } from '../catalog/catalog-lookup.service.js';
+import type { CatalogCache } from '../catalog/index.js';
 import {
   findSimpleCustomer,
   previewCustomerId,
   upsertCustomerId,
   upsertOrPlanCustomer,
   type NewCustomerPlan,
-} from '../customers/customers.service.js';
-import type { ChangeContext } from '../customers/customer-change.service.js';
-import type { CustomerCache } from '../customers/customer-cache.service.js';
-import type { SimpleCustomer } from '../customers/customers.presenter.js';
+  type ChangeContext,
+  type CustomerCache,
+  type SimpleCustomer,
+} from '../customers/index.js';
 import { PREVIEW_CATALOG, resolveItems, STORE_CATALOG, type CatalogUpserts } from './order-items.service.js';
 import type { FullOrderRow, OrderItemRow, OrderRow } from './orders.repository.js';
 import type { CreateOrderBody, OrderItemBody } from './orders.schemas.js';

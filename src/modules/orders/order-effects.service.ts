@@ -4,10 +4,9 @@ import {
   setLastOrderInSummary,
   withdrawOrderFromSummary,
   type FirstOrder,
-} from '../customers/customer-summary.service.js';
-import { findSimpleCustomer } from '../customers/customers.service.js';
-import type { CustomerEventType } from '../events/event-types.js';
-import { emit } from '../events/events.service.js';
+  findSimpleCustomer,
+} from '../customers/index.js';
+import { type CustomerEventType, emit } from '../events/index.js';
 import type { OrderContext } from './order-draft.service.js';
 import { ORDER_PAID } from './order-paid.seam.js';
 import { ORDER_STATUS_CHANGED } from './order-status.seam.js';

@@ -8,11 +8,13 @@ import {
   type CatalogRefs,
   type ProductView,
   type SkuView,
-} from '../catalog/catalog-lookup.service.js';
-import { previewProduct, upsertProduct } from '../catalog/products.service.js';
-import type { CreateProductInput } from '../catalog/products.schemas.js';
-import { previewSku, upsertSku } from '../catalog/skus.service.js';
-import type { CreateSkuInput } from '../catalog/skus.schemas.js';
+  previewProduct,
+  upsertProduct,
+  type CreateProductInput,
+  previewSku,
+  upsertSku,
+  type CreateSkuInput,
+} from '../catalog/index.js';
 import { withoutNulls, type ItemProductBlock, type ItemSkuBlock } from './orders.presenter.js';
 import type { OrderItemBody } from './orders.schemas.js';
 import type { Db } from '../../db/engine.js';

@@ -1,6 +1,6 @@
 import type { Deps } from '../../app/deps.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { findSimpleCustomer } from '../customers/customers.service.js';
+import { findSimpleCustomer } from '../customers/index.js';
 import * as listRepo from './orders-list.repository.js';
 import { presentOrders, type OrderObject } from './orders.presenter.js';
 import { listItems } from './orders.repository.js';

@@ -4,7 +4,7 @@ import { ORDER_STATUSES } from '../../lib/enums.js';
 import { idField, jsonObjectField, nullableText, shortText } from '../../lib/fields.js';
 import { LIMITS } from '../../lib/limits.js';
 import { limit, oneOf, order, page, querySchema, text, type QueryOf } from '../../lib/query-params.js';
-import { createCustomerSchema } from '../customers/customers.schemas.js';
+import { createCustomerSchema } from '../customers/index.js';
 
 /**
  * Bodies of POST and PUT /v1/orders (OrdersCreateRequestBody, OrdersUpdateRequestBody) and of

@@ -17,7 +17,7 @@ import {
   type StoredOrder,
   type UpsertOptions,
 } from './order-draft.service.js';
-import { insertPlannedCustomer } from '../customers/customers.service.js';
+import { insertPlannedCustomer } from '../customers/index.js';
 import {
   claimPaid,
   countedInNew,

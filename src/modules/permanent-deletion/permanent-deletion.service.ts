@@ -4,15 +4,15 @@ import { newId } from '../../lib/ids.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { eraseJobDataAbout, findJobDataAbout, type JobDataFound } from '../../jobs/erasure.service.js';
-import { eraseCustomerRow, findCustomerToErase } from '../customers/customer-erasure.service.js';
-import { eraseExportsOfCustomer, removeExportFiles } from '../exports/exports.service.js';
-import { eraseCustomerEvents } from '../events/events-erasure.service.js';
-import { releaseFreeSpace } from '../maintenance/maintenance.service.js';
-import { forgetAnswersAbout } from '../idempotency/idempotency-erasure.service.js';
-import { unlinkCustomerFromOrders } from '../orders/orders-erasure.service.js';
+import { eraseCustomerRow, findCustomerToErase } from '../customers/index.js';
+import { eraseExportsOfCustomer, removeExportFiles } from '../exports/index.js';
+import { eraseCustomerEvents } from '../events/index.js';
+import { releaseFreeSpace } from '../maintenance/index.js';
+import { forgetAnswersAbout } from '../idempotency/index.js';
+import { unlinkCustomerFromOrders } from '../orders/index.js';
 import { erasePublicationCustomer } from '../publications/index.js';
-import { eraseRedemptionCustomer, firstRedemptionSeqOf } from '../redemptions/redemptions-erasure.service.js';
-import { customerSegmentIds } from '../segments/segments.service.js';
+import { eraseRedemptionCustomer, firstRedemptionSeqOf } from '../redemptions/index.js';
+import { customerSegmentIds } from '../segments/index.js';
 
 type DeletionDeps = Pick<Deps, 'db' | 'clock' | 'engine' | 'dbFile'>;
 

@@ -1,10 +1,9 @@
 import type { Deps } from '../../app/deps.js';
 import type { Actor } from '../../lib/actor.js';
 import { AppError, notFound } from '../../lib/errors.js';
-import type { CampaignRow } from '../campaigns/campaigns.service.js';
+import type { CampaignRow } from '../campaigns/index.js';
 import { assignCardHolder } from '../ledgers/index.js';
-import { addVouchersInTransaction } from '../vouchers/voucher-generation.service.js';
-import { findVoucherRow } from '../vouchers/vouchers.service.js';
+import { addVouchersInTransaction, findVoucherRow } from '../vouchers/index.js';
 import * as repo from './publications.repository.js';
 import type { Db } from '../../db/engine.js';
 

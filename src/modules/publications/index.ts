@@ -2,3 +2,5 @@
 export { claimVoucher, giveCampaignVoucher, type Given, type Who } from './give-voucher.service.js';
 export { recordPublication } from './publications.service.js';
 export { erasePublicationCustomer } from './publications.service.js';
+export { onPublicationSucceeded } from './publication.seam.js';
+export { getCreatedPublication } from './publications.service.js';

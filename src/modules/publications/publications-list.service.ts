@@ -1,6 +1,6 @@
 import type { Deps } from '../../app/deps.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { findSimpleCustomer, findSimpleCustomers } from '../customers/customers.service.js';
+import { findSimpleCustomer, findSimpleCustomers } from '../customers/index.js';
 import * as listRepo from './publications-list.repository.js';
 import type { PublicationsListQuery } from './publications-list.schemas.js';
 import { presentPublication } from './publications.presenter.js';

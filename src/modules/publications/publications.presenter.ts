@@ -1,5 +1,5 @@
-import type { CustomerObject, SimpleCustomer } from '../customers/customers.presenter.js';
-import type { VoucherView } from '../vouchers/vouchers.presenter.js';
+import type { CustomerObject, SimpleCustomer } from '../customers/index.js';
+import type { VoucherView } from '../vouchers/index.js';
 import type { PublicationRow } from './publications.repository.js';
 
 /**

@@ -3,7 +3,7 @@ import { idField, isPlainObject, jsonObjectField, shortText } from '../../lib/fi
 import { invalidQueryParams } from '../../lib/errors.js';
 import { oneOf, querySchema, text } from '../../lib/query-params.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
-import { createCustomerSchema } from '../customers/customers.schemas.js';
+import { createCustomerSchema } from '../customers/index.js';
 
 /** The most vouchers one publication gives (the reference's CreatePublicationCampaign.count maximum). */
 export const MAX_PUBLICATION_COUNT = 50;

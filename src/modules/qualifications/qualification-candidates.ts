@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { listQualifyingStackKeys } from '../campaigns/promotion-stacks.service.js';
-import { listQualifyingTierKeys } from '../campaigns/promotion-tiers.service.js';
-import { listQualifyingVoucherKeys, type WalkPosition } from '../vouchers/vouchers.service.js';
+import { listQualifyingStackKeys, listQualifyingTierKeys } from '../campaigns/index.js';
+import { listQualifyingVoucherKeys, type WalkPosition } from '../vouchers/index.js';
 
 /**
  * A qualification's candidates, newest first: the sources a scenario names (the customer's

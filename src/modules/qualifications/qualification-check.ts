@@ -1,9 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { listStacksTierIds } from '../campaigns/promotion-stacks.service.js';
-import type { PipelineContext, PlanBasis } from '../redemptions/plan-basis.service.js';
-import type { Qualifying } from '../redemptions/plan-checks.service.js';
-import { planEachAlone, planTogether } from '../redemptions/redemption-plan.js';
+import { listStacksTierIds } from '../campaigns/index.js';
+import {
+  type PipelineContext,
+  type PlanBasis,
+  type Qualifying,
+  planEachAlone,
+  planTogether,
+} from '../redemptions/index.js';
 import type { Candidate } from './qualification-candidates.js';
 import { passesFilters } from './qualification-filters.js';
 import type { Qualified } from './qualifications.presenter.js';

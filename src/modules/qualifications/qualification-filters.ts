@@ -1,4 +1,4 @@
-import type { LoadedRedeemable } from '../redemptions/redeemable-load.js';
+import type { LoadedRedeemable } from '../redemptions/index.js';
 import type { Candidate, SourceName } from './qualification-candidates.js';
 import { FILTER_FIELDS, type FilterField, type QualificationFilters } from './qualifications.schemas.js';
 

@@ -1,8 +1,6 @@
-import type { CategoryView } from '../categories/categories.presenter.js';
-import type { AssignmentView } from '../validation-rules/index.js';
-import { assignmentsList } from '../validation-rules/index.js';
-import type { AppliedRedeemable, Plan } from '../redemptions/redemption-plan.js';
-import { orderOfValidation } from '../redemptions/validate.service.js';
+import type { CategoryView } from '../categories/index.js';
+import { type AssignmentView, assignmentsList } from '../validation-rules/index.js';
+import { type AppliedRedeemable, type Plan, orderOfValidation } from '../redemptions/index.js';
 import type { Candidate } from './qualification-candidates.js';
 
 /**

@@ -2,8 +2,8 @@ import { array, mixed, number, object, string, type InferType } from 'yup';
 import { parseIsoDate } from '../../lib/dates.js';
 import { jsonObjectField, nullableText, shortText } from '../../lib/fields.js';
 import { CAMPAIGN_TYPES } from '../../lib/enums.js';
-import { createCustomerSchema } from '../customers/customers.schemas.js';
-import { createOrderSchema } from '../orders/orders.schemas.js';
+import { createCustomerSchema } from '../customers/index.js';
+import { createOrderSchema } from '../orders/index.js';
 
 /**
  * The body of POST /v1/qualifications and /client/v1/qualifications

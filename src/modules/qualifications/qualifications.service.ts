@@ -3,12 +3,17 @@ import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import { parseIsoDate } from '../../lib/dates.js';
 import { invalidPayload } from '../../lib/errors.js';
-import { categoriesById } from '../categories/categories.service.js';
-import { unchangedFigures } from '../redemptions/calculated-order.js';
-import { planBasisOf, PREVIEWED, type PipelineContext, type PlanBasis } from '../redemptions/plan-basis.service.js';
-import type { StackableBody } from '../redemptions/redemptions.schemas.js';
-import { orderOfValidation } from '../redemptions/validate.service.js';
-import { getStackingRules } from '../stacking-rules/stacking-rules.service.js';
+import { categoriesById } from '../categories/index.js';
+import {
+  unchangedFigures,
+  planBasisOf,
+  PREVIEWED,
+  type PipelineContext,
+  type PlanBasis,
+  type StackableBody,
+  orderOfValidation,
+} from '../redemptions/index.js';
+import { getStackingRules } from '../stacking-rules/index.js';
 import { assignmentsOfObjects } from '../validation-rules/index.js';
 import { walkCandidates, type Candidate, type SourceName, type WalkInput } from './qualification-candidates.js';
 import { qualifyChunk } from './qualification-check.js';

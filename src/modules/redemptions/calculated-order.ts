@@ -1,5 +1,5 @@
 import type { CalculatedItem, CalculatedOrder, DiscountOrder } from '../../engine/discounts/index.js';
-import type { OrderItemObject, OrderObject } from '../orders/orders.presenter.js';
+import type { OrderItemObject, OrderObject } from '../orders/index.js';
 
 /**
  * The stored order (as the orders module answers it) as the engine's input, and the engine's

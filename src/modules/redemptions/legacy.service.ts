@@ -1,8 +1,8 @@
 import type { Deps } from '../../app/deps.js';
 import type { Actor } from '../../lib/actor.js';
 import { notFound } from '../../lib/errors.js';
-import { findPromotionTier } from '../campaigns/promotion-tiers.service.js';
-import { findVoucherRow, getVoucher } from '../vouchers/vouchers.service.js';
+import { findPromotionTier } from '../campaigns/index.js';
+import { findVoucherRow, getVoucher } from '../vouchers/index.js';
 import { stackableOf, type LegacyBody, type LegacyTarget } from './legacy.schemas.js';
 import { pointsOf } from './loyalty-spend.js';
 import { redeemStackable } from './redeem.service.js';

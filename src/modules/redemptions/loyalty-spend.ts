@@ -1,11 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
 import type { Database } from '../../db/database.js';
-import { emit } from '../events/events.service.js';
+import { emit } from '../events/index.js';
 import { debitPoints, type RelatedIds } from '../ledgers/index.js';
-import type { RewardView } from '../rewards/rewards.presenter.js';
-import { claimRewardStock } from '../rewards/rewards.service.js';
-import type { VoucherRow } from '../vouchers/vouchers.service.js';
+import { type RewardView, claimRewardStock } from '../rewards/index.js';
+import type { VoucherRow } from '../vouchers/index.js';
 import { failure, pointsCost } from './redeemable-check.js';
 import { coinRatio, pointsFor } from './redeemable-effect.js';
 import { giveCampaignReward } from './reward-campaign.js';

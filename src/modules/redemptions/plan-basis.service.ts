@@ -3,9 +3,14 @@ import type { Database } from '../../db/database.js';
 import type { StackingRules } from '../../engine/stacking/index.js';
 import type { Actor } from '../../lib/actor.js';
 import type { Seams } from '../../lib/seams.js';
-import type { OrderObject } from '../orders/orders.presenter.js';
-import type { CreateOrderBody } from '../orders/orders.schemas.js';
-import { API_UPSERT, previewOrder, upsertOrder, type OrderContext } from '../orders/orders.service.js';
+import {
+  type OrderObject,
+  type CreateOrderBody,
+  API_UPSERT,
+  previewOrder,
+  upsertOrder,
+  type OrderContext,
+} from '../orders/index.js';
 import { customerOf, previewedCustomerOf, type Customer } from './redemption-customer.js';
 import type { StackableBody } from './redemptions.schemas.js';
 

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import type { OrderObject } from '../orders/orders.presenter.js';
+import type { OrderObject } from '../orders/index.js';
 import {
   checkValidationRules,
   readRuleAssignments,

@@ -1,6 +1,6 @@
 import type { Deps } from '../../app/deps.js';
 import type { Actor } from '../../lib/actor.js';
-import { listAvailableTierIds } from '../campaigns/promotion-tiers.service.js';
+import { listAvailableTierIds } from '../campaigns/index.js';
 import type { LegacyBody } from './legacy.schemas.js';
 import type { AppliedRedeemable, Plan } from './redemption-plan.js';
 import { orderOfValidation, validateEach } from './validate.service.js';

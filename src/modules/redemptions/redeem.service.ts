@@ -4,7 +4,7 @@ import type { Database } from '../../db/database.js';
 import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError, notFound } from '../../lib/errors.js';
-import { findPromotionStack } from '../campaigns/promotion-stacks.service.js';
+import { findPromotionStack } from '../campaigns/index.js';
 import { newId, timeOrderedId } from '../../lib/ids.js';
 import { inapplicableItem, skippedItem } from './redemption-answer.js';
 import { STORED, type PipelineContext } from './plan-basis.service.js';
@@ -13,14 +13,9 @@ import { Refusal } from './redemption-refusal.js';
 import { failedRow, type RowContext } from './redemption-rows.js';
 import { writeFailure, writeRedemption, type Written } from './redemption-write.js';
 import type { StackableBody } from './redemptions.schemas.js';
-import { getStackingRules } from '../stacking-rules/stacking-rules.service.js';
+import { getStackingRules } from '../stacking-rules/index.js';
 import { customerOf } from './redemption-customer.js';
-import {
-  anyExpiredLocks,
-  consumeSession,
-  releaseExpiredLocks,
-  withSessionKey,
-} from '../sessions/session-locks.service.js';
+import { anyExpiredLocks, consumeSession, releaseExpiredLocks, withSessionKey } from '../sessions/index.js';
 
 type RedeemDeps = Pick<Deps, 'db' | 'clock' | 'seams'>;
 

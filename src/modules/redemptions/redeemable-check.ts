@@ -1,6 +1,6 @@
 import { isActiveAt, presentValidity, type ValidityColumns } from '../../engine/validity/index.js';
 import { errorCatalogue, type ErrorKey } from '../../lib/errors.js';
-import type { OrderObject } from '../orders/orders.presenter.js';
+import type { OrderObject } from '../orders/index.js';
 import type { LoadedRedeemable } from './redeemable-load.js';
 
 /**

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { Discount } from '../../engine/discounts/index.js';
-import { findPromotionTiers, type PromotionTierRecord } from '../campaigns/promotion-tiers.service.js';
-import { findCatalogEntries } from '../catalog/catalog-lookup.service.js';
-import { categoriesById } from '../categories/categories.service.js';
-import { findProgramReward } from '../rewards/assignments.service.js';
-import { findVoucherRowsByCode, type VoucherRow } from '../vouchers/vouchers.service.js';
+import { findPromotionTiers, type PromotionTierRecord } from '../campaigns/index.js';
+import { findCatalogEntries } from '../catalog/index.js';
+import { categoriesById } from '../categories/index.js';
+import { findProgramReward } from '../rewards/index.js';
+import { findVoucherRowsByCode, type VoucherRow } from '../vouchers/index.js';
 import type { RedeemableBody } from './redemptions.schemas.js';
 
 /**

@@ -2,11 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { Actor } from '../../lib/actor.js';
 import type { Seams } from '../../lib/seams.js';
-import {
-  type findSimpleCustomer,
-  previewSimpleCustomer,
-  upsertSimpleCustomer,
-} from '../customers/customers.service.js';
+import { type findSimpleCustomer, previewSimpleCustomer, upsertSimpleCustomer } from '../customers/index.js';
 import type { StackableBody } from './redemptions.schemas.js';
 
 export type Customer = NonNullable<Awaited<ReturnType<typeof findSimpleCustomer>>>;

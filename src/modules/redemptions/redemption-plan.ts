@@ -9,7 +9,7 @@ import {
 import { noEffectSkips, selectStack, type SkipKey, type StackingRules } from '../../engine/stacking/index.js';
 import { AppError, invalidPayload } from '../../lib/errors.js';
 import type { Customer } from './redemption-customer.js';
-import type { OrderObject } from '../orders/orders.presenter.js';
+import type { OrderObject } from '../orders/index.js';
 import { discountOrderOf, unchangedFigures } from './calculated-order.js';
 import { failure, type Failure } from './redeemable-check.js';
 import { categoryOf, type LoadedRedeemable } from './redeemable-load.js';

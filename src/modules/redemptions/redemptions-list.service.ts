@@ -2,7 +2,7 @@ import type { Deps } from '../../app/deps.js';
 import type { WindowScan } from '../../db/sqlite/filter-window.js';
 import { notFound } from '../../lib/errors.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { findSimpleCustomer } from '../customers/customers.service.js';
+import { findSimpleCustomer } from '../customers/index.js';
 import * as listRepo from './redemptions-list.repository.js';
 import type { RedemptionsListQuery } from './redemptions-list.schemas.js';
 import { presentRedemption, type RedemptionObject } from './redemptions.presenter.js';

@@ -1,7 +1,7 @@
 import { array, number, object, string, type InferType } from 'yup';
 import { idField, jsonObjectField, nullableText } from '../../lib/fields.js';
-import { createCustomerSchema } from '../customers/customers.schemas.js';
-import { createOrderSchema } from '../orders/orders.schemas.js';
+import { createCustomerSchema } from '../customers/index.js';
+import { createOrderSchema } from '../orders/index.js';
 import { MAX_SESSION_TTL_DAYS, SESSION_TTL_UNIT_MS, SESSION_TTL_UNITS as TTL_UNITS } from '../../lib/enums.js';
 
 /**

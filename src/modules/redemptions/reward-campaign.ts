@@ -3,10 +3,9 @@ import type { Deps } from '../../app/deps.js';
 import type { Database } from '../../db/database.js';
 import type { Actor } from '../../lib/actor.js';
 import { AppError } from '../../lib/errors.js';
-import { findLiveCampaign } from '../campaigns/campaigns.service.js';
+import { findLiveCampaign } from '../campaigns/index.js';
 import { assignCardHolder, creditGift, creditPoints, type RelatedIds } from '../ledgers/index.js';
-import { addVouchersInTransaction } from '../vouchers/voucher-generation.service.js';
-import { findHeldVoucher, findVoucherRow, type VoucherRow } from '../vouchers/vouchers.service.js';
+import { addVouchersInTransaction, findHeldVoucher, findVoucherRow, type VoucherRow } from '../vouchers/index.js';
 
 /**
  * A CAMPAIGN reward (parameters.campaign {id, balance}): a loyalty program's or gift campaign's

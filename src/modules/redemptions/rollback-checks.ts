@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { Actor } from '../../lib/actor.js';
 import { AppError, notFound, type ErrorKey } from '../../lib/errors.js';
-import { findSimpleCustomer, upsertCustomerId } from '../customers/customers.service.js';
+import { findSimpleCustomer, upsertCustomerId } from '../customers/index.js';
 import type { Customer } from './redemption-customer.js';
 import type { RedemptionRow } from './redemptions.presenter.js';
 import { findRedemptionById } from './redemptions.repository.js';

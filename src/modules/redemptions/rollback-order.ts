@@ -1,9 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { RollbackOrderMode } from '../../lib/enums.js';
-import { recordOrderRedemption } from '../orders/order-redemptions.service.js';
-import { findOrderObject } from '../orders/orders.service.js';
-import type { OrderObject } from '../orders/orders.presenter.js';
+import { recordOrderRedemption, findOrderObject, type OrderObject } from '../orders/index.js';
 import { calculatedOrder, unchangedFigures, type CalculatedOrderObject } from './calculated-order.js';
 import type { RedemptionRow } from './redemptions.presenter.js';
 

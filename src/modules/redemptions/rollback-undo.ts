@@ -3,11 +3,11 @@ import type { Deps } from '../../app/deps.js';
 import type { Database } from '../../db/database.js';
 import type { Actor } from '../../lib/actor.js';
 import type { CampaignType } from '../../lib/enums.js';
-import { recordRollbackInSummary } from '../customers/customer-summary.service.js';
-import { emit } from '../events/events.service.js';
+import { recordRollbackInSummary } from '../customers/index.js';
+import { emit } from '../events/index.js';
 import { creditGift, findRedemptionEntry, refundPoints } from '../ledgers/index.js';
-import { releaseRewardStock } from '../rewards/rewards.service.js';
-import { releaseVoucherRedemption } from '../vouchers/vouchers.service.js';
+import { releaseRewardStock } from '../rewards/index.js';
+import { releaseVoucherRedemption } from '../vouchers/index.js';
 import type { Customer } from './redemption-customer.js';
 import { presentRedemption, type RedemptionRow } from './redemptions.presenter.js';
 

@@ -5,7 +5,7 @@ import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
 import { timeOrderedId } from '../../lib/ids.js';
-import { getStackingRules } from '../stacking-rules/stacking-rules.service.js';
+import { getStackingRules } from '../stacking-rules/index.js';
 import { findRollbackTarget, redemptionCustomer, rollbackCustomer, RollbackRefusal } from './rollback-checks.js';
 import { rollBackOnOrder } from './rollback-order.js';
 import { failedRollbackRow, parentRollbackRow, rollbackRow, type RollbackRowContext } from './rollback-rows.js';

@@ -1,6 +1,6 @@
 import { object, string, type InferType } from 'yup';
 import { jsonObjectField, nullableText } from '../../lib/fields.js';
-import { createCustomerSchema } from '../customers/customers.schemas.js';
+import { createCustomerSchema } from '../customers/index.js';
 
 /**
  * POST /v1/redemptions/{id}/rollback and /{parentId}/rollbacks (voucherify-facts 2.6):

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { AppError, type ErrorKey } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { lockExpiry, lockSession, type Reservation, type TtlUnit } from '../sessions/session-locks.service.js';
+import { lockExpiry, lockSession, type Reservation, type TtlUnit } from '../sessions/index.js';
 import { pointsOf } from './loyalty-spend.js';
 import type { Plan } from './redemption-plan.js';
 import type { StackableBody } from './redemptions.schemas.js';

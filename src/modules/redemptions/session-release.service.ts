@@ -1,8 +1,8 @@
 import type { Deps } from '../../app/deps.js';
 import { isoNow } from '../../lib/clock.js';
 import { notFound } from '../../lib/errors.js';
-import { releaseVoucherLock } from '../sessions/session-locks.service.js';
-import { findVoucherId } from '../vouchers/vouchers.service.js';
+import { releaseVoucherLock } from '../sessions/index.js';
+import { findVoucherId } from '../vouchers/index.js';
 
 /**
  * release-validation-session (`vouchers.releaseValidationSession` of the SDK): gives back what

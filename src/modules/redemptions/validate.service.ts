@@ -2,7 +2,7 @@ import type { Deps } from '../../app/deps.js';
 import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
-import { emit } from '../events/events.service.js';
+import { emit } from '../events/index.js';
 import { calculatedOrder, type CalculatedOrderObject } from './calculated-order.js';
 import { redeemablesOf } from './redeem.service.js';
 import { inapplicableItem, skippedItem } from './redemption-answer.js';
@@ -10,13 +10,8 @@ import { customerOf } from './redemption-customer.js';
 import { PREVIEWED, type PipelineContext } from './plan-basis.service.js';
 import { planStack, type AppliedRedeemable, type Plan } from './redemption-plan.js';
 import type { StackableBody } from './redemptions.schemas.js';
-import { getStackingRules } from '../stacking-rules/stacking-rules.service.js';
-import {
-  releaseExpiredLocks,
-  releaseExpiredLocksIfAny,
-  setAsideSession,
-  withSessionKey,
-} from '../sessions/session-locks.service.js';
+import { getStackingRules } from '../stacking-rules/index.js';
+import { releaseExpiredLocks, releaseExpiredLocksIfAny, setAsideSession, withSessionKey } from '../sessions/index.js';
 import { holdSession, sessionLockOf, type SessionLock } from './session-lock.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Deps } from '../../app/deps.js';
 import { notFound } from '../../lib/errors.js';
-import { findVoucherRow } from '../vouchers/vouchers.service.js';
+import { findVoucherRow } from '../vouchers/index.js';
 import { presentRedemption } from './redemptions.presenter.js';
 import { countVoucherRedemptions, listVoucherRedemptions } from './redemptions.repository.js';
 

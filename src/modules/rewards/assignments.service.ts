@@ -3,7 +3,7 @@ import { isoNow } from '../../lib/clock.js';
 import { duplicateFound, invalidPayload, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { findCampaign, type CampaignRow } from '../campaigns/campaigns.service.js';
+import { findCampaign, type CampaignRow } from '../campaigns/index.js';
 import * as repo from './assignments.repository.js';
 import { assignRulesTo, removeAssignmentsOf } from '../validation-rules/index.js';
 import type {

@@ -1,7 +1,7 @@
 import type { Deps } from '../../app/deps.js';
 import { matchesFilter } from '../../engine/conditions/index.js';
-import type { CustomerChanged } from '../customers/customer-changed.seam.js';
-import { emit } from '../events/events.service.js';
+import type { CustomerChanged } from '../customers/index.js';
+import { emit } from '../events/index.js';
 import { customerValues } from './segment-fields.js';
 import { storedFilter } from './segment-filters.js';
 import { SEGMENT_ENTERED } from './segment-entered.seam.js';

@@ -7,7 +7,7 @@ import { invalidPayload, notFound } from '../../lib/errors.js';
 import { JobType } from '../../lib/enums.js';
 import { timeOrderedId } from '../../lib/ids.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { findSimpleCustomer } from '../customers/customers.service.js';
+import { findSimpleCustomer } from '../customers/index.js';
 import { customerValues, type CustomerFacts } from './segment-fields.js';
 import { checkedSegmentFilter } from './segment-filters.js';
 import { holdsFor } from './segment-membership.service.js';

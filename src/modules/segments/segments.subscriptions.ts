@@ -1,5 +1,5 @@
 import type { Deps } from '../../app/deps.js';
-import { onCustomerChanged } from '../customers/customer-changed.seam.js';
+import { onCustomerChanged } from '../customers/index.js';
 import { followCustomer } from './segment-membership.service.js';
 
 /** Segments' seam subscriptions (named in app/subscriptions.ts): memberships follow customer changes. */

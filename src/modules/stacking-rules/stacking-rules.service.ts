@@ -4,7 +4,7 @@ import { isoNow } from '../../lib/clock.js';
 import { AppError, invalidPayload, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { categoriesById } from '../categories/categories.service.js';
+import { categoriesById } from '../categories/index.js';
 import * as repo from './stacking-rules.repository.js';
 import type { StackingRulesChange } from './stacking-rules.schemas.js';
 import { deepFreeze, versionedRead } from '../../db/sqlite/versioned-cache.js';

@@ -1,6 +1,6 @@
 import type { Deps } from '../../app/deps.js';
 import { AppError } from '../../lib/errors.js';
-import { onCategoryDeleting } from '../categories/category-deleting.seam.js';
+import { onCategoryDeleting } from '../categories/index.js';
 import { fieldNamingCategory } from './stacking-rules.service.js';
 
 /** Stacking rules' seam subscription (named in app/subscriptions.ts): a category the rules name is not deleted (400 resource_in_use). */

@@ -13,8 +13,8 @@ import {
   type RuleTree,
 } from '../../engine/rules/index.js';
 import { systemClock, type Clock } from '../../lib/clock.js';
-import { collectionsMembersAmong } from '../catalog/collection-products.service.js';
-import { customerSegmentIds } from '../segments/segments.service.js';
+import { collectionsMembersAmong } from '../catalog/index.js';
+import { customerSegmentIds } from '../segments/index.js';
 import * as repo from './validation-rules.repository.js';
 import type { RuleObjectType } from '../../lib/enums.js';
 import type { Db } from '../../db/engine.js';

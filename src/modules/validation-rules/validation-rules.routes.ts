@@ -1,10 +1,9 @@
 import type { RouteModule } from '../../http/context.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
-import { findCampaignOrNone } from '../campaigns/campaigns.service.js';
-import { findPromotionTier } from '../campaigns/promotion-tiers.service.js';
-import { earningRuleExists } from '../loyalty/earning-rules.service.js';
-import { rewardAssignmentExists } from '../rewards/assignments.service.js';
-import { findVoucherId } from '../vouchers/vouchers.service.js';
+import { findCampaignOrNone, findPromotionTier } from '../campaigns/index.js';
+import { earningRuleExists } from '../loyalty/index.js';
+import { rewardAssignmentExists } from '../rewards/index.js';
+import { findVoucherId } from '../vouchers/index.js';
 import {
   assignRule,
   deleteAssignment,

@@ -1,4 +1,4 @@
-import { findLiveCampaign, removeCampaignRow } from '../campaigns/campaigns.service.js';
+import { findLiveCampaign, removeCampaignRow } from '../campaigns/index.js';
 import type { JobStep, PortionContext, PortionJob } from '../../jobs/job-step.js';
 import type { CampaignRangePayload } from './campaign-vouchers.service.js';
 import * as repo from './vouchers.repository.js';

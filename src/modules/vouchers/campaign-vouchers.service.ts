@@ -3,11 +3,16 @@ import type { Deps } from '../../app/deps.js';
 import type { Database } from '../../db/database.js';
 import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
-import { changeCampaign, hideCampaign, type CampaignChanges } from '../campaigns/campaign-changes.service.js';
-import { insertCampaign } from '../campaigns/campaign-create.service.js';
-import type { CampaignView } from '../campaigns/campaigns.presenter.js';
-import type { CreateCampaignBody, UpdateCampaignBody } from '../campaigns/campaigns.schemas.js';
-import { getCampaign } from '../campaigns/campaigns.service.js';
+import {
+  changeCampaign,
+  hideCampaign,
+  type CampaignChanges,
+  insertCampaign,
+  type CampaignView,
+  type CreateCampaignBody,
+  type UpdateCampaignBody,
+  getCampaign,
+} from '../campaigns/index.js';
 import { JobType } from '../../lib/enums.js';
 import { notifyJobEnqueued } from '../../jobs/jobs.events.js';
 import { enqueueJob } from '../../jobs/jobs.service.js';

@@ -7,7 +7,7 @@ import {
   templateGlob,
   type CodeTemplate,
 } from '../../engine/codes/index.js';
-import { invalidCodeConfig } from '../campaigns/campaign-template.js';
+import { invalidCodeConfig } from '../campaigns/index.js';
 import { JobType } from '../../lib/enums.js';
 import { listOpenJobs } from '../../jobs/jobs.service.js';
 import * as repo from './vouchers.repository.js';

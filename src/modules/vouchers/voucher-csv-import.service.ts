@@ -4,8 +4,7 @@ import { csvImportJob } from '../../jobs/row-import.js';
 import { stageUpload, startStaging, type Staging } from '../../jobs/staging.service.js';
 import type { Actor } from '../../lib/actor.js';
 import { JobType } from '../../lib/enums.js';
-import { requireTemplate } from '../campaigns/campaign-template.js';
-import { findCampaign } from '../campaigns/campaigns.service.js';
+import { requireTemplate, findCampaign } from '../campaigns/index.js';
 
 type StagingDeps = Pick<Deps, 'db' | 'engine' | 'clock'>;
 type Answer = Promise<{ async_action_id: string }>;

@@ -1,5 +1,4 @@
-import type { StoredTemplate } from '../campaigns/campaign-template.js';
-import type { CampaignRow } from '../campaigns/campaigns.service.js';
+import type { StoredTemplate, CampaignRow } from '../campaigns/index.js';
 import { kindColumnsFromTemplate } from './kinds/index.js';
 import type { VoucherTable } from './vouchers.table.js';
 

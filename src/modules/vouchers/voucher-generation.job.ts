@@ -1,5 +1,5 @@
 import { codeGenerator } from '../../engine/codes/index.js';
-import { addToVouchersCount, findLiveCampaign, setGenerationStatus } from '../campaigns/campaigns.service.js';
+import { addToVouchersCount, findLiveCampaign, setGenerationStatus } from '../campaigns/index.js';
 import { JobFailure, type JobStep, type PortionJob } from '../../jobs/job-step.js';
 import { JobType } from '../../lib/enums.js';
 import { listOpenJobs } from '../../jobs/jobs.service.js';

@@ -7,14 +7,16 @@ import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import { duplicateFound, invalidPayload } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { invalidCodeConfig, requireTemplate, templateFor } from '../campaigns/campaign-template.js';
 import {
+  invalidCodeConfig,
+  requireTemplate,
+  templateFor,
   addToVouchersCount,
   findCampaign,
   setGenerationStatus,
   type CampaignRow,
-} from '../campaigns/campaigns.service.js';
-import { resolveCategoryId } from '../categories/categories.service.js';
+} from '../campaigns/index.js';
+import { resolveCategoryId } from '../categories/index.js';
 import { JobType } from '../../lib/enums.js';
 import { notifyJobEnqueued } from '../../jobs/jobs.events.js';
 import { enqueueJob } from '../../jobs/jobs.service.js';

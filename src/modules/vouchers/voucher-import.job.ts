@@ -4,9 +4,14 @@ import { checkValidity, validityColumns } from '../../engine/validity/index.js';
 import type { VoucherType } from '../../lib/enums.js';
 import { fieldOf, itemRefusal } from '../../jobs/item-savepoints.js';
 import { validateItem } from '../../lib/validate.js';
-import { templateOf, type StoredTemplate } from '../campaigns/campaign-template.js';
-import { addToVouchersCount, findLiveCampaign, type CampaignRow } from '../campaigns/campaigns.service.js';
-import { resolveCategoryId } from '../categories/categories.service.js';
+import {
+  templateOf,
+  type StoredTemplate,
+  addToVouchersCount,
+  findLiveCampaign,
+  type CampaignRow,
+} from '../campaigns/index.js';
+import { resolveCategoryId } from '../categories/index.js';
 import { JobFailure, type ItemFailure, type JobStep } from '../../jobs/job-step.js';
 import { itemPortion } from '../../jobs/portions.service.js';
 import { kindColumnsFromImport } from './kinds/index.js';

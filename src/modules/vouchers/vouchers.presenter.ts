@@ -1,5 +1,5 @@
 import { presentValidity } from '../../engine/validity/index.js';
-import { categoriesOf, type CategoryView } from '../categories/categories.presenter.js';
+import { categoriesOf, type CategoryView } from '../categories/index.js';
 import { assignmentsList, type AssignmentView } from '../validation-rules/index.js';
 import { presentKindBlocks } from './kinds/index.js';
 import { assetOf } from './voucher-assets.js';

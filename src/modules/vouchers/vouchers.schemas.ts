@@ -5,14 +5,14 @@ import { validateQuery } from '../../lib/validate.js';
 import { date, integer, limit, order, page, querySchema, text, type QueryOf } from '../../lib/query-params.js';
 import { isPlainObject, jsonObjectField, longText, shortText, voucherCodeField } from '../../lib/fields.js';
 import { isoDate, validityDayOfWeek, validityFields, validityTimeframe } from '../../lib/validity-fields.js';
-import { MAX_VOUCHERS_COUNT } from '../campaigns/campaigns.schemas.js';
 import {
+  MAX_VOUCHERS_COUNT,
   codeConfigSchema,
   discountSchema,
   giftSchema,
   loyaltyCardTemplateSchema,
   redemptionSchema,
-} from '../campaigns/voucher-template.schemas.js';
+} from '../campaigns/index.js';
 import { kindImportFields } from './kinds/index.js';
 import type { Filter } from '../../engine/conditions/index.js';
 import { withFiltersAsParams } from './voucher-list-filters.js';

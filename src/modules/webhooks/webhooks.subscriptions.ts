@@ -1,14 +1,18 @@
 import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
 import type { Database } from '../../db/database.js';
-import { isPointsType, type LedgerEntryType } from '../ledgers/ledger-types.js';
-import { onLedgerEntryWritten, type LedgerEntryWritten } from '../ledgers/ledger-entry.seam.js';
-import { presentBalance, presentCard, presentTransaction } from '../ledgers/ledgers.presenter.js';
-import { onPublicationSucceeded } from '../publications/publication.seam.js';
-import { getCreatedPublication } from '../publications/publications.service.js';
-import { onRedemptionsRolledBack, onRedemptionsSucceeded } from '../redemptions/redemption.seams.js';
-import { presentRedemption } from '../redemptions/redemptions.presenter.js';
-import { onGenerationCompleted } from '../vouchers/generation-completed.seam.js';
+import {
+  isPointsType,
+  type LedgerEntryType,
+  onLedgerEntryWritten,
+  type LedgerEntryWritten,
+  presentBalance,
+  presentCard,
+  presentTransaction,
+} from '../ledgers/index.js';
+import { onPublicationSucceeded, getCreatedPublication } from '../publications/index.js';
+import { onRedemptionsRolledBack, onRedemptionsSucceeded, presentRedemption } from '../redemptions/index.js';
+import { onGenerationCompleted } from '../vouchers/index.js';
 import { recordEvent } from './outbox.service.js';
 import type { WebhookEventType } from './webhook-event-types.js';
 

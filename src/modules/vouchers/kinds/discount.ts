@@ -1,4 +1,4 @@
-import { discountSchema } from '../../campaigns/voucher-template.schemas.js';
+import { discountSchema } from '../../campaigns/index.js';
 import type { VoucherKind } from './kind.js';
 
 const COLUMNS = ['discount'] as const;

@@ -1,6 +1,6 @@
 import { lazy, type AnySchema, type InferType, type ISchema } from 'yup';
 import type { VoucherType } from '../../../lib/enums.js';
-import type { StoredTemplate } from '../../campaigns/campaign-template.js';
+import type { StoredTemplate } from '../../campaigns/index.js';
 import type { VoucherTable } from '../vouchers.table.js';
 import { discountKind } from './discount.js';
 import { giftKind } from './gift.js';

@@ -1,6 +1,6 @@
 import type { AnySchema, InferType, ISchema } from 'yup';
 import type { VoucherBlock, VoucherType } from '../../../lib/enums.js';
-import type { StoredTemplate } from '../../campaigns/campaign-template.js';
+import type { StoredTemplate } from '../../campaigns/index.js';
 import type { VoucherTable } from '../vouchers.table.js';
 
 /**

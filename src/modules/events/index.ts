@@ -1,0 +1,11 @@
+/** The events module's front door: all that code outside the module uses of it (docs/architecture.md, Front doors). */
+export type { CustomerEventType } from './event-types.js';
+export { eraseCustomerEvents } from './events-erasure.service.js';
+export { ACTIVITY_ORDER_FIELDS, type ActivityQuery, activityQuerySchema } from './events.schemas.js';
+export {
+  type CustomerEventInput,
+  emit,
+  emitMany,
+  listCustomerEvents,
+  listCustomerEventsWithTotal,
+} from './events.service.js';

@@ -1,0 +1,9 @@
+/** The orders module's front door: all that code outside the module uses of it (docs/architecture.md, Front doors). */
+export { checkOrderImport, startOrderImportStaging } from './order-import.service.js';
+export { onOrderPaid, type PaidOrder } from './order-paid.seam.js';
+export { recordOrderRedemption } from './order-redemptions.service.js';
+export { onOrderStatusChanged } from './order-status.seam.js';
+export { unlinkCustomerFromOrders } from './orders-erasure.service.js';
+export type { OrderItemObject, OrderObject } from './orders.presenter.js';
+export { type CreateOrderBody, createOrderSchema } from './orders.schemas.js';
+export { API_UPSERT, findOrderObject, type OrderContext, previewOrder, upsertOrder } from './orders.service.js';

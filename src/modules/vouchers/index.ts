@@ -1,0 +1,23 @@
+/** The vouchers module's front door: all that code outside the module uses of it (docs/architecture.md, Front doors). */
+export { createCampaign, deleteCampaign, updateCampaign } from './campaign-vouchers.service.js';
+export { onGenerationCompleted } from './generation-completed.seam.js';
+export { giftKind } from './kinds/gift.js';
+export { loyaltyCardKind } from './kinds/loyalty-card.js';
+export { startVouchersCsvStaging } from './voucher-csv-import.service.js';
+export { addVouchers, addVouchersInTransaction } from './voucher-generation.service.js';
+export { startImportStaging } from './voucher-import.service.js';
+export { assignmentHolders, presentVoucher, type VoucherView } from './vouchers.presenter.js';
+export {
+  claimVoucherRedemption,
+  findHeldVoucher,
+  findVoucherId,
+  findVoucherRow,
+  findVoucherRowsByCode,
+  getVoucher,
+  listQualifyingVoucherKeys,
+  releaseVoucherRedemption,
+  voucherCodeOfAsset,
+  type VoucherRow,
+  type WalkPosition,
+} from './vouchers.service.js';
+export type { VoucherTable } from './vouchers.table.js';
