@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../src/lib/clock.js';
-import { removeCampaignRow } from '../../src/modules/campaigns/campaigns.service.js';
+import { removeCampaignRow } from '../../src/modules/campaigns/index.js';
 import { findPromotionStack } from '../../src/modules/campaigns/promotion-stacks.service.js';
 import { assertRefused } from '../modules/loyalty/refusals.js';
 import {

@@ -7,7 +7,6 @@ import { presentCampaign, type CampaignView } from './campaigns.presenter.js';
 import { assignmentsOfObjects } from '../validation-rules/index.js';
 import * as repo from './campaigns.repository.js';
 import type { CampaignsListQuery } from './campaigns.schemas.js';
-import type { GenerationStatus } from './campaigns.table.js';
 import type { Db } from '../../db/engine.js';
 
 /**
@@ -27,23 +26,6 @@ export async function findCampaign(db: Db, idOrName: string): Promise<CampaignRo
   if (!campaign) throw notFound('campaign', idOrName);
   return campaign;
 }
-
-/** The live campaign with this id, if it still exists. */
-export const findLiveCampaign = (db: Db, id: string): Promise<CampaignRow | undefined> =>
-  repo.findLiveCampaignById(db, id);
-
-/** Vouchers added to (delta > 0) or removed from (delta < 0) the campaign's count, in one statement. */
-export const addToVouchersCount = (db: Db, id: string, delta: number): Promise<void> =>
-  repo.addVouchersCount(db, id, delta);
-
-export const setGenerationStatus = (db: Db, id: string, status: GenerationStatus, now: string | null): Promise<void> =>
-  repo.setGenerationStatus(db, id, status, now);
-
-/** Vouchers in all live campaigns, from their counts. */
-export const countLiveCampaignVouchers = (db: Db): Promise<number> => repo.sumLiveVouchersCount(db);
-
-/** Removes a deleted campaign's row (and its tiers) once its vouchers are gone. */
-export const removeCampaignRow = (db: Db, id: string): Promise<void> => repo.deleteCampaignRow(db, id);
 
 async function present(db: Db, rows: CampaignRow[]): Promise<CampaignView[]> {
   const tiers = await repo.listTiers(

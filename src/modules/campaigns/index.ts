@@ -18,25 +18,13 @@ export {
   type UpdateCampaignBody,
   updateCampaignSchema,
 } from './campaigns.schemas.js';
-export {
-  addToVouchersCount,
-  type CampaignRow,
-  countLiveCampaignVouchers,
-  findCampaign,
-  findCampaignOrNone,
-  findLiveCampaign,
-  getCampaign,
-  listCampaigns,
-  removeCampaignRow,
-  setGenerationStatus,
-} from './campaigns.service.js';
+export { type CampaignRow, findCampaign, findCampaignOrNone, getCampaign, listCampaigns } from './campaigns.service.js';
 export type { LoyaltyTiersExpiration } from './loyalty-tiers-expiration.schemas.js';
-export { findPromotionStack, listQualifyingStackKeys, listStacksTierIds } from './promotion-stacks.service.js';
+export { findPromotionStack } from './promotion-stacks.service.js';
 export {
   findPromotionTier,
   findPromotionTiers,
   listAvailableTierIds,
-  listQualifyingTierKeys,
   type PromotionTierRecord,
 } from './promotion-tiers.service.js';
 export {
@@ -47,3 +35,12 @@ export {
   loyaltyCardTemplateSchema,
   redemptionSchema,
 } from './voucher-template.schemas.js';
+// Verbs that are one repository call, exported under the name callers use (no forwarding service).
+export { findLiveCampaignById as findLiveCampaign } from './campaigns.repository.js';
+export { addVouchersCount as addToVouchersCount } from './campaigns.repository.js';
+export { setGenerationStatus } from './campaigns.repository.js';
+export { sumLiveVouchersCount as countLiveCampaignVouchers } from './campaigns.repository.js';
+export { deleteCampaignRow as removeCampaignRow } from './campaigns.repository.js';
+export { listAvailableStackKeys as listQualifyingStackKeys } from './promotion-stacks.repository.js';
+export { listStackTierIds as listStacksTierIds } from './promotion-stacks.repository.js';
+export { listAvailableTierKeys as listQualifyingTierKeys } from './promotion-tiers.repository.js';

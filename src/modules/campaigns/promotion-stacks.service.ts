@@ -59,12 +59,6 @@ export async function findPromotionStack(
   return { id: row.id, campaign_id: row.campaign_id, name: row.name, tier_ids: tierIds.get(row.id) ?? [] };
 }
 
-/** For qualifications: a batch of the stacks available at `now`, newest first, and the tiers of some, each stack's in its order. */
-export const listQualifyingStackKeys = (db: Db, walk: Parameters<typeof stacks.listAvailableStackKeys>[1]) =>
-  stacks.listAvailableStackKeys(db, walk);
-export const listStacksTierIds = (db: Db, stackIds: string[]): Promise<Map<string, string[]>> =>
-  stacks.listStackTierIds(db, stackIds);
-
 /** The stack of this campaign (id or name), or 404. */
 async function requireStack(db: Db, campaignKey: string, stackId: string): Promise<stacks.StackRow> {
   const campaign = await findPromotionCampaign(db, campaignKey);

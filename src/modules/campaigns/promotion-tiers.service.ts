@@ -115,11 +115,6 @@ export async function listAvailableTierIds(deps: Pick<Deps, 'db' | 'clock'>, lim
   return rows.map((row) => row.id);
 }
 
-/** For qualifications: a batch of the tiers available at `now`, newest first (listAvailableTierKeys). */
-export const listQualifyingTierKeys = (
-  db: Db,
-  walk: Parameters<typeof tiers.listAvailableTierKeys>[1],
-): Promise<tiers.TierKey[]> => tiers.listAvailableTierKeys(db, walk);
 export type { TierKey } from './promotion-tiers.repository.js';
 
 /** GET /v1/promotions/{campaignId}/tiers: every tier of the campaign (at most MAX_PROMOTION_TIERS), by hierarchy. */

@@ -1,5 +1,4 @@
 /** The idempotency module's front door: all that code outside the module uses of it (docs/architecture.md, Front doors). */
-export { forgetAnswersAbout } from './idempotency-erasure.service.js';
 export {
   awaitAnswer,
   type Earlier,
@@ -12,3 +11,6 @@ export {
   requestHash,
   saveAnswer,
 } from './idempotency.service.js';
+// Verbs that are one repository call, exported under the name callers use (no forwarding service).
+// Permanent deletion, inside its transaction: a retry of a forgotten key afterwards runs as a new request.
+export { deleteAnswersMentioning as forgetAnswersAbout } from './idempotency-erasure.repository.js';

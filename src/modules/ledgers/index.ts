@@ -21,15 +21,12 @@ export {
 } from './points-changed.seam.js';
 export { presentBalance, presentTransaction, presentBucket, type TransactionObject } from './ledgers.presenter.js';
 export * from './ledger-types.js';
-export { pointsEarnedSince } from './points-earned.service.js';
-export {
-  refundPoints,
-  findRedemptionEntry,
-  type PointsRefund,
-  type PointsRefundInput,
-} from './points-refund.service.js';
+export { refundPoints, type PointsRefund, type PointsRefundInput } from './points-refund.service.js';
 export { findMemberCard } from './member-card.service.js';
 export { changeBalance } from './balance.service.js';
 export { type LedgerEntryWritten, onLedgerEntryWritten } from './ledger-entry.seam.js';
 export { presentCard } from './ledgers.presenter.js';
 export { listCardTransactions } from './transactions.service.js';
+// Verbs that are one repository call, exported under the name callers use (no forwarding service).
+export { sumPointsEarned as pointsEarnedSince } from './points-earned.repository.js';
+export { findRedemptionEntry } from './ledgers.repository.js';

@@ -10,7 +10,7 @@ import {
   type LedgerDeps,
   type LedgerResult,
 } from './ledger-write.service.js';
-import * as repo from './ledgers.repository.js';
+import type * as repo from './ledgers.repository.js';
 import * as bucketsRepo from './points-buckets.repository.js';
 
 /**
@@ -24,13 +24,6 @@ import * as bucketsRepo from './points-buckets.repository.js';
  * in the bucket's expired_points). The card's redeemed points thus drop by exactly what the
  * redemption took, and its balance grows by what is still valid.
  */
-
-/** The row a redemption's debit wrote on this card (POINTS_REDEMPTION or CREDITS_REDEMPTION), if any. */
-export const findRedemptionEntry = (
-  trx: Db,
-  voucherId: string,
-  redemptionId: string,
-): Promise<repo.LedgerEntryRow | undefined> => repo.findRedemptionEntry(trx, voucherId, redemptionId);
 
 export interface PointsRefundInput extends LedgerChangeInput {
   /** The debit being undone: its draws say which buckets get the points back. */

@@ -211,11 +211,3 @@ export async function getCreatedPublication(deps: Pick<Deps, 'db'>, id: string) 
   if (row.vouchers !== null) return { ...publication, vouchers: codes };
   return { ...publication, voucher: await getVoucher(deps, row.voucher_code) };
 }
-
-/**
- * Permanent deletion: a customer's publications stay (they are the vouchers' publish counts)
- * without their tracking_id, inside the caller's transaction. Publications store no other
- * personal data: the customer is read from its row when presented.
- */
-export const erasePublicationCustomer = (trx: Db, customerId: string): Promise<number> =>
-  repo.clearTrackingIds(trx, customerId);

@@ -5,7 +5,11 @@ export type { Qualifying } from './plan-checks.service.js';
 export type { LoadedRedeemable } from './redeemable-load.js';
 export { type AppliedRedeemable, type Plan, planEachAlone, planTogether } from './redemption-plan.js';
 export { onRedemptionsRolledBack, onRedemptionsSucceeded } from './redemption.seams.js';
-export { eraseRedemptionCustomer, firstRedemptionSeqOf } from './redemptions-erasure.service.js';
 export { presentRedemption } from './redemptions.presenter.js';
 export type { StackableBody } from './redemptions.schemas.js';
 export { orderOfValidation } from './validate.service.js';
+// Verbs that are one repository call, exported under the name callers use (no forwarding service).
+export {
+  eraseCustomerSnapshots as eraseRedemptionCustomer,
+  findFirstRedemptionSeq as firstRedemptionSeqOf,
+} from './redemptions-erasure.repository.js';

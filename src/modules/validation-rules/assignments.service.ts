@@ -108,10 +108,6 @@ export async function assignmentsOfObjects(
 export const assignmentsList = (views: AssignmentView[] | undefined) =>
   listEnvelope('data', views ?? [], { total: views?.length ?? 0 });
 
-/** Forgets the assignments of objects being deleted, inside the caller's transaction. */
-export const removeAssignmentsOf = (trx: Db, objectIds: readonly string[]): Promise<void> =>
-  repo.deleteAssignmentsOf(trx, objectIds);
-
 /** DELETE /v1/validation-rules/{id}/assignments/{assignmentId}. */
 export async function deleteAssignment(deps: Pick<Deps, 'db'>, ruleId: string, assignmentId: string): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {

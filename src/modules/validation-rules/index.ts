@@ -11,7 +11,9 @@ export {
   type RulesInput,
   type RulesOutcome,
 } from './rules-check.service.js';
-export { assignRulesTo, assignmentsOfObjects, assignmentsList, removeAssignmentsOf } from './assignments.service.js';
+export { assignRulesTo, assignmentsOfObjects, assignmentsList } from './assignments.service.js';
 export type { AssignmentView } from './validation-rules.presenter.js';
 export { validationRulesField } from './validation-rules.schemas.js';
 export { requireRule as requireValidationRule } from './validation-rules.service.js';
+// Verbs that are one repository call, exported under the name callers use (no forwarding service).
+export { deleteAssignmentsOf as removeAssignmentsOf } from './validation-rules.repository.js';

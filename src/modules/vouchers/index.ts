@@ -8,16 +8,17 @@ export { addVouchers, addVouchersInTransaction } from './voucher-generation.serv
 export { startImportStaging } from './voucher-import.service.js';
 export { assignmentHolders, presentVoucher, type VoucherView } from './vouchers.presenter.js';
 export {
-  claimVoucherRedemption,
-  findHeldVoucher,
   findVoucherId,
-  findVoucherRow,
   findVoucherRowsByCode,
   getVoucher,
-  listQualifyingVoucherKeys,
-  releaseVoucherRedemption,
   voucherCodeOfAsset,
   type VoucherRow,
   type WalkPosition,
 } from './vouchers.service.js';
 export type { VoucherTable } from './vouchers.table.js';
+// Verbs that are one repository call, exported under the name callers use (no forwarding service).
+export { findVoucherByCode as findVoucherRow } from './vouchers.repository.js';
+export { claimRedemption as claimVoucherRedemption } from './vouchers.repository.js';
+export { releaseRedemption as releaseVoucherRedemption } from './vouchers.repository.js';
+export { findHeldVoucher } from './vouchers.repository.js';
+export { listVoucherKeys as listQualifyingVoucherKeys } from './qualifying-vouchers.repository.js';

@@ -1,4 +1,3 @@
-import { listVoucherKeys, type VoucherKey, type VoucherWalk } from './qualifying-vouchers.repository.js';
 import type { Deps } from '../../app/deps.js';
 import { checkValidity, validityColumns } from '../../engine/validity/index.js';
 import { isoNow } from '../../lib/clock.js';
@@ -188,9 +187,6 @@ export async function deleteVoucher(deps: VoucherDeps, code: string): Promise<vo
 export async function findVoucherId(db: Pick<Deps, 'db'>['db'], idOrCode: string): Promise<string | undefined> {
   return ((await repo.findVoucherById(db, idOrCode)) ?? (await repo.findVoucherByCode(db, idOrCode)))?.id;
 }
-/** For redemptions: the voucher of this code with its campaign's name (one query), or undefined. */
-export const findVoucherRow = (db: Pick<Deps, 'db'>['db'], code: string): Promise<repo.VoucherRow | undefined> =>
-  repo.findVoucherByCode(db, code);
 
 /** Several vouchers by code in one read, by code (a code with no live voucher is absent). */
 export async function findVoucherRowsByCode(
@@ -200,24 +196,6 @@ export async function findVoucherRowsByCode(
   return new Map((await repo.findVouchersByCodes(db, codes)).map((row) => [row.code, row]));
 }
 
-/** For redemptions, inside their transaction: one more redemption, false when the quantity is used up. */
-export const claimVoucherRedemption = (db: Pick<Deps, 'db'>['db'], voucherId: string, at: string): Promise<boolean> =>
-  repo.claimRedemption(db, voucherId, at);
-
-/** For rollbacks, inside their transaction: gives back one redemption (false for a voucher deleted since). */
-export const releaseVoucherRedemption = (db: Pick<Deps, 'db'>['db'], voucherId: string, at: string): Promise<boolean> =>
-  repo.releaseRedemption(db, voucherId, at);
-
-/** For loyalty rewards: the voucher of this campaign the customer holds, if any. */
-export const findHeldVoucher = (
-  db: Pick<Deps, 'db'>['db'],
-  campaignId: string,
-  holderId: string,
-): Promise<repo.VoucherRow | undefined> => repo.findHeldVoucher(db, campaignId, holderId);
-
 export type { VoucherRow } from './vouchers.repository.js';
 
-/** For qualifications: a batch of candidate voucher codes, newest first (qualifying-vouchers.repository.ts). */
-export const listQualifyingVoucherKeys = (db: Pick<Deps, 'db'>['db'], walk: VoucherWalk): Promise<VoucherKey[]> =>
-  listVoucherKeys(db, walk);
 export type { VoucherKey, VoucherWalk, WalkPosition } from './qualifying-vouchers.repository.js';
