@@ -44,11 +44,11 @@ const types: Record<JobTypeName, JobTypeEntry> = {
     ...bulkUpdate('source_id'),
   },
   [JobType.productsBulkUpdate]: {
-    step: () => import('../modules/catalog/products-bulk.job.js').then((m) => m.updateProductsStep),
+    step: () => import('../modules/catalog/products/products-bulk.job.js').then((m) => m.updateProductsStep),
     ...bulkUpdate('source_id'),
   },
   [JobType.productsMetadataUpdate]: {
-    step: () => import('../modules/catalog/products-bulk.job.js').then((m) => m.updateProductsMetadataStep),
+    step: () => import('../modules/catalog/products/products-bulk.job.js').then((m) => m.updateProductsMetadataStep),
     ...bulkUpdate('source_id'),
   },
   [JobType.vouchersBulkUpdate]: {
@@ -66,13 +66,13 @@ const types: Record<JobTypeName, JobTypeEntry> = {
     failureRow: true,
   },
   [JobType.productsImportCsv]: {
-    step: () => import('../modules/catalog/catalog-csv-import.job.js').then((m) => m.importProductsCsvStep),
+    step: () => import('../modules/catalog/import/catalog-csv-import.job.js').then((m) => m.importProductsCsvStep),
     firstPortion: 200,
     failureKey: 'source_id',
     failureRow: true,
   },
   [JobType.skusImportCsv]: {
-    step: () => import('../modules/catalog/catalog-csv-import.job.js').then((m) => m.importSkusCsvStep),
+    step: () => import('../modules/catalog/import/catalog-csv-import.job.js').then((m) => m.importSkusCsvStep),
     firstPortion: 200,
     failureKey: 'source_id',
     failureRow: true,

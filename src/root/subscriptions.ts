@@ -8,9 +8,9 @@ import type { SubscriptionLoader } from '../jobs/registry.js';
  */
 export const seamSubscriptions: readonly SubscriptionLoader[] = [
   // Loyalty: earning rules on paid orders, pending points canceled with their order.
-  () => import('../modules/loyalty/earning.subscriptions.js').then((m) => m.subscribeEarning),
+  () => import('../modules/loyalty/earning/earning.subscriptions.js').then((m) => m.subscribeEarning),
   // Loyalty: a member's tier follows its points.
-  () => import('../modules/loyalty/tiers.subscriptions.js').then((m) => m.subscribeTiers),
+  () => import('../modules/loyalty/tiers/tiers.subscriptions.js').then((m) => m.subscribeTiers),
   // Segments: a customer's auto-update memberships follow its changes (before earning reads them).
   () => import('../modules/segments/segments.subscriptions.js').then((m) => m.subscribeSegments),
   // Stacking rules: a category they name is not deleted.

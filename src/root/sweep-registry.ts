@@ -16,7 +16,8 @@ export const sweepRegistry: SweepRegistry = [
   },
   {
     name: 'pending-points',
-    run: () => import('../modules/loyalty/pending-points.sweep.js').then((m) => m.activateDuePendingPointsSweep),
+    run: () =>
+      import('../modules/loyalty/pending-points/pending-points.sweep.js').then((m) => m.activateDuePendingPointsSweep),
   },
   {
     name: 'session-locks',

@@ -6,7 +6,7 @@ import { fixedClock } from '../../src/lib/clock.js';
 import { IMPORT_UPSERT, upsertOrder } from '../../src/modules/orders/orders.service.js';
 import { sweepRegistry } from '../../src/root/sweep-registry.js';
 import { startSweeps } from '../../src/jobs/sweeps.js';
-import { activateDuePendingPoints } from '../../src/modules/loyalty/pending-points.service.js';
+import { activateDuePendingPoints } from '../../src/modules/loyalty/pending-points/pending-points.service.js';
 import { dbFingerprint } from '../support/db.js';
 import { assertMatchesReference } from '../support/openapi.js';
 import {

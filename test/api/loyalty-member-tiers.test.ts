@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { internalActor } from '../../src/lib/actor.js';
 import { fixedClock } from '../../src/lib/clock.js';
 import { creditPoints, debitPoints } from '../../src/modules/ledgers/index.js';
-import { findMemberTier } from '../../src/modules/loyalty/tiers-members.service.js';
+import { findMemberTier } from '../../src/modules/loyalty/tiers/tiers-members.service.js';
 import { eventSchemaName } from '../modules/customers/reference.js';
 import { assertMatchesReference, assertMatchesSchema } from '../support/openapi.js';
 import { startTestServer, type TestServer } from '../support/server.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ALPHANUMERIC } from '../../src/engine/codes/index.js';
 import { fixedClock } from '../../src/lib/clock.js';
-import { findProgram } from '../../src/modules/loyalty/programs.service.js';
+import { findProgram } from '../../src/modules/loyalty/programs/programs.service.js';
 import { assertRefused } from '../modules/loyalty/refusals.js';
 import { discountCampaign, loyaltyCampaign } from '../support/factories.js';
 import { testRunner, waitForJob } from '../support/jobs.js';

@@ -7,7 +7,7 @@
 import { createDeps } from '../../src/root/create-deps.js';
 import { internalActor } from '../../src/lib/actor.js';
 import { fixedClock } from '../../src/lib/clock.js';
-import { activateDuePendingPointsSweep } from '../../src/modules/loyalty/pending-points.sweep.js';
+import { activateDuePendingPointsSweep } from '../../src/modules/loyalty/pending-points/pending-points.sweep.js';
 import { createOrder } from '../../src/modules/orders/orders.service.js';
 
 const [mode, dbFile, startAt, ...rest] = process.argv.slice(2) as [string, string, string, ...string[]];

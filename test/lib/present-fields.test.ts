@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { array, number, object, string, ValidationError, type ISchema, type Schema } from 'yup';
 import { presentFieldsSchema } from '../../src/lib/present-fields.js';
 import { createOrderSchema } from '../../src/modules/orders/orders.schemas.js';
-import { stackableBodySchema } from '../../src/modules/redemptions/redemptions.schemas.js';
+import { stackableBodySchema } from '../../src/modules/redemptions/pipeline/redemptions.schemas.js';
 import { importItemSchema } from '../../src/modules/vouchers/vouchers.schemas.js';
 
 /** What a strict validation answers: the value, or every message in order. */

@@ -6,7 +6,7 @@ import { isSchema, type ISchema, type Schema } from 'yup';
 import { passesStrict } from '../../src/lib/strict-pass.js';
 import { createCustomerSchema } from '../../src/modules/customers/customers.schemas.js';
 import { createOrderSchema } from '../../src/modules/orders/orders.schemas.js';
-import { stackableBodySchema } from '../../src/modules/redemptions/redemptions.schemas.js';
+import { stackableBodySchema } from '../../src/modules/redemptions/pipeline/redemptions.schemas.js';
 import { importItemSchema } from '../../src/modules/vouchers/vouchers.schemas.js';
 
 type AnySchema = ISchema<unknown>;

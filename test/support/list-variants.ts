@@ -10,13 +10,13 @@ import { CUSTOMER_ORDER_FIELDS } from '../../src/modules/customers/customers-lis
 import { EVENT_CATEGORIES, FILTERABLE_EVENT_TYPES } from '../../src/modules/events/event-types.js';
 import { ACTIVITY_ORDER_FIELDS } from '../../src/modules/events/events.schemas.js';
 import { EXPORT_LIST_ORDER_FIELDS } from '../../src/modules/exports/exports.schemas.js';
-import { EARNING_RULE_ORDER_FIELDS } from '../../src/modules/loyalty/earning-rules.schemas.js';
-import { TIER_ORDER_FIELDS } from '../../src/modules/loyalty/tiers.schemas.js';
+import { EARNING_RULE_ORDER_FIELDS } from '../../src/modules/loyalty/earning/earning-rules.schemas.js';
+import { TIER_ORDER_FIELDS } from '../../src/modules/loyalty/tiers/tiers.schemas.js';
 import { TRANSACTION_ORDER_FIELDS } from '../../src/modules/ledgers/ledgers.schemas.js';
-import { MEMBER_ORDER_FIELDS } from '../../src/modules/loyalty/members.schemas.js';
-import { PENDING_POINTS_ORDER_FIELDS } from '../../src/modules/loyalty/pending-points.schemas.js';
+import { MEMBER_ORDER_FIELDS } from '../../src/modules/loyalty/members/members.schemas.js';
+import { PENDING_POINTS_ORDER_FIELDS } from '../../src/modules/loyalty/pending-points/pending-points.schemas.js';
 import { ORDER_LIST_ORDER_FIELDS } from '../../src/modules/orders/orders.schemas.js';
-import { REDEMPTION_ORDER_FIELDS } from '../../src/modules/redemptions/redemptions-list.schemas.js';
+import { REDEMPTION_ORDER_FIELDS } from '../../src/modules/redemptions/list/redemptions-list.schemas.js';
 import { VOUCHER_ORDER_FIELDS } from '../../src/modules/vouchers/vouchers.schemas.js';
 import { PUBLICATION_ORDER_FIELDS } from '../../src/modules/publications/publications-list.schemas.js';
 import { PROMOTION_STACK_ORDER_FIELDS } from '../../src/modules/campaigns/promotion-stacks.schemas.js';

@@ -1,4 +1,4 @@
-import { REDEMPTION_ORDER_FIELDS } from '../../src/modules/redemptions/redemptions-list.schemas.js';
+import { REDEMPTION_ORDER_FIELDS } from '../../src/modules/redemptions/list/redemptions-list.schemas.js';
 import { VOUCHER_ORDER_FIELDS } from '../../src/modules/vouchers/vouchers.schemas.js';
 import { combine, condition, DATE, each, orders, VOUCHER_CATEGORY, type Fixture } from './list-variants.js';
 

@@ -1,6 +1,6 @@
-import { presentProduct, presentSku, type ProductView, type SkuView } from './products.presenter.js';
-import * as products from './products.repository.js';
-import * as skus from './skus.repository.js';
+import { presentProduct, presentSku, type ProductView, type SkuView } from './products/products.presenter.js';
+import * as products from './products/products.repository.js';
+import * as skus from './skus/skus.repository.js';
 import type { Db } from '../../db/engine.js';
 
 export type { ProductView, SkuView };

@@ -1,7 +1,7 @@
 import type { RouteModule } from '../../http/context.js';
-import { catalogCsvRoutes } from './catalog-csv.routes.js';
-import { productCollectionRoutes } from './product-collections.routes.js';
-import { productRoutes } from './products.routes.js';
+import { catalogCsvRoutes } from './import/catalog-csv.routes.js';
+import { productCollectionRoutes } from './collections/product-collections.routes.js';
+import { productRoutes } from './products/products.routes.js';
 
 /** Every catalog endpoint: products, SKUs and product collections. */
 export const catalogRoutes: RouteModule = (router, deps) => {

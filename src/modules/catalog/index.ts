@@ -1,5 +1,5 @@
 /** The catalog module's front door: all that code outside the module uses of it (docs/architecture.md, Front doors). */
-export { startProductsCsvStaging, startSkusCsvStaging } from './catalog-csv-import.service.js';
+export { startProductsCsvStaging, startSkusCsvStaging } from './import/catalog-csv-import.service.js';
 export {
   type CatalogCache,
   type CatalogEntries,
@@ -11,8 +11,8 @@ export {
   type ProductView,
   type SkuView,
 } from './catalog-lookup.service.js';
-export { collectionMembersAmong, collectionsMembersAmong } from './collection-products.service.js';
-export type { CreateProductInput } from './products.schemas.js';
-export { previewProduct, upsertProduct } from './products.service.js';
-export type { CreateSkuInput } from './skus.schemas.js';
-export { previewSku, upsertSku } from './skus.service.js';
+export { collectionMembersAmong, collectionsMembersAmong } from './collections/collection-products.service.js';
+export type { CreateProductInput } from './products/products.schemas.js';
+export { previewProduct, upsertProduct } from './products/products.service.js';
+export type { CreateSkuInput } from './skus/skus.schemas.js';
+export { previewSku, upsertSku } from './skus/skus.service.js';

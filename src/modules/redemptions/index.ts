@@ -1,13 +1,13 @@
 /** The redemptions module's front door: all that code outside the module uses of it (docs/architecture.md, Front doors). */
-export { unchangedFigures } from './calculated-order.js';
-export { type PipelineContext, type PlanBasis, planBasisOf, PREVIEWED } from './plan-basis.service.js';
-export type { Qualifying } from './plan-checks.service.js';
-export type { LoadedRedeemable } from './redeemable-load.js';
-export { type AppliedRedeemable, type Plan, planEachAlone, planTogether } from './redemption-plan.js';
+export { unchangedFigures } from './pipeline/calculated-order.js';
+export { type PipelineContext, type PlanBasis, planBasisOf, PREVIEWED } from './pipeline/plan-basis.service.js';
+export type { Qualifying } from './pipeline/plan-checks.service.js';
+export type { LoadedRedeemable } from './pipeline/redeemable-load.js';
+export { type AppliedRedeemable, type Plan, planEachAlone, planTogether } from './pipeline/redemption-plan.js';
 export { onRedemptionsRolledBack, onRedemptionsSucceeded } from './redemption.seams.js';
 export { presentRedemption } from './redemptions.presenter.js';
-export type { StackableBody } from './redemptions.schemas.js';
-export { orderOfValidation } from './validate.service.js';
+export type { StackableBody } from './pipeline/redemptions.schemas.js';
+export { orderOfValidation } from './pipeline/validate.service.js';
 // Verbs that are one repository call, exported under the name callers use (no forwarding service).
 export {
   eraseCustomerSnapshots as eraseRedemptionCustomer,

@@ -1,15 +1,15 @@
 import type { RouteModule } from '../../http/context.js';
 import { validateBodyPresentFields, validateQuery } from '../../lib/validate.js';
-import { redeemStackable } from './redeem.service.js';
-import { stackableBodySchema } from './redemptions.schemas.js';
-import { validateStackable } from './validate.service.js';
-import { getVoucherRedemptions } from './voucher-redemptions.service.js';
-import { rollbacksRoutes } from './rollbacks.routes.js';
-import { releaseValidationSession } from './session-release.service.js';
-import { redeemMemberReward } from './reward-redemption.service.js';
-import { memberRewardBodySchema } from './legacy.schemas.js';
-import { legacyRoutes } from './legacy.routes.js';
-import { voucherRedemptionsQuerySchema } from './redemptions-list.schemas.js';
+import { redeemStackable } from './pipeline/redeem.service.js';
+import { stackableBodySchema } from './pipeline/redemptions.schemas.js';
+import { validateStackable } from './pipeline/validate.service.js';
+import { getVoucherRedemptions } from './list/voucher-redemptions.service.js';
+import { rollbacksRoutes } from './rollbacks/rollbacks.routes.js';
+import { releaseValidationSession } from './pipeline/session-release.service.js';
+import { redeemMemberReward } from './legacy/reward-redemption.service.js';
+import { memberRewardBodySchema } from './legacy/legacy.schemas.js';
+import { legacyRoutes } from './legacy/legacy.routes.js';
+import { voucherRedemptionsQuerySchema } from './list/redemptions-list.schemas.js';
 
 /**
  * Stackable redemptions and validations (the reference's "Redeem Stackable Discounts" and its client-side form; voucherify-facts 1.17), server side and

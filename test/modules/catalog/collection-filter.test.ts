@@ -9,8 +9,12 @@ import {
   type FieldKind,
   type Operator,
 } from '../../../src/engine/conditions/index.js';
-import { countMembers, pageOfMembers } from '../../../src/modules/catalog/collection-members.repository.js';
-import { catalogValue, COLLECTION_FIELDS, type CatalogItem } from '../../../src/modules/catalog/collection-fields.js';
+import { countMembers, pageOfMembers } from '../../../src/modules/catalog/collections/collection-members.repository.js';
+import {
+  catalogValue,
+  COLLECTION_FIELDS,
+  type CatalogItem,
+} from '../../../src/modules/catalog/collections/collection-fields.js';
 import { NOW, seedCatalog, type Seeded } from './catalog-seed.js';
 
 /**

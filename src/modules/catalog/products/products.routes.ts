@@ -1,0 +1,58 @@
+import type { AppRouter } from '../../../http/context.js';
+import type { Deps } from '../../../app/deps.js';
+import { validateBody, validateQuery } from '../../../lib/validate.js';
+import { catalogListQuerySchema, catalogListWindow } from '../catalog.schemas.js';
+import { createProductSchema, updateProductSchema } from './products.schemas.js';
+import { createSkuSchema, updateSkuSchema } from '../skus/skus.schemas.js';
+import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from './products.service.js';
+import { createSku, deleteSku, getSku, listSkus, updateSku } from '../skus/skus.service.js';
+
+/** Products (the reference's Product object, "Get Product") and their SKUs (the Sku object, "List SKUs in Product"). Path keys are ids or source ids. */
+export function productRoutes(router: AppRouter, deps: Deps): void {
+  router.post('/v1/products', async (ctx) => {
+    ctx.body = await createProduct(deps, validateBody(createProductSchema, ctx.request.body));
+  });
+  router.get('/v1/products', async (ctx) => {
+    ctx.body = await listProducts(deps, catalogListWindow(validateQuery(catalogListQuerySchema, ctx.query)));
+  });
+  router.get('/v1/products/:productId', async (ctx) => {
+    ctx.body = await getProduct(deps, ctx.params.productId as string);
+  });
+  router.put('/v1/products/:productId', async (ctx) => {
+    ctx.body = await updateProduct(
+      deps,
+      ctx.params.productId as string,
+      validateBody(updateProductSchema, ctx.request.body),
+    );
+  });
+  router.delete('/v1/products/:productId', async (ctx) => {
+    await deleteProduct(deps, ctx.params.productId as string);
+    ctx.status = 204;
+  });
+
+  router.post('/v1/products/:productId/skus', async (ctx) => {
+    ctx.body = await createSku(deps, ctx.params.productId as string, validateBody(createSkuSchema, ctx.request.body));
+  });
+  router.get('/v1/products/:productId/skus', async (ctx) => {
+    ctx.body = await listSkus(
+      deps,
+      ctx.params.productId as string,
+      catalogListWindow(validateQuery(catalogListQuerySchema, ctx.query)),
+    );
+  });
+  router.put('/v1/products/:productId/skus/:skuId', async (ctx) => {
+    ctx.body = await updateSku(
+      deps,
+      ctx.params.productId as string,
+      ctx.params.skuId as string,
+      validateBody(updateSkuSchema, ctx.request.body),
+    );
+  });
+  router.delete('/v1/products/:productId/skus/:skuId', async (ctx) => {
+    await deleteSku(deps, ctx.params.productId as string, ctx.params.skuId as string);
+    ctx.status = 204;
+  });
+  router.get('/v1/skus/:skuId', async (ctx) => {
+    ctx.body = await getSku(deps, ctx.params.skuId as string);
+  });
+}

@@ -1,0 +1,201 @@
+import { CompiledQuery, type Kysely, type SelectQueryBuilder } from 'kysely';
+import type { Database } from '../../../db/database.js';
+import {
+  FILTER_WINDOW_ROWS,
+  residualSql,
+  seqIfMatch,
+  walkWindow,
+  WINDOW_ALIAS,
+  windowPage,
+  type ResidualFilter,
+  type WindowScan,
+} from '../../../db/sqlite/filter-window.js';
+import { notIndexed } from '../../../db/sqlite/plan-hints.js';
+import {
+  REDEMPTION_OBJECTS,
+  REDEMPTION_RESULTS,
+  type RedemptionObjectName,
+  type RedemptionResult,
+} from '../../../lib/enums.js';
+import type { OrderBy } from '../../../lib/pagination.js';
+import { redemptionField, type RedemptionFilterColumn } from './redemptions-list.filters.js';
+import type { RedemptionOrderField } from './redemptions-list.schemas.js';
+import type { RedemptionRow } from '../redemptions.presenter.js';
+import type { Db } from '../../../db/engine.js';
+
+type RedemptionQuery<O> = SelectQueryBuilder<Database, 'redemptions', O>;
+
+/** The set a list counts (`total`): column equalities (null: IS NULL) and a created_at range. */
+export interface RedemptionFilters {
+  equal: Partial<Record<RedemptionFilterColumn, string | null>>;
+  createdBefore?: string;
+  createdAfter?: string;
+}
+
+export interface RedemptionPageQuery {
+  filters: RedemptionFilters;
+  sort: OrderBy<RedemptionOrderField>;
+  offset: number;
+  limit: number;
+}
+
+/**
+ * The column whose index (column, created_at) reads a created_at-ordered page: the most
+ * selective one given. result and object split the table in two at best; failure_code's index
+ * holds failures only.
+ */
+const DRIVERS: RedemptionFilterColumn[] = [
+  'voucher_code',
+  'customer_id',
+  'related_object_id',
+  'parent_id',
+  'related_object_parent_id',
+  'campaign_name',
+  'failure_code',
+  'object',
+  'result',
+];
+
+/**
+ * The filters as WHERE terms, so that one index serves the page (sql/0015): ordered by
+ * created_at, the driving column's (column, created_at) index, where the range bounds the
+ * walk too; ordered by another field (the service allows an equality on that field only), that
+ * field's index. Every other term is checked on the way (`notIndexed`), so statistics never tip
+ * the planner into reading every match and sorting. Without an order (the count), every term
+ * may use its index.
+ */
+function applyFilters<O>(
+  query: RedemptionQuery<O>,
+  f: RedemptionFilters,
+  sort?: RedemptionOrderField,
+): RedemptionQuery<O> {
+  const columns = Object.keys(f.equal) as RedemptionFilterColumn[];
+  const driver =
+    sort === undefined ? undefined : sort === 'created_at' ? DRIVERS.find((c) => columns.includes(c)) : sort;
+  const term = (column: RedemptionFilterColumn | 'created_at') =>
+    sort === undefined || column === driver ? column : notIndexed(column);
+  let q = query;
+  for (const column of columns) {
+    const value = f.equal[column];
+    q = value === null ? q.where(term(column), 'is', null) : q.where(term(column), '=', value as string);
+  }
+  const dateTerm = sort === 'created_at' || sort === undefined ? 'created_at' : notIndexed('created_at');
+  if (f.createdBefore !== undefined) q = q.where(dateTerm, '<', f.createdBefore);
+  if (f.createdAfter !== undefined) q = q.where(dateTerm, '>', f.createdAfter);
+  return q;
+}
+
+/** The sort keys, as the order's index holds them (the rowid last), so the walk needs no sort. */
+const SORT_KEYS: Record<RedemptionOrderField, Array<'created_at' | 'seq' | RedemptionOrderField>> = {
+  created_at: ['created_at', 'seq'],
+  id: ['id'],
+  voucher_code: ['voucher_code', 'created_at', 'seq'],
+  tracking_id: ['tracking_id', 'created_at', 'seq'],
+  customer_id: ['customer_id', 'created_at', 'seq'],
+};
+
+/** One page, in the order asked, ties broken by insertion. */
+export function listRedemptionPage(db: Db, q: RedemptionPageQuery): Promise<RedemptionRow[]> {
+  let query = applyFilters(db.selectFrom('redemptions').selectAll(), q.filters, q.sort.field);
+  for (const key of SORT_KEYS[q.sort.field]) query = query.orderBy(key, q.sort.direction);
+  return query.limit(q.limit).offset(q.offset).execute();
+}
+
+/** Each driving column's index (sql/0015), for the count below. */
+const INDEX_OF: Record<RedemptionFilterColumn, string> = {
+  voucher_code: 'redemptions_voucher_code',
+  customer_id: 'redemptions_customer',
+  related_object_id: 'redemptions_related_object',
+  parent_id: 'redemptions_parent',
+  related_object_parent_id: 'redemptions_related_parent',
+  campaign_name: 'redemptions_campaign_name',
+  failure_code: 'redemptions_failure_code',
+  object: 'redemptions_object',
+  result: 'redemptions_result',
+};
+
+/** The counters' sum (sql/0018) for at most an object and a result. */
+async function countFromCounters(db: Db, f: RedemptionFilters): Promise<number> {
+  const objects = f.equal.object != null ? [f.equal.object as RedemptionObjectName] : REDEMPTION_OBJECTS;
+  const results = f.equal.result != null ? [f.equal.result as RedemptionResult] : REDEMPTION_RESULTS;
+  const row = await db
+    .selectFrom('redemption_counts')
+    .select((eb) => eb.fn.sum<number>('total').as('n'))
+    .where('object', 'in', objects)
+    .where('result', 'in', results)
+    .executeTakeFirstOrThrow();
+  return Number(row.n ?? 0);
+}
+
+/**
+ * The exact number of records matching the filters. Restricted by object and result at most,
+ * it is read from the counters the triggers keep (sql/0018); otherwise counted on the
+ * filter's index, so its cost grows with the matching records only. One column with a date
+ * range is a covering walk of that column's index. With several columns no index covers the
+ * count, and a planner told that every key matches the whole table rightly prefers reading the
+ * table to looking each match up; the count then names the driving column's index (INDEXED
+ * BY), so a count never reads more than its most selective filter's matches. Raw SQL there:
+ * Kysely's builder has no INDEXED BY.
+ */
+export async function countRedemptions(db: Db, f: RedemptionFilters): Promise<number> {
+  const columns = Object.keys(f.equal) as RedemptionFilterColumn[];
+  const dated = f.createdBefore !== undefined || f.createdAfter !== undefined;
+  if (!dated && columns.every((c) => c === 'object' || c === 'result')) return countFromCounters(db, f);
+  const query = applyFilters(
+    db.selectFrom('redemptions').select((eb) => eb.fn.countAll<number>().as('n')),
+    f,
+  ).compile();
+  const driver = DRIVERS.find((c) => columns.includes(c));
+  if (columns.length < 2 || driver === undefined) return (await db.executeQuery(query)).rows[0]?.n ?? 0;
+  const pinned = query.sql.replace('from "redemptions"', `from "redemptions" indexed by "${INDEX_OF[driver]}"`);
+  return (await db.executeQuery<{ n: number }>(CompiledQuery.raw(pinned, [...query.parameters]))).rows[0]?.n ?? 0;
+}
+
+/** What the window carries: the sort keys, the rowid and every column a filter names. */
+const WINDOW_COLUMNS = [
+  'seq',
+  'id',
+  'created_at',
+  'tracking_id',
+  'voucher_code',
+  'customer_id',
+  'related_object_id',
+  'related_object_parent_id',
+  'parent_id',
+  'failure_code',
+  'result',
+  'object',
+  'campaign_name',
+] as const;
+
+/**
+ * The first FILTER_WINDOW_ROWS records of the list in the order asked, read as the page
+ * without a residual filter reads them (the indexed filters' walk, db/sqlite/filter-window.ts).
+ */
+function filterWindow(db: Db, f: RedemptionFilters, sort: OrderBy<RedemptionOrderField>) {
+  let window = applyFilters(db.selectFrom('redemptions').select(WINDOW_COLUMNS), f, sort.field);
+  for (const key of SORT_KEYS[sort.field]) window = window.orderBy(key, sort.direction);
+  return window.limit(FILTER_WINDOW_ROWS).as(WINDOW_ALIAS);
+}
+
+/**
+ * One walk of the window: the page of its records that pass the residual filter, in the order
+ * asked, their total, and the rows examined; then the page's rows by rowid.
+ */
+export async function readRedemptionWindow(
+  db: Db,
+  q: RedemptionPageQuery,
+  residual: ResidualFilter,
+): Promise<{ rows: RedemptionRow[]; total: number; scan: WindowScan }> {
+  let walk = db
+    .selectFrom(filterWindow(db, q.filters, q.sort))
+    .select(seqIfMatch(residualSql(residual, redemptionField)));
+  for (const key of SORT_KEYS[q.sort.field]) walk = walk.orderBy(key, q.sort.direction);
+  const { seqs, total, scan } = windowPage(await walkWindow(db, walk), q);
+  if (seqs.length === 0) return { rows: [], total, scan };
+  const rows = new Map(
+    (await db.selectFrom('redemptions').selectAll().where('seq', 'in', seqs).execute()).map((row) => [row.seq, row]),
+  );
+  // Other requests ran between the walk's chunks: a record erased meanwhile is left out.
+  return { rows: seqs.flatMap((seq) => rows.get(seq) ?? []), total, scan };
+}

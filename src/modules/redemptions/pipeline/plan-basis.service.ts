@@ -1,0 +1,85 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/database.js';
+import type { StackingRules } from '../../../engine/stacking/index.js';
+import type { Actor } from '../../../lib/actor.js';
+import type { Seams } from '../../../lib/seams.js';
+import {
+  type OrderObject,
+  type CreateOrderBody,
+  API_UPSERT,
+  previewOrder,
+  upsertOrder,
+  type OrderContext,
+} from '../../orders/index.js';
+import { customerOf, previewedCustomerOf, type Customer } from './redemption-customer.js';
+import type { StackableBody } from './redemptions.schemas.js';
+
+/**
+ * The stages before anything of the redemption is written, shared by redemptions and
+ * validations: the customer and the order (upserted in the caller's transaction), load, check
+ * (validity, then validation rules), stack (the stacking rules), compute (the engine). The
+ * plan says what applies, what is inapplicable and why, what is skipped, and every order.
+ */
+export interface PipelineContext {
+  actor: Actor;
+  at: string;
+  seams: Seams;
+  rules: StackingRules;
+}
+
+/**
+ * How the plan comes by the request's customer and order: upserted in the redemption's
+ * transaction (STORED), or previewed from the same reads and checks (PREVIEWED: a validation
+ * writes neither; its answer is what a redemption would store now).
+ */
+export interface PlanSubjects {
+  customer(db: Kysely<Database>, ctx: PipelineContext, body: StackableBody): Promise<Customer | null>;
+  /** The order; `ctx.customer` is the request's, which the order may name by id. */
+  order(
+    db: Kysely<Database>,
+    ctx: OrderContext,
+    input: CreateOrderBody,
+  ): Promise<{ order: OrderObject; created: boolean }>;
+}
+
+export const STORED: PlanSubjects = {
+  customer: customerOf,
+  order: (db, ctx, input) => upsertOrder(db, ctx, input, API_UPSERT),
+};
+export const PREVIEWED: PlanSubjects = { customer: previewedCustomerOf, order: previewOrder };
+
+async function orderOf(
+  trx: Kysely<Database>,
+  ctx: PipelineContext,
+  body: StackableBody,
+  customer: Customer | null,
+  subjects: PlanSubjects,
+) {
+  if (!body.order) return { order: null, created: false };
+  // The order belongs to the redeeming customer unless it names its own.
+  const input = body.order.customer || !customer ? body.order : { ...body.order, customer: { id: customer.id } };
+  const { order, created } = await subjects.order(
+    trx,
+    { actor: ctx.actor, at: ctx.at, seams: ctx.seams, ...(customer ? { customer } : {}) },
+    input,
+  );
+  return { order, created };
+}
+
+/** The request's customer and order, resolved once for every plan made against them. */
+export interface PlanBasis {
+  customer: Customer | null;
+  order: OrderObject | null;
+  orderCreated: boolean;
+}
+
+export async function planBasisOf(
+  trx: Kysely<Database>,
+  ctx: PipelineContext,
+  body: StackableBody,
+  subjects: PlanSubjects,
+): Promise<PlanBasis> {
+  const customer = await subjects.customer(trx, ctx, body);
+  const { order, created } = await orderOf(trx, ctx, body, customer, subjects);
+  return { customer, order, orderCreated: created };
+}

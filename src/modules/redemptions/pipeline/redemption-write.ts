@@ -1,0 +1,289 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/database.js';
+import type { Deps } from '../../../app/deps.js';
+import { AppError } from '../../../lib/errors.js';
+import { timeOrderedId } from '../../../lib/ids.js';
+import { RawJson } from '../../../lib/raw-json.js';
+import { recordRedemptionInSummary } from '../../customers/index.js';
+import { emitMany, type CustomerEventInput } from '../../events/index.js';
+import type { CampaignType } from '../../../lib/enums.js';
+import { debitGift } from '../../ledgers/index.js';
+import { recordOrderRedemption } from '../../orders/index.js';
+import { claimVoucherRedemption } from '../../vouchers/index.js';
+import { calculatedOrder } from './calculated-order.js';
+import { failure, isFailureKey, type Failure } from './redeemable-check.js';
+import { relatedObjectOf, type LoadedRedeemable } from './redeemable-load.js';
+import type { AppliedRedeemable, Plan } from './redemption-plan.js';
+import {
+  presentRedemption,
+  presentWrittenRedemption,
+  type RedemptionObject,
+  type RedemptionRow,
+} from '../redemptions.presenter.js';
+import { insertRedemptions } from '../redemptions.repository.js';
+import { childRow, parentRow, type RowContext } from './redemption-rows.js';
+import { spendLoyalty, type LoyaltySpend } from './loyalty-spend.js';
+import { Refusal } from './redemption-refusal.js';
+import { REDEMPTIONS_SUCCEEDED } from '../redemption.seams.js';
+
+export { Refusal };
+
+/**
+ * The write stage, inside the request's one transaction: each applied redeemable's guarded
+ * counters (the voucher's redemption quantity, the gift card's credits, the loyalty card's
+ * points and the reward's stock), the parent and child redemptions, the order's discounts and
+ * `redemptions` map, the customer's summary and the events. A guarded statement that loses a
+ * race throws a Refusal for its redeemable: the transaction rolls back and the request is
+ * refused like any other failure.
+ */
+type WriteDeps = Pick<Deps, 'seams' | 'clock'>;
+
+/** The redeemable's own AppErrors with a failure key (gift_amount_exceeded...) as its Refusal. */
+async function asRefusal<T>(loaded: LoadedRedeemable, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof AppError && isFailureKey(error.key)) throw new Refusal(loaded, failure(error.key));
+    throw error;
+  }
+}
+
+interface Spent {
+  giftAmount: number | null;
+  loyalty: LoyaltySpend | null;
+}
+
+async function spend(
+  deps: WriteDeps,
+  trx: Kysely<Database>,
+  applied: AppliedRedeemable,
+  ids: { child: string; orderId: string | null },
+  ctx: RowContext,
+  plan: Plan,
+): Promise<Spent> {
+  const { loaded, effect } = applied;
+  const voucher = loaded.voucher;
+  if (!voucher) return { giftAmount: null, loyalty: null };
+  if (!(await claimVoucherRedemption(trx, voucher.id, ctx.at))) throw new Refusal(loaded, failure('quantity_exceeded'));
+  const related = { order_id: ids.orderId, redemption_id: ids.child };
+  if (voucher.type === 'GIFT_VOUCHER') {
+    const credits = effect?.credits_used ?? 0;
+    // The card as the plan read it in this transaction: the guarded debit needs no second read.
+    if (credits > 0)
+      await debitGift(deps, trx, {
+        voucherId: voucher.id,
+        amount: credits,
+        type: 'CREDITS_REDEMPTION',
+        related,
+        actor: ctx.actor,
+        at: ctx.at,
+        card: voucher,
+      });
+    return { giftAmount: credits, loyalty: null };
+  }
+  if (voucher.type === 'LOYALTY_CARD')
+    return {
+      giftAmount: null,
+      loyalty: await spendLoyalty(deps, trx, applied, { ...related, customer: plan.customer, ctx }),
+    };
+  return { giftAmount: null, loyalty: null };
+}
+
+const CAMPAIGN_TYPE_OF: Record<string, CampaignType> = {
+  DISCOUNT_VOUCHER: 'DISCOUNT_COUPONS',
+  GIFT_VOUCHER: 'GIFT_VOUCHERS',
+  LOYALTY_CARD: 'LOYALTY_PROGRAM',
+};
+
+/** A record written, with its answer (presented once: the event and the request's answer share it). */
+type Announced = { row: RedemptionRow; redemption: RedemptionObject; loaded: LoadedRedeemable };
+type RedemptionEvent = 'customer.redemption.succeeded' | 'customer.redemption.failed';
+
+function eventOf(
+  { row, redemption, loaded }: Announced,
+  customer: NonNullable<RowContext['customer']>,
+  ctx: RowContext,
+  type: RedemptionEvent,
+): CustomerEventInput {
+  const campaignId = row.campaign_id;
+  const campaignType = loaded.tier ? 'PROMOTION' : loaded.voucher ? CAMPAIGN_TYPE_OF[loaded.voucher.type] : undefined;
+  return {
+    type,
+    customer_id: customer.id,
+    actor: ctx.actor,
+    created_at: ctx.at,
+    data: {
+      customer,
+      redemption,
+      ...(redemption.voucher ? { voucher: redemption.voucher } : {}),
+      ...(redemption.promotion_tier ? { promotion_tier: redemption.promotion_tier } : {}),
+    },
+    ...(campaignId ? { campaign: { id: campaignId, type: campaignType ?? null } } : {}),
+  };
+}
+
+/**
+ * The customer's summary and events for redemptions of one outcome (a stack's children, or a
+ * refusal's failed redemption): one summary statement with their sums, one insert of their
+ * events, in the rows' order.
+ */
+async function announce(trx: Kysely<Database>, rows: Announced[], ctx: RowContext, type: RedemptionEvent) {
+  const customer = ctx.customer;
+  if (!customer || rows.length === 0) return;
+  const sum = (pick: (row: RedemptionRow) => number | null) =>
+    rows.reduce((total, { row }) => total + (pick(row) ?? 0), 0);
+  await recordRedemptionInSummary(trx, {
+    customer_id: customer.id,
+    result: type === 'customer.redemption.succeeded' ? 'SUCCESS' : 'FAILURE',
+    count: rows.length,
+    gift_amount: sum((row) => row.gift_amount),
+    loyalty_points: sum((row) => row.loyalty_points),
+    at: ctx.at,
+  });
+  await emitMany(
+    trx,
+    rows.map((announced) => eventOf(announced, customer, ctx, type)),
+  );
+}
+
+export interface Written {
+  /** Null for a single redemption (the legacy calls): its one child stands alone. */
+  parent: RedemptionObject | null;
+  children: RedemptionObject[];
+  /** The parent's order snapshot: the answer's `order` is that very text. */
+  order: RawJson | null;
+}
+
+/** A row's order snapshot as written, to be copied as is into its answer and event. */
+const snapshotOf = (row: RedemptionRow): RawJson | null =>
+  row.order_snapshot === null ? null : new RawJson(row.order_snapshot);
+
+/**
+ * The order's redemptions map with this request's entry: the parent's with its stacked
+ * children, or a single redemption's own (related to its voucher or tier, as the legacy
+ * endpoints write it).
+ */
+function redemptionsMap(plan: Plan, parentId: string | null, childIds: string[], at: string): Record<string, unknown> {
+  const previous = plan.order?.redemptions ?? {};
+  if (parentId !== null)
+    return {
+      ...previous,
+      [parentId]: { date: at, related_object_type: 'redemption', related_object_id: parentId, stacked: childIds },
+    };
+  const related = relatedObjectOf(plan.applied[0]!.loaded);
+  const entry = {
+    date: at,
+    related_object_type: related.type,
+    related_object_id: related.id,
+    ...(related.campaignId ? { related_object_parent_id: related.campaignId } : {}),
+  };
+  return { ...previous, [childIds[0] as string]: entry };
+}
+
+async function writeOrder(
+  trx: Kysely<Database>,
+  plan: Plan,
+  redemptions: Record<string, unknown>,
+  at: string,
+): Promise<void> {
+  if (!plan.order || !plan.final) return;
+  const storedCount = plan.order.items.length;
+  const items = plan.final.items.slice(0, storedCount).flatMap((item, position) => {
+    const stored = plan.order!.items[position]!;
+    const added = item.quantity !== (stored.quantity ?? 1); // a UNIT discount's missing units, added to the line
+    const changed =
+      added ||
+      item.discount_amount !== (stored.discount_amount ?? 0) ||
+      item.discount_quantity !== (stored.discount_quantity ?? 0);
+    const figures = { position, discount_amount: item.discount_amount, discount_quantity: item.discount_quantity };
+    return changed ? [added ? { ...figures, quantity: item.quantity, amount: item.amount } : figures] : [];
+  });
+  const added = plan.final.items.slice(storedCount).map((item) => ({
+    product_id: item.product_id,
+    sku_id: item.sku_id,
+    quantity: item.quantity,
+    price: item.price,
+    amount: item.amount,
+    discount_amount: item.discount_amount,
+    discount_quantity: item.discount_quantity,
+  }));
+  await recordOrderRedemption(trx, plan.order.id, {
+    amount: plan.final.amount,
+    discount_amount: plan.final.discount_amount,
+    items_discount_amount: plan.final.items_discount_amount,
+    items,
+    added,
+    redemptions,
+    at,
+  });
+}
+
+/**
+ * `single`: one redeemable redeemed as the legacy endpoints do (POST /v1/vouchers/{code}/redemption,
+ * /v1/promotions/tiers/{id}/redemption): its redemption alone, with no parent.
+ */
+export async function writeRedemption(
+  deps: WriteDeps,
+  trx: Kysely<Database>,
+  stages: Plan,
+  ctx: RowContext,
+  single = false,
+): Promise<Written> {
+  // The order is updated by this redemption: its snapshots show it as stored after it.
+  const plan = stages.order ? { ...stages, order: { ...stages.order, updated_at: ctx.at } } : stages;
+  const parentId = single && plan.applied.length === 1 ? null : timeOrderedId('r_', ctx.at);
+  const childIds = plan.applied.map(() => timeOrderedId('r_', ctx.at));
+  const redemptions = redemptionsMap(plan, parentId, childIds, ctx.at);
+  const children: RedemptionRow[] = [];
+  for (const [i, applied] of plan.applied.entries()) {
+    const id = childIds[i] as string;
+    const spent = await asRefusal(applied.loaded, () =>
+      spend(deps, trx, applied, { child: id, orderId: plan.order?.id ?? null }, ctx, plan),
+    );
+    const order = plan.order && applied.order ? calculatedOrder(plan.order, applied.order, redemptions) : null;
+    const figures = {
+      order,
+      giftAmount: spent.giftAmount,
+      loyaltyPoints: spent.loyalty?.points ?? null,
+      reward: spent.loyalty?.reward ?? null,
+    };
+    children.push(childRow(id, parentId, applied.loaded, figures, ctx));
+  }
+  const order = plan.order && plan.final ? calculatedOrder(plan.order, plan.final, redemptions) : null;
+  const parent = parentId === null ? null : parentRow(parentId, children, order, ctx);
+  await insertRedemptions(
+    trx,
+    [...(parent ? [parent] : []), ...children].map(({ seq: _seq, ...row }) => row),
+  );
+  await writeOrder(trx, plan, redemptions, ctx.at);
+  const announced = children.map((row, i) => ({
+    row,
+    redemption: presentWrittenRedemption(row, snapshotOf(row)),
+    loaded: plan.applied[i]!.loaded,
+  }));
+  await announce(trx, announced, ctx, 'customer.redemption.succeeded');
+  await deps.seams.fire(REDEMPTIONS_SUCCEEDED, trx, {
+    redemptions: announced.map((a) => a.redemption),
+    customer: ctx.customer,
+    actor: ctx.actor,
+    at: ctx.at,
+  });
+  const parentOrder = parent ? snapshotOf(parent) : snapshotOf(children[0]!);
+  return {
+    parent: parent ? presentWrittenRedemption(parent, parentOrder) : null,
+    children: announced.map((a) => a.redemption),
+    order: parentOrder,
+  };
+}
+
+/** A refused request's failed redemption and its event (with the summary's failed count). */
+export async function writeFailure(
+  trx: Kysely<Database>,
+  row: RedemptionRow,
+  loaded: LoadedRedeemable,
+  ctx: RowContext,
+): Promise<void> {
+  const { seq: _seq, ...insert } = row;
+  await insertRedemptions(trx, [insert]);
+  await announce(trx, [{ row, redemption: presentRedemption(row), loaded }], ctx, 'customer.redemption.failed');
+}
