@@ -91,6 +91,31 @@ const modules = readdirSync(MODULES, { withFileTypes: true })
   .map((e) => e.name);
 const indexOf = (module: string): string => join(MODULES, module, 'index.ts');
 
+/**
+ * The roles a module file may play, named by its suffix: what a reader expects inside before
+ * opening it. `rules` is the module's pure logic (no I/O), `types` its shared types and
+ * constants, `client` a call out of the process (a webhook's POST), `cache` an in-process cache.
+ */
+const ROLES = [
+  'service',
+  'repository',
+  'schemas',
+  'presenter',
+  'routes',
+  'job',
+  'sweep',
+  'seam',
+  'subscriptions',
+  'table',
+  'filters',
+  'cache',
+  'rules',
+  'types',
+  'metrics',
+  'client',
+];
+const ROLE_SUFFIX = new RegExp(`\\.(${ROLES.join('|')})\\.ts$`);
+
 /** The file each name an index exports comes from. */
 const origins = (index: string): Map<string, string> =>
   new Map(importsOf(index, texts.get(index) ?? '').flatMap((i) => i.names.map((n): [string, string] => [n, i.target])));
@@ -133,6 +158,14 @@ describe('front doors', () => {
       deepImports(join(SRC, 'root/x.ts'), "import { s } from '../modules/vouchers/voucher-import.job.js';"),
       ['root/x.ts -> modules/vouchers/voucher-import.job.ts'],
     );
+  });
+
+  it('names every module file by its role (index.ts only as the front door, right under the module)', () => {
+    const unnamed = [...texts.keys()]
+      .filter((file) => moduleOf(file) !== null && !ROLE_SUFFIX.test(file))
+      .filter((file) => file !== indexOf(moduleOf(file) as string))
+      .map((file) => relative(SRC, file));
+    assert.deepEqual(unnamed, []);
   });
 
   it('keeps each index.ts to re-exports, of no routes', () => {

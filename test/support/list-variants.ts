@@ -7,7 +7,7 @@
 import { CAMPAIGN_ORDER_FIELDS, CAMPAIGN_TYPES } from '../../src/modules/campaigns/campaigns.schemas.js';
 import { ORDER_FIELDS as CATALOG_ORDER_FIELDS } from '../../src/modules/catalog/catalog.schemas.js';
 import { CUSTOMER_ORDER_FIELDS } from '../../src/modules/customers/customers-list.schemas.js';
-import { EVENT_CATEGORIES, FILTERABLE_EVENT_TYPES } from '../../src/modules/events/event-types.js';
+import { EVENT_CATEGORIES, FILTERABLE_EVENT_TYPES } from '../../src/modules/events/events.types.js';
 import { ACTIVITY_ORDER_FIELDS } from '../../src/modules/events/events.schemas.js';
 import { EXPORT_LIST_ORDER_FIELDS } from '../../src/modules/exports/exports.schemas.js';
 import { EARNING_RULE_ORDER_FIELDS } from '../../src/modules/loyalty/earning/earning-rules.schemas.js';

@@ -11,4 +11,4 @@ export {
 } from './keys.service.js';
 export { tokenRequestSchema } from './oauth.schemas.js';
 export { authenticateBearer, issueToken, recentlyAuthenticatedBearer } from './oauth.service.js';
-export { scopesAllowPath } from './scopes.js';
+export { scopesAllowPath } from './scopes.rules.js';

@@ -5,7 +5,7 @@ import { isoNow } from '../../lib/clock.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { hashSecret, newSecret } from '../../lib/secrets.js';
 import * as repo from './auth.repository.js';
-import { cachedKey, keyTokenMatches, lastKnownKey, type CachedKey } from './key-cache.js';
+import { cachedKey, keyTokenMatches, lastKnownKey, type CachedKey } from './keys.cache.js';
 
 type KeyDeps = Pick<Deps, 'db' | 'clock'>;
 export type KeyKind = 'server' | 'client';

@@ -1,5 +1,5 @@
 import { mixed, object, string, type InferType } from 'yup';
-import { isScope } from './scopes.js';
+import { isScope } from './scopes.rules.js';
 
 /**
  * The OAuth form bodies (the reference's "Generate OAuth 2.0 Token", "Introspect OAuth 2.0 Token"), validated with `validateKeyedBody`: the reference

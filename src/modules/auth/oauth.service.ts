@@ -4,7 +4,7 @@ import { AppError } from '../../lib/errors.js';
 import { randomBase62 } from '../../lib/ids.js';
 import { hashSecret } from '../../lib/secrets.js';
 import * as repo from './auth.repository.js';
-import { cachedToken, lastKnownToken, type CachedToken } from './key-cache.js';
+import { cachedToken, lastKnownToken, type CachedToken } from './keys.cache.js';
 import { scopeNames, type TokenBody, type TokenRequest } from './oauth.schemas.js';
 
 type OAuthDeps = Pick<Deps, 'db' | 'clock'>;

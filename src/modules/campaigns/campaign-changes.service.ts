@@ -1,7 +1,7 @@
 import { checkValidity, validityColumns, type ValidityColumns } from '../../engine/validity/index.js';
 import { AppError, invalidPayload, notFound } from '../../lib/errors.js';
 import { resolveCategoryId } from '../categories/index.js';
-import { templateOf } from './campaign-template.js';
+import { templateOf } from './campaign-template.rules.js';
 import * as repo from './campaigns.repository.js';
 import type { UpdateCampaignBody } from './campaigns.schemas.js';
 import { findCampaign, type CampaignRow } from './campaigns.service.js';

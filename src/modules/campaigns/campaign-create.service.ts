@@ -3,10 +3,10 @@ import type { Database } from '../../db/database.js';
 import { duplicateFound, invalidPayload } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { resolveCategoryId } from '../categories/index.js';
-import { templateFromBody } from './campaign-template.js';
+import { templateFromBody } from './campaign-template.rules.js';
 import * as repo from './campaigns.repository.js';
 import type { CreateCampaignBody } from './campaigns.schemas.js';
-import { insertTiers, newValidity } from './promotion-tier-rows.js';
+import { insertTiers, newValidity } from './promotion-tier-rows.service.js';
 import { findCampaign, type CampaignRow } from './campaigns.service.js';
 
 const flag = (value: boolean | undefined, fallback = false): number => ((value ?? fallback) ? 1 : 0);

@@ -2,7 +2,7 @@ import type { RouteModule } from '../../http/context.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
 import { createCampaign, deleteCampaign, updateCampaign } from '../vouchers/index.js';
 import { campaignsListQuerySchema, createCampaignSchema, updateCampaignSchema } from './campaigns.schemas.js';
-import { withCampaignType } from './campaign-template.js';
+import { withCampaignType } from './campaign-template.rules.js';
 import { getCampaign, listCampaigns, setCampaignActive } from './campaigns.service.js';
 
 /** Campaigns. Writes reach the campaign's vouchers, so they are the vouchers module's use cases. */

@@ -8,7 +8,7 @@ export {
   templateFor,
   templateOf,
   templateOfVoucher,
-} from './campaign-template.js';
+} from './campaign-template.rules.js';
 export { type CampaignView, presentSimpleCampaign } from './campaigns.presenter.js';
 export {
   CAMPAIGN_ORDER_FIELDS,

@@ -3,7 +3,7 @@ import { checkValidity, validityColumns } from '../../engine/validity/index.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError, invalidPayload } from '../../lib/errors.js';
 import { resolveCategoryId } from '../categories/index.js';
-import { insertTiers } from './promotion-tier-rows.js';
+import { insertTiers } from './promotion-tier-rows.service.js';
 import * as stacks from './promotion-stacks.repository.js';
 import * as tiers from './promotion-tiers.repository.js';
 import { MAX_PROMOTION_TIERS, tierDiscount, type TierBody, type UpdateTierBody } from './promotion-tiers.schemas.js';

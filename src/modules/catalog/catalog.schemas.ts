@@ -2,7 +2,7 @@ import { mixed, number, string } from 'yup';
 import { jsonSizeMessage, withinJsonBytes } from '../../lib/fields.js';
 import { LIMITS } from '../../lib/limits.js';
 import { date, limit, order, page, querySchema, type QueryOf } from '../../lib/query-params.js';
-import type { ListWindow } from './catalog-list.js';
+import type { ListWindow } from './catalog-list.types.js';
 
 /** An HTTPS address whose path ends in .png or .jpg (the reference's Product object, `image_url`). */
 export function isImageUrl(value: string): boolean {

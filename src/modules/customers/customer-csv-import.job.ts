@@ -1,7 +1,7 @@
 import { fieldOf } from '../../jobs/item-savepoints.js';
 import { rowImportStep, type CsvImportPayload } from '../../jobs/row-import.js';
 import { validateItem } from '../../lib/validate.js';
-import { customerFromCsv } from './customer-csv.js';
+import { customerFromCsv } from './customer-csv.rules.js';
 import { createCustomerSchema } from './customers.schemas.js';
 import { upsertCustomerId } from './customers.service.js';
 

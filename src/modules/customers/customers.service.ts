@@ -15,7 +15,7 @@ import {
   type UpsertResult,
   type Written,
 } from './customer-change.service.js';
-import { changedColumns, patchFromFields } from './customer-patch.js';
+import { changedColumns, patchFromFields } from './customer-patch.rules.js';
 import { forgetCustomer, type CustomerCache } from './customer-cache.service.js';
 import { firstOrderColumns, type FirstOrder } from './customer-summary.service.js';
 import * as repo from './customers.repository.js';

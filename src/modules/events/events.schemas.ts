@@ -1,5 +1,5 @@
 import { date, limit, matching, oneOf, order, querySchema, text, type QueryOf } from '../../lib/query-params.js';
-import { CAMPAIGN_TYPES, EVENT_CATEGORIES, isFilterableEventType } from './event-types.js';
+import { CAMPAIGN_TYPES, EVENT_CATEGORIES, isFilterableEventType } from './events.types.js';
 
 /** The `order` values of GET /v1/customers/{id}/activity (each also with a leading `-`). */
 export const ACTIVITY_ORDER_FIELDS = ['created_at'] as const;

@@ -13,7 +13,7 @@ import {
   type CampaignType,
   type CustomerEventType,
   type EventCategory,
-} from './event-types.js';
+} from './events.types.js';
 import * as repo from './events.repository.js';
 import { presentEvent, type CustomerActivity } from './events.presenter.js';
 import type { ActivityQuery } from './events.schemas.js';

@@ -2,8 +2,8 @@ import { closeSync, fdatasyncSync, ftruncateSync, openSync, writeSync } from 'no
 import { compileFilter, evaluateFilter, type CompiledFilter } from '../../engine/conditions/index.js';
 import { JobFailure, type JobStep, type PortionContext, type PortionJob } from '../../jobs/job-step.js';
 import { csvLine } from '../../lib/csv.js';
-import { columnsFor, EXPORT_SOURCES, fieldValue, type ExportRow, type ExportSource } from './export-sources.js';
-import type { ExportPlan } from './export-params.js';
+import { columnsFor, EXPORT_SOURCES, fieldValue, type ExportRow, type ExportSource } from './export-sources.rules.js';
+import type { ExportPlan } from './export-params.rules.js';
 import * as repo from './exports.repository.js';
 
 /** The EXPORT job's input, stored with its async action. */

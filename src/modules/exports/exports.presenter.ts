@@ -1,4 +1,4 @@
-import type { ExportParameters } from './export-params.js';
+import type { ExportParameters } from './export-params.rules.js';
 import type { ExportRecord } from './exports.repository.js';
 
 /** Where a finished export's file is served, under the same credentials as the API. */

@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Kysely, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
 import type { ExportStatus } from '../../lib/enums.js';
-import type { ExportRow, ExportSource } from './export-sources.js';
+import type { ExportRow, ExportSource } from './export-sources.rules.js';
 import type { ExportTable } from './exports.table.js';
 import type { DynamicSchema } from '../../db/database.js';
 import type { Db } from '../../db/engine.js';

@@ -1,4 +1,4 @@
-import type { CreditsCreditType, CreditsDebitType } from './ledger-types.js';
+import type { CreditsCreditType, CreditsDebitType } from './ledger.types.js';
 import {
   applyEffects,
   checkAmount,

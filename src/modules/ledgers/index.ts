@@ -20,7 +20,7 @@ export {
   type PointsChangedSubscriber,
 } from './points-changed.seam.js';
 export { presentBalance, presentTransaction, presentBucket, type TransactionObject } from './ledgers.presenter.js';
-export * from './ledger-types.js';
+export * from './ledger.types.js';
 export { refundPoints, type PointsRefund, type PointsRefundInput } from './points-refund.service.js';
 export { findMemberCard } from './member-card.service.js';
 export { changeBalance } from './balance.service.js';

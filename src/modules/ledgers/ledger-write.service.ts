@@ -11,7 +11,7 @@ import {
   type LedgerEntryType,
   type LedgerOperationType,
   type PointsType,
-} from './ledger-types.js';
+} from './ledger.types.js';
 import { presentBalance, presentCard, presentTransaction } from './ledgers.presenter.js';
 import * as repo from './ledgers.repository.js';
 import { POINTS_CHANGED } from './points-changed.seam.js';

@@ -1,5 +1,5 @@
 import { giftKind, loyaltyCardKind } from '../vouchers/index.js';
-import { NEVER_EXPIRES, isPointsType } from './ledger-types.js';
+import { NEVER_EXPIRES, isPointsType } from './ledger.types.js';
 import type { CardFields, LedgerEntryRow } from './ledgers.repository.js';
 import type { PointsBucketRow } from './points-buckets.repository.js';
 

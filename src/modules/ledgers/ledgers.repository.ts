@@ -1,8 +1,8 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { columnsShape, queryTemplate } from '../../db/sqlite/query-template.js';
-import type { CounterColumn } from './ledger-types.js';
-import { NEVER_EXPIRES } from './ledger-types.js';
+import type { CounterColumn } from './ledger.types.js';
+import { NEVER_EXPIRES } from './ledger.types.js';
 import type { LedgerEntryTable } from './ledgers.table.js';
 import type { Db } from '../../db/engine.js';
 

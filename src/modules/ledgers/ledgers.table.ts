@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { LedgerEntryType, LedgerOperationType } from './ledger-types.js';
+import type { LedgerEntryType, LedgerOperationType } from './ledger.types.js';
 
 /** sql/0009_ledgers.sql: one row per change of a card's points or a gift card's credits. */
 export interface LedgerEntryTable {

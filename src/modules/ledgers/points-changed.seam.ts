@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { Actor } from '../../lib/actor.js';
 import { seam, type Seams, type Subscriber } from '../../lib/seams.js';
-import type { PointsType } from './ledger-types.js';
+import type { PointsType } from './ledger.types.js';
 
 /**
  * THE POINTS SEAM: fired inside the transaction of every change of a loyalty card's points

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import type { PointsType } from './ledger-types.js';
+import type { PointsType } from './ledger.types.js';
 
 /** The ledger types that count as points earned (a tier's POINTS_IN_PERIOD qualification). */
 export const EARNED_TYPES: readonly PointsType[] = ['POINTS_ADDITION', 'POINTS_ACCRUAL', 'PENDING_POINTS_ACTIVATION'];

@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import { NEVER_EXPIRES } from './ledger-types.js';
+import { NEVER_EXPIRES } from './ledger.types.js';
 import { CARD_FIELDS, type CardFields } from './ledgers.repository.js';
 import type { LedgerEntryTable } from './ledgers.table.js';
 import type { Db } from '../../db/engine.js';

@@ -4,7 +4,7 @@ import { findLiveCampaign, type CampaignRow } from '../campaigns/index.js';
 import { addLoyaltyPoints, findSimpleCustomers } from '../customers/index.js';
 import { type CustomerEventInput, emitMany } from '../events/index.js';
 import { entryRow, type Db, type LedgerDeps } from './ledger-write.service.js';
-import { TYPE_EFFECTS } from './ledger-types.js';
+import { TYPE_EFFECTS } from './ledger.types.js';
 import { presentBalance, presentCard, presentTransaction } from './ledgers.presenter.js';
 import * as repo from './ledgers.repository.js';
 import * as bucketsRepo from './points-buckets.repository.js';

@@ -2,7 +2,7 @@ import { programExpiryDate, type ExpirationRules } from '../../engine/loyalty/po
 import { AppError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { findLiveCampaign, type CampaignRow, templateOf } from '../campaigns/index.js';
-import { NEVER_EXPIRES, type PointsCreditType, type PointsDebitType } from './ledger-types.js';
+import { NEVER_EXPIRES, type PointsCreditType, type PointsDebitType } from './ledger.types.js';
 import {
   applyEffects,
   checkAmount,

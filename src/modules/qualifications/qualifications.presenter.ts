@@ -1,7 +1,7 @@
 import type { CategoryView } from '../categories/index.js';
 import { type AssignmentView, assignmentsList } from '../validation-rules/index.js';
 import { type AppliedRedeemable, type Plan, orderOfValidation } from '../redemptions/index.js';
-import type { Candidate } from './qualification-candidates.js';
+import type { Candidate } from './qualification-candidates.service.js';
 
 /**
  * A qualified redeemable as the reference's QualificationsRedeemable: its id (a voucher's

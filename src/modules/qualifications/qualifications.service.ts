@@ -15,9 +15,9 @@ import {
 } from '../redemptions/index.js';
 import { getStackingRules } from '../stacking-rules/index.js';
 import { assignmentsOfObjects } from '../validation-rules/index.js';
-import { walkCandidates, type Candidate, type SourceName, type WalkInput } from './qualification-candidates.js';
-import { qualifyChunk } from './qualification-check.js';
-import { prunedSources } from './qualification-filters.js';
+import { walkCandidates, type Candidate, type SourceName, type WalkInput } from './qualification-candidates.service.js';
+import { qualifyChunk } from './qualification-check.service.js';
+import { prunedSources } from './qualifications.filters.js';
 import { appliedDiscountOf, expansionKeys, presentQualified, type Qualified } from './qualifications.presenter.js';
 import {
   DEFAULT_LIMIT,

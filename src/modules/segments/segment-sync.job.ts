@@ -1,5 +1,5 @@
 import type { JobStep } from '../../jobs/job-step.js';
-import { customerValues } from './segment-fields.js';
+import { customerValues } from './segment-fields.rules.js';
 import { holdsFor } from './segment-membership.service.js';
 import * as repo from './segments.repository.js';
 import type { SegmentSyncPayload } from './segments.service.js';

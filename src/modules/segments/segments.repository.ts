@@ -1,5 +1,5 @@
 import type { SegmentRow } from './segments.presenter.js';
-import type { CustomerFacts } from './segment-fields.js';
+import type { CustomerFacts } from './segment-fields.rules.js';
 import type { Db } from '../../db/engine.js';
 
 export const insertSegment = (db: Db, row: Omit<SegmentRow, 'seq'>): Promise<SegmentRow> =>

@@ -1,8 +1,8 @@
 /** The vouchers module's front door: all that code outside the module uses of it (docs/architecture.md, Front doors). */
 export { createCampaign, deleteCampaign, updateCampaign } from './campaign-vouchers.service.js';
 export { onGenerationCompleted } from './generation-completed.seam.js';
-export { giftKind } from './kinds/gift.js';
-export { loyaltyCardKind } from './kinds/loyalty-card.js';
+export { giftKind } from './kinds/gift.rules.js';
+export { loyaltyCardKind } from './kinds/loyalty-card.rules.js';
 export { startVouchersCsvStaging } from './voucher-csv-import.service.js';
 export { addVouchers, addVouchersInTransaction } from './voucher-generation.service.js';
 export { startImportStaging } from './voucher-import.service.js';

@@ -6,7 +6,7 @@ import { isoNow } from '../../lib/clock.js';
 import { VOUCHER_TYPE_BLOCK, VOUCHER_TYPES, type VoucherType } from '../../lib/enums.js';
 import { invalidPayload } from '../../lib/errors.js';
 import { templateFor, templateOfVoucher } from '../campaigns/index.js';
-import { draftFromTemplate, NO_OWNER } from './voucher-draft.js';
+import { draftFromTemplate, NO_OWNER } from './voucher-draft.rules.js';
 import { addVouchers, draftWithOverrides, insertOneVoucher } from './voucher-generation.service.js';
 import type { VoucherView } from './vouchers.presenter.js';
 import type { CreateVoucherBody } from './vouchers.schemas.js';

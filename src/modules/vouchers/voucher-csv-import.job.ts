@@ -4,7 +4,7 @@ import { AppError, invalidPayload } from '../../lib/errors.js';
 import { validateItem } from '../../lib/validate.js';
 import { templateOf, addToVouchersCount, findLiveCampaign } from '../campaigns/index.js';
 import { insertStandaloneVoucher } from './standalone-vouchers.service.js';
-import { codeOfCsv, voucherFromCsv } from './voucher-csv.js';
+import { codeOfCsv, voucherFromCsv } from './voucher-csv.rules.js';
 import { timeOrderedIds } from '../../lib/ids.js';
 import { rowForItem } from './voucher-import.job.js';
 import { createVoucherSchema } from './vouchers.schemas.js';

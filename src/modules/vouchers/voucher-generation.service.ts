@@ -21,7 +21,7 @@ import { JobType } from '../../lib/enums.js';
 import { notifyJobEnqueued } from '../../jobs/jobs.events.js';
 import { enqueueJob } from '../../jobs/jobs.service.js';
 import { checkCodeSpace, type CodeReservation } from './code-space.service.js';
-import { draftFromCampaign, rowFromDraft, type VoucherDraft } from './voucher-draft.js';
+import { draftFromCampaign, rowFromDraft, type VoucherDraft } from './voucher-draft.rules.js';
 import type { AddVouchersBody } from './vouchers.schemas.js';
 import { insertVoucher } from './voucher-inserts.repository.js';
 import { getVoucher } from './vouchers.service.js';

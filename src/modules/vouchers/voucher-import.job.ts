@@ -14,8 +14,8 @@ import {
 import { resolveCategoryId } from '../categories/index.js';
 import { JobFailure, type ItemFailure, type JobStep } from '../../jobs/job-step.js';
 import { itemPortion } from '../../jobs/portions.service.js';
-import { kindColumnsFromImport } from './kinds/index.js';
-import { draftFromCampaign, rowFromDraft } from './voucher-draft.js';
+import { kindColumnsFromImport } from './kinds/kinds.rules.js';
+import { draftFromCampaign, rowFromDraft } from './voucher-draft.rules.js';
 import type { ImportPayload } from './voucher-import.service.js';
 import { timeOrderedIds } from '../../lib/ids.js';
 import { importItemSchema, importItemTypeSchema } from './vouchers.schemas.js';

@@ -1,6 +1,6 @@
 import type { BulkStatement, DatabaseEngine, Db } from '../../db/engine.js';
-import { KIND_COLUMNS } from './kinds/index.js';
-import type { VoucherInsertRow } from './voucher-draft.js';
+import { KIND_COLUMNS } from './kinds/kinds.rules.js';
+import type { VoucherInsertRow } from './voucher-draft.rules.js';
 
 /** Every insertable column, in the order the bulk statement binds them; each voucher kind names its own (kinds/). */
 const COLUMNS: ReadonlyArray<keyof VoucherInsertRow> = [

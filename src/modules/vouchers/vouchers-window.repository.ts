@@ -12,7 +12,7 @@ import {
   type WindowScan,
 } from '../../db/sqlite/filter-window.js';
 import type { OrderBy } from '../../lib/pagination.js';
-import { VOUCHER_FILTER_COLUMNS } from './voucher-list-filters.js';
+import { VOUCHER_FILTER_COLUMNS } from './voucher-list.filters.js';
 import {
   applyFilters,
   deletedCampaignIds,

@@ -1,8 +1,8 @@
 import { presentValidity } from '../../engine/validity/index.js';
 import { categoriesOf, type CategoryView } from '../categories/index.js';
 import { assignmentsList, type AssignmentView } from '../validation-rules/index.js';
-import { presentKindBlocks } from './kinds/index.js';
-import { assetOf } from './voucher-assets.js';
+import { presentKindBlocks } from './kinds/kinds.rules.js';
+import { assetOf } from './voucher-assets.rules.js';
 import type { VoucherRow } from './vouchers.repository.js';
 
 /**

@@ -13,9 +13,9 @@ import {
   loyaltyCardTemplateSchema,
   redemptionSchema,
 } from '../campaigns/index.js';
-import { kindImportFields } from './kinds/index.js';
+import { kindImportFields } from './kinds/kinds.rules.js';
 import type { Filter } from '../../engine/conditions/index.js';
-import { withFiltersAsParams } from './voucher-list-filters.js';
+import { withFiltersAsParams } from './voucher-list.filters.js';
 import { validationRulesField } from '../validation-rules/index.js';
 
 const metadata = () => jsonObjectField('${path}');

@@ -14,7 +14,7 @@ import * as windowRepo from './vouchers-window.repository.js';
 import type { WindowScan } from '../../db/sqlite/filter-window.js';
 import { updateVoucherSchema, type UpdateVoucherBody, type VouchersListQuery } from './vouchers.schemas.js';
 import { assignmentsOfObjects, removeAssignmentsOf } from '../validation-rules/index.js';
-import { codeOfAssetId } from './voucher-assets.js';
+import { codeOfAssetId } from './voucher-assets.rules.js';
 
 type VoucherDeps = Pick<Deps, 'db' | 'clock'>;
 type Db = Deps['db'];

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../../app/deps.js';
-import { postSigned } from './delivery-http.js';
-import { envelope } from './envelope.js';
-import { DEFAULT_RETRY, nextAttemptAt, type RetryPolicy } from './retry-schedule.js';
+import { postSigned } from './delivery.client.js';
+import { envelope } from './envelope.presenter.js';
+import { DEFAULT_RETRY, nextAttemptAt, type RetryPolicy } from './retry-schedule.rules.js';
 import * as repo from './webhooks.repository.js';
 
 /**

@@ -1,5 +1,5 @@
 /** The webhooks module's front door: all that code outside the module uses of it (docs/architecture.md, Front doors). */
-export { loopOptions, startDeliveryLoop } from './delivery-loop.js';
+export { loopOptions, startDeliveryLoop } from './delivery-loop.service.js';
 export { deliverOnce } from './delivery.service.js';
 export { registerWebhookMetrics } from './webhooks.metrics.js';
 export type { DeliveryObject, WebhookObject } from './webhooks.presenter.js';

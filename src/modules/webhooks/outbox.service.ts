@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.js';
 import type { Actor } from '../../lib/actor.js';
 import { timeOrderedId } from '../../lib/ids.js';
 import { stringifyJson } from '../../lib/raw-json.js';
-import type { WebhookEventType } from './webhook-event-types.js';
+import type { WebhookEventType } from './webhook-events.types.js';
 import * as repo from './webhooks.repository.js';
 
 type Db = Kysely<Database>;

@@ -1,5 +1,5 @@
 import { array, boolean, object, string, type InferType } from 'yup';
-import { isWebhookEventType } from './webhook-event-types.js';
+import { isWebhookEventType } from './webhook-events.types.js';
 
 /**
  * The reference's ManagementProjectsWebhooks{Create,Update}RequestBody: `target_url`, `events`

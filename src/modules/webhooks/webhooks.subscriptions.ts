@@ -14,7 +14,7 @@ import { onPublicationSucceeded, getCreatedPublication } from '../publications/i
 import { onRedemptionsRolledBack, onRedemptionsSucceeded, presentRedemption } from '../redemptions/index.js';
 import { onGenerationCompleted } from '../vouchers/index.js';
 import { recordEvent } from './outbox.service.js';
-import type { WebhookEventType } from './webhook-event-types.js';
+import type { WebhookEventType } from './webhook-events.types.js';
 
 type Db = Kysely<Database>;
 

@@ -1,7 +1,7 @@
 import type { Deps } from '../../../src/app/deps.js';
 import { createDeps } from '../../../src/root/create-deps.js';
 import { fixedClock } from '../../../src/lib/clock.js';
-import type { CatalogItem } from '../../../src/modules/catalog/collections/collection-fields.js';
+import type { CatalogItem } from '../../../src/modules/catalog/collections/collection-fields.rules.js';
 import type { ProductRow } from '../../../src/modules/catalog/products/products.repository.js';
 import { createProduct, updateProduct } from '../../../src/modules/catalog/products/products.service.js';
 import type { SkuRow } from '../../../src/modules/catalog/skus/skus.repository.js';

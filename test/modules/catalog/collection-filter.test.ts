@@ -14,7 +14,7 @@ import {
   catalogValue,
   COLLECTION_FIELDS,
   type CatalogItem,
-} from '../../../src/modules/catalog/collections/collection-fields.js';
+} from '../../../src/modules/catalog/collections/collection-fields.rules.js';
 import { NOW, seedCatalog, type Seeded } from './catalog-seed.js';
 
 /**

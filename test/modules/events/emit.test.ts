@@ -13,7 +13,7 @@ import {
   FILTERABLE_EVENT_TYPES,
   isFilterableEventType,
   type CustomerEventType,
-} from '../../../src/modules/events/event-types.js';
+} from '../../../src/modules/events/events.types.js';
 import { activityQuerySchema } from '../../../src/modules/events/events.schemas.js';
 import { validateQuery } from '../../../src/lib/validate.js';
 import { emit, listCustomerEvents } from '../../../src/modules/events/events.service.js';

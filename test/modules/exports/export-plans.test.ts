@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { CompiledQuery } from 'kysely';
 import type { Deps } from '../../../src/app/deps.js';
 import { createDeps } from '../../../src/root/create-deps.js';
-import { columnsFor, EXPORT_SOURCES } from '../../../src/modules/exports/export-sources.js';
+import { columnsFor, EXPORT_SOURCES } from '../../../src/modules/exports/export-sources.rules.js';
 import { streamSourcePage, type KeysetPage } from '../../../src/modules/exports/exports.repository.js';
 import { freshDbFile } from '../../support/db.js';
 import { explain, planProblems, recordingKysely, ROWS, writeStatistics } from '../../support/query-plans.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { EXPORTED_OBJECTS } from '../../../src/lib/enums.js';
-import { EXPORT_SOURCES } from '../../../src/modules/exports/export-sources.js';
+import { EXPORT_SOURCES } from '../../../src/modules/exports/export-sources.rules.js';
 
 const README = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
 const API_DOC = readFileSync(new URL('../../../docs/api.md', import.meta.url), 'utf8');

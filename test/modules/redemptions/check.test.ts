@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkRedeemable, type CheckContext } from '../../../src/modules/redemptions/pipeline/redeemable-check.js';
-import type { LoadedRedeemable } from '../../../src/modules/redemptions/pipeline/redeemable-load.js';
+import {
+  checkRedeemable,
+  type CheckContext,
+} from '../../../src/modules/redemptions/pipeline/redeemable-check.rules.js';
+import type { LoadedRedeemable } from '../../../src/modules/redemptions/pipeline/redeemable-load.service.js';
 import type { OrderObject } from '../../../src/modules/orders/orders.presenter.js';
 import type { VoucherRow } from '../../../src/modules/vouchers/vouchers.service.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { loopOptions, startDeliveryLoop } from '../../../src/modules/webhooks/delivery-loop.js';
-import { onRedemptionsSucceeded } from '../../../src/modules/redemptions/redemption.seams.js';
+import { loopOptions, startDeliveryLoop } from '../../../src/modules/webhooks/delivery-loop.service.js';
+import { onRedemptionsSucceeded } from '../../../src/modules/redemptions/redemption.seam.js';
 import { percentVoucher } from '../../api/redemptions/fixtures.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import {

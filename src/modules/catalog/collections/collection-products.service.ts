@@ -1,6 +1,6 @@
 import { compileFilter, validateFilter, type Filter } from '../../../engine/conditions/index.js';
 import { listEnvelope } from '../../../lib/pagination.js';
-import { COLLECTION_FIELDS } from './collection-fields.js';
+import { COLLECTION_FIELDS } from './collection-fields.rules.js';
 import {
   countMembers,
   membersAmong,

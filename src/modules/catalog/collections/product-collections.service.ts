@@ -3,7 +3,7 @@ import { isoNow } from '../../../lib/clock.js';
 import { duplicateFound, invalidPayload, notFound } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import { listEnvelope } from '../../../lib/pagination.js';
-import { COLLECTION_FIELDS } from './collection-fields.js';
+import { COLLECTION_FIELDS } from './collection-fields.rules.js';
 import * as collections from './product-collections.repository.js';
 import { presentCollection, type CollectionView } from './product-collections.presenter.js';
 import type {

@@ -2,7 +2,7 @@ import { fieldOf } from '../../../jobs/item-savepoints.js';
 import { rowImportStep, type CsvImportPayload } from '../../../jobs/row-import.js';
 import { invalidPayload } from '../../../lib/errors.js';
 import { validateItem } from '../../../lib/validate.js';
-import { productFromCsv, skuFromCsv } from './catalog-csv.js';
+import { productFromCsv, skuFromCsv } from './catalog-csv.rules.js';
 import { createProductSchema } from '../products/products.schemas.js';
 import { upsertProduct } from '../products/products.service.js';
 import { createSkuSchema } from '../skus/skus.schemas.js';

@@ -3,7 +3,7 @@ import { inBatches } from '../../../db/batches.js';
 import { keysTemplate } from '../../../db/sqlite/query-template.js';
 import { notIndexed } from '../../../db/sqlite/plan-hints.js';
 import type { ProductTable } from '../catalog.table.js';
-import type { ListWindow } from '../catalog-list.js';
+import type { ListWindow } from '../catalog-list.types.js';
 import type { Db } from '../../../db/engine.js';
 
 export type ProductRow = Selectable<ProductTable>;

@@ -4,7 +4,7 @@ import { duplicateFound, invalidPayload, notFound } from '../../../lib/errors.js
 import { newId } from '../../../lib/ids.js';
 import { listEnvelope } from '../../../lib/pagination.js';
 import { validateItem } from '../../../lib/validate.js';
-import type { ListWindow } from '../catalog-list.js';
+import type { ListWindow } from '../catalog-list.types.js';
 import * as products from './products.repository.js';
 import {
   presentProduct,

@@ -2,7 +2,7 @@ import { sql, type Insertable, type Kysely, type Selectable, type Updateable } f
 import { inBatches } from '../../../db/batches.js';
 import { notIndexed } from '../../../db/sqlite/plan-hints.js';
 import type { SkuTable } from '../catalog.table.js';
-import type { ListWindow } from '../catalog-list.js';
+import type { ListWindow } from '../catalog-list.types.js';
 import type { Db } from '../../../db/engine.js';
 
 export type SkuRow = Selectable<SkuTable>;

@@ -2,7 +2,7 @@ import { isoNow } from '../../../lib/clock.js';
 import { duplicateFound, invalidPayload, notFound } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import { listEnvelope } from '../../../lib/pagination.js';
-import type { ListWindow } from '../catalog-list.js';
+import type { ListWindow } from '../catalog-list.types.js';
 import type { ProductRow } from '../products/products.repository.js';
 import { presentSku, type ProductView, type SkuView } from '../products/products.presenter.js';
 import { requireProduct, type CatalogDeps } from '../products/products.service.js';

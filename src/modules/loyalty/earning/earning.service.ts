@@ -12,7 +12,7 @@ import { collectionMembersAmong } from '../../catalog/index.js';
 import { findSimpleCustomer } from '../../customers/index.js';
 import { creditPoints } from '../../ledgers/index.js';
 import type { PaidOrder, OrderObject } from '../../orders/index.js';
-import { expirationOf } from './earning-expiry.js';
+import { expirationOf } from './earning-expiry.rules.js';
 import { listActiveRulesForEvent, type EarningRuleRow } from './earning-rules.repository.js';
 import { listHeldCards, type HeldCard } from './earning.repository.js';
 import { addPendingPoints } from '../pending-points/pending-points.service.js';

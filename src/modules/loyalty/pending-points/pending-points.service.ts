@@ -5,11 +5,11 @@ import { isoNow } from '../../../lib/clock.js';
 import { AppError, notFound } from '../../../lib/errors.js';
 import { emit } from '../../events/index.js';
 import { adjustPendingPoints, creditPoints } from '../../ledgers/index.js';
-import { expirationOf } from '../earning/earning-expiry.js';
+import { expirationOf } from '../earning/earning-expiry.rules.js';
 import { findMemberCard, type MemberCard } from '../members/member-card.service.js';
 import { presentPendingPoints } from './pending-points.presenter.js';
 import * as repo from './pending-points.repository.js';
-import { pendingPointsId } from './pending-points-ids.js';
+import { pendingPointsId } from './pending-points-ids.rules.js';
 import type { Db } from '../../../db/engine.js';
 
 /**

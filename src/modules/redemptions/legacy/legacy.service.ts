@@ -4,9 +4,9 @@ import { notFound } from '../../../lib/errors.js';
 import { findPromotionTier } from '../../campaigns/index.js';
 import { findVoucherRow, getVoucher } from '../../vouchers/index.js';
 import { stackableOf, type LegacyBody, type LegacyTarget } from './legacy.schemas.js';
-import { pointsOf } from '../pipeline/loyalty-spend.js';
+import { pointsOf } from '../pipeline/loyalty-spend.service.js';
 import { redeemStackable } from '../pipeline/redeem.service.js';
-import type { AppliedRedeemable } from '../pipeline/redemption-plan.js';
+import type { AppliedRedeemable } from '../pipeline/redemption-plan.service.js';
 import { validateWithPlan } from '../pipeline/validate.service.js';
 
 /**

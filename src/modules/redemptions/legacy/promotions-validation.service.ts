@@ -2,7 +2,7 @@ import type { Deps } from '../../../app/deps.js';
 import type { Actor } from '../../../lib/actor.js';
 import { listAvailableTierIds } from '../../campaigns/index.js';
 import type { LegacyBody } from './legacy.schemas.js';
-import type { AppliedRedeemable, Plan } from '../pipeline/redemption-plan.js';
+import type { AppliedRedeemable, Plan } from '../pipeline/redemption-plan.service.js';
 import { orderOfValidation, validateEach } from '../pipeline/validate.service.js';
 
 /**

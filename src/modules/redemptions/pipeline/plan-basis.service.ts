@@ -11,7 +11,7 @@ import {
   upsertOrder,
   type OrderContext,
 } from '../../orders/index.js';
-import { customerOf, previewedCustomerOf, type Customer } from './redemption-customer.js';
+import { customerOf, previewedCustomerOf, type Customer } from './redemption-customer.service.js';
 import type { StackableBody } from './redemptions.schemas.js';
 
 /**

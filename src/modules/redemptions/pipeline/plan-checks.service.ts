@@ -9,9 +9,9 @@ import {
   type RulesOutcome,
 } from '../../validation-rules/index.js';
 import type { PipelineContext, PlanBasis } from './plan-basis.service.js';
-import { checkRedeemable, failure, type Failure } from './redeemable-check.js';
-import { loadRedeemables, type LoadedRedeemable } from './redeemable-load.js';
-import type { Customer } from './redemption-customer.js';
+import { checkRedeemable, failure, type Failure } from './redeemable-check.rules.js';
+import { loadRedeemables, type LoadedRedeemable } from './redeemable-load.service.js';
+import type { Customer } from './redemption-customer.service.js';
 import { countCustomerRedemptions } from '../redemptions.repository.js';
 import type { RedeemableBody } from './redemptions.schemas.js';
 

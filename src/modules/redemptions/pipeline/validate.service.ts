@@ -3,12 +3,12 @@ import type { Actor } from '../../../lib/actor.js';
 import { isoNow } from '../../../lib/clock.js';
 import { newId } from '../../../lib/ids.js';
 import { emit } from '../../events/index.js';
-import { calculatedOrder, type CalculatedOrderObject } from './calculated-order.js';
+import { calculatedOrder, type CalculatedOrderObject } from './calculated-order.rules.js';
 import { redeemablesOf } from './redeem.service.js';
-import { inapplicableItem, skippedItem } from './redemption-answer.js';
-import { customerOf } from './redemption-customer.js';
+import { inapplicableItem, skippedItem } from './redemption-answer.presenter.js';
+import { customerOf } from './redemption-customer.service.js';
 import { PREVIEWED, type PipelineContext } from './plan-basis.service.js';
-import { planStack, type AppliedRedeemable, type Plan } from './redemption-plan.js';
+import { planStack, type AppliedRedeemable, type Plan } from './redemption-plan.service.js';
 import type { StackableBody } from './redemptions.schemas.js';
 import { getStackingRules } from '../../stacking-rules/index.js';
 import {
@@ -17,7 +17,7 @@ import {
   setAsideSession,
   withSessionKey,
 } from '../../sessions/index.js';
-import { holdSession, sessionLockOf, type SessionLock } from './session-lock.js';
+import { holdSession, sessionLockOf, type SessionLock } from './session-lock.service.js';
 
 /**
  * POST /v1/validations and /client/v1/validations: the redemption pipeline without its write

@@ -6,10 +6,15 @@ import { isoNow } from '../../../lib/clock.js';
 import { AppError } from '../../../lib/errors.js';
 import { timeOrderedId } from '../../../lib/ids.js';
 import { getStackingRules } from '../../stacking-rules/index.js';
-import { findRollbackTarget, redemptionCustomer, rollbackCustomer, RollbackRefusal } from './rollback-checks.js';
-import { rollBackOnOrder } from './rollback-order.js';
-import { failedRollbackRow, parentRollbackRow, rollbackRow, type RollbackRowContext } from './rollback-rows.js';
-import { announceRollback, undoChild } from './rollback-undo.js';
+import {
+  findRollbackTarget,
+  redemptionCustomer,
+  rollbackCustomer,
+  RollbackRefusal,
+} from './rollback-checks.service.js';
+import { rollBackOnOrder } from './rollback-order.service.js';
+import { failedRollbackRow, parentRollbackRow, rollbackRow, type RollbackRowContext } from './rollback-rows.rules.js';
+import { announceRollback, undoChild } from './rollback-undo.service.js';
 import { presentRedemption, type RedemptionObject, type RedemptionRow } from '../redemptions.presenter.js';
 import {
   findRedemptionById,
@@ -18,7 +23,7 @@ import {
   markRolledBack,
 } from '../redemptions.repository.js';
 import type { RollbackInput } from './rollbacks.schemas.js';
-import { REDEMPTIONS_ROLLED_BACK } from '../redemption.seams.js';
+import { REDEMPTIONS_ROLLED_BACK } from '../redemption.seam.js';
 
 /**
  * POST /v1/redemptions/{id}/rollback (one redemption: a child of a stack) and

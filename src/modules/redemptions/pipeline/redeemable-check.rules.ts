@@ -1,7 +1,7 @@
 import { isActiveAt, presentValidity, type ValidityColumns } from '../../../engine/validity/index.js';
 import { errorCatalogue, type ErrorKey } from '../../../lib/errors.js';
 import type { OrderObject } from '../../orders/index.js';
-import type { LoadedRedeemable } from './redeemable-load.js';
+import type { LoadedRedeemable } from './redeemable-load.service.js';
 
 /**
  * The check stage: why a loaded redeemable cannot apply, as a failure code and message

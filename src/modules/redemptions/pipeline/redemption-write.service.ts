@@ -10,10 +10,10 @@ import type { CampaignType } from '../../../lib/enums.js';
 import { debitGift } from '../../ledgers/index.js';
 import { recordOrderRedemption } from '../../orders/index.js';
 import { claimVoucherRedemption } from '../../vouchers/index.js';
-import { calculatedOrder } from './calculated-order.js';
-import { failure, isFailureKey, type Failure } from './redeemable-check.js';
-import { relatedObjectOf, type LoadedRedeemable } from './redeemable-load.js';
-import type { AppliedRedeemable, Plan } from './redemption-plan.js';
+import { calculatedOrder } from './calculated-order.rules.js';
+import { failure, isFailureKey, type Failure } from './redeemable-check.rules.js';
+import { relatedObjectOf, type LoadedRedeemable } from './redeemable-load.service.js';
+import type { AppliedRedeemable, Plan } from './redemption-plan.service.js';
 import {
   presentRedemption,
   presentWrittenRedemption,
@@ -21,10 +21,10 @@ import {
   type RedemptionRow,
 } from '../redemptions.presenter.js';
 import { insertRedemptions } from '../redemptions.repository.js';
-import { childRow, parentRow, type RowContext } from './redemption-rows.js';
-import { spendLoyalty, type LoyaltySpend } from './loyalty-spend.js';
-import { Refusal } from './redemption-refusal.js';
-import { REDEMPTIONS_SUCCEEDED } from '../redemption.seams.js';
+import { childRow, parentRow, type RowContext } from './redemption-rows.rules.js';
+import { spendLoyalty, type LoyaltySpend } from './loyalty-spend.service.js';
+import { Refusal } from './redemption-refusal.rules.js';
+import { REDEMPTIONS_SUCCEEDED } from '../redemption.seam.js';
 
 export { Refusal };
 

@@ -1,5 +1,5 @@
 import type { ItemTarget, OrderOrItems, Redeemable } from '../../../engine/discounts/index.js';
-import type { LoadedRedeemable } from './redeemable-load.js';
+import type { LoadedRedeemable } from './redeemable-load.service.js';
 
 /**
  * A loaded redeemable as the discount engine takes it: a discount voucher's or a tier's

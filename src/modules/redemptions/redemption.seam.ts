@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { Actor } from '../../lib/actor.js';
 import { seam, type Seams, type Subscriber } from '../../lib/seams.js';
-import type { Customer } from './pipeline/redemption-customer.js';
+import type { Customer } from './pipeline/redemption-customer.service.js';
 import type { RedemptionObject, RedemptionRow } from './redemptions.presenter.js';
 
 /**

@@ -1,6 +1,6 @@
 import { validateFilter, type Filter } from '../../engine/conditions/index.js';
 import { invalidPayload } from '../../lib/errors.js';
-import { SEGMENT_FIELDS } from './segment-fields.js';
+import { SEGMENT_FIELDS } from './segment-fields.rules.js';
 
 /** A segment's filter as given, checked over the customer fields: the stored JSON, or 400 naming every bad part. */
 export function checkedSegmentFilter(filter: unknown): string {

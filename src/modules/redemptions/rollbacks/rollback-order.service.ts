@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import type { RollbackOrderMode } from '../../../lib/enums.js';
 import { recordOrderRedemption, findOrderObject, type OrderObject } from '../../orders/index.js';
-import { calculatedOrder, unchangedFigures, type CalculatedOrderObject } from '../pipeline/calculated-order.js';
+import { calculatedOrder, unchangedFigures, type CalculatedOrderObject } from '../pipeline/calculated-order.rules.js';
 import type { RedemptionRow } from '../redemptions.presenter.js';
 
 /**

@@ -8,15 +8,15 @@ import {
 } from '../../../engine/discounts/index.js';
 import { noEffectSkips, selectStack, type SkipKey, type StackingRules } from '../../../engine/stacking/index.js';
 import { AppError, invalidPayload } from '../../../lib/errors.js';
-import type { Customer } from './redemption-customer.js';
+import type { Customer } from './redemption-customer.service.js';
 import type { OrderObject } from '../../orders/index.js';
-import { discountOrderOf, unchangedFigures } from './calculated-order.js';
-import { failure, type Failure } from './redeemable-check.js';
-import { categoryOf, type LoadedRedeemable } from './redeemable-load.js';
+import { discountOrderOf, unchangedFigures } from './calculated-order.rules.js';
+import { failure, type Failure } from './redeemable-check.rules.js';
+import { categoryOf, type LoadedRedeemable } from './redeemable-load.service.js';
 import { planBasisOf, type PipelineContext, type PlanBasis, type PlanSubjects } from './plan-basis.service.js';
 import { checkAll, type Checked, type Qualifying, type RulesPassed } from './plan-checks.service.js';
 import type { RedeemableBody, StackableBody } from './redemptions.schemas.js';
-import { engineRedeemable } from './redeemable-effect.js';
+import { engineRedeemable } from './redeemable-effect.rules.js';
 
 export type { Customer };
 

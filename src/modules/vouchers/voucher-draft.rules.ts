@@ -1,5 +1,5 @@
 import type { StoredTemplate, CampaignRow } from '../campaigns/index.js';
-import { kindColumnsFromTemplate } from './kinds/index.js';
+import { kindColumnsFromTemplate } from './kinds/kinds.rules.js';
 import type { VoucherTable } from './vouchers.table.js';
 
 /** Every column of a new voucher except its id, code and times. */

@@ -1,5 +1,5 @@
 import type { LoadedRedeemable } from '../redemptions/index.js';
-import type { Candidate, SourceName } from './qualification-candidates.js';
+import type { Candidate, SourceName } from './qualification-candidates.service.js';
 import { FILTER_FIELDS, type FilterField, type QualificationFilters } from './qualifications.schemas.js';
 
 /**

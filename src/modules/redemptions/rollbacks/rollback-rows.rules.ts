@@ -1,5 +1,5 @@
 import type { Actor } from '../../../lib/actor.js';
-import type { Customer } from '../pipeline/redemption-customer.js';
+import type { Customer } from '../pipeline/redemption-customer.service.js';
 import type { RedemptionRow } from '../redemptions.presenter.js';
 import { NO_RELATED_REDEMPTIONS } from '../redemptions.repository.js';
 import type { RollbackInput } from './rollbacks.schemas.js';

@@ -1,7 +1,7 @@
 import type { SkipKey } from '../../../engine/stacking/index.js';
 import { AppError, notFound } from '../../../lib/errors.js';
-import type { Failure } from './redeemable-check.js';
-import type { LoadedRedeemable } from './redeemable-load.js';
+import type { Failure } from './redeemable-check.rules.js';
+import type { LoadedRedeemable } from './redeemable-load.service.js';
 
 /**
  * The shapes of inapplicable and skipped redeemables (voucherify-facts 2.11), shared by the

@@ -1,5 +1,5 @@
 import { discountSchema } from '../../campaigns/index.js';
-import type { VoucherKind } from './kind.js';
+import type { VoucherKind } from './kind.types.js';
 
 const COLUMNS = ['discount'] as const;
 

@@ -8,8 +8,8 @@ import {
   planEachAlone,
   planTogether,
 } from '../redemptions/index.js';
-import type { Candidate } from './qualification-candidates.js';
-import { passesFilters } from './qualification-filters.js';
+import type { Candidate } from './qualification-candidates.service.js';
+import { passesFilters } from './qualifications.filters.js';
 import type { Qualified } from './qualifications.presenter.js';
 import type { QualificationFilters } from './qualifications.schemas.js';
 

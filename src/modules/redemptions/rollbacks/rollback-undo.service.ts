@@ -8,7 +8,7 @@ import { emit } from '../../events/index.js';
 import { creditGift, findRedemptionEntry, refundPoints } from '../../ledgers/index.js';
 import { releaseRewardStock } from '../../rewards/index.js';
 import { releaseVoucherRedemption } from '../../vouchers/index.js';
-import type { Customer } from '../pipeline/redemption-customer.js';
+import type { Customer } from '../pipeline/redemption-customer.service.js';
 import { presentRedemption, type RedemptionRow } from '../redemptions.presenter.js';
 
 /**

@@ -2,7 +2,7 @@ import { object } from 'yup';
 import { parseIsoDate } from '../../../lib/dates.js';
 import { wholeNumber } from '../../../lib/fields.js';
 import { isoDate } from '../../../lib/validity-fields.js';
-import type { VoucherKind } from './kind.js';
+import type { VoucherKind } from './kind.types.js';
 
 const COLUMNS = [
   'loyalty_points',

@@ -5,12 +5,12 @@ import { emit } from '../../events/index.js';
 import { debitPoints, type RelatedIds } from '../../ledgers/index.js';
 import { type RewardView, claimRewardStock } from '../../rewards/index.js';
 import type { VoucherRow } from '../../vouchers/index.js';
-import { failure, pointsCost } from './redeemable-check.js';
-import { coinRatio, pointsFor } from './redeemable-effect.js';
-import { giveCampaignReward } from './reward-campaign.js';
-import type { AppliedRedeemable, Customer } from './redemption-plan.js';
-import type { RowContext } from './redemption-rows.js';
-import { Refusal } from './redemption-refusal.js';
+import { failure, pointsCost } from './redeemable-check.rules.js';
+import { coinRatio, pointsFor } from './redeemable-effect.rules.js';
+import { giveCampaignReward } from './reward-campaign.service.js';
+import type { AppliedRedeemable, Customer } from './redemption-plan.service.js';
+import type { RowContext } from './redemption-rows.rules.js';
+import { Refusal } from './redemption-refusal.rules.js';
 
 /**
  * A loyalty card spending points on a reward (`reward: {id, points}`), inside the request's

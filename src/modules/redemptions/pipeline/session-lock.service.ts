@@ -3,8 +3,8 @@ import type { Database } from '../../../db/database.js';
 import { AppError, type ErrorKey } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import { lockExpiry, lockSession, type Reservation, type TtlUnit } from '../../sessions/index.js';
-import { pointsOf } from './loyalty-spend.js';
-import type { Plan } from './redemption-plan.js';
+import { pointsOf } from './loyalty-spend.service.js';
+import type { Plan } from './redemption-plan.service.js';
 import type { StackableBody } from './redemptions.schemas.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { Failure } from './redeemable-check.js';
-import type { LoadedRedeemable } from './redeemable-load.js';
+import type { Failure } from './redeemable-check.rules.js';
+import type { LoadedRedeemable } from './redeemable-load.service.js';
 
 /**
  * A redeemable refused where the pipeline cannot simply list it (all-or-nothing mode, or a

@@ -1,6 +1,6 @@
 import { object, string } from 'yup';
 import { wholeNumber } from '../../../lib/fields.js';
-import type { VoucherKind } from './kind.js';
+import type { VoucherKind } from './kind.types.js';
 
 const COLUMNS = ['gift_amount', 'gift_subtracted_amount', 'gift_balance', 'gift_effect'] as const;
 

@@ -3,7 +3,7 @@ import type { Database } from '../../../db/database.js';
 import type { Actor } from '../../../lib/actor.js';
 import { AppError, notFound, type ErrorKey } from '../../../lib/errors.js';
 import { findSimpleCustomer, upsertCustomerId } from '../../customers/index.js';
-import type { Customer } from '../pipeline/redemption-customer.js';
+import type { Customer } from '../pipeline/redemption-customer.service.js';
 import type { RedemptionRow } from '../redemptions.presenter.js';
 import { findRedemptionById } from '../redemptions.repository.js';
 import type { RollbackInput } from './rollbacks.schemas.js';

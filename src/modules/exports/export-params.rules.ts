@@ -2,7 +2,7 @@ import { fieldCatalog, validateFilter, type FieldCatalog, type Filter } from '..
 import type { ExportedObject } from '../../lib/enums.js';
 import { AppError } from '../../lib/errors.js';
 import { isPlainObject } from '../../lib/fields.js';
-import { EXPORT_SOURCES, type ExportSource } from './export-sources.js';
+import { EXPORT_SOURCES, type ExportSource } from './export-sources.rules.js';
 import type { CreateExportBody } from './exports.schemas.js';
 
 /** An export's parameters as answered, and what its job reads. */

@@ -2,10 +2,10 @@ import { lazy, type AnySchema, type InferType, type ISchema } from 'yup';
 import type { VoucherType } from '../../../lib/enums.js';
 import type { StoredTemplate } from '../../campaigns/index.js';
 import type { VoucherTable } from '../vouchers.table.js';
-import { discountKind } from './discount.js';
-import { giftKind } from './gift.js';
-import type { VoucherKind } from './kind.js';
-import { loyaltyCardKind } from './loyalty-card.js';
+import { discountKind } from './discount.rules.js';
+import { giftKind } from './gift.rules.js';
+import type { VoucherKind } from './kind.types.js';
+import { loyaltyCardKind } from './loyalty-card.rules.js';
 
 /**
  * The voucher kinds, each in its own file (kind.ts says what one owns). This registry is what

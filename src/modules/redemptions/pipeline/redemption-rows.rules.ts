@@ -1,10 +1,10 @@
 import type { Actor } from '../../../lib/actor.js';
 import type { RedemptionRow } from '../redemptions.presenter.js';
 import { NO_RELATED_REDEMPTIONS } from '../redemptions.repository.js';
-import type { LoadedRedeemable } from './redeemable-load.js';
-import { relatedObjectOf } from './redeemable-load.js';
-import type { Customer } from './redemption-plan.js';
-import type { Failure } from './redeemable-check.js';
+import type { LoadedRedeemable } from './redeemable-load.service.js';
+import { relatedObjectOf } from './redeemable-load.service.js';
+import type { Customer } from './redemption-plan.service.js';
+import type { Failure } from './redeemable-check.rules.js';
 
 /**
  * Rows of the redemptions table as one request writes them, built whole so that the answer is
