@@ -6,7 +6,7 @@ import { resolveCategoryId } from '../categories/index.js';
 import { templateFromBody } from './campaign-template.rules.js';
 import * as repo from './campaigns.repository.js';
 import type { CreateCampaignBody } from './campaigns.schemas.js';
-import { insertTiers, newValidity } from './promotion-tier-rows.service.js';
+import { addPromotionTiers, newValidity } from './promotion-tier-rows.service.js';
 import { findCampaign, type CampaignRow } from './campaigns.service.js';
 
 const flag = (value: boolean | undefined, fallback = false): number => ((value ?? fallback) ? 1 : 0);
@@ -56,7 +56,7 @@ export async function insertCampaign(
     loyalty_tiers_expiration: body.loyalty_tiers_expiration ? JSON.stringify(body.loyalty_tiers_expiration) : null,
   });
   if (body.promotion)
-    await insertTiers(trx, id, body.promotion.tiers ?? [], {
+    await addPromotionTiers(trx, id, body.promotion.tiers ?? [], {
       now,
       firstHierarchy: 1,
       path: (i) => `promotion.tiers[${i}].`,

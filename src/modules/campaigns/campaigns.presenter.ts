@@ -1,10 +1,10 @@
 import { presentValidity } from '../../engine/validity/index.js';
 import { categoriesOf, type CategoryView } from '../categories/index.js';
-import type { CampaignRow, TierRow } from './campaigns.repository.js';
-import { assignmentsList, type AssignmentView } from '../validation-rules/index.js';
+import type { CampaignRow, PromotionTierRow } from './campaigns.repository.js';
+import { assignmentsList, type RuleAssignmentView } from '../validation-rules/index.js';
 
 /** Validation rule assignments by object id (validation-rules' assignmentsOfObjects). */
-type Assignments = Map<string, AssignmentView[]>;
+type Assignments = Map<string, RuleAssignmentView[]>;
 const NONE: Assignments = new Map();
 
 const bool = (n: number): boolean => n === 1;
@@ -17,8 +17,8 @@ const bool = (n: number): boolean => n === 1;
 const setFieldsOf = <T extends Record<string, unknown>>(fields: T) =>
   Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null)) as { [K in keyof T]?: NonNullable<T[K]> };
 
-export function presentTier(
-  row: TierRow,
+export function presentPromotionTier(
+  row: PromotionTierRow,
   campaign: CampaignRow,
   categories: Map<string, CategoryView>,
   assignments: Assignments = NONE,
@@ -54,7 +54,7 @@ export function presentTier(
 /** The campaign as the API answers it (voucherify-facts 3, create-campaign / list-campaigns). */
 export function presentCampaign(
   row: CampaignRow,
-  tiers: TierRow[],
+  tiers: PromotionTierRow[],
   categories: Map<string, CategoryView>,
   assignments: Assignments = NONE,
 ) {
@@ -65,7 +65,7 @@ export function presentCampaign(
           promotion: {
             object: 'list' as const,
             data_ref: 'tiers' as const,
-            tiers: tiers.map((tier) => presentTier(tier, row, categories, assignments)),
+            tiers: tiers.map((tier) => presentPromotionTier(tier, row, categories, assignments)),
             total: tiers.length,
             has_more: false,
           },

@@ -6,7 +6,7 @@ import type { Db } from '../../db/engine.js';
 export type CampaignRow = Selectable<CampaignTable>;
 export type CampaignInsert = Insertable<CampaignTable>;
 export type CampaignPatch = Updateable<CampaignTable>;
-export type TierRow = Selectable<PromotionTierTable>;
+export type PromotionTierRow = Selectable<PromotionTierTable>;
 export type TierInsert = Insertable<PromotionTierTable>;
 
 export const insertCampaign = async (db: Db, row: CampaignInsert): Promise<void> => {
@@ -102,11 +102,11 @@ export const deleteCampaignRow = async (db: Db, id: string): Promise<void> => {
   await db.deleteFrom('campaigns').where('id', '=', id).execute();
 };
 
-export const insertTiers = async (db: Db, rows: TierInsert[]): Promise<void> => {
+export const insertPromotionTierRows = async (db: Db, rows: TierInsert[]): Promise<void> => {
   if (rows.length > 0) await db.insertInto('promotion_tiers').values(rows).execute();
 };
 
-export const listTiers = (db: Db, campaignIds: string[]): Promise<TierRow[]> =>
+export const listPromotionTierRows = (db: Db, campaignIds: string[]): Promise<PromotionTierRow[]> =>
   campaignIds.length === 0
     ? Promise.resolve([])
     : db
@@ -118,5 +118,5 @@ export const listTiers = (db: Db, campaignIds: string[]): Promise<TierRow[]> =>
         .orderBy('seq')
         .execute();
 
-export const findTier = (db: Db, id: string): Promise<TierRow | undefined> =>
+export const findPromotionTierRow = (db: Db, id: string): Promise<PromotionTierRow | undefined> =>
   db.selectFrom('promotion_tiers').selectAll().where('id', '=', id).executeTakeFirst();

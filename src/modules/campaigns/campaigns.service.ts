@@ -28,7 +28,7 @@ export async function findCampaign(db: Db, idOrName: string): Promise<CampaignRo
 }
 
 async function present(db: Db, rows: CampaignRow[]): Promise<CampaignView[]> {
-  const tiers = await repo.listTiers(
+  const tiers = await repo.listPromotionTierRows(
     db,
     rows.filter((r) => r.campaign_type === 'PROMOTION').map((r) => r.id),
   );

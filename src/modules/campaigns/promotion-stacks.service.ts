@@ -70,7 +70,7 @@ async function requireStack(db: Db, campaignKey: string, stackId: string): Promi
 /** Every id names a tier of this campaign (404 for an unknown tier, 400 for another campaign's). */
 async function checkTiers(db: Db, campaignId: string, ids: string[]): Promise<void> {
   for (const id of ids) {
-    const tier = await repo.findTier(db, id);
+    const tier = await repo.findPromotionTierRow(db, id);
     if (!tier) throw notFound('promotion_tier', id);
     if (tier.campaign_id !== campaignId)
       throw invalidPayload(`tiers.ids: ${id} is not a tier of campaign ${campaignId}`);

@@ -3,10 +3,15 @@ import { checkValidity, validityColumns } from '../../engine/validity/index.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError, invalidPayload } from '../../lib/errors.js';
 import { resolveCategoryId } from '../categories/index.js';
-import { insertTiers } from './promotion-tier-rows.service.js';
+import { addPromotionTiers } from './promotion-tier-rows.service.js';
 import * as stacks from './promotion-stacks.repository.js';
 import * as tiers from './promotion-tiers.repository.js';
-import { MAX_PROMOTION_TIERS, tierDiscount, type TierBody, type UpdateTierBody } from './promotion-tiers.schemas.js';
+import {
+  MAX_PROMOTION_TIERS,
+  tierDiscount,
+  type TierBody,
+  type UpdatePromotionTierBody,
+} from './promotion-tiers.schemas.js';
 import {
   findPromotionCampaign,
   requirePromotionTier,
@@ -30,7 +35,7 @@ export async function createPromotionTier(
     const { count, maxHierarchy } = await tiers.campaignTierStats(trx, campaign.id);
     if (count >= MAX_PROMOTION_TIERS)
       throw invalidPayload(`A PROMOTION campaign holds at most ${MAX_PROMOTION_TIERS} tiers`);
-    const [row] = await insertTiers(trx, campaign.id, [body], {
+    const [row] = await addPromotionTiers(trx, campaign.id, [body], {
       now,
       firstHierarchy: maxHierarchy + 1,
       path: () => '',
@@ -39,8 +44,8 @@ export async function createPromotionTier(
   });
 }
 
-function plainPatch(body: UpdateTierBody): tiers.TierPatch {
-  const patch: tiers.TierPatch = {};
+function plainPatch(body: UpdatePromotionTierBody): tiers.PromotionTierPatch {
+  const patch: tiers.PromotionTierPatch = {};
   if (body.name !== undefined) patch.name = body.name;
   if (body.banner !== undefined) patch.banner = body.banner;
   if (body.action !== undefined) patch.action = JSON.stringify({ discount: tierDiscount(body.action) });
@@ -51,8 +56,12 @@ function plainPatch(body: UpdateTierBody): tiers.TierPatch {
 }
 
 /** Applies a patch to a tier and answers it as it now is. */
-async function patchTier(trx: Db, found: PromotionTierRecord, patch: tiers.TierPatch): Promise<PromotionTierView> {
-  await tiers.updateTier(trx, found.tier.id, patch);
+async function patchTier(
+  trx: Db,
+  found: PromotionTierRecord,
+  patch: tiers.PromotionTierPatch,
+): Promise<PromotionTierView> {
+  await tiers.updatePromotionTierRow(trx, found.tier.id, patch);
   return (await requirePromotionTier(trx, found.tier.id)).view;
 }
 
@@ -60,14 +69,14 @@ async function patchTier(trx: Db, found: PromotionTierRecord, patch: tiers.TierP
 export async function updatePromotionTier(
   deps: TierDeps,
   id: string,
-  body: UpdateTierBody,
+  body: UpdatePromotionTierBody,
 ): Promise<PromotionTierView> {
   const now = isoNow(deps.clock);
   return deps.db.transaction().execute(async (trx) => {
     const found = await requirePromotionTier(trx, id);
     const validity = validityColumns(body);
     checkValidity({ ...found.tier, ...validity });
-    const patch: tiers.TierPatch = { ...plainPatch(body), ...validity, updated_at: now };
+    const patch: tiers.PromotionTierPatch = { ...plainPatch(body), ...validity, updated_at: now };
     const categoryId = await resolveCategoryId(trx, body, now);
     if (categoryId !== undefined) patch.category_id = categoryId;
     return patchTier(trx, found, patch);
@@ -94,6 +103,6 @@ export async function deletePromotionTier(deps: TierDeps, id: string): Promise<v
         'resource_in_use',
         `Promotion tier ${found.tier.id} is in promotion stack ${stack.stack_id}; remove it from the stack first`,
       );
-    await tiers.deleteTier(trx, found.tier.id);
+    await tiers.deletePromotionTierRow(trx, found.tier.id);
   });
 }

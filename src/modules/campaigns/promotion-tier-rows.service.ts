@@ -25,7 +25,7 @@ export function newValidity(input: ValidityInput, path = ''): ValidityColumns {
  * `hierarchy` takes `firstHierarchy` plus its index. `path` prefixes messages
  * (`promotion.tiers[0].`).
  */
-export async function insertTiers(
+export async function addPromotionTiers(
   trx: Kysely<Database>,
   campaignId: string,
   tiers: TierBody[],
@@ -48,6 +48,6 @@ export async function insertTiers(
       updated_at: null,
     });
   }
-  await repo.insertTiers(trx, rows);
+  await repo.insertPromotionTierRows(trx, rows);
   return rows;
 }

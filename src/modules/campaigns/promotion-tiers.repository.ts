@@ -2,11 +2,11 @@ import type { SelectQueryBuilder, Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { newestFirst } from '../../db/newest-first.js';
 import type { OrderBy } from '../../lib/pagination.js';
-import type { CampaignRow, TierRow } from './campaigns.repository.js';
+import type { CampaignRow, PromotionTierRow } from './campaigns.repository.js';
 import type { PromotionTierTable } from './campaigns.table.js';
 import type { Db } from '../../db/engine.js';
 
-export type TierPatch = Updateable<PromotionTierTable>;
+export type PromotionTierPatch = Updateable<PromotionTierTable>;
 
 export interface TiersFilter {
   /** `is_available=true`: active now (flags and dates of the tier and its campaign) at this instant. */
@@ -38,7 +38,7 @@ export function listTiersPage(
   db: Db,
   filter: TiersFilter,
   page: { limit: number; offset: number; order: OrderBy<'created_at' | 'updated_at'> },
-): Promise<TierRow[]> {
+): Promise<PromotionTierRow[]> {
   return tiersQuery(db, filter)
     .selectAll('promotion_tiers')
     .orderBy(`promotion_tiers.${page.order.field}`, page.order.direction)
@@ -71,7 +71,7 @@ export function listAvailableTierKeys(
   return newestFirst(query, 'promotion_tiers', walk).execute();
 }
 
-export async function countTiers(db: Db, filter: TiersFilter): Promise<number> {
+export async function countPromotionTiers(db: Db, filter: TiersFilter): Promise<number> {
   return (
     await tiersQuery(db, filter)
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -80,7 +80,7 @@ export async function countTiers(db: Db, filter: TiersFilter): Promise<number> {
 }
 
 /** Tiers by id, in one read (those that exist). */
-export const findTiersByIds = (db: Db, ids: string[]): Promise<TierRow[]> =>
+export const findPromotionTierRowsByIds = (db: Db, ids: string[]): Promise<PromotionTierRow[]> =>
   ids.length === 0
     ? Promise.resolve([])
     : db.selectFrom('promotion_tiers').selectAll().where('id', 'in', ids).execute();
@@ -102,10 +102,10 @@ export async function campaignTierStats(db: Db, campaignId: string): Promise<{ c
   return { count: Number(row.count), maxHierarchy: Number(row.maxHierarchy) };
 }
 
-export const updateTier = async (db: Db, id: string, patch: TierPatch): Promise<void> => {
+export const updatePromotionTierRow = async (db: Db, id: string, patch: PromotionTierPatch): Promise<void> => {
   await db.updateTable('promotion_tiers').set(patch).where('id', '=', id).execute();
 };
 
-export const deleteTier = async (db: Db, id: string): Promise<void> => {
+export const deletePromotionTierRow = async (db: Db, id: string): Promise<void> => {
   await db.deleteFrom('promotion_tiers').where('id', '=', id).execute();
 };

@@ -6,7 +6,11 @@ import {
   setPromotionTierActive,
   updatePromotionTier,
 } from './promotion-tier-changes.service.js';
-import { createTierSchema, promotionTiersListQuerySchema, updateTierSchema } from './promotion-tiers.schemas.js';
+import {
+  createTierSchema,
+  promotionTiersListQuerySchema,
+  updatePromotionTierSchema,
+} from './promotion-tiers.schemas.js';
 import { getPromotionTier, listCampaignTiers, listPromotionTiers } from './promotion-tiers.service.js';
 
 /** Promotion tiers of PROMOTION campaigns (`:campaignId` is a campaign's id or name). */
@@ -25,7 +29,7 @@ export const promotionTiersRoutes: RouteModule = (router, deps) => {
     ctx.body = await updatePromotionTier(
       deps,
       ctx.params.promotionTierId as string,
-      validateBody(updateTierSchema, ctx.request.body),
+      validateBody(updatePromotionTierSchema, ctx.request.body),
     );
   });
   router.delete('/v1/promotions/tiers/:promotionTierId', async (ctx) => {

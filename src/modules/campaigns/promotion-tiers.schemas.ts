@@ -60,10 +60,10 @@ export const tierSchema = () => {
 };
 
 export const createTierSchema = tierSchema().typeError('The body must be a JSON object');
-export const updateTierSchema = object(tierFields()).typeError('The body must be a JSON object');
+export const updatePromotionTierSchema = object(tierFields()).typeError('The body must be a JSON object');
 
 export type TierBody = InferType<ReturnType<typeof tierSchema>>;
-export type UpdateTierBody = InferType<typeof updateTierSchema>;
+export type UpdatePromotionTierBody = InferType<typeof updatePromotionTierSchema>;
 
 /** The `order` values of GET /v1/promotions/tiers (each also with a leading `-`). */
 export const PROMOTION_TIER_ORDER_FIELDS = ['created_at', 'updated_at'] as const;

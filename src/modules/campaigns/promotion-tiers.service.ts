@@ -3,7 +3,7 @@ import { isoNow } from '../../lib/clock.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { listEnvelope } from '../../lib/pagination.js';
 import { categoriesById } from '../categories/index.js';
-import { presentTier } from './campaigns.presenter.js';
+import { presentPromotionTier } from './campaigns.presenter.js';
 import * as repo from './campaigns.repository.js';
 import * as tiers from './promotion-tiers.repository.js';
 import type { PromotionTiersListQuery } from './promotion-tiers.schemas.js';
@@ -11,29 +11,33 @@ import { findCampaign } from './campaigns.service.js';
 import { assignmentsOfObjects } from '../validation-rules/index.js';
 import type { Db } from '../../db/engine.js';
 
-export type TierRow = repo.TierRow;
-export type PromotionTierView = ReturnType<typeof presentTier>;
+export type PromotionTierRow = repo.PromotionTierRow;
+export type PromotionTierView = ReturnType<typeof presentPromotionTier>;
 
 /** A promotion tier with its live campaign: what redemptions and the tier endpoints read. */
 export interface PromotionTierRecord {
-  tier: TierRow;
+  tier: PromotionTierRow;
   campaign: repo.CampaignRow;
   view: PromotionTierView;
 }
 
 /** The tier with this id in a live campaign, or undefined. */
 export async function findPromotionTier(db: Db, id: string): Promise<PromotionTierRecord | undefined> {
-  const tier = await repo.findTier(db, id);
+  const tier = await repo.findPromotionTierRow(db, id);
   if (!tier) return undefined;
   const campaign = await repo.findLiveCampaignById(db, tier.campaign_id);
   if (!campaign) return undefined;
   const categories = await categoriesById(db, [tier.category_id]);
-  return { tier, campaign, view: presentTier(tier, campaign, categories, await assignmentsOfObjects(db, [tier.id])) };
+  return {
+    tier,
+    campaign,
+    view: presentPromotionTier(tier, campaign, categories, await assignmentsOfObjects(db, [tier.id])),
+  };
 }
 
 /** Several tiers by id in four reads whatever their number (a request's or a qualification's), by id; absent as findPromotionTier. */
 export async function findPromotionTiers(db: Db, ids: readonly string[]): Promise<Map<string, PromotionTierRecord>> {
-  const rows = await tiers.findTiersByIds(db, [...new Set(ids)]);
+  const rows = await tiers.findPromotionTierRowsByIds(db, [...new Set(ids)]);
   if (rows.length === 0) return new Map();
   const live = (await tiers.listCampaignsByIds(db, [...new Set(rows.map((row) => row.campaign_id))])).filter(
     (c) => c.deleted_at === null,
@@ -50,7 +54,8 @@ export async function findPromotionTiers(db: Db, ids: readonly string[]): Promis
   const found = new Map<string, PromotionTierRecord>();
   for (const tier of rows) {
     const campaign = campaigns.get(tier.campaign_id);
-    if (campaign) found.set(tier.id, { tier, campaign, view: presentTier(tier, campaign, categories, assignments) });
+    if (campaign)
+      found.set(tier.id, { tier, campaign, view: presentPromotionTier(tier, campaign, categories, assignments) });
   }
   return found;
 }
@@ -71,7 +76,7 @@ export async function findPromotionCampaign(db: Db, idOrName: string): Promise<r
 }
 
 /** Tiers with their campaigns and categories, in the order given. */
-async function present(db: Db, rows: TierRow[], campaigns?: repo.CampaignRow[]): Promise<PromotionTierView[]> {
+async function present(db: Db, rows: PromotionTierRow[], campaigns?: repo.CampaignRow[]): Promise<PromotionTierView[]> {
   const byId = new Map(
     (campaigns ?? (await tiers.listCampaignsByIds(db, [...new Set(rows.map((r) => r.campaign_id))]))).map((c) => [
       c.id,
@@ -82,7 +87,7 @@ async function present(db: Db, rows: TierRow[], campaigns?: repo.CampaignRow[]):
     db,
     rows.map((r) => r.category_id),
   );
-  return rows.map((row) => presentTier(row, byId.get(row.campaign_id) as repo.CampaignRow, categories));
+  return rows.map((row) => presentPromotionTier(row, byId.get(row.campaign_id) as repo.CampaignRow, categories));
 }
 
 /** GET /v1/promotions/tiers/{promotionTierId}. */
@@ -102,7 +107,9 @@ export async function listPromotionTiers(deps: Pick<Deps, 'db' | 'clock'>, query
     offset: (query.page - 1) * query.limit,
     order,
   });
-  return listEnvelope('tiers', await present(deps.db, rows), { total: await tiers.countTiers(deps.db, filter) });
+  return listEnvelope('tiers', await present(deps.db, rows), {
+    total: await tiers.countPromotionTiers(deps.db, filter),
+  });
 }
 
 /** The ids of the tiers available now (as `is_available=true` lists them), oldest first, at most `limit`. */
@@ -120,6 +127,6 @@ export type { TierKey } from './promotion-tiers.repository.js';
 /** GET /v1/promotions/{campaignId}/tiers: every tier of the campaign (at most MAX_PROMOTION_TIERS), by hierarchy. */
 export async function listCampaignTiers(deps: Pick<Deps, 'db'>, campaignKey: string) {
   const campaign = await findPromotionCampaign(deps.db, campaignKey);
-  const rows = await repo.listTiers(deps.db, [campaign.id]);
+  const rows = await repo.listPromotionTierRows(deps.db, [campaign.id]);
   return listEnvelope('tiers', await present(deps.db, rows, [campaign]), { total: rows.length, has_more: false });
 }

@@ -7,7 +7,7 @@ import { creditGift, debitGift } from './gift-ledger.service.js';
 import type { LedgerChangeInput, LedgerResult } from './ledger-write.service.js';
 import { presentBalance } from './ledgers.presenter.js';
 import type { MemberBalanceBody } from './ledgers.schemas.js';
-import { findMemberCard } from './member-card.service.js';
+import { requireLedgerCard } from './member-card.service.js';
 import { creditPoints, debitPoints, type PointsExpiration } from './points-ledger.service.js';
 
 type BalanceDeps = Pick<Deps, 'db' | 'clock' | 'seams'>;
@@ -50,7 +50,7 @@ export async function changeBalance(deps: BalanceDeps, change: BalanceChange): P
   const expiration = expirationOf(change);
   const at = isoNow(deps.clock);
   return deps.db.transaction().execute(async (trx) => {
-    const card = await findMemberCard(trx, change.code, change.campaign);
+    const card = await requireLedgerCard(trx, change.code, change.campaign);
     const input: LedgerChangeInput = {
       voucherId: card.id,
       amount: Math.abs(change.amount),

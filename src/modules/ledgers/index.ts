@@ -22,7 +22,7 @@ export {
 export { presentBalance, presentTransaction, presentBucket, type TransactionObject } from './ledgers.presenter.js';
 export * from './ledger.types.js';
 export { refundPoints, type PointsRefund, type PointsRefundInput } from './points-refund.service.js';
-export { findMemberCard } from './member-card.service.js';
+export { requireLedgerCard } from './member-card.service.js';
 export { changeBalance } from './balance.service.js';
 export { type LedgerEntryWritten, onLedgerEntryWritten } from './ledger-entry.seam.js';
 export { presentCard } from './ledgers.presenter.js';

@@ -163,7 +163,7 @@ export const setHolder = (db: Db, voucherId: string, customerId: string, at: str
     .executeTakeFirst();
 
 /** The card by code, if its campaign is live (a deleted campaign's cards are gone already). */
-export const findCardByCode = (db: Db, code: string): Promise<CardFields | undefined> =>
+export const findLedgerCardByCode = (db: Db, code: string): Promise<CardFields | undefined> =>
   db
     .selectFrom('vouchers as v')
     .leftJoin('campaigns as c', 'c.id', 'v.campaign_id')

@@ -3,7 +3,7 @@ import type { Actor } from '../../lib/actor.js';
 import { AppError } from '../../lib/errors.js';
 import { validateBody } from '../../lib/validate.js';
 import { createExport, type ExportView } from '../exports/index.js';
-import { findMemberCard } from './member-card.service.js';
+import { requireLedgerCard } from './member-card.service.js';
 import { transactionsExportSchema } from './ledgers.schemas.js';
 
 type ExportDeps = Pick<Deps, 'db' | 'clock' | 'dbFile'>;
@@ -41,7 +41,7 @@ export async function exportCardTransactions(
   origin: string,
 ): Promise<ExportView> {
   const { parameters } = validateBody(transactionsExportSchema, body ?? {});
-  const found = await findMemberCard(deps.db, card.code, card.campaign);
+  const found = await requireLedgerCard(deps.db, card.code, card.campaign);
   const filters = cardFilters(parameters?.filters, found.id);
   return createExport(
     deps,

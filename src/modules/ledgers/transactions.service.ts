@@ -5,7 +5,7 @@ import { presentBucket, presentTransaction } from './ledgers.presenter.js';
 import * as repo from './ledgers.repository.js';
 import * as bucketsRepo from './points-buckets.repository.js';
 import type { BucketsQuery, TransactionsQuery } from './ledgers.schemas.js';
-import { findMemberCard } from './member-card.service.js';
+import { requireLedgerCard } from './member-card.service.js';
 
 type ReadDeps = Pick<Deps, 'db'>;
 
@@ -20,7 +20,7 @@ export async function listCardTransactions(
   card: { code: string; campaign?: string },
   query: TransactionsQuery,
 ) {
-  const found = await findMemberCard(deps.db, card.code, card.campaign);
+  const found = await requireLedgerCard(deps.db, card.code, card.campaign);
   const descending = query.order?.direction !== 'asc';
   let afterSeq: number | undefined;
   if (query.starting_after_id !== undefined) {
@@ -45,7 +45,7 @@ export async function listPointsExpiration(
   card: { code: string; campaign: string },
   query: BucketsQuery,
 ) {
-  const found = await findMemberCard(deps.db, card.code, card.campaign);
+  const found = await requireLedgerCard(deps.db, card.code, card.campaign);
   const buckets = await bucketsRepo.listOpenBuckets(deps.db, found.id, {
     limit: query.limit,
     offset: (query.page - 1) * query.limit,

@@ -7,7 +7,7 @@ import type { Db } from './ledger-write.service.js';
 import type { CardFields } from './ledgers.repository.js';
 import * as repo from './ledgers.repository.js';
 import type { TransferItem } from './ledgers.schemas.js';
-import { findMemberCard } from './member-card.service.js';
+import { requireLedgerCard } from './member-card.service.js';
 import { creditPoints, debitPoints } from './points-ledger.service.js';
 
 type TransferDeps = Pick<Deps, 'db' | 'clock' | 'seams'>;
@@ -41,7 +41,7 @@ async function transferOne(
   item: TransferItem,
   ctx: { source: string | null; actor: Actor; at: string },
 ) {
-  const source = await findMemberCard(trx, item.code);
+  const source = await requireLedgerCard(trx, item.code);
   if (source.id === target.id) throw invalidPayload(`${item.code}: a card cannot transfer points to itself`);
   checkHeld(source);
   const common = { amount: item.points, reason: item.reason, source: ctx.source, actor: ctx.actor, at: ctx.at };
@@ -80,7 +80,7 @@ export async function transferPoints(
 ): Promise<VoucherView> {
   const at = isoNow(deps.clock);
   const code = await deps.db.transaction().execute(async (trx) => {
-    const target = await findMemberCard(trx, card.code, card.campaign);
+    const target = await requireLedgerCard(trx, card.code, card.campaign);
     checkHeld(target);
     for (const item of items) await transferOne(deps, trx, target, item, { ...ctx, at });
     return target.code;

@@ -1,5 +1,5 @@
 import type { CategoryView } from '../categories/index.js';
-import { type AssignmentView, assignmentsList } from '../validation-rules/index.js';
+import { type RuleAssignmentView, assignmentsList } from '../validation-rules/index.js';
 import { type AppliedRedeemable, type Plan, orderOfValidation } from '../redemptions/index.js';
 import type { Candidate } from './qualification-candidates.service.js';
 
@@ -20,7 +20,7 @@ export interface Qualified {
 export interface Expansions {
   redeemable: boolean;
   categories: Map<string, CategoryView> | null;
-  assignments: Map<string, AssignmentView[]> | null;
+  assignments: Map<string, RuleAssignmentView[]> | null;
 }
 
 function resultOf({ loaded, effect }: AppliedRedeemable): Record<string, unknown> {

@@ -2,14 +2,14 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { RewardAssignmentTable } from './rewards.table.js';
 import type { Db } from '../../db/engine.js';
 
-export type AssignmentRow = Selectable<RewardAssignmentTable>;
+export type RewardAssignmentRow = Selectable<RewardAssignmentTable>;
 export type AssignmentPatch = Updateable<RewardAssignmentTable>;
 export interface Page {
   limit: number;
   offset: number;
 }
 
-export const findAssignmentById = (db: Db, id: string): Promise<AssignmentRow | undefined> =>
+export const findAssignmentById = (db: Db, id: string): Promise<RewardAssignmentRow | undefined> =>
   db.selectFrom('reward_assignments').selectAll().where('id', '=', id).executeTakeFirst();
 
 /** The assignments of these rewards in one program (the duplicate check of a bulk create). */
@@ -17,7 +17,7 @@ export const findAssignmentsOfRewards = (
   db: Db,
   campaignId: string,
   rewardIds: readonly string[],
-): Promise<AssignmentRow[]> =>
+): Promise<RewardAssignmentRow[]> =>
   rewardIds.length === 0
     ? Promise.resolve([])
     : db
@@ -27,7 +27,10 @@ export const findAssignmentsOfRewards = (
         .where('reward_id', 'in', rewardIds)
         .execute();
 
-export const insertAssignments = async (db: Db, rows: Array<Insertable<RewardAssignmentTable>>): Promise<void> => {
+export const insertRewardAssignmentRows = async (
+  db: Db,
+  rows: Array<Insertable<RewardAssignmentTable>>,
+): Promise<void> => {
   if (rows.length > 0) await db.insertInto('reward_assignments').values(rows).execute();
 };
 
@@ -35,16 +38,16 @@ export const updateAssignment = async (db: Db, id: string, patch: AssignmentPatc
   await db.updateTable('reward_assignments').set(patch).where('id', '=', id).execute();
 };
 
-export const deleteAssignment = async (db: Db, id: string): Promise<void> => {
+export const deleteRewardAssignmentRow = async (db: Db, id: string): Promise<void> => {
   await db.deleteFrom('reward_assignments').where('id', '=', id).execute();
 };
 
 /** One page of a program's (or a reward's) assignments in creation order; no page: all of them. */
-export const listAssignments = (
+export const listRewardAssignmentRows = (
   db: Db,
   by: { campaignId: string } | { rewardId: string },
   page?: Page,
-): Promise<AssignmentRow[]> =>
+): Promise<RewardAssignmentRow[]> =>
   db
     .selectFrom('reward_assignments')
     .selectAll()
@@ -54,7 +57,10 @@ export const listAssignments = (
     .$if(page !== undefined, (q) => q.limit((page as Page).limit).offset((page as Page).offset))
     .execute();
 
-export const countAssignments = async (db: Db, by: { campaignId: string } | { rewardId: string }): Promise<number> =>
+export const countRewardAssignments = async (
+  db: Db,
+  by: { campaignId: string } | { rewardId: string },
+): Promise<number> =>
   (
     await db
       .selectFrom('reward_assignments')

@@ -45,7 +45,7 @@ const itemSchema = object({
 export const bulkAssignmentsSchema = bulkBody(itemSchema, 'assignment', 'assignments', MAX_BULK_ASSIGNMENTS);
 
 /** POST /v1/rewards/{rewardId}/assignments. */
-export const createAssignmentSchema = object({
+export const createRewardAssignmentSchema = object({
   campaign: idField('campaign').required('campaign is required'),
   parameters: parametersSchema,
   validation_rules: validationRules,
@@ -59,7 +59,7 @@ export const updateAssignmentSchema = object({ parameters: parametersSchema })
   .nonNullable(NOT_AN_OBJECT);
 
 export type AssignmentItemBody = InferType<typeof itemSchema>;
-export type CreateAssignmentBody = InferType<typeof createAssignmentSchema>;
+export type CreateRewardAssignmentBody = InferType<typeof createRewardAssignmentSchema>;
 export type UpdateAssignmentBody = InferType<typeof updateAssignmentSchema>;
 export type AssignmentParametersBody = AssignmentItemBody['parameters'];
 

@@ -9,12 +9,17 @@ import { assignRulesTo, removeAssignmentsOf } from '../validation-rules/index.js
 import type {
   AssignmentItemBody,
   AssignmentParametersBody,
-  CreateAssignmentBody,
+  CreateRewardAssignmentBody,
   ProgramAssignmentsQuery,
   RewardAssignmentsQuery,
   UpdateAssignmentBody,
 } from './assignments.schemas.js';
-import { presentAssignment, presentReward, type AssignmentView, type RewardView } from './rewards.presenter.js';
+import {
+  presentRewardAssignment,
+  presentReward,
+  type RewardAssignmentView,
+  type RewardView,
+} from './rewards.presenter.js';
 import { findRewardsByIds, type RewardRow } from './rewards.repository.js';
 import { requireReward } from './rewards.service.js';
 import type { Db } from '../../db/engine.js';
@@ -70,7 +75,7 @@ async function assign(trx: Db, campaignId: string, items: AssignItem[], now: str
   }
   const taken = await repo.findAssignmentsOfRewards(trx, campaignId, [...seen]);
   if (taken[0]) throw duplicateFound('reward_assignment', 'reward', taken[0].reward_id);
-  const rows: repo.AssignmentRow[] = items.map(({ reward, parameters, at }) => ({
+  const rows: repo.RewardAssignmentRow[] = items.map(({ reward, parameters, at }) => ({
     seq: 0,
     id: newId('rewa_'),
     reward_id: reward.id,
@@ -79,16 +84,16 @@ async function assign(trx: Db, campaignId: string, items: AssignItem[], now: str
     created_at: now,
     updated_at: null,
   }));
-  await repo.insertAssignments(
+  await repo.insertRewardAssignmentRows(
     trx,
     rows.map(({ seq: _seq, ...row }) => row),
   );
   // The body's validation_rules become assignments of the new reward assignment, in this transaction.
   for (const [i, { rules }] of items.entries()) {
     if (rules?.length)
-      await assignRulesTo(trx, { type: 'reward_assignment', id: (rows[i] as repo.AssignmentRow).id }, rules, now);
+      await assignRulesTo(trx, { type: 'reward_assignment', id: (rows[i] as repo.RewardAssignmentRow).id }, rules, now);
   }
-  return rows.map(presentAssignment);
+  return rows.map(presentRewardAssignment);
 }
 
 /** POST /v1/loyalties/{campaignId}/rewards: every assignment of the array, or none of them. */
@@ -96,7 +101,7 @@ export async function assignRewards(
   deps: AssignmentDeps,
   programKey: string,
   items: AssignmentItemBody[],
-): Promise<AssignmentView[]> {
+): Promise<RewardAssignmentView[]> {
   const now = isoNow(deps.clock);
   return deps.db.transaction().execute(async (trx) => {
     const program = await findProgramCampaign(trx, programKey);
@@ -121,8 +126,8 @@ export async function assignRewards(
 export async function assignReward(
   deps: AssignmentDeps,
   rewardId: string,
-  body: CreateAssignmentBody,
-): Promise<AssignmentView> {
+  body: CreateRewardAssignmentBody,
+): Promise<RewardAssignmentView> {
   const now = isoNow(deps.clock);
   return deps.db.transaction().execute(async (trx) => {
     const reward = await requireReward(trx, rewardId);
@@ -133,14 +138,18 @@ export async function assignReward(
       [{ reward, parameters: body.parameters, at: '', rules: body.validation_rules }],
       now,
     );
-    return created as AssignmentView;
+    return created as RewardAssignmentView;
   });
 }
 
 /** Where an assignment is addressed: under its program (id or name) or under its reward. */
 export type AssignmentScope = { program: string } | { reward: string };
 
-async function requireAssignment(db: Db, scope: AssignmentScope, assignmentId: string): Promise<repo.AssignmentRow> {
+async function requireAssignment(
+  db: Db,
+  scope: AssignmentScope,
+  assignmentId: string,
+): Promise<repo.RewardAssignmentRow> {
   const owner =
     'program' in scope ? (await findProgramCampaign(db, scope.program)).id : (await requireReward(db, scope.reward)).id;
   const row = await repo.findAssignmentById(db, assignmentId);
@@ -154,7 +163,7 @@ export const getAssignment = async (
   deps: Pick<Deps, 'db'>,
   scope: AssignmentScope,
   assignmentId: string,
-): Promise<AssignmentView> => presentAssignment(await requireAssignment(deps.db, scope, assignmentId));
+): Promise<RewardAssignmentView> => presentRewardAssignment(await requireAssignment(deps.db, scope, assignmentId));
 
 /** get-reward-details (the SDK's loyalties.getRewardDetails): the reward an assignment of the program gives, as GET /v1/rewards/{id}. */
 export const getAssignedReward = async (
@@ -170,7 +179,7 @@ export async function updateAssignment(
   scope: AssignmentScope,
   assignmentId: string,
   body: UpdateAssignmentBody,
-): Promise<AssignmentView> {
+): Promise<RewardAssignmentView> {
   const now = isoNow(deps.clock);
   return deps.db.transaction().execute(async (trx) => {
     const row = await requireAssignment(trx, scope, assignmentId);
@@ -183,19 +192,19 @@ export async function updateAssignment(
     );
     const patch = { points: cost.points, auto_redeem: cost.auto_redeem ?? row.auto_redeem, updated_at: now };
     await repo.updateAssignment(trx, row.id, patch);
-    return presentAssignment({ ...row, ...patch });
+    return presentRewardAssignment({ ...row, ...patch });
   });
 }
 
 /** DELETE of an assignment, by program or by reward. */
-export async function deleteAssignment(
+export async function deleteRewardAssignmentRow(
   deps: Pick<Deps, 'db'>,
   scope: AssignmentScope,
   assignmentId: string,
 ): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     const row = await requireAssignment(trx, scope, assignmentId);
-    await repo.deleteAssignment(trx, row.id);
+    await repo.deleteRewardAssignmentRow(trx, row.id);
     await removeAssignmentsOf(trx, [row.id]);
   });
 }
@@ -210,18 +219,28 @@ export async function listProgramAssignments(
   if (query.assignment_id !== undefined) {
     const row = await repo.findAssignmentById(deps.db, query.assignment_id);
     const match = row?.campaign_id === program.id ? [row] : [];
-    return listEnvelope('data', (query.page === 1 ? match : []).map(presentAssignment), { total: match.length });
+    return listEnvelope('data', (query.page === 1 ? match : []).map(presentRewardAssignment), { total: match.length });
   }
   const by = { campaignId: program.id };
-  const rows = await repo.listAssignments(deps.db, by, { limit: query.limit, offset: (query.page - 1) * query.limit });
-  return listEnvelope('data', rows.map(presentAssignment), { total: await repo.countAssignments(deps.db, by) });
+  const rows = await repo.listRewardAssignmentRows(deps.db, by, {
+    limit: query.limit,
+    offset: (query.page - 1) * query.limit,
+  });
+  return listEnvelope('data', rows.map(presentRewardAssignment), {
+    total: await repo.countRewardAssignments(deps.db, by),
+  });
 }
 
 /** GET /v1/rewards/{rewardId}/assignments. */
 export async function listRewardAssignments(deps: Pick<Deps, 'db'>, rewardId: string, query: RewardAssignmentsQuery) {
   const by = { rewardId: (await requireReward(deps.db, rewardId)).id };
-  const rows = await repo.listAssignments(deps.db, by, { limit: query.limit, offset: (query.page - 1) * query.limit });
-  return listEnvelope('data', rows.map(presentAssignment), { total: await repo.countAssignments(deps.db, by) });
+  const rows = await repo.listRewardAssignmentRows(deps.db, by, {
+    limit: query.limit,
+    offset: (query.page - 1) * query.limit,
+  });
+  return listEnvelope('data', rows.map(presentRewardAssignment), {
+    total: await repo.countRewardAssignments(deps.db, by),
+  });
 }
 
 /**
@@ -232,15 +251,15 @@ export async function programRewards(
   db: Db,
   campaignId: string,
   assignmentIds?: readonly string[],
-): Promise<Array<{ reward: RewardView; assignment: AssignmentView }>> {
-  let rows = await repo.listAssignments(db, { campaignId });
+): Promise<Array<{ reward: RewardView; assignment: RewardAssignmentView }>> {
+  let rows = await repo.listRewardAssignmentRows(db, { campaignId });
   if (assignmentIds) rows = rows.filter((row) => assignmentIds.includes(row.id));
   const rewards = new Map(
     (await findRewardsByIds(db, [...new Set(rows.map((row) => row.reward_id))])).map((r) => [r.id, r]),
   );
   return rows.map((row) => ({
     reward: presentReward(rewards.get(row.reward_id) as RewardRow),
-    assignment: presentAssignment(row),
+    assignment: presentRewardAssignment(row),
   }));
 }
 
@@ -252,9 +271,9 @@ export async function findProgramReward(
   db: Db,
   campaignId: string,
   rewardId: string,
-): Promise<{ reward: RewardView; assignment: AssignmentView } | undefined> {
+): Promise<{ reward: RewardView; assignment: RewardAssignmentView } | undefined> {
   const [row] = await repo.findAssignmentsOfRewards(db, campaignId, [rewardId]);
   if (!row) return undefined;
   const [reward] = await findRewardsByIds(db, [rewardId]);
-  return reward && { reward: presentReward(reward), assignment: presentAssignment(row) };
+  return reward && { reward: presentReward(reward), assignment: presentRewardAssignment(row) };
 }

@@ -2,7 +2,7 @@ import type { RouteModule } from '../../http/context.js';
 import { validateBody, validateQuery } from '../../lib/validate.js';
 import {
   bulkAssignmentsSchema,
-  createAssignmentSchema,
+  createRewardAssignmentSchema,
   programAssignmentsQuerySchema,
   rewardAssignmentsQuerySchema,
   updateAssignmentSchema,
@@ -10,7 +10,7 @@ import {
 import {
   assignReward,
   assignRewards,
-  deleteAssignment,
+  deleteRewardAssignmentRow,
   getAssignedReward,
   getAssignment,
   listProgramAssignments,
@@ -25,7 +25,7 @@ export const rewardAssignmentsRoutes: RouteModule = (router, deps) => {
     ctx.body = await assignReward(
       deps,
       ctx.params.rewardId as string,
-      validateBody(createAssignmentSchema, ctx.request.body),
+      validateBody(createRewardAssignmentSchema, ctx.request.body),
     );
   });
   router.get('/v1/rewards/:rewardId/assignments', async (ctx) => {
@@ -72,7 +72,7 @@ export const rewardAssignmentsRoutes: RouteModule = (router, deps) => {
       );
     });
     router.delete(path, async (ctx) => {
-      await deleteAssignment(deps, scopeOf(ctx.params), ctx.params.assignmentId as string);
+      await deleteRewardAssignmentRow(deps, scopeOf(ctx.params), ctx.params.assignmentId as string);
       ctx.status = 204;
     });
   }

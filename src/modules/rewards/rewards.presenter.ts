@@ -1,6 +1,6 @@
 import type { RewardType } from '../../lib/enums.js';
 import type { RewardRow } from './rewards.repository.js';
-import type { AssignmentRow } from './assignments.repository.js';
+import type { RewardAssignmentRow } from './assignments.repository.js';
 
 /** The parameters of each reward type, as the reference answers them (RewardType). */
 export type RewardParameters =
@@ -38,7 +38,7 @@ export const presentReward = (row: RewardRow): RewardView => ({
 });
 
 /** A reward assignment (the reference's RewardAssignment object). A COIN reward's assignment has no points cost: no `parameters`. */
-export interface AssignmentView {
+export interface RewardAssignmentView {
   id: string;
   reward_id: string;
   related_object_id: string;
@@ -49,7 +49,7 @@ export interface AssignmentView {
   object: 'reward_assignment';
 }
 
-export function presentAssignment(row: AssignmentRow): AssignmentView {
+export function presentRewardAssignment(row: RewardAssignmentRow): RewardAssignmentView {
   const loyalty =
     row.points === null
       ? undefined

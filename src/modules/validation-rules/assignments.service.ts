@@ -4,11 +4,11 @@ import type { RuleObjectType } from '../../lib/enums.js';
 import { duplicateFound, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { presentAssignment, type AssignmentView } from './validation-rules.presenter.js';
+import { presentRuleAssignment, type RuleAssignmentView } from './validation-rules.presenter.js';
 import * as repo from './validation-rules.repository.js';
 import type {
   AssignmentsListQuery,
-  CreateAssignmentBody,
+  CreateRuleAssignmentBody,
   CreateAssignmentQuery,
   RuleAssignmentsQuery,
 } from './validation-rules.schemas.js';
@@ -25,14 +25,14 @@ type AssignDeps = Pick<Deps, 'db' | 'clock'>;
 export type RelatedObjectLookup = (db: Db, type: RuleObjectType, idOrKey: string) => Promise<string | undefined>;
 
 /** The object of an assignment body, in either of its forms. */
-function targetOf(body: CreateAssignmentBody): { type: RuleObjectType; id: string } {
+function targetOf(body: CreateRuleAssignmentBody): { type: RuleObjectType; id: string } {
   if (body.voucher !== undefined) return { type: 'voucher', id: body.voucher };
   if (body.campaign !== undefined) return { type: 'campaign', id: body.campaign };
   if (body.promotion_tier !== undefined) return { type: 'promotion_tier', id: body.promotion_tier };
   return { type: body.related_object_type ?? 'voucher', id: body.related_object_id as string };
 }
 
-const assignmentRow = (ruleId: string, type: RuleObjectType, objectId: string, at: string): repo.AssignmentRow => ({
+const assignmentRow = (ruleId: string, type: RuleObjectType, objectId: string, at: string): repo.RuleAssignmentRow => ({
   seq: 0,
   id: newId('asgm_'),
   rule_id: ruleId,
@@ -48,10 +48,10 @@ const assignmentRow = (ruleId: string, type: RuleObjectType, objectId: string, a
 export async function assignRule(
   deps: AssignDeps,
   ruleId: string,
-  body: CreateAssignmentBody,
+  body: CreateRuleAssignmentBody,
   query: CreateAssignmentQuery,
   lookup: RelatedObjectLookup,
-): Promise<AssignmentView> {
+): Promise<RuleAssignmentView> {
   const target = targetOf(body);
   return deps.db.transaction().execute(async (trx) => {
     await requireRule(trx, ruleId);
@@ -60,11 +60,11 @@ export async function assignRule(
     const existing = await repo.findAssignmentOf(trx, ruleId, objectId);
     if (existing && query.force !== 'true')
       throw duplicateFound('validation_rules_assignment', 'related_object_id', objectId);
-    if (existing) await repo.deleteAssignment(trx, existing.id);
+    if (existing) await repo.deleteRuleAssignmentRow(trx, existing.id);
     const row = assignmentRow(ruleId, target.type, objectId, isoNow(deps.clock));
     const { seq: _seq, ...insert } = row;
-    await repo.insertAssignments(trx, [insert]);
-    return presentAssignment(row);
+    await repo.insertRuleAssignmentRows(trx, [insert]);
+    return presentRuleAssignment(row);
   });
 }
 
@@ -89,32 +89,36 @@ export async function assignRulesTo(
       const { seq: _seq, ...insert } = assignmentRow(id, object.type, object.id, at);
       return insert;
     });
-  await repo.insertAssignments(trx, rows);
+  await repo.insertRuleAssignmentRows(trx, rows);
 }
 
 /** The assignments of these objects (a page of vouchers, a campaign's tiers): one query, by object id. */
 export async function assignmentsOfObjects(
   db: Db,
   objectIds: readonly string[],
-): Promise<Map<string, AssignmentView[]>> {
-  const out = new Map<string, AssignmentView[]>();
+): Promise<Map<string, RuleAssignmentView[]>> {
+  const out = new Map<string, RuleAssignmentView[]>();
   for (const row of await repo.listAssignmentsOfObjects(db, [...new Set(objectIds)])) {
-    out.set(row.related_object_id, [...(out.get(row.related_object_id) ?? []), presentAssignment(row)]);
+    out.set(row.related_object_id, [...(out.get(row.related_object_id) ?? []), presentRuleAssignment(row)]);
   }
   return out;
 }
 
 /** An object's assignments as the voucher and the tier answer them (a list with `total`). */
-export const assignmentsList = (views: AssignmentView[] | undefined) =>
+export const assignmentsList = (views: RuleAssignmentView[] | undefined) =>
   listEnvelope('data', views ?? [], { total: views?.length ?? 0 });
 
 /** DELETE /v1/validation-rules/{id}/assignments/{assignmentId}. */
-export async function deleteAssignment(deps: Pick<Deps, 'db'>, ruleId: string, assignmentId: string): Promise<void> {
+export async function deleteRuleAssignmentRow(
+  deps: Pick<Deps, 'db'>,
+  ruleId: string,
+  assignmentId: string,
+): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     await requireRule(trx, ruleId);
     if (!(await repo.findAssignment(trx, ruleId, assignmentId)))
       throw notFound('validation_rules_assignment', assignmentId);
-    await repo.deleteAssignment(trx, assignmentId);
+    await repo.deleteRuleAssignmentRow(trx, assignmentId);
   });
 }
 
@@ -126,13 +130,17 @@ const pageOf = (query: RuleAssignmentsQuery) => ({
 
 /** GET /v1/validation-rules/{id}/assignments: an unknown rule has none (the reference answers an empty list). */
 export async function listRuleAssignments(deps: Pick<Deps, 'db'>, ruleId: string, query: RuleAssignmentsQuery) {
-  const rows = await repo.listAssignments(deps.db, { ruleId }, pageOf(query));
-  return listEnvelope('data', rows.map(presentAssignment), { total: await repo.countAssignments(deps.db, { ruleId }) });
+  const rows = await repo.listRuleAssignmentRows(deps.db, { ruleId }, pageOf(query));
+  return listEnvelope('data', rows.map(presentRuleAssignment), {
+    total: await repo.countRuleAssignmentRows(deps.db, { ruleId }),
+  });
 }
 
 /** GET /v1/validation-rules-assignments: every assignment, or those of one object and/or one rule. */
 export async function listAllAssignments(deps: Pick<Deps, 'db'>, query: AssignmentsListQuery) {
   const filter = { ruleId: query.rule, objectId: query.related_object_id };
-  const rows = await repo.listAssignments(deps.db, filter, pageOf(query));
-  return listEnvelope('data', rows.map(presentAssignment), { total: await repo.countAssignments(deps.db, filter) });
+  const rows = await repo.listRuleAssignmentRows(deps.db, filter, pageOf(query));
+  return listEnvelope('data', rows.map(presentRuleAssignment), {
+    total: await repo.countRuleAssignmentRows(deps.db, filter),
+  });
 }

@@ -12,7 +12,7 @@ export {
   type RulesOutcome,
 } from './rules-check.service.js';
 export { assignRulesTo, assignmentsOfObjects, assignmentsList } from './assignments.service.js';
-export type { AssignmentView } from './validation-rules.presenter.js';
+export type { RuleAssignmentView } from './validation-rules.presenter.js';
 export { validationRulesField } from './validation-rules.schemas.js';
 export { requireRule as requireValidationRule } from './validation-rules.service.js';
 // Verbs that are one repository call, exported under the name callers use (no forwarding service).

@@ -49,7 +49,7 @@ export interface RulesInput {
 }
 
 /** Assignments of any set of subjects, in assignment order (checkValidationRules keeps its subjects' own). */
-export type RuleAssignments = readonly repo.AssignmentRow[];
+export type RuleAssignments = readonly repo.RuleAssignmentRow[];
 
 /** The assignments of these subjects' ids, for several checks of one request. */
 export const readRuleAssignments = (db: Db, subjects: RuleSubject[]): Promise<RuleAssignments> =>

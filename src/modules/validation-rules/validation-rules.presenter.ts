@@ -1,4 +1,4 @@
-import type { AssignmentRow, RuleRow } from './validation-rules.repository.js';
+import type { RuleAssignmentRow, RuleRow } from './validation-rules.repository.js';
 
 type Applicable = {
   excluded: Array<Record<string, unknown>>;
@@ -60,7 +60,7 @@ export function presentCreatedRule(row: RuleRow, given: GivenRule) {
 }
 
 /** An assignment as the reference answers it (ValidationRuleAssignment). */
-export const presentAssignment = (row: AssignmentRow) => ({
+export const presentRuleAssignment = (row: RuleAssignmentRow) => ({
   id: row.id,
   rule_id: row.rule_id,
   related_object_id: row.related_object_id,
@@ -69,4 +69,4 @@ export const presentAssignment = (row: AssignmentRow) => ({
   object: 'validation_rules_assignment' as const,
 });
 
-export type AssignmentView = ReturnType<typeof presentAssignment>;
+export type RuleAssignmentView = ReturnType<typeof presentRuleAssignment>;

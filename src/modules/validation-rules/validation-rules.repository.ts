@@ -6,7 +6,7 @@ import type { ValidationRuleAssignmentTable, ValidationRuleTable } from './valid
 import type { Db } from '../../db/engine.js';
 
 export type RuleRow = Selectable<ValidationRuleTable>;
-export type AssignmentRow = Selectable<ValidationRuleAssignmentTable>;
+export type RuleAssignmentRow = Selectable<ValidationRuleAssignmentTable>;
 export type RuleOrderField = 'created_at' | 'updated_at' | 'name';
 
 export const findRuleById = (db: Db, id: string): Promise<RuleRow | undefined> =>
@@ -80,11 +80,14 @@ export async function countAssignmentsOf(db: Db, ruleIds: readonly string[]): Pr
   return new Map(rows.map((row) => [row.rule_id, row.n]));
 }
 
-export const insertAssignments = async (db: Db, rows: Insertable<ValidationRuleAssignmentTable>[]): Promise<void> => {
+export const insertRuleAssignmentRows = async (
+  db: Db,
+  rows: Insertable<ValidationRuleAssignmentTable>[],
+): Promise<void> => {
   if (rows.length > 0) await db.insertInto('validation_rules_assignments').values(rows).execute();
 };
 
-export const findAssignment = (db: Db, ruleId: string, id: string): Promise<AssignmentRow | undefined> =>
+export const findAssignment = (db: Db, ruleId: string, id: string): Promise<RuleAssignmentRow | undefined> =>
   db
     .selectFrom('validation_rules_assignments')
     .selectAll()
@@ -92,7 +95,7 @@ export const findAssignment = (db: Db, ruleId: string, id: string): Promise<Assi
     .where('rule_id', '=', ruleId)
     .executeTakeFirst();
 
-export const findAssignmentOf = (db: Db, ruleId: string, objectId: string): Promise<AssignmentRow | undefined> =>
+export const findAssignmentOf = (db: Db, ruleId: string, objectId: string): Promise<RuleAssignmentRow | undefined> =>
   db
     .selectFrom('validation_rules_assignments')
     .selectAll()
@@ -100,7 +103,7 @@ export const findAssignmentOf = (db: Db, ruleId: string, objectId: string): Prom
     .where('related_object_id', '=', objectId)
     .executeTakeFirst();
 
-export const deleteAssignment = async (db: Db, id: string): Promise<void> => {
+export const deleteRuleAssignmentRow = async (db: Db, id: string): Promise<void> => {
   await db.deleteFrom('validation_rules_assignments').where('id', '=', id).execute();
 };
 
@@ -111,7 +114,7 @@ export const deleteAssignmentsOf = async (db: Db, objectIds: readonly string[]):
 };
 
 // Every voucher read asks for its assignments.
-const assignmentsByObjects = keysTemplate<string, AssignmentRow>((db, ids) =>
+const assignmentsByObjects = keysTemplate<string, RuleAssignmentRow>((db, ids) =>
   db.selectFrom('validation_rules_assignments').selectAll().where('related_object_id', 'in', ids),
 );
 
@@ -120,7 +123,7 @@ const assignmentsByObjects = keysTemplate<string, AssignmentRow>((db, ids) =>
  * object holds a few rules, so they are ordered here rather than by a sort in SQL (an IN
  * list cannot walk the index in order).
  */
-export async function listAssignmentsOfObjects(db: Db, objectIds: readonly string[]): Promise<AssignmentRow[]> {
+export async function listAssignmentsOfObjects(db: Db, objectIds: readonly string[]): Promise<RuleAssignmentRow[]> {
   const rows = await assignmentsByObjects(db, objectIds);
   return rows.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.seq - b.seq));
 }
@@ -137,11 +140,11 @@ const assignmentQuery = (db: Db, filter: AssignmentFilter) =>
     .$if(filter.objectId !== undefined, (q) => q.where('related_object_id', '=', filter.objectId as string));
 
 /** A page of assignments by creation time, on the index of the filter given. */
-export const listAssignments = (
+export const listRuleAssignmentRows = (
   db: Db,
   filter: AssignmentFilter,
   page: { limit: number; offset: number; direction: 'asc' | 'desc' },
-): Promise<AssignmentRow[]> =>
+): Promise<RuleAssignmentRow[]> =>
   assignmentQuery(db, filter)
     .selectAll()
     .orderBy('created_at', page.direction)
@@ -150,7 +153,7 @@ export const listAssignments = (
     .offset(page.offset)
     .execute();
 
-export const countAssignments = async (db: Db, filter: AssignmentFilter): Promise<number> =>
+export const countRuleAssignmentRows = async (db: Db, filter: AssignmentFilter): Promise<number> =>
   (
     await assignmentQuery(db, filter)
       .select((eb) => eb.fn.countAll<number>().as('n'))

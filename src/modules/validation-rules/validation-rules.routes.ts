@@ -6,7 +6,7 @@ import { rewardAssignmentExists } from '../rewards/index.js';
 import { findVoucherId } from '../vouchers/index.js';
 import {
   assignRule,
-  deleteAssignment,
+  deleteRuleAssignmentRow,
   listAllAssignments,
   listRuleAssignments,
   type RelatedObjectLookup,
@@ -14,7 +14,7 @@ import {
 import {
   assignmentsListQuerySchema,
   createAssignmentQuerySchema,
-  createAssignmentSchema,
+  createRuleAssignmentSchema,
   createRuleSchema,
   ruleAssignmentsQuerySchema,
   rulesListQuerySchema,
@@ -66,7 +66,7 @@ export const validationRulesRoutes: RouteModule = (router, deps) => {
     ctx.body = await assignRule(
       deps,
       ctx.params.ruleId as string,
-      validateBody(createAssignmentSchema, ctx.request.body),
+      validateBody(createRuleAssignmentSchema, ctx.request.body),
       query,
       lookupRelated,
     );
@@ -79,7 +79,7 @@ export const validationRulesRoutes: RouteModule = (router, deps) => {
     );
   });
   router.delete('/v1/validation-rules/:ruleId/assignments/:assignmentId', async (ctx) => {
-    await deleteAssignment(deps, ctx.params.ruleId as string, ctx.params.assignmentId as string);
+    await deleteRuleAssignmentRow(deps, ctx.params.ruleId as string, ctx.params.assignmentId as string);
     ctx.status = 204;
   });
   router.get('/v1/validation-rules-assignments', async (ctx) => {

@@ -75,7 +75,7 @@ export type UpdateRuleBody = InferType<typeof updateRuleSchema>;
  * the older form the official client sends (`{voucher: <code>}`, `{campaign: <id>}`,
  * `{promotion_tier: <id>}`).
  */
-export const createAssignmentSchema = object({
+export const createRuleAssignmentSchema = object({
   related_object_type: string().oneOf(
     RULE_OBJECT_TYPES,
     `related_object_type must be one of: ${RULE_OBJECT_TYPES.join(', ')}`,
@@ -92,7 +92,7 @@ export const createAssignmentSchema = object({
       ? [v.related_object_id, v.voucher, v.campaign, v.promotion_tier].filter((x) => x !== undefined).length === 1
       : true,
   );
-export type CreateAssignmentBody = InferType<typeof createAssignmentSchema>;
+export type CreateRuleAssignmentBody = InferType<typeof createRuleAssignmentSchema>;
 
 export const RULE_ORDER_FIELDS = ['created_at', 'updated_at', 'name'] as const;
 export const ASSIGNMENT_ORDER_FIELDS = ['created_at'] as const;

@@ -1,6 +1,6 @@
 import { presentValidity } from '../../engine/validity/index.js';
 import { categoriesOf, type CategoryView } from '../categories/index.js';
-import { assignmentsList, type AssignmentView } from '../validation-rules/index.js';
+import { assignmentsList, type RuleAssignmentView } from '../validation-rules/index.js';
 import { presentKindBlocks } from './kinds/kinds.rules.js';
 import { assetOf } from './voucher-assets.rules.js';
 import type { VoucherRow } from './vouchers.repository.js';
@@ -16,7 +16,7 @@ export const assignmentHolders = (rows: ReadonlyArray<Pick<VoucherRow, 'id' | 'c
 export function presentVoucher(
   row: VoucherRow,
   categories: Map<string, CategoryView>,
-  assignments: Map<string, AssignmentView[]>,
+  assignments: Map<string, RuleAssignmentView[]>,
 ) {
   const category = row.category_id === null ? undefined : categories.get(row.category_id);
   const path = `/v1/vouchers/${encodeURIComponent(row.code)}`;

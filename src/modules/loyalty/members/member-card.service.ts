@@ -14,7 +14,7 @@ export interface MemberCard {
  * The loyalty card a memberId (its code) names, of the program `programRef` names when
  * given: 404 `voucher` when there is none (404 `campaign` for an unknown program).
  */
-export async function findMemberCard(db: Kysely<Database>, code: string, programRef?: string): Promise<MemberCard> {
+export async function requireMemberCard(db: Kysely<Database>, code: string, programRef?: string): Promise<MemberCard> {
   const voucher = await getMember({ db }, code, programRef);
   return {
     id: voucher.id,

@@ -1,7 +1,7 @@
 import type { Deps } from '../../../app/deps.js';
 import { listEnvelope } from '../../../lib/pagination.js';
 import { findProgram } from '../programs/programs.service.js';
-import { findMemberCard } from '../members/member-card.service.js';
+import { requireMemberCard } from '../members/member-card.service.js';
 import { presentPendingPoints } from './pending-points.presenter.js';
 import * as repo from './pending-points.repository.js';
 import type { PendingPointsListQuery } from './pending-points.schemas.js';
@@ -37,7 +37,7 @@ export async function listMemberPendingPoints(
   query: PendingPointsListQuery,
   campaignRef?: string,
 ) {
-  const card = await findMemberCard(deps.db, memberCode, campaignRef);
+  const card = await requireMemberCard(deps.db, memberCode, campaignRef);
   return pageOf(deps, { voucherId: card.id }, query);
 }
 

@@ -6,7 +6,7 @@ import { AppError, notFound } from '../../../lib/errors.js';
 import { emit } from '../../events/index.js';
 import { adjustPendingPoints, creditPoints } from '../../ledgers/index.js';
 import { expirationOf } from '../earning/earning-expiry.rules.js';
-import { findMemberCard, type MemberCard } from '../members/member-card.service.js';
+import { requireMemberCard, type MemberCard } from '../members/member-card.service.js';
 import { presentPendingPoints } from './pending-points.presenter.js';
 import * as repo from './pending-points.repository.js';
 import { pendingPointsId } from './pending-points-ids.rules.js';
@@ -137,7 +137,7 @@ const notPending = (row: repo.PendingPointsRow) =>
 export async function activatePendingPoints(deps: PendingDeps, memberCode: string, pendingId: string, actor: Actor) {
   const at = isoNow(deps.clock);
   return deps.db.transaction().execute(async (trx) => {
-    const card = await findMemberCard(trx, memberCode);
+    const card = await requireMemberCard(trx, memberCode);
     const row = await findCardPending(trx, card, pendingId);
     const claimed = await repo.claimPendingPoints(trx, row.id, 'ACTIVATED', at);
     if (!claimed) throw notPending(row);
@@ -163,7 +163,7 @@ export async function cancelPendingPoints(
 ): Promise<void> {
   const at = isoNow(deps.clock);
   await deps.db.transaction().execute(async (trx) => {
-    const row = await findCardPending(trx, await findMemberCard(trx, memberCode), pendingId);
+    const row = await findCardPending(trx, await requireMemberCard(trx, memberCode), pendingId);
     const claimed = await repo.claimPendingPoints(trx, row.id, 'CANCELED', at);
     if (!claimed)
       throw new AppError(

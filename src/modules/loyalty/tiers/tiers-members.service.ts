@@ -119,8 +119,8 @@ async function storeMove(
   change: PointsChanged,
   move: TierMove,
   held: members.MemberTierRow | undefined,
-  heldTier: repo.TierRow | undefined,
-  target: repo.TierRow | undefined,
+  heldTier: repo.LoyaltyTierRow | undefined,
+  target: repo.LoyaltyTierRow | undefined,
   dates: { start_date: string; expiration_date: string | null },
 ) {
   const before = heldTier && held ? presentTier(heldTier, expirationOf(held)) : null;

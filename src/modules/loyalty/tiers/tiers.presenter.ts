@@ -1,5 +1,5 @@
 import type { TierMapping } from './tiers.schemas.js';
-import type { TierRow } from './tiers.repository.js';
+import type { LoyaltyTierRow } from './tiers.repository.js';
 
 export interface TierPoints {
   from: number;
@@ -33,10 +33,10 @@ export interface TierView {
   object: 'loyalty_tier';
 }
 
-export const tierPoints = (row: Pick<TierRow, 'points_from' | 'points_to'>): TierPoints =>
+export const tierPoints = (row: Pick<LoyaltyTierRow, 'points_from' | 'points_to'>): TierPoints =>
   row.points_to === null ? { from: row.points_from } : { from: row.points_from, to: row.points_to };
 
-export function presentTier(row: TierRow, expiration?: TierExpiration): TierView {
+export function presentTier(row: LoyaltyTierRow, expiration?: TierExpiration): TierView {
   return {
     id: row.id,
     name: row.name,

@@ -4,10 +4,10 @@ import type { OrderBy } from '../../../lib/pagination.js';
 import type { LoyaltyTierTable } from './tiers.table.js';
 import type { Db } from '../../../db/engine.js';
 
-export type TierRow = Selectable<LoyaltyTierTable>;
+export type LoyaltyTierRow = Selectable<LoyaltyTierTable>;
 export type TierPatch = Updateable<LoyaltyTierTable>;
 
-export const findTier = (db: Db, campaignId: string, id: string): Promise<TierRow | undefined> =>
+export const findTier = (db: Db, campaignId: string, id: string): Promise<LoyaltyTierRow | undefined> =>
   db
     .selectFrom('loyalty_tiers')
     .selectAll()
@@ -15,20 +15,20 @@ export const findTier = (db: Db, campaignId: string, id: string): Promise<TierRo
     .where('campaign_id', '=', campaignId)
     .executeTakeFirst();
 
-export const findTiersByIds = (db: Db, ids: readonly string[]): Promise<TierRow[]> =>
+export const findTiersByIds = (db: Db, ids: readonly string[]): Promise<LoyaltyTierRow[]> =>
   ids.length === 0 ? Promise.resolve([]) : db.selectFrom('loyalty_tiers').selectAll().where('id', 'in', ids).execute();
 
 /** Every tier of a program by its lower bound (a program holds at most MAX_TIERS). */
 // Read on every points change of a card (the tier recomputation): built once, not per change.
-const programTiers = queryTemplate<{ campaign_id: string }, TierRow>((db, param) =>
+const programTiers = queryTemplate<{ campaign_id: string }, LoyaltyTierRow>((db, param) =>
   db.selectFrom('loyalty_tiers').selectAll().where('campaign_id', '=', param('campaign_id')).orderBy('points_from'),
 );
 
-export const listProgramTiers = (db: Db, campaignId: string): Promise<TierRow[]> =>
+export const listProgramTiers = (db: Db, campaignId: string): Promise<LoyaltyTierRow[]> =>
   programTiers(db, { campaign_id: campaignId });
 
 /** The tier whose range holds these points, if any (ranges of one program never overlap). */
-export const findTierForPoints = (db: Db, campaignId: string, points: number): Promise<TierRow | undefined> =>
+export const findTierForPoints = (db: Db, campaignId: string, points: number): Promise<LoyaltyTierRow | undefined> =>
   db
     .selectFrom('loyalty_tiers')
     .selectAll()
@@ -57,7 +57,7 @@ export const listTiers = (
   campaignId: string,
   sort: OrderBy<'created_at' | 'updated_at'>,
   page: { limit: number; offset: number },
-): Promise<TierRow[]> =>
+): Promise<LoyaltyTierRow[]> =>
   db
     .selectFrom('loyalty_tiers')
     .selectAll()

@@ -58,7 +58,7 @@ export async function createTiers(deps: TierDeps, programKey: string, bodies: Ne
     const existing = await repo.listProgramTiers(trx, program.id);
     if (existing.length + bodies.length > MAX_TIERS)
       throw invalidPayload(`A program holds at most ${MAX_TIERS} tiers; it has ${existing.length}`);
-    const rows: repo.TierRow[] = bodies.map((body) => ({
+    const rows: repo.LoyaltyTierRow[] = bodies.map((body) => ({
       seq: 0,
       id: newId('ltr_'),
       campaign_id: program.id,
@@ -86,7 +86,7 @@ export async function createTiers(deps: TierDeps, programKey: string, bodies: Ne
 }
 
 /** A tier of a program (id or name), or 404. */
-export async function requireTier(db: Db, programKey: string, tierId: string): Promise<repo.TierRow> {
+export async function requireTier(db: Db, programKey: string, tierId: string): Promise<repo.LoyaltyTierRow> {
   const program = await findProgramCampaign(db, programKey);
   const row = await repo.findTier(db, program.id, tierId);
   if (!row) throw notFound('loyalty_tier', tierId);
@@ -136,7 +136,7 @@ export async function updateTier(
   const now = isoNow(deps.clock);
   return deps.db.transaction().execute(async (trx) => {
     const row = await requireTier(trx, programKey, tierId);
-    const updated = { ...row, ...patchOf(body), updated_at: now } as repo.TierRow;
+    const updated = { ...row, ...patchOf(body), updated_at: now } as repo.LoyaltyTierRow;
     const others = (await repo.listProgramTiers(trx, row.campaign_id)).filter((t) => t.id !== row.id);
     assertNoOverlap([...others, updated]);
     await assertRewardsOfProgram(trx, row.campaign_id, [body.rewards]);

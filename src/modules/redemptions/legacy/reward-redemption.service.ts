@@ -1,7 +1,7 @@
 import type { Deps } from '../../../app/deps.js';
 import type { Actor } from '../../../lib/actor.js';
 import { notFound } from '../../../lib/errors.js';
-import { findMemberCard } from '../../ledgers/index.js';
+import { requireLedgerCard } from '../../ledgers/index.js';
 import type { MemberRewardBody } from './legacy.schemas.js';
 import { redeemStackable } from '../pipeline/redeem.service.js';
 
@@ -20,7 +20,7 @@ export async function redeemMemberReward(
   card: { code: string; campaign?: string },
   body: MemberRewardBody,
 ) {
-  const found = await findMemberCard(deps.db, card.code, card.campaign);
+  const found = await requireLedgerCard(deps.db, card.code, card.campaign);
   if (found.type !== 'LOYALTY_CARD') throw notFound('voucher', card.code);
   const stackable = {
     redeemables: [{ object: 'voucher' as const, id: found.code, reward: body.reward }],
