@@ -71,7 +71,7 @@ export async function changeCampaign(
   if (body.discount !== undefined) patch.voucher = withDiscount(campaign, body.discount);
   if (body.loyalty_tiers_expiration !== undefined)
     patch.loyalty_tiers_expiration = withTiersExpiration(campaign, body.loyalty_tiers_expiration);
-  await repo.updateCampaign(trx, campaign.id, patch);
+  await repo.updateCampaignRow(trx, campaign.id, patch);
   return { campaign, validity, ...(body.discount !== undefined ? { discount: body.discount } : {}) };
 }
 

@@ -59,7 +59,7 @@ export async function sumLiveVouchersCount(db: Db): Promise<number> {
   return Number(row.n);
 }
 
-export const updateCampaign = async (db: Db, id: string, patch: CampaignPatch): Promise<void> => {
+export const updateCampaignRow = async (db: Db, id: string, patch: CampaignPatch): Promise<void> => {
   await db.updateTable('campaigns').set(patch).where('id', '=', id).execute();
 };
 

@@ -56,7 +56,7 @@ export async function setCampaignActive(
 ): Promise<Record<string, never>> {
   await deps.db.transaction().execute(async (trx) => {
     const campaign = await findCampaign(trx, idOrName);
-    await repo.updateCampaign(trx, campaign.id, { active: active ? 1 : 0, updated_at: isoNow(deps.clock) });
+    await repo.updateCampaignRow(trx, campaign.id, { active: active ? 1 : 0, updated_at: isoNow(deps.clock) });
   });
   return {};
 }

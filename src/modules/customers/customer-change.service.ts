@@ -59,7 +59,7 @@ export async function emitCustomerEvent(
 }
 
 /** What an upsert stored: the row after it, and the customer object if its event needed one. */
-export interface Written {
+export interface CustomerWritten {
   row: repo.CustomerRow;
   customer?: CustomerObject;
   created: boolean;
@@ -93,7 +93,7 @@ export async function announce(
   return customer;
 }
 
-export const presented = async (trx: Db, written: Written): Promise<UpsertResult> => ({
+export const presented = async (trx: Db, written: CustomerWritten): Promise<UpsertResult> => ({
   customer: written.customer ?? (await presentRow(trx, written.row)),
   created: written.created,
   changed: written.changed,

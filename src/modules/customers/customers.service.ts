@@ -13,7 +13,7 @@ import {
   presentRow,
   type ChangeContext,
   type UpsertResult,
-  type Written,
+  type CustomerWritten,
 } from './customer-change.service.js';
 import { changedColumns, patchFromFields } from './customer-patch.rules.js';
 import { forgetCustomer, type CustomerCache } from './customer-cache.service.js';
@@ -50,7 +50,7 @@ async function applyUpdate(
   ctx: ChangeContext,
   row: repo.CustomerRow,
   input: CustomerFields,
-): Promise<Written> {
+): Promise<CustomerWritten> {
   const patch = await updatePatch(trx, row, input);
   if (Object.keys(patch).length === 0) return { row, created: false, changed: false };
   const updated = await repo.updateCustomer(trx, row.id, { ...patch, updated_at: ctx.at });
@@ -82,7 +82,7 @@ async function insertNew(
   ctx: ChangeContext,
   input: CreateCustomerBody,
   fresh = newRow(ctx, input),
-): Promise<Written> {
+): Promise<CustomerWritten> {
   const row = await repo.insertCustomer(trx, fresh);
   forgetCustomer(ctx.customers, row.source_id);
   const customer = await announce(trx, ctx, 'customer.created', row);
@@ -106,7 +106,7 @@ async function namedCustomer(
   return cached !== undefined ? (cached ?? undefined) : repo.findCustomerBySourceId(db, input.source_id);
 }
 
-async function writeCustomer(trx: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<Written> {
+async function writeCustomer(trx: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<CustomerWritten> {
   const existing = await namedCustomer(trx, input);
   return existing ? applyUpdate(trx, ctx, existing, input) : insertNew(trx, ctx, input);
 }

@@ -54,7 +54,7 @@ export async function recordOrderRedemption(trx: Db, orderId: string, change: Or
     sku: null,
     metadata: null,
   };
-  await repo.insertItems(
+  await repo.insertOrderItemRows(
     trx,
     change.added.map((item, i) => ({
       ...blank,

@@ -3,7 +3,7 @@ import { listEnvelope } from '../../lib/pagination.js';
 import { findSimpleCustomer } from '../customers/index.js';
 import * as listRepo from './orders-list.repository.js';
 import { presentOrders, type OrderObject } from './orders.presenter.js';
-import { listItems } from './orders.repository.js';
+import { listOrderItemRows } from './orders.repository.js';
 import type { OrdersListQuery } from './orders.schemas.js';
 
 type ReadDeps = Pick<Deps, 'db'>;
@@ -42,7 +42,7 @@ export async function listOrders(deps: ReadDeps, query: OrdersListQuery) {
     'orders',
     presentOrders(
       rows,
-      await listItems(
+      await listOrderItemRows(
         deps.db,
         rows.map((row) => row.id),
       ),

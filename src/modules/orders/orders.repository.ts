@@ -13,7 +13,7 @@ export type OrderItemRow = Selectable<OrderItemTable>;
 export const findOrderById = (db: Db, id: string): Promise<OrderRow | undefined> =>
   db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
 
-// The statements every order of an import runs are query templates (db/query-template.ts):
+// The statements every order of an import runs are query templates (db/sqlite/query-template.ts):
 // Kysely builds each once instead of once per order.
 const bySourceId = queryTemplate<{ source_id: string }, OrderRow>((db, param) =>
   db.selectFrom('orders').selectAll().where('source_id', '=', param('source_id')),
@@ -87,16 +87,16 @@ export async function updateOrder(db: Db, id: string, patch: OrderPatch): Promis
 const insertItemRows = insertTemplate('order_items');
 
 /** An order's items in one statement (a template per number of items). */
-export const insertItems = (db: Db, rows: OrderItemRow[]): Promise<void> => insertItemRows(db, rows);
+export const insertOrderItemRows = (db: Db, rows: OrderItemRow[]): Promise<void> => insertItemRows(db, rows);
 
 /** An order's items are replaced as a whole, as an update sends them. */
 export async function replaceItems(db: Db, orderId: string, rows: OrderItemRow[]): Promise<void> {
   await db.deleteFrom('order_items').where('order_id', '=', orderId).execute();
-  await insertItems(db, rows);
+  await insertOrderItemRows(db, rows);
 }
 
 /** The items of several orders in one query (no N+1 on lists), each order's in its order. */
-export const listItems = (db: Db, orderIds: readonly string[]): Promise<OrderItemRow[]> =>
+export const listOrderItemRows = (db: Db, orderIds: readonly string[]): Promise<OrderItemRow[]> =>
   inBatches(orderIds, (batch) =>
     db
       .selectFrom('order_items')

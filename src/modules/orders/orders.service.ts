@@ -44,7 +44,7 @@ export interface OrderUpsertResult {
 }
 
 async function loadOrder(db: Db, row: repo.OrderRow): Promise<StoredOrder> {
-  return { row, items: await repo.listItems(db, [row.id]) };
+  return { row, items: await repo.listOrderItemRows(db, [row.id]) };
 }
 
 const present = (stored: StoredOrder): OrderObject => presentOrder(stored.row, stored.items);
@@ -156,7 +156,7 @@ async function insertNew(
     await insertPlannedCustomer(trx, customerContext(ctx, options), draft.newCustomer, countedInNew(draft.columns));
   const row = await repo.insertOrder(trx, newRow(ctx, id, draft));
   const items = itemRows(id, draft.items ?? []);
-  await repo.insertItems(trx, items);
+  await repo.insertOrderItemRows(trx, items);
   if (!draft.newCustomer) await moveOrderInSummary(trx, undefined, row, summaryAt(ctx, options));
   return { before: undefined, after: { row, items }, created: true, changed: true, claimedPaid: paid };
 }

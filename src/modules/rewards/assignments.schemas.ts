@@ -1,7 +1,7 @@
 import { boolean, object, type InferType } from 'yup';
 import { bulkBody, idField } from '../../lib/fields.js';
 import { limit, page, querySchema, text, type QueryOf } from '../../lib/query-params.js';
-import { wholeNumber } from './rewards.schemas.js';
+import { wholeNumberAtLeast } from './rewards.schemas.js';
 import { validationRulesField } from '../validation-rules/index.js';
 
 /**
@@ -19,7 +19,7 @@ export const MAX_BULK_ASSIGNMENTS = 100;
 
 const parametersSchema = object({
   loyalty: object({
-    points: wholeNumber(1).nullable(),
+    points: wholeNumberAtLeast(1).nullable(),
     auto_redeem: boolean().typeError(`${PATH} must be a boolean`).nullable(),
   })
     .typeError(`${PATH} must be an object`)

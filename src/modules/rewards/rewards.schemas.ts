@@ -13,7 +13,7 @@ const PATH = '${path}';
 const NOT_AN_OBJECT = 'The body must be a JSON object';
 
 /** A whole number from `min`, within 2^53. */
-export const wholeNumber = (min: number) =>
+export const wholeNumberAtLeast = (min: number) =>
   number()
     .typeError(`${PATH} must be an integer`)
     .test(
@@ -27,7 +27,7 @@ const block = <T extends ObjectShape>(fields: T) =>
 
 const campaignParameters = block({
   id: idField(PATH).required(`${PATH} is required`),
-  balance: wholeNumber(1).nullable(),
+  balance: wholeNumberAtLeast(1).nullable(),
 });
 
 const productParameters = block({
@@ -40,7 +40,7 @@ const coinParameters = block({
     .typeError(`${PATH} must be a number`)
     .required(`${PATH} is required`)
     .test('positive', `${PATH} must be a number above 0`, (v) => v == null || (Number.isFinite(v) && v > 0)),
-  points_ratio: wholeNumber(1).nullable(),
+  points_ratio: wholeNumberAtLeast(1).nullable(),
 });
 
 export const PARAMETER_KINDS = ['campaign', 'product', 'coin'] as const;
@@ -61,7 +61,7 @@ const rewardFields = {
   name: shortText('name').min(1, 'name must not be empty'),
   type: string().oneOf(REWARD_TYPES, `type must be one of: ${REWARD_TYPES.join(', ')}`),
   parameters: parametersSchema,
-  stock: wholeNumber(0).nullable(),
+  stock: wholeNumberAtLeast(0).nullable(),
   attributes: attributesSchema,
   metadata: jsonObjectField('metadata').nullable(),
 };

@@ -9,7 +9,10 @@ import {
   type FieldKind,
   type Operator,
 } from '../../../src/engine/conditions/index.js';
-import { countMembers, pageOfMembers } from '../../../src/modules/catalog/collections/collection-members.repository.js';
+import {
+  countCollectionMembers,
+  pageOfMembers,
+} from '../../../src/modules/catalog/collections/collection-members.repository.js';
 import {
   catalogValue,
   COLLECTION_FIELDS,
@@ -154,7 +157,7 @@ async function viaSql(
     { filter },
     { limit: 100, offset: 0, sort: { field: 'created_at', direction: 'asc' } },
   );
-  const total = page.total ?? (await countMembers(seeded.deps.db, { filter }));
+  const total = page.total ?? (await countCollectionMembers(seeded.deps.db, { filter }));
   return { ids: page.rows.map((r) => r.id), total };
 }
 

@@ -106,7 +106,7 @@ export async function pageOfMembers(db: Db, membership: Membership, q: MembersQu
 }
 
 /** How many products and SKUs a collection holds now (a STATIC one: its items). */
-export async function countMembers(db: Db, membership: Membership): Promise<number> {
+export async function countCollectionMembers(db: Db, membership: Membership): Promise<number> {
   if ('collectionId' in membership) {
     const row = await db
       .selectFrom('product_collection_items')

@@ -2,7 +2,7 @@ import { compileFilter, validateFilter, type Filter } from '../../../engine/cond
 import { listEnvelope } from '../../../lib/pagination.js';
 import { COLLECTION_FIELDS } from './collection-fields.rules.js';
 import {
-  countMembers,
+  countCollectionMembers,
   membersAmong,
   pageOfMembers,
   type MemberIds,
@@ -53,7 +53,7 @@ export async function listCollectionProducts(deps: CatalogDeps, id: string, quer
   const row = await requireCollection(deps.db, id);
   const membership = membershipOf(deps, row);
   const page = await pageOfMembers(deps.db, membership, query);
-  const total = page.total ?? (await countMembers(deps.db, membership));
+  const total = page.total ?? (await countCollectionMembers(deps.db, membership));
   return listEnvelope('data', await presentMembers(deps, page.rows), { total });
 }
 

@@ -69,7 +69,9 @@ export async function listMembers(deps: ReadDeps, programRef: string, query: Mem
   }
   const rows = await repo.listMembers(deps.db, filters, { limit: query.limit, offset, order });
   // The campaign keeps its card count in the same transaction as every insert and delete.
-  const total = repo.hasFilters(filters) ? await repo.countMembers(deps.db, filters) : program.campaign.vouchers_count;
+  const total = repo.hasMemberFilters(filters)
+    ? await repo.countMembers(deps.db, filters)
+    : program.campaign.vouchers_count;
   return listEnvelope('vouchers', await present(deps.db, withNames(program.name, rows)), { total });
 }
 

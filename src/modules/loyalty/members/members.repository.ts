@@ -50,7 +50,7 @@ export interface MemberFilters {
   updatedAfter?: string;
 }
 
-export const hasFilters = (f: MemberFilters): boolean =>
+export const hasMemberFilters = (f: MemberFilters): boolean =>
   Object.entries(f).some(([k, v]) => k !== 'campaignId' && v !== undefined);
 
 type DateField = 'created_at' | 'updated_at';

@@ -18,7 +18,7 @@ export const findTier = (db: Db, campaignId: string, id: string): Promise<Loyalt
 export const findTiersByIds = (db: Db, ids: readonly string[]): Promise<LoyaltyTierRow[]> =>
   ids.length === 0 ? Promise.resolve([]) : db.selectFrom('loyalty_tiers').selectAll().where('id', 'in', ids).execute();
 
-/** Every tier of a program by its lower bound (a program holds at most MAX_TIERS). */
+/** Every tier of a program by its lower bound (a program holds at most MAX_PROGRAM_TIERS). */
 // Read on every points change of a card (the tier recomputation): built once, not per change.
 const programTiers = queryTemplate<{ campaign_id: string }, LoyaltyTierRow>((db, param) =>
   db.selectFrom('loyalty_tiers').selectAll().where('campaign_id', '=', param('campaign_id')).orderBy('points_from'),

@@ -15,7 +15,7 @@ const PATH = '${path}';
 const NOT_AN_OBJECT = 'The body must be a JSON object';
 
 /** The most tiers one program may hold (and so one bulk request may create). */
-export const MAX_TIERS = 100;
+export const MAX_PROGRAM_TIERS = 100;
 
 const whole = (min: number) =>
   number()
@@ -50,8 +50,8 @@ const mappings = () =>
     .test('mappings', '', function check(value) {
       if (value == null) return true;
       const keys = Object.keys(value);
-      if (keys.length > MAX_TIERS * 10)
-        return this.createError({ message: `${this.path} must hold at most ${MAX_TIERS * 10} entries` });
+      if (keys.length > MAX_PROGRAM_TIERS * 10)
+        return this.createError({ message: `${this.path} must hold at most ${MAX_PROGRAM_TIERS * 10} entries` });
       for (const key of keys) {
         if (key.length === 0 || key.length > LIMITS.shortText)
           return this.createError({ message: `${this.path} keys must be ids of 1 to ${LIMITS.shortText} characters` });
@@ -88,8 +88,8 @@ const newTierSchema = object({
   points: pointsSchema.defined(`${PATH} is required`),
 }).typeError(`${PATH} must be an object`);
 
-/** POST /v1/loyalties/{campaignId}/tiers: 1 to MAX_TIERS tiers, all or none. */
-export const createTiersSchema = bulkBody(newTierSchema, 'tier', 'tiers', MAX_TIERS);
+/** POST /v1/loyalties/{campaignId}/tiers: 1 to MAX_PROGRAM_TIERS tiers, all or none. */
+export const createTiersSchema = bulkBody(newTierSchema, 'tier', 'tiers', MAX_PROGRAM_TIERS);
 
 /** PUT /v1/loyalties/{campaignId}/tiers/{tierId}: the fields given change. */
 export const updateTierSchema = object(tierFields).typeError(NOT_AN_OBJECT).nonNullable(NOT_AN_OBJECT);

@@ -7,7 +7,7 @@ import { findProgramCampaign, programRewards } from '../../rewards/index.js';
 import { releaseTierMembers } from './tiers-members.service.js';
 import { presentTier, type TierView } from './tiers.presenter.js';
 import * as repo from './tiers.repository.js';
-import { MAX_TIERS, type NewTierBody, type TiersListQuery, type UpdateTierBody } from './tiers.schemas.js';
+import { MAX_PROGRAM_TIERS, type NewTierBody, type TiersListQuery, type UpdateTierBody } from './tiers.schemas.js';
 import type { Db } from '../../../db/engine.js';
 
 type TierDeps = Pick<Deps, 'db' | 'clock'>;
@@ -56,8 +56,8 @@ export async function createTiers(deps: TierDeps, programKey: string, bodies: Ne
   return deps.db.transaction().execute(async (trx) => {
     const program = await findProgramCampaign(trx, programKey);
     const existing = await repo.listProgramTiers(trx, program.id);
-    if (existing.length + bodies.length > MAX_TIERS)
-      throw invalidPayload(`A program holds at most ${MAX_TIERS} tiers; it has ${existing.length}`);
+    if (existing.length + bodies.length > MAX_PROGRAM_TIERS)
+      throw invalidPayload(`A program holds at most ${MAX_PROGRAM_TIERS} tiers; it has ${existing.length}`);
     const rows: repo.LoyaltyTierRow[] = bodies.map((body) => ({
       seq: 0,
       id: newId('ltr_'),

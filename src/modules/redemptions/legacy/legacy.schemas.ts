@@ -1,6 +1,11 @@
 import type { InferType } from 'yup';
 import { isPlainObject } from '../../../lib/fields.js';
-import { giftSchema, rewardSchema, stackableBodySchema, type StackableBody } from '../pipeline/redemptions.schemas.js';
+import {
+  giftCreditsSchema,
+  rewardSchema,
+  stackableBodySchema,
+  type StackableBody,
+} from '../pipeline/redemptions.schemas.js';
 
 /**
  * The bodies of the single-redeemable calls older integrations make (the SDK's
@@ -11,7 +16,7 @@ import { giftSchema, rewardSchema, stackableBodySchema, type StackableBody } fro
  */
 export const legacyBodySchema = stackableBodySchema
   .omit(['redeemables', 'options'])
-  .shape({ gift: giftSchema, reward: rewardSchema });
+  .shape({ gift: giftCreditsSchema, reward: rewardSchema });
 
 export type LegacyBody = InferType<typeof legacyBodySchema>;
 

@@ -11,7 +11,7 @@ import { STORED, type PipelineContext } from './plan-basis.service.js';
 import { planStack, type Customer, type Plan } from './redemption-plan.service.js';
 import { Refusal } from './redemption-refusal.rules.js';
 import { failedRow, type RowContext } from './redemption-rows.rules.js';
-import { writeFailure, writeRedemption, type Written } from './redemption-write.service.js';
+import { writeFailure, writeRedemption, type RedemptionWritten } from './redemption-write.service.js';
 import type { StackableBody } from './redemptions.schemas.js';
 import { getStackingRules } from '../../stacking-rules/index.js';
 import { customerOf } from './redemption-customer.service.js';
@@ -65,7 +65,7 @@ export function rowContext(
   };
 }
 
-function answer(plan: Plan, written: Written, requestId: string) {
+function answer(plan: Plan, written: RedemptionWritten, requestId: string) {
   return {
     redemptions: written.children,
     parent_redemption: written.parent,

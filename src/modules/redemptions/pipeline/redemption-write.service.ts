@@ -146,7 +146,7 @@ async function announce(trx: Kysely<Database>, rows: Announced[], ctx: RowContex
   );
 }
 
-export interface Written {
+export interface RedemptionWritten {
   /** Null for a single redemption (the legacy calls): its one child stands alone. */
   parent: RedemptionObject | null;
   children: RedemptionObject[];
@@ -228,7 +228,7 @@ export async function writeRedemption(
   stages: Plan,
   ctx: RowContext,
   single = false,
-): Promise<Written> {
+): Promise<RedemptionWritten> {
   // The order is updated by this redemption: its snapshots show it as stored after it.
   const plan = stages.order ? { ...stages, order: { ...stages.order, updated_at: ctx.at } } : stages;
   const parentId = single && plan.applied.length === 1 ? null : timeOrderedId('r_', ctx.at);

@@ -27,7 +27,7 @@ const points = (min: number) =>
     );
 
 /** A gift card's `gift` {credits} and a loyalty card's `reward` {id, points} (here and in the legacy bodies). */
-export const giftSchema = object({ credits: points(1).optional() })
+export const giftCreditsSchema = object({ credits: points(1).optional() })
   .typeError(`${PATH} must be an object`)
   .optional()
   .default(undefined);
@@ -42,7 +42,7 @@ const redeemableSchema = object({
     .required(`${PATH} is required`)
     .oneOf(REDEEMABLE_OBJECTS, `${PATH} must be one of: ${REDEEMABLE_OBJECTS.join(', ')}`),
   id: idField(PATH).required(`${PATH} is required`),
-  gift: giftSchema,
+  gift: giftCreditsSchema,
   reward: rewardSchema,
 }).typeError(`${PATH} must be an object`);
 
