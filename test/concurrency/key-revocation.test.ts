@@ -5,7 +5,7 @@ import { runCli, spawnServe } from '../support/cli.js';
 import { errorBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
 
 /**
- * Authentication reads keys from an in-memory map (modules/auth/key-cache.ts, docs/performance.md "Hot
+ * Authentication reads keys from an in-memory map (modules/auth/keys.cache.ts, docs/performance.md "Hot
  * paths"). Whatever changes a key, in this process or another one on the same file, shows in
  * the very next request: no request after `promo keys revoke` returns is served with the
  * revoked key, and a key whose secret another process replaced answers to the new secret only.

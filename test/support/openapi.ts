@@ -148,7 +148,7 @@ const RESULT_SCHEMA: Record<string, string> = {
  * The result of *.BULK_UPDATE and *.METADATA_UPDATE, which the reference gives no component
  * schema but shows in its examples of GET /v1/async-actions/{id} (and voucherify-facts 2.2
  * describes): every field required, nothing else. `reports_available_till` may be null
- * (our reports do not expire; docs/api.md "Bulk updates"). test/api/bulk-updates-shape.test.ts
+ * (our reports do not expire; docs/api.md "Bulk updates"). test/api/bulk-updates-reference.test.ts
  * checks that the reference's own examples match it.
  */
 const bulkUpdateResult = {

@@ -91,7 +91,7 @@ export async function serve(options: ConfigOverrides): Promise<void> {
     handOffMs: config.handOffMs,
   });
   deps.onClose.push(() => runner.stop());
-  // Webhooks: the outbox's sender, off the request path (modules/webhooks/delivery-loop.ts).
+  // Webhooks: the outbox's sender, off the request path (modules/webhooks/delivery-loop.service.ts).
   const webhooks = startDeliveryLoop(deps, loopOptions(webhookTiming));
   deps.onClose.push(() => webhooks.stop());
   registerWebhookMetrics(metrics.registry, deps);

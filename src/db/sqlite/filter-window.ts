@@ -105,7 +105,7 @@ export function residualSql(filter: ResidualFilter, fieldOf: (field: string) => 
 export const seqIfMatch = (residual: Bool) => sql<number | null>`CASE WHEN ${residual} THEN "seq" END`.as('match');
 
 /**
- * The walk's rows. On a handle with a reader connection (db/direct-reads.ts registers those),
+ * The walk's rows. On a handle with a reader connection (db/sqlite/direct-reads.ts registers those),
  * streamed in chunks with a turn of the event loop between them: other requests' reads run on
  * the reader meanwhile, and writes on the writer. Without one, the stream would hold the writer
  * busy across turns, so the walk runs in one statement (still bounded by the window).

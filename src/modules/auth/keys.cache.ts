@@ -24,7 +24,7 @@ interface AuthCache {
 const MAX_CACHED = 10_000;
 
 /**
- * The maps of the file's current data_version (db/versioned-cache.ts): any commit to the file
+ * The maps of the file's current data_version (db/sqlite/versioned-cache.ts): any commit to the file
  * starts them empty. A handle without a reader connection keeps nothing (fresh maps each time).
  */
 const current = versionedRead(async (): Promise<AuthCache> => ({ keys: new Map(), tokens: new Map() }));

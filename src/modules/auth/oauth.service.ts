@@ -76,7 +76,7 @@ export async function issueToken(deps: OAuthDeps, appId: string, request: TokenR
 
 /**
  * A token is live while unexpired, unrevoked and its key unrevoked. Its row comes from the
- * authentication cache (key-cache.ts: dropped whenever another connection commits); its
+ * authentication cache (keys.cache.ts: dropped whenever another connection commits); its
  * expiry is checked here, on every request.
  */
 const isLive = (deps: OAuthDeps, row: CachedToken): boolean =>

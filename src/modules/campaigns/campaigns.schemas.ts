@@ -74,7 +74,7 @@ export const createCampaignSchema = object({
       'name must not start with camp_, which campaign ids do',
       (v) => v === undefined || !v.startsWith('camp_'),
     ),
-  // Optional as in the real API: campaign-template.ts infers it from voucher.type or promotion.
+  // Optional as in the real API: campaign-template.rules.ts infers it from voucher.type or promotion.
   campaign_type: string().oneOf(CAMPAIGN_TYPES),
   vouchers_count: number().integer().min(0).max(MAX_VOUCHERS_COUNT),
   voucher: voucherTemplate(),

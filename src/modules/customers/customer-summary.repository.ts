@@ -54,7 +54,7 @@ const credit = queryTemplate<
 
 /**
  * An order that counts (PAID, FULFILLED) joins the totals; the latest one is "last". Every
- * order of an import runs it, so it is a query template (db/query-template.ts). The amount in
+ * order of an import runs it, so it is a query template (db/sqlite/query-template.ts). The amount in
  * CASE is bound with eb.val: Kysely writes a bare number in `then` into the SQL text (which
  * made one statement per amount and churned the connection's statement cache).
  */

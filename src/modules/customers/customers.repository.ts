@@ -21,7 +21,7 @@ export const findCustomersByIds = (db: Db, ids: string[]): Promise<CustomerRow[]
   ids.length === 0 ? Promise.resolve([]) : db.selectFrom('customers').selectAll().where('id', 'in', ids).execute();
 
 // Every order of an import looks up (and may create) its customer: query templates
-// (db/query-template.ts), built once by Kysely rather than once per order.
+// (db/sqlite/query-template.ts), built once by Kysely rather than once per order.
 const bySourceId = queryTemplate<{ source_id: string }, CustomerRow>((db, param) =>
   db.selectFrom('customers').selectAll().where('source_id', '=', param('source_id')),
 );

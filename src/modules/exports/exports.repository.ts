@@ -55,7 +55,7 @@ export const listExportReaches = (db: Db) =>
     .execute();
 
 /*
- * The exported tables are named by each source (export-sources.ts), so these queries are
+ * The exported tables are named by each source (export-sources.rules.ts), so these queries are
  * built on an untyped view of the schema: the columns come from the source's own lists.
  */
 const untyped = (db: Db): Kysely<DynamicSchema> => db as unknown as Kysely<DynamicSchema>;
@@ -70,7 +70,7 @@ export async function findMaxSeq(db: Db, source: ExportSource): Promise<number> 
 }
 
 export interface KeysetPage {
-  /** The columns and lookups to select (export-sources.ts columnsFor); seq always comes too. */
+  /** The columns and lookups to select (export-sources.rules.ts columnsFor); seq always comes too. */
   columns: readonly string[];
   /** null: the row's seq. */
   orderColumn: string | null;

@@ -32,7 +32,7 @@ export const exportParametersSchema = object({
 /**
  * POST /v1/exports (ExportsCreateRequestBody). The body's shape is checked here (400
  * invalid_payload); whether the fields, order and filters fit the exported object is checked
- * against its source (export-params.ts, 400 invalid_export_params). `response_format` is
+ * against its source (export-params.rules.ts, 400 invalid_export_params). `response_format` is
  * accepted as the reference's answers show it; CSV is the only format.
  */
 export const createExportSchema = object({

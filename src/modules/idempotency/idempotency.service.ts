@@ -9,7 +9,7 @@ import * as repo from './idempotency.repository.js';
 /**
  * Idempotent retries (issue 13, point 3). A POST sent with an `Idempotency-Key` header is
  * remembered per credential for 24 hours: its key row commits with the request's first write
- * (db/first-write.ts), and its answer is stored once known. A retry with the same key and
+ * (db/sqlite/first-write.ts), and its answer is stored once known. A retry with the same key and
  * the same request gets that answer and writes nothing.
  */
 export const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -97,7 +97,7 @@ export async function awaitAnswer(
 
 const SWEEP_BATCH = 1000;
 
-/** The expiry sweep (app/sweep-registry.ts): forgets keys older than 24 hours, a batch per transaction. */
+/** The expiry sweep (root/sweep-registry.ts): forgets keys older than 24 hours, a batch per transaction. */
 export async function expireIdempotencyKeys(deps: IdempotencyDeps, signal?: AbortSignal): Promise<number> {
   const before = new Date(deps.clock.now().getTime() - KEY_LIFETIME_MS).toISOString();
   let deleted = 0;

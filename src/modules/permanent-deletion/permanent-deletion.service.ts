@@ -63,7 +63,7 @@ async function eraseEverywhere(
  * balances, redeemed quantities, publish counts and list totals stay what they were.
  *
  * Deleted bytes must not linger in the file: every connection zeroes the space an update or
- * delete frees inside a page (secure_delete FAST, db/connect.ts), this transaction also the
+ * delete frees inside a page (secure_delete FAST, db/sqlite/connect.ts), this transaction also the
  * pages it frees (ON); then the free pages (which may hold older data) go back to the file
  * system and the WAL, which still holds the pages as they were, is copied into the file and
  * truncated (when no reader holds it; else it is overwritten as the WAL is reused). The answer is the reference's deletion object; promo

@@ -35,7 +35,7 @@ import {
  * the customer), and the applicable ones answered a page at a time. Candidates are read in SQL
  * a chunk at a time (a page's worth first, then twice as many each time, up to CHUNK) and
  * checked until the page is settled, at most MAX_SCANNED per request; every
- * read runs in the same tick, so in the reader's one snapshot (db/read-snapshot.ts).
+ * read runs in the same tick, so in the reader's one snapshot (db/sqlite/read-snapshot.ts).
  */
 export const CHUNK = 50;
 export const MAX_SCANNED = 1000;

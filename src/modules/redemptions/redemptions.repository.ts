@@ -11,7 +11,7 @@ export const NO_RELATED_REDEMPTIONS = '{"rollbacks":[],"redemptions":[]}';
 
 /**
  * One statement for a parent and its children (a request writes them together), compiled
- * once per column list and row count (db/query-template.ts insertTemplate). A multi-row insert
+ * once per column list and row count (db/sqlite/query-template.ts insertTemplate). A multi-row insert
  * names the union of the rows' columns and SQLite has no DEFAULT in VALUES, so the one column
  * with a default is filled here.
  */

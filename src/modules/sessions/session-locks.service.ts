@@ -71,7 +71,7 @@ export async function releaseExpiredLocks(trx: Db, at: string, limit = 20): Prom
   return keys.length;
 }
 
-/** When the first lock expires, kept until the next commit (db/versioned-cache.ts). */
+/** When the first lock expires, kept until the next commit (db/sqlite/versioned-cache.ts). */
 const nextLockExpiry = versionedRead(repo.firstLockExpiry);
 
 /**
@@ -144,7 +144,7 @@ export async function lockSession(
   return null;
 }
 
-/** The sweep (src/app/sweep-registry.ts): every expired lock, in batches of `batch`. */
+/** The sweep (src/root/sweep-registry.ts): every expired lock, in batches of `batch`. */
 export async function expireSessionLocks(deps: SessionDeps, signal?: AbortSignal, batch = 500): Promise<number> {
   let done = 0;
   for (;;) {

@@ -32,7 +32,7 @@ const rulesOf = (row: repo.StackingRulesRow | undefined): StackingRules =>
 
 /**
  * The rules every stacked validation and redemption applies: one primary-key read, kept in
- * memory until the next commit to the file (db/versioned-cache.ts). Shared, hence frozen.
+ * memory until the next commit to the file (db/sqlite/versioned-cache.ts). Shared, hence frozen.
  */
 export const getStackingRules: (db: Db) => Promise<StackingRules> = versionedRead(async (db) =>
   deepFreeze(rulesOf(await repo.findRules(db))),

@@ -171,13 +171,13 @@ export const VOUCHER_LIST_PARAMS = Object.keys(vouchersListParams);
  */
 const listSchema = querySchema(vouchersListParams);
 export type VouchersListQuery = QueryOf<typeof vouchersListParams> & {
-  /** The filters no index serves, for the bounded window (voucher-list-filters.ts). */
+  /** The filters no index serves, for the bounded window (voucher-list.filters.ts). */
   residual?: Filter;
 };
 
 /**
  * The list's query, checked: the `filters` deep object becomes the plain parameters it means
- * (voucher-list-filters.ts). Any other key with brackets that the list does not know
+ * (voucher-list.filters.ts). Any other key with brackets that the list does not know
  * (`created_at[since]`) is refused rather than ignored: a client that filters must never get
  * the unfiltered list as if it were the filtered one.
  */

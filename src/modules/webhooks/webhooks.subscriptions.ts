@@ -19,7 +19,7 @@ import type { WebhookEventType } from './webhook-events.types.js';
 type Db = Kysely<Database>;
 
 /**
- * Webhooks' seam subscriptions (named in app/subscriptions.ts, made on every Deps, job workers'
+ * Webhooks' seam subscriptions (named in root/subscriptions.ts, made on every Deps, job workers'
  * included): each change a webhook may want becomes an outbox row in the change's own
  * transaction (outbox.service.ts), only when an active webhook subscribes to its type. Each
  * event's data is the objects the change's own customer event carries, in the reference's

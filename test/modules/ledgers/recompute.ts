@@ -3,7 +3,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 
 /**
  * Recomputes a card's cached fields from its ledger rows and buckets alone, by the rules of
- * src/modules/ledgers/ledger-types.ts, and asserts the voucher holds exactly those.
+ * src/modules/ledgers/ledger.types.ts, and asserts the voucher holds exactly those.
  */
 export function assertCardMatchesLedger(sqlite: BetterSqlite3.Database, voucherId: string): void {
   const sum = (types: string[]): number =>

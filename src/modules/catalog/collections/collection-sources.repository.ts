@@ -12,7 +12,7 @@ import {
 
 /**
  * Where each filter field of the reference's product collection filter lives for a product row (alias `p`) and a SKU row
- * (alias `s`), mirroring catalogValue() in collection-fields.ts:
+ * (alias `s`), mirroring catalogValue() in collection-fields.rules.ts:
  * - `id`, `source_id`, `image_url`, `price`, `created_at`, `updated_at`: the columns;
  * - `name`: a product's name, a SKU's `sku`;
  * - `product_id`: a product's own id, a SKU's product;

@@ -8,7 +8,7 @@ import { onTierChanged } from '../tiers/tiers-changed.seam.js';
 import { cancelOrderPendingPoints } from '../pending-points/pending-points.service.js';
 
 /**
- * Loyalty's seam subscriptions (named in app/subscriptions.ts, made on every Deps): a paid
+ * Loyalty's seam subscriptions (named in root/subscriptions.ts, made on every Deps): a paid
  * order earns points by the programs' earning rules, so do a member's tier move and a
  * customer's entry into a segment; an order that becomes CANCELED cancels its pending points.
  */

@@ -19,7 +19,7 @@ import { Refusal } from './redemption-refusal.rules.js';
  * the assignment's price) leave the card through the points ledger
  * (loyalty_card_points_exceeded when the balance cannot pay); a MATERIAL reward takes one unit
  * of stock (reward_out_of_stock when none is left); a CAMPAIGN reward gives a voucher or a
- * balance (reward-campaign.ts). The reward redemption's events follow.
+ * balance (reward-campaign.service.ts). The reward redemption's events follow.
  */
 export interface LoyaltySpend {
   points: number;

@@ -8,7 +8,7 @@ import type { VoucherKind } from './kind.types.js';
 import { loyaltyCardKind } from './loyalty-card.rules.js';
 
 /**
- * The voucher kinds, each in its own file (kind.ts says what one owns). This registry is what
+ * The voucher kinds, each in its own file (kind.types.ts says what one owns). This registry is what
  * the rest of the module calls: drafts, import, presentation and the bulk insert's columns.
  */
 const BY_TYPE = { DISCOUNT_VOUCHER: discountKind, GIFT_VOUCHER: giftKind, LOYALTY_CARD: loyaltyCardKind } as const;
