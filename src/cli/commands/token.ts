@@ -2,7 +2,7 @@ import { AppError } from '../../lib/errors.js';
 import { listKeys } from '../../modules/auth/keys.service.js';
 import { tokenRequestSchema } from '../../modules/auth/oauth.schemas.js';
 import { issueToken } from '../../modules/auth/oauth.service.js';
-import { validateKeyedBody } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { printJson, runWithDeps, type CommonOptions } from '../run.js';
 
 interface TokenOptions extends CommonOptions {
@@ -20,7 +20,7 @@ export const tokenCommand = (options: TokenOptions) =>
         options.appId ? `No active server key with app id ${options.appId}` : 'Create one with: promo keys create',
       );
     }
-    const request = validateKeyedBody(tokenRequestSchema, { grant_type: 'client_credentials', scope: options.scope });
+    const request = parse(tokenRequestSchema, { grant_type: 'client_credentials', scope: options.scope }, 'form');
     const token = await issueToken(deps, key.app_id, request);
     if (options.json) return printJson(token);
     process.stdout.write(`${token.access_token}\n`);

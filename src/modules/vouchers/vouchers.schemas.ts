@@ -1,7 +1,7 @@
 import { array, boolean, lazy, mixed, object, string, type InferType, type Schema } from 'yup';
 import { VOUCHER_TYPES, type VoucherType } from '../../lib/enums.js';
 import { invalidQueryParams } from '../../lib/errors.js';
-import { validateQuery } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { date, integer, limit, order, page, querySchema, text, type QueryOf } from '../../lib/query-params.js';
 import { isPlainObject, jsonObjectField, longText, shortText, voucherCodeField } from '../../lib/fields.js';
 import { isoDate, validityDayOfWeek, validityFields, validityTimeframe } from '../../lib/validity-fields.js';
@@ -187,6 +187,6 @@ export function parseVouchersListQuery(query: Record<string, unknown>): Vouchers
     (key) => (key.includes('[') || key === 'filters') && !VOUCHER_LIST_PARAMS.includes(key),
   );
   if (unknown.length > 0) throw invalidQueryParams(`Unknown query parameter(s): ${unknown.join(', ')}`);
-  const params = validateQuery(listSchema, plain);
+  const params = parse(listSchema, plain, 'query');
   return residual === undefined ? params : { ...params, residual };
 }

@@ -4,7 +4,7 @@ import { checkValidity, validityColumns } from '../../engine/validity/index.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError, invalidQueryParams, notFound } from '../../lib/errors.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { validateItem } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { addToVouchersCount, countLiveCampaignVouchers, findCampaignOrNone } from '../campaigns/campaigns.service.js';
 import { categoriesById, findCategoryId, resolveCategoryId } from '../categories/categories.service.js';
 import { findSimpleCustomer } from '../customers/customers.service.js';
@@ -171,7 +171,7 @@ export async function mergeVoucherMetadata(
 ): Promise<void> {
   const row = await findOrThrow({ db: trx }, code);
   const merged = { ...(JSON.parse(row.metadata) as Record<string, unknown>), ...metadata };
-  await applyVoucherUpdate(trx, row, validateItem(updateVoucherSchema, { metadata: merged }), now);
+  await applyVoucherUpdate(trx, row, parse(updateVoucherSchema, { metadata: merged }, 'item'), now);
 }
 
 /** DELETE /v1/vouchers/{code}: the voucher goes, and its campaign counts one fewer. */
