@@ -119,23 +119,6 @@ describe('passesStrict', () => {
     });
   });
 
-  it('answers as yup does for every schema the modules export, on bodies of every kind', async () => {
-    const dir = join(import.meta.dirname, '../../src/modules');
-    let schemas = 0;
-    for (const domain of readdirSync(dir)) {
-      for (const file of readdirSync(join(dir, domain)).filter((name) => name.endsWith('.schemas.ts'))) {
-        const exports = (await import(join(dir, domain, file))) as Record<string, unknown>;
-        for (const schema of Object.values(exports).filter((value) => isSchema(value)) as AnySchema[]) {
-          schemas++;
-          for (const value of [...WRONG, { name: 'n' }, { source_id: 's', metadata: {} }, [{ id: 'x' }]]) {
-            assert.equal(passesStrict(schema, value), yupPasses(schema, value), `${file}: ${JSON.stringify(value)}`);
-          }
-        }
-      }
-    }
-    assert.ok(schemas > 50, `${schemas} schemas`);
-  });
-
   it("can take an absent field's answer once per schema: no schema test reads its siblings or ancestors", () => {
     const src = join(import.meta.dirname, '../../src');
     const code = (file: string) =>
