@@ -3,7 +3,7 @@ import { VOUCHER_TYPES, type VoucherType } from '../../lib/enums.js';
 import { invalidQueryParams } from '../../lib/errors.js';
 import { parse } from '../../lib/validate.js';
 import { date, integer, limit, order, page, querySchema, text, type QueryOf } from '../../lib/query-params.js';
-import { isPlainObject, jsonObjectField, longText, shortText, voucherCodeField } from '../../lib/fields.js';
+import { isPlainObject, jsonObjectField, longText, objectRule, shortText, voucherCodeField } from '../../lib/fields.js';
 import { isoDate, validityDayOfWeek, validityFields, validityTimeframe } from '../../lib/validity-fields.js';
 import { MAX_VOUCHERS_COUNT } from '../campaigns/campaigns.schemas.js';
 import {
@@ -165,11 +165,23 @@ const vouchersListParams = {
 /** The query keys GET /v1/vouchers knows; other bracketed keys (`filters[...]`, `created_at[x]`) are refused. */
 export const VOUCHER_LIST_PARAMS = Object.keys(vouchersListParams);
 
+/** Filters no index serves together: the list would read every voucher to answer them. */
+function unservedFilterProblem(query: Record<string, unknown>): string | undefined {
+  const given = (name: string) => typeof query[name] === 'string';
+  if (!given('category')) return undefined;
+  if (given('campaign_id') || given('campaign'))
+    return 'campaign and category cannot be combined: no index serves both (filter by one of them)';
+  const orderField = (query.order as { field?: unknown } | undefined)?.field;
+  if (typeof orderField === 'string' && orderField !== 'created_at')
+    return 'category lists are ordered by created_at only (newest first by default, or order=created_at): an index for each order would slow the generation of every categorized campaign';
+  return undefined;
+}
+
 /**
  * GET /v1/vouchers: newest first unless ordered; `campaign_id` or `campaign` (id or name),
  * `category` (id or name), `customer` (holder id or source_id) and created/updated ranges.
  */
-const listSchema = querySchema(vouchersListParams);
+const listSchema = querySchema(vouchersListParams).test(objectRule('indexed-filters', unservedFilterProblem));
 export type VouchersListQuery = QueryOf<typeof vouchersListParams> & {
   /** The filters no index serves, for the bounded window (voucher-list-filters.ts). */
   residual?: Filter;
