@@ -11,6 +11,7 @@ import {
   addVouchersQuerySchema,
   addVouchersSchema,
   createVoucherSchema,
+  voucherCodeSchema,
   parseVouchersListQuery,
   updateVoucherSchema,
 } from './vouchers.schemas.js';
@@ -55,7 +56,7 @@ export const vouchersRoutes: RouteModule = (router, deps) => {
 
   router.post('/v1/vouchers/:code', async (ctx) => {
     const body = parse(createVoucherSchema, ctx.request.body ?? {}, 'body');
-    const { code } = parse(createVoucherSchema.pick(['code']), { code: ctx.params.code }, 'body');
+    const { code } = parse(voucherCodeSchema, { code: ctx.params.code }, 'body');
     ctx.body = await createVoucher(deps, { ...body, code }, ctx.state.actor);
   });
 
