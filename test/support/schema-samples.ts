@@ -46,6 +46,7 @@ export const WRONG: unknown[] = [
   null,
   '',
   'x',
+  'LOST',
   '2024-02-30',
   0,
   -1,
