@@ -2,7 +2,7 @@ import type { Deps } from '../app/deps.js';
 import type { Actor } from '../lib/actor.js';
 import { bulkUpdateBody, codesMetadataBody, entriesOf, sourceIdsMetadataBody } from '../lib/bulk-bodies.js';
 import { isoNow } from '../lib/clock.js';
-import { validateBody } from '../lib/validate.js';
+import { parse } from '../lib/validate.js';
 import { applyEachItem } from './item-savepoints.js';
 import type { JobStep, PortionContext } from './job-step.js';
 import { notifyJobEnqueued } from './jobs.events.js';
@@ -81,7 +81,7 @@ export function enqueueBulkEntries(
 ): Promise<{ async_action_id: string }> {
   let schema = entriesBodies.get(many);
   if (!schema) entriesBodies.set(many, (schema = bulkUpdateBody(many)));
-  return enqueueBulkUpdate(deps, type, { actor }, entriesOf(validateBody(schema, body)));
+  return enqueueBulkUpdate(deps, type, { actor }, entriesOf(parse(schema, body, 'body')));
 }
 
 /**
@@ -96,7 +96,7 @@ export function enqueueMetadataUpdate(
   body: unknown,
 ): Promise<{ async_action_id: string }> {
   const input =
-    listField === 'codes' ? validateBody(codesMetadataBody, body) : validateBody(sourceIdsMetadataBody, body);
+    listField === 'codes' ? parse(codesMetadataBody, body, 'body') : parse(sourceIdsMetadataBody, body, 'body');
   // No body (null or {}): the empty job the reference accepts.
   const keys = input === null || !('metadata' in input) ? [] : 'codes' in input ? input.codes : input.source_ids;
   const payload: MetadataPayload = { actor, metadata: input !== null && 'metadata' in input ? input.metadata : {} };

@@ -1,4 +1,4 @@
-import { array, mixed, number, string, type ISchema } from 'yup';
+import { array, mixed, number, string, type ISchema, type TestConfig } from 'yup';
 import { jsonDepth, LIMITS } from './limits.js';
 
 /**
@@ -7,6 +7,22 @@ import { jsonDepth, LIMITS } from './limits.js';
  */
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A rule between an object's fields (required together, one of, allowed only with a type), for
+ * `object(...).test(...)`: the problem `problemOf` finds is the message, after the fields' own.
+ * Anything but a plain object passes: its type test speaks for it.
+ */
+export const objectRule = (
+  name: string,
+  problemOf: (value: Record<string, unknown>) => string | undefined,
+): TestConfig<unknown> => ({
+  name,
+  test(value) {
+    const problem = isPlainObject(value) ? problemOf(value) : undefined;
+    return problem === undefined || this.createError({ message: problem });
+  },
+});
 
 /**
  * An integer the database stores exactly: yup's integer() passes 1e308 (Number.isInteger),

@@ -6,8 +6,8 @@ import type { OrderBy, Query } from './pagination.js';
 /**
  * Query parameters (and command-line flags, which are text too) as yup schemas, so they take
  * the same path as bodies: one schema per endpoint or command, validated at the edge by
- * `validateQuery` or `validateFlags`, every problem reported at once, the result typed from
- * the schema. Each parameter parses its text; a refusal travels from the transform to the
+ * `parse(schema, query, 'query')` or `parse(schema, flags, 'flags')`, every problem reported
+ * at once, the result typed from the schema. Each parameter parses its text; a refusal travels from the transform to the
  * test as `Refused`, which is how yup collects it with the others.
  */
 class Refused {

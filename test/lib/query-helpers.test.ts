@@ -4,14 +4,14 @@ import { parseIsoDate } from '../../src/lib/dates.js';
 import { AppError } from '../../src/lib/errors.js';
 import { listEnvelope, type Query } from '../../src/lib/pagination.js';
 import { date, limit, order, page, querySchema, text } from '../../src/lib/query-params.js';
-import { validateQuery } from '../../src/lib/validate.js';
+import { parse } from '../../src/lib/validate.js';
 
 // Each helper parses one parameter through a schema of its own, as an endpoint would.
-const parseLimit = (query: Query) => validateQuery(querySchema({ limit: limit() }), query).limit;
-const parsePage = (query: Query, max: 99 | 100) => validateQuery(querySchema({ page: page(max) }), query).page;
+const parseLimit = (query: Query) => parse(querySchema({ limit: limit() }), query, 'query').limit;
+const parsePage = (query: Query, max: 99 | 100) => parse(querySchema({ page: page(max) }), query, 'query').page;
 const parseOrder = <F extends string>(query: Query, fields: readonly F[]) =>
-  validateQuery(querySchema({ order: order(fields) }), query).order;
-const parseDateQuery = (query: Query, name: string) => validateQuery(querySchema({ [name]: date() }), query)[name];
+  parse(querySchema({ order: order(fields) }), query, 'query').order;
+const parseDateQuery = (query: Query, name: string) => parse(querySchema({ [name]: date() }), query, 'query')[name];
 
 const rejects = (fn: () => unknown, details: string) =>
   assert.throws(fn, (e: unknown) => e instanceof AppError && e.key === 'invalid_query_params' && e.details === details);
@@ -111,7 +111,7 @@ describe('an endpoint query schema', () => {
   });
 
   it('gives defaults and typed values, and ignores parameters it does not know', () => {
-    assert.deepEqual(validateQuery(schema, { email: 'a@b.c', 'created_at[before]': '2024-03-05', other: 'x' }), {
+    assert.deepEqual(parse(schema, { email: 'a@b.c', 'created_at[before]': '2024-03-05', other: 'x' }, 'query'), {
       limit: 10,
       page: 1,
       email: 'a@b.c',
@@ -122,13 +122,17 @@ describe('an endpoint query schema', () => {
   it('reports every problem at once, in the order of the schema', () => {
     rejects(
       () =>
-        validateQuery(schema, {
-          limit: '0',
-          page: '100',
-          email: ['a', 'b'],
-          'created_at[before]': 'soon',
-          order: 'name',
-        }),
+        parse(
+          schema,
+          {
+            limit: '0',
+            page: '100',
+            email: ['a', 'b'],
+            'created_at[before]': 'soon',
+            order: 'name',
+          },
+          'query',
+        ),
       'Query parameter limit must be between 1 and 100; Query parameter page must be between 1 and 99; Query parameter email must be given once; ' +
         'Query parameter created_at[before] must be an ISO 8601 date-time',
     );

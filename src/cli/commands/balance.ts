@@ -2,7 +2,7 @@ import { internalActor } from '../../lib/actor.js';
 import { parseIsoDate } from '../../lib/dates.js';
 import { UsageError } from '../../lib/errors.js';
 import { flagsSchema, matching, text } from '../../lib/query-params.js';
-import { validateFlags } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { changeBalance, presentBalance } from '../../modules/ledgers/index.js';
 import { printJson, runWithDeps, type CommonOptions } from '../run.js';
 
@@ -31,7 +31,7 @@ function changeOf(raw: string): number {
  */
 export const balanceCommand = (card: string, change: string, options: CommonOptions & Record<string, unknown>) =>
   runWithDeps(options, async (deps) => {
-    const flags = validateFlags(balanceFlags, options);
+    const flags = parse(balanceFlags, options, 'flags');
     const amount = changeOf(change);
     const expires = flags.expires;
     const result = await changeBalance(deps, {

@@ -7,7 +7,7 @@ import { internalActor } from '../../lib/actor.js';
 import { EXPORTED_OBJECTS } from '../../lib/enums.js';
 import { AppError, UsageError } from '../../lib/errors.js';
 import { flagsSchema, text } from '../../lib/query-params.js';
-import { validateFlags } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { createExport, exportJobId, getExport, openExportFile } from '../../modules/exports/index.js';
 import { stderrProgress } from '../../tui/progress-line.js';
 import { requireFolderOf } from '../mistakes.js';
@@ -43,7 +43,7 @@ export const exportCommand = (type: string, options: CommonOptions & Record<stri
   runWithDeps(options, async (deps) => {
     if (!(EXPORTED_OBJECTS as readonly string[]).includes(type))
       throw new UsageError(`<type> must be one of: ${EXPORTED_OBJECTS.join(', ')}`);
-    const flags = validateFlags(exportFlags, options) as Record<string, string | undefined>;
+    const flags = parse(exportFlags, options, 'flags') as Record<string, string | undefined>;
     // Before the job runs, not after: a folder that is not there is known at once.
     if (flags.out !== undefined) requireFolderOf(flags.out);
     const created = await createExport(deps, bodyOf(type, flags), internalActor());

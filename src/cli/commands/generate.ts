@@ -1,7 +1,7 @@
 import { internalActor } from '../../lib/actor.js';
 import { AppError } from '../../lib/errors.js';
 import { flagsSchema, integer, text } from '../../lib/query-params.js';
-import { validateFlags } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { MAX_VOUCHERS_COUNT } from '../../modules/campaigns/index.js';
 import { getAsyncAction } from '../../jobs/jobs.service.js';
 import { addVouchers } from '../../modules/vouchers/index.js';
@@ -27,7 +27,7 @@ const generateFlags = flagsSchema({
  */
 export const generateCommand = (campaign: string, options: CommonOptions & Record<string, unknown>) =>
   runWithDeps(options, async (deps) => {
-    const { count, ...codeFlags } = validateFlags(generateFlags, options);
+    const { count, ...codeFlags } = parse(generateFlags, options, 'flags');
     const codeConfig = Object.fromEntries(Object.entries(codeFlags).filter(([, value]) => value !== undefined));
     const body = Object.keys(codeConfig).length > 0 ? { code_config: codeConfig } : {};
     const result = await addVouchers(deps, campaign, { count, body, actor: internalActor() });

@@ -1,6 +1,6 @@
 import { MAX_RATE_LIMIT } from '../../app/config.js';
 import { flagsSchema, integer } from '../../lib/query-params.js';
-import { validateFlags } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { createKey, listKeys, revokeKey, type KeyView } from '../../modules/auth/index.js';
 import { printJson, runWithDeps, type CommonOptions } from '../run.js';
 import { textTable } from '../table.js';
@@ -31,7 +31,7 @@ const keysTable = (keys: KeyView[]): string =>
 
 export const createKeyCommand = (options: CreateOptions) =>
   runWithDeps(options, async (deps) => {
-    const { rateLimit } = validateFlags(createFlags, { rateLimit: options.rateLimit });
+    const { rateLimit } = parse(createFlags, { rateLimit: options.rateLimit }, 'flags');
     const key = await createKey(deps, {
       kind: options.client ? 'client' : 'server',
       name: options.name,

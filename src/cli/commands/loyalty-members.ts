@@ -1,5 +1,5 @@
 import { flagsSchema, integer } from '../../lib/query-params.js';
-import { validateFlags } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { listMembers } from '../../modules/loyalty/index.js';
 import { printJson, runWithDeps, type CommonOptions } from '../run.js';
 
@@ -28,7 +28,7 @@ function table(rows: string[][]): string {
  */
 export const loyaltyMembersCommand = (program: string, options: CommonOptions & { limit?: string }) =>
   runWithDeps(options, async (deps) => {
-    const { limit } = validateFlags(membersFlags, options);
+    const { limit } = parse(membersFlags, options, 'flags');
     const list = await listMembers(deps, program, { limit, page: 1 });
     if (options.json) return printJson(list);
     const rows = list.vouchers.map((card) => [

@@ -1,5 +1,5 @@
 import { flagsSchema, limit, text } from '../../lib/query-params.js';
-import { validateFlags } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { listCardTransactions } from '../../modules/ledgers/index.js';
 import { printJson, runWithDeps, type CommonOptions } from '../run.js';
 import { textTable } from '../table.js';
@@ -13,7 +13,7 @@ const transactionsFlags = flagsSchema({ limit: limit(), startingAfterId: text(),
  */
 export const loyaltyTransactionsCommand = (card: string, options: CommonOptions & Record<string, unknown>) =>
   runWithDeps(options, async (deps) => {
-    const flags = validateFlags(transactionsFlags, options);
+    const flags = parse(transactionsFlags, options, 'flags');
     const page = await listCardTransactions(
       deps,
       { code: card, campaign: flags.campaign },

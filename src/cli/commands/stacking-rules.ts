@@ -8,7 +8,7 @@ import {
 } from '../../lib/enums.js';
 import { UsageError } from '../../lib/errors.js';
 import { flagsSchema, integer, oneOf, text } from '../../lib/query-params.js';
-import { validateFlags } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import {
   type StackingRulesChange,
   changeStackingRules,
@@ -44,7 +44,7 @@ const list = (raw: string | undefined): string[] | undefined =>
         .filter((s) => s !== '');
 
 function changeOf(options: object): StackingRulesChange {
-  const f = validateFlags(setFlags, options);
+  const f = parse(setFlags, options, 'flags');
   const change: StackingRulesChange = {
     redeemables_limit: f.redeemablesLimit,
     applicable_redeemables_limit: f.applicableLimit,

@@ -1,6 +1,6 @@
 import { AppError } from '../../lib/errors.js';
 import { listKeys, tokenRequestSchema, issueToken } from '../../modules/auth/index.js';
-import { validateKeyedBody } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { printJson, runWithDeps, type CommonOptions } from '../run.js';
 
 interface TokenOptions extends CommonOptions {
@@ -18,7 +18,7 @@ export const tokenCommand = (options: TokenOptions) =>
         options.appId ? `No active server key with app id ${options.appId}` : 'Create one with: promo keys create',
       );
     }
-    const request = validateKeyedBody(tokenRequestSchema, { grant_type: 'client_credentials', scope: options.scope });
+    const request = parse(tokenRequestSchema, { grant_type: 'client_credentials', scope: options.scope }, 'form');
     const token = await issueToken(deps, key.app_id, request);
     if (options.json) return printJson(token);
     process.stdout.write(`${token.access_token}\n`);

@@ -1,7 +1,7 @@
 import { webhookTimingFromEnv } from '../../app/config.js';
 import type { Deps } from '../../app/deps.js';
 import { flagsSchema, integer } from '../../lib/query-params.js';
-import { validateBody, validateFlags } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import {
   deliverOnce,
   loopOptions,
@@ -46,11 +46,15 @@ const deliveriesTable = (deliveries: DeliveryObject[]): string =>
 
 export const addWebhookCommand = (url: string, options: AddOptions) =>
   runWithDeps(options, async (deps) => {
-    const body = validateBody(createWebhookSchema, {
-      target_url: url,
-      events: options.events?.split(',').map((e) => e.trim()) ?? [],
-      active: !options.inactive,
-    });
+    const body = parse(
+      createWebhookSchema,
+      {
+        target_url: url,
+        events: options.events?.split(',').map((e) => e.trim()) ?? [],
+        active: !options.inactive,
+      },
+      'body',
+    );
     const webhook = await createWebhook(deps, body);
     if (options.json) return printJson(webhook);
     process.stdout.write(`id: ${webhook.id}\nsecret: ${webhook.secret}\n`);
@@ -82,7 +86,7 @@ const limitFlags = flagsSchema({ limit: integer(1, 100, 20) });
 
 export const webhookDeliveriesCommand = (id: string, options: CommonOptions & { limit?: string }) =>
   runWithDeps(options, async (deps) => {
-    const { limit } = validateFlags(limitFlags, { limit: options.limit });
+    const { limit } = parse(limitFlags, { limit: options.limit }, 'flags');
     const deliveries = await listWebhookDeliveries(deps, id, limit);
     if (options.json) return printJson(deliveries);
     process.stdout.write(`${deliveriesTable(deliveries)}\n`);

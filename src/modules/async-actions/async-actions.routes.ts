@@ -4,7 +4,7 @@ import type { RouteModule } from '../../http/context.js';
 import { failuresNdjson, openJobFailures, type FailureView } from '../../jobs/failures.service.js';
 import { getAsyncAction, listAsyncActions } from '../../jobs/jobs.service.js';
 import { date, limit, querySchema } from '../../lib/query-params.js';
-import { validateQuery } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 
 /** GET /v1/async-actions (voucherify-facts 2.2): `end_date` keeps actions scheduled before it. */
 const asyncActionsQuerySchema = querySchema({ limit: limit(), end_date: date() });
@@ -16,7 +16,7 @@ async function* ndjson(pages: AsyncIterable<FailureView[]>): AsyncGenerator<stri
 /** The async actions (voucherify-facts 2.2), and the failures report of one (promo's own). */
 export const asyncActionsRoutes: RouteModule = (router, deps) => {
   router.get('/v1/async-actions', async (ctx) => {
-    const query = validateQuery(asyncActionsQuerySchema, ctx.query);
+    const query = parse(asyncActionsQuerySchema, ctx.query, 'query');
     ctx.body = await listAsyncActions(deps, { limit: query.limit, endDate: query.end_date });
   });
 

@@ -2,9 +2,10 @@ import { mixed, object, string, type InferType } from 'yup';
 import { isScope } from './scopes.rules.js';
 
 /**
- * The OAuth form bodies (the reference's "Generate OAuth 2.0 Token", "Introspect OAuth 2.0 Token"), validated with `validateKeyedBody`: the reference
- * answers each problem with its own key, so each test is named by its catalogue key (a
- * `required` field that is missing is `missing_parameters`).
+ * The OAuth form bodies (the reference's "Generate OAuth 2.0 Token", "Introspect OAuth 2.0
+ * Token"), validated with `parse(schema, body, 'form')`: the reference answers each problem
+ * with its own key, so each test is named by its catalogue key (a `required` field that is
+ * missing is `missing_parameters`).
  */
 export const scopeNames = (scope: string): string[] => [...new Set(scope.trim().split(/ +/))];
 

@@ -1,5 +1,5 @@
 import type { RouteModule } from '../../http/context.js';
-import { validateBody, validateQuery } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { createCampaign, deleteCampaign, updateCampaign } from '../vouchers/index.js';
 import { campaignsListQuerySchema, createCampaignSchema, updateCampaignSchema } from './campaigns.schemas.js';
 import { withCampaignType } from './campaign-template.rules.js';
@@ -10,13 +10,13 @@ export const campaignsRoutes: RouteModule = (router, deps) => {
   router.post('/v1/campaigns', async (ctx) => {
     ctx.body = await createCampaign(
       deps,
-      withCampaignType(validateBody(createCampaignSchema, ctx.request.body)),
+      withCampaignType(parse(createCampaignSchema, ctx.request.body, 'body')),
       ctx.state.actor,
     );
   });
 
   router.get('/v1/campaigns', async (ctx) => {
-    ctx.body = await listCampaigns(deps, validateQuery(campaignsListQuerySchema, ctx.query));
+    ctx.body = await listCampaigns(deps, parse(campaignsListQuerySchema, ctx.query, 'query'));
   });
 
   router.get('/v1/campaigns/:campaignId', async (ctx) => {
@@ -27,7 +27,7 @@ export const campaignsRoutes: RouteModule = (router, deps) => {
     ctx.body = await updateCampaign(
       deps,
       ctx.params.campaignId as string,
-      validateBody(updateCampaignSchema, ctx.request.body),
+      parse(updateCampaignSchema, ctx.request.body, 'body'),
       ctx.state.actor,
     );
   });

@@ -1,5 +1,5 @@
 import type { RouteModule } from '../../http/context.js';
-import { validateBody, validateQuery } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { createStackSchema, promotionStacksListQuerySchema, updateStackSchema } from './promotion-stacks.schemas.js';
 import {
   createPromotionStack,
@@ -13,7 +13,7 @@ import {
 /** Promotion stacks of PROMOTION campaigns (`:campaignId` is a campaign's id or name). */
 export const promotionStacksRoutes: RouteModule = (router, deps) => {
   router.get('/v1/promotions/stacks', async (ctx) => {
-    ctx.body = await listPromotionStacks(deps, validateQuery(promotionStacksListQuerySchema, ctx.query));
+    ctx.body = await listPromotionStacks(deps, parse(promotionStacksListQuerySchema, ctx.query, 'query'));
   });
   router.get('/v1/promotions/:campaignId/stacks', async (ctx) => {
     ctx.body = await listCampaignStacks(deps, ctx.params.campaignId as string);
@@ -22,7 +22,7 @@ export const promotionStacksRoutes: RouteModule = (router, deps) => {
     ctx.body = await createPromotionStack(
       deps,
       ctx.params.campaignId as string,
-      validateBody(createStackSchema, ctx.request.body),
+      parse(createStackSchema, ctx.request.body, 'body'),
     );
   });
   router.get('/v1/promotions/:campaignId/stacks/:stackId', async (ctx) => {
@@ -33,7 +33,7 @@ export const promotionStacksRoutes: RouteModule = (router, deps) => {
       deps,
       ctx.params.campaignId as string,
       ctx.params.stackId as string,
-      validateBody(updateStackSchema, ctx.request.body),
+      parse(updateStackSchema, ctx.request.body, 'body'),
     );
   });
   router.delete('/v1/promotions/:campaignId/stacks/:stackId', async (ctx) => {

@@ -1,5 +1,5 @@
 import type { RouteModule } from '../../http/context.js';
-import { validateBody, validateQuery } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import {
   createPromotionTier,
   deletePromotionTier,
@@ -16,11 +16,11 @@ import { getPromotionTier, listCampaignTiers, listPromotionTiers } from './promo
 /** Promotion tiers of PROMOTION campaigns (`:campaignId` is a campaign's id or name). */
 export const promotionTiersRoutes: RouteModule = (router, deps) => {
   router.get('/v1/promotions/tiers', async (ctx) => {
-    ctx.body = await listPromotionTiers(deps, validateQuery(promotionTiersListQuerySchema, ctx.query));
+    ctx.body = await listPromotionTiers(deps, parse(promotionTiersListQuerySchema, ctx.query, 'query'));
   });
   // What a storefront may show: the same list, with client keys.
   router.get('/client/v1/promotions/tiers', async (ctx) => {
-    ctx.body = await listPromotionTiers(deps, validateQuery(promotionTiersListQuerySchema, ctx.query));
+    ctx.body = await listPromotionTiers(deps, parse(promotionTiersListQuerySchema, ctx.query, 'query'));
   });
   router.get('/v1/promotions/tiers/:promotionTierId', async (ctx) => {
     ctx.body = await getPromotionTier(deps, ctx.params.promotionTierId as string);
@@ -29,7 +29,7 @@ export const promotionTiersRoutes: RouteModule = (router, deps) => {
     ctx.body = await updatePromotionTier(
       deps,
       ctx.params.promotionTierId as string,
-      validateBody(updatePromotionTierSchema, ctx.request.body),
+      parse(updatePromotionTierSchema, ctx.request.body, 'body'),
     );
   });
   router.delete('/v1/promotions/tiers/:promotionTierId', async (ctx) => {
@@ -51,7 +51,7 @@ export const promotionTiersRoutes: RouteModule = (router, deps) => {
     ctx.body = await createPromotionTier(
       deps,
       ctx.params.campaignId as string,
-      validateBody(createTierSchema, ctx.request.body),
+      parse(createTierSchema, ctx.request.body, 'body'),
     );
   });
 };

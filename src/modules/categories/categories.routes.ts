@@ -1,5 +1,5 @@
 import type { RouteModule } from '../../http/context.js';
-import { validateBody } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import {
   createCategory,
   deleteCategory,
@@ -12,7 +12,7 @@ import { createCategorySchema, updateCategorySchema } from './categories.schemas
 /** Categories (the reference's Categories endpoints). */
 export const categoriesRoutes: RouteModule = (router, deps) => {
   router.post('/v1/categories', async (ctx) => {
-    ctx.body = await createCategory(deps, validateBody(createCategorySchema, ctx.request.body));
+    ctx.body = await createCategory(deps, parse(createCategorySchema, ctx.request.body, 'body'));
   });
   router.get('/v1/categories', async (ctx) => {
     ctx.body = await listCategories(deps);
@@ -24,7 +24,7 @@ export const categoriesRoutes: RouteModule = (router, deps) => {
     ctx.body = await updateCategory(
       deps,
       ctx.params.categoryId as string,
-      validateBody(updateCategorySchema, ctx.request.body),
+      parse(updateCategorySchema, ctx.request.body, 'body'),
     );
   });
   router.delete('/v1/categories/:categoryId', async (ctx) => {

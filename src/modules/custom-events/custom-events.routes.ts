@@ -1,5 +1,5 @@
 import type { RouteModule } from '../../http/context.js';
-import { validateBody } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { trackEventSchema } from './custom-events.schemas.js';
 import { trackCustomEvent } from './custom-events.service.js';
 
@@ -10,7 +10,7 @@ import { trackCustomEvent } from './custom-events.service.js';
 export const customEventsRoutes: RouteModule = (router, deps) => {
   for (const path of ['/v1/events', '/client/v1/events']) {
     router.post(path, async (ctx) => {
-      ctx.body = await trackCustomEvent(deps, ctx.state.actor, validateBody(trackEventSchema, ctx.request.body));
+      ctx.body = await trackCustomEvent(deps, ctx.state.actor, parse(trackEventSchema, ctx.request.body, 'body'));
     });
   }
 };

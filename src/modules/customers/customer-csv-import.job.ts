@@ -1,6 +1,6 @@
 import { fieldOf } from '../../jobs/item-savepoints.js';
 import { rowImportStep, type CsvImportPayload } from '../../jobs/row-import.js';
-import { validateItem } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { customerFromCsv } from './customer-csv.rules.js';
 import { createCustomerSchema } from './customers.schemas.js';
 import { upsertCustomerId } from './customers.service.js';
@@ -14,7 +14,7 @@ export const importCustomersCsvStep = rowImportStep<CsvImportPayload>({
   noun: 'customer',
   keyOf: (record) => fieldOf('source_id')(customerFromCsv(record as Record<string, string>)),
   async store(ctx, job, record) {
-    const body = validateItem(createCustomerSchema, customerFromCsv(record as Record<string, string>));
+    const body = parse(createCustomerSchema, customerFromCsv(record as Record<string, string>), 'item');
     await upsertCustomerId(
       ctx.trx,
       { actor: job.payload.actor, at: ctx.now, emitEvents: false, seams: ctx.seams },

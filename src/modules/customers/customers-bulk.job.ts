@@ -1,6 +1,6 @@
 import { bulkUpdateStep, type BulkPayload, type MetadataPayload } from '../../jobs/bulk-updates.js';
 import { fieldOf } from '../../jobs/item-savepoints.js';
-import { validateItem } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { bulkCustomerSchema } from './customers.schemas.js';
 import { mergeCustomerMetadata, upsertCustomer } from './customers.service.js';
 
@@ -14,7 +14,7 @@ export const updateCustomersStep = bulkUpdateStep<BulkPayload>(async (ctx, paylo
   await upsertCustomer(
     ctx.trx,
     { actor: payload.actor, at: ctx.now, seams: ctx.seams },
-    { ...validateItem(bulkCustomerSchema, item), id: undefined },
+    { ...parse(bulkCustomerSchema, item, 'item'), id: undefined },
   );
 }, fieldOf('source_id'));
 

@@ -1,7 +1,7 @@
 import type { RouteModule } from '../../http/context.js';
 import { withUploadedFile } from '../../http/upload.js';
 import { csvRecords } from '../../jobs/item-reader.js';
-import { validateBody, validateQuery } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { activityQuerySchema } from '../events/index.js';
 import { listCustomerActivities, listCustomerActivity, listCustomers } from './customers-list.service.js';
 import { customersListQuerySchema } from './customers-list.schemas.js';
@@ -12,7 +12,7 @@ import { importCustomersCsv } from './customer-csv-import.service.js';
 /** Customers (the reference's Customer object, "List Customers") and their activity ("List Customer Activity"). `:ref` is an id or a source id. */
 export const customersRoutes: RouteModule = (router, deps) => {
   router.post('/v1/customers', async (ctx) => {
-    const body = validateBody(createCustomerSchema, ctx.request.body);
+    const body = parse(createCustomerSchema, ctx.request.body, 'body');
     ctx.body = (await createCustomer(deps, ctx.state.actor, body)).customer;
   });
 
@@ -25,7 +25,7 @@ export const customersRoutes: RouteModule = (router, deps) => {
   });
 
   router.get('/v1/customers', async (ctx) => {
-    ctx.body = await listCustomers(deps, validateQuery(customersListQuerySchema, ctx.query));
+    ctx.body = await listCustomers(deps, parse(customersListQuerySchema, ctx.query, 'query'));
   });
 
   router.get('/v1/customers/:ref', async (ctx) => {
@@ -33,7 +33,7 @@ export const customersRoutes: RouteModule = (router, deps) => {
   });
 
   router.put('/v1/customers/:ref', async (ctx) => {
-    const body = validateBody(updateCustomerSchema, ctx.request.body);
+    const body = parse(updateCustomerSchema, ctx.request.body, 'body');
     ctx.body = await updateCustomer(deps, ctx.state.actor, ctx.params.ref as string, body);
   });
 
@@ -46,7 +46,7 @@ export const customersRoutes: RouteModule = (router, deps) => {
     ctx.body = await listCustomerActivity(
       deps,
       ctx.params.ref as string,
-      validateQuery(activityQuerySchema, ctx.query),
+      parse(activityQuerySchema, ctx.query, 'query'),
     );
   });
 
@@ -55,7 +55,7 @@ export const customersRoutes: RouteModule = (router, deps) => {
     ctx.body = await listCustomerActivities(
       deps,
       ctx.params.ref as string,
-      validateQuery(activityQuerySchema, ctx.query),
+      parse(activityQuerySchema, ctx.query, 'query'),
     );
   });
 };

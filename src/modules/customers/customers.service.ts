@@ -4,7 +4,7 @@ import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError, duplicateFound, notFound } from '../../lib/errors.js';
 import { timeOrderedId } from '../../lib/ids.js';
-import { validateItem } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import {
   announce,
   emitCustomerEvent,
@@ -217,7 +217,7 @@ export async function mergeCustomerMetadata(
 ): Promise<void> {
   const row = await repo.findCustomerBySourceId(trx, sourceId);
   const merged = { ...(row ? (JSON.parse(row.metadata) as Record<string, unknown>) : {}), ...metadata };
-  const input = validateItem(updateCustomerSchema, { source_id: sourceId, metadata: merged });
+  const input = parse(updateCustomerSchema, { source_id: sourceId, metadata: merged }, 'item');
   await (row ? applyUpdate(trx, ctx, row, input) : insertNew(trx, ctx, input));
 }
 

@@ -1,5 +1,5 @@
 import { serverOrigin, type RouteModule } from '../../http/context.js';
-import { validateQuery } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { exportsListQuerySchema } from './exports.schemas.js';
 import { createExport, deleteExport, getExport, listExports, openExportFile } from './exports.service.js';
 
@@ -15,7 +15,7 @@ export const exportsRoutes: RouteModule = (router, deps) => {
   });
 
   router.get('/v1/exports', async (ctx) => {
-    ctx.body = await listExports(deps, validateQuery(exportsListQuerySchema, ctx.query), serverOrigin(ctx));
+    ctx.body = await listExports(deps, parse(exportsListQuerySchema, ctx.query, 'query'), serverOrigin(ctx));
   });
 
   router.get('/v1/exports/:id', async (ctx) => {

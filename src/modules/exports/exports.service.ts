@@ -12,7 +12,7 @@ import { JobType } from '../../lib/enums.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { listEnvelope } from '../../lib/pagination.js';
-import { validateBody } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import type { ExportPayload } from './export.job.js';
 import { readExportRequest } from './export-params.rules.js';
 import { EXPORT_SOURCES } from './export-sources.rules.js';
@@ -33,7 +33,7 @@ const fileOf = (dbFile: string, id: string): string => join(exportsDirectory(dbF
  * the rows that exist now (up to the table's highest seq, which is also the job's `total`).
  */
 export async function createExport(deps: ExportDeps, body: unknown, actor: Actor, origin = ''): Promise<ExportView> {
-  const { parameters, plan } = readExportRequest(validateBody(createExportSchema, body));
+  const { parameters, plan } = readExportRequest(parse(createExportSchema, body, 'body'));
   const source = EXPORT_SOURCES[plan.exported_object];
   const id = newId('exp_');
   const now = isoNow(deps.clock);

@@ -1,7 +1,7 @@
 import { serverOrigin, type AppContext, type RouteModule } from '../../http/context.js';
 import { invalidQueryParams } from '../../lib/errors.js';
 import { LIMITS } from '../../lib/limits.js';
-import { validateBody, validateQuery } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { changeBalanceAnswer } from './balance.service.js';
 import {
   bucketsQuerySchema,
@@ -34,13 +34,13 @@ function transactionsQuery(ctx: AppContext) {
         .join('; '),
     );
   }
-  return validateQuery(transactionsQuerySchema, ctx.query);
+  return parse(transactionsQuerySchema, ctx.query, 'query');
 }
 
 /** Balance changes (4.6, /vouchers/{code}/balance), transactions and points expiration. */
 export const ledgersRoutes: RouteModule = (router, deps) => {
   const memberBalance = (ctx: AppContext, campaign?: string) => {
-    const body = validateBody(memberBalanceSchema, ctx.request.body);
+    const body = parse(memberBalanceSchema, ctx.request.body, 'body');
     return changeBalanceAnswer(
       deps,
       {
@@ -62,13 +62,13 @@ export const ledgersRoutes: RouteModule = (router, deps) => {
   });
   router.post('/v1/loyalties/:campaignId/members/:memberId/transfers', async (ctx) => {
     const card = { code: ctx.params.memberId as string, campaign: ctx.params.campaignId as string };
-    ctx.body = await transferPoints(deps, card, validateBody(transfersSchema, ctx.request.body), {
+    ctx.body = await transferPoints(deps, card, parse(transfersSchema, ctx.request.body, 'body'), {
       source: channelOf(ctx),
       actor: ctx.state.actor,
     });
   });
   router.post('/v1/vouchers/:code/balance', async (ctx) => {
-    const body = validateBody(voucherBalanceSchema, ctx.request.body);
+    const body = parse(voucherBalanceSchema, ctx.request.body, 'body');
     // The reference records a change made here with source "API" unless a channel is named.
     ctx.body = await changeBalanceAnswer(
       deps,
@@ -100,6 +100,6 @@ export const ledgersRoutes: RouteModule = (router, deps) => {
   });
   router.get('/v1/loyalties/:campaignId/members/:memberId/points-expiration', async (ctx) => {
     const card = { code: ctx.params.memberId as string, campaign: ctx.params.campaignId as string };
-    ctx.body = await listPointsExpiration(deps, card, validateQuery(bucketsQuerySchema, ctx.query));
+    ctx.body = await listPointsExpiration(deps, card, parse(bucketsQuerySchema, ctx.query, 'query'));
   });
 };

@@ -1,7 +1,7 @@
 import type { Deps } from '../../app/deps.js';
 import type { Actor } from '../../lib/actor.js';
 import { AppError } from '../../lib/errors.js';
-import { validateBody } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { createExport, type ExportView } from '../exports/index.js';
 import { requireLedgerCard } from './member-card.service.js';
 import { transactionsExportSchema } from './ledgers.schemas.js';
@@ -40,7 +40,7 @@ export async function exportCardTransactions(
   actor: Actor,
   origin: string,
 ): Promise<ExportView> {
-  const { parameters } = validateBody(transactionsExportSchema, body ?? {});
+  const { parameters } = parse(transactionsExportSchema, body ?? {}, 'body');
   const found = await requireLedgerCard(deps.db, card.code, card.campaign);
   const filters = cardFilters(parameters?.filters, found.id);
   return createExport(

@@ -3,7 +3,7 @@ import { RedoPortion, type ItemFailure, type JobStep, type PortionContext } from
 import { itemPortion } from '../../jobs/portions.service.js';
 import { Seams } from '../../lib/seams.js';
 import type { Actor } from '../../lib/actor.js';
-import { validateItem } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { clearCatalogCache, newCatalogCache } from '../catalog/index.js';
 import { newCustomerCache, prefetchCustomers } from '../customers/index.js';
 import { prefetchCatalog } from './order-items.service.js';
@@ -19,7 +19,7 @@ type Checked = { input: CreateOrderBody; error?: undefined } | { input?: undefin
 
 function check(body: unknown): Checked {
   try {
-    return { input: validateItem(createOrderSchema, body) };
+    return { input: parse(createOrderSchema, body, 'item') };
   } catch (error) {
     return { error };
   }

@@ -8,7 +8,7 @@ import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import { JobType } from '../../lib/enums.js';
 import { isPlainObject } from '../../lib/fields.js';
-import { validateBody } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { upsertImportedOrders, type OrderImportPayload } from './order-import.job.js';
 
 export type { OrderImportPayload } from './order-import.job.js';
@@ -32,7 +32,7 @@ export async function importOrders(
   body: unknown,
   actor: Actor,
 ): Promise<{ async_action_id: string }> {
-  const items = validateBody(importOrdersBodySchema, body);
+  const items = parse(importOrdersBodySchema, body, 'body');
   const payload: OrderImportPayload = { actor };
   const jobId = await deps.db.transaction().execute(async (trx) => {
     const id = await enqueueJob(trx, {

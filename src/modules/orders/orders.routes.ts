@@ -1,5 +1,5 @@
 import type { RouteModule } from '../../http/context.js';
-import { validateBody, validateQuery } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { importOrders } from './order-import.service.js';
 import { listOrders } from './orders-list.service.js';
 import { createOrderSchema, ordersListQuerySchema, updateOrderSchema } from './orders.schemas.js';
@@ -8,11 +8,11 @@ import { createOrder, getOrder, updateOrder } from './orders.service.js';
 /** Orders (the reference's Order object). `:orderId` is an order id or source id. */
 export const ordersRoutes: RouteModule = (router, deps) => {
   router.post('/v1/orders', async (ctx) => {
-    ctx.body = await createOrder(deps, ctx.state.actor, validateBody(createOrderSchema, ctx.request.body));
+    ctx.body = await createOrder(deps, ctx.state.actor, parse(createOrderSchema, ctx.request.body, 'body'));
   });
 
   router.get('/v1/orders', async (ctx) => {
-    ctx.body = await listOrders(deps, validateQuery(ordersListQuerySchema, ctx.query));
+    ctx.body = await listOrders(deps, parse(ordersListQuerySchema, ctx.query, 'query'));
   });
 
   // 200, not 202, as the reference answers this one (voucherify-facts 1.13).
@@ -29,7 +29,7 @@ export const ordersRoutes: RouteModule = (router, deps) => {
       deps,
       ctx.state.actor,
       ctx.params.orderId as string,
-      validateBody(updateOrderSchema, ctx.request.body),
+      parse(updateOrderSchema, ctx.request.body, 'body'),
     );
   });
 };

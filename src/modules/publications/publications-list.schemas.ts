@@ -8,7 +8,7 @@ import {
 import { invalidQueryParams } from '../../lib/errors.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import { limit, oneOf, order, page, querySchema, refuseUnservedOrder, text } from '../../lib/query-params.js';
-import { validateQuery } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 
 /** The `order` values of GET /v1/publications, each also with a leading `-`. */
 export const PUBLICATION_ORDER_FIELDS = PUBLICATION_LIST_ORDERS;
@@ -88,7 +88,7 @@ export function parsePublicationsListQuery(query: Record<string, unknown>): Publ
   // the other lists do); a bracketed one is refused: a filter must never be dropped silently.
   const unknown = Object.keys(read.rest).filter((key) => (key.includes('[') || key === 'filters') && !(key in params));
   if (unknown.length > 0) throw invalidQueryParams(`Unknown query parameter(s): ${unknown.join(', ')}`);
-  const p = validateQuery(listSchema, read.rest);
+  const p = parse(listSchema, read.rest, 'query');
   const terms: Array<[PublicationFilterColumn, string | undefined, string]> = [
     ['campaign_name', p.campaign, 'campaign'],
     ['voucher_code', p.voucher, 'voucher'],

@@ -1,5 +1,5 @@
 import type { RouteModule } from '../../http/context.js';
-import { validateBody } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { listPublications } from './publications-list.service.js';
 import { parsePublicationsListQuery } from './publications-list.schemas.js';
 import {
@@ -14,7 +14,7 @@ import { createPublication } from './publications.service.js';
 export const publicationsRoutes: RouteModule = (router, deps) => {
   router.post('/v1/publications', async (ctx) => {
     const joinOnce = parseJoinOnce(ctx.query);
-    const body = validateBody(createPublicationSchema, ctx.request.body);
+    const body = parse(createPublicationSchema, ctx.request.body, 'body');
     ctx.body = await createPublication(deps, body, joinOnce, ctx.state.actor);
   });
 

@@ -2,7 +2,7 @@ import { mixed, number, object, type InferType } from 'yup';
 import { idField, isPlainObject, jsonObjectField, shortText } from '../../lib/fields.js';
 import { invalidQueryParams } from '../../lib/errors.js';
 import { oneOf, querySchema, text } from '../../lib/query-params.js';
-import { validateBody, validateQuery } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { createCustomerSchema } from '../customers/index.js';
 
 /** The most vouchers one publication gives (the reference's CreatePublicationCampaign.count maximum). */
@@ -111,10 +111,10 @@ export function parseClientPublish(
   query: Record<string, unknown>,
   body: unknown,
 ): { body: CreatePublicationBody; joinOnce: boolean } {
-  const params = validateQuery(clientPublishQuerySchema, { campaign: query.campaign, join_once: query.join_once });
+  const params = parse(clientPublishQuerySchema, { campaign: query.campaign, join_once: query.join_once }, 'query');
   if (params.campaign === undefined || params.campaign.trim() === '')
     throw invalidQueryParams('Query parameter campaign is required: the campaign to publish from');
-  const { voucher: _voucher, ...fields } = validateBody(clientPublishSchema, body);
+  const { voucher: _voucher, ...fields } = parse(clientPublishSchema, body, 'body');
   return {
     body: { ...fields, campaign: params.campaign } as CreatePublicationBody,
     joinOnce: params.join_once === 'true',
@@ -123,7 +123,7 @@ export function parseClientPublish(
 
 /** `join_once` of either create operation: true, false or absent. */
 export const parseJoinOnce = (query: Record<string, unknown>): boolean =>
-  validateQuery(joinOnceSchema, { join_once: query.join_once }).join_once === 'true';
+  parse(joinOnceSchema, { join_once: query.join_once }, 'query').join_once === 'true';
 
 const OBJECT_PARAMS = ['customer', 'campaign', 'metadata'];
 
@@ -150,7 +150,7 @@ export function parseCreateQuery(query: Record<string, unknown>): CreatePublicat
     // Every value arrives as text: `campaign[count]` is read as the number it spells.
     setPath(body, path, key === 'campaign[count]' && /^\d+$/.test(value) ? Number(value) : value);
   }
-  return validateBody(createPublicationSchema, body);
+  return parse(createPublicationSchema, body, 'body');
 }
 
 function setPath(target: Record<string, unknown>, path: string[], value: string | number): void {

@@ -1,5 +1,5 @@
 import type { RouteModule } from '../../http/context.js';
-import { validateBody } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { qualificationBodySchema } from './qualifications.schemas.js';
 import { checkEligibility } from './qualifications.service.js';
 
@@ -7,7 +7,11 @@ import { checkEligibility } from './qualifications.service.js';
 export const qualificationsRoutes: RouteModule = (router, deps) => {
   for (const path of ['/v1/qualifications', '/client/v1/qualifications']) {
     router.post(path, async (ctx) => {
-      ctx.body = await checkEligibility(deps, ctx.state.actor, validateBody(qualificationBodySchema, ctx.request.body));
+      ctx.body = await checkEligibility(
+        deps,
+        ctx.state.actor,
+        parse(qualificationBodySchema, ctx.request.body, 'body'),
+      );
     });
   }
 };

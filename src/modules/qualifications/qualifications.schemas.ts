@@ -150,6 +150,11 @@ export const qualificationBodySchema = object({
   scenario: string()
     .typeError('scenario must be a string')
     .oneOf(SCENARIOS, `scenario must be one of: ${SCENARIOS.join(', ')}`)
+    .test(
+      'supported-scenario',
+      ({ value }) => `scenario ${value} is not supported; supported scenarios: ${SUPPORTED_SCENARIOS.join(', ')}`,
+      (v) => v == null || (SUPPORTED_SCENARIOS as readonly string[]).includes(v),
+    )
     .nullable()
     .optional(),
   options: optionsSchema,

@@ -1,5 +1,5 @@
 import type { RouteModule } from '../../http/context.js';
-import { validateBodyPresentFields, validateQuery } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { redeemStackable } from './pipeline/redeem.service.js';
 import { stackableBodySchema } from './pipeline/redemptions.schemas.js';
 import { validateStackable } from './pipeline/validate.service.js';
@@ -19,11 +19,7 @@ import { voucherRedemptionsQuerySchema } from './list/redemptions-list.schemas.j
 export const redemptionsRoutes: RouteModule = (router, deps) => {
   for (const path of ['/v1/redemptions', '/client/v1/redemptions']) {
     router.post(path, async (ctx) => {
-      ctx.body = await redeemStackable(
-        deps,
-        ctx.state.actor,
-        validateBodyPresentFields(stackableBodySchema, ctx.request.body),
-      );
+      ctx.body = await redeemStackable(deps, ctx.state.actor, parse(stackableBodySchema, ctx.request.body, 'hot body'));
     });
   }
   for (const path of ['/v1/validations', '/client/v1/validations']) {
@@ -31,7 +27,7 @@ export const redemptionsRoutes: RouteModule = (router, deps) => {
       ctx.body = await validateStackable(
         deps,
         ctx.state.actor,
-        validateBodyPresentFields(stackableBodySchema, ctx.request.body),
+        parse(stackableBodySchema, ctx.request.body, 'hot body'),
       );
     });
   }
@@ -42,7 +38,7 @@ export const redemptionsRoutes: RouteModule = (router, deps) => {
     ctx.body = await getVoucherRedemptions(
       deps,
       ctx.params.code as string,
-      validateQuery(voucherRedemptionsQuerySchema, ctx.query),
+      parse(voucherRedemptionsQuerySchema, ctx.query, 'query'),
     );
   });
   router.post('/v1/loyalties/members/:memberId/redemption', async (ctx) => {
@@ -50,7 +46,7 @@ export const redemptionsRoutes: RouteModule = (router, deps) => {
       deps,
       ctx.state.actor,
       { code: ctx.params.memberId as string },
-      validateBodyPresentFields(memberRewardBodySchema, ctx.request.body),
+      parse(memberRewardBodySchema, ctx.request.body, 'hot body'),
     );
   });
   router.post('/v1/loyalties/:campaignId/members/:memberId/redemption', async (ctx) => {
@@ -59,7 +55,7 @@ export const redemptionsRoutes: RouteModule = (router, deps) => {
       deps,
       ctx.state.actor,
       card,
-      validateBodyPresentFields(memberRewardBodySchema, ctx.request.body),
+      parse(memberRewardBodySchema, ctx.request.body, 'hot body'),
     );
   });
   router.delete('/v1/vouchers/:code/sessions/:sessionKey', async (ctx) => {

@@ -1,5 +1,5 @@
 import type { RouteModule } from '../../http/context.js';
-import { validateBody, validateQuery } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import {
   bulkAssignmentsSchema,
   createRewardAssignmentSchema,
@@ -25,14 +25,14 @@ export const rewardAssignmentsRoutes: RouteModule = (router, deps) => {
     ctx.body = await assignReward(
       deps,
       ctx.params.rewardId as string,
-      validateBody(createRewardAssignmentSchema, ctx.request.body),
+      parse(createRewardAssignmentSchema, ctx.request.body, 'body'),
     );
   });
   router.get('/v1/rewards/:rewardId/assignments', async (ctx) => {
     ctx.body = await listRewardAssignments(
       deps,
       ctx.params.rewardId as string,
-      validateQuery(rewardAssignmentsQuerySchema, ctx.query),
+      parse(rewardAssignmentsQuerySchema, ctx.query, 'query'),
     );
   });
   // The bulk form answers the array of assignments it made (the official client expects an array).
@@ -40,14 +40,14 @@ export const rewardAssignmentsRoutes: RouteModule = (router, deps) => {
     ctx.body = await assignRewards(
       deps,
       ctx.params.campaignId as string,
-      validateBody(bulkAssignmentsSchema, ctx.request.body),
+      parse(bulkAssignmentsSchema, ctx.request.body, 'body'),
     );
   });
   router.get('/v1/loyalties/:campaignId/rewards', async (ctx) => {
     ctx.body = await listProgramAssignments(
       deps,
       ctx.params.campaignId as string,
-      validateQuery(programAssignmentsQuerySchema, ctx.query),
+      parse(programAssignmentsQuerySchema, ctx.query, 'query'),
     );
   });
 
@@ -68,7 +68,7 @@ export const rewardAssignmentsRoutes: RouteModule = (router, deps) => {
         deps,
         scopeOf(ctx.params),
         ctx.params.assignmentId as string,
-        validateBody(updateAssignmentSchema, ctx.request.body),
+        parse(updateAssignmentSchema, ctx.request.body, 'body'),
       );
     });
     router.delete(path, async (ctx) => {

@@ -1,6 +1,6 @@
 import { number, object, string, type InferType, type ObjectShape } from 'yup';
-import { REWARD_TYPES } from '../../lib/enums.js';
-import { idField, jsonObjectField, longText, shortText } from '../../lib/fields.js';
+import { REWARD_TYPES, type RewardType } from '../../lib/enums.js';
+import { idField, isPlainObject, jsonObjectField, longText, objectRule, shortText } from '../../lib/fields.js';
 import { LIMITS } from '../../lib/limits.js';
 import { limit, page, querySchema, text, type QueryOf } from '../../lib/query-params.js';
 
@@ -66,6 +66,17 @@ const rewardFields = {
   metadata: jsonObjectField('metadata').nullable(),
 };
 
+const TYPE_OF_KIND: Record<ParameterKind, RewardType> = { campaign: 'CAMPAIGN', product: 'MATERIAL', coin: 'COIN' };
+
+/** A `type` given with the parameters must be the one they make (parameters' own test names a wrong mix). */
+function typeProblem(body: Record<string, unknown>): string | undefined {
+  const { type, parameters } = body;
+  if (!(REWARD_TYPES as readonly unknown[]).includes(type) || !isPlainObject(parameters)) return undefined;
+  const kinds = PARAMETER_KINDS.filter((kind) => parameters[kind] != null);
+  const derived = kinds.length === 1 ? TYPE_OF_KIND[kinds[0] as ParameterKind] : type;
+  return type === derived ? undefined : `type ${type} does not match parameters.${kinds[0]} (a ${derived} reward)`;
+}
+
 /** POST /v1/rewards: `name` and `parameters` are required. */
 export const createRewardSchema = object({
   ...rewardFields,
@@ -73,7 +84,8 @@ export const createRewardSchema = object({
   parameters: parametersSchema.required('parameters is required'),
 })
   .typeError(NOT_AN_OBJECT)
-  .nonNullable(NOT_AN_OBJECT);
+  .nonNullable(NOT_AN_OBJECT)
+  .test(objectRule('type-of-parameters', typeProblem));
 
 /** PUT /v1/rewards/{id}: the fields given change; `parameters` keep the reward's type. */
 export const updateRewardSchema = object(rewardFields).typeError(NOT_AN_OBJECT).nonNullable(NOT_AN_OBJECT);

@@ -14,11 +14,6 @@ import type { Db } from '../../db/engine.js';
 
 export type RewardDeps = Pick<Deps, 'db' | 'clock'>;
 
-const TYPE_OF_KIND = { campaign: 'CAMPAIGN', product: 'MATERIAL', coin: 'COIN' } as const satisfies Record<
-  string,
-  RewardType
->;
-
 interface Resolved {
   type: RewardType;
   parameters: RewardParameters;
@@ -74,15 +69,8 @@ async function resolveParameters(db: Db, given: RewardParametersBody): Promise<R
   };
 }
 
-const kindOf = (given: RewardParametersBody) => (given.campaign ? 'campaign' : given.product ? 'product' : 'coin');
-
-/** POST /v1/rewards. The type follows from `parameters`; a `type` naming another is refused. */
+/** POST /v1/rewards. The type follows from `parameters` (its schema refuses a `type` naming another). */
 export async function createReward(deps: RewardDeps, body: CreateRewardBody): Promise<RewardView> {
-  const derived = TYPE_OF_KIND[kindOf(body.parameters)];
-  if (body.type !== undefined && body.type !== derived)
-    throw invalidPayload(
-      `type ${body.type} does not match parameters.${kindOf(body.parameters)} (a ${derived} reward)`,
-    );
   const now = isoNow(deps.clock);
   return deps.db.transaction().execute(async (trx) => {
     const resolved = await resolveParameters(trx, body.parameters);

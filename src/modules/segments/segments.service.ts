@@ -44,13 +44,7 @@ async function staticMembers(trx: Db, keys: string[]): Promise<string[]> {
 
 /** The checked columns of a new segment: a static one lists customers, a dynamic one has a filter. */
 function segmentColumns(body: CreateSegmentBody): { filter: string | null; customers: string[] } {
-  if (body.type === 'static') {
-    if (body.filter != null) throw invalidPayload('filter: only an auto-update or passive segment has a filter');
-    if (body.customers == null) throw invalidPayload('customers is required for a static segment');
-    return { filter: null, customers: body.customers };
-  }
-  if (body.customers != null) throw invalidPayload(`customers: only a static segment lists customers`);
-  if (body.filter == null) throw invalidPayload(`filter is required for an ${body.type} segment`);
+  if (body.type === 'static') return { filter: null, customers: body.customers ?? [] };
   return { filter: checkedSegmentFilter(body.filter), customers: [] };
 }
 

@@ -1,5 +1,5 @@
 import type { RouteModule } from '../../http/context.js';
-import { validateBody } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { stackingRulesChangeSchema } from './stacking-rules.schemas.js';
 import {
   changeStackingRules,
@@ -21,7 +21,7 @@ export const stackingRulesRoutes: RouteModule = (router, deps) => {
     ctx.body = await showStackingRules(deps);
   });
   router.put('/v1/stacking-rules', async (ctx) => {
-    ctx.body = await changeStackingRules(deps, validateBody(stackingRulesChangeSchema, ctx.request.body));
+    ctx.body = await changeStackingRules(deps, parse(stackingRulesChangeSchema, ctx.request.body, 'body'));
   });
 
   const base = '/management/v1/projects/:projectId/stacking-rules';
@@ -29,7 +29,7 @@ export const stackingRulesRoutes: RouteModule = (router, deps) => {
     ctx.body = await listStackingRulesRecords(deps);
   });
   router.post(base, async (ctx) => {
-    ctx.body = await createStackingRulesRecord(deps, validateBody(stackingRulesChangeSchema, ctx.request.body));
+    ctx.body = await createStackingRulesRecord(deps, parse(stackingRulesChangeSchema, ctx.request.body, 'body'));
   });
   router.get(`${base}/:stackingRulesId`, async (ctx) => {
     ctx.body = await getStackingRulesRecord(deps, ctx.params.stackingRulesId as string);
@@ -38,7 +38,7 @@ export const stackingRulesRoutes: RouteModule = (router, deps) => {
     ctx.body = await updateStackingRulesRecord(
       deps,
       ctx.params.stackingRulesId as string,
-      validateBody(stackingRulesChangeSchema, ctx.request.body),
+      parse(stackingRulesChangeSchema, ctx.request.body, 'body'),
     );
   });
   router.delete(`${base}/:stackingRulesId`, async (ctx) => {

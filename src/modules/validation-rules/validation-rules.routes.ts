@@ -1,5 +1,5 @@
 import type { RouteModule } from '../../http/context.js';
-import { validateBody, validateQuery } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { findCampaignOrNone, findPromotionTier } from '../campaigns/index.js';
 import { earningRuleExists } from '../loyalty/index.js';
 import { rewardAssignmentExists } from '../rewards/index.js';
@@ -46,27 +46,27 @@ const lookupRelated: RelatedObjectLookup = async (db, type, key) => {
 /** Validation rules and their assignments (issue 12; the reference's /v1/validation-rules*). */
 export const validationRulesRoutes: RouteModule = (router, deps) => {
   router.post('/v1/validation-rules', async (ctx) => {
-    ctx.body = await createRule(deps, validateBody(createRuleSchema, ctx.request.body));
+    ctx.body = await createRule(deps, parse(createRuleSchema, ctx.request.body, 'body'));
   });
   router.get('/v1/validation-rules', async (ctx) => {
-    ctx.body = await listRules(deps, validateQuery(rulesListQuerySchema, ctx.query));
+    ctx.body = await listRules(deps, parse(rulesListQuerySchema, ctx.query, 'query'));
   });
   router.get('/v1/validation-rules/:ruleId', async (ctx) => {
     ctx.body = await getRule(deps, ctx.params.ruleId as string);
   });
   router.put('/v1/validation-rules/:ruleId', async (ctx) => {
-    ctx.body = await updateRule(deps, ctx.params.ruleId as string, validateBody(updateRuleSchema, ctx.request.body));
+    ctx.body = await updateRule(deps, ctx.params.ruleId as string, parse(updateRuleSchema, ctx.request.body, 'body'));
   });
   router.delete('/v1/validation-rules/:ruleId', async (ctx) => {
     await deleteRule(deps, ctx.params.ruleId as string);
     ctx.status = 204;
   });
   router.post('/v1/validation-rules/:ruleId/assignments', async (ctx) => {
-    const query = validateQuery(createAssignmentQuerySchema, ctx.query);
+    const query = parse(createAssignmentQuerySchema, ctx.query, 'query');
     ctx.body = await assignRule(
       deps,
       ctx.params.ruleId as string,
-      validateBody(createRuleAssignmentSchema, ctx.request.body),
+      parse(createRuleAssignmentSchema, ctx.request.body, 'body'),
       query,
       lookupRelated,
     );
@@ -75,7 +75,7 @@ export const validationRulesRoutes: RouteModule = (router, deps) => {
     ctx.body = await listRuleAssignments(
       deps,
       ctx.params.ruleId as string,
-      validateQuery(ruleAssignmentsQuerySchema, ctx.query),
+      parse(ruleAssignmentsQuerySchema, ctx.query, 'query'),
     );
   });
   router.delete('/v1/validation-rules/:ruleId/assignments/:assignmentId', async (ctx) => {
@@ -83,6 +83,6 @@ export const validationRulesRoutes: RouteModule = (router, deps) => {
     ctx.status = 204;
   });
   router.get('/v1/validation-rules-assignments', async (ctx) => {
-    ctx.body = await listAllAssignments(deps, validateQuery(assignmentsListQuerySchema, ctx.query));
+    ctx.body = await listAllAssignments(deps, parse(assignmentsListQuerySchema, ctx.query, 'query'));
   });
 };

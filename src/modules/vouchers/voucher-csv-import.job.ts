@@ -1,7 +1,7 @@
 import { JobFailure } from '../../jobs/job-step.js';
 import { rowImportStep, type CsvImportPayload } from '../../jobs/row-import.js';
 import { AppError, invalidPayload } from '../../lib/errors.js';
-import { validateItem } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { templateOf, addToVouchersCount, findLiveCampaign } from '../campaigns/index.js';
 import { insertStandaloneVoucher } from './standalone-vouchers.service.js';
 import { codeOfCsv, voucherFromCsv } from './voucher-csv.rules.js';
@@ -26,7 +26,7 @@ export const importVouchersCsvStep = rowImportStep<CsvImportPayload>({
   async store(ctx, _job, row) {
     const body = voucherFromCsv(row as Row);
     requireCode(body);
-    await insertStandaloneVoucher(ctx.trx, validateItem(createVoucherSchema, body), ctx.now);
+    await insertStandaloneVoucher(ctx.trx, parse(createVoucherSchema, body, 'item'), ctx.now);
   },
 });
 

@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.js';
 import { checkValidity, validityColumns } from '../../engine/validity/index.js';
 import type { VoucherType } from '../../lib/enums.js';
 import { fieldOf, itemRefusal } from '../../jobs/item-savepoints.js';
-import { validateItem } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import {
   templateOf,
   type StoredTemplate,
@@ -42,8 +42,8 @@ export async function rowForItem(
   now: string,
   id: string,
 ) {
-  validateItem(importItemTypeSchema(template.type), body);
-  const item = validateItem(itemSchemaFor(template.type), body);
+  parse(importItemTypeSchema(template.type), body, 'item');
+  const item = parse(itemSchemaFor(template.type), body, 'item');
   const draft = draftFromCampaign(campaign, template);
   Object.assign(draft, kindColumnsFromImport(item, template.type, draft));
   if (item.redemption?.quantity !== undefined) draft.redemption_quantity = item.redemption.quantity;

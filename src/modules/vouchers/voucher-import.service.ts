@@ -2,7 +2,7 @@ import type { Deps } from '../../app/deps.js';
 import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
-import { validateBody } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { requireTemplate, findCampaign } from '../campaigns/index.js';
 import { JobType } from '../../lib/enums.js';
 import { notifyJobEnqueued } from '../../jobs/jobs.events.js';
@@ -33,7 +33,7 @@ export async function importVouchers(
   body: unknown,
   actor: Actor,
 ): Promise<{ async_action_id: string }> {
-  const items = validateBody(importBodySchema, body);
+  const items = parse(importBodySchema, body, 'body');
   const missing = items.filter(hasNoCode).length;
   if (missing > 0) throw new AppError('invalid_voucher', `Found ${missing} voucher(s) without 'code' value`);
   const now = isoNow(deps.clock);

@@ -2,7 +2,7 @@ import { object } from 'yup';
 import { bulkUpdateStep, type BulkPayload, type MetadataPayload } from '../../jobs/bulk-updates.js';
 import { fieldOf } from '../../jobs/item-savepoints.js';
 import { jsonObjectField, voucherCodeField } from '../../lib/fields.js';
-import { validateItem } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { mergeVoucherMetadata } from './vouchers.service.js';
 
 /**
@@ -19,7 +19,7 @@ const bulkVoucherSchema = object({
  * /v1/vouchers/{code}'s change; an unknown code fails (the reference does not upsert vouchers).
  */
 export const updateVouchersStep = bulkUpdateStep<BulkPayload>(async (ctx, _payload, item) => {
-  const entry = validateItem(bulkVoucherSchema, item);
+  const entry = parse(bulkVoucherSchema, item, 'item');
   await mergeVoucherMetadata(ctx.trx, entry.code, entry.metadata, ctx.now);
 }, fieldOf('code'));
 

@@ -1,6 +1,6 @@
 import type { RouteModule } from '../../http/context.js';
 import { setFilterWindowHeader } from '../../http/filter-window-header.js';
-import { validateBody, validateQuery } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { createVoucher } from './standalone-vouchers.service.js';
 import { importVouchers } from './voucher-import.service.js';
 import { voucherCsvRoutes } from './voucher-csv.routes.js';
@@ -11,6 +11,7 @@ import {
   addVouchersQuerySchema,
   addVouchersSchema,
   createVoucherSchema,
+  voucherCodeSchema,
   parseVouchersListQuery,
   updateVoucherSchema,
 } from './vouchers.schemas.js';
@@ -19,8 +20,8 @@ import { deleteVoucher, getVoucher, listVouchers, updateVoucher } from './vouche
 export const vouchersRoutes: RouteModule = (router, deps) => {
   voucherCsvRoutes(router, deps);
   router.post('/v1/campaigns/:campaignId/vouchers', async (ctx) => {
-    const count = validateQuery(addVouchersQuerySchema, ctx.query).vouchers_count;
-    const body = addVouchersFields(validateBody(addVouchersBodySchema, ctx.request.body));
+    const count = parse(addVouchersQuerySchema, ctx.query, 'query').vouchers_count;
+    const body = addVouchersFields(parse(addVouchersBodySchema, ctx.request.body, 'body'));
     const result = await addVouchers(deps, ctx.params.campaignId as string, { count, body, actor: ctx.state.actor });
     if ('voucher' in result) {
       ctx.body = result.voucher;
@@ -32,8 +33,8 @@ export const vouchersRoutes: RouteModule = (router, deps) => {
 
   // add-voucher-with-specific-code-to-campaign: the path's code, one voucher (409 when taken).
   router.post('/v1/campaigns/:campaignId/vouchers/:code', async (ctx) => {
-    const body = validateBody(addVouchersSchema, ctx.request.body ?? {});
-    const { code } = validateBody(addVouchersSchema.pick(['code']), { code: ctx.params.code });
+    const body = parse(addVouchersSchema, ctx.request.body ?? {}, 'body');
+    const { code } = parse(addVouchersSchema.pick(['code']), { code: ctx.params.code }, 'body');
     const result = await addVouchers(deps, ctx.params.campaignId as string, {
       count: 1,
       body: { ...body, code },
@@ -50,12 +51,12 @@ export const vouchersRoutes: RouteModule = (router, deps) => {
   // generate-random-code and create-voucher: a voucher outside any campaign (or in the body's
   // campaign). The official SDK posts a code-less voucher to /v1/vouchers/ (trailing slash).
   router.post('/v1/vouchers', async (ctx) => {
-    ctx.body = await createVoucher(deps, validateBody(createVoucherSchema, ctx.request.body ?? {}), ctx.state.actor);
+    ctx.body = await createVoucher(deps, parse(createVoucherSchema, ctx.request.body ?? {}, 'body'), ctx.state.actor);
   });
 
   router.post('/v1/vouchers/:code', async (ctx) => {
-    const body = validateBody(createVoucherSchema, ctx.request.body ?? {});
-    const { code } = validateBody(createVoucherSchema.pick(['code']), { code: ctx.params.code });
+    const body = parse(createVoucherSchema, ctx.request.body ?? {}, 'body');
+    const { code } = parse(voucherCodeSchema, { code: ctx.params.code }, 'body');
     ctx.body = await createVoucher(deps, { ...body, code }, ctx.state.actor);
   });
 
@@ -70,7 +71,7 @@ export const vouchersRoutes: RouteModule = (router, deps) => {
   });
 
   router.put('/v1/vouchers/:code', async (ctx) => {
-    const body = validateBody(updateVoucherSchema, ctx.request.body);
+    const body = parse(updateVoucherSchema, ctx.request.body, 'body');
     ctx.body = await updateVoucher(deps, ctx.params.code as string, body);
   });
 

@@ -1,9 +1,9 @@
 import { array, boolean, lazy, mixed, object, string, type InferType, type Schema } from 'yup';
-import { VOUCHER_TYPES, type VoucherType } from '../../lib/enums.js';
+import { VOUCHER_TYPE_BLOCK, VOUCHER_TYPES, type VoucherType } from '../../lib/enums.js';
 import { invalidQueryParams } from '../../lib/errors.js';
-import { validateQuery } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { date, integer, limit, order, page, querySchema, text, type QueryOf } from '../../lib/query-params.js';
-import { isPlainObject, jsonObjectField, longText, shortText, voucherCodeField } from '../../lib/fields.js';
+import { isPlainObject, jsonObjectField, longText, objectRule, shortText, voucherCodeField } from '../../lib/fields.js';
 import { isoDate, validityDayOfWeek, validityFields, validityTimeframe } from '../../lib/validity-fields.js';
 import {
   MAX_VOUCHERS_COUNT,
@@ -63,6 +63,29 @@ const voucherOwnFields = () => ({
   ...validityFields(),
 });
 
+const KIND_FIELDS = ['type', 'discount', 'gift', 'loyalty_card'] as const;
+const CAMPAIGN_GIVES = ['active', 'validity_timeframe', 'validity_day_of_week', 'validity_hours'] as const;
+
+/**
+ * A voucher outside a campaign names its type, or carries exactly the one block that tells it;
+ * one of a campaign takes its kind, rules, activity and validity from the campaign.
+ */
+function campaignFieldsProblem(body: Record<string, unknown>): string | undefined {
+  if ((body.campaign_id ?? body.campaign) === undefined) {
+    const blocks = VOUCHER_TYPES.filter((type) => body[VOUCHER_TYPE_BLOCK[type]] !== undefined);
+    return body.type !== undefined || blocks.length === 1
+      ? undefined
+      : 'type is a required field when the body does not carry exactly one of discount, gift and loyalty_card';
+  }
+  const kindField = KIND_FIELDS.find((field) => body[field] !== undefined);
+  if (kindField) return `${kindField} is not allowed with a campaign: the campaign's voucher template gives it`;
+  if (Array.isArray(body.validation_rules) && body.validation_rules.length > 0)
+    return "validation_rules apply to a voucher outside a campaign: a campaign's vouchers follow the campaign's rules";
+  if (CAMPAIGN_GIVES.some((field) => body[field] !== undefined))
+    return 'active and validity rules of a campaign voucher come from its campaign';
+  return undefined;
+}
+
 /**
  * POST /v1/vouchers and POST /v1/vouchers/{code} (the reference's VouchersCreateRequestBody):
  * a voucher outside any campaign, or, with `campaign`/`campaign_id`, one more voucher of
@@ -81,9 +104,14 @@ export const createVoucherSchema = object({
   // The rules assigned to the new voucher, in its transaction (validation-rules module).
   validation_rules: validationRulesField(10),
   ...voucherOwnFields(),
-}).typeError('The body must be a JSON object');
+})
+  .typeError('The body must be a JSON object')
+  .test(objectRule('campaign-fields', campaignFieldsProblem));
 
 export type CreateVoucherBody = InferType<typeof createVoucherSchema>;
+
+/** POST /v1/vouchers/{code}: the path's code, checked as a body's. */
+export const voucherCodeSchema = object({ code: voucherCodeField().optional() });
 
 /** PUT /v1/vouchers/{code}. */
 export const updateVoucherSchema = object({
@@ -165,11 +193,23 @@ const vouchersListParams = {
 /** The query keys GET /v1/vouchers knows; other bracketed keys (`filters[...]`, `created_at[x]`) are refused. */
 export const VOUCHER_LIST_PARAMS = Object.keys(vouchersListParams);
 
+/** Filters no index serves together: the list would read every voucher to answer them. */
+function unservedFilterProblem(query: Record<string, unknown>): string | undefined {
+  const given = (name: string) => typeof query[name] === 'string';
+  if (!given('category')) return undefined;
+  if (given('campaign_id') || given('campaign'))
+    return 'campaign and category cannot be combined: no index serves both (filter by one of them)';
+  const orderField = (query.order as { field?: unknown } | undefined)?.field;
+  if (typeof orderField === 'string' && orderField !== 'created_at')
+    return 'category lists are ordered by created_at only (newest first by default, or order=created_at): an index for each order would slow the generation of every categorized campaign';
+  return undefined;
+}
+
 /**
  * GET /v1/vouchers: newest first unless ordered; `campaign_id` or `campaign` (id or name),
  * `category` (id or name), `customer` (holder id or source_id) and created/updated ranges.
  */
-const listSchema = querySchema(vouchersListParams);
+const listSchema = querySchema(vouchersListParams).test(objectRule('indexed-filters', unservedFilterProblem));
 export type VouchersListQuery = QueryOf<typeof vouchersListParams> & {
   /** The filters no index serves, for the bounded window (voucher-list.filters.ts). */
   residual?: Filter;
@@ -187,6 +227,6 @@ export function parseVouchersListQuery(query: Record<string, unknown>): Vouchers
     (key) => (key.includes('[') || key === 'filters') && !VOUCHER_LIST_PARAMS.includes(key),
   );
   if (unknown.length > 0) throw invalidQueryParams(`Unknown query parameter(s): ${unknown.join(', ')}`);
-  const params = validateQuery(listSchema, plain);
+  const params = parse(listSchema, plain, 'query');
   return residual === undefined ? params : { ...params, residual };
 }

@@ -1,5 +1,5 @@
 import type { RouteModule } from '../../http/context.js';
-import { validateBody } from '../../lib/validate.js';
+import { parse } from '../../lib/validate.js';
 import { createWebhookSchema, updateWebhookSchema } from './webhooks.schemas.js';
 import {
   createWebhook,
@@ -18,7 +18,7 @@ export const webhooksRoutes: RouteModule = (router, deps) => {
   const base = '/management/v1/projects/:projectId/webhooks';
   router.post(base, async (ctx) => {
     requireProject(ctx.params.projectId as string);
-    ctx.body = await createWebhook(deps, validateBody(createWebhookSchema, ctx.request.body));
+    ctx.body = await createWebhook(deps, parse(createWebhookSchema, ctx.request.body, 'body'));
   });
   router.get(base, async (ctx) => {
     requireProject(ctx.params.projectId as string);
@@ -33,7 +33,7 @@ export const webhooksRoutes: RouteModule = (router, deps) => {
     ctx.body = await updateWebhook(
       deps,
       ctx.params.webhookId as string,
-      validateBody(updateWebhookSchema, ctx.request.body),
+      parse(updateWebhookSchema, ctx.request.body, 'body'),
     );
   });
   router.delete(`${base}/:webhookId`, async (ctx) => {

@@ -15,7 +15,7 @@ import {
   type CustomerEventType,
 } from '../../../src/modules/events/events.types.js';
 import { activityQuerySchema } from '../../../src/modules/events/events.schemas.js';
-import { validateQuery } from '../../../src/lib/validate.js';
+import { parse } from '../../../src/lib/validate.js';
 import { emit, listCustomerEvents } from '../../../src/modules/events/events.service.js';
 import { freshDbFile } from '../../support/db.js';
 
@@ -34,7 +34,7 @@ describe('events: emit and the feed', () => {
   after(() => deps.close());
 
   const feed = (customerId: string, query: Record<string, string> = {}) =>
-    listCustomerEvents(deps, customerId, validateQuery(activityQuerySchema, query));
+    listCustomerEvents(deps, customerId, parse(activityQuerySchema, query, 'query'));
 
   it('returns the event as the feed shows it', async () => {
     const emitted = await deps.db.transaction().execute((trx) =>

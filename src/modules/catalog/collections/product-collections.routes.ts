@@ -1,6 +1,6 @@
 import type { Deps } from '../../../app/deps.js';
 import type { AppRouter } from '../../../http/context.js';
-import { validateBody, validateQuery } from '../../../lib/validate.js';
+import { parse } from '../../../lib/validate.js';
 import { listCollectionProducts } from './collection-products.service.js';
 import {
   collectionListQuerySchema,
@@ -14,10 +14,10 @@ import { createCollection, deleteCollection, getCollection, listCollections } fr
 /** Product collections (the reference's "Create Product Collection", "List Product Collections"). */
 export function productCollectionRoutes(router: AppRouter, deps: Deps): void {
   router.post('/v1/product-collections', async (ctx) => {
-    ctx.body = await createCollection(deps, validateBody(createCollectionSchema, ctx.request.body));
+    ctx.body = await createCollection(deps, parse(createCollectionSchema, ctx.request.body, 'body'));
   });
   router.get('/v1/product-collections', async (ctx) => {
-    ctx.body = await listCollections(deps, collectionListWindow(validateQuery(collectionListQuerySchema, ctx.query)));
+    ctx.body = await listCollections(deps, collectionListWindow(parse(collectionListQuerySchema, ctx.query, 'query')));
   });
   router.get('/v1/product-collections/:collectionId', async (ctx) => {
     ctx.body = await getCollection(deps, ctx.params.collectionId as string);
@@ -30,7 +30,7 @@ export function productCollectionRoutes(router: AppRouter, deps: Deps): void {
     ctx.body = await listCollectionProducts(
       deps,
       ctx.params.collectionId as string,
-      membersWindow(validateQuery(membersQuerySchema, ctx.query)),
+      membersWindow(parse(membersQuerySchema, ctx.query, 'query')),
     );
   });
 }

@@ -1,5 +1,5 @@
 import { array, mixed, object, string, type InferType } from 'yup';
-import { jsonSizeMessage, shortText, withinJsonBytes } from '../../../lib/fields.js';
+import { jsonSizeMessage, shortText, withinJsonBytes, objectRule } from '../../../lib/fields.js';
 import { date, limit, order, page, querySchema, type QueryOf } from '../../../lib/query-params.js';
 import { ORDER_FIELDS } from '../catalog.schemas.js';
 
@@ -12,6 +12,19 @@ const memberSchema = object({
   product_id: shortText('products[].product_id'),
 }).typeError('products[] items must be objects');
 
+/** A STATIC collection lists its products; an AUTO_UPDATE one has a filter instead. */
+function typeFieldsProblem(body: Record<string, unknown>): string | undefined {
+  if (body.type === 'STATIC') {
+    if (body.filter !== undefined) return 'filter: only an AUTO_UPDATE collection has a filter';
+    if (body.products === undefined) return 'products is required for a STATIC collection';
+  }
+  if (body.type === 'AUTO_UPDATE') {
+    if (body.products !== undefined) return 'products: only a STATIC collection lists products';
+    if (body.filter === undefined) return 'filter is required for an AUTO_UPDATE collection';
+  }
+  return undefined;
+}
+
 /** POST /v1/product-collections. The filter is checked by the condition engine afterwards. */
 export const createCollectionSchema = object({
   name: shortText('name').required('name is required').min(1, 'name must not be empty'),
@@ -23,7 +36,8 @@ export const createCollectionSchema = object({
   filter: mixed().test('json-size', jsonSizeMessage('filter'), (v) => v === undefined || withinJsonBytes(v)),
 })
   .typeError('The body must be a JSON object')
-  .nonNullable('The body must be a JSON object');
+  .nonNullable('The body must be a JSON object')
+  .test(objectRule('type-fields', typeFieldsProblem));
 
 export type CreateCollectionInput = InferType<typeof createCollectionSchema>;
 export type CollectionMemberInput = InferType<typeof memberSchema>;

@@ -18,8 +18,6 @@ import type { Db } from '../../../db/engine.js';
 
 /** The stored filter of an AUTO_UPDATE collection, checked by the condition engine. */
 function checkedFilter(input: CreateCollectionInput): string {
-  if (input.products !== undefined) throw invalidPayload('products: only a STATIC collection lists products');
-  if (input.filter === undefined) throw invalidPayload('filter is required for an AUTO_UPDATE collection');
   const checked = validateFilter(input.filter, COLLECTION_FIELDS);
   if (!checked.ok) throw invalidPayload(checked.errors.join('; '));
   return JSON.stringify(checked.json);
@@ -79,9 +77,6 @@ async function resolveMembers(db: Db, collectionId: string, members: CollectionM
 /** POST /v1/product-collections: STATIC with existing products and SKUs, or AUTO_UPDATE with a filter. */
 export async function createCollection(deps: CatalogDeps, input: CreateCollectionInput): Promise<CollectionView> {
   const isStatic = input.type === 'STATIC';
-  if (isStatic && input.filter !== undefined)
-    throw invalidPayload('filter: only an AUTO_UPDATE collection has a filter');
-  if (isStatic && input.products === undefined) throw invalidPayload('products is required for a STATIC collection');
   const filter = isStatic ? null : checkedFilter(input);
   const row: collections.CollectionRow = {
     id: newId('pc_'),

@@ -1,7 +1,7 @@
 import { fieldOf } from '../../../jobs/item-savepoints.js';
 import { rowImportStep, type CsvImportPayload } from '../../../jobs/row-import.js';
 import { invalidPayload } from '../../../lib/errors.js';
-import { validateItem } from '../../../lib/validate.js';
+import { parse } from '../../../lib/validate.js';
 import { productFromCsv, skuFromCsv } from './catalog-csv.rules.js';
 import { createProductSchema } from '../products/products.schemas.js';
 import { upsertProduct } from '../products/products.service.js';
@@ -26,7 +26,7 @@ export const importProductsCsvStep = rowImportStep<CsvImportPayload>({
   async store(ctx, _job, row) {
     const body = productFromCsv(row as Row);
     requireColumns(body, ['name']);
-    await upsertProduct(ctx.trx, validateItem(createProductSchema, body), ctx.now);
+    await upsertProduct(ctx.trx, parse(createProductSchema, body, 'item'), ctx.now);
   },
 });
 
@@ -40,6 +40,6 @@ export const importSkusCsvStep = rowImportStep<CsvImportPayload>({
   async store(ctx, _job, row) {
     const { product_id: productId, ...body } = skuFromCsv(row as Row);
     requireColumns({ product_id: productId, ...body }, ['product_id', 'source_id']);
-    await upsertSku(ctx.trx, productId as string, validateItem(createSkuSchema, body), ctx.now);
+    await upsertSku(ctx.trx, productId as string, parse(createSkuSchema, body, 'item'), ctx.now);
   },
 });

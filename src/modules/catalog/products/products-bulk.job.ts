@@ -1,6 +1,6 @@
 import { bulkUpdateStep, type BulkPayload, type MetadataPayload } from '../../../jobs/bulk-updates.js';
 import { fieldOf } from '../../../jobs/item-savepoints.js';
-import { validateItem } from '../../../lib/validate.js';
+import { parse } from '../../../lib/validate.js';
 import { bulkProductSchema } from './products.schemas.js';
 import { mergeProductMetadata, upsertProduct } from './products.service.js';
 
@@ -11,7 +11,7 @@ import { mergeProductMetadata, upsertProduct } from './products.service.js';
  */
 export const updateProductsStep = bulkUpdateStep<BulkPayload>(async (ctx, _payload, item) => {
   // An entry names its product by source_id only: an `id` in it is ignored, not followed.
-  await upsertProduct(ctx.trx, { ...validateItem(bulkProductSchema, item), id: undefined }, ctx.now);
+  await upsertProduct(ctx.trx, { ...parse(bulkProductSchema, item, 'item'), id: undefined }, ctx.now);
 }, fieldOf('source_id'));
 
 /** PRODUCTS.METADATA_UPDATE: each item is a source_id whose product gets the payload's metadata merged in. */

@@ -1,6 +1,6 @@
 import type { AppRouter } from '../../../http/context.js';
 import type { Deps } from '../../../app/deps.js';
-import { validateBody, validateQuery } from '../../../lib/validate.js';
+import { parse } from '../../../lib/validate.js';
 import { catalogListQuerySchema, catalogListWindow } from '../catalog.schemas.js';
 import { createProductSchema, updateProductSchema } from './products.schemas.js';
 import { createSkuSchema, updateSkuSchema } from '../skus/skus.schemas.js';
@@ -10,10 +10,10 @@ import { createSku, deleteSku, getSku, listSkus, updateSku } from '../skus/skus.
 /** Products (the reference's Product object, "Get Product") and their SKUs (the Sku object, "List SKUs in Product"). Path keys are ids or source ids. */
 export function productRoutes(router: AppRouter, deps: Deps): void {
   router.post('/v1/products', async (ctx) => {
-    ctx.body = await createProduct(deps, validateBody(createProductSchema, ctx.request.body));
+    ctx.body = await createProduct(deps, parse(createProductSchema, ctx.request.body, 'body'));
   });
   router.get('/v1/products', async (ctx) => {
-    ctx.body = await listProducts(deps, catalogListWindow(validateQuery(catalogListQuerySchema, ctx.query)));
+    ctx.body = await listProducts(deps, catalogListWindow(parse(catalogListQuerySchema, ctx.query, 'query')));
   });
   router.get('/v1/products/:productId', async (ctx) => {
     ctx.body = await getProduct(deps, ctx.params.productId as string);
@@ -22,7 +22,7 @@ export function productRoutes(router: AppRouter, deps: Deps): void {
     ctx.body = await updateProduct(
       deps,
       ctx.params.productId as string,
-      validateBody(updateProductSchema, ctx.request.body),
+      parse(updateProductSchema, ctx.request.body, 'body'),
     );
   });
   router.delete('/v1/products/:productId', async (ctx) => {
@@ -31,13 +31,13 @@ export function productRoutes(router: AppRouter, deps: Deps): void {
   });
 
   router.post('/v1/products/:productId/skus', async (ctx) => {
-    ctx.body = await createSku(deps, ctx.params.productId as string, validateBody(createSkuSchema, ctx.request.body));
+    ctx.body = await createSku(deps, ctx.params.productId as string, parse(createSkuSchema, ctx.request.body, 'body'));
   });
   router.get('/v1/products/:productId/skus', async (ctx) => {
     ctx.body = await listSkus(
       deps,
       ctx.params.productId as string,
-      catalogListWindow(validateQuery(catalogListQuerySchema, ctx.query)),
+      catalogListWindow(parse(catalogListQuerySchema, ctx.query, 'query')),
     );
   });
   router.put('/v1/products/:productId/skus/:skuId', async (ctx) => {
@@ -45,7 +45,7 @@ export function productRoutes(router: AppRouter, deps: Deps): void {
       deps,
       ctx.params.productId as string,
       ctx.params.skuId as string,
-      validateBody(updateSkuSchema, ctx.request.body),
+      parse(updateSkuSchema, ctx.request.body, 'body'),
     );
   });
   router.delete('/v1/products/:productId/skus/:skuId', async (ctx) => {

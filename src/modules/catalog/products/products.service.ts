@@ -3,7 +3,7 @@ import { isoNow } from '../../../lib/clock.js';
 import { duplicateFound, invalidPayload, notFound } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import { listEnvelope } from '../../../lib/pagination.js';
-import { validateItem } from '../../../lib/validate.js';
+import { parse } from '../../../lib/validate.js';
 import type { ListWindow } from '../catalog-list.types.js';
 import * as products from './products.repository.js';
 import {
@@ -136,7 +136,7 @@ export async function mergeProductMetadata(
 ): Promise<void> {
   const row = await products.findProductBySourceId(trx, sourceId);
   const merged = { ...(row ? (JSON.parse(row.metadata) as Record<string, unknown>) : {}), ...metadata };
-  await storeProduct(trx, row, validateItem(updateProductSchema, { source_id: sourceId, metadata: merged }), now);
+  await storeProduct(trx, row, parse(updateProductSchema, { source_id: sourceId, metadata: merged }, 'item'), now);
 }
 
 /** What upsertProduct would answer, from the same reads and checks alone: nothing is written (a validation's order). */

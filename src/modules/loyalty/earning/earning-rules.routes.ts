@@ -1,5 +1,5 @@
 import type { RouteModule } from '../../../http/context.js';
-import { validateBody, validateQuery } from '../../../lib/validate.js';
+import { parse } from '../../../lib/validate.js';
 import {
   createEarningRulesSchema,
   earningRulesListQuerySchema,
@@ -24,14 +24,14 @@ export const earningRulesRoutes: RouteModule = (router, deps) => {
     ctx.body = await createEarningRules(
       deps,
       campaign(ctx.params),
-      validateBody(createEarningRulesSchema, ctx.request.body),
+      parse(createEarningRulesSchema, ctx.request.body, 'body'),
     );
   });
   router.get(base, async (ctx) => {
     ctx.body = await listEarningRules(
       deps,
       campaign(ctx.params),
-      validateQuery(earningRulesListQuerySchema, ctx.query),
+      parse(earningRulesListQuerySchema, ctx.query, 'query'),
     );
   });
   router.get(`${base}/:ruleId`, async (ctx) => {
@@ -42,7 +42,7 @@ export const earningRulesRoutes: RouteModule = (router, deps) => {
       deps,
       campaign(ctx.params),
       rule(ctx.params),
-      validateBody(updateEarningRuleSchema, ctx.request.body),
+      parse(updateEarningRuleSchema, ctx.request.body, 'body'),
     );
   });
   router.delete(`${base}/:ruleId`, async (ctx) => {

@@ -156,6 +156,7 @@ const ruleSchema = () =>
   })
     .noUnknown()
     .test('event-target', '', function check(rule) {
+      if (rule == null) return true;
       const problem = eventProblem(rule as EventFields);
       return problem ? this.createError({ message: `${this.path ? `${this.path}.` : ''}${problem}` }) : true;
     });

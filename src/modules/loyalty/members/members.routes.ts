@@ -1,5 +1,5 @@
 import type { RouteModule } from '../../../http/context.js';
-import { validateBody, validateQuery } from '../../../lib/validate.js';
+import { parse } from '../../../lib/validate.js';
 import { getMember, listMembers } from './members-list.service.js';
 import { addMemberSchema, gatherIds, membersListQuerySchema } from './members.schemas.js';
 import { addMember } from './members.service.js';
@@ -12,7 +12,7 @@ export const membersRoutes: RouteModule = (router, deps) => {
     ctx.body = await addMember(
       deps,
       ctx.params.campaignId as string,
-      validateBody(addMemberSchema, ctx.request.body),
+      parse(addMemberSchema, ctx.request.body, 'body'),
       ctx.state.actor,
     );
   });
@@ -21,7 +21,7 @@ export const membersRoutes: RouteModule = (router, deps) => {
     ctx.body = await listMembers(
       deps,
       ctx.params.campaignId as string,
-      validateQuery(membersListQuerySchema, gatherIds(ctx.query)),
+      parse(membersListQuerySchema, gatherIds(ctx.query), 'query'),
     );
   });
 
@@ -33,7 +33,7 @@ export const membersRoutes: RouteModule = (router, deps) => {
     ctx.body = await listMemberRewards(
       deps,
       ctx.params.memberId as string,
-      validateQuery(memberRewardsQuerySchema, ctx.query),
+      parse(memberRewardsQuerySchema, ctx.query, 'query'),
     );
   });
 
@@ -41,12 +41,12 @@ export const membersRoutes: RouteModule = (router, deps) => {
     ctx.body = await listMemberActivity(
       deps,
       { code: ctx.params.memberId as string },
-      validateQuery(memberActivityQuerySchema, ctx.query),
+      parse(memberActivityQuerySchema, ctx.query, 'query'),
     );
   });
   router.get('/v1/loyalties/:campaignId/members/:memberId/activity', async (ctx) => {
     const card = { code: ctx.params.memberId as string, campaign: ctx.params.campaignId as string };
-    ctx.body = await listMemberActivity(deps, card, validateQuery(memberActivityQuerySchema, ctx.query));
+    ctx.body = await listMemberActivity(deps, card, parse(memberActivityQuerySchema, ctx.query, 'query'));
   });
 
   // The deprecated forms (the SDK's loyalties.getMemberActivities): the same events under `activities`, with `total`.
@@ -54,12 +54,12 @@ export const membersRoutes: RouteModule = (router, deps) => {
     ctx.body = await listMemberActivities(
       deps,
       { code: ctx.params.memberId as string },
-      validateQuery(memberActivityQuerySchema, ctx.query),
+      parse(memberActivityQuerySchema, ctx.query, 'query'),
     );
   });
   router.get('/v1/loyalties/:campaignId/members/:memberId/activities', async (ctx) => {
     const card = { code: ctx.params.memberId as string, campaign: ctx.params.campaignId as string };
-    ctx.body = await listMemberActivities(deps, card, validateQuery(memberActivityQuerySchema, ctx.query));
+    ctx.body = await listMemberActivities(deps, card, parse(memberActivityQuerySchema, ctx.query, 'query'));
   });
 
   router.get('/v1/loyalties/:campaignId/members/:memberId', async (ctx) => {

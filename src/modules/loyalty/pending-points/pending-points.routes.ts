@@ -1,5 +1,5 @@
 import type { RouteModule } from '../../../http/context.js';
-import { validateQuery } from '../../../lib/validate.js';
+import { parse } from '../../../lib/validate.js';
 import { listMemberPendingPoints, listProgramPendingPoints } from './pending-points-list.service.js';
 import { pendingPointsListQuerySchema } from './pending-points.schemas.js';
 import { activatePendingPoints, cancelPendingPoints } from './pending-points.service.js';
@@ -12,11 +12,11 @@ export const pendingPointsRoutes: RouteModule = (router, deps) => {
     ctx.body = await listMemberPendingPoints(
       deps,
       param(ctx.params, 'memberId'),
-      validateQuery(pendingPointsListQuerySchema, ctx.query),
+      parse(pendingPointsListQuerySchema, ctx.query, 'query'),
     );
   });
   router.get('/v1/loyalties/:campaignId/members/:memberId/pending-points', async (ctx) => {
-    const query = validateQuery(pendingPointsListQuerySchema, ctx.query);
+    const query = parse(pendingPointsListQuerySchema, ctx.query, 'query');
     ctx.body = await listMemberPendingPoints(
       deps,
       param(ctx.params, 'memberId'),
@@ -28,7 +28,7 @@ export const pendingPointsRoutes: RouteModule = (router, deps) => {
     ctx.body = await listProgramPendingPoints(
       deps,
       param(ctx.params, 'campaignId'),
-      validateQuery(pendingPointsListQuerySchema, ctx.query),
+      parse(pendingPointsListQuerySchema, ctx.query, 'query'),
     );
   });
   router.post('/v1/loyalties/members/:memberId/pending-points/:pendingPointsId/activate', async (ctx) => {

@@ -1,5 +1,5 @@
 import type { RouteModule } from '../../../http/context.js';
-import { validateBody, validateQuery } from '../../../lib/validate.js';
+import { parse } from '../../../lib/validate.js';
 import {
   createProgramSchema,
   deleteProgramQuerySchema,
@@ -11,11 +11,11 @@ import { createProgram, deleteProgram, getProgram, listPrograms, updateProgram }
 /** Loyalty programs (/v1/loyalties): LOYALTY_PROGRAM campaigns through the loyalty paths. */
 export const programsRoutes: RouteModule = (router, deps) => {
   router.post('/v1/loyalties', async (ctx) => {
-    ctx.body = await createProgram(deps, validateBody(createProgramSchema, ctx.request.body), ctx.state.actor);
+    ctx.body = await createProgram(deps, parse(createProgramSchema, ctx.request.body, 'body'), ctx.state.actor);
   });
 
   router.get('/v1/loyalties', async (ctx) => {
-    ctx.body = await listPrograms(deps, validateQuery(programsListQuerySchema, ctx.query));
+    ctx.body = await listPrograms(deps, parse(programsListQuerySchema, ctx.query, 'query'));
   });
 
   router.get('/v1/loyalties/:campaignId', async (ctx) => {
@@ -26,14 +26,14 @@ export const programsRoutes: RouteModule = (router, deps) => {
     ctx.body = await updateProgram(
       deps,
       ctx.params.campaignId as string,
-      validateBody(updateProgramSchema, ctx.request.body),
+      parse(updateProgramSchema, ctx.request.body, 'body'),
       ctx.state.actor,
     );
   });
 
   // 202 with the job, as DELETE /v1/campaigns answers (the cards are removed by that job).
   router.delete('/v1/loyalties/:campaignId', async (ctx) => {
-    validateQuery(deleteProgramQuerySchema, ctx.query);
+    parse(deleteProgramQuerySchema, ctx.query, 'query');
     ctx.status = 202;
     ctx.body = await deleteProgram(deps, ctx.params.campaignId as string, ctx.state.actor);
   });

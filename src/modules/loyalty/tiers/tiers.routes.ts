@@ -1,5 +1,5 @@
 import type { RouteModule } from '../../../http/context.js';
-import { validateBody, validateQuery } from '../../../lib/validate.js';
+import { parse } from '../../../lib/validate.js';
 import { listMemberTiers } from './tiers-members.service.js';
 import { earningRulesListQuerySchema } from '../earning/earning-rules.schemas.js';
 import { listTierEarningRules, listTierRewards } from './tiers-rewards.service.js';
@@ -12,11 +12,11 @@ export const tiersRoutes: RouteModule = (router, deps) => {
     ctx.body = await createTiers(
       deps,
       ctx.params.campaignId as string,
-      validateBody(createTiersSchema, ctx.request.body),
+      parse(createTiersSchema, ctx.request.body, 'body'),
     );
   });
   router.get('/v1/loyalties/:campaignId/tiers', async (ctx) => {
-    ctx.body = await listTiers(deps, ctx.params.campaignId as string, validateQuery(tiersListQuerySchema, ctx.query));
+    ctx.body = await listTiers(deps, ctx.params.campaignId as string, parse(tiersListQuerySchema, ctx.query, 'query'));
   });
   router.get('/v1/loyalties/:campaignId/tiers/:tierId', async (ctx) => {
     ctx.body = await getTier(deps, ctx.params.campaignId as string, ctx.params.tierId as string);
@@ -27,7 +27,7 @@ export const tiersRoutes: RouteModule = (router, deps) => {
       deps,
       ctx.params.campaignId as string,
       ctx.params.tierId as string,
-      validateBody(updateTierSchema, ctx.request.body),
+      parse(updateTierSchema, ctx.request.body, 'body'),
     );
   });
   router.delete('/v1/loyalties/:campaignId/tiers/:tierId', async (ctx) => {
@@ -38,7 +38,7 @@ export const tiersRoutes: RouteModule = (router, deps) => {
     ctx.body = await listTierRewards(deps, ctx.params.campaignId as string, ctx.params.tierId as string);
   });
   router.get('/v1/loyalties/:campaignId/tiers/:tierId/earning-rules', async (ctx) => {
-    const query = validateQuery(earningRulesListQuerySchema, ctx.query);
+    const query = parse(earningRulesListQuerySchema, ctx.query, 'query');
     ctx.body = await listTierEarningRules(deps, ctx.params.campaignId as string, ctx.params.tierId as string, query);
   });
   router.get('/v1/loyalties/members/:memberId/tiers', async (ctx) => {

@@ -1,7 +1,7 @@
 import type { RouteModule } from '../../../http/context.js';
 import { invalidQueryParams } from '../../../lib/errors.js';
 import { nestedQuery } from '../../../lib/nested-query.js';
-import { validateBodyPresentFields, validateNestedQuery } from '../../../lib/validate.js';
+import { parse } from '../../../lib/validate.js';
 import { legacyBodyOfQuery, legacyBodySchema, promotionsValidationSchema } from './legacy.schemas.js';
 import { redeemLegacy, validateVoucherLegacy } from './legacy.service.js';
 import { validatePromotions } from './promotions-validation.service.js';
@@ -23,7 +23,7 @@ export const legacyRoutes: RouteModule = (router, deps) => {
       deps,
       ctx.state.actor,
       ctx.params.code as string,
-      validateBodyPresentFields(legacyBodySchema, ctx.request.body),
+      parse(legacyBodySchema, ctx.request.body, 'hot body'),
     );
   });
   router.get('/client/v1/validate', async (ctx) => {
@@ -32,47 +32,32 @@ export const legacyRoutes: RouteModule = (router, deps) => {
       deps,
       ctx.state.actor,
       codeOf(code),
-      validateNestedQuery(legacyBodySchema, body),
+      parse(legacyBodySchema, body, 'nested query'),
     );
   });
   router.post('/v1/promotions/validation', async (ctx) => {
     ctx.body = await validatePromotions(
       deps,
       ctx.state.actor,
-      validateBodyPresentFields(promotionsValidationSchema, ctx.request.body),
+      parse(promotionsValidationSchema, ctx.request.body, 'hot body'),
     );
   });
   router.get('/client/v1/promotions/validation', async (ctx) => {
     const {
       body: { session: _session, ...body },
     } = legacyBodyOfQuery(nestedQuery(ctx.query));
-    ctx.body = await validatePromotions(deps, ctx.state.actor, validateNestedQuery(promotionsValidationSchema, body));
+    ctx.body = await validatePromotions(deps, ctx.state.actor, parse(promotionsValidationSchema, body, 'nested query'));
   });
   router.post('/v1/vouchers/:code/redemption', async (ctx) => {
     const target = { object: 'voucher', id: ctx.params.code as string } as const;
-    ctx.body = await redeemLegacy(
-      deps,
-      ctx.state.actor,
-      target,
-      validateBodyPresentFields(legacyBodySchema, ctx.request.body),
-    );
+    ctx.body = await redeemLegacy(deps, ctx.state.actor, target, parse(legacyBodySchema, ctx.request.body, 'hot body'));
   });
   router.post('/client/v1/redeem', async (ctx) => {
     const target = { object: 'voucher', id: codeOf(ctx.query.code) } as const;
-    ctx.body = await redeemLegacy(
-      deps,
-      ctx.state.actor,
-      target,
-      validateBodyPresentFields(legacyBodySchema, ctx.request.body),
-    );
+    ctx.body = await redeemLegacy(deps, ctx.state.actor, target, parse(legacyBodySchema, ctx.request.body, 'hot body'));
   });
   router.post('/v1/promotions/tiers/:tierId/redemption', async (ctx) => {
     const target = { object: 'promotion_tier', id: ctx.params.tierId as string } as const;
-    ctx.body = await redeemLegacy(
-      deps,
-      ctx.state.actor,
-      target,
-      validateBodyPresentFields(legacyBodySchema, ctx.request.body),
-    );
+    ctx.body = await redeemLegacy(deps, ctx.state.actor, target, parse(legacyBodySchema, ctx.request.body, 'hot body'));
   });
 };

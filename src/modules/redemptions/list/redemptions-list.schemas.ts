@@ -13,7 +13,7 @@ import {
   text,
   type ParamBuilder,
 } from '../../../lib/query-params.js';
-import { validateQuery } from '../../../lib/validate.js';
+import { parse } from '../../../lib/validate.js';
 import { readRedemptionFilters, whereOf, type RedemptionWhere, type Term } from './redemptions-list.filters.js';
 
 /** The `order` values of GET /v1/redemptions (the reference's "List Redemptions"), each also with a leading `-`. */
@@ -72,7 +72,7 @@ export function parseRedemptionsListQuery(query: Record<string, unknown>): Redem
     (key) => (key.includes('[') || key === 'filters') && !KNOWN_PARAMS.includes(key),
   );
   if (unknown.length > 0) throw invalidQueryParams(`Unknown query parameter(s): ${unknown.join(', ')}`);
-  const params = validateQuery(listSchema, rest);
+  const params = parse(listSchema, rest, 'query');
   const plain: Term[] = [
     ...(params.result === undefined ? [] : [{ column: 'result' as const, values: params.result, label: 'result' }]),
     ...(params.campaign === undefined

@@ -1,5 +1,5 @@
 import type { RouteModule } from '../../../http/context.js';
-import { validateBody, validateQuery } from '../../../lib/validate.js';
+import { parse } from '../../../lib/validate.js';
 import { rollbackRedemption, rollbackStackedRedemption } from './rollback.service.js';
 import { rollbackBodySchema, rollbackInput, rollbackQuerySchema } from './rollbacks.schemas.js';
 
@@ -7,8 +7,8 @@ import { rollbackBodySchema, rollbackInput, rollbackQuerySchema } from './rollba
 export const rollbacksRoutes: RouteModule = (router, deps) => {
   const inputOf = (query: unknown, body: unknown) =>
     rollbackInput(
-      validateQuery(rollbackQuerySchema, query as Record<string, unknown>),
-      validateBody(rollbackBodySchema, body ?? {}),
+      parse(rollbackQuerySchema, query as Record<string, unknown>, 'query'),
+      parse(rollbackBodySchema, body ?? {}, 'body'),
     );
   router.post('/v1/redemptions/:id/rollback', async (ctx) => {
     ctx.body = await rollbackRedemption(
