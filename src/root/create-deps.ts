@@ -7,6 +7,7 @@ import { systemClock, type Clock } from '../lib/clock.js';
 import { Seams } from '../lib/seams.js';
 import { subscribeSeams } from '../jobs/registry.js';
 import { seamSubscriptions } from './subscriptions.js';
+import { exportsDirectory } from '../modules/exports/exports.service.js';
 
 export interface DepsOptions extends OpenOptions {
   dbFile: string;
@@ -37,10 +38,7 @@ export function createDeps(options: DepsOptions): Deps {
   const deps: Deps = {
     db: engine.db,
     engine,
-    commitStats: engine.commitStats,
-    queryStats: engine.queryStats,
-    writeIntent: engine.writeIntent,
-    dbFile: options.dbFile,
+    exportsDir: exportsDirectory(options.dbFile),
     clock: options.clock ?? systemClock,
     // Commands and tests log only what goes wrong; serve passes its configured logger.
     log: options.log ?? createLogger({ level: 'warn' }),

@@ -14,7 +14,7 @@ import { erasePublicationCustomer } from '../publications/index.js';
 import { eraseRedemptionCustomer, firstRedemptionSeqOf } from '../redemptions/redemptions-erasure.service.js';
 import { customerSegmentIds } from '../segments/segments.service.js';
 
-type DeletionDeps = Pick<Deps, 'db' | 'clock' | 'engine' | 'dbFile'>;
+type DeletionDeps = Pick<Deps, 'db' | 'clock' | 'engine' | 'exportsDir'>;
 
 interface Erased {
   id: string;
@@ -29,14 +29,14 @@ interface Erased {
 /** Every erasure, in the deletion's transaction. */
 async function eraseEverywhere(
   trx: Kysely<Database>,
-  dbFile: string,
+  exportsDir: string,
   ref: string,
   jobData: JobDataFound,
 ): Promise<Erased> {
   const customer = await findCustomerToErase(trx, ref);
   const id = customer.id;
   const redemptionSeq = await firstRedemptionSeqOf(trx, id);
-  const files = await eraseExportsOfCustomer(trx, dbFile, {
+  const files = await eraseExportsOfCustomer(trx, exportsDir, {
     customerSeq: customer.seq,
     redemptionSeq,
     identifiers: customer.identifiers,
@@ -75,7 +75,7 @@ export async function deleteCustomerPermanently(deps: DeletionDeps, ref: string)
   // the write lock, then reads only what they found and what was written since.
   const jobData = await findJobDataAbout(deps.db, (await findCustomerToErase(deps.db, ref)).identifiers);
   const counts: Erased = await deps.engine.storage.erasingFreedSpace(() =>
-    deps.db.transaction().execute((trx) => eraseEverywhere(trx, deps.dbFile, ref, jobData)),
+    deps.db.transaction().execute((trx) => eraseEverywhere(trx, deps.exportsDir, ref, jobData)),
   );
   removeExportFiles(counts.files);
   await releaseFreeSpace(deps);
