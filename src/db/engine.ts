@@ -101,8 +101,11 @@ export interface DatabaseEngine {
   shrinkCache(): () => void;
   readonly storage: StorageUpkeep;
   stats(): EngineStats;
-  /** What the job runner (jobs/runner.ts) needs of the engine, made once per runner. */
-  jobHost(options: JobHostOptions): JobHost;
+  /**
+   * What the job runner (jobs/runner.ts) needs of the engine, made once per runner. Absent on
+   * a connection that runs no runner (a job worker thread's own).
+   */
+  jobHost?(options: JobHostOptions): JobHost;
   close(): Promise<void>;
 }
 

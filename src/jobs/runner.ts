@@ -1,4 +1,5 @@
 import type { Deps } from '../app/deps.js';
+import type { JobHost } from '../db/engine.js';
 import type { JobRunner, RunnerOptions } from './runner-options.js';
 import { jobEvents } from './jobs.events.js';
 import { releaseLeases } from './leases.service.js';
@@ -194,6 +195,11 @@ function wake(r: RunnerState): void {
   });
 }
 
+function jobHostOf(deps: Deps, options: RunnerOptions): JobHost {
+  if (!deps.engine.jobHost) throw new Error('This database connection runs no job runner (a job worker thread)');
+  return deps.engine.jobHost({ ...options, handOffMs: options.handOffMs ?? HAND_OFF_MS });
+}
+
 /**
  * The lease-based job runner of one process: claims open jobs (free, expired, or left by a
  * dead process), and sends them round-robin, one portion at a time, to Piscina worker threads.
@@ -207,7 +213,7 @@ export function startJobRunner(deps: Deps, options: RunnerOptions): JobRunner {
     held: new Map(),
     rotation: [],
     inFlight: new Set(),
-    host: deps.engine.jobHost({ ...options, handOffMs: options.handOffMs ?? HAND_OFF_MS }),
+    host: jobHostOf(deps, options),
     stopping: false,
     ticking: false,
     again: false,

@@ -1,5 +1,6 @@
 import { WAL_SIZE_LIMIT_BYTES, type OpenOptions } from '../db/sqlite/connect.js';
 import { openSqliteEngine } from '../db/sqlite/engine.js';
+import { withJobHost } from '../db/sqlite/job-host.js';
 import { migrate } from '../db/sqlite/migrate.js';
 import type { Deps } from '../app/deps.js';
 import { createLogger, type Logger } from '../app/logger.js';
@@ -22,12 +23,14 @@ export function createDeps(options: DepsOptions): Deps {
   // connection of their own and never wait for the writer (db/sqlite/driver.ts). A request's commit
   // checkpoints only past 64 MiB of WAL, a safety net: job worker threads copy the WAL back
   // during and between jobs (db/sqlite/wal-checkpoints.ts), off the request thread.
-  const engine = openSqliteEngine(options.dbFile, {
-    groupCommit: true,
-    separateReads: true,
-    autocheckpointBytes: WAL_SIZE_LIMIT_BYTES,
-    ...options,
-  });
+  const engine = withJobHost(
+    openSqliteEngine(options.dbFile, {
+      groupCommit: true,
+      separateReads: true,
+      autocheckpointBytes: WAL_SIZE_LIMIT_BYTES,
+      ...options,
+    }),
+  );
   try {
     if (options.migrate !== false) migrate(engine.sqlite);
   } catch (error) {

@@ -6,7 +6,6 @@ import { isDatabaseError } from '../errors.js';
 import type { BulkStatement, DatabaseEngine, EngineStats, SpaceFigures, StorageUpkeep } from '../engine.js';
 import { openDatabase, type DatabaseHandle, type OpenOptions } from './connect.js';
 import { withFirstWrite } from './first-write.js';
-import { sqliteJobHost } from './job-host.js';
 import { truncateWal, walBytes } from './wal.js';
 
 /**
@@ -15,6 +14,8 @@ import { truncateWal, walBytes } from './wal.js';
  * page cache and WAL keeping, group commit's figures, the write intent).
  */
 export interface SqliteEngine extends DatabaseEngine, Omit<DatabaseHandle, 'db' | 'close'> {
+  /** The database file. */
+  readonly file: string;
   /** Sets this connection's page cache, in MiB (job workers size it per job type). */
   setCacheMb(mb: number): void;
   /** SQLite's data_version on this connection: it moves when another connection commits. */
@@ -115,6 +116,7 @@ export function openSqliteEngine(file: string, options: OpenOptions = {}): Sqlit
   const { sqlite } = handle;
   return {
     ...handle,
+    file,
     inSavepoint: (_trx, fn) => inSavepoint(sqlite, fn),
     prepareBulk: bulkStatements(sqlite),
     withFirstWrite,
@@ -125,7 +127,6 @@ export function openSqliteEngine(file: string, options: OpenOptions = {}): Sqlit
     },
     storage: storageOf(sqlite),
     stats: () => statsOf(file, handle),
-    jobHost: (options) => sqliteJobHost({ ...handle, dbFile: file }, options),
     setCacheMb: (mb) => void sqlite.pragma(`cache_size = -${mb * 1024}`),
     dataVersion: () => sqlite.pragma('data_version', { simple: true }) as number,
   };

@@ -1,10 +1,24 @@
 import type { JobConnection, Neighbours, PortionWrite } from '../engine.js';
 import { openSqliteEngine, type SqliteEngine } from './engine.js';
-import type { SqliteJobSpec } from './job-host.js';
 import type { WalReset } from './wal.js';
 import { walKeeper, type WalKeeper } from './wal-checkpoints.js';
-import { gateWrites, markGateWrite, throughWriteGate } from './write-gate.js';
+import { gateWrites, markGateWrite, throughWriteGate, type GateOptions } from './write-gate.js';
 import { letWaitingWriteFirst, waitingMs } from './write-intent.js';
+
+/** What each worker thread of a runner opens its connection with (db/sqlite/job-host.ts makes it). */
+export interface SqliteJobSpec {
+  dbFile: string;
+  /** The runner's write gate, shared by its worker threads (db/sqlite/write-gate.ts). */
+  gate: SharedArrayBuffer;
+  gateOptions: GateOptions;
+  /** Past this many bytes of WAL, a portion first copies it back (db/sqlite/wal-checkpoints.ts). */
+  walCheckpointBytes: number;
+  /** Copy the WAL back before each portion (PASSIVE); false when the runner's caller does (jobs/follow.ts). */
+  copyWalBack: boolean;
+  /** Where the API's writer of this process says it waits for the lock (db/sqlite/write-intent.ts). */
+  writeIntent: SharedArrayBuffer;
+  handOffMs: number;
+}
 
 /** What the connection saw at the end of its last portion: its data_version and the gate's write count. */
 interface Seen {
@@ -21,6 +35,9 @@ interface Worker {
 }
 
 const connections = new Map<string, JobConnection>();
+
+/** Where a worker thread imports this module from (db/engine.ts JobConnectionSpec): its own URL. */
+export const JOB_CONNECTION_HOME = import.meta.url;
 
 /**
  * Holding the gate, before a portion: did another connection commit since this one's last

@@ -3,7 +3,7 @@ import { isoNow } from '../../lib/clock.js';
 import { SESSION_TTL_UNIT_MS as UNIT_MS, type SessionTtlUnit } from '../../lib/enums.js';
 import { AppError } from '../../lib/errors.js';
 import * as repo from './session-locks.repository.js';
-import { versionedRead } from '../../db/sqlite/versioned-cache.js';
+import { versionedRead } from '../../db/versioned-cache.js';
 import type { Db } from '../../db/engine.js';
 
 export type { Reservation } from './session-locks.repository.js';

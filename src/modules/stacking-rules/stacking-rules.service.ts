@@ -7,7 +7,7 @@ import { listEnvelope } from '../../lib/pagination.js';
 import { categoriesById } from '../categories/categories.service.js';
 import * as repo from './stacking-rules.repository.js';
 import type { StackingRulesChange } from './stacking-rules.schemas.js';
-import { deepFreeze, versionedRead } from '../../db/sqlite/versioned-cache.js';
+import { deepFreeze, versionedRead } from '../../db/versioned-cache.js';
 import type { Db } from '../../db/engine.js';
 
 /**
