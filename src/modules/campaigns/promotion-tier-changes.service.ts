@@ -13,7 +13,7 @@ import {
   type PromotionTierRecord,
   type PromotionTierView,
 } from './promotion-tiers.service.js';
-import type { Db } from '../../db/engine.js';
+import type { Db, Tx } from '../../db/engine.js';
 
 /** Adding, changing, enabling and removing the promotion tiers of a PROMOTION campaign. */
 type TierDeps = Pick<Deps, 'db' | 'clock'>;
@@ -51,7 +51,7 @@ function plainPatch(body: UpdateTierBody): tiers.TierPatch {
 }
 
 /** Applies a patch to a tier and answers it as it now is. */
-async function patchTier(trx: Db, found: PromotionTierRecord, patch: tiers.TierPatch): Promise<PromotionTierView> {
+async function patchTier(trx: Tx, found: PromotionTierRecord, patch: tiers.TierPatch): Promise<PromotionTierView> {
   await tiers.updateTier(trx, found.tier.id, patch);
   return (await requirePromotionTier(trx, found.tier.id)).view;
 }

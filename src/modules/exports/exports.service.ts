@@ -1,8 +1,7 @@
+import type { Tx } from '../../db/engine.js';
 import { createReadStream, mkdirSync, rmSync, statSync, type ReadStream } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import { jsonNames } from '../../jobs/erasure.service.js';
 import { enqueueJob } from '../../jobs/jobs.service.js';
 import { notifyJobEnqueued } from '../../jobs/jobs.events.js';
@@ -143,7 +142,7 @@ function holdsCustomer(
  * files to remove once the transaction has committed (removeExportFiles).
  */
 export async function eraseExportsOfCustomer(
-  trx: Kysely<Database>,
+  trx: Tx,
   exportsDir: string,
   customer: ExportedCustomer,
 ): Promise<string[]> {

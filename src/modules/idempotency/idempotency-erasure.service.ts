@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Tx } from '../../db/engine.js';
 import { deleteAnswersMentioning } from './idempotency-erasure.repository.js';
 
 /**
@@ -7,5 +6,5 @@ import { deleteAnswersMentioning } from './idempotency-erasure.repository.js';
  * customer, a redemption, a publication) are forgotten, inside the caller's transaction. A
  * retry with such a key afterwards runs as a new request.
  */
-export const forgetAnswersAbout = (trx: Kysely<Database>, customerId: string): Promise<number> =>
+export const forgetAnswersAbout = (trx: Tx, customerId: string): Promise<number> =>
   deleteAnswersMentioning(trx, customerId);

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Tx } from '../../db/engine.js';
 import { sumPointsEarned } from './points-earned.repository.js';
 
 /**
@@ -7,5 +6,5 @@ import { sumPointsEarned } from './points-earned.repository.js';
  * expired) from `since` (an ISO time) on, inside the caller's transaction. Tiers qualified by
  * POINTS_IN_PERIOD read it.
  */
-export const pointsEarnedSince = (trx: Kysely<Database>, voucherId: string, since: string): Promise<number> =>
+export const pointsEarnedSince = (trx: Tx, voucherId: string, since: string): Promise<number> =>
   sumPointsEarned(trx, voucherId, since);

@@ -1,3 +1,4 @@
+import type { Tx } from '../../db/engine.js';
 import { AppError } from '../../lib/errors.js';
 import { refreshNextExpirations } from './points-expiry.repository.js';
 import {
@@ -27,7 +28,7 @@ import * as bucketsRepo from './points-buckets.repository.js';
 
 /** The row a redemption's debit wrote on this card (POINTS_REDEMPTION or CREDITS_REDEMPTION), if any. */
 export const findRedemptionEntry = (
-  trx: Db,
+  trx: Tx,
   voucherId: string,
   redemptionId: string,
 ): Promise<repo.LedgerEntryRow | undefined> => repo.findRedemptionEntry(trx, voucherId, redemptionId);
@@ -43,7 +44,7 @@ export interface PointsRefund {
   expired: LedgerResult | null;
 }
 
-export async function refundPoints(deps: LedgerDeps, trx: Db, input: PointsRefundInput): Promise<PointsRefund> {
+export async function refundPoints(deps: LedgerDeps, trx: Tx, input: PointsRefundInput): Promise<PointsRefund> {
   checkAmount(input.amount);
   const card = await findCardFor(trx, input.voucherId, 'POINTS_REFUND', input.card);
   const draws = await bucketsRepo.listDrawsOf(trx, input.original.id);
@@ -81,7 +82,7 @@ export async function refundPoints(deps: LedgerDeps, trx: Db, input: PointsRefun
 /** The refunded points of buckets expired since (`draws`): one POINTS_EXPIRATION row, drawn from those buckets. */
 async function expireAtOnce(
   deps: LedgerDeps,
-  trx: Db,
+  trx: Tx,
   refund: LedgerResult,
   input: LedgerChangeInput,
   draws: bucketsRepo.DrawRow[],

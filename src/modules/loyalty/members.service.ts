@@ -10,7 +10,7 @@ import { getVoucher } from '../vouchers/vouchers.service.js';
 import { memberCustomerInput, type AddMemberBody } from './members.schemas.js';
 import * as repo from './members.repository.js';
 import { findProgram, type LoyaltyProgram } from './programs.service.js';
-import type { Db } from '../../db/engine.js';
+import type { Db, Tx } from '../../db/engine.js';
 
 type WriteDeps = Pick<Deps, 'db' | 'clock' | 'seams'>;
 type ClaimDeps = Pick<Deps, 'seams'>;
@@ -18,7 +18,7 @@ type ClaimDeps = Pick<Deps, 'seams'>;
 /** The card the body names: a card of this program that is free or the customer's already. */
 async function namedCard(
   deps: ClaimDeps,
-  trx: Db,
+  trx: Tx,
   program: LoyaltyProgram,
   customerId: string,
   code: string,
@@ -46,7 +46,7 @@ async function namedCard(
  */
 async function anyCard(
   deps: ClaimDeps,
-  trx: Db,
+  trx: Tx,
   program: LoyaltyProgram,
   customerId: string,
   who: Who,
@@ -63,7 +63,7 @@ async function anyCard(
  * row in GET /v1/publications and the customer's `customer.publication.succeeded` event).
  */
 async function recordMemberPublication(
-  trx: Db,
+  trx: Tx,
   program: LoyaltyProgram,
   customerId: string,
   picked: Given,

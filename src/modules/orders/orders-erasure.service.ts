@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Tx } from '../../db/engine.js';
 import { unlinkCustomer } from './orders-erasure.repository.js';
 
 /**
@@ -9,6 +8,6 @@ import { unlinkCustomer } from './orders-erasure.repository.js';
  * customers whose orders the customer referred.
  */
 export const unlinkCustomerFromOrders = (
-  trx: Kysely<Database>,
+  trx: Tx,
   customerId: string,
 ): Promise<{ orders: number; referredCustomerIds: string[] }> => unlinkCustomer(trx, customerId);

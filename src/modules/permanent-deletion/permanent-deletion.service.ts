@@ -1,8 +1,7 @@
+import type { Tx } from '../../db/engine.js';
 import type { Deps } from '../../app/deps.js';
 import { isoNow } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
 import { eraseJobDataAbout, findJobDataAbout, type JobDataFound } from '../../jobs/erasure.service.js';
 import { eraseCustomerRow, findCustomerToErase } from '../customers/customer-erasure.service.js';
 import { eraseExportsOfCustomer, removeExportFiles } from '../exports/exports.service.js';
@@ -27,12 +26,7 @@ interface Erased {
 }
 
 /** Every erasure, in the deletion's transaction. */
-async function eraseEverywhere(
-  trx: Kysely<Database>,
-  exportsDir: string,
-  ref: string,
-  jobData: JobDataFound,
-): Promise<Erased> {
+async function eraseEverywhere(trx: Tx, exportsDir: string, ref: string, jobData: JobDataFound): Promise<Erased> {
   const customer = await findCustomerToErase(trx, ref);
   const id = customer.id;
   const redemptionSeq = await firstRedemptionSeqOf(trx, id);

@@ -6,7 +6,7 @@ import { assignCardHolder } from '../ledgers/index.js';
 import { addVouchersInTransaction } from '../vouchers/voucher-generation.service.js';
 import { findVoucherRow } from '../vouchers/vouchers.service.js';
 import * as repo from './publications.repository.js';
-import type { Db } from '../../db/engine.js';
+import type { Db, Tx } from '../../db/engine.js';
 
 /**
  * Giving a voucher to a customer: the one way a voucher gets its holder outside the ledgers'
@@ -32,7 +32,7 @@ export interface Given {
 /** Claims a free voucher for the customer; undefined when another customer holds it. */
 export async function claimVoucher(
   deps: ClaimDeps,
-  trx: Db,
+  trx: Tx,
   voucher: { id: string; code: string },
   customerId: string,
   who: Who,
@@ -53,7 +53,7 @@ export async function claimVoucher(
 }
 
 /** One more publication of a voucher the customer holds already. */
-export async function countRepublication(trx: Db, voucher: { id: string; code: string }): Promise<Given> {
+export async function countRepublication(trx: Tx, voucher: { id: string; code: string }): Promise<Given> {
   await repo.countPublication(trx, voucher.id);
   return { id: voucher.id, code: voucher.code };
 }
@@ -65,7 +65,7 @@ export async function countRepublication(trx: Db, voucher: { id: string; code: s
  */
 export async function giveNamedVoucher(
   deps: ClaimDeps,
-  trx: Db,
+  trx: Tx,
   code: string,
   customerId: string,
   who: Who,
@@ -95,7 +95,7 @@ export async function giveNamedVoucher(
  */
 export async function giveCampaignVoucher(
   deps: ClaimDeps,
-  trx: Db,
+  trx: Tx,
   campaign: CampaignRow,
   customerId: string,
   who: Who,
@@ -133,7 +133,7 @@ export async function giveCampaignVoucher(
  */
 export async function giveCampaignVouchers(
   deps: ClaimDeps,
-  trx: Db,
+  trx: Tx,
   campaign: CampaignRow,
   customerId: string,
   who: Who,

@@ -12,7 +12,7 @@ import { giveCampaignVouchers, giveNamedVoucher, type Given, type Who } from './
 import { presentPublication, voucherSnapshot } from './publications.presenter.js';
 import * as repo from './publications.repository.js';
 import type { CreatePublicationBody } from './publications.schemas.js';
-import type { Db } from '../../db/engine.js';
+import type { Db, Tx } from '../../db/engine.js';
 import { PUBLICATION_SUCCEEDED } from './publication.seam.js';
 
 type WriteDeps = Pick<Deps, 'db' | 'clock' | 'seams'>;
@@ -42,7 +42,7 @@ const rowFields = (customer: CustomerObject, fields: PublicationFields, who: Who
  * voucher columns (sql/0027).
  */
 export async function recordPublication(
-  trx: Db,
+  trx: Tx,
   customerId: string,
   given: Given | readonly Given[],
   fields: PublicationFields,
@@ -103,7 +103,7 @@ const campaignRef = (campaign: CreatePublicationBody['campaign']): string | unde
  */
 async function publish(
   deps: WriteDeps,
-  trx: Db,
+  trx: Tx,
   body: CreatePublicationBody,
   joinOnce: boolean,
   who: Who,
@@ -219,5 +219,5 @@ export async function getCreatedPublication(deps: Pick<Deps, 'db'>, id: string) 
  * without their tracking_id, inside the caller's transaction. Publications store no other
  * personal data: the customer is read from its row when presented.
  */
-export const erasePublicationCustomer = (trx: Db, customerId: string): Promise<number> =>
+export const erasePublicationCustomer = (trx: Tx, customerId: string): Promise<number> =>
   repo.clearTrackingIds(trx, customerId);

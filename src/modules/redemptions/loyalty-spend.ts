@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
+import type { Tx } from '../../db/engine.js';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import { emit } from '../events/events.service.js';
 import { debitPoints, type RelatedIds } from '../ledgers/index.js';
 import type { RewardView } from '../rewards/rewards.presenter.js';
@@ -44,7 +43,7 @@ export function pointsOf(applied: AppliedRedeemable): number {
 /** What the reward gives besides: a unit of stock, or a campaign's voucher or balance. */
 async function give(
   deps: Pick<Deps, 'seams' | 'clock'>,
-  trx: Kysely<Database>,
+  trx: Tx,
   reward: RewardView,
   input: SpendInput,
   related: RelatedIds,
@@ -68,7 +67,7 @@ async function give(
 
 export async function spendLoyalty(
   deps: Pick<Deps, 'seams' | 'clock'>,
-  trx: Kysely<Database>,
+  trx: Tx,
   applied: AppliedRedeemable,
   input: SpendInput,
 ): Promise<LoyaltySpend> {
@@ -109,7 +108,7 @@ export async function spendLoyalty(
 }
 
 async function announceReward(
-  trx: Kysely<Database>,
+  trx: Tx,
   args: { card: VoucherRow; assignment: unknown; result: Record<string, unknown>; points: number; input: SpendInput },
 ): Promise<void> {
   const { card, input } = args;

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Tx } from '../../db/engine.js';
 import type { RollbackOrderMode } from '../../lib/enums.js';
 import { recordOrderRedemption } from '../orders/order-redemptions.service.js';
 import { findOrderObject } from '../orders/orders.service.js';
@@ -83,7 +82,7 @@ function figuresWithout(order: OrderObject, children: RedemptionRow[]) {
 
 /** Records the rollback on the order; answers the order after it (OrderCalculated), or null without one. */
 export async function rollBackOnOrder(
-  trx: Kysely<Database>,
+  trx: Tx,
   orderId: string | null,
   change: OrderRollback,
 ): Promise<CalculatedOrderObject | null> {
