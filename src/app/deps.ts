@@ -1,6 +1,4 @@
-import type { QueryStats } from '../db/sqlite/connect.js';
 import type { DatabaseEngine, Db } from '../db/engine.js';
-import type { CommitStats } from '../db/sqlite/group-commit.js';
 import type { Clock } from '../lib/clock.js';
 import type { Seams } from '../lib/seams.js';
 import type { Logger } from './logger.js';
@@ -10,15 +8,13 @@ export type { Logger };
 /** Everything a service needs, passed explicitly. */
 export interface Deps {
   db: Db;
-  /** The database engine behind its port (db/engine.ts): savepoints, bulk statements, the first write, upkeep. */
+  /**
+   * The database engine behind its port (db/engine.ts): savepoints, bulk statements, the first
+   * write, upkeep, its figures (`stats()`) and the job runner's side (`jobHost`).
+   */
   engine: DatabaseEngine;
-  /** Group commit's figures on this connection (db/sqlite/group-commit.ts). */
-  commitStats(): CommitStats;
-  /** Where the API's transactions say they wait for the write lock: job workers let them in (db/sqlite/write-intent.ts). */
-  writeIntent?: SharedArrayBuffer;
-  /** Statements run and queries compiled on this connection since it opened (db/sqlite/connect.ts). */
-  queryStats(): QueryStats;
-  dbFile: string;
+  /** Where export files are written (SQLite: `<database file>.exports/`, beside it). */
+  exportsDir: string;
   clock: Clock;
   log: Logger;
   /**

@@ -50,6 +50,40 @@ export interface StorageUpkeep {
   erasingFreedSpace<T>(fn: () => Promise<T>): Promise<T>;
 }
 
+/** The API connection's durable commits: what /metrics shows of how busy the writer is. */
+export interface CommitStats {
+  /** Durable COMMITs so far, each holding one batch of write transactions. */
+  batches: number;
+  /** Write transactions those batches held. */
+  transactions: number;
+  /** Seconds spent in COMMIT (writing the batch, then the disk's sync), summed. */
+  commitSeconds: number;
+  /**
+   * Seconds the transactions held the writer, COMMIT excepted, summed. With `commitSeconds`,
+   * how busy the one writer is: a write path cannot go faster than one transaction per
+   * (held + commit) share, however many cores serve the rest.
+   */
+  transactionSeconds: number;
+}
+
+/**
+ * What a connection has run since it opened: statements executed through Kysely and queries
+ * Kysely built and compiled. The per-request budget of docs/performance.md is checked against
+ * these (test/api/hot-path-budget.test.ts).
+ */
+export interface QueryStats {
+  statements: number;
+  compiles: number;
+}
+
+/** The engine's own figures, for /metrics and the tests that budget a request's statements. */
+export interface EngineStats {
+  /** Bytes the database takes on disk, by part (SQLite: `database` and `wal`); none where the files are not ours. */
+  storageBytes: Record<string, number>;
+  commits: CommitStats;
+  queries: QueryStats;
+}
+
 /**
  * The one port to the database engine. Everything a service or job step needs beyond Kysely's
  * builder goes through it; the SQLite engine (db/sqlite/engine.ts) implements it, a second
@@ -66,5 +100,87 @@ export interface DatabaseEngine {
   /** Shrinks this connection's cache while a large staging runs; the returned function restores it. */
   shrinkCache(): () => void;
   readonly storage: StorageUpkeep;
+  stats(): EngineStats;
+  /**
+   * What the job runner (jobs/runner.ts) needs of the engine, made once per runner. Absent on
+   * a connection that runs no runner (a job worker thread's own).
+   */
+  jobHost?(options: JobHostOptions): JobHost;
   close(): Promise<void>;
+}
+
+/**
+ * Who else wrote between a worker connection's last portion and this one: `quiet` (nobody),
+ * `writing` (another connection), `unknown` (it cannot tell). Portions size themselves on it
+ * (jobs/portion-size.ts).
+ */
+export type Neighbours = 'quiet' | 'writing' | 'unknown';
+
+/**
+ * How the job runner's writers take turns and keep the log: the engine's tuning, which tests
+ * shorten. An engine without such a thing ignores it.
+ */
+export interface JobHostOptions {
+  /** The pause after each portion before the next writer's turn. */
+  gateOptions?: { gapRatio: number; minGapMs: number };
+  /** When worker connections copy the write-ahead log back: while jobs run, and while none does. */
+  wal?: { jobBytes: number; idleBytes: number };
+  /** The runner's caller runs the log upkeep itself (`upkeepHere`): worker connections skip their copy before each portion. */
+  callerCopiesWal?: boolean;
+  /** How long an API write of this process waits before a portion that can end early ends for it. */
+  handOffMs: number;
+}
+
+/**
+ * How a worker thread opens its side of the job host: the URL of a module that exports
+ * `openJobConnection(spec)` (a JobConnectionModule), and the spec, which crosses to the thread
+ * (structured clone: no functions).
+ */
+export interface JobConnectionSpec {
+  home: string;
+  spec: unknown;
+}
+
+export interface JobConnectionModule {
+  /** The thread's connection for this spec: opened once, then the same. */
+  openJobConnection(spec: unknown): JobConnection;
+}
+
+/** The job runner's side of the engine, on the thread that claims jobs. */
+export interface JobHost {
+  /** What every worker task carries to open its connection. */
+  readonly connection: JobConnectionSpec;
+  /** A count that moves whenever this process's API commits: portions shorten while it moves. */
+  apiCommits(): number;
+  /** While no job runs: the upkeep a worker thread should run now (its plan, for `JobConnection.idleUpkeep`), if any. */
+  idleUpkeep(): unknown;
+  /** For a caller that keeps the log itself (callerCopiesWal): one round of upkeep, on its own thread. */
+  upkeepHere(): void;
+}
+
+/** What a portion's write answers: the step's value, how long it held the database, and what it saw. */
+export interface PortionWrite<T> {
+  value: T;
+  ms: number;
+  neighbours: Neighbours;
+  /** How long log upkeep took inside the portion, when it ran. */
+  upkeepMs?: number;
+}
+
+/** A worker thread's connection to the database, and the turns its writes take with the runner's other threads. */
+export interface JobConnection {
+  readonly engine: DatabaseEngine;
+  /** This connection's page cache, in MiB (a job type may ask for another). */
+  useCacheMb(mb: number): void;
+  /** A write that is not a portion (a job's failure), in turn with the other worker threads. */
+  inTurn<T>(write: () => Promise<T>): Promise<{ value: T; ms: number }>;
+  /**
+   * One portion, in turn: `write` gets `shouldYield` when an API write of this process can ask
+   * it to end early (true once that write has waited long enough).
+   */
+  portion<T>(write: (shouldYield?: () => boolean) => Promise<T>): Promise<PortionWrite<T>>;
+  /** After a job's last portion: the log upkeep a job's end calls for; how long it took, if it ran. */
+  afterJob(): number | undefined;
+  /** The upkeep the runner planned while no job runs (JobHost.idleUpkeep), in turn. */
+  idleUpkeep(plan: unknown): Promise<number | undefined>;
 }

@@ -1,29 +1,20 @@
-import { statSync } from 'node:fs';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Deps } from '../app/deps.js';
-import type { CommitStats } from '../db/sqlite/group-commit.js';
-
-const sizeOf = (file: string): number => {
-  try {
-    return statSync(file).size;
-  } catch {
-    return 0;
-  }
-};
+import type { CommitStats } from '../db/engine.js';
 
 /**
- * The database on /metrics: the sizes of the database file and of its WAL, and the API
- * connection's group commits (batches, the transactions they held, and the time spent).
+ * The database on /metrics, from the engine's figures (db/engine.ts EngineStats): its size on
+ * disk by part (SQLite: the database file and its WAL), and the API connection's durable
+ * commits (batches, the transactions they held, and the time spent).
  */
-export function registerDatabaseMetrics(registry: Registry, deps: Pick<Deps, 'dbFile' | 'commitStats'>): void {
+export function registerDatabaseMetrics(registry: Registry, deps: Pick<Deps, 'engine'>): void {
   new Gauge({
     name: 'promo_database_bytes',
     help: 'Size of the database file and of its write-ahead log',
     labelNames: ['file'],
     registers: [registry],
     collect() {
-      this.set({ file: 'database' }, sizeOf(deps.dbFile));
-      this.set({ file: 'wal' }, sizeOf(`${deps.dbFile}-wal`));
+      for (const [file, bytes] of Object.entries(deps.engine.stats().storageBytes)) this.set({ file }, bytes);
     },
   });
   const commits = (name: string, help: string, value: (stats: CommitStats) => number) =>
@@ -33,7 +24,7 @@ export function registerDatabaseMetrics(registry: Registry, deps: Pick<Deps, 'db
       registers: [registry],
       collect() {
         this.reset();
-        this.inc(value(deps.commitStats()));
+        this.inc(value(deps.engine.stats().commits));
       },
     });
   commits(

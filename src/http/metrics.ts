@@ -14,7 +14,7 @@ export interface Metrics {
   observeCheckpoint(seconds: number): void;
 }
 
-export function createMetrics(deps: Pick<Deps, 'db' | 'dbFile' | 'commitStats'>): Metrics {
+export function createMetrics(deps: Pick<Deps, 'db' | 'engine'>): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status'] as const;

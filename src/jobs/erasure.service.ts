@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { insertFailures } from './job-items.repository.js';
 import * as repo from './erasure.repository.js';
-import type { Db } from '../db/engine.js';
+import type { Db, Tx } from '../db/engine.js';
 
 /**
  * Permanent deletion in job data, inside the caller's transaction: what names a customer
@@ -86,7 +86,7 @@ export async function findJobDataAbout(db: Db, identifiers: readonly string[]): 
 }
 
 /** What to read inside the transaction: each row found, and each open or new job past what was seen. */
-async function sinceFound(trx: Db, found: JobDataFound) {
+async function sinceFound(trx: Tx, found: JobDataFound) {
   const newJobs = await repo.listJobsAfter(trx, found.lastSeq);
   const after = (lastOf: (job: repo.OpenJobFrontier) => number): repo.Positions[] => [
     ...found.open.map((job) => ({ actionId: job.id, after: lastOf(job) })),
@@ -115,7 +115,7 @@ async function rowsAt<T extends { action_id: string; position: number }>(
  * run later, they would write the customer again. In a job still open, each counts as a
  * failed item with a neutral reason, so done + failed still adds up to the job's total.
  */
-async function eraseItems(trx: Db, ids: readonly string[], where: repo.Positions[] | 'all'): Promise<number> {
+async function eraseItems(trx: Tx, ids: readonly string[], where: repo.Positions[] | 'all'): Promise<number> {
   const rows = (await rowsAt(where, (at) => repo.listItemsHolding(trx, inJsonText(ids), at))).filter((row) =>
     jsonNames(row.body, ids),
   );
@@ -138,7 +138,7 @@ async function eraseItems(trx: Db, ids: readonly string[], where: repo.Positions
 }
 
 /** Failure reports keyed by the customer, or whose reason names them: the key goes and the reason becomes a neutral one; the count stays. */
-async function eraseFailures(trx: Db, ids: readonly string[], where: repo.Positions[] | 'all'): Promise<number> {
+async function eraseFailures(trx: Tx, ids: readonly string[], where: repo.Positions[] | 'all'): Promise<number> {
   const rows = (await rowsAt(where, (at) => repo.listFailuresNaming(trx, ids, ids, at))).filter(
     (row) => (row.key !== null && ids.includes(row.key)) || names(row.reason, ids),
   );
@@ -148,7 +148,7 @@ async function eraseFailures(trx: Db, ids: readonly string[], where: repo.Positi
 }
 
 /** Job payloads (an export's filter on an email) and results (their first failures) lose every value that names the customer. */
-async function eraseJobFields(trx: Db, ids: readonly string[], jobIds: string[] | undefined): Promise<number> {
+async function eraseJobFields(trx: Tx, ids: readonly string[], jobIds: string[] | undefined): Promise<number> {
   let changed = 0;
   for (const row of await repo.listJobsHolding(trx, inJsonText(ids), jobIds)) {
     const payload = scrubbed(row.payload, ids);
@@ -167,7 +167,7 @@ async function eraseJobFields(trx: Db, ids: readonly string[], jobIds: string[] 
  * customer's identifiers changed in between), every table is searched here.
  */
 export async function eraseJobDataAbout(
-  trx: Db,
+  trx: Tx,
   identifiers: readonly string[],
   found?: JobDataFound,
 ): Promise<{ items: number; failures: number; jobs: number }> {

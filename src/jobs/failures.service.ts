@@ -1,3 +1,4 @@
+import type { Tx } from '../db/engine.js';
 import type { Kysely } from 'kysely';
 import type { Deps } from '../app/deps.js';
 import type { FailureList, JobRegistry } from './registry.js';
@@ -66,7 +67,7 @@ export const failuresNdjson = (page: FailureView[]): string =>
  * null), and `errors`: its first failures as error bodies.
  */
 export async function resultWithFailures(
-  trx: Kysely<Database>,
+  trx: Tx,
   job: { id: string; failed_count: number },
   result: Record<string, unknown>,
   keys: FailureKeys = {},

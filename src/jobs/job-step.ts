@@ -14,7 +14,7 @@ export interface PortionContext {
   now: string;
   /**
    * True once another writer of this process has waited long enough for the write lock
-   * (db/sqlite/write-intent.ts): a step that works item by item may end its portion there, with the
+   * (the engine's JobConnection.portion, db/engine.ts): a step that works item by item may end its portion there, with the
    * items done so far, to let it in. Absent outside the job runner.
    */
   shouldYield?: () => boolean;

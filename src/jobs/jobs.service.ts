@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
+import type { Tx } from '../db/engine.js';
 import type { Deps } from '../app/deps.js';
-import type { Database } from '../db/database.js';
 import { notFound } from '../lib/errors.js';
 import { newId } from '../lib/ids.js';
 import { listEnvelope } from '../lib/pagination.js';
@@ -26,7 +25,7 @@ export interface EnqueueInput {
  * Stores an async action in the caller's transaction, so the job exists exactly when the
  * caller's other writes do. Call `notifyJobEnqueued()` after the transaction commits.
  */
-export async function enqueueJob(trx: Kysely<Database>, input: EnqueueInput): Promise<string> {
+export async function enqueueJob(trx: Tx, input: EnqueueInput): Promise<string> {
   const id = newId('aa_');
   await repo.insertJob(trx, {
     id,
@@ -52,16 +51,13 @@ export async function enqueueJob(trx: Kysely<Database>, input: EnqueueInput): Pr
 }
 
 /** Stores items of a job in its caller's transaction (positions from `from`). */
-export async function addJobItems(trx: Kysely<Database>, id: string, from: number, items: unknown[]): Promise<void> {
+export async function addJobItems(trx: Tx, id: string, from: number, items: unknown[]): Promise<void> {
   const rows = items.map((item, i) => ({ action_id: id, position: from + i, body: JSON.stringify(item) }));
   for (let i = 0; i < rows.length; i += 500) await itemsRepo.insertItems(trx, rows.slice(i, i + 500));
 }
 
 /** Open jobs of a type with what they still have to do (code reservations of generations). */
-export async function listOpenJobs<P>(
-  trx: Kysely<Database>,
-  type: string,
-): Promise<Array<{ payload: P; remaining: number }>> {
+export async function listOpenJobs<P>(trx: Tx, type: string): Promise<Array<{ payload: P; remaining: number }>> {
   const rows = await repo.listOpenJobsOfType(trx, type);
   return rows.map((row) => ({ payload: JSON.parse(row.payload) as P, remaining: Math.max(0, row.total - row.cursor) }));
 }

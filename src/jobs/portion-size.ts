@@ -1,3 +1,5 @@
+import type { Neighbours } from '../db/engine.js';
+
 /**
  * Portion sizes adapt so that each portion's transaction lasts about a target duration. An API
  * write that arrives meanwhile waits up to one portion for the write lock (a generation's portion
@@ -23,14 +25,11 @@ export const QUIET_PORTION_MS = 400;
 /**
  * An API write of this process that has waited this long for the write lock ends the portion
  * in flight (steps that look: PortionContext.shouldYield), and the next portion waits (at most
- * as long again) until that write has the lock (db/sqlite/write-intent.ts).
+ * as long again) until that write has the lock (the engine's JobConnection.portion, db/engine.ts).
  */
 export const HAND_OFF_MS = 15;
 export const MIN_PORTION = 10;
 export const MAX_PORTION = 20_000;
-
-/** Who else wrote to the file since the job's last portion. */
-export type Neighbours = 'writing' | 'quiet' | 'unknown';
 
 /** The next portion's target duration, from the last one and who else wrote meanwhile. */
 export function nextTarget(current: number, neighbours: Neighbours, ceiling = QUIET_PORTION_MS): number {

@@ -1,7 +1,6 @@
 import type { JobRegistry, SweepRegistry } from './registry.js';
-import type { WalThresholds } from '../db/sqlite/wal-checkpoints.js';
+import type { JobHostOptions } from '../db/engine.js';
 import type { WorkerReport } from './worker.js';
-import type { GateOptions } from '../db/sqlite/write-gate.js';
 
 /** What a job runner (jobs/runner.ts) is started with, and what its caller holds. */
 export interface RunnerOptions {
@@ -17,7 +16,8 @@ export interface RunnerOptions {
   only?: string[];
   /** Jobs held at once; they advance round-robin, one portion each. */
   maxJobs?: number;
-  gateOptions?: GateOptions;
+  /** How worker threads take turns at the database (db/engine.ts JobHostOptions); tests shorten it. */
+  gateOptions?: JobHostOptions['gateOptions'];
   /**
    * The longest portion target while nobody else writes (portion-size.ts): TARGET_PORTION_MS
    * unless given, so that an API in this process never waits behind a long portion; a command
@@ -31,7 +31,7 @@ export interface RunnerOptions {
    */
   handOffMs?: number;
   /** When worker threads copy the WAL back (db/sqlite/wal-checkpoints.ts); tests pass smaller ones. */
-  wal?: WalThresholds;
+  wal?: JobHostOptions['wal'];
   /**
    * The caller's own thread copies the WAL back while the jobs run (follow.ts: a command's
    * idle main thread): worker threads then skip their copy before each portion.

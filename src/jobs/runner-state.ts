@@ -1,6 +1,6 @@
 import { Piscina } from 'piscina';
 import type { Deps } from '../app/deps.js';
-import type { IdleLook } from '../db/sqlite/wal-checkpoints.js';
+import type { JobHost } from '../db/engine.js';
 import { renewLeases } from './leases.service.js';
 import type { JobTypeEntry } from './registry.js';
 import type { RunnerOptions } from './runner-options.js';
@@ -32,16 +32,15 @@ export interface RunnerState {
   /** Held job ids in turn order: a job goes to the back when it gets a portion. */
   rotation: string[];
   inFlight: Set<Promise<void>>;
-  gate: SharedArrayBuffer;
+  /** The engine's side of this runner: its worker threads' connections, the signals it sizes portions on. */
+  host: JobHost;
   pool?: Piscina;
   stopping: boolean;
   ticking: boolean;
   again: boolean;
   scheduled?: NodeJS.Immediate;
   lastStagingCheck: number;
-  /** The last look at the WAL while no job ran (db/sqlite/wal-checkpoints.ts idleReset). */
-  walLook: IdleLook;
-  /** The API connection's durable commits at the last report: did it write since? */
+  /** The API's commits at the last report (JobHost.apiCommits): did it write since? */
   apiCommits: number;
 }
 

@@ -1,4 +1,5 @@
 import type { Deps } from '../app/deps.js';
+import type { JobHost } from '../db/engine.js';
 import type { JobRunner, RunnerOptions } from './runner-options.js';
 import { jobEvents } from './jobs.events.js';
 import { releaseLeases } from './leases.service.js';
@@ -6,10 +7,7 @@ import { failJob } from './portions.service.js';
 import { newLeaseOwner } from './lease-owner.js';
 import { HAND_OFF_MS, nextPortionSize, nextTarget, TARGET_PORTION_MS } from './portion-size.js';
 import { startSweeps, type SweepLoop } from './sweeps.js';
-import { copyBackCounted, DEFAULT_WAL_THRESHOLDS, idleReset } from '../db/sqlite/wal-checkpoints.js';
 import type { CheckpointTask, WorkerReport, WorkerTask } from './worker.js';
-import { sqliteEngineOf } from '../db/sqlite/engine.js';
-import { createWriteGate } from '../db/sqlite/write-gate.js';
 import { claimNew } from './runner-claims.js';
 import { drop, heartbeat, poolOf, type HeldJob, type RunnerState } from './runner-state.js';
 
@@ -36,23 +34,17 @@ function dispatch(r: RunnerState): void {
 }
 
 const taskOf = (r: RunnerState, job: HeldJob): WorkerTask => ({
-  dbFile: r.deps.dbFile,
   jobId: job.id,
   owner: r.owner,
   maxItems: job.portion,
   leaseMs: r.leaseMs,
   registry: r.options.registry.home,
   type: job.type,
-  gate: r.gate,
-  gateOptions: r.options.gateOptions,
+  connection: r.host.connection,
   failureKey: job.entry.failureKey,
   failureList: job.entry.failureList,
   failureRow: job.entry.failureRow,
   cacheMb: job.entry.cacheMb,
-  walCheckpointBytes: (r.options.wal ?? DEFAULT_WAL_THRESHOLDS).jobBytes,
-  copyWalBack: !r.options.callerCopiesWal,
-  writeIntent: r.deps.writeIntent,
-  handOffMs: r.options.handOffMs ?? HAND_OFF_MS,
 });
 
 function start(r: RunnerState, job: HeldJob): void {
@@ -77,7 +69,7 @@ function start(r: RunnerState, job: HeldJob): void {
  * (any other connection's commits, other processes' included).
  */
 function resize(r: RunnerState, job: HeldJob, report: WorkerReport): void {
-  const commits = r.deps.commitStats().batches;
+  const commits = r.host.apiCommits();
   const apiWrote = commits !== r.apiCommits;
   r.apiCommits = commits;
   const target = nextTarget(
@@ -117,25 +109,15 @@ function onReport(r: RunnerState, job: HeldJob, report: WorkerReport): void {
 }
 
 /**
- * While no job runs, a worker thread copies the WAL back when idleReset says so (the API's own
- * connection no longer does: db/sqlite/wal-checkpoints.ts).
+ * While no job runs, a worker thread runs the log's upkeep when the engine's host asks for it
+ * (SQLite: copies the WAL back, which the API's own connection no longer does:
+ * db/sqlite/wal-checkpoints.ts).
  */
 function checkpointIfIdle(r: RunnerState): void {
   if (r.held.size > 0 || r.inFlight.size > 0 || r.stopping) return;
-  const mode = idleReset(
-    r.walLook,
-    r.deps.commitStats().batches,
-    r.deps.dbFile,
-    r.options.wal ?? DEFAULT_WAL_THRESHOLDS,
-  );
-  if (!mode) return;
-  const task: CheckpointTask = {
-    dbFile: r.deps.dbFile,
-    registry: r.options.registry.home,
-    gate: r.gate,
-    gateOptions: r.options.gateOptions,
-    mode,
-  };
+  const plan = r.host.idleUpkeep();
+  if (plan === undefined) return;
+  const task: CheckpointTask = { registry: r.options.registry.home, connection: r.host.connection, plan };
   runBesideJobs(r, 'checkpoint', task, (report: WorkerReport) => {
     if (report.checkpointMs !== undefined) r.options.onCheckpoint?.(report.checkpointMs);
   });
@@ -213,6 +195,11 @@ function wake(r: RunnerState): void {
   });
 }
 
+function jobHostOf(deps: Deps, options: RunnerOptions): JobHost {
+  if (!deps.engine.jobHost) throw new Error('This database connection runs no job runner (a job worker thread)');
+  return deps.engine.jobHost({ ...options, handOffMs: options.handOffMs ?? HAND_OFF_MS });
+}
+
 /**
  * The lease-based job runner of one process: claims open jobs (free, expired, or left by a
  * dead process), and sends them round-robin, one portion at a time, to Piscina worker threads.
@@ -226,13 +213,12 @@ export function startJobRunner(deps: Deps, options: RunnerOptions): JobRunner {
     held: new Map(),
     rotation: [],
     inFlight: new Set(),
-    gate: createWriteGate(),
+    host: jobHostOf(deps, options),
     stopping: false,
     ticking: false,
     again: false,
     lastStagingCheck: 0,
     apiCommits: 0,
-    walLook: { at: 0, commits: deps.commitStats().batches },
   };
   const onEnqueued = () => wake(r);
   const poll = setInterval(onEnqueued, options.pollMs ?? 250);
@@ -246,10 +232,10 @@ export function startJobRunner(deps: Deps, options: RunnerOptions): JobRunner {
     owner: r.owner,
     wake: onEnqueued,
     sweepNow: async () => sweeps?.runNow(),
-    copyWalBack: () => copyBackCounted(sqliteEngineOf(deps.engine).sqlite, r.gate),
+    copyWalBack: () => r.host.upkeepHere(),
     warmUp(type) {
       if (options.registry.types[type])
-        runBesideJobs(r, 'warm', { registry: options.registry.home, type, dbFile: deps.dbFile, gate: r.gate });
+        runBesideJobs(r, 'warm', { registry: options.registry.home, type, connection: r.host.connection });
     },
     async stop() {
       r.stopping = true;

@@ -1,5 +1,6 @@
 import { WAL_SIZE_LIMIT_BYTES, type OpenOptions } from '../db/sqlite/connect.js';
 import { openSqliteEngine } from '../db/sqlite/engine.js';
+import { withJobHost } from '../db/sqlite/job-host.js';
 import { migrate } from '../db/sqlite/migrate.js';
 import type { Deps } from '../app/deps.js';
 import { createLogger, type Logger } from '../app/logger.js';
@@ -7,6 +8,7 @@ import { systemClock, type Clock } from '../lib/clock.js';
 import { Seams } from '../lib/seams.js';
 import { subscribeSeams } from '../jobs/registry.js';
 import { seamSubscriptions } from './subscriptions.js';
+import { exportsDirectory } from '../modules/exports/exports.service.js';
 
 export interface DepsOptions extends OpenOptions {
   dbFile: string;
@@ -21,12 +23,14 @@ export function createDeps(options: DepsOptions): Deps {
   // connection of their own and never wait for the writer (db/sqlite/driver.ts). A request's commit
   // checkpoints only past 64 MiB of WAL, a safety net: job worker threads copy the WAL back
   // during and between jobs (db/sqlite/wal-checkpoints.ts), off the request thread.
-  const engine = openSqliteEngine(options.dbFile, {
-    groupCommit: true,
-    separateReads: true,
-    autocheckpointBytes: WAL_SIZE_LIMIT_BYTES,
-    ...options,
-  });
+  const engine = withJobHost(
+    openSqliteEngine(options.dbFile, {
+      groupCommit: true,
+      separateReads: true,
+      autocheckpointBytes: WAL_SIZE_LIMIT_BYTES,
+      ...options,
+    }),
+  );
   try {
     if (options.migrate !== false) migrate(engine.sqlite);
   } catch (error) {
@@ -37,10 +41,7 @@ export function createDeps(options: DepsOptions): Deps {
   const deps: Deps = {
     db: engine.db,
     engine,
-    commitStats: engine.commitStats,
-    queryStats: engine.queryStats,
-    writeIntent: engine.writeIntent,
-    dbFile: options.dbFile,
+    exportsDir: exportsDirectory(options.dbFile),
     clock: options.clock ?? systemClock,
     // Commands and tests log only what goes wrong; serve passes its configured logger.
     log: options.log ?? createLogger({ level: 'warn' }),

@@ -57,9 +57,9 @@ describe('hot paths: the statement budget', () => {
   async function cost(method: string, path: string, options: (n: number) => RequestOptions): Promise<QueryStats> {
     const first = await server.request(method, path, options(1));
     assert.equal(first.status, 200, first.text);
-    const before = server.deps.queryStats();
+    const before = server.deps.engine.stats().queries;
     const second = await server.request(method, path, options(2));
-    const afterwards = server.deps.queryStats();
+    const afterwards = server.deps.engine.stats().queries;
     assert.equal(second.status, 200, second.text);
     return { statements: afterwards.statements - before.statements, compiles: afterwards.compiles - before.compiles };
   }

@@ -5,7 +5,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { openDatabase, withStatementCache } from '../../src/db/sqlite/connect.js';
 import type { Database } from '../../src/db/database.js';
-import { directReads } from '../../src/db/sqlite/direct-reads.js';
+import { directReads } from '../../src/db/direct-reads.js';
 import { findApiKey } from '../../src/modules/auth/auth.repository.js';
 import { freshDbFile } from '../support/db.js';
 

@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from '../support/server.js';
 import { sqliteOf } from '../support/sqlite.js';
 
 /**
- * What validations keep in memory between commits (db/sqlite/versioned-cache.ts, docs/performance.md "Hot paths"):
+ * What validations keep in memory between commits (db/versioned-cache.ts, docs/performance.md "Hot paths"):
  * the stacking rules and when the first session lock expires. A commit by another process, or
  * by this server's own writer, shows in the very next validation.
  */

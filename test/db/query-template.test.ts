@@ -4,7 +4,7 @@ import type { Transaction } from 'kysely';
 import type { Deps } from '../../src/app/deps.js';
 import { createDeps } from '../../src/root/create-deps.js';
 import type { Database } from '../../src/db/database.js';
-import { columnsShape, insertTemplate, queryTemplate } from '../../src/db/sqlite/query-template.js';
+import { columnsShape, insertTemplate, queryTemplate } from '../../src/db/query-template.js';
 import { freshDbFile } from '../support/db.js';
 import { sqliteOf } from '../support/sqlite.js';
 
@@ -112,7 +112,7 @@ describe('query templates', () => {
   it('inserts many rows in one statement per column list and row count, binding a column a row leaves out as NULL', async () => {
     const insertProducts = insertTemplate('products');
     const at = '2024-01-02T00:00:00.000Z';
-    const before = deps.queryStats();
+    const before = deps.engine.stats().queries;
     await insertProducts(deps.db, [
       { id: 'prod_m1', name: 'M1', price: 10, created_at: at },
       { id: 'prod_m2', price: 20, created_at: at, name: undefined },
@@ -123,7 +123,7 @@ describe('query templates', () => {
     ]);
     await insertProducts(deps.db, [{ id: 'prod_m5', name: 'M5', price: 50, created_at: at }]);
     await insertProducts(deps.db, []);
-    const after = deps.queryStats();
+    const after = deps.engine.stats().queries;
     assert.deepEqual(
       { statements: after.statements - before.statements, compiles: after.compiles - before.compiles },
       { statements: 3, compiles: 2 },

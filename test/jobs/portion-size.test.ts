@@ -8,8 +8,8 @@ import {
   nextTarget,
   QUIET_PORTION_MS,
   TARGET_PORTION_MS,
-  type Neighbours,
 } from '../../src/jobs/portion-size.js';
+import type { Neighbours } from '../../src/db/engine.js';
 
 describe('portion sizes', () => {
   it('scale toward the target duration, at most x2 or /2 a step, within bounds', () => {

@@ -77,7 +77,7 @@ describe('the job runner', () => {
 
   it("sees another connection's commit between two portions (data_version), and grows portions while nobody writes", async () => {
     const id = await enqueue(server, 'Neighbours', 60_000);
-    const other = openSqlite(server.deps.dbFile);
+    const other = openSqlite(server.dbFile);
     const reports: WorkerReport[] = [];
     // A command's runner (follow.ts): portions may grow to QUIET_PORTION_MS while nobody writes.
     const runner = testRunner(server.deps, {

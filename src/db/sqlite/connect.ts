@@ -11,10 +11,10 @@ import {
 } from 'kysely';
 import type { Database } from '../database.js';
 import { rowsOf } from './raw-rows.js';
-import { registerDirectReads } from './direct-reads.js';
+import { registerDirectReads } from '../direct-reads.js';
 import { isDatabaseError } from '../errors.js';
 import './errors.js';
-import { registerTransaction } from './direct-transactions.js';
+import { registerTransaction } from '../direct-transactions.js';
 import { ReadSnapshot } from './read-snapshot.js';
 import { PromoDriver } from './driver.js';
 import { GroupCommit, type CommitStats } from './group-commit.js';
@@ -208,7 +208,7 @@ function openReader(file: string, busyTimeoutMs: number): BetterSqlite3.Database
 
 /**
  * Counts the queries Kysely compiles: it hands each built query to its plugins once, on
- * compiling it; a query compiled beforehand (db/sqlite/query-template.ts) runs without passing here.
+ * compiling it; a query compiled beforehand (db/query-template.ts) runs without passing here.
  */
 const compileCounter = (stats: QueryStats): KyselyPlugin => ({
   transformQuery(args) {
@@ -219,7 +219,7 @@ const compileCounter = (stats: QueryStats): KyselyPlugin => ({
 });
 
 /**
- * Kysely, with each transaction it begins registered for db/sqlite/direct-transactions.ts. The
+ * Kysely, with each transaction it begins registered for db/direct-transactions.ts. The
  * callback runs right after the driver began the transaction (the writer is its own until it
  * ends), so the driver's open transaction is this one.
  */

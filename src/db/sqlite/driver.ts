@@ -9,7 +9,7 @@ import {
   type SqliteDatabase,
 } from 'kysely';
 import { runFirstWrite } from './first-write.js';
-import type { TransactionRunner } from './direct-transactions.js';
+import type { TransactionRunner } from '../direct-transactions.js';
 import type { Batch, GroupCommit } from './group-commit.js';
 import type { ReadSnapshot } from './read-snapshot.js';
 
@@ -155,7 +155,7 @@ export class PromoDriver implements Driver {
   }
 
   /**
-   * A runner for the transaction that has just begun (db/sqlite/direct-transactions.ts): its
+   * A runner for the transaction that has just begun (db/direct-transactions.ts): its
    * statements on the writer while it is the open one; undefined afterwards.
    */
   currentTransactionRunner(): TransactionRunner {

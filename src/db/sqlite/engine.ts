@@ -1,11 +1,12 @@
+import { statSync } from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { CompiledQuery } from 'kysely';
 import { AppError } from '../../lib/errors.js';
 import { isDatabaseError } from '../errors.js';
-import type { BulkStatement, DatabaseEngine, SpaceFigures, StorageUpkeep } from '../engine.js';
+import type { BulkStatement, DatabaseEngine, EngineStats, SpaceFigures, StorageUpkeep } from '../engine.js';
 import { openDatabase, type DatabaseHandle, type OpenOptions } from './connect.js';
 import { withFirstWrite } from './first-write.js';
-import { truncateWal } from './wal.js';
+import { truncateWal, walBytes } from './wal.js';
 
 /**
  * The SQLite engine: the port (db/engine.ts) over one better-sqlite3 writer (and, for the API,
@@ -13,6 +14,8 @@ import { truncateWal } from './wal.js';
  * page cache and WAL keeping, group commit's figures, the write intent).
  */
 export interface SqliteEngine extends DatabaseEngine, Omit<DatabaseHandle, 'db' | 'close'> {
+  /** The database file. */
+  readonly file: string;
   /** Sets this connection's page cache, in MiB (job workers size it per job type). */
   setCacheMb(mb: number): void;
   /** SQLite's data_version on this connection: it moves when another connection commits. */
@@ -98,12 +101,22 @@ async function inSavepoint<T>(sqlite: BetterSqlite3.Database, fn: () => Promise<
   }
 }
 
+/** The file's size and its WAL's, and the connection's commits and statements (what /metrics shows). */
+function statsOf(file: string, handle: DatabaseHandle): EngineStats {
+  return {
+    storageBytes: { database: statSync(file, { throwIfNoEntry: false })?.size ?? 0, wal: walBytes(file) },
+    commits: handle.commitStats(),
+    queries: handle.queryStats(),
+  };
+}
+
 /** Opens the database file as the SQLite engine (db/sqlite/connect.ts openDatabase for the options). */
 export function openSqliteEngine(file: string, options: OpenOptions = {}): SqliteEngine {
   const handle = openDatabase(file, options);
   const { sqlite } = handle;
   return {
     ...handle,
+    file,
     inSavepoint: (_trx, fn) => inSavepoint(sqlite, fn),
     prepareBulk: bulkStatements(sqlite),
     withFirstWrite,
@@ -113,16 +126,17 @@ export function openSqliteEngine(file: string, options: OpenOptions = {}): Sqlit
       return () => void sqlite.pragma(`cache_size = ${before}`);
     },
     storage: storageOf(sqlite),
+    stats: () => statsOf(file, handle),
     setCacheMb: (mb) => void sqlite.pragma(`cache_size = -${mb * 1024}`),
     dataVersion: () => sqlite.pragma('data_version', { simple: true }) as number,
   };
 }
 
 /**
- * The SQLite engine behind a port, for the machinery that only runs on SQLite (the job runner's
- * write gate and WAL keeping): anything else is refused, not half-served.
+ * The SQLite engine behind a port, for what looks at the file itself (tests reading pragmas):
+ * anything else is refused, not half-served.
  */
 export function sqliteEngineOf(engine: DatabaseEngine): SqliteEngine {
-  if (!('sqlite' in engine)) throw new Error('This job runner keeps a SQLite file: it needs the SQLite engine');
+  if (!('sqlite' in engine)) throw new Error('This needs the SQLite engine');
   return engine as SqliteEngine;
 }

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../database.js';
-import { directReads } from './direct-reads.js';
+import { directReads } from '../direct-reads.js';
 import type { Condition, Junction } from '../../engine/conditions/index.js';
 import { parseIsoDate } from '../../lib/dates.js';
 

@@ -41,7 +41,7 @@ export class ReadSnapshot {
   }
 
   /**
-   * The data_version of the tick's snapshot (db/sqlite/versioned-cache.ts): read once per snapshot,
+   * The data_version of the tick's snapshot (db/versioned-cache.ts): read once per snapshot,
    * since no commit can reach a snapshot once taken. Without one (a streamed read runs), each
    * call reads it anew.
    */

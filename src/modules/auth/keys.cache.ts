@@ -1,4 +1,4 @@
-import { versionedRead } from '../../db/sqlite/versioned-cache.js';
+import { versionedRead } from '../../db/versioned-cache.js';
 import { sameSecret, secretMatches } from '../../lib/secrets.js';
 import * as repo from './auth.repository.js';
 import type { Db } from '../../db/engine.js';

@@ -5,7 +5,7 @@ import { templateOf } from './campaign-template.rules.js';
 import * as repo from './campaigns.repository.js';
 import type { UpdateCampaignBody } from './campaigns.schemas.js';
 import { findCampaign, type CampaignRow } from './campaigns.service.js';
-import type { Db } from '../../db/engine.js';
+import type { Db, Tx } from '../../db/engine.js';
 
 const flag = (value: boolean): number => (value ? 1 : 0);
 
@@ -55,7 +55,7 @@ export interface CampaignChanges {
  * carries the validity and discount changes to the vouchers (vouchers/campaign-vouchers.service.ts).
  */
 export async function changeCampaign(
-  trx: Db,
+  trx: Tx,
   idOrName: string,
   body: UpdateCampaignBody,
   now: string,
@@ -76,7 +76,7 @@ export async function changeCampaign(
 }
 
 /** The campaign disappears at once (its name is free again); its row stays until its vouchers are gone. */
-export async function hideCampaign(trx: Db, idOrName: string, now: string): Promise<CampaignRow> {
+export async function hideCampaign(trx: Tx, idOrName: string, now: string): Promise<CampaignRow> {
   const campaign = await findCampaign(trx, idOrName);
   if (!(await repo.markCampaignDeleted(trx, campaign.id, now))) throw notFound('campaign', idOrName);
   return campaign;

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Tx } from '../../db/engine.js';
 import { duplicateFound, invalidPayload } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { resolveCategoryId } from '../categories/index.js';
@@ -16,11 +15,7 @@ const flag = (value: boolean | undefined, fallback = false): number => ((value ?
  * (which adds the first vouchers: vouchers/campaign-vouchers.service.ts). Its vouchers_count
  * starts at 0 and follows the vouchers actually made.
  */
-export async function insertCampaign(
-  trx: Kysely<Database>,
-  body: CreateCampaignBody,
-  now: string,
-): Promise<CampaignRow> {
+export async function insertCampaign(trx: Tx, body: CreateCampaignBody, now: string): Promise<CampaignRow> {
   const template = templateFromBody(body);
   const validity = newValidity(body);
   if (body.loyalty_tiers_expiration != null && body.campaign_type !== 'LOYALTY_PROGRAM') {

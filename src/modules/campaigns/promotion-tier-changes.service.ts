@@ -18,7 +18,7 @@ import {
   type PromotionTierRecord,
   type PromotionTierView,
 } from './promotion-tiers.service.js';
-import type { Db } from '../../db/engine.js';
+import type { Db, Tx } from '../../db/engine.js';
 
 /** Adding, changing, enabling and removing the promotion tiers of a PROMOTION campaign. */
 type TierDeps = Pick<Deps, 'db' | 'clock'>;
@@ -57,7 +57,7 @@ function plainPatch(body: UpdatePromotionTierBody): tiers.PromotionTierPatch {
 
 /** Applies a patch to a tier and answers it as it now is. */
 async function patchTier(
-  trx: Db,
+  trx: Tx,
   found: PromotionTierRecord,
   patch: tiers.PromotionTierPatch,
 ): Promise<PromotionTierView> {

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Tx } from '../../db/engine.js';
 import {
   allValidityColumns,
   checkValidity,
@@ -26,7 +25,7 @@ export function newValidity(input: ValidityInput, path = ''): ValidityColumns {
  * (`promotion.tiers[0].`).
  */
 export async function addPromotionTiers(
-  trx: Kysely<Database>,
+  trx: Tx,
   campaignId: string,
   tiers: TierBody[],
   options: { now: string; firstHierarchy: number; path: (i: number) => string },

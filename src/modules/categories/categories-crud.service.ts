@@ -1,3 +1,4 @@
+import type { Db } from '../../db/engine.js';
 import type { Deps } from '../../app/deps.js';
 import { isDatabaseError } from '../../db/errors.js';
 import { isoNow } from '../../lib/clock.js';
@@ -11,7 +12,6 @@ import type { CreateCategoryBody, UpdateCategoryBody } from './categories.schema
 
 type WriteDeps = Pick<Deps, 'db' | 'clock'>;
 type DeleteDeps = Pick<Deps, 'db' | 'seams'>;
-type Db = WriteDeps['db'];
 
 /**
  * The reference's category endpoints (the SDK's `categories.*`). Categories are also made on

@@ -1,5 +1,5 @@
 import { sql, type Selectable } from 'kysely';
-import { keysTemplate } from '../../db/sqlite/query-template.js';
+import { keysTemplate } from '../../db/query-template.js';
 import type { CategoryTable } from './categories.table.js';
 import type { Db } from '../../db/engine.js';
 

@@ -1,3 +1,4 @@
+import type { Tx } from '../../db/engine.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { notFound } from '../../lib/errors.js';
@@ -11,7 +12,7 @@ import * as repo from './categories.repository.js';
  * undefined (neither given) leaves it unchanged.
  */
 export async function resolveCategoryId(
-  trx: Kysely<Database>,
+  trx: Tx,
   input: { category?: string | null; category_id?: string | null },
   now: string,
 ): Promise<string | null | undefined> {

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Tx } from '../../db/engine.js';
 import { seam, type Seams, type Subscriber } from '../../lib/seams.js';
 
 /**
@@ -11,10 +10,8 @@ export interface CategoryDeleting {
   categoryId: string;
 }
 
-export const CATEGORY_DELETING = seam<Kysely<Database>, CategoryDeleting>('categories.deleting');
+export const CATEGORY_DELETING = seam<Tx, CategoryDeleting>('categories.deleting');
 
 /** Subscribes to category deletions (at composition); returns the unsubscribe. */
-export const onCategoryDeleting = (
-  seams: Seams,
-  subscriber: Subscriber<Kysely<Database>, CategoryDeleting>,
-): (() => void) => seams.subscribe(CATEGORY_DELETING, subscriber);
+export const onCategoryDeleting = (seams: Seams, subscriber: Subscriber<Tx, CategoryDeleting>): (() => void) =>
+  seams.subscribe(CATEGORY_DELETING, subscriber);

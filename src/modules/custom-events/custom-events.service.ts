@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
+import type { Tx } from '../../db/engine.js';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
@@ -21,7 +20,7 @@ import type { TrackEventBody } from './custom-events.schemas.js';
 type WriteDeps = Pick<Deps, 'db' | 'clock' | 'seams'>;
 
 /** The card and program the event is attributed to, for its activity. */
-async function loyaltyOf(trx: Kysely<Database>, card: HeldCard): Promise<EventLoyalty> {
+async function loyaltyOf(trx: Tx, card: HeldCard): Promise<EventLoyalty> {
   const [voucher, campaign] = await Promise.all([
     getVoucher({ db: trx }, card.code),
     getCampaign({ db: trx }, card.campaign_id),

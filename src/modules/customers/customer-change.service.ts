@@ -1,6 +1,6 @@
 import type { Actor } from '../../lib/actor.js';
 import type { Seams } from '../../lib/seams.js';
-import type { Db } from '../../db/engine.js';
+import type { Db, Tx } from '../../db/engine.js';
 import { emit, type CustomerEventType } from '../events/index.js';
 import { CUSTOMER_CHANGED } from './customer-changed.seam.js';
 import type { CustomerCache } from './customer-cache.service.js';
@@ -43,7 +43,7 @@ export const presentRow = async (db: Db, row: repo.CustomerRow): Promise<Custome
   (await presentRows(db, [row]))[0] as CustomerObject;
 
 export async function emitCustomerEvent(
-  trx: Db,
+  trx: Tx,
   ctx: ChangeContext,
   type: CustomerEventType,
   customer: CustomerObject,
@@ -67,7 +67,7 @@ export interface CustomerWritten {
 }
 
 /** Tells the change's subscribers (segments), when the context carries the seams. */
-export async function fireChanged(trx: Db, ctx: ChangeContext, row: repo.CustomerRow, created: boolean): Promise<void> {
+export async function fireChanged(trx: Tx, ctx: ChangeContext, row: repo.CustomerRow, created: boolean): Promise<void> {
   if (!ctx.seams) return;
   const payload = {
     row,
@@ -82,7 +82,7 @@ export async function fireChanged(trx: Db, ctx: ChangeContext, row: repo.Custome
 
 /** The change's event, presenting the customer for it; nothing (and no query) without events. */
 export async function announce(
-  trx: Db,
+  trx: Tx,
   ctx: ChangeContext,
   type: CustomerEventType,
   row: repo.CustomerRow,
@@ -93,7 +93,7 @@ export async function announce(
   return customer;
 }
 
-export const presented = async (trx: Db, written: CustomerWritten): Promise<UpsertResult> => ({
+export const presented = async (trx: Tx, written: CustomerWritten): Promise<UpsertResult> => ({
   customer: written.customer ?? (await presentRow(trx, written.row)),
   created: written.created,
   changed: written.changed,

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Tx } from '../../db/engine.js';
 import type { Actor } from '../../lib/actor.js';
 import { seam, type Seams, type Subscriber } from '../../lib/seams.js';
 import type { SimpleCustomer } from './customers.presenter.js';
@@ -22,10 +21,8 @@ export interface CustomerChanged {
   emitEvents: boolean;
 }
 
-export const CUSTOMER_CHANGED = seam<Kysely<Database>, CustomerChanged>('customer.changed');
+export const CUSTOMER_CHANGED = seam<Tx, CustomerChanged>('customer.changed');
 
 /** Subscribes to customer creates and updates (at composition); returns the unsubscribe. */
-export const onCustomerChanged = (
-  seams: Seams,
-  subscriber: Subscriber<Kysely<Database>, CustomerChanged>,
-): (() => void) => seams.subscribe(CUSTOMER_CHANGED, subscriber);
+export const onCustomerChanged = (seams: Seams, subscriber: Subscriber<Tx, CustomerChanged>): (() => void) =>
+  seams.subscribe(CUSTOMER_CHANGED, subscriber);

@@ -1,6 +1,6 @@
 import { notFound } from '../../lib/errors.js';
 import * as repo from './customers.repository.js';
-import type { Db } from '../../db/engine.js';
+import type { Db, Tx } from '../../db/engine.js';
 
 /** The customer a permanent deletion erases: its id, its seq, and the values that identify it in stored data. */
 export interface CustomerToErase {
@@ -24,6 +24,6 @@ export async function findCustomerToErase(trx: Db, ref: string): Promise<Custome
  * Permanent deletion: the customer's row (its loyalty and referral rows cascade), inside the
  * caller's transaction, once every record that references it has let go (orders).
  */
-export async function eraseCustomerRow(trx: Db, id: string): Promise<void> {
+export async function eraseCustomerRow(trx: Tx, id: string): Promise<void> {
   await repo.deleteCustomer(trx, id);
 }

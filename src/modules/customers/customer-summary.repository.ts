@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { queryTemplate } from '../../db/sqlite/query-template.js';
+import { queryTemplate } from '../../db/query-template.js';
 import type { Db } from '../../db/engine.js';
 
 /**

@@ -1,6 +1,6 @@
 import { AppError, notFound } from '../../lib/errors.js';
 import * as repo from './customer-summary.repository.js';
-import type { Db } from '../../db/engine.js';
+import type { Db, Tx } from '../../db/engine.js';
 
 /**
  * Keeps a customer's summary, loyalty and referrals blocks true. Orders, redemptions and
@@ -13,7 +13,7 @@ import type { Db } from '../../db/engine.js';
 export type CampaignRef = repo.CampaignRef;
 
 /** No row came back: the customer is missing (404) or a sum would fall below zero (a bug). */
-async function refused(trx: Db, customerId: string, what: string): Promise<never> {
+async function refused(trx: Tx, customerId: string, what: string): Promise<never> {
   if (!(await repo.customerExists(trx, customerId))) throw notFound('customer', customerId);
   throw new AppError(
     'customer_summary_out_of_balance',
@@ -32,7 +32,7 @@ const checkAmount = (name: string, value: number): void => checkInteger(name, va
 
 /** An order that counts (status PAID or FULFILLED) joins summary.orders. */
 export async function recordOrderInSummary(
-  trx: Db,
+  trx: Tx,
   input: { customer_id: string; amount: number; order_date: string; at: string | null },
 ): Promise<void> {
   checkAmount('amount', input.amount);
@@ -68,7 +68,7 @@ export function firstOrderColumns(first: FirstOrder) {
  * other orders, sets them with setLastOrderInSummary.
  */
 export async function withdrawOrderFromSummary(
-  trx: Db,
+  trx: Tx,
   input: { customer_id: string; amount: number; at: string | null },
 ): Promise<void> {
   checkAmount('amount', input.amount);
@@ -81,7 +81,7 @@ export async function withdrawOrderFromSummary(
  * or nothing (null: no order counts any more). Orders call it after withdrawing an order.
  */
 export async function setLastOrderInSummary(
-  trx: Db,
+  trx: Tx,
   input: { customer_id: string; last: { amount: number; date: string } | null; at: string | null },
 ): Promise<void> {
   if (input.last) checkAmount('amount', input.last.amount);
@@ -119,20 +119,20 @@ function redemptionCount(input: RedemptionSummaryInput): repo.RedemptionCount {
 }
 
 /** A redemption (success or failure), or `count` of them with their summed amounts, counted in summary.redemptions. */
-export async function recordRedemptionInSummary(trx: Db, input: RedemptionSummaryInput): Promise<void> {
+export async function recordRedemptionInSummary(trx: Tx, input: RedemptionSummaryInput): Promise<void> {
   const row = await repo.creditRedemption(trx, redemptionCount(input));
   if (!row) throw notFound('customer', input.customer_id);
 }
 
 /** A redemption rollback: a successful one gives back the gift credits and points it counted. */
-export async function recordRollbackInSummary(trx: Db, input: RedemptionSummaryInput): Promise<void> {
+export async function recordRollbackInSummary(trx: Tx, input: RedemptionSummaryInput): Promise<void> {
   const row = await repo.creditRollback(trx, redemptionCount(input));
   if (!row) await refused(trx, input.customer_id, 'Rolling back a redemption');
 }
 
 /** A gift card the customer holds gained (delta > 0) or lost (delta < 0) balance. */
 export async function adjustGiftBalanceInSummary(
-  trx: Db,
+  trx: Tx,
   input: { customer_id: string; delta: number; at: string },
 ): Promise<number> {
   const row = await repo.shiftGiftBalance(trx, input.customer_id, input.delta, input.at);
@@ -146,7 +146,7 @@ export async function adjustGiftBalanceInSummary(
  * summary.redemptions.loyalty_card.points_to_go together. Returns the new loyalty.points.
  */
 export async function addLoyaltyPoints(
-  trx: Db,
+  trx: Tx,
   input: { customer_id: string; campaign: CampaignRef; points: number; at: string },
 ): Promise<number> {
   checkInteger('points', input.points, Number.MIN_SAFE_INTEGER);
@@ -163,7 +163,7 @@ export async function addLoyaltyPoints(
 
 /** The customer's tier in a loyalty campaign (null: no tier). */
 export async function setLoyaltyTier(
-  trx: Db,
+  trx: Tx,
   input: { customer_id: string; campaign: CampaignRef; tier_id: string | null; at: string },
 ): Promise<void> {
   if (!(await repo.touchCustomer(trx, input.customer_id, input.at))) throw notFound('customer', input.customer_id);
@@ -175,7 +175,7 @@ export async function setLoyaltyTier(
  * loyalty.referred_customers (overall and in the campaign) grow by one.
  */
 export async function recordReferral(
-  trx: Db,
+  trx: Tx,
   input: {
     customer_id: string;
     referrer_id: string;

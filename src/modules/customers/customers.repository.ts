@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import { columnsShape, keysTemplate, listShape, queryTemplate } from '../../db/sqlite/query-template.js';
+import { columnsShape, keysTemplate, listShape, queryTemplate } from '../../db/query-template.js';
 import type { CustomerLoyaltyCampaignTable, CustomerReferralTable, CustomerTable } from './customers.table.js';
 import type { Db } from '../../db/engine.js';
 

@@ -21,7 +21,7 @@ import { firstOrderColumns, type FirstOrder } from './customer-summary.service.j
 import * as repo from './customers.repository.js';
 import { presentSimpleCustomer, type CustomerObject, type SimpleCustomer } from './customers.presenter.js';
 import { updateCustomerSchema, type CreateCustomerBody, type CustomerFields } from './customers.schemas.js';
-import type { Db } from '../../db/engine.js';
+import type { Db, Tx } from '../../db/engine.js';
 
 type ReadDeps = Pick<Deps, 'db'>;
 type WriteDeps = Pick<Deps, 'db' | 'clock'>;
@@ -46,7 +46,7 @@ const updatePatch = async (db: Db, row: repo.CustomerRow, input: CustomerFields)
   changedColumns(row, { ...patchFromFields(input), ...(await sourceIdChange(db, row, input.source_id)) });
 
 async function applyUpdate(
-  trx: Db,
+  trx: Tx,
   ctx: ChangeContext,
   row: repo.CustomerRow,
   input: CustomerFields,
@@ -78,7 +78,7 @@ const newRow = (ctx: ChangeContext, input: CreateCustomerBody) => ({
 });
 
 async function insertNew(
-  trx: Db,
+  trx: Tx,
   ctx: ChangeContext,
   input: CreateCustomerBody,
   fresh = newRow(ctx, input),
@@ -106,7 +106,7 @@ async function namedCustomer(
   return cached !== undefined ? (cached ?? undefined) : repo.findCustomerBySourceId(db, input.source_id);
 }
 
-async function writeCustomer(trx: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<CustomerWritten> {
+async function writeCustomer(trx: Tx, ctx: ChangeContext, input: CreateCustomerBody): Promise<CustomerWritten> {
   const existing = await namedCustomer(trx, input);
   return existing ? applyUpdate(trx, ctx, existing, input) : insertNew(trx, ctx, input);
 }
@@ -124,7 +124,7 @@ export interface NewCustomerPlan {
  * insertPlannedCustomer, its first order's figures in the insert (no summary UPDATE after).
  */
 export async function upsertOrPlanCustomer(
-  trx: Db,
+  trx: Tx,
   ctx: ChangeContext,
   input: CreateCustomerBody,
 ): Promise<string | NewCustomerPlan> {
@@ -136,7 +136,7 @@ export async function upsertOrPlanCustomer(
 
 /** Inserts a planned customer (upsertOrPlanCustomer), with its first order's figures when that order counts in summary.orders. */
 export async function insertPlannedCustomer(
-  trx: Db,
+  trx: Tx,
   ctx: ChangeContext,
   plan: NewCustomerPlan,
   first: FirstOrder | undefined,
@@ -182,13 +182,13 @@ export const previewSimpleCustomer = async (
  * inside the caller's transaction. Orders, redemptions and imports call this with the
  * customer object they were given. An unknown `id` is 404: ids are ours to assign.
  */
-export async function upsertCustomer(trx: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<UpsertResult> {
+export async function upsertCustomer(trx: Tx, ctx: ChangeContext, input: CreateCustomerBody): Promise<UpsertResult> {
   return presented(trx, await writeCustomer(trx, ctx, input));
 }
 
 /** upsertCustomer for a caller that needs the short customer (a redemption's): no read after the write. */
 export async function upsertSimpleCustomer(
-  trx: Db,
+  trx: Tx,
   ctx: ChangeContext,
   input: CreateCustomerBody,
 ): Promise<SimpleCustomer> {
@@ -200,7 +200,7 @@ export async function upsertSimpleCustomer(
  * customer): the customer is presented only for its event, so an order import (no events)
  * spends no query on presenting it.
  */
-export async function upsertCustomerId(trx: Db, ctx: ChangeContext, input: CreateCustomerBody): Promise<string> {
+export async function upsertCustomerId(trx: Tx, ctx: ChangeContext, input: CreateCustomerBody): Promise<string> {
   return (await writeCustomer(trx, ctx, input)).row.id;
 }
 
@@ -210,7 +210,7 @@ export async function upsertCustomerId(trx: Db, ctx: ChangeContext, input: Creat
  * an unknown source_id is a new customer with that metadata (the reference upserts).
  */
 export async function mergeCustomerMetadata(
-  trx: Db,
+  trx: Tx,
   ctx: ChangeContext,
   sourceId: string,
   metadata: Record<string, unknown>,

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Tx } from '../../db/engine.js';
 import { deleteCustomerEvents, reduceReferrer } from './events-erasure.repository.js';
 
 /**
@@ -9,7 +8,7 @@ import { deleteCustomerEvents, reduceReferrer } from './events-erasure.repositor
  * many of them were about orders.
  */
 export async function eraseCustomerEvents(
-  trx: Kysely<Database>,
+  trx: Tx,
   customerId: string,
   referredCustomerIds: string[],
 ): Promise<{ all: number; orders: number }> {

@@ -1,5 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
-import { insertTemplate } from '../../db/sqlite/query-template.js';
+import { insertTemplate } from '../../db/query-template.js';
 import type { CustomerEventTable } from './events.table.js';
 import type { Db } from '../../db/engine.js';
 

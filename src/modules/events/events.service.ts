@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
+import type { Tx } from '../../db/engine.js';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import type { Actor } from '../../lib/actor.js';
 import { AppError, invalidQueryParams } from '../../lib/errors.js';
 import { timeOrderedId } from '../../lib/ids.js';
@@ -69,14 +68,14 @@ function eventRow(event: CustomerEventInput) {
  * its cause does: if the transaction rolls back, so does the event. Returns the event as the
  * activity feed shows it.
  */
-export async function emit(trx: Kysely<Database>, event: CustomerEventInput): Promise<CustomerActivity> {
+export async function emit(trx: Tx, event: CustomerEventInput): Promise<CustomerActivity> {
   const row = eventRow(event);
   await repo.insertEvent(trx, row);
   return presentEvent({ ...row, seq: 0 });
 }
 
 /** Writes many events in one statement (a sweep's batch), in the caller's transaction, in the order given. */
-export async function emitMany(trx: Kysely<Database>, events: CustomerEventInput[]): Promise<void> {
+export async function emitMany(trx: Tx, events: CustomerEventInput[]): Promise<void> {
   await repo.insertEvents(trx, events.map(eventRow));
 }
 

@@ -1,8 +1,7 @@
+import type { Tx } from '../../db/engine.js';
 import { createReadStream, mkdirSync, rmSync, statSync, type ReadStream } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import { jsonNames } from '../../jobs/erasure.service.js';
 import { enqueueJob } from '../../jobs/jobs.service.js';
 import { notifyJobEnqueued } from '../../jobs/jobs.events.js';
@@ -20,12 +19,12 @@ import { presentExport, type ExportView } from './exports.presenter.js';
 import * as repo from './exports.repository.js';
 import { createExportSchema, type ExportsListQuery } from './exports.schemas.js';
 
-type ExportDeps = Pick<Deps, 'db' | 'clock' | 'dbFile'>;
+type ExportDeps = Pick<Deps, 'db' | 'clock' | 'exportsDir'>;
 
-/** The directory of export files: `<database file>.exports/`, beside the database, created on first use. */
+/** The directory of export files beside a SQLite file (`<database file>.exports/`, created on first use): Deps.exportsDir. */
 export const exportsDirectory = (dbFile: string): string => resolve(`${dbFile}.exports`);
 
-const fileOf = (dbFile: string, id: string): string => join(exportsDirectory(dbFile), `${id}.csv`);
+const fileOf = (exportsDir: string, id: string): string => join(exportsDir, `${id}.csv`);
 
 /**
  * POST /v1/exports (and `promo export`): checks the parameters against the exported object,
@@ -37,12 +36,12 @@ export async function createExport(deps: ExportDeps, body: unknown, actor: Actor
   const source = EXPORT_SOURCES[plan.exported_object];
   const id = newId('exp_');
   const now = isoNow(deps.clock);
-  mkdirSync(exportsDirectory(deps.dbFile), { recursive: true });
+  mkdirSync(deps.exportsDir, { recursive: true });
   const row = await deps.db.transaction().execute(async (trx) => {
     const maxSeq = await repo.findMaxSeq(trx, source);
     const payload: ExportPayload = {
       export_id: id,
-      file: fileOf(deps.dbFile, id),
+      file: fileOf(deps.exportsDir, id),
       plan,
       max_seq: maxSeq,
       requested_at: now,
@@ -110,7 +109,7 @@ export async function listExports(deps: Pick<Deps, 'db'>, query: ExportsListQuer
 export async function deleteExport(deps: ExportDeps, id: string): Promise<void> {
   const deleted = await deps.db.transaction().execute((trx) => repo.deleteExport(trx, id));
   if (!deleted) throw notFound('export', id);
-  removeExportFiles([fileOf(deps.dbFile, id)]);
+  removeExportFiles([fileOf(deps.exportsDir, id)]);
 }
 
 /** What a permanent deletion needs to find the exports that hold a customer. */
@@ -143,13 +142,13 @@ function holdsCustomer(
  * files to remove once the transaction has committed (removeExportFiles).
  */
 export async function eraseExportsOfCustomer(
-  trx: Kysely<Database>,
-  dbFile: string,
+  trx: Tx,
+  exportsDir: string,
   customer: ExportedCustomer,
 ): Promise<string[]> {
   const ids = (await repo.listExportReaches(trx)).filter((row) => holdsCustomer(row, customer)).map((row) => row.id);
   for (const id of ids) await repo.deleteExport(trx, id);
-  return ids.map((id) => fileOf(dbFile, id));
+  return ids.map((id) => fileOf(exportsDir, id));
 }
 
 /** Removes export files (after the transaction that deleted their exports committed). */
@@ -164,7 +163,7 @@ export async function openExportFile(
   const row = await findOrFail(deps, id);
   if (row.status !== 'DONE')
     throw new AppError('export_not_ready', `Export ${id} is ${row.status}; its file is served once it is DONE`);
-  const file = fileOf(deps.dbFile, id);
+  const file = fileOf(deps.exportsDir, id);
   // Removed from the exports directory by hand (the row says DONE): gone, as far as a client can tell.
   const size = statSync(file, { throwIfNoEntry: false })?.size;
   if (size === undefined) throw notFound('export_file', id);

@@ -1,3 +1,4 @@
+import type { Tx } from '../../db/engine.js';
 import type { Actor } from '../../lib/actor.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { findLiveCampaign } from '../campaigns/index.js';
@@ -18,7 +19,7 @@ import { POINTS_CHANGED } from './points-changed.seam.js';
  */
 export async function assignCardHolder(
   deps: LedgerDeps,
-  trx: Db,
+  trx: Tx,
   input: { voucherId: string; customerId: string; at: string; actor: Actor },
 ): Promise<repo.CardFields> {
   const card = await repo.setHolder(trx, input.voucherId, input.customerId, input.at);

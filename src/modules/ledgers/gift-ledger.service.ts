@@ -1,4 +1,5 @@
 import type { CreditsCreditType, CreditsDebitType } from './ledger.types.js';
+import type { Tx } from '../../db/engine.js';
 import {
   applyEffects,
   checkAmount,
@@ -22,7 +23,7 @@ export interface GiftChangeInput<T> extends LedgerChangeInput {
 
 export async function creditGift(
   deps: LedgerDeps,
-  trx: Db,
+  trx: Tx,
   input: GiftChangeInput<CreditsCreditType>,
 ): Promise<LedgerResult> {
   return change(deps, trx, input, input.type ?? 'CREDITS_ADDITION');
@@ -30,7 +31,7 @@ export async function creditGift(
 
 export async function debitGift(
   deps: LedgerDeps,
-  trx: Db,
+  trx: Tx,
   input: GiftChangeInput<CreditsDebitType>,
 ): Promise<LedgerResult> {
   return change(deps, trx, input, input.type ?? 'CREDITS_REMOVAL');
@@ -38,7 +39,7 @@ export async function debitGift(
 
 async function change(
   deps: LedgerDeps,
-  trx: Db,
+  trx: Tx,
   input: LedgerChangeInput,
   type: CreditsCreditType | CreditsDebitType,
 ): Promise<LedgerResult> {

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Tx } from '../../db/engine.js';
 import type { Actor } from '../../lib/actor.js';
 import { seam, type Seams, type Subscriber } from '../../lib/seams.js';
 import type { SimpleCustomer } from '../customers/index.js';
@@ -20,9 +19,7 @@ export interface LedgerEntryWritten {
   actor: Actor;
 }
 
-export const LEDGER_ENTRY_WRITTEN = seam<Kysely<Database>, LedgerEntryWritten>('ledger.entry_written');
+export const LEDGER_ENTRY_WRITTEN = seam<Tx, LedgerEntryWritten>('ledger.entry_written');
 
-export const onLedgerEntryWritten = (
-  seams: Seams,
-  subscriber: Subscriber<Kysely<Database>, LedgerEntryWritten>,
-): (() => void) => seams.subscribe(LEDGER_ENTRY_WRITTEN, subscriber);
+export const onLedgerEntryWritten = (seams: Seams, subscriber: Subscriber<Tx, LedgerEntryWritten>): (() => void) =>
+  seams.subscribe(LEDGER_ENTRY_WRITTEN, subscriber);

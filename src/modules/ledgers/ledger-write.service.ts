@@ -15,7 +15,7 @@ import {
 import { presentBalance, presentCard, presentTransaction } from './ledgers.presenter.js';
 import * as repo from './ledgers.repository.js';
 import { POINTS_CHANGED } from './points-changed.seam.js';
-import type { Db } from '../../db/engine.js';
+import type { Db, Tx } from '../../db/engine.js';
 
 export type { Db };
 import { LEDGER_ENTRY_WRITTEN } from './ledger-entry.seam.js';
@@ -70,7 +70,7 @@ export function checkAmount(amount: number): void {
 }
 
 /** The earlier change of the same source_id on this card, if any. */
-export async function findReplay(trx: Db, input: LedgerChangeInput): Promise<LedgerResult | undefined> {
+export async function findReplay(trx: Tx, input: LedgerChangeInput): Promise<LedgerResult | undefined> {
   if (input.sourceId === undefined || input.sourceId === null) return undefined;
   const entry = await repo.findEntryBySourceId(trx, input.voucherId, input.sourceId);
   if (!entry) return undefined;
@@ -80,7 +80,7 @@ export async function findReplay(trx: Db, input: LedgerChangeInput): Promise<Led
 
 /** The card the change is for, of the kind the type needs (404 / 400 invalid_voucher otherwise). */
 export async function findCardFor(
-  trx: Db,
+  trx: Tx,
   voucherId: string,
   type: LedgerEntryType,
   known?: repo.CardFields,
@@ -152,7 +152,7 @@ export function entryRow(
  * nothing written by this change) when the balance or the counter would go below zero.
  */
 export async function writeEntry(
-  trx: Db,
+  trx: Tx,
   card: repo.CardFields,
   type: LedgerEntryType,
   input: LedgerChangeInput,
@@ -192,7 +192,7 @@ const EVENTS: Partial<Record<LedgerEntryType, CustomerEventType[]>> = {
  */
 export async function applyEffects(
   deps: LedgerDeps,
-  trx: Db,
+  trx: Tx,
   result: LedgerResult,
   actor: Actor,
   known?: { campaign: CampaignRow | undefined },

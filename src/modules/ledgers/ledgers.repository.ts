@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { columnsShape, queryTemplate } from '../../db/sqlite/query-template.js';
+import { columnsShape, queryTemplate } from '../../db/query-template.js';
 import type { CounterColumn } from './ledger.types.js';
 import { NEVER_EXPIRES } from './ledger.types.js';
 import type { LedgerEntryTable } from './ledgers.table.js';

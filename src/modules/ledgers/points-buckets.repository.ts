@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/engine.js';
-import { queryTemplate } from '../../db/sqlite/query-template.js';
+import { queryTemplate } from '../../db/query-template.js';
 import type { PointsBucketTable } from './ledgers.table.js';
 
 export type PointsBucketRow = Selectable<PointsBucketTable>;

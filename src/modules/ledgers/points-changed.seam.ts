@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Tx } from '../../db/engine.js';
 import type { Actor } from '../../lib/actor.js';
 import { seam, type Seams, type Subscriber } from '../../lib/seams.js';
 import type { PointsType } from './ledger.types.js';
@@ -29,9 +28,9 @@ export interface PointsChanged {
   actor: Actor;
 }
 
-export const POINTS_CHANGED = seam<Kysely<Database>, PointsChanged>('ledger.points_changed');
+export const POINTS_CHANGED = seam<Tx, PointsChanged>('ledger.points_changed');
 
-export type PointsChangedSubscriber = Subscriber<Kysely<Database>, PointsChanged>;
+export type PointsChangedSubscriber = Subscriber<Tx, PointsChanged>;
 
 /** Subscribes to points changes (at composition, on the Deps' seams); returns the unsubscribe. */
 export const onPointsChanged = (seams: Seams, subscriber: PointsChangedSubscriber): (() => void) =>

@@ -1,3 +1,4 @@
+import type { Tx } from '../../db/engine.js';
 import type { Actor } from '../../lib/actor.js';
 import { AppError } from '../../lib/errors.js';
 import { findLiveCampaign, type CampaignRow } from '../campaigns/index.js';
@@ -42,7 +43,7 @@ function dueByCard(claimed: expiry.ClaimedBucket[]): Map<string, expiry.ClaimedB
 }
 
 /** THE guarded balance change of one card, for all its due buckets at once. */
-async function shiftCard(trx: Db, card: repo.CardFields, points: number, at: string): Promise<repo.CardFields> {
+async function shiftCard(trx: Tx, card: repo.CardFields, points: number, at: string): Promise<repo.CardFields> {
   const counter = TYPE_EFFECTS.POINTS_EXPIRATION.counter;
   const after = await repo.shiftBalance(trx, {
     voucherId: card.id,
@@ -81,7 +82,7 @@ function entriesOf(
   });
 }
 
-async function shiftCards(trx: Db, claimed: expiry.ClaimedBucket[], run: SweepRun): Promise<CardExpiry[]> {
+async function shiftCards(trx: Tx, claimed: expiry.ClaimedBucket[], run: SweepRun): Promise<CardExpiry[]> {
   const byCard = dueByCard(claimed);
   // A deleted card's buckets are only retired: there is no card left to write a row for.
   const cards = (await expiry.findCards(trx, [...byCard.keys()])).sort((a, b) => a.id.localeCompare(b.id));
@@ -105,7 +106,7 @@ async function shiftCards(trx: Db, claimed: expiry.ClaimedBucket[], run: SweepRu
   });
 }
 
-async function liveCampaigns(trx: Db, changes: CardExpiry[]): Promise<Map<string, CampaignRow | undefined>> {
+async function liveCampaigns(trx: Tx, changes: CardExpiry[]): Promise<Map<string, CampaignRow | undefined>> {
   const campaigns = new Map<string, CampaignRow | undefined>();
   for (const { card } of changes) {
     if (card.campaign_id !== null && !campaigns.has(card.campaign_id))
@@ -115,7 +116,7 @@ async function liveCampaigns(trx: Db, changes: CardExpiry[]): Promise<Map<string
 }
 
 /** The holders' loyalty points (one change per holder and program) and their points_expired events. */
-async function tellHolders(trx: Db, changes: CardExpiry[], run: SweepRun): Promise<Map<string, string>> {
+async function tellHolders(trx: Tx, changes: CardExpiry[], run: SweepRun): Promise<Map<string, string>> {
   const customers = await findSimpleCustomers(
     trx,
     changes.flatMap((c) => (c.card.holder_id === null ? [] : [c.card.holder_id])),
@@ -162,7 +163,7 @@ async function tellHolders(trx: Db, changes: CardExpiry[], run: SweepRun): Promi
 
 export async function expireClaimed(
   deps: LedgerDeps,
-  trx: Db,
+  trx: Tx,
   claimed: expiry.ClaimedBucket[],
   run: SweepRun,
 ): Promise<void> {

@@ -1,3 +1,4 @@
+import type { Tx } from '../../db/engine.js';
 import { programExpiryDate, type ExpirationRules } from '../../engine/loyalty/points-expiry.js';
 import { AppError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -60,7 +61,7 @@ type Next = { expires_on: string; total_points: number } | null;
  * The card's next expiration (its soonest bucket with points) on the voucher, when it changed.
  * The change knows it without a read: the bucket a credit filled, or the first a debit left.
  */
-async function setNextExpiration(trx: Db, card: repo.CardFields, next: Next): Promise<repo.CardFields> {
+async function setNextExpiration(trx: Tx, card: repo.CardFields, next: Next): Promise<repo.CardFields> {
   const date = next?.expires_on ?? null;
   const points = next?.total_points ?? 0;
   if (card.loyalty_next_expiration_date === date && card.loyalty_next_expiration_points === points) return card;
@@ -78,7 +79,7 @@ function nextAfterCredit(card: repo.CardFields, bucket: NonNullable<Next>): Next
 }
 
 /** Adds points (POINTS_ADDITION unless told) into the bucket of their expiry date. */
-export async function creditPoints(deps: LedgerDeps, trx: Db, input: PointsCreditInput): Promise<LedgerResult> {
+export async function creditPoints(deps: LedgerDeps, trx: Tx, input: PointsCreditInput): Promise<LedgerResult> {
   checkAmount(input.amount);
   const replay = await findReplay(trx, input);
   if (replay) return replay;
@@ -111,7 +112,7 @@ export async function creditPoints(deps: LedgerDeps, trx: Db, input: PointsCredi
  * Returns the card's next expiration after it.
  */
 export async function takeFromBuckets(
-  trx: Db,
+  trx: Tx,
   voucherId: string,
   entryId: string,
   points: number,
@@ -146,7 +147,7 @@ export async function takeFromBuckets(
  * Removes points (POINTS_REMOVAL unless told): the guarded UPDATE, the row, then the draws.
  * More than the balance: 400 loyalty_card_points_exceeded, nothing written.
  */
-export async function debitPoints(deps: LedgerDeps, trx: Db, input: PointsDebitInput): Promise<LedgerResult> {
+export async function debitPoints(deps: LedgerDeps, trx: Tx, input: PointsDebitInput): Promise<LedgerResult> {
   checkAmount(input.amount);
   const replay = await findReplay(trx, input);
   if (replay) return replay;
@@ -164,7 +165,7 @@ export async function debitPoints(deps: LedgerDeps, trx: Db, input: PointsDebitI
  * when activated or canceled), in one guarded statement; 400 invalid_amount below zero.
  */
 export async function adjustPendingPoints(
-  trx: Db,
+  trx: Tx,
   input: { voucherId: string; delta: number; at: string },
 ): Promise<repo.CardFields> {
   if (!Number.isSafeInteger(input.delta))

@@ -1,3 +1,4 @@
+import type { Tx } from '../../db/engine.js';
 import { AppError } from '../../lib/errors.js';
 import { refreshNextExpirations } from './points-expiry.repository.js';
 import {
@@ -36,7 +37,7 @@ export interface PointsRefund {
   expired: LedgerResult | null;
 }
 
-export async function refundPoints(deps: LedgerDeps, trx: Db, input: PointsRefundInput): Promise<PointsRefund> {
+export async function refundPoints(deps: LedgerDeps, trx: Tx, input: PointsRefundInput): Promise<PointsRefund> {
   checkAmount(input.amount);
   const card = await findCardFor(trx, input.voucherId, 'POINTS_REFUND', input.card);
   const draws = await bucketsRepo.listDrawsOf(trx, input.original.id);
@@ -74,7 +75,7 @@ export async function refundPoints(deps: LedgerDeps, trx: Db, input: PointsRefun
 /** The refunded points of buckets expired since (`draws`): one POINTS_EXPIRATION row, drawn from those buckets. */
 async function expireAtOnce(
   deps: LedgerDeps,
-  trx: Db,
+  trx: Tx,
   refund: LedgerResult,
   input: LedgerChangeInput,
   draws: bucketsRepo.DrawRow[],

@@ -6,7 +6,7 @@ import { createExport, type ExportView } from '../exports/index.js';
 import { requireLedgerCard } from './member-card.service.js';
 import { transactionsExportSchema } from './ledgers.schemas.js';
 
-type ExportDeps = Pick<Deps, 'db' | 'clock' | 'dbFile'>;
+type ExportDeps = Pick<Deps, 'db' | 'clock' | 'exportsDir'>;
 
 /**
  * The filters of one card's export: the request's, joined by `and` with the card's own

@@ -1,3 +1,4 @@
+import type { Tx } from '../../db/engine.js';
 import type { Deps } from '../../app/deps.js';
 import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
@@ -36,7 +37,7 @@ function checkHeld(card: CardFields): void {
 /** One source card's points to the target: POINTS_TRANSFER_OUT there, POINTS_TRANSFER_IN here, each naming the other. */
 async function transferOne(
   deps: TransferDeps,
-  trx: Db,
+  trx: Tx,
   target: CardFields,
   item: TransferItem,
   ctx: { source: string | null; actor: Actor; at: string },

@@ -18,7 +18,7 @@ import {
 import { PREVIEW_CATALOG, resolveItems, STORE_CATALOG, type CatalogUpserts } from './order-items.service.js';
 import type { FullOrderRow, OrderItemRow, OrderRow } from './orders.repository.js';
 import type { CreateOrderBody, OrderItemBody } from './orders.schemas.js';
-import type { Db } from '../../db/engine.js';
+import type { Db, Tx } from '../../db/engine.js';
 
 /** Who stores an order, when, and the seams it may fire. */
 export interface OrderContext {
@@ -92,19 +92,29 @@ export interface OrderDraft {
  * transaction (storeOrder), or previewed from the same reads and checks, writing nothing
  * (previewOrder: a validation's order).
  */
-export interface OrderUpserts extends CatalogUpserts {
-  customerId(db: Db, ctx: ChangeContext, input: NonNullable<CreateOrderBody['customer']>): Promise<string>;
+export interface OrderUpserts<D extends Db> extends CatalogUpserts<D> {
+  customerId: (db: D, ctx: ChangeContext, input: NonNullable<CreateOrderBody['customer']>) => Promise<string>;
+  /** Stored orders only: a new customer planned for the order's insert (historySummaries), or upserted. */
+  planCustomer?: (
+    db: D,
+    ctx: ChangeContext,
+    input: NonNullable<CreateOrderBody['customer']>,
+  ) => ReturnType<typeof upsertOrPlanCustomer>;
 }
 
-export const STORE_UPSERTS: OrderUpserts = { ...STORE_CATALOG, customerId: upsertCustomerId };
-export const PREVIEW_UPSERTS: OrderUpserts = { ...PREVIEW_CATALOG, customerId: previewCustomerId };
+export const STORE_UPSERTS: OrderUpserts<Tx> = {
+  ...STORE_CATALOG,
+  customerId: upsertCustomerId,
+  planCustomer: upsertOrPlanCustomer,
+};
+export const PREVIEW_UPSERTS: OrderUpserts<Db> = { ...PREVIEW_CATALOG, customerId: previewCustomerId };
 
 /** The customer (or referrer) an order names, upserted with the fields sent. */
-async function customerIdOf(
-  trx: Db,
+async function customerIdOf<D extends Db>(
+  trx: D,
   ctx: ChangeContext,
   body: CreateOrderBody['customer'],
-  upserts: OrderUpserts,
+  upserts: OrderUpserts<D>,
   known: SimpleCustomer | undefined,
 ): Promise<string | undefined> {
   if (!body) return undefined;
@@ -118,27 +128,28 @@ async function customerIdOf(
  * historySummaries and no referrer object (which might name the same new customer), a new
  * customer is only planned, for the order's insert to insert with its figures.
  */
-async function orderCustomer(
-  trx: Db,
+async function orderCustomer<D extends Db>(
+  trx: D,
   ctx: ChangeContext,
   input: CreateOrderBody,
   stored: StoredOrder | undefined,
   options: UpsertOptions,
-  upserts: OrderUpserts,
+  upserts: OrderUpserts<D>,
   known: SimpleCustomer | undefined,
 ): Promise<{ id?: string; plan?: NewCustomerPlan }> {
-  const plans = options.historySummaries && upserts === STORE_UPSERTS && !stored && !input.referrer && !known;
-  if (!plans || !input.customer) return { id: await customerIdOf(trx, ctx, input.customer, upserts, known) };
-  const found = await upsertOrPlanCustomer(trx, ctx, input.customer);
+  const plans = options.historySummaries && upserts.planCustomer && !stored && !input.referrer && !known;
+  if (!plans || !upserts.planCustomer || !input.customer)
+    return { id: await customerIdOf(trx, ctx, input.customer, upserts, known) };
+  const found = await upserts.planCustomer(trx, ctx, input.customer);
   return typeof found === 'string' ? { id: found } : { id: found.id, plan: found };
 }
 
-async function referrerIdOf(
-  trx: Db,
+async function referrerIdOf<D extends Db>(
+  trx: D,
   ctx: ChangeContext,
   input: CreateOrderBody,
   stored: OrderRow | undefined,
-  upserts: OrderUpserts,
+  upserts: OrderUpserts<D>,
   known: SimpleCustomer | undefined,
 ): Promise<string | null> {
   const upserted = await customerIdOf(trx, ctx, input.referrer, upserts, known);
@@ -152,11 +163,11 @@ async function referrerIdOf(
 
 const json = (value: unknown): string | null => (value == null ? null : JSON.stringify(value));
 
-async function itemContents(
-  trx: Db,
+async function itemContents<D extends Db>(
+  trx: D,
   ctx: OrderContext,
   items: OrderItemBody[],
-  upserts: OrderUpserts,
+  upserts: OrderUpserts<D>,
 ): Promise<ItemContent[]> {
   return (await resolveItems(trx, items, ctx.at, upserts, ctx.catalog)).map((item) => ({
     source_id: item.body.source_id ?? null,
@@ -214,13 +225,13 @@ export const customerContext = (ctx: OrderContext, options: UpsertOptions): Chan
  * transaction (or previewed: `upserts`). Null means "not sent" except for source_id, metadata
  * and referrer_id, which it clears.
  */
-export async function draftOrder(
-  trx: Db,
+export async function draftOrder<D extends Db>(
+  trx: D,
   ctx: OrderContext,
   stored: StoredOrder | undefined,
   input: CreateOrderBody,
   options: UpsertOptions,
-  upserts: OrderUpserts,
+  upserts: OrderUpserts<D>,
 ) {
   const customerCtx = customerContext(ctx, options);
   const before = stored?.row;

@@ -12,7 +12,7 @@ import { ORDER_PAID } from './order-paid.seam.js';
 import { ORDER_STATUS_CHANGED } from './order-status.seam.js';
 import type { OrderObject } from './orders.presenter.js';
 import * as repo from './orders.repository.js';
-import type { Db } from '../../db/engine.js';
+import type { Db, Tx } from '../../db/engine.js';
 
 /**
  * What a stored change of an order causes, inside its transaction: the customers' summary
@@ -57,7 +57,7 @@ export const countedInNew = (
  * customers' new updated_at; null keeps it (an import's history).
  */
 export async function moveOrderInSummary(
-  trx: Db,
+  trx: Tx,
   before: repo.OrderRow | undefined,
   after: repo.OrderRow,
   at: string | null,
@@ -94,7 +94,7 @@ export interface OrderChange {
  * Their data is the reference's EventCustomerOrder: customer, referrer and the order.
  */
 export async function emitOrderEvents(
-  trx: Db,
+  trx: Tx,
   ctx: OrderContext,
   change: OrderChange,
   order: OrderObject,
@@ -117,18 +117,18 @@ export async function emitOrderEvents(
  * statement, and true means this writer claimed it, so it alone fires the seam. An imported
  * PAID order is claimed too, so it never fires later. (A new order is claimed by its insert.)
  */
-export async function claimPaid(trx: Db, row: repo.OrderRow, at: string): Promise<boolean> {
+export async function claimPaid(trx: Tx, row: repo.OrderRow, at: string): Promise<boolean> {
   return row.status === 'PAID' && repo.claimPaid(trx, row.id, at);
 }
 
 /** Fires the paid-order seam for an order this writer claimed paid. */
-export async function firePaidSeam(trx: Db, ctx: OrderContext, order: OrderObject): Promise<void> {
+export async function firePaidSeam(trx: Tx, ctx: OrderContext, order: OrderObject): Promise<void> {
   await ctx.seams.fire(ORDER_PAID, trx, { order, actor: ctx.actor, at: ctx.at });
 }
 
 /** Fires the order-status seam for a stored order whose status changed in this write. */
 export async function fireStatusSeam(
-  trx: Db,
+  trx: Tx,
   ctx: OrderContext,
   order: OrderObject,
   previous: OrderStatus,

@@ -17,7 +17,7 @@ import {
 } from '../catalog/index.js';
 import { withoutNulls, type ItemProductBlock, type ItemSkuBlock } from './orders.presenter.js';
 import type { OrderItemBody } from './orders.schemas.js';
-import type { Db } from '../../db/engine.js';
+import type { Db, Tx } from '../../db/engine.js';
 
 /**
  * An order's items against the catalog. An item names its product or SKU by `product_id` /
@@ -127,22 +127,25 @@ function differing<T extends Record<string, unknown>>(wanted: T, current: object
  * transaction (an order stored), or previewed from the same reads and checks (a validation's
  * order, which writes nothing).
  */
-export interface CatalogUpserts {
-  product(db: Db, input: CreateProductInput, now: string): Promise<ProductView>;
-  sku(db: Db, product: ProductView, input: CreateSkuInput, now: string): Promise<SkuView>;
+export interface CatalogUpserts<D extends Db> {
+  product: (db: D, input: CreateProductInput, now: string) => Promise<ProductView>;
+  sku: (db: D, product: ProductView, input: CreateSkuInput, now: string) => Promise<SkuView>;
 }
 
-export const STORE_CATALOG: CatalogUpserts = {
+export const STORE_CATALOG: CatalogUpserts<Tx> = {
   product: upsertProduct,
   sku: (db, product, input, now) => upsertSku(db, product.id, input, now),
 };
-export const PREVIEW_CATALOG: CatalogUpserts = { product: previewProduct, sku: previewSku };
+export const PREVIEW_CATALOG: CatalogUpserts<Db> = { product: previewProduct, sku: previewSku };
 
 interface Resolver {
   trx: Db;
   catalog: ItemCatalog;
   now: string;
-  upserts: CatalogUpserts;
+  /** The catalog upserts, bound to the handle they write on (or preview with). */
+  upserts: { product(input: CreateProductInput, now: string): Promise<ProductView> } & {
+    sku(product: ProductView, input: CreateSkuInput, now: string): Promise<SkuView>;
+  };
   /** The transaction's cache of catalog reads, if its caller keeps one (an import portion). */
   shared?: CatalogCache;
 }
@@ -165,7 +168,7 @@ async function overrideProduct(
   if (block?.override !== true) return product;
   const changes = differing(productFields(block), product);
   if (Object.keys(changes).length === 0) return product;
-  return writing(r).addProduct(await r.upserts.product(r.trx, { id: product.id, ...changes }, r.now));
+  return writing(r).addProduct(await r.upserts.product({ id: product.id, ...changes }, r.now));
 }
 
 async function overrideSku(r: Resolver, sku: SkuView, block: SkuInput | null | undefined): Promise<SkuView> {
@@ -173,7 +176,7 @@ async function overrideSku(r: Resolver, sku: SkuView, block: SkuInput | null | u
   const changes = differing(skuFields(block), sku);
   if (Object.keys(changes).length === 0) return sku;
   return writing(r).addSku(
-    await r.upserts.sku(r.trx, r.catalog.product(sku.product_id) as ProductView, { id: sku.id, ...changes }, r.now),
+    await r.upserts.sku(r.catalog.product(sku.product_id) as ProductView, { id: sku.id, ...changes }, r.now),
   );
 }
 
@@ -196,7 +199,7 @@ async function findOrCreateProduct(
   if (known) return overrideProduct(r, known, block);
   const fields = productFields(block);
   if (!overrides(block, fields)) return undefined;
-  return writing(r).addProduct(await r.upserts.product(r.trx, { source_id: keys.productSourceId, ...fields }, r.now));
+  return writing(r).addProduct(await r.upserts.product({ source_id: keys.productSourceId, ...fields }, r.now));
 }
 
 /** A SKU the catalog does not know, created (`override: true`) from the item's `sku` block under the item's product. */
@@ -213,7 +216,7 @@ async function createSku(
     throw invalidPayload(
       `${label}: a new SKU (source_id ${keys.skuSourceId}) needs its product: product_id or product.source_id`,
     );
-  return writing(r).addSku(await r.upserts.sku(r.trx, product, { source_id: keys.skuSourceId, ...fields }, r.now));
+  return writing(r).addSku(await r.upserts.sku(product, { source_id: keys.skuSourceId, ...fields }, r.now));
 }
 
 /** The SKU an item names (by sku_id, or by source_id when related_object is sku) and its product; undefined when it names none. */
@@ -286,11 +289,11 @@ async function resolveItem(r: Resolver, item: OrderItemBody, label: string): Pro
  * Resolves every item in order (an item may use a product an earlier one created). `shared`:
  * the transaction's cache of catalog reads (catalog-lookup.service.ts), kept by an import portion.
  */
-export async function resolveItems(
-  trx: Db,
+export async function resolveItems<D extends Db>(
+  trx: D,
   items: OrderItemBody[],
   now: string,
-  upserts: CatalogUpserts,
+  upserts: CatalogUpserts<D>,
   shared?: CatalogCache,
 ): Promise<ResolvedItem[]> {
   const keys = items.map(keysOf);
@@ -298,7 +301,10 @@ export async function resolveItems(
     trx,
     catalog: new ItemCatalog(await findCatalogEntries(trx, refsOf(keys), shared)),
     now,
-    upserts,
+    upserts: {
+      product: (input, at) => upserts.product(trx, input, at),
+      sku: (product, input, at) => upserts.sku(trx, product, input, at),
+    },
     shared,
   };
   const resolved: ResolvedItem[] = [];
@@ -312,7 +318,7 @@ export async function resolveItems(
  * finds its products there instead of querying for them. True when it found them all (the
  * orders will create no catalog entry and name none that is missing).
  */
-export async function prefetchCatalog(trx: Db, items: OrderItemBody[], shared: CatalogCache): Promise<boolean> {
+export async function prefetchCatalog(trx: Tx, items: OrderItemBody[], shared: CatalogCache): Promise<boolean> {
   const refs = refsOf(items.map(keysOf));
   await findCatalogEntries(trx, refs, shared);
   return catalogHolds(shared, refs);

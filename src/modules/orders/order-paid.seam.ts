@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Tx } from '../../db/engine.js';
 import type { Actor } from '../../lib/actor.js';
 import { seam, type Seams, type Subscriber } from '../../lib/seams.js';
 import type { OrderObject } from './orders.presenter.js';
@@ -24,9 +23,9 @@ export interface PaidOrder {
   at: string;
 }
 
-export const ORDER_PAID = seam<Kysely<Database>, PaidOrder>('order.paid');
+export const ORDER_PAID = seam<Tx, PaidOrder>('order.paid');
 
-export type PaidOrderSubscriber = Subscriber<Kysely<Database>, PaidOrder>;
+export type PaidOrderSubscriber = Subscriber<Tx, PaidOrder>;
 
 /** Subscribes to orders becoming PAID (at composition, on the Deps' seams); returns the unsubscribe. */
 export const onOrderPaid = (seams: Seams, subscriber: PaidOrderSubscriber): (() => void) =>

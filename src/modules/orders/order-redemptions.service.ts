@@ -1,4 +1,4 @@
-import type { Db } from '../../db/engine.js';
+import type { Db, Tx } from '../../db/engine.js';
 import { newId } from '../../lib/ids.js';
 import type { ItemContent } from './order-draft.service.js';
 import * as repo from './orders.repository.js';
@@ -34,7 +34,7 @@ export interface OrderRedemptionChange {
  * (the reference's Order object), in the redemption's transaction. The order's CHECKs keep the discounts within
  * the amounts.
  */
-export async function recordOrderRedemption(trx: Db, orderId: string, change: OrderRedemptionChange): Promise<void> {
+export async function recordOrderRedemption(trx: Tx, orderId: string, change: OrderRedemptionChange): Promise<void> {
   await repo.updateOrder(trx, orderId, {
     amount: change.amount,
     discount_amount: change.discount_amount,

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Tx } from '../../db/engine.js';
 import type { Actor } from '../../lib/actor.js';
 import type { OrderStatus } from '../../lib/enums.js';
 import { seam, type Seams, type Subscriber } from '../../lib/seams.js';
@@ -21,10 +20,8 @@ export interface OrderStatusChange {
   at: string;
 }
 
-export const ORDER_STATUS_CHANGED = seam<Kysely<Database>, OrderStatusChange>('order.status_changed');
+export const ORDER_STATUS_CHANGED = seam<Tx, OrderStatusChange>('order.status_changed');
 
 /** Subscribes to order status changes (at composition, on the Deps' seams); returns the unsubscribe. */
-export const onOrderStatusChanged = (
-  seams: Seams,
-  subscriber: Subscriber<Kysely<Database>, OrderStatusChange>,
-): (() => void) => seams.subscribe(ORDER_STATUS_CHANGED, subscriber);
+export const onOrderStatusChanged = (seams: Seams, subscriber: Subscriber<Tx, OrderStatusChange>): (() => void) =>
+  seams.subscribe(ORDER_STATUS_CHANGED, subscriber);

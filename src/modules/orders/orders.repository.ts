@@ -1,6 +1,6 @@
 import { NoResultError, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import { inBatches } from '../../db/batches.js';
-import { columnsShape, insertTemplate, queryTemplate } from '../../db/sqlite/query-template.js';
+import { columnsShape, insertTemplate, queryTemplate } from '../../db/query-template.js';
 import type { OrderStatus } from '../../lib/enums.js';
 import type { OrderItemTable, OrderTable } from './orders.table.js';
 import type { Db } from '../../db/engine.js';

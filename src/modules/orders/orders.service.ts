@@ -29,7 +29,7 @@ import {
 import { presentOrder, type OrderObject } from './orders.presenter.js';
 import * as repo from './orders.repository.js';
 import type { CreateOrderBody, UpdateOrderBody } from './orders.schemas.js';
-import type { Db } from '../../db/engine.js';
+import type { Db, Tx } from '../../db/engine.js';
 
 export { API_UPSERT, IMPORT_UPSERT, type OrderContext, type UpsertOptions } from './order-draft.service.js';
 
@@ -79,7 +79,7 @@ async function changesOf(
 
 /** The order after the change, or undefined when the body changed nothing. */
 async function writeChanges(
-  trx: Db,
+  trx: Tx,
   ctx: OrderContext,
   stored: StoredOrder,
   draft: OrderDraft,
@@ -105,7 +105,7 @@ export interface StoredChange {
 }
 
 async function applyUpdate(
-  trx: Db,
+  trx: Tx,
   ctx: OrderContext,
   stored: StoredOrder,
   input: CreateOrderBody,
@@ -143,7 +143,7 @@ const newRow = (ctx: OrderContext, id: string, draft: OrderDraft) =>
  * (paid_at set): no other writer can have claimed a row that did not exist.
  */
 async function insertNew(
-  trx: Db,
+  trx: Tx,
   ctx: OrderContext,
   input: CreateOrderBody,
   options: UpsertOptions,
@@ -180,7 +180,7 @@ async function namedOrder(db: Db, input: CreateOrderBody): Promise<StoredOrder |
  * 404: ids are ours to assign.
  */
 export async function storeOrder(
-  trx: Db,
+  trx: Tx,
   ctx: OrderContext,
   input: CreateOrderBody,
   options: UpsertOptions,
@@ -228,7 +228,7 @@ export async function previewOrder(
 
 /** Presents a stored change, with its events (unless asked for none) and the paid-order seam. */
 async function announce(
-  trx: Db,
+  trx: Tx,
   ctx: OrderContext,
   change: StoredChange,
   options: UpsertOptions,
@@ -256,7 +256,7 @@ async function announce(
  * POST /v1/orders and redemptions storing their order call this.
  */
 export async function upsertOrder(
-  trx: Db,
+  trx: Tx,
   ctx: OrderContext,
   input: CreateOrderBody,
   options: UpsertOptions,
@@ -301,7 +301,7 @@ export async function getOrder(deps: ReadDeps, ref: string): Promise<OrderObject
 }
 
 /** An order by id as the API answers it, inside the caller's transaction (redemption rollbacks). */
-export async function findOrderObject(trx: Db, id: string): Promise<OrderObject | undefined> {
+export async function findOrderObject(trx: Tx, id: string): Promise<OrderObject | undefined> {
   const row = await repo.findOrderById(trx, id);
   return row && present(await loadOrder(trx, row));
 }

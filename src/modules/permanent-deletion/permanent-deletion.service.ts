@@ -1,8 +1,7 @@
+import type { Tx } from '../../db/engine.js';
 import type { Deps } from '../../app/deps.js';
 import { isoNow } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
 import { eraseJobDataAbout, findJobDataAbout, type JobDataFound } from '../../jobs/erasure.service.js';
 import { eraseCustomerRow, findCustomerToErase } from '../customers/index.js';
 import { eraseExportsOfCustomer, removeExportFiles } from '../exports/index.js';
@@ -14,7 +13,7 @@ import { erasePublicationCustomer } from '../publications/index.js';
 import { eraseRedemptionCustomer, firstRedemptionSeqOf } from '../redemptions/index.js';
 import { customerSegmentIds } from '../segments/index.js';
 
-type DeletionDeps = Pick<Deps, 'db' | 'clock' | 'engine' | 'dbFile'>;
+type DeletionDeps = Pick<Deps, 'db' | 'clock' | 'engine' | 'exportsDir'>;
 
 interface Erased {
   id: string;
@@ -27,16 +26,11 @@ interface Erased {
 }
 
 /** Every erasure, in the deletion's transaction. */
-async function eraseEverywhere(
-  trx: Kysely<Database>,
-  dbFile: string,
-  ref: string,
-  jobData: JobDataFound,
-): Promise<Erased> {
+async function eraseEverywhere(trx: Tx, exportsDir: string, ref: string, jobData: JobDataFound): Promise<Erased> {
   const customer = await findCustomerToErase(trx, ref);
   const id = customer.id;
   const redemptionSeq = await firstRedemptionSeqOf(trx, id);
-  const files = await eraseExportsOfCustomer(trx, dbFile, {
+  const files = await eraseExportsOfCustomer(trx, exportsDir, {
     customerSeq: customer.seq,
     redemptionSeq,
     identifiers: customer.identifiers,
@@ -75,7 +69,7 @@ export async function deleteCustomerPermanently(deps: DeletionDeps, ref: string)
   // the write lock, then reads only what they found and what was written since.
   const jobData = await findJobDataAbout(deps.db, (await findCustomerToErase(deps.db, ref)).identifiers);
   const counts: Erased = await deps.engine.storage.erasingFreedSpace(() =>
-    deps.db.transaction().execute((trx) => eraseEverywhere(trx, deps.dbFile, ref, jobData)),
+    deps.db.transaction().execute((trx) => eraseEverywhere(trx, deps.exportsDir, ref, jobData)),
   );
   removeExportFiles(counts.files);
   await releaseFreeSpace(deps);

@@ -5,7 +5,7 @@ import type { CampaignRow } from '../campaigns/index.js';
 import { assignCardHolder } from '../ledgers/index.js';
 import { addVouchersInTransaction, findVoucherRow } from '../vouchers/index.js';
 import * as repo from './publications.repository.js';
-import type { Db } from '../../db/engine.js';
+import type { Db, Tx } from '../../db/engine.js';
 
 /**
  * Giving a voucher to a customer: the one way a voucher gets its holder outside the ledgers'
@@ -31,7 +31,7 @@ export interface Given {
 /** Claims a free voucher for the customer; undefined when another customer holds it. */
 export async function claimVoucher(
   deps: ClaimDeps,
-  trx: Db,
+  trx: Tx,
   voucher: { id: string; code: string },
   customerId: string,
   who: Who,
@@ -52,7 +52,7 @@ export async function claimVoucher(
 }
 
 /** One more publication of a voucher the customer holds already. */
-export async function countRepublication(trx: Db, voucher: { id: string; code: string }): Promise<Given> {
+export async function countRepublication(trx: Tx, voucher: { id: string; code: string }): Promise<Given> {
   await repo.countPublication(trx, voucher.id);
   return { id: voucher.id, code: voucher.code };
 }
@@ -64,7 +64,7 @@ export async function countRepublication(trx: Db, voucher: { id: string; code: s
  */
 export async function giveNamedVoucher(
   deps: ClaimDeps,
-  trx: Db,
+  trx: Tx,
   code: string,
   customerId: string,
   who: Who,
@@ -94,7 +94,7 @@ export async function giveNamedVoucher(
  */
 export async function giveCampaignVoucher(
   deps: ClaimDeps,
-  trx: Db,
+  trx: Tx,
   campaign: CampaignRow,
   customerId: string,
   who: Who,
@@ -132,7 +132,7 @@ export async function giveCampaignVoucher(
  */
 export async function giveCampaignVouchers(
   deps: ClaimDeps,
-  trx: Db,
+  trx: Tx,
   campaign: CampaignRow,
   customerId: string,
   who: Who,

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Tx } from '../../db/engine.js';
 import type { Actor } from '../../lib/actor.js';
 import { seam, type Seams, type Subscriber } from '../../lib/seams.js';
 
@@ -13,9 +12,7 @@ export interface PublicationSucceeded {
   at: string;
 }
 
-export const PUBLICATION_SUCCEEDED = seam<Kysely<Database>, PublicationSucceeded>('publication.succeeded');
+export const PUBLICATION_SUCCEEDED = seam<Tx, PublicationSucceeded>('publication.succeeded');
 
-export const onPublicationSucceeded = (
-  seams: Seams,
-  subscriber: Subscriber<Kysely<Database>, PublicationSucceeded>,
-): (() => void) => seams.subscribe(PUBLICATION_SUCCEEDED, subscriber);
+export const onPublicationSucceeded = (seams: Seams, subscriber: Subscriber<Tx, PublicationSucceeded>): (() => void) =>
+  seams.subscribe(PUBLICATION_SUCCEEDED, subscriber);

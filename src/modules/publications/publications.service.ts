@@ -10,7 +10,7 @@ import { giveCampaignVouchers, giveNamedVoucher, type Given, type Who } from './
 import { presentPublication, voucherSnapshot } from './publications.presenter.js';
 import * as repo from './publications.repository.js';
 import type { CreatePublicationBody } from './publications.schemas.js';
-import type { Db } from '../../db/engine.js';
+import type { Db, Tx } from '../../db/engine.js';
 import { PUBLICATION_SUCCEEDED } from './publication.seam.js';
 
 type WriteDeps = Pick<Deps, 'db' | 'clock' | 'seams'>;
@@ -40,7 +40,7 @@ const rowFields = (customer: CustomerObject, fields: PublicationFields, who: Who
  * voucher columns (sql/0027).
  */
 export async function recordPublication(
-  trx: Db,
+  trx: Tx,
   customerId: string,
   given: Given | readonly Given[],
   fields: PublicationFields,
@@ -101,7 +101,7 @@ const campaignRef = (campaign: CreatePublicationBody['campaign']): string | unde
  */
 async function publish(
   deps: WriteDeps,
-  trx: Db,
+  trx: Tx,
   body: CreatePublicationBody,
   joinOnce: boolean,
   who: Who,

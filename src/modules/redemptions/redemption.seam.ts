@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Tx } from '../../db/engine.js';
 import type { Actor } from '../../lib/actor.js';
 import { seam, type Seams, type Subscriber } from '../../lib/seams.js';
 import type { Customer } from './pipeline/redemption-customer.service.js';
@@ -28,14 +27,12 @@ export interface RedemptionsRolledBack {
   at: string;
 }
 
-export const REDEMPTIONS_SUCCEEDED = seam<Kysely<Database>, RedemptionsSucceeded>('redemption.succeeded');
-export const REDEMPTIONS_ROLLED_BACK = seam<Kysely<Database>, RedemptionsRolledBack>('redemption.rollback.succeeded');
+export const REDEMPTIONS_SUCCEEDED = seam<Tx, RedemptionsSucceeded>('redemption.succeeded');
+export const REDEMPTIONS_ROLLED_BACK = seam<Tx, RedemptionsRolledBack>('redemption.rollback.succeeded');
 
-export const onRedemptionsSucceeded = (
-  seams: Seams,
-  subscriber: Subscriber<Kysely<Database>, RedemptionsSucceeded>,
-): (() => void) => seams.subscribe(REDEMPTIONS_SUCCEEDED, subscriber);
+export const onRedemptionsSucceeded = (seams: Seams, subscriber: Subscriber<Tx, RedemptionsSucceeded>): (() => void) =>
+  seams.subscribe(REDEMPTIONS_SUCCEEDED, subscriber);
 export const onRedemptionsRolledBack = (
   seams: Seams,
-  subscriber: Subscriber<Kysely<Database>, RedemptionsRolledBack>,
+  subscriber: Subscriber<Tx, RedemptionsRolledBack>,
 ): (() => void) => seams.subscribe(REDEMPTIONS_ROLLED_BACK, subscriber);

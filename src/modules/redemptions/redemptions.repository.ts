@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Kysely } from 'kysely';
 
-import { insertTemplate } from '../../db/sqlite/query-template.js';
+import { insertTemplate } from '../../db/query-template.js';
 import type { RedemptionRow } from './redemptions.presenter.js';
 import type { RedemptionTable } from './redemptions.table.js';
 import type { Db } from '../../db/engine.js';

@@ -22,7 +22,7 @@ import {
 } from './rewards.presenter.js';
 import { findRewardsByIds, type RewardRow } from './rewards.repository.js';
 import { requireReward } from './rewards.service.js';
-import type { Db } from '../../db/engine.js';
+import type { Db, Tx } from '../../db/engine.js';
 
 type AssignmentDeps = Pick<Deps, 'db' | 'clock'>;
 
@@ -66,7 +66,7 @@ function checkCoinRules({ reward, rules, at }: AssignItem): void {
 }
 
 /** Inserts assignments of rewards into one program, refusing any reward it (or the batch) already holds. */
-async function assign(trx: Db, campaignId: string, items: AssignItem[], now: string) {
+async function assign(trx: Tx, campaignId: string, items: AssignItem[], now: string) {
   items.forEach(checkCoinRules);
   const seen = new Set<string>();
   for (const { reward } of items) {

@@ -10,7 +10,7 @@ import * as assignments from './assignments.repository.js';
 import { presentReward, type RewardParameters, type RewardView } from './rewards.presenter.js';
 import * as repo from './rewards.repository.js';
 import type { CreateRewardBody, RewardParametersBody, RewardsListQuery, UpdateRewardBody } from './rewards.schemas.js';
-import type { Db } from '../../db/engine.js';
+import type { Db, Tx } from '../../db/engine.js';
 
 export type RewardDeps = Pick<Deps, 'db' | 'clock'>;
 
@@ -112,7 +112,7 @@ export async function requireReward(db: Db, id: string): Promise<repo.RewardRow>
 export const getReward = async (deps: Pick<Deps, 'db'>, id: string): Promise<RewardView> =>
   presentReward(await requireReward(deps.db, id));
 
-async function patchOf(trx: Db, row: repo.RewardRow, body: UpdateRewardBody): Promise<repo.RewardPatch> {
+async function patchOf(trx: Tx, row: repo.RewardRow, body: UpdateRewardBody): Promise<repo.RewardPatch> {
   const patch: repo.RewardPatch = {};
   if (body.name !== undefined) patch.name = body.name;
   if (body.type !== undefined && body.type !== row.type)
@@ -167,7 +167,7 @@ export async function listRewards(deps: Pick<Deps, 'db'>, query: RewardsListQuer
  * reward): one guarded statement, so concurrent redemptions never oversell. 404 for an unknown
  * reward, 400 reward_out_of_stock when every unit is taken; nothing changes then.
  */
-export async function claimRewardStock(_deps: Pick<Deps, 'clock'>, trx: Db, rewardId: string): Promise<RewardView> {
+export async function claimRewardStock(_deps: Pick<Deps, 'clock'>, trx: Tx, rewardId: string): Promise<RewardView> {
   const row = await repo.claimRewardUnit(trx, rewardId);
   if (row) return presentReward(row);
   await requireReward(trx, rewardId);
@@ -178,6 +178,6 @@ export async function claimRewardStock(_deps: Pick<Deps, 'clock'>, trx: Db, rewa
  * Gives back the unit a redemption took (its rollback), inside the caller's transaction, in one
  * guarded statement. A reward deleted since has no stock to give back: nothing changes then.
  */
-export async function releaseRewardStock(trx: Db, rewardId: string): Promise<void> {
+export async function releaseRewardStock(trx: Tx, rewardId: string): Promise<void> {
   await repo.releaseRewardUnit(trx, rewardId);
 }

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Tx } from '../../db/engine.js';
 import type { Actor } from '../../lib/actor.js';
 import { seam, type Seams, type Subscriber } from '../../lib/seams.js';
 
@@ -16,9 +15,7 @@ export interface SegmentEntered {
   at: string;
 }
 
-export const SEGMENT_ENTERED = seam<Kysely<Database>, SegmentEntered>('customer.segment.entered');
+export const SEGMENT_ENTERED = seam<Tx, SegmentEntered>('customer.segment.entered');
 
-export const onSegmentEntered = (
-  seams: Seams,
-  subscriber: Subscriber<Kysely<Database>, SegmentEntered>,
-): (() => void) => seams.subscribe(SEGMENT_ENTERED, subscriber);
+export const onSegmentEntered = (seams: Seams, subscriber: Subscriber<Tx, SegmentEntered>): (() => void) =>
+  seams.subscribe(SEGMENT_ENTERED, subscriber);

@@ -7,7 +7,7 @@ import { storedFilter } from './segments.filters.js';
 import { SEGMENT_ENTERED } from './segment-entered.seam.js';
 import { presentSimpleSegment, type SegmentRow } from './segments.presenter.js';
 import * as repo from './segments.repository.js';
-import type { Db } from '../../db/engine.js';
+import type { Db, Tx } from '../../db/engine.js';
 
 /** Whether a customer (its values: customerValues) is in a dynamic segment by its filter, at `at` (relative dates). */
 export const holdsFor = (segment: SegmentRow, values: (field: string) => unknown, at: Date): boolean =>
@@ -15,7 +15,7 @@ export const holdsFor = (segment: SegmentRow, values: (field: string) => unknown
 
 /** The entered / left activity of an auto-update segment (passive ones have none, as the reference's). */
 async function announce(
-  trx: Db,
+  trx: Tx,
   change: CustomerChanged,
   segment: SegmentRow,
   type: 'customer.segment.entered' | 'customer.segment.left',
@@ -30,7 +30,7 @@ async function announce(
   });
 }
 
-async function enter(deps: Pick<Deps, 'seams'>, trx: Db, change: CustomerChanged, segment: SegmentRow): Promise<void> {
+async function enter(deps: Pick<Deps, 'seams'>, trx: Tx, change: CustomerChanged, segment: SegmentRow): Promise<void> {
   const entered = await repo.insertMembers(trx, segment.id, [change.row.id]);
   if (entered.length === 0) return;
   await announce(trx, change, segment, 'customer.segment.entered');
@@ -44,7 +44,7 @@ async function enter(deps: Pick<Deps, 'seams'>, trx: Db, change: CustomerChanged
   });
 }
 
-async function leave(trx: Db, change: CustomerChanged, segment: SegmentRow): Promise<void> {
+async function leave(trx: Tx, change: CustomerChanged, segment: SegmentRow): Promise<void> {
   if (await repo.deleteMember(trx, segment.id, change.row.id))
     await announce(trx, change, segment, 'customer.segment.left');
 }
@@ -57,7 +57,7 @@ async function leave(trx: Db, change: CustomerChanged, segment: SegmentRow): Pro
  */
 const dynamicByTransaction = new WeakMap<Db, Promise<SegmentRow[]>>();
 
-function dynamicSegments(trx: Db): Promise<SegmentRow[]> {
+function dynamicSegments(trx: Tx): Promise<SegmentRow[]> {
   let segments = dynamicByTransaction.get(trx);
   if (!segments) dynamicByTransaction.set(trx, (segments = repo.listDynamicSegments(trx)));
   return segments;
@@ -70,7 +70,7 @@ function dynamicSegments(trx: Db): Promise<SegmentRow[]> {
  * writes `customer.segment.left`. The membership row's insert or delete decides, so two
  * writers never both enter (or leave) one customer.
  */
-export async function followCustomer(deps: Pick<Deps, 'seams'>, trx: Db, change: CustomerChanged): Promise<void> {
+export async function followCustomer(deps: Pick<Deps, 'seams'>, trx: Tx, change: CustomerChanged): Promise<void> {
   const segments = await dynamicSegments(trx);
   if (segments.length === 0) return;
   const current = new Set((await repo.listCustomerSegments(trx, change.row.id)).map((s) => s.id));

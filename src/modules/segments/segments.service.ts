@@ -14,7 +14,7 @@ import { holdsFor } from './segment-membership.service.js';
 import { presentSegment, presentSimpleSegment, type SegmentObject, type SegmentRow } from './segments.presenter.js';
 import * as repo from './segments.repository.js';
 import { MAX_DYNAMIC_SEGMENTS, type CreateSegmentBody } from './segments.schemas.js';
-import type { Db } from '../../db/engine.js';
+import type { Db, Tx } from '../../db/engine.js';
 
 type WriteDeps = Pick<Deps, 'db' | 'clock'>;
 type ReadDeps = Pick<Deps, 'db' | 'clock'>;
@@ -25,7 +25,7 @@ export interface SegmentSyncPayload {
 }
 
 /** A static segment's customers (ids or source ids) as ids: every one must exist (404 naming the first unknown). */
-async function staticMembers(trx: Db, keys: string[]): Promise<string[]> {
+async function staticMembers(trx: Tx, keys: string[]): Promise<string[]> {
   const unique = [...new Set(keys)];
   const found = unique.length === 0 ? [] : await repo.findCustomerKeys(trx, unique);
   const ids = new Map<string, string>();
@@ -48,7 +48,7 @@ function segmentColumns(body: CreateSegmentBody): { filter: string | null; custo
   return { filter: checkedSegmentFilter(body.filter), customers: [] };
 }
 
-async function insertDynamic(trx: Db, row: Omit<SegmentRow, 'seq'>, actor: Actor): Promise<SegmentRow> {
+async function insertDynamic(trx: Tx, row: Omit<SegmentRow, 'seq'>, actor: Actor): Promise<SegmentRow> {
   if ((await repo.countDynamicSegments(trx)) >= MAX_DYNAMIC_SEGMENTS) {
     throw invalidPayload(`at most ${MAX_DYNAMIC_SEGMENTS} auto-update and passive segments may exist`);
   }

@@ -1,4 +1,4 @@
-import { queryTemplate } from '../../db/sqlite/query-template.js';
+import { queryTemplate } from '../../db/query-template.js';
 import type { ReservationKind } from './session-locks.table.js';
 import type { Db } from '../../db/engine.js';
 

@@ -3,8 +3,8 @@ import { isoNow } from '../../lib/clock.js';
 import { SESSION_TTL_UNIT_MS as UNIT_MS, type SessionTtlUnit } from '../../lib/enums.js';
 import { AppError } from '../../lib/errors.js';
 import * as repo from './session-locks.repository.js';
-import { versionedRead } from '../../db/sqlite/versioned-cache.js';
-import type { Db } from '../../db/engine.js';
+import { versionedRead } from '../../db/versioned-cache.js';
+import type { Db, Tx } from '../../db/engine.js';
 
 export type { Reservation } from './session-locks.repository.js';
 
@@ -53,19 +53,19 @@ export async function withSessionKey<T>(deps: SessionDeps, key: string | null, w
 }
 
 /** Gives back everything the session holds. */
-async function giveBack(trx: Db, key: string): Promise<void> {
+async function giveBack(trx: Tx, key: string): Promise<void> {
   for (const reservation of await repo.listReservations(trx, key)) await repo.unreserve(trx, reservation);
   await repo.deleteReservations(trx, key);
 }
 
 /** Gives back everything the session holds and forgets it. */
-async function dropLock(trx: Db, key: string): Promise<void> {
+async function dropLock(trx: Tx, key: string): Promise<void> {
   await giveBack(trx, key);
   await repo.deleteLock(trx, key);
 }
 
 /** Drops up to `limit` expired locks (inside the caller's transaction); how many it dropped. */
-export async function releaseExpiredLocks(trx: Db, at: string, limit = 20): Promise<number> {
+export async function releaseExpiredLocks(trx: Tx, at: string, limit = 20): Promise<number> {
   const keys = await repo.listExpiredKeys(trx, at, limit);
   for (const key of keys) await dropLock(trx, key);
   return keys.length;
@@ -96,7 +96,7 @@ export async function releaseExpiredLocksIfAny(deps: Pick<Deps, 'db'>, at: strin
 }
 
 /** A redemption on the key: what the session held is given back for the redemption's own claims. */
-export async function consumeSession(trx: Db, key: string, at: string): Promise<void> {
+export async function consumeSession(trx: Tx, key: string, at: string): Promise<void> {
   await giveBack(trx, key);
   // The row stays (its request's claim with it) until the lazy release or the sweep drops it.
   await repo.setExpiry(trx, key, at, at);
@@ -109,7 +109,7 @@ export async function consumeSession(trx: Db, key: string, at: string): Promise<
  * card (a reservation does not say which card it was for). Refused as the other requests on
  * the key are while one runs (400 multiple_requests). False: no live lock by that key.
  */
-export async function releaseVoucherLock(trx: Db, key: string, voucherId: string, at: string): Promise<boolean> {
+export async function releaseVoucherLock(trx: Tx, key: string, voucherId: string, at: string): Promise<boolean> {
   const lock = await repo.findLiveLock(trx, key, at);
   if (!lock) return false;
   if (lock.busy_until !== null && lock.busy_until > at)
@@ -125,7 +125,7 @@ export async function releaseVoucherLock(trx: Db, key: string, voucherId: string
 }
 
 /** A validation on the key sees what its own session holds as free (it is about to hold it anew). */
-export const setAsideSession = (trx: Db, key: string): Promise<void> => giveBack(trx, key);
+export const setAsideSession = (trx: Tx, key: string): Promise<void> => giveBack(trx, key);
 
 /**
  * Holds `reservations` for the session until `expiresAt`, replacing what it held before (a
@@ -133,7 +133,7 @@ export const setAsideSession = (trx: Db, key: string): Promise<void> => giveBack
  * held (another request took it meanwhile), or null; the caller's transaction then rolls back.
  */
 export async function lockSession(
-  trx: Db,
+  trx: Tx,
   lock: { key: string; expiresAt: string; at: string },
   reservations: repo.Reservation[],
 ): Promise<repo.Reservation | null> {

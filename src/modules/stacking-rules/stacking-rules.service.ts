@@ -7,8 +7,8 @@ import { listEnvelope } from '../../lib/pagination.js';
 import { categoriesById } from '../categories/index.js';
 import * as repo from './stacking-rules.repository.js';
 import type { StackingRulesChange } from './stacking-rules.schemas.js';
-import { deepFreeze, versionedRead } from '../../db/sqlite/versioned-cache.js';
-import type { Db } from '../../db/engine.js';
+import { deepFreeze, versionedRead } from '../../db/versioned-cache.js';
+import type { Db, Tx } from '../../db/engine.js';
 
 /**
  * The project's stacking rules (voucherify-facts 2.12): one stored row, or the reference's
@@ -103,7 +103,7 @@ async function changed(db: Db, current: StackingRules, change: StackingRulesChan
 
 /** Writes the rules, creating the row when there is none; answers the row as stored. */
 async function store(
-  trx: Db,
+  trx: Tx,
   row: repo.StackingRulesRow | undefined,
   rules: StackingRules,
   now: string,

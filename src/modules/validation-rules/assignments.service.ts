@@ -13,7 +13,7 @@ import type {
   RuleAssignmentsQuery,
 } from './validation-rules.schemas.js';
 import { requireRule } from './validation-rules.service.js';
-import type { Db } from '../../db/engine.js';
+import type { Db, Tx } from '../../db/engine.js';
 
 type AssignDeps = Pick<Deps, 'db' | 'clock'>;
 
@@ -73,7 +73,7 @@ export async function assignRule(
  * transaction: each rule must exist (404), and one already assigned stays as it is.
  */
 export async function assignRulesTo(
-  trx: Db,
+  trx: Tx,
   object: { type: RuleObjectType; id: string },
   ruleIds: readonly string[],
   at: string,

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import { notIndexed } from '../../db/sqlite/plan-hints.js';
-import { keysTemplate } from '../../db/sqlite/query-template.js';
+import { keysTemplate } from '../../db/query-template.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import type { ValidationRuleAssignmentTable, ValidationRuleTable } from './validation-rules.table.js';
 import type { Db } from '../../db/engine.js';

@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
+import type { Tx } from '../../db/engine.js';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import {
@@ -40,7 +39,7 @@ export interface CampaignRangePayload {
 }
 
 async function enqueueRangeJob(
-  trx: Kysely<Database>,
+  trx: Tx,
   type: string,
   payload: CampaignRangePayload,
   requestId: string,

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Tx } from '../../db/engine.js';
 import {
   capacity,
   checkFeasibility,
@@ -23,7 +22,7 @@ export interface CodeReservation {
  * unfinished generation jobs of the same template. When the space dwarfs every voucher that
  * could exist (the usual case), the count of taken codes is skipped.
  */
-export async function checkCodeSpace(trx: Kysely<Database>, template: CodeTemplate, requested: number): Promise<void> {
+export async function checkCodeSpace(trx: Tx, template: CodeTemplate, requested: number): Promise<void> {
   const glob = templateGlob(template);
   const space = capacity(template);
   const open = await listOpenJobs<CodeReservation>(trx, JobType.vouchersGenerate);

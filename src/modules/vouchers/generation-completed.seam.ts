@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Tx } from '../../db/engine.js';
 import { seam, type Seams, type Subscriber } from '../../lib/seams.js';
 
 /**
@@ -15,11 +14,7 @@ export interface GenerationCompleted {
   at: string;
 }
 
-export const GENERATION_COMPLETED = seam<Kysely<Database>, GenerationCompleted>(
-  'campaign.vouchers.generation.completed',
-);
+export const GENERATION_COMPLETED = seam<Tx, GenerationCompleted>('campaign.vouchers.generation.completed');
 
-export const onGenerationCompleted = (
-  seams: Seams,
-  subscriber: Subscriber<Kysely<Database>, GenerationCompleted>,
-): (() => void) => seams.subscribe(GENERATION_COMPLETED, subscriber);
+export const onGenerationCompleted = (seams: Seams, subscriber: Subscriber<Tx, GenerationCompleted>): (() => void) =>
+  seams.subscribe(GENERATION_COMPLETED, subscriber);

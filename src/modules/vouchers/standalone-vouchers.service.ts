@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
+import type { Tx } from '../../db/engine.js';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
 import { VOUCHER_TYPE_BLOCK, VOUCHER_TYPES, type VoucherType } from '../../lib/enums.js';
@@ -67,11 +66,7 @@ export async function createVoucher(deps: CreateDeps, body: CreateVoucherBody, a
  * A voucher outside any campaign, in the caller's transaction (POST /v1/vouchers, and each row
  * of a VOUCHERS.IMPORT_CSV job); answers its code.
  */
-export async function insertStandaloneVoucher(
-  trx: Kysely<Database>,
-  body: CreateVoucherBody,
-  now: string,
-): Promise<string> {
+export async function insertStandaloneVoucher(trx: Tx, body: CreateVoucherBody, now: string): Promise<string> {
   const template = templateOfVoucher(body, typeOf(body), { path: '', isReferral: false });
   const draft = await draftWithOverrides(trx, draftFromTemplate(template, NO_OWNER), body, now);
   const inserted = await insertOneVoucher(trx, draft, body.code, templateFor(body.code_config), now);

@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
+import type { Tx } from '../../db/engine.js';
 import type { Deps } from '../../app/deps.js';
-import type { Database } from '../../db/database.js';
 import { codeGenerator, templateGlob, type CodeTemplate } from '../../engine/codes/index.js';
 import { checkValidity, validityColumns, type ValidityInput } from '../../engine/validity/index.js';
 import type { Actor } from '../../lib/actor.js';
@@ -46,7 +45,7 @@ export interface DraftOverrides extends ValidityInput {
 
 /** The draft with the body's overrides (category, metadata, quantity, info, state, validity), checked. */
 export async function draftWithOverrides(
-  trx: Kysely<Database>,
+  trx: Tx,
   draft: VoucherDraft,
   body: DraftOverrides,
   now: string,
@@ -63,12 +62,7 @@ export async function draftWithOverrides(
 }
 
 /** Inserts one voucher with a generated code, drawing again on a collision. */
-async function insertGenerated(
-  trx: Kysely<Database>,
-  draft: VoucherDraft,
-  template: CodeTemplate,
-  now: string,
-): Promise<string> {
+async function insertGenerated(trx: Tx, draft: VoucherDraft, template: CodeTemplate, now: string): Promise<string> {
   const next = codeGenerator(template);
   for (let attempt = 0; attempt < 1000; attempt++) {
     const code = next();
@@ -82,7 +76,7 @@ async function insertGenerated(
  * with a code of the template, checked for room first. Returns its code.
  */
 export async function insertOneVoucher(
-  trx: Kysely<Database>,
+  trx: Tx,
   draft: VoucherDraft,
   code: string | undefined,
   codes: CodeTemplate,
@@ -105,7 +99,7 @@ export type AddOutcome = { code: string } | { jobId: string };
  * space is checked before anything is written.
  */
 export async function addVouchersInTransaction(
-  trx: Kysely<Database>,
+  trx: Tx,
   campaign: CampaignRow,
   input: { count: number; body: AddVouchersBody; requestId: string; now: string },
 ): Promise<AddOutcome> {

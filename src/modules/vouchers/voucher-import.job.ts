@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Tx } from '../../db/engine.js';
 import { checkValidity, validityColumns } from '../../engine/validity/index.js';
 import type { VoucherType } from '../../lib/enums.js';
 import { fieldOf, itemRefusal } from '../../jobs/item-savepoints.js';
@@ -35,7 +34,7 @@ function itemSchemaFor(type: VoucherType): ReturnType<typeof importItemSchema> {
  * schema refuses another), so its kind fills the kind's columns.
  */
 export async function rowForItem(
-  trx: Kysely<Database>,
+  trx: Tx,
   campaign: CampaignRow,
   template: StoredTemplate,
   body: unknown,

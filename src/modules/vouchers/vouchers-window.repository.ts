@@ -1,5 +1,5 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Db } from '../../db/engine.js';
+import { sql } from 'kysely';
 import {
   FILTER_WINDOW_ROWS,
   residualSql,
@@ -21,8 +21,6 @@ import {
   type VoucherOrderField,
 } from './vouchers-list.repository.js';
 import type { VoucherRow } from './vouchers.repository.js';
-
-type Db = Kysely<Database>;
 
 /** What the window carries: the sort keys, the rowid and every column a filter names. */
 const WINDOW_COLUMNS = [

@@ -1,5 +1,5 @@
 import { sql, type Selectable, type Updateable } from 'kysely';
-import { keysTemplate, queryTemplate } from '../../db/sqlite/query-template.js';
+import { keysTemplate, queryTemplate } from '../../db/query-template.js';
 import type { VoucherTable } from './vouchers.table.js';
 import type { Db } from '../../db/engine.js';
 

@@ -1,3 +1,4 @@
+import type { Db, Tx } from '../../db/engine.js';
 import type { Deps } from '../../app/deps.js';
 import { checkValidity, validityColumns } from '../../engine/validity/index.js';
 import { isoNow } from '../../lib/clock.js';
@@ -17,7 +18,6 @@ import { assignmentsOfObjects, removeAssignmentsOf } from '../validation-rules/i
 import { codeOfAssetId } from './voucher-assets.rules.js';
 
 type VoucherDeps = Pick<Deps, 'db' | 'clock'>;
-type Db = Deps['db'];
 
 async function findOrThrow(deps: Pick<Deps, 'db'>, code: string): Promise<repo.VoucherRow> {
   const row = await repo.findVoucherByCode(deps.db, code);
@@ -116,7 +116,7 @@ export async function listVouchers(
  * The change PUT /v1/vouchers/{code} makes, inside the caller's transaction (the bulk updates
  * apply it too): validity, state, info, metadata, category, quantity, discount.
  */
-async function applyVoucherUpdate(trx: Db, row: repo.VoucherRow, body: UpdateVoucherBody, now: string): Promise<void> {
+async function applyVoucherUpdate(trx: Tx, row: repo.VoucherRow, body: UpdateVoucherBody, now: string): Promise<void> {
   const code = row.code;
   const validity = validityColumns(body);
   checkValidity({ ...row, ...validity });
@@ -155,7 +155,7 @@ export async function updateVoucher(deps: VoucherDeps, code: string, body: Updat
  * does not upsert vouchers.
  */
 export async function mergeVoucherMetadata(
-  trx: Db,
+  trx: Tx,
   code: string,
   metadata: Record<string, unknown>,
   now: string,

@@ -1,3 +1,4 @@
+import type { Tx } from '../../../src/db/engine.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Deps } from '../../../src/app/deps.js';
@@ -47,7 +48,7 @@ describe('customer summary services', () => {
 
   const newCustomer = async (sourceId: string) =>
     (await createCustomer(deps, internalActor(), { source_id: sourceId })).customer.id;
-  const inTx = <T>(fn: (trx: Deps['db']) => Promise<T>) => deps.db.transaction().execute(fn);
+  const inTx = <T>(fn: (trx: Tx) => Promise<T>) => deps.db.transaction().execute(fn);
 
   it('counts orders: totals, a rounded average, and the latest order as last even when recorded late', async () => {
     const id = await newCustomer('orders');
@@ -291,7 +292,7 @@ describe('customer summary services', () => {
   it('is 404 for an unknown customer, and refuses amounts that are not whole non-negative numbers', async () => {
     const notFound = rejectsWith('not_found', 'Cannot find customer with id cust_missing');
     const missing = 'cust_missing';
-    const calls: Array<(trx: Deps['db']) => Promise<unknown>> = [
+    const calls: Array<(trx: Tx) => Promise<unknown>> = [
       (trx) => summary.recordOrderInSummary(trx, { customer_id: missing, amount: 1, order_date: T0, at: T0 }),
       (trx) => summary.withdrawOrderFromSummary(trx, { customer_id: missing, amount: 1, at: T0 }),
       (trx) => summary.recordRedemptionInSummary(trx, { customer_id: missing, result: 'SUCCESS', at: T0 }),

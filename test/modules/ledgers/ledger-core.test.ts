@@ -1,3 +1,4 @@
+import type { Tx } from '../../../src/db/engine.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { internalActor } from '../../../src/lib/actor.js';
@@ -29,7 +30,7 @@ describe('the ledger core', () => {
   });
   after(async () => server.close());
 
-  const inTrx = <T>(fn: (trx: TestServer['deps']['db']) => Promise<T>) => server.deps.db.transaction().execute(fn);
+  const inTrx = <T>(fn: (trx: Tx) => Promise<T>) => server.deps.db.transaction().execute(fn);
   const rows = (sql: string, ...params: unknown[]) =>
     sqliteOf(server.deps)
       .prepare(sql)

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { notIndexed } from '../../../db/sqlite/plan-hints.js';
-import { queryTemplate } from '../../../db/sqlite/query-template.js';
+import { queryTemplate } from '../../../db/query-template.js';
 import type { CompiledFilter } from '../../../engine/conditions/index.js';
 import { filterSql } from './collection-filter.repository.js';
 import { catalogSource } from './collection-sources.repository.js';

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import { inBatches } from '../../../db/batches.js';
-import { keysTemplate } from '../../../db/sqlite/query-template.js';
+import { keysTemplate } from '../../../db/query-template.js';
 import { notIndexed } from '../../../db/sqlite/plan-hints.js';
 import type { ProductTable } from '../catalog.table.js';
 import type { ListWindow } from '../catalog-list.types.js';

@@ -14,7 +14,7 @@ import {
 } from './products.presenter.js';
 import { updateProductSchema, type CreateProductInput, type UpdateProductInput } from './products.schemas.js';
 import * as skus from '../skus/skus.repository.js';
-import type { Db } from '../../../db/engine.js';
+import type { Db, Tx } from '../../../db/engine.js';
 
 export type CatalogDeps = Pick<Deps, 'db' | 'clock'>;
 
@@ -106,13 +106,13 @@ async function newRow(db: Db, input: CreateProductInput, now: string): Promise<p
  * caller's transaction (orders create and override products from their items this way). An
  * unknown `id` is 404: ids are assigned here, never chosen.
  */
-export async function upsertProduct(trx: Db, input: CreateProductInput, now: string): Promise<ProductView> {
+export async function upsertProduct(trx: Tx, input: CreateProductInput, now: string): Promise<ProductView> {
   return storeProduct(trx, await namedProduct(trx, input), input, now);
 }
 
 /** Updates `existing` with the input, or creates the product when there is none. */
 async function storeProduct(
-  trx: Db,
+  trx: Tx,
   existing: products.ProductRow | undefined,
   input: CreateProductInput,
   now: string,
@@ -129,7 +129,7 @@ async function storeProduct(
  * source_id is a new product with that metadata (the reference upserts).
  */
 export async function mergeProductMetadata(
-  trx: Db,
+  trx: Tx,
   sourceId: string,
   metadata: Record<string, unknown>,
   now: string,

@@ -8,7 +8,7 @@ import { presentSku, type ProductView, type SkuView } from '../products/products
 import { requireProduct, type CatalogDeps } from '../products/products.service.js';
 import type { CreateSkuInput, UpdateSkuInput } from './skus.schemas.js';
 import * as skus from './skus.repository.js';
-import type { Db } from '../../../db/engine.js';
+import type { Db, Tx } from '../../../db/engine.js';
 
 /** What a SKU's checks need of its product. */
 type SkuProduct = Pick<ProductRow, 'id' | 'attributes'>;
@@ -111,7 +111,7 @@ function newRow(product: SkuProduct, input: CreateSkuInput, now: string): skus.S
   };
 }
 
-export async function upsertSku(trx: Db, productKey: string, input: CreateSkuInput, now: string): Promise<SkuView> {
+export async function upsertSku(trx: Tx, productKey: string, input: CreateSkuInput, now: string): Promise<SkuView> {
   const product = await requireProduct(trx, productKey);
   const existing = await existingSku(trx, product, input);
   if (existing) return presentSku(await applyUpdate(trx, product, existing, input, now));

@@ -7,7 +7,7 @@ import { listActiveRulesForEvent, type EarningRuleRow } from './earning-rules.re
 import { listHeldCards, type HeldCard } from './earning.repository.js';
 export type { HeldCard } from './earning.repository.js';
 import { creditRulePoints, tierMappingsOf, type EarnDeps } from './earning.service.js';
-import type { Db } from '../../../db/engine.js';
+import type { Db, Tx } from '../../../db/engine.js';
 
 /** A custom event as earning needs it (POST /v1/events, /client/v1/events). */
 export interface TrackedCustomEvent {
@@ -24,7 +24,7 @@ export interface TrackedCustomEvent {
 }
 
 /** The active card of a live program that the customer holds under this code: 404 `voucher` otherwise (another's card included). */
-export async function findEarningCard(trx: Db, customerId: string, code: string): Promise<HeldCard> {
+export async function findEarningCard(trx: Tx, customerId: string, code: string): Promise<HeldCard> {
   const card = (await listHeldCards(trx, customerId)).find((held) => held.code === code);
   if (!card) throw notFound('voucher', code);
   return card;
@@ -32,7 +32,7 @@ export async function findEarningCard(trx: Db, customerId: string, code: string)
 
 /** The customer's metadata, read only when a rule measures it (CUSTOMER_METADATA). */
 async function customerMetadataFor(
-  trx: Db,
+  trx: Tx,
   rules: EarningRuleRow[],
   customerId: string,
 ): Promise<Record<string, unknown> | null> {
@@ -51,7 +51,7 @@ async function customerMetadataFor(
  * as POINTS_ACCRUAL with the event in the row's details. Pending periods belong to orders: a
  * custom event's points count at once, as a tier move's do.
  */
-export async function earnOnCustomEvent(deps: EarnDeps, trx: Db, event: TrackedCustomEvent): Promise<void> {
+export async function earnOnCustomEvent(deps: EarnDeps, trx: Tx, event: TrackedCustomEvent): Promise<void> {
   const cards = event.card ? [event.card] : await listHeldCards(trx, event.customerId);
   if (cards.length === 0) return;
   const campaignIds = [...new Set(cards.map((card) => card.campaign_id))];

@@ -1,9 +1,8 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/database.js';
 import { pointsEarned, type EarningLoyalty } from '../../../engine/loyalty/points.js';
 import { isActiveAt, presentValidity } from '../../../engine/validity/index.js';
 import { findSimpleCustomer } from '../../customers/index.js';
 import type { SegmentEntered } from '../../segments/index.js';
+import type { Tx } from '../../../db/engine.js';
 import { listActiveRulesForEvent } from './earning-rules.repository.js';
 import { listHeldCards } from './earning.repository.js';
 import { creditRulePoints, tierMappingsOf, type EarnDeps } from './earning.service.js';
@@ -20,11 +19,7 @@ const segmentIdOf = (json: string | null): string | undefined =>
  * that segment, valid at the entry's time, credits its points (FIXED or CUSTOMER_METADATA,
  * with the member's tier mapping) at once through the ledger as POINTS_ACCRUAL.
  */
-export async function earnOnSegmentEntered(
-  deps: EarnDeps,
-  trx: Kysely<Database>,
-  entry: SegmentEntered,
-): Promise<void> {
+export async function earnOnSegmentEntered(deps: EarnDeps, trx: Tx, entry: SegmentEntered): Promise<void> {
   const cards = await listHeldCards(trx, entry.customerId);
   if (cards.length === 0) return;
   const rules = (

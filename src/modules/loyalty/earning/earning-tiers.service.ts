@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/database.js';
 import { pointsEarned, type EarningLoyalty } from '../../../engine/loyalty/points.js';
 import { isActiveAt, presentValidity } from '../../../engine/validity/index.js';
+import type { Tx } from '../../../db/engine.js';
 import { creditRulePoints, tierMappingsOf, type EarnDeps } from './earning.service.js';
 import { listActiveRulesForEvent } from './earning-rules.repository.js';
 import type { TierChanged } from '../tiers/tiers-changed.seam.js';
@@ -13,7 +12,7 @@ import type { TierChanged } from '../tiers/tiers-changed.seam.js';
  * tier left) credits its FIXED points (with the member's tier mapping) at once. What it
  * credits may move the tier again; the tiers end that chain (a tier is joined once per move).
  */
-export async function earnOnTierChange(deps: EarnDeps, trx: Kysely<Database>, change: TierChanged): Promise<void> {
+export async function earnOnTierChange(deps: EarnDeps, trx: Tx, change: TierChanged): Promise<void> {
   const tierId = change.move === 'left' ? change.previousTierId : change.tierId;
   if (tierId === null) return;
   const rules = (

@@ -17,7 +17,7 @@ import { listActiveRulesForEvent, type EarningRuleRow } from './earning-rules.re
 import { listHeldCards, type HeldCard } from './earning.repository.js';
 import { addPendingPoints } from '../pending-points/pending-points.service.js';
 import { findMemberTier } from '../tiers/tiers-members.service.js';
-import type { Db } from '../../../db/engine.js';
+import type { Db, Tx } from '../../../db/engine.js';
 
 /**
  * Earning on a paid order (issue 11 point 5), inside the order's transaction (the paid-order
@@ -67,7 +67,7 @@ async function collectionsOf(deps: EarnDeps, trx: Db, loyalties: EarningLoyalty[
 /** What the calculator needs beyond the rule, read once for all the customer's cards. */
 async function earningInput(
   deps: EarnDeps,
-  trx: Db,
+  trx: Tx,
   order: OrderObject,
   customerId: string,
   rules: EarningRuleRow[],
@@ -86,7 +86,7 @@ async function earningInput(
  * The member's tier mapping for each rule (the reference's LoyaltyTier `earning_rules` of the tier the card
  * is in now), keyed by rule id; empty without a tier.
  */
-export async function tierMappingsOf(trx: Db, voucherId: string): Promise<Record<string, TierMapping>> {
+export async function tierMappingsOf(trx: Tx, voucherId: string): Promise<Record<string, TierMapping>> {
   return ((await findMemberTier({}, trx, voucherId))?.earning_rules ?? {}) as Record<string, TierMapping>;
 }
 
@@ -106,7 +106,7 @@ const customEventDetails = (rule: EarningRuleRow, event: FiringCustomEvent) => {
 /** Points a rule earned, onto the card through the ledger (POINTS_ACCRUAL, the rule's expiry). */
 export async function creditRulePoints(
   deps: EarnDeps,
-  trx: Db,
+  trx: Tx,
   input: {
     voucherId: string;
     rule: EarningRuleRow;
@@ -137,7 +137,7 @@ export async function creditRulePoints(
 
 async function earnOnCard(
   deps: EarnDeps,
-  trx: Db,
+  trx: Tx,
   card: HeldCard,
   rules: EarningRuleRow[],
   input: EarningInput,
@@ -169,7 +169,7 @@ async function earnOnCard(
 }
 
 /** The paid-order seam's subscriber: every card of the paying customer, every rule due. */
-export async function earnOnPaidOrder(deps: EarnDeps, trx: Db, paid: PaidOrder): Promise<void> {
+export async function earnOnPaidOrder(deps: EarnDeps, trx: Tx, paid: PaidOrder): Promise<void> {
   const customerId = paid.order.customer_id;
   if (customerId === null) return;
   const cards = await listHeldCards(trx, customerId);

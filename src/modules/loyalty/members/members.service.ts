@@ -14,7 +14,7 @@ import { type VoucherView, getVoucher } from '../../vouchers/index.js';
 import { memberCustomerInput, type AddMemberBody } from './members.schemas.js';
 import * as repo from './members.repository.js';
 import { findProgram, type LoyaltyProgram } from '../programs/programs.service.js';
-import type { Db } from '../../../db/engine.js';
+import type { Db, Tx } from '../../../db/engine.js';
 
 type WriteDeps = Pick<Deps, 'db' | 'clock' | 'seams'>;
 type ClaimDeps = Pick<Deps, 'seams'>;
@@ -22,7 +22,7 @@ type ClaimDeps = Pick<Deps, 'seams'>;
 /** The card the body names: a card of this program that is free or the customer's already. */
 async function namedCard(
   deps: ClaimDeps,
-  trx: Db,
+  trx: Tx,
   program: LoyaltyProgram,
   customerId: string,
   code: string,
@@ -50,7 +50,7 @@ async function namedCard(
  */
 async function anyCard(
   deps: ClaimDeps,
-  trx: Db,
+  trx: Tx,
   program: LoyaltyProgram,
   customerId: string,
   who: Who,
@@ -67,7 +67,7 @@ async function anyCard(
  * row in GET /v1/publications and the customer's `customer.publication.succeeded` event).
  */
 async function recordMemberPublication(
-  trx: Db,
+  trx: Tx,
   program: LoyaltyProgram,
   customerId: string,
   picked: Given,

@@ -10,7 +10,7 @@ import { requireMemberCard, type MemberCard } from '../members/member-card.servi
 import { presentPendingPoints } from './pending-points.presenter.js';
 import * as repo from './pending-points.repository.js';
 import { pendingPointsId } from './pending-points-ids.rules.js';
-import type { Db } from '../../../db/engine.js';
+import type { Db, Tx } from '../../../db/engine.js';
 
 /**
  * Pending points (issue 11 point 6; voucherify-facts 1.7): points an earning rule with
@@ -56,7 +56,7 @@ function detailsOf(input: NewPendingPoints) {
 }
 
 async function emitPendingEvent(
-  trx: Db,
+  trx: Tx,
   type: 'added' | 'activated' | 'canceled',
   row: repo.PendingPointsRow,
   actor: Actor,
@@ -73,7 +73,7 @@ async function emitPendingEvent(
 }
 
 /** Inside the paid order's transaction: the pending row, the card's pending_points, the event. */
-export async function addPendingPoints(trx: Db, input: NewPendingPoints): Promise<repo.PendingPointsRow> {
+export async function addPendingPoints(trx: Tx, input: NewPendingPoints): Promise<repo.PendingPointsRow> {
   const row = await repo.insertPendingPoints(trx, {
     id: pendingPointsId(Date.parse(input.at)),
     voucher_id: input.card.id,
@@ -97,7 +97,7 @@ export async function addPendingPoints(trx: Db, input: NewPendingPoints): Promis
 /** A claimed (now ACTIVATED) row's points onto the card: pending down, balance up; MANUAL by 4.7, AUTOMATIC by the sweep. */
 async function applyActivation(
   deps: PendingDeps,
-  trx: Db,
+  trx: Tx,
   row: repo.PendingPointsRow,
   how: { actor: Actor; at: string; operationType: 'MANUAL' | 'AUTOMATIC' },
 ) {
@@ -118,7 +118,7 @@ async function applyActivation(
 }
 
 /** The pending points of this card: 404 pending_points for an unknown id or another card's. */
-async function findCardPending(trx: Db, card: MemberCard, pendingId: string): Promise<repo.PendingPointsRow> {
+async function findCardPending(trx: Tx, card: MemberCard, pendingId: string): Promise<repo.PendingPointsRow> {
   const row = await repo.findPendingPoints(trx, pendingId);
   if (!row || row.voucher_id !== card.id) throw notFound('pending_points', pendingId);
   return row;
@@ -179,7 +179,7 @@ export async function cancelPendingPoints(
  * Inside the transaction of an order that became CANCELED: its PENDING points are canceled
  * (ACTIVATED ones stay: they are the card's points now).
  */
-export async function cancelOrderPendingPoints(trx: Db, orderId: string, actor: Actor, at: string): Promise<number> {
+export async function cancelOrderPendingPoints(trx: Tx, orderId: string, actor: Actor, at: string): Promise<number> {
   let canceled = 0;
   for (const id of await repo.listPendingIdsOfOrder(trx, orderId)) {
     const claimed = await repo.claimPendingPoints(trx, id, 'CANCELED', at);

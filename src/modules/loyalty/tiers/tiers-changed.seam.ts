@@ -1,8 +1,7 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/database.js';
 import type { TierMove } from '../../../engine/loyalty/tiers.js';
 import type { Actor } from '../../../lib/actor.js';
 import { seam, type Seams, type Subscriber } from '../../../lib/seams.js';
+import type { Tx } from '../../../db/engine.js';
 
 /**
  * THE TIER SEAM: fired inside the transaction of a points change that moved a member's tier,
@@ -23,8 +22,8 @@ export interface TierChanged {
   at: string;
 }
 
-export const TIER_CHANGED = seam<Kysely<Database>, TierChanged>('loyalty.tier_changed');
+export const TIER_CHANGED = seam<Tx, TierChanged>('loyalty.tier_changed');
 
 /** Subscribes to members' tier moves (at composition); returns the unsubscribe. */
-export const onTierChanged = (seams: Seams, subscriber: Subscriber<Kysely<Database>, TierChanged>): (() => void) =>
+export const onTierChanged = (seams: Seams, subscriber: Subscriber<Tx, TierChanged>): (() => void) =>
   seams.subscribe(TIER_CHANGED, subscriber);

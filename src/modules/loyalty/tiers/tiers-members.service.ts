@@ -20,7 +20,7 @@ import { TIER_CHANGED } from './tiers-changed.seam.js';
 import * as members from './tiers-members.repository.js';
 import { presentTier, type TierExpiration, type TierView } from './tiers.presenter.js';
 import * as repo from './tiers.repository.js';
-import type { Db } from '../../../db/engine.js';
+import type { Db, Tx } from '../../../db/engine.js';
 
 type TierDeps = Pick<Deps, 'seams'>;
 
@@ -39,7 +39,7 @@ function expirationOf(row: members.MemberTierRow): TierExpiration | undefined {
 }
 
 /** A live program, or none (a card of a deleted program changes no tier). */
-async function programOrNone(trx: Db, campaignId: string): Promise<LoyaltyProgram | null> {
+async function programOrNone(trx: Tx, campaignId: string): Promise<LoyaltyProgram | null> {
   try {
     return await findProgram({ db: trx }, campaignId);
   } catch (error) {
@@ -49,7 +49,7 @@ async function programOrNone(trx: Db, campaignId: string): Promise<LoyaltyProgra
 }
 
 /** The points that qualify for a tier: the balance, or what the card earned in the current period. */
-async function qualifyingPoints(trx: Db, change: PointsChanged, rules: TierRules | null): Promise<number> {
+async function qualifyingPoints(trx: Tx, change: PointsChanged, rules: TierRules | null): Promise<number> {
   const period = qualificationPeriod(rules);
   if (!period) return change.balance;
   return pointsEarnedSince(trx, change.voucherId, `${periodOf(period, change.at.slice(0, 10)).start}T00:00:00.000Z`);
@@ -82,7 +82,7 @@ interface Move {
  * for up- and downgrades, and `loyalty_tier_to` (the tier after the move) whenever there is one,
  * as the reference's base event requires.
  */
-async function emitMove(trx: Db, change: PointsChanged, program: LoyaltyProgram, m: Move): Promise<void> {
+async function emitMove(trx: Tx, change: PointsChanged, program: LoyaltyProgram, m: Move): Promise<void> {
   if (change.customerId === null) return;
   const customer = await findSimpleCustomer(trx, change.customerId);
   const campaign = presentSimpleCampaign(await getProgram({ db: trx }, program.id));
@@ -115,7 +115,7 @@ async function emitMove(trx: Db, change: PointsChanged, program: LoyaltyProgram,
  * left every tier. Returns the tiers before and after, as events show them.
  */
 async function storeMove(
-  trx: Db,
+  trx: Tx,
   change: PointsChanged,
   move: TierMove,
   held: members.MemberTierRow | undefined,
@@ -147,7 +147,7 @@ async function storeMove(
  * ledger's points seam): stores the move, sets the holder's loyalty.campaigns tier, emits the
  * tier event once and fires the tier seam. A program without tiers costs one indexed read.
  */
-export async function recomputeMemberTier(deps: TierDeps, trx: Db, change: PointsChanged): Promise<void> {
+export async function recomputeMemberTier(deps: TierDeps, trx: Tx, change: PointsChanged): Promise<void> {
   if (change.campaignId === null) return;
   const tiers = await repo.listProgramTiers(trx, change.campaignId);
   const held = await members.findMemberTierRow(trx, change.voucherId);
@@ -194,7 +194,7 @@ export async function recomputeMemberTier(deps: TierDeps, trx: Db, change: Point
  * member rows go with the tier; their next points change finds their tier again).
  */
 export async function releaseTierMembers(
-  trx: Db,
+  trx: Tx,
   tier: { id: string; campaign_id: string },
   program: { name: string },
   at: string,

@@ -1,5 +1,5 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import { queryTemplate } from '../../../db/sqlite/query-template.js';
+import { queryTemplate } from '../../../db/query-template.js';
 import type { OrderBy } from '../../../lib/pagination.js';
 import type { LoyaltyTierTable } from './tiers.table.js';
 import type { Db } from '../../../db/engine.js';

@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../../app/deps.js';
-import type { Database } from '../../../db/database.js';
 import { emit } from '../../events/index.js';
 import { debitPoints, type RelatedIds } from '../../ledgers/index.js';
 import { type RewardView, claimRewardStock } from '../../rewards/index.js';
@@ -11,6 +9,7 @@ import { giveCampaignReward } from './reward-campaign.service.js';
 import type { AppliedRedeemable, Customer } from './redemption-plan.service.js';
 import type { RowContext } from './redemption-rows.rules.js';
 import { Refusal } from './redemption-refusal.rules.js';
+import type { Tx } from '../../../db/engine.js';
 
 /**
  * A loyalty card spending points on a reward (`reward: {id, points}`), inside the request's
@@ -43,7 +42,7 @@ export function pointsOf(applied: AppliedRedeemable): number {
 /** What the reward gives besides: a unit of stock, or a campaign's voucher or balance. */
 async function give(
   deps: Pick<Deps, 'seams' | 'clock'>,
-  trx: Kysely<Database>,
+  trx: Tx,
   reward: RewardView,
   input: SpendInput,
   related: RelatedIds,
@@ -67,7 +66,7 @@ async function give(
 
 export async function spendLoyalty(
   deps: Pick<Deps, 'seams' | 'clock'>,
-  trx: Kysely<Database>,
+  trx: Tx,
   applied: AppliedRedeemable,
   input: SpendInput,
 ): Promise<LoyaltySpend> {
@@ -108,7 +107,7 @@ export async function spendLoyalty(
 }
 
 async function announceReward(
-  trx: Kysely<Database>,
+  trx: Tx,
   args: { card: VoucherRow; assignment: unknown; result: Record<string, unknown>; points: number; input: SpendInput },
 ): Promise<void> {
   const { card, input } = args;

@@ -1,5 +1,3 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/database.js';
 import type { StackingRules } from '../../../engine/stacking/index.js';
 import type { Actor } from '../../../lib/actor.js';
 import type { Seams } from '../../../lib/seams.js';
@@ -12,6 +10,7 @@ import {
   type OrderContext,
 } from '../../orders/index.js';
 import { customerOf, previewedCustomerOf, type Customer } from './redemption-customer.service.js';
+import type { Db, Tx } from '../../../db/engine.js';
 import type { StackableBody } from './redemptions.schemas.js';
 
 /**
@@ -32,28 +31,26 @@ export interface PipelineContext {
  * transaction (STORED), or previewed from the same reads and checks (PREVIEWED: a validation
  * writes neither; its answer is what a redemption would store now).
  */
-export interface PlanSubjects {
-  customer(db: Kysely<Database>, ctx: PipelineContext, body: StackableBody): Promise<Customer | null>;
+export interface PlanSubjects<D extends Db> {
+  customer: (db: D, ctx: PipelineContext, body: StackableBody) => Promise<Customer | null>;
   /** The order; `ctx.customer` is the request's, which the order may name by id. */
-  order(
-    db: Kysely<Database>,
-    ctx: OrderContext,
-    input: CreateOrderBody,
-  ): Promise<{ order: OrderObject; created: boolean }>;
+  order: (db: D, ctx: OrderContext, input: CreateOrderBody) => Promise<{ order: OrderObject; created: boolean }>;
 }
 
-export const STORED: PlanSubjects = {
+/** Stored: the customer and order are upserted, so only a transaction can plan with these. */
+export const STORED: PlanSubjects<Tx> = {
   customer: customerOf,
   order: (db, ctx, input) => upsertOrder(db, ctx, input, API_UPSERT),
 };
-export const PREVIEWED: PlanSubjects = { customer: previewedCustomerOf, order: previewOrder };
+/** Previewed: reads alone, inside a transaction or outside one. */
+export const PREVIEWED: PlanSubjects<Db> = { customer: previewedCustomerOf, order: previewOrder };
 
-async function orderOf(
-  trx: Kysely<Database>,
+async function orderOf<D extends Db>(
+  trx: D,
   ctx: PipelineContext,
   body: StackableBody,
   customer: Customer | null,
-  subjects: PlanSubjects,
+  subjects: PlanSubjects<D>,
 ) {
   if (!body.order) return { order: null, created: false };
   // The order belongs to the redeeming customer unless it names its own.
@@ -73,11 +70,15 @@ export interface PlanBasis {
   orderCreated: boolean;
 }
 
-export async function planBasisOf(
-  trx: Kysely<Database>,
+/**
+ * The plan's customer and order, by `subjects`: the handle is a transaction when they are
+ * STORED (the type says so), any handle when PREVIEWED.
+ */
+export async function planBasisOf<D extends Db>(
+  trx: D,
   ctx: PipelineContext,
   body: StackableBody,
-  subjects: PlanSubjects,
+  subjects: PlanSubjects<D>,
 ): Promise<PlanBasis> {
   const customer = await subjects.customer(trx, ctx, body);
   const { order, created } = await orderOf(trx, ctx, body, customer, subjects);

@@ -1,3 +1,4 @@
+import type { Tx } from '../../../db/engine.js';
 import type { Kysely } from 'kysely';
 import type { Deps } from '../../../app/deps.js';
 import type { Database } from '../../../db/database.js';
@@ -83,7 +84,7 @@ export interface RedeemShape {
 
 async function redeemIn(
   deps: RedeemDeps,
-  trx: Kysely<Database>,
+  trx: Tx,
   ctx: PipelineContext,
   body: StackableBody,
   expiredLocks: boolean,

@@ -1,3 +1,4 @@
+import type { Tx } from '../../../db/engine.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import type { Actor } from '../../../lib/actor.js';
@@ -9,7 +10,7 @@ export type Customer = NonNullable<Awaited<ReturnType<typeof findSimpleCustomer>
 
 /** The request's customer, upserted by id or source_id with the fields sent (null when none is sent). */
 export async function customerOf(
-  trx: Kysely<Database>,
+  trx: Tx,
   ctx: { actor: Actor; at: string; seams?: Seams },
   body: StackableBody,
 ): Promise<Customer | null> {

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/database.js';
+import type { Db } from '../../../db/engine.js';
 import {
   applyStack,
   type CalculatedOrder,
@@ -93,11 +92,12 @@ function stackOf(ctx: PipelineContext, { customer, order, orderCreated }: PlanBa
   return { customer, order, orderCreated, applied, inapplicable, skipped, final: computed.final };
 }
 
-export async function planStack(
-  trx: Kysely<Database>,
+/** The whole plan of a request: STORED subjects need a transaction, PREVIEWED ones any handle (planBasisOf). */
+export async function planStack<D extends Db>(
+  trx: D,
   ctx: PipelineContext,
   body: StackableBody,
-  subjects: PlanSubjects,
+  subjects: PlanSubjects<D>,
 ): Promise<Plan> {
   const basis = await planBasisOf(trx, ctx, body, subjects);
   return stackOf(ctx, basis, await checkAll(trx, ctx, basis, body.redeemables));
@@ -105,7 +105,7 @@ export async function planStack(
 
 /** Redeemables planned together (a promotion stack's tiers) against a basis resolved already, checked as planEachAlone checks. */
 export async function planTogether(
-  trx: Kysely<Database>,
+  trx: Db,
   ctx: PipelineContext,
   basis: PlanBasis,
   redeemables: RedeemableBody[],
@@ -120,7 +120,7 @@ export async function planTogether(
  * (a discount it cannot compute) is inapplicable, not the request's error.
  */
 export async function planEachAlone(
-  trx: Kysely<Database>,
+  trx: Db,
   ctx: PipelineContext,
   basis: PlanBasis,
   redeemables: RedeemableBody[],

@@ -1,5 +1,3 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/database.js';
 import type { Deps } from '../../../app/deps.js';
 import { AppError } from '../../../lib/errors.js';
 import { timeOrderedId } from '../../../lib/ids.js';
@@ -14,6 +12,7 @@ import { calculatedOrder } from './calculated-order.rules.js';
 import { failure, isFailureKey, type Failure } from './redeemable-check.rules.js';
 import { relatedObjectOf, type LoadedRedeemable } from './redeemable-load.service.js';
 import type { AppliedRedeemable, Plan } from './redemption-plan.service.js';
+import type { Tx } from '../../../db/engine.js';
 import {
   presentRedemption,
   presentWrittenRedemption,
@@ -55,7 +54,7 @@ interface Spent {
 
 async function spend(
   deps: WriteDeps,
-  trx: Kysely<Database>,
+  trx: Tx,
   applied: AppliedRedeemable,
   ids: { child: string; orderId: string | null },
   ctx: RowContext,
@@ -127,7 +126,7 @@ function eventOf(
  * refusal's failed redemption): one summary statement with their sums, one insert of their
  * events, in the rows' order.
  */
-async function announce(trx: Kysely<Database>, rows: Announced[], ctx: RowContext, type: RedemptionEvent) {
+async function announce(trx: Tx, rows: Announced[], ctx: RowContext, type: RedemptionEvent) {
   const customer = ctx.customer;
   if (!customer || rows.length === 0) return;
   const sum = (pick: (row: RedemptionRow) => number | null) =>
@@ -180,12 +179,7 @@ function redemptionsMap(plan: Plan, parentId: string | null, childIds: string[],
   return { ...previous, [childIds[0] as string]: entry };
 }
 
-async function writeOrder(
-  trx: Kysely<Database>,
-  plan: Plan,
-  redemptions: Record<string, unknown>,
-  at: string,
-): Promise<void> {
+async function writeOrder(trx: Tx, plan: Plan, redemptions: Record<string, unknown>, at: string): Promise<void> {
   if (!plan.order || !plan.final) return;
   const storedCount = plan.order.items.length;
   const items = plan.final.items.slice(0, storedCount).flatMap((item, position) => {
@@ -224,7 +218,7 @@ async function writeOrder(
  */
 export async function writeRedemption(
   deps: WriteDeps,
-  trx: Kysely<Database>,
+  trx: Tx,
   stages: Plan,
   ctx: RowContext,
   single = false,
@@ -278,7 +272,7 @@ export async function writeRedemption(
 
 /** A refused request's failed redemption and its event (with the summary's failed count). */
 export async function writeFailure(
-  trx: Kysely<Database>,
+  trx: Tx,
   row: RedemptionRow,
   loaded: LoadedRedeemable,
   ctx: RowContext,

@@ -1,11 +1,10 @@
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../../app/deps.js';
-import type { Database } from '../../../db/database.js';
 import type { Actor } from '../../../lib/actor.js';
 import { AppError } from '../../../lib/errors.js';
 import { findLiveCampaign } from '../../campaigns/index.js';
 import { assignCardHolder, creditGift, creditPoints, type RelatedIds } from '../../ledgers/index.js';
 import { addVouchersInTransaction, findHeldVoucher, findVoucherRow, type VoucherRow } from '../../vouchers/index.js';
+import type { Tx } from '../../../db/engine.js';
 
 /**
  * A CAMPAIGN reward (parameters.campaign {id, balance}): a loyalty program's or gift campaign's
@@ -22,11 +21,7 @@ export interface CampaignRewardInput {
   at: string;
 }
 
-async function issue(
-  deps: Pick<Deps, 'seams'>,
-  trx: Kysely<Database>,
-  input: CampaignRewardInput,
-): Promise<VoucherRow> {
+async function issue(deps: Pick<Deps, 'seams'>, trx: Tx, input: CampaignRewardInput): Promise<VoucherRow> {
   const campaign = await findLiveCampaign(trx, input.campaignId);
   if (!campaign) throw new AppError('missing_reward', `The reward's campaign ${input.campaignId} no longer exists`);
   const outcome = await addVouchersInTransaction(trx, campaign, {
@@ -48,7 +43,7 @@ async function issue(
 
 export async function giveCampaignReward(
   deps: Pick<Deps, 'seams'>,
-  trx: Kysely<Database>,
+  trx: Tx,
   input: CampaignRewardInput,
 ): Promise<Record<string, unknown>> {
   const held = await findHeldVoucher(trx, input.campaignId, input.customerId);

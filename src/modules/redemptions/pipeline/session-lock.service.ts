@@ -1,10 +1,9 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/database.js';
 import { AppError, type ErrorKey } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import { lockExpiry, lockSession, type Reservation, type TtlUnit } from '../../sessions/index.js';
 import { pointsOf } from './loyalty-spend.service.js';
 import type { Plan } from './redemption-plan.service.js';
+import type { Tx } from '../../../db/engine.js';
 import type { StackableBody } from './redemptions.schemas.js';
 
 /**
@@ -62,7 +61,7 @@ const LOST: Record<Reservation['kind'], ErrorKey> = {
  * planned it). A reservation that cannot be held refuses the validation with that failure's
  * 400, and the transaction rolls back: nothing is held then.
  */
-export async function holdSession(trx: Kysely<Database>, lock: SessionLock, plan: Plan, at: string): Promise<void> {
+export async function holdSession(trx: Tx, lock: SessionLock, plan: Plan, at: string): Promise<void> {
   const expiresAt = lockExpiry(at, lock.ttl, lock.ttl_unit);
   const failed = await lockSession(trx, { key: lock.key, expiresAt, at }, reservationsOf(plan));
   if (failed)

@@ -1,3 +1,4 @@
+import type { Tx } from '../../../db/engine.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import type { Actor } from '../../../lib/actor.js';
@@ -69,7 +70,7 @@ function checkOrder(row: RedemptionRow, order: RollbackInput['order']): void {
 }
 
 /** The redemption's customer as it is now (null without one, or deleted since). */
-export const redemptionCustomer = async (trx: Kysely<Database>, row: RedemptionRow): Promise<Customer | null> =>
+export const redemptionCustomer = async (trx: Tx, row: RedemptionRow): Promise<Customer | null> =>
   row.customer_id === null ? null : ((await findSimpleCustomer(trx, row.customer_id)) ?? null);
 
 /**
@@ -77,7 +78,7 @@ export const redemptionCustomer = async (trx: Kysely<Database>, row: RedemptionR
  * names it (by id or source_id); another customer is refused (invalid_customer).
  */
 export async function rollbackCustomer(
-  trx: Kysely<Database>,
+  trx: Tx,
   row: RedemptionRow,
   input: RollbackInput,
   ctx: { actor: Actor; at: string },

@@ -1,9 +1,8 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/database.js';
 import type { RollbackOrderMode } from '../../../lib/enums.js';
 import { recordOrderRedemption, findOrderObject, type OrderObject } from '../../orders/index.js';
 import { calculatedOrder, unchangedFigures, type CalculatedOrderObject } from '../pipeline/calculated-order.rules.js';
 import type { RedemptionRow } from '../redemptions.presenter.js';
+import type { Tx } from '../../../db/engine.js';
 
 /**
  * A rollback on the redemption's order (voucherify-facts 2.6, the stacking rules'
@@ -81,7 +80,7 @@ function figuresWithout(order: OrderObject, children: RedemptionRow[]) {
 
 /** Records the rollback on the order; answers the order after it (OrderCalculated), or null without one. */
 export async function rollBackOnOrder(
-  trx: Kysely<Database>,
+  trx: Tx,
   orderId: string | null,
   change: OrderRollback,
 ): Promise<CalculatedOrderObject | null> {

@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../../app/deps.js';
-import type { Database } from '../../../db/database.js';
 import type { Actor } from '../../../lib/actor.js';
 import type { CampaignType } from '../../../lib/enums.js';
 import { recordRollbackInSummary } from '../../customers/index.js';
@@ -10,6 +8,7 @@ import { releaseRewardStock } from '../../rewards/index.js';
 import { releaseVoucherRedemption } from '../../vouchers/index.js';
 import type { Customer } from '../pipeline/redemption-customer.service.js';
 import { presentRedemption, type RedemptionRow } from '../redemptions.presenter.js';
+import type { Tx } from '../../../db/engine.js';
 
 /**
  * Gives back what one child redemption took, inside the rollback's transaction, after its
@@ -35,7 +34,7 @@ interface RewardSnapshot {
   [key: string]: unknown;
 }
 
-async function refund(deps: UndoDeps, trx: Kysely<Database>, child: RedemptionRow, ctx: UndoContext): Promise<void> {
+async function refund(deps: UndoDeps, trx: Tx, child: RedemptionRow, ctx: UndoContext): Promise<void> {
   if (!child.voucher_id) return;
   const entry = await findRedemptionEntry(trx, child.voucher_id, child.id);
   // No row: the redemption moved no credits or points (a reward of 0 points, a card deleted since).
@@ -58,7 +57,7 @@ async function refund(deps: UndoDeps, trx: Kysely<Database>, child: RedemptionRo
   else await refundPoints(deps, trx, { ...change, original: entry });
 }
 
-async function returnReward(trx: Kysely<Database>, child: RedemptionRow, ctx: UndoContext): Promise<void> {
+async function returnReward(trx: Tx, child: RedemptionRow, ctx: UndoContext): Promise<void> {
   if (child.reward_snapshot === null) return;
   const reward = JSON.parse(child.reward_snapshot) as RewardSnapshot;
   if (reward.type === 'MATERIAL') await releaseRewardStock(trx, reward.id);
@@ -84,12 +83,7 @@ async function returnReward(trx: Kysely<Database>, child: RedemptionRow, ctx: Un
   });
 }
 
-export async function undoChild(
-  deps: UndoDeps,
-  trx: Kysely<Database>,
-  child: RedemptionRow,
-  ctx: UndoContext,
-): Promise<void> {
+export async function undoChild(deps: UndoDeps, trx: Tx, child: RedemptionRow, ctx: UndoContext): Promise<void> {
   if (child.voucher_id) await releaseVoucherRedemption(trx, child.voucher_id, ctx.at);
   await refund(deps, trx, child, ctx);
   await returnReward(trx, child, ctx);
@@ -107,7 +101,7 @@ const campaignTypeOf = (row: RedemptionRow): CampaignType =>
 
 /** The rollback's count in the customer's summary and its event (succeeded, or failed). */
 export async function announceRollback(
-  trx: Kysely<Database>,
+  trx: Tx,
   row: RedemptionRow,
   original: RedemptionRow | null,
   ctx: Omit<UndoContext, 'rollbackId'>,

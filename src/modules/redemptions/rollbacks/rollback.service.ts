@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
 import type { Deps } from '../../../app/deps.js';
-import type { Database } from '../../../db/database.js';
 import type { Actor } from '../../../lib/actor.js';
 import { isoNow } from '../../../lib/clock.js';
 import { AppError } from '../../../lib/errors.js';
@@ -16,6 +14,7 @@ import { rollBackOnOrder } from './rollback-order.service.js';
 import { failedRollbackRow, parentRollbackRow, rollbackRow, type RollbackRowContext } from './rollback-rows.rules.js';
 import { announceRollback, undoChild } from './rollback-undo.service.js';
 import { presentRedemption, type RedemptionObject, type RedemptionRow } from '../redemptions.presenter.js';
+import type { Tx } from '../../../db/engine.js';
 import {
   findRedemptionById,
   insertRedemptions,
@@ -43,7 +42,7 @@ interface Run {
 
 const strip = (rows: RedemptionRow[]) => rows.map(({ seq: _seq, ...row }) => row);
 
-async function rowContext(trx: Kysely<Database>, original: RedemptionRow, run: Run): Promise<RollbackRowContext> {
+async function rowContext(trx: Tx, original: RedemptionRow, run: Run): Promise<RollbackRowContext> {
   const customer = await rollbackCustomer(trx, original, run.input, run);
   const mode = (await getStackingRules(trx)).redeemables_rollback_order_mode;
   return { ...run, customer, mode };
@@ -52,7 +51,7 @@ async function rowContext(trx: Kysely<Database>, original: RedemptionRow, run: R
 /** Marks one child rolled back (the guard) and gives back what it took; undefined when it was rolled back already. */
 async function rollBackChild(
   deps: RollbackDeps,
-  trx: Kysely<Database>,
+  trx: Tx,
   child: RedemptionRow,
   ctx: RollbackRowContext,
 ): Promise<{ child: RedemptionRow; rollbackId: string } | undefined> {
@@ -63,7 +62,7 @@ async function rollBackChild(
   return { child: marked, rollbackId };
 }
 
-async function singleIn(deps: RollbackDeps, trx: Kysely<Database>, id: string, run: Run): Promise<RedemptionObject> {
+async function singleIn(deps: RollbackDeps, trx: Tx, id: string, run: Run): Promise<RedemptionObject> {
   const original = await findRollbackTarget(trx, id, 'single');
   const ctx = await rowContext(trx, original, run);
   const done = await rollBackChild(deps, trx, original, ctx);
@@ -94,12 +93,7 @@ export interface StackedRollbackAnswer {
   order: Record<string, unknown> | null;
 }
 
-async function stackedIn(
-  deps: RollbackDeps,
-  trx: Kysely<Database>,
-  id: string,
-  run: Run,
-): Promise<StackedRollbackAnswer> {
+async function stackedIn(deps: RollbackDeps, trx: Tx, id: string, run: Run): Promise<StackedRollbackAnswer> {
   const original = await findRollbackTarget(trx, id, 'stacked');
   const ctx = await rowContext(trx, original, run);
   const parentRollbackId = timeOrderedId('rr_', ctx.at);
@@ -159,7 +153,7 @@ async function run<T>(
   id: string,
   input: RollbackInput,
   actor: Actor,
-  work: (trx: Kysely<Database>, run: Run) => Promise<T>,
+  work: (trx: Tx, run: Run) => Promise<T>,
 ): Promise<T> {
   const started: Run = { actor, at: isoNow(deps.clock), input };
   try {

@@ -1,11 +1,11 @@
 import { directReads } from './direct-reads.js';
-import type { Db } from '../engine.js';
+import type { Db } from './engine.js';
 
 /**
  * A read whose answer is kept in memory until any connection commits to the file (docs/performance.md "Hot
  * paths"): for what every validation and redemption reads and almost nothing writes (the
- * stacking rules, when the next session lock expires). The check is SQLite's `PRAGMA
- * data_version`, read once per read snapshot (db/sqlite/read-snapshot.ts), so a commit by any
+ * stacking rules, when the next session lock expires). The check is the handle's direct
+ * reads' data version (db/direct-reads.ts; SQLite's `PRAGMA data_version`), read once per read snapshot (db/sqlite/read-snapshot.ts), so a commit by any
  * process, or by this process's own writer, is seen by the very next read.
  *
  * Only a handle with a reader connection of its own (the API server's) keeps answers: there

@@ -1,9 +1,9 @@
 import { SelectQueryNode, type CompiledQuery, type Compilable, type Kysely } from 'kysely';
-import { inBatches, padToBucket } from '../batches.js';
-import type { Database } from '../database.js';
+import { inBatches, padToBucket } from './batches.js';
+import type { Database } from './database.js';
 import { directReads } from './direct-reads.js';
 import { transactionRunner } from './direct-transactions.js';
-import type { Db } from '../engine.js';
+import type { Db } from './engine.js';
 
 /**
  * Where a compiled parameter comes from: a named value of the call, an element of a named
@@ -14,7 +14,7 @@ type Slot = { param: string; index?: number } | { value: unknown };
 interface Template {
   compiled: CompiledQuery;
   slots: Slot[];
-  /** A SELECT: outside a transaction, it may run straight on the reader (db/sqlite/direct-reads.ts). */
+  /** A SELECT: outside a transaction, it may run straight on the reader (db/direct-reads.ts). */
   select: boolean;
 }
 
@@ -64,8 +64,8 @@ function templateOf(compiled: CompiledQuery, names: ReadonlySet<string>): Templa
  * insert sets, the length of an IN list: `listShape`); the builder gets it back. Hot reads
  * (a voucher, a customer, the key of a request) use it too: docs/performance.md "Hot paths". The compiled
  * query runs in the caller's transaction, on the connection's cached statement: straight on
- * the reader for a SELECT outside a transaction (db/sqlite/direct-reads.ts), straight on the writer
- * inside a transaction that is open (db/sqlite/direct-transactions.ts), else through Kysely.
+ * the reader for a SELECT outside a transaction (db/direct-reads.ts), straight on the writer
+ * inside a transaction that is open (db/direct-transactions.ts), else through Kysely.
  */
 export function queryTemplate<P extends Record<string, unknown>, O>(
   build: (db: Db, param: Param<P>, shape: string) => Compilable<O>,
