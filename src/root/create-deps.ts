@@ -1,3 +1,5 @@
+import type { DatabaseEngine } from '../db/engine.js';
+import { isPostgresUrl } from '../db/location.js';
 import { WAL_SIZE_LIMIT_BYTES, type OpenOptions } from '../db/sqlite/connect.js';
 import { openSqliteEngine } from '../db/sqlite/engine.js';
 import { migrate } from '../db/sqlite/migrate.js';
@@ -9,6 +11,7 @@ import { subscribeSeams } from '../jobs/registry.js';
 import { seamSubscriptions } from './subscriptions.js';
 
 export interface DepsOptions extends OpenOptions {
+  /** A SQLite file's path, or a postgres:// URL (then open it with openDeps). */
   dbFile: string;
   clock?: Clock;
   log?: Logger;
@@ -16,6 +19,7 @@ export interface DepsOptions extends OpenOptions {
   migrate?: boolean;
 }
 
+/** The Deps of a SQLite file (openDeps opens either engine). */
 export function createDeps(options: DepsOptions): Deps {
   // Requests that write together share one durable COMMIT (db/sqlite/group-commit.ts); reads use a
   // connection of their own and never wait for the writer (db/sqlite/driver.ts). A request's commit
@@ -33,13 +37,45 @@ export function createDeps(options: DepsOptions): Deps {
     engine.sqlite.close();
     throw error;
   }
+  return depsOver(engine, options, {
+    commitStats: engine.commitStats,
+    queryStats: engine.queryStats,
+    writeIntent: engine.writeIntent,
+  });
+}
+
+const NO_COMMIT_STATS = { batches: 0, transactions: 0, commitSeconds: 0, transactionSeconds: 0 };
+
+/**
+ * The Deps of the database `options.dbFile` names: a SQLite file (createDeps), or a PostgreSQL
+ * database by its postgres:// URL, migrated under an advisory lock unless told not to. On
+ * PostgreSQL there is no group commit to count (the server groups commits itself) and no
+ * statement cache: those figures read zero.
+ */
+export async function openDeps(options: DepsOptions): Promise<Deps> {
+  if (!isPostgresUrl(options.dbFile)) return createDeps(options);
+  const [{ openPostgresEngine }, { migratePostgres }] = await Promise.all([
+    import('../db/postgres/engine.js'),
+    import('../db/postgres/migrate.js'),
+  ]);
+  if (options.migrate !== false) await migratePostgres(options.dbFile);
+  const engine = await openPostgresEngine(options.dbFile);
+  return depsOver(engine, options, {
+    commitStats: () => ({ ...NO_COMMIT_STATS }),
+    queryStats: () => ({ statements: 0, compiles: 0 }),
+  });
+}
+
+function depsOver(
+  engine: DatabaseEngine,
+  options: DepsOptions,
+  figures: Pick<Deps, 'commitStats' | 'queryStats' | 'writeIntent'>,
+): Deps {
   const onClose: Deps['onClose'] = [];
   const deps: Deps = {
     db: engine.db,
     engine,
-    commitStats: engine.commitStats,
-    queryStats: engine.queryStats,
-    writeIntent: engine.writeIntent,
+    ...figures,
     dbFile: options.dbFile,
     clock: options.clock ?? systemClock,
     // Commands and tests log only what goes wrong; serve passes its configured logger.

@@ -1,0 +1,69 @@
+import { sql } from 'kysely';
+import type pg from 'pg';
+import { AppError } from '../../lib/errors.js';
+import type { DatabaseEngine, StorageUpkeep } from '../engine.js';
+import { checkCollation, kyselyOver, openPool, type PostgresOptions } from './connect.js';
+import { withFirstWrite } from './first-write.js';
+import './errors.js';
+
+/** The PostgreSQL engine: the port (db/engine.ts) over a pg pool, and the pool for its figures. */
+export interface PostgresEngine extends DatabaseEngine {
+  readonly pool: pg.Pool;
+}
+
+const fileOnly = (what: string, instead: string): AppError =>
+  new AppError('file_database_only', `${what} works on a SQLite database file; on PostgreSQL ${instead}`);
+
+/**
+ * Storage upkeep on PostgreSQL: the server keeps its own files (autovacuum), so what promo does
+ * to a SQLite file is refused with what to use instead. A permanent deletion runs as it is:
+ * the old row versions stay until VACUUM reclaims them (docs/postgres.md).
+ */
+const storage: StorageUpkeep = {
+  space() {
+    throw fileOnly('promo vacuum', 'autovacuum keeps the tables; run VACUUM (ANALYZE) or pg_database_size() yourself');
+  },
+  releaseFreePages() {
+    throw fileOnly('promo vacuum', 'autovacuum keeps the tables; run VACUUM (ANALYZE)');
+  },
+  rewriteWhole() {
+    throw fileOnly('promo vacuum --full', 'run VACUUM FULL in a maintenance window');
+  },
+  emptyLog: () => undefined,
+  erasingFreedSpace: (fn) => fn(),
+};
+
+/** Opens the PostgreSQL database at `url` as the engine; refuses a database whose collation is not C. */
+export async function openPostgresEngine(url: string, options: PostgresOptions = {}): Promise<PostgresEngine> {
+  const pool = openPool(url, options);
+  try {
+    await checkCollation(pool);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  const db = kyselyOver(pool);
+  return {
+    db,
+    pool,
+    async inSavepoint(trx, fn) {
+      await sql`SAVEPOINT promo_item`.execute(trx);
+      try {
+        const value = await fn();
+        await sql`RELEASE SAVEPOINT promo_item`.execute(trx);
+        return value;
+      } catch (error) {
+        await sql`ROLLBACK TO SAVEPOINT promo_item`.execute(trx);
+        await sql`RELEASE SAVEPOINT promo_item`.execute(trx);
+        throw error;
+      }
+    },
+    prepareBulk() {
+      throw new Error('Bulk jobs do not run on PostgreSQL yet: the job runner keeps a SQLite file');
+    },
+    withFirstWrite,
+    shrinkCache: () => () => undefined,
+    storage,
+    close: () => db.destroy(),
+  };
+}
