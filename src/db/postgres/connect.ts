@@ -3,6 +3,7 @@ import pg from 'pg';
 import { AppError } from '../../lib/errors.js';
 import type { Database } from '../database.js';
 import { pendingFirstWrite, runFirstWrite } from './first-write.js';
+import { withoutPlanHints } from './plan-hints.js';
 import { withRetries } from './retries.js';
 
 /** Connections per process (PROMO_DB_POOL): API requests and commands share them. */
@@ -99,5 +100,9 @@ class PostgresKysely extends Kysely<Database> {
 }
 
 export function kyselyOver(pool: pg.Pool, config: Omit<KyselyConfig, 'dialect'> = {}): Kysely<Database> {
-  return new PostgresKysely({ ...config, dialect: new PostgresDialect({ pool }) });
+  return new PostgresKysely({
+    ...config,
+    dialect: new PostgresDialect({ pool }),
+    plugins: [withoutPlanHints(), ...(config.plugins ?? [])],
+  });
 }
