@@ -8,8 +8,8 @@ import { withRetries } from './retries.js';
 
 /** Connections per process (PROMO_DB_POOL): API requests and commands share them. */
 const DEFAULT_POOL_SIZE = 10;
-/** A row lock waited for longer than this fails the statement (55P03: busy), as SQLite's busy timeout does. */
-const LOCK_TIMEOUT_MS = 3000;
+/** A row lock waited for longer than this fails the statement (55P03: busy), as SQLite's busy timeout (5 s) does. */
+const LOCK_TIMEOUT_MS = 5000;
 const STATEMENT_TIMEOUT_MS = 30_000;
 
 const INT8 = 20;
