@@ -141,4 +141,35 @@ describe('money on PostgreSQL across two promo serve processes', { skip: found.s
       ],
     );
   });
+
+  it('an Idempotency-Key sent to both servers at once runs once: 10 keys, one spend each, the same answer twice', async () => {
+    const card = await giftCard(setup, 'PG-IDEM', 1000);
+    const send = (server: SpawnedServer, key: string) =>
+      fetch(`${server.url}/v1/redemptions`, {
+        method: 'POST',
+        headers: {
+          'X-App-Id': ENV.PROMO_APP_ID,
+          'X-App-Token': ENV.PROMO_APP_TOKEN,
+          'Idempotency-Key': key,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({
+          order: { amount: 100 },
+          redeemables: [{ object: 'voucher', id: 'PG-IDEM', gift: { credits: 30 } }],
+        }),
+      }).then(async (r) => ({ status: r.status, text: await r.text() }));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => Promise.all(servers.map((server) => send(server, `pg-idem-${i}`)))),
+    );
+    for (const [i, [here, there]] of answers.entries()) {
+      assert.deepEqual([here?.status, there?.status], [200, 200], `key ${i}: ${here?.text} / ${there?.text}`);
+      assert.equal(here?.text, there?.text, `key ${i}: one answer`);
+    }
+    assert.equal((await setup.request('GET', '/v1/vouchers/PG-IDEM')).body.gift.balance, 700);
+    assert.deepEqual(
+      await rows(sql`SELECT count(*) AS n, sum(delta) AS s FROM ledger_entries
+                     WHERE voucher_id = ${card.id} AND type = 'CREDITS_REDEMPTION'`),
+      [{ n: 10, s: -300 }],
+    );
+  });
 });

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type pg from 'pg';
 import { AppError } from '../../lib/errors.js';
 import type { DatabaseEngine, StorageUpkeep } from '../engine.js';
+import { POSTGRES_INSTEAD } from '../location.js';
 import { checkCollation, kyselyOver, openPool, type PostgresOptions } from './connect.js';
 import { withFirstWrite } from './first-write.js';
 import './errors.js';
@@ -11,24 +12,23 @@ export interface PostgresEngine extends DatabaseEngine {
   readonly pool: pg.Pool;
 }
 
-const fileOnly = (what: string, instead: string): AppError =>
-  new AppError('file_database_only', `${what} works on a SQLite database file; on PostgreSQL ${instead}`);
+const refused = (command: string) => (): never => {
+  throw new AppError(
+    'file_database_only',
+    `promo ${command} works on a SQLite database file; on PostgreSQL ${POSTGRES_INSTEAD.vacuum}`,
+  );
+};
 
 /**
  * Storage upkeep on PostgreSQL: the server keeps its own files (autovacuum), so what promo does
- * to a SQLite file is refused with what to use instead. A permanent deletion runs as it is:
- * the old row versions stay until VACUUM reclaims them (docs/postgres.md).
+ * to a SQLite file is refused with what to use instead (the vacuum command refuses first). A
+ * permanent deletion runs as it is: the old row versions stay until VACUUM reclaims them
+ * (docs/postgres.md).
  */
 const storage: StorageUpkeep = {
-  space() {
-    throw fileOnly('promo vacuum', 'autovacuum keeps the tables; run VACUUM (ANALYZE) or pg_database_size() yourself');
-  },
-  releaseFreePages() {
-    throw fileOnly('promo vacuum', 'autovacuum keeps the tables; run VACUUM (ANALYZE)');
-  },
-  rewriteWhole() {
-    throw fileOnly('promo vacuum --full', 'run VACUUM FULL in a maintenance window');
-  },
+  space: refused('vacuum'),
+  releaseFreePages: refused('vacuum'),
+  rewriteWhole: refused('vacuum --full'),
   emptyLog: () => undefined,
   erasingFreedSpace: (fn) => fn(),
 };
