@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
+import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
+import { globRegex } from '../../src/db/dialect.js';
 import { databaseErrorKind } from '../../src/db/errors.js';
 import { migratePostgres } from '../../src/db/postgres/migrate.js';
 import { openPostgresEngine } from '../../src/db/postgres/engine.js';
@@ -175,6 +177,49 @@ describe('the PostgreSQL engine', { skip: found.skip }, () => {
       ]);
     } finally {
       await engine.close();
+    }
+  });
+
+  it("matches codes as SQLite's GLOB does (globRegex): literals, classes, ? and *", async () => {
+    const patterns = ['PRE-[0-9][0-9]', 'A?C', 'X*', '[*]Z', 'a.b', '[^a-c]1', 'Q[]]', '50%_off'];
+    const texts = [
+      'PRE-12',
+      'PRE-1a',
+      'ABC',
+      'AC',
+      'X',
+      'Xyz',
+      '*Z',
+      'aZ',
+      'a.b',
+      'axb',
+      'd1',
+      'b1',
+      'Q]',
+      '50%_off',
+      '50x_off',
+    ];
+    const sqlite = new BetterSqlite3(':memory:');
+    const client = new pg.Client(await server.migratedDatabase());
+    await client.connect();
+    try {
+      for (const pattern of patterns) {
+        const expected = texts.filter(
+          (t) => (sqlite.prepare('SELECT ? GLOB ? AS m').get(t, pattern) as { m: number }).m === 1,
+        );
+        const { rows } = await client.query<{ t: string }>('SELECT t FROM unnest($1::text[]) AS t WHERE t ~ $2', [
+          texts,
+          globRegex(pattern),
+        ]);
+        assert.deepEqual(
+          rows.map((row) => row.t),
+          expected,
+          pattern,
+        );
+      }
+    } finally {
+      sqlite.close();
+      await client.end();
     }
   });
 });
