@@ -24,6 +24,8 @@ export interface DialectSql {
   indexedTable<T extends string>(table: T, index: string): T;
   /** Whether `column` matches SQLite's GLOB `pattern` (`*`, `?`, `[...]`; case-sensitive). */
   glob(column: string, pattern: string): RawBuilder<SqlBool>;
+  /** A table-valued term: one row (`key`, `value`) per member of the JSON object in `column`. */
+  jsonObjectEntries(column: string): RawBuilder<unknown>;
 }
 
 /**
@@ -58,6 +60,7 @@ const sqliteSql: DialectSql = {
   indexedTable: <T extends string>(table: T, index: string) =>
     sql`${sql.table(table)} indexed by ${sql.id(index)}` as unknown as T,
   glob: (column, pattern) => sql<SqlBool>`${sql.ref(column)} GLOB ${pattern}`,
+  jsonObjectEntries: (column) => sql`json_each(${sql.ref(column)})`,
 };
 
 const postgresSql: DialectSql = {
@@ -70,6 +73,7 @@ const postgresSql: DialectSql = {
   contains: (text, part) => sql<SqlBool>`strpos(${term(text)}, ${part}) > 0`,
   indexedTable: (table) => table,
   glob: (column, pattern) => sql<SqlBool>`${sql.ref(column)} ~ ${globRegex(pattern)}`,
+  jsonObjectEntries: (column) => sql`json_each(${sql.ref(column)}::json)`,
 };
 
 /** The spelling of the engine `db` runs on. */
