@@ -10,7 +10,9 @@ import { openPostgresEngine } from '../../src/db/postgres/engine.js';
 import { retryStats } from '../../src/db/postgres/retries.js';
 import { loadMigrations } from '../../src/db/sqlite/migrate.js';
 import { AppError } from '../../src/lib/errors.js';
-import { openDeps } from '../../src/root/create-deps.js';
+import { createDeps, openDeps } from '../../src/root/create-deps.js';
+import { queryTemplate } from '../../src/db/sqlite/query-template.js';
+import { freshDbFile } from '../support/db.js';
 import { databaseUrl, postgresForTests, type TestPostgres } from '../support/postgres.js';
 
 const found = await postgresForTests();
@@ -220,6 +222,24 @@ describe('the PostgreSQL engine', { skip: found.skip }, () => {
     } finally {
       sqlite.close();
       await client.end();
+    }
+  });
+
+  it('runs one query template on a SQLite file and on PostgreSQL in the same process, each with its own SQL', async () => {
+    const byId = queryTemplate<{ id: string }, { id: string; name: string }>((db, param) =>
+      db.selectFrom('categories').select(['id', 'name']).where('id', '=', param('id')),
+    );
+    const insert = sql`INSERT INTO categories (id, name, hierarchy, created_at) VALUES ('cat_t', 'both', 1, 't')`;
+    const file = createDeps({ dbFile: freshDbFile() });
+    const engine = await openPostgresEngine(await server.migratedDatabase());
+    try {
+      await insert.execute(file.db);
+      await insert.execute(engine.db);
+      assert.deepEqual(await byId(file.db, { id: 'cat_t' }), [{ id: 'cat_t', name: 'both' }]);
+      assert.deepEqual(await byId(engine.db, { id: 'cat_t' }), [{ id: 'cat_t', name: 'both' }]);
+    } finally {
+      await file.close();
+      await engine.close();
     }
   });
 });
