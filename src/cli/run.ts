@@ -45,18 +45,19 @@ export async function runWithDeps(
   body: (deps: Deps) => Promise<void>,
   before?: () => void,
 ): Promise<void> {
-  const [{ createDeps }, { logLevelFrom }, { createLogger }] = await Promise.all([
+  const [{ openDeps }, { logLevelFrom }, { createLogger }, { isPostgresUrl }] = await Promise.all([
     import('../root/create-deps.js'),
     import('../app/config.js'),
     import('../app/logger.js'),
+    import('../db/location.js'),
   ]);
   await runCommand(options, async (dbFile) => {
     before?.();
-    requireDatabase(dbFile);
+    if (!isPostgresUrl(dbFile)) requireDatabase(dbFile);
     let deps: Deps | undefined;
     try {
       // A command logs only what goes wrong unless PROMO_LOG_LEVEL asks for more: its answer is on stdout.
-      deps = createDeps({ dbFile, log: createLogger({ level: usage(() => logLevelFrom(undefined, 'warn')) }) });
+      deps = await openDeps({ dbFile, log: createLogger({ level: usage(() => logLevelFrom(undefined, 'warn')) }) });
       await body(deps);
     } finally {
       await deps?.close();

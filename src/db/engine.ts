@@ -27,13 +27,16 @@ export interface SpaceFigures {
 
 /**
  * A write that must commit together with a request's own first write, or not at all: the
- * idempotency key's row. `write` runs right after the request's first transaction begins,
- * inside it; if it throws (the key is taken) the transaction is undone and the error reaches
- * the caller.
+ * idempotency key's row. The engine runs `statement` right after the request's first
+ * transaction begins, inside it; if it fails (the key is taken) the transaction is undone and
+ * the caller gets `refusal(error)`.
  */
 export interface FirstWrite {
-  write(run: (query: CompiledQuery) => void): void;
-  /** Set once `write` ran inside a transaction. */
+  /** The statement, compiled for this engine. */
+  statement(): CompiledQuery;
+  /** What the caller sees when the statement fails. */
+  refusal(error: unknown): unknown;
+  /** Set once the statement ran inside a transaction. */
   done: boolean;
 }
 

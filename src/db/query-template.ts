@@ -1,6 +1,7 @@
 import { SelectQueryNode, type CompiledQuery, type Compilable, type Kysely } from 'kysely';
 import { inBatches, padToBucket } from './batches.js';
 import type { Database } from './database.js';
+import { dialectOf } from './dialect.js';
 import { directReads } from './direct-reads.js';
 import { transactionRunner } from './direct-transactions.js';
 import type { Db } from './engine.js';
@@ -72,7 +73,9 @@ export function queryTemplate<P extends Record<string, unknown>, O>(
 ): (db: Db, params: P, shape?: string) => Promise<O[]> {
   const templates = new Map<string, Template>();
   return async (db, params, shape = '') => {
-    let template = templates.get(shape);
+    // Compiled per engine too: a process may hold both (a copy from a file to PostgreSQL).
+    const key = `${dialectOf(db).name}:${shape}`;
+    let template = templates.get(key);
     if (!template) {
       const names = new Set<string>();
       const token = (name: string) => {
@@ -83,7 +86,7 @@ export function queryTemplate<P extends Record<string, unknown>, O>(
         list: (name: string, count: number) => Array.from({ length: count }, (_, i) => token(`${name}[${i}]`)),
       }) as unknown as Param<P>;
       template = templateOf(build(db, param, shape).compile(), names);
-      templates.set(shape, template);
+      templates.set(key, template);
     }
     const { compiled, slots } = template;
     const parameters: unknown[] = new Array(slots.length);

@@ -91,6 +91,8 @@ export const errorCatalogue = {
   job_failed: entry(400, 'Job failed'),
   vacuum_needs_full: entry(400, 'Full vacuum needed'),
   database_in_use: entry(409, 'Database in use'),
+  // A command that works on a database file only (backup, restore, vacuum --full) on PostgreSQL.
+  file_database_only: entry(400, 'Only for a database file'),
   file_exists: entry(409, 'File exists'),
   invalid_backup: entry(400, 'Invalid backup'),
   job_already_ended: entry(409, 'Job already ended'),
@@ -102,6 +104,7 @@ export const errorCatalogue = {
   internal_error: entry(500, 'Internal server error'),
   database_busy: entry(500, 'Database busy'),
   schema_too_new: entry(500, 'Database is newer than this binary'),
+  database_collation: entry(500, 'Database collation is not C'),
   invalid_event: entry(500, 'Invalid event'),
   invalid_summary_change: entry(500, 'Invalid summary change'),
   customer_summary_out_of_balance: entry(500, 'Customer summary out of balance'),

@@ -8,12 +8,11 @@ import { freshDbFile } from '../support/db.js';
 
 const marker = (): FirstWrite => ({
   done: false,
-  write: (run) =>
-    run(
-      CompiledQuery.raw(
-        "INSERT INTO idempotency_keys (credential, key, request_hash, created_at) VALUES ('c', 'k', 'h', 't')",
-      ),
+  statement: () =>
+    CompiledQuery.raw(
+      "INSERT INTO idempotency_keys (credential, key, request_hash, created_at) VALUES ('c', 'k', 'h', 't')",
     ),
+  refusal: (error) => error,
 });
 
 describe('the first write of a request', () => {

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import type { Migration } from '../../src/db/migrations.js';
+import { loadPostgresMigrations, migratePostgres } from '../../src/db/postgres/migrate.js';
 
 /**
  * A PostgreSQL server for tests, in this order of preference:
@@ -31,46 +33,16 @@ export interface TestPostgres {
 
 export type PostgresForTests = { skip: string; server?: undefined } | { skip: false; server: TestPostgres };
 
-const POSTGRES_SQL_DIR = fileURLToPath(new URL('../../sql/postgres/', import.meta.url));
+/** sql/postgres/ in order: promo's own list of the PostgreSQL migrations. */
+export const postgresMigrationFiles = (): Migration[] => loadPostgresMigrations();
 
-/** sql/postgres/NNNN_<what>.sql in order, as the SQLite migrator lists sql/. */
-export function postgresMigrationFiles(dir = POSTGRES_SQL_DIR): Array<{ version: number; name: string; sql: string }> {
-  return readdirSync(dir)
-    .filter((file) => /^\d{4}_[\w-]+\.sql$/.test(file))
-    .sort()
-    .map((file) => ({
-      version: Number(file.slice(0, 4)),
-      name: file.replace(/\.sql$/, ''),
-      sql: readFileSync(join(dir, file), 'utf8'),
-    }));
-}
-
-/**
- * Applies sql/postgres/ to an empty database the way promo's migrator applies sql/: each file in
- * its own transaction, recorded in schema_migrations. A stand-in until the engine has its own
- * PostgreSQL migrator; the baseline counts as version 31.
- */
+/** Applies sql/postgres/ to an empty database with promo's own migrator; the versions it then records. */
 export async function applyPostgresMigrations(url: string): Promise<number[]> {
-  const client = new pg.Client(url);
-  await client.connect();
-  try {
-    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-      version bigint PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)`);
-    for (const migration of postgresMigrationFiles()) {
-      await client.query('BEGIN');
-      await client.query(migration.sql);
-      await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
-        migration.version,
-        migration.name,
-        new Date().toISOString(),
-      ]);
-      await client.query('COMMIT');
-    }
+  await migratePostgres(url);
+  return withClient(url, async (client) => {
     const { rows } = await client.query<{ version: string }>('SELECT version FROM schema_migrations ORDER BY version');
     return rows.map((row) => Number(row.version));
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /**

@@ -1,13 +1,14 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Deps } from '../../src/app/deps.js';
-import { createDeps } from '../../src/root/create-deps.js';
+import { openDeps } from '../../src/root/create-deps.js';
 import { createLogger } from '../../src/app/logger.js';
 import { createApp } from '../../src/http/app.js';
 import { createHttpServer } from '../../src/http/server.js';
 import { systemClock, type Clock } from '../../src/lib/clock.js';
 import { createKey, type CreatedKey } from '../../src/modules/auth/keys.service.js';
 import { freshDbFile } from './db.js';
+import { postgresForTests, type TestPostgres } from './postgres.js';
 
 /**
  * An answer as a test reads it. `T` types the body: pass it where a test relies on a shape
@@ -76,15 +77,31 @@ export interface StartOptions {
   rateLimit?: number;
 }
 
-/** The real app on a real database file, listening on port 0, with one server and one client key. */
+let postgres: Promise<TestPostgres> | undefined;
+
+/**
+ * PROMO_TEST_ENGINE=postgres runs the test servers of a file on PostgreSQL: each gets a fresh
+ * migrated database of one server per process (test/support/postgres.ts). A switch for running
+ * API test files on the second engine; tests that reach SQLite itself fail there.
+ */
+async function freshDatabase(): Promise<string> {
+  if (process.env.PROMO_TEST_ENGINE !== 'postgres') return freshDbFile();
+  postgres ??= postgresForTests().then((found) => {
+    if (found.skip !== false) throw new Error(`PROMO_TEST_ENGINE=postgres: ${found.skip}`);
+    return found.server;
+  });
+  return (await postgres).migratedDatabase();
+}
+
+/** The real app on a real database (a fresh file unless told), listening on port 0, with one server and one client key. */
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
-  const dbFile = options.dbFile ?? freshDbFile();
+  const dbFile = options.dbFile ?? (await freshDatabase());
   const logLines: LogLine[] = [];
   const log = createLogger({
     level: 'debug',
     destination: { write: (line: string) => void logLines.push(JSON.parse(line) as LogLine) },
   });
-  const deps = createDeps({ dbFile, clock: options.clock ?? systemClock, log });
+  const deps = await openDeps({ dbFile, clock: options.clock ?? systemClock, log });
   const serverKey = await createKey(deps, { kind: 'server', name: 'test server key' });
   const clientKey = await createKey(deps, { kind: 'client', name: 'test client key', origins: options.clientOrigins });
   const app = createApp(deps, {

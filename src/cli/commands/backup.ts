@@ -4,6 +4,7 @@ import {
   type RestoreReport,
   type ReturningKey,
 } from '../../modules/maintenance/index.js';
+import { POSTGRES_INSTEAD, requireDatabaseFile } from '../../db/location.js';
 import { databaseToCreate, requireDatabase, requireFolderOf } from '../mistakes.js';
 import { printJson, runCommand, type CommonOptions } from '../run.js';
 
@@ -16,6 +17,7 @@ const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 /** `promo backup <file>`: an online, checked copy beside a running server. */
 export const backupCommand = (target: string, options: CommonOptions) =>
   runCommand(options, async (dbFile) => {
+    requireDatabaseFile(dbFile, 'backup', POSTGRES_INSTEAD.backup);
     requireDatabase(dbFile);
     requireFolderOf(target);
     const report = await backupDatabase(dbFile, target);
@@ -52,6 +54,7 @@ function keysNote(report: RestoreReport): string {
  */
 export const restoreCommand = (source: string, options: RestoreOptions) =>
   runCommand(options, (dbFile) => {
+    requireDatabaseFile(dbFile, 'restore', POSTGRES_INSTEAD.backup);
     const created = databaseToCreate(dbFile);
     const report = restoreDatabase(source, dbFile, { keepKeys: options.keepKeys });
     if (options.json) return printJson(report);

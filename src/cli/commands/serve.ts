@@ -3,9 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { loadConfig, webhookTimingFromEnv, type ConfigOverrides } from '../../app/config.js';
 import type { Deps } from '../../app/deps.js';
-import { createDeps } from '../../root/create-deps.js';
+import { openDeps } from '../../root/create-deps.js';
+import { isPostgresUrl } from '../../db/location.js';
 import { createLogger } from '../../app/logger.js';
-import { createMetrics } from '../../http/metrics.js';
+import { createMetrics, type Metrics } from '../../http/metrics.js';
 import { createApp } from '../../http/app.js';
 import { createHttpServer } from '../../http/server.js';
 import { AppError } from '../../lib/errors.js';
@@ -60,6 +61,27 @@ function shutdownOn(server: Server, deps: Deps): void {
   process.on('SIGTERM', stop);
 }
 
+/**
+ * Bulk jobs run on `workers` threads; on shutdown the runner finishes its portions in flight
+ * and releases its leases, so another process can take the jobs over at once. The periodic
+ * sweeps (points expiry...) run with it. The runner keeps a SQLite file (write gate, WAL
+ * copies): on PostgreSQL it is not started yet, and the log says so.
+ */
+function startJobs(deps: Deps, config: ReturnType<typeof loadConfig>, metrics: Metrics): void {
+  if (!deps.engine.jobHost) {
+    deps.log.warn('bulk jobs and sweeps do not run on PostgreSQL yet: this server runs none', {});
+    return;
+  }
+  const runner = startJobRunner(deps, {
+    workers: config.workers,
+    registry: jobRegistry,
+    sweeps: sweepRegistry,
+    onCheckpoint: (ms) => metrics.observeCheckpoint(ms / 1000),
+    handOffMs: config.handOffMs,
+  });
+  deps.onClose.push(() => runner.stop());
+}
+
 export async function serve(options: ConfigOverrides): Promise<void> {
   let config;
   let webhookTiming;
@@ -72,9 +94,9 @@ export async function serve(options: ConfigOverrides): Promise<void> {
   let deps: Deps;
   try {
     // Said first, so a mistyped --db shows at once (every other command refuses a missing file).
-    if (databaseToCreate(config.dbFile))
+    if (!isPostgresUrl(config.dbFile) && databaseToCreate(config.dbFile))
       process.stderr.write(`Created a new promo database at ${resolve(config.dbFile)}\n`);
-    deps = createDeps({ dbFile: config.dbFile, log: createLogger({ level: config.logLevel }) });
+    deps = await openDeps({ dbFile: config.dbFile, log: createLogger({ level: config.logLevel }) });
     announceKeys(await bootstrapKeys(deps, config));
   } catch (error) {
     return fail(error, { dbFile: config.dbFile });
@@ -83,14 +105,7 @@ export async function serve(options: ConfigOverrides): Promise<void> {
   // flight and releases its leases, so another process can take the jobs over at once. The
   // periodic sweeps (points expiry...) run with it.
   const metrics = createMetrics(deps);
-  const runner = startJobRunner(deps, {
-    workers: config.workers,
-    registry: jobRegistry,
-    sweeps: sweepRegistry,
-    onCheckpoint: (ms) => metrics.observeCheckpoint(ms / 1000),
-    handOffMs: config.handOffMs,
-  });
-  deps.onClose.push(() => runner.stop());
+  startJobs(deps, config, metrics);
   // Webhooks: the outbox's sender, off the request path (modules/webhooks/delivery-loop.service.ts).
   const webhooks = startDeliveryLoop(deps, loopOptions(webhookTiming));
   deps.onClose.push(() => webhooks.stop());

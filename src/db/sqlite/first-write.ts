@@ -19,11 +19,12 @@ export const withFirstWrite = <T>(first: FirstWrite, fn: () => Promise<T>): Prom
 export function runFirstWrite(sqlite: BetterSqlite3.Database, undo: () => void): void {
   const first = pending.getStore();
   if (!first || first.done) return;
+  const query = first.statement();
   try {
-    first.write((query: CompiledQuery) => sqlite.prepare(query.sql).run(query.parameters as unknown[]));
+    sqlite.prepare(query.sql).run(query.parameters as unknown[]);
     first.done = true;
   } catch (error) {
     undo();
-    throw error;
+    throw first.refusal(error);
   }
 }

@@ -70,9 +70,18 @@ export function listCustomerPage(db: Db, q: CustomerPageQuery): Promise<Customer
     .execute();
 }
 
-/** The exact number of customers, kept by triggers (see sql/0003_customers.sql). */
+/**
+ * The exact number of customers, kept by triggers (see sql/sqlite/0003_customers.sql): a sum,
+ * as PostgreSQL keeps the count in slots (docs/postgres.md); SQLite's one row sums to itself.
+ */
 export const countAllCustomers = async (db: Db): Promise<number> =>
-  (await db.selectFrom('customer_counts').select('total').where('id', '=', 1).executeTakeFirstOrThrow()).total;
+  (
+    await db
+      .selectFrom('customer_counts')
+      .select((eb) => eb.fn.sum<number>('total').as('total'))
+      .where('id', '=', 1)
+      .executeTakeFirstOrThrow()
+  ).total;
 
 /** The exact number of customers matching filters; counted on the filter's index. */
 export const countCustomers = async (db: Db, filters: CustomerFilters): Promise<number> => {

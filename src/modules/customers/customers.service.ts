@@ -22,6 +22,7 @@ import * as repo from './customers.repository.js';
 import { presentSimpleCustomer, type CustomerObject, type SimpleCustomer } from './customers.presenter.js';
 import { updateCustomerSchema, type CreateCustomerBody, type CustomerFields } from './customers.schemas.js';
 import type { Db, Tx } from '../../db/engine.js';
+import { lockRows } from '../../db/locks.js';
 
 type ReadDeps = Pick<Deps, 'db'>;
 type WriteDeps = Pick<Deps, 'db' | 'clock'>;
@@ -106,8 +107,16 @@ async function namedCustomer(
   return cached !== undefined ? (cached ?? undefined) : repo.findCustomerBySourceId(db, input.source_id);
 }
 
+/**
+ * The customer is the first row a request's transaction locks (db/locks.ts: one order across
+ * promo), and the update is computed from the row read after the lock. A redemption's
+ * per-customer limit (a count of the customer's redemptions, then an insert) holds across
+ * processes because of this lock: a redemption upserts its customer first.
+ */
 async function writeCustomer(trx: Tx, ctx: ChangeContext, input: CreateCustomerBody): Promise<CustomerWritten> {
-  const existing = await namedCustomer(trx, input);
+  const named = await namedCustomer(trx, input);
+  const existing =
+    named && (await lockRows(trx, 'customers', [named.id])) ? await repo.findCustomerById(trx, named.id) : named;
   return existing ? applyUpdate(trx, ctx, existing, input) : insertNew(trx, ctx, input);
 }
 

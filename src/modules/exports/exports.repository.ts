@@ -4,6 +4,7 @@ import type { ExportRow, ExportSource } from './export-sources.rules.js';
 import type { ExportTable } from './exports.table.js';
 import type { DynamicSchema } from '../../db/database.js';
 import type { Db } from '../../db/engine.js';
+import { dialectOf } from '../../db/dialect.js';
 
 export type ExportRecord = Selectable<ExportTable>;
 
@@ -85,16 +86,13 @@ type Untyped = SelectQueryBuilder<DynamicSchema, string, ExportRow>;
 
 /**
  * The source's row query, without its walk: the columns, the lookups, rows up to `seqBound`.
- * `index` names the index it must read (SQLite's INDEXED BY, which Kysely's builder lacks:
- * hence the raw table reference).
+ * `index` names the index it must read (db/dialect.ts indexedTable).
  */
 function rowsOf(db: Db, source: ExportSource, columns: readonly string[], seqBound: number, index?: string): Untyped {
   const table = source.table;
   const lookups = (source.lookups ?? []).filter((l) => columns.includes(l.as));
   const own = columns.filter((c) => !lookups.some((l) => l.as === c));
-  // Kysely types no unaliased raw table, yet compiles one as written: the cast only quiets the type.
-  const from =
-    index === undefined ? table : (sql`${sql.table(table)} indexed by ${sql.id(index)}` as unknown as string);
+  const from = index === undefined ? table : dialectOf(db).indexedTable(table, index);
   return untyped(db)
     .selectFrom(from)
     .select([...own.map((c) => `${table}.${c}`), `${table}.seq`])

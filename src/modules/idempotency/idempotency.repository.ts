@@ -17,17 +17,11 @@ export const findKey = (db: Db, ref: KeyRef): Promise<IdempotencyRow | undefined
     .executeTakeFirst();
 
 /**
- * Inserts the key's row inside the transaction the engine just began (db/engine.ts FirstWrite).
- * Kysely builds the statement; the engine's `run` executes it directly, as its driver holds
- * Kysely's connection while it begins. Throws a unique-key error when the key is taken.
+ * The insert of the key's row, compiled: the engine runs it inside the transaction it just
+ * began (db/engine.ts FirstWrite). Fails with a unique-key error when the key is taken.
  */
-export function insertKeyRaw(
-  db: Db,
-  run: (query: CompiledQuery) => void,
-  row: Omit<IdempotencyRow, 'status' | 'body'>,
-): void {
-  run(db.insertInto('idempotency_keys').values(row).compile());
-}
+export const insertKeyStatement = (db: Db, row: Omit<IdempotencyRow, 'status' | 'body'>): CompiledQuery =>
+  db.insertInto('idempotency_keys').values(row).compile();
 
 export const saveAnswer = async (db: Db, ref: KeyRef, status: number, body: string | null): Promise<void> => {
   await db

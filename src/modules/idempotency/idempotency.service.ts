@@ -56,19 +56,14 @@ export class KeyTaken extends Error {
 export function keyRowOnFirstWrite(deps: IdempotencyDeps, request: IdempotentRequest): FirstWrite {
   return {
     done: false,
-    write(run) {
-      try {
-        repo.insertKeyRaw(deps.db, run, {
-          credential: request.credential,
-          key: request.key,
-          request_hash: request.hash,
-          created_at: isoNow(deps.clock),
-        });
-      } catch (error) {
-        if (isDatabaseError(error, 'unique')) throw new KeyTaken();
-        throw error;
-      }
-    },
+    statement: () =>
+      repo.insertKeyStatement(deps.db, {
+        credential: request.credential,
+        key: request.key,
+        request_hash: request.hash,
+        created_at: isoNow(deps.clock),
+      }),
+    refusal: (error) => (isDatabaseError(error, 'unique') ? new KeyTaken() : error),
   };
 }
 

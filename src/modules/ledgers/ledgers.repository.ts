@@ -189,7 +189,7 @@ export function listEntries(
     .selectAll()
     .where('voucher_id', '=', voucherId)
     .where(
-      sql<boolean>`NOT (reason IS 'Opening balance' AND operation_type = 'AUTOMATIC' AND substr(type, 1, 7) = 'POINTS_')`,
+      sql<boolean>`NOT (reason IS NOT DISTINCT FROM 'Opening balance' AND operation_type = 'AUTOMATIC' AND substr(type, 1, 7) = 'POINTS_')`,
     );
   if (page.afterSeq !== undefined) query = query.where('seq', page.descending ? '<' : '>', page.afterSeq);
   return query

@@ -1,4 +1,5 @@
 import { sql, type Insertable, type Kysely } from 'kysely';
+import { dialectOf } from '../../db/dialect.js';
 
 import { insertTemplate } from '../../db/query-template.js';
 import type { RedemptionRow } from './redemptions.presenter.js';
@@ -78,8 +79,8 @@ export const countCustomerRedemptions = async (db: Db, customerId: string, relat
  * THE rollback guard: a successful redemption becomes ROLLED_BACK and records its rollback in
  * `related_redemptions.rollbacks`, in one statement that only a SUCCEEDED row passes, so of
  * any number of concurrent rollbacks exactly one changes it. Undefined when it was not
- * SUCCEEDED (rolled back already). Raw SQL for json_insert: Kysely's builder has no JSON
- * array append, and SQLite's `$.rollbacks[#]` is the one-statement way.
+ * SUCCEEDED (rolled back already). The append is the engine's own JSON function
+ * (db/dialect.ts): Kysely's builder has none.
  */
 export const markRolledBack = (
   db: Db,
@@ -90,7 +91,7 @@ export const markRolledBack = (
     .updateTable('redemptions')
     .set({
       status: 'ROLLED_BACK',
-      related_redemptions: sql<string>`json_insert(related_redemptions, '$.rollbacks[#]', json(${JSON.stringify(rollback)}))`,
+      related_redemptions: dialectOf(db).jsonAppend('related_redemptions', 'rollbacks', JSON.stringify(rollback)),
     })
     .where('id', '=', id)
     .where('object', '=', 'redemption')

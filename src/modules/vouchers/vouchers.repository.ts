@@ -1,5 +1,6 @@
 import { sql, type Selectable, type Updateable } from 'kysely';
 import { keysTemplate, queryTemplate } from '../../db/query-template.js';
+import { dialectOf } from '../../db/dialect.js';
 import type { VoucherTable } from './vouchers.table.js';
 import type { Db } from '../../db/engine.js';
 
@@ -60,14 +61,14 @@ export async function maxVoucherSeq(db: Db): Promise<number> {
 }
 
 /**
- * Codes matching an SQLite GLOB pattern. Kysely has no GLOB operator, hence the raw
- * fragment; a pattern with a fixed start is answered from the code index's range.
+ * Codes matching a GLOB pattern (db/dialect.ts glob); a pattern with a fixed start is
+ * answered from the code index's range.
  */
 export async function countCodesMatching(db: Db, glob: string): Promise<number> {
   const row = await db
     .selectFrom('vouchers')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where(sql<boolean>`code GLOB ${glob}`)
+    .where(dialectOf(db).glob('code', glob))
     .executeTakeFirstOrThrow();
   return row.n;
 }

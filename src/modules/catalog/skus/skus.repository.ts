@@ -4,6 +4,7 @@ import { notIndexed } from '../../../db/sqlite/plan-hints.js';
 import type { SkuTable } from '../catalog.table.js';
 import type { ListWindow } from '../catalog-list.types.js';
 import type { Db } from '../../../db/engine.js';
+import { dialectOf } from '../../../db/dialect.js';
 
 export type SkuRow = Selectable<SkuTable>;
 export type SkuPatch = Updateable<SkuTable>;
@@ -99,11 +100,11 @@ export const listSkusOfProducts = (db: Db, productIds: readonly string[]): Promi
 
 /**
  * The attribute names the SKUs of a product set, each once. Raw SQL: Kysely's builder has no
- * form for a table-valued function (json_each) joined to a table.
+ * form for a table-valued function (db/dialect.ts jsonObjectEntries) joined to a table.
  */
 export const skuAttributeNamesOfProduct = async (db: Db, productId: string): Promise<string[]> => {
   const result = await sql<{ key: string }>`
-    SELECT DISTINCT attribute.key AS key FROM skus, json_each(skus.attributes) AS attribute
+    SELECT DISTINCT attribute.key AS key FROM skus, ${dialectOf(db).jsonObjectEntries('skus.attributes')} AS attribute
     WHERE skus.product_id = ${productId}`.execute(db);
   return result.rows.map((row) => row.key);
 };

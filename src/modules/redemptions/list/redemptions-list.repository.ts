@@ -22,6 +22,7 @@ import { redemptionField, type RedemptionFilterColumn } from './redemptions-list
 import type { RedemptionOrderField } from './redemptions-list.schemas.js';
 import type { RedemptionRow } from '../redemptions.presenter.js';
 import type { Db } from '../../../db/engine.js';
+import { dialectOf } from '../../../db/dialect.js';
 
 type RedemptionQuery<O> = SelectQueryBuilder<Database, 'redemptions', O>;
 
@@ -134,21 +135,23 @@ async function countFromCounters(db: Db, f: RedemptionFilters): Promise<number> 
  * range is a covering walk of that column's index. With several columns no index covers the
  * count, and a planner told that every key matches the whole table rightly prefers reading the
  * table to looking each match up; the count then names the driving column's index (INDEXED
- * BY), so a count never reads more than its most selective filter's matches. Raw SQL there:
- * Kysely's builder has no INDEXED BY.
+ * BY, db/dialect.ts indexedTable), so a count never reads more than its most selective
+ * filter's matches.
  */
 export async function countRedemptions(db: Db, f: RedemptionFilters): Promise<number> {
   const columns = Object.keys(f.equal) as RedemptionFilterColumn[];
   const dated = f.createdBefore !== undefined || f.createdAfter !== undefined;
   if (!dated && columns.every((c) => c === 'object' || c === 'result')) return countFromCounters(db, f);
-  const query = applyFilters(
-    db.selectFrom('redemptions').select((eb) => eb.fn.countAll<number>().as('n')),
-    f,
-  ).compile();
   const driver = DRIVERS.find((c) => columns.includes(c));
-  if (columns.length < 2 || driver === undefined) return (await db.executeQuery(query)).rows[0]?.n ?? 0;
-  const pinned = query.sql.replace('from "redemptions"', `from "redemptions" indexed by "${INDEX_OF[driver]}"`);
-  return (await db.executeQuery<{ n: number }>(CompiledQuery.raw(pinned, [...query.parameters]))).rows[0]?.n ?? 0;
+  const from =
+    columns.length < 2 || driver === undefined
+      ? 'redemptions'
+      : dialectOf(db).indexedTable('redemptions', INDEX_OF[driver]);
+  const query = applyFilters(
+    db.selectFrom(from).select((eb) => eb.fn.countAll<number>().as('n')),
+    f,
+  );
+  return (await query.executeTakeFirst())?.n ?? 0;
 }
 
 /** What the window carries: the sort keys, the rowid and every column a filter names. */

@@ -1,0 +1,81 @@
+import { PostgresAdapter, sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { Db } from './engine.js';
+
+/**
+ * The few SQL terms that SQLite and PostgreSQL spell differently (JSON text functions, a
+ * substring test), in one place: a repository asks `dialectOf(db)` for the term instead of
+ * writing either spelling. JSON columns are text on both engines (docs/postgres.md); on
+ * PostgreSQL the JSON functions work on a `::jsonb` cast and write the text back, so a value
+ * rewritten there comes back in jsonb's spelling (readers parse it; none copies it verbatim).
+ */
+export interface DialectSql {
+  readonly name: 'sqlite' | 'postgres';
+  /** `column`'s JSON text with `valueJson` (JSON text) appended to the array under its key `key`. */
+  jsonAppend(column: string, key: string, valueJson: string): RawBuilder<string>;
+  /** The text or number at `path` (keys) of `column`'s JSON. */
+  jsonValue<T>(column: string, path: readonly string[]): RawBuilder<T>;
+  /** Whether `text` holds `part` anywhere. */
+  contains(text: RawBuilder<unknown> | string, part: string): RawBuilder<SqlBool>;
+  /**
+   * `table` read through `index`: SQLite's INDEXED BY, where its planner's guess would read the
+   * table; PostgreSQL has no such clause (its planner has statistics) and reads the table.
+   * A raw table reference: Kysely types none, yet compiles it as written.
+   */
+  indexedTable<T extends string>(table: T, index: string): T;
+  /** Whether `column` matches SQLite's GLOB `pattern` (`*`, `?`, `[...]`; case-sensitive). */
+  glob(column: string, pattern: string): RawBuilder<SqlBool>;
+  /** A table-valued term: one row (`key`, `value`) per member of the JSON object in `column`. */
+  jsonObjectEntries(column: string): RawBuilder<unknown>;
+}
+
+/**
+ * SQLite's GLOB pattern as an anchored POSIX regular expression: `*` any run, `?` one
+ * character, a bracket class as it is (GLOB's `[^...]` is the regex's too), every other
+ * character literal. Anchored at a fixed start, PostgreSQL reads it from a C-collation index.
+ */
+export function globRegex(pattern: string): string {
+  let regex = '^';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i] as string;
+    const close = c === '[' ? pattern.indexOf(']', i + 2) : -1;
+    if (close > 0) {
+      regex += pattern.slice(i, close + 1).replace(/\\/g, '\\\\');
+      i = close;
+    } else if (c === '*') regex += '.*';
+    else if (c === '?') regex += '.';
+    else regex += /[\w]/.test(c) ? c : `\\${c}`;
+  }
+  return `${regex}$`;
+}
+
+const term = (text: RawBuilder<unknown> | string) => (typeof text === 'string' ? sql.ref(text) : text);
+
+const sqliteSql: DialectSql = {
+  name: 'sqlite',
+  jsonAppend: (column, key, valueJson) =>
+    sql<string>`json_insert(${sql.ref(column)}, ${`$.${key}[#]`}, json(${valueJson}))`,
+  jsonValue: <T>(column: string, path: readonly string[]) =>
+    sql<T>`json_extract(${sql.ref(column)}, ${`$.${path.join('.')}`})`,
+  contains: (text, part) => sql<SqlBool>`instr(${term(text)}, ${part}) > 0`,
+  indexedTable: <T extends string>(table: T, index: string) =>
+    sql`${sql.table(table)} indexed by ${sql.id(index)}` as unknown as T,
+  glob: (column, pattern) => sql<SqlBool>`${sql.ref(column)} GLOB ${pattern}`,
+  jsonObjectEntries: (column) => sql`json_each(${sql.ref(column)})`,
+};
+
+const postgresSql: DialectSql = {
+  name: 'postgres',
+  jsonAppend: (column, key, valueJson) =>
+    sql<string>`jsonb_set(${sql.ref(column)}::jsonb, ${`{${key}}`}::text[],
+      coalesce(${sql.ref(column)}::jsonb -> ${key}, '[]'::jsonb) || jsonb_build_array(${valueJson}::jsonb))::text`,
+  jsonValue: <T>(column: string, path: readonly string[]) =>
+    sql<T>`(${sql.ref(column)}::json #>> ${`{${path.join(',')}}`}::text[])`,
+  contains: (text, part) => sql<SqlBool>`strpos(${term(text)}, ${part}) > 0`,
+  indexedTable: (table) => table,
+  glob: (column, pattern) => sql<SqlBool>`${sql.ref(column)} ~ ${globRegex(pattern)}`,
+  jsonObjectEntries: (column) => sql`json_each(${sql.ref(column)}::json)`,
+};
+
+/** The spelling of the engine `db` runs on. */
+export const dialectOf = (db: Db): DialectSql =>
+  db.getExecutor().adapter instanceof PostgresAdapter ? postgresSql : sqliteSql;

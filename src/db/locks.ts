@@ -1,0 +1,27 @@
+import { dialectOf } from './dialect.js';
+import type { Db } from './engine.js';
+
+/** Tables whose rows a transaction may lock before reading what it then writes by. */
+export type LockableTable = 'customers' | 'orders' | 'vouchers';
+
+/**
+ * Lock-first: locks these rows of `table` (in id order, so two transactions that lock the same
+ * rows never wait for each other in a cycle) until the transaction ends, before it reads what
+ * its writes depend on (a count of the customer's redemptions, say). On SQLite the transaction
+ * holds the database's one write lock from its BEGIN IMMEDIATE, so there is nothing more to
+ * take. On PostgreSQL (READ COMMITTED) each later statement then sees every transaction that
+ * held these rows before, committed. One order across promo: session key, customer, order,
+ * vouchers and cards (docs/concurrency.md). True when it locked: a row read before may since
+ * have changed, and must be read again before anything is computed from it.
+ */
+export async function lockRows(trx: Db, table: LockableTable, ids: readonly string[]): Promise<boolean> {
+  if (ids.length === 0 || dialectOf(trx).name === 'sqlite') return false;
+  await trx
+    .selectFrom(table)
+    .select('id')
+    .where('id', 'in', [...new Set(ids)].sort())
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  return true;
+}

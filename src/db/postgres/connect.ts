@@ -1,0 +1,108 @@
+import { Kysely, PostgresDialect, type KyselyConfig, type Transaction, type TransactionBuilder } from 'kysely';
+import pg from 'pg';
+import { AppError } from '../../lib/errors.js';
+import type { Database } from '../database.js';
+import { pendingFirstWrite, runFirstWrite } from './first-write.js';
+import { withoutPlanHints } from './plan-hints.js';
+import { withRetries } from './retries.js';
+
+/** Connections per process (PROMO_DB_POOL): API requests and commands share them. */
+const DEFAULT_POOL_SIZE = 10;
+/** A row lock waited for longer than this fails the statement (55P03: busy), as SQLite's busy timeout (5 s) does. */
+const LOCK_TIMEOUT_MS = 5000;
+const STATEMENT_TIMEOUT_MS = 30_000;
+
+const INT8 = 20;
+const NUMERIC = 1700;
+
+/**
+ * int8 and numeric (count(*), sum(bigint)) as numbers, as better-sqlite3 answers them:
+ * promo's integers are minor units, points and counts, far below 2^53. One beyond it is
+ * refused rather than silently rounded.
+ */
+function exactNumber(text: string): number {
+  const value = Number(text);
+  if (Number.isInteger(value) && !Number.isSafeInteger(value))
+    throw new Error(`PostgreSQL answered ${text}, beyond the integers promo handles exactly`);
+  return value;
+}
+
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8 || oid === NUMERIC
+      ? exactNumber
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+export interface PostgresOptions {
+  poolSize?: number;
+  /** Named in pg_stat_activity. */
+  applicationName?: string;
+}
+
+/**
+ * A pool on `url`: READ COMMITTED (PostgreSQL's default, asked for anyway), lock and statement
+ * timeouts set per session at connect, so no transaction waits without bound.
+ */
+export function openPool(url: string, options: PostgresOptions = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? (Number(process.env.PROMO_DB_POOL) || DEFAULT_POOL_SIZE),
+    application_name: options.applicationName ?? 'promo',
+    options: `-c default_transaction_isolation=read\\ committed -c lock_timeout=${LOCK_TIMEOUT_MS} -c statement_timeout=${STATEMENT_TIMEOUT_MS}`,
+    types,
+  });
+  // An idle connection the server dropped is only a reason to open another, never to crash.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+/**
+ * Text must compare and fold as SQLite does (byte order; lower() folding ASCII only): every
+ * keyset cursor on ids and codes and every case-insensitive filter rely on it. A database made
+ * with another locale is refused, with the statement that makes a right one.
+ */
+export async function checkCollation(pool: pg.Pool): Promise<void> {
+  const { rows } = await pool.query<{ datname: string; datcollate: string; datctype: string; provider: string }>(
+    `SELECT datname, datcollate, datctype, datlocprovider AS provider
+       FROM pg_database WHERE datname = current_database()`,
+  );
+  const row = rows[0];
+  const isC = (value: string | undefined) => value === 'C' || value === 'POSIX';
+  // An ICU default collation ('i') ignores datcollate for ordering.
+  if (row && row.provider === 'c' && isC(row.datcollate) && isC(row.datctype)) return;
+  throw new AppError(
+    'database_collation',
+    `The PostgreSQL database ${row?.datname} has collation ${row?.datcollate} and ctype ${row?.datctype} (provider ${row?.provider === 'i' ? 'ICU' : 'libc'}); promo needs C for both (text in byte order, as SQLite): CREATE DATABASE ${row?.datname} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`,
+  );
+}
+
+/**
+ * Kysely whose every transaction runs the request's first write right after BEGIN
+ * (db/postgres/first-write.ts) and is re-run whole when it loses a race (db/postgres/retries.ts):
+ * the services' `db.transaction().execute(...)` stay as they are.
+ */
+class PostgresKysely extends Kysely<Database> {
+  override transaction(): TransactionBuilder<Database> {
+    const builder = super.transaction();
+    const execute = builder.execute.bind(builder);
+    builder.execute = <T>(callback: (trx: Transaction<Database>) => Promise<T>): Promise<T> => {
+      const first = pendingFirstWrite();
+      return withRetries(() =>
+        execute(async (trx) => {
+          if (first) await runFirstWrite(trx, first);
+          return callback(trx);
+        }),
+      );
+    };
+    return builder;
+  }
+}
+
+export function kyselyOver(pool: pg.Pool, config: Omit<KyselyConfig, 'dialect'> = {}): Kysely<Database> {
+  return new PostgresKysely({
+    ...config,
+    dialect: new PostgresDialect({ pool }),
+    plugins: [withoutPlanHints(), ...(config.plugins ?? [])],
+  });
+}

@@ -1,0 +1,76 @@
+import { sql } from 'kysely';
+import type pg from 'pg';
+import { AppError } from '../../lib/errors.js';
+import type { DatabaseEngine, StorageUpkeep } from '../engine.js';
+import { POSTGRES_INSTEAD } from '../location.js';
+import { checkCollation, kyselyOver, openPool, type PostgresOptions } from './connect.js';
+import { withFirstWrite } from './first-write.js';
+import './errors.js';
+
+/** The PostgreSQL engine: the port (db/engine.ts) over a pg pool, and the pool for its figures. */
+export interface PostgresEngine extends DatabaseEngine {
+  readonly pool: pg.Pool;
+}
+
+const refused = (command: string) => (): never => {
+  throw new AppError(
+    'file_database_only',
+    `promo ${command} works on a SQLite database file; on PostgreSQL ${POSTGRES_INSTEAD.vacuum}`,
+  );
+};
+
+/**
+ * Storage upkeep on PostgreSQL: the server keeps its own files (autovacuum), so what promo does
+ * to a SQLite file is refused with what to use instead (the vacuum command refuses first). A
+ * permanent deletion runs as it is: the old row versions stay until VACUUM reclaims them
+ * (docs/postgres.md).
+ */
+const storage: StorageUpkeep = {
+  space: refused('vacuum'),
+  releaseFreePages: refused('vacuum'),
+  rewriteWhole: refused('vacuum --full'),
+  emptyLog: () => undefined,
+  erasingFreedSpace: (fn) => fn(),
+};
+
+/** Opens the PostgreSQL database at `url` as the engine; refuses a database whose collation is not C. */
+export async function openPostgresEngine(url: string, options: PostgresOptions = {}): Promise<PostgresEngine> {
+  const pool = openPool(url, options);
+  try {
+    await checkCollation(pool);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  const db = kyselyOver(pool);
+  return {
+    db,
+    pool,
+    async inSavepoint(trx, fn) {
+      await sql`SAVEPOINT promo_item`.execute(trx);
+      try {
+        const value = await fn();
+        await sql`RELEASE SAVEPOINT promo_item`.execute(trx);
+        return value;
+      } catch (error) {
+        await sql`ROLLBACK TO SAVEPOINT promo_item`.execute(trx);
+        await sql`RELEASE SAVEPOINT promo_item`.execute(trx);
+        throw error;
+      }
+    },
+    prepareBulk() {
+      throw new Error('Bulk jobs do not run on PostgreSQL yet: the job runner keeps a SQLite file');
+    },
+    withFirstWrite,
+    shrinkCache: () => () => undefined,
+    storage,
+    // The server groups commits itself and keeps no statement cache of ours: nothing to count
+    // yet; the figures read zero, and no file of ours holds the data.
+    stats: () => ({
+      storageBytes: {},
+      commits: { batches: 0, transactions: 0, commitSeconds: 0, transactionSeconds: 0 },
+      queries: { statements: 0, compiles: 0 },
+    }),
+    close: () => db.destroy(),
+  };
+}
