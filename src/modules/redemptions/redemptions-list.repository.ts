@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
 import {
   FILTER_WINDOW_ROWS,
@@ -41,8 +41,8 @@ export interface RedemptionPageQuery {
 
 /**
  * The column whose index (column, created_at) reads a created_at-ordered page: the most
- * selective one given. result and object split the table in two at best; failure_code's index
- * holds failures only.
+ * selective one given. failure_code's index holds failures only; result and object have an
+ * index for their rare value only (sql/0033), so they drive only when they name it.
  */
 const DRIVERS: RedemptionFilterColumn[] = [
   'voucher_code',
@@ -55,6 +55,25 @@ const DRIVERS: RedemptionFilterColumn[] = [
   'object',
   'result',
 ];
+
+/** The rare value of each column indexed by that value alone (sql/0033): its partial index. */
+const RARE: Partial<Record<RedemptionFilterColumn, string>> = { result: 'FAILURE', object: 'redemption_rollback' };
+
+/** Whether the column's index serves this value. */
+const servedByIndex = (column: RedemptionFilterColumn, value: string | null | undefined): boolean =>
+  RARE[column] === undefined || RARE[column] === value;
+
+/** The most selective filter column whose index serves its value, if any. */
+const driverOf = (f: RedemptionFilters): RedemptionFilterColumn | undefined =>
+  DRIVERS.find((c) => c in f.equal && servedByIndex(c, f.equal[c]));
+
+/**
+ * A term's operand. result and object are compared with a literal (an enum value the query was
+ * checked against): a bound parameter would hide from the planner that the term implies a
+ * partial index's WHERE.
+ */
+const operandOf = (column: RedemptionFilterColumn, value: string) =>
+  RARE[column] === undefined ? value : sql.lit(value);
 
 /**
  * The filters as WHERE terms, so that one index serves the page (sql/0015): ordered by
@@ -70,14 +89,13 @@ function applyFilters<O>(
   sort?: RedemptionOrderField,
 ): RedemptionQuery<O> {
   const columns = Object.keys(f.equal) as RedemptionFilterColumn[];
-  const driver =
-    sort === undefined ? undefined : sort === 'created_at' ? DRIVERS.find((c) => columns.includes(c)) : sort;
+  const driver = sort === undefined ? undefined : sort === 'created_at' ? driverOf(f) : sort;
   const term = (column: RedemptionFilterColumn | 'created_at') =>
     sort === undefined || column === driver ? column : notIndexed(column);
   let q = query;
   for (const column of columns) {
     const value = f.equal[column];
-    q = value === null ? q.where(term(column), 'is', null) : q.where(term(column), '=', value as string);
+    q = value === null ? q.where(term(column), 'is', null) : q.where(term(column), '=', operandOf(column, value!));
   }
   const dateTerm = sort === 'created_at' || sort === undefined ? 'created_at' : notIndexed('created_at');
   if (f.createdBefore !== undefined) q = q.where(dateTerm, '<', f.createdBefore);
@@ -101,7 +119,7 @@ export function listRedemptionPage(db: Db, q: RedemptionPageQuery): Promise<Rede
   return query.limit(q.limit).offset(q.offset).execute();
 }
 
-/** Each driving column's index (sql/0015), for the count below. */
+/** Each driving column's index (sql/0015; result and object: sql/0033), for the count below. */
 const INDEX_OF: Record<RedemptionFilterColumn, string> = {
   voucher_code: 'redemptions_voucher_code',
   customer_id: 'redemptions_customer',
@@ -110,8 +128,8 @@ const INDEX_OF: Record<RedemptionFilterColumn, string> = {
   related_object_parent_id: 'redemptions_related_parent',
   campaign_name: 'redemptions_campaign_name',
   failure_code: 'redemptions_failure_code',
-  object: 'redemptions_object',
-  result: 'redemptions_result',
+  object: 'redemptions_rollbacks',
+  result: 'redemptions_failures',
 };
 
 /** The counters' sum (sql/0018) for at most an object and a result. */
@@ -145,7 +163,7 @@ export async function countRedemptions(db: Db, f: RedemptionFilters): Promise<nu
     db.selectFrom('redemptions').select((eb) => eb.fn.countAll<number>().as('n')),
     f,
   ).compile();
-  const driver = DRIVERS.find((c) => columns.includes(c));
+  const driver = driverOf(f);
   if (columns.length < 2 || driver === undefined) return (await db.executeQuery(query)).rows[0]?.n ?? 0;
   const pinned = query.sql.replace('from "redemptions"', `from "redemptions" indexed by "${INDEX_OF[driver]}"`);
   return (await db.executeQuery<{ n: number }>(CompiledQuery.raw(pinned, [...query.parameters]))).rows[0]?.n ?? 0;
