@@ -1,7 +1,0 @@
--- The PostgreSQL twin of sql/0033_redemptions_rare_filters.sql (the comments there say why):
--- the `result` and `object` filters indexed by their rare value only. The row key SQLite
--- appends to an index (seq) is written out, as in the baseline.
-DROP INDEX redemptions_result;
-DROP INDEX redemptions_object;
-CREATE INDEX redemptions_failures ON redemptions (created_at, seq) WHERE result = 'FAILURE';
-CREATE INDEX redemptions_rollbacks ON redemptions (created_at, seq) WHERE object = 'redemption_rollback';

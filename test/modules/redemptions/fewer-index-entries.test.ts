@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Deps } from '../../../src/app/deps.js';
+import { openSqlite } from '../../../src/db/sqlite/connect.js';
+import { loadMigrations, migrate } from '../../../src/db/sqlite/migrate.js';
+import { countRedemptions, listRedemptionPage } from '../../../src/modules/redemptions/redemptions-list.repository.js';
+import type { NewRedemptionRow } from '../../../src/modules/redemptions/redemptions.repository.js';
+import { createDeps } from '../../../src/root/create-deps.js';
+import { tempDir } from '../../support/db.js';
+import { failedRow, parentRow, rollbackRow, voucherChildRow, type Who } from '../../support/redemption-rows.js';
+import { sqliteOf } from '../../support/sqlite.js';
+
+/**
+ * sql/0033 on a file that already holds records: they are answered as before. Records written
+ * under 0032 (a stack, a failure, a rollback) are found by the `result` and `object` filters
+ * through the new partial indexes, and the indexes it drops are gone.
+ */
+const ann: Who = { id: 'cust_ann', source_id: 'ann' };
+const gift = { id: 'v_g1', code: 'GIFT-1', campaign: null };
+const at = (hour: number) => `2026-01-01T1${hour}:00:00.000Z`;
+const RECORDS: NewRedemptionRow[] = [
+  parentRow('r_p1', { at: at(0), who: ann, order: 'ord_1', children: ['r_c1'] }),
+  voucherChildRow('r_c1', { at: at(0), who: ann, parent: 'r_p1', order: 'ord_1', voucher: gift, gift: 300 }),
+  failedRow('rf_f1', { at: at(1), who: ann, voucher: gift, code: 'voucher_expired', message: 'voucher expired' }),
+  rollbackRow('rr_1', { at: at(2), who: ann, of: 'r_c1', order: 'ord_1', voucher: gift, gift: 300 }),
+  failedRow('rf_f2', { at: at(3), who: null, voucher: gift, code: 'voucher_expired', message: 'voucher expired' }),
+];
+
+/** A file migrated up to 0032 with the records written there, then migrated on (0033). */
+function fileMigratedOverRecords(): string {
+  const file = join(tempDir(), 'promo.db');
+  const sqlite = openSqlite(file);
+  migrate(
+    sqlite,
+    loadMigrations().filter((m) => m.version < 33),
+  );
+  for (const row of RECORDS) {
+    const columns = Object.keys(row);
+    sqlite
+      .prepare(`INSERT INTO redemptions (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`)
+      .run(row);
+  }
+  migrate(sqlite);
+  sqlite.close();
+  return file;
+}
+
+describe('sql/0033: fewer index entries per redemption record', () => {
+  let deps: Deps;
+  before(() => {
+    deps = createDeps({ dbFile: fileMigratedOverRecords() });
+  });
+  after(() => deps.close());
+
+  const newestFirst = { field: 'created_at', direction: 'desc' } as const;
+  const page = async (equal: Record<string, string>) =>
+    (await listRedemptionPage(deps.db, { filters: { equal }, sort: newestFirst, offset: 0, limit: 10 })).map(
+      (r) => r.id,
+    );
+
+  it('finds the earlier records by their rare result and object, on the partial indexes', async () => {
+    assert.deepEqual(await page({ result: 'FAILURE' }), ['rf_f2', 'rf_f1']);
+    assert.deepEqual(await page({ object: 'redemption_rollback' }), ['rr_1']);
+    assert.deepEqual(await page({ result: 'SUCCESS' }), ['rr_1', 'r_c1', 'r_p1']);
+    assert.deepEqual(await page({ object: 'redemption', result: 'FAILURE' }), ['rf_f2', 'rf_f1']);
+    const indexed = (index: string, where: string) =>
+      sqliteOf(deps)
+        .prepare(`SELECT id FROM redemptions INDEXED BY ${index} WHERE ${where} ORDER BY created_at`)
+        .pluck()
+        .all();
+    assert.deepEqual(indexed('redemptions_failures', "result = 'FAILURE'"), ['rf_f1', 'rf_f2']);
+    assert.deepEqual(indexed('redemptions_rollbacks', "object = 'redemption_rollback'"), ['rr_1']);
+  });
+
+  it('counts them in a date range, where the counters do not serve', async () => {
+    const since = { createdAfter: at(0) };
+    assert.equal(await countRedemptions(deps.db, { equal: { result: 'FAILURE' }, ...since }), 2);
+    assert.equal(await countRedemptions(deps.db, { equal: { result: 'SUCCESS' }, ...since }), 1);
+    assert.equal(await countRedemptions(deps.db, { equal: { object: 'redemption', result: 'FAILURE' }, ...since }), 2);
+  });
+
+  it('has dropped the indexes every record fed', () => {
+    const names = sqliteOf(deps)
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'redemptions' ORDER BY name")
+      .pluck()
+      .all();
+    for (const gone of ['redemptions_order', 'redemptions_result', 'redemptions_object']) {
+      assert.equal(names.includes(gone), false, `${gone} is gone`);
+    }
+  });
+});
