@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/database.js';
 import {
   FILTER_WINDOW_ROWS,
@@ -57,11 +57,13 @@ const DRIVERS: RedemptionFilterColumn[] = [
 ];
 
 /** The rare value of each column indexed by that value alone (sql/0033): its partial index. */
-const RARE: Partial<Record<RedemptionFilterColumn, string>> = { result: 'FAILURE', object: 'redemption_rollback' };
+const RARE = { result: 'FAILURE', object: 'redemption_rollback' } as const;
+const rareValueOf = (column: RedemptionFilterColumn): string | undefined =>
+  column === 'result' || column === 'object' ? RARE[column] : undefined;
 
 /** Whether the column's index serves this value. */
 const servedByIndex = (column: RedemptionFilterColumn, value: string | null | undefined): boolean =>
-  RARE[column] === undefined || RARE[column] === value;
+  rareValueOf(column) === undefined || rareValueOf(column) === value;
 
 /** The most selective filter column whose index serves its value, if any. */
 const driverOf = (f: RedemptionFilters): RedemptionFilterColumn | undefined =>
@@ -73,7 +75,7 @@ const driverOf = (f: RedemptionFilters): RedemptionFilterColumn | undefined =>
  * partial index's WHERE.
  */
 const operandOf = (column: RedemptionFilterColumn, value: string) =>
-  RARE[column] === undefined ? value : sql.lit(value);
+  rareValueOf(column) === undefined ? value : sql.lit(value);
 
 /**
  * The filters as WHERE terms, so that one index serves the page (sql/0015): ordered by
@@ -132,10 +134,15 @@ const INDEX_OF: Record<RedemptionFilterColumn, string> = {
   result: 'redemptions_failures',
 };
 
+/** The objects and results a count restricted by at most those two columns takes in. */
+const countedKinds = (f: RedemptionFilters) => ({
+  objects: f.equal.object != null ? [f.equal.object as RedemptionObjectName] : REDEMPTION_OBJECTS,
+  results: f.equal.result != null ? [f.equal.result as RedemptionResult] : REDEMPTION_RESULTS,
+});
+
 /** The counters' sum (sql/0018) for at most an object and a result. */
 async function countFromCounters(db: Db, f: RedemptionFilters): Promise<number> {
-  const objects = f.equal.object != null ? [f.equal.object as RedemptionObjectName] : REDEMPTION_OBJECTS;
-  const results = f.equal.result != null ? [f.equal.result as RedemptionResult] : REDEMPTION_RESULTS;
+  const { objects, results } = countedKinds(f);
   const row = await db
     .selectFrom('redemption_counts')
     .select((eb) => eb.fn.sum<number>('total').as('n'))
@@ -146,8 +153,49 @@ async function countFromCounters(db: Db, f: RedemptionFilters): Promise<number> 
 }
 
 /**
+ * The records of a created_at range, restricted by at most an object and a result. Four
+ * counts that read indexes alone, in one statement: the range on redemptions_created_at, on
+ * the partial indexes of failures and of rollback records (sql/0033), and the failed rollback
+ * records among the latter; each (object, result) cell follows from them. Counting the common
+ * value itself would look every record of the range up in the table.
+ */
+async function countInRange(db: Db, f: RedemptionFilters): Promise<number> {
+  const inRange = (rare: Partial<Record<'result' | 'object', string>>) => {
+    let q = db.selectFrom('redemptions').select((eb) => eb.fn.countAll<number>().as('n'));
+    for (const [column, value] of Object.entries(rare))
+      q = q.where(sql<SqlBool>`${sql.ref(column)} = ${sql.lit(value)}`);
+    if (f.createdBefore !== undefined) q = q.where('created_at', '<', f.createdBefore);
+    if (f.createdAfter !== undefined) q = q.where('created_at', '>', f.createdAfter);
+    return q;
+  };
+  const counted = await db
+    .selectNoFrom([
+      inRange({}).as('all'),
+      inRange({ result: RARE.result }).as('failed'),
+      inRange({ object: RARE.object }).as('rollbacks'),
+      inRange({ result: RARE.result, object: RARE.object }).as('both'),
+    ])
+    .executeTakeFirstOrThrow();
+  const [all, failed, rollbacks, both] = [counted.all, counted.failed, counted.rollbacks, counted.both].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  const cells: Record<RedemptionObjectName, Record<RedemptionResult, number>> = {
+    redemption_rollback: { FAILURE: both, SUCCESS: rollbacks - both },
+    redemption: { FAILURE: failed - both, SUCCESS: all - failed - rollbacks + both },
+  };
+  const { objects, results } = countedKinds(f);
+  let total = 0;
+  for (const object of objects) for (const result of results) total += cells[object][result];
+  return total;
+}
+
+/**
  * The exact number of records matching the filters. Restricted by object and result at most,
- * it is read from the counters the triggers keep (sql/0018); otherwise counted on the
+ * it is read from the counters the triggers keep (sql/0018), or with a date range from four
+ * index-only counts of the range (countInRange); otherwise counted on the
  * filter's index, so its cost grows with the matching records only. One column with a date
  * range is a covering walk of that column's index. With several columns no index covers the
  * count, and a planner told that every key matches the whole table rightly prefers reading the
@@ -158,7 +206,8 @@ async function countFromCounters(db: Db, f: RedemptionFilters): Promise<number> 
 export async function countRedemptions(db: Db, f: RedemptionFilters): Promise<number> {
   const columns = Object.keys(f.equal) as RedemptionFilterColumn[];
   const dated = f.createdBefore !== undefined || f.createdAfter !== undefined;
-  if (!dated && columns.every((c) => c === 'object' || c === 'result')) return countFromCounters(db, f);
+  if (columns.every((c) => c === 'object' || c === 'result'))
+    return dated ? countInRange(db, f) : countFromCounters(db, f);
   const query = applyFilters(
     db.selectFrom('redemptions').select((eb) => eb.fn.countAll<number>().as('n')),
     f,

@@ -13,7 +13,7 @@ import { sqliteOf } from '../../support/sqlite.js';
 
 /**
  * sql/0033 on a file that already holds records: they are answered as before. Records written
- * under 0032 (a stack, a failure, a rollback) are found by the `result` and `object` filters
+ * under 0032 (a stack, failures, a rollback and a failed one) are found by the `result` and `object` filters
  * through the new partial indexes, and the indexes it drops are gone.
  */
 const ann: Who = { id: 'cust_ann', source_id: 'ann' };
@@ -25,6 +25,13 @@ const RECORDS: NewRedemptionRow[] = [
   failedRow('rf_f1', { at: at(1), who: ann, voucher: gift, code: 'voucher_expired', message: 'voucher expired' }),
   rollbackRow('rr_1', { at: at(2), who: ann, of: 'r_c1', order: 'ord_1', voucher: gift, gift: 300 }),
   failedRow('rf_f2', { at: at(3), who: null, voucher: gift, code: 'voucher_expired', message: 'voucher expired' }),
+  {
+    ...rollbackRow('rrf_1', { at: at(4), who: ann, of: 'r_c1', order: 'ord_1', voucher: gift, gift: 300 }),
+    result: 'FAILURE',
+    status: 'FAILED',
+    failure_code: 'already_rolled_back',
+    failure_message: 'already rolled back',
+  },
 ];
 
 /** A file migrated up to 0032 with the records written there, then migrated on (0033). */
@@ -60,8 +67,8 @@ describe('sql/0033: fewer index entries per redemption record', () => {
     );
 
   it('finds the earlier records by their rare result and object, on the partial indexes', async () => {
-    assert.deepEqual(await page({ result: 'FAILURE' }), ['rf_f2', 'rf_f1']);
-    assert.deepEqual(await page({ object: 'redemption_rollback' }), ['rr_1']);
+    assert.deepEqual(await page({ result: 'FAILURE' }), ['rrf_1', 'rf_f2', 'rf_f1']);
+    assert.deepEqual(await page({ object: 'redemption_rollback' }), ['rrf_1', 'rr_1']);
     assert.deepEqual(await page({ result: 'SUCCESS' }), ['rr_1', 'r_c1', 'r_p1']);
     assert.deepEqual(await page({ object: 'redemption', result: 'FAILURE' }), ['rf_f2', 'rf_f1']);
     const indexed = (index: string, where: string) =>
@@ -69,15 +76,29 @@ describe('sql/0033: fewer index entries per redemption record', () => {
         .prepare(`SELECT id FROM redemptions INDEXED BY ${index} WHERE ${where} ORDER BY created_at`)
         .pluck()
         .all();
-    assert.deepEqual(indexed('redemptions_failures', "result = 'FAILURE'"), ['rf_f1', 'rf_f2']);
-    assert.deepEqual(indexed('redemptions_rollbacks', "object = 'redemption_rollback'"), ['rr_1']);
+    assert.deepEqual(indexed('redemptions_failures', "result = 'FAILURE'"), ['rf_f1', 'rf_f2', 'rrf_1']);
+    assert.deepEqual(indexed('redemptions_rollbacks', "object = 'redemption_rollback'"), ['rr_1', 'rrf_1']);
   });
 
-  it('counts them in a date range, where the counters do not serve', async () => {
-    const since = { createdAfter: at(0) };
-    assert.equal(await countRedemptions(deps.db, { equal: { result: 'FAILURE' }, ...since }), 2);
-    assert.equal(await countRedemptions(deps.db, { equal: { result: 'SUCCESS' }, ...since }), 1);
-    assert.equal(await countRedemptions(deps.db, { equal: { object: 'redemption', result: 'FAILURE' }, ...since }), 2);
+  it('counts every object and result in a date range as the records hold them, where the counters do not serve', async () => {
+    const ranges = [{ createdAfter: at(0) }, { createdBefore: at(3) }, { createdAfter: at(0), createdBefore: at(4) }];
+    const kinds: Array<Record<string, string>> = [{}];
+    for (const result of ['SUCCESS', 'FAILURE']) kinds.push({ result });
+    for (const object of ['redemption', 'redemption_rollback']) {
+      kinds.push({ object });
+      for (const result of ['SUCCESS', 'FAILURE']) kinds.push({ object, result });
+    }
+    for (const range of ranges) {
+      for (const equal of kinds) {
+        const expected = RECORDS.filter(
+          (r) =>
+            (range.createdAfter === undefined || r.created_at > range.createdAfter) &&
+            (range.createdBefore === undefined || r.created_at < range.createdBefore) &&
+            Object.entries(equal).every(([column, value]) => r[column as 'result' | 'object'] === value),
+        ).length;
+        assert.equal(await countRedemptions(deps.db, { equal, ...range }), expected, JSON.stringify({ equal, range }));
+      }
+    }
   });
 
   it('has dropped the indexes every record fed', () => {
