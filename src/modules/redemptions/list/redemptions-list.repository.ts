@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import {
   FILTER_WINDOW_ROWS,
@@ -42,8 +42,8 @@ export interface RedemptionPageQuery {
 
 /**
  * The column whose index (column, created_at) reads a created_at-ordered page: the most
- * selective one given. result and object split the table in two at best; failure_code's index
- * holds failures only.
+ * selective one given. failure_code's index holds failures only; result and object have an
+ * index for their rare value only (sql/0033), so they drive only when they name it.
  */
 const DRIVERS: RedemptionFilterColumn[] = [
   'voucher_code',
@@ -56,6 +56,27 @@ const DRIVERS: RedemptionFilterColumn[] = [
   'object',
   'result',
 ];
+
+/** The rare value of each column indexed by that value alone (sql/0033): its partial index. */
+const RARE = { result: 'FAILURE', object: 'redemption_rollback' } as const;
+const rareValueOf = (column: RedemptionFilterColumn): string | undefined =>
+  column === 'result' || column === 'object' ? RARE[column] : undefined;
+
+/** Whether the column's index serves this value. */
+const servedByIndex = (column: RedemptionFilterColumn, value: string | null | undefined): boolean =>
+  rareValueOf(column) === undefined || rareValueOf(column) === value;
+
+/** The most selective filter column whose index serves its value, if any. */
+const driverOf = (f: RedemptionFilters): RedemptionFilterColumn | undefined =>
+  DRIVERS.find((c) => c in f.equal && servedByIndex(c, f.equal[c]));
+
+/**
+ * A term's operand. result and object are compared with a literal (an enum value the query was
+ * checked against): a bound parameter would hide from the planner that the term implies a
+ * partial index's WHERE.
+ */
+const operandOf = (column: RedemptionFilterColumn, value: string) =>
+  rareValueOf(column) === undefined ? value : sql.lit(value);
 
 /**
  * The filters as WHERE terms, so that one index serves the page (sql/0015): ordered by
@@ -71,14 +92,13 @@ function applyFilters<O>(
   sort?: RedemptionOrderField,
 ): RedemptionQuery<O> {
   const columns = Object.keys(f.equal) as RedemptionFilterColumn[];
-  const driver =
-    sort === undefined ? undefined : sort === 'created_at' ? DRIVERS.find((c) => columns.includes(c)) : sort;
+  const driver = sort === undefined ? undefined : sort === 'created_at' ? driverOf(f) : sort;
   const term = (column: RedemptionFilterColumn | 'created_at') =>
     sort === undefined || column === driver ? column : notIndexed(column);
   let q = query;
   for (const column of columns) {
     const value = f.equal[column];
-    q = value === null ? q.where(term(column), 'is', null) : q.where(term(column), '=', value as string);
+    q = value === null ? q.where(term(column), 'is', null) : q.where(term(column), '=', operandOf(column, value!));
   }
   const dateTerm = sort === 'created_at' || sort === undefined ? 'created_at' : notIndexed('created_at');
   if (f.createdBefore !== undefined) q = q.where(dateTerm, '<', f.createdBefore);
@@ -102,7 +122,7 @@ export function listRedemptionPage(db: Db, q: RedemptionPageQuery): Promise<Rede
   return query.limit(q.limit).offset(q.offset).execute();
 }
 
-/** Each driving column's index (sql/0015), for the count below. */
+/** Each driving column's index (sql/0015; result and object: sql/0033), for the count below. */
 const INDEX_OF: Record<RedemptionFilterColumn, string> = {
   voucher_code: 'redemptions_voucher_code',
   customer_id: 'redemptions_customer',
@@ -111,14 +131,19 @@ const INDEX_OF: Record<RedemptionFilterColumn, string> = {
   related_object_parent_id: 'redemptions_related_parent',
   campaign_name: 'redemptions_campaign_name',
   failure_code: 'redemptions_failure_code',
-  object: 'redemptions_object',
-  result: 'redemptions_result',
+  object: 'redemptions_rollbacks',
+  result: 'redemptions_failures',
 };
+
+/** The objects and results a count restricted by at most those two columns takes in. */
+const countedKinds = (f: RedemptionFilters) => ({
+  objects: f.equal.object != null ? [f.equal.object as RedemptionObjectName] : REDEMPTION_OBJECTS,
+  results: f.equal.result != null ? [f.equal.result as RedemptionResult] : REDEMPTION_RESULTS,
+});
 
 /** The counters' sum (sql/0018) for at most an object and a result. */
 async function countFromCounters(db: Db, f: RedemptionFilters): Promise<number> {
-  const objects = f.equal.object != null ? [f.equal.object as RedemptionObjectName] : REDEMPTION_OBJECTS;
-  const results = f.equal.result != null ? [f.equal.result as RedemptionResult] : REDEMPTION_RESULTS;
+  const { objects, results } = countedKinds(f);
   const row = await db
     .selectFrom('redemption_counts')
     .select((eb) => eb.fn.sum<number>('total').as('n'))
@@ -129,8 +154,49 @@ async function countFromCounters(db: Db, f: RedemptionFilters): Promise<number> 
 }
 
 /**
+ * The records of a created_at range, restricted by at most an object and a result. Four
+ * counts that read indexes alone, in one statement: the range on redemptions_created_at, on
+ * the partial indexes of failures and of rollback records (sql/0033), and the failed rollback
+ * records among the latter; each (object, result) cell follows from them. Counting the common
+ * value itself would look every record of the range up in the table.
+ */
+async function countInRange(db: Db, f: RedemptionFilters): Promise<number> {
+  const inRange = (rare: Partial<Record<'result' | 'object', string>>) => {
+    let q = db.selectFrom('redemptions').select((eb) => eb.fn.countAll<number>().as('n'));
+    for (const [column, value] of Object.entries(rare))
+      q = q.where(sql<SqlBool>`${sql.ref(column)} = ${sql.lit(value)}`);
+    if (f.createdBefore !== undefined) q = q.where('created_at', '<', f.createdBefore);
+    if (f.createdAfter !== undefined) q = q.where('created_at', '>', f.createdAfter);
+    return q;
+  };
+  const counted = await db
+    .selectNoFrom([
+      inRange({}).as('all'),
+      inRange({ result: RARE.result }).as('failed'),
+      inRange({ object: RARE.object }).as('rollbacks'),
+      inRange({ result: RARE.result, object: RARE.object }).as('both'),
+    ])
+    .executeTakeFirstOrThrow();
+  const [all, failed, rollbacks, both] = [counted.all, counted.failed, counted.rollbacks, counted.both].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  const cells: Record<RedemptionObjectName, Record<RedemptionResult, number>> = {
+    redemption_rollback: { FAILURE: both, SUCCESS: rollbacks - both },
+    redemption: { FAILURE: failed - both, SUCCESS: all - failed - rollbacks + both },
+  };
+  const { objects, results } = countedKinds(f);
+  let total = 0;
+  for (const object of objects) for (const result of results) total += cells[object][result];
+  return total;
+}
+
+/**
  * The exact number of records matching the filters. Restricted by object and result at most,
- * it is read from the counters the triggers keep (sql/0018); otherwise counted on the
+ * it is read from the counters the triggers keep (sql/0018), or with a date range from four
+ * index-only counts of the range (countInRange); otherwise counted on the
  * filter's index, so its cost grows with the matching records only. One column with a date
  * range is a covering walk of that column's index. With several columns no index covers the
  * count, and a planner told that every key matches the whole table rightly prefers reading the
@@ -141,8 +207,9 @@ async function countFromCounters(db: Db, f: RedemptionFilters): Promise<number> 
 export async function countRedemptions(db: Db, f: RedemptionFilters): Promise<number> {
   const columns = Object.keys(f.equal) as RedemptionFilterColumn[];
   const dated = f.createdBefore !== undefined || f.createdAfter !== undefined;
-  if (!dated && columns.every((c) => c === 'object' || c === 'result')) return countFromCounters(db, f);
-  const driver = DRIVERS.find((c) => columns.includes(c));
+  if (columns.every((c) => c === 'object' || c === 'result'))
+    return dated ? countInRange(db, f) : countFromCounters(db, f);
+  const driver = driverOf(f);
   const from =
     columns.length < 2 || driver === undefined
       ? 'redemptions'
