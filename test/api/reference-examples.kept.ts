@@ -206,8 +206,22 @@ export const KEPT: Kept[] = [
     why: 'kept: a tier answers the campaign it belongs to; the recorded tier answers predate that field',
   },
   {
-    path: /(^|\.)metadata$/,
-    why: 'open: a redemption and a reward answer metadata {} where the reference has null; a validated redeemable leaves metadata out unless expanded (options.expand)',
+    ops: /\/rewards|\/reward-assignments\/\{assignmentId\}\/reward$/,
+    path: /^(data\[\d+\]\.)?metadata$/,
+    kinds: ['null', 'value'],
+    why: "set by the request or not: a reward answers metadata null when none was given, as the reference's recorded rewards do; the example's reward had some, or the world's has",
+  },
+  {
+    ops: /redemption/,
+    path: /^((redemption_entries|redemptions)\[\d+\]\.)?metadata$/,
+    kinds: ['null'],
+    why: "kept: a redemption given no metadata answers null, as the reference's newer recorded redemptions (2023: reward redemptions, rollbacks) do; these older ones (2022) answer {}, or the example's request set some",
+  },
+  {
+    op: 'GET /v1/loyalties/{campaignId}/earning-rules/{earningRuleId}',
+    path: /^metadata$/,
+    kinds: ['extra'],
+    why: "a field of the reference's own EarningRule schema that this older recorded answer does not show",
   },
   {
     path: /^redeemables(\.data)?\[\d+\]\.(metadata|campaign_name|validation_rules_assignments)$|^redeemables\.data\[\d+\]\.order\.(customer|metadata)$|^order\.customer$/,
@@ -238,7 +252,8 @@ export const KEPT: Kept[] = [
   },
   {
     path: /(^|\.)redeemed$/,
-    why: 'open: a reward answers redeemed as a number (0) where these recorded answers have null or a string',
+    kinds: ['value', 'other'],
+    why: "the world's reward was redeemed once (redeemed 1); the example's never (null), or once, recorded as the text \"1\" where the reference's Reward schema has an integer",
   },
   {
     path: /\.?items\[\d+\]\.(id|product_id|discount_amount|product\.(name|id|source_id|metadata))$/,

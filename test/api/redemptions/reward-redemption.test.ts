@@ -97,6 +97,33 @@ describe("redeeming a member's reward through @voucherify/sdk", () => {
     assert.deepEqual([(await get(`/v1/rewards/${setup.reward.id}`)).redeemed], [2]);
   });
 
+  it('counts every type of reward redeemed: a CAMPAIGN reward too; metadata left unset is null, and out of the reward', async () => {
+    const ok = async (method: string, path: string, body?: unknown) => {
+      const res = await server.request<Json>(method, path, { body });
+      assert.equal(res.status, 200, res.text);
+      return res.body;
+    };
+    const coupons = await ok('POST', '/v1/campaigns', {
+      name: 'rr coupons',
+      campaign_type: 'DISCOUNT_COUPONS',
+      voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 5 } },
+    });
+    const reward = await ok('POST', '/v1/rewards', { name: 'rr coupon', parameters: { campaign: { id: coupons.id } } });
+    assert.deepEqual([reward.redeemed, reward.metadata], [null, null]);
+    await ok('POST', `/v1/loyalties/${setup.program.id}/rewards`, [
+      { reward: reward.id, parameters: { loyalty: { points: 10 } } },
+    ]);
+    await ok('POST', `/v1/loyalties/members/${setup.member.code}/balance`, { points: 10 });
+    const redeemed = await ok('POST', `/v1/loyalties/members/${setup.member.code}/redemption`, {
+      reward: { id: reward.id },
+    });
+    const given = redeemed.reward as Json;
+    assert.deepEqual(
+      [redeemed.metadata, 'metadata' in given, given.id, (await get(`/v1/rewards/${reward.id}`)).redeemed],
+      [null, false, reward.id, 1],
+    );
+  });
+
   it('refuses as the stackable redemption does, and a card of another program or a body without reward', async () => {
     await assert.rejects(
       sdk.loyalties.redeemReward(
