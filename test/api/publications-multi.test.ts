@@ -62,7 +62,7 @@ describe('publications of several vouchers (campaign.count > 1)', () => {
     assertMatchesReference('POST', '/v1/publications', 200, withoutNulls(res.body));
     for (const code of ['T-1', 'T-2', 'T-3'])
       assert.deepEqual([(await voucher(code)).holder_id, (await voucher(code)).publish.count], [ann.id, 1], code);
-    assert.deepEqual([(await voucher('T-4')).holder_id, (await voucher('T-4')).publish.count], [null, 0]);
+    assert.deepEqual([(await voucher('T-4')).holder_id, (await voucher('T-4')).publish.count], [undefined, 0]);
 
     const list = (await server.request('GET', '/v1/publications?customer=ann')).body;
     const listed = {
@@ -140,7 +140,7 @@ describe('publications of several vouchers (campaign.count > 1)', () => {
     );
     assert.deepEqual(
       [(await voucher('T-4')).holder_id, (await voucher('T-4')).publish.count],
-      [null, 0],
+      [undefined, 0],
       'the voucher claimed before the shortfall was given back',
     );
     const failed = (await server.request('GET', '/v1/publications?customer=bob')).body.publications;

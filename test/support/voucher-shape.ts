@@ -35,7 +35,6 @@ export function voucherBody(
     is_referral_code: false,
     created_at: voucher.created_at,
     updated_at: null,
-    holder_id: null,
     referrer_id: null,
     object: 'voucher',
     publish: { object: 'list', count: 0, url: `${path}/publications?page=1&limit=10` },
