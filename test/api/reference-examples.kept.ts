@@ -226,8 +226,8 @@ export const KEPT: Kept[] = [
   },
   {
     op: 'POST /v1/validations',
-    path: /^id$|^stacking_rules\.grouped_redeemables_sorting_rule$/,
-    why: "open: stacking_rules has no grouped_redeemables_sorting_rule yet; the validation id is the reference's documented valid_ id",
+    path: /^id$/,
+    why: "the validation id is the reference's documented valid_ id",
   },
   {
     path: /^stacking_rules\./,
@@ -340,12 +340,7 @@ export const KEPT: Kept[] = [
     path: /^order\.redemptions\.[^.]+\.related_object_parent_id$/,
     why: "open: a reward redemption is written as a stacked one (a parent redemption, its entry in the order's redemptions related to the parent with stacked ids), where the recorded answer is one redemption whose entry names the card and its program (related_object_parent_id)",
   },
-  {
-    ops: /^(GET|POST|PUT) \/management\/v1\/projects\/\{projectId\}\/stacking-rules/,
-    path: /^(data\[\d+\]\.)?(discount_calculation_mode|initial_amount_mode_categories|discounted_amount_mode_categories|grouped_redeemables_sorting_rule)$/,
-    kinds: ['absent'],
-    why: 'open: promo does not apply discount_calculation_mode, its category lists, nor grouped_redeemables_sorting_rule (a request naming them has them dropped, docs/api.md), so its stacking rules answer none of them yet',
-  },
+
   {
     op: 'POST /management/v1/projects/{projectId}/stacking-rules',
     path: /^updated_at$/,
