@@ -11,6 +11,7 @@ import { discountCampaign, percentDiscount } from '../support/factories.js';
 import { assertMatchesReference, assertMatchesSchema, withoutNulls } from '../support/openapi.js';
 import { serverSideClient } from '../support/sdk.js';
 import { errorBody, startTestServer, type TestServer } from '../support/server.js';
+import { shortCustomer } from '../support/voucher-shape.js';
 
 const NOW = '2025-03-01T10:00:00.000Z';
 
@@ -58,7 +59,7 @@ describe('publications of several vouchers (campaign.count > 1)', () => {
       result: 'SUCCESS',
     };
     const given = { vouchers_id: ['T-1', 'T-2', 'T-3'].map((code) => ids.get(code)), vouchers: ['T-1', 'T-2', 'T-3'] };
-    assert.deepEqual(res.body, { ...own, customer: ann, ...given });
+    assert.deepEqual(res.body, { ...own, customer: shortCustomer(ann), ...given });
     assertMatchesReference('POST', '/v1/publications', 200, withoutNulls(res.body));
     for (const code of ['T-1', 'T-2', 'T-3'])
       assert.deepEqual([(await voucher(code)).holder_id, (await voucher(code)).publish.count], [ann.id, 1], code);
