@@ -131,8 +131,6 @@ export interface Kept {
 
 const ANOTHER_REQUEST =
   'the example was recorded for another request: another discount (type, effect, limits, formula), or a voucher, reward or program of another kind';
-const SHORT_EMBED =
-  'open: promo embeds a short voucher (id, code, campaign, object) in a redemption and a short customer where the reference embeds the whole object, and the reverse in publications';
 
 export const KEPT: Kept[] = [
   {
@@ -166,8 +164,31 @@ export const KEPT: Kept[] = [
     why: ANOTHER_REQUEST,
   },
   {
-    path: /^(redemption_entries\[\d+\]\.|redemptions\[\d+\]\.)?(voucher|reward)\.|^reward\.voucher$|^redemptions\[\d+\]\.(voucher|reward|loyalty_card|promotion_tier|order)$|^(reward|loyalty_card)$/,
-    why: SHORT_EMBED,
+    ops: /^GET \/v1\/(redemptions\/\{redemptionId\}|vouchers\/\{code\}\/redemption)$/,
+    path: /^(redemption_entries\[\d+\]\.)?voucher\./,
+    why: "kept for now: a stored redemption record embeds the short voucher (id, code, campaign, campaign_id, object); the reference's records embed a larger snapshot (dates, validity, discount/gift/loyalty_card, assets), or (older entries) {id, code, campaign_id}. The redeem, reward redemption and rollback answers embed the whole voucher; what every record stores is left to the leaner redemption record's work",
+  },
+  {
+    op: 'GET /v1/redemptions',
+    path: /^redemptions\[\d+\]\.(voucher|reward|loyalty_card|promotion_tier|order)$/,
+    why: "the listed redemption is the world's latest, a reward redemption of a loyalty card; the example's a promotion tier's",
+  },
+  {
+    ops: /^POST \/v1\/loyalties\/(\{campaignId\}\/)?members\/\{memberId\}\/redemption$/,
+    path: /^voucher\.(applicable_to|inapplicable_to)$/,
+    kinds: ['absent'],
+    why: "kept: the recorded card lists applicable_to and inapplicable_to, which the reference's Redemption voucher schema does not name; promo embeds the card as GET /v1/vouchers/{code} answers it, with its holder",
+  },
+  {
+    ops: /^POST \/v1\/loyalties\/(\{campaignId\}\/)?members\/\{memberId\}\/redemption$/,
+    path: /^reward\.(parameters\.coin|updated_at|voucher|metadata)$/,
+    why: "the example's reward is a CAMPAIGN (or COIN) reward, changed since its creation, that gave a card; the world's is a MATERIAL reward with metadata (a field of the reference's RedemptionRewardResult)",
+  },
+  {
+    ops: /^(POST|GET) \/v1\/publications(\/create)?$/,
+    path: /^voucher\.updated_at$/,
+    kinds: ['value'],
+    why: "kept: publishing a voucher sets its updated_at (its holder changed), as every change of a voucher does; the recorded answers show null",
   },
   {
     path: /^(redemption_entries\[\d+\]\.)?customer\.(name|email)$/,
@@ -331,11 +352,7 @@ export const KEPT: Kept[] = [
     kinds: ['extra'],
     why: "the example's first item named a product without a price; the world's product has one, which the item takes",
   },
-  {
-    op: 'POST /v1/loyalties/members/{memberId}/redemption',
-    path: /^order\.redemptions\.[^.]+\.related_object_parent_id$/,
-    why: "open: a reward redemption is written as a stacked one (a parent redemption, its entry in the order's redemptions related to the parent with stacked ids), where the recorded answer is one redemption whose entry names the card and its program (related_object_parent_id)",
-  },
+
 
   {
     op: 'POST /management/v1/projects/{projectId}/stacking-rules',

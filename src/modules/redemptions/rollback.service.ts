@@ -6,6 +6,7 @@ import { isoNow } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
 import { timeOrderedId } from '../../lib/ids.js';
 import { getStackingRules } from '../stacking-rules/stacking-rules.service.js';
+import { findVoucherRow, getVoucher } from '../vouchers/vouchers.service.js';
 import { findRollbackTarget, redemptionCustomer, rollbackCustomer, RollbackRefusal } from './rollback-checks.js';
 import { rollBackOnOrder } from './rollback-order.js';
 import { failedRollbackRow, parentRollbackRow, rollbackRow, type RollbackRowContext } from './rollback-rows.js';
@@ -165,12 +166,23 @@ async function run<T>(
   }
 }
 
-export const rollbackRedemption = (
+/**
+ * POST /v1/redemptions/{id}/rollback: the rollback record, with its voucher whole as GET
+ * /v1/vouchers/{code} shows it after the rollback (the reference's recorded answers), as the
+ * legacy redeem answers it; the stored record keeps the short voucher.
+ */
+export async function rollbackRedemption(
   deps: RollbackDeps,
   actor: Actor,
   id: string,
   input: RollbackInput,
-): Promise<RedemptionObject> => run(deps, id, input, actor, (trx, r) => singleIn(deps, trx, id, r));
+): Promise<RedemptionObject> {
+  const rollback = await run(deps, id, input, actor, (trx, r) => singleIn(deps, trx, id, r));
+  const code = rollback.voucher?.code;
+  // A voucher deleted since keeps its short snapshot.
+  if (typeof code !== 'string' || !(await findVoucherRow(deps.db, code))) return rollback;
+  return { ...rollback, voucher: await getVoucher(deps, code) };
+}
 
 export const rollbackStackedRedemption = (
   deps: RollbackDeps,
