@@ -188,7 +188,7 @@ export const KEPT: Kept[] = [
     ops: /^(POST|GET) \/v1\/publications(\/create)?$/,
     path: /^voucher\.updated_at$/,
     kinds: ['value'],
-    why: "kept: publishing a voucher sets its updated_at (its holder changed), as every change of a voucher does; the recorded answers show null",
+    why: 'kept: publishing a voucher sets its updated_at (its holder changed), as every change of a voucher does; the recorded answers show null',
   },
   {
     path: /^(redemption_entries\[\d+\]\.)?customer\.(name|email)$/,
@@ -352,7 +352,6 @@ export const KEPT: Kept[] = [
     kinds: ['extra'],
     why: "the example's first item named a product without a price; the world's product has one, which the item takes",
   },
-
 
   {
     op: 'POST /management/v1/projects/{projectId}/stacking-rules',
