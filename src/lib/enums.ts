@@ -87,6 +87,9 @@ export const STACKING_SORTING_RULES = ['CATEGORY_HIERARCHY', 'REQUESTED_ORDER'] 
 export const STACKING_PRODUCTS_APPLICATION_MODES = ['STACK', 'ONCE'] as const;
 export const STACKING_NO_EFFECT_RULES = ['REDEEM_ANYWAY', 'SKIP'] as const;
 export const STACKING_ROLLBACK_ORDER_MODES = ['WITH_ORDER', 'WITHOUT_ORDER'] as const;
+export const STACKING_CALCULATION_MODES = ['INITIAL_AMOUNT', 'DISCOUNTED_AMOUNT'] as const;
+/** The one value the reference's recorded rules show ("apply joint categories last"), which is what promo applies. */
+export const STACKING_GROUPED_SORTING_RULES = ['JOINT_ALWAYS_LAST'] as const;
 /** A promotion stack's `tiers.hierarchy_mode`: the reference knows only MANUAL. */
 export const STACK_HIERARCHY_MODES = ['MANUAL'] as const;
 /** Validation rules (issue 12): their types, context types and the objects they are assigned to. */

@@ -267,7 +267,6 @@ describe('generation and import jobs through the runner', () => {
       is_referral_code: false,
       created_at: full.created_at,
       updated_at: null,
-      holder_id: null,
       referrer_id: null,
       object: 'voucher',
       publish: { object: 'list', count: 0, url: '/v1/vouchers/M-FULL/publications?page=1&limit=10' },

@@ -6,7 +6,7 @@ import { discountCampaign } from '../support/factories.js';
 import { assertMatchesReference, withoutNulls } from '../support/openapi.js';
 import { clientSideClient, type ClientSideClient } from '../support/sdk.js';
 import { errorBody, notFoundBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
-import { voucherBody } from '../support/voucher-shape.js';
+import { shortCustomer, voucherBody } from '../support/voucher-shape.js';
 import { sqliteOf } from '../support/sqlite.js';
 
 const NOW = '2025-03-01T10:00:00.000Z';
@@ -53,7 +53,7 @@ describe('client-side publish (POST /client/v1/publish)', () => {
       channel: 'Voucherify.js',
       source_id: null,
       result: 'SUCCESS',
-      customer: ann,
+      customer: shortCustomer(ann),
       vouchers_id: [voucherIds.get('SPRING-1')],
       voucher: voucherBody(
         { id: voucherIds.get('SPRING-1') as string, code: 'SPRING-1', created_at: NOW },

@@ -40,8 +40,6 @@ describe('earning rules on paid orders, and pending points', () => {
   const card = (fields: Partial<Record<string, number | string | null>>) => ({
     points: 0,
     balance: 0,
-    next_expiration_date: null,
-    next_expiration_points: null,
     pending_points: 0,
     expired_points: 0,
     subtracted_points: 0,

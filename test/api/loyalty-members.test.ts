@@ -29,8 +29,6 @@ function cardShape(
       loyalty_card: {
         points: 0,
         balance: 0,
-        next_expiration_date: null,
-        next_expiration_points: null,
         pending_points: 0,
         expired_points: 0,
         subtracted_points: 0,
@@ -179,8 +177,6 @@ describe('loyalty members', () => {
     const points = {
       points: 100,
       balance: 100,
-      next_expiration_date: null,
-      next_expiration_points: null,
       pending_points: 0,
       expired_points: 0,
       subtracted_points: 0,

@@ -40,7 +40,7 @@ describe('loyalty shapes', () => {
     );
   });
 
-  it('a new card from its campaign: no points to expire (null), its starting points in no listed transaction', async () => {
+  it('a new card from its campaign: no points to expire (next_expiration_date and _points left out), its starting points in no listed transaction', async () => {
     const program = await client.loyalties.create({
       name: 'Shape club',
       voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 100 } },
@@ -49,8 +49,6 @@ describe('loyalty shapes', () => {
     assert.deepEqual(member.loyalty_card, {
       points: 100,
       balance: 100,
-      next_expiration_date: null,
-      next_expiration_points: null,
       pending_points: 0,
       expired_points: 0,
       subtracted_points: 0,

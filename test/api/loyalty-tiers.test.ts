@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../src/lib/clock.js';
 import { discountCampaign, loyaltyCampaign } from '../support/factories.js';
 import { assertRefused } from '../modules/loyalty/refusals.js';
-import { assertMatchesReference } from '../support/openapi.js';
+import { assertMatchesReference, rewardsWithObjectMetadata } from '../support/openapi.js';
 import {
   expectError,
   invalidPayloadError,
@@ -210,7 +210,8 @@ describe('loyalty tiers API', () => {
       ],
       total: 1,
     });
-    assertMatchesReference('GET', '/v1/loyalties/{campaignId}/tiers/{loyaltyTierId}/rewards', 200, silver.body);
+    const path = '/v1/loyalties/{campaignId}/tiers/{loyaltyTierId}/rewards';
+    assertMatchesReference('GET', path, 200, rewardsWithObjectMetadata(silver.body));
     const bronze = await server.request('GET', `/v1/loyalties/${club}/tiers/${tiers[0]?.id}/rewards`);
     assert.deepEqual(bronze.body, {
       object: 'list',
@@ -221,7 +222,7 @@ describe('loyalty tiers API', () => {
       ],
       total: 2,
     });
-    assertMatchesReference('GET', '/v1/loyalties/{campaignId}/tiers/{loyaltyTierId}/rewards', 200, bronze.body);
+    assertMatchesReference('GET', path, 200, rewardsWithObjectMetadata(bronze.body));
   });
 
   it("updates and deletes a tier (promo's own PUT and DELETE), keeping ranges apart", async () => {

@@ -49,11 +49,9 @@ describe('promotion stacks API', () => {
     id,
     name,
     created_at: at(),
-    updated_at: null,
     campaign_id: summer,
     object: 'promotion_stack',
     tiers: { ids, hierarchy_mode: 'MANUAL' },
-    category_id: null,
     categories: [],
     ...fields,
   });

@@ -54,7 +54,6 @@ describe('promotion tiers API', () => {
   const tier = (id: string, fields: Record<string, unknown>) => ({
     id,
     created_at: '2024-06-01T08:00:00.000Z',
-    updated_at: null,
     name: 'Ten off',
     banner: null,
     action: amountOff(1000),
@@ -64,15 +63,9 @@ describe('promotion tiers API', () => {
     campaign: { ...campaign, active: true, object: 'campaign' },
     campaign_id: campaign.id,
     active: true,
-    start_date: null,
-    expiration_date: null,
-    validity_timeframe: null,
-    validity_day_of_week: null,
-    validity_hours: null,
     summary: { redemptions: { total_redeemed: 0 }, orders: { total_amount: 0, total_discount_amount: 0 } },
     object: 'promotion_tier',
     validation_rule_assignments: EMPTY_ASSIGNMENTS,
-    category_id: null,
     categories: [],
     ...fields,
   });

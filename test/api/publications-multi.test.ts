@@ -11,6 +11,7 @@ import { discountCampaign, percentDiscount } from '../support/factories.js';
 import { assertMatchesReference, assertMatchesSchema, withoutNulls } from '../support/openapi.js';
 import { serverSideClient } from '../support/sdk.js';
 import { errorBody, startTestServer, type TestServer } from '../support/server.js';
+import { shortCustomer } from '../support/voucher-shape.js';
 
 const NOW = '2025-03-01T10:00:00.000Z';
 
@@ -58,11 +59,11 @@ describe('publications of several vouchers (campaign.count > 1)', () => {
       result: 'SUCCESS',
     };
     const given = { vouchers_id: ['T-1', 'T-2', 'T-3'].map((code) => ids.get(code)), vouchers: ['T-1', 'T-2', 'T-3'] };
-    assert.deepEqual(res.body, { ...own, customer: ann, ...given });
+    assert.deepEqual(res.body, { ...own, customer: shortCustomer(ann), ...given });
     assertMatchesReference('POST', '/v1/publications', 200, withoutNulls(res.body));
     for (const code of ['T-1', 'T-2', 'T-3'])
       assert.deepEqual([(await voucher(code)).holder_id, (await voucher(code)).publish.count], [ann.id, 1], code);
-    assert.deepEqual([(await voucher('T-4')).holder_id, (await voucher('T-4')).publish.count], [null, 0]);
+    assert.deepEqual([(await voucher('T-4')).holder_id, (await voucher('T-4')).publish.count], [undefined, 0]);
 
     const list = (await server.request('GET', '/v1/publications?customer=ann')).body;
     const listed = {
@@ -140,7 +141,7 @@ describe('publications of several vouchers (campaign.count > 1)', () => {
     );
     assert.deepEqual(
       [(await voucher('T-4')).holder_id, (await voucher('T-4')).publish.count],
-      [null, 0],
+      [undefined, 0],
       'the voucher claimed before the shortfall was given back',
     );
     const failed = (await server.request('GET', '/v1/publications?customer=bob')).body.publications;

@@ -131,10 +131,6 @@ export interface Kept {
 
 const ANOTHER_REQUEST =
   'the example was recorded for another request: another discount (type, effect, limits, formula), or a voucher, reward or program of another kind';
-const SHORT_EMBED =
-  'open: promo embeds a short voucher (id, code, campaign, object) in a redemption and a short customer where the reference embeds the whole object, and the reverse in publications';
-const NULL_UNSET =
-  'open: promo answers an unset optional field null where these recorded answers leave it out (promotion tiers, new vouchers, loyalty cards)';
 
 export const KEPT: Kept[] = [
   {
@@ -148,21 +144,16 @@ export const KEPT: Kept[] = [
     why: "a field of the reference's own schema for this object that this older recorded answer does not show",
   },
   {
-    ops: /^(GET|POST|PUT) \/(client\/)?v1\/(promotions|loyalties|vouchers|campaigns\/\{campaignId\}\/vouchers)/,
-    kinds: ['null', 'extra'],
-    keys: [
-      'updated_at',
-      'start_date',
-      'expiration_date',
-      'validity_timeframe',
-      'validity_day_of_week',
-      'category_id',
-      'holder_id',
-      'source_id',
-      'next_expiration_date',
-      'next_expiration_points',
-    ],
-    why: NULL_UNSET,
+    ops: /^POST \/v1\/vouchers(\/\{code\})?$/,
+    path: /^category_id$/,
+    kinds: ['extra'],
+    why: "kept: a voucher without a category answers category_id null, as the reference's recorded GET /v1/vouchers/{code}, enable, disable and publication answers do (10 of them); its recorded create answers leave it out",
+  },
+  {
+    op: 'GET /v1/loyalties/{campaignId}/members/{memberId}/points-expiration',
+    path: /^data\[\d+\]\.updated_at$/,
+    kinds: ['extra'],
+    why: "the world's bucket changed since it was made (points drawn from it), the example's did not; updated_at is a field of the reference's LoyaltyPointsBucket",
   },
   {
     path: /(^|\.)(discount|action\.discount|result\.discount)\.(effect|amount_off|percent_off|is_dynamic)$/,
@@ -173,12 +164,31 @@ export const KEPT: Kept[] = [
     why: ANOTHER_REQUEST,
   },
   {
-    path: /^(redemption_entries\[\d+\]\.|redemptions\[\d+\]\.)?(voucher|reward)\.|^reward\.voucher$|^redemptions\[\d+\]\.(voucher|reward|loyalty_card|promotion_tier|order)$|^(reward|loyalty_card)$/,
-    why: SHORT_EMBED,
+    ops: /^GET \/v1\/(redemptions\/\{redemptionId\}|vouchers\/\{code\}\/redemption)$/,
+    path: /^(redemption_entries\[\d+\]\.)?voucher\./,
+    why: "kept for now: a stored redemption record embeds the short voucher (id, code, campaign, campaign_id, object); the reference's records embed a larger snapshot (dates, validity, discount/gift/loyalty_card, assets), or (older entries) {id, code, campaign_id}. The redeem, reward redemption and rollback answers embed the whole voucher; what every record stores is left to the leaner redemption record's work",
   },
   {
-    path: /^customer\.(description|phone|birthdate|address|summary|loyalty|referrals|system_metadata|created_at|updated_at)$/,
-    why: SHORT_EMBED,
+    op: 'GET /v1/redemptions',
+    path: /^redemptions\[\d+\]\.(voucher|reward|loyalty_card|promotion_tier|order)$/,
+    why: "the listed redemption is the world's latest, a reward redemption of a loyalty card; the example's a promotion tier's",
+  },
+  {
+    ops: /^POST \/v1\/loyalties\/(\{campaignId\}\/)?members\/\{memberId\}\/redemption$/,
+    path: /^voucher\.(applicable_to|inapplicable_to)$/,
+    kinds: ['absent'],
+    why: "kept: the recorded card lists applicable_to and inapplicable_to, which the reference's Redemption voucher schema does not name; promo embeds the card as GET /v1/vouchers/{code} answers it, with its holder",
+  },
+  {
+    ops: /^POST \/v1\/loyalties\/(\{campaignId\}\/)?members\/\{memberId\}\/redemption$/,
+    path: /^reward\.(parameters\.coin|updated_at|voucher|metadata)$/,
+    why: "the example's reward is a CAMPAIGN (or COIN) reward, changed since its creation, that gave a card; the world's is a MATERIAL reward with metadata (a field of the reference's RedemptionRewardResult)",
+  },
+  {
+    ops: /^(POST|GET) \/v1\/publications(\/create)?$/,
+    path: /^voucher\.updated_at$/,
+    kinds: ['value'],
+    why: 'kept: publishing a voucher sets its updated_at (its holder changed), as every change of a voucher does; the recorded answers show null',
   },
   {
     path: /^(redemption_entries\[\d+\]\.)?customer\.(name|email)$/,
@@ -206,8 +216,22 @@ export const KEPT: Kept[] = [
     why: 'kept: a tier answers the campaign it belongs to; the recorded tier answers predate that field',
   },
   {
-    path: /(^|\.)metadata$/,
-    why: 'open: a redemption and a reward answer metadata {} where the reference has null; a validated redeemable leaves metadata out unless expanded (options.expand)',
+    ops: /\/rewards|\/reward-assignments\/\{assignmentId\}\/reward$/,
+    path: /^(data\[\d+\]\.)?metadata$/,
+    kinds: ['null', 'value'],
+    why: "set by the request or not: a reward answers metadata null when none was given, as the reference's recorded rewards do; the example's reward had some, or the world's has",
+  },
+  {
+    ops: /redemption/,
+    path: /^((redemption_entries|redemptions)\[\d+\]\.)?metadata$/,
+    kinds: ['null'],
+    why: "kept: a redemption given no metadata answers null, as the reference's newer recorded redemptions (2023: reward redemptions, rollbacks) do; these older ones (2022) answer {}, or the example's request set some",
+  },
+  {
+    op: 'GET /v1/loyalties/{campaignId}/earning-rules/{earningRuleId}',
+    path: /^metadata$/,
+    kinds: ['extra'],
+    why: "a field of the reference's own EarningRule schema that this older recorded answer does not show",
   },
   {
     path: /^redeemables(\.data)?\[\d+\]\.(metadata|campaign_name|validation_rules_assignments)$|^redeemables\.data\[\d+\]\.order\.(customer|metadata)$|^order\.customer$/,
@@ -219,8 +243,8 @@ export const KEPT: Kept[] = [
   },
   {
     op: 'POST /v1/validations',
-    path: /^id$|^stacking_rules\.grouped_redeemables_sorting_rule$/,
-    why: "open: stacking_rules has no grouped_redeemables_sorting_rule yet; the validation id is the reference's documented valid_ id",
+    path: /^id$/,
+    why: "the validation id is the reference's documented valid_ id",
   },
   {
     path: /^stacking_rules\./,
@@ -238,7 +262,8 @@ export const KEPT: Kept[] = [
   },
   {
     path: /(^|\.)redeemed$/,
-    why: 'open: a reward answers redeemed as a number (0) where these recorded answers have null or a string',
+    kinds: ['value', 'other'],
+    why: "the world's reward was redeemed once (redeemed 1); the example's never (null), or once, recorded as the text \"1\" where the reference's Reward schema has an integer",
   },
   {
     path: /\.?items\[\d+\]\.(id|product_id|discount_amount|product\.(name|id|source_id|metadata))$/,
@@ -288,7 +313,7 @@ export const KEPT: Kept[] = [
   {
     op: 'GET /v1/publications',
     path: /^publications\[\d+\]\.vouchers$/,
-    why: 'open: a publication answers its vouchers list beside voucher; this recorded answer shows voucher only',
+    why: "kept: a listed publication answers its vouchers (codes) beside voucher, as the reference's ListPublicationsItemValidSingleVoucher lists them and the SDK's PublicationResponse reads them (vouchers?: string[]); this recorded answer shows voucher only",
   },
   {
     path: /^(exports\[\d+\]\.)?(parameters\.(order|filters|response_format)|result)$/,
@@ -327,17 +352,7 @@ export const KEPT: Kept[] = [
     kinds: ['extra'],
     why: "the example's first item named a product without a price; the world's product has one, which the item takes",
   },
-  {
-    op: 'POST /v1/loyalties/members/{memberId}/redemption',
-    path: /^order\.redemptions\.[^.]+\.related_object_parent_id$/,
-    why: "open: a reward redemption is written as a stacked one (a parent redemption, its entry in the order's redemptions related to the parent with stacked ids), where the recorded answer is one redemption whose entry names the card and its program (related_object_parent_id)",
-  },
-  {
-    ops: /^(GET|POST|PUT) \/management\/v1\/projects\/\{projectId\}\/stacking-rules/,
-    path: /^(data\[\d+\]\.)?(discount_calculation_mode|initial_amount_mode_categories|discounted_amount_mode_categories|grouped_redeemables_sorting_rule)$/,
-    kinds: ['absent'],
-    why: 'open: promo does not apply discount_calculation_mode, its category lists, nor grouped_redeemables_sorting_rule (a request naming them has them dropped, docs/api.md), so its stacking rules answer none of them yet',
-  },
+
   {
     op: 'POST /management/v1/projects/{projectId}/stacking-rules',
     path: /^updated_at$/,

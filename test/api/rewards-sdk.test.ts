@@ -39,7 +39,7 @@ describe('rewards through @voucherify/sdk', () => {
       attributes: {},
       created_at: at(),
       updated_at: null,
-      metadata: {},
+      metadata: null,
       object: 'reward',
     };
     assert.deepEqual(created, expected);

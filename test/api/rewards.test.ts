@@ -70,7 +70,7 @@ describe('rewards API', () => {
     attributes: {},
     created_at: at(),
     updated_at: null,
-    metadata: {},
+    metadata: null,
     object: 'reward',
     ...fields,
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../src/lib/clock.js';
-import { assertMatchesReference } from '../support/openapi.js';
+import { assertMatchesReference, rewardsWithObjectMetadata } from '../support/openapi.js';
 import { beyondSdkTypes, serverSideClient, type ServerSideClient } from '../support/sdk.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -276,7 +276,12 @@ describe('@voucherify/sdk: loyalty earning rules, points and tiers', () => {
       total: 1,
     });
     assert.deepEqual(rewards, await get(`/v1/loyalties/${program.id}/tiers/${gold?.id}/rewards`));
-    assertMatchesReference('GET', '/v1/loyalties/{campaignId}/tiers/{loyaltyTierId}/rewards', 200, rewards as Resource);
+    assertMatchesReference(
+      'GET',
+      '/v1/loyalties/{campaignId}/tiers/{loyaltyTierId}/rewards',
+      200,
+      rewardsWithObjectMetadata(rewards as unknown as { data: { reward: { metadata: unknown } }[] }),
+    );
 
     // Members move between tiers at their next change of points (docs/api.md "Loyalty: rewards and tiers").
     await sdk.loyalties.addPoints(program.id, card.code, beyondSdkTypes({ points: 1 }));

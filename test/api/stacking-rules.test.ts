@@ -81,6 +81,22 @@ describe('stacking rules settings', () => {
         `category ${silver} cannot be in both no_effect_skip_categories and no_effect_redeem_anyway_categories`,
       ),
     );
+    await refused(
+      () => put({ discount_calculation_mode: 'HALF', grouped_redeemables_sorting_rule: 'JOINT_FIRST' }),
+      invalidPayloadError(
+        'discount_calculation_mode must be one of: INITIAL_AMOUNT, DISCOUNTED_AMOUNT; grouped_redeemables_sorting_rule must be one of: JOINT_ALWAYS_LAST',
+      ),
+    );
+    await refused(
+      () => put({ initial_amount_mode_categories: [gold], discounted_amount_mode_categories: [gold] }),
+      invalidPayloadError(
+        `category ${gold} cannot be in both initial_amount_mode_categories and discounted_amount_mode_categories`,
+      ),
+    );
+    await refused(
+      () => put({ discounted_amount_mode_categories: ['cat_unknown'] }),
+      notFoundError('category', 'cat_unknown'),
+    );
     await refused(() => put({ joint_categories: [gold, 'cat_unknown'] }), notFoundError('category', 'cat_unknown'));
     await refused(
       () => put({ applicable_redeemables_category_limits: { [gold]: 11 } }),
@@ -108,6 +124,8 @@ describe('stacking rules settings', () => {
       joint_categories: [silver],
       applicable_redeemables_category_limits: { [silver]: 2 },
       discount_calculation_mode: 'INITIAL_AMOUNT',
+      initial_amount_mode_categories: [silver, silver],
+      grouped_redeemables_sorting_rule: 'JOINT_ALWAYS_LAST',
       ignored: 1,
     });
     assert.equal(res.status, 200);
@@ -118,6 +136,8 @@ describe('stacking rules settings', () => {
       exclusive_categories: [gold],
       joint_categories: [silver],
       applicable_redeemables_category_limits: { [silver]: 2 },
+      discount_calculation_mode: 'INITIAL_AMOUNT',
+      initial_amount_mode_categories: [silver],
     };
     assert.deepEqual(res.body, stored);
     assert.deepEqual((await server.request('GET', '/v1/stacking-rules')).body, stored);

@@ -129,8 +129,6 @@ describe('standalone vouchers: POST /v1/vouchers and POST /v1/vouchers/{code}', 
         loyalty_card: {
           points: 250,
           balance: 250,
-          next_expiration_date: null,
-          next_expiration_points: null,
           pending_points: 0,
           expired_points: 0,
           subtracted_points: 0,

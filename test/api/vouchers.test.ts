@@ -300,8 +300,6 @@ describe('gift and loyalty vouchers', () => {
         loyalty_card: {
           points: 25,
           balance: 25,
-          next_expiration_date: null,
-          next_expiration_points: null,
           pending_points: 0,
           expired_points: 0,
           subtracted_points: 0,

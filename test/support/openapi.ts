@@ -130,6 +130,18 @@ export function withoutNulls<T>(value: T): T {
   ) as T;
 }
 
+/**
+ * The reference's schemas type a reward's `metadata` as an object, while its recorded rewards
+ * answer null when none was given (GET /v1/rewards, GET .../reward-assignments/{id}/reward), as
+ * promo does: each list entry's reward is checked with {} in place of a null metadata.
+ */
+export function rewardsWithObjectMetadata<T extends { data: { reward: { metadata?: unknown } }[] }>(page: T): T {
+  return {
+    ...page,
+    data: page.data.map((entry) => ({ ...entry, reward: { ...entry.reward, metadata: entry.reward.metadata ?? {} } })),
+  };
+}
+
 const RESULT_SCHEMA: Record<string, string> = {
   'CAMPAIGN.VOUCHERS_GENERATE': '17_res_obj_get_async_action_result_campaign_vouchers_generate',
   'CAMPAIGN.VOUCHERS_IMPORT': '17_res_obj_get_async_action_result_campaign_vouchers_import',

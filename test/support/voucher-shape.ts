@@ -35,7 +35,6 @@ export function voucherBody(
     is_referral_code: false,
     created_at: voucher.created_at,
     updated_at: null,
-    holder_id: null,
     referrer_id: null,
     object: 'voucher',
     publish: { object: 'list', count: 0, url: `${path}/publications?page=1&limit=10` },
@@ -52,3 +51,23 @@ export function voucherBody(
     ...fields,
   };
 }
+
+/**
+ * The short customer (the reference's SimpleCustomer) of a customer as GET /v1/customers/{id}
+ * answers it: what a publication embeds. Unset name and email are left out.
+ */
+export const shortCustomer = (customer: {
+  id: string;
+  name?: string | null;
+  email?: string | null;
+  source_id?: string | null;
+  metadata?: Record<string, unknown>;
+}) => ({
+  id: customer.id,
+  ...(customer.name == null ? {} : { name: customer.name }),
+  ...(customer.email == null ? {} : { email: customer.email }),
+  ...(customer.source_id == null ? {} : { source_id: customer.source_id }),
+  // The whole customer leaves an empty metadata out; the short one answers {}.
+  metadata: customer.metadata ?? {},
+  object: 'customer',
+});

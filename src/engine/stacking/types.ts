@@ -15,6 +15,13 @@ export interface StackingRules {
   applicable_redeemables_category_limits?: Record<string, number>;
   applicable_exclusive_redeemables_limit: number;
   applicable_exclusive_redeemables_per_category_limit: number;
+  /**
+   * Stored and answered, not applied: every discount is calculated on what the discounts before
+   * it left (DISCOUNTED_AMOUNT), whatever this mode and the two category lists say.
+   */
+  discount_calculation_mode: 'INITIAL_AMOUNT' | 'DISCOUNTED_AMOUNT';
+  initial_amount_mode_categories: string[];
+  discounted_amount_mode_categories: string[];
   exclusive_categories: string[];
   joint_categories: string[];
   /** ALL: one inapplicable redeemable fails the request; PARTIAL: the others still apply. */
@@ -25,6 +32,8 @@ export interface StackingRules {
   no_effect_skip_categories: string[];
   no_effect_redeem_anyway_categories: string[];
   redeemables_rollback_order_mode: 'WITH_ORDER' | 'WITHOUT_ORDER';
+  /** Joint redeemables follow the exclusive ones (select.ts step 3): the one order promo knows. */
+  grouped_redeemables_sorting_rule: 'JOINT_ALWAYS_LAST';
 }
 
 /** The reference's defaults: what a project that never set its rules gets. */
@@ -35,6 +44,9 @@ export const DEFAULT_STACKING_RULES: Readonly<StackingRules> = Object.freeze({
   applicable_redeemables_category_limits: {},
   applicable_exclusive_redeemables_limit: 1,
   applicable_exclusive_redeemables_per_category_limit: 1,
+  discount_calculation_mode: 'DISCOUNTED_AMOUNT',
+  initial_amount_mode_categories: [],
+  discounted_amount_mode_categories: [],
   exclusive_categories: [],
   joint_categories: [],
   redeemables_application_mode: 'ALL',
@@ -44,6 +56,7 @@ export const DEFAULT_STACKING_RULES: Readonly<StackingRules> = Object.freeze({
   no_effect_skip_categories: [],
   no_effect_redeem_anyway_categories: [],
   redeemables_rollback_order_mode: 'WITH_ORDER',
+  grouped_redeemables_sorting_rule: 'JOINT_ALWAYS_LAST',
 });
 
 export const SKIP_KEYS = [

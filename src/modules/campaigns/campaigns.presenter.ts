@@ -10,11 +10,12 @@ const NONE: Assignments = new Map();
 const bool = (n: number): boolean => n === 1;
 
 /**
- * The optional fields of a campaign that the real API leaves out of its answer while unset (its
- * get-campaign example has no `description`, dates, validity, `updated_at` or `category`, but
- * `category_id: null`); set, they are answered in this place.
+ * The optional fields of a campaign or tier that the real API leaves out of its answer while
+ * unset (its get-campaign example has no `description`, dates, validity, `updated_at` or
+ * `category`, but `category_id: null`; its recorded tiers leave out `updated_at`, the dates, the
+ * validity and `category_id` while unset); set, they are answered in this place.
  */
-const setFieldsOf = <T extends Record<string, unknown>>(fields: T) =>
+const setFieldsOf = <T extends object>(fields: T) =>
   Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null)) as { [K in keyof T]?: NonNullable<T[K]> };
 
 export function presentPromotionTier(
@@ -26,7 +27,7 @@ export function presentPromotionTier(
   return {
     id: row.id,
     created_at: row.created_at,
-    updated_at: row.updated_at,
+    ...setFieldsOf({ updated_at: row.updated_at }),
     name: row.name,
     banner: row.banner,
     action: JSON.parse(row.action) as Record<string, unknown>,
@@ -42,11 +43,11 @@ export function presentPromotionTier(
     },
     campaign_id: campaign.id,
     active: bool(row.active),
-    ...presentValidity(row),
+    ...setFieldsOf(presentValidity(row)),
     summary: { redemptions: { total_redeemed: 0 }, orders: { total_amount: 0, total_discount_amount: 0 } },
     object: 'promotion_tier' as const,
     validation_rule_assignments: assignmentsList(assignments.get(row.id)),
-    category_id: row.category_id,
+    ...setFieldsOf({ category_id: row.category_id }),
     categories: categoriesOf(row.category_id, categories),
   };
 }

@@ -21,16 +21,17 @@ import type { Db } from '../../db/engine.js';
  */
 type StackDeps = Pick<Deps, 'db' | 'clock'>;
 
+/** `updated_at` and `category_id` are left out while unset, as the reference's recorded stacks show them. */
 function presentStack(row: stacks.StackRow, tierIds: string[], categories: Map<string, CategoryView>) {
   return {
     id: row.id,
     name: row.name,
     created_at: row.created_at,
-    updated_at: row.updated_at,
+    ...(row.updated_at === null ? {} : { updated_at: row.updated_at }),
     campaign_id: row.campaign_id,
     object: 'promotion_stack' as const,
     tiers: { ids: tierIds, hierarchy_mode: row.hierarchy_mode },
-    category_id: row.category_id,
+    ...(row.category_id === null ? {} : { category_id: row.category_id }),
     categories: categoriesOf(row.category_id, categories),
   };
 }

@@ -178,7 +178,7 @@ async function recordFailure(deps: WriteDeps, body: CreatePublicationBody, error
 
 /**
  * POST /v1/publications and GET /v1/publications/create (the reference's create-publication):
- * gives the customer a voucher and answers the publication with the whole voucher and
+ * gives the customer a voucher and answers the publication with the whole voucher and the short
  * customer (PublicationsCreateResponseBody).
  */
 export async function createPublication(
@@ -199,14 +199,16 @@ export async function createPublication(
 }
 
 /**
- * A publication as create-publication answers it: the customer whole, as it is now, and the
- * voucher whole; a publication of several vouchers answers `vouchers` (codes) and
- * `vouchers_id` instead (the reference's multi-voucher form).
+ * A publication as create-publication answers it: the short customer (id, name, email,
+ * source_id, metadata), as it is now, as the reference's recorded answers and the SDK's
+ * SimpleCustomer show it (its schema names the whole customer), and the voucher whole; a
+ * publication of several vouchers answers `vouchers` (codes) and `vouchers_id` instead (the
+ * reference's multi-voucher form).
  */
 export async function getCreatedPublication(deps: Pick<Deps, 'db'>, id: string) {
   const row = await repo.findPublicationById(deps.db, id);
   if (!row || row.voucher_code === null) throw new AppError('internal_error', `Publication ${id} vanished`);
-  const customer = await getCustomer(deps, row.customer_id);
+  const customer = await findSimpleCustomer(deps.db, row.customer_id);
   const { vouchers: codes, ...publication } = presentPublication(row, customer);
   if (row.vouchers !== null) return { ...publication, vouchers: codes };
   return { ...publication, voucher: await getVoucher(deps, row.voucher_code) };

@@ -15,11 +15,13 @@ export interface RewardView {
   type: RewardType;
   parameters: RewardParameters;
   stock: number | null;
+  /** Null until a redemption of it stands (the reference's examples: null on a reward never redeemed). */
   redeemed: number | null;
   attributes: { image_url?: string; description?: string };
   created_at: string;
   updated_at: string | null;
-  metadata: Record<string, unknown>;
+  /** Null when none was given, as the reference's recorded rewards show it. */
+  metadata: Record<string, unknown> | null;
   object: 'reward';
 }
 
@@ -29,11 +31,11 @@ export const presentReward = (row: RewardRow): RewardView => ({
   type: row.type,
   parameters: JSON.parse(row.parameters) as RewardParameters,
   stock: row.stock,
-  redeemed: row.redeemed,
+  redeemed: row.redeemed || null,
   attributes: JSON.parse(row.attributes) as RewardView['attributes'],
   created_at: row.created_at,
   updated_at: row.updated_at,
-  metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+  metadata: JSON.parse(row.metadata) as Record<string, unknown> | null,
   object: 'reward',
 });
 

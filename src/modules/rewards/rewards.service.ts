@@ -85,7 +85,7 @@ export async function createReward(deps: RewardDeps, body: CreateRewardBody): Pr
       stock: body.stock ?? null,
       redeemed: null,
       attributes: JSON.stringify(attributesOf(body.attributes)),
-      metadata: JSON.stringify(body.metadata ?? {}),
+      metadata: JSON.stringify(body.metadata ?? null),
       created_at: now,
       updated_at: null,
     };

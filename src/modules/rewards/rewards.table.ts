@@ -18,6 +18,7 @@ export interface RewardTable {
   reserved: Generated<number>;
   /** JSON {image_url?, description?}. */
   attributes: string;
+  /** JSON; the text null when none was given (rows written before 2026-11-29 hold {} then). */
   metadata: string;
   created_at: string;
   updated_at: string | null;

@@ -1,6 +1,8 @@
 import { array, mixed, number, object, string, type InferType } from 'yup';
 import {
   STACKING_APPLICATION_MODES,
+  STACKING_CALCULATION_MODES,
+  STACKING_GROUPED_SORTING_RULES,
   STACKING_NO_EFFECT_RULES,
   STACKING_PRODUCTS_APPLICATION_MODES,
   STACKING_ROLLBACK_ORDER_MODES,
@@ -14,8 +16,8 @@ import { LIMITS } from '../../lib/limits.js';
  * ManagementProjectsStackingRules{Create,Update}RequestBody): every field optional, those
  * given replace the stored (or default) value, each within the reference's range. Ranges that
  * tie two fields together and category ids are checked on the merged rules
- * (stacking-rules.service.ts). Fields promo does not apply (discount_calculation_mode and its
- * category lists) are dropped, as any unknown field.
+ * (stacking-rules.service.ts). Unknown fields are dropped. discount_calculation_mode and its
+ * category lists are stored and answered but not applied (engine/stacking/types.ts).
  */
 const PATH = '${path}';
 
@@ -66,6 +68,9 @@ export const stackingRulesChangeSchema = object({
   applicable_redeemables_category_limits: categoryLimits(),
   applicable_exclusive_redeemables_limit: whole(1, 5),
   applicable_exclusive_redeemables_per_category_limit: whole(1, 5),
+  discount_calculation_mode: choice(STACKING_CALCULATION_MODES),
+  initial_amount_mode_categories: categories(),
+  discounted_amount_mode_categories: categories(),
   exclusive_categories: categories(),
   joint_categories: categories(),
   redeemables_application_mode: choice(STACKING_APPLICATION_MODES),
@@ -75,6 +80,7 @@ export const stackingRulesChangeSchema = object({
   no_effect_skip_categories: categories(),
   no_effect_redeem_anyway_categories: categories(),
   redeemables_rollback_order_mode: choice(STACKING_ROLLBACK_ORDER_MODES),
+  grouped_redeemables_sorting_rule: choice(STACKING_GROUPED_SORTING_RULES),
 })
   .typeError('The body must be a JSON object')
   .nonNullable('The body must be a JSON object');

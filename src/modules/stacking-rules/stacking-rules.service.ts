@@ -19,6 +19,8 @@ import type { Db, Tx } from '../../db/engine.js';
 type RulesDeps = Pick<Deps, 'db' | 'clock'>;
 
 const CATEGORY_LISTS = [
+  'initial_amount_mode_categories',
+  'discounted_amount_mode_categories',
   'exclusive_categories',
   'joint_categories',
   'no_effect_skip_categories',
@@ -69,6 +71,11 @@ async function checkRules(db: Db, rules: StackingRules): Promise<void> {
     problems.push(
       `category ${noEffect} cannot be in both no_effect_skip_categories and no_effect_redeem_anyway_categories`,
     );
+  const mode = overlap(rules.initial_amount_mode_categories, rules.discounted_amount_mode_categories);
+  if (mode !== undefined)
+    problems.push(
+      `category ${mode} cannot be in both initial_amount_mode_categories and discounted_amount_mode_categories`,
+    );
   if (problems.length > 0) throw invalidPayload(problems.join('; '));
   const named = [
     ...new Set([
@@ -91,7 +98,7 @@ export async function fieldNamingCategory(db: Db, categoryId: string): Promise<s
 
 /** The rules with a change applied (lists deduplicated), checked. */
 async function changed(db: Db, current: StackingRules, change: StackingRulesChange): Promise<StackingRules> {
-  // Only the rules' own fields: a body's other fields (those promo does not apply) are dropped.
+  // Only the rules' own fields: a body's other fields are dropped.
   const given = Object.fromEntries(
     Object.entries(change).filter(([key, value]) => value !== undefined && key in DEFAULT_STACKING_RULES),
   ) as Partial<StackingRules>;

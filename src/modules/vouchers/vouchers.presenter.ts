@@ -37,7 +37,8 @@ export function presentVoucher(
     is_referral_code: row.is_referral_code === 1,
     created_at: row.created_at,
     updated_at: row.updated_at,
-    holder_id: row.holder_id,
+    // A voucher nobody holds leaves holder_id out: the reference's recorded vouchers never answer it null.
+    ...(row.holder_id === null ? {} : { holder_id: row.holder_id }),
     referrer_id: row.referrer_id,
     object: 'voucher' as const,
     publish: { object: 'list' as const, count: row.publish_count, url: `${path}/publications?page=1&limit=10` },

@@ -129,8 +129,6 @@ describe('stackable redemptions: a discount voucher plus a gift card', () => {
           related_object_id: parentId,
         },
         order: orderAt(400, 400),
-        inapplicable_redeemables: [],
-        skipped_redeemables: [],
       });
       assertMatchesReference('POST', reference, 200, redeemAnswerForReference(body));
       for (const redemption of [...body.redemptions, body.parent_redemption]) assertRedemptionMatches(redemption);

@@ -61,7 +61,25 @@ describe("redeeming a member's reward through @voucherify/sdk", () => {
       }),
     )) as unknown as RewardRedemption;
     assert.match(redeemed.id, /^r_/);
-    assert.deepEqual(redeemed, await get(`/v1/redemptions/${redeemed.id}`));
+    // One redemption, no parent; its voucher is the card whole, as GET /v1/vouchers/{code} shows it after.
+    const { voucher, ...own } = redeemed;
+    const { voucher: short, ...stored } = await get(`/v1/redemptions/${redeemed.id}`);
+    assert.deepEqual(own, stored);
+    const { name: _name, email: _email, ...holder } = stored.customer as Json;
+    assert.deepEqual(voucher, { ...(await get(`/v1/vouchers/${setup.member.code}`)), holder });
+    assert.deepEqual(
+      [redeemed.redemption, short],
+      [
+        null,
+        {
+          id: setup.member.id,
+          code: setup.member.code,
+          campaign: 'rr',
+          campaign_id: setup.program.id,
+          object: 'voucher',
+        },
+      ],
+    );
     assert.deepEqual(
       [
         redeemed.object,
@@ -95,6 +113,54 @@ describe("redeeming a member's reward through @voucherify/sdk", () => {
     const card = await get<Card>(`/v1/loyalties/members/${setup.member.code}`);
     assert.deepEqual([card.loyalty_card.balance, card.redemption.redeemed_points], [100, 400]);
     assert.deepEqual([(await get(`/v1/rewards/${setup.reward.id}`)).redeemed], [2]);
+  });
+
+  it('counts every type of reward redeemed: a CAMPAIGN reward too; metadata left unset is null, and out of the reward', async () => {
+    const ok = async (method: string, path: string, body?: unknown) => {
+      const res = await server.request<Json>(method, path, { body });
+      assert.equal(res.status, 200, res.text);
+      return res.body;
+    };
+    const coupons = await ok('POST', '/v1/campaigns', {
+      name: 'rr coupons',
+      campaign_type: 'DISCOUNT_COUPONS',
+      voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 5 } },
+    });
+    const reward = await ok('POST', '/v1/rewards', { name: 'rr coupon', parameters: { campaign: { id: coupons.id } } });
+    assert.deepEqual([reward.redeemed, reward.metadata], [null, null]);
+    await ok('POST', `/v1/loyalties/${setup.program.id}/rewards`, [
+      { reward: reward.id, parameters: { loyalty: { points: 10 } } },
+    ]);
+    await ok('POST', `/v1/loyalties/members/${setup.member.code}/balance`, { points: 10 });
+    const redeemed = await ok('POST', `/v1/loyalties/members/${setup.member.code}/redemption`, {
+      reward: { id: reward.id },
+      order: { amount: 100 },
+    });
+    const given = redeemed.reward as Json;
+    assert.deepEqual(
+      [redeemed.metadata, 'metadata' in given, given.id, (await get(`/v1/rewards/${reward.id}`)).redeemed],
+      [null, false, reward.id, 1],
+    );
+    // One redemption: the order's entry names the card and its program, as the reference's recorded answer does.
+    const order = redeemed.order as { id: string; redemptions: Json };
+    const entry = {
+      date: redeemed.date,
+      related_object_type: 'voucher',
+      related_object_id: setup.member.id,
+      related_object_parent_id: setup.program.id,
+    };
+    assert.deepEqual([redeemed.redemption, order.redemptions], [null, { [redeemed.id as string]: entry }]);
+    assert.deepEqual((await get<{ redemptions: Json }>(`/v1/orders/${order.id}`)).redemptions, order.redemptions);
+    // Rolled back, the points come back and the reward's count goes back to none.
+    await ok('POST', `/v1/redemptions/${redeemed.id}/rollback`);
+    assert.deepEqual(
+      [
+        (await get<Card>(`/v1/loyalties/members/${setup.member.code}`)).loyalty_card.balance,
+        (await get(`/v1/rewards/${reward.id}`)).redeemed,
+      ],
+      [110, null],
+    );
+    await ok('POST', `/v1/loyalties/members/${setup.member.code}/balance`, { points: -10 });
   });
 
   it('refuses as the stackable redemption does, and a card of another program or a body without reward', async () => {

@@ -4,7 +4,10 @@ import { after, before, describe, it } from 'node:test';
 import type { Deps } from '../../../src/app/deps.js';
 import { openSqlite } from '../../../src/db/sqlite/connect.js';
 import { loadMigrations, migrate } from '../../../src/db/sqlite/migrate.js';
-import { countRedemptions, listRedemptionPage } from '../../../src/modules/redemptions/list/redemptions-list.repository.js';
+import {
+  countRedemptions,
+  listRedemptionPage,
+} from '../../../src/modules/redemptions/list/redemptions-list.repository.js';
 import type { NewRedemptionRow } from '../../../src/modules/redemptions/redemptions.repository.js';
 import { createDeps } from '../../../src/root/create-deps.js';
 import { tempDir } from '../../support/db.js';

@@ -22,7 +22,7 @@ export async function listMemberActivity(
   query: MemberActivityQuery,
 ) {
   const member = await getMember(deps, card.code, card.campaign);
-  if (member.holder_id === null) return listEnvelope('data', [], { has_more: false });
+  if (member.holder_id === undefined) return listEnvelope('data', [], { has_more: false });
   return listCustomerEvents(deps, member.holder_id, { ...query, campaign_id: member.campaign_id as string });
 }
 
@@ -38,7 +38,7 @@ export async function listMemberActivities(
 ) {
   const member = await getMember(deps, card.code, card.campaign);
   const page =
-    member.holder_id === null
+    member.holder_id === undefined
       ? { ...listEnvelope('data', [], { has_more: false }), total: 0 }
       : await listCustomerEventsWithTotal(deps, member.holder_id, {
           ...query,

@@ -20,6 +20,6 @@ export async function requireMemberCard(db: Kysely<Database>, code: string, prog
     id: voucher.id,
     code: voucher.code,
     campaign_id: voucher.campaign_id as string,
-    holder_id: voucher.holder_id,
+    holder_id: voucher.holder_id ?? null,
   };
 }

@@ -2,6 +2,7 @@ import type { Deps } from '../../../app/deps.js';
 import type { Actor } from '../../../lib/actor.js';
 import { notFound } from '../../../lib/errors.js';
 import { requireLedgerCard } from '../../ledgers/index.js';
+import { getVoucher } from '../../vouchers/index.js';
 import type { MemberRewardBody } from './legacy.schemas.js';
 import { redeemStackable } from '../pipeline/redeem.service.js';
 
@@ -9,10 +10,13 @@ type RedeemDeps = Parameters<typeof redeemStackable>[0] & Pick<Deps, 'db'>;
 
 /**
  * redeem-reward (POST /v1/loyalties/[{campaignId}/]members/{memberId}/redemption; the SDK's
- * `loyalties.redeemReward`): the stackable redemption of the one card with its `reward`
- * (`{id, points}`), for the card's holder, with the body's `order` and `metadata`. Answers
- * that redemption (the stackable answer's one child); a refusal is the stackable 400 with
- * its failed redemption. Unknown card, or a card of another program: 404.
+ * `loyalties.redeemReward`): the one card with its `reward` (`{id, points}`) redeemed as the
+ * legacy calls redeem (one redemption, no parent: the order's `redemptions` entry names the
+ * card and its program, as the reference's recorded answer shows it), for the card's holder,
+ * with the body's `order` and `metadata`. Answers that redemption with the card whole, as GET
+ * /v1/vouchers/{code} shows it after the redemption, and its `holder` (the recorded answer's `voucher`); a
+ * refusal is the stackable 400 with its failed redemption. Unknown card, or a card of another
+ * program: 404.
  */
 export async function redeemMemberReward(
   deps: RedeemDeps,
@@ -28,5 +32,16 @@ export async function redeemMemberReward(
     ...(body.order === undefined ? {} : { order: body.order }),
     ...(body.metadata === undefined ? {} : { metadata: body.metadata }),
   };
-  return (await redeemStackable(deps, actor, stackable)).redemptions[0];
+  const [redemption] = (await redeemStackable(deps, actor, stackable, { single: true })).redemptions;
+  return { ...redemption, voucher: { ...(await getVoucher(deps, found.code)), ...holderOf(redemption?.customer) } };
+}
+
+/**
+ * The card's holder is the redemption's customer, shown as the recorded answer's `voucher.holder`:
+ * id, source_id, metadata (no name or email, though the customer beside it has them).
+ */
+function holderOf(customer: Record<string, unknown> | null | undefined) {
+  if (!customer) return {};
+  const { name: _name, email: _email, ...holder } = customer;
+  return { holder };
 }

@@ -16,8 +16,8 @@ import type { Tx } from '../../../db/engine.js';
  * transaction: the reward is assigned to the card's program (the load stage found it); the
  * points (a COIN reward's: what its credits paid, at its ratio; the others': those asked, else
  * the assignment's price) leave the card through the points ledger
- * (loyalty_card_points_exceeded when the balance cannot pay); a MATERIAL reward takes one unit
- * of stock (reward_out_of_stock when none is left); a CAMPAIGN reward gives a voucher or a
+ * (loyalty_card_points_exceeded when the balance cannot pay); the reward takes one unit
+ * (reward_out_of_stock when its stock is spent); a CAMPAIGN reward gives a voucher or a
  * balance (reward-campaign.service.ts). The reward redemption's events follow.
  */
 export interface LoyaltySpend {
@@ -39,7 +39,10 @@ export function pointsOf(applied: AppliedRedeemable): number {
   return Math.min(pointsFor(applied.effect?.credits_used ?? 0, ratio), applied.loaded.voucher!.loyalty_balance ?? 0);
 }
 
-/** What the reward gives besides: a unit of stock, or a campaign's voucher or balance. */
+/**
+ * What the reward gives: every type takes one unit (the reward's `redeemed` count, guarded by
+ * its stock when it has one); a CAMPAIGN reward also gives its campaign's voucher or balance.
+ */
 async function give(
   deps: Pick<Deps, 'seams' | 'clock'>,
   trx: Tx,
@@ -47,10 +50,7 @@ async function give(
   input: SpendInput,
   related: RelatedIds,
 ): Promise<Record<string, unknown>> {
-  if (reward.type === 'MATERIAL') {
-    await claimRewardStock(deps, trx, reward.id);
-    return {};
-  }
+  await claimRewardStock(deps, trx, reward.id);
   const parameters = reward.parameters;
   if (reward.type !== 'CAMPAIGN' || !('campaign' in parameters) || !input.customer) return {};
   const given = {
@@ -99,7 +99,8 @@ export async function spendLoyalty(
     created_at: reward.created_at,
     updated_at: reward.updated_at,
     parameters: reward.parameters,
-    metadata: reward.metadata,
+    // Unset metadata (null) is left out, as the reference's recorded reward redemptions show it.
+    ...(reward.metadata === null ? {} : { metadata: reward.metadata }),
     type: reward.type,
   };
   await announceReward(trx, { card, assignment, result, points, input });

@@ -61,18 +61,21 @@ export function rowContext(
     actor,
     orderId,
     trackingId: body.tracking_id ?? customer?.source_id ?? null,
-    metadata: body.metadata ?? {},
+    metadata: body.metadata ?? null,
     sessionKey: body.session ? (body.session.key ?? newId('ssn_')) : null,
   };
 }
 
+/** The lists of inapplicable and skipped redeemables are left out when empty, as the validation's are (the reference's examples). */
 function answer(plan: Plan, written: RedemptionWritten, requestId: string) {
+  const inapplicable = plan.inapplicable.map((i) => inapplicableItem(i.loaded, i.failure, requestId));
+  const skipped = plan.skipped.map((s) => skippedItem(s.loaded, s.key));
   return {
     redemptions: written.children,
     parent_redemption: written.parent,
     order: written.order,
-    inapplicable_redeemables: plan.inapplicable.map((i) => inapplicableItem(i.loaded, i.failure, requestId)),
-    skipped_redeemables: plan.skipped.map((s) => skippedItem(s.loaded, s.key)),
+    ...(inapplicable.length > 0 ? { inapplicable_redeemables: inapplicable } : {}),
+    ...(skipped.length > 0 ? { skipped_redeemables: skipped } : {}),
   };
 }
 export type RedeemAnswer = ReturnType<typeof answer>;

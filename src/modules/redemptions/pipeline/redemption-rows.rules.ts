@@ -31,7 +31,7 @@ function baseRow(id: string, ctx: RowContext): RedemptionRow {
     created_at: ctx.at,
     customer_id: ctx.customer?.id ?? null,
     tracking_id: ctx.trackingId,
-    metadata: JSON.stringify(ctx.metadata ?? {}),
+    metadata: json(ctx.metadata),
     amount: null,
     result: 'SUCCESS',
     status: 'SUCCEEDED',

@@ -9,7 +9,7 @@ import type { StackableBody } from './redemptions.schemas.js';
 /**
  * A validation's LOCK session (voucherify-facts 1.17): what it answers, and what it holds once
  * valid: one redemption of each voucher with a limited quantity, a gift card's credits used,
- * a loyalty card's points spent, a MATERIAL reward's unit when its stock is limited. A
+ * a loyalty card's points spent, a reward's unit when its stock is limited. A
  * session of only `{type: LOCK}` lasts 7 days; a key is made when none is sent.
  */
 export interface SessionLock {
@@ -43,8 +43,7 @@ export function reservationsOf(plan: Plan): Reservation[] {
     const points = pointsOf(applied);
     if (points > 0) held.push({ kind: 'POINTS', target_id: voucher.id, amount: points });
     const reward = applied.loaded.reward.reward;
-    if (reward.type === 'MATERIAL' && reward.stock !== null)
-      held.push({ kind: 'REWARD', target_id: reward.id, amount: 1 });
+    if (reward.stock !== null) held.push({ kind: 'REWARD', target_id: reward.id, amount: 1 });
   }
   return held;
 }

@@ -14,8 +14,8 @@ import type { Tx } from '../../../db/engine.js';
  * Gives back what one child redemption took, inside the rollback's transaction, after its
  * guarded status change passed (so this runs once per redemption): one unit of the voucher's
  * redemption quantity, the gift credits or loyalty points through the ledgers (rows tied to
- * the redemption's own rows: points back into the buckets they came from), a MATERIAL
- * reward's unit of stock, and the customer's summary. What a CAMPAIGN reward gave (a voucher,
+ * the redemption's own rows: points back into the buckets they came from), the reward's unit
+ * (its `redeemed` count, and stock), and the customer's summary. What a CAMPAIGN reward gave (a voucher,
  * or a balance on another card) is the customer's and stays.
  */
 type UndoDeps = Pick<Deps, 'seams'>;
@@ -60,7 +60,7 @@ async function refund(deps: UndoDeps, trx: Tx, child: RedemptionRow, ctx: UndoCo
 async function returnReward(trx: Tx, child: RedemptionRow, ctx: UndoContext): Promise<void> {
   if (child.reward_snapshot === null) return;
   const reward = JSON.parse(child.reward_snapshot) as RewardSnapshot;
-  if (reward.type === 'MATERIAL') await releaseRewardStock(trx, reward.id);
+  await releaseRewardStock(trx, reward.id);
   if (!ctx.customer) return;
   const voucher =
     child.voucher_snapshot === null ? null : (JSON.parse(child.voucher_snapshot) as { id: string; code: string });

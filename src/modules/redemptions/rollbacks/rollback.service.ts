@@ -15,6 +15,7 @@ import { failedRollbackRow, parentRollbackRow, rollbackRow, type RollbackRowCont
 import { announceRollback, undoChild } from './rollback-undo.service.js';
 import { presentRedemption, type RedemptionObject, type RedemptionRow } from '../redemptions.presenter.js';
 import type { Tx } from '../../../db/engine.js';
+import { findVoucherRow, getVoucher } from '../../vouchers/index.js';
 import {
   findRedemptionById,
   insertRedemptions,
@@ -164,12 +165,23 @@ async function run<T>(
   }
 }
 
-export const rollbackRedemption = (
+/**
+ * POST /v1/redemptions/{id}/rollback: the rollback record, with its voucher whole as GET
+ * /v1/vouchers/{code} shows it after the rollback (the reference's recorded answers), as the
+ * legacy redeem answers it; the stored record keeps the short voucher.
+ */
+export async function rollbackRedemption(
   deps: RollbackDeps,
   actor: Actor,
   id: string,
   input: RollbackInput,
-): Promise<RedemptionObject> => run(deps, id, input, actor, (trx, r) => singleIn(deps, trx, id, r));
+): Promise<RedemptionObject> {
+  const rollback = await run(deps, id, input, actor, (trx, r) => singleIn(deps, trx, id, r));
+  const code = rollback.voucher?.code;
+  // A voucher deleted since keeps its short snapshot.
+  if (typeof code !== 'string' || !(await findVoucherRow(deps.db, code))) return rollback;
+  return { ...rollback, voucher: await getVoucher(deps, code) };
+}
 
 export const rollbackStackedRedemption = (
   deps: RollbackDeps,

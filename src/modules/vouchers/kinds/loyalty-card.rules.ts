@@ -84,10 +84,13 @@ export const loyaltyCardKind = {
   present: (row) => ({
     points: row.loyalty_points ?? 0,
     balance: row.loyalty_balance ?? 0,
-    next_expiration_date: row.loyalty_next_expiration_date,
-    // No points to expire is null, as the reference answers it, not 0 points on no date.
-    next_expiration_points:
-      row.loyalty_next_expiration_date === null ? null : (row.loyalty_next_expiration_points ?? 0),
+    // No points to expire leaves both out, as the reference's recorded cards show it (never 0 points on no date).
+    ...(row.loyalty_next_expiration_date === null
+      ? {}
+      : {
+          next_expiration_date: row.loyalty_next_expiration_date,
+          next_expiration_points: row.loyalty_next_expiration_points ?? 0,
+        }),
     pending_points: row.loyalty_pending_points ?? 0,
     expired_points: row.loyalty_expired_points ?? 0,
     subtracted_points: row.loyalty_subtracted_points ?? 0,
