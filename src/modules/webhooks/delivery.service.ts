@@ -98,7 +98,7 @@ export async function drainQueue(
     }
   } finally {
     await deps.db.transaction().execute(async (trx) => {
-      for (const outcome of outcomes) await repo.recordOutcome(trx, outcome);
+      await repo.recordOutcomes(trx, outcomes);
       await repo.releaseQueue(trx, webhook.id, owner);
     });
   }
