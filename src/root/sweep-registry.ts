@@ -26,4 +26,8 @@ export const sweepRegistry: SweepRegistry = [
     name: 'idempotency-keys',
     run: () => import('../modules/idempotency/idempotency.service.js').then((m) => m.expireIdempotencyKeys),
   },
+  {
+    name: 'webhook-retention',
+    run: () => import('../modules/webhooks/retention.sweep.js').then((m) => m.sweepWebhookRetention),
+  },
 ];

@@ -175,8 +175,8 @@ export const findEvent = (db: Db, id: string): Promise<EventRow | undefined> =>
   db.selectFrom('webhook_events').selectAll().where('id', '=', id).executeTakeFirst();
 
 /**
- * A new PENDING delivery of the event to each existing webhook it was owed to before (a replay:
- * a command, so it may read every delivery; no index serves deliveries by event).
+ * A new PENDING delivery of the event to each existing webhook it was owed to before (a replay),
+ * none when the retention sweep deleted the event meanwhile.
  */
 export async function requeueEvent(trx: Db, eventSeq: number, now: string): Promise<number[]> {
   const result = await sql<{ seq: number }>`
@@ -184,6 +184,7 @@ export async function requeueEvent(trx: Db, eventSeq: number, now: string): Prom
     SELECT 'whs_' || lower(hex(randomblob(12))), w.id, ${eventSeq}, 'PENDING', ${now}, ${now}
     FROM webhooks w
     WHERE w.id IN (SELECT webhook_id FROM webhook_deliveries WHERE event_seq = ${eventSeq})
+      AND EXISTS (SELECT 1 FROM webhook_events WHERE seq = ${eventSeq})
     ORDER BY w.seq
     RETURNING seq`.execute(trx);
   return result.rows.map((r) => r.seq);
