@@ -31,7 +31,7 @@ export const DEFAULT_SENDER: SenderOptions = {
   timeoutMs: 10_000,
   retry: DEFAULT_RETRY,
   leaseMs: 60_000,
-  batch: 50,
+  batch: 200,
   maxQueues: 8,
 };
 
