@@ -4,20 +4,13 @@ import type { Database } from '../../db/database.js';
 type Db = Kysely<Database>;
 
 /**
- * The retention sweep's statements (retention.sweep.ts). Each walk goes in seq order from the
- * oldest row and stops at the first one too young to go: rows are inserted in commit order, so
- * created_at grows with seq (to within a request's time), and a round reads what it deletes
- * plus the few rows it keeps (failed ones, still owed ones), never the whole table.
+ * The retention sweep's statements (retention.sweep.ts). Its walks go in seq order and stop at
+ * the first page too young to go: rows are inserted in commit order, so created_at grows with
+ * seq (to within a request's time).
  */
-/** The retention sweep's walk: the next `limit` deliveries after `afterSeq`, oldest first. */
-export const deliveriesFrom = (db: Db, afterSeq: number, limit: number) =>
-  db
-    .selectFrom('webhook_deliveries')
-    .select(['seq', 'created_at'])
-    .where('seq', '>', afterSeq)
-    .orderBy('seq')
-    .limit(limit)
-    .execute();
+/** A walk's next page: the next `limit` rows of the table after `afterSeq`, oldest first. */
+export const pageFrom = (db: Db, table: 'webhook_deliveries' | 'webhook_events', afterSeq: number, limit: number) =>
+  db.selectFrom(table).select(['seq', 'created_at']).where('seq', '>', afterSeq).orderBy('seq').limit(limit).execute();
 
 /** Deletes the finished deliveries with seq in [from, to] past their retention; how many went. */
 export async function deleteFinishedDeliveries(
@@ -38,16 +31,6 @@ export async function deleteFinishedDeliveries(
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
-
-/** The retention sweep's walk over events: the next `limit` after `afterSeq`, oldest first. */
-export const eventsFrom = (db: Db, afterSeq: number, limit: number) =>
-  db
-    .selectFrom('webhook_events')
-    .select(['seq', 'created_at'])
-    .where('seq', '>', afterSeq)
-    .orderBy('seq')
-    .limit(limit)
-    .execute();
 
 /**
  * Deletes the events with seq in [from, to] created before `before` that no delivery is owed or

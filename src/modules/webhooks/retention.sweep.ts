@@ -87,11 +87,11 @@ export async function sweepWebhookRetention(
   };
   const resume = resumeAt.get(deps.db) ?? { deliveries: 0, events: 0 };
   const deliveries: Table = {
-    read: (after) => repo.deliveriesFrom(deps.db, after, SWEEP_BATCH),
+    read: (after) => repo.pageFrom(deps.db, 'webhook_deliveries', after, SWEEP_BATCH),
     remove: (range) => (trx) => repo.deleteFinishedDeliveries(trx, range, before),
   };
   const events: Table = {
-    read: (after) => repo.eventsFrom(deps.db, after, SWEEP_BATCH),
+    read: (after) => repo.pageFrom(deps.db, 'webhook_events', after, SWEEP_BATCH),
     remove: (range) => (trx) => repo.deleteUnreferencedEvents(trx, range, before.delivered),
   };
   let deleted = 0;
