@@ -89,6 +89,12 @@ describe('webhook events, one test per type sent', () => {
     const c = (await server.request('GET', `/v1/customers/${sourceId}`)).body;
     return { id: c.id, source_id: sourceId, metadata: {}, object: 'customer' };
   };
+  /** A card as the events carry it (its code, campaign and its kind's block), as GET /v1/vouchers/{code} shows it. */
+  const eventCard = async (code: string) => {
+    const v = (await server.request('GET', `/v1/vouchers/${code}`)).body;
+    const kind = v.type === 'GIFT_VOUCHER' ? { gift: v.gift } : { loyalty_card: v.loyalty_card };
+    return { id: v.id, code: v.code, type: v.type, campaign_id: v.campaign_id, ...kind };
+  };
   const lastTransaction = async (code: string) =>
     (await server.request('GET', `/v1/vouchers/${code}/transactions?limit=1`)).body.data[0];
 
@@ -139,20 +145,14 @@ describe('webhook events, one test per type sent', () => {
     await nextEvents(1); // its publication
     const res = await post(`/v1/loyalties/${program.id}/members/${member.code}/balance`, { points: 40 });
     const [got] = await nextEvents(1);
-    const card = (await server.request('GET', `/v1/vouchers/${member.code}`)).body;
+    const card = await eventCard(member.code);
     assertEvent(got!, {
       type: 'voucher.loyalty_card.points_added',
       entityId: member.id,
       groupId: requestIdOf(res),
       data: {
         customer: await customerOf('member-2'),
-        voucher: {
-          id: card.id,
-          code: card.code,
-          type: 'LOYALTY_CARD',
-          campaign_id: program.id,
-          loyalty_card: card.loyalty_card,
-        },
+        voucher: card,
         balance: res.body,
         transaction: await lastTransaction(member.code),
       },
@@ -165,14 +165,14 @@ describe('webhook events, one test per type sent', () => {
     await nextEvents(1); // its publication
     const res = await post('/v1/vouchers/GIFT-HOOK/balance', { amount: 500 });
     const [got] = await nextEvents(1);
-    const card = (await server.request('GET', '/v1/vouchers/GIFT-HOOK')).body;
+    const card = await eventCard('GIFT-HOOK');
     assertEvent(got!, {
       type: 'voucher.gift.balance_added',
       entityId: gift.id,
       groupId: requestIdOf(res),
       data: {
         customer: await customerOf('gift-holder'),
-        voucher: { id: card.id, code: 'GIFT-HOOK', type: 'GIFT_VOUCHER', campaign_id: null, gift: card.gift },
+        voucher: card,
         balance: res.body,
         transaction: await lastTransaction('GIFT-HOOK'),
       },
@@ -193,19 +193,13 @@ describe('webhook events, one test per type sent', () => {
       customer: { source_id: 'earner' },
     });
     const got = await nextEvents(3);
-    const card = (await server.request('GET', `/v1/vouchers/${member.code}`)).body;
+    const card = await eventCard(member.code);
     const customer = await customerOf('earner');
     const transaction = await lastTransaction(member.code);
     assert.equal(transaction.type, 'POINTS_ACCRUAL');
     const data = {
       customer,
-      voucher: {
-        id: card.id,
-        code: card.code,
-        type: 'LOYALTY_CARD',
-        campaign_id: program.id,
-        loyalty_card: card.loyalty_card,
-      },
+      voucher: card,
       balance: {
         points: 10,
         total: 10,
