@@ -17,6 +17,7 @@ import { databaseToCreate } from '../mistakes.js';
 import { fail, UsageError } from '../run.js';
 import { loopOptions, startDeliveryLoop } from '../../modules/webhooks/delivery-loop.js';
 import { registerWebhookMetrics } from '../../modules/webhooks/webhooks.metrics.js';
+import { startHttpThread } from '../../modules/webhooks/http-worker.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -92,8 +93,11 @@ export async function serve(options: ConfigOverrides): Promise<void> {
     handOffMs: config.handOffMs,
   });
   deps.onClose.push(() => runner.stop());
-  // Webhooks: the outbox's sender, off the request path (modules/webhooks/delivery-loop.ts).
-  const webhooks = startDeliveryLoop(deps, loopOptions(webhookTiming));
+  // Webhooks: the outbox's sender, off the request path (modules/webhooks/delivery-loop.ts),
+  // its POSTs on a thread of their own (modules/webhooks/http-thread.ts).
+  const posts = startHttpThread();
+  deps.onClose.push(() => posts.stop());
+  const webhooks = startDeliveryLoop(deps, { ...loopOptions(webhookTiming), post: posts.post });
   deps.onClose.push(() => webhooks.stop());
   registerWebhookMetrics(metrics.registry, deps);
   const app = createApp(deps, {

@@ -25,6 +25,8 @@ export interface SenderOptions {
   batch: number;
   /** Queues (webhooks) a process sends to at once: the concurrency bound. */
   maxQueues: number;
+  /** Sends one signed POST: postSigned here, or on `promo serve`'s POSTs thread (http-worker.ts). */
+  post?: typeof postSigned;
 }
 
 export const DEFAULT_SENDER: SenderOptions = {
@@ -83,7 +85,7 @@ export async function drainQueue(
       const nowMs = deps.clock.now().getTime();
       // Not due yet, or no time left in the lease for one more POST: the rest waits for the next claim.
       if (Date.parse(delivery.next_attempt_at) > nowMs || nowMs + 2 * options.timeoutMs > leaseEnd) break;
-      const result = await postSigned(
+      const result = await (options.post ?? postSigned)(
         webhook.target_url,
         envelope(delivery, delivery.event, webhook),
         webhook.secret,
