@@ -137,9 +137,16 @@ export interface WebhookTiming {
   retryMaxMs?: number;
   giveUpMs?: number;
   pollMs?: number;
+  /** How long delivered events and their deliveries are kept (the retention sweep). */
+  retentionMs?: number;
+  /** How long failed deliveries (and their events) are kept. */
+  failedRetentionMs?: number;
 }
 
-/** PROMO_WEBHOOK_TIMEOUT_MS, _RETRY_BASE_MS, _RETRY_MAX_MS, _GIVE_UP_MS and _POLL_MS: positive integers. */
+/**
+ * PROMO_WEBHOOK_TIMEOUT_MS, _RETRY_BASE_MS, _RETRY_MAX_MS, _GIVE_UP_MS, _POLL_MS, _RETENTION_MS
+ * and _FAILED_RETENTION_MS: positive integers.
+ */
 export function webhookTimingFromEnv(): WebhookTiming {
   const read = (name: string): number | undefined => {
     const value = env(`PROMO_WEBHOOK_${name}`);
@@ -155,5 +162,7 @@ export function webhookTimingFromEnv(): WebhookTiming {
     retryMaxMs: read('RETRY_MAX_MS'),
     giveUpMs: read('GIVE_UP_MS'),
     pollMs: read('POLL_MS'),
+    retentionMs: read('RETENTION_MS'),
+    failedRetentionMs: read('FAILED_RETENTION_MS'),
   };
 }

@@ -10,7 +10,7 @@ import { systemClock, type Clock } from '../lib/clock.js';
 import { Seams } from '../lib/seams.js';
 import { subscribeSeams } from '../jobs/registry.js';
 import { seamSubscriptions } from './subscriptions.js';
-import { exportsDirectory } from '../modules/exports/exports.service.js';
+import { exportsDirectory } from '../modules/exports/index.js';
 
 export interface DepsOptions extends OpenOptions {
   /** A SQLite file's path, or a postgres:// URL (then open it with openDeps). */

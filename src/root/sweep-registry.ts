@@ -27,4 +27,8 @@ export const sweepRegistry: SweepRegistry = [
     name: 'idempotency-keys',
     run: () => import('../modules/idempotency/index.js').then((m) => m.expireIdempotencyKeys),
   },
+  {
+    name: 'webhook-retention',
+    run: () => import('../modules/webhooks/retention.sweep.js').then((m) => m.sweepWebhookRetention),
+  },
 ];

@@ -16,7 +16,12 @@ import { startJobRunner } from '../../jobs/runner.js';
 import { bootstrapKeys, type CreatedKey } from '../../modules/auth/index.js';
 import { databaseToCreate } from '../mistakes.js';
 import { fail, UsageError } from '../run.js';
-import { loopOptions, startDeliveryLoop, registerWebhookMetrics } from '../../modules/webhooks/index.js';
+import {
+  loopOptions,
+  startDeliveryLoop,
+  registerWebhookMetrics,
+  startHttpThread,
+} from '../../modules/webhooks/index.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -106,8 +111,11 @@ export async function serve(options: ConfigOverrides): Promise<void> {
   // periodic sweeps (points expiry...) run with it.
   const metrics = createMetrics(deps);
   startJobs(deps, config, metrics);
-  // Webhooks: the outbox's sender, off the request path (modules/webhooks/delivery-loop.service.ts).
-  const webhooks = startDeliveryLoop(deps, loopOptions(webhookTiming));
+  // Webhooks: the outbox's sender, off the request path (modules/webhooks/delivery-loop.service.ts),
+  // its POSTs on a thread of their own (modules/webhooks/post-thread.client.ts).
+  const posts = startHttpThread();
+  deps.onClose.push(() => posts.stop());
+  const webhooks = startDeliveryLoop(deps, { ...loopOptions(webhookTiming), post: posts.post });
   deps.onClose.push(() => webhooks.stop());
   registerWebhookMetrics(metrics.registry, deps);
   const app = createApp(deps, {

@@ -9,3 +9,4 @@ export {
   openExportFile,
   removeExportFiles,
 } from './exports.service.js';
+export { exportsDirectory } from './exports.service.js';

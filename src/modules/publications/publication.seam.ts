@@ -3,8 +3,9 @@ import type { Actor } from '../../lib/actor.js';
 import { seam, type Seams, type Subscriber } from '../../lib/seams.js';
 
 /**
- * THE PUBLICATION SEAM: fired inside the transaction of POST /v1/publications once a new
- * publication is recorded (not when an earlier one answers again). Webhooks' outbox subscribes.
+ * THE PUBLICATION SEAM: fired inside the transaction that records a new publication
+ * (recordPublication: POST /v1/publications, POST /v1/loyalties/{id}/members), not when an
+ * earlier one answers again. Webhooks' outbox subscribes.
  */
 export interface PublicationSucceeded {
   publicationId: string;

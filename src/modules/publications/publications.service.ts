@@ -34,12 +34,14 @@ const rowFields = (customer: CustomerObject, fields: PublicationFields, who: Who
 
 /**
  * Records a successful publication of the vouchers just given to the customer (one, or a
- * campaign's `count`), inside the caller's transaction: the row the list reads and the
+ * campaign's `count`), inside the caller's transaction: the row the list reads, the
  * customer's `customer.publication.succeeded` event (its publication shows the customer as it
- * is now). A publication of several keeps them all in `vouchers` and the first in the list's
+ * is now) and the publication seam (webhooks' `publication.succeeded`), whichever way the
+ * voucher was given (create-publication, a loyalty program's add-member). A publication of several keeps them all in `vouchers` and the first in the list's
  * voucher columns (sql/0027).
  */
 export async function recordPublication(
+  deps: Pick<Deps, 'seams'>,
   trx: Tx,
   customerId: string,
   given: Given | readonly Given[],
@@ -82,6 +84,7 @@ export async function recordPublication(
     created_at: who.at,
     ...(campaign && { campaign: { id: campaign.id, type: campaign.campaign_type } }),
   });
+  await deps.seams.fire(PUBLICATION_SUCCEEDED, trx, { publicationId: row.id, actor: who.actor, at: who.at });
   return row.id;
 }
 
@@ -129,9 +132,7 @@ async function publish(
           campaign?.type === 'AUTO_UPDATE',
           campaignCount(body.campaign),
         );
-  const id = await recordPublication(trx, customer.id, given, body, who);
-  await deps.seams.fire(PUBLICATION_SUCCEEDED, trx, { publicationId: id, actor: who.actor, at: who.at });
-  return id;
+  return recordPublication(deps, trx, customer.id, given, body, who);
 }
 
 /** Refusals that a publication records as a failed one (the others leave no trace). */

@@ -25,13 +25,15 @@ export interface SenderOptions {
   batch: number;
   /** Queues (webhooks) a process sends to at once: the concurrency bound. */
   maxQueues: number;
+  /** Sends one signed POST: postSigned here, or on `promo serve`'s POSTs thread (post-thread.client.ts). */
+  post?: typeof postSigned;
 }
 
 export const DEFAULT_SENDER: SenderOptions = {
   timeoutMs: 10_000,
   retry: DEFAULT_RETRY,
   leaseMs: 60_000,
-  batch: 50,
+  batch: 200,
   maxQueues: 8,
 };
 
@@ -83,7 +85,7 @@ export async function drainQueue(
       const nowMs = deps.clock.now().getTime();
       // Not due yet, or no time left in the lease for one more POST: the rest waits for the next claim.
       if (Date.parse(delivery.next_attempt_at) > nowMs || nowMs + 2 * options.timeoutMs > leaseEnd) break;
-      const result = await postSigned(
+      const result = await (options.post ?? postSigned)(
         webhook.target_url,
         envelope(delivery, delivery.event, webhook),
         webhook.secret,
@@ -98,7 +100,7 @@ export async function drainQueue(
     }
   } finally {
     await deps.db.transaction().execute(async (trx) => {
-      for (const outcome of outcomes) await repo.recordOutcome(trx, outcome);
+      await repo.recordOutcomes(trx, outcomes);
       await repo.releaseQueue(trx, webhook.id, owner);
     });
   }

@@ -12,3 +12,4 @@ export {
   replayEvent,
   sendTestEvent,
 } from './webhooks.service.js';
+export { startHttpThread } from './post-thread.client.js';

@@ -139,21 +139,24 @@ export interface Outcome {
   finished_at: string | null;
 }
 
-/** One attempt's outcome, on a delivery still PENDING (a replayed or deleted one is left alone). */
-export const recordOutcome = async (trx: Db, o: Outcome): Promise<void> => {
-  await trx
-    .updateTable('webhook_deliveries')
-    .set((eb) => ({
-      status: o.status,
-      attempts: eb('attempts', '+', 1),
-      next_attempt_at: o.next_attempt_at,
-      last_status: o.last_status,
-      last_error: o.last_error,
-      finished_at: o.finished_at,
-    }))
-    .where('seq', '=', o.seq)
-    .where('status', '=', 'PENDING')
-    .execute();
+/**
+ * A batch's outcomes in one statement, each on a delivery still PENDING (a replayed or deleted
+ * one is left alone). One statement, not one per delivery: the transaction holds the one
+ * connection's writer, which the API's requests wait for, through a single step instead of an
+ * await per delivery.
+ */
+export const recordOutcomes = async (trx: Db, outcomes: readonly Outcome[]): Promise<void> => {
+  if (outcomes.length === 0) return;
+  await sql`
+    UPDATE webhook_deliveries AS d SET
+      status = o.value ->> 'status',
+      attempts = d.attempts + 1,
+      next_attempt_at = o.value ->> 'next_attempt_at',
+      last_status = o.value ->> 'last_status',
+      last_error = o.value ->> 'last_error',
+      finished_at = o.value ->> 'finished_at'
+    FROM json_each(${JSON.stringify(outcomes)}) AS o
+    WHERE d.seq = o.value ->> 'seq' AND d.status = 'PENDING'`.execute(trx);
 };
 
 /** A webhook's last deliveries, newest first. */
@@ -172,8 +175,8 @@ export const findEvent = (db: Db, id: string): Promise<EventRow | undefined> =>
   db.selectFrom('webhook_events').selectAll().where('id', '=', id).executeTakeFirst();
 
 /**
- * A new PENDING delivery of the event to each existing webhook it was owed to before (a replay:
- * a command, so it may read every delivery; no index serves deliveries by event).
+ * A new PENDING delivery of the event to each existing webhook it was owed to before (a replay),
+ * none when the retention sweep deleted the event meanwhile.
  */
 export async function requeueEvent(trx: Db, eventSeq: number, now: string): Promise<number[]> {
   const result = await sql<{ seq: number }>`
@@ -181,6 +184,7 @@ export async function requeueEvent(trx: Db, eventSeq: number, now: string): Prom
     SELECT 'whs_' || lower(hex(randomblob(12))), w.id, ${eventSeq}, 'PENDING', ${now}, ${now}
     FROM webhooks w
     WHERE w.id IN (SELECT webhook_id FROM webhook_deliveries WHERE event_seq = ${eventSeq})
+      AND EXISTS (SELECT 1 FROM webhook_events WHERE seq = ${eventSeq})
     ORDER BY w.seq
     RETURNING seq`.execute(trx);
   return result.rows.map((r) => r.seq);

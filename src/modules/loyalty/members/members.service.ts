@@ -67,6 +67,7 @@ async function anyCard(
  * row in GET /v1/publications and the customer's `customer.publication.succeeded` event).
  */
 async function recordMemberPublication(
+  deps: ClaimDeps,
   trx: Tx,
   program: LoyaltyProgram,
   customerId: string,
@@ -81,7 +82,7 @@ async function recordMemberPublication(
       points: 0,
       at: who.at,
     });
-  await recordPublication(trx, customerId, picked, body, who);
+  await recordPublication(deps, trx, customerId, picked, body, who);
 }
 
 /**
@@ -108,7 +109,7 @@ export async function addMember(
         ? await anyCard(deps, trx, program, customer.id, who)
         : await namedCard(deps, trx, program, customer.id, body.voucher, who);
     if (picked.claimedBalance !== undefined)
-      await recordMemberPublication(trx, program, customer.id, picked, body, who);
+      await recordMemberPublication(deps, trx, program, customer.id, picked, body, who);
     return picked.code;
   });
   return getVoucher(deps, code);

@@ -1,0 +1,45 @@
+import { Worker } from 'node:worker_threads';
+import type { PostResult } from './delivery.client.js';
+import type { PostTask } from './posts-worker.client.js';
+
+const ENTRY = new URL('./posts-worker.mjs', import.meta.url);
+
+export type Poster = (targetUrl: string, body: string, secret: string, timeoutMs: number) => Promise<PostResult>;
+
+/**
+ * `promo serve`'s webhook POSTs on a thread of their own (posts-worker.client.ts): `post` has the
+ * signature of postSigned and answers when the thread does. A thread that ends leaves the POSTs
+ * it held failed (they are retried); `stop` ends it once the sender has stopped.
+ */
+export function startHttpThread(): { post: Poster; stop(): Promise<void> } {
+  const worker = new Worker(ENTRY, { execArgv: ['--import', import.meta.resolve('tsx')] });
+  worker.unref();
+  const waiting = new Map<number, (result: PostResult) => void>();
+  let next = 0;
+  let ended: string | null = null;
+  worker.on('message', ({ id, result }: { id: number; result: PostResult }) => {
+    waiting.get(id)?.(result);
+    waiting.delete(id);
+  });
+  const end = (why: string) => {
+    ended = why;
+    for (const resolve of waiting.values()) resolve({ status: null, error: why });
+    waiting.clear();
+  };
+  worker.on('error', (error) => end(`webhook sender thread failed: ${error.message}`));
+  worker.on('exit', () => end('webhook sender thread ended'));
+  return {
+    post(targetUrl, body, secret, timeoutMs) {
+      if (ended !== null) return Promise.resolve({ status: null, error: ended });
+      const id = ++next;
+      const task: PostTask = { id, targetUrl, body, secret, timeoutMs };
+      return new Promise((resolve) => {
+        waiting.set(id, resolve);
+        worker.postMessage(task);
+      });
+    },
+    async stop() {
+      await worker.terminate();
+    },
+  };
+}
