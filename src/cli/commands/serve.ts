@@ -87,6 +87,29 @@ function startJobs(deps: Deps, config: ReturnType<typeof loadConfig>, metrics: M
   deps.onClose.push(() => runner.stop());
 }
 
+/**
+ * Webhooks: the outbox's sender, off the request path (modules/webhooks/delivery-loop.service.ts),
+ * its POSTs on a thread of their own (modules/webhooks/post-thread.client.ts). The outbox's SQL
+ * and claims are SQLite's so far: on PostgreSQL no sender runs yet (docs/postgres.md), and the
+ * log says so.
+ */
+function startWebhooks(
+  deps: Deps,
+  config: ReturnType<typeof loadConfig>,
+  timing: ReturnType<typeof webhookTimingFromEnv>,
+  metrics: Metrics,
+): void {
+  if (isPostgresUrl(config.dbFile)) {
+    deps.log.warn('webhooks are not delivered on PostgreSQL yet: this server sends none', {});
+    return;
+  }
+  const posts = startHttpThread();
+  deps.onClose.push(() => posts.stop());
+  const webhooks = startDeliveryLoop(deps, { ...loopOptions(timing), post: posts.post });
+  deps.onClose.push(() => webhooks.stop());
+  registerWebhookMetrics(metrics.registry, deps);
+}
+
 export async function serve(options: ConfigOverrides): Promise<void> {
   let config;
   let webhookTiming;
@@ -106,18 +129,9 @@ export async function serve(options: ConfigOverrides): Promise<void> {
   } catch (error) {
     return fail(error, { dbFile: config.dbFile });
   }
-  // Bulk jobs run on `workers` threads; on shutdown the runner finishes its portions in
-  // flight and releases its leases, so another process can take the jobs over at once. The
-  // periodic sweeps (points expiry...) run with it.
   const metrics = createMetrics(deps);
   startJobs(deps, config, metrics);
-  // Webhooks: the outbox's sender, off the request path (modules/webhooks/delivery-loop.service.ts),
-  // its POSTs on a thread of their own (modules/webhooks/post-thread.client.ts).
-  const posts = startHttpThread();
-  deps.onClose.push(() => posts.stop());
-  const webhooks = startDeliveryLoop(deps, { ...loopOptions(webhookTiming), post: posts.post });
-  deps.onClose.push(() => webhooks.stop());
-  registerWebhookMetrics(metrics.registry, deps);
+  startWebhooks(deps, config, webhookTiming, metrics);
   const app = createApp(deps, {
     bodyLimitBytes: config.bodyLimitBytes,
     bodyTimeoutMs: config.bodyTimeoutMs,
