@@ -47,8 +47,8 @@ export interface StorageUpkeep {
   releaseFreePages(trx: Tx, pages: number): void;
   /** Rewrites the whole database at once; refused (database_in_use) while anyone else writes. */
   rewriteWhole(): void;
-  /** Lets the write-ahead log restart empty, so no freed page lingers in it. */
-  emptyLog(): void;
+  /** Lets the write-ahead log restart empty, so no freed page lingers in it (between this connection's transactions). */
+  emptyLog(): Promise<void>;
   /** Runs `fn` with freed space overwritten, not merely released (a permanent deletion). */
   erasingFreedSpace<T>(fn: () => Promise<T>): Promise<T>;
 }
@@ -158,7 +158,7 @@ export interface JobHost {
   /** While no job runs: the upkeep a worker thread should run now (its plan, for `JobConnection.idleUpkeep`), if any. */
   idleUpkeep(): unknown;
   /** For a caller that keeps the log itself (callerCopiesWal): one round of upkeep, on its own thread. */
-  upkeepHere(): void;
+  upkeepHere(): Promise<void>;
 }
 
 /** What a portion's write answers: the step's value, how long it held the database, and what it saw. */

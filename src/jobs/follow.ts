@@ -62,10 +62,10 @@ export async function runJobToEnd(
       if (ended) {
         // The worker lets the WAL restart at zero bytes after the last portion, unless this
         // thread's checkpoint held the checkpoint lock at that moment: so this thread does too.
-        deps.engine.storage.emptyLog();
+        await deps.engine.storage.emptyLog();
         return job;
       }
-      runner.copyWalBack();
+      await runner.copyWalBack();
     }
   } finally {
     await runner.stop();

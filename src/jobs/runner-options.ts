@@ -58,9 +58,10 @@ export interface JobRunner {
   sweepNow(): Promise<void>;
   /**
    * For a caller that copies the WAL back itself (callerCopiesWal): its copy on the runner's connection, taking
-   * turns with the workers' checkpoints, and counted for their restart threshold as theirs are.
+   * turns with the workers' checkpoints, and counted for their restart threshold as theirs are; it
+   * waits for the writer to be between the runner's own transactions.
    */
-  copyWalBack(): void;
+  copyWalBack(): Promise<void>;
   /** Starts a worker thread and loads this job type's step in it now, before its first portion. */
   warmUp(type: string): void;
   /** Stops claiming, waits for portions in flight, releases every lease, ends the threads. */

@@ -40,7 +40,7 @@ async function generationWalPeak(
   name: string,
   count: number,
   runner: JobRunner,
-  callerCopy?: () => void,
+  callerCopy?: () => unknown,
 ): Promise<number> {
   try {
     assert.equal((await server.request('POST', '/v1/campaigns', { body: discountCampaign(name) })).status, 200);
@@ -51,7 +51,7 @@ async function generationWalPeak(
       ended = true;
     });
     const caller = (async () => {
-      for (; callerCopy && !ended; await pause(20)) callerCopy();
+      for (; callerCopy && !ended; await pause(20)) await callerCopy();
     })();
     const [peak, done] = await Promise.all([walPeak(server.dbFile, () => ended), job, caller]);
     assert.deepEqual([done.status, done.result.done_count], ['DONE', count]);

@@ -29,7 +29,7 @@ const storage: StorageUpkeep = {
   space: refused('vacuum'),
   releaseFreePages: refused('vacuum'),
   rewriteWhole: refused('vacuum --full'),
-  emptyLog: () => undefined,
+  emptyLog: async () => undefined,
   erasingFreedSpace: (fn) => fn(),
 };
 

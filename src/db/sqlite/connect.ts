@@ -62,6 +62,8 @@ export interface DatabaseHandle {
   /** Where this connection's transactions say they wait for the write lock (db/sqlite/write-intent.ts). */
   writeIntent: SharedArrayBuffer;
   queryStats(): QueryStats;
+  /** Runs `fn` on the writer with no transaction open on it (a checkpoint: db/sqlite/driver.ts). */
+  betweenTransactions<T>(fn: () => T): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -274,5 +276,14 @@ export function openDatabase(file: string, options: OpenOptions = {}): DatabaseH
   }
   const commitStats = (): CommitStats =>
     group ? { ...group.stats } : { batches: 0, transactions: 0, commitSeconds: 0, transactionSeconds: 0 };
-  return { db, sqlite, commitStats, writeIntent, queryStats: () => ({ ...stats }), close: () => db.destroy() };
+  const writer = driver;
+  return {
+    db,
+    sqlite,
+    commitStats,
+    writeIntent,
+    queryStats: () => ({ ...stats }),
+    betweenTransactions: (fn) => writer.betweenTransactions(fn),
+    close: () => db.destroy(),
+  };
 }

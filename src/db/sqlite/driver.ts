@@ -196,6 +196,24 @@ export class PromoDriver implements Driver {
     }
   }
 
+  /**
+   * Runs `fn` on the writer while no transaction is open on it: holding the writer's turn, once
+   * the batch that waits for its COMMIT is committed, and with the reader's snapshot ended. A
+   * checkpoint needs that: inside a transaction (a batch waiting for its COMMIT is one) SQLite
+   * fails it at once with SQLITE_LOCKED, and a snapshot of this thread's reader would keep a
+   * TRUNCATE waiting for the busy timeout while nothing can end it.
+   */
+  async betweenTransactions<T>(fn: () => T): Promise<T> {
+    await this.mutex.lock();
+    try {
+      await this.options.group?.drain();
+      this.snapshot?.end();
+      return fn();
+    } finally {
+      this.mutex.unlock();
+    }
+  }
+
   async destroy(): Promise<void> {
     await this.options.group?.drain();
     this.snapshot?.end();

@@ -26,7 +26,7 @@ export interface SqliteEngine extends DatabaseEngine, Omit<DatabaseHandle, 'db' 
 const STAGING_CACHE_PAGES = 256;
 const AUTO_VACUUM = ['NONE', 'FULL', 'INCREMENTAL'] as const;
 
-function storageOf(sqlite: BetterSqlite3.Database): StorageUpkeep {
+function storageOf(sqlite: BetterSqlite3.Database, handle: DatabaseHandle): StorageUpkeep {
   return {
     space: (): SpaceFigures => ({
       pageSize: sqlite.pragma('page_size', { simple: true }) as number,
@@ -36,7 +36,7 @@ function storageOf(sqlite: BetterSqlite3.Database): StorageUpkeep {
     }),
     releaseFreePages: (_trx, pages) => void sqlite.pragma(`incremental_vacuum(${Math.max(1, Math.floor(pages))})`),
     rewriteWhole: () => rewriteWhole(sqlite),
-    emptyLog: () => truncateWal(sqlite),
+    emptyLog: () => handle.betweenTransactions(() => void truncateWal(sqlite)),
     async erasingFreedSpace(fn) {
       // FAST (every connection's default, db/sqlite/connect.ts) zeroes freed space inside a
       // page; ON also zeroes the pages the transaction frees.
@@ -125,7 +125,7 @@ export function openSqliteEngine(file: string, options: OpenOptions = {}): Sqlit
       sqlite.pragma(`cache_size = ${STAGING_CACHE_PAGES}`);
       return () => void sqlite.pragma(`cache_size = ${before}`);
     },
-    storage: storageOf(sqlite),
+    storage: storageOf(sqlite, handle),
     stats: () => statsOf(file, handle),
     setCacheMb: (mb) => void sqlite.pragma(`cache_size = -${mb * 1024}`),
     dataVersion: () => sqlite.pragma('data_version', { simple: true }) as number,

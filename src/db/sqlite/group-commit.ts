@@ -152,6 +152,7 @@ export class GroupCommit {
 
   private flush(): void {
     this.flushDue = false;
+    this.draining = false;
     const batch = this.open;
     if (!batch) return;
     this.open = null;

@@ -25,12 +25,9 @@ function sqliteJobHost(own: SqliteEngine, options: JobHostOptions): JobHost {
     connection: { home: JOB_CONNECTION_HOME, spec },
     apiCommits: () => own.commitStats().batches,
     idleUpkeep: () => idleReset(look, own.commitStats().batches, own.file, wal),
-    // A checkpoint on a connection inside a transaction fails (SQLITE_LOCKED): the runner's own
-    // claims and heartbeats share this writer's group commit, so skip this round; the caller's
-    // next poll copies.
-    upkeepHere: () => {
-      if (!own.sqlite.inTransaction) copyBackCounted(own.sqlite, gate);
-    },
+    // The runner's own claims and heartbeats share this writer (and its group commit): the copy
+    // runs between their transactions (a checkpoint inside one fails SQLITE_LOCKED).
+    upkeepHere: () => own.betweenTransactions(() => copyBackCounted(own.sqlite, gate)),
   };
 }
 

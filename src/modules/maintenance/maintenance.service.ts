@@ -60,6 +60,6 @@ export async function releaseFreeSpace(
     space = repo.readSpace(deps.engine.storage);
     onStep?.(space.freePages);
   }
-  deps.engine.storage.emptyLog();
+  await deps.engine.storage.emptyLog();
   return space;
 }
