@@ -15,7 +15,8 @@ import {
   type CustomerCache,
   type SimpleCustomer,
 } from '../customers/index.js';
-import { PREVIEW_CATALOG, resolveItems, STORE_CATALOG, type CatalogUpserts } from './order-items.service.js';
+import { PREVIEW_CATALOG, STORE_CATALOG, type CatalogUpserts } from './catalog-upserts.service.js';
+import { resolveItems } from './order-items.service.js';
 import type { FullOrderRow, OrderItemRow, OrderRow } from './orders.repository.js';
 import type { CreateOrderBody, OrderItemBody } from './orders.schemas.js';
 import type { Db, Tx } from '../../db/engine.js';

@@ -8,13 +8,8 @@ import {
   type CatalogRefs,
   type ProductView,
   type SkuView,
-  previewProduct,
-  upsertProduct,
-  type CreateProductInput,
-  previewSku,
-  upsertSku,
-  type CreateSkuInput,
 } from '../catalog/index.js';
+import type { BoundUpserts, CatalogUpserts } from './catalog-upserts.service.js';
 import { withoutNulls, type ItemProductBlock, type ItemSkuBlock } from './orders.presenter.js';
 import type { OrderItemBody } from './orders.schemas.js';
 import type { Db, Tx } from '../../db/engine.js';
@@ -122,30 +117,11 @@ function differing<T extends Record<string, unknown>>(wanted: T, current: object
   ) as Partial<T>;
 }
 
-/**
- * How an order's new and overridden catalog entries come to be: written in the caller's
- * transaction (an order stored), or previewed from the same reads and checks (a validation's
- * order, which writes nothing).
- */
-export interface CatalogUpserts<D extends Db> {
-  product: (db: D, input: CreateProductInput, now: string) => Promise<ProductView>;
-  sku: (db: D, product: ProductView, input: CreateSkuInput, now: string) => Promise<SkuView>;
-}
-
-export const STORE_CATALOG: CatalogUpserts<Tx> = {
-  product: upsertProduct,
-  sku: (db, product, input, now) => upsertSku(db, product.id, input, now),
-};
-export const PREVIEW_CATALOG: CatalogUpserts<Db> = { product: previewProduct, sku: previewSku };
-
 interface Resolver {
   trx: Db;
   catalog: ItemCatalog;
   now: string;
-  /** The catalog upserts, bound to the handle they write on (or preview with). */
-  upserts: { product(input: CreateProductInput, now: string): Promise<ProductView> } & {
-    sku(product: ProductView, input: CreateSkuInput, now: string): Promise<SkuView>;
-  };
+  upserts: BoundUpserts;
   /** The transaction's cache of catalog reads, if its caller keeps one (an import portion). */
   shared?: CatalogCache;
 }
