@@ -25,3 +25,23 @@ export async function lockRows(trx: Db, table: LockableTable, ids: readonly stri
     .execute();
   return true;
 }
+
+/**
+ * `query` as a locking read: on PostgreSQL its rows stay locked (FOR UPDATE) until the
+ * transaction ends, and READ COMMITTED re-checks its WHERE on the newest version of a row it
+ * waited for (a row changed meanwhile so that it no longer matches is not returned). On SQLite,
+ * which has no FOR UPDATE, the transaction's BEGIN IMMEDIATE already holds every row.
+ */
+export function lockingRead<Q extends { forUpdate(): Q }>(trx: Db, query: Q): Q {
+  return dialectOf(trx).name === 'sqlite' ? query : query.forUpdate();
+}
+
+/**
+ * Locks every API key's row (app_id order) until the transaction ends: what is counted across
+ * all keys (the live OAuth tokens) is then counted by one transaction at a time. A no-op on
+ * SQLite, as lockRows.
+ */
+export async function lockEveryApiKey(trx: Db): Promise<void> {
+  if (dialectOf(trx).name === 'sqlite') return;
+  await trx.selectFrom('api_keys').select('app_id').orderBy('app_id').forUpdate().execute();
+}

@@ -84,19 +84,25 @@ export async function checkCollation(pool: pg.Pool): Promise<void> {
  */
 class PostgresKysely extends Kysely<Database> {
   override transaction(): TransactionBuilder<Database> {
-    const builder = super.transaction();
-    const execute = builder.execute.bind(builder);
-    builder.execute = <T>(callback: (trx: Transaction<Database>) => Promise<T>): Promise<T> => {
-      const first = pendingFirstWrite();
-      return withRetries(() =>
-        execute(async (trx) => {
-          if (first) await runFirstWrite(trx, first);
-          return callback(trx);
-        }),
-      );
-    };
-    return builder;
+    return retriedWhole(super.transaction());
   }
+}
+
+/** `builder`, whose execute runs the first write and re-runs lost races; so is the builder its isolation level gives. */
+function retriedWhole(builder: TransactionBuilder<Database>): TransactionBuilder<Database> {
+  const execute = builder.execute.bind(builder);
+  const setIsolationLevel = builder.setIsolationLevel.bind(builder);
+  builder.execute = <T>(callback: (trx: Transaction<Database>) => Promise<T>): Promise<T> => {
+    const first = pendingFirstWrite();
+    return withRetries(() =>
+      execute(async (trx) => {
+        if (first) await runFirstWrite(trx, first);
+        return callback(trx);
+      }),
+    );
+  };
+  builder.setIsolationLevel = (level) => retriedWhole(setIsolationLevel(level));
+  return builder;
 }
 
 export function kyselyOver(pool: pg.Pool, config: Omit<KyselyConfig, 'dialect'> = {}): Kysely<Database> {

@@ -234,14 +234,20 @@ class PromoKysely extends Kysely<Database> {
   }
 
   override transaction(): TransactionBuilder<Database> {
-    const builder = super.transaction();
+    return this.registered(super.transaction());
+  }
+
+  /** `builder`, whose transactions register their direct runner; so is the builder an isolation level gives (ignored: SQLite's one writer is serial). */
+  private registered(builder: TransactionBuilder<Database>): TransactionBuilder<Database> {
     const execute = builder.execute.bind(builder);
+    const setIsolationLevel = builder.setIsolationLevel.bind(builder);
     const driver = this.promoDriver;
     builder.execute = <T>(callback: (trx: Transaction<Database>) => Promise<T>): Promise<T> =>
       execute((trx) => {
         registerTransaction(trx, driver.currentTransactionRunner());
         return callback(trx);
       });
+    builder.setIsolationLevel = (level) => this.registered(setIsolationLevel(level));
     return builder;
   }
 }

@@ -114,17 +114,22 @@ export async function bootstrapKeys(
   if (fromEnv.serverKey) await register('server', fromEnv.serverKey);
   if (fromEnv.clientKey) await register('client', fromEnv.clientKey);
   if (fromEnv.serverKey || fromEnv.clientKey) return [];
-  // The look and the inserts in one write transaction: servers starting on one new file at
-  // once create the first pair once (the others find it).
-  return deps.db.transaction().execute(async (trx) => {
-    if ((await repo.countActiveApiKeys(trx)) > 0) return [];
-    const first = [
-      newKey(deps, { kind: 'server', name: 'first server key' }),
-      newKey(deps, { kind: 'client', name: 'first client key' }),
-    ];
-    for (const { row } of first) await repo.insertApiKey(trx, row);
-    return first.map((k) => k.created);
-  });
+  // The look and the inserts in one write transaction: servers starting on one new database at
+  // once create the first pair once (the others find it). There is no row to lock before the
+  // first key, so on PostgreSQL the transaction is SERIALIZABLE: of two that both counted none,
+  // one fails (40001) and is re-run whole, and finds the pair. SQLite's one writer is serial already.
+  return deps.db
+    .transaction()
+    .setIsolationLevel('serializable')
+    .execute(async (trx) => {
+      if ((await repo.countActiveApiKeys(trx)) > 0) return [];
+      const first = [
+        newKey(deps, { kind: 'server', name: 'first server key' }),
+        newKey(deps, { kind: 'client', name: 'first client key' }),
+      ];
+      for (const { row } of first) await repo.insertApiKey(trx, row);
+      return first.map((k) => k.created);
+    });
 }
 
 function keyOpens(key: CachedKey | null | undefined, kind: KeyKind, token: string): AuthenticatedKey | undefined {

@@ -3,6 +3,7 @@ import { isoNow } from '../../lib/clock.js';
 import { AppError } from '../../lib/errors.js';
 import { randomBase62 } from '../../lib/ids.js';
 import { hashSecret } from '../../lib/secrets.js';
+import { lockEveryApiKey } from '../../db/locks.js';
 import * as repo from './auth.repository.js';
 import { cachedToken, lastKnownToken, type CachedToken } from './keys.cache.js';
 import { scopeNames, type TokenBody, type TokenRequest } from './oauth.schemas.js';
@@ -50,9 +51,11 @@ export async function issueToken(deps: OAuthDeps, appId: string, request: TokenR
     expires_at: expiresAt,
     revoked_at: null,
   };
-  // The count and the insert share one IMMEDIATE transaction, which holds the write lock from
-  // its first statement: concurrent issues (in this process or another) cannot both pass.
+  // The count and the insert share one write transaction: on SQLite its BEGIN IMMEDIATE holds
+  // the write lock, on PostgreSQL it locks every key's row before counting, so concurrent
+  // issues (in this process or another server) cannot both pass.
   const issued = await deps.db.transaction().execute(async (trx) => {
+    await lockEveryApiKey(trx);
     await repo.deleteDeadOAuthTokens(trx, now);
     if ((await repo.countLiveOAuthTokens(trx, now)) >= MAX_LIVE_TOKENS) return false;
     await repo.insertOAuthToken(trx, row);

@@ -1,4 +1,5 @@
 import type { Tx } from '../../db/engine.js';
+import { lockRows } from '../../db/locks.js';
 import type { Deps } from '../../app/deps.js';
 import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
@@ -67,6 +68,21 @@ async function transferOne(
 }
 
 /**
+ * Locks the target and every source card in id order before any is debited or credited
+ * (db/locks.ts): two transfers between the same cards in opposite directions then wait for
+ * each other instead of each holding one card and waiting for the other. A deadlock left (a
+ * card locked elsewhere out of order) is re-run whole. A no-op on SQLite.
+ */
+async function lockCards(trx: Tx, target: CardFields, items: TransferItem[]): Promise<void> {
+  const ids = [target.id];
+  for (const item of items) {
+    const source = await repo.findLedgerCardByCode(trx, item.code);
+    if (source) ids.push(source.id);
+  }
+  await lockRows(trx, 'vouchers', ids);
+}
+
+/**
  * transfer-points (POST /v1/loyalties/{campaignId}/members/{memberId}/transfers; the SDK's
  * `loyalties.transferPoints`): each source card (of any program) gives its points to the
  * path's card, in ONE write transaction: all or nothing. Both must be loyalty cards with a
@@ -83,6 +99,7 @@ export async function transferPoints(
   const code = await deps.db.transaction().execute(async (trx) => {
     const target = await requireLedgerCard(trx, card.code, card.campaign);
     checkHeld(target);
+    await lockCards(trx, target, items);
     for (const item of items) await transferOne(deps, trx, target, item, { ...ctx, at });
     return target.code;
   });

@@ -27,6 +27,7 @@ import {
   moveOrderInSummary,
 } from './order-effects.service.js';
 import { presentOrder, type OrderObject } from './orders.presenter.js';
+import { loadOrder, lockedOrder, namedOrder, namedOrderRow } from './stored-order.service.js';
 import * as repo from './orders.repository.js';
 import type { CreateOrderBody, UpdateOrderBody } from './orders.schemas.js';
 import type { Db, Tx } from '../../db/engine.js';
@@ -41,10 +42,6 @@ export interface OrderUpsertResult {
   created: boolean;
   /** False when an existing order was sent nothing new (no write, no event, updated_at kept). */
   changed: boolean;
-}
-
-async function loadOrder(db: Db, row: repo.OrderRow): Promise<StoredOrder> {
-  return { row, items: await repo.listOrderItemRows(db, [row.id]) };
 }
 
 const present = (stored: StoredOrder): OrderObject => presentOrder(stored.row, stored.items);
@@ -161,17 +158,6 @@ async function insertNew(
   return { before: undefined, after: { row, items }, created: true, changed: true, claimedPaid: paid };
 }
 
-/** The stored order a body names (by `id`, else by `source_id`); an unknown `id` is 404. */
-async function namedOrder(db: Db, input: CreateOrderBody): Promise<StoredOrder | undefined> {
-  if (input.id != null) {
-    const row = await repo.findOrderById(db, input.id);
-    if (!row) throw notFound('order', input.id);
-    return loadOrder(db, row);
-  }
-  const existing = input.source_id != null ? await repo.findOrderBySourceId(db, input.source_id) : undefined;
-  return existing && loadOrder(db, existing);
-}
-
 /**
  * Creates an order, or updates the one the body names (by `id`, else by `source_id`), inside
  * the caller's transaction, with the customers' summaries and the paid-order claim, but
@@ -185,8 +171,8 @@ export async function storeOrder(
   input: CreateOrderBody,
   options: UpsertOptions,
 ): Promise<StoredChange> {
-  const stored = await namedOrder(trx, input);
-  return stored ? applyUpdate(trx, ctx, stored, input, options) : insertNew(trx, ctx, input, options);
+  const row = await namedOrderRow(trx, input);
+  return row ? applyUpdate(trx, ctx, await lockedOrder(trx, row), input, options) : insertNew(trx, ctx, input, options);
 }
 
 /** A row as the database would hold it: a new one (never stored: seq 0), or a stored one changed (its seq and redemptions kept). */
@@ -288,7 +274,7 @@ export async function updateOrder(
     const row = await repo.findOrderByRef(trx, ref);
     if (!row) throw notFound('order', ref);
     return (
-      await announce(trx, ctx, await applyUpdate(trx, ctx, await loadOrder(trx, row), input, API_UPSERT), API_UPSERT)
+      await announce(trx, ctx, await applyUpdate(trx, ctx, await lockedOrder(trx, row), input, API_UPSERT), API_UPSERT)
     ).order;
   });
 }

@@ -1,3 +1,4 @@
+import { lockingRead } from '../../db/locks.js';
 import { queryTemplate } from '../../db/query-template.js';
 import type { ReservationKind } from './session-locks.table.js';
 import type { Db } from '../../db/engine.js';
@@ -92,6 +93,34 @@ export const listReservations = (db: Db, key: string): Promise<Reservation[]> =>
     .where('session_key', '=', key)
     .execute();
 
+/**
+ * Forgets what the session holds and answers it, in one statement: of two transactions giving
+ * back the same session (two servers releasing one expired lock), the second waits for the
+ * first and then finds nothing, so each amount is given back once.
+ */
+export const takeReservations = (db: Db, key: string): Promise<Reservation[]> =>
+  db
+    .deleteFrom('session_reservations')
+    .where('session_key', '=', key)
+    .returning(['kind', 'target_id', 'amount'])
+    .execute();
+
+/**
+ * Deletes the lock by `key` while it is still expired and no request runs on it (as
+ * listExpiredKeys found it); false when it no longer is: another transaction dropped it, or a
+ * request claimed the key again since the list was read (its new reservations are not ours).
+ */
+export async function claimExpiredLock(db: Db, key: string, at: string): Promise<boolean> {
+  const row = await db
+    .deleteFrom('session_locks')
+    .where('key', '=', key)
+    .where('expires_at', '<=', at)
+    .where((eb) => eb.or([eb('busy_until', 'is', null), eb('busy_until', '<=', at)]))
+    .returning('key')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function insertReservations(db: Db, key: string, rows: Reservation[]): Promise<void> {
   if (rows.length > 0)
     await db
@@ -100,18 +129,15 @@ export async function insertReservations(db: Db, key: string, rows: Reservation[
       .execute();
 }
 
-export async function deleteReservations(db: Db, key: string): Promise<void> {
-  await db.deleteFrom('session_reservations').where('session_key', '=', key).execute();
-}
-
-/** The lock by this key while it holds (not expired, not consumed), with whether a request runs on it. */
+/**
+ * The lock by this key while it holds (not expired, not consumed), with whether a request runs
+ * on it; locked until the transaction ends (the session key is the first lock of one order).
+ */
 export const findLiveLock = (db: Db, key: string, at: string): Promise<{ busy_until: string | null } | undefined> =>
-  db
-    .selectFrom('session_locks')
-    .select('busy_until')
-    .where('key', '=', key)
-    .where('expires_at', '>', at)
-    .executeTakeFirst();
+  lockingRead(
+    db,
+    db.selectFrom('session_locks').select('busy_until').where('key', '=', key).where('expires_at', '>', at),
+  ).executeTakeFirst();
 
 /** Forgets what the session holds of one voucher (its quantity, credits and points). */
 export async function deleteVoucherReservations(db: Db, key: string, voucherId: string): Promise<void> {
@@ -124,7 +150,6 @@ export async function deleteVoucherReservations(db: Db, key: string, voucherId: 
 }
 
 export async function deleteLock(db: Db, key: string): Promise<void> {
-  await deleteReservations(db, key);
   await db.deleteFrom('session_locks').where('key', '=', key).execute();
 }
 

@@ -52,10 +52,13 @@ export async function withSessionKey<T>(deps: SessionDeps, key: string | null, w
   }
 }
 
-/** Gives back everything the session holds. */
+/**
+ * Gives back everything the session holds: claimed first (taken out of the table), then the
+ * counters, vouchers and rewards in id order (db/locks.ts: one order across promo).
+ */
 async function giveBack(trx: Tx, key: string): Promise<void> {
-  for (const reservation of await repo.listReservations(trx, key)) await repo.unreserve(trx, reservation);
-  await repo.deleteReservations(trx, key);
+  const held = (await repo.takeReservations(trx, key)).sort((a, b) => a.target_id.localeCompare(b.target_id));
+  for (const reservation of held) await repo.unreserve(trx, reservation);
 }
 
 /** Gives back everything the session holds and forgets it. */
@@ -64,11 +67,19 @@ async function dropLock(trx: Tx, key: string): Promise<void> {
   await repo.deleteLock(trx, key);
 }
 
-/** Drops up to `limit` expired locks (inside the caller's transaction); how many it dropped. */
+/**
+ * Drops up to `limit` expired locks (inside the caller's transaction); how many it dropped.
+ * Each lock is claimed (deleted while still expired) before its reservations are given back:
+ * a lock another server dropped or a request claimed again since the list was read is left.
+ */
 export async function releaseExpiredLocks(trx: Tx, at: string, limit = 20): Promise<number> {
-  const keys = await repo.listExpiredKeys(trx, at, limit);
-  for (const key of keys) await dropLock(trx, key);
-  return keys.length;
+  let dropped = 0;
+  for (const key of await repo.listExpiredKeys(trx, at, limit)) {
+    if (!(await repo.claimExpiredLock(trx, key, at))) continue;
+    await giveBack(trx, key);
+    dropped++;
+  }
+  return dropped;
 }
 
 /** When the first lock expires, kept until the next commit (db/sqlite/versioned-cache.ts). */
