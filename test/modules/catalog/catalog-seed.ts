@@ -1,5 +1,5 @@
 import type { Deps } from '../../../src/app/deps.js';
-import { createDeps } from '../../../src/root/create-deps.js';
+import { openDeps } from '../../../src/root/create-deps.js';
 import { fixedClock } from '../../../src/lib/clock.js';
 import type { CatalogItem } from '../../../src/modules/catalog/collections/collection-fields.rules.js';
 import type { ProductRow } from '../../../src/modules/catalog/products/products.repository.js';
@@ -7,7 +7,6 @@ import { createProduct, updateProduct } from '../../../src/modules/catalog/produ
 import type { SkuRow } from '../../../src/modules/catalog/skus/skus.repository.js';
 import { createSku, updateSku } from '../../../src/modules/catalog/skus/skus.service.js';
 import { freshDbFile } from '../../support/db.js';
-import { sqliteOf } from '../../support/sqlite.js';
 
 /** The moment the side-by-side tests evaluate at; the catalog is made over the two weeks before. */
 export const NOW = new Date('2024-06-15T12:00:00.000Z');
@@ -110,10 +109,13 @@ export interface Seeded {
   close(): Promise<void>;
 }
 
-/** A fresh database with the catalog above, made by the services with a clock that steps 7 hours a write. */
-export async function seedCatalog(): Promise<Seeded> {
+/**
+ * A fresh database with the catalog above, made by the services with a clock that steps 7
+ * hours a write: a new SQLite file, or the (migrated, empty) PostgreSQL database at `location`.
+ */
+export async function seedCatalog(location = freshDbFile()): Promise<Seeded> {
   const clock = fixedClock('2024-06-01T03:00:00.000Z');
-  const deps = createDeps({ dbFile: freshDbFile(), clock });
+  const deps = await openDeps({ dbFile: location, clock });
   const step = () => clock.advance(7 * 3_600_000 + 1234);
   for (const [product, skus] of PRODUCTS) {
     step();
@@ -127,13 +129,13 @@ export async function seedCatalog(): Promise<Seeded> {
   await updateProduct(deps, 'tee-red', { price: 1400 });
   step();
   await updateSku(deps, 'tee-red', 'tee-red-s', { price: 1450 });
-  return { deps, items: loadItems(deps), close: () => deps.close() };
+  return { deps, items: await loadItems(deps), close: () => deps.close() };
 }
 
 /** Every product (with its SKU ids) and SKU, read straight from the tables. */
-export function loadItems(deps: Deps): CatalogItem[] {
-  const products = sqliteOf(deps).prepare('SELECT * FROM products ORDER BY created_at').all() as ProductRow[];
-  const skus = sqliteOf(deps).prepare('SELECT * FROM skus ORDER BY created_at').all() as SkuRow[];
+export async function loadItems(deps: Deps): Promise<CatalogItem[]> {
+  const products: ProductRow[] = await deps.db.selectFrom('products').selectAll().orderBy('created_at').execute();
+  const skus: SkuRow[] = await deps.db.selectFrom('skus').selectAll().orderBy('created_at').execute();
   return [
     ...products.map((row) => ({
       object: 'product' as const,

@@ -18,6 +18,7 @@ import {
   COLLECTION_FIELDS,
   type CatalogItem,
 } from '../../../src/modules/catalog/collections/collection-fields.rules.js';
+import { postgresForTests } from '../../support/postgres.js';
 import { NOW, seedCatalog, type Seeded } from './catalog-seed.js';
 
 /**
@@ -167,72 +168,88 @@ const viaEvaluator = (items: CatalogItem[], filter: ReturnType<typeof compileFil
     .sort((a, b) => a.row.created_at.localeCompare(b.row.created_at) || a.row.id.localeCompare(b.row.id))
     .map((item) => item.row.id);
 
-describe('AUTO_UPDATE filters: SQL and the pure evaluator agree', () => {
-  let seeded: Seeded;
-  before(async () => {
-    seeded = await seedCatalog();
-  });
-  after(() => seeded.close());
+const postgres = await postgresForTests();
 
-  it('on every operator, field and operand of the matrix, and on combined filters', async () => {
-    const cases = [...singleConditionCases(seeded.items), ...COMBINED];
-    const selective = new Set<string>();
-    const mismatches: string[] = [];
-    for (const c of cases) {
-      const checked = validateFilter(c.filter, COLLECTION_FIELDS);
-      assert.ok(checked.ok, c.name);
-      const compiled = compileFilter(checked.filter, NOW);
-      const expected = viaEvaluator(seeded.items, compiled);
-      const actual = await viaSql(seeded, compiled);
-      if (JSON.stringify(actual) !== JSON.stringify({ ids: expected, total: expected.length })) {
-        mismatches.push(`${c.name}: SQL ${JSON.stringify(actual.ids)} / evaluator ${JSON.stringify(expected)}`);
-      }
-      if (expected.length > 0 && expected.length < seeded.items.length) {
-        selective.add(c.name.split(' ')[1] ?? '');
-      }
-    }
-    assert.deepEqual(mismatches, []);
-    assert.ok(cases.length > 900, `only ${cases.length} cases`);
-    // Each operator picks a proper, non-empty subset somewhere: the matrix is not vacuous.
-    assert.deepEqual(
-      OPERATORS.filter((op) => !selective.has(op)),
-      [],
-    );
-  });
+/** The same matrix on each engine: SQLite (a file), and PostgreSQL when there is one (skipped, saying why, otherwise). */
+const ENGINES: Array<{ engine: string; skip: string | false; location: () => Promise<string | undefined> }> = [
+  { engine: 'SQLite', skip: false, location: async () => undefined },
+  {
+    engine: 'PostgreSQL',
+    skip: postgres.skip,
+    location: async () => postgres.server?.migratedDatabase(),
+  },
+];
 
-  it('picks what the seed says on a few hand-checked filters', async () => {
-    const named = (ids: string[]) =>
-      ids.map((id) => {
-        const item = seeded.items.find((i) => i.row.id === id);
-        return item
-          ? ((catalogValue(item, 'name') as string | null) ?? (catalogValue(item, 'source_id') as string))
-          : id;
-      });
-    const pick = async (filter: unknown) => {
-      const checked = validateFilter(filter, COLLECTION_FIELDS);
-      assert.ok(checked.ok);
-      return named((await viaSql(seeded, compileFilter(checked.filter, NOW))).ids);
-    };
-    assert.deepEqual(await pick(COMBINED[0]?.filter), ['Red Tee', 'Red Tee M']);
-    assert.deepEqual(await pick({ junction: 'and', 'metadata.color': { conditions: { $in: ['red'] } } }), [
-      'Red Tee',
-      'Red Tee M',
-      'mug',
-    ]);
-    assert.deepEqual(await pick({ junction: 'and', attributes: { conditions: { $in: ['roast'] } } }), [
-      'Café au lait',
-      'Café 250g',
-    ]);
-    assert.deepEqual(await pick({ junction: 'and', 'metadata.when': { conditions: { $is_days_ago: [1] } } }), [
-      'Red Tee',
-    ]);
-    assert.deepEqual(await pick({ junction: 'and', 'metadata.d': { conditions: { $after: ['2024-03-01'] } } }), [
-      'Gift card',
-      'Sock',
-    ]);
-    assert.deepEqual(await pick({ junction: 'and', updated_at: { conditions: { $has_value: [] } } }), [
-      'Red Tee',
-      'Red Tee S',
-    ]);
+for (const { engine, skip, location } of ENGINES)
+  describe(`AUTO_UPDATE filters on ${engine}: SQL and the pure evaluator agree`, { skip }, () => {
+    let seeded: Seeded;
+    before(async () => {
+      seeded = await seedCatalog(await location());
+    });
+    after(async () => {
+      await seeded?.close();
+      if (engine === 'PostgreSQL') await postgres.server?.close();
+    });
+
+    it('on every operator, field and operand of the matrix, and on combined filters', async () => {
+      const cases = [...singleConditionCases(seeded.items), ...COMBINED];
+      const selective = new Set<string>();
+      const mismatches: string[] = [];
+      for (const c of cases) {
+        const checked = validateFilter(c.filter, COLLECTION_FIELDS);
+        assert.ok(checked.ok, c.name);
+        const compiled = compileFilter(checked.filter, NOW);
+        const expected = viaEvaluator(seeded.items, compiled);
+        const actual = await viaSql(seeded, compiled);
+        if (JSON.stringify(actual) !== JSON.stringify({ ids: expected, total: expected.length })) {
+          mismatches.push(`${c.name}: SQL ${JSON.stringify(actual.ids)} / evaluator ${JSON.stringify(expected)}`);
+        }
+        if (expected.length > 0 && expected.length < seeded.items.length) {
+          selective.add(c.name.split(' ')[1] ?? '');
+        }
+      }
+      assert.deepEqual(mismatches, []);
+      assert.ok(cases.length > 900, `only ${cases.length} cases`);
+      // Each operator picks a proper, non-empty subset somewhere: the matrix is not vacuous.
+      assert.deepEqual(
+        OPERATORS.filter((op) => !selective.has(op)),
+        [],
+      );
+    });
+
+    it('picks what the seed says on a few hand-checked filters', async () => {
+      const named = (ids: string[]) =>
+        ids.map((id) => {
+          const item = seeded.items.find((i) => i.row.id === id);
+          return item
+            ? ((catalogValue(item, 'name') as string | null) ?? (catalogValue(item, 'source_id') as string))
+            : id;
+        });
+      const pick = async (filter: unknown) => {
+        const checked = validateFilter(filter, COLLECTION_FIELDS);
+        assert.ok(checked.ok);
+        return named((await viaSql(seeded, compileFilter(checked.filter, NOW))).ids);
+      };
+      assert.deepEqual(await pick(COMBINED[0]?.filter), ['Red Tee', 'Red Tee M']);
+      assert.deepEqual(await pick({ junction: 'and', 'metadata.color': { conditions: { $in: ['red'] } } }), [
+        'Red Tee',
+        'Red Tee M',
+        'mug',
+      ]);
+      assert.deepEqual(await pick({ junction: 'and', attributes: { conditions: { $in: ['roast'] } } }), [
+        'Café au lait',
+        'Café 250g',
+      ]);
+      assert.deepEqual(await pick({ junction: 'and', 'metadata.when': { conditions: { $is_days_ago: [1] } } }), [
+        'Red Tee',
+      ]);
+      assert.deepEqual(await pick({ junction: 'and', 'metadata.d': { conditions: { $after: ['2024-03-01'] } } }), [
+        'Gift card',
+        'Sock',
+      ]);
+      assert.deepEqual(await pick({ junction: 'and', updated_at: { conditions: { $has_value: [] } } }), [
+        'Red Tee',
+        'Red Tee S',
+      ]);
+    });
   });
-});

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { notIndexed } from '../../../db/sqlite/plan-hints.js';
 import { queryTemplate } from '../../../db/query-template.js';
 import type { CompiledFilter } from '../../../engine/conditions/index.js';
+import { filterTermsOf } from './collection-filter.dialect.js';
 import { filterSql } from './collection-filter.repository.js';
 import { catalogSource } from './collection-sources.repository.js';
 import type { MembersQuery } from './product-collections.schemas.js';
@@ -28,6 +29,7 @@ export type Membership = { filter: CompiledFilter } | { collectionId: string };
 type Cursor = { op: '>' | '<'; at: string };
 
 function productArm(db: Db, filter: CompiledFilter, after?: Cursor) {
+  const terms = filterTermsOf(db);
   const query = db
     .selectFrom('products as p')
     .select([
@@ -37,15 +39,16 @@ function productArm(db: Db, filter: CompiledFilter, after?: Cursor) {
       'p.created_at',
       'p.updated_at',
     ])
-    .where(filterSql(filter, (field) => catalogSource('product', field)));
+    .where(filterSql(filter, (field) => catalogSource('product', field, terms), terms));
   return after ? query.where('p.created_at', after.op, after.at) : query;
 }
 
 function skuArm(db: Db, filter: CompiledFilter, after?: Cursor) {
+  const terms = filterTermsOf(db);
   const query = db
     .selectFrom('skus as s')
     .select([sql.lit<'product' | 'sku'>('sku').as('object'), 's.id', 's.product_id', 's.created_at', 's.updated_at'])
-    .where(filterSql(filter, (field) => catalogSource('sku', field)));
+    .where(filterSql(filter, (field) => catalogSource('sku', field, terms), terms));
   return after ? query.where('s.created_at', after.op, after.at) : query;
 }
 

@@ -1,7 +1,10 @@
 import { sql, type SqlBool } from 'kysely';
+import type { FilterTerms } from './collection-filter.dialect.js';
 import {
   and,
   FALSE,
+  NO_NUMBER,
+  NO_TEXT,
   TRUE,
   textItem,
   type Bool,
@@ -29,7 +32,11 @@ const notNull = (value: Sql): Bool => sql<SqlBool>`${value} IS NOT NULL`;
 
 /** A nullable column holding at most one item. */
 function columnSource(value: Sql, item: Item, present: Bool): Source {
-  return { some: (predicate) => predicate(item), count: sql`(${value} IS NOT NULL)`, present };
+  return {
+    some: (predicate) => predicate(item),
+    count: sql`(CASE WHEN ${value} IS NOT NULL THEN 1 ELSE 0 END)`,
+    present,
+  };
 }
 
 const textColumn = (value: Sql, indexedText = false): Source =>
@@ -42,47 +49,20 @@ const textColumn = (value: Sql, indexedText = false): Source =>
 const numberColumn = (value: Sql): Source =>
   columnSource(
     value,
-    { value, isText: FALSE, isNumber: notNull(value), isTrue: FALSE, isFalse: FALSE },
+    { value: NO_TEXT, number: value, isText: FALSE, isNumber: notNull(value), isTrue: FALSE, isFalse: FALSE },
     notNull(value),
   );
 
 const dateColumn = (value: Sql): Source =>
   columnSource(value, { ...textItem(value, notNull(value)), canonicalDate: true }, notNull(value));
 
-/** One key of a JSON object column: an array's elements are its items; an object is one item. */
-function jsonSource(doc: Sql, key: string): Source {
-  const path = `$."${key}"`;
-  const type = sql`json_type(${doc}, ${path})`;
-  const je = (name: string): Sql => sql.ref(`je.${name}`);
-  const item: Item = {
-    value: je('value'),
-    isText: sql<SqlBool>`${je('type')} = 'text'`,
-    isNumber: sql<SqlBool>`${je('type')} IN ('integer', 'real')`,
-    isTrue: sql<SqlBool>`${je('type')} = 'true'`,
-    isFalse: sql<SqlBool>`${je('type')} = 'false'`,
-  };
-  return {
-    // json_each over an object lists its members (text keys): those are not items.
-    some: (predicate) =>
-      sql<SqlBool>`EXISTS (SELECT 1 FROM json_each(${doc}, ${path}) AS je WHERE (je.key IS NULL OR typeof(je.key) = 'integer') AND ${predicate(item)})`,
-    count: sql`(CASE WHEN ${type} IS NULL OR ${type} = 'null' THEN 0 WHEN ${type} = 'array' THEN json_array_length(${doc}, ${path}) ELSE 1 END)`,
-    present: and([
-      notNull(type),
-      sql<SqlBool>`${type} <> 'null'`,
-      sql<SqlBool>`NOT (${type} = 'text' AND json_extract(${doc}, ${path}) = '')`,
-      sql<SqlBool>`NOT (${type} = 'array' AND json_array_length(${doc}, ${path}) = 0)`,
-    ]),
-  };
-}
-
 /** A product's attribute names (a JSON array) or the names a SKU sets (keys of a JSON object). */
-function attributesSource(kind: ArmKind): Source {
-  const doc = col(kind, 'attributes');
+function attributesSource(kind: ArmKind, terms: FilterTerms): Source {
+  const names = terms.attributeNames(kind, col(kind, 'attributes'));
   const value = sql.ref(kind === 'product' ? 'je.value' : 'je.key');
-  const count = sql`(SELECT count(*) FROM json_each(${doc}))`;
+  const count = sql`(SELECT count(*) FROM ${names})`;
   return {
-    some: (predicate) =>
-      sql<SqlBool>`EXISTS (SELECT 1 FROM json_each(${doc}) AS je WHERE ${predicate(textItem(value, TRUE))})`,
+    some: (predicate) => sql<SqlBool>`EXISTS (SELECT 1 FROM ${names} WHERE ${predicate(textItem(value, TRUE))})`,
     count,
     present: sql<SqlBool>`${count} > 0`,
   };
@@ -101,8 +81,8 @@ function skusSource(kind: ArmKind): Source {
 }
 
 /** The source of a (validated) filter field in a product or SKU row. */
-export function catalogSource(kind: ArmKind, field: string): Source {
-  if (field.startsWith('metadata.')) return jsonSource(col(kind, 'metadata'), field.slice('metadata.'.length));
+export function catalogSource(kind: ArmKind, field: string, terms: FilterTerms): Source {
+  if (field.startsWith('metadata.')) return terms.jsonKey(col(kind, 'metadata'), field.slice('metadata.'.length));
   switch (field) {
     case 'price':
       return numberColumn(col(kind, 'price'));
@@ -114,9 +94,10 @@ export function catalogSource(kind: ArmKind, field: string): Source {
     case 'product_id':
       return textColumn(col(kind, kind === 'product' ? 'id' : 'product_id'), true);
     case 'object':
-      return textColumn(sql.val(kind));
+      // A typed literal (a bare parameter has no type PostgreSQL can infer).
+      return textColumn(sql`CAST(${sql.lit(kind)} AS text)`);
     case 'attributes':
-      return attributesSource(kind);
+      return attributesSource(kind, terms);
     case 'skus':
       return skusSource(kind);
     case 'image_url':
