@@ -26,6 +26,10 @@ export interface DialectSql {
   glob(column: string, pattern: string): RawBuilder<SqlBool>;
   /** A table-valued term: one row (`key`, `value`) per member of the JSON object in `column`. */
   jsonObjectEntries(column: string): RawBuilder<unknown>;
+  /** `column`'s JSON text with its top-level key `key` set to `valueJson` (JSON text), added when missing. */
+  jsonSet(column: string, key: string, valueJson: string): RawBuilder<string>;
+  /** Whether `column`'s JSON holds an object under its top-level key `key`. */
+  jsonIsObject(column: string, key: string): RawBuilder<SqlBool>;
 }
 
 /**
@@ -61,6 +65,8 @@ const sqliteSql: DialectSql = {
     sql`${sql.table(table)} indexed by ${sql.id(index)}` as unknown as T,
   glob: (column, pattern) => sql<SqlBool>`${sql.ref(column)} GLOB ${pattern}`,
   jsonObjectEntries: (column) => sql`json_each(${sql.ref(column)})`,
+  jsonSet: (column, key, valueJson) => sql<string>`json_set(${sql.ref(column)}, ${`$.${key}`}, json(${valueJson}))`,
+  jsonIsObject: (column, key) => sql<SqlBool>`json_type(${sql.ref(column)}, ${`$.${key}`}) = 'object'`,
 };
 
 const postgresSql: DialectSql = {
@@ -74,6 +80,9 @@ const postgresSql: DialectSql = {
   indexedTable: (table) => table,
   glob: (column, pattern) => sql<SqlBool>`${sql.ref(column)} ~ ${globRegex(pattern)}`,
   jsonObjectEntries: (column) => sql`json_each(${sql.ref(column)}::json)`,
+  jsonSet: (column, key, valueJson) =>
+    sql<string>`jsonb_set(${sql.ref(column)}::jsonb, ${`{${key}}`}::text[], ${valueJson}::jsonb)::text`,
+  jsonIsObject: (column, key) => sql<SqlBool>`json_typeof(${sql.ref(column)}::json -> CAST(${key} AS text)) = 'object'`,
 };
 
 /** The spelling of the engine `db` runs on. */

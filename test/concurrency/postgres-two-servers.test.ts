@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { giftCard, percentVoucher } from '../api/redemptions/fixtures.js';
-import { spawnServe, type SpawnedServer } from '../support/cli.js';
-import { postgresForTests, type TestPostgres } from '../support/postgres.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-
-const ENV = { PROMO_APP_ID: 'pg-race-app', PROMO_APP_TOKEN: 'pg-race-token', PROMO_DB_POOL: '8' };
+import type { SpawnedServer } from '../support/cli.js';
+import { postgresForTests } from '../support/postgres.js';
+import { PAIR_ENV, postgresPair, rowsOf, tally, via } from './postgres-pair.js';
 
 const found = await postgresForTests();
 
@@ -18,42 +16,22 @@ const found = await postgresForTests();
  * the same database, only sets up and reads back.
  */
 describe('money on PostgreSQL across two promo serve processes', { skip: found.skip }, () => {
-  let postgres: TestPostgres;
-  let setup: TestServer;
-  let servers: SpawnedServer[] = [];
-  before(async () => {
-    postgres = (found as { server: TestPostgres }).server;
-    setup = await startTestServer({ dbFile: await postgres.migratedDatabase() });
-    // One after the other: the first registers ENV's key, the second finds it.
-    servers = [await spawnServe(['--db', setup.dbFile], ENV)];
-    servers.push(await spawnServe(['--db', setup.dbFile], ENV));
-  });
-  after(async () => {
-    for (const server of servers) await server.stop('SIGTERM');
-    await setup?.close();
-    await postgres?.close();
-  });
-
-  const via = (i: number, method: string, path: string, body?: unknown) =>
-    (servers[i % 2] as SpawnedServer)
-      .request<{ key?: string }>(method, path, body)
-      .then((r) => `${r.status} ${r.status === 200 ? 'ok' : r.body.key}`);
-  const tally = (results: string[]) =>
-    results.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r]: (acc[r] ?? 0) + 1 }), {});
-  const rows = async <T>(query: ReturnType<typeof sql<T>>) => (await query.execute(setup.deps.db)).rows;
+  const pair = postgresPair(() => found.server);
+  const send = (i: number, method: string, path: string, body?: unknown) => via(pair, i, method, path, body);
+  const rows = <T>(query: ReturnType<typeof sql<T>>) => rowsOf(pair, query);
 
   it('a single-use voucher under 200 concurrent redemptions succeeds exactly once', async () => {
-    await percentVoucher(setup, 'PG-ONCE', { redemption: { quantity: 1 } });
+    await percentVoucher(pair.setup, 'PG-ONCE', { redemption: { quantity: 1 } });
     const results = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
-        via(i, 'POST', '/v1/redemptions', {
+        send(i, 'POST', '/v1/redemptions', {
           order: { amount: 1000 },
           redeemables: [{ object: 'voucher', id: 'PG-ONCE' }],
         }),
       ),
     );
     assert.deepEqual(tally(results), { '200 ok': 1, '400 quantity_exceeded': 199 });
-    assert.equal((await setup.request('GET', '/v1/vouchers/PG-ONCE')).body.redemption.redeemed_quantity, 1);
+    assert.equal((await pair.setup.request('GET', '/v1/vouchers/PG-ONCE')).body.redemption.redeemed_quantity, 1);
     assert.deepEqual(
       await rows(sql`SELECT result, count(*) AS n FROM redemptions WHERE voucher_code = 'PG-ONCE'
                      GROUP BY result ORDER BY result`),
@@ -65,11 +43,11 @@ describe('money on PostgreSQL across two promo serve processes', { skip: found.s
   });
 
   it('a 1000-credit gift card under 100 concurrent 30-credit spends: exactly 33 succeed, 10 are left, the ledger sums to it', async () => {
-    const card = await giftCard(setup, 'PG-GIFT', 1000);
+    const card = await giftCard(pair.setup, 'PG-GIFT', 1000);
     const body = { order: { amount: 100 }, redeemables: [{ object: 'voucher', id: 'PG-GIFT', gift: { credits: 30 } }] };
-    const results = await Promise.all(Array.from({ length: 100 }, (_, i) => via(i, 'POST', '/v1/redemptions', body)));
+    const results = await Promise.all(Array.from({ length: 100 }, (_, i) => send(i, 'POST', '/v1/redemptions', body)));
     assert.deepEqual(tally(results), { '200 ok': 33, '400 gift_amount_exceeded': 67 });
-    assert.equal((await setup.request('GET', '/v1/vouchers/PG-GIFT')).body.gift.balance, 10);
+    assert.equal((await pair.setup.request('GET', '/v1/vouchers/PG-GIFT')).body.gift.balance, 10);
     assert.deepEqual(
       await rows(sql`SELECT type, count(*) AS n, sum(delta) AS s FROM ledger_entries
                      WHERE voucher_id = ${card.id} GROUP BY type ORDER BY type`),
@@ -82,19 +60,19 @@ describe('money on PostgreSQL across two promo serve processes', { skip: found.s
 
   it('a per-customer limit of 2 lets each customer redeem exactly twice under 20 concurrent redemptions each', async () => {
     const rule = (
-      await setup.request('POST', '/v1/validation-rules', {
+      await pair.setup.request('POST', '/v1/validation-rules', {
         body: {
           name: 'Twice each',
           rules: { '1': { name: 'redemption.count.per_customer', conditions: { $less_than: [2] } }, logic: '1' },
         },
       })
     ).body;
-    await percentVoucher(setup, 'PG-TWICE', { validation_rules: [rule.id] });
+    await percentVoucher(pair.setup, 'PG-TWICE', { validation_rules: [rule.id] });
     const customers = ['pg-limited-a', 'pg-limited-b', 'pg-limited-c'];
     const results = await Promise.all(
       customers.flatMap((source_id) =>
         Array.from({ length: 20 }, (_, i) =>
-          via(i, 'POST', '/v1/redemptions', {
+          send(i, 'POST', '/v1/redemptions', {
             customer: { source_id },
             order: { amount: 1000 },
             redeemables: [{ object: 'voucher', id: 'PG-TWICE' }],
@@ -115,8 +93,8 @@ describe('money on PostgreSQL across two promo serve processes', { skip: found.s
   });
 
   it('100 concurrent rollbacks of one redemption: exactly one succeeds and the credits come back once', async () => {
-    const card = await giftCard(setup, 'PG-RB', 1000);
-    const redeemed = await setup.request('POST', '/v1/redemptions', {
+    const card = await giftCard(pair.setup, 'PG-RB', 1000);
+    const redeemed = await pair.setup.request('POST', '/v1/redemptions', {
       body: {
         customer: { source_id: 'pg-rb' },
         order: { amount: 500 },
@@ -126,10 +104,10 @@ describe('money on PostgreSQL across two promo serve processes', { skip: found.s
     assert.equal(redeemed.status, 200, redeemed.text);
     const childId = redeemed.body.redemptions[0].id;
     const results = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => via(i, 'POST', `/v1/redemptions/${childId}/rollback`, {})),
+      Array.from({ length: 100 }, (_, i) => send(i, 'POST', `/v1/redemptions/${childId}/rollback`, {})),
     );
     assert.deepEqual(tally(results), { '200 ok': 1, '400 already_rolled_back': 99 });
-    const voucher = (await setup.request('GET', '/v1/vouchers/PG-RB')).body;
+    const voucher = (await pair.setup.request('GET', '/v1/vouchers/PG-RB')).body;
     assert.deepEqual([voucher.gift.balance, voucher.redemption.redeemed_quantity], [1000, 0]);
     assert.deepEqual(
       await rows(sql`SELECT type, count(*) AS n, sum(delta) AS s FROM ledger_entries
@@ -143,13 +121,13 @@ describe('money on PostgreSQL across two promo serve processes', { skip: found.s
   });
 
   it('an Idempotency-Key sent to both servers at once runs once: 10 keys, one spend each, the same answer twice', async () => {
-    const card = await giftCard(setup, 'PG-IDEM', 1000);
+    const card = await giftCard(pair.setup, 'PG-IDEM', 1000);
     const send = (server: SpawnedServer, key: string) =>
       fetch(`${server.url}/v1/redemptions`, {
         method: 'POST',
         headers: {
-          'X-App-Id': ENV.PROMO_APP_ID,
-          'X-App-Token': ENV.PROMO_APP_TOKEN,
+          'X-App-Id': PAIR_ENV.PROMO_APP_ID,
+          'X-App-Token': PAIR_ENV.PROMO_APP_TOKEN,
           'Idempotency-Key': key,
           'Content-Type': 'application/json',
         },
@@ -159,13 +137,13 @@ describe('money on PostgreSQL across two promo serve processes', { skip: found.s
         }),
       }).then(async (r) => ({ status: r.status, text: await r.text() }));
     const answers = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => Promise.all(servers.map((server) => send(server, `pg-idem-${i}`)))),
+      Array.from({ length: 10 }, (_, i) => Promise.all(pair.servers.map((server) => send(server, `pg-idem-${i}`)))),
     );
     for (const [i, [here, there]] of answers.entries()) {
       assert.deepEqual([here?.status, there?.status], [200, 200], `key ${i}: ${here?.text} / ${there?.text}`);
       assert.equal(here?.text, there?.text, `key ${i}: one answer`);
     }
-    assert.equal((await setup.request('GET', '/v1/vouchers/PG-IDEM')).body.gift.balance, 700);
+    assert.equal((await pair.setup.request('GET', '/v1/vouchers/PG-IDEM')).body.gift.balance, 700);
     assert.deepEqual(
       await rows(sql`SELECT count(*) AS n, sum(delta) AS s FROM ledger_entries
                      WHERE voucher_id = ${card.id} AND type = 'CREDITS_REDEMPTION'`),

@@ -24,9 +24,12 @@ export const insertCategory = async (db: Db, row: CategoryRow): Promise<void> =>
     .execute();
 };
 
-/** Every category in the order they were made (the rowid). */
+/**
+ * Every category in the order they were made: by created_at, then id (two made in one
+ * millisecond, by their random ids). Both engines; PostgreSQL has no rowid.
+ */
 export const listCategories = (db: Db): Promise<CategoryRow[]> =>
-  db.selectFrom('categories').selectAll().orderBy(sql`rowid`).execute();
+  db.selectFrom('categories').selectAll().orderBy('created_at').orderBy('id').execute();
 
 export async function updateCategory(
   db: Db,

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { dialectOf } from '../../db/dialect.js';
 import type { Db } from '../../db/engine.js';
 
 /** Deletes a customer's events (customer_events_feed): how many, and how many of them were about orders. */
@@ -15,14 +15,16 @@ export async function deleteCustomerEvents(db: Db, customerId: string): Promise<
 
 /**
  * In the events of these customers (customer_events_feed), an embedded `referrer` that is
- * `referrerId` becomes the bare reference {id, object}. Raw SQL for the JSON functions.
+ * `referrerId` becomes the bare reference {id, object}. The JSON terms are the engine's
+ * (dialectOf: on PostgreSQL the rewritten text is jsonb's spelling; readers parse it).
  */
 export async function reduceReferrer(db: Db, customerIds: string[], referrerId: string): Promise<void> {
   if (customerIds.length === 0) return;
+  const dialect = dialectOf(db);
   await db
     .updateTable('customer_events')
-    .set({ data: sql<string>`json_set(data, '$.referrer', json_object('id', ${referrerId}, 'object', 'customer'))` })
+    .set({ data: dialect.jsonSet('data', 'referrer', JSON.stringify({ id: referrerId, object: 'customer' })) })
     .where('customer_id', 'in', customerIds)
-    .where(sql<string>`json_extract(data, '$.referrer.id')`, '=', referrerId)
+    .where(dialect.jsonValue<string>('data', ['referrer', 'id']), '=', referrerId)
     .execute();
 }

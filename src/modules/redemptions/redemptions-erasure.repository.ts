@@ -1,20 +1,22 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { dialectOf } from '../../db/dialect.js';
 
 /**
  * Replaces a customer's snapshots in their redemption records by the bare reference
  * {id, object} (what a redemption of a customer deleted since shows) and clears tracking_id
  * (their source_id, often an email), on redemptions_customer. The order snapshot's customer
- * is that bare reference already; it is set again so no older shape survives. Raw SQL for
- * json_object/json_set: the builder has no JSON functions.
+ * is that bare reference already; it is set again so no older shape survives. The JSON terms
+ * are the engine's (dialectOf); the builder has no JSON functions.
  */
 export async function eraseCustomerSnapshots(db: Kysely<Database>, customerId: string): Promise<number> {
-  const bare = sql<string>`json_object('id', ${customerId}, 'object', 'customer')`;
+  const bare = JSON.stringify({ id: customerId, object: 'customer' });
+  const dialect = dialectOf(db);
   const result = await db
     .updateTable('redemptions')
     .set({
       customer_snapshot: sql<string>`CASE WHEN customer_snapshot IS NULL THEN NULL ELSE ${bare} END`,
-      order_snapshot: sql<string>`CASE WHEN json_type(order_snapshot, '$.customer') = 'object' THEN json_set(order_snapshot, '$.customer', json(${bare})) ELSE order_snapshot END`,
+      order_snapshot: sql<string>`CASE WHEN ${dialect.jsonIsObject('order_snapshot', 'customer')} THEN ${dialect.jsonSet('order_snapshot', 'customer', bare)} ELSE order_snapshot END`,
       tracking_id: null,
     })
     .where('customer_id', '=', customerId)
