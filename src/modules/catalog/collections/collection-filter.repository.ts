@@ -9,7 +9,7 @@ import type { CompiledFilter, Scalar, Test, TimeRange } from '../../../engine/co
  *
  * Raw SQL (Kysely's `sql` tag, every value bound as a parameter): the translation needs JSON
  * functions and table-valued JSON readers, which the builder cannot express. The terms SQLite
- * and PostgreSQL spell differently come from FilterTerms (collection-filter.dialect.ts); the
+ * and PostgreSQL spell differently come from FilterTerms (collection-filter-terms.repository.ts); the
  * rest is written once for both. Indexed columns (price, created_at, id, source_id, name) are
  * compared directly so the planner can use their indexes.
  */
@@ -45,7 +45,7 @@ export interface Item {
 }
 
 /**
- * The terms SQLite and PostgreSQL spell differently (collection-filter.dialect.ts): a substring
+ * The terms SQLite and PostgreSQL spell differently (collection-filter-terms.repository.ts): a substring
  * test, an item's text as ms since the epoch when it is a date in one of DATE_ITEM_GLOBS'
  * forms (NULL otherwise, with SQLite's date functions' ranges: parseDateItem), and a number
  * operand (PostgreSQL would take a bare parameter beside an integer column as an integer).

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { notIndexed } from '../../../db/sqlite/plan-hints.js';
 import { queryTemplate } from '../../../db/query-template.js';
 import type { CompiledFilter } from '../../../engine/conditions/index.js';
-import { filterTermsOf } from './collection-filter.dialect.js';
+import { filterTermsOf } from './collection-filter-terms.repository.js';
 import { filterSql } from './collection-filter.repository.js';
 import { catalogSource } from './collection-sources.repository.js';
 import type { MembersQuery } from './product-collections.schemas.js';

@@ -1,5 +1,5 @@
 import { sql, type SqlBool } from 'kysely';
-import type { FilterTerms } from './collection-filter.dialect.js';
+import type { FilterTerms } from './collection-filter-terms.repository.js';
 import {
   and,
   FALSE,
