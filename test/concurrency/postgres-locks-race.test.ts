@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { percentVoucher } from '../api/redemptions/fixtures.js';
 import { postgresForTests } from '../support/postgres.js';
-import { postgresPair, rowsOf, tally, via } from './postgres-pair.js';
+import { postgresPair, rowsOf, setupCall, tally, via } from './postgres-pair.js';
 
 const found = await postgresForTests();
 
@@ -16,11 +16,7 @@ describe('lock-first paths on PostgreSQL across two promo serve processes', { sk
   const pair = postgresPair(() => found.server);
   const send = (i: number, method: string, path: string, body?: unknown) => via(pair, i, method, path, body);
   const rows = <T>(query: ReturnType<typeof sql<T>>) => rowsOf(pair, query);
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await pair.setup.request(method, path, { body });
-    assert.ok(res.status < 300, `${path}: ${res.text}`);
-    return res.body;
-  };
+  const call = (method: string, path: string, body?: unknown) => setupCall(pair, method, path, body);
   const member = async (program: string, source_id: string) =>
     call('POST', `/v1/loyalties/${program}/members`, { customer: { source_id } });
   const program = async (name: string) =>

@@ -7,7 +7,7 @@ import { MAX_LIVE_TOKENS } from '../../src/modules/auth/oauth.service.js';
 import { openDeps } from '../../src/root/create-deps.js';
 import type { SpawnedServer } from '../support/cli.js';
 import { postgresForTests } from '../support/postgres.js';
-import { PAIR_ENV, postgresPair, rowsOf, tally, via } from './postgres-pair.js';
+import { PAIR_ENV, postgresPair, rowsOf, setupCall, tally, via } from './postgres-pair.js';
 
 const found = await postgresForTests();
 
@@ -20,11 +20,7 @@ describe('count-then-insert paths on PostgreSQL across two promo serve processes
   const pair = postgresPair(() => found.server);
   const send = (i: number, method: string, path: string, body?: unknown) => via(pair, i, method, path, body);
   const rows = <T>(query: ReturnType<typeof sql<T>>) => rowsOf(pair, query);
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await pair.setup.request(method, path, { body });
-    assert.ok(res.status < 300, `${path}: ${res.text}`);
-    return res.body;
-  };
+  const call = (method: string, path: string, body?: unknown) => setupCall(pair, method, path, body);
 
   it('one customer, existing or new, added to a program 20 times at once holds one card', async () => {
     const program = await call('POST', '/v1/loyalties', {

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import type { sql } from 'kysely';
 import { spawnServe, type SpawnedServer } from '../support/cli.js';
@@ -47,3 +48,10 @@ export const tally = (results: string[]): Record<string, number> =>
 /** The rows a statement reads through the setup server's connection. */
 export const rowsOf = async <T>(pair: PostgresPair, query: ReturnType<typeof sql<T>>): Promise<T[]> =>
   (await query.execute(pair.setup.deps.db)).rows;
+
+/** A request through the setup server that must pass (a test's setting up); its body. */
+export async function setupCall(pair: PostgresPair, method: string, path: string, body?: unknown) {
+  const res = await pair.setup.request(method, path, { body });
+  assert.ok(res.status < 300, `${path}: ${res.text}`);
+  return res.body;
+}
