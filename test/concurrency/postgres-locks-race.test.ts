@@ -10,7 +10,8 @@ const found = await postgresForTests();
 /**
  * The read-then-write paths that lock first on PostgreSQL (db/locks.ts), raced across two
  * `promo serve` on one database: points spent across buckets, an expired session lock given
- * back by many requests at once, one order upserted from both servers, transfers both ways.
+ * back by many requests at once, one order upserted from both servers, transfers both ways,
+ * stacking rules changed from both servers.
  */
 describe('lock-first paths on PostgreSQL across two promo serve processes', { skip: found.skip }, () => {
   const pair = postgresPair(() => found.server);
@@ -140,6 +141,25 @@ describe('lock-first paths on PostgreSQL across two promo serve processes', { sk
         { type: 'POINTS_TRANSFER_IN', n: 60, s: 630 },
         { type: 'POINTS_TRANSFER_OUT', n: 60, s: -630 },
       ],
+    );
+  });
+  it('30 changes of three stacking-rules fields at once from both servers: every field lands', async () => {
+    const changes = [
+      { applicable_redeemables_limit: 4 },
+      { redeemables_application_mode: 'PARTIAL' },
+      { redeemables_sorting_rule: 'CATEGORY_HIERARCHY' },
+    ];
+    // The row exists first: every change then reads it and writes it back, merged.
+    await call('PUT', '/v1/stacking-rules', { redeemables_limit: 30 });
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => send(i, 'PUT', '/v1/stacking-rules', changes[i % 3])),
+    );
+    assert.deepEqual(tally(results), { '200 ok': 30 });
+    const [stored] = await rows<{ rules: string }>(sql`SELECT rules FROM stacking_rules`);
+    const rules = JSON.parse(stored?.rules ?? '{}');
+    assert.deepEqual(
+      [rules.applicable_redeemables_limit, rules.redeemables_application_mode, rules.redeemables_sorting_rule],
+      [4, 'PARTIAL', 'CATEGORY_HIERARCHY'],
     );
   });
 });

@@ -1,4 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
+import { lockingRead } from '../../db/locks.js';
 import { queryTemplate } from '../../db/query-template.js';
 import type { StackingRulesTable } from './stacking-rules.table.js';
 import type { Db } from '../../db/engine.js';
@@ -11,6 +12,13 @@ const theRow = queryTemplate<Record<string, never>, StackingRulesRow>((db) =>
 );
 
 export const findRules = async (db: Db): Promise<StackingRulesRow | undefined> => (await theRow(db, {}))[0];
+
+/**
+ * The row a change merges into, locked until its transaction ends (db/locks.ts): two changes
+ * from two servers merge one after the other, neither losing the other's fields.
+ */
+export const findRulesForChange = (db: Db): Promise<StackingRulesRow | undefined> =>
+  lockingRead(db, db.selectFrom('stacking_rules').selectAll().where('singleton', '=', 1)).executeTakeFirst();
 
 export const insertRules = async (db: Db, row: Insertable<StackingRulesTable>): Promise<void> => {
   await db.insertInto('stacking_rules').values(row).execute();

@@ -134,7 +134,7 @@ export const showStackingRules = (deps: Pick<Deps, 'db'>): Promise<StackingRules
 export async function changeStackingRules(deps: RulesDeps, change: StackingRulesChange): Promise<StackingRules> {
   const now = isoNow(deps.clock);
   return deps.db.transaction().execute(async (trx) => {
-    const row = await repo.findRules(trx);
+    const row = await repo.findRulesForChange(trx);
     return rulesOf(await store(trx, row, await changed(trx, rulesOf(row), change), now));
   });
 }
@@ -159,8 +159,8 @@ export async function createStackingRulesRecord(
   });
 }
 
-async function requireRecord(db: Db, id: string): Promise<repo.StackingRulesRow> {
-  const row = await repo.findRules(db);
+async function requireRecord(db: Db, id: string, find = repo.findRules): Promise<repo.StackingRulesRow> {
+  const row = await find(db);
   if (!row || row.id !== id) throw notFound('stacking_rules', id);
   return row;
 }
@@ -177,7 +177,7 @@ export async function updateStackingRulesRecord(
 ): Promise<StackingRulesRecord> {
   const now = isoNow(deps.clock);
   return deps.db.transaction().execute(async (trx) => {
-    const row = await requireRecord(trx, id);
+    const row = await requireRecord(trx, id, repo.findRulesForChange);
     return presentRecord(await store(trx, row, await changed(trx, rulesOf(row), change), now));
   });
 }
