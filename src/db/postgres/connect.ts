@@ -77,32 +77,54 @@ export async function checkCollation(pool: pg.Pool): Promise<void> {
   );
 }
 
+/** What the engine does once a transaction committed (drop the kept answers it announced changed). */
+export type AfterCommit = (trx: Transaction<Database>) => void;
+
 /**
  * Kysely whose every transaction runs the request's first write right after BEGIN
- * (db/postgres/first-write.ts) and is re-run whole when it loses a race (db/postgres/retries.ts):
- * the services' `db.transaction().execute(...)` stay as they are.
+ * (db/postgres/first-write.ts), is re-run whole when it loses a race (db/postgres/retries.ts),
+ * and is handed to `afterCommit` once committed: the services' `db.transaction().execute(...)`
+ * stay as they are.
  */
 class PostgresKysely extends Kysely<Database> {
+  constructor(
+    config: KyselyConfig,
+    private readonly afterCommit: AfterCommit,
+  ) {
+    super(config);
+  }
+
   override transaction(): TransactionBuilder<Database> {
     const builder = super.transaction();
     const execute = builder.execute.bind(builder);
     builder.execute = <T>(callback: (trx: Transaction<Database>) => Promise<T>): Promise<T> => {
       const first = pendingFirstWrite();
-      return withRetries(() =>
-        execute(async (trx) => {
+      return withRetries(async () => {
+        let ran: Transaction<Database> | undefined;
+        const value = await execute(async (trx) => {
+          ran = trx;
           if (first) await runFirstWrite(trx, first);
           return callback(trx);
-        }),
-      );
+        });
+        if (ran) this.afterCommit(ran);
+        return value;
+      });
     };
     return builder;
   }
 }
 
-export function kyselyOver(pool: pg.Pool, config: Omit<KyselyConfig, 'dialect'> = {}): Kysely<Database> {
-  return new PostgresKysely({
-    ...config,
-    dialect: new PostgresDialect({ pool }),
-    plugins: [withoutPlanHints(), ...(config.plugins ?? [])],
-  });
+export function kyselyOver(
+  pool: pg.Pool,
+  config: Omit<KyselyConfig, 'dialect'> = {},
+  afterCommit: AfterCommit = () => undefined,
+): Kysely<Database> {
+  return new PostgresKysely(
+    {
+      ...config,
+      dialect: new PostgresDialect({ pool }),
+      plugins: [withoutPlanHints(), ...(config.plugins ?? [])],
+    },
+    afterCommit,
+  );
 }

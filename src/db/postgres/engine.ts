@@ -3,6 +3,8 @@ import type pg from 'pg';
 import { AppError } from '../../lib/errors.js';
 import type { DatabaseEngine, StorageUpkeep } from '../engine.js';
 import { POSTGRES_INSTEAD } from '../location.js';
+import { announcedBy, registerCacheVersions } from '../versioned-cache.js';
+import { cacheListener, DEFAULT_CACHE_TTL_MS } from './cache-listener.js';
 import { checkCollation, kyselyOver, openPool, type PostgresOptions } from './connect.js';
 import { withFirstWrite } from './first-write.js';
 import './errors.js';
@@ -42,7 +44,14 @@ export async function openPostgresEngine(url: string, options: PostgresOptions =
     await pool.end();
     throw error;
   }
-  const db = kyselyOver(pool);
+  // LISTEN needs a session of its own: behind a pooler in transaction mode, PROMO_DB_LISTEN_URL
+  // names the server itself (docs/operations.md).
+  const listener = cacheListener(
+    process.env.PROMO_DB_LISTEN_URL || url,
+    Number(process.env.PROMO_CACHE_TTL_MS) || DEFAULT_CACHE_TTL_MS,
+  );
+  const db = kyselyOver(pool, {}, (trx) => listener.changed(announcedBy(trx)));
+  registerCacheVersions(db, listener);
   return {
     db,
     pool,
@@ -71,6 +80,9 @@ export async function openPostgresEngine(url: string, options: PostgresOptions =
       commits: { batches: 0, transactions: 0, commitSeconds: 0, transactionSeconds: 0 },
       queries: { statements: 0, compiles: 0 },
     }),
-    close: () => db.destroy(),
+    async close() {
+      await listener.close();
+      await db.destroy();
+    },
   };
 }
