@@ -36,7 +36,8 @@ export function createApp(deps: Deps, options: AppOptions = {}): Koa<AppState> {
   app.silent = true;
 
   const router = new Router<AppState>();
-  router.get('/health', (ctx) => {
+  router.get('/health', async (ctx) => {
+    await deps.engine.checkHealth();
     ctx.body = { status: 'ok' };
   });
   const metrics = options.metrics ?? createMetrics(deps);

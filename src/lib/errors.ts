@@ -98,6 +98,8 @@ export const errorCatalogue = {
   job_already_ended: entry(409, 'Job already ended'),
   // `promo webhooks test`: the receiver did not answer 2xx.
   webhook_test_failed: entry(400, 'Webhook test failed'),
+  // 503: GET /health when the database does not answer (PostgreSQL).
+  database_unavailable: entry(503, 'Database unavailable'),
   // 429: beyond a key's budget of requests per minute (the reference's message; it has no key).
   too_many_requests: entry(429, 'Too many requests hit the API too quickly.'),
   // 500: the server's own faults; never the client's doing.

@@ -7,6 +7,8 @@ import { announcedBy, registerCacheVersions } from '../versioned-cache.js';
 import { cacheListener, DEFAULT_CACHE_TTL_MS } from './cache-listener.js';
 import { checkCollation, kyselyOver, openPool, type PostgresOptions } from './connect.js';
 import { withFirstWrite } from './first-write.js';
+import { checkPool } from './health.js';
+import { retryStats } from './retries.js';
 import './errors.js';
 
 /** The PostgreSQL engine: the port (db/engine.ts) over a pg pool, and the pool for its figures. */
@@ -74,12 +76,16 @@ export async function openPostgresEngine(url: string, options: PostgresOptions =
     shrinkCache: () => () => undefined,
     storage,
     // The server groups commits itself and keeps no statement cache of ours: nothing to count
-    // yet; the figures read zero, and no file of ours holds the data.
+    // yet; the figures read zero, and no file of ours holds the data. The pool and the re-run
+    // transactions are ours.
     stats: () => ({
       storageBytes: {},
       commits: { batches: 0, transactions: 0, commitSeconds: 0, transactionSeconds: 0 },
       queries: { statements: 0, compiles: 0 },
+      pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount },
+      retries: { ...retryStats },
     }),
+    checkHealth: () => checkPool(pool),
     async close() {
       await listener.close();
       await db.destroy();
