@@ -1,4 +1,5 @@
 import type { CompiledQuery, Kysely, Transaction } from 'kysely';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Database } from './database.js';
 
 /** The query builder over promo's schema: a function that runs as well outside a transaction as inside one takes this. */
@@ -126,6 +127,16 @@ export interface DatabaseEngine {
    * (503 database_unavailable) when it does not. SQLite's file is in this process: it always does.
    */
   checkHealth(): Promise<void>;
+  /**
+   * A budget of `points` requests per `windowSeconds` that every server on this database
+   * shares (`insurance` decides while the database does not answer). Absent where one process
+   * owns the database's budgets (SQLite: the API middleware counts in memory).
+   */
+  sharedRateLimiter?(
+    points: number,
+    windowSeconds: number,
+    insurance: RateLimiterAbstract,
+  ): Promise<RateLimiterAbstract>;
   /**
    * What the job runner (jobs/runner.ts) needs of the engine, made once per runner. Absent on
    * a connection that runs no runner (a job worker thread's own).

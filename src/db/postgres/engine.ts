@@ -8,6 +8,7 @@ import { cacheListener, DEFAULT_CACHE_TTL_MS } from './cache-listener.js';
 import { checkCollation, kyselyOver, openPool, type PostgresOptions } from './connect.js';
 import { withFirstWrite } from './first-write.js';
 import { checkPool } from './health.js';
+import { sharedRateLimiters } from './rate-limits.js';
 import { retryStats } from './retries.js';
 import './errors.js';
 
@@ -86,6 +87,7 @@ export async function openPostgresEngine(url: string, options: PostgresOptions =
       retries: { ...retryStats },
     }),
     checkHealth: () => checkPool(pool),
+    sharedRateLimiter: sharedRateLimiters(pool),
     async close() {
       await listener.close();
       await db.destroy();
