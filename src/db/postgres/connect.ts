@@ -27,7 +27,8 @@ function exactNumber(text: string): number {
   return value;
 }
 
-const types = {
+/** The type parsers every promo connection to PostgreSQL uses (the pool's, promo copy's). */
+export const promoTypes = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     oid === INT8 || oid === NUMERIC
       ? exactNumber
@@ -50,7 +51,7 @@ export function openPool(url: string, options: PostgresOptions = {}): pg.Pool {
     max: options.poolSize ?? (Number(process.env.PROMO_DB_POOL) || DEFAULT_POOL_SIZE),
     application_name: options.applicationName ?? 'promo',
     options: `-c default_transaction_isolation=read\\ committed -c lock_timeout=${LOCK_TIMEOUT_MS} -c statement_timeout=${STATEMENT_TIMEOUT_MS}`,
-    types,
+    types: promoTypes,
   });
   // An idle connection the server dropped is only a reason to open another, never to crash.
   pool.on('error', () => undefined);
@@ -62,7 +63,7 @@ export function openPool(url: string, options: PostgresOptions = {}): pg.Pool {
  * keyset cursor on ids and codes and every case-insensitive filter rely on it. A database made
  * with another locale is refused, with the statement that makes a right one.
  */
-export async function checkCollation(pool: pg.Pool): Promise<void> {
+export async function checkCollation(pool: Pick<pg.ClientBase, 'query'>): Promise<void> {
   const { rows } = await pool.query<{ datname: string; datcollate: string; datctype: string; provider: string }>(
     `SELECT datname, datcollate, datctype, datlocprovider AS provider
        FROM pg_database WHERE datname = current_database()`,
