@@ -18,15 +18,7 @@ export function registerDatabaseMetrics(registry: Registry, deps: Pick<Deps, 'en
     },
   });
   const commits = (name: string, help: string, value: (stats: CommitStats) => number) =>
-    new Counter({
-      name,
-      help,
-      registers: [registry],
-      collect() {
-        this.reset();
-        this.inc(value(deps.engine.stats().commits));
-      },
-    });
+    engineCounter(registry, deps, name, help, (stats) => value(stats.commits));
   commits(
     'promo_commit_batches_total',
     'Durable COMMITs of the API connection: each holds one batch of write transactions',
@@ -50,6 +42,25 @@ export function registerDatabaseMetrics(registry: Registry, deps: Pick<Deps, 'en
   const stats = deps.engine.stats();
   if (stats.pool) registerPoolMetrics(registry, deps);
   if (stats.retries) registerRetryMetrics(registry, deps);
+}
+
+/** A counter that reads one of the engine's running totals at each scrape. */
+function engineCounter(
+  registry: Registry,
+  deps: Pick<Deps, 'engine'>,
+  name: string,
+  help: string,
+  value: (stats: EngineStats) => number,
+): Counter {
+  return new Counter({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(value(deps.engine.stats()));
+    },
+  });
 }
 
 /** The connection pool (PostgreSQL): connections open and idle, and callers waiting for one. */
@@ -79,15 +90,7 @@ function registerPoolMetrics(registry: Registry, deps: Pick<Deps, 'engine'>): vo
 /** Transactions re-run whole after losing a race (PostgreSQL: deadlock, serialization failure, a unique key taken). */
 function registerRetryMetrics(registry: Registry, deps: Pick<Deps, 'engine'>): void {
   const retries = (name: string, help: string, value: (stats: RetryStats) => number) =>
-    new Counter({
-      name,
-      help,
-      registers: [registry],
-      collect() {
-        this.reset();
-        this.inc(value((deps.engine.stats() as Required<EngineStats>).retries));
-      },
-    });
+    engineCounter(registry, deps, name, help, (stats) => value((stats as Required<EngineStats>).retries));
   retries(
     'promo_transaction_retries_total',
     'Transactions of this process run again after losing a race (deadlock, serialization failure, a unique key a concurrent one took)',
