@@ -228,6 +228,14 @@ stackingRules
   .action(async (options) => (await import('./commands/stacking-rules.js')).setStackingRulesCommand(options));
 
 program
+  .command('copy')
+  .description('copy a whole SQLite database into an empty PostgreSQL one (streamed, then verified table by table)')
+  .requiredOption('--from <file>', "the SQLite database file (at this promo's newest schema: promo migrate it first)")
+  .requiredOption('--to <url>', 'postgres://… of an empty database with C collation')
+  .addOption(jsonOption())
+  .action(async (options) => (await import('./commands/copy.js')).copyCommand(options));
+
+program
   .command('vacuum')
   .description('give free space back to the disk in short steps, safe beside a running server')
   .option('--full', 'rewrite the whole file once (databases made before online vacuum; stop the server first)')

@@ -1,4 +1,5 @@
 import type { CompiledQuery, Kysely, Transaction } from 'kysely';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Database } from './database.js';
 
 /** The query builder over promo's schema: a function that runs as well outside a transaction as inside one takes this. */
@@ -79,12 +80,29 @@ export interface QueryStats {
   compiles: number;
 }
 
+/** A connection pool's figures (PostgreSQL): connections open, those idle, and callers waiting for one. */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+/** Transactions re-run because they lost a race (PostgreSQL), and those that lost every attempt; per process. */
+export interface RetryStats {
+  retries: number;
+  exhausted: number;
+}
+
 /** The engine's own figures, for /metrics and the tests that budget a request's statements. */
 export interface EngineStats {
   /** Bytes the database takes on disk, by part (SQLite: `database` and `wal`); none where the files are not ours. */
   storageBytes: Record<string, number>;
   commits: CommitStats;
   queries: QueryStats;
+  /** An engine with a connection pool: its figures. */
+  pool?: PoolStats;
+  /** An engine that re-runs transactions that lost a race: how often. */
+  retries?: RetryStats;
 }
 
 /**
@@ -104,6 +122,21 @@ export interface DatabaseEngine {
   shrinkCache(): () => void;
   readonly storage: StorageUpkeep;
   stats(): EngineStats;
+  /**
+   * Whether the database answers (GET /health): resolves when it does, throws an AppError
+   * (503 database_unavailable) when it does not. SQLite's file is in this process: it always does.
+   */
+  checkHealth(): Promise<void>;
+  /**
+   * A budget of `points` requests per `windowSeconds` that every server on this database
+   * shares (`insurance` decides while the database does not answer). Absent where one process
+   * owns the database's budgets (SQLite: the API middleware counts in memory).
+   */
+  sharedRateLimiter?(
+    points: number,
+    windowSeconds: number,
+    insurance: RateLimiterAbstract,
+  ): Promise<RateLimiterAbstract>;
   /**
    * What the job runner (jobs/runner.ts) needs of the engine, made once per runner. Absent on
    * a connection that runs no runner (a job worker thread's own).

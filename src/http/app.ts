@@ -36,7 +36,8 @@ export function createApp(deps: Deps, options: AppOptions = {}): Koa<AppState> {
   app.silent = true;
 
   const router = new Router<AppState>();
-  router.get('/health', (ctx) => {
+  router.get('/health', async (ctx) => {
+    await deps.engine.checkHealth();
     ctx.body = { status: 'ok' };
   });
   const metrics = options.metrics ?? createMetrics(deps);
@@ -51,7 +52,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Koa<AppState> {
   // refused there never makes the server hold its body (middleware/auth.ts).
   const auth = authMiddleware(deps);
   app.use(auth.admit);
-  app.use(rateLimit(options.rateLimit));
+  app.use(rateLimit(options.rateLimit, deps.engine));
   app.use(bodyMiddleware(bodyLimitBytes, bodyTimeoutMs));
   app.use(auth.authenticate);
   app.use(idempotency(deps));

@@ -1,6 +1,6 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Deps } from '../app/deps.js';
-import type { CommitStats } from '../db/engine.js';
+import type { CommitStats, EngineStats, PoolStats, RetryStats } from '../db/engine.js';
 
 /**
  * The database on /metrics, from the engine's figures (db/engine.ts EngineStats): its size on
@@ -18,15 +18,7 @@ export function registerDatabaseMetrics(registry: Registry, deps: Pick<Deps, 'en
     },
   });
   const commits = (name: string, help: string, value: (stats: CommitStats) => number) =>
-    new Counter({
-      name,
-      help,
-      registers: [registry],
-      collect() {
-        this.reset();
-        this.inc(value(deps.engine.stats().commits));
-      },
-    });
+    engineCounter(registry, deps, name, help, (stats) => value(stats.commits));
   commits(
     'promo_commit_batches_total',
     'Durable COMMITs of the API connection: each holds one batch of write transactions',
@@ -46,5 +38,67 @@ export function registerDatabaseMetrics(registry: Registry, deps: Pick<Deps, 'en
     'promo_transaction_seconds_total',
     'Time write transactions held the API connection, COMMIT excepted: with promo_commit_seconds_total, how busy the one writer is',
     (s) => s.transactionSeconds,
+  );
+  const stats = deps.engine.stats();
+  if (stats.pool) registerPoolMetrics(registry, deps);
+  if (stats.retries) registerRetryMetrics(registry, deps);
+}
+
+/** A counter that reads one of the engine's running totals at each scrape. */
+function engineCounter(
+  registry: Registry,
+  deps: Pick<Deps, 'engine'>,
+  name: string,
+  help: string,
+  value: (stats: EngineStats) => number,
+): Counter {
+  return new Counter({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(value(deps.engine.stats()));
+    },
+  });
+}
+
+/** The connection pool (PostgreSQL): connections open and idle, and callers waiting for one. */
+function registerPoolMetrics(registry: Registry, deps: Pick<Deps, 'engine'>): void {
+  const pool = (): PoolStats => (deps.engine.stats() as Required<EngineStats>).pool;
+  new Gauge({
+    name: 'promo_database_pool_connections',
+    help: 'Connections of this process to the database, open and idle: open minus idle are in use; open reaches PROMO_DB_POOL at most',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const { total, idle } = pool();
+      this.set({ state: 'open' }, total);
+      this.set({ state: 'idle' }, idle);
+    },
+  });
+  new Gauge({
+    name: 'promo_database_pool_waiting',
+    help: 'Requests of this process waiting for a free database connection: above 0 for long, the pool is too small or the database slow',
+    registers: [registry],
+    collect() {
+      this.set(pool().waiting);
+    },
+  });
+}
+
+/** Transactions re-run whole after losing a race (PostgreSQL: deadlock, serialization failure, a unique key taken). */
+function registerRetryMetrics(registry: Registry, deps: Pick<Deps, 'engine'>): void {
+  const retries = (name: string, help: string, value: (stats: RetryStats) => number) =>
+    engineCounter(registry, deps, name, help, (stats) => value((stats as Required<EngineStats>).retries));
+  retries(
+    'promo_transaction_retries_total',
+    'Transactions of this process run again after losing a race (deadlock, serialization failure, a unique key a concurrent one took)',
+    (s) => s.retries,
+  );
+  retries(
+    'promo_transaction_retries_exhausted_total',
+    'Transactions that failed all 5 attempts: a race lost every time (answered database_busy), or a unique key already taken before the first (answered as on SQLite)',
+    (s) => s.exhausted,
   );
 }

@@ -94,10 +94,18 @@ export const errorCatalogue = {
   // A command that works on a database file only (backup, restore, vacuum --full) on PostgreSQL.
   file_database_only: entry(400, 'Only for a database file'),
   file_exists: entry(409, 'File exists'),
+  // promo copy: the target PostgreSQL database holds tables already.
+  database_not_empty: entry(409, 'Database not empty'),
+  // promo copy: the source file's schema is older than this promo's (promo migrate first).
+  schema_too_old: entry(409, 'Database schema is older than this binary'),
+  // promo copy: a table's rows or checksum differ after the copy (nothing was committed).
+  copy_mismatch: entry(500, 'Copy does not match its source'),
   invalid_backup: entry(400, 'Invalid backup'),
   job_already_ended: entry(409, 'Job already ended'),
   // `promo webhooks test`: the receiver did not answer 2xx.
   webhook_test_failed: entry(400, 'Webhook test failed'),
+  // 503: GET /health when the database does not answer (PostgreSQL).
+  database_unavailable: entry(503, 'Database unavailable'),
   // 429: beyond a key's budget of requests per minute (the reference's message; it has no key).
   too_many_requests: entry(429, 'Too many requests hit the API too quickly.'),
   // 500: the server's own faults; never the client's doing.

@@ -27,7 +27,8 @@ function exactNumber(text: string): number {
   return value;
 }
 
-const types = {
+/** The type parsers every promo connection to PostgreSQL uses (the pool's, promo copy's). */
+export const promoTypes = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     oid === INT8 || oid === NUMERIC
       ? exactNumber
@@ -50,7 +51,7 @@ export function openPool(url: string, options: PostgresOptions = {}): pg.Pool {
     max: options.poolSize ?? (Number(process.env.PROMO_DB_POOL) || DEFAULT_POOL_SIZE),
     application_name: options.applicationName ?? 'promo',
     options: `-c default_transaction_isolation=read\\ committed -c lock_timeout=${LOCK_TIMEOUT_MS} -c statement_timeout=${STATEMENT_TIMEOUT_MS}`,
-    types,
+    types: promoTypes,
   });
   // An idle connection the server dropped is only a reason to open another, never to crash.
   pool.on('error', () => undefined);
@@ -62,7 +63,7 @@ export function openPool(url: string, options: PostgresOptions = {}): pg.Pool {
  * keyset cursor on ids and codes and every case-insensitive filter rely on it. A database made
  * with another locale is refused, with the statement that makes a right one.
  */
-export async function checkCollation(pool: pg.Pool): Promise<void> {
+export async function checkCollation(pool: Pick<pg.ClientBase, 'query'>): Promise<void> {
   const { rows } = await pool.query<{ datname: string; datcollate: string; datctype: string; provider: string }>(
     `SELECT datname, datcollate, datctype, datlocprovider AS provider
        FROM pg_database WHERE datname = current_database()`,
@@ -77,38 +78,63 @@ export async function checkCollation(pool: pg.Pool): Promise<void> {
   );
 }
 
+/** What the engine does once a transaction committed (drop the kept answers it announced changed). */
+export type AfterCommit = (trx: Transaction<Database>) => void;
+
 /**
  * Kysely whose every transaction runs the request's first write right after BEGIN
- * (db/postgres/first-write.ts) and is re-run whole when it loses a race (db/postgres/retries.ts):
- * the services' `db.transaction().execute(...)` stay as they are.
+ * (db/postgres/first-write.ts), is re-run whole when it loses a race (db/postgres/retries.ts),
+ * and is handed to `afterCommit` once committed: the services' `db.transaction().execute(...)`
+ * stay as they are.
  */
 class PostgresKysely extends Kysely<Database> {
+  constructor(
+    config: KyselyConfig,
+    private readonly afterCommit: AfterCommit,
+  ) {
+    super(config);
+  }
+
   override transaction(): TransactionBuilder<Database> {
-    return retriedWhole(super.transaction());
+    return retriedWhole(super.transaction(), this.afterCommit);
   }
 }
 
-/** `builder`, whose execute runs the first write and re-runs lost races; so is the builder its isolation level gives. */
-function retriedWhole(builder: TransactionBuilder<Database>): TransactionBuilder<Database> {
+/**
+ * `builder`, whose execute runs the first write, re-runs lost races and hands the committed
+ * transaction to `afterCommit`; so is the builder its isolation level gives.
+ */
+function retriedWhole(builder: TransactionBuilder<Database>, afterCommit: AfterCommit): TransactionBuilder<Database> {
   const execute = builder.execute.bind(builder);
   const setIsolationLevel = builder.setIsolationLevel.bind(builder);
   builder.execute = <T>(callback: (trx: Transaction<Database>) => Promise<T>): Promise<T> => {
     const first = pendingFirstWrite();
-    return withRetries(() =>
-      execute(async (trx) => {
+    return withRetries(async () => {
+      let ran: Transaction<Database> | undefined;
+      const value = await execute(async (trx) => {
+        ran = trx;
         if (first) await runFirstWrite(trx, first);
         return callback(trx);
-      }),
-    );
+      });
+      if (ran) afterCommit(ran);
+      return value;
+    });
   };
-  builder.setIsolationLevel = (level) => retriedWhole(setIsolationLevel(level));
+  builder.setIsolationLevel = (level) => retriedWhole(setIsolationLevel(level), afterCommit);
   return builder;
 }
 
-export function kyselyOver(pool: pg.Pool, config: Omit<KyselyConfig, 'dialect'> = {}): Kysely<Database> {
-  return new PostgresKysely({
-    ...config,
-    dialect: new PostgresDialect({ pool }),
-    plugins: [withoutPlanHints(), ...(config.plugins ?? [])],
-  });
+export function kyselyOver(
+  pool: pg.Pool,
+  config: Omit<KyselyConfig, 'dialect'> = {},
+  afterCommit: AfterCommit = () => undefined,
+): Kysely<Database> {
+  return new PostgresKysely(
+    {
+      ...config,
+      dialect: new PostgresDialect({ pool }),
+      plugins: [withoutPlanHints(), ...(config.plugins ?? [])],
+    },
+    afterCommit,
+  );
 }

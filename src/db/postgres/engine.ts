@@ -3,8 +3,13 @@ import type pg from 'pg';
 import { AppError } from '../../lib/errors.js';
 import type { DatabaseEngine, StorageUpkeep } from '../engine.js';
 import { POSTGRES_INSTEAD } from '../location.js';
+import { announcedBy, registerCacheVersions } from '../versioned-cache.js';
+import { cacheListener, DEFAULT_CACHE_TTL_MS } from './cache-listener.js';
 import { checkCollation, kyselyOver, openPool, type PostgresOptions } from './connect.js';
 import { withFirstWrite } from './first-write.js';
+import { checkPool } from './health.js';
+import { sharedRateLimiters } from './rate-limits.js';
+import { retryStats } from './retries.js';
 import './errors.js';
 
 /** The PostgreSQL engine: the port (db/engine.ts) over a pg pool, and the pool for its figures. */
@@ -42,7 +47,14 @@ export async function openPostgresEngine(url: string, options: PostgresOptions =
     await pool.end();
     throw error;
   }
-  const db = kyselyOver(pool);
+  // LISTEN needs a session of its own: behind a pooler in transaction mode, PROMO_DB_LISTEN_URL
+  // names the server itself (docs/operations.md).
+  const listener = cacheListener(
+    process.env.PROMO_DB_LISTEN_URL || url,
+    Number(process.env.PROMO_CACHE_TTL_MS) || DEFAULT_CACHE_TTL_MS,
+  );
+  const db = kyselyOver(pool, {}, (trx) => listener.changed(announcedBy(trx)));
+  registerCacheVersions(db, listener);
   return {
     db,
     pool,
@@ -65,12 +77,20 @@ export async function openPostgresEngine(url: string, options: PostgresOptions =
     shrinkCache: () => () => undefined,
     storage,
     // The server groups commits itself and keeps no statement cache of ours: nothing to count
-    // yet; the figures read zero, and no file of ours holds the data.
+    // yet; the figures read zero, and no file of ours holds the data. The pool and the re-run
+    // transactions are ours.
     stats: () => ({
       storageBytes: {},
       commits: { batches: 0, transactions: 0, commitSeconds: 0, transactionSeconds: 0 },
       queries: { statements: 0, compiles: 0 },
+      pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount },
+      retries: { ...retryStats },
     }),
-    close: () => db.destroy(),
+    checkHealth: () => checkPool(pool),
+    sharedRateLimiter: sharedRateLimiters(pool),
+    async close() {
+      await listener.close();
+      await db.destroy();
+    },
   };
 }

@@ -1,5 +1,6 @@
 import type { Next } from 'koa';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { DatabaseEngine } from '../../db/engine.js';
 import { AppError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
 
@@ -8,15 +9,29 @@ const WINDOW_SECONDS = 60;
 /**
  * Budgets of requests per minute, per key: a key's own (`promo keys create --rate-limit`), else
  * the server's default (PROMO_RATE_LIMIT); an OAuth token spends its key's budget. Every answer
- * under a budget carries the reference's headers; beyond it, 429 with `Retry-After`. Counts
- * live in this process (rate-limiter-flexible's memory store): two servers on one file each
- * allow the budget.
+ * under a budget carries the reference's headers; beyond it, 429 with `Retry-After`. Where the
+ * engine shares budgets between servers (PostgreSQL: db/postgres/rate-limits.ts) they count
+ * there, with this process's memory as the insurance while the database does not answer;
+ * otherwise they live in this process (rate-limiter-flexible's memory store): two servers on
+ * one SQLite file each allow the budget.
  */
-export function rateLimit(defaultLimit: number | undefined) {
-  const limiters = new Map<number, RateLimiterMemory>();
-  const limiterFor = (points: number): RateLimiterMemory => {
+export function rateLimit(defaultLimit: number | undefined, engine: Pick<DatabaseEngine, 'sharedRateLimiter'>) {
+  const limiters = new Map<number, Promise<RateLimiterAbstract>>();
+  const memories = new Map<number, RateLimiterMemory>();
+  const limiterFor = (points: number): Promise<RateLimiterAbstract> => {
     let limiter = limiters.get(points);
-    if (!limiter) limiters.set(points, (limiter = new RateLimiterMemory({ points, duration: WINDOW_SECONDS })));
+    if (!limiter) {
+      let memory = memories.get(points);
+      if (!memory) memories.set(points, (memory = new RateLimiterMemory({ points, duration: WINDOW_SECONDS })));
+      limiter = engine.sharedRateLimiter
+        ? engine.sharedRateLimiter(points, WINDOW_SECONDS, memory).catch(() => {
+            // Its table could not be made: this request counts in memory, the next tries again.
+            limiters.delete(points);
+            return memory;
+          })
+        : Promise.resolve(memory);
+      limiters.set(points, limiter);
+    }
     return limiter;
   };
   return async function limitRate(ctx: AppContext, next: Next): Promise<void> {
@@ -25,7 +40,7 @@ export function rateLimit(defaultLimit: number | undefined) {
     if (appId === undefined || limit === undefined) return next();
     let spent: RateLimiterRes;
     try {
-      spent = await limiterFor(limit).consume(appId);
+      spent = await (await limiterFor(limit)).consume(appId);
     } catch (refused) {
       if (!(refused instanceof RateLimiterRes)) throw refused;
       const seconds = Math.max(1, Math.ceil(refused.msBeforeNext / 1000));

@@ -24,10 +24,12 @@ interface AuthCache {
 const MAX_CACHED = 10_000;
 
 /**
- * The maps of the file's current data_version (db/sqlite/versioned-cache.ts): any commit to the file
- * starts them empty. A handle without a reader connection keeps nothing (fresh maps each time).
+ * The maps of the keys' current version (db/versioned-cache.ts): on SQLite any commit to the
+ * file starts them empty; on PostgreSQL a committed key change announced by any server
+ * (announceChange 'keys'), or their time to live. A handle that keeps nothing gets fresh maps
+ * each time.
  */
-const current = versionedRead(async (): Promise<AuthCache> => ({ keys: new Map(), tokens: new Map() }));
+const current = versionedRead('keys', async (): Promise<AuthCache> => ({ keys: new Map(), tokens: new Map() }));
 
 async function remembered<T>(map: Map<string, T | null>, id: string, read: () => Promise<T | null>): Promise<T | null> {
   let value = map.get(id);

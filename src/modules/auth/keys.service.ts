@@ -5,6 +5,7 @@ import { isoNow } from '../../lib/clock.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { hashSecret, newSecret } from '../../lib/secrets.js';
 import * as repo from './auth.repository.js';
+import { announceChange } from '../../db/versioned-cache.js';
 import { cachedKey, keyTokenMatches, lastKnownKey, type CachedKey } from './keys.cache.js';
 
 type KeyDeps = Pick<Deps, 'db' | 'clock'>;
@@ -82,8 +83,12 @@ export async function createKey(deps: KeyDeps, input: NewKey): Promise<CreatedKe
 export const listKeys = async (deps: KeyDeps): Promise<KeyView[]> => (await repo.listApiKeys(deps.db)).map(present);
 
 export async function revokeKey(deps: KeyDeps, appId: string): Promise<KeyView> {
-  const revoked = await repo.revokeApiKey(deps.db, appId, isoNow(deps.clock));
-  const row = await repo.findApiKey(deps.db, appId);
+  const at = isoNow(deps.clock);
+  const { revoked, row } = await deps.db.transaction().execute(async (trx) => {
+    // Servers that keep the key in memory drop it once this commits (db/versioned-cache.ts).
+    await announceChange(trx, 'keys');
+    return { revoked: await repo.revokeApiKey(trx, appId, at), row: await repo.findApiKey(trx, appId) };
+  });
   if (!row) throw notFound('api_key', appId);
   if (!revoked) throw new AppError('already_revoked', `Key ${appId} was revoked at ${row.revoked_at}`);
   return present(row);
@@ -99,18 +104,21 @@ export async function bootstrapKeys(
   fromEnv: { serverKey?: KeyFromEnv; clientKey?: KeyFromEnv },
 ): Promise<CreatedKey[]> {
   const now = isoNow(deps.clock);
-  const register = async (kind: KeyKind, key: KeyFromEnv) => {
-    await repo.upsertApiKey(deps.db, {
-      app_id: key.appId,
-      kind,
-      name: `${kind} key from environment`,
-      token_hash: hashSecret(key.token),
-      origins: JSON.stringify(kind === 'client' ? checkOrigins(key.origins ?? ['*']) : ['*']),
-      created_at: now,
-      revoked_at: null,
-      rate_limit: null,
+  // A key registered again may carry a new secret: servers that keep its row drop it.
+  const register = (kind: KeyKind, key: KeyFromEnv) =>
+    deps.db.transaction().execute(async (trx) => {
+      await announceChange(trx, 'keys');
+      await repo.upsertApiKey(trx, {
+        app_id: key.appId,
+        kind,
+        name: `${kind} key from environment`,
+        token_hash: hashSecret(key.token),
+        origins: JSON.stringify(kind === 'client' ? checkOrigins(key.origins ?? ['*']) : ['*']),
+        created_at: now,
+        revoked_at: null,
+        rate_limit: null,
+      });
     });
-  };
   if (fromEnv.serverKey) await register('server', fromEnv.serverKey);
   if (fromEnv.clientKey) await register('client', fromEnv.clientKey);
   if (fromEnv.serverKey || fromEnv.clientKey) return [];

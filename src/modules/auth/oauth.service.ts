@@ -5,6 +5,7 @@ import { randomBase62 } from '../../lib/ids.js';
 import { hashSecret } from '../../lib/secrets.js';
 import { lockEveryApiKey } from '../../db/locks.js';
 import * as repo from './auth.repository.js';
+import { announceChange } from '../../db/versioned-cache.js';
 import { cachedToken, lastKnownToken, type CachedToken } from './keys.cache.js';
 import { scopeNames, type TokenBody, type TokenRequest } from './oauth.schemas.js';
 
@@ -114,7 +115,10 @@ export async function introspectToken(
  * whether a token existed.
  */
 export async function revokeToken(deps: OAuthDeps, { access_token: accessToken }: TokenBody): Promise<void> {
-  await repo.revokeOAuthToken(deps.db, hashSecret(accessToken), isoNow(deps.clock), nowSeconds(deps));
+  await deps.db.transaction().execute(async (trx) => {
+    await announceChange(trx, 'keys');
+    await repo.revokeOAuthToken(trx, hashSecret(accessToken), isoNow(deps.clock), nowSeconds(deps));
+  });
 }
 
 const holderOf = (row: CachedToken | undefined): TokenHolder | undefined =>

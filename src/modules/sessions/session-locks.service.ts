@@ -3,7 +3,7 @@ import { isoNow } from '../../lib/clock.js';
 import { SESSION_TTL_UNIT_MS as UNIT_MS, type SessionTtlUnit } from '../../lib/enums.js';
 import { AppError } from '../../lib/errors.js';
 import * as repo from './session-locks.repository.js';
-import { versionedRead } from '../../db/versioned-cache.js';
+import { announceChange, versionedRead } from '../../db/versioned-cache.js';
 import type { Db, Tx } from '../../db/engine.js';
 
 export type { Reservation } from './session-locks.repository.js';
@@ -35,7 +35,12 @@ export async function withSessionKey<T>(deps: SessionDeps, key: string | null, w
   if (key === null) return work();
   const now = deps.clock.now();
   const busyUntil = new Date(now.getTime() + BUSY_MS).toISOString();
-  const claimed = await deps.db.transaction().execute((trx) => repo.claimKey(trx, key, now.toISOString(), busyUntil));
+  const claimed = await deps.db.transaction().execute(async (trx) => {
+    const claim = await repo.claimKey(trx, key, now.toISOString(), busyUntil);
+    // A new row's expiry is now: it may come before the first one other servers keep.
+    if (claim?.made) await announceChange(trx, 'session_locks');
+    return claim;
+  });
   if (!claimed) throw new AppError('multiple_requests', `Another request on session ${key} is running`);
   let refused = true;
   try {
@@ -82,8 +87,18 @@ export async function releaseExpiredLocks(trx: Tx, at: string, limit = 20): Prom
   return dropped;
 }
 
-/** When the first lock expires, kept until the next commit (db/sqlite/versioned-cache.ts). */
-const nextLockExpiry = versionedRead(repo.firstLockExpiry);
+/**
+ * When the first lock expires, kept until it may have moved earlier (db/versioned-cache.ts):
+ * an expiry set (setExpiry) or a new row announces 'session_locks'; a lock deleted does not,
+ * since the kept expiry is then only too early, which costs one read that finds nothing.
+ */
+const nextLockExpiry = versionedRead('session_locks', repo.firstLockExpiry);
+
+/** Sets the lock's expiry, and says so to the servers that keep the first one. */
+async function setExpiry(trx: Tx, key: string, expiresAt: string, at: string): Promise<void> {
+  await announceChange(trx, 'session_locks');
+  await repo.setExpiry(trx, key, expiresAt, at);
+}
 
 /**
  * Whether any lock has expired, from what is committed (outside a transaction: the reader
@@ -110,7 +125,7 @@ export async function releaseExpiredLocksIfAny(deps: Pick<Deps, 'db'>, at: strin
 export async function consumeSession(trx: Tx, key: string, at: string): Promise<void> {
   await giveBack(trx, key);
   // The row stays (its request's claim with it) until the lazy release or the sweep drops it.
-  await repo.setExpiry(trx, key, at, at);
+  await setExpiry(trx, key, at, at);
 }
 
 /**
@@ -149,7 +164,7 @@ export async function lockSession(
   reservations: repo.Reservation[],
 ): Promise<repo.Reservation | null> {
   await giveBack(trx, lock.key);
-  await repo.setExpiry(trx, lock.key, lock.expiresAt, lock.at);
+  await setExpiry(trx, lock.key, lock.expiresAt, lock.at);
   for (const reservation of reservations) if (!(await repo.reserve(trx, reservation))) return reservation;
   await repo.insertReservations(trx, lock.key, reservations);
   return null;

@@ -7,7 +7,7 @@ import { listEnvelope } from '../../lib/pagination.js';
 import { categoriesById } from '../categories/index.js';
 import * as repo from './stacking-rules.repository.js';
 import type { StackingRulesChange } from './stacking-rules.schemas.js';
-import { deepFreeze, versionedRead } from '../../db/versioned-cache.js';
+import { announceChange, deepFreeze, versionedRead } from '../../db/versioned-cache.js';
 import type { Db, Tx } from '../../db/engine.js';
 
 /**
@@ -34,9 +34,10 @@ const rulesOf = (row: repo.StackingRulesRow | undefined): StackingRules =>
 
 /**
  * The rules every stacked validation and redemption applies: one primary-key read, kept in
- * memory until the next commit to the file (db/sqlite/versioned-cache.ts). Shared, hence frozen.
+ * memory until they change (db/versioned-cache.ts: SQLite's next commit; PostgreSQL's announced
+ * change or time to live). Shared, hence frozen.
  */
-export const getStackingRules: (db: Db) => Promise<StackingRules> = versionedRead(async (db) =>
+export const getStackingRules: (db: Db) => Promise<StackingRules> = versionedRead('stacking_rules', async (db) =>
   deepFreeze(rulesOf(await repo.findRules(db))),
 );
 
@@ -115,6 +116,7 @@ async function store(
   rules: StackingRules,
   now: string,
 ): Promise<repo.StackingRulesRow> {
+  await announceChange(trx, 'stacking_rules');
   if (row) await repo.updateRules(trx, JSON.stringify(rules), now);
   else
     await repo.insertRules(trx, {
@@ -186,6 +188,7 @@ export async function updateStackingRulesRecord(
 export async function deleteStackingRulesRecord(deps: RulesDeps, id: string): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     await requireRecord(trx, id);
+    await announceChange(trx, 'stacking_rules');
     await repo.deleteRules(trx);
   });
 }
