@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
 import type pg from 'pg';
 import { AppError } from '../../lib/errors.js';
-import type { DatabaseEngine, StorageUpkeep } from '../engine.js';
+import type { BulkStatement, DatabaseEngine, StorageUpkeep } from '../engine.js';
 import { POSTGRES_INSTEAD } from '../location.js';
 import { checkCollation, kyselyOver, openPool, type PostgresOptions } from './connect.js';
+import { postgresBulkStatement } from './bulk.js';
 import { withFirstWrite } from './first-write.js';
 import './errors.js';
 
@@ -33,19 +34,17 @@ const storage: StorageUpkeep = {
   erasingFreedSpace: (fn) => fn(),
 };
 
-/** Opens the PostgreSQL database at `url` as the engine; refuses a database whose collation is not C. */
-export async function openPostgresEngine(url: string, options: PostgresOptions = {}): Promise<PostgresEngine> {
-  const pool = openPool(url, options);
-  try {
-    await checkCollation(pool);
-  } catch (error) {
-    await pool.end();
-    throw error;
-  }
+/**
+ * The port over `pool`. A statement's bulk form is built once per SQL; the savepoint's name is
+ * the SQLite engine's.
+ */
+export function postgresEngineOver(pool: pg.Pool): PostgresEngine {
   const db = kyselyOver(pool);
+  const bulk = new Map<string, BulkStatement>();
   return {
     db,
     pool,
+    rowLocks: true,
     async inSavepoint(trx, fn) {
       await sql`SAVEPOINT promo_item`.execute(trx);
       try {
@@ -58,8 +57,10 @@ export async function openPostgresEngine(url: string, options: PostgresOptions =
         throw error;
       }
     },
-    prepareBulk() {
-      throw new Error('Bulk jobs do not run on PostgreSQL yet: the job runner keeps a SQLite file');
+    prepareBulk(query) {
+      let statement = bulk.get(query.sql);
+      if (!statement) bulk.set(query.sql, (statement = postgresBulkStatement(query)));
+      return statement;
     },
     withFirstWrite,
     shrinkCache: () => () => undefined,
@@ -73,4 +74,19 @@ export async function openPostgresEngine(url: string, options: PostgresOptions =
     }),
     close: () => db.destroy(),
   };
+}
+
+/**
+ * Opens the PostgreSQL database at `url` as the engine; refuses a database whose collation is
+ * not C. Its job runner's side: db/postgres/job-host.ts withJobHost.
+ */
+export async function openPostgresEngine(url: string, options: PostgresOptions = {}): Promise<PostgresEngine> {
+  const pool = openPool(url, options);
+  try {
+    await checkCollation(pool);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return postgresEngineOver(pool);
 }
