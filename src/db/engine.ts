@@ -172,6 +172,11 @@ export interface JobHost {
   idleUpkeep(): unknown;
   /** For a caller that keeps the log itself (callerCopiesWal): one round of upkeep, on its own thread. */
   upkeepHere(): Promise<void>;
+  /**
+   * The longest portion while nobody else writes, where the engine sets it rather than the
+   * runner's caller: an engine whose API writes never wait for a portion lets portions run long.
+   */
+  readonly quietPortionMs?: number;
 }
 
 /** What a portion's write answers: the step's value, how long it held the database, and what it saw. */

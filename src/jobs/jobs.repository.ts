@@ -147,14 +147,18 @@ export const releaseLeases = async (db: Db, owner: string): Promise<void> => {
     .execute();
 };
 
-/** The job, if this owner holds its lease and it is running. */
-export const findLeasedJob = (db: Db, id: string, owner: string): Promise<JobRow | undefined> =>
+/**
+ * The job, if this owner holds its lease and it is running; with `lock`, its row locked until
+ * the transaction ends (an engine with row locks: see runPortion).
+ */
+export const findLeasedJob = (db: Db, id: string, owner: string, lock: boolean): Promise<JobRow | undefined> =>
   db
     .selectFrom('async_actions')
     .selectAll()
     .where('id', '=', id)
     .where('lease_owner', '=', owner)
     .where('status', '=', 'IN_PROGRESS')
+    .$if(lock, (q) => q.forUpdate())
     .executeTakeFirst();
 
 /** Advances the cursor from exactly `fromCursor`, under this owner's lease. */

@@ -6,6 +6,14 @@ import { JOB_CONNECTION_HOME, type PostgresJobSpec } from './job-connection.js';
 const WORKER_POOL_SIZE = 2;
 
 /**
+ * A portion's target while nobody else writes, which is always on PostgreSQL: no API write waits
+ * for a portion (row locks only), while each portion pays a fixed share of round trips (the
+ * lease, the cursor, its step's reads, the commit's flush), tens of ms on a loaded machine. At
+ * SQLite's 80 ms, portions shrank to 10 items of mostly that share.
+ */
+const QUIET_PORTION_MS = 1000;
+
+/**
  * The job runner's side of a PostgreSQL database: each worker thread opens a pool of its own on
  * the URL. Jobs are claimed with FOR UPDATE SKIP LOCKED (jobs/jobs.repository.ts), so several
  * servers share them; there is no gate to share between threads, no log to keep, and no signal
@@ -18,6 +26,7 @@ function postgresJobHost(url: string): JobHost {
     apiCommits: () => 0,
     idleUpkeep: () => undefined,
     upkeepHere: async () => undefined,
+    quietPortionMs: QUIET_PORTION_MS,
   };
 }
 
