@@ -12,10 +12,17 @@ export type Db = Kysely<Database>;
  */
 export type Tx = Transaction<Database>;
 
-/** A statement prepared once and run many times inside the open transaction: bulk inserts. */
+/**
+ * A one-row `INSERT ... VALUES (...) ON CONFLICT ... DO NOTHING` prepared once and run for many
+ * rows in the open transaction: bulk inserts. The statement's first column tells its rows apart
+ * (an id): PostgreSQL answers which rows went in by it.
+ */
 export interface BulkStatement {
-  /** Runs it with these parameters; returns the rows it changed. */
-  run(parameters: readonly unknown[]): number;
+  /**
+   * Inserts each row of parameters in order, inside `trx`; answers, per row, whether it went in
+   * (false: a conflict skipped it). A row that fails otherwise throws; the rows before it stay.
+   */
+  run(trx: Tx, rows: ReadonlyArray<readonly unknown[]>): Promise<boolean[]>;
 }
 
 /** How much room the database takes and how much of it is free (engine units: pages). */
@@ -112,6 +119,12 @@ export interface EngineStats {
  */
 export interface DatabaseEngine {
   readonly db: Db;
+  /**
+   * Whether writers run side by side under row locks (PostgreSQL), so a claim of work takes its
+   * row with `FOR UPDATE SKIP LOCKED`; false where one writer at a time holds the whole database
+   * (SQLite, which also refuses the clause).
+   */
+  readonly rowLocks: boolean;
   /** Runs `fn` in a savepoint of `trx`: on a throw, its writes are undone and the transaction's others kept. */
   inSavepoint<T>(trx: Tx, fn: () => Promise<T>): Promise<T>;
   /** A bulk statement for `query`'s SQL (its parameters ignored), prepared once per connection. */
@@ -192,6 +205,11 @@ export interface JobHost {
   idleUpkeep(): unknown;
   /** For a caller that keeps the log itself (callerCopiesWal): one round of upkeep, on its own thread. */
   upkeepHere(): Promise<void>;
+  /**
+   * The longest portion while nobody else writes, where the engine sets it rather than the
+   * runner's caller: an engine whose API writes never wait for a portion lets portions run long.
+   */
+  readonly quietPortionMs?: number;
 }
 
 /** What a portion's write answers: the step's value, how long it held the database, and what it saw. */

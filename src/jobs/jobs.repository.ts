@@ -1,4 +1,5 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { ExpressionBuilder, Insertable, Selectable } from 'kysely';
+import type { Database } from '../db/database.js';
 import type { AsyncActionTable, JobStatus, OperationStatus } from './jobs.table.js';
 import type { Db } from '../db/engine.js';
 
@@ -63,26 +64,30 @@ export async function findQueuedBehind(
 
 /**
  * Claims the oldest open, sealed job whose lease is free or expired (or held by `staleOwner`):
- * one guarded UPDATE, so two runners never both win it.
+ * one guarded UPDATE, so two runners never both win it. The guard stands in the UPDATE's own
+ * WHERE too: on PostgreSQL (READ COMMITTED) a claimer that waited for the winner's row lock
+ * re-checks only that outer WHERE, and without the guard there it would take the job over.
+ * With `skipLocked` (an engine with row locks) the pick passes over a job another runner is
+ * claiming at this moment and takes the next one, instead of waiting to find it taken.
  */
-type ClaimFilter = { nowMs: number; only?: string[]; exclude: string[]; staleOwner?: string };
+type ClaimFilter = { nowMs: number; only?: string[]; exclude: string[]; staleOwner?: string; skipLocked?: boolean };
 
-function claimable(db: Db, claim: ClaimFilter) {
-  let pick = db
-    .selectFrom('async_actions')
-    .select('id')
-    .where('status', 'in', OPEN)
-    .where('sealed', '=', 1)
-    .orderBy('created_at')
-    .orderBy('seq')
-    .limit(1);
-  pick = claim.staleOwner
-    ? pick.where('lease_owner', '=', claim.staleOwner)
-    : pick.where((eb) => eb.or([eb('lease_owner', 'is', null), eb('lease_expires_at', '<', claim.nowMs)]));
-  if (claim.exclude.length > 0) pick = pick.where('id', 'not in', claim.exclude);
-  if (claim.only) pick = pick.where('id', 'in', claim.only.length > 0 ? claim.only : ['']);
-  return pick;
-}
+/** The claimable rows, as one condition for the pick's WHERE and the UPDATE's. */
+const claimGuard = (claim: ClaimFilter) => (eb: ExpressionBuilder<Database, 'async_actions'>) => {
+  const conditions = [
+    eb('status', 'in', OPEN),
+    eb('sealed', '=', 1),
+    claim.staleOwner
+      ? eb('lease_owner', '=', claim.staleOwner)
+      : eb.or([eb('lease_owner', 'is', null), eb('lease_expires_at', '<', claim.nowMs)]),
+  ];
+  if (claim.exclude.length > 0) conditions.push(eb('id', 'not in', claim.exclude));
+  if (claim.only) conditions.push(eb('id', 'in', claim.only.length > 0 ? claim.only : ['']));
+  return eb.and(conditions);
+};
+
+const claimable = (db: Db, claim: ClaimFilter) =>
+  db.selectFrom('async_actions').select('id').where(claimGuard(claim)).orderBy('created_at').orderBy('seq').limit(1);
 
 /** Whether a job could be claimed: a plain read, so a runner with nothing to do never waits for the write lock. */
 export const findClaimable = async (db: Db, claim: ClaimFilter): Promise<boolean> =>
@@ -92,7 +97,7 @@ export async function claimJob(
   db: Db,
   claim: ClaimFilter & { owner: string; leaseUntil: number; now: string },
 ): Promise<JobRow | undefined> {
-  const pick = claimable(db, claim);
+  const pick = claimable(db, claim).$if(claim.skipLocked === true, (q) => q.forUpdate().skipLocked());
   return db
     .updateTable('async_actions')
     .set((eb) => ({
@@ -103,6 +108,7 @@ export async function claimJob(
       updated_at: claim.now,
     }))
     .where('id', '=', pick)
+    .where(claimGuard(claim))
     .returningAll()
     .executeTakeFirst();
 }
@@ -141,14 +147,18 @@ export const releaseLeases = async (db: Db, owner: string): Promise<void> => {
     .execute();
 };
 
-/** The job, if this owner holds its lease and it is running. */
-export const findLeasedJob = (db: Db, id: string, owner: string): Promise<JobRow | undefined> =>
+/**
+ * The job, if this owner holds its lease and it is running; with `lock`, its row locked until
+ * the transaction ends (an engine with row locks: see runPortion).
+ */
+export const findLeasedJob = (db: Db, id: string, owner: string, lock: boolean): Promise<JobRow | undefined> =>
   db
     .selectFrom('async_actions')
     .selectAll()
     .where('id', '=', id)
     .where('lease_owner', '=', owner)
     .where('status', '=', 'IN_PROGRESS')
+    .$if(lock, (q) => q.forUpdate())
     .executeTakeFirst();
 
 /** Advances the cursor from exactly `fromCursor`, under this owner's lease. */

@@ -22,12 +22,17 @@ export interface ClaimedJob {
 
 /**
  * Claims the oldest open job that nobody holds: a free or expired lease, or one held by an
- * owner that died. Returns undefined when there is none. It looks before it writes: the API's
+ * owner that died; where the engine has row locks, passing over one another runner is claiming
+ * at this moment (several servers share the jobs). Returns undefined when there is none. It looks before it writes: the API's
  * thread must not wait for the write lock (held by a worker's portion) just to find nothing.
  */
-export async function claimJob(deps: LeaseDeps, options: ClaimOptions): Promise<ClaimedJob | undefined> {
+export async function claimJob(
+  deps: LeaseDeps & Pick<Deps, 'engine'>,
+  options: ClaimOptions,
+): Promise<ClaimedJob | undefined> {
   const nowMs = deps.clock.now().getTime();
   const base = {
+    skipLocked: deps.engine.rowLocks,
     owner: options.owner,
     nowMs,
     leaseUntil: nowMs + options.leaseMs,

@@ -74,7 +74,11 @@ export async function runPortion<P, R>(
 ): Promise<PortionReport> {
   const once = (itemSavepoints: boolean) =>
     deps.db.transaction().execute(async (trx) => {
-      const row = await repo.findLeasedJob(trx, task.jobId, task.owner);
+      // Where writers run side by side (PostgreSQL), two portions of one job take turns here, as
+      // SQLite's write gate makes them: the second reads the cursor the first moved, instead of
+      // doing its work from the same cursor and losing it at advanceJob. (The runner sends a
+      // job's portions one at a time there: jobs/runner.ts dispatch.)
+      const row = await repo.findLeasedJob(trx, task.jobId, task.owner, deps.engine.rowLocks);
       if (!row) throw new LeaseLost();
       const ctx: PortionContext = {
         trx,

@@ -17,11 +17,14 @@ const MAX_ERRORS = 3;
 
 /**
  * Gives the next jobs in turn one portion each, as long as worker threads are free; then a second
- * one to jobs whose type overlaps them (JobTypeEntry.overlap), on a thread still free.
+ * one to jobs whose type overlaps them (JobTypeEntry.overlap), on a thread still free. Not where
+ * writers run side by side (PostgreSQL): the second portion would wait for the first's lock on
+ * the job's row inside its transaction (runPortion), and that wait, counted as its time, would
+ * shrink every portion to the smallest (and overlap's gain, the WAL copy, is SQLite's).
  */
 function dispatch(r: RunnerState): void {
   const now = Date.now();
-  for (const most of [0, 1]) {
+  for (const most of r.deps.engine.rowLocks ? [0] : [0, 1]) {
     for (const id of [...r.rotation]) {
       if (r.inFlight.size >= r.options.workers || r.stopping) return;
       const job = r.held.get(id);
@@ -75,7 +78,7 @@ function resize(r: RunnerState, job: HeldJob, report: WorkerReport): void {
   const target = nextTarget(
     job.target,
     apiWrote ? 'writing' : (report.neighbours ?? 'unknown'),
-    r.options.quietPortionMs ?? TARGET_PORTION_MS,
+    r.host.quietPortionMs ?? r.options.quietPortionMs ?? TARGET_PORTION_MS,
   );
   job.portion = nextPortionSize(job.portion, report.items, report.ms, target, job.target);
   job.target = target;

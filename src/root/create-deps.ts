@@ -52,13 +52,14 @@ export function createDeps(options: DepsOptions): Deps {
  */
 export async function openDeps(options: DepsOptions): Promise<Deps> {
   if (!isPostgresUrl(options.dbFile)) return createDeps(options);
-  const [{ openPostgresEngine }, { migratePostgres }] = await Promise.all([
+  const [{ openPostgresEngine }, { migratePostgres }, { withPostgresJobHost }] = await Promise.all([
     import('../db/postgres/engine.js'),
     import('../db/postgres/migrate.js'),
+    import('../db/postgres/job-host.js'),
   ]);
   if (options.migrate !== false) await migratePostgres(options.dbFile);
   const engine = await openPostgresEngine(options.dbFile);
-  return depsOver(engine, options);
+  return depsOver(withPostgresJobHost(engine, options.dbFile), options);
 }
 
 function depsOver(engine: DatabaseEngine, options: DepsOptions): Deps {

@@ -69,14 +69,10 @@ function shutdownOn(server: Server, deps: Deps): void {
 /**
  * Bulk jobs run on `workers` threads; on shutdown the runner finishes its portions in flight
  * and releases its leases, so another process can take the jobs over at once. The periodic
- * sweeps (points expiry...) run with it. The runner keeps a SQLite file (write gate, WAL
- * copies): on PostgreSQL it is not started yet, and the log says so.
+ * sweeps (points expiry...) run with it. On both engines: several servers on one PostgreSQL
+ * share the jobs (claims skip locked rows) and sweep side by side (guarded claims).
  */
 function startJobs(deps: Deps, config: ReturnType<typeof loadConfig>, metrics: Metrics): void {
-  if (!deps.engine.jobHost) {
-    deps.log.warn('bulk jobs and sweeps do not run on PostgreSQL yet: this server runs none', {});
-    return;
-  }
   const runner = startJobRunner(deps, {
     workers: config.workers,
     registry: jobRegistry,

@@ -1,11 +1,12 @@
 import { sql } from 'kysely';
 import type pg from 'pg';
 import { AppError } from '../../lib/errors.js';
-import type { DatabaseEngine, StorageUpkeep } from '../engine.js';
+import type { BulkStatement, DatabaseEngine, StorageUpkeep } from '../engine.js';
 import { POSTGRES_INSTEAD } from '../location.js';
 import { announcedBy, registerCacheVersions } from '../versioned-cache.js';
-import { cacheListener, DEFAULT_CACHE_TTL_MS } from './cache-listener.js';
+import { type CacheListener, cacheListener, DEFAULT_CACHE_TTL_MS } from './cache-listener.js';
 import { checkCollation, kyselyOver, openPool, type PostgresOptions } from './connect.js';
+import { postgresBulkStatement } from './bulk.js';
 import { withFirstWrite } from './first-write.js';
 import { checkPool } from './health.js';
 import { sharedRateLimiters } from './rate-limits.js';
@@ -38,26 +39,19 @@ const storage: StorageUpkeep = {
   erasingFreedSpace: (fn) => fn(),
 };
 
-/** Opens the PostgreSQL database at `url` as the engine; refuses a database whose collation is not C. */
-export async function openPostgresEngine(url: string, options: PostgresOptions = {}): Promise<PostgresEngine> {
-  const pool = openPool(url, options);
-  try {
-    await checkCollation(pool);
-  } catch (error) {
-    await pool.end();
-    throw error;
-  }
-  // LISTEN needs a session of its own: behind a pooler in transaction mode, PROMO_DB_LISTEN_URL
-  // names the server itself (docs/operations.md).
-  const listener = cacheListener(
-    process.env.PROMO_DB_LISTEN_URL || url,
-    Number(process.env.PROMO_CACHE_TTL_MS) || DEFAULT_CACHE_TTL_MS,
-  );
-  const db = kyselyOver(pool, {}, (trx) => listener.changed(announcedBy(trx)));
-  registerCacheVersions(db, listener);
+/**
+ * The port over `pool`. A statement's bulk form is built once per SQL; the savepoint's name is
+ * the SQLite engine's. With `listener`, the process's caches follow other servers' changes
+ * (the API's engine); a job thread's engine keeps no cache and needs none.
+ */
+export function postgresEngineOver(pool: pg.Pool, listener?: CacheListener): PostgresEngine {
+  const db = listener ? kyselyOver(pool, {}, (trx) => listener.changed(announcedBy(trx))) : kyselyOver(pool);
+  if (listener) registerCacheVersions(db, listener);
+  const bulk = new Map<string, BulkStatement>();
   return {
     db,
     pool,
+    rowLocks: true,
     async inSavepoint(trx, fn) {
       await sql`SAVEPOINT promo_item`.execute(trx);
       try {
@@ -70,8 +64,10 @@ export async function openPostgresEngine(url: string, options: PostgresOptions =
         throw error;
       }
     },
-    prepareBulk() {
-      throw new Error('Bulk jobs do not run on PostgreSQL yet: the job runner keeps a SQLite file');
+    prepareBulk(query) {
+      let statement = bulk.get(query.sql);
+      if (!statement) bulk.set(query.sql, (statement = postgresBulkStatement(query)));
+      return statement;
     },
     withFirstWrite,
     shrinkCache: () => () => undefined,
@@ -89,8 +85,29 @@ export async function openPostgresEngine(url: string, options: PostgresOptions =
     checkHealth: () => checkPool(pool),
     sharedRateLimiter: sharedRateLimiters(pool),
     async close() {
-      await listener.close();
+      await listener?.close();
       await db.destroy();
     },
   };
+}
+
+/**
+ * Opens the PostgreSQL database at `url` as the engine; refuses a database whose collation is
+ * not C. Its job runner's side: db/postgres/job-host.ts withJobHost.
+ */
+export async function openPostgresEngine(url: string, options: PostgresOptions = {}): Promise<PostgresEngine> {
+  const pool = openPool(url, options);
+  try {
+    await checkCollation(pool);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  // LISTEN needs a session of its own: behind a pooler in transaction mode, PROMO_DB_LISTEN_URL
+  // names the server itself (docs/operations.md).
+  const listener = cacheListener(
+    process.env.PROMO_DB_LISTEN_URL || url,
+    Number(process.env.PROMO_CACHE_TTL_MS) || DEFAULT_CACHE_TTL_MS,
+  );
+  return postgresEngineOver(pool, listener);
 }

@@ -78,7 +78,10 @@ function bulkStatements(sqlite: BetterSqlite3.Database): (query: CompiledQuery) 
     let statement = prepared.get(query.sql);
     if (!statement) {
       const raw = sqlite.prepare(query.sql);
-      statement = { run: (parameters) => raw.run(parameters as unknown[]).changes };
+      // One transaction's connection: SQLite needs no handle from trx.
+      statement = {
+        run: async (_trx, rows) => rows.map((parameters) => raw.run(parameters as unknown[]).changes === 1),
+      };
       prepared.set(query.sql, statement);
     }
     return statement;
@@ -117,6 +120,7 @@ export function openSqliteEngine(file: string, options: OpenOptions = {}): Sqlit
   return {
     ...handle,
     file,
+    rowLocks: false,
     inSavepoint: (_trx, fn) => inSavepoint(sqlite, fn),
     prepareBulk: bulkStatements(sqlite),
     withFirstWrite,

@@ -5,6 +5,7 @@ import type { ExportTable } from './exports.table.js';
 import type { DynamicSchema } from '../../db/database.js';
 import type { Db } from '../../db/engine.js';
 import { dialectOf } from '../../db/dialect.js';
+import { streamRows } from '../../db/stream.js';
 
 export type ExportRecord = Selectable<ExportTable>;
 
@@ -42,7 +43,7 @@ export async function countExports(db: Db): Promise<number> {
   return Number(row.n);
 }
 
-/** Every export with how far its snapshot reaches: the highest seq its job walks (in the job's payload; raw SQL for json_extract). */
+/** Every export with how far its snapshot reaches: the highest seq its job walks (in the job's payload). */
 export const listExportReaches = (db: Db) =>
   db
     .selectFrom('exports')
@@ -51,7 +52,8 @@ export const listExportReaches = (db: Db) =>
       'exports.id',
       'exports.exported_object',
       'exports.parameters',
-      sql<number>`json_extract(async_actions.payload, '$.max_seq')`.as('max_seq'),
+      // PostgreSQL reads a JSON value as text: cast, so both engines answer a number.
+      sql<number>`cast(${dialectOf(db).jsonValue('async_actions.payload', ['max_seq'])} as bigint)`.as('max_seq'),
     ])
     .execute();
 
@@ -83,6 +85,9 @@ export interface KeysetPage {
 }
 
 type Untyped = SelectQueryBuilder<DynamicSchema, string, ExportRow>;
+
+/** Rows fetched at a time while a page streams. */
+const CHUNK = 500;
 
 /**
  * The source's row query, without its walk: the columns, the lookups, rows up to `seqBound`.
@@ -120,8 +125,9 @@ function pastSeq(db: Db, source: ExportSource, page: KeysetPage, seq: number, in
 }
 
 /**
- * The next `limit` rows of the source after `after`, streamed (better-sqlite3's iterate) so a
- * page is never held in memory whole. The walk is a keyset seek on the order's index, whose
+ * The next `limit` rows of the source after `after`, streamed (db/stream.ts: better-sqlite3's
+ * iterate, or a PostgreSQL cursor in the portion's transaction) so a page is never held in
+ * memory whole. The walk is a keyset seek on the order's index, whose
  * entries end in the rowid (seq), so it reads in index order without a sort at any depth. It
  * takes two seeks: first the rows that tie with the last one on the order's column
  * (`column = ? AND seq > ?`, a seek on both), then those past it (`column > ?`). One row-value
@@ -135,18 +141,18 @@ export async function* streamSourcePage(db: Db, source: ExportSource, page: Keys
   const after = page.after;
   if (page.orderColumn === null) {
     const rest = after === null ? rowsOf(db, source, page.columns, page.maxSeq) : pastSeq(db, source, page, after[1]);
-    yield* rest.orderBy(`${table}.seq`, direction).limit(page.limit).stream(500) as AsyncIterable<ExportRow>;
+    yield* streamRows(db, rest.orderBy(`${table}.seq`, direction).limit(page.limit), CHUNK);
     return;
   }
   const column = `${table}.${page.orderColumn}`;
   let left = page.limit;
   if (after !== null) {
     const ties = pastSeq(db, source, page, after[1], source.tieIndexes?.[page.orderColumn]);
-    for await (const row of ties
-      .where(column, '=', after[0])
-      .orderBy(`${table}.seq`, direction)
-      .limit(left)
-      .stream(500) as AsyncIterable<ExportRow>) {
+    for await (const row of streamRows(
+      db,
+      ties.where(column, '=', after[0]).orderBy(`${table}.seq`, direction).limit(left),
+      CHUNK,
+    )) {
       left -= 1;
       yield row;
     }
@@ -156,9 +162,5 @@ export async function* streamSourcePage(db: Db, source: ExportSource, page: Keys
     after === null
       ? rowsOf(db, source, page.columns, page.maxSeq)
       : rowsOf(db, source, page.columns, page.maxSeq).where(column, past, after[0]);
-  yield* rest
-    .orderBy(column, direction)
-    .orderBy(`${table}.seq`, direction)
-    .limit(left)
-    .stream(500) as AsyncIterable<ExportRow>;
+  yield* streamRows(db, rest.orderBy(column, direction).orderBy(`${table}.seq`, direction).limit(left), CHUNK);
 }

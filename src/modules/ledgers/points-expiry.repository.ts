@@ -1,3 +1,4 @@
+import { dialectOf } from '../../db/dialect.js';
 import type { Insertable } from 'kysely';
 import { NEVER_EXPIRES } from './ledger.types.js';
 import { CARD_FIELDS, type CardFields } from './ledgers.repository.js';
@@ -30,7 +31,9 @@ export const claimDueBuckets = (db: Db, today: string, at: string, limit: number
         .where('status', '=', 'ACTIVE')
         .where('expires_on', '<', today)
         .orderBy('expires_on')
-        .limit(limit),
+        .limit(limit)
+        // Two servers sweeping at once take different buckets instead of one waiting for the other's.
+        .$if(dialectOf(db).name === 'postgres', (q) => q.forUpdate().skipLocked()),
     )
     .where('status', '=', 'ACTIVE')
     .returning(['id', 'voucher_id', 'expires_on', 'expired_points'])

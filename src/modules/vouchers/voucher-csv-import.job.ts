@@ -59,7 +59,7 @@ export const importCampaignVouchersCsvStep = rowImportStep({
     });
     requireCode(body);
     const voucher = await rowForItem(ctx.trx, campaign, template, body, ctx.now, nextId());
-    if (!insert.insert(voucher))
+    if (!(await insert.insert(voucher)))
       throw new AppError('duplicate_found', `Voucher with code ${voucher.code} already exists`);
   },
   async close(ctx, { campaign }, done) {

@@ -20,8 +20,13 @@ function codesFor(job: PortionJob<GeneratePayload>): () => string {
   return next;
 }
 
-/** How often (in inserts, minus one) a portion looks whether an API write waits for the lock. */
-const YIELD_EVERY = 15;
+/**
+ * Codes inserted at once. A portion that an API write can ask to end early (SQLite: it waits
+ * for the one write lock) looks between batches of YIELD_BATCH; one that cannot (PostgreSQL,
+ * where writes wait for no portion) sends BULK_BATCH at a time (one multi-row statement each).
+ */
+const YIELD_BATCH = 16;
+const BULK_BATCH = 1000;
 
 /** Codes and ids drawn before the write lock is taken. */
 interface Drawn {
@@ -59,16 +64,23 @@ export const generateVouchersStep: JobStep<GeneratePayload, Drawn> = {
     const nextCode = codesFor(job);
     const nextId = timeOrderedIds('v_', Date.parse(ctx.now));
     const maxAttempts = count * 20 + 1000;
+    const batch = ctx.shouldYield ? YIELD_BATCH : BULK_BATCH;
     let inserted = 0;
-    for (let attempt = 0; inserted < count; attempt++) {
+    for (let attempt = 0; inserted < count; ) {
       if (attempt >= maxAttempts) {
         throw new JobFailure(
           `No free codes left for this code config after ${job.cursor} of ${job.total} vouchers were generated.`,
         );
       }
       // An API write waits for the lock: the portion ends with the codes inserted so far.
-      if ((attempt & YIELD_EVERY) === YIELD_EVERY && ctx.shouldYield?.()) break;
-      if (insert(take(drawn?.ids, attempt, nextId), take(drawn?.codes, attempt, nextCode))) inserted++;
+      if (attempt > 0 && ctx.shouldYield?.()) break;
+      const size = Math.min(batch, count - inserted, maxAttempts - attempt);
+      const rows = Array.from({ length: size }, (_, i): [string, string] => [
+        take(drawn?.ids, attempt + i, nextId),
+        take(drawn?.codes, attempt + i, nextCode),
+      ]);
+      attempt += size;
+      for (const went of await insert(rows)) if (went) inserted++;
     }
     await addToVouchersCount(ctx.trx, campaignId, inserted);
     const cursor = job.cursor + inserted;

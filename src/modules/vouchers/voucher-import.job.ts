@@ -77,7 +77,7 @@ export const importVouchersStep: JobStep<ImportPayload> = {
         const body: unknown = JSON.parse(item.body);
         try {
           const row = await rowForItem(ctx.trx, campaign, template, body, ctx.now, nextId());
-          if (!insert.insert(row))
+          if (!(await insert.insert(row)))
             failures.push({
               position: item.position,
               key: row.code,

@@ -1,4 +1,4 @@
-import type { BulkStatement, DatabaseEngine, Db } from '../../db/engine.js';
+import type { BulkStatement, DatabaseEngine, Db, Tx } from '../../db/engine.js';
 import { KIND_COLUMNS } from './kinds/kinds.rules.js';
 import type { VoucherInsertRow } from './voucher-draft.rules.js';
 
@@ -67,33 +67,40 @@ function insertStatement(
 
 export interface VoucherInserter {
   /** Inserts one row; false when its code is taken. */
-  insert(row: VoucherInsertRow): boolean;
-  /** A writer for many rows that share everything but id and code (one reused parameter array). */
-  forDraft(draft: Omit<VoucherInsertRow, 'id' | 'code'>): (id: string, code: string) => boolean;
+  insert(row: VoucherInsertRow): Promise<boolean>;
+  /**
+   * A writer for many rows that share everything but id and code: inserts each [id, code] in
+   * order, answering per row whether it went in (false: its code is taken).
+   */
+  forDraft(draft: Omit<VoucherInsertRow, 'id' | 'code'>): (rows: ReadonlyArray<[string, string]>) => Promise<boolean[]>;
 }
 
 /**
- * Bulk insert for generation and import, run as prepared statements on the caller's
- * connection (inside its transaction): going through Kysely for each of a million rows would
- * cost more than the insert itself, so Kysely builds the SQL once. The bulk writer binds only
- * the draft's columns that differ from the table's defaults: binding costs per parameter.
+ * Bulk insert for generation and import, through the engine's bulk statement inside the
+ * caller's transaction (SQLite: a statement prepared on its connection, run per row; PostgreSQL:
+ * multi-row INSERTs): going through Kysely for each of a million rows would cost more than the
+ * insert itself, so Kysely builds the SQL once. The bulk writer binds only the draft's columns
+ * that differ from the table's defaults: binding costs per parameter.
  */
-export function voucherInserter(db: Db, engine: DatabaseEngine): VoucherInserter {
+export function voucherInserter(trx: Tx, engine: DatabaseEngine): VoucherInserter {
   return {
-    insert: (row) => insertStatement(db, engine, COLUMNS).run(COLUMNS.map((c) => row[c])) === 1,
+    async insert(row) {
+      const [inserted] = await insertStatement(trx, engine, COLUMNS).run(trx, [COLUMNS.map((c) => row[c])]);
+      return inserted === true;
+    },
     forDraft(draft) {
       const shared = COLUMNS.filter(
         (c) =>
           c !== 'id' && c !== 'code' && draft[c] !== null && draft[c] !== undefined && draft[c] !== COLUMN_DEFAULTS[c],
       );
       const columns: Array<keyof VoucherInsertRow> = ['id', 'code', ...shared];
-      const statement = insertStatement(db, engine, columns);
-      const params: unknown[] = [null, null, ...shared.map((c) => draft[c as keyof typeof draft])];
-      return (id, code) => {
-        params[0] = id;
-        params[1] = code;
-        return statement.run(params) === 1;
-      };
+      const statement = insertStatement(trx, engine, columns);
+      const values = shared.map((c) => draft[c as keyof typeof draft]);
+      return (rows) =>
+        statement.run(
+          trx,
+          rows.map(([id, code]) => [id, code, ...values]),
+        );
     },
   };
 }
