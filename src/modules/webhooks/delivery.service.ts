@@ -3,7 +3,7 @@ import type { Deps } from '../../app/deps.js';
 import { postSigned } from './delivery.client.js';
 import { envelope } from './envelope.presenter.js';
 import { DEFAULT_RETRY, nextAttemptAt, type RetryPolicy } from './retry-schedule.rules.js';
-import * as repo from './webhooks.repository.js';
+import * as repo from './queue.repository.js';
 
 /**
  * Sending the outbox. A sender claims webhooks' queues (repo.claimQueues: one guarded UPDATE
@@ -43,14 +43,24 @@ export const deliveryCounts = { delivered: 0, retried: 0, failed: 0 };
 /** This process's lease owner name: another process's claims never match it. */
 export const senderId = (): string => `snd_${randomBytes(8).toString('hex')}`;
 
-type Claimed = Awaited<ReturnType<typeof repo.claimQueues>>[number];
+/** A claimed queue, and how far the database's clock was ahead of this process's when it was claimed. */
+export type Claimed = repo.ClaimedQueue & { clockAheadMs: number };
 
-/** Takes up to `max` due queues for `owner`; none when nothing is due (a read, not a write). */
+/**
+ * Takes up to `max` due queues for `owner`; none when nothing is due (a read, not a write).
+ * "Now" is the database's time (repo.databaseClockAhead), read once a claim.
+ */
 export async function claim(deps: SendDeps, owner: string, options: SenderOptions, max: number): Promise<Claimed[]> {
-  const now = deps.clock.now();
-  if (max <= 0 || !(await repo.anyClaimable(deps.db, now.toISOString()))) return [];
+  if (max <= 0) return [];
+  const localMs = deps.clock.now().getTime();
+  const clockAheadMs = await repo.databaseClockAhead(deps.db, localMs);
+  const now = new Date(localMs + clockAheadMs);
+  if (!(await repo.anyClaimable(deps.db, now.toISOString()))) return [];
   const until = new Date(now.getTime() + options.leaseMs).toISOString();
-  return deps.db.transaction().execute((trx) => repo.claimQueues(trx, owner, now.toISOString(), until, max));
+  const claimed = await deps.db
+    .transaction()
+    .execute((trx) => repo.claimQueues(trx, owner, now.toISOString(), until, max));
+  return claimed.map((queue) => ({ ...queue, clockAheadMs }));
 }
 
 function outcomeOf(
@@ -78,20 +88,21 @@ export async function drainQueue(
   webhook: Claimed,
   options: SenderOptions,
 ): Promise<boolean> {
-  const leaseEnd = deps.clock.now().getTime() + options.leaseMs;
+  const nowMs = () => deps.clock.now().getTime() + webhook.clockAheadMs;
+  const leaseEnd = nowMs() + options.leaseMs;
   const outcomes: repo.Outcome[] = [];
   try {
     for (const delivery of await repo.queueHead(deps.db, webhook.id, options.batch)) {
-      const nowMs = deps.clock.now().getTime();
+      const before = nowMs();
       // Not due yet, or no time left in the lease for one more POST: the rest waits for the next claim.
-      if (Date.parse(delivery.next_attempt_at) > nowMs || nowMs + 2 * options.timeoutMs > leaseEnd) break;
+      if (Date.parse(delivery.next_attempt_at) > before || before + 2 * options.timeoutMs > leaseEnd) break;
       const result = await (options.post ?? postSigned)(
         webhook.target_url,
         envelope(delivery, delivery.event, webhook),
         webhook.secret,
         options.timeoutMs,
       );
-      const outcome = outcomeOf(delivery, result, options.retry, deps.clock.now().getTime());
+      const outcome = outcomeOf(delivery, result, options.retry, nowMs());
       outcomes.push(outcome);
       deliveryCounts[
         outcome.status === 'DELIVERED' ? 'delivered' : outcome.status === 'FAILED' ? 'failed' : 'retried'

@@ -43,6 +43,11 @@ export interface WebhookDeliveryTable {
   last_error: string | null;
   created_at: string;
   finished_at: string | null;
+  /**
+   * PostgreSQL: the id of the transaction that wrote the row (its default), the first key of a
+   * queue's sending order (queue.repository.ts). Null on SQLite, whose seq is commit order.
+   */
+  writer_xid: Generated<number | null>;
 }
 
 export interface WebhooksTables {
