@@ -3,6 +3,7 @@ import type { Deps } from '../../app/deps.js';
 import { postSigned } from './delivery.client.js';
 import { envelope } from './envelope.presenter.js';
 import { DEFAULT_RETRY, nextAttemptAt, type RetryPolicy } from './retry-schedule.rules.js';
+import * as fanout from './fanout.repository.js';
 import * as repo from './queue.repository.js';
 
 /**
@@ -43,6 +44,31 @@ export const deliveryCounts = { delivered: 0, retried: 0, failed: 0 };
 /** This process's lease owner name: another process's claims never match it. */
 export const senderId = (): string => `snd_${randomBytes(8).toString('hex')}`;
 
+/** Events one fan-out transaction makes deliveries for at most. */
+const FANOUT_BATCH = 500;
+
+class FanOutTaken extends Error {}
+
+/**
+ * Makes the deliveries of the events committed since the last fan-out (fanout.repository.ts),
+ * a batch per transaction, before a claim looks at the queues. Another sender that moved the
+ * fan-out's place meanwhile wins: this one's batch is rolled back and it stops.
+ */
+export async function fanOutPending(deps: SendDeps): Promise<void> {
+  for (let batch = 0; batch < 10; batch++) {
+    const to = await fanout.fanOutEnd(deps.db, FANOUT_BATCH);
+    if (to === undefined) return;
+    try {
+      await deps.db.transaction().execute(async (trx) => {
+        if (!(await fanout.fanOut(trx, to))) throw new FanOutTaken();
+      });
+    } catch (error) {
+      if (error instanceof FanOutTaken) return;
+      throw error;
+    }
+  }
+}
+
 /** A claimed queue, and how far the database's clock was ahead of this process's when it was claimed. */
 export type Claimed = repo.ClaimedQueue & { clockAheadMs: number };
 
@@ -52,6 +78,7 @@ export type Claimed = repo.ClaimedQueue & { clockAheadMs: number };
  */
 export async function claim(deps: SendDeps, owner: string, options: SenderOptions, max: number): Promise<Claimed[]> {
   if (max <= 0) return [];
+  await fanOutPending(deps);
   const localMs = deps.clock.now().getTime();
   const clockAheadMs = await repo.databaseClockAhead(deps.db, localMs);
   const now = new Date(localMs + clockAheadMs);

@@ -5,7 +5,8 @@ import type { WebhookDeliveryTable, WebhookEventTable, WebhookTable } from './we
 
 type Db = Kysely<Database>;
 export type WebhookRow = Selectable<WebhookTable>;
-export type EventRow = Selectable<WebhookEventTable>;
+/** An event as the sender and the answers read it (its writer_xid is the fan-out's business). */
+export type EventRow = Omit<Selectable<WebhookEventTable>, 'writer_xid'>;
 export type DeliveryRow = Selectable<WebhookDeliveryTable>;
 /** A delivery with its event's id and type, as the lists show it. */
 export type DeliveryView = DeliveryRow & { event_id: string; event_type: string };
@@ -40,28 +41,20 @@ export const activeEventLists = async (db: Db): Promise<string[]> =>
  * has no randomblob (nor, without pgcrypto, gen_random_bytes): a UUID's first 24 digits (one
  * of them its version, so 92 random bits).
  */
-const sendoutId = (db: Db): RawBuilder<string> =>
+export const sendoutId = (db: Db): RawBuilder<string> =>
   dialectOf(db).name === 'postgres'
     ? sql<string>`'whs_' || substr(replace(gen_random_uuid()::text, '-', ''), 1, 24)`
     : sql<string>`'whs_' || lower(hex(randomblob(12)))`;
 
 /**
- * The event and one PENDING delivery for each active webhook that subscribes to its type, in
- * the caller's transaction. The webhooks are read by the same statement that writes their
- * deliveries, so a webhook deleted a moment ago (the cache may not know yet) gets none.
- * Returns how many deliveries were written.
+ * The event, in the caller's transaction: the change's whole share of the outbox. Its
+ * deliveries are made by the sender's fan-out (fanout.repository.ts), off the request path.
  */
-export async function insertEventWithDeliveries(trx: Db, event: Omit<EventRow, 'seq'>): Promise<number> {
-  const { seq } = await trx.insertInto('webhook_events').values(event).returning('seq').executeTakeFirstOrThrow();
-  const result = await sql`
-    INSERT INTO webhook_deliveries (id, webhook_id, event_seq, status, next_attempt_at, created_at)
-    SELECT ${sendoutId(trx)}, w.id, ${seq}, 'PENDING', ${event.created_at}, ${event.created_at}
-    FROM webhooks w
-    WHERE w.active = 1 AND ${dialectOf(trx).contains('w.events', JSON.stringify(event.type))}
-    ORDER BY w.seq`.execute(trx);
-  const written = Number(result.numAffectedRows ?? 0n);
-  if (written === 0) await trx.deleteFrom('webhook_events').where('seq', '=', seq).execute();
-  return written;
+export async function insertEvent(trx: Db, event: Omit<EventRow, 'seq'>): Promise<void> {
+  await sql`
+    INSERT INTO webhook_events (id, type, data, entity_id, group_id, channel, created_at)
+    VALUES (${event.id}, ${event.type}, ${event.data}, ${event.entity_id}, ${event.group_id}, ${event.channel},
+      ${event.created_at})`.execute(trx);
 }
 
 /** A webhook's last deliveries, newest first. */

@@ -183,7 +183,7 @@ export function deliverySuite(title: string, open: () => Promise<TestServer>, sk
 
     it('gives up after the bounded time, marks the delivery FAILED and sends the next event', async () => {
       await loop.stop();
-      loop = startDeliveryLoop(server.deps, fast(300));
+      loop = startDeliveryLoop(server.deps, fast(1000));
       const r = await receiver((i) => (i < 100 && r.received[i]!.json.event.entity_id === first ? 503 : 200));
       const hook = await addWebhook(r.url);
       const first = (await redeem()).body.id;

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { queueHead } from '../../../src/modules/webhooks/queue.repository.js';
-import { insertEventWithDeliveries } from '../../../src/modules/webhooks/webhooks.repository.js';
+import { fanOutPending } from '../../../src/modules/webhooks/delivery.service.js';
+import { fanOutEnd } from '../../../src/modules/webhooks/fanout.repository.js';
+import { insertEvent } from '../../../src/modules/webhooks/webhooks.repository.js';
 import { percentVoucher } from '../../api/redemptions/fixtures.js';
 import { spawnServe, type SpawnedServer } from '../../support/cli.js';
 import { postgresForTests } from '../../support/postgres.js';
@@ -48,8 +50,10 @@ describe('the sending order on PostgreSQL', { skip: found.skip }, () => {
       });
       assert.equal(res.status, 200);
       redemption = res.body.id;
-      assert.deepEqual(await head(), [], 'the committed redemption waits while an older transaction runs');
-      await insertEventWithDeliveries(trx, {
+      assert.equal(await fanOutEnd(server.deps.db, 10), undefined, 'its event waits while an older transaction runs');
+      await fanOutPending(server.deps);
+      assert.deepEqual(await head(), [], 'so no delivery is made for it yet');
+      await insertEvent(trx, {
         id: 'evt_heldback',
         type: 'redemption.succeeded',
         data: '{}',
@@ -59,9 +63,19 @@ describe('the sending order on PostgreSQL', { skip: found.skip }, () => {
         created_at: new Date().toISOString(),
       });
     });
+    await fanOutPending(server.deps);
     const [older, newer] = await head();
     assert.deepEqual([older?.[0], newer?.[0]], ['older-transaction', redemption], 'the older transaction first');
-    assert.ok(Number(older?.[1]) > Number(newer?.[1]), 'although its seq is the higher');
+    const eventSeqs = await server.deps.db
+      .selectFrom('webhook_events')
+      .select(['entity_id', 'seq'])
+      .orderBy('seq')
+      .execute();
+    assert.deepEqual(
+      eventSeqs.map((e) => e.entity_id),
+      [redemption, 'older-transaction'],
+      'although its event took the higher seq',
+    );
   });
 });
 
