@@ -26,6 +26,12 @@ function eventsAfter(db: Db, to?: EventPlace): RawBuilder<unknown> {
     AND e.writer_xid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint`;
 }
 
+/** Whether `place` comes after `than` in the fan-out's order (a null xid, SQLite's, sorts first as there). */
+const isAfter = (place: EventPlace, than: EventPlace): boolean => {
+  const [a, b] = [Number(place.xid ?? -1), Number(than.xid ?? -1)];
+  return a !== b ? a > b : Number(place.seq) > Number(than.seq);
+};
+
 /** Whether webhook `w` subscribes to event `e`'s type (webhooks.events is a JSON array). */
 const subscribes = (db: Db): RawBuilder<unknown> =>
   isPostgres(db) ? sql`w.events::jsonb ? e.type` : sql`EXISTS (SELECT 1 FROM json_each(w.events) WHERE value = e.type)`;
@@ -42,9 +48,10 @@ export async function fanOutEnd(db: Db, limit: number): Promise<EventPlace | und
 /**
  * THE FAN-OUT, in the caller's transaction: one PENDING delivery per active webhook that
  * subscribes, for each event from the fan-out's place up to `to`, written in event order (so a
- * queue's (writer_xid, seq) order is the events'), then the place moves to `to`. The move is
- * guarded by the place it started from: if another sender moved it meanwhile, nothing changes
- * and this returns false (the caller rolls back). On PostgreSQL the place's row is taken
+ * queue's (writer_xid, seq) order is the events'), then the place moves to `to`. The place is
+ * read in the transaction, and the move guarded by it: if another sender moved it meanwhile
+ * (to `to` or beyond, or during this transaction), nothing changes and this returns false (the
+ * caller rolls back). On PostgreSQL the place's row is taken
  * `FOR UPDATE SKIP LOCKED` first, so servers fanning out at once never wait on each other.
  */
 export async function fanOut(trx: Db, to: EventPlace): Promise<boolean> {
@@ -52,7 +59,9 @@ export async function fanOut(trx: Db, to: EventPlace): Promise<boolean> {
   const { rows } = await sql<EventPlace>`
     SELECT event_xid AS xid, event_seq AS seq FROM webhook_fanout WHERE id = 1 ${lock}`.execute(trx);
   const from = rows[0];
-  if (from === undefined) return false;
+  // Taken (PostgreSQL), or moved to or past `to` by another sender since `to` was read: a move
+  // back would fan those events out again.
+  if (from === undefined || !isAfter(to, from)) return false;
   await sql`
     INSERT INTO webhook_deliveries (id, webhook_id, event_seq, status, next_attempt_at, created_at)
     SELECT ${sendoutId(trx)}, w.id, e.seq, 'PENDING', e.created_at, e.created_at

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fanOutPending } from '../../../src/modules/webhooks/delivery.service.js';
+import { type EventPlace, fanOut, fanOutEnd } from '../../../src/modules/webhooks/fanout.repository.js';
 import { percentVoucher } from '../../api/redemptions/fixtures.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 
@@ -69,5 +70,21 @@ describe('the webhooks outbox fan-out', () => {
     // Nothing waits: a fan-out now makes nothing.
     await fanOutPending(server.deps);
     assert.equal((await rows()).deliveries.length, 3);
+  });
+
+  it('never moves its place back: a sender that read an older end fans out nothing', async () => {
+    const ends = async () => [await fanOutEnd(server.deps.db, 1), await fanOutEnd(server.deps.db, 10)];
+    await redeem('FAN-3');
+    await redeem('FAN-4');
+    const [older, newer] = await ends();
+    assert.ok(older && newer);
+    const made = (await rows()).deliveries.length;
+    const fanOutTo = (to: EventPlace) => server.deps.db.transaction().execute((trx) => fanOut(trx, to));
+    assert.equal(await fanOutTo(newer), true);
+    assert.equal((await rows()).deliveries.length, made + 4, 'two events, two webhooks');
+    assert.equal(await fanOutTo(older), false, 'another sender passed that end already');
+    assert.equal(await fanOutTo(newer), false);
+    assert.equal((await rows()).deliveries.length, made + 4, 'nothing fanned out twice');
+    assert.equal(await fanOutEnd(server.deps.db, 10), undefined);
   });
 });
