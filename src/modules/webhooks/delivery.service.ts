@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../../app/deps.js';
-import { postSigned } from './delivery.client.js';
+import { postInOrder } from './delivery.client.js';
 import { envelope } from './envelope.presenter.js';
 import { DEFAULT_RETRY, nextAttemptAt, type RetryPolicy } from './retry-schedule.rules.js';
 import * as fanout from './fanout.repository.js';
@@ -26,8 +26,8 @@ export interface SenderOptions {
   batch: number;
   /** Queues (webhooks) a process sends to at once: the concurrency bound. */
   maxQueues: number;
-  /** Sends one signed POST: postSigned here, or on `promo serve`'s POSTs thread (post-thread.client.ts). */
-  post?: typeof postSigned;
+  /** Posts a queue's due sendouts in order: postInOrder here, or on `promo serve`'s POSTs thread (post-thread.client.ts). */
+  post?: typeof postInOrder;
 }
 
 export const DEFAULT_SENDER: SenderOptions = {
@@ -116,25 +116,27 @@ export async function drainQueue(
   options: SenderOptions,
 ): Promise<boolean> {
   const nowMs = () => deps.clock.now().getTime() + webhook.clockAheadMs;
-  const leaseEnd = nowMs() + options.leaseMs;
+  const startMs = nowMs();
   const outcomes: repo.Outcome[] = [];
   try {
-    for (const delivery of await repo.queueHead(deps.db, webhook.id, options.batch)) {
-      const before = nowMs();
-      // Not due yet, or no time left in the lease for one more POST: the rest waits for the next claim.
-      if (Date.parse(delivery.next_attempt_at) > before || before + 2 * options.timeoutMs > leaseEnd) break;
-      const result = await (options.post ?? postSigned)(
-        webhook.target_url,
-        envelope(delivery, delivery.event, webhook),
-        webhook.secret,
-        options.timeoutMs,
-      );
-      const outcome = outcomeOf(delivery, result, options.retry, nowMs());
+    const heads = await repo.queueHead(deps.db, webhook.id, options.batch);
+    // Those due now, in order; the rest (a retry not yet due, and all behind it) waits for a later claim.
+    const firstNotDue = heads.findIndex((d) => Date.parse(d.next_attempt_at) > startMs);
+    const due = firstNotDue === -1 ? heads : heads.slice(0, firstNotDue);
+    const results = await (options.post ?? postInOrder)({
+      targetUrl: webhook.target_url,
+      secret: webhook.secret,
+      bodies: due.map((delivery) => envelope(delivery, delivery.event, webhook)),
+      timeoutMs: options.timeoutMs,
+      budgetMs: options.leaseMs,
+    });
+    const endMs = nowMs();
+    for (const [i, result] of results.entries()) {
+      const outcome = outcomeOf(due[i] as repo.OutgoingDelivery, result, options.retry, endMs);
       outcomes.push(outcome);
       deliveryCounts[
         outcome.status === 'DELIVERED' ? 'delivered' : outcome.status === 'FAILED' ? 'failed' : 'retried'
       ]++;
-      if (outcome.status === 'PENDING') break;
     }
   } finally {
     await deps.db.transaction().execute(async (trx) => {
