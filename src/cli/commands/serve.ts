@@ -85,20 +85,10 @@ function startJobs(deps: Deps, config: ReturnType<typeof loadConfig>, metrics: M
 
 /**
  * Webhooks: the outbox's sender, off the request path (modules/webhooks/delivery-loop.service.ts),
- * its POSTs on a thread of their own (modules/webhooks/post-thread.client.ts). The outbox's SQL
- * and claims are SQLite's so far: on PostgreSQL no sender runs yet (docs/postgres.md), and the
- * log says so.
+ * its POSTs on a thread of their own (modules/webhooks/post-thread.client.ts). On PostgreSQL
+ * too: several servers on one database share the queues (claims skip what another holds).
  */
-function startWebhooks(
-  deps: Deps,
-  config: ReturnType<typeof loadConfig>,
-  timing: ReturnType<typeof webhookTimingFromEnv>,
-  metrics: Metrics,
-): void {
-  if (isPostgresUrl(config.dbFile)) {
-    deps.log.warn('webhooks are not delivered on PostgreSQL yet: this server sends none', {});
-    return;
-  }
+function startWebhooks(deps: Deps, timing: ReturnType<typeof webhookTimingFromEnv>, metrics: Metrics): void {
   const posts = startHttpThread();
   deps.onClose.push(() => posts.stop());
   const webhooks = startDeliveryLoop(deps, { ...loopOptions(timing), post: posts.post });
@@ -127,7 +117,7 @@ export async function serve(options: ConfigOverrides): Promise<void> {
   }
   const metrics = createMetrics(deps);
   startJobs(deps, config, metrics);
-  startWebhooks(deps, config, webhookTiming, metrics);
+  startWebhooks(deps, webhookTiming, metrics);
   const app = createApp(deps, {
     bodyLimitBytes: config.bodyLimitBytes,
     bodyTimeoutMs: config.bodyTimeoutMs,

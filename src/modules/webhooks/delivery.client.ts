@@ -83,3 +83,30 @@ export function postSigned(targetUrl: string, body: string, secret: string, time
     req.end(body);
   });
 }
+
+/** A queue's due sendouts for one receiver, posted in order by postInOrder. */
+export interface OrderedPosts {
+  targetUrl: string;
+  secret: string;
+  bodies: string[];
+  timeoutMs: number;
+  /** No POST starts with less than two timeouts of this left (the claim's lease). */
+  budgetMs: number;
+}
+
+/**
+ * Posts `bodies` one after another and stops at the first that fails (the events behind it
+ * wait: a webhook's order is kept); the results of those posted, in order. One call per claimed
+ * queue, so `promo serve`'s POSTs thread is handed a batch, not each POST (post-thread.client.ts).
+ */
+export async function postInOrder(posts: OrderedPosts): Promise<PostResult[]> {
+  const started = performance.now();
+  const results: PostResult[] = [];
+  for (const body of posts.bodies) {
+    if (performance.now() - started + 2 * posts.timeoutMs > posts.budgetMs) break;
+    const result = await postSigned(posts.targetUrl, body, posts.secret, posts.timeoutMs);
+    results.push(result);
+    if (result.error !== null) break;
+  }
+  return results;
+}

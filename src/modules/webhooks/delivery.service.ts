@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../../app/deps.js';
-import { postSigned } from './delivery.client.js';
+import { postInOrder } from './delivery.client.js';
 import { envelope } from './envelope.presenter.js';
 import { DEFAULT_RETRY, nextAttemptAt, type RetryPolicy } from './retry-schedule.rules.js';
-import * as repo from './webhooks.repository.js';
+import * as fanout from './fanout.repository.js';
+import * as repo from './queue.repository.js';
 
 /**
  * Sending the outbox. A sender claims webhooks' queues (repo.claimQueues: one guarded UPDATE
@@ -25,8 +26,8 @@ export interface SenderOptions {
   batch: number;
   /** Queues (webhooks) a process sends to at once: the concurrency bound. */
   maxQueues: number;
-  /** Sends one signed POST: postSigned here, or on `promo serve`'s POSTs thread (post-thread.client.ts). */
-  post?: typeof postSigned;
+  /** Posts a queue's due sendouts in order: postInOrder here, or on `promo serve`'s POSTs thread (post-thread.client.ts). */
+  post?: typeof postInOrder;
 }
 
 export const DEFAULT_SENDER: SenderOptions = {
@@ -43,14 +44,50 @@ export const deliveryCounts = { delivered: 0, retried: 0, failed: 0 };
 /** This process's lease owner name: another process's claims never match it. */
 export const senderId = (): string => `snd_${randomBytes(8).toString('hex')}`;
 
-type Claimed = Awaited<ReturnType<typeof repo.claimQueues>>[number];
+/** Events one fan-out transaction makes deliveries for at most. */
+const FANOUT_BATCH = 500;
 
-/** Takes up to `max` due queues for `owner`; none when nothing is due (a read, not a write). */
+class FanOutTaken extends Error {}
+
+/**
+ * Makes the deliveries of the events committed since the last fan-out (fanout.repository.ts),
+ * a batch per transaction, before a claim looks at the queues. Another sender that moved the
+ * fan-out's place meanwhile wins: this one's batch is rolled back and it stops.
+ */
+export async function fanOutPending(deps: SendDeps): Promise<void> {
+  for (let batch = 0; batch < 10; batch++) {
+    const to = await fanout.fanOutEnd(deps.db, FANOUT_BATCH);
+    if (to === undefined) return;
+    try {
+      await deps.db.transaction().execute(async (trx) => {
+        if (!(await fanout.fanOut(trx, to))) throw new FanOutTaken();
+      });
+    } catch (error) {
+      if (error instanceof FanOutTaken) return;
+      throw error;
+    }
+  }
+}
+
+/** A claimed queue, and how far the database's clock was ahead of this process's when it was claimed. */
+export type Claimed = repo.ClaimedQueue & { clockAheadMs: number };
+
+/**
+ * Takes up to `max` due queues for `owner`; none when nothing is due (a read, not a write).
+ * "Now" is the database's time (repo.databaseClockAhead), read once a claim.
+ */
 export async function claim(deps: SendDeps, owner: string, options: SenderOptions, max: number): Promise<Claimed[]> {
-  const now = deps.clock.now();
-  if (max <= 0 || !(await repo.anyClaimable(deps.db, now.toISOString()))) return [];
+  if (max <= 0) return [];
+  await fanOutPending(deps);
+  const localMs = deps.clock.now().getTime();
+  const clockAheadMs = await repo.databaseClockAhead(deps.db, localMs);
+  const now = new Date(localMs + clockAheadMs);
+  if (!(await repo.anyClaimable(deps.db, now.toISOString()))) return [];
   const until = new Date(now.getTime() + options.leaseMs).toISOString();
-  return deps.db.transaction().execute((trx) => repo.claimQueues(trx, owner, now.toISOString(), until, max));
+  const claimed = await deps.db
+    .transaction()
+    .execute((trx) => repo.claimQueues(trx, owner, now.toISOString(), until, max));
+  return claimed.map((queue) => ({ ...queue, clockAheadMs }));
 }
 
 function outcomeOf(
@@ -78,25 +115,28 @@ export async function drainQueue(
   webhook: Claimed,
   options: SenderOptions,
 ): Promise<boolean> {
-  const leaseEnd = deps.clock.now().getTime() + options.leaseMs;
+  const nowMs = () => deps.clock.now().getTime() + webhook.clockAheadMs;
+  const startMs = nowMs();
   const outcomes: repo.Outcome[] = [];
   try {
-    for (const delivery of await repo.queueHead(deps.db, webhook.id, options.batch)) {
-      const nowMs = deps.clock.now().getTime();
-      // Not due yet, or no time left in the lease for one more POST: the rest waits for the next claim.
-      if (Date.parse(delivery.next_attempt_at) > nowMs || nowMs + 2 * options.timeoutMs > leaseEnd) break;
-      const result = await (options.post ?? postSigned)(
-        webhook.target_url,
-        envelope(delivery, delivery.event, webhook),
-        webhook.secret,
-        options.timeoutMs,
-      );
-      const outcome = outcomeOf(delivery, result, options.retry, deps.clock.now().getTime());
+    const heads = await repo.queueHead(deps.db, webhook.id, options.batch);
+    // Those due now, in order; the rest (a retry not yet due, and all behind it) waits for a later claim.
+    const firstNotDue = heads.findIndex((d) => Date.parse(d.next_attempt_at) > startMs);
+    const due = firstNotDue === -1 ? heads : heads.slice(0, firstNotDue);
+    const results = await (options.post ?? postInOrder)({
+      targetUrl: webhook.target_url,
+      secret: webhook.secret,
+      bodies: due.map((delivery) => envelope(delivery, delivery.event, webhook)),
+      timeoutMs: options.timeoutMs,
+      budgetMs: options.leaseMs,
+    });
+    const endMs = nowMs();
+    for (const [i, result] of results.entries()) {
+      const outcome = outcomeOf(due[i] as repo.OutgoingDelivery, result, options.retry, endMs);
       outcomes.push(outcome);
       deliveryCounts[
         outcome.status === 'DELIVERED' ? 'delivered' : outcome.status === 'FAILED' ? 'failed' : 'retried'
       ]++;
-      if (outcome.status === 'PENDING') break;
     }
   } finally {
     await deps.db.transaction().execute(async (trx) => {

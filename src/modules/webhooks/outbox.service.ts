@@ -10,14 +10,16 @@ type Db = Kysely<Database>;
 
 /**
  * THE OUTBOX. Seam subscribers (webhooks.subscriptions.ts) call `recordEvent` inside the
- * transaction of the change: the event and its deliveries commit or roll back with it.
+ * transaction of the change: the event commits or rolls back with it. One row, whatever the
+ * number of webhooks: the sender fans it out to their queues (fanout.repository.ts).
  *
  * A row is written only when an active webhook wants the type. Which types are wanted is kept
  * in memory per database handle, so a redemption with no webhook registered pays one Set
  * lookup: the webhooks service forgets it on every change it makes (this process), and it is
  * read again at most CACHE_MS after the last read (a change by another process: a command, or
- * the other server sharing the file). The write itself re-reads the webhooks, so the cache
- * only decides whether to look, never who gets a delivery.
+ * the other server sharing the file). The fan-out reads the webhooks itself, so the cache only
+ * decides whether an event is kept, never who gets a delivery; an event that none wants by
+ * then (the cache was a second late) gets no delivery, and the retention sweep deletes it.
  */
 export const CACHE_MS = 1000;
 
@@ -44,7 +46,7 @@ async function subscribedTypes(db: Db, trx: Db): Promise<Set<string>> {
 
 const listeners = new Set<() => void>();
 
-/** Called after a transaction wrote deliveries (before its commit): the sender looks soon after. */
+/** Called after a transaction wrote an event (before its commit): the sender looks soon after. */
 export function onOutboxWrite(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
@@ -60,10 +62,14 @@ export interface EventInput {
   at: string;
 }
 
-/** Writes the event and its deliveries in the caller's transaction when an active webhook wants its type. */
+/**
+ * Writes the event in the caller's transaction when an active webhook wants its type. Which
+ * webhooks get it is decided by the sender's fan-out, soon after the commit (a webhook deleted
+ * or deactivated meanwhile gets none).
+ */
 export async function recordEvent(deps: { db: Db }, trx: Db, input: EventInput): Promise<void> {
   if (!(await subscribedTypes(deps.db, trx)).has(input.type)) return;
-  const written = await repo.insertEventWithDeliveries(trx, {
+  await repo.insertEvent(trx, {
     id: timeOrderedId('evt_', input.at),
     type: input.type,
     data: stringifyJson(await input.data()),
@@ -72,5 +78,5 @@ export async function recordEvent(deps: { db: Db }, trx: Db, input: EventInput):
     channel: input.actor.channel,
     created_at: input.at,
   });
-  if (written > 0) for (const listener of listeners) listener();
+  for (const listener of listeners) listener();
 }

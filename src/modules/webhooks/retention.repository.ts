@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { fannedOut } from './fanout.repository.js';
 
 type Db = Kysely<Database>;
 
@@ -34,7 +35,8 @@ export async function deleteFinishedDeliveries(
 
 /**
  * Deletes the events with seq in [from, to] created before `before` that no delivery is owed or
- * kept for any more (webhook_deliveries_event); how many went.
+ * kept for any more (webhook_deliveries_event), once fanned out (an event still waiting for its
+ * deliveries to be made has none yet); how many went.
  */
 export async function deleteUnreferencedEvents(
   trx: Db,
@@ -46,6 +48,7 @@ export async function deleteUnreferencedEvents(
     .where('e.seq', '>=', range.from)
     .where('e.seq', '<=', range.to)
     .where('e.created_at', '<', before)
+    .where(fannedOut(trx))
     .where(({ not, exists, selectFrom }) =>
       not(exists(selectFrom('webhook_deliveries as d').select('d.seq').whereRef('d.event_seq', '=', 'e.seq'))),
     )

@@ -1,15 +1,15 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { type RawBuilder, sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
-import type { DeliveryStatus, WebhookDeliveryTable, WebhookEventTable, WebhookTable } from './webhooks.table.js';
+import { dialectOf } from '../../db/dialect.js';
+import type { WebhookDeliveryTable, WebhookEventTable, WebhookTable } from './webhooks.table.js';
 
 type Db = Kysely<Database>;
 export type WebhookRow = Selectable<WebhookTable>;
-export type EventRow = Selectable<WebhookEventTable>;
+/** An event as the sender and the answers read it (its writer_xid is the fan-out's business). */
+export type EventRow = Omit<Selectable<WebhookEventTable>, 'writer_xid'>;
 export type DeliveryRow = Selectable<WebhookDeliveryTable>;
 /** A delivery with its event's id and type, as the lists show it. */
 export type DeliveryView = DeliveryRow & { event_id: string; event_type: string };
-/** A delivery with its whole event, as the sender posts it. */
-export type OutgoingDelivery = DeliveryRow & { event: EventRow };
 
 export const insertWebhook = (db: Db, row: Omit<WebhookRow, 'seq'>): Promise<WebhookRow> =>
   db.insertInto('webhooks').values(row).returningAll().executeTakeFirstOrThrow();
@@ -37,127 +37,25 @@ export const activeEventLists = async (db: Db): Promise<string[]> =>
   (await db.selectFrom('webhooks').select('events').where('active', '=', 1).execute()).map((r) => r.events);
 
 /**
- * The event and one PENDING delivery for each active webhook that subscribes to its type, in
- * the caller's transaction. The webhooks are read by the same statement that writes their
- * deliveries, so a webhook deleted a moment ago (the cache may not know yet) gets none.
- * Returns how many deliveries were written.
+ * A new sendout id, one per row of the statement: 'whs_' and 24 random hex digits. PostgreSQL
+ * has no randomblob (nor, without pgcrypto, gen_random_bytes): a UUID's first 24 digits (one
+ * of them its version, so 92 random bits).
  */
-export async function insertEventWithDeliveries(trx: Db, event: Omit<EventRow, 'seq'>): Promise<number> {
-  const { seq } = await trx.insertInto('webhook_events').values(event).returning('seq').executeTakeFirstOrThrow();
-  const result = await sql`
-    INSERT INTO webhook_deliveries (id, webhook_id, event_seq, status, next_attempt_at, created_at)
-    SELECT 'whs_' || lower(hex(randomblob(12))), w.id, ${seq}, 'PENDING', ${event.created_at}, ${event.created_at}
-    FROM webhooks w
-    WHERE w.active = 1 AND EXISTS (SELECT 1 FROM json_each(w.events) WHERE value = ${event.type})
-    ORDER BY w.seq`.execute(trx);
-  const written = Number(result.numAffectedRows ?? 0n);
-  if (written === 0) await trx.deleteFrom('webhook_events').where('seq', '=', seq).execute();
-  return written;
-}
-
-/** The heads of queues a claim would take now: a cheap look on the reader before a claim takes the writer. */
-const CLAIMABLE = (now: string) => sql`
-  w.active = 1 AND (w.lease_until IS NULL OR w.lease_until <= ${now})
-  AND (SELECT d.next_attempt_at FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status = 'PENDING' ORDER BY d.seq LIMIT 1) <= ${now}`;
+export const sendoutId = (db: Db): RawBuilder<string> =>
+  dialectOf(db).name === 'postgres'
+    ? sql<string>`'whs_' || substr(replace(gen_random_uuid()::text, '-', ''), 1, 24)`
+    : sql<string>`'whs_' || lower(hex(randomblob(12)))`;
 
 /**
- * THE CLAIM: one guarded statement takes the queues (webhooks) whose head delivery is due and
- * that no live lease holds, up to `max`, and leases them to `owner` until `until`. Whoever's
- * UPDATE changes a row holds that webhook's queue; two processes never both do (on PostgreSQL
- * the inner SELECT becomes `FOR UPDATE SKIP LOCKED`).
+ * The event, in the caller's transaction: the change's whole share of the outbox. Its
+ * deliveries are made by the sender's fan-out (fanout.repository.ts), off the request path.
  */
-export async function claimQueues(
-  trx: Db,
-  owner: string,
-  now: string,
-  until: string,
-  max: number,
-): Promise<Array<Pick<WebhookRow, 'id' | 'target_url' | 'secret'>>> {
-  const result = await sql<Pick<WebhookRow, 'id' | 'target_url' | 'secret'>>`
-    UPDATE webhooks SET lease_owner = ${owner}, lease_until = ${until}
-    WHERE seq IN (
-      SELECT w.seq FROM webhooks w
-      WHERE ${CLAIMABLE(now)}
-      ORDER BY w.seq
-      LIMIT ${max})
-    AND (lease_until IS NULL OR lease_until <= ${now})
-    RETURNING id, target_url, secret`.execute(trx);
-  return result.rows;
-}
-
-/** Gives a queue back (its sender is done with it), if this owner still holds it. */
-export const releaseQueue = async (trx: Db, webhookId: string, owner: string): Promise<void> => {
-  await trx
-    .updateTable('webhooks')
-    .set({ lease_owner: null, lease_until: null })
-    .where('id', '=', webhookId)
-    .where('lease_owner', '=', owner)
-    .execute();
-};
-
-/** The first `limit` PENDING deliveries of a webhook, in commit order, with their events. */
-export async function queueHead(db: Db, webhookId: string, limit: number): Promise<OutgoingDelivery[]> {
-  const rows = await db
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('webhook_events as e', 'e.seq', 'd.event_seq')
-    .selectAll('d')
-    .select([
-      'e.id as e_id',
-      'e.type as e_type',
-      'e.data as e_data',
-      'e.entity_id as e_entity_id',
-      'e.group_id as e_group_id',
-      'e.channel as e_channel',
-      'e.created_at as e_created_at',
-    ])
-    .where('d.webhook_id', '=', webhookId)
-    .where('d.status', '=', 'PENDING')
-    .orderBy('d.seq')
-    .limit(limit)
-    .execute();
-  return rows.map(({ e_id, e_type, e_data, e_entity_id, e_group_id, e_channel, e_created_at, ...d }) => ({
-    ...d,
-    event: {
-      seq: d.event_seq,
-      id: e_id,
-      type: e_type,
-      data: e_data,
-      entity_id: e_entity_id,
-      group_id: e_group_id,
-      channel: e_channel,
-      created_at: e_created_at,
-    },
-  }));
-}
-
-export interface Outcome {
-  seq: number;
-  status: DeliveryStatus;
-  next_attempt_at: string;
-  last_status: number | null;
-  last_error: string | null;
-  finished_at: string | null;
-}
-
-/**
- * A batch's outcomes in one statement, each on a delivery still PENDING (a replayed or deleted
- * one is left alone). One statement, not one per delivery: the transaction holds the one
- * connection's writer, which the API's requests wait for, through a single step instead of an
- * await per delivery.
- */
-export const recordOutcomes = async (trx: Db, outcomes: readonly Outcome[]): Promise<void> => {
-  if (outcomes.length === 0) return;
+export async function insertEvent(trx: Db, event: Omit<EventRow, 'seq'>): Promise<void> {
   await sql`
-    UPDATE webhook_deliveries AS d SET
-      status = o.value ->> 'status',
-      attempts = d.attempts + 1,
-      next_attempt_at = o.value ->> 'next_attempt_at',
-      last_status = o.value ->> 'last_status',
-      last_error = o.value ->> 'last_error',
-      finished_at = o.value ->> 'finished_at'
-    FROM json_each(${JSON.stringify(outcomes)}) AS o
-    WHERE d.seq = o.value ->> 'seq' AND d.status = 'PENDING'`.execute(trx);
-};
+    INSERT INTO webhook_events (id, type, data, entity_id, group_id, channel, created_at)
+    VALUES (${event.id}, ${event.type}, ${event.data}, ${event.entity_id}, ${event.group_id}, ${event.channel},
+      ${event.created_at})`.execute(trx);
+}
 
 /** A webhook's last deliveries, newest first. */
 export const listDeliveries = (db: Db, webhookId: string, limit: number): Promise<DeliveryView[]> =>
@@ -181,7 +79,7 @@ export const findEvent = (db: Db, id: string): Promise<EventRow | undefined> =>
 export async function requeueEvent(trx: Db, eventSeq: number, now: string): Promise<number[]> {
   const result = await sql<{ seq: number }>`
     INSERT INTO webhook_deliveries (id, webhook_id, event_seq, status, next_attempt_at, created_at)
-    SELECT 'whs_' || lower(hex(randomblob(12))), w.id, ${eventSeq}, 'PENDING', ${now}, ${now}
+    SELECT ${sendoutId(trx)}, w.id, ${eventSeq}, 'PENDING', ${now}, ${now}
     FROM webhooks w
     WHERE w.id IN (SELECT webhook_id FROM webhook_deliveries WHERE event_seq = ${eventSeq})
       AND EXISTS (SELECT 1 FROM webhook_events WHERE seq = ${eventSeq})
@@ -211,11 +109,7 @@ export const oldestPendingAt = async (db: Db): Promise<string | undefined> =>
   (
     await sql<{ at: string | null }>`
       SELECT min(e.created_at) AS at FROM webhooks w
-      JOIN webhook_events e ON e.seq = (SELECT d.event_seq FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status = 'PENDING' ORDER BY d.seq LIMIT 1)`.execute(
+      JOIN webhook_events e ON e.seq = (SELECT d.event_seq FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status = 'PENDING' ORDER BY d.writer_xid NULLS FIRST, d.seq LIMIT 1)`.execute(
       db,
     )
   ).rows[0]?.at ?? undefined;
-
-export const anyClaimable = async (db: Db, now: string): Promise<boolean> =>
-  (await sql<{ one: number }>`SELECT 1 AS one FROM webhooks w WHERE ${CLAIMABLE(now)} LIMIT 1`.execute(db)).rows
-    .length > 0;

@@ -4,6 +4,7 @@ import { AppError, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { newSecret } from '../../lib/secrets.js';
 import { postSigned } from './delivery.client.js';
+import { fanOutPending } from './delivery.service.js';
 import { envelope, PROJECT_ID } from './envelope.presenter.js';
 import { forgetSubscribedTypes } from './outbox.service.js';
 import { normalEventType } from './webhook-events.types.js';
@@ -13,7 +14,10 @@ import type { CreateWebhookBody, UpdateWebhookBody } from './webhooks.schemas.js
 
 /**
  * Webhooks' configuration (the reference's management API, and `promo webhooks`): each change
- * makes this process's outbox read the wanted event types again (outbox.service.ts).
+ * makes this process's outbox read the wanted event types again (outbox.service.ts). Each
+ * change, and each look at deliveries, first fans out the events committed before it
+ * (fanOutPending: a read when none waits), so that an event goes to the webhooks as they were
+ * when it was committed and shows among their deliveries even while no sender runs.
  */
 type WebhookDeps = Pick<Deps, 'db' | 'clock'>;
 
@@ -32,6 +36,7 @@ const storedEvents = (events: string[]): string => JSON.stringify([...new Set(ev
 export type CreatedWebhook = WebhookObject & { secret: string };
 
 export async function createWebhook(deps: WebhookDeps, body: CreateWebhookBody): Promise<CreatedWebhook> {
+  await fanOutPending(deps);
   const at = isoNow(deps.clock);
   const row = await deps.db.transaction().execute((trx) =>
     repo.insertWebhook(trx, {
@@ -67,6 +72,7 @@ export async function getWebhook(
   id: string,
 ): Promise<WebhookObject & { deliveries: DeliveryObject[] }> {
   const row = await webhookRow(deps, id);
+  await fanOutPending(deps);
   return {
     ...presentWebhook(row),
     deliveries: (await repo.listDeliveries(deps.db, id, SHOWN_DELIVERIES)).map(presentDelivery),
@@ -80,6 +86,7 @@ export async function updateWebhook(deps: WebhookDeps, id: string, body: UpdateW
     ...(body.active != null && { active: body.active ? (1 as const) : (0 as const) }),
     updated_at: isoNow(deps.clock),
   };
+  await fanOutPending(deps);
   const row = await deps.db.transaction().execute((trx) => repo.updateWebhook(trx, id, fields));
   if (!row) throw notFound('webhook', id);
   forgetSubscribedTypes(deps.db);
@@ -88,6 +95,7 @@ export async function updateWebhook(deps: WebhookDeps, id: string, body: UpdateW
 
 /** DELETE: the webhook and its deliveries (those still owed are dropped with it). */
 export async function deleteWebhook(deps: WebhookDeps, id: string): Promise<void> {
+  await fanOutPending(deps);
   const deleted = await deps.db.transaction().execute((trx) => repo.deleteWebhook(trx, id));
   if (!deleted) throw notFound('webhook', id);
   forgetSubscribedTypes(deps.db);
@@ -96,6 +104,7 @@ export async function deleteWebhook(deps: WebhookDeps, id: string): Promise<void
 /** A webhook's last `limit` deliveries, newest first. */
 export async function listWebhookDeliveries(deps: WebhookDeps, id: string, limit: number): Promise<DeliveryObject[]> {
   await webhookRow(deps, id);
+  await fanOutPending(deps);
   return (await repo.listDeliveries(deps.db, id, limit)).map(presentDelivery);
 }
 
@@ -107,6 +116,7 @@ export async function listWebhookDeliveries(deps: WebhookDeps, id: string, limit
 export async function replayEvent(deps: WebhookDeps, eventId: string): Promise<DeliveryObject[]> {
   const event = await repo.findEvent(deps.db, eventId);
   if (!event) throw notFound('event', eventId);
+  await fanOutPending(deps);
   const seqs = await deps.db.transaction().execute((trx) => repo.requeueEvent(trx, event.seq, isoNow(deps.clock)));
   if (seqs.length === 0)
     throw new AppError('invalid_payload', `No webhook that event ${eventId} was sent to exists any more`);

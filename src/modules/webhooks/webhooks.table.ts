@@ -26,6 +26,8 @@ export interface WebhookEventTable {
   group_id: string | null;
   channel: string;
   created_at: string;
+  /** PostgreSQL: the id of the transaction that wrote the event (its default); null on SQLite. */
+  writer_xid: Generated<number | null>;
 }
 
 export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED';
@@ -43,9 +45,22 @@ export interface WebhookDeliveryTable {
   last_error: string | null;
   created_at: string;
   finished_at: string | null;
+  /**
+   * PostgreSQL: the id of the transaction that wrote the row (its default), the first key of a
+   * queue's sending order (queue.repository.ts). Null on SQLite, whose seq is commit order.
+   */
+  writer_xid: Generated<number | null>;
+}
+
+/** The fan-out's place (sql/0036): the last event, by (event_xid, event_seq), that has its deliveries. */
+export interface WebhookFanoutTable {
+  id: number;
+  event_xid: number | null;
+  event_seq: number;
 }
 
 export interface WebhooksTables {
+  webhook_fanout: WebhookFanoutTable;
   webhooks: WebhookTable;
   webhook_events: WebhookEventTable;
   webhook_deliveries: WebhookDeliveryTable;

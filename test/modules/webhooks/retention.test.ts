@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fixedClock } from '../../../src/lib/clock.js';
 import { loopOptions, startDeliveryLoop } from '../../../src/modules/webhooks/delivery-loop.service.js';
+import { fanOutPending } from '../../../src/modules/webhooks/delivery.service.js';
 import { DEFAULT_RETENTION, retentionFromEnv } from '../../../src/modules/webhooks/retention.sweep.js';
 import { sweepRegistry } from '../../../src/root/sweep-registry.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
@@ -75,8 +76,9 @@ describe('the webhooks retention sweep', () => {
     await loop.stop();
     // A webhook deleted takes its deliveries with it: its event is left with none.
     await server.request('DELETE', `${base}/${removed.id}`);
-    // Sent by no sender: owed, and kept however old.
+    // Fanned out, and sent by no sender: owed, and kept however old.
     await redeem('OWED-1');
+    await fanOutPending(server.deps);
   });
   after(async () => {
     for (const r of receivers) await r.close();
