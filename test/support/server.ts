@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import type { Deps } from '../../src/app/deps.js';
 import { openDeps } from '../../src/root/create-deps.js';
 import { createLogger } from '../../src/app/logger.js';
@@ -7,8 +8,8 @@ import { createApp } from '../../src/http/app.js';
 import { createHttpServer } from '../../src/http/server.js';
 import { systemClock, type Clock } from '../../src/lib/clock.js';
 import { createKey, type CreatedKey } from '../../src/modules/auth/keys.service.js';
-import { freshDbFile } from './db.js';
-import { postgresForTests, type TestPostgres } from './postgres.js';
+import { tempDir } from './db.js';
+import { freshDatabase, onPostgres } from './engine.js';
 
 /**
  * An answer as a test reads it. `T` types the body: pass it where a test relies on a shape
@@ -77,23 +78,10 @@ export interface StartOptions {
   rateLimit?: number;
 }
 
-let postgres: Promise<TestPostgres> | undefined;
-
 /**
- * PROMO_TEST_ENGINE=postgres runs the test servers of a file on PostgreSQL: each gets a fresh
- * migrated database of one server per process (test/support/postgres.ts). A switch for running
- * API test files on the second engine; tests that reach SQLite itself fail there.
+ * The real app on a real database (a fresh one of the engine under test unless told: see
+ * test/support/engine.ts), listening on port 0, with one server and one client key.
  */
-async function freshDatabase(): Promise<string> {
-  if (process.env.PROMO_TEST_ENGINE !== 'postgres') return freshDbFile();
-  postgres ??= postgresForTests().then((found) => {
-    if (found.skip !== false) throw new Error(`PROMO_TEST_ENGINE=postgres: ${found.skip}`);
-    return found.server;
-  });
-  return (await postgres).migratedDatabase();
-}
-
-/** The real app on a real database (a fresh file unless told), listening on port 0, with one server and one client key. */
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
   const dbFile = options.dbFile ?? (await freshDatabase());
   const logLines: LogLine[] = [];
@@ -101,7 +89,9 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     level: 'debug',
     destination: { write: (line: string) => void logLines.push(JSON.parse(line) as LogLine) },
   });
-  const deps = await openDeps({ dbFile, clock: options.clock ?? systemClock, log });
+  // Exports go beside a SQLite file; for a URL they would land in the working directory.
+  const exportsDir = onPostgres() ? join(tempDir('promo-exports-'), 'exports') : undefined;
+  const deps = await openDeps({ dbFile, clock: options.clock ?? systemClock, log, exportsDir });
   const serverKey = await createKey(deps, { kind: 'server', name: 'test server key' });
   const clientKey = await createKey(deps, { kind: 'client', name: 'test client key', origins: options.clientOrigins });
   const app = createApp(deps, {
