@@ -1,6 +1,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Deps } from '../../src/app/deps.js';
 import type { PostgresEngine } from '../../src/db/postgres/engine.js';
+import { isPostgresUrl } from '../../src/db/location.js';
+import { openSqlite } from '../../src/db/sqlite/connect.js';
 import { sqliteEngineOf } from '../../src/db/sqlite/engine.js';
 import { numberedPlaceholders, type PostgresRows, postgresRows } from './postgres-rows.js';
 
@@ -19,6 +21,15 @@ export function sqliteOf(deps: Pick<Deps, 'engine'>): BetterSqlite3.Database {
   const url = (deps.engine as PostgresEngine).pool.options.connectionString;
   if (!url) throw new Error('sqliteOf: this PostgreSQL engine has no connection string');
   return rowsDatabase(postgresRows(url)) as unknown as BetterSqlite3.Database;
+}
+
+/**
+ * The rows of the database at `location` on a connection of the test's own: a SQLite file
+ * (openSqlite), or a postgres:// URL through the bridge, whose close() leaves the bridge open.
+ */
+export function openRows(location: string): BetterSqlite3.Database {
+  if (!isPostgresUrl(location)) return openSqlite(location);
+  return { ...rowsDatabase(postgresRows(location)), close: () => undefined } as unknown as BetterSqlite3.Database;
 }
 
 /** Whether `sqlite` is the PostgreSQL bridge sqliteOf answers on the PostgreSQL pass. */

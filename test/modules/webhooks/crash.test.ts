@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { spawnServe, type SpawnedServer } from '../../support/cli.js';
-import { freshDbFile } from '../../support/db.js';
+import { freshDatabase } from '../../support/engine.js';
 import {
   type Delivery,
   expectedSignature,
@@ -35,7 +35,7 @@ describe('webhooks across a crash', () => {
   });
 
   it('delivers after restart an event whose server was killed before delivering it', async () => {
-    const file = freshDbFile();
+    const file = await freshDatabase();
     // The first POST is never answered: the server dies with it in flight. Later ones get 200.
     receiver = await startReceiver((i) => (i === 0 ? new Promise<number>(() => undefined) : 200));
     const first = await spawnServe(['--db', file, '--workers', '1'], ENV);
