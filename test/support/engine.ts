@@ -1,6 +1,7 @@
+import { join } from 'node:path';
 import type { Deps } from '../../src/app/deps.js';
 import { type DepsOptions, openDeps } from '../../src/root/create-deps.js';
-import { freshDbFile } from './db.js';
+import { freshDbFile, tempDir } from './db.js';
 import { postgresForTests, type TestPostgres } from './postgres.js';
 
 /**
@@ -60,7 +61,11 @@ export async function emptyDatabase(newFilePath: () => string): Promise<string> 
   return (await postgresOfProcess()).emptyDatabase();
 }
 
+/** Where a test's exports go: beside a SQLite file (undefined: the default), a temp folder for a URL (not the working directory). */
+export const testExportsDir = (): string | undefined =>
+  onPostgres() ? join(tempDir('promo-exports-'), 'exports') : undefined;
+
 /** The Deps of a fresh database of the engine under test (openDeps: either engine). */
 export async function openTestDeps(options: Omit<DepsOptions, 'dbFile'> = {}): Promise<Deps> {
-  return openDeps({ ...options, dbFile: await freshDatabase() });
+  return openDeps({ exportsDir: testExportsDir(), ...options, dbFile: await freshDatabase() });
 }

@@ -1,6 +1,5 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { Deps } from '../../src/app/deps.js';
 import { openDeps } from '../../src/root/create-deps.js';
 import { createLogger } from '../../src/app/logger.js';
@@ -8,8 +7,7 @@ import { createApp } from '../../src/http/app.js';
 import { createHttpServer } from '../../src/http/server.js';
 import { systemClock, type Clock } from '../../src/lib/clock.js';
 import { createKey, type CreatedKey } from '../../src/modules/auth/keys.service.js';
-import { tempDir } from './db.js';
-import { freshDatabase, onPostgres } from './engine.js';
+import { freshDatabase, testExportsDir } from './engine.js';
 
 /**
  * An answer as a test reads it. `T` types the body: pass it where a test relies on a shape
@@ -89,9 +87,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     level: 'debug',
     destination: { write: (line: string) => void logLines.push(JSON.parse(line) as LogLine) },
   });
-  // Exports go beside a SQLite file; for a URL they would land in the working directory.
-  const exportsDir = onPostgres() ? join(tempDir('promo-exports-'), 'exports') : undefined;
-  const deps = await openDeps({ dbFile, clock: options.clock ?? systemClock, log, exportsDir });
+  const deps = await openDeps({ dbFile, clock: options.clock ?? systemClock, log, exportsDir: testExportsDir() });
   const serverKey = await createKey(deps, { kind: 'server', name: 'test server key' });
   const clientKey = await createKey(deps, { kind: 'client', name: 'test client key', origins: options.clientOrigins });
   const app = createApp(deps, {
