@@ -58,9 +58,17 @@ export function freshDbFile(): string {
   return file;
 }
 
+/** The tables of the database, by name: sqlite_master, or the public schema's on the PostgreSQL bridge. */
+export function tableNames(sqlite: BetterSqlite3.Database): string[] {
+  const query = isPostgresBridge(sqlite)
+    ? "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1"
+    : "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name";
+  return (sqlite.prepare(query).all() as Array<{ name: string }>).map((row) => row.name);
+}
+
 /** A hash of every row of every table: equal before and after means a request wrote nothing. */
 export function dbFingerprint(sqlite: BetterSqlite3.Database): string {
-  if (isPostgresBridge(sqlite)) return postgresFingerprint(sqlite.rows);
+  if (isPostgresBridge(sqlite)) return postgresFingerprint(sqlite);
   const hash = createHash('sha256');
   const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{
     name: string;
@@ -73,12 +81,10 @@ export function dbFingerprint(sqlite: BetterSqlite3.Database): string {
 }
 
 /** dbFingerprint on the PostgreSQL pass: each table's rows, hashed by the server in a fixed order. */
-function postgresFingerprint(rows: PostgresRows): string {
+function postgresFingerprint(bridge: BetterSqlite3.Database & { rows: PostgresRows }): string {
+  const rows = bridge.rows;
   const hash = createHash('sha256');
-  const tables = rows.query(
-    "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1",
-  ).rows as Array<{ name: string }>;
-  for (const { name } of tables) {
+  for (const name of tableNames(bridge)) {
     const [row] = rows.query(`SELECT md5(string_agg(t::text, E'\\n' ORDER BY t::text)) AS h FROM "${name}" t`).rows;
     hash.update(`${name}:${String(row?.h)}`);
   }

@@ -96,6 +96,11 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     rateLimit: options.rateLimit,
   });
   const server: Server = createHttpServer(app, log);
+  // Longer than fetch's own idle time (4 s), so the client always drops an idle socket first. A
+  // test that blocks its thread for seconds (the PostgreSQL bridge's fingerprint under load)
+  // would otherwise let both timers fire together: the next request goes out on a socket the
+  // server is closing (ECONNRESET).
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
