@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { openSqlite } from '../../src/db/sqlite/connect.js';
 import { fixedClock } from '../../src/lib/clock.js';
 import { expireIdempotencyKeys } from '../../src/modules/idempotency/idempotency.service.js';
 import { spawnServe } from '../support/cli.js';
-import { freshDbFile } from '../support/db.js';
+import { freshDatabase } from '../support/engine.js';
+import { openRows } from '../support/sqlite.js';
 import { errorBody, startTestServer, type TestServer } from '../support/server.js';
 
 const keyed = (key: string) => ({ headers: { 'Idempotency-Key': key } });
 
 function countOrders(file: string): number {
-  const sqlite = openSqlite(file);
+  const sqlite = openRows(file);
   try {
     return (sqlite.prepare('SELECT count(*) AS n FROM orders').get() as { n: number }).n;
   } finally {
@@ -20,7 +20,7 @@ function countOrders(file: string): number {
 
 /** customer events by type for one source_id: what the requests wrote. */
 function eventsOf(file: string, sourceId: string): Record<string, number> {
-  const sqlite = openSqlite(file);
+  const sqlite = openRows(file);
   try {
     const rows = sqlite
       .prepare(
@@ -128,7 +128,7 @@ describe('Idempotency-Key', () => {
     assert.notEqual(later.body.id, first.body.id);
     clock.advance(24 * 60 * 60 * 1000 + 1);
     assert.ok((await expireIdempotencyKeys(server.deps)) >= 1);
-    const sqlite = openSqlite(server.dbFile);
+    const sqlite = openRows(server.dbFile);
     assert.equal((sqlite.prepare('SELECT count(*) AS n FROM idempotency_keys').get() as { n: number }).n, 0);
     sqlite.close();
   });
@@ -136,7 +136,7 @@ describe('Idempotency-Key', () => {
 
 describe('Idempotency-Key across two processes', () => {
   it('writes one order when the same keyed request reaches two servers at the same time', async () => {
-    const file = freshDbFile();
+    const file = await freshDatabase();
     const env = { PROMO_APP_ID: 'idem-app', PROMO_APP_TOKEN: 'idem-token' };
     const a = await spawnServe(['--db', file], env);
     const b = await spawnServe(['--db', file], env);

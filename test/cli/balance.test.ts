@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { freshDbFile } from '../support/db.js';
+import { freshDatabase } from '../support/engine.js';
 import { runCli, spawnServe, type SpawnedServer } from '../support/cli.js';
 
 const ENV = { PROMO_APP_ID: 'balance-cli-app', PROMO_APP_TOKEN: 'balance-cli-token' };
@@ -12,10 +12,11 @@ interface Card {
 }
 
 describe('promo balance and promo loyalty transactions', () => {
-  const db = freshDbFile();
+  let db: string;
   let server: SpawnedServer;
   let cardId: string;
   before(async () => {
+    db = await freshDatabase();
     server = await spawnServe(['--db', db], ENV);
     const campaign = await api('POST', '/v1/campaigns', {
       name: 'CLI program',

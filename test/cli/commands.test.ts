@@ -6,44 +6,55 @@ import BetterSqlite3 from 'better-sqlite3';
 import { loadMigrations } from '../../src/db/sqlite/migrate.js';
 import { runCli, spawnServe } from '../support/cli.js';
 import { freshDbFile, tempDir } from '../support/db.js';
+import { freshDatabase, sqliteOnly } from '../support/engine.js';
 
 const latest = loadMigrations().at(-1)!;
 
 describe('promo commands', () => {
-  it('migrate applies every migration once, then reports up to date', async () => {
-    const db = join(tempDir(), 'm.db');
-    const first = await runCli(['migrate', '--db', db, '--json']);
-    assert.equal(first.code, 0, first.stderr);
-    assert.deepEqual(JSON.parse(first.stdout), {
-      applied: loadMigrations().map((m) => m.name),
-      version: latest.version,
-    });
-    const second = await runCli(['migrate', '--db', db]);
-    assert.equal(second.code, 0);
-    assert.equal(second.stdout, `${db} is up to date (version ${latest.version})\n`);
-  });
-
-  it('refuses a database written by a newer promo, with exit 1 and a clear message', async () => {
-    const db = freshDbFile();
-    const sqlite = new BetterSqlite3(db);
-    sqlite
-      .prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
-      .run(9999, '9999_future', 'x');
-    sqlite.close();
-    for (const args of [['migrate'], ['keys', 'list'], ['serve', '--port', '0']]) {
-      const res = await runCli([...args, '--db', db]);
-      assert.equal(res.code, 1, args.join(' '));
-      assert.deepEqual(JSON.parse(res.stderr), {
-        code: 500,
-        key: 'schema_too_new',
-        message: 'Database is newer than this binary',
-        details: `The database is at schema version 9999, but this promo knows only up to ${latest.version}. Upgrade promo to open it.`,
+  it(
+    'migrate applies every migration once, then reports up to date',
+    sqliteOnly('the SQLite migrations on a new file (PostgreSQL: the baseline, test/db/postgres-schema.test.ts)'),
+    async () => {
+      const db = join(tempDir(), 'm.db');
+      const first = await runCli(['migrate', '--db', db, '--json']);
+      assert.equal(first.code, 0, first.stderr);
+      assert.deepEqual(JSON.parse(first.stdout), {
+        applied: loadMigrations().map((m) => m.name),
+        version: latest.version,
       });
-    }
-  });
+      const second = await runCli(['migrate', '--db', db]);
+      assert.equal(second.code, 0);
+      assert.equal(second.stdout, `${db} is up to date (version ${latest.version})\n`);
+    },
+  );
+
+  it(
+    'refuses a database written by a newer promo, with exit 1 and a clear message',
+    sqliteOnly(
+      'writes the version into the file with better-sqlite3 (the PostgreSQL migrator refusing a newer schema: test/db/postgres-engine.test.ts)',
+    ),
+    async () => {
+      const db = freshDbFile();
+      const sqlite = new BetterSqlite3(db);
+      sqlite
+        .prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
+        .run(9999, '9999_future', 'x');
+      sqlite.close();
+      for (const args of [['migrate'], ['keys', 'list'], ['serve', '--port', '0']]) {
+        const res = await runCli([...args, '--db', db]);
+        assert.equal(res.code, 1, args.join(' '));
+        assert.deepEqual(JSON.parse(res.stderr), {
+          code: 500,
+          key: 'schema_too_new',
+          message: 'Database is newer than this binary',
+          details: `The database is at schema version 9999, but this promo knows only up to ${latest.version}. Upgrade promo to open it.`,
+        });
+      }
+    },
+  );
 
   it('keys create, list and revoke, with --json', async () => {
-    const env = { PROMO_DB: freshDbFile() };
+    const env = { PROMO_DB: await freshDatabase() };
     const created = await runCli(['keys', 'create', '--name', 'shop', '--json'], { env });
     assert.equal(created.code, 0, created.stderr);
     const key = JSON.parse(created.stdout);
@@ -129,12 +140,12 @@ describe('promo commands', () => {
   });
 
   it('keys create prints the headers to use without --json', async () => {
-    const res = await runCli(['keys', 'create'], { env: { PROMO_DB: freshDbFile() } });
+    const res = await runCli(['keys', 'create'], { env: { PROMO_DB: await freshDatabase() } });
     assert.match(res.stdout, /^X-App-Id: [0-9a-f-]{36}\nX-App-Token: [0-9a-f]{64}\n$/);
   });
 
   it('token issues an OAuth token that the server accepts', async () => {
-    const env = { PROMO_DB: freshDbFile() };
+    const env = { PROMO_DB: await freshDatabase() };
     const noKey = await runCli(['token'], { env });
     assert.equal(noKey.code, 1);
     assert.equal(JSON.parse(noKey.stderr).key, 'invalid_app_id');
@@ -200,7 +211,7 @@ describe('promo commands', () => {
   });
 
   it('serve and keys create on the same file at once: both work, and the new key is accepted at once', async () => {
-    const env = { PROMO_DB: freshDbFile(), PROMO_APP_ID: 'boot', PROMO_APP_TOKEN: 'boot-secret' };
+    const env = { PROMO_DB: await freshDatabase(), PROMO_APP_ID: 'boot', PROMO_APP_TOKEN: 'boot-secret' };
     const server = await spawnServe([], env);
     const load = (async () => {
       // Keep the server busy writing (token issues) while the CLI creates keys.

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { PROMO_BIN, runCli, spawnServe } from '../support/cli.js';
 import { freshDbFile, tempDir } from '../support/db.js';
+import { freshDatabase, sqliteOnly } from '../support/engine.js';
 
 const KEY = { PROMO_APP_ID: 'mistakes-app', PROMO_APP_TOKEN: 'mistakes-token' };
 
@@ -21,54 +22,62 @@ function pipeline(script: string): Promise<{ code: number | null; stdout: string
 
 /** A user mistake is one plain sentence on stderr and exit 1: never a 500 body, never a stack. */
 describe('the command line names user mistakes plainly', () => {
-  it('says which folder is missing for backup, export --out, and the --db of migrate and serve', async () => {
-    const db = freshDbFile();
-    const missing = join(tempDir(), 'no-such-folder');
-    const cases: Array<[string[], string]> = [
-      [['backup', join(missing, 'b.db'), '--db', db], join(missing, 'b.db')],
-      [['export', 'order', '--out', join(missing, 'orders.csv'), '--db', db], join(missing, 'orders.csv')],
-      [['migrate', '--db', join(missing, 'promo.db')], join(missing, 'promo.db')],
-      [['serve', '--port', '0', '--db', join(missing, 'promo.db')], join(missing, 'promo.db')],
-    ];
-    for (const [args, path] of cases) {
-      assert.deepEqual(
-        await runCli(args, { env: KEY }),
-        { code: 1, stdout: '', stderr: `error: cannot write ${path}: the folder ${missing} does not exist\n` },
-        args[0],
-      );
-    }
-    assert.equal(existsSync(missing), false);
-  });
+  it(
+    'says which folder is missing for backup, export --out, and the --db of migrate and serve',
+    sqliteOnly('--db names a file in a missing folder, and backup copies the file'),
+    async () => {
+      const db = freshDbFile();
+      const missing = join(tempDir(), 'no-such-folder');
+      const cases: Array<[string[], string]> = [
+        [['backup', join(missing, 'b.db'), '--db', db], join(missing, 'b.db')],
+        [['export', 'order', '--out', join(missing, 'orders.csv'), '--db', db], join(missing, 'orders.csv')],
+        [['migrate', '--db', join(missing, 'promo.db')], join(missing, 'promo.db')],
+        [['serve', '--port', '0', '--db', join(missing, 'promo.db')], join(missing, 'promo.db')],
+      ];
+      for (const [args, path] of cases) {
+        assert.deepEqual(
+          await runCli(args, { env: KEY }),
+          { code: 1, stdout: '', stderr: `error: cannot write ${path}: the folder ${missing} does not exist\n` },
+          args[0],
+        );
+      }
+      assert.equal(existsSync(missing), false);
+    },
+  );
 
-  it('says a --db that names a text file is not a promo database, for every command', async () => {
-    const notes = join(tempDir(), 'notes.txt');
-    writeFileSync(notes, 'not a database\n');
-    const commands = [
-      ['migrate'],
-      ['keys', 'list'],
-      ['export', 'order'],
-      ['backup', join(tempDir(), 'b.db')],
-      ['restore', freshDbFile()],
-      ['serve', '--port', '0'],
-    ];
-    for (const args of commands) {
-      assert.deepEqual(
-        await runCli([...args, '--db', notes], { env: KEY }),
-        { code: 1, stdout: '', stderr: `error: ${notes} is not a promo database (it is not a SQLite file)\n` },
-        args[0],
-      );
-    }
-    assert.equal(readFileSync(notes, 'utf8'), 'not a database\n');
-    const folder = tempDir();
-    assert.deepEqual(await runCli(['migrate', '--db', folder]), {
-      code: 1,
-      stdout: '',
-      stderr: `error: ${folder} is a folder, not a database file\n`,
-    });
-  });
+  it(
+    'says a --db that names a text file is not a promo database, for every command',
+    sqliteOnly('--db names a file that is not SQLite'),
+    async () => {
+      const notes = join(tempDir(), 'notes.txt');
+      writeFileSync(notes, 'not a database\n');
+      const commands = [
+        ['migrate'],
+        ['keys', 'list'],
+        ['export', 'order'],
+        ['backup', join(tempDir(), 'b.db')],
+        ['restore', freshDbFile()],
+        ['serve', '--port', '0'],
+      ];
+      for (const args of commands) {
+        assert.deepEqual(
+          await runCli([...args, '--db', notes], { env: KEY }),
+          { code: 1, stdout: '', stderr: `error: ${notes} is not a promo database (it is not a SQLite file)\n` },
+          args[0],
+        );
+      }
+      assert.equal(readFileSync(notes, 'utf8'), 'not a database\n');
+      const folder = tempDir();
+      assert.deepEqual(await runCli(['migrate', '--db', folder]), {
+        code: 1,
+        stdout: '',
+        stderr: `error: ${folder} is a folder, not a database file\n`,
+      });
+    },
+  );
 
   it('says an import file is missing or a folder, and a bad PROMO_LOG_LEVEL is bad usage (exit 2)', async () => {
-    const db = freshDbFile();
+    const db = await freshDatabase();
     const folder = tempDir();
     assert.deepEqual(await runCli(['import', folder, '--db', db]), {
       code: 1,
@@ -88,7 +97,7 @@ describe('the command line names user mistakes plainly', () => {
   });
 
   it('stops quietly with exit 0 when the reader closes the pipe (promo export | head -1)', async () => {
-    const db = freshDbFile();
+    const db = await freshDatabase();
     // Far more CSV than a pipe holds (64 KiB), so promo is still writing when head has gone.
     const rows = Array.from({ length: 6000 }, (_, i) => `pipe-${i},Customer number ${i} with a long enough name`);
     const csv = join(tempDir(), 'customers.csv');
@@ -102,7 +111,7 @@ describe('the command line names user mistakes plainly', () => {
   });
 });
 
-describe('a mistyped --db makes no database', () => {
+describe('a mistyped --db makes no database', sqliteOnly('a mistyped file path (a URL names no file)'), () => {
   it('is refused by every command but serve and migrate, and the file is not created', async () => {
     const file = join(tempDir(), 'promo-typo.db');
     const orders = join(tempDir(), 'orders.json');

@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli, spawnServe } from '../support/cli.js';
-import { freshDbFile, tempDir } from '../support/db.js';
+import { tempDir } from '../support/db.js';
+import { emptyDatabase, freshDatabase } from '../support/engine.js';
 
 describe('promo serve', () => {
   it('prints exactly `listening on http://HOST:PORT` first, answers, and exits 0 on SIGTERM', async () => {
-    const db = freshDbFile();
+    const db = await freshDatabase();
     const server = await spawnServe(['--db', db]);
     assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/);
     const res = await fetch(`${server.url}/health`);
@@ -15,12 +16,12 @@ describe('promo serve', () => {
   });
 
   it('exits 0 on SIGINT too', async () => {
-    const server = await spawnServe(['--db', freshDbFile()]);
+    const server = await spawnServe(['--db', await freshDatabase()]);
     assert.equal(await server.stop('SIGINT'), 0);
   });
 
   it('finishes a request in flight before exiting', async () => {
-    const env = { PROMO_DB: freshDbFile(), PROMO_APP_ID: 'app', PROMO_APP_TOKEN: 'secret' };
+    const env = { PROMO_DB: await freshDatabase(), PROMO_APP_ID: 'app', PROMO_APP_TOKEN: 'secret' };
     const server = await spawnServe([], env);
     const { request } = await import('node:http');
     // The body arrives in two halves with SIGTERM between them: the answer must still come.
@@ -44,7 +45,7 @@ describe('promo serve', () => {
   });
 
   it('creates one server and one client key on first run and prints them once to stderr', async () => {
-    const db = join(tempDir(), 'first.db');
+    const db = await emptyDatabase(() => join(tempDir(), 'first.db'));
     const first = await spawnServe(['--db', db]);
     await first.stop();
     const printed = first.stderr();
@@ -67,7 +68,7 @@ describe('promo serve', () => {
 
   it('registers keys from the environment and creates none', async () => {
     const env = {
-      PROMO_DB: freshDbFile(),
+      PROMO_DB: await freshDatabase(),
       PROMO_APP_ID: 'env-app',
       PROMO_APP_TOKEN: 'env-secret',
       PROMO_CLIENT_APP_ID: 'env-client',
@@ -96,10 +97,14 @@ describe('promo serve', () => {
   });
 
   it('takes PROMO_HOST and PROMO_PORT from the environment', async () => {
-    const probe = await spawnServe(['--db', freshDbFile()]);
+    const probe = await spawnServe(['--db', await freshDatabase()]);
     const port = new URL(probe.url).port;
     await probe.stop();
-    const child = await runCliUntilListening({ PROMO_DB: freshDbFile(), PROMO_HOST: '127.0.0.1', PROMO_PORT: port });
+    const child = await runCliUntilListening({
+      PROMO_DB: await freshDatabase(),
+      PROMO_HOST: '127.0.0.1',
+      PROMO_PORT: port,
+    });
     assert.equal(child, `listening on http://127.0.0.1:${port}`);
   });
 
@@ -109,7 +114,7 @@ describe('promo serve', () => {
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = (taken.address() as { port: number }).port;
     try {
-      const res = await runCli(['serve', '--port', String(port), '--db', freshDbFile()], {
+      const res = await runCli(['serve', '--port', String(port), '--db', await freshDatabase()], {
         env: { PROMO_APP_ID: 'taken-app', PROMO_APP_TOKEN: 'taken-token' },
       });
       assert.deepEqual(res, {
@@ -123,7 +128,7 @@ describe('promo serve', () => {
   });
 
   it('refuses a bad port with exit 2', async () => {
-    const res = await runCli(['serve', '--port', 'eighty', '--db', freshDbFile()]);
+    const res = await runCli(['serve', '--port', 'eighty', '--db', await freshDatabase()]);
     assert.equal(res.code, 2);
     assert.match(res.stderr, /Invalid port: eighty/);
   });

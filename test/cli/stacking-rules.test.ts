@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DEFAULT_STACKING_RULES } from '../../src/engine/stacking/index.js';
 import { runCli } from '../support/cli.js';
-import { freshDbFile } from '../support/db.js';
+import { freshDatabase } from '../support/engine.js';
 
 describe('promo stacking-rules', () => {
   it('shows the defaults, sets rules as PUT /v1/stacking-rules does, and refuses bad ones with the API error body', async () => {
-    const db = freshDbFile();
+    const db = await freshDatabase();
     const shown = await runCli(['stacking-rules', '--db', db, '--json']);
     assert.equal(shown.code, 0, shown.stderr);
     assert.deepEqual(JSON.parse(shown.stdout), DEFAULT_STACKING_RULES);

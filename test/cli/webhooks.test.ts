@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { runCli } from '../support/cli.js';
-import { freshDbFile } from '../support/db.js';
+import { freshDatabase } from '../support/engine.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { expectedSignature, startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
@@ -18,7 +18,7 @@ describe('promo webhooks', () => {
   });
 
   it('adds, lists, tests and removes webhooks, with the API error bodies', async () => {
-    const db = freshDbFile();
+    const db = await freshDatabase();
     const receiver = await startReceiver((i) => (i === 0 ? 204 : 500));
     receivers.push(receiver);
     const added = await cli(['add', receiver.url, '--events', 'redemption.succeeded,publication.succeeded'], db);

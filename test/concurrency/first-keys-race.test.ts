@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 import { describe, it } from 'node:test';
-import { openSqlite } from '../../src/db/sqlite/connect.js';
-import { freshDbFile } from '../support/db.js';
+import { freshDatabase } from '../support/engine.js';
+import { openRows } from '../support/sqlite.js';
 
 const STARTS = 4;
 const ROUNDS = 2;
@@ -41,7 +41,7 @@ function racer(dbFile: string, go: SharedArrayBuffer): Promise<{ outcome: Promis
 describe('the first keys, with several servers starting at once', () => {
   it('are created once, and handed to one server to announce', async () => {
     for (let round = 0; round < ROUNDS; round++) {
-      const dbFile = freshDbFile();
+      const dbFile = await freshDatabase();
       const go = new SharedArrayBuffer(4);
       const racers = await Promise.all(Array.from({ length: STARTS }, () => racer(dbFile, go)));
       Atomics.store(new Int32Array(go), 0, 1);
@@ -52,7 +52,7 @@ describe('the first keys, with several servers starting at once', () => {
         ['', '', '', 'server,client'],
         `round ${round}`,
       );
-      const sqlite = openSqlite(dbFile);
+      const sqlite = openRows(dbFile);
       const rows = sqlite.prepare('SELECT app_id, kind FROM api_keys ORDER BY kind').all();
       sqlite.close();
       assert.deepEqual(

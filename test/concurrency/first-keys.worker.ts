@@ -4,11 +4,11 @@
  * environment, and answers with what it created.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createDeps } from '../../src/root/create-deps.js';
+import { openDeps } from '../../src/root/create-deps.js';
 import { bootstrapKeys } from '../../src/modules/auth/keys.service.js';
 
 const { dbFile, go } = workerData as { dbFile: string; go: SharedArrayBuffer };
-const deps = createDeps({ dbFile, migrate: false, busyTimeoutMs: 20_000 });
+const deps = await openDeps({ dbFile, migrate: false, busyTimeoutMs: 20_000 });
 parentPort?.postMessage('ready');
 Atomics.wait(new Int32Array(go), 0, 0);
 const created = await bootstrapKeys(deps, {});

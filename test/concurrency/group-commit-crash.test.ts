@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { openSqlite } from '../../src/db/sqlite/connect.js';
 import { spawnServe, type SpawnedServer } from '../support/cli.js';
 import { freshDbFile } from '../support/db.js';
+import { sqliteOnly } from '../support/engine.js';
 
 const ENV = { PROMO_APP_ID: 'gc-app', PROMO_APP_TOKEN: 'gc-token' };
 const CLIENTS = 16;
@@ -27,7 +28,7 @@ function metric(text: string, name: string): number {
   return Number(line?.split(' ')[1]);
 }
 
-describe('group commit survives SIGKILL', () => {
+describe('group commit survives SIGKILL', sqliteOnly("SQLite's group commit"), () => {
   it('loses no answered write and leaves no unanswered write half-applied', async () => {
     const file = freshDbFile();
     const server = await spawnServe(['--db', file], ENV);

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { fixedClock } from '../../src/lib/clock.js';
-import { freshDbFile } from '../support/db.js';
+import { freshDatabase } from '../support/engine.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { sqliteOf } from '../support/sqlite.js';
 
@@ -58,7 +58,7 @@ const ledgerOf = (server: TestServer, voucherId: string) =>
 describe('loyalty earning across two processes', () => {
   it('loses no points when two processes pay orders of one card at once', async () => {
     const ORDERS = 30;
-    const dbFile = freshDbFile();
+    const dbFile = await freshDatabase();
     const server = await startTestServer({ dbFile });
     try {
       // 13 points an order of 10.00: 3 fixed, 10 for every 1.00.
@@ -97,7 +97,7 @@ describe('loyalty earning across two processes', () => {
 
   it('the pending-points sweep activates each due row once when two processes sweep at once', async () => {
     const ORDERS = 40;
-    const dbFile = freshDbFile();
+    const dbFile = await freshDatabase();
     const server = await startTestServer({ dbFile, clock: fixedClock(T0) });
     try {
       const code = await programWithMember(server, [

@@ -4,7 +4,7 @@
  * (each earns on the customer's card through the paid-order seam); `sweep <dbFile> <startAtMs>
  * <clock ISO>` runs the pending-points sweep once at that time. Prints one JSON line.
  */
-import { createDeps } from '../../src/root/create-deps.js';
+import { openDeps } from '../../src/root/create-deps.js';
 import { internalActor } from '../../src/lib/actor.js';
 import { fixedClock } from '../../src/lib/clock.js';
 import { activateDuePendingPointsSweep } from '../../src/modules/loyalty/pending-points/pending-points.sweep.js';
@@ -12,7 +12,7 @@ import { createOrder } from '../../src/modules/orders/orders.service.js';
 
 const [mode, dbFile, startAt, ...rest] = process.argv.slice(2) as [string, string, string, ...string[]];
 const clock = mode === 'sweep' ? fixedClock(rest[0] as string) : undefined;
-const deps = createDeps({ dbFile, migrate: false, busyTimeoutMs: 20_000, ...(clock ? { clock } : {}) });
+const deps = await openDeps({ dbFile, migrate: false, busyTimeoutMs: 20_000, ...(clock ? { clock } : {}) });
 // Both processes start together: each waits for the same instant.
 while (Date.now() < Number(startAt)) await new Promise((resolve) => setTimeout(resolve, 1));
 if (mode === 'earn') {

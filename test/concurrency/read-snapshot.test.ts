@@ -8,6 +8,7 @@ import type { Database } from '../../src/db/database.js';
 import { directReads } from '../../src/db/direct-reads.js';
 import { findApiKey } from '../../src/modules/auth/auth.repository.js';
 import { freshDbFile } from '../support/db.js';
+import { sqliteOnly } from '../support/engine.js';
 
 /**
  * The reader connection's per-tick read transaction (db/sqlite/read-snapshot.ts) and the raw-row
@@ -35,7 +36,7 @@ function opened() {
   return { db: handle.db, other, close };
 }
 
-describe('reads on the reader connection', () => {
+describe('reads on the reader connection', sqliteOnly("SQLite's reader connection and its snapshots"), () => {
   it("share one snapshot within a tick; another connection's commit reaches the next tick's reads", async () => {
     const { db, other, close } = opened();
     await nextMacrotask();
@@ -81,7 +82,7 @@ describe('reads on the reader connection', () => {
   });
 });
 
-describe('rows of the statement cache', () => {
+describe('rows of the statement cache', sqliteOnly("better-sqlite3's statement cache"), () => {
   it("are better-sqlite3's own objects: keys, order, duplicate names, values, a changed schema", () => {
     const sqlite = new BetterSqlite3(':memory:');
     sqlite.exec("CREATE TABLE t (a, b, c); INSERT INTO t VALUES (1, 'x', NULL), (2, 'y', 3.5)");

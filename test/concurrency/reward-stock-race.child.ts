@@ -4,12 +4,12 @@
  * (each in its own transaction, as a redemption would) and prints how many it won and lost.
  */
 import { createInterface } from 'node:readline';
-import { createDeps } from '../../src/root/create-deps.js';
+import { openDeps } from '../../src/root/create-deps.js';
 import { AppError } from '../../src/lib/errors.js';
 import { claimRewardStock } from '../../src/modules/rewards/rewards.service.js';
 
 const [dbFile, rewardId, tries] = process.argv.slice(2) as [string, string, string];
-const deps = createDeps({ dbFile, migrate: false, busyTimeoutMs: 20_000 });
+const deps = await openDeps({ dbFile, migrate: false, busyTimeoutMs: 20_000 });
 process.stdout.write('ready\n');
 await new Promise<void>((resolve) => createInterface({ input: process.stdin }).once('line', () => resolve()));
 let won = 0;

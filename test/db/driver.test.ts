@@ -3,12 +3,13 @@ import { describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { openDatabase } from '../../src/db/sqlite/connect.js';
 import { assertCommitStats, freshDbFile } from '../support/db.js';
+import { sqliteOnly } from '../support/engine.js';
 
 const insertCategory = (id: string) =>
   sql`INSERT INTO categories (id, name, hierarchy, created_at) VALUES (${id}, ${id}, 1, 't')`;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('the driver', () => {
+describe('the driver', sqliteOnly('the SQLite driver: reader connection and group commit'), () => {
   it('runs reads beside a running transaction, on committed data only', async () => {
     const { db, close } = openDatabase(freshDbFile(), { groupCommit: true, separateReads: true });
     const events: string[] = [];

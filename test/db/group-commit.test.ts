@@ -9,6 +9,7 @@ import { walBytes } from '../../src/db/sqlite/wal.js';
 import { HAND_OFF_MS } from '../../src/jobs/portion-size.js';
 import { createDeps } from '../../src/root/create-deps.js';
 import { assertCommitStats, freshDbFile } from '../support/db.js';
+import { sqliteOnly } from '../support/engine.js';
 
 const insertKey = (name: string) =>
   sql`INSERT INTO api_keys (app_id, kind, name, token_hash, created_at) VALUES (${name}, 'server', ${name}, 'h', 't')`;
@@ -23,7 +24,7 @@ function committedNames(file: string): string[] {
   }
 }
 
-describe('group commit', () => {
+describe('group commit', sqliteOnly("SQLite's group commit"), () => {
   it('commits transactions that arrive together once; a failing one loses only its own writes', async () => {
     const file = freshDbFile();
     const { db, commitStats, close } = openDatabase(file, { groupCommit: true });
@@ -182,7 +183,7 @@ async function checkpointBesideTransaction(deps: Deps, checkpoint: () => Promise
 }
 
 /** The checkpoints a command runs on its own writer (jobs/follow.ts): between the runner's transactions. */
-describe('checkpoints on the writer connection', () => {
+describe('checkpoints on the writer connection', sqliteOnly("SQLite's WAL checkpoints"), () => {
   it('empties the log once the open transaction and its batch are committed', async () => {
     const dbFile = freshDbFile();
     const deps = createDeps({ dbFile });

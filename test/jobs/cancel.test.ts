@@ -3,9 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { requestCancel } from '../../src/jobs/cancel.service.js';
 import { internalActor } from '../../src/lib/actor.js';
 import { startImportStaging } from '../../src/modules/vouchers/voucher-import.service.js';
-import { openSqlite } from '../../src/db/sqlite/connect.js';
 import { runCli, spawnServe, type SpawnedServer } from '../support/cli.js';
-import { freshDbFile } from '../support/db.js';
+import { freshDatabase } from '../support/engine.js';
+import { openRows } from '../support/sqlite.js';
 import { discountCampaign } from '../support/factories.js';
 import type { EndedJob } from '../support/jobs.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -22,7 +22,7 @@ const ended = (id: string, status: string) => ({
 
 describe('promo jobs cancel, with the job running in a promo serve', () => {
   let server: SpawnedServer;
-  const file = freshDbFile();
+  let file: string;
   const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const res = await fetch(`${server.url}${path}`, {
       method,
@@ -32,7 +32,7 @@ describe('promo jobs cancel, with the job running in a promo serve', () => {
     return (await res.json()) as T;
   };
   const vouchersInFile = () => {
-    const sqlite = openSqlite(file);
+    const sqlite = openRows(file);
     try {
       return (sqlite.prepare('SELECT count(*) AS n FROM vouchers').get() as { n: number }).n;
     } finally {
@@ -40,6 +40,7 @@ describe('promo jobs cancel, with the job running in a promo serve', () => {
     }
   };
   before(async () => {
+    file = await freshDatabase();
     server = await spawnServe(['--db', file, '--workers', '1'], ENV);
   });
   after(async () => {

@@ -7,6 +7,7 @@ import type { JobRunner } from '../../src/jobs/runner.js';
 import { testRunner, waitForJob } from '../support/jobs.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { sqliteOf } from '../support/sqlite.js';
+import { sqliteOnly } from '../support/engine.js';
 
 const MiB = 1024 * 1024;
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -61,7 +62,7 @@ async function generationWalPeak(
   }
 }
 
-describe('WAL checkpoints beside bulk jobs', () => {
+describe('WAL checkpoints beside bulk jobs', sqliteOnly("SQLite's WAL checkpoints"), () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer();

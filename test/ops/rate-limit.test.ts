@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import sdk from '@voucherify/sdk';
 import { createKey, type CreatedKey } from '../../src/modules/auth/keys.service.js';
 import { runCli } from '../support/cli.js';
-import { freshDbFile } from '../support/db.js';
+import { freshDatabase } from '../support/engine.js';
 import { startTestServer, type TestResponse, type TestServer } from '../support/server.js';
 
 const budgetHeaders = (res: TestResponse) =>
@@ -131,7 +131,7 @@ describe('the server-wide default budget', () => {
 
 describe('promo keys create --rate-limit', () => {
   it('stores the budget and lists it', async () => {
-    const file = freshDbFile();
+    const file = await freshDatabase();
     const created = await runCli(['keys', 'create', '--rate-limit', '120', '--name', 'shop', '--db', file, '--json']);
     assert.equal(created.code, 0, created.stderr);
     assert.equal((JSON.parse(created.stdout) as { rate_limit: number }).rate_limit, 120);

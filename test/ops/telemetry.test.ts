@@ -3,7 +3,7 @@ import { networkInterfaces } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import parsePrometheus from 'parse-prometheus-text-format';
 import { runCli, spawnServe } from '../support/cli.js';
-import { freshDbFile } from '../support/db.js';
+import { freshDatabase } from '../support/engine.js';
 import { discountCampaign } from '../support/factories.js';
 import { testRunner, waitForJob } from '../support/jobs.js';
 import { startTestServer, type LogLine, type TestServer } from '../support/server.js';
@@ -210,7 +210,7 @@ describe('promo serve logs and metrics', () => {
   const headers = { 'X-App-Id': KEY.PROMO_APP_ID, 'X-App-Token': KEY.PROMO_APP_TOKEN };
 
   it('writes JSON lines on stderr; --log-level warn leaves requests out', async () => {
-    const file = freshDbFile();
+    const file = await freshDatabase();
     const server = await spawnServe(['--db', file], KEY);
     const res = await fetch(`${server.url}/v1/customers/nobody`, { headers });
     const requestId = res.headers.get('x-request-id');
@@ -245,7 +245,7 @@ describe('promo serve logs and metrics', () => {
   });
 
   it('logs its shutdown on SIGTERM and SIGINT: when it stops listening, and once the database is closed', async () => {
-    const file = freshDbFile();
+    const file = await freshDatabase();
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       const server = await spawnServe(['--db', file], KEY);
       assert.equal((await fetch(`${server.url}/health`)).status, 200);
@@ -273,13 +273,13 @@ describe('promo serve logs and metrics', () => {
   });
 
   it('refuses a log level it does not know', async () => {
-    const res = await runCli(['serve', '--db', freshDbFile(), '--log-level', 'loud']);
+    const res = await runCli(['serve', '--db', await freshDatabase(), '--log-level', 'loud']);
     assert.equal(res.code, 2);
     assert.equal(res.stderr, 'error: Invalid log level: loud (fatal, error, warn, info, debug, trace, silent)\n');
   });
 
   it('opens /metrics to loopback only, or to the bearer of PROMO_METRICS_TOKEN', async (t) => {
-    const file = freshDbFile();
+    const file = await freshDatabase();
     const open = await spawnServe(['--db', file, '--host', '0.0.0.0'], KEY);
     try {
       const port = new URL(open.url).port;

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { describe, it } from 'node:test';
 import { spawnServe } from '../support/cli.js';
-import { freshDbFile } from '../support/db.js';
+import { freshDatabase } from '../support/engine.js';
 
 const MB = 1024 * 1024;
 
@@ -40,7 +40,10 @@ function postWithoutKey(url: string, body: Buffer): Promise<{ status: number; bo
  */
 describe('unauthenticated bodies, on promo serve', { skip: process.platform !== 'linux' && 'reads /proc' }, () => {
   it('answers 30 parallel unauthenticated 15 MB POSTs 401, its resident set within 50 MB of idle', async () => {
-    const server = await spawnServe(['--db', freshDbFile()], { PROMO_APP_ID: 'rss-app', PROMO_APP_TOKEN: 'rss-token' });
+    const server = await spawnServe(['--db', await freshDatabase()], {
+      PROMO_APP_ID: 'rss-app',
+      PROMO_APP_TOKEN: 'rss-token',
+    });
     const pid = server.child.pid as number;
     try {
       const body = Buffer.alloc(15 * MB, 0x20);

@@ -72,7 +72,8 @@ export function spawnServe(args: string[], env: Record<string, string> = {}): Pr
     let stdout = '';
     let stderr = '';
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), 20_000);
+    // Generous: a loaded machine (other test files, a PostgreSQL beside them) can take half a minute to start one.
+    const timer = setTimeout(() => reject(new Error(`serve did not start in 60 s: ${stderr}`)), 60_000);
     child.stderr.on('data', (d) => (stderr += d));
     child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
     child.stdout.on('data', (d) => {

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { openSqlite } from '../../src/db/sqlite/connect.js';
 import type { CommitStats } from '../../src/db/sqlite/group-commit.js';
 import { loadMigrations, migrate } from '../../src/db/sqlite/migrate.js';
+import type { PostgresRows } from './postgres-rows.js';
+import { isPostgresBridge } from './sqlite.js';
 
 /**
  * A migrated template database, made once per set of migrations (keyed by their hash) and
@@ -56,8 +58,17 @@ export function freshDbFile(): string {
   return file;
 }
 
+/** The tables of the database, by name: sqlite_master, or the public schema's on the PostgreSQL bridge. */
+export function tableNames(sqlite: BetterSqlite3.Database): string[] {
+  const query = isPostgresBridge(sqlite)
+    ? "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1"
+    : "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name";
+  return (sqlite.prepare(query).all() as Array<{ name: string }>).map((row) => row.name);
+}
+
 /** A hash of every row of every table: equal before and after means a request wrote nothing. */
 export function dbFingerprint(sqlite: BetterSqlite3.Database): string {
+  if (isPostgresBridge(sqlite)) return postgresFingerprint(sqlite);
   const hash = createHash('sha256');
   const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{
     name: string;
@@ -65,6 +76,17 @@ export function dbFingerprint(sqlite: BetterSqlite3.Database): string {
   for (const { name } of tables) {
     hash.update(name);
     for (const row of sqlite.prepare(`SELECT * FROM "${name}"`).iterate()) hash.update(JSON.stringify(row));
+  }
+  return hash.digest('hex');
+}
+
+/** dbFingerprint on the PostgreSQL pass: each table's rows, hashed by the server in a fixed order. */
+function postgresFingerprint(bridge: BetterSqlite3.Database & { rows: PostgresRows }): string {
+  const rows = bridge.rows;
+  const hash = createHash('sha256');
+  for (const name of tableNames(bridge)) {
+    const [row] = rows.query(`SELECT md5(string_agg(t::text, E'\\n' ORDER BY t::text)) AS h FROM "${name}" t`).rows;
+    hash.update(`${name}:${String(row?.h)}`);
   }
   return hash.digest('hex');
 }
@@ -86,6 +108,7 @@ export function assertCommitStats(stats: CommitStats, counts: Pick<CommitStats, 
  * hashing the whole file around every refused request is spared.
  */
 export function fingerprintWatch(sqlite: BetterSqlite3.Database): () => string {
+  if (isPostgresBridge(sqlite)) return () => dbFingerprint(sqlite);
   const version = sqlite
     .prepare("SELECT total_changes() || ':' || (SELECT data_version FROM pragma_data_version) AS v")
     .pluck();

@@ -7,8 +7,7 @@ import { createApp } from '../../src/http/app.js';
 import { createHttpServer } from '../../src/http/server.js';
 import { systemClock, type Clock } from '../../src/lib/clock.js';
 import { createKey, type CreatedKey } from '../../src/modules/auth/keys.service.js';
-import { freshDbFile } from './db.js';
-import { postgresForTests, type TestPostgres } from './postgres.js';
+import { freshDatabase, testExportsDir } from './engine.js';
 
 /**
  * An answer as a test reads it. `T` types the body: pass it where a test relies on a shape
@@ -77,23 +76,10 @@ export interface StartOptions {
   rateLimit?: number;
 }
 
-let postgres: Promise<TestPostgres> | undefined;
-
 /**
- * PROMO_TEST_ENGINE=postgres runs the test servers of a file on PostgreSQL: each gets a fresh
- * migrated database of one server per process (test/support/postgres.ts). A switch for running
- * API test files on the second engine; tests that reach SQLite itself fail there.
+ * The real app on a real database (a fresh one of the engine under test unless told: see
+ * test/support/engine.ts), listening on port 0, with one server and one client key.
  */
-async function freshDatabase(): Promise<string> {
-  if (process.env.PROMO_TEST_ENGINE !== 'postgres') return freshDbFile();
-  postgres ??= postgresForTests().then((found) => {
-    if (found.skip !== false) throw new Error(`PROMO_TEST_ENGINE=postgres: ${found.skip}`);
-    return found.server;
-  });
-  return (await postgres).migratedDatabase();
-}
-
-/** The real app on a real database (a fresh file unless told), listening on port 0, with one server and one client key. */
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
   const dbFile = options.dbFile ?? (await freshDatabase());
   const logLines: LogLine[] = [];
@@ -101,7 +87,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     level: 'debug',
     destination: { write: (line: string) => void logLines.push(JSON.parse(line) as LogLine) },
   });
-  const deps = await openDeps({ dbFile, clock: options.clock ?? systemClock, log });
+  const deps = await openDeps({ dbFile, clock: options.clock ?? systemClock, log, exportsDir: testExportsDir() });
   const serverKey = await createKey(deps, { kind: 'server', name: 'test server key' });
   const clientKey = await createKey(deps, { kind: 'client', name: 'test client key', origins: options.clientOrigins });
   const app = createApp(deps, {
@@ -110,6 +96,11 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     rateLimit: options.rateLimit,
   });
   const server: Server = createHttpServer(app, log);
+  // Longer than fetch's own idle time (4 s), so the client always drops an idle socket first. A
+  // test that blocks its thread for seconds (the PostgreSQL bridge's fingerprint under load)
+  // would otherwise let both timers fire together: the next request goes out on a socket the
+  // server is closing (ECONNRESET).
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

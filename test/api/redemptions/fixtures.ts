@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { createHash } from 'node:crypto';
+import { tableNames } from '../../support/db.js';
 import type { TestServer } from '../../support/server.js';
 
 /**
@@ -108,21 +109,23 @@ export function calculatedOrder(
   };
 }
 
-/** Every row of every table but those named, and every customer's columns but the redemption summary. */
+/**
+ * Every row of every table but those named, and every customer's columns but the redemption
+ * summary. Rows are hashed in sorted order: PostgreSQL gives no order without ORDER BY, and an
+ * updated row moves there.
+ */
 export function fingerprintBut(sqlite: BetterSqlite3.Database, tables: string[]): string {
   const hash = createHash('sha256');
-  const names = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{
-    name: string;
-  }>;
-  for (const { name } of names.filter((t) => !tables.includes(t.name))) {
+  for (const name of tableNames(sqlite).filter((t) => !tables.includes(t))) {
     hash.update(name);
-    for (const row of sqlite.prepare(`SELECT * FROM "${name}"`).iterate() as Iterable<Record<string, unknown>>) {
-      const kept =
+    const rows = (sqlite.prepare(`SELECT * FROM "${name}"`).all() as Array<Record<string, unknown>>).map((row) =>
+      JSON.stringify(
         name === 'customers'
           ? Object.fromEntries(Object.entries(row).filter(([k]) => !k.startsWith('redemptions_') && k !== 'updated_at'))
-          : row;
-      hash.update(JSON.stringify(kept));
-    }
+          : row,
+      ),
+    );
+    for (const row of rows.sort()) hash.update(row);
   }
   return hash.digest('hex');
 }

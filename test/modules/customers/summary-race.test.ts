@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 import { describe, it } from 'node:test';
-import { createDeps } from '../../../src/root/create-deps.js';
+import { openDeps } from '../../../src/root/create-deps.js';
 import { internalActor } from '../../../src/lib/actor.js';
 import { addLoyaltyPoints } from '../../../src/modules/customers/customer-summary.service.js';
 import { createCustomer, getCustomer } from '../../../src/modules/customers/customers.service.js';
-import { freshDbFile } from '../../support/db.js';
+import { freshDatabase } from '../../support/engine.js';
 
 const WORKERS = 4;
 const ROUNDS = 25;
@@ -26,8 +26,8 @@ function race(dbFile: string, customerId: string): Promise<{ spent: number; refu
 
 describe('customer summary under concurrent writers', () => {
   it('counts every order and spends exactly the points there are, across four connections', async () => {
-    const dbFile = freshDbFile();
-    const deps = createDeps({ dbFile });
+    const dbFile = await freshDatabase();
+    const deps = await openDeps({ dbFile });
     try {
       const { customer } = await createCustomer(deps, internalActor(), { source_id: 'racer' });
       await deps.db.transaction().execute((trx) =>

@@ -3,7 +3,7 @@
  * transactions that each spend one loyalty point and count one redemption and one order.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createDeps } from '../../../src/root/create-deps.js';
+import { openDeps } from '../../../src/root/create-deps.js';
 import { AppError } from '../../../src/lib/errors.js';
 import {
   addLoyaltyPoints,
@@ -12,7 +12,7 @@ import {
 } from '../../../src/modules/customers/customer-summary.service.js';
 
 const { dbFile, customerId, rounds } = workerData as { dbFile: string; customerId: string; rounds: number };
-const deps = createDeps({ dbFile, migrate: false, busyTimeoutMs: 20_000, synchronous: 'NORMAL' });
+const deps = await openDeps({ dbFile, migrate: false, busyTimeoutMs: 20_000, synchronous: 'NORMAL' });
 const campaign = { id: 'camp_race', name: 'Race Program' };
 let spent = 0;
 let refused = 0;

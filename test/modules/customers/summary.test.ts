@@ -12,6 +12,7 @@ import { freshDbFile } from '../../support/db.js';
 import { customerObject } from './fixtures.js';
 import { assertCustomerObject } from './reference.js';
 import { sqliteOf } from '../../support/sqlite.js';
+import { openTestDeps, sqliteOnly } from '../../support/engine.js';
 
 const T0 = '2024-02-01T00:00:00.000Z';
 const T1 = '2024-02-02T00:00:00.000Z';
@@ -41,8 +42,8 @@ function rejectsWith(key: string, details?: string) {
 describe('customer summary services', () => {
   let deps: Deps;
   const clock = fixedClock(T0);
-  before(() => {
-    deps = createDeps({ dbFile: freshDbFile(), clock });
+  before(async () => {
+    deps = await openTestDeps({ clock });
   });
   after(() => deps.close());
 
@@ -107,34 +108,42 @@ describe('customer summary services', () => {
     });
   });
 
-  it('counts an order with one statement text whatever its amount (the statement cache keeps it)', async () => {
-    // A connection of its own, so that no earlier test has prepared anything yet.
-    const own = createDeps({ dbFile: freshDbFile(), clock });
-    const prepared: string[] = [];
-    const sqlite = sqliteOf(own);
-    const prepare = sqlite.prepare.bind(sqlite);
-    sqlite.prepare = ((source: string) => {
-      prepared.push(source);
-      return prepare(source);
-    }) as typeof sqlite.prepare;
-    try {
-      const id = (await createCustomer(own, internalActor(), { source_id: 'one-statement' })).customer.id;
-      for (const amount of [1000, 2001, 3777]) {
-        await own.db.transaction().execute((trx) =>
-          summary.recordOrderInSummary(trx, {
-            customer_id: id,
-            amount,
-            order_date: '2024-01-10T00:00:00.000Z',
-            at: T1,
-          }),
+  it(
+    'counts an order with one statement text whatever its amount (the statement cache keeps it)',
+    sqliteOnly("better-sqlite3's statement cache"),
+    async () => {
+      // A connection of its own, so that no earlier test has prepared anything yet.
+      const own = createDeps({ dbFile: freshDbFile(), clock });
+      const prepared: string[] = [];
+      const sqlite = sqliteOf(own);
+      const prepare = sqlite.prepare.bind(sqlite);
+      sqlite.prepare = ((source: string) => {
+        prepared.push(source);
+        return prepare(source);
+      }) as typeof sqlite.prepare;
+      try {
+        const id = (await createCustomer(own, internalActor(), { source_id: 'one-statement' })).customer.id;
+        for (const amount of [1000, 2001, 3777]) {
+          await own.db.transaction().execute((trx) =>
+            summary.recordOrderInSummary(trx, {
+              customer_id: id,
+              amount,
+              order_date: '2024-01-10T00:00:00.000Z',
+              at: T1,
+            }),
+          );
+        }
+        assert.equal(
+          prepared.filter((source) => source.startsWith('update "customers"')).length,
+          1,
+          prepared.join('\n'),
         );
+        assert.equal((await getCustomer(own, id)).summary.orders.total_amount, 6778);
+      } finally {
+        await own.close();
       }
-      assert.equal(prepared.filter((source) => source.startsWith('update "customers"')).length, 1, prepared.join('\n'));
-      assert.equal((await getCustomer(own, id)).summary.orders.total_amount, 6778);
-    } finally {
-      await own.close();
-    }
-  });
+    },
+  );
 
   it('refuses to withdraw more than was counted, and the transaction leaves nothing behind', async () => {
     const id = await newCustomer('orders-guard');

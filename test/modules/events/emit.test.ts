@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Deps } from '../../../src/app/deps.js';
-import { createDeps } from '../../../src/root/create-deps.js';
 import { internalActor, type Actor } from '../../../src/lib/actor.js';
 import { fixedClock } from '../../../src/lib/clock.js';
 import { AppError } from '../../../src/lib/errors.js';
@@ -17,7 +16,7 @@ import {
 import { activityQuerySchema } from '../../../src/modules/events/events.schemas.js';
 import { parse } from '../../../src/lib/validate.js';
 import { emit, listCustomerEvents } from '../../../src/modules/events/events.service.js';
-import { freshDbFile } from '../../support/db.js';
+import { openTestDeps } from '../../support/engine.js';
 
 const T0 = '2024-07-01T00:00:00.000Z';
 const apiActor: Actor = {
@@ -28,8 +27,8 @@ const apiActor: Actor = {
 
 describe('events: emit and the feed', () => {
   let deps: Deps;
-  before(() => {
-    deps = createDeps({ dbFile: freshDbFile(), clock: fixedClock(T0) });
+  before(async () => {
+    deps = await openTestDeps({ clock: fixedClock(T0) });
   });
   after(() => deps.close());
 

@@ -8,6 +8,7 @@ import { streamSourcePage, type KeysetPage } from '../../../src/modules/exports/
 import { freshDbFile } from '../../support/db.js';
 import { explain, planProblems, recordingKysely, ROWS, writeStatistics } from '../../support/query-plans.js';
 import { sqliteOf } from '../../support/sqlite.js';
+import { sqliteOnly } from '../../support/engine.js';
 
 /**
  * No request may hold the main thread for long (docs/architecture.md, Design rules), and so
@@ -16,7 +17,7 @@ import { sqliteOf } from '../../support/sqlite.js';
  * ones, reads from an index without a scan of the table or a sort, with no statistics and with
  * those of a million rows (see test/architecture/query-plans.test.ts).
  */
-describe("query plans of the export job's keyset pages", () => {
+describe("query plans of the export job's keyset pages", sqliteOnly('EXPLAIN QUERY PLAN of SQLite'), () => {
   let deps: Deps;
   const captured: CompiledQuery[] = [];
   let db: Deps['db'];

@@ -2,14 +2,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Deps } from '../../../src/app/deps.js';
-import { createDeps } from '../../../src/root/create-deps.js';
 import type { PortionContext, PortionJob } from '../../../src/jobs/job-step.js';
 import { internalActor } from '../../../src/lib/actor.js';
 import { fixedClock } from '../../../src/lib/clock.js';
 import { exportStep, type ExportPayload } from '../../../src/modules/exports/export.job.js';
 import { createExport } from '../../../src/modules/exports/exports.service.js';
-import { freshDbFile } from '../../support/db.js';
 import { sqliteOf } from '../../support/sqlite.js';
+import { openTestDeps } from '../../support/engine.js';
 
 const NOW = '2024-09-01T00:00:00.000Z';
 const COUNT = 23;
@@ -21,8 +20,8 @@ const COUNT = 23;
  */
 describe('the EXPORT step', () => {
   let deps: Deps;
-  before(() => {
-    deps = createDeps({ dbFile: freshDbFile(), clock: fixedClock(NOW) });
+  before(async () => {
+    deps = await openTestDeps({ clock: fixedClock(NOW) });
     const insert = sqliteOf(deps).prepare(
       "INSERT INTO vouchers (id, code, type, created_at) VALUES (?, ?, 'DISCOUNT_VOUCHER', ?)",
     );

@@ -11,6 +11,7 @@ import { addVouchers } from '../../../src/modules/vouchers/voucher-generation.se
 import { freshDbFile } from '../../support/db.js';
 import { explain, planProblems, recordingKysely } from '../../support/query-plans.js';
 import { sqliteOf } from '../../support/sqlite.js';
+import { sqliteOnly } from '../../support/engine.js';
 
 /**
  * Adding a member looks for the customer's card and for the program's oldest free card. With
@@ -18,7 +19,7 @@ import { sqliteOf } from '../../support/sqlite.js';
  * free one: each lookup must read its own index (sql/0010; the free card sql/0020's
  * vouchers_free, shared with publications), with no scan and no sort.
  */
-describe('the statements of adding a member', () => {
+describe('the statements of adding a member', sqliteOnly('EXPLAIN QUERY PLAN of SQLite'), () => {
   let deps: Deps;
   let captured: CompiledQuery[] = [];
   before(async () => {

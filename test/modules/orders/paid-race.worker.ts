@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { sql } from 'kysely';
-import { createDeps } from '../../../src/root/create-deps.js';
+import { openDeps } from '../../../src/root/create-deps.js';
 import { internalActor } from '../../../src/lib/actor.js';
 import { onOrderPaid } from '../../../src/modules/orders/order-paid.seam.js';
 import { updateOrder } from '../../../src/modules/orders/orders.service.js';
@@ -16,7 +16,7 @@ const { dbFile, racer, orders, start } = workerData as {
   orders: string[];
   start: SharedArrayBuffer;
 };
-const deps = createDeps({ dbFile, migrate: false, busyTimeoutMs: 20_000 });
+const deps = await openDeps({ dbFile, migrate: false, busyTimeoutMs: 20_000 });
 let fired = 0;
 onOrderPaid(deps.seams, async (trx, paid) => {
   fired++;

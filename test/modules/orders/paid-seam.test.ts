@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 import { after, before, describe, it } from 'node:test';
-import { createDeps } from '../../../src/root/create-deps.js';
+import { openDeps } from '../../../src/root/create-deps.js';
 import { internalActor } from '../../../src/lib/actor.js';
 import { AppError } from '../../../src/lib/errors.js';
 import { onOrderPaid, type PaidOrder } from '../../../src/modules/orders/order-paid.seam.js';
 import { createOrder, getOrder, IMPORT_UPSERT, upsertOrder } from '../../../src/modules/orders/orders.service.js';
-import { dbFingerprint, freshDbFile } from '../../support/db.js';
+import { dbFingerprint } from '../../support/db.js';
+import { freshDatabase } from '../../support/engine.js';
 import { requestIdOf, startTestServer, type TestServer } from '../../support/server.js';
 import { sqliteOf } from '../../support/sqlite.js';
 
@@ -130,8 +131,8 @@ describe('the paid-order seam across connections', () => {
   it('fires exactly once per order when four threads, each with its own connection, PUT the same orders to PAID at once', async () => {
     const RACERS = 4;
     const ORDERS = 25;
-    const dbFile = freshDbFile();
-    const deps = createDeps({ dbFile });
+    const dbFile = await freshDatabase();
+    const deps = await openDeps({ dbFile });
     try {
       sqliteOf(deps).exec(
         'CREATE TABLE paid_hits (order_id TEXT NOT NULL, racer INTEGER NOT NULL, status TEXT NOT NULL)',

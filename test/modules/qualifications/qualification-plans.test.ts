@@ -12,13 +12,14 @@ import { listQualifyingVoucherKeys } from '../../../src/modules/vouchers/index.j
 import { freshDbFile } from '../../support/db.js';
 import { explain, planProblems, recordingKysely, writeStatistics } from '../../support/query-plans.js';
 import { sqliteOf } from '../../support/sqlite.js';
+import { sqliteOnly } from '../../support/engine.js';
 
 /**
  * A qualification reads its candidates a batch at a time, newest first: the customer's
  * vouchers, the tiers available now, the standalone vouchers nobody holds, the stacks. With a million
  * vouchers, each batch must walk its own index (no scan, no sort), whatever the cursor.
  */
-describe('the candidate reads of a qualification', () => {
+describe('the candidate reads of a qualification', sqliteOnly('EXPLAIN QUERY PLAN of SQLite'), () => {
   let deps: Deps;
   let captured: CompiledQuery[] = [];
   before(async () => {

@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Deps } from '../../../src/app/deps.js';
-import { createDeps } from '../../../src/root/create-deps.js';
 import { presentRedemption } from '../../../src/modules/redemptions/redemptions.presenter.js';
 import {
   findRedemptionById,
   insertRedemptions,
   type NewRedemptionRow,
 } from '../../../src/modules/redemptions/redemptions.repository.js';
-import { freshDbFile } from '../../support/db.js';
 import { assertRedemptionMatches } from '../../support/redemption-shape.js';
+import { openTestDeps } from '../../support/engine.js';
 
 /**
  * The redemptions table (sql/0015) and presentRedemption: every kind of record the list holds
@@ -117,7 +116,7 @@ const rollback: NewRedemptionRow = {
 describe('redemption storage', () => {
   let deps: Deps;
   before(async () => {
-    deps = createDeps({ dbFile: freshDbFile() });
+    deps = await openTestDeps();
     await insertRedemptions(deps.db, [parent, child, failed, rollback]);
   });
   after(async () => deps.close());
@@ -212,11 +211,11 @@ describe('redemption storage', () => {
   it('refuses a failure without its code, and a success marked FAILED', async () => {
     await assert.rejects(
       insertRedemptions(deps.db, [{ ...failed, id: 'rf_x', failure_code: null }]),
-      /CHECK constraint failed/,
+      /CHECK constraint failed|violates check constraint/,
     );
     await assert.rejects(
       insertRedemptions(deps.db, [{ ...parent, id: 'r_x', status: 'FAILED' }]),
-      /CHECK constraint failed/,
+      /CHECK constraint failed|violates check constraint/,
     );
   });
 });

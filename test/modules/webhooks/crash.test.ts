@@ -1,4 +1,4 @@
-import { freshDbFile } from '../../support/db.js';
+import { freshDatabase } from '../../support/engine.js';
 import { crashSuite } from './crash.suite.js';
 
-crashSuite('webhooks across a crash', async () => freshDbFile());
+crashSuite('webhooks across a crash', freshDatabase);
