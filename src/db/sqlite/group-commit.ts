@@ -66,10 +66,6 @@ export class GroupCommit {
   private draining = false;
   readonly stats: CommitStats = { batches: 0, transactions: 0, commitSeconds: 0, transactionSeconds: 0 };
   private heldSince = 0;
-  // Prepared once: every transaction runs the first two, and exec would parse them each time.
-  private readonly savepoint: BetterSqlite3.Statement;
-  private readonly release: BetterSqlite3.Statement;
-  private readonly rollbackTo: BetterSqlite3.Statement;
 
   constructor(
     private readonly sqlite: BetterSqlite3.Database,
@@ -79,11 +75,7 @@ export class GroupCommit {
     private readonly busy: () => boolean = () => false,
     /** Right after each COMMIT (the reader's snapshot ends: db/sqlite/read-snapshot.ts). */
     private readonly committed: () => void = () => {},
-  ) {
-    this.savepoint = sqlite.prepare(`savepoint ${SAVEPOINT}`);
-    this.release = sqlite.prepare(`release ${SAVEPOINT}`);
-    this.rollbackTo = sqlite.prepare(`rollback to ${SAVEPOINT}`);
-  }
+  ) {}
 
   /** The batch a write outside any transaction joins, if one is open (it then waits for it too). */
   get openBatch(): Batch | null {
@@ -96,7 +88,7 @@ export class GroupCommit {
       this.open = new Batch();
       this.schedule();
     }
-    this.savepoint.run();
+    this.sqlite.exec(`savepoint ${SAVEPOINT}`);
     if (this.depth === 0) this.heldSince = performance.now();
     this.depth += 1;
   }
@@ -104,7 +96,7 @@ export class GroupCommit {
   /** Keeps the transaction's writes in the batch; the caller waits for the batch's `durable`. */
   commit(): Batch {
     const batch = this.open as Batch;
-    this.release.run();
+    this.sqlite.exec(`release ${SAVEPOINT}`);
     batch.size += 1;
     batch.kept = true;
     this.end();
@@ -112,8 +104,7 @@ export class GroupCommit {
   }
 
   rollback(): void {
-    this.rollbackTo.run();
-    this.release.run();
+    this.sqlite.exec(`rollback to ${SAVEPOINT}; release ${SAVEPOINT}`);
     this.end();
   }
 
