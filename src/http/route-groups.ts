@@ -11,13 +11,19 @@ const LEADING = new Set(['client', 'management', 'v1']);
  * as the routes match (they are not case-sensitive). No route has a parameter among these.
  */
 export function groupOf(path: string): string {
-  const key: string[] = [];
-  for (const segment of path.toLowerCase().split('/')) {
-    if (segment === '') continue;
-    key.push(segment);
-    if (!LEADING.has(segment)) break;
+  // Every request asks: only the leading segments are cut and lower-cased, not the whole path.
+  let key = '';
+  for (let start = 0; start < path.length; ) {
+    const slash = path.indexOf('/', start);
+    const end = slash < 0 ? path.length : slash;
+    if (end > start) {
+      const segment = path.slice(start, end).toLowerCase();
+      key = key === '' ? segment : `${key}/${segment}`;
+      if (!LEADING.has(segment)) break;
+    }
+    start = end + 1;
   }
-  return key.join('/');
+  return key;
 }
 
 const unrouted: Middleware<AppState> = (_ctx, next) => next();

@@ -29,6 +29,8 @@ function unhandled(ctx: AppContext): AppError | undefined {
 }
 
 /** A plain object or array answer, which Koa would otherwise serialize after every middleware ran. */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 export const isJsonAnswer = (body: unknown): boolean =>
   typeof body === 'object' &&
   body !== null &&
@@ -49,8 +51,10 @@ export function errorRenderer(log: Logger, bodyTimeoutMs: number) {
       await next();
       appError = unhandled(ctx);
       if (!appError && isJsonAnswer(ctx.body)) {
+        // The header first, as Koa's `type` setter spells it: a string body then keeps it (no
+        // text/plain guess replaced by a second MIME lookup).
+        ctx.set('Content-Type', JSON_TYPE);
         ctx.body = stringifyJson(ctx.body);
-        ctx.type = 'application/json';
       }
     } catch (error) {
       appError = translate(error);

@@ -8,6 +8,7 @@ import { AppError, notFound } from '../../../lib/errors.js';
 import { findPromotionStack } from '../../campaigns/index.js';
 import { newId, timeOrderedId } from '../../../lib/ids.js';
 import { inapplicableItem, skippedItem } from './redemption-answer.presenter.js';
+import { presentWrittenRedemption } from '../redemptions.presenter.js';
 import { STORED, type PipelineContext } from './plan-basis.service.js';
 import { planStack, type Customer, type Plan } from './redemption-plan.service.js';
 import { Refusal } from './redemption-refusal.rules.js';
@@ -58,6 +59,7 @@ export function rowContext(
   return {
     at,
     customer,
+    customerSnapshot: customer ? JSON.stringify(customer) : null,
     actor,
     orderId,
     trackingId: body.tracking_id ?? customer?.source_id ?? null,
@@ -66,19 +68,28 @@ export function rowContext(
   };
 }
 
-/** The lists of inapplicable and skipped redeemables are left out when empty, as the validation's are (the reference's examples). */
-function answer(plan: Plan, written: RedemptionWritten, requestId: string) {
+/**
+ * The lists of inapplicable and skipped redeemables are left out when empty, as the validation's are (the reference's examples).
+ * Built once the transaction has ended: the writer is not held while the answer is presented.
+ */
+function answer({ plan, written }: Redeemed, requestId: string) {
   const inapplicable = plan.inapplicable.map((i) => inapplicableItem(i.loaded, i.failure, requestId));
   const skipped = plan.skipped.map((s) => skippedItem(s.loaded, s.key));
   return {
     redemptions: written.children,
-    parent_redemption: written.parent,
+    parent_redemption: written.parent ? presentWrittenRedemption(written.parent, written.order) : null,
     order: written.order,
     ...(inapplicable.length > 0 ? { inapplicable_redeemables: inapplicable } : {}),
     ...(skipped.length > 0 ? { skipped_redeemables: skipped } : {}),
   };
 }
 export type RedeemAnswer = ReturnType<typeof answer>;
+
+/** What the transaction did: the plan it made and the records it wrote. */
+interface Redeemed {
+  plan: Plan;
+  written: RedemptionWritten;
+}
 
 /** How a request redeems: `single`, one redeemable with no parent redemption (the legacy endpoints). */
 export interface RedeemShape {
@@ -92,7 +103,7 @@ async function redeemIn(
   body: StackableBody,
   expiredLocks: boolean,
   shape: RedeemShape,
-): Promise<RedeemAnswer> {
+): Promise<Redeemed> {
   if (expiredLocks) await releaseExpiredLocks(trx, ctx.at);
   // The session's reservations come free for this redemption's own guarded claims, just below.
   if (body.session?.key) await consumeSession(trx, body.session.key, ctx.at);
@@ -114,7 +125,7 @@ async function redeemIn(
     rowContext(body, ctx.actor, ctx.at, plan.customer, plan.order?.id ?? null),
     shape.single,
   );
-  return answer(plan, written, ctx.actor.request_id);
+  return { plan, written };
 }
 
 /** The refusal's failed redemption and event, in a transaction of their own; the 400 that answers it. */
@@ -158,7 +169,8 @@ async function redeemWith(
   // Read before the transaction, on the reader: the writer's turn is the scarce one.
   const expiredLocks = await anyExpiredLocks(deps.db, ctx.at);
   try {
-    return await deps.db.transaction().execute((trx) => redeemIn(deps, trx, ctx, body, expiredLocks, shape));
+    const redeemed = await deps.db.transaction().execute((trx) => redeemIn(deps, trx, ctx, body, expiredLocks, shape));
+    return answer(redeemed, ctx.actor.request_id);
   } catch (error) {
     if (error instanceof Refusal) throw await refuse(deps, ctx, body, error);
     throw error;

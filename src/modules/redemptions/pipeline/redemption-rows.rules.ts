@@ -13,6 +13,8 @@ import type { Failure } from './redeemable-check.rules.js';
 export interface RowContext {
   at: string;
   customer: Customer | null;
+  /** The customer's snapshot text, serialized once for every row of the request. */
+  customerSnapshot: string | null;
   trackingId: string | null;
   metadata: Record<string, unknown> | null;
   actor: Actor;
@@ -49,7 +51,7 @@ function baseRow(id: string, ctx: RowContext): RedemptionRow {
     promotion_tier_id: null,
     order_id: ctx.orderId,
     order_snapshot: null,
-    customer_snapshot: json(ctx.customer),
+    customer_snapshot: ctx.customerSnapshot,
     voucher_snapshot: null,
     promotion_tier_snapshot: null,
     reward_snapshot: null,

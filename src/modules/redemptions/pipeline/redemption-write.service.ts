@@ -146,8 +146,11 @@ async function announce(trx: Tx, rows: Announced[], ctx: RowContext, type: Redem
 }
 
 export interface RedemptionWritten {
-  /** Null for a single redemption (the legacy calls): its one child stands alone. */
-  parent: RedemptionObject | null;
+  /**
+   * Null for a single redemption (the legacy calls): its one child stands alone. The row, not
+   * its answer: presenting it waits until the transaction has let the writer go.
+   */
+  parent: RedemptionRow | null;
   children: RedemptionObject[];
   /** The parent's order snapshot: the answer's `order` is that very text. */
   order: RawJson | null;
@@ -262,11 +265,10 @@ export async function writeRedemption(
     actor: ctx.actor,
     at: ctx.at,
   });
-  const parentOrder = parent ? snapshotOf(parent) : snapshotOf(children[0]!);
   return {
-    parent: parent ? presentWrittenRedemption(parent, parentOrder) : null,
+    parent,
     children: announced.map((a) => a.redemption),
-    order: parentOrder,
+    order: parent ? snapshotOf(parent) : snapshotOf(children[0]!),
   };
 }
 
