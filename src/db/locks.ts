@@ -1,6 +1,8 @@
 import { dialectOf } from './dialect.js';
 import type { Db } from './engine.js';
 
+const NOTHING_LOCKED = Promise.resolve(false);
+
 /** Tables whose rows a transaction may lock before reading what it then writes by. */
 export type LockableTable = 'customers' | 'orders' | 'vouchers';
 
@@ -13,9 +15,16 @@ export type LockableTable = 'customers' | 'orders' | 'vouchers';
  * held these rows before, committed. One order across promo: session key, customer, order,
  * vouchers and cards (docs/concurrency.md). True when it locked: a row read before may since
  * have changed, and must be read again before anything is computed from it.
+ *
+ * Not an async function: on SQLite it answers one settled promise, so a caller on a hot path (an
+ * import upserts a customer per order) makes no promise of its own there (docs/performance.md).
  */
-export async function lockRows(trx: Db, table: LockableTable, ids: readonly string[]): Promise<boolean> {
-  if (ids.length === 0 || dialectOf(trx).name === 'sqlite') return false;
+export function lockRows(trx: Db, table: LockableTable, ids: readonly string[]): Promise<boolean> {
+  if (ids.length === 0 || dialectOf(trx).name === 'sqlite') return NOTHING_LOCKED;
+  return lockedRows(trx, table, ids);
+}
+
+async function lockedRows(trx: Db, table: LockableTable, ids: readonly string[]): Promise<boolean> {
   await trx
     .selectFrom(table)
     .select('id')

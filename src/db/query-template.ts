@@ -1,7 +1,7 @@
 import { SelectQueryNode, type CompiledQuery, type Compilable, type Kysely } from 'kysely';
 import { inBatches, padToBucket } from './batches.js';
 import type { Database } from './database.js';
-import { dialectOf } from './dialect.js';
+import { type DialectSql, dialectOf } from './dialect.js';
 import { directReads } from './direct-reads.js';
 import { transactionRunner } from './direct-transactions.js';
 import type { Db } from './engine.js';
@@ -71,11 +71,13 @@ function templateOf(compiled: CompiledQuery, names: ReadonlySet<string>): Templa
 export function queryTemplate<P extends Record<string, unknown>, O>(
   build: (db: Db, param: Param<P>, shape: string) => Compilable<O>,
 ): (db: Db, params: P, shape?: string) => Promise<O[]> {
-  const templates = new Map<string, Template>();
+  // Compiled per engine too: a process may hold both (a copy from a file to PostgreSQL). One map
+  // per engine rather than a key joining engine and shape: an import runs five templates an order,
+  // and a joined key is a new string to flatten and hash on every call.
+  const byEngine: Record<DialectSql['name'], Map<string, Template>> = { sqlite: new Map(), postgres: new Map() };
   return async (db, params, shape = '') => {
-    // Compiled per engine too: a process may hold both (a copy from a file to PostgreSQL).
-    const key = `${dialectOf(db).name}:${shape}`;
-    let template = templates.get(key);
+    const templates = byEngine[dialectOf(db).name];
+    let template = templates.get(shape);
     if (!template) {
       const names = new Set<string>();
       const token = (name: string) => {
@@ -86,7 +88,7 @@ export function queryTemplate<P extends Record<string, unknown>, O>(
         list: (name: string, count: number) => Array.from({ length: count }, (_, i) => token(`${name}[${i}]`)),
       }) as unknown as Param<P>;
       template = templateOf(build(db, param, shape).compile(), names);
-      templates.set(key, template);
+      templates.set(shape, template);
     }
     const { compiled, slots } = template;
     const parameters: unknown[] = new Array(slots.length);

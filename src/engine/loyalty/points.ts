@@ -34,7 +34,8 @@ export interface PropertyRatio extends Ratio {
   property?: string | null;
 }
 
-export interface ItemTarget {
+/** An earning rule's `applicable_to` entry (the discounts' ItemTarget is an item's index instead). */
+export interface EarningTarget {
   object: ItemTargetObject;
   id: string;
 }
@@ -42,7 +43,7 @@ export interface ItemTarget {
 export interface ItemRatio extends Ratio {
   object?: ItemTargetObject | null;
   id?: string | null;
-  applicable_to?: ItemTarget[] | null;
+  applicable_to?: EarningTarget[] | null;
 }
 
 /** The `loyalty` block of an earning rule, as stored and answered. */
@@ -98,12 +99,12 @@ const wholeSteps = (value: unknown, ratio: Ratio | null | undefined, points: num
 };
 
 /** The targets of an item ratio: `applicable_to`, else its `object` and `id`, else none (every item). */
-export function targetsOf(ratio: ItemRatio): ItemTarget[] {
+export function targetsOf(ratio: ItemRatio): EarningTarget[] {
   if (ratio.applicable_to && ratio.applicable_to.length > 0) return ratio.applicable_to;
   return ratio.object && ratio.id ? [{ object: ratio.object, id: ratio.id }] : [];
 }
 
-function itemMatches(item: EarningItem, target: ItemTarget, collections: EarningInput['collections']): boolean {
+function itemMatches(item: EarningItem, target: EarningTarget, collections: EarningInput['collections']): boolean {
   if (target.object === 'product') return item.product_id === target.id;
   if (target.object === 'sku') return item.sku_id === target.id;
   const members = collections?.get(target.id);

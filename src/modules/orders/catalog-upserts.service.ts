@@ -25,9 +25,3 @@ export const STORE_CATALOG: CatalogUpserts<Tx> = {
   sku: (db, product, input, now) => upsertSku(db, product.id, input, now),
 };
 export const PREVIEW_CATALOG: CatalogUpserts<Db> = { product: previewProduct, sku: previewSku };
-
-/** The catalog upserts, bound to the handle they write on (or preview with). */
-export interface BoundUpserts {
-  product(input: CreateProductInput, now: string): Promise<ProductView>;
-  sku(product: ProductView, input: CreateSkuInput, now: string): Promise<SkuView>;
-}

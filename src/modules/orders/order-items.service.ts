@@ -9,7 +9,7 @@ import {
   type ProductView,
   type SkuView,
 } from '../catalog/index.js';
-import type { BoundUpserts, CatalogUpserts } from './catalog-upserts.service.js';
+import type { CatalogUpserts } from './catalog-upserts.service.js';
 import { withoutNulls, type ItemProductBlock, type ItemSkuBlock } from './orders.presenter.js';
 import type { OrderItemBody } from './orders.schemas.js';
 import type { Db, Tx } from '../../db/engine.js';
@@ -38,12 +38,12 @@ export interface ResolvedItem {
   price: number | null;
 }
 
-/** The catalog entries an order has seen so far, by id and by source id. */
+/** The catalog entries an order has seen so far, by id and by source id (read as maps: no closures per order). */
 class ItemCatalog {
-  private readonly products = new Map<string, ProductView>();
-  private readonly skus = new Map<string, SkuView>();
-  private readonly productSources = new Map<string, ProductView>();
-  private readonly skuSources = new Map<string, SkuView>();
+  readonly products = new Map<string, ProductView>();
+  readonly skus = new Map<string, SkuView>();
+  readonly productSources = new Map<string, ProductView>();
+  readonly skuSources = new Map<string, SkuView>();
 
   constructor(entries: CatalogEntries) {
     entries.products.forEach((p) => this.addProduct(p));
@@ -61,11 +61,6 @@ class ItemCatalog {
     if (s.source_id !== null) this.skuSources.set(s.source_id, s);
     return s;
   }
-
-  product = (id: string) => this.products.get(id);
-  sku = (id: string) => this.skus.get(id);
-  productBySource = (sourceId: string) => this.productSources.get(sourceId);
-  skuBySource = (sourceId: string) => this.skuSources.get(sourceId);
 }
 
 /** How an item names its product and SKU. */
@@ -117,11 +112,11 @@ function differing<T extends Record<string, unknown>>(wanted: T, current: object
   ) as Partial<T>;
 }
 
-interface Resolver {
-  trx: Db;
+interface Resolver<D extends Db> {
+  trx: D;
   catalog: ItemCatalog;
   now: string;
-  upserts: BoundUpserts;
+  upserts: CatalogUpserts<D>;
   /** The transaction's cache of catalog reads, if its caller keeps one (an import portion). */
   shared?: CatalogCache;
 }
@@ -130,29 +125,38 @@ interface Resolver {
  * The order's catalog, for an entry this order is about to write: the transaction's cache is
  * cleared first (it holds only what the database held before any write of the transaction).
  */
-const writing = (r: Resolver): ItemCatalog => {
+const writing = <D extends Db>(r: Resolver<D>): ItemCatalog => {
   clearCatalogCache(r.shared);
   return r.catalog;
 };
 
 /** `override: true`: the block's values replace the catalog's (only those that differ are written). */
-async function overrideProduct(
-  r: Resolver,
+async function overrideProduct<D extends Db>(
+  r: Resolver<D>,
   product: ProductView,
   block: ProductInput | null | undefined,
 ): Promise<ProductView> {
   if (block?.override !== true) return product;
   const changes = differing(productFields(block), product);
   if (Object.keys(changes).length === 0) return product;
-  return writing(r).addProduct(await r.upserts.product({ id: product.id, ...changes }, r.now));
+  return writing(r).addProduct(await r.upserts.product(r.trx, { id: product.id, ...changes }, r.now));
 }
 
-async function overrideSku(r: Resolver, sku: SkuView, block: SkuInput | null | undefined): Promise<SkuView> {
+async function overrideSku<D extends Db>(
+  r: Resolver<D>,
+  sku: SkuView,
+  block: SkuInput | null | undefined,
+): Promise<SkuView> {
   if (block?.override !== true) return sku;
   const changes = differing(skuFields(block), sku);
   if (Object.keys(changes).length === 0) return sku;
   return writing(r).addSku(
-    await r.upserts.sku(r.catalog.product(sku.product_id) as ProductView, { id: sku.id, ...changes }, r.now),
+    await r.upserts.sku(
+      r.trx,
+      r.catalog.products.get(sku.product_id) as ProductView,
+      { id: sku.id, ...changes },
+      r.now,
+    ),
   );
 }
 
@@ -164,23 +168,23 @@ const overrides = (block: ProductInput | SkuInput | null | undefined, fields: ob
  * The catalog product an item names by id or source id; undefined when it names none or one
  * the catalog does not know (the item keeps no link), unless `override: true` creates it.
  */
-async function findOrCreateProduct(
-  r: Resolver,
+async function findOrCreateProduct<D extends Db>(
+  r: Resolver<D>,
   keys: ItemKeys,
   block: ProductInput | null | undefined,
 ): Promise<ProductView | undefined> {
-  if (keys.productId !== undefined) return r.catalog.product(keys.productId);
+  if (keys.productId !== undefined) return r.catalog.products.get(keys.productId);
   if (keys.productSourceId === undefined) return undefined;
-  const known = r.catalog.productBySource(keys.productSourceId);
+  const known = r.catalog.productSources.get(keys.productSourceId);
   if (known) return overrideProduct(r, known, block);
   const fields = productFields(block);
   if (!overrides(block, fields)) return undefined;
-  return writing(r).addProduct(await r.upserts.product({ source_id: keys.productSourceId, ...fields }, r.now));
+  return writing(r).addProduct(await r.upserts.product(r.trx, { source_id: keys.productSourceId, ...fields }, r.now));
 }
 
 /** A SKU the catalog does not know, created (`override: true`) from the item's `sku` block under the item's product. */
-async function createSku(
-  r: Resolver,
+async function createSku<D extends Db>(
+  r: Resolver<D>,
   item: OrderItemBody,
   keys: ItemKeys & { skuSourceId: string },
   label: string,
@@ -192,21 +196,21 @@ async function createSku(
     throw invalidPayload(
       `${label}: a new SKU (source_id ${keys.skuSourceId}) needs its product: product_id or product.source_id`,
     );
-  return writing(r).addSku(await r.upserts.sku(product, { source_id: keys.skuSourceId, ...fields }, r.now));
+  return writing(r).addSku(await r.upserts.sku(r.trx, product, { source_id: keys.skuSourceId, ...fields }, r.now));
 }
 
 /** The SKU an item names (by sku_id, or by source_id when related_object is sku) and its product; undefined when it names none. */
-async function resolveSku(
-  r: Resolver,
+async function resolveSku<D extends Db>(
+  r: Resolver<D>,
   item: OrderItemBody,
   keys: ItemKeys,
   label: string,
 ): Promise<{ sku: SkuView; product: ProductView } | undefined> {
   const { skuId, skuSourceId } = keys;
   let sku: SkuView | undefined;
-  if (skuId !== undefined) sku = r.catalog.sku(skuId);
+  if (skuId !== undefined) sku = r.catalog.skus.get(skuId);
   else if (skuSourceId !== undefined) {
-    const known = r.catalog.skuBySource(skuSourceId);
+    const known = r.catalog.skuSources.get(skuSourceId);
     sku = known ? await overrideSku(r, known, item.sku) : await createSku(r, item, { ...keys, skuSourceId }, label);
   }
   if (sku === undefined) return undefined;
@@ -215,7 +219,7 @@ async function resolveSku(
       `${label}.product_id: SKU ${sku.id} belongs to product ${sku.product_id}, not ${keys.productId}`,
     );
   }
-  const product = r.catalog.product(sku.product_id) as ProductView;
+  const product = r.catalog.products.get(sku.product_id) as ProductView;
   return { sku, product: await overrideProduct(r, product, item.product) };
 }
 
@@ -244,7 +248,7 @@ function skuBlock(sku: SkuView | undefined, block: SkuInput | null | undefined):
   return withoutNulls({ id, source_id, sku: sku.sku, metadata, price, ...skuFields(block) });
 }
 
-async function resolveItem(r: Resolver, item: OrderItemBody, label: string): Promise<ResolvedItem> {
+async function resolveItem<D extends Db>(r: Resolver<D>, item: OrderItemBody, label: string): Promise<ResolvedItem> {
   const keys = keysOf(item);
   const found = await resolveSku(r, item, keys, label);
   const product = found?.product ?? (await findOrCreateProduct(r, keys, item.product));
@@ -273,14 +277,11 @@ export async function resolveItems<D extends Db>(
   shared?: CatalogCache,
 ): Promise<ResolvedItem[]> {
   const keys = items.map(keysOf);
-  const r: Resolver = {
+  const r: Resolver<D> = {
     trx,
     catalog: new ItemCatalog(await findCatalogEntries(trx, refsOf(keys), shared)),
     now,
-    upserts: {
-      product: (input, at) => upserts.product(trx, input, at),
-      sku: (product, input, at) => upserts.sku(trx, product, input, at),
-    },
+    upserts,
     shared,
   };
   const resolved: ResolvedItem[] = [];

@@ -3,7 +3,7 @@ import { listEnvelope } from '../../../lib/pagination.js';
 import { programRewards } from '../../rewards/index.js';
 import { listEarningRules } from '../earning/earning-rules.service.js';
 import type { EarningRulesListQuery } from '../earning/earning-rules.schemas.js';
-import type { TierMapping } from './tiers.schemas.js';
+import type { TierMapping } from '../../../engine/loyalty/points.js';
 import { requireTier } from './tiers.service.js';
 
 type Assignment = Awaited<ReturnType<typeof programRewards>>[number]['assignment'];

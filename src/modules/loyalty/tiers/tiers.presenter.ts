@@ -1,4 +1,4 @@
-import type { TierMapping } from './tiers.schemas.js';
+import type { TierMapping } from '../../../engine/loyalty/points.js';
 import type { LoyaltyTierRow } from './tiers.repository.js';
 
 export interface TierPoints {

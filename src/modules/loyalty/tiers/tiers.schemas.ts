@@ -3,6 +3,7 @@ import { TIER_MAPPING_TYPES } from '../../../lib/enums.js';
 import { bulkBody, isPlainObject, jsonObjectField, shortText } from '../../../lib/fields.js';
 import { LIMITS } from '../../../lib/limits.js';
 import { limit, order, page, querySchema, type QueryOf } from '../../../lib/query-params.js';
+import type { TierMapping } from '../../../engine/loyalty/points.js';
 
 /**
  * Bodies of loyalty tiers (LoyaltyTierBase + metadata): the bulk POST
@@ -25,8 +26,6 @@ const whole = (min: number) =>
       `${PATH} must be an integer of at least ${min}`,
       (v) => v == null || (Number.isSafeInteger(v) && v >= min),
     );
-
-export type TierMapping = { type: 'MULTIPLY'; multiplier: number } | { type: 'CUSTOM'; points: number };
 
 /** Why a mapping value is wrong, or null when it is a valid mapping. */
 function mappingProblem(value: unknown): string | null {
