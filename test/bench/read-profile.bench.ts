@@ -12,24 +12,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchHeaders, BENCH_KEY_ENV, post, PROMO_BIN } from './support/api.js';
 import { cannon } from './support/cannon.js';
+import { eachSample, type Frame, type Profile, shares } from './support/cpu-profile.js';
 import { type Running, spawnListening } from './support/spawn.js';
 
 const DURATION_MS = Number(process.env.BENCH_READ_MS ?? 5000);
 /** µs on CLOCK_MONOTONIC, the profiler's clock in every process of the machine. */
 const now = () => Number(process.hrtime.bigint() / 1000n);
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string };
-  children?: number[];
-}
-interface Profile {
-  nodes: ProfileNode[];
-  startTime: number;
-  samples: number[];
-  timeDeltas: number[];
-}
-type Frame = ProfileNode['callFrame'];
 
 function layerOf(f: Frame): string | null {
   const { url, functionName: name } = f;
@@ -56,40 +44,25 @@ function layerOf(f: Frame): string | null {
 }
 
 function byLayer(profile: Profile, requests: number, window: [number, number]) {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const parent = new Map<number, number>();
-  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const layers = new Map<string, number>();
   const selfTime = new Map<string, number>();
+  const add = (m: Map<string, number>, key: string, us: number) => m.set(key, (m.get(key) ?? 0) + us);
   let busy = 0;
-  let t = profile.startTime;
-  for (let i = 0; i < profile.samples.length; i++) {
-    const delta = profile.timeDeltas[i + 1] ?? 0;
-    t += profile.timeDeltas[i] ?? 0;
-    if (t < window[0] || t > window[1]) continue;
+  eachSample(profile, (at, us, stack) => {
+    if (at < window[0] || at > window[1]) return;
+    const leaf = stack[0] as Frame;
     let layer: string | null = null;
-    let leaf: Frame | null = null;
-    for (let id: number | undefined = profile.samples[i]; id !== undefined; id = parent.get(id)) {
-      const frame = (byId.get(id) as ProfileNode).callFrame;
-      leaf ??= frame;
-      if ((layer = layerOf(frame))) break;
-    }
-    const key = layer ?? `other: ${leaf?.functionName}`;
-    if (key === '(idle)') continue;
-    busy += delta;
-    layers.set(key, (layers.get(key) ?? 0) + delta);
-    const self = `${leaf?.functionName || '(anonymous)'} ${leaf?.url.replace(/^.*\/(src|node_modules)\//, '')}`;
-    selfTime.set(self, (selfTime.get(self) ?? 0) + delta);
-  }
-  const table = (m: Map<string, number>) =>
-    [...m]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 40)
-      .map(([k, v]) => [k, Math.round((v / requests) * 10) / 10, Math.round((v / busy) * 1000) / 10]);
+    for (const frame of stack) if ((layer = layerOf(frame))) break;
+    const key = layer ?? `other: ${leaf.functionName}`;
+    if (key === '(idle)') return;
+    busy += us;
+    add(layers, key, us);
+    add(selfTime, `${leaf.functionName || '(anonymous)'} ${leaf.url.replace(/^.*\/(src|node_modules)\//, '')}`, us);
+  });
   return {
     busy_us_per_request: Math.round(busy / requests),
-    layers: table(layers),
-    self: table(selfTime),
+    layers: shares(layers, requests, busy, 40),
+    self: shares(selfTime, requests, busy, 40),
   };
 }
 

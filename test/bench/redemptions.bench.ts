@@ -20,45 +20,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchHeaders as headers, BENCH_KEY_ENV, pick, post, PROMO_BIN as bin } from './support/api.js';
+import { benchHeaders as headers, BENCH_KEY_ENV, post, PROMO_BIN as bin } from './support/api.js';
+import { redemptionStackBody, seedRedemptionStack } from './support/redemption-stack.js';
 import { commitFigures, meanBatch, tinyCommitRate, writerTime } from './support/commits.js';
 import { cpuSeconds } from './support/cpu.js';
 import { measurePosts, measureThroughput, round } from './support/load.js';
 import { spawnListening } from './support/spawn.js';
 
-const CUSTOMERS = 500;
-const GIFT_CARDS = 100;
 const DURATION_MS = Number(process.env.BENCH_REDEMPTIONS_MS ?? 8000);
-
-async function seed(base: string): Promise<string[]> {
-  const products: string[] = [];
-  for (const [i, price] of [500, 1000, 1500].entries())
-    products.push((await post(`${base}/v1/products`, { source_id: `bench-p${i}`, name: `Product ${i}`, price })).id);
-  const collection = await post(`${base}/v1/product-collections`, {
-    type: 'STATIC',
-    name: 'Bench picks',
-    products: products.slice(0, 2).map((id) => ({ id, object: 'product' })),
-  });
-  const rule = await post(`${base}/v1/validation-rules`, {
-    name: 'Bench picks only',
-    rules: { '1': { name: 'order.amount', conditions: { $more_than: [0] } }, logic: '1' },
-    applicable_to: {
-      included: [{ object: 'products_collection', id: collection.id }],
-      excluded: [],
-      included_all: false,
-    },
-  });
-  await post(`${base}/v1/vouchers/PCT-BENCH`, {
-    type: 'DISCOUNT_VOUCHER',
-    discount: { type: 'PERCENT', percent_off: 10, effect: 'APPLY_TO_ITEMS' },
-    validation_rules: [rule.id],
-  });
-  for (let i = 0; i < GIFT_CARDS; i++)
-    await post(`${base}/v1/vouchers/GIFT-BENCH-${i}`, { type: 'GIFT_VOUCHER', gift: { amount: 100_000_000 } });
-  for (let i = 0; i < CUSTOMERS; i++)
-    await post(`${base}/v1/customers`, { source_id: `c-${i}`, name: `Customer ${i}` });
-  return products;
-}
 
 /**
  * The server's CPU time per request answered during the storm (redemptions and the reads beside
@@ -71,14 +40,7 @@ const serverCpuPerRequest = (before: number | null, after: number | null, reques
 let sequence = 0;
 const redemptionBody = (products: string[]) => () => {
   sequence++;
-  return {
-    customer: { source_id: `c-${pick(CUSTOMERS)}` },
-    order: { items: products.map((id, i) => ({ product_id: id, quantity: 1 + pick(3), price: 500 * (i + 1) })) },
-    redeemables: [
-      { object: 'voucher', id: 'PCT-BENCH' },
-      { object: 'voucher', id: `GIFT-BENCH-${pick(GIFT_CARDS)}`, gift: { credits: 30 } },
-    ],
-  };
+  return redemptionStackBody(products);
 };
 
 const dir = mkdtempSync(join(tmpdir(), 'promo-bench-'));
@@ -88,7 +50,7 @@ const server = await spawnListening([bin, 'serve', '--port', '0', '--db', join(d
   ...BENCH_KEY_ENV,
 });
 try {
-  const body = redemptionBody(await seed(server.url));
+  const body = redemptionBody(await seedRedemptionStack((path, data) => post(`${server.url}${path}`, data)));
   const redeem = (connections: number, durationMs: number) =>
     measurePosts(`${server.url}/v1/redemptions`, { connections, durationMs, headers, body });
   await redeem(32, 2000); // warm-up

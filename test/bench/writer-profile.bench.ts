@@ -14,67 +14,11 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { GroupCommit } from '../../src/db/sqlite/group-commit.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { pick } from './support/api.js';
+import { startTestServer } from '../support/server.js';
+import { eachSample, type Frame, type Profile, shares } from './support/cpu-profile.js';
+import { redemptionStackBody, seedThroughApp } from './support/redemption-stack.js';
 
 const N = Number(process.env.BENCH_PROFILE_N ?? 1500);
-const CUSTOMERS = 500;
-const GIFT_CARDS = 100;
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-interface Profile {
-  nodes: ProfileNode[];
-  startTime: number;
-  samples: number[];
-  timeDeltas: number[];
-}
-
-async function seed(server: TestServer): Promise<string[]> {
-  const post = async (path: string, body: unknown) => {
-    const res = await server.request('POST', path, { body });
-    if (res.status !== 200) throw new Error(`POST ${path}: ${res.status} ${res.text}`);
-    return res.body;
-  };
-  const products: string[] = [];
-  for (const [i, price] of [500, 1000, 1500].entries())
-    products.push((await post('/v1/products', { source_id: `bench-p${i}`, name: `Product ${i}`, price })).id);
-  const collection = await post('/v1/product-collections', {
-    type: 'STATIC',
-    name: 'Bench picks',
-    products: products.slice(0, 2).map((id) => ({ id, object: 'product' })),
-  });
-  const rule = await post('/v1/validation-rules', {
-    name: 'Bench picks only',
-    rules: { '1': { name: 'order.amount', conditions: { $more_than: [0] } }, logic: '1' },
-    applicable_to: {
-      included: [{ object: 'products_collection', id: collection.id }],
-      excluded: [],
-      included_all: false,
-    },
-  });
-  await post('/v1/vouchers/PCT-BENCH', {
-    type: 'DISCOUNT_VOUCHER',
-    discount: { type: 'PERCENT', percent_off: 10, effect: 'APPLY_TO_ITEMS' },
-    validation_rules: [rule.id],
-  });
-  for (let i = 0; i < GIFT_CARDS; i++)
-    await post(`/v1/vouchers/GIFT-BENCH-${i}`, { type: 'GIFT_VOUCHER', gift: { amount: 100_000_000 } });
-  for (let i = 0; i < CUSTOMERS; i++) await post('/v1/customers', { source_id: `c-${i}`, name: `Customer ${i}` });
-  return products;
-}
-
-const body = (products: string[]) => ({
-  customer: { source_id: `c-${pick(CUSTOMERS)}` },
-  order: { items: products.map((id, i) => ({ product_id: id, quantity: 1 + pick(3), price: 500 * (i + 1) })) },
-  redeemables: [
-    { object: 'voucher', id: 'PCT-BENCH' },
-    { object: 'voucher', id: `GIFT-BENCH-${pick(GIFT_CARDS)}`, gift: { credits: 30 } },
-  ],
-});
 
 /**
  * The held intervals (µs on the profiler's clock, CLOCK_MONOTONIC) of every transaction from
@@ -112,8 +56,6 @@ function recordHeld() {
   };
   return { held, cpu };
 }
-
-type Frame = ProfileNode['callFrame'];
 
 /** The layer a sample's time goes to: the first frame from its leaf that names one. */
 function layerOf(f: Frame): string | null {
@@ -161,62 +103,45 @@ const STAGES = [
 ];
 
 function attribute(profile: Profile, held: Array<[number, number]>) {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const parent = new Map<number, number>();
-  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const layers = new Map<string, number>();
   const stages = new Map<string, number>();
   const statements = new Map<string, number>();
   const selfTime = new Map<string, number>();
-  const add = (m: Map<string, number>, k: string, v: number) => m.set(k, (m.get(k) ?? 0) + v);
-  let t = profile.startTime;
+  const add = (m: Map<string, number>, key: string, us: number) => m.set(key, (m.get(key) ?? 0) + us);
+  const fileOf = (f: Frame) => f.url.slice(f.url.indexOf('/src/') + 5);
   let h = 0;
   let total = 0;
-  for (let i = 0; i < profile.samples.length; i++) {
-    const delta = profile.timeDeltas[i + 1] ?? 0; // the time until the next sample is this one's
-    t += profile.timeDeltas[i] ?? 0;
-    while (h < held.length && (held[h] as [number, number])[1] < t) h++;
+  eachSample(profile, (at, us, stack) => {
+    while (h < held.length && (held[h] as [number, number])[1] < at) h++;
     const interval = held[h];
-    if (!interval || t < interval[0]) continue;
-    total += delta;
-    const stack: Frame[] = [];
-    for (let id: number | undefined = profile.samples[i]; id !== undefined; id = parent.get(id))
-      stack.push((byId.get(id) as ProfileNode).callFrame);
+    if (!interval || at < interval[0]) return;
+    total += us;
+    const leaf = stack[0] as Frame;
     let layer: string | null = null;
     for (const f of stack) if ((layer = layerOf(f))) break;
-    add(layers, layer ?? `other: ${(stack[0] as Frame).functionName}`, delta);
-    const leaf = stack[0] as Frame;
-    add(selfTime, `${leaf.functionName || '(anonymous)'} ${leaf.url.slice(leaf.url.indexOf('/src/') + 5)}`, delta);
+    add(layers, layer ?? `other: ${leaf.functionName}`, us);
+    add(selfTime, `${leaf.functionName || '(anonymous)'} ${fileOf(leaf)}`, us);
     if (layer === 'SQLite (native statements)') {
       const caller = stack.find((f) => f.url.includes('/src/modules/'));
-      add(
-        statements,
-        caller ? `${caller.functionName} ${caller.url.slice(caller.url.indexOf('/src/') + 5)}` : '?',
-        delta,
-      );
+      add(statements, caller ? `${caller.functionName} ${fileOf(caller)}` : '?', us);
     }
     const stage = stack.find((f) => f.url.includes('/src/') && STAGES.includes(f.functionName));
-    add(stages, stage?.functionName ?? '(between stages)', delta);
-  }
-  const table = (m: Map<string, number>, top: number) =>
-    [...m]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, top)
-      .map(([k, v]) => [k, Math.round((v / N) * 10) / 10, Math.round((v / total) * 1000) / 10]);
+    add(stages, stage?.functionName ?? '(between stages)', us);
+  });
   return {
     held_us_per_stack_sampled: Math.round(total / N),
-    layers: table(layers, 30),
-    stages: table(stages, 30),
-    statements: table(statements, 30),
-    self: table(selfTime, 40),
+    layers: shares(layers, N, total, 30),
+    stages: shares(stages, N, total, 30),
+    statements: shares(statements, N, total, 30),
+    self: shares(selfTime, N, total, 40),
   };
 }
 
 const server = await startTestServer();
 try {
-  const products = await seed(server);
+  const products = await seedThroughApp(server);
   const redeem = async () => {
-    const res = await server.request('POST', '/v1/redemptions', { body: body(products) });
+    const res = await server.request('POST', '/v1/redemptions', { body: redemptionStackBody(products) });
     if (res.status !== 200) throw new Error(`POST /v1/redemptions: ${res.status} ${res.text}`);
   };
   for (let i = 0; i < 500; i++) await redeem(); // warm-up: JIT, templates, caches
