@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type pg from 'pg';
 import { AppError } from '../../lib/errors.js';
 import type { BulkStatement, DatabaseEngine, StorageUpkeep } from '../engine.js';
@@ -6,6 +5,7 @@ import { POSTGRES_INSTEAD } from '../location.js';
 import { checkCollation, kyselyOver, openPool, type PostgresOptions } from './connect.js';
 import { postgresBulkStatement } from './bulk.js';
 import { withFirstWrite } from './first-write.js';
+import { inSavepoint } from './savepoint.js';
 import './errors.js';
 
 /** The PostgreSQL engine: the port (db/engine.ts) over a pg pool, and the pool for its figures. */
@@ -45,18 +45,7 @@ export function postgresEngineOver(pool: pg.Pool): PostgresEngine {
     db,
     pool,
     rowLocks: true,
-    async inSavepoint(trx, fn) {
-      await sql`SAVEPOINT promo_item`.execute(trx);
-      try {
-        const value = await fn();
-        await sql`RELEASE SAVEPOINT promo_item`.execute(trx);
-        return value;
-      } catch (error) {
-        await sql`ROLLBACK TO SAVEPOINT promo_item`.execute(trx);
-        await sql`RELEASE SAVEPOINT promo_item`.execute(trx);
-        throw error;
-      }
-    },
+    inSavepoint: (trx, fn) => inSavepoint(trx, 'promo_item', fn),
     prepareBulk(query) {
       let statement = bulk.get(query.sql);
       if (!statement) bulk.set(query.sql, (statement = postgresBulkStatement(query)));
