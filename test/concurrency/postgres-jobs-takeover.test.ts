@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
+import { fixedClock } from '../../src/lib/clock.js';
+import { expireDueBuckets } from '../../src/modules/ledgers/points-expiry.sweep.js';
+import { loyaltyCard } from '../modules/ledgers/fixtures.js';
 import { spawnServe, type SpawnedServer } from '../support/cli.js';
 import { postgresForTests, type TestPostgres } from '../support/postgres.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -24,12 +27,13 @@ interface Figures {
 }
 
 /**
- * Bulk jobs on PostgreSQL across two `promo serve` processes on one database: both run a job
- * runner; the one holding the generation's lease is SIGKILLed mid-way, and the other takes the
- * job over (the dead owner's pid is gone on this host) and ends it with exactly the codes asked
- * for. This process's test server, on the same database, only sets up and reads back.
+ * Bulk jobs and sweeps on PostgreSQL across `promo serve` processes on one database. Sweeps: a
+ * server and this process expire the same due buckets at once, each exactly once. Jobs: two
+ * servers run a job runner; the one holding the generation's lease is SIGKILLed mid-way, and the
+ * other takes the job over (the dead owner's pid is gone on this host) and ends it with exactly
+ * the codes asked for. This process's test server, on the same database, sets up and reads back.
  */
-describe('a bulk job on PostgreSQL finished by the second promo serve when the first dies', {
+describe('bulk jobs and sweeps on PostgreSQL across promo serve processes', {
   skip: found.skip,
 }, () => {
   let postgres: TestPostgres;
@@ -42,7 +46,8 @@ describe('a bulk job on PostgreSQL finished by the second promo serve when the f
     servers.push(await spawnServe(['--db', setup.dbFile, '--workers', '2'], ENV));
   });
   after(async () => {
-    for (const server of servers) if (server.child.exitCode === null && !server.child.killed) await server.stop();
+    for (const server of servers)
+      if (server.child.exitCode === null && server.child.signalCode === null) await server.stop();
     await setup?.close();
     await postgres?.close();
   });
@@ -52,10 +57,49 @@ describe('a bulk job on PostgreSQL finished by the second promo serve when the f
         (SELECT row_to_json(j) FROM (SELECT status, cursor, done_count, lease_owner FROM async_actions
                                      WHERE type = 'CAMPAIGN.VOUCHERS_GENERATE') j) AS job,
         (SELECT row_to_json(v) FROM (SELECT count(*) AS n, count(DISTINCT code) AS distinct_codes
-                                     FROM vouchers) v) AS vouchers,
+                                     FROM vouchers WHERE campaign_id = (SELECT id FROM campaigns
+                                                                        WHERE name = 'Takeover')) v) AS vouchers,
         (SELECT vouchers_count FROM campaigns WHERE name = 'Takeover') AS counted`.execute(setup.deps.db);
     return rows[0] as Figures;
   };
+
+  it('expires each due bucket once with a third server and this process sweeping at the same time', async () => {
+    // Cards whose opening points (40 of 100) expired long ago.
+    const { campaign } = await loyaltyCard(setup, 'Sweep race program', 'PG-SWEEP-SEED', 0);
+    const cards = 1000;
+    await sql`INSERT INTO vouchers (id, code, campaign_id, type, loyalty_points, loyalty_balance,
+        loyalty_next_expiration_date, loyalty_next_expiration_points, loyalty_pending_points,
+        loyalty_expired_points, loyalty_subtracted_points, created_at)
+      SELECT 'v_pgsweep' || lpad(i::text, 5, '0'), 'PG-SWEEP-' || i, ${campaign.id}, 'LOYALTY_CARD', 100, 100,
+        '2020-06-01', 40, 0, 0, 0, '2020-01-01T00:00:00.000Z' FROM generate_series(0, ${cards - 1}) AS i`.execute(
+      setup.deps.db,
+    );
+    // The server's round starts before it listens; this process's sweep joins it, 10 buckets a batch.
+    const sweeper = await spawnServe(['--db', setup.dbFile], ENV);
+    await expireDueBuckets({ ...setup.deps, clock: fixedClock(new Date()) }, undefined, 10);
+    try {
+      for (let waited = 0; waited < 60_000; waited += 100) {
+        const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM points_buckets
+          WHERE status = 'ACTIVE' AND expires_on < '2026-01-01'`.execute(setup.deps.db);
+        if (rows[0]?.n === 0) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    } finally {
+      await sweeper.stop('SIGTERM');
+    }
+    const { rows } = await sql`SELECT
+        (SELECT row_to_json(e) FROM (SELECT count(*) AS n, count(DISTINCT voucher_id) AS cards, sum(delta) AS s
+           FROM ledger_entries WHERE type = 'POINTS_EXPIRATION' AND voucher_id LIKE 'v_pgsweep%') e) AS expiries,
+        (SELECT count(*) FROM points_draws d JOIN points_buckets b ON b.id = d.bucket_id
+           WHERE b.expires_on = '2020-06-01') AS draws,
+        (SELECT row_to_json(v) FROM (SELECT sum(loyalty_balance) AS balance, sum(loyalty_expired_points) AS expired
+           FROM vouchers WHERE id LIKE 'v_pgsweep%') v) AS cards`.execute(setup.deps.db);
+    assert.deepEqual(rows[0], {
+      expiries: { n: cards, cards, s: -40 * cards },
+      draws: cards,
+      cards: { balance: 60 * cards, expired: 40 * cards },
+    });
+  });
 
   it('a generation whose server is SIGKILLed is finished by the other with exactly the requested codes', async () => {
     const [a] = servers as [SpawnedServer, SpawnedServer];

@@ -1,5 +1,6 @@
-import { CompiledQuery, sql } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import type { BulkStatement, Tx } from '../engine.js';
+import { inSavepoint } from './savepoint.js';
 
 /** PostgreSQL takes at most 65,535 parameters a statement; a batch stays well below, and below this many rows. */
 const MAX_BATCH_ROWS = 1000;
@@ -33,19 +34,6 @@ function batchSql(shape: InsertShape, rows: number): string {
     tuples.push(`(${Array.from({ length: shape.width }, (_, c) => `$${base + c + 1}`).join(', ')})`);
   }
   return `${shape.head}${tuples.join(', ')}${shape.tail} returning ${shape.firstColumn}`;
-}
-
-async function inSavepoint<T>(trx: Tx, name: string, fn: () => Promise<T>): Promise<T> {
-  await sql.raw(`SAVEPOINT ${name}`).execute(trx);
-  try {
-    const value = await fn();
-    await sql.raw(`RELEASE SAVEPOINT ${name}`).execute(trx);
-    return value;
-  } catch (error) {
-    await sql.raw(`ROLLBACK TO SAVEPOINT ${name}`).execute(trx);
-    await sql.raw(`RELEASE SAVEPOINT ${name}`).execute(trx);
-    throw error;
-  }
 }
 
 /** Inserts `rows` in one statement; answers which went in, by their first column. */

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type pg from 'pg';
 import { AppError } from '../../lib/errors.js';
 import type { BulkStatement, DatabaseEngine, StorageUpkeep } from '../engine.js';
@@ -11,6 +10,7 @@ import { withFirstWrite } from './first-write.js';
 import { checkPool } from './health.js';
 import { sharedRateLimiters } from './rate-limits.js';
 import { retryStats } from './retries.js';
+import { inSavepoint } from './savepoint.js';
 import './errors.js';
 
 /** The PostgreSQL engine: the port (db/engine.ts) over a pg pool, and the pool for its figures. */
@@ -52,18 +52,7 @@ export function postgresEngineOver(pool: pg.Pool, listener?: CacheListener): Pos
     db,
     pool,
     rowLocks: true,
-    async inSavepoint(trx, fn) {
-      await sql`SAVEPOINT promo_item`.execute(trx);
-      try {
-        const value = await fn();
-        await sql`RELEASE SAVEPOINT promo_item`.execute(trx);
-        return value;
-      } catch (error) {
-        await sql`ROLLBACK TO SAVEPOINT promo_item`.execute(trx);
-        await sql`RELEASE SAVEPOINT promo_item`.execute(trx);
-        throw error;
-      }
-    },
+    inSavepoint: (trx, fn) => inSavepoint(trx, 'promo_item', fn),
     prepareBulk(query) {
       let statement = bulk.get(query.sql);
       if (!statement) bulk.set(query.sql, (statement = postgresBulkStatement(query)));
