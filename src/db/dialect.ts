@@ -30,6 +30,12 @@ export interface DialectSql {
   jsonSet(column: string, key: string, valueJson: string): RawBuilder<string>;
   /** Whether `column`'s JSON holds an object under its top-level key `key`. */
   jsonIsObject(column: string, key: string): RawBuilder<SqlBool>;
+  /**
+   * The order rows of a table without a seq column were inserted in: SQLite's rowid. A
+   * PostgreSQL table has none: there `created_at`, then `id` (rows made in one millisecond
+   * come by id, not by insert).
+   */
+  insertOrder: RawBuilder<unknown>;
 }
 
 /**
@@ -67,6 +73,7 @@ const sqliteSql: DialectSql = {
   jsonObjectEntries: (column) => sql`json_each(${sql.ref(column)})`,
   jsonSet: (column, key, valueJson) => sql<string>`json_set(${sql.ref(column)}, ${`$.${key}`}, json(${valueJson}))`,
   jsonIsObject: (column, key) => sql<SqlBool>`json_type(${sql.ref(column)}, ${`$.${key}`}) = 'object'`,
+  insertOrder: sql`rowid`,
 };
 
 const postgresSql: DialectSql = {
@@ -83,6 +90,7 @@ const postgresSql: DialectSql = {
   jsonSet: (column, key, valueJson) =>
     sql<string>`jsonb_set(${sql.ref(column)}::jsonb, ${`{${key}}`}::text[], ${valueJson}::jsonb)::text`,
   jsonIsObject: (column, key) => sql<SqlBool>`json_typeof(${sql.ref(column)}::json -> CAST(${key} AS text)) = 'object'`,
+  insertOrder: sql`created_at, id`,
 };
 
 /** The spelling of the engine `db` runs on. */

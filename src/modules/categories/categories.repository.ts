@@ -1,3 +1,4 @@
+import { dialectOf } from '../../db/dialect.js';
 import { sql, type Selectable } from 'kysely';
 import { keysTemplate } from '../../db/query-template.js';
 import type { CategoryTable } from './categories.table.js';
@@ -24,12 +25,9 @@ export const insertCategory = async (db: Db, row: CategoryRow): Promise<void> =>
     .execute();
 };
 
-/**
- * Every category in the order they were made: by created_at, then id (two made in one
- * millisecond, by their random ids). Both engines; PostgreSQL has no rowid.
- */
+/** Every category in the order they were made (the engine's insert order: dialectOf). */
 export const listCategories = (db: Db): Promise<CategoryRow[]> =>
-  db.selectFrom('categories').selectAll().orderBy('created_at').orderBy('id').execute();
+  db.selectFrom('categories').selectAll().orderBy(dialectOf(db).insertOrder).execute();
 
 export async function updateCategory(
   db: Db,
