@@ -5,6 +5,7 @@ import { assertListMatches, NEWEST_FIRST, seedRedemptions, type Seeded } from '.
 import { serverSideClient, type ServerSideClient } from '../support/sdk.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { sqliteOf } from '../support/sqlite.js';
+import { onPostgres } from '../support/engine.js';
 
 interface List {
   object: string;
@@ -151,11 +152,14 @@ describe('redemptions: a filter window cut at its bound', () => {
     server = await startTestServer();
     await seedRedemptions(server);
     // Copies of the oldest record (r_p1, no voucher), all newer than the seed: the window holds them only.
+    const secondsAfter = onPostgres()
+      ? `to_char(timestamp '2026-02-01' + i * interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+      : `strftime('%Y-%m-%dT%H:%M:%fZ', '2026-02-01', '+' || i || ' seconds')`;
     sqliteOf(server.deps)
       .prepare(
         `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
          INSERT INTO redemptions (id, object, parent_id, created_at, customer_id, tracking_id, metadata, amount, result, status, related_object_type, related_object_id, channel_id, channel_type)
-         SELECT 'r_x' || i, object, parent_id, strftime('%Y-%m-%dT%H:%M:%fZ', '2026-02-01', '+' || i || ' seconds'), customer_id, tracking_id, metadata, amount, result, status,
+         SELECT 'r_x' || i, object, parent_id, ${secondsAfter}, customer_id, tracking_id, metadata, amount, result, status,
            related_object_type, related_object_id, channel_id, channel_type FROM n, redemptions WHERE redemptions.id = 'r_p1'`,
       )
       .run(FILTER_WINDOW_ROWS + extra);

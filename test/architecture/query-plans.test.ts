@@ -65,7 +65,7 @@ function exemptions(path: string, f: Fixture, withStatistics: boolean): { sort: 
 
 describe(
   'query plans of every list variant',
-  sqliteOnly('EXPLAIN QUERY PLAN of SQLite (the PostgreSQL twin: test/architecture/postgres-query-plans.test.ts)'),
+  sqliteOnly('EXPLAIN QUERY PLAN of SQLite (its PostgreSQL twin is still to be written)'),
   () => {
     let deps: Deps;
     let server: Server;
