@@ -34,12 +34,14 @@ function figures(server: TestServer) {
     vouchers: q(
       'SELECT code, holder_id, gift_balance, loyalty_balance, redeemed_quantity, publish_count FROM vouchers ORDER BY seq',
     ),
-    ledger: q('SELECT id, voucher_id, customer_id, delta, balance FROM ledger_entries ORDER BY rowid'),
+    ledger: q('SELECT id, voucher_id, customer_id, delta, balance FROM ledger_entries ORDER BY seq'),
     orders: q('SELECT id, amount, discount_amount, status FROM orders ORDER BY seq'),
     counts: [
-      q('SELECT * FROM order_counts ORDER BY status'),
-      q('SELECT * FROM redemption_counts ORDER BY object, result'),
-      q('SELECT * FROM publication_counts ORDER BY result'),
+      q('SELECT status, sum(total) AS total FROM order_counts GROUP BY status ORDER BY status'),
+      q(
+        'SELECT object, result, sum(total) AS total FROM redemption_counts GROUP BY object, result ORDER BY object, result',
+      ),
+      q('SELECT result, sum(total) AS total FROM publication_counts GROUP BY result ORDER BY result'),
     ],
     redemptions: q('SELECT id, customer_id, amount, result, status FROM redemptions ORDER BY seq'),
   };
