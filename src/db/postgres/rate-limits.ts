@@ -7,7 +7,8 @@ import { isDatabaseError } from '../errors.js';
  * UNLOGGED: a count is worth less than a durable commit per request (an unlogged write's
  * commit waits for no WAL flush); a crash of PostgreSQL empties it, a standby has none, and
  * either only starts the minute's windows anew. Not a migration: it holds no promo data, and
- * the first server that counts a budget makes it (`promo copy` ignores it).
+ * the first server that counts a budget makes it (the schema parity tests compare migrated
+ * databases, which never hold it; promo copy refuses a database holding it, as any table).
  */
 export const RATE_LIMIT_TABLE = 'promo_rate_limits';
 
