@@ -19,6 +19,7 @@ import { testRunner, waitForJob } from '../support/jobs.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { QUIET_PORTION_MS } from '../../src/jobs/portion-size.js';
 import { sqliteOf } from '../support/sqlite.js';
+import { sqliteOnly } from '../support/engine.js';
 
 const jobRow = (server: TestServer, id: string) =>
   sqliteOf(server.deps)
@@ -75,43 +76,47 @@ describe('the job runner', () => {
     assert.deepEqual([codesOf(server, 'RR-A').length, codesOf(server, 'RR-B').length], [3000, 3000]);
   });
 
-  it("sees another connection's commit between two portions (data_version), and grows portions while nobody writes", async () => {
-    const id = await enqueue(server, 'Neighbours', 60_000);
-    const other = openSqlite(server.dbFile);
-    const reports: WorkerReport[] = [];
-    // A command's runner (follow.ts): portions may grow to QUIET_PORTION_MS while nobody writes.
-    const runner = testRunner(server.deps, {
-      quietPortionMs: QUIET_PORTION_MS,
-      onReport: (_, report) => {
-        reports.push(report);
-        // Another process's write, strictly between the 3rd portion and the 4th.
-        if (reports.length === 3)
-          other
-            .prepare(
-              "INSERT INTO products (id, source_id, name, created_at) VALUES ('prod_neighbour', 'neighbour', 'N', '2024-01-01T00:00:00.000Z')",
-            )
-            .run();
-      },
-    });
-    try {
-      assert.equal((await waitForJob(server, id)).status, 'DONE');
-    } finally {
-      await runner.stop();
-      other.close();
-    }
-    assert.ok(reports.length >= 6, `too few portions to judge: ${reports.length}`);
-    assert.deepEqual(
-      reports.slice(0, 6).map((r) => r.neighbours),
-      ['unknown', 'quiet', 'quiet', 'writing', 'quiet', 'quiet'],
-    );
-    // The targets that follow: 40 ms after the API's own commits (the POSTs above), doubling
-    // while quiet, 40 ms again after the other connection's write.
-    const targets = server.logLines
-      .filter((line) => line.msg === 'job portion' && line.job_id === id)
-      .slice(0, 6)
-      .map((line) => line.target_ms);
-    assert.deepEqual(targets, [40, 80, 160, 40, 80, 160]);
-  });
+  it(
+    "sees another connection's commit between two portions (data_version), and grows portions while nobody writes",
+    sqliteOnly("SQLite's data_version and the SQLite file's worker connections"),
+    async () => {
+      const id = await enqueue(server, 'Neighbours', 60_000);
+      const other = openSqlite(server.dbFile);
+      const reports: WorkerReport[] = [];
+      // A command's runner (follow.ts): portions may grow to QUIET_PORTION_MS while nobody writes.
+      const runner = testRunner(server.deps, {
+        quietPortionMs: QUIET_PORTION_MS,
+        onReport: (_, report) => {
+          reports.push(report);
+          // Another process's write, strictly between the 3rd portion and the 4th.
+          if (reports.length === 3)
+            other
+              .prepare(
+                "INSERT INTO products (id, source_id, name, created_at) VALUES ('prod_neighbour', 'neighbour', 'N', '2024-01-01T00:00:00.000Z')",
+              )
+              .run();
+        },
+      });
+      try {
+        assert.equal((await waitForJob(server, id)).status, 'DONE');
+      } finally {
+        await runner.stop();
+        other.close();
+      }
+      assert.ok(reports.length >= 6, `too few portions to judge: ${reports.length}`);
+      assert.deepEqual(
+        reports.slice(0, 6).map((r) => r.neighbours),
+        ['unknown', 'quiet', 'quiet', 'writing', 'quiet', 'quiet'],
+      );
+      // The targets that follow: 40 ms after the API's own commits (the POSTs above), doubling
+      // while quiet, 40 ms again after the other connection's write.
+      const targets = server.logLines
+        .filter((line) => line.msg === 'job portion' && line.job_id === id)
+        .slice(0, 6)
+        .map((line) => line.target_ms);
+      assert.deepEqual(targets, [40, 80, 160, 40, 80, 160]);
+    },
+  );
 
   it('leaves a job leased by a live owner alone, and takes it over once the lease expires', async () => {
     const id = await enqueue(server, 'Lease', 50);

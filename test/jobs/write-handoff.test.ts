@@ -17,6 +17,7 @@ import { discountCampaign } from '../support/factories.js';
 import { testRunner, waitForJob } from '../support/jobs.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { sqliteOf } from '../support/sqlite.js';
+import { sqliteOnly } from '../support/engine.js';
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -43,7 +44,7 @@ const countOf = (server: TestServer, campaign: string): number =>
       .get(campaign) as { n: number }
   ).n;
 
-describe('the write intent (db/sqlite/write-intent.ts)', () => {
+describe('the write intent (db/sqlite/write-intent.ts)', sqliteOnly("the hand-off on SQLite's one write lock"), () => {
   it('tells how long a write has waited, and lets a worker wait until it has the lock', async () => {
     const intent = createWriteIntent();
     assert.equal(waitingMs(intent), -1);
@@ -76,100 +77,106 @@ describe('the write intent (db/sqlite/write-intent.ts)', () => {
   });
 });
 
-describe('API writes beside a generation', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.close());
-
-  it("ends the portion in flight early when an API write waits for the lock, and the job's count stays exact", async () => {
-    // A first portion of 30,000 codes holds the lock for a good second: without the hand-off,
-    // every POST beside it would wait for all of it.
-    const id = await generation(server, 'Handoff', 40_000);
-    const reports: WorkerReport[] = [];
-    const runner = testRunner(server.deps, {
-      registry: generationRegistry(30_000, false),
-      onReport: (_, report) => reports.push(report),
+describe(
+  'API writes beside a generation',
+  sqliteOnly("a job's portion handing SQLite's one write lock to an API write"),
+  () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer();
     });
-    const statuses: number[] = [];
-    try {
-      for (let i = 0; reports.length === 0; i++) {
-        statuses.push((await server.request('POST', '/v1/customers', { body: { source_id: `handoff-${i}` } })).status);
-        await pause(2);
-      }
-      assert.equal((await waitForJob(server, id, 120_000)).status, 'DONE');
-    } finally {
-      await runner.stop();
-    }
-    assert.ok(
-      statuses.every((s) => s === 200),
-      `customer POSTs answered ${[...new Set(statuses)].join(', ')}`,
-    );
-    const [first] = reports;
-    assert.equal(first?.state, 'continue');
-    assert.ok(first.items > 0 && first.items < 30_000, `the first portion inserted ${first.items} codes of 30,000`);
-    assert.equal(countOf(server, 'Handoff'), 40_000);
-    const counted = await server.request('GET', '/v1/campaigns/Handoff');
-    assert.deepEqual([counted.body.vouchers_count, counted.body.vouchers_generation_status], [40_000, 'DONE']);
-  });
+    after(() => server.close());
 
-  it("keeps the portion whole while the wait stays under the hand-off (PROMO_HAND_OFF_MS, the runner's handOffMs)", async () => {
-    const id = await generation(server, 'HandoffLong', 40_000);
-    const reports: WorkerReport[] = [];
-    const runner = testRunner(server.deps, {
-      registry: generationRegistry(30_000, false),
-      handOffMs: 60_000,
-      onReport: (_, report) => reports.push(report),
-    });
-    try {
-      for (let i = 0; reports.length === 0; i++) {
-        assert.equal(
-          (await server.request('POST', '/v1/customers', { body: { source_id: `handoff-long-${i}` } })).status,
-          200,
-        );
-        await pause(2);
-      }
-      assert.equal((await waitForJob(server, id, 120_000)).status, 'DONE');
-    } finally {
-      await runner.stop();
-    }
-    assert.deepEqual([reports[0]?.state, reports[0]?.items], ['continue', 30_000]);
-    assert.equal(countOf(server, 'HandoffLong'), 40_000);
-    assert.deepEqual([parseHandOffMs(undefined), parseHandOffMs('5')], [undefined, 5]);
-    for (const bad of ['0', '1001', '2.5', 'soon'])
-      assert.throws(() => parseHandOffMs(bad), {
-        message: `Invalid PROMO_HAND_OFF_MS: ${bad} (milliseconds, 1..1000)`,
+    it("ends the portion in flight early when an API write waits for the lock, and the job's count stays exact", async () => {
+      // A first portion of 30,000 codes holds the lock for a good second: without the hand-off,
+      // every POST beside it would wait for all of it.
+      const id = await generation(server, 'Handoff', 40_000);
+      const reports: WorkerReport[] = [];
+      const runner = testRunner(server.deps, {
+        registry: generationRegistry(30_000, false),
+        onReport: (_, report) => reports.push(report),
       });
-  });
-
-  it('overlaps two portions of one generation on two threads, and ends the job once', async () => {
-    const id = await generation(server, 'Overlap', 20_000);
-    const reports: WorkerReport[] = [];
-    const runner = testRunner(server.deps, {
-      workers: 2,
-      registry: generationRegistry(500, true),
-      onReport: (_, report) => reports.push(report),
+      const statuses: number[] = [];
+      try {
+        for (let i = 0; reports.length === 0; i++) {
+          statuses.push(
+            (await server.request('POST', '/v1/customers', { body: { source_id: `handoff-${i}` } })).status,
+          );
+          await pause(2);
+        }
+        assert.equal((await waitForJob(server, id, 120_000)).status, 'DONE');
+      } finally {
+        await runner.stop();
+      }
+      assert.ok(
+        statuses.every((s) => s === 200),
+        `customer POSTs answered ${[...new Set(statuses)].join(', ')}`,
+      );
+      const [first] = reports;
+      assert.equal(first?.state, 'continue');
+      assert.ok(first.items > 0 && first.items < 30_000, `the first portion inserted ${first.items} codes of 30,000`);
+      assert.equal(countOf(server, 'Handoff'), 40_000);
+      const counted = await server.request('GET', '/v1/campaigns/Handoff');
+      assert.deepEqual([counted.body.vouchers_count, counted.body.vouchers_generation_status], [40_000, 'DONE']);
     });
-    try {
-      assert.equal((await waitForJob(server, id, 120_000)).status, 'DONE');
-    } finally {
-      await runner.stop();
-    }
-    assert.equal(countOf(server, 'Overlap'), 20_000);
-    const ended = server.logLines.filter((line) => line.msg === 'job ended' && line.job_id === id);
-    assert.deepEqual(
-      ended.map((line) => line.state),
-      ['finished'],
-    );
-    // A portion that found the job ended by the other one is not reported; each reported portion moved the cursor.
-    assert.ok(
-      reports.length >= 4 && reports.every((r) => r.items > 0),
-      JSON.stringify(reports.map((r) => [r.state, r.items])),
-    );
-    assert.equal(
-      reports.reduce((sum, r) => sum + r.items, 0),
-      20_000,
-    );
-  });
-});
+
+    it("keeps the portion whole while the wait stays under the hand-off (PROMO_HAND_OFF_MS, the runner's handOffMs)", async () => {
+      const id = await generation(server, 'HandoffLong', 40_000);
+      const reports: WorkerReport[] = [];
+      const runner = testRunner(server.deps, {
+        registry: generationRegistry(30_000, false),
+        handOffMs: 60_000,
+        onReport: (_, report) => reports.push(report),
+      });
+      try {
+        for (let i = 0; reports.length === 0; i++) {
+          assert.equal(
+            (await server.request('POST', '/v1/customers', { body: { source_id: `handoff-long-${i}` } })).status,
+            200,
+          );
+          await pause(2);
+        }
+        assert.equal((await waitForJob(server, id, 120_000)).status, 'DONE');
+      } finally {
+        await runner.stop();
+      }
+      assert.deepEqual([reports[0]?.state, reports[0]?.items], ['continue', 30_000]);
+      assert.equal(countOf(server, 'HandoffLong'), 40_000);
+      assert.deepEqual([parseHandOffMs(undefined), parseHandOffMs('5')], [undefined, 5]);
+      for (const bad of ['0', '1001', '2.5', 'soon'])
+        assert.throws(() => parseHandOffMs(bad), {
+          message: `Invalid PROMO_HAND_OFF_MS: ${bad} (milliseconds, 1..1000)`,
+        });
+    });
+
+    it('overlaps two portions of one generation on two threads, and ends the job once', async () => {
+      const id = await generation(server, 'Overlap', 20_000);
+      const reports: WorkerReport[] = [];
+      const runner = testRunner(server.deps, {
+        workers: 2,
+        registry: generationRegistry(500, true),
+        onReport: (_, report) => reports.push(report),
+      });
+      try {
+        assert.equal((await waitForJob(server, id, 120_000)).status, 'DONE');
+      } finally {
+        await runner.stop();
+      }
+      assert.equal(countOf(server, 'Overlap'), 20_000);
+      const ended = server.logLines.filter((line) => line.msg === 'job ended' && line.job_id === id);
+      assert.deepEqual(
+        ended.map((line) => line.state),
+        ['finished'],
+      );
+      // A portion that found the job ended by the other one is not reported; each reported portion moved the cursor.
+      assert.ok(
+        reports.length >= 4 && reports.every((r) => r.items > 0),
+        JSON.stringify(reports.map((r) => [r.state, r.items])),
+      );
+      assert.equal(
+        reports.reduce((sum, r) => sum + r.items, 0),
+        20_000,
+      );
+    });
+  },
+);

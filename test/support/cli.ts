@@ -69,6 +69,11 @@ async function requestWithEnvKey<T>(
 export function spawnServe(args: string[], env: Record<string, string> = {}): Promise<SpawnedServer> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [PROMO_BIN, 'serve', '--port', '0', ...args], { env: cleanEnv(env) });
+    // A test process that ends without stopping it (a failed test, --test-force-exit) must not
+    // leave a server running on the machine.
+    const killOnExit = (): void => void child.kill('SIGKILL');
+    process.once('exit', killOnExit);
+    child.once('exit', () => process.off('exit', killOnExit));
     let stdout = '';
     let stderr = '';
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
