@@ -52,7 +52,7 @@ export interface WebhookDeliveryTable {
   writer_xid: Generated<number | null>;
 }
 
-/** The fan-out's place (sql/0036): the last event, by (event_xid, event_seq), that has its deliveries. */
+/** The fan-out's place (sql/0035): the last event, by (event_xid, event_seq), that has its deliveries. */
 export interface WebhookFanoutTable {
   id: number;
   event_xid: number | null;

@@ -1,4 +1,4 @@
--- The PostgreSQL twin of sql/sqlite/0036_webhook_sending_order.sql. Here writer_xid is filled by
+-- The PostgreSQL twin of sql/sqlite/0035_webhook_sending_order.sql. Here writer_xid is filled by
 -- its default: the id (xid8, as a bigint) of the transaction that writes the row. The fan-out
 -- and the sender read only below the horizon of running transactions, in (writer_xid, seq)
 -- order (src/modules/webhooks/fanout.repository.ts, queue.repository.ts): a row that appears
