@@ -25,7 +25,7 @@ async function makeData(server: TestServer): Promise<string[]> {
     assert.equal(res.status, 200, `${method} ${path}: ${res.text}`);
     return res.body;
   };
-  await ok('POST', '/management/v1/projects/proj_promo/webhooks', {
+  const hook = await ok('POST', '/management/v1/projects/proj_promo/webhooks', {
     target_url: 'https://crm.example/hooks',
     events: ['redemption.succeeded'],
   });
@@ -71,6 +71,8 @@ async function makeData(server: TestServer): Promise<string[]> {
     '/v1/publications?limit=10',
     '/v1/validation-rules',
     '/v1/stacking-rules',
+    // A webhook's GET fans its waiting events out into deliveries first: the copy carries both.
+    `/management/v1/projects/proj_promo/webhooks/${hook.id}`,
     '/management/v1/projects/proj_promo/webhooks',
   ];
 }
@@ -166,7 +168,7 @@ describe('promo copy --from promo.db --to postgres://…', { skip: found.skip },
       code: 409,
       key: 'database_not_empty',
       message: 'Database not empty',
-      details: `The PostgreSQL database ${name} is not empty: it has 51 table(s) (public.api_keys, public.async_action_failures, public.async_action_items, ...). promo copy writes only into an empty database: CREATE DATABASE <name> TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`,
+      details: `The PostgreSQL database ${name} is not empty: it has 52 table(s) (public.api_keys, public.async_action_failures, public.async_action_items, ...). promo copy writes only into an empty database: CREATE DATABASE <name> TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`,
     });
     assert.equal(refused.stdout, '');
   });

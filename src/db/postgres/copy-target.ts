@@ -56,6 +56,9 @@ export async function openCopyTarget(url: string, migrations: readonly Migration
     await refuseTables(client);
     await applyPending(client, migrations, "in the caller's");
     const tables = await describeTables(client);
+    // The migrations seed a few rows (the webhooks' fan-out place, counters' keys); the source
+    // holds its own of them, which are the ones to keep: the copy fills empty tables.
+    await client.query(`TRUNCATE ${[...tables.keys()].map(quoted).join(', ')}`);
     for (const name of tables.keys()) await client.query(`ALTER TABLE ${quoted(name)} DISABLE TRIGGER USER`);
     const order = await parentsFirst(client, [...tables.keys()]);
     return {
