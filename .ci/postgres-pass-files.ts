@@ -9,7 +9,7 @@
  * A file is listed when none of its tests failed (a skipped test is not a failure: SQLite-only
  * tests skip themselves on PostgreSQL). TAP names the location of a failure only, so the files
  * are those of npm test (every *.test.ts(x) under test/ but test/bench/) minus every file a `not ok`
- * names. Every other file is left out until the engine's gaps are closed (docs/pending/pgsuite.md
+ * names. Every other file is left out until the engine's gaps are closed (docs/postgres.md
  * lists them).
  */
 import { readdirSync, readFileSync } from 'node:fs';
