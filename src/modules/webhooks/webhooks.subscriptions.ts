@@ -10,6 +10,7 @@ import {
   presentCard,
   presentTransaction,
 } from '../ledgers/index.js';
+import { onTierChanged } from '../loyalty/index.js';
 import { onPublicationSucceeded, getCreatedPublication } from '../publications/index.js';
 import { onRedemptionsRolledBack, onRedemptionsSucceeded, presentRedemption } from '../redemptions/index.js';
 import { onGenerationCompleted } from '../vouchers/index.js';
@@ -78,6 +79,11 @@ export function subscribeWebhooks(deps: Deps): void {
     // Read only when a webhook wants it: the publication as create-publication answers it.
     const data = async () => ({ publication: await getCreatedPublication({ db: trx }, publicationId) });
     await recordEvent(deps, trx, { type: 'publication.succeeded', data, entityId: publicationId, actor, at });
+  });
+  onTierChanged(deps.seams, async (trx, { event, customerId, actor, at }) => {
+    // The customer event's data as it is: the reference's tier event data (customer, campaign, tier(s)).
+    if (!event) return;
+    await recordEvent(deps, trx, { type: event.type, data: () => event.data, entityId: customerId, actor, at });
   });
   onGenerationCompleted(deps.seams, async (trx, { campaignId, jobId, count, at }) => {
     const data = () => ({

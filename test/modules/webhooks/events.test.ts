@@ -23,6 +23,9 @@ import {
 const base = '/management/v1/projects/proj_promo/webhooks';
 
 describe('webhook events, one test per type sent', () => {
+  // The real time, moved on by hand where a test needs another month (a tier prolonged).
+  let shiftMs = 0;
+  const clock = { now: () => new Date(Date.now() + shiftMs) };
   let server: TestServer;
   let loop: { stop(): Promise<void> };
   let runner: JobRunner;
@@ -31,7 +34,7 @@ describe('webhook events, one test per type sent', () => {
   let seen = 0;
 
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ clock });
     loop = startDeliveryLoop(server.deps, loopOptions({ timeoutMs: 2000, retryBaseMs: 30, pollMs: 20 }));
     runner = testRunner(server.deps);
     receiver = await startReceiver();
@@ -259,5 +262,130 @@ describe('webhook events, one test per type sent', () => {
         vouchers_count: 3,
       },
     });
+  });
+
+  /** A tier program's member: Bronze from 10 points, Silver from 100; its publication already received. */
+  async function tierMember(name: string, sourceId: string, extra: Record<string, unknown> = {}) {
+    const body = { name, voucher: { loyalty_card: { points: 0 } }, ...extra };
+    const program = (await post('/v1/loyalties', body)).body;
+    await post(`/v1/loyalties/${program.id}/tiers`, [
+      { name: 'Bronze', points: { from: 10, to: 99 } },
+      { name: 'Silver', points: { from: 100, to: 499 } },
+    ]);
+    const member = (await post(`/v1/loyalties/${program.id}/members`, { customer: { source_id: sourceId } })).body;
+    await nextEvents(1); // its publication
+    const balance = (points: number) => post(`/v1/loyalties/${program.id}/members/${member.code}/balance`, { points });
+    return { program, member, balance };
+  }
+
+  /**
+   * The received tier event, whole, against the API's answers: its data is the customer's
+   * activity of the same type (the newest), with the customer as GET /v1/customers shows it.
+   */
+  async function assertTierEvent(got: WebhookBody, type: string, res: TestResponse, sourceId: string) {
+    const customer = await customerOf(sourceId);
+    const feed = await server.request('GET', `/v1/customers/${customer.id}/activity?limit=1&type=${type}`);
+    const activity = feed.body.data[0].data.data as Record<string, unknown>;
+    assert.deepEqual(activity.customer, customer);
+    assertEvent(got, { type, entityId: customer.id, groupId: requestIdOf(res), data: activity });
+    return activity;
+  }
+  const ofType = (events: WebhookBody[], type: string) => events.find((e) => e.type === type)!;
+  const memberTier = async (code: string) =>
+    (await server.request('GET', `/v1/loyalties/members/${code}/tiers`)).body.data[0];
+
+  it('customer.loyalty.tier.joined when points bring a member into a tier', async () => {
+    const { member, balance } = await tierMember('Tiers joined', 'tier-joiner');
+    const res = await balance(50);
+    const got = await nextEvents(2);
+    assert.deepEqual(got.map((e) => e.type).sort(), [
+      'customer.loyalty.tier.joined',
+      'voucher.loyalty_card.points_added',
+    ]);
+    const data = await assertTierEvent(
+      ofType(got, 'customer.loyalty.tier.joined'),
+      'customer.loyalty.tier.joined',
+      res,
+      'tier-joiner',
+    );
+    const bronze = await memberTier(member.code);
+    assert.equal(bronze.name, 'Bronze');
+    assert.deepEqual(
+      [Object.keys(data), data.loyalty_tier, data.loyalty_tier_to],
+      [['customer', 'campaign', 'loyalty_tier', 'loyalty_tier_to', 'created_at'], bronze, bronze],
+    );
+  });
+
+  it('customer.loyalty.tier.upgraded when points bring a member into a higher tier', async () => {
+    const { member, balance } = await tierMember('Tiers upgraded', 'tier-upgrader');
+    await balance(50);
+    await nextEvents(2); // points added, Bronze joined
+    const bronze = await memberTier(member.code);
+    const res = await balance(100);
+    const got = await nextEvents(2);
+    const type = 'customer.loyalty.tier.upgraded';
+    assert.deepEqual(got.map((e) => e.type).sort(), [type, 'voucher.loyalty_card.points_added']);
+    const data = await assertTierEvent(ofType(got, type), type, res, 'tier-upgrader');
+    const silver = await memberTier(member.code);
+    assert.equal(silver.name, 'Silver');
+    assert.deepEqual(
+      [Object.keys(data), data.loyalty_tier_from, data.loyalty_tier_to],
+      [['customer', 'campaign', 'loyalty_tier_from', 'loyalty_tier_to', 'created_at'], bronze, silver],
+    );
+  });
+
+  it('customer.loyalty.tier.downgraded when points removed drop a member to a lower tier', async () => {
+    const { member, balance } = await tierMember('Tiers downgraded', 'tier-downgrader');
+    await balance(150);
+    await nextEvents(2); // points added, Silver joined
+    const silver = await memberTier(member.code);
+    const res = await balance(-100);
+    const [got] = await nextEvents(1); // a removal sends no points event
+    const data = await assertTierEvent(got!, 'customer.loyalty.tier.downgraded', res, 'tier-downgrader');
+    const bronze = await memberTier(member.code);
+    assert.equal(bronze.name, 'Bronze');
+    assert.deepEqual(
+      [Object.keys(data), data.loyalty_tier_from, data.loyalty_tier_to],
+      [['customer', 'campaign', 'loyalty_tier_from', 'loyalty_tier_to', 'created_at'], silver, bronze],
+    );
+  });
+
+  it('customer.loyalty.tier.left when points removed drop a member below every tier', async () => {
+    const { member, balance } = await tierMember('Tiers left', 'tier-leaver');
+    await balance(50);
+    await nextEvents(2); // points added, Bronze joined
+    const bronze = await memberTier(member.code);
+    const res = await balance(-45);
+    const [got] = await nextEvents(1);
+    const data = await assertTierEvent(got!, 'customer.loyalty.tier.left', res, 'tier-leaver');
+    assert.equal(await memberTier(member.code), undefined);
+    assert.deepEqual(
+      [Object.keys(data), data.loyalty_tier],
+      [['customer', 'campaign', 'loyalty_tier', 'created_at'], bronze],
+    );
+  });
+
+  it('customer.loyalty.tier.prolonged when a member qualifies again for its tier in the next period', async () => {
+    const loyalty_tiers_expiration = {
+      qualification_type: 'POINTS_IN_PERIOD',
+      qualification_period: 'MONTH',
+      start_date: { type: 'IMMEDIATE' },
+      expiration_date: { type: 'END_OF_PERIOD' },
+    };
+    const { member, balance } = await tierMember('Tiers prolonged', 'tier-prolonger', { loyalty_tiers_expiration });
+    await balance(150);
+    await nextEvents(2); // points added, Silver joined until the end of this month
+    shiftMs += 32 * 86_400_000; // next month: Silver has lapsed, and earning 150 again keeps it
+    const res = await balance(150);
+    const got = await nextEvents(2);
+    const type = 'customer.loyalty.tier.prolonged';
+    assert.deepEqual(got.map((e) => e.type).sort(), [type, 'voucher.loyalty_card.points_added']);
+    const data = await assertTierEvent(ofType(got, type), type, res, 'tier-prolonger');
+    const silver = await memberTier(member.code);
+    assert.equal(silver.name, 'Silver');
+    assert.deepEqual(
+      [Object.keys(data), data.loyalty_tier, data.loyalty_tier_to],
+      [['customer', 'campaign', 'loyalty_tier', 'loyalty_tier_to', 'created_at'], silver, silver],
+    );
   });
 });
