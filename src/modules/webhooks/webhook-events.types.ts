@@ -86,6 +86,7 @@ export const SENT_EVENT_TYPES: readonly WebhookEventType[] = [
   'customer.rewarded.loyalty_points',
   'publication.succeeded',
   'campaign.vouchers.generation.completed',
+  'campaign.vouchers.generation.failed',
   'customer.loyalty.tier.joined',
   'customer.loyalty.tier.left',
   'customer.loyalty.tier.upgraded',

@@ -13,7 +13,7 @@ import {
 import { onTierChanged } from '../loyalty/index.js';
 import { onPublicationSucceeded, getCreatedPublication } from '../publications/index.js';
 import { onRedemptionsRolledBack, onRedemptionsSucceeded, presentRedemption } from '../redemptions/index.js';
-import { onGenerationCompleted } from '../vouchers/index.js';
+import { type GenerationCompleted, onGenerationCompleted, onGenerationFailed } from '../vouchers/index.js';
 import { recordEvent } from './outbox.service.js';
 import type { WebhookEventType } from './webhook-events.types.js';
 
@@ -46,6 +46,22 @@ async function ledgerEvents(deps: Pick<Deps, 'db'>, trx: Db, change: LedgerEntry
     const entityId = type.startsWith('customer.') ? (customer?.id ?? card.id) : card.id;
     await recordEvent(deps, trx, { type, data, entityId, actor, at: entry.created_at });
   }
+}
+
+/** A generation job's end, from the job (its id is the event's group). */
+async function generationEvent(
+  deps: Pick<Deps, 'db'>,
+  trx: Db,
+  type: WebhookEventType,
+  { campaignId, jobId, count, at }: GenerationCompleted,
+): Promise<void> {
+  const data = () => ({
+    campaign: { id: campaignId, object: 'campaign' },
+    async_action: { id: jobId, object: 'async_action' },
+    vouchers_count: count,
+  });
+  const actor = { channel: 'INTERNAL', request_id: jobId } as const;
+  await recordEvent(deps, trx, { type, data, entityId: campaignId, actor, at });
 }
 
 export function subscribeWebhooks(deps: Deps): void {
@@ -85,18 +101,10 @@ export function subscribeWebhooks(deps: Deps): void {
     if (!event) return;
     await recordEvent(deps, trx, { type: event.type, data: () => event.data, entityId: customerId, actor, at });
   });
-  onGenerationCompleted(deps.seams, async (trx, { campaignId, jobId, count, at }) => {
-    const data = () => ({
-      campaign: { id: campaignId, object: 'campaign' },
-      async_action: { id: jobId, object: 'async_action' },
-      vouchers_count: count,
-    });
-    await recordEvent(deps, trx, {
-      type: 'campaign.vouchers.generation.completed',
-      data,
-      entityId: campaignId,
-      actor: { channel: 'INTERNAL', request_id: jobId },
-      at,
-    });
-  });
+  onGenerationCompleted(deps.seams, (trx, ended) =>
+    generationEvent(deps, trx, 'campaign.vouchers.generation.completed', ended),
+  );
+  onGenerationFailed(deps.seams, (trx, ended) =>
+    generationEvent(deps, trx, 'campaign.vouchers.generation.failed', ended),
+  );
 }

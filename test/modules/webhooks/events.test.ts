@@ -264,6 +264,32 @@ describe('webhook events, one test per type sent', () => {
     });
   });
 
+  it('campaign.vouchers.generation.failed at the end of a generation job that fails', async () => {
+    await runner.stop(); // the job waits until its campaign is gone
+    const campaign = (await post('/v1/campaigns', discountCampaign('Generation failed'))).body;
+    const res = await post(`/v1/campaigns/${campaign.id}/vouchers?vouchers_count=3`, {});
+    const deleted = await server.request('DELETE', `/v1/campaigns/${campaign.id}`);
+    assert.equal(deleted.status, 202, deleted.text); // the campaign is gone at once, its vouchers by a job
+    runner = testRunner(server.deps);
+    const job = await waitForJob(server, res.body.async_action_id);
+    assert.deepEqual(
+      [job.status, job.result.message],
+      ['FAILED', `Campaign ${campaign.id} was deleted after 0 of 3 vouchers were generated.`],
+    );
+    const [got] = await nextEvents(1);
+    assertEvent(got!, {
+      type: 'campaign.vouchers.generation.failed',
+      entityId: campaign.id,
+      groupId: job.id,
+      channel: 'INTERNAL',
+      data: {
+        campaign: { id: campaign.id, object: 'campaign' },
+        async_action: { id: job.id, object: 'async_action' },
+        vouchers_count: 0,
+      },
+    });
+  });
+
   /** A tier program's member: Bronze from 10 points, Silver from 100; its publication already received. */
   async function tierMember(name: string, sourceId: string, extra: Record<string, unknown> = {}) {
     const body = { name, voucher: { loyalty_card: { points: 0 } }, ...extra };
@@ -279,90 +305,82 @@ describe('webhook events, one test per type sent', () => {
   }
 
   /**
-   * The received tier event, whole, against the API's answers: its data is the customer's
-   * activity of the same type (the newest), with the customer as GET /v1/customers shows it.
+   * The tier event a points change caused (with its points_added when points were added),
+   * whole, against the API's answers: its data is the customer's activity of the same type (the
+   * newest), with the customer as GET /v1/customers shows it and the tiers as given.
    */
-  async function assertTierEvent(got: WebhookBody, type: string, res: TestResponse, sourceId: string) {
+  async function assertTierEvent(
+    res: TestResponse,
+    type: string,
+    sourceId: string,
+    tiers: Record<string, unknown>,
+  ): Promise<void> {
+    const added = res.body.points > 0 ? ['voucher.loyalty_card.points_added'] : [];
+    const got = await nextEvents(1 + added.length);
+    assert.deepEqual(got.map((e) => e.type).sort(), [type, ...added].sort());
     const customer = await customerOf(sourceId);
     const feed = await server.request('GET', `/v1/customers/${customer.id}/activity?limit=1&type=${type}`);
-    const activity = feed.body.data[0].data.data as Record<string, unknown>;
-    assert.deepEqual(activity.customer, customer);
-    assertEvent(got, { type, entityId: customer.id, groupId: requestIdOf(res), data: activity });
-    return activity;
+    const data = feed.body.data[0].data.data as Record<string, unknown>;
+    assert.deepEqual(data, { customer, campaign: data.campaign, ...tiers, created_at: data.created_at });
+    assert.deepEqual(Object.keys(data), ['customer', 'campaign', ...Object.keys(tiers), 'created_at']);
+    assertEvent(got.find((e) => e.type === type)!, { type, entityId: customer.id, groupId: requestIdOf(res), data });
   }
-  const ofType = (events: WebhookBody[], type: string) => events.find((e) => e.type === type)!;
-  const memberTier = async (code: string) =>
-    (await server.request('GET', `/v1/loyalties/members/${code}/tiers`)).body.data[0];
+  /** The member's tier now, as GET /v1/loyalties/members/{memberId}/tiers answers it, by name. */
+  const memberTier = async (code: string, name: string) => {
+    const tier = (await server.request('GET', `/v1/loyalties/members/${code}/tiers`)).body.data[0];
+    assert.equal(tier.name, name);
+    return tier;
+  };
 
   it('customer.loyalty.tier.joined when points bring a member into a tier', async () => {
     const { member, balance } = await tierMember('Tiers joined', 'tier-joiner');
     const res = await balance(50);
-    const got = await nextEvents(2);
-    assert.deepEqual(got.map((e) => e.type).sort(), [
-      'customer.loyalty.tier.joined',
-      'voucher.loyalty_card.points_added',
-    ]);
-    const data = await assertTierEvent(
-      ofType(got, 'customer.loyalty.tier.joined'),
-      'customer.loyalty.tier.joined',
-      res,
-      'tier-joiner',
-    );
-    const bronze = await memberTier(member.code);
-    assert.equal(bronze.name, 'Bronze');
-    assert.deepEqual(
-      [Object.keys(data), data.loyalty_tier, data.loyalty_tier_to],
-      [['customer', 'campaign', 'loyalty_tier', 'loyalty_tier_to', 'created_at'], bronze, bronze],
-    );
+    const bronze = await memberTier(member.code, 'Bronze');
+    await assertTierEvent(res, 'customer.loyalty.tier.joined', 'tier-joiner', {
+      loyalty_tier: bronze,
+      loyalty_tier_to: bronze,
+    });
   });
 
-  it('customer.loyalty.tier.upgraded when points bring a member into a higher tier', async () => {
-    const { member, balance } = await tierMember('Tiers upgraded', 'tier-upgrader');
-    await balance(50);
-    await nextEvents(2); // points added, Bronze joined
-    const bronze = await memberTier(member.code);
-    const res = await balance(100);
-    const got = await nextEvents(2);
-    const type = 'customer.loyalty.tier.upgraded';
-    assert.deepEqual(got.map((e) => e.type).sort(), [type, 'voucher.loyalty_card.points_added']);
-    const data = await assertTierEvent(ofType(got, type), type, res, 'tier-upgrader');
-    const silver = await memberTier(member.code);
-    assert.equal(silver.name, 'Silver');
-    assert.deepEqual(
-      [Object.keys(data), data.loyalty_tier_from, data.loyalty_tier_to],
-      [['customer', 'campaign', 'loyalty_tier_from', 'loyalty_tier_to', 'created_at'], bronze, silver],
-    );
-  });
-
-  it('customer.loyalty.tier.downgraded when points removed drop a member to a lower tier', async () => {
-    const { member, balance } = await tierMember('Tiers downgraded', 'tier-downgrader');
-    await balance(150);
-    await nextEvents(2); // points added, Silver joined
-    const silver = await memberTier(member.code);
-    const res = await balance(-100);
-    const [got] = await nextEvents(1); // a removal sends no points event
-    const data = await assertTierEvent(got!, 'customer.loyalty.tier.downgraded', res, 'tier-downgrader');
-    const bronze = await memberTier(member.code);
-    assert.equal(bronze.name, 'Bronze');
-    assert.deepEqual(
-      [Object.keys(data), data.loyalty_tier_from, data.loyalty_tier_to],
-      [['customer', 'campaign', 'loyalty_tier_from', 'loyalty_tier_to', 'created_at'], silver, bronze],
-    );
-  });
+  const moves = [
+    {
+      move: 'upgraded',
+      why: 'points bring a member into a higher tier',
+      points: [50, 100],
+      tiers: ['Bronze', 'Silver'],
+    },
+    // A removal sends no points event.
+    {
+      move: 'downgraded',
+      why: 'points removed drop a member to a lower tier',
+      points: [150, -100],
+      tiers: ['Silver', 'Bronze'],
+    },
+  ] as const;
+  for (const { move, why, points, tiers } of moves) {
+    it(`customer.loyalty.tier.${move} when ${why}`, async () => {
+      const sourceId = `tier-${move}`;
+      const { member, balance } = await tierMember(`Tiers ${move}`, sourceId);
+      await balance(points[0]);
+      await nextEvents(2); // points added, the first tier joined
+      const from = await memberTier(member.code, tiers[0]);
+      const res = await balance(points[1]);
+      const to = await memberTier(member.code, tiers[1]);
+      await assertTierEvent(res, `customer.loyalty.tier.${move}`, sourceId, {
+        loyalty_tier_from: from,
+        loyalty_tier_to: to,
+      });
+    });
+  }
 
   it('customer.loyalty.tier.left when points removed drop a member below every tier', async () => {
     const { member, balance } = await tierMember('Tiers left', 'tier-leaver');
     await balance(50);
     await nextEvents(2); // points added, Bronze joined
-    const bronze = await memberTier(member.code);
+    const bronze = await memberTier(member.code, 'Bronze');
     const res = await balance(-45);
-    const [got] = await nextEvents(1);
-    const data = await assertTierEvent(got!, 'customer.loyalty.tier.left', res, 'tier-leaver');
-    assert.equal(await memberTier(member.code), undefined);
-    assert.deepEqual(
-      [Object.keys(data), data.loyalty_tier],
-      [['customer', 'campaign', 'loyalty_tier', 'created_at'], bronze],
-    );
+    assert.equal((await server.request('GET', `/v1/loyalties/members/${member.code}/tiers`)).body.total, 0);
+    await assertTierEvent(res, 'customer.loyalty.tier.left', 'tier-leaver', { loyalty_tier: bronze });
   });
 
   it('customer.loyalty.tier.prolonged when a member qualifies again for its tier in the next period', async () => {
@@ -377,15 +395,10 @@ describe('webhook events, one test per type sent', () => {
     await nextEvents(2); // points added, Silver joined until the end of this month
     shiftMs += 32 * 86_400_000; // next month: Silver has lapsed, and earning 150 again keeps it
     const res = await balance(150);
-    const got = await nextEvents(2);
-    const type = 'customer.loyalty.tier.prolonged';
-    assert.deepEqual(got.map((e) => e.type).sort(), [type, 'voucher.loyalty_card.points_added']);
-    const data = await assertTierEvent(ofType(got, type), type, res, 'tier-prolonger');
-    const silver = await memberTier(member.code);
-    assert.equal(silver.name, 'Silver');
-    assert.deepEqual(
-      [Object.keys(data), data.loyalty_tier, data.loyalty_tier_to],
-      [['customer', 'campaign', 'loyalty_tier', 'loyalty_tier_to', 'created_at'], silver, silver],
-    );
+    const silver = await memberTier(member.code, 'Silver');
+    await assertTierEvent(res, 'customer.loyalty.tier.prolonged', 'tier-prolonger', {
+      loyalty_tier: silver,
+      loyalty_tier_to: silver,
+    });
   });
 });
