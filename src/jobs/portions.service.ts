@@ -219,7 +219,8 @@ export async function failJob<P, R>(
   return deps.db.transaction().execute(async (trx) => {
     const row = await repo.findJob(trx, id);
     if (!row || (owner !== undefined && row.lease_owner !== owner)) return false;
-    return endJobFailed({ trx, engine: deps.engine, now: isoNow(deps.clock) }, row, reason, step, owner);
+    const ctx = { trx, engine: deps.engine, now: isoNow(deps.clock), seams: deps.seams };
+    return endJobFailed(ctx, row, reason, step, owner);
   });
 }
 

@@ -2,3 +2,4 @@
 export { earnOnCustomEvent, findEarningCard, type HeldCard } from './earning/earning-custom.service.js';
 export { earningRuleExists } from './earning/earning-rules.service.js';
 export { listMembers } from './members/members-list.service.js';
+export { onTierChanged, type TierChanged, type TierEventType } from './tiers/tiers-changed.seam.js';

@@ -2,14 +2,16 @@ import type { Tx } from '../../db/engine.js';
 import { seam, type Seams, type Subscriber } from '../../lib/seams.js';
 
 /**
- * THE GENERATION SEAM: fired inside the last portion's transaction of a CAMPAIGN.VOUCHERS_GENERATE
- * job (its finish), on the worker's seams. Webhooks' outbox subscribes
- * (campaign.vouchers.generation.completed).
+ * THE GENERATION SEAMS: fired at the end of a CAMPAIGN.VOUCHERS_GENERATE job, inside the
+ * transaction that ends it, on the seams of whoever ends it (a worker, or a command that
+ * cancels it): completed in its last portion (its finish), failed where it ends FAILED (its
+ * step's fail: a JobFailure, a cancel, a portion that kept throwing). Webhooks' outbox
+ * subscribes (campaign.vouchers.generation.completed and .failed).
  */
 export interface GenerationCompleted {
   campaignId: string;
   jobId: string;
-  /** Vouchers the job generated. */
+  /** Vouchers the job generated (before it failed: those stay). */
   count: number;
   at: string;
 }
@@ -18,3 +20,8 @@ export const GENERATION_COMPLETED = seam<Tx, GenerationCompleted>('campaign.vouc
 
 export const onGenerationCompleted = (seams: Seams, subscriber: Subscriber<Tx, GenerationCompleted>): (() => void) =>
   seams.subscribe(GENERATION_COMPLETED, subscriber);
+
+export const GENERATION_FAILED = seam<Tx, GenerationCompleted>('campaign.vouchers.generation.failed');
+
+export const onGenerationFailed = (seams: Seams, subscriber: Subscriber<Tx, GenerationCompleted>): (() => void) =>
+  seams.subscribe(GENERATION_FAILED, subscriber);

@@ -1,6 +1,6 @@
 /** The vouchers module's front door: all that code outside the module uses of it (docs/architecture.md, Front doors). */
 export { createCampaign, deleteCampaign, updateCampaign } from './campaign-vouchers.service.js';
-export { onGenerationCompleted } from './generation-completed.seam.js';
+export { type GenerationCompleted, onGenerationCompleted, onGenerationFailed } from './generation-completed.seam.js';
 export { giftKind } from './kinds/gift.rules.js';
 export { loyaltyCardKind } from './kinds/loyalty-card.rules.js';
 export { startVouchersCsvStaging } from './voucher-csv-import.service.js';

@@ -6,7 +6,7 @@ import { listOpenJobs } from '../../jobs/jobs.service.js';
 import type { GeneratePayload } from './voucher-generation.service.js';
 import { timeOrderedIds } from '../../lib/ids.js';
 import { voucherInserter } from './voucher-inserts.repository.js';
-import { GENERATION_COMPLETED } from './generation-completed.seam.js';
+import { GENERATION_COMPLETED, GENERATION_FAILED } from './generation-completed.seam.js';
 
 /** Generators live as long as the worker thread, one per job (a job moves between threads). */
 const generators = new Map<string, () => string>();
@@ -107,7 +107,13 @@ export const generateVouchersStep: JobStep<GeneratePayload, Drawn> = {
 
   async fail(ctx, job) {
     generators.delete(job.id);
-    if (await findLiveCampaign(ctx.trx, job.payload.campaign_id))
-      await setGenerationStatus(ctx.trx, job.payload.campaign_id, 'FAILED', ctx.now);
+    const campaignId = job.payload.campaign_id;
+    if (await findLiveCampaign(ctx.trx, campaignId)) await setGenerationStatus(ctx.trx, campaignId, 'FAILED', ctx.now);
+    await ctx.seams?.fire(GENERATION_FAILED, ctx.trx, {
+      campaignId,
+      jobId: job.id,
+      count: job.done_count,
+      at: ctx.now,
+    });
   },
 };

@@ -1,7 +1,8 @@
 /**
  * The event types a webhook may subscribe to: the reference's list (the webhook object's
- * `events` enum). The reference spells three of them "aded" in its enum and "added" in its
- * examples and event pages; promo stores and sends "added" and takes either spelling.
+ * `events` enum), and the customer's tier moves. The reference spells three of them "aded" in
+ * its enum and "added" in its examples and event pages; promo stores and sends "added" and
+ * takes either spelling.
  */
 export const WEBHOOK_EVENT_TYPES = [
   'business_validation_rule.assignment.created',
@@ -42,6 +43,13 @@ export const WEBHOOK_EVENT_TYPES = [
   'customer.confirmed',
   'customer.created',
   'customer.deleted',
+  // Not in the enum: the real API sends tier moves to Distributions webhooks, in the same
+  // v2024-01-01 envelope; promo has no Distributions, so a webhook subscribes to them here.
+  'customer.loyalty.tier.downgraded',
+  'customer.loyalty.tier.joined',
+  'customer.loyalty.tier.left',
+  'customer.loyalty.tier.prolonged',
+  'customer.loyalty.tier.upgraded',
   'customer.rewarded',
   'customer.rewarded.loyalty_points',
   'publication.succeeded',
@@ -78,6 +86,12 @@ export const SENT_EVENT_TYPES: readonly WebhookEventType[] = [
   'customer.rewarded.loyalty_points',
   'publication.succeeded',
   'campaign.vouchers.generation.completed',
+  'campaign.vouchers.generation.failed',
+  'customer.loyalty.tier.joined',
+  'customer.loyalty.tier.left',
+  'customer.loyalty.tier.upgraded',
+  'customer.loyalty.tier.downgraded',
+  'customer.loyalty.tier.prolonged',
 ];
 
 /** The reference enum's spelling of a type, as promo stores it. */

@@ -10,9 +10,10 @@ import {
   presentCard,
   presentTransaction,
 } from '../ledgers/index.js';
+import { onTierChanged } from '../loyalty/index.js';
 import { onPublicationSucceeded, getCreatedPublication } from '../publications/index.js';
 import { onRedemptionsRolledBack, onRedemptionsSucceeded, presentRedemption } from '../redemptions/index.js';
-import { onGenerationCompleted } from '../vouchers/index.js';
+import { type GenerationCompleted, onGenerationCompleted, onGenerationFailed } from '../vouchers/index.js';
 import { recordEvent } from './outbox.service.js';
 import type { WebhookEventType } from './webhook-events.types.js';
 
@@ -47,6 +48,22 @@ async function ledgerEvents(deps: Pick<Deps, 'db'>, trx: Db, change: LedgerEntry
   }
 }
 
+/** A generation job's end, from the job (its id is the event's group). */
+async function generationEvent(
+  deps: Pick<Deps, 'db'>,
+  trx: Db,
+  type: WebhookEventType,
+  { campaignId, jobId, count, at }: GenerationCompleted,
+): Promise<void> {
+  const data = () => ({
+    campaign: { id: campaignId, object: 'campaign' },
+    async_action: { id: jobId, object: 'async_action' },
+    vouchers_count: count,
+  });
+  const actor = { channel: 'INTERNAL', request_id: jobId } as const;
+  await recordEvent(deps, trx, { type, data, entityId: campaignId, actor, at });
+}
+
 export function subscribeWebhooks(deps: Deps): void {
   onRedemptionsSucceeded(deps.seams, async (trx, { redemptions, customer, actor, at }) => {
     for (const redemption of redemptions) {
@@ -79,18 +96,15 @@ export function subscribeWebhooks(deps: Deps): void {
     const data = async () => ({ publication: await getCreatedPublication({ db: trx }, publicationId) });
     await recordEvent(deps, trx, { type: 'publication.succeeded', data, entityId: publicationId, actor, at });
   });
-  onGenerationCompleted(deps.seams, async (trx, { campaignId, jobId, count, at }) => {
-    const data = () => ({
-      campaign: { id: campaignId, object: 'campaign' },
-      async_action: { id: jobId, object: 'async_action' },
-      vouchers_count: count,
-    });
-    await recordEvent(deps, trx, {
-      type: 'campaign.vouchers.generation.completed',
-      data,
-      entityId: campaignId,
-      actor: { channel: 'INTERNAL', request_id: jobId },
-      at,
-    });
+  onTierChanged(deps.seams, async (trx, { event, customerId, actor, at }) => {
+    // The customer event's data as it is: the reference's tier event data (customer, campaign, tier(s)).
+    if (!event) return;
+    await recordEvent(deps, trx, { type: event.type, data: () => event.data, entityId: customerId, actor, at });
   });
+  onGenerationCompleted(deps.seams, (trx, ended) =>
+    generationEvent(deps, trx, 'campaign.vouchers.generation.completed', ended),
+  );
+  onGenerationFailed(deps.seams, (trx, ended) =>
+    generationEvent(deps, trx, 'campaign.vouchers.generation.failed', ended),
+  );
 }

@@ -23,6 +23,9 @@ import {
 const base = '/management/v1/projects/proj_promo/webhooks';
 
 describe('webhook events, one test per type sent', () => {
+  // The real time, moved on by hand where a test needs another month (a tier prolonged).
+  let shiftMs = 0;
+  const clock = { now: () => new Date(Date.now() + shiftMs) };
   let server: TestServer;
   let loop: { stop(): Promise<void> };
   let runner: JobRunner;
@@ -31,7 +34,7 @@ describe('webhook events, one test per type sent', () => {
   let seen = 0;
 
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ clock });
     loop = startDeliveryLoop(server.deps, loopOptions({ timeoutMs: 2000, retryBaseMs: 30, pollMs: 20 }));
     runner = testRunner(server.deps);
     receiver = await startReceiver();
@@ -258,6 +261,144 @@ describe('webhook events, one test per type sent', () => {
         async_action: { id: job.id, object: 'async_action' },
         vouchers_count: 3,
       },
+    });
+  });
+
+  it('campaign.vouchers.generation.failed at the end of a generation job that fails', async () => {
+    await runner.stop(); // the job waits until its campaign is gone
+    const campaign = (await post('/v1/campaigns', discountCampaign('Generation failed'))).body;
+    const res = await post(`/v1/campaigns/${campaign.id}/vouchers?vouchers_count=3`, {});
+    const deleted = await server.request('DELETE', `/v1/campaigns/${campaign.id}`);
+    assert.equal(deleted.status, 202, deleted.text); // the campaign is gone at once, its vouchers by a job
+    runner = testRunner(server.deps);
+    const job = await waitForJob(server, res.body.async_action_id);
+    assert.deepEqual(
+      [job.status, job.result.message],
+      ['FAILED', `Campaign ${campaign.id} was deleted after 0 of 3 vouchers were generated.`],
+    );
+    const [got] = await nextEvents(1);
+    assertEvent(got!, {
+      type: 'campaign.vouchers.generation.failed',
+      entityId: campaign.id,
+      groupId: job.id,
+      channel: 'INTERNAL',
+      data: {
+        campaign: { id: campaign.id, object: 'campaign' },
+        async_action: { id: job.id, object: 'async_action' },
+        vouchers_count: 0,
+      },
+    });
+  });
+
+  /** A tier program's member: Bronze from 10 points, Silver from 100; its publication already received. */
+  async function tierMember(name: string, sourceId: string, extra: Record<string, unknown> = {}) {
+    const body = { name, voucher: { loyalty_card: { points: 0 } }, ...extra };
+    const program = (await post('/v1/loyalties', body)).body;
+    await post(`/v1/loyalties/${program.id}/tiers`, [
+      { name: 'Bronze', points: { from: 10, to: 99 } },
+      { name: 'Silver', points: { from: 100, to: 499 } },
+    ]);
+    const member = (await post(`/v1/loyalties/${program.id}/members`, { customer: { source_id: sourceId } })).body;
+    await nextEvents(1); // its publication
+    const balance = (points: number) => post(`/v1/loyalties/${program.id}/members/${member.code}/balance`, { points });
+    return { program, member, balance };
+  }
+
+  /**
+   * The tier event a points change caused (with its points_added when points were added),
+   * whole, against the API's answers: its data is the customer's activity of the same type (the
+   * newest), with the customer as GET /v1/customers shows it and the tiers as given.
+   */
+  async function assertTierEvent(
+    res: TestResponse,
+    type: string,
+    sourceId: string,
+    tiers: Record<string, unknown>,
+  ): Promise<void> {
+    const added = res.body.points > 0 ? ['voucher.loyalty_card.points_added'] : [];
+    const got = await nextEvents(1 + added.length);
+    assert.deepEqual(got.map((e) => e.type).sort(), [type, ...added].sort());
+    const customer = await customerOf(sourceId);
+    const feed = await server.request('GET', `/v1/customers/${customer.id}/activity?limit=1&type=${type}`);
+    const data = feed.body.data[0].data.data as Record<string, unknown>;
+    assert.deepEqual(data, { customer, campaign: data.campaign, ...tiers, created_at: data.created_at });
+    assert.deepEqual(Object.keys(data), ['customer', 'campaign', ...Object.keys(tiers), 'created_at']);
+    assertEvent(got.find((e) => e.type === type)!, { type, entityId: customer.id, groupId: requestIdOf(res), data });
+  }
+  /** The member's tier now, as GET /v1/loyalties/members/{memberId}/tiers answers it, by name. */
+  const memberTier = async (code: string, name: string) => {
+    const tier = (await server.request('GET', `/v1/loyalties/members/${code}/tiers`)).body.data[0];
+    assert.equal(tier.name, name);
+    return tier;
+  };
+
+  it('customer.loyalty.tier.joined when points bring a member into a tier', async () => {
+    const { member, balance } = await tierMember('Tiers joined', 'tier-joiner');
+    const res = await balance(50);
+    const bronze = await memberTier(member.code, 'Bronze');
+    await assertTierEvent(res, 'customer.loyalty.tier.joined', 'tier-joiner', {
+      loyalty_tier: bronze,
+      loyalty_tier_to: bronze,
+    });
+  });
+
+  const moves = [
+    {
+      move: 'upgraded',
+      why: 'points bring a member into a higher tier',
+      points: [50, 100],
+      tiers: ['Bronze', 'Silver'],
+    },
+    // A removal sends no points event.
+    {
+      move: 'downgraded',
+      why: 'points removed drop a member to a lower tier',
+      points: [150, -100],
+      tiers: ['Silver', 'Bronze'],
+    },
+  ] as const;
+  for (const { move, why, points, tiers } of moves) {
+    it(`customer.loyalty.tier.${move} when ${why}`, async () => {
+      const sourceId = `tier-${move}`;
+      const { member, balance } = await tierMember(`Tiers ${move}`, sourceId);
+      await balance(points[0]);
+      await nextEvents(2); // points added, the first tier joined
+      const from = await memberTier(member.code, tiers[0]);
+      const res = await balance(points[1]);
+      const to = await memberTier(member.code, tiers[1]);
+      await assertTierEvent(res, `customer.loyalty.tier.${move}`, sourceId, {
+        loyalty_tier_from: from,
+        loyalty_tier_to: to,
+      });
+    });
+  }
+
+  it('customer.loyalty.tier.left when points removed drop a member below every tier', async () => {
+    const { member, balance } = await tierMember('Tiers left', 'tier-leaver');
+    await balance(50);
+    await nextEvents(2); // points added, Bronze joined
+    const bronze = await memberTier(member.code, 'Bronze');
+    const res = await balance(-45);
+    assert.equal((await server.request('GET', `/v1/loyalties/members/${member.code}/tiers`)).body.total, 0);
+    await assertTierEvent(res, 'customer.loyalty.tier.left', 'tier-leaver', { loyalty_tier: bronze });
+  });
+
+  it('customer.loyalty.tier.prolonged when a member qualifies again for its tier in the next period', async () => {
+    const loyalty_tiers_expiration = {
+      qualification_type: 'POINTS_IN_PERIOD',
+      qualification_period: 'MONTH',
+      start_date: { type: 'IMMEDIATE' },
+      expiration_date: { type: 'END_OF_PERIOD' },
+    };
+    const { member, balance } = await tierMember('Tiers prolonged', 'tier-prolonger', { loyalty_tiers_expiration });
+    await balance(150);
+    await nextEvents(2); // points added, Silver joined until the end of this month
+    shiftMs += 32 * 86_400_000; // next month: Silver has lapsed, and earning 150 again keeps it
+    const res = await balance(150);
+    const silver = await memberTier(member.code, 'Silver');
+    await assertTierEvent(res, 'customer.loyalty.tier.prolonged', 'tier-prolonger', {
+      loyalty_tier: silver,
+      loyalty_tier_to: silver,
     });
   });
 });

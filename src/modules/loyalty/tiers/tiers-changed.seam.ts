@@ -9,8 +9,18 @@ import type { Tx } from '../../../db/engine.js';
  * customer.loyalty.tier.* subscribe: what they credit changes points again, which may move the
  * tier again (a finite chain: a tier is joined once per move).
  */
+/** The customer event a move writes (events.types.ts), which webhooks send as it is. */
+export type TierEventType =
+  | 'customer.loyalty.tier.joined'
+  | 'customer.loyalty.tier.left'
+  | 'customer.loyalty.tier.upgraded'
+  | 'customer.loyalty.tier.downgraded'
+  | 'customer.loyalty.tier.prolonged';
+
 export interface TierChanged {
   move: TierMove;
+  /** The move's customer event, or null when the card has no holder (no event is written). */
+  event: { type: TierEventType; data: Record<string, unknown> } | null;
   voucherId: string;
   campaignId: string;
   customerId: string | null;

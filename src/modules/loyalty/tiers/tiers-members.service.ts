@@ -16,7 +16,7 @@ import { pointsEarnedSince, type PointsChanged } from '../../ledgers/index.js';
 import { getVoucher } from '../../vouchers/index.js';
 import { presentSimpleCampaign } from '../../campaigns/index.js';
 import { findProgram, getProgram, type LoyaltyProgram } from '../programs/programs.service.js';
-import { TIER_CHANGED } from './tiers-changed.seam.js';
+import { TIER_CHANGED, type TierChanged, type TierEventType } from './tiers-changed.seam.js';
 import * as members from './tiers-members.repository.js';
 import { presentTier, type TierExpiration, type TierView } from './tiers.presenter.js';
 import * as repo from './tiers.repository.js';
@@ -55,14 +55,7 @@ async function qualifyingPoints(trx: Tx, change: PointsChanged, rules: TierRules
   return pointsEarnedSince(trx, change.voucherId, `${periodOf(period, change.at.slice(0, 10)).start}T00:00:00.000Z`);
 }
 
-const EVENT: Record<
-  TierMove,
-  | 'customer.loyalty.tier.joined'
-  | 'customer.loyalty.tier.left'
-  | 'customer.loyalty.tier.upgraded'
-  | 'customer.loyalty.tier.downgraded'
-  | 'customer.loyalty.tier.prolonged'
-> = {
+const EVENT: Record<TierMove, TierEventType> = {
   joined: 'customer.loyalty.tier.joined',
   left: 'customer.loyalty.tier.left',
   upgraded: 'customer.loyalty.tier.upgraded',
@@ -80,10 +73,15 @@ interface Move {
  * The tier event's data (the reference's EventCustomerLoyaltyTier*): the customer, the
  * program, and the tier(s): `loyalty_tier` for joined, left and prolonged, `loyalty_tier_from`
  * for up- and downgrades, and `loyalty_tier_to` (the tier after the move) whenever there is one,
- * as the reference's base event requires.
+ * as the reference's base event requires. Returns the event (null: a card without a holder has none).
  */
-async function emitMove(trx: Tx, change: PointsChanged, program: LoyaltyProgram, m: Move): Promise<void> {
-  if (change.customerId === null) return;
+async function emitMove(
+  trx: Tx,
+  change: PointsChanged,
+  program: LoyaltyProgram,
+  m: Move,
+): Promise<TierChanged['event']> {
+  if (change.customerId === null) return null;
   const customer = await findSimpleCustomer(trx, change.customerId);
   const campaign = presentSimpleCampaign(await getProgram({ db: trx }, program.id));
   const fromTo = m.move === 'upgraded' || m.move === 'downgraded';
@@ -108,6 +106,7 @@ async function emitMove(trx: Tx, change: PointsChanged, program: LoyaltyProgram,
     created_at: change.at,
     campaign: { id: program.id, type: 'LOYALTY_PROGRAM' },
   });
+  return { type: EVENT[m.move], data };
 }
 
 /**
@@ -176,9 +175,10 @@ export async function recomputeMemberTier(deps: TierDeps, trx: Tx, change: Point
     tiers.find((t) => t.id === target?.id),
     dates,
   );
-  await emitMove(trx, change, program, { move, before, after });
+  const event = await emitMove(trx, change, program, { move, before, after });
   await deps.seams.fire(TIER_CHANGED, trx, {
     move,
+    event,
     voucherId: change.voucherId,
     campaignId: program.id,
     customerId: change.customerId,
