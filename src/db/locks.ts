@@ -3,6 +3,13 @@ import type { Db } from './engine.js';
 
 const NOTHING_LOCKED = Promise.resolve(false);
 
+/**
+ * The one order in which promo takes row locks: ids compared code unit by code unit, as
+ * lockRows' sort() and PostgreSQL's C collation order them. Not localeCompare, which puts
+ * `a` before `B`: two paths sorting the same ids the two ways lock them in opposite orders.
+ */
+export const lockOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 /** Tables whose rows a transaction may lock before reading what it then writes by. */
 export type LockableTable = 'customers' | 'orders' | 'vouchers';
 

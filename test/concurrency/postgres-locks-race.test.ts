@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { percentVoucher } from '../api/redemptions/fixtures.js';
 import { postgresForTests } from '../support/postgres.js';
 import { postgresPair, rowsOf, setupCall, tally, via } from './postgres-pair.js';
+import { lockOrder } from '../../src/db/locks.js';
 
 const found = await postgresForTests();
 
@@ -131,7 +132,7 @@ describe('lock-first paths on PostgreSQL across two promo serve processes', { sk
       ),
       [cards[0], cards[1]]
         .map((card, k) => ({ code: card.code as string, loyalty_balance: 1000 + (k === 0 ? -30 : 30) }))
-        .sort((a, b) => a.code.localeCompare(b.code)),
+        .sort((a, b) => lockOrder(a.code, b.code)),
     );
     assert.deepEqual(
       await rows(sql`SELECT type, count(*) AS n, sum(delta) AS s FROM ledger_entries

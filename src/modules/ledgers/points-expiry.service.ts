@@ -1,4 +1,5 @@
 import type { Tx } from '../../db/engine.js';
+import { lockOrder } from '../../db/locks.js';
 import type { Actor } from '../../lib/actor.js';
 import { AppError } from '../../lib/errors.js';
 import { findLiveCampaign, type CampaignRow } from '../campaigns/index.js';
@@ -37,7 +38,7 @@ function dueByCard(claimed: expiry.ClaimedBucket[]): Map<string, expiry.ClaimedB
   const byCard = new Map<string, expiry.ClaimedBucket[]>();
   const sorted = claimed
     .filter((b) => b.expired_points > 0)
-    .sort((a, b) => a.expires_on.localeCompare(b.expires_on) || a.id.localeCompare(b.id));
+    .sort((a, b) => lockOrder(a.expires_on, b.expires_on) || lockOrder(a.id, b.id));
   for (const bucket of sorted) byCard.set(bucket.voucher_id, [...(byCard.get(bucket.voucher_id) ?? []), bucket]);
   return byCard;
 }
@@ -85,7 +86,7 @@ function entriesOf(
 async function shiftCards(trx: Tx, claimed: expiry.ClaimedBucket[], run: SweepRun): Promise<CardExpiry[]> {
   const byCard = dueByCard(claimed);
   // A deleted card's buckets are only retired: there is no card left to write a row for.
-  const cards = (await expiry.findCards(trx, [...byCard.keys()])).sort((a, b) => a.id.localeCompare(b.id));
+  const cards = (await expiry.findCards(trx, [...byCard.keys()])).sort((a, b) => lockOrder(a.id, b.id));
   const shifted: Array<Omit<CardExpiry, 'entries'>> = [];
   for (const card of cards) {
     const buckets = byCard.get(card.id) ?? [];

@@ -5,6 +5,7 @@ import { AppError } from '../../lib/errors.js';
 import * as repo from './session-locks.repository.js';
 import { announceChange, versionedRead } from '../../db/versioned-cache.js';
 import type { Db, Tx } from '../../db/engine.js';
+import { lockOrder } from '../../db/locks.js';
 
 export type { Reservation } from './session-locks.repository.js';
 
@@ -62,7 +63,7 @@ export async function withSessionKey<T>(deps: SessionDeps, key: string | null, w
  * counters, vouchers and rewards in id order (db/locks.ts: one order across promo).
  */
 async function giveBack(trx: Tx, key: string): Promise<void> {
-  const held = (await repo.takeReservations(trx, key)).sort((a, b) => a.target_id.localeCompare(b.target_id));
+  const held = (await repo.takeReservations(trx, key)).sort((a, b) => lockOrder(a.target_id, b.target_id));
   for (const reservation of held) await repo.unreserve(trx, reservation);
 }
 
