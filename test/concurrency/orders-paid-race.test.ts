@@ -6,7 +6,8 @@ import { startTestServer, type TestServer } from '../support/server.js';
 
 const ENV = { PROMO_APP_ID: 'paid-race-app', PROMO_APP_TOKEN: 'paid-race-token' };
 const ORDERS = 25;
-const HEAD_START_MS = 5;
+/** The later side's delay in round r: 5 ms, then four times longer each round (5, 20, 80, 320…). */
+const headStartMs = (round: number) => 5 * 4 ** round;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Activity {
@@ -50,12 +51,14 @@ describe('the paid-order seam across two processes', () => {
       });
     }
     // Which process sends first alternates by order, and the other one's two PUTs of that order
-    // leave HEAD_START_MS later (still while the first ones run): both processes win some of
-    // the races even when the test process, client and server at once, is the slower one.
+    // leave a head start later. The first round's 5 ms is a true race (both PUTs in flight at
+    // once); when one process is steadily slower than that (CI once saw the test process, client
+    // and server at once, lose all 150 races at 5 ms), later rounds widen the head start until
+    // both have won.
     const puts = refs.flatMap((ref, n) =>
       [0, 1, 2, 3].map(async (i) => {
         const here = (i + n) % 2 === 0;
-        if (here !== (n % 2 === 0)) await pause(HEAD_START_MS);
+        if (here !== (n % 2 === 0)) await pause(headStartMs(round));
         const body = { status: 'PAID', metadata: { put: i } };
         return here ? (await server.request('PUT', `/v1/orders/${ref}`, { body })).status : putViaOther(ref, body);
       }),
@@ -80,9 +83,8 @@ describe('the paid-order seam across two processes', () => {
   }
 
   it('makes each order PAID once, firing the seam in the winning process only', async () => {
-    // On a loaded machine one process can win a whole round (the test process is client and
-    // server at once): the test is only meaningful once both have won races, so it runs up to
-    // six rounds (each fully checked) until they have. Three were once too few in a full run.
+    // The test is only meaningful once both processes have won races, so it runs up to six
+    // rounds (each fully checked, each with a wider head start) until they have.
     let won = 0;
     let total = 0;
     for (let round = 0; round < 6 && (won === 0 || won === total); round++) {
