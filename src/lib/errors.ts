@@ -104,13 +104,15 @@ export const errorCatalogue = {
   job_already_ended: entry(409, 'Job already ended'),
   // `promo webhooks test`: the receiver did not answer 2xx.
   webhook_test_failed: entry(400, 'Webhook test failed'),
-  // 503: GET /health when the database does not answer (PostgreSQL).
+  // 503, with Retry-After: try again shortly. GET /health when the database does not answer
+  // (PostgreSQL); a write that found the database locked past the busy or lock timeout, or lost
+  // a race on every one of its re-runs (nothing was written).
   database_unavailable: entry(503, 'Database unavailable'),
+  database_busy: entry(503, 'Database busy'),
   // 429: beyond a key's budget of requests per minute (the reference's message; it has no key).
   too_many_requests: entry(429, 'Too many requests hit the API too quickly.'),
   // 500: the server's own faults; never the client's doing.
   internal_error: entry(500, 'Internal server error'),
-  database_busy: entry(500, 'Database busy'),
   schema_too_new: entry(500, 'Database is newer than this binary'),
   database_collation: entry(500, 'Database collation is not C'),
   invalid_event: entry(500, 'Invalid event'),

@@ -36,7 +36,7 @@ describe(
       const busy = thrown(() => other.exec('BEGIN IMMEDIATE'));
       sqlite.exec('ROLLBACK');
       assert.equal(databaseErrorKind(busy), 'busy');
-      assert.deepEqual([apiErrorOf(busy)?.key, apiErrorOf(busy)?.status], ['database_busy', 500]);
+      assert.deepEqual([apiErrorOf(busy)?.key, apiErrorOf(busy)?.status], ['database_busy', 503]);
       other.close();
       sqlite.close();
     });

@@ -65,6 +65,8 @@ export function errorRenderer(log: Logger, bodyTimeoutMs: number) {
     }
     if (!appError) return;
     ctx.status = appError.status;
+    // A 503 is the database's momentary state, never the request's fault: say when to come back.
+    if (appError.status === 503) ctx.set('Retry-After', '1');
     ctx.body = errorBody(appError, ctx);
     ctx.state.errorKey = appError.key;
     if (!ctx.req.complete) settleUnreadBody(ctx, bodyTimeoutMs);
