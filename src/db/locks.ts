@@ -11,7 +11,7 @@ const NOTHING_LOCKED = Promise.resolve(false);
 export const lockOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Tables whose rows a transaction may lock before reading what it then writes by. */
-export type LockableTable = 'customers' | 'orders' | 'vouchers';
+export type LockableTable = 'customers' | 'orders' | 'products' | 'vouchers';
 
 /**
  * Lock-first: locks these rows of `table` (in id order, so two transactions that lock the same
@@ -29,6 +29,21 @@ export type LockableTable = 'customers' | 'orders' | 'vouchers';
 export function lockRows(trx: Db, table: LockableTable, ids: readonly string[]): Promise<boolean> {
   if (ids.length === 0 || dialectOf(trx).name === 'sqlite') return NOTHING_LOCKED;
   return lockedRows(trx, table, ids);
+}
+
+/**
+ * `row` (read before) locked with lockRows, then read again by `reread` when a lock was taken:
+ * the row a write is computed from (a metadata merge, an upsert) as it stands under the lock.
+ * Without it, two transactions on PostgreSQL both read the old row and the later write loses
+ * the earlier one's change. On SQLite: `row` itself.
+ */
+export async function lockedRow<R extends { id: string }>(
+  trx: Db,
+  table: LockableTable,
+  row: R | undefined,
+  reread: (id: string) => Promise<R | undefined>,
+): Promise<R | undefined> {
+  return row && (await lockRows(trx, table, [row.id])) ? reread(row.id) : row;
 }
 
 async function lockedRows(trx: Db, table: LockableTable, ids: readonly string[]): Promise<boolean> {

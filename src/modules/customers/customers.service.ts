@@ -22,7 +22,7 @@ import * as repo from './customers.repository.js';
 import { presentSimpleCustomer, type CustomerObject, type SimpleCustomer } from './customers.presenter.js';
 import { updateCustomerSchema, type CreateCustomerBody, type CustomerFields } from './customers.schemas.js';
 import type { Db, Tx } from '../../db/engine.js';
-import { lockRows } from '../../db/locks.js';
+import { lockedRow } from '../../db/locks.js';
 
 type ReadDeps = Pick<Deps, 'db'>;
 type WriteDeps = Pick<Deps, 'db' | 'clock'>;
@@ -114,9 +114,9 @@ async function namedCustomer(
  * processes because of this lock: a redemption upserts its customer first.
  */
 async function writeCustomer(trx: Tx, ctx: ChangeContext, input: CreateCustomerBody): Promise<CustomerWritten> {
-  const named = await namedCustomer(trx, input);
-  const existing =
-    named && (await lockRows(trx, 'customers', [named.id])) ? await repo.findCustomerById(trx, named.id) : named;
+  const existing = await lockedRow(trx, 'customers', await namedCustomer(trx, input), (id) =>
+    repo.findCustomerById(trx, id),
+  );
   return existing ? applyUpdate(trx, ctx, existing, input) : insertNew(trx, ctx, input);
 }
 
@@ -224,7 +224,9 @@ export async function mergeCustomerMetadata(
   sourceId: string,
   metadata: Record<string, unknown>,
 ): Promise<void> {
-  const row = await repo.findCustomerBySourceId(trx, sourceId);
+  const row = await lockedRow(trx, 'customers', await repo.findCustomerBySourceId(trx, sourceId), (id) =>
+    repo.findCustomerById(trx, id),
+  );
   const merged = { ...(row ? (JSON.parse(row.metadata) as Record<string, unknown>) : {}), ...metadata };
   const input = parse(updateCustomerSchema, { source_id: sourceId, metadata: merged }, 'item');
   await (row ? applyUpdate(trx, ctx, row, input) : insertNew(trx, ctx, input));

@@ -1,3 +1,4 @@
+import { lockedRow } from '../../db/locks.js';
 import type { Db, Tx } from '../../db/engine.js';
 import type { Deps } from '../../app/deps.js';
 import { checkValidity, validityColumns } from '../../engine/validity/index.js';
@@ -160,7 +161,9 @@ export async function mergeVoucherMetadata(
   metadata: Record<string, unknown>,
   now: string,
 ): Promise<void> {
-  const row = await findOrThrow({ db: trx }, code);
+  const read = () => repo.findVoucherByCode(trx, code);
+  const row = await lockedRow(trx, 'vouchers', await read(), read);
+  if (!row) throw notFound('voucher', code);
   const merged = { ...(JSON.parse(row.metadata) as Record<string, unknown>), ...metadata };
   await applyVoucherUpdate(trx, row, parse(updateVoucherSchema, { metadata: merged }, 'item'), now);
 }

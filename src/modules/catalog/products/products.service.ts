@@ -1,3 +1,4 @@
+import { lockedRow } from '../../../db/locks.js';
 import type { Deps } from '../../../app/deps.js';
 import { isoNow } from '../../../lib/clock.js';
 import { duplicateFound, invalidPayload, notFound } from '../../../lib/errors.js';
@@ -134,7 +135,9 @@ export async function mergeProductMetadata(
   metadata: Record<string, unknown>,
   now: string,
 ): Promise<void> {
-  const row = await products.findProductBySourceId(trx, sourceId);
+  const row = await lockedRow(trx, 'products', await products.findProductBySourceId(trx, sourceId), (id) =>
+    products.findProductById(trx, id),
+  );
   const merged = { ...(row ? (JSON.parse(row.metadata) as Record<string, unknown>) : {}), ...metadata };
   await storeProduct(trx, row, parse(updateProductSchema, { source_id: sourceId, metadata: merged }, 'item'), now);
 }
