@@ -32,6 +32,8 @@ export interface RunnerState {
   /** Held job ids in turn order: a job goes to the back when it gets a portion. */
   rotation: string[];
   inFlight: Set<Promise<void>>;
+  /** The warm-ups among inFlight: they write nothing, so stop ends them rather than waiting. */
+  warmUps: Set<Promise<void>>;
   /** The engine's side of this runner: its worker threads' connections, the signals it sizes portions on. */
   host: JobHost;
   pool?: Piscina;

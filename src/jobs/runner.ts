@@ -128,7 +128,9 @@ function checkpointIfIdle(r: RunnerState): void {
 
 /**
  * A worker task that is not a job's portion (an idle checkpoint, a warm-up): it holds a
- * thread like a portion (counted in flight, awaited by stop) and wakes the runner when done.
+ * thread like a portion (counted in flight) and wakes the runner when done. stop awaits a
+ * checkpoint; a warm-up only loads modules, so stop ends its thread instead (a refused
+ * `promo import` exits without waiting for a thread it will never use).
  */
 function runBesideJobs<T>(
   r: RunnerState,
@@ -138,12 +140,16 @@ function runBesideJobs<T>(
 ): void {
   const run = (poolOf(r).run(task, { name }) as Promise<T>)
     .then(then)
-    .catch((error: unknown) => r.deps.log.error(`worker task ${name} failed`, error))
+    .catch((error: unknown) => {
+      if (!(name === 'warm' && r.stopping)) r.deps.log.error(`worker task ${name} failed`, error);
+    })
     .finally(() => {
       r.inFlight.delete(run);
+      r.warmUps.delete(run);
       if (!r.stopping) wake(r);
     });
   r.inFlight.add(run);
+  if (name === 'warm') r.warmUps.add(run);
 }
 
 /**
@@ -216,6 +222,7 @@ export function startJobRunner(deps: Deps, options: RunnerOptions): JobRunner {
     held: new Map(),
     rotation: [],
     inFlight: new Set(),
+    warmUps: new Set(),
     host: jobHostOf(deps, options),
     stopping: false,
     ticking: false,
@@ -248,7 +255,7 @@ export function startJobRunner(deps: Deps, options: RunnerOptions): JobRunner {
       if (r.scheduled) clearImmediate(r.scheduled);
       jobEvents.off('enqueued', onEnqueued);
       while (r.ticking) await new Promise((resolve) => setTimeout(resolve, 5));
-      await Promise.allSettled([...r.inFlight]);
+      await Promise.allSettled([...r.inFlight].filter((run) => !r.warmUps.has(run)));
       await releaseLeases(deps, r.owner);
       await r.pool?.destroy();
     },
