@@ -31,6 +31,13 @@ export interface DialectSql {
   /** Whether `column`'s JSON holds an object under its top-level key `key`. */
   jsonIsObject(column: string, key: string): RawBuilder<SqlBool>;
   /**
+   * Whether `column` equals `value` without ASCII case, as SQLite's NOCASE compares (customers'
+   * email, name and city): SQLite, the column's own NOCASE collation; PostgreSQL, `lower()` of
+   * both sides, which under the database's ctype C folds ASCII letters only, the expression its
+   * indexes hold (`customers_email`, ...). `column` may be a term (notIndexed's `+column`).
+   */
+  caselessEquals(column: RawBuilder<unknown> | string, value: string): RawBuilder<SqlBool>;
+  /**
    * The order rows of a table without a seq column were inserted in: SQLite's rowid. A
    * PostgreSQL table has none: there `created_at`, then `id` (rows made in one millisecond
    * come by id, not by insert).
@@ -73,6 +80,7 @@ const sqliteSql: DialectSql = {
   jsonObjectEntries: (column) => sql`json_each(${sql.ref(column)})`,
   jsonSet: (column, key, valueJson) => sql<string>`json_set(${sql.ref(column)}, ${`$.${key}`}, json(${valueJson}))`,
   jsonIsObject: (column, key) => sql<SqlBool>`json_type(${sql.ref(column)}, ${`$.${key}`}) = 'object'`,
+  caselessEquals: (column, value) => sql<SqlBool>`${term(column)} = ${value}`,
   insertOrder: sql`rowid`,
 };
 
@@ -90,6 +98,7 @@ const postgresSql: DialectSql = {
   jsonSet: (column, key, valueJson) =>
     sql<string>`jsonb_set(${sql.ref(column)}::jsonb, ${`{${key}}`}::text[], ${valueJson}::jsonb)::text`,
   jsonIsObject: (column, key) => sql<SqlBool>`json_typeof(${sql.ref(column)}::json -> CAST(${key} AS text)) = 'object'`,
+  caselessEquals: (column, value) => sql<SqlBool>`lower(${term(column)}) = lower(${value})`,
   insertOrder: sql`created_at, id`,
 };
 
