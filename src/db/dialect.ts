@@ -16,6 +16,10 @@ export interface DialectSql {
   jsonValue<T>(column: string, path: readonly string[]): RawBuilder<T>;
   /** Whether `text` holds `part` anywhere. */
   contains(text: RawBuilder<unknown> | string, part: string): RawBuilder<SqlBool>;
+  /** Whether `text` begins with `part` (characters, as the database counts them). */
+  startsWith(text: RawBuilder<unknown> | string, part: string): RawBuilder<SqlBool>;
+  /** Whether `text` ends with `part`; an empty `part` as SQLite's `substr(text, -0)` has it: only an empty text. */
+  endsWith(text: RawBuilder<unknown> | string, part: string): RawBuilder<SqlBool>;
   /**
    * `table` read through `index`: SQLite's INDEXED BY, where its planner's guess would read the
    * table; PostgreSQL has no such clause (its planner has statistics) and reads the table.
@@ -74,6 +78,8 @@ const sqliteSql: DialectSql = {
   jsonValue: <T>(column: string, path: readonly string[]) =>
     sql<T>`json_extract(${sql.ref(column)}, ${`$.${path.join('.')}`})`,
   contains: (text, part) => sql<SqlBool>`instr(${term(text)}, ${part}) > 0`,
+  startsWith: (text, part) => sql<SqlBool>`substr(${term(text)}, 1, length(${part})) = ${part}`,
+  endsWith: (text, part) => sql<SqlBool>`substr(${term(text)}, -length(${part})) = ${part}`,
   indexedTable: <T extends string>(table: T, index: string) =>
     sql`${sql.table(table)} indexed by ${sql.id(index)}` as unknown as T,
   glob: (column, pattern) => sql<SqlBool>`${sql.ref(column)} GLOB ${pattern}`,
@@ -92,6 +98,11 @@ const postgresSql: DialectSql = {
   jsonValue: <T>(column: string, path: readonly string[]) =>
     sql<T>`(${sql.ref(column)}::json #>> ${`{${path.join(',')}}`}::text[])`,
   contains: (text, part) => sql<SqlBool>`strpos(${term(text)}, ${part}) > 0`,
+  // The part's length in characters (code points), as PostgreSQL counts them, bound as a number:
+  // `length($1)` of an untyped parameter does not resolve.
+  startsWith: (text, part) => sql<SqlBool>`left(${term(text)}, ${[...part].length}) = ${part}`,
+  endsWith: (text, part) =>
+    part === '' ? sql<SqlBool>`${term(text)} = ''` : sql<SqlBool>`right(${term(text)}, ${[...part].length}) = ${part}`,
   indexedTable: (table) => table,
   glob: (column, pattern) => sql<SqlBool>`${sql.ref(column)} ~ ${globRegex(pattern)}`,
   jsonObjectEntries: (column) => sql`json_each(${sql.ref(column)}::json)`,
