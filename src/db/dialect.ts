@@ -41,12 +41,6 @@ export interface DialectSql {
    * indexes hold (`customers_email`, ...). `column` may be a term (notIndexed's `+column`).
    */
   caselessEquals(column: RawBuilder<unknown> | string, value: string): RawBuilder<SqlBool>;
-  /**
-   * The order rows of a table without a seq column were inserted in: SQLite's rowid. A
-   * PostgreSQL table has none: there `created_at`, then `id` (rows made in one millisecond
-   * come by id, not by insert).
-   */
-  insertOrder: RawBuilder<unknown>;
 }
 
 /**
@@ -87,7 +81,6 @@ const sqliteSql: DialectSql = {
   jsonSet: (column, key, valueJson) => sql<string>`json_set(${sql.ref(column)}, ${`$.${key}`}, json(${valueJson}))`,
   jsonIsObject: (column, key) => sql<SqlBool>`json_type(${sql.ref(column)}, ${`$.${key}`}) = 'object'`,
   caselessEquals: (column, value) => sql<SqlBool>`${term(column)} = ${value}`,
-  insertOrder: sql`rowid`,
 };
 
 const postgresSql: DialectSql = {
@@ -110,7 +103,6 @@ const postgresSql: DialectSql = {
     sql<string>`jsonb_set(${sql.ref(column)}::jsonb, ${`{${key}}`}::text[], ${valueJson}::jsonb)::text`,
   jsonIsObject: (column, key) => sql<SqlBool>`json_typeof(${sql.ref(column)}::json -> CAST(${key} AS text)) = 'object'`,
   caselessEquals: (column, value) => sql<SqlBool>`lower(${term(column)}) = lower(${value})`,
-  insertOrder: sql`created_at, id`,
 };
 
 /** The spelling of the engine `db` runs on. */
