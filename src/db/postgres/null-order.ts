@@ -6,7 +6,7 @@ import {
   type OrderByItemNode,
   RawNode,
   ReferenceNode,
-  type SelectQueryNode,
+  SelectQueryNode,
   TableNode,
 } from 'kysely';
 import type pg from 'pg';
@@ -25,9 +25,16 @@ export async function readColumnNullability(pool: Pick<pg.Pool, 'query'>): Promi
   return columns;
 }
 
-/** What an ORDER BY of one SELECT can name: its FROM and JOIN items (a base table's name, or null for a subquery) and its output names. */
+/** A FROM or JOIN item's columns, each true when NOT NULL; null where they are not known. */
+type Columns = Record<string, boolean> | null;
+
+/**
+ * What an ORDER BY of one SELECT can name: its FROM and JOIN items by name or alias (a base
+ * table's columns as the catalog has them, a subquery's as its select list makes them) and its
+ * own output names.
+ */
 interface Scope {
-  sources: Map<string, string | null>;
+  sources: Map<string, Columns>;
   outputNames: Set<string>;
 }
 
@@ -36,25 +43,6 @@ const nameOf = (node: OperationNode): string | undefined => {
   if (TableNode.is(node)) return node.table.identifier.name;
   return undefined;
 };
-
-function addSource(scope: Scope, item: OperationNode): void {
-  if (TableNode.is(item)) scope.sources.set(item.table.identifier.name, item.table.identifier.name);
-  else if (AliasNode.is(item)) {
-    const alias = nameOf(item.alias);
-    if (alias !== undefined) scope.sources.set(alias, TableNode.is(item.node) ? item.node.table.identifier.name : null);
-  }
-}
-
-function scopeOf(node: SelectQueryNode): Scope {
-  const scope: Scope = { sources: new Map(), outputNames: new Set() };
-  for (const item of node.from?.froms ?? []) addSource(scope, item);
-  for (const join of node.joins ?? []) addSource(scope, join.table);
-  for (const selection of node.selections ?? []) {
-    const alias = AliasNode.is(selection.selection) ? nameOf(selection.selection.alias) : undefined;
-    if (alias !== undefined) scope.outputNames.add(alias);
-  }
-  return scope;
-}
 
 /** `sql.ref(x)`: a raw node that is one reference and nothing else. */
 const referenceIn = (node: OperationNode): ReferenceNode | undefined => {
@@ -66,15 +54,69 @@ const referenceIn = (node: OperationNode): ReferenceNode | undefined => {
   return undefined;
 };
 
+/** Whether `node` is known to be a NOT NULL column in `scope`: a plain or qualified reference to one. */
+function isNotNullIn(scope: Scope, node: OperationNode): boolean {
+  const reference = referenceIn(node);
+  if (!reference || reference.column.kind !== 'ColumnNode') return false;
+  const column = reference.column.column.name;
+  if (reference.table) return scope.sources.get(reference.table.table.identifier.name)?.[column] === true;
+  if (scope.outputNames.has(column)) return false;
+  const holders = [...scope.sources.values()].filter((columns) => columns === null || columns[column] !== undefined);
+  return holders.length === 1 && holders[0]?.[column] === true;
+}
+
+/** A subquery's output columns from its select list (a column, renamed or not); unknown for `*` or a UNION. */
+function subqueryColumns(node: SelectQueryNode, catalog: ColumnNullability): Columns {
+  if (node.setOperations?.length) return null;
+  const scope = scopeOf(node, catalog);
+  const columns: Record<string, boolean> = {};
+  for (const { selection } of node.selections ?? []) {
+    if (selection.kind === 'SelectAllNode') return null;
+    const [expression, alias] = AliasNode.is(selection)
+      ? [selection.node, nameOf(selection.alias)]
+      : [selection, undefined];
+    const reference = referenceIn(expression);
+    if (reference?.column.kind === 'SelectAllNode') return null;
+    const name = alias ?? (reference?.column.kind === 'ColumnNode' ? reference.column.column.name : undefined);
+    if (name !== undefined) columns[name] = isNotNullIn(scope, expression);
+  }
+  return columns;
+}
+
+function sourceColumns(node: OperationNode, catalog: ColumnNullability): Columns {
+  if (TableNode.is(node)) return catalog[node.table.identifier.name] ?? null;
+  if (SelectQueryNode.is(node)) return subqueryColumns(node, catalog);
+  return null;
+}
+
+function addSource(scope: Scope, item: OperationNode, catalog: ColumnNullability): void {
+  if (TableNode.is(item)) scope.sources.set(item.table.identifier.name, sourceColumns(item, catalog));
+  else if (AliasNode.is(item)) {
+    const alias = nameOf(item.alias);
+    if (alias !== undefined) scope.sources.set(alias, sourceColumns(item.node, catalog));
+  }
+}
+
+function scopeOf(node: SelectQueryNode, catalog: ColumnNullability): Scope {
+  const scope: Scope = { sources: new Map(), outputNames: new Set() };
+  for (const item of node.from?.froms ?? []) addSource(scope, item, catalog);
+  for (const join of node.joins ?? []) addSource(scope, join.table, catalog);
+  for (const selection of node.selections ?? []) {
+    const alias = AliasNode.is(selection.selection) ? nameOf(selection.selection.alias) : undefined;
+    if (alias !== undefined) scope.outputNames.add(alias);
+  }
+  return scope;
+}
+
 /**
  * Kysely's ORDER BY, compiled to sort NULL as SQLite does: before every value ascending, after
  * every value descending (PostgreSQL's default is the opposite). One place for every list and
  * walk: each key gets `NULLS FIRST` (ascending) or `NULLS LAST` (descending) unless it is known
  * to be a NOT NULL column, which keeps the plain order its index (default NULLS LAST) serves.
  * Nullable index columns are NULLS FIRST in sql/postgres (docs/postgres.md, decision 8), so the
- * same indexes serve both directions. A key it cannot resolve to a base table's column (an
- * expression, a subquery's column, an output name) gets the placement: the answer is right, at
- * worst sorted.
+ * same indexes serve both directions. A key it cannot resolve to a NOT NULL column of a table
+ * or of a subquery's select list (an expression, a UNION's column, an output name) gets the
+ * placement: the answer is right, at worst sorted.
  */
 class SqliteNullOrder extends OperationNodeTransformer {
   readonly #scopes: Scope[] = [];
@@ -84,7 +126,7 @@ class SqliteNullOrder extends OperationNodeTransformer {
   }
 
   protected override transformSelectQuery(node: SelectQueryNode): SelectQueryNode {
-    this.#scopes.push(scopeOf(node));
+    this.#scopes.push(scopeOf(node, this.columns));
     try {
       return super.transformSelectQuery(node);
     } finally {
@@ -101,21 +143,8 @@ class SqliteNullOrder extends OperationNodeTransformer {
   }
 
   private isNotNull(orderBy: OperationNode): boolean {
-    const reference = referenceIn(orderBy);
     const scope = this.#scopes.at(-1);
-    if (!reference || !scope || reference.column.kind !== 'ColumnNode') return false;
-    const column = reference.column.column.name;
-    const columns = this.columns;
-    if (reference.table) {
-      const table = scope.sources.get(reference.table.table.identifier.name);
-      return table ? columns[table]?.[column] === true : false;
-    }
-    if (scope.outputNames.has(column)) return false;
-    const holders = [...scope.sources.values()].filter(
-      (table) => table === null || columns[table]?.[column] !== undefined,
-    );
-    const [holder] = holders;
-    return holders.length === 1 && typeof holder === 'string' && columns[holder]?.[column] === true;
+    return scope !== undefined && isNotNullIn(scope, orderBy);
   }
 }
 
