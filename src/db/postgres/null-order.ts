@@ -1,5 +1,6 @@
 import {
   AliasNode,
+  IdentifierNode,
   type KyselyPlugin,
   OperationNodeTransformer,
   type OperationNode,
@@ -39,7 +40,7 @@ interface Scope {
 }
 
 const nameOf = (node: OperationNode): string | undefined => {
-  if (node.kind === 'IdentifierNode') return (node as { name: string } & OperationNode).name;
+  if (IdentifierNode.is(node)) return node.name;
   if (TableNode.is(node)) return node.table.identifier.name;
   return undefined;
 };
