@@ -79,6 +79,18 @@ describe('ORDER BY on PostgreSQL sorts NULL as SQLite does', () => {
     assert.equal(unknown.sql, 'select * from "categories" order by "seq" nulls first');
   });
 
+  it('reaches an ORDER BY nested in a write', () => {
+    const claim = db
+      .updateTable('orders')
+      .set({ status: 'PAID' })
+      .where('id', 'in', (eb) => eb.selectFrom('orders').select('id').orderBy('updated_at').limit(5))
+      .compile();
+    assert.equal(
+      claim.sql,
+      'update "orders" set "status" = $1 where "id" in (select "id" from "orders" order by "updated_at" nulls first limit $2)',
+    );
+  });
+
   it('keeps an order that already says where NULL goes', () => {
     const said = db
       .selectFrom('orders')

@@ -149,11 +149,23 @@ class SqliteNullOrder extends OperationNodeTransformer {
   }
 }
 
+/**
+ * Whether a statement's tree has an ORDER BY anywhere: most statements (writes, look-ups by key)
+ * have none and keep their tree, as the transformer would rebuild it whole (~6 us a compile).
+ */
+function holdsOrderBy(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(holdsOrderBy);
+  if (typeof node !== 'object' || node === null) return false;
+  if ((node as OperationNode).kind === 'OrderByNode') return true;
+  for (const key in node) if (holdsOrderBy((node as Record<string, unknown>)[key])) return true;
+  return false;
+}
+
 /** The plugin, over the schema's columns (readColumnNullability). */
 export const sqliteNullOrder = (columns: ColumnNullability): KyselyPlugin => {
   const transformer = new SqliteNullOrder(columns);
   return {
-    transformQuery: (args) => transformer.transformNode(args.node),
+    transformQuery: (args) => (holdsOrderBy(args.node) ? transformer.transformNode(args.node) : args.node),
     transformResult: (args) => Promise.resolve(args.result),
   };
 };
