@@ -16,6 +16,10 @@ export interface DialectSql {
   jsonValue<T>(column: string, path: readonly string[]): RawBuilder<T>;
   /** Whether `text` holds `part` anywhere. */
   contains(text: RawBuilder<unknown> | string, part: string): RawBuilder<SqlBool>;
+  /** Whether `text` begins with `part` (characters, as the database counts them). */
+  startsWith(text: RawBuilder<unknown> | string, part: string): RawBuilder<SqlBool>;
+  /** Whether `text` ends with `part`; an empty `part` as SQLite's `substr(text, -0)` has it: only an empty text. */
+  endsWith(text: RawBuilder<unknown> | string, part: string): RawBuilder<SqlBool>;
   /**
    * `table` read through `index`: SQLite's INDEXED BY, where its planner's guess would read the
    * table; PostgreSQL has no such clause (its planner has statistics) and reads the table.
@@ -31,11 +35,12 @@ export interface DialectSql {
   /** Whether `column`'s JSON holds an object under its top-level key `key`. */
   jsonIsObject(column: string, key: string): RawBuilder<SqlBool>;
   /**
-   * The order rows of a table without a seq column were inserted in: SQLite's rowid. A
-   * PostgreSQL table has none: there `created_at`, then `id` (rows made in one millisecond
-   * come by id, not by insert).
+   * Whether `column` equals `value` without ASCII case, as SQLite's NOCASE compares (customers'
+   * email, name and city): SQLite, the column's own NOCASE collation; PostgreSQL, `lower()` of
+   * both sides, which under the database's ctype C folds ASCII letters only, the expression its
+   * indexes hold (`customers_email`, ...). `column` may be a term (notIndexed's `+column`).
    */
-  insertOrder: RawBuilder<unknown>;
+  caselessEquals(column: RawBuilder<unknown> | string, value: string): RawBuilder<SqlBool>;
 }
 
 /**
@@ -67,13 +72,15 @@ const sqliteSql: DialectSql = {
   jsonValue: <T>(column: string, path: readonly string[]) =>
     sql<T>`json_extract(${sql.ref(column)}, ${`$.${path.join('.')}`})`,
   contains: (text, part) => sql<SqlBool>`instr(${term(text)}, ${part}) > 0`,
+  startsWith: (text, part) => sql<SqlBool>`substr(${term(text)}, 1, length(${part})) = ${part}`,
+  endsWith: (text, part) => sql<SqlBool>`substr(${term(text)}, -length(${part})) = ${part}`,
   indexedTable: <T extends string>(table: T, index: string) =>
     sql`${sql.table(table)} indexed by ${sql.id(index)}` as unknown as T,
   glob: (column, pattern) => sql<SqlBool>`${sql.ref(column)} GLOB ${pattern}`,
   jsonObjectEntries: (column) => sql`json_each(${sql.ref(column)})`,
   jsonSet: (column, key, valueJson) => sql<string>`json_set(${sql.ref(column)}, ${`$.${key}`}, json(${valueJson}))`,
   jsonIsObject: (column, key) => sql<SqlBool>`json_type(${sql.ref(column)}, ${`$.${key}`}) = 'object'`,
-  insertOrder: sql`rowid`,
+  caselessEquals: (column, value) => sql<SqlBool>`${term(column)} = ${value}`,
 };
 
 const postgresSql: DialectSql = {
@@ -84,13 +91,18 @@ const postgresSql: DialectSql = {
   jsonValue: <T>(column: string, path: readonly string[]) =>
     sql<T>`(${sql.ref(column)}::json #>> ${`{${path.join(',')}}`}::text[])`,
   contains: (text, part) => sql<SqlBool>`strpos(${term(text)}, ${part}) > 0`,
+  // The part's length in characters (code points), as PostgreSQL counts them, bound as a number:
+  // `length($1)` of an untyped parameter does not resolve.
+  startsWith: (text, part) => sql<SqlBool>`left(${term(text)}, ${[...part].length}) = ${part}`,
+  endsWith: (text, part) =>
+    part === '' ? sql<SqlBool>`${term(text)} = ''` : sql<SqlBool>`right(${term(text)}, ${[...part].length}) = ${part}`,
   indexedTable: (table) => table,
   glob: (column, pattern) => sql<SqlBool>`${sql.ref(column)} ~ ${globRegex(pattern)}`,
   jsonObjectEntries: (column) => sql`json_each(${sql.ref(column)}::json)`,
   jsonSet: (column, key, valueJson) =>
     sql<string>`jsonb_set(${sql.ref(column)}::jsonb, ${`{${key}}`}::text[], ${valueJson}::jsonb)::text`,
   jsonIsObject: (column, key) => sql<SqlBool>`json_typeof(${sql.ref(column)}::json -> CAST(${key} AS text)) = 'object'`,
-  insertOrder: sql`created_at, id`,
+  caselessEquals: (column, value) => sql<SqlBool>`lower(${term(column)}) = lower(${value})`,
 };
 
 /** The spelling of the engine `db` runs on. */

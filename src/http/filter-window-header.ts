@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 
 /**
- * A list answered from a bounded window (a filter no index serves: db/sqlite/filter-window.ts) says
+ * A list answered from a bounded window (a filter no index serves: db/filter-window.ts) says
  * so in its answer: `X-Promo-Filter-Window: complete; examined=<n>; limit=<bound>` when the
  * window held every record the indexed filters reach, `partial; ...` when it was cut at the
  * bound and older records were not examined. A header keeps the body the reference's shape.

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { FILTER_WINDOW_ROWS } from '../../src/db/sqlite/filter-window.js';
+import { FILTER_WINDOW_ROWS } from '../../src/db/filter-window.js';
 import { assertListMatches, NEWEST_FIRST, seedRedemptions, type Seeded } from '../modules/redemptions/list-seed.js';
 import { serverSideClient, type ServerSideClient } from '../support/sdk.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -21,7 +21,7 @@ const window = (examined: number, state = 'complete') => `${state}; examined=${e
 /**
  * GET /v1/redemptions with the filters no index serves (list-redemptions: every operator of
  * FilterConditionsString, and a junction of "or"), checked in the bounded window of
- * src/db/sqlite/filter-window.ts: the matches, the total, and the header that says what was examined.
+ * src/db/filter-window.ts: the matches, the total, and the header that says what was examined.
  * Codes of the seed, newest first: rf_f2 NOPE, rr_1 GIFT-1, r_c2 -, r_p2 -, rf_f1 SPRING-2,
  * r_c1b GIFT-1, r_c1a SPRING-1, r_p1 -.
  */

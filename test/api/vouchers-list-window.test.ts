@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { FILTER_WINDOW_ROWS } from '../../src/db/sqlite/filter-window.js';
+import { FILTER_WINDOW_ROWS } from '../../src/db/filter-window.js';
 import { fixedClock } from '../../src/lib/clock.js';
 import { discountCampaign, loyaltyCampaign, percentDiscount } from '../support/factories.js';
 import { assertMatchesReference, withoutNulls } from '../support/openapi.js';
@@ -17,7 +17,7 @@ const complete = (examined: number) => `complete; examined=${examined}; limit=${
 /**
  * GET /v1/vouchers with the filters no index serves (list-vouchers' `filters` deep object:
  * code, campaign_ids, a junction of "or", `$is_not` ...), checked in the bounded window of
- * src/db/sqlite/filter-window.ts. Newest first the vouchers are: CARD (minute 7, Club, alice's),
+ * src/db/filter-window.ts. Newest first the vouchers are: CARD (minute 7, Club, alice's),
  * HAT-1 (5, Hats), PLAIN-1 (4), BOOT-1 (3, Footwear), SHOE-1 (2, Shoes, Footwear, updated at 8).
  */
 describe('GET /v1/vouchers: filters checked in the bounded window', () => {

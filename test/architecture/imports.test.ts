@@ -59,7 +59,6 @@ const SQLITE_ONLY = new Map([
   // SQL in SQLite's dialect that list repositories build on: a second engine needs its own
   // term per query (the PostgreSQL dialect work, in the repositories), not a port method.
   ['db/sqlite/plan-hints.ts', "`+column`, SQLite's planner term that keeps an index out of a list's plan"],
-  ['db/sqlite/filter-window.ts', "the filter window's SQL: SQLite's instr and substr, its rowid walk"],
   // SQLite's own tools over its file, beside the engine rather than behind it.
   ['db/sqlite/migrate.ts', "`promo migrate` and backups' schema check run sql/*.sql, SQLite's migrations"],
   ['db/sqlite/backup.ts', 'backups copy the SQLite file page by page (promo backup)'],

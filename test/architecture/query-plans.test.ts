@@ -11,7 +11,7 @@ import { fixedClock } from '../../src/lib/clock.js';
 import { createKey } from '../../src/modules/auth/keys.service.js';
 import { freshDbFile } from '../support/db.js';
 import { Fixture, listVariants } from '../support/list-variants.js';
-import { FILTER_WINDOW_ROWS, WINDOW_ALIAS } from '../../src/db/sqlite/filter-window.js';
+import { FILTER_WINDOW_ROWS, WINDOW_ALIAS } from '../../src/db/filter-window.js';
 import {
   explain,
   planProblems,
@@ -40,7 +40,7 @@ import { sqliteOnly } from '../support/engine.js';
  *
  * A filter no index serves (`$is_not`, `$contains`, a junction of "or" ...) is not indexed: it
  * is checked in a window of at most FILTER_WINDOW_ROWS rows of the list's own index walk
- * (src/db/sqlite/filter-window.ts). For those variants the test states that bound and checks it:
+ * (src/db/filter-window.ts). For those variants the test states that bound and checks it:
  * every statement that reads the list's table by a walk or a range (anything but rowid
  * lookups of a page's rows) reads it through a subquery named filter_window whose LIMIT is
  * exactly FILTER_WINDOW_ROWS, with the same plan rules inside.

@@ -4,7 +4,7 @@
  * voucher lists (GET /v1/vouchers?campaign=Bench&order=<each order, both directions>&page=100&limit=100,
  * and the same without the campaign), then the same lists and the redemption list with the
  * filters no index serves (`$is_not`, `$not_in`, `$contains`, a junction of "or": issue 27
- * point 4, checked in the bounded window of src/db/sqlite/filter-window.ts), against the real
+ * point 4, checked in the bounded window of src/db/filter-window.ts), against the real
  * `promo serve`, while GET /health is sent every 5 ms. Figures: /health p99 during each loop
  * (target < 50 ms) next to /health p99 idle, measured in the same run before the loops; the
  * list requests' p50/p99.
@@ -28,7 +28,7 @@ import { openSqlite } from '../../src/db/sqlite/connect.js';
 import { loadMigrations } from '../../src/db/sqlite/migrate.js';
 import { ALPHANUMERIC, codeGenerator, type CodeTemplate } from '../../src/engine/codes/index.js';
 import { fixedClock } from '../../src/lib/clock.js';
-import { FILTER_WINDOW_ROWS, WINDOW_ALIAS } from '../../src/db/sqlite/filter-window.js';
+import { FILTER_WINDOW_ROWS, WINDOW_ALIAS } from '../../src/db/filter-window.js';
 import { parseRedemptionsListQuery } from '../../src/modules/redemptions/list/redemptions-list.schemas.js';
 import { listRedemptions } from '../../src/modules/redemptions/list/redemptions-list.service.js';
 import { parseVouchersListQuery, VOUCHER_ORDER_FIELDS } from '../../src/modules/vouchers/vouchers.schemas.js';

@@ -74,7 +74,7 @@ export function writeStatistics(sqlite: BetterSqlite3.Database, rowsPerKey: numb
 }
 
 /**
- * The row bound of every filter window a statement reads through (src/db/sqlite/filter-window.ts):
+ * The row bound of every filter window a statement reads through (src/db/filter-window.ts):
  * the parameter of each `limit ?` that closes a subquery named `filter_window`.
  */
 export function windowBounds(query: CompiledQuery, alias: string): unknown[] {

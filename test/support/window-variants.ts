@@ -4,7 +4,7 @@ import { combine, condition, DATE, each, orders, VOUCHER_CATEGORY, type Fixture 
 
 /**
  * List variants whose filters no index serves (checked in the bounded window of
- * src/db/sqlite/filter-window.ts), by list table: every order with filters alone, and by created_at
+ * src/db/filter-window.ts), by list table: every order with filters alone, and by created_at
  * beside the indexed parameters.
  */
 export function windowedVariants(f: Fixture): Record<'vouchers' | 'redemptions', string[]> {

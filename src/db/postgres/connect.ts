@@ -3,6 +3,7 @@ import pg from 'pg';
 import { AppError } from '../../lib/errors.js';
 import type { Database } from '../database.js';
 import { pendingFirstWrite, runFirstWrite } from './first-write.js';
+import { type ColumnNullability, sqliteNullOrder } from './null-order.js';
 import { withoutPlanHints } from './plan-hints.js';
 import { withRetries } from './retries.js';
 
@@ -124,16 +125,16 @@ function retriedWhole(builder: TransactionBuilder<Database>, afterCommit: AfterC
   return builder;
 }
 
+/** Kysely over `pool`; its ORDER BYs sort NULL as SQLite does, knowing which of `columns` are NOT NULL. */
 export function kyselyOver(
   pool: pg.Pool,
-  config: Omit<KyselyConfig, 'dialect'> = {},
+  columns: ColumnNullability,
   afterCommit: AfterCommit = () => undefined,
 ): Kysely<Database> {
   return new PostgresKysely(
     {
-      ...config,
       dialect: new PostgresDialect({ pool }),
-      plugins: [withoutPlanHints(), ...(config.plugins ?? [])],
+      plugins: [withoutPlanHints(), sqliteNullOrder(columns)],
     },
     afterCommit,
   );

@@ -7,6 +7,7 @@ import { type CacheListener, cacheListener, DEFAULT_CACHE_TTL_MS } from './cache
 import { checkCollation, kyselyOver, openPool, type PostgresOptions } from './connect.js';
 import { postgresBulkStatement } from './bulk.js';
 import { withFirstWrite } from './first-write.js';
+import { type ColumnNullability, readColumnNullability } from './null-order.js';
 import { checkPool } from './health.js';
 import { sharedRateLimiters } from './rate-limits.js';
 import { retryStats } from './retries.js';
@@ -16,6 +17,8 @@ import './errors.js';
 /** The PostgreSQL engine: the port (db/engine.ts) over a pg pool, and the pool for its figures. */
 export interface PostgresEngine extends DatabaseEngine {
   readonly pool: pg.Pool;
+  /** The schema's columns, for the order compiler (null-order.ts); a job thread's engine is made over the same. */
+  readonly columns: ColumnNullability;
 }
 
 const refused = (command: string) => (): never => {
@@ -44,13 +47,20 @@ const storage: StorageUpkeep = {
  * the SQLite engine's. With `listener`, the process's caches follow other servers' changes
  * (the API's engine); a job thread's engine keeps no cache and needs none.
  */
-export function postgresEngineOver(pool: pg.Pool, listener?: CacheListener): PostgresEngine {
-  const db = listener ? kyselyOver(pool, {}, (trx) => listener.changed(announcedBy(trx))) : kyselyOver(pool);
+export function postgresEngineOver(
+  pool: pg.Pool,
+  columns: ColumnNullability,
+  listener?: CacheListener,
+): PostgresEngine {
+  const db = listener
+    ? kyselyOver(pool, columns, (trx) => listener.changed(announcedBy(trx)))
+    : kyselyOver(pool, columns);
   if (listener) registerCacheVersions(db, listener);
   const bulk = new Map<string, BulkStatement>();
   return {
     db,
     pool,
+    columns,
     rowLocks: true,
     inSavepoint: (trx, fn) => inSavepoint(trx, 'promo_item', fn),
     prepareBulk(query) {
@@ -86,8 +96,10 @@ export function postgresEngineOver(pool: pg.Pool, listener?: CacheListener): Pos
  */
 export async function openPostgresEngine(url: string, options: PostgresOptions = {}): Promise<PostgresEngine> {
   const pool = openPool(url, options);
+  let columns: ColumnNullability;
   try {
     await checkCollation(pool);
+    columns = await readColumnNullability(pool);
   } catch (error) {
     await pool.end();
     throw error;
@@ -98,5 +110,5 @@ export async function openPostgresEngine(url: string, options: PostgresOptions =
     process.env.PROMO_DB_LISTEN_URL || url,
     Number(process.env.PROMO_CACHE_TTL_MS) || DEFAULT_CACHE_TTL_MS,
   );
-  return postgresEngineOver(pool, listener);
+  return postgresEngineOver(pool, columns, listener);
 }

@@ -1,12 +1,15 @@
 import type { JobConnection } from '../engine.js';
 import { openPool } from './connect.js';
 import { postgresEngineOver } from './engine.js';
+import type { ColumnNullability } from './null-order.js';
 
 /** What each worker thread of a runner opens its connection with (db/postgres/job-host.ts makes it). */
 export interface PostgresJobSpec {
   url: string;
   /** Connections of the thread's own pool: a portion's transaction, and an overlapping portion's. */
   poolSize: number;
+  /** The runner's engine's schema columns (the order compiler's; db/postgres/null-order.ts). */
+  columns: ColumnNullability;
 }
 
 const connections = new Map<string, JobConnection>();
@@ -28,11 +31,11 @@ async function timed<T>(write: () => Promise<T>): Promise<{ value: T; ms: number
  * keep between portions (the server keeps its own log).
  */
 export function openJobConnection(spec: unknown): JobConnection {
-  const { url, poolSize } = spec as PostgresJobSpec;
+  const { url, poolSize, columns } = spec as PostgresJobSpec;
   let connection = connections.get(url);
   if (!connection) {
     // The runner's process checked the database's collation before it made this spec.
-    const engine = postgresEngineOver(openPool(url, { poolSize, applicationName: 'promo job' }));
+    const engine = postgresEngineOver(openPool(url, { poolSize, applicationName: 'promo job' }), columns);
     connection = {
       engine,
       useCacheMb: () => undefined,

@@ -1,6 +1,7 @@
 import type { JobHost } from '../engine.js';
 import type { PostgresEngine } from './engine.js';
 import { JOB_CONNECTION_HOME, type PostgresJobSpec } from './job-connection.js';
+import type { ColumnNullability } from './null-order.js';
 
 /** A portion's transaction and, for a job type that overlaps (JobTypeEntry.overlap), a second one. */
 const WORKER_POOL_SIZE = 2;
@@ -19,8 +20,8 @@ const QUIET_PORTION_MS = 1000;
  * servers share them; there is no gate to share between threads, no log to keep, and no signal
  * of this process's commits that portions need (the API's writes never wait for one).
  */
-function postgresJobHost(url: string): JobHost {
-  const spec: PostgresJobSpec = { url, poolSize: WORKER_POOL_SIZE };
+function postgresJobHost(url: string, columns: ColumnNullability): JobHost {
+  const spec: PostgresJobSpec = { url, poolSize: WORKER_POOL_SIZE, columns };
   return {
     connection: { home: JOB_CONNECTION_HOME, spec },
     apiCommits: () => 0,
@@ -33,5 +34,5 @@ function postgresJobHost(url: string): JobHost {
 /** The engine with its job runner's side: the API's and every command's (root/create-deps.ts). */
 export const withPostgresJobHost = (engine: PostgresEngine, url: string): PostgresEngine => ({
   ...engine,
-  jobHost: () => postgresJobHost(url),
+  jobHost: () => postgresJobHost(url, engine.columns),
 });

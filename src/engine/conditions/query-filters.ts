@@ -16,7 +16,7 @@ export interface QueryFilterRules {
   /** What is served, for the refusal's message. */
   served: string;
   /**
-   * Lists that check what no index serves in a bounded window of rows (db/sqlite/filter-window.ts):
+   * Lists that check what no index serves in a bounded window of rows (db/filter-window.ts):
    * which conditions that window can check. Those, and an `or` of several of them, come back
    * as `residual` instead of being refused.
    */

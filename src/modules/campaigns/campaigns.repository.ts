@@ -98,7 +98,15 @@ export async function markCampaignDeleted(db: Db, id: string, now: string): Prom
   return result.numUpdatedRows === 1n;
 }
 
+/**
+ * Removes a deleted campaign's row; its tiers and stacks go with it (ON DELETE CASCADE). The
+ * stacks go first: PostgreSQL runs each cascade as a statement of its own and checks
+ * promotion_stack_tiers' key on the tiers (no cascade: a tier in a stack cannot be deleted) when
+ * the tiers' cascade ends, which may come before the stacks', where SQLite checks once the whole
+ * statement is done. Inside the caller's transaction (the deletion job's), the two are one change.
+ */
 export const deleteCampaignRow = async (db: Db, id: string): Promise<void> => {
+  await db.deleteFrom('promotion_stacks').where('campaign_id', '=', id).execute();
   await db.deleteFrom('campaigns').where('id', '=', id).execute();
 };
 

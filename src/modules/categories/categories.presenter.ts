@@ -11,7 +11,7 @@ export interface CategoryView {
   updated_at?: string;
 }
 
-export const presentCategory = (row: CategoryRow): CategoryView => ({
+export const presentCategory = (row: Omit<CategoryRow, 'seq'>): CategoryView => ({
   id: row.id,
   name: row.name,
   hierarchy: row.hierarchy,

@@ -1,5 +1,4 @@
-import { dialectOf } from '../../db/dialect.js';
-import { sql, type Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import { keysTemplate } from '../../db/query-template.js';
 import type { CategoryTable } from './categories.table.js';
 import type { Db } from '../../db/engine.js';
@@ -17,7 +16,7 @@ export const findCategoriesByIds = keysTemplate<string, CategoryRow>((db, ids) =
   db.selectFrom('categories').selectAll().where('id', 'in', ids),
 );
 
-export const insertCategory = async (db: Db, row: CategoryRow): Promise<void> => {
+export const insertCategory = async (db: Db, row: Insertable<CategoryTable>): Promise<void> => {
   await db
     .insertInto('categories')
     .values(row)
@@ -25,9 +24,9 @@ export const insertCategory = async (db: Db, row: CategoryRow): Promise<void> =>
     .execute();
 };
 
-/** Every category in the order they were made (the engine's insert order: dialectOf). */
+/** Every category in the order they were made. */
 export const listCategories = (db: Db): Promise<CategoryRow[]> =>
-  db.selectFrom('categories').selectAll().orderBy(dialectOf(db).insertOrder).execute();
+  db.selectFrom('categories').selectAll().orderBy('seq').execute();
 
 export async function updateCategory(
   db: Db,

@@ -1,5 +1,9 @@
+import type { Generated } from 'kysely';
+
 /** Categories, created on demand from a `category` name (or referenced by `category_id`). */
 export interface CategoryTable {
+  /** Insert order (sql/0036): a trigger numbers each new row. */
+  seq: Generated<number>;
   id: string;
   name: string;
   hierarchy: number;

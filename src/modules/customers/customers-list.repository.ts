@@ -1,4 +1,5 @@
-import type { SelectQueryBuilder } from 'kysely';
+import type { RawBuilder, SelectQueryBuilder, SqlBool } from 'kysely';
+import { dialectOf } from '../../db/dialect.js';
 import type { Database } from '../../db/database.js';
 import { notIndexed } from '../../db/sqlite/plan-hints.js';
 import type { CustomerRow } from './customers.repository.js';
@@ -36,16 +37,29 @@ type DateField = 'created_at' | 'updated_at';
 const dateTerm = (field: DateField, order: SortField | undefined) =>
   order === undefined || order === field ? field : notIndexed(field);
 
+/** The email, name and city filters, compared without ASCII case (SQLite: their columns are COLLATE NOCASE). */
+function caselessTerms(
+  db: Db,
+  f: CustomerFilters,
+  column: (name: 'email' | 'name' | 'address_city') => RawBuilder<unknown> | string,
+): Array<RawBuilder<SqlBool>> {
+  const { caselessEquals } = dialectOf(db);
+  const given = [
+    ['email', f.email],
+    ['name', f.name],
+    ['address_city', f.city],
+  ] as const;
+  return given.flatMap(([name, value]) => (value === undefined ? [] : [caselessEquals(column(name), value)]));
+}
+
 function applyFilters<O>(
+  db: Db,
   query: SelectQueryBuilder<Database, 'customers', O>,
   f: CustomerFilters,
   order?: SortField,
 ): SelectQueryBuilder<Database, 'customers', O> {
   let q = query;
-  // email, name and city compare without ASCII case (their columns are COLLATE NOCASE).
-  if (f.email !== undefined) q = q.where('email', '=', f.email);
-  if (f.name !== undefined) q = q.where('name', '=', f.name);
-  if (f.city !== undefined) q = q.where('address_city', '=', f.city);
+  for (const term of caselessTerms(db, f, (name) => name)) q = q.where(term);
   if (f.createdBefore !== undefined) q = q.where(dateTerm('created_at', order), '<', f.createdBefore);
   if (f.createdAfter !== undefined) q = q.where(dateTerm('created_at', order), '>', f.createdAfter);
   if (f.updatedBefore !== undefined) q = q.where(dateTerm('updated_at', order), '<', f.updatedBefore);
@@ -60,7 +74,7 @@ function applyFilters<O>(
  */
 export function listCustomerPage(db: Db, q: CustomerPageQuery): Promise<CustomerRow[]> {
   if (q.filters.segmentId !== undefined) return listSegmentPage(db, q, q.filters.segmentId);
-  let query = applyFilters(db.selectFrom('customers').selectAll(), q.filters, q.sort.field);
+  let query = applyFilters(db, db.selectFrom('customers').selectAll(), q.filters, q.sort.field);
   if (q.cursor) query = query.where(dateTerm(q.cursor.field, q.sort.field), q.cursor.op, q.cursor.value);
   return query
     .orderBy(q.sort.field, q.sort.direction)
@@ -87,6 +101,7 @@ export const countAllCustomers = async (db: Db): Promise<number> =>
 export const countCustomers = async (db: Db, filters: CustomerFilters): Promise<number> => {
   if (filters.segmentId !== undefined) return countSegmentMembers(db, filters, filters.segmentId);
   const row = await applyFilters(
+    db,
     db.selectFrom('customers').select((eb) => eb.fn.countAll<number>().as('n')),
     filters,
   ).executeTakeFirstOrThrow();
@@ -106,9 +121,7 @@ function segmentMembers(db: Db, f: CustomerFilters, segmentId: string, order?: S
     .selectFrom('segment_members as m')
     .innerJoin('customers as c', 'c.id', 'm.customer_id')
     .where('m.segment_id', '=', segmentId);
-  if (f.email !== undefined) q = q.where(notIndexed('c.email'), '=', f.email);
-  if (f.name !== undefined) q = q.where(notIndexed('c.name'), '=', f.name);
-  if (f.city !== undefined) q = q.where(notIndexed('c.address_city'), '=', f.city);
+  for (const term of caselessTerms(db, f, (name) => notIndexed(`c.${name}`))) q = q.where(term);
   if (f.createdBefore !== undefined) q = q.where(term('created_at'), '<', f.createdBefore);
   if (f.createdAfter !== undefined) q = q.where(term('created_at'), '>', f.createdAfter);
   if (f.updatedBefore !== undefined) q = q.where(term('updated_at'), '<', f.updatedBefore);

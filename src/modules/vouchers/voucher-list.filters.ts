@@ -14,7 +14,7 @@ import { invalidQueryParams } from '../../lib/errors.js';
  * category_id or holder_id; created_at or updated_at bounds), read through the same indexes.
  * Everything else the string and date operators say (`$is_not`, `$not_in`, `$in` of several
  * values, `$starts_with`, `$contains`, presence, a junction of `or` ...) is checked in the
- * bounded window of db/sqlite/filter-window.ts. The remaining operators (relative days, counts,
+ * bounded window of db/filter-window.ts. The remaining operators (relative days, counts,
  * numeric comparisons) are refused with 400, naming them, never ignored.
  */
 const STRING_FIELDS = [

@@ -10,7 +10,7 @@ import {
   type FieldSql,
   type ResidualFilter,
   type WindowScan,
-} from '../../db/sqlite/filter-window.js';
+} from '../../db/filter-window.js';
 import type { OrderBy } from '../../lib/pagination.js';
 import { VOUCHER_FILTER_COLUMNS } from './voucher-list.filters.js';
 import {
@@ -46,7 +46,7 @@ const fieldOf = (field: string): FieldSql => {
 
 /**
  * The first FILTER_WINDOW_ROWS vouchers of the list in the order asked, read as the page
- * without a residual filter reads them (the indexed filters' walk, db/sqlite/filter-window.ts).
+ * without a residual filter reads them (the indexed filters' walk, db/filter-window.ts).
  */
 function filterWindow(db: Db, f: VoucherFilter, deleted: string[], order: OrderBy<VoucherOrderField>) {
   return applyFilters(db.selectFrom('vouchers').select(WINDOW_COLUMNS), f, deleted, order.field)
@@ -77,7 +77,7 @@ export async function readVoucherWindow(
     return { rows: [], total: 0, scan: { examined: 0, limit: FILTER_WINDOW_ROWS } };
   const walk = db
     .selectFrom(filterWindow(db, filter, deleted, page.order))
-    .select(seqIfMatch(residualSql(residual, fieldOf)))
+    .select(seqIfMatch(residualSql(db, residual, fieldOf)))
     .orderBy(page.order.field, page.order.direction)
     .orderBy('seq', page.order.direction);
   const { seqs, total, scan } = windowPage(await walkWindow(db, walk), page);

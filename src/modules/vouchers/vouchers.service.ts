@@ -13,7 +13,7 @@ import { assignmentHolders, presentVoucher, type VoucherView } from './vouchers.
 import * as repo from './vouchers.repository.js';
 import * as listRepo from './vouchers-list.repository.js';
 import * as windowRepo from './vouchers-window.repository.js';
-import type { WindowScan } from '../../db/sqlite/filter-window.js';
+import type { WindowScan } from '../../db/filter-window.js';
 import { updateVoucherSchema, type UpdateVoucherBody, type VouchersListQuery } from './vouchers.schemas.js';
 import { assignmentsOfObjects, removeAssignmentsOf } from '../validation-rules/index.js';
 import { codeOfAssetId } from './voucher-assets.rules.js';
@@ -91,7 +91,7 @@ async function present(deps: Pick<Deps, 'db'>, rows: repo.VoucherRow[]): Promise
  * GET /v1/vouchers (list-vouchers): newest first unless ordered, filtered by campaign (id or
  * name), category (id or name), customer (the holder's id or source_id) and created/updated
  * ranges (strict bounds); a key that names nothing gives an empty list. With `total`. The
- * filters no index serves are checked in the bounded window (db/sqlite/filter-window.ts): page and
+ * filters no index serves are checked in the bounded window (db/filter-window.ts): page and
  * total are the window's, and `window` says what it examined.
  */
 export async function listVouchers(

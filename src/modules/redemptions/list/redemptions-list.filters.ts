@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { FieldSql, ResidualFilter } from '../../../db/sqlite/filter-window.js';
+import type { FieldSql, ResidualFilter } from '../../../db/filter-window.js';
 import { fieldCatalog, readQueryFilters, type Condition } from '../../../engine/conditions/index.js';
 import { REDEMPTION_OBJECTS, REDEMPTION_RESULTS } from '../../../lib/enums.js';
 import { invalidQueryParams } from '../../../lib/errors.js';
@@ -13,7 +13,7 @@ import { invalidQueryParams } from '../../../lib/errors.js';
  * its nulls. Every other operator the reference lists for these fields (`$is_not`, `$not_in`,
  * `$in`, `$has_value`, `$starts_with`, `$ends_with`, `$contains`, `$not_contain`), a junction
  * of `or`, and a second condition on a column already restricted, is checked in the bounded
- * window of db/sqlite/filter-window.ts. `user_login` names a dashboard user, and promo has none:
+ * window of db/filter-window.ts. `user_login` names a dashboard user, and promo has none:
  * every record was made through the API, so it reads as null (`$is` matches nothing,
  * `$is_unknown` and `$is_not` every record).
  */
@@ -85,10 +85,10 @@ const WINDOWED = new Set([
   '$not_contain',
 ]);
 
-/** How a field reads inside the window: its column, or NULL for user_login. */
+/** How a field reads inside the window: its column, or a text NULL for user_login (typed: PostgreSQL compares no untyped NULL with a parameter). */
 export const redemptionField = (field: string): FieldSql => {
   const column = COLUMN_OF[field] as string;
-  return { value: column === 'user_login' ? sql`NULL` : sql.ref(column), kind: 'text' };
+  return { value: column === 'user_login' ? sql`CAST(NULL AS text)` : sql.ref(column), kind: 'text' };
 };
 
 /** One restriction of the list: the values a column may hold (null: none, the column IS NULL), and how the query named it. */

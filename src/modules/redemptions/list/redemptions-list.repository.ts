@@ -9,7 +9,7 @@ import {
   windowPage,
   type ResidualFilter,
   type WindowScan,
-} from '../../../db/sqlite/filter-window.js';
+} from '../../../db/filter-window.js';
 import { notIndexed } from '../../../db/sqlite/plan-hints.js';
 import {
   REDEMPTION_OBJECTS,
@@ -240,7 +240,7 @@ const WINDOW_COLUMNS = [
 
 /**
  * The first FILTER_WINDOW_ROWS records of the list in the order asked, read as the page
- * without a residual filter reads them (the indexed filters' walk, db/sqlite/filter-window.ts).
+ * without a residual filter reads them (the indexed filters' walk, db/filter-window.ts).
  */
 function filterWindow(db: Db, f: RedemptionFilters, sort: OrderBy<RedemptionOrderField>) {
   let window = applyFilters(db.selectFrom('redemptions').select(WINDOW_COLUMNS), f, sort.field);
@@ -259,7 +259,7 @@ export async function readRedemptionWindow(
 ): Promise<{ rows: RedemptionRow[]; total: number; scan: WindowScan }> {
   let walk = db
     .selectFrom(filterWindow(db, q.filters, q.sort))
-    .select(seqIfMatch(residualSql(residual, redemptionField)));
+    .select(seqIfMatch(residualSql(db, residual, redemptionField)));
   for (const key of SORT_KEYS[q.sort.field]) walk = walk.orderBy(key, q.sort.direction);
   const { seqs, total, scan } = windowPage(await walkWindow(db, walk), q);
   if (seqs.length === 0) return { rows: [], total, scan };

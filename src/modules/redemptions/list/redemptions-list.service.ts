@@ -1,5 +1,5 @@
 import type { Deps } from '../../../app/deps.js';
-import type { WindowScan } from '../../../db/sqlite/filter-window.js';
+import type { WindowScan } from '../../../db/filter-window.js';
 import { notFound } from '../../../lib/errors.js';
 import { listEnvelope } from '../../../lib/pagination.js';
 import { findSimpleCustomer } from '../../customers/index.js';
@@ -25,7 +25,7 @@ const envelope = (rows: RedemptionObject[], total: number) => listEnvelope('rede
  * GET /v1/redemptions (the reference's "List Redemptions"): redemptions, failed ones and rollback records, newest
  * first unless `order` says otherwise, `limit` 1..100, `page` 1..99; `total` is the exact
  * number of records matching the filters. With a filter no index serves, page and total are
- * those of the bounded window (db/sqlite/filter-window.ts), and `window` says what it examined.
+ * those of the bounded window (db/filter-window.ts), and `window` says what it examined.
  */
 export async function listRedemptions(
   deps: ReadDeps,

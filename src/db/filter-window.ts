@@ -1,8 +1,9 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import type { Database } from '../database.js';
-import { directReads } from '../direct-reads.js';
-import type { Condition, Junction } from '../../engine/conditions/index.js';
-import { parseIsoDate } from '../../lib/dates.js';
+import type { Database } from './database.js';
+import { type DialectSql, dialectOf } from './dialect.js';
+import { directReads } from './direct-reads.js';
+import type { Condition, Junction } from '../engine/conditions/index.js';
+import { parseIsoDate } from '../lib/dates.js';
 
 /**
  * The bounded window a list filter no index serves is checked in (GET /v1/redemptions and
@@ -59,9 +60,9 @@ function operandOf(raw: unknown, kind: FieldSql['kind']): unknown {
 
 /**
  * One condition as SQL with the condition engine's string meaning: a null value is no value.
- * Lengths are SQLite's (characters), not JavaScript's (UTF-16 units).
+ * Lengths are the database's (characters), not JavaScript's (UTF-16 units).
  */
-function conditionSql({ operator, operands }: Condition, field: FieldSql): Bool {
+function conditionSql({ operator, operands }: Condition, field: FieldSql, dialect: DialectSql): Bool {
   const v = field.value;
   const ops = operands.map((o) => operandOf(o, field.kind));
   const texts = ops.map(String);
@@ -69,7 +70,7 @@ function conditionSql({ operator, operands }: Condition, field: FieldSql): Bool 
     case '$is':
       return sql<SqlBool>`${v} = ${ops[0]}`;
     case '$is_not':
-      return sql<SqlBool>`${v} IS NOT ${ops[0]}`;
+      return sql<SqlBool>`${v} IS DISTINCT FROM ${ops[0]}`;
     case '$in':
       return sql<SqlBool>`${v} IN (${sql.join(ops)})`;
     case '$not_in':
@@ -79,13 +80,13 @@ function conditionSql({ operator, operands }: Condition, field: FieldSql): Bool 
     case '$is_unknown':
       return sql<SqlBool>`${v} IS NULL`;
     case '$starts_with':
-      return any(texts.map((s) => sql<SqlBool>`substr(${v}, 1, length(${s})) = ${s}`));
+      return any(texts.map((s) => dialect.startsWith(v, s)));
     case '$ends_with':
-      return any(texts.map((s) => sql<SqlBool>`substr(${v}, -length(${s})) = ${s}`));
+      return any(texts.map((s) => dialect.endsWith(v, s)));
     case '$contains':
-      return any(texts.map((s) => sql<SqlBool>`instr(${v}, ${s}) > 0`));
+      return any(texts.map((s) => dialect.contains(v, s)));
     case '$not_contain':
-      return sql<SqlBool>`(${v} IS NULL OR NOT ${any(texts.map((s) => sql<SqlBool>`instr(${v}, ${s}) > 0`))})`;
+      return sql<SqlBool>`(${v} IS NULL OR NOT ${any(texts.map((s) => dialect.contains(v, s)))})`;
     case '$after':
       return sql<SqlBool>`${v} > ${ops[0]}`;
     case '$before':
@@ -95,13 +96,14 @@ function conditionSql({ operator, operands }: Condition, field: FieldSql): Bool 
   }
 }
 
-/** The residual filter as one boolean over the window's columns, each field read by `fieldOf`. */
-export function residualSql(filter: ResidualFilter, fieldOf: (field: string) => FieldSql): Bool {
-  const parts = filter.conditions.map((c) => conditionSql(c, fieldOf(c.field)));
+/** The residual filter as one boolean over the window's columns, each field read by `fieldOf`, in `db`'s spelling. */
+export function residualSql(db: Kysely<Database>, filter: ResidualFilter, fieldOf: (field: string) => FieldSql): Bool {
+  const dialect = dialectOf(db);
+  const parts = filter.conditions.map((c) => conditionSql(c, fieldOf(c.field), dialect));
   return sql<SqlBool>`(${sql.join(parts, filter.junction === 'or' ? sql` OR ` : sql` AND `)})`;
 }
 
-/** Each window row's rowid when it passes the filter, else null: one walk gives page, total and count. */
+/** Each window row's seq when it passes the filter, else null: one walk gives page, total and count. */
 export const seqIfMatch = (residual: Bool) => sql<number | null>`CASE WHEN ${residual} THEN "seq" END`.as('match');
 
 /**
