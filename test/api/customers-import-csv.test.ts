@@ -171,6 +171,10 @@ describe('POST /v1/customers/importCSV', () => {
         ),
       ],
       [
+        () => uploadFile(server, '/v1/customers/importCSV', 'source_id,name\nfine,A\nnul,a\u0000b\n'),
+        invalid('Row 2 of the file holds a NUL character (U+0000), which no text field may hold'),
+      ],
+      [
         () => server.request('POST', '/v1/customers/importCSV', { body: { file: 'x.csv' } }),
         invalid('The request has no file: send the CSV as multipart/form-data in a part named file'),
       ],
