@@ -1,4 +1,5 @@
-import { sql, type RawBuilder } from 'kysely';
+import { type Expression, type SqlBool, sql } from 'kysely';
+import { dialectOf } from '../db/dialect.js';
 import type { JobStatus } from './jobs.table.js';
 import type { Db } from '../db/engine.js';
 
@@ -9,15 +10,12 @@ import type { Db } from '../db/engine.js';
  * (jobs/erasure.service.ts).
  */
 
-/**
- * `column` holds any of `texts`: instr is a plain byte search (LIKE would read `%` and `_`
- * and fold case), which the builder has no function for; hence raw SQL.
- */
-const holdsAny = (column: string, texts: readonly string[]): RawBuilder<boolean> =>
+/** `column` holds any of `texts`: a plain byte search (LIKE would read `%` and `_` and fold case). */
+const holdsAny = (db: Db, column: string, texts: readonly string[]): Expression<SqlBool> =>
   texts.length === 0
-    ? sql<boolean>`0`
-    : sql<boolean>`(${sql.join(
-        texts.map((text) => sql`instr(${sql.ref(column)}, ${text}) > 0`),
+    ? sql.lit(false)
+    : sql<SqlBool>`(${sql.join(
+        texts.map((text) => dialectOf(db).contains(column, text)),
         sql` OR `,
       )})`;
 
@@ -44,7 +42,7 @@ const itemsQuery = (db: Db) =>
 
 /** Stored items (not yet processed) at `where` whose body holds any of `texts`, with their job's status. */
 export function listItemsHolding(db: Db, texts: readonly string[], where: Positions = 'all'): Promise<StoredItemRow[]> {
-  let query = itemsQuery(db).where(holdsAny('async_action_items.body', texts));
+  let query = itemsQuery(db).where(holdsAny(db, 'async_action_items.body', texts));
   if (where !== 'all') query = query.where('async_action_items.action_id', '=', where.actionId);
   if (where !== 'all' && 'after' in where) query = query.where('async_action_items.position', '>', where.after);
   if (where !== 'all' && 'at' in where) query = query.where('async_action_items.position', '=', where.at);
@@ -126,7 +124,7 @@ export function listFailuresNaming(
   let query = db
     .selectFrom('async_action_failures')
     .select(['action_id', 'position', 'key', 'reason'])
-    .where((eb) => eb.or([eb('key', 'in', keys.length === 0 ? [''] : [...keys]), holdsAny('reason', texts)]));
+    .where((eb) => eb.or([eb('key', 'in', keys.length === 0 ? [''] : [...keys]), holdsAny(db, 'reason', texts)]));
   if (where !== 'all') query = query.where('action_id', '=', where.actionId);
   if (where !== 'all' && 'after' in where) query = query.where('position', '>', where.after);
   if (where !== 'all' && 'at' in where) query = query.where('position', '=', where.at);
@@ -152,7 +150,7 @@ export function listJobsHolding(db: Db, texts: readonly string[], ids?: readonly
   let query = db
     .selectFrom('async_actions')
     .select(['id', 'payload', 'result'])
-    .where((eb) => eb.or([holdsAny('payload', texts), holdsAny('result', texts)]));
+    .where((eb) => eb.or([holdsAny(db, 'payload', texts), holdsAny(db, 'result', texts)]));
   if (ids !== undefined) query = query.where('id', 'in', ids.length === 0 ? [''] : [...ids]);
   return query.execute();
 }

@@ -98,6 +98,7 @@ export type CsvRecord = Record<string, string>;
  * Quoted fields may hold commas, quotes ("") and newlines; a UTF-8 BOM is dropped; blank lines
  * are skipped; a row shorter than the header lacks the missing columns, and one longer is an
  * error. An AppError the input is destroyed with (an upload over its limit) comes out as is.
+ * A cell holding what no JSON item may hold either (a NUL character) refuses the file.
  */
 export async function* csvRecords(input: Readable, what: string): AsyncGenerator<CsvRecord> {
   const parser = parseCsv({
@@ -111,6 +112,8 @@ export async function* csvRecords(input: Readable, what: string): AsyncGenerator
   let rows = 0;
   try {
     for await (const record of parser as AsyncIterable<CsvRecord>) {
+      const defect = jsonDefect(record);
+      if (defect !== undefined) throw invalidPayload(`Row ${rows + 1} of the file ${defect}`);
       rows++;
       yield record;
     }

@@ -6,7 +6,29 @@ import { assertAsyncActionMatchesReference } from '../support/openapi.js';
 import { errorBody, startTestServer, type TestServer } from '../support/server.js';
 import { customerObject } from '../modules/customers/fixtures.js';
 import { assertCustomerObject } from '../modules/customers/reference.js';
+import { onPostgres } from '../support/engine.js';
 import { sqliteOf } from '../support/sqlite.js';
+
+/**
+ * A trigger that refuses one product's order item with a constraint error, as each engine
+ * writes one: SQLite's RAISE(ABORT) is SQLITE_CONSTRAINT_TRIGGER; PostgreSQL's trigger function
+ * raises check_violation (a plain RAISE EXCEPTION would be no constraint: the job would stop).
+ */
+const REFUSING_TRIGGER = {
+  sqlite: `CREATE TRIGGER test_refuse_item BEFORE INSERT ON order_items WHEN NEW.source_id = 'sql-refused'
+    BEGIN SELECT RAISE(ABORT, 'order item refused by a test trigger'); END`,
+  postgres: `CREATE FUNCTION test_refuse_item() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF NEW.source_id = 'sql-refused' THEN RAISE EXCEPTION 'order item refused by a test trigger' USING ERRCODE = 'check_violation';
+      END IF;
+      RETURN NEW;
+    END $$;
+    CREATE TRIGGER test_refuse_item BEFORE INSERT ON order_items FOR EACH ROW EXECUTE FUNCTION test_refuse_item()`,
+};
+const DROP_REFUSING_TRIGGER = {
+  sqlite: 'DROP TRIGGER test_refuse_item',
+  postgres: 'DROP TRIGGER test_refuse_item ON order_items; DROP FUNCTION test_refuse_item()',
+};
 
 const order = (sourceId: string, extra: Record<string, unknown> = {}) => ({
   source_id: sourceId,
@@ -219,10 +241,7 @@ describe('POST /v1/orders/import', () => {
   it('redoes a portion an order at a time when an order fails in SQL: the others land, the one is reported, nothing of it is kept', async () => {
     await server.request('POST', '/v1/products', { body: { source_id: 'sql-refused', name: 'Refused', price: 100 } });
     const bob = (await server.request('POST', '/v1/customers', { body: { source_id: 'sql-bob', name: 'Bob' } })).body;
-    sqliteOf(
-      server.deps,
-    ).exec(`CREATE TRIGGER test_refuse_item BEFORE INSERT ON order_items WHEN NEW.source_id = 'sql-refused'
-      BEGIN SELECT RAISE(ABORT, 'order item refused by a test trigger'); END`);
+    sqliteOf(server.deps).exec(onPostgres() ? REFUSING_TRIGGER.postgres : REFUSING_TRIGGER.sqlite);
     try {
       const before = dbFingerprint(sqliteOf(server.deps));
       const res = await server.request('POST', '/v1/orders/import', {
@@ -259,7 +278,7 @@ describe('POST /v1/orders/import', () => {
         last_order_date: '2023-05-01T10:00:00.000Z',
       });
     } finally {
-      sqliteOf(server.deps).exec('DROP TRIGGER test_refuse_item');
+      sqliteOf(server.deps).exec(onPostgres() ? DROP_REFUSING_TRIGGER.postgres : DROP_REFUSING_TRIGGER.sqlite);
     }
   });
 

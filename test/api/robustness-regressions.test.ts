@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { dbFingerprint } from '../support/db.js';
-import { invalidPayloadError, notFoundError, type ExpectedError } from '../support/error-bodies.js';
+import { invalidPayloadError, invalidQueryError, notFoundError, type ExpectedError } from '../support/error-bodies.js';
 import { discountCampaign, loyaltyCampaign } from '../support/factories.js';
 import { errorBody, startTestServer, type TestServer } from '../support/server.js';
 import { sqliteOf } from '../support/sqlite.js';
@@ -33,10 +33,19 @@ describe("the mutation sweep's findings", () => {
     await server.close();
   });
 
-  /** Sends a raw JSON body; asserts the whole error body and that nothing was written. */
-  async function refused(method: string, path: string, raw: string, expected: ExpectedError): Promise<void> {
+  /** Sends a raw JSON body (or none); asserts the whole error body and that nothing was written. */
+  async function refused(
+    method: string,
+    path: string,
+    raw: string | undefined,
+    expected: ExpectedError,
+  ): Promise<void> {
     const before = dbFingerprint(sqliteOf(server.deps));
-    const res = await server.request(method, path, { raw, headers: { 'Content-Type': 'application/json' } });
+    const res = await server.request(
+      method,
+      path,
+      raw === undefined ? {} : { raw, headers: { 'Content-Type': 'application/json' } },
+    );
     assert.deepEqual([res.status, res.body], [expected.code, errorBody(res, expected)]);
     assert.equal(dbFingerprint(sqliteOf(server.deps)), before, 'a refused request changed the database');
   }
@@ -149,6 +158,38 @@ describe("the mutation sweep's findings", () => {
       headers: { 'Content-Type': 'application/json' },
     });
     assert.deepEqual([named.status, named.body.name], [200, '1e400 and 1E+999']);
+  });
+
+  it('refuses a NUL character in any string or key, metadata too (PostgreSQL text and jsonb cannot hold it: a 500 there, while SQLite kept it)', async () => {
+    const nul = invalidPayloadError('Request body holds a NUL character (U+0000), which no text field may hold');
+    await refused('POST', '/v1/customers', '{"source_id":"nul-1","name":"a\\u0000b"}', nul);
+    await refused('PUT', '/v1/customers/nul-1', '{"address":{"city":"\\u0000"}}', nul);
+    await refused('POST', '/v1/products', '{"name":"p","metadata":{"k":["x\\u0000"]}}', nul);
+    await refused('POST', '/v1/products', '{"name":"p","metadata":{"k\\u0000":1}}', nul);
+    await refused('POST', '/v1/customers/bulk/async', '[{"source_id":"nul-2","name":"\\u0000"}]', nul);
+    // The escape's text without the character is text.
+    const named = await server.request('POST', '/v1/customers', {
+      raw: '{"source_id":"nul-3","name":"a\\\\u0000b"}',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    assert.deepEqual([named.status, named.body.name], [200, 'a\\u0000b']);
+  });
+
+  it('refuses a NUL character in a path id or a query parameter (a lookup by it was a 500 on PostgreSQL; SQLite created a voucher coded NUL)', async () => {
+    const inPath = invalidPayloadError('The path holds a NUL character (%00), which no id may hold');
+    const inQuery = invalidQueryError('The query string holds a NUL character (%00), which no parameter may hold');
+    const cases: Array<[string, string, ExpectedError]> = [
+      ['GET', '/v1/customers/a%00b', inPath],
+      ['DELETE', '/v1/vouchers/LOCKED%00', inPath],
+      ['POST', '/v1/campaigns/Camp/vouchers/%00', inPath],
+      ['GET', '/v1/vouchers?campaign=%00', inQuery],
+      ['GET', '/v1/customers?limit=1&email=a%00', inQuery],
+    ];
+    for (const [method, path, expected] of cases)
+      await refused(method, path, method === 'POST' ? '{}' : undefined, expected);
+    // An encoded percent sign followed by zeros is text.
+    const voucher = await server.request('GET', '/v1/vouchers/%2500');
+    assert.deepEqual([voucher.status, voucher.body.details], [404, 'Cannot find voucher with id %00']);
   });
 
   it('refuses a session lock that would outlast 36,500 days (its expiry was an invalid date: a 500)', async () => {

@@ -7,6 +7,7 @@ import { runCli } from '../support/cli.js';
 import { freshDbFile } from '../support/db.js';
 import { postgresForTests, type TestPostgres } from '../support/postgres.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { sqliteOf } from '../support/sqlite.js';
 
 const found = await postgresForTests();
 
@@ -34,7 +35,12 @@ async function makeData(server: TestServer): Promise<string[]> {
     name: 'Twice each',
     rules: { '1': { name: 'redemption.count.per_customer', conditions: { $less_than: [2] } }, logic: '1' },
   });
-  await percentVoucher(server, 'COPY-PCT', { validation_rules: [rule.id], metadata: { note: 'ü \u0000 "q"' } });
+  await percentVoucher(server, 'COPY-PCT', { validation_rules: [rule.id], metadata: { note: 'ü "q"' } });
+  // A NUL in metadata, as a file made before the API refused NUL holds it (its escape `\u0000`
+  // in the JSON text): the copy must carry it, and so must the redemptions' snapshots below.
+  sqliteOf(server.deps)
+    .prepare("UPDATE vouchers SET metadata = ? WHERE code = 'COPY-PCT'")
+    .run(JSON.stringify({ note: 'ü \u0000 "q"' }));
   await giftCard(server, 'COPY-GIFT', 1000);
   const spend = (customer: string, credits: number) =>
     ok('POST', '/v1/redemptions', {

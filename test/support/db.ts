@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { openSqlite } from '../../src/db/sqlite/connect.js';
 import type { CommitStats } from '../../src/db/sqlite/group-commit.js';
 import { loadMigrations, migrate } from '../../src/db/sqlite/migrate.js';
-import type { PostgresRows } from './postgres-rows.js';
+import { postgresFingerprint, postgresFingerprintWatch, postgresTableNames } from './postgres-fingerprint.js';
 import { isPostgresBridge } from './sqlite.js';
 
 /**
@@ -60,45 +60,20 @@ export function freshDbFile(): string {
 
 /** The tables of the database, by name: sqlite_master, or the public schema's on the PostgreSQL bridge. */
 export function tableNames(sqlite: BetterSqlite3.Database): string[] {
-  const query = isPostgresBridge(sqlite)
-    ? "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1"
-    : "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name";
-  return (sqlite.prepare(query).all() as Array<{ name: string }>).map((row) => row.name);
+  if (isPostgresBridge(sqlite)) return postgresTableNames(sqlite.rows);
+  const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all();
+  return (tables as Array<{ name: string }>).map((row) => row.name);
 }
 
 /** A hash of every row of every table: equal before and after means a request wrote nothing. */
 export function dbFingerprint(sqlite: BetterSqlite3.Database): string {
-  if (isPostgresBridge(sqlite)) return postgresFingerprint(sqlite);
+  if (isPostgresBridge(sqlite)) return postgresFingerprint(sqlite.rows);
   const hash = createHash('sha256');
-  const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{
-    name: string;
-  }>;
-  for (const { name } of tables) {
+  for (const name of tableNames(sqlite)) {
     hash.update(name);
     for (const row of sqlite.prepare(`SELECT * FROM "${name}"`).iterate()) hash.update(JSON.stringify(row));
   }
   return hash.digest('hex');
-}
-
-/** The one statement that hashes every table of a PostgreSQL test database, made once per database. */
-const fingerprintStatements = new WeakMap<PostgresRows, string>();
-
-/**
- * dbFingerprint on the PostgreSQL pass: every table's rows hashed by the server in a fixed order,
- * in one statement (one round trip through the bridge, not one per table: tests fingerprint
- * around every refused request).
- */
-function postgresFingerprint(bridge: BetterSqlite3.Database & { rows: PostgresRows }): string {
-  let statement = fingerprintStatements.get(bridge.rows);
-  if (!statement) {
-    const perTable = tableNames(bridge).map(
-      (name) =>
-        `'${name}:' || coalesce((SELECT md5(string_agg(t::text, E'\\n' ORDER BY t::text)) FROM "${name}" t), '')`,
-    );
-    statement = `SELECT md5(${perTable.join(" || ',' || ")}) AS h`;
-    fingerprintStatements.set(bridge.rows, statement);
-  }
-  return String(bridge.rows.query(statement).rows[0]?.h);
 }
 
 /** Group commit's counters exactly, and time measured in COMMIT and in the transactions. */
@@ -115,10 +90,11 @@ export function assertCommitStats(stats: CommitStats, counts: Pick<CommitStats, 
  * dbFingerprint for many requests in a row: recomputed only when this connection's
  * total_changes() or data_version (another connection's commit: a job's worker) moved since
  * the last call. A rolled-back write moves total_changes too, so nothing is missed, and
- * hashing the whole file around every refused request is spared.
+ * hashing the whole file around every refused request is spared. On PostgreSQL:
+ * postgresFingerprintWatch (postgres-fingerprint.ts).
  */
 export function fingerprintWatch(sqlite: BetterSqlite3.Database): () => string {
-  if (isPostgresBridge(sqlite)) return () => dbFingerprint(sqlite);
+  if (isPostgresBridge(sqlite)) return postgresFingerprintWatch(sqlite.rows);
   const version = sqlite
     .prepare("SELECT total_changes() || ':' || (SELECT data_version FROM pragma_data_version) AS v")
     .pluck();

@@ -96,8 +96,14 @@ export function postgresRows(url: string): PostgresRows {
     query(text, values = []) {
       Atomics.store(signal, 0, 0);
       port1.postMessage({ text, values: values.length ? values : undefined });
-      if (Atomics.wait(signal, 0, 0, 60_000) === 'timed-out')
-        throw new Error(`no answer from PostgreSQL in 60 s: ${text}`);
+      // A wake-up alone does not mean this statement's answer: the previous answer's notify may
+      // land now, when its waiter had already seen the signal set and gone on. Only the signal
+      // set again (after the answer was posted) does.
+      const deadline = Date.now() + 60_000;
+      while (Atomics.load(signal, 0) === 0) {
+        if (Atomics.wait(signal, 0, 0, Math.max(0, deadline - Date.now())) === 'timed-out')
+          throw new Error(`no answer from PostgreSQL in 60 s: ${text}`);
+      }
       const reply = receiveMessageOnPort(port1)?.message as Reply;
       if (reply.error) {
         throw Object.assign(new Error(`${reply.error.message} (on PostgreSQL: ${text})`), { code: reply.error.code });

@@ -66,10 +66,16 @@ async function withClient<T>(url: string, run: (client: pg.Client) => Promise<T>
 const createDatabase = (template: string, name: string): string =>
   `CREATE DATABASE "${name}" TEMPLATE "${template}" ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`;
 
+/**
+ * Databases made by this process, on any server: one count for the process, so two servers'
+ * handles on one cluster (the PostgreSQL pass's and a test's own postgresForTests) never pick
+ * the same name.
+ */
+let counter = 0;
+
 /** Databases on one server: empty ones from template0, migrated ones from a migrated template. */
 function databasesOn(adminUrl: string, origin: string, startSeconds: number, stop: () => void): TestPostgres {
   const made: string[] = [];
-  let counter = 0;
   const fresh = async (template: string): Promise<string> => {
     const name = `promo_test_${process.pid}_${++counter}`;
     await withClient(adminUrl, (c) => c.query(createDatabase(template, name)));

@@ -30,12 +30,14 @@ const refused = (command: string) => (): never => {
 
 /**
  * Storage upkeep on PostgreSQL: the server keeps its own files (autovacuum), so what promo does
- * to a SQLite file is refused with what to use instead (the vacuum command refuses first). A
- * permanent deletion runs as it is: the old row versions stay until VACUUM reclaims them
- * (docs/postgres.md).
+ * to a SQLite file is refused with what to use instead (the vacuum command refuses first).
+ * Promo holds no free pages of its own there: the space reads as none to release, so a
+ * permanent deletion's release after its transaction does nothing, and the old row versions'
+ * bytes stay in the table files until VACUUM FULL rewrites them (plain VACUUM only marks the
+ * space free; docs/operations.md).
  */
 const storage: StorageUpkeep = {
-  space: refused('vacuum'),
+  space: () => ({ pageSize: 0, pageCount: 0, freePages: 0, autoVacuum: 'NONE' }),
   releaseFreePages: refused('vacuum'),
   rewriteWhole: refused('vacuum --full'),
   emptyLog: async () => undefined,

@@ -29,8 +29,9 @@ const event = (id: string, customerId: string, data: unknown) => ({
 /**
  * The erasure statements a permanent deletion runs on the customer's traces (the events'
  * embedded referrer, the redemption snapshots, the stored idempotent answers), in their JSON
- * and substring terms of each engine (db/dialect.ts). The whole deletion also searches job data
- * (src/jobs), which runs on SQLite only for now; these are its other JSON statements.
+ * and substring terms of each engine (db/dialect.ts). The whole deletion, job data included
+ * (src/jobs/erasure.repository.ts), runs on both engines in test/api/permanent-deletion.test.ts;
+ * these are its other JSON statements, side by side.
  */
 for (const { engine, skip, location } of ENGINES)
   describe(`erasing a customer's traces on ${engine}`, { skip }, () => {

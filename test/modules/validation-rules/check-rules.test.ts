@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { checkValidationRules, type RulesInput } from '../../../src/modules/validation-rules/index.js';
-import { recordingKysely } from '../../support/query-plans.js';
+import { recordingDb } from '../../support/recording-db.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
-import { sqliteOf } from '../../support/sqlite.js';
 
 /**
  * The seam the redemption pipeline calls, against a real database: rules made and assigned
@@ -212,7 +211,7 @@ describe('checkValidationRules', () => {
         line(i % 2 ? (ids.mug as string) : (ids.cup as string), 1, 4000),
       );
       const ran: string[] = [];
-      const db = recordingKysely(sqliteOf(server.deps), (query) => ran.push(query.sql));
+      const db = recordingDb(server.deps, (query) => ran.push(query.sql));
       assert.equal((await checkValidationRules(db, { subjects, customer: null, order: order(items) })).ok, true);
       return ran.length;
     };
