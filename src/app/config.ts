@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
 
 /**
@@ -104,6 +105,16 @@ export function logLevelFrom(flag: string | undefined, fallback: LogLevel): LogL
 }
 
 export const dbFileFrom = (flag?: string): string => flag ?? env('PROMO_DB') ?? './promo.db';
+
+/**
+ * PROMO_EXPORTS_DIR: where export files are written and served from. Unset: beside a SQLite file,
+ * `./promo.exports` for a PostgreSQL URL. Servers and commands sharing one PostgreSQL database
+ * must name one shared folder, or a download through another process misses the file.
+ */
+export function exportsDirFrom(): string | undefined {
+  const dir = env('PROMO_EXPORTS_DIR');
+  return dir === undefined ? undefined : resolve(dir);
+}
 
 export function loadConfig(overrides: ConfigOverrides = {}): Config {
   const appId = env('PROMO_APP_ID');

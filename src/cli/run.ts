@@ -45,7 +45,7 @@ export async function runWithDeps(
   body: (deps: Deps) => Promise<void>,
   before?: () => void,
 ): Promise<void> {
-  const [{ openDeps }, { logLevelFrom }, { createLogger }, { isPostgresUrl }] = await Promise.all([
+  const [{ openDeps }, { exportsDirFrom, logLevelFrom }, { createLogger }, { isPostgresUrl }] = await Promise.all([
     import('../root/create-deps.js'),
     import('../app/config.js'),
     import('../app/logger.js'),
@@ -57,7 +57,8 @@ export async function runWithDeps(
     let deps: Deps | undefined;
     try {
       // A command logs only what goes wrong unless PROMO_LOG_LEVEL asks for more: its answer is on stdout.
-      deps = await openDeps({ dbFile, log: createLogger({ level: usage(() => logLevelFrom(undefined, 'warn')) }) });
+      const log = createLogger({ level: usage(() => logLevelFrom(undefined, 'warn')) });
+      deps = await openDeps({ dbFile, log, exportsDir: exportsDirFrom() });
       await body(deps);
     } finally {
       await deps?.close();

@@ -6,6 +6,7 @@ import { requestCancel } from '../../src/jobs/cancel.service.js';
 import { fixedClock } from '../../src/lib/clock.js';
 import { exportsDirectory } from '../../src/modules/exports/exports.service.js';
 import { dbFingerprint } from '../support/db.js';
+import { onPostgres } from '../support/engine.js';
 import { testRunner } from '../support/jobs.js';
 import { assertMatchesReference } from '../support/openapi.js';
 import { errorBody, notFoundBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
@@ -95,7 +96,9 @@ describe('exports: status, list, download, delete and refusals', () => {
       `id\r\n${(await server.request('GET', '/v1/customers/only')).body.id}\r\n`,
     );
 
-    const file = join(exportsDirectory(server.dbFile), `${a}.csv`);
+    // A SQLite file keeps its exports beside it; a URL's test server gives them a temp folder.
+    if (!onPostgres()) assert.equal(server.deps.exportsDir, exportsDirectory(server.dbFile));
+    const file = join(server.deps.exportsDir, `${a}.csv`);
     assert.ok(existsSync(file));
     const deleted = await server.request('DELETE', `/v1/exports/${a}`);
     assert.deepEqual([deleted.status, deleted.text], [204, '']);
@@ -115,7 +118,7 @@ describe('exports: status, list, download, delete and refusals', () => {
       total: 1,
     });
     // A file removed by hand from the exports directory: the download is 404, the export stays.
-    rmSync(join(exportsDirectory(server.dbFile), `${b}.csv`));
+    rmSync(join(server.deps.exportsDir, `${b}.csv`));
     const gone = await server.request('GET', `/v1/exports/${b}/download`);
     assert.deepEqual([gone.status, gone.body], [404, notFoundBody(gone, 'export_file', b)]);
   });

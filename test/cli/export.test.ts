@@ -18,12 +18,14 @@ describe('promo export', () => {
       await server.request('POST', '/v1/customers', { body: { source_id, name } });
   });
   after(() => server.close());
+  // The command writes its file where the server serves files from (on PostgreSQL none lies beside the database).
+  const promo = (args: string[]) => runCli(args, { env: { PROMO_EXPORTS_DIR: server.deps.exportsDir } });
 
   it('streams the CSV to stdout, or writes it to --out, with --fields and --order', async () => {
-    const plain = await runCli(['export', 'customer', '--db', server.dbFile]);
+    const plain = await promo(['export', 'customer', '--db', server.dbFile]);
     assert.deepEqual(plain, { code: 0, stdout: 'name,source_id\r\n"Zed, ""Z""",c1\r\n"Amy\nLee",c2\r\n', stderr: '' });
     const out = join(tempDir(), 'customers.csv');
-    const written = await runCli([
+    const written = await promo([
       'export',
       'customer',
       '--fields',
@@ -42,7 +44,7 @@ describe('promo export', () => {
   });
 
   it('prints the export object with --json, as GET /v1/exports/{id} answers it (the path for its url)', async () => {
-    const res = await runCli(['export', 'order', '--json', '--db', server.dbFile]);
+    const res = await promo(['export', 'order', '--json', '--db', server.dbFile]);
     assert.equal(res.code, 0, res.stderr);
     const printed = JSON.parse(res.stdout);
     const answered = (await server.request('GET', `/v1/exports/${printed.id}`)).body;
@@ -55,18 +57,18 @@ describe('promo export', () => {
   });
 
   it('exits 2 for an unknown type or bad --filters, and 1 with the error body for parameters that do not fit', async () => {
-    assert.deepEqual(await runCli(['export', 'coupons', '--db', server.dbFile]), {
+    assert.deepEqual(await promo(['export', 'coupons', '--db', server.dbFile]), {
       code: 2,
       stdout: '',
       stderr:
         'error: <type> must be one of: voucher, redemption, customer, order, points_expiration, voucher_transactions\n',
     });
-    assert.deepEqual(await runCli(['export', 'order', '--filters', '{', '--db', server.dbFile]), {
+    assert.deepEqual(await promo(['export', 'order', '--filters', '{', '--db', server.dbFile]), {
       code: 2,
       stdout: '',
       stderr: 'error: --filters must be a JSON object, as parameters.filters of POST /v1/exports\n',
     });
-    const bad = await runCli(['export', 'order', '--order', 'amount', '--db', server.dbFile]);
+    const bad = await promo(['export', 'order', '--order', 'amount', '--db', server.dbFile]);
     assert.deepEqual(
       [bad.code, bad.stdout, JSON.parse(bad.stderr)],
       [

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { exportsDirectory } from '../../src/modules/exports/exports.service.js';
 import { testRunner } from '../support/jobs.js';
 import { alternately, twoProcesses } from '../support/two-processes.js';
 import { sqliteOf } from '../support/sqlite.js';
@@ -78,10 +77,10 @@ describe('exports across two processes', () => {
       }
       for (const id of doomed) {
         assert.equal((await server.request('GET', `/v1/exports/${id}`)).status, 404);
-        assert.equal(existsSync(`${exportsDirectory(server.dbFile)}/${id}.csv`), false, `${id}: no file left`);
+        assert.equal(existsSync(`${server.deps.exportsDir}/${id}.csv`), false, `${id}: no file left`);
       }
       assert.deepEqual(
-        readdirSync(exportsDirectory(server.dbFile)).sort(),
+        readdirSync(server.deps.exportsDir).sort(),
         ids
           .slice(0, 4)
           .map((id) => `${id}.csv`)

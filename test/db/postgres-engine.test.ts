@@ -56,6 +56,14 @@ describe('the PostgreSQL engine', { skip: found.skip }, () => {
     }
   });
 
+  it('ends its pool on close even when no statement went through Kysely (a command refused at once)', async () => {
+    const url = await server.migratedDatabase();
+    const engine = await openPostgresEngine(url); // the collation check took a pool connection
+    assert.equal(engine.pool.totalCount, 1);
+    await engine.close();
+    assert.deepEqual([engine.pool.ended, engine.pool.totalCount], [true, 0]);
+  });
+
   it('several migrators started at once on one fresh database migrate it once', async () => {
     const url = await server.emptyDatabase();
     const results = await Promise.all(Array.from({ length: 4 }, () => migratePostgres(url)));

@@ -17,7 +17,9 @@ export function twoProcesses(env: Record<string, string>, args: string[] = []): 
   const pair = {} as TwoProcesses;
   before(async () => {
     pair.server = await startTestServer();
-    pair.other = await spawnServe(['--db', pair.server.dbFile, ...args], env);
+    // One exports folder for both, as servers sharing a database must have (PROMO_EXPORTS_DIR).
+    const exportsDir = { PROMO_EXPORTS_DIR: pair.server.deps.exportsDir };
+    pair.other = await spawnServe(['--db', pair.server.dbFile, ...args], { ...exportsDir, ...env });
   });
   after(async () => {
     await pair.other.stop('SIGTERM');

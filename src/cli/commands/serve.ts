@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { loadConfig, webhookTimingFromEnv, type ConfigOverrides } from '../../app/config.js';
+import { exportsDirFrom, loadConfig, webhookTimingFromEnv, type ConfigOverrides } from '../../app/config.js';
 import type { Deps } from '../../app/deps.js';
 import { openDeps } from '../../root/create-deps.js';
 import { isPostgresUrl } from '../../db/location.js';
@@ -110,7 +110,8 @@ export async function serve(options: ConfigOverrides): Promise<void> {
     // Said first, so a mistyped --db shows at once (every other command refuses a missing file).
     if (!isPostgresUrl(config.dbFile) && databaseToCreate(config.dbFile))
       process.stderr.write(`Created a new promo database at ${resolve(config.dbFile)}\n`);
-    deps = await openDeps({ dbFile: config.dbFile, log: createLogger({ level: config.logLevel }) });
+    const log = createLogger({ level: config.logLevel });
+    deps = await openDeps({ dbFile: config.dbFile, log, exportsDir: exportsDirFrom() });
     announceKeys(await bootstrapKeys(deps, config));
   } catch (error) {
     return fail(error, { dbFile: config.dbFile });

@@ -88,6 +88,9 @@ export function postgresEngineOver(
     async close() {
       await listener?.close();
       await db.destroy();
+      // Kysely ends the pool only once it ran a statement: a command refused before its first
+      // one kept the collation check's connection, and lived on until it idled out (10 s).
+      if (!pool.ending && !pool.ended) await pool.end();
     },
   };
 }

@@ -170,7 +170,9 @@ export async function writeEntry(
     respectReserved: effect.sign < 0 && type !== 'POINTS_EXPIRATION',
     at: input.at,
   });
-  if (!shifted) throw exceeded(type, card, input.amount);
+  // The refusal quotes the card as the guard found it: on PostgreSQL the UPDATE may have waited for
+  // another writer and checked that writer's balance, not the one `card` was read with.
+  if (!shifted) throw exceeded(type, (await repo.findCard(trx, card.id)) ?? card, input.amount);
   const entry = entryRow(card, shifted, type, input, intoBucket ? await intoBucket() : null);
   const { seq: _seq, ...row } = entry;
   await repo.insertEntry(trx, row);

@@ -18,23 +18,29 @@ export interface ClaimedBucket {
  * Claims up to `limit` due buckets (ACTIVE, last day before `today`, soonest first through
  * points_buckets_due) in one guarded statement: ACTIVE -> EXPIRED, their points moved to
  * expired_points. The outer `status = 'ACTIVE'` is the guard: a bucket another process
- * claimed first is not returned, so each expires once.
+ * claimed first is not returned, so each expires once. The pick is a materialized CTE, read
+ * once: as a plain `IN (subquery)`, PostgreSQL may rescan the pick for each row it updates, and
+ * a rescan skips (SKIP LOCKED) the rows this statement already changed and takes the next ones,
+ * so the batch would grow past `limit` to every due bucket.
  */
 export const claimDueBuckets = (db: Db, today: string, at: string, limit: number): Promise<ClaimedBucket[]> =>
   db
+    .with(
+      (cte) => cte('due').materialized(),
+      (qb) =>
+        qb
+          .selectFrom('points_buckets')
+          .select('id')
+          .where('status', '=', 'ACTIVE')
+          .where('expires_on', '<', today)
+          .orderBy('expires_on')
+          .limit(limit)
+          // Two servers sweeping at once take different buckets instead of one waiting for the other's.
+          .$if(dialectOf(db).name === 'postgres', (q) => q.forUpdate().skipLocked()),
+    )
     .updateTable('points_buckets')
     .set((eb) => ({ status: 'EXPIRED', expired_points: eb.ref('total_points'), total_points: 0, updated_at: at }))
-    .where('id', 'in', (eb) =>
-      eb
-        .selectFrom('points_buckets')
-        .select('id')
-        .where('status', '=', 'ACTIVE')
-        .where('expires_on', '<', today)
-        .orderBy('expires_on')
-        .limit(limit)
-        // Two servers sweeping at once take different buckets instead of one waiting for the other's.
-        .$if(dialectOf(db).name === 'postgres', (q) => q.forUpdate().skipLocked()),
-    )
+    .where('id', 'in', (eb) => eb.selectFrom('due').select('due.id'))
     .where('status', '=', 'ACTIVE')
     .returning(['id', 'voucher_id', 'expires_on', 'expired_points'])
     .execute();

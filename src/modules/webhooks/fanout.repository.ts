@@ -36,6 +36,16 @@ const isAfter = (place: EventPlace, than: EventPlace): boolean => {
 const subscribes = (db: Db): RawBuilder<unknown> =>
   isPostgres(db) ? sql`w.events::jsonb ? e.type` : sql`EXISTS (SELECT 1 FROM json_each(w.events) WHERE value = e.type)`;
 
+/**
+ * A new delivery's first attempt, due at once. On PostgreSQL by the database's clock, which the
+ * claims compare with (queue.repository.ts databaseClockAhead): the event's created_at is its
+ * writing server's clock, and a server whose clock ran ahead would hold its events back that long.
+ */
+const dueNow = (db: Db): RawBuilder<unknown> =>
+  isPostgres(db)
+    ? sql`to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+    : sql`e.created_at`;
+
 /** The place of the `limit`th event waiting to be fanned out (or of the last one); undefined when none waits. */
 export async function fanOutEnd(db: Db, limit: number): Promise<EventPlace | undefined> {
   const { rows } = await sql<EventPlace>`
@@ -64,7 +74,7 @@ export async function fanOut(trx: Db, to: EventPlace): Promise<boolean> {
   if (from === undefined || !isAfter(to, from)) return false;
   await sql`
     INSERT INTO webhook_deliveries (id, webhook_id, event_seq, status, next_attempt_at, created_at)
-    SELECT ${sendoutId(trx)}, w.id, e.seq, 'PENDING', e.created_at, e.created_at
+    SELECT ${sendoutId(trx)}, w.id, e.seq, 'PENDING', ${dueNow(trx)}, e.created_at
     FROM webhook_fanout f JOIN webhook_events e ON ${eventsAfter(trx, to)}
     JOIN webhooks w ON w.active = 1 AND ${subscribes(trx)}
     ORDER BY e.writer_xid NULLS FIRST, e.seq, w.seq`.execute(trx);

@@ -42,7 +42,9 @@ export const anyClaimable = async (db: Db, now: string): Promise<boolean> =>
  * UPDATE changes a row holds that webhook's queue; two processes never both do. On PostgreSQL
  * the inner SELECT locks what it picks `FOR UPDATE SKIP LOCKED`: servers claiming at once each
  * take other queues instead of waiting on each other; the outer guard stays for the rows a
- * committed claim leased meanwhile.
+ * committed claim leased meanwhile. The pick is a materialized CTE, read once: as a plain
+ * `IN (subquery)` PostgreSQL may rescan it per row, and each rescan skips the rows this statement
+ * already leased and takes more, past `max` (the points-expiry claim did exactly that).
  */
 export async function claimQueues(
   trx: Db,
@@ -53,12 +55,13 @@ export async function claimQueues(
 ): Promise<ClaimedQueue[]> {
   const skipLocked = dialectOf(trx).name === 'postgres' ? sql`FOR UPDATE SKIP LOCKED` : sql``;
   const result = await sql<ClaimedQueue>`
-    UPDATE webhooks SET lease_owner = ${owner}, lease_until = ${until}
-    WHERE seq IN (
+    WITH picked AS MATERIALIZED (
       SELECT w.seq FROM webhooks w
       WHERE ${claimable(trx, now)}
       ORDER BY w.seq
       LIMIT ${max} ${skipLocked})
+    UPDATE webhooks SET lease_owner = ${owner}, lease_until = ${until}
+    WHERE seq IN (SELECT seq FROM picked)
     AND (lease_until IS NULL OR lease_until <= ${now})
     RETURNING id, target_url, secret`.execute(trx);
   return result.rows;

@@ -100,7 +100,7 @@ describe("jobs over a campaign's vouchers walk them by keyset, a portion of the 
     // The late voucher has the new discount from the campaign's template, but the job did not touch it.
     const byCampaign = sqliteOf(deps)
       .prepare(
-        'SELECT CASE WHEN campaign_id = ? THEN 1 ELSE 0 END AS in_a, updated_at, discount, count(*) AS n FROM vouchers GROUP BY 1, 2, 3 ORDER BY 1, 2',
+        'SELECT CASE WHEN campaign_id = ? THEN 1 ELSE 0 END AS in_a, updated_at, discount, count(*) AS n FROM vouchers GROUP BY 1, 2, 3 ORDER BY 1, 2 NULLS FIRST',
       )
       .all(a.id);
     assert.deepEqual(byCampaign, [

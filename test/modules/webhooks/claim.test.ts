@@ -94,4 +94,26 @@ describe('webhook queue claims', () => {
       await new Promise<void>((resolve) => redirecting.close(() => resolve()));
     }
   });
+
+  it('leases at most the number of queues asked for, the oldest webhooks first', async () => {
+    const base = '/management/v1/projects/proj_promo/webhooks';
+    for (const old of (await server.request('GET', base)).body.data)
+      await server.request('DELETE', `${base}/${old.id}`);
+    const hooks: string[] = [];
+    for (let i = 0; i < 5; i++)
+      hooks.push(
+        (await server.request('POST', base, { body: { target_url: receiver.url, events: ['redemption.succeeded'] } }))
+          .body.id,
+      );
+    await server.request('POST', '/v1/vouchers/CLAIM-3', {
+      body: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } },
+    });
+    await server.request('POST', '/v1/vouchers/CLAIM-3/redemption', { body: { order: { amount: 1000 } } });
+    const taken: string[][] = [];
+    for (const owner of ['snd_e', 'snd_f', 'snd_g', 'snd_h'])
+      taken.push((await claim(server.deps, owner, DEFAULT_SENDER, 2)).map((w) => w.id).sort());
+    // Each claim's queues in any order (RETURNING promises none).
+    const batches = [hooks.slice(0, 2), hooks.slice(2, 4), hooks.slice(4), []].map((ids) => ids.sort());
+    assert.deepEqual(taken, batches);
+  });
 });

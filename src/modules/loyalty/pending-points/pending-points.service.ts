@@ -124,11 +124,18 @@ async function findCardPending(trx: Tx, card: MemberCard, pendingId: string): Pr
   return row;
 }
 
-const notPending = (row: repo.PendingPointsRow) =>
-  new AppError(
+/**
+ * The refusal of a claim another writer won, with the row's status read again after the claim:
+ * on PostgreSQL the read before it may predate the winner's commit (the claim then waited for the
+ * winner's lock), and would still say PENDING.
+ */
+async function notPending(trx: Tx, row: repo.PendingPointsRow, verb: 'activated' | 'canceled'): Promise<AppError> {
+  const status = (await repo.findPendingPoints(trx, row.id))?.status ?? row.status;
+  return new AppError(
     'invalid_pending_points_state',
-    `Only pending points in 'PENDING' status can be activated. Current status: '${row.status}'.`,
+    `Only pending points in 'PENDING' status can be ${verb}. Current status: '${status}'.`,
   );
+}
 
 /**
  * The reference's "Activate Member Pending Points": activates one now. The balance answer: `points` activated, `total` the card's
@@ -140,7 +147,7 @@ export async function activatePendingPoints(deps: PendingDeps, memberCode: strin
     const card = await requireMemberCard(trx, memberCode);
     const row = await findCardPending(trx, card, pendingId);
     const claimed = await repo.claimPendingPoints(trx, row.id, 'ACTIVATED', at);
-    if (!claimed) throw notPending(row);
+    if (!claimed) throw await notPending(trx, row, 'activated');
     const { card: after } = await applyActivation(deps, trx, claimed, { actor, at, operationType: 'MANUAL' });
     return {
       points: claimed.points,
@@ -165,11 +172,7 @@ export async function cancelPendingPoints(
   await deps.db.transaction().execute(async (trx) => {
     const row = await findCardPending(trx, await requireMemberCard(trx, memberCode), pendingId);
     const claimed = await repo.claimPendingPoints(trx, row.id, 'CANCELED', at);
-    if (!claimed)
-      throw new AppError(
-        'invalid_pending_points_state',
-        `Only pending points in 'PENDING' status can be canceled. Current status: '${row.status}'.`,
-      );
+    if (!claimed) throw await notPending(trx, row, 'canceled');
     await adjustPendingPoints(trx, { voucherId: claimed.voucher_id, delta: -claimed.points, at });
     await emitPendingEvent(trx, 'canceled', claimed, actor, at);
   });
