@@ -1,0 +1,121 @@
+/**
+ * Stacked redemptions on both engines in one run (issue 29, Benchmarks): the `redemptions`
+ * bench's request (test/bench/support/redemption-stack.ts: a percent-off voucher with a
+ * collection rule and a gift card, on a new 3-item order) from BENCH_CLIENTS (32) keep-alive
+ * clients for BENCH_REDEMPTIONS_MS (8 s) after a 2 s warm-up, while 2 more clients GET
+ * /v1/vouchers/PCT-BENCH (its p99 is what the writes do to a read):
+ *
+ *   - SQLite, one `promo serve` on a file;
+ *   - PostgreSQL, with each count of `promo serve` in BENCH_PG_SERVERS (default 1,2) on one
+ *     database of the same cluster (a fresh one per count), the clients spread round-robin
+ *     over the servers as a load balancer would.
+ *
+ * Each engine's own limit, measured in the same run before and after its storms (the mean):
+ * SQLite, a loop of tiny synchronous = FULL commits on the same disk (one writer); PostgreSQL,
+ * pgbench's loop of tiny durable commits from as many clients on the same cluster. Figures:
+ * redemptions/s, p50/p99, each as a ratio of its engine's limit.
+ *
+ * Then `promo copy` moves the SQLite run's file (its seeded data and every redemption made)
+ * into an empty PostgreSQL database, and the bench counts every table on both sides (BENCH_COPY=0
+ * leaves it out). The cluster: PROMO_TEST_DB, else a scratch one. On a larger box, raise the
+ * clients, the servers (BENCH_PG_SERVERS=1,2,4) and each server's pool (PROMO_DB_POOL).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BENCH_KEY_ENV, benchHeaders as headers, PROMO_BIN as bin, post } from './support/api.js';
+import { tinyCommitRate } from './support/commits.js';
+import { type LoadResult, measurePosts, measureThroughput, round } from './support/load.js';
+import { benchCluster, copyAndCount, pgbenchTinyCommits } from './support/postgres-cluster.js';
+import { redemptionStackBody, seedRedemptionStack } from './support/redemption-stack.js';
+import { type Running, spawnListening } from './support/spawn.js';
+
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);
+const DURATION_MS = Number(process.env.BENCH_REDEMPTIONS_MS ?? 8000);
+const PG_SERVERS = (process.env.BENCH_PG_SERVERS ?? '1,2').split(',').map(Number);
+const COPY = process.env.BENCH_COPY !== '0';
+const LIMIT_SECONDS = 5;
+
+interface Storm {
+  redemptions: LoadResult;
+  voucher_get_beside: LoadResult;
+}
+
+/** Seeds through the first server, then the storm over all of them with the voucher reads beside it. */
+async function storm(servers: Running[]): Promise<Storm> {
+  const urls = servers.map((s) => s.url);
+  const products = await seedRedemptionStack((path, data) => post(`${urls[0]}${path}`, data));
+  const redeem = (durationMs: number) =>
+    measurePosts(
+      urls.map((u) => `${u}/v1/redemptions`),
+      { connections: CLIENTS, durationMs, headers, body: () => redemptionStackBody(products) },
+    );
+  await redeem(2000); // warm-up
+  const [redemptions, voucher] = await Promise.all([
+    redeem(DURATION_MS),
+    measureThroughput(
+      urls.map((u) => `${u}/v1/vouchers/PCT-BENCH`),
+      { connections: 2, durationMs: DURATION_MS, headers },
+    ),
+  ]);
+  return { redemptions, voucher_get_beside: voucher };
+}
+
+/** `count` servers on one database, run through `fn`, then stopped. */
+async function withServers<T>(db: string, count: number, fn: (servers: Running[]) => Promise<T>): Promise<T> {
+  const servers: Running[] = [];
+  try {
+    for (let i = 0; i < count; i++)
+      servers.push(
+        await spawnListening([bin, 'serve', '--port', '0', '--db', db], { ...process.env, ...BENCH_KEY_ENV }),
+      );
+    return await fn(servers);
+  } finally {
+    for (const server of servers) await server.stop();
+  }
+}
+
+/** The storm's figures against the engine's limit. */
+const against = (result: Storm, limit: number) => ({
+  ...result,
+  ratio_to_limit: round(result.redemptions.rps / limit, 3),
+});
+
+const dir = mkdtempSync(join(tmpdir(), 'promo-bench-engines-'));
+const cluster = await benchCluster();
+try {
+  const file = join(dir, 'bench.db');
+  const sqliteBefore = tinyCommitRate(dir, LIMIT_SECONDS * 1000);
+  const sqlite = await withServers(file, 1, storm);
+  const sqliteAfter = tinyCommitRate(dir, LIMIT_SECONDS * 1000);
+  const sqliteLimit = (sqliteBefore + sqliteAfter) / 2;
+
+  const pgBefore = await pgbenchTinyCommits(cluster, CLIENTS, LIMIT_SECONDS);
+  const postgres: Record<string, Storm> = {};
+  for (const count of PG_SERVERS) postgres[count] = await withServers(await cluster.migratedDatabase(), count, storm);
+  const pgAfter = await pgbenchTinyCommits(cluster, CLIENTS, LIMIT_SECONDS);
+  const pgLimit = (pgBefore + pgAfter) / 2;
+
+  const copy = COPY ? await copyAndCount(bin, file, await cluster.emptyDatabase()) : undefined;
+  console.log(
+    JSON.stringify({
+      bench: 'redemptions-engines',
+      clients: CLIENTS,
+      duration_ms: DURATION_MS,
+      sqlite: {
+        limit_tiny_full_commits_per_s: { mean: Math.round(sqliteLimit), runs: [sqliteBefore, sqliteAfter] },
+        one_server: against(sqlite, sqliteLimit),
+      },
+      postgres: {
+        limit_pgbench_tiny_commits_per_s: { clients: CLIENTS, mean: Math.round(pgLimit), runs: [pgBefore, pgAfter] },
+        ...Object.fromEntries(
+          Object.entries(postgres).map(([count, result]) => [`servers_${count}`, against(result, pgLimit)]),
+        ),
+      },
+      ...(copy ? { promo_copy_of_the_sqlite_file: copy } : {}),
+    }),
+  );
+} finally {
+  await cluster.close();
+  rmSync(dir, { recursive: true, force: true });
+}
