@@ -26,7 +26,8 @@ import { join } from 'node:path';
 import { BENCH_KEY_ENV, benchHeaders as headers, PROMO_BIN as bin, post } from './support/api.js';
 import { tinyCommitRate } from './support/commits.js';
 import { type LoadResult, measurePosts, measureThroughput, round } from './support/load.js';
-import { benchCluster, copyAndCount, pgbenchTinyCommits } from './support/postgres-cluster.js';
+import { childrenCpuSeconds, cpuSeconds, postmasterOf } from './support/cpu.js';
+import { benchCluster, copyAndCount, pgbenchTinyCommits, queryOnce } from './support/postgres-cluster.js';
 import { redemptionStackBody, seedRedemptionStack } from './support/redemption-stack.js';
 import { type Running, spawnListening } from './support/spawn.js';
 
@@ -39,10 +40,23 @@ const LIMIT_SECONDS = 5;
 interface Storm {
   redemptions: LoadResult;
   voucher_get_beside: LoadResult;
+  /**
+   * CPU milliseconds per redemption during the storm, of the promo servers and of PostgreSQL's
+   * backends (the reads beside included: an upper bound). Unlike rates, CPU time per request
+   * survives a loaded machine, and cores / (promo + postgres) is the rate a box with more
+   * cores can reach if nothing else (a lock, the disk) binds first.
+   */
+  cpu_ms_per_redemption: { promo: number; postgres?: number };
 }
 
+/** CPU seconds so far of the servers, and of the cluster's backends when there is a postmaster. */
+const cpuNow = (servers: Running[], postmaster?: number) => ({
+  promo: servers.reduce((sum, s) => sum + (cpuSeconds(s.child.pid) ?? 0), 0),
+  postgres: postmaster === undefined ? undefined : childrenCpuSeconds(postmaster),
+});
+
 /** Seeds through the first server, then the storm over all of them with the voucher reads beside it. */
-async function storm(servers: Running[]): Promise<Storm> {
+async function storm(servers: Running[], postmaster?: number): Promise<Storm> {
   const urls = servers.map((s) => s.url);
   const products = await seedRedemptionStack((path, data) => post(`${urls[0]}${path}`, data));
   const redeem = (durationMs: number) =>
@@ -51,6 +65,7 @@ async function storm(servers: Running[]): Promise<Storm> {
       { connections: CLIENTS, durationMs, headers, body: () => redemptionStackBody(products) },
     );
   await redeem(2000); // warm-up
+  const before = cpuNow(servers, postmaster);
   const [redemptions, voucher] = await Promise.all([
     redeem(DURATION_MS),
     measureThroughput(
@@ -58,7 +73,17 @@ async function storm(servers: Running[]): Promise<Storm> {
       { connections: 2, durationMs: DURATION_MS, headers },
     ),
   ]);
-  return { redemptions, voucher_get_beside: voucher };
+  const after = cpuNow(servers, postmaster);
+  const perRedemption = (a: number, b: number) => round(((b - a) * 1000) / redemptions.requests, 2);
+  const cpu = { promo: perRedemption(before.promo, after.promo) };
+  return {
+    redemptions,
+    voucher_get_beside: voucher,
+    cpu_ms_per_redemption:
+      before.postgres === undefined || after.postgres === undefined
+        ? cpu
+        : { ...cpu, postgres: perRedemption(before.postgres, after.postgres) },
+  };
 }
 
 /** `count` servers on one database, run through `fn`, then stopped. */
@@ -86,13 +111,22 @@ const cluster = await benchCluster();
 try {
   const file = join(dir, 'bench.db');
   const sqliteBefore = tinyCommitRate(dir, LIMIT_SECONDS * 1000);
-  const sqlite = await withServers(file, 1, storm);
+  const sqlite = await withServers(file, 1, (servers) => storm(servers));
   const sqliteAfter = tinyCommitRate(dir, LIMIT_SECONDS * 1000);
   const sqliteLimit = (sqliteBefore + sqliteAfter) / 2;
 
   const pgBefore = await pgbenchTinyCommits(cluster, CLIENTS, LIMIT_SECONDS);
   const postgres: Record<string, Storm> = {};
-  for (const count of PG_SERVERS) postgres[count] = await withServers(await cluster.migratedDatabase(), count, storm);
+  for (const count of PG_SERVERS) {
+    const url = await cluster.migratedDatabase();
+    // The checkpointer lives as long as the cluster: its parent is the postmaster.
+    const [checkpointer] = await queryOnce<{ pid: number }>(
+      url,
+      "SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'",
+    );
+    const postmaster = postmasterOf(checkpointer?.pid as number) ?? undefined;
+    postgres[count] = await withServers(url, count, (servers) => storm(servers, postmaster));
+  }
   const pgAfter = await pgbenchTinyCommits(cluster, CLIENTS, LIMIT_SECONDS);
   const pgLimit = (pgBefore + pgAfter) / 2;
 
