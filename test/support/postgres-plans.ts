@@ -1,5 +1,5 @@
-import type { CompiledQuery } from 'kysely';
 import type pg from 'pg';
+import type { Statement } from './plan-server.js';
 
 /**
  * Reading PostgreSQL's query plans of the statements our code runs: the twin of
@@ -83,8 +83,26 @@ export function postgresPlanProblems(
   });
 }
 
+/**
+ * Hands `sink` every statement any client of `pool` sends from now on, as sent: the text and
+ * values Kysely (builders and query templates alike) passes to pg. Recorded at the driver, so it
+ * sees whatever plugins the engine's Kysely applies.
+ */
+export function recordPool(pool: pg.Pool, sink: (statement: Statement) => void): void {
+  const recorded = new WeakSet<pg.PoolClient>();
+  pool.on('acquire', (client) => {
+    if (recorded.has(client)) return;
+    recorded.add(client);
+    const query = client.query.bind(client) as (text: unknown, values?: unknown) => unknown;
+    client.query = ((text: unknown, values?: unknown) => {
+      if (typeof text === 'string') sink({ sql: text, parameters: Array.isArray(values) ? values : [] });
+      return query(text, values);
+    }) as typeof client.query;
+  });
+}
+
 /** A statement EXPLAIN can plan: SET, BEGIN and the like have no plan. */
-export const hasPlan = (query: CompiledQuery): boolean =>
+export const hasPlan = (query: Statement): boolean =>
   /^\s*(?:\(?\s*select|insert|update|delete|with)\b/i.test(query.sql);
 
 /**
@@ -95,11 +113,7 @@ export const hasPlan = (query: CompiledQuery): boolean =>
 export type PlannerSettings = Record<string, 'on' | 'off'>;
 
 /** EXPLAIN (FORMAT JSON) of a statement with its parameters bound, under `settings`, on one connection of `pool`. */
-export async function explainOnPostgres(
-  pool: pg.Pool,
-  query: CompiledQuery,
-  settings: PlannerSettings,
-): Promise<PlanNode> {
+export async function explainOnPostgres(pool: pg.Pool, query: Statement, settings: PlannerSettings): Promise<PlanNode> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');

@@ -2,6 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, type CompiledQuery } from 'kysely';
 import type { Database } from '../../src/db/database.js';
 import type { Fixture } from './list-variants.js';
+import type { Statement } from './plan-server.js';
 
 /**
  * Reading SQLite's query plans of the statements our code runs (docs/architecture.md, Design rules: every list page is
@@ -46,7 +47,7 @@ export function recordingKysely(
 }
 
 /** EXPLAIN QUERY PLAN of a statement, with its parameters bound (they can change the plan). */
-export const explain = (sqlite: BetterSqlite3.Database, query: CompiledQuery): PlanRow[] =>
+export const explain = (sqlite: BetterSqlite3.Database, query: Statement): PlanRow[] =>
   sqlite.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...(query.parameters as unknown[])) as PlanRow[];
 
 export const ROWS = 1_000_000;
@@ -78,7 +79,7 @@ export function writeStatistics(sqlite: BetterSqlite3.Database, rowsPerKey: numb
  * The row bound of every filter window a statement reads through (src/db/sqlite/filter-window.ts):
  * the parameter of each `limit ?` that closes a subquery named `filter_window`.
  */
-export function windowBounds(query: CompiledQuery, alias: string): unknown[] {
+export function windowBounds(query: Statement, alias: string): unknown[] {
   const marker = new RegExp(`limit \\?\\) as "${alias}"`, 'g');
   return [...query.sql.matchAll(marker)].map((m) => {
     const before = query.sql.slice(0, m.index + 'limit '.length);
