@@ -18,12 +18,13 @@
  * Then `promo copy` moves the SQLite run's file (its seeded data and every redemption made)
  * into an empty PostgreSQL database, and the bench counts every table on both sides (BENCH_COPY=0
  * leaves it out). The cluster: PROMO_TEST_DB, else a scratch one. On a larger box, raise the
- * clients, the servers (BENCH_PG_SERVERS=1,2,4) and each server's pool (PROMO_DB_POOL).
+ * clients, the servers (BENCH_PG_SERVERS=1,2,4) and each server's pool (PROMO_DB_POOL);
+ * BENCH_PCT_VOUCHERS=100 spreads the requests over many percent-off codes (below).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BENCH_KEY_ENV, benchHeaders as headers, PROMO_BIN as bin, post } from './support/api.js';
+import { BENCH_KEY_ENV, benchHeaders as headers, PROMO_BIN as bin, pick, post } from './support/api.js';
 import { tinyCommitRate } from './support/commits.js';
 import { type LoadResult, measurePosts, measureThroughput, round } from './support/load.js';
 import { childrenCpuSeconds, cpuSeconds, postmasterOf } from './support/cpu.js';
@@ -35,6 +36,12 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);
 const DURATION_MS = Number(process.env.BENCH_REDEMPTIONS_MS ?? 8000);
 const PG_SERVERS = (process.env.BENCH_PG_SERVERS ?? '1,2').split(',').map(Number);
 const COPY = process.env.BENCH_COPY !== '0';
+/**
+ * Percent-off vouchers the requests spread over (default 1: the redemptions bench's one
+ * PCT-BENCH, a hot row every redemption locks). More shows a shop's many codes, where no one
+ * voucher's lock binds: the same discount and rule as PCT-BENCH, PCT-BENCH-1 and on.
+ */
+const PCT_VOUCHERS = Number(process.env.BENCH_PCT_VOUCHERS ?? 1);
 const LIMIT_SECONDS = 5;
 
 interface Storm {
@@ -59,10 +66,15 @@ const cpuNow = (servers: Running[], postmaster?: number) => ({
 async function storm(servers: Running[], postmaster?: number): Promise<Storm> {
   const urls = servers.map((s) => s.url);
   const products = await seedRedemptionStack((path, data) => post(`${urls[0]}${path}`, data));
+  const codes = await morePercentOffVouchers(urls[0] as string);
+  const body = () => {
+    const request = redemptionStackBody(products);
+    return { ...request, redeemables: [{ object: 'voucher', id: codes[pick(codes.length)] }, request.redeemables[1]] };
+  };
   const redeem = (durationMs: number) =>
     measurePosts(
       urls.map((u) => `${u}/v1/redemptions`),
-      { connections: CLIENTS, durationMs, headers, body: () => redemptionStackBody(products) },
+      { connections: CLIENTS, durationMs, headers, body },
     );
   await redeem(2000); // warm-up
   const before = cpuNow(servers, postmaster);
@@ -84,6 +96,26 @@ async function storm(servers: Running[], postmaster?: number): Promise<Storm> {
         ? cpu
         : { ...cpu, postgres: perRedemption(before.postgres, after.postgres) },
   };
+}
+
+/** PCT-BENCH and PCT_VOUCHERS - 1 more like it (its discount and validation rule); their codes. */
+async function morePercentOffVouchers(url: string): Promise<string[]> {
+  const codes = ['PCT-BENCH'];
+  if (PCT_VOUCHERS <= 1) return codes;
+  const voucher = (await (await fetch(`${url}/v1/vouchers/PCT-BENCH`, { headers })).json()) as {
+    discount: unknown;
+    validation_rules_assignments: { data: Array<{ rule_id: string }> };
+  };
+  const rules = voucher.validation_rules_assignments.data.map((a) => a.rule_id);
+  for (let i = 1; i < PCT_VOUCHERS; i++) {
+    codes.push(`PCT-BENCH-${i}`);
+    await post(`${url}/v1/vouchers/PCT-BENCH-${i}`, {
+      type: 'DISCOUNT_VOUCHER',
+      discount: voucher.discount,
+      validation_rules: rules,
+    });
+  }
+  return codes;
 }
 
 /** `count` servers on one database, run through `fn`, then stopped. */
@@ -136,6 +168,7 @@ try {
       bench: 'redemptions-engines',
       clients: CLIENTS,
       duration_ms: DURATION_MS,
+      percent_off_vouchers: PCT_VOUCHERS,
       sqlite: {
         limit_tiny_full_commits_per_s: { mean: Math.round(sqliteLimit), runs: [sqliteBefore, sqliteAfter] },
         one_server: against(sqlite, sqliteLimit),
