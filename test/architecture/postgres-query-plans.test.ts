@@ -13,11 +13,15 @@ import {
   type PlanNode,
   type PlannerSettings,
   postgresPlanProblems,
+  postgresWindowBounds,
+  readsTableRangeOnPostgres,
   recordPool,
   type UniqueKeys,
   uniqueKeys,
 } from '../support/postgres-plans.js';
 import { exemptions } from '../support/query-plans.js';
+import { windowedVariants } from '../support/window-variants.js';
+import { FILTER_WINDOW_ROWS, WINDOW_ALIAS } from '../../src/db/sqlite/filter-window.js';
 
 /**
  * The PostgreSQL twin of query-plans.test.ts (docs/architecture.md, Design rules): every
@@ -34,8 +38,10 @@ import { exemptions } from '../support/query-plans.js';
  * test fails on. It does not prove that the planner picks that index at production sizes
  * (SQLite's check fakes a million rows' statistics; PostgreSQL plans from the table's real
  * size on disk, so faking would mean writing the rows): the index exists and serves the order.
- * The filters that no index serves read through a bounded window on SQLite
- * (src/db/sqlite/filter-window.ts, checked by query-plans.test.ts); they are not listed here.
+ * The filters that no index serves read through a bounded window (src/db/sqlite/filter-window.ts):
+ * for those variants, as in query-plans.test.ts, every statement that reads the list's table
+ * other than by its primary key (a page's rows by seq) must read it through a subquery named
+ * filter_window whose LIMIT is exactly FILTER_WINDOW_ROWS, with the same plan rules.
  *
  * It runs on the PostgreSQL pass (PROMO_TEST_ENGINE=postgres); on the SQLite pass,
  * query-plans.test.ts reads SQLite's plans of the same variants.
@@ -92,6 +98,36 @@ describe('PostgreSQL query plans of every list variant', onSqlitePass, () => {
     assert.equal(failures.length, 0, `${failures.length} statement(s) scan or sort:\n\n${failures.join('\n\n')}`);
   });
 
+  /** What is wrong with a windowed variant's statements: a read of the list's table outside a window of the bound. */
+  async function windowProblemsOf(path: string, table: string): Promise<string[]> {
+    const statements = (await plans.statementsOf(path)).filter(hasPlan);
+    const windowed = statements.filter((s) => postgresWindowBounds(s, WINDOW_ALIAS).length > 0);
+    const problems = windowed.length === 0 ? [`${path}\n  read no filter window`] : [];
+    for (const statement of statements) {
+      const bounds = postgresWindowBounds(statement, WINDOW_ALIAS);
+      const plan = await explainOnPostgres(pool, statement, INDEX_ONLY);
+      const unbounded =
+        readsTableRangeOnPostgres(plan, table) &&
+        (bounds.length === 0 || bounds.some((b) => Number(b) !== FILTER_WINDOW_ROWS));
+      const bad = [
+        ...postgresPlanProblems(plan, keys),
+        ...(unbounded
+          ? [`reads ${table} outside a window of ${FILTER_WINDOW_ROWS} rows (bounds: ${bounds.join(', ') || 'none'})`]
+          : []),
+      ];
+      if (bad.length > 0) problems.push(`${path}\n  ${statement.sql}\n  -> ${bad.join('; ')}`);
+    }
+    return problems;
+  }
+
+  it(`reads every filter no index serves through a window of ${FILTER_WINDOW_ROWS} rows`, async () => {
+    const failures: string[] = [];
+    for (const [table, paths] of Object.entries(windowedVariants(plans.fixture))) {
+      for (const path of paths) failures.push(...(await windowProblemsOf(path, table)));
+    }
+    assert.equal(failures.length, 0, `${failures.length} problem(s):\n\n${failures.join('\n\n')}`);
+  });
+
   it('flags a Seq Scan of a big table and a Sort at any depth, and passes index walks and small tables', () => {
     const node = (type: string, extra: Partial<PlanNode> = {}): PlanNode => ({ 'Node Type': type, ...extra });
     const limit = (...children: PlanNode[]) => node('Limit', { Plans: children });
@@ -122,6 +158,27 @@ describe('PostgreSQL query plans of every list variant', onSqlitePass, () => {
     assert.ok(vouchers.some((key) => key.join() === 'seq'));
     // customers.source_id is unique but may be NULL: its NULLs are one presorted group.
     assert.ok(!(keys.get('customers') ?? []).some((key) => key.includes('source_id')));
+  });
+
+  it('finds the window bound in a statement, and a table read other than by its primary key', () => {
+    const windowed = {
+      sql: 'select "seq" from (select "seq" from "vouchers" where "x" = $1 order by "code" limit $2) as "filter_window" limit $3 offset $4',
+      parameters: ['a', 10_000, 10, 0],
+    };
+    assert.deepEqual(postgresWindowBounds(windowed, 'filter_window'), [10_000]);
+    assert.deepEqual(
+      postgresWindowBounds({ sql: 'select * from "vouchers" limit $1', parameters: [10] }, 'filter_window'),
+      [],
+    );
+    const scan = (type: string, index?: string): PlanNode => ({
+      'Node Type': 'Limit',
+      Plans: [{ 'Node Type': type, 'Relation Name': 'vouchers', ...(index ? { 'Index Name': index } : {}) }],
+    });
+    assert.equal(readsTableRangeOnPostgres(scan('Index Scan', 'vouchers_code_key'), 'vouchers'), true);
+    assert.equal(readsTableRangeOnPostgres(scan('Seq Scan'), 'vouchers'), true);
+    assert.equal(readsTableRangeOnPostgres(scan('Bitmap Heap Scan'), 'vouchers'), true);
+    assert.equal(readsTableRangeOnPostgres(scan('Index Scan', 'vouchers_pkey'), 'vouchers'), false);
+    assert.equal(readsTableRangeOnPostgres(scan('Index Scan', 'vouchers_code_key'), 'redemptions'), false);
   });
 
   it('plans only statements that have a plan', () => {

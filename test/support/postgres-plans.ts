@@ -128,3 +128,21 @@ export async function explainOnPostgres(pool: pg.Pool, query: Statement, setting
     client.release();
   }
 }
+
+/**
+ * The row bound of every filter window a statement reads through (the filter window module):
+ * the value of each `limit $n` that closes a subquery named `alias`.
+ */
+export const postgresWindowBounds = (query: Statement, alias: string): unknown[] =>
+  [...query.sql.matchAll(new RegExp(`limit \\$(\\d+)\\) as "${alias}"`, 'g'))].map(
+    (m) => query.parameters[Number(m[1]) - 1],
+  );
+
+/** Whether a plan reads `table` by anything but its primary key (a page's rows fetched by seq). */
+export const readsTableRangeOnPostgres = (plan: PlanNode, table: string): boolean =>
+  nodesOf(plan).some(
+    (node) =>
+      node['Relation Name'] === table &&
+      /Scan$/.test(node['Node Type']) &&
+      !(node['Index Name'] ?? '').endsWith('_pkey'),
+  );
