@@ -1,18 +1,16 @@
 import assert from 'node:assert/strict';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { CompiledQuery } from 'kysely';
 import type { Deps } from '../../src/app/deps.js';
 import { createDeps } from '../../src/root/create-deps.js';
 import { createLogger } from '../../src/app/logger.js';
-import { createApp } from '../../src/http/app.js';
 import { fixedClock } from '../../src/lib/clock.js';
-import { createKey } from '../../src/modules/auth/keys.service.js';
 import { freshDbFile } from '../support/db.js';
-import { Fixture, listVariants } from '../support/list-variants.js';
+import { type Fixture, listVariants } from '../support/list-variants.js';
+import { type PlanServer, planServer } from '../support/plan-server.js';
 import { FILTER_WINDOW_ROWS, WINDOW_ALIAS } from '../../src/db/filter-window.js';
 import {
+  exemptions,
   explain,
   planProblems,
   readsTableRange,
@@ -46,54 +44,14 @@ import { sqliteOnly } from '../support/engine.js';
  * exactly FILTER_WINDOW_ROWS, with the same plan rules inside.
  */
 
-/**
- * An AUTO_UPDATE collection's members are whatever its filter matches now, and the filter is
- * a query language over any `metadata.<key>` (the reference's product collection filter): no index serves every filter.
- * Its page and its `total` are read in one statement over the filter's matches (through the
- * filter's index when it has one: the Catalog notes of docs/deviations.md list which), so sorting
- * those matches' narrow keys costs a constant factor of the read the total needs anyway.
- * Those pages may sort. Without statistics, the filters docs/deviations.md promises an index for
- * (a price or created_at range) must read through it; with statistics, whether a range is
- * worth its index depends on how many rows it holds, which is the planner's call. The filter
- * on metadata alone reads every product and SKU, as documented.
- */
-function exemptions(path: string, f: Fixture, withStatistics: boolean): { sort: boolean; scan: boolean } {
-  const members = (id: string) => path.includes(`/product-collections/${id}/products`);
-  const autoUpdate = [f.collections.price, f.collections.created, f.collections.metadata].some(members);
-  return { sort: autoUpdate, scan: members(f.collections.metadata) || (withStatistics && autoUpdate) };
-}
-
 describe(
   'query plans of every list variant',
-  sqliteOnly('EXPLAIN QUERY PLAN of SQLite (its PostgreSQL twin is still to be written)'),
+  sqliteOnly('EXPLAIN QUERY PLAN of SQLite (its PostgreSQL twin: postgres-query-plans.test.ts)'),
   () => {
+    let plans: PlanServer;
     let deps: Deps;
-    let server: Server;
-    let url: string;
-    let headers: Record<string, string>;
-    let captured: CompiledQuery[] | undefined;
     let fixture: Fixture;
-
-    const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${url}${path}`, {
-        method,
-        headers: body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const json = (await res.json()) as Record<string, unknown>;
-      assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-      return json;
-    };
-
-    /** The statements one GET runs. */
-    async function statementsOf(path: string): Promise<CompiledQuery[]> {
-      captured = [];
-      await call('GET', path);
-      const statements = captured;
-      captured = undefined;
-      assert.ok(statements.length > 1, `${path} ran no list statement`);
-      return statements;
-    }
+    const statementsOf = (path: string) => plans.statementsOf(path);
 
     /** The statements one GET runs, each with its plan's problems. */
     async function plansOf(path: string, withStatistics: boolean): Promise<string[]> {
@@ -131,21 +89,11 @@ describe(
         log: createLogger({ level: 'silent' }),
       });
       // The same connection through a Kysely that records every statement it runs, as compiled.
-      deps = { ...real, db: recordingKysely(sqliteOf(real), (query) => captured?.push(query)) };
-      const key = await createKey(deps, { kind: 'server', name: 'plans' });
-      headers = { 'X-App-Id': key.app_id, 'X-App-Token': key.app_token };
-      server = await new Promise((resolve) => {
-        const s = createApp(deps).listen(0, '127.0.0.1', () => resolve(s));
-      });
-      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      fixture = await Fixture.create(call);
+      plans = await planServer(real, (sink) => recordingKysely(sqliteOf(real), sink));
+      ({ deps, fixture } = plans);
     });
 
-    after(async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await deps.close();
-    });
+    after(() => plans.close());
 
     const profiles: Array<[string, number | undefined]> = [
       ['without statistics', undefined],

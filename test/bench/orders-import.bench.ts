@@ -21,91 +21,28 @@
  * and reports its peak RSS and rate (targets: <= 1.2x the 100,000-order peak, < 300 MB).
  * BENCH_COUNT=10000 runs a smaller first file: a quick check of the bench itself.
  */
-import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type BetterSqlite3 from 'better-sqlite3';
 import { openSqlite } from '../../src/db/sqlite/connect.js';
-import { newId, timeOrderedIds } from '../../src/lib/ids.js';
 import { freshDbFile, tempDir } from '../support/db.js';
 import { round } from './support/load.js';
 import { measuredImport } from './support/measure.js';
-import { seededRandom } from '../support/random.js';
+import {
+  ITEMS,
+  products,
+  RAW_INSERTS,
+  type RawRows,
+  rawRows,
+  START_MS,
+  writeOrdersFile,
+} from './support/orders-file.js';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 100_000);
 const MILLION = process.env.BENCH_MILLION === '1' || process.argv.includes('million');
 const BIG_COUNT = 1_000_000;
-const PRODUCTS = 1000;
-const ITEMS = 3;
 const bin = fileURLToPath(new URL('../../bin/promo', import.meta.url));
 const dir = tempDir('promo-bench-import-');
-
-const priceOf = (product: number): number => 100 * ((product % 50) + 1);
-const START_MS = Date.parse('2024-01-01T00:00:00.000Z');
-
-interface OrderSpec {
-  n: number;
-  /** The customer's number (its source_id is c-<number>); new when it equals n. */
-  customer: number;
-  items: Array<{ product: number; quantity: number }>;
-  createdAt: string;
-}
-
-/** The orders of the file, one at a time (the same sequence for the file and the raw rows). */
-function* orderSpecs(count: number): Generator<OrderSpec> {
-  const next = seededRandom(42); // every run imports the same file
-  const pick = (n: number) => Math.floor(next() * n);
-  for (let n = 0; n < count; n++) {
-    const customer = n % 2 === 0 ? n : 2 * pick(Math.ceil(n / 2));
-    const items = Array.from({ length: ITEMS }, () => ({ product: pick(PRODUCTS), quantity: 1 + pick(3) }));
-    yield { n, customer, items, createdAt: new Date(START_MS + n * 60_000).toISOString() };
-  }
-}
-
-const orderBody = (o: OrderSpec) => ({
-  source_id: `ord-${o.n}`,
-  status: 'PAID',
-  created_at: o.createdAt,
-  customer:
-    o.customer === o.n
-      ? { source_id: `c-${o.customer}`, name: `Customer ${o.customer}` }
-      : { source_id: `c-${o.customer}` },
-  items: o.items.map((i) => ({ source_id: `p-${i.product}`, related_object: 'product', quantity: i.quantity })),
-});
-
-/** Writes the file as one JSON array, an order per line; returns its size in bytes. */
-function writeOrdersFile(file: string, count: number): number {
-  const fd = openSync(file, 'w');
-  let bytes = 0;
-  let chunk: string[] = ['['];
-  const flush = () => {
-    const text = chunk.join('');
-    bytes += Buffer.byteLength(text);
-    writeSync(fd, text);
-    chunk = [];
-  };
-  for (const o of orderSpecs(count)) {
-    chunk.push(`${o.n === 0 ? '' : ','}\n${JSON.stringify(orderBody(o))}`);
-    if (chunk.length >= 10_000) flush();
-  }
-  chunk.push('\n]\n');
-  flush();
-  closeSync(fd);
-  return bytes;
-}
-
-interface Product {
-  id: string;
-  source_id: string;
-  name: string;
-  price: number;
-}
-
-const products: Product[] = Array.from({ length: PRODUCTS }, (_, i) => ({
-  id: newId('prod_'),
-  source_id: `p-${i}`,
-  name: `Product ${i}`,
-  price: priceOf(i),
-}));
 
 /** The same 1,000 products in every file (same ids), as the catalog the orders name. */
 function seedProducts(file: string): void {
@@ -116,55 +53,6 @@ function seedProducts(file: string): void {
   sqlite.close();
 }
 
-interface RawRows {
-  customers: unknown[][];
-  orders: unknown[][];
-  items: unknown[][];
-}
-
-/** New orders' and customers' ids as the import makes them: time-ordered (src/lib/ids.ts), the time moving on as the rows are computed. */
-const idNow = (prefix: string): string => timeOrderedIds(prefix, Date.now())();
-
-/** Every row the import writes for these orders, as bound values. */
-function rawRows(count: number): RawRows {
-  const now = new Date().toISOString();
-  const customerIds = new Map<number, string>();
-  const figures = new Map<number, { total: number; count: number; lastAmount: number; lastDate: string }>();
-  const productBlocks = products.map((p) =>
-    JSON.stringify({ id: p.id, source_id: p.source_id, name: p.name, metadata: {}, price: p.price }),
-  );
-  const rows: RawRows = { customers: [], orders: [], items: [] };
-  for (const o of orderSpecs(count)) {
-    if (o.customer === o.n) customerIds.set(o.n, idNow('cust_'));
-    const orderId = idNow('ord_');
-    let amount = 0;
-    o.items.forEach((item, position) => {
-      const price = (products[item.product] as Product).price;
-      amount += price * item.quantity;
-      rows.items.push([
-        orderId,
-        position,
-        newId('ordli_'),
-        `p-${item.product}`,
-        'product',
-        (products[item.product] as Product).id,
-        item.quantity,
-        price * item.quantity,
-        price,
-        productBlocks[item.product],
-      ]);
-    });
-    rows.orders.push([orderId, `ord-${o.n}`, amount, customerIds.get(o.customer), now, o.createdAt]);
-    const f = figures.get(o.customer) ?? { total: 0, count: 0, lastAmount: 0, lastDate: '' };
-    figures.set(o.customer, { total: f.total + amount, count: f.count + 1, lastAmount: amount, lastDate: o.createdAt });
-  }
-  for (const [n, id] of customerIds) {
-    const f = figures.get(n) as { total: number; count: number; lastAmount: number; lastDate: string };
-    rows.customers.push([id, `c-${n}`, `Customer ${n}`, f.total, f.count, f.lastAmount, f.lastDate, now, now]);
-  }
-  return rows;
-}
-
 /** The raw loop: what the hardware gives for these rows without any of our machinery. */
 function rawInsertRate(count: number): number {
   const file = freshDbFile();
@@ -173,15 +61,9 @@ function rawInsertRate(count: number): number {
   const sqlite = openSqlite(file, { synchronous: 'NORMAL' });
   sqlite.pragma('cache_size = -65536');
   sqlite.pragma('wal_autocheckpoint = 20000');
-  const customer =
-    sqlite.prepare(`INSERT INTO customers (id, source_id, name, metadata, system_metadata, orders_total_amount, orders_total_count,
-    orders_last_order_amount, orders_last_order_date, created_at, updated_at) VALUES (?, ?, ?, '{}', '{}', ?, ?, ?, ?, ?, ?)`);
-  const order =
-    sqlite.prepare(`INSERT INTO orders (id, source_id, status, amount, discount_amount, items_discount_amount, metadata, customer_id,
-    paid_at, created_at) VALUES (?, ?, 'PAID', ?, 0, 0, '{}', ?, ?, ?)`);
-  const item =
-    sqlite.prepare(`INSERT INTO order_items (order_id, position, id, source_id, related_object, product_id, quantity, amount,
-    discount_amount, price, product) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`);
+  const insert = (table: keyof RawRows) =>
+    sqlite.prepare(`INSERT INTO ${RAW_INSERTS[table].into} VALUES ${RAW_INSERTS[table].row}`);
+  const [customer, order, item] = [insert('customers'), insert('orders'), insert('items')];
   const started = performance.now();
   sqlite.transaction(() => {
     for (const row of rows.customers) customer.run(...row);

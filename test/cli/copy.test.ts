@@ -182,6 +182,7 @@ describe('promo copy --from promo.db --to postgres://…', { skip: found.skip },
   it('refuses a source older than this promo, pointing at promo migrate, and leaves the target empty', async () => {
     const older = freshDbFile();
     const sqlite = new BetterSqlite3(older);
+    const newest = sqlite.prepare('SELECT max(version) FROM schema_migrations').pluck().get() as number;
     sqlite.exec('DELETE FROM schema_migrations WHERE version = (SELECT max(version) FROM schema_migrations)');
     const version = sqlite.prepare('SELECT max(version) FROM schema_migrations').pluck().get() as number;
     sqlite.close();
@@ -192,7 +193,7 @@ describe('promo copy --from promo.db --to postgres://…', { skip: found.skip },
       code: 409,
       key: 'schema_too_old',
       message: 'Database schema is older than this binary',
-      details: `${older} is at schema version ${version}; promo copy moves a database at this promo's newest, ${version + 1}. Take a backup (promo backup), then run promo migrate --db ${older}, and copy again.`,
+      details: `${older} is at schema version ${version}; promo copy moves a database at this promo's newest, ${newest}. Take a backup (promo backup), then run promo migrate --db ${older}, and copy again.`,
     });
     const again = await runCli(['copy', '--from', file, '--to', url]);
     assert.equal(again.code, 0, again.stderr);

@@ -14,7 +14,8 @@ import { sqliteOf } from './sqlite.js';
  */
 export function recordingDb(deps: Pick<Deps, 'engine'>, sink: (query: CompiledQuery) => void): Kysely<Database> {
   if (!onPostgres()) return recordingKysely(sqliteOf(deps), sink);
-  return kyselyOver((deps.engine as PostgresEngine).pool, {
+  const engine = deps.engine as PostgresEngine;
+  return kyselyOver(engine.pool, engine.columns, {
     log: (event) => {
       if (event.level === 'query') sink(event.query);
     },

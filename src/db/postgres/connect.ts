@@ -125,17 +125,21 @@ function retriedWhole(builder: TransactionBuilder<Database>, afterCommit: AfterC
   return builder;
 }
 
-/** Kysely over `pool`; its ORDER BYs sort NULL as SQLite does, knowing which of `columns` are NOT NULL. */
+/**
+ * Kysely over `pool`; its ORDER BYs sort NULL as SQLite does, knowing which of `columns` are
+ * NOT NULL. `log` sees every statement (a test counting what a service runs).
+ */
 export function kyselyOver(
   pool: pg.Pool,
   columns: ColumnNullability,
-  afterCommit: AfterCommit = () => undefined,
+  options: { afterCommit?: AfterCommit; log?: KyselyConfig['log'] } = {},
 ): Kysely<Database> {
   return new PostgresKysely(
     {
       dialect: new PostgresDialect({ pool }),
       plugins: [withoutPlanHints(), sqliteNullOrder(columns)],
+      log: options.log,
     },
-    afterCommit,
+    options.afterCommit ?? (() => undefined),
   );
 }

@@ -55,7 +55,7 @@ export function postgresEngineOver(
   listener?: CacheListener,
 ): PostgresEngine {
   const db = listener
-    ? kyselyOver(pool, columns, (trx) => listener.changed(announcedBy(trx)))
+    ? kyselyOver(pool, columns, { afterCommit: (trx) => listener.changed(announcedBy(trx)) })
     : kyselyOver(pool, columns);
   if (listener) registerCacheVersions(db, listener);
   const bulk = new Map<string, BulkStatement>();

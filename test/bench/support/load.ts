@@ -45,29 +45,32 @@ export function jsonRequest<T>(
 
 /**
  * Closed-loop load: `connections` clients each send the next request when the last answer
- * arrives, for `durationMs`. Every non-200 answer fails the benchmark.
+ * arrives, for `durationMs`. Every non-200 answer fails the benchmark. Several targets (servers
+ * behind one load balancer) share the clients round-robin; the figures are over all of them.
  */
 async function closedLoop(
-  target: string,
+  target: string | string[],
   options: { connections: number; durationMs: number; request: (agent: Agent, url: URL) => Promise<number> },
 ): Promise<LoadResult> {
-  const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
-  const url = new URL(target);
+  const urls = (Array.isArray(target) ? target : [target]).map((t) => new URL(t));
+  const agents = urls.map(() => new Agent({ keepAlive: true, maxSockets: options.connections }));
   const latencies: number[] = [];
   const deadline = performance.now() + options.durationMs;
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: options.connections }, async () => {
+    Array.from({ length: options.connections }, async (_, client) => {
+      const url = urls[client % urls.length] as URL;
+      const agent = agents[client % urls.length] as Agent;
       while (performance.now() < deadline) {
         const t0 = performance.now();
         const status = await options.request(agent, url);
-        if (status !== 200) throw new Error(`${target} answered ${status}`);
+        if (status !== 200) throw new Error(`${url} answered ${status}`);
         latencies.push(performance.now() - t0);
       }
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
-  agent.destroy();
+  for (const agent of agents) agent.destroy();
   latencies.sort((a, b) => a - b);
   return {
     requests: latencies.length,
@@ -79,7 +82,7 @@ async function closedLoop(
 
 /** GETs of `target` under closed-loop load (16 clients for 3 s unless told). */
 export function measureThroughput(
-  target: string,
+  target: string | string[],
   options: { connections?: number; durationMs?: number; headers?: Record<string, string> } = {},
 ): Promise<LoadResult> {
   const { connections = 16, durationMs = 3000, headers = {} } = options;
@@ -88,7 +91,7 @@ export function measureThroughput(
 
 /** JSON POSTs to `target` under closed-loop load, each with a new body from `body()`. */
 export function measurePosts(
-  target: string,
+  target: string | string[],
   options: { connections: number; durationMs: number; headers?: Record<string, string>; body: () => unknown },
 ): Promise<LoadResult> {
   const headers = { ...options.headers, 'Content-Type': 'application/json' };

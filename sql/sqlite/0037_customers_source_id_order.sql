@@ -1,0 +1,3 @@
+-- Nothing on SQLite: its unique index on customers(source_id) already gives the order of
+-- GET /v1/customers?order=source_id (NULLs first, ties by rowid). The PostgreSQL twin of this
+-- number adds the index PostgreSQL needs for it (sql/postgres/0037_customers_source_id_order.sql).
