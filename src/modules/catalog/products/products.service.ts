@@ -86,9 +86,15 @@ async function namedProduct(db: Db, input: CreateProductInput): Promise<products
   return existing;
 }
 
-/** A new product's row (checked, not written). */
+/**
+ * A new product's row (checked, not written). Its source_id was looked up just before and is
+ * free: only the name is checked again. On PostgreSQL a concurrent upsert of the same new
+ * source_id may commit between the two reads (READ COMMITTED); the unique index then refuses
+ * this insert and the transaction is re-run whole, finding the winner's row to update, as
+ * SQLite's one writer would have (a second check here answered that race 409).
+ */
 async function newRow(db: Db, input: CreateProductInput, now: string): Promise<products.ProductRow> {
-  await assertProductUnique(db, undefined, input);
+  await assertProductUnique(db, undefined, { name: input.name });
   return {
     id: newId('prod_'),
     source_id: input.source_id ?? null,
