@@ -21,8 +21,12 @@ export type EndedJob = AsyncActionView & { result: JobResult };
 export const testRunner = (deps: Deps, options: Partial<RunnerOptions> = {}): JobRunner =>
   startJobRunner(deps, { workers: 1, registry: jobRegistry, pollMs: 50, ...options });
 
-/** Polls GET /v1/async-actions/{id} until the job ends; returns its final body. */
-export async function waitForJob(server: TestServer, id: string, timeoutMs = 30_000): Promise<EndedJob> {
+/**
+ * Polls GET /v1/async-actions/{id} until the job ends; returns its final body. The cap only
+ * turns a job that never ends into a failure rather than a hang (no test times a job with it):
+ * PostgreSQL's imports make a round trip per statement, ~40 s for 6,000 CSV rows at a load of 18.
+ */
+export async function waitForJob(server: TestServer, id: string, timeoutMs = 120_000): Promise<EndedJob> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await server.request<EndedJob>('GET', `/v1/async-actions/${id}`);
