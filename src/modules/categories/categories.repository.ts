@@ -16,7 +16,17 @@ export const findCategoriesByIds = keysTemplate<string, CategoryRow>((db, ids) =
   db.selectFrom('categories').selectAll().where('id', 'in', ids),
 );
 
+/**
+ * A new category (POST /v1/categories): a name another transaction took since the caller
+ * checked it fails on the unique index, and the transaction is re-run whole (PostgreSQL) to
+ * answer 409 from the check.
+ */
 export const insertCategory = async (db: Db, row: Insertable<CategoryTable>): Promise<void> => {
+  await db.insertInto('categories').values(row).execute();
+};
+
+/** A category a voucher or campaign names, unless another transaction made it first (the caller reads it back by name). */
+export const insertCategoryIfAbsent = async (db: Db, row: Insertable<CategoryTable>): Promise<void> => {
   await db
     .insertInto('categories')
     .values(row)

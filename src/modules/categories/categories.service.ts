@@ -25,7 +25,7 @@ export async function resolveCategoryId(
     const existing = await repo.findCategoryByName(trx, input.category);
     if (existing) return existing.id;
     const row = { id: newId('cat_'), name: input.category, hierarchy: 0, created_at: now, updated_at: null };
-    await repo.insertCategory(trx, row);
+    await repo.insertCategoryIfAbsent(trx, row);
     return (await repo.findCategoryByName(trx, input.category))?.id ?? row.id;
   }
   if (input.category === null || input.category_id === null) return null;
