@@ -1,4 +1,4 @@
-import { lockRows } from '../../db/locks.js';
+import { lockedRow, lockRows } from '../../db/locks.js';
 import { notFound } from '../../lib/errors.js';
 import type { StoredOrder } from './order-draft.service.js';
 import * as repo from './orders.repository.js';
@@ -33,6 +33,6 @@ export async function namedOrder(db: Db, input: CreateOrderBody): Promise<Stored
  */
 export async function lockedOrder(trx: Tx, row: repo.OrderRow): Promise<StoredOrder> {
   if (row.customer_id !== null) await lockRows(trx, 'customers', [row.customer_id]);
-  const locked = (await lockRows(trx, 'orders', [row.id])) ? await repo.findOrderById(trx, row.id) : row;
+  const locked = await lockedRow(trx, 'orders', row, (id) => repo.findOrderById(trx, id));
   return loadOrder(trx, locked ?? row);
 }
