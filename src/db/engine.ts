@@ -151,6 +151,14 @@ export interface DatabaseEngine {
     insurance: RateLimiterAbstract,
   ): Promise<RateLimiterAbstract>;
   /**
+   * A number that moves whenever anyone commits to the database, as this thread's current read
+   * snapshot sees it (SQLite: the reader's `PRAGMA data_version`, read once per snapshot), for
+   * answers kept in memory while it holds (http/middleware/kept-answers.ts). Absent, or
+   * undefined, where the engine cannot see every commit (PostgreSQL; a handle without a reader):
+   * nothing may be kept by it then.
+   */
+  committedVersion?(): number | undefined;
+  /**
    * What the job runner (jobs/runner.ts) needs of the engine, made once per runner. Absent on
    * a connection that runs no runner (a job worker thread's own).
    */

@@ -8,6 +8,7 @@ import { metricsEndpoint } from './metrics-endpoint.js';
 import { authMiddleware } from './middleware/auth.js';
 import { bodyMiddleware } from './middleware/body.js';
 import { idempotency } from './middleware/idempotency.js';
+import { keptAnswers } from './middleware/kept-answers.js';
 import { refuseNulInUrl } from './middleware/nul-in-url.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { errorRenderer } from './middleware/errors.js';
@@ -58,6 +59,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Koa<AppState> {
   app.use(auth.authenticate);
   app.use(refuseNulInUrl);
   app.use(idempotency(deps));
+  app.use(keptAnswers(deps.engine));
   app.use(groupedRoutes(router));
   return app;
 }

@@ -13,10 +13,24 @@ export interface AppState {
   uploadLimitBytes?: number;
   /** The catalogue key a refused request was answered with: its log line says why. */
   errorKey?: string;
+  /**
+   * Set by a GET route whose answer is its database's data alone (no clock, no caller, no
+   * header of its own): the answer may be kept while nothing commits (middleware/kept-answers.ts).
+   */
+  keepAnswer?: boolean;
 }
 
 export type AppContext = ParameterizedContext<AppState>;
 export type AppRouter = Router<AppState>;
+
+/** The pattern of the route that answered (@koa/router leaves it on the context); null: none did. */
+export const matchedRoute = (ctx: AppContext): string | null =>
+  (ctx as AppContext & { _matchedRoute?: string })._matchedRoute ?? null;
+
+/** Says which route a kept answer is, as @koa/router would have: the log and the metrics name it. */
+export const setMatchedRoute = (ctx: AppContext, route: string | null): void => {
+  if (route !== null) (ctx as AppContext & { _matchedRoute?: string })._matchedRoute = route;
+};
 
 /** The server's origin as the client reached it (the request's protocol and Host header): export URLs. */
 export const serverOrigin = (ctx: Pick<AppContext, 'protocol' | 'host'>): string => `${ctx.protocol}://${ctx.host}`;

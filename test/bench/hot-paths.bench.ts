@@ -14,6 +14,11 @@
  * and its `/health`. When the issue was filed that read reached ~0.95x of `/health`; the ratio
  * of promo's voucher read to it says how much of a read's cost is still promo's own.
  *
+ * Promo keeps a GET's answer while nothing commits (http/middleware/kept-answers.ts), so the
+ * reads above repeat one URL's kept answer. The same reads with every request asking for
+ * another URL (`?read=<n>`, which the routes ignore) measure a read that finds nothing kept:
+ * what each read costs while something commits between reads.
+ *
  * BENCH_PROMO_BIN runs another checkout's binary (the figures before a change, measured the
  * same way); BENCH_HOT_MS sets each measurement's duration.
  */
@@ -83,6 +88,18 @@ async function bareKoaFigures(dbFile: string) {
   }
 }
 
+/** The bare read's CPU per request over each read's: 1 when a read costs what the bare one does. */
+const cpuRatios = (bare: CpuFigure, reads: Record<string, CpuFigure>) =>
+  Object.fromEntries(
+    Object.entries(reads).map(([name, read]) => [
+      name,
+      bare.server_cpu_us_per_req === null || read.server_cpu_us_per_req === null
+        ? null
+        : round(bare.server_cpu_us_per_req / read.server_cpu_us_per_req, 2),
+    ]),
+  );
+type CpuFigure = { server_cpu_us_per_req: number | null };
+
 const dir = mkdtempSync(join(tmpdir(), 'promo-bench-'));
 const dbFile = join(dir, 'bench.db');
 const server = await spawnListening([bin, 'serve', '--port', '0', '--db', dbFile], {
@@ -92,8 +109,8 @@ const server = await spawnListening([bin, 'serve', '--port', '0', '--db', dbFile
 });
 try {
   const customerId = await seed(server.url);
-  const get = (path: string, headers: Record<string, string> = {}, durationMs = DURATION_MS) =>
-    cannon(`${server.url}${path}`, { connections: CONNECTIONS, durationMs, headers });
+  const get = (path: string, headers: Record<string, string> = {}, durationMs = DURATION_MS, eachNew = false) =>
+    cannon(`${server.url}${path}`, { connections: CONNECTIONS, durationMs, headers, eachNew });
   const validate = (durationMs = DURATION_MS) =>
     cannon(`${server.url}/client/v1/validations`, {
       connections: CONNECTIONS,
@@ -112,6 +129,8 @@ try {
   const voucher = await measured(pid, () => get('/v1/vouchers/PCT-BENCH', benchHeaders));
   const customer = await measured(pid, () => get(`/v1/customers/${customerId}`, benchHeaders));
   const validation = await measured(pid, () => validate());
+  const voucherNew = await measured(pid, () => get('/v1/vouchers/PCT-BENCH', benchHeaders, DURATION_MS, true));
+  const customerNew = await measured(pid, () => get(`/v1/customers/${customerId}`, benchHeaders, DURATION_MS, true));
   const bare = await bareKoaFigures(dbFile);
   console.log(
     JSON.stringify({
@@ -122,12 +141,18 @@ try {
       voucher_get: voucher,
       customer_get: customer,
       validation_post: validation,
+      voucher_get_each_new: voucherNew,
+      customer_get_each_new: customerNew,
       ratio_voucher_to_health: round(voucher.rps / health.rps, 2),
       ratio_customer_to_health: round(customer.rps / health.rps, 2),
       ratio_validation_to_health: round(validation.rps / health.rps, 2),
       bare_koa: bare,
       ratio_bare_voucher_to_bare_health: round(bare.voucher_get.rps / bare.health.rps, 2),
       ratio_voucher_to_bare_voucher: round(voucher.rps / bare.voucher_get.rps, 2),
+      ratio_customer_to_bare_voucher: round(customer.rps / bare.voucher_get.rps, 2),
+      ratio_voucher_each_new_to_bare_voucher: round(voucherNew.rps / bare.voucher_get.rps, 2),
+      ratio_customer_each_new_to_bare_voucher: round(customerNew.rps / bare.voucher_get.rps, 2),
+      cpu_ratios_to_bare_voucher: cpuRatios(bare.voucher_get, { voucher, customer, voucherNew, customerNew }),
     }),
   );
 } finally {

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { CompiledQuery } from 'kysely';
 import { AppError } from '../../lib/errors.js';
+import { directReads } from '../direct-reads.js';
 import { isDatabaseError } from '../errors.js';
 import type { BulkStatement, DatabaseEngine, EngineStats, SpaceFigures, StorageUpkeep } from '../engine.js';
 import { openDatabase, type DatabaseHandle, type OpenOptions } from './connect.js';
@@ -135,6 +136,7 @@ export function openSqliteEngine(file: string, options: OpenOptions = {}): Sqlit
     checkHealth: async () => undefined,
     setCacheMb: (mb) => void sqlite.pragma(`cache_size = -${mb * 1024}`),
     dataVersion: () => sqlite.pragma('data_version', { simple: true }) as number,
+    committedVersion: () => directReads(handle.db)?.dataVersion(),
   };
 }
 

@@ -29,7 +29,7 @@ function unhandled(ctx: AppContext): AppError | undefined {
 }
 
 /** A plain object or array answer, which Koa would otherwise serialize after every middleware ran. */
-const JSON_TYPE = 'application/json; charset=utf-8';
+export const JSON_TYPE = 'application/json; charset=utf-8';
 
 export const isJsonAnswer = (body: unknown): boolean =>
   typeof body === 'object' &&

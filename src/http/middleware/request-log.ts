@@ -1,11 +1,7 @@
 import type { Next } from 'koa';
 import type { Logger } from '../../app/logger.js';
 import type { Metrics } from '../metrics.js';
-import type { AppContext } from '../context.js';
-
-/** @koa/router leaves the pattern of the route that answered on the context. */
-const routeOf = (ctx: AppContext): string | null =>
-  (ctx as AppContext & { _matchedRoute?: string })._matchedRoute ?? null;
+import { type AppContext, matchedRoute } from '../context.js';
 
 /**
  * One log line and one metrics observation per request, after the error renderer has set the
@@ -20,7 +16,7 @@ export function requestLog(log: Logger, metrics: Metrics) {
       await next();
     } finally {
       const ms = performance.now() - started;
-      const route = routeOf(ctx);
+      const route = matchedRoute(ctx);
       log.info('request', {
         req_id: ctx.state.requestId,
         method: ctx.method,

@@ -30,6 +30,7 @@ export const customersRoutes: RouteModule = (router, deps) => {
 
   router.get('/v1/customers/:ref', async (ctx) => {
     ctx.body = await getCustomer(deps, ctx.params.ref as string);
+    ctx.state.keepAnswer = true;
   });
 
   router.put('/v1/customers/:ref', async (ctx) => {

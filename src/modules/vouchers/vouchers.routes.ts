@@ -68,6 +68,7 @@ export const vouchersRoutes: RouteModule = (router, deps) => {
 
   router.get('/v1/vouchers/:code', async (ctx) => {
     ctx.body = await getVoucher(deps, ctx.params.code as string);
+    ctx.state.keepAnswer = true;
   });
 
   router.put('/v1/vouchers/:code', async (ctx) => {

@@ -15,8 +15,12 @@ export async function cannon(
     method?: 'GET' | 'POST';
     headers?: Record<string, string>;
     body?: unknown;
+    /** Every request asks for another URL (`?read=<n>` appended), so no kept answer serves it. */
+    eachNew?: boolean;
   },
 ): Promise<LoadResult> {
+  let sent = 0;
+  const path = new URL(url).pathname;
   const result = await autocannon({
     url,
     connections: options.connections,
@@ -24,6 +28,9 @@ export async function cannon(
     method: options.method ?? 'GET',
     headers: { ...options.headers, ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    ...(options.eachNew
+      ? { requests: [{ setupRequest: (request: object) => ({ ...request, path: `${path}?read=${sent++}` }) }] }
+      : {}),
   });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
