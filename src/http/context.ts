@@ -13,11 +13,6 @@ export interface AppState {
   uploadLimitBytes?: number;
   /** The catalogue key a refused request was answered with: its log line says why. */
   errorKey?: string;
-  /**
-   * Set by a GET route whose answer is its database's data alone (no clock, no caller, no
-   * header of its own): the answer may be kept while nothing commits (middleware/kept-answers.ts).
-   */
-  keepAnswer?: boolean;
 }
 
 export type AppContext = ParameterizedContext<AppState>;
@@ -27,7 +22,7 @@ export type AppRouter = Router<AppState>;
 export const matchedRoute = (ctx: AppContext): string | null =>
   (ctx as AppContext & { _matchedRoute?: string })._matchedRoute ?? null;
 
-/** Says which route a kept answer is, as @koa/router would have: the log and the metrics name it. */
+/** Says which route a kept answer is, as @koa/router would have (http/kept-answers.ts). */
 export const setMatchedRoute = (ctx: AppContext, route: string | null): void => {
   if (route !== null) (ctx as AppContext & { _matchedRoute?: string })._matchedRoute = route;
 };

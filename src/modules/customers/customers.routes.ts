@@ -1,3 +1,4 @@
+import { keptWhileUnchanged } from '../../http/kept-answers.js';
 import type { RouteModule } from '../../http/context.js';
 import { withUploadedFile } from '../../http/upload.js';
 import { csvRecords } from '../../jobs/item-reader.js';
@@ -28,9 +29,8 @@ export const customersRoutes: RouteModule = (router, deps) => {
     ctx.body = await listCustomers(deps, parse(customersListQuerySchema, ctx.query, 'query'));
   });
 
-  router.get('/v1/customers/:ref', async (ctx) => {
+  router.get('/v1/customers/:ref', keptWhileUnchanged(deps.engine), async (ctx) => {
     ctx.body = await getCustomer(deps, ctx.params.ref as string);
-    ctx.state.keepAnswer = true;
   });
 
   router.put('/v1/customers/:ref', async (ctx) => {

@@ -1,3 +1,4 @@
+import { keptWhileUnchanged } from '../../http/kept-answers.js';
 import type { RouteModule } from '../../http/context.js';
 import { setFilterWindowHeader } from '../../http/filter-window-header.js';
 import { parse } from '../../lib/validate.js';
@@ -66,9 +67,8 @@ export const vouchersRoutes: RouteModule = (router, deps) => {
     ctx.body = list;
   });
 
-  router.get('/v1/vouchers/:code', async (ctx) => {
+  router.get('/v1/vouchers/:code', keptWhileUnchanged(deps.engine), async (ctx) => {
     ctx.body = await getVoucher(deps, ctx.params.code as string);
-    ctx.state.keepAnswer = true;
   });
 
   router.put('/v1/vouchers/:code', async (ctx) => {
