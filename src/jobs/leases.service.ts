@@ -1,6 +1,7 @@
 import type { Deps } from '../app/deps.js';
 import { isoNow } from '../lib/clock.js';
 import * as repo from './jobs.repository.js';
+import * as staging from './staging.repository.js';
 
 type LeaseDeps = Pick<Deps, 'db' | 'clock'>;
 
@@ -72,7 +73,7 @@ export async function failAbandonedStaging(deps: LeaseDeps, isOwnerDead: (owner:
   const nowMs = deps.clock.now().getTime();
   const now = isoNow(deps.clock);
   let failed = 0;
-  for (const job of await repo.listUnsealed(deps.db)) {
+  for (const job of await staging.listUnsealed(deps.db)) {
     const abandoned = job.lease_owner === null || (job.lease_expires_at ?? 0) < nowMs || isOwnerDead(job.lease_owner);
     if (!abandoned) continue;
     const result = JSON.stringify({

@@ -4,7 +4,7 @@ import { AppError, invalidPayload } from '../lib/errors.js';
 import { newLeaseOwner } from './lease-owner.js';
 import { notifyJobEnqueued } from './jobs.events.js';
 import { addJobItems, enqueueJob } from './jobs.service.js';
-import * as repo from './jobs.repository.js';
+import * as staging from './staging.repository.js';
 import { failJob } from './portions.service.js';
 
 type StagingDeps = Pick<Deps, 'db' | 'engine' | 'clock'>;
@@ -55,7 +55,7 @@ export async function startStaging(deps: StagingDeps, input: StagingInput): Prom
       enqueueJob(trx, { ...input, total: 0, now: isoNow(deps.clock), staging: { owner, leaseUntil: leaseUntil() } }),
     );
   const beat = setInterval(
-    () => void repo.holdStaging(deps.db, jobId, owner, leaseUntil()).catch(() => undefined),
+    () => void staging.holdStaging(deps.db, jobId, owner, leaseUntil()).catch(() => undefined),
     leaseMs / 3,
   );
   beat.unref();
@@ -69,14 +69,14 @@ export async function startStaging(deps: StagingDeps, input: StagingInput): Prom
     jobId,
     async add(items) {
       await deps.db.transaction().execute(async (trx) => {
-        if (!(await repo.holdStaging(trx, jobId, owner, leaseUntil()))) throw endedWhileStaging(jobId);
+        if (!(await staging.holdStaging(trx, jobId, owner, leaseUntil()))) throw endedWhileStaging(jobId);
         await addJobItems(trx, jobId, count, items);
       });
       count += items.length;
     },
     async seal() {
       end();
-      if (!(await repo.sealJob(deps.db, { id: jobId, owner, total: count, now: isoNow(deps.clock) })))
+      if (!(await staging.sealJob(deps.db, { id: jobId, owner, total: count, now: isoNow(deps.clock) })))
         throw endedWhileStaging(jobId);
       notifyJobEnqueued();
     },
@@ -86,7 +86,7 @@ export async function startStaging(deps: StagingDeps, input: StagingInput): Prom
     },
     async discard() {
       end();
-      await deps.db.transaction().execute((trx) => repo.deleteStagedJob(trx, jobId, owner));
+      await deps.db.transaction().execute((trx) => staging.deleteStagedJob(trx, jobId, owner));
     },
   };
 }

@@ -5,13 +5,25 @@ import {
   findCatalogEntries,
   type CatalogCache,
   type CatalogEntries,
-  type CatalogRefs,
   type ProductView,
   type SkuView,
 } from '../catalog/index.js';
 import type { CatalogUpserts } from './catalog-upserts.service.js';
-import { withoutNulls, type ItemProductBlock, type ItemSkuBlock } from './orders.presenter.js';
+import type { ItemProductBlock, ItemSkuBlock } from './orders.presenter.js';
 import type { OrderItemBody } from './orders.schemas.js';
+import {
+  type ProductInput,
+  type SkuInput,
+  type ItemKeys,
+  keysOf,
+  refsOf,
+  productFields,
+  skuFields,
+  hasData,
+  differing,
+  productBlock,
+  skuBlock,
+} from './order-items.rules.js';
 import type { Db, Tx } from '../../db/engine.js';
 
 /**
@@ -24,9 +36,6 @@ import type { Db, Tx } from '../../db/engine.js';
  * new SKU's product comes from the item's `product` block, found or created the same way), a
  * known one gets the block's name (or sku), price and metadata, as the reference defines it.
  */
-
-type ProductInput = NonNullable<OrderItemBody['product']>;
-type SkuInput = NonNullable<OrderItemBody['sku']>;
 
 export interface ResolvedItem {
   body: OrderItemBody;
@@ -61,55 +70,6 @@ class ItemCatalog {
     if (s.source_id !== null) this.skuSources.set(s.source_id, s);
     return s;
   }
-}
-
-/** How an item names its product and SKU. */
-interface ItemKeys {
-  related: 'product' | 'sku';
-  productId?: string;
-  productSourceId?: string;
-  skuId?: string;
-  skuSourceId?: string;
-}
-
-function keysOf(item: OrderItemBody): ItemKeys {
-  const skuId = item.sku_id ?? item.sku?.id ?? undefined;
-  const related = item.related_object ?? (skuId !== undefined || item.sku ? 'sku' : 'product');
-  const sourceId = item.source_id ?? undefined;
-  const productSourceId = related === 'product' ? (sourceId ?? item.product?.source_id) : item.product?.source_id;
-  return {
-    related,
-    productId: item.product_id ?? item.product?.id ?? undefined,
-    productSourceId: productSourceId ?? undefined,
-    skuId,
-    skuSourceId: (related === 'sku' ? (sourceId ?? item.sku?.source_id) : undefined) ?? undefined,
-  };
-}
-
-function refsOf(keys: ItemKeys[]): CatalogRefs {
-  const defined = (values: Array<string | undefined>) => values.filter((v): v is string => v !== undefined);
-  return {
-    productIds: defined(keys.map((k) => k.productId)),
-    productSourceIds: defined(keys.map((k) => k.productSourceId)),
-    skuIds: defined(keys.map((k) => k.skuId)),
-    skuSourceIds: defined(keys.map((k) => k.skuSourceId)),
-  };
-}
-
-const productFields = (block: ProductInput | null | undefined) =>
-  withoutNulls({ name: block?.name, price: block?.price, metadata: block?.metadata });
-const skuFields = (block: SkuInput | null | undefined) =>
-  withoutNulls({ sku: block?.sku, price: block?.price, metadata: block?.metadata });
-
-/** A block that only names its entry (id, source_id) carries no data to create it from. */
-const hasData = (fields: object): boolean => Object.keys(fields).length > 0;
-
-/** The fields of `wanted` whose value differs from `current`'s. */
-function differing<T extends Record<string, unknown>>(wanted: T, current: object): Partial<T> {
-  const now = current as Record<string, unknown>;
-  return Object.fromEntries(
-    Object.entries(wanted).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(now[k])),
-  ) as Partial<T>;
 }
 
 interface Resolver<D extends Db> {
@@ -221,31 +181,6 @@ async function resolveSku<D extends Db>(
   }
   const product = r.catalog.products.get(sku.product_id) as ProductView;
   return { sku, product: await overrideProduct(r, product, item.product) };
-}
-
-/** A block as sent, for an item without a catalog entry; null when it holds nothing to show (only `override`). */
-function sentBlock<T extends object>(fields: T): T | null {
-  return Object.keys(fields).length > 0 ? fields : null;
-}
-
-/** What the order shows of its product: the catalog's values, with the block's for this order. */
-function productBlock(
-  product: ProductView | undefined,
-  block: ProductInput | null | undefined,
-): ItemProductBlock | null {
-  if (!product)
-    return block
-      ? sentBlock(withoutNulls({ id: block.id, source_id: block.source_id, ...productFields(block) }))
-      : null;
-  const { id, source_id, name, metadata, price } = product;
-  return withoutNulls({ id, source_id, name, metadata, price, ...productFields(block) });
-}
-
-function skuBlock(sku: SkuView | undefined, block: SkuInput | null | undefined): ItemSkuBlock | null {
-  if (!sku)
-    return block ? sentBlock(withoutNulls({ id: block.id, source_id: block.source_id, ...skuFields(block) })) : null;
-  const { id, source_id, metadata, price } = sku;
-  return withoutNulls({ id, source_id, sku: sku.sku, metadata, price, ...skuFields(block) });
 }
 
 async function resolveItem<D extends Db>(r: Resolver<D>, item: OrderItemBody, label: string): Promise<ResolvedItem> {
