@@ -106,8 +106,10 @@ export interface EngineStats {
   storageBytes: Record<string, number>;
   commits: CommitStats;
   queries: QueryStats;
-  /** An engine with a connection pool: its figures. */
+  /** An engine with a connection pool: its figures (PostgreSQL: the transactions' pool). */
   pool?: PoolStats;
+  /** The API's pool for statements outside a transaction (PostgreSQL), beside `pool`. */
+  readPool?: PoolStats;
   /** An engine that re-runs transactions that lost a race: how often. */
   retries?: RetryStats;
 }

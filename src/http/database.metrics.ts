@@ -63,26 +63,44 @@ function engineCounter(
   });
 }
 
-/** The connection pool (PostgreSQL): connections open and idle, and callers waiting for one. */
+/** The connection pools (PostgreSQL): connections open and idle, and callers waiting for one. */
 function registerPoolMetrics(registry: Registry, deps: Pick<Deps, 'engine'>): void {
-  const pool = (): PoolStats => (deps.engine.stats() as Required<EngineStats>).pool;
+  poolGauges(registry, 'promo_database_pool', 'for transactions', 'PROMO_DB_POOL', () => deps.engine.stats().pool);
+  if (deps.engine.stats().readPool)
+    poolGauges(
+      registry,
+      'promo_database_read_pool',
+      'for statements outside a transaction (reads, rate-limit counts)',
+      'PROMO_DB_READ_POOL',
+      () => deps.engine.stats().readPool,
+    );
+}
+
+function poolGauges(
+  registry: Registry,
+  prefix: string,
+  what: string,
+  setting: string,
+  figures: () => PoolStats | undefined,
+): void {
+  const none: PoolStats = { total: 0, idle: 0, waiting: 0 };
   new Gauge({
-    name: 'promo_database_pool_connections',
-    help: 'Connections of this process to the database, open and idle: open minus idle are in use; open reaches PROMO_DB_POOL at most',
+    name: `${prefix}_connections`,
+    help: `Connections of this process to the database ${what}, open and idle: open minus idle are in use; open reaches ${setting} at most`,
     labelNames: ['state'],
     registers: [registry],
     collect() {
-      const { total, idle } = pool();
+      const { total, idle } = figures() ?? none;
       this.set({ state: 'open' }, total);
       this.set({ state: 'idle' }, idle);
     },
   });
   new Gauge({
-    name: 'promo_database_pool_waiting',
-    help: 'Requests of this process waiting for a free database connection: above 0 for long, the pool is too small or the database slow',
+    name: `${prefix}_waiting`,
+    help: `Requests of this process waiting for a free database connection ${what}: above 0 for long, the pool is too small or the database slow`,
     registers: [registry],
     collect() {
-      this.set(pool().waiting);
+      this.set((figures() ?? none).waiting);
     },
   });
 }

@@ -41,15 +41,18 @@ const unavailable = (res: TestResponse, details: string) =>
 describe('GET /health and /metrics on PostgreSQL', { skip: found.skip }, () => {
   let postgres: TestPostgres;
   let server: TestServer;
-  const poolBefore = process.env.PROMO_DB_POOL;
+  const poolsBefore = { PROMO_DB_POOL: process.env.PROMO_DB_POOL, PROMO_DB_READ_POOL: process.env.PROMO_DB_READ_POOL };
   before(async () => {
     postgres = (found as { server: TestPostgres }).server;
     process.env.PROMO_DB_POOL = '2';
+    process.env.PROMO_DB_READ_POOL = '2';
     server = await startTestServer({ dbFile: await postgres.migratedDatabase() });
   });
   after(async () => {
-    if (poolBefore === undefined) delete process.env.PROMO_DB_POOL;
-    else process.env.PROMO_DB_POOL = poolBefore;
+    for (const [name, value] of Object.entries(poolsBefore)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
     await server?.close();
     await postgres?.close();
   });
@@ -61,20 +64,46 @@ describe('GET /health and /metrics on PostgreSQL', { skip: found.skip }, () => {
     assert.deepEqual({ status: res.status, body: res.body }, { status: 200, body: { status: 'ok' } });
   });
 
-  it('shows the pool on /metrics, and answers 503 when no connection is free within 2 s', async () => {
+  /** Until every connection of a pool is open and in use. */
+  const allBusy = async (pool: 'pool' | 'readPool') => {
+    const stats = () => server.deps.engine.stats()[pool];
+    while ((stats()?.idle ?? 1) > 0 || stats()?.total !== 2) await new Promise((resolve) => setTimeout(resolve, 10));
+  };
+
+  it('shows the read pool on /metrics, and answers 503 when none of its connections is free within 2 s', async () => {
+    // A statement outside a transaction runs on the read pool, as GET /health's SELECT 1 does.
     const busy = [1, 2].map(() => sql`SELECT pg_sleep(3)`.execute(server.deps.db));
-    while ((server.deps.engine.stats().pool?.idle ?? 1) > 0 || server.deps.engine.stats().pool?.total !== 2)
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    await allBusy('readPool');
     const waiting = health();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(await figures(server, 'promo_database_read_pool'), {
+      'promo_database_read_pool_connections{state="open"}': 2,
+      'promo_database_read_pool_connections{state="idle"}': 0,
+      promo_database_read_pool_waiting: 1,
+    });
+    unavailable(await waiting, 'PostgreSQL did not answer SELECT 1 within 2000 ms');
+    await Promise.all(busy);
+    assert.equal((await health()).status, 200);
+  });
+
+  it('answers a read while transactions hold every connection of their pool, and shows that pool on /metrics', async () => {
+    const created = await server.request('POST', '/v1/customers', { body: { source_id: 'beside-the-writes' } });
+    assert.equal(created.status, 200, created.text);
+    const sleeping = () => server.deps.db.transaction().execute((trx) => sql`SELECT pg_sleep(3)`.execute(trx));
+    const busy = [sleeping(), sleeping()];
+    await allBusy('pool');
+    const queued = sleeping();
     await new Promise((resolve) => setTimeout(resolve, 50));
     assert.deepEqual(await figures(server, 'promo_database_pool'), {
       'promo_database_pool_connections{state="open"}': 2,
       'promo_database_pool_connections{state="idle"}': 0,
       promo_database_pool_waiting: 1,
     });
-    unavailable(await waiting, 'PostgreSQL did not answer SELECT 1 within 2000 ms');
-    await Promise.all(busy);
-    assert.equal((await health()).status, 200);
+    const started = Date.now();
+    const read = await server.request('GET', '/v1/customers/beside-the-writes');
+    assert.deepEqual([read.status, read.body], [200, created.body]);
+    assert.ok(Date.now() - started < 2000, `the read waited ${Date.now() - started} ms for the transactions`);
+    await Promise.all([...busy, queued]);
   });
 
   it('answers 503 while the database refuses connections, and ok again once it accepts them', async () => {
@@ -127,6 +156,7 @@ describe('/metrics on SQLite', () => {
     const server = await startTestServer({ dbFile: freshDbFile() });
     try {
       assert.deepEqual(await figures(server, 'promo_database_pool'), {});
+      assert.deepEqual(await figures(server, 'promo_database_read_pool'), {});
       assert.deepEqual(await figures(server, 'promo_transaction_retries'), {});
     } finally {
       await server.close();

@@ -7,8 +7,10 @@ import { type ColumnNullability, sqliteNullOrder } from './null-order.js';
 import { withoutPlanHints } from './plan-hints.js';
 import { withRetries } from './retries.js';
 
-/** Connections per process (PROMO_DB_POOL): API requests and commands share them. */
+/** Connections per process for transactions (PROMO_DB_POOL): API requests and commands share them. */
 const DEFAULT_POOL_SIZE = 10;
+/** The API's connections for statements outside a transaction (PROMO_DB_READ_POOL): reads, the rate limits' counts. */
+const DEFAULT_READ_POOL_SIZE = 10;
 /** A row lock waited for longer than this fails the statement (55P03: busy), as SQLite's busy timeout (5 s) does. */
 const LOCK_TIMEOUT_MS = 5000;
 const STATEMENT_TIMEOUT_MS = 30_000;
@@ -38,6 +40,8 @@ export const promoTypes = {
 
 export interface PostgresOptions {
   poolSize?: number;
+  /** The read pool's size (openReadPool). */
+  readPoolSize?: number;
   /** Named in pg_stat_activity. */
   applicationName?: string;
 }
@@ -58,6 +62,17 @@ export function openPool(url: string, options: PostgresOptions = {}): pg.Pool {
   pool.on('error', () => undefined);
   return pool;
 }
+
+/**
+ * The API's second pool, for statements outside a transaction (reads, the rate limits' counts):
+ * a read never queues behind transactions that hold every connection of the first while they
+ * wait on a hot row's lock (docs/postgres.md "Two pools").
+ */
+export const openReadPool = (url: string, options: PostgresOptions = {}): pg.Pool =>
+  openPool(url, {
+    poolSize: options.readPoolSize ?? (Number(process.env.PROMO_DB_READ_POOL) || DEFAULT_READ_POOL_SIZE),
+    applicationName: `${options.applicationName ?? 'promo'} reads`,
+  });
 
 /**
  * Text must compare and fold as SQLite does (byte order; lower() folding ASCII only): every
@@ -92,12 +107,19 @@ class PostgresKysely extends Kysely<Database> {
   constructor(
     config: KyselyConfig,
     private readonly afterCommit: AfterCommit,
+    /** Kysely over the pool transactions take their connection from, when it is not this one's. */
+    private readonly transactions?: Kysely<Database>,
   ) {
     super(config);
   }
 
   override transaction(): TransactionBuilder<Database> {
-    return retriedWhole(super.transaction(), this.afterCommit);
+    return retriedWhole(this.transactions ? this.transactions.transaction() : super.transaction(), this.afterCommit);
+  }
+
+  override async destroy(): Promise<void> {
+    await this.transactions?.destroy();
+    await super.destroy();
   }
 }
 
@@ -127,19 +149,23 @@ function retriedWhole(builder: TransactionBuilder<Database>, afterCommit: AfterC
 
 /**
  * Kysely over `pool`; its ORDER BYs sort NULL as SQLite does, knowing which of `columns` are
- * NOT NULL. `log` sees every statement (a test counting what a service runs).
+ * NOT NULL. With `readPool`, statements outside a transaction run there and transactions on
+ * `pool`. `log` sees every statement (a test counting what a service runs).
  */
 export function kyselyOver(
   pool: pg.Pool,
   columns: ColumnNullability,
-  options: { afterCommit?: AfterCommit; log?: KyselyConfig['log'] } = {},
+  options: { afterCommit?: AfterCommit; log?: KyselyConfig['log']; readPool?: pg.Pool } = {},
 ): Kysely<Database> {
+  const over = (on: pg.Pool): KyselyConfig => ({
+    dialect: new PostgresDialect({ pool: on }),
+    plugins: [withoutPlanHints(), sqliteNullOrder(columns)],
+    log: options.log,
+  });
+  const { readPool } = options;
   return new PostgresKysely(
-    {
-      dialect: new PostgresDialect({ pool }),
-      plugins: [withoutPlanHints(), sqliteNullOrder(columns)],
-      log: options.log,
-    },
+    over(readPool ?? pool),
     options.afterCommit ?? (() => undefined),
+    readPool ? new Kysely<Database>(over(pool)) : undefined,
   );
 }

@@ -1,10 +1,10 @@
 import type pg from 'pg';
 import { AppError } from '../../lib/errors.js';
-import type { BulkStatement, DatabaseEngine, StorageUpkeep } from '../engine.js';
+import type { BulkStatement, DatabaseEngine, PoolStats, StorageUpkeep } from '../engine.js';
 import { POSTGRES_INSTEAD } from '../location.js';
 import { announcedBy, registerCacheVersions } from '../versioned-cache.js';
 import { type CacheListener, cacheListener, DEFAULT_CACHE_TTL_MS } from './cache-listener.js';
-import { checkCollation, kyselyOver, openPool, type PostgresOptions } from './connect.js';
+import { checkCollation, kyselyOver, openPool, openReadPool, type PostgresOptions } from './connect.js';
 import { postgresBulkStatement } from './bulk.js';
 import { withFirstWrite } from './first-write.js';
 import { type ColumnNullability, readColumnNullability } from './null-order.js';
@@ -13,6 +13,12 @@ import { sharedRateLimiters } from './rate-limits.js';
 import { retryStats } from './retries.js';
 import { inSavepoint } from './savepoint.js';
 import './errors.js';
+
+const figuresOf = (pool: pg.Pool): PoolStats => ({
+  total: pool.totalCount,
+  idle: pool.idleCount,
+  waiting: pool.waitingCount,
+});
 
 /** The PostgreSQL engine: the port (db/engine.ts) over a pg pool, and the pool for its figures. */
 export interface PostgresEngine extends DatabaseEngine {
@@ -44,20 +50,27 @@ const storage: StorageUpkeep = {
   erasingFreedSpace: (fn) => fn(),
 };
 
+/** What the API's engine has beside its pool: the cache listener, and a pool for statements outside a transaction. */
+export interface ApiSide {
+  listener: CacheListener;
+  readPool: pg.Pool;
+}
+
 /**
  * The port over `pool`. A statement's bulk form is built once per SQL; the savepoint's name is
- * the SQLite engine's. With `listener`, the process's caches follow other servers' changes
- * (the API's engine); a job thread's engine keeps no cache and needs none.
+ * the SQLite engine's. With `api` (the API's engine), the process's caches follow other
+ * servers' changes, and statements outside a transaction (reads, the rate limits' counts) run
+ * on a pool of their own, so they never wait behind transactions (docs/postgres.md "Two pools");
+ * a job thread's engine keeps no cache and runs transactions.
  */
-export function postgresEngineOver(
-  pool: pg.Pool,
-  columns: ColumnNullability,
-  listener?: CacheListener,
-): PostgresEngine {
+export function postgresEngineOver(pool: pg.Pool, columns: ColumnNullability, api?: ApiSide): PostgresEngine {
+  const listener = api?.listener;
+  const readPool = api?.readPool;
   const db = listener
-    ? kyselyOver(pool, columns, { afterCommit: (trx) => listener.changed(announcedBy(trx)) })
+    ? kyselyOver(pool, columns, { afterCommit: (trx) => listener.changed(announcedBy(trx)), readPool })
     : kyselyOver(pool, columns);
   if (listener) registerCacheVersions(db, listener);
+  const statementPool = readPool ?? pool;
   const bulk = new Map<string, BulkStatement>();
   return {
     db,
@@ -80,17 +93,18 @@ export function postgresEngineOver(
       storageBytes: {},
       commits: { batches: 0, transactions: 0, commitSeconds: 0, transactionSeconds: 0 },
       queries: { statements: 0, compiles: 0 },
-      pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount },
+      pool: figuresOf(pool),
+      ...(readPool ? { readPool: figuresOf(readPool) } : {}),
       retries: { ...retryStats },
     }),
-    checkHealth: () => checkPool(pool),
-    sharedRateLimiter: sharedRateLimiters(pool),
+    checkHealth: () => checkPool(statementPool),
+    sharedRateLimiter: sharedRateLimiters(statementPool),
     async close() {
       await listener?.close();
       await db.destroy();
-      // Kysely ends the pool only once it ran a statement: a command refused before its first
+      // Kysely ends a pool only once it ran a statement: a command refused before its first
       // one kept the collation check's connection, and lived on until it idled out (10 s).
-      if (!pool.ending && !pool.ended) await pool.end();
+      for (const open of [pool, readPool]) if (open && !open.ending && !open.ended) await open.end();
     },
   };
 }
@@ -115,5 +129,5 @@ export async function openPostgresEngine(url: string, options: PostgresOptions =
     process.env.PROMO_DB_LISTEN_URL || url,
     Number(process.env.PROMO_CACHE_TTL_MS) || DEFAULT_CACHE_TTL_MS,
   );
-  return postgresEngineOver(pool, columns, listener);
+  return postgresEngineOver(pool, columns, { listener, readPool: openReadPool(url, options) });
 }

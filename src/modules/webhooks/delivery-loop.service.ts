@@ -27,7 +27,8 @@ export function startDeliveryLoop(
   const settleMs = options.pollMs;
   const draining = new Map<string, Promise<void>>();
   let stopped = false;
-  let looking = false;
+  /** The look under way: stop waits for it, so no claim runs on a database being closed. */
+  let looking: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let timerAt = Infinity;
 
@@ -38,13 +39,19 @@ export function startDeliveryLoop(
     timerAt = Date.now() + ms;
     timer = setTimeout(() => {
       timerAt = Infinity;
-      void look();
+      look();
     }, ms);
   };
 
-  async function look(): Promise<void> {
+  function look(): void {
     if (looking || stopped) return;
-    looking = true;
+    looking = claimAndDrain().finally(() => {
+      looking = undefined;
+      schedule(options.pollMs);
+    });
+  }
+
+  async function claimAndDrain(): Promise<void> {
     try {
       for (const webhook of await claim(deps, owner, options, options.maxQueues - draining.size)) {
         const drain = drainQueue(deps, owner, webhook, options)
@@ -57,9 +64,6 @@ export function startDeliveryLoop(
       }
     } catch (error) {
       deps.log.error('webhook claim failed', error);
-    } finally {
-      looking = false;
-      schedule(options.pollMs);
     }
   }
 
@@ -71,6 +75,7 @@ export function startDeliveryLoop(
       stopped = true;
       unsubscribe();
       if (timer) clearTimeout(timer);
+      await looking;
       await Promise.all(draining.values());
     },
   };
