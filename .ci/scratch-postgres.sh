@@ -63,7 +63,7 @@ start_scratch_postgres() {
   "${SCRATCH_PG_AS[@]}" "$SCRATCH_PG_BIN/initdb" -D "$SCRATCH_PG_DIR/data" --no-locale -E UTF8 -U postgres \
     --auth=trust --no-sync >"$SCRATCH_PG_DIR/initdb.log"
   "${SCRATCH_PG_AS[@]}" "$SCRATCH_PG_BIN/pg_ctl" -D "$SCRATCH_PG_DIR/data" -l "$SCRATCH_PG_DIR/server.log" -w -t 120 \
-    -o "-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories=$SCRATCH_PG_DIR -c fsync=on -c shared_buffers=64MB -c max_connections=100" \
+    -o "-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories=$SCRATCH_PG_DIR -c fsync=on -c shared_buffers=64MB -c max_connections=200" \
     start >/dev/null || { cat "$SCRATCH_PG_DIR/server.log" >&2; return 1; }
   PROMO_PG_URL="postgresql://postgres@127.0.0.1:$port/postgres"
   echo "ci: scratch $("$SCRATCH_PG_BIN/postgres" --version) on 127.0.0.1:$port in $SCRATCH_PG_DIR," \

@@ -197,7 +197,7 @@ async function startScratchCluster(
   process.once('exit', stop);
   try {
     run('initdb', ['-D', data, '--no-locale', '-E', 'UTF8', '-U', 'postgres', '--auth=trust', '--no-sync']);
-    const options = `-c listen_addresses=127.0.0.1 -p ${port} -c unix_socket_directories=${dir} -c fsync=on -c shared_buffers=32MB -c max_connections=40`;
+    const options = `-c listen_addresses=127.0.0.1 -p ${port} -c unix_socket_directories=${dir} -c fsync=on -c shared_buffers=32MB -c max_connections=100`;
     run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '120', '-o', options, 'start']);
     running = true;
   } catch (error) {

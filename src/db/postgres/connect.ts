@@ -10,7 +10,7 @@ import { withRetries } from './retries.js';
 /** Connections per process for transactions (PROMO_DB_POOL): API requests and commands share them. */
 const DEFAULT_POOL_SIZE = 10;
 /** The API's connections for statements outside a transaction (PROMO_DB_READ_POOL): reads, the rate limits' counts. */
-const DEFAULT_READ_POOL_SIZE = 10;
+const DEFAULT_READ_POOL_SIZE = 5;
 /** A row lock waited for longer than this fails the statement (55P03: busy), as SQLite's busy timeout (5 s) does. */
 const LOCK_TIMEOUT_MS = 5000;
 const STATEMENT_TIMEOUT_MS = 30_000;
