@@ -4,6 +4,7 @@ import { AppError } from '../../lib/errors.js';
 import type { Database } from '../database.js';
 import { pendingFirstWrite, runFirstWrite } from './first-write.js';
 import { type ColumnNullability, sqliteNullOrder } from './null-order.js';
+import { namedStatements, namingPool } from './named-statements.js';
 import { withoutPlanHints } from './plan-hints.js';
 import { withRetries } from './retries.js';
 
@@ -127,7 +128,8 @@ function retriedWhole(builder: TransactionBuilder<Database>, afterCommit: AfterC
 
 /**
  * Kysely over `pool`; its ORDER BYs sort NULL as SQLite does, knowing which of `columns` are
- * NOT NULL. `log` sees every statement (a test counting what a service runs).
+ * NOT NULL; its statements named (namedStatements). `log` sees every statement (a test counting
+ * what a service runs).
  */
 export function kyselyOver(
   pool: pg.Pool,
@@ -136,7 +138,7 @@ export function kyselyOver(
 ): Kysely<Database> {
   return new PostgresKysely(
     {
-      dialect: new PostgresDialect({ pool }),
+      dialect: new PostgresDialect({ pool: namedStatements() ? namingPool(pool) : pool }),
       plugins: [withoutPlanHints(), sqliteNullOrder(columns)],
       log: options.log,
     },
