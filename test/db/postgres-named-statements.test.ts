@@ -61,6 +61,23 @@ describe('named statements on PostgreSQL', { skip: found.skip }, () => {
     ]);
   });
 
+  it('keeps a text prepared in a transaction that rolled back (a lost race re-run): its next run finds it', async () => {
+    const text = 'SELECT count(*) AS n FROM categories WHERE name = $1';
+    const count = (db: PostgresEngine['db']) =>
+      sql<{ n: number }>`SELECT count(*) AS n FROM categories WHERE name = ${'rolled'}`.execute(db);
+    await count(engine.db);
+    await assert.rejects(
+      engine.db.transaction().execute(async (trx) => {
+        await count(trx); // its second run: prepared here
+        throw new Error('undone');
+      }),
+      /undone/,
+    );
+    assert.deepEqual((await count(engine.db)).rows, [{ n: 0 }]);
+    const prepared = (await preparedOn(engine.pool)).filter((p) => p.statement === text);
+    assert.deepEqual(prepared, [{ name: statementName(text), statement: text, from_sql: false, runs: 2 }]);
+  });
+
   it('never names a list (LIMIT: its plan depends on the value), a text without parameters, or one of too many', async () => {
     const before = await preparedOn(engine.pool);
     for (let run = 0; run < 3; run++) {
