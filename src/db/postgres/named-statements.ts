@@ -28,8 +28,11 @@ export const MAX_NAMED_PARAMETERS = 256;
  */
 export const namedStatements = (): boolean => process.env.PROMO_DB_NAMED_STATEMENTS !== 'off';
 
-/** Texts whose runs the process counts; past it the counts start over (a name depends on the text alone, so nothing prepared is lost). */
-const MAX_COUNTED_TEXTS = 4096;
+/**
+ * Texts whose runs the process counts (the API's whole surface is a few hundred); past it the
+ * counts start over: a name depends on the text alone, so nothing prepared is lost.
+ */
+const MAX_COUNTED_TEXTS = 1024;
 
 const LIST = /\slimit\s/i;
 
