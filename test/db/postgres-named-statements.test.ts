@@ -2,12 +2,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import pg from 'pg';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { openPool } from '../../src/db/postgres/connect.js';
 import { openPostgresEngine, type PostgresEngine } from '../../src/db/postgres/engine.js';
 import {
   MAX_NAMED_PARAMETERS,
   MAX_PREPARED_PER_CONNECTION,
   statementName,
 } from '../../src/db/postgres/named-statements.js';
+import { sharedRateLimiters } from '../../src/db/postgres/rate-limits.js';
 import { retryStats } from '../../src/db/postgres/retries.js';
 import { postgresForTests, type TestPostgres } from '../support/postgres.js';
 import { giftCard, percentVoucher } from '../api/redemptions/fixtures.js';
@@ -214,6 +217,24 @@ describe("a redemption's statements through the real app", { skip: found.skip },
       assert.ok(ranEachTime.length >= 15, `${ranEachTime.length} statements ran again, prepared once`);
     } finally {
       await app.close();
+    }
+  });
+});
+
+describe('the rate-limit store (db/postgres/rate-limits.ts)', { skip: found.skip }, () => {
+  it("names its statements as promo's own: by their text's hash, prepared on the connection's first run", async () => {
+    const pool = openPool(await server.migratedDatabase(), { poolSize: 1 });
+    try {
+      const limiter = await sharedRateLimiters(pool)(10, 60, new RateLimiterMemory({ points: 10, duration: 60 }));
+      for (let run = 0; run < 3; run++) await limiter.consume('named-key');
+      const prepared = (await preparedOn(pool)).map((p) => ({
+        named: p.name === statementName(p.statement),
+        upsert: /^\s*INSERT INTO \S*promo_rate_limits/.test(p.statement),
+        runs: p.runs,
+      }));
+      assert.deepEqual(prepared, [{ named: true, upsert: true, runs: 3 }]);
+    } finally {
+      await pool.end();
     }
   });
 });
