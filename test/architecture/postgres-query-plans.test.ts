@@ -65,12 +65,14 @@ describe('PostgreSQL query plans of every list variant', onSqlitePass, () => {
     });
     pool = (real.engine as PostgresEngine).pool;
     keys = await uniqueKeys(pool);
-    // The engine itself, its pool's clients recording every statement sent to the server (the
-    // key's look-up is answered from the engine's cache: a GET may run one statement).
+    // The engine itself, its pools' clients recording every statement sent to the server (the
+    // key's look-up is answered from the engine's cache: a GET may run one statement). A list
+    // runs on the read pool, outside a transaction.
+    const engine = real.engine as PostgresEngine;
     plans = await planServer(
       real,
       (sink) => {
-        recordPool(pool, sink);
+        for (const recorded of [engine.pool, engine.readPool]) if (recorded) recordPool(recorded, sink);
         return real.db;
       },
       1,

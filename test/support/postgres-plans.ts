@@ -83,6 +83,10 @@ export function postgresPlanProblems(
   });
 }
 
+/** A named statement (db/postgres/named-statements.ts): pg's query config `{ name, text, values }`. */
+const isNamed = (query: unknown): query is { text: string; values: unknown[] } =>
+  typeof query === 'object' && query !== null && typeof (query as { name?: unknown }).name === 'string';
+
 /**
  * Hands `sink` every statement any client of `pool` sends from now on, as sent: the text and
  * values Kysely (builders and query templates alike) passes to pg. Recorded at the driver, so it
@@ -96,6 +100,7 @@ export function recordPool(pool: pg.Pool, sink: (statement: Statement) => void):
     const query = client.query.bind(client) as (text: unknown, values?: unknown) => unknown;
     client.query = ((text: unknown, values?: unknown) => {
       if (typeof text === 'string') sink({ sql: text, parameters: Array.isArray(values) ? values : [] });
+      else if (isNamed(text)) sink({ sql: text.text, parameters: text.values });
       return query(text, values);
     }) as typeof client.query;
   });

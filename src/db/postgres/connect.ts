@@ -4,6 +4,7 @@ import { AppError } from '../../lib/errors.js';
 import type { Database } from '../database.js';
 import { pendingFirstWrite, runFirstWrite } from './first-write.js';
 import { type ColumnNullability, sqliteNullOrder } from './null-order.js';
+import { namedStatements, namingPool } from './named-statements.js';
 import { withoutPlanHints } from './plan-hints.js';
 import { withRetries } from './retries.js';
 
@@ -149,8 +150,9 @@ function retriedWhole(builder: TransactionBuilder<Database>, afterCommit: AfterC
 
 /**
  * Kysely over `pool`; its ORDER BYs sort NULL as SQLite does, knowing which of `columns` are
- * NOT NULL. With `readPool`, statements outside a transaction run there and transactions on
- * `pool`. `log` sees every statement (a test counting what a service runs).
+ * NOT NULL; its statements named (namedStatements). With `readPool`, statements outside a
+ * transaction run there and transactions on `pool`. `log` sees every statement (a test counting
+ * what a service runs).
  */
 export function kyselyOver(
   pool: pg.Pool,
@@ -158,7 +160,7 @@ export function kyselyOver(
   options: { afterCommit?: AfterCommit; log?: KyselyConfig['log']; readPool?: pg.Pool } = {},
 ): Kysely<Database> {
   const over = (on: pg.Pool): KyselyConfig => ({
-    dialect: new PostgresDialect({ pool: on }),
+    dialect: new PostgresDialect({ pool: namedStatements() ? namingPool(on) : on }),
     plugins: [withoutPlanHints(), sqliteNullOrder(columns)],
     log: options.log,
   });

@@ -22,7 +22,10 @@ const figuresOf = (pool: pg.Pool): PoolStats => ({
 
 /** The PostgreSQL engine: the port (db/engine.ts) over a pg pool, and the pool for its figures. */
 export interface PostgresEngine extends DatabaseEngine {
+  /** The pool transactions take their connections from. */
   readonly pool: pg.Pool;
+  /** The API's pool for statements outside a transaction ("Two pools" in docs/postgres.md); absent on a job thread's engine. */
+  readonly readPool?: pg.Pool;
   /** The schema's columns, for the order compiler (null-order.ts); a job thread's engine is made over the same. */
   readonly columns: ColumnNullability;
 }
@@ -75,6 +78,7 @@ export function postgresEngineOver(pool: pg.Pool, columns: ColumnNullability, ap
   return {
     db,
     pool,
+    readPool,
     columns,
     rowLocks: true,
     inSavepoint: (trx, fn) => inSavepoint(trx, 'promo_item', fn),

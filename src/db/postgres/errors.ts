@@ -19,11 +19,21 @@ const KINDS: Readonly<Record<string, DatabaseErrorKind>> = {
   '57014': 'busy',
 };
 
+/**
+ * A named statement prepared before DDL changed its answer's columns (a migration while servers
+ * run): 0A000, feature_not_supported, which is otherwise no race. The statement ran nothing; the
+ * transaction runs again whole, the statement under a new name (db/postgres/named-statements.ts).
+ */
+export const isStalePlan = (error: unknown): boolean => {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return code === '0A000' && message === 'cached plan must not change result type';
+};
+
 /** What a node-postgres error means: its `code` is five characters and it names a severity. */
 export function postgresErrorKind(error: unknown): DatabaseErrorKind | undefined {
   const { code, severity } = error as { code?: unknown; severity?: unknown };
   if (typeof code !== 'string' || code.length !== 5 || typeof severity !== 'string') return undefined;
-  return KINDS[code];
+  return isStalePlan(error) ? 'retry' : KINDS[code];
 }
 
 registerErrorClassifier(postgresErrorKind);

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { RateLimiterPostgres, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { isDatabaseError } from '../errors.js';
+import { namedStatements, statementName } from './named-statements.js';
 
 /**
  * Where every server's budgets count (rate-limiter-flexible's layout: key, points, expire).
@@ -16,13 +17,18 @@ const CREATE = `CREATE UNLOGGED TABLE IF NOT EXISTS ${RATE_LIMIT_TABLE} (
   key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`;
 
 /**
- * The pool as rate-limiter-flexible's store client, its statements unnamed: the library names
- * them (prepared once per connection), which a pooler in transaction mode (pgbouncer before
- * 1.21) cannot follow from one transaction's connection to the next.
+ * The pool as rate-limiter-flexible's store client, its statements named as promo's own are
+ * (db/postgres/named-statements.ts: by their text's hash; a fixed few, prepared on each
+ * connection's first run), or unnamed under PROMO_DB_NAMED_STATEMENTS=off: the library's own
+ * names would be prepared whatever the switch says.
  */
-const unnamed = (pool: pg.Pool) => ({
-  query: (query: { text: string; values?: unknown[] }) => pool.query({ text: query.text, values: query.values }),
-});
+function storeClient(pool: pg.Pool) {
+  const named = namedStatements();
+  return {
+    query: ({ text, values }: { text: string; values?: unknown[] }) =>
+      pool.query(named && values?.length ? { name: statementName(text), text, values } : { text, values }),
+  };
+}
 
 /**
  * Budgets shared by every server on the database: `points` requests per `windowSeconds`, each
@@ -50,7 +56,7 @@ export function sharedRateLimiters(pool: pg.Pool) {
     });
     await table;
     return new RateLimiterPostgres({
-      storeClient: unnamed(pool),
+      storeClient: storeClient(pool),
       storeType: 'pool',
       tableName: RATE_LIMIT_TABLE,
       tableCreated: true,
