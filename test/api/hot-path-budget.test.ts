@@ -88,6 +88,7 @@ describe('hot paths: the statement budget', () => {
         () => ({}),
         `/v1/customers/${customerId}`,
       ),
+      // The URLs were answered once above: their second answer was kept.
       'GET /v1/vouchers/{code} (kept)': await cost('GET', '/v1/vouchers/HOT-PCT', () => ({})),
       'GET /v1/customers/{id} (kept)': await cost('GET', `/v1/customers/${customerId}`, () => ({})),
       'POST /client/v1/validations': await cost('POST', '/client/v1/validations', () => ({
