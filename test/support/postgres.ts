@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -72,12 +72,18 @@ const createDatabase = (template: string, name: string): string =>
  * the same name.
  */
 let counter = 0;
+/**
+ * This process's part of each name: a process killed before its drop leaves its databases
+ * behind on a cluster that lives on (PROMO_TEST_DB), and a later process given the same pid
+ * would otherwise meet them (42P04).
+ */
+const run = randomBytes(4).toString('hex');
 
 /** Databases on one server: empty ones from template0, migrated ones from a migrated template. */
 function databasesOn(adminUrl: string, origin: string, startSeconds: number, stop: () => void): TestPostgres {
   const made: string[] = [];
   const fresh = async (template: string): Promise<string> => {
-    const name = `promo_test_${process.pid}_${++counter}`;
+    const name = `promo_test_${process.pid}_${run}_${++counter}`;
     await withClient(adminUrl, (c) => c.query(createDatabase(template, name)));
     made.push(name);
     return databaseUrl(adminUrl, name);
