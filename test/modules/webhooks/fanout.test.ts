@@ -3,7 +3,10 @@ import { after, before, describe, it } from 'node:test';
 import { fanOutPending } from '../../../src/modules/webhooks/delivery.service.js';
 import { type EventPlace, fanOut, fanOutEnd } from '../../../src/modules/webhooks/fanout.repository.js';
 import { percentVoucher } from '../../api/redemptions/fixtures.js';
+import { sql } from 'kysely';
+import { onPostgres } from '../../support/engine.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
+import { sleep } from '../../support/webhook-receiver.js';
 
 /**
  * The outbox's fan-out, with no sender running: a change's transaction writes its one event
@@ -42,6 +45,22 @@ describe('the webhooks outbox fan-out', () => {
     return res.body.id as string;
   };
 
+  /**
+   * On PostgreSQL, until every event is below the horizon of running transactions: the fan-out
+   * reads only there (docs/postgres.md, The webhook sender), and another test file's transaction
+   * anywhere on the cluster (a CREATE DATABASE, say) holds the horizon back for a moment.
+   */
+  const belowHorizon = async () => {
+    if (!onPostgres()) return;
+    for (const started = Date.now(); Date.now() - started < 30_000; await sleep(20)) {
+      const { rows } = await sql<{ below: boolean }>`
+        SELECT coalesce(max(writer_xid), 0) < pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS below
+        FROM webhook_events`.execute(server.deps.db);
+      if (rows[0]?.below) return;
+    }
+    throw new Error('a transaction on the cluster held the horizon below the last event for 30 s');
+  };
+
   it('writes one event row in the change, and its deliveries for the webhooks of its commit after it', async () => {
     const first = await add('http://127.0.0.1:9/first');
     const second = await add('http://127.0.0.1:9/second');
@@ -49,6 +68,7 @@ describe('the webhooks outbox fan-out', () => {
     assert.deepEqual(await rows(), { events: [early], deliveries: [] }, 'the redemption wrote its event alone');
 
     // A webhook added now gets nothing committed before it: the change fans out what waits first.
+    await belowHorizon();
     const late = await add('http://127.0.0.1:9/late');
     assert.deepEqual(await rows(), {
       events: [early],
@@ -61,6 +81,7 @@ describe('the webhooks outbox fan-out', () => {
     // A webhook deleted before the fan-out gets nothing more.
     const next = await redeem('FAN-2');
     await server.request('DELETE', `${base}/${second.id}`);
+    await belowHorizon();
     await fanOutPending(server.deps);
     assert.deepEqual((await rows()).deliveries, [
       [first.id, early, 'PENDING'],
@@ -76,6 +97,7 @@ describe('the webhooks outbox fan-out', () => {
     const ends = async () => [await fanOutEnd(server.deps.db, 1), await fanOutEnd(server.deps.db, 10)];
     await redeem('FAN-3');
     await redeem('FAN-4');
+    await belowHorizon();
     const [older, newer] = await ends();
     assert.ok(older && newer);
     const made = (await rows()).deliveries.length;
