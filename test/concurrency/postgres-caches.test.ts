@@ -117,6 +117,10 @@ describe('kept answers across servers on PostgreSQL', { skip: found.skip }, () =
     const before = await listeners();
     await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
               WHERE application_name = 'promo cache listener'`.execute(a.deps.db);
+    // pg_terminate_backend only signals: once the backends are gone, a turn of the event loop lets
+    // each server see its listener's socket close (until then it cannot know).
+    await until('the old listeners gone', async () => (await listeners()).every((pid) => !before.includes(pid)));
+    await new Promise((resolve) => setTimeout(resolve, 50));
     // No notification is sent: down, or just reconnected (everything kept before dropped), B reads the row.
     await revokedBehindPromosBack(first);
     assertRefused(await readWith(b, first));
