@@ -155,7 +155,7 @@ export interface DatabaseEngine {
   /**
    * A number that moves whenever anyone commits to the database, as this thread's current read
    * snapshot sees it (SQLite: the reader's `PRAGMA data_version`, read once per snapshot), for
-   * answers kept in memory while it holds (http/middleware/kept-answers.ts). Absent, or
+   * answers kept in memory while it holds (http/kept-answers.ts). Absent, or
    * undefined, where the engine cannot see every commit (PostgreSQL; a handle without a reader):
    * nothing may be kept by it then.
    */

@@ -62,7 +62,7 @@ describe('hot paths: the statement budget', () => {
   /**
    * Statements and compiles of one request: the second of two of one shape (the first warms the
    * templates). `secondPath`: the second asks for another object, so no answer kept for the
-   * first serves it (middleware/kept-answers.ts).
+   * first serves it (http/kept-answers.ts).
    */
   async function cost(
     method: string,

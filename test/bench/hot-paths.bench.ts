@@ -14,7 +14,7 @@
  * and its `/health`. When the issue was filed that read reached ~0.95x of `/health`; the ratio
  * of promo's voucher read to it says how much of a read's cost is still promo's own.
  *
- * Promo keeps a GET's answer while nothing commits (http/middleware/kept-answers.ts), so the
+ * Promo keeps a GET's answer while nothing commits (http/kept-answers.ts), so the
  * reads above repeat one URL's kept answer. The same reads with every request asking for
  * another URL (`?read=<n>`, which the routes ignore) measure a read that finds nothing kept:
  * what each read costs while something commits between reads.
