@@ -5,6 +5,10 @@ import type { Logger } from './logger.js';
 
 export type { Logger };
 
+export interface WholeWrites {
+  run(operation: string, args: unknown[]): Promise<string>;
+}
+
 /** Everything a service needs, passed explicitly. */
 export interface Deps {
   db: Db;
@@ -22,6 +26,13 @@ export interface Deps {
    * loyalty's earning rules subscribe (root/subscriptions.ts, on every Deps).
    */
   seams: Seams;
+  /**
+   * Whole write operations by name (root/write-operations.ts), answered as their JSON text.
+   * They run here; under `serve` on SQLite they run on the writer thread
+   * (root/writer-thread.ts), which keeps their statements and COMMIT off the thread that
+   * answers HTTP.
+   */
+  writes: WholeWrites;
   /** Called on shutdown, in reverse order of registration (job leases, pools...). */
   onClose: Array<() => Promise<void> | void>;
   close(): Promise<void>;

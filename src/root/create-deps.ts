@@ -11,6 +11,7 @@ import { Seams } from '../lib/seams.js';
 import { subscribeSeams } from '../jobs/registry.js';
 import { seamSubscriptions } from './subscriptions.js';
 import { exportsDirectory } from '../modules/exports/index.js';
+import { runWriteOperation } from './write-operations.js';
 
 export interface DepsOptions extends OpenOptions {
   /** A SQLite file's path, or a postgres:// URL (then open it with openDeps). */
@@ -72,6 +73,7 @@ function depsOver(engine: DatabaseEngine, options: DepsOptions): Deps {
     // Commands and tests log only what goes wrong; serve passes its configured logger.
     log: options.log ?? createLogger({ level: 'warn' }),
     seams: new Seams(),
+    writes: { run: (operation, args) => runWriteOperation(deps, operation, args) },
     onClose,
     async close() {
       for (const hook of onClose.splice(0).reverse()) await hook();

@@ -11,6 +11,7 @@ import { createApp } from '../../http/app.js';
 import { createHttpServer } from '../../http/server.js';
 import { AppError } from '../../lib/errors.js';
 import { jobRegistry } from '../../root/job-registry.js';
+import { useWriterThread } from '../../root/writer-thread.js';
 import { sweepRegistry } from '../../root/sweep-registry.js';
 import { startJobRunner } from '../../jobs/runner.js';
 import { bootstrapKeys, type CreatedKey } from '../../modules/auth/index.js';
@@ -116,6 +117,7 @@ export async function serve(options: ConfigOverrides): Promise<void> {
   } catch (error) {
     return fail(error, { dbFile: config.dbFile });
   }
+  useWriterThread(deps, config.logLevel);
   const metrics = createMetrics(deps);
   startJobs(deps, config, metrics);
   startWebhooks(deps, webhookTiming, metrics);

@@ -19,6 +19,7 @@ import { ReadSnapshot } from './read-snapshot.js';
 import { PromoDriver } from './driver.js';
 import { GroupCommit, type CommitStats } from './group-commit.js';
 import { announceWait, createWriteIntent, endWait } from './write-intent.js';
+import { createWriterTurn, WriterTurn } from './writer-turn.js';
 import { sleepSync } from '../../lib/thread-wait.js';
 
 export interface OpenOptions {
@@ -41,6 +42,17 @@ export interface OpenOptions {
    * wal_autocheckpoint, here in bytes; 0: never). SQLite's default is about 4 MiB.
    */
   autocheckpointBytes?: number;
+  /**
+   * Another thread's write intent to share (the writer thread shares the main thread's, so the
+   * job workers let its writes in too); a new one otherwise.
+   */
+  writeIntent?: SharedArrayBuffer;
+  /**
+   * The process's writer turn (db/sqlite/writer-turn.ts) and this connection's slot in it, for
+   * a second group-committing connection in the process (the writer thread's); a new turn with
+   * slot 0 otherwise.
+   */
+  writerTurn?: { buffer: SharedArrayBuffer; slot: number };
 }
 
 /**
@@ -61,6 +73,8 @@ export interface DatabaseHandle {
   commitStats(): CommitStats;
   /** Where this connection's transactions say they wait for the write lock (db/sqlite/write-intent.ts). */
   writeIntent: SharedArrayBuffer;
+  /** The writer turn its group commit takes (db/sqlite/writer-turn.ts), to hand to a writer thread. */
+  writerTurn: SharedArrayBuffer;
   queryStats(): QueryStats;
   /** Runs `fn` on the writer with no transaction open on it (a checkpoint: db/sqlite/driver.ts). */
   betweenTransactions<T>(fn: () => T): Promise<T>;
@@ -256,13 +270,20 @@ class PromoKysely extends Kysely<Database> {
 export function openDatabase(file: string, options: OpenOptions = {}): DatabaseHandle {
   const sqlite = openSqlite(file, options);
   const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
-  const writeIntent = createWriteIntent();
+  const writeIntent = options.writeIntent ?? createWriteIntent();
+  const writerTurn = options.writerTurn?.buffer ?? createWriterTurn();
   const begin = () => beginImmediate(sqlite, busyTimeoutMs, writeIntent, () => snapshot?.end());
   let driver: PromoDriver | null = null;
   const readerSqlite = options.separateReads ? openReader(file, busyTimeoutMs) : null;
   const snapshot = readerSqlite ? new ReadSnapshot(readerSqlite) : null;
   const group = options.groupCommit
-    ? new GroupCommit(sqlite, begin, () => driver?.mutex.held ?? false, snapshot?.writerCommitted)
+    ? new GroupCommit(
+        sqlite,
+        begin,
+        () => driver?.mutex.held ?? false,
+        snapshot?.writerCommitted,
+        new WriterTurn(writerTurn, options.writerTurn?.slot ?? 0),
+      )
     : null;
   const stats: QueryStats = { statements: 0, compiles: 0 };
   const reader = readerSqlite ? withStatementCache(readerSqlite, stats) : null;
@@ -288,6 +309,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): DatabaseH
     sqlite,
     commitStats,
     writeIntent,
+    writerTurn,
     queryStats: () => ({ ...stats }),
     betweenTransactions: (fn) => writer.betweenTransactions(fn),
     close: () => db.destroy(),

@@ -118,6 +118,7 @@ export class PromoDriver implements Driver {
     try {
       await yieldToIo();
       const { group, sqlite } = this.options;
+      await group?.ready();
       if (group) group.begin();
       else this.options.begin();
       runFirstWrite(sqlite, () => (group ? group.rollback() : sqlite.exec('rollback')));
@@ -182,14 +183,16 @@ export class PromoDriver implements Driver {
     // A write (or raw SQL) outside a transaction: its turn on the writer; inside an open batch, it waits for that batch.
     await this.mutex.lock();
     try {
-      const batch = this.options.group?.openBatch ?? null;
+      const { group } = this.options;
+      const batch = group?.openBatch ?? null;
       if (batch) {
         connection.joined = batch;
         batch.kept = true;
+        return run(this.writer, query);
       }
-      const result = run(this.writer, query);
+      const result = group ? await group.inTurn(() => run(this.writer, query)) : run(this.writer, query);
       // Outside a batch the write committed on its own.
-      if (!batch) this.snapshot?.writerCommitted();
+      this.snapshot?.writerCommitted();
       return result;
     } finally {
       this.mutex.unlock();
@@ -206,9 +209,10 @@ export class PromoDriver implements Driver {
   async betweenTransactions<T>(fn: () => T): Promise<T> {
     await this.mutex.lock();
     try {
-      await this.options.group?.drain();
+      const { group } = this.options;
+      await group?.drain();
       this.snapshot?.end();
-      return fn();
+      return group ? await group.inTurn(fn) : fn();
     } finally {
       this.mutex.unlock();
     }

@@ -15,6 +15,9 @@ const pending = new AsyncLocalStorage<FirstWrite>();
 /** Runs `fn` with `first` pending for its first transaction. */
 export const withFirstWrite = <T>(first: FirstWrite, fn: () => Promise<T>): Promise<T> => pending.run(first, fn);
 
+/** The first write pending for this request's first transaction, if one is. */
+export const pendingFirstWrite = (): FirstWrite | undefined => pending.getStore();
+
 /** Called by the driver just after a transaction began; `undo` ends it when the write throws. */
 export function runFirstWrite(sqlite: BetterSqlite3.Database, undo: () => void): void {
   const first = pending.getStore();

@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import type { WriterTurn } from './writer-turn.js';
 
 /**
  * Group commit (DESIGN 3): write transactions that arrive together share one durable COMMIT.
@@ -15,6 +16,10 @@ import type BetterSqlite3 from 'better-sqlite3';
  * flush that falls due then waits for the transaction to end. While more transactions are
  * queued for the writer (`busy`), the flush waits for them too, up to MAX_BATCH transactions or
  * MAX_WINDOW_MS: the batch then holds everything that arrived while the last one ran.
+ *
+ * Where two threads of the process write (root/writer-thread.ts), each batch also holds the
+ * process's writer turn (writer-turn.ts) from before its BEGIN until its COMMIT: `ready` waits
+ * for it without blocking the thread.
  */
 export interface CommitStats {
   /** Durable COMMITs of batches so far. */
@@ -66,6 +71,7 @@ export class GroupCommit {
   private draining = false;
   readonly stats: CommitStats = { batches: 0, transactions: 0, commitSeconds: 0, transactionSeconds: 0 };
   private heldSince = 0;
+  private holdsTurn = false;
 
   constructor(
     private readonly sqlite: BetterSqlite3.Database,
@@ -75,7 +81,25 @@ export class GroupCommit {
     private readonly busy: () => boolean = () => false,
     /** Right after each COMMIT (the reader's snapshot ends: db/sqlite/read-snapshot.ts). */
     private readonly committed: () => void = () => {},
+    private readonly turn: WriterTurn | null = null,
   ) {}
+
+  /** Waits for the writer turn before a batch opens; at once while this connection's batch is open. */
+  async ready(): Promise<void> {
+    if (this.open || this.holdsTurn || !this.turn) return;
+    await this.turn.take();
+    this.holdsTurn = true;
+  }
+
+  /** Runs `write` (a statement outside any transaction, a checkpoint) in the writer's turn when no batch is open. */
+  async inTurn<T>(write: () => T): Promise<T> {
+    await this.ready();
+    try {
+      return write();
+    } finally {
+      if (!this.open) this.giveTurn();
+    }
+  }
 
   /** The batch a write outside any transaction joins, if one is open (it then waits for it too). */
   get openBatch(): Batch | null {
@@ -84,7 +108,12 @@ export class GroupCommit {
 
   begin(): void {
     if (!this.open) {
-      this.beginImmediate();
+      try {
+        this.beginImmediate();
+      } catch (error) {
+        this.giveTurn();
+        throw error;
+      }
       this.open = new Batch();
       this.schedule();
     }
@@ -115,6 +144,12 @@ export class GroupCommit {
     this.draining = true;
     this.tryFlush();
     await batch.durable.catch(() => undefined);
+  }
+
+  private giveTurn(): void {
+    if (!this.holdsTurn) return;
+    this.holdsTurn = false;
+    this.turn?.give();
   }
 
   private end(): void {
@@ -158,6 +193,7 @@ export class GroupCommit {
     this.open = null;
     if (!batch.kept) {
       this.sqlite.exec('rollback');
+      this.giveTurn();
       batch.settle();
       return;
     }
@@ -166,9 +202,11 @@ export class GroupCommit {
       this.sqlite.exec('commit');
     } catch (error) {
       if (this.sqlite.inTransaction) this.sqlite.exec('rollback');
+      this.giveTurn();
       batch.settle(error);
       return;
     }
+    this.giveTurn();
     this.committed();
     this.stats.batches += 1;
     this.stats.transactions += batch.size;

@@ -4,6 +4,7 @@ export { type PipelineContext, type PlanBasis, planBasisOf, PREVIEWED } from './
 export type { Qualifying } from './pipeline/plan-checks.service.js';
 export type { LoadedRedeemable } from './pipeline/redeemable-load.service.js';
 export { type AppliedRedeemable, type Plan, planEachAlone, planTogether } from './pipeline/redemption-plan.service.js';
+export { redeemStackable } from './pipeline/redeem.service.js';
 export { onRedemptionsRolledBack, onRedemptionsSucceeded } from './redemption.seam.js';
 export { presentRedemption } from './redemptions.presenter.js';
 export type { StackableBody } from './pipeline/redemptions.schemas.js';

@@ -1,6 +1,6 @@
 import type { RouteModule } from '../../http/context.js';
 import { parse } from '../../lib/validate.js';
-import { redeemStackable } from './pipeline/redeem.service.js';
+import { RawJson } from '../../lib/raw-json.js';
 import { stackableBodySchema } from './pipeline/redemptions.schemas.js';
 import { validateStackable } from './pipeline/validate.service.js';
 import { getVoucherRedemptions } from './list/voucher-redemptions.service.js';
@@ -19,7 +19,9 @@ import { voucherRedemptionsQuerySchema } from './list/redemptions-list.schemas.j
 export const redemptionsRoutes: RouteModule = (router, deps) => {
   for (const path of ['/v1/redemptions', '/client/v1/redemptions']) {
     router.post(path, async (ctx) => {
-      ctx.body = await redeemStackable(deps, ctx.state.actor, parse(stackableBodySchema, ctx.request.body, 'hot body'));
+      // A whole write (root/write-operations.ts): on the writer thread under `serve`, answered as its text.
+      const body = parse(stackableBodySchema, ctx.request.body, 'hot body');
+      ctx.body = new RawJson(await deps.writes.run('redemptions.redeem', [ctx.state.actor, body]));
     });
   }
   for (const path of ['/v1/validations', '/client/v1/validations']) {

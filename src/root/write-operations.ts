@@ -1,0 +1,22 @@
+import type { Deps } from '../app/deps.js';
+import type { Actor } from '../lib/actor.js';
+import { stringifyJson } from '../lib/raw-json.js';
+import { redeemStackable, type StackableBody } from '../modules/redemptions/index.js';
+
+/**
+ * The write operations a route may hand to `deps.writes` whole, by name: each runs one
+ * request's service with arguments that cross threads as they are (a checked body, the actor)
+ * and answers JSON text. Only the hot money path is here: a redemption holds the writer ~0.6 ms
+ * and its request's HTTP, parse and answer cost as much again (docs/performance.md, "The
+ * writer thread").
+ */
+const operations: Record<string, (deps: Deps, args: unknown[]) => Promise<unknown>> = {
+  'redemptions.redeem': (deps, [actor, body]) => redeemStackable(deps, actor as Actor, body as StackableBody),
+};
+
+/** Runs `operation` with these Deps and answers its JSON text. */
+export async function runWriteOperation(deps: Deps, operation: string, args: unknown[]): Promise<string> {
+  const run = operations[operation];
+  if (!run) throw new Error(`No write operation ${operation}`);
+  return stringifyJson(await run(deps, args));
+}
