@@ -3,7 +3,7 @@ import type { Deps, WholeWrites } from '../app/deps.js';
 import type { LogLevel } from '../app/logger.js';
 import { pendingFirstWrite } from '../db/sqlite/first-write.js';
 import type { CommitStats } from '../db/sqlite/group-commit.js';
-import { sqliteEngineOf } from '../db/sqlite/engine.js';
+import { sqliteEngineOf, type SqliteEngine } from '../db/sqlite/engine.js';
 import { abandonTurn } from '../db/sqlite/writer-turn.js';
 import { rebuilt, type WriterReply, type WriterRequest } from './writer-thread.protocol.js';
 
@@ -26,48 +26,97 @@ const WRITER_SLOT = 1;
 export function useWriterThread(deps: Deps, logLevel: LogLevel): void {
   // PostgreSQL has many writers already: its servers' transactions run side by side.
   if (!('sqlite' in deps.engine)) return;
-  const engine = sqliteEngineOf(deps.engine);
-  const here: WholeWrites = deps.writes;
-  const pending = new Map<number, (reply: WriterReply) => void>();
-  const threadCommits: CommitStats = { batches: 0, transactions: 0, commitSeconds: 0, transactionSeconds: 0 };
-  let worker: Worker | null = null;
-  let ready = false;
-  let stopping = false;
-  let lastId = 0;
+  const thread = new WriterThread(deps, sqliteEngineOf(deps.engine), logLevel);
+  deps.writes = { run: (operation, args) => thread.run(operation, args) };
+  const stats = thread.engine.stats.bind(thread.engine);
+  thread.engine.stats = () => {
+    const figures = stats();
+    const [mine, its] = [figures.commits, thread.commits];
+    const commits: CommitStats = {
+      batches: mine.batches + its.batches,
+      transactions: mine.transactions + its.transactions,
+      commitSeconds: mine.commitSeconds + its.commitSeconds,
+      transactionSeconds: mine.transactionSeconds + its.transactionSeconds,
+    };
+    return { ...figures, commits };
+  };
+  deps.onClose.push(() => thread.stop());
+}
 
-  const send = (request: Omit<WriterRequest, 'id'>): Promise<WriterReply> =>
-    new Promise((resolve) => {
-      const id = ++lastId;
-      pending.set(id, resolve);
-      (worker as Worker).postMessage({ ...request, id });
-    });
+class WriterThread {
+  /** The thread's group commit, as its last answer reported it. */
+  readonly commits: CommitStats = { batches: 0, transactions: 0, commitSeconds: 0, transactionSeconds: 0 };
+  private readonly here: WholeWrites;
+  private readonly pending = new Map<number, (reply: WriterReply) => void>();
+  private worker: Worker | null = null;
+  private ready = false;
+  private stopping = false;
+  private lastId = 0;
 
-  function start(): void {
-    worker = new Worker(ENTRY, {
-      workerData: { dbFile: engine.file, logLevel, writeIntent: engine.writeIntent, writerTurn: engine.writerTurn },
-    });
-    worker.on('message', (reply: WriterReply) => {
-      if (reply.id === 0) ready = true;
-      if (reply.commits) Object.assign(threadCommits, reply.commits);
-      pending.get(reply.id)?.(reply);
-      pending.delete(reply.id);
-    });
-    worker.on('error', (error) => deps.log.error('writer thread failed', error));
-    worker.on('exit', (code) => {
-      ready = false;
-      // A thread that ended mid-batch must not leave the process's writer turn taken.
-      abandonTurn(engine.writerTurn, WRITER_SLOT);
-      if (!stopping) deps.log.error('writer thread stopped; writes run on the main thread', undefined, { code });
-      const message = { internal: { message: `stopped (exit code ${code}) before answering` } };
-      for (const [id, resolve] of pending) resolve({ id, error: message });
-      pending.clear();
+  constructor(
+    private readonly deps: Deps,
+    readonly engine: SqliteEngine,
+    private readonly logLevel: LogLevel,
+  ) {
+    this.here = deps.writes;
+  }
+
+  run(operation: string, args: unknown[]): Promise<string> {
+    if (!this.worker && !this.stopping) this.start();
+    return this.ready ? this.inThread(operation, args) : this.here.run(operation, args);
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (!this.worker) return;
+    if (this.ready) await this.send({ close: true });
+    await this.worker.terminate();
+  }
+
+  private send(request: Omit<WriterRequest, 'id'>): Promise<WriterReply> {
+    return new Promise((resolve) => {
+      const id = ++this.lastId;
+      this.pending.set(id, resolve);
+      (this.worker as Worker).postMessage({ ...request, id });
     });
   }
 
-  async function inThread(operation: string, args: unknown[]): Promise<string> {
+  private start(): void {
+    const { engine } = this;
+    const worker = new Worker(ENTRY, {
+      workerData: {
+        dbFile: engine.file,
+        logLevel: this.logLevel,
+        writeIntent: engine.writeIntent,
+        writerTurn: engine.writerTurn,
+      },
+    });
+    this.worker = worker;
+    worker.on('message', (reply: WriterReply) => {
+      if (reply.id === 0) this.ready = true;
+      if (reply.commits) Object.assign(this.commits, reply.commits);
+      this.pending.get(reply.id)?.(reply);
+      this.pending.delete(reply.id);
+    });
+    worker.on('error', (error) => this.deps.log.error('writer thread failed', error));
+    worker.on('exit', (code) => this.exited(code));
+  }
+
+  private exited(code: number): void {
+    this.ready = false;
+    // A thread that ended mid-batch must not leave the process's writer turn taken.
+    abandonTurn(this.engine.writerTurn, WRITER_SLOT);
+    if (!this.stopping)
+      this.deps.log.error('writer thread stopped; writes run on the main thread', undefined, { code });
+    const error = { internal: { message: `stopped (exit code ${code}) before answering` } };
+    for (const [id, resolve] of this.pending) resolve({ id, error });
+    this.pending.clear();
+  }
+
+  private async inThread(operation: string, args: unknown[]): Promise<string> {
     const first = pendingFirstWrite();
     const firstWrite = first && !first.done ? first.statement() : undefined;
-    const reply = await send({
+    const reply = await this.send({
       operation,
       args,
       firstWrite: firstWrite && { sql: firstWrite.sql, parameters: firstWrite.parameters },
@@ -77,31 +126,4 @@ export function useWriterThread(deps: Deps, logLevel: LogLevel): void {
     const error = rebuilt(reply.error);
     throw reply.firstWriteRefused && first ? first.refusal(error) : error;
   }
-
-  deps.writes = {
-    run(operation, args) {
-      if (!worker && !stopping) start();
-      return ready ? inThread(operation, args) : here.run(operation, args);
-    },
-  };
-  const stats = engine.stats.bind(engine);
-  engine.stats = () => {
-    const figures = stats();
-    const sum = (key: keyof CommitStats) => figures.commits[key] + threadCommits[key];
-    return {
-      ...figures,
-      commits: {
-        batches: sum('batches'),
-        transactions: sum('transactions'),
-        commitSeconds: sum('commitSeconds'),
-        transactionSeconds: sum('transactionSeconds'),
-      },
-    };
-  };
-  deps.onClose.push(async () => {
-    stopping = true;
-    if (!worker) return;
-    if (ready) await send({ close: true });
-    await worker.terminate();
-  });
 }

@@ -41,7 +41,12 @@ async function answer(request: Extract<WriterRequest, { operation: string }>): P
     return { id, text, firstWriteDone: first?.done };
   } catch (error) {
     const refused = error instanceof FirstWriteRefused;
-    return { id, error: crossed(refused ? error.error : error), firstWriteRefused: refused, firstWriteDone: first?.done };
+    return {
+      id,
+      error: crossed(refused ? error.error : error),
+      firstWriteRefused: refused,
+      firstWriteDone: first?.done,
+    };
   }
 }
 
