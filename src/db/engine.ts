@@ -112,6 +112,8 @@ export interface EngineStats {
   readPool?: PoolStats;
   /** An engine that re-runs transactions that lost a race: how often. */
   retries?: RetryStats;
+  /** A server whose whole writes run on a writer thread (SQLite under `serve`: root/writer-thread.ts). */
+  writerThread?: { up: boolean; operations: number };
 }
 
 /**

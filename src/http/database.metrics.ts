@@ -42,6 +42,25 @@ export function registerDatabaseMetrics(registry: Registry, deps: Pick<Deps, 'en
   const stats = deps.engine.stats();
   if (stats.pool) registerPoolMetrics(registry, deps);
   if (stats.retries) registerRetryMetrics(registry, deps);
+  if (stats.writerThread) registerWriterThreadMetrics(registry, deps);
+}
+
+function registerWriterThreadMetrics(registry: Registry, deps: Pick<Deps, 'engine'>): void {
+  new Gauge({
+    name: 'promo_writer_thread_up',
+    help: 'Whether the writer thread runs whole writes (redemptions); 0 before its first and if it stopped',
+    registers: [registry],
+    collect() {
+      this.set(deps.engine.stats().writerThread?.up ? 1 : 0);
+    },
+  });
+  engineCounter(
+    registry,
+    deps,
+    'promo_writer_thread_operations_total',
+    'Whole writes (redemptions) the writer thread answered',
+    (stats) => stats.writerThread?.operations ?? 0,
+  );
 }
 
 /** A counter that reads one of the engine's running totals at each scrape. */

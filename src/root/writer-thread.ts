@@ -38,7 +38,7 @@ export function useWriterThread(deps: Deps, logLevel: LogLevel): void {
       commitSeconds: mine.commitSeconds + its.commitSeconds,
       transactionSeconds: mine.transactionSeconds + its.transactionSeconds,
     };
-    return { ...figures, commits };
+    return { ...figures, commits, writerThread: { up: thread.up, operations: thread.operations } };
   };
   deps.onClose.push(() => thread.stop());
 }
@@ -50,6 +50,8 @@ class WriterThread {
   private readonly pending = new Map<number, (reply: WriterReply) => void>();
   private worker: Worker | null = null;
   private ready = false;
+  /** Operations the thread has answered. */
+  operations = 0;
   private stopping = false;
   private lastId = 0;
 
@@ -59,6 +61,10 @@ class WriterThread {
     private readonly logLevel: LogLevel,
   ) {
     this.here = deps.writes;
+  }
+
+  get up(): boolean {
+    return this.ready;
   }
 
   run(operation: string, args: unknown[]): Promise<string> {
@@ -94,7 +100,10 @@ class WriterThread {
     this.worker = worker;
     worker.on('message', (reply: WriterReply) => {
       if (reply.id === 0) this.ready = true;
-      if (reply.commits) Object.assign(this.commits, reply.commits);
+      if (reply.commits) {
+        Object.assign(this.commits, reply.commits);
+        this.operations++;
+      }
       this.pending.get(reply.id)?.(reply);
       this.pending.delete(reply.id);
     });
