@@ -19,27 +19,20 @@ const WRITER_SLOT = 1;
  * waits for its turn without blocking. On one thread, a redemption's HTTP and answer and the
  * writer's work queue behind each other; here they overlap on two cores.
  *
- * On SQLite only: PostgreSQL's servers already write side by side. The thread starts at the first operation (a server that never redeems never loads it); until
- * it answers, and if it ever stops, operations run on the main thread as before. Its group
- * commit's figures are added to the engine's for /metrics.
+ * On SQLite only: PostgreSQL's servers already write side by side. The thread starts at the
+ * first operation (a server that never redeems never loads it); until it answers, and if it
+ * ever stops, operations run on the main thread as before. Its group commit's figures count as
+ * the engine's (/metrics, and the job runner's look at whether the API writes).
  */
 export function useWriterThread(deps: Deps, logLevel: LogLevel): void {
   // PostgreSQL has many writers already: its servers' transactions run side by side.
   if (!('sqlite' in deps.engine)) return;
-  const thread = new WriterThread(deps, sqliteEngineOf(deps.engine), logLevel);
+  const engine = sqliteEngineOf(deps.engine);
+  const thread = new WriterThread(deps, engine, logLevel);
   deps.writes = { run: (operation, args) => thread.run(operation, args) };
-  const stats = thread.engine.stats.bind(thread.engine);
-  thread.engine.stats = () => {
-    const figures = stats();
-    const [mine, its] = [figures.commits, thread.commits];
-    const commits: CommitStats = {
-      batches: mine.batches + its.batches,
-      transactions: mine.transactions + its.transactions,
-      commitSeconds: mine.commitSeconds + its.commitSeconds,
-      transactionSeconds: mine.transactionSeconds + its.transactionSeconds,
-    };
-    return { ...figures, commits, writerThread: { up: thread.up, operations: thread.operations } };
-  };
+  engine.addCommitFigures(() => thread.commits);
+  const stats = engine.stats.bind(engine);
+  engine.stats = () => ({ ...stats(), writerThread: { up: thread.up, operations: thread.operations } });
   deps.onClose.push(() => thread.stop());
 }
 

@@ -65,8 +65,9 @@ describe(
       const res = await redeem('WT-SAME');
       assert.equal(res.status, 200);
       assert.match(res.headers.get('content-type') ?? '', /^application\/json; charset=utf-8$/);
-      const answer = await res.json();
-      const [child] = answer.redemptions;
+      const answer = (await res.json()) as { redemptions: Array<{ id: string }>; parent_redemption: { id: string } };
+      assert.equal(answer.redemptions.length, 1);
+      const [child] = answer.redemptions as [{ id: string }];
       const stored = await server.request('GET', `/v1/redemptions/${child.id}`);
       assert.deepEqual(stored, { status: 200, body: child });
       assert.equal((await server.request('GET', `/v1/redemptions/${answer.parent_redemption.id}`)).status, 200);
@@ -78,7 +79,7 @@ describe(
       await voucher('WT-ONCE', 1);
       assert.equal((await redeem('WT-ONCE')).status, 200);
       const refused = await redeem('WT-ONCE');
-      const body = await refused.json();
+      const body = (await refused.json()) as { resource_id: string };
       assert.equal(refused.status, 400);
       assert.deepEqual(body, {
         code: 400,

@@ -69,8 +69,14 @@ export interface QueryStats {
 export interface DatabaseHandle {
   db: Kysely<Database>;
   sqlite: BetterSqlite3.Database;
-  /** Group commit's figures; zeros without it. */
+  /** Group commit's figures, with those of the connections added by `addCommitFigures`; zeros without any. */
   commitStats(): CommitStats;
+  /**
+   * Counts another connection's group commit as this one's (the writer thread's:
+   * root/writer-thread.ts): the one writer's work, whichever connection of the process did it,
+   * for /metrics and for the job runner's look at whether the API writes.
+   */
+  addCommitFigures(figures: () => CommitStats): void;
   /** Where this connection's transactions say they wait for the write lock (db/sqlite/write-intent.ts). */
   writeIntent: SharedArrayBuffer;
   /** The writer turn its group commit takes (db/sqlite/writer-turn.ts), to hand to a writer thread. */
@@ -301,13 +307,23 @@ export function openDatabase(file: string, options: OpenOptions = {}): DatabaseH
       select: (sql, parameters) => onReader.selectOnReader(sql, parameters),
     });
   }
-  const commitStats = (): CommitStats =>
-    group ? { ...group.stats } : { batches: 0, transactions: 0, commitSeconds: 0, transactionSeconds: 0 };
+  const figures: Array<() => CommitStats> = group ? [() => group.stats] : [];
+  const commitStats = (): CommitStats => {
+    const sum: CommitStats = { batches: 0, transactions: 0, commitSeconds: 0, transactionSeconds: 0 };
+    for (const stats of figures.map((of) => of())) {
+      sum.batches += stats.batches;
+      sum.transactions += stats.transactions;
+      sum.commitSeconds += stats.commitSeconds;
+      sum.transactionSeconds += stats.transactionSeconds;
+    }
+    return sum;
+  };
   const writer = driver;
   return {
     db,
     sqlite,
     commitStats,
+    addCommitFigures: (of) => void figures.push(of),
     writeIntent,
     writerTurn,
     queryStats: () => ({ ...stats }),
