@@ -14,8 +14,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measurePosts, measureThroughput, round } from './support/load.js';
-import { benchHeaders as headers, BENCH_KEY_ENV, pick, post, PROMO_BIN as bin } from './support/api.js';
+import { benchHeaders as headers, BENCH_KEY_ENV, pick, post, PROMO_BIN } from './support/api.js';
 import { spawnListening } from './support/spawn.js';
+
+/** Another checkout's binary (the figures before a change, measured the same way). */
+const bin = process.env.BENCH_PROMO_BIN ?? PROMO_BIN;
 
 const CONNECTIONS = 32;
 const PRODUCTS = 50;
