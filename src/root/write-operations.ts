@@ -8,7 +8,8 @@ import { redeemStackable, type StackableBody } from '../modules/redemptions/inde
  * request's service with arguments that cross threads as they are (a checked body, the actor)
  * and answers JSON text. Only the hot money path is here: a redemption holds the writer ~0.6 ms
  * and its request's HTTP, parse and answer cost as much again (docs/performance.md, "The
- * writer thread").
+ * writer thread"). Never call `deps.writes.run` inside a transaction: on the writer thread the
+ * operation would wait for the writer turn that transaction holds.
  */
 const operations: Record<string, (deps: Deps, args: unknown[]) => Promise<unknown>> = {
   'redemptions.redeem': (deps, [actor, body]) => redeemStackable(deps, actor as Actor, body as StackableBody),
