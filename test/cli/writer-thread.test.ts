@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
 import { spawnServe, type SpawnedServer } from '../support/cli.js';
 import { freshDatabase, sqliteOnly } from '../support/engine.js';
 
@@ -21,6 +22,7 @@ describe(
   sqliteOnly('PostgreSQL servers write side by side, with no writer thread'),
   () => {
     let server: SpawnedServer;
+    let dbFile: string;
     const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
       fetch(`${server.url}${path}`, {
         method: 'POST',
@@ -44,7 +46,8 @@ describe(
       post('/v1/redemptions', { order: { amount: 1000 }, redeemables: [{ object: 'voucher', id: code }] }, headers);
 
     before(async () => {
-      server = await spawnServe(['--db', await freshDatabase()], KEY);
+      dbFile = await freshDatabase();
+      server = await spawnServe(['--db', dbFile], KEY);
       await voucher('WT-START', null);
       // The first redemption starts the thread (it runs on the main thread meanwhile).
       assert.equal((await redeem('WT-START')).status, 200);
@@ -121,6 +124,42 @@ describe(
       assert.equal(results.filter((status) => status === 400).length, 40);
       const stored = await server.request('GET', '/v1/vouchers/WT-RACE');
       assert.equal(stored.body.redemption.redeemed_quantity, 20);
+    });
+
+    it('answers 503 database_busy when the file stays locked, writes nothing, and keeps answering reads meanwhile', async () => {
+      await voucher('WT-LOCKED', null);
+      const other = new Database(dbFile);
+      other.exec('BEGIN IMMEDIATE'); // another process's write lock, held past the 5 s busy timeout
+      const started = performance.now();
+      const redemption = redeem('WT-LOCKED');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // The writer thread waits for the lock; the main thread still answers.
+      const health = await fetch(`${server.url}/health`);
+      const healthMs = performance.now() - started;
+      const busy = await redemption.finally(() => {
+        other.exec('ROLLBACK');
+        other.close();
+      });
+      assert.equal(health.status, 200);
+      assert.ok(healthMs < 2500, `/health answered in ${Math.round(healthMs)} ms while the redemption waited`);
+      const body = (await busy.json()) as { request_id: string };
+      assert.deepEqual(
+        [busy.status, busy.headers.get('retry-after'), body],
+        [
+          503,
+          '1',
+          {
+            code: 503,
+            key: 'database_busy',
+            message: 'Database busy',
+            details: 'The database stayed locked; retry the request',
+            request_id: busy.headers.get('x-request-id'),
+          },
+        ],
+      );
+      const stored = await server.request('GET', '/v1/vouchers/WT-LOCKED');
+      assert.equal(stored.body.redemption.redeemed_quantity, 0);
+      assert.equal((await redeem('WT-LOCKED')).status, 200);
     });
 
     it('stops cleanly with the thread running: SIGTERM exits 0', async () => {
