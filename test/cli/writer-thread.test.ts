@@ -78,6 +78,21 @@ describe(
       assert.ok((await metric('promo_commit_transactions_total')) > transactions, "the thread's commits are counted");
     });
 
+    it('answers an order as GET shows it', async () => {
+      const operations = await metric('promo_writer_thread_operations_total');
+      const res = await post('/v1/orders', {
+        source_id: 'wt-order-1',
+        status: 'PAID',
+        customer: { source_id: 'wt-customer' },
+        items: [{ sku_id: 'wt-sku', quantity: 2, price: 1500 }],
+      });
+      assert.equal(res.status, 200);
+      const order = (await res.json()) as { id: string; amount: number };
+      assert.equal(order.amount, 3000);
+      assert.deepEqual(await server.request('GET', `/v1/orders/${order.id}`), { status: 200, body: order });
+      assert.equal(await metric('promo_writer_thread_operations_total'), operations + 1);
+    });
+
     it('refuses as the main thread would, with the failed redemption stored', async () => {
       await voucher('WT-ONCE', 1);
       assert.equal((await redeem('WT-ONCE')).status, 200);
