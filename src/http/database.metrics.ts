@@ -48,7 +48,7 @@ export function registerDatabaseMetrics(registry: Registry, deps: Pick<Deps, 'en
 function registerWriterThreadMetrics(registry: Registry, deps: Pick<Deps, 'engine'>): void {
   new Gauge({
     name: 'promo_writer_thread_up',
-    help: 'Whether the writer thread runs whole writes (redemptions); 0 before its first and if it stopped',
+    help: 'Whether the writer thread runs whole writes (redemptions, orders); 0 before the first and if it stopped',
     registers: [registry],
     collect() {
       this.set(deps.engine.stats().writerThread?.up ? 1 : 0);
@@ -58,7 +58,7 @@ function registerWriterThreadMetrics(registry: Registry, deps: Pick<Deps, 'engin
     registry,
     deps,
     'promo_writer_thread_operations_total',
-    'Whole writes (redemptions) the writer thread answered',
+    'Whole writes (redemptions, orders) the writer thread answered',
     (stats) => stats.writerThread?.operations ?? 0,
   );
 }
