@@ -12,17 +12,18 @@ const WRITER_SLOT = 1;
 
 /**
  * The writer thread (docs/architecture.md, "The writer thread"; issue 28): under `serve` on
- * SQLite, the whole write operations of `deps.writes` (root/write-operations.ts: a redemption)
- * run on a thread of their own, with their own writer connection, statements, events and
- * COMMIT. The main thread keeps HTTP, authentication, the body's check, reads and every other
- * write; the two writers take turns by batch (db/sqlite/writer-turn.ts), and the main thread
- * waits for its turn without blocking. On one thread, a redemption's HTTP and answer and the
- * writer's work queue behind each other; here they overlap on two cores.
+ * SQLite, the whole write operations of `deps.writes` (root/write-operations.ts: a redemption,
+ * a new order) run on a thread of their own, with their own writer connection, statements,
+ * events and COMMIT. The main thread keeps HTTP, authentication, the body's check, reads and
+ * every other write; the two writers take turns by batch (db/sqlite/writer-turn.ts), and the
+ * main thread waits for its turn without blocking. On one thread, a redemption's HTTP and
+ * answer and the writer's work queue behind each other; here they overlap on two cores.
  *
  * On SQLite only: PostgreSQL's servers already write side by side. The thread starts at the
- * first operation (a server that never redeems never loads it); until it answers, and if it
- * ever stops, operations run on the main thread as before. Its group commit's figures count as
- * the engine's (/metrics, and the job runner's look at whether the API writes).
+ * first operation (a server that never redeems nor takes an order never loads it); until it
+ * answers, and if it ever stops, operations run on the main thread as before. Its group
+ * commit's figures count as the engine's (/metrics, and the job runner's look at whether the
+ * API writes).
  */
 export function useWriterThread(deps: Deps, logLevel: LogLevel): void {
   // PostgreSQL has many writers already: its servers' transactions run side by side.

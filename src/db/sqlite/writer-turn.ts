@@ -1,6 +1,6 @@
 /**
  * The writer's turn: the threads of one process that write through group commit (the main
- * thread, and the writer thread that runs whole redemptions: root/writer-thread.ts) take turns
+ * thread, and the writer thread that runs whole redemptions and orders: root/writer-thread.ts) take turns
  * by batch, first come first served, from a batch's BEGIN IMMEDIATE to its COMMIT.
  *
  * Without it, a thread that found SQLite's write lock held by the other would poll for it,
