@@ -1,6 +1,6 @@
 import type { LogLevel } from '../app/logger.js';
 import { databaseErrorKind } from '../db/errors.js';
-import type { CommitStats } from '../db/sqlite/group-commit.js';
+import type { CommitStats } from '../db/engine.js';
 import { AppError, type ErrorExtras, type ErrorKey } from '../lib/errors.js';
 
 /**

@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { Deps, WholeWrites } from '../app/deps.js';
 import type { LogLevel } from '../app/logger.js';
 import { pendingFirstWrite } from '../db/sqlite/first-write.js';
-import type { CommitStats } from '../db/sqlite/group-commit.js';
+import type { CommitStats } from '../db/engine.js';
 import { sqliteEngineOf, type SqliteEngine } from '../db/sqlite/engine.js';
 import { abandonTurn } from '../db/sqlite/writer-turn.js';
 import { rebuilt, type WriterReply, type WriterRequest } from './writer-thread.protocol.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import type { QueryStats } from '../../src/db/sqlite/connect.js';
+import type { QueryStats } from '../../src/db/engine.js';
 import {
   errorBody,
   startTestServer,

@@ -5,7 +5,7 @@ import { copyFileSync, existsSync, mkdtempSync, renameSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqlite } from '../../src/db/sqlite/connect.js';
-import type { CommitStats } from '../../src/db/sqlite/group-commit.js';
+import type { CommitStats } from '../../src/db/engine.js';
 import { loadMigrations, migrate } from '../../src/db/sqlite/migrate.js';
 import { postgresFingerprint, postgresFingerprintWatch, postgresTableNames } from './postgres-fingerprint.js';
 import { isPostgresBridge } from './sqlite.js';

@@ -10,14 +10,15 @@ import {
   type TransactionBuilder,
 } from 'kysely';
 import type { Database } from '../database.js';
-import { rowsOf } from './raw-rows.js';
 import { registerDirectReads } from '../direct-reads.js';
 import { isDatabaseError } from '../errors.js';
 import './errors.js';
 import { registerTransaction } from '../direct-transactions.js';
 import { ReadSnapshot } from './read-snapshot.js';
 import { PromoDriver } from './driver.js';
-import { GroupCommit, type CommitStats } from './group-commit.js';
+import type { CommitStats, QueryStats } from '../engine.js';
+import { GroupCommit } from './group-commit.js';
+import { withStatementCache } from './statement-cache.js';
 import { announceWait, createWriteIntent, endWait } from './write-intent.js';
 import { createWriterTurn, WriterTurn } from './writer-turn.js';
 import { sleepSync } from '../../lib/thread-wait.js';
@@ -53,17 +54,6 @@ export interface OpenOptions {
    * slot 0 otherwise.
    */
   writerTurn?: { buffer: SharedArrayBuffer; slot: number };
-}
-
-/**
- * What a database handle has run since it opened, on its writer and reader connections:
- * statements executed through Kysely (each run of a prepared statement; transaction control
- * and the bulk writers' own statements are not counted) and queries Kysely built and compiled.
- * The per-request budget of docs/performance.md is checked against these (test/api/hot-path-budget.test.ts).
- */
-export interface QueryStats {
-  statements: number;
-  compiles: number;
 }
 
 export interface DatabaseHandle {
@@ -144,48 +134,8 @@ class PromoDialect extends SqliteDialect {
   }
 }
 
-const STATEMENT_CACHE_SIZE = 500;
 export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
-
-/**
- * Kysely prepares every statement anew; preparing costs about as much as running a simple
- * query. This wrapper caches statements by SQL text (with the object Kysely calls, so a run
- * creates no closures: tsx wraps each one it creates to keep its name). A cached statement
- * cannot serve two iterations at once, so streamed reads (`iterate`) always prepare their own.
- */
-export function withStatementCache(
-  sqlite: BetterSqlite3.Database,
-  stats: QueryStats = { statements: 0, compiles: 0 },
-): SqliteDatabase {
-  type Cached = ReturnType<SqliteDatabase['prepare']>;
-  const cache = new Map<string, Cached>();
-  const wrap = (sql: string, stmt: BetterSqlite3.Statement): Cached => ({
-    reader: stmt.reader,
-    // better-sqlite3 binds an array's elements as the anonymous parameters.
-    all: stmt.reader ? rowsOf(stmt, stats) : (parameters: ReadonlyArray<unknown>) => stmt.all(parameters as unknown[]),
-    run: (parameters: ReadonlyArray<unknown>) => {
-      stats.statements++;
-      return stmt.run(parameters as unknown[]);
-    },
-    iterate: (parameters: ReadonlyArray<unknown>) => {
-      stats.statements++;
-      return sqlite.prepare(sql).iterate(parameters as unknown[]);
-    },
-  });
-  return {
-    close: () => sqlite.close(),
-    prepare(sql: string) {
-      let cached = cache.get(sql);
-      if (!cached) {
-        cached = wrap(sql, sqlite.prepare(sql));
-        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-        cache.set(sql, cached);
-      }
-      return cached;
-    },
-  };
-}
 
 /** Opens a better-sqlite3 connection with the house pragmas. */
 export function openSqlite(file: string, options: OpenOptions = {}): BetterSqlite3.Database {

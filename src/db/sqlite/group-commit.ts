@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import type { CommitStats } from '../engine.js';
 import type { WriterTurn } from './writer-turn.js';
 
 /**
@@ -21,22 +22,6 @@ import type { WriterTurn } from './writer-turn.js';
  * process's writer turn (writer-turn.ts) from before its BEGIN until its COMMIT: `ready` waits
  * for it without blocking the thread.
  */
-export interface CommitStats {
-  /** Durable COMMITs of batches so far. */
-  batches: number;
-  /** Transactions (savepoints) those batches held. */
-  transactions: number;
-  /** Seconds spent in COMMIT (writing the batch's pages to the WAL, then the disk's sync), summed. */
-  commitSeconds: number;
-  /**
-   * Seconds the transactions held the writer, from their savepoint to its release or rollback
-   * (their statements and the JavaScript between them), summed. With `commitSeconds`, how busy
-   * the one writer is: a write path cannot go faster than one transaction per (held + commit)
-   * share, however many cores serve the rest.
-   */
-  transactionSeconds: number;
-}
-
 export class Batch {
   size = 0;
   /**
