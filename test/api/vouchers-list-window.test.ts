@@ -40,8 +40,14 @@ describe('GET /v1/vouchers: filters checked in the bounded window', () => {
     await post('/v1/vouchers/BOOT-1', { discount: percentDiscount, category: 'Footwear' }); // 3
     await post('/v1/vouchers/PLAIN-1', { discount: percentDiscount }); // 4
     await post('/v1/vouchers/HAT-1', { discount: percentDiscount, category: 'Hats' }); // 5
-    clubId = (await post('/v1/loyalties', loyaltyCampaign('Club'))).id; // 6
+    // The card's code is CARD and four digits: a random code could start with B or H and match a filter meant for others.
+    const cardCodes = { pattern: 'CARD####', charset: '0123456789' };
+    const club = loyaltyCampaign('Club', {
+      voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 }, code_config: cardCodes },
+    });
+    clubId = (await post('/v1/loyalties', club)).id; // 6
     card = (await post(`/v1/loyalties/${clubId}/members`, { customer: { source_id: 'alice' } })).code; // 7
+    assert.match(card, /^CARD\d{4}$/);
     footwearId = (await server.request('GET', '/v1/vouchers/BOOT-1')).body.category_id;
     clock.advance(MINUTE); // 8
     await server.request('PUT', '/v1/vouchers/SHOE-1', { body: { metadata: { a: 1 } } });
