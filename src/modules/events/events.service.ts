@@ -65,13 +65,10 @@ function eventRow(event: CustomerEventInput) {
 
 /**
  * Writes a customer event inside the caller's transaction, so the event exists exactly when
- * its cause does: if the transaction rolls back, so does the event. Returns the event as the
- * activity feed shows it.
+ * its cause does: if the transaction rolls back, so does the event.
  */
-export async function emit(trx: Tx, event: CustomerEventInput): Promise<CustomerActivity> {
-  const row = eventRow(event);
-  await repo.insertEvent(trx, row);
-  return presentEvent({ ...row, seq: 0 });
+export async function emit(trx: Tx, event: CustomerEventInput): Promise<void> {
+  await repo.insertEvent(trx, eventRow(event));
 }
 
 /** Writes many events in one statement (a sweep's batch), in the caller's transaction, in the order given. */

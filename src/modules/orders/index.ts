@@ -6,12 +6,12 @@ export { onOrderStatusChanged } from './order-status.seam.js';
 export type { OrderItemObject, OrderObject } from './orders.presenter.js';
 export { type CreateOrderBody, createOrderSchema } from './orders.schemas.js';
 export {
-  API_UPSERT,
   createOrder,
   findOrderObject,
   type OrderContext,
+  type PendingOrder,
   previewOrder,
-  upsertOrder,
+  stageOrder,
 } from './orders.service.js';
 // Verbs that are one repository call, exported under the name callers use (no forwarding service).
 export { unlinkCustomer as unlinkCustomerFromOrders } from './orders-erasure.repository.js';

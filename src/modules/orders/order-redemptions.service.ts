@@ -1,7 +1,9 @@
 import type { Db, Tx } from '../../db/engine.js';
 import { newId } from '../../lib/ids.js';
 import type { ItemContent } from './order-draft.service.js';
+import { emitOrderEvents } from './order-effects.service.js';
 import * as repo from './orders.repository.js';
+import type { PendingOrder } from './orders.service.js';
 
 /** What a redemption changed on its order (redemptions, inside their transaction). */
 export interface OrderRedemptionChange {
@@ -29,12 +31,57 @@ export interface OrderRedemptionChange {
   at: string;
 }
 
+/** The lines of the units a UNIT discount added, placed after the order's first `first` lines. */
+const addedLines = (orderId: string, first: number, added: OrderRedemptionChange['added']): repo.OrderItemRow[] =>
+  added.map((item, i) => ({
+    source_id: null,
+    initial_quantity: null,
+    initial_amount: null,
+    product: null,
+    sku: null,
+    metadata: null,
+    ...item,
+    related_object: item.sku_id ? 'sku' : 'product',
+    order_id: orderId,
+    position: first + i,
+    id: newId('ordli_'),
+  }));
+
+/**
+ * A pending new order (stageOrder) inserted once, as the redemption leaves it: its figures,
+ * its items' discounts, the added units' lines and its `redemptions` map; then the events its
+ * insert causes, embedding the order as it was sent (as upsertOrder's do).
+ */
+async function insertRedeemedOrder(trx: Tx, pending: PendingOrder, change: OrderRedemptionChange): Promise<void> {
+  const { row, items, order, ctx } = pending;
+  await repo.insertRedeemedOrder(trx, {
+    ...row,
+    amount: change.amount,
+    discount_amount: change.discount_amount,
+    items_discount_amount: change.items_discount_amount,
+    redemptions: JSON.stringify(change.redemptions),
+    updated_at: change.at,
+  });
+  const figures = new Map(change.items.map(({ position, ...changed }) => [position, changed]));
+  await repo.insertOrderItemRows(trx, [
+    ...items.map((item) => ({ ...item, ...figures.get(item.position) })),
+    ...addedLines(row.id, items.length, change.added),
+  ]);
+  await emitOrderEvents(trx, ctx, { created: true, statusChanged: true }, order);
+}
+
 /**
  * Records a redemption on its order: the cumulative discounts and the `redemptions` map
  * (the reference's Order object), in the redemption's transaction. The order's CHECKs keep the discounts within
- * the amounts.
+ * the amounts. A pending new order (stageOrder) is inserted so, not updated.
  */
-export async function recordOrderRedemption(trx: Tx, orderId: string, change: OrderRedemptionChange): Promise<void> {
+export async function recordOrderRedemption(
+  trx: Tx,
+  orderId: string,
+  change: OrderRedemptionChange,
+  pending: PendingOrder | null = null,
+): Promise<void> {
+  if (pending) return insertRedeemedOrder(trx, pending, change);
   await repo.updateOrder(trx, orderId, {
     amount: change.amount,
     discount_amount: change.discount_amount,
@@ -44,25 +91,5 @@ export async function recordOrderRedemption(trx: Tx, orderId: string, change: Or
   });
   for (const { position, ...figures } of change.items) await repo.updateItemFigures(trx, orderId, position, figures);
   if (change.added.length === 0) return;
-  const first = await repo.countItems(trx, orderId);
-  const blank = {
-    source_id: null,
-    related_object: null,
-    initial_quantity: null,
-    initial_amount: null,
-    product: null,
-    sku: null,
-    metadata: null,
-  };
-  await repo.insertOrderItemRows(
-    trx,
-    change.added.map((item, i) => ({
-      ...blank,
-      ...item,
-      related_object: item.sku_id ? 'sku' : 'product',
-      order_id: orderId,
-      position: first + i,
-      id: newId('ordli_'),
-    })),
-  );
+  await repo.insertOrderItemRows(trx, addedLines(orderId, await repo.countItems(trx, orderId), change.added));
 }

@@ -65,6 +65,11 @@ export async function insertOrder(db: Db, row: FullOrderRow): Promise<OrderRow> 
   return asStored(row, (inserted as { seq: number }).seq);
 }
 
+/** Inserts a new order that a redemption writes once, its `redemptions` map included. */
+export async function insertRedeemedOrder(db: Db, row: FullOrderRow & Pick<OrderRow, 'redemptions'>): Promise<void> {
+  await insertRow(db, row, columnsShape(row));
+}
+
 // On the redemption path: compiled once per set of columns (docs/performance.md "Hot paths").
 const updateRow = queryTemplate<OrderPatch & { id: string }, OrderRow>((db, param, columns) =>
   db

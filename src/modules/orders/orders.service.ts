@@ -1,17 +1,15 @@
 import type { Deps } from '../../app/deps.js';
 import type { Actor } from '../../lib/actor.js';
 import { isoNow } from '../../lib/clock.js';
-import { duplicateFound, notFound } from '../../lib/errors.js';
+import { notFound } from '../../lib/errors.js';
 import { timeOrderedId } from '../../lib/ids.js';
 import {
   API_UPSERT,
-  contentOf,
   customerContext,
   draftOrder,
   itemRows,
   PREVIEW_UPSERTS,
   STORE_UPSERTS,
-  type OrderColumns,
   type OrderContext,
   type OrderDraft,
   type StoredOrder,
@@ -27,6 +25,7 @@ import {
   moveOrderInSummary,
 } from './order-effects.service.js';
 import { presentOrder, type OrderObject } from './orders.presenter.js';
+import { changesOf } from './order-changes.service.js';
 import { loadOrder, lockedOrder, namedOrder, namedOrderRow } from './stored-order.service.js';
 import * as repo from './orders.repository.js';
 import type { CreateOrderBody, UpdateOrderBody } from './orders.schemas.js';
@@ -45,34 +44,6 @@ export interface OrderUpsertResult {
 }
 
 const present = (stored: StoredOrder): OrderObject => presentOrder(stored.row, stored.items);
-
-/** The columns of the draft that differ from the stored row's. */
-function changedColumns(row: repo.OrderRow, columns: OrderColumns): Partial<OrderColumns> {
-  const entries = Object.entries(columns).filter(([key, value]) => row[key as keyof OrderColumns] !== value);
-  return Object.fromEntries(entries) as Partial<OrderColumns>;
-}
-
-const sameItems = (stored: StoredOrder, draft: OrderDraft): boolean =>
-  draft.items === undefined || JSON.stringify(stored.items.map(contentOf)) === JSON.stringify(draft.items);
-
-async function assertSourceIdFree(trx: Db, selfId: string, sourceId: string | null | undefined): Promise<void> {
-  if (sourceId == null) return;
-  const holder = await repo.findOrderBySourceId(trx, sourceId);
-  if (holder && holder.id !== selfId) throw duplicateFound('order', 'source_id', sourceId);
-}
-
-/** What a body changes on a stored order (checked, not written); undefined when nothing. */
-async function changesOf(
-  db: Db,
-  stored: StoredOrder,
-  draft: OrderDraft,
-): Promise<{ patch: Partial<OrderColumns>; itemsChanged: boolean } | undefined> {
-  const patch = changedColumns(stored.row, draft.columns);
-  const itemsChanged = !sameItems(stored, draft);
-  if (Object.keys(patch).length === 0 && !itemsChanged) return undefined;
-  await assertSourceIdFree(db, stored.row.id, patch.source_id);
-  return { patch, itemsChanged };
-}
 
 /** The order after the change, or undefined when the body changed nothing. */
 async function writeChanges(
@@ -145,7 +116,15 @@ async function insertNew(
   input: CreateOrderBody,
   options: UpsertOptions,
 ): Promise<StoredChange> {
-  const draft = await draftOrder(trx, ctx, undefined, input, options, STORE_UPSERTS);
+  return insertDrafted(trx, ctx, await draftOrder(trx, ctx, undefined, input, options, STORE_UPSERTS), options);
+}
+
+async function insertDrafted(
+  trx: Tx,
+  ctx: OrderContext,
+  draft: OrderDraft,
+  options: UpsertOptions,
+): Promise<StoredChange> {
   const id = timeOrderedId('ord_', ctx.at);
   const paid = draft.columns.status === 'PAID';
   // A new customer planned by the draft counts this order in its insert: nothing to move after.
@@ -255,6 +234,47 @@ const contextOf = (deps: WriteDeps, actor: Actor): OrderContext => ({
   at: isoNow(deps.clock),
   seams: deps.seams,
 });
+
+/**
+ * A new order a redemption names, drafted in the redemption's transaction but not inserted
+ * yet: the redemption inserts it once, with its discounts and `redemptions`
+ * (recordOrderRedemption), where an insert and then an update of the row and its items would
+ * write it twice (and move its four updated_at index entries). Only an order whose insert
+ * moves nothing else waits: one its customer's summary does not count (so not PAID: no
+ * paid-order seam fires) and that plans no new customer.
+ */
+export interface PendingOrder {
+  row: repo.FullOrderRow;
+  items: repo.OrderItemRow[];
+  /** The order as upsertOrder would answer it, before the redemption: what its events embed. */
+  order: OrderObject;
+  ctx: OrderContext;
+}
+
+/**
+ * upsertOrder (API_UPSERT) for a redemption: the same order, except that a new one that can
+ * wait is drafted only (`pending`) and written by the redemption's recordOrderRedemption.
+ */
+export async function stageOrder(
+  trx: Tx,
+  ctx: OrderContext,
+  input: CreateOrderBody,
+): Promise<OrderUpsertResult & { pending: PendingOrder | null }> {
+  const named = await namedOrderRow(trx, input);
+  if (named) {
+    const change = await applyUpdate(trx, ctx, await lockedOrder(trx, named), input, API_UPSERT);
+    return { ...(await announce(trx, ctx, change, API_UPSERT)), pending: null };
+  }
+  const draft = await draftOrder(trx, ctx, undefined, input, API_UPSERT, STORE_UPSERTS);
+  if (draft.newCustomer || countedInNew(draft.columns)) {
+    const change = await insertDrafted(trx, ctx, draft, API_UPSERT);
+    return { ...(await announce(trx, ctx, change, API_UPSERT)), pending: null };
+  }
+  const row = newRow(ctx, timeOrderedId('ord_', ctx.at), draft);
+  const items = itemRows(row.id, draft.items ?? []);
+  const order = present({ row: withTotal(row), items });
+  return { order, created: true, changed: true, pending: { row, items, order, ctx } };
+}
 
 /** POST /v1/orders. */
 export async function createOrder(deps: WriteDeps, actor: Actor, input: CreateOrderBody): Promise<OrderObject> {

@@ -4,9 +4,9 @@ import type { Seams } from '../../../lib/seams.js';
 import {
   type OrderObject,
   type CreateOrderBody,
-  API_UPSERT,
+  type PendingOrder,
   previewOrder,
-  upsertOrder,
+  stageOrder,
   type OrderContext,
 } from '../../orders/index.js';
 import { customerOf, previewedCustomerOf, type Customer } from './redemption-customer.service.js';
@@ -34,14 +34,18 @@ export interface PipelineContext {
 export interface PlanSubjects<D extends Db> {
   customer: (db: D, ctx: PipelineContext, body: StackableBody) => Promise<Customer | null>;
   /** The order; `ctx.customer` is the request's, which the order may name by id. */
-  order: (db: D, ctx: OrderContext, input: CreateOrderBody) => Promise<{ order: OrderObject; created: boolean }>;
+  order: (
+    db: D,
+    ctx: OrderContext,
+    input: CreateOrderBody,
+  ) => Promise<{ order: OrderObject; created: boolean; pending?: PendingOrder | null }>;
 }
 
-/** Stored: the customer and order are upserted, so only a transaction can plan with these. */
-export const STORED: PlanSubjects<Tx> = {
-  customer: customerOf,
-  order: (db, ctx, input) => upsertOrder(db, ctx, input, API_UPSERT),
-};
+/**
+ * Stored: the customer and order are upserted, so only a transaction can plan with these. A
+ * new order is left pending (stageOrder) for the write stage to insert once, redeemed.
+ */
+export const STORED: PlanSubjects<Tx> = { customer: customerOf, order: stageOrder };
 /** Previewed: reads alone, inside a transaction or outside one. */
 export const PREVIEWED: PlanSubjects<Db> = { customer: previewedCustomerOf, order: previewOrder };
 
@@ -52,15 +56,15 @@ async function orderOf<D extends Db>(
   customer: Customer | null,
   subjects: PlanSubjects<D>,
 ) {
-  if (!body.order) return { order: null, created: false };
+  if (!body.order) return { order: null, created: false, pending: null };
   // The order belongs to the redeeming customer unless it names its own.
   const input = body.order.customer || !customer ? body.order : { ...body.order, customer: { id: customer.id } };
-  const { order, created } = await subjects.order(
+  const { order, created, pending } = await subjects.order(
     trx,
     { actor: ctx.actor, at: ctx.at, seams: ctx.seams, ...(customer ? { customer } : {}) },
     input,
   );
-  return { order, created };
+  return { order, created, pending: pending ?? null };
 }
 
 /** The request's customer and order, resolved once for every plan made against them. */
@@ -68,6 +72,8 @@ export interface PlanBasis {
   customer: Customer | null;
   order: OrderObject | null;
   orderCreated: boolean;
+  /** A new order the redemption's write stage inserts (STORED only). */
+  pendingOrder: PendingOrder | null;
 }
 
 /**
@@ -81,6 +87,6 @@ export async function planBasisOf<D extends Db>(
   subjects: PlanSubjects<D>,
 ): Promise<PlanBasis> {
   const customer = await subjects.customer(trx, ctx, body);
-  const { order, created } = await orderOf(trx, ctx, body, customer, subjects);
-  return { customer, order, orderCreated: created };
+  const { order, created, pending } = await orderOf(trx, ctx, body, customer, subjects);
+  return { customer, order, orderCreated: created, pendingOrder: pending };
 }

@@ -8,7 +8,7 @@ import {
 import { noEffectSkips, selectStack, type SkipKey, type StackingRules } from '../../../engine/stacking/index.js';
 import { AppError, invalidPayload } from '../../../lib/errors.js';
 import type { Customer } from './redemption-customer.service.js';
-import type { OrderObject } from '../../orders/index.js';
+import type { OrderObject, PendingOrder } from '../../orders/index.js';
 import { discountOrderOf, unchangedFigures } from './calculated-order.rules.js';
 import { failure, type Failure } from './redeemable-check.rules.js';
 import { categoryOf, type LoadedRedeemable } from './redeemable-load.service.js';
@@ -33,6 +33,8 @@ export interface Plan {
   order: OrderObject | null;
   /** The request created the order (a validation answers it without an id: nothing is kept). */
   orderCreated: boolean;
+  /** The new order the write stage inserts, redeemed (PlanBasis). */
+  pendingOrder: PendingOrder | null;
   applied: AppliedRedeemable[];
   inapplicable: { loaded: LoadedRedeemable; failure: Failure }[];
   skipped: { loaded: LoadedRedeemable; key: SkipKey }[];
@@ -65,13 +67,13 @@ function compute(
 }
 
 /** Stack (the stacking rules) and compute (the engine) over what was checked. */
-function stackOf(ctx: PipelineContext, { customer, order, orderCreated }: PlanBasis, checked: Checked[]): Plan {
+function stackOf(ctx: PipelineContext, basis: PlanBasis, checked: Checked[]): Plan {
   const inapplicable = checked.flatMap((c) => ('failure' in c ? [c] : []));
   const valid = checked.flatMap((c) =>
     'rules' in c ? [{ ...c, index: c.loaded.index, category: categoryOf(c.loaded) }] : [],
   );
   const selection = selectStack(valid, ctx.rules);
-  const computed = compute(order, selection.applied, ctx.rules);
+  const computed = compute(basis.order, selection.applied, ctx.rules);
   // What changed nothing is skipped or kept by the no-effect rule; the order is the same either way.
   const noEffect = new Set(
     noEffectSkips(
@@ -89,7 +91,7 @@ function stackOf(ctx: PipelineContext, { customer, order, orderCreated }: PlanBa
     ...[...noEffect].map((loaded) => ({ loaded, key: 'no_effect' as const })),
   ].sort((a, b) => a.loaded.index - b.loaded.index);
   const applied = computed.applied.filter((a) => !noEffect.has(a.loaded));
-  return { customer, order, orderCreated, applied, inapplicable, skipped, final: computed.final };
+  return { ...basis, applied, inapplicable, skipped, final: computed.final };
 }
 
 /** The whole plan of a request: STORED subjects need a transaction, PREVIEWED ones any handle (planBasisOf). */

@@ -182,8 +182,15 @@ function redemptionsMap(plan: Plan, parentId: string | null, childIds: string[],
   return { ...previous, [childIds[0] as string]: entry };
 }
 
+/**
+ * The order as the redemption leaves it: its discounts and `redemptions` map, in one update of
+ * a stored order, or in the insert of a new one (pending, with the events that insert causes).
+ * Written before the redeemables' spending, where a new order's insert and events were.
+ */
 async function writeOrder(trx: Tx, plan: Plan, redemptions: Record<string, unknown>, at: string): Promise<void> {
-  if (!plan.order || !plan.final) return;
+  if (!plan.order) return;
+  // A plan with an order always has its figures after the stack (compute); without them a pending order would be lost.
+  if (!plan.final) throw new Error(`the plan of order ${plan.order.id} has no figures`);
   const storedCount = plan.order.items.length;
   const items = plan.final.items.slice(0, storedCount).flatMap((item, position) => {
     const stored = plan.order!.items[position]!;
@@ -204,7 +211,7 @@ async function writeOrder(trx: Tx, plan: Plan, redemptions: Record<string, unkno
     discount_amount: item.discount_amount,
     discount_quantity: item.discount_quantity,
   }));
-  await recordOrderRedemption(trx, plan.order.id, {
+  const change = {
     amount: plan.final.amount,
     discount_amount: plan.final.discount_amount,
     items_discount_amount: plan.final.items_discount_amount,
@@ -212,7 +219,8 @@ async function writeOrder(trx: Tx, plan: Plan, redemptions: Record<string, unkno
     added,
     redemptions,
     at,
-  });
+  };
+  await recordOrderRedemption(trx, plan.order.id, change, plan.pendingOrder);
 }
 
 /**
@@ -231,6 +239,7 @@ export async function writeRedemption(
   const parentId = single && plan.applied.length === 1 ? null : timeOrderedId('r_', ctx.at);
   const childIds = plan.applied.map(() => timeOrderedId('r_', ctx.at));
   const redemptions = redemptionsMap(plan, parentId, childIds, ctx.at);
+  await writeOrder(trx, plan, redemptions, ctx.at);
   const children: RedemptionRow[] = [];
   for (const [i, applied] of plan.applied.entries()) {
     const id = childIds[i] as string;
@@ -252,7 +261,6 @@ export async function writeRedemption(
     trx,
     [...(parent ? [parent] : []), ...children].map(({ seq: _seq, ...row }) => row),
   );
-  await writeOrder(trx, plan, redemptions, ctx.at);
   const announced = children.map((row, i) => ({
     row,
     redemption: presentWrittenRedemption(row, snapshotOf(row)),
