@@ -21,23 +21,32 @@ const WRITER_SLOT = 1;
  *
  * On SQLite only: PostgreSQL's servers already write side by side. The thread starts at the
  * first operation (a server that never redeems nor takes an order never loads it); until it
- * answers, and if it ever stops, operations run on the main thread as before. Its group
+ * answers, operations run on the main thread as before. A thread that stops (a crash) fails
+ * the operations it held (500: they may or may not have committed, as with any crash; an
+ * Idempotency-Key retry tells) and is started again at the first operation `restartAfterMs`
+ * later (a thread that keeps failing costs a start a minute, not one a request); meanwhile
+ * operations run on the main thread. Its group
  * commit's figures count as the engine's (/metrics, and the job runner's look at whether the
  * API writes).
  */
-export function useWriterThread(deps: Deps, logLevel: LogLevel): void {
+export function useWriterThread(
+  deps: Deps,
+  logLevel: LogLevel,
+  { restartAfterMs = 60_000 }: { restartAfterMs?: number } = {},
+): WriterThread | null {
   // PostgreSQL has many writers already: its servers' transactions run side by side.
-  if (!('sqlite' in deps.engine)) return;
+  if (!('sqlite' in deps.engine)) return null;
   const engine = sqliteEngineOf(deps.engine);
-  const thread = new WriterThread(deps, engine, logLevel);
+  const thread = new WriterThread(deps, engine, logLevel, restartAfterMs);
   deps.writes = { run: (operation, args) => thread.run(operation, args) };
   engine.addCommitFigures(() => thread.commits);
   const stats = engine.stats.bind(engine);
   engine.stats = () => ({ ...stats(), writerThread: { up: thread.up, operations: thread.operations } });
   deps.onClose.push(() => thread.stop());
+  return thread;
 }
 
-class WriterThread {
+export class WriterThread {
   /** The thread's group commit, as its last answer reported it. */
   readonly commits: CommitStats = { batches: 0, transactions: 0, commitSeconds: 0, transactionSeconds: 0 };
   private readonly here: WholeWrites;
@@ -48,11 +57,14 @@ class WriterThread {
   operations = 0;
   private stopping = false;
   private lastId = 0;
+  /** When a thread that stopped may be started again (ms since the epoch). */
+  private startsAfter = 0;
 
   constructor(
     private readonly deps: Deps,
     readonly engine: SqliteEngine,
     private readonly logLevel: LogLevel,
+    private readonly restartAfterMs: number,
   ) {
     this.here = deps.writes;
   }
@@ -61,8 +73,18 @@ class WriterThread {
     return this.ready;
   }
 
+  /** Operations sent to the thread and not answered yet. */
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
+  /** The thread itself, once started (what a test ends abruptly, as a crash would). */
+  get thread(): Worker | null {
+    return this.worker;
+  }
+
   run(operation: string, args: unknown[]): Promise<string> {
-    if (!this.worker && !this.stopping) this.start();
+    if (!this.worker && !this.stopping && Date.now() >= this.startsAfter) this.start();
     return this.ready ? this.inThread(operation, args) : this.here.run(operation, args);
   }
 
@@ -107,10 +129,15 @@ class WriterThread {
 
   private exited(code: number): void {
     this.ready = false;
+    this.worker = null;
+    this.startsAfter = Date.now() + this.restartAfterMs;
     // A thread that ended mid-batch must not leave the process's writer turn taken.
     abandonTurn(this.engine.writerTurn, WRITER_SLOT);
     if (!this.stopping)
-      this.deps.log.error('writer thread stopped; writes run on the main thread', undefined, { code });
+      this.deps.log.error('writer thread stopped; writes run on the main thread until it starts again', undefined, {
+        code,
+        restart_after_ms: this.restartAfterMs,
+      });
     const error = { internal: { message: `stopped (exit code ${code}) before answering` } };
     for (const [id, resolve] of this.pending) resolve({ id, error });
     this.pending.clear();
