@@ -3,7 +3,8 @@
  * the transaction of its own change; other modules subscribe to it at composition, through the
  * registry every Deps carries. The firing module never imports its subscribers (so no import
  * cycle), and a subscriber's writes commit or roll back with the change that fired it: a
- * subscriber that throws fails that change.
+ * subscriber that throws fails that change. The same registry carries questions (below): a
+ * read one module answers for another that may not import it.
  *
  * `Trx` is the transaction type the seam hands to subscribers (lib knows no database types).
  */
@@ -19,8 +20,26 @@ export type Subscriber<Trx, Payload> = (trx: Trx, payload: Payload) => Promise<v
 
 type AnySubscriber = Subscriber<unknown, unknown>;
 
+/**
+ * A question a module asks of another that it may not import (a read, answered by one module
+ * wired at composition, like a seam's subscribers): the events module asks the redemptions
+ * module for the records its redemption events name. `Db` is the handle the answer reads with.
+ */
+export interface QuestionKey<Db, Ask, Answer> {
+  readonly name: string;
+  /** Carries the types only; never set. */
+  readonly types?: (db: Db, ask: Ask) => Answer;
+}
+
+export const question = <Db, Ask, Answer>(name: string): QuestionKey<Db, Ask, Answer> => ({ name });
+
+export type Answerer<Db, Ask, Answer> = (db: Db, ask: Ask) => Promise<Answer>;
+
+type AnyAnswerer = Answerer<unknown, unknown, unknown>;
+
 export class Seams {
   private readonly subscribers = new Map<SeamKey<unknown, unknown>, AnySubscriber[]>();
+  private readonly answerers = new Map<QuestionKey<unknown, unknown, unknown>, AnyAnswerer>();
   private loading: Promise<void> = Promise.resolve();
 
   /**
@@ -44,6 +63,19 @@ export class Seams {
       const at = list.indexOf(subscriber as AnySubscriber);
       if (at >= 0) list.splice(at, 1);
     };
+  }
+
+  /** Makes `answerer` the one that answers the question. */
+  answer<Db, Ask, Answer>(key: QuestionKey<Db, Ask, Answer>, answerer: Answerer<Db, Ask, Answer>): void {
+    this.answerers.set(key as QuestionKey<unknown, unknown, unknown>, answerer as AnyAnswerer);
+  }
+
+  /** The answer to the question (once the answering modules are loaded); a question nobody answers is a defect. */
+  async ask<Db, Ask, Answer>(key: QuestionKey<Db, Ask, Answer>, db: Db, ask: Ask): Promise<Answer> {
+    await this.loading;
+    const answerer = this.answerers.get(key as QuestionKey<unknown, unknown, unknown>);
+    if (!answerer) throw new Error(`no module answers ${key.name}`);
+    return (await answerer(db, ask)) as Answer;
   }
 
   /** Calls every subscriber of the seam in the order they subscribed, one after another (after the loading ones are in). */

@@ -15,6 +15,8 @@ export const seamSubscriptions: readonly SubscriptionLoader[] = [
   () => import('../modules/segments/segments.subscriptions.js').then((m) => m.subscribeSegments),
   // Stacking rules: a category they name is not deleted.
   () => import('../modules/stacking-rules/stacking-rules.subscriptions.js').then((m) => m.subscribeStackingRules),
+  // Redemptions: the records their customer events name (the feed rebuilds those events' data).
+  () => import('../modules/redemptions/redemptions.subscriptions.js').then((m) => m.subscribeRedemptions),
   // Webhooks: the changes a webhook subscribes to, written to its outbox in the change's transaction.
   () => import('../modules/webhooks/webhooks.subscriptions.js').then((m) => m.subscribeWebhooks),
 ];

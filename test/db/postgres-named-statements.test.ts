@@ -222,7 +222,8 @@ describe("a redemption's statements through the real app", { skip: found.skip },
         const more = p.runs - (warm[i]?.runs ?? 0);
         return more > 0 && more % 3 === 0;
       });
-      assert.ok(ranEachTime.length >= 15, `${ranEachTime.length} statements ran again, prepared once`);
+      // The statements every such redemption runs: 14 since its new order is inserted once (no update after).
+      assert.ok(ranEachTime.length >= 14, `${ranEachTime.length} statements ran again, prepared once`);
     } finally {
       await app.close();
     }

@@ -64,11 +64,11 @@ async function customerIdOf(deps: ReadDeps, ref: string): Promise<string> {
 }
 
 /** GET /v1/customers/{id or source_id}/activity (the reference's "List Customer Activity"). */
-export async function listCustomerActivity(deps: ReadDeps, ref: string, query: ActivityQuery) {
+export async function listCustomerActivity(deps: Pick<Deps, 'db' | 'seams'>, ref: string, query: ActivityQuery) {
   return listCustomerEvents(deps, await customerIdOf(deps, ref), query);
 }
 
 /** GET /v1/customers/{id or source_id}/activities (deprecated; the SDK's `customers.listActivities`): the same page with `total`. */
-export async function listCustomerActivities(deps: ReadDeps, ref: string, query: ActivityQuery) {
+export async function listCustomerActivities(deps: Pick<Deps, 'db' | 'seams'>, ref: string, query: ActivityQuery) {
   return listCustomerEventsWithTotal(deps, await customerIdOf(deps, ref), query);
 }

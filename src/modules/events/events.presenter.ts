@@ -19,10 +19,11 @@ export function eventSourceOf(row: Pick<CustomerEventRow, 'channel' | 'api_key_n
   return { channel: row.channel, api_key: { name: row.api_key_name ?? '', app_id: row.api_key_app_id } };
 }
 
-export const presentEvent = (row: CustomerEventRow): CustomerActivity => ({
+/** `data`: a redemption event's data, read from its record (redemption-events.seam.ts); else the row's own. */
+export const presentEvent = (row: CustomerEventRow, data?: Record<string, unknown>): CustomerActivity => ({
   id: row.id,
   type: row.type,
-  data: { data: JSON.parse(row.data) as Record<string, unknown>, event_source: eventSourceOf(row) },
+  data: { data: data ?? (JSON.parse(row.data) as Record<string, unknown>), event_source: eventSourceOf(row) },
   created_at: row.created_at,
   group_id: row.group_id,
 });

@@ -16,13 +16,20 @@ import {
 import * as repo from './events.repository.js';
 import { presentEvent, type CustomerActivity } from './events.presenter.js';
 import type { ActivityQuery } from './events.schemas.js';
+import { REDEMPTION_EVENT_DATA } from './redemption-events.seam.js';
+
+type ReadDeps = Pick<Deps, 'db' | 'seams'>;
 
 /** A customer event, as the change that causes it describes it. */
 export interface CustomerEventInput {
   type: CustomerEventType;
   customer_id: string;
-  /** The event's data.data: the customer and the related objects, as the API shows them. */
-  data: Record<string, unknown>;
+  /**
+   * The event's data.data: the customer and the related objects, as the API shows them; or,
+   * for a redemption event, the id of the record it is (redemption-events.seam.ts): the data is
+   * that record as written, not copied.
+   */
+  data: Record<string, unknown> | { redemption_id: string };
   /** Who caused it: gives data.event_source and group_id (the request id). */
   actor: Actor;
   /** When the change happened (the time the cause stored). */
@@ -54,7 +61,9 @@ function eventRow(event: CustomerEventInput) {
     category: event.category ?? defaultCategoryOf(event.type),
     campaign_id: event.campaign?.id ?? null,
     campaign_type: event.campaign?.type ?? null,
-    data: stringifyJson(event.data),
+    ...('redemption_id' in event.data
+      ? { data: '{}', redemption_id: event.data.redemption_id as string }
+      : { data: stringifyJson(event.data), redemption_id: null }),
     channel: event.actor.channel,
     api_key_name: event.actor.api_key?.name ?? null,
     api_key_app_id: event.actor.api_key?.app_id ?? null,
@@ -76,6 +85,13 @@ export async function emitMany(trx: Tx, events: CustomerEventInput[]): Promise<v
   await repo.insertEvents(trx, events.map(eventRow));
 }
 
+/** Events as the feed shows them, a redemption event's data read from its record (one question for the page). */
+async function presentEvents(deps: ReadDeps, rows: repo.CustomerEventRow[]): Promise<CustomerActivity[]> {
+  const ids = rows.flatMap((row) => (row.redemption_id === null ? [] : [row.redemption_id]));
+  const records = ids.length === 0 ? undefined : await deps.seams.ask(REDEMPTION_EVENT_DATA, deps.db, ids);
+  return rows.map((row) => presentEvent(row, row.redemption_id === null ? undefined : records?.get(row.redemption_id)));
+}
+
 /** The filters of an activity query, for the repository. */
 const filtersOf = (customerId: string, query: ActivityQuery) => ({
   customerId,
@@ -91,7 +107,7 @@ const filtersOf = (customerId: string, query: ActivityQuery) => ({
  * One page of a customer's activity (the reference's "List Customer Activity"). The customer is resolved by the caller.
  * `starting_after_id` must name an event of this customer.
  */
-export async function listCustomerEvents(deps: Pick<Deps, 'db'>, customerId: string, query: ActivityQuery) {
+export async function listCustomerEvents(deps: ReadDeps, customerId: string, query: ActivityQuery) {
   const direction = query.order?.direction ?? 'desc';
   let after: repo.FeedPosition | undefined;
   if (query.starting_after_id !== undefined) {
@@ -109,7 +125,7 @@ export async function listCustomerEvents(deps: Pick<Deps, 'db'>, customerId: str
     after,
   });
   const hasMore = rows.length > query.limit;
-  const data = rows.slice(0, query.limit).map(presentEvent);
+  const data = await presentEvents(deps, rows.slice(0, query.limit));
   const last = data.at(-1);
   return listEnvelope(
     'data',
@@ -122,7 +138,7 @@ export async function listCustomerEvents(deps: Pick<Deps, 'db'>, customerId: str
  * The deprecated `/activities` forms (docs/deviations.md): the page listCustomerEvents gives,
  * with `total`, how many events the filters match (the deprecated lists' field).
  */
-export async function listCustomerEventsWithTotal(deps: Pick<Deps, 'db'>, customerId: string, query: ActivityQuery) {
+export async function listCustomerEventsWithTotal(deps: ReadDeps, customerId: string, query: ActivityQuery) {
   const { object, data_ref, data, ...more } = await listCustomerEvents(deps, customerId, query);
   const total = await repo.countEvents(deps.db, filtersOf(customerId, query));
   return { object, data_ref, data, total, ...more };

@@ -10,7 +10,7 @@ export interface CustomerEventTable {
   category: 'ACTION' | 'EFFECT';
   campaign_id: string | null;
   campaign_type: string | null;
-  /** JSON: the event's data.data. */
+  /** JSON: the event's data.data ('{}' when it is a redemption record's: redemption_id). */
   data: string;
   channel: 'API' | 'CLIENT_API' | 'INTERNAL' | 'USER_PORTAL';
   api_key_name: string | null;
@@ -18,6 +18,11 @@ export interface CustomerEventTable {
   /** The id of the request that caused the event. */
   group_id: string;
   created_at: string;
+  /**
+   * A redemption event's record (sql/0038): its data is that record as written, rebuilt when
+   * read (EVENT_RECORDS), not a copy.
+   */
+  redemption_id: Generated<string | null>;
 }
 
 export interface EventsTables {

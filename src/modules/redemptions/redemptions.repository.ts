@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Kysely } from 'kysely';
 import { dialectOf } from '../../db/dialect.js';
 
-import { insertTemplate } from '../../db/query-template.js';
+import { insertTemplate, keysTemplate } from '../../db/query-template.js';
 import type { RedemptionRow } from './redemptions.presenter.js';
 import type { RedemptionTable } from './redemptions.table.js';
 import type { Db } from '../../db/engine.js';
@@ -24,6 +24,14 @@ export async function insertRedemptions(db: Db, rows: NewRedemptionRow[]): Promi
     rows.map((row) => ({ ...row, related_redemptions: row.related_redemptions ?? NO_RELATED_REDEMPTIONS })),
   );
 }
+
+// The records a page of customer events names (redemption-events.service.ts): one read, by key.
+const byIds = keysTemplate<string, RedemptionRow>((db, ids) =>
+  db.selectFrom('redemptions').selectAll().where('id', 'in', ids),
+);
+
+/** Records by id, in no order. */
+export const findRedemptionsByIds = (db: Db, ids: readonly string[]): Promise<RedemptionRow[]> => byIds(db, ids);
 
 export const findRedemptionById = (db: Db, id: string): Promise<RedemptionRow | undefined> =>
   db.selectFrom('redemptions').selectAll().where('id', '=', id).executeTakeFirst();

@@ -17,7 +17,7 @@ export type MemberActivityQuery = QueryOf<typeof memberActivityParams>;
  * without a holder has none. A holder with two cards of one program sees both cards' events.
  */
 export async function listMemberActivity(
-  deps: Pick<Deps, 'db'>,
+  deps: Pick<Deps, 'db' | 'seams'>,
   card: { code: string; campaign?: string },
   query: MemberActivityQuery,
 ) {
@@ -32,7 +32,7 @@ export async function listMemberActivity(
  * with `total`, as the SDK's LoyaltiesGetMemberActivitiesResponse reads them.
  */
 export async function listMemberActivities(
-  deps: Pick<Deps, 'db'>,
+  deps: Pick<Deps, 'db' | 'seams'>,
   card: { code: string; campaign?: string },
   query: MemberActivityQuery,
 ) {

@@ -13,12 +13,7 @@ import { failure, isFailureKey, type Failure } from './redeemable-check.rules.js
 import { relatedObjectOf, type LoadedRedeemable } from './redeemable-load.service.js';
 import type { AppliedRedeemable, Plan } from './redemption-plan.service.js';
 import type { Tx } from '../../../db/engine.js';
-import {
-  presentRedemption,
-  presentWrittenRedemption,
-  type RedemptionObject,
-  type RedemptionRow,
-} from '../redemptions.presenter.js';
+import { presentWrittenRedemption, type RedemptionObject, type RedemptionRow } from '../redemptions.presenter.js';
 import { insertRedemptions } from '../redemptions.repository.js';
 import { childRow, parentRow, type RowContext } from './redemption-rows.rules.js';
 import { spendLoyalty, type LoyaltySpend } from './loyalty-spend.service.js';
@@ -94,12 +89,16 @@ const CAMPAIGN_TYPE_OF: Record<string, CampaignType> = {
   LOYALTY_CARD: 'LOYALTY_PROGRAM',
 };
 
-/** A record written, with its answer (presented once: the event and the request's answer share it). */
-type Announced = { row: RedemptionRow; redemption: RedemptionObject; loaded: LoadedRedeemable };
+/** A record written, with the redeemable it records (its event's campaign). */
+type Announced = { row: RedemptionRow; loaded: LoadedRedeemable };
 type RedemptionEvent = 'customer.redemption.succeeded' | 'customer.redemption.failed';
 
+/**
+ * A redemption's event names its record instead of copying it (sql/0038): the feed shows the
+ * record as written, {customer, redemption, voucher, promotion_tier} (redemption-events.service.ts).
+ */
 function eventOf(
-  { row, redemption, loaded }: Announced,
+  { row, loaded }: Announced,
   customer: NonNullable<RowContext['customer']>,
   ctx: RowContext,
   type: RedemptionEvent,
@@ -111,12 +110,7 @@ function eventOf(
     customer_id: customer.id,
     actor: ctx.actor,
     created_at: ctx.at,
-    data: {
-      customer,
-      redemption,
-      ...(redemption.voucher ? { voucher: redemption.voucher } : {}),
-      ...(redemption.promotion_tier ? { promotion_tier: redemption.promotion_tier } : {}),
-    },
+    data: { redemption_id: row.id },
     ...(campaignId ? { campaign: { id: campaignId, type: campaignType ?? null } } : {}),
   };
 }
@@ -261,21 +255,19 @@ export async function writeRedemption(
     trx,
     [...(parent ? [parent] : []), ...children].map(({ seq: _seq, ...row }) => row),
   );
-  const announced = children.map((row, i) => ({
-    row,
-    redemption: presentWrittenRedemption(row, snapshotOf(row)),
-    loaded: plan.applied[i]!.loaded,
-  }));
+  const announced = children.map((row, i) => ({ row, loaded: plan.applied[i]!.loaded }));
   await announce(trx, announced, ctx, 'customer.redemption.succeeded');
+  // Presented once: the seam's subscribers (webhooks) and the request's answer share them.
+  const presented = children.map((row) => presentWrittenRedemption(row, snapshotOf(row)));
   await deps.seams.fire(REDEMPTIONS_SUCCEEDED, trx, {
-    redemptions: announced.map((a) => a.redemption),
+    redemptions: presented,
     customer: ctx.customer,
     actor: ctx.actor,
     at: ctx.at,
   });
   return {
     parent,
-    children: announced.map((a) => a.redemption),
+    children: presented,
     order: parent ? snapshotOf(parent) : snapshotOf(children[0]!),
   };
 }
@@ -289,5 +281,5 @@ export async function writeFailure(
 ): Promise<void> {
   const { seq: _seq, ...insert } = row;
   await insertRedemptions(trx, [insert]);
-  await announce(trx, [{ row, redemption: presentRedemption(row), loaded }], ctx, 'customer.redemption.failed');
+  await announce(trx, [{ row, loaded }], ctx, 'customer.redemption.failed');
 }
