@@ -3,7 +3,14 @@ import { request as httpRequest } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { LIMITS } from '../../src/lib/limits.js';
 import { dbFingerprint } from '../support/db.js';
-import { errorBody, requestIdOf, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
+import {
+  errorBody,
+  internalErrorBody,
+  requestIdOf,
+  startTestServer,
+  type TestResponse,
+  type TestServer,
+} from '../support/server.js';
 import { sqliteOf } from '../support/sqlite.js';
 
 /** `{"a":{"a":...{}}}` nested `depth` levels deep (the outer object counts as one). */
@@ -123,15 +130,7 @@ describe('input limits at the edge', () => {
     const res = await server.request('GET', '/v1/customers/known');
     assert.equal(res.status, 500);
     assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
-    assert.deepEqual(
-      res.body,
-      errorBody(res, {
-        code: 500,
-        key: 'internal_error',
-        message: 'Internal server error',
-        details: 'Unexpected error; see the server log',
-      }),
-    );
+    assert.deepEqual(res.body, internalErrorBody(res));
     assert.ok(
       server.logged.some((line) => line.includes(requestIdOf(res))),
       server.logged.join('\n'),

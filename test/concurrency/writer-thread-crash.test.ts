@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { useWriterThread, type WriterThread } from '../../src/root/writer-thread.js';
 import { sqliteOnly } from '../support/engine.js';
-import { errorBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
+import { internalErrorBody, startTestServer, type TestResponse, type TestServer } from '../support/server.js';
 
 const CLIENTS = 16;
 
@@ -68,16 +68,7 @@ describe(
 
       const failed = responses.filter((res) => res.status !== 200);
       assert.ok(failed.length > 0, 'some requests were in the thread when it ended');
-      for (const res of failed)
-        assert.deepEqual(
-          res.body,
-          errorBody(res, {
-            code: 500,
-            key: 'internal_error',
-            message: 'Internal server error',
-            details: 'Unexpected error; see the server log',
-          }),
-        );
+      for (const res of failed) assert.deepEqual(res.body, internalErrorBody(res));
       assert.ok(
         server.logged.some((line) =>
           line.startsWith('writer thread stopped; writes run on the main thread until it starts again'),

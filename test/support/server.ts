@@ -161,6 +161,15 @@ export function errorBody(
   return { ...fields, request_id: requestIdOf(response) };
 }
 
+/** The whole 500 body of an unexpected error (its cause goes to the server log only). */
+export const internalErrorBody = (response: TestResponse<unknown>) =>
+  errorBody(response, {
+    code: 500,
+    key: 'internal_error',
+    message: 'Internal server error',
+    details: 'Unexpected error; see the server log',
+  });
+
 /** The whole 404 body for an unknown resource. */
 export const notFoundBody = (response: TestResponse<unknown>, resourceType: string, id: string) =>
   errorBody(response, {

@@ -10,13 +10,16 @@ interface Activity {
 }
 
 /**
- * The order a redemption creates is written once, by its write stage, with the redemption's
- * figures (stageOrder, recordOrderRedemption): what it stores, and the events its insert
- * causes, are what an insert followed by the redemption's update used to leave. A new PAID
- * order is inserted before the plan as any upsert does (its paid-order seam may write what
- * the plan reads).
+ * What a stacked redemption writes once (issue 28, nothing twice):
+ * - the order it creates, by its write stage, with the redemption's figures (stageOrder,
+ *   recordOrderRedemption): what it stores, and the events its insert causes, are what an insert
+ *   followed by the redemption's update used to leave. A new PAID order is inserted before the
+ *   plan as any upsert does (its paid-order seam may write what the plan reads);
+ * - its customer events, which name its record instead of copying it (sql/0038): the row holds
+ *   '{}' and the record's id, and the feed shows the record as it was written (the answer's
+ *   redemption), also after a rollback has changed the record since.
  */
-describe("stackable redemptions: the request's new order", () => {
+describe('stackable redemptions: written once', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer();
@@ -41,8 +44,16 @@ describe("stackable redemptions: the request's new order", () => {
     assert.equal(res.status, 200, res.text);
     return res.body;
   };
-  const feed = async (customerId: string): Promise<Activity[]> =>
-    (await get(`/v1/customers/${customerId}/activity?limit=100&order=created_at`)).data;
+  const feed = async (customerId: string, type?: string): Promise<Activity[]> =>
+    (await get(`/v1/customers/${customerId}/activity?limit=100&order=created_at${type ? `&type=${type}` : ''}`)).data;
+  const storedRows = (customerId: string) =>
+    server.deps.db
+      .selectFrom('customer_events')
+      .select(['type', 'data', 'redemption_id'])
+      .where('customer_id', '=', customerId)
+      .where('type', 'like', 'customer.redemption.%')
+      .orderBy('seq')
+      .execute();
 
   it('stores the order with its discounts and its created event as POST /v1/orders writes it, before the redemption events', async () => {
     const res = await redeem('once-new', { items: ITEMS, metadata: { till: 4 } });
@@ -119,5 +130,48 @@ describe("stackable redemptions: the request's new order", () => {
       ],
     );
     assert.equal((await get(`/v1/customers/${stored.customer_id}`)).summary.orders.total_count, 1);
+  });
+
+  it('stores the record once, and shows it in the feed as written, before and after a rollback', async () => {
+    const res = await redeem('ref-buyer', { items: ITEMS });
+    assert.equal(res.status, 200, res.text);
+    const [pct, gift] = res.body.redemptions;
+    const customerId = pct.customer_id;
+    assert.deepEqual(await storedRows(customerId), [
+      { type: 'customer.redemption.succeeded', data: '{}', redemption_id: pct.id },
+      { type: 'customer.redemption.succeeded', data: '{}', redemption_id: gift.id },
+    ]);
+    const expected = res.body.redemptions.map((redemption: Record<string, unknown>) => ({
+      customer: redemption.customer,
+      redemption,
+      voucher: redemption.voucher,
+    }));
+    const shown = async () => (await feed(customerId, 'customer.redemption.succeeded')).map((event) => event.data.data);
+    assert.equal(JSON.stringify(await shown()), JSON.stringify(expected));
+
+    const rollback = await server.request('POST', `/v1/redemptions/${gift.id}/rollback`, { body: { reason: 'back' } });
+    assert.equal(rollback.status, 200, rollback.text);
+    assert.equal((await get(`/v1/redemptions/${gift.id}`)).status, 'ROLLED_BACK');
+    assert.equal(JSON.stringify(await shown()), JSON.stringify(expected), 'the event shows the record as written');
+  });
+
+  it('stores a refused request’s failed record once too', async () => {
+    const res = await server.request('POST', '/v1/redemptions', {
+      body: {
+        customer: { source_id: 'ref-refused' },
+        order: { items: ITEMS },
+        redeemables: [{ object: 'voucher', id: 'REF-NONE' }],
+      },
+    });
+    assert.equal(res.status, 400, res.text);
+    const failed = await get(`/v1/redemptions/${res.body.resource_id}`);
+    assert.deepEqual(await storedRows(failed.customer_id), [
+      { type: 'customer.redemption.failed', data: '{}', redemption_id: failed.id },
+    ]);
+    const [event] = await feed(failed.customer_id, 'customer.redemption.failed');
+    assert.equal(
+      JSON.stringify(event?.data.data),
+      JSON.stringify({ customer: failed.customer, redemption: failed, voucher: failed.voucher }),
+    );
   });
 });
