@@ -20,16 +20,17 @@ import { REDEMPTION_EVENT_DATA } from './redemption-events.seam.js';
 
 type ReadDeps = Pick<Deps, 'db' | 'seams'>;
 
+/**
+ * What an event shows as its data.data: the customer and the related objects, as the API shows
+ * them (`data`), or, for a redemption event, the record it is (`redemption_id`,
+ * redemption-events.seam.ts): the feed shows that record as written, not a copy of it.
+ */
+type EventData = { data: Record<string, unknown>; redemption_id?: never } | { redemption_id: string; data?: never };
+
 /** A customer event, as the change that causes it describes it. */
-export interface CustomerEventInput {
+export type CustomerEventInput = EventData & {
   type: CustomerEventType;
   customer_id: string;
-  /**
-   * The event's data.data: the customer and the related objects, as the API shows them; or,
-   * for a redemption event, the id of the record it is (redemption-events.seam.ts): the data is
-   * that record as written, not copied.
-   */
-  data: Record<string, unknown> | { redemption_id: string };
   /** Who caused it: gives data.event_source and group_id (the request id). */
   actor: Actor;
   /** When the change happened (the time the cause stored). */
@@ -38,7 +39,7 @@ export interface CustomerEventInput {
   campaign?: { id: string; type?: CampaignType | null };
   /** Defaults by type: see defaultCategoryOf. */
   category?: EventCategory;
-}
+};
 
 function checkInput(event: CustomerEventInput): void {
   // Emitters are our own code: a wrong name is a bug, not a client error.
@@ -61,9 +62,9 @@ function eventRow(event: CustomerEventInput) {
     category: event.category ?? defaultCategoryOf(event.type),
     campaign_id: event.campaign?.id ?? null,
     campaign_type: event.campaign?.type ?? null,
-    ...('redemption_id' in event.data
-      ? { data: '{}', redemption_id: event.data.redemption_id as string }
-      : { data: stringifyJson(event.data), redemption_id: null }),
+    ...(event.redemption_id === undefined
+      ? { data: stringifyJson(event.data), redemption_id: null }
+      : { data: '{}', redemption_id: event.redemption_id }),
     channel: event.actor.channel,
     api_key_name: event.actor.api_key?.name ?? null,
     api_key_app_id: event.actor.api_key?.app_id ?? null,

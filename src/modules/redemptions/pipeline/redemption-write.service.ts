@@ -110,7 +110,7 @@ function eventOf(
     customer_id: customer.id,
     actor: ctx.actor,
     created_at: ctx.at,
-    data: { redemption_id: row.id },
+    redemption_id: row.id,
     ...(campaignId ? { campaign: { id: campaignId, type: campaignType ?? null } } : {}),
   };
 }
