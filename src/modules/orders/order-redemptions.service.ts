@@ -1,7 +1,7 @@
 import type { Db, Tx } from '../../db/engine.js';
 import { newId } from '../../lib/ids.js';
 import type { ItemContent } from './order-draft.service.js';
-import { emitOrderEvents } from './order-effects.service.js';
+import { emitOrderEvents, moveOrderInSummary } from './order-effects.service.js';
 import * as repo from './orders.repository.js';
 import type { PendingOrder } from './orders.service.js';
 
@@ -28,6 +28,8 @@ export interface OrderRedemptionChange {
   >;
   /** The whole `redemptions` map after it. */
   redemptions: Record<string, unknown>;
+  /** The order's total_amount before it: a counted order moves in its customer's summary.orders by the difference. */
+  total_amount_before: number;
   at: string;
 }
 
@@ -82,13 +84,15 @@ export async function recordOrderRedemption(
   pending: PendingOrder | null = null,
 ): Promise<void> {
   if (pending) return insertRedeemedOrder(trx, pending, change);
-  await repo.updateOrder(trx, orderId, {
+  const after = await repo.updateOrder(trx, orderId, {
     amount: change.amount,
     discount_amount: change.discount_amount,
     items_discount_amount: change.items_discount_amount,
     redemptions: JSON.stringify(change.redemptions),
     updated_at: change.at,
   });
+  // summary.orders counts what the customer paid, after discounts: a PAID or FULFILLED order's new total moves it.
+  await moveOrderInSummary(trx, { ...after, total_amount: change.total_amount_before }, after, change.at);
   for (const { position, ...figures } of change.items) await repo.updateItemFigures(trx, orderId, position, figures);
   if (change.added.length === 0) return;
   await repo.insertOrderItemRows(trx, addedLines(orderId, await repo.countItems(trx, orderId), change.added));

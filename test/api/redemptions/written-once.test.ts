@@ -110,7 +110,7 @@ describe('stackable redemptions: written once', () => {
     assert.deepEqual([plainOrder.amount, plainOrder.total_amount, plainOrder.discount_amount], [1000, 1000, undefined]);
   });
 
-  it('inserts a new PAID order before the plan, as any upsert: created and paid events first, counted once', async () => {
+  it('inserts a new PAID order before the plan, as any upsert: created and paid events first, counted once, after its discounts', async () => {
     const res = await redeem('once-paid', { items: ITEMS, status: 'PAID' });
     assert.equal(res.status, 200, res.text);
     const stored = await get(`/v1/orders/${res.body.order.id}`);
@@ -129,7 +129,21 @@ describe('stackable redemptions: written once', () => {
         'customer.redemption.succeeded',
       ],
     );
-    assert.equal((await get(`/v1/customers/${stored.customer_id}`)).summary.orders.total_count, 1);
+    // summary.orders counts what the customer paid, after discounts: the redemption's, then without the rolled-back card's.
+    const orders = async () => (await get(`/v1/customers/${stored.customer_id}`)).summary.orders;
+    const counted = (total: number) => ({
+      total_amount: total,
+      total_count: 1,
+      average_amount: total,
+      last_order_amount: total,
+      last_order_date: stored.created_at,
+    });
+    assert.deepEqual(await orders(), counted(600));
+    const gift = res.body.redemptions[1];
+    const rollback = await server.request('POST', `/v1/redemptions/${gift.id}/rollback`, { body: {} });
+    assert.equal(rollback.status, 200, rollback.text);
+    assert.equal((await get(`/v1/orders/${stored.id}`)).total_amount, 900);
+    assert.deepEqual(await orders(), counted(900));
   });
 
   it('stores the record once, and shows it in the feed as written, before and after a rollback', async () => {

@@ -212,6 +212,7 @@ async function writeOrder(trx: Tx, plan: Plan, redemptions: Record<string, unkno
     items,
     added,
     redemptions,
+    total_amount_before: plan.order.total_amount,
     at,
   };
   await recordOrderRedemption(trx, plan.order.id, change, plan.pendingOrder);

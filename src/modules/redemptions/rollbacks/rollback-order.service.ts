@@ -106,6 +106,7 @@ export async function rollBackOnOrder(
     amount: order.amount,
     added: [],
     redemptions: entryAfter(order, change),
+    total_amount_before: order.total_amount,
     at: change.at,
   });
   const after = (await findOrderObject(trx, orderId)) as OrderObject;
