@@ -30,7 +30,9 @@ describe('points transfers across two processes', () => {
       })
     ).body;
     const cards: Array<{ id: string; code: string }> = [];
-    for (const who of ['ann', 'bob', 'cat']) {
+    // ann, bob and cat move points around; dan only gives the keyed move, so no other move can
+    // have drained him when it runs (a drained source refuses it, and a later repeat makes it).
+    for (const who of ['ann', 'bob', 'cat', 'dan']) {
       const card = (
         await server.request('POST', `/v1/loyalties/${program.id}/members`, {
           body: { customer: { source_id: `transfer-${who}` } },
@@ -46,7 +48,7 @@ describe('points transfers across two processes', () => {
     const code = (k: number) => (cards[k % 3] as { code: string }).code;
     const path = (k: number) => `/v1/loyalties/${program.id}/members/${code(k)}/transfers`;
     // 60 single moves of 70 around the triangle, 20 moves of 50 from both other cards at once,
-    // and 10 repeats of one keyed move of 25 from cat to ann.
+    // and 10 repeats of one keyed move of 25 from dan to ann.
     const singles = Array.from({ length: 60 }, (_, i) =>
       send(i, path(i), [{ code: code(i + 1 + (i % 2)), points: 70 }]),
     );
@@ -57,7 +59,7 @@ describe('points transfers across two processes', () => {
       ]),
     );
     const keyed = Array.from({ length: 10 }, (_, i) =>
-      send(i, path(0), [{ code: code(2), points: 25, source_id: 'keyed-move' }]),
+      send(i, path(0), [{ code: (cards[3] as { code: string }).code, points: 25, source_id: 'keyed-move' }]),
     );
     const answers = await Promise.all([...singles, ...doubles, ...keyed]);
 
@@ -82,7 +84,7 @@ describe('points transfers across two processes', () => {
       related_transaction_id: string | null;
       source_id: string | null;
     }>(
-      `SELECT id, type, delta, related_transaction_id, source_id FROM ledger_entries WHERE voucher_id IN (?, ?, ?) AND type LIKE 'POINTS_TRANSFER_%' ORDER BY seq`,
+      `SELECT id, type, delta, related_transaction_id, source_id FROM ledger_entries WHERE voucher_id IN (?, ?, ?, ?) AND type LIKE 'POINTS_TRANSFER_%' ORDER BY seq`,
       ...ids,
     );
     const outs = rows.filter((r) => r.type === 'POINTS_TRANSFER_OUT');
@@ -96,12 +98,12 @@ describe('points transfers across two processes', () => {
       assert.deepEqual([out.related_transaction_id, out.delta], [into.id, -into.delta]);
     }
     const balances = all<{ loyalty_balance: number }>(
-      'SELECT loyalty_balance FROM vouchers WHERE id IN (?, ?, ?)',
+      'SELECT loyalty_balance FROM vouchers WHERE id IN (?, ?, ?, ?)',
       ...ids,
     );
     assert.equal(
       balances.reduce((sum, b) => sum + b.loyalty_balance, 0),
-      3 * START,
+      4 * START,
       'no point made or lost',
     );
     for (const id of ids) assertCardMatchesLedger(sqliteOf(server.deps), id);
