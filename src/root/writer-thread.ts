@@ -46,9 +46,13 @@ export function useWriterThread(
   return thread;
 }
 
+const noCommits = (): CommitStats => ({ batches: 0, transactions: 0, commitSeconds: 0, transactionSeconds: 0 });
+
 export class WriterThread {
-  /** The thread's group commit, as its last answer reported it. */
-  readonly commits: CommitStats = { batches: 0, transactions: 0, commitSeconds: 0, transactionSeconds: 0 };
+  /** The running thread's group commit, as its last answer reported it. */
+  private latest: CommitStats = noCommits();
+  /** The commits of threads that stopped: the figures only grow, across restarts (/metrics' counters). */
+  private readonly before: CommitStats = noCommits();
   private readonly here: WholeWrites;
   private readonly pending = new Map<number, (reply: WriterReply) => void>();
   private worker: Worker | null = null;
@@ -67,6 +71,15 @@ export class WriterThread {
     private readonly restartAfterMs: number,
   ) {
     this.here = deps.writes;
+  }
+
+  get commits(): CommitStats {
+    return {
+      batches: this.before.batches + this.latest.batches,
+      transactions: this.before.transactions + this.latest.transactions,
+      commitSeconds: this.before.commitSeconds + this.latest.commitSeconds,
+      transactionSeconds: this.before.transactionSeconds + this.latest.transactionSeconds,
+    };
   }
 
   get up(): boolean {
@@ -117,7 +130,7 @@ export class WriterThread {
     worker.on('message', (reply: WriterReply) => {
       if (reply.id === 0) this.ready = true;
       if (reply.commits) {
-        Object.assign(this.commits, reply.commits);
+        this.latest = reply.commits;
         this.operations++;
       }
       this.pending.get(reply.id)?.(reply);
@@ -130,6 +143,8 @@ export class WriterThread {
   private exited(code: number): void {
     this.ready = false;
     this.worker = null;
+    Object.assign(this.before, this.commits);
+    this.latest = noCommits();
     this.startsAfter = Date.now() + this.restartAfterMs;
     // A thread that ended mid-batch must not leave the process's writer turn taken.
     abandonTurn(this.engine.writerTurn, WRITER_SLOT);

@@ -55,6 +55,7 @@ describe(
       const client = async () => {
         while (!ended) responses.push(await redeem());
       };
+      const committed = () => server.deps.engine.stats().commits.transactions;
       const clients = Array.from({ length: CLIENTS }, client);
       const start = thread.operations;
       const deadline = Date.now() + 30_000;
@@ -62,9 +63,12 @@ describe(
         assert.ok(Date.now() < deadline, `the thread held operations in flight (${thread.inFlight})`);
         await new Promise((resolve) => setImmediate(resolve));
       }
+      const before = committed();
       await thread.thread?.terminate();
       ended = true;
       await Promise.all(clients);
+      // /metrics' commit counters never go back: the ended thread's commits stay counted.
+      assert.ok(committed() >= before, `${committed()} transactions counted after, ${before} before`);
 
       const failed = responses.filter((res) => res.status !== 200);
       assert.ok(failed.length > 0, 'some requests were in the thread when it ended');
@@ -87,6 +91,7 @@ describe(
       const again = await redeem();
       assert.equal(again.status, 200, again.text);
       assert.equal(thread.operations, operations + 1);
+      assert.ok(committed() > before, 'the new thread adds its commits to the old ones');
 
       // Whatever committed is whole: the voucher counts exactly the redemptions stored, and every
       // 200 among them. An answer lost with the thread (a 500) may have committed or not.
