@@ -10,8 +10,9 @@ import { redeemStackable, type StackableBody } from '../modules/redemptions/inde
  * and answers JSON text. Only the hot paths are here, a redemption and an order (every checkout
  * posts one): a redemption holds the writer ~0.6 ms and its request's HTTP, parse and answer
  * cost as much again (docs/performance.md, "The writer thread"); and two hot writes on two
- * connections would split their batches between the writer's turns. Never call `deps.writes.run` inside a transaction: on the writer thread the
- * operation would wait for the writer turn that transaction holds.
+ * connections would split their batches between the writer's turns. Never call
+ * `deps.writes.run` inside a transaction: on the writer thread the operation would wait for the
+ * writer turn that transaction holds.
  */
 const operations: Record<string, (deps: Deps, args: unknown[]) => Promise<unknown>> = {
   'redemptions.redeem': (deps, [actor, body]) => redeemStackable(deps, actor as Actor, body as StackableBody),

@@ -10,8 +10,8 @@ export {
   findOrderObject,
   type OrderContext,
   type PendingOrder,
-  previewOrder,
   stageOrder,
 } from './orders.service.js';
+export { previewOrder } from './order-preview.service.js';
 // Verbs that are one repository call, exported under the name callers use (no forwarding service).
 export { unlinkCustomer as unlinkCustomerFromOrders } from './orders-erasure.repository.js';

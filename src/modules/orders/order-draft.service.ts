@@ -261,6 +261,15 @@ export async function draftOrder<D extends Db>(
   return { columns, items: sentItems && items, newCustomer: customer.plan } satisfies OrderDraft;
 }
 
+/** A new order's row from its draft (a PAID one is paid now). */
+export const newOrderRow = (ctx: OrderContext, id: string, draft: OrderDraft) =>
+  ({
+    id,
+    ...draft.columns,
+    paid_at: draft.columns.status === 'PAID' ? ctx.at : null,
+    updated_at: null,
+  }) satisfies FullOrderRow;
+
 /** Item rows of an order, with fresh ids, in the order given. */
 export const itemRows = (orderId: string, items: ItemContent[]): OrderItemRow[] =>
   items.map((item, position) => ({ order_id: orderId, position, id: newId('ordli_'), ...item }));

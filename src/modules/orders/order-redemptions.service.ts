@@ -54,9 +54,9 @@ const addedLines = (orderId: string, first: number, added: OrderRedemptionChange
  * its items' discounts, the added units' lines and its `redemptions` map; then the events its
  * insert causes, embedding the order as it was sent (as upsertOrder's do).
  */
-async function insertRedeemedOrder(trx: Tx, pending: PendingOrder, change: OrderRedemptionChange): Promise<void> {
+async function insertPending(trx: Tx, pending: PendingOrder, change: OrderRedemptionChange): Promise<void> {
   const { row, items, order, ctx } = pending;
-  await repo.insertRedeemedOrder(trx, {
+  await repo.insertOrder(trx, {
     ...row,
     amount: change.amount,
     discount_amount: change.discount_amount,
@@ -83,7 +83,7 @@ export async function recordOrderRedemption(
   change: OrderRedemptionChange,
   pending: PendingOrder | null = null,
 ): Promise<void> {
-  if (pending) return insertRedeemedOrder(trx, pending, change);
+  if (pending) return insertPending(trx, pending, change);
   const after = await repo.updateOrder(trx, orderId, {
     amount: change.amount,
     discount_amount: change.discount_amount,

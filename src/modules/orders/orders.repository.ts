@@ -29,9 +29,12 @@ export const findOrderByRef = async (db: Db, ref: string): Promise<OrderRow | un
 /** Every column but those the database makes: an insert of one sets them all (the nullable ones too). */
 export type FullOrderRow = Omit<OrderRow, 'seq' | 'total_amount' | 'redemptions'>;
 
-/** The row the database holds after inserting this one with that seq: total_amount is the generated column's formula (sql/0008), redemptions its default. */
+/** A full row, with the `redemptions` map when it has one (a redeemed order, a stored one changed). */
+export type OrderRowInput = FullOrderRow & Partial<Pick<OrderRow, 'redemptions'>>;
+
+/** The row the database holds after inserting this one with that seq: total_amount is the generated column's formula (sql/0008), redemptions the row's or its default. */
 // Every column named (not a spread of `row`): every order of an import builds one.
-export const asStored = (row: FullOrderRow, seq: number): OrderRow => ({
+export const asStored = (row: OrderRowInput, seq: number): OrderRow => ({
   seq,
   id: row.id,
   source_id: row.source_id,
@@ -44,7 +47,7 @@ export const asStored = (row: FullOrderRow, seq: number): OrderRow => ({
   metadata: row.metadata,
   customer_id: row.customer_id,
   referrer_id: row.referrer_id,
-  redemptions: '{}',
+  redemptions: row.redemptions ?? '{}',
   paid_at: row.paid_at,
   created_at: row.created_at,
   updated_at: row.updated_at,
@@ -59,15 +62,10 @@ const insertRow = queryTemplate<FullOrderRow & Record<string, unknown>, { seq: n
     .returning('seq'),
 );
 
-/** Inserts the row; answers it as stored (asStored). */
-export async function insertOrder(db: Db, row: FullOrderRow): Promise<OrderRow> {
+/** Inserts the row (a redeemed one with its `redemptions` map); answers it as stored (asStored). */
+export async function insertOrder(db: Db, row: OrderRowInput): Promise<OrderRow> {
   const [inserted] = await insertRow(db, row, columnsShape(row));
   return asStored(row, (inserted as { seq: number }).seq);
-}
-
-/** Inserts a new order that a redemption writes once, its `redemptions` map included. */
-export async function insertRedeemedOrder(db: Db, row: FullOrderRow & Pick<OrderRow, 'redemptions'>): Promise<void> {
-  await insertRow(db, row, columnsShape(row));
 }
 
 // On the redemption path: compiled once per set of columns (docs/performance.md "Hot paths").

@@ -8,7 +8,7 @@ import {
   customerContext,
   draftOrder,
   itemRows,
-  PREVIEW_UPSERTS,
+  newOrderRow,
   STORE_UPSERTS,
   type OrderContext,
   type OrderDraft,
@@ -26,10 +26,10 @@ import {
 } from './order-effects.service.js';
 import { presentOrder, type OrderObject } from './orders.presenter.js';
 import { changesOf } from './order-changes.service.js';
-import { loadOrder, lockedOrder, namedOrder, namedOrderRow } from './stored-order.service.js';
+import { loadOrder, lockedOrder, namedOrderRow } from './stored-order.service.js';
 import * as repo from './orders.repository.js';
 import type { CreateOrderBody, UpdateOrderBody } from './orders.schemas.js';
-import type { Db, Tx } from '../../db/engine.js';
+import type { Tx } from '../../db/engine.js';
 
 export { API_UPSERT, IMPORT_UPSERT, type OrderContext, type UpsertOptions } from './order-draft.service.js';
 
@@ -97,14 +97,6 @@ async function applyUpdate(
 const summaryAt = (ctx: OrderContext, options: UpsertOptions): string | null =>
   options.historySummaries ? null : ctx.at;
 
-const newRow = (ctx: OrderContext, id: string, draft: OrderDraft) =>
-  ({
-    id,
-    ...draft.columns,
-    paid_at: draft.columns.status === 'PAID' ? ctx.at : null,
-    updated_at: null,
-  }) satisfies repo.FullOrderRow;
-
 /**
  * A new order is stored as the insert returns it (generated columns included) with the items
  * as inserted, so nothing is read back. A new PAID order is claimed by its own insert
@@ -130,7 +122,7 @@ async function insertDrafted(
   // A new customer planned by the draft counts this order in its insert: nothing to move after.
   if (draft.newCustomer)
     await insertPlannedCustomer(trx, customerContext(ctx, options), draft.newCustomer, countedInNew(draft.columns));
-  const row = await repo.insertOrder(trx, newRow(ctx, id, draft));
+  const row = await repo.insertOrder(trx, newOrderRow(ctx, id, draft));
   const items = itemRows(id, draft.items ?? []);
   await repo.insertOrderItemRows(trx, items);
   if (!draft.newCustomer) await moveOrderInSummary(trx, undefined, row, summaryAt(ctx, options));
@@ -152,43 +144,6 @@ export async function storeOrder(
 ): Promise<StoredChange> {
   const row = await namedOrderRow(trx, input);
   return row ? applyUpdate(trx, ctx, await lockedOrder(trx, row), input, options) : insertNew(trx, ctx, input, options);
-}
-
-/** A row as the database would hold it: a new one (never stored: seq 0), or a stored one changed (its seq and redemptions kept). */
-const withTotal = (row: repo.FullOrderRow & Partial<Pick<repo.OrderRow, 'seq' | 'redemptions'>>): repo.OrderRow => {
-  const stored = repo.asStored(row, row.seq ?? 0);
-  return row.redemptions === undefined ? stored : { ...stored, redemptions: row.redemptions };
-};
-
-/**
- * What upsertOrder (API_UPSERT) would answer for this body, from the same reads, drafts and
- * checks, writing nothing: the customers and catalog entries it names are previewed, not
- * upserted (a new one gets an id that is never stored), and no summary, event or seam moves.
- * A validation's order (its answer is the order a redemption would store now); a customer
- * previewed beside it (maybe new, so not stored) comes as `ctx.customer`.
- */
-export async function previewOrder(
-  db: Db,
-  ctx: OrderContext,
-  input: CreateOrderBody,
-): Promise<{ order: OrderObject; created: boolean }> {
-  const stored = await namedOrder(db, input);
-  const draft = await draftOrder(db, ctx, stored, input, API_UPSERT, PREVIEW_UPSERTS);
-  if (!stored)
-    return {
-      order: present({
-        row: withTotal(newRow(ctx, timeOrderedId('ord_', ctx.at), draft)),
-        items: itemRows('', draft.items ?? []),
-      }),
-      created: true,
-    };
-  const changes = await changesOf(db, stored, draft);
-  if (!changes) return { order: present(stored), created: false };
-  const row = withTotal({ ...stored.row, ...changes.patch, updated_at: ctx.at });
-  return {
-    order: present({ row, items: changes.itemsChanged ? itemRows(row.id, draft.items ?? []) : stored.items }),
-    created: false,
-  };
 }
 
 /** Presents a stored change, with its events (unless asked for none) and the paid-order seam. */
@@ -270,9 +225,9 @@ export async function stageOrder(
     const change = await insertDrafted(trx, ctx, draft, API_UPSERT);
     return { ...(await announce(trx, ctx, change, API_UPSERT)), pending: null };
   }
-  const row = newRow(ctx, timeOrderedId('ord_', ctx.at), draft);
+  const row = newOrderRow(ctx, timeOrderedId('ord_', ctx.at), draft);
   const items = itemRows(row.id, draft.items ?? []);
-  const order = present({ row: withTotal(row), items });
+  const order = present({ row: repo.asStored(row, 0), items });
   return { order, created: true, changed: true, pending: { row, items, order, ctx } };
 }
 

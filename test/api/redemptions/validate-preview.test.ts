@@ -6,7 +6,7 @@ import { fingerprintBut, percentVoucher } from './fixtures.js';
 import { sqliteOf } from '../../support/sqlite.js';
 
 /**
- * A validation previews its customer and order from reads alone (orders.service previewOrder,
+ * A validation previews its customer and order from reads alone (order-preview.service previewOrder,
  * customers/catalog preview*): an order whose items create a product and a SKU from their
  * blocks (override: true) and override an existing product, for a customer that does not exist yet, is
  * answered exactly as the redemption of the same body then stores it (ids aside: those the
