@@ -24,6 +24,39 @@ function committedNames(file: string): string[] {
   }
 }
 
+/**
+ * The transaction-control statements every connection opened from now on runs, in order
+ * (prepared ones included: group commit prepares its savepoints once), until `restore`.
+ */
+function recordTransactionControl() {
+  const statements: string[] = [];
+  const proto = BetterSqlite3.prototype as unknown as {
+    prepare: (text: string) => BetterSqlite3.Statement;
+    exec: (text: string) => unknown;
+  };
+  const { prepare, exec } = proto;
+  const control = /^(savepoint|release|rollback|commit)\b/i;
+  proto.prepare = function (this: BetterSqlite3.Database, text: string) {
+    const statement = prepare.call(this, text);
+    if (!control.test(text)) return statement;
+    const run = statement.run.bind(statement);
+    return Object.assign(statement, {
+      run: (...args: unknown[]) => {
+        statements.push(text);
+        return run(...args);
+      },
+    });
+  };
+  proto.exec = function (this: BetterSqlite3.Database, text: string) {
+    if (control.test(text)) statements.push(text);
+    return exec.call(this, text);
+  };
+  return {
+    statements,
+    restore: () => Object.assign(proto, { prepare, exec }),
+  };
+}
+
 describe('group commit', sqliteOnly("SQLite's group commit"), () => {
   it('commits transactions that arrive together once; a failing one loses only its own writes', async () => {
     const file = freshDbFile();
@@ -117,10 +150,11 @@ describe('group commit', sqliteOnly("SQLite's group commit"), () => {
     await close();
   });
 
-  it('commits a write outside any transaction that joined a batch whose transaction rolled back', async () => {
+  it('commits a write outside any transaction that joined a batch whose later transaction rolled back', async () => {
     const file = freshDbFile();
     const { db, commitStats, close } = openDatabase(file, { groupCommit: true });
     const results = await Promise.allSettled([
+      db.transaction().execute((trx) => insertKey('a').execute(trx)),
       db.transaction().execute(async (trx) => {
         await insertKey('x').execute(trx);
         throw new Error('x rolls back');
@@ -129,11 +163,52 @@ describe('group commit', sqliteOnly("SQLite's group commit"), () => {
     ]);
     assert.deepEqual(
       results.map((r) => r.status),
-      ['rejected', 'fulfilled'],
+      ['fulfilled', 'rejected', 'fulfilled'],
     );
-    assert.deepEqual(committedNames(file), ['outside']);
-    assert.equal(commitStats().batches, 1, 'the outside write joined the open batch and was committed with it');
+    assert.deepEqual(committedNames(file), ['a', 'outside']);
+    assertCommitStats(commitStats(), { batches: 1, transactions: 1 });
     await close();
+  });
+
+  it("runs a batch's first transaction without a savepoint: its rollback ends the batch, and the next write opens another", async () => {
+    const control = recordTransactionControl();
+    const file = freshDbFile();
+    const { db, sqlite, commitStats, close } = openDatabase(file, { groupCommit: true });
+    try {
+      await db.transaction().execute((trx) => insertKey('a').execute(trx));
+      const results = await Promise.allSettled([
+        db.transaction().execute(async (trx) => {
+          await insertKey('x').execute(trx);
+          throw new Error('x rolls back');
+        }),
+        db.transaction().execute((trx) => insertKey('b').execute(trx)),
+        db.transaction().execute(async (trx) => {
+          await insertKey('y').execute(trx);
+          throw new Error('y rolls back');
+        }),
+        db.transaction().execute((trx) => insertKey('c').execute(trx)),
+      ]);
+      assert.deepEqual(
+        results.map((r) => r.status),
+        ['rejected', 'fulfilled', 'rejected', 'fulfilled'],
+      );
+      assert.deepEqual(committedNames(file), ['a', 'b', 'c']);
+      assert.equal(sqlite.inTransaction, false);
+      assert.deepEqual(control.statements, [
+        'commit', // a, alone in its batch
+        'rollback', // x opened the next batch: its rollback ended it
+        'savepoint group_tx', // b opened a batch again; y joined it
+        'rollback to group_tx',
+        'release group_tx',
+        'savepoint group_tx', // c joined it too
+        'release group_tx',
+        'commit', // b and c
+      ]);
+      assertCommitStats(commitStats(), { batches: 2, transactions: 3 });
+    } finally {
+      control.restore();
+      await close();
+    }
   });
 
   it('commits the open batch on close', async () => {

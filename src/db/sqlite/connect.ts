@@ -94,6 +94,9 @@ function beginImmediate(
   intent: SharedArrayBuffer,
   onWait: () => void,
 ): void {
+  // Not a prepared statement: SQLite sets busy_timeout while it compiles the pragma, so a
+  // statement prepared once would set it then and never again (measured: a racing process then
+  // sleeps in SQLite's handler and is starved, test/concurrency/reward-stock-race.test.ts).
   sqlite.pragma('busy_timeout = 0');
   let waiting = false;
   try {

@@ -6,12 +6,18 @@ import type { WriterTurn } from './writer-turn.js';
  * Group commit (DESIGN 3): write transactions that arrive together share one durable COMMIT.
  *
  * The first transaction of a batch opens the real transaction (BEGIN IMMEDIATE) and schedules
- * its COMMIT for the end of the current turn of the event loop (setImmediate); every
- * transaction, the first included, runs in its own savepoint inside it. A transaction that
- * fails rolls back only its savepoint; one that succeeds releases its savepoint and waits for
- * the batch's COMMIT before its caller goes on, so no answer is sent before its write is on
- * disk. While one COMMIT waits for the disk, the requests that arrive queue up and form the
- * next batch: the busier the server, the larger the batches.
+ * its COMMIT for the end of the current turn of the event loop (setImmediate); every later
+ * transaction runs in its own savepoint inside it. A transaction that fails rolls back only
+ * its savepoint; one that succeeds releases its savepoint and waits for the batch's COMMIT
+ * before its caller goes on, so no answer is sent before its write is on disk. While one
+ * COMMIT waits for the disk, the requests that arrive queue up and form the next batch: the
+ * busier the server, the larger the batches.
+ *
+ * The first transaction needs no savepoint: transactions run one at a time, so while it runs
+ * the batch holds nothing else, and its rollback is the batch's ROLLBACK. A savepoint is not
+ * free: SQLite copies every page a savepoint first touches into its statement journal, ~5% of
+ * a stacked redemption's held time (docs/performance.md). On a quiet server, where each batch
+ * is one transaction, no transaction pays it.
  *
  * The COMMIT never runs while a savepoint is open (that would commit half a transaction): a
  * flush that falls due then waits for the transaction to end. While more transactions are
@@ -57,6 +63,11 @@ export class GroupCommit {
   readonly stats: CommitStats = { batches: 0, transactions: 0, commitSeconds: 0, transactionSeconds: 0 };
   private heldSince = 0;
   private holdsTurn = false;
+  /** The batch's first transaction runs without a savepoint; true until it ends. */
+  private bare = false;
+  private readonly savepoint: BetterSqlite3.Statement;
+  private readonly release: BetterSqlite3.Statement;
+  private readonly rollbackTo: BetterSqlite3.Statement;
 
   constructor(
     private readonly sqlite: BetterSqlite3.Database,
@@ -67,7 +78,11 @@ export class GroupCommit {
     /** Right after each COMMIT (the reader's snapshot ends: db/sqlite/read-snapshot.ts). */
     private readonly committed: () => void = () => {},
     private readonly turn: WriterTurn | null = null,
-  ) {}
+  ) {
+    this.savepoint = sqlite.prepare(`savepoint ${SAVEPOINT}`);
+    this.release = sqlite.prepare(`release ${SAVEPOINT}`);
+    this.rollbackTo = sqlite.prepare(`rollback to ${SAVEPOINT}`);
+  }
 
   /** Waits for the writer turn before a batch opens; at once while this connection's batch is open. */
   async ready(): Promise<void> {
@@ -101,16 +116,22 @@ export class GroupCommit {
       }
       this.open = new Batch();
       this.schedule();
-    }
-    this.sqlite.exec(`savepoint ${SAVEPOINT}`);
+      this.bare = true;
+    } else this.savepoint.run();
     if (this.depth === 0) this.heldSince = performance.now();
     this.depth += 1;
+  }
+
+  /** Whether the running transaction is the outermost one, begun without a savepoint (it opened its batch). */
+  private get runsBare(): boolean {
+    return this.bare && this.depth === 1;
   }
 
   /** Keeps the transaction's writes in the batch; the caller waits for the batch's `durable`. */
   commit(): Batch {
     const batch = this.open as Batch;
-    this.sqlite.exec(`release ${SAVEPOINT}`);
+    if (this.runsBare) this.bare = false;
+    else this.release.run();
     batch.size += 1;
     batch.kept = true;
     this.end();
@@ -118,7 +139,18 @@ export class GroupCommit {
   }
 
   rollback(): void {
-    this.sqlite.exec(`rollback to ${SAVEPOINT}; release ${SAVEPOINT}`);
+    if (this.runsBare) {
+      // The batch holds this transaction alone: it ends with it, and the next one opens another.
+      const batch = this.open as Batch;
+      this.open = null;
+      this.bare = false;
+      if (this.sqlite.inTransaction) this.sqlite.exec('rollback');
+      this.giveTurn();
+      batch.settle();
+    } else {
+      this.rollbackTo.run();
+      this.release.run();
+    }
     this.end();
   }
 
