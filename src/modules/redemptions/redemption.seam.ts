@@ -10,8 +10,15 @@ import type { RedemptionObject, RedemptionRow } from './redemptions.presenter.js
  * refused request, rolled back, fires nothing that stays.
  */
 export interface RedemptionsSucceeded {
-  /** Each redeemable's redemption, as the answer shows it (a stack's children; a single one alone). */
-  redemptions: RedemptionObject[];
+  /** Each redeemable's redemption record (a stack's children; a single one alone). */
+  records: RedemptionRow[];
+  /**
+   * The same records as the answer shows them, presented at the first call and kept: a
+   * subscriber that needs them (a webhook that wants the event) presents them inside the
+   * transaction and the answer reuses them; otherwise the answer presents them once the
+   * writer is free.
+   */
+  presented(): RedemptionObject[];
   /** The customer as the redemption recorded it, if it named one. */
   customer: Customer | null;
   actor: Actor;

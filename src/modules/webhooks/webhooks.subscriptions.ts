@@ -65,15 +65,18 @@ async function generationEvent(
 }
 
 export function subscribeWebhooks(deps: Deps): void {
-  onRedemptionsSucceeded(deps.seams, async (trx, { redemptions, customer, actor, at }) => {
-    for (const redemption of redemptions) {
-      const data = () => ({
-        ...(customer ? { customer } : {}),
-        redemption,
-        ...(redemption.voucher ? { voucher: redemption.voucher } : {}),
-        ...(redemption.promotion_tier ? { promotion_tier: redemption.promotion_tier } : {}),
-      });
-      await recordEvent(deps, trx, { type: 'redemption.succeeded', data, entityId: redemption.id, actor, at });
+  onRedemptionsSucceeded(deps.seams, async (trx, { records, presented, customer, actor, at }) => {
+    for (const [i, record] of records.entries()) {
+      const data = () => {
+        const redemption = presented()[i]!;
+        return {
+          ...(customer ? { customer } : {}),
+          redemption,
+          ...(redemption.voucher ? { voucher: redemption.voucher } : {}),
+          ...(redemption.promotion_tier ? { promotion_tier: redemption.promotion_tier } : {}),
+        };
+      };
+      await recordEvent(deps, trx, { type: 'redemption.succeeded', data, entityId: record.id, actor, at });
     }
   });
   onRedemptionsRolledBack(deps.seams, async (trx, { rollbacks, originals, customer, actor, at }) => {

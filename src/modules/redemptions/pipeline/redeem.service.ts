@@ -76,7 +76,7 @@ function answer({ plan, written }: Redeemed, requestId: string) {
   const inapplicable = plan.inapplicable.map((i) => inapplicableItem(i.loaded, i.failure, requestId));
   const skipped = plan.skipped.map((s) => skippedItem(s.loaded, s.key));
   return {
-    redemptions: written.children,
+    redemptions: written.children(),
     parent_redemption: written.parent ? presentWrittenRedemption(written.parent, written.order) : null,
     order: written.order,
     ...(inapplicable.length > 0 ? { inapplicable_redeemables: inapplicable } : {}),

@@ -145,7 +145,8 @@ export interface RedemptionWritten {
    * its answer: presenting it waits until the transaction has let the writer go.
    */
   parent: RedemptionRow | null;
-  children: RedemptionObject[];
+  /** The children's answers, presented at the first call (RedemptionsSucceeded.presented). */
+  children: () => RedemptionObject[];
   /** The parent's order snapshot: the answer's `order` is that very text. */
   order: RawJson | null;
 }
@@ -258,10 +259,13 @@ export async function writeRedemption(
   );
   const announced = children.map((row, i) => ({ row, loaded: plan.applied[i]!.loaded }));
   await announce(trx, announced, ctx, 'customer.redemption.succeeded');
-  // Presented once: the seam's subscribers (webhooks) and the request's answer share them.
-  const presented = children.map((row) => presentWrittenRedemption(row, snapshotOf(row)));
+  // Presented at most once, and only when asked: inside the transaction only if a subscriber
+  // (a webhook) needs them; the request's answer shares them.
+  let answers: RedemptionObject[] | undefined;
+  const presented = () => (answers ??= children.map((row) => presentWrittenRedemption(row, snapshotOf(row))));
   await deps.seams.fire(REDEMPTIONS_SUCCEEDED, trx, {
-    redemptions: presented,
+    records: children,
+    presented,
     customer: ctx.customer,
     actor: ctx.actor,
     at: ctx.at,
