@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { claim, DEFAULT_SENDER, drainQueue } from '../../../src/modules/webhooks/delivery.service.js';
+import type { Deps } from '../../../src/app/deps.js';
+import { claim, DEFAULT_SENDER, drainQueue, fanOutPending } from '../../../src/modules/webhooks/delivery.service.js';
+import { anyClaimable, databaseClockAhead } from '../../../src/modules/webhooks/queue.repository.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { startReceiver, type Receiver } from '../../support/webhook-receiver.js';
 
@@ -10,6 +12,25 @@ import { startReceiver, type Receiver } from '../../support/webhook-receiver.js'
  * The claim that makes senders safe side by side: two senders (two processes' owners) asking at
  * once for the same due queue, on the app's real connection, with no sender loop running.
  */
+/**
+ * Waits until a delivery is due for a claim, looking as a claim does (the events fanned out, the
+ * database's clock). On PostgreSQL an event or a delivery counts once its writing transaction is
+ * below the cluster's horizon: the oldest transaction still open in any database of the cluster
+ * (docs/operations.md), so another test's open transaction on the same cluster holds it back for
+ * a moment, as a sender would find on a later round.
+ */
+async function untilDue(deps: Deps): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    await fanOutPending(deps);
+    const localMs = deps.clock.now().getTime();
+    const now = new Date(localMs + (await databaseClockAhead(deps.db, localMs))).toISOString();
+    if (await anyClaimable(deps.db, now)) return;
+    if (Date.now() > deadline) throw new Error('no delivery became due within 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe('webhook queue claims', () => {
   let server: TestServer;
   let receiver: Receiver;
@@ -33,6 +54,7 @@ describe('webhook queue claims', () => {
       body: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } },
     });
     await server.request('POST', '/v1/vouchers/CLAIM-1/redemption', { body: { order: { amount: 1000 } } });
+    await untilDue(server.deps);
 
     const [a, b] = await Promise.all([
       claim(server.deps, 'snd_a', DEFAULT_SENDER, 8),
@@ -80,6 +102,7 @@ describe('webhook queue claims', () => {
         body: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } },
       });
       await server.request('POST', '/v1/vouchers/CLAIM-2/redemption', { body: { order: { amount: 1000 } } });
+      await untilDue(server.deps);
       const [claimed, ...others] = await claim(server.deps, 'snd_d', DEFAULT_SENDER, 8);
       assert.deepEqual([claimed!.target_url, others], [url, []]);
       await drainQueue(server.deps, 'snd_d', claimed!, DEFAULT_SENDER);
@@ -109,6 +132,7 @@ describe('webhook queue claims', () => {
       body: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } },
     });
     await server.request('POST', '/v1/vouchers/CLAIM-3/redemption', { body: { order: { amount: 1000 } } });
+    await untilDue(server.deps);
     const taken: string[][] = [];
     for (const owner of ['snd_e', 'snd_f', 'snd_g', 'snd_h'])
       taken.push((await claim(server.deps, owner, DEFAULT_SENDER, 2)).map((w) => w.id).sort());
