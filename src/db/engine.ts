@@ -77,6 +77,17 @@ export interface CommitStats {
   transactionSeconds: number;
 }
 
+/** No commits yet. */
+export const noCommits = (): CommitStats => ({ batches: 0, transactions: 0, commitSeconds: 0, transactionSeconds: 0 });
+
+/** Two writers' commit figures together (a connection's and its writer thread's; a stopped thread's and its successor's). */
+export const addCommits = (a: CommitStats, b: CommitStats): CommitStats => ({
+  batches: a.batches + b.batches,
+  transactions: a.transactions + b.transactions,
+  commitSeconds: a.commitSeconds + b.commitSeconds,
+  transactionSeconds: a.transactionSeconds + b.transactionSeconds,
+});
+
 /**
  * What a connection has run since it opened: statements executed through Kysely and queries
  * Kysely built and compiled. The per-request budget of docs/performance.md is checked against

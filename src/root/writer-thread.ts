@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { Deps, WholeWrites } from '../app/deps.js';
 import type { LogLevel } from '../app/logger.js';
 import { pendingFirstWrite } from '../db/sqlite/first-write.js';
-import type { CommitStats } from '../db/engine.js';
+import { addCommits, type CommitStats, noCommits } from '../db/engine.js';
 import { sqliteEngineOf, type SqliteEngine } from '../db/sqlite/engine.js';
 import { abandonTurn } from '../db/sqlite/writer-turn.js';
 import { rebuilt, type WriterReply, type WriterRequest } from './writer-thread.protocol.js';
@@ -46,13 +46,11 @@ export function useWriterThread(
   return thread;
 }
 
-const noCommits = (): CommitStats => ({ batches: 0, transactions: 0, commitSeconds: 0, transactionSeconds: 0 });
-
 export class WriterThread {
   /** The running thread's group commit, as its last answer reported it. */
   private latest: CommitStats = noCommits();
   /** The commits of threads that stopped: the figures only grow, across restarts (/metrics' counters). */
-  private readonly before: CommitStats = noCommits();
+  private before: CommitStats = noCommits();
   private readonly here: WholeWrites;
   private readonly pending = new Map<number, (reply: WriterReply) => void>();
   private worker: Worker | null = null;
@@ -74,12 +72,7 @@ export class WriterThread {
   }
 
   get commits(): CommitStats {
-    return {
-      batches: this.before.batches + this.latest.batches,
-      transactions: this.before.transactions + this.latest.transactions,
-      commitSeconds: this.before.commitSeconds + this.latest.commitSeconds,
-      transactionSeconds: this.before.transactionSeconds + this.latest.transactionSeconds,
-    };
+    return addCommits(this.before, this.latest);
   }
 
   get up(): boolean {
@@ -143,7 +136,7 @@ export class WriterThread {
   private exited(code: number): void {
     this.ready = false;
     this.worker = null;
-    Object.assign(this.before, this.commits);
+    this.before = this.commits;
     this.latest = noCommits();
     this.startsAfter = Date.now() + this.restartAfterMs;
     // A thread that ended mid-batch must not leave the process's writer turn taken.

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { AppError } from '../../lib/errors.js';
-import type { BulkStatement, DatabaseEngine, PoolStats, StorageUpkeep } from '../engine.js';
+import { type BulkStatement, type DatabaseEngine, noCommits, type PoolStats, type StorageUpkeep } from '../engine.js';
 import { POSTGRES_INSTEAD } from '../location.js';
 import { announcedBy, registerCacheVersions } from '../versioned-cache.js';
 import { type CacheListener, cacheListener, DEFAULT_CACHE_TTL_MS } from './cache-listener.js';
@@ -95,7 +95,7 @@ export function postgresEngineOver(pool: pg.Pool, columns: ColumnNullability, ap
     // transactions are ours.
     stats: () => ({
       storageBytes: {},
-      commits: { batches: 0, transactions: 0, commitSeconds: 0, transactionSeconds: 0 },
+      commits: noCommits(),
       queries: { statements: 0, compiles: 0 },
       pool: figuresOf(pool),
       ...(readPool ? { readPool: figuresOf(readPool) } : {}),

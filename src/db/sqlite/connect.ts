@@ -16,7 +16,7 @@ import './errors.js';
 import { registerTransaction } from '../direct-transactions.js';
 import { ReadSnapshot } from './read-snapshot.js';
 import { PromoDriver } from './driver.js';
-import type { CommitStats, QueryStats } from '../engine.js';
+import { addCommits, type CommitStats, noCommits, type QueryStats } from '../engine.js';
 import { GroupCommit } from './group-commit.js';
 import { withStatementCache } from './statement-cache.js';
 import { announceWait, createWriteIntent, endWait } from './write-intent.js';
@@ -261,16 +261,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): DatabaseH
     });
   }
   const figures: Array<() => CommitStats> = group ? [() => group.stats] : [];
-  const commitStats = (): CommitStats => {
-    const sum: CommitStats = { batches: 0, transactions: 0, commitSeconds: 0, transactionSeconds: 0 };
-    for (const stats of figures.map((of) => of())) {
-      sum.batches += stats.batches;
-      sum.transactions += stats.transactions;
-      sum.commitSeconds += stats.commitSeconds;
-      sum.transactionSeconds += stats.transactionSeconds;
-    }
-    return sum;
-  };
+  const commitStats = (): CommitStats => figures.reduce((sum, of) => addCommits(sum, of()), noCommits());
   const writer = driver;
   return {
     db,

@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { CommitStats } from '../engine.js';
+import { type CommitStats, noCommits } from '../engine.js';
 import type { WriterTurn } from './writer-turn.js';
 
 /**
@@ -60,7 +60,7 @@ export class GroupCommit {
   private flushDue = false;
   private scheduled = false;
   private draining = false;
-  readonly stats: CommitStats = { batches: 0, transactions: 0, commitSeconds: 0, transactionSeconds: 0 };
+  readonly stats: CommitStats = noCommits();
   private heldSince = 0;
   private holdsTurn = false;
   /** The batch's first transaction runs without a savepoint; true until it ends. */
